@@ -1,0 +1,44 @@
+package io.tributary.common;
+
+/** PostgreSQL SQLSTATE codes that Tributary reports to clients. */
+public final class SqlState {
+    public static final String SUCCESSFUL_COMPLETION = "00000";
+    public static final String WARNING = "01000";
+    public static final String FEATURE_NOT_SUPPORTED = "0A000";
+    public static final String INVALID_PARAMETER_VALUE = "22023";
+    public static final String DATA_EXCEPTION = "22000";
+    public static final String DIVISION_BY_ZERO = "22012";
+    public static final String INVALID_TEXT_REPRESENTATION = "22P02";
+    public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";
+    public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
+    public static final String INVALID_DATETIME_FORMAT = "22007";
+    public static final String DATETIME_FIELD_OVERFLOW = "22008";
+    public static final String BAD_COPY_FILE_FORMAT = "22P04";
+    public static final String NOT_NULL_VIOLATION = "23502";
+    public static final String UNIQUE_VIOLATION = "23505";
+    public static final String INVALID_TRANSACTION_STATE = "25000";
+    public static final String INVALID_PASSWORD = "28P01";
+    public static final String INVALID_AUTHORIZATION = "28000";
+    public static final String SYNTAX_ERROR = "42601";
+    public static final String UNDEFINED_TABLE = "42P01";
+    public static final String UNDEFINED_COLUMN = "42703";
+    public static final String UNDEFINED_FUNCTION = "42883";
+    public static final String UNDEFINED_OBJECT = "42704";
+    public static final String DUPLICATE_TABLE = "42P07";
+    public static final String DUPLICATE_COLUMN = "42701";
+    public static final String DATATYPE_MISMATCH = "42804";
+    public static final String INVALID_TABLE_DEFINITION = "42P16";
+    public static final String GROUPING_ERROR = "42803";
+    public static final String AMBIGUOUS_COLUMN = "42702";
+    public static final String QUERY_CANCELED = "57014";
+    public static final String ADMIN_SHUTDOWN = "57P01";
+    public static final String PROTOCOL_VIOLATION = "08P01";
+    public static final String INVALID_SQL_STATEMENT_NAME = "26000";
+    public static final String INVALID_CURSOR_NAME = "34000";
+    public static final String INTERNAL_ERROR = "XX000";
+    public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
+    public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
+
+    private SqlState() {
+    }
+}

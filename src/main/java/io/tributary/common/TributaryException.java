@@ -1,0 +1,58 @@
+package io.tributary.common;
+
+/**
+ * An error that reaches a client as a PostgreSQL ErrorResponse. Every failure a user can cause is
+ * thrown as this type with the SQLSTATE PostgreSQL would report; anything else reaching the
+ * protocol layer is a bug and is reported as {@link SqlState#INTERNAL_ERROR}.
+ */
+public class TributaryException extends RuntimeException {
+    private final String sqlState;
+    private final int position;
+    private final String detail;
+    private final String hint;
+
+    public TributaryException(String sqlState, String message) {
+        this(sqlState, message, 0, null, null, null);
+    }
+
+    public TributaryException(String sqlState, String message, Throwable cause) {
+        this(sqlState, message, 0, null, null, cause);
+    }
+
+    /**
+     * @param position 1-based character offset into the statement text, or 0 when it does not apply
+     */
+    public TributaryException(String sqlState, String message, int position, String detail, String hint,
+            Throwable cause) {
+        super(message, cause);
+        this.sqlState = sqlState;
+        this.position = position;
+        this.detail = detail;
+        this.hint = hint;
+    }
+
+    public static TributaryException notSupported(String construct) {
+        return new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, construct + " is not supported");
+    }
+
+    public TributaryException withPosition(int newPosition) {
+        return new TributaryException(sqlState, getMessage(), newPosition, detail, hint, getCause());
+    }
+
+    public String sqlState() {
+        return sqlState;
+    }
+
+    /** 1-based character offset into the statement, 0 when unknown. */
+    public int position() {
+        return position;
+    }
+
+    public String detail() {
+        return detail;
+    }
+
+    public String hint() {
+        return hint;
+    }
+}

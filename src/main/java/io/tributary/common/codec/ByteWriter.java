@@ -1,0 +1,77 @@
+package io.tributary.common.codec;
+
+import java.util.Arrays;
+
+/** A growable byte array for building keys and rows without intermediate objects. Not thread-safe. */
+public final class ByteWriter {
+    private byte[] buf;
+    private int len;
+
+    public ByteWriter(int initialCapacity) {
+        buf = new byte[Math.max(initialCapacity, 8)];
+    }
+
+    private void ensure(int extra) {
+        if (len + extra > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + extra));
+        }
+    }
+
+    public ByteWriter put(int b) {
+        ensure(1);
+        buf[len++] = (byte) b;
+        return this;
+    }
+
+    public ByteWriter putShort(int v) {
+        ensure(2);
+        buf[len++] = (byte) (v >>> 8);
+        buf[len++] = (byte) v;
+        return this;
+    }
+
+    public ByteWriter putInt(int v) {
+        ensure(4);
+        buf[len++] = (byte) (v >>> 24);
+        buf[len++] = (byte) (v >>> 16);
+        buf[len++] = (byte) (v >>> 8);
+        buf[len++] = (byte) v;
+        return this;
+    }
+
+    public ByteWriter putLong(long v) {
+        ensure(8);
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            buf[len++] = (byte) (v >>> shift);
+        }
+        return this;
+    }
+
+    public ByteWriter putBytes(byte[] b) {
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+        return this;
+    }
+
+    /** Unsigned LEB128. */
+    public ByteWriter putVarInt(int v) {
+        while ((v & ~0x7f) != 0) {
+            put((v & 0x7f) | 0x80);
+            v >>>= 7;
+        }
+        return put(v);
+    }
+
+    public int length() {
+        return len;
+    }
+
+    public void reset() {
+        len = 0;
+    }
+
+    public byte[] toByteArray() {
+        return Arrays.copyOf(buf, len);
+    }
+}

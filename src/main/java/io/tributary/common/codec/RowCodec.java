@@ -1,0 +1,157 @@
+package io.tributary.common.codec;
+
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Compact row values: a null bitmap, then each non-null column in its fixed-width or
+ * length-prefixed form. The layout is part of the on-disk format; a row can only be decoded with the
+ * column types it was encoded with. One instance per schema; thread-safe after construction.
+ */
+public final class RowCodec {
+    private final DataType[] types;
+    private final int bitmapBytes;
+
+    public RowCodec(List<DataType> types) {
+        this.types = types.toArray(new DataType[0]);
+        this.bitmapBytes = (this.types.length + 7) / 8;
+    }
+
+    public int columnCount() {
+        return types.length;
+    }
+
+    public byte[] encode(Object[] row) {
+        ByteWriter out = new ByteWriter(16 + types.length * 8);
+        for (int b = 0; b < bitmapBytes; b++) {
+            int bits = 0;
+            for (int i = b * 8; i < Math.min(types.length, b * 8 + 8); i++) {
+                if (row[i] == null) {
+                    bits |= 1 << (i - b * 8);
+                }
+            }
+            out.put(bits);
+        }
+        for (int i = 0; i < types.length; i++) {
+            if (row[i] != null) {
+                encodeValue(out, types[i], row[i]);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static void encodeValue(ByteWriter out, DataType type, Object v) {
+        switch (type.kind()) {
+            case BOOLEAN -> out.put(((Boolean) v) ? 1 : 0);
+            case SMALLINT -> out.putShort((Short) v);
+            case INTEGER, DATE -> out.putInt((Integer) v);
+            case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> out.putLong((Long) v);
+            case REAL -> out.putInt(Float.floatToRawIntBits((Float) v));
+            case DOUBLE -> out.putLong(Double.doubleToRawLongBits((Double) v));
+            case NUMERIC -> {
+                BigDecimal d = (BigDecimal) v;
+                byte[] unscaled = d.unscaledValue().toByteArray();
+                out.putVarInt(d.scale() + 32768).putVarInt(unscaled.length).putBytes(unscaled);
+            }
+            case VARCHAR, TEXT -> {
+                byte[] b = ((String) v).getBytes(StandardCharsets.UTF_8);
+                out.putVarInt(b.length).putBytes(b);
+            }
+            case BYTEA -> {
+                byte[] b = (byte[]) v;
+                out.putVarInt(b.length).putBytes(b);
+            }
+            case INTERVAL -> {
+                Interval iv = (Interval) v;
+                out.putInt(iv.months()).putInt(iv.days()).putLong(iv.micros());
+            }
+        }
+    }
+
+    public Object[] decode(byte[] bytes) {
+        Object[] row = new Object[types.length];
+        Reader in = new Reader(bytes, bitmapBytes);
+        for (int i = 0; i < types.length; i++) {
+            if ((bytes[i >>> 3] & (1 << (i & 7))) == 0) {
+                row[i] = decodeValue(in, types[i]);
+            }
+        }
+        return row;
+    }
+
+    private static Object decodeValue(Reader in, DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> in.b[in.pos++] != 0;
+            case SMALLINT -> (short) in.readShort();
+            case INTEGER, DATE -> in.readInt();
+            case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> in.readLong();
+            case REAL -> Float.intBitsToFloat(in.readInt());
+            case DOUBLE -> Double.longBitsToDouble(in.readLong());
+            case NUMERIC -> {
+                int scale = in.readVarInt() - 32768;
+                byte[] unscaled = in.readBytes(in.readVarInt());
+                yield new BigDecimal(new BigInteger(unscaled), scale);
+            }
+            case VARCHAR, TEXT -> {
+                int n = in.readVarInt();
+                String s = new String(in.b, in.pos, n, StandardCharsets.UTF_8);
+                in.pos += n;
+                yield s;
+            }
+            case BYTEA -> in.readBytes(in.readVarInt());
+            case INTERVAL -> new Interval(in.readInt(), in.readInt(), in.readLong());
+        };
+    }
+
+    private static final class Reader {
+        final byte[] b;
+        int pos;
+
+        Reader(byte[] b, int pos) {
+            this.b = b;
+            this.pos = pos;
+        }
+
+        int readShort() {
+            int v = ((b[pos] & 0xff) << 8) | (b[pos + 1] & 0xff);
+            pos += 2;
+            return v;
+        }
+
+        int readInt() {
+            int v = ((b[pos] & 0xff) << 24) | ((b[pos + 1] & 0xff) << 16) | ((b[pos + 2] & 0xff) << 8)
+                    | (b[pos + 3] & 0xff);
+            pos += 4;
+            return v;
+        }
+
+        long readLong() {
+            return ((long) readInt() << 32) | (readInt() & 0xffffffffL);
+        }
+
+        int readVarInt() {
+            int v = 0;
+            int shift = 0;
+            while (true) {
+                int x = b[pos++] & 0xff;
+                v |= (x & 0x7f) << shift;
+                if ((x & 0x80) == 0) {
+                    return v;
+                }
+                shift += 7;
+            }
+        }
+
+        byte[] readBytes(int n) {
+            byte[] out = new byte[n];
+            System.arraycopy(b, pos, out, 0, n);
+            pos += n;
+            return out;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.tributary.common.types;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+
+/** Parses PostgreSQL interval input: {@code 1 year 2 mons 3 days 04:05:06}, {@code 2 hours}, {@code -1 day}. */
+final class IntervalParser {
+    private IntervalParser() {
+    }
+
+    static Interval parse(String s) {
+        String[] tokens = s.toLowerCase(Locale.ROOT).replace("@", " ").trim().split("\\s+");
+        int months = 0;
+        int days = 0;
+        long micros = 0;
+        boolean any = false;
+        boolean ago = false;
+        for (int i = 0; i < tokens.length; i++) {
+            String tok = tokens[i];
+            if (tok.isEmpty()) {
+                continue;
+            }
+            if (tok.equals("ago")) {
+                ago = true;
+                continue;
+            }
+            if (tok.indexOf(':') >= 0) {
+                boolean neg = tok.startsWith("-");
+                long t = PgTextFormat.parseTime(neg || tok.startsWith("+") ? tok.substring(1) : tok);
+                micros += neg ? -t : t;
+                any = true;
+                continue;
+            }
+            BigDecimal n;
+            try {
+                n = new BigDecimal(tok);
+            } catch (NumberFormatException e) {
+                throw PgTextFormat.invalid("interval", s);
+            }
+            String unit = i + 1 < tokens.length ? tokens[++i] : "second";
+            any = true;
+            switch (unit) {
+                case "year", "years", "y", "yr", "yrs" -> months += n.multiply(BigDecimal.valueOf(12)).intValue();
+                case "month", "months", "mon", "mons" -> months += n.intValue();
+                case "week", "weeks", "w" -> days += n.multiply(BigDecimal.valueOf(7)).intValue();
+                case "day", "days", "d" -> days += n.intValue();
+                case "hour", "hours", "h", "hr", "hrs" -> micros += n.multiply(BigDecimal.valueOf(3_600_000_000L)).longValue();
+                case "minute", "minutes", "min", "mins", "m" -> micros += n.multiply(BigDecimal.valueOf(60_000_000L)).longValue();
+                case "second", "seconds", "sec", "secs", "s" -> micros += n.multiply(BigDecimal.valueOf(1_000_000L)).longValue();
+                case "millisecond", "milliseconds", "ms" -> micros += n.multiply(BigDecimal.valueOf(1000L)).longValue();
+                case "microsecond", "microseconds", "us" -> micros += n.longValue();
+                default -> throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
+                        "invalid input syntax for type interval: \"" + s + "\"");
+            }
+        }
+        if (!any) {
+            throw PgTextFormat.invalid("interval", s);
+        }
+        return ago ? new Interval(-months, -days, -micros) : new Interval(months, days, micros);
+    }
+}

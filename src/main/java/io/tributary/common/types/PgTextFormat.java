@@ -1,0 +1,434 @@
+package io.tributary.common.types;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/**
+ * PostgreSQL's text input and output formats for every {@link TypeKind}, so that what a client reads
+ * from Tributary is byte for byte what PostgreSQL prints for the same value (DateStyle ISO, TimeZone
+ * UTC, IntervalStyle postgres, bytea_output hex). Stateless and thread-safe.
+ */
+public final class PgTextFormat {
+    private static final long MICROS_PER_SECOND = 1_000_000L;
+    private static final long MICROS_PER_DAY = 86_400L * MICROS_PER_SECOND;
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private PgTextFormat() {
+    }
+
+    /** Formats a canonical value; returns null for SQL NULL. */
+    public static String format(DataType type, Object value) {
+        if (value == null) {
+            return null;
+        }
+        return switch (type.kind()) {
+            case BOOLEAN -> ((Boolean) value) ? "t" : "f";
+            case SMALLINT, INTEGER, BIGINT -> value.toString();
+            case REAL -> formatFloat(((Number) value).floatValue());
+            case DOUBLE -> formatDouble(((Number) value).doubleValue());
+            case NUMERIC -> ((BigDecimal) value).toPlainString();
+            case VARCHAR, TEXT -> (String) value;
+            case DATE -> formatDate((Integer) value);
+            case TIME -> formatTime((Long) value);
+            case TIMESTAMP -> formatTimestamp((Long) value);
+            case TIMESTAMPTZ -> formatTimestamp((Long) value) + "+00";
+            case INTERVAL -> formatInterval((Interval) value);
+            case BYTEA -> formatBytea((byte[]) value);
+        };
+    }
+
+    public static String formatDouble(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "Infinity" : "-Infinity";
+        }
+        return formatShortest(Double.toString(v), 15);
+    }
+
+    public static String formatFloat(float v) {
+        if (Float.isNaN(v)) {
+            return "NaN";
+        }
+        if (Float.isInfinite(v)) {
+            return v > 0 ? "Infinity" : "-Infinity";
+        }
+        return formatShortest(Float.toString(v), 6);
+    }
+
+    /** Rewrites Java's shortest round-trip digits in PostgreSQL's layout (fixed or d.ddde+XX). */
+    private static String formatShortest(String javaRepr, int maxFixedExponent) {
+        BigDecimal d = new BigDecimal(javaRepr);
+        if (d.signum() == 0) {
+            return javaRepr.startsWith("-") ? "-0" : "0";
+        }
+        d = d.stripTrailingZeros();
+        String digits = d.unscaledValue().abs().toString();
+        int exponent = digits.length() - 1 - d.scale();
+        String sign = d.signum() < 0 ? "-" : "";
+        if (exponent < -4 || exponent >= maxFixedExponent) {
+            StringBuilder sb = new StringBuilder(sign).append(digits.charAt(0));
+            if (digits.length() > 1) {
+                sb.append('.').append(digits, 1, digits.length());
+            }
+            sb.append('e').append(exponent < 0 ? '-' : '+');
+            int abs = Math.abs(exponent);
+            if (abs < 10) {
+                sb.append('0');
+            }
+            return sb.append(abs).toString();
+        }
+        return sign + d.abs().toPlainString();
+    }
+
+    public static String formatDate(int epochDay) {
+        LocalDate date = LocalDate.ofEpochDay(epochDay);
+        int year = date.getYear();
+        StringBuilder sb = new StringBuilder(10);
+        if (year <= 0) {
+            pad(sb, 1 - year, 4);
+        } else {
+            pad(sb, year, 4);
+        }
+        sb.append('-');
+        pad(sb, date.getMonthValue(), 2);
+        sb.append('-');
+        pad(sb, date.getDayOfMonth(), 2);
+        if (year <= 0) {
+            sb.append(" BC");
+        }
+        return sb.toString();
+    }
+
+    public static String formatTime(long microsOfDay) {
+        StringBuilder sb = new StringBuilder(15);
+        appendClock(sb, microsOfDay);
+        return sb.toString();
+    }
+
+    public static String formatTimestamp(long micros) {
+        long day = Math.floorDiv(micros, MICROS_PER_DAY);
+        long rest = Math.floorMod(micros, MICROS_PER_DAY);
+        String date = formatDate((int) day);
+        StringBuilder sb = new StringBuilder(26);
+        if (date.endsWith(" BC")) {
+            sb.append(date, 0, date.length() - 3).append(' ');
+            appendClock(sb, rest);
+            return sb.append(" BC").toString();
+        }
+        sb.append(date).append(' ');
+        appendClock(sb, rest);
+        return sb.toString();
+    }
+
+    private static void appendClock(StringBuilder sb, long micros) {
+        long secs = micros / MICROS_PER_SECOND;
+        int frac = (int) (micros % MICROS_PER_SECOND);
+        pad(sb, (int) (secs / 3600), 2);
+        sb.append(':');
+        pad(sb, (int) (secs / 60 % 60), 2);
+        sb.append(':');
+        pad(sb, (int) (secs % 60), 2);
+        appendFraction(sb, frac);
+    }
+
+    private static void appendFraction(StringBuilder sb, int frac) {
+        if (frac == 0) {
+            return;
+        }
+        String f = Integer.toString(frac + 1_000_000).substring(1);
+        int end = f.length();
+        while (f.charAt(end - 1) == '0') {
+            end--;
+        }
+        sb.append('.').append(f, 0, end);
+    }
+
+    private static void pad(StringBuilder sb, long v, int width) {
+        String s = Long.toString(v);
+        for (int i = s.length(); i < width; i++) {
+            sb.append('0');
+        }
+        sb.append(s);
+    }
+
+    /** IntervalStyle {@code postgres}: {@code 1 year 2 mons 3 days 04:05:06.5}. */
+    public static String formatInterval(Interval iv) {
+        StringBuilder sb = new StringBuilder();
+        int years = iv.months() / 12;
+        int months = iv.months() % 12;
+        appendUnit(sb, years, "year");
+        appendUnit(sb, months, "mon");
+        appendUnit(sb, iv.days(), "day");
+        long micros = iv.micros();
+        if (micros != 0 || sb.length() == 0) {
+            if (sb.length() > 0) {
+                sb.append(' ');
+            }
+            boolean negative = micros < 0;
+            long abs = Math.abs(micros);
+            if (negative) {
+                sb.append('-');
+            } else if (sb.length() > 0 && (iv.days() < 0 || iv.months() < 0)) {
+                sb.append('+');
+            }
+            long secs = abs / MICROS_PER_SECOND;
+            pad(sb, secs / 3600, 2);
+            sb.append(':');
+            pad(sb, secs / 60 % 60, 2);
+            sb.append(':');
+            pad(sb, secs % 60, 2);
+            appendFraction(sb, (int) (abs % MICROS_PER_SECOND));
+        }
+        return sb.toString();
+    }
+
+    private static void appendUnit(StringBuilder sb, int n, String unit) {
+        if (n == 0) {
+            return;
+        }
+        if (sb.length() > 0) {
+            sb.append(' ');
+        }
+        sb.append(n).append(' ').append(unit);
+        if (n != 1 && n != -1) {
+            sb.append('s');
+        }
+    }
+
+    public static String formatBytea(byte[] bytes) {
+        StringBuilder sb = new StringBuilder(2 + bytes.length * 2).append("\\x");
+        for (byte b : bytes) {
+            sb.append(HEX[(b >> 4) & 0xf]).append(HEX[b & 0xf]);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Parses PostgreSQL text input into the canonical value for {@code type}, applying the type's
+     * modifiers (NUMERIC scale rounding, VARCHAR length check).
+     *
+     * @throws TributaryException 22P02 for malformed input, 22003 for out-of-range numbers, 22001 for
+     *     too-long strings, 22007/22008 for bad dates and times
+     */
+    public static Object parse(DataType type, String text) {
+        if (text == null) {
+            return null;
+        }
+        String s = text.trim();
+        try {
+            return switch (type.kind()) {
+                case BOOLEAN -> parseBoolean(s);
+                case SMALLINT -> (short) parseIntegral(s, Short.MIN_VALUE, Short.MAX_VALUE, "smallint");
+                case INTEGER -> (int) parseIntegral(s, Integer.MIN_VALUE, Integer.MAX_VALUE, "integer");
+                case BIGINT -> parseIntegral(s, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
+                case REAL -> (float) parseDouble(s, "real");
+                case DOUBLE -> parseDouble(s, "double precision");
+                case NUMERIC -> Values.fitNumeric(parseNumeric(s), type);
+                case VARCHAR, TEXT -> Values.fitString(text, type);
+                case DATE -> parseDate(s);
+                case TIME -> parseTime(s);
+                case TIMESTAMP -> parseTimestamp(s, false);
+                case TIMESTAMPTZ -> parseTimestamp(s, true);
+                case INTERVAL -> IntervalParser.parse(s);
+                case BYTEA -> parseBytea(text);
+            };
+        } catch (TributaryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw invalid(type.kind().pgName(), text);
+        }
+    }
+
+    static TributaryException invalid(String typeName, String text) {
+        return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION,
+                "invalid input syntax for type " + typeName + ": \"" + text + "\"");
+    }
+
+    private static Boolean parseBoolean(String s) {
+        switch (s.toLowerCase(Locale.ROOT)) {
+            case "t", "true", "yes", "y", "on", "1":
+                return Boolean.TRUE;
+            case "f", "false", "no", "n", "off", "0":
+                return Boolean.FALSE;
+            default:
+                throw invalid("boolean", s);
+        }
+    }
+
+    private static long parseIntegral(String s, long min, long max, String typeName) {
+        BigInteger v;
+        try {
+            v = new BigInteger(s.startsWith("+") ? s.substring(1) : s);
+        } catch (NumberFormatException e) {
+            throw invalid(typeName, s);
+        }
+        if (v.compareTo(BigInteger.valueOf(min)) < 0 || v.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "value \"" + s + "\" is out of range for type " + typeName);
+        }
+        return v.longValue();
+    }
+
+    private static double parseDouble(String s, String typeName) {
+        switch (s.toLowerCase(Locale.ROOT)) {
+            case "nan":
+                return Double.NaN;
+            case "infinity", "+infinity", "inf", "+inf":
+                return Double.POSITIVE_INFINITY;
+            case "-infinity", "-inf":
+                return Double.NEGATIVE_INFINITY;
+            default:
+                break;
+        }
+        if (s.isEmpty() || !Character.isDigit(s.charAt(s.length() - 1)) && s.charAt(s.length() - 1) != '.') {
+            throw invalid(typeName, s);
+        }
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw invalid(typeName, s);
+        }
+    }
+
+    private static BigDecimal parseNumeric(String s) {
+        if (s.isEmpty() || !Character.isDigit(s.charAt(s.length() - 1)) && s.charAt(s.length() - 1) != '.') {
+            throw invalid("numeric", s);
+        }
+        try {
+            return new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            throw invalid("numeric", s);
+        }
+    }
+
+    public static int parseDate(String s) {
+        try {
+            return (int) LocalDate.parse(s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) : s)
+                    .toEpochDay();
+        } catch (DateTimeParseException e) {
+            throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
+                    "invalid input syntax for type date: \"" + s + "\"");
+        }
+    }
+
+    public static long parseTime(String s) {
+        String[] parts = s.split(":");
+        if (parts.length < 2 || parts.length > 3) {
+            throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
+                    "invalid input syntax for type time: \"" + s + "\"");
+        }
+        int h = Integer.parseInt(parts[0]);
+        int m = Integer.parseInt(parts[1]);
+        long micros = 0;
+        if (parts.length == 3) {
+            micros = new BigDecimal(parts[2]).movePointRight(6).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+        }
+        if (h < 0 || h > 24 || m < 0 || m > 59 || micros < 0 || micros >= 60 * MICROS_PER_SECOND
+                || h == 24 && (m > 0 || micros > 0)) {
+            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW,
+                    "date/time field value out of range: \"" + s + "\"");
+        }
+        return (h * 3600L + m * 60L) * MICROS_PER_SECOND + micros;
+    }
+
+    /** Accepts {@code YYYY-MM-DD[( |T)HH:MM[:SS[.f]]][Z|±HH[:MM]]}; an offset is applied for TIMESTAMPTZ. */
+    public static long parseTimestamp(String s, boolean withZone) {
+        try {
+            if (s.length() < 10) {
+                throw new IllegalArgumentException();
+            }
+            int day = (int) LocalDate.parse(s.substring(0, 10)).toEpochDay();
+            String rest = s.substring(10).trim();
+            if (rest.startsWith("T")) {
+                rest = rest.substring(1);
+            }
+            long offsetSeconds = 0;
+            int zoneAt = zoneStart(rest);
+            if (zoneAt >= 0) {
+                String zone = rest.substring(zoneAt).trim();
+                rest = rest.substring(0, zoneAt).trim();
+                if (zone.equalsIgnoreCase("z") || zone.equalsIgnoreCase("utc")) {
+                    offsetSeconds = 0;
+                } else {
+                    if (zone.length() == 3) {
+                        zone = zone + ":00";
+                    }
+                    offsetSeconds = ZoneOffset.of(zone).getTotalSeconds();
+                }
+            }
+            long micros = rest.isEmpty() ? 0 : parseTime(rest);
+            long value = day * MICROS_PER_DAY + micros;
+            return withZone ? value - offsetSeconds * MICROS_PER_SECOND : value;
+        } catch (TributaryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
+                    "invalid input syntax for type " + (withZone ? "timestamp with time zone"
+                            : "timestamp") + ": \"" + s + "\"");
+        }
+    }
+
+    private static int zoneStart(String rest) {
+        for (int i = 0; i < rest.length(); i++) {
+            char c = rest.charAt(i);
+            if (c == '+' || c == '-' || c == 'Z' || c == 'z' || c == 'U' || c == 'u') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Parses bytea input in hex ({@code \x0a0b}) or escape format. */
+    public static byte[] parseBytea(String s) {
+        if (s.startsWith("\\x")) {
+            String hex = s.substring(2);
+            if (hex.length() % 2 != 0) {
+                throw invalid("bytea", s);
+            }
+            byte[] out = new byte[hex.length() / 2];
+            for (int i = 0; i < out.length; i++) {
+                int hi = Character.digit(hex.charAt(2 * i), 16);
+                int lo = Character.digit(hex.charAt(2 * i + 1), 16);
+                if (hi < 0 || lo < 0) {
+                    throw invalid("bytea", s);
+                }
+                out[i] = (byte) (hi << 4 | lo);
+            }
+            return out;
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] raw = s.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < raw.length; i++) {
+            if (raw[i] != '\\') {
+                out.write(raw[i]);
+            } else if (i + 1 < raw.length && raw[i + 1] == '\\') {
+                out.write('\\');
+                i++;
+            } else if (i + 3 < raw.length) {
+                out.write(Integer.parseInt(new String(raw, i + 1, 3, StandardCharsets.US_ASCII), 8));
+                i += 3;
+            } else {
+                throw invalid("bytea", s);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** Current wall time as TIMESTAMPTZ micros; used for now() style defaults. */
+    public static long nowMicros() {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        return now.toEpochSecond() * MICROS_PER_SECOND + now.getNano() / 1000;
+    }
+}

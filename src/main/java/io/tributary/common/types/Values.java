@@ -1,0 +1,166 @@
+package io.tributary.common.types;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * Assignment casts: turning a value of one canonical type into the canonical value of a column's
+ * type, with PostgreSQL's rules for rounding, range and length errors. Stateless and thread-safe.
+ */
+public final class Values {
+    private Values() {
+    }
+
+    /**
+     * Converts {@code value} (a canonical value of {@code from}, or a plain Java number, string or
+     * boolean when {@code from} is null) to the canonical value of {@code to}.
+     */
+    public static Object assign(Object value, DataType from, DataType to) {
+        if (value == null) {
+            return null;
+        }
+        TypeKind target = to.kind();
+        if (value instanceof String s && (from == null || from.kind().isString())) {
+            return target.isString() ? fitString(s, to) : PgTextFormat.parse(to, s);
+        }
+        switch (target) {
+            case BOOLEAN:
+                if (value instanceof Boolean) {
+                    return value;
+                }
+                break;
+            case SMALLINT:
+                return (short) integral(value, Short.MIN_VALUE, Short.MAX_VALUE, "smallint");
+            case INTEGER:
+                if (from != null && from.kind() == TypeKind.DATE) {
+                    break;
+                }
+                return (int) integral(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "integer");
+            case BIGINT:
+                if (from != null && !from.kind().isNumeric()) {
+                    break;
+                }
+                return integral(value, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
+            case REAL:
+                if (value instanceof Number n) {
+                    return n.floatValue();
+                }
+                break;
+            case DOUBLE:
+                if (value instanceof Number n) {
+                    return n.doubleValue();
+                }
+                break;
+            case NUMERIC:
+                if (value instanceof Number n) {
+                    return fitNumeric(toBigDecimal(n), to);
+                }
+                break;
+            case VARCHAR:
+            case TEXT:
+                return fitString(from == null ? value.toString() : PgTextFormat.format(from, value), to);
+            case DATE:
+                if (from != null && from.kind() == TypeKind.DATE) {
+                    return value;
+                }
+                if (from != null && (from.kind() == TypeKind.TIMESTAMP || from.kind() == TypeKind.TIMESTAMPTZ)) {
+                    return (int) Math.floorDiv((Long) value, 86_400_000_000L);
+                }
+                break;
+            case TIME:
+                if (from != null && from.kind() == TypeKind.TIME) {
+                    return value;
+                }
+                if (from != null && (from.kind() == TypeKind.TIMESTAMP || from.kind() == TypeKind.TIMESTAMPTZ)) {
+                    return Math.floorMod((Long) value, 86_400_000_000L);
+                }
+                break;
+            case TIMESTAMP:
+            case TIMESTAMPTZ:
+                if (from != null && (from.kind() == TypeKind.TIMESTAMP || from.kind() == TypeKind.TIMESTAMPTZ)) {
+                    return value;
+                }
+                if (from != null && from.kind() == TypeKind.DATE) {
+                    return ((Integer) value) * 86_400_000_000L;
+                }
+                break;
+            case INTERVAL:
+                if (value instanceof Interval) {
+                    return value;
+                }
+                break;
+            case BYTEA:
+                if (value instanceof byte[]) {
+                    return value;
+                }
+                break;
+            default:
+                break;
+        }
+        throw new TributaryException(SqlState.DATATYPE_MISMATCH, "column of type " + to.sqlName()
+                + " cannot be assigned a value of type " + (from == null ? value.getClass().getSimpleName()
+                        : from.sqlName()));
+    }
+
+    private static long integral(Object value, long min, long max, String typeName) {
+        if (value instanceof Boolean || !(value instanceof Number n)) {
+            throw new TributaryException(SqlState.DATATYPE_MISMATCH,
+                    "cannot assign a value of type " + value.getClass().getSimpleName() + " to " + typeName);
+        }
+        BigDecimal d = toBigDecimal(n);
+        if (d.scale() > 0) {
+            d = d.setScale(0, RoundingMode.HALF_EVEN);
+        }
+        if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");
+        }
+        return d.longValue();
+    }
+
+    private static BigDecimal toBigDecimal(Number n) {
+        if (n instanceof BigDecimal b) {
+            return b;
+        }
+        if (n instanceof Double || n instanceof Float) {
+            double d = n.doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                        "cannot convert " + d + " to an exact number");
+            }
+            return BigDecimal.valueOf(d);
+        }
+        return BigDecimal.valueOf(n.longValue());
+    }
+
+    /** Rounds to the column's scale and checks its precision, as PostgreSQL does for NUMERIC(p,s). */
+    public static BigDecimal fitNumeric(BigDecimal v, DataType type) {
+        if (type.precision() <= 0) {
+            return v;
+        }
+        int scale = Math.max(type.scale(), 0);
+        BigDecimal r = v.setScale(scale, RoundingMode.HALF_UP);
+        if (r.precision() - r.scale() > type.precision() - scale && r.signum() != 0) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow",
+                    0, "A field with precision " + type.precision() + ", scale " + scale
+                            + " must round to an absolute value less than 10^" + (type.precision() - scale) + ".",
+                    null, null);
+        }
+        return r;
+    }
+
+    public static String fitString(String s, DataType type) {
+        if (type.kind() == TypeKind.VARCHAR && type.precision() > 0
+                && s.codePointCount(0, s.length()) > type.precision()) {
+            String trimmed = s.stripTrailing();
+            if (trimmed.codePointCount(0, trimmed.length()) <= type.precision()) {
+                return trimmed;
+            }
+            throw new TributaryException(SqlState.STRING_DATA_RIGHT_TRUNCATION,
+                    "value too long for type character varying(" + type.precision() + ")");
+        }
+        return s;
+    }
+}

@@ -1,0 +1,62 @@
+package io.tributary.server.session;
+
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One client's conversation with the engine, independent of the wire protocol.
+ *
+ * <p>Threading: the protocol layer calls every method except {@link #cancel()} from one thread at a
+ * time, in the order the client's messages arrived, and never from a Netty event loop (execution
+ * blocks, e.g. while DML waits for its epoch to commit). {@link #cancel()} may be called from any
+ * thread. Errors a user can cause are thrown as {@link TributaryException} with a SQLSTATE.
+ */
+public interface Session extends AutoCloseable {
+
+    /**
+     * Splits the text of a simple Query message into statements, respecting quotes, dollar quotes
+     * and comments. Empty statements are dropped; an all-empty text yields an empty list.
+     */
+    List<String> splitStatements(String text);
+
+    /**
+     * Parses and plans one statement.
+     *
+     * @param paramTypes types the client declared for {@code $1..$n}; an element may be null
+     *     (unspecified); the list may be shorter than the number of parameters
+     */
+    PreparedStatement prepare(String sql, List<DataType> paramTypes);
+
+    /**
+     * Executes a prepared statement with bound parameter values (canonical values of the
+     * statement's {@link PreparedStatement#paramTypes()}, null for SQL NULL).
+     */
+    StatementResult execute(PreparedStatement statement, List<Object> params);
+
+    /** Cancels the statement running now, if any; it then fails with SQLSTATE 57014. Any thread. */
+    void cancel();
+
+    /** 'I' idle, 'T' in a transaction block, 'E' in a failed transaction block. */
+    char transactionStatus();
+
+    /** Where NOTICE messages for this client go (severity NOTICE/WARNING/INFO). */
+    void setNoticeSink(Consumer<Notice> sink);
+
+    /** The ParameterStatus values to report after authentication. */
+    Map<String, String> parameterStatus();
+
+    /** ParameterStatus values changed by statements since the last call (e.g. SET application_name). */
+    Map<String, String> drainChangedParameters();
+
+    /** Releases cursors and snapshots; called once when the connection ends. */
+    @Override
+    void close();
+
+    /** A notice for the client. */
+    record Notice(String severity, String sqlState, String message) {
+    }
+}
