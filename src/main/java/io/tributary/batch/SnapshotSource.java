@@ -1,0 +1,16 @@
+package io.tributary.batch;
+
+import io.tributary.storage.StateStore;
+
+/** Opens {@link Snapshot}s of the last committed epoch. Thread-safe. */
+public final class SnapshotSource {
+    private final StateStore store;
+
+    public SnapshotSource(StateStore store) {
+        this.store = store;
+    }
+
+    public Snapshot open() {
+        return new Snapshot(store.snapshot());
+    }
+}

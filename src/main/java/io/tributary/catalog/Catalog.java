@@ -1,0 +1,39 @@
+package io.tributary.catalog;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The in-memory view of the committed catalog of database {@code dev}, schema {@code public}.
+ * Readers (planning, scans) may call from any thread; changes are made only by the catalog service
+ * after the epoch that holds them committed.
+ */
+public final class Catalog {
+    public static final String DATABASE = "dev";
+    public static final String SCHEMA = "public";
+
+    private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
+
+    public Optional<TableDef> table(String name) {
+        return Optional.ofNullable(tables.get(name));
+    }
+
+    /** Tables in name order. */
+    public List<TableDef> tables() {
+        return List.copyOf(tables.values());
+    }
+
+    public void put(TableDef table) {
+        tables.put(table.name(), table);
+    }
+
+    public void remove(String name) {
+        tables.remove(name);
+    }
+
+    public int nextFreeId() {
+        return tables.values().stream().mapToInt(TableDef::id).max().orElse(0) + 1;
+    }
+}

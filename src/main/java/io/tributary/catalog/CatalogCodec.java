@@ -1,0 +1,48 @@
+package io.tributary.catalog;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Serializes catalog records for the store's catalog keyspace. JSON keeps the records readable
+ * and lets later versions add fields. Thread-safe.
+ */
+public final class CatalogCodec {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TABLE_PREFIX = "table/";
+
+    private CatalogCodec() {
+    }
+
+    public static byte[] tableKey(int tableId) {
+        return (TABLE_PREFIX + tableId).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] tablePrefixStart() {
+        return TABLE_PREFIX.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] tablePrefixEnd() {
+        return "table0".getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] encode(TableDef table) {
+        try {
+            return JSON.writeValueAsBytes(table);
+        } catch (JsonProcessingException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot encode catalog record", e);
+        }
+    }
+
+    public static TableDef decodeTable(byte[] bytes) {
+        try {
+            return JSON.readValue(bytes, TableDef.class);
+        } catch (java.io.IOException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "corrupt catalog record", e);
+        }
+    }
+}

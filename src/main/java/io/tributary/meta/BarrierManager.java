@@ -1,0 +1,195 @@
+package io.tributary.meta;
+
+import io.tributary.common.Epoch;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * Cuts time into epochs and commits each epoch's changes in one atomic, synced write.
+ *
+ * <p>Writers {@link #stage} their changes into the open epoch's buffer and get back a ticket; the
+ * barrier thread closes the epoch every {@code intervalMs}, or at once when someone
+ * {@link #awaitCommitted awaits} a ticket (group commit: every statement staged before the barrier
+ * shares its single write). Staging and committing exclude each other, so a change is either
+ * entirely in an epoch or entirely in a later one.
+ */
+public final class BarrierManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BarrierManager.class);
+
+    private final StateStore store;
+    private final long intervalMs;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition barrierRequested = lock.newCondition();
+    private final Condition committed = lock.newCondition();
+    private final Thread thread;
+
+    private WriteBuffer open;
+    private final List<Runnable> onCommit = new ArrayList<>();
+    /** Ticket of the open epoch; tickets count epochs since start and are never reused. */
+    private long openTicket = 1;
+    private long committedTicket = 0;
+    /** Tickets whose commit failed, with the reason; kept so their waiters learn it however late they wake. */
+    private final java.util.Map<Long, String> failures = new java.util.HashMap<>();
+    private boolean early;
+    private volatile boolean stopping;
+
+    public BarrierManager(StateStore store, long intervalMs) {
+        this.store = store;
+        this.intervalMs = intervalMs;
+        this.open = store.newWriteBuffer();
+        this.thread = new Thread(this::run, "barrier-manager");
+        this.thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /**
+     * Runs {@code writes} against the open epoch's buffer while no barrier can pass. If it throws,
+     * its writes are rolled back and the exception propagates. {@code afterCommit} (may be null)
+     * runs on the barrier thread once the epoch is durable, before waiters wake.
+     *
+     * @return the ticket to pass to {@link #awaitCommitted}
+     */
+    public long stage(Consumer<WriteBuffer> writes, Runnable afterCommit) {
+        lock.lock();
+        try {
+            if (stopping) {
+                throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "the server is shutting down");
+            }
+            open.setSavePoint();
+            try {
+                writes.accept(open);
+            } catch (RuntimeException | Error e) {
+                open.rollbackToSavePoint();
+                throw e;
+            }
+            open.popSavePoint();
+            if (afterCommit != null) {
+                onCommit.add(afterCommit);
+            }
+            return openTicket;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Blocks until the epoch of {@code ticket} is durable, asking for an early barrier.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted (statement cancel); the
+     *     changes still commit with their epoch
+     */
+    public void awaitCommitted(long ticket) throws InterruptedException {
+        lock.lock();
+        try {
+            while (true) {
+                String failure = failures.get(ticket);
+                if (failure != null) {
+                    throw new TributaryException(SqlState.INTERNAL_ERROR, "commit failed: " + failure);
+                }
+                if (committedTicket >= ticket) {
+                    return;
+                }
+                early = true;
+                barrierRequested.signal();
+                committed.await();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Forces a barrier and waits until everything staged so far is durable. */
+    public void flush() throws InterruptedException {
+        long ticket;
+        lock.lock();
+        try {
+            ticket = openTicket;
+        } finally {
+            lock.unlock();
+        }
+        awaitCommitted(ticket);
+    }
+
+    public long committedEpoch() {
+        return store.committedEpoch();
+    }
+
+    private void run() {
+        while (true) {
+            lock.lock();
+            try {
+                long deadline = System.nanoTime() + intervalMs * 1_000_000L;
+                while (!early && !stopping) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        break;
+                    }
+                    barrierRequested.awaitNanos(left);
+                }
+                early = false;
+                commitOpenEpoch();
+                if (stopping) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                return;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Called with the lock held. A failed commit fails the waiters of its ticket only. */
+    private void commitOpenEpoch() {
+        WriteBuffer buffer = open;
+        long ticket = openTicket;
+        List<Runnable> hooks = new ArrayList<>(onCommit);
+        onCommit.clear();
+        open = store.newWriteBuffer();
+        openTicket++;
+        try {
+            store.commit(Epoch.next(store.committedEpoch(), System.currentTimeMillis()), buffer);
+            for (Runnable hook : hooks) {
+                hook.run();
+            }
+        } catch (RuntimeException e) {
+            LOG.error("epoch commit failed; its changes are discarded", e);
+            failures.put(ticket, String.valueOf(e.getMessage()));
+        } finally {
+            buffer.close();
+        }
+        committedTicket = ticket;
+        committed.signalAll();
+    }
+
+    /** Commits what is staged and stops the barrier thread. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            stopping = true;
+            barrierRequested.signal();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        open.close();
+    }
+}

@@ -1,0 +1,71 @@
+package io.tributary.meta;
+
+import io.tributary.batch.SnapshotSource;
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.rocksdb.RocksStateStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+
+/**
+ * One Tributary database instance: the state store, the barrier manager committing its epochs and
+ * the catalog recovered from it. Opening it after a crash is the recovery: RocksDB replays its WAL
+ * up to the last synced epoch write, which holds the catalog and the data of that epoch together.
+ * Thread-safe.
+ */
+public final class Database implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+    private final StateStore store;
+    private final BarrierManager barriers;
+    private final CatalogService catalogService;
+    private final RowIdGenerator rowIds;
+    private final SnapshotSource snapshots;
+
+    private Database(StateStore store, long barrierIntervalMs) {
+        this.store = store;
+        this.barriers = new BarrierManager(store, barrierIntervalMs);
+        this.catalogService = CatalogService.recover(store, barriers);
+        this.rowIds = new RowIdGenerator(store.committedEpoch());
+        this.snapshots = new SnapshotSource(store);
+        barriers.start();
+    }
+
+    /** Opens (or creates) the database in {@code dataDir} and starts committing epochs. */
+    public static Database open(Path dataDir, long barrierIntervalMs) {
+        Database db = new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs);
+        LOG.info("recovered {} table(s) at epoch {}", db.catalog().tables().size(), db.store.committedEpoch());
+        return db;
+    }
+
+    public Catalog catalog() {
+        return catalogService.catalog();
+    }
+
+    public CatalogService catalogService() {
+        return catalogService;
+    }
+
+    public BarrierManager barriers() {
+        return barriers;
+    }
+
+    public SnapshotSource snapshots() {
+        return snapshots;
+    }
+
+    /** A writer for one statement's changes to {@code table}; the caller closes it. */
+    public TableWriter newTableWriter(TableDef table) {
+        return new TableWriter(table, store, rowIds);
+    }
+
+    /** Commits what is staged, then closes the store. */
+    @Override
+    public void close() {
+        barriers.close();
+        store.close();
+    }
+}

@@ -1,0 +1,260 @@
+package io.tributary.server.session;
+
+import io.tributary.batch.Snapshot;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.meta.CatalogService;
+import io.tributary.meta.Database;
+import io.tributary.sql.QueryCursor;
+import io.tributary.sql.ReadContext;
+import io.tributary.sql.ResultColumn;
+import io.tributary.sql.StatementPlan;
+import io.tributary.sql.StatementSplitter;
+import io.tributary.sql.calcite.CalciteFrontend;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A {@link Session} on the local engine: plans with the session's {@link CalciteFrontend}, reads
+ * from a snapshot of the last committed epoch per statement, writes through the barrier manager
+ * and, with {@code implicit_flush} on, returns from DML once its epoch is durable.
+ */
+public final class EngineSession implements Session {
+    private final Database db;
+    private final SessionVariables variables;
+    private final CalciteFrontend frontend;
+    private final DmlRunner dml;
+    private final UtilityRunner utility;
+    private final ReadContextImpl readContext = new ReadContextImpl();
+    private volatile boolean cancelRequested;
+    private char transactionStatus = 'I';
+    private Consumer<Notice> notices = n -> { };
+
+    EngineSession(Database db, Map<String, String> startupParameters) {
+        this.db = db;
+        this.variables = new SessionVariables(startupParameters);
+        this.frontend = new CalciteFrontend(db.catalog(), readContext);
+        this.dml = new DmlRunner(db, this::checkCancelled);
+        this.utility = new UtilityRunner(db, variables, this::checkCancelled);
+    }
+
+    @Override
+    public List<String> splitStatements(String text) {
+        return StatementSplitter.split(text);
+    }
+
+    @Override
+    public PreparedStatement prepare(String sql, List<DataType> declared) {
+        StatementPlan plan = frontend.plan(sql);
+        List<DataType> inferred = plan.paramTypes();
+        List<DataType> types = new ArrayList<>(inferred);
+        for (int i = 0; i < declared.size() && i < types.size(); i++) {
+            if (declared.get(i) != null) {
+                types.set(i, declared.get(i));
+            }
+        }
+        return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan));
+    }
+
+    private static List<ColumnDesc> resultColumns(StatementPlan plan) {
+        if (plan instanceof StatementPlan.Query q) {
+            return q.query().columns().stream().map(c -> new ColumnDesc(c.name(), c.type())).toList();
+        }
+        if (plan instanceof StatementPlan.Utility u) {
+            return UtilityRunner.resultColumns(u.statement());
+        }
+        return null;
+    }
+
+    @Override
+    public StatementResult execute(PreparedStatement statement, List<Object> params) {
+        cancelRequested = false;
+        StatementPlan plan = ((EnginePreparedStatement) statement).plan();
+        if (plan instanceof StatementPlan.Utility u) {
+            return executeUtility(u);
+        }
+        if (plan instanceof StatementPlan.Query q) {
+            return query(q, params);
+        }
+        if (plan instanceof StatementPlan.Insert ins) {
+            return finishDml("INSERT 0 ", dml.insert(ins, params, () -> openQuery(ins.source(), params)));
+        }
+        if (plan instanceof StatementPlan.Update upd) {
+            return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)));
+        }
+        StatementPlan.Delete del = (StatementPlan.Delete) plan;
+        return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)));
+    }
+
+    private StatementResult executeUtility(StatementPlan.Utility u) {
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
+            return transaction(t.verb());
+        }
+        return utility.execute(u.statement(), notices);
+    }
+
+    private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {
+        switch (verb) {
+            case BEGIN -> {
+                if (transactionStatus == 'T') {
+                    notices.accept(new Notice("WARNING", "25001", "there is already a transaction in progress"));
+                }
+                transactionStatus = 'T';
+                return new StatementResult.Command("BEGIN");
+            }
+            case COMMIT -> {
+                if (transactionStatus == 'I') {
+                    notices.accept(new Notice("WARNING", "25P01", "there is no transaction in progress"));
+                }
+                transactionStatus = 'I';
+                return new StatementResult.Command("COMMIT");
+            }
+            default -> {
+                if (transactionStatus == 'T') {
+                    notices.accept(new Notice("WARNING", SqlState.WARNING, "each statement commits on its own;"
+                            + " the statements since BEGIN were already committed and are not rolled back"));
+                }
+                transactionStatus = 'I';
+                return new StatementResult.Command("ROLLBACK");
+            }
+        }
+    }
+
+    private StatementResult query(StatementPlan.Query q, List<Object> params) {
+        Snapshot snapshot = db.snapshots().open();
+        try {
+            readContext.current = snapshot;
+            QueryCursor cursor = q.query().open(params);
+            List<ColumnDesc> columns = q.query().columns().stream()
+                    .map(c -> new ColumnDesc(c.name(), c.type())).toList();
+            return new StatementResult.Rows(columns, new QueryRowCursor(cursor, snapshot));
+        } catch (RuntimeException e) {
+            snapshot.close();
+            throw e;
+        } finally {
+            readContext.current = null;
+        }
+    }
+
+    /**
+     * Opens a DML's inner query; its snapshot closes with the cursor. Rows the statement writes
+     * are not visible to it, as in PostgreSQL.
+     */
+    private QueryCursor openQuery(io.tributary.sql.PreparedQuery query, List<Object> params) {
+        Snapshot snapshot = db.snapshots().open();
+        QueryCursor cursor;
+        try {
+            readContext.current = snapshot;
+            cursor = query.open(params);
+        } catch (RuntimeException e) {
+            snapshot.close();
+            throw e;
+        } finally {
+            readContext.current = null;
+        }
+        return new QueryCursor() {
+            @Override
+            public Object[] next() {
+                return cursor.next();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    cursor.close();
+                } finally {
+                    snapshot.close();
+                }
+            }
+        };
+    }
+
+    private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome) {
+        if (variables.implicitFlush()) {
+            try {
+                db.barriers().awaitCommitted(outcome.ticket());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+            }
+        }
+        return new StatementResult.Command(tagPrefix + outcome.rows());
+    }
+
+    private void checkCancelled() {
+        if (cancelRequested) {
+            cancelRequested = false;
+            throw new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+        }
+    }
+
+    @Override
+    public void cancel() {
+        cancelRequested = true;
+    }
+
+    @Override
+    public char transactionStatus() {
+        return transactionStatus;
+    }
+
+    @Override
+    public void setNoticeSink(Consumer<Notice> sink) {
+        this.notices = sink;
+    }
+
+    @Override
+    public Map<String, String> parameterStatus() {
+        return variables.reported();
+    }
+
+    @Override
+    public Map<String, String> drainChangedParameters() {
+        return variables.drainChanged();
+    }
+
+    @Override
+    public void close() {
+        frontend.close();
+    }
+
+    /** The statement being opened reads this snapshot; set only while a query is being opened. */
+    private final class ReadContextImpl implements ReadContext {
+        private Snapshot current;
+
+        @Override
+        public Snapshot snapshot() {
+            if (current == null) {
+                throw new IllegalStateException("no statement snapshot is open");
+            }
+            return current;
+        }
+
+        @Override
+        public void checkCancelled() {
+            EngineSession.this.checkCancelled();
+        }
+    }
+
+    /** A planned statement and what the client is told about it. */
+    private record EnginePreparedStatement(String sql, StatementPlan plan, List<DataType> paramTypes,
+            List<ColumnDesc> resultColumns) implements PreparedStatement {
+    }
+
+    static TributaryException undefinedTable(String name) {
+        return CatalogService.undefinedTable(name);
+    }
+
+    static List<ColumnDesc> columns(List<ResultColumn> cols) {
+        return cols.stream().map(c -> new ColumnDesc(c.name(), c.type())).toList();
+    }
+
+    static TableDef requireTable(Database db, String name) {
+        return db.catalog().table(name).orElseThrow(() -> undefinedTable(name));
+    }
+}

@@ -1,0 +1,24 @@
+package io.tributary.server.session;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.Database;
+
+import java.util.Map;
+
+/** Opens {@link EngineSession}s on one {@link Database}; only database {@code dev} exists. */
+public final class EngineSessionFactory implements SessionFactory {
+    private final Database db;
+
+    public EngineSessionFactory(Database db) {
+        this.db = db;
+    }
+
+    @Override
+    public Session open(String user, String database, Map<String, String> startupParameters) {
+        if (database != null && !database.isEmpty() && !database.equals(Catalog.DATABASE)) {
+            throw new TributaryException("3D000", "database \"" + database + "\" does not exist");
+        }
+        return new EngineSession(db, startupParameters);
+    }
+}

@@ -1,0 +1,63 @@
+package io.tributary.server.session;
+
+import io.tributary.batch.Snapshot;
+import io.tributary.sql.QueryCursor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Streams a query's rows; owns the snapshot the query reads, released on close so a client that
+ * fetches slowly holds its epoch's files only as long as its cursor is open.
+ */
+final class QueryRowCursor implements RowCursor {
+    private final QueryCursor cursor;
+    private final Snapshot snapshot;
+    private Object[] lookahead;
+    private boolean done;
+    private boolean closed;
+
+    QueryRowCursor(QueryCursor cursor, Snapshot snapshot) {
+        this.cursor = cursor;
+        this.snapshot = snapshot;
+    }
+
+    @Override
+    public List<Object[]> fetch(int maxRows) {
+        List<Object[]> out = new ArrayList<>(maxRows <= 0 ? 64 : Math.min(maxRows, 4096));
+        while (!done && (maxRows <= 0 || out.size() < maxRows)) {
+            Object[] row = lookahead != null ? lookahead : cursor.next();
+            lookahead = null;
+            if (row == null) {
+                done = true;
+            } else {
+                out.add(row);
+            }
+        }
+        if (!done && lookahead == null) {
+            lookahead = cursor.next();
+            done = lookahead == null;
+        }
+        if (done) {
+            close();
+        }
+        return out;
+    }
+
+    @Override
+    public boolean exhausted() {
+        return done;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            try {
+                cursor.close();
+            } finally {
+                snapshot.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.tributary.server.session;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The run-time settings of one session (SET / SHOW / RESET). Settings that change how values are
+ * printed accept only what Tributary prints (ISO dates, UTC), so a client is never told a format
+ * it does not get. Session thread only.
+ */
+final class SessionVariables {
+    /** A setting: its default, description, and whether clients are told of changes (ParameterStatus). */
+    private record Setting(String defaultValue, String description, boolean reported) {
+    }
+
+    private static final Map<String, Setting> SETTINGS = new LinkedHashMap<>();
+
+    static {
+        define("application_name", "", "Name of the client application.", true);
+        define("client_encoding", "UTF8", "Client character set; only UTF8.", true);
+        define("datestyle", "ISO, MDY", "Date output format; only ISO.", true);
+        define("timezone", "UTC", "Time zone for timestamps; values print in UTC.", true);
+        define("intervalstyle", "postgres", "Interval output format.", true);
+        define("extra_float_digits", "1", "Accepted for compatibility; floats print shortest-exact.", false);
+        define("search_path", "public", "Schema search order; only public exists.", false);
+        define("standard_conforming_strings", "on", "Backslashes in ordinary strings are literal.", true);
+        define("integer_datetimes", "on", "Timestamps are 64-bit integers.", true);
+        define("server_version", "15.0", "PostgreSQL version Tributary is compatible with.", true);
+        define("server_encoding", "UTF8", "Server character set.", true);
+        define("is_superuser", "on", "Whether the user is a superuser.", true);
+        define("statement_timeout", "0", "Accepted for compatibility; not enforced.", false);
+        define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
+        define("implicit_flush", "true",
+                "DML returns once its epoch is committed (true) or once it is queued (false).", false);
+    }
+
+    private static void define(String name, String def, String description, boolean reported) {
+        SETTINGS.put(name, new Setting(def, description, reported));
+    }
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+    private final Map<String, String> changed = new LinkedHashMap<>();
+
+    SessionVariables(Map<String, String> startupParameters) {
+        SETTINGS.forEach((k, s) -> values.put(k, s.defaultValue()));
+        startupParameters.forEach((k, v) -> {
+            String key = k.toLowerCase(Locale.ROOT);
+            if (SETTINGS.containsKey(key) && !key.equals("server_version")) {
+                set(key, v);
+            }
+        });
+        changed.clear();
+    }
+
+    String get(String name) {
+        String key = canonical(name);
+        return values.get(key);
+    }
+
+    boolean implicitFlush() {
+        return parseBool("implicit_flush", values.get("implicit_flush"));
+    }
+
+    /** Sets a variable; null resets it to its default. */
+    void set(String name, String value) {
+        String key = canonical(name);
+        Setting setting = SETTINGS.get(key);
+        String v = value == null ? setting.defaultValue() : validate(key, value);
+        values.put(key, v);
+        if (setting.reported()) {
+            changed.put(displayName(key), v);
+        }
+    }
+
+    void resetAll() {
+        for (String key : SETTINGS.keySet()) {
+            if (!values.get(key).equals(SETTINGS.get(key).defaultValue())) {
+                set(key, null);
+            }
+        }
+    }
+
+    /** Name, setting, description of every variable, for SHOW ALL. */
+    List<Object[]> all() {
+        return values.entrySet().stream()
+                .map(e -> new Object[] {e.getKey(), e.getValue(), SETTINGS.get(e.getKey()).description()})
+                .toList();
+    }
+
+    /** The ParameterStatus values sent after authentication. */
+    Map<String, String> reported() {
+        Map<String, String> out = new LinkedHashMap<>();
+        values.forEach((k, v) -> {
+            if (SETTINGS.get(k).reported()) {
+                out.put(displayName(k), v);
+            }
+        });
+        return out;
+    }
+
+    Map<String, String> drainChanged() {
+        Map<String, String> out = new LinkedHashMap<>(changed);
+        changed.clear();
+        return out;
+    }
+
+    private static String displayName(String key) {
+        return switch (key) {
+            case "datestyle" -> "DateStyle";
+            case "timezone" -> "TimeZone";
+            case "intervalstyle" -> "IntervalStyle";
+            default -> key;
+        };
+    }
+
+    private static String canonical(String name) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (!SETTINGS.containsKey(key)) {
+            throw new TributaryException(SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"");
+        }
+        return key;
+    }
+
+    private static String validate(String key, String raw) {
+        String v = raw.trim();
+        switch (key) {
+            case "server_version", "server_encoding", "integer_datetimes", "is_superuser" ->
+                    throw new TributaryException("55P02", "parameter \"" + key + "\" cannot be changed");
+            case "client_encoding" -> {
+                String norm = v.replace("-", "").replace("_", "").toUpperCase(Locale.ROOT);
+                if (!norm.equals("UTF8") && !norm.equals("UNICODE")) {
+                    throw TributaryException.notSupported("client_encoding " + v + " (only UTF8)");
+                }
+                return "UTF8";
+            }
+            case "datestyle" -> {
+                if (!v.toUpperCase(Locale.ROOT).startsWith("ISO")) {
+                    throw TributaryException.notSupported("DateStyle " + v + " (only ISO)");
+                }
+                return "ISO, MDY";
+            }
+            case "intervalstyle" -> {
+                if (!v.equalsIgnoreCase("postgres")) {
+                    throw TributaryException.notSupported("IntervalStyle " + v + " (only postgres)");
+                }
+                return "postgres";
+            }
+            case "standard_conforming_strings" -> {
+                if (!parseBool(key, v)) {
+                    throw TributaryException.notSupported("standard_conforming_strings off");
+                }
+                return "on";
+            }
+            case "implicit_flush" -> {
+                return Boolean.toString(parseBool(key, v));
+            }
+            case "extra_float_digits", "statement_timeout" -> {
+                try {
+                    Integer.parseInt(v);
+                } catch (NumberFormatException e) {
+                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"" + key + "\": \"" + v + "\"");
+                }
+                return v;
+            }
+            default -> {
+                return v;
+            }
+        }
+    }
+
+    private static boolean parseBool(String key, String v) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "true", "on", "yes", "1", "t" -> true;
+            case "false", "off", "no", "0", "f" -> false;
+            default -> throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                    "parameter \"" + key + "\" requires a Boolean value");
+        };
+    }
+}

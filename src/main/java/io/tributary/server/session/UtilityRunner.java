@@ -1,0 +1,159 @@
+package io.tributary.server.session;
+
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.meta.Database;
+import io.tributary.sql.UtilityStatement;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Executes DDL and session commands for one session. Session thread only. */
+final class UtilityRunner {
+    private final Database db;
+    private final SessionVariables variables;
+    private final Runnable cancelCheck;
+
+    UtilityRunner(Database db, SessionVariables variables, Runnable cancelCheck) {
+        this.db = db;
+        this.variables = variables;
+        this.cancelCheck = cancelCheck;
+    }
+
+    /** The columns a utility statement returns, or null when it returns none. */
+    static List<ColumnDesc> resultColumns(UtilityStatement statement) {
+        if (statement instanceof UtilityStatement.ShowTables) {
+            return List.of(new ColumnDesc("Name", DataType.TEXT));
+        }
+        if (statement instanceof UtilityStatement.ShowColumns) {
+            return List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Type", DataType.TEXT),
+                    new ColumnDesc("Not Null", DataType.BOOLEAN), new ColumnDesc("Primary Key", DataType.BOOLEAN));
+        }
+        if (statement instanceof UtilityStatement.ShowVariable s) {
+            return s.name().equals("all")
+                    ? List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Setting", DataType.TEXT),
+                            new ColumnDesc("Description", DataType.TEXT))
+                    : List.of(new ColumnDesc(s.name(), DataType.TEXT));
+        }
+        return null;
+    }
+
+    StatementResult execute(UtilityStatement statement, Consumer<Session.Notice> notices) {
+        try {
+            if (statement instanceof UtilityStatement.CreateTable c) {
+                return createTable(c, notices);
+            }
+            if (statement instanceof UtilityStatement.DropTable d) {
+                return dropTables(d, notices);
+            }
+            if (statement instanceof UtilityStatement.ShowTables s) {
+                return rows(s, db.catalog().tables().stream().map(t -> new Object[] {t.name()}).toList());
+            }
+            if (statement instanceof UtilityStatement.ShowColumns s) {
+                return rows(s, showColumns(s.table()));
+            }
+            if (statement instanceof UtilityStatement.ShowVariable s) {
+                return rows(s, s.name().equals("all") ? variables.all()
+                        : List.<Object[]>of(new Object[] {variables.get(s.name())}));
+            }
+            if (statement instanceof UtilityStatement.SetVariable s) {
+                variables.set(s.name(), s.value());
+                return new StatementResult.Command("SET");
+            }
+            if (statement instanceof UtilityStatement.ResetVariable r) {
+                if (r.name().equals("all")) {
+                    variables.resetAll();
+                } else {
+                    variables.set(r.name(), null);
+                }
+                return new StatementResult.Command("RESET");
+            }
+            if (statement instanceof UtilityStatement.Flush) {
+                db.barriers().flush();
+                return new StatementResult.Command("FLUSH");
+            }
+            if (statement instanceof UtilityStatement.CopyFrom c) {
+                return copy(c);
+            }
+            if (statement instanceof UtilityStatement.NoOp n) {
+                return new StatementResult.Command(n.tag());
+            }
+            throw new IllegalStateException("not a utility handled here: " + statement);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+        }
+    }
+
+    private StatementResult createTable(UtilityStatement.CreateTable c, Consumer<Session.Notice> notices)
+            throws InterruptedException {
+        boolean created = db.catalogService().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(),
+                c.ifNotExists());
+        if (!created) {
+            notices.accept(new Session.Notice("NOTICE", "42P07",
+                    "relation \"" + c.name() + "\" already exists, skipping"));
+        }
+        return new StatementResult.Command("CREATE TABLE");
+    }
+
+    private StatementResult dropTables(UtilityStatement.DropTable d, Consumer<Session.Notice> notices)
+            throws InterruptedException {
+        if (!d.ifExists()) {
+            for (String name : d.names()) {
+                EngineSession.requireTable(db, name);
+            }
+        }
+        for (String name : d.names()) {
+            if (!db.catalogService().dropTable(name, d.ifExists())) {
+                notices.accept(new Session.Notice("NOTICE", "00000", "table \"" + name + "\" does not exist, skipping"));
+            }
+        }
+        return new StatementResult.Command("DROP TABLE");
+    }
+
+    private List<Object[]> showColumns(String tableName) {
+        TableDef table = EngineSession.requireTable(db, tableName);
+        List<Object[]> out = new ArrayList<>();
+        for (int i = 0; i < table.columns().size(); i++) {
+            ColumnDef c = table.columns().get(i);
+            if (c.hidden()) {
+                continue;
+            }
+            boolean pk = false;
+            for (int k : table.primaryKey()) {
+                pk |= k == i;
+            }
+            out.add(new Object[] {c.name(), c.type().sqlName(), c.notNull(), pk});
+        }
+        return out;
+    }
+
+    private StatementResult copy(UtilityStatement.CopyFrom c) {
+        TableDef table = EngineSession.requireTable(db, c.table());
+        int[] targets;
+        if (c.columns().isEmpty()) {
+            targets = java.util.stream.IntStream.range(0, table.columns().size())
+                    .filter(i -> !table.columns().get(i).hidden()).toArray();
+        } else {
+            targets = new int[c.columns().size()];
+            for (int i = 0; i < targets.length; i++) {
+                int idx = table.columnIndex(c.columns().get(i));
+                if (idx < 0 || table.columns().get(idx).hidden()) {
+                    throw new TributaryException(SqlState.UNDEFINED_COLUMN, "column \"" + c.columns().get(i)
+                            + "\" of relation \"" + table.name() + "\" does not exist");
+                }
+                targets[i] = idx;
+            }
+        }
+        return new StatementResult.CopyIn(new CopyFromStdin(db, table, targets, c.format(), cancelCheck,
+                variables.implicitFlush()));
+    }
+
+    private static StatementResult rows(UtilityStatement s, List<Object[]> rows) {
+        return new StatementResult.Rows(resultColumns(s), new ListCursor(rows));
+    }
+}

@@ -1,0 +1,15 @@
+package io.tributary.sql;
+
+import io.tributary.batch.Snapshot;
+
+/**
+ * What a running query reads from: the statement's snapshot and its cancel flag. Implemented by
+ * the session, which opens one snapshot per statement; called on the session's thread.
+ */
+public interface ReadContext {
+    /** The snapshot of the statement being executed. */
+    Snapshot snapshot();
+
+    /** Throws 57014 when the client cancelled the running statement. */
+    void checkCancelled();
+}

@@ -1,0 +1,100 @@
+package io.tributary.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits a simple-query string at top-level semicolons, skipping those inside quotes, dollar
+ * quotes and comments, as PostgreSQL does. Stateless and thread-safe.
+ */
+public final class StatementSplitter {
+    private StatementSplitter() {
+    }
+
+    /** The non-blank statements of {@code text}, without their terminating semicolons. */
+    public static List<String> split(String text) {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        int i = 0;
+        int n = text.length();
+        int depth = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '\'' || c == '"') {
+                i = skipQuoted(text, i, c);
+            } else if (c == '-' && i + 1 < n && text.charAt(i + 1) == '-') {
+                int eol = text.indexOf('\n', i);
+                i = eol < 0 ? n : eol + 1;
+            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
+                int end = text.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else if (c == '$' && (i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)))) {
+                int tagEnd = text.indexOf('$', i + 1);
+                String tag = tagEnd < 0 ? null : text.substring(i, tagEnd + 1);
+                if (tag != null && tag.chars().skip(1).limit(tag.length() - 2L)
+                        .allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')
+                        && !(tag.length() > 2 && Character.isDigit(tag.charAt(1)))) {
+                    int close = text.indexOf(tag, tagEnd + 1);
+                    i = close < 0 ? n : close + tag.length();
+                } else {
+                    i++;
+                }
+            } else if (c == '(') {
+                depth++;
+                i++;
+            } else if (c == ')') {
+                depth = Math.max(0, depth - 1);
+                i++;
+            } else if (c == ';' && depth == 0) {
+                add(out, text.substring(start, i));
+                start = ++i;
+            } else {
+                i++;
+            }
+        }
+        add(out, text.substring(start));
+        return out;
+    }
+
+    private static int skipQuoted(String text, int i, char quote) {
+        int j = i + 1;
+        while (j < text.length()) {
+            if (text.charAt(j) == quote) {
+                if (j + 1 < text.length() && text.charAt(j + 1) == quote) {
+                    j += 2;
+                    continue;
+                }
+                return j + 1;
+            }
+            j++;
+        }
+        return j;
+    }
+
+    private static void add(List<String> out, String stmt) {
+        if (!isBlank(stmt)) {
+            out.add(stmt.strip());
+        }
+    }
+
+    /** True when the text holds only whitespace and comments. */
+    public static boolean isBlank(String text) {
+        int i = 0;
+        int n = text.length();
+        while (i < n) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '-' && i + 1 < n && text.charAt(i + 1) == '-') {
+                int eol = text.indexOf('\n', i);
+                i = eol < 0 ? n : eol + 1;
+            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
+                int end = text.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+}

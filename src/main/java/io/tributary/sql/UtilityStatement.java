@@ -1,0 +1,54 @@
+package io.tributary.sql;
+
+import io.tributary.catalog.ColumnDef;
+
+import java.util.List;
+
+/** Statements parsed by Tributary's own front end rather than Calcite: DDL and session commands. */
+public sealed interface UtilityStatement {
+
+    record CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql)
+            implements UtilityStatement {
+    }
+
+    record DropTable(List<String> names, boolean ifExists) implements UtilityStatement {
+    }
+
+    record ShowTables() implements UtilityStatement {
+    }
+
+    record ShowColumns(String table) implements UtilityStatement {
+    }
+
+    /** {@code SHOW name}; {@code name} is "all" for SHOW ALL. */
+    record ShowVariable(String name) implements UtilityStatement {
+    }
+
+    /** {@code SET name = value}; value null means DEFAULT. */
+    record SetVariable(String name, String value) implements UtilityStatement {
+    }
+
+    /** {@code RESET name}; "all" for RESET ALL. */
+    record ResetVariable(String name) implements UtilityStatement {
+    }
+
+    record Flush() implements UtilityStatement {
+    }
+
+    enum TransactionVerb { BEGIN, COMMIT, ROLLBACK }
+
+    record Transaction(TransactionVerb verb) implements UtilityStatement {
+    }
+
+    /** {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones. */
+    record CopyFrom(String table, List<String> columns, CopyFormat format) implements UtilityStatement {
+    }
+
+    /** Options of COPY FROM STDIN. {@code nullString} is the text that means NULL. */
+    record CopyFormat(boolean csv, char delimiter, String nullString, boolean header, char quote, char escape) {
+    }
+
+    /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
+    record NoOp(String tag) implements UtilityStatement {
+    }
+}

@@ -1,0 +1,306 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.sql.PreparedQuery;
+import io.tributary.sql.ReadContext;
+import io.tributary.sql.StatementPlan;
+import io.tributary.sql.UtilityParser;
+import io.tributary.sql.UtilityStatement;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The SQL front end of one session: classifies a statement, parses queries and DML with Calcite's
+ * Babel grammar (PostgreSQL's {@code ::} casts, identifiers folded to lower case) and plans them.
+ * UPDATE and DELETE become queries over a schema that also shows hidden columns, returning the
+ * rows to change; the session applies them. Owned by one session; not thread-safe.
+ */
+public final class CalciteFrontend implements AutoCloseable {
+    /** Schema with hidden columns, for the queries DML is planned into; not reachable unquoted. */
+    private static final String FULL_SCHEMA = "$full";
+    private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
+    private static final SqlParser.Config PARSER = SqlParser.config()
+            .withParserFactory(SqlBabelParserImpl.FACTORY)
+            .withConformance(SqlConformanceEnum.BABEL)
+            .withQuoting(Quoting.DOUBLE_QUOTE)
+            .withUnquotedCasing(Casing.TO_LOWER)
+            .withQuotedCasing(Casing.UNCHANGED)
+            .withCaseSensitive(true);
+
+    private final Catalog catalog;
+    private final CalciteConnection connection;
+
+    public CalciteFrontend(Catalog catalog, ReadContext context) {
+        this.catalog = catalog;
+        Properties props = new Properties();
+        props.setProperty("parserFactory", SqlBabelParserImpl.class.getName() + "#FACTORY");
+        props.setProperty("conformance", "BABEL");
+        props.setProperty("quoting", "DOUBLE_QUOTE");
+        props.setProperty("unquotedCasing", "TO_LOWER");
+        props.setProperty("quotedCasing", "UNCHANGED");
+        props.setProperty("caseSensitive", "true");
+        props.setProperty("fun", "standard,postgresql");
+        props.setProperty("timeZone", "UTC");
+        props.setProperty("defaultNullCollation", "HIGH");
+        props.setProperty("typeSystem", TributaryTypeSystem.class.getName() + "#INSTANCE");
+        try {
+            this.connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", props)
+                    .unwrap(CalciteConnection.class);
+            SchemaPlus root = connection.getRootSchema();
+            root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
+            root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
+            connection.setSchema(Catalog.SCHEMA);
+        } catch (SQLException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot start the SQL engine: " + e.getMessage(), e);
+        }
+    }
+
+    /** Plans one statement (no trailing semicolon needed). */
+    public StatementPlan plan(String sql) {
+        Optional<UtilityStatement> utility = UtilityParser.parse(sql);
+        if (utility.isPresent()) {
+            return new StatementPlan.Utility(utility.get());
+        }
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(sql);
+        SqlNode node;
+        try {
+            node = SqlParser.create(rewritten.sql(), PARSER).parseStmt();
+        } catch (SqlParseException e) {
+            throw SqlErrors.translate(e, sql);
+        }
+        return switch (node.getKind()) {
+            case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
+            case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
+            case DELETE -> planDelete((SqlDelete) node, rewritten, sql);
+            default -> {
+                if (!node.isA(SqlKind.QUERY)) {
+                    throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
+                }
+                yield new StatementPlan.Query(prepare(rewritten.sql(), rewritten.order(),
+                        rewritten.parameterCount(), sql));
+            }
+        };
+    }
+
+    private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
+        try {
+            return new CalcitePreparedQuery(connection.prepareStatement(text), original, order, parameterCount);
+        } catch (SQLException | RuntimeException e) {
+            throw SqlErrors.translate(e, original);
+        }
+    }
+
+    private TableDef targetTable(SqlNode target) {
+        if (!(target instanceof SqlIdentifier id)) {
+            throw TributaryException.notSupported("this DML target");
+        }
+        List<String> names = id.names;
+        if (names.size() > 1 && !names.get(names.size() - 2).equals(Catalog.SCHEMA)) {
+            throw new TributaryException(SqlState.UNDEFINED_OBJECT,
+                    "schema \"" + names.get(names.size() - 2) + "\" does not exist");
+        }
+        String name = names.get(names.size() - 1);
+        return catalog.table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
+                "relation \"" + name + "\" does not exist"));
+    }
+
+    private static int[] targetColumns(TableDef table, SqlNodeList columnList) {
+        if (columnList == null) {
+            return java.util.stream.IntStream.range(0, table.columns().size())
+                    .filter(i -> !table.columns().get(i).hidden()).toArray();
+        }
+        int[] out = new int[columnList.size()];
+        for (int i = 0; i < out.length; i++) {
+            SqlIdentifier col = (SqlIdentifier) columnList.get(i);
+            String name = col.names.get(col.names.size() - 1);
+            int idx = table.columnIndex(name);
+            if (idx < 0 || table.columns().get(idx).hidden()) {
+                throw new TributaryException(SqlState.UNDEFINED_COLUMN,
+                        "column \"" + name + "\" of relation \"" + table.name() + "\" does not exist");
+            }
+            for (int j = 0; j < i; j++) {
+                if (out[j] == idx) {
+                    throw new TributaryException(SqlState.DUPLICATE_COLUMN,
+                            "column \"" + name + "\" specified more than once");
+                }
+            }
+            out[i] = idx;
+        }
+        return out;
+    }
+
+    private StatementPlan planInsert(SqlInsert insert, ParameterRewriter rewritten, String original) {
+        TableDef table = targetTable(insert.getTargetTable());
+        int[] targets = targetColumns(table, insert.getTargetColumnList());
+        SqlNode source = insert.getSource();
+        List<Object[]> literalRows = source.getKind() == SqlKind.VALUES
+                ? literalRows((SqlCall) source, rewritten.order()) : null;
+        if (literalRows != null) {
+            for (Object[] row : literalRows) {
+                checkArity(row.length, targets.length);
+            }
+            DataType[] types = new DataType[rewritten.parameterCount()];
+            for (Object[] row : literalRows) {
+                for (int i = 0; i < row.length; i++) {
+                    if (row[i] instanceof StatementPlan.ParamRef p && types[p.index() - 1] == null) {
+                        types[p.index() - 1] = table.columns().get(targets[i]).type();
+                    }
+                }
+            }
+            for (int i = 0; i < types.length; i++) {
+                if (types[i] == null) {
+                    types[i] = DataType.TEXT;
+                }
+            }
+            return new StatementPlan.Insert(table, targets, literalRows, null, List.copyOf(Arrays.asList(types)));
+        }
+        PreparedQuery query = prepare(unparse(source), rewritten.order(), rewritten.parameterCount(), original);
+        checkArity(query.columns().size(), targets.length);
+        return new StatementPlan.Insert(table, targets, null, query, query.paramTypes());
+    }
+
+    private static void checkArity(int expressions, int targets) {
+        if (expressions > targets) {
+            throw new TributaryException(SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
+        }
+        if (expressions < targets) {
+            throw new TributaryException(SqlState.SYNTAX_ERROR, "INSERT has more target columns than expressions");
+        }
+    }
+
+    /** The rows of a VALUES of constants, or null when some cell needs evaluating. */
+    private static List<Object[]> literalRows(SqlCall values, int[] order) {
+        List<Object[]> rows = new ArrayList<>(values.operandCount());
+        for (SqlNode rowNode : values.getOperandList()) {
+            if (!(rowNode instanceof SqlCall row) || row.getKind() != SqlKind.ROW) {
+                return null;
+            }
+            Object[] out = new Object[row.operandCount()];
+            for (int i = 0; i < out.length; i++) {
+                Object v = literal(row.operand(i), order);
+                if (v == NOT_LITERAL) {
+                    return null;
+                }
+                out[i] = v;
+            }
+            rows.add(out);
+        }
+        return rows;
+    }
+
+    private static final Object NOT_LITERAL = new Object();
+
+    /**
+     * A cell's value without planning: numbers as BigDecimal, strings and typed literals as their
+     * text (parsed later as the target column's type, like PostgreSQL's untyped literals), NULL and
+     * DEFAULT as null, parameters as {@link StatementPlan.ParamRef}.
+     */
+    private static Object literal(SqlNode node, int[] order) {
+        if (node instanceof SqlDynamicParam p) {
+            return new StatementPlan.ParamRef(order[p.getIndex()]);
+        }
+        if (node instanceof SqlNumericLiteral n) {
+            return n.getValueAs(BigDecimal.class);
+        }
+        if (node instanceof SqlLiteral lit) {
+            Object v = lit.getValue();
+            if (v == null) {
+                return null;
+            }
+            if (v instanceof Boolean) {
+                return v;
+            }
+            if (lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                return lit.getValueAs(String.class);
+            }
+            return NOT_LITERAL;
+        }
+        if (node.getKind() == SqlKind.DEFAULT) {
+            return null;
+        }
+        if (node.getKind() == SqlKind.MINUS_PREFIX && node instanceof SqlBasicCall call
+                && call.operand(0) instanceof SqlNumericLiteral n) {
+            return n.getValueAs(BigDecimal.class).negate();
+        }
+        return NOT_LITERAL;
+    }
+
+    private StatementPlan planUpdate(SqlUpdate update, ParameterRewriter rewritten, String original) {
+        TableDef table = targetTable(update.getTargetTable());
+        int[] targets = targetColumns(table, update.getTargetColumnList());
+        String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.name();
+        StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
+        for (SqlNode expr : update.getSourceExpressionList()) {
+            q.append(", (").append(unparse(expr)).append(')');
+        }
+        appendFromWhere(q, table, alias, update.getCondition());
+        PreparedQuery query = prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
+        return new StatementPlan.Update(table, targets, query);
+    }
+
+    private StatementPlan planDelete(SqlDelete delete, ParameterRewriter rewritten, String original) {
+        TableDef table = targetTable(delete.getTargetTable());
+        String alias = delete.getAlias() != null ? delete.getAlias().getSimple() : table.name();
+        StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
+        appendFromWhere(q, table, alias, delete.getCondition());
+        PreparedQuery query = prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
+        return new StatementPlan.Delete(table, query);
+    }
+
+    private static void appendFromWhere(StringBuilder q, TableDef table, String alias, SqlNode condition) {
+        q.append(" FROM ").append(quote(FULL_SCHEMA)).append('.').append(quote(table.name()))
+                .append(" AS ").append(quote(alias));
+        if (condition != null) {
+            q.append(" WHERE ").append(unparse(condition));
+        }
+    }
+
+    private static String unparse(SqlNode node) {
+        return node.toSqlString(DIALECT).getSql();
+    }
+
+    private static String quote(String identifier) {
+        return DIALECT.quoteIdentifier(identifier);
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // closing an in-process Calcite connection releases nothing external
+        }
+    }
+}

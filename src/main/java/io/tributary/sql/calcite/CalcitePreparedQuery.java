@@ -1,0 +1,154 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.Values;
+import io.tributary.sql.PreparedQuery;
+import io.tributary.sql.QueryCursor;
+import io.tributary.sql.ResultColumn;
+
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Calendar;
+import java.util.List;
+import java.util.TimeZone;
+
+/** A query compiled by Calcite once and executed many times (JDBC prepared statement underneath). */
+final class CalcitePreparedQuery implements PreparedQuery {
+    private static final Calendar UTC = Calendar.getInstance(TimeZone.getTimeZone("UTC"));
+
+    private final PreparedStatement statement;
+    private final String sql;
+    private final int[] order;
+    private final List<ResultColumn> columns;
+    private final List<DataType> paramTypes;
+    private final DataType[] markerTypes;
+
+    CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount)
+            throws SQLException {
+        this.statement = statement;
+        this.sql = sql;
+        this.order = order;
+        ResultSetMetaData md = statement.getMetaData();
+        List<ResultColumn> cols = new ArrayList<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            cols.add(new ResultColumn(md.getColumnLabel(i),
+                    TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i))));
+        }
+        this.columns = List.copyOf(cols);
+        ParameterMetaData pmd = statement.getParameterMetaData();
+        this.markerTypes = new DataType[order.length];
+        DataType[] byNumber = new DataType[parameterCount];
+        for (int k = 0; k < order.length; k++) {
+            markerTypes[k] = TypeMapping.fromJdbc(pmd.getParameterTypeName(k + 1), 0, 0);
+            if (byNumber[order[k] - 1] == null) {
+                byNumber[order[k] - 1] = markerTypes[k];
+            }
+        }
+        for (int i = 0; i < byNumber.length; i++) {
+            if (byNumber[i] == null) {
+                byNumber[i] = DataType.TEXT;
+            }
+        }
+        this.paramTypes = List.copyOf(Arrays.asList(byNumber));
+    }
+
+    @Override
+    public List<ResultColumn> columns() {
+        return columns;
+    }
+
+    @Override
+    public List<DataType> paramTypes() {
+        return paramTypes;
+    }
+
+    @Override
+    public QueryCursor open(List<Object> params) {
+        if (params.size() < paramTypes.size()) {
+            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "bind message supplies " + params.size()
+                    + " parameters, but prepared statement requires " + paramTypes.size());
+        }
+        try {
+            for (int k = 0; k < order.length; k++) {
+                bind(k + 1, markerTypes[k], params.get(order[k] - 1));
+            }
+            return new Cursor(statement.executeQuery());
+        } catch (SQLException | RuntimeException e) {
+            throw SqlErrors.translate(e, sql);
+        }
+    }
+
+    private void bind(int index, DataType type, Object value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, java.sql.Types.NULL);
+            return;
+        }
+        Object v = value instanceof String s && !type.kind().isString() ? PgTextFormat.parse(type, s) : value;
+        if (type.kind().isNumeric()) {
+            v = Values.assign(v, null, type);
+        }
+        switch (type.kind()) {
+            case DATE -> statement.setDate(index, new java.sql.Date((Integer) v * 86_400_000L), UTC);
+            case TIME -> statement.setTime(index, new java.sql.Time((Long) v / 1000), UTC);
+            case TIMESTAMP, TIMESTAMPTZ -> {
+                long micros = (Long) v;
+                java.sql.Timestamp ts = new java.sql.Timestamp(Math.floorDiv(micros, 1000L));
+                ts.setNanos((int) Math.floorMod(micros, 1_000_000L) * 1000);
+                statement.setTimestamp(index, ts, UTC);
+            }
+            case BYTEA -> statement.setBytes(index, (byte[]) v);
+            case VARCHAR, TEXT -> statement.setString(index, v instanceof String s ? s : String.valueOf(v));
+            default -> statement.setObject(index, v);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            statement.close();
+        } catch (SQLException e) {
+            throw SqlErrors.translate(e, sql);
+        }
+    }
+
+    private final class Cursor implements QueryCursor {
+        private final ResultSet rs;
+
+        Cursor(ResultSet rs) {
+            this.rs = rs;
+        }
+
+        @Override
+        public Object[] next() {
+            try {
+                if (!rs.next()) {
+                    return null;
+                }
+                Object[] row = new Object[columns.size()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = TypeMapping.read(rs, i + 1, columns.get(i).type());
+                }
+                return row;
+            } catch (SQLException | RuntimeException e) {
+                throw SqlErrors.translate(e, sql);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                rs.close();
+            } catch (SQLException e) {
+                throw SqlErrors.translate(e, sql);
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.tributary.sql.calcite;
+
+import com.google.common.collect.ImmutableMultimap;
+import com.google.common.collect.Multimap;
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.sql.ReadContext;
+import org.apache.calcite.schema.Function;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.TableFunctionImpl;
+
+import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Schema {@code public} for Calcite, read from the catalog at every lookup so that DDL is seen by
+ * the next statement. With {@code full} set it exposes hidden columns (internal DML queries only).
+ */
+final class CatalogSchema extends AbstractSchema {
+    private final Catalog catalog;
+    private final ReadContext context;
+    private final boolean full;
+
+    CatalogSchema(Catalog catalog, ReadContext context, boolean full) {
+        this.catalog = catalog;
+        this.context = context;
+        this.full = full;
+    }
+
+    @Override
+    protected Map<String, Table> getTableMap() {
+        Map<String, Table> map = new LinkedHashMap<>();
+        for (TableDef t : catalog.tables()) {
+            map.put(t.name(), new CatalogTable(t, context, full));
+        }
+        return map;
+    }
+
+    @Override
+    protected Multimap<String, Function> getFunctionMultimap() {
+        ImmutableMultimap.Builder<String, Function> b = ImmutableMultimap.builder();
+        for (Method m : GenerateSeries.class.getMethods()) {
+            if (m.getName().equals("eval")) {
+                b.put("generate_series", TableFunctionImpl.create(m));
+            }
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,111 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.batch.TableScan;
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.TableDef;
+import io.tributary.sql.ReadContext;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.util.ImmutableBitSet;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A catalog table as Calcite sees it: a scan over the statement's snapshot. The "full" variant
+ * includes hidden columns and is used only by the queries UPDATE and DELETE are planned into.
+ */
+final class CatalogTable extends AbstractTable implements ScannableTable {
+    private final TableDef table;
+    private final ReadContext context;
+    private final int[] columns;
+
+    CatalogTable(TableDef table, ReadContext context, boolean full) {
+        this.table = table;
+        this.context = context;
+        List<ColumnDef> defs = table.columns();
+        this.columns = java.util.stream.IntStream.range(0, defs.size())
+                .filter(i -> full || !defs.get(i).hidden()).toArray();
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+        RelDataTypeFactory.Builder b = typeFactory.builder();
+        for (int i : columns) {
+            ColumnDef c = table.columns().get(i);
+            b.add(c.name(), TypeMapping.toRelType(typeFactory, c.type(), !c.notNull()));
+        }
+        return b.build();
+    }
+
+    @Override
+    public Statistic getStatistic() {
+        List<ImmutableBitSet> keys = new ArrayList<>();
+        if (!table.hasRowId()) {
+            keys.add(ImmutableBitSet.of(table.primaryKey()));
+        }
+        return Statistics.of(1000d, keys);
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<Object[]> enumerator() {
+                return new ScanEnumerator(context.snapshot().scan(table));
+            }
+        };
+    }
+
+    private final class ScanEnumerator implements Enumerator<Object[]> {
+        private final TableScan scan;
+        private Object[] current;
+        private int sinceCancelCheck;
+
+        ScanEnumerator(TableScan scan) {
+            this.scan = scan;
+        }
+
+        @Override
+        public Object[] current() {
+            return current;
+        }
+
+        @Override
+        public boolean moveNext() {
+            if (++sinceCancelCheck >= 1024) {
+                sinceCancelCheck = 0;
+                context.checkCancelled();
+            }
+            if (!scan.hasNext()) {
+                return false;
+            }
+            Object[] row = scan.next();
+            Object[] out = new Object[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                int c = columns[i];
+                out[i] = TypeMapping.toCalcite(table.columns().get(c).type(), row[c]);
+            }
+            current = out;
+            return true;
+        }
+
+        @Override
+        public void reset() {
+            throw new UnsupportedOperationException("table scans cannot be reset");
+        }
+
+        @Override
+        public void close() {
+            scan.close();
+        }
+    }
+}

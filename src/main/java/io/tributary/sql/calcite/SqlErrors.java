@@ -1,0 +1,157 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Translates Calcite's exceptions into the errors PostgreSQL would report for the same mistake,
+ * with SQLSTATE, a PostgreSQL-style message and the position in the client's statement.
+ */
+final class SqlErrors {
+    private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*?)\" at line");
+    private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("Object '([^']*)' not found");
+    private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
+    private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
+    private static final Pattern UNKNOWN_TARGET = Pattern.compile("Unknown target column '([^']*)'");
+    private static final Pattern NO_FUNCTION = Pattern.compile("No match found for function signature (\\w+)\\((.*)\\)");
+    private static final Pattern CANNOT_APPLY = Pattern.compile("Cannot apply '(.*?)' to arguments of type '(.*?)'");
+    private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
+    private static final Pattern NOT_GROUPED = Pattern.compile("Expression '(.*?)' is not being grouped");
+
+    private SqlErrors() {
+    }
+
+    /** The error for a failure while preparing or running {@code sql}. */
+    static TributaryException translate(Throwable error, String sql) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof TributaryException te) {
+                return te;
+            }
+            if (t instanceof SqlParseException pe) {
+                return parseError(pe, sql);
+            }
+            if (t instanceof CalciteContextException ce) {
+                return validationError(ce, sql);
+            }
+            if (t instanceof ArithmeticException ae) {
+                String m = String.valueOf(ae.getMessage());
+                if (m.contains("by zero") || m.contains("Division undefined")) {
+                    return new TributaryException(SqlState.DIVISION_BY_ZERO, "division by zero");
+                }
+                if (m.toLowerCase().contains("overflow")) {
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: " + m);
+                }
+                return new TributaryException(SqlState.DATA_EXCEPTION, m);
+            }
+            if (t instanceof NumberFormatException nfe) {
+                String m = String.valueOf(nfe.getMessage());
+                Matcher input = Pattern.compile("For input string: \"(.*)\"").matcher(m);
+                String value = input.find() ? input.group(1) : m;
+                return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION,
+                        "invalid input syntax for type numeric: \"" + value + "\"");
+            }
+        }
+        String message = rootMessage(error);
+        if (message.contains("step size cannot equal zero")) {
+            return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
+        }
+        if (message.contains("Invalid character for cast") || message.contains("Invalid DATE")
+                || message.contains("Invalid TIMESTAMP") || message.contains("Invalid TIME")) {
+            return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax: " + message);
+        }
+        return new TributaryException(SqlState.INTERNAL_ERROR, "internal error: " + message, error);
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable t = error;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    private static TributaryException parseError(SqlParseException pe, String sql) {
+        SqlParserPos pos = pe.getPos();
+        int position = pos == null ? 0 : offset(sql, pos.getLineNum(), pos.getColumnNum());
+        Matcher m = ENCOUNTERED.matcher(String.valueOf(pe.getMessage()));
+        String message;
+        if (m.find()) {
+            String token = m.group(1).trim();
+            message = token.equals("<EOF>") || token.isEmpty() ? "syntax error at end of input"
+                    : "syntax error at or near \"" + token + "\"";
+        } else {
+            message = "syntax error: " + firstLine(pe.getMessage());
+        }
+        return new TributaryException(SqlState.SYNTAX_ERROR, message, position, null, null, null);
+    }
+
+    private static TributaryException validationError(CalciteContextException ce, String sql) {
+        int position = offset(sql, ce.getPosLine(), ce.getPosColumn());
+        String m = ce.getCause() != null ? String.valueOf(ce.getCause().getMessage()) : String.valueOf(ce.getMessage());
+        Matcher x;
+        String state;
+        String message;
+        if ((x = OBJECT_NOT_FOUND.matcher(m)).find() || (x = TABLE_NOT_FOUND.matcher(m)).find()) {
+            state = SqlState.UNDEFINED_TABLE;
+            message = "relation \"" + x.group(1) + "\" does not exist";
+        } else if ((x = AMBIGUOUS.matcher(m)).find()) {
+            state = SqlState.AMBIGUOUS_COLUMN;
+            message = "column reference \"" + x.group(1) + "\" is ambiguous";
+        } else if ((x = COLUMN_NOT_FOUND.matcher(m)).find() || (x = UNKNOWN_TARGET.matcher(m)).find()) {
+            state = SqlState.UNDEFINED_COLUMN;
+            message = "column \"" + x.group(1) + "\" does not exist";
+        } else if ((x = NO_FUNCTION.matcher(m)).find()) {
+            state = SqlState.UNDEFINED_FUNCTION;
+            message = "function " + x.group(1).toLowerCase() + "(" + x.group(2).toLowerCase() + ") does not exist";
+        } else if ((x = CANNOT_APPLY.matcher(m)).find()) {
+            state = SqlState.UNDEFINED_FUNCTION;
+            message = "operator does not exist: " + x.group(1).replace("<", "").replace(">", "").trim()
+                    + " for argument types " + x.group(2).toLowerCase();
+        } else if ((x = NOT_GROUPED.matcher(m)).find()) {
+            state = SqlState.GROUPING_ERROR;
+            message = "column \"" + x.group(1) + "\" must appear in the GROUP BY clause or be used in an aggregate function";
+        } else if (m.contains("Cannot assign") || m.contains("incompatible types") || m.contains("Type mismatch")
+                || m.contains("must have compatible types") || m.contains("Cannot infer return type")
+                || m.contains("Illegal mixing of types") || m.contains("Cast function cannot convert")) {
+            state = SqlState.DATATYPE_MISMATCH;
+            message = firstLine(m);
+        } else if (m.contains("Aggregate expression is illegal") || m.contains("aggregate")) {
+            state = SqlState.GROUPING_ERROR;
+            message = firstLine(m);
+        } else {
+            state = SqlState.SYNTAX_ERROR;
+            message = firstLine(m);
+        }
+        return new TributaryException(state, message, position, null, null, null);
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** 1-based character offset of (line, column), both 1-based; 0 when unknown. */
+    static int offset(String sql, int line, int column) {
+        if (line <= 0 || column <= 0) {
+            return 0;
+        }
+        int off = 0;
+        for (int l = 1; l < line; l++) {
+            int nl = sql.indexOf('\n', off);
+            if (nl < 0) {
+                return 0;
+            }
+            off = nl + 1;
+        }
+        return Math.min(off + column, sql.length());
+    }
+}

@@ -1,0 +1,57 @@
+package io.tributary.sql.calcite;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * PostgreSQL's typing where it differs from Calcite's defaults: NUMERIC up to 1000 digits, SUM of
+ * integers is BIGINT (and of BIGINT is NUMERIC) so sums do not overflow, AVG of integers is NUMERIC.
+ */
+public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
+    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
+    static final int MAX_NUMERIC_PRECISION = 1000;
+
+    @Override
+    public int getMaxPrecision(SqlTypeName typeName) {
+        if (typeName == SqlTypeName.DECIMAL) {
+            return MAX_NUMERIC_PRECISION;
+        }
+        return super.getMaxPrecision(typeName);
+    }
+
+    @Override
+    public int getMaxScale(SqlTypeName typeName) {
+        if (typeName == SqlTypeName.DECIMAL) {
+            return MAX_NUMERIC_PRECISION;
+        }
+        return super.getMaxScale(typeName);
+    }
+
+    @Override
+    public RelDataType deriveSumType(RelDataTypeFactory f, RelDataType argumentType) {
+        RelDataType t = switch (argumentType.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER -> f.createSqlType(SqlTypeName.BIGINT);
+            case BIGINT -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, 0);
+            case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, argumentType.getScale());
+            default -> argumentType;
+        };
+        return f.createTypeWithNullability(t, argumentType.isNullable());
+    }
+
+    @Override
+    public RelDataType deriveAvgAggType(RelDataTypeFactory f, RelDataType argumentType) {
+        RelDataType t = switch (argumentType.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION,
+                    TypeMapping.UNCONSTRAINED_NUMERIC_SCALE);
+            default -> argumentType;
+        };
+        return f.createTypeWithNullability(t, argumentType.isNullable());
+    }
+
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
+    }
+}

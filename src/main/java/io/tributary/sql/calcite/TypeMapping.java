@@ -1,0 +1,147 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.avatica.util.TimeUnit;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Calendar;
+import java.util.TimeZone;
+
+/**
+ * Converts between Tributary's types and canonical values and Calcite's: column types for the
+ * schema, rows for scans (Calcite keeps DATE as days, TIME as millis of day, TIMESTAMP as millis),
+ * and JDBC results back to canonical values. Thread-safe.
+ */
+final class TypeMapping {
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final ThreadLocal<Calendar> UTC = ThreadLocal.withInitial(
+            () -> Calendar.getInstance(TimeZone.getTimeZone("UTC")));
+    /** Scale given to NUMERIC columns declared without one; Calcite requires a fixed scale. */
+    static final int UNCONSTRAINED_NUMERIC_SCALE = 16;
+
+    private TypeMapping() {
+    }
+
+    static RelDataType toRelType(RelDataTypeFactory f, DataType t, boolean nullable) {
+        RelDataType rel = switch (t.kind()) {
+            case BOOLEAN -> f.createSqlType(SqlTypeName.BOOLEAN);
+            case SMALLINT -> f.createSqlType(SqlTypeName.SMALLINT);
+            case INTEGER -> f.createSqlType(SqlTypeName.INTEGER);
+            case BIGINT -> f.createSqlType(SqlTypeName.BIGINT);
+            case REAL -> f.createSqlType(SqlTypeName.REAL);
+            case DOUBLE -> f.createSqlType(SqlTypeName.DOUBLE);
+            case NUMERIC -> t.precision() > 0
+                    ? f.createSqlType(SqlTypeName.DECIMAL, t.precision(), Math.max(0, t.scale()))
+                    : f.createSqlType(SqlTypeName.DECIMAL, TributaryTypeSystem.MAX_NUMERIC_PRECISION,
+                            UNCONSTRAINED_NUMERIC_SCALE);
+            case VARCHAR -> t.precision() > 0 ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
+                    : f.createSqlType(SqlTypeName.VARCHAR);
+            case TEXT -> f.createSqlType(SqlTypeName.VARCHAR);
+            case DATE -> f.createSqlType(SqlTypeName.DATE);
+            case TIME -> f.createSqlType(SqlTypeName.TIME, 6);
+            case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, 6);
+            case TIMESTAMPTZ -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6);
+            case INTERVAL -> f.createSqlIntervalType(
+                    new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO));
+            case BYTEA -> f.createSqlType(SqlTypeName.VARBINARY);
+        };
+        return f.createTypeWithNullability(rel, nullable);
+    }
+
+    /** A canonical value as Calcite's enumerable runtime represents it. */
+    static Object toCalcite(DataType t, Object v) {
+        if (v == null) {
+            return null;
+        }
+        return switch (t.kind()) {
+            case TIME -> (int) ((Long) v / 1000);
+            case TIMESTAMP, TIMESTAMPTZ -> Math.floorDiv((Long) v, 1000L);
+            case INTERVAL -> {
+                Interval iv = (Interval) v;
+                yield (iv.months() * 30L + iv.days()) * MILLIS_PER_DAY + iv.micros() / 1000;
+            }
+            case BYTEA -> new ByteString((byte[]) v);
+            default -> v;
+        };
+    }
+
+    /** The Tributary type of a result column from Calcite's JDBC metadata. */
+    static DataType fromJdbc(String calciteTypeName, int precision, int scale) {
+        String name = calciteTypeName.toUpperCase();
+        if (name.startsWith("INTERVAL")) {
+            return DataType.INTERVAL;
+        }
+        int paren = name.indexOf('(');
+        if (paren > 0) {
+            name = name.substring(0, paren).trim();
+        }
+        return switch (name) {
+            case "BOOLEAN" -> DataType.BOOLEAN;
+            case "TINYINT", "SMALLINT" -> DataType.SMALLINT;
+            case "INTEGER" -> DataType.INTEGER;
+            case "BIGINT" -> DataType.BIGINT;
+            case "REAL" -> DataType.REAL;
+            case "FLOAT", "DOUBLE" -> DataType.DOUBLE;
+            case "DECIMAL" -> DataType.NUMERIC;
+            case "DATE" -> DataType.DATE;
+            case "TIME" -> DataType.TIME;
+            case "TIMESTAMP" -> DataType.TIMESTAMP;
+            case "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMP_TZ", "TIMESTAMP WITH LOCAL TIME ZONE" ->
+                    DataType.TIMESTAMPTZ;
+            case "BINARY", "VARBINARY" -> DataType.BYTEA;
+            default -> DataType.TEXT;
+        };
+    }
+
+    /** Reads column {@code i} (1-based) of the current row as a canonical value of {@code t}. */
+    static Object read(ResultSet rs, int i, DataType t) throws SQLException {
+        Object v = switch (t.kind()) {
+            case BOOLEAN -> rs.getBoolean(i);
+            case SMALLINT -> rs.getShort(i);
+            case INTEGER -> rs.getInt(i);
+            case BIGINT -> rs.getLong(i);
+            case REAL -> rs.getFloat(i);
+            case DOUBLE -> rs.getDouble(i);
+            case NUMERIC -> rs.getBigDecimal(i);
+            case DATE -> {
+                java.sql.Date d = rs.getDate(i, UTC.get());
+                yield d == null ? null : (int) Math.floorDiv(d.getTime(), MILLIS_PER_DAY);
+            }
+            case TIME -> {
+                java.sql.Time tm = rs.getTime(i, UTC.get());
+                yield tm == null ? null : Math.floorMod(tm.getTime(), MILLIS_PER_DAY) * 1000L;
+            }
+            case TIMESTAMP, TIMESTAMPTZ -> {
+                java.sql.Timestamp ts = rs.getTimestamp(i, UTC.get());
+                yield ts == null ? null : Math.floorDiv(ts.getTime(), 1000L) * 1_000_000L + ts.getNanos() / 1000;
+            }
+            case INTERVAL -> {
+                Object o = rs.getObject(i);
+                yield o == null ? null : interval(o);
+            }
+            case BYTEA -> rs.getBytes(i);
+            case VARCHAR, TEXT -> {
+                Object o = rs.getObject(i);
+                yield o == null ? null : o instanceof String s ? s : String.valueOf(o);
+            }
+        };
+        return rs.wasNull() ? null : v;
+    }
+
+    private static Interval interval(Object o) {
+        if (o instanceof Number n) {
+            long millis = n.longValue();
+            return new Interval(0, (int) (millis / MILLIS_PER_DAY), (millis % MILLIS_PER_DAY) * 1000);
+        }
+        return (Interval) io.tributary.common.types.PgTextFormat.parse(DataType.INTERVAL, o.toString());
+    }
+
+}

@@ -1,0 +1,146 @@
+package io.tributary.storage.rocksdb;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteOptions;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@link StateStore} on RocksDB: one column family per {@link Keyspace}; each commit is one
+ * {@code WriteBatch} with {@code sync=true}, so a commit is atomic and durable or absent after a
+ * crash. The committed epoch is stored in the same batch.
+ */
+public final class RocksStateStore implements StateStore {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private static final byte[] COMMITTED_EPOCH_KEY = "\u0000meta/committed_epoch".getBytes(StandardCharsets.UTF_8);
+
+    private final RocksDB db;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions cfOptions;
+    private final LRUCache blockCache;
+    private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+    private final WriteOptions syncWrite;
+    private volatile long committedEpoch;
+
+    private RocksStateStore(RocksDB db, DBOptions dbOptions, ColumnFamilyOptions cfOptions, LRUCache cache,
+            List<ColumnFamilyHandle> handles) {
+        this.db = db;
+        this.dbOptions = dbOptions;
+        this.cfOptions = cfOptions;
+        this.blockCache = cache;
+        this.handles.addAll(handles);
+        this.syncWrite = new WriteOptions().setSync(true);
+        byte[] epoch = get(Keyspace.CATALOG, COMMITTED_EPOCH_KEY);
+        this.committedEpoch = epoch == null ? 0 : ByteBuffer.wrap(epoch).getLong();
+    }
+
+    /** Opens (creating if needed) the store in {@code dir}; recovers from the WAL after a crash. */
+    public static RocksStateStore open(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            LRUCache cache = new LRUCache(256L << 20);
+            BlockBasedTableConfig table = new BlockBasedTableConfig()
+                    .setBlockCache(cache)
+                    .setFilterPolicy(new BloomFilter(10, false))
+                    .setBlockSize(16 << 10);
+            ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
+                    .setTableFormatConfig(table)
+                    .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                    .setWriteBufferSize(64L << 20);
+            DBOptions dbOptions = new DBOptions()
+                    .setCreateIfMissing(true)
+                    .setCreateMissingColumnFamilies(true)
+                    .setMaxBackgroundJobs(2);
+            List<ColumnFamilyDescriptor> descriptors = List.of(
+                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
+                    new ColumnFamilyDescriptor("catalog".getBytes(StandardCharsets.UTF_8), cfOptions));
+            List<ColumnFamilyHandle> handles = new ArrayList<>();
+            RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+            return new RocksStateStore(db, dbOptions, cfOptions, cache, handles);
+        } catch (RocksDBException | java.io.IOException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR,
+                    "cannot open the state store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    ColumnFamilyHandle handle(Keyspace keyspace) {
+        return handles.get(keyspace.ordinal());
+    }
+
+    RocksDB db() {
+        return db;
+    }
+
+    private byte[] get(Keyspace keyspace, byte[] key) {
+        try {
+            return db.get(handle(keyspace), key);
+        } catch (RocksDBException e) {
+            throw storageError(e);
+        }
+    }
+
+    @Override
+    public ReadView snapshot() {
+        return new RocksReadView(this);
+    }
+
+    @Override
+    public WriteBuffer newWriteBuffer() {
+        return new RocksWriteBuffer(this);
+    }
+
+    @Override
+    public synchronized void commit(long epoch, WriteBuffer buffer) {
+        if (epoch <= committedEpoch) {
+            throw new IllegalArgumentException("epoch " + epoch + " is not after " + committedEpoch);
+        }
+        RocksWriteBuffer rb = (RocksWriteBuffer) buffer;
+        rb.put(Keyspace.CATALOG, COMMITTED_EPOCH_KEY, ByteBuffer.allocate(8).putLong(epoch).array());
+        rb.writeTo(db, syncWrite);
+        committedEpoch = epoch;
+    }
+
+    @Override
+    public long committedEpoch() {
+        return committedEpoch;
+    }
+
+    static TributaryException storageError(RocksDBException e) {
+        return new TributaryException(SqlState.INTERNAL_ERROR, "storage error: " + e.getMessage(), e);
+    }
+
+    @Override
+    public synchronized void close() {
+        for (ColumnFamilyHandle h : handles) {
+            h.close();
+        }
+        db.close();
+        syncWrite.close();
+        dbOptions.close();
+        cfOptions.close();
+        blockCache.close();
+    }
+}
