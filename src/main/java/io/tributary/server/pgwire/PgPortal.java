@@ -5,6 +5,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.server.session.ColumnDesc;
 import io.tributary.server.session.RowCursor;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -59,7 +60,7 @@ final class PgPortal {
         this.cursor = rows;
     }
 
-    long addRowsSent(int n) {
+    long addRowsSent(long n) {
         rowsSent += n;
         return rowsSent;
     }
@@ -90,7 +91,7 @@ final class PgPortal {
     static short[] expandFormats(short[] codes, int count) {
         short[] out = new short[count];
         if (codes.length == 1) {
-            java.util.Arrays.fill(out, codes[0]);
+            Arrays.fill(out, codes[0]);
         } else if (codes.length == count) {
             System.arraycopy(codes, 0, out, 0, count);
         } else if (codes.length != 0) {

@@ -419,7 +419,7 @@ final class PgProtocol {
                 return;
             }
             long n = portal.addRowsSent(
-                    (int) streamRows(portal.columns(), portal.formats(), portal.cursor(), Math.max(maxRows, 0)));
+                    streamRows(portal.columns(), portal.formats(), portal.cursor(), Math.max(maxRows, 0)));
             if (portal.cursor().exhausted() || maxRows <= 0) {
                 out.write(PgBackendMessages.commandComplete(out.alloc(), "SELECT " + n));
                 portal.complete("SELECT 0");

@@ -16,6 +16,7 @@ import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -118,7 +119,7 @@ final class PgFakeSession implements Session {
                     "check the fake grammar", null);
         }
         List<ColumnDesc> resultColumns = columns;
-        List<DataType> exposed = java.util.Collections.unmodifiableList(types);
+        List<DataType> exposed = Collections.unmodifiableList(types);
         return new PreparedStatement() {
             @Override
             public String sql() {
