@@ -1,0 +1,40 @@
+package io.tributary.server.pgwire;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fields of an ErrorResponse or NoticeResponse.
+ *
+ * @param position 1-based offset into the statement text, 0 when it does not apply (not sent)
+ * @param detail null when absent
+ * @param hint null when absent
+ */
+record PgErrorFields(String severity, String sqlState, String message, int position, String detail, String hint) {
+    private static final Logger LOG = LoggerFactory.getLogger(PgErrorFields.class);
+
+    /**
+     * Maps a failure to what the client sees. A {@link TributaryException} is a user-facing error
+     * and maps field by field; anything else is a bug, so it is logged here with its stack trace
+     * and the client only gets XX000 with the message.
+     */
+    static PgErrorFields of(Throwable t, String severity) {
+        if (t instanceof TributaryException e) {
+            return new PgErrorFields(severity, e.sqlState(), String.valueOf(e.getMessage()), e.position(), e.detail(),
+                    e.hint());
+        }
+        LOG.error("internal error while serving a PostgreSQL client", t);
+        return new PgErrorFields(severity, SqlState.INTERNAL_ERROR, "internal error: " + t.getMessage(), 0, null,
+                null);
+    }
+
+    static PgErrorFields error(String sqlState, String message) {
+        return new PgErrorFields("ERROR", sqlState, message, 0, null, null);
+    }
+
+    static PgErrorFields fatal(String sqlState, String message) {
+        return new PgErrorFields("FATAL", sqlState, message, 0, null, null);
+    }
+}

@@ -1,0 +1,597 @@
+package io.tributary.server.pgwire;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
+import io.tributary.server.session.ColumnDesc;
+import io.tributary.server.session.CopyInSink;
+import io.tributary.server.session.PreparedStatement;
+import io.tributary.server.session.RowCursor;
+import io.tributary.server.session.Session;
+import io.tributary.server.session.StatementResult;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The server side of protocol 3.0 for one connection, as an explicit state machine over
+ * {@link Phase}: one method per client message, each documenting its wire layout (after the type
+ * byte and int32 length).
+ *
+ * <p>Threading: {@link #handle} and {@link #connectionClosed} are called by the connection's serial
+ * executor, one at a time and in arrival order; that thread is the only one calling the
+ * {@link Session} (except {@code cancel}, which the registry calls from a cancelling connection).
+ */
+final class PgProtocol {
+    private static final int SSL_REQUEST = 80877103;
+    private static final int GSSENC_REQUEST = 80877104;
+    private static final int CANCEL_REQUEST = 80877102;
+    /** Rows fetched from a cursor per round, bounding memory for unlimited Executes. */
+    private static final int FETCH_BATCH = 1024;
+
+    enum Phase {
+        /** Expecting StartupMessage, SSLRequest, GSSENCRequest or CancelRequest. */
+        STARTUP,
+        /** AuthenticationSASL sent; expecting SASLInitialResponse. */
+        SASL_INITIAL,
+        /** AuthenticationSASLContinue sent; expecting SASLResponse. */
+        SASL_FINAL,
+        /** Authenticated; expecting simple or extended query messages. */
+        READY,
+        /** CopyInResponse sent; expecting CopyData, CopyDone or CopyFail. */
+        COPY_IN,
+        /** The connection is ending; everything is ignored. */
+        CLOSED
+    }
+
+    private final PgServerContext server;
+    private final PgChannelWriter out;
+    private final Map<String, PgStatement> statements = new HashMap<>();
+    private final Map<String, PgPortal> portals = new HashMap<>();
+    private Phase phase = Phase.STARTUP;
+    private String user;
+    private String database;
+    private Map<String, String> startupParameters;
+    private ScramExchange scram;
+    private Session session;
+    private PgBackendRegistry.Key backendKey;
+    /** Set by an error in extended-query mode: discard messages until Sync. */
+    private boolean skipUntilSync;
+    /** The rest of the current simple Query's statements, null outside a simple Query. */
+    private Iterator<String> pendingStatements;
+    private CopyInSink copySink;
+
+    PgProtocol(PgServerContext server, PgChannelWriter out) {
+        this.server = server;
+        this.out = out;
+    }
+
+    /** Processes one client message; never throws. */
+    void handle(PgFrame frame) {
+        Phase at = phase;
+        try {
+            switch (at) {
+                case STARTUP -> onStartupPacket(new PgMessageReader(frame.body()));
+                case SASL_INITIAL -> onSaslInitialResponse(frame);
+                case SASL_FINAL -> onSaslResponse(frame);
+                case READY -> onMessage(frame);
+                case COPY_IN -> onCopyMessage(frame);
+                case CLOSED -> {
+                    // The client may still be sending while the close completes.
+                }
+            }
+        } catch (Throwable t) {
+            onError(at, frame.type(), t);
+        }
+    }
+
+    private void onError(Phase at, char type, Throwable t) {
+        if (at == Phase.STARTUP || at == Phase.SASL_INITIAL || at == Phase.SASL_FINAL) {
+            fatal(PgErrorFields.of(t, "FATAL"));
+            return;
+        }
+        abortCopy(String.valueOf(t.getMessage()));
+        out.write(PgBackendMessages.errorResponse(out.alloc(), PgErrorFields.of(t, "ERROR")));
+        if (type == 'Q' || pendingStatements != null) {
+            pendingStatements = null;
+            readyForQuery();
+        } else {
+            skipUntilSync = true;
+            out.flush();
+        }
+    }
+
+    // ---------------------------------------------------------------- startup and authentication
+
+    /**
+     * Untyped startup packets: {@code int32 code} then a code-specific body. SSLRequest
+     * (80877103) and GSSENCRequest (80877104) are refused with 'N' and the client continues in the
+     * clear; CancelRequest (80877102) carries {@code int32 pid, int32 secret}; StartupMessage (code
+     * 196608 = 3.0) carries {@code (cstring name, cstring value)*} then a zero byte.
+     */
+    private void onStartupPacket(PgMessageReader in) {
+        int code = in.readInt32();
+        switch (code) {
+            case SSL_REQUEST, GSSENC_REQUEST -> out.writeAndFlush(PgBackendMessages.encryptionRefused(out.alloc()));
+            case CANCEL_REQUEST -> onCancelRequest(in);
+            case PgFrameDecoder.PROTOCOL_3 -> onStartupMessage(in);
+            default -> throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "unsupported frontend protocol "
+                    + (code >>> 16) + "." + (code & 0xffff) + ": server supports 3.0 to 3.0");
+        }
+    }
+
+    /** CancelRequest: {@code int32 process id, int32 secret key}. Never answered; the connection closes. */
+    private void onCancelRequest(PgMessageReader in) {
+        server.registry().cancel(in.readInt32(), in.readInt32());
+        phase = Phase.CLOSED;
+        out.flushAndClose();
+    }
+
+    private void onStartupMessage(PgMessageReader in) {
+        Map<String, String> params = new LinkedHashMap<>();
+        while (true) {
+            String name = in.readCString();
+            if (name.isEmpty()) {
+                break;
+            }
+            params.put(name, in.readCString());
+        }
+        user = params.get("user");
+        if (user == null || user.isEmpty()) {
+            throw new TributaryException(SqlState.INVALID_AUTHORIZATION,
+                    "no PostgreSQL user name specified in startup packet");
+        }
+        database = params.getOrDefault("database", user);
+        startupParameters = params;
+        if (server.credentials() == null) {
+            completeAuthentication();
+        } else {
+            scram = new ScramExchange(server.credentials(), server.random());
+            out.writeAndFlush(PgBackendMessages.authenticationSasl(out.alloc(), ScramExchange.MECHANISM));
+            phase = Phase.SASL_INITIAL;
+        }
+    }
+
+    /** SASLInitialResponse 'p': {@code cstring mechanism, int32 length, bytes client-first-message}. */
+    private void onSaslInitialResponse(PgFrame frame) {
+        requirePasswordMessage(frame);
+        PgMessageReader in = new PgMessageReader(frame.body());
+        String mechanism = in.readCString();
+        if (!ScramExchange.MECHANISM.equals(mechanism)) {
+            throw new TributaryException(SqlState.PROTOCOL_VIOLATION,
+                    "client selected an invalid SASL authentication mechanism");
+        }
+        byte[] serverFirst = scram.serverFirst(in.readBytes(in.readInt32()));
+        out.writeAndFlush(PgBackendMessages.authenticationSaslContinue(out.alloc(), serverFirst));
+        phase = Phase.SASL_FINAL;
+    }
+
+    /** SASLResponse 'p': {@code bytes client-final-message} (the whole body). */
+    private void onSaslResponse(PgFrame frame) {
+        requirePasswordMessage(frame);
+        byte[] serverFinal = scram.serverFinal(frame.body());
+        scram = null;
+        if (serverFinal == null) {
+            throw new TributaryException(SqlState.INVALID_PASSWORD,
+                    "password authentication failed for user \"" + user + "\"");
+        }
+        out.write(PgBackendMessages.authenticationSaslFinal(out.alloc(), serverFinal));
+        completeAuthentication();
+    }
+
+    private static void requirePasswordMessage(PgFrame frame) {
+        if (frame.type() != 'p') {
+            throw new TributaryException(SqlState.PROTOCOL_VIOLATION,
+                    "expected SASL response, got message type " + frame.type());
+        }
+    }
+
+    /** AuthenticationOk, then the session's ParameterStatus values, BackendKeyData and ReadyForQuery. */
+    private void completeAuthentication() {
+        out.write(PgBackendMessages.authenticationOk(out.alloc()));
+        session = server.sessionFactory().open(user, database, startupParameters);
+        backendKey = server.registry().register(session);
+        session.setNoticeSink(n -> out.writeAndFlush(PgBackendMessages.noticeResponse(out.alloc(),
+                new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, null, null))));
+        session.parameterStatus().forEach(
+                (name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
+        out.write(PgBackendMessages.backendKeyData(out.alloc(), backendKey.processId(), backendKey.secretKey()));
+        phase = Phase.READY;
+        readyForQuery();
+    }
+
+    // ---------------------------------------------------------------- query phase
+
+    private void onMessage(PgFrame frame) {
+        char type = frame.type();
+        if (skipUntilSync && type != 'S' && type != 'X') {
+            return;
+        }
+        PgMessageReader in = new PgMessageReader(frame.body());
+        switch (type) {
+            case 'Q' -> onQuery(in);
+            case 'P' -> onParse(in);
+            case 'B' -> onBind(in);
+            case 'D' -> onDescribe(in);
+            case 'E' -> onExecute(in);
+            case 'C' -> onClose(in);
+            case 'S' -> onSync();
+            case 'H' -> out.flush();
+            case 'X' -> onTerminate();
+            case 'd', 'c', 'f' -> {
+                // Copy messages after a failed COPY are discarded, as the protocol specifies.
+            }
+            default -> fatal(PgErrorFields.fatal(SqlState.PROTOCOL_VIOLATION,
+                    "invalid frontend message type " + (int) type));
+        }
+    }
+
+    /**
+     * Query 'Q': {@code cstring query}. Runs each statement in turn; the first error ends the
+     * message. ReadyForQuery follows the last statement, or the COPY that suspended the sequence.
+     */
+    private void onQuery(PgMessageReader in) {
+        String text = in.readCString();
+        closePortal("");
+        List<String> sqls = session.splitStatements(text);
+        if (sqls.isEmpty()) {
+            out.write(PgBackendMessages.empty(out.alloc(), 'I'));
+            readyForQuery();
+            return;
+        }
+        pendingStatements = sqls.iterator();
+        runPendingStatements();
+    }
+
+    /** Runs the remaining simple-query statements; returns early when one starts a COPY. */
+    private void runPendingStatements() {
+        while (pendingStatements.hasNext()) {
+            PreparedStatement statement = session.prepare(pendingStatements.next(), List.of());
+            StatementResult result = session.execute(statement, List.of());
+            if (result instanceof StatementResult.Rows rows) {
+                short[] formats = new short[rows.columns().size()];
+                out.write(PgBackendMessages.rowDescription(out.alloc(), rows.columns(), formats));
+                try (RowCursor cursor = rows.cursor()) {
+                    long n = streamRows(rows.columns(), formats, cursor, 0);
+                    out.write(PgBackendMessages.commandComplete(out.alloc(), "SELECT " + n));
+                }
+            } else if (result instanceof StatementResult.Command command) {
+                out.write(PgBackendMessages.commandComplete(out.alloc(), command.tag()));
+            } else if (result instanceof StatementResult.CopyIn copyIn) {
+                startCopy(copyIn.sink());
+                return;
+            }
+            sendChangedParameters();
+        }
+        pendingStatements = null;
+        readyForQuery();
+    }
+
+    /**
+     * Writes up to {@code maxRows} rows (0 = all) as DataRow messages.
+     *
+     * @return the number of rows written
+     */
+    private long streamRows(List<ColumnDesc> columns, short[] formats, RowCursor cursor, int maxRows) {
+        long sent = 0;
+        while (maxRows == 0 || sent < maxRows) {
+            int want = maxRows == 0 ? FETCH_BATCH : (int) Math.min(FETCH_BATCH, maxRows - sent);
+            List<Object[]> rows = cursor.fetch(want);
+            for (Object[] row : rows) {
+                out.write(PgBackendMessages.dataRow(out.alloc(), columns, formats, row));
+            }
+            sent += rows.size();
+            awaitClientReading();
+            if (rows.isEmpty() || cursor.exhausted()) {
+                break;
+            }
+        }
+        return sent;
+    }
+
+    private void awaitClientReading() {
+        try {
+            out.awaitWritable();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "terminating connection due to server shutdown");
+        }
+    }
+
+    /**
+     * Parse 'P': {@code cstring statement name, cstring query, int16 n, int32 parameter type OID * n}.
+     * OID 0 or an OID Tributary does not know leaves the parameter's type to the engine.
+     */
+    private void onParse(PgMessageReader in) {
+        String name = in.readCString();
+        String sql = in.readCString();
+        int n = in.readInt16();
+        List<DataType> types = new ArrayList<>(Math.max(n, 0));
+        for (int i = 0; i < n; i++) {
+            TypeKind kind = TypeKind.ofOid(in.readInt32());
+            types.add(kind == null ? null : DataType.of(kind));
+        }
+        if (name.isEmpty()) {
+            statements.remove("");
+        } else if (statements.containsKey(name)) {
+            throw new TributaryException("42P05", "prepared statement \"" + name + "\" already exists");
+        }
+        PreparedStatement prepared = sql.isBlank() ? null : session.prepare(sql, types);
+        statements.put(name, new PgStatement(prepared));
+        out.write(PgBackendMessages.empty(out.alloc(), '1'));
+    }
+
+    /**
+     * Bind 'B': {@code cstring portal, cstring statement, int16 nf, int16 format * nf, int16 np,
+     * (int32 length or -1 for NULL, bytes value) * np, int16 nr, int16 result format * nr}.
+     */
+    private void onBind(PgMessageReader in) {
+        String portalName = in.readCString();
+        String statementName = in.readCString();
+        PgStatement statement = statement(statementName);
+        short[] paramFormats = readFormats(in);
+        List<DataType> types = statement.paramTypes();
+        int n = in.readInt16();
+        if (n != types.size()) {
+            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "bind message supplies " + n
+                    + " parameters, but prepared statement \"" + statementName + "\" requires " + types.size());
+        }
+        short[] formats = PgPortal.expandFormats(paramFormats, n);
+        List<Object> params = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int length = in.readInt32();
+            byte[] value = length < 0 ? null : in.readBytes(length);
+            params.add(PgValueCodec.readParameter(types.get(i), value, formats[i]));
+        }
+        short[] resultFormats = readFormats(in);
+        if (portalName.isEmpty()) {
+            closePortal("");
+        } else if (portals.containsKey(portalName)) {
+            throw new TributaryException("42P03", "cursor \"" + portalName + "\" already exists");
+        }
+        PgPortal portal = new PgPortal(statement, params, resultFormats);
+        portal.formats(); // validates the result format codes now, so Bind rather than Execute fails
+        portals.put(portalName, portal);
+        out.write(PgBackendMessages.empty(out.alloc(), '2'));
+    }
+
+    private static short[] readFormats(PgMessageReader in) {
+        short[] formats = new short[Math.max(in.readInt16(), 0)];
+        for (int i = 0; i < formats.length; i++) {
+            formats[i] = (short) in.readInt16();
+        }
+        return formats;
+    }
+
+    /**
+     * Describe 'D': {@code byte 'S' or 'P', cstring name}. A statement is answered with
+     * ParameterDescription and then RowDescription (text formats, as they are not yet known) or
+     * NoData; a portal with RowDescription in its result formats or NoData.
+     */
+    private void onDescribe(PgMessageReader in) {
+        byte kind = in.readByte();
+        String name = in.readCString();
+        if (kind == 'S') {
+            PgStatement statement = statement(name);
+            out.write(PgBackendMessages.parameterDescription(out.alloc(), statement.parameterOids()));
+            List<ColumnDesc> columns = statement.resultColumns();
+            writeRowDescription(columns, columns == null ? null : new short[columns.size()]);
+        } else if (kind == 'P') {
+            PgPortal portal = portal(name);
+            writeRowDescription(portal.columns(), portal.formats());
+        } else {
+            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "invalid DESCRIBE message subtype " + kind);
+        }
+    }
+
+    private void writeRowDescription(List<ColumnDesc> columns, short[] formats) {
+        if (columns == null) {
+            out.write(PgBackendMessages.empty(out.alloc(), 'n'));
+        } else {
+            out.write(PgBackendMessages.rowDescription(out.alloc(), columns, formats));
+        }
+    }
+
+    /**
+     * Execute 'E': {@code cstring portal, int32 max rows (0 = no limit)}. Runs the statement on the
+     * portal's first Execute; with a row limit, answers PortalSuspended while rows remain and keeps
+     * the cursor for the next Execute.
+     */
+    private void onExecute(PgMessageReader in) {
+        String name = in.readCString();
+        int maxRows = in.readInt32();
+        PgPortal portal = portal(name);
+        if (portal.statement().prepared() == null) {
+            out.write(PgBackendMessages.empty(out.alloc(), 'I'));
+            return;
+        }
+        if (portal.completedTag() != null) {
+            out.write(PgBackendMessages.commandComplete(out.alloc(), portal.completedTag()));
+            return;
+        }
+        try {
+            if (!portal.started() && !start(portal)) {
+                return;
+            }
+            long n = portal.addRowsSent(
+                    streamRows(portal.columns(), portal.formats(), portal.cursor(), Math.max(maxRows, 0)));
+            if (portal.cursor().exhausted() || maxRows <= 0) {
+                out.write(PgBackendMessages.commandComplete(out.alloc(), "SELECT " + n));
+                portal.complete("SELECT 0");
+                sendChangedParameters();
+            } else {
+                out.write(PgBackendMessages.empty(out.alloc(), 's'));
+            }
+        } catch (RuntimeException e) {
+            portals.remove(name);
+            portal.close();
+            throw e;
+        }
+    }
+
+    /** Executes the portal's statement; returns true when it produced rows to stream. */
+    private boolean start(PgPortal portal) {
+        StatementResult result = session.execute(portal.statement().prepared(), portal.params());
+        if (result instanceof StatementResult.Rows rows) {
+            portal.startRows(rows.columns(), rows.cursor());
+            return true;
+        }
+        if (result instanceof StatementResult.Command command) {
+            out.write(PgBackendMessages.commandComplete(out.alloc(), command.tag()));
+            portal.complete(command.tag());
+            sendChangedParameters();
+        } else if (result instanceof StatementResult.CopyIn copyIn) {
+            portal.complete("COPY 0");
+            startCopy(copyIn.sink());
+        }
+        return false;
+    }
+
+    /** Close 'C': {@code byte 'S' or 'P', cstring name}. Closing a nonexistent object is not an error. */
+    private void onClose(PgMessageReader in) {
+        byte kind = in.readByte();
+        String name = in.readCString();
+        if (kind == 'S') {
+            statements.remove(name);
+        } else if (kind == 'P') {
+            closePortal(name);
+        } else {
+            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "invalid CLOSE message subtype " + kind);
+        }
+        out.write(PgBackendMessages.empty(out.alloc(), '3'));
+    }
+
+    /**
+     * Sync 'S' (empty body): ends an extended-query cycle and any error skipping. Portals live until
+     * the end of their transaction, so back in idle state they are all released.
+     */
+    private void onSync() {
+        skipUntilSync = false;
+        readyForQuery();
+        if (session.transactionStatus() == 'I') {
+            portals.values().forEach(PgPortal::close);
+            portals.clear();
+        }
+    }
+
+    /** Terminate 'X' (empty body). */
+    private void onTerminate() {
+        phase = Phase.CLOSED;
+        out.flushAndClose();
+    }
+
+    // ---------------------------------------------------------------- COPY FROM STDIN
+
+    private void startCopy(CopyInSink sink) {
+        copySink = sink;
+        phase = Phase.COPY_IN;
+        out.writeAndFlush(PgBackendMessages.copyInResponse(out.alloc(), sink.columnCount()));
+    }
+
+    /**
+     * Copy-in mode: CopyData 'd' ({@code bytes data}), CopyDone 'c' (empty), CopyFail 'f'
+     * ({@code cstring reason}). Flush and Sync are ignored here, as PostgreSQL does; anything else
+     * fails the COPY.
+     */
+    private void onCopyMessage(PgFrame frame) {
+        switch (frame.type()) {
+            case 'd' -> copySink.write(frame.body());
+            case 'c' -> {
+                CopyInSink sink = copySink;
+                endCopy();
+                out.write(PgBackendMessages.commandComplete(out.alloc(), sink.finish()));
+                sendChangedParameters();
+                if (pendingStatements != null) {
+                    runPendingStatements();
+                }
+            }
+            case 'f' -> {
+                String reason = new PgMessageReader(frame.body()).readCString();
+                throw new TributaryException(SqlState.QUERY_CANCELED, "COPY from stdin failed: " + reason);
+            }
+            case 'H', 'S' -> {
+                // Ignored during copy-in; the client sends them after CopyDone/CopyFail anyway.
+            }
+            default -> throw new TributaryException(SqlState.PROTOCOL_VIOLATION,
+                    "unexpected message type 0x" + Integer.toHexString(frame.type()) + " during COPY from stdin");
+        }
+    }
+
+    private void abortCopy(String reason) {
+        if (copySink != null) {
+            CopyInSink sink = copySink;
+            endCopy();
+            sink.abort(reason);
+        }
+    }
+
+    private void endCopy() {
+        copySink = null;
+        phase = Phase.READY;
+    }
+
+    // ---------------------------------------------------------------- helpers and teardown
+
+    private PgStatement statement(String name) {
+        PgStatement s = statements.get(name);
+        if (s == null) {
+            throw new TributaryException(SqlState.INVALID_SQL_STATEMENT_NAME,
+                    "prepared statement \"" + name + "\" does not exist");
+        }
+        return s;
+    }
+
+    private PgPortal portal(String name) {
+        PgPortal p = portals.get(name);
+        if (p == null) {
+            throw new TributaryException(SqlState.INVALID_CURSOR_NAME, "portal \"" + name + "\" does not exist");
+        }
+        return p;
+    }
+
+    private void closePortal(String name) {
+        PgPortal p = portals.remove(name);
+        if (p != null) {
+            p.close();
+        }
+    }
+
+    private void sendChangedParameters() {
+        session.drainChangedParameters().forEach(
+                (name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
+    }
+
+    private void readyForQuery() {
+        char status = session == null ? 'I' : session.transactionStatus();
+        out.write(PgBackendMessages.readyForQuery(out.alloc(), status));
+        out.flush();
+    }
+
+    private void fatal(PgErrorFields error) {
+        phase = Phase.CLOSED;
+        out.write(PgBackendMessages.errorResponse(out.alloc(), error));
+        out.flushAndClose();
+    }
+
+    /**
+     * Releases everything the connection holds: aborts an open COPY, closes portals and the
+     * session. Called once, on the session thread, after the channel became inactive.
+     */
+    void connectionClosed() {
+        phase = Phase.CLOSED;
+        abortCopy("connection to client lost");
+        portals.values().forEach(PgPortal::close);
+        portals.clear();
+        statements.clear();
+        if (session != null) {
+            server.registry().unregister(backendKey);
+            session.close();
+            session = null;
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.tributary.server.pgwire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.Values;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Converts canonical values (see {@link io.tributary.common.types.TypeKind}) to and from the wire:
+ * format code 0 is PostgreSQL's text format ({@link PgTextFormat}), 1 its binary send/recv format.
+ * Stateless; callable from any thread.
+ */
+final class PgValueCodec {
+    static final short TEXT = 0;
+    static final short BINARY = 1;
+
+    /** PostgreSQL counts dates and timestamps from 2000-01-01; the engine from 1970-01-01. */
+    private static final int PG_EPOCH_DAYS = 10_957;
+    private static final long PG_EPOCH_MICROS = PG_EPOCH_DAYS * 86_400_000_000L;
+    private static final String INVALID_BINARY_REPRESENTATION = "22P03";
+
+    private PgValueCodec() {
+    }
+
+    /** Appends {@code int32 length} and the encoded value, or length -1 for NULL. */
+    static void writeValue(ByteBuf buf, DataType type, Object value, short format) {
+        if (value == null) {
+            buf.writeInt(-1);
+            return;
+        }
+        int lengthIndex = buf.writerIndex();
+        buf.writeInt(0);
+        if (format == BINARY) {
+            writeBinary(buf, type, value);
+        } else {
+            ByteBufUtil.writeUtf8(buf, PgTextFormat.format(type, value));
+        }
+        buf.setInt(lengthIndex, buf.writerIndex() - lengthIndex - 4);
+    }
+
+    private static void writeBinary(ByteBuf buf, DataType type, Object value) {
+        switch (type.kind()) {
+            case BOOLEAN -> buf.writeByte((Boolean) value ? 1 : 0);
+            case SMALLINT -> buf.writeShort((Short) value);
+            case INTEGER -> buf.writeInt((Integer) value);
+            case BIGINT -> buf.writeLong((Long) value);
+            case REAL -> buf.writeFloat((Float) value);
+            case DOUBLE -> buf.writeDouble((Double) value);
+            case NUMERIC -> PgNumericBinary.write(buf, (BigDecimal) value);
+            case VARCHAR, TEXT -> ByteBufUtil.writeUtf8(buf, (String) value);
+            case DATE -> buf.writeInt((Integer) value - PG_EPOCH_DAYS);
+            case TIME -> buf.writeLong((Long) value);
+            case TIMESTAMP, TIMESTAMPTZ -> buf.writeLong((Long) value - PG_EPOCH_MICROS);
+            case INTERVAL -> {
+                Interval iv = (Interval) value;
+                buf.writeLong(iv.micros());
+                buf.writeInt(iv.days());
+                buf.writeInt(iv.months());
+            }
+            case BYTEA -> buf.writeBytes((byte[]) value);
+        }
+    }
+
+    /**
+     * Decodes a Bind parameter.
+     *
+     * @param type the parameter's type, or null when unknown: then the value is passed on as the
+     *     raw string the client sent
+     * @param bytes the raw value, null for SQL NULL
+     * @throws TributaryException 22P02 etc. for bad text, 22P03 for malformed binary input
+     */
+    static Object readParameter(DataType type, byte[] bytes, short format) {
+        if (bytes == null) {
+            return null;
+        }
+        if (type == null) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+        if (format != BINARY) {
+            return PgTextFormat.parse(type, new String(bytes, StandardCharsets.UTF_8));
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        return switch (type.kind()) {
+            case BOOLEAN -> fixed(in, 1).get() != 0;
+            case SMALLINT -> fixed(in, 2).getShort();
+            case INTEGER -> fixed(in, 4).getInt();
+            case BIGINT -> fixed(in, 8).getLong();
+            case REAL -> fixed(in, 4).getFloat();
+            case DOUBLE -> fixed(in, 8).getDouble();
+            case NUMERIC -> Values.fitNumeric(PgNumericBinary.read(in), type);
+            case VARCHAR, TEXT -> Values.fitString(new String(bytes, StandardCharsets.UTF_8), type);
+            case DATE -> fixed(in, 4).getInt() + PG_EPOCH_DAYS;
+            case TIME -> fixed(in, 8).getLong();
+            case TIMESTAMP, TIMESTAMPTZ -> fixed(in, 8).getLong() + PG_EPOCH_MICROS;
+            case INTERVAL -> {
+                fixed(in, 16);
+                long micros = in.getLong();
+                int days = in.getInt();
+                yield new Interval(in.getInt(), days, micros);
+            }
+            case BYTEA -> bytes;
+        };
+    }
+
+    private static ByteBuffer fixed(ByteBuffer in, int length) {
+        if (in.remaining() != length) {
+            throw new TributaryException(INVALID_BINARY_REPRESENTATION,
+                    "incorrect binary data format: expected " + length + " bytes, got " + in.remaining());
+        }
+        return in;
+    }
+
+    static TributaryException invalidBinary(DataType type) {
+        return new TributaryException(INVALID_BINARY_REPRESENTATION, "incorrect binary data format for type " + type);
+    }
+}
