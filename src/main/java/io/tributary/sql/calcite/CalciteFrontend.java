@@ -117,7 +117,7 @@ public final class CalciteFrontend implements AutoCloseable {
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
         try {
             return new CalcitePreparedQuery(connection.prepareStatement(text), original, order, parameterCount);
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | LinkageError e) {
             throw SqlErrors.translate(e, original);
         }
     }

@@ -81,7 +81,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 bind(k + 1, markerTypes[k], params.get(order[k] - 1));
             }
             return new Cursor(statement.executeQuery());
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | LinkageError e) {
             throw SqlErrors.translate(e, sql);
         }
     }
@@ -137,7 +137,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
                     row[i] = TypeMapping.read(rs, i + 1, columns.get(i).type());
                 }
                 return row;
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException | RuntimeException | LinkageError e) {
                 throw SqlErrors.translate(e, sql);
             }
         }

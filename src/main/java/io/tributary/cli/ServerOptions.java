@@ -1,0 +1,22 @@
+package io.tributary.cli;
+
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** The flags shared by {@code playground} and {@code server}; their names are a public contract. */
+final class ServerOptions {
+    @Option(names = "--port", defaultValue = "4566", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--listen", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String listen;
+
+    @Option(names = "--data-dir", defaultValue = "./tributary-data",
+            description = "Directory holding all state (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--barrier-interval-ms", defaultValue = "1000",
+            description = "Epoch length: how often changes commit when nobody waits (default: ${DEFAULT-VALUE}).")
+    long barrierIntervalMs;
+}
