@@ -53,11 +53,11 @@ public final class CalciteFrontend implements AutoCloseable {
     private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
     private static final SqlParser.Config PARSER = SqlParser.config()
             .withParserFactory(SqlBabelParserImpl.FACTORY)
-            .withConformance(SqlConformanceEnum.BABEL)
+            .withConformance(SqlConformanceEnum.LENIENT)
             .withQuoting(Quoting.DOUBLE_QUOTE)
             .withUnquotedCasing(Casing.TO_LOWER)
             .withQuotedCasing(Casing.UNCHANGED)
-            .withCaseSensitive(true);
+            .withCaseSensitive(false);
 
     private final Catalog catalog;
     private final CalciteConnection connection;
@@ -66,12 +66,12 @@ public final class CalciteFrontend implements AutoCloseable {
         this.catalog = catalog;
         Properties props = new Properties();
         props.setProperty("parserFactory", SqlBabelParserImpl.class.getName() + "#FACTORY");
-        props.setProperty("conformance", "BABEL");
+        props.setProperty("conformance", "LENIENT");
         props.setProperty("quoting", "DOUBLE_QUOTE");
         props.setProperty("unquotedCasing", "TO_LOWER");
         props.setProperty("quotedCasing", "UNCHANGED");
-        props.setProperty("caseSensitive", "true");
-        props.setProperty("fun", "standard,postgresql");
+        props.setProperty("caseSensitive", "false");
+        props.setProperty("fun", "standard,postgresql,bigquery");
         props.setProperty("timeZone", "UTC");
         props.setProperty("defaultNullCollation", "HIGH");
         props.setProperty("typeSystem", TributaryTypeSystem.class.getName() + "#INSTANCE");
@@ -81,6 +81,7 @@ public final class CalciteFrontend implements AutoCloseable {
             SchemaPlus root = connection.getRootSchema();
             root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
             root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
+            PgTypeAliases.register(root);
             connection.setSchema(Catalog.SCHEMA);
         } catch (SQLException e) {
             throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot start the SQL engine: " + e.getMessage(), e);
@@ -109,14 +110,21 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 yield new StatementPlan.Query(prepare(rewritten.sql(), rewritten.order(),
-                        rewritten.parameterCount(), sql));
+                        rewritten.parameterCount(), sql, ColumnLabels.of(node)));
             }
         };
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
+        return prepare(text, order, parameterCount, original, null);
+    }
+
+    /** @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's */
+    private PreparedQuery prepare(String text, int[] order, int parameterCount, String original,
+            List<String> labels) {
         try {
-            return new CalcitePreparedQuery(connection.prepareStatement(text), original, order, parameterCount);
+            return new CalcitePreparedQuery(connection.prepareStatement(text), original, order, parameterCount,
+                    labels);
         } catch (SQLException | RuntimeException | LinkageError e) {
             throw SqlErrors.translate(e, original);
         }

@@ -31,15 +31,19 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final List<DataType> paramTypes;
     private final DataType[] markerTypes;
 
-    CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount)
-            throws SQLException {
+    CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount,
+            List<String> labels) throws SQLException {
         this.statement = statement;
         this.sql = sql;
         this.order = order;
         ResultSetMetaData md = statement.getMetaData();
         List<ResultColumn> cols = new ArrayList<>();
         for (int i = 1; i <= md.getColumnCount(); i++) {
-            cols.add(new ResultColumn(md.getColumnLabel(i),
+            String label = md.getColumnLabel(i);
+            if (labels != null && labels.size() == md.getColumnCount() && label.startsWith("EXPR$")) {
+                label = labels.get(i - 1);
+            }
+            cols.add(new ResultColumn(label,
                     TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i))));
         }
         this.columns = List.copyOf(cols);

@@ -8,6 +8,7 @@ import io.tributary.sql.ReadContext;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
 
 import java.lang.reflect.Method;
@@ -44,6 +45,11 @@ final class CatalogSchema extends AbstractSchema {
         for (Method m : GenerateSeries.class.getMethods()) {
             if (m.getName().equals("eval")) {
                 b.put("generate_series", TableFunctionImpl.create(m));
+            }
+        }
+        for (Method m : PgFunctions.class.getMethods()) {
+            if (m.getDeclaringClass() == PgFunctions.class) {
+                b.put(m.getName(), ScalarFunctionImpl.create(m));
             }
         }
         return b.build();

@@ -85,6 +85,8 @@ final class SqlErrors {
             String token = m.group(1).trim();
             message = token.equals("<EOF>") || token.isEmpty() ? "syntax error at end of input"
                     : "syntax error at or near \"" + token + "\"";
+        } else if (position > 0) {
+            message = "syntax error at or near \"" + tokenAt(sql, position - 1) + "\"";
         } else {
             message = "syntax error: " + firstLine(pe.getMessage());
         }
@@ -129,6 +131,15 @@ final class SqlErrors {
             message = firstLine(m);
         }
         return new TributaryException(state, message, position, null, null, null);
+    }
+
+    /** The word or symbol starting at 0-based {@code offset}. */
+    private static String tokenAt(String sql, int offset) {
+        int end = offset;
+        while (end < sql.length() && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
+            end++;
+        }
+        return end == offset ? sql.substring(offset, Math.min(offset + 1, sql.length())) : sql.substring(offset, end);
     }
 
     private static String firstLine(String s) {
