@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Random;
 import java.util.StringJoiner;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -58,9 +59,10 @@ final class Writer {
      * Writes until a statement fails. A failure after {@code killing} was set is the crash: that
      * statement becomes in doubt. A failure before it, or a wrong update count, is a bug.
      *
+     * @param firstAcknowledged counted down once this writer's first statement is acknowledged
      * @throws AssertionError on a bug
      */
-    void run(String jdbcUrl, AtomicBoolean killing) {
+    void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
         try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
             while (true) {
                 Op op = nextOp();
@@ -80,6 +82,7 @@ final class Writer {
                 }
                 acknowledged = op.applyTo(acknowledged);
                 statements++;
+                firstAcknowledged.countDown();
             }
         } catch (SQLException e) {
             if (!killing.get()) {
