@@ -6,11 +6,14 @@ import io.tributary.server.session.EngineSessionFactory;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /** A database a benchmark runs against over pgjdbc, started in this process and stopped by {@link #close()}. */
 final class BenchTarget implements AutoCloseable {
@@ -45,16 +48,26 @@ final class BenchTarget implements AutoCloseable {
 
     /**
      * An embedded PostgreSQL with its cluster in {@code dataDir}. The embedding library turns
-     * {@code synchronous_commit} off by default; it is turned back on so that, like Tributary,
-     * PostgreSQL acknowledges a statement only once it is durable.
+     * {@code fsync} and {@code synchronous_commit} off; both are turned back on so that, like
+     * Tributary, PostgreSQL acknowledges a statement only once it is durable. The effective durability
+     * settings are printed to {@code progress}, since they decide the single-row latency.
      */
-    static BenchTarget postgres(Path dataDir) {
+    static BenchTarget postgres(Path dataDir, PrintStream progress) throws SQLException {
         try {
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDir)
+                    .setServerConfig("fsync", "on")
                     .setServerConfig("synchronous_commit", "on")
                     .start();
-            return new BenchTarget("postgresql", pg.getJdbcUrl("postgres", "postgres"), pg);
+            BenchTarget target = new BenchTarget("postgresql", pg.getJdbcUrl("postgres", "postgres"), pg);
+            try (Connection c = target.connect(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT current_setting('fsync'), current_setting('synchronous_commit'),"
+                         + " current_setting('wal_sync_method')")) {
+                rs.next();
+                progress.printf("postgresql: fsync=%s synchronous_commit=%s wal_sync_method=%s%n",
+                        rs.getString(1), rs.getString(2), rs.getString(3));
+            }
+            return target;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
         }

@@ -39,7 +39,7 @@ final class LoadBenchmark implements Callable<Integer> {
         try {
             LoadWorkload workload = new LoadWorkload(rows, singleInserts, System.err);
             LoadWorkload.Result tributary = measure(workload, () -> BenchTarget.tributary(dir.resolve("tributary")));
-            LoadWorkload.Result postgres = measure(workload, () -> BenchTarget.postgres(dir.resolve("postgresql")));
+            LoadWorkload.Result postgres = measure(workload, () -> BenchTarget.postgres(dir.resolve("postgresql"), System.err));
             print(tributary, postgres);
             return 0;
         } finally {
