@@ -26,7 +26,7 @@ final class LoadBenchmark implements Callable<Integer> {
             description = "Measured single-row INSERTs (default: ${DEFAULT-VALUE}).")
     int singleInserts;
 
-    @Option(names = "--data-dir", description = "Directory for both databases' state (default: a temporary one, deleted after).")
+    @Option(names = "--data-dir", description = "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
     Path dataDir;
 
     @Override

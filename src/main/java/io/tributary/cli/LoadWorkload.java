@@ -113,7 +113,7 @@ final class LoadWorkload {
     }
 
     /** Nearest-rank percentile. */
-    static double percentile(double[] values, int p) {
+    private static double percentile(double[] values, int p) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int rank = (int) Math.ceil(p / 100.0 * sorted.length);
