@@ -273,6 +273,17 @@ public final class PgTextFormat {
     }
 
     private static long parseIntegral(String s, long min, long max, String typeName) {
+        if (!s.isEmpty() && s.length() < 19 && s.charAt(0) != '+') {
+            // the common case; BigInteger below only for signs, huge numbers and errors
+            try {
+                long v = Long.parseLong(s);
+                if (v >= min && v <= max) {
+                    return v;
+                }
+            } catch (NumberFormatException e) {
+                throw invalid(typeName, s);
+            }
+        }
         BigInteger v;
         try {
             v = new BigInteger(s.startsWith("+") ? s.substring(1) : s);

@@ -69,7 +69,10 @@ public final class RocksStateStore implements StateStore {
             ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
                     .setTableFormatConfig(table)
                     .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                    .setWriteBufferSize(64L << 20);
+                    // a bulk statement commits as one batch; room for it in the memtables avoids
+                    // stalling the commit on a flush halfway through
+                    .setWriteBufferSize(128L << 20)
+                    .setMaxWriteBufferNumber(4);
             DBOptions dbOptions = new DBOptions()
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
