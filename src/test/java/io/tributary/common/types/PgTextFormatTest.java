@@ -68,12 +68,12 @@ class PgTextFormatTest {
     }
 
     @Disabled("bug: formatDouble relies on Double.toString, which on JDK 17 is not always the shortest "
-            + "round-trip representation (fixed only in JDK 19, JDK-4511638): '5e-324'::float8 prints 4.9e-324, "
-            + "PostgreSQL 12+ prints 5e-324")
+            + "round-trip representation (fixed only in JDK 19, JDK-4511638): Double.MIN_VALUE prints 4.9e-324, "
+            + "PostgreSQL 12+ prints 5e-324; -2.6814475343671142E18 prints as is, PostgreSQL -2.681447534367114e+18")
     @Test
     void doublesAreShortestRoundTrip() {
         assertEquals("5e-324", f(DataType.DOUBLE, Double.MIN_VALUE));
-        assertEquals("2e+23", f(DataType.DOUBLE, 2e23));
+        assertEquals("-2.681447534367114e+18", f(DataType.DOUBLE, -2.6814475343671142E18));
     }
 
     @Test
@@ -157,6 +157,32 @@ class PgTextFormatTest {
         assertEquals("-2 days +01:00:00", f(DataType.INTERVAL, new Interval(0, -2, 3_600_000_000L)));
     }
 
+    @Disabled("bug: formatFloat relies on Float.toString, not shortest round-trip on JDK 17: PostgreSQL 12+ prints "
+            + "-7.301702e+08, 1.1754944e-38 and 1e-45 where Tributary prints -7.3017018e+08, 1.17549435e-38, 1.4e-45")
+    @Test
+    void realsAreShortestRoundTrip() {
+        assertEquals("-7.301702e+08", f(DataType.REAL, -7.3017018e8f));
+        assertEquals("1.1754944e-38", f(DataType.REAL, Float.MIN_NORMAL));
+        assertEquals("1e-45", f(DataType.REAL, Float.MIN_VALUE));
+    }
+
+    @Disabled("bug: interval input with more than 24 hours in the time field fails: '100:00:00'::interval is "
+            + "valid in PostgreSQL (100:00:00) but IntervalParser uses parseTime, which throws 22008")
+    @Test
+    void intervalTimeFieldMayExceed24Hours() {
+        assertEquals(new Interval(0, 0, 360_000_000_000L), PgTextFormat.parse(DataType.INTERVAL, "100:00:00"));
+    }
+
+    @Disabled("bug: SQLSTATEs differ from PostgreSQL: out-of-range date fields ('2023-02-29', '2024-13-01') are "
+            + "22008 in PostgreSQL, 22007 here; '1e400'::float8 is 22003 in PostgreSQL, Infinity here; odd-length "
+            + "or non-hex bytea hex input is 22023 in PostgreSQL, 22P02 here")
+    @Test
+    void errorCodesMatchPostgres() {
+        assertEquals(SqlState.DATETIME_FIELD_OVERFLOW, code(DataType.DATE, "2023-02-29"));
+        assertEquals(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, code(DataType.DOUBLE, "1e400"));
+        assertEquals(SqlState.INVALID_PARAMETER_VALUE, code(DataType.BYTEA, "\\x0"));
+    }
+
     @Test
     void bytea() {
         assertEquals("\\x0a0b", f(DataType.BYTEA, new byte[] {10, 11}));
@@ -164,8 +190,6 @@ class PgTextFormatTest {
         assertEquals("\\x00ff80", f(DataType.BYTEA, new byte[] {0, (byte) 0xff, (byte) 0x80}));
         assertArrayEquals(new byte[] {10, 11}, PgTextFormat.parseBytea("\\x0A0b"));
         assertArrayEquals(new byte[] {'a', '\\', 1}, PgTextFormat.parseBytea("a\\\\\\001"));
-        assertEquals(SqlState.INVALID_TEXT_REPRESENTATION, code(DataType.BYTEA, "\\x0"));
-        assertEquals(SqlState.INVALID_TEXT_REPRESENTATION, code(DataType.BYTEA, "\\xzz"));
     }
 
     @Test
