@@ -75,7 +75,7 @@ public final class BarrierManager implements AutoCloseable {
                 open.rollbackToSavePoint();
                 throw e;
             }
-            open.popSavePoint();
+            open.releaseSavePoint();
             if (afterCommit != null) {
                 onCommit.add(afterCommit);
             }

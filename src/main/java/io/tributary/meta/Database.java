@@ -59,7 +59,7 @@ public final class Database implements AutoCloseable {
 
     /** A writer for one statement's changes to {@code table}; the caller closes it. */
     public TableWriter newTableWriter(TableDef table) {
-        return new TableWriter(table, store, rowIds);
+        return new TableWriter(table, rowIds);
     }
 
     /** Commits what is staged, then closes the store. */

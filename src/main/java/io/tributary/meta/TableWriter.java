@@ -10,44 +10,38 @@ import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.storage.Keyspace;
-import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
-import io.tributary.storage.WriteBuffer;
 
-import java.nio.ByteBuffer;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.StringJoiner;
 
 /**
  * Collects one statement's changes to one table and applies them atomically to the open epoch.
  *
- * <p>Changes accumulate in a private buffer (native memory, so a bulk load does not strain the
- * heap); {@link #apply} then moves them into the epoch under the barrier lock, checking primary-key
- * uniqueness against the epoch and the committed rows. If any check fails nothing of the statement
- * is applied. One statement's thread only.
+ * <p>Changes accumulate in statement order. {@link #apply} sorts them by key (stable), settles
+ * each key's final change, checks primary-key uniqueness within the statement and, under the
+ * barrier lock, against the epoch and the committed rows, and only then writes; if any check
+ * fails nothing of the statement is applied. One statement's thread only.
  */
 public final class TableWriter implements AutoCloseable {
-    /** Value prefix in the private buffer: the key must not exist when applied. */
-    private static final byte MUST_BE_NEW = 1;
-    /** Value prefix: the row replaces whatever is there. */
-    private static final byte REPLACE = 0;
-
     private final TableDef table;
     private final RowCodec rowCodec;
     private final List<DataType> pkTypes;
-    private final WriteBuffer staged;
     private final RowIdGenerator rowIds;
-    private final Set<ByteBuffer> deletedKeys = new HashSet<>();
     private final ByteWriter keyWriter = new ByteWriter(64);
+    private final List<Change> changes = new ArrayList<>();
     private long count;
 
-    public TableWriter(TableDef table, StateStore store, RowIdGenerator rowIds) {
+    /** One staged change; {@code row} null means delete. Insert means the key must not exist already. */
+    private record Change(byte[] key, byte[] row, boolean insert) {
+    }
+
+    TableWriter(TableDef table, RowIdGenerator rowIds) {
         this.table = table;
         this.rowCodec = new RowCodec(table.columnTypes());
         this.pkTypes = table.primaryKeyTypes();
-        this.staged = store.newWriteBuffer();
         this.rowIds = rowIds;
     }
 
@@ -56,41 +50,34 @@ public final class TableWriter implements AutoCloseable {
     }
 
     /**
-     * Stages a new row (full width, canonical values of the column types; a hidden row id column
-     * may be null and is filled in here).
+     * Stages a new row (full width, canonical values of the column types; the hidden row id of a
+     * table without primary key is filled in here).
      *
-     * @throws TributaryException 23502 for NULL in a NOT NULL column, 23505 for a key this
-     *     statement already inserted
+     * @throws TributaryException 23502 for NULL in a NOT NULL column
      */
     public void insert(Object[] row) {
         if (table.hasRowId()) {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         checkNotNull(row);
-        byte[] key = key(row);
-        if (staged.getBuffered(Keyspace.DATA, key) != null) {
-            throw duplicate(row);
-        }
-        staged.put(Keyspace.DATA, key, withPrefix(deletedKeys.contains(ByteBuffer.wrap(key)) ? REPLACE : MUST_BE_NEW, row));
+        changes.add(new Change(key(row), rowCodec.encode(row), true));
         count++;
     }
 
     /** Stages the removal of an existing row. */
     public void delete(Object[] oldRow) {
-        byte[] key = key(oldRow);
-        staged.delete(Keyspace.DATA, key);
-        deletedKeys.add(ByteBuffer.wrap(key));
+        changes.add(new Change(key(oldRow), null, false));
         count++;
     }
 
     /**
-     * Stages a replacement whose primary key is unchanged. Rows whose key changes are staged as
-     * {@link #delete} of every old row first, then {@link #insert} of every new row, so keys that
-     * move between rows of one statement do not collide.
+     * Stages a replacement whose primary key is unchanged. An update that changes a key is a
+     * {@link #delete} of the old row and an {@link #insert} of the new one; the inserts must come
+     * after all of the statement's deletes, so keys may move between rows of one statement.
      */
     public void replace(Object[] newRow) {
         checkNotNull(newRow);
-        staged.put(Keyspace.DATA, key(newRow), withPrefix(REPLACE, newRow));
+        changes.add(new Change(key(newRow), rowCodec.encode(newRow), false));
         count++;
     }
 
@@ -103,41 +90,143 @@ public final class TableWriter implements AutoCloseable {
      * Moves the staged changes into the open epoch.
      *
      * @return the ticket to await for durability
-     * @throws TributaryException 23505 when a new key exists already; nothing is applied then; 42P01
-     *     when the table was dropped meanwhile
+     * @throws TributaryException 23505 when a new key exists already (nothing is applied then);
+     *     42P01 when the table was dropped meanwhile
      */
     public long apply(BarrierManager barriers, CatalogService catalogService) {
+        List<Change> settled = settle();
+        changes.clear();
+        List<Change> inserts = new ArrayList<>();
+        List<byte[]> mustBeNew = new ArrayList<>();
+        for (Change c : settled) {
+            if (c.insert()) {
+                inserts.add(c);
+                mustBeNew.add(c.key());
+            }
+        }
         return barriers.stage(epoch -> {
             if (catalogService.catalog().table(table.name()).map(t -> t.id() != table.id()).orElse(true)) {
                 throw CatalogService.undefinedTable(table.name());
             }
-            staged.forEach(Keyspace.DATA, (key, value) -> {
-                if (value == null) {
-                    epoch.delete(Keyspace.DATA, key);
-                    return;
+            boolean[] exists = epoch.existAll(Keyspace.DATA, mustBeNew);
+            for (int i = 0; i < exists.length; i++) {
+                if (exists[i]) {
+                    throw duplicate(inserts.get(i).row());
                 }
-                byte[] row = new byte[value.length - 1];
-                System.arraycopy(value, 1, row, 0, row.length);
-                if (value[0] == MUST_BE_NEW && epoch.getThrough(Keyspace.DATA, key) != null) {
-                    throw duplicate(rowCodec.decode(row));
+            }
+            for (Change c : settled) {
+                if (c.row() == null) {
+                    epoch.delete(Keyspace.DATA, c.key());
+                } else {
+                    epoch.put(Keyspace.DATA, c.key(), c.row());
                 }
-                epoch.put(Keyspace.DATA, key, row);
-            });
+            }
         }, null);
+    }
+
+    /** Statements up to this many changes settle by sorting primitive (hash, position) pairs. */
+    private static final int PACKED_LIMIT = 1 << 24;
+
+    /**
+     * One final change per key: the last change wins; an insert after a delete of the same key in
+     * this statement replaces instead of requiring a new key; two inserts of one key are a
+     * duplicate. Changes are grouped by sorting {@code hash << 24 | position} as primitive longs,
+     * an order of magnitude cheaper than sorting the keys themselves; equal keys have equal
+     * hashes, and the rare unequal keys sharing a hash are told apart by their bytes.
+     */
+    private List<Change> settle() {
+        int n = changes.size();
+        List<Change> out = new ArrayList<>(n);
+        if (n >= PACKED_LIMIT) {
+            Change[] sorted = changes.toArray(new Change[0]);
+            Arrays.sort(sorted, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
+            int i = 0;
+            while (i < n) {
+                int j = i;
+                List<Change> group = new ArrayList<>();
+                while (j < n && Arrays.equals(sorted[j].key(), sorted[i].key())) {
+                    group.add(sorted[j++]);
+                }
+                out.add(settleKey(group));
+                i = j;
+            }
+            return out;
+        }
+        long[] order = new long[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = (hash40(changes.get(i).key()) << 24) | i;
+        }
+        Arrays.sort(order);
+        int i = 0;
+        while (i < n) {
+            int j = i + 1;
+            while (j < n && (order[j] >>> 24) == (order[i] >>> 24)) {
+                j++;
+            }
+            if (j == i + 1) {
+                Change only = changes.get((int) (order[i] & (PACKED_LIMIT - 1)));
+                out.add(settleKey(List.of(only)));
+            } else {
+                settleSharedHash(order, i, j, out);
+            }
+            i = j;
+        }
+        return out;
+    }
+
+    /** Changes at {@code order[from..to)} share a hash; group them by key, keeping statement order. */
+    private void settleSharedHash(long[] order, int from, int to, List<Change> out) {
+        List<Change> pending = new ArrayList<>();
+        for (int k = from; k < to; k++) {
+            pending.add(changes.get((int) (order[k] & (PACKED_LIMIT - 1))));
+        }
+        while (!pending.isEmpty()) {
+            byte[] key = pending.get(0).key();
+            List<Change> group = new ArrayList<>();
+            pending.removeIf(c -> Arrays.equals(c.key(), key) && group.add(c));
+            out.add(settleKey(group));
+        }
+    }
+
+    /** The final change for one key's changes, given in statement order. */
+    private Change settleKey(List<Change> group) {
+        boolean deletedHere = false;
+        boolean insertedHere = false;
+        boolean requireNew = false;
+        for (Change c : group) {
+            if (c.row() == null) {
+                deletedHere = true;
+                insertedHere = false;
+            } else if (c.insert()) {
+                if (insertedHere) {
+                    throw duplicate(c.row());
+                }
+                insertedHere = true;
+                requireNew = !deletedHere;
+            }
+        }
+        Change last = group.get(group.size() - 1);
+        return last.row() == null || last.insert() == requireNew ? last
+                : new Change(last.key(), last.row(), requireNew && last.insert());
+    }
+
+    /** 40 well-mixed bits of a key (FNV-1a 64, then a finalizer). */
+    private static long hash40(byte[] key) {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : key) {
+            h ^= b & 0xff;
+            h *= 0x100000001b3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        return h >>> 24;
     }
 
     private byte[] key(Object[] row) {
         keyWriter.reset();
         KeyCodec.encode(keyWriter, pkTypes, row, table.primaryKey());
         return TableKeys.rowKey(table.id(), keyWriter.toByteArray());
-    }
-
-    private byte[] withPrefix(byte prefix, Object[] row) {
-        byte[] encoded = rowCodec.encode(row);
-        byte[] out = new byte[encoded.length + 1];
-        out[0] = prefix;
-        System.arraycopy(encoded, 0, out, 1, encoded.length);
-        return out;
     }
 
     private void checkNotNull(Object[] row) {
@@ -151,7 +240,9 @@ public final class TableWriter implements AutoCloseable {
         }
     }
 
-    private TributaryException duplicate(Object[] row) {
+    /** 23505 naming the key of {@code encodedRow}. */
+    private TributaryException duplicate(byte[] encodedRow) {
+        Object[] row = rowCodec.decode(encodedRow);
         StringJoiner names = new StringJoiner(", ");
         StringJoiner values = new StringJoiner(", ");
         for (int i : table.primaryKey()) {
@@ -165,6 +256,6 @@ public final class TableWriter implements AutoCloseable {
 
     @Override
     public void close() {
-        staged.close();
+        changes.clear();
     }
 }

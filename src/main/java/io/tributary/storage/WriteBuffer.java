@@ -1,8 +1,11 @@
 package io.tributary.storage;
 
+import java.util.List;
+
 /**
- * Staged writes, indexed so they can be read back before they commit. Later writes to a key
- * replace earlier ones. Not thread-safe: one owner at a time.
+ * Staged writes of one epoch, applied by {@link StateStore#commit} in one atomic write. Later
+ * writes to a key replace earlier ones. Not thread-safe: one owner at a time (the barrier manager
+ * hands it to one stager at a time).
  */
 public interface WriteBuffer extends AutoCloseable {
 
@@ -10,36 +13,31 @@ public interface WriteBuffer extends AutoCloseable {
 
     void delete(Keyspace keyspace, byte[] key);
 
-    /** Deletes every committed key in {@code [from, toExclusive)}; applied at commit, before the other writes. */
+    /**
+     * Deletes every committed key in {@code [from, toExclusive)}, in order with the other writes.
+     * {@link #exists} does not account for it: callers never reuse a range they delete (table ids
+     * are never reused).
+     */
     void deleteRange(Keyspace keyspace, byte[] from, byte[] toExclusive);
 
-    /** The value this buffer holds for {@code key}: null when the buffer has no put for it. */
-    byte[] getBuffered(Keyspace keyspace, byte[] key);
+    /** Whether {@code key} will exist after commit: this buffer's last write to it, else the committed state. */
+    boolean exists(Keyspace keyspace, byte[] key);
 
-    /** The value as it would be after commit: this buffer over the latest committed state. */
-    byte[] getThrough(Keyspace keyspace, byte[] key);
+    /** {@link #exists} for many keys at once (one batched read of the committed state). */
+    boolean[] existAll(Keyspace keyspace, List<byte[]> keys);
 
-    /** Marks a point {@link #rollbackToSavePoint()} returns to. */
+    /** Marks a point {@link #rollbackToSavePoint()} returns to; one save point at a time. */
     void setSavePoint();
 
-    /** Undoes every write since the last save point (and removes that save point). */
+    /** Undoes every write since the save point and removes it. */
     void rollbackToSavePoint();
 
-    /** Drops the last save point, keeping the writes made since. */
-    void popSavePoint();
+    /** Removes the save point, keeping the writes made since. */
+    void releaseSavePoint();
 
-    /** Visits the buffered puts and deletes of one keyspace in key order. */
-    void forEach(Keyspace keyspace, EntryVisitor visitor);
-
-    /** Number of buffered writes (puts, deletes, range deletes). */
+    /** Number of buffered writes. */
     long size();
 
     @Override
     void close();
-
-    /** Receives buffered entries; {@code value} is null for a delete. */
-    @FunctionalInterface
-    interface EntryVisitor {
-        void visit(byte[] key, byte[] value);
-    }
 }

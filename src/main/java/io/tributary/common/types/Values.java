@@ -23,6 +23,13 @@ public final class Values {
             return null;
         }
         TypeKind target = to.kind();
+        if (alreadyCanonical(value, target)) {
+            return switch (target) {
+                case NUMERIC -> fitNumeric((BigDecimal) value, to);
+                case VARCHAR -> fitString((String) value, to);
+                default -> value;
+            };
+        }
         if (value instanceof String s && (from == null || from.kind().isString())) {
             return target.isString() ? fitString(s, to) : PgTextFormat.parse(to, s);
         }
@@ -103,6 +110,24 @@ public final class Values {
         throw new TributaryException(SqlState.DATATYPE_MISMATCH, "column of type " + to.sqlName()
                 + " cannot be assigned a value of type " + (from == null ? value.getClass().getSimpleName()
                         : from.sqlName()));
+    }
+
+    /** True when {@code value} is already the canonical Java class of {@code target} (the common case). */
+    private static boolean alreadyCanonical(Object value, TypeKind target) {
+        return switch (target) {
+            case BOOLEAN -> value instanceof Boolean;
+            case SMALLINT -> value instanceof Short;
+            case INTEGER -> value instanceof Integer;
+            case BIGINT -> value instanceof Long;
+            case REAL -> value instanceof Float;
+            case DOUBLE -> value instanceof Double;
+            case NUMERIC -> value instanceof BigDecimal;
+            case VARCHAR, TEXT -> value instanceof String;
+            case INTERVAL -> value instanceof Interval;
+            case BYTEA -> value instanceof byte[];
+            // DATE, TIME and timestamps share Java classes with integers: the source type decides
+            default -> false;
+        };
     }
 
     private static long integral(Object value, long min, long max, String typeName) {

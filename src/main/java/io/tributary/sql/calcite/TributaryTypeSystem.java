@@ -6,12 +6,12 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * PostgreSQL's typing where it differs from Calcite's defaults: NUMERIC up to 1000 digits, SUM of
+ * PostgreSQL's typing where it differs from Calcite's defaults: NUMERIC arithmetic at up to 38 digits (larger precision makes every decimal operation pay for it), SUM of
  * integers is BIGINT (and of BIGINT is NUMERIC) so sums do not overflow, AVG of integers is NUMERIC.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
-    static final int MAX_NUMERIC_PRECISION = 1000;
+    static final int MAX_NUMERIC_PRECISION = 38;
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {

@@ -38,7 +38,7 @@ final class TypeMapping {
             case BIGINT -> f.createSqlType(SqlTypeName.BIGINT);
             case REAL -> f.createSqlType(SqlTypeName.REAL);
             case DOUBLE -> f.createSqlType(SqlTypeName.DOUBLE);
-            case NUMERIC -> t.precision() > 0
+            case NUMERIC -> t.precision() > 0 && t.precision() <= TributaryTypeSystem.MAX_NUMERIC_PRECISION
                     ? f.createSqlType(SqlTypeName.DECIMAL, t.precision(), Math.max(0, t.scale()))
                     : f.createSqlType(SqlTypeName.DECIMAL, TributaryTypeSystem.MAX_NUMERIC_PRECISION,
                             UNCONSTRAINED_NUMERIC_SCALE);

@@ -1,0 +1,79 @@
+package io.tributary.arch;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Set;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/** Keeps the package dependencies of DESIGN.md §6 and confines third-party engines to their package. */
+class ArchitectureTest {
+    private static final String ROOT = "io.tributary.";
+    private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+            Map.entry("common", Set.of()),
+            Map.entry("storage", Set.of("common")),
+            Map.entry("catalog", Set.of("common")),
+            Map.entry("plan", Set.of("catalog", "common")),
+            Map.entry("connector", Set.of("common")),
+            Map.entry("batch", Set.of("plan", "storage", "catalog", "common")),
+            Map.entry("sql", Set.of("plan", "catalog", "batch", "common")),
+            Map.entry("stream", Set.of("plan", "storage", "catalog", "connector", "common")),
+            Map.entry("meta", Set.of("stream", "batch", "storage", "catalog", "plan", "connector", "common")),
+            // server also reads catalog records: the table definitions its DML and COPY paths write
+            // through flow from the planner (sql) to the writer (meta). The direction stays downward.
+            Map.entry("server", Set.of("sql", "meta", "batch", "catalog", "common")));
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.tributary");
+    }
+
+    @Test
+    void packagesUseOnlyWhatDesignAllows() {
+        for (Map.Entry<String, Set<String>> e : ALLOWED.entrySet()) {
+            for (String other : ALLOWED.keySet()) {
+                if (other.equals(e.getKey()) || e.getValue().contains(other)) {
+                    continue;
+                }
+                noClasses().that().resideInAPackage(ROOT + e.getKey() + "..")
+                        .should().dependOnClassesThat().resideInAPackage(ROOT + other + "..")
+                        .because(e.getKey() + " may use only " + e.getValue())
+                        .allowEmptyShould(true)
+                        .check(classes);
+            }
+            noClasses().that().resideInAPackage(ROOT + e.getKey() + "..")
+                    .should().dependOnClassesThat().resideInAPackage(ROOT + "cli..")
+                    .allowEmptyShould(true)
+                    .check(classes);
+        }
+    }
+
+    @Test
+    void calciteOnlyInSql() {
+        noClasses().that().resideOutsideOfPackage(ROOT + "sql..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.calcite..")
+                .check(classes);
+    }
+
+    @Test
+    void rocksDbOnlyInStorage() {
+        noClasses().that().resideOutsideOfPackage(ROOT + "storage..")
+                .should().dependOnClassesThat().resideInAPackage("org.rocksdb..")
+                .check(classes);
+    }
+
+    @Test
+    void nettyOnlyInServer() {
+        noClasses().that().resideOutsideOfPackage(ROOT + "server..")
+                .should().dependOnClassesThat().resideInAPackage("io.netty..")
+                .check(classes);
+    }
+}
