@@ -11,6 +11,19 @@ public sealed interface StatementPlan {
     /** Parameter types of {@code $1..$n}. */
     List<DataType> paramTypes();
 
+    /** Releases the compiled queries the plan holds; session thread only. */
+    default void close() {
+        if (this instanceof Query q) {
+            q.query().close();
+        } else if (this instanceof Update u) {
+            u.query().close();
+        } else if (this instanceof Delete d) {
+            d.query().close();
+        } else if (this instanceof Insert i && i.source() != null) {
+            i.source().close();
+        }
+    }
+
     /** A utility statement (DDL, SET, SHOW, COPY ...). */
     record Utility(UtilityStatement statement) implements StatementPlan {
         @Override

@@ -38,21 +38,22 @@ public final class KeyCodec {
             case INTEGER, DATE -> out.putInt(((Integer) value) ^ Integer.MIN_VALUE);
             case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> out.putLong(((Long) value) ^ Long.MIN_VALUE);
             case REAL -> {
-                int bits = Float.floatToIntBits((Float) value);
+                // +0.0 instead of -0.0: SQL holds them equal, so their keys must be equal
+                int bits = Float.floatToIntBits((Float) value + 0.0f);
                 out.putInt(bits < 0 ? ~bits : bits ^ Integer.MIN_VALUE);
             }
             case DOUBLE -> {
-                long bits = Double.doubleToLongBits((Double) value);
+                long bits = Double.doubleToLongBits((Double) value + 0.0d);
                 out.putLong(bits < 0 ? ~bits : bits ^ Long.MIN_VALUE);
             }
             case NUMERIC -> encodeNumeric(out, (BigDecimal) value);
             case VARCHAR, TEXT -> encodeBytes(out, ((String) value).getBytes(StandardCharsets.UTF_8));
             case BYTEA -> encodeBytes(out, (byte[]) value);
             case INTERVAL -> {
+                // PostgreSQL compares intervals by length with 30-day months: '1 mon' = '30 days'
                 Interval iv = (Interval) value;
-                out.putLong(iv.approxMicros() ^ Long.MIN_VALUE);
-                out.putInt(iv.months() ^ Integer.MIN_VALUE);
-                out.putInt(iv.days() ^ Integer.MIN_VALUE);
+                out.putLong(iv.normalizedDays() ^ Long.MIN_VALUE);
+                out.putLong(iv.microsOfDay() ^ Long.MIN_VALUE);
             }
         }
     }

@@ -6,13 +6,22 @@ package io.tributary.common.types;
  */
 public record Interval(int months, int days, long micros) implements Comparable<Interval> {
 
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
+
     /** Ordering as PostgreSQL compares intervals: by total length with 30-day months, 24-hour days. */
     @Override
     public int compareTo(Interval o) {
-        return Long.compare(approxMicros(), o.approxMicros());
+        int byDays = Long.compare(normalizedDays(), o.normalizedDays());
+        return byDays != 0 ? byDays : Long.compare(microsOfDay(), o.microsOfDay());
     }
 
-    public long approxMicros() {
-        return (months * 30L + days) * 86_400_000_000L + micros;
+    /** Whole days of the length, months counted as 30 days; cannot overflow. */
+    public long normalizedDays() {
+        return months * 30L + days + Math.floorDiv(micros, MICROS_PER_DAY);
+    }
+
+    /** The rest of the length below one day, in [0, one day). */
+    public long microsOfDay() {
+        return Math.floorMod(micros, MICROS_PER_DAY);
     }
 }

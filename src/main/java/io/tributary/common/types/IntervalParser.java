@@ -11,6 +11,22 @@ final class IntervalParser {
     private IntervalParser() {
     }
 
+    /** {@code H:MM[:SS[.f]]} with any number of hours, as interval input allows. */
+    private static long clock(String tok, String whole) {
+        String[] parts = tok.split(":");
+        if (parts.length < 2 || parts.length > 3) {
+            throw PgTextFormat.invalid("interval", whole);
+        }
+        long hours = Long.parseLong(parts[0]);
+        long minutes = Long.parseLong(parts[1]);
+        BigDecimal seconds = parts.length == 3 ? new BigDecimal(parts[2]) : BigDecimal.ZERO;
+        if (minutes > 59 || seconds.compareTo(BigDecimal.valueOf(60)) >= 0) {
+            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW,
+                    "interval field value out of range: \"" + whole + "\"");
+        }
+        return (hours * 3600 + minutes * 60) * 1_000_000L + seconds.movePointRight(6).longValue();
+    }
+
     static Interval parse(String s) {
         String[] tokens = s.toLowerCase(Locale.ROOT).replace("@", " ").trim().split("\\s+");
         int months = 0;
@@ -29,7 +45,7 @@ final class IntervalParser {
             }
             if (tok.indexOf(':') >= 0) {
                 boolean neg = tok.startsWith("-");
-                long t = PgTextFormat.parseTime(neg || tok.startsWith("+") ? tok.substring(1) : tok);
+                long t = clock(neg || tok.startsWith("+") ? tok.substring(1) : tok, s);
                 micros += neg ? -t : t;
                 any = true;
                 continue;

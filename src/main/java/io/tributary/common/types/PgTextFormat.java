@@ -163,24 +163,24 @@ public final class PgTextFormat {
         sb.append(s);
     }
 
-    /** IntervalStyle {@code postgres}: {@code 1 year 2 mons 3 days 04:05:06.5}. */
+    /**
+     * IntervalStyle {@code postgres}: {@code 1 year 2 mons 3 days 04:05:06.5}; units are plural
+     * unless exactly 1, and after a negative field positive ones carry a {@code +}.
+     */
     public static String formatInterval(Interval iv) {
         StringBuilder sb = new StringBuilder();
-        int years = iv.months() / 12;
-        int months = iv.months() % 12;
-        appendUnit(sb, years, "year");
-        appendUnit(sb, months, "mon");
-        appendUnit(sb, iv.days(), "day");
+        boolean negativeSeen = appendUnit(sb, iv.months() / 12, "year", false);
+        negativeSeen = appendUnit(sb, iv.months() % 12, "mon", negativeSeen);
+        negativeSeen = appendUnit(sb, iv.days(), "day", negativeSeen);
         long micros = iv.micros();
         if (micros != 0 || sb.length() == 0) {
             if (sb.length() > 0) {
                 sb.append(' ');
             }
-            boolean negative = micros < 0;
             long abs = Math.abs(micros);
-            if (negative) {
+            if (micros < 0) {
                 sb.append('-');
-            } else if (sb.length() > 0 && (iv.days() < 0 || iv.months() < 0)) {
+            } else if (negativeSeen) {
                 sb.append('+');
             }
             long secs = abs / MICROS_PER_SECOND;
@@ -194,17 +194,22 @@ public final class PgTextFormat {
         return sb.toString();
     }
 
-    private static void appendUnit(StringBuilder sb, int n, String unit) {
+    /** Appends a non-zero field; returns whether a negative field has been printed so far. */
+    private static boolean appendUnit(StringBuilder sb, int n, String unit, boolean negativeSeen) {
         if (n == 0) {
-            return;
+            return negativeSeen;
         }
         if (sb.length() > 0) {
             sb.append(' ');
         }
+        if (n > 0 && negativeSeen) {
+            sb.append('+');
+        }
         sb.append(n).append(' ').append(unit);
-        if (n != 1 && n != -1) {
+        if (n != 1) {
             sb.append('s');
         }
+        return negativeSeen || n < 0;
     }
 
     public static String formatBytea(byte[] bytes) {
@@ -295,11 +300,17 @@ public final class PgTextFormat {
         if (s.isEmpty() || !Character.isDigit(s.charAt(s.length() - 1)) && s.charAt(s.length() - 1) != '.') {
             throw invalid(typeName, s);
         }
+        double d;
         try {
-            return Double.parseDouble(s);
+            d = Double.parseDouble(s);
         } catch (NumberFormatException e) {
             throw invalid(typeName, s);
         }
+        if (Double.isInfinite(d) || typeName.equals("real") && Float.isInfinite((float) d)) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "\"" + s + "\" is out of range for type " + typeName);
+        }
+        return d;
     }
 
     private static BigDecimal parseNumeric(String s) {
@@ -314,10 +325,14 @@ public final class PgTextFormat {
     }
 
     public static int parseDate(String s) {
+        String date = s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) : s;
         try {
-            return (int) LocalDate.parse(s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) : s)
-                    .toEpochDay();
+            return (int) LocalDate.parse(date).toEpochDay();
         } catch (DateTimeParseException e) {
+            if (date.matches("\\d{4}-\\d{2}-\\d{2}")) {
+                throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW,
+                        "date/time field value out of range: \"" + s + "\"");
+            }
             throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
                     "invalid input syntax for type date: \"" + s + "\"");
         }
@@ -395,14 +410,15 @@ public final class PgTextFormat {
         if (s.startsWith("\\x")) {
             String hex = s.substring(2);
             if (hex.length() % 2 != 0) {
-                throw invalid("bytea", s);
+                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid hexadecimal data: odd number of digits");
             }
             byte[] out = new byte[hex.length() / 2];
             for (int i = 0; i < out.length; i++) {
                 int hi = Character.digit(hex.charAt(2 * i), 16);
                 int lo = Character.digit(hex.charAt(2 * i + 1), 16);
                 if (hi < 0 || lo < 0) {
-                    throw invalid("bytea", s);
+                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid hexadecimal digit: \""
+                            + hex.charAt(hi < 0 ? 2 * i : 2 * i + 1) + "\"");
                 }
                 out[i] = (byte) (hi << 4 | lo);
             }

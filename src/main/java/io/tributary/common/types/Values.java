@@ -179,9 +179,10 @@ public final class Values {
     public static String fitString(String s, DataType type) {
         if (type.kind() == TypeKind.VARCHAR && type.precision() > 0
                 && s.codePointCount(0, s.length()) > type.precision()) {
-            String trimmed = s.stripTrailing();
-            if (trimmed.codePointCount(0, trimmed.length()) <= type.precision()) {
-                return trimmed;
+            // PostgreSQL cuts excess characters only if they are all spaces, keeping exactly n
+            int cut = s.offsetByCodePoints(0, type.precision());
+            if (s.substring(cut).chars().allMatch(c -> c == ' ')) {
+                return s.substring(0, cut);
             }
             throw new TributaryException(SqlState.STRING_DATA_RIGHT_TRUNCATION,
                     "value too long for type character varying(" + type.precision() + ")");

@@ -252,7 +252,13 @@ final class PgProtocol {
     private void runPendingStatements() {
         while (pendingStatements.hasNext()) {
             PreparedStatement statement = session.prepare(pendingStatements.next(), List.of());
-            StatementResult result = session.execute(statement, List.of());
+            StatementResult result;
+            try {
+                result = session.execute(statement, List.of());
+            } finally {
+                // a simple query's plan is used once; open cursors outlive this close
+                statement.close();
+            }
             if (result instanceof StatementResult.Rows rows) {
                 short[] formats = new short[rows.columns().size()];
                 out.write(PgBackendMessages.rowDescription(out.alloc(), rows.columns(), formats));
@@ -317,7 +323,10 @@ final class PgProtocol {
             types.add(kind == null ? null : DataType.of(kind));
         }
         if (name.isEmpty()) {
-            statements.remove("");
+            PgStatement replaced = statements.remove("");
+            if (replaced != null) {
+                replaced.close();
+            }
         } else if (statements.containsKey(name)) {
             throw new TributaryException("42P05", "prepared statement \"" + name + "\" already exists");
         }
@@ -457,7 +466,10 @@ final class PgProtocol {
         byte kind = in.readByte();
         String name = in.readCString();
         if (kind == 'S') {
-            statements.remove(name);
+            PgStatement closed = statements.remove(name);
+            if (closed != null) {
+                closed.close();
+            }
         } else if (kind == 'P') {
             closePortal(name);
         } else {
@@ -587,6 +599,7 @@ final class PgProtocol {
         abortCopy("connection to client lost");
         portals.values().forEach(PgPortal::close);
         portals.clear();
+        statements.values().forEach(PgStatement::close);
         statements.clear();
         if (session != null) {
             server.registry().unregister(backendKey);

@@ -24,6 +24,13 @@ record PgStatement(PreparedStatement prepared) {
         return prepared == null ? null : prepared.resultColumns();
     }
 
+    /** Releases the engine's plan; see {@link PreparedStatement#close()}. */
+    void close() {
+        if (prepared != null) {
+            prepared.close();
+        }
+    }
+
     /** ParameterDescription OIDs; a parameter of unknown type is sent as text, which is how it is read. */
     int[] parameterOids() {
         List<DataType> types = paramTypes();

@@ -63,7 +63,7 @@ public final class EngineSession implements Session {
 
     private static List<ColumnDesc> resultColumns(StatementPlan plan) {
         if (plan instanceof StatementPlan.Query q) {
-            return q.query().columns().stream().map(c -> new ColumnDesc(c.name(), c.type())).toList();
+            return columns(q.query().columns());
         }
         if (plan instanceof StatementPlan.Utility u) {
             return UtilityRunner.resultColumns(u.statement());
@@ -74,12 +74,13 @@ public final class EngineSession implements Session {
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
         cancelRequested = false;
-        StatementPlan plan = ((EnginePreparedStatement) statement).plan();
+        EnginePreparedStatement prepared = (EnginePreparedStatement) statement;
+        StatementPlan plan = prepared.plan();
         if (plan instanceof StatementPlan.Utility u) {
             return executeUtility(u);
         }
         if (plan instanceof StatementPlan.Query q) {
-            return query(q, params);
+            return query(q, params, prepared);
         }
         if (plan instanceof StatementPlan.Insert ins) {
             return finishDml("INSERT 0 ", dml.insert(ins, params, () -> openQuery(ins.source(), params)));
@@ -125,14 +126,14 @@ public final class EngineSession implements Session {
         }
     }
 
-    private StatementResult query(StatementPlan.Query q, List<Object> params) {
+    private StatementResult query(StatementPlan.Query q, List<Object> params, EnginePreparedStatement owner) {
         Snapshot snapshot = db.snapshots().open();
         try {
             readContext.current = snapshot;
             QueryCursor cursor = q.query().open(params);
-            List<ColumnDesc> columns = q.query().columns().stream()
-                    .map(c -> new ColumnDesc(c.name(), c.type())).toList();
-            return new StatementResult.Rows(columns, new QueryRowCursor(cursor, snapshot));
+            owner.cursorOpened();
+            return new StatementResult.Rows(columns(q.query().columns()),
+                    new QueryRowCursor(cursor, snapshot, owner::cursorClosed));
         } catch (RuntimeException e) {
             snapshot.close();
             throw e;
@@ -241,20 +242,78 @@ public final class EngineSession implements Session {
         }
     }
 
-    /** A planned statement and what the client is told about it. */
-    private record EnginePreparedStatement(String sql, StatementPlan plan, List<DataType> paramTypes,
-            List<ColumnDesc> resultColumns) implements PreparedStatement {
+    /**
+     * A planned statement and what the client is told about it. Its Calcite plan is released when
+     * the client closed it and no cursor opened from it is still open.
+     */
+    private static final class EnginePreparedStatement implements PreparedStatement {
+        private final String sql;
+        private final StatementPlan plan;
+        private final List<DataType> paramTypes;
+        private final List<ColumnDesc> resultColumns;
+        private int openCursors;
+        private boolean closeRequested;
+        private boolean released;
+
+        EnginePreparedStatement(String sql, StatementPlan plan, List<DataType> paramTypes,
+                List<ColumnDesc> resultColumns) {
+            this.sql = sql;
+            this.plan = plan;
+            this.paramTypes = paramTypes;
+            this.resultColumns = resultColumns;
+        }
+
+        @Override
+        public String sql() {
+            return sql;
+        }
+
+        @Override
+        public List<DataType> paramTypes() {
+            return paramTypes;
+        }
+
+        @Override
+        public List<ColumnDesc> resultColumns() {
+            return resultColumns;
+        }
+
+        StatementPlan plan() {
+            if (released) {
+                throw new TributaryException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement was closed");
+            }
+            return plan;
+        }
+
+        void cursorOpened() {
+            openCursors++;
+        }
+
+        void cursorClosed() {
+            openCursors--;
+            releaseIfIdle();
+        }
+
+        @Override
+        public void close() {
+            closeRequested = true;
+            releaseIfIdle();
+        }
+
+        private void releaseIfIdle() {
+            if (closeRequested && openCursors == 0 && !released) {
+                released = true;
+                plan.close();
+            }
+        }
     }
 
-    static TributaryException undefinedTable(String name) {
-        return CatalogService.undefinedTable(name);
-    }
-
-    static List<ColumnDesc> columns(List<ResultColumn> cols) {
+    private static List<ColumnDesc> columns(List<ResultColumn> cols) {
         return cols.stream().map(c -> new ColumnDesc(c.name(), c.type())).toList();
     }
 
+    /** The table, or 42P01. */
     static TableDef requireTable(Database db, String name) {
-        return db.catalog().table(name).orElseThrow(() -> undefinedTable(name));
+        return db.catalog().table(name).orElseThrow(() -> CatalogService.undefinedTable(name));
     }
 }

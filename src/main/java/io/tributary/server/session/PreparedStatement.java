@@ -13,4 +13,11 @@ public interface PreparedStatement {
 
     /** The columns of the rows the statement returns, or null if it returns no rows. */
     List<ColumnDesc> resultColumns();
+
+    /**
+     * Releases the plan once the client no longer needs it (Close, a replaced unnamed statement,
+     * the end of a simple query). Cursors already opened from it stay valid until they close.
+     * Idempotent; session thread only.
+     */
+    void close();
 }

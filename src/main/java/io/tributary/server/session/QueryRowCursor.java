@@ -13,13 +13,16 @@ import java.util.List;
 final class QueryRowCursor implements RowCursor {
     private final QueryCursor cursor;
     private final Snapshot snapshot;
+    private final Runnable onClose;
     private Object[] lookahead;
     private boolean done;
     private boolean closed;
 
-    QueryRowCursor(QueryCursor cursor, Snapshot snapshot) {
+    /** @param onClose runs once after the cursor and snapshot are released */
+    QueryRowCursor(QueryCursor cursor, Snapshot snapshot, Runnable onClose) {
         this.cursor = cursor;
         this.snapshot = snapshot;
+        this.onClose = onClose;
     }
 
     @Override
@@ -57,6 +60,7 @@ final class QueryRowCursor implements RowCursor {
                 cursor.close();
             } finally {
                 snapshot.close();
+                onClose.run();
             }
         }
     }

@@ -7,7 +7,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * PostgreSQL's typing where it differs from Calcite's defaults: NUMERIC arithmetic at up to 38 digits (larger precision makes every decimal operation pay for it), SUM of
- * integers is BIGINT (and of BIGINT is NUMERIC) so sums do not overflow, AVG of integers is NUMERIC.
+ * INT and SMALLINT is BIGINT so sums do not overflow (SUM of BIGINT stays BIGINT), AVG of integers is NUMERIC.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
@@ -33,7 +33,8 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public RelDataType deriveSumType(RelDataTypeFactory f, RelDataType argumentType) {
         RelDataType t = switch (argumentType.getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER -> f.createSqlType(SqlTypeName.BIGINT);
-            case BIGINT -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, 0);
+            // PostgreSQL widens to NUMERIC, but Calcite cannot implement a DECIMAL sum of BIGINTs
+            case BIGINT -> f.createSqlType(SqlTypeName.BIGINT);
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, argumentType.getScale());
             default -> argumentType;
         };

@@ -135,6 +135,11 @@ final class PgFakeSession implements Session {
             public List<ColumnDesc> resultColumns() {
                 return resultColumns;
             }
+
+            @Override
+            public void close() {
+                // nothing to release: the fake session plans nothing
+            }
         };
     }
 
