@@ -1,5 +1,6 @@
 package io.tributary.meta;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -32,7 +33,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -247,9 +247,31 @@ class BarrierManagerTest {
         assertEquals("2", committed("after"));
     }
 
-    @Disabled("bug: BarrierManager.stage rolls a failed lambda back with WriteBuffer save points, but "
-            + "RocksWriteBuffer.rollbackToSavePoint does not undo deleteRange; a stage() that calls deleteRange "
-            + "and then throws still deletes the committed range at the next commit")
+    @Test
+    void failingStageRestoresWhatLaterStagesSee() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("committed"), b("c")), null));
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("staged"), b("s")), null);
+        assertThrows(IllegalStateException.class, () -> barriers.stage(wb -> {
+            wb.delete(Keyspace.DATA, b("committed"));
+            wb.delete(Keyspace.DATA, b("staged"));
+            wb.put(Keyspace.DATA, b("new"), b("n"));
+            // lookups inside the failing stage see its own writes
+            assertArrayEquals(new boolean[] {false, false, true},
+                    wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new"))));
+            throw new IllegalStateException("boom");
+        }, null));
+        List<boolean[]> seen = new ArrayList<>();
+        long ticket = barriers.stage(wb -> seen.add(
+                wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new")))), null);
+        assertArrayEquals(new boolean[] {true, true, false}, seen.get(0),
+                "the next stage of the same epoch sees the state before the failed one");
+        barriers.awaitCommitted(ticket);
+        assertEquals("c", committed("committed"));
+        assertEquals("s", committed("staged"));
+        assertNull(committed("new"));
+    }
+
     @Test
     void failingStageWithRangeDeleteLeavesNothingBehind() throws Exception {
         start(store, LONG_INTERVAL_MS);

@@ -107,15 +107,50 @@ class TableWriterTest {
     }
 
     @Test
-    void duplicateKeyWithinStatement() throws Exception {
+    void duplicateKeyWithinStatementAppliesNothing() throws Exception {
         TableDef t = createKv("t");
+        statement(t, w -> w.insert(row(7, "seven")));
         try (TableWriter w = db.newTableWriter(t)) {
+            // changes are settled at apply: staging the duplicate is accepted, apply reports it
             w.insert(row(1, "a"));
-            TributaryException e = assertThrows(TributaryException.class, () -> w.insert(row(1, "again")));
+            w.insert(row(2, "b"));
+            w.insert(row(1, "again"));
+            w.replace(row(7, "SEVEN"));
+            assertEquals(4, w.count());
+            TributaryException e = assertThrows(TributaryException.class,
+                    () -> w.apply(db.barriers(), db.catalogService()));
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             assertEquals("duplicate key value violates unique constraint \"t_pkey\"", e.getMessage());
             assertEquals("Key (id)=(1) already exists.", e.detail());
         }
+        db.barriers().flush();
+        assertEquals(Map.of(7, "seven"), kv(t), "nothing of the failed statement is applied");
+        // the failed statement left nothing staged that would block its keys
+        statement(t, w -> w.insert(row(1, "later")));
+        assertEquals(Map.of(1, "later", 7, "seven"), kv(t));
+    }
+
+    @Test
+    void duplicateWithinStatementAfterDeleteAndReinsert() throws Exception {
+        TableDef t = createKv("t");
+        statement(t, w -> w.insert(row(1, "a")));
+        // delete then insert of one key is a replacement; a second insert of it is still a duplicate
+        try (TableWriter w = db.newTableWriter(t)) {
+            w.delete(row(1, "a"));
+            w.insert(row(1, "b"));
+            w.insert(row(1, "c"));
+            TributaryException e = assertThrows(TributaryException.class,
+                    () -> w.apply(db.barriers(), db.catalogService()));
+            assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
+            assertEquals("Key (id)=(1) already exists.", e.detail());
+        }
+        db.barriers().flush();
+        assertEquals(Map.of(1, "a"), kv(t));
+        statement(t, w -> {
+            w.delete(row(1, "a"));
+            w.insert(row(1, "b"));
+        });
+        assertEquals(Map.of(1, "b"), kv(t));
     }
 
     @Test
@@ -158,9 +193,19 @@ class TableWriterTest {
         TableDef t = db.catalog().table("n").orElseThrow();
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(new Object[] {new BigDecimal("1.0")});
+            w.insert(new Object[] {new BigDecimal("1.00")});
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.insert(new Object[] {new BigDecimal("1.00")}));
+                    () -> w.apply(db.barriers(), db.catalogService()));
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
+        }
+        db.barriers().flush();
+        assertTrue(rows(t).isEmpty(), "nothing of the failed statement is applied");
+        // and against a committed row
+        statement(t, w -> w.insert(new Object[] {new BigDecimal("1.0")}));
+        try (TableWriter w = db.newTableWriter(t)) {
+            w.insert(new Object[] {new BigDecimal("1.000")});
+            assertEquals(SqlState.UNIQUE_VIOLATION, assertThrows(TributaryException.class,
+                    () -> w.apply(db.barriers(), db.catalogService())).sqlState());
         }
     }
 

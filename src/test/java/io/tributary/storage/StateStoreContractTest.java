@@ -2,6 +2,7 @@ package io.tributary.storage;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -186,86 +186,213 @@ public abstract class StateStoreContractTest {
     }
 
     @Test
-    void getBufferedSeesOnlyTheBuffer() {
-        commit(wb -> wb.put(Keyspace.DATA, b("committed"), b("c")));
-        try (WriteBuffer wb = store.newWriteBuffer()) {
-            assertNull(wb.getBuffered(Keyspace.DATA, b("committed")));
-            wb.put(Keyspace.DATA, b("new"), b("n"));
-            assertEquals("n", s(wb.getBuffered(Keyspace.DATA, b("new"))));
-            wb.put(Keyspace.DATA, b("new"), b("n2"));
-            assertEquals("n2", s(wb.getBuffered(Keyspace.DATA, b("new"))), "later writes replace earlier ones");
-            wb.delete(Keyspace.DATA, b("new"));
-            assertNull(wb.getBuffered(Keyspace.DATA, b("new")));
-            assertNull(wb.getBuffered(Keyspace.CATALOG, b("new")));
-        }
-    }
-
-    @Test
-    void getThroughSeesBufferOverCommitted() {
+    void existsSeesThisBuffersLastWriteOverCommitted() {
         commit(wb -> {
             wb.put(Keyspace.DATA, b("a"), b("1"));
             wb.put(Keyspace.DATA, b("b"), b("2"));
         });
         try (WriteBuffer wb = store.newWriteBuffer()) {
-            assertEquals("1", s(wb.getThrough(Keyspace.DATA, b("a"))));
+            assertTrue(wb.exists(Keyspace.DATA, b("a")), "an untouched committed key exists");
+            assertFalse(wb.exists(Keyspace.DATA, b("c")));
             wb.put(Keyspace.DATA, b("a"), b("11"));
             wb.delete(Keyspace.DATA, b("b"));
             wb.put(Keyspace.DATA, b("c"), b("3"));
-            assertEquals("11", s(wb.getThrough(Keyspace.DATA, b("a"))));
-            assertNull(wb.getThrough(Keyspace.DATA, b("b")), "a buffered delete hides the committed value");
-            assertEquals("3", s(wb.getThrough(Keyspace.DATA, b("c"))));
-            assertNull(wb.getThrough(Keyspace.DATA, b("d")));
-            // a commit from elsewhere is seen through the buffer (reads fall through to the latest state)
+            assertTrue(wb.exists(Keyspace.DATA, b("a")));
+            assertFalse(wb.exists(Keyspace.DATA, b("b")), "a buffered delete hides the committed key");
+            assertTrue(wb.exists(Keyspace.DATA, b("c")), "a buffered put exists before commit");
+            assertFalse(wb.exists(Keyspace.DATA, b("d")));
+            assertFalse(wb.exists(Keyspace.CATALOG, b("a")), "keyspaces are separate");
+            assertFalse(wb.exists(Keyspace.CATALOG, b("c")), "keyspaces are separate");
+            // the last write to a key wins, in both directions, also after a lookup has been made
+            wb.put(Keyspace.DATA, b("b"), b("22"));
+            assertTrue(wb.exists(Keyspace.DATA, b("b")));
+            wb.delete(Keyspace.DATA, b("c"));
+            assertFalse(wb.exists(Keyspace.DATA, b("c")));
+            wb.delete(Keyspace.DATA, b("b"));
+            wb.put(Keyspace.DATA, b("c"), b("33"));
+            wb.delete(Keyspace.DATA, b("c"));
+            wb.put(Keyspace.DATA, b("c"), b("333"));
+            assertFalse(wb.exists(Keyspace.DATA, b("b")));
+            assertTrue(wb.exists(Keyspace.DATA, b("c")));
+            // a key the buffer never wrote falls through to the latest committed state
             commit(other -> other.put(Keyspace.DATA, b("d"), b("4")));
-            assertEquals("4", s(wb.getThrough(Keyspace.DATA, b("d"))));
+            assertTrue(wb.exists(Keyspace.DATA, b("d")));
+            // nothing is visible to readers until commit
+            assertEquals(List.of("a=1", "b=2", "d=4"), scanAll(Keyspace.DATA, "", "z"));
+            store.commit(store.committedEpoch() + 1, wb);
         }
+        assertEquals(List.of("a=11", "c=333", "d=4"), scanAll(Keyspace.DATA, "", "z"));
     }
 
-    @Disabled("bug: RocksWriteBuffer.getThrough ignores deleteRange (range deletes are kept in a side list), so "
-            + "after deleteRange(DATA, a, c) getThrough(DATA, b) still returns the committed value although the "
-            + "WriteBuffer contract says getThrough is 'the value as it would be after commit' (which is null)")
     @Test
-    void getThroughHonoursDeleteRange() {
-        commit(wb -> wb.put(Keyspace.DATA, b("b"), b("2")));
+    void existAllAgreesWithExists() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("committed"), b("c"));
+            wb.put(Keyspace.DATA, b("deleted"), b("d"));
+            wb.put(Keyspace.CATALOG, b("catalogOnly"), b("x"));
+        });
         try (WriteBuffer wb = store.newWriteBuffer()) {
-            wb.deleteRange(Keyspace.DATA, b("a"), b("c"));
-            assertNull(wb.getThrough(Keyspace.DATA, b("b")));
+            List<byte[]> keys = List.of(b("committed"), b("deleted"), b("new"), b("missing"), b("catalogOnly"),
+                    b("committed"), b("new"));
+            // before any write: only the committed state answers
+            assertArrayEquals(new boolean[] {true, true, false, false, false, true, false},
+                    wb.existAll(Keyspace.DATA, keys));
+            wb.delete(Keyspace.DATA, b("deleted"));
+            wb.put(Keyspace.DATA, b("new"), b("n"));
+            boolean[] all = wb.existAll(Keyspace.DATA, keys);
+            assertArrayEquals(new boolean[] {true, false, true, false, false, true, true}, all);
+            for (int i = 0; i < keys.size(); i++) {
+                assertEquals(wb.exists(Keyspace.DATA, keys.get(i)), all[i], "key " + s(keys.get(i)));
+            }
+            assertArrayEquals(new boolean[] {false, false, false, false, true, false, false},
+                    wb.existAll(Keyspace.CATALOG, keys));
+            assertArrayEquals(new boolean[0], wb.existAll(Keyspace.DATA, List.of()));
         }
     }
 
     @Test
-    void savePointsRollBack() {
-        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+    void existAllOverMoreThan4096Keys() {
+        int n = 10_000;
+        // committed: every even key
+        commit(wb -> {
+            for (int i = 0; i < n; i += 2) {
+                wb.put(Keyspace.DATA, b(String.format("k%05d", i)), b("c"));
+            }
+        });
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            keys.add(b(String.format("k%05d", i)));
+        }
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            // an empty buffer: every answer comes from the committed state, in several batched reads
+            boolean[] committedOnly = wb.existAll(Keyspace.DATA, keys);
+            assertEquals(n, committedOnly.length);
+            for (int i = 0; i < n; i++) {
+                assertEquals(i % 2 == 0, committedOnly[i], "key " + i);
+            }
+            // buffer deletes every key divisible by 3 and puts every key divisible by 5
+            for (int i = 0; i < n; i += 3) {
+                wb.delete(Keyspace.DATA, keys.get(i));
+            }
+            for (int i = 0; i < n; i += 5) {
+                wb.put(Keyspace.DATA, keys.get(i), b("p"));
+            }
+            boolean[] all = wb.existAll(Keyspace.DATA, keys);
+            assertEquals(n, all.length);
+            int untouched = 0;
+            for (int i = 0; i < n; i++) {
+                boolean expected = i % 5 == 0 || (i % 3 != 0 && i % 2 == 0);
+                assertEquals(expected, all[i], "key " + i);
+                untouched += i % 3 != 0 && i % 5 != 0 ? 1 : 0;
+            }
+            assertTrue(untouched > 4096, "keys answered by the committed state span more than one batch: "
+                    + untouched);
+        }
+    }
+
+    @Test
+    void writesApplyInOrderAtCommit() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("b"), b("committed"));
+            wb.put(Keyspace.DATA, b("d"), b("committed"));
+        });
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("a"), b("1"));
+            wb.put(Keyspace.DATA, b("a"), b("2"));
+            wb.delete(Keyspace.DATA, b("b"));
+            wb.put(Keyspace.DATA, b("b"), b("3"));
+            wb.put(Keyspace.DATA, b("c"), b("4"));
+            wb.delete(Keyspace.DATA, b("c"));
+            wb.put(Keyspace.DATA, b("d"), b("5"));
+            wb.delete(Keyspace.DATA, b("d"));
+        });
+        assertEquals(List.of("a=2", "b=3"), scanAll(Keyspace.DATA, "", "z"));
+    }
+
+    @Test
+    void savePointRollbackUndoesPutsAndDeletes() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("a"), b("1"));
+            wb.put(Keyspace.DATA, b("b"), b("2"));
+        });
         try (WriteBuffer wb = store.newWriteBuffer()) {
             wb.put(Keyspace.DATA, b("kept"), b("k"));
+            wb.delete(Keyspace.DATA, b("b"));
+            long sizeAtSavePoint = wb.size();
             wb.setSavePoint();
             wb.put(Keyspace.DATA, b("kept"), b("overwritten"));
             wb.put(Keyspace.DATA, b("gone"), b("g"));
             wb.delete(Keyspace.DATA, b("a"));
+            wb.put(Keyspace.DATA, b("b"), b("back"));
+            wb.delete(Keyspace.DATA, b("kept"));
             wb.rollbackToSavePoint();
-            assertEquals("k", s(wb.getBuffered(Keyspace.DATA, b("kept"))));
-            assertNull(wb.getBuffered(Keyspace.DATA, b("gone")));
-            assertEquals("1", s(wb.getThrough(Keyspace.DATA, b("a"))));
-            // nested: pop keeps the writes
-            wb.setSavePoint();
-            wb.put(Keyspace.DATA, b("outer"), b("o"));
-            wb.setSavePoint();
-            wb.put(Keyspace.DATA, b("inner"), b("i"));
-            wb.popSavePoint();
-            wb.rollbackToSavePoint();
-            assertNull(wb.getBuffered(Keyspace.DATA, b("outer")));
-            assertNull(wb.getBuffered(Keyspace.DATA, b("inner")));
-            wb.setSavePoint();
-            wb.put(Keyspace.DATA, b("popped"), b("p"));
-            wb.popSavePoint();
+            assertEquals(sizeAtSavePoint, wb.size());
+            assertTrue(wb.exists(Keyspace.DATA, b("kept")), "the put before the save point survives");
+            assertFalse(wb.exists(Keyspace.DATA, b("gone")), "a put after the save point is undone");
+            assertTrue(wb.exists(Keyspace.DATA, b("a")), "a delete after the save point is undone");
+            assertFalse(wb.exists(Keyspace.DATA, b("b")), "the delete before the save point survives");
             store.commit(store.committedEpoch() + 1, wb);
         }
-        assertEquals(List.of("a=1", "kept=k", "popped=p"), scanAll(Keyspace.DATA, "", "z"));
+        assertEquals(List.of("a=1", "kept=k"), scanAll(Keyspace.DATA, "", "z"));
     }
 
-    @Disabled("bug: RocksWriteBuffer.rollbackToSavePoint does not undo deleteRange calls made after the save "
-            + "point (they live outside the WriteBatchWithIndex), so a rolled-back range delete still removes "
-            + "committed keys at commit. BarrierManager.stage relies on save points to undo a failed stage()")
+    @Test
+    void savePointRollbackAfterLookupsRestoresTheIndex() {
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            wb.put(Keyspace.DATA, b("x"), b("x"));
+            wb.setSavePoint();
+            wb.delete(Keyspace.DATA, b("x"));
+            wb.delete(Keyspace.DATA, b("a"));
+            wb.put(Keyspace.DATA, b("y"), b("y"));
+            // lookups in the middle of the save point, then more writes after them
+            assertFalse(wb.exists(Keyspace.DATA, b("x")));
+            assertArrayEquals(new boolean[] {false, true}, wb.existAll(Keyspace.DATA, List.of(b("a"), b("y"))));
+            wb.put(Keyspace.DATA, b("x"), b("again"));
+            wb.put(Keyspace.DATA, b("z"), b("z"));
+            assertTrue(wb.exists(Keyspace.DATA, b("z")));
+            wb.put(Keyspace.DATA, b("w"), b("w"));
+            wb.rollbackToSavePoint();
+            assertArrayEquals(new boolean[] {true, true, false, false, false},
+                    wb.existAll(Keyspace.DATA, List.of(b("x"), b("a"), b("y"), b("z"), b("w"))));
+            store.commit(store.committedEpoch() + 1, wb);
+        }
+        assertEquals(List.of("a=1", "x=x"), scanAll(Keyspace.DATA, "", "z"));
+    }
+
+    @Test
+    void releaseSavePointKeepsWrites() {
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            wb.setSavePoint();
+            wb.put(Keyspace.DATA, b("released"), b("r"));
+            wb.delete(Keyspace.DATA, b("a"));
+            wb.releaseSavePoint();
+            assertEquals(2, wb.size());
+            assertTrue(wb.exists(Keyspace.DATA, b("released")));
+            assertFalse(wb.exists(Keyspace.DATA, b("a")));
+            // a later save point rolls back only to itself, not past the released one
+            wb.setSavePoint();
+            wb.put(Keyspace.DATA, b("later"), b("l"));
+            assertTrue(wb.exists(Keyspace.DATA, b("later")));
+            wb.rollbackToSavePoint();
+            assertEquals(2, wb.size());
+            assertTrue(wb.exists(Keyspace.DATA, b("released")));
+            assertFalse(wb.exists(Keyspace.DATA, b("a")));
+            assertFalse(wb.exists(Keyspace.DATA, b("later")));
+            // and a released save point with lookups made under it keeps those writes too
+            wb.setSavePoint();
+            wb.put(Keyspace.DATA, b("kept"), b("k"));
+            assertTrue(wb.exists(Keyspace.DATA, b("kept")));
+            wb.releaseSavePoint();
+            wb.setSavePoint();
+            wb.rollbackToSavePoint();
+            assertTrue(wb.exists(Keyspace.DATA, b("kept")));
+            store.commit(store.committedEpoch() + 1, wb);
+        }
+        assertEquals(List.of("kept=k", "released=r"), scanAll(Keyspace.DATA, "", "z"));
+    }
+
     @Test
     void savePointRollsBackDeleteRange() {
         commit(wb -> wb.put(Keyspace.DATA, b("b"), b("2")));
@@ -280,17 +407,20 @@ public abstract class StateStoreContractTest {
     }
 
     @Test
-    void forEachVisitsBufferedWritesInKeyOrder() {
+    void savePointRollbackKeepsDeleteRangeMadeBeforeIt() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("b"), b("2"));
+            wb.put(Keyspace.DATA, b("x"), b("9"));
+        });
         try (WriteBuffer wb = store.newWriteBuffer()) {
-            wb.put(Keyspace.DATA, b("c"), b("3"));
-            wb.put(Keyspace.DATA, b("a"), b("1"));
-            wb.delete(Keyspace.DATA, b("b"));
-            wb.put(Keyspace.DATA, b("a"), b("1b"));
-            wb.put(Keyspace.CATALOG, b("x"), b("cat"));
-            List<String> seen = new ArrayList<>();
-            wb.forEach(Keyspace.DATA, (k, v) -> seen.add(s(k) + "=" + s(v)));
-            assertEquals(List.of("a=1b", "b=null", "c=3"), seen);
+            wb.deleteRange(Keyspace.DATA, b("a"), b("c"));
+            wb.setSavePoint();
+            wb.deleteRange(Keyspace.DATA, b("w"), b("y"));
+            wb.rollbackToSavePoint();
+            assertEquals(1, wb.size());
+            store.commit(store.committedEpoch() + 1, wb);
         }
+        assertEquals(List.of("x=9"), scanAll(Keyspace.DATA, "", "z"));
     }
 
     @Test
