@@ -15,6 +15,12 @@ public final class Catalog {
     public static final String SCHEMA = "public";
 
     private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
+    private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Grows with every change, so plans made against an older catalog can be recognized. */
+    public long version() {
+        return version.get();
+    }
 
     public Optional<TableDef> table(String name) {
         return Optional.ofNullable(tables.get(name));
@@ -27,10 +33,12 @@ public final class Catalog {
 
     public void put(TableDef table) {
         tables.put(table.name(), table);
+        version.incrementAndGet();
     }
 
     public void remove(String name) {
         tables.remove(name);
+        version.incrementAndGet();
     }
 
     public int nextFreeId() {

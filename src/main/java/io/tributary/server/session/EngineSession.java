@@ -31,6 +31,7 @@ public final class EngineSession implements Session {
     private final DmlRunner dml;
     private final UtilityRunner utility;
     private final ReadContextImpl readContext = new ReadContextImpl();
+    private final PlanCache planCache = new PlanCache();
     private volatile boolean cancelRequested;
     private char transactionStatus = 'I';
     private Consumer<Notice> notices = n -> { };
@@ -50,7 +51,11 @@ public final class EngineSession implements Session {
 
     @Override
     public PreparedStatement prepare(String sql, List<DataType> declared) {
-        StatementPlan plan = frontend.plan(sql);
+        long version = db.catalog().version();
+        StatementPlan plan = planCache.borrow(sql, version);
+        if (plan == null) {
+            plan = frontend.plan(sql);
+        }
         List<DataType> inferred = plan.paramTypes();
         List<DataType> types = new ArrayList<>(inferred);
         for (int i = 0; i < declared.size() && i < types.size(); i++) {
@@ -58,7 +63,12 @@ public final class EngineSession implements Session {
                 types.set(i, declared.get(i));
             }
         }
-        return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan));
+        if (plan instanceof StatementPlan.Utility) {
+            return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan), () -> { });
+        }
+        StatementPlan cacheable = plan;
+        return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan),
+                () -> planCache.giveBack(sql, cacheable, version, db.catalog().version()));
     }
 
     private static List<ColumnDesc> resultColumns(StatementPlan plan) {
@@ -221,6 +231,7 @@ public final class EngineSession implements Session {
 
     @Override
     public void close() {
+        planCache.close();
         frontend.close();
     }
 
@@ -243,20 +254,23 @@ public final class EngineSession implements Session {
     }
 
     /**
-     * A planned statement and what the client is told about it. Its Calcite plan is released when
-     * the client closed it and no cursor opened from it is still open.
+     * A planned statement and what the client is told about it. Its plan is handed back (to the
+     * session's plan cache) when the client closed it and no cursor opened from it is still open.
      */
     private static final class EnginePreparedStatement implements PreparedStatement {
         private final String sql;
         private final StatementPlan plan;
         private final List<DataType> paramTypes;
         private final List<ColumnDesc> resultColumns;
+        private final Runnable release;
         private int openCursors;
         private boolean closeRequested;
         private boolean released;
 
+        /** @param release hands the plan back (to the plan cache) once unused */
         EnginePreparedStatement(String sql, StatementPlan plan, List<DataType> paramTypes,
-                List<ColumnDesc> resultColumns) {
+                List<ColumnDesc> resultColumns, Runnable release) {
+            this.release = release;
             this.sql = sql;
             this.plan = plan;
             this.paramTypes = paramTypes;
@@ -303,7 +317,7 @@ public final class EngineSession implements Session {
         private void releaseIfIdle() {
             if (closeRequested && openCursors == 0 && !released) {
                 released = true;
-                plan.close();
+                release.run();
             }
         }
     }
