@@ -1,0 +1,334 @@
+package io.tributary.meta;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.storage.rocksdb.RocksStateStore;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BarrierManagerTest {
+    /** Long enough that only early barriers (awaitCommitted / flush / close) can commit within a test. */
+    private static final long LONG_INTERVAL_MS = 10_000;
+
+    @TempDir
+    Path dir;
+
+    private StateStore store;
+    private BarrierManager barriers;
+
+    @BeforeEach
+    void open() {
+        store = RocksStateStore.open(dir.resolve("state"));
+    }
+
+    @AfterEach
+    void close() {
+        if (barriers != null) {
+            barriers.close();
+        }
+        store.close();
+    }
+
+    private BarrierManager start(StateStore s, long intervalMs) {
+        barriers = new BarrierManager(s, intervalMs);
+        barriers.start();
+        return barriers;
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private String committed(String key) {
+        try (ReadView v = store.snapshot()) {
+            byte[] value = v.get(Keyspace.DATA, b(key));
+            return value == null ? null : new String(value, StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void stagedChangesAreInvisibleUntilCommitted() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        long before = store.committedEpoch();
+        long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")), null);
+        assertNull(committed("k"));
+        assertEquals(before, store.committedEpoch());
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> barriers.awaitCommitted(ticket));
+        assertEquals("v", committed("k"));
+        assertTrue(store.committedEpoch() > before);
+        assertEquals(store.committedEpoch(), barriers.committedEpoch());
+    }
+
+    @Test
+    void awaitingAnOldTicketReturnsAtOnce() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        long t1 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")), null);
+        barriers.awaitCommitted(t1);
+        long epoch = store.committedEpoch();
+        assertTimeoutPreemptively(Duration.ofSeconds(1), () -> barriers.awaitCommitted(t1));
+        assertEquals(epoch, store.committedEpoch(), "no new epoch is needed for a committed ticket");
+        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")), null);
+        assertTrue(t2 > t1, "tickets grow");
+    }
+
+    @Test
+    void periodicBarrierCommitsWithoutWaiters() throws Exception {
+        start(store, 50);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")), null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (committed("k") == null && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals("v", committed("k"));
+    }
+
+    @Test
+    void afterCommitHookRunsBeforeWaitersWake() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        AtomicBoolean ran = new AtomicBoolean();
+        long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")), () -> {
+            assertEquals("v", committed("k"), "the hook runs once the epoch is durable");
+            ran.set(true);
+        });
+        assertTrue(!ran.get());
+        barriers.awaitCommitted(ticket);
+        assertTrue(ran.get());
+    }
+
+    /** Runs {@code threads} statements at once, each staging one key and awaiting it; returns their epochs. */
+    private Set<Long> runConcurrentStatements(int threads) throws Exception {
+        Set<Long> epochs = ConcurrentHashMap.newKeySet();
+        CyclicBarrier go = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                String key = "k" + i;
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b(key), b("v")),
+                            () -> epochs.add(store.committedEpoch()));
+                    barriers.awaitCommitted(ticket);
+                    assertEquals("v", committed(key), "visible once awaitCommitted returns");
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(8, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < threads; i++) {
+            assertEquals("v", committed("k" + i));
+        }
+        return epochs;
+    }
+
+    @Test
+    void concurrentStatementsShareFewCommits() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        int threads = 50;
+        long startNanos = System.nanoTime();
+        Set<Long> epochs = runConcurrentStatements(threads);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        assertTrue(elapsedMs < 5_000, "50 waiters took " + elapsedMs + " ms with a 10 s barrier interval");
+        // Commits are fast here, so groups depend on thread scheduling (typically 3-7 epochs); stay lenient.
+        assertTrue(epochs.size() <= threads / 2, "group commit: " + threads + " statements used " + epochs.size()
+                + " epochs");
+    }
+
+    @Test
+    void statementsArrivingDuringASlowCommitShareTheNextOne() throws Exception {
+        // An fsync that takes 150 ms: everyone who arrives meanwhile must ride the next single commit.
+        start(new DelegatingStore(store) {
+            @Override
+            public void commit(long epoch, WriteBuffer buffer) {
+                try {
+                    Thread.sleep(150);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                super.commit(epoch, buffer);
+            }
+        }, LONG_INTERVAL_MS);
+        int threads = 50;
+        long startNanos = System.nanoTime();
+        Set<Long> epochs = runConcurrentStatements(threads);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        assertTrue(epochs.size() <= 4, "group commit: " + threads + " statements used " + epochs.size() + " epochs");
+        assertTrue(elapsedMs < 4_000, "took " + elapsedMs + " ms");
+    }
+
+    /** Forwards everything to another store; close() does not close it. */
+    private static class DelegatingStore implements StateStore {
+        private final StateStore inner;
+
+        DelegatingStore(StateStore inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public ReadView snapshot() {
+            return inner.snapshot();
+        }
+
+        @Override
+        public WriteBuffer newWriteBuffer() {
+            return inner.newWriteBuffer();
+        }
+
+        @Override
+        public void commit(long epoch, WriteBuffer buffer) {
+            inner.commit(epoch, buffer);
+        }
+
+        @Override
+        public long committedEpoch() {
+            return inner.committedEpoch();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void failingStageLeavesNothingBehind() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        long t0 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("old"), b("o")), null);
+        barriers.awaitCommitted(t0);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("before"), b("1")), null);
+        RuntimeException boom = new RuntimeException("boom");
+        RuntimeException thrown = assertThrows(RuntimeException.class, () -> barriers.stage(wb -> {
+            wb.put(Keyspace.DATA, b("bad"), b("x"));
+            wb.put(Keyspace.DATA, b("before"), b("overwritten"));
+            wb.delete(Keyspace.DATA, b("old"));
+            throw boom;
+        }, () -> {
+            throw new AssertionError("the hook of a failed stage must not run");
+        }));
+        assertTrue(thrown == boom, "the lambda's exception propagates");
+        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("after"), b("2")), null);
+        barriers.awaitCommitted(t2);
+        assertNull(committed("bad"));
+        assertEquals("1", committed("before"));
+        assertEquals("o", committed("old"));
+        assertEquals("2", committed("after"));
+    }
+
+    @Test
+    void failingStageRestoresWhatLaterStagesSee() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("committed"), b("c")), null));
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("staged"), b("s")), null);
+        assertThrows(IllegalStateException.class, () -> barriers.stage(wb -> {
+            wb.delete(Keyspace.DATA, b("committed"));
+            wb.delete(Keyspace.DATA, b("staged"));
+            wb.put(Keyspace.DATA, b("new"), b("n"));
+            // lookups inside the failing stage see its own writes
+            assertArrayEquals(new boolean[] {false, false, true},
+                    wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new"))));
+            throw new IllegalStateException("boom");
+        }, null));
+        List<boolean[]> seen = new ArrayList<>();
+        long ticket = barriers.stage(wb -> seen.add(
+                wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new")))), null);
+        assertArrayEquals(new boolean[] {true, true, false}, seen.get(0),
+                "the next stage of the same epoch sees the state before the failed one");
+        barriers.awaitCommitted(ticket);
+        assertEquals("c", committed("committed"));
+        assertEquals("s", committed("staged"));
+        assertNull(committed("new"));
+    }
+
+    @Test
+    void failingStageWithRangeDeleteLeavesNothingBehind() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("t/1"), b("row")), null));
+        assertThrows(IllegalStateException.class, () -> barriers.stage(wb -> {
+            wb.deleteRange(Keyspace.DATA, b("t/"), b("t0"));
+            throw new IllegalStateException("boom");
+        }, null));
+        barriers.flush();
+        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("x"), b("y")), null));
+        assertEquals("row", committed("t/1"));
+    }
+
+    @Test
+    void flushCommitsEverythingStaged() throws Exception {
+        start(store, LONG_INTERVAL_MS);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")), null);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")), null);
+        assertTimeoutPreemptively(Duration.ofSeconds(5), barriers::flush);
+        assertEquals("1", committed("a"));
+        assertEquals("2", committed("b"));
+    }
+
+    @Test
+    void closeCommitsWhatIsStagedAndRefusesNewStages() {
+        start(store, LONG_INTERVAL_MS);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")), null);
+        barriers.close();
+        assertEquals("1", committed("a"));
+        TributaryException e = assertThrows(TributaryException.class,
+                () -> barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")), null));
+        assertEquals(SqlState.ADMIN_SHUTDOWN, e.sqlState());
+        barriers = null;
+    }
+
+    @Test
+    void failedCommitFailsItsWaitersOnly() throws Exception {
+        AtomicInteger failNext = new AtomicInteger(1);
+        StateStore flaky = new DelegatingStore(store) {
+            @Override
+            public void commit(long epoch, WriteBuffer buffer) {
+                if (failNext.getAndDecrement() > 0) {
+                    throw new TributaryException(SqlState.INTERNAL_ERROR, "disk on fire");
+                }
+                super.commit(epoch, buffer);
+            }
+        };
+        start(flaky, LONG_INTERVAL_MS);
+        long t1 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("lost"), b("1")), null);
+        TributaryException e = assertThrows(TributaryException.class, () -> barriers.awaitCommitted(t1));
+        assertEquals(SqlState.INTERNAL_ERROR, e.sqlState());
+        assertTrue(e.getMessage().contains("disk on fire"), e.getMessage());
+        // a late waiter of the failed ticket learns it too
+        assertThrows(TributaryException.class, () -> barriers.awaitCommitted(t1));
+        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("kept"), b("2")), null);
+        barriers.awaitCommitted(t2);
+        assertNull(committed("lost"));
+        assertNotNull(committed("kept"));
+    }
+}
