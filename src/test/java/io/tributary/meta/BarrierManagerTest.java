@@ -169,25 +169,32 @@ class BarrierManagerTest {
     }
 
     @Test
-    void statementsArrivingDuringASlowCommitShareTheNextOne() throws Exception {
-        // An fsync that takes 150 ms: everyone who arrives meanwhile must ride the next single commit.
-        start(new DelegatingStore(store) {
-            @Override
-            public void commit(long epoch, WriteBuffer buffer) {
-                try {
-                    Thread.sleep(150);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                super.commit(epoch, buffer);
-            }
-        }, LONG_INTERVAL_MS);
+    void statementsStagedBeforeABarrierShareOneCommit() throws Exception {
+        // Deterministic group commit: all 50 stage first, then all wait; one barrier must take them all.
+        start(store, LONG_INTERVAL_MS);
         int threads = 50;
-        long startNanos = System.nanoTime();
-        Set<Long> epochs = runConcurrentStatements(threads);
-        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-        assertTrue(epochs.size() <= 4, "group commit: " + threads + " statements used " + epochs.size() + " epochs");
-        assertTrue(elapsedMs < 4_000, "took " + elapsedMs + " ms");
+        Set<Long> epochs = ConcurrentHashMap.newKeySet();
+        CyclicBarrier allStaged = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                String key = "s" + i;
+                futures.add(pool.submit(() -> {
+                    long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b(key), b("v")),
+                            () -> epochs.add(store.committedEpoch()));
+                    allStaged.await();
+                    barriers.awaitCommitted(ticket);
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(8, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, epochs.size(), "statements staged before the barrier must share its commit");
     }
 
     /** Forwards everything to another store; close() does not close it. */
