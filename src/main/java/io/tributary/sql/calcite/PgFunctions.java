@@ -12,6 +12,16 @@ public final class PgFunctions {
     private PgFunctions() {
     }
 
+    /** {@code version()}: what PostgreSQL clients parse, then what this server is. */
+    public static String version() {
+        return "PostgreSQL 15.0 (Tributary 0.1.0)";
+    }
+
+    /** {@code current_database()}: the only database. */
+    public static String current_database() {
+        return "dev";
+    }
+
     /** {@code now()}: the current time; non-deterministic so plans never fold it into a constant. */
     @NonDeterministic
     public static Timestamp now() {
