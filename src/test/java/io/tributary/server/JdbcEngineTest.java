@@ -155,8 +155,8 @@ class JdbcEngineTest {
 
     /**
      * Inserts rows 1..TYPED_ROWS with typed setters. {@code typedTemporals}: DATE/TIME/TIMESTAMP/TIMESTAMPTZ through
-     * setDate/setTime/setTimestamp/setObject(OffsetDateTime) (fails today, see the @Disabled tests); otherwise
-     * through setString with PostgreSQL's text format (the workaround).
+     * setDate/setTime/setTimestamp/setObject(OffsetDateTime); otherwise through setString with PostgreSQL's
+     * text format.
      */
     private static void insertTypedRows(Connection c, String table, boolean typedTemporals) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
@@ -326,11 +326,6 @@ class JdbcEngineTest {
     }
 
     @Test
-    @Disabled("bug: INSERT ... VALUES (?, ...) with a DATE/TIME/TIMESTAMP/TIMESTAMPTZ parameter bound by pgjdbc"
-            + " (setDate, setTimestamp, setObject(LocalDateTime|LocalTime|OffsetDateTime)) fails with 42804 'column of"
-            + " type date cannot be assigned a value of type Integer' / '... timestamp ... type Long': DmlRunner.insert"
-            + " calls Values.assign(param, null, columnType), and with an unknown source type the canonical"
-            + " Integer/Long of a temporal parameter is rejected")
     void temporalParametersIntoInsertValues() throws Exception {
         try (Connection c = connect()) {
             exec(c, "CREATE TABLE tparam (id INT PRIMARY KEY, dt DATE, tm TIME, ts TIMESTAMP, tz TIMESTAMPTZ)");
@@ -362,9 +357,6 @@ class JdbcEngineTest {
     }
 
     @Test
-    @Disabled("bug: setTime(...) fails with 22P02 'invalid input syntax for type time without time zone:"
-            + " \"01:02:03+00\"': pgjdbc sends TIME parameters as text with a zone suffix, which PostgreSQL's time"
-            + " input accepts and ignores; also SELECT CAST('01:02:03+00' AS TIME) fails the same way")
     void setTimeWithZoneSuffix() throws Exception {
         try (Connection c = connect()) {
             exec(c, "CREATE TABLE tparam2 (id INT PRIMARY KEY, tm TIME)");
@@ -379,7 +371,6 @@ class JdbcEngineTest {
 
     /** Item 1 exactly as specified: the temporal columns bound with the typed JDBC setters. */
     @Test
-    @Disabled("bug: blocked by setTimeWithZoneSuffix and temporalParametersIntoInsertValues")
     void everyTypeWithTypedTemporalSetters() throws Exception {
         try (Connection c = connect()) {
             createTypedTable(c, "typed_temporal");
@@ -399,10 +390,6 @@ class JdbcEngineTest {
     }
 
     @Test
-    @Disabled("bug: a bare parameter whose type comes from its target column is rejected with 42601 'Illegal use of"
-            + " dynamic parameter', although pgjdbc declares its type (e.g. int4 for setInt) in Parse: UPDATE t SET v = ?,"
-            + " INSERT INTO t (a, b) SELECT ?, ?, and INSERT ... VALUES (?, CAST(? AS ...)) (the first, bare '?'). PostgreSQL"
-            + " accepts all three. Workaround: CAST(? AS type)")
     void bareParameterOutsidePlainInsertValues() throws Exception {
         try (Connection c = connect()) {
             exec(c, "CREATE TABLE bare (id INT PRIMARY KEY, v INT, s TEXT)");
@@ -705,11 +692,6 @@ class JdbcEngineTest {
     }
 
     @Test
-    @Disabled("bug: a cancel request that arrives while the server is still parsing/planning the statement is lost:"
-            + " EngineSession.execute() starts with cancelRequested = false, erasing a cancel received during"
-            + " prepare(). Statement.cancel() sent 20-80 ms after executeQuery(\"SELECT count(*) FROM cx_a, cx_b\")"
-            + " (two 3000-row tables) lets the query run to completion (count 9000000 after 3-5 s); expected 57014."
-            + " PostgreSQL honours a cancel that arrives during planning")
     void cancelDuringPlanning() throws Exception {
         try (Connection c = connect()) {
             createCrossJoinTables(c);

@@ -22,6 +22,8 @@ public final class PgTextFormat {
     private static final long MICROS_PER_SECOND = 1_000_000L;
     private static final long MICROS_PER_DAY = 86_400L * MICROS_PER_SECOND;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final java.util.regex.Pattern TIME_ZONE_SUFFIX =
+            java.util.regex.Pattern.compile("(?<=\\d)(\\s*[zZ]|\\s*[+-]\\d{1,2}(:?\\d{2})?)$");
 
     private PgTextFormat() {
     }
@@ -349,7 +351,9 @@ public final class PgTextFormat {
         }
     }
 
-    public static long parseTime(String s) {
+    /** {@code HH:MM[:SS[.f]]}; a zone suffix ({@code +00}, {@code -05:30}, {@code Z}) is ignored, as PostgreSQL's time input does. */
+    public static long parseTime(String input) {
+        String s = TIME_ZONE_SUFFIX.matcher(input).replaceFirst("");
         String[] parts = s.split(":");
         if (parts.length < 2 || parts.length > 3) {
             throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,

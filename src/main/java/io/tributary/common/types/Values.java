@@ -30,7 +30,8 @@ public final class Values {
                 default -> value;
             };
         }
-        if (value instanceof String s && (from == null || from.kind().isString())) {
+        if (value instanceof String s) {
+            // text (a literal, an untyped parameter, a text column) is read as the target type
             return target.isString() ? fitString(s, to) : PgTextFormat.parse(to, s);
         }
         switch (target) {

@@ -32,7 +32,12 @@ final class DmlRunner {
     record Outcome(long rows, long ticket) {
     }
 
-    Outcome insert(StatementPlan.Insert plan, List<Object> params, Supplier<QueryCursor> source) {
+    /**
+     * @param paramTypes the types the bound {@code params} are canonical values of (declared by
+     *     the client, else inferred)
+     */
+    Outcome insert(StatementPlan.Insert plan, List<Object> params, List<DataType> paramTypes,
+            Supplier<QueryCursor> source) {
         TableDef table = plan.table();
         int[] targets = plan.targetColumns();
         try (TableWriter writer = db.newTableWriter(table)) {
@@ -40,8 +45,10 @@ final class DmlRunner {
                 for (Object[] literal : plan.literalRows()) {
                     Object[] row = new Object[table.columns().size()];
                     for (int i = 0; i < targets.length; i++) {
-                        Object v = literal[i] instanceof StatementPlan.ParamRef p ? params.get(p.index() - 1) : literal[i];
-                        row[targets[i]] = Values.assign(v, null, table.columns().get(targets[i]).type());
+                        DataType target = table.columns().get(targets[i]).type();
+                        row[targets[i]] = literal[i] instanceof StatementPlan.ParamRef p
+                                ? Values.assign(params.get(p.index() - 1), paramTypes.get(p.index() - 1), target)
+                                : Values.assign(literal[i], null, target);
                     }
                     writer.insert(row);
                 }

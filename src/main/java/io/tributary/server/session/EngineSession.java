@@ -33,6 +33,8 @@ public final class EngineSession implements Session {
     private final ReadContextImpl readContext = new ReadContextImpl();
     private final PlanCache planCache = new PlanCache();
     private volatile boolean cancelRequested;
+    /** True while the session works for the client (planning, executing, fetching rows). */
+    private volatile boolean busy;
     private char transactionStatus = 'I';
     private Consumer<Notice> notices = n -> { };
 
@@ -51,6 +53,17 @@ public final class EngineSession implements Session {
 
     @Override
     public PreparedStatement prepare(String sql, List<DataType> declared) {
+        // a new statement: a cancel meant for an earlier one no longer applies
+        cancelRequested = false;
+        busy = true;
+        try {
+            return plan(sql, declared);
+        } finally {
+            busy = false;
+        }
+    }
+
+    private PreparedStatement plan(String sql, List<DataType> declared) {
         long version = db.catalog().version();
         StatementPlan plan = planCache.borrow(sql, version);
         if (plan == null) {
@@ -83,8 +96,17 @@ public final class EngineSession implements Session {
 
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
-        cancelRequested = false;
-        EnginePreparedStatement prepared = (EnginePreparedStatement) statement;
+        busy = true;
+        try {
+            checkCancelled();
+            return run((EnginePreparedStatement) statement, params);
+        } finally {
+            busy = false;
+        }
+    }
+
+    private StatementResult run(EnginePreparedStatement statement, List<Object> params) {
+        EnginePreparedStatement prepared = statement;
         StatementPlan plan = prepared.plan();
         if (plan instanceof StatementPlan.Utility u) {
             return executeUtility(u);
@@ -93,7 +115,8 @@ public final class EngineSession implements Session {
             return query(q, params, prepared);
         }
         if (plan instanceof StatementPlan.Insert ins) {
-            return finishDml("INSERT 0 ", dml.insert(ins, params, () -> openQuery(ins.source(), params)));
+            return finishDml("INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(),
+                    () -> openQuery(ins.source(), params)));
         }
         if (plan instanceof StatementPlan.Update upd) {
             return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)));
@@ -143,7 +166,7 @@ public final class EngineSession implements Session {
             QueryCursor cursor = q.query().open(params);
             owner.cursorOpened();
             return new StatementResult.Rows(columns(q.query().columns()),
-                    new QueryRowCursor(cursor, snapshot, owner::cursorClosed));
+                    new QueryRowCursor(cursor, snapshot, owner::cursorClosed, this::whileBusy));
         } catch (RuntimeException e) {
             snapshot.close();
             throw e;
@@ -197,6 +220,16 @@ public final class EngineSession implements Session {
         return new StatementResult.Command(tagPrefix + outcome.rows());
     }
 
+    /** Runs {@code work} (a row fetch) as part of the statement, so a cancel can stop it. */
+    private <T> T whileBusy(java.util.function.Supplier<T> work) {
+        busy = true;
+        try {
+            return work.get();
+        } finally {
+            busy = false;
+        }
+    }
+
     private void checkCancelled() {
         if (cancelRequested) {
             cancelRequested = false;
@@ -204,9 +237,12 @@ public final class EngineSession implements Session {
         }
     }
 
+    /** Cancels what runs now; a cancel while the session is idle is ignored, as in PostgreSQL. */
     @Override
     public void cancel() {
-        cancelRequested = true;
+        if (busy) {
+            cancelRequested = true;
+        }
     }
 
     @Override

@@ -14,19 +14,29 @@ final class QueryRowCursor implements RowCursor {
     private final QueryCursor cursor;
     private final Snapshot snapshot;
     private final Runnable onClose;
+    private final java.util.function.Function<java.util.function.Supplier<List<Object[]>>, List<Object[]>> asStatement;
     private Object[] lookahead;
     private boolean done;
     private boolean closed;
 
-    /** @param onClose runs once after the cursor and snapshot are released */
-    QueryRowCursor(QueryCursor cursor, Snapshot snapshot, Runnable onClose) {
+    /**
+     * @param onClose runs once after the cursor and snapshot are released
+     * @param asStatement runs a fetch as part of the statement (so the client can cancel it)
+     */
+    QueryRowCursor(QueryCursor cursor, Snapshot snapshot, Runnable onClose,
+            java.util.function.Function<java.util.function.Supplier<List<Object[]>>, List<Object[]>> asStatement) {
         this.cursor = cursor;
         this.snapshot = snapshot;
         this.onClose = onClose;
+        this.asStatement = asStatement;
     }
 
     @Override
     public List<Object[]> fetch(int maxRows) {
+        return asStatement.apply(() -> fetchRows(maxRows));
+    }
+
+    private List<Object[]> fetchRows(int maxRows) {
         List<Object[]> out = new ArrayList<>(maxRows <= 0 ? 64 : Math.min(maxRows, 4096));
         while (!done && (maxRows <= 0 || out.size() < maxRows)) {
             Object[] row = lookahead != null ? lookahead : cursor.next();

@@ -15,6 +15,12 @@ import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDialect;
@@ -194,9 +200,62 @@ public final class CalciteFrontend implements AutoCloseable {
             }
             return new StatementPlan.Insert(table, targets, literalRows, null, List.copyOf(Arrays.asList(types)));
         }
+        typeBareParameters(source, table, targets);
         PreparedQuery query = prepare(unparse(source), rewritten.order(), rewritten.parameterCount(), original);
         checkArity(query.columns().size(), targets.length);
         return new StatementPlan.Insert(table, targets, null, query, query.paramTypes());
+    }
+
+    /**
+     * Calcite cannot type a bare parameter in a select list or VALUES; where it feeds a column,
+     * it takes the column's type, as in PostgreSQL.
+     */
+    private static void typeBareParameters(SqlNode source, TableDef table, int[] targets) {
+        if (source instanceof SqlSelect select) {
+            SqlNodeList items = select.getSelectList();
+            for (int i = 0; i < items.size() && i < targets.length; i++) {
+                items.set(i, typedParameter(items.get(i), table.columns().get(targets[i]).type()));
+            }
+        } else if (source.getKind() == SqlKind.VALUES) {
+            for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
+                if (rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
+                    for (int i = 0; i < row.operandCount() && i < targets.length; i++) {
+                        row.setOperand(i, typedParameter(row.operand(i), table.columns().get(targets[i]).type()));
+                    }
+                }
+            }
+        }
+    }
+
+    /** {@code CAST(? AS type)} for a bare parameter, else the node unchanged. */
+    private static SqlNode typedParameter(SqlNode node, DataType type) {
+        if (!(node instanceof SqlDynamicParam)) {
+            return node;
+        }
+        SqlTypeName name = switch (type.kind()) {
+            case BOOLEAN -> SqlTypeName.BOOLEAN;
+            case SMALLINT -> SqlTypeName.SMALLINT;
+            case INTEGER -> SqlTypeName.INTEGER;
+            case BIGINT -> SqlTypeName.BIGINT;
+            case REAL -> SqlTypeName.REAL;
+            case DOUBLE -> SqlTypeName.DOUBLE;
+            case NUMERIC -> SqlTypeName.DECIMAL;
+            case VARCHAR, TEXT -> SqlTypeName.VARCHAR;
+            case DATE -> SqlTypeName.DATE;
+            case TIME -> SqlTypeName.TIME;
+            case TIMESTAMP -> SqlTypeName.TIMESTAMP;
+            case TIMESTAMPTZ -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+            case BYTEA -> SqlTypeName.VARBINARY;
+            case INTERVAL -> null;
+        };
+        if (name == null) {
+            return node;
+        }
+        SqlParserPos pos = node.getParserPosition();
+        SqlBasicTypeNameSpec spec = name == SqlTypeName.DECIMAL && type.precision() > 0
+                ? new SqlBasicTypeNameSpec(name, type.precision(), Math.max(type.scale(), 0), pos)
+                : new SqlBasicTypeNameSpec(name, pos);
+        return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
     }
 
     private static void checkArity(int expressions, int targets) {
@@ -270,7 +329,9 @@ public final class CalciteFrontend implements AutoCloseable {
         int[] targets = targetColumns(table, update.getTargetColumnList());
         String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.name();
         StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
-        for (SqlNode expr : update.getSourceExpressionList()) {
+        List<SqlNode> sources = update.getSourceExpressionList().getList();
+        for (int i = 0; i < sources.size(); i++) {
+            SqlNode expr = typedParameter(sources.get(i), table.columns().get(targets[i]).type());
             q.append(", (").append(unparse(expr)).append(')');
         }
         appendFromWhere(q, table, alias, update.getCondition());

@@ -61,6 +61,10 @@ final class SqlErrors {
         if (message.contains("step size cannot equal zero")) {
             return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }
+        if (message.startsWith("Illegal TIMESTAMP") || message.startsWith("Illegal DATE")
+                || message.startsWith("Illegal TIME")) {
+            return new TributaryException(SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax: " + message);
+        }
         if (message.contains("Invalid character for cast") || message.contains("Invalid DATE")
                 || message.contains("Invalid TIMESTAMP") || message.contains("Invalid TIME")) {
             return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax: " + message);
