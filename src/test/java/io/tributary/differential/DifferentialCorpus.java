@@ -27,7 +27,6 @@ final class DifferentialCorpus {
      * exercised by {@code DifferentialTest.knownDeviations()} (disabled). Template name -> reason.
      */
     static final Map<String, String> KNOWN_DEVIATIONS = Map.of(
-            "proj_length", "length(text) is not implemented (42883 function length(<character>) does not exist)",
             "filter_like_escape", "LIKE ignores PostgreSQL's default escape character backslash: s LIKE 'x\\%y%'"
                     + " matches no rows (PostgreSQL: the rows starting with 'x%y')",
             "proj_numeric_to_int", "CAST(numeric AS INT) truncates (-9413.70 -> -9413) instead of rounding half away"

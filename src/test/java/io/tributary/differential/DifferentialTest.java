@@ -43,7 +43,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * both sides count as agreeing (SQLSTATEs are not compared).
  *
  * <p>Templates in {@link DifferentialCorpus#KNOWN_DEVIATIONS} are genuine Tributary bugs: left out of the default
- * run, exercised by {@link #knownDeviations()}.
+ * run, exercised by {@link #knownDeviations()}; run it with
+ * {@code -Dtest='io.tributary.differential.DifferentialTest#knownDeviations'
+ * -Djunit.jupiter.conditions.deactivate='org.junit.*DisabledCondition'}. Add {@code -Ddiff.timing=true} to print
+ * the slowest queries.
  */
 class DifferentialTest {
     private static final long DEFAULT_SEED = 20240611L;
