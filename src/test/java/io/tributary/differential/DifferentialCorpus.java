@@ -27,15 +27,12 @@ final class DifferentialCorpus {
      * exercised by {@code DifferentialTest.knownDeviations()} (disabled). Template name -> reason.
      */
     static final Map<String, String> KNOWN_DEVIATIONS = Map.of(
-            "filter_like_escape", "LIKE ignores PostgreSQL's default escape character backslash: s LIKE 'x\\%y%'"
-                    + " matches no rows (PostgreSQL: the rows starting with 'x%y')",
             "proj_numeric_to_int", "CAST(numeric AS INT) truncates (-9413.70 -> -9413) instead of rounding half away"
                     + " from zero (PostgreSQL: -9414)",
             "proj_numeric_int_common_type", "the common type of NUMERIC(10,2) and an integer literal keeps scale 2:"
                     + " COALESCE(n, 0) / CASE WHEN b THEN n ELSE 0 END print 0.00 (PostgreSQL: 0)",
             "agg_avg_exact", "avg(INT) truncates to an integer (-15 vs PostgreSQL -15.037037...) and avg(NUMERIC(10,2))"
-                    + " to scale 2 (-1016.38 vs -1016.388), so the averages differ even after round(..., 6)",
-            "union_all", "UNION ALL of two table scans fails: XX000 internal error: no statement snapshot is open");
+                    + " to scale 2 (-1016.38 vs -1016.388), so the averages differ even after round(..., 6)");
 
     static final List<String> SCHEMA = List.of(
             "CREATE TABLE a (id BIGINT PRIMARY KEY, k INT, v INT, s TEXT, d DOUBLE PRECISION, n NUMERIC(10,2),"

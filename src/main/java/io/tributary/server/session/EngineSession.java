@@ -162,16 +162,29 @@ public final class EngineSession implements Session {
     private StatementResult query(StatementPlan.Query q, List<Object> params, EnginePreparedStatement owner) {
         Snapshot snapshot = db.snapshots().open();
         try {
-            readContext.current = snapshot;
-            QueryCursor cursor = q.query().open(params);
+            QueryCursor cursor = reading(snapshot, () -> q.query().open(params));
             owner.cursorOpened();
             return new StatementResult.Rows(columns(q.query().columns()),
-                    new QueryRowCursor(cursor, snapshot, owner::cursorClosed, this::whileBusy));
+                    new QueryRowCursor(cursor, snapshot, owner::cursorClosed,
+                            fetch -> whileBusy(() -> reading(snapshot, fetch))));
         } catch (RuntimeException e) {
             snapshot.close();
             throw e;
+        }
+    }
+
+    /**
+     * Runs {@code work} with {@code snapshot} as what table scans read. Calcite opens some scans
+     * lazily (the second input of a UNION ALL only when the first is done), so every step of a
+     * cursor runs inside this, not only its opening.
+     */
+    private <T> T reading(Snapshot snapshot, java.util.function.Supplier<T> work) {
+        Snapshot previous = readContext.current;
+        readContext.current = snapshot;
+        try {
+            return work.get();
         } finally {
-            readContext.current = null;
+            readContext.current = previous;
         }
     }
 
@@ -183,18 +196,15 @@ public final class EngineSession implements Session {
         Snapshot snapshot = db.snapshots().open();
         QueryCursor cursor;
         try {
-            readContext.current = snapshot;
-            cursor = query.open(params);
+            cursor = reading(snapshot, () -> query.open(params));
         } catch (RuntimeException e) {
             snapshot.close();
             throw e;
-        } finally {
-            readContext.current = null;
         }
         return new QueryCursor() {
             @Override
             public Object[] next() {
-                return cursor.next();
+                return reading(snapshot, cursor::next);
             }
 
             @Override
@@ -271,7 +281,7 @@ public final class EngineSession implements Session {
         frontend.close();
     }
 
-    /** The statement being opened reads this snapshot; set only while a query is being opened. */
+    /** The snapshot table scans read: set while a statement's cursor is opened or advanced. */
     private final class ReadContextImpl implements ReadContext {
         private Snapshot current;
 

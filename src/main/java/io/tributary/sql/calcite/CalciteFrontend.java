@@ -107,6 +107,8 @@ public final class CalciteFrontend implements AutoCloseable {
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, sql);
         }
+        LikeEscape likeEscape = new LikeEscape();
+        node = likeEscape.apply(node);
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
             case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
@@ -115,7 +117,9 @@ public final class CalciteFrontend implements AutoCloseable {
                 if (!node.isA(SqlKind.QUERY)) {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
-                yield new StatementPlan.Query(prepare(rewritten.sql(), rewritten.order(),
+                // the client's text unless a rewrite changed the statement (keeps error positions exact)
+                String text = likeEscape.changed() ? unparse(node) : rewritten.sql();
+                yield new StatementPlan.Query(prepare(text, rewritten.order(),
                         rewritten.parameterCount(), sql, ColumnLabels.of(node)));
             }
         };
