@@ -1,7 +1,15 @@
 package io.tributary.batch;
 
 import io.tributary.catalog.TableDef;
+import io.tributary.common.codec.ByteWriter;
+import io.tributary.common.codec.KeyCodec;
+import io.tributary.common.codec.RowCodec;
+import io.tributary.common.types.DataType;
+import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
+
+import java.util.List;
 
 /**
  * A consistent read of the last committed epoch, shared by all scans of one statement so that a
@@ -18,6 +26,20 @@ public final class Snapshot implements AutoCloseable {
     /** A scan over all rows of {@code table}; close it before closing the snapshot. */
     public TableScan scan(TableDef table) {
         return new TableScan(view, table);
+    }
+
+    /**
+     * The row of {@code table} whose primary key is {@code pkValues} (canonical values in primary
+     * key order), or null when there is none: one point read instead of a scan.
+     */
+    public Object[] lookup(TableDef table, Object[] pkValues) {
+        ByteWriter key = new ByteWriter(32);
+        List<DataType> types = table.primaryKeyTypes();
+        for (int i = 0; i < pkValues.length; i++) {
+            KeyCodec.encodeValue(key, types.get(i), pkValues[i]);
+        }
+        byte[] row = view.get(Keyspace.DATA, TableKeys.rowKey(table.id(), key.toByteArray()));
+        return row == null ? null : new RowCodec(table.columnTypes()).decode(row);
     }
 
     @Override

@@ -8,9 +8,11 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.FilterableTable;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.impl.AbstractTable;
@@ -23,7 +25,7 @@ import java.util.List;
  * A catalog table as Calcite sees it: a scan over the statement's snapshot. The "full" variant
  * includes hidden columns and is used only by the queries UPDATE and DELETE are planned into.
  */
-final class CatalogTable extends AbstractTable implements ScannableTable {
+final class CatalogTable extends AbstractTable implements FilterableTable {
     private final TableDef table;
     private final ReadContext context;
     private final int[] columns;
@@ -55,14 +57,29 @@ final class CatalogTable extends AbstractTable implements ScannableTable {
         return Statistics.of(1000d, keys);
     }
 
+    /** A point read when the filters pin the primary key, else a full scan; Calcite still applies the filters. */
     @Override
-    public Enumerable<Object[]> scan(DataContext root) {
+    public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
+        Object[] key = PrimaryKeyFilter.pinnedKey(table, columns, filters, root);
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {
+                if (key != null) {
+                    Object[] row = context.snapshot().lookup(table, key);
+                    return Linq4j.enumerator(row == null ? List.<Object[]>of() : List.<Object[]>of(toCalcite(row)));
+                }
                 return new ScanEnumerator(context.snapshot().scan(table));
             }
         };
+    }
+
+    private Object[] toCalcite(Object[] row) {
+        Object[] out = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            int c = columns[i];
+            out[i] = TypeMapping.toCalcite(table.columns().get(c).type(), row[c]);
+        }
+        return out;
     }
 
     private final class ScanEnumerator implements Enumerator<Object[]> {
@@ -88,13 +105,7 @@ final class CatalogTable extends AbstractTable implements ScannableTable {
             if (!scan.hasNext()) {
                 return false;
             }
-            Object[] row = scan.next();
-            Object[] out = new Object[columns.length];
-            for (int i = 0; i < columns.length; i++) {
-                int c = columns[i];
-                out[i] = TypeMapping.toCalcite(table.columns().get(c).type(), row[c]);
-            }
-            current = out;
+            current = toCalcite(scan.next());
             return true;
         }
 

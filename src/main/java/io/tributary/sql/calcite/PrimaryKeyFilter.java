@@ -1,0 +1,104 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
+import io.tributary.common.types.Values;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.NlsString;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * Recognizes scan filters that pin every primary-key column to a constant or parameter
+ * ({@code id = 5}, {@code id = $1}), so the scan becomes one point read. Only numeric, text and
+ * boolean keys qualify; anything else scans. The filters stay in the plan, so Calcite re-checks
+ * the row: this is an access path, never a change of result.
+ */
+final class PrimaryKeyFilter {
+    private PrimaryKeyFilter() {
+    }
+
+    /**
+     * The primary-key values the filters fix, in primary-key order, or null when they do not fix
+     * all of them.
+     *
+     * @param columns for each Calcite field, the table column it shows
+     */
+    static Object[] pinnedKey(TableDef table, int[] columns, List<RexNode> filters, DataContext root) {
+        int[] pk = table.primaryKey();
+        Object[] values = new Object[pk.length];
+        boolean[] found = new boolean[pk.length];
+        for (RexNode filter : filters) {
+            if (!(filter instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+                continue;
+            }
+            RexNode left = call.getOperands().get(0);
+            RexNode right = call.getOperands().get(1);
+            if (!(left instanceof RexInputRef)) {
+                RexNode swap = left;
+                left = right;
+                right = swap;
+            }
+            if (!(left instanceof RexInputRef ref)) {
+                continue;
+            }
+            int column = columns[ref.getIndex()];
+            for (int k = 0; k < pk.length; k++) {
+                if (pk[k] == column && !found[k]) {
+                    Object v = constant(right, table.columns().get(column).type(), root);
+                    if (v == null) {
+                        return null;
+                    }
+                    values[k] = v;
+                    found[k] = true;
+                }
+            }
+        }
+        for (boolean f : found) {
+            if (!f) {
+                return null;
+            }
+        }
+        return values;
+    }
+
+    /** The canonical value of a literal or bound parameter for a key column, or null if unsupported. */
+    private static Object constant(RexNode node, DataType type, DataContext root) {
+        TypeKind kind = type.kind();
+        if (!(kind.isNumeric() || kind.isString() || kind == TypeKind.BOOLEAN)) {
+            return null;
+        }
+        Object raw;
+        if (node instanceof RexLiteral literal) {
+            raw = literal.getValue();
+            if (raw instanceof NlsString s) {
+                raw = s.getValue();
+            }
+        } else if (node instanceof RexDynamicParam param) {
+            raw = root.get("?" + param.getIndex());
+        } else {
+            return null;
+        }
+        if (raw == null || !(raw instanceof Number || raw instanceof String || raw instanceof Boolean)) {
+            return null;
+        }
+        if (raw instanceof Number n && kind != TypeKind.NUMERIC && kind != TypeKind.REAL
+                && kind != TypeKind.DOUBLE && new BigDecimal(n.toString()).stripTrailingZeros().scale() > 0) {
+            // id = 1.5 on an integer key matches nothing; rounding it to a key would be wrong
+            return null;
+        }
+        try {
+            return Values.assign(raw, null, type);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+}
