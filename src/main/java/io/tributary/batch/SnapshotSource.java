@@ -10,6 +10,7 @@ public final class SnapshotSource {
         this.store = store;
     }
 
+    /** A snapshot of the last committed epoch; the caller must close it. */
     public Snapshot open() {
         return new Snapshot(store.snapshot());
     }

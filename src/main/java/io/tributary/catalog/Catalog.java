@@ -6,9 +6,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The in-memory view of the committed catalog of database {@code dev}, schema {@code public}.
- * Readers (planning, scans) may call from any thread; changes are made only by the catalog service
- * after the epoch that holds them committed.
+ * The in-memory catalog of database {@code dev}, schema {@code public}. Readers (planning, scans)
+ * may call from any thread. Only the catalog service changes it: a created table appears once its
+ * epoch is durable; a dropped table disappears when the drop is staged (so no write can be staged
+ * for it any more) and comes back if that epoch fails to commit.
  */
 public final class Catalog {
     public static final String DATABASE = "dev";
@@ -41,7 +42,4 @@ public final class Catalog {
         version.incrementAndGet();
     }
 
-    public int nextFreeId() {
-        return tables.values().stream().mapToInt(TableDef::id).max().orElse(0) + 1;
-    }
 }

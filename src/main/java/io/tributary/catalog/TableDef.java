@@ -36,8 +36,4 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
         }
         return -1;
     }
-
-    public List<ColumnDef> visibleColumns() {
-        return columns.stream().filter(c -> !c.hidden()).toList();
-    }
 }

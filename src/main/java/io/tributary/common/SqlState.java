@@ -16,7 +16,6 @@ public final class SqlState {
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String NOT_NULL_VIOLATION = "23502";
     public static final String UNIQUE_VIOLATION = "23505";
-    public static final String INVALID_TRANSACTION_STATE = "25000";
     public static final String INVALID_PASSWORD = "28P01";
     public static final String INVALID_AUTHORIZATION = "28000";
     public static final String SYNTAX_ERROR = "42601";
@@ -31,13 +30,13 @@ public final class SqlState {
     public static final String GROUPING_ERROR = "42803";
     public static final String AMBIGUOUS_COLUMN = "42702";
     public static final String QUERY_CANCELED = "57014";
+    public static final String ACTIVE_SQL_TRANSACTION = "25001";
+    public static final String NO_ACTIVE_SQL_TRANSACTION = "25P01";
     public static final String ADMIN_SHUTDOWN = "57P01";
     public static final String PROTOCOL_VIOLATION = "08P01";
     public static final String INVALID_SQL_STATEMENT_NAME = "26000";
     public static final String INVALID_CURSOR_NAME = "34000";
     public static final String INTERNAL_ERROR = "XX000";
-    public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
-    public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
 
     private SqlState() {
     }

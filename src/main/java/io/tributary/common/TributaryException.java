@@ -31,12 +31,14 @@ public class TributaryException extends RuntimeException {
         this.hint = hint;
     }
 
-    public static TributaryException notSupported(String construct) {
-        return new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, construct + " is not supported");
+    /** 57014, for a statement the client cancelled. */
+    public static TributaryException queryCanceled() {
+        return new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
     }
 
-    public TributaryException withPosition(int newPosition) {
-        return new TributaryException(sqlState, getMessage(), newPosition, detail, hint, getCause());
+    /** 0A000 naming the construct that is not supported. */
+    public static TributaryException notSupported(String construct) {
+        return new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, construct + " is not supported");
     }
 
     public String sqlState() {

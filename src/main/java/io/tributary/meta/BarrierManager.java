@@ -35,6 +35,8 @@ public final class BarrierManager implements AutoCloseable {
 
     private WriteBuffer open;
     private final List<Runnable> onCommit = new ArrayList<>();
+    private final List<Runnable> onCommitFailure = new ArrayList<>();
+    private static final long FAILURES_KEPT = 1024;
     /** Ticket of the open epoch; tickets count epochs since start and are never reused. */
     private long openTicket = 1;
     private long committedTicket = 0;
@@ -42,6 +44,8 @@ public final class BarrierManager implements AutoCloseable {
     private final java.util.Map<Long, String> failures = new java.util.HashMap<>();
     private boolean early;
     private volatile boolean stopping;
+    /** Why the barrier thread died, if it did. */
+    private String fatal;
 
     public BarrierManager(StateStore store, long intervalMs) {
         this.store = store;
@@ -51,18 +55,28 @@ public final class BarrierManager implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
+    /** Starts the barrier thread; called once, after recovery and before the first {@link #stage}. */
     public void start() {
         thread.start();
     }
 
     /**
-     * Runs {@code writes} against the open epoch's buffer while no barrier can pass. If it throws,
-     * its writes are rolled back and the exception propagates. {@code afterCommit} (may be null)
-     * runs on the barrier thread once the epoch is durable, before waiters wake.
+     * Runs {@code writes} against the open epoch's buffer while no barrier can pass; it runs under
+     * the global barrier lock, so it must not block or wait for a commit. If it throws, its writes
+     * are rolled back and the exception propagates. {@code afterCommit} (may be null) runs on the
+     * barrier thread once the epoch is durable, before waiters wake. Any thread.
      *
      * @return the ticket to pass to {@link #awaitCommitted}
      */
     public long stage(Consumer<WriteBuffer> writes, Runnable afterCommit) {
+        return stage(writes, afterCommit, null);
+    }
+
+    /**
+     * Like {@link #stage(Consumer, Runnable)}; {@code onFailure} (may be null) runs on the barrier
+     * thread if the epoch's commit fails, to undo in-memory changes made at staging.
+     */
+    public long stage(Consumer<WriteBuffer> writes, Runnable afterCommit, Runnable onFailure) {
         lock.lock();
         try {
             if (stopping) {
@@ -78,6 +92,9 @@ public final class BarrierManager implements AutoCloseable {
             open.releaseSavePoint();
             if (afterCommit != null) {
                 onCommit.add(afterCommit);
+            }
+            if (onFailure != null) {
+                onCommitFailure.add(onFailure);
             }
             return openTicket;
         } finally {
@@ -102,6 +119,10 @@ public final class BarrierManager implements AutoCloseable {
                 if (committedTicket >= ticket) {
                     return;
                 }
+                if (fatal != null || stopping && !thread.isAlive()) {
+                    throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "no epoch can commit: "
+                            + (fatal != null ? fatal : "the server is shutting down"));
+                }
                 early = true;
                 barrierRequested.signal();
                 committed.await();
@@ -123,11 +144,29 @@ public final class BarrierManager implements AutoCloseable {
         awaitCommitted(ticket);
     }
 
+    /** The last committed epoch. Any thread. */
     public long committedEpoch() {
         return store.committedEpoch();
     }
 
     private void run() {
+        try {
+            loop();
+        } catch (Throwable t) {
+            // without this thread nothing commits: fail every waiter and refuse new work
+            LOG.error("the barrier thread stopped; no further epochs will commit", t);
+            lock.lock();
+            try {
+                stopping = true;
+                fatal = String.valueOf(t);
+                committed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void loop() {
         while (true) {
             lock.lock();
             try {
@@ -152,24 +191,37 @@ public final class BarrierManager implements AutoCloseable {
         }
     }
 
-    /** Called with the lock held. A failed commit fails the waiters of its ticket only. */
+    /**
+     * Called with the lock held. A failed commit fails the waiters of its ticket only; failures are
+     * remembered for the last {@link #FAILURES_KEPT} tickets, far longer than any waiter takes to
+     * wake. Hooks of a durable epoch always run.
+     */
     private void commitOpenEpoch() {
         WriteBuffer buffer = open;
         long ticket = openTicket;
         List<Runnable> hooks = new ArrayList<>(onCommit);
+        List<Runnable> failureHooks = new ArrayList<>(onCommitFailure);
         onCommit.clear();
+        onCommitFailure.clear();
         open = store.newWriteBuffer();
         openTicket++;
+        boolean durable = false;
         try {
             store.commit(Epoch.next(store.committedEpoch(), System.currentTimeMillis()), buffer);
-            for (Runnable hook : hooks) {
-                hook.run();
-            }
+            durable = true;
         } catch (RuntimeException e) {
             LOG.error("epoch commit failed; its changes are discarded", e);
             failures.put(ticket, String.valueOf(e.getMessage()));
+            failures.keySet().removeIf(t -> t < ticket - FAILURES_KEPT);
         } finally {
             buffer.close();
+        }
+        for (Runnable hook : durable ? hooks : failureHooks) {
+            try {
+                hook.run();
+            } catch (RuntimeException e) {
+                LOG.error("an epoch " + (durable ? "commit" : "failure") + " hook failed", e);
+            }
         }
         committedTicket = ticket;
         committed.signalAll();
@@ -186,10 +238,16 @@ public final class BarrierManager implements AutoCloseable {
             lock.unlock();
         }
         try {
-            thread.join(10_000);
+            // no timeout: closing the store under a running synced write would be a native use-after-free
+            thread.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        open.close();
+        lock.lock();
+        try {
+            open.close();
+        } finally {
+            lock.unlock();
+        }
     }
 }

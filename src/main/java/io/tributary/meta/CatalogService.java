@@ -83,26 +83,30 @@ public final class CatalogService {
             table = new TableDef(nextTableId++, name, columns, primaryKey, definition);
             pendingNames.add(name);
         }
-        byte[] nextId = ByteBuffer.allocate(4).putInt(table.id() + 1).array();
         long ticket;
         try {
             ticket = barriers.stage(buffer -> {
                 buffer.put(Keyspace.CATALOG, CatalogCodec.tableKey(table.id()), CatalogCodec.encode(table));
-                buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, nextId);
+                // the counter as of now, never lower than what a concurrent CREATE already staged
+                buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, ByteBuffer.allocate(4).putInt(nextTableId()).array());
             }, () -> {
                 catalog.put(table);
-                synchronized (this) {
-                    pendingNames.remove(name);
-                }
-            });
+                forgetPending(name);
+            }, () -> forgetPending(name));
         } catch (RuntimeException e) {
-            synchronized (this) {
-                pendingNames.remove(name);
-            }
+            forgetPending(name);
             throw e;
         }
         barriers.awaitCommitted(ticket);
         return true;
+    }
+
+    private synchronized void forgetPending(String name) {
+        pendingNames.remove(name);
+    }
+
+    private synchronized int nextTableId() {
+        return nextTableId;
     }
 
     /**
@@ -114,12 +118,14 @@ public final class CatalogService {
     public boolean dropTable(String name, boolean ifExists) throws InterruptedException {
         long ticket;
         try {
+            TableDef[] dropped = new TableDef[1];
             ticket = barriers.stage(buffer -> {
                 TableDef table = catalog.table(name).orElseThrow(() -> undefinedTable(name));
                 buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(table.id()), TableKeys.tableEnd(table.id()));
                 buffer.delete(Keyspace.CATALOG, CatalogCodec.tableKey(table.id()));
                 catalog.remove(name);
-            }, null);
+                dropped[0] = table;
+            }, null, () -> catalog.put(dropped[0]));
         } catch (TributaryException e) {
             if (ifExists && SqlState.UNDEFINED_TABLE.equals(e.sqlState())) {
                 return false;
@@ -130,6 +136,7 @@ public final class CatalogService {
         return true;
     }
 
+    /** The 42P01 error PostgreSQL gives for a missing relation. */
     public static TributaryException undefinedTable(String name) {
         return new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
     }

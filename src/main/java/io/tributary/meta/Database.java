@@ -41,18 +41,22 @@ public final class Database implements AutoCloseable {
         return db;
     }
 
+    /** The in-memory catalog; any thread. */
     public Catalog catalog() {
         return catalogService.catalog();
     }
 
+    /** Executes DDL; any thread. */
     public CatalogService catalogService() {
         return catalogService;
     }
 
+    /** Stages writes into epochs and waits for their commits; any thread. */
     public BarrierManager barriers() {
         return barriers;
     }
 
+    /** Opens snapshots of the last committed epoch; the caller closes each. Any thread. */
     public SnapshotSource snapshots() {
         return snapshots;
     }

@@ -18,6 +18,7 @@ public final class RowIdGenerator {
         this.last = new AtomicLong(floor);
     }
 
+    /** A row id greater than every one handed out before, in this process or an earlier one. */
     public long next() {
         long now = System.currentTimeMillis() << SEQ_BITS;
         return last.updateAndGet(prev -> Math.max(prev + 1, now));

@@ -20,8 +20,8 @@ import java.util.StringJoiner;
 /**
  * Collects one statement's changes to one table and applies them atomically to the open epoch.
  *
- * <p>Changes accumulate in statement order. {@link #apply} sorts them by key (stable), settles
- * each key's final change, checks primary-key uniqueness within the statement and, under the
+ * <p>Changes accumulate in statement order. {@link #apply} groups them by key (see
+ * {@link #settle()}), settles each key's final change, checks primary-key uniqueness within the statement and, under the
  * barrier lock, against the epoch and the committed rows, and only then writes; if any check
  * fails nothing of the statement is applied. One statement's thread only.
  */
@@ -43,10 +43,6 @@ public final class TableWriter implements AutoCloseable {
         this.rowCodec = new RowCodec(table.columnTypes());
         this.pkTypes = table.primaryKeyTypes();
         this.rowIds = rowIds;
-    }
-
-    public TableDef table() {
-        return table;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.tributary.storage;
 
 import io.tributary.common.VirtualNodes;
-import io.tributary.common.codec.ByteWriter;
 
 /**
  * The key layout of rows in tables and state tables: {@code [table id: 4 bytes][vnode: 2 bytes]
@@ -23,11 +22,6 @@ public final class TableKeys {
         key[5] = (byte) vnode;
         System.arraycopy(encodedPk, 0, key, PREFIX_LENGTH, encodedPk.length);
         return key;
-    }
-
-    /** Writes the 4-byte table prefix into {@code out}, for building keys in place. */
-    public static void appendTablePrefix(ByteWriter out, int tableId) {
-        out.putInt(tableId);
     }
 
     /** First key of the table. */

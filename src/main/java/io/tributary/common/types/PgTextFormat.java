@@ -456,10 +456,4 @@ public final class PgTextFormat {
         }
         return out.toByteArray();
     }
-
-    /** Current wall time as TIMESTAMPTZ micros; used for now() style defaults. */
-    public static long nowMicros() {
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        return now.toEpochSecond() * MICROS_PER_SECOND + now.getNano() / 1000;
-    }
 }

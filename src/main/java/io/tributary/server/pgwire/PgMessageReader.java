@@ -61,11 +61,6 @@ final class PgMessageReader {
         throw malformed();
     }
 
-    /** The unread rest of the body. */
-    byte[] readRemaining() {
-        return readBytes(data.length - pos);
-    }
-
     boolean hasRemaining() {
         return pos < data.length;
     }

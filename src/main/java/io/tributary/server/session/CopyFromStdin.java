@@ -205,12 +205,7 @@ final class CopyFromStdin implements CopyInSink {
             }
             long ticket = writer.apply(db.barriers(), db.catalogService());
             if (awaitCommit) {
-                try {
-                    db.barriers().awaitCommitted(ticket);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
-                }
+                DmlRunner.awaitDurable(db, ticket);
             }
             return "COPY " + writer.count();
         }

@@ -1,6 +1,7 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.TableDef;
+import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
@@ -26,6 +27,19 @@ final class DmlRunner {
     DmlRunner(Database db, Runnable cancelCheck) {
         this.db = db;
         this.cancelCheck = cancelCheck;
+    }
+
+    /**
+     * Waits until the epoch of {@code ticket} is durable, as DML does with {@code implicit_flush}
+     * on. Session thread.
+     */
+    static void awaitDurable(Database db, long ticket) {
+        try {
+            db.barriers().awaitCommitted(ticket);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TributaryException.queryCanceled();
+        }
     }
 
     /** Result of a DML statement: rows affected and the epoch ticket to await. */

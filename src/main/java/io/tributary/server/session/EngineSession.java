@@ -33,8 +33,10 @@ public final class EngineSession implements Session {
     private final ReadContextImpl readContext = new ReadContextImpl();
     private final PlanCache planCache = new PlanCache();
     private volatile boolean cancelRequested;
-    /** True while the session works for the client (planning, executing, fetching rows). */
-    private volatile boolean busy;
+    /** True while the session works for the client (planning, executing, fetching rows, COPY data). */
+    private boolean busy;
+    /** Guards {@link #busy} and the setting of {@link #cancelRequested} against a racing cancel. */
+    private final Object cancelLock = new Object();
     private char transactionStatus = 'I';
     private Consumer<Notice> notices = n -> { };
 
@@ -53,22 +55,27 @@ public final class EngineSession implements Session {
 
     @Override
     public PreparedStatement prepare(String sql, List<DataType> declared) {
-        // a new statement: a cancel meant for an earlier one no longer applies
-        cancelRequested = false;
-        busy = true;
-        try {
-            return plan(sql, declared);
-        } finally {
-            busy = false;
-        }
+        // planning belongs to the statement: a cancel during it must stop the execution that follows
+        return whileBusy(() -> plan(sql, declared), false);
     }
 
     private PreparedStatement plan(String sql, List<DataType> declared) {
         long version = db.catalog().version();
-        StatementPlan plan = planCache.borrow(sql, version);
-        if (plan == null) {
-            plan = frontend.plan(sql);
+        StatementPlan borrowed = planCache.borrow(sql, version);
+        StatementPlan plan = borrowed != null ? borrowed : frontend.plan(sql);
+        try {
+            return describe(sql, declared, plan, version);
+        } catch (RuntimeException e) {
+            if (borrowed != null) {
+                planCache.giveBack(sql, plan, version, db.catalog().version());
+            } else {
+                plan.close();
+            }
+            throw e;
         }
+    }
+
+    private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {
         List<DataType> inferred = plan.paramTypes();
         List<DataType> types = new ArrayList<>(inferred);
         for (int i = 0; i < declared.size() && i < types.size(); i++) {
@@ -96,23 +103,27 @@ public final class EngineSession implements Session {
 
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
-        busy = true;
-        try {
+        return whileBusy(() -> {
             checkCancelled();
-            return run((EnginePreparedStatement) statement, params);
-        } finally {
-            busy = false;
-        }
+            StatementResult result = run((EnginePreparedStatement) statement, params);
+            return result instanceof StatementResult.CopyIn copy
+                    ? new StatementResult.CopyIn(new CancellableCopy(copy.sink())) : result;
+        }, true);
     }
 
-    private StatementResult run(EnginePreparedStatement statement, List<Object> params) {
-        EnginePreparedStatement prepared = statement;
+    private StatementResult run(EnginePreparedStatement prepared, List<Object> params) {
         StatementPlan plan = prepared.plan();
         if (plan instanceof StatementPlan.Utility u) {
             return executeUtility(u);
         }
         if (plan instanceof StatementPlan.Query q) {
-            return query(q, params, prepared);
+            if (prepared.hasOpenCursor()) {
+                // a JDBC statement has one result set: a second open portal needs its own plan
+                StatementPlan.Query own = (StatementPlan.Query) frontend.plan(prepared.sql());
+                return query(own, params, own::close);
+            }
+            prepared.cursorOpened();
+            return query(q, params, prepared::cursorClosed);
         }
         if (plan instanceof StatementPlan.Insert ins) {
             return finishDml("INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(),
@@ -136,14 +147,14 @@ public final class EngineSession implements Session {
         switch (verb) {
             case BEGIN -> {
                 if (transactionStatus == 'T') {
-                    notices.accept(new Notice("WARNING", "25001", "there is already a transaction in progress"));
+                    notices.accept(new Notice("WARNING", SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress"));
                 }
                 transactionStatus = 'T';
                 return new StatementResult.Command("BEGIN");
             }
             case COMMIT -> {
                 if (transactionStatus == 'I') {
-                    notices.accept(new Notice("WARNING", "25P01", "there is no transaction in progress"));
+                    notices.accept(new Notice("WARNING", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress"));
                 }
                 transactionStatus = 'I';
                 return new StatementResult.Command("COMMIT");
@@ -159,16 +170,17 @@ public final class EngineSession implements Session {
         }
     }
 
-    private StatementResult query(StatementPlan.Query q, List<Object> params, EnginePreparedStatement owner) {
+    /** Opens the query's cursor; {@code onClose} runs once the cursor is closed (or failed to open). */
+    private StatementResult query(StatementPlan.Query q, List<Object> params, Runnable onClose) {
         Snapshot snapshot = db.snapshots().open();
         try {
             QueryCursor cursor = reading(snapshot, () -> q.query().open(params));
-            owner.cursorOpened();
             return new StatementResult.Rows(columns(q.query().columns()),
-                    new QueryRowCursor(cursor, snapshot, owner::cursorClosed,
-                            fetch -> whileBusy(() -> reading(snapshot, fetch))));
+                    new QueryRowCursor(cursor, snapshot, onClose,
+                            fetch -> whileBusy(() -> reading(snapshot, fetch), true)));
         } catch (RuntimeException e) {
             snapshot.close();
+            onClose.run();
             throw e;
         }
     }
@@ -220,38 +232,81 @@ public final class EngineSession implements Session {
 
     private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome) {
         if (variables.implicitFlush()) {
-            try {
-                db.barriers().awaitCommitted(outcome.ticket());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
-            }
+            DmlRunner.awaitDurable(db, outcome.ticket());
         }
         return new StatementResult.Command(tagPrefix + outcome.rows());
     }
 
-    /** Runs {@code work} (a row fetch) as part of the statement, so a cancel can stop it. */
-    private <T> T whileBusy(java.util.function.Supplier<T> work) {
-        busy = true;
+    /**
+     * Runs {@code work} as part of the client's current statement, so {@link #cancel()} reaches it.
+     * With {@code ends} set, a cancel that arrived too late to be seen is dropped afterwards, so
+     * it cannot hit the next statement.
+     */
+    private <T> T whileBusy(java.util.function.Supplier<T> work, boolean ends) {
+        synchronized (cancelLock) {
+            busy = true;
+        }
         try {
             return work.get();
         } finally {
-            busy = false;
+            synchronized (cancelLock) {
+                busy = false;
+                if (ends) {
+                    cancelRequested = false;
+                }
+            }
+        }
+    }
+
+    /** A COPY's data and end belong to its statement: a cancel stops them too. */
+    private final class CancellableCopy implements CopyInSink {
+        private final CopyInSink sink;
+
+        CancellableCopy(CopyInSink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public int columnCount() {
+            return sink.columnCount();
+        }
+
+        @Override
+        public void write(byte[] data) {
+            whileBusy(() -> {
+                sink.write(data);
+                return null;
+            }, false);
+        }
+
+        @Override
+        public String finish() {
+            return whileBusy(sink::finish, true);
+        }
+
+        @Override
+        public void abort(String reason) {
+            whileBusy(() -> {
+                sink.abort(reason);
+                return null;
+            }, true);
         }
     }
 
     private void checkCancelled() {
         if (cancelRequested) {
             cancelRequested = false;
-            throw new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+            throw TributaryException.queryCanceled();
         }
     }
 
-    /** Cancels what runs now; a cancel while the session is idle is ignored, as in PostgreSQL. */
+    /** Cancels what runs now; a cancel while the session is idle is ignored, as in PostgreSQL. Any thread. */
     @Override
     public void cancel() {
-        if (busy) {
-            cancelRequested = true;
+        synchronized (cancelLock) {
+            if (busy) {
+                cancelRequested = true;
+            }
         }
     }
 
@@ -347,6 +402,10 @@ public final class EngineSession implements Session {
 
         void cursorOpened() {
             openCursors++;
+        }
+
+        boolean hasOpenCursor() {
+            return openCursors > 0;
         }
 
         void cursorClosed() {

@@ -85,7 +85,7 @@ final class UtilityRunner {
             throw new IllegalStateException("not a utility handled here: " + statement);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+            throw TributaryException.queryCanceled();
         }
     }
 
@@ -94,7 +94,7 @@ final class UtilityRunner {
         boolean created = db.catalogService().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(),
                 c.ifNotExists());
         if (!created) {
-            notices.accept(new Session.Notice("NOTICE", "42P07",
+            notices.accept(new Session.Notice("NOTICE", SqlState.DUPLICATE_TABLE,
                     "relation \"" + c.name() + "\" already exists, skipping"));
         }
         return new StatementResult.Command("CREATE TABLE");
@@ -109,7 +109,7 @@ final class UtilityRunner {
         }
         for (String name : d.names()) {
             if (!db.catalogService().dropTable(name, d.ifExists())) {
-                notices.accept(new Session.Notice("NOTICE", "00000", "table \"" + name + "\" does not exist, skipping"));
+                notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, "table \"" + name + "\" does not exist, skipping"));
             }
         }
         return new StatementResult.Command("DROP TABLE");

@@ -132,11 +132,23 @@ public final class CalciteFrontend implements AutoCloseable {
     /** @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's */
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original,
             List<String> labels) {
+        java.sql.PreparedStatement statement = null;
         try {
-            return new CalcitePreparedQuery(connection.prepareStatement(text), original, order, parameterCount,
-                    labels);
+            statement = connection.prepareStatement(text);
+            return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
         } catch (SQLException | RuntimeException | LinkageError e) {
+            closeQuietly(statement);
             throw SqlErrors.translate(e, original);
+        }
+    }
+
+    private static void closeQuietly(java.sql.PreparedStatement statement) {
+        if (statement != null) {
+            try {
+                statement.close();
+            } catch (SQLException e) {
+                // the statement never ran; the original error is what the client needs
+            }
         }
     }
 

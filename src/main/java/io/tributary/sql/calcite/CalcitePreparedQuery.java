@@ -22,7 +22,8 @@ import java.util.TimeZone;
 
 /** A query compiled by Calcite once and executed many times (JDBC prepared statement underneath). */
 final class CalcitePreparedQuery implements PreparedQuery {
-    private static final Calendar UTC = Calendar.getInstance(TimeZone.getTimeZone("UTC"));
+    /** Per query (one session thread): Calendar is not thread-safe. */
+    private final Calendar utc = Calendar.getInstance(TimeZone.getTimeZone("UTC"));
 
     private final PreparedStatement statement;
     private final String sql;
@@ -100,13 +101,13 @@ final class CalcitePreparedQuery implements PreparedQuery {
             v = Values.assign(v, null, type);
         }
         switch (type.kind()) {
-            case DATE -> statement.setDate(index, new java.sql.Date((Integer) v * 86_400_000L), UTC);
-            case TIME -> statement.setTime(index, new java.sql.Time((Long) v / 1000), UTC);
+            case DATE -> statement.setDate(index, new java.sql.Date((Integer) v * 86_400_000L), utc);
+            case TIME -> statement.setTime(index, new java.sql.Time((Long) v / 1000), utc);
             case TIMESTAMP, TIMESTAMPTZ -> {
                 long micros = (Long) v;
                 java.sql.Timestamp ts = new java.sql.Timestamp(Math.floorDiv(micros, 1000L));
                 ts.setNanos((int) Math.floorMod(micros, 1_000_000L) * 1000);
-                statement.setTimestamp(index, ts, UTC);
+                statement.setTimestamp(index, ts, utc);
             }
             case BYTEA -> statement.setBytes(index, (byte[]) v);
             case VARCHAR, TEXT -> statement.setString(index, v instanceof String s ? s : String.valueOf(v));

@@ -24,6 +24,7 @@ final class RocksReadView implements ReadView {
 
     @Override
     public byte[] get(Keyspace keyspace, byte[] key) {
+        checkOpen();
         try {
             return store.db().get(store.handle(keyspace), readOptions, key);
         } catch (RocksDBException e) {
@@ -33,12 +34,20 @@ final class RocksReadView implements ReadView {
 
     @Override
     public KvIterator scan(Keyspace keyspace, byte[] from, byte[] toExclusive) {
+        checkOpen();
         Slice upper = new Slice(toExclusive);
         ReadOptions options = new ReadOptions().setSnapshot(snapshot).setIterateUpperBound(upper)
                 .setReadaheadSize(2 << 20);
         RocksIterator it = store.db().newIterator(store.handle(keyspace), options);
         it.seek(from);
         return new RocksKvIterator(it, options, upper);
+    }
+
+    /** A released snapshot must never reach RocksDB: that would be a native use-after-free. */
+    private synchronized void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("read view is closed");
+        }
     }
 
     @Override

@@ -76,15 +76,22 @@ final class RocksWriteBuffer implements WriteBuffer {
         unindexed.add(new Object[] {key, exists});
     }
 
-    /** Moves pending index entries into the index, remembering replaced values under a save point. */
+    /**
+     * Moves pending index entries into the index. Under a save point, entries written after it
+     * (from {@link #savePointMark} on) are remembered with the value they replaced, to undo them.
+     */
     private void foldIndex() {
-        for (Object[] e : unindexed) {
+        for (int i = 0; i < unindexed.size(); i++) {
+            Object[] e = unindexed.get(i);
             Boolean previous = written.put((IndexKey) e[0], (Boolean) e[1]);
-            if (undo != null) {
+            if (undo != null && i >= savePointMark) {
                 undo.add(new Object[] {e[0], previous});
             }
         }
         unindexed.clear();
+        if (undo != null) {
+            savePointMark = 0;
+        }
     }
 
     @Override
@@ -92,10 +99,9 @@ final class RocksWriteBuffer implements WriteBuffer {
         if (undo != null) {
             throw new IllegalStateException("a save point is already set");
         }
-        foldIndex();
         batch.setSavePoint();
         undo = new ArrayList<>();
-        savePointMark = 0;
+        savePointMark = unindexed.size();
     }
 
     @Override
@@ -104,19 +110,20 @@ final class RocksWriteBuffer implements WriteBuffer {
             batch.rollbackToSavePoint();
         } catch (RocksDBException e) {
             throw RocksStateStore.storageError(e);
-        }
-        unindexed.subList(savePointMark, unindexed.size()).clear();
-        savePointMark = -1;
-        for (int i = undo.size() - 1; i >= 0; i--) {
-            IndexKey key = (IndexKey) undo.get(i)[0];
-            Boolean previous = (Boolean) undo.get(i)[1];
-            if (previous == null) {
-                written.remove(key);
-            } else {
-                written.put(key, previous);
+        } finally {
+            unindexed.subList(savePointMark, unindexed.size()).clear();
+            for (int i = undo.size() - 1; i >= 0; i--) {
+                IndexKey key = (IndexKey) undo.get(i)[0];
+                Boolean previous = (Boolean) undo.get(i)[1];
+                if (previous == null) {
+                    written.remove(key);
+                } else {
+                    written.put(key, previous);
+                }
             }
+            undo = null;
+            savePointMark = -1;
         }
-        undo = null;
     }
 
     @Override
@@ -125,9 +132,10 @@ final class RocksWriteBuffer implements WriteBuffer {
             batch.popSavePoint();
         } catch (RocksDBException e) {
             throw RocksStateStore.storageError(e);
+        } finally {
+            undo = null;
+            savePointMark = -1;
         }
-        undo = null;
-        savePointMark = -1;
     }
 
     @Override
