@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -18,9 +19,9 @@ import java.util.function.Consumer;
  * Cuts time into epochs and commits each epoch's changes in one atomic, synced write.
  *
  * <p>Writers {@link #stage} their changes into the open epoch's buffer and get back a ticket; the
- * barrier thread closes the epoch every {@code intervalMs}, or at once when someone
- * {@link #awaitCommitted awaits} a ticket (group commit: every statement staged before the barrier
- * shares its single write). Staging and committing exclude each other, so a change is either
+ * barrier thread closes the epoch every {@code intervalMs}, and a writer that
+ * {@link #awaitCommitted awaits} its ticket closes it at once on its own thread (group commit:
+ * every statement staged before that barrier shares its single write). Staging and committing exclude each other, so a change is either
  * entirely in an epoch or entirely in a later one.
  */
 public final class BarrierManager implements AutoCloseable {
@@ -37,12 +38,14 @@ public final class BarrierManager implements AutoCloseable {
     private final List<Runnable> onCommit = new ArrayList<>();
     private final List<Runnable> onCommitFailure = new ArrayList<>();
     private static final long FAILURES_KEPT = 1024;
+    /** How often, and how long, a committing waiter lets writers queued on the lock stage first. */
+    private static final int MAX_LEADER_YIELDS = 4;
+    private static final long LEADER_YIELD_MICROS = 200;
     /** Ticket of the open epoch; tickets count epochs since start and are never reused. */
     private long openTicket = 1;
     private long committedTicket = 0;
     /** Tickets whose commit failed, with the reason; kept so their waiters learn it however late they wake. */
     private final java.util.Map<Long, String> failures = new java.util.HashMap<>();
-    private boolean early;
     private volatile boolean stopping;
     /** Why the barrier thread died, if it did. */
     private String fatal;
@@ -103,12 +106,13 @@ public final class BarrierManager implements AutoCloseable {
     }
 
     /**
-     * Blocks until the epoch of {@code ticket} is durable, asking for an early barrier.
+     * Blocks until the epoch of {@code ticket} is durable, committing it early if it is still open.
      *
      * @throws InterruptedException when the waiting thread is interrupted (statement cancel); the
      *     changes still commit with their epoch
      */
     public void awaitCommitted(long ticket) throws InterruptedException {
+        int yields = 0;
         lock.lock();
         try {
             while (true) {
@@ -123,8 +127,18 @@ public final class BarrierManager implements AutoCloseable {
                     throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "no epoch can commit: "
                             + (fatal != null ? fatal : "the server is shutting down"));
                 }
-                early = true;
-                barrierRequested.signal();
+                if (!stopping && yields < MAX_LEADER_YIELDS && lock.hasQueuedThreads()) {
+                    // others are about to stage: let them join this epoch before it closes
+                    yields++;
+                    committed.await(LEADER_YIELD_MICROS, TimeUnit.MICROSECONDS);
+                    continue;
+                }
+                if (!stopping) {
+                    // The waiter commits the open epoch itself: every statement staged so far rides
+                    // along (group commit), and the hand-off to the barrier thread and back is saved.
+                    commitOpenEpoch();
+                    continue;
+                }
                 committed.await();
             }
         } finally {
@@ -171,14 +185,13 @@ public final class BarrierManager implements AutoCloseable {
             lock.lock();
             try {
                 long deadline = System.nanoTime() + intervalMs * 1_000_000L;
-                while (!early && !stopping) {
+                while (!stopping) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         break;
                     }
                     barrierRequested.awaitNanos(left);
                 }
-                early = false;
                 commitOpenEpoch();
                 if (stopping) {
                     return;
