@@ -109,6 +109,8 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         LikeEscape likeEscape = new LikeEscape();
         node = likeEscape.apply(node);
+        AvgScale avgScale = new AvgScale();
+        node = avgScale.apply(node);
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
             case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
@@ -118,7 +120,7 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = likeEscape.changed() ? unparse(node) : rewritten.sql();
+                String text = likeEscape.changed() || avgScale.changed() ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(prepare(text, rewritten.order(),
                         rewritten.parameterCount(), sql, ColumnLabels.of(node)));
             }
