@@ -107,10 +107,14 @@ public final class CalciteFrontend implements AutoCloseable {
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, sql);
         }
+        // labels come from the statement as written, before the rewrites below
+        List<String> labels = ColumnLabels.of(node);
         LikeEscape likeEscape = new LikeEscape();
         node = likeEscape.apply(node);
         AvgScale avgScale = new AvgScale();
         node = avgScale.apply(node);
+        NumericCast numericCast = new NumericCast();
+        node = numericCast.apply(node);
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
             case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
@@ -120,9 +124,10 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = likeEscape.changed() || avgScale.changed() ? unparse(node) : rewritten.sql();
+                boolean rewrittenNode = likeEscape.changed() || avgScale.changed() || numericCast.changed();
+                String text = rewrittenNode ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(prepare(text, rewritten.order(),
-                        rewritten.parameterCount(), sql, ColumnLabels.of(node)));
+                        rewritten.parameterCount(), sql, labels));
             }
         };
     }
