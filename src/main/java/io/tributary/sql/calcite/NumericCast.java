@@ -7,6 +7,7 @@ import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.util.SqlShuttle;
 
 import java.util.List;
@@ -35,7 +36,8 @@ final class NumericCast extends SqlShuttle {
                 && cast.operand(1) instanceof SqlDataTypeSpec spec
                 && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
                 && basic.getTypeName().getSimple().toUpperCase().matches("DECIMAL|NUMERIC")
-                && basic.getPrecision() < 0) {
+                && basic.getPrecision() < 0
+                && !SqlUtil.isNullLiteral(cast.operand(0), false)) {
             changed = true;
             SqlIdentifier function = new SqlIdentifier(List.of("pg_numeric"), cast.getParserPosition());
             return new SqlBasicCall(new org.apache.calcite.sql.SqlUnresolvedFunction(function, null, null, null,
