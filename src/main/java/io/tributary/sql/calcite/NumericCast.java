@@ -13,10 +13,12 @@ import org.apache.calcite.sql.util.SqlShuttle;
 import java.util.List;
 
 /**
- * {@code CAST(x AS NUMERIC)} without a precision keeps every digit of {@code x} in PostgreSQL,
- * but rounds to an integer in Calcite, whose DECIMAL has a fixed scale. This turns such casts into
- * {@link PgFunctions#pg_numeric} calls, which keep the value's own scale. One instance per
- * statement.
+ * Casts whose PostgreSQL meaning Calcite does not share. {@code CAST(x AS NUMERIC)} without a
+ * precision keeps every digit of {@code x} in PostgreSQL but rounds to an integer in Calcite,
+ * whose DECIMAL has a fixed scale: it becomes {@link PgFunctions#pg_numeric}. A cast to an integer
+ * type rounds in PostgreSQL (half away from zero for NUMERIC, half to even for floats) but
+ * truncates in Calcite: its operand goes through {@link PgFunctions#pg_round} first. One instance
+ * per statement.
  */
 final class NumericCast extends SqlShuttle {
     private boolean changed;
@@ -32,18 +34,29 @@ final class NumericCast extends SqlShuttle {
     @Override
     public SqlNode visit(SqlCall call) {
         SqlNode visited = super.visit(call);
-        if (visited instanceof SqlBasicCall cast && cast.getKind() == SqlKind.CAST && cast.operandCount() == 2
-                && cast.operand(1) instanceof SqlDataTypeSpec spec
-                && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
-                && basic.getTypeName().getSimple().toUpperCase().matches("DECIMAL|NUMERIC")
-                && basic.getPrecision() < 0
-                && !SqlUtil.isNullLiteral(cast.operand(0), false)) {
+        if (!(visited instanceof SqlBasicCall cast) || cast.getKind() != SqlKind.CAST || cast.operandCount() != 2
+                || !(cast.operand(1) instanceof SqlDataTypeSpec spec)
+                || !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic)
+                || SqlUtil.isNullLiteral(cast.operand(0), false)) {
+            return visited;
+        }
+        String type = basic.getTypeName().getSimple().toUpperCase();
+        if (type.matches("DECIMAL|NUMERIC") && basic.getPrecision() < 0) {
             changed = true;
-            SqlIdentifier function = new SqlIdentifier(List.of("pg_numeric"), cast.getParserPosition());
-            return new SqlBasicCall(new org.apache.calcite.sql.SqlUnresolvedFunction(function, null, null, null,
-                    null, org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
-                    List.of(cast.operand(0)), cast.getParserPosition());
+            return call("pg_numeric", cast.operand(0), cast);
+        }
+        if (type.matches("INTEGER|INT|BIGINT|SMALLINT|TINYINT|INT2|INT4|INT8")) {
+            changed = true;
+            cast.setOperand(0, call("pg_round", cast.operand(0), cast));
+            return cast;
         }
         return visited;
+    }
+
+    private static SqlNode call(String name, SqlNode argument, SqlCall at) {
+        SqlIdentifier function = new SqlIdentifier(List.of(name), at.getParserPosition());
+        return new SqlBasicCall(new org.apache.calcite.sql.SqlUnresolvedFunction(function, null, null, null,
+                null, org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
+                List.of(argument), at.getParserPosition());
     }
 }

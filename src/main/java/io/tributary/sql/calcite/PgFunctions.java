@@ -31,6 +31,18 @@ public final class PgFunctions {
         return x == null ? null : BigDecimal.valueOf(x);
     }
 
+    public static BigDecimal pg_numeric(Integer x) {
+        return x == null ? null : BigDecimal.valueOf(x);
+    }
+
+    public static BigDecimal pg_numeric(Short x) {
+        return x == null ? null : BigDecimal.valueOf(x);
+    }
+
+    public static BigDecimal pg_numeric(Float x) {
+        return x == null ? null : pg_numeric(Double.valueOf(Float.toString(x)));
+    }
+
     /** {@code x::numeric} of a NUMERIC: unchanged, keeping its scale. */
     public static BigDecimal pg_numeric(BigDecimal x) {
         return x;
@@ -48,6 +60,41 @@ public final class PgFunctions {
     /** {@code 'text'::numeric}: the digits as written. */
     public static BigDecimal pg_numeric(String x) {
         return x == null ? null : (BigDecimal) PgTextFormat.parse(DataType.NUMERIC, x);
+    }
+
+    /**
+     * Before a cast to an integer type: integers pass through. (Generated code calls these with
+     * the argument's own boxed class, so each integer and float width has its overload.)
+     */
+    public static Long pg_round(Long x) {
+        return x;
+    }
+
+    public static Integer pg_round(Integer x) {
+        return x;
+    }
+
+    public static Short pg_round(Short x) {
+        return x;
+    }
+
+    public static Float pg_round(Float x) {
+        return x == null ? null : (float) Math.rint(x);
+    }
+
+    /** Before a cast to an integer type: NUMERIC rounds half away from zero, as PostgreSQL does. */
+    public static BigDecimal pg_round(BigDecimal x) {
+        return x == null ? null : x.setScale(0, java.math.RoundingMode.HALF_UP);
+    }
+
+    /** Before a cast to an integer type: floats round half to even, as PostgreSQL's rint does. */
+    public static Double pg_round(Double x) {
+        return x == null ? null : Math.rint(x);
+    }
+
+    /** Before a cast to an integer type: text is read as PostgreSQL reads an integer literal. */
+    public static String pg_round(String x) {
+        return x;
     }
 
     /** {@code now()}: the current time; non-deterministic so plans never fold it into a constant. */
