@@ -37,7 +37,9 @@ final class NumericCast extends SqlShuttle {
         if (!(visited instanceof SqlBasicCall cast) || cast.getKind() != SqlKind.CAST || cast.operandCount() != 2
                 || !(cast.operand(1) instanceof SqlDataTypeSpec spec)
                 || !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic)
-                || SqlUtil.isNullLiteral(cast.operand(0), false)) {
+                || SqlUtil.isNullLiteral(cast.operand(0), false)
+                || cast.operand(0) instanceof org.apache.calcite.sql.SqlDynamicParam) {
+            // NULL and parameters have no type of their own: the cast is what types them
             return visited;
         }
         String type = basic.getTypeName().getSimple().toUpperCase();
