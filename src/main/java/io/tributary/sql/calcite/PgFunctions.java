@@ -64,7 +64,8 @@ public final class PgFunctions {
 
     /**
      * Before a cast to an integer type: integers pass through. (Generated code calls these with
-     * the argument's own boxed class, so each integer and float width has its overload.)
+     * the argument's own boxed class, so each integer width has its overload. Calcite resolves a
+     * REAL argument to the NUMERIC overload, so a REAL exactly halfway rounds away from zero.)
      */
     public static Long pg_round(Long x) {
         return x;
@@ -78,9 +79,6 @@ public final class PgFunctions {
         return x;
     }
 
-    public static Float pg_round(Float x) {
-        return x == null ? null : (float) Math.rint(x);
-    }
 
     /** Before a cast to an integer type: NUMERIC rounds half away from zero, as PostgreSQL does. */
     public static BigDecimal pg_round(BigDecimal x) {
