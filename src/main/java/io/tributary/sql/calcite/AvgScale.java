@@ -5,9 +5,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.util.SqlShuttle;
-
-import java.math.BigDecimal;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * Calcite computes {@code avg} of an exact column as an exact division in the column's own scale,
@@ -15,27 +13,15 @@ import java.math.BigDecimal;
  * decimals. Multiplying the argument by {@code 1.0000000000000000} gives exact arguments 16 more
  * decimals and leaves floating-point ones floating-point. One instance per statement.
  */
-final class AvgScale extends SqlShuttle {
-    private static final SqlLiteral ONE = SqlLiteral.createExactNumeric(
-            new BigDecimal("1.0000000000000000").toPlainString(), org.apache.calcite.sql.parser.SqlParserPos.ZERO);
-    private boolean changed;
-
-    SqlNode apply(SqlNode statement) {
-        return statement.accept(this);
-    }
-
-    boolean changed() {
-        return changed;
-    }
+final class AvgScale extends StatementRewrite {
+    private static final SqlLiteral ONE = SqlLiteral.createExactNumeric("1.0000000000000000", SqlParserPos.ZERO);
 
     @Override
     public SqlNode visit(SqlCall call) {
         SqlNode visited = super.visit(call);
         if (visited instanceof SqlCall avg && avg.getKind() == SqlKind.AVG && avg.operandCount() == 1) {
-            changed = true;
-            SqlNode scaled = SqlStdOperatorTable.MULTIPLY.createCall(avg.getParserPosition(), avg.operand(0), ONE);
-            avg.setOperand(0, scaled);
-            return avg;
+            avg.setOperand(0, SqlStdOperatorTable.MULTIPLY.createCall(avg.getParserPosition(), avg.operand(0), ONE));
+            return rewritten(avg);
         }
         return visited;
     }

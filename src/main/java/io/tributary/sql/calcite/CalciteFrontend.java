@@ -109,12 +109,8 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         // labels come from the statement as written, before the rewrites below
         List<String> labels = ColumnLabels.of(node);
-        LikeEscape likeEscape = new LikeEscape();
-        node = likeEscape.apply(node);
-        AvgScale avgScale = new AvgScale();
-        node = avgScale.apply(node);
-        NumericCast numericCast = new NumericCast();
-        node = numericCast.apply(node);
+        StatementRewrite.Result postgres = StatementRewrite.applyAll(node);
+        node = postgres.statement();
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
             case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
@@ -124,8 +120,7 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                boolean rewrittenNode = likeEscape.changed() || avgScale.changed() || numericCast.changed();
-                String text = rewrittenNode ? unparse(node) : rewritten.sql();
+                String text = postgres.changed() ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(prepare(text, rewritten.order(),
                         rewritten.parameterCount(), sql, labels));
             }

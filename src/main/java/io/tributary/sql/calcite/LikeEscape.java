@@ -5,7 +5,6 @@ import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.util.SqlShuttle;
 
 /**
  * PostgreSQL's LIKE treats backslash as the escape character unless told otherwise; Calcite's has
@@ -13,27 +12,15 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * name no escape, so {@code s LIKE 'x\%'} matches a literal percent sign as in PostgreSQL.
  * One instance per statement.
  */
-final class LikeEscape extends SqlShuttle {
-    private boolean changed;
-
-    /** The statement with default escapes added; {@link #changed()} tells whether any was. */
-    SqlNode apply(SqlNode statement) {
-        return statement.accept(this);
-    }
-
-    boolean changed() {
-        return changed;
-    }
-
+final class LikeEscape extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         SqlNode visited = super.visit(call);
         if (visited instanceof SqlCall like && like.getKind() == SqlKind.LIKE && like.operandCount() == 2
                 && like.operand(1) instanceof SqlCharStringLiteral pattern
                 && pattern.getValueAs(String.class).indexOf('\\') >= 0) {
-            changed = true;
-            return like.getOperator().createCall(like.getParserPosition(), like.operand(0), like.operand(1),
-                    SqlLiteral.createCharString("\\", like.getParserPosition()));
+            return rewritten(like.getOperator().createCall(like.getParserPosition(), like.operand(0),
+                    like.operand(1), SqlLiteral.createCharString("\\", like.getParserPosition())));
         }
         return visited;
     }

@@ -8,7 +8,6 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUtil;
-import org.apache.calcite.sql.util.SqlShuttle;
 
 import java.util.List;
 
@@ -20,17 +19,7 @@ import java.util.List;
  * truncates in Calcite: its operand goes through {@link PgFunctions#pg_round} first. One instance
  * per statement.
  */
-final class NumericCast extends SqlShuttle {
-    private boolean changed;
-
-    SqlNode apply(SqlNode statement) {
-        return statement.accept(this);
-    }
-
-    boolean changed() {
-        return changed;
-    }
-
+final class NumericCast extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         SqlNode visited = super.visit(call);
@@ -44,13 +33,11 @@ final class NumericCast extends SqlShuttle {
         }
         String type = basic.getTypeName().getSimple().toUpperCase();
         if (type.matches("DECIMAL|NUMERIC") && basic.getPrecision() < 0) {
-            changed = true;
-            return call("pg_numeric", cast.operand(0), cast);
+            return rewritten(call("pg_numeric", cast.operand(0), cast));
         }
         if (type.matches("INTEGER|INT|BIGINT|SMALLINT|TINYINT|INT2|INT4|INT8")) {
-            changed = true;
             cast.setOperand(0, call("pg_round", cast.operand(0), cast));
-            return cast;
+            return rewritten(cast);
         }
         return visited;
     }

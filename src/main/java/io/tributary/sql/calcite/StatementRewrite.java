@@ -1,0 +1,41 @@
+package io.tributary.sql.calcite;
+
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+import java.util.List;
+
+/**
+ * A rewrite of a parsed statement that gives a construct its PostgreSQL meaning where Calcite's
+ * differs. Subclasses override {@code visit} and pass what they rewrite through {@link #rewritten}. One
+ * instance per statement.
+ */
+abstract class StatementRewrite extends SqlShuttle {
+    private boolean changed;
+
+    /** Marks the statement as rewritten; returns {@code node} for chaining. */
+    protected final SqlNode rewritten(SqlNode node) {
+        changed = true;
+        return node;
+    }
+
+    /**
+     * Applies the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to numeric and to
+     * integers) to {@code statement}.
+     *
+     * @return the statement, and whether any rewrite changed it
+     */
+    static Result applyAll(SqlNode statement) {
+        SqlNode node = statement;
+        boolean any = false;
+        for (StatementRewrite rewrite : List.of(new LikeEscape(), new AvgScale(), new NumericCast())) {
+            node = node.accept(rewrite);
+            any |= rewrite.changed;
+        }
+        return new Result(node, any);
+    }
+
+    /** A rewritten statement; {@code changed} tells whether its text must be regenerated. */
+    record Result(SqlNode statement, boolean changed) {
+    }
+}
