@@ -46,6 +46,8 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
         RelDataType t = switch (argumentType.getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER, BIGINT -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION,
                     TypeMapping.UNCONSTRAINED_NUMERIC_SCALE);
+            // Calcite sums in the average's type: the column's precision would overflow on big tables
+            case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, argumentType.getScale());
             default -> argumentType;
         };
         return f.createTypeWithNullability(t, argumentType.isNullable());
