@@ -1,5 +1,8 @@
 package io.tributary.catalog;
 
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +28,18 @@ public final class Catalog {
 
     public Optional<TableDef> table(String name) {
         return Optional.ofNullable(tables.get(name));
+    }
+
+    /**
+     * The table, or the 42P01 error PostgreSQL gives for a missing relation.
+     */
+    public TableDef require(String name) {
+        return table(name).orElseThrow(() -> undefinedTable(name));
+    }
+
+    /** The 42P01 error PostgreSQL gives for a missing relation. */
+    public static TributaryException undefinedTable(String name) {
+        return new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
     }
 
     /** Tables in name order. */

@@ -1,8 +1,11 @@
 package io.tributary.catalog;
 
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A table in the catalog. Immutable. {@code primaryKey} lists column indexes; for a table declared
@@ -25,6 +28,35 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
     /** True when the primary key is the generated row id. */
     public boolean hasRowId() {
         return primaryKey.length == 1 && columns.get(primaryKey[0]).hidden();
+    }
+
+    /**
+     * The columns an INSERT or COPY writes, by index: the visible columns when {@code names} is
+     * empty, else the named ones in order.
+     *
+     * @throws TributaryException 42703 for an unknown (or hidden) column, 42701 for one named twice
+     */
+    public int[] targetColumns(List<String> names) {
+        if (names.isEmpty()) {
+            return IntStream.range(0, columns.size()).filter(i -> !columns.get(i).hidden()).toArray();
+        }
+        int[] out = new int[names.size()];
+        for (int i = 0; i < out.length; i++) {
+            String name = names.get(i);
+            int idx = columnIndex(name);
+            if (idx < 0 || columns.get(idx).hidden()) {
+                throw new TributaryException(SqlState.UNDEFINED_COLUMN,
+                        "column \"" + name + "\" of relation \"" + this.name + "\" does not exist");
+            }
+            for (int j = 0; j < i; j++) {
+                if (out[j] == idx) {
+                    throw new TributaryException(SqlState.DUPLICATE_COLUMN,
+                            "column \"" + name + "\" specified more than once");
+                }
+            }
+            out[i] = idx;
+        }
+        return out;
     }
 
     /** Index of the named column, or -1. */

@@ -120,7 +120,7 @@ public final class CatalogService {
         try {
             TableDef[] dropped = new TableDef[1];
             ticket = barriers.stage(buffer -> {
-                TableDef table = catalog.table(name).orElseThrow(() -> undefinedTable(name));
+                TableDef table = catalog.require(name);
                 buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(table.id()), TableKeys.tableEnd(table.id()));
                 buffer.delete(Keyspace.CATALOG, CatalogCodec.tableKey(table.id()));
                 catalog.remove(name);
@@ -136,8 +136,4 @@ public final class CatalogService {
         return true;
     }
 
-    /** The 42P01 error PostgreSQL gives for a missing relation. */
-    public static TributaryException undefinedTable(String name) {
-        return new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
-    }
 }

@@ -1,5 +1,6 @@
 package io.tributary.meta;
 
+import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
@@ -102,7 +103,7 @@ public final class TableWriter implements AutoCloseable {
         }
         return barriers.stage(epoch -> {
             if (catalogService.catalog().table(table.name()).map(t -> t.id() != table.id()).orElse(true)) {
-                throw CatalogService.undefinedTable(table.name());
+                throw Catalog.undefinedTable(table.name());
             }
             boolean[] exists = epoch.existAll(Keyspace.DATA, mustBeNew);
             for (int i = 0; i < exists.length; i++) {

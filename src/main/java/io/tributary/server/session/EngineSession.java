@@ -5,7 +5,6 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
-import io.tributary.meta.CatalogService;
 import io.tributary.meta.Database;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ReadContext;
@@ -433,6 +432,6 @@ public final class EngineSession implements Session {
 
     /** The table, or 42P01. */
     static TableDef requireTable(Database db, String name) {
-        return db.catalog().table(name).orElseThrow(() -> CatalogService.undefinedTable(name));
+        return db.catalog().require(name);
     }
 }

@@ -134,21 +134,7 @@ final class UtilityRunner {
 
     private StatementResult copy(UtilityStatement.CopyFrom c) {
         TableDef table = EngineSession.requireTable(db, c.table());
-        int[] targets;
-        if (c.columns().isEmpty()) {
-            targets = java.util.stream.IntStream.range(0, table.columns().size())
-                    .filter(i -> !table.columns().get(i).hidden()).toArray();
-        } else {
-            targets = new int[c.columns().size()];
-            for (int i = 0; i < targets.length; i++) {
-                int idx = table.columnIndex(c.columns().get(i));
-                if (idx < 0 || table.columns().get(idx).hidden()) {
-                    throw new TributaryException(SqlState.UNDEFINED_COLUMN, "column \"" + c.columns().get(i)
-                            + "\" of relation \"" + table.name() + "\" does not exist");
-                }
-                targets[i] = idx;
-            }
-        }
+        int[] targets = table.targetColumns(c.columns());
         return new StatementResult.CopyIn(new CopyFromStdin(db, table, targets, c.format(), cancelCheck,
                 variables.implicitFlush()));
     }

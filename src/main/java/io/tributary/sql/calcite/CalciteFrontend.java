@@ -163,34 +163,15 @@ public final class CalciteFrontend implements AutoCloseable {
             throw new TributaryException(SqlState.UNDEFINED_OBJECT,
                     "schema \"" + names.get(names.size() - 2) + "\" does not exist");
         }
-        String name = names.get(names.size() - 1);
-        return catalog.table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
-                "relation \"" + name + "\" does not exist"));
+        return catalog.require(names.get(names.size() - 1));
     }
 
     private static int[] targetColumns(TableDef table, SqlNodeList columnList) {
         if (columnList == null) {
-            return java.util.stream.IntStream.range(0, table.columns().size())
-                    .filter(i -> !table.columns().get(i).hidden()).toArray();
+            return table.targetColumns(List.of());
         }
-        int[] out = new int[columnList.size()];
-        for (int i = 0; i < out.length; i++) {
-            SqlIdentifier col = (SqlIdentifier) columnList.get(i);
-            String name = col.names.get(col.names.size() - 1);
-            int idx = table.columnIndex(name);
-            if (idx < 0 || table.columns().get(idx).hidden()) {
-                throw new TributaryException(SqlState.UNDEFINED_COLUMN,
-                        "column \"" + name + "\" of relation \"" + table.name() + "\" does not exist");
-            }
-            for (int j = 0; j < i; j++) {
-                if (out[j] == idx) {
-                    throw new TributaryException(SqlState.DUPLICATE_COLUMN,
-                            "column \"" + name + "\" specified more than once");
-                }
-            }
-            out[i] = idx;
-        }
-        return out;
+        return table.targetColumns(columnList.stream()
+                .map(n -> ((SqlIdentifier) n).names.get(((SqlIdentifier) n).names.size() - 1)).toList());
     }
 
     private StatementPlan planInsert(SqlInsert insert, ParameterRewriter rewritten, String original) {
