@@ -8,14 +8,37 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * A table in the catalog. Immutable. {@code primaryKey} lists column indexes; for a table declared
- * without a primary key it is the hidden {@link #ROW_ID} column.
+ * A table or materialized view in the catalog (both hold rows keyed by their primary key and are
+ * read alike). Immutable. {@code primaryKey} lists column indexes; for a table declared without a
+ * primary key it is the hidden {@link #ROW_ID} column; for a view it is its query's stream key,
+ * whose columns the query does not select are hidden.
  *
- * @param id storage id; never reused, so a dropped table's leftovers can never be read as a new table's
+ * @param id storage id; never reused, so a dropped relation's leftovers can never be read as a new one's
  * @param definition the CREATE statement as the user wrote it
+ * @param kind table or materialized view
+ * @param query a view's query (the text after AS), null for tables
+ * @param dependsOn ids of the relations a view reads, empty for tables
+ * @param stateTableIds ids of a view's operator state tables, in plan order; empty for tables
  */
-public record TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition) {
+public record TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
+        RelationKind kind, String query, int[] dependsOn, int[] stateTableIds) {
     public static final String ROW_ID = "_row_id";
+
+    public TableDef {
+        kind = kind == null ? RelationKind.TABLE : kind;
+        dependsOn = dependsOn == null ? new int[0] : dependsOn;
+        stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
+    }
+
+    /** A plain table. */
+    public TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition) {
+        this(id, name, columns, primaryKey, definition, RelationKind.TABLE, null, new int[0], new int[0]);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isView() {
+        return kind == RelationKind.MATERIALIZED_VIEW;
+    }
 
     public List<DataType> columnTypes() {
         return columns.stream().map(ColumnDef::type).toList();

@@ -13,6 +13,12 @@ public interface StateStore extends AutoCloseable {
     /** A consistent view of everything committed so far; the caller must close it. */
     ReadView snapshot();
 
+    /**
+     * A view that reads the latest committed state at each call (no snapshot is pinned), for
+     * streaming operators reading back their own committed state; the caller must close it.
+     */
+    ReadView latest();
+
     /** An empty buffer whose reads fall through to the latest committed state. */
     WriteBuffer newWriteBuffer();
 

@@ -211,6 +211,11 @@ class BarrierManagerTest {
         }
 
         @Override
+        public ReadView latest() {
+            return inner.latest();
+        }
+
+        @Override
         public WriteBuffer newWriteBuffer() {
             return inner.newWriteBuffer();
         }

@@ -9,17 +9,20 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
 
-/** A RocksDB snapshot; iterators opened on it keep seeing the same committed state. */
+/**
+ * A RocksDB snapshot, whose iterators keep seeing the same committed state; or, without a
+ * snapshot, the latest committed state at each read.
+ */
 final class RocksReadView implements ReadView {
     private final RocksStateStore store;
     private final Snapshot snapshot;
     private final ReadOptions readOptions;
     private boolean closed;
 
-    RocksReadView(RocksStateStore store) {
+    RocksReadView(RocksStateStore store, boolean pinned) {
         this.store = store;
-        this.snapshot = store.db().getSnapshot();
-        this.readOptions = new ReadOptions().setSnapshot(snapshot);
+        this.snapshot = pinned ? store.db().getSnapshot() : null;
+        this.readOptions = pinned ? new ReadOptions().setSnapshot(snapshot) : new ReadOptions();
     }
 
     @Override
@@ -36,8 +39,10 @@ final class RocksReadView implements ReadView {
     public KvIterator scan(Keyspace keyspace, byte[] from, byte[] toExclusive) {
         checkOpen();
         Slice upper = new Slice(toExclusive);
-        ReadOptions options = new ReadOptions().setSnapshot(snapshot).setIterateUpperBound(upper)
-                .setReadaheadSize(2 << 20);
+        ReadOptions options = new ReadOptions().setIterateUpperBound(upper).setReadaheadSize(2 << 20);
+        if (snapshot != null) {
+            options.setSnapshot(snapshot);
+        }
         RocksIterator it = store.db().newIterator(store.handle(keyspace), options);
         it.seek(from);
         return new RocksKvIterator(it, options, upper);
@@ -55,7 +60,9 @@ final class RocksReadView implements ReadView {
         if (!closed) {
             closed = true;
             readOptions.close();
-            store.db().releaseSnapshot(snapshot);
+            if (snapshot != null) {
+                store.db().releaseSnapshot(snapshot);
+            }
         }
     }
 

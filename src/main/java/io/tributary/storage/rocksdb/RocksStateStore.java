@@ -107,7 +107,12 @@ public final class RocksStateStore implements StateStore {
 
     @Override
     public ReadView snapshot() {
-        return new RocksReadView(this);
+        return new RocksReadView(this, true);
+    }
+
+    @Override
+    public ReadView latest() {
+        return new RocksReadView(this, false);
     }
 
     @Override

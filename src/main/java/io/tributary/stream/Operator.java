@@ -1,0 +1,30 @@
+package io.tributary.stream;
+
+/**
+ * One streaming operator: consumes change chunks from its inputs and emits the resulting changes
+ * to its output, keeping whatever it must remember in {@link StateTable}s so it can be rebuilt
+ * after a restart from the committed state alone.
+ *
+ * <p>Contract. All calls come from the one actor thread that owns the operator, never
+ * concurrently. Input streams are consistent: a DELETE always removes a row that an earlier
+ * INSERT on the same input added and that was not removed since. {@link #onChunk} may emit
+ * any number of changes; the operator's output must be consistent in the same sense.
+ * {@link #onBarrier} is called once all inputs have delivered the barrier: the operator emits
+ * whatever output it still holds back for the epoch, then writes every state change since the
+ * previous barrier to {@code writes} (via {@link StateTable#flush}). The writes become durable in
+ * the epoch's commit together with every other operator's; until then no later epoch's input
+ * arrives, so reads of committed state never miss flushed writes.
+ *
+ * <p>A restored operator (built over the committed state of an earlier run) must continue as if
+ * the run had not stopped at the last committed barrier.
+ */
+public interface Operator {
+    /**
+     * Processes changes from input {@code input} (0 for single-input operators; 0 = left and
+     * 1 = right for joins; the branch index for unions).
+     */
+    void onChunk(int input, Chunk chunk, Output out);
+
+    /** Emits held-back output and flushes state; see the class contract. */
+    void onBarrier(Barrier barrier, Output out, StateWrites writes);
+}

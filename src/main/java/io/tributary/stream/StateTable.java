@@ -1,0 +1,266 @@
+package io.tributary.stream;
+
+import io.tributary.common.VirtualNodes;
+import io.tributary.common.codec.ByteWriter;
+import io.tributary.common.codec.KeyCodec;
+import io.tributary.common.codec.RowCodec;
+import io.tributary.common.types.DataType;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+
+/**
+ * A sorted map from key rows to value rows that an operator keeps durable: {@code [table id]
+ * [vnode][memcomparable key] -> encoded value} in the data keyspace. Writes since the last
+ * barrier stay in memory (sorted) and are read back merged with the committed state; at a
+ * barrier {@link #flush} hands them to the epoch's commit.
+ *
+ * <p>The vnode is the hash of the first {@code distKeyCount} key columns (vnode 0 when there are
+ * none), so every row of one distribution key lives in one vnode, owned by one actor. Scans take a
+ * key prefix that covers at least those columns. With every column in {@link KeyOrder#DEFAULT} and
+ * {@code distKeyCount} equal to the key width, keys are exactly those of {@code TableKeys}, so a
+ * view's rows written through a state table are read by batch queries like a table's.
+ *
+ * <p>One actor thread only. Reads of committed state go to the store's latest committed epoch:
+ * correct because the actor owns its vnodes and no input of the next epoch arrives before the
+ * previous epoch committed (see {@link Operator}).
+ */
+public final class StateTable {
+    private static final byte[] TOMBSTONE = new byte[0];
+
+    private final int tableId;
+    private final List<DataType> keyTypes;
+    private final KeyOrder[] order;
+    private final int distKeyCount;
+    private final RowCodec valueCodec;
+    private final ReadView committed;
+    private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(Arrays::compareUnsigned);
+    private final ByteWriter scratch = new ByteWriter(64);
+
+    /**
+     * @param order per key column, or null for all {@link KeyOrder#DEFAULT}
+     * @param committed a view of the latest committed state ({@code StateStore.latest()}); not closed here
+     */
+    public StateTable(int tableId, List<DataType> keyTypes, List<KeyOrder> order, int distKeyCount,
+            List<DataType> valueTypes, ReadView committed) {
+        if (distKeyCount > keyTypes.size()) {
+            throw new IllegalArgumentException("distribution key wider than the key");
+        }
+        this.tableId = tableId;
+        this.keyTypes = List.copyOf(keyTypes);
+        this.order = new KeyOrder[keyTypes.size()];
+        for (int i = 0; i < this.order.length; i++) {
+            this.order[i] = order == null ? KeyOrder.DEFAULT : order.get(i);
+        }
+        this.distKeyCount = distKeyCount;
+        this.valueCodec = new RowCodec(valueTypes);
+        this.committed = committed;
+    }
+
+    public int tableId() {
+        return tableId;
+    }
+
+    /** The value stored under {@code key} (all key columns), or null. */
+    public Object[] get(Object[] key) {
+        byte[] k = encodeKey(key, key.length);
+        byte[] v = pending.get(k);
+        if (v == null) {
+            v = committed.get(Keyspace.DATA, k);
+        }
+        return v == null || v == TOMBSTONE ? null : valueCodec.decode(v);
+    }
+
+    public void put(Object[] key, Object[] value) {
+        pending.put(encodeKey(key, key.length), valueCodec.encode(value));
+    }
+
+    public void delete(Object[] key) {
+        pending.put(encodeKey(key, key.length), TOMBSTONE);
+    }
+
+    /**
+     * The values whose keys start with {@code prefix} (at least the distribution key columns), in
+     * key order, merging pending writes over committed state. The table must not be changed while
+     * the iterator is open; close it to release the store iterator.
+     */
+    public ValueIterator scan(Object[] prefix) {
+        if (prefix.length < distKeyCount) {
+            throw new IllegalArgumentException("a scan prefix must cover the distribution key");
+        }
+        byte[] from = encodeKey(prefix, prefix.length);
+        byte[] to = successor(from);
+        return new ValueIterator(pending.subMap(from, true, to, false).entrySet().iterator(),
+                committed.scan(Keyspace.DATA, from, to));
+    }
+
+    /**
+     * Moves every write since the last flush into {@code writes}, in key order.
+     *
+     * @return the number of writes handed over
+     */
+    public int flush(StateWrites writes) {
+        int n = 0;
+        for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
+            if (e.getValue() == TOMBSTONE) {
+                writes.delete(e.getKey());
+            } else {
+                writes.put(e.getKey(), e.getValue());
+            }
+            n++;
+        }
+        pending.clear();
+        return n;
+    }
+
+    /** Writes since the last flush; an operator may flush early into its own bookkeeping when this grows. */
+    public int pendingWrites() {
+        return pending.size();
+    }
+
+    /** Full store key for the first {@code columns} key columns of {@code key}. */
+    private byte[] encodeKey(Object[] key, int columns) {
+        scratch.reset();
+        for (int i = 0; i < columns; i++) {
+            encodeColumn(scratch, keyTypes.get(i), order[i], key[i]);
+        }
+        byte[] body = scratch.toByteArray();
+        int vnode = 0;
+        if (distKeyCount > 0) {
+            int distLength = distKeyCount == columns ? body.length : prefixLength(key);
+            vnode = VirtualNodes.of(body, 0, distLength);
+        }
+        byte[] out = new byte[6 + body.length];
+        out[0] = (byte) (tableId >>> 24);
+        out[1] = (byte) (tableId >>> 16);
+        out[2] = (byte) (tableId >>> 8);
+        out[3] = (byte) tableId;
+        out[4] = (byte) (vnode >>> 8);
+        out[5] = (byte) vnode;
+        System.arraycopy(body, 0, out, 6, body.length);
+        return out;
+    }
+
+    private int prefixLength(Object[] key) {
+        ByteWriter w = new ByteWriter(32);
+        for (int i = 0; i < distKeyCount; i++) {
+            encodeColumn(w, keyTypes.get(i), order[i], key[i]);
+        }
+        return w.toByteArray().length;
+    }
+
+    /**
+     * Memcomparable encoding with direction and NULL placement: descending inverts every byte
+     * (the encoding is prefix-free, so inverted bytes sort in reverse), then the leading
+     * null/not-null marker is set so NULL sorts first or last as asked.
+     */
+    private static void encodeColumn(ByteWriter out, DataType type, KeyOrder order, Object value) {
+        if (order == KeyOrder.DEFAULT || order.equals(KeyOrder.DEFAULT)) {
+            KeyCodec.encodeValue(out, type, value);
+            return;
+        }
+        ByteWriter w = new ByteWriter(16);
+        KeyCodec.encodeValue(w, type, value);
+        byte[] b = w.toByteArray();
+        if (order.descending()) {
+            for (int i = 0; i < b.length; i++) {
+                b[i] = (byte) ~b[i];
+            }
+        }
+        if (value == null) {
+            b[0] = (byte) (order.nullsFirst() ? 0x00 : 0xff);
+        } else {
+            b[0] = (byte) (order.descending() ? 0xfe : 0x01);
+        }
+        out.putBytes(b);
+    }
+
+    /** The first key after every key starting with {@code prefix}. */
+    private static byte[] successor(byte[] prefix) {
+        byte[] out = prefix.clone();
+        for (int i = out.length - 1; i >= 0; i--) {
+            if (out[i] != (byte) 0xff) {
+                out[i]++;
+                return Arrays.copyOf(out, i + 1);
+            }
+        }
+        throw new IllegalStateException("no successor for an all-0xff prefix");
+    }
+
+    /** Values in key order, pending writes shadowing committed ones. One thread; close it. */
+    public final class ValueIterator implements Iterator<Object[]>, AutoCloseable {
+        private final Iterator<Map.Entry<byte[], byte[]>> mine;
+        private final KvIterator theirs;
+        private Map.Entry<byte[], byte[]> nextMine;
+        private byte[] theirKey;
+        private byte[] theirValue;
+        private byte[] nextValue;
+
+        ValueIterator(Iterator<Map.Entry<byte[], byte[]>> mine, KvIterator theirs) {
+            this.mine = mine;
+            this.theirs = theirs;
+            this.nextMine = mine.hasNext() ? mine.next() : null;
+            advanceTheirs();
+            advance();
+        }
+
+        private void advanceTheirs() {
+            if (theirs.next()) {
+                theirKey = theirs.key();
+                theirValue = theirs.value();
+            } else {
+                theirKey = null;
+                theirValue = null;
+            }
+        }
+
+        private void advance() {
+            nextValue = null;
+            while (nextValue == null && (nextMine != null || theirKey != null)) {
+                int cmp = nextMine == null ? 1 : theirKey == null ? -1
+                        : Arrays.compareUnsigned(nextMine.getKey(), theirKey);
+                if (cmp <= 0) {
+                    byte[] v = nextMine.getValue();
+                    if (cmp == 0) {
+                        advanceTheirs();
+                    }
+                    nextMine = mine.hasNext() ? mine.next() : null;
+                    if (v != TOMBSTONE) {
+                        nextValue = v;
+                    }
+                } else {
+                    nextValue = theirValue;
+                    advanceTheirs();
+                }
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return nextValue != null;
+        }
+
+        @Override
+        public Object[] next() {
+            if (nextValue == null) {
+                throw new NoSuchElementException();
+            }
+            Object[] row = valueCodec.decode(nextValue);
+            advance();
+            return row;
+        }
+
+        @Override
+        public void close() {
+            theirs.close();
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.tributary.stream;
+
+import io.tributary.common.Epoch;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.storage.rocksdb.RocksStateStore;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Drives one operator the way an actor does, over a real RocksDB store: chunks in, barriers
+ * commit the operator's state writes atomically, {@link #restore()} rebuilds the operator from the
+ * committed state only (dropping anything since the last barrier, as a crash would).
+ *
+ * <p>Everything the operator ever emitted is folded into {@link #result()}, a multiset that must
+ * equal the operator's query over its inputs; folding checks the output stays consistent (never
+ * deletes a row that is not there). Output since the last barrier is discarded by a restore, as
+ * downstream state would be.
+ */
+public final class OperatorHarness implements AutoCloseable {
+    private final StateStore store;
+    private final ReadView latest;
+    private final Function<ReadView, Operator> factory;
+    private Operator operator;
+    private final Map<List<Object>, Integer> committedResult = new HashMap<>();
+    private final List<Object[]> epochOutput = new ArrayList<>();
+    private final List<Op> epochOps = new ArrayList<>();
+    private final List<String> lastEmitted = new ArrayList<>();
+
+    /** @param factory builds the operator over a view of the latest committed state; called again by {@link #restore()} */
+    public OperatorHarness(Path dir, Function<ReadView, Operator> factory) {
+        this.store = RocksStateStore.open(dir);
+        this.latest = store.latest();
+        this.factory = factory;
+        this.operator = factory.apply(latest);
+    }
+
+    private final Output output = (op, row) -> {
+        epochOps.add(op);
+        epochOutput.add(row);
+        lastEmitted.add((op == Op.INSERT ? "+" : "-") + Arrays.toString(row));
+    };
+
+    public OperatorHarness push(int input, Chunk chunk) {
+        operator.onChunk(input, chunk, output);
+        return this;
+    }
+
+    public OperatorHarness insert(int input, Object[]... rows) {
+        return push(input, Chunk.of(Op.INSERT, rows));
+    }
+
+    public OperatorHarness delete(int input, Object[]... rows) {
+        return push(input, Chunk.of(Op.DELETE, rows));
+    }
+
+    /** Passes a barrier and commits the operator's state writes and its output as one epoch. */
+    public OperatorHarness barrier() {
+        long epoch = Epoch.next(store.committedEpoch(), System.currentTimeMillis());
+        try (WriteBuffer buffer = store.newWriteBuffer()) {
+            operator.onBarrier(new Barrier(epoch), output, new StateWrites() {
+                @Override
+                public void put(byte[] key, byte[] value) {
+                    buffer.put(Keyspace.DATA, key, value);
+                }
+
+                @Override
+                public void delete(byte[] key) {
+                    buffer.delete(Keyspace.DATA, key);
+                }
+            });
+            store.commit(epoch, buffer);
+        }
+        for (int i = 0; i < epochOutput.size(); i++) {
+            fold(committedResult, epochOps.get(i), epochOutput.get(i));
+        }
+        epochOps.clear();
+        epochOutput.clear();
+        return this;
+    }
+
+    /** Drops the operator and everything since the last barrier, and rebuilds it from the committed state. */
+    public OperatorHarness restore() {
+        epochOps.clear();
+        epochOutput.clear();
+        operator = factory.apply(latest);
+        return this;
+    }
+
+    /** The committed output as a multiset (row as a list -> multiplicity); call after {@link #barrier()}. */
+    public Map<List<Object>, Integer> result() {
+        return new HashMap<>(committedResult);
+    }
+
+    /** The committed output as sorted strings, one per row occurrence, for readable assertions. */
+    public List<String> rows() {
+        TreeMap<String, Integer> sorted = new TreeMap<>();
+        committedResult.forEach((k, v) -> sorted.merge(k.toString(), v, Integer::sum));
+        List<String> out = new ArrayList<>();
+        sorted.forEach((k, v) -> {
+            for (int i = 0; i < v; i++) {
+                out.add(k);
+            }
+        });
+        return out;
+    }
+
+    /** Changes emitted since the last call, as {@code +[..]}/{@code -[..]} strings in order. */
+    public List<String> takeEmitted() {
+        List<String> out = new ArrayList<>(lastEmitted);
+        lastEmitted.clear();
+        return out;
+    }
+
+    public StateStore store() {
+        return store;
+    }
+
+    private static void fold(Map<List<Object>, Integer> result, Op op, Object[] row) {
+        List<Object> key = Arrays.asList(row.clone());
+        int n = result.getOrDefault(key, 0) + op.sign();
+        if (n < 0) {
+            throw new AssertionError("operator deleted a row it never emitted: " + key);
+        }
+        if (n == 0) {
+            result.remove(key);
+        } else {
+            result.put(key, n);
+        }
+    }
+
+    @Override
+    public void close() {
+        latest.close();
+        store.close();
+    }
+}
