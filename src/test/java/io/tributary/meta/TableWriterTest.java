@@ -34,7 +34,7 @@ class TableWriterTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
     }
 
     @AfterEach
@@ -284,7 +284,7 @@ class TableWriterTest {
         }
         assertEquals(1000, ids.size());
         db.close();
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         TableDef t2 = db.catalog().table("h").orElseThrow();
         statement(t2, w -> w.insert(new Object[] {"after restart", null}));
         List<Object[]> all = rows(t2);
@@ -306,7 +306,7 @@ class TableWriterTest {
             w.apply(db.barriers(), db.catalogService());
         }
         db.close();
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         assertEquals(List.of("t", "u"), db.catalog().tables().stream().map(TableDef::name).toList());
         TableDef t2 = db.catalog().table("t").orElseThrow();
         assertEquals(t.id(), t2.id());
@@ -322,7 +322,7 @@ class TableWriterTest {
         // table ids are never reused, even after a drop and a restart
         assertTrue(db.catalogService().dropTable("u", false));
         db.close();
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         TableDef v = createKv("v");
         assertTrue(v.id() > u.id(), "new id " + v.id() + " must not reuse " + u.id());
         assertTrue(db.catalog().table("u").isEmpty());

@@ -163,7 +163,12 @@ public final class CalciteFrontend implements AutoCloseable {
             throw new TributaryException(SqlState.UNDEFINED_OBJECT,
                     "schema \"" + names.get(names.size() - 2) + "\" does not exist");
         }
-        return catalog.require(names.get(names.size() - 1));
+        TableDef table = catalog.require(names.get(names.size() - 1));
+        if (table.isView()) {
+            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE,
+                    "cannot change materialized view \"" + table.name() + "\"");
+        }
+        return table;
     }
 
     private static int[] targetColumns(TableDef table, SqlNodeList columnList) {
