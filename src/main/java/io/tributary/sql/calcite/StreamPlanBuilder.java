@@ -320,7 +320,18 @@ final class StreamPlanBuilder {
         fields.addAll(r.fields());
         RexNode remaining = info.getRemaining(rexBuilder);
         ScalarExpr condition = remaining.isAlwaysTrue() ? null : expressions.compile(remaining, fields, columns);
-        int[] streamKey = concat(l.streamKey(), shift(r.streamKey(), leftWidth));
+        // The join keys join the stream key: rows are routed to actors by them, so a row whose
+        // join key changes is retracted by one actor and re-emitted by another; were the key not
+        // part of the identity, the two changes could reach the view in either order. The side
+        // that is never NULL-padded suffices (matched keys are equal).
+        IntStream keyParts = IntStream.concat(Arrays.stream(l.streamKey()), Arrays.stream(shift(r.streamKey(), leftWidth)));
+        if (kind != JoinKind.RIGHT) {
+            keyParts = IntStream.concat(keyParts, Arrays.stream(leftKeys));
+        }
+        if (kind == JoinKind.RIGHT || kind == JoinKind.FULL) {
+            keyParts = IntStream.concat(keyParts, Arrays.stream(shift(rightKeys, leftWidth)));
+        }
+        int[] streamKey = keyParts.distinct().toArray();
         return new Translated(new HashJoinNode(l, r, kind, leftKeys, rightKeys, nullSafe, condition,
                 List.copyOf(fields), streamKey), columns);
     }

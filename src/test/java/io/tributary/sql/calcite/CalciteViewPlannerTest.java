@@ -212,7 +212,8 @@ class CalciteViewPlannerTest {
         List<StreamNode> joins = StatePlan.preOrder(plan.root()).stream().filter(n -> n instanceof HashJoinNode).toList();
         assertEquals(2, joins.size());
         assertEquals(io.tributary.plan.JoinKind.LEFT, ((HashJoinNode) joins.get(0)).kind());
-        assertArrayEquals(new int[] {3, 4, 5}, plan.primaryKey());
+        // t.id, u.id, r._row_id, and u.w: the second join routes by it
+        assertArrayEquals(new int[] {3, 4, 5, 1}, plan.primaryKey());
         assertArrayEquals(new int[] {ViewCatalog.T, ViewCatalog.U, ViewCatalog.R}, plan.dependsOn());
     }
 

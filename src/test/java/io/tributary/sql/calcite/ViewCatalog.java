@@ -40,7 +40,7 @@ final class ViewCatalog {
         c.put(new TableDef(M1, "m1", List.of(column("x", DataType.TEXT), column("total", DataType.BIGINT),
                 new ColumnDef("_key0", DataType.INTEGER, false, true)), new int[] {2, 0},
                 "CREATE MATERIALIZED VIEW m1 AS ...", RelationKind.MATERIALIZED_VIEW,
-                "SELECT x, sum(a) AS total FROM r GROUP BY a, x", new int[] {R}, new int[] {10, 11}));
+                "SELECT x, sum(a) AS total FROM r GROUP BY a, x", new int[] {R}, new int[] {10, 11}, 1));
         return c;
     }
 
