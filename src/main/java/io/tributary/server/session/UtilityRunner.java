@@ -8,9 +8,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.catalog.RelationKind;
 import io.tributary.meta.Database;
 import io.tributary.meta.StreamingDdl;
-import io.tributary.plan.PlanPrinter;
-import io.tributary.plan.ViewPlan;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.sql.UtilityStatement;
 
 import java.util.ArrayList;
@@ -136,8 +133,7 @@ final class UtilityRunner {
     }
 
     private List<Object[]> explain(UtilityStatement.ExplainCreateMaterializedView e) {
-        ViewPlan plan = new CalciteViewPlanner(db.catalog()).plan(e.query(), 0, e.name());
-        return PlanPrinter.explain(plan.root(), null).stream().map(line -> new Object[] {line}).toList();
+        return db.streamingDdl().explain(e.name(), e.query()).stream().map(line -> new Object[] {line}).toList();
     }
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
