@@ -19,9 +19,10 @@ import java.util.stream.IntStream;
  * @param query a view's query (the text after AS), null for tables
  * @param dependsOn ids of the relations a view reads, empty for tables
  * @param stateTableIds ids of a view's operator state tables, in plan order; empty for tables
+ * @param parallelism how many actors run each parallel fragment of a view's job; 0 for tables
  */
 public record TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-        RelationKind kind, String query, int[] dependsOn, int[] stateTableIds) {
+        RelationKind kind, String query, int[] dependsOn, int[] stateTableIds, int parallelism) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
@@ -32,12 +33,22 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
 
     /** A plain table. */
     public TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition) {
-        this(id, name, columns, primaryKey, definition, RelationKind.TABLE, null, new int[0], new int[0]);
+        this(id, name, columns, primaryKey, definition, RelationKind.TABLE, null, new int[0], new int[0], 0);
     }
 
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isView() {
         return kind == RelationKind.MATERIALIZED_VIEW;
+    }
+
+    /** Whether this view reads relation {@code relationId}. */
+    public boolean dependsOn(int relationId) {
+        for (int id : dependsOn) {
+            if (id == relationId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public List<DataType> columnTypes() {

@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.meta.Database;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -32,7 +33,7 @@ final class BenchTarget implements AutoCloseable {
 
     /** Tributary in this JVM, on a free port, with its state in {@code dataDir}. */
     static BenchTarget tributary(Path dataDir) {
-        Database db = Database.open(dataDir, BARRIER_INTERVAL_MS);
+        Database db = Database.open(dataDir, BARRIER_INTERVAL_MS, CalciteViewPlanner::new);
         PgServer server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
         try {
             server.start();

@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.meta.Database;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 
@@ -19,7 +20,7 @@ final class ServerRunner {
             System.err.println("--barrier-interval-ms must be at least 1");
             return 2;
         }
-        Database db = Database.open(options.dataDir, options.barrierIntervalMs);
+        Database db = Database.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
         PgServer server = new PgServer(options.listen, options.port, new EngineSessionFactory(db), password);
         try {
             server.start();

@@ -29,6 +29,8 @@ public final class SqlState {
     public static final String INVALID_TABLE_DEFINITION = "42P16";
     public static final String GROUPING_ERROR = "42803";
     public static final String AMBIGUOUS_COLUMN = "42702";
+    public static final String WRONG_OBJECT_TYPE = "42809";
+    public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
     public static final String QUERY_CANCELED = "57014";
     public static final String ACTIVE_SQL_TRANSACTION = "25001";
     public static final String NO_ACTIVE_SQL_TRANSACTION = "25P01";

@@ -47,6 +47,8 @@ public final class BarrierManager implements AutoCloseable {
     /** Tickets whose commit failed, with the reason; kept so their waiters learn it however late they wake. */
     private final java.util.Map<Long, String> failures = new java.util.HashMap<>();
     private volatile boolean stopping;
+    /** Takes part in every commit (the streaming engine); set once before {@link #start()}. */
+    private EpochParticipant participant = EpochParticipant.NONE;
     /** Why the barrier thread died, if it did. */
     private String fatal;
 
@@ -56,6 +58,33 @@ public final class BarrierManager implements AutoCloseable {
         this.open = store.newWriteBuffer();
         this.thread = new Thread(this::run, "barrier-manager");
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * Work that must finish inside each epoch's commit. Both methods run on the committing thread
+     * with the barrier lock held.
+     */
+    public interface EpochParticipant {
+        EpochParticipant NONE = new EpochParticipant() {
+            @Override
+            public void beforeCommit(long epoch, WriteBuffer buffer) {
+            }
+
+            @Override
+            public void afterFailedCommit() {
+            }
+        };
+
+        /** Adds the epoch's remaining writes to {@code buffer}; throwing fails the epoch. */
+        void beforeCommit(long epoch, WriteBuffer buffer);
+
+        /** The epoch was discarded: drop in-memory state derived from it (after the failure hooks ran). */
+        void afterFailedCommit();
+    }
+
+    /** Sets the commit participant; called once, before {@link #start()}. */
+    public void setParticipant(EpochParticipant participant) {
+        this.participant = participant;
     }
 
     /** Starts the barrier thread; called once, after recovery and before the first {@link #stage}. */
@@ -100,6 +129,24 @@ public final class BarrierManager implements AutoCloseable {
                 onCommitFailure.add(onFailure);
             }
             return openTicket;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Like {@link #stage(Consumer, Runnable, Runnable)}, but first commits the open epoch, so
+     * {@code writes} runs at an epoch boundary: everything staged before is committed and nothing
+     * of the new epoch is staged yet. DDL that starts or stops streaming jobs runs here.
+     */
+    public long stageAtBoundary(Consumer<WriteBuffer> writes, Runnable afterCommit, Runnable onFailure) {
+        lock.lock();
+        try {
+            if (stopping) {
+                throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "the server is shutting down");
+            }
+            commitOpenEpoch();
+            return stage(writes, afterCommit, onFailure);
         } finally {
             lock.unlock();
         }
@@ -220,7 +267,9 @@ public final class BarrierManager implements AutoCloseable {
         openTicket++;
         boolean durable = false;
         try {
-            store.commit(Epoch.next(store.committedEpoch(), System.currentTimeMillis()), buffer);
+            long epoch = Epoch.next(store.committedEpoch(), System.currentTimeMillis());
+            participant.beforeCommit(epoch, buffer);
+            store.commit(epoch, buffer);
             durable = true;
         } catch (RuntimeException e) {
             LOG.error("epoch commit failed; its changes are discarded", e);
@@ -234,6 +283,13 @@ public final class BarrierManager implements AutoCloseable {
                 hook.run();
             } catch (RuntimeException e) {
                 LOG.error("an epoch " + (durable ? "commit" : "failure") + " hook failed", e);
+            }
+        }
+        if (!durable) {
+            try {
+                participant.afterFailedCommit();
+            } catch (RuntimeException e) {
+                LOG.error("recovering from a failed epoch failed", e);
             }
         }
         committedTicket = ticket;

@@ -11,6 +11,7 @@ import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
+import io.tributary.storage.WriteBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,10 +20,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Executes DDL: every catalog change is staged into an epoch together with the data changes it
- * implies (a dropped table's rows), so after a crash the catalog and the data agree. The in-memory
- * {@link Catalog} changes once the epoch is durable (for CREATE) or at staging (for DROP, so no
- * write can be staged for a table whose rows are being removed). Thread-safe.
+ * Owns the catalog's records: creates tables, reserves names and ids for new relations, and stages
+ * catalog records together with the data changes they imply, so after a crash the catalog and the
+ * data agree. The in-memory {@link Catalog} changes once the epoch is durable (for CREATE) or at
+ * staging (for DROP, so no write can be staged for a relation whose rows are being removed).
+ * Thread-safe.
  */
 public final class CatalogService {
     private static final byte[] NEXT_TABLE_ID = "\u0000meta/next_table_id".getBytes(StandardCharsets.UTF_8);
@@ -72,68 +74,69 @@ public final class CatalogService {
      */
     public boolean createTable(String name, List<ColumnDef> columns, int[] primaryKey, String definition,
             boolean ifNotExists) throws InterruptedException {
-        TableDef table;
-        synchronized (this) {
-            if (catalog.table(name).isPresent() || pendingNames.contains(name)) {
-                if (ifNotExists) {
-                    return false;
-                }
-                throw new TributaryException(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists");
-            }
-            table = new TableDef(nextTableId++, name, columns, primaryKey, definition);
-            pendingNames.add(name);
+        if (!reserveName(name, ifNotExists)) {
+            return false;
         }
+        TableDef table = new TableDef(allocateIds(1), name, columns, primaryKey, definition);
         long ticket;
         try {
-            ticket = barriers.stage(buffer -> {
-                buffer.put(Keyspace.CATALOG, CatalogCodec.tableKey(table.id()), CatalogCodec.encode(table));
-                // the counter as of now, never lower than what a concurrent CREATE already staged
-                buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, ByteBuffer.allocate(4).putInt(nextTableId()).array());
-            }, () -> {
+            ticket = barriers.stage(buffer -> stageRecord(buffer, table), () -> {
                 catalog.put(table);
-                forgetPending(name);
-            }, () -> forgetPending(name));
+                releaseName(name);
+            }, () -> releaseName(name));
         } catch (RuntimeException e) {
-            forgetPending(name);
+            releaseName(name);
             throw e;
         }
         barriers.awaitCommitted(ticket);
         return true;
     }
 
-    private synchronized void forgetPending(String name) {
+    /**
+     * Reserves {@code name} for a relation being created, so two sessions cannot create it at
+     * once; the creator calls {@link #releaseName} once the relation is committed or abandoned.
+     *
+     * @return false when the name is taken and {@code ifNotExists} was set
+     * @throws TributaryException 42P07 when the name is taken
+     */
+    public synchronized boolean reserveName(String name, boolean ifNotExists) {
+        if (catalog.table(name).isPresent() || pendingNames.contains(name)) {
+            if (ifNotExists) {
+                return false;
+            }
+            throw new TributaryException(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists");
+        }
+        pendingNames.add(name);
+        return true;
+    }
+
+    public synchronized void releaseName(String name) {
         pendingNames.remove(name);
+    }
+
+    /** Reserves {@code count} consecutive relation or state table ids and returns the first; ids are never reused. */
+    public synchronized int allocateIds(int count) {
+        int first = nextTableId;
+        nextTableId += count;
+        return first;
     }
 
     private synchronized int nextTableId() {
         return nextTableId;
     }
 
-    /**
-     * Drops a table with all its rows in one epoch and returns once that is durable.
-     *
-     * @return false when it did not exist and {@code ifExists} was set
-     * @throws TributaryException 42P01 when it does not exist
-     */
-    public boolean dropTable(String name, boolean ifExists) throws InterruptedException {
-        long ticket;
-        try {
-            TableDef[] dropped = new TableDef[1];
-            ticket = barriers.stage(buffer -> {
-                TableDef table = catalog.require(name);
-                buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(table.id()), TableKeys.tableEnd(table.id()));
-                buffer.delete(Keyspace.CATALOG, CatalogCodec.tableKey(table.id()));
-                catalog.remove(name);
-                dropped[0] = table;
-            }, null, () -> catalog.put(dropped[0]));
-        } catch (TributaryException e) {
-            if (ifExists && SqlState.UNDEFINED_TABLE.equals(e.sqlState())) {
-                return false;
-            }
-            throw e;
-        }
-        barriers.awaitCommitted(ticket);
-        return true;
+    /** Stages a relation's catalog record, and the id counter as of now (never lower than a concurrent CREATE staged). */
+    void stageRecord(WriteBuffer buffer, TableDef relation) {
+        buffer.put(Keyspace.CATALOG, CatalogCodec.tableKey(relation.id()), CatalogCodec.encode(relation));
+        buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, ByteBuffer.allocate(4).putInt(nextTableId()).array());
     }
 
+    /** Stages the removal of a relation's record, rows and state tables. */
+    static void stageRemoval(WriteBuffer buffer, TableDef relation) {
+        buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(relation.id()), TableKeys.tableEnd(relation.id()));
+        for (int id : relation.stateTableIds()) {
+            buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id));
+        }
+        buffer.delete(Keyspace.CATALOG, CatalogCodec.tableKey(relation.id()));
+    }
 }

@@ -3,12 +3,15 @@ package io.tributary.meta;
 import io.tributary.batch.SnapshotSource;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.TableDef;
+import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
+import io.tributary.stream.runtime.StreamRuntime;
 import io.tributary.storage.rocksdb.RocksStateStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.function.Function;
 
 /**
  * One Tributary database instance: the state store, the barrier manager committing its epochs and
@@ -24,19 +27,31 @@ public final class Database implements AutoCloseable {
     private final CatalogService catalogService;
     private final RowIdGenerator rowIds;
     private final SnapshotSource snapshots;
+    private final StreamRuntime streams;
+    private final StreamingDdl streamingDdl;
 
-    private Database(StateStore store, long barrierIntervalMs) {
+    private Database(StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners) {
         this.store = store;
         this.barriers = new BarrierManager(store, barrierIntervalMs);
         this.catalogService = CatalogService.recover(store, barriers);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
         this.snapshots = new SnapshotSource(store);
+        this.streams = new StreamRuntime(store);
+        this.streamingDdl = new StreamingDdl(catalogService, barriers, store, streams,
+                planners.apply(catalogService.catalog()));
+        barriers.setParticipant(streamingDdl);
+        streamingDdl.recoverJobs();
         barriers.start();
     }
 
-    /** Opens (or creates) the database in {@code dataDir} and starts committing epochs. */
-    public static Database open(Path dataDir, long barrierIntervalMs) {
-        Database db = new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs);
+    /**
+     * Opens (or creates) the database in {@code dataDir}, resumes every view's job and starts
+     * committing epochs.
+     *
+     * @param planners makes the planner that (re)plans views over the recovered catalog
+     */
+    public static Database open(Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners) {
+        Database db = new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners);
         LOG.info("recovered {} table(s) at epoch {}", db.catalog().tables().size(), db.store.committedEpoch());
         return db;
     }
@@ -63,13 +78,19 @@ public final class Database implements AutoCloseable {
 
     /** A writer for one statement's changes to {@code table}; the caller closes it. */
     public TableWriter newTableWriter(TableDef table) {
-        return new TableWriter(table, rowIds);
+        return new TableWriter(table, rowIds, streams);
+    }
+
+    /** Creates and drops views and drops tables; any thread. */
+    public StreamingDdl streamingDdl() {
+        return streamingDdl;
     }
 
     /** Commits what is staged, then closes the store. */
     @Override
     public void close() {
         barriers.close();
+        streams.close();
         store.close();
     }
 }

@@ -12,6 +12,9 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.TableKeys;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.runtime.StreamRuntime;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,16 +34,24 @@ public final class TableWriter implements AutoCloseable {
     private final RowCodec rowCodec;
     private final List<DataType> pkTypes;
     private final RowIdGenerator rowIds;
+    private final StreamRuntime streams;
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final List<Change> changes = new ArrayList<>();
     private long count;
 
-    /** One staged change; {@code row} null means delete. Insert means the key must not exist already. */
-    private record Change(byte[] key, byte[] row, boolean insert) {
+    /**
+     * One staged change; {@code row} null means delete. Insert means the key must not exist
+     * already. {@code values} is the decoded {@code row}, kept for the table's change stream.
+     */
+    private record Change(byte[] key, byte[] row, boolean insert, Object[] values) {
     }
 
-    TableWriter(TableDef table, RowIdGenerator rowIds) {
+    TableWriter(TableDef table, RowIdGenerator rowIds, StreamRuntime streams) {
+        if (table.isView()) {
+            throw cannotChangeView(table.name());
+        }
         this.table = table;
+        this.streams = streams;
         this.rowCodec = new RowCodec(table.columnTypes());
         this.pkTypes = table.primaryKeyTypes();
         this.rowIds = rowIds;
@@ -57,13 +68,13 @@ public final class TableWriter implements AutoCloseable {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         checkNotNull(row);
-        changes.add(new Change(key(row), rowCodec.encode(row), true));
+        changes.add(new Change(key(row), rowCodec.encode(row), true, row));
         count++;
     }
 
     /** Stages the removal of an existing row. */
     public void delete(Object[] oldRow) {
-        changes.add(new Change(key(oldRow), null, false));
+        changes.add(new Change(key(oldRow), null, false, null));
         count++;
     }
 
@@ -74,7 +85,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void replace(Object[] newRow) {
         checkNotNull(newRow);
-        changes.add(new Change(key(newRow), rowCodec.encode(newRow), false));
+        changes.add(new Change(key(newRow), rowCodec.encode(newRow), false, newRow));
         count++;
     }
 
@@ -111,6 +122,9 @@ public final class TableWriter implements AutoCloseable {
                     throw duplicate(inserts.get(i).row());
                 }
             }
+            // the rows being replaced, as this epoch sees them, for the views reading this table
+            List<byte[]> previous = streams.hasSubscribers(table.id())
+                    ? epoch.getAll(Keyspace.DATA, settled.stream().map(Change::key).toList()) : null;
             for (Change c : settled) {
                 if (c.row() == null) {
                     epoch.delete(Keyspace.DATA, c.key());
@@ -118,7 +132,40 @@ public final class TableWriter implements AutoCloseable {
                     epoch.put(Keyspace.DATA, c.key(), c.row());
                 }
             }
+            if (previous != null) {
+                emitChanges(settled, previous);
+            }
         }, null);
+    }
+
+    /**
+     * Sends each key's net change to the table's change stream: the previous row out, the new
+     * row in. Last step of staging, so a statement that fails a check emits nothing.
+     */
+    private void emitChanges(List<Change> settled, List<byte[]> previous) {
+        Chunk.Builder chunk = new Chunk.Builder();
+        for (int i = 0; i < settled.size(); i++) {
+            Change c = settled.get(i);
+            byte[] old = previous.get(i);
+            if (old != null) {
+                chunk.add(Op.DELETE, rowCodec.decode(old));
+            }
+            if (c.row() != null) {
+                chunk.add(Op.INSERT, c.values().clone());
+            }
+            if (chunk.isFull()) {
+                streams.emit(table.id(), chunk.build());
+            }
+        }
+        Chunk last = chunk.build();
+        if (last != null) {
+            streams.emit(table.id(), last);
+        }
+    }
+
+    /** The 42809 error PostgreSQL gives for DML on a materialized view. */
+    static TributaryException cannotChangeView(String name) {
+        return new TributaryException(SqlState.WRONG_OBJECT_TYPE, "cannot change materialized view \"" + name + "\"");
     }
 
     /** Statements up to this many changes settle by sorting primitive (hash, position) pairs. */
@@ -204,7 +251,7 @@ public final class TableWriter implements AutoCloseable {
         }
         Change last = group.get(group.size() - 1);
         return last.row() == null || last.insert() == requireNew ? last
-                : new Change(last.key(), last.row(), requireNew && last.insert());
+                : new Change(last.key(), last.row(), requireNew && last.insert(), last.values());
     }
 
     /** 40 well-mixed bits of a key (FNV-1a 64, then a finalizer). */

@@ -1,6 +1,7 @@
 package io.tributary.sql;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -38,6 +39,7 @@ public final class UtilityParser {
         }
         UtilityStatement result = switch (first.text()) {
             case "create" -> create();
+            case "explain" -> explain();
             case "drop" -> drop();
             case "show" -> show();
             case "describe", "desc" -> {
@@ -70,9 +72,60 @@ public final class UtilityParser {
         return result;
     }
 
+    /** EXPLAIN CREATE MATERIALIZED VIEW; any other EXPLAIN is left to Calcite (null). */
+    private UtilityStatement explain() {
+        if (!tokens.get(pos + 1).isWord("create")) {
+            return null;
+        }
+        next();
+        next();
+        if (!peek().isWord("materialized")) {
+            throw TributaryException.notSupported("EXPLAIN CREATE " + peek().text().toUpperCase());
+        }
+        UtilityStatement.CreateMaterializedView view = createMaterializedView();
+        return new UtilityStatement.ExplainCreateMaterializedView(view.name(), view.query());
+    }
+
+    /** After CREATE: MATERIALIZED VIEW [IF NOT EXISTS] name AS query; the query is the rest of the text. */
+    private UtilityStatement.CreateMaterializedView createMaterializedView() {
+        expectWord("materialized");
+        expectWord("view");
+        boolean ifNotExists = false;
+        if (peek().isWord("if")) {
+            next();
+            expectWord("not");
+            expectWord("exists");
+            ifNotExists = true;
+        }
+        String name = qualifiedName();
+        if (peek().isSymbol("(")) {
+            throw TributaryException.notSupported("column lists in CREATE MATERIALIZED VIEW");
+        }
+        if (peek().isWord("with")) {
+            throw TributaryException.notSupported("WITH options in CREATE MATERIALIZED VIEW");
+        }
+        expectWord("as");
+        Token start = peek();
+        if (start.kind() == Token.Kind.END) {
+            throw syntaxAt(start);
+        }
+        String query = sql.substring(start.position()).strip();
+        if (query.endsWith(";")) {
+            query = query.substring(0, query.length() - 1).strip();
+        }
+        // the query is Calcite's to parse: skip its tokens
+        while (peek().kind() != Token.Kind.END) {
+            next();
+        }
+        return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, sql);
+    }
+
     private UtilityStatement create() {
         next();
-        if (peek().isWord("materialized") || peek().isWord("view") || peek().isWord("index")
+        if (peek().isWord("materialized")) {
+            return createMaterializedView();
+        }
+        if (peek().isWord("view") || peek().isWord("index")
                 || peek().isWord("source") || peek().isWord("sink") || peek().isWord("function")
                 || peek().isWord("schema") || peek().isWord("database") || peek().isWord("user")) {
             throw TributaryException.notSupported("CREATE " + peek().text().toUpperCase());
@@ -316,10 +369,17 @@ public final class UtilityParser {
 
     private UtilityStatement drop() {
         next();
-        if (!peek().isWord("table")) {
+        RelationKind kind;
+        if (peek().isWord("table")) {
+            next();
+            kind = RelationKind.TABLE;
+        } else if (peek().isWord("materialized")) {
+            next();
+            expectWord("view");
+            kind = RelationKind.MATERIALIZED_VIEW;
+        } else {
             throw TributaryException.notSupported("DROP " + peek().text().toUpperCase());
         }
-        next();
         boolean ifExists = false;
         if (peek().isWord("if")) {
             next();
@@ -330,10 +390,11 @@ public final class UtilityParser {
         do {
             names.add(qualifiedName());
         } while (acceptSymbol(","));
+        boolean cascade = false;
         if (peek().isWord("cascade") || peek().isWord("restrict")) {
-            next();
+            cascade = next().isWord("cascade");
         }
-        return new UtilityStatement.DropTable(names, ifExists);
+        return new UtilityStatement.Drop(names, kind, ifExists, cascade);
     }
 
     private UtilityStatement show() {
@@ -341,6 +402,10 @@ public final class UtilityParser {
         Token t = next();
         if (t.isWord("tables")) {
             return new UtilityStatement.ShowTables();
+        }
+        if (t.isWord("materialized")) {
+            expectWord("views");
+            return new UtilityStatement.ShowMaterializedViews();
         }
         if (t.isWord("columns")) {
             if (!peek().isWord("from") && !peek().isWord("in")) {

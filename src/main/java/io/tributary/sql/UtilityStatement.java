@@ -1,6 +1,7 @@
 package io.tributary.sql;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
 
 import java.util.List;
 
@@ -11,10 +12,23 @@ public sealed interface UtilityStatement {
             implements UtilityStatement {
     }
 
-    record DropTable(List<String> names, boolean ifExists) implements UtilityStatement {
+    /** {@code DROP TABLE} or {@code DROP MATERIALIZED VIEW}. */
+    record Drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade) implements UtilityStatement {
+    }
+
+    /** {@code CREATE MATERIALIZED VIEW}; {@code query} is the text after AS, {@code sql} the whole statement. */
+    record CreateMaterializedView(String name, boolean ifNotExists, String query, String sql)
+            implements UtilityStatement {
+    }
+
+    /** {@code EXPLAIN CREATE MATERIALIZED VIEW}: the stream plan, without creating anything. */
+    record ExplainCreateMaterializedView(String name, String query) implements UtilityStatement {
     }
 
     record ShowTables() implements UtilityStatement {
+    }
+
+    record ShowMaterializedViews() implements UtilityStatement {
     }
 
     record ShowColumns(String table) implements UtilityStatement {

@@ -26,6 +26,12 @@ public interface WriteBuffer extends AutoCloseable {
     /** {@link #exists} for many keys at once (one batched read of the committed state). */
     boolean[] existAll(Keyspace keyspace, List<byte[]> keys);
 
+    /** The value {@code key} will have after commit (this buffer's last write, else committed), or null. */
+    byte[] get(Keyspace keyspace, byte[] key);
+
+    /** {@link #get} for many keys at once (one batched read of the committed state). */
+    List<byte[]> getAll(Keyspace keyspace, List<byte[]> keys);
+
     /** Marks a point {@link #rollbackToSavePoint()} returns to; one save point at a time. */
     void setSavePoint();
 

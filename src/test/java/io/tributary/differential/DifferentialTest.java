@@ -2,6 +2,7 @@ package io.tributary.differential;
 
 import io.tributary.differential.DifferentialCorpus.Template;
 import io.tributary.meta.Database;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -72,7 +73,7 @@ class DifferentialTest {
         pg = postgres.getPostgresDatabase().getConnection();
         pg.setAutoCommit(true);
         dataDir = Files.createTempDirectory("diff-");
-        db = Database.open(dataDir, 20);
+        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
         server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
         server.start();
         trib = connectTributary();

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tributary.batch.Snapshot;
 import io.tributary.batch.TableScan;
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -34,7 +36,7 @@ class TableWriterTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
     }
 
     @AfterEach
@@ -284,7 +286,7 @@ class TableWriterTest {
         }
         assertEquals(1000, ids.size());
         db.close();
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         TableDef t2 = db.catalog().table("h").orElseThrow();
         statement(t2, w -> w.insert(new Object[] {"after restart", null}));
         List<Object[]> all = rows(t2);
@@ -306,7 +308,7 @@ class TableWriterTest {
             w.apply(db.barriers(), db.catalogService());
         }
         db.close();
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         assertEquals(List.of("t", "u"), db.catalog().tables().stream().map(TableDef::name).toList());
         TableDef t2 = db.catalog().table("t").orElseThrow();
         assertEquals(t.id(), t2.id());
@@ -320,9 +322,9 @@ class TableWriterTest {
                     () -> w.apply(db.barriers(), db.catalogService())).sqlState());
         }
         // table ids are never reused, even after a drop and a restart
-        assertTrue(db.catalogService().dropTable("u", false));
+        assertTrue(db.streamingDdl().drop("u", RelationKind.TABLE, false, false, notice -> { }));
         db.close();
-        db = Database.open(dir, 10_000);
+        db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         TableDef v = createKv("v");
         assertTrue(v.id() > u.id(), "new id " + v.id() + " must not reuse " + u.id());
         assertTrue(db.catalog().table("u").isEmpty());
@@ -333,7 +335,7 @@ class TableWriterTest {
         TableDef t = createKv("t");
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(row(1, "a"));
-            db.catalogService().dropTable("t", false);
+            db.streamingDdl().drop("t", RelationKind.TABLE, false, false, notice -> { });
             TributaryException e = assertThrows(TributaryException.class,
                     () -> w.apply(db.barriers(), db.catalogService()));
             assertEquals(SqlState.UNDEFINED_TABLE, e.sqlState());

@@ -1,6 +1,7 @@
 package io.tributary.server;
 
 import io.tributary.meta.Database;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -62,7 +63,7 @@ class JdbcEngineTest {
     @BeforeAll
     static void start() throws IOException {
         dataDir = Files.createTempDirectory("jdbc-engine-");
-        db = Database.open(dataDir, 20);
+        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
         server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
         server.start();
     }

@@ -1,6 +1,7 @@
 package io.tributary.slt;
 
 import io.tributary.meta.Database;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import org.junit.jupiter.api.DynamicTest;
@@ -53,7 +54,7 @@ class SqlLogicTest {
                 SltRunner.ENGINE);
         Path dataDir = Files.createTempDirectory("slt-");
         try {
-            try (Database db = Database.open(dataDir, 50);
+            try (Database db = Database.open(dataDir, 50, CalciteViewPlanner::new);
                  PgServer server = startServer(db);
                  Connection connection = connect(server.port())) {
                 new SltRunner(connection, name).run(records);

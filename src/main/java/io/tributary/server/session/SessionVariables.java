@@ -37,6 +37,8 @@ final class SessionVariables {
         define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
         define("implicit_flush", "true",
                 "DML returns once its epoch is committed (true) or once it is queued (false).", false);
+        define("streaming_parallelism", "default",
+                "Actors per parallel fragment of a new materialized view's job; default = one per core.", false);
     }
 
     private static void define(String name, String def, String description, boolean reported) {
@@ -64,6 +66,12 @@ final class SessionVariables {
 
     boolean implicitFlush() {
         return parseBool("implicit_flush", values.get("implicit_flush"));
+    }
+
+    /** Actors per parallel fragment for views this session creates, or 0 for the default. */
+    int streamingParallelism() {
+        String v = values.get("streaming_parallelism");
+        return v.equals("default") ? 0 : Integer.parseInt(v);
     }
 
     /** Sets a variable; null resets it to its default. */
@@ -158,6 +166,21 @@ final class SessionVariables {
             }
             case "implicit_flush" -> {
                 return Boolean.toString(parseBool(key, v));
+            }
+            case "streaming_parallelism" -> {
+                if (v.equalsIgnoreCase("default") || v.equals("0")) {
+                    return "default";
+                }
+                try {
+                    int n = Integer.parseInt(v);
+                    if (n >= 1 && n <= 256) {
+                        return Integer.toString(n);
+                    }
+                } catch (NumberFormatException e) {
+                    // reported below
+                }
+                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
+                        + key + "\": \"" + v + "\"", 0, null, "Use a number of actors from 1 to 256, or DEFAULT.", null);
             }
             case "extra_float_digits", "statement_timeout" -> {
                 try {

@@ -5,7 +5,9 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.catalog.RelationKind;
 import io.tributary.meta.Database;
+import io.tributary.meta.StreamingDdl;
 import io.tributary.sql.UtilityStatement;
 
 import java.util.ArrayList;
@@ -26,8 +28,12 @@ final class UtilityRunner {
 
     /** The columns a utility statement returns, or null when it returns none. */
     static List<ColumnDesc> resultColumns(UtilityStatement statement) {
-        if (statement instanceof UtilityStatement.ShowTables) {
+        if (statement instanceof UtilityStatement.ShowTables
+                || statement instanceof UtilityStatement.ShowMaterializedViews) {
             return List.of(new ColumnDesc("Name", DataType.TEXT));
+        }
+        if (statement instanceof UtilityStatement.ExplainCreateMaterializedView) {
+            return List.of(new ColumnDesc("QUERY PLAN", DataType.TEXT));
         }
         if (statement instanceof UtilityStatement.ShowColumns) {
             return List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Type", DataType.TEXT),
@@ -47,11 +53,20 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.CreateTable c) {
                 return createTable(c, notices);
             }
-            if (statement instanceof UtilityStatement.DropTable d) {
-                return dropTables(d, notices);
+            if (statement instanceof UtilityStatement.Drop d) {
+                return drop(d, notices);
+            }
+            if (statement instanceof UtilityStatement.CreateMaterializedView c) {
+                return createMaterializedView(c, notices);
+            }
+            if (statement instanceof UtilityStatement.ExplainCreateMaterializedView e) {
+                return rows(e, explain(e));
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
-                return rows(s, db.catalog().tables().stream().map(t -> new Object[] {t.name()}).toList());
+                return rows(s, names(false));
+            }
+            if (statement instanceof UtilityStatement.ShowMaterializedViews s) {
+                return rows(s, names(true));
             }
             if (statement instanceof UtilityStatement.ShowColumns s) {
                 return rows(s, showColumns(s.table()));
@@ -100,19 +115,46 @@ final class UtilityRunner {
         return new StatementResult.Command("CREATE TABLE");
     }
 
-    private StatementResult dropTables(UtilityStatement.DropTable d, Consumer<Session.Notice> notices)
+    private List<Object[]> names(boolean views) {
+        return db.catalog().tables().stream().filter(t -> t.isView() == views)
+                .map(t -> new Object[] {t.name()}).toList();
+    }
+
+    private StatementResult createMaterializedView(UtilityStatement.CreateMaterializedView c,
+            Consumer<Session.Notice> notices) throws InterruptedException {
+        int parallelism = variables.streamingParallelism();
+        boolean created = db.streamingDdl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
+                parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism());
+        if (!created) {
+            notices.accept(new Session.Notice("NOTICE", SqlState.DUPLICATE_TABLE,
+                    "relation \"" + c.name() + "\" already exists, skipping"));
+        }
+        return new StatementResult.Command("CREATE_MATERIALIZED_VIEW");
+    }
+
+    private List<Object[]> explain(UtilityStatement.ExplainCreateMaterializedView e) {
+        return db.streamingDdl().explain(e.name(), e.query()).stream().map(line -> new Object[] {line}).toList();
+    }
+
+    private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
             throws InterruptedException {
+        String what = d.kind().sqlName();
         if (!d.ifExists()) {
             for (String name : d.names()) {
-                EngineSession.requireTable(db, name);
+                if (db.catalog().table(name).isEmpty()) {
+                    throw new TributaryException(SqlState.UNDEFINED_TABLE, what + " \"" + name + "\" does not exist");
+                }
             }
         }
         for (String name : d.names()) {
-            if (!db.catalogService().dropTable(name, d.ifExists())) {
-                notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, "table \"" + name + "\" does not exist, skipping"));
+            boolean dropped = db.streamingDdl().drop(name, d.kind(), d.ifExists(), d.cascade(),
+                    message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
+            if (!dropped) {
+                notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION,
+                        what + " \"" + name + "\" does not exist, skipping"));
             }
         }
-        return new StatementResult.Command("DROP TABLE");
+        return new StatementResult.Command(d.kind() == RelationKind.TABLE ? "DROP TABLE" : "DROP MATERIALIZED VIEW");
     }
 
     private List<Object[]> showColumns(String tableName) {

@@ -1,0 +1,271 @@
+package io.tributary.meta;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.plan.PlanPrinter;
+import io.tributary.plan.StatePlan;
+import io.tributary.plan.ViewPlan;
+import io.tributary.plan.ViewPlanner;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.StateWrites;
+import io.tributary.stream.runtime.StreamRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * DDL that starts or stops streaming jobs: creating materialized views, dropping tables and views
+ * (with their dependent views under CASCADE), and rebuilding every view's job at startup or after
+ * a failed epoch. Jobs start and stop at epoch boundaries ({@link BarrierManager#stageAtBoundary}),
+ * so a new view's snapshot holds exactly what committed before its first epoch and its job sees
+ * every change after. Thread-safe.
+ */
+public final class StreamingDdl implements BarrierManager.EpochParticipant {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamingDdl.class);
+
+    private final CatalogService catalogService;
+    private final BarrierManager barriers;
+    private final StateStore store;
+    private final StreamRuntime runtime;
+    private final ViewPlanner planner;
+    /** Views whose creation is staged but not yet committed, by id; DROP must see them as dependents. */
+    private final Map<Integer, TableDef> creating = new ConcurrentHashMap<>();
+
+    StreamingDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime,
+            ViewPlanner planner) {
+        this.catalogService = catalogService;
+        this.barriers = barriers;
+        this.store = store;
+        this.runtime = runtime;
+        this.planner = planner;
+    }
+
+    private Catalog catalog() {
+        return catalogService.catalog();
+    }
+
+    /** The default number of actors per parallel fragment: one per core. */
+    public static int defaultParallelism() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * Creates a materialized view and returns once it is durable and holds its query's result over
+     * everything committed before it (the blocking backfill).
+     *
+     * @param parallelism actors per parallel fragment, at least 1
+     * @return false when the name existed and {@code ifNotExists} was set
+     * @throws TributaryException 42P07 when the name exists; planning errors (0A000 ...)
+     */
+    public boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
+            int parallelism) throws InterruptedException {
+        if (!catalogService.reserveName(name, ifNotExists)) {
+            return false;
+        }
+        long ticket;
+        try {
+            int viewId = catalogService.allocateIds(1);
+            ViewPlan plan = planner.plan(query, viewId, name);
+            int count = StatePlan.stateTableCount(plan.root());
+            int first = count == 0 ? 0 : catalogService.allocateIds(count);
+            int[] stateIds = new int[count];
+            for (int i = 0; i < count; i++) {
+                stateIds[i] = first + i;
+            }
+            TableDef view = new TableDef(viewId, name, plan.columns(), plan.primaryKey(), definition,
+                    RelationKind.MATERIALIZED_VIEW, query, plan.dependsOn(), stateIds, parallelism);
+            ticket = barriers.stageAtBoundary(buffer -> {
+                for (int upstream : view.dependsOn()) {
+                    if (relationById(upstream) == null) {
+                        throw new TributaryException(SqlState.UNDEFINED_TABLE,
+                                "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
+                    }
+                }
+                // the snapshot is exactly the committed state: nothing of the new epoch is staged yet
+                runtime.launch(plan.root(), stateIds, parallelism, store.snapshot());
+                catalogService.stageRecord(buffer, view);
+                creating.put(viewId, view);
+            }, () -> {
+                catalog().put(view);
+                creating.remove(viewId);
+                catalogService.releaseName(name);
+            }, () -> {
+                creating.remove(viewId);
+                catalogService.releaseName(name);
+            });
+        } catch (RuntimeException e) {
+            catalogService.releaseName(name);
+            throw e;
+        }
+        barriers.awaitCommitted(ticket);
+        return true;
+    }
+
+    /**
+     * The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing,
+     * so state tables show as placeholders.
+     */
+    public List<String> explain(String name, String query) {
+        return PlanPrinter.explain(planner.plan(query, 0, name).root(), null);
+    }
+
+    /**
+     * Drops a table or materialized view with its rows and state; with {@code cascade} also every
+     * view depending on it (transitively), reported to {@code notices} as PostgreSQL does.
+     *
+     * @return false when it did not exist and {@code ifExists} was set
+     * @throws TributaryException 42P01 when it does not exist, 42809 when it is the other kind,
+     *     2BP01 when views depend on it and {@code cascade} is not set
+     */
+    public boolean drop(String name, RelationKind kind, boolean ifExists, boolean cascade, Consumer<String> notices)
+            throws InterruptedException {
+        List<TableDef> dropped = new ArrayList<>();
+        long ticket;
+        try {
+            ticket = barriers.stageAtBoundary(buffer -> stageDrop(buffer, name, kind, cascade, dropped),
+                    null, () -> dropped.forEach(catalog()::put));
+        } catch (TributaryException e) {
+            if (ifExists && SqlState.UNDEFINED_TABLE.equals(e.sqlState())) {
+                return false;
+            }
+            throw e;
+        }
+        for (TableDef d : dropped) {
+            if (!d.name().equals(name)) {
+                notices.accept("drop cascades to materialized view " + d.name());
+            }
+        }
+        barriers.awaitCommitted(ticket);
+        return true;
+    }
+
+    private void stageDrop(WriteBuffer buffer, String name, RelationKind kind, boolean cascade, List<TableDef> dropped) {
+        TableDef target = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
+                kind.sqlName() + " \"" + name + "\" does not exist"));
+        if (target.kind() != kind) {
+            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a "
+                    + (kind == RelationKind.TABLE ? "table" : "materialized view"), 0, null,
+                    "Use DROP " + (target.isView() ? "MATERIALIZED VIEW" : "TABLE") + " to remove a "
+                            + target.kind().sqlName() + ".", null);
+        }
+        List<TableDef> dependents = dependentsOf(target);
+        if (!dependents.isEmpty() && !cascade) {
+            StringJoiner detail = new StringJoiner("\n");
+            for (TableDef d : dependents) {
+                TableDef read = relationById(d.dependsOn()[0]);
+                detail.add("materialized view " + d.name() + " depends on " + dependencyName(d, target, read));
+            }
+            throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName() + " "
+                    + name + " because other objects depend on it", 0, detail.toString(),
+                    "Use DROP ... CASCADE to drop the dependent objects too.", null);
+        }
+        for (TableDef d : dependents) {
+            if (creating.containsKey(d.id())) {
+                throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName()
+                        + " " + name + " while materialized view " + d.name() + " is being created on it");
+            }
+        }
+        List<TableDef> all = new ArrayList<>(dependents);
+        all.add(target);
+        // dependents have higher ids than what they read: stop readers before what they read
+        all.sort(Comparator.comparingInt(TableDef::id).reversed());
+        for (TableDef r : all) {
+            if (r.isView()) {
+                runtime.stop(r.id());
+            }
+            CatalogService.stageRemoval(buffer, r);
+            catalog().remove(r.name());
+            dropped.add(r);
+        }
+    }
+
+    /** Names the relation {@code view} reads that leads to {@code target}, as PostgreSQL's detail line does. */
+    private static String dependencyName(TableDef view, TableDef target, TableDef firstRead) {
+        if (view.dependsOn(target.id())) {
+            return target.kind().sqlName() + " " + target.name();
+        }
+        return firstRead == null ? target.kind().sqlName() + " " + target.name()
+                : firstRead.kind().sqlName() + " " + firstRead.name();
+    }
+
+    /** Every view reading {@code relation}, directly or through other views (including ones being created). */
+    private List<TableDef> dependentsOf(TableDef relation) {
+        List<TableDef> all = new ArrayList<>(catalog().tables());
+        all.addAll(creating.values());
+        List<TableDef> out = new ArrayList<>();
+        List<Integer> frontier = new ArrayList<>(List.of(relation.id()));
+        while (!frontier.isEmpty()) {
+            int id = frontier.remove(frontier.size() - 1);
+            for (TableDef t : all) {
+                if (t.dependsOn(id) && out.stream().noneMatch(o -> o.id() == t.id())) {
+                    out.add(t);
+                    frontier.add(t.id());
+                }
+            }
+        }
+        return out;
+    }
+
+    private TableDef relationById(int id) {
+        for (TableDef t : catalog().tables()) {
+            if (t.id() == id) {
+                return t;
+            }
+        }
+        return creating.get(id);
+    }
+
+    /**
+     * Starts the job of every committed view from its committed state, readers after what they read.
+     * Called at startup before the first epoch, and after a failed epoch (under the barrier lock).
+     */
+    public void recoverJobs() {
+        List<TableDef> views = new ArrayList<>(catalog().tables().stream().filter(TableDef::isView).toList());
+        views.sort(Comparator.comparingInt(TableDef::id));
+        for (TableDef view : views) {
+            ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
+            if (!plan.columns().equals(view.columns()) || StatePlan.stateTableCount(plan.root()) != view.stateTableIds().length) {
+                throw new TributaryException(SqlState.INTERNAL_ERROR, "materialized view " + view.name()
+                        + " no longer plans as it did when created; its job cannot resume");
+            }
+            runtime.launch(plan.root(), view.stateTableIds(), Math.max(1, view.parallelism()), null);
+        }
+        if (!views.isEmpty()) {
+            LOG.info("resumed {} materialized view job(s)", views.size());
+        }
+    }
+
+    @Override
+    public void beforeCommit(long epoch, WriteBuffer buffer) {
+        runtime.barrier(epoch, new StateWrites() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                buffer.put(Keyspace.DATA, key, value);
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                buffer.delete(Keyspace.DATA, key);
+            }
+        });
+    }
+
+    /** The streaming state may hold changes of the discarded epoch: rebuild every job from committed state. */
+    @Override
+    public void afterFailedCommit() {
+        runtime.stopAll();
+        recoverJobs();
+    }
+}

@@ -1,0 +1,236 @@
+package io.tributary.stream.runtime;
+
+import io.tributary.stream.Barrier;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.Operator;
+import io.tributary.stream.Output;
+import io.tributary.storage.ReadView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One parallel instance of a fragment: a thread that reads its input channels, pushes chunks
+ * through its operator tree and hands the root's output to a {@link Dispatcher}.
+ *
+ * <p>Barriers are aligned: once a barrier arrives on a channel, that channel is not read again
+ * until the barrier has arrived on every input, so no change of the next epoch can overtake it.
+ * Then every operator passes the barrier children-first, the barrier goes downstream, and the
+ * operators' state writes go to the {@link BarrierCollector}. Before reading any channel, a new
+ * job's actor first replays its upstream's snapshot ({@link SnapshotBackfill}).
+ */
+final class Actor {
+    private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final int MESSAGES_PER_TURN = 8;
+
+    /** A position in the operator tree: an operator, or (op null) an input forwarding to its parent. */
+    static final class Node {
+        final Operator op;
+        final int parent;
+        final int parentPort;
+        NodeOutput out;
+
+        Node(Operator op, int parent, int parentPort) {
+            this.op = op;
+            this.parent = parent;
+            this.parentPort = parentPort;
+        }
+    }
+
+    /** A channel feeding tree node {@code node}. */
+    record Input(Channel channel, int node) {
+    }
+
+    private final String name;
+    private final Node[] nodes;
+    private final List<Input> inputs;
+    private final Dispatcher output;
+    private final BarrierCollector collector;
+    private final List<SnapshotBackfill> backfills;
+    private final ReadView stateView;
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    /**
+     * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
+     * @param stateView the view the operators' state tables read; closed when the actor ends
+     */
+    Actor(String name, Node[] nodes, List<Input> inputs, Dispatcher output, BarrierCollector collector,
+            List<SnapshotBackfill> backfills, ReadView stateView) {
+        this.name = name;
+        this.nodes = nodes;
+        this.inputs = inputs;
+        this.output = output;
+        this.collector = collector;
+        this.backfills = backfills;
+        this.stateView = stateView;
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i].out = new NodeOutput(i);
+        }
+        this.thread = new Thread(this::run, "actor-" + name);
+        this.thread.setDaemon(true);
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Registers with the collector and starts the thread; under the barrier manager's lock. */
+    void start() {
+        collector.register(this);
+        thread.start();
+    }
+
+    /** Stops the thread and waits for it; between epochs, under the barrier manager's lock. */
+    void stop() {
+        stopped = true;
+        collector.unregister(this);
+        thread.interrupt();
+        closeInputs();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            LOG.warn("actor {} did not stop within 10 s", name);
+        }
+    }
+
+    private void run() {
+        try {
+            for (Input in : inputs) {
+                in.channel().bindReceiver(Thread.currentThread());
+            }
+            for (SnapshotBackfill backfill : backfills) {
+                backfill.run(chunk -> push(nodes[backfill.node()].parent, nodes[backfill.node()].parentPort, chunk),
+                        () -> stopped);
+            }
+            loop();
+        } catch (Throwable t) {
+            if (!stopped) {
+                LOG.error("actor {} failed", name, t);
+                closeInputs();
+                collector.failed(this, t);
+            }
+        } finally {
+            stateView.close();
+        }
+    }
+
+    private void closeInputs() {
+        for (Input in : inputs) {
+            in.channel().close();
+        }
+    }
+
+    private void loop() {
+        int n = inputs.size();
+        boolean[] blocked = new boolean[n];
+        int blockedCount = 0;
+        Barrier aligning = null;
+        while (!stopped) {
+            boolean progressed = false;
+            for (int i = 0; i < n && !stopped; i++) {
+                if (blocked[i]) {
+                    continue;
+                }
+                Input in = inputs.get(i);
+                for (int k = 0; k < MESSAGES_PER_TURN; k++) {
+                    Object message = in.channel().poll();
+                    if (message == null) {
+                        break;
+                    }
+                    progressed = true;
+                    if (message instanceof Chunk chunk) {
+                        Node leaf = nodes[in.node()];
+                        push(leaf.parent, leaf.parentPort, chunk);
+                    } else {
+                        Barrier b = (Barrier) message;
+                        if (aligning != null && aligning.epoch() != b.epoch()) {
+                            throw new IllegalStateException("barriers of epochs " + aligning.epoch() + " and "
+                                    + b.epoch() + " met in one alignment");
+                        }
+                        aligning = b;
+                        blocked[i] = true;
+                        blockedCount++;
+                        break;
+                    }
+                }
+            }
+            if (blockedCount == n && aligning != null) {
+                passBarrier(aligning);
+                aligning = null;
+                blockedCount = 0;
+                java.util.Arrays.fill(blocked, false);
+            } else if (!progressed) {
+                LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+            }
+        }
+    }
+
+    private void passBarrier(Barrier barrier) {
+        EpochWrites writes = new EpochWrites();
+        // reverse pre-order: every node passes the barrier after all of its inputs did
+        for (int i = nodes.length - 1; i >= 0; i--) {
+            Node node = nodes[i];
+            if (node.op != null) {
+                node.op.onBarrier(barrier, node.out, writes);
+                node.out.flush();
+            }
+        }
+        output.barrier(barrier);
+        collector.collected(this, barrier.epoch(), writes);
+    }
+
+    /** Hands {@code chunk} to input {@code port} of node {@code target}, or to the dispatcher for the root. */
+    private void push(int target, int port, Chunk chunk) {
+        if (target < 0) {
+            output.dispatch(chunk);
+            return;
+        }
+        Node node = nodes[target];
+        node.op.onChunk(port, chunk, node.out);
+        node.out.flush();
+    }
+
+    /** Buffers a node's emitted rows into chunks and pushes them to its parent. */
+    private final class NodeOutput implements Output {
+        private final int node;
+        private final Chunk.Builder builder = new Chunk.Builder();
+
+        NodeOutput(int node) {
+            this.node = node;
+        }
+
+        @Override
+        public void emit(Op op, Object[] row) {
+            builder.add(op, row);
+            if (builder.isFull()) {
+                flush();
+            }
+        }
+
+        void flush() {
+            Chunk chunk = builder.build();
+            if (chunk != null) {
+                push(nodes[node].parent, nodes[node].parentPort, chunk);
+            }
+        }
+    }
+
+    /** For diagnostics. */
+    List<String> describe() {
+        List<String> out = new ArrayList<>();
+        for (Node node : nodes) {
+            out.add(node.op == null ? "input" : node.op.getClass().getSimpleName());
+        }
+        return out;
+    }
+}

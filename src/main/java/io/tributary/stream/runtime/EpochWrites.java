@@ -1,0 +1,39 @@
+package io.tributary.stream.runtime;
+
+import io.tributary.stream.StateWrites;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One actor's state writes for one epoch, handed from the actor to the committing thread (the
+ * hand-over through {@link BarrierCollector}'s lock publishes them safely).
+ */
+final class EpochWrites implements StateWrites {
+    private final List<byte[]> keys = new ArrayList<>();
+    private final List<byte[]> values = new ArrayList<>();
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+        keys.add(key);
+        values.add(value);
+    }
+
+    @Override
+    public void delete(byte[] key) {
+        keys.add(key);
+        values.add(null);
+    }
+
+    /** Replays the writes in order into {@code sink}. */
+    void replay(StateWrites sink) {
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] v = values.get(i);
+            if (v == null) {
+                sink.delete(keys.get(i));
+            } else {
+                sink.put(keys.get(i), v);
+            }
+        }
+    }
+}

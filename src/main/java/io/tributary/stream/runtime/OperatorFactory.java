@@ -1,0 +1,54 @@
+package io.tributary.stream.runtime;
+
+import io.tributary.plan.FilterNode;
+import io.tributary.plan.HashAggNode;
+import io.tributary.plan.HashJoinNode;
+import io.tributary.plan.MaterializeNode;
+import io.tributary.plan.ProjectNode;
+import io.tributary.plan.StreamNode;
+import io.tributary.plan.TopNNode;
+import io.tributary.plan.UnionNode;
+import io.tributary.storage.ReadView;
+import io.tributary.stream.Operator;
+import io.tributary.stream.operators.FilterOperator;
+import io.tributary.stream.operators.HashAggOperator;
+import io.tributary.stream.operators.HashJoinOperator;
+import io.tributary.stream.operators.MaterializeOperator;
+import io.tributary.stream.operators.ProjectOperator;
+import io.tributary.stream.operators.TopNOperator;
+import io.tributary.stream.operators.UnionOperator;
+
+/** Builds the operator for a plan node; sources and exchanges are actor inputs, not operators. Stateless. */
+final class OperatorFactory {
+    private OperatorFactory() {
+    }
+
+    /**
+     * @param stateTableIds the node's state table ids (see {@code StatePlan})
+     * @param stateView the actor's view of the latest committed state
+     */
+    static Operator create(StreamNode node, int[] stateTableIds, ReadView stateView) {
+        if (node instanceof ProjectNode p) {
+            return new ProjectOperator(p);
+        }
+        if (node instanceof FilterNode f) {
+            return new FilterOperator(f);
+        }
+        if (node instanceof UnionNode u) {
+            return new UnionOperator(u);
+        }
+        if (node instanceof HashAggNode a) {
+            return new HashAggOperator(a, stateTableIds, stateView);
+        }
+        if (node instanceof HashJoinNode j) {
+            return new HashJoinOperator(j, stateTableIds, stateView);
+        }
+        if (node instanceof TopNNode t) {
+            return new TopNOperator(t, stateTableIds, stateView);
+        }
+        if (node instanceof MaterializeNode m) {
+            return new MaterializeOperator(m, stateView);
+        }
+        throw new IllegalArgumentException("not an operator: " + node.getClass().getSimpleName());
+    }
+}
