@@ -5,6 +5,7 @@ import io.tributary.differential.ViewCorpus.View;
 import io.tributary.meta.Database;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +20,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +74,8 @@ class ViewDifferentialTest {
         pg = postgres.getPostgresDatabase().getConnection();
         pg.setAutoCommit(true);
         dataDir = Files.createTempDirectory("viewdiff-");
-        db = Database.open(dataDir, 20);
+        // DML forces its own early barrier; a long interval keeps idle barriers through ~40 jobs from eating the CPU.
+        db = Database.open(dataDir, 1000, CalciteViewPlanner::new);
         server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
         server.start();
         Properties props = new Properties();
@@ -118,8 +121,9 @@ class ViewDifferentialTest {
             }
         }
         System.out.printf("view differential: seed=%d cases=%d views=%d view checks=%d mismatching views=%d"
-                + " time=%d ms%n", seed, only < 0 ? CASES : 1, run.views, run.checks, run.failures.size(),
-                (System.nanoTime() - started) / 1_000_000);
+                + " time=%d ms (create %d, dml %d, compare %d)%n", seed, only < 0 ? CASES : 1, run.views, run.checks,
+                run.failures.size(), (System.nanoTime() - started) / 1_000_000, run.createNanos / 1_000_000,
+                run.dmlNanos / 1_000_000, run.compareNanos / 1_000_000);
         if (!run.failures.isEmpty()) {
             StringBuilder sb = new StringBuilder(run.failures.size() + " views differ from PostgreSQL (seed " + seed
                     + "); templates: " + run.failingTemplates + "\n");
@@ -185,6 +189,10 @@ class ViewDifferentialTest {
         private final Map<String, View> byName = new TreeMap<>();
         private int views;
         private int checks;
+        /** Nanoseconds spent creating views, running DML and comparing views, for the summary line. */
+        private long createNanos;
+        private long dmlNanos;
+        private long compareNanos;
 
         Run(long seed) {
             this.seed = seed;
@@ -200,7 +208,7 @@ class ViewDifferentialTest {
             for (int i = 0; i < EXTRA_INSTANCES; i++) {
                 templates.add(ViewCorpus.TEMPLATES.get(r.nextInt(ViewCorpus.TEMPLATES.size())));
             }
-            java.util.Collections.shuffle(templates, r);
+            Collections.shuffle(templates, r);
             List<List<View>> early = new ArrayList<>();
             List<List<View>> late = new ArrayList<>();
             for (String t : templates) {
@@ -212,28 +220,35 @@ class ViewDifferentialTest {
                 failures.putIfAbsent("SET STREAMING_PARALLELISM", where + ": SET STREAMING_PARALLELISM failed: " + set);
             }
             for (Table t : corpus.tables()) {
-                exec(pg, "DROP TABLE IF EXISTS " + t.name() + " CASCADE");
                 bothOrFail(where, ViewCorpus.ddl(t));
             }
-            List<View> live = new ArrayList<>();
-            create(where, early, live);
-            for (Table t : corpus.tables()) {
-                for (String sql : corpus.inserts(t, 30 + r.nextInt(40))) {
-                    if (!dml(where + " initial data", sql)) {
-                        return;
+            try {
+                List<View> live = new ArrayList<>();
+                create(where, early, live);
+                for (Table t : corpus.tables()) {
+                    for (String sql : corpus.inserts(t, 30 + r.nextInt(40))) {
+                        if (!dml(where + " initial data", sql)) {
+                            return;
+                        }
                     }
                 }
-            }
-            create(where, late, live);
-            compareAll(where + " after the initial data", live);
-            for (int round = 1; round <= ROUNDS; round++) {
-                for (String sql : corpus.round()) {
-                    if (!dml(where + " round " + round, sql)) {
-                        return;
+                create(where, late, live);
+                compareAll(where + " after the initial data", live);
+                for (int round = 1; round <= ROUNDS; round++) {
+                    for (String sql : corpus.round()) {
+                        if (!dml(where + " round " + round, sql)) {
+                            return;
+                        }
                     }
+                    compareAll(where + " round " + round, live);
                 }
-                compareAll(where + " round " + round, live);
+            } finally {
+                dropTables(where, corpus);
             }
+        }
+
+        /** Drops the case's tables and, by CASCADE, its views, so that later cases do not pay for their jobs. */
+        private void dropTables(String where, ViewCorpus corpus) throws SQLException {
             for (Table t : corpus.tables()) {
                 exec(pg, "DROP TABLE " + t.name() + " CASCADE");
                 String drop = tryExec(trib, "DROP TABLE " + t.name() + " CASCADE");
@@ -244,8 +259,9 @@ class ViewDifferentialTest {
             }
         }
 
-        /** Creates the views on both sides; a view Tributary refuses is a failure, and so are views reading it. */
+        /** Creates the views on both sides; a view Tributary refuses is a failure, and the rest of its chain is skipped. */
         private void create(String where, List<List<View>> instances, List<View> live) throws SQLException {
+            long t0 = System.nanoTime();
             for (List<View> chain : instances) {
                 for (View v : chain) {
                     String pgError = tryExec(pg, "CREATE VIEW " + v.name() + " AS " + v.sql());
@@ -263,9 +279,11 @@ class ViewDifferentialTest {
                     live.add(v);
                 }
             }
+            createNanos += System.nanoTime() - t0;
         }
 
         private void compareAll(String where, List<View> live) {
+            long t0 = System.nanoTime();
             for (View v : live) {
                 checks++;
                 String diff = ViewResults.difference(ViewResults.read(pg, "SELECT * FROM " + v.name()),
@@ -274,12 +292,15 @@ class ViewDifferentialTest {
                     fail(where, v, diff);
                 }
             }
+            compareNanos += System.nanoTime() - t0;
         }
 
         /** Runs a DML statement on both sides; false (and a failure) when the outcomes differ. */
         private boolean dml(String where, String sql) {
+            long t0 = System.nanoTime();
             String p = outcome(pg, sql);
             String t = outcome(trib, sql);
+            dmlNanos += System.nanoTime() - t0;
             if (p.startsWith("ERROR") && !t.startsWith("ERROR")) {
                 throw new AssertionError(where + ": the generator made a statement PostgreSQL rejects (a test bug): "
                         + p + "\n  " + sql);
