@@ -6,6 +6,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -52,7 +53,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         List<String> names = columnNames(root.validatedRowType.getFieldNames(), labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);
-        StreamPlanBuilder builder = new StreamPlanBuilder(converter.cluster().getRexBuilder());
+        StreamPlanBuilder builder = new StreamPlanBuilder(converter.cluster().getRexBuilder(), firstScan(rel));
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
             return builder.materialize(body, names, viewId, viewName);
@@ -65,6 +66,20 @@ public final class CalciteViewPlanner implements ViewPlanner {
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e, query);
         }
+    }
+
+    /** The first table scan of the query as converted, before Calcite can prune empty parts; or null. */
+    private static TableScan firstScan(RelNode rel) {
+        if (rel instanceof TableScan scan) {
+            return scan;
+        }
+        for (RelNode input : rel.getInputs()) {
+            TableScan found = firstScan(input);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
     }
 
     private static SqlNode parse(String query) {

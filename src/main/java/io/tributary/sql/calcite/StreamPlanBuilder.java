@@ -75,9 +75,18 @@ final class StreamPlanBuilder {
     private final ExpressionCompiler expressions;
     private final SortedSet<Integer> relations = new TreeSet<>();
 
-    StreamPlanBuilder(RexBuilder rexBuilder) {
+    /** A scan of the query as written, standing in for branches Calcite proved empty; may be null. */
+    private final TableScan emptyStandIn;
+
+    /**
+     * @param emptyStandIn a table the query reads, or null: a part of the query Calcite proves
+     *     empty (a WHERE that is never true) becomes a filter that passes nothing over it, so the
+     *     view still follows that table's epochs
+     */
+    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn) {
         this.rexBuilder = rexBuilder;
         this.expressions = new ExpressionCompiler(rexBuilder);
+        this.emptyStandIn = emptyStandIn;
     }
 
     /**
@@ -126,6 +135,9 @@ final class StreamPlanBuilder {
     Translated translate(RelNode rel) {
         if (rel instanceof TableScan scan) {
             return scan(scan);
+        }
+        if (rel instanceof Values values && values.getTuples().isEmpty() && emptyStandIn != null) {
+            return nothing(values);
         }
         if (rel instanceof Project project) {
             return project(project);
@@ -195,6 +207,29 @@ final class StreamPlanBuilder {
             names.add(fields.get(c).name());
         }
         return project(source, exprs, names);
+    }
+
+    /** {@code in} with a last column that is always TRUE, so a NULL there marks a NULL-padded row. */
+    private Translated withPresence(Translated in) {
+        List<Field> fields = in.node().fields();
+        List<ScalarExpr> exprs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < fields.size(); i++) {
+            exprs.add(new InputRef(i, fields.get(i).type()));
+            names.add(fields.get(i).name());
+        }
+        exprs.add(new Literal(Boolean.TRUE, DataType.BOOLEAN));
+        names.add("_present");
+        return new Translated(StreamProjections.project(in.node(), exprs, names), in.columns());
+    }
+
+    /** No rows ever, with the fields of {@code values}: NULLs over a filter that passes nothing. */
+    private Translated nothing(Values values) {
+        Translated standIn = scan(emptyStandIn);
+        FilterNode none = new FilterNode(standIn.node(), new Literal(Boolean.FALSE, DataType.BOOLEAN));
+        List<ScalarExpr> exprs = values.getRowType().getFieldList().stream()
+                .<ScalarExpr>map(f -> new Literal(null, TypeMapping.fromRelType(f.getType()))).toList();
+        return project(none, exprs, values.getRowType().getFieldNames());
     }
 
     private Translated project(Project project) {
@@ -292,8 +327,18 @@ final class StreamPlanBuilder {
         if (info.leftKeys.isEmpty()) {
             throw UnsupportedInViews.error("joins without an equality condition are");
         }
+        // a side the join may pad with NULLs carries a TRUE column, NULL in padded rows: its key
+        // columns may be NULL themselves (a NULL group key), so they cannot tell the two apart
+        boolean leftPadded = kind == JoinKind.RIGHT || kind == JoinKind.FULL;
+        boolean rightPadded = kind == JoinKind.LEFT || kind == JoinKind.FULL;
         Translated left = translate(join.getLeft());
         Translated right = translate(join.getRight());
+        if (leftPadded) {
+            left = withPresence(left);
+        }
+        if (rightPadded) {
+            right = withPresence(right);
+        }
         int n = info.leftKeys.size();
         int[] leftKeys = new int[n];
         int[] rightKeys = new int[n];
@@ -330,6 +375,12 @@ final class StreamPlanBuilder {
         }
         if (kind == JoinKind.RIGHT || kind == JoinKind.FULL) {
             keyParts = IntStream.concat(keyParts, Arrays.stream(shift(rightKeys, leftWidth)));
+        }
+        if (leftPadded) {
+            keyParts = IntStream.concat(keyParts, IntStream.of(leftWidth - 1));
+        }
+        if (rightPadded) {
+            keyParts = IntStream.concat(keyParts, IntStream.of(leftWidth + r.fields().size() - 1));
         }
         int[] streamKey = keyParts.distinct().toArray();
         return new Translated(new HashJoinNode(l, r, kind, leftKeys, rightKeys, nullSafe, condition,
