@@ -1,5 +1,8 @@
 package io.tributary.storage;
 
+import java.util.List;
+import java.util.Optional;
+
 /**
  * The durable key-value store all state lives in.
  *
@@ -32,6 +35,39 @@ public interface StateStore extends AutoCloseable {
 
     /** The epoch of the last commit, surviving restarts; 0 on a fresh store. */
     long committedEpoch();
+
+    /**
+     * Pins the committed state as it is now under {@code name}: it stays readable through
+     * {@link #openPinned} whatever is committed later, across restarts and crashes, until
+     * {@link #unpin}. Called by the committing thread right after a commit and never concurrently
+     * with one, so the pin holds exactly {@link #committedEpoch()}; it is durable when this returns.
+     * Costs about a memtable flush: pin once per consumer (a backfill at its start), not per epoch.
+     *
+     * @param name 1 to 128 characters, each a letter, digit, {@code _} or {@code -}
+     * @return the pin and the epoch it holds
+     * @throws IllegalArgumentException when the name is malformed
+     * @throws IllegalStateException when a pin of that name exists, or was unpinned but is still
+     *     being read
+     */
+    PinnedSnapshot pin(String name);
+
+    /**
+     * A read-only view of a pinned state, or empty when no pin of that name exists (never pinned,
+     * or unpinned). Thread-safe; the caller closes the view and every iterator it opened. Views of
+     * one pin share its resources.
+     */
+    Optional<ReadView> openPinned(String name);
+
+    /**
+     * Removes a pin: from now on it is not listed and cannot be opened, and the storage it holds is
+     * released once the last view of it and the last iterator over it are closed (at the next open
+     * of the store, if the process ends first). Does nothing when no pin of that name exists, so
+     * clean-up after a crash can simply be repeated. Any thread.
+     */
+    void unpin(String name);
+
+    /** The names of the current pins, sorted. Any thread. */
+    List<String> pinned();
 
     @Override
     void close();

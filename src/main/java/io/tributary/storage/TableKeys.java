@@ -2,6 +2,8 @@ package io.tributary.storage;
 
 import io.tributary.common.VirtualNodes;
 
+import java.util.Arrays;
+
 /**
  * The key layout of rows in tables and state tables: {@code [table id: 4 bytes][vnode: 2 bytes]
  * [memcomparable pk]}, all big-endian so a table's rows are contiguous and each vnode's rows scan
@@ -36,6 +38,58 @@ public final class TableKeys {
         byte[] key = new byte[4];
         writeInt(key, tableId + 1);
         return key;
+    }
+
+    /** First key of one vnode of the table. */
+    public static byte[] vnodeStart(int tableId, int vnode) {
+        checkVnode(vnode);
+        return prefix(tableId, vnode);
+    }
+
+    /** First key after one vnode of the table (exclusive upper bound). */
+    public static byte[] vnodeEnd(int tableId, int vnode) {
+        checkVnode(vnode);
+        // vnode + 1 still fits the two bytes for the last vnode, and sorts before the next table
+        return prefix(tableId, vnode + 1);
+    }
+
+    /**
+     * Where a scan of one vnode starts: the first key after that vnode's row {@code startAfterPk}
+     * (a memcomparable pk), or the vnode's first key when it is null.
+     */
+    public static byte[] resumeKey(int tableId, int vnode, byte[] startAfterPk) {
+        byte[] start = vnodeStart(tableId, vnode);
+        if (startAfterPk == null) {
+            return start;
+        }
+        // the smallest key greater than the row's own key is that key followed by a zero byte
+        byte[] key = Arrays.copyOf(start, PREFIX_LENGTH + startAfterPk.length + 1);
+        System.arraycopy(startAfterPk, 0, key, PREFIX_LENGTH, startAfterPk.length);
+        return key;
+    }
+
+    /** The vnode of a row key. */
+    public static int vnodeOf(byte[] rowKey) {
+        return (rowKey[4] & 0xff) << 8 | rowKey[5] & 0xff;
+    }
+
+    /** The memcomparable pk of a row key: the part after table id and vnode. */
+    public static byte[] pkOf(byte[] rowKey) {
+        return Arrays.copyOfRange(rowKey, PREFIX_LENGTH, rowKey.length);
+    }
+
+    private static byte[] prefix(int tableId, int vnode) {
+        byte[] key = new byte[PREFIX_LENGTH];
+        writeInt(key, tableId);
+        key[4] = (byte) (vnode >>> 8);
+        key[5] = (byte) vnode;
+        return key;
+    }
+
+    private static void checkVnode(int vnode) {
+        if (vnode < 0 || vnode >= VirtualNodes.COUNT) {
+            throw new IllegalArgumentException("not a vnode: " + vnode);
+        }
     }
 
     private static void writeInt(byte[] key, int v) {

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
@@ -228,6 +230,26 @@ class BarrierManagerTest {
         @Override
         public long committedEpoch() {
             return inner.committedEpoch();
+        }
+
+        @Override
+        public PinnedSnapshot pin(String name) {
+            return inner.pin(name);
+        }
+
+        @Override
+        public Optional<ReadView> openPinned(String name) {
+            return inner.openPinned(name);
+        }
+
+        @Override
+        public void unpin(String name) {
+            inner.unpin(name);
+        }
+
+        @Override
+        public List<String> pinned() {
+            return inner.pinned();
         }
 
         @Override

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,6 +113,17 @@ public abstract class StateStoreContractTest {
         commit(wb -> wb.put(Keyspace.DATA, b("k"), b("data")));
         assertEquals("data", get(Keyspace.DATA, "k"));
         assertNull(get(Keyspace.CATALOG, "k"));
+        assertNull(get(Keyspace.CHANGELOG, "k"));
+        commit(wb -> {
+            wb.put(Keyspace.CHANGELOG, b("k"), b("log"));
+            wb.put(Keyspace.CATALOG, b("k"), b("catalog"));
+        });
+        assertEquals("data", get(Keyspace.DATA, "k"));
+        assertEquals("catalog", get(Keyspace.CATALOG, "k"));
+        assertEquals("log", get(Keyspace.CHANGELOG, "k"));
+        commit(wb -> wb.deleteRange(Keyspace.CHANGELOG, b(""), b("z")));
+        assertEquals(List.of("k=data"), scanAll(Keyspace.DATA, "", "z"));
+        assertEquals(List.of(), scanAll(Keyspace.CHANGELOG, "", "z"));
     }
 
     @Test
@@ -506,5 +518,138 @@ public abstract class StateStoreContractTest {
         key[0] = 'x';
         value[0] = 'x';
         assertArrayEquals(b("v"), b(get(Keyspace.DATA, "k")));
+    }
+
+    /** Everything {@code name} holds in {@code ks}, as key=value strings; fails when the pin is missing. */
+    protected List<String> pinnedScan(String name, Keyspace ks) {
+        try (ReadView v = store.openPinned(name).orElseThrow()) {
+            return scan(v, ks, b(""), b("z"));
+        }
+    }
+
+    @Test
+    void pinHoldsTheEpochCommittedJustBeforeIt() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("a"), b("1"));
+            wb.put(Keyspace.CATALOG, b("c"), b("cat"));
+            wb.put(Keyspace.CHANGELOG, b("l"), b("log"));
+        });
+        long pinnedEpoch = store.committedEpoch();
+        PinnedSnapshot pin = store.pin("p");
+        assertEquals(new PinnedSnapshot("p", pinnedEpoch), pin);
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("a"), b("2"));
+            wb.put(Keyspace.DATA, b("b"), b("new"));
+            wb.delete(Keyspace.CATALOG, b("c"));
+            wb.deleteRange(Keyspace.CHANGELOG, b(""), b("z"));
+        });
+        assertEquals(List.of("a=1"), pinnedScan("p", Keyspace.DATA));
+        assertEquals(List.of("l=log"), pinnedScan("p", Keyspace.CHANGELOG));
+        try (ReadView v = store.openPinned("p").orElseThrow()) {
+            assertEquals("1", s(v.get(Keyspace.DATA, b("a"))));
+            assertNull(v.get(Keyspace.DATA, b("b")));
+            assertEquals("cat", s(v.get(Keyspace.CATALOG, b("c"))));
+        }
+        assertNull(get(Keyspace.CATALOG, "c"));
+        assertEquals(List.of("a=2", "b=new"), scanAll(Keyspace.DATA, "", "z"), "the store itself moved on");
+        assertEquals(List.of("p"), store.pinned());
+    }
+
+    @Test
+    void pinSurvivesReopen() {
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("pinned")));
+        PinnedSnapshot pin = store.pin("job-1_snapshot");
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("later")));
+        store.close();
+        store = null;
+        store = open(dir);
+        assertEquals(List.of("job-1_snapshot"), store.pinned());
+        assertEquals(List.of("a=pinned"), pinnedScan(pin.name(), Keyspace.DATA));
+        assertEquals("later", get(Keyspace.DATA, "a"));
+        // the store keeps committing, and the pin keeps its state, through a second restart
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("latest")));
+        store.close();
+        store = open(dir);
+        assertEquals(List.of("a=pinned"), pinnedScan(pin.name(), Keyspace.DATA));
+        store.unpin(pin.name());
+        assertEquals(List.of(), store.pinned());
+        store.close();
+        store = open(dir);
+        assertEquals(List.of(), store.pinned());
+        assertEquals(Optional.empty(), store.openPinned(pin.name()));
+        assertEquals("latest", get(Keyspace.DATA, "a"));
+    }
+
+    @Test
+    void unpinRemovesThePinAndFreesItsName() {
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+        store.pin("p");
+        store.unpin("p");
+        assertEquals(List.of(), store.pinned());
+        assertEquals(Optional.empty(), store.openPinned("p"));
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("2")));
+        PinnedSnapshot again = store.pin("p");
+        assertEquals(store.committedEpoch(), again.epoch());
+        assertEquals(List.of("a=2"), pinnedScan("p", Keyspace.DATA));
+    }
+
+    @Test
+    void unpinWhileReadKeepsOpenViewsWorkingUntilTheyClose() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("a"), b("1"));
+            wb.put(Keyspace.DATA, b("b"), b("2"));
+        });
+        store.pin("p");
+        ReadView first = store.openPinned("p").orElseThrow();
+        ReadView second = store.openPinned("p").orElseThrow();
+        KvIterator it = first.scan(Keyspace.DATA, b(""), b("z"));
+        first.close();
+        store.unpin("p");
+        assertEquals(List.of(), store.pinned(), "an unpinned pin is gone at once");
+        assertEquals(Optional.empty(), store.openPinned("p"));
+        assertThrows(IllegalStateException.class, () -> store.pin("p"), "its name is taken while it is read");
+        // an iterator outliving its view, and another view, still read the pinned state
+        assertTrue(it.next());
+        assertEquals("a", s(it.key()));
+        assertEquals("2", s(second.get(Keyspace.DATA, b("b"))));
+        it.close();
+        assertEquals(List.of("a=1", "b=2"), scan(second, Keyspace.DATA, b(""), b("z")));
+        assertThrows(IllegalStateException.class, () -> store.pin("p"));
+        second.close();
+        commit(wb -> wb.put(Keyspace.DATA, b("c"), b("3")));
+        store.pin("p");
+        assertEquals(List.of("a=1", "b=2", "c=3"), pinnedScan("p", Keyspace.DATA));
+    }
+
+    @Test
+    void pinsAreIndependent() {
+        commit(wb -> wb.put(Keyspace.DATA, b("k"), b("1")));
+        PinnedSnapshot one = store.pin("one");
+        commit(wb -> wb.put(Keyspace.DATA, b("k"), b("2")));
+        PinnedSnapshot two = store.pin("two");
+        assertTrue(two.epoch() > one.epoch());
+        commit(wb -> wb.put(Keyspace.DATA, b("k"), b("3")));
+        PinnedSnapshot zero = store.pin("a-zero");
+        assertEquals(List.of("a-zero", "one", "two"), store.pinned());
+        assertEquals(List.of("k=1"), pinnedScan(one.name(), Keyspace.DATA));
+        assertEquals(List.of("k=2"), pinnedScan(two.name(), Keyspace.DATA));
+        assertEquals(List.of("k=3"), pinnedScan(zero.name(), Keyspace.DATA));
+        store.unpin("one");
+        assertEquals(List.of("a-zero", "two"), store.pinned());
+        assertEquals(List.of("k=2"), pinnedScan(two.name(), Keyspace.DATA));
+    }
+
+    @Test
+    void pinNamesAreCheckedAndUnknownPinsAreAbsent() {
+        for (String bad : new String[] {"", "a/b", "..", "x.tmp", "sp ace", "\u00e9", "a".repeat(129)}) {
+            assertThrows(IllegalArgumentException.class, () -> store.pin(bad), bad);
+        }
+        assertThrows(IllegalArgumentException.class, () -> store.pin(null));
+        store.pin("a".repeat(128));
+        store.pin("ok");
+        assertThrows(IllegalStateException.class, () -> store.pin("ok"), "a name is pinned once");
+        assertEquals(Optional.empty(), store.openPinned("missing"));
+        store.unpin("missing");
+        assertEquals(List.of("a".repeat(128), "ok"), store.pinned());
     }
 }

@@ -3,33 +3,61 @@ package io.tributary.storage.rocksdb;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
+import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
 
+import java.util.List;
+
 /**
  * A RocksDB snapshot, whose iterators keep seeing the same committed state; or, without a
- * snapshot, the latest committed state at each read.
+ * snapshot, the latest state at each read (for a read-only pinned database that state never
+ * changes).
  */
 final class RocksReadView implements ReadView {
-    private final RocksStateStore store;
+    /**
+     * Keeps the database open while this view or one of its iterators is: a database closed under
+     * a live iterator would be a native use-after-free. Each {@link #retain} is matched by one
+     * {@link #release}.
+     */
+    interface Lease {
+        void retain();
+
+        void release();
+    }
+
+    private final RocksDB db;
+    private final List<ColumnFamilyHandle> handles;
     private final Snapshot snapshot;
     private final ReadOptions readOptions;
+    private final Lease lease;
     private boolean closed;
 
-    RocksReadView(RocksStateStore store, boolean pinned) {
-        this.store = store;
-        this.snapshot = pinned ? store.db().getSnapshot() : null;
+    /**
+     * @param handles column family handles in {@link Keyspace} order
+     * @param pinned whether to read one RocksDB snapshot taken now rather than the latest state
+     * @param lease taken for the view and for each iterator; released on their close (null: none)
+     */
+    RocksReadView(RocksDB db, List<ColumnFamilyHandle> handles, boolean pinned, Lease lease) {
+        this.db = db;
+        this.handles = handles;
+        this.snapshot = pinned ? db.getSnapshot() : null;
         this.readOptions = pinned ? new ReadOptions().setSnapshot(snapshot) : new ReadOptions();
+        this.lease = lease;
+        if (lease != null) {
+            lease.retain();
+        }
     }
 
     @Override
     public byte[] get(Keyspace keyspace, byte[] key) {
         checkOpen();
         try {
-            return store.db().get(store.handle(keyspace), readOptions, key);
+            return db.get(handles.get(keyspace.ordinal()), readOptions, key);
         } catch (RocksDBException e) {
             throw RocksStateStore.storageError(e);
         }
@@ -43,9 +71,12 @@ final class RocksReadView implements ReadView {
         if (snapshot != null) {
             options.setSnapshot(snapshot);
         }
-        RocksIterator it = store.db().newIterator(store.handle(keyspace), options);
+        if (lease != null) {
+            lease.retain();
+        }
+        RocksIterator it = db.newIterator(handles.get(keyspace.ordinal()), options);
         it.seek(from);
-        return new RocksKvIterator(it, options, upper);
+        return new RocksKvIterator(it, options, upper, lease);
     }
 
     /** A released snapshot must never reach RocksDB: that would be a native use-after-free. */
@@ -61,7 +92,10 @@ final class RocksReadView implements ReadView {
             closed = true;
             readOptions.close();
             if (snapshot != null) {
-                store.db().releaseSnapshot(snapshot);
+                db.releaseSnapshot(snapshot);
+            }
+            if (lease != null) {
+                lease.release();
             }
         }
     }
@@ -70,13 +104,15 @@ final class RocksReadView implements ReadView {
         private final RocksIterator it;
         private final ReadOptions options;
         private final Slice upper;
+        private final Lease lease;
         private boolean started;
         private boolean closed;
 
-        RocksKvIterator(RocksIterator it, ReadOptions options, Slice upper) {
+        RocksKvIterator(RocksIterator it, ReadOptions options, Slice upper, Lease lease) {
             this.it = it;
             this.options = options;
             this.upper = upper;
+            this.lease = lease;
         }
 
         @Override
@@ -105,6 +141,9 @@ final class RocksReadView implements ReadView {
                 it.close();
                 options.close();
                 upper.close();
+                if (lease != null) {
+                    lease.release();
+                }
             }
         }
     }

@@ -3,6 +3,7 @@ package io.tributary.storage.rocksdb;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
@@ -24,11 +25,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@link StateStore} on RocksDB: one column family per {@link Keyspace}; each commit is one
  * {@code WriteBatch} with {@code sync=true}, so a commit is atomic and durable or absent after a
- * crash. The committed epoch is stored in the same batch.
+ * crash. The committed epoch is stored in the same batch. Pinned snapshots are checkpoints in
+ * {@code <store dir>.pins} (see {@link RocksPins}).
  */
 public final class RocksStateStore implements StateStore {
     static {
@@ -43,11 +46,13 @@ public final class RocksStateStore implements StateStore {
     private final LRUCache blockCache;
     private final List<ColumnFamilyHandle> handles = new ArrayList<>();
     private final WriteOptions syncWrite;
+    private final RocksPins pins;
     private volatile long committedEpoch;
 
     private RocksStateStore(RocksDB db, DBOptions dbOptions, ColumnFamilyOptions cfOptions, LRUCache cache,
-            List<ColumnFamilyHandle> handles) {
+            List<ColumnFamilyHandle> handles, RocksPins pins) {
         this.db = db;
+        this.pins = pins;
         this.dbOptions = dbOptions;
         this.cfOptions = cfOptions;
         this.blockCache = cache;
@@ -77,16 +82,35 @@ public final class RocksStateStore implements StateStore {
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
                     .setMaxBackgroundJobs(2);
-            List<ColumnFamilyDescriptor> descriptors = List.of(
-                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
-                    new ColumnFamilyDescriptor("catalog".getBytes(StandardCharsets.UTF_8), cfOptions));
+            RocksPins pins = new RocksPins(pinsDirectory(dir), cfOptions);
+            // column families added since a store was created (the change log) are created on open
             List<ColumnFamilyHandle> handles = new ArrayList<>();
-            RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            return new RocksStateStore(db, dbOptions, cfOptions, cache, handles);
+            RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors(cfOptions), handles);
+            return new RocksStateStore(db, dbOptions, cfOptions, cache, handles, pins);
         } catch (RocksDBException | java.io.IOException e) {
             throw new TributaryException(SqlState.INTERNAL_ERROR,
                     "cannot open the state store in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Where the pinned snapshots of the store in {@code dir} live: beside it, never inside RocksDB's own directory. */
+    static Path pinsDirectory(Path dir) {
+        Path absolute = dir.toAbsolutePath();
+        return absolute.resolveSibling(absolute.getFileName() + ".pins");
+    }
+
+    /** One column family per keyspace, in {@link Keyspace} order. */
+    static List<ColumnFamilyDescriptor> descriptors(ColumnFamilyOptions cfOptions) {
+        List<ColumnFamilyDescriptor> out = new ArrayList<>();
+        for (Keyspace keyspace : Keyspace.values()) {
+            byte[] name = switch (keyspace) {
+                case DATA -> RocksDB.DEFAULT_COLUMN_FAMILY;
+                case CATALOG -> "catalog".getBytes(StandardCharsets.UTF_8);
+                case CHANGELOG -> "changelog".getBytes(StandardCharsets.UTF_8);
+            };
+            out.add(new ColumnFamilyDescriptor(name, cfOptions));
+        }
+        return out;
     }
 
     ColumnFamilyHandle handle(Keyspace keyspace) {
@@ -107,12 +131,12 @@ public final class RocksStateStore implements StateStore {
 
     @Override
     public ReadView snapshot() {
-        return new RocksReadView(this, true);
+        return new RocksReadView(db, handles, true, null);
     }
 
     @Override
     public ReadView latest() {
-        return new RocksReadView(this, false);
+        return new RocksReadView(db, handles, false, null);
     }
 
     @Override
@@ -136,12 +160,34 @@ public final class RocksStateStore implements StateStore {
         return committedEpoch;
     }
 
+    /** Synchronized with {@link #commit}, so no commit lands between reading the epoch and the checkpoint. */
+    @Override
+    public synchronized PinnedSnapshot pin(String name) {
+        return pins.create(db, name, committedEpoch);
+    }
+
+    @Override
+    public Optional<ReadView> openPinned(String name) {
+        return pins.open(name);
+    }
+
+    @Override
+    public void unpin(String name) {
+        pins.unpin(name);
+    }
+
+    @Override
+    public List<String> pinned() {
+        return pins.names();
+    }
+
     static TributaryException storageError(RocksDBException e) {
         return new TributaryException(SqlState.INTERNAL_ERROR, "storage error: " + e.getMessage(), e);
     }
 
     @Override
     public synchronized void close() {
+        pins.close();
         for (ColumnFamilyHandle h : handles) {
             h.close();
         }

@@ -1,0 +1,51 @@
+package io.tributary.storage;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Reads change logs ({@link ChangeLogKeys}) through a {@link ReadView}. Committed log entries never
+ * change until truncated, so any view of committed state reads them consistently. Thread-safe as
+ * its view is; cursors belong to one thread.
+ */
+public final class ChangeLogReader {
+    private final ReadView view;
+
+    /** @param view the view to read; owned by the caller, who closes it after this reader's cursors */
+    public ChangeLogReader(ReadView view) {
+        this.view = view;
+    }
+
+    /** The first epoch after {@code afterEpoch} with changes of the relation, if the view has one. */
+    public OptionalLong nextEpoch(int relationId, long afterEpoch) {
+        if (afterEpoch == Long.MAX_VALUE) {
+            return OptionalLong.empty();
+        }
+        try (KvIterator it = view.scan(Keyspace.CHANGELOG, ChangeLogKeys.epochStart(relationId, afterEpoch + 1),
+                ChangeLogKeys.relationEnd(relationId))) {
+            return it.next() ? OptionalLong.of(ChangeLogKeys.epochOf(it.key())) : OptionalLong.empty();
+        }
+    }
+
+    /** Every epoch after {@code afterEpoch} with changes of the relation, ascending (one seek per epoch). */
+    public List<Long> epochsAfter(int relationId, long afterEpoch) {
+        List<Long> epochs = new ArrayList<>();
+        OptionalLong next = nextEpoch(relationId, afterEpoch);
+        while (next.isPresent()) {
+            epochs.add(next.getAsLong());
+            next = nextEpoch(relationId, next.getAsLong());
+        }
+        return epochs;
+    }
+
+    /**
+     * The relation's changes of one vnode in one epoch, in pk order, starting after
+     * {@code startAfterPk} (from the first when null). The caller closes the cursor.
+     */
+    public ChangeLogCursor scan(int relationId, long epoch, int vnode, byte[] startAfterPk) {
+        return new ChangeLogCursor(view.scan(Keyspace.CHANGELOG,
+                ChangeLogKeys.resumeKey(relationId, epoch, vnode, startAfterPk),
+                ChangeLogKeys.vnodeEnd(relationId, epoch, vnode)));
+    }
+}

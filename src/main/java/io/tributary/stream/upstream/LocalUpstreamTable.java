@@ -1,0 +1,182 @@
+package io.tributary.stream.upstream;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.codec.RowCodec;
+import io.tributary.common.types.DataType;
+import io.tributary.storage.ChangeLogCursor;
+import io.tributary.storage.ChangeLogReader;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.LoggedChange;
+import io.tributary.storage.PinnedSnapshot;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.TableKeys;
+import io.tributary.stream.ChangeStream;
+import io.tributary.stream.RowStream;
+import io.tributary.stream.UpstreamTable;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * A table or materialized view of this database as an {@link UpstreamTable}: its snapshot is a
+ * {@linkplain StateStore#pin pinned snapshot} of the store, its changes the relation's change log
+ * in the store ({@code io.tributary.storage.ChangeLogKeys}). Rows are read with the
+ * {@link TableKeys} layout, values decoded with the relation's {@link RowCodec}.
+ *
+ * <p>The log must hold every change of the relation after the snapshot epoch: whoever pins the
+ * snapshot makes the relation's writers log from the next epoch on, and nobody truncates the log
+ * past a position a consumer has not reached. Thread-safe (see {@link UpstreamTable}).
+ */
+public final class LocalUpstreamTable implements UpstreamTable {
+    private final StateStore store;
+    private final long snapshotEpoch;
+    private final int relationId;
+    private final RowCodec codec;
+    private final ReadView snapshot;
+    private final ReadView latest;
+    private final ChangeLogReader log;
+
+    private LocalUpstreamTable(StateStore store, long snapshotEpoch, int relationId, RowCodec codec,
+            ReadView snapshot) {
+        this.store = store;
+        this.snapshotEpoch = snapshotEpoch;
+        this.relationId = relationId;
+        this.codec = codec;
+        this.snapshot = snapshot;
+        this.latest = store.latest();
+        this.log = new ChangeLogReader(latest);
+    }
+
+    /**
+     * Opens relation {@code relationId} over {@code pin}, e.g. when a backfill starts or resumes
+     * after a restart; the pin stays owned by the caller, who unpins it after closing this.
+     *
+     * @param columnTypes the relation's column types, which its rows are encoded with
+     * @throws TributaryException XX000 when the store has no such pin
+     */
+    public static LocalUpstreamTable open(StateStore store, PinnedSnapshot pin, int relationId,
+            List<DataType> columnTypes) {
+        ReadView view = store.openPinned(pin.name()).orElseThrow(() -> new TributaryException(
+                SqlState.INTERNAL_ERROR, "the snapshot pinned as \"" + pin.name() + "\" is gone"));
+        return new LocalUpstreamTable(store, pin.epoch(), relationId, new RowCodec(columnTypes), view);
+    }
+
+    @Override
+    public long snapshotEpoch() {
+        return snapshotEpoch;
+    }
+
+    @Override
+    public OptionalLong nextEpoch(long epoch) {
+        // the committed epoch first: the log scan then sees every epoch up to it. A logged epoch
+        // beyond it is left for the next call, as changeLog would refuse it until the store
+        // reports it committed
+        long committed = store.committedEpoch();
+        OptionalLong changed = log.nextEpoch(relationId, epoch);
+        if (changed.isPresent() && changed.getAsLong() <= committed) {
+            return changed;
+        }
+        return committed > epoch ? OptionalLong.of(committed) : OptionalLong.empty();
+    }
+
+    @Override
+    public RowStream snapshot(int vnode, long epoch, byte[] startAfterPk) {
+        if (epoch != snapshotEpoch) {
+            throw new IllegalArgumentException("the snapshot is of epoch " + snapshotEpoch + ", not " + epoch);
+        }
+        KvIterator it = snapshot.scan(Keyspace.DATA, TableKeys.resumeKey(relationId, vnode, startAfterPk),
+                TableKeys.vnodeEnd(relationId, vnode));
+        return new RowStream() {
+            private byte[] pk;
+            private Object[] row;
+
+            @Override
+            public boolean next() {
+                if (!it.next()) {
+                    pk = null;
+                    row = null;
+                    return false;
+                }
+                pk = TableKeys.pkOf(it.key());
+                row = codec.decode(it.value());
+                return true;
+            }
+
+            @Override
+            public byte[] pk() {
+                return pk;
+            }
+
+            @Override
+            public Object[] row() {
+                return row;
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
+    }
+
+    @Override
+    public ChangeStream changeLog(int vnode, long epoch, byte[] startAfterPk) {
+        if (epoch <= snapshotEpoch) {
+            throw new IllegalArgumentException("epoch " + epoch + " is not after the snapshot's " + snapshotEpoch);
+        }
+        if (epoch > store.committedEpoch()) {
+            // its log may still be coming: reading it now would miss changes
+            throw new IllegalStateException("epoch " + epoch + " is not committed");
+        }
+        ChangeLogCursor cursor = log.scan(relationId, epoch, vnode, startAfterPk);
+        return new ChangeStream() {
+            private Object[] oldRow;
+            private Object[] newRow;
+
+            @Override
+            public boolean next() {
+                if (!cursor.next()) {
+                    oldRow = null;
+                    newRow = null;
+                    return false;
+                }
+                LoggedChange change = cursor.change();
+                oldRow = change.oldRow() == null ? null : codec.decode(change.oldRow());
+                newRow = change.newRow() == null ? null : codec.decode(change.newRow());
+                return true;
+            }
+
+            @Override
+            public byte[] pk() {
+                return cursor.pk();
+            }
+
+            @Override
+            public Object[] oldRow() {
+                return oldRow;
+            }
+
+            @Override
+            public Object[] newRow() {
+                return newRow;
+            }
+
+            @Override
+            public void close() {
+                cursor.close();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        try {
+            snapshot.close();
+        } finally {
+            latest.close();
+        }
+    }
+}
