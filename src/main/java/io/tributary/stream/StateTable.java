@@ -121,6 +121,15 @@ public final class StateTable {
         return n;
     }
 
+    /**
+     * The store key of {@code key} (all key columns). Within one vnode, unsigned byte order of
+     * these keys is the table's key order, so an operator can compare keys exactly as scans order
+     * them.
+     */
+    public byte[] storeKey(Object[] key) {
+        return encodeKey(key, key.length);
+    }
+
     /** Writes since the last flush; an operator may flush early into its own bookkeeping when this grows. */
     public int pendingWrites() {
         return pending.size();

@@ -1,0 +1,277 @@
+package io.tributary.stream.operators;
+
+import io.tributary.common.codec.ByteWriter;
+import io.tributary.common.codec.KeyCodec;
+import io.tributary.common.types.DataType;
+import io.tributary.plan.AggCall;
+import io.tributary.plan.AggKind;
+import io.tributary.plan.Field;
+import io.tributary.plan.HashAggNode;
+import io.tributary.storage.ReadView;
+import io.tributary.stream.Barrier;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.Operator;
+import io.tributary.stream.Output;
+import io.tributary.stream.StateTable;
+import io.tributary.stream.StateWrites;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Streaming GROUP BY ({@link HashAggNode}): keeps one output row per group (group key values, then
+ * one value per {@link AggCall}) equal to the aggregate query over the input, as PostgreSQL
+ * computes it. NULL group keys form one group; NULL arguments are ignored; a call with a filter
+ * counts only rows whose filter column is TRUE; DISTINCT calls count each non-null value of a
+ * group once. Groups are told apart by the memcomparable encoding of their key, i.e. by SQL
+ * equality ({@code 1.0} and {@code 1.00} are one group); the output carries the key as first seen.
+ *
+ * <p>Output. After each input chunk, every group whose output row changed emits DELETE of its old
+ * row then INSERT of its new one (only INSERT for a new group, only DELETE for a group whose last
+ * input row went); a group whose row is unchanged emits nothing. Rows compare exactly (a NUMERIC of
+ * another scale is a change), so the DELETE always names the row emitted before. A global
+ * aggregate (no group keys) has exactly one row at all times: a fresh operator emits the row over
+ * no input on its first call; one restored over state that holds it does not.
+ *
+ * <p>State, one table per id of {@code stateTableIds} in {@link HashAggNode}'s order:
+ * <ul>
+ * <li>table 0, the groups: key = the group key (distribution key = all of it, none for a global
+ *     aggregate), value = (group key as first seen..., each call's accumulator columns..., input
+ *     row count BIGINT). The key values are repeated in the value because keys cannot be decoded
+ *     and the output must keep the representation it was first emitted with.
+ * <li>one {@link ValueTable} per call that {@link AggCall#keepsValues() keeps values}, in call
+ *     order: (group key..., value) -> (value, multiplicity). MAX's table sorts the value
+ *     descending, so for MIN and MAX alike the next extreme after the current one is removed is
+ *     the first entry of the group's prefix.
+ * </ul>
+ *
+ * <p>Memory. Decoded groups are cached in an LRU of {@link #DEFAULT_CACHE_GROUPS} groups; a changed
+ * group is written to the group table when it is evicted or at the barrier, and an evicted group is
+ * read back from the table (pending writes over committed state). Value tables are not cached: each
+ * value change is one point read. Pending writes of all tables stay in memory until the barrier.
+ *
+ * <p>Threading and calls follow {@link Operator}: one actor thread.
+ */
+public final class HashAggOperator implements Operator {
+    /** Groups kept decoded in memory, by default. */
+    static final int DEFAULT_CACHE_GROUPS = 32_768;
+
+    private final int[] groupKeys;
+    private final List<DataType> groupKeyTypes;
+    private final AggCall[] calls;
+    private final AggFunction[] functions;
+    /** Per call, its value table, or null when the call keeps no values. */
+    private final ValueTable[] valueTables;
+    private final StateTable groups;
+    private final int groupRowWidth;
+    private final Map<GroupKey, GroupState> cache;
+    private final ByteWriter keyWriter = new ByteWriter(32);
+    private boolean started;
+
+    /**
+     * @param stateTableIds one id per state table, {@code node.stateTableCount()} of them, in the
+     *     order the class comment lists the tables
+     * @param committed the store's latest committed state; not closed here
+     */
+    public HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed) {
+        this(node, stateTableIds, committed, DEFAULT_CACHE_GROUPS);
+    }
+
+    /** As the public constructor, caching at most {@code cacheGroups} decoded groups. */
+    HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed, int cacheGroups) {
+        if (stateTableIds.length != node.stateTableCount()) {
+            throw new IllegalArgumentException("aggregation needs " + node.stateTableCount()
+                    + " state tables, got " + stateTableIds.length);
+        }
+        List<DataType> inputTypes = node.input().fields().stream().map(Field::type).toList();
+        this.groupKeys = node.groupKeys().clone();
+        this.groupKeyTypes = Arrays.stream(groupKeys).mapToObj(inputTypes::get).toList();
+        this.calls = node.calls().toArray(new AggCall[0]);
+        this.functions = new AggFunction[calls.length];
+        this.valueTables = new ValueTable[calls.length];
+        List<DataType> groupRowTypes = new ArrayList<>(groupKeyTypes);
+        int nextTable = 1;
+        for (int i = 0; i < calls.length; i++) {
+            AggCall call = calls[i];
+            DataType argType = call.arg() < 0 ? null : inputTypes.get(call.arg());
+            functions[i] = AggFunction.of(call, argType);
+            groupRowTypes.addAll(functions[i].stateTypes());
+            if (call.keepsValues()) {
+                valueTables[i] = new ValueTable(stateTableIds[nextTable++], groupKeyTypes, argType,
+                        call.kind() == AggKind.MAX, committed);
+            }
+        }
+        groupRowTypes.add(DataType.BIGINT);
+        this.groupRowWidth = groupRowTypes.size();
+        this.groups = new StateTable(stateTableIds[0], groupKeyTypes, null, groupKeys.length, groupRowTypes,
+                committed);
+        this.cache = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<GroupKey, GroupState> eldest) {
+                if (size() <= cacheGroups) {
+                    return false;
+                }
+                writeIfDirty(eldest.getValue());
+                return true;
+            }
+        };
+    }
+
+    @Override
+    public void onChunk(int input, Chunk chunk, Output out) {
+        start(out);
+        // groups touched by this chunk with their output before it, in first-touch order
+        Map<GroupKey, Touched> touched = new LinkedHashMap<>();
+        for (int i = 0; i < chunk.size(); i++) {
+            Object[] row = chunk.row(i);
+            GroupKey key = keyOf(row);
+            Touched t = touched.get(key);
+            if (t == null) {
+                GroupState g = lookup(key, row);
+                t = new Touched(g, present(g) ? g.output() : null);
+                touched.put(key, t);
+            }
+            apply(t.group, row, chunk.op(i).sign());
+        }
+        for (Map.Entry<GroupKey, Touched> e : touched.entrySet()) {
+            GroupState g = e.getValue().group;
+            Object[] before = e.getValue().before;
+            Object[] after = present(g) ? g.output() : null;
+            if (!Arrays.deepEquals(before, after)) {
+                if (before != null) {
+                    out.emit(Op.DELETE, before);
+                }
+                if (after != null) {
+                    out.emit(Op.INSERT, after);
+                }
+            }
+            if (after == null) {
+                cache.remove(e.getKey());
+                groups.delete(g.key);
+            } else {
+                g.dirty = true;
+                cache.put(e.getKey(), g);
+            }
+        }
+    }
+
+    @Override
+    public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
+        start(out);
+        for (GroupState g : cache.values()) {
+            writeIfDirty(g);
+        }
+        groups.flush(writes);
+        for (ValueTable t : valueTables) {
+            if (t != null) {
+                t.flush(writes);
+            }
+        }
+    }
+
+    /** Emits a global aggregate's row over no input, once, unless the committed state shows it was emitted. */
+    private void start(Output out) {
+        if (started) {
+            return;
+        }
+        started = true;
+        if (groupKeys.length == 0 && groups.get(new Object[0]) == null) {
+            GroupState g = GroupState.empty(new Object[0], functions);
+            g.dirty = true;
+            cache.put(keyOf(new Object[0]), g);
+            out.emit(Op.INSERT, g.output());
+        }
+    }
+
+    /** Whether the group has an output row: a global aggregate's always does. */
+    private boolean present(GroupState g) {
+        return g.rowCount > 0 || groupKeys.length == 0;
+    }
+
+    private GroupState lookup(GroupKey key, Object[] row) {
+        GroupState g = cache.get(key);
+        if (g != null) {
+            return g;
+        }
+        Object[] keyValues = new Object[groupKeys.length];
+        for (int i = 0; i < groupKeys.length; i++) {
+            keyValues[i] = row[groupKeys[i]];
+        }
+        Object[] stored = groups.get(keyValues);
+        return stored == null ? GroupState.empty(keyValues, functions)
+                : GroupState.load(stored, groupKeys.length, functions);
+    }
+
+    /** Counts {@code row} into (sign +1) or out of (-1) group {@code g}. */
+    private void apply(GroupState g, Object[] row, int sign) {
+        g.rowCount += sign;
+        if (g.rowCount < 0) {
+            throw new IllegalStateException("a row was deleted from an aggregation group that never held it");
+        }
+        for (int c = 0; c < calls.length; c++) {
+            AggCall call = calls[c];
+            if (call.filterArg() >= 0 && !Boolean.TRUE.equals(row[call.filterArg()])) {
+                continue;
+            }
+            Object value = null;
+            if (call.arg() >= 0) {
+                value = row[call.arg()];
+                if (value == null) {
+                    continue;
+                }
+            }
+            ValueTable values = valueTables[c];
+            // a call that keeps its values sees a value only when it appears in or leaves the group
+            if (values != null && !values.change(g.key, value, sign)) {
+                continue;
+            }
+            Accumulator acc = g.accumulators[c];
+            acc.add(value, sign);
+            if (acc instanceof ExtremeAccumulator extreme && extreme.lost()) {
+                extreme.replace(values.first(g.key));
+            }
+        }
+    }
+
+    private void writeIfDirty(GroupState g) {
+        if (g.dirty) {
+            groups.put(g.key, g.save(groupRowWidth, functions));
+            g.dirty = false;
+        }
+    }
+
+    private GroupKey keyOf(Object[] row) {
+        keyWriter.reset();
+        KeyCodec.encode(keyWriter, groupKeyTypes, row, groupKeys);
+        return new GroupKey(keyWriter.toByteArray());
+    }
+
+    /** A group's identity: the memcomparable encoding of its key, equal exactly when the keys are SQL-equal. */
+    private static final class GroupKey {
+        private final byte[] bytes;
+        private final int hash;
+
+        GroupKey(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof GroupKey k && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /** A group changed by the current chunk and its output row before the chunk (null when it had none). */
+    private record Touched(GroupState group, Object[] before) {
+    }
+}

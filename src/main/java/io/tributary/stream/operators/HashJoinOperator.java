@@ -1,0 +1,176 @@
+package io.tributary.stream.operators;
+
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
+import io.tributary.plan.HashJoinNode;
+import io.tributary.plan.JoinKind;
+import io.tributary.plan.ScalarExpr;
+import io.tributary.storage.ReadView;
+import io.tributary.stream.Barrier;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.Operator;
+import io.tributary.stream.Output;
+import io.tributary.stream.StateWrites;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The streaming equi-join of a {@link HashJoinNode}, with PostgreSQL's semantics for INNER, LEFT,
+ * RIGHT and FULL joins. Output rows are the left columns then the right columns.
+ *
+ * <p>Two rows match when their join keys are SQL-equal column by column (equal memcomparable
+ * encodings, so {@code -0.0 = 0.0} and {@code 1.0 = 1.00}; NULL equals nothing, or NULL where the
+ * key pair is null-safe) and the node's condition, if any, is TRUE on the joined row. Each input
+ * change is probed against the other side's rows of its join key and applied at once: an insert
+ * emits its matches, a delete retracts them. A padded side's row appears NULL-padded exactly
+ * while it has no match; its degree (stored with it) tells when a change on the other side gives
+ * it its first match or takes its last one, so the padded row is retracted or re-emitted then.
+ *
+ * <p>Rows with a NULL in a key column that is not null-safe can never match, so they are not
+ * stored: such a row of a padded side emits (and on delete retracts) its padded row and nothing
+ * else, which needs no state.
+ *
+ * <p>State tables {@code stateTableIds[0]} (left) and {@code [1]} (right), see {@link JoinSide}.
+ * Nothing is held back across a barrier; {@link #onBarrier} only flushes. One actor thread, as
+ * {@link Operator} requires.
+ */
+public final class HashJoinOperator implements Operator {
+    /** Join keys each side's cache holds by default. */
+    public static final int DEFAULT_CACHE_KEYS = 4096;
+
+    private final JoinSide left;
+    private final JoinSide right;
+    private final boolean[] nullSafe;
+    private final ScalarExpr condition;
+    private final int outputWidth;
+
+    /**
+     * @param stateTableIds the left then the right side's state table id
+     * @param committed the store's latest committed state, read on cache misses; not closed here
+     */
+    public HashJoinOperator(HashJoinNode node, int[] stateTableIds, ReadView committed) {
+        this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS);
+    }
+
+    /** As above, with each side's cache bounded to {@code cacheKeys} join keys (at least 1). */
+    public HashJoinOperator(HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys) {
+        if (stateTableIds.length != 2) {
+            throw new IllegalArgumentException("a hash join keeps two state tables");
+        }
+        if (node.leftKeys().length != node.rightKeys().length || node.nullSafe().length != node.leftKeys().length) {
+            throw new IllegalArgumentException("left keys, right keys and null-safe flags differ in number");
+        }
+        JoinKind kind = node.kind();
+        this.left = new JoinSide(node.left(), node.leftKeys(), kind.padsLeft(), stateTableIds[0], committed,
+                cacheKeys);
+        this.right = new JoinSide(node.right(), node.rightKeys(), kind.padsRight(), stateTableIds[1], committed,
+                cacheKeys);
+        requireSameKeyEncoding(left.keyTypes(), right.keyTypes());
+        this.nullSafe = node.nullSafe().clone();
+        this.condition = node.condition();
+        this.outputWidth = left.width() + right.width();
+    }
+
+    /** Probing one side's table with the other side's key values is only right when both encode alike. */
+    private static void requireSameKeyEncoding(List<DataType> l, List<DataType> r) {
+        for (int i = 0; i < l.size(); i++) {
+            if (encodingClass(l.get(i).kind()) != encodingClass(r.get(i).kind())) {
+                throw new IllegalArgumentException("join key " + i + " compares " + l.get(i) + " with " + r.get(i)
+                        + "; the planner must cast both to one type");
+            }
+        }
+    }
+
+    private static TypeKind encodingClass(TypeKind kind) {
+        return kind == TypeKind.VARCHAR ? TypeKind.TEXT : kind;
+    }
+
+    @Override
+    public void onChunk(int input, Chunk chunk, Output out) {
+        boolean fromLeft = switch (input) {
+            case 0 -> true;
+            case 1 -> false;
+            default -> throw new IllegalArgumentException("a join has inputs 0 and 1, not " + input);
+        };
+        JoinSide side = fromLeft ? left : right;
+        JoinSide other = fromLeft ? right : left;
+        for (int i = 0; i < chunk.size(); i++) {
+            apply(fromLeft, side, other, chunk.op(i), chunk.row(i), out);
+        }
+    }
+
+    private void apply(boolean fromLeft, JoinSide side, JoinSide other, Op op, Object[] row, Output out) {
+        Object[] joinKey = side.joinKey(row);
+        if (!canMatch(joinKey)) {
+            if (side.padded()) {
+                out.emit(op, pad(row, fromLeft));
+            }
+            return;
+        }
+        JoinSide.Key key = side.encode(joinKey);
+        long degree = 0;
+        for (JoinBucket.Row match : other.bucket(key, joinKey).rows()) {
+            Object[] joined = fromLeft ? concat(row, match.values) : concat(match.values, row);
+            if (condition != null && !Boolean.TRUE.equals(condition.eval(joined))) {
+                continue;
+            }
+            degree++;
+            if (op == Op.INSERT) {
+                if (other.padded() && match.degree++ == 0) {
+                    out.emit(Op.DELETE, pad(match.values, !fromLeft));
+                }
+                out.emit(Op.INSERT, joined);
+            } else {
+                out.emit(Op.DELETE, joined);
+                if (other.padded() && --match.degree == 0) {
+                    out.emit(Op.INSERT, pad(match.values, !fromLeft));
+                }
+            }
+            if (other.padded()) {
+                other.writeDegree(match);
+            }
+        }
+        // The row's own degree is its matches just counted: the other side's rows are current.
+        if (side.padded() && degree == 0) {
+            out.emit(op, pad(row, fromLeft));
+        }
+        if (op == Op.INSERT) {
+            side.insert(key, row, degree);
+        } else {
+            side.delete(key, row);
+        }
+    }
+
+    private boolean canMatch(Object[] joinKey) {
+        for (int i = 0; i < joinKey.length; i++) {
+            if (joinKey[i] == null && !nullSafe[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Object[] concat(Object[] l, Object[] r) {
+        Object[] out = Arrays.copyOf(l, outputWidth);
+        System.arraycopy(r, 0, out, l.length, r.length);
+        return out;
+    }
+
+    /** {@code row} with NULLs for the other side's columns. */
+    private Object[] pad(Object[] row, boolean fromLeft) {
+        if (fromLeft) {
+            return Arrays.copyOf(row, outputWidth);
+        }
+        Object[] out = new Object[outputWidth];
+        System.arraycopy(row, 0, out, left.width(), row.length);
+        return out;
+    }
+
+    @Override
+    public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
+        left.flush(writes);
+        right.flush(writes);
+    }
+}

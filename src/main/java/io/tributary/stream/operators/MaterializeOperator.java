@@ -1,0 +1,106 @@
+package io.tributary.stream.operators;
+
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+import io.tributary.common.types.Values;
+import io.tributary.plan.Field;
+import io.tributary.plan.MaterializeNode;
+import io.tributary.storage.ReadView;
+import io.tributary.stream.Barrier;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.Operator;
+import io.tributary.stream.Output;
+import io.tributary.stream.StateTable;
+import io.tributary.stream.StateWrites;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes a materialized view's rows: INSERT stores the row under its stream key, DELETE removes
+ * it, and every change is passed on to the views built on this one.
+ *
+ * <p>The rows live in a state table whose id is the view's relation id, keyed by the stream key
+ * columns in plain memcomparable order with the whole key as distribution key, and holding the
+ * full row: exactly the layout of a table's rows ({@code TableKeys}), so batch SELECTs read the
+ * view like a table. Each stored value is made the canonical value of its field's type first
+ * (an INTEGER computed for a BIGINT column becomes a Long), because readers decode with the
+ * view's column types; the changes passed on carry the same canonical rows.
+ */
+public final class MaterializeOperator implements Operator {
+    private final int[] keyColumns;
+    private final DataType[] types;
+    /** Per field, the Java class of its canonical values; a value of another class is converted. */
+    private final Class<?>[] canonical;
+    private final StateTable rows;
+
+    /** @param committed the latest committed state, read when the view's rows are looked up; not closed here */
+    public MaterializeOperator(MaterializeNode node, ReadView committed) {
+        List<Field> fields = node.fields();
+        this.keyColumns = node.streamKey().clone();
+        this.types = fields.stream().map(Field::type).toArray(DataType[]::new);
+        this.canonical = new Class<?>[types.length];
+        for (int i = 0; i < types.length; i++) {
+            canonical[i] = canonicalClass(types[i]);
+        }
+        List<DataType> keyTypes = new ArrayList<>();
+        for (int c : keyColumns) {
+            keyTypes.add(types[c]);
+        }
+        this.rows = new StateTable(node.relationId(), keyTypes, null, keyColumns.length, List.of(types), committed);
+    }
+
+    @Override
+    public void onChunk(int input, Chunk chunk, Output out) {
+        for (int i = 0; i < chunk.size(); i++) {
+            Object[] row = canonicalize(chunk.row(i));
+            Object[] key = new Object[keyColumns.length];
+            for (int k = 0; k < key.length; k++) {
+                key[k] = row[keyColumns[k]];
+            }
+            if (chunk.op(i) == Op.INSERT) {
+                rows.put(key, row);
+            } else {
+                rows.delete(key);
+            }
+            out.emit(chunk.op(i), row);
+        }
+    }
+
+    @Override
+    public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
+        rows.flush(writes);
+    }
+
+    /** {@code row} itself when every value is canonical already (the usual case), else a converted copy. */
+    private Object[] canonicalize(Object[] row) {
+        Object[] out = row;
+        for (int i = 0; i < row.length; i++) {
+            Object v = row[i];
+            if (v != null && v.getClass() != canonical[i]) {
+                if (out == row) {
+                    out = row.clone();
+                }
+                out[i] = Values.assign(v, null, types[i]);
+            }
+        }
+        return out;
+    }
+
+    private static Class<?> canonicalClass(DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> Boolean.class;
+            case SMALLINT -> Short.class;
+            case INTEGER, DATE -> Integer.class;
+            case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ -> Long.class;
+            case REAL -> Float.class;
+            case DOUBLE -> Double.class;
+            case NUMERIC -> BigDecimal.class;
+            case VARCHAR, TEXT -> String.class;
+            case INTERVAL -> Interval.class;
+            case BYTEA -> byte[].class;
+        };
+    }
+}

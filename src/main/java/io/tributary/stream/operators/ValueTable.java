@@ -1,0 +1,77 @@
+package io.tributary.stream.operators;
+
+import io.tributary.common.types.DataType;
+import io.tributary.storage.ReadView;
+import io.tributary.stream.KeyOrder;
+import io.tributary.stream.StateTable;
+import io.tributary.stream.StateWrites;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The non-null values one aggregate call has seen in each group, with their multiplicities: a
+ * {@link StateTable} keyed by (group key..., value) holding (value, multiplicity BIGINT),
+ * distributed by the group key. It serves DISTINCT (a value counts once while its multiplicity is
+ * positive) and MIN/MAX (the next extreme when the current one is removed).
+ *
+ * <p>The value column sorts ascending, or descending when {@code descending} (MAX), so the group's
+ * extreme is always the first entry of a scan of its prefix: one seek, however many values the
+ * group holds. The stored value is the first representation seen of it ({@code 1.0} stays
+ * {@code 1.0} when {@code 1.00} arrives), as the key alone cannot be decoded.
+ *
+ * <p>One actor thread only.
+ */
+final class ValueTable {
+    private final StateTable table;
+    private final int groupWidth;
+
+    ValueTable(int tableId, List<DataType> groupKeyTypes, DataType valueType, boolean descending,
+            ReadView committed) {
+        List<DataType> keyTypes = new ArrayList<>(groupKeyTypes);
+        keyTypes.add(valueType);
+        List<KeyOrder> order = new ArrayList<>();
+        groupKeyTypes.forEach(t -> order.add(KeyOrder.DEFAULT));
+        // the value column never holds NULL, so where NULL would sort does not matter
+        order.add(descending ? new KeyOrder(true, false) : KeyOrder.DEFAULT);
+        this.table = new StateTable(tableId, keyTypes, order, groupKeyTypes.size(),
+                List.of(valueType, DataType.BIGINT), committed);
+        this.groupWidth = groupKeyTypes.size();
+    }
+
+    /**
+     * Adds (sign +1) or removes (-1) one occurrence of the non-null {@code value} in the group.
+     *
+     * @return whether the value appeared in or vanished from the group (multiplicity left or reached 0)
+     * @throws IllegalStateException when removing a value the group does not hold
+     */
+    boolean change(Object[] groupKey, Object value, int sign) {
+        Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
+        key[groupWidth] = value;
+        Object[] stored = table.get(key);
+        long before = stored == null ? 0 : (Long) stored[1];
+        long after = before + sign;
+        if (after < 0) {
+            throw new IllegalStateException("a value was removed from an aggregation group that never held it");
+        }
+        if (after == 0) {
+            table.delete(key);
+        } else {
+            table.put(key, new Object[] {stored == null ? value : stored[0], after});
+        }
+        return before == 0 || after == 0;
+    }
+
+    /** The group's first value in this table's order (its MIN, or MAX when descending), or null when it holds none. */
+    Object first(Object[] groupKey) {
+        try (StateTable.ValueIterator it = table.scan(groupKey)) {
+            return it.hasNext() ? it.next()[0] : null;
+        }
+    }
+
+    /** Hands every change since the last flush to the epoch's commit. */
+    void flush(StateWrites writes) {
+        table.flush(writes);
+    }
+}

@@ -1,0 +1,57 @@
+package io.tributary.stream.operators;
+
+import io.tributary.plan.FilterNode;
+import io.tributary.stream.OperatorHarness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.tributary.stream.operators.Rows.row;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class FilterOperatorTest {
+    @TempDir
+    Path dir;
+
+    /** WHERE a / b > 1 over (id, a, b): false for 1 / 1, NULL for a NULL a, an error for b = 0. */
+    private static FilterOperator quotientAboveOne() {
+        return new FilterOperator(new FilterNode(ProjectOperatorTest.INPUT,
+                TestExpr.greaterThan(TestExpr.divide(1, 2), 1)));
+    }
+
+    @Test
+    void passesOnlyRowsWhoseConditionIsTrue() {
+        try (OperatorHarness h = new OperatorHarness(dir, view -> quotientAboveOne())) {
+            h.insert(0, row(1L, 10, 2), row(2L, 1, 1), row(3L, null, 1), row(4L, 9, 3)).barrier();
+            assertEquals(List.of("[1, 10, 2]", "[4, 9, 3]"), h.rows());
+            h.takeEmitted();
+            h.delete(0, row(1L, 10, 2), row(2L, 1, 1)).barrier();
+            assertEquals(List.of("-[1, 10, 2]"), h.takeEmitted());
+            assertEquals(List.of("[4, 9, 3]"), h.rows());
+        }
+    }
+
+    @Test
+    void failingConditionCountsAsNotTrueForInsertAndDelete() {
+        try (OperatorHarness h = new OperatorHarness(dir, view -> quotientAboveOne())) {
+            h.insert(0, row(1L, 10, 0), row(2L, 10, 5)).barrier();
+            assertEquals(List.of("[2, 10, 5]"), h.rows());
+            h.takeEmitted();
+            h.delete(0, row(1L, 10, 0)).barrier();
+            assertEquals(List.of(), h.takeEmitted());
+            assertEquals(List.of("[2, 10, 5]"), h.rows());
+        }
+    }
+
+    @Test
+    void continuesAfterRestore() {
+        try (OperatorHarness h = new OperatorHarness(dir, view -> quotientAboveOne())) {
+            h.insert(0, row(1L, 10, 2)).barrier();
+            h.insert(0, row(2L, 10, 2)).restore();
+            h.insert(0, row(3L, 6, 2)).delete(0, row(1L, 10, 2)).barrier();
+            assertEquals(List.of("[3, 6, 2]"), h.rows());
+        }
+    }
+}

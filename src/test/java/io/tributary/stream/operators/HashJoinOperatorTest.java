@@ -1,0 +1,514 @@
+package io.tributary.stream.operators;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.tributary.common.types.DataType;
+import io.tributary.plan.Field;
+import io.tributary.plan.HashJoinNode;
+import io.tributary.plan.JoinKind;
+import io.tributary.plan.ScalarExpr;
+import io.tributary.plan.SourceNode;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.OperatorHarness;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class HashJoinOperatorTest {
+    private static final int[] TABLES = {11, 12};
+
+    @TempDir
+    Path dir;
+
+    /** {@code $a < $b} over integers, NULL when either is NULL (SQL's unknown). */
+    private record LessThan(int a, int b) implements ScalarExpr {
+        @Override
+        public Object eval(Object[] row) {
+            Integer x = (Integer) row[a];
+            Integer y = (Integer) row[b];
+            return x == null || y == null ? null : x < y;
+        }
+
+        @Override
+        public DataType type() {
+            return DataType.BOOLEAN;
+        }
+
+        @Override
+        public String toString() {
+            return "$" + a + " < $" + b;
+        }
+    }
+
+    /**
+     * Left (id INTEGER, k, v INTEGER) with stream key id; right (k, id BIGINT, w INTEGER) with
+     * stream key id; joined on left.k = right.k.
+     */
+    private static HashJoinNode node(JoinKind kind, DataType leftKey, DataType rightKey, boolean nullSafe,
+            ScalarExpr condition) {
+        List<Field> lf = List.of(new Field("id", DataType.INTEGER), new Field("k", leftKey),
+                new Field("v", DataType.INTEGER));
+        List<Field> rf = List.of(new Field("k", rightKey), new Field("id", DataType.BIGINT),
+                new Field("w", DataType.INTEGER));
+        List<Field> out = new ArrayList<>(lf);
+        out.addAll(rf);
+        return new HashJoinNode(new SourceNode(1, "l", lf, new int[] {0}), new SourceNode(2, "r", rf, new int[] {1}),
+                kind, new int[] {1}, new int[] {0}, new boolean[] {nullSafe}, condition, out, new int[] {0, 4});
+    }
+
+    private static HashJoinNode node(JoinKind kind) {
+        return node(kind, DataType.INTEGER, DataType.INTEGER, false, null);
+    }
+
+    /** A harness over a fresh store in its own directory {@code name}. */
+    private OperatorHarness harness(String name, HashJoinNode node) {
+        return new OperatorHarness(dir.resolve(name), view -> new HashJoinOperator(node, TABLES, view));
+    }
+
+    private static Object[] l(Object id, Object k, Object v) {
+        return new Object[] {id, k, v};
+    }
+
+    private static Object[] r(Object k, Object id, Object w) {
+        return new Object[] {k, id, w};
+    }
+
+    @Test
+    void innerJoinMatchesManyToManyWhicheverSideComesFirst() {
+        for (boolean leftFirst : new boolean[] {true, false}) {
+            try (OperatorHarness h = harness(leftFirst ? "left-first" : "right-first", node(JoinKind.INNER))) {
+                Object[][] lefts = {l(1, 10, 0), l(2, 10, 0), l(3, 20, 0)};
+                Object[][] rights = {r(10, 1L, 0), r(10, 2L, 0), r(10, 3L, 0), r(30, 4L, 0)};
+                if (leftFirst) {
+                    h.insert(0, lefts).insert(1, rights);
+                } else {
+                    h.insert(1, rights).insert(0, lefts);
+                }
+                h.barrier();
+                assertEquals(List.of("[1, 10, 0, 10, 1, 0]", "[1, 10, 0, 10, 2, 0]", "[1, 10, 0, 10, 3, 0]",
+                        "[2, 10, 0, 10, 1, 0]", "[2, 10, 0, 10, 2, 0]", "[2, 10, 0, 10, 3, 0]"), h.rows());
+
+                h.delete(0, l(1, 10, 0)).delete(1, r(10, 2L, 0)).insert(1, r(20, 5L, 0)).barrier();
+                assertEquals(List.of("[2, 10, 0, 10, 1, 0]", "[2, 10, 0, 10, 3, 0]", "[3, 20, 0, 20, 5, 0]"),
+                        h.rows());
+
+                h.delete(1, r(10, 1L, 0), r(10, 3L, 0), r(30, 4L, 0)).delete(0, l(3, 20, 0)).barrier();
+                assertEquals(List.of(), h.rows());
+            }
+        }
+    }
+
+    @Test
+    void leftJoinPadsALeftRowExactlyWhileItHasNoMatch() {
+        try (OperatorHarness h = harness("store", node(JoinKind.LEFT))) {
+            h.insert(0, l(1, 10, 7));
+            assertEquals(List.of("+[1, 10, 7, null, null, null]"), h.takeEmitted());
+            h.insert(1, r(10, 1L, 8));
+            assertEquals(List.of("-[1, 10, 7, null, null, null]", "+[1, 10, 7, 10, 1, 8]"), h.takeEmitted());
+            h.insert(1, r(10, 2L, 9));
+            assertEquals(List.of("+[1, 10, 7, 10, 2, 9]"), h.takeEmitted());
+            h.barrier();
+            h.delete(1, r(10, 1L, 8));
+            assertEquals(List.of("-[1, 10, 7, 10, 1, 8]"), h.takeEmitted());
+            h.delete(1, r(10, 2L, 9));
+            assertEquals(List.of("-[1, 10, 7, 10, 2, 9]", "+[1, 10, 7, null, null, null]"), h.takeEmitted());
+            // unmatched right rows do not appear in a LEFT join
+            h.insert(1, r(99, 3L, 0));
+            assertEquals(List.of(), h.takeEmitted());
+            h.barrier();
+            assertEquals(List.of("[1, 10, 7, null, null, null]"), h.rows());
+
+            h.insert(1, r(10, 4L, 1)).delete(0, l(1, 10, 7));
+            assertEquals(List.of("-[1, 10, 7, null, null, null]", "+[1, 10, 7, 10, 4, 1]", "-[1, 10, 7, 10, 4, 1]"),
+                    h.takeEmitted());
+            h.insert(0, l(2, 20, 0)).delete(0, l(2, 20, 0));
+            assertEquals(List.of("+[2, 20, 0, null, null, null]", "-[2, 20, 0, null, null, null]"), h.takeEmitted());
+            h.barrier();
+            assertEquals(List.of(), h.rows());
+        }
+    }
+
+    @Test
+    void rightJoinPadsARightRowExactlyWhileItHasNoMatch() {
+        try (OperatorHarness h = harness("store", node(JoinKind.RIGHT))) {
+            h.insert(1, r(10, 1L, 5));
+            assertEquals(List.of("+[null, null, null, 10, 1, 5]"), h.takeEmitted());
+            h.insert(0, l(1, 10, 0), l(2, 10, 0), l(3, 99, 0));
+            assertEquals(List.of("-[null, null, null, 10, 1, 5]", "+[1, 10, 0, 10, 1, 5]", "+[2, 10, 0, 10, 1, 5]"),
+                    h.takeEmitted());
+            h.barrier();
+            h.delete(0, l(1, 10, 0));
+            assertEquals(List.of("-[1, 10, 0, 10, 1, 5]"), h.takeEmitted());
+            h.delete(0, l(2, 10, 0));
+            assertEquals(List.of("-[2, 10, 0, 10, 1, 5]", "+[null, null, null, 10, 1, 5]"), h.takeEmitted());
+            h.barrier();
+            assertEquals(List.of("[null, null, null, 10, 1, 5]"), h.rows());
+        }
+    }
+
+    @Test
+    void fullJoinPadsBothSidesAndMovesPaddingWithMatches() {
+        try (OperatorHarness h = harness("store", node(JoinKind.FULL))) {
+            h.insert(0, l(1, 10, 0)).insert(1, r(20, 1L, 0)).barrier();
+            assertEquals(List.of("[1, 10, 0, null, null, null]", "[null, null, null, 20, 1, 0]"), h.rows());
+            h.takeEmitted();
+
+            h.insert(1, r(10, 2L, 0));
+            assertEquals(List.of("-[1, 10, 0, null, null, null]", "+[1, 10, 0, 10, 2, 0]"), h.takeEmitted());
+            h.insert(0, l(2, 10, 0));
+            assertEquals(List.of("+[2, 10, 0, 10, 2, 0]"), h.takeEmitted());
+            h.barrier();
+            // the right row keeps one match, so it stays unpadded
+            h.delete(0, l(1, 10, 0));
+            assertEquals(List.of("-[1, 10, 0, 10, 2, 0]"), h.takeEmitted());
+            h.delete(0, l(2, 10, 0));
+            assertEquals(List.of("-[2, 10, 0, 10, 2, 0]", "+[null, null, null, 10, 2, 0]"), h.takeEmitted());
+            h.barrier();
+            assertEquals(List.of("[null, null, null, 10, 2, 0]", "[null, null, null, 20, 1, 0]"), h.rows());
+
+            h.delete(1, r(10, 2L, 0), r(20, 1L, 0)).barrier();
+            assertEquals(List.of(), h.rows());
+        }
+    }
+
+    @Test
+    void nullKeysMatchNothingUnlessNullSafe() {
+        HashJoinNode plainNode = node(JoinKind.FULL, DataType.INTEGER, DataType.INTEGER, false, null);
+        try (OperatorHarness h = harness("plain", plainNode)) {
+            h.insert(0, l(1, null, 0), l(2, 10, 0)).insert(1, r(null, 1L, 0), r(10, 2L, 0)).barrier();
+            assertEquals(List.of("[1, null, 0, null, null, null]", "[2, 10, 0, 10, 2, 0]",
+                    "[null, null, null, null, 1, 0]"), h.rows());
+            h.restore().delete(0, l(1, null, 0)).delete(1, r(null, 1L, 0)).barrier();
+            assertEquals(List.of("[2, 10, 0, 10, 2, 0]"), h.rows());
+        }
+        HashJoinNode nullSafeNode = node(JoinKind.FULL, DataType.INTEGER, DataType.INTEGER, true, null);
+        try (OperatorHarness h = harness("null-safe", nullSafeNode)) {
+            h.insert(0, l(1, null, 0), l(2, 10, 0)).insert(1, r(null, 1L, 0), r(null, 2L, 0)).barrier();
+            assertEquals(List.of("[1, null, 0, null, 1, 0]", "[1, null, 0, null, 2, 0]",
+                    "[2, 10, 0, null, null, null]"), h.rows());
+            h.restore().delete(0, l(1, null, 0)).barrier();
+            assertEquals(List.of("[2, 10, 0, null, null, null]", "[null, null, null, null, 1, 0]",
+                    "[null, null, null, null, 2, 0]"), h.rows());
+        }
+    }
+
+    @Test
+    void extraConditionDecidesMatchesAndDegrees() {
+        // left.v < right.w; unknown (NULL) is no match
+        HashJoinNode node = node(JoinKind.LEFT, DataType.INTEGER, DataType.INTEGER, false, new LessThan(2, 5));
+        try (OperatorHarness h = harness("store", node)) {
+            h.insert(0, l(1, 10, 5)).insert(1, r(10, 1L, 3), r(10, 2L, null));
+            assertEquals(List.of("+[1, 10, 5, null, null, null]"), h.takeEmitted());
+            h.insert(1, r(10, 3L, 9));
+            assertEquals(List.of("-[1, 10, 5, null, null, null]", "+[1, 10, 5, 10, 3, 9]"), h.takeEmitted());
+            h.barrier().restore();
+            // non-matching rows of the key must not count towards the degree
+            h.delete(1, r(10, 1L, 3), r(10, 2L, null));
+            assertEquals(List.of(), h.takeEmitted());
+            h.delete(1, r(10, 3L, 9));
+            assertEquals(List.of("-[1, 10, 5, 10, 3, 9]", "+[1, 10, 5, null, null, null]"), h.takeEmitted());
+            h.insert(0, l(2, 10, null)).insert(1, r(10, 4L, 6)).barrier();
+            assertEquals(List.of("[1, 10, 5, 10, 4, 6]", "[2, 10, null, null, null, null]"), h.rows());
+        }
+    }
+
+    @Test
+    void keysMatchBySqlEqualityNotByRepresentation() {
+        HashJoinNode numericNode = node(JoinKind.INNER, DataType.NUMERIC, DataType.numeric(10, 2), false, null);
+        try (OperatorHarness h = harness("numeric", numericNode)) {
+            h.insert(0, l(1, new BigDecimal("1.0"), 0)).insert(1, r(new BigDecimal("1.00"), 1L, 0)).barrier();
+            assertEquals(List.of("[1, 1.0, 0, 1.00, 1, 0]"), h.rows());
+            h.restore().delete(1, r(new BigDecimal("1.00"), 1L, 0)).barrier();
+            assertEquals(List.of(), h.rows());
+        }
+        HashJoinNode doubleNode = node(JoinKind.INNER, DataType.DOUBLE, DataType.DOUBLE, false, null);
+        try (OperatorHarness h = harness("double", doubleNode)) {
+            h.insert(0, l(1, -0.0, 0)).insert(1, r(0.0, 1L, 0)).barrier();
+            assertEquals(List.of("[1, -0.0, 0, 0.0, 1, 0]"), h.rows());
+        }
+        HashJoinNode textNode = node(JoinKind.INNER, DataType.varchar(5), DataType.TEXT, false, null);
+        try (OperatorHarness h = harness("text", textNode)) {
+            h.insert(0, l(1, "ab", 0)).insert(1, r("ab", 1L, 0), r("abc", 2L, 0)).barrier();
+            assertEquals(List.of("[1, ab, 0, ab, 1, 0]"), h.rows());
+        }
+    }
+
+    @Test
+    void refusesKeysOfDifferentEncodings() {
+        HashJoinNode node = node(JoinKind.INNER, DataType.INTEGER, DataType.BIGINT, false, null);
+        assertThrows(IllegalArgumentException.class, () -> new HashJoinOperator(node, TABLES, null));
+    }
+
+    @Test
+    void restoreKeepsCommittedStateAndDropsTheRest() {
+        try (OperatorHarness h = harness("store", node(JoinKind.FULL))) {
+            h.insert(0, l(1, 10, 0)).insert(1, r(10, 1L, 0)).barrier();
+            h.insert(0, l(2, 10, 0)).delete(1, r(10, 1L, 0)).insert(1, r(20, 2L, 0));
+            h.restore();
+            assertEquals(List.of("[1, 10, 0, 10, 1, 0]"), h.rows());
+            h.takeEmitted();
+
+            // the committed right row still has its one match: losing it re-pads the row
+            h.delete(0, l(1, 10, 0));
+            assertEquals(List.of("-[1, 10, 0, 10, 1, 0]", "+[null, null, null, 10, 1, 0]"), h.takeEmitted());
+            h.insert(1, r(10, 2L, 0)).barrier().restore();
+            assertEquals(List.of("[null, null, null, 10, 1, 0]", "[null, null, null, 10, 2, 0]"), h.rows());
+            h.insert(0, l(3, 10, 0)).barrier();
+            assertEquals(List.of("[3, 10, 0, 10, 1, 0]", "[3, 10, 0, 10, 2, 0]"), h.rows());
+        }
+    }
+
+    /** Counts prefix scans reaching the committed store, i.e. cache misses. */
+    private static final class CountingView implements ReadView {
+        private final ReadView inner;
+        int scans;
+
+        CountingView(ReadView inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public byte[] get(Keyspace keyspace, byte[] key) {
+            return inner.get(keyspace, key);
+        }
+
+        @Override
+        public KvIterator scan(Keyspace keyspace, byte[] from, byte[] toExclusive) {
+            scans++;
+            return inner.scan(keyspace, from, toExclusive);
+        }
+
+        @Override
+        public void close() {
+            // the harness owns the wrapped view
+        }
+    }
+
+    @Test
+    void aProbeIsOneCacheHitOrOneScanAndTheCacheStaysBoundedAndCoherent() {
+        CountingView[] view = new CountingView[1];
+        HashJoinNode node = node(JoinKind.INNER);
+        try (OperatorHarness h = new OperatorHarness(dir.resolve("store"), v -> {
+            view[0] = new CountingView(v);
+            return new HashJoinOperator(node, TABLES, view[0], 2);
+        })) {
+            h.insert(0, l(1, 10, 0), l(2, 20, 0), l(3, 30, 0));
+            assertEquals(3, view[0].scans);
+            // the right cache holds 20 and 30 now; 10 was evicted
+            h.insert(0, l(4, 30, 0), l(5, 20, 0));
+            assertEquals(3, view[0].scans);
+            h.insert(0, l(6, 10, 0));
+            assertEquals(4, view[0].scans);
+
+            // right rows with key 10 land in the cached right bucket; left 10 is loaded once
+            h.insert(1, r(10, 1L, 0), r(10, 2L, 0));
+            assertEquals(5, view[0].scans);
+            h.takeEmitted();
+            h.insert(0, l(7, 10, 0));
+            assertEquals(5, view[0].scans);
+            assertEquals(List.of("+[7, 10, 0, 10, 1, 0]", "+[7, 10, 0, 10, 2, 0]"), h.takeEmitted());
+            h.delete(1, r(10, 1L, 0)).insert(0, l(8, 10, 0));
+            assertEquals(5, view[0].scans);
+            h.barrier();
+            assertEquals(List.of("[1, 10, 0, 10, 2, 0]", "[6, 10, 0, 10, 2, 0]", "[7, 10, 0, 10, 2, 0]",
+                    "[8, 10, 0, 10, 2, 0]"), h.rows());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JoinKind.class)
+    void randomChangesMatchABruteForceJoin(JoinKind kind) {
+        for (long seed = 1; seed <= 12; seed++) {
+            try {
+                new RandomRun(kind, seed, dir.resolve(kind + "-" + seed)).run();
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError(kind + " join, seed " + seed + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Random changes on both sides, with barriers and restores, against a join recomputed from the
+     * committed live rows. Left (id INTEGER, k1 INTEGER, k2 VARCHAR, v INTEGER), right (k2 TEXT,
+     * w INTEGER, id BIGINT, k1 INTEGER), on k1 and, in some runs, k2; some keys null-safe, some runs
+     * with {@code v < w}. Small key domains with NULLs make many-to-many matches and NULL keys common.
+     */
+    private static final class RandomRun {
+        private final Random rnd;
+        private final Path dir;
+        private final JoinKind kind;
+        private final int[] leftKeys;
+        private final int[] rightKeys;
+        private final boolean[] nullSafe;
+        private final ScalarExpr condition;
+        private final int cacheKeys;
+        private Map<Object, Object[]> left = new LinkedHashMap<>();
+        private Map<Object, Object[]> right = new LinkedHashMap<>();
+        private Map<Object, Object[]> committedLeft = new LinkedHashMap<>();
+        private Map<Object, Object[]> committedRight = new LinkedHashMap<>();
+        private int nextId;
+
+        RandomRun(JoinKind kind, long seed, Path dir) {
+            this.rnd = new Random(seed);
+            this.dir = dir;
+            this.kind = kind;
+            boolean twoKeys = rnd.nextBoolean();
+            this.leftKeys = twoKeys ? new int[] {1, 2} : new int[] {1};
+            this.rightKeys = twoKeys ? new int[] {3, 0} : new int[] {3};
+            this.nullSafe = new boolean[leftKeys.length];
+            for (int i = 0; i < nullSafe.length; i++) {
+                nullSafe[i] = rnd.nextInt(3) == 0;
+            }
+            this.condition = rnd.nextBoolean() ? new LessThan(3, 5) : null;
+            this.cacheKeys = new int[] {1, 2, 64}[rnd.nextInt(3)];
+        }
+
+        void run() {
+            List<Field> lf = List.of(new Field("id", DataType.INTEGER), new Field("k1", DataType.INTEGER),
+                    new Field("k2", DataType.VARCHAR), new Field("v", DataType.INTEGER));
+            List<Field> rf = List.of(new Field("k2", DataType.TEXT), new Field("w", DataType.INTEGER),
+                    new Field("id", DataType.BIGINT), new Field("k1", DataType.INTEGER));
+            List<Field> out = new ArrayList<>(lf);
+            out.addAll(rf);
+            HashJoinNode node = new HashJoinNode(new SourceNode(1, "l", lf, new int[] {0}),
+                    new SourceNode(2, "r", rf, new int[] {2}), kind, leftKeys, rightKeys, nullSafe, condition, out,
+                    new int[] {0, 6});
+            try (OperatorHarness h = new OperatorHarness(dir,
+                    v -> new HashJoinOperator(node, TABLES, v, cacheKeys))) {
+                for (int step = 0; step < 300; step++) {
+                    int input = rnd.nextInt(2);
+                    h.push(input, changes(input == 0 ? left : right, input == 0));
+                    int roll = rnd.nextInt(100);
+                    if (roll < 15) {
+                        h.barrier();
+                        committedLeft = new LinkedHashMap<>(left);
+                        committedRight = new LinkedHashMap<>(right);
+                        assertSameRows(h.result(), "after step " + step);
+                    } else if (roll < 20) {
+                        h.restore();
+                        left = new LinkedHashMap<>(committedLeft);
+                        right = new LinkedHashMap<>(committedRight);
+                    }
+                }
+                h.barrier();
+                committedLeft = left;
+                committedRight = right;
+                assertSameRows(h.result(), "at the end");
+            }
+        }
+
+        /** Fails naming the rows missing from and the rows extra in {@code actual}, with their counts. */
+        private void assertSameRows(Map<List<Object>, Integer> actual, String when) {
+            Map<List<Object>, Integer> expected = expected();
+            if (expected.equals(actual)) {
+                return;
+            }
+            Map<List<Object>, Integer> missing = new HashMap<>(expected);
+            actual.forEach((row, n) -> missing.merge(row, -n, Integer::sum));
+            Map<List<Object>, Integer> extra = new HashMap<>();
+            missing.forEach((row, n) -> {
+                if (n < 0) {
+                    extra.put(row, -n);
+                }
+            });
+            missing.values().removeIf(n -> n <= 0);
+            throw new AssertionError(when + ": missing " + missing + ", extra " + extra);
+        }
+
+        /** One chunk of 1..8 inserts, deletes and updates (delete then insert of one id) on one side. */
+        private Chunk changes(Map<Object, Object[]> live, boolean isLeft) {
+            List<Op> ops = new ArrayList<>();
+            List<Object[]> rows = new ArrayList<>();
+            int n = 1 + rnd.nextInt(8);
+            for (int i = 0; i < n; i++) {
+                int roll = rnd.nextInt(100);
+                if (!live.isEmpty() && roll < 55) {
+                    Object id = new ArrayList<>(live.keySet()).get(rnd.nextInt(live.size()));
+                    ops.add(Op.DELETE);
+                    rows.add(live.remove(id));
+                    if (roll < 20) {
+                        Object[] row = newRow(isLeft, id);
+                        ops.add(Op.INSERT);
+                        rows.add(row);
+                        live.put(id, row);
+                    }
+                } else {
+                    int id = nextId++;
+                    Object[] row = newRow(isLeft, isLeft ? (Object) id : (Object) (long) id);
+                    ops.add(Op.INSERT);
+                    rows.add(row);
+                    live.put(row[isLeft ? 0 : 2], row);
+                }
+            }
+            return new Chunk(ops.toArray(new Op[0]), rows.toArray(new Object[0][]));
+        }
+
+        private Object[] newRow(boolean isLeft, Object id) {
+            Integer k1 = rnd.nextInt(7) == 0 ? null : rnd.nextInt(3);
+            String k2 = rnd.nextInt(7) == 0 ? null : rnd.nextBoolean() ? "a" : "b";
+            Integer value = rnd.nextInt(8) == 0 ? null : rnd.nextInt(4);
+            return isLeft ? new Object[] {id, k1, k2, value} : new Object[] {k2, value, id, k1};
+        }
+
+        /** PostgreSQL's join over the committed rows, as a multiset. */
+        private Map<List<Object>, Integer> expected() {
+            Map<List<Object>, Integer> result = new HashMap<>();
+            Map<Object, Boolean> rightMatched = new HashMap<>();
+            for (Object[] l : committedLeft.values()) {
+                boolean matched = false;
+                for (Object[] r : committedRight.values()) {
+                    Object[] joined = new Object[8];
+                    System.arraycopy(l, 0, joined, 0, 4);
+                    System.arraycopy(r, 0, joined, 4, 4);
+                    if (matches(l, r) && (condition == null || Boolean.TRUE.equals(condition.eval(joined)))) {
+                        matched = true;
+                        rightMatched.put(r[2], true);
+                        result.merge(Arrays.asList(joined), 1, Integer::sum);
+                    }
+                }
+                if (!matched && kind.padsLeft()) {
+                    result.merge(Arrays.asList(Arrays.copyOf(l, 8)), 1, Integer::sum);
+                }
+            }
+            if (kind.padsRight()) {
+                for (Object[] r : committedRight.values()) {
+                    if (!rightMatched.containsKey(r[2])) {
+                        Object[] padded = new Object[8];
+                        System.arraycopy(r, 0, padded, 4, 4);
+                        result.merge(Arrays.asList(padded), 1, Integer::sum);
+                    }
+                }
+            }
+            return result;
+        }
+
+        private boolean matches(Object[] l, Object[] r) {
+            for (int i = 0; i < leftKeys.length; i++) {
+                Object a = l[leftKeys[i]];
+                Object b = r[rightKeys[i]];
+                boolean equal = a == null || b == null ? a == null && b == null && nullSafe[i] : a.equals(b);
+                if (!equal) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}
