@@ -92,10 +92,10 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
                                 "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
                     }
                 }
-                catalogService.stageRecord(buffer, view);
-                creating.put(viewId, view);
                 // the snapshot is exactly the committed state: nothing of the new epoch is staged yet
                 runtime.launch(plan.root(), stateIds, parallelism, store.snapshot());
+                catalogService.stageRecord(buffer, view);
+                creating.put(viewId, view);
             }, () -> {
                 catalog().put(view);
                 creating.remove(viewId);

@@ -4,23 +4,30 @@ import java.util.Arrays;
 
 /**
  * How a stream is split among parallel actors: by the vnode of the hash of {@code keys} (see
- * {@code io.tributary.stream.Vnodes}), or all rows to one actor.
+ * {@code io.tributary.stream.Vnodes}), all rows to one actor, or {@link #SOME} way the rows cannot
+ * express (by columns a projection dropped, or a full outer join's either side).
  */
 public record Distribution(Kind kind, int[] keys) {
     public enum Kind {
         HASH,
-        SINGLE
+        SINGLE,
+        SOME
     }
 
     public static final Distribution SINGLE = new Distribution(Kind.SINGLE, new int[0]);
+    /** Spread among actors by no key of the rows; satisfies no requirement. */
+    public static final Distribution SOME = new Distribution(Kind.SOME, new int[0]);
 
     public static Distribution hash(int... keys) {
         return new Distribution(Kind.HASH, keys.clone());
     }
 
-    /** Whether rows land on the same vnodes under both: same kind and the same key columns in order. */
+    /**
+     * Whether rows land on the same vnodes under both: same kind and the same key columns in order.
+     * {@link #SOME} satisfies nothing.
+     */
     public boolean satisfies(Distribution required) {
-        return kind == required.kind && Arrays.equals(keys, required.keys);
+        return kind != Kind.SOME && kind == required.kind && Arrays.equals(keys, required.keys);
     }
 
     @Override
@@ -35,6 +42,10 @@ public record Distribution(Kind kind, int[] keys) {
 
     @Override
     public String toString() {
-        return kind == Kind.SINGLE ? "single" : "hash" + Arrays.toString(Arrays.stream(keys).mapToObj(k -> "$" + k).toArray());
+        return switch (kind) {
+            case SINGLE -> "single";
+            case SOME -> "some";
+            case HASH -> "hash" + Arrays.toString(Arrays.stream(keys).mapToObj(k -> "$" + k).toArray());
+        };
     }
 }

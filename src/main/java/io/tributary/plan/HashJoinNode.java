@@ -7,7 +7,9 @@ import java.util.List;
  * padded side appear with NULLs for the other side. Rows match when {@code leftKeys[i]} equals
  * {@code rightKeys[i]} for every i (NULL matches NULL only where {@code nullSafe[i]}) and the
  * optional {@code condition} (over the concatenated row) is true. Inputs must be distributed by
- * their join keys.
+ * their join keys. The output is where the rows were joined: by the left keys, except that a right
+ * join's rows are placed by their right keys (its NULL-padded rows have no left key) and a full
+ * join's by either.
  *
  * <p>State tables: 0 holds the left rows keyed by (left keys, left stream key), 1 the right rows
  * likewise; outer sides also keep each row's number of matches.
@@ -16,7 +18,14 @@ public record HashJoinNode(StreamNode left, StreamNode right, JoinKind kind, int
         boolean[] nullSafe, ScalarExpr condition, List<Field> fields, int[] streamKey) implements StreamNode {
     @Override
     public Distribution distribution() {
-        return Distribution.hash(leftKeys);
+        return switch (kind) {
+            case INNER, LEFT -> Distribution.hash(leftKeys);
+            case RIGHT -> {
+                int offset = left.fields().size();
+                yield Distribution.hash(java.util.Arrays.stream(rightKeys).map(k -> k + offset).toArray());
+            }
+            case FULL -> Distribution.SOME;
+        };
     }
 
     @Override

@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * barrier stay in memory (sorted) and are read back merged with the committed state; at a
  * barrier {@link #flush} hands them to the epoch's commit.
  *
- * <p>The vnode is the hash of the first {@code distKeyCount} key columns (vnode 0 when there are
- * none), so every row of one distribution key lives in one vnode, owned by one actor. Scans take a
+ * <p>The vnode is the hash of the first {@code distKeyCount} key columns (the vnode of the empty
+ * key when there are none), so every row of one distribution key lives in one vnode, owned by one actor. Scans take a
  * key prefix that covers at least those columns. With every column in {@link KeyOrder#DEFAULT} and
  * {@code distKeyCount} equal to the key width, keys are exactly those of {@code TableKeys}, so a
  * view's rows written through a state table are read by batch queries like a table's.
@@ -142,11 +142,9 @@ public final class StateTable {
             encodeColumn(scratch, keyTypes.get(i), order[i], key[i]);
         }
         byte[] body = scratch.toByteArray();
-        int vnode = 0;
-        if (distKeyCount > 0) {
-            int distLength = distKeyCount == columns ? body.length : prefixLength(key);
-            vnode = VirtualNodes.of(body, 0, distLength);
-        }
+        // an empty distribution key hashes like any other (to the vnode of no bytes), as TableKeys does
+        int distLength = distKeyCount == columns ? body.length : distKeyCount == 0 ? 0 : prefixLength(key);
+        int vnode = VirtualNodes.of(body, 0, distLength);
         byte[] out = new byte[6 + body.length];
         out[0] = (byte) (tableId >>> 24);
         out[1] = (byte) (tableId >>> 16);

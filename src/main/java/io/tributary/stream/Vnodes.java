@@ -18,9 +18,6 @@ public final class Vnodes {
 
     /** @param types the types of {@code columns}, in the same order */
     public static int of(List<DataType> types, Object[] row, int[] columns) {
-        if (columns.length == 0) {
-            return 0;
-        }
         ByteWriter w = new ByteWriter(32);
         KeyCodec.encode(w, types, row, columns);
         return VirtualNodes.of(w.toByteArray());

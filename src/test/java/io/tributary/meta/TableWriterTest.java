@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tributary.batch.Snapshot;
 import io.tributary.batch.TableScan;
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -320,7 +322,7 @@ class TableWriterTest {
                     () -> w.apply(db.barriers(), db.catalogService())).sqlState());
         }
         // table ids are never reused, even after a drop and a restart
-        assertTrue(db.catalogService().dropTable("u", false));
+        assertTrue(db.streamingDdl().drop("u", RelationKind.TABLE, false, false, notice -> { }));
         db.close();
         db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         TableDef v = createKv("v");
@@ -333,7 +335,7 @@ class TableWriterTest {
         TableDef t = createKv("t");
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(row(1, "a"));
-            db.catalogService().dropTable("t", false);
+            db.streamingDdl().drop("t", RelationKind.TABLE, false, false, notice -> { });
             TributaryException e = assertThrows(TributaryException.class,
                     () -> w.apply(db.barriers(), db.catalogService()));
             assertEquals(SqlState.UNDEFINED_TABLE, e.sqlState());

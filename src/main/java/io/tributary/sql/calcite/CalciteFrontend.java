@@ -10,8 +10,6 @@ import io.tributary.sql.ReadContext;
 import io.tributary.sql.StatementPlan;
 import io.tributary.sql.UtilityParser;
 import io.tributary.sql.UtilityStatement;
-import org.apache.calcite.avatica.util.Casing;
-import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -36,8 +34,6 @@ import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -57,30 +53,13 @@ public final class CalciteFrontend implements AutoCloseable {
     /** Schema with hidden columns, for the queries DML is planned into; not reachable unquoted. */
     private static final String FULL_SCHEMA = "$full";
     private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
-    private static final SqlParser.Config PARSER = SqlParser.config()
-            .withParserFactory(SqlBabelParserImpl.FACTORY)
-            .withConformance(SqlConformanceEnum.LENIENT)
-            .withQuoting(Quoting.DOUBLE_QUOTE)
-            .withUnquotedCasing(Casing.TO_LOWER)
-            .withQuotedCasing(Casing.UNCHANGED)
-            .withCaseSensitive(false);
 
     private final Catalog catalog;
     private final CalciteConnection connection;
 
     public CalciteFrontend(Catalog catalog, ReadContext context) {
         this.catalog = catalog;
-        Properties props = new Properties();
-        props.setProperty("parserFactory", SqlBabelParserImpl.class.getName() + "#FACTORY");
-        props.setProperty("conformance", "LENIENT");
-        props.setProperty("quoting", "DOUBLE_QUOTE");
-        props.setProperty("unquotedCasing", "TO_LOWER");
-        props.setProperty("quotedCasing", "UNCHANGED");
-        props.setProperty("caseSensitive", "false");
-        props.setProperty("fun", "standard,postgresql,bigquery");
-        props.setProperty("timeZone", "UTC");
-        props.setProperty("defaultNullCollation", "HIGH");
-        props.setProperty("typeSystem", TributaryTypeSystem.class.getName() + "#INSTANCE");
+        Properties props = CalciteSettings.connectionProperties();
         try {
             this.connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", props)
                     .unwrap(CalciteConnection.class);
@@ -103,7 +82,7 @@ public final class CalciteFrontend implements AutoCloseable {
         ParameterRewriter rewritten = ParameterRewriter.rewrite(sql);
         SqlNode node;
         try {
-            node = SqlParser.create(rewritten.sql(), PARSER).parseStmt();
+            node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, sql);
         }

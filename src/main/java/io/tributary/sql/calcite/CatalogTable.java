@@ -38,6 +38,16 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
                 .filter(i -> full || !defs.get(i).hidden()).toArray();
     }
 
+    /** The catalog relation this table shows. */
+    TableDef table() {
+        return table;
+    }
+
+    /** For each Calcite field, the index of the catalog column it shows. */
+    int[] columnIndexes() {
+        return columns.clone();
+    }
+
     @Override
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         RelDataTypeFactory.Builder b = typeFactory.builder();

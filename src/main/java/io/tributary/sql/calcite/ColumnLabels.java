@@ -58,6 +58,11 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.AS) {
             return ((SqlCall) item).operand(1).toString();
         }
+        if (item.getKind() == SqlKind.FILTER || item.getKind() == SqlKind.WITHIN_GROUP
+                || item.getKind() == SqlKind.OVER) {
+            // sum(x) FILTER (WHERE ...), percentile_cont(...) WITHIN GROUP (...), f(x) OVER (...): the function's name
+            return label(((SqlCall) item).operand(0));
+        }
         if (item.getKind() == SqlKind.CAST && item instanceof SqlBasicCall call
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
             String name = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);

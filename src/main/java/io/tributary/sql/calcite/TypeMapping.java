@@ -1,5 +1,7 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import org.apache.calcite.avatica.util.ByteString;
@@ -10,6 +12,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.avatica.util.TimeUnit;
 
+import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Calendar;
@@ -70,6 +73,68 @@ final class TypeMapping {
             }
             case BYTEA -> new ByteString((byte[]) v);
             default -> v;
+        };
+    }
+
+    /**
+     * The Tributary type of a Calcite type, the inverse of {@link #toRelType}: DECIMAL(p,s) is
+     * numeric(p,s) except the DECIMAL that stands for an unconstrained NUMERIC, VARCHAR(n) is
+     * varchar(n), VARCHAR and CHAR(n) are text.
+     *
+     * @throws TributaryException 0A000 for types no column can hold (arrays, maps, rows ...)
+     */
+    static DataType fromRelType(RelDataType t) {
+        return switch (t.getSqlTypeName()) {
+            case BOOLEAN -> DataType.BOOLEAN;
+            case TINYINT, SMALLINT -> DataType.SMALLINT;
+            case INTEGER -> DataType.INTEGER;
+            case BIGINT -> DataType.BIGINT;
+            case REAL -> DataType.REAL;
+            case FLOAT, DOUBLE -> DataType.DOUBLE;
+            case DECIMAL -> t.getPrecision() == TributaryTypeSystem.MAX_NUMERIC_PRECISION
+                    && t.getScale() == UNCONSTRAINED_NUMERIC_SCALE
+                    ? DataType.NUMERIC : DataType.numeric(t.getPrecision(), t.getScale());
+            case VARCHAR -> t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
+                    ? DataType.TEXT : DataType.varchar(t.getPrecision());
+            case CHAR, NULL -> DataType.TEXT;
+            case DATE -> DataType.DATE;
+            case TIME -> DataType.TIME;
+            case TIMESTAMP -> DataType.TIMESTAMP;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> DataType.TIMESTAMPTZ;
+            case BINARY, VARBINARY -> DataType.BYTEA;
+            default -> {
+                if (SqlTypeName.INTERVAL_TYPES.contains(t.getSqlTypeName())) {
+                    yield DataType.INTERVAL;
+                }
+                throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED,
+                        "values of type " + t.getSqlTypeName().getName().toLowerCase() + " are not supported here");
+            }
+        };
+    }
+
+    /**
+     * A value as Calcite's generated code represents {@code calciteType} (the inverse of
+     * {@link #toCalcite}) as the canonical value of {@code type}, its {@link #fromRelType}.
+     * Year-month intervals are whole months; day-time intervals milliseconds.
+     */
+    static Object fromCalcite(DataType type, SqlTypeName calciteType, Object v) {
+        if (v == null) {
+            return null;
+        }
+        return switch (type.kind()) {
+            case BOOLEAN -> (Boolean) v;
+            case SMALLINT -> ((Number) v).shortValue();
+            case INTEGER, DATE -> ((Number) v).intValue();
+            case BIGINT -> ((Number) v).longValue();
+            case REAL -> ((Number) v).floatValue();
+            case DOUBLE -> ((Number) v).doubleValue();
+            case NUMERIC -> v instanceof BigDecimal d ? d : new BigDecimal(v.toString());
+            case VARCHAR, TEXT -> v.toString();
+            case TIME -> (long) ((Number) v).intValue() * 1000L;
+            case TIMESTAMP, TIMESTAMPTZ -> ((Number) v).longValue() * 1000L;
+            case INTERVAL -> SqlTypeName.YEAR_INTERVAL_TYPES.contains(calciteType)
+                    ? new Interval(((Number) v).intValue(), 0, 0) : interval(v);
+            case BYTEA -> ((ByteString) v).getBytes();
         };
     }
 

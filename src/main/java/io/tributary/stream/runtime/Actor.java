@@ -92,9 +92,7 @@ final class Actor {
         stopped = true;
         collector.unregister(this);
         thread.interrupt();
-        for (Input in : inputs) {
-            in.channel().drain();
-        }
+        closeInputs();
         try {
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
@@ -118,10 +116,17 @@ final class Actor {
         } catch (Throwable t) {
             if (!stopped) {
                 LOG.error("actor {} failed", name, t);
+                closeInputs();
                 collector.failed(this, t);
             }
         } finally {
             stateView.close();
+        }
+    }
+
+    private void closeInputs() {
+        for (Input in : inputs) {
+            in.channel().close();
         }
     }
 

@@ -13,8 +13,11 @@ final class Channel {
     /** Chunks in flight per channel: enough to keep both sides busy, little enough to bound memory. */
     static final int CAPACITY = 16;
 
+    private static final long OFFER_WAIT_MS = 50;
+
     private final ArrayBlockingQueue<Object> queue = new ArrayBlockingQueue<>(CAPACITY);
     private volatile Thread receiver;
+    private volatile boolean closed;
 
     /** Binds the receiving thread; called once by the receiving actor when it starts. */
     void bindReceiver(Thread thread) {
@@ -25,16 +28,17 @@ final class Channel {
     }
 
     /**
-     * Sender's thread: enqueues, waiting while the channel is full. Interrupts while waiting are
-     * remembered and re-asserted after the message is in, because a half-delivered epoch would
-     * break the stream.
+     * Sender's thread: enqueues, waiting while the channel is full; drops the message once the
+     * channel is {@link #close closed}. Interrupts while waiting are remembered and re-asserted
+     * after the message is in, because a half-delivered epoch would break the stream.
      */
     void send(Object message) {
         boolean interrupted = false;
-        while (true) {
+        while (!closed) {
             try {
-                queue.put(message);
-                break;
+                if (queue.offer(message, OFFER_WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    break;
+                }
             } catch (InterruptedException e) {
                 interrupted = true;
             }
@@ -53,8 +57,12 @@ final class Channel {
         return queue.poll();
     }
 
-    /** Drops everything queued, unblocking a sender; used when the receiver is stopped. */
-    void drain() {
+    /**
+     * The receiver is gone (stopped or failed): drops everything queued and everything sent from
+     * now on, so no sender can block on it, least of all DML holding the barrier lock.
+     */
+    void close() {
+        closed = true;
         queue.clear();
     }
 }

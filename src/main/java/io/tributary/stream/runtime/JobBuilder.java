@@ -34,6 +34,7 @@ final class JobBuilder {
     private final SnapshotBackfill.Shared snapshot;
     private final List<Actor> actors = new ArrayList<>();
     private final List<RelationFeed.Subscription> subscriptions = new ArrayList<>();
+    private final List<ReadView> openedViews = new ArrayList<>();
     private int nextStateTable;
     private int fragmentCount;
 
@@ -55,6 +56,19 @@ final class JobBuilder {
                 types(root.fields(), root.streamKey()), p);
         buildFragment(tree, p, feed::slot);
         return new StreamJob(root.relationId(), actors, subscriptions, feed);
+    }
+
+    /**
+     * Undoes a build that failed halfway: cancels the subscriptions made so far (or upstream
+     * writers would block on channels nobody reads) and releases the actors' state views.
+     */
+    void abandon() {
+        for (RelationFeed.Subscription s : subscriptions) {
+            s.feed().unsubscribe(s);
+        }
+        for (ReadView view : openedViews) {
+            view.close();
+        }
     }
 
     private Occurrence occurrence(StreamNode node, int[] ids) {
@@ -83,6 +97,7 @@ final class JobBuilder {
         for (int i = 0; i < p; i++) {
             ReadView view = store.latest();
             views.add(view);
+            openedViews.add(view);
             List<Actor.Node> nodes = new ArrayList<>();
             List<Leaf> found = new ArrayList<>();
             visit(root, -1, 0, nodes, found, view, true);

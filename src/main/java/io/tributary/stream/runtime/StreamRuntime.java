@@ -56,9 +56,12 @@ public final class StreamRuntime implements AutoCloseable {
     public void launch(MaterializeNode root, int[] stateTableIds, int parallelism, ReadView snapshot) {
         SnapshotBackfill.Shared shared = snapshot == null ? null : new SnapshotBackfill.Shared(snapshot);
         StreamJob job;
+        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, shared);
         try {
-            job = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, shared)
-                    .build(root, stateTableIds);
+            job = builder.build(root, stateTableIds);
+        } catch (RuntimeException | Error e) {
+            builder.abandon();
+            throw e;
         } finally {
             if (shared != null) {
                 shared.release();

@@ -35,7 +35,7 @@ class MaterializeOperatorTest {
             new SourceNode(7, "t", FIELDS, KEY), VIEW_ID, "v");
     private static final TableDef VIEW = new TableDef(VIEW_ID, "v",
             FIELDS.stream().map(f -> new ColumnDef(f.name(), f.type(), false, false)).toList(), KEY,
-            "CREATE MATERIALIZED VIEW v AS ...", RelationKind.MATERIALIZED_VIEW, "...", new int[] {7}, new int[0]);
+            "CREATE MATERIALIZED VIEW v AS ...", RelationKind.MATERIALIZED_VIEW, "...", new int[] {7}, new int[0], 1);
 
     @TempDir
     Path dir;

@@ -1,0 +1,105 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.plan.ViewPlan;
+import io.tributary.plan.ViewPlanner;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Plans materialized views with Calcite: the query is parsed, rewritten and validated exactly as
+ * the session's SELECT path does it ({@link CalciteSettings}, {@link StatementRewrite}), converted
+ * to relational algebra, normalised ({@link ViewRewrites}) and translated into a stream plan
+ * ({@link StreamPlanBuilder}) topped by the materialize. The view's columns are the query's
+ * output columns, named as PostgreSQL names them, then hidden {@code _keyN} columns for the parts
+ * of the stream key the query does not select. Error positions count from the start of the query
+ * text. Thread-safe: every call builds its own Calcite objects and reads the catalog as it is at
+ * that moment.
+ */
+public final class CalciteViewPlanner implements ViewPlanner {
+    private final Catalog catalog;
+
+    public CalciteViewPlanner(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public ViewPlan plan(String query, int viewId, String viewName) {
+        SqlNode node = parse(query);
+        // labels come from the query as written, before the rewrites below
+        List<String> labels = ColumnLabels.of(node);
+        node = StatementRewrite.applyAll(node).statement();
+        ViewQueryConverter converter = new ViewQueryConverter(catalog);
+        RelRoot root;
+        try {
+            SqlNode validated = converter.validate(node);
+            validated.accept(new ViewSqlCheck());
+            root = converter.convert(validated);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e, query);
+        }
+        List<String> names = columnNames(root.validatedRowType.getFieldNames(), labels);
+        RelNode rel = root.project();
+        boolean subqueries = ViewRewrites.hasSubQuery(rel);
+        StreamPlanBuilder builder = new StreamPlanBuilder(converter.cluster().getRexBuilder());
+        try {
+            StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
+            return builder.materialize(body, names, viewId, viewName);
+        } catch (TributaryException e) {
+            if (subqueries && e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {
+                throw new TributaryException(e.sqlState(), e.getMessage(), 0, null,
+                        "Subqueries in WHERE and SELECT are planned as joins.", e);
+            }
+            throw e;
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e, query);
+        }
+    }
+
+    private static SqlNode parse(String query) {
+        SqlNode node;
+        try {
+            node = SqlParser.create(query, CalciteSettings.PARSER).parseQuery();
+        } catch (SqlParseException e) {
+            throw SqlErrors.translate(e, query);
+        }
+        if (!node.isA(SqlKind.QUERY)) {
+            throw new TributaryException(SqlState.SYNTAX_ERROR, "a materialized view needs a query, not "
+                    + node.getKind().sql.replace('_', ' '));
+        }
+        return node;
+    }
+
+    /**
+     * Calcite's output names with PostgreSQL's labels for unnamed expressions, as the SELECT path
+     * names its result columns.
+     *
+     * @throws TributaryException 42701 when two columns have the same name
+     */
+    private static List<String> columnNames(List<String> calciteNames, List<String> labels) {
+        List<String> names = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < calciteNames.size(); i++) {
+            String name = calciteNames.get(i);
+            if (labels != null && labels.size() == calciteNames.size() && name.startsWith("EXPR$")) {
+                name = labels.get(i);
+            }
+            if (!seen.add(name)) {
+                throw new TributaryException(SqlState.DUPLICATE_COLUMN, "column \"" + name + "\" specified more than once");
+            }
+            names.add(name);
+        }
+        return names;
+    }
+}

@@ -1,0 +1,95 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.batch.Snapshot;
+import io.tributary.catalog.Catalog;
+import io.tributary.sql.ReadContext;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+
+import java.util.List;
+
+/**
+ * Validates a view's query against the catalog and converts it to relational algebra, with the
+ * operator tables, type system and settings of the session's SELECT path ({@link CalciteSettings})
+ * so a view computes what the same SELECT returns. Subqueries stay {@code RexSubQuery} nodes for
+ * the normalising rules to remove. One instance per planned query; not thread-safe.
+ */
+final class ViewQueryConverter {
+    /** Planning only validates: a view's query is never executed through Calcite's engine. */
+    private static final ReadContext NO_READS = new ReadContext() {
+        @Override
+        public Snapshot snapshot() {
+            throw new IllegalStateException("view queries are planned, not read");
+        }
+
+        @Override
+        public void checkCancelled() {
+        }
+    };
+
+    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(TributaryTypeSystem.INSTANCE);
+    private final CalciteCatalogReader catalogReader;
+    private final SqlValidator validator;
+    private final RelOptCluster cluster;
+
+    ViewQueryConverter(Catalog catalog) {
+        CalciteConnectionConfig config = new CalciteConnectionConfigImpl(CalciteSettings.connectionProperties());
+        CalciteSchema root = CalciteSchema.createRootSchema(false, true);
+        root.add(Catalog.SCHEMA, new CatalogSchema(catalog, NO_READS, false));
+        PgTypeAliases.register(root.plus());
+        this.catalogReader = new CalciteCatalogReader(root, List.of(Catalog.SCHEMA), typeFactory, config);
+        SqlOperatorTable operators = SqlOperatorTables.chain(
+                config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), catalogReader);
+        this.validator = SqlValidatorUtil.newValidator(operators, catalogReader, typeFactory,
+                SqlValidator.Config.DEFAULT
+                        .withLenientOperatorLookup(config.lenientOperatorLookup())
+                        .withConformance(config.conformance())
+                        .withDefaultNullCollation(config.defaultNullCollation())
+                        .withIdentifierExpansion(true));
+        this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
+    }
+
+    RelOptCluster cluster() {
+        return cluster;
+    }
+
+    /**
+     * @return the query with its names resolved and {@code *} expanded
+     * @throws RuntimeException Calcite's validation errors, for {@link SqlErrors#translate}
+     */
+    SqlNode validate(SqlNode query) {
+        return validator.validate(query);
+    }
+
+    /** Converts a query {@link #validate} returned. */
+    RelRoot convert(SqlNode validated) {
+        SqlToRelConverter converter = new SqlToRelConverter(
+                (rowType, queryString, schemaPath, viewPath) -> {
+                    throw new IllegalStateException("the catalog has no Calcite views to expand");
+                },
+                validator, catalogReader, cluster, StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config()
+                        .withExpand(false)
+                        // IN lists stay comparisons: a VALUES relation could not be maintained
+                        .withInSubQueryThreshold(Integer.MAX_VALUE)
+                        .withTrimUnusedFields(false));
+        return converter.convertQuery(validated, false, true);
+    }
+}
