@@ -14,15 +14,17 @@ import java.util.SplittableRandom;
 
 /**
  * What {@code bench stream} does on one target: preloads {@code orders} and {@code customers},
- * runs a warm-up round of changes, then per {@link StreamView} creates the view, runs one round of
- * changes from concurrent clients, checks the view, measures freshness with probes while nothing
- * else runs, and drops the view. Every target gets the same statements (one {@link ChangeScript}
+ * runs a warm-up round of changes and a smaller round with no view (the cost of the DML itself),
+ * then per {@link StreamView} creates the view, runs one round of changes from concurrent clients,
+ * checks the view, measures freshness with probes while nothing else runs, and drops the view. Every target gets the same statements (one {@link ChangeScript}
  * generated up front), so the views' fingerprints must agree. Progress goes to the given stream.
  */
 final class StreamWorkload {
     private static final long SEED = 20_240_601L;
     /** Unmeasured changes before the first view, so that planning and the JIT are not charged to it. */
-    private static final int WARM_UP_DIVISOR = 10;
+    private static final int WARM_UP_DIVISOR = 20;
+    /** The round with no view is this much smaller than a view's: it only puts the views' figures in context. */
+    private static final int NO_VIEW_DIVISOR = 5;
     private static final int WARM_UP_PROBES = 20;
     /** PostgreSQL's freshness costs a refresh of the whole view each, so it is taken a few times only. */
     private static final int POSTGRES_FRESHNESS_REPEATS = 5;
@@ -31,11 +33,16 @@ final class StreamWorkload {
      * Figures of one view on one target; NaN where the target has no such figure. Latencies in ms.
      * On Tributary the view is up to date when the DML returns, so both changes/s are the same.
      *
+     * @param firstPollPercent the share of probes that the first poll after the INSERT returned saw
      * @param fingerprint the view's {@link StreamView#fingerprintSql()} row after the changes
      */
     record ViewFigures(double createMs, double dmlChangesPerSecond, double absorbedChangesPerSecond, double refreshMs,
-                       double returnedP50Ms, double returnedP99Ms, double sentP50Ms, double sentP99Ms,
+                       double firstPollPercent, double returnedP50Ms, double returnedP99Ms, double sentP50Ms, double sentP99Ms,
                        double queuedSentP50Ms, double queuedSentP99Ms, List<BigDecimal> fingerprint) {
+    }
+
+    /** Figures of one target: changes/s of the round with no view, and per view. */
+    record Figures(double noViewChangesPerSecond, Map<StreamView, ViewFigures> views) {
     }
 
     private final long rows;
@@ -47,6 +54,8 @@ final class StreamWorkload {
     private final PrintStream progress;
     private final ChangeScript script;
     private final List<List<ChangeScript.Change>> warmUp;
+    private final long noViewChanges;
+    private final List<List<ChangeScript.Change>> noView;
     private final Map<StreamView, List<List<ChangeScript.Change>>> rounds = new EnumMap<>(StreamView.class);
 
     /**
@@ -63,6 +72,8 @@ final class StreamWorkload {
         this.progress = progress;
         this.script = new ChangeScript(rows, customers, clients, SEED);
         this.warmUp = script.nextRound(Math.max(clients, changes / WARM_UP_DIVISOR));
+        this.noViewChanges = Math.max(clients, changes / NO_VIEW_DIVISOR);
+        this.noView = script.nextRound(noViewChanges);
         for (StreamView view : StreamView.values()) {
             rounds.put(view, script.nextRound(changes));
         }
@@ -72,11 +83,17 @@ final class StreamWorkload {
         return customers;
     }
 
-    Map<StreamView, ViewFigures> runTributary(BenchTarget target) throws Exception {
+    long noViewChanges() {
+        return noViewChanges;
+    }
+
+    Figures runTributary(BenchTarget target) throws Exception {
         Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
+        double noViewPerSecond;
         try (Connection c = target.connect(); Statement st = c.createStatement()) {
             preload(target, st);
             try (ChangeRunner runner = warmUp(target, st)) {
+                noViewPerSecond = noView(target, runner);
                 SplittableRandom pauses = new SplittableRandom(SEED);
                 for (StreamView view : StreamView.values()) {
                     double createMs = create(target, st, view);
@@ -87,8 +104,6 @@ final class StreamWorkload {
                     try (FreshnessProbe probe = new FreshnessProbe(target, view, customers)) {
                         probe.run(WARM_UP_PROBES, 0, pauses);
                         committed = probe.run(probes, 0, pauses);
-                        progress.printf("%s: %s: %d of %d probes visible at the first poll after the INSERT returned%n",
-                                target.name(), view.label(), committed.visibleAtFirstPoll(), probes);
                         probe.setImplicitFlush(false);
                         queued = probe.run(queuedProbes, BenchTarget.BARRIER_INTERVAL_MS, pauses);
                         probe.setImplicitFlush(true);
@@ -96,7 +111,7 @@ final class StreamWorkload {
                     }
                     st.execute(view.dropSql());
                     figures.put(view, new ViewFigures(createMs, perSecond, perSecond, Double.NaN,
-                            Percentiles.of(committed.returnedToVisibleMs(), 50),
+                            100.0 * committed.visibleAtFirstPoll() / probes, Percentiles.of(committed.returnedToVisibleMs(), 50),
                             Percentiles.of(committed.returnedToVisibleMs(), 99),
                             Percentiles.of(committed.sentToVisibleMs(), 50), Percentiles.of(committed.sentToVisibleMs(), 99),
                             Percentiles.of(queued.sentToVisibleMs(), 50), Percentiles.of(queued.sentToVisibleMs(), 99),
@@ -104,17 +119,19 @@ final class StreamWorkload {
                 }
             }
         }
-        return figures;
+        return new Figures(noViewPerSecond, figures);
     }
 
-    Map<StreamView, ViewFigures> runPostgres(BenchTarget target) throws Exception {
+    Figures runPostgres(BenchTarget target) throws Exception {
         Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
+        double noViewPerSecond;
         try (Connection c = target.connect(); Statement st = c.createStatement()) {
             preload(target, st);
             // Plans of the refreshes are only as good as the statistics, which autovacuum may not have yet.
             st.execute("VACUUM ANALYZE orders");
             st.execute("VACUUM ANALYZE customers");
             try (ChangeRunner runner = warmUp(target, st)) {
+                noViewPerSecond = noView(target, runner);
                 for (StreamView view : StreamView.values()) {
                     double createMs = create(target, st, view);
                     st.execute(view.postgresIndexSql());
@@ -136,12 +153,12 @@ final class StreamWorkload {
                     }
                     st.execute(view.dropSql());
                     figures.put(view, new ViewFigures(createMs, changes / dmlSeconds, absorbedPerSecond, refreshMs,
-                            Double.NaN, Double.NaN, Percentiles.of(freshness, 50), Double.NaN, Double.NaN, Double.NaN,
+                            Double.NaN, Double.NaN, Double.NaN, Percentiles.of(freshness, 50), Double.NaN, Double.NaN, Double.NaN,
                             fingerprint));
                 }
             }
         }
-        return figures;
+        return new Figures(noViewPerSecond, figures);
     }
 
     /** Creates and fills both tables with {@code INSERT ... SELECT FROM generate_series}. */
@@ -178,6 +195,14 @@ final class StreamWorkload {
         }
         progress.printf("%s: warm-up took %.1f s%n", target.name(), (System.nanoTime() - start) / 1e9);
         return runner;
+    }
+
+    /** Runs the round with no view; returns its changes per second. */
+    private double noView(BenchTarget target, ChangeRunner runner) throws Exception {
+        double seconds = runner.run(noView) / 1e9;
+        progress.printf("%s: no view: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n", target.name(),
+                noViewChanges, clients, seconds, noViewChanges / seconds);
+        return noViewChanges / seconds;
     }
 
     private double create(BenchTarget target, Statement st, StreamView view) throws SQLException {
