@@ -5,6 +5,7 @@ import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.plan.PlanPrinter;
 import io.tributary.plan.StatePlan;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
@@ -110,6 +111,14 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         }
         barriers.awaitCommitted(ticket);
         return true;
+    }
+
+    /**
+     * The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing,
+     * so state tables show as placeholders.
+     */
+    public List<String> explain(String name, String query) {
+        return PlanPrinter.explain(planner.plan(query, 0, name).root(), null);
     }
 
     /**

@@ -83,7 +83,7 @@ public final class UtilityParser {
             throw TributaryException.notSupported("EXPLAIN CREATE " + peek().text().toUpperCase());
         }
         UtilityStatement.CreateMaterializedView view = createMaterializedView();
-        return new UtilityStatement.ExplainCreateMaterializedView(view.name(), view.query());
+        return new UtilityStatement.ExplainCreateMaterializedView(view.name(), view.query(), sql);
     }
 
     /** After CREATE: MATERIALIZED VIEW [IF NOT EXISTS] name AS query; the query is the rest of the text. */

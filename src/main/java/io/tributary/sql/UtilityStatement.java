@@ -22,7 +22,7 @@ public sealed interface UtilityStatement {
     }
 
     /** {@code EXPLAIN CREATE MATERIALIZED VIEW}: the stream plan, without creating anything. */
-    record ExplainCreateMaterializedView(String name, String query) implements UtilityStatement {
+    record ExplainCreateMaterializedView(String name, String query, String sql) implements UtilityStatement {
     }
 
     record ShowTables() implements UtilityStatement {

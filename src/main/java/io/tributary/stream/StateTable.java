@@ -10,6 +10,7 @@ import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,7 @@ import java.util.TreeMap;
 /**
  * A sorted map from key rows to value rows that an operator keeps durable: {@code [table id]
  * [vnode][memcomparable key] -> encoded value} in the data keyspace. Writes since the last
- * barrier stay in memory (sorted) and are read back merged with the committed state; at a
+ * barrier stay in memory and are read back merged with the committed state; at a
  * barrier {@link #flush} hands them to the epoch's commit.
  *
  * <p>The vnode is the hash of the first {@code distKeyCount} key columns (the vnode of the empty
@@ -42,7 +43,13 @@ public final class StateTable {
     private final int distKeyCount;
     private final RowCodec valueCodec;
     private final ReadView committed;
-    private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(Arrays::compareUnsigned);
+    /**
+     * Writes since the last flush. Point reads and writes only need the hash map; the sorted copy
+     * scans need is built on the first scan of an epoch and kept up to date from then on, so
+     * tables that are never scanned (views, group states) never pay for ordering.
+     */
+    private final Map<PendingKey, byte[]> pending = new HashMap<>();
+    private NavigableMap<byte[], byte[]> sortedPending;
     private final ByteWriter scratch = new ByteWriter(64);
 
     /**
@@ -72,7 +79,7 @@ public final class StateTable {
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        byte[] v = pending.get(k);
+        byte[] v = pending.get(new PendingKey(k));
         if (v == null) {
             v = committed.get(Keyspace.DATA, k);
         }
@@ -80,11 +87,18 @@ public final class StateTable {
     }
 
     public void put(Object[] key, Object[] value) {
-        pending.put(encodeKey(key, key.length), valueCodec.encode(value));
+        write(encodeKey(key, key.length), valueCodec.encode(value));
     }
 
     public void delete(Object[] key) {
-        pending.put(encodeKey(key, key.length), TOMBSTONE);
+        write(encodeKey(key, key.length), TOMBSTONE);
+    }
+
+    private void write(byte[] key, byte[] value) {
+        pending.put(new PendingKey(key), value);
+        if (sortedPending != null) {
+            sortedPending.put(key, value);
+        }
     }
 
     /**
@@ -98,26 +112,32 @@ public final class StateTable {
         }
         byte[] from = encodeKey(prefix, prefix.length);
         byte[] to = successor(from);
-        return new ValueIterator(pending.subMap(from, true, to, false).entrySet().iterator(),
+        if (sortedPending == null) {
+            sortedPending = new TreeMap<>(Arrays::compareUnsigned);
+            pending.forEach((k, v) -> sortedPending.put(k.bytes, v));
+        }
+        return new ValueIterator(sortedPending.subMap(from, true, to, false).entrySet().iterator(),
                 committed.scan(Keyspace.DATA, from, to));
     }
 
     /**
-     * Moves every write since the last flush into {@code writes}, in key order.
+     * Moves every write since the last flush into {@code writes} (in no particular order: each key
+     * appears once).
      *
      * @return the number of writes handed over
      */
     public int flush(StateWrites writes) {
         int n = 0;
-        for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
+        for (Map.Entry<PendingKey, byte[]> e : pending.entrySet()) {
             if (e.getValue() == TOMBSTONE) {
-                writes.delete(e.getKey());
+                writes.delete(e.getKey().bytes);
             } else {
-                writes.put(e.getKey(), e.getValue());
+                writes.put(e.getKey().bytes, e.getValue());
             }
             n++;
         }
         pending.clear();
+        sortedPending = null;
         return n;
     }
 
@@ -200,6 +220,27 @@ public final class StateTable {
             }
         }
         throw new IllegalStateException("no successor for an all-0xff prefix");
+    }
+
+    /** A store key as a hash map key; the hash is computed once. */
+    private static final class PendingKey {
+        final byte[] bytes;
+        private final int hash;
+
+        PendingKey(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PendingKey k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     /** Values in key order, pending writes shadowing committed ones. One thread; close it. */

@@ -8,9 +8,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.catalog.RelationKind;
 import io.tributary.meta.Database;
 import io.tributary.meta.StreamingDdl;
-import io.tributary.plan.PlanPrinter;
-import io.tributary.plan.ViewPlan;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.sql.UtilityStatement;
 
 import java.util.ArrayList;
@@ -126,8 +123,13 @@ final class UtilityRunner {
     private StatementResult createMaterializedView(UtilityStatement.CreateMaterializedView c,
             Consumer<Session.Notice> notices) throws InterruptedException {
         int parallelism = variables.streamingParallelism();
-        boolean created = db.streamingDdl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
-                parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism());
+        boolean created;
+        try {
+            created = db.streamingDdl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
+                    parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism());
+        } catch (TributaryException e) {
+            throw inStatement(e, c.sql(), c.query());
+        }
         if (!created) {
             notices.accept(new Session.Notice("NOTICE", SqlState.DUPLICATE_TABLE,
                     "relation \"" + c.name() + "\" already exists, skipping"));
@@ -136,8 +138,20 @@ final class UtilityRunner {
     }
 
     private List<Object[]> explain(UtilityStatement.ExplainCreateMaterializedView e) {
-        ViewPlan plan = new CalciteViewPlanner(db.catalog()).plan(e.query(), 0, e.name());
-        return PlanPrinter.explain(plan.root(), null).stream().map(line -> new Object[] {line}).toList();
+        try {
+            return db.streamingDdl().explain(e.name(), e.query()).stream().map(line -> new Object[] {line}).toList();
+        } catch (TributaryException error) {
+            throw inStatement(error, e.sql(), e.query());
+        }
+    }
+
+    /** The error with its position moved from the view's query to the whole statement the client sent. */
+    private static TributaryException inStatement(TributaryException e, String statement, String query) {
+        int offset = statement.indexOf(query);
+        if (e.position() <= 0 || offset < 0) {
+            return e;
+        }
+        return new TributaryException(e.sqlState(), e.getMessage(), e.position() + offset, e.detail(), e.hint(), e);
     }
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)

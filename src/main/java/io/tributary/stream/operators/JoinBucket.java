@@ -26,12 +26,18 @@ final class JoinBucket {
 
     private final Map<JoinSide.Key, Row> rows = new LinkedHashMap<>();
 
-    void add(JoinSide.Key streamKey, Row row) {
-        rows.put(streamKey, row);
+    /** @return how many rows the bucket gained (1, or 0 when the stream key was present) */
+    int add(JoinSide.Key streamKey, Row row) {
+        return rows.put(streamKey, row) == null ? 1 : 0;
     }
 
-    void remove(JoinSide.Key streamKey) {
-        rows.remove(streamKey);
+    /** @return how many rows the bucket lost (1, or 0 when the stream key was absent) */
+    int remove(JoinSide.Key streamKey) {
+        return rows.remove(streamKey) == null ? 0 : 1;
+    }
+
+    int size() {
+        return rows.size();
     }
 
     /** The rows, for iterating; callers may change degrees but must not add or remove while iterating. */

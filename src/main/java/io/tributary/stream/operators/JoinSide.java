@@ -19,7 +19,8 @@ import java.util.Map;
  * One input of a {@link HashJoinOperator}: its rows in a state table keyed by (join key columns,
  * stream key columns) and distributed by the join key, with the value being the row plus, for a
  * padded side, its degree (BIGINT). In front of the table sits an LRU cache of join key to
- * {@link JoinBucket}, bounded in join keys, so a probe is one cache hit or one prefix scan.
+ * {@link JoinBucket}, bounded in join keys and in rows, so a probe is one cache hit or one prefix
+ * scan.
  * Every write goes to the table and, when the key is cached, to the cached bucket too, so the
  * cache never disagrees with the table. One actor thread.
  */
@@ -52,7 +53,10 @@ final class JoinSide {
     private final List<DataType> streamKeyTypes;
     private final boolean padded;
     private final StateTable table;
-    private final Map<Key, JoinBucket> cache;
+    private final Map<Key, JoinBucket> cache = new LinkedHashMap<>(16, 0.75f, true);
+    private final int cacheKeys;
+    /** Rows held by cached buckets; the cache is bounded in rows too, since one key may have millions. */
+    private long cachedRows;
     private final ByteWriter scratch = new ByteWriter(64);
 
     /**
@@ -78,12 +82,7 @@ final class JoinSide {
         if (cacheKeys < 1) {
             throw new IllegalArgumentException("the join cache must hold at least one key");
         }
-        this.cache = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Key, JoinBucket> eldest) {
-                return size() > cacheKeys;
-            }
-        };
+        this.cacheKeys = cacheKeys;
     }
 
     private static List<DataType> pick(List<DataType> types, int[] columns) {
@@ -139,8 +138,24 @@ final class JoinSide {
                 bucket.add(streamKeyOf(row), new JoinBucket.Row(row, padded ? (Long) stored[width] : 0));
             }
         }
-        cache.put(key, bucket);
+        if (bucket.size() <= MAX_CACHED_ROWS) {
+            cache.put(key, bucket);
+            cachedRows += bucket.size();
+            evict();
+        }
         return bucket;
+    }
+
+    /** Rows the cache may hold over all its buckets. */
+    static final long MAX_CACHED_ROWS = 200_000;
+
+    /** Drops least recently used buckets while the cache holds too many keys or rows. */
+    private void evict() {
+        java.util.Iterator<JoinBucket> eldest = cache.values().iterator();
+        while ((cache.size() > cacheKeys || cachedRows > MAX_CACHED_ROWS) && eldest.hasNext()) {
+            cachedRows -= eldest.next().size();
+            eldest.remove();
+        }
     }
 
     /** Stores a new row with join key encoding {@code key} and {@code degree} current matches. */
@@ -148,7 +163,8 @@ final class JoinSide {
         table.put(tableKey(row), value(row, degree));
         JoinBucket cached = cache.get(key);
         if (cached != null) {
-            cached.add(streamKeyOf(row), new JoinBucket.Row(row, degree));
+            cachedRows += cached.add(streamKeyOf(row), new JoinBucket.Row(row, degree));
+            evict();
         }
     }
 
@@ -157,7 +173,7 @@ final class JoinSide {
         table.delete(tableKey(row));
         JoinBucket cached = cache.get(key);
         if (cached != null) {
-            cached.remove(streamKeyOf(row));
+            cachedRows -= cached.remove(streamKeyOf(row));
         }
     }
 
