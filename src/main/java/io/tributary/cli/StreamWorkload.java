@@ -22,7 +22,7 @@ import java.util.SplittableRandom;
 final class StreamWorkload {
     private static final long SEED = 20_240_601L;
     /** Unmeasured changes before the first view, so that planning and the JIT are not charged to it. */
-    private static final int WARM_UP_DIVISOR = 20;
+    private static final int WARM_UP_DIVISOR = 10;
     /** The round with no view is this much smaller than a view's: it only puts the views' figures in context. */
     private static final int NO_VIEW_DIVISOR = 5;
     private static final int WARM_UP_PROBES = 20;
