@@ -59,10 +59,10 @@ final class StreamBenchmark implements Callable<Integer> {
             try (BenchTarget target = BenchTarget.postgres(dir.resolve("postgresql"), System.err)) {
                 postgres = workload.runPostgres(target);
             }
-            System.out.printf("bench stream: %,d orders, %,d customers; per view %,d changes (%,d with no view) from %d"
+            System.out.printf("bench stream: %,d orders, %,d customers; per view and with no view %,d changes from %d"
                             + " clients in statements of up to %d rows; %d probes, %d without implicit flush; %d cores%n",
-                    rows, workload.customers(), changes, workload.noViewChanges(), clients, ChangeScript.ROWS_PER_STATEMENT,
-                    probes, queuedProbes, Runtime.getRuntime().availableProcessors());
+                    rows, workload.customers(), changes, clients, ChangeScript.ROWS_PER_STATEMENT, probes, queuedProbes,
+                    Runtime.getRuntime().availableProcessors());
             BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
             table.row("no view: changes/s, DML only", tributary.noViewChangesPerSecond(),
                     postgres.noViewChangesPerSecond(), "%,12.0f");

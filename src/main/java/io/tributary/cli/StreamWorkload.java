@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 
 /**
  * What {@code bench stream} does on one target: preloads {@code orders} and {@code customers},
- * runs a warm-up round of changes and a smaller round with no view (the cost of the DML itself),
+ * runs a warm-up round of changes and a round with no view (the cost of the DML itself),
  * then per {@link StreamView} creates the view, runs one round of changes from concurrent clients,
  * checks the view, measures freshness with probes while nothing else runs, and drops the view. Every target gets the same statements (one {@link ChangeScript}
  * generated up front), so the views' fingerprints must agree. Progress goes to the given stream.
@@ -23,8 +23,6 @@ final class StreamWorkload {
     private static final long SEED = 20_240_601L;
     /** Unmeasured changes before the first view, so that planning and the JIT are not charged to it. */
     private static final int WARM_UP_DIVISOR = 10;
-    /** The round with no view is this much smaller than a view's: it only puts the views' figures in context. */
-    private static final int NO_VIEW_DIVISOR = 5;
     private static final int WARM_UP_PROBES = 20;
     /** PostgreSQL's freshness costs a refresh of the whole view each, so it is taken a few times only. */
     private static final int POSTGRES_FRESHNESS_REPEATS = 5;
@@ -54,7 +52,6 @@ final class StreamWorkload {
     private final PrintStream progress;
     private final ChangeScript script;
     private final List<List<ChangeScript.Change>> warmUp;
-    private final long noViewChanges;
     private final List<List<ChangeScript.Change>> noView;
     private final Map<StreamView, List<List<ChangeScript.Change>>> rounds = new EnumMap<>(StreamView.class);
 
@@ -72,8 +69,7 @@ final class StreamWorkload {
         this.progress = progress;
         this.script = new ChangeScript(rows, customers, clients, SEED);
         this.warmUp = script.nextRound(Math.max(clients, changes / WARM_UP_DIVISOR));
-        this.noViewChanges = Math.max(clients, changes / NO_VIEW_DIVISOR);
-        this.noView = script.nextRound(noViewChanges);
+        this.noView = script.nextRound(changes);
         for (StreamView view : StreamView.values()) {
             rounds.put(view, script.nextRound(changes));
         }
@@ -81,10 +77,6 @@ final class StreamWorkload {
 
     int customers() {
         return customers;
-    }
-
-    long noViewChanges() {
-        return noViewChanges;
     }
 
     Figures runTributary(BenchTarget target) throws Exception {
@@ -209,8 +201,8 @@ final class StreamWorkload {
     private double noView(BenchTarget target, ChangeRunner runner) throws Exception {
         double seconds = runner.run(noView) / 1e9;
         progress.printf("%s: no view: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n", target.name(),
-                noViewChanges, clients, seconds, noViewChanges / seconds);
-        return noViewChanges / seconds;
+                changes, clients, seconds, changes / seconds);
+        return changes / seconds;
     }
 
     private double create(BenchTarget target, Statement st, StreamView view) throws SQLException {
