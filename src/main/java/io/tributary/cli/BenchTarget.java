@@ -19,7 +19,7 @@ import java.sql.Statement;
 /** A database a benchmark runs against over pgjdbc, started in this process and stopped by {@link #close()}. */
 final class BenchTarget implements AutoCloseable {
     /** Tributary's default epoch length, so the figures are those of an out-of-the-box server. */
-    private static final long BARRIER_INTERVAL_MS = 1000;
+    static final long BARRIER_INTERVAL_MS = 1000;
 
     private final String name;
     private final String jdbcUrl;

@@ -3,13 +3,8 @@ package io.tributary.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 /**
  * {@code tributary bench load}: bulk and single-row load figures of an in-process Tributary next
@@ -35,17 +30,12 @@ final class LoadBenchmark implements Callable<Integer> {
             System.err.println("--rows and --single-inserts must be positive");
             return 2;
         }
-        Path dir = dataDir != null ? dataDir : Files.createTempDirectory("tributary-bench");
-        try {
+        try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             LoadWorkload workload = new LoadWorkload(rows, singleInserts, System.err);
             LoadWorkload.Result tributary = measure(workload, () -> BenchTarget.tributary(dir.resolve("tributary")));
             LoadWorkload.Result postgres = measure(workload, () -> BenchTarget.postgres(dir.resolve("postgresql"), System.err));
             print(tributary, postgres);
             return 0;
-        } finally {
-            if (dataDir == null) {
-                deleteRecursively(dir);
-            }
         }
     }
 
@@ -62,24 +52,11 @@ final class LoadBenchmark implements Callable<Integer> {
     private void print(LoadWorkload.Result t, LoadWorkload.Result p) {
         System.out.printf("bench load: %,d rows, %,d single-row INSERTs, %d cores%n",
                 rows, singleInserts, Runtime.getRuntime().availableProcessors());
-        System.out.printf("%-32s | %12s | %12s | %7s%n", "metric", "tributary", "postgresql", "ratio");
-        row("INSERT ... SELECT (rows/s)", t.insertSelectRowsPerSecond(), p.insertSelectRowsPerSecond(), "%,12.0f");
-        row("COPY FROM STDIN (rows/s)", t.copyRowsPerSecond(), p.copyRowsPerSecond(), "%,12.0f");
-        row("single-row INSERT p50 (ms)", t.singleInsertP50Ms(), p.singleInsertP50Ms(), "%12.2f");
-        row("single-row INSERT p99 (ms)", t.singleInsertP99Ms(), p.singleInsertP99Ms(), "%12.2f");
+        BenchTable table = new BenchTable(System.out, 32);
+        table.row("INSERT ... SELECT (rows/s)", t.insertSelectRowsPerSecond(), p.insertSelectRowsPerSecond(), "%,12.0f");
+        table.row("COPY FROM STDIN (rows/s)", t.copyRowsPerSecond(), p.copyRowsPerSecond(), "%,12.0f");
+        table.row("single-row INSERT p50 (ms)", t.singleInsertP50Ms(), p.singleInsertP50Ms(), "%12.2f");
+        table.row("single-row INSERT p99 (ms)", t.singleInsertP99Ms(), p.singleInsertP99Ms(), "%12.2f");
         System.out.println("ratio = tributary / postgresql: above 1 is better for rows/s, below 1 is better for ms");
-    }
-
-    private static void row(String metric, double tributary, double postgres, String format) {
-        System.out.printf("%-32s | " + format + " | " + format + " | %7.3f%n", metric, tributary, postgres,
-                tributary / postgres);
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + dir, e);
-        }
     }
 }

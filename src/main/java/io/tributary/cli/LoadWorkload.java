@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
 
 /**
  * The three loads of {@code bench load}, each into a fresh table of one target, over one
@@ -37,7 +36,7 @@ final class LoadWorkload {
             double insertSelect = insertSelect(c, target.name());
             double copy = copy(c, target.name());
             double[] latencies = singleInserts(c, target.name());
-            return new Result(insertSelect, copy, percentile(latencies, 50), percentile(latencies, 99));
+            return new Result(insertSelect, copy, Percentiles.of(latencies, 50), Percentiles.of(latencies, 99));
         }
     }
 
@@ -110,13 +109,5 @@ final class LoadWorkload {
         double perSecond = count / (elapsedNanos / 1e9);
         progress.printf("%s: %s took %.1f s (%,.0f rows/s)%n", name, what, elapsedNanos / 1e9, perSecond);
         return perSecond;
-    }
-
-    /** Nearest-rank percentile. */
-    private static double percentile(double[] values, int p) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, rank - 1)];
     }
 }

@@ -1,0 +1,236 @@
+package io.tributary.cli;
+
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * What {@code bench stream} does on one target: preloads {@code orders} and {@code customers},
+ * runs a warm-up round of changes and a round with no view (the cost of the DML itself),
+ * then per {@link StreamView} creates the view, runs one round of changes from concurrent clients,
+ * checks the view, measures freshness with probes while nothing else runs, and drops the view. Every target gets the same statements (one {@link ChangeScript}
+ * generated up front), so the views' fingerprints must agree. Progress goes to the given stream.
+ */
+final class StreamWorkload {
+    private static final long SEED = 20_240_601L;
+    /** Unmeasured changes before the first view, so that planning and the JIT are not charged to it. */
+    private static final int WARM_UP_DIVISOR = 10;
+    private static final int WARM_UP_PROBES = 20;
+    /** PostgreSQL's freshness costs a refresh of the whole view each, so it is taken a few times only. */
+    private static final int POSTGRES_FRESHNESS_REPEATS = 5;
+
+    /**
+     * Figures of one view on one target; NaN where the target has no such figure. Latencies in ms.
+     * On Tributary the view is up to date when the DML returns, so both changes/s are the same.
+     *
+     * @param firstPollPercent the share of probes that the first poll after the INSERT returned saw
+     * @param fingerprint the view's {@link StreamView#fingerprintSql()} row after the changes
+     */
+    record ViewFigures(double createMs, double dmlChangesPerSecond, double absorbedChangesPerSecond, double refreshMs,
+                       double firstPollPercent, double returnedP50Ms, double returnedP99Ms, double sentP50Ms, double sentP99Ms,
+                       double queuedSentP50Ms, double queuedSentP99Ms, List<BigDecimal> fingerprint) {
+    }
+
+    /** Figures of one target: changes/s of the round with no view, and per view. */
+    record Figures(double noViewChangesPerSecond, Map<StreamView, ViewFigures> views) {
+    }
+
+    private final long rows;
+    private final int customers;
+    private final long changes;
+    private final int probes;
+    private final int queuedProbes;
+    private final int clients;
+    private final PrintStream progress;
+    private final ChangeScript script;
+    private final List<List<ChangeScript.Change>> warmUp;
+    private final List<List<ChangeScript.Change>> noView;
+    private final Map<StreamView, List<List<ChangeScript.Change>>> rounds = new EnumMap<>(StreamView.class);
+
+    /**
+     * @param probes probes per view with implicit flush on
+     * @param queuedProbes probes per view with implicit flush off, about a barrier interval each
+     */
+    StreamWorkload(long rows, long changes, int probes, int queuedProbes, int clients, PrintStream progress) {
+        this.rows = rows;
+        this.customers = (int) Math.max(1, rows / 20);
+        this.changes = changes;
+        this.probes = probes;
+        this.queuedProbes = queuedProbes;
+        this.clients = clients;
+        this.progress = progress;
+        this.script = new ChangeScript(rows, customers, clients, SEED);
+        this.warmUp = script.nextRound(Math.max(clients, changes / WARM_UP_DIVISOR));
+        this.noView = script.nextRound(changes);
+        for (StreamView view : StreamView.values()) {
+            rounds.put(view, script.nextRound(changes));
+        }
+    }
+
+    int customers() {
+        return customers;
+    }
+
+    Figures runTributary(BenchTarget target) throws Exception {
+        Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
+        double noViewPerSecond;
+        try (Connection c = target.connect(); Statement st = c.createStatement()) {
+            preload(target, st);
+            try (ChangeRunner runner = warmUp(target, st)) {
+                noViewPerSecond = noView(target, runner);
+                SplittableRandom pauses = new SplittableRandom(SEED);
+                for (StreamView view : StreamView.values()) {
+                    figures.put(view, tributaryView(target, st, runner, view, pauses));
+                }
+            }
+        }
+        return new Figures(noViewPerSecond, figures);
+    }
+
+    private ViewFigures tributaryView(BenchTarget target, Statement st, ChangeRunner runner, StreamView view,
+            SplittableRandom pauses) throws Exception {
+        double createMs = create(target, st, view);
+        double perSecond = changes / changes(target, runner, view);
+        List<BigDecimal> fingerprint = fingerprint(st, view);
+        FreshnessProbe.Series committed;
+        FreshnessProbe.Series queued;
+        try (FreshnessProbe probe = new FreshnessProbe(target, view, customers)) {
+            probe.run(WARM_UP_PROBES, 0, pauses);
+            committed = probe.run(probes, 0, pauses);
+            probe.setImplicitFlush(false);
+            queued = probe.run(queuedProbes, BenchTarget.BARRIER_INTERVAL_MS, pauses);
+            probe.setImplicitFlush(true);
+            probe.deleteProbes();
+        }
+        st.execute(view.dropSql());
+        double[] returned = committed.returnedToVisibleMs();
+        double[] sent = committed.sentToVisibleMs();
+        return new ViewFigures(createMs, perSecond, perSecond, Double.NaN, 100.0 * committed.visibleAtFirstPoll() / probes,
+                Percentiles.of(returned, 50), Percentiles.of(returned, 99), Percentiles.of(sent, 50), Percentiles.of(sent, 99),
+                Percentiles.of(queued.sentToVisibleMs(), 50), Percentiles.of(queued.sentToVisibleMs(), 99), fingerprint);
+    }
+
+    Figures runPostgres(BenchTarget target) throws Exception {
+        Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
+        double noViewPerSecond;
+        try (Connection c = target.connect(); Statement st = c.createStatement()) {
+            preload(target, st);
+            // Plans of the refreshes are only as good as the statistics, which autovacuum may not have yet.
+            st.execute("VACUUM ANALYZE orders");
+            st.execute("VACUUM ANALYZE customers");
+            try (ChangeRunner runner = warmUp(target, st)) {
+                noViewPerSecond = noView(target, runner);
+                for (StreamView view : StreamView.values()) {
+                    figures.put(view, postgresView(target, st, runner, view));
+                }
+            }
+        }
+        return new Figures(noViewPerSecond, figures);
+    }
+
+    private ViewFigures postgresView(BenchTarget target, Statement st, ChangeRunner runner, StreamView view)
+            throws Exception {
+        double createMs = create(target, st, view);
+        st.execute(view.postgresIndexSql());
+        double dmlSeconds = changes(target, runner, view);
+        long start = System.nanoTime();
+        st.execute("REFRESH MATERIALIZED VIEW " + view.viewName());
+        double refreshMs = (System.nanoTime() - start) / 1e6;
+        double absorbedPerSecond = changes / (dmlSeconds + refreshMs / 1e3);
+        progress.printf("%s: %s: REFRESH took %.0f ms, %,.0f changes/s absorbed%n", target.name(), view.label(),
+                refreshMs, absorbedPerSecond);
+        List<BigDecimal> fingerprint = fingerprint(st, view);
+        double[] freshness = new double[POSTGRES_FRESHNESS_REPEATS];
+        try (FreshnessProbe probe = new FreshnessProbe(target, view, customers)) {
+            probe.insertAndRefresh(); // unmeasured, as the first use of the connection's statements
+            for (int i = 0; i < freshness.length; i++) {
+                freshness[i] = probe.insertAndRefresh();
+            }
+            probe.deleteProbes();
+        }
+        st.execute(view.dropSql());
+        return new ViewFigures(createMs, changes / dmlSeconds, absorbedPerSecond, refreshMs, Double.NaN, Double.NaN,
+                Double.NaN, Percentiles.of(freshness, 50), Double.NaN, Double.NaN, Double.NaN, fingerprint);
+    }
+
+    /** Creates and fills both tables with {@code INSERT ... SELECT FROM generate_series}. */
+    private void preload(BenchTarget target, Statement st) throws SQLException {
+        long start = System.nanoTime();
+        st.execute("CREATE TABLE customers (id INT PRIMARY KEY, name TEXT, region TEXT)");
+        st.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, customer_id INT, amount NUMERIC(10,2), status TEXT)");
+        st.executeUpdate("INSERT INTO customers SELECT x, 'customer ' || CAST(x AS VARCHAR), 'region '"
+                + " || CAST(x % 8 AS VARCHAR) FROM generate_series(1, " + customers + ") AS s(x)");
+        // One statement per status, as a CASE of string literals would have a padded CHAR type in some planners.
+        for (int k = 0; k < ChangeScript.STATUSES.size(); k++) {
+            st.executeUpdate("INSERT INTO orders SELECT x, x % " + customers + " + 1, x % 100000 * 37 % 100000 * 0.01, '"
+                    + ChangeScript.STATUSES.get(k) + "' FROM generate_series(1, " + rows + ") AS s(x) WHERE x % "
+                    + ChangeScript.STATUSES.size() + " = " + k);
+        }
+        progress.printf("%s: preloaded %,d orders and %,d customers in %.1f s%n", target.name(), rows, customers,
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Opens the clients and runs the warm-up round, and creates and drops a small view, so that
+     * one-off costs (connections, planning, the JIT) are not charged to the first measured view.
+     */
+    private ChangeRunner warmUp(BenchTarget target, Statement st) throws Exception {
+        long start = System.nanoTime();
+        ChangeRunner runner = new ChangeRunner(target, script, clients);
+        try {
+            runner.run(warmUp);
+            st.execute("CREATE MATERIALIZED VIEW bench_warm_up AS SELECT region, count(*) AS n FROM customers GROUP BY region");
+            st.execute("DROP MATERIALIZED VIEW bench_warm_up");
+        } catch (Exception e) {
+            runner.close();
+            throw e;
+        }
+        progress.printf("%s: warm-up took %.1f s%n", target.name(), (System.nanoTime() - start) / 1e9);
+        return runner;
+    }
+
+    /** Runs the round with no view; returns its changes per second. */
+    private double noView(BenchTarget target, ChangeRunner runner) throws Exception {
+        double seconds = runner.run(noView) / 1e9;
+        progress.printf("%s: no view: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n", target.name(),
+                changes, clients, seconds, changes / seconds);
+        return changes / seconds;
+    }
+
+    private double create(BenchTarget target, Statement st, StreamView view) throws SQLException {
+        long start = System.nanoTime();
+        st.execute(view.createSql());
+        double ms = (System.nanoTime() - start) / 1e6;
+        progress.printf("%s: %s: CREATE MATERIALIZED VIEW took %.0f ms%n", target.name(), view.label(), ms);
+        return ms;
+    }
+
+    /** Runs the view's round of changes; returns the seconds until the last statement returned. */
+    private double changes(BenchTarget target, ChangeRunner runner, StreamView view) throws Exception {
+        double seconds = runner.run(rounds.get(view)) / 1e9;
+        progress.printf("%s: %s: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n", target.name(),
+                view.label(), changes, clients, seconds, changes / seconds);
+        return seconds;
+    }
+
+    /** The fingerprint row, numbers without trailing zeros so that equal values compare equal. */
+    private static List<BigDecimal> fingerprint(Statement st, StreamView view) throws SQLException {
+        try (ResultSet rs = st.executeQuery(view.fingerprintSql())) {
+            rs.next();
+            List<BigDecimal> values = new ArrayList<>();
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                BigDecimal v = rs.getBigDecimal(i);
+                values.add(v == null ? null : v.stripTrailingZeros());
+            }
+            return values;
+        }
+    }
+}
