@@ -28,6 +28,11 @@ public final class Snapshot implements AutoCloseable {
         return new TableScan(view, table);
     }
 
+    /** A scan over the rows whose first primary-key column lies in {@code range}; close it before the snapshot. */
+    public TableScan scan(TableDef table, KeyRange range) {
+        return new TableScan(view, table, range);
+    }
+
     /**
      * The row of {@code table} whose primary key is {@code pkValues} (canonical values in primary
      * key order), or null when there is none: one point read instead of a scan.

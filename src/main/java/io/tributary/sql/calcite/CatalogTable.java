@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.batch.KeyRange;
 import io.tributary.batch.TableScan;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
@@ -67,10 +68,14 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
         return Statistics.of(1000d, keys);
     }
 
-    /** A point read when the filters pin the primary key, else a full scan; Calcite still applies the filters. */
+    /**
+     * A point read when the filters pin the primary key, a range read when they bound its first
+     * column, else a full scan; Calcite still applies the filters.
+     */
     @Override
     public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
         Object[] key = PrimaryKeyFilter.pinnedKey(table, columns, filters, root);
+        KeyRange range = key == null ? PrimaryKeyFilter.firstColumnRange(table, columns, filters, root) : null;
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {
@@ -78,7 +83,8 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
                     Object[] row = context.snapshot().lookup(table, key);
                     return Linq4j.enumerator(row == null ? List.<Object[]>of() : List.<Object[]>of(toCalcite(row)));
                 }
-                return new ScanEnumerator(context.snapshot().scan(table));
+                return new ScanEnumerator(range != null ? context.snapshot().scan(table, range)
+                        : context.snapshot().scan(table));
             }
         };
     }

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.batch.KeyRange;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
@@ -68,6 +69,56 @@ final class PrimaryKeyFilter {
             }
         }
         return values;
+    }
+
+    /**
+     * Bounds the filters put on the first primary-key column ({@code id >= 10}, {@code id BETWEEN
+     * $1 AND $2}, {@code id < 5}), or null when they put none. Each bound is a canonical value or
+     * null for unbounded. Any bound the filters imply is a superset of the matching rows, and the
+     * filters stay in the plan, so the range only narrows what is read.
+     */
+    static KeyRange firstColumnRange(TableDef table, int[] columns, List<RexNode> filters, DataContext root) {
+        int first = table.primaryKey()[0];
+        DataType type = table.columns().get(first).type();
+        Object low = null;
+        Object high = null;
+        boolean lowInclusive = true;
+        boolean highInclusive = true;
+        for (RexNode filter : filters) {
+            if (!(filter instanceof RexCall call) || call.getOperands().size() != 2) {
+                continue;
+            }
+            SqlKind kind = call.getKind();
+            RexNode left = call.getOperands().get(0);
+            RexNode right = call.getOperands().get(1);
+            if (!(left instanceof RexInputRef)) {
+                RexNode swap = left;
+                left = right;
+                right = swap;
+                kind = kind.reverse();
+            }
+            if (!(left instanceof RexInputRef ref) || columns[ref.getIndex()] != first) {
+                continue;
+            }
+            boolean lower = kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL || kind == SqlKind.EQUALS;
+            boolean upper = kind == SqlKind.LESS_THAN || kind == SqlKind.LESS_THAN_OR_EQUAL || kind == SqlKind.EQUALS;
+            if (!lower && !upper) {
+                continue;
+            }
+            Object v = constant(right, type, root);
+            if (v == null) {
+                continue;
+            }
+            if (lower) {
+                low = v;
+                lowInclusive = kind != SqlKind.GREATER_THAN;
+            }
+            if (upper) {
+                high = v;
+                highInclusive = kind != SqlKind.LESS_THAN;
+            }
+        }
+        return low == null && high == null ? null : new KeyRange(low, lowInclusive, high, highInclusive);
     }
 
     /** The canonical value of a literal or bound parameter for a key column, or null if unsupported. */
