@@ -10,6 +10,9 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.util.Sarg;
+import com.google.common.collect.BoundType;
+import com.google.common.collect.Range;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.NlsString;
@@ -88,6 +91,29 @@ final class PrimaryKeyFilter {
             if (!(filter instanceof RexCall call) || call.getOperands().size() != 2) {
                 continue;
             }
+            if (call.getKind() == SqlKind.SEARCH) {
+                // BETWEEN and IN lists arrive as SEARCH(column, Sarg): bound by the Sarg's span
+                if (call.getOperands().get(0) instanceof RexInputRef ref && columns[ref.getIndex()] == first
+                        && call.getOperands().get(1) instanceof RexLiteral literal
+                        && literal.getValue() instanceof Sarg<?> sarg && !sarg.rangeSet.isEmpty()) {
+                    Range<?> span = sarg.rangeSet.span();
+                    if (span.hasLowerBound()) {
+                        Object v = fromRaw(span.lowerEndpoint(), type);
+                        if (v != null) {
+                            low = v;
+                            lowInclusive = span.lowerBoundType() == BoundType.CLOSED;
+                        }
+                    }
+                    if (span.hasUpperBound()) {
+                        Object v = fromRaw(span.upperEndpoint(), type);
+                        if (v != null) {
+                            high = v;
+                            highInclusive = span.upperBoundType() == BoundType.CLOSED;
+                        }
+                    }
+                }
+                continue;
+            }
             SqlKind kind = call.getKind();
             RexNode left = call.getOperands().get(0);
             RexNode right = call.getOperands().get(1);
@@ -123,20 +149,25 @@ final class PrimaryKeyFilter {
 
     /** The canonical value of a literal or bound parameter for a key column, or null if unsupported. */
     private static Object constant(RexNode node, DataType type, DataContext root) {
-        TypeKind kind = type.kind();
-        if (!(kind.isNumeric() || kind.isString() || kind == TypeKind.BOOLEAN)) {
-            return null;
-        }
         Object raw;
         if (node instanceof RexLiteral literal) {
             raw = literal.getValue();
-            if (raw instanceof NlsString s) {
-                raw = s.getValue();
-            }
         } else if (node instanceof RexDynamicParam param) {
             raw = root.get("?" + param.getIndex());
         } else {
             return null;
+        }
+        return fromRaw(raw, type);
+    }
+
+    /** A literal's value (number, string, boolean) as the canonical value of a key column, or null. */
+    private static Object fromRaw(Object raw, DataType type) {
+        TypeKind kind = type.kind();
+        if (!(kind.isNumeric() || kind.isString() || kind == TypeKind.BOOLEAN)) {
+            return null;
+        }
+        if (raw instanceof NlsString s) {
+            raw = s.getValue();
         }
         if (raw == null || !(raw instanceof Number || raw instanceof String || raw instanceof Boolean)) {
             return null;
