@@ -90,13 +90,7 @@ public final class UtilityParser {
     private UtilityStatement.CreateMaterializedView createMaterializedView() {
         expectWord("materialized");
         expectWord("view");
-        boolean ifNotExists = false;
-        if (peek().isWord("if")) {
-            next();
-            expectWord("not");
-            expectWord("exists");
-            ifNotExists = true;
-        }
+        boolean ifNotExists = acceptIfNotExists();
         String name = qualifiedName();
         if (peek().isSymbol("(")) {
             throw TributaryException.notSupported("column lists in CREATE MATERIALIZED VIEW");
@@ -120,6 +114,17 @@ public final class UtilityParser {
         return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, sql);
     }
 
+    /** Consumes {@code IF NOT EXISTS} if it comes next. */
+    private boolean acceptIfNotExists() {
+        if (!peek().isWord("if")) {
+            return false;
+        }
+        next();
+        expectWord("not");
+        expectWord("exists");
+        return true;
+    }
+
     private UtilityStatement create() {
         next();
         if (peek().isWord("materialized")) {
@@ -134,13 +139,7 @@ public final class UtilityParser {
             throw TributaryException.notSupported("CREATE " + peek().text().toUpperCase() + " TABLE");
         }
         expectWord("table");
-        boolean ifNotExists = false;
-        if (peek().isWord("if")) {
-            next();
-            expectWord("not");
-            expectWord("exists");
-            ifNotExists = true;
-        }
+        boolean ifNotExists = acceptIfNotExists();
         String name = qualifiedName();
         if (peek().isWord("as")) {
             throw TributaryException.notSupported("CREATE TABLE AS");
