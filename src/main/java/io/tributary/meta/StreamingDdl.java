@@ -235,16 +235,61 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         List<TableDef> views = new ArrayList<>(catalog().tables().stream().filter(TableDef::isView).toList());
         views.sort(Comparator.comparingInt(TableDef::id));
         for (TableDef view : views) {
-            ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
-            if (!plan.columns().equals(view.columns()) || StatePlan.stateTableCount(plan.root()) != view.stateTableIds().length) {
-                throw new TributaryException(SqlState.INTERNAL_ERROR, "materialized view " + view.name()
-                        + " no longer plans as it did when created; its job cannot resume");
-            }
-            runtime.launch(plan.root(), view.stateTableIds(), Math.max(1, view.parallelism()), null);
+            resume(view);
         }
         if (!views.isEmpty()) {
             LOG.info("resumed {} materialized view job(s)", views.size());
         }
+    }
+
+    /** Starts a view's job from its committed state, with the view's recorded parallelism. */
+    private void resume(TableDef view) {
+        ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
+        if (!plan.columns().equals(view.columns()) || StatePlan.stateTableCount(plan.root()) != view.stateTableIds().length) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "materialized view " + view.name()
+                    + " no longer plans as it did when created; its job cannot resume");
+        }
+        runtime.launch(plan.root(), view.stateTableIds(), Math.max(1, view.parallelism()), null);
+    }
+
+    /**
+     * Runs a view's job on {@code parallelism} actors per parallel fragment from now on. At an
+     * epoch boundary the job, and the jobs of views reading it, stop and restart from their
+     * committed state with the vnodes spread over the new actors: state is stored per vnode, so
+     * nothing is recomputed, lost or doubled. Returns once the change is durable.
+     *
+     * @throws TributaryException 42P01 for an unknown view, 42809 for a table
+     */
+    public void setParallelism(String name, int parallelism) throws InterruptedException {
+        TableDef[] changed = new TableDef[2];
+        long ticket = barriers.stageAtBoundary(buffer -> {
+            TableDef view = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
+                    "materialized view \"" + name + "\" does not exist"));
+            if (!view.isView()) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
+            }
+            TableDef rescaled = new TableDef(view.id(), view.name(), view.columns(), view.primaryKey(),
+                    view.definition(), view.kind(), view.query(), view.dependsOn(), view.stateTableIds(), parallelism);
+            List<TableDef> restarted = new ArrayList<>(dependentsOf(view));
+            restarted.add(rescaled);
+            restarted.sort(Comparator.comparingInt(TableDef::id).reversed());
+            for (TableDef r : restarted) {
+                runtime.stop(r.id());
+            }
+            catalogService.stageRecord(buffer, rescaled);
+            catalog().put(rescaled);
+            changed[0] = view;
+            changed[1] = rescaled;
+            restarted.sort(Comparator.comparingInt(TableDef::id));
+            for (TableDef r : restarted) {
+                resume(r);
+            }
+        }, null, () -> {
+            if (changed[0] != null) {
+                catalog().put(changed[0]);
+            }
+        });
+        barriers.awaitCommitted(ticket);
     }
 
     @Override

@@ -39,6 +39,7 @@ public final class UtilityParser {
         }
         UtilityStatement result = switch (first.text()) {
             case "create" -> create();
+            case "alter" -> alter();
             case "explain" -> explain();
             case "drop" -> drop();
             case "show" -> show();
@@ -112,6 +113,32 @@ public final class UtilityParser {
             next();
         }
         return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, sql);
+    }
+
+    /** ALTER MATERIALIZED VIEW name SET PARALLELISM {= | TO} n; other ALTERs are not supported. */
+    private UtilityStatement alter() {
+        next();
+        if (!peek().isWord("materialized")) {
+            throw TributaryException.notSupported("ALTER " + peek().text().toUpperCase());
+        }
+        next();
+        expectWord("view");
+        String name = qualifiedName();
+        expectWord("set");
+        if (!peek().isWord("parallelism")) {
+            throw TributaryException.notSupported("ALTER MATERIALIZED VIEW ... SET " + peek().text().toUpperCase());
+        }
+        next();
+        if (!acceptSymbol("=")) {
+            expectWord("to");
+        }
+        Token at = peek();
+        int parallelism = integer();
+        if (parallelism < 1 || parallelism > 256) {
+            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "parallelism must be between 1 and 256",
+                    at.position() + 1, null, null, null);
+        }
+        return new UtilityStatement.AlterViewParallelism(name, parallelism);
     }
 
     /** Consumes {@code IF NOT EXISTS} if it comes next. */

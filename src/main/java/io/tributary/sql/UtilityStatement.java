@@ -25,6 +25,10 @@ public sealed interface UtilityStatement {
     record ExplainCreateMaterializedView(String name, String query, String sql) implements UtilityStatement {
     }
 
+    /** {@code ALTER MATERIALIZED VIEW name SET PARALLELISM = n}. */
+    record AlterViewParallelism(String name, int parallelism) implements UtilityStatement {
+    }
+
     record ShowTables() implements UtilityStatement {
     }
 

@@ -209,6 +209,33 @@ class MaterializedViewEngineTest {
     }
 
     @Test
+    void rescalingMovesVnodesWithoutLosingOrDoublingRows() throws Exception {
+        try (Connection c = connect()) {
+            exec(c, "SET streaming_parallelism = 1");
+            createSchema(c);
+            exec(c, "ALTER MATERIALIZED VIEW agg SET PARALLELISM = 3");
+            exec(c, "UPDATE t SET k = k + 2 WHERE id % 5 = 0");
+            exec(c, "ALTER MATERIALIZED VIEW j SET PARALLELISM TO 2");
+            exec(c, "DELETE FROM t WHERE id % 11 = 0");
+            exec(c, "INSERT INTO d VALUES (4, 'four'), (5, 'five')");
+            assertViewsMatch(c);
+            SQLException e = assertThrows(SQLException.class, () -> exec(c, "ALTER MATERIALIZED VIEW t SET PARALLELISM = 2"));
+            assertEquals("42809", e.getSQLState());
+            e = assertThrows(SQLException.class, () -> exec(c, "ALTER MATERIALIZED VIEW agg SET PARALLELISM = 0"));
+            assertEquals("22023", e.getSQLState());
+        }
+        close();
+        open();
+        try (Connection c = connect()) {
+            exec(c, "INSERT INTO t SELECT x, x % 9, x FROM generate_series(1000, 1300) AS s(x)");
+            assertViewsMatch(c);
+            exec(c, "ALTER MATERIALIZED VIEW agg SET PARALLELISM = 1");
+            exec(c, "DELETE FROM t WHERE k = 3");
+            assertViewsMatch(c);
+        }
+    }
+
+    @Test
     void dropFollowsDependencies() throws Exception {
         try (Connection c = connect()) {
             createSchema(c);

@@ -62,6 +62,10 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.ExplainCreateMaterializedView e) {
                 return rows(e, explain(e));
             }
+            if (statement instanceof UtilityStatement.AlterViewParallelism a) {
+                db.streamingDdl().setParallelism(a.name(), a.parallelism());
+                return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+            }
             if (statement instanceof UtilityStatement.ShowTables s) {
                 return rows(s, names(false));
             }
