@@ -150,10 +150,6 @@ public final class StateTable {
         return encodeKey(key, key.length);
     }
 
-    /** Writes since the last flush; an operator may flush early into its own bookkeeping when this grows. */
-    public int pendingWrites() {
-        return pending.size();
-    }
 
     /** Full store key for the first {@code columns} key columns of {@code key}. */
     private byte[] encodeKey(Object[] key, int columns) {

@@ -9,7 +9,6 @@ import io.tributary.storage.ReadView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -225,12 +224,4 @@ final class Actor {
         }
     }
 
-    /** For diagnostics. */
-    List<String> describe() {
-        List<String> out = new ArrayList<>();
-        for (Node node : nodes) {
-            out.add(node.op == null ? "input" : node.op.getClass().getSimpleName());
-        }
-        return out;
-    }
 }

@@ -55,7 +55,7 @@ final class JobBuilder {
         RelationFeed feed = new RelationFeed(root.relationId(), root.streamKey(),
                 types(root.fields(), root.streamKey()), p);
         buildFragment(tree, p, feed::slot);
-        return new StreamJob(root.relationId(), actors, subscriptions, feed);
+        return new StreamJob(actors, subscriptions, feed);
     }
 
     /**

@@ -7,29 +7,21 @@ import java.util.List;
  * feed of the view's own changes. Started and stopped between epochs, under the barrier lock.
  */
 final class StreamJob {
-    private final int viewId;
     private final List<Actor> actors;
     private final List<RelationFeed.Subscription> subscriptions;
     private final RelationFeed feed;
 
-    StreamJob(int viewId, List<Actor> actors, List<RelationFeed.Subscription> subscriptions, RelationFeed feed) {
-        this.viewId = viewId;
+    StreamJob(List<Actor> actors, List<RelationFeed.Subscription> subscriptions, RelationFeed feed) {
         this.actors = actors;
         this.subscriptions = subscriptions;
         this.feed = feed;
     }
 
-    int viewId() {
-        return viewId;
-    }
 
     RelationFeed feed() {
         return feed;
     }
 
-    int actorCount() {
-        return actors.size();
-    }
 
     void start() {
         actors.forEach(Actor::start);

@@ -88,9 +88,6 @@ public final class StreamRuntime implements AutoCloseable {
         collector.reset();
     }
 
-    public int jobCount() {
-        return jobs.size();
-    }
 
     /**
      * Committing thread, under the barrier lock: sends the barrier of {@code epoch} into every
