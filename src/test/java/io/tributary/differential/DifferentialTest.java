@@ -11,7 +11,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Files;
@@ -29,7 +28,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Random;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -98,24 +96,8 @@ class DifferentialTest {
                 // best effort
             }
         }
-        for (AutoCloseable c : new AutoCloseable[] {trib, server, db, pg, postgres}) {
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    // best effort
-                }
-            }
-        }
-        if (dataDir != null) {
-            try (Stream<Path> walk = Files.walk(dataDir)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            } catch (IOException e) {
-                // best effort
-            }
-        }
+        Cleanup.closeAll(trib, server, db, pg, postgres);
+        Cleanup.deleteTree(dataDir);
     }
 
     @Test

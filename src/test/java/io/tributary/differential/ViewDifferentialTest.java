@@ -11,7 +11,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,7 +20,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,24 +86,8 @@ class ViewDifferentialTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {trib, server, db, pg, postgres}) {
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    // best effort: the test's outcome is already decided
-                }
-            }
-        }
-        if (dataDir != null) {
-            try (Stream<Path> walk = Files.walk(dataDir)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            } catch (IOException e) {
-                // best effort
-            }
-        }
+        Cleanup.closeAll(trib, server, db, pg, postgres);
+        Cleanup.deleteTree(dataDir);
     }
 
     @Test
