@@ -16,13 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -129,7 +122,7 @@ class CrashRecoveryTest {
         for (int cycle = 0; cycle < CYCLES_PER_TRIAL; cycle++) {
             long delayMs = 500 + random.nextInt(2000);
             long t0 = System.nanoTime();
-            writeThenKill(server, writers, delayMs);
+            server.writeThenKill(writers, delayMs);
             long t1 = System.nanoTime();
             server = start(dataDir);
             long t2 = System.nanoTime();
@@ -142,41 +135,6 @@ class CrashRecoveryTest {
         server.close();
     }
 
-    /**
-     * Runs all writers, kills the server with SIGKILL {@code delayMs} after every writer had a
-     * statement acknowledged, and waits for the writers to stop. Counting from the first
-     * acknowledgement keeps the fresh server's warm-up (its first statements take seconds) from
-     * eating the delay, so the kill lands among steadily committing statements.
-     */
-    private static void writeThenKill(ServerProcess server, List<Writer> writers, long delayMs) throws Exception {
-        AtomicBoolean killing = new AtomicBoolean();
-        CountDownLatch started = new CountDownLatch(writers.size());
-        ExecutorService pool = Executors.newFixedThreadPool(writers.size());
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (Writer w : writers) {
-                running.add(pool.submit(() -> w.run(server.jdbcUrl(), killing, started)));
-            }
-            // On timeout a writer has failed; its future reports why below.
-            started.await(60, TimeUnit.SECONDS);
-            Thread.sleep(delayMs);
-            // Set before the kill: from now on a failing statement is the crash, not a bug.
-            killing.set(true);
-            server.kill9();
-            for (Future<?> f : running) {
-                try {
-                    f.get(60, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof AssertionError a) {
-                        throw a;
-                    }
-                    throw e;
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
 
     /**
      * Checks every writer's rows against its prediction and adopts them for the next cycle.

@@ -1,5 +1,11 @@
 package io.tributary.crash;
 
+import java.util.ArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -111,6 +117,42 @@ final class ServerProcess implements AutoCloseable {
         if (process.isAlive()) {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Runs all writers, kills the server with SIGKILL {@code delayMs} after every writer had a
+     * statement acknowledged, and waits for the writers to stop. Counting from the first
+     * acknowledgement keeps the fresh server's warm-up (its first statements take seconds) from
+     * eating the delay, so the kill lands among steadily committing statements.
+     */
+    void writeThenKill(List<? extends CrashWriter> writers, long delayMs) throws Exception {
+        AtomicBoolean killing = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(writers.size());
+        ExecutorService pool = Executors.newFixedThreadPool(writers.size());
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (CrashWriter w : writers) {
+                running.add(pool.submit(() -> w.run(jdbcUrl(), killing, started)));
+            }
+            // On timeout a writer has failed; its future reports why below.
+            started.await(60, TimeUnit.SECONDS);
+            Thread.sleep(delayMs);
+            // Set before the kill: from now on a failing statement is the crash, not a bug.
+            killing.set(true);
+            kill9();
+            for (Future<?> f : running) {
+                try {
+                    f.get(60, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof AssertionError a) {
+                        throw a;
+                    }
+                    throw e;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 }

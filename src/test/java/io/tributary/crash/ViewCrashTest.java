@@ -17,11 +17,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.StringJoiner;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -112,7 +107,7 @@ class ViewCrashTest {
         }
         for (int cycle = 0; cycle < CYCLES_PER_TRIAL; cycle++) {
             long delayMs = 300 + random.nextInt(2000);
-            writeThenKill(server, writers, delayMs);
+            server.writeThenKill(writers, delayMs);
             long t0 = System.nanoTime();
             server = start(dataDir);
             long restartMs = (System.nanoTime() - t0) / 1_000_000;
@@ -140,37 +135,6 @@ class ViewCrashTest {
         return server;
     }
 
-    /**
-     * Runs all writers, kills the server with SIGKILL {@code delayMs} after every writer had a statement
-     * acknowledged (so the fresh server's warm-up does not eat the delay), and waits for the writers to stop.
-     */
-    private static void writeThenKill(ServerProcess server, List<ViewWriter> writers, long delayMs) throws Exception {
-        AtomicBoolean killing = new AtomicBoolean();
-        CountDownLatch started = new CountDownLatch(writers.size());
-        ExecutorService pool = Executors.newFixedThreadPool(writers.size());
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (ViewWriter w : writers) {
-                running.add(pool.submit(() -> w.run(server.jdbcUrl(), killing, started)));
-            }
-            started.await(60, TimeUnit.SECONDS);
-            Thread.sleep(delayMs);
-            killing.set(true);
-            server.kill9();
-            for (Future<?> f : running) {
-                try {
-                    f.get(60, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof AssertionError a) {
-                        throw a;
-                    }
-                    throw e;
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
 
     /** Every view must hold exactly the rows its query returns over the current tables. */
     private static void checkViews(Connection c, String when) throws SQLException {
@@ -225,7 +189,7 @@ class ViewCrashTest {
      * queries over whatever the recovered tables hold. Survives restarts: {@link #run} is called once per server
      * life.
      */
-    private static final class ViewWriter {
+    private static final class ViewWriter implements CrashWriter {
         private final int id;
         /** Whether statements return once queued rather than once committed. */
         private final boolean queued;
@@ -249,7 +213,8 @@ class ViewCrashTest {
          *
          * @throws AssertionError when a statement fails on a live server
          */
-        void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
+        @Override
+        public void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
             try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
                 if (queued) {
                     st.execute("SET IMPLICIT_FLUSH = false");

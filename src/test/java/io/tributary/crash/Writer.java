@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * statement that was interrupted by the crash (its effect must be all or nothing). Survives
  * restarts: {@link #run} is called once per server life, {@link #recovered} after each crash.
  */
-final class Writer {
+final class Writer implements CrashWriter {
     static final int ROWS_PER_INSERT = 10;
     /** Ids of different writers never collide: writer w owns [w * ID_SPAN, (w + 1) * ID_SPAN). */
     private static final long ID_SPAN = 1_000_000_000L;
@@ -62,7 +62,8 @@ final class Writer {
      * @param firstAcknowledged counted down once this writer's first statement is acknowledged
      * @throws AssertionError on a bug
      */
-    void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
+    @Override
+    public void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
         try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
             while (true) {
                 Op op = nextOp();
