@@ -57,18 +57,7 @@ public final class TableScan implements Iterator<Object[]>, AutoCloseable {
         ByteWriter w = new ByteWriter(16);
         KeyCodec.encodeValue(w, type, value);
         byte[] b = w.toByteArray();
-        return after ? successor(b) : b;
-    }
-
-    private static byte[] successor(byte[] prefix) {
-        byte[] out = prefix.clone();
-        for (int i = out.length - 1; i >= 0; i--) {
-            if (out[i] != (byte) 0xff) {
-                out[i]++;
-                return java.util.Arrays.copyOf(out, i + 1);
-            }
-        }
-        return null;
+        return after ? TableKeys.prefixEnd(b) : b;
     }
 
     private KvIterator openVnode() {

@@ -68,6 +68,21 @@ public final class TableKeys {
         return key;
     }
 
+    /**
+     * The first key after every key starting with {@code prefix} (an exclusive scan bound), or
+     * null when there is none (the prefix is all 0xff bytes).
+     */
+    public static byte[] prefixEnd(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xff) {
+                byte[] out = Arrays.copyOf(prefix, i + 1);
+                out[i]++;
+                return out;
+            }
+        }
+        return null;
+    }
+
     /** The vnode of a row key. */
     public static int vnodeOf(byte[] rowKey) {
         return (rowKey[4] & 0xff) << 8 | rowKey[5] & 0xff;

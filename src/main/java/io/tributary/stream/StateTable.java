@@ -8,6 +8,7 @@ import io.tributary.common.types.DataType;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -111,7 +112,8 @@ public final class StateTable {
             throw new IllegalArgumentException("a scan prefix must cover the distribution key");
         }
         byte[] from = encodeKey(prefix, prefix.length);
-        byte[] to = successor(from);
+        // never null: keys start with a table id below 0xffffffff
+        byte[] to = TableKeys.prefixEnd(from);
         if (sortedPending == null) {
             sortedPending = new TreeMap<>(Arrays::compareUnsigned);
             pending.forEach((k, v) -> sortedPending.put(k.bytes, v));
@@ -204,18 +206,6 @@ public final class StateTable {
             b[0] = (byte) (order.descending() ? 0xfe : 0x01);
         }
         out.putBytes(b);
-    }
-
-    /** The first key after every key starting with {@code prefix}. */
-    private static byte[] successor(byte[] prefix) {
-        byte[] out = prefix.clone();
-        for (int i = out.length - 1; i >= 0; i--) {
-            if (out[i] != (byte) 0xff) {
-                out[i]++;
-                return Arrays.copyOf(out, i + 1);
-            }
-        }
-        throw new IllegalStateException("no successor for an all-0xff prefix");
     }
 
     /** A store key as a hash map key; the hash is computed once. */

@@ -7,6 +7,7 @@ import io.tributary.stream.Op;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,7 +71,8 @@ final class SnapshotBackfill {
         try {
             Chunk.Builder builder = new Chunk.Builder();
             for (int vnode : vnodes) {
-                try (KvIterator it = snapshot.view.scan(Keyspace.DATA, prefix(vnode), prefix(vnode + 1))) {
+                try (KvIterator it = snapshot.view.scan(Keyspace.DATA, TableKeys.vnodeStart(relationId, vnode),
+                        TableKeys.vnodeEnd(relationId, vnode))) {
                     while (it.next()) {
                         builder.add(Op.INSERT, codec.decode(it.value()));
                         if (builder.isFull()) {
@@ -89,10 +91,5 @@ final class SnapshotBackfill {
         } finally {
             snapshot.release();
         }
-    }
-
-    private byte[] prefix(int vnode) {
-        return new byte[] {(byte) (relationId >>> 24), (byte) (relationId >>> 16), (byte) (relationId >>> 8),
-                (byte) relationId, (byte) (vnode >>> 8), (byte) vnode};
     }
 }
