@@ -104,27 +104,32 @@ public final class TableWriter implements AutoCloseable {
     public long apply(BarrierManager barriers, CatalogService catalogService) {
         List<Change> settled = settle();
         changes.clear();
-        List<Change> inserts = new ArrayList<>();
-        List<byte[]> mustBeNew = new ArrayList<>();
-        for (Change c : settled) {
-            if (c.insert()) {
-                inserts.add(c);
-                mustBeNew.add(c.key());
+        // positions in settled of the changes whose keys must be new, and those keys
+        List<Integer> inserts = new ArrayList<>();
+        List<byte[]> newKeys = new ArrayList<>();
+        for (int i = 0; i < settled.size(); i++) {
+            if (settled.get(i).insert()) {
+                inserts.add(i);
+                newKeys.add(settled.get(i).key());
             }
         }
         return barriers.stage(epoch -> {
             if (catalogService.catalog().table(table.name()).map(t -> t.id() != table.id()).orElse(true)) {
                 throw Catalog.undefinedTable(table.name());
             }
-            boolean[] exists = epoch.existAll(Keyspace.DATA, mustBeNew);
-            for (int i = 0; i < exists.length; i++) {
-                if (exists[i]) {
-                    throw duplicate(inserts.get(i).row());
-                }
-            }
-            // the rows being replaced, as this epoch sees them, for the views reading this table
+            // When views read this table every changed key's current row is read once: it is both
+            // the uniqueness check and the row the views must retract. Otherwise only the new keys
+            // are checked, without fetching values.
             List<byte[]> previous = streams.hasSubscribers(table.id())
                     ? epoch.getAll(Keyspace.DATA, settled.stream().map(Change::key).toList()) : null;
+            boolean[] exists = previous != null ? null
+                    : epoch.existAll(Keyspace.DATA, newKeys);
+            for (int k = 0; k < inserts.size(); k++) {
+                int at = inserts.get(k);
+                if (previous != null ? previous.get(at) != null : exists[k]) {
+                    throw duplicate(settled.get(at).row());
+                }
+            }
             for (Change c : settled) {
                 if (c.row() == null) {
                     epoch.delete(Keyspace.DATA, c.key());
