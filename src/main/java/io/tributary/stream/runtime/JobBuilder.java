@@ -164,7 +164,7 @@ final class JobBuilder {
     }
 
     /** Types of {@code columns} of {@code fields}, or of all fields when null. */
-    private static List<DataType> types(List<Field> fields, int[] columns) {
+    static List<DataType> types(List<Field> fields, int[] columns) {
         if (columns == null) {
             return fields.stream().map(Field::type).toList();
         }

@@ -1,6 +1,5 @@
 package io.tributary.stream.runtime;
 
-import io.tributary.plan.Field;
 import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.SourceNode;
 import io.tributary.storage.ReadView;
@@ -115,9 +114,8 @@ public final class StreamRuntime implements AutoCloseable {
         if (upstream != null) {
             return upstream.feed();
         }
-        List<Field> fields = source.fields();
         return tableFeeds.computeIfAbsent(source.relationId(), id -> new RelationFeed(id, source.streamKey(),
-                java.util.Arrays.stream(source.streamKey()).mapToObj(i -> fields.get(i).type()).toList(), 1));
+                JobBuilder.types(source.fields(), source.streamKey()), 1));
     }
 
     @Override
