@@ -36,7 +36,7 @@ public final class Database implements AutoCloseable {
         this.catalogService = CatalogService.recover(store, barriers);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
         this.snapshots = new SnapshotSource(store);
-        this.streams = new StreamRuntime(store);
+        this.streams = new StreamRuntime(store, barrierIntervalMs);
         this.streamingDdl = new StreamingDdl(catalogService, barriers, store, streams,
                 planners.apply(catalogService.catalog()));
         barriers.setParticipant(streamingDdl);

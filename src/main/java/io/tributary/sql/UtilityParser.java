@@ -57,6 +57,8 @@ public final class UtilityParser {
             case "commit", "end" -> endTransaction(UtilityStatement.TransactionVerb.COMMIT);
             case "rollback", "abort" -> endTransaction(UtilityStatement.TransactionVerb.ROLLBACK);
             case "copy" -> copy();
+            case "cancel" -> cancelJobs();
+            case "wait" -> waitFor();
             case "discard" -> {
                 next();
                 expectWord("all");
@@ -115,7 +117,35 @@ public final class UtilityParser {
         return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, sql);
     }
 
-    /** ALTER MATERIALIZED VIEW name SET PARALLELISM {= | TO} n; other ALTERs are not supported. */
+    /** CANCEL JOB[S] id [, id ...]. */
+    private UtilityStatement cancelJobs() {
+        next();
+        if (!peek().isWord("jobs") && !peek().isWord("job")) {
+            throw syntaxAt(peek());
+        }
+        next();
+        List<Integer> ids = new ArrayList<>();
+        do {
+            ids.add(integer());
+        } while (acceptSymbol(","));
+        return new UtilityStatement.CancelJobs(ids);
+    }
+
+    /** WAIT [MATERIALIZED VIEW name]. */
+    private UtilityStatement waitFor() {
+        next();
+        if (peek().isWord("materialized")) {
+            next();
+            expectWord("view");
+            return new UtilityStatement.Wait(qualifiedName());
+        }
+        return new UtilityStatement.Wait(null);
+    }
+
+    /**
+     * ALTER MATERIALIZED VIEW name SET PARALLELISM {= | TO} n, or SET BACKFILL_RATE_LIMIT {= | TO}
+     * {n | DEFAULT}; other ALTERs are not supported.
+     */
     private UtilityStatement alter() {
         next();
         if (!peek().isWord("materialized")) {
@@ -125,6 +155,23 @@ public final class UtilityParser {
         expectWord("view");
         String name = qualifiedName();
         expectWord("set");
+        if (peek().isWord("backfill_rate_limit")) {
+            next();
+            if (!acceptSymbol("=")) {
+                expectWord("to");
+            }
+            if (peek().isWord("default")) {
+                next();
+                return new UtilityStatement.AlterViewBackfillRate(name, -1);
+            }
+            Token at = peek();
+            int rate = integer();
+            if (rate < 0) {
+                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                        "backfill_rate_limit must be 0 (paused) or more rows per second", at.position() + 1, null, null, null);
+            }
+            return new UtilityStatement.AlterViewBackfillRate(name, rate);
+        }
         if (!peek().isWord("parallelism")) {
             throw TributaryException.notSupported("ALTER MATERIALIZED VIEW ... SET " + peek().text().toUpperCase());
         }
@@ -432,6 +479,9 @@ public final class UtilityParser {
         if (t.isWord("materialized")) {
             expectWord("views");
             return new UtilityStatement.ShowMaterializedViews();
+        }
+        if (t.isWord("jobs")) {
+            return new UtilityStatement.ShowJobs();
         }
         if (t.isWord("columns")) {
             if (!peek().isWord("from") && !peek().isWord("in")) {

@@ -29,6 +29,22 @@ public sealed interface UtilityStatement {
     record AlterViewParallelism(String name, int parallelism) implements UtilityStatement {
     }
 
+    /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n}; -1 for DEFAULT (unlimited). */
+    record AlterViewBackfillRate(String name, long rowsPerSecond) implements UtilityStatement {
+    }
+
+    /** {@code SHOW JOBS}: the views being created. */
+    record ShowJobs() implements UtilityStatement {
+    }
+
+    /** {@code CANCEL JOBS id [, id ...]}. */
+    record CancelJobs(List<Integer> ids) implements UtilityStatement {
+    }
+
+    /** {@code WAIT} (every job, {@code view} null) or {@code WAIT MATERIALIZED VIEW view}. */
+    record Wait(String view) implements UtilityStatement {
+    }
+
     record ShowTables() implements UtilityStatement {
     }
 

@@ -35,6 +35,13 @@ final class UtilityRunner {
         if (statement instanceof UtilityStatement.ExplainCreateMaterializedView) {
             return List.of(new ColumnDesc("QUERY PLAN", DataType.TEXT));
         }
+        if (statement instanceof UtilityStatement.ShowJobs) {
+            return List.of(new ColumnDesc("Id", DataType.BIGINT), new ColumnDesc("Statement", DataType.TEXT),
+                    new ColumnDesc("Progress", DataType.TEXT));
+        }
+        if (statement instanceof UtilityStatement.CancelJobs) {
+            return List.of(new ColumnDesc("Id", DataType.BIGINT));
+        }
         if (statement instanceof UtilityStatement.ShowColumns) {
             return List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Type", DataType.TEXT),
                     new ColumnDesc("Not Null", DataType.BOOLEAN), new ColumnDesc("Primary Key", DataType.BOOLEAN));
@@ -65,6 +72,22 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.AlterViewParallelism a) {
                 db.streamingDdl().setParallelism(a.name(), a.parallelism());
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+            }
+            if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
+                db.streamingDdl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
+                return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+            }
+            if (statement instanceof UtilityStatement.ShowJobs s) {
+                return rows(s, db.streamingDdl().jobs().stream()
+                        .map(j -> new Object[] {(long) j.id(), j.statement(), j.progressText()}).toList());
+            }
+            if (statement instanceof UtilityStatement.CancelJobs c) {
+                return rows(c, db.streamingDdl().cancelJobs(c.ids()).stream().map(id -> new Object[] {(long) id})
+                        .toList());
+            }
+            if (statement instanceof UtilityStatement.Wait w) {
+                db.streamingDdl().await(w.view());
+                return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
                 return rows(s, names(false));
@@ -130,7 +153,9 @@ final class UtilityRunner {
         boolean created;
         try {
             created = db.streamingDdl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
-                    parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism());
+                    parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism(), variables.backgroundDdl(),
+                    variables.backfillRateLimit(),
+                    message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
         } catch (TributaryException e) {
             throw inStatement(e, c.sql(), c.query());
         }

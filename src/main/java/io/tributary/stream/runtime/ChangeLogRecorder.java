@@ -1,0 +1,105 @@
+package io.tributary.stream.runtime;
+
+import io.tributary.common.VirtualNodes;
+import io.tributary.common.codec.ByteWriter;
+import io.tributary.common.codec.KeyCodec;
+import io.tributary.common.codec.RowCodec;
+import io.tributary.common.types.DataType;
+import io.tributary.storage.ChangeLogKeys;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.LoggedChange;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.Barrier;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Records one sending slot of a relation's change feed into the relation's change log
+ * ({@link ChangeLogKeys}): it subscribes to the slot like a job does, folds each epoch's changes
+ * into one net change per key, and at the slot's barrier hands them over to be written in that
+ * epoch's commit. Backfilling views read the log; the feed's senders never wait for them.
+ *
+ * <p>{@link #dispatch} and {@link #barrier} run on the slot's sending thread (DML under the barrier
+ * lock for a table, a materializing actor for a view); {@link #drainInto} on the committing thread
+ * once every actor has passed the epoch's barrier.
+ */
+final class ChangeLogRecorder implements Dispatcher {
+    private final int relationId;
+    private final int[] keyColumns;
+    private final List<DataType> keyTypes;
+    private final RowCodec codec;
+    private final ByteWriter keyWriter = new ByteWriter(64);
+    /** The open epoch's net change per key: {old row before the epoch, row now}, encoded. */
+    private final Map<ByteBuffer, byte[][]> open = new HashMap<>();
+    private final ConcurrentLinkedQueue<Closed> closed = new ConcurrentLinkedQueue<>();
+
+    /** One epoch's log entries, keys and values in matching order. */
+    private record Closed(long epoch, List<byte[]> keys, List<byte[]> values) {
+    }
+
+    ChangeLogRecorder(int relationId, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes) {
+        this.relationId = relationId;
+        this.keyColumns = keyColumns;
+        this.keyTypes = keyTypes;
+        this.codec = new RowCodec(columnTypes);
+    }
+
+    int relationId() {
+        return relationId;
+    }
+
+    @Override
+    public void dispatch(Chunk chunk) {
+        for (int i = 0; i < chunk.size(); i++) {
+            Object[] row = chunk.row(i);
+            keyWriter.reset();
+            KeyCodec.encode(keyWriter, keyTypes, row, keyColumns);
+            ByteBuffer pk = ByteBuffer.wrap(keyWriter.toByteArray());
+            byte[][] change = open.get(pk);
+            if (chunk.op(i) == Op.DELETE) {
+                if (change == null) {
+                    open.put(pk, new byte[][] {codec.encode(row), null});
+                } else {
+                    change[1] = null;
+                }
+            } else if (change == null) {
+                open.put(pk, new byte[][] {null, codec.encode(row)});
+            } else {
+                change[1] = codec.encode(row);
+            }
+        }
+    }
+
+    @Override
+    public void barrier(Barrier barrier) {
+        List<byte[]> keys = new ArrayList<>(open.size());
+        List<byte[]> values = new ArrayList<>(open.size());
+        for (Map.Entry<ByteBuffer, byte[][]> e : open.entrySet()) {
+            LoggedChange net = LoggedChange.net(e.getValue()[0], e.getValue()[1]);
+            if (net != null) {
+                byte[] pk = e.getKey().array();
+                keys.add(ChangeLogKeys.key(relationId, barrier.epoch(), VirtualNodes.of(pk), pk));
+                values.add(net.encode());
+            }
+        }
+        open.clear();
+        closed.add(new Closed(barrier.epoch(), keys, values));
+    }
+
+    /** Committing thread: writes the log of {@code epoch} (and of no later epoch) into {@code buffer}. */
+    void drainInto(long epoch, WriteBuffer buffer) {
+        for (Closed c = closed.peek(); c != null && c.epoch() <= epoch; c = closed.peek()) {
+            closed.poll();
+            for (int i = 0; i < c.keys().size(); i++) {
+                buffer.put(Keyspace.CHANGELOG, c.keys().get(i), c.values().get(i));
+            }
+        }
+    }
+}
