@@ -164,13 +164,7 @@ public final class UtilityParser {
                 next();
                 return new UtilityStatement.AlterViewBackfillRate(name, -1);
             }
-            Token at = peek();
-            int rate = integer();
-            if (rate < 0) {
-                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
-                        "backfill_rate_limit must be 0 (paused) or more rows per second", at.position() + 1, null, null, null);
-            }
-            return new UtilityStatement.AlterViewBackfillRate(name, rate);
+            return new UtilityStatement.AlterViewBackfillRate(name, rowsPerSecond());
         }
         if (!peek().isWord("parallelism")) {
             throw TributaryException.notSupported("ALTER MATERIALIZED VIEW ... SET " + peek().text().toUpperCase());
@@ -186,6 +180,33 @@ public final class UtilityParser {
                     at.position() + 1, null, null, null);
         }
         return new UtilityStatement.AlterViewParallelism(name, parallelism);
+    }
+
+    /**
+     * A backfill rate: a whole number of rows per second, 0 or more. A sign, a fraction or a number
+     * beyond BIGINT is a bad value (22023), as for {@code SET backfill_rate_limit}, not a syntax error.
+     */
+    private long rowsPerSecond() {
+        Token at = peek();
+        boolean negative = acceptSymbol("-");
+        Token t = next();
+        if (t.kind() != Token.Kind.NUMBER) {
+            throw syntaxAt(t);
+        }
+        long rate = -1;
+        if (!negative && t.text().matches("\\d+")) {
+            try {
+                rate = Long.parseLong(t.text());
+            } catch (NumberFormatException e) {
+                // beyond BIGINT: reported below
+            }
+        }
+        if (rate < 0) {
+            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for backfill_rate_limit: "
+                    + (negative ? "-" : "") + t.text(), at.position() + 1, null,
+                    "Use a number of rows per second (0 pauses), or DEFAULT for no limit.", null);
+        }
+        return rate;
     }
 
     /** Consumes {@code IF NOT EXISTS} if it comes next. */
