@@ -16,8 +16,17 @@ sealed interface SltRecord {
      * {@code query <types> [sort]} with its expected rows, or {@code query error ...} when {@code error} is non-null
      * (then {@code columnCount} is 0 and {@code expected} empty).
      */
-    record Query(int line, String sql, int columnCount, SortMode sort, List<String> expected, SltError error)
-            implements SltRecord {
+    record Query(int line, String sql, int columnCount, SortMode sort, List<String> expected, SltError error,
+            Retry retry) implements SltRecord {
+    }
+
+    /**
+     * How often a query whose rows differ from the expected ones runs again, and how long to wait before each
+     * rerun: for results that become right shortly after the previous statement, such as a background job's
+     * progress.
+     */
+    record Retry(int attempts, long backoffMillis) {
+        static final Retry NONE = new Retry(0, 0);
     }
 
     /** How result rows are ordered before they are compared. */

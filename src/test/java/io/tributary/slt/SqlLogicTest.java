@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 /**
  * Runs every {@code .slt} file under {@code src/test/resources/slt} (see {@link SltRunner} for the format), each
  * against a fresh database and server. Files under {@code known_deviations/} record where Tributary still differs
- * from PostgreSQL and run only with {@code -Dslt.all=true}.
+ * from PostgreSQL and run only with {@code -Dslt.all=true}. {@code -Dslt.only=views/} runs only the files whose path
+ * under {@code slt/} starts with that prefix.
  */
 class SqlLogicTest {
     private static final String KNOWN_DEVIATIONS = "known_deviations";
@@ -36,10 +37,12 @@ class SqlLogicTest {
         }
         Path dir = Path.of(root.toURI());
         boolean all = Boolean.getBoolean("slt.all");
+        String only = System.getProperty("slt.only", "");
         List<Path> files;
         try (Stream<Path> walk = Files.walk(dir)) {
             files = walk.filter(p -> p.toString().endsWith(".slt"))
                     .filter(p -> all || !dir.relativize(p).startsWith(KNOWN_DEVIATIONS))
+                    .filter(p -> dir.relativize(p).toString().replace('\\', '/').startsWith(only))
                     .sorted(Comparator.comparing(p -> dir.relativize(p).toString()))
                     .toList();
         }
