@@ -380,13 +380,15 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * Called at startup before the first epoch, and after a failed epoch (under the barrier lock).
      */
     public void recoverJobs() {
-        resumeLiveViews();
+        // Views whose creation was interrupted are not live: their backfill resumes, or they are removed.
+        resumeLiveViews(backfills.interruptedViewIds());
         backfills.recover(this::replan);
     }
 
-    private int resumeLiveViews() {
+    /** Starts the job of every view that is neither being created nor in {@code creating}. */
+    private int resumeLiveViews(java.util.Set<Integer> creating) {
         List<TableDef> views = new ArrayList<>(catalog().tables().stream()
-                .filter(v -> v.isView() && !backfills.isCreating(v.id())).toList());
+                .filter(v -> v.isView() && !backfills.isCreating(v.id()) && !creating.contains(v.id())).toList());
         views.sort(Comparator.comparingInt(TableDef::id));
         for (TableDef view : views) {
             resume(view);
@@ -465,7 +467,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     @Override
     public void afterFailedCommit() {
         runtime.stopAll();
-        resumeLiveViews();
+        resumeLiveViews(java.util.Set.of());
         backfills.relaunchAll();
     }
 }

@@ -369,13 +369,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
      * @param plans plans a view's query (deterministically, as at its creation)
      */
     void recover(java.util.function.Function<TableDef, ViewPlan> plans) {
-        List<BackfillJobRecord> records = new ArrayList<>();
-        try (ReadView view = store.snapshot(); KvIterator it = view.scan(Keyspace.CATALOG,
-                BackfillJobRecord.prefixStart(), BackfillJobRecord.prefixEnd())) {
-            while (it.next()) {
-                records.add(BackfillJobRecord.decode(it.value()));
-            }
-        }
+        List<BackfillJobRecord> records = storedRecords();
         List<String> pinsInUse = new ArrayList<>();
         long ticket = barriers.stage(buffer -> {
             for (BackfillJobRecord record : records) {
@@ -406,6 +400,29 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
             }
         }
         LOG.debug("recovery of backfill jobs staged as ticket {}", ticket);
+    }
+
+    /**
+     * At startup, before {@link #recover}: the ids of the views whose creation was interrupted
+     * (they have a job record). Their jobs are started by {@link #recover}, not as live views.
+     */
+    java.util.Set<Integer> interruptedViewIds() {
+        java.util.Set<Integer> ids = new java.util.HashSet<>();
+        for (BackfillJobRecord record : storedRecords()) {
+            ids.add(record.viewId());
+        }
+        return ids;
+    }
+
+    private List<BackfillJobRecord> storedRecords() {
+        List<BackfillJobRecord> records = new ArrayList<>();
+        try (ReadView view = store.snapshot(); KvIterator it = view.scan(Keyspace.CATALOG,
+                BackfillJobRecord.prefixStart(), BackfillJobRecord.prefixEnd())) {
+            while (it.next()) {
+                records.add(BackfillJobRecord.decode(it.value()));
+            }
+        }
+        return records;
     }
 
     /** After a failed epoch, under the barrier lock: restarts every job from its last checkpoint. */
