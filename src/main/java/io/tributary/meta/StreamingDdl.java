@@ -69,6 +69,8 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
 
     /** How often a foreground CREATE tells its client how far the backfill is. */
     private static final long NOTICE_INTERVAL_MS = 3000;
+    /** How often a foreground CREATE looks whether its client asked to cancel it. */
+    private static final long CANCEL_POLL_MS = 50;
 
     /**
      * Creates a materialized view: at an epoch boundary pins the committed state, registers the
@@ -79,12 +81,14 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      *
      * @param parallelism actors per parallel fragment, at least 1
      * @param rateLimit backfill rows per second per parallel unit, -1 unlimited, 0 paused
+     * @param cancelCheck polled while a foreground create waits; throws (57014) once the client asked to cancel
      * @return false when the name existed and {@code ifNotExists} was set
      * @throws TributaryException 42P07 when the name exists; planning errors (0A000 ...); 57014
      *     when a foreground create was cancelled
      */
     public boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
-            int parallelism, boolean background, long rateLimit, Consumer<String> notices) throws InterruptedException {
+            int parallelism, boolean background, long rateLimit, Consumer<String> notices, Runnable cancelCheck)
+            throws InterruptedException {
         if (!catalogService.reserveName(name, ifNotExists)) {
             return false;
         }
@@ -138,22 +142,34 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         }
         barriers.awaitCommitted(ticket);
         if (!background) {
-            awaitForeground(started[0], notices);
+            awaitForeground(started[0], notices, cancelCheck);
         }
         return true;
     }
 
     /** Waits for a foreground job, telling the client its progress; a cancel removes the view. */
-    private void awaitForeground(ViewBackfills.Job job, Consumer<String> notices) throws InterruptedException {
+    private void awaitForeground(ViewBackfills.Job job, Consumer<String> notices, Runnable cancelCheck)
+            throws InterruptedException {
         long nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
         while (true) {
             try {
-                job.done.get(Math.max(1, nextNotice - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+                cancelCheck.run();
+            } catch (TributaryException cancelled) {
+                if (backfills.cancel(job.id(), cancelled)) {
+                    throw cancelled;
+                }
+                // the job ended just before the cancel: its outcome stands
+            }
+            try {
+                long untilNotice = nextNotice - System.currentTimeMillis();
+                job.done.get(Math.max(1, Math.min(CANCEL_POLL_MS, untilNotice)), TimeUnit.MILLISECONDS);
                 return;
             } catch (TimeoutException e) {
-                notices.accept("materialized view \"" + job.view.name() + "\": " + backfills.progressText(job.id())
-                        + " backfilled");
-                nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
+                if (System.currentTimeMillis() >= nextNotice) {
+                    notices.accept("materialized view \"" + job.view.name() + "\": "
+                            + backfills.progressText(job.id()) + " backfilled");
+                    nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
+                }
             } catch (ExecutionException e) {
                 throw e.getCause() instanceof TributaryException te ? te
                         : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
