@@ -81,6 +81,11 @@ public final class Database implements AutoCloseable {
         return new TableWriter(table, rowIds, streams);
     }
 
+    /** The state store, for tests in this package that check what is stored; any thread. */
+    StateStore store() {
+        return store;
+    }
+
     /** Creates and drops views and drops tables; any thread. */
     public StreamingDdl streamingDdl() {
         return streamingDdl;

@@ -1,0 +1,109 @@
+package io.tributary.meta;
+
+import io.tributary.stream.runtime.BackfillProgress;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
+import static io.tributary.meta.BackfillFixture.exec;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code backfill_rate_limit}: a backfill with one parallel unit reads its rate's rows per second (within 20%),
+ * measured between two checkpoints (progress moves only at checkpoints, every barrier interval) over a table far
+ * larger than what the measurement reads; {@code ALTER ... SET BACKFILL_RATE_LIMIT = 0} pauses it at once. The
+ * CREATE runs in the foreground meanwhile, so it also checks the progress NOTICEs a waiting client receives.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class BackfillRateTest {
+    private static final int ROWS = 30_000;
+    private static final long RATE = 2_000;
+    private static final long MEASURE_NANOS = TimeUnit.MILLISECONDS.toNanos(3_500);
+    private static final String QUERY = "SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g";
+
+    /** A job's rows done at a moment. */
+    private record Sample(long nanos, long rows) {
+    }
+
+    private static long rowsDone(BackfillFixture f, int job) {
+        for (StreamingDdl.JobInfo info : f.db.streamingDdl().jobs()) {
+            if (info.id() == job) {
+                BackfillProgress p = info.progress();
+                return p == null ? 0 : p.rowsDone();
+            }
+        }
+        throw new AssertionError("job " + job + " is not running");
+    }
+
+    @Test
+    void backfillReadsAtItsRateLimitAndPausesAtZero() throws Exception {
+        try (BackfillFixture f = new BackfillFixture(20); Connection c = f.connect(); Connection other = f.connect()) {
+            exec(c, "CREATE TABLE t (id BIGINT PRIMARY KEY, g INT, v INT)");
+            exec(c, "INSERT INTO t SELECT x, x % 10, x FROM generate_series(1, " + ROWS + ") AS s(x)");
+            exec(c, "SET streaming_parallelism = 1");
+            exec(c, "SET backfill_rate_limit = " + RATE);
+            try (Statement create = c.createStatement()) {
+                CompletableFuture<Void> created = CompletableFuture.runAsync(() -> {
+                    try {
+                        create.execute("CREATE MATERIALIZED VIEW m AS " + QUERY);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                while (f.db.catalog().table("m").isEmpty()) {
+                    Thread.sleep(5);
+                }
+                int job = f.id("m");
+
+                // Progress moves at checkpoints: the first sample is the first checkpoint after a warm-up of a
+                // quarter of a second's rows, the last the last checkpoint within the measured span.
+                List<Sample> samples = new ArrayList<>();
+                long last = -1;
+                while (samples.isEmpty() || System.nanoTime() - samples.get(0).nanos() < MEASURE_NANOS) {
+                    long rows = rowsDone(f, job);
+                    if (rows != last && rows >= RATE / 4) {
+                        samples.add(new Sample(System.nanoTime(), rows));
+                    }
+                    last = rows;
+                    Thread.sleep(1);
+                }
+                Sample first = samples.get(0);
+                Sample end = samples.get(samples.size() - 1);
+                double seconds = (end.nanos() - first.nanos()) / 1e9;
+                double rate = (end.rows() - first.rows()) / seconds;
+                System.out.printf(Locale.ROOT, "backfill rate: %.0f rows/s with a limit of %d (%d checkpoints over"
+                        + " %.2f s, rows %d -> %d)%n", rate, RATE, samples.size(), seconds, first.rows(), end.rows());
+                assertTrue(end.rows() < ROWS / 2, "the table outlasts the measurement");
+                assertTrue(Math.abs(rate - RATE) <= 0.2 * RATE, "rate " + rate + " within 20% of " + RATE);
+
+                exec(other, "ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0");
+                // What was read before the ALTER reaches the next checkpoints; after that nothing more is read.
+                Thread.sleep(300);
+                long paused = rowsDone(f, job);
+                Thread.sleep(1_000);
+                assertEquals(paused, rowsDone(f, job), "no rows read while paused");
+
+                exec(other, "ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = DEFAULT");
+                created.get(60, TimeUnit.SECONDS);
+                List<String> notices = new ArrayList<>();
+                for (SQLWarning w = create.getWarnings(); w != null; w = w.getNextWarning()) {
+                    notices.add(w.getMessage());
+                }
+                assertTrue(notices.stream().anyMatch(n -> n.matches("materialized view \"m\": \\d+\\.\\d\\d% \\(\\d+/"
+                        + ROWS + "\\) backfilled")), "progress notices of the foreground CREATE: " + notices);
+            }
+            assertViewEqualsQuery(c, "m", QUERY);
+        }
+    }
+}
