@@ -2,6 +2,7 @@ package io.tributary.meta;
 
 import io.tributary.batch.SnapshotSource;
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
@@ -29,6 +30,7 @@ public final class Database implements AutoCloseable {
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
     private final StreamingDdl streamingDdl;
+    private final SystemTables systemTables = new SystemTables();
 
     private Database(StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners) {
         this.store = store;
@@ -41,6 +43,7 @@ public final class Database implements AutoCloseable {
                 planners.apply(catalogService.catalog()));
         barriers.setParticipant(streamingDdl);
         streamingDdl.recoverJobs();
+        systemTables.register(new RelationsTable(catalogService.catalog()));
         barriers.start();
     }
 
@@ -59,6 +62,14 @@ public final class Database implements AutoCloseable {
     /** The in-memory catalog; any thread. */
     public Catalog catalog() {
         return catalogService.catalog();
+    }
+
+    /**
+     * The system tables of this instance ({@code tributary_catalog.*}); parts of the engine register
+     * theirs here. Any thread.
+     */
+    public SystemTables systemTables() {
+        return systemTables;
     }
 
     /** Executes DDL; any thread. */

@@ -2,6 +2,7 @@ package io.tributary.sql;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -581,7 +582,13 @@ public final class UtilityParser {
         if (peek().isSymbol("(")) {
             throw TributaryException.notSupported("COPY (query)");
         }
-        String table = qualifiedName();
+        boolean systemTable = peek().isIdentifier() && peek().text().equals(SystemTables.SCHEMA)
+                && tokens.get(pos + 1).isSymbol(".");
+        if (systemTable) {
+            next();
+            next();
+        }
+        String table = systemTable ? identifier() : qualifiedName();
         List<String> columns = peek().isSymbol("(") ? identifierList() : List.of();
         if (peek().isWord("to")) {
             throw TributaryException.notSupported("COPY TO; use SELECT");
@@ -651,7 +658,7 @@ public final class UtilityParser {
                 delimiter != null ? delimiter : csv ? ',' : '\t',
                 nullString != null ? nullString : csv ? "" : "\\N", header, quote,
                 escape != null ? escape : quote);
-        return new UtilityStatement.CopyFrom(table, columns, format);
+        return new UtilityStatement.CopyFrom(table, systemTable, columns, format);
     }
 
     private static char singleChar(Token t, String what) {
@@ -685,10 +692,17 @@ public final class UtilityParser {
         return out;
     }
 
-    /** A possibly schema-qualified name; only {@code public} (and {@code dev.public}) exist. */
+    /**
+     * A possibly schema-qualified name; only {@code public} (and {@code dev.public}) hold user
+     * relations, and system tables are only read with SELECT.
+     */
     private String qualifiedName() {
         String name = identifier();
         while (acceptSymbol(".")) {
+            if (name.equals(SystemTables.SCHEMA)) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "schema \"" + name
+                        + "\" holds system tables, which can only be read with SELECT");
+            }
             if (!name.equals("public") && !name.equals("dev")) {
                 throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + name + "\" does not exist");
             }

@@ -74,8 +74,13 @@ public sealed interface UtilityStatement {
     record Transaction(TransactionVerb verb) implements UtilityStatement {
     }
 
-    /** {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones. */
-    record CopyFrom(String table, List<String> columns, CopyFormat format) implements UtilityStatement {
+    /**
+     * {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones.
+     * {@code systemTable} is set when the table was named in the system table schema (which the
+     * session refuses to write).
+     */
+    record CopyFrom(String table, boolean systemTable, List<String> columns, CopyFormat format)
+            implements UtilityStatement {
     }
 
     /** Options of COPY FROM STDIN. {@code nullString} is the text that means NULL. */

@@ -1,6 +1,7 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -222,6 +223,9 @@ final class UtilityRunner {
     }
 
     private StatementResult copy(UtilityStatement.CopyFrom c) {
+        if (c.systemTable()) {
+            throw SystemTables.cannotChange(db.systemTables().require(c.table()).name());
+        }
         TableDef table = EngineSession.requireTable(db, c.table());
         int[] targets = table.targetColumns(c.columns());
         return new StatementResult.CopyIn(new CopyFromStdin(db, table, targets, c.format(), cancelCheck,
