@@ -44,6 +44,8 @@ public final class Database implements AutoCloseable {
         barriers.setParticipant(streamingDdl);
         streamingDdl.recoverJobs();
         systemTables.register(new RelationsTable(catalogService.catalog()));
+        systemTables.register(new DdlProgressTable(streamingDdl));
+        systemTables.register(new BackfillProgressTable(streamingDdl));
         barriers.start();
     }
 

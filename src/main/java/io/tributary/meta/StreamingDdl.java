@@ -69,13 +69,15 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
 
     /** How often a foreground CREATE tells its client how far the backfill is. */
     private static final long NOTICE_INTERVAL_MS = 3000;
+    /** How often a waiting statement looks for its client's cancel request. */
+    private static final long CANCEL_POLL_MS = 100;
 
     /**
      * Creates a materialized view: at an epoch boundary pins the committed state, registers the
      * job durably and starts backfilling it without holding up anyone's writes. In the background
      * it returns once the job is registered; in the foreground it waits until the view is complete,
-     * sending {@code notices} with the progress every few seconds, and a cancel (interrupt)
-     * removes the view again.
+     * sending {@code notices} with the progress every few seconds, and a cancel (interrupt, or
+     * {@code cancelCheck} throwing, which it is polled for) removes the view again.
      *
      * @param parallelism actors per parallel fragment, at least 1
      * @param rateLimit backfill rows per second per parallel unit, -1 unlimited, 0 paused
@@ -84,7 +86,8 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      *     when a foreground create was cancelled
      */
     public boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
-            int parallelism, boolean background, long rateLimit, Consumer<String> notices) throws InterruptedException {
+            int parallelism, boolean background, long rateLimit, Consumer<String> notices, Runnable cancelCheck)
+            throws InterruptedException {
         if (!catalogService.reserveName(name, ifNotExists)) {
             return false;
         }
@@ -138,22 +141,31 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         }
         barriers.awaitCommitted(ticket);
         if (!background) {
-            awaitForeground(started[0], notices);
+            awaitForeground(started[0], notices, cancelCheck);
         }
         return true;
     }
 
     /** Waits for a foreground job, telling the client its progress; a cancel removes the view. */
-    private void awaitForeground(ViewBackfills.Job job, Consumer<String> notices) throws InterruptedException {
+    private void awaitForeground(ViewBackfills.Job job, Consumer<String> notices, Runnable cancelCheck)
+            throws InterruptedException {
         long nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
         while (true) {
             try {
-                job.done.get(Math.max(1, nextNotice - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+                try {
+                    cancelCheck.run();
+                } catch (TributaryException cancelled) {
+                    backfills.cancel(job.id(), cancelled);
+                    throw cancelled;
+                }
+                job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
                 return;
             } catch (TimeoutException e) {
-                notices.accept("materialized view \"" + job.view.name() + "\": " + backfills.progressText(job.id())
-                        + " backfilled");
-                nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
+                if (System.currentTimeMillis() >= nextNotice) {
+                    notices.accept("materialized view \"" + job.view.name() + "\": "
+                            + backfills.progressText(job.id()) + " backfilled");
+                    nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
+                }
             } catch (ExecutionException e) {
                 throw e.getCause() instanceof TributaryException te ? te
                         : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
@@ -170,7 +182,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      *
      * @throws TributaryException 42P01 when {@code name} is no view being created or created
      */
-    public void await(String name) throws InterruptedException {
+    public void await(String name, Runnable cancelCheck) throws InterruptedException {
         List<ViewBackfills.Job> waitFor = new ArrayList<>();
         if (name == null) {
             waitFor.addAll(backfills.jobs());
@@ -180,10 +192,13 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
             backfills.job(view.id()).ifPresent(waitFor::add);
         }
         for (ViewBackfills.Job job : waitFor) {
-            try {
-                job.done.get();
-            } catch (ExecutionException e) {
-                // cancelled or failed: finished all the same
+            while (!job.done.isDone()) {
+                cancelCheck.run();
+                try {
+                    job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    // cancelled or failed jobs are finished all the same; a timeout polls the cancel again
+                }
             }
         }
     }

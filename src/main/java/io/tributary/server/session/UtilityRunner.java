@@ -87,7 +87,7 @@ final class UtilityRunner {
                         .toList());
             }
             if (statement instanceof UtilityStatement.Wait w) {
-                db.streamingDdl().await(w.view());
+                db.streamingDdl().await(w.view(), cancelCheck);
                 return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
@@ -156,7 +156,8 @@ final class UtilityRunner {
             created = db.streamingDdl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
                     parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism(), variables.backgroundDdl(),
                     variables.backfillRateLimit(),
-                    message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
+                    message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
+                    cancelCheck);
         } catch (TributaryException e) {
             throw inStatement(e, c.sql(), c.query());
         }
