@@ -27,14 +27,28 @@ final class CsvFormat implements RecordFormat {
 
     @Override
     public int recordEnd(byte[] buf, int from, int to) {
-        // the delimiter, quote and newline are ASCII, so scanning UTF-8 bytes finds them exactly
+        // the delimiter, quote and newline are ASCII, so scanning UTF-8 bytes finds them exactly;
+        // a quote opens a quoted field only at the start of a field, as fields() reads it
         boolean quoted = false;
+        boolean fieldStart = true;
         for (int i = from; i < to; i++) {
             byte b = buf[i];
-            if (b == QUOTE) {
-                quoted = !quoted;
-            } else if (b == '\n' && !quoted) {
+            if (quoted) {
+                if (b == QUOTE) {
+                    if (i + 1 == to) {
+                        return -1; // an escaped quote or the closing one: the next byte decides
+                    }
+                    if (buf[i + 1] == QUOTE) {
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                }
+            } else if (b == '\n') {
                 return i + 1;
+            } else {
+                quoted = b == QUOTE && fieldStart;
+                fieldStart = b == delimiter;
             }
         }
         return -1;
