@@ -96,11 +96,13 @@ final class PostgresCdcReader implements SplitReader {
         if (snapshot == null) {
             snapshot = source.openSnapshot(at.lastKey());
         }
-        List<SourceChange> rows = snapshot.next(Math.min(maxRows, chunkRows));
-        if (rows.isEmpty()) {
+        int limit = Math.min(maxRows, chunkRows);
+        List<SourceChange> rows = snapshot.next(limit);
+        if (rows.size() < limit) {
+            // a short chunk is the last: end the transaction now, as its locks hold off upstream DDL.
+            // The snapshot is the slot's state at the consistent point: the stream goes on from there.
             snapshot.close();
             snapshot = null;
-            // the snapshot is the slot's state at the consistent point: the stream goes on from there
             position = new CdcPosition.Streaming(source.slotIdentity().consistentPoint(), 0);
         } else {
             position = new CdcPosition.Snapshot(snapshot.lastKey());

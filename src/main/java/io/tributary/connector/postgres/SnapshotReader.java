@@ -37,7 +37,8 @@ final class SnapshotReader implements AutoCloseable {
         this.lastKey = lastKey;
         List<String> select = new ArrayList<>();
         for (SourceColumn c : columns) {
-            select.add(CdcOptions.quote(c.name()) + "::text");
+            // aliased: an output column named like a key column would make ORDER BY sort its text
+            select.add(CdcOptions.quote(c.name()) + "::text AS c" + select.size());
         }
         keyColumns = new int[upstream.primaryKey().size()];
         List<String> key = new ArrayList<>();
