@@ -33,8 +33,9 @@ sealed interface CdcPosition {
     /**
      * Streaming from the slot.
      *
-     * @param lsn the end LSN of the last transaction returned in full: decoding resumes with the
-     *     first transaction committed at or after it (the consistent point when none was returned)
+     * @param lsn the end LSN of the last transaction returned in full (the consistent point when
+     *     none was; a later LSN the server reported while nothing was in flight): decoding resumes
+     *     with the first transaction committed at or after it
      * @param skip how many changes of the transaction after {@code lsn} were returned already; not
      *     zero only when a transaction larger than a whole batch had to be split
      */

@@ -56,7 +56,7 @@ final class CdcSetup {
             }
             published = true;
             long consistentPoint;
-            try (Connection replication = PgConnections.replication(options)) {
+            try (Connection replication = PgConnections.replication(options, 0)) {
                 String snapshotName;
                 try (Statement s = replication.createStatement();
                         ResultSet rs = s.executeQuery("CREATE_REPLICATION_SLOT " + CdcOptions.quote(slot)

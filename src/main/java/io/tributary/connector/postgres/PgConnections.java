@@ -30,15 +30,20 @@ final class PgConnections {
      *     missing database)
      */
     static Connection plain(CdcOptions options) {
-        return open(options, false);
+        return open(options, false, 0);
     }
 
-    /** A logical replication connection ({@code replication=database}, simple query protocol). */
-    static Connection replication(CdcOptions options) {
-        return open(options, true);
+    /**
+     * A logical replication connection ({@code replication=database}, simple query protocol).
+     *
+     * @param socketTimeoutSeconds how long a read may block before the connection counts as broken;
+     *     0 for no limit (creating a slot waits for running transactions to end, however long)
+     */
+    static Connection replication(CdcOptions options, int socketTimeoutSeconds) {
+        return open(options, true, socketTimeoutSeconds);
     }
 
-    private static Connection open(CdcOptions options, boolean replication) {
+    private static Connection open(CdcOptions options, boolean replication, int socketTimeoutSeconds) {
         Properties props = new Properties();
         PGProperty.USER.set(props, options.username());
         if (options.password() != null) {
@@ -48,6 +53,8 @@ final class PgConnections {
         PGProperty.LOGIN_TIMEOUT.set(props, CONNECT_TIMEOUT_SECONDS);
         PGProperty.OPTIONS.set(props, "-c TimeZone=UTC");
         PGProperty.APPLICATION_NAME.set(props, "tributary postgres-cdc");
+        PGProperty.SOCKET_TIMEOUT.set(props, socketTimeoutSeconds);
+        PGProperty.TCP_KEEP_ALIVE.set(props, true);
         if (replication) {
             PGProperty.REPLICATION.set(props, "database");
             PGProperty.ASSUME_MIN_SERVER_VERSION.set(props, "10");

@@ -49,6 +49,8 @@ final class PostgresCdcReader implements SplitReader {
     private Transaction receiving;
     /** A received transaction not yet returned in full, or null. */
     private Transaction pending;
+    /** A failure met after a batch was filled, thrown by the next poll. */
+    private ConnectorException failure;
     private volatile boolean caughtUp;
     private volatile long lastCommitMillis = -1;
 
@@ -74,6 +76,9 @@ final class PostgresCdcReader implements SplitReader {
 
     @Override
     public SourceBatch poll(long maxWaitMillis, int maxRows) throws InterruptedException {
+        if (failure != null) {
+            throw failure;
+        }
         long deadline = System.currentTimeMillis() + maxWaitMillis;
         if (maxRows <= 0) {
             Thread.sleep(Math.max(0, maxWaitMillis));
@@ -127,7 +132,17 @@ final class PostgresCdcReader implements SplitReader {
                 }
                 continue;
             }
-            ByteBuffer message = ch.readPending();
+            ByteBuffer message;
+            try {
+                message = ch.readPending();
+            } catch (SQLException e) {
+                // the server restarted, the network broke, or wal_sender_timeout passed while the
+                // engine did not poll: what was returned is in the position, so start over from it
+                LOG.warn("postgres-cdc: replication connection to {} broke ({}); resuming from {}",
+                        source.options().where(), e.getMessage(), CdcPosition.describe(position));
+                dropChannel();
+                break;
+            }
             if (message == null) {
                 caughtUp = receiving == null;
                 advanceWhileIdle(ch);
@@ -139,7 +154,16 @@ final class PostgresCdcReader implements SplitReader {
                 continue;
             }
             caughtUp = false;
-            receive(PgOutputDecoder.decode(message));
+            try {
+                receive(PgOutputDecoder.decode(message));
+            } catch (ConnectorException e) {
+                if (out.isEmpty()) {
+                    throw e;
+                }
+                // the changes before the failure are good and in the position: hand them out first
+                failure = e;
+                break;
+            }
         }
         return out.isEmpty() ? SourceBatch.EMPTY : new SourceBatch(out, List.of());
     }
@@ -226,6 +250,17 @@ final class PostgresCdcReader implements SplitReader {
         return ch;
     }
 
+    /** Forgets the channel and what it delivered beyond the position; the next poll starts a new one. */
+    private void dropChannel() {
+        ReplicationChannel ch = channel;
+        channel = null;
+        receiving = null;
+        pending = null;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
     @Override
     public byte[] position() {
         return CdcPosition.encode(position);
@@ -277,10 +312,6 @@ final class PostgresCdcReader implements SplitReader {
             snapshot.close();
             snapshot = null;
         }
-        ReplicationChannel ch = channel;
-        channel = null;
-        if (ch != null) {
-            ch.close();
-        }
+        dropChannel();
     }
 }

@@ -21,10 +21,13 @@ final class ReplicationChannel implements AutoCloseable {
     private static final String OBJECT_IN_USE = "55006";
     private static final String UNDEFINED_OBJECT = "42704";
     private static final int STATUS_INTERVAL_SECONDS = 10;
+    /** Reads never block long (readPending), so a read this slow means the server is gone. */
+    private static final int SOCKET_TIMEOUT_SECONDS = 60;
 
     private final Connection connection;
     private final PGReplicationStream stream;
     private long confirmed;
+    private boolean closed;
 
     private ReplicationChannel(Connection connection, PGReplicationStream stream) {
         this.connection = connection;
@@ -39,7 +42,7 @@ final class ReplicationChannel implements AutoCloseable {
      * @throws ConnectorException when the slot is gone or the server cannot be reached
      */
     static ReplicationChannel start(CdcOptions options, CdcIdentity identity, long startLsn) {
-        Connection connection = PgConnections.replication(options);
+        Connection connection = PgConnections.replication(options, SOCKET_TIMEOUT_SECONDS);
         try {
             PGReplicationStream stream = connection.unwrap(PGConnection.class).getReplicationAPI().replicationStream()
                     .logical()
@@ -81,7 +84,7 @@ final class ReplicationChannel implements AutoCloseable {
      * confirmed before are ignored.
      */
     synchronized void confirm(long lsn) throws SQLException {
-        if (lsn <= confirmed) {
+        if (closed || lsn <= confirmed) {
             return;
         }
         LogSequenceNumber l = LogSequenceNumber.valueOf(lsn);
@@ -91,16 +94,18 @@ final class ReplicationChannel implements AutoCloseable {
         confirmed = lsn;
     }
 
+    /** A failure while reading the snapshot or the stream, for the user: 08006 when the connection broke. */
     static ConnectorException failed(CdcOptions options, SQLException e) {
         String state = e.getSQLState() != null && e.getSQLState().startsWith("08") ? "08006"
                 : CdcStates.OBJECT_NOT_IN_PREREQUISITE_STATE;
-        return new ConnectorException(state, "postgres-cdc: logical replication from " + options.where()
-                + " failed: " + e.getMessage(), e);
+        return new ConnectorException(state, "postgres-cdc: reading " + options.quotedTable() + " from "
+                + options.where() + " failed: " + e.getMessage(), e);
     }
 
     /** Stops streaming and closes the connection, so the slot is free for the next reader. */
     @Override
     public synchronized void close() {
+        closed = true;
         try {
             stream.close();
         } catch (SQLException e) {

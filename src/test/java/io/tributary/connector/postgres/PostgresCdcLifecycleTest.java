@@ -23,10 +23,15 @@ class PostgresCdcLifecycleTest {
             new SourceColumn("v", DataType.TEXT));
     private int tableId;
 
-    private Source create(int id) throws Exception {
+    /** Creates the upstream table {@code (id int PRIMARY KEY, v text, n int)} with rows 1 and 2, and opens its source. */
+    private Source create(int id, String... alter) throws Exception {
         tableId = id;
-        UpstreamPostgres.execute("DROP TABLE IF EXISTS " + table(), "CREATE TABLE " + table() + " (id int PRIMARY KEY, v text)",
+        UpstreamPostgres.execute("DROP TABLE IF EXISTS " + table(),
+                "CREATE TABLE " + table() + " (id int PRIMARY KEY, v text, n int)",
                 "INSERT INTO " + table() + " VALUES (1, 'a'), (2, 'b')");
+        for (String statement : alter) {
+            UpstreamPostgres.execute(statement.replace("$T", table()));
+        }
         return open(null);
     }
 
@@ -110,6 +115,61 @@ class PostgresCdcLifecycleTest {
             assertNull(changes.get(0).row()[1], "REPLICA IDENTITY DEFAULT deletes carry only the key");
         } finally {
             reopened.close();
+        }
+    }
+
+    @Test
+    void aBrokenReplicationConnectionResumesFromThePosition() throws Exception {
+        Source source = create(9405);
+        String slot = source.splits().get(0);
+        try (SplitReader reader = source.reader(slot, null)) {
+            Reading.atLeast(reader, 2);
+            UpstreamPostgres.execute("INSERT INTO " + table() + " VALUES (3, 'c')");
+            assertEquals(1, Reading.atLeast(reader, 1).size());
+            UpstreamPostgres.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
+                    + " WHERE slot_name = '" + slot + "'");
+            UpstreamPostgres.execute("INSERT INTO " + table() + " VALUES (4, 'd')");
+            List<SourceChange> changes = Reading.atLeast(reader, 1);
+            long quiet = System.currentTimeMillis() + 500;
+            changes.addAll(Reading.until(reader, c -> System.currentTimeMillis() >= quiet));
+            assertEquals(1, changes.size(), "only the insert after the break, once");
+            assertEquals(4, changes.get(0).row()[0]);
+        } finally {
+            source.close();
+        }
+    }
+
+    private static final String LARGE_VALUE = "(SELECT string_agg(md5(g::text), '') FROM generate_series(1, 500) g)";
+
+    @Test
+    void anUnchangedLargeValueComesFromTheOldRowWithReplicaIdentityFull() throws Exception {
+        Source source = create(9406, "ALTER TABLE $T REPLICA IDENTITY FULL");
+        try (SplitReader reader = source.reader(source.splits().get(0), null)) {
+            Reading.atLeast(reader, 2);
+            UpstreamPostgres.execute("UPDATE " + table() + " SET v = " + LARGE_VALUE + " WHERE id = 1");
+            String large = (String) Reading.atLeast(reader, 1).get(0).row()[1];
+            assertEquals(16_000, large.length());
+            UpstreamPostgres.execute("UPDATE " + table() + " SET n = 7 WHERE id = 1");
+            List<SourceChange> changes = Reading.atLeast(reader, 1);
+            assertEquals(SourceChange.Kind.UPDATE, changes.get(0).kind());
+            assertEquals(large, changes.get(0).row()[1]);
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void anUnchangedLargeValueWithReplicaIdentityDefaultIsAClearError() throws Exception {
+        Source source = create(9407);
+        try (SplitReader reader = source.reader(source.splits().get(0), null)) {
+            Reading.atLeast(reader, 2);
+            UpstreamPostgres.execute("UPDATE " + table() + " SET v = " + LARGE_VALUE + " WHERE id = 1",
+                    "UPDATE " + table() + " SET n = 7 WHERE id = 1");
+            Reading.atLeast(reader, 1);
+            ConnectorException e = assertThrows(ConnectorException.class, () -> Reading.atLeast(reader, 1));
+            assertTrue(e.getMessage().contains("REPLICA IDENTITY FULL"), e.getMessage());
+        } finally {
+            source.close();
         }
     }
 

@@ -74,12 +74,14 @@ class PostgresCdcTypesTest {
     @Test
     void snapshotAndStreamDeliverCanonicalValuesAndNulls() throws Exception {
         try (SplitReader reader = source.reader(source.splits().get(0), null)) {
-            List<SourceChange> snapshot = Reading.atLeast(reader, 2);
             assertEquals("snapshotting", reader.phase());
+            assertEquals(-1, reader.lagMillis());
+            List<SourceChange> snapshot = Reading.atLeast(reader, 2);
             UpstreamPostgres.execute("INSERT INTO " + TABLE + " VALUES " + String.format(VALUES, 3).replace(", 7)", ", 7, 'x')"),
                     "INSERT INTO " + TABLE + " (id) VALUES (4)");
             List<SourceChange> streamed = Reading.atLeast(reader, 2);
             assertEquals("streaming", reader.phase());
+            assertTrue(reader.lagMillis() >= 0);
 
             assertEquals(2, snapshot.size());
             assertRow(1, snapshot.get(0));
