@@ -38,22 +38,22 @@ final class BackfillBenchmark implements Callable<Integer> {
         MachineLoad load = MachineLoad.now();
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             BackfillWorkload workload = new BackfillWorkload(rows, customers, System.err);
-            Map<BackfillQuery, BackfillWorkload.Figures> tributary;
+            BackfillWorkload.TributaryRun tributary;
             try (BenchTarget target = BenchTarget.tributary(dir.resolve(TRIBUTARY))) {
                 tributary = workload.runTributary(target, () -> dir.bytes(TRIBUTARY));
             }
             Map<BackfillQuery, BackfillWorkload.Figures> postgres;
             try (BenchTarget target = BenchTarget.postgres(dir.resolve("postgresql"), System.err)) {
-                postgres = workload.runPostgres(target, tributary);
+                postgres = workload.runPostgres(target, tributary.views());
             }
             print(tributary, postgres, load.cores());
             load.warnIfBusy(System.out);
-            return checkViewsAgree(tributary, postgres) ? 0 : 1;
+            return checkViewsAgree(tributary.views(), postgres) ? 0 : 1;
         }
     }
 
-    private void print(Map<BackfillQuery, BackfillWorkload.Figures> tributary,
-            Map<BackfillQuery, BackfillWorkload.Figures> postgres, int cores) {
+    private void print(BackfillWorkload.TributaryRun tributary, Map<BackfillQuery, BackfillWorkload.Figures> postgres,
+            int cores) {
         System.out.printf("bench backfill: %,d orders, %,d customers; a single-row INSERT into orders every %d ms"
                 + " before and during each backfill; %d cores%n", rows, customers, PacedInserts.PACE_MS, cores);
         String format = "%-8s | %11s | %9s | %9s | %7s | %11s | %13s | %11s | %10s%n";
@@ -61,7 +61,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "during/idle", "p99 during");
         System.out.printf(format, "", "tributary", "tributary", "", "PG/ours", "idle (ms)", "(ms)", "", "(ms)");
         for (BackfillQuery query : BackfillQuery.values()) {
-            BackfillWorkload.Figures t = tributary.get(query);
+            BackfillWorkload.Figures t = tributary.views().get(query);
             double pgSeconds = postgres.get(query).seconds();
             System.out.printf(format, query.label(), String.format("%.1f", t.seconds()),
                     String.format("%,.0f", rows / t.seconds()), String.format("%.1f", pgSeconds),
@@ -71,9 +71,9 @@ final class BackfillBenchmark implements Callable<Integer> {
         }
         System.out.println("backfill s: from CREATE MATERIALIZED VIEW (background_ddl = true) until the job is done;"
                 + " rows/s = orders / that; ratio above 1: ours is faster");
-        System.out.print("tributary state on disk after each DROP (MB):");
+        System.out.printf("tributary state on disk (MB): after the load %,.1f", tributary.loadedStateBytes() / 1e6);
         for (BackfillQuery query : BackfillQuery.values()) {
-            System.out.printf(" %s %,.1f;", query.label(), tributary.get(query).stateBytes() / 1e6);
+            System.out.printf("; after DROP of %s %,.1f", query.label(), tributary.views().get(query).stateBytes() / 1e6);
         }
         System.out.println();
     }

@@ -41,6 +41,14 @@ final class BackfillWorkload {
                    List<BigDecimal> fingerprint, long stateBytes) {
     }
 
+    /**
+     * Tributary's figures.
+     *
+     * @param loadedStateBytes its state on disk after the load, before the first view
+     */
+    record TributaryRun(long loadedStateBytes, Map<BackfillQuery, Figures> views) {
+    }
+
     private final long rows;
     private final int customers;
     private final BackfillRows data;
@@ -55,21 +63,21 @@ final class BackfillWorkload {
 
     /**
      * @param stateBytes the size of Tributary's state on disk now
-     * @return the figures per view, in {@link BackfillQuery} order
      */
-    Map<BackfillQuery, Figures> runTributary(BenchTarget target, LongSupplier stateBytes) throws Exception {
+    TributaryRun runTributary(BenchTarget target, LongSupplier stateBytes) throws Exception {
         Map<BackfillQuery, Figures> figures = new EnumMap<>(BackfillQuery.class);
+        long loadedBytes;
         try (Connection c = target.connect(); Statement st = c.createStatement();
              PacedInserts inserts = new PacedInserts(target, data, rows + 1)) {
             load(target, c);
-            progress.printf("%s: state on disk after the load: %,.1f MB%n", target.name(), stateBytes.getAsLong() / 1e6);
+            loadedBytes = stateBytes.getAsLong();
             st.execute("SET background_ddl = true");
             warmUp(target, st, inserts);
             for (BackfillQuery query : BackfillQuery.values()) {
                 figures.put(query, tributaryView(target, st, inserts, query, stateBytes));
             }
         }
-        return figures;
+        return new TributaryRun(loadedBytes, figures);
     }
 
     private Figures tributaryView(BenchTarget target, Statement st, PacedInserts inserts, BackfillQuery query,
@@ -137,7 +145,7 @@ final class BackfillWorkload {
     }
 
     /**
-     * @param tributary Tributary's figures: PostgreSQL's view of each query covers the same orders
+     * @param tributary Tributary's figures per view: PostgreSQL's view of each query covers the same orders
      * @return the figures per view; only the time and the fingerprint are measured
      */
     Map<BackfillQuery, Figures> runPostgres(BenchTarget target, Map<BackfillQuery, Figures> tributary) throws Exception {
