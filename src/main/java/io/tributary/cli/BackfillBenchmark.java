@@ -3,7 +3,9 @@ package io.tributary.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -76,6 +78,8 @@ final class BackfillBenchmark implements Callable<Integer> {
             System.out.printf("; after DROP of %s %,.1f", query.label(), tributary.views().get(query).stateBytes() / 1e6);
         }
         System.out.println();
+        System.out.println("(state on disk includes RocksDB's write-ahead log, which keeps a dropped view's writes until"
+                + " they are flushed)");
     }
 
     /** Both views of a query cover the same orders, so they must hold the same rows. */
@@ -83,8 +87,8 @@ final class BackfillBenchmark implements Callable<Integer> {
             Map<BackfillQuery, BackfillWorkload.Figures> postgres) {
         boolean agree = true;
         for (BackfillQuery query : BackfillQuery.values()) {
-            var t = tributary.get(query).fingerprint();
-            var p = postgres.get(query).fingerprint();
+            List<BigDecimal> t = tributary.get(query).fingerprint();
+            List<BigDecimal> p = postgres.get(query).fingerprint();
             if (!Objects.equals(t, p)) {
                 System.out.printf("MISMATCH: %s view: tributary %s, postgresql %s%n", query.label(), t, p);
                 agree = false;
