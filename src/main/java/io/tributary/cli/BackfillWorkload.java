@@ -61,9 +61,7 @@ final class BackfillWorkload {
         this.progress = progress;
     }
 
-    /**
-     * @param stateBytes the size of Tributary's state on disk now
-     */
+    /** Runs Tributary's side on {@code target}; {@code stateBytes} tells the size of its state on disk now. */
     TributaryRun runTributary(BenchTarget target, LongSupplier stateBytes) throws Exception {
         Map<BackfillQuery, Figures> figures = new EnumMap<>(BackfillQuery.class);
         long loadedBytes;
