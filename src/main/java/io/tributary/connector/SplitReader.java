@@ -30,7 +30,10 @@ public interface SplitReader extends AutoCloseable {
      */
     void onCheckpointComplete(byte[] position);
 
-    /** What the reader is doing now: {@code snapshotting} or {@code streaming}. */
+    /**
+     * What the reader is doing now: {@code snapshotting}, {@code streaming}, or {@code finished}
+     * once a bounded input is read to its end.
+     */
     String phase();
 
     /** How far behind the source the reader is, in milliseconds, or -1 when unknown. */

@@ -1,0 +1,18 @@
+package io.tributary.connector;
+
+import io.tributary.connector.datagen.DatagenConnector;
+
+import java.util.List;
+
+/**
+ * The connectors a server offers, in one list: a new built-in connector is one line here.
+ */
+public final class BuiltinConnectors {
+    private BuiltinConnectors() {
+    }
+
+    public static Connectors create() {
+        return new Connectors(List.of(
+                new DatagenConnector()));
+    }
+}
