@@ -48,7 +48,7 @@ final class DatagenReader implements SplitReader {
                 return SourceBatch.EMPTY;
             }
         }
-        long left = (spec.totalRows() - next + step - 1) / step;
+        long left = (spec.totalRows() - next - 1) / step + 1; // next < total, so nothing overflows
         int n = (int) Math.min(Math.min(maxRows, (long) credit), left);
         credit -= n;
         List<FieldGenerator> fields = spec.fields();

@@ -87,6 +87,22 @@ class DatagenSpecTest {
     }
 
     @Test
+    void anEndlessSequenceRunsOnEverySplitWithinTheBatchSize() throws InterruptedException {
+        Map<String, String> o = options("fields.id.kind", "sequence", "datagen.split.num", "3");
+        try (Source source = new DatagenConnector().open(DatagenSourceContractTest.context(o, null))) {
+            for (String split : source.splits()) {
+                try (SplitReader reader = source.reader(split, null)) {
+                    List<SourceChange> changes = reader.poll(10, 100).changes();
+                    assertTrue(!changes.isEmpty() && changes.size() <= 100, "rows: " + changes.size());
+                    for (SourceChange c : changes) {
+                        assertEquals(Integer.parseInt(split), ((Long) c.row()[0] - 1) % 3, "split " + split);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void numericRandomValuesHaveTheColumnsScaleWithinBounds() {
         RandomField f = new RandomField(io.tributary.common.types.DataType.numeric(6, 2), 1, 150, 9999, 0, 0, 2, 0);
         for (long s = 0; s < 1000; s++) {
