@@ -19,6 +19,7 @@ public final class Catalog {
     public static final String SCHEMA = "public";
 
     private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
+    private final Map<Integer, java.util.function.Supplier<String>> creating = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
 
     /** Grows with every change, so plans made against an older catalog can be recognized. */
@@ -50,6 +51,28 @@ public final class Catalog {
     public void put(TableDef table) {
         tables.put(table.name(), table);
         version.incrementAndGet();
+    }
+
+    /**
+     * Marks relation {@code id} as still being created: reading it fails with 55000 and
+     * {@code status}'s text (which job, how far). Cleared by {@link #created}.
+     */
+    public void creating(int id, java.util.function.Supplier<String> status) {
+        creating.put(id, status);
+        version.incrementAndGet();
+    }
+
+    /** Relation {@code id} is complete and readable. */
+    public void created(int id) {
+        if (creating.remove(id) != null) {
+            version.incrementAndGet();
+        }
+    }
+
+    /** Why relation {@code id} cannot be read yet, or empty when it can. */
+    public Optional<String> creatingStatus(int id) {
+        java.util.function.Supplier<String> s = creating.get(id);
+        return s == null ? Optional.empty() : Optional.of(s.get());
     }
 
     public void remove(String name) {

@@ -1,6 +1,8 @@
 package io.tributary.connector;
 
 import io.tributary.connector.datagen.DatagenConnector;
+import io.tributary.connector.files.FilesConnector;
+import io.tributary.connector.nexmark.NexmarkConnector;
 
 import java.util.List;
 
@@ -13,6 +15,8 @@ public final class BuiltinConnectors {
 
     public static Connectors create() {
         return new Connectors(List.of(
-                new DatagenConnector()));
+                new DatagenConnector(),
+                new FilesConnector(),
+                new NexmarkConnector()));
     }
 }

@@ -2,6 +2,7 @@ package io.tributary.meta;
 
 import io.tributary.batch.SnapshotSource;
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.connector.BuiltinConnectors;
 import io.tributary.connector.Connectors;
@@ -32,6 +33,7 @@ public final class Database implements AutoCloseable {
     private final StreamRuntime streams;
     private final StreamingDdl streamingDdl;
     private final SourceManager sources;
+    private final SystemTables systemTables = new SystemTables();
 
     private Database(StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners,
             Connectors connectors) {
@@ -40,13 +42,18 @@ public final class Database implements AutoCloseable {
         this.catalogService = CatalogService.recover(store, barriers);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
         this.snapshots = new SnapshotSource(store);
-        this.streams = new StreamRuntime(store);
+        this.streams = new StreamRuntime(store, barrierIntervalMs);
         this.streamingDdl = new StreamingDdl(catalogService, barriers, store, streams,
                 planners.apply(catalogService.catalog()));
         barriers.setParticipant(streamingDdl);
         streamingDdl.recoverJobs();
         this.sources = new SourceManager(new SourceEngine(catalogService, barriers, store, streams, rowIds),
                 connectors);
+        systemTables.register(new RelationsTable(catalogService.catalog()));
+        systemTables.register(new DdlProgressTable(streamingDdl));
+        systemTables.register(new BackfillProgressTable(streamingDdl));
+        systemTables.register(new SourceProgressTable(sources));
+        systemTables.register(new SourceErrorsTable(sources));
         barriers.start();
         sources.recover();
     }
@@ -73,6 +80,14 @@ public final class Database implements AutoCloseable {
     /** The in-memory catalog; any thread. */
     public Catalog catalog() {
         return catalogService.catalog();
+    }
+
+    /**
+     * The system tables of this instance ({@code tributary_catalog.*}); parts of the engine register
+     * theirs here. Any thread.
+     */
+    public SystemTables systemTables() {
+        return systemTables;
     }
 
     /** Executes DDL; any thread. */

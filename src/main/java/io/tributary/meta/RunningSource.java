@@ -191,12 +191,12 @@ final class RunningSource {
             rs = List.copyOf(runners);
         }
         String err = error;
+        long rate = limiter.rate();
         if (rs.isEmpty()) {
-            return List.of(new SourceManager.SplitProgress(table.name(), "", "", 0,
-                    err != null ? "failed" : "starting", -1, err, 0));
+            return List.of(new SourceManager.SplitProgress(table.name(), table.source().connector(), "", "", 0,
+                    err != null ? "failed" : "starting", -1, rate, err, 0));
         }
-        boolean paused = limiter.paused();
-        return rs.stream().map(r -> r.progress(table.name(), paused, err)).toList();
+        return rs.stream().map(r -> r.progress(rate, err)).toList();
     }
 
     void setRateLimit(long rowsPerSecond) {

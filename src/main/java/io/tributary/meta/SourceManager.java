@@ -35,8 +35,8 @@ public final class SourceManager implements AutoCloseable {
     private volatile boolean closed;
 
     /** A split's row in {@code tributary_catalog.source_progress}; counts are durable (committed) ones. */
-    public record SplitProgress(String table, String split, String position, long rowsIngested, String phase,
-            long lagMillis, String lastError, long skippedInputs) {
+    public record SplitProgress(String table, String connector, String split, String position, long rowsIngested,
+            String phase, long lagMillis, long rateLimit, String lastError, long skippedInputs) {
     }
 
     /** Input a source skipped, as {@code tributary_catalog.source_errors} shows it. */

@@ -27,8 +27,9 @@ final class SourceRateLimiter {
         notifyAll();
     }
 
-    synchronized boolean paused() {
-        return rate == 0;
+    /** Rows per second now: {@link SourceDef#UNLIMITED}, 0 (paused) or a positive rate. */
+    synchronized long rate() {
+        return rate;
     }
 
     /**

@@ -72,11 +72,11 @@ final class SplitRunner implements Runnable {
     }
 
     /** A consistent view of the split for {@code source_progress}; any thread. */
-    SourceManager.SplitProgress progress(String tableName, boolean paused, String sourceError) {
+    SourceManager.SplitProgress progress(long rateLimit, String sourceError) {
         SourcePositions.Committed c = committed;
-        String shownPhase = sourceError != null ? "failed" : paused ? "paused" : phase;
-        return new SourceManager.SplitProgress(tableName, split, positionText, c.rows(), shownPhase, lagMillis,
-                lastError != null ? lastError : sourceError, c.skipped());
+        String shownPhase = sourceError != null ? "failed" : rateLimit == 0 ? "paused" : phase;
+        return new SourceManager.SplitProgress(table.name(), table.source().connector(), split, positionText, c.rows(),
+                shownPhase, lagMillis, rateLimit, lastError != null ? lastError : sourceError, c.skipped());
     }
 
     @Override

@@ -21,6 +21,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -42,6 +46,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     private final ViewPlanner planner;
     /** Views whose creation is staged but not yet committed, by id; DROP must see them as dependents. */
     private final Map<Integer, TableDef> creating = new ConcurrentHashMap<>();
+    private final ViewBackfills backfills;
 
     StreamingDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime,
             ViewPlanner planner) {
@@ -50,6 +55,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         this.store = store;
         this.runtime = runtime;
         this.planner = planner;
+        this.backfills = new ViewBackfills(catalogService, barriers, store, runtime);
     }
 
     private Catalog catalog() {
@@ -61,56 +67,203 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         return Runtime.getRuntime().availableProcessors();
     }
 
+    /** How often a foreground CREATE tells its client how far the backfill is. */
+    private static final long NOTICE_INTERVAL_MS = 3000;
+    /** How often a waiting statement looks for its client's cancel request. */
+    private static final long CANCEL_POLL_MS = 100;
+
     /**
-     * Creates a materialized view and returns once it is durable and holds its query's result over
-     * everything committed before it (the blocking backfill).
+     * Creates a materialized view: at an epoch boundary pins the committed state, registers the
+     * job durably and starts backfilling it without holding up anyone's writes. In the background
+     * it returns once the job is registered; in the foreground it waits until the view is complete,
+     * sending {@code notices} with the progress every few seconds, and a cancel (interrupt, or
+     * {@code cancelCheck} throwing, which it is polled for) removes the view again.
      *
      * @param parallelism actors per parallel fragment, at least 1
+     * @param rateLimit backfill rows per second per parallel unit, -1 unlimited, 0 paused
      * @return false when the name existed and {@code ifNotExists} was set
-     * @throws TributaryException 42P07 when the name exists; planning errors (0A000 ...)
+     * @throws TributaryException 42P07 when the name exists; planning errors (0A000 ...); 57014
+     *     when a foreground create was cancelled
      */
     public boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
-            int parallelism) throws InterruptedException {
+            int parallelism, boolean background, long rateLimit, Consumer<String> notices, Runnable cancelCheck)
+            throws InterruptedException {
         if (!catalogService.reserveName(name, ifNotExists)) {
             return false;
         }
         long ticket;
+        ViewBackfills.Job[] started = new ViewBackfills.Job[1];
         try {
             int viewId = catalogService.allocateIds(1);
             ViewPlan plan = planner.plan(query, viewId, name);
             int count = StatePlan.stateTableCount(plan.root());
-            int first = count == 0 ? 0 : catalogService.allocateIds(count);
+            int first = catalogService.allocateIds(count + 1);
             int[] stateIds = new int[count];
             for (int i = 0; i < count; i++) {
                 stateIds[i] = first + i;
             }
+            int progressTableId = first + count;
             TableDef view = new TableDef(viewId, name, plan.columns(), plan.primaryKey(), definition,
                     RelationKind.MATERIALIZED_VIEW, query, plan.dependsOn(), stateIds, parallelism);
             ticket = barriers.stageAtBoundary(buffer -> {
                 for (int upstream : view.dependsOn()) {
-                    if (relationById(upstream) == null) {
+                    TableDef read = relationById(upstream);
+                    if (read == null) {
                         throw new TributaryException(SqlState.UNDEFINED_TABLE,
                                 "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
                     }
+                    if (backfills.isCreating(upstream)) {
+                        throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                                "cannot create materialized view \"" + name + "\" on materialized view \""
+                                        + read.name() + "\", which is still being created", 0,
+                                backfills.notReadyMessage(read) + ".", "Wait for it with WAIT MATERIALIZED VIEW "
+                                        + read.name() + ", then create this view.", null);
+                    }
                 }
-                // the snapshot is exactly the committed state: nothing of the new epoch is staged yet
-                runtime.launch(plan.root(), stateIds, parallelism, store.snapshot());
+                started[0] = backfills.start(buffer, view, plan, definition, background, rateLimit, progressTableId);
                 catalogService.stageRecord(buffer, view);
                 creating.put(viewId, view);
             }, () -> {
                 catalog().put(view);
+                catalog().creating(viewId, () -> backfills.notReadyMessage(view));
                 creating.remove(viewId);
                 catalogService.releaseName(name);
             }, () -> {
                 creating.remove(viewId);
                 catalogService.releaseName(name);
+                if (started[0] != null) {
+                    backfills.abandon(started[0]);
+                }
             });
         } catch (RuntimeException e) {
             catalogService.releaseName(name);
             throw e;
         }
         barriers.awaitCommitted(ticket);
+        if (!background) {
+            awaitForeground(started[0], notices, cancelCheck);
+        }
         return true;
+    }
+
+    /** Waits for a foreground job, telling the client its progress; a cancel removes the view. */
+    private void awaitForeground(ViewBackfills.Job job, Consumer<String> notices, Runnable cancelCheck)
+            throws InterruptedException {
+        long nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
+        while (true) {
+            try {
+                try {
+                    cancelCheck.run();
+                } catch (TributaryException cancelled) {
+                    backfills.cancel(job.id(), cancelled);
+                    throw cancelled;
+                }
+                job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                if (System.currentTimeMillis() >= nextNotice) {
+                    notices.accept("materialized view \"" + job.view.name() + "\": "
+                            + backfills.progressText(job.id()) + " backfilled");
+                    nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
+                }
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof TributaryException te ? te
+                        : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
+            } catch (InterruptedException e) {
+                backfills.cancel(job.id(), TributaryException.queryCanceled());
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Waits until the creation of view {@code name} (or, when null, of every view being created
+     * now) has finished, successfully or not.
+     *
+     * @throws TributaryException 42P01 when {@code name} is no view being created or created
+     */
+    public void await(String name, Runnable cancelCheck) throws InterruptedException {
+        List<ViewBackfills.Job> waitFor = new ArrayList<>();
+        if (name == null) {
+            waitFor.addAll(backfills.jobs());
+        } else {
+            TableDef view = catalog().table(name).filter(TableDef::isView).orElseThrow(() ->
+                    new TributaryException(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+            backfills.job(view.id()).ifPresent(waitFor::add);
+        }
+        for (ViewBackfills.Job job : waitFor) {
+            while (!job.done.isDone()) {
+                cancelCheck.run();
+                try {
+                    job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    // cancelled or failed jobs are finished all the same; a timeout polls the cancel again
+                }
+            }
+        }
+    }
+
+    /**
+     * Cancels the creation of views by job id and removes them with everything they made.
+     *
+     * @return the ids that were cancelled (jobs that finished or did not exist are left out)
+     */
+    public List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
+        List<Integer> cancelled = new ArrayList<>();
+        for (int id : ids) {
+            if (backfills.cancel(id, new TributaryException(SqlState.QUERY_CANCELED,
+                    "the creation of the materialized view was cancelled (CANCEL JOBS " + id + ")"))) {
+                cancelled.add(id);
+            }
+        }
+        return cancelled;
+    }
+
+    /** Jobs creating views, for SHOW JOBS and the system tables. */
+    public List<JobInfo> jobs() {
+        List<JobInfo> out = new ArrayList<>();
+        for (ViewBackfills.Job job : backfills.jobs()) {
+            out.add(new JobInfo(job.id(), job.view.name(), job.record.statement(), job.record.background(),
+                    job.record.startedAtMillis(), job.rate.get(), backfills.progressText(job.id()),
+                    backfills.progress(job.id())));
+        }
+        return out;
+    }
+
+    /**
+     * A job as users see it.
+     *
+     * @param progress the backfill's progress as of its last checkpoint; null before the first
+     */
+    public record JobInfo(int id, String view, String statement, boolean background, long startedAtMillis,
+            long rateLimit, String progressText, io.tributary.stream.runtime.BackfillProgress progress) {
+    }
+
+    /**
+     * Sets the backfill rate of view {@code name}'s creation (rows/s per parallel unit, -1
+     * unlimited, 0 paused); effective at the job's next step, durable when this returns.
+     *
+     * @throws TributaryException 42P01 unknown view, 42809 a table, 55000 a view not being created
+     */
+    public void setBackfillRateLimit(String name, long rate) throws InterruptedException {
+        TableDef view = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
+                "materialized view \"" + name + "\" does not exist"));
+        if (!view.isView()) {
+            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
+        }
+        if (!backfills.isCreating(view.id())) {
+            throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "materialized view \"" + name
+                    + "\" is not being backfilled");
+        }
+        backfills.setRateLimit(view.id(), rate);
+    }
+
+    /** A foreground create whose client disconnected goes on in the background. */
+    public void continueInBackground(String name) throws InterruptedException {
+        Optional<TableDef> view = catalog().table(name);
+        if (view.isPresent()) {
+            backfills.moveToBackground(view.get().id());
+        }
     }
 
     /**
@@ -132,10 +285,13 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     public boolean drop(String name, RelationKind kind, boolean ifExists, boolean cascade, Consumer<String> notices)
             throws InterruptedException {
         List<TableDef> dropped = new ArrayList<>();
+        List<ViewBackfills.Job> cancelledJobs = new ArrayList<>();
         long ticket;
         try {
-            ticket = barriers.stageAtBoundary(buffer -> stageDrop(buffer, name, kind, cascade, dropped),
-                    null, () -> dropped.forEach(catalog()::put));
+            ticket = barriers.stageAtBoundary(buffer -> stageDrop(buffer, name, kind, cascade, dropped, cancelledJobs),
+                    () -> cancelledJobs.forEach(j -> backfills.finish(j, new TributaryException(SqlState.QUERY_CANCELED,
+                            "materialized view \"" + j.view.name() + "\" was dropped while being created"))),
+                    () -> dropped.forEach(catalog()::put));
         } catch (TributaryException e) {
             if (ifExists && SqlState.UNDEFINED_TABLE.equals(e.sqlState())) {
                 return false;
@@ -151,7 +307,8 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         return true;
     }
 
-    private void stageDrop(WriteBuffer buffer, String name, RelationKind kind, boolean cascade, List<TableDef> dropped) {
+    private void stageDrop(WriteBuffer buffer, String name, RelationKind kind, boolean cascade, List<TableDef> dropped,
+            List<ViewBackfills.Job> cancelledJobs) {
         TableDef target = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
                 kind.sqlName() + " \"" + name + "\" does not exist"));
         if (target.kind() != kind) {
@@ -182,11 +339,17 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         // dependents have higher ids than what they read: stop readers before what they read
         all.sort(Comparator.comparingInt(TableDef::id).reversed());
         for (TableDef r : all) {
-            if (r.isView()) {
-                runtime.stop(r.id());
+            Optional<ViewBackfills.Job> job = backfills.job(r.id());
+            if (job.isPresent()) {
+                backfills.stageCancel(buffer, job.get());
+                cancelledJobs.add(job.get());
+            } else {
+                if (r.isView()) {
+                    runtime.stop(r.id());
+                }
+                CatalogService.stageRemoval(buffer, r);
+                catalog().remove(r.name());
             }
-            CatalogService.stageRemoval(buffer, r);
-            catalog().remove(r.name());
             dropped.add(r);
         }
     }
@@ -232,7 +395,13 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * Called at startup before the first epoch, and after a failed epoch (under the barrier lock).
      */
     public void recoverJobs() {
-        List<TableDef> views = new ArrayList<>(catalog().tables().stream().filter(TableDef::isView).toList());
+        resumeLiveViews();
+        backfills.recover(this::replan);
+    }
+
+    private int resumeLiveViews() {
+        List<TableDef> views = new ArrayList<>(catalog().tables().stream()
+                .filter(v -> v.isView() && !backfills.isCreating(v.id())).toList());
         views.sort(Comparator.comparingInt(TableDef::id));
         for (TableDef view : views) {
             resume(view);
@@ -240,16 +409,26 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         if (!views.isEmpty()) {
             LOG.info("resumed {} materialized view job(s)", views.size());
         }
+        return views.size();
     }
 
-    /** Starts a view's job from its committed state, with the view's recorded parallelism. */
-    private void resume(TableDef view) {
+    /** Plans a view's query again, checking it plans as it did at creation. */
+    private ViewPlan replan(TableDef view) {
         ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
         if (!plan.columns().equals(view.columns()) || StatePlan.stateTableCount(plan.root()) != view.stateTableIds().length) {
             throw new TributaryException(SqlState.INTERNAL_ERROR, "materialized view " + view.name()
                     + " no longer plans as it did when created; its job cannot resume");
         }
-        runtime.launch(plan.root(), view.stateTableIds(), Math.max(1, view.parallelism()), null);
+        return plan;
+    }
+
+    /** Starts a view's job from its committed state, with the view's recorded parallelism. */
+    private void resume(TableDef view) {
+        if (backfills.isCreating(view.id())) {
+            backfills.relaunch(view);
+            return;
+        }
+        runtime.launch(replan(view).root(), view.stateTableIds(), Math.max(1, view.parallelism()));
     }
 
     /**
@@ -294,23 +473,14 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
 
     @Override
     public void beforeCommit(long epoch, WriteBuffer buffer) {
-        runtime.barrier(epoch, new StateWrites() {
-            @Override
-            public void put(byte[] key, byte[] value) {
-                buffer.put(Keyspace.DATA, key, value);
-            }
-
-            @Override
-            public void delete(byte[] key) {
-                buffer.delete(Keyspace.DATA, key);
-            }
-        });
+        runtime.barrier(epoch, buffer);
     }
 
     /** The streaming state may hold changes of the discarded epoch: rebuild every job from committed state. */
     @Override
     public void afterFailedCommit() {
         runtime.stopAll();
-        recoverJobs();
+        resumeLiveViews();
+        backfills.relaunchAll();
     }
 }

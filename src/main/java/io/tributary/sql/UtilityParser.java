@@ -2,6 +2,7 @@ package io.tributary.sql;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -59,6 +60,8 @@ public final class UtilityParser {
             case "commit", "end" -> endTransaction(UtilityStatement.TransactionVerb.COMMIT);
             case "rollback", "abort" -> endTransaction(UtilityStatement.TransactionVerb.ROLLBACK);
             case "copy" -> copy();
+            case "cancel" -> cancelJobs();
+            case "wait" -> waitFor();
             case "discard" -> {
                 next();
                 expectWord("all");
@@ -117,9 +120,35 @@ public final class UtilityParser {
         return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, sql);
     }
 
+    /** CANCEL JOB[S] id [, id ...]. */
+    private UtilityStatement cancelJobs() {
+        next();
+        if (!peek().isWord("jobs") && !peek().isWord("job")) {
+            throw syntaxAt(peek());
+        }
+        next();
+        List<Integer> ids = new ArrayList<>();
+        do {
+            ids.add(integer());
+        } while (acceptSymbol(","));
+        return new UtilityStatement.CancelJobs(ids);
+    }
+
+    /** WAIT [MATERIALIZED VIEW name]. */
+    private UtilityStatement waitFor() {
+        next();
+        if (peek().isWord("materialized")) {
+            next();
+            expectWord("view");
+            return new UtilityStatement.Wait(qualifiedName());
+        }
+        return new UtilityStatement.Wait(null);
+    }
+
     /**
-     * ALTER MATERIALIZED VIEW name SET PARALLELISM {= | TO} n, or ALTER TABLE name SET
-     * SOURCE_RATE_LIMIT {= | TO} {n | DEFAULT}; other ALTERs are not supported.
+     * ALTER MATERIALIZED VIEW name SET PARALLELISM {= | TO} n, or SET BACKFILL_RATE_LIMIT {= | TO}
+     * {n | DEFAULT}, or ALTER TABLE name SET SOURCE_RATE_LIMIT {= | TO} {n | DEFAULT}; other ALTERs
+     * are not supported.
      */
     private UtilityStatement alter() {
         next();
@@ -133,6 +162,23 @@ public final class UtilityParser {
         expectWord("view");
         String name = qualifiedName();
         expectWord("set");
+        if (peek().isWord("backfill_rate_limit")) {
+            next();
+            if (!acceptSymbol("=")) {
+                expectWord("to");
+            }
+            if (peek().isWord("default")) {
+                next();
+                return new UtilityStatement.AlterViewBackfillRate(name, -1);
+            }
+            Token at = peek();
+            int rate = integer();
+            if (rate < 0) {
+                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                        "backfill_rate_limit must be 0 (paused) or more rows per second", at.position() + 1, null, null, null);
+            }
+            return new UtilityStatement.AlterViewBackfillRate(name, rate);
+        }
         if (!peek().isWord("parallelism")) {
             throw TributaryException.notSupported("ALTER MATERIALIZED VIEW ... SET " + peek().text().toUpperCase());
         }
@@ -551,6 +597,9 @@ public final class UtilityParser {
             expectWord("views");
             return new UtilityStatement.ShowMaterializedViews();
         }
+        if (t.isWord("jobs")) {
+            return new UtilityStatement.ShowJobs();
+        }
         if (t.isWord("columns")) {
             if (!peek().isWord("from") && !peek().isWord("in")) {
                 throw syntaxAt(peek());
@@ -649,7 +698,13 @@ public final class UtilityParser {
         if (peek().isSymbol("(")) {
             throw TributaryException.notSupported("COPY (query)");
         }
-        String table = qualifiedName();
+        boolean systemTable = peek().isIdentifier() && peek().text().equals(SystemTables.SCHEMA)
+                && tokens.get(pos + 1).isSymbol(".");
+        if (systemTable) {
+            next();
+            next();
+        }
+        String table = systemTable ? identifier() : qualifiedName();
         List<String> columns = peek().isSymbol("(") ? identifierList() : List.of();
         if (peek().isWord("to")) {
             throw TributaryException.notSupported("COPY TO; use SELECT");
@@ -719,7 +774,7 @@ public final class UtilityParser {
                 delimiter != null ? delimiter : csv ? ',' : '\t',
                 nullString != null ? nullString : csv ? "" : "\\N", header, quote,
                 escape != null ? escape : quote);
-        return new UtilityStatement.CopyFrom(table, columns, format);
+        return new UtilityStatement.CopyFrom(table, systemTable, columns, format);
     }
 
     private static char singleChar(Token t, String what) {
@@ -753,10 +808,17 @@ public final class UtilityParser {
         return out;
     }
 
-    /** A possibly schema-qualified name; only {@code public} (and {@code dev.public}) exist. */
+    /**
+     * A possibly schema-qualified name; only {@code public} (and {@code dev.public}) hold user
+     * relations, and system tables are only read with SELECT.
+     */
     private String qualifiedName() {
         String name = identifier();
         while (acceptSymbol(".")) {
+            if (name.equals(SystemTables.SCHEMA)) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "schema \"" + name
+                        + "\" holds system tables, which can only be read with SELECT");
+            }
             if (!name.equals("public") && !name.equals("dev")) {
                 throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + name + "\" does not exist");
             }

@@ -47,6 +47,22 @@ public sealed interface UtilityStatement {
     record AlterViewParallelism(String name, int parallelism) implements UtilityStatement {
     }
 
+    /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n}; -1 for DEFAULT (unlimited). */
+    record AlterViewBackfillRate(String name, long rowsPerSecond) implements UtilityStatement {
+    }
+
+    /** {@code SHOW JOBS}: the views being created. */
+    record ShowJobs() implements UtilityStatement {
+    }
+
+    /** {@code CANCEL JOBS id [, id ...]}. */
+    record CancelJobs(List<Integer> ids) implements UtilityStatement {
+    }
+
+    /** {@code WAIT} (every job, {@code view} null) or {@code WAIT MATERIALIZED VIEW view}. */
+    record Wait(String view) implements UtilityStatement {
+    }
+
     record ShowTables() implements UtilityStatement {
     }
 
@@ -76,8 +92,13 @@ public sealed interface UtilityStatement {
     record Transaction(TransactionVerb verb) implements UtilityStatement {
     }
 
-    /** {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones. */
-    record CopyFrom(String table, List<String> columns, CopyFormat format) implements UtilityStatement {
+    /**
+     * {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones.
+     * {@code systemTable} is set when the table was named in the system table schema (which the
+     * session refuses to write).
+     */
+    record CopyFrom(String table, boolean systemTable, List<String> columns, CopyFormat format)
+            implements UtilityStatement {
     }
 
     /** Options of COPY FROM STDIN. {@code nullString} is the text that means NULL. */

@@ -33,6 +33,14 @@ public interface StateStore extends AutoCloseable {
      */
     void commit(long epoch, WriteBuffer buffer);
 
+    /**
+     * Atomically applies {@code buffer} and syncs it, without committing an epoch: for state that
+     * is consistent on its own and independent of the epochs, such as the checkpoint of a view
+     * being backfilled, which must not wait for (nor slow down) the epoch commits. May run
+     * concurrently with {@link #commit}; the writes of the two must touch different keys.
+     */
+    void write(WriteBuffer buffer);
+
     /** The epoch of the last commit, surviving restarts; 0 on a fresh store. */
     long committedEpoch();
 

@@ -53,6 +53,12 @@ public interface UpstreamTable extends AutoCloseable {
      */
     ChangeStream changeLog(int vnode, long epoch, byte[] startAfterPk);
 
+    /**
+     * How many rows the snapshot holds, for progress reports; it may scan the snapshot, so call it
+     * off the actors' threads.
+     */
+    long snapshotRows();
+
     /** Releases what this instance holds open (not the upstream's snapshot or log themselves). */
     @Override
     void close();

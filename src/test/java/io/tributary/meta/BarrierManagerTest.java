@@ -228,6 +228,11 @@ class BarrierManagerTest {
         }
 
         @Override
+        public void write(WriteBuffer buffer) {
+            inner.write(buffer);
+        }
+
+        @Override
         public long committedEpoch() {
             return inner.committedEpoch();
         }

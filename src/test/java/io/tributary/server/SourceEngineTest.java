@@ -11,6 +11,7 @@ import io.tributary.connector.SourceConnector;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SplitReader;
 import io.tributary.connector.datagen.DatagenConnector;
+import io.tributary.connector.files.FilesConnector;
 import io.tributary.meta.Database;
 import io.tributary.meta.SourceManager;
 import io.tributary.server.pgwire.PgServer;
@@ -69,7 +70,7 @@ class SourceEngineTest {
 
     private void open() throws SQLException {
         db = Database.open(dataDir, 50, CalciteViewPlanner::new,
-                new Connectors(List.of(new DatagenConnector(), new ScriptedConnector(destroyed))));
+                new Connectors(List.of(new DatagenConnector(), new FilesConnector(), new ScriptedConnector(destroyed))));
         server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
         server.start();
         Properties props = new Properties();
@@ -246,6 +247,27 @@ class SourceEngineTest {
         assertEquals(SqlState.UNDEFINED_TABLE,
                 assertThrows(SQLException.class, () -> queryLong("SELECT count(*) FROM s")).getSQLState());
         assertTrue(db.sources().progress().isEmpty());
+    }
+
+    @Test
+    void skippedInputShowsInTheSystemTables() throws Exception {
+        Path dir = Files.createDirectories(dataDir.resolve("input"));
+        Files.writeString(dir.resolve("a.csv"), "1,one\nnot a number,two\n3,three\n");
+        exec("CREATE TABLE f (id INT PRIMARY KEY, name TEXT) WITH (connector = 'files', path = '" + dir
+                + "') FORMAT PLAIN ENCODE CSV (without_header = 'true')");
+        await("the good rows", () -> ingested("f") == 2);
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT table_name, location, reason FROM tributary_catalog.source_errors")) {
+            assertTrue(rs.next());
+            assertEquals("f", rs.getString(1));
+            assertTrue(rs.getString(2).contains("a.csv"), rs.getString(2));
+            assertTrue(!rs.getString(3).isEmpty());
+        }
+        assertEquals(1, queryLong("SELECT sum(skipped_inputs) FROM tributary_catalog.source_progress"
+                + " WHERE table_name = 'f'"));
+        assertEquals(2, queryLong("SELECT sum(rows_ingested) FROM tributary_catalog.source_progress"
+                + " WHERE table_name = 'f'"));
+        assertEquals(4, queryLong("SELECT sum(id) FROM f"));
     }
 
     /**

@@ -37,6 +37,11 @@ final class SessionVariables {
         define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
         define("implicit_flush", "true",
                 "DML returns once its epoch is committed (true) or once it is queued (false).", false);
+        define("background_ddl", "false",
+                "CREATE MATERIALIZED VIEW returns once its job is registered (true) or once the view is complete (false).",
+                false);
+        define("backfill_rate_limit", "default",
+                "Rows per second per parallel unit a new view's backfill reads; 0 pauses; default = unlimited.", false);
         define("streaming_parallelism", "default",
                 "Actors per parallel fragment of a new materialized view's job; default = one per core.", false);
     }
@@ -66,6 +71,38 @@ final class SessionVariables {
 
     boolean implicitFlush() {
         return parseBool("implicit_flush", values.get("implicit_flush"));
+    }
+
+    boolean backgroundDdl() {
+        return parseBool("background_ddl", values.get("background_ddl"));
+    }
+
+    /** Backfill rows per second per parallel unit for views this session creates; -1 unlimited. */
+    long backfillRateLimit() {
+        String v = values.get("backfill_rate_limit");
+        return v.equals("default") ? -1 : Long.parseLong(v);
+    }
+
+    /**
+     * Parses a backfill rate: a non-negative number of rows per second, or DEFAULT (unlimited, -1).
+     *
+     * @throws TributaryException 22023 for anything else
+     */
+    static long parseRate(String name, String v) {
+        if (v.equalsIgnoreCase("default")) {
+            return -1;
+        }
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
+                + name + "\": \"" + v + "\"", 0, null,
+                "Use a number of rows per second (0 pauses), or DEFAULT for no limit.", null);
     }
 
     /** Actors per parallel fragment for views this session creates, or 0 for the default. */
@@ -164,8 +201,12 @@ final class SessionVariables {
                 }
                 return "on";
             }
-            case "implicit_flush" -> {
+            case "implicit_flush", "background_ddl" -> {
                 return Boolean.toString(parseBool(key, v));
+            }
+            case "backfill_rate_limit" -> {
+                long rate = parseRate(key, v);
+                return rate < 0 ? "default" : Long.toString(rate);
             }
             case "streaming_parallelism" -> {
                 if (v.equalsIgnoreCase("default") || v.equals("0")) {

@@ -2,6 +2,7 @@ package io.tributary.server.session;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SourceDef;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -37,6 +38,13 @@ final class UtilityRunner {
         if (statement instanceof UtilityStatement.ExplainCreateMaterializedView) {
             return List.of(new ColumnDesc("QUERY PLAN", DataType.TEXT));
         }
+        if (statement instanceof UtilityStatement.ShowJobs) {
+            return List.of(new ColumnDesc("Id", DataType.BIGINT), new ColumnDesc("Statement", DataType.TEXT),
+                    new ColumnDesc("Progress", DataType.TEXT));
+        }
+        if (statement instanceof UtilityStatement.CancelJobs) {
+            return List.of(new ColumnDesc("Id", DataType.BIGINT));
+        }
         if (statement instanceof UtilityStatement.ShowColumns) {
             return List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Type", DataType.TEXT),
                     new ColumnDesc("Not Null", DataType.BOOLEAN), new ColumnDesc("Primary Key", DataType.BOOLEAN));
@@ -71,6 +79,22 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.AlterSourceRateLimit a) {
                 db.sources().setRateLimit(a.table(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
+                db.streamingDdl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
+                return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+            }
+            if (statement instanceof UtilityStatement.ShowJobs s) {
+                return rows(s, db.streamingDdl().jobs().stream()
+                        .map(j -> new Object[] {(long) j.id(), j.statement(), j.progressText()}).toList());
+            }
+            if (statement instanceof UtilityStatement.CancelJobs c) {
+                return rows(c, db.streamingDdl().cancelJobs(c.ids()).stream().map(id -> new Object[] {(long) id})
+                        .toList());
+            }
+            if (statement instanceof UtilityStatement.Wait w) {
+                db.streamingDdl().await(w.view(), cancelCheck);
+                return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
                 return rows(s, names(false));
@@ -144,7 +168,10 @@ final class UtilityRunner {
         boolean created;
         try {
             created = db.streamingDdl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
-                    parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism());
+                    parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism(), variables.backgroundDdl(),
+                    variables.backfillRateLimit(),
+                    message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
+                    cancelCheck);
         } catch (TributaryException e) {
             throw inStatement(e, c.sql(), c.query());
         }
@@ -214,6 +241,9 @@ final class UtilityRunner {
     }
 
     private StatementResult copy(UtilityStatement.CopyFrom c) {
+        if (c.systemTable()) {
+            throw SystemTables.cannotChange(db.systemTables().require(c.table()).name());
+        }
         TableDef table = EngineSession.requireTable(db, c.table());
         SourceManager.checkWritable(table);
         int[] targets = table.targetColumns(c.columns());

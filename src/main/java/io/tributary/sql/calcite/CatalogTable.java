@@ -31,7 +31,12 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
     private final ReadContext context;
     private final int[] columns;
 
-    CatalogTable(TableDef table, ReadContext context, boolean full) {
+    /** Why the relation cannot be read yet (a view being created), or empty. */
+    private final java.util.function.Supplier<java.util.Optional<String>> notReadable;
+
+    CatalogTable(TableDef table, ReadContext context, boolean full,
+            java.util.function.Supplier<java.util.Optional<String>> notReadable) {
+        this.notReadable = notReadable;
         this.table = table;
         this.context = context;
         List<ColumnDef> defs = table.columns();
@@ -74,6 +79,10 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
      */
     @Override
     public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
+        notReadable.get().ifPresent(why -> {
+            throw new io.tributary.common.TributaryException(io.tributary.common.SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    why, 0, null, "Wait for it with WAIT, or see SHOW JOBS.", null);
+        });
         Object[] key = PrimaryKeyFilter.pinnedKey(table, columns, filters, root);
         KeyRange range = key == null ? PrimaryKeyFilter.firstColumnRange(table, columns, filters, root) : null;
         return new AbstractEnumerable<>() {

@@ -156,6 +156,11 @@ public final class RocksStateStore implements StateStore {
     }
 
     @Override
+    public void write(WriteBuffer buffer) {
+        ((RocksWriteBuffer) buffer).writeTo(db, syncWrite);
+    }
+
+    @Override
     public long committedEpoch() {
         return committedEpoch;
     }

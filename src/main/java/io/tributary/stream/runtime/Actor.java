@@ -20,8 +20,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Barriers are aligned: once a barrier arrives on a channel, that channel is not read again
  * until the barrier has arrived on every input, so no change of the next epoch can overtake it.
  * Then every operator passes the barrier children-first, the barrier goes downstream, and the
- * operators' state writes go to the {@link BarrierCollector}. Before reading any channel, a new
- * job's actor first replays its upstream's snapshot ({@link SnapshotBackfill}).
+ * operators' state writes go to the {@link BarrierCollector}, or, for the checkpoint barriers of a
+ * job being backfilled, to that checkpoint. Such a job's source actors read their upstreams'
+ * snapshots and logs ({@link BackfillInput}) whenever no message is waiting, until the job joins
+ * the live flow.
  */
 final class Actor {
     private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
@@ -42,8 +44,13 @@ final class Actor {
         }
     }
 
-    /** A channel feeding tree node {@code node}. */
-    record Input(Channel channel, int node) {
+    /** A channel feeding tree node {@code node}; {@code backfill} is that node's backfill, if any. */
+    record Input(Channel channel, int node, BackfillInput backfill) {
+    }
+
+    /** Where an actor's failure goes: the epoch collector, or a backfilling job's coordinator. */
+    interface FailureSink {
+        void failed(Actor actor, Throwable error);
     }
 
     private final String name;
@@ -51,7 +58,8 @@ final class Actor {
     private final List<Input> inputs;
     private final Dispatcher output;
     private final BarrierCollector collector;
-    private final List<SnapshotBackfill> backfills;
+    private final List<BackfillInput> backfills;
+    private final FailureSink failures;
     private final ReadView stateView;
     private final Thread thread;
     private volatile boolean stopped;
@@ -61,8 +69,9 @@ final class Actor {
      * @param stateView the view the operators' state tables read; closed when the actor ends
      */
     Actor(String name, Node[] nodes, List<Input> inputs, Dispatcher output, BarrierCollector collector,
-            List<SnapshotBackfill> backfills, ReadView stateView) {
+            List<BackfillInput> backfills, FailureSink failures, ReadView stateView) {
         this.name = name;
+        this.failures = failures;
         this.nodes = nodes;
         this.inputs = inputs;
         this.output = output;
@@ -80,10 +89,20 @@ final class Actor {
         return name;
     }
 
-    /** Registers with the collector and starts the thread; under the barrier manager's lock. */
-    void start() {
-        collector.register(this);
+    /**
+     * Starts the thread; under the barrier manager's lock. A live actor registers with the
+     * collector first; a backfilling one only when its job joins the live flow.
+     */
+    void start(boolean live) {
+        if (live) {
+            collector.register(this);
+        }
         thread.start();
+    }
+
+    /** Its job joined the live flow: epoch barriers reach this actor from now on. Under the barrier lock. */
+    void joinEpochs() {
+        collector.register(this);
     }
 
     /** Stops the thread and waits for it; between epochs, under the barrier manager's lock. */
@@ -107,18 +126,21 @@ final class Actor {
             for (Input in : inputs) {
                 in.channel().bindReceiver(Thread.currentThread());
             }
-            for (SnapshotBackfill backfill : backfills) {
-                backfill.run(chunk -> push(nodes[backfill.node()].parent, nodes[backfill.node()].parentPort, chunk),
-                        () -> stopped);
-            }
             loop();
+        } catch (InterruptedException e) {
+            if (!stopped) {
+                LOG.error("actor {} was interrupted", name);
+                closeInputs();
+                failures.failed(this, e);
+            }
         } catch (Throwable t) {
             if (!stopped) {
                 LOG.error("actor {} failed", name, t);
                 closeInputs();
-                collector.failed(this, t);
+                failures.failed(this, t);
             }
         } finally {
+            backfills.forEach(BackfillInput::close);
             stateView.close();
         }
     }
@@ -129,7 +151,7 @@ final class Actor {
         }
     }
 
-    private void loop() {
+    private void loop() throws InterruptedException {
         int n = inputs.size();
         boolean[] blocked = new boolean[n];
         int blockedCount = 0;
@@ -150,6 +172,11 @@ final class Actor {
                     if (message instanceof Chunk chunk) {
                         Node leaf = nodes[in.node()];
                         push(leaf.parent, leaf.parentPort, chunk);
+                    } else if (message instanceof JoinLive join) {
+                        BackfillInput backfill = in.backfill();
+                        if (!backfill.live()) {
+                            backfill.joinLive(join.upTo(), c -> pushFrom(backfill.node(), c));
+                        }
                     } else {
                         Barrier b = (Barrier) message;
                         if (aligning != null && aligning.epoch() != b.epoch()) {
@@ -168,13 +195,26 @@ final class Actor {
                 aligning = null;
                 blockedCount = 0;
                 java.util.Arrays.fill(blocked, false);
-            } else if (!progressed) {
+            } else if (!progressed && !(blockedCount == 0 && stepBackfills())) {
                 LockSupport.parkNanos(this, IDLE_PARK_NANOS);
             }
         }
     }
 
-    private void passBarrier(Barrier barrier) {
+    /** Reads the next rows of each backfill; whether any of them did something. */
+    private boolean stepBackfills() {
+        boolean worked = false;
+        for (BackfillInput backfill : backfills) {
+            worked |= backfill.step(c -> pushFrom(backfill.node(), c));
+        }
+        return worked;
+    }
+
+    private void pushFrom(int leaf, Chunk chunk) {
+        push(nodes[leaf].parent, nodes[leaf].parentPort, chunk);
+    }
+
+    private void passBarrier(Barrier barrier) throws InterruptedException {
         EpochWrites writes = new EpochWrites();
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
@@ -184,8 +224,16 @@ final class Actor {
                 node.out.flush();
             }
         }
+        for (BackfillInput backfill : backfills) {
+            backfill.onBarrier(writes);
+        }
         output.barrier(barrier);
-        collector.collected(this, barrier.epoch(), writes);
+        if (barrier.checkpoint() == null) {
+            collector.collected(this, barrier.epoch(), writes);
+        } else {
+            barrier.checkpoint().passed(writes);
+            barrier.checkpoint().awaitDurable();
+        }
     }
 
     /** Hands {@code chunk} to input {@code port} of node {@code target}, or to the dispatcher for the root. */

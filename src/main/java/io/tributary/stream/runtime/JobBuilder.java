@@ -31,32 +31,52 @@ final class JobBuilder {
     private final BarrierCollector collector;
     private final Function<SourceNode, RelationFeed> feeds;
     private final int parallelism;
-    private final SnapshotBackfill.Shared snapshot;
+    private final Backfill backfill;
+    private final FailureRouter failures;
     private final List<Actor> actors = new ArrayList<>();
+    private final List<Channel> sourceChannels = new ArrayList<>();
+    private final List<BackfillInput> backfills = new ArrayList<>();
+    private int sourceCount;
     private final List<RelationFeed.Subscription> subscriptions = new ArrayList<>();
     private final List<ReadView> openedViews = new ArrayList<>();
     private int nextStateTable;
     private int fragmentCount;
 
-    /** @param snapshot the upstreams' rows to replay first (a new job), or null (a restored job) */
+    /**
+     * What a job being backfilled reads: per upstream relation id its snapshot and log, the table
+     * its per-vnode positions are kept in, and its rate.
+     */
+    record Backfill(java.util.Map<Integer, io.tributary.stream.UpstreamTable> upstreams, int progressTableId,
+            BackfillRate rate) {
+    }
+
+    /** The actors of a built job and what a backfilling job's coordinator needs. */
+    record Built(StreamJob job, List<Channel> sourceChannels, List<BackfillInput> backfills, List<Integer> sourceRelations) {
+    }
+
+    /** @param backfill what to backfill from (a job being created), or null (a job that is live) */
     JobBuilder(String name, StateStore store, BarrierCollector collector, Function<SourceNode, RelationFeed> feeds,
-            int parallelism, SnapshotBackfill.Shared snapshot) {
+            int parallelism, Backfill backfill, FailureRouter failures) {
         this.name = name;
         this.store = store;
         this.collector = collector;
         this.feeds = feeds;
         this.parallelism = parallelism;
-        this.snapshot = snapshot;
+        this.backfill = backfill;
+        this.failures = failures;
     }
 
-    StreamJob build(MaterializeNode root, int[] stateTableIds) {
+    Built build(MaterializeNode root, int[] stateTableIds) {
         Occurrence tree = occurrence(root, stateTableIds);
         int p = parallelismOf(root);
         RelationFeed feed = new RelationFeed(root.relationId(), root.streamKey(),
-                types(root.fields(), root.streamKey()), p);
+                types(root.fields(), root.streamKey()), types(root.fields(), null), p);
         buildFragment(tree, p, feed::slot);
-        return new StreamJob(actors, subscriptions, feed);
+        return new Built(new StreamJob(actors, subscriptions, feed, sourceChannels, failures), sourceChannels,
+                backfills, sourceRelations);
     }
+
+    private final List<Integer> sourceRelations = new ArrayList<>();
 
     /**
      * Undoes a build that failed halfway: cancels the subscriptions made so far (or upstream
@@ -107,23 +127,30 @@ final class JobBuilder {
             }
         }
         List<List<Actor.Input>> inputs = new ArrayList<>();
-        List<List<SnapshotBackfill>> backfills = new ArrayList<>();
+        List<List<BackfillInput>> actorBackfills = new ArrayList<>();
         for (int i = 0; i < p; i++) {
             inputs.add(new ArrayList<>());
-            backfills.add(new ArrayList<>());
+            actorBackfills.add(new ArrayList<>());
         }
         VnodeMapping mapping = new VnodeMapping(p);
         for (Leaf leaf : leaves) {
             if (leaf.occurrence().node() instanceof SourceNode source) {
-                RelationFeed.Subscription s = feeds.apply(source).subscribe(p);
+                RelationFeed feed = feeds.apply(source);
+                RelationFeed.Subscription s = backfill == null ? feed.subscribe(p) : feed.prepare(p);
                 subscriptions.add(s);
+                int ordinal = sourceCount++;
+                sourceRelations.add(source.relationId());
                 for (int i = 0; i < p; i++) {
-                    for (Channel c : s.channelsByActor().get(i)) {
-                        inputs.get(i).add(new Actor.Input(c, leaf.index()));
+                    BackfillInput b = null;
+                    if (backfill != null) {
+                        b = new BackfillInput(backfill.upstreams().get(source.relationId()), ordinal,
+                                backfill.progressTableId(), mapping.owned(i), views.get(i), backfill.rate(), leaf.index());
+                        actorBackfills.get(i).add(b);
+                        backfills.add(b);
                     }
-                    if (snapshot != null) {
-                        backfills.get(i).add(new SnapshotBackfill(snapshot, source.relationId(),
-                                types(source.fields(), null), mapping.owned(i), leaf.index()));
+                    for (Channel c : s.channelsByActor().get(i)) {
+                        inputs.get(i).add(new Actor.Input(c, leaf.index(), b));
+                        sourceChannels.add(c);
                     }
                 }
             } else {
@@ -134,7 +161,7 @@ final class JobBuilder {
                 for (int j = 0; j < childP; j++) {
                     for (int i = 0; i < p; i++) {
                         channels[j][i] = new Channel();
-                        inputs.get(i).add(new Actor.Input(channels[j][i], leaf.index()));
+                        inputs.get(i).add(new Actor.Input(channels[j][i], leaf.index(), null));
                     }
                 }
                 int[] keys = exchange.distribution().keys();
@@ -144,7 +171,7 @@ final class JobBuilder {
         }
         for (int i = 0; i < p; i++) {
             actors.add(new Actor(name + "/" + fragment + "/" + i, nodesByActor.get(i).toArray(new Actor.Node[0]),
-                    inputs.get(i), outputs.apply(i), collector, backfills.get(i), views.get(i)));
+                    inputs.get(i), outputs.apply(i), collector, actorBackfills.get(i), failures, views.get(i)));
         }
     }
 

@@ -4,27 +4,92 @@ import java.util.List;
 
 /**
  * The running actors of one materialized view, the upstream subscriptions feeding them and the
- * feed of the view's own changes. Started and stopped between epochs, under the barrier lock.
+ * feed of the view's own changes. A job being backfilled also has a coordinator and change-log
+ * recorders on its upstreams until it joins the live flow. Started, joined and stopped between
+ * epochs, under the barrier lock.
  */
 final class StreamJob {
     private final List<Actor> actors;
     private final List<RelationFeed.Subscription> subscriptions;
     private final RelationFeed feed;
+    private final List<Channel> sourceChannels;
+    private final FailureRouter failures;
+    private BackfillCoordinator coordinator;
+    /** Per upstream feed, the recorders keeping its change log for this job (one per slot). */
+    private final java.util.Map<RelationFeed, List<ChangeLogRecorder>> recorders = new java.util.LinkedHashMap<>();
 
-    StreamJob(List<Actor> actors, List<RelationFeed.Subscription> subscriptions, RelationFeed feed) {
+    StreamJob(List<Actor> actors, List<RelationFeed.Subscription> subscriptions, RelationFeed feed,
+            List<Channel> sourceChannels, FailureRouter failures) {
         this.actors = actors;
         this.subscriptions = subscriptions;
         this.feed = feed;
+        this.sourceChannels = sourceChannels;
+        this.failures = failures;
     }
-
 
     RelationFeed feed() {
         return feed;
     }
 
+    int actorCount() {
+        return actors.size();
+    }
+
+    List<RelationFeed.Subscription> subscriptions() {
+        return subscriptions;
+    }
+
+    /** Makes this a job being backfilled: it checkpoints on its own and logs its upstreams until it joins. */
+    void backfillWith(BackfillCoordinator coordinator, java.util.Map<RelationFeed, List<ChangeLogRecorder>> logs) {
+        this.coordinator = coordinator;
+        this.recorders.putAll(logs);
+    }
+
+    boolean backfilling() {
+        return coordinator != null;
+    }
+
+    /** The backfill's progress, or null when the job is live. */
+    BackfillProgress progress() {
+        BackfillCoordinator c = coordinator;
+        return c == null ? null : c.progress();
+    }
+
+    List<ChangeLogRecorder> recorders() {
+        return recorders.values().stream().flatMap(List::stream).toList();
+    }
 
     void start() {
-        actors.forEach(Actor::start);
+        boolean live = coordinator == null;
+        for (java.util.Map.Entry<RelationFeed, List<ChangeLogRecorder>> e : recorders.entrySet()) {
+            e.getKey().attachRecorders(e.getValue());
+        }
+        for (Actor a : actors) {
+            a.start(live);
+        }
+        if (!live) {
+            coordinator.start();
+        }
+    }
+
+    /**
+     * Joins the live flow after committed epoch {@code upTo}: the sources read their upstreams'
+     * logs through {@code upTo}, then the live changes that follow in their channels; the actors
+     * take part in every epoch from now on, and the upstreams are no longer logged for this job.
+     */
+    void join(long upTo, BarrierCollector collector) {
+        for (Channel c : sourceChannels) {
+            c.send(new JoinLive(upTo));
+        }
+        for (RelationFeed.Subscription s : subscriptions) {
+            s.feed().attach(s);
+        }
+        detachRecorders();
+        failures.route(collector::failed);
+        for (Actor a : actors) {
+            a.joinEpochs();
+        }
+        coordinator = null;
     }
 
     /** Unsubscribes from upstream first, so no sender can block on a channel nobody reads. */
@@ -32,6 +97,17 @@ final class StreamJob {
         for (RelationFeed.Subscription s : subscriptions) {
             s.feed().unsubscribe(s);
         }
+        detachRecorders();
         actors.forEach(Actor::stop);
+        if (coordinator != null) {
+            coordinator.stop();
+        }
+    }
+
+    private void detachRecorders() {
+        for (java.util.Map.Entry<RelationFeed, List<ChangeLogRecorder>> e : recorders.entrySet()) {
+            e.getKey().detachRecorders(e.getValue());
+        }
+        recorders.clear();
     }
 }

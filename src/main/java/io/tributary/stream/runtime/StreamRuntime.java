@@ -2,33 +2,54 @@ package io.tributary.stream.runtime;
 
 import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.SourceNode;
-import io.tributary.storage.ReadView;
+import io.tributary.storage.ChangeLogWriter;
+import io.tributary.storage.Keyspace;
 import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
-import io.tributary.stream.StateWrites;
+import io.tributary.stream.UpstreamTable;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The streaming engine of one database: the running view jobs, the change feeds of the tables and
- * views they read, and the collection of every actor's state writes at each barrier.
+ * views they read, the change logs kept for views being backfilled, and the collection of every
+ * live actor's state writes at each barrier.
  *
- * <p>Threading contract: {@link #launch}, {@link #stop}, {@link #emit} and {@link #barrier} are
- * called under the barrier manager's lock, so they never overlap; {@link #emit} from the DML
- * thread staging a statement, {@link #barrier} from the thread committing an epoch. Everything
- * emitted before a barrier belongs to that barrier's epoch.
+ * <p>Threading contract: {@link #launch}, {@link #launchBackfill}, {@link #join}, {@link #stop},
+ * {@link #emit} and {@link #barrier} are called under the barrier manager's lock, so they never
+ * overlap; {@link #emit} from the DML thread staging a statement, {@link #barrier} from the thread
+ * committing an epoch. Everything emitted before a barrier belongs to that barrier's epoch.
+ * {@link #progress} may be called from any thread.
  */
 public final class StreamRuntime implements AutoCloseable {
     private final StateStore store;
+    private final long checkpointIntervalMs;
     private final BarrierCollector collector = new BarrierCollector();
     private final Map<Integer, RelationFeed> tableFeeds = new ConcurrentHashMap<>();
     private final Map<Integer, StreamJob> jobs = new ConcurrentHashMap<>();
+    /** Per upstream relation id, the epoch through which its change log was last truncated. */
+    private final Map<Integer, Long> truncatedThrough = new HashMap<>();
 
-    public StreamRuntime(StateStore store) {
+    /** Called by a backfilling job's coordinator thread; see {@link BackfillCoordinator.Listener}. */
+    public interface BackfillListener {
+        /** The backfill of view {@code viewId} has caught up: join it now. @return whether it joined */
+        boolean caughtUp(int viewId) throws InterruptedException;
+
+        /** The backfill of view {@code viewId} failed and cannot go on. */
+        void failed(int viewId, Throwable error);
+    }
+
+    /** @param checkpointIntervalMs how often a backfilling job checkpoints */
+    public StreamRuntime(StateStore store, long checkpointIntervalMs) {
         this.store = store;
+        this.checkpointIntervalMs = checkpointIntervalMs;
     }
 
     /** Whether some job reads table {@code tableId}: only then does DML need to emit its changes. */
@@ -46,28 +67,102 @@ public final class StreamRuntime implements AutoCloseable {
     }
 
     /**
-     * Builds and starts the job maintaining a view. Under the barrier lock, between epochs.
+     * Builds and starts the live job maintaining a view from the view's committed state. Under the
+     * barrier lock, between epochs.
      *
      * @param stateTableIds the view's state table ids in plan order
-     * @param snapshot the committed state to backfill from (a new view; the job takes ownership
-     *     and closes it), or null to resume from the view's own committed state
      */
-    public void launch(MaterializeNode root, int[] stateTableIds, int parallelism, ReadView snapshot) {
-        SnapshotBackfill.Shared shared = snapshot == null ? null : new SnapshotBackfill.Shared(snapshot);
-        StreamJob job;
-        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, shared);
+    public void launch(MaterializeNode root, int[] stateTableIds, int parallelism) {
+        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, null,
+                new FailureRouter(collector::failed));
+        JobBuilder.Built built;
         try {
-            job = builder.build(root, stateTableIds);
+            built = builder.build(root, stateTableIds);
         } catch (RuntimeException | Error e) {
             builder.abandon();
             throw e;
-        } finally {
-            if (shared != null) {
-                shared.release();
+        }
+        jobs.put(root.relationId(), built.job());
+        built.job().start();
+    }
+
+    /**
+     * Builds and starts the job of a view being created (or resuming its creation), which
+     * backfills from {@code upstreams}' snapshots and change logs, checkpointing on its own, and
+     * asks {@code listener} to {@link #join} it once it has caught up. From now on the upstreams'
+     * changes are logged for it. Under the barrier lock, between epochs; the upstreams are closed
+     * by the caller once the job is stopped or joined.
+     *
+     * @param upstreams per relation id the view reads, its snapshot and log
+     * @param progressTableId where the per-vnode positions are kept
+     */
+    public void launchBackfill(MaterializeNode root, int[] stateTableIds, int parallelism,
+            Map<Integer, UpstreamTable> upstreams, int progressTableId, BackfillRate rate, BackfillListener listener) {
+        int viewId = root.relationId();
+        FailureRouter failures = new FailureRouter(null);
+        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism,
+                new JobBuilder.Backfill(upstreams, progressTableId, rate), failures);
+        JobBuilder.Built built;
+        try {
+            built = builder.build(root, stateTableIds);
+        } catch (RuntimeException | Error e) {
+            builder.abandon();
+            throw e;
+        }
+        List<UpstreamTable> bySource = new ArrayList<>();
+        for (int relation : built.sourceRelations()) {
+            bySource.add(upstreams.get(relation));
+        }
+        BackfillCoordinator coordinator = new BackfillCoordinator(root.relationName(), store, checkpointIntervalMs,
+                built.sourceChannels(), built.job().actorCount(), built.backfills(), bySource, built.sourceRelations(),
+                new BackfillCoordinator.Listener() {
+                    @Override
+                    public boolean caughtUp() throws InterruptedException {
+                        return listener.caughtUp(viewId);
+                    }
+
+                    @Override
+                    public void failed(Throwable error) {
+                        listener.failed(viewId, error);
+                    }
+                });
+        failures.route((actor, error) -> listener.failed(viewId, error));
+        Map<RelationFeed, List<ChangeLogRecorder>> logs = new LinkedHashMap<>();
+        for (RelationFeed.Subscription s : built.job().subscriptions()) {
+            RelationFeed feed = s.feed();
+            if (!logs.containsKey(feed)) {
+                List<ChangeLogRecorder> slots = new ArrayList<>();
+                for (int i = 0; i < feed.slotCount(); i++) {
+                    slots.add(new ChangeLogRecorder(feed.relationId(), feed.keyColumns(), feed.keyTypes(),
+                            feed.columnTypes()));
+                }
+                logs.put(feed, slots);
             }
         }
-        jobs.put(root.relationId(), job);
-        job.start();
+        built.job().backfillWith(coordinator, logs);
+        jobs.put(viewId, built.job());
+        built.job().start();
+    }
+
+    /**
+     * Joins a backfilling view's job to the live flow after the last committed epoch (see
+     * {@link StreamJob#join}). Under the barrier lock, at an epoch boundary.
+     *
+     * @return false when the view has no backfilling job (stopped or dropped meanwhile)
+     */
+    public boolean join(int viewId) {
+        StreamJob job = jobs.get(viewId);
+        if (job == null || !job.backfilling()) {
+            return false;
+        }
+        job.join(store.committedEpoch(), collector);
+        return true;
+    }
+
+    /** The backfill progress of a view being created, or null when it has no backfilling job. Any thread. */
+    public BackfillProgress progress(int viewId) {
+        StreamJob job = jobs.get(viewId);
+        return job == null ? null : job.progress();
     }
 
     /** Stops a view's job; under the barrier lock, between epochs. No-op for an unknown view. */
@@ -87,15 +182,15 @@ public final class StreamRuntime implements AutoCloseable {
         collector.reset();
     }
 
-
     /**
      * Committing thread, under the barrier lock: sends the barrier of {@code epoch} into every
-     * table feed, waits until every actor has passed it, and writes their state changes to
-     * {@code sink}.
+     * table feed, waits until every live actor has passed it, and writes their state changes and
+     * the epoch's change logs to {@code buffer}; then truncates each change log up to where every
+     * backfill reading it has durably consumed it.
      *
      * @throws io.tributary.common.TributaryException when an actor failed; the epoch must not commit
      */
-    public void barrier(long epoch, StateWrites sink) {
+    public void barrier(long epoch, WriteBuffer buffer) {
         if (jobs.isEmpty()) {
             return;
         }
@@ -104,9 +199,48 @@ public final class StreamRuntime implements AutoCloseable {
         for (RelationFeed feed : tableFeeds.values()) {
             feed.slot(0).barrier(barrier);
         }
+        io.tributary.stream.StateWrites sink = new io.tributary.stream.StateWrites() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                buffer.put(Keyspace.DATA, key, value);
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                buffer.delete(Keyspace.DATA, key);
+            }
+        };
         for (EpochWrites writes : collector.await()) {
             writes.replay(sink);
         }
+        Map<Integer, Long> needed = new HashMap<>();
+        for (StreamJob job : jobs.values()) {
+            for (ChangeLogRecorder r : job.recorders()) {
+                r.drainInto(epoch, buffer);
+            }
+            BackfillProgress p = job.progress();
+            if (p != null) {
+                p.consumedThrough().forEach((relation, through) -> needed.merge(relation, through, Math::min));
+            }
+        }
+        for (Map.Entry<Integer, Long> e : needed.entrySet()) {
+            long through = e.getValue();
+            if (through != Long.MAX_VALUE && through > truncatedThrough.getOrDefault(e.getKey(), 0L)) {
+                ChangeLogWriter.truncate(buffer, e.getKey(), through);
+                truncatedThrough.put(e.getKey(), through);
+            }
+        }
+    }
+
+    /** The relations whose change logs some backfilling job still reads. */
+    public java.util.Set<Integer> loggedRelations() {
+        java.util.Set<Integer> out = new java.util.HashSet<>();
+        for (StreamJob job : jobs.values()) {
+            for (ChangeLogRecorder r : job.recorders()) {
+                out.add(r.relationId());
+            }
+        }
+        return out;
     }
 
     private RelationFeed feedOf(SourceNode source) {
@@ -115,7 +249,7 @@ public final class StreamRuntime implements AutoCloseable {
             return upstream.feed();
         }
         return tableFeeds.computeIfAbsent(source.relationId(), id -> new RelationFeed(id, source.streamKey(),
-                JobBuilder.types(source.fields(), source.streamKey()), 1));
+                JobBuilder.types(source.fields(), source.streamKey()), JobBuilder.types(source.fields(), null), 1));
     }
 
     @Override

@@ -83,6 +83,17 @@ public final class LocalUpstreamTable implements UpstreamTable {
     }
 
     @Override
+    public long snapshotRows() {
+        long rows = 0;
+        try (KvIterator it = snapshot.scan(Keyspace.DATA, TableKeys.tableStart(relationId), TableKeys.tableEnd(relationId))) {
+            while (it.next()) {
+                rows++;
+            }
+        }
+        return rows;
+    }
+
+    @Override
     public RowStream snapshot(int vnode, long epoch, byte[] startAfterPk) {
         if (epoch != snapshotEpoch) {
             throw new IllegalArgumentException("the snapshot is of epoch " + snapshotEpoch + ", not " + epoch);

@@ -1,0 +1,417 @@
+package io.tributary.meta;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.plan.ViewPlan;
+import io.tributary.storage.ChangeLogWriter;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.PinnedSnapshot;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.TableKeys;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.UpstreamTable;
+import io.tributary.stream.runtime.BackfillProgress;
+import io.tributary.stream.runtime.BackfillRate;
+import io.tributary.stream.runtime.StreamRuntime;
+import io.tributary.stream.upstream.LocalUpstreamTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The jobs creating materialized views (DESIGN.md §4): each pins its upstreams' snapshot, runs a
+ * backfilling stream job, and at the epoch boundary where it has caught up joins the live flow and
+ * becomes an ordinary view, removing its job record, progress, snapshot and change logs in that
+ * epoch. Jobs are persisted ({@link BackfillJobRecord}); background jobs resume after a restart,
+ * foreground ones are removed. Thread-safe; the methods marked so run under the barrier lock.
+ */
+final class ViewBackfills implements StreamRuntime.BackfillListener {
+    private static final Logger LOG = LoggerFactory.getLogger(ViewBackfills.class);
+    private static final String PIN_PREFIX = "backfill-";
+
+    private final CatalogService catalogService;
+    private final BarrierManager barriers;
+    private final StateStore store;
+    private final StreamRuntime runtime;
+    private final Map<Integer, Job> jobs = new ConcurrentHashMap<>();
+
+    /** A running job: its record, view, plan, snapshot and rate, and its outcome for waiters. */
+    static final class Job {
+        volatile BackfillJobRecord record;
+        volatile TableDef view;
+        final ViewPlan plan;
+        final BackfillRate rate;
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        Map<Integer, UpstreamTable> upstreams = Map.of();
+
+        Job(BackfillJobRecord record, TableDef view, ViewPlan plan) {
+            this.record = record;
+            this.view = view;
+            this.plan = plan;
+            this.rate = new BackfillRate(record.rateLimit());
+        }
+
+        int id() {
+            return record.viewId();
+        }
+    }
+
+    ViewBackfills(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime) {
+        this.catalogService = catalogService;
+        this.barriers = barriers;
+        this.store = store;
+        this.runtime = runtime;
+    }
+
+    private Catalog catalog() {
+        return catalogService.catalog();
+    }
+
+    /**
+     * Under the barrier lock at an epoch boundary: pins the committed state as the snapshot, starts
+     * the backfilling job and stages its record. The caller stages the view's catalog record in the
+     * same buffer and calls {@link #abandon} if the epoch fails.
+     */
+    Job start(WriteBuffer buffer, TableDef view, ViewPlan plan, String statement, boolean background, long rateLimit,
+            int progressTableId) {
+        PinnedSnapshot pin = store.pin(PIN_PREFIX + view.id());
+        BackfillJobRecord record = new BackfillJobRecord(view.id(), statement, background, pin.name(), pin.epoch(),
+                progressTableId, rateLimit, System.currentTimeMillis());
+        Job job = new Job(record, view, plan);
+        try {
+            launch(job);
+        } catch (RuntimeException | Error e) {
+            store.unpin(pin.name());
+            throw e;
+        }
+        buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(view.id()), record.encode());
+        jobs.put(view.id(), job);
+        return job;
+    }
+
+    /** The creation's epoch failed: forget the job (its actors were stopped with all the others). */
+    void abandon(Job job) {
+        jobs.remove(job.id());
+        runtime.stop(job.id());
+        closeUpstreams(job);
+        store.unpin(job.record.pin());
+        job.done.completeExceptionally(new TributaryException(SqlState.INTERNAL_ERROR,
+                "the epoch creating the job failed"));
+    }
+
+    /** Under the barrier lock: (re)starts a job's stream from its committed checkpoint. */
+    private void launch(Job job) {
+        closeUpstreams(job);
+        Map<Integer, UpstreamTable> upstreams = new HashMap<>();
+        PinnedSnapshot pin = new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch());
+        try {
+            for (int relation : job.view.dependsOn()) {
+                TableDef upstream = relationById(relation);
+                if (upstream == null) {
+                    throw new TributaryException(SqlState.UNDEFINED_TABLE, "a relation read by materialized view \""
+                            + job.view.name() + "\" was dropped meanwhile");
+                }
+                upstreams.put(relation, LocalUpstreamTable.open(store, pin, relation, upstream.columnTypes()));
+            }
+            job.upstreams = upstreams;
+            runtime.launchBackfill(job.plan.root(), job.view.stateTableIds(), Math.max(1, job.view.parallelism()),
+                    upstreams, job.record.progressTableId(), job.rate, this);
+        } catch (RuntimeException | Error e) {
+            upstreams.values().forEach(UpstreamTable::close);
+            job.upstreams = Map.of();
+            throw e;
+        }
+    }
+
+    /** Under the barrier lock: restarts a job, e.g. with a new parallelism ({@code view} carries it). */
+    void relaunch(TableDef view) {
+        Job job = jobs.get(view.id());
+        runtime.stop(view.id());
+        job.view = view;
+        launch(job);
+    }
+
+    /** Whether view {@code id} is being created. */
+    boolean isCreating(int id) {
+        return jobs.containsKey(id);
+    }
+
+    Optional<Job> job(int id) {
+        return Optional.ofNullable(jobs.get(id));
+    }
+
+    List<Job> jobs() {
+        List<Job> out = new ArrayList<>(jobs.values());
+        out.sort(java.util.Comparator.comparingInt(Job::id));
+        return out;
+    }
+
+    /** Coordinator thread: joins the job to the live flow at the next epoch boundary and waits for that commit. */
+    @Override
+    public boolean caughtUp(int viewId) throws InterruptedException {
+        Job job = jobs.get(viewId);
+        if (job == null) {
+            return false;
+        }
+        boolean[] joined = new boolean[1];
+        long ticket = barriers.stageAtBoundary(buffer -> {
+            if (jobs.get(viewId) != job || !runtime.join(viewId)) {
+                return;
+            }
+            joined[0] = true;
+            stageJobRemoval(buffer, job);
+            dropUnreadLogs(buffer);
+        }, () -> {
+            if (joined[0]) {
+                finish(job, null);
+                catalog().created(viewId);
+                LOG.info("materialized view {} is created", job.view.name());
+            }
+        }, null);
+        barriers.awaitCommitted(ticket);
+        return joined[0];
+    }
+
+    @Override
+    public void failed(int viewId, Throwable error) {
+        Thread t = new Thread(() -> {
+            try {
+                cancel(viewId, new TributaryException(SqlState.INTERNAL_ERROR, "creating the materialized view failed: "
+                        + error.getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.error("removing the failed job {} failed", viewId, e);
+            }
+        }, "cancel-job-" + viewId);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * Cancels a job: at an epoch boundary stops it and removes the view, its state, progress,
+     * record, snapshot and change logs; waiters get {@code reason}. Returns once that is durable.
+     *
+     * @return false when no such job runs
+     */
+    boolean cancel(int viewId, TributaryException reason) throws InterruptedException {
+        Job job = jobs.get(viewId);
+        if (job == null) {
+            return false;
+        }
+        boolean[] removed = new boolean[1];
+        long ticket = barriers.stageAtBoundary(buffer -> {
+            if (jobs.get(viewId) != job) {
+                return;
+            }
+            removed[0] = true;
+            stageCancel(buffer, job);
+        }, () -> {
+            if (removed[0]) {
+                finish(job, reason);
+            }
+        }, null);
+        barriers.awaitCommitted(ticket);
+        return removed[0];
+    }
+
+    /**
+     * Under the barrier lock: stops a job and stages the removal of everything it made, with the
+     * view itself; the snapshot is released once that commits. Used by cancel and DROP.
+     */
+    void stageCancel(WriteBuffer buffer, Job job) {
+        runtime.stop(job.id());
+        CatalogService.stageRemoval(buffer, job.view);
+        stageJobRemoval(buffer, job);
+        dropUnreadLogs(buffer);
+        catalog().remove(job.view.name());
+        catalog().created(job.id());
+    }
+
+    /** Completes a job that is out of the store: releases its snapshot and tells its waiters. */
+    void finish(Job job, TributaryException failure) {
+        if (!jobs.remove(job.id(), job)) {
+            return;
+        }
+        closeUpstreams(job);
+        store.unpin(job.record.pin());
+        if (failure == null) {
+            job.done.complete(null);
+        } else {
+            job.done.completeExceptionally(failure);
+        }
+    }
+
+    private static void stageJobRemoval(WriteBuffer buffer, Job job) {
+        int progress = job.record.progressTableId();
+        buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(progress), TableKeys.tableEnd(progress));
+        buffer.delete(Keyspace.CATALOG, BackfillJobRecord.key(job.id()));
+    }
+
+    /** Stages dropping the change log of every relation no backfilling job reads any more. */
+    private void dropUnreadLogs(WriteBuffer buffer) {
+        java.util.Set<Integer> logged = runtime.loggedRelations();
+        for (int relation : loggedRelationsInStore()) {
+            if (!logged.contains(relation)) {
+                ChangeLogWriter.drop(buffer, relation);
+            }
+        }
+    }
+
+    /** The relation ids that have change-log entries committed, one seek per relation. */
+    private List<Integer> loggedRelationsInStore() {
+        List<Integer> out = new ArrayList<>();
+        try (ReadView view = store.latest()) {
+            byte[] from = new byte[0];
+            while (true) {
+                try (KvIterator it = view.scan(Keyspace.CHANGELOG, from, new byte[] {(byte) 0x80, 0, 0, 0})) {
+                    if (!it.next()) {
+                        return out;
+                    }
+                    byte[] key = it.key();
+                    int relation = java.nio.ByteBuffer.wrap(key, 0, 4).getInt();
+                    out.add(relation);
+                    from = io.tributary.storage.ChangeLogKeys.relationEnd(relation);
+                }
+            }
+        }
+    }
+
+    /** Changes a job's rate limit, durably. */
+    void setRateLimit(int viewId, long rate) throws InterruptedException {
+        Job job = jobs.get(viewId);
+        if (job == null) {
+            return;
+        }
+        BackfillJobRecord updated = job.record.withRateLimit(rate);
+        long ticket = barriers.stage(buffer -> buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(viewId),
+                updated.encode()), null);
+        job.record = updated;
+        job.rate.set(rate);
+        barriers.awaitCommitted(ticket);
+    }
+
+    /** Makes a foreground job a background one (its client went away but the job should go on); durably. */
+    void moveToBackground(int viewId) throws InterruptedException {
+        Job job = jobs.get(viewId);
+        if (job == null || job.record.background()) {
+            return;
+        }
+        BackfillJobRecord updated = job.record.inBackground();
+        long ticket = barriers.stage(buffer -> buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(viewId),
+                updated.encode()), null);
+        job.record = updated;
+        barriers.awaitCommitted(ticket);
+    }
+
+    /** The job's progress as SHOW JOBS prints it, e.g. {@code 37.52% (375200/1000000)}. */
+    String progressText(int viewId) {
+        BackfillProgress p = runtime.progress(viewId);
+        if (p == null) {
+            return "0.00% (0/?)";
+        }
+        if (p.rowsExpected() < 0) {
+            return "0.00% (" + p.rowsDone() + "/?)";
+        }
+        return String.format(Locale.ROOT, "%.2f%% (%d/%d)", percent(p), p.rowsDone(), p.rowsExpected());
+    }
+
+    /** Done over expected, never 100 before the job is done. */
+    static double percent(BackfillProgress p) {
+        if (p.rowsExpected() <= 0) {
+            return 0;
+        }
+        double pct = 100.0 * p.rowsDone() / p.rowsExpected();
+        return Math.min(pct, 99.99);
+    }
+
+    BackfillProgress progress(int viewId) {
+        return runtime.progress(viewId);
+    }
+
+    /** The message of the 55000 error for reading a view still being created. */
+    String notReadyMessage(TableDef view) {
+        return "materialized view \"" + view.name() + "\" is still being created (job " + view.id() + ", "
+                + progressText(view.id()) + ")";
+    }
+
+    private TableDef relationById(int id) {
+        for (TableDef t : catalog().tables()) {
+            if (t.id() == id) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static void closeUpstreams(Job job) {
+        job.upstreams.values().forEach(UpstreamTable::close);
+        job.upstreams = Map.of();
+    }
+
+    /**
+     * At startup, before the first epoch: resumes background jobs from their records and stages
+     * the removal of foreground ones (their clients lost the connection with the crash), then
+     * releases snapshots and change logs nothing uses any more.
+     *
+     * @param plans plans a view's query (deterministically, as at its creation)
+     */
+    void recover(java.util.function.Function<TableDef, ViewPlan> plans) {
+        List<BackfillJobRecord> records = new ArrayList<>();
+        try (ReadView view = store.snapshot(); KvIterator it = view.scan(Keyspace.CATALOG,
+                BackfillJobRecord.prefixStart(), BackfillJobRecord.prefixEnd())) {
+            while (it.next()) {
+                records.add(BackfillJobRecord.decode(it.value()));
+            }
+        }
+        List<String> pinsInUse = new ArrayList<>();
+        long ticket = barriers.stage(buffer -> {
+            for (BackfillJobRecord record : records) {
+                TableDef view = relationById(record.viewId());
+                if (view == null) {
+                    buffer.delete(Keyspace.CATALOG, BackfillJobRecord.key(record.viewId()));
+                    continue;
+                }
+                Job job = new Job(record, view, plans.apply(view));
+                if (record.background()) {
+                    launch(job);
+                    jobs.put(job.id(), job);
+                    pinsInUse.add(record.pin());
+                    catalog().creating(view.id(), () -> notReadyMessage(job.view));
+                    LOG.info("resuming the creation of materialized view {} (job {})", view.name(), view.id());
+                } else {
+                    CatalogService.stageRemoval(buffer, view);
+                    stageJobRemoval(buffer, job);
+                    catalog().remove(view.name());
+                    LOG.info("removing materialized view {}: its foreground creation was interrupted", view.name());
+                }
+            }
+            dropUnreadLogs(buffer);
+        }, null);
+        for (String pin : store.pinned()) {
+            if (pin.startsWith(PIN_PREFIX) && !pinsInUse.contains(pin)) {
+                store.unpin(pin);
+            }
+        }
+        LOG.debug("recovery of backfill jobs staged as ticket {}", ticket);
+    }
+
+    /** After a failed epoch, under the barrier lock: restarts every job from its last checkpoint. */
+    void relaunchAll() {
+        for (Job job : jobs()) {
+            launch(job);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.tributary.stream.runtime;
+
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.Barrier;
+import io.tributary.stream.StateWrites;
+import io.tributary.stream.UpstreamTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Drives the checkpoints of one job being backfilled, on its own thread, apart from the epochs:
+ * every interval it sends a checkpoint barrier into the job's source channels, waits until every
+ * actor passed it, and writes their state changes and backfill positions in one atomic synced
+ * write ({@link StateStore#write}). So the upstream's epochs never wait for the backfill, and a
+ * restarted job resumes from its last checkpoint. Once every source has caught up with the
+ * upstream's committed epochs it asks its {@link Listener} to join the job to the live flow, and
+ * stops checkpointing when that succeeded.
+ */
+final class BackfillCoordinator {
+    private static final Logger LOG = LoggerFactory.getLogger(BackfillCoordinator.class);
+    /** How long all actors may take to pass a checkpoint barrier before the job counts as stuck. */
+    private static final long CHECKPOINT_TIMEOUT_MS = 600_000;
+    private static final long CAUGHT_UP_POLL_MS = 5;
+
+    /** Told about the job's milestones; called on the coordinator's thread. */
+    interface Listener {
+        /**
+         * Every source has consumed its upstream through the last committed epoch: join the job
+         * to the live flow now (at an epoch boundary).
+         *
+         * @return whether it joined; if not, checkpoints go on and it is asked again later
+         */
+        boolean caughtUp() throws InterruptedException;
+
+        /** The job cannot go on (an actor failed, a checkpoint could not be written). */
+        void failed(Throwable error);
+    }
+
+    private final String name;
+    private final StateStore store;
+    private final long intervalMs;
+    private final List<Channel> sourceChannels;
+    private final int actorCount;
+    private final List<BackfillInput> backfills;
+    /** Per source ordinal, its upstream (to count the snapshot's rows) and relation id. */
+    private final List<UpstreamTable> upstreams;
+    private final List<Integer> upstreamIds;
+    private final Listener listener;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final Thread thread;
+    private volatile boolean stopped;
+    private volatile JobCheckpoint current;
+    private volatile BackfillProgress progress;
+    private final long startedNanos = System.nanoTime();
+    private final long rowsAtStart;
+
+    BackfillCoordinator(String name, StateStore store, long intervalMs, List<Channel> sourceChannels, int actorCount,
+            List<BackfillInput> backfills, List<UpstreamTable> upstreams, List<Integer> upstreamIds, Listener listener) {
+        this.name = name;
+        this.store = store;
+        this.intervalMs = intervalMs;
+        this.sourceChannels = sourceChannels;
+        this.actorCount = actorCount;
+        this.backfills = backfills;
+        this.upstreams = upstreams;
+        this.upstreamIds = upstreamIds;
+        this.listener = listener;
+        this.progress = summarize(-1);
+        this.rowsAtStart = progress.rowsDone();
+        this.thread = new Thread(this::run, "backfill-" + name);
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** The progress as of the last durable checkpoint. Any thread. */
+    BackfillProgress progress() {
+        return progress;
+    }
+
+    /**
+     * Stops checkpointing; returns once no checkpoint write is in flight, so nothing of this job
+     * is written after it. Called with the job's actors being stopped, under the barrier lock;
+     * never waits for that lock.
+     */
+    void stop() {
+        stopped = true;
+        thread.interrupt();
+        JobCheckpoint cp = current;
+        if (cp != null) {
+            cp.abandon();
+        }
+        writeLock.lock();
+        writeLock.unlock();
+    }
+
+    private void run() {
+        long expected = -1;
+        try {
+            long count = 0;
+            for (UpstreamTable u : upstreams) {
+                count += u.snapshotRows();
+            }
+            expected = count;
+            progress = summarize(expected);
+            long seq = 0;
+            while (!stopped) {
+                awaitCheckpointTime();
+                if (!checkpoint(++seq)) {
+                    return;
+                }
+                progress = summarize(expected);
+                if (progress.caughtUp() && listener.caughtUp()) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            // stopped
+        } catch (RuntimeException | Error e) {
+            if (!stopped) {
+                LOG.error("backfill of {} failed", name, e);
+                listener.failed(e);
+            }
+        }
+    }
+
+    /**
+     * Waits for the checkpoint interval, or less once every source has caught up: a small view
+     * then goes live without waiting a whole interval.
+     */
+    private void awaitCheckpointTime() throws InterruptedException {
+        long deadline = System.currentTimeMillis() + intervalMs;
+        while (System.currentTimeMillis() < deadline) {
+            if (backfills.stream().allMatch(BackfillInput::caughtUpNow)) {
+                return;
+            }
+            Thread.sleep(Math.min(CAUGHT_UP_POLL_MS, Math.max(1, deadline - System.currentTimeMillis())));
+        }
+    }
+
+    /** One checkpoint; false when the job was stopped meanwhile. */
+    private boolean checkpoint(long seq) throws InterruptedException {
+        JobCheckpoint cp = new JobCheckpoint(actorCount);
+        current = cp;
+        Barrier barrier = new Barrier(seq, cp);
+        for (Channel c : sourceChannels) {
+            c.send(barrier);
+        }
+        List<StateWrites> writes = cp.awaitAll(CHECKPOINT_TIMEOUT_MS);
+        if (writes == null) {
+            throw new IllegalStateException("the job's actors did not reach checkpoint " + seq + " within "
+                    + CHECKPOINT_TIMEOUT_MS / 1000 + " s");
+        }
+        writeLock.lock();
+        try {
+            if (stopped) {
+                return false;
+            }
+            try (WriteBuffer buffer = store.newWriteBuffer()) {
+                StateWrites sink = new StateWrites() {
+                    @Override
+                    public void put(byte[] key, byte[] value) {
+                        buffer.put(Keyspace.DATA, key, value);
+                    }
+
+                    @Override
+                    public void delete(byte[] key) {
+                        buffer.delete(Keyspace.DATA, key);
+                    }
+                };
+                for (StateWrites w : writes) {
+                    ((EpochWrites) w).replay(sink);
+                }
+                store.write(buffer);
+            }
+            cp.markDurable();
+        } finally {
+            writeLock.unlock();
+        }
+        return true;
+    }
+
+    private BackfillProgress summarize(long expectedSnapshotRows) {
+        long rows = 0;
+        long logRows = 0;
+        boolean caughtUp = true;
+        Map<Integer, Long> consumed = new HashMap<>();
+        List<BackfillProgress.Vnode> vnodes = new ArrayList<>();
+        for (BackfillInput b : backfills) {
+            BackfillInput.Status s = b.status();
+            rows += s.rows();
+            logRows += s.logRows();
+            caughtUp &= s.caughtUp();
+            consumed.merge(upstreamIds.get(b.sourceOrdinal()), s.consumedThrough(), Math::min);
+            for (long[] v : s.vnodes()) {
+                vnodes.add(new BackfillProgress.Vnode(b.sourceOrdinal(), (int) v[0],
+                        v[1] == VnodeProgress.Phase.SNAPSHOT.ordinal() ? "snapshot" : "log", v[2], v[3]));
+            }
+        }
+        double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        long perSecond = seconds <= 0 ? 0 : Math.round((rows - rowsAtStartOr(rows)) / seconds);
+        long expected = expectedSnapshotRows < 0 ? -1 : expectedSnapshotRows + logRows;
+        return new BackfillProgress(rows, expected, caughtUp, perSecond, consumed, vnodes);
+    }
+
+    private long rowsAtStartOr(long rows) {
+        // summarize runs once in the constructor, before rowsAtStart is set
+        return progress == null ? rows : rowsAtStart;
+    }
+}

@@ -1,0 +1,259 @@
+package io.tributary.stream.runtime;
+
+import io.tributary.storage.ReadView;
+import io.tributary.stream.ChangeStream;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.RowStream;
+import io.tributary.stream.StateWrites;
+import io.tributary.stream.UpstreamTable;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+
+/**
+ * The snapshot backfill of one source of a view being created, in one actor, over the vnodes the
+ * actor owns (DESIGN.md §3). Each vnode moves through consuming the upstream's snapshot, then its
+ * change log epoch by epoch; when the job joins the upstream's live flow ({@link #joinLive}) the
+ * remaining log is read and the source passes live changes from then on.
+ *
+ * <p>It is an explicit state machine ({@link VnodeProgress} per vnode) because at every barrier
+ * the position of every vnode is written to the job's progress table in the same atomic write as
+ * the view's state; after a restart, or when vnodes move to other actors, it resumes from there.
+ * Used by its actor's thread only, except the {@code volatile} status read by the job's
+ * coordinator and by progress queries.
+ */
+final class BackfillInput implements AutoCloseable {
+    private static final int STEP_ROWS = Chunk.TARGET_SIZE;
+
+    private final UpstreamTable upstream;
+    private final int sourceOrdinal;
+    private final int progressTableId;
+    private final List<VnodeProgress> vnodes;
+    private final BackfillRate.Bucket bucket;
+    private final int node;
+    private int cursor;
+    private RowStream snapshotStream;
+    private ChangeStream logStream;
+    /** A full pass over the vnodes found nothing to read: every vnode has consumed every committed epoch. */
+    private boolean idle;
+    private boolean live;
+    private volatile Status status;
+    /** Every vnode has read its snapshot and every committed epoch, as of the last step. */
+    private volatile boolean caughtUpNow;
+
+    /** What the backfill had done at its last barrier. */
+    record Status(long rows, long logRows, long consumedThrough, boolean caughtUp, List<long[]> vnodes) {
+    }
+
+    /**
+     * @param sourceOrdinal which source of the view's plan this is (a view may read a relation twice)
+     * @param owned the vnodes of the upstream this actor backfills
+     * @param committed the job's committed state, to load the progress of the owned vnodes from
+     * @param node the actor tree node the rows enter at
+     */
+    BackfillInput(UpstreamTable upstream, int sourceOrdinal, int progressTableId, int[] owned, ReadView committed,
+            BackfillRate rate, int node) {
+        this.upstream = upstream;
+        this.sourceOrdinal = sourceOrdinal;
+        this.progressTableId = progressTableId;
+        this.bucket = rate.new Bucket();
+        this.node = node;
+        this.vnodes = new ArrayList<>(owned.length);
+        for (int v : owned) {
+            byte[] stored = committed.get(io.tributary.storage.Keyspace.DATA, VnodeProgress.key(progressTableId, v,
+                    sourceOrdinal));
+            vnodes.add(stored == null ? new VnodeProgress(v, upstream.snapshotEpoch()) : VnodeProgress.decode(v, stored));
+        }
+        this.status = summarize();
+    }
+
+    int node() {
+        return node;
+    }
+
+    int sourceOrdinal() {
+        return sourceOrdinal;
+    }
+
+    boolean live() {
+        return live;
+    }
+
+    Status status() {
+        return status;
+    }
+
+    /** Whether this backfill has nothing left to read right now; any thread. */
+    boolean caughtUpNow() {
+        return caughtUpNow || vnodes.isEmpty();
+    }
+
+    /**
+     * Reads up to one chunk of rows (as the rate allows) from the vnode at the cursor and hands it
+     * to {@code sink}.
+     *
+     * @return whether it read anything or moved a position (false: nothing to do right now)
+     */
+    boolean step(Consumer<Chunk> sink) {
+        if (live || vnodes.isEmpty()) {
+            return false;
+        }
+        int budget = bucket.take(STEP_ROWS);
+        if (budget == 0) {
+            return false;
+        }
+        for (int tried = 0; tried < vnodes.size(); tried++) {
+            VnodeProgress p = vnodes.get(cursor);
+            int read = advance(p, budget, Long.MAX_VALUE, sink);
+            if (read >= 0) {
+                idle = false;
+                caughtUpNow = false;
+                bucket.giveBack(budget - read);
+                return true;
+            }
+            cursor = (cursor + 1) % vnodes.size();
+        }
+        idle = true;
+        caughtUpNow = vnodes.stream().allMatch(p -> p.phase == VnodeProgress.Phase.LOG);
+        bucket.giveBack(budget);
+        return false;
+    }
+
+    /**
+     * Moves vnode {@code p} forward by at most {@code budget} rows, reading no epoch after
+     * {@code limit}.
+     *
+     * @return rows read (0 when only a position moved), or -1 when the vnode has nothing to read
+     */
+    private int advance(VnodeProgress p, int budget, long limit, Consumer<Chunk> sink) {
+        Chunk.Builder out = new Chunk.Builder();
+        int read = 0;
+        if (p.phase == VnodeProgress.Phase.SNAPSHOT) {
+            if (snapshotStream == null) {
+                snapshotStream = upstream.snapshot(p.vnode, p.epoch, p.lastPk);
+            }
+            while (read < budget && snapshotStream.next()) {
+                out.add(Op.INSERT, snapshotStream.row());
+                p.lastPk = snapshotStream.pk();
+                read++;
+            }
+            if (read < budget) {
+                snapshotStream.close();
+                snapshotStream = null;
+                p.phase = VnodeProgress.Phase.LOG;
+                p.lastPk = null;
+                cursor = (cursor + 1) % vnodes.size();
+            }
+        } else {
+            if (p.reading == 0) {
+                if (p.epoch >= limit) {
+                    return -1;
+                }
+                OptionalLong next = upstream.nextEpoch(p.epoch);
+                if (next.isEmpty() || next.getAsLong() > limit) {
+                    return -1;
+                }
+                p.reading = next.getAsLong();
+                p.lastPk = null;
+            }
+            if (logStream == null) {
+                logStream = upstream.changeLog(p.vnode, p.reading, p.lastPk);
+            }
+            while (read < budget && logStream.next()) {
+                if (logStream.oldRow() != null) {
+                    out.add(Op.DELETE, logStream.oldRow());
+                }
+                if (logStream.newRow() != null) {
+                    out.add(Op.INSERT, logStream.newRow());
+                }
+                p.lastPk = logStream.pk();
+                read++;
+            }
+            p.logRows += read;
+            if (read < budget) {
+                logStream.close();
+                logStream = null;
+                p.epoch = p.reading;
+                p.reading = 0;
+                p.lastPk = null;
+                cursor = (cursor + 1) % vnodes.size();
+            }
+        }
+        p.rows += read;
+        p.dirty = true;
+        Chunk chunk = out.build();
+        if (chunk != null) {
+            sink.accept(chunk);
+        }
+        return read;
+    }
+
+    /**
+     * The job joins the live flow after epoch {@code upTo} (committed; no later epoch can commit
+     * before this actor passes the next barrier): reads every vnode's log through {@code upTo},
+     * whatever the rate limit, then lets live changes through.
+     */
+    void joinLive(long upTo, Consumer<Chunk> sink) {
+        closeStreams();
+        for (VnodeProgress p : vnodes) {
+            if (p.phase == VnodeProgress.Phase.SNAPSHOT) {
+                throw new IllegalStateException("vnode " + p.vnode + " joins the live flow before its snapshot was read");
+            }
+            while (advance(p, STEP_ROWS, upTo, sink) >= 0) {
+                // keeps reading until the vnode has consumed every epoch through upTo
+            }
+        }
+        closeStreams();
+        live = true;
+    }
+
+    /** Actor thread, passing a barrier: writes the changed vnode positions with the operators' state. */
+    void onBarrier(StateWrites writes) {
+        if (live) {
+            return;
+        }
+        for (VnodeProgress p : vnodes) {
+            if (p.dirty) {
+                writes.put(VnodeProgress.key(progressTableId, p.vnode, sourceOrdinal), p.encode());
+                p.dirty = false;
+            }
+        }
+        status = summarize();
+    }
+
+    private Status summarize() {
+        long rows = 0;
+        long logRows = 0;
+        long consumed = Long.MAX_VALUE;
+        boolean snapshotDone = true;
+        List<long[]> perVnode = new ArrayList<>(vnodes.size());
+        for (VnodeProgress p : vnodes) {
+            rows += p.rows;
+            logRows += p.logRows;
+            consumed = Math.min(consumed, p.consumedThrough());
+            snapshotDone &= p.phase == VnodeProgress.Phase.LOG;
+            perVnode.add(new long[] {p.vnode, p.phase.ordinal(), p.consumedThrough(), p.rows});
+        }
+        return new Status(rows, logRows, vnodes.isEmpty() ? Long.MAX_VALUE : consumed, snapshotDone && (idle || vnodes.isEmpty()),
+                perVnode);
+    }
+
+    private void closeStreams() {
+        if (snapshotStream != null) {
+            snapshotStream.close();
+            snapshotStream = null;
+        }
+        if (logStream != null) {
+            logStream.close();
+            logStream = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeStreams();
+    }
+}
