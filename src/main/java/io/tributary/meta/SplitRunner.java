@@ -46,6 +46,19 @@ final class SplitRunner implements Runnable {
     private volatile String phase = "starting";
     private volatile long lagMillis = -1;
     private volatile String lastError;
+    /**
+     * An epoch holding this split's rows failed to commit: set by the failure hook under the barrier
+     * lock, so no later batch can be staged after the lost ones; the thread then reopens the reader
+     * at the last durable position.
+     */
+    private volatile boolean epochLost;
+
+    /** Refuses a batch staged after a lost epoch (thrown under the barrier lock, so nothing of it is staged). */
+    private static final class EpochLost extends RuntimeException {
+        EpochLost() {
+            super(null, null, false, false);
+        }
+    }
 
     SplitRunner(RunningSource owner, SourceEngine engine, TableDef table, String split, byte[] positionKey,
             SourcePositions.Committed start) {
@@ -101,10 +114,27 @@ final class SplitRunner implements Runnable {
                 if (batch.isEmpty()) {
                     continue;
                 }
-                long ticket = stage(reader, batch);
+                long ticket;
+                try {
+                    ticket = stage(reader, batch);
+                } catch (EpochLost lost) {
+                    SplitReader stale = reader;
+                    reader = null;
+                    stale.close();
+                    reader = reopen();
+                    uncommitted = 0;
+                    continue;
+                }
                 uncommitted += batch.changes().size();
                 if (uncommitted >= MAX_UNCOMMITTED_CHANGES) {
-                    engine.barriers().awaitCommitted(ticket);
+                    try {
+                        engine.barriers().awaitCommitted(ticket);
+                    } catch (TributaryException e) {
+                        if (!epochLost) {
+                            throw e;
+                        }
+                        // the failed epoch's hook ran before this wait ended: the next batch reopens the reader
+                    }
                     uncommitted = 0;
                 }
             }
@@ -138,6 +168,20 @@ final class SplitRunner implements Runnable {
                 ? e.getMessage() : e.toString();
         lastError = message;
         owner.fail(split, message, e);
+    }
+
+    /**
+     * After a failed commit: reads again from the last durable position, so the rows of the lost
+     * epoch come again and nothing after them was committed without them.
+     */
+    private SplitReader reopen() {
+        SourcePositions.Committed durable = committed;
+        staged = durable;
+        epochLost = false;
+        SplitReader reader = owner.source().reader(split, durable.position());
+        owner.log().warn("an epoch with rows of split {} of table {} failed to commit; reading again from {}", split,
+                table.name(), durable.position() == null ? "the start" : reader.describe(durable.position()));
+        return reader;
     }
 
     /** Hands the last durable position to the reader once. */
@@ -179,8 +223,12 @@ final class SplitRunner implements Runnable {
         }
         SourcePositions.Committed next = new SourcePositions.Committed(reader.position(),
                 staged.rows() + batch.changes().size(), staged.skipped() + batch.skipped().size());
-        long ticket = writer.apply(engine.barriers(), engine.catalogService(),
-                buffer -> SourcePositions.stage(buffer, positionKey, next), () -> committed = next);
+        long ticket = writer.apply(engine.barriers(), engine.catalogService(), buffer -> {
+            if (epochLost) {
+                throw new EpochLost();
+            }
+            SourcePositions.stage(buffer, positionKey, next);
+        }, () -> committed = next, () -> epochLost = true);
         staged = next;
         owner.skipped(split, batch.skipped());
         return ticket;

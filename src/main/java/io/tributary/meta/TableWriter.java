@@ -104,17 +104,17 @@ public final class TableWriter implements AutoCloseable {
      *     42P01 when the table was dropped meanwhile
      */
     public long apply(BarrierManager barriers, CatalogService catalogService) {
-        return apply(barriers, catalogService, null, null);
+        return apply(barriers, catalogService, null, null, null);
     }
 
     /**
      * Like {@link #apply(BarrierManager, CatalogService)}, and stages {@code alsoStage}'s writes in
      * the same epoch, after the rows and only if they pass their checks (a source's position goes
-     * with the rows read up to it this way); {@code afterCommit} runs once that epoch is durable.
-     * Both may be null.
+     * with the rows read up to it this way); {@code afterCommit} runs once that epoch is durable,
+     * {@code onFailure} if its commit fails. Each may be null.
      */
     long apply(BarrierManager barriers, CatalogService catalogService, Consumer<WriteBuffer> alsoStage,
-            Runnable afterCommit) {
+            Runnable afterCommit, Runnable onFailure) {
         List<Change> settled = settle();
         changes.clear();
         // positions in settled of the changes whose keys must be new, and those keys
@@ -156,7 +156,7 @@ public final class TableWriter implements AutoCloseable {
             if (previous != null) {
                 emitChanges(settled, previous);
             }
-        }, afterCommit);
+        }, afterCommit, onFailure);
     }
 
     /**
