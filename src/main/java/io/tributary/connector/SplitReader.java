@@ -1,8 +1,8 @@
 package io.tributary.connector;
 
 /**
- * Reads one split. Pull model: the engine asks for the next batch and, only at a checkpoint, for
- * the position; nothing per row carries state. A reader is used by one engine thread at a time.
+ * Reads one split. Pull model: the engine asks for the next batch and, once per batch it stages,
+ * for the position; nothing per row carries state. A reader is used by one engine thread at a time.
  */
 public interface SplitReader extends AutoCloseable {
     /**
@@ -17,7 +17,9 @@ public interface SplitReader extends AutoCloseable {
 
     /**
      * The position right after the last change returned by {@link #poll}: opening a reader with
-     * it yields exactly the changes not returned yet. Called by the engine at checkpoints only.
+     * it yields exactly the changes not returned yet. The engine asks once per batch it stages
+     * (after a non-empty poll, never per row) and commits the answer in the same epoch write as
+     * that batch's rows; keep it cheap to build.
      */
     byte[] position();
 
