@@ -71,18 +71,24 @@ final class SltParser {
         }
         if (words[1].equalsIgnoreCase("error")) {
             return new SltRecord.Query(line, block(line, false), 0, SltRecord.SortMode.NOSORT, List.of(),
-                    errorSpec(line, lines.get(line - 1)));
+                    errorSpec(line, lines.get(line - 1)), SltRecord.Retry.NONE);
         }
         if (!words[1].matches("[A-Za-z]+")) {
             throw error(line, "column types must be letters such as IT: " + words[1]);
         }
         SltRecord.SortMode sort = SltRecord.SortMode.NOSORT;
-        if (words.length > 2) {
+        int next = 2;
+        if (words.length > next && !words[next].equalsIgnoreCase("retry")) {
             try {
-                sort = SltRecord.SortMode.valueOf(words[2].toUpperCase(Locale.ROOT));
+                sort = SltRecord.SortMode.valueOf(words[next].toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw error(line, "unknown sort mode: " + words[2]);
+                throw error(line, "unknown sort mode: " + words[next]);
             }
+            next++;
+        }
+        SltRecord.Retry retry = SltRecord.Retry.NONE;
+        if (words.length > next) {
+            retry = retry(line, words, next);
         }
         String sql = block(line, true);
         List<String> expected = new ArrayList<>();
@@ -91,7 +97,21 @@ final class SltParser {
                 expected.add(lines.get(pos++).strip());
             }
         }
-        return new SltRecord.Query(line, sql, words[1].length(), sort, List.copyOf(expected), null);
+        return new SltRecord.Query(line, sql, words[1].length(), sort, List.copyOf(expected), null, retry);
+    }
+
+    /** {@code retry <n> backoff <number>(ms|s)} starting at {@code words[from]}. */
+    private SltRecord.Retry retry(int line, String[] words, int from) {
+        if (words.length != from + 4 || !words[from].equalsIgnoreCase("retry")
+                || !words[from + 2].equalsIgnoreCase("backoff")) {
+            throw error(line, "expected 'retry <n> backoff <duration>' after the query's types and sort mode");
+        }
+        java.util.regex.Matcher d = java.util.regex.Pattern.compile("(\\d+)(ms|s)").matcher(words[from + 3]);
+        if (!words[from + 1].matches("\\d+") || !d.matches()) {
+            throw error(line, "retry needs a count and a duration such as 100ms or 1s");
+        }
+        long millis = Long.parseLong(d.group(1)) * (d.group(2).equals("s") ? 1000 : 1);
+        return new SltRecord.Retry(Integer.parseInt(words[from + 1]), millis);
     }
 
     private SltError errorSpec(int line, String header) {

@@ -6,6 +6,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.meta.Database;
+import io.tributary.meta.SourceManager;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ReadContext;
 import io.tributary.sql.ResultColumn;
@@ -133,13 +134,16 @@ public final class EngineSession implements Session {
             return query(q, params, prepared::cursorClosed);
         }
         if (plan instanceof StatementPlan.Insert ins) {
+            SourceManager.checkWritable(ins.table());
             return finishDml("INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(),
                     () -> openQuery(ins.source(), params)));
         }
         if (plan instanceof StatementPlan.Update upd) {
+            SourceManager.checkWritable(upd.table());
             return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)));
         }
         StatementPlan.Delete del = (StatementPlan.Delete) plan;
+        SourceManager.checkWritable(del.table());
         return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)));
     }
 
