@@ -47,6 +47,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     /** Views whose creation is staged but not yet committed, by id; DROP must see them as dependents. */
     private final Map<Integer, TableDef> creating = new ConcurrentHashMap<>();
     private final ViewBackfills backfills;
+    private volatile int maxBackfillJobs = 4;
 
     StreamingDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime,
             ViewPlanner planner) {
@@ -60,6 +61,11 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
 
     private Catalog catalog() {
         return catalogService.catalog();
+    }
+
+    /** How many views may be backfilled at once; called at startup. */
+    public void setMaxBackfillJobs(int max) {
+        this.maxBackfillJobs = max;
     }
 
     /** The default number of actors per parallel fragment: one per core. */
@@ -106,6 +112,12 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
             TableDef view = new TableDef(viewId, name, plan.columns(), plan.primaryKey(), definition,
                     RelationKind.MATERIALIZED_VIEW, query, plan.dependsOn(), stateIds, parallelism);
             ticket = barriers.stageAtBoundary(buffer -> {
+                int running = backfills.jobs().size();
+                if (running >= maxBackfillJobs) {
+                    throw new TributaryException(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "cannot create materialized view \""
+                            + name + "\": " + running + " views are being created already, the most that may run at once",
+                            0, null, "Wait for one with WAIT, or start the server with a larger --max-backfill-jobs.", null);
+                }
                 for (int upstream : view.dependsOn()) {
                     TableDef read = relationById(upstream);
                     if (read == null) {
