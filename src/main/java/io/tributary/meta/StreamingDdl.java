@@ -115,7 +115,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
                 int running = backfills.jobs().size();
                 if (running >= maxBackfillJobs) {
                     throw new TributaryException(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "cannot create materialized view \""
-                            + name + "\": " + running + " views are being created already, the most that may run at once",
+                            + name + "\": the limit of " + maxBackfillJobs + " backfill job(s) running at once is reached",
                             0, null, "Wait for one with WAIT, or start the server with a larger --max-backfill-jobs.", null);
                 }
                 for (int upstream : view.dependsOn()) {
