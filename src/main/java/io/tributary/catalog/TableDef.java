@@ -20,9 +20,10 @@ import java.util.stream.IntStream;
  * @param dependsOn ids of the relations a view reads, empty for tables
  * @param stateTableIds ids of a view's operator state tables, in plan order; empty for tables
  * @param parallelism how many actors run each parallel fragment of a view's job; 0 for tables
+ * @param source the connector feeding a table, null for plain tables and views
  */
 public record TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-        RelationKind kind, String query, int[] dependsOn, int[] stateTableIds, int parallelism) {
+        RelationKind kind, String query, int[] dependsOn, int[] stateTableIds, int parallelism, SourceDef source) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
@@ -31,9 +32,27 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
     }
 
+    /** A relation without a source (a plain table or a view). */
+    public TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
+            RelationKind kind, String query, int[] dependsOn, int[] stateTableIds, int parallelism) {
+        this(id, name, columns, primaryKey, definition, kind, query, dependsOn, stateTableIds, parallelism, null);
+    }
+
     /** A plain table. */
     public TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition) {
         this(id, name, columns, primaryKey, definition, RelationKind.TABLE, null, new int[0], new int[0], 0);
+    }
+
+    /** A table fed by a connector. */
+    public TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
+            SourceDef source) {
+        this(id, name, columns, primaryKey, definition, RelationKind.TABLE, null, new int[0], new int[0], 0, source);
+    }
+
+    /** The same relation with another source definition (e.g. a new rate limit). */
+    public TableDef withSource(SourceDef newSource) {
+        return new TableDef(id, name, columns, primaryKey, definition, kind, query, dependsOn, stateTableIds,
+                parallelism, newSource);
     }
 
     @com.fasterxml.jackson.annotation.JsonIgnore

@@ -31,6 +31,15 @@ final class BenchDirectory implements AutoCloseable {
         return path.resolve(name);
     }
 
+    /** The bytes of all files under {@code resolve(name)}; a file linked twice counts twice. */
+    long bytes(String name) {
+        try (Stream<Path> paths = Files.walk(resolve(name))) {
+            return paths.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot measure " + resolve(name), e);
+        }
+    }
+
     @Override
     public void close() {
         if (!temporary) {

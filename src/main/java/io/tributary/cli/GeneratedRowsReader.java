@@ -3,20 +3,29 @@ package io.tributary.cli;
 import java.io.Reader;
 
 /**
- * COPY text-format input for {@code (id BIGINT, v INT, w DOUBLE PRECISION)}: rows {@code 1..rows}
- * with the values {@code INSERT ... SELECT x, x % 1000, x * 0.5} would produce, generated as they
- * are read so that no input of millions of rows is held in memory.
+ * COPY text-format input of the rows {@code first..last}, each written by a {@link RowFormat} from
+ * its number as it is read, so that no input of millions of rows is held in memory.
  */
 final class GeneratedRowsReader extends Reader {
     private static final int ROWS_PER_CHUNK = 1024;
 
-    private final long rows;
+    /** Writes one row of COPY text: its tab-separated fields and the closing newline. */
+    @FunctionalInterface
+    interface RowFormat {
+        void append(StringBuilder out, long row);
+    }
+
+    private final long last;
+    private final RowFormat format;
     private final StringBuilder chunk = new StringBuilder();
-    private long nextRow = 1;
+    private long nextRow;
     private int chunkPos;
 
-    GeneratedRowsReader(long rows) {
-        this.rows = rows;
+    /** The rows {@code first..last}; none if {@code last < first}. */
+    GeneratedRowsReader(long first, long last, RowFormat format) {
+        this.nextRow = first;
+        this.last = last;
+        this.format = format;
     }
 
     @Override
@@ -33,15 +42,15 @@ final class GeneratedRowsReader extends Reader {
     private boolean refill() {
         chunk.setLength(0);
         chunkPos = 0;
-        for (int i = 0; i < ROWS_PER_CHUNK && nextRow <= rows; i++, nextRow++) {
-            chunk.append(nextRow).append('\t').append(nextRow % 1000).append('\t').append(nextRow * 0.5).append('\n');
+        for (int i = 0; i < ROWS_PER_CHUNK && nextRow <= last; i++, nextRow++) {
+            format.append(chunk, nextRow);
         }
         return chunk.length() > 0;
     }
 
     @Override
     public void close() {
-        nextRow = rows + 1;
+        nextRow = last + 1;
         chunk.setLength(0);
         chunkPos = 0;
     }

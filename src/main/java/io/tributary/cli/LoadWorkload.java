@@ -14,6 +14,9 @@ import java.sql.Statement;
  */
 final class LoadWorkload {
     private static final String COLUMNS = "(id BIGINT PRIMARY KEY, v INT, w DOUBLE PRECISION)";
+    /** The COPY rows: the values {@code INSERT ... SELECT x, x % 1000, x * 0.5} produces. */
+    private static final GeneratedRowsReader.RowFormat ROW =
+            (out, x) -> out.append(x).append('\t').append(x % 1000).append('\t').append(x * 0.5).append('\n');
 
     /** Figures of one target. Latencies in milliseconds. */
     record Result(double insertSelectRowsPerSecond, double copyRowsPerSecond, double singleInsertP50Ms,
@@ -51,7 +54,7 @@ final class LoadWorkload {
             st.executeUpdate("INSERT INTO warm_up SELECT x, x % 1000, x * 0.5 FROM generate_series(1, 1000) AS s(x)");
             st.execute("CREATE TABLE warm_up2 " + COLUMNS);
         }
-        c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY warm_up2 FROM STDIN", new GeneratedRowsReader(1000));
+        c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY warm_up2 FROM STDIN", new GeneratedRowsReader(1, 1000, ROW));
         progress.printf("%s: warm-up took %.1f s%n", name, (System.nanoTime() - start) / 1e9);
     }
 
@@ -72,7 +75,7 @@ final class LoadWorkload {
         progress.printf("%s: COPY of %,d rows%n", name, rows);
         long start = System.nanoTime();
         long copied = c.unwrap(PGConnection.class).getCopyAPI()
-                .copyIn("COPY t2 FROM STDIN", new GeneratedRowsReader(rows));
+                .copyIn("COPY t2 FROM STDIN", new GeneratedRowsReader(1, rows, ROW));
         long elapsed = System.nanoTime() - start;
         if (copied != rows) {
             throw new IllegalStateException(name + " reported " + copied + " rows copied, expected " + rows);

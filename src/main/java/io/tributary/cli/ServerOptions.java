@@ -16,6 +16,10 @@ final class ServerOptions {
             description = "Directory holding all state (default: ${DEFAULT-VALUE}).")
     Path dataDir;
 
+    @Option(names = "--max-backfill-jobs", defaultValue = "4",
+            description = "Materialized views that may be backfilled at once; more CREATEs fail with 53400 (default: ${DEFAULT-VALUE}).")
+    int maxBackfillJobs;
+
     @Option(names = "--barrier-interval-ms", defaultValue = "1000",
             description = "Epoch length: how often changes commit when nobody waits (default: ${DEFAULT-VALUE}).")
     long barrierIntervalMs;

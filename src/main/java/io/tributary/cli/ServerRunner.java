@@ -20,7 +20,12 @@ final class ServerRunner {
             System.err.println("--barrier-interval-ms must be at least 1");
             return 2;
         }
+        if (options.maxBackfillJobs < 1) {
+            System.err.println("--max-backfill-jobs must be at least 1");
+            return 2;
+        }
         Database db = Database.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
+        db.streamingDdl().setMaxBackfillJobs(options.maxBackfillJobs);
         PgServer server = new PgServer(options.listen, options.port, new EngineSessionFactory(db), password);
         try {
             server.start();

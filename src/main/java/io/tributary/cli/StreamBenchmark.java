@@ -3,7 +3,6 @@ package io.tributary.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,7 +49,7 @@ final class StreamBenchmark implements Callable<Integer> {
         int queuedProbes = Math.min(probes, Math.max(5, probes / 20));
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             StreamWorkload workload = new StreamWorkload(rows, changes, probes, queuedProbes, clients, System.err);
-            double load = loadAverage();
+            MachineLoad load = MachineLoad.now();
             StreamWorkload.Figures tributary;
             try (BenchTarget target = BenchTarget.tributary(dir.resolve("tributary"))) {
                 tributary = workload.runTributary(target);
@@ -62,7 +61,7 @@ final class StreamBenchmark implements Callable<Integer> {
             System.out.printf("bench stream: %,d orders, %,d customers; per view and with no view %,d changes from %d"
                             + " clients in statements of up to %d rows; %d probes, %d without implicit flush; %d cores%n",
                     rows, workload.customers(), changes, clients, ChangeScript.ROWS_PER_STATEMENT, probes, queuedProbes,
-                    Runtime.getRuntime().availableProcessors());
+                    load.cores());
             BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
             table.row("no view: changes/s, DML only", tributary.noViewChangesPerSecond(),
                     postgres.noViewChangesPerSecond(), "%,12.0f");
@@ -76,21 +75,9 @@ final class StreamBenchmark implements Callable<Integer> {
             System.out.println("PostgreSQL's freshness: INSERT + REFRESH + SELECT, median of a few; no flush:"
                     + " SET implicit_flush = false, barrier every " + BenchTarget.BARRIER_INTERVAL_MS + " ms");
             System.out.println("ratio = tributary / postgresql: above 1 is better for changes/s, below 1 is better for ms");
-            int cores = Runtime.getRuntime().availableProcessors();
-            // Our own clients and servers load the machine during the run, so only the load before it tells of
-            // others; it still decays from a run just before, hence the margin.
-            if (load > cores) {
-                System.out.printf("warning: load average %.1f on %d cores before the run: other processes competed"
-                        + " for the cores, so the figures are low and the ratios unreliable%n", load, cores);
-            }
+            load.warnIfBusy(System.out);
             return checkViewsAgree(tributary, postgres) ? 0 : 1;
         }
-    }
-
-    /** The system's one-minute load average, or NaN where the platform has none. */
-    private static double loadAverage() {
-        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        return load < 0 ? Double.NaN : load;
     }
 
     private static void print(BenchTable table, String label, StreamWorkload.ViewFigures t, StreamWorkload.ViewFigures p) {

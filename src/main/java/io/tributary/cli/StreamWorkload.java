@@ -3,10 +3,8 @@ package io.tributary.cli;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +97,7 @@ final class StreamWorkload {
             SplittableRandom pauses) throws Exception {
         double createMs = create(target, st, view);
         double perSecond = changes / changes(target, runner, view);
-        List<BigDecimal> fingerprint = fingerprint(st, view);
+        List<BigDecimal> fingerprint = Fingerprint.read(st, view.fingerprintSql());
         FreshnessProbe.Series committed;
         FreshnessProbe.Series queued;
         try (FreshnessProbe probe = new FreshnessProbe(target, view, customers)) {
@@ -147,7 +145,7 @@ final class StreamWorkload {
         double absorbedPerSecond = changes / (dmlSeconds + refreshMs / 1e3);
         progress.printf("%s: %s: REFRESH took %.0f ms, %,.0f changes/s absorbed%n", target.name(), view.label(),
                 refreshMs, absorbedPerSecond);
-        List<BigDecimal> fingerprint = fingerprint(st, view);
+        List<BigDecimal> fingerprint = Fingerprint.read(st, view.fingerprintSql());
         double[] freshness = new double[POSTGRES_FRESHNESS_REPEATS];
         try (FreshnessProbe probe = new FreshnessProbe(target, view, customers)) {
             probe.insertAndRefresh(); // unmeasured, as the first use of the connection's statements
@@ -219,18 +217,5 @@ final class StreamWorkload {
         progress.printf("%s: %s: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n", target.name(),
                 view.label(), changes, clients, seconds, changes / seconds);
         return seconds;
-    }
-
-    /** The fingerprint row, numbers without trailing zeros so that equal values compare equal. */
-    private static List<BigDecimal> fingerprint(Statement st, StreamView view) throws SQLException {
-        try (ResultSet rs = st.executeQuery(view.fingerprintSql())) {
-            rs.next();
-            List<BigDecimal> values = new ArrayList<>();
-            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                BigDecimal v = rs.getBigDecimal(i);
-                values.add(v == null ? null : v.stripTrailingZeros());
-            }
-            return values;
-        }
     }
 }

@@ -1,8 +1,8 @@
 package io.tributary.connector;
 
 /**
- * Reads one split. Pull model: the engine asks for the next batch and, only at a checkpoint, for
- * the position; nothing per row carries state. A reader is used by one engine thread at a time.
+ * Reads one split. Pull model: the engine asks for the next batch and, once per batch it stages,
+ * for the position; nothing per row carries state. A reader is used by one engine thread at a time.
  */
 public interface SplitReader extends AutoCloseable {
     /**
@@ -17,7 +17,9 @@ public interface SplitReader extends AutoCloseable {
 
     /**
      * The position right after the last change returned by {@link #poll}: opening a reader with
-     * it yields exactly the changes not returned yet. Called by the engine at checkpoints only.
+     * it yields exactly the changes not returned yet. The engine asks once per batch it stages
+     * (after a non-empty poll, never per row) and commits the answer in the same epoch write as
+     * that batch's rows; keep it cheap to build.
      */
     byte[] position();
 
@@ -30,7 +32,10 @@ public interface SplitReader extends AutoCloseable {
      */
     void onCheckpointComplete(byte[] position);
 
-    /** What the reader is doing now: {@code snapshotting} or {@code streaming}. */
+    /**
+     * What the reader is doing now: {@code snapshotting}, {@code streaming}, or {@code finished}
+     * once a bounded input is read to its end.
+     */
     String phase();
 
     /** How far behind the source the reader is, in milliseconds, or -1 when unknown. */

@@ -131,11 +131,15 @@ public final class CatalogService {
         buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, ByteBuffer.allocate(4).putInt(nextTableId()).array());
     }
 
-    /** Stages the removal of a relation's record, rows and state tables. */
+    /** Stages the removal of a relation's record, rows, state tables and source positions. */
     static void stageRemoval(WriteBuffer buffer, TableDef relation) {
         buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(relation.id()), TableKeys.tableEnd(relation.id()));
         for (int id : relation.stateTableIds()) {
             buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id));
+        }
+        if (relation.source() != null) {
+            int positions = relation.source().positionsTableId();
+            buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(positions), TableKeys.tableEnd(positions));
         }
         buffer.delete(Keyspace.CATALOG, CatalogCodec.tableKey(relation.id()));
     }

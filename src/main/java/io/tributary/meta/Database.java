@@ -2,7 +2,10 @@ package io.tributary.meta;
 
 import io.tributary.batch.SnapshotSource;
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
+import io.tributary.connector.BuiltinConnectors;
+import io.tributary.connector.Connectors;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.runtime.StreamRuntime;
@@ -29,8 +32,11 @@ public final class Database implements AutoCloseable {
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
     private final StreamingDdl streamingDdl;
+    private final SourceManager sources;
+    private final SystemTables systemTables = new SystemTables();
 
-    private Database(StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners) {
+    private Database(StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners,
+            Connectors connectors) {
         this.store = store;
         this.barriers = new BarrierManager(store, barrierIntervalMs);
         this.catalogService = CatalogService.recover(store, barriers);
@@ -41,7 +47,15 @@ public final class Database implements AutoCloseable {
                 planners.apply(catalogService.catalog()));
         barriers.setParticipant(streamingDdl);
         streamingDdl.recoverJobs();
+        this.sources = new SourceManager(new SourceEngine(catalogService, barriers, store, streams, rowIds),
+                connectors);
+        systemTables.register(new RelationsTable(catalogService.catalog()));
+        systemTables.register(new DdlProgressTable(streamingDdl));
+        systemTables.register(new BackfillProgressTable(streamingDdl));
+        systemTables.register(new SourceProgressTable(sources));
+        systemTables.register(new SourceErrorsTable(sources));
         barriers.start();
+        sources.recover();
     }
 
     /**
@@ -51,7 +65,14 @@ public final class Database implements AutoCloseable {
      * @param planners makes the planner that (re)plans views over the recovered catalog
      */
     public static Database open(Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners) {
-        Database db = new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners);
+        return open(dataDir, barrierIntervalMs, planners, BuiltinConnectors.create());
+    }
+
+    /** Like {@link #open(Path, long, Function)}, with the given connectors instead of the built-in ones. */
+    public static Database open(Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners,
+            Connectors connectors) {
+        Database db = new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners,
+                connectors);
         LOG.info("recovered {} table(s) at epoch {}", db.catalog().tables().size(), db.store.committedEpoch());
         return db;
     }
@@ -59,6 +80,14 @@ public final class Database implements AutoCloseable {
     /** The in-memory catalog; any thread. */
     public Catalog catalog() {
         return catalogService.catalog();
+    }
+
+    /**
+     * The system tables of this instance ({@code tributary_catalog.*}); parts of the engine register
+     * theirs here. Any thread.
+     */
+    public SystemTables systemTables() {
+        return systemTables;
     }
 
     /** Executes DDL; any thread. */
@@ -76,8 +105,14 @@ public final class Database implements AutoCloseable {
         return snapshots;
     }
 
-    /** A writer for one statement's changes to {@code table}; the caller closes it. */
+    /**
+     * A writer for one statement's changes to {@code table}; the caller closes it.
+     *
+     * @throws io.tributary.common.TributaryException 42809 for a connector's table that takes no DML
+     *     ({@link SourceManager#checkWritable})
+     */
     public TableWriter newTableWriter(TableDef table) {
+        SourceManager.checkWritable(table);
         return new TableWriter(table, rowIds, streams);
     }
 
@@ -86,14 +121,20 @@ public final class Database implements AutoCloseable {
         return store;
     }
 
+    /** Runs the sources of tables created with a connector; any thread. */
+    public SourceManager sources() {
+        return sources;
+    }
+
     /** Creates and drops views and drops tables; any thread. */
     public StreamingDdl streamingDdl() {
         return streamingDdl;
     }
 
-    /** Commits what is staged, then closes the store. */
+    /** Stops the sources, commits what is staged, then closes the store. */
     @Override
     public void close() {
+        sources.close();
         barriers.close();
         streams.close();
         store.close();

@@ -47,6 +47,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     /** Views whose creation is staged but not yet committed, by id; DROP must see them as dependents. */
     private final Map<Integer, TableDef> creating = new ConcurrentHashMap<>();
     private final ViewBackfills backfills;
+    private volatile int maxBackfillJobs = 4;
 
     StreamingDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime,
             ViewPlanner planner) {
@@ -60,6 +61,11 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
 
     private Catalog catalog() {
         return catalogService.catalog();
+    }
+
+    /** How many views may be backfilled at once; called at startup. */
+    public void setMaxBackfillJobs(int max) {
+        this.maxBackfillJobs = max;
     }
 
     /** The default number of actors per parallel fragment: one per core. */
@@ -76,8 +82,8 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * Creates a materialized view: at an epoch boundary pins the committed state, registers the
      * job durably and starts backfilling it without holding up anyone's writes. In the background
      * it returns once the job is registered; in the foreground it waits until the view is complete,
-     * sending {@code notices} with the progress every few seconds, and a cancel (interrupt)
-     * removes the view again.
+     * sending {@code notices} with the progress every few seconds, and a cancel (interrupt, or
+     * {@code cancelCheck} throwing, which it is polled for) removes the view again.
      *
      * @param parallelism actors per parallel fragment, at least 1
      * @param rateLimit backfill rows per second per parallel unit, -1 unlimited, 0 paused
@@ -107,6 +113,12 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
             TableDef view = new TableDef(viewId, name, plan.columns(), plan.primaryKey(), definition,
                     RelationKind.MATERIALIZED_VIEW, query, plan.dependsOn(), stateIds, parallelism);
             ticket = barriers.stageAtBoundary(buffer -> {
+                int running = backfills.jobs().size();
+                if (running >= maxBackfillJobs) {
+                    throw new TributaryException(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "cannot create materialized view \""
+                            + name + "\": the limit of " + maxBackfillJobs + " backfill job(s) running at once is reached",
+                            0, null, "Wait for one with WAIT, or start the server with a larger --max-backfill-jobs.", null);
+                }
                 for (int upstream : view.dependsOn()) {
                     TableDef read = relationById(upstream);
                     if (read == null) {
@@ -186,7 +198,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      *
      * @throws TributaryException 42P01 when {@code name} is no view being created or created
      */
-    public void await(String name) throws InterruptedException {
+    public void await(String name, Runnable cancelCheck) throws InterruptedException {
         List<ViewBackfills.Job> waitFor = new ArrayList<>();
         if (name == null) {
             waitFor.addAll(backfills.jobs());
@@ -196,10 +208,13 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
             backfills.job(view.id()).ifPresent(waitFor::add);
         }
         for (ViewBackfills.Job job : waitFor) {
-            try {
-                job.done.get();
-            } catch (ExecutionException e) {
-                // cancelled or failed: finished all the same
+            while (!job.done.isDone()) {
+                cancelCheck.run();
+                try {
+                    job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    // cancelled or failed jobs are finished all the same; a timeout polls the cancel again
+                }
             }
         }
     }

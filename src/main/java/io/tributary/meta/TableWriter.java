@@ -12,6 +12,7 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.TableKeys;
+import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.runtime.StreamRuntime;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.StringJoiner;
+import java.util.function.Consumer;
 
 /**
  * Collects one statement's changes to one table and applies them atomically to the open epoch.
@@ -102,6 +104,17 @@ public final class TableWriter implements AutoCloseable {
      *     42P01 when the table was dropped meanwhile
      */
     public long apply(BarrierManager barriers, CatalogService catalogService) {
+        return apply(barriers, catalogService, null, null, null);
+    }
+
+    /**
+     * Like {@link #apply(BarrierManager, CatalogService)}, and stages {@code alsoStage}'s writes in
+     * the same epoch, after the rows and only if they pass their checks (a source's position goes
+     * with the rows read up to it this way); {@code afterCommit} runs once that epoch is durable,
+     * {@code onFailure} if its commit fails. Each may be null.
+     */
+    long apply(BarrierManager barriers, CatalogService catalogService, Consumer<WriteBuffer> alsoStage,
+            Runnable afterCommit, Runnable onFailure) {
         List<Change> settled = settle();
         changes.clear();
         // positions in settled of the changes whose keys must be new, and those keys
@@ -137,10 +150,13 @@ public final class TableWriter implements AutoCloseable {
                     epoch.put(Keyspace.DATA, c.key(), c.row());
                 }
             }
+            if (alsoStage != null) {
+                alsoStage.accept(epoch);
+            }
             if (previous != null) {
                 emitChanges(settled, previous);
             }
-        }, null);
+        }, afterCommit, onFailure);
     }
 
     /**

@@ -2,14 +2,17 @@ package io.tributary.sql;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -144,10 +147,14 @@ public final class UtilityParser {
 
     /**
      * ALTER MATERIALIZED VIEW name SET PARALLELISM {= | TO} n, or SET BACKFILL_RATE_LIMIT {= | TO}
-     * {n | DEFAULT}; other ALTERs are not supported.
+     * {n | DEFAULT}, or ALTER TABLE name SET SOURCE_RATE_LIMIT {= | TO} {n | DEFAULT}; other ALTERs
+     * are not supported.
      */
     private UtilityStatement alter() {
         next();
+        if (peek().isWord("table")) {
+            return alterTable();
+        }
         if (!peek().isWord("materialized")) {
             throw TributaryException.notSupported("ALTER " + peek().text().toUpperCase());
         }
@@ -207,6 +214,42 @@ public final class UtilityParser {
                     "Use a number of rows per second (0 pauses), or DEFAULT for no limit.", null);
         }
         return rate;
+    }
+
+    /** After ALTER: TABLE name SET SOURCE_RATE_LIMIT {= | TO} {n | DEFAULT}. */
+    private UtilityStatement alterTable() {
+        next();
+        String name = qualifiedName();
+        if (!peek().isWord("set")) {
+            throw TributaryException.notSupported("ALTER TABLE ... " + peek().text().toUpperCase());
+        }
+        next();
+        if (!peek().isWord("source_rate_limit")) {
+            throw TributaryException.notSupported("ALTER TABLE ... SET " + peek().text().toUpperCase());
+        }
+        next();
+        if (!acceptSymbol("=")) {
+            expectWord("to");
+        }
+        if (peek().isWord("default")) {
+            next();
+            return new UtilityStatement.AlterSourceRateLimit(name, -1);
+        }
+        Token at = peek();
+        if (at.kind() != Token.Kind.NUMBER || at.text().contains(".")) {
+            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                    "SOURCE_RATE_LIMIT must be a whole number of rows per second (0 pauses) or DEFAULT",
+                    at.position() + 1, null, null, null);
+        }
+        next();
+        long rate;
+        try {
+            rate = Long.parseLong(at.text());
+        } catch (NumberFormatException e) {
+            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "SOURCE_RATE_LIMIT " + at.text()
+                    + " is too large", at.position() + 1, null, null, null);
+        }
+        return new UtilityStatement.AlterSourceRateLimit(name, rate);
     }
 
     /** Consumes {@code IF NOT EXISTS} if it comes next. */
@@ -301,8 +344,13 @@ public final class UtilityParser {
             }
         } while (acceptSymbol(","));
         expectSymbol(")");
+        UtilityStatement.SourceClause source = null;
         if (peek().isWord("with")) {
-            throw TributaryException.notSupported("CREATE TABLE ... WITH (connector options)");
+            source = sourceClause();
+        } else if (peek().isWord("format")) {
+            throw new TributaryException(SqlState.SYNTAX_ERROR,
+                    "a FORMAT clause needs a connector: add WITH (connector = '...', ...) before it",
+                    peek().position() + 1, null, null, null);
         }
         if (columns.isEmpty()) {
             throw TributaryException.notSupported("a table without columns");
@@ -329,7 +377,76 @@ public final class UtilityParser {
                 pkIdx[i] = idx;
             }
         }
-        return new UtilityStatement.CreateTable(name, List.copyOf(columns), pkIdx, ifNotExists, sql);
+        return new UtilityStatement.CreateTable(name, List.copyOf(columns), pkIdx, ifNotExists, sql, source);
+    }
+
+    /**
+     * After CREATE TABLE's column list: {@code WITH (name = 'value', ...) [FORMAT f ENCODE e [(name =
+     * 'value', ...)]]}. Names are dotted identifiers (e.g. {@code fields.id.kind}), lower-cased;
+     * values are string literals (bare numbers are taken as their text).
+     */
+    private UtilityStatement.SourceClause sourceClause() {
+        Token with = next();
+        Map<String, String> options = optionList();
+        String connector = options.remove("connector");
+        if (connector == null) {
+            throw new TributaryException(SqlState.SYNTAX_ERROR,
+                    "WITH options of CREATE TABLE need connector = '...' naming the table's source",
+                    with.position() + 1, null, null, null);
+        }
+        String format = null;
+        String encode = null;
+        Map<String, String> formatOptions = Map.of();
+        if (peek().isWord("format")) {
+            next();
+            Token f = next();
+            if (!f.isWord("plain")) {
+                throw f.kind() == Token.Kind.WORD ? TributaryException.notSupported("FORMAT " + f.text().toUpperCase()
+                        + "; only FORMAT PLAIN is supported") : syntaxAt(f);
+            }
+            expectWord("encode");
+            Token e = next();
+            if (!e.isWord("csv") && !e.isWord("json")) {
+                throw e.kind() == Token.Kind.WORD ? TributaryException.notSupported("ENCODE " + e.text().toUpperCase()
+                        + "; the encodings are CSV and JSON") : syntaxAt(e);
+            }
+            format = "PLAIN";
+            encode = e.text().toUpperCase();
+            if (peek().isSymbol("(")) {
+                formatOptions = optionList();
+            }
+        }
+        return new UtilityStatement.SourceClause(connector.toLowerCase(), options, format, encode, formatOptions);
+    }
+
+    /** {@code (name = 'value', ...)}: names lower-cased, each at most once, in the order written. */
+    private Map<String, String> optionList() {
+        expectSymbol("(");
+        Map<String, String> out = new LinkedHashMap<>();
+        do {
+            Token at = peek();
+            StringBuilder name = new StringBuilder(identifier().toLowerCase());
+            while (acceptSymbol(".")) {
+                name.append('.').append(identifier().toLowerCase());
+            }
+            expectSymbol("=");
+            Token v = next();
+            String value;
+            if (v.kind() == Token.Kind.STRING || v.kind() == Token.Kind.NUMBER) {
+                value = v.text();
+            } else if (v.isSymbol("-") && peek().kind() == Token.Kind.NUMBER) {
+                value = "-" + next().text();
+            } else {
+                throw new TributaryException(SqlState.SYNTAX_ERROR, "the value of option \"" + name
+                        + "\" must be a string literal, e.g. '" + v.text() + "'", v.position() + 1, null, null, null);
+            }
+            if (out.put(name.toString(), value) != null) {
+                throw new TributaryException(SqlState.SYNTAX_ERROR, "option \"" + name + "\" specified more than once",
+                        at.position() + 1, null, null, null);
+            }
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        return out;
     }
 
     private TributaryException multiplePk(String table, Token at) {
@@ -602,7 +719,13 @@ public final class UtilityParser {
         if (peek().isSymbol("(")) {
             throw TributaryException.notSupported("COPY (query)");
         }
-        String table = qualifiedName();
+        boolean systemTable = peek().isIdentifier() && peek().text().equals(SystemTables.SCHEMA)
+                && tokens.get(pos + 1).isSymbol(".");
+        if (systemTable) {
+            next();
+            next();
+        }
+        String table = systemTable ? identifier() : qualifiedName();
         List<String> columns = peek().isSymbol("(") ? identifierList() : List.of();
         if (peek().isWord("to")) {
             throw TributaryException.notSupported("COPY TO; use SELECT");
@@ -672,7 +795,7 @@ public final class UtilityParser {
                 delimiter != null ? delimiter : csv ? ',' : '\t',
                 nullString != null ? nullString : csv ? "" : "\\N", header, quote,
                 escape != null ? escape : quote);
-        return new UtilityStatement.CopyFrom(table, columns, format);
+        return new UtilityStatement.CopyFrom(table, systemTable, columns, format);
     }
 
     private static char singleChar(Token t, String what) {
@@ -706,10 +829,17 @@ public final class UtilityParser {
         return out;
     }
 
-    /** A possibly schema-qualified name; only {@code public} (and {@code dev.public}) exist. */
+    /**
+     * A possibly schema-qualified name; only {@code public} (and {@code dev.public}) hold user
+     * relations, and system tables are only read with SELECT.
+     */
     private String qualifiedName() {
         String name = identifier();
         while (acceptSymbol(".")) {
+            if (name.equals(SystemTables.SCHEMA)) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "schema \"" + name
+                        + "\" holds system tables, which can only be read with SELECT");
+            }
             if (!name.equals("public") && !name.equals("dev")) {
                 throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + name + "\" does not exist");
             }

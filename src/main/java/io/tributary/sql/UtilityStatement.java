@@ -4,12 +4,30 @@ import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
 
 import java.util.List;
+import java.util.Map;
 
 /** Statements parsed by Tributary's own front end rather than Calcite: DDL and session commands. */
 public sealed interface UtilityStatement {
 
-    record CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql)
-            implements UtilityStatement {
+    /** {@code CREATE TABLE}; {@code source} is the connector clause, null for a plain table. */
+    record CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql,
+            SourceClause source) implements UtilityStatement {
+        public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
+            this(name, columns, primaryKey, ifNotExists, sql, null);
+        }
+    }
+
+    /**
+     * {@code WITH (connector = '...', name = 'value', ...) [FORMAT f ENCODE e [(options)]]} of a
+     * CREATE TABLE. Option names are lower-cased; {@code options} excludes {@code connector};
+     * {@code format} and {@code encode} are upper-cased, null without a FORMAT clause.
+     */
+    record SourceClause(String connector, Map<String, String> options, String format, String encode,
+            Map<String, String> formatOptions) {
+    }
+
+    /** {@code ALTER TABLE name SET SOURCE_RATE_LIMIT = n}; {@code rowsPerSecond} -1 for DEFAULT (unlimited). */
+    record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {
     }
 
     /** {@code DROP TABLE} or {@code DROP MATERIALIZED VIEW}. */
@@ -74,8 +92,13 @@ public sealed interface UtilityStatement {
     record Transaction(TransactionVerb verb) implements UtilityStatement {
     }
 
-    /** {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones. */
-    record CopyFrom(String table, List<String> columns, CopyFormat format) implements UtilityStatement {
+    /**
+     * {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones.
+     * {@code systemTable} is set when the table was named in the system table schema (which the
+     * session refuses to write).
+     */
+    record CopyFrom(String table, boolean systemTable, List<String> columns, CopyFormat format)
+            implements UtilityStatement {
     }
 
     /** Options of COPY FROM STDIN. {@code nullString} is the text that means NULL. */

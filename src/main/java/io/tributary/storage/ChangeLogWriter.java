@@ -16,8 +16,8 @@ public final class ChangeLogWriter {
      * delete leaves nothing). Folding reads the buffer, so a save point rolled back takes this
      * write back too. Called while staging the change itself, into the same buffer.
      *
-     * <p>{@code epoch} must be the number {@code buffer} will commit as, so it must be known
-     * when the change is staged, not only when the epoch commits.
+     * <p>{@code epoch} must be the number {@code buffer} will commit as: the engine records a
+     * relation's changes per epoch and appends them while committing that epoch.
      *
      * @param vnode the vnode the row is stored under in the relation
      * @param pk the row's memcomparable primary key, without table id and vnode

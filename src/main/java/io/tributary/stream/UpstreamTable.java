@@ -56,6 +56,8 @@ public interface UpstreamTable extends AutoCloseable {
     /**
      * How many rows the snapshot holds, for progress reports; it may scan the snapshot, so call it
      * off the actors' threads.
+     *
+     * @return the count, or -1 when the calling thread was interrupted before it was done
      */
     long snapshotRows();
 

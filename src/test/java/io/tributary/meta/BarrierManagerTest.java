@@ -199,68 +199,6 @@ class BarrierManagerTest {
         assertEquals(1, epochs.size(), "statements staged before the barrier must share its commit");
     }
 
-    /** Forwards everything to another store; close() does not close it. */
-    private static class DelegatingStore implements StateStore {
-        private final StateStore inner;
-
-        DelegatingStore(StateStore inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public ReadView snapshot() {
-            return inner.snapshot();
-        }
-
-        @Override
-        public ReadView latest() {
-            return inner.latest();
-        }
-
-        @Override
-        public WriteBuffer newWriteBuffer() {
-            return inner.newWriteBuffer();
-        }
-
-        @Override
-        public void commit(long epoch, WriteBuffer buffer) {
-            inner.commit(epoch, buffer);
-        }
-
-        @Override
-        public void write(WriteBuffer buffer) {
-            inner.write(buffer);
-        }
-
-        @Override
-        public long committedEpoch() {
-            return inner.committedEpoch();
-        }
-
-        @Override
-        public PinnedSnapshot pin(String name) {
-            return inner.pin(name);
-        }
-
-        @Override
-        public Optional<ReadView> openPinned(String name) {
-            return inner.openPinned(name);
-        }
-
-        @Override
-        public void unpin(String name) {
-            inner.unpin(name);
-        }
-
-        @Override
-        public List<String> pinned() {
-            return inner.pinned();
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     @Test
     void failingStageLeavesNothingBehind() throws Exception {

@@ -100,18 +100,17 @@ final class SltParser {
         return new SltRecord.Query(line, sql, words[1].length(), sort, List.copyOf(expected), null, retry);
     }
 
-    /** {@code retry <attempts> backoff <n>ms|<n>s} at {@code words[from]}. */
+    /** {@code retry <n> backoff <number>(ms|s)} starting at {@code words[from]}. */
     private SltRecord.Retry retry(int line, String[] words, int from) {
-        String usage = "expected 'retry <attempts> backoff <n>ms' after the column types and sort mode";
         if (words.length != from + 4 || !words[from].equalsIgnoreCase("retry")
                 || !words[from + 2].equalsIgnoreCase("backoff")) {
-            throw error(line, usage);
+            throw error(line, "expected 'retry <n> backoff <duration>' after the query's types and sort mode");
         }
-        java.util.regex.Matcher backoff = java.util.regex.Pattern.compile("(\\d+)(ms|s)").matcher(words[from + 3]);
-        if (!words[from + 1].matches("\\d+") || !backoff.matches()) {
-            throw error(line, usage);
+        java.util.regex.Matcher d = java.util.regex.Pattern.compile("(\\d+)(ms|s)").matcher(words[from + 3]);
+        if (!words[from + 1].matches("\\d+") || !d.matches()) {
+            throw error(line, "retry needs a count and a duration such as 100ms or 1s");
         }
-        long millis = Long.parseLong(backoff.group(1)) * (backoff.group(2).equals("s") ? 1000 : 1);
+        long millis = Long.parseLong(d.group(1)) * (d.group(2).equals("s") ? 1000 : 1);
         return new SltRecord.Retry(Integer.parseInt(words[from + 1]), millis);
     }
 

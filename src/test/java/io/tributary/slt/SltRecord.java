@@ -21,9 +21,9 @@ sealed interface SltRecord {
     }
 
     /**
-     * How often a query whose rows differ from the expected ones runs again, and how long to wait before each
-     * rerun: for results that become right shortly after the previous statement, such as a background job's
-     * progress.
+     * {@code retry <attempts> backoff <duration>} after a query's header: run it up to {@code attempts} more
+     * times, {@code backoffMillis} apart, until it returns the expected rows (for results that arrive
+     * asynchronously, e.g. from a source). {@link #NONE} runs it once.
      */
     record Retry(int attempts, long backoffMillis) {
         static final Retry NONE = new Retry(0, 0);

@@ -42,9 +42,9 @@ import java.util.regex.Pattern;
  * ({@code ResultSet.getString}), {@code NULL} for SQL null and {@code (empty)} for the empty string; the values of a
  * row are joined by single spaces. {@code rowsort} sorts rows before comparing, {@code valuesort} expects one value
  * per line and sorts all values. A query with no {@code ----} section must return no rows.</li>
- * <li>{@code query <types> [sort] retry <n> backoff <d>ms} (or {@code <d>s}): as {@code query}, but when the result
- * differs it runs again, up to {@code n} more times, {@code d} after the previous run; for results that become right
- * shortly after the previous statement returned, such as the progress of a background job.</li>
+ * <li>{@code query <types> [sort] retry <n> backoff <duration>}: as {@code query}, but run again up to {@code n}
+ * times, {@code duration} ({@code 200ms}, {@code 1s}) apart, until the rows match: for results that arrive
+ * asynchronously, such as rows from a connector.</li>
  * <li>{@code query error ...}: as {@code statement error}.</li>
  * <li>{@code skipif <engine>} / {@code onlyif <engine>} on the line before a record drop or keep it for the engine
  * under test ({@code tributary}); {@code halt} ends the file.</li>
@@ -110,21 +110,21 @@ final class SltRunner {
     private void query(SltRecord.Query q) throws SQLException {
         for (int attempt = 0; attempt < q.retry().attempts(); attempt++) {
             try {
-                runQuery(q);
+                queryOnce(q);
                 return;
-            } catch (AssertionError e) {
+            } catch (AssertionError notYet) {
                 try {
                     Thread.sleep(q.retry().backoffMillis());
-                } catch (InterruptedException interrupted) {
+                } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw e;
+                    throw notYet;
                 }
             }
         }
-        runQuery(q);
+        queryOnce(q);
     }
 
-    private void runQuery(SltRecord.Query q) throws SQLException {
+    private void queryOnce(SltRecord.Query q) throws SQLException {
         List<String> actual;
         try (Statement st = connection.createStatement()) {
             if (!st.execute(q.sql())) {

@@ -6,6 +6,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.meta.Database;
+import io.tributary.meta.SourceManager;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ReadContext;
 import io.tributary.sql.ResultColumn;
@@ -42,7 +43,7 @@ public final class EngineSession implements Session {
     EngineSession(Database db, Map<String, String> startupParameters) {
         this.db = db;
         this.variables = new SessionVariables(startupParameters);
-        this.frontend = new CalciteFrontend(db.catalog(), readContext);
+        this.frontend = new CalciteFrontend(db.catalog(), db.systemTables(), readContext);
         this.dml = new DmlRunner(db, this::checkCancelled);
         this.utility = new UtilityRunner(db, variables, this::checkCancelled);
     }
@@ -59,19 +60,27 @@ public final class EngineSession implements Session {
     }
 
     private PreparedStatement plan(String sql, List<DataType> declared) {
-        long version = db.catalog().version();
+        long version = schemaVersion();
         StatementPlan borrowed = planCache.borrow(sql, version);
         StatementPlan plan = borrowed != null ? borrowed : frontend.plan(sql);
         try {
             return describe(sql, declared, plan, version);
         } catch (RuntimeException e) {
             if (borrowed != null) {
-                planCache.giveBack(sql, plan, version, db.catalog().version());
+                planCache.giveBack(sql, plan, version, schemaVersion());
             } else {
                 plan.close();
             }
             throw e;
         }
+    }
+
+    /**
+     * What a cached plan was made against: both counters only grow, so their sum changes whenever
+     * the catalog or the set of system tables does.
+     */
+    private long schemaVersion() {
+        return db.catalog().version() + db.systemTables().version();
     }
 
     private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {
@@ -87,7 +96,7 @@ public final class EngineSession implements Session {
         }
         StatementPlan cacheable = plan;
         return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan),
-                () -> planCache.giveBack(sql, cacheable, version, db.catalog().version()));
+                () -> planCache.giveBack(sql, cacheable, version, schemaVersion()));
     }
 
     private static List<ColumnDesc> resultColumns(StatementPlan plan) {
@@ -125,13 +134,16 @@ public final class EngineSession implements Session {
             return query(q, params, prepared::cursorClosed);
         }
         if (plan instanceof StatementPlan.Insert ins) {
+            SourceManager.checkWritable(ins.table());
             return finishDml("INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(),
                     () -> openQuery(ins.source(), params)));
         }
         if (plan instanceof StatementPlan.Update upd) {
+            SourceManager.checkWritable(upd.table());
             return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)));
         }
         StatementPlan.Delete del = (StatementPlan.Delete) plan;
+        SourceManager.checkWritable(del.table());
         return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)));
     }
 

@@ -1,12 +1,15 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.SourceDef;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.catalog.RelationKind;
 import io.tributary.meta.Database;
+import io.tributary.meta.SourceManager;
 import io.tributary.meta.StreamingDdl;
 import io.tributary.sql.UtilityStatement;
 
@@ -73,6 +76,10 @@ final class UtilityRunner {
                 db.streamingDdl().setParallelism(a.name(), a.parallelism());
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
             }
+            if (statement instanceof UtilityStatement.AlterSourceRateLimit a) {
+                db.sources().setRateLimit(a.table(), a.rowsPerSecond());
+                return new StatementResult.Command("ALTER TABLE");
+            }
             if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
                 db.streamingDdl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
@@ -86,7 +93,7 @@ final class UtilityRunner {
                         .toList());
             }
             if (statement instanceof UtilityStatement.Wait w) {
-                db.streamingDdl().await(w.view());
+                db.streamingDdl().await(w.view(), cancelCheck);
                 return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
@@ -133,13 +140,21 @@ final class UtilityRunner {
 
     private StatementResult createTable(UtilityStatement.CreateTable c, Consumer<Session.Notice> notices)
             throws InterruptedException {
-        boolean created = db.catalogService().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(),
-                c.ifNotExists());
+        boolean created = c.source() == null
+                ? db.catalogService().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(), c.ifNotExists())
+                : db.sources().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(), c.ifNotExists(),
+                        sourceDef(c.source()));
         if (!created) {
             notices.accept(new Session.Notice("NOTICE", SqlState.DUPLICATE_TABLE,
                     "relation \"" + c.name() + "\" already exists, skipping"));
         }
         return new StatementResult.Command("CREATE TABLE");
+    }
+
+    /** The source as the statement asked for it; the engine fills in what the source tells at open. */
+    private static SourceDef sourceDef(UtilityStatement.SourceClause s) {
+        return new SourceDef(s.connector(), s.options(), s.format(), s.encode(), s.formatOptions(), null, false, 0,
+                SourceDef.UNLIMITED);
     }
 
     private List<Object[]> names(boolean views) {
@@ -202,6 +217,9 @@ final class UtilityRunner {
                         what + " \"" + name + "\" does not exist, skipping"));
             }
         }
+        if (d.kind() == RelationKind.TABLE) {
+            db.sources().releaseDropped();
+        }
         return new StatementResult.Command(d.kind() == RelationKind.TABLE ? "DROP TABLE" : "DROP MATERIALIZED VIEW");
     }
 
@@ -223,7 +241,11 @@ final class UtilityRunner {
     }
 
     private StatementResult copy(UtilityStatement.CopyFrom c) {
+        if (c.systemTable()) {
+            throw SystemTables.cannotChange(db.systemTables().require(c.table()).name());
+        }
         TableDef table = EngineSession.requireTable(db, c.table());
+        SourceManager.checkWritable(table);
         int[] targets = table.targetColumns(c.columns());
         return new StatementResult.CopyIn(new CopyFromStdin(db, table, targets, c.format(), cancelCheck,
                 variables.implicitFlush()));

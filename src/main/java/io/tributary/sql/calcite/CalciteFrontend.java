@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -55,10 +56,13 @@ public final class CalciteFrontend implements AutoCloseable {
     private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
 
     private final Catalog catalog;
+    private final SystemTables systemTables;
     private final CalciteConnection connection;
 
-    public CalciteFrontend(Catalog catalog, ReadContext context) {
+    /** @param systemTables shown read-only as schema {@link SystemTables#SCHEMA} */
+    public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context) {
         this.catalog = catalog;
+        this.systemTables = systemTables;
         Properties props = CalciteSettings.connectionProperties();
         try {
             this.connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", props)
@@ -66,6 +70,7 @@ public final class CalciteFrontend implements AutoCloseable {
             SchemaPlus root = connection.getRootSchema();
             root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
             root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
+            root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             PgTypeAliases.register(root);
             connection.setSchema(Catalog.SCHEMA);
         } catch (SQLException e) {
@@ -138,6 +143,9 @@ public final class CalciteFrontend implements AutoCloseable {
             throw TributaryException.notSupported("this DML target");
         }
         List<String> names = id.names;
+        if (names.size() > 1 && names.get(names.size() - 2).equals(SystemTables.SCHEMA)) {
+            throw SystemTables.cannotChange(systemTables.require(names.get(names.size() - 1)).name());
+        }
         if (names.size() > 1 && !names.get(names.size() - 2).equals(Catalog.SCHEMA)) {
             throw new TributaryException(SqlState.UNDEFINED_OBJECT,
                     "schema \"" + names.get(names.size() - 2) + "\" does not exist");

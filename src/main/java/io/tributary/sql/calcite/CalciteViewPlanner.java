@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SystemTables;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.plan.ViewPlan;
@@ -8,10 +9,12 @@ import io.tributary.plan.ViewPlanner;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -93,8 +96,23 @@ public final class CalciteViewPlanner implements ViewPlanner {
             throw new TributaryException(SqlState.SYNTAX_ERROR, "a materialized view needs a query, not "
                     + node.getKind().sql.replace('_', ' '));
         }
+        node.accept(SYSTEM_TABLE_CHECK);
         return node;
     }
+
+    /**
+     * System tables are snapshots without a change stream, so no view can maintain a query over
+     * them; the view planner has no such schema, and this gives the reason instead of "does not exist".
+     */
+    private static final SqlBasicVisitor<Void> SYSTEM_TABLE_CHECK = new SqlBasicVisitor<>() {
+        @Override
+        public Void visit(SqlIdentifier id) {
+            if (id.names.size() > 1 && id.names.get(0).equals(SystemTables.SCHEMA)) {
+                throw UnsupportedInViews.error("system tables are");
+            }
+            return null;
+        }
+    };
 
     /**
      * Calcite's output names with PostgreSQL's labels for unnamed expressions, as the SELECT path

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 final class SqlErrors {
     private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*?)\" at line");
     private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("Object '([^']*)' not found");
+    private static final Pattern OBJECT_NOT_FOUND_IN_SCHEMA =
+            Pattern.compile("Object '([^']*)' not found within '([^']*)'");
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
     private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
     private static final Pattern UNKNOWN_TARGET = Pattern.compile("Unknown target column '([^']*)'");
@@ -109,6 +111,10 @@ final class SqlErrors {
                     + " is not supported yet", position, null,
                     "List tables with SHOW TABLES and columns with DESCRIBE name (psql's \\d needs pg_catalog).",
                     null);
+        } else if ((x = OBJECT_NOT_FOUND_IN_SCHEMA.matcher(m)).find()) {
+            // PostgreSQL names a missing relation as the statement qualified it
+            state = SqlState.UNDEFINED_TABLE;
+            message = "relation \"" + x.group(2) + "." + x.group(1) + "\" does not exist";
         } else if ((x = OBJECT_NOT_FOUND.matcher(m)).find() || (x = TABLE_NOT_FOUND.matcher(m)).find()) {
             state = SqlState.UNDEFINED_TABLE;
             message = "relation \"" + x.group(1) + "\" does not exist";

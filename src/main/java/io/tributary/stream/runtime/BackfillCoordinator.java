@@ -56,6 +56,10 @@ final class BackfillCoordinator {
     private final Listener listener;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final Thread thread;
+    /** Counts the snapshots' rows beside the checkpoints, so the first checkpoint is not held up. */
+    private final Thread counter;
+    /** The snapshots' row count, -1 until counted. */
+    private volatile long expectedSnapshotRows = -1;
     private volatile boolean stopped;
     private volatile JobCheckpoint current;
     private volatile BackfillProgress progress;
@@ -73,14 +77,30 @@ final class BackfillCoordinator {
         this.upstreams = upstreams;
         this.upstreamIds = upstreamIds;
         this.listener = listener;
-        this.progress = summarize(-1);
+        this.progress = summarize();
         this.rowsAtStart = progress.rowsDone();
         this.thread = new Thread(this::run, "backfill-" + name);
         this.thread.setDaemon(true);
+        this.counter = new Thread(this::count, "backfill-count-" + name);
+        this.counter.setDaemon(true);
     }
 
     void start() {
+        counter.start();
         thread.start();
+    }
+
+    private void count() {
+        long count = 0;
+        for (UpstreamTable u : upstreams) {
+            long rows = u.snapshotRows();
+            if (rows < 0 || stopped) {
+                return;
+            }
+            count += rows;
+        }
+        expectedSnapshotRows = count;
+        progress = summarize();
     }
 
     /** The progress as of the last durable checkpoint. Any thread. */
@@ -96,6 +116,13 @@ final class BackfillCoordinator {
     void stop() {
         stopped = true;
         thread.interrupt();
+        counter.interrupt();
+        try {
+            // the caller releases the snapshots next: the count must be done reading them
+            counter.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         JobCheckpoint cp = current;
         if (cp != null) {
             cp.abandon();
@@ -105,21 +132,14 @@ final class BackfillCoordinator {
     }
 
     private void run() {
-        long expected = -1;
         try {
-            long count = 0;
-            for (UpstreamTable u : upstreams) {
-                count += u.snapshotRows();
-            }
-            expected = count;
-            progress = summarize(expected);
             long seq = 0;
             while (!stopped) {
                 awaitCheckpointTime();
                 if (!checkpoint(++seq)) {
                     return;
                 }
-                progress = summarize(expected);
+                progress = summarize();
                 if (progress.caughtUp() && listener.caughtUp()) {
                     return;
                 }
@@ -190,7 +210,8 @@ final class BackfillCoordinator {
         return true;
     }
 
-    private BackfillProgress summarize(long expectedSnapshotRows) {
+    private BackfillProgress summarize() {
+        long expectedSnapshotRows = this.expectedSnapshotRows;
         long rows = 0;
         long logRows = 0;
         boolean caughtUp = true;

@@ -6,7 +6,8 @@ import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.storage.ChangeLogKeys;
-import io.tributary.storage.Keyspace;
+import io.tributary.storage.ChangeLogOp;
+import io.tributary.storage.ChangeLogWriter;
 import io.tributary.storage.LoggedChange;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
@@ -40,8 +41,8 @@ final class ChangeLogRecorder implements Dispatcher {
     private final Map<ByteBuffer, byte[][]> open = new HashMap<>();
     private final ConcurrentLinkedQueue<Closed> closed = new ConcurrentLinkedQueue<>();
 
-    /** One epoch's log entries, keys and values in matching order. */
-    private record Closed(long epoch, List<byte[]> keys, List<byte[]> values) {
+    /** One epoch's net changes: per changed key its pk, and its rows before and after the epoch (null: absent). */
+    private record Closed(long epoch, List<byte[]> pks, List<byte[][]> rows) {
     }
 
     ChangeLogRecorder(int relationId, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes) {
@@ -79,26 +80,28 @@ final class ChangeLogRecorder implements Dispatcher {
 
     @Override
     public void barrier(Barrier barrier) {
-        List<byte[]> keys = new ArrayList<>(open.size());
-        List<byte[]> values = new ArrayList<>(open.size());
+        List<byte[]> pks = new ArrayList<>(open.size());
+        List<byte[][]> rows = new ArrayList<>(open.size());
         for (Map.Entry<ByteBuffer, byte[][]> e : open.entrySet()) {
-            LoggedChange net = LoggedChange.net(e.getValue()[0], e.getValue()[1]);
-            if (net != null) {
-                byte[] pk = e.getKey().array();
-                keys.add(ChangeLogKeys.key(relationId, barrier.epoch(), VirtualNodes.of(pk), pk));
-                values.add(net.encode());
-            }
+            pks.add(e.getKey().array());
+            rows.add(e.getValue());
         }
         open.clear();
-        closed.add(new Closed(barrier.epoch(), keys, values));
+        closed.add(new Closed(barrier.epoch(), pks, rows));
     }
 
     /** Committing thread: writes the log of {@code epoch} (and of no later epoch) into {@code buffer}. */
     void drainInto(long epoch, WriteBuffer buffer) {
         for (Closed c = closed.peek(); c != null && c.epoch() <= epoch; c = closed.peek()) {
             closed.poll();
-            for (int i = 0; i < c.keys().size(); i++) {
-                buffer.put(Keyspace.CHANGELOG, c.keys().get(i), c.values().get(i));
+            for (int i = 0; i < c.pks().size(); i++) {
+                byte[] pk = c.pks().get(i);
+                byte[][] change = c.rows().get(i);
+                if (LoggedChange.net(change[0], change[1]) != null) {
+                    ChangeLogWriter.append(buffer, relationId, c.epoch(), VirtualNodes.of(pk), pk,
+                            change[0] == null ? ChangeLogOp.INSERT : change[1] == null ? ChangeLogOp.DELETE
+                                    : ChangeLogOp.UPDATE, change[0], change[1]);
+                }
             }
         }
     }

@@ -87,7 +87,10 @@ public final class LocalUpstreamTable implements UpstreamTable {
         long rows = 0;
         try (KvIterator it = snapshot.scan(Keyspace.DATA, TableKeys.tableStart(relationId), TableKeys.tableEnd(relationId))) {
             while (it.next()) {
-                rows++;
+                // the count may be abandoned: the job is being stopped and its snapshot released
+                if ((++rows & 0xffff) == 0 && Thread.currentThread().isInterrupted()) {
+                    return -1;
+                }
             }
         }
         return rows;

@@ -1,0 +1,53 @@
+package io.tributary.meta;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.SystemTable;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.types.DataType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code tributary_catalog.relations}: one row per table and materialized view in the live
+ * catalog, in name order. {@code column_count} counts the columns {@code SELECT *} shows (not the
+ * hidden row id or stream-key columns); {@code parallelism} is null for tables, which run no job.
+ */
+final class RelationsTable implements SystemTable {
+    private static final List<ColumnDef> COLUMNS = List.of(
+            new ColumnDef("id", DataType.INTEGER, true, false),
+            new ColumnDef("name", DataType.TEXT, true, false),
+            new ColumnDef("kind", DataType.TEXT, true, false),
+            new ColumnDef("column_count", DataType.INTEGER, true, false),
+            new ColumnDef("parallelism", DataType.INTEGER, false, false),
+            new ColumnDef("definition", DataType.TEXT, true, false));
+
+    private final Catalog catalog;
+
+    RelationsTable(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public String name() {
+        return "relations";
+    }
+
+    @Override
+    public List<ColumnDef> columns() {
+        return COLUMNS;
+    }
+
+    /** Reads the catalog's current relations; the catalog is safe to read from any thread. */
+    @Override
+    public List<Object[]> rows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (TableDef t : catalog.tables()) {
+            int visible = (int) t.columns().stream().filter(c -> !c.hidden()).count();
+            rows.add(new Object[] {t.id(), t.name(), t.kind().sqlName(), visible,
+                    t.isView() ? t.parallelism() : null, t.definition()});
+        }
+        return rows;
+    }
+}

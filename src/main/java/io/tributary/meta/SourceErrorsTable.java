@@ -1,0 +1,48 @@
+package io.tributary.meta;
+
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.SystemTable;
+import io.tributary.common.types.DataType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code tributary_catalog.source_errors}: input the sources skipped as malformed (with
+ * {@code on_error = 'skip'}), the newest {@value RunningSource#ERRORS_KEPT} per table since the
+ * server started: where it was (e.g. {@code orders.csv:17}), why, and when it was read.
+ */
+final class SourceErrorsTable implements SystemTable {
+    private static final List<ColumnDef> COLUMNS = List.of(
+            new ColumnDef("table_name", DataType.TEXT, true, false),
+            new ColumnDef("split", DataType.TEXT, true, false),
+            new ColumnDef("location", DataType.TEXT, true, false),
+            new ColumnDef("reason", DataType.TEXT, true, false),
+            new ColumnDef("at", DataType.TIMESTAMPTZ, true, false));
+
+    private final SourceManager sources;
+
+    SourceErrorsTable(SourceManager sources) {
+        this.sources = sources;
+    }
+
+    @Override
+    public String name() {
+        return "source_errors";
+    }
+
+    @Override
+    public List<ColumnDef> columns() {
+        return COLUMNS;
+    }
+
+    @Override
+    public List<Object[]> rows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (SourceManager.SourceError e : sources.errors()) {
+            long micros = e.at().getEpochSecond() * 1_000_000L + e.at().getNano() / 1000;
+            rows.add(new Object[] {e.table(), e.split(), e.location(), e.reason(), micros});
+        }
+        return rows;
+    }
+}
