@@ -90,6 +90,13 @@ final class ChangeLogRecorder implements Dispatcher {
         closed.add(new Closed(barrier.epoch(), pks, rows));
     }
 
+    /** Committing thread: drops what was recorded through {@code epoch}, which another recorder of the relation writes. */
+    void discard(long epoch) {
+        for (Closed c = closed.peek(); c != null && c.epoch() <= epoch; c = closed.peek()) {
+            closed.poll();
+        }
+    }
+
     /** Committing thread: writes the log of {@code epoch} (and of no later epoch) into {@code buffer}. */
     void drainInto(long epoch, WriteBuffer buffer) {
         for (Closed c = closed.peek(); c != null && c.epoch() <= epoch; c = closed.peek()) {

@@ -214,9 +214,15 @@ public final class StreamRuntime implements AutoCloseable {
             writes.replay(sink);
         }
         Map<Integer, Long> needed = new HashMap<>();
+        // jobs backfilling from the same relation record the same changes: one of them writes the log
+        Map<Integer, StreamJob> logWriter = new HashMap<>();
         for (StreamJob job : jobs.values()) {
             for (ChangeLogRecorder r : job.recorders()) {
-                r.drainInto(epoch, buffer);
+                if (logWriter.computeIfAbsent(r.relationId(), id -> job) == job) {
+                    r.drainInto(epoch, buffer);
+                } else {
+                    r.discard(epoch);
+                }
             }
             BackfillProgress p = job.progress();
             if (p != null) {
