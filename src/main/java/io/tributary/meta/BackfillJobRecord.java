@@ -43,10 +43,6 @@ record BackfillJobRecord(int viewId, String statement, boolean background, Strin
                 startedAtMillis);
     }
 
-    BackfillJobRecord inBackground() {
-        return new BackfillJobRecord(viewId, statement, true, pin, snapshotEpoch, progressTableId, rateLimit,
-                startedAtMillis);
-    }
 
     byte[] encode() {
         try {

@@ -274,13 +274,6 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         backfills.setRateLimit(view.id(), rate);
     }
 
-    /** A foreground create whose client disconnected goes on in the background. */
-    public void continueInBackground(String name) throws InterruptedException {
-        Optional<TableDef> view = catalog().table(name);
-        if (view.isPresent()) {
-            backfills.moveToBackground(view.get().id());
-        }
-    }
 
     /**
      * The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing,

@@ -303,18 +303,6 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         barriers.awaitCommitted(ticket);
     }
 
-    /** Makes a foreground job a background one (its client went away but the job should go on); durably. */
-    void moveToBackground(int viewId) throws InterruptedException {
-        Job job = jobs.get(viewId);
-        if (job == null || job.record.background()) {
-            return;
-        }
-        BackfillJobRecord updated = job.record.inBackground();
-        long ticket = barriers.stage(buffer -> buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(viewId),
-                updated.encode()), null);
-        job.record = updated;
-        barriers.awaitCommitted(ticket);
-    }
 
     /** The job's progress as SHOW JOBS prints it, e.g. {@code 37.52% (375200/1000000)}. */
     String progressText(int viewId) {
