@@ -1,6 +1,5 @@
 package io.tributary.stream.runtime;
 
-import io.tributary.storage.Keyspace;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
@@ -187,17 +186,7 @@ final class BackfillCoordinator {
                 return false;
             }
             try (WriteBuffer buffer = store.newWriteBuffer()) {
-                StateWrites sink = new StateWrites() {
-                    @Override
-                    public void put(byte[] key, byte[] value) {
-                        buffer.put(Keyspace.DATA, key, value);
-                    }
-
-                    @Override
-                    public void delete(byte[] key) {
-                        buffer.delete(Keyspace.DATA, key);
-                    }
-                };
+                StateWrites sink = new DataWrites(buffer);
                 for (StateWrites w : writes) {
                     ((EpochWrites) w).replay(sink);
                 }

@@ -3,7 +3,6 @@ package io.tributary.stream.runtime;
 import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.SourceNode;
 import io.tributary.storage.ChangeLogWriter;
-import io.tributary.storage.Keyspace;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
@@ -73,15 +72,7 @@ public final class StreamRuntime implements AutoCloseable {
      * @param stateTableIds the view's state table ids in plan order
      */
     public void launch(MaterializeNode root, int[] stateTableIds, int parallelism) {
-        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, null,
-                new FailureRouter(collector::failed));
-        JobBuilder.Built built;
-        try {
-            built = builder.build(root, stateTableIds);
-        } catch (RuntimeException | Error e) {
-            builder.abandon();
-            throw e;
-        }
+        JobBuilder.Built built = build(root, stateTableIds, parallelism, null, new FailureRouter(collector::failed));
         jobs.put(root.relationId(), built.job());
         built.job().start();
     }
@@ -100,15 +91,8 @@ public final class StreamRuntime implements AutoCloseable {
             Map<Integer, UpstreamTable> upstreams, int progressTableId, BackfillRate rate, BackfillListener listener) {
         int viewId = root.relationId();
         FailureRouter failures = new FailureRouter(null);
-        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism,
+        JobBuilder.Built built = build(root, stateTableIds, parallelism,
                 new JobBuilder.Backfill(upstreams, progressTableId, rate), failures);
-        JobBuilder.Built built;
-        try {
-            built = builder.build(root, stateTableIds);
-        } catch (RuntimeException | Error e) {
-            builder.abandon();
-            throw e;
-        }
         List<UpstreamTable> bySource = new ArrayList<>();
         for (int relation : built.sourceRelations()) {
             bySource.add(upstreams.get(relation));
@@ -142,6 +126,19 @@ public final class StreamRuntime implements AutoCloseable {
         built.job().backfillWith(coordinator, logs);
         jobs.put(viewId, built.job());
         built.job().start();
+    }
+
+    /** Builds a job's actors, undoing what was built when that fails halfway. */
+    private JobBuilder.Built build(MaterializeNode root, int[] stateTableIds, int parallelism,
+            JobBuilder.Backfill backfill, FailureRouter failures) {
+        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, backfill,
+                failures);
+        try {
+            return builder.build(root, stateTableIds);
+        } catch (RuntimeException | Error e) {
+            builder.abandon();
+            throw e;
+        }
     }
 
     /**
@@ -199,17 +196,7 @@ public final class StreamRuntime implements AutoCloseable {
         for (RelationFeed feed : tableFeeds.values()) {
             feed.slot(0).barrier(barrier);
         }
-        io.tributary.stream.StateWrites sink = new io.tributary.stream.StateWrites() {
-            @Override
-            public void put(byte[] key, byte[] value) {
-                buffer.put(Keyspace.DATA, key, value);
-            }
-
-            @Override
-            public void delete(byte[] key) {
-                buffer.delete(Keyspace.DATA, key);
-            }
-        };
+        DataWrites sink = new DataWrites(buffer);
         for (EpochWrites writes : collector.await()) {
             writes.replay(sink);
         }
