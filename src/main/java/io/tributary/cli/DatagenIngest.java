@@ -17,7 +17,8 @@ import java.util.TreeMap;
 
 /**
  * {@code bench ingest --source datagen}: a sequence key and seeded random group, amount and name
- * columns at an unlimited rate. PostgreSQL copies the same rows, made by the same generator.
+ * columns at an unlimited rate. PostgreSQL copies the same rows, made by the same generator. The
+ * other workloads feed their sources these rows too ({@link #text}).
  */
 final class DatagenIngest implements IngestWorkload {
     private static final List<SourceColumn> COLUMNS = List.of(new SourceColumn("id", DataType.BIGINT),
@@ -29,9 +30,12 @@ final class DatagenIngest implements IngestWorkload {
         return "datagen";
     }
 
+    /** The columns of every ingest workload's table. */
+    static final String COLUMNS_SQL = "(id BIGINT PRIMARY KEY, g INT, v DOUBLE PRECISION, name VARCHAR(12))";
+
     @Override
     public String columns() {
-        return "(id BIGINT PRIMARY KEY, g INT, v DOUBLE PRECISION, name VARCHAR(12))";
+        return COLUMNS_SQL;
     }
 
     private static Map<String, String> options(long rows, int splits) {
@@ -52,15 +56,30 @@ final class DatagenIngest implements IngestWorkload {
     }
 
     @Override
-    public String prepare(Path workDir, long rows, int splits) {
+    public String prepare(Path workDir, String table, long rows, int splits) {
         StringBuilder with = new StringBuilder("WITH (connector = 'datagen'");
         options(rows, splits).forEach((k, v) -> with.append(", ").append(k).append(" = '").append(v).append('\''));
         return with.append(')').toString();
     }
 
-    /** The generator's rows, read split after split from a datagen source opened here, as COPY text. */
     @Override
     public Reader copyInput(long rows) {
+        return text(rows, '\t');
+    }
+
+    @Override
+    public String method() {
+        return "tributary: CREATE TABLE ... WITH (connector = 'datagen') until every row is committed (the view in the"
+                + " same epochs); postgresql: COPY FROM STDIN of the same rows (+ REFRESH MATERIALIZED VIEW)";
+    }
+
+    /**
+     * The generator's first {@code rows} rows, made by a datagen source opened here, one line each
+     * with the fields in PostgreSQL's text form separated by {@code delimiter}. No value is NULL or
+     * holds a tab, comma, quote or newline (numbers and letters only), so with {@code '\t'} this is
+     * COPY text and with {@code ','} it is CSV.
+     */
+    static Reader text(long rows, char delimiter) {
         Source source = new DatagenConnector().open(new SourceContext(0, "bench", COLUMNS, new int[] {0},
                 options(rows, 1), null, null));
         SplitReader reader = source.reader("0", null);
@@ -91,7 +110,10 @@ final class DatagenIngest implements IngestWorkload {
                 }
                 for (SourceChange c : changes) {
                     for (int i = 0; i < COLUMNS.size(); i++) {
-                        chunk.append(i == 0 ? "" : "\t").append(PgTextFormat.format(COLUMNS.get(i).type(), c.row()[i]));
+                        if (i > 0) {
+                            chunk.append(delimiter);
+                        }
+                        chunk.append(PgTextFormat.format(COLUMNS.get(i).type(), c.row()[i]));
                     }
                     chunk.append('\n');
                 }

@@ -21,16 +21,18 @@ import java.util.function.Supplier;
  * {@code tributary bench ingest}: rows per second a connector feeds into a Tributary table, alone
  * and with an aggregation view over it, next to an embedded PostgreSQL copying the same rows
  * (COPY FROM STDIN) into the same table, alone and followed by REFRESH MATERIALIZED VIEW of the
- * same query. Tributary's time runs from CREATE TABLE until every row is committed (the view
+ * same query. Tributary's time runs from CREATE TABLE (or, for input that arrives only after it,
+ * from its first arrival: see {@link IngestWorkload#feed}) until every row is committed (the view
  * commits in the same epochs); its view is created right after the table, so it backfills what
- * arrived meanwhile. One target runs at a time so that they do not compete for cores.
+ * arrived meanwhile. One target runs at a time so that they do not compete for cores (CDC's
+ * upstream PostgreSQL runs beside Tributary, as it must).
  */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
         description = "Connector ingestion rows/s into a table with a view: Tributary vs PostgreSQL COPY (+ REFRESH).")
 final class IngestBenchmark implements Callable<Integer> {
     /** The sources this benchmark knows; a connector's workload is one line here. */
     static final Map<String, Supplier<IngestWorkload>> WORKLOADS = Map.of(
-            "datagen", DatagenIngest::new);
+            "datagen", DatagenIngest::new, "files", FilesIngest::new, "postgres-cdc", CdcIngest::new);
 
     private static final String VIEW_QUERY = "SELECT g, count(*) AS c, sum(v) AS s FROM %s GROUP BY g";
     private static final long WARM_UP_ROWS = 100_000;
@@ -43,7 +45,7 @@ final class IngestBenchmark implements Callable<Integer> {
     Integer splits;
 
     @Option(names = "--source", defaultValue = "datagen", split = ",",
-            description = "Sources to measure, comma-separated, from: datagen (default: ${DEFAULT-VALUE}).")
+            description = "Sources to measure, comma-separated, from: datagen, files, postgres-cdc (default: ${DEFAULT-VALUE}).")
     List<String> sources;
 
     @Option(names = "--data-dir", description = "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
@@ -68,21 +70,22 @@ final class IngestBenchmark implements Callable<Integer> {
         }
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             for (String s : sources) {
-                IngestWorkload workload = WORKLOADS.get(s).get();
-                Path work = Files.createDirectories(dir.resolve("input-" + s));
-                Figures tributary;
-                try (BenchTarget target = BenchTarget.tributary(dir.resolve("tributary-" + s))) {
-                    tributary = runTributary(target, workload, work, splitCount);
+                try (IngestWorkload workload = WORKLOADS.get(s).get()) {
+                    Path work = Files.createDirectories(dir.resolve("input-" + s));
+                    Figures tributary;
+                    try (BenchTarget target = BenchTarget.tributary(dir.resolve("tributary-" + s))) {
+                        tributary = runTributary(target, workload, work, splitCount);
+                    }
+                    Figures postgres;
+                    try (BenchTarget target = BenchTarget.postgres(dir.resolve("postgresql-" + s), System.err)) {
+                        postgres = runPostgres(target, workload);
+                    }
+                    if (!tributary.view().equals(postgres.view())) {
+                        throw new IllegalStateException("the views differ: tributary " + tributary.view()
+                                + " postgresql " + postgres.view());
+                    }
+                    print(workload, workload.splits(splitCount), cores, tributary, postgres);
                 }
-                Figures postgres;
-                try (BenchTarget target = BenchTarget.postgres(dir.resolve("postgresql-" + s), System.err)) {
-                    postgres = runPostgres(target, workload);
-                }
-                if (!tributary.view().equals(postgres.view())) {
-                    throw new IllegalStateException("the views differ: tributary " + tributary.view()
-                            + " postgresql " + postgres.view());
-                }
-                print(s, splitCount, cores, tributary, postgres);
             }
             return 0;
         }
@@ -103,12 +106,13 @@ final class IngestBenchmark implements Callable<Integer> {
     /** One round: create the table (and the view), wait until every row is committed; rows/s. */
     private double ingestTributary(Statement st, IngestWorkload workload, Path work, String table, long n,
             int splitCount, boolean view) throws Exception {
-        String clause = workload.prepare(work.resolve(table), n, splitCount);
-        long start = System.nanoTime();
+        String clause = workload.prepare(work.resolve(table), table, n, splitCount);
+        long created = System.nanoTime();
         st.execute("CREATE TABLE " + table + " " + workload.columns() + " " + clause);
         if (view) {
             st.execute("CREATE MATERIALIZED VIEW " + table + "_view AS " + VIEW_QUERY.formatted(table));
         }
+        long start = workload.feed(st, table, n, created);
         while (committed(st, table) < n) {
             Thread.sleep(20);
         }
@@ -149,7 +153,8 @@ final class IngestBenchmark implements Callable<Integer> {
         long copied;
         try (Reader input = workload.copyInput(n)) {
             start = System.nanoTime();
-            copied = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + table + " FROM STDIN", input);
+            copied = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + table + " FROM STDIN "
+                    + workload.copyOptions(), input);
         }
         if (view) {
             st.execute("REFRESH MATERIALIZED VIEW " + table + "_view");
@@ -180,16 +185,14 @@ final class IngestBenchmark implements Callable<Integer> {
         return out;
     }
 
-    private void print(String source, int splitCount, int cores, Figures t, Figures p) {
-        System.out.printf("bench ingest %s: %,d rows per round, %d split(s), %d cores; the views agree%n", source, rows,
-                splitCount, cores);
+    private void print(IngestWorkload workload, int splitCount, int cores, Figures t, Figures p) {
+        System.out.printf("bench ingest %s: %,d rows per round, %d split(s), %d cores; the views agree%n", workload.name(),
+                rows, splitCount, cores);
         BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
         table.row("table alone (rows/s)", t.tableOnly(), p.tableOnly(), "%,12.0f");
         table.row("table + GROUP BY view (rows/s)", t.withView(), p.withView(), "%,12.0f");
         table.row("table + GROUP BY view (rows/s per core)", t.withView() / cores, p.withView() / cores, "%,12.0f");
-        System.out.println("tributary: CREATE TABLE ... WITH (connector = '" + source + "') until every row is"
-                + " committed (the view in the same epochs); postgresql: COPY FROM STDIN of the same rows"
-                + " (+ REFRESH MATERIALIZED VIEW)");
+        System.out.println(workload.method());
         System.out.println("ratio = tributary / postgresql: above 1 is better");
     }
 }

@@ -1,19 +1,16 @@
 package io.tributary.crash;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.StringJoiner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,13 +32,16 @@ class SourceCrashTest {
     @TempDir
     Path dataDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
+    private SourceServers servers;
+
+    @BeforeEach
+    void servers() {
+        servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
+    }
 
     @AfterEach
     void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
+        servers.close();
     }
 
     @Test
@@ -49,8 +49,8 @@ class SourceCrashTest {
         long seed = Long.getLong("sourcecrash.seed", System.nanoTime());
         System.out.println("source crash seed " + seed);
         Random random = new Random(seed);
-        ServerProcess server = start();
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        servers.start();
+        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
             for (String table : List.of("appended", "keyed")) {
                 String key = table.equals("keyed") ? " PRIMARY KEY" : "";
                 st.execute("CREATE TABLE " + table + " (id BIGINT" + key + ", g INT, v INT) WITH (connector = 'datagen',"
@@ -61,22 +61,14 @@ class SourceCrashTest {
             }
         }
         for (int kill = 0; kill < KILLS; kill++) {
-            long seen;
-            try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
-                long before = count(st, "appended");
-                // kill while the sources run: once rows arrive again after the start, within half a second
-                while ((seen = count(st, "appended")) == before && seen < ROWS) {
-                    Thread.sleep(20);
-                }
-            }
-            Thread.sleep(random.nextInt(500));
-            server.kill9();
+            long seen = servers.killWhileProgressing("SELECT count(*) FROM appended", ROWS, 500, random);
             System.out.printf("  kill %d: %d of %d rows seen before%n", kill, seen, ROWS);
-            server = start();
+            servers.start();
         }
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
             long deadline = System.currentTimeMillis() + 60_000;
-            while ((count(st, "appended") < ROWS || count(st, "keyed") < ROWS) && System.currentTimeMillis() < deadline) {
+            while ((Sql.scalar(st, "SELECT count(*) FROM appended") < ROWS || Sql.scalar(st, "SELECT count(*) FROM keyed") < ROWS)
+                    && System.currentTimeMillis() < deadline) {
                 Thread.sleep(100);
             }
             for (String table : List.of("appended", "keyed")) {
@@ -87,42 +79,12 @@ class SourceCrashTest {
                             List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
                             table + ": count, distinct ids, min, max, sum (seed " + seed + ")");
                 }
-                assertEquals(rows(st, VIEW_QUERY.formatted(table)), rows(st, "SELECT * FROM " + table + "_agg"),
+                assertEquals(Sql.rows(st, VIEW_QUERY.formatted(table)), Sql.rows(st, "SELECT * FROM " + table + "_agg"),
                         table + "_agg equals its query (seed " + seed + ")");
             }
             // the random columns are a function of the sequence number: both tables got the same rows
-            assertEquals(rows(st, "SELECT id, g, v FROM appended"), rows(st, "SELECT id, g, v FROM keyed"));
-            assertTrue(rows(st, "SELECT g FROM appended_agg").size() == 10, "ten groups");
+            assertEquals(Sql.rows(st, "SELECT id, g, v FROM appended"), Sql.rows(st, "SELECT id, g, v FROM keyed"));
+            assertTrue(Sql.rows(st, "SELECT g FROM appended_agg").size() == 10, "ten groups");
         }
-        server.close();
-    }
-
-    private ServerProcess start() throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, BARRIER_INTERVAL_MS);
-        servers.add(server);
-        return server;
-    }
-
-    private static long count(Statement st, String table) throws SQLException {
-        try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringJoiner row = new StringJoiner("|");
-                for (int i = 1; i <= n; i++) {
-                    row.add(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        out.sort(null);
-        return out;
     }
 }

@@ -14,9 +14,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,6 +47,9 @@ class PostgresCdcHandoverTest {
         UpstreamPostgres.execute("DROP TABLE IF EXISTS " + TABLE,
                 "CREATE TABLE " + TABLE + " (id int PRIMARY KEY, v int)", "INSERT INTO " + TABLE + " VALUES (0, 0)");
         ExecutorService writer = Executors.newSingleThreadExecutor();
+        // the second half of the writes waits for the slot, so some of them must come through the
+        // stream however slowly the slot is created (on a busy machine the writes could all end first)
+        CountDownLatch slotCreated = new CountDownLatch(1);
         Source source = null;
         try {
             Future<?> writes = writer.submit(() -> {
@@ -52,6 +57,9 @@ class PostgresCdcHandoverTest {
                         PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, 0)");
                         PreparedStatement increment = c.prepareStatement("UPDATE " + TABLE + " SET v = v + 1 WHERE id = 0")) {
                     for (int i = 1; i <= WRITES; i++) {
+                        if (i == WRITES / 2 && !slotCreated.await(60, TimeUnit.SECONDS)) {
+                            throw new AssertionError("the source did not open within a minute");
+                        }
                         insert.setInt(1, i);
                         insert.executeUpdate();
                         increment.executeUpdate();
@@ -64,6 +72,7 @@ class PostgresCdcHandoverTest {
             }
             source = new PostgresCdcConnector(16).open(UpstreamPostgres.context(TABLE_ID, COLUMNS, new int[] {0},
                     UpstreamPostgres.options(TABLE), null));
+            slotCreated.countDown();
             List<SourceChange> changes;
             try (SplitReader reader = source.reader(source.splits().get(0), null)) {
                 changes = Reading.until(reader, c -> writes.isDone() && counterReached(c, WRITES));

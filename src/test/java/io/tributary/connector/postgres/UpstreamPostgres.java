@@ -14,17 +14,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The upstream PostgreSQL of the postgres-cdc tests: one embedded server with logical decoding,
- * started by the first test that needs it and stopped when the test JVM exits. Tests use their
- * own tables and table ids, so slots and publications never collide.
+ * The upstream PostgreSQL of the postgres-cdc tests (public for the CDC crash test): one embedded
+ * server with logical decoding, started by the first test that needs it and stopped when the test
+ * JVM exits. Tests use their own tables and table ids, so slots and publications never collide.
  */
-final class UpstreamPostgres {
+public final class UpstreamPostgres {
     private static EmbeddedPostgres server;
 
     private UpstreamPostgres() {
     }
 
-    static synchronized EmbeddedPostgres server() throws IOException {
+    public static synchronized EmbeddedPostgres server() throws IOException {
         if (server == null) {
             server = EmbeddedPostgres.builder()
                     .setServerConfig("wal_level", "logical")
@@ -45,7 +45,7 @@ final class UpstreamPostgres {
         return server;
     }
 
-    static Connection connect() throws SQLException, IOException {
+    public static Connection connect() throws SQLException, IOException {
         Connection c = server().getPostgresDatabase().getConnection();
         c.setAutoCommit(true);
         try (Statement s = c.createStatement()) {
@@ -55,7 +55,7 @@ final class UpstreamPostgres {
         return c;
     }
 
-    static void execute(String... statements) throws SQLException, IOException {
+    public static void execute(String... statements) throws SQLException, IOException {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
@@ -64,7 +64,7 @@ final class UpstreamPostgres {
     }
 
     /** The value of a one-row, one-column query, as text. */
-    static String queryOne(String sql) throws SQLException, IOException {
+    public static String queryOne(String sql) throws SQLException, IOException {
         try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         }

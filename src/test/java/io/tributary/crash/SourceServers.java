@@ -1,0 +1,76 @@
+package io.tributary.crash;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The servers of one source crash test: playgrounds started one after another on the same data
+ * directory, each killed with SIGKILL while a source ingests. The test calls {@link #close} after
+ * each test method (also when it failed), which kills whatever still runs.
+ */
+final class SourceServers implements AutoCloseable {
+    private static final long PROGRESS_TIMEOUT_MS = 60_000;
+
+    private final Path dataDir;
+    private final long barrierIntervalMs;
+    private final List<ServerProcess> started = new ArrayList<>();
+    private ServerProcess current;
+
+    SourceServers(Path dataDir, long barrierIntervalMs) {
+        this.dataDir = dataDir;
+        this.barrierIntervalMs = barrierIntervalMs;
+    }
+
+    /** Starts a server on the data directory and makes it the current one. */
+    ServerProcess start() throws Exception {
+        current = ServerProcess.start(dataDir, barrierIntervalMs);
+        started.add(current);
+        return current;
+    }
+
+    /** A new connection to the current server; the caller closes it. */
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(current.jdbcUrl());
+    }
+
+    /**
+     * Kills the current server while its sources ingest: waits until {@code progressSql} (a query
+     * returning one number, e.g. a table's count) changes from its value at the call, so rows are
+     * arriving right now, then sleeps a random time below {@code maxDelayMs} and kills. The wait
+     * ends early once the value reaches {@code done}, so a source that finished is killed anyway.
+     *
+     * @return the value last seen before the kill
+     * @throws AssertionError when the value did not move within a minute
+     */
+    long killWhileProgressing(String progressSql, long done, long maxDelayMs, Random random) throws Exception {
+        long seen;
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            long before = Sql.scalar(st, progressSql);
+            long deadline = System.currentTimeMillis() + PROGRESS_TIMEOUT_MS;
+            while ((seen = Sql.scalar(st, progressSql)) == before && seen < done) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new AssertionError("no progress in a minute: " + progressSql + " stays " + seen
+                            + "; server output:\n" + current.output());
+                }
+                Thread.sleep(20);
+            }
+        }
+        Thread.sleep(random.nextInt((int) maxDelayMs));
+        current.kill9();
+        return seen;
+    }
+
+    /** Kills every server still running. */
+    @Override
+    public void close() throws InterruptedException {
+        for (ServerProcess server : started) {
+            server.close();
+        }
+    }
+}
