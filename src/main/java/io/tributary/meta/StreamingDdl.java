@@ -112,6 +112,8 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
             int progressTableId = first + count;
             TableDef view = new TableDef(viewId, name, plan.columns(), plan.primaryKey(), definition,
                     RelationKind.MATERIALIZED_VIEW, query, plan.dependsOn(), stateIds, parallelism);
+            // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
+            store.flushMemory();
             ticket = barriers.stageAtBoundary(buffer -> {
                 int running = backfills.jobs().size();
                 if (running >= maxBackfillJobs) {

@@ -60,6 +60,13 @@ public interface StateStore extends AutoCloseable {
     PinnedSnapshot pin(String name);
 
     /**
+     * Writes what the store holds in memory to files, so that a {@link #pin} soon after has little
+     * left to flush and holds up the committing thread only briefly. Any thread; may take a while;
+     * never needed for correctness.
+     */
+    void flushMemory();
+
+    /**
      * A read-only view of a pinned state, or empty when no pin of that name exists (never pinned,
      * or unpinned). Thread-safe; the caller closes the view and every iterator it opened. Views of
      * one pin share its resources.

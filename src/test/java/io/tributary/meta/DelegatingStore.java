@@ -52,6 +52,11 @@ class DelegatingStore implements StateStore {
     }
 
     @Override
+    public void flushMemory() {
+        inner.flushMemory();
+    }
+
+    @Override
     public Optional<ReadView> openPinned(String name) {
         return inner.openPinned(name);
     }

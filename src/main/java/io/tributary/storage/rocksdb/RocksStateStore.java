@@ -15,6 +15,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
@@ -169,6 +170,15 @@ public final class RocksStateStore implements StateStore {
     @Override
     public synchronized PinnedSnapshot pin(String name) {
         return pins.create(db, name, committedEpoch);
+    }
+
+    @Override
+    public void flushMemory() {
+        try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(options, handles);
+        } catch (RocksDBException e) {
+            throw storageError(e);
+        }
     }
 
     @Override
