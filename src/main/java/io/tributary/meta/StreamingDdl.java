@@ -198,15 +198,18 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * Waits until the creation of view {@code name} (or, when null, of every view being created
      * now) has finished, successfully or not.
      *
-     * @throws TributaryException 42P01 when {@code name} is no view being created or created
+     * @throws TributaryException 42P01 when {@code name} does not exist, 42809 when it is a table
      */
     public void await(String name, Runnable cancelCheck) throws InterruptedException {
         List<ViewBackfills.Job> waitFor = new ArrayList<>();
         if (name == null) {
             waitFor.addAll(backfills.jobs());
         } else {
-            TableDef view = catalog().table(name).filter(TableDef::isView).orElseThrow(() ->
+            TableDef view = catalog().table(name).orElseThrow(() ->
                     new TributaryException(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+            if (!view.isView()) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
+            }
             backfills.job(view.id()).ifPresent(waitFor::add);
         }
         for (ViewBackfills.Job job : waitFor) {
