@@ -76,8 +76,8 @@ final class BackfillCoordinator {
         this.upstreams = upstreams;
         this.upstreamIds = upstreamIds;
         this.listener = listener;
+        this.rowsAtStart = backfills.stream().mapToLong(b -> b.status().rows()).sum();
         this.progress = summarize();
-        this.rowsAtStart = progress.rowsDone();
         this.thread = new Thread(this::run, "backfill-" + name);
         this.thread.setDaemon(true);
         this.counter = new Thread(this::count, "backfill-count-" + name);
@@ -212,19 +212,11 @@ final class BackfillCoordinator {
             logRows += s.logRows();
             caughtUp &= s.caughtUp();
             consumed.merge(upstreamIds.get(b.sourceOrdinal()), s.consumedThrough(), Math::min);
-            for (long[] v : s.vnodes()) {
-                vnodes.add(new BackfillProgress.Vnode(b.sourceOrdinal(), (int) v[0],
-                        v[1] == VnodeProgress.Phase.SNAPSHOT.ordinal() ? "snapshot" : "log", v[2], v[3]));
-            }
+            vnodes.addAll(s.vnodes());
         }
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
-        long perSecond = seconds <= 0 ? 0 : Math.round((rows - rowsAtStartOr(rows)) / seconds);
+        long perSecond = seconds <= 0 ? 0 : Math.round((rows - rowsAtStart) / seconds);
         long expected = expectedSnapshotRows < 0 ? -1 : expectedSnapshotRows + logRows;
         return new BackfillProgress(rows, expected, caughtUp, perSecond, consumed, vnodes);
-    }
-
-    private long rowsAtStartOr(long rows) {
-        // summarize runs once in the constructor, before rowsAtStart is set
-        return progress == null ? rows : rowsAtStart;
     }
 }

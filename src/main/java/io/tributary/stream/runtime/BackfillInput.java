@@ -45,7 +45,7 @@ final class BackfillInput implements AutoCloseable {
     private volatile boolean caughtUpNow;
 
     /** What the backfill had done at its last barrier. */
-    record Status(long rows, long logRows, long consumedThrough, boolean caughtUp, List<long[]> vnodes) {
+    record Status(long rows, long logRows, long consumedThrough, boolean caughtUp, List<BackfillProgress.Vnode> vnodes) {
     }
 
     /**
@@ -229,13 +229,14 @@ final class BackfillInput implements AutoCloseable {
         long logRows = 0;
         long consumed = Long.MAX_VALUE;
         boolean snapshotDone = true;
-        List<long[]> perVnode = new ArrayList<>(vnodes.size());
+        List<BackfillProgress.Vnode> perVnode = new ArrayList<>(vnodes.size());
         for (VnodeProgress p : vnodes) {
             rows += p.rows;
             logRows += p.logRows;
             consumed = Math.min(consumed, p.consumedThrough());
             snapshotDone &= p.phase == VnodeProgress.Phase.LOG;
-            perVnode.add(new long[] {p.vnode, p.phase.ordinal(), p.consumedThrough(), p.rows});
+            perVnode.add(new BackfillProgress.Vnode(sourceOrdinal, p.vnode,
+                    p.phase == VnodeProgress.Phase.SNAPSHOT ? "snapshot" : "log", p.consumedThrough(), p.rows));
         }
         return new Status(rows, logRows, vnodes.isEmpty() ? Long.MAX_VALUE : consumed, snapshotDone && (idle || vnodes.isEmpty()),
                 perVnode);

@@ -36,6 +36,8 @@ final class JobBuilder {
     private final List<Actor> actors = new ArrayList<>();
     private final List<Channel> sourceChannels = new ArrayList<>();
     private final List<BackfillInput> backfills = new ArrayList<>();
+    /** The relation each source reads, by source ordinal (plan order). */
+    private final List<Integer> sourceRelations = new ArrayList<>();
     private int sourceCount;
     private final List<RelationFeed.Subscription> subscriptions = new ArrayList<>();
     private final List<ReadView> openedViews = new ArrayList<>();
@@ -76,7 +78,6 @@ final class JobBuilder {
                 backfills, sourceRelations);
     }
 
-    private final List<Integer> sourceRelations = new ArrayList<>();
 
     /**
      * Undoes a build that failed halfway: cancels the subscriptions made so far (or upstream
