@@ -410,8 +410,9 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      */
     public void recoverJobs() {
         // Views whose creation was interrupted are not live: their backfill resumes, or they are removed.
-        resumeLiveViews(backfills.interruptedViewIds());
-        backfills.recover(this::replan);
+        List<BackfillJobRecord> records = backfills.storedRecords();
+        resumeLiveViews(records.stream().map(BackfillJobRecord::viewId).collect(java.util.stream.Collectors.toSet()));
+        backfills.recover(records, this::replan);
     }
 
     /** Starts the job of every view that is neither being created nor in {@code creating}. */

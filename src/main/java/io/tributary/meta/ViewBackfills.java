@@ -354,10 +354,10 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
      * the removal of foreground ones (their clients lost the connection with the crash), then
      * releases snapshots and change logs nothing uses any more.
      *
+     * @param records the stored job records ({@link #storedRecords()})
      * @param plans plans a view's query (deterministically, as at its creation)
      */
-    void recover(java.util.function.Function<TableDef, ViewPlan> plans) {
-        List<BackfillJobRecord> records = storedRecords();
+    void recover(List<BackfillJobRecord> records, java.util.function.Function<TableDef, ViewPlan> plans) {
         List<String> pinsInUse = new ArrayList<>();
         long ticket = barriers.stage(buffer -> {
             for (BackfillJobRecord record : records) {
@@ -391,18 +391,10 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     }
 
     /**
-     * At startup, before {@link #recover}: the ids of the views whose creation was interrupted
-     * (they have a job record). Their jobs are started by {@link #recover}, not as live views.
+     * The job records committed in the store. At startup, before {@link #recover}, these are the
+     * views whose creation was interrupted: their jobs are started by {@link #recover}, not as live views.
      */
-    java.util.Set<Integer> interruptedViewIds() {
-        java.util.Set<Integer> ids = new java.util.HashSet<>();
-        for (BackfillJobRecord record : storedRecords()) {
-            ids.add(record.viewId());
-        }
-        return ids;
-    }
-
-    private List<BackfillJobRecord> storedRecords() {
+    List<BackfillJobRecord> storedRecords() {
         List<BackfillJobRecord> records = new ArrayList<>();
         try (ReadView view = store.snapshot(); KvIterator it = view.scan(Keyspace.CATALOG,
                 BackfillJobRecord.prefixStart(), BackfillJobRecord.prefixEnd())) {
