@@ -26,6 +26,7 @@ final class SplitRunner implements Runnable {
     /** How long a poll or a rate-limited wait blocks before the thread checks for stop and commits. */
     static final long POLL_WAIT_MILLIS = 100;
     private static final long MAX_UNCOMMITTED_CHANGES = 200_000;
+    private static final String FINISHED = "finished";
 
     private final RunningSource owner;
     private final SourceEngine engine;
@@ -36,13 +37,16 @@ final class SplitRunner implements Runnable {
     private final boolean keyed;
     private volatile boolean stopping;
 
-    /** The last durable state; written by the commit hook, read by this thread and by progress readers. */
-    private volatile SourcePositions.Committed committed;
+    /**
+     * The last durable state with its position as text, replaced as a whole by the commit hook, so a
+     * progress reader sees a position and counts of the same committed epoch. Read by this thread and
+     * by progress readers.
+     */
+    private volatile Durable committed;
     /** The state of the last staged batch; this thread only. */
     private SourcePositions.Committed staged;
     /** The last durable state handed to the reader; this thread only. */
     private SourcePositions.Committed acknowledged;
-    private volatile String positionText = "";
     private volatile String phase = "starting";
     private volatile long lagMillis = -1;
     private volatile String lastError;
@@ -52,6 +56,15 @@ final class SplitRunner implements Runnable {
      * at the last durable position.
      */
     private volatile boolean epochLost;
+
+    /**
+     * A committed state and its {@link SplitReader#describe description}, which is made on the split's
+     * thread when the batch is staged (the reader is not thread-safe, and the commit hook runs on the
+     * barrier thread). {@code positionText} is empty before the first position is known;
+     * {@code finished} says the reader had read everything once this state was staged.
+     */
+    private record Durable(SourcePositions.Committed state, String positionText, boolean finished) {
+    }
 
     /** Refuses a batch staged after a lost epoch (thrown under the barrier lock, so nothing of it is staged). */
     private static final class EpochLost extends RuntimeException {
@@ -67,7 +80,7 @@ final class SplitRunner implements Runnable {
         this.table = table;
         this.split = split;
         this.positionKey = positionKey;
-        this.committed = start;
+        this.committed = new Durable(start, "", false);
         this.staged = start;
         this.acknowledged = start;
         this.visibleColumns = java.util.stream.IntStream.range(0, table.columns().size())
@@ -86,9 +99,14 @@ final class SplitRunner implements Runnable {
 
     /** A consistent view of the split for {@code source_progress}; any thread. */
     SourceManager.SplitProgress progress(long rateLimit, String sourceError) {
-        SourcePositions.Committed c = committed;
-        String shownPhase = sourceError != null ? "failed" : rateLimit == 0 ? "paused" : phase;
-        return new SourceManager.SplitProgress(table.name(), table.source().connector(), split, positionText, c.rows(),
+        Durable d = committed;
+        SourcePositions.Committed c = d.state();
+        String live = phase;
+        // a reader that has read everything is finished only once what it read is committed
+        String readerPhase = FINISHED.equals(live) && !d.finished() ? "streaming" : live;
+        String shownPhase = sourceError != null ? "failed" : rateLimit == 0 ? "paused" : readerPhase;
+        return new SourceManager.SplitProgress(table.name(), table.source().connector(), split, d.positionText(),
+                c.rows(),
                 shownPhase, lagMillis, rateLimit, lastError != null ? lastError : sourceError, c.skipped());
     }
 
@@ -96,9 +114,11 @@ final class SplitRunner implements Runnable {
     public void run() {
         SplitReader reader = null;
         try {
-            reader = owner.source().reader(split, committed.position());
-            if (committed.position() != null) {
-                positionText = reader.describe(committed.position());
+            Durable start = committed;
+            reader = owner.source().reader(split, start.state().position());
+            if (start.state().position() != null) {
+                committed = new Durable(start.state(), reader.describe(start.state().position()),
+                        FINISHED.equals(reader.phase()));
             }
             long uncommitted = 0;
             while (!stopping) {
@@ -175,7 +195,7 @@ final class SplitRunner implements Runnable {
      * epoch come again and nothing after them was committed without them.
      */
     private SplitReader reopen() {
-        SourcePositions.Committed durable = committed;
+        SourcePositions.Committed durable = committed.state();
         staged = durable;
         epochLost = false;
         SplitReader reader = owner.source().reader(split, durable.position());
@@ -186,10 +206,9 @@ final class SplitRunner implements Runnable {
 
     /** Hands the last durable position to the reader once. */
     private void acknowledge(SplitReader reader) {
-        SourcePositions.Committed c = committed;
+        SourcePositions.Committed c = committed.state();
         if (c != acknowledged && c.position() != null) {
             acknowledged = c;
-            positionText = reader.describe(c.position());
             reader.onCheckpointComplete(c.position());
         }
     }
@@ -223,12 +242,13 @@ final class SplitRunner implements Runnable {
         }
         SourcePositions.Committed next = new SourcePositions.Committed(reader.position(),
                 staged.rows() + batch.changes().size(), staged.skipped() + batch.skipped().size());
+        Durable shown = new Durable(next, reader.describe(next.position()), FINISHED.equals(reader.phase()));
         long ticket = writer.apply(engine.barriers(), engine.catalogService(), buffer -> {
             if (epochLost) {
                 throw new EpochLost();
             }
             SourcePositions.stage(buffer, positionKey, next);
-        }, () -> committed = next, () -> epochLost = true);
+        }, () -> committed = shown, () -> epochLost = true);
         staged = next;
         owner.skipped(split, batch.skipped());
         return ticket;

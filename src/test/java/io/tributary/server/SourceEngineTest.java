@@ -41,6 +41,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -176,6 +177,79 @@ class SourceEngineTest {
         assertEquals("next sequence 3000", progress("g", "0").position());
         assertEquals("next sequence 3001", progress("g", "1").position());
         assertEquals("finished", progress("g", "1").phase());
+    }
+
+    /**
+     * Many small epochs (50 ms) from two splits while {@code source_progress} is read in a tight
+     * loop, with two threads burning CPU: in every row read, the position and the counts must belong
+     * to the same committed epoch. Split s of 2 makes sequence numbers s, s + 2, ..., so after
+     * {@code rows} committed rows its position is exactly {@code s + 2 * rows}.
+     */
+    @Test
+    void sourceProgressShowsPositionAndCountOfTheSameEpoch() throws Exception {
+        String read = "SELECT split, position, rows_ingested, phase FROM tributary_catalog.source_progress"
+                + " WHERE table_name = 'g'";
+        exec(read); // the first query compiles the planner's code; the loop below must read fast
+        exec("CREATE TABLE g (id BIGINT PRIMARY KEY, v INT) WITH (connector = 'datagen', fields.id.kind = 'sequence',"
+                + " fields.id.end = '40000', datagen.rows.per.second = '10000', datagen.split.num = '2')");
+        AtomicBoolean burning = new AtomicBoolean(true);
+        List<Thread> burners = Stream.generate(() -> new Thread(() -> {
+            long x = 0;
+            while (burning.get()) {
+                x += System.nanoTime() % 7;
+            }
+            if (x == 42) {
+                System.out.print("");
+            }
+        })).limit(2).toList();
+        burners.forEach(Thread::start);
+        int reads = 0;
+        int moving = 0;
+        try (Statement st = connection.createStatement()) {
+            long lastRows = -1;
+            while (true) {
+                long total = 0;
+                boolean finished = true;
+                // SQL reads and direct reads alternate: both must be consistent
+                for (SourceManager.SplitProgress p : db.sources().progress()) {
+                    checkAgreement(p.split(), p.position(), p.rowsIngested(), p.phase());
+                    total += p.rowsIngested();
+                    finished &= p.phase().equals("finished");
+                }
+                try (ResultSet rs = st.executeQuery(read)) {
+                    while (rs.next()) {
+                        checkAgreement(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4));
+                    }
+                }
+                reads++;
+                if (total != lastRows) {
+                    moving++;
+                    lastRows = total;
+                }
+                if (finished) {
+                    assertEquals(40_000, total, "every row is committed once both splits show finished");
+                    break;
+                }
+            }
+        } finally {
+            burning.set(false);
+            for (Thread t : burners) {
+                t.join();
+            }
+        }
+        System.out.println("source_progress read " + reads + " times, " + moving + " distinct totals");
+        assertTrue(moving > 10, "the loop saw the counts move only " + moving + " times in " + reads + " reads");
+        assertEquals(40_000, count("g"));
+    }
+
+    private static void checkAgreement(String split, String position, long rows, String phase) {
+        if (position.isEmpty()) {
+            assertEquals(0, rows, "split " + split + " shows rows but no position");
+            return;
+        }
+        long expected = Long.parseLong(split) + 2 * rows;
+        assertEquals("next sequence " + expected, position, "split " + split + " with " + rows
+                + " committed rows (phase " + phase + ")");
     }
 
     @Test
