@@ -25,7 +25,7 @@ final class ServerRunner {
             return 2;
         }
         Database db = Database.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
-        db.streamingDdl().setMaxBackfillJobs(options.maxBackfillJobs);
+        db.ddl().setMaxBackfillJobs(options.maxBackfillJobs);
         PgServer server = new PgServer(options.listen, options.port, new EngineSessionFactory(db), password);
         try {
             server.start();

@@ -6,6 +6,14 @@ import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.connector.BuiltinConnectors;
 import io.tributary.connector.Connectors;
+import io.tributary.meta.ddl.CatalogService;
+import io.tributary.meta.ddl.DdlController;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.ingest.SourceEngine;
+import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.system.SystemTablesOfEngine;
+import io.tributary.meta.write.RowIdGenerator;
+import io.tributary.meta.write.TableWriter;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.runtime.StreamRuntime;
@@ -31,29 +39,24 @@ public final class Database implements AutoCloseable {
     private final RowIdGenerator rowIds;
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
-    private final StreamingDdl streamingDdl;
     private final SourceManager sources;
+    private final DdlController ddl;
     private final SystemTables systemTables = new SystemTables();
 
     private Database(StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners,
             Connectors connectors) {
         this.store = store;
         this.barriers = new BarrierManager(store, barrierIntervalMs);
-        this.catalogService = CatalogService.recover(store, barriers);
+        this.catalogService = CatalogService.recover(store);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
         this.snapshots = new SnapshotSource(store);
         this.streams = new StreamRuntime(store, barrierIntervalMs);
-        this.streamingDdl = new StreamingDdl(catalogService, barriers, store, streams,
-                planners.apply(catalogService.catalog()));
-        barriers.setParticipant(streamingDdl);
-        streamingDdl.recoverJobs();
-        this.sources = new SourceManager(new SourceEngine(catalogService, barriers, store, streams, rowIds),
+        this.sources = new SourceManager(new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds),
                 connectors);
-        systemTables.register(new RelationsTable(catalogService.catalog()));
-        systemTables.register(new DdlProgressTable(streamingDdl));
-        systemTables.register(new BackfillProgressTable(streamingDdl));
-        systemTables.register(new SourceProgressTable(sources));
-        systemTables.register(new SourceErrorsTable(sources));
+        this.ddl = new DdlController(catalogService, barriers, store, streams, planners.apply(catalogService.catalog()),
+                sources);
+        ddl.recoverViews();
+        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources);
         barriers.start();
         sources.recover();
     }
@@ -90,9 +93,9 @@ public final class Database implements AutoCloseable {
         return systemTables;
     }
 
-    /** Executes DDL; any thread. */
-    public CatalogService catalogService() {
-        return catalogService;
+    /** Executes every CREATE, DROP and ALTER, and steers view creation jobs; any thread. */
+    public DdlController ddl() {
+        return ddl;
     }
 
     /** Stages writes into epochs and waits for their commits; any thread. */
@@ -113,7 +116,7 @@ public final class Database implements AutoCloseable {
      */
     public TableWriter newTableWriter(TableDef table) {
         SourceManager.checkWritable(table);
-        return new TableWriter(table, rowIds, streams);
+        return new TableWriter(table, rowIds, streams, barriers, catalogService.catalog());
     }
 
     /** The state store, for tests in this package that check what is stored; any thread. */
@@ -121,14 +124,9 @@ public final class Database implements AutoCloseable {
         return store;
     }
 
-    /** Runs the sources of tables created with a connector; any thread. */
+    /** The sources of tables created with a connector, for their progress and errors; any thread. */
     public SourceManager sources() {
         return sources;
-    }
-
-    /** Creates and drops views and drops tables; any thread. */
-    public StreamingDdl streamingDdl() {
-        return streamingDdl;
     }
 
     /** Stops the sources, commits what is staged, then closes the store. */

@@ -1,5 +1,6 @@
 package io.tributary.meta;
 
+import io.tributary.meta.ddl.JobInfo;
 import io.tributary.stream.runtime.BackfillProgress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,7 +38,7 @@ class BackfillRateTest {
     }
 
     private static long rowsDone(BackfillFixture f, int job) {
-        for (StreamingDdl.JobInfo info : f.db.streamingDdl().jobs()) {
+        for (JobInfo info : f.db.ddl().jobs()) {
             if (info.id() == job) {
                 BackfillProgress p = info.progress();
                 return p == null ? 0 : p.rowsDone();

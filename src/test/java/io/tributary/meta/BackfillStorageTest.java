@@ -1,5 +1,6 @@
 package io.tributary.meta;
 
+import io.tributary.meta.ddl.BackfillJobRecord;
 import io.tributary.catalog.TableDef;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;

@@ -86,13 +86,13 @@ class BackfillUpstreamLatencyTest {
                 List<Double> busy = new ArrayList<>();
                 int views = 0;
                 while (busy.size() < SAMPLES && views < MAX_VIEWS) {
-                    if (f.db.streamingDdl().jobs().isEmpty()) {
+                    if (f.db.ddl().jobs().isEmpty()) {
                         exec(ddl, "CREATE MATERIALIZED VIEW v" + views + " AS " + QUERIES[views % QUERIES.length]);
                         views++;
                     }
-                    boolean runningBefore = !f.db.streamingDdl().jobs().isEmpty();
+                    boolean runningBefore = !f.db.ddl().jobs().isEmpty();
                     double ms = insert(insert);
-                    if (runningBefore && !f.db.streamingDdl().jobs().isEmpty()) {
+                    if (runningBefore && !f.db.ddl().jobs().isEmpty()) {
                         busy.add(ms);
                     }
                 }

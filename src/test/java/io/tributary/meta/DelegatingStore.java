@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** Forwards everything to another store; close() does not close it. */
-class DelegatingStore implements StateStore {
+public class DelegatingStore implements StateStore {
     private final StateStore inner;
 
-    DelegatingStore(StateStore inner) {
+    public DelegatingStore(StateStore inner) {
         this.inner = inner;
     }
 

@@ -9,6 +9,13 @@ import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.connector.Connectors;
 import io.tributary.connector.datagen.DatagenConnector;
+import io.tributary.meta.ddl.CatalogService;
+import io.tributary.meta.ddl.DdlController;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.ingest.SourceEngine;
+import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.write.RowIdGenerator;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
@@ -60,13 +67,15 @@ class SourceCommitFailureTest {
                 }
             };
             BarrierManager barriers = new BarrierManager(flaky, 10);
-            CatalogService catalogService = CatalogService.recover(flaky, barriers);
+            CatalogService catalogService = CatalogService.recover(flaky);
             StreamRuntime streams = new StreamRuntime(flaky, 10);
             barriers.start();
-            SourceManager sources = new SourceManager(new SourceEngine(catalogService, barriers, flaky, streams,
-                    new RowIdGenerator(0)), new Connectors(List.of(new DatagenConnector())));
+            SourceManager sources = new SourceManager(new SourceEngine(catalogService.catalog(), barriers, flaky,
+                    streams, new RowIdGenerator(0)), new Connectors(List.of(new DatagenConnector())));
+            DdlController ddl = new DdlController(catalogService, barriers, flaky, streams,
+                    new CalciteViewPlanner(catalogService.catalog()), sources);
             try {
-                sources.createTable("g", List.of(new ColumnDef("id", DataType.BIGINT, false, false),
+                ddl.createTable("g", List.of(new ColumnDef("id", DataType.BIGINT, false, false),
                                 new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true)), new int[] {1}, "g", false,
                         new SourceDef("datagen", Map.of("fields.id.kind", "sequence", "fields.id.end",
                                 Integer.toString(ROWS), "datagen.rows.per.second", "6000", "datagen.split.num", "2"),

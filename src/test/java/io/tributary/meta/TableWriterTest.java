@@ -12,6 +12,7 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.calcite.CalciteViewPlanner;
 
 import java.math.BigDecimal;
@@ -50,14 +51,14 @@ class TableWriterTest {
         List<ColumnDef> cols = List.of(new ColumnDef("id", DataType.INTEGER, true, false),
                 new ColumnDef("v", DataType.TEXT, false, false),
                 new ColumnDef("n", DataType.INTEGER, true, false));
-        assertTrue(db.catalogService().createTable(name, cols, new int[] {0}, "CREATE TABLE " + name, false));
+        assertTrue(db.ddl().createTable(name, cols, new int[] {0}, "CREATE TABLE " + name, false, null));
         return db.catalog().table(name).orElseThrow();
     }
 
     private TableDef createNoPk(String name) throws InterruptedException {
         List<ColumnDef> cols = List.of(new ColumnDef("v", DataType.TEXT, false, false),
                 new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true));
-        db.catalogService().createTable(name, cols, new int[] {1}, "CREATE TABLE " + name, false);
+        db.ddl().createTable(name, cols, new int[] {1}, "CREATE TABLE " + name, false, null);
         return db.catalog().table(name).orElseThrow();
     }
 
@@ -65,7 +66,7 @@ class TableWriterTest {
     private void statement(TableDef t, java.util.function.Consumer<TableWriter> writes) throws InterruptedException {
         try (TableWriter w = db.newTableWriter(t)) {
             writes.accept(w);
-            db.barriers().awaitCommitted(w.apply(db.barriers(), db.catalogService()));
+            db.barriers().awaitCommitted(w.apply());
         }
     }
 
@@ -120,7 +121,7 @@ class TableWriterTest {
             w.replace(row(7, "SEVEN"));
             assertEquals(4, w.count());
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService()));
+                    () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             assertEquals("duplicate key value violates unique constraint \"t_pkey\"", e.getMessage());
             assertEquals("Key (id)=(1) already exists.", e.detail());
@@ -142,7 +143,7 @@ class TableWriterTest {
             w.insert(row(1, "b"));
             w.insert(row(1, "c"));
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService()));
+                    () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             assertEquals("Key (id)=(1) already exists.", e.detail());
         }
@@ -164,7 +165,7 @@ class TableWriterTest {
             w.insert(row(5, "dup"));
             w.insert(row(9, "nine"));
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService()));
+                    () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             assertEquals("Key (id)=(5) already exists.", e.detail());
         }
@@ -179,9 +180,9 @@ class TableWriterTest {
             a.insert(row(1, "a"));
             b.insert(row(1, "b"));
             b.insert(row(2, "b2"));
-            long ticket = a.apply(db.barriers(), db.catalogService()); // staged, not yet committed
+            long ticket = a.apply(); // staged, not yet committed
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> b.apply(db.barriers(), db.catalogService()));
+                    () -> b.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             db.barriers().awaitCommitted(ticket);
         }
@@ -191,13 +192,13 @@ class TableWriterTest {
     @Test
     void numericKeysEqualInSqlAreDuplicates() throws Exception {
         List<ColumnDef> cols = List.of(new ColumnDef("k", DataType.NUMERIC, true, false));
-        db.catalogService().createTable("n", cols, new int[] {0}, "CREATE TABLE n", false);
+        db.ddl().createTable("n", cols, new int[] {0}, "CREATE TABLE n", false, null);
         TableDef t = db.catalog().table("n").orElseThrow();
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(new Object[] {new BigDecimal("1.0")});
             w.insert(new Object[] {new BigDecimal("1.00")});
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService()));
+                    () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
         }
         db.barriers().flush();
@@ -207,7 +208,7 @@ class TableWriterTest {
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(new Object[] {new BigDecimal("1.000")});
             assertEquals(SqlState.UNIQUE_VIOLATION, assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService())).sqlState());
+                    () -> w.apply()).sqlState());
         }
     }
 
@@ -244,7 +245,7 @@ class TableWriterTest {
             w.delete(row(1, "b"));
             w.insert(row(3, "b"));
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService()));
+                    () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
         }
         db.barriers().flush();
@@ -305,7 +306,7 @@ class TableWriterTest {
         // staged but never awaited: Database.close() commits what is staged
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(row(2, "t2"));
-            w.apply(db.barriers(), db.catalogService());
+            w.apply();
         }
         db.close();
         db = Database.open(dir, 10_000, CalciteViewPlanner::new);
@@ -319,10 +320,10 @@ class TableWriterTest {
         try (TableWriter w = db.newTableWriter(t2)) {
             w.insert(row(1, "dup"));
             assertEquals(SqlState.UNIQUE_VIOLATION, assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService())).sqlState());
+                    () -> w.apply()).sqlState());
         }
         // table ids are never reused, even after a drop and a restart
-        assertTrue(db.streamingDdl().drop("u", RelationKind.TABLE, false, false, notice -> { }));
+        db.ddl().drop(List.of("u"), RelationKind.TABLE, false, false, notice -> { });
         db.close();
         db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         TableDef v = createKv("v");
@@ -335,9 +336,9 @@ class TableWriterTest {
         TableDef t = createKv("t");
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(row(1, "a"));
-            db.streamingDdl().drop("t", RelationKind.TABLE, false, false, notice -> { });
+            db.ddl().drop(List.of("t"), RelationKind.TABLE, false, false, notice -> { });
             TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply(db.barriers(), db.catalogService()));
+                    () -> w.apply());
             assertEquals(SqlState.UNDEFINED_TABLE, e.sqlState());
         }
         TableDef again = createKv("t");

@@ -13,7 +13,7 @@ import io.tributary.connector.SplitReader;
 import io.tributary.connector.datagen.DatagenConnector;
 import io.tributary.connector.files.FilesConnector;
 import io.tributary.meta.Database;
-import io.tributary.meta.SourceManager;
+import io.tributary.meta.ingest.SourceManager;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;

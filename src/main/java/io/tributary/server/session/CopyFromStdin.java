@@ -5,7 +5,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.Database;
-import io.tributary.meta.TableWriter;
+import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.UtilityStatement.CopyFormat;
 
 import java.io.ByteArrayOutputStream;
@@ -203,7 +203,7 @@ final class CopyFromStdin implements CopyInSink {
             if (error != null) {
                 throw error;
             }
-            long ticket = writer.apply(db.barriers(), db.catalogService());
+            long ticket = writer.apply();
             if (awaitCommit) {
                 DmlRunner.awaitDurable(db, ticket);
             }

@@ -5,7 +5,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
-import io.tributary.meta.TableWriter;
+import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ResultColumn;
 import io.tributary.sql.StatementPlan;
@@ -84,7 +84,7 @@ final class DmlRunner {
                 }
             }
             cancelCheck.run();
-            return new Outcome(writer.count(), writer.apply(db.barriers(), db.catalogService()));
+            return new Outcome(writer.count(), writer.apply());
         }
     }
 
@@ -119,7 +119,7 @@ final class DmlRunner {
                 writer.insert(row);
             }
             cancelCheck.run();
-            return new Outcome(rows, writer.apply(db.barriers(), db.catalogService()));
+            return new Outcome(rows, writer.apply());
         }
     }
 
@@ -133,7 +133,7 @@ final class DmlRunner {
                 writer.delete(in);
             }
             cancelCheck.run();
-            return new Outcome(writer.count(), writer.apply(db.barriers(), db.catalogService()));
+            return new Outcome(writer.count(), writer.apply());
         }
     }
 

@@ -6,7 +6,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.meta.Database;
-import io.tributary.meta.SourceManager;
+import io.tributary.meta.ingest.SourceManager;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ReadContext;
 import io.tributary.sql.ResultColumn;

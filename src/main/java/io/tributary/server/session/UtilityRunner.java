@@ -9,8 +9,8 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.catalog.RelationKind;
 import io.tributary.meta.Database;
-import io.tributary.meta.SourceManager;
-import io.tributary.meta.StreamingDdl;
+import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.ddl.DdlController;
 import io.tributary.sql.UtilityStatement;
 
 import java.util.ArrayList;
@@ -73,27 +73,27 @@ final class UtilityRunner {
                 return rows(e, explain(e));
             }
             if (statement instanceof UtilityStatement.AlterViewParallelism a) {
-                db.streamingDdl().setParallelism(a.name(), a.parallelism());
+                db.ddl().setParallelism(a.name(), a.parallelism());
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
             }
             if (statement instanceof UtilityStatement.AlterSourceRateLimit a) {
-                db.sources().setRateLimit(a.table(), a.rowsPerSecond());
+                db.ddl().setSourceRateLimit(a.table(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
-                db.streamingDdl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
+                db.ddl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
             }
             if (statement instanceof UtilityStatement.ShowJobs s) {
-                return rows(s, db.streamingDdl().jobs().stream()
+                return rows(s, db.ddl().jobs().stream()
                         .map(j -> new Object[] {(long) j.id(), j.statement(), j.progressText()}).toList());
             }
             if (statement instanceof UtilityStatement.CancelJobs c) {
-                return rows(c, db.streamingDdl().cancelJobs(c.ids()).stream().map(id -> new Object[] {(long) id})
+                return rows(c, db.ddl().cancelJobs(c.ids()).stream().map(id -> new Object[] {(long) id})
                         .toList());
             }
             if (statement instanceof UtilityStatement.Wait w) {
-                db.streamingDdl().await(w.view(), cancelCheck);
+                db.ddl().await(w.view(), cancelCheck);
                 return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
@@ -140,10 +140,8 @@ final class UtilityRunner {
 
     private StatementResult createTable(UtilityStatement.CreateTable c, Consumer<Session.Notice> notices)
             throws InterruptedException {
-        boolean created = c.source() == null
-                ? db.catalogService().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(), c.ifNotExists())
-                : db.sources().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(), c.ifNotExists(),
-                        sourceDef(c.source()));
+        boolean created = db.ddl().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(), c.ifNotExists(),
+                c.source() == null ? null : sourceDef(c.source()));
         if (!created) {
             notices.accept(new Session.Notice("NOTICE", SqlState.DUPLICATE_TABLE,
                     "relation \"" + c.name() + "\" already exists, skipping"));
@@ -167,8 +165,8 @@ final class UtilityRunner {
         int parallelism = variables.streamingParallelism();
         boolean created;
         try {
-            created = db.streamingDdl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
-                    parallelism > 0 ? parallelism : StreamingDdl.defaultParallelism(), variables.backgroundDdl(),
+            created = db.ddl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
+                    parallelism > 0 ? parallelism : DdlController.defaultParallelism(), variables.backgroundDdl(),
                     variables.backfillRateLimit(),
                     message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
                     cancelCheck);
@@ -184,7 +182,7 @@ final class UtilityRunner {
 
     private List<Object[]> explain(UtilityStatement.ExplainCreateMaterializedView e) {
         try {
-            return db.streamingDdl().explain(e.name(), e.query()).stream().map(line -> new Object[] {line}).toList();
+            return db.ddl().explain(e.name(), e.query()).stream().map(line -> new Object[] {line}).toList();
         } catch (TributaryException error) {
             throw inStatement(error, e.sql(), e.query());
         }
@@ -201,25 +199,8 @@ final class UtilityRunner {
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
             throws InterruptedException {
-        String what = d.kind().sqlName();
-        if (!d.ifExists()) {
-            for (String name : d.names()) {
-                if (db.catalog().table(name).isEmpty()) {
-                    throw new TributaryException(SqlState.UNDEFINED_TABLE, what + " \"" + name + "\" does not exist");
-                }
-            }
-        }
-        for (String name : d.names()) {
-            boolean dropped = db.streamingDdl().drop(name, d.kind(), d.ifExists(), d.cascade(),
-                    message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
-            if (!dropped) {
-                notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION,
-                        what + " \"" + name + "\" does not exist, skipping"));
-            }
-        }
-        if (d.kind() == RelationKind.TABLE) {
-            db.sources().releaseDropped();
-        }
+        db.ddl().drop(d.names(), d.kind(), d.ifExists(), d.cascade(),
+                message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
         return new StatementResult.Command(d.kind() == RelationKind.TABLE ? "DROP TABLE" : "DROP MATERIALIZED VIEW");
     }
 

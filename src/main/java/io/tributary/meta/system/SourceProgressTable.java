@@ -1,8 +1,8 @@
-package io.tributary.meta;
+package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.meta.ingest.SourceManager;
 import io.tributary.catalog.SourceDef;
-import io.tributary.catalog.SystemTable;
 import io.tributary.common.types.DataType;
 
 import java.util.ArrayList;
@@ -17,33 +17,22 @@ import java.util.List;
  * {@code paused} at a rate limit of 0, {@code failed} once the source stopped on an error shown
  * in {@code last_error}. {@code lag_ms} and {@code rate_limit} are null when unknown or unlimited.
  */
-final class SourceProgressTable implements SystemTable {
-    private static final List<ColumnDef> COLUMNS = List.of(
-            new ColumnDef("table_name", DataType.TEXT, true, false),
-            new ColumnDef("connector", DataType.TEXT, true, false),
-            new ColumnDef("split", DataType.TEXT, true, false),
-            new ColumnDef("phase", DataType.TEXT, true, false),
-            new ColumnDef("position", DataType.TEXT, true, false),
-            new ColumnDef("rows_ingested", DataType.BIGINT, true, false),
-            new ColumnDef("skipped_inputs", DataType.BIGINT, true, false),
-            new ColumnDef("lag_ms", DataType.BIGINT, false, false),
-            new ColumnDef("rate_limit", DataType.BIGINT, false, false),
-            new ColumnDef("last_error", DataType.TEXT, false, false));
-
+final class SourceProgressTable extends EngineStateTable {
     private final SourceManager sources;
 
     SourceProgressTable(SourceManager sources) {
+        super("source_progress",
+                new ColumnDef("table_name", DataType.TEXT, true, false),
+                new ColumnDef("connector", DataType.TEXT, true, false),
+                new ColumnDef("split", DataType.TEXT, true, false),
+                new ColumnDef("phase", DataType.TEXT, true, false),
+                new ColumnDef("position", DataType.TEXT, true, false),
+                new ColumnDef("rows_ingested", DataType.BIGINT, true, false),
+                new ColumnDef("skipped_inputs", DataType.BIGINT, true, false),
+                new ColumnDef("lag_ms", DataType.BIGINT, false, false),
+                new ColumnDef("rate_limit", DataType.BIGINT, false, false),
+                new ColumnDef("last_error", DataType.TEXT, false, false));
         this.sources = sources;
-    }
-
-    @Override
-    public String name() {
-        return "source_progress";
-    }
-
-    @Override
-    public List<ColumnDef> columns() {
-        return COLUMNS;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.TableDef;
@@ -12,6 +12,8 @@ import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.UpstreamTable;
 import io.tributary.stream.runtime.BackfillProgress;
@@ -165,23 +167,43 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         if (job == null) {
             return false;
         }
-        boolean[] joined = new boolean[1];
-        long ticket = barriers.stageAtBoundary(buffer -> {
-            if (jobs.get(viewId) != job || !runtime.join(viewId)) {
+        JoinLive change = new JoinLive(job);
+        barriers.awaitCommitted(barriers.stageAtBoundary(change));
+        return change.joined;
+    }
+
+    /**
+     * A caught-up job joining the live flow at an epoch boundary: its record and progress are
+     * removed and the view is created once that is durable. Does nothing if the job was cancelled
+     * or replaced meanwhile, or the runtime cannot join it yet.
+     */
+    private final class JoinLive implements EpochChange {
+        private final Job job;
+        /** Whether staging joined the job. */
+        private boolean joined;
+
+        JoinLive(Job job) {
+            this.job = job;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            if (jobs.get(job.id()) != job || !runtime.join(job.id())) {
                 return;
             }
-            joined[0] = true;
+            joined = true;
             stageJobRemoval(buffer, job);
             dropUnreadLogs(buffer);
-        }, () -> {
-            if (joined[0]) {
+        }
+
+        @Override
+        public void committed() {
+            if (joined) {
                 finish(job, null);
-                catalog().created(viewId);
+                catalog().created(job.id());
                 LOG.info("materialized view {} is created", job.view.name());
             }
-        }, null);
-        barriers.awaitCommitted(ticket);
-        return joined[0];
+        }
     }
 
     @Override
@@ -211,20 +233,41 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         if (job == null) {
             return false;
         }
-        boolean[] removed = new boolean[1];
-        long ticket = barriers.stageAtBoundary(buffer -> {
-            if (jobs.get(viewId) != job) {
+        CancelJob change = new CancelJob(job, reason);
+        barriers.awaitCommitted(barriers.stageAtBoundary(change));
+        return change.removed;
+    }
+
+    /**
+     * A job cancelled at an epoch boundary, with everything it made; its waiters get the reason
+     * once that is durable. Does nothing if the job ended meanwhile.
+     */
+    private final class CancelJob implements EpochChange {
+        private final Job job;
+        private final TributaryException reason;
+        /** Whether staging removed the job. */
+        private boolean removed;
+
+        CancelJob(Job job, TributaryException reason) {
+            this.job = job;
+            this.reason = reason;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            if (jobs.get(job.id()) != job) {
                 return;
             }
-            removed[0] = true;
+            removed = true;
             stageCancel(buffer, job);
-        }, () -> {
-            if (removed[0]) {
+        }
+
+        @Override
+        public void committed() {
+            if (removed) {
                 finish(job, reason);
             }
-        }, null);
-        barriers.awaitCommitted(ticket);
-        return removed[0];
+        }
     }
 
     /**
@@ -297,7 +340,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         }
         BackfillJobRecord updated = job.record.withRateLimit(rate);
         long ticket = barriers.stage(buffer -> buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(viewId),
-                updated.encode()), null);
+                updated.encode()));
         job.record = updated;
         job.rate.set(rate);
         barriers.awaitCommitted(ticket);
@@ -313,16 +356,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         if (p.rowsExpected() < 0) {
             return "0.00% (" + p.rowsDone() + "/?)";
         }
-        return String.format(Locale.ROOT, "%.2f%% (%d/%d)", percent(p), p.rowsDone(), p.rowsExpected());
-    }
-
-    /** Done over expected, never 100 before the job is done. */
-    static double percent(BackfillProgress p) {
-        if (p.rowsExpected() <= 0) {
-            return 0;
-        }
-        double pct = 100.0 * p.rowsDone() / p.rowsExpected();
-        return Math.min(pct, 99.99);
+        return String.format(Locale.ROOT, "%.2f%% (%d/%d)", JobInfo.percent(p), p.rowsDone(), p.rowsExpected());
     }
 
     BackfillProgress progress(int viewId) {
@@ -381,7 +415,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 }
             }
             dropUnreadLogs(buffer);
-        }, null);
+        });
         for (String pin : store.pinned()) {
             if (pin.startsWith(PIN_PREFIX) && !pinsInUse.contains(pin)) {
                 store.unpin(pin);

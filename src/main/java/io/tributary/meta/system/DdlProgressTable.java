@@ -1,7 +1,8 @@
-package io.tributary.meta;
+package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
-import io.tributary.catalog.SystemTable;
+import io.tributary.meta.ddl.DdlController;
+import io.tributary.meta.ddl.JobInfo;
 import io.tributary.common.types.DataType;
 import io.tributary.stream.runtime.BackfillProgress;
 
@@ -17,42 +18,31 @@ import java.util.List;
  * read every committed epoch and the job waits to go live. Expected rows and the ETA are null
  * while the snapshot is being counted; progress never reaches 100 before the job is done.
  */
-final class DdlProgressTable implements SystemTable {
-    private static final List<ColumnDef> COLUMNS = List.of(
-            new ColumnDef("job_id", DataType.BIGINT, true, false),
-            new ColumnDef("view_name", DataType.TEXT, true, false),
-            new ColumnDef("statement", DataType.TEXT, true, false),
-            new ColumnDef("phase", DataType.TEXT, true, false),
-            new ColumnDef("progress", DataType.numeric(5, 2), true, false),
-            new ColumnDef("rows_done", DataType.BIGINT, true, false),
-            new ColumnDef("rows_expected", DataType.BIGINT, false, false),
-            new ColumnDef("rows_per_second", DataType.BIGINT, true, false),
-            new ColumnDef("background", DataType.BOOLEAN, true, false),
-            new ColumnDef("rate_limit", DataType.BIGINT, false, false),
-            new ColumnDef("started_at", DataType.TIMESTAMPTZ, true, false),
-            new ColumnDef("eta", DataType.TIMESTAMPTZ, false, false));
+final class DdlProgressTable extends EngineStateTable {
+    private final DdlController ddl;
 
-    private final StreamingDdl ddl;
-
-    DdlProgressTable(StreamingDdl ddl) {
+    DdlProgressTable(DdlController ddl) {
+        super("ddl_progress",
+                new ColumnDef("job_id", DataType.BIGINT, true, false),
+                new ColumnDef("view_name", DataType.TEXT, true, false),
+                new ColumnDef("statement", DataType.TEXT, true, false),
+                new ColumnDef("phase", DataType.TEXT, true, false),
+                new ColumnDef("progress", DataType.numeric(5, 2), true, false),
+                new ColumnDef("rows_done", DataType.BIGINT, true, false),
+                new ColumnDef("rows_expected", DataType.BIGINT, false, false),
+                new ColumnDef("rows_per_second", DataType.BIGINT, true, false),
+                new ColumnDef("background", DataType.BOOLEAN, true, false),
+                new ColumnDef("rate_limit", DataType.BIGINT, false, false),
+                new ColumnDef("started_at", DataType.TIMESTAMPTZ, true, false),
+                new ColumnDef("eta", DataType.TIMESTAMPTZ, false, false));
         this.ddl = ddl;
-    }
-
-    @Override
-    public String name() {
-        return "ddl_progress";
-    }
-
-    @Override
-    public List<ColumnDef> columns() {
-        return COLUMNS;
     }
 
     @Override
     public List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
         long nowMillis = System.currentTimeMillis();
-        for (StreamingDdl.JobInfo job : ddl.jobs()) {
+        for (JobInfo job : ddl.jobs()) {
             BackfillProgress p = job.progress();
             long done = p == null ? 0 : p.rowsDone();
             Long expected = p == null || p.rowsExpected() < 0 ? null : p.rowsExpected();
@@ -60,7 +50,7 @@ final class DdlProgressTable implements SystemTable {
             Long eta = expected == null || perSecond <= 0 ? null
                     : (nowMillis + 1000 * Math.max(0, expected - done) / perSecond) * 1000;
             rows.add(new Object[] {(long) job.id(), job.view(), job.statement(), phase(p),
-                    BigDecimal.valueOf(p == null ? 0 : ViewBackfills.percent(p)).setScale(2, RoundingMode.HALF_UP),
+                    BigDecimal.valueOf(p == null ? 0 : JobInfo.percent(p)).setScale(2, RoundingMode.HALF_UP),
                     done, expected, perSecond, job.background(), job.rateLimit() < 0 ? null : job.rateLimit(),
                     job.startedAtMillis() * 1000, eta});
         }

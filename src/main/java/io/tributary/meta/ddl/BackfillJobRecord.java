@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.ddl;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.common.SqlState;
@@ -21,12 +21,12 @@ import java.nio.charset.StandardCharsets;
  * @param rateLimit rows per second per parallel unit, -1 unlimited, 0 paused
  * @param startedAtMillis when the job was created (wall clock)
  */
-record BackfillJobRecord(int viewId, String statement, boolean background, String pin, long snapshotEpoch,
+public record BackfillJobRecord(int viewId, String statement, boolean background, String pin, long snapshotEpoch,
         int progressTableId, long rateLimit, long startedAtMillis) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PREFIX = "job/";
 
-    static byte[] key(int viewId) {
+    public static byte[] key(int viewId) {
         return (PREFIX + viewId).getBytes(StandardCharsets.UTF_8);
     }
 
@@ -52,7 +52,7 @@ record BackfillJobRecord(int viewId, String statement, boolean background, Strin
         }
     }
 
-    static BackfillJobRecord decode(byte[] bytes) {
+    public static BackfillJobRecord decode(byte[] bytes) {
         try {
             return JSON.readValue(bytes, BackfillJobRecord.class);
         } catch (IOException e) {

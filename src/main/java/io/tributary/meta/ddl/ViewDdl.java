@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.RelationKind;
@@ -11,6 +11,8 @@ import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.StateStore;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.StateWrites;
 import io.tributary.stream.runtime.StreamRuntime;
@@ -36,8 +38,8 @@ import java.util.function.Consumer;
  * so a new view's snapshot holds exactly what committed before its first epoch and its job sees
  * every change after. Thread-safe.
  */
-public final class StreamingDdl implements BarrierManager.EpochParticipant {
-    private static final Logger LOG = LoggerFactory.getLogger(StreamingDdl.class);
+final class ViewDdl implements BarrierManager.EpochParticipant {
+    private static final Logger LOG = LoggerFactory.getLogger(ViewDdl.class);
 
     private final CatalogService catalogService;
     private final BarrierManager barriers;
@@ -49,7 +51,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     private final ViewBackfills backfills;
     private volatile int maxBackfillJobs = 4;
 
-    StreamingDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime,
+    ViewDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime,
             ViewPlanner planner) {
         this.catalogService = catalogService;
         this.barriers = barriers;
@@ -64,13 +66,8 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     }
 
     /** How many views may be backfilled at once; called at startup. */
-    public void setMaxBackfillJobs(int max) {
+    void setMaxBackfillJobs(int max) {
         this.maxBackfillJobs = max;
-    }
-
-    /** The default number of actors per parallel fragment: one per core. */
-    public static int defaultParallelism() {
-        return Runtime.getRuntime().availableProcessors();
     }
 
     /** How often a foreground CREATE tells its client how far the backfill is. */
@@ -92,14 +89,14 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * @throws TributaryException 42P07 when the name exists; planning errors (0A000 ...); 57014
      *     when a foreground create was cancelled
      */
-    public boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
+    boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
             int parallelism, boolean background, long rateLimit, Consumer<String> notices, Runnable cancelCheck)
             throws InterruptedException {
         if (!catalogService.reserveName(name, ifNotExists)) {
             return false;
         }
         long ticket;
-        ViewBackfills.Job[] started = new ViewBackfills.Job[1];
+        CreateView change;
         try {
             int viewId = catalogService.allocateIds(1);
             ViewPlan plan = planner.plan(query, viewId, name);
@@ -109,56 +106,87 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
             for (int i = 0; i < count; i++) {
                 stateIds[i] = first + i;
             }
-            int progressTableId = first + count;
             TableDef view = new TableDef(viewId, name, plan.columns(), plan.primaryKey(), definition,
                     RelationKind.MATERIALIZED_VIEW, query, plan.dependsOn(), stateIds, parallelism);
+            change = new CreateView(view, plan, background, rateLimit, first + count);
             // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
             store.flushMemory();
-            ticket = barriers.stageAtBoundary(buffer -> {
-                int running = backfills.jobs().size();
-                if (running >= maxBackfillJobs) {
-                    throw new TributaryException(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "cannot create materialized view \""
-                            + name + "\": the limit of " + maxBackfillJobs + " backfill job(s) running at once is reached",
-                            0, null, "Wait for one with WAIT, or start the server with a larger --max-backfill-jobs.", null);
-                }
-                for (int upstream : view.dependsOn()) {
-                    TableDef read = relationById(upstream);
-                    if (read == null) {
-                        throw new TributaryException(SqlState.UNDEFINED_TABLE,
-                                "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
-                    }
-                    if (backfills.isCreating(upstream)) {
-                        throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                                "cannot create materialized view \"" + name + "\" on materialized view \""
-                                        + read.name() + "\", which is still being created", 0,
-                                backfills.notReadyMessage(read) + ".", "Wait for it with WAIT MATERIALIZED VIEW "
-                                        + read.name() + ", then create this view.", null);
-                    }
-                }
-                started[0] = backfills.start(buffer, view, plan, definition, background, rateLimit, progressTableId);
-                catalogService.stageRecord(buffer, view);
-                creating.put(viewId, view);
-            }, () -> {
-                catalog().put(view);
-                catalog().creating(viewId, () -> backfills.notReadyMessage(view));
-                creating.remove(viewId);
-                catalogService.releaseName(name);
-            }, () -> {
-                creating.remove(viewId);
-                catalogService.releaseName(name);
-                if (started[0] != null) {
-                    backfills.abandon(started[0]);
-                }
-            });
+            ticket = barriers.stageAtBoundary(change);
         } catch (RuntimeException e) {
             catalogService.releaseName(name);
             throw e;
         }
         barriers.awaitCommitted(ticket);
         if (!background) {
-            awaitForeground(started[0], notices, cancelCheck);
+            awaitForeground(change.started, notices, cancelCheck);
         }
         return true;
+    }
+
+    /**
+     * A new view at an epoch boundary: checks the backfill limit and what the view reads, pins the
+     * snapshot and registers the backfill job, and stages the view's record; the view enters the
+     * catalog (as being created) once that is durable, and the job is abandoned if it is not.
+     */
+    private final class CreateView implements EpochChange {
+        private final TableDef view;
+        private final ViewPlan plan;
+        private final boolean background;
+        private final long rateLimit;
+        private final int progressTableId;
+        /** The job started at staging; null until then. */
+        private ViewBackfills.Job started;
+
+        CreateView(TableDef view, ViewPlan plan, boolean background, long rateLimit, int progressTableId) {
+            this.view = view;
+            this.plan = plan;
+            this.background = background;
+            this.rateLimit = rateLimit;
+            this.progressTableId = progressTableId;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            String name = view.name();
+            int running = backfills.jobs().size();
+            if (running >= maxBackfillJobs) {
+                throw new TributaryException(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "cannot create materialized view \""
+                        + name + "\": the limit of " + maxBackfillJobs + " backfill job(s) running at once is reached",
+                        0, null, "Wait for one with WAIT, or start the server with a larger --max-backfill-jobs.", null);
+            }
+            for (int upstream : view.dependsOn()) {
+                TableDef read = relationById(upstream);
+                if (read == null) {
+                    throw new TributaryException(SqlState.UNDEFINED_TABLE,
+                            "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
+                }
+                if (backfills.isCreating(upstream)) {
+                    throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                            "cannot create materialized view \"" + name + "\" on materialized view \""
+                                    + read.name() + "\", which is still being created", 0,
+                            backfills.notReadyMessage(read) + ".", "Wait for it with WAIT MATERIALIZED VIEW "
+                                    + read.name() + ", then create this view.", null);
+                }
+            }
+            started = backfills.start(buffer, view, plan, view.definition(), background, rateLimit, progressTableId);
+            catalogService.stageRecord(buffer, view);
+            creating.put(view.id(), view);
+        }
+
+        @Override
+        public void committed() {
+            catalog().put(view);
+            catalog().creating(view.id(), () -> backfills.notReadyMessage(view));
+            creating.remove(view.id());
+            catalogService.releaseName(view.name());
+        }
+
+        @Override
+        public void failed() {
+            creating.remove(view.id());
+            catalogService.releaseName(view.name());
+            backfills.abandon(started);
+        }
     }
 
     /** Waits for a foreground job, telling the client its progress; a cancel removes the view. */
@@ -200,7 +228,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      *
      * @throws TributaryException 42P01 when {@code name} does not exist, 42809 when it is a table
      */
-    public void await(String name, Runnable cancelCheck) throws InterruptedException {
+    void await(String name, Runnable cancelCheck) throws InterruptedException {
         List<ViewBackfills.Job> waitFor = new ArrayList<>();
         if (name == null) {
             waitFor.addAll(backfills.jobs());
@@ -229,7 +257,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      *
      * @return the ids that were cancelled (jobs that finished or did not exist are left out)
      */
-    public List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
+    List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
         List<Integer> cancelled = new ArrayList<>();
         for (int id : ids) {
             if (backfills.cancel(id, new TributaryException(SqlState.QUERY_CANCELED,
@@ -241,7 +269,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     }
 
     /** Jobs creating views, for SHOW JOBS and the system tables. */
-    public List<JobInfo> jobs() {
+    List<JobInfo> jobs() {
         List<JobInfo> out = new ArrayList<>();
         for (ViewBackfills.Job job : backfills.jobs()) {
             out.add(new JobInfo(job.id(), job.view.name(), job.record.statement(), job.record.background(),
@@ -252,21 +280,12 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
     }
 
     /**
-     * A job as users see it.
-     *
-     * @param progress the backfill's progress as of its last checkpoint; null before the first
-     */
-    public record JobInfo(int id, String view, String statement, boolean background, long startedAtMillis,
-            long rateLimit, String progressText, io.tributary.stream.runtime.BackfillProgress progress) {
-    }
-
-    /**
      * Sets the backfill rate of view {@code name}'s creation (rows/s per parallel unit, -1
      * unlimited, 0 paused); effective at the job's next step, durable when this returns.
      *
      * @throws TributaryException 42P01 unknown view, 42809 a table, 55000 a view not being created
      */
-    public void setBackfillRateLimit(String name, long rate) throws InterruptedException {
+    void setBackfillRateLimit(String name, long rate) throws InterruptedException {
         TableDef view = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
                 "materialized view \"" + name + "\" does not exist"));
         if (!view.isView()) {
@@ -284,7 +303,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing,
      * so state tables show as placeholders.
      */
-    public List<String> explain(String name, String query) {
+    List<String> explain(String name, String query) {
         return PlanPrinter.explain(planner.plan(query, 0, name).root(), null);
     }
 
@@ -296,23 +315,19 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * @throws TributaryException 42P01 when it does not exist, 42809 when it is the other kind,
      *     2BP01 when views depend on it and {@code cascade} is not set
      */
-    public boolean drop(String name, RelationKind kind, boolean ifExists, boolean cascade, Consumer<String> notices)
+    boolean drop(String name, RelationKind kind, boolean ifExists, boolean cascade, Consumer<String> notices)
             throws InterruptedException {
-        List<TableDef> dropped = new ArrayList<>();
-        List<ViewBackfills.Job> cancelledJobs = new ArrayList<>();
+        DropRelations change = new DropRelations(name, kind, cascade);
         long ticket;
         try {
-            ticket = barriers.stageAtBoundary(buffer -> stageDrop(buffer, name, kind, cascade, dropped, cancelledJobs),
-                    () -> cancelledJobs.forEach(j -> backfills.finish(j, new TributaryException(SqlState.QUERY_CANCELED,
-                            "materialized view \"" + j.view.name() + "\" was dropped while being created"))),
-                    () -> dropped.forEach(catalog()::put));
+            ticket = barriers.stageAtBoundary(change);
         } catch (TributaryException e) {
             if (ifExists && SqlState.UNDEFINED_TABLE.equals(e.sqlState())) {
                 return false;
             }
             throw e;
         }
-        for (TableDef d : dropped) {
+        for (TableDef d : change.dropped) {
             if (!d.name().equals(name)) {
                 notices.accept("drop cascades to materialized view " + d.name());
             }
@@ -321,50 +336,84 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
         return true;
     }
 
-    private void stageDrop(WriteBuffer buffer, String name, RelationKind kind, boolean cascade, List<TableDef> dropped,
-            List<ViewBackfills.Job> cancelledJobs) {
-        TableDef target = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
-                kind.sqlName() + " \"" + name + "\" does not exist"));
-        if (target.kind() != kind) {
-            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a "
-                    + (kind == RelationKind.TABLE ? "table" : "materialized view"), 0, null,
-                    "Use DROP " + (target.isView() ? "MATERIALIZED VIEW" : "TABLE") + " to remove a "
-                            + target.kind().sqlName() + ".", null);
+    /**
+     * A relation with its dependents removed at an epoch boundary: jobs stop, rows and state are
+     * deleted, and the relations leave the in-memory catalog at staging (so no write can be staged
+     * for them after); they come back if the epoch fails. Backfills cancelled with them tell their
+     * waiters once the drop is durable.
+     */
+    private final class DropRelations implements EpochChange {
+        private final String name;
+        private final RelationKind kind;
+        private final boolean cascade;
+        /** What staging removed, the target last. */
+        private final List<TableDef> dropped = new ArrayList<>();
+        private final List<ViewBackfills.Job> cancelledJobs = new ArrayList<>();
+
+        DropRelations(String name, RelationKind kind, boolean cascade) {
+            this.name = name;
+            this.kind = kind;
+            this.cascade = cascade;
         }
-        List<TableDef> dependents = dependentsOf(target);
-        if (!dependents.isEmpty() && !cascade) {
-            StringJoiner detail = new StringJoiner("\n");
-            for (TableDef d : dependents) {
-                TableDef read = relationById(d.dependsOn()[0]);
-                detail.add("materialized view " + d.name() + " depends on " + dependencyName(d, target, read));
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            TableDef target = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
+                    kind.sqlName() + " \"" + name + "\" does not exist"));
+            if (target.kind() != kind) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a "
+                        + (kind == RelationKind.TABLE ? "table" : "materialized view"), 0, null,
+                        "Use DROP " + (target.isView() ? "MATERIALIZED VIEW" : "TABLE") + " to remove a "
+                                + target.kind().sqlName() + ".", null);
             }
-            throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName() + " "
-                    + name + " because other objects depend on it", 0, detail.toString(),
-                    "Use DROP ... CASCADE to drop the dependent objects too.", null);
-        }
-        for (TableDef d : dependents) {
-            if (creating.containsKey(d.id())) {
-                throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName()
-                        + " " + name + " while materialized view " + d.name() + " is being created on it");
-            }
-        }
-        List<TableDef> all = new ArrayList<>(dependents);
-        all.add(target);
-        // dependents have higher ids than what they read: stop readers before what they read
-        all.sort(Comparator.comparingInt(TableDef::id).reversed());
-        for (TableDef r : all) {
-            Optional<ViewBackfills.Job> job = backfills.job(r.id());
-            if (job.isPresent()) {
-                backfills.stageCancel(buffer, job.get());
-                cancelledJobs.add(job.get());
-            } else {
-                if (r.isView()) {
-                    runtime.stop(r.id());
+            List<TableDef> dependents = dependentsOf(target);
+            if (!dependents.isEmpty() && !cascade) {
+                StringJoiner detail = new StringJoiner("\n");
+                for (TableDef d : dependents) {
+                    TableDef read = relationById(d.dependsOn()[0]);
+                    detail.add("materialized view " + d.name() + " depends on " + dependencyName(d, target, read));
                 }
-                CatalogService.stageRemoval(buffer, r);
-                catalog().remove(r.name());
+                throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName() + " "
+                        + name + " because other objects depend on it", 0, detail.toString(),
+                        "Use DROP ... CASCADE to drop the dependent objects too.", null);
             }
-            dropped.add(r);
+            for (TableDef d : dependents) {
+                if (creating.containsKey(d.id())) {
+                    throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName()
+                            + " " + name + " while materialized view " + d.name() + " is being created on it");
+                }
+            }
+            List<TableDef> all = new ArrayList<>(dependents);
+            all.add(target);
+            // dependents have higher ids than what they read: stop readers before what they read
+            all.sort(Comparator.comparingInt(TableDef::id).reversed());
+            for (TableDef r : all) {
+                Optional<ViewBackfills.Job> job = backfills.job(r.id());
+                if (job.isPresent()) {
+                    backfills.stageCancel(buffer, job.get());
+                    cancelledJobs.add(job.get());
+                } else {
+                    if (r.isView()) {
+                        runtime.stop(r.id());
+                    }
+                    CatalogService.stageRemoval(buffer, r);
+                    catalog().remove(r.name());
+                }
+                dropped.add(r);
+            }
+        }
+
+        @Override
+        public void committed() {
+            for (ViewBackfills.Job j : cancelledJobs) {
+                backfills.finish(j, new TributaryException(SqlState.QUERY_CANCELED,
+                        "materialized view \"" + j.view.name() + "\" was dropped while being created"));
+            }
+        }
+
+        @Override
+        public void failed() {
+            dropped.forEach(catalog()::put);
         }
     }
 
@@ -408,7 +457,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * Starts the job of every committed view from its committed state, readers after what they read.
      * Called at startup before the first epoch, and after a failed epoch (under the barrier lock).
      */
-    public void recoverJobs() {
+    void recoverJobs() {
         // Views whose creation was interrupted are not live: their backfill resumes, or they are removed.
         List<BackfillJobRecord> records = backfills.storedRecords();
         resumeLiveViews(records.stream().map(BackfillJobRecord::viewId).collect(java.util.stream.Collectors.toSet()));
@@ -456,9 +505,28 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      *
      * @throws TributaryException 42P01 for an unknown view, 42809 for a table
      */
-    public void setParallelism(String name, int parallelism) throws InterruptedException {
-        TableDef[] changed = new TableDef[2];
-        long ticket = barriers.stageAtBoundary(buffer -> {
+    void setParallelism(String name, int parallelism) throws InterruptedException {
+        barriers.awaitCommitted(barriers.stageAtBoundary(new RescaleView(name, parallelism)));
+    }
+
+    /**
+     * A view's new parallelism at an epoch boundary: its job and the jobs of the views reading it
+     * stop and restart from their committed state, and the new definition is in memory at once;
+     * the old definition comes back if the epoch fails (the failure rebuilds every job anyway).
+     */
+    private final class RescaleView implements EpochChange {
+        private final String name;
+        private final int parallelism;
+        /** The definition replaced at staging; null until then. */
+        private TableDef before;
+
+        RescaleView(String name, int parallelism) {
+            this.name = name;
+            this.parallelism = parallelism;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
             TableDef view = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
                     "materialized view \"" + name + "\" does not exist"));
             if (!view.isView()) {
@@ -474,18 +542,17 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
             }
             catalogService.stageRecord(buffer, rescaled);
             catalog().put(rescaled);
-            changed[0] = view;
-            changed[1] = rescaled;
+            before = view;
             restarted.sort(Comparator.comparingInt(TableDef::id));
             for (TableDef r : restarted) {
                 resume(r);
             }
-        }, null, () -> {
-            if (changed[0] != null) {
-                catalog().put(changed[0]);
-            }
-        });
-        barriers.awaitCommitted(ticket);
+        }
+
+        @Override
+        public void failed() {
+            catalog().put(before);
+        }
     }
 
     @Override

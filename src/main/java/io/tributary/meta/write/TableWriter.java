@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.write;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
@@ -10,6 +10,8 @@ import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
@@ -21,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.StringJoiner;
-import java.util.function.Consumer;
 
 /**
  * Collects one statement's changes to one table and applies them atomically to the open epoch.
@@ -37,6 +38,8 @@ public final class TableWriter implements AutoCloseable {
     private final List<DataType> pkTypes;
     private final RowIdGenerator rowIds;
     private final StreamRuntime streams;
+    private final BarrierManager barriers;
+    private final Catalog catalog;
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final List<Change> changes = new ArrayList<>();
     private long count;
@@ -48,12 +51,19 @@ public final class TableWriter implements AutoCloseable {
     private record Change(byte[] key, byte[] row, boolean insert, Object[] values) {
     }
 
-    TableWriter(TableDef table, RowIdGenerator rowIds, StreamRuntime streams) {
+    /**
+     * A writer bound to the parts it writes through; made by the database for each statement (and
+     * by a source for each batch).
+     */
+    public TableWriter(TableDef table, RowIdGenerator rowIds, StreamRuntime streams, BarrierManager barriers,
+            Catalog catalog) {
         if (table.isView()) {
             throw cannotChangeView(table.name());
         }
         this.table = table;
         this.streams = streams;
+        this.barriers = barriers;
+        this.catalog = catalog;
         this.rowCodec = new RowCodec(table.columnTypes());
         this.pkTypes = table.primaryKeyTypes();
         this.rowIds = rowIds;
@@ -103,31 +113,44 @@ public final class TableWriter implements AutoCloseable {
      * @throws TributaryException 23505 when a new key exists already (nothing is applied then);
      *     42P01 when the table was dropped meanwhile
      */
-    public long apply(BarrierManager barriers, CatalogService catalogService) {
-        return apply(barriers, catalogService, null, null, null);
+    public long apply() {
+        return apply(null);
     }
 
     /**
-     * Like {@link #apply(BarrierManager, CatalogService)}, and stages {@code alsoStage}'s writes in
-     * the same epoch, after the rows and only if they pass their checks (a source's position goes
-     * with the rows read up to it this way); {@code afterCommit} runs once that epoch is durable,
-     * {@code onFailure} if its commit fails. Each may be null.
+     * Like {@link #apply()}, and stages {@code alongside} in the same epoch: after the rows and
+     * only if they pass their checks, and before any view sees them, so if it refuses, nothing of
+     * the statement is applied or emitted (a source's position goes with the rows read up to it this
+     * way). Its hooks run as the epoch's hooks. May be null.
      */
-    long apply(BarrierManager barriers, CatalogService catalogService, Consumer<WriteBuffer> alsoStage,
-            Runnable afterCommit, Runnable onFailure) {
+    public long apply(EpochChange alongside) {
         List<Change> settled = settle();
         changes.clear();
-        // positions in settled of the changes whose keys must be new, and those keys
-        List<Integer> inserts = new ArrayList<>();
-        List<byte[]> newKeys = new ArrayList<>();
-        for (int i = 0; i < settled.size(); i++) {
-            if (settled.get(i).insert()) {
-                inserts.add(i);
-                newKeys.add(settled.get(i).key());
+        return barriers.stage(new StatementRows(settled, alongside));
+    }
+
+    /** A statement's settled changes to the table, as one change of an epoch. */
+    private final class StatementRows implements EpochChange {
+        private final List<Change> settled;
+        private final EpochChange alongside;
+        /** Positions in {@code settled} of the changes whose keys must be new, and those keys. */
+        private final List<Integer> inserts = new ArrayList<>();
+        private final List<byte[]> newKeys = new ArrayList<>();
+
+        StatementRows(List<Change> settled, EpochChange alongside) {
+            this.settled = settled;
+            this.alongside = alongside;
+            for (int i = 0; i < settled.size(); i++) {
+                if (settled.get(i).insert()) {
+                    inserts.add(i);
+                    newKeys.add(settled.get(i).key());
+                }
             }
         }
-        return barriers.stage(epoch -> {
-            if (catalogService.catalog().table(table.name()).map(t -> t.id() != table.id()).orElse(true)) {
+
+        @Override
+        public void stage(WriteBuffer epoch) {
+            if (catalog.table(table.name()).map(t -> t.id() != table.id()).orElse(true)) {
                 throw Catalog.undefinedTable(table.name());
             }
             // When views read this table every changed key's current row is read once: it is both
@@ -135,8 +158,7 @@ public final class TableWriter implements AutoCloseable {
             // are checked, without fetching values.
             List<byte[]> previous = streams.hasSubscribers(table.id())
                     ? epoch.getAll(Keyspace.DATA, settled.stream().map(Change::key).toList()) : null;
-            boolean[] exists = previous != null ? null
-                    : epoch.existAll(Keyspace.DATA, newKeys);
+            boolean[] exists = previous != null ? null : epoch.existAll(Keyspace.DATA, newKeys);
             for (int k = 0; k < inserts.size(); k++) {
                 int at = inserts.get(k);
                 if (previous != null ? previous.get(at) != null : exists[k]) {
@@ -150,13 +172,27 @@ public final class TableWriter implements AutoCloseable {
                     epoch.put(Keyspace.DATA, c.key(), c.row());
                 }
             }
-            if (alsoStage != null) {
-                alsoStage.accept(epoch);
+            if (alongside != null) {
+                alongside.stage(epoch);
             }
             if (previous != null) {
                 emitChanges(settled, previous);
             }
-        }, afterCommit, onFailure);
+        }
+
+        @Override
+        public void committed() {
+            if (alongside != null) {
+                alongside.committed();
+            }
+        }
+
+        @Override
+        public void failed() {
+            if (alongside != null) {
+                alongside.failed();
+            }
+        }
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.ingest;
 
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
@@ -7,12 +7,15 @@ import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceBatch;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SplitReader;
+import io.tributary.meta.epoch.EpochChange;
+import io.tributary.meta.write.TableWriter;
+import io.tributary.storage.WriteBuffer;
 
 /**
  * Reads one split on its own thread and applies what it reads to the table, through the same
  * {@link TableWriter} path as DML so views over the table see every change.
  *
- * <p>Each non-empty batch is one {@link BarrierManager#stage}: the rows and the split's position
+ * <p>Each non-empty batch is one {@link io.tributary.meta.epoch.BarrierManager#stage}: the rows and the split's position
  * right after them go into the same epoch write, so after a crash the table and the position
  * agree. The reader is asked for its position once per staged batch (never per row). Once the
  * epoch is durable the commit hook records the position, and this thread hands it to
@@ -219,7 +222,7 @@ final class SplitRunner implements Runnable {
      * @return the ticket of that epoch
      */
     private long stage(SplitReader reader, SourceBatch batch) {
-        TableWriter writer = new TableWriter(table, engine.rowIds(), engine.streams());
+        TableWriter writer = engine.newTableWriter(table);
         for (SourceChange change : batch.changes()) {
             Object[] row = widen(change.row());
             switch (change.kind()) {
@@ -242,16 +245,42 @@ final class SplitRunner implements Runnable {
         }
         SourcePositions.Committed next = new SourcePositions.Committed(reader.position(),
                 staged.rows() + batch.changes().size(), staged.skipped() + batch.skipped().size());
-        Durable shown = new Durable(next, reader.describe(next.position()), FINISHED.equals(reader.phase()));
-        long ticket = writer.apply(engine.barriers(), engine.catalogService(), buffer -> {
-            if (epochLost) {
-                throw new EpochLost();
-            }
-            SourcePositions.stage(buffer, positionKey, next);
-        }, () -> committed = shown, () -> epochLost = true);
+        long ticket = writer.apply(new BatchPosition(new Durable(next, reader.describe(next.position()),
+                FINISHED.equals(reader.phase()))));
         staged = next;
         owner.skipped(split, batch.skipped());
         return ticket;
+    }
+
+    /**
+     * The split's position and counts after a batch, staged with the batch's rows: it refuses the
+     * batch if an earlier epoch of this split was lost (so nothing is committed past a gap), and
+     * publishes itself as the split's durable state once committed.
+     */
+    private final class BatchPosition implements EpochChange {
+        private final Durable after;
+
+        BatchPosition(Durable after) {
+            this.after = after;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            if (epochLost) {
+                throw new EpochLost();
+            }
+            SourcePositions.stage(buffer, positionKey, after.state());
+        }
+
+        @Override
+        public void committed() {
+            committed = after;
+        }
+
+        @Override
+        public void failed() {
+            epochLost = true;
+        }
     }
 
     /** The reader's row (visible columns) at full table width; the hidden row id is filled in by the writer. */

@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.epoch;
 
 import io.tributary.common.Epoch;
 import io.tributary.common.SqlState;
@@ -13,12 +13,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * Cuts time into epochs and commits each epoch's changes in one atomic, synced write.
  *
- * <p>Writers {@link #stage} their changes into the open epoch's buffer and get back a ticket; the
+ * <p>Writers {@link #stage} their {@link EpochChange changes} into the open epoch's buffer and get back a ticket; the
  * barrier thread closes the epoch every {@code intervalMs}, and a writer that
  * {@link #awaitCommitted awaits} its ticket closes it at once on its own thread (group commit:
  * every statement staged before that barrier shares its single write). Staging and committing exclude each other, so a change is either
@@ -35,8 +34,8 @@ public final class BarrierManager implements AutoCloseable {
     private final Thread thread;
 
     private WriteBuffer open;
-    private final List<Runnable> onCommit = new ArrayList<>();
-    private final List<Runnable> onCommitFailure = new ArrayList<>();
+    /** The changes staged into the open epoch, in order; their hooks run when it commits or fails. */
+    private final List<EpochChange> staged = new ArrayList<>();
     private static final long FAILURES_KEPT = 1024;
     /** How often, and how long, a committing waiter lets writers queued on the lock stage first. */
     private static final int MAX_LEADER_YIELDS = 4;
@@ -93,22 +92,14 @@ public final class BarrierManager implements AutoCloseable {
     }
 
     /**
-     * Runs {@code writes} against the open epoch's buffer while no barrier can pass; it runs under
-     * the global barrier lock, so it must not block or wait for a commit. If it throws, its writes
-     * are rolled back and the exception propagates. {@code afterCommit} (may be null) runs on the
-     * barrier thread once the epoch is durable, before waiters wake. Any thread.
+     * Stages {@code change} into the open epoch while no barrier can pass. If its
+     * {@link EpochChange#stage} throws, its writes are rolled back and the exception propagates;
+     * otherwise exactly one of its hooks runs once the epoch's commit ended. Any thread.
      *
      * @return the ticket to pass to {@link #awaitCommitted}
+     * @throws TributaryException 57P01 when the server is shutting down
      */
-    public long stage(Consumer<WriteBuffer> writes, Runnable afterCommit) {
-        return stage(writes, afterCommit, null);
-    }
-
-    /**
-     * Like {@link #stage(Consumer, Runnable)}; {@code onFailure} (may be null) runs on the barrier
-     * thread if the epoch's commit fails, to undo in-memory changes made at staging.
-     */
-    public long stage(Consumer<WriteBuffer> writes, Runnable afterCommit, Runnable onFailure) {
+    public long stage(EpochChange change) {
         lock.lock();
         try {
             if (stopping) {
@@ -116,18 +107,13 @@ public final class BarrierManager implements AutoCloseable {
             }
             open.setSavePoint();
             try {
-                writes.accept(open);
+                change.stage(open);
             } catch (RuntimeException | Error e) {
                 open.rollbackToSavePoint();
                 throw e;
             }
             open.releaseSavePoint();
-            if (afterCommit != null) {
-                onCommit.add(afterCommit);
-            }
-            if (onFailure != null) {
-                onCommitFailure.add(onFailure);
-            }
+            staged.add(change);
             return openTicket;
         } finally {
             lock.unlock();
@@ -135,18 +121,18 @@ public final class BarrierManager implements AutoCloseable {
     }
 
     /**
-     * Like {@link #stage(Consumer, Runnable, Runnable)}, but first commits the open epoch, so
-     * {@code writes} runs at an epoch boundary: everything staged before is committed and nothing
-     * of the new epoch is staged yet. DDL that starts or stops streaming jobs runs here.
+     * Like {@link #stage}, but first commits the open epoch, so {@code change} is staged at an
+     * epoch boundary: everything staged before is committed and nothing of the new epoch is staged
+     * yet. DDL that starts or stops streaming jobs runs here.
      */
-    public long stageAtBoundary(Consumer<WriteBuffer> writes, Runnable afterCommit, Runnable onFailure) {
+    public long stageAtBoundary(EpochChange change) {
         lock.lock();
         try {
             if (stopping) {
                 throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "the server is shutting down");
             }
             commitOpenEpoch();
-            return stage(writes, afterCommit, onFailure);
+            return stage(change);
         } finally {
             lock.unlock();
         }
@@ -259,10 +245,8 @@ public final class BarrierManager implements AutoCloseable {
     private void commitOpenEpoch() {
         WriteBuffer buffer = open;
         long ticket = openTicket;
-        List<Runnable> hooks = new ArrayList<>(onCommit);
-        List<Runnable> failureHooks = new ArrayList<>(onCommitFailure);
-        onCommit.clear();
-        onCommitFailure.clear();
+        List<EpochChange> changes = new ArrayList<>(staged);
+        staged.clear();
         open = store.newWriteBuffer();
         openTicket++;
         boolean durable = false;
@@ -278,9 +262,13 @@ public final class BarrierManager implements AutoCloseable {
         } finally {
             buffer.close();
         }
-        for (Runnable hook : durable ? hooks : failureHooks) {
+        for (EpochChange change : changes) {
             try {
-                hook.run();
+                if (durable) {
+                    change.committed();
+                } else {
+                    change.failed();
+                }
             } catch (RuntimeException e) {
                 LOG.error("an epoch " + (durable ? "commit" : "failure") + " hook failed", e);
             }

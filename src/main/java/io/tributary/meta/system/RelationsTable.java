@@ -1,8 +1,7 @@
-package io.tributary.meta;
+package io.tributary.meta.system;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
-import io.tributary.catalog.SystemTable;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.types.DataType;
 
@@ -14,29 +13,18 @@ import java.util.List;
  * catalog, in name order. {@code column_count} counts the columns {@code SELECT *} shows (not the
  * hidden row id or stream-key columns); {@code parallelism} is null for tables, which run no job.
  */
-final class RelationsTable implements SystemTable {
-    private static final List<ColumnDef> COLUMNS = List.of(
-            new ColumnDef("id", DataType.INTEGER, true, false),
-            new ColumnDef("name", DataType.TEXT, true, false),
-            new ColumnDef("kind", DataType.TEXT, true, false),
-            new ColumnDef("column_count", DataType.INTEGER, true, false),
-            new ColumnDef("parallelism", DataType.INTEGER, false, false),
-            new ColumnDef("definition", DataType.TEXT, true, false));
-
+final class RelationsTable extends EngineStateTable {
     private final Catalog catalog;
 
     RelationsTable(Catalog catalog) {
+        super("relations",
+                new ColumnDef("id", DataType.INTEGER, true, false),
+                new ColumnDef("name", DataType.TEXT, true, false),
+                new ColumnDef("kind", DataType.TEXT, true, false),
+                new ColumnDef("column_count", DataType.INTEGER, true, false),
+                new ColumnDef("parallelism", DataType.INTEGER, false, false),
+                new ColumnDef("definition", DataType.TEXT, true, false));
         this.catalog = catalog;
-    }
-
-    @Override
-    public String name() {
-        return "relations";
-    }
-
-    @Override
-    public List<ColumnDef> columns() {
-        return COLUMNS;
     }
 
     /** Reads the catalog's current relations; the catalog is safe to read from any thread. */

@@ -1,7 +1,7 @@
-package io.tributary.meta;
+package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
-import io.tributary.catalog.SystemTable;
+import io.tributary.meta.ingest.SourceManager;
 import io.tributary.common.types.DataType;
 
 import java.util.ArrayList;
@@ -9,31 +9,20 @@ import java.util.List;
 
 /**
  * {@code tributary_catalog.source_errors}: input the sources skipped as malformed (with
- * {@code on_error = 'skip'}), the newest {@value RunningSource#ERRORS_KEPT} per table since the
+ * {@code on_error = 'skip'}), the newest 1000 per table since the
  * server started: where it was (e.g. {@code orders.csv:17}), why, and when it was read.
  */
-final class SourceErrorsTable implements SystemTable {
-    private static final List<ColumnDef> COLUMNS = List.of(
-            new ColumnDef("table_name", DataType.TEXT, true, false),
-            new ColumnDef("split", DataType.TEXT, true, false),
-            new ColumnDef("location", DataType.TEXT, true, false),
-            new ColumnDef("reason", DataType.TEXT, true, false),
-            new ColumnDef("at", DataType.TIMESTAMPTZ, true, false));
-
+final class SourceErrorsTable extends EngineStateTable {
     private final SourceManager sources;
 
     SourceErrorsTable(SourceManager sources) {
+        super("source_errors",
+                new ColumnDef("table_name", DataType.TEXT, true, false),
+                new ColumnDef("split", DataType.TEXT, true, false),
+                new ColumnDef("location", DataType.TEXT, true, false),
+                new ColumnDef("reason", DataType.TEXT, true, false),
+                new ColumnDef("at", DataType.TIMESTAMPTZ, true, false));
         this.sources = sources;
-    }
-
-    @Override
-    public String name() {
-        return "source_errors";
-    }
-
-    @Override
-    public List<ColumnDef> columns() {
-        return COLUMNS;
     }
 
     @Override

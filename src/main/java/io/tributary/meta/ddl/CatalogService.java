@@ -1,8 +1,7 @@
-package io.tributary.meta;
+package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.CatalogCodec;
-import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -16,11 +15,10 @@ import io.tributary.storage.WriteBuffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
- * Owns the catalog's records: creates tables, reserves names and ids for new relations, and stages
+ * Owns the catalog's records: reserves names and ids for new relations, and stages
  * catalog records together with the data changes they imply, so after a crash the catalog and the
  * data agree. The in-memory {@link Catalog} changes once the epoch is durable (for CREATE) or at
  * staging (for DROP, so no write can be staged for a relation whose rows are being removed).
@@ -30,19 +28,17 @@ public final class CatalogService {
     private static final byte[] NEXT_TABLE_ID = "\u0000meta/next_table_id".getBytes(StandardCharsets.UTF_8);
 
     private final Catalog catalog;
-    private final BarrierManager barriers;
     /** Names being created but not yet committed, so two sessions cannot create the same table. */
     private final Set<String> pendingNames = new HashSet<>();
     private int nextTableId;
 
-    private CatalogService(Catalog catalog, BarrierManager barriers, int nextTableId) {
+    private CatalogService(Catalog catalog, int nextTableId) {
         this.catalog = catalog;
-        this.barriers = barriers;
         this.nextTableId = nextTableId;
     }
 
     /** Loads the committed catalog from {@code store}; called once at startup before serving. */
-    public static CatalogService recover(StateStore store, BarrierManager barriers) {
+    public static CatalogService recover(StateStore store) {
         Catalog catalog = new Catalog();
         int nextId = 1;
         try (ReadView view = store.snapshot()) {
@@ -59,37 +55,12 @@ public final class CatalogService {
                 nextId = Math.max(nextId, ByteBuffer.wrap(stored).getInt());
             }
         }
-        return new CatalogService(catalog, barriers, nextId);
+        return new CatalogService(catalog, nextId);
     }
 
+    /** The in-memory catalog; any thread. */
     public Catalog catalog() {
         return catalog;
-    }
-
-    /**
-     * Creates a table and returns once it is durable.
-     *
-     * @return false when it existed and {@code ifNotExists} was set
-     * @throws TributaryException 42P07 when it exists
-     */
-    public boolean createTable(String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-            boolean ifNotExists) throws InterruptedException {
-        if (!reserveName(name, ifNotExists)) {
-            return false;
-        }
-        TableDef table = new TableDef(allocateIds(1), name, columns, primaryKey, definition);
-        long ticket;
-        try {
-            ticket = barriers.stage(buffer -> stageRecord(buffer, table), () -> {
-                catalog.put(table);
-                releaseName(name);
-            }, () -> releaseName(name));
-        } catch (RuntimeException e) {
-            releaseName(name);
-            throw e;
-        }
-        barriers.awaitCommitted(ticket);
-        return true;
     }
 
     /**
@@ -110,6 +81,7 @@ public final class CatalogService {
         return true;
     }
 
+    /** Frees a name {@link #reserveName reserved} for a relation now committed or abandoned. */
     public synchronized void releaseName(String name) {
         pendingNames.remove(name);
     }
@@ -126,7 +98,7 @@ public final class CatalogService {
     }
 
     /** Stages a relation's catalog record, and the id counter as of now (never lower than a concurrent CREATE staged). */
-    void stageRecord(WriteBuffer buffer, TableDef relation) {
+    public void stageRecord(WriteBuffer buffer, TableDef relation) {
         buffer.put(Keyspace.CATALOG, CatalogCodec.tableKey(relation.id()), CatalogCodec.encode(relation));
         buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, ByteBuffer.allocate(4).putInt(nextTableId()).array());
     }

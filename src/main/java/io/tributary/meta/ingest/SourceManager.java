@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.ingest;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SourceDef;
@@ -20,8 +20,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Runs the sources of tables created {@code WITH (connector = ...)}: checks and opens a source at
- * CREATE TABLE, starts it once the table is durable and again at every server start (with the
+ * Runs the sources of tables created {@code WITH (connector = ...)}: checks and opens a source for
+ * the DDL of CREATE TABLE, starts it once the table is durable and again at every server start (with the
  * stored identity and each split's committed position), changes its rate limit, and releases it
  * when the table is dropped or the server stops. Reading and writing happen on each source's own
  * threads ({@link RunningSource}); a failing source stops alone and shows its error in
@@ -43,36 +43,47 @@ public final class SourceManager implements AutoCloseable {
     public record SourceError(String table, String split, String location, String reason, Instant at) {
     }
 
-    SourceManager(SourceEngine engine, Connectors connectors) {
+    public SourceManager(SourceEngine engine, Connectors connectors) {
         this.engine = engine;
         this.connectors = connectors;
     }
 
     /**
-     * Creates a table fed by a connector and returns once it is durable; its source starts right
-     * after the commit. The connector checks the options first (and may create what it needs
-     * outside, e.g. a replication slot); if anything fails before the commit, nothing is stored and
-     * the source is destroyed again.
+     * A connector's source opened for a table being created, not yet running: the DDL stages the
+     * table's record, then {@link #start starts} it once that is durable or {@link #discard
+     * discards} it if the commit fails.
      *
-     * @param requested the connector, options and format as written; identity, DML acceptance and
-     *     the positions table are filled in here
-     * @return false when the name existed and {@code ifNotExists} was set
-     * @throws TributaryException 22023 for an unknown connector or a bad option value, 42601 for
-     *     an unknown or missing option (naming the valid ones), 42P07 when the name exists
+     * @param table the table with its complete {@link SourceDef} (identity, DML acceptance, positions table)
      */
-    public boolean createTable(String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-            boolean ifNotExists, SourceDef requested) throws InterruptedException {
+    public record PreparedSource(TableDef table, Source source, SourceConnector connector) {
+    }
+
+    /**
+     * Checks that {@code requested} names a known connector and only options it takes; called before
+     * anything of a CREATE TABLE is reserved.
+     *
+     * @throws TributaryException 22023 for an unknown connector, 42601 for an unknown option
+     *     (naming the valid ones)
+     */
+    public void checkOptions(SourceDef requested) {
+        checkOptionNames(connectors.get(requested.connector()), requested.options());
+    }
+
+    /**
+     * Opens {@code requested}'s connector's source for a table with id {@code tableId} (the id
+     * after it is the positions table), once its options passed {@link #checkOptions}. The
+     * connector checks the option values and may create what it needs outside (e.g. a replication
+     * slot); the caller must {@link #start} or {@link #discard} what this returns.
+     *
+     * @throws TributaryException 22023 for a bad option value or nothing to read, 42601 for a
+     *     missing option, 08001 for an unreachable upstream
+     */
+    public PreparedSource prepare(int tableId, String name, List<ColumnDef> columns, int[] primaryKey,
+            String definition, SourceDef requested) {
         SourceConnector connector = connectors.get(requested.connector());
-        checkOptionNames(connector, requested.options());
-        if (!engine.catalogService().reserveName(name, ifNotExists)) {
-            return false;
-        }
-        Source source = null;
-        long ticket;
+        TableDef sketch = new TableDef(tableId, name, columns, primaryKey, definition, requested);
+        Source source = connector.open(RunningSource.context(sketch, requested, null));
         try {
-            int tableId = engine.catalogService().allocateIds(2);
-            TableDef sketch = new TableDef(tableId, name, columns, primaryKey, definition, requested);
-            source = connector.open(RunningSource.context(sketch, requested, null));
             if (source.splits().isEmpty()) {
                 throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "connector "
                         + connector.name() + " found nothing to read for table " + name);
@@ -80,25 +91,24 @@ public final class SourceManager implements AutoCloseable {
             SourceDef def = new SourceDef(requested.connector(), requested.options(), requested.format(),
                     requested.encode(), requested.formatOptions(), source.identity(), source.acceptsDml(),
                     tableId + 1, SourceDef.UNLIMITED);
-            TableDef table = sketch.withSource(def);
-            Source opened = source;
-            ticket = engine.barriers().stage(buffer -> engine.catalogService().stageRecord(buffer, table), () -> {
-                engine.catalog().put(table);
-                engine.catalogService().releaseName(name);
-                start(table, opened, connector);
-            }, () -> {
-                engine.catalogService().releaseName(name);
-                discard(opened);
-            });
+            return new PreparedSource(sketch.withSource(def), source, connector);
         } catch (RuntimeException e) {
-            engine.catalogService().releaseName(name);
-            if (source != null) {
-                discard(source);
-            }
+            discard(source);
             throw e;
         }
-        engine.barriers().awaitCommitted(ticket);
-        return true;
+    }
+
+    /** Releases what {@link #prepare} made outside, for a table whose creation failed. Any thread. */
+    public void discard(PreparedSource prepared) {
+        discard(prepared.source());
+    }
+
+    /**
+     * Runs a prepared table's source from now on. Called by the epoch change that created the
+     * table, once it is durable (under the barrier lock: it only starts threads).
+     */
+    public void start(PreparedSource prepared) {
+        start(prepared.table(), prepared.source(), prepared.connector());
     }
 
     /** 42601 for an option {@code connector} does not take, listing the ones it does. */
@@ -142,7 +152,7 @@ public final class SourceManager implements AutoCloseable {
      * Starts the source of every committed table that has one, each resuming after its splits'
      * committed positions. Called once at server start, after the barrier manager started.
      */
-    void recover() {
+    public void recover() {
         List<TableDef> tables = new ArrayList<>(engine.catalog().tables().stream()
                 .filter(t -> t.source() != null).toList());
         tables.sort(Comparator.comparingInt(TableDef::id));
@@ -161,45 +171,15 @@ public final class SourceManager implements AutoCloseable {
     }
 
     /**
-     * {@code ALTER TABLE name SET SOURCE_RATE_LIMIT}: rows per second over all the table's splits
-     * ({@link SourceDef#UNLIMITED} for none, 0 pauses). Takes effect at once; returns once durable.
-     *
-     * @throws TributaryException 42P01 for an unknown table, 42809 for a view or a table without
-     *     a source, 22023 for a negative rate
+     * Applies a table's new source rate limit (rows per second over its splits,
+     * {@link SourceDef#UNLIMITED} for none, 0 pauses) to its running source at once. The DDL that
+     * changes the stored limit calls it; it does nothing for a table whose source is not running.
      */
-    public void setRateLimit(String name, long rowsPerSecond) throws InterruptedException {
-        if (rowsPerSecond < 0 && rowsPerSecond != SourceDef.UNLIMITED) {
-            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
-                    "SOURCE_RATE_LIMIT must be 0 (paused) or more rows per second, or DEFAULT");
+    public void setRateLimit(int tableId, long rowsPerSecond) {
+        RunningSource r = running.get(tableId);
+        if (r != null) {
+            r.setRateLimit(rowsPerSecond);
         }
-        TableDef[] before = new TableDef[1];
-        long ticket = engine.barriers().stage(buffer -> {
-            TableDef t = engine.catalog().require(name);
-            if (t.isView() || t.source() == null) {
-                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table with a "
-                        + "connector; SOURCE_RATE_LIMIT applies to tables created WITH (connector = '...')");
-            }
-            TableDef altered = t.withSource(t.source().withRateLimit(rowsPerSecond));
-            engine.catalogService().stageRecord(buffer, altered);
-            // in memory at once (under the barrier lock, like DROP), so a DROP staged later in the
-            // same epoch is not undone when this commits
-            engine.catalog().put(altered);
-            before[0] = t;
-            RunningSource r = running.get(t.id());
-            if (r != null) {
-                r.setRateLimit(rowsPerSecond);
-            }
-        }, null, () -> {
-            TableDef t = before[0];
-            if (t != null && engine.catalog().table(name).map(now -> now.id() == t.id()).orElse(false)) {
-                engine.catalog().put(t);
-                RunningSource r = running.get(t.id());
-                if (r != null) {
-                    r.setRateLimit(t.source().rateLimit());
-                }
-            }
-        });
-        engine.barriers().awaitCommitted(ticket);
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.ingest;
 
 import io.tributary.catalog.SourceDef;
 

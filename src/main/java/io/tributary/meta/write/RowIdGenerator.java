@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.write;
 
 import io.tributary.common.Epoch;
 

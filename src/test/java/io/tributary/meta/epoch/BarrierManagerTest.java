@@ -1,4 +1,4 @@
-package io.tributary.meta;
+package io.tributary.meta.epoch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.DelegatingStore;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
@@ -82,7 +83,7 @@ class BarrierManagerTest {
     void stagedChangesAreInvisibleUntilCommitted() throws Exception {
         start(store, LONG_INTERVAL_MS);
         long before = store.committedEpoch();
-        long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")), null);
+        long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")));
         assertNull(committed("k"));
         assertEquals(before, store.committedEpoch());
         assertTimeoutPreemptively(Duration.ofSeconds(5), () -> barriers.awaitCommitted(ticket));
@@ -94,19 +95,19 @@ class BarrierManagerTest {
     @Test
     void awaitingAnOldTicketReturnsAtOnce() throws Exception {
         start(store, LONG_INTERVAL_MS);
-        long t1 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")), null);
+        long t1 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
         barriers.awaitCommitted(t1);
         long epoch = store.committedEpoch();
         assertTimeoutPreemptively(Duration.ofSeconds(1), () -> barriers.awaitCommitted(t1));
         assertEquals(epoch, store.committedEpoch(), "no new epoch is needed for a committed ticket");
-        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")), null);
+        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")));
         assertTrue(t2 > t1, "tickets grow");
     }
 
     @Test
     void periodicBarrierCommitsWithoutWaiters() throws Exception {
         start(store, 50);
-        barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")), null);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (committed("k") == null && System.nanoTime() < deadline) {
             Thread.sleep(10);
@@ -118,13 +119,36 @@ class BarrierManagerTest {
     void afterCommitHookRunsBeforeWaitersWake() throws Exception {
         start(store, LONG_INTERVAL_MS);
         AtomicBoolean ran = new AtomicBoolean();
-        long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b("k"), b("v")), () -> {
-            assertEquals("v", committed("k"), "the hook runs once the epoch is durable");
-            ran.set(true);
+        long ticket = barriers.stage(new EpochChange() {
+            @Override
+            public void stage(WriteBuffer wb) {
+                wb.put(Keyspace.DATA, b("k"), b("v"));
+            }
+
+            @Override
+            public void committed() {
+                assertEquals("v", BarrierManagerTest.this.committed("k"), "the hook runs once the epoch is durable");
+                ran.set(true);
+            }
         });
         assertTrue(!ran.get());
         barriers.awaitCommitted(ticket);
         assertTrue(ran.get());
+    }
+
+    /** Stages {@code key}; once committed, adds the committed epoch to {@code epochs}. */
+    private EpochChange recordingEpoch(String key, Set<Long> epochs) {
+        return new EpochChange() {
+            @Override
+            public void stage(WriteBuffer wb) {
+                wb.put(Keyspace.DATA, b(key), b("v"));
+            }
+
+            @Override
+            public void committed() {
+                epochs.add(store.committedEpoch());
+            }
+        };
     }
 
     /** Runs {@code threads} statements at once, each staging one key and awaiting it; returns their epochs. */
@@ -138,8 +162,7 @@ class BarrierManagerTest {
                 String key = "k" + i;
                 futures.add(pool.submit(() -> {
                     go.await();
-                    long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b(key), b("v")),
-                            () -> epochs.add(store.committedEpoch()));
+                    long ticket = barriers.stage(recordingEpoch(key, epochs));
                     barriers.awaitCommitted(ticket);
                     assertEquals("v", committed(key), "visible once awaitCommitted returns");
                     return null;
@@ -183,8 +206,7 @@ class BarrierManagerTest {
             for (int i = 0; i < threads; i++) {
                 String key = "s" + i;
                 futures.add(pool.submit(() -> {
-                    long ticket = barriers.stage(wb -> wb.put(Keyspace.DATA, b(key), b("v")),
-                            () -> epochs.add(store.committedEpoch()));
+                    long ticket = barriers.stage(recordingEpoch(key, epochs));
                     allStaged.await();
                     barriers.awaitCommitted(ticket);
                     return null;
@@ -203,20 +225,31 @@ class BarrierManagerTest {
     @Test
     void failingStageLeavesNothingBehind() throws Exception {
         start(store, LONG_INTERVAL_MS);
-        long t0 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("old"), b("o")), null);
+        long t0 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("old"), b("o")));
         barriers.awaitCommitted(t0);
-        barriers.stage(wb -> wb.put(Keyspace.DATA, b("before"), b("1")), null);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("before"), b("1")));
         RuntimeException boom = new RuntimeException("boom");
-        RuntimeException thrown = assertThrows(RuntimeException.class, () -> barriers.stage(wb -> {
-            wb.put(Keyspace.DATA, b("bad"), b("x"));
-            wb.put(Keyspace.DATA, b("before"), b("overwritten"));
-            wb.delete(Keyspace.DATA, b("old"));
-            throw boom;
-        }, () -> {
-            throw new AssertionError("the hook of a failed stage must not run");
+        RuntimeException thrown = assertThrows(RuntimeException.class, () -> barriers.stage(new EpochChange() {
+            @Override
+            public void stage(WriteBuffer wb) {
+                wb.put(Keyspace.DATA, b("bad"), b("x"));
+                wb.put(Keyspace.DATA, b("before"), b("overwritten"));
+                wb.delete(Keyspace.DATA, b("old"));
+                throw boom;
+            }
+
+            @Override
+            public void committed() {
+                throw new AssertionError("the hook of a failed stage must not run");
+            }
+
+            @Override
+            public void failed() {
+                throw new AssertionError("the hook of a failed stage must not run");
+            }
         }));
         assertTrue(thrown == boom, "the lambda's exception propagates");
-        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("after"), b("2")), null);
+        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("after"), b("2")));
         barriers.awaitCommitted(t2);
         assertNull(committed("bad"));
         assertEquals("1", committed("before"));
@@ -227,8 +260,8 @@ class BarrierManagerTest {
     @Test
     void failingStageRestoresWhatLaterStagesSee() throws Exception {
         start(store, LONG_INTERVAL_MS);
-        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("committed"), b("c")), null));
-        barriers.stage(wb -> wb.put(Keyspace.DATA, b("staged"), b("s")), null);
+        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("committed"), b("c"))));
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("staged"), b("s")));
         assertThrows(IllegalStateException.class, () -> barriers.stage(wb -> {
             wb.delete(Keyspace.DATA, b("committed"));
             wb.delete(Keyspace.DATA, b("staged"));
@@ -237,10 +270,10 @@ class BarrierManagerTest {
             assertArrayEquals(new boolean[] {false, false, true},
                     wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new"))));
             throw new IllegalStateException("boom");
-        }, null));
+        }));
         List<boolean[]> seen = new ArrayList<>();
         long ticket = barriers.stage(wb -> seen.add(
-                wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new")))), null);
+                wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new")))));
         assertArrayEquals(new boolean[] {true, true, false}, seen.get(0),
                 "the next stage of the same epoch sees the state before the failed one");
         barriers.awaitCommitted(ticket);
@@ -252,21 +285,21 @@ class BarrierManagerTest {
     @Test
     void failingStageWithRangeDeleteLeavesNothingBehind() throws Exception {
         start(store, LONG_INTERVAL_MS);
-        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("t/1"), b("row")), null));
+        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("t/1"), b("row"))));
         assertThrows(IllegalStateException.class, () -> barriers.stage(wb -> {
             wb.deleteRange(Keyspace.DATA, b("t/"), b("t0"));
             throw new IllegalStateException("boom");
-        }, null));
+        }));
         barriers.flush();
-        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("x"), b("y")), null));
+        barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("x"), b("y"))));
         assertEquals("row", committed("t/1"));
     }
 
     @Test
     void flushCommitsEverythingStaged() throws Exception {
         start(store, LONG_INTERVAL_MS);
-        barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")), null);
-        barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")), null);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")));
         assertTimeoutPreemptively(Duration.ofSeconds(5), barriers::flush);
         assertEquals("1", committed("a"));
         assertEquals("2", committed("b"));
@@ -275,11 +308,11 @@ class BarrierManagerTest {
     @Test
     void closeCommitsWhatIsStagedAndRefusesNewStages() {
         start(store, LONG_INTERVAL_MS);
-        barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")), null);
+        barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
         barriers.close();
         assertEquals("1", committed("a"));
         TributaryException e = assertThrows(TributaryException.class,
-                () -> barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2")), null));
+                () -> barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2"))));
         assertEquals(SqlState.ADMIN_SHUTDOWN, e.sqlState());
         barriers = null;
     }
@@ -297,13 +330,13 @@ class BarrierManagerTest {
             }
         };
         start(flaky, LONG_INTERVAL_MS);
-        long t1 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("lost"), b("1")), null);
+        long t1 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("lost"), b("1")));
         TributaryException e = assertThrows(TributaryException.class, () -> barriers.awaitCommitted(t1));
         assertEquals(SqlState.INTERNAL_ERROR, e.sqlState());
         assertTrue(e.getMessage().contains("disk on fire"), e.getMessage());
         // a late waiter of the failed ticket learns it too
         assertThrows(TributaryException.class, () -> barriers.awaitCommitted(t1));
-        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("kept"), b("2")), null);
+        long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("kept"), b("2")));
         barriers.awaitCommitted(t2);
         assertNull(committed("lost"));
         assertNotNull(committed("kept"));

@@ -1,7 +1,8 @@
-package io.tributary.meta;
+package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
-import io.tributary.catalog.SystemTable;
+import io.tributary.meta.ddl.DdlController;
+import io.tributary.meta.ddl.JobInfo;
 import io.tributary.common.types.DataType;
 import io.tributary.stream.runtime.BackfillProgress;
 
@@ -14,35 +15,24 @@ import java.util.List;
  * checkpoint: {@code phase} {@code snapshot} or {@code log}, the epoch the vnode has read its
  * upstream through, and the rows it has read.
  */
-final class BackfillProgressTable implements SystemTable {
-    private static final List<ColumnDef> COLUMNS = List.of(
-            new ColumnDef("job_id", DataType.BIGINT, true, false),
-            new ColumnDef("source", DataType.INTEGER, true, false),
-            new ColumnDef("vnode", DataType.INTEGER, true, false),
-            new ColumnDef("phase", DataType.TEXT, true, false),
-            new ColumnDef("epoch", DataType.BIGINT, true, false),
-            new ColumnDef("rows_done", DataType.BIGINT, true, false));
+final class BackfillProgressTable extends EngineStateTable {
+    private final DdlController ddl;
 
-    private final StreamingDdl ddl;
-
-    BackfillProgressTable(StreamingDdl ddl) {
+    BackfillProgressTable(DdlController ddl) {
+        super("backfill_progress",
+                new ColumnDef("job_id", DataType.BIGINT, true, false),
+                new ColumnDef("source", DataType.INTEGER, true, false),
+                new ColumnDef("vnode", DataType.INTEGER, true, false),
+                new ColumnDef("phase", DataType.TEXT, true, false),
+                new ColumnDef("epoch", DataType.BIGINT, true, false),
+                new ColumnDef("rows_done", DataType.BIGINT, true, false));
         this.ddl = ddl;
-    }
-
-    @Override
-    public String name() {
-        return "backfill_progress";
-    }
-
-    @Override
-    public List<ColumnDef> columns() {
-        return COLUMNS;
     }
 
     @Override
     public List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
-        for (StreamingDdl.JobInfo job : ddl.jobs()) {
+        for (JobInfo job : ddl.jobs()) {
             BackfillProgress p = job.progress();
             if (p == null) {
                 continue;

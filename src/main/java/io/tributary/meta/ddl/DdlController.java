@@ -1,0 +1,269 @@
+package io.tributary.meta.ddl;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.SourceDef;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.epoch.EpochChange;
+import io.tributary.meta.ingest.SourceManager;
+import io.tributary.plan.ViewPlanner;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.runtime.StreamRuntime;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Every CREATE, DROP and ALTER of tables and materialized views, and the statements that steer
+ * view creation jobs (SHOW JOBS, CANCEL JOBS, WAIT). The server calls only this: it decides which
+ * part does what (catalog records, a connector's source, a view's streaming job) and in which
+ * epoch change, so each statement's catalog records, data and source positions commit together.
+ * Thread-safe; every method that changes something returns once the change is durable.
+ */
+public final class DdlController {
+    private final CatalogService catalogService;
+    private final BarrierManager barriers;
+    private final ViewDdl views;
+    private final SourceManager sources;
+
+    /** Made once per database, after the catalog is recovered and before the barrier manager starts. */
+    public DdlController(CatalogService catalogService, BarrierManager barriers, StateStore store,
+            StreamRuntime runtime, ViewPlanner planner, SourceManager sources) {
+        this.catalogService = catalogService;
+        this.barriers = barriers;
+        this.views = new ViewDdl(catalogService, barriers, store, runtime, planner);
+        this.sources = sources;
+    }
+
+    /**
+     * Makes the views' streaming jobs take part in every epoch commit and resumes each from its
+     * committed state (backfills from their last checkpoint). Called once at startup, before the
+     * barrier manager starts.
+     */
+    public void recoverViews() {
+        barriers.setParticipant(views);
+        views.recoverJobs();
+    }
+
+    /** The default number of actors per parallel fragment of a new view: one per core. */
+    public static int defaultParallelism() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** How many views may be backfilled at once; called at startup. */
+    public void setMaxBackfillJobs(int max) {
+        views.setMaxBackfillJobs(max);
+    }
+
+    private Catalog catalog() {
+        return catalogService.catalog();
+    }
+
+    /**
+     * Creates a table, fed by a connector when {@code source} is not null; a connector's source
+     * starts right after the commit. The connector checks the options first (and may create what it
+     * needs outside, e.g. a replication slot); if anything fails before the commit, nothing is
+     * stored and the source is destroyed again.
+     *
+     * @param source the connector, options and format as written (identity, DML acceptance and
+     *     the positions table are filled in here), or null for a table that takes DML
+     * @return false when the name existed and {@code ifNotExists} was set
+     * @throws TributaryException 42P07 when the name exists; for a connector 22023 (unknown
+     *     connector, bad value) or 42601 (unknown or missing option, naming the valid ones)
+     */
+    public boolean createTable(String name, List<ColumnDef> columns, int[] primaryKey, String definition,
+            boolean ifNotExists, SourceDef source) throws InterruptedException {
+        if (source != null) {
+            sources.checkOptions(source);
+        }
+        if (!catalogService.reserveName(name, ifNotExists)) {
+            return false;
+        }
+        long ticket;
+        try {
+            if (source == null) {
+                TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition);
+                ticket = barriers.stage(new CreateTable(table, null));
+            } else {
+                SourceManager.PreparedSource prepared = sources.prepare(catalogService.allocateIds(2), name,
+                        columns, primaryKey, definition, source);
+                try {
+                    ticket = barriers.stage(new CreateTable(prepared.table(), prepared));
+                } catch (RuntimeException e) {
+                    sources.discard(prepared);
+                    throw e;
+                }
+            }
+        } catch (RuntimeException e) {
+            catalogService.releaseName(name);
+            throw e;
+        }
+        barriers.awaitCommitted(ticket);
+        return true;
+    }
+
+    /** A new table's record; a connector's table starts its source once it is durable. */
+    private final class CreateTable implements EpochChange {
+        private final TableDef table;
+        private final SourceManager.PreparedSource source;
+
+        CreateTable(TableDef table, SourceManager.PreparedSource source) {
+            this.table = table;
+            this.source = source;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            catalogService.stageRecord(buffer, table);
+        }
+
+        @Override
+        public void committed() {
+            catalog().put(table);
+            catalogService.releaseName(table.name());
+            if (source != null) {
+                sources.start(source);
+            }
+        }
+
+        @Override
+        public void failed() {
+            catalogService.releaseName(table.name());
+            if (source != null) {
+                sources.discard(source);
+            }
+        }
+    }
+
+    /**
+     * {@code ALTER TABLE name SET SOURCE_RATE_LIMIT}: rows per second over all the table's splits
+     * ({@link SourceDef#UNLIMITED} for none, 0 pauses). Takes effect at once; returns once durable.
+     *
+     * @throws TributaryException 42P01 for an unknown table, 42809 for a view or a table without
+     *     a source, 22023 for a negative rate
+     */
+    public void setSourceRateLimit(String name, long rowsPerSecond) throws InterruptedException {
+        if (rowsPerSecond < 0 && rowsPerSecond != SourceDef.UNLIMITED) {
+            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                    "SOURCE_RATE_LIMIT must be 0 (paused) or more rows per second, or DEFAULT");
+        }
+        barriers.awaitCommitted(barriers.stage(new AlterSourceRateLimit(name, rowsPerSecond)));
+    }
+
+    /**
+     * A table's new source rate limit: in memory and applied to the running source at once (under
+     * the barrier lock, like DROP, so a DROP staged later in the same epoch is not undone when this
+     * commits); the old one comes back if the epoch fails.
+     */
+    private final class AlterSourceRateLimit implements EpochChange {
+        private final String name;
+        private final long rowsPerSecond;
+        /** The definition replaced at staging; null until then. */
+        private TableDef before;
+
+        AlterSourceRateLimit(String name, long rowsPerSecond) {
+            this.name = name;
+            this.rowsPerSecond = rowsPerSecond;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            TableDef t = catalog().require(name);
+            if (t.isView() || t.source() == null) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table with a "
+                        + "connector; SOURCE_RATE_LIMIT applies to tables created WITH (connector = '...')");
+            }
+            TableDef altered = t.withSource(t.source().withRateLimit(rowsPerSecond));
+            catalogService.stageRecord(buffer, altered);
+            catalog().put(altered);
+            before = t;
+            sources.setRateLimit(t.id(), rowsPerSecond);
+        }
+
+        @Override
+        public void failed() {
+            if (catalog().table(name).map(now -> now.id() == before.id()).orElse(false)) {
+                catalog().put(before);
+                sources.setRateLimit(before.id(), before.source().rateLimit());
+            }
+        }
+    }
+
+    /**
+     * Creates a materialized view; see {@link ViewDdl#createMaterializedView} for the backfill,
+     * the foreground wait, notices and cancel.
+     */
+    public boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
+            int parallelism, boolean background, long rateLimit, Consumer<String> notices, Runnable cancelCheck)
+            throws InterruptedException {
+        return views.createMaterializedView(name, query, definition, ifNotExists, parallelism, background,
+                rateLimit, notices, cancelCheck);
+    }
+
+    /** The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing. */
+    public List<String> explain(String name, String query) {
+        return views.explain(name, query);
+    }
+
+    /**
+     * {@code DROP TABLE | MATERIALIZED VIEW name [, ...] [IF EXISTS] [CASCADE]}: each relation with
+     * its rows and state (with {@code cascade}, also every view depending on it, reported to
+     * {@code notices} as PostgreSQL does), then stops and destroys the sources of dropped tables.
+     * Without {@code ifExists}, nothing is dropped when any name does not exist.
+     *
+     * @throws TributaryException 42P01 when a relation does not exist, 42809 when it is the other
+     *     kind, 2BP01 when views depend on it and {@code cascade} is not set
+     */
+    public void drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade,
+            Consumer<String> notices) throws InterruptedException {
+        if (!ifExists) {
+            for (String name : names) {
+                if (catalog().table(name).isEmpty()) {
+                    throw new TributaryException(SqlState.UNDEFINED_TABLE,
+                            kind.sqlName() + " \"" + name + "\" does not exist");
+                }
+            }
+        }
+        try {
+            for (String name : names) {
+                if (!views.drop(name, kind, ifExists, cascade, notices)) {
+                    notices.accept(kind.sqlName() + " \"" + name + "\" does not exist, skipping");
+                }
+            }
+        } finally {
+            if (kind == RelationKind.TABLE) {
+                sources.releaseDropped(); // also after a failure: the names dropped before it are gone
+            }
+        }
+    }
+
+    /** {@code ALTER MATERIALIZED VIEW name SET PARALLELISM}; see {@link ViewDdl#setParallelism}. */
+    public void setParallelism(String name, int parallelism) throws InterruptedException {
+        views.setParallelism(name, parallelism);
+    }
+
+    /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT}; see {@link ViewDdl#setBackfillRateLimit}. */
+    public void setBackfillRateLimit(String name, long rate) throws InterruptedException {
+        views.setBackfillRateLimit(name, rate);
+    }
+
+    /** {@code CANCEL JOBS}: the ids cancelled, see {@link ViewDdl#cancelJobs}. */
+    public List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
+        return views.cancelJobs(ids);
+    }
+
+    /** {@code WAIT [MATERIALIZED VIEW name]}; see {@link ViewDdl#await}. */
+    public void await(String name, Runnable cancelCheck) throws InterruptedException {
+        views.await(name, cancelCheck);
+    }
+
+    /** The jobs creating views now, for SHOW JOBS and the system tables. Any thread. */
+    public List<JobInfo> jobs() {
+        return views.jobs();
+    }
+}

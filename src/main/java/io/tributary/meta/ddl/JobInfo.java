@@ -1,0 +1,24 @@
+package io.tributary.meta.ddl;
+
+import io.tributary.stream.runtime.BackfillProgress;
+
+/**
+ * A job creating a materialized view, as SHOW JOBS and the system tables show it.
+ *
+ * @param id the job's id, which is the view's relation id
+ * @param rateLimit backfill rows per second per parallel unit, -1 unlimited, 0 paused
+ * @param progressText e.g. {@code 37.52% (375200/1000000)}
+ * @param progress the backfill's progress as of its last checkpoint; null before the first
+ */
+public record JobInfo(int id, String view, String statement, boolean background, long startedAtMillis,
+        long rateLimit, String progressText, BackfillProgress progress) {
+
+    /** Rows done over rows expected in percent, never 100 before the job is done (0 while expected is unknown). */
+    public static double percent(BackfillProgress p) {
+        if (p.rowsExpected() <= 0) {
+            return 0;
+        }
+        double pct = 100.0 * p.rowsDone() / p.rowsExpected();
+        return Math.min(pct, 99.99);
+    }
+}

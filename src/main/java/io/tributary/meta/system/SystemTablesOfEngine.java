@@ -1,0 +1,21 @@
+package io.tributary.meta.system;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SystemTables;
+import io.tributary.meta.ddl.DdlController;
+import io.tributary.meta.ingest.SourceManager;
+
+/** Registers the engine's system tables ({@code tributary_catalog.*}); called once as the database opens. */
+public final class SystemTablesOfEngine {
+    private SystemTablesOfEngine() {
+    }
+
+    /** Registers relations, ddl_progress, backfill_progress, source_progress and source_errors in {@code tables}. */
+    public static void register(SystemTables tables, Catalog catalog, DdlController ddl, SourceManager sources) {
+        tables.register(new RelationsTable(catalog));
+        tables.register(new DdlProgressTable(ddl));
+        tables.register(new BackfillProgressTable(ddl));
+        tables.register(new SourceProgressTable(sources));
+        tables.register(new SourceErrorsTable(sources));
+    }
+}
