@@ -19,7 +19,9 @@ public final class Catalog {
     public static final String SCHEMA = "public";
 
     private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
-    private final Map<Integer, java.util.function.Supplier<String>> creating = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Relations that exist but cannot be read, with why; see {@link #creating} and {@link #unmaintainable}. */
+    private final Map<Integer, java.util.function.Supplier<Unreadable>> unreadable =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
 
     /** Grows with every change, so plans made against an older catalog can be recognized. */
@@ -58,21 +60,36 @@ public final class Catalog {
      * {@code status}'s text (which job, how far). Cleared by {@link #created}.
      */
     public void creating(int id, java.util.function.Supplier<String> status) {
-        creating.put(id, status);
+        unreadable.put(id, () -> new Unreadable(status.get(), "Wait for it with WAIT, or see SHOW JOBS."));
         version.incrementAndGet();
     }
 
-    /** Relation {@code id} is complete and readable. */
+    /**
+     * Marks materialized view {@code id} as not maintained (its job could not start): reading it
+     * fails with 55000, {@code reason} and {@code hint}, until it is dropped ({@link #created}
+     * clears the mark).
+     */
+    public void unmaintainable(int id, String reason, String hint) {
+        Unreadable why = new Unreadable(reason, hint);
+        unreadable.put(id, () -> why);
+        version.incrementAndGet();
+    }
+
+    /** Relation {@code id} is complete and readable, or gone. */
     public void created(int id) {
-        if (creating.remove(id) != null) {
+        if (unreadable.remove(id) != null) {
             version.incrementAndGet();
         }
     }
 
-    /** Why relation {@code id} cannot be read yet, or empty when it can. */
-    public Optional<String> creatingStatus(int id) {
-        java.util.function.Supplier<String> s = creating.get(id);
+    /** Why relation {@code id} cannot be read, or empty when it can. */
+    public Optional<Unreadable> unreadable(int id) {
+        java.util.function.Supplier<Unreadable> s = unreadable.get(id);
         return s == null ? Optional.empty() : Optional.of(s.get());
+    }
+
+    /** Why a relation cannot be read: the 55000 error's message and hint. */
+    public record Unreadable(String reason, String hint) {
     }
 
     public void remove(String name) {

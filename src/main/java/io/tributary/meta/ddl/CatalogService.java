@@ -103,7 +103,7 @@ public final class CatalogService {
         buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, ByteBuffer.allocate(4).putInt(nextTableId()).array());
     }
 
-    /** Stages the removal of a relation's record, rows, state tables and source positions. */
+    /** Stages the removal of a relation's record, rows, state tables, stored plan and source positions. */
     static void stageRemoval(WriteBuffer buffer, TableDef relation) {
         buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(relation.id()), TableKeys.tableEnd(relation.id()));
         for (int id : relation.stateTableIds()) {
@@ -114,5 +114,8 @@ public final class CatalogService {
             buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(positions), TableKeys.tableEnd(positions));
         }
         buffer.delete(Keyspace.CATALOG, CatalogCodec.tableKey(relation.id()));
+        if (relation.isView()) {
+            buffer.delete(Keyspace.CATALOG, StoredPlans.key(relation.id()));
+        }
     }
 }

@@ -298,9 +298,14 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     }
 
     private static void stageJobRemoval(WriteBuffer buffer, Job job) {
-        int progress = job.record.progressTableId();
+        stageJobRemoval(buffer, job.record);
+    }
+
+    /** Stages the removal of a job's record and progress (not of its view). */
+    private static void stageJobRemoval(WriteBuffer buffer, BackfillJobRecord record) {
+        int progress = record.progressTableId();
         buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(progress), TableKeys.tableEnd(progress));
-        buffer.delete(Keyspace.CATALOG, BackfillJobRecord.key(job.id()));
+        buffer.delete(Keyspace.CATALOG, BackfillJobRecord.key(record.viewId()));
     }
 
     /** Stages dropping the change log of every relation no backfilling job reads any more. */
@@ -400,7 +405,17 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                     buffer.delete(Keyspace.CATALOG, BackfillJobRecord.key(record.viewId()));
                     continue;
                 }
-                Job job = new Job(record, view, plans.apply(view));
+                ViewPlan plan;
+                try {
+                    plan = plans.apply(view);
+                } catch (ViewDdl.PlanChanged e) {
+                    // its checkpoints belong to another plan's operators: the creation cannot resume
+                    stageJobRemoval(buffer, record);
+                    catalog().unmaintainable(view.id(), e.getMessage(), ViewDdl.PlanChanged.HINT);
+                    LOG.error("{}; its creation does not resume", e.getMessage());
+                    continue;
+                }
+                Job job = new Job(record, view, plan);
                 if (record.background()) {
                     launch(job);
                     jobs.put(job.id(), job);

@@ -5,11 +5,13 @@ import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.plan.PlanFingerprint;
 import io.tributary.plan.PlanPrinter;
 import io.tributary.plan.StatePlan;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
@@ -170,6 +172,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             }
             started = backfills.start(buffer, view, plan, view.definition(), background, rateLimit, progressTableId);
             catalogService.stageRecord(buffer, view);
+            StoredPlans.stage(buffer, view.id(), PlanFingerprint.of(plan.root()));
             creating.put(view.id(), view);
         }
 
@@ -398,6 +401,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     }
                     CatalogService.stageRemoval(buffer, r);
                     catalog().remove(r.name());
+                    catalog().created(r.id()); // a view that was not maintained is no longer marked
                 }
                 dropped.add(r);
             }
@@ -478,14 +482,41 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         return views.size();
     }
 
-    /** Plans a view's query again, checking it plans as it did at creation. */
+    /**
+     * Plans a view's query again and checks that it plans as it did at creation: to the stored
+     * fingerprint (or, for a view created before plans were stored, to the same columns and number
+     * of state tables).
+     *
+     * @throws PlanChanged when it does not, so the view's state cannot be taken over
+     */
     private ViewPlan replan(TableDef view) {
         ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
-        if (!plan.columns().equals(view.columns()) || StatePlan.stateTableCount(plan.root()) != view.stateTableIds().length) {
-            throw new TributaryException(SqlState.INTERNAL_ERROR, "materialized view " + view.name()
-                    + " no longer plans as it did when created; its job cannot resume");
+        String stored;
+        try (ReadView committed = store.snapshot()) {
+            stored = StoredPlans.read(committed, view.id());
+        }
+        boolean same = stored != null ? stored.equals(PlanFingerprint.of(plan.root()))
+                : plan.columns().equals(view.columns())
+                        && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
+        if (!same) {
+            throw new PlanChanged(view);
         }
         return plan;
+    }
+
+    /**
+     * A view whose query no longer plans to the stream plan its state was built by (the planner
+     * changed between versions): its job must not start, or state would be read by the wrong
+     * operators. The view stays, unreadable, until it is dropped.
+     */
+    static final class PlanChanged extends TributaryException {
+        static final String HINT = "Drop the materialized view and create it again.";
+
+        PlanChanged(TableDef view) {
+            super(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "materialized view \"" + view.name()
+                    + "\" is not maintained: its query no longer plans to the stream plan its state was built with",
+                    0, null, HINT, null);
+        }
     }
 
     /** Starts a view's job from its committed state, with the view's recorded parallelism. */
@@ -494,7 +525,15 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             backfills.relaunch(view);
             return;
         }
-        runtime.launch(replan(view).root(), view.stateTableIds(), Math.max(1, view.parallelism()));
+        ViewPlan plan;
+        try {
+            plan = replan(view);
+        } catch (PlanChanged e) {
+            LOG.error("{}; its job does not start", e.getMessage());
+            catalog().unmaintainable(view.id(), e.getMessage(), PlanChanged.HINT);
+            return;
+        }
+        runtime.launch(plan.root(), view.stateTableIds(), Math.max(1, view.parallelism()));
     }
 
     /**

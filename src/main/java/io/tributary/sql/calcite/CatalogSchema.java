@@ -34,7 +34,7 @@ final class CatalogSchema extends AbstractSchema {
     protected Map<String, Table> getTableMap() {
         Map<String, Table> map = new LinkedHashMap<>();
         for (TableDef t : catalog.tables()) {
-            map.put(t.name(), new CatalogTable(t, context, full, () -> catalog.creatingStatus(t.id())));
+            map.put(t.name(), new CatalogTable(t, context, full, () -> catalog.unreadable(t.id())));
         }
         return map;
     }

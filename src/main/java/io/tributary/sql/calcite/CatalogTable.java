@@ -32,10 +32,10 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
     private final int[] columns;
 
     /** Why the relation cannot be read yet (a view being created), or empty. */
-    private final java.util.function.Supplier<java.util.Optional<String>> notReadable;
+    private final java.util.function.Supplier<java.util.Optional<io.tributary.catalog.Catalog.Unreadable>> notReadable;
 
     CatalogTable(TableDef table, ReadContext context, boolean full,
-            java.util.function.Supplier<java.util.Optional<String>> notReadable) {
+            java.util.function.Supplier<java.util.Optional<io.tributary.catalog.Catalog.Unreadable>> notReadable) {
         this.notReadable = notReadable;
         this.table = table;
         this.context = context;
@@ -81,7 +81,7 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
     public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
         notReadable.get().ifPresent(why -> {
             throw new io.tributary.common.TributaryException(io.tributary.common.SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    why, 0, null, "Wait for it with WAIT, or see SHOW JOBS.", null);
+                    why.reason(), 0, null, why.hint(), null);
         });
         Object[] key = PrimaryKeyFilter.pinnedKey(table, columns, filters, root);
         KeyRange range = key == null ? PrimaryKeyFilter.firstColumnRange(table, columns, filters, root) : null;

@@ -1,0 +1,48 @@
+package io.tributary.plan;
+
+import io.tributary.common.types.DataType;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PlanFingerprintTest {
+    private static final Field ID = new Field("id", DataType.BIGINT);
+    private static final Field K = new Field("k", DataType.INTEGER);
+
+    private static MaterializeNode join(JoinKind kind, boolean nullSafe, int limit) {
+        StreamNode a = new ExchangeNode(new SourceNode(1, "a", List.of(ID, K), new int[] {0}), Distribution.hash(1));
+        StreamNode b = new ExchangeNode(new SourceNode(2, "b", List.of(ID, K), new int[] {0}), Distribution.hash(1));
+        HashJoinNode join = new HashJoinNode(a, b, kind, new int[] {1}, new int[] {1}, new boolean[] {nullSafe},
+                null, List.of(ID, K, ID, K), new int[] {0, 2});
+        StreamNode top = new TopNNode(new ExchangeNode(join, Distribution.SINGLE),
+                List.of(new SortKey(0, true, false)), 0, limit);
+        return new MaterializeNode(top, 9, "m");
+    }
+
+    @Test
+    void equalPlansBuiltApartHaveEqualFingerprints() {
+        assertEquals(PlanFingerprint.of(join(JoinKind.INNER, false, 10)),
+                PlanFingerprint.of(join(JoinKind.INNER, false, 10)));
+    }
+
+    @Test
+    void everyComponentCounts() {
+        String base = PlanFingerprint.of(join(JoinKind.INNER, false, 10));
+        assertNotEquals(base, PlanFingerprint.of(join(JoinKind.LEFT, false, 10)));
+        assertNotEquals(base, PlanFingerprint.of(join(JoinKind.INNER, true, 10)), "a boolean[] component");
+        assertNotEquals(base, PlanFingerprint.of(join(JoinKind.INNER, false, 11)));
+    }
+
+    @Test
+    void arraysAreWrittenByValueAndTypesByName() {
+        String text = PlanFingerprint.of(join(JoinKind.INNER, false, 10));
+        assertFalse(text.contains("[Z@") || text.contains("[I@"), text);
+        assertTrue(text.contains("nullSafe=[false]"), text);
+        assertTrue(text.contains("Field(name=id, type=bigint)"), text);
+    }
+}
