@@ -33,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The jobs creating materialized views (DESIGN.md §4): each pins its upstreams' snapshot, runs a
+ * The jobs creating materialized views (docs/ARCHITECTURE.md, Backfill): each pins its upstreams' snapshot, runs a
  * backfilling stream job, and at the epoch boundary where it has caught up joins the live flow and
  * becomes an ordinary view, removing its job record, progress, snapshot and change logs in that
  * epoch. Jobs are persisted ({@link BackfillJobRecord}); background jobs resume after a restart,
