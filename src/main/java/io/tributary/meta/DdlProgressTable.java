@@ -3,7 +3,7 @@ package io.tributary.meta;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SystemTable;
 import io.tributary.common.types.DataType;
-import io.tributary.stream.runtime.BackfillProgress;
+import io.tributary.stream.backfill.BackfillProgress;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -257,7 +257,7 @@ public final class StreamingDdl implements BarrierManager.EpochParticipant {
      * @param progress the backfill's progress as of its last checkpoint; null before the first
      */
     public record JobInfo(int id, String view, String statement, boolean background, long startedAtMillis,
-            long rateLimit, String progressText, io.tributary.stream.runtime.BackfillProgress progress) {
+            long rateLimit, String progressText, io.tributary.stream.backfill.BackfillProgress progress) {
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.tributary.meta;
 
-import io.tributary.stream.runtime.BackfillProgress;
+import io.tributary.stream.backfill.BackfillProgress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

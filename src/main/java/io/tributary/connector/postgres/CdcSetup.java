@@ -25,7 +25,7 @@ final class CdcSetup {
     /**
      * @param snapshot a connection inside the transaction that imported the slot's snapshot
      */
-    record Created(CdcIdentity identity, UpstreamTable upstream, Connection snapshot) {
+    record Created(CdcIdentity identity, PgUpstreamTableInfo upstream, Connection snapshot) {
     }
 
     private CdcSetup() {
@@ -47,7 +47,7 @@ final class CdcSetup {
         boolean slotCreated = false;
         try {
             checkServer(connection, options);
-            UpstreamTable upstream = UpstreamTable.load(connection, options);
+            PgUpstreamTableInfo upstream = PgUpstreamTableInfo.load(connection, options);
             upstream.checkFeeds(context, options);
             try (Statement s = connection.createStatement()) {
                 s.execute("CREATE PUBLICATION " + CdcOptions.quote(publication) + " FOR TABLE " + options.quotedTable());
