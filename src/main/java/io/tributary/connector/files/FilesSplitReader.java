@@ -389,16 +389,6 @@ final class FilesSplitReader implements SplitReader {
         return FilesPosition.decode(position).describe();
     }
 
-    @Override
-    public void onCheckpointComplete(byte[] position) {
-        // the files are only read; there is nobody to acknowledge
-    }
-
-    @Override
-    public String phase() {
-        return "streaming";
-    }
-
     /** At least how old the oldest unread record is (its file's last change), 0 when all is read. */
     @Override
     public long lagMillis() {

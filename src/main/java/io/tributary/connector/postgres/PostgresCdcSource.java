@@ -97,11 +97,6 @@ final class PostgresCdcSource implements Source {
         }
     }
 
-    @Override
-    public boolean acceptsDml() {
-        return false;
-    }
-
     /** Drops the slot and the publication upstream; failures are logged, not thrown. */
     @Override
     public void destroy() {
