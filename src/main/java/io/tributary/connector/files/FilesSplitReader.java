@@ -156,7 +156,8 @@ final class FilesSplitReader implements SplitReader {
                 }
             }
         } catch (IOException e) {
-            throw new ConnectorException(SqlState.IO_ERROR, "files source: cannot list directory " + directory + ": " + e.getMessage(), e);
+            throw new ConnectorException(SqlState.IO_ERROR,
+                    "files source: cannot list directory " + directory + ": " + e.getMessage(), e);
         }
         return names;
     }
@@ -170,7 +171,8 @@ final class FilesSplitReader implements SplitReader {
             try {
                 readFile(cursor, batch);
             } catch (IOException e) {
-                throw new ConnectorException(SqlState.IO_ERROR, "files source: cannot read " + cursor.name + ": " + e.getMessage(), e);
+                throw new ConnectorException(SqlState.IO_ERROR,
+                        "files source: cannot read " + cursor.name + ": " + e.getMessage(), e);
             }
             if (batch.full()) {
                 stoppedAt = cursor.name;
@@ -196,7 +198,8 @@ final class FilesSplitReader implements SplitReader {
             p.gone = true;
             return;
         } catch (AccessDeniedException e) {
-            malformed(batch, p, p.line, new MalformedRecordException(SqlState.IO_ERROR, "permission denied; the file is skipped"));
+            malformed(batch, p, p.line,
+                    new MalformedRecordException(SqlState.IO_ERROR, "permission denied; the file is skipped"));
             p.finish = true;
             return;
         }

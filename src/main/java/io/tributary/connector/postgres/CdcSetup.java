@@ -90,8 +90,9 @@ final class CdcSetup {
                 ResultSet rs = s.executeQuery("SELECT current_setting('wal_level'), current_setting('server_encoding')")) {
             rs.next();
             if (!rs.getString(1).equals("logical")) {
-                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "postgres-cdc needs wal_level = logical"
-                        + " at " + options.where() + " (it is " + rs.getString(1) + "); set it in postgresql.conf and"
+                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        "postgres-cdc needs wal_level = logical at " + options.where() + " (it is "
+                        + rs.getString(1) + "); set it in postgresql.conf and"
                         + " restart PostgreSQL");
             }
             if (!rs.getString(2).equals("UTF8")) {

@@ -58,8 +58,9 @@ final class ReplicationChannel implements AutoCloseable {
                 return null;
             }
             if (SqlState.UNDEFINED_OBJECT.equals(e.getSQLState())) {
-                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "postgres-cdc: replication slot \""
-                        + identity.slot() + "\" no longer exists at " + options.where()
+                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        "postgres-cdc: replication slot \"" + identity.slot() + "\" no longer exists at "
+                        + options.where()
                         + "; recreate the table to capture it again");
             }
             throw failed(options, e);
