@@ -145,13 +145,23 @@ final class TokenCursor {
         return name;
     }
 
-    /** An unsigned whole number that fits an int. */
+    /**
+     * An unsigned whole number that fits an int.
+     *
+     * @throws TributaryException 42601 for anything else, 22003 for a number beyond int, as
+     *     PostgreSQL's integer input says it
+     */
     int integer() {
         Token t = next();
         if (t.kind() != Token.Kind.NUMBER || t.text().contains(".")) {
             throw syntaxAt(t);
         }
-        return Integer.parseInt(t.text());
+        try {
+            return Integer.parseInt(t.text());
+        } catch (NumberFormatException e) {
+            throw errorAt(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + t.text()
+                    + "\" is out of range for type integer", t);
+        }
     }
 
     /** 42601 "syntax error at or near" the token, at its position. */

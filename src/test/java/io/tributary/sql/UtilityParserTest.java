@@ -313,6 +313,9 @@ class UtilityParserTest {
             assertEquals(new UtilityStatement.CancelJobs(List.of(3)), parse("cancel job 3"));
             fails("CANCEL QUERY 3", SqlState.SYNTAX_ERROR, 8);
             fails("CANCEL JOBS x", SqlState.SYNTAX_ERROR, 13);
+            TributaryException big = fails("CANCEL JOBS 99999999999", SqlState.NUMERIC_VALUE_OUT_OF_RANGE, 13);
+            assertEquals("value \"99999999999\" is out of range for type integer", big.getMessage());
+            fails("CREATE TABLE t (s VARCHAR(3000000000))", SqlState.NUMERIC_VALUE_OUT_OF_RANGE, 27);
             assertEquals(new UtilityStatement.Wait(null), parse("WAIT"));
             assertEquals(new UtilityStatement.Wait("m"), parse("WAIT MATERIALIZED VIEW public.m"));
         }
