@@ -224,6 +224,14 @@ class UtilityParserTest {
         }
 
         @Test
+        void escapeStringsAreStringsWithTheirEscapesApplied() {
+            UtilityStatement.SourceClause s = parse("CREATE TABLE t (a int) WITH (connector = 'files', path = e'/d\\\\x')"
+                    + " FORMAT PLAIN ENCODE CSV (delimiter = E'\\t')", UtilityStatement.CreateTable.class).source();
+            assertEquals(Map.of("delimiter", "\t"), s.formatOptions());
+            assertEquals("/d\\x", s.options().get("path"));
+        }
+
+        @Test
         void withoutFormat() {
             UtilityStatement.SourceClause s = parse("CREATE TABLE t (a int) WITH (connector = 'datagen')",
                     UtilityStatement.CreateTable.class).source();
