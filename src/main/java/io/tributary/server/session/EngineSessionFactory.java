@@ -9,9 +9,16 @@ import java.util.Map;
 /** Opens {@link EngineSession}s on one {@link Database}; only database {@code dev} exists. */
 public final class EngineSessionFactory implements SessionFactory {
     private final Database db;
+    private final QueryLimits limits;
 
+    /** Sessions with {@link QueryLimits#defaults()}. */
     public EngineSessionFactory(Database db) {
+        this(db, QueryLimits.defaults());
+    }
+
+    public EngineSessionFactory(Database db, QueryLimits limits) {
         this.db = db;
+        this.limits = limits;
     }
 
     @Override
@@ -19,6 +26,6 @@ public final class EngineSessionFactory implements SessionFactory {
         if (database != null && !database.isEmpty() && !database.equals(Catalog.DATABASE)) {
             throw new TributaryException("3D000", "database \"" + database + "\" does not exist");
         }
-        return new EngineSession(db, startupParameters);
+        return new EngineSession(db, startupParameters, limits);
     }
 }
