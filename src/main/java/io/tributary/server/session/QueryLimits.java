@@ -55,7 +55,12 @@ public record QueryLimits(long statementTimeoutMillis, long queryMemoryBytes) {
             if (u != null) {
                 BigDecimal micros = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(u));
                 BigDecimal millis = micros.divide(BigDecimal.valueOf(1000), 0, RoundingMode.HALF_EVEN);
-                if (millis.signum() < 0 || millis.compareTo(BigDecimal.valueOf(MAX_TIMEOUT_MILLIS)) > 0) {
+                if (millis.abs().compareTo(BigDecimal.valueOf(MAX_TIMEOUT_MILLIS)) > 0) {
+                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"" + name + "\": \"" + text + "\"", 0, null,
+                            "Value exceeds integer range.", null);
+                }
+                if (millis.signum() < 0) {
                     throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, millis.toPlainString()
                             + " ms is outside the valid range for parameter \"" + name + "\" (0 .. "
                             + MAX_TIMEOUT_MILLIS + ")");

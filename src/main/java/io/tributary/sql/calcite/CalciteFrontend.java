@@ -97,6 +97,7 @@ public final class CalciteFrontend implements AutoCloseable {
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, sql);
         }
+        RecursiveQueries.check(node, sql);
         // labels come from the statement as written, before the rewrites below
         List<String> labels = ColumnLabels.of(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(node);
