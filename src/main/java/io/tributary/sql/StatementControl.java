@@ -39,10 +39,13 @@ public final class StatementControl {
     });
 
     private final long memoryLimit;
-    /** Guards {@link #busy}, {@link #timer} and {@link #timerGeneration} against racing cancels. */
+    /** Guards {@link #busy}, {@link #timer} and {@link #timerGeneration} against racing stops. */
     private final Object lock = new Object();
-    /** True while the session works for the client (planning, executing, fetching rows, COPY data). */
-    private boolean busy;
+    /**
+     * How many pieces of work for the client are open (planning, executing, fetching rows, a COPY
+     * in progress); the statement can be stopped while this is positive.
+     */
+    private int busy;
     /** Set when the running statement must stop; null while it may go on. */
     private volatile Reason stop;
     /** Once set, every later check fails: nobody is left to receive results. */
@@ -62,11 +65,12 @@ public final class StatementControl {
 
     /**
      * Marks the start of work for the client's current statement and, when no timer runs yet and
-     * {@code timeoutMillis} is positive, starts the statement's timeout. Session thread.
+     * {@code timeoutMillis} is positive, starts the statement's timeout. Pieces of work nest: each
+     * enter is matched by one {@link #exit}. Session thread.
      */
     public void enter(long timeoutMillis) {
         synchronized (lock) {
-            busy = true;
+            busy++;
             if (timer == null && timeoutMillis > 0) {
                 long generation = ++timerGeneration;
                 timer = TIMER.schedule(() -> timedOut(generation), timeoutMillis, TimeUnit.MILLISECONDS);
@@ -81,7 +85,7 @@ public final class StatementControl {
      */
     public void exit(boolean ends) {
         synchronized (lock) {
-            busy = false;
+            busy--;
             if (ends && !connectionLost) {
                 stop = null;
             }
@@ -107,7 +111,7 @@ public final class StatementControl {
 
     private void timedOut(long generation) {
         synchronized (lock) {
-            if (generation == timerGeneration && busy) {
+            if (generation == timerGeneration && busy > 0) {
                 stop = Reason.STATEMENT_TIMEOUT;
             }
         }
@@ -116,7 +120,7 @@ public final class StatementControl {
     /** Stops the running statement; ignored while the session is idle, as in PostgreSQL. Any thread. */
     public void cancel(Reason reason) {
         synchronized (lock) {
-            if (busy) {
+            if (busy > 0) {
                 stop = reason;
             }
         }

@@ -263,12 +263,17 @@ public final class EngineSession implements Session {
         }
     }
 
-    /** A COPY's data and end belong to its statement: a cancel stops them too. */
+    /**
+     * A COPY's data and end belong to its statement: the statement counts as running from the
+     * COPY's start to its end or abort, so a cancel or timeout arriving between two CopyData
+     * messages stops it too, at the next one.
+     */
     private final class CancellableCopy implements CopyInSink {
         private final CopyInSink sink;
 
         CancellableCopy(CopyInSink sink) {
             this.sink = sink;
+            control.enter(variables.statementTimeoutMillis());
         }
 
         @Override
@@ -279,6 +284,7 @@ public final class EngineSession implements Session {
         @Override
         public void write(byte[] data) {
             whileBusy(() -> {
+                control.check();
                 sink.write(data);
                 return null;
             }, false);
@@ -286,15 +292,23 @@ public final class EngineSession implements Session {
 
         @Override
         public String finish() {
-            return whileBusy(sink::finish, true);
+            try {
+                return whileBusy(sink::finish, true);
+            } finally {
+                control.exit(true);
+            }
         }
 
         @Override
         public void abort(String reason) {
-            whileBusy(() -> {
-                sink.abort(reason);
-                return null;
-            }, true);
+            try {
+                whileBusy(() -> {
+                    sink.abort(reason);
+                    return null;
+                }, true);
+            } finally {
+                control.exit(true);
+            }
         }
     }
 
