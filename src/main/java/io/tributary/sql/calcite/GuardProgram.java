@@ -5,6 +5,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableCollect;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableIntersect;
+import org.apache.calcite.adapter.enumerable.EnumerableLimitSort;
 import org.apache.calcite.adapter.enumerable.EnumerableMinus;
 import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -60,7 +61,7 @@ final class GuardProgram implements Program {
         RelNode best = standard.run(planner, rel, requiredOutputTraits, materializations, lattices);
         RelNode guarded = guard(best, new IdentityHashMap<>());
         return guarded instanceof EnumerableRel
-                ? new GuardedRel(guarded, control, GuardedEnumerable.STREAM, 0, new int[0]) : guarded;
+                ? new GuardedRel(guarded, control, GuardedEnumerable.STREAM, 0, 0, new int[0]) : guarded;
     }
 
     /** Copies the tree with guards on its enumerable edges; shared subtrees stay shared. */
@@ -91,14 +92,14 @@ final class GuardProgram implements Program {
         RelDataType in = child.getRowType();
         if (parent instanceof EnumerableAggregate agg && !agg.getGroupSet().isEmpty() && !keepsInputRows(agg)) {
             return new GuardedRel(child, control, GuardedEnumerable.GROUPED,
-                    ENTRY_BYTES + rowBytes(agg.getRowType()), agg.getGroupSet().toArray());
+                    ENTRY_BYTES + rowBytes(agg.getRowType()), 0, agg.getGroupSet().toArray());
         }
         if (parent instanceof SetOp setOp && !setOp.all) {
-            return new GuardedRel(child, control, GuardedEnumerable.GROUPED, ENTRY_BYTES + rowBytes(in),
+            return new GuardedRel(child, control, GuardedEnumerable.GROUPED, ENTRY_BYTES + rowBytes(in), 0,
                     IntStream.range(0, in.getFieldCount()).toArray());
         }
         if (parent instanceof EnumerableRepeatUnion repeat && !repeat.all) {
-            return new GuardedRel(child, control, GuardedEnumerable.GROUPED, ENTRY_BYTES + rowBytes(in),
+            return new GuardedRel(child, control, GuardedEnumerable.GROUPED, ENTRY_BYTES + rowBytes(in), 0,
                     IntStream.range(0, in.getFieldCount()).toArray());
         }
         boolean keeps = parent instanceof EnumerableSort
@@ -110,9 +111,30 @@ final class GuardProgram implements Program {
                 || (parent instanceof EnumerableAggregate agg && keepsInputRows(agg))
                 || ((parent instanceof EnumerableHashJoin || parent instanceof EnumerableNestedLoopJoin) && i == 1);
         if (keeps) {
-            return new GuardedRel(child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), new int[0]);
+            return new GuardedRel(child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), Long.MAX_VALUE,
+                    new int[0]);
         }
-        return new GuardedRel(child, control, GuardedEnumerable.STREAM, 0, new int[0]);
+        if (parent instanceof EnumerableLimitSort topN) {
+            return new GuardedRel(child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), kept(topN),
+                    new int[0]);
+        }
+        return new GuardedRel(child, control, GuardedEnumerable.STREAM, 0, 0, new int[0]);
+    }
+
+    /** The rows a top-N sort keeps: offset + fetch when both are literals, else every row. */
+    private static long kept(EnumerableLimitSort topN) {
+        long offset = topN.offset == null ? 0 : literal(topN.offset);
+        long fetch = topN.fetch == null ? Long.MAX_VALUE : literal(topN.fetch);
+        return offset < 0 || fetch < 0 || fetch > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + fetch;
+    }
+
+    /** A literal's value, or -1 when the expression is a parameter or otherwise not known now. */
+    private static long literal(org.apache.calcite.rex.RexNode node) {
+        if (node instanceof org.apache.calcite.rex.RexLiteral lit) {
+            Long v = lit.getValueAs(Long.class);
+            return v == null ? -1 : v;
+        }
+        return -1;
     }
 
     /** True when some aggregate keeps its input values (DISTINCT, WITHIN GROUP, lists). */

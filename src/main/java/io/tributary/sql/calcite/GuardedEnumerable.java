@@ -25,21 +25,27 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
     private final StatementControl control;
     private final int mode;
     private final long bytesPerRow;
+    private final long maxRows;
     private final int[] keys;
 
     private GuardedEnumerable(Enumerable<T> input, StatementControl control, int mode, long bytesPerRow,
-            int[] keys) {
+            long maxRows, int[] keys) {
         this.input = input;
         this.control = control;
         this.mode = mode;
         this.bytesPerRow = bytesPerRow;
+        this.maxRows = maxRows;
         this.keys = keys;
     }
 
-    /** Called by generated code, once per execution of the plan. */
+    /**
+     * Called by generated code, once per execution of the plan.
+     *
+     * @param maxRows for MATERIALIZED, the most rows the consumer keeps (a top-N sort keeps N)
+     */
     public static <T> Enumerable<T> of(Enumerable<T> input, StatementControl control, int mode, long bytesPerRow,
-            int[] keys) {
-        return new GuardedEnumerable<>(input, control, mode, bytesPerRow, keys);
+            long maxRows, int[] keys) {
+        return new GuardedEnumerable<>(input, control, mode, bytesPerRow, maxRows, keys);
     }
 
     @Override
@@ -53,6 +59,8 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
         private final GuardedEnumerable<T> spec;
         /** Bytes this enumerator reserved and not yet released. */
         private long held;
+        /** Rows accounted in MATERIALIZED mode. */
+        private long rows;
         /** For GROUPED: the hashes of the group keys seen, open addressing; 0 marks a free slot. */
         private int[] hashes;
         private int distinct;
@@ -73,7 +81,8 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
             if (!in.moveNext()) {
                 return false;
             }
-            if (spec.mode == MATERIALIZED) {
+            if (spec.mode == MATERIALIZED && rows < spec.maxRows) {
+                rows++;
                 spec.control.reserve(spec.bytesPerRow);
                 held += spec.bytesPerRow;
             } else if (spec.mode == GROUPED && addGroup(keyHash(in.current()))) {
@@ -152,6 +161,7 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
         private void releaseHeld() {
             spec.control.release(held);
             held = 0;
+            rows = 0;
             hashes = null;
             distinct = 0;
         }

@@ -23,30 +23,34 @@ import java.util.List;
  */
 final class GuardedRel extends SingleRel implements EnumerableRel {
     private static final Method WRAP = Types.lookupMethod(GuardedEnumerable.class, "of",
-            org.apache.calcite.linq4j.Enumerable.class, StatementControl.class, int.class, long.class, int[].class);
+            org.apache.calcite.linq4j.Enumerable.class, StatementControl.class, int.class, long.class, long.class,
+            int[].class);
 
     private final StatementControl control;
     private final int mode;
     private final long bytesPerRow;
+    private final long maxRows;
     private final int[] keys;
 
     /**
      * @param mode {@link GuardedEnumerable#STREAM}, {@link GuardedEnumerable#MATERIALIZED} or
      *     {@link GuardedEnumerable#GROUPED}
      * @param bytesPerRow estimated heap bytes of one input row (or group) held by the consumer
+     * @param maxRows for MATERIALIZED, the most rows the consumer keeps
      * @param keys for GROUPED, the fields forming the group key
      */
-    GuardedRel(RelNode input, StatementControl control, int mode, long bytesPerRow, int[] keys) {
+    GuardedRel(RelNode input, StatementControl control, int mode, long bytesPerRow, long maxRows, int[] keys) {
         super(input.getCluster(), input.getTraitSet(), input);
         this.control = control;
         this.mode = mode;
         this.bytesPerRow = bytesPerRow;
+        this.maxRows = maxRows;
         this.keys = keys;
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new GuardedRel(sole(inputs), control, mode, bytesPerRow, keys);
+        return new GuardedRel(sole(inputs), control, mode, bytesPerRow, maxRows, keys);
     }
 
     @Override
@@ -65,7 +69,7 @@ final class GuardedRel extends SingleRel implements EnumerableRel {
         }
         builder.add(Expressions.return_(null, Expressions.call(WRAP, rows,
                 implementor.stash(control, StatementControl.class), Expressions.constant(mode),
-                Expressions.constant(bytesPerRow), Expressions.newArrayInit(int.class, keyExpressions))));
+                Expressions.constant(bytesPerRow), Expressions.constant(maxRows), Expressions.newArrayInit(int.class, keyExpressions))));
         return implementor.result(input.physType, builder.toBlock());
     }
 }
