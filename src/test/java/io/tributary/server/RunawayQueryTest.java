@@ -292,6 +292,55 @@ class RunawayQueryTest {
         assertIdle("reset socket");
     }
 
+    @Test
+    void cancelWhileRowsAreSentStopsTheQuery() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            byte[] params = "user\0root\0database\0dev\0\0".getBytes(StandardCharsets.US_ASCII);
+            out.writeInt(8 + params.length);
+            out.writeInt(196608);
+            out.write(params);
+            out.flush();
+            byte[] key = awaitMessage(in, 'K');
+            awaitMessage(in, 'Z');
+            // 10^8 rows: the server blocks on back-pressure while this client does not read
+            byte[] query = "SELECT a.unique1, b.unique1 FROM tk a, tk b\0".getBytes(StandardCharsets.UTF_8);
+            out.writeByte('Q');
+            out.writeInt(4 + query.length);
+            out.write(query);
+            out.flush();
+            awaitMessage(in, 'D');
+            try (Socket cancel = new Socket("127.0.0.1", server.port())) {
+                DataOutputStream c = new DataOutputStream(cancel.getOutputStream());
+                c.writeInt(16);
+                c.writeInt(80877102);
+                c.write(key);
+                c.flush();
+                assertEquals(-1, cancel.getInputStream().read(), "a CancelRequest is never answered");
+            }
+            long rowsAfterCancel = 0;
+            while (true) {
+                char t = (char) in.readUnsignedByte();
+                byte[] body = new byte[in.readInt() - 4];
+                in.readFully(body);
+                if (t == 'E') {
+                    String fields = new String(body, StandardCharsets.UTF_8);
+                    assertTrue(fields.contains("C57014"), fields);
+                    assertTrue(fields.contains("canceling statement due to user request"), fields);
+                    break;
+                }
+                assertEquals('D', t, "only rows precede the error");
+                rowsAfterCancel++;
+            }
+            awaitMessage(in, 'Z');
+            System.out.printf("cancel while sending rows: %d rows (already produced) followed the cancel%n",
+                    rowsAfterCancel);
+            assertTrue(rowsAfterCancel < 10_000_000, rowsAfterCancel + " rows after the cancel");
+        }
+        assertIdle("cancel while sending rows");
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private record Stopped(Throwable error, long wallMillis, long cpuMillis) {
@@ -406,14 +455,14 @@ class RunawayQueryTest {
         }
     }
 
-    /** Reads backend messages until one of {@code type}. */
-    private static void awaitMessage(DataInputStream in, char type) throws IOException {
+    /** Reads backend messages until one of {@code type}; returns its body. */
+    private static byte[] awaitMessage(DataInputStream in, char type) throws IOException {
         while (true) {
             char t = (char) in.readUnsignedByte();
             byte[] body = new byte[in.readInt() - 4];
             in.readFully(body);
             if (t == type) {
-                return;
+                return body;
             }
         }
     }

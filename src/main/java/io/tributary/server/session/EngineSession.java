@@ -181,13 +181,25 @@ public final class EngineSession implements Session {
         }
     }
 
-    /** Opens the query's cursor; {@code onClose} runs once the cursor is closed (or failed to open). */
+    /**
+     * Opens the query's cursor; {@code onClose} runs once the cursor is closed (or failed to open).
+     * The statement counts as running until the cursor closes, so a cancel that arrives while its
+     * rows are being sent (between two fetches) stops the next fetch.
+     */
     private StatementResult query(StatementPlan.Query q, List<Object> params, Runnable onClose) {
         Snapshot snapshot = db.snapshots().open();
         try {
             QueryCursor cursor = reading(snapshot, () -> q.query().open(params));
+            control.enter(variables.statementTimeoutMillis());
+            Runnable closed = () -> {
+                try {
+                    onClose.run();
+                } finally {
+                    control.exit(true);
+                }
+            };
             return new StatementResult.Rows(columns(q.query().columns()),
-                    new QueryRowCursor(cursor, snapshot, onClose,
+                    new QueryRowCursor(cursor, snapshot, closed,
                             fetch -> whileBusy(() -> reading(snapshot, fetch), true)));
         } catch (RuntimeException e) {
             snapshot.close();
