@@ -21,6 +21,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +33,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +53,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Runaway statements over pgjdbc, psql and a raw socket against a real in-process server: a
  * cancel, a timeout or a vanished client stops every kind of long statement with 57014, the
  * session stays usable, and the server's CPU time stops growing. CPU is measured from this JVM's
- * own process CPU time, which includes the server.
+ * own thread CPU times, which include the server's.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RunawayQueryTest {
@@ -126,7 +130,7 @@ class RunawayQueryTest {
     @MethodSource("longStatements")
     void cancelStopsStatement(String family, String sql) throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement()) {
-            long cpuBefore = processCpu();
+            Map<Long, Long> cpuBefore = threadCpu();
             CompletableFuture<Void> run = CompletableFuture.runAsync(() -> execute(st, sql));
             awaitBusy(cpuBefore, run, family);
             Stopped stopped = stop(run, () -> {
@@ -151,7 +155,7 @@ class RunawayQueryTest {
     void cancelStopsCopy() throws Exception {
         try (Connection c = connect()) {
             CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
-            long cpuBefore = processCpu();
+            Map<Long, Long> cpuBefore = threadCpu();
             CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
                 try {
                     copy.copyIn("COPY copied FROM STDIN", new Rows(3_000_000));
@@ -256,20 +260,21 @@ class RunawayQueryTest {
 
     @Test
     void killedPsqlFreesItsWork() throws Exception {
-        long cpuBefore = processCpu();
+        Map<Long, Long> cpuBefore = threadCpu();
         Process psql = new ProcessBuilder("psql", "-X", "-h", "127.0.0.1", "-p", Integer.toString(server.port()),
                 "-U", "root", "-d", "dev", "-c", LATERAL).redirectErrorStream(true).start();
         CompletableFuture<Void> alive = psql.onExit().thenAccept(p -> { });
         awaitBusy(cpuBefore, alive, "psql");
+        long killed = System.nanoTime();
         psql.destroyForcibly();
         assertTrue(psql.waitFor(10, TimeUnit.SECONDS));
-        report("killed psql", awaitIdleAfter(System.nanoTime()));
+        report("killed psql", awaitIdleAfter(killed));
         assertIdle("killed psql");
     }
 
     @Test
     void brokenSocketFreesItsWork() throws Exception {
-        long cpuBefore = processCpu();
+        Map<Long, Long> cpuBefore = threadCpu();
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());
             DataInputStream in = new DataInputStream(socket.getInputStream());
@@ -349,14 +354,14 @@ class RunawayQueryTest {
     /** Stops the running statement and waits for its failure; measures wall and process CPU time to it. */
     private static Stopped stop(CompletableFuture<Void> run, Runnable stopper) throws InterruptedException {
         long wall = System.nanoTime();
-        long cpu = processCpu();
+        Map<Long, Long> cpu = threadCpu();
         stopper.run();
         try {
             run.get(60, TimeUnit.SECONDS);
             fail("the statement completed instead of stopping");
             return null;
         } catch (ExecutionException e) {
-            return new Stopped(e.getCause(), (System.nanoTime() - wall) / 1_000_000, (processCpu() - cpu) / 1_000_000);
+            return new Stopped(e.getCause(), (System.nanoTime() - wall) / 1_000_000, cpuSince(cpu) / 1_000_000);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("the statement did not stop within 60 s");
         }
@@ -370,22 +375,23 @@ class RunawayQueryTest {
     }
 
     private static void report(String what, Stopped stopped) {
-        System.out.printf("%s: stopped after %d ms wall, %d ms process CPU%n", what, stopped.wallMillis(),
+        System.out.printf("%s: stopped after %d ms wall, %d ms CPU%n", what, stopped.wallMillis(),
                 stopped.cpuMillis());
         assertTrue(stopped.wallMillis() < MAX_STOP_MILLIS, what + " took " + stopped.wallMillis() + " ms to stop");
     }
 
     /** Waits until the process's CPU time stops growing after a stop at {@code since}; how long that took. */
     private static Stopped awaitIdleAfter(long since) {
-        long cpuStart = processCpu();
+        Map<Long, Long> cpuStart = threadCpu();
         long deadline = since + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             long windowStart = System.nanoTime();
-            long cpu = processCpu();
+            long spent = cpuSince(cpuStart);
+            Map<Long, Long> cpu = threadCpu();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
-            double share = (processCpu() - cpu) / (double) (System.nanoTime() - windowStart);
+            double share = cpuSince(cpu) / (double) (System.nanoTime() - windowStart);
             if (share < 0.25) {
-                return new Stopped(null, (windowStart - since) / 1_000_000, (cpu - cpuStart) / 1_000_000);
+                return new Stopped(null, (windowStart - since) / 1_000_000, spent / 1_000_000);
             }
         }
         throw new AssertionError("the server kept burning CPU for 30 s after its client went away");
@@ -397,20 +403,20 @@ class RunawayQueryTest {
      */
     private static void assertIdle(String what) {
         long wall = System.nanoTime();
-        long cpu = processCpu();
+        Map<Long, Long> cpu = threadCpu();
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_WINDOW_MILLIS));
-        long cpuGrowth = processCpu() - cpu;
+        long cpuGrowth = cpuSince(cpu);
         long wallGrowth = System.nanoTime() - wall;
         System.out.printf("%s: after the stop, CPU grew %d ms over %d ms%n", what, cpuGrowth / 1_000_000,
                 wallGrowth / 1_000_000);
-        assertTrue(cpuGrowth < wallGrowth / 2, what + ": CPU grew " + cpuGrowth / 1_000_000 + " ms over "
+        assertTrue(cpuGrowth < wallGrowth / 4, what + ": CPU grew " + cpuGrowth / 1_000_000 + " ms over "
                 + wallGrowth / 1_000_000 + " ms after the statement was stopped");
     }
 
     /** Waits until the statement has burnt {@link #RUNNING_CPU_NANOS} of CPU while still running. */
-    private static void awaitBusy(long cpuBefore, CompletableFuture<Void> run, String what) {
+    private static void awaitBusy(Map<Long, Long> cpuBefore, CompletableFuture<Void> run, String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (processCpu() - cpuBefore < RUNNING_CPU_NANOS) {
+        while (cpuSince(cpuBefore) < RUNNING_CPU_NANOS) {
             if (run.isDone()) {
                 fail(what + ": the statement ended before it could be stopped: " + run);
             }
@@ -422,9 +428,32 @@ class RunawayQueryTest {
         assertFalse(run.isDone(), what + ": the statement ended before it could be stopped");
     }
 
-    private static long processCpu() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+    /**
+     * CPU time of each of this JVM's threads (the server's and the test's), from ThreadMXBean. The
+     * JIT compiler threads are left out, and GC threads are not Java threads: both keep working
+     * for a while after a heavy statement, which says nothing about whether the statement runs.
+     */
+    private static Map<Long, Long> threadCpu() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> cpu = new HashMap<>();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && !info.getThreadName().contains("CompilerThread")) {
+                long t = threads.getThreadCpuTime(info.getThreadId());
+                if (t >= 0) {
+                    cpu.put(info.getThreadId(), t);
+                }
+            }
+        }
+        return cpu;
+    }
+
+    /** CPU the threads alive now used since {@code before} (all of it for threads started since). */
+    private static long cpuSince(Map<Long, Long> before) {
+        long growth = 0;
+        for (Map.Entry<Long, Long> e : threadCpu().entrySet()) {
+            growth += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+        return growth;
     }
 
     private static void execute(Statement st, String sql) {
