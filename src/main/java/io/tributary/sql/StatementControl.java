@@ -94,10 +94,15 @@ public final class StatementControl {
 
     /**
      * Ends the statement's timeout: the protocol is about to report that the session is idle, or
-     * moves on to the next statement of a simple Query. Session thread.
+     * moves on to the next statement of a simple Query. When no cursor or COPY is left open, no
+     * operator can hold memory any more, so the account restarts from zero (an operator that
+     * failed may not have closed its input). Session thread.
      */
     public void endStatement() {
         synchronized (lock) {
+            if (busy == 0) {
+                memoryHeld = 0;
+            }
             if (timer != null) {
                 timer.cancel(false);
                 timer = null;

@@ -60,6 +60,15 @@ class QueryMemoryTest {
                         "the view's epochs commit after " + sql + "\n" + server.output());
             }
             assertEquals(10000, queryLong(st, "SELECT count(*) FROM tk"), "the session is usable");
+            // 3 * 10^6 rows with as many distinct (ten, value) pairs but 10 groups: within the budget
+            try (ResultSet rs = st.executeQuery("SELECT a.ten, sum(a.unique1 * 1000 + b.unique1)"
+                    + " FROM tk a, (SELECT unique1 FROM tk WHERE unique1 < 300) b GROUP BY a.ten")) {
+                int groups = 0;
+                while (rs.next()) {
+                    groups++;
+                }
+                assertEquals(10, groups);
+            }
             try (Connection other = DriverManager.getConnection(server.jdbcUrl());
                  Statement o = other.createStatement()) {
                 assertEquals(written, queryLong(o, "SELECT count(*) FROM w"), "the server serves new clients");

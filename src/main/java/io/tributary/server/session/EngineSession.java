@@ -263,8 +263,8 @@ public final class EngineSession implements Session {
     /**
      * Runs {@code work} as part of the client's current statement, so {@link #cancel()} and the
      * statement's timeout reach it (the timeout starts with the statement's first piece of work and
-     * ends with {@link #endStatement()}). With {@code ends} set, a cancel that arrived too late to be seen is dropped afterwards, so
-     * it cannot hit the next statement.
+     * ends with {@link #endStatement()}). With {@code ends} set, a cancel that arrived too late to
+     * be seen is dropped afterwards, so it cannot hit the next statement.
      */
     private <T> T whileBusy(java.util.function.Supplier<T> work, boolean ends) {
         control.enter(variables.statementTimeoutMillis());

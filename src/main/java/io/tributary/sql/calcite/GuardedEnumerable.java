@@ -92,7 +92,11 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
             return true;
         }
 
-        /** The hash of the row's group key; a row that is not an array hashes as a whole. */
+        /**
+         * The hash of the row's group key. A row that is not an array is a single value (the key)
+         * or a generated row class whose fields are all key fields ({@link GuardedRel} converts
+         * other rows to arrays), so it hashes as a whole.
+         */
         private int keyHash(Object row) {
             if (!(row instanceof Object[] fields)) {
                 return row == null ? 0 : row.hashCode();

@@ -3,6 +3,9 @@ package io.tributary.sql.calcite;
 import io.tributary.sql.StatementControl;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -61,8 +64,15 @@ final class GuardedRel extends SingleRel implements EnumerableRel {
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
         BlockBuilder builder = new BlockBuilder();
-        Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
+        boolean grouped = mode == GuardedEnumerable.GROUPED;
+        Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), grouped ? Prefer.ARRAY : pref);
         Expression rows = builder.append("guarded", input.block);
+        PhysType physType = input.physType;
+        if (grouped && input.format == JavaRowFormat.CUSTOM && getRowType().getFieldCount() > keys.length) {
+            // hashing the group key needs its fields; a row of a generated class only hashes whole
+            physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY, false);
+            rows = builder.append("arrays", input.physType.convertTo(rows, JavaRowFormat.ARRAY));
+        }
         Expression[] keyExpressions = new Expression[keys.length];
         for (int i = 0; i < keys.length; i++) {
             keyExpressions[i] = Expressions.constant(keys[i]);
@@ -70,6 +80,6 @@ final class GuardedRel extends SingleRel implements EnumerableRel {
         builder.add(Expressions.return_(null, Expressions.call(WRAP, rows,
                 implementor.stash(control, StatementControl.class), Expressions.constant(mode),
                 Expressions.constant(bytesPerRow), Expressions.constant(maxRows), Expressions.newArrayInit(int.class, keyExpressions))));
-        return implementor.result(input.physType, builder.toBlock());
+        return implementor.result(physType, builder.toBlock());
     }
 }
