@@ -23,4 +23,12 @@ final class ServerOptions {
     @Option(names = "--barrier-interval-ms", defaultValue = "1000",
             description = "Epoch length: how often changes commit when nobody waits (default: ${DEFAULT-VALUE}).")
     long barrierIntervalMs;
+
+    @Option(names = "--statement-timeout",
+            description = "Default statement_timeout of every session, in PostgreSQL's units (e.g. 30s, 5min); 0 disables (default: 0).")
+    String statementTimeout;
+
+    @Option(names = "--query-memory",
+            description = "Memory the sorts, hash tables and groupings of one query may hold, e.g. 512MB; beyond it the query fails with 53200 (default: a quarter of the maximum heap).")
+    String queryMemory;
 }

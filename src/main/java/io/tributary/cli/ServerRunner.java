@@ -1,9 +1,11 @@
 package io.tributary.cli;
 
+import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
 import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.server.session.QueryLimits;
 
 import java.util.concurrent.CountDownLatch;
 
@@ -24,14 +26,32 @@ final class ServerRunner {
             System.err.println("--max-backfill-jobs must be at least 1");
             return 2;
         }
-        Database db = Database.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
+        QueryLimits limits;
+        try {
+            long timeout = options.statementTimeout == null ? 0
+                    : QueryLimits.parseMillis("--statement-timeout", options.statementTimeout);
+            long memory = options.queryMemory == null ? QueryLimits.defaultQueryMemory()
+                    : QueryLimits.parseBytes(options.queryMemory);
+            limits = new QueryLimits(timeout, memory);
+        } catch (RuntimeException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        Database db;
+        try {
+            db = Database.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
+        } catch (TributaryException e) {
+            // a clear reason is all the operator needs; the trace would bury it
+            System.err.println(e.getMessage());
+            return 1;
+        }
         db.ddl().setMaxBackfillJobs(options.maxBackfillJobs);
-        PgServer server = new PgServer(options.listen, options.port, new EngineSessionFactory(db), password);
+        PgServer server = new PgServer(options.listen, options.port, new EngineSessionFactory(db, limits), password);
         try {
             server.start();
-        } catch (RuntimeException e) {
+        } catch (IllegalStateException e) {
             db.close();
-            System.err.println("cannot listen on " + options.listen + ":" + options.port + ": " + e.getMessage());
+            System.err.println(e.getMessage());
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);

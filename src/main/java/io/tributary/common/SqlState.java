@@ -34,6 +34,8 @@ public final class SqlState {
     public static final String QUERY_CANCELED = "57014";
     public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
     public static final String CONFIGURATION_LIMIT_EXCEEDED = "53400";
+    public static final String OUT_OF_MEMORY = "53200";
+    public static final String INVALID_RECURSION = "42P19";
     public static final String ACTIVE_SQL_TRANSACTION = "25001";
     public static final String NO_ACTIVE_SQL_TRANSACTION = "25P01";
     public static final String ADMIN_SHUTDOWN = "57P01";

@@ -10,6 +10,6 @@ public interface ReadContext {
     /** The snapshot of the statement being executed. */
     Snapshot snapshot();
 
-    /** Throws 57014 when the client cancelled the running statement. */
-    void checkCancelled();
+    /** The running statement's cancel flag, timeout and memory budget. */
+    StatementControl control();
 }

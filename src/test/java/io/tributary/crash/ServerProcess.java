@@ -48,13 +48,27 @@ final class ServerProcess implements AutoCloseable {
      * @throws AssertionError with the server's output when it exits or is not ready within 60 s
      */
     static ServerProcess start(Path dataDir, long barrierIntervalMs) throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         // C1 only and the serial collector: the server lives for seconds, so a faster warm-up
         // lets more statements run before the kill; neither affects what is durable.
-        List<String> command = List.of(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
+        return start(dataDir, barrierIntervalMs, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), List.of());
+    }
+
+    /**
+     * Starts a playground with extra JVM options (e.g. a small {@code -Xmx}) and extra server
+     * flags, and returns once it accepts connections.
+     *
+     * @throws AssertionError with the server's output when it exits or is not ready within 60 s
+     */
+    static ServerProcess start(Path dataDir, long barrierIntervalMs, List<String> jvmOptions, List<String> serverFlags)
+            throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 "io.tributary.cli.Main", "playground", "--port", "0", "--data-dir", dataDir.toString(),
-                "--barrier-interval-ms", Long.toString(barrierIntervalMs));
+                "--barrier-interval-ms", Long.toString(barrierIntervalMs)));
+        command.addAll(serverFlags);
         ServerProcess server = new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
         try {
             server.port.get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -49,6 +49,8 @@ final class PgConnectionHandler extends SimpleChannelInboundHandler<PgFrame> {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         writer.wakeWaiters();
+        // stops a running statement now; the cleanup below waits its turn behind it
+        protocol.connectionLost();
         executor.execute(protocol::connectionClosed);
         releaseExecutor.run();
         super.channelInactive(ctx);

@@ -25,6 +25,12 @@ record PgErrorFields(String severity, String sqlState, String message, int posit
             return new PgErrorFields(severity, e.sqlState(), String.valueOf(e.getMessage()), e.position(), e.detail(),
                     e.hint());
         }
+        if (t instanceof OutOfMemoryError) {
+            // the heap ran out in this session's work: the statement fails, the server goes on
+            LOG.warn("a statement ran out of memory: {}", t.toString());
+            return new PgErrorFields(severity, SqlState.OUT_OF_MEMORY, "out of memory", 0,
+                    "The Java heap is exhausted.", null);
+        }
         LOG.error("internal error while serving a PostgreSQL client", t);
         return new PgErrorFields(severity, SqlState.INTERNAL_ERROR, "internal error: " + t.getMessage(), 0, null,
                 null);

@@ -25,7 +25,8 @@ import java.util.Map;
  *
  * <p>Threading: {@link #handle} and {@link #connectionClosed} are called by the connection's serial
  * executor, one at a time and in arrival order; that thread is the only one calling the
- * {@link Session} (except {@code cancel}, which the registry calls from a cancelling connection).
+ * {@link Session} (except {@code cancel}, which the registry calls from a cancelling connection, and
+ * {@code connectionLost}, which {@link #connectionLost()} calls from the event loop).
  */
 final class PgProtocol {
     private static final int SSL_REQUEST = 80877103;
@@ -58,7 +59,8 @@ final class PgProtocol {
     private String database;
     private Map<String, String> startupParameters;
     private ScramExchange scram;
-    private Session session;
+    /** Written by the session thread; read by the event loop when the connection drops. */
+    private volatile Session session;
     private PgBackendRegistry.Key backendKey;
     /** Set by an error in extended-query mode: discard messages until Sync. */
     private boolean skipUntilSync;
@@ -273,6 +275,8 @@ final class PgProtocol {
                 return;
             }
             sendChangedParameters();
+            // statement_timeout applies to each statement of a simple Query, as in PostgreSQL 13+
+            session.endStatement();
         }
         pendingStatements = null;
         readyForQuery();
@@ -579,6 +583,9 @@ final class PgProtocol {
     }
 
     private void readyForQuery() {
+        if (session != null) {
+            session.endStatement();
+        }
         char status = session == null ? 'I' : session.transactionStatus();
         out.write(PgBackendMessages.readyForQuery(out.alloc(), status));
         out.flush();
@@ -588,6 +595,17 @@ final class PgProtocol {
         phase = Phase.CLOSED;
         out.write(PgBackendMessages.errorResponse(out.alloc(), error));
         out.flushAndClose();
+    }
+
+    /**
+     * The socket closed or broke: the statement running now (on the session thread) stops at its
+     * next check, and statements already queued behind it fail at once. Event loop; does not wait.
+     */
+    void connectionLost() {
+        Session s = session;
+        if (s != null) {
+            s.connectionLost();
+        }
     }
 
     /**

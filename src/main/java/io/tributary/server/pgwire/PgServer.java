@@ -59,7 +59,8 @@ public final class PgServer implements AutoCloseable {
     /**
      * Binds the port and starts accepting connections; returns once bound.
      *
-     * @throws IllegalStateException when the address cannot be bound
+     * @throws IllegalStateException when the address cannot be bound; its message names the
+     *     address and the reason (e.g. "Address already in use")
      */
     public void start() {
         bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -86,7 +87,7 @@ public final class PgServer implements AutoCloseable {
             serverChannel = bootstrap.bind(new InetSocketAddress(host, requestedPort)).sync().channel();
         } catch (Exception e) {
             close();
-            throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort, e);
+            throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort + ": " + e.getMessage(), e);
         }
     }
 

@@ -10,6 +10,7 @@ import io.tributary.meta.ingest.SourceManager;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ReadContext;
 import io.tributary.sql.ResultColumn;
+import io.tributary.sql.StatementControl;
 import io.tributary.sql.StatementPlan;
 import io.tributary.sql.StatementSplitter;
 import io.tributary.sql.calcite.CalciteFrontend;
@@ -32,20 +33,19 @@ public final class EngineSession implements Session {
     private final UtilityRunner utility;
     private final ReadContextImpl readContext = new ReadContextImpl();
     private final PlanCache planCache = new PlanCache();
-    private volatile boolean cancelRequested;
-    /** True while the session works for the client (planning, executing, fetching rows, COPY data). */
-    private boolean busy;
-    /** Guards {@link #busy} and the setting of {@link #cancelRequested} against a racing cancel. */
-    private final Object cancelLock = new Object();
+    /** Cancel, timeout and memory budget of the statement running now. */
+    private final StatementControl control;
     private char transactionStatus = 'I';
     private Consumer<Notice> notices = n -> { };
 
-    EngineSession(Database db, Map<String, String> startupParameters) {
+    EngineSession(Database db, Map<String, String> startupParameters, QueryLimits limits) {
         this.db = db;
-        this.variables = new SessionVariables(startupParameters);
+        this.control = new StatementControl(limits.queryMemoryBytes());
+        this.variables = new SessionVariables(startupParameters, limits.statementTimeoutMillis() == 0 ? Map.of()
+                : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
         this.frontend = new CalciteFrontend(db.catalog(), db.systemTables(), readContext);
-        this.dml = new DmlRunner(db, this::checkCancelled);
-        this.utility = new UtilityRunner(db, variables, this::checkCancelled);
+        this.dml = new DmlRunner(db, control::check);
+        this.utility = new UtilityRunner(db, variables, control::check);
     }
 
     @Override
@@ -112,7 +112,7 @@ public final class EngineSession implements Session {
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
         return whileBusy(() -> {
-            checkCancelled();
+            control.check();
             StatementResult result = run((EnginePreparedStatement) statement, params);
             return result instanceof StatementResult.CopyIn copy
                     ? new StatementResult.CopyIn(new CancellableCopy(copy.sink())) : result;
@@ -181,13 +181,25 @@ public final class EngineSession implements Session {
         }
     }
 
-    /** Opens the query's cursor; {@code onClose} runs once the cursor is closed (or failed to open). */
+    /**
+     * Opens the query's cursor; {@code onClose} runs once the cursor is closed (or failed to open).
+     * The statement counts as running until the cursor closes, so a cancel that arrives while its
+     * rows are being sent (between two fetches) stops the next fetch.
+     */
     private StatementResult query(StatementPlan.Query q, List<Object> params, Runnable onClose) {
         Snapshot snapshot = db.snapshots().open();
         try {
             QueryCursor cursor = reading(snapshot, () -> q.query().open(params));
+            control.enter(variables.statementTimeoutMillis());
+            Runnable closed = () -> {
+                try {
+                    onClose.run();
+                } finally {
+                    control.exit(true);
+                }
+            };
             return new StatementResult.Rows(columns(q.query().columns()),
-                    new QueryRowCursor(cursor, snapshot, onClose,
+                    new QueryRowCursor(cursor, snapshot, closed,
                             fetch -> whileBusy(() -> reading(snapshot, fetch), true)));
         } catch (RuntimeException e) {
             snapshot.close();
@@ -249,32 +261,31 @@ public final class EngineSession implements Session {
     }
 
     /**
-     * Runs {@code work} as part of the client's current statement, so {@link #cancel()} reaches it.
-     * With {@code ends} set, a cancel that arrived too late to be seen is dropped afterwards, so
-     * it cannot hit the next statement.
+     * Runs {@code work} as part of the client's current statement, so {@link #cancel()} and the
+     * statement's timeout reach it (the timeout starts with the statement's first piece of work and
+     * ends with {@link #endStatement()}). With {@code ends} set, a cancel that arrived too late to
+     * be seen is dropped afterwards, so it cannot hit the next statement.
      */
     private <T> T whileBusy(java.util.function.Supplier<T> work, boolean ends) {
-        synchronized (cancelLock) {
-            busy = true;
-        }
+        control.enter(variables.statementTimeoutMillis());
         try {
             return work.get();
         } finally {
-            synchronized (cancelLock) {
-                busy = false;
-                if (ends) {
-                    cancelRequested = false;
-                }
-            }
+            control.exit(ends);
         }
     }
 
-    /** A COPY's data and end belong to its statement: a cancel stops them too. */
+    /**
+     * A COPY's data and end belong to its statement: the statement counts as running from the
+     * COPY's start to its end or abort, so a cancel or timeout arriving between two CopyData
+     * messages stops it too, at the next one.
+     */
     private final class CancellableCopy implements CopyInSink {
         private final CopyInSink sink;
 
         CancellableCopy(CopyInSink sink) {
             this.sink = sink;
+            control.enter(variables.statementTimeoutMillis());
         }
 
         @Override
@@ -285,6 +296,7 @@ public final class EngineSession implements Session {
         @Override
         public void write(byte[] data) {
             whileBusy(() -> {
+                control.check();
                 sink.write(data);
                 return null;
             }, false);
@@ -292,33 +304,40 @@ public final class EngineSession implements Session {
 
         @Override
         public String finish() {
-            return whileBusy(sink::finish, true);
+            try {
+                return whileBusy(sink::finish, true);
+            } finally {
+                control.exit(true);
+            }
         }
 
         @Override
         public void abort(String reason) {
-            whileBusy(() -> {
-                sink.abort(reason);
-                return null;
-            }, true);
-        }
-    }
-
-    private void checkCancelled() {
-        if (cancelRequested) {
-            cancelRequested = false;
-            throw TributaryException.queryCanceled();
+            try {
+                whileBusy(() -> {
+                    sink.abort(reason);
+                    return null;
+                }, true);
+            } finally {
+                control.exit(true);
+            }
         }
     }
 
     /** Cancels what runs now; a cancel while the session is idle is ignored, as in PostgreSQL. Any thread. */
     @Override
     public void cancel() {
-        synchronized (cancelLock) {
-            if (busy) {
-                cancelRequested = true;
-            }
-        }
+        control.cancel(StatementControl.Reason.USER_REQUEST);
+    }
+
+    @Override
+    public void connectionLost() {
+        control.connectionLost();
+    }
+
+    @Override
+    public void endStatement() {
+        control.endStatement();
     }
 
     @Override
@@ -360,8 +379,8 @@ public final class EngineSession implements Session {
         }
 
         @Override
-        public void checkCancelled() {
-            EngineSession.this.checkCancelled();
+        public StatementControl control() {
+            return control;
         }
     }
 

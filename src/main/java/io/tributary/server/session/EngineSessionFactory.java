@@ -10,9 +10,16 @@ import java.util.Map;
 /** Opens {@link EngineSession}s on one {@link Database}; only database {@code dev} exists. */
 public final class EngineSessionFactory implements SessionFactory {
     private final Database db;
+    private final QueryLimits limits;
 
+    /** Sessions with {@link QueryLimits#defaults()}. */
     public EngineSessionFactory(Database db) {
+        this(db, QueryLimits.defaults());
+    }
+
+    public EngineSessionFactory(Database db, QueryLimits limits) {
         this.db = db;
+        this.limits = limits;
     }
 
     @Override
@@ -20,6 +27,6 @@ public final class EngineSessionFactory implements SessionFactory {
         if (database != null && !database.isEmpty() && !database.equals(Catalog.DATABASE)) {
             throw new TributaryException(SqlState.INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist");
         }
-        return new EngineSession(db, startupParameters);
+        return new EngineSession(db, startupParameters, limits);
     }
 }

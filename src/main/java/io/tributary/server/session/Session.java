@@ -40,6 +40,18 @@ public interface Session extends AutoCloseable {
     /** Cancels the statement running now, if any; it then fails with SQLSTATE 57014. Any thread. */
     void cancel();
 
+    /**
+     * The client is gone: the statement running now stops at its next check and releases what it
+     * holds, and every later statement fails at once. Any thread.
+     */
+    void connectionLost();
+
+    /**
+     * The current statement is over (the protocol is about to send ReadyForQuery, or moves on to
+     * the next statement of a simple Query): its statement_timeout stops.
+     */
+    void endStatement();
+
     /** 'I' idle, 'T' in a transaction block, 'E' in a failed transaction block. */
     char transactionStatus();
 

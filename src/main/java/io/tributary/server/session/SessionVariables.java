@@ -33,7 +33,8 @@ final class SessionVariables {
         define("server_version", "15.0", "PostgreSQL version Tributary is compatible with.", true);
         define("server_encoding", "UTF8", "Server character set.", true);
         define("is_superuser", "on", "Whether the user is a superuser.", true);
-        define("statement_timeout", "0", "Accepted for compatibility; not enforced.", false);
+        define("statement_timeout", "0",
+                "Cancels any statement running longer than this (57014); 0 disables.", false);
         define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
         define("implicit_flush", "true",
                 "DML returns once its epoch is committed (true) or once it is queued (false).", false);
@@ -52,9 +53,13 @@ final class SessionVariables {
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Map<String, String> changed = new LinkedHashMap<>();
+    /** Defaults the server sets for every session (its command-line flags), over the built-in ones. */
+    private final Map<String, String> serverDefaults;
 
-    SessionVariables(Map<String, String> startupParameters) {
-        SETTINGS.forEach((k, s) -> values.put(k, s.defaultValue()));
+    /** @param serverDefaults values RESET returns to instead of the built-in defaults, validated */
+    SessionVariables(Map<String, String> startupParameters, Map<String, String> serverDefaults) {
+        this.serverDefaults = Map.copyOf(serverDefaults);
+        SETTINGS.forEach((k, s) -> values.put(k, defaultOf(k)));
         startupParameters.forEach((k, v) -> {
             String key = k.toLowerCase(Locale.ROOT);
             if (SETTINGS.containsKey(key) && !key.equals("server_version")) {
@@ -67,6 +72,16 @@ final class SessionVariables {
     String get(String name) {
         String key = canonical(name);
         return values.get(key);
+    }
+
+    private String defaultOf(String key) {
+        String server = serverDefaults.get(key);
+        return server != null ? server : SETTINGS.get(key).defaultValue();
+    }
+
+    /** The session's statement timeout in milliseconds; 0 when disabled. */
+    long statementTimeoutMillis() {
+        return QueryLimits.parseMillis("statement_timeout", values.get("statement_timeout"));
     }
 
     boolean implicitFlush() {
@@ -115,7 +130,7 @@ final class SessionVariables {
     void set(String name, String value) {
         String key = canonical(name);
         Setting setting = SETTINGS.get(key);
-        String v = value == null ? setting.defaultValue() : validate(key, value);
+        String v = value == null ? defaultOf(key) : validate(key, value);
         values.put(key, v);
         if (setting.reported()) {
             changed.put(displayName(key), v);
@@ -124,7 +139,7 @@ final class SessionVariables {
 
     void resetAll() {
         for (String key : SETTINGS.keySet()) {
-            if (!values.get(key).equals(SETTINGS.get(key).defaultValue())) {
+            if (!values.get(key).equals(defaultOf(key))) {
                 set(key, null);
             }
         }
@@ -223,7 +238,10 @@ final class SessionVariables {
                 throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
                         + key + "\": \"" + v + "\"", 0, null, "Use a number of actors from 1 to 256, or DEFAULT.", null);
             }
-            case "extra_float_digits", "statement_timeout" -> {
+            case "statement_timeout" -> {
+                return QueryLimits.formatMillis(QueryLimits.parseMillis(key, v));
+            }
+            case "extra_float_digits" -> {
                 try {
                     Integer.parseInt(v);
                 } catch (NumberFormatException e) {

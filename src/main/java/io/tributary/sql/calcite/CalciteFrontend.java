@@ -12,6 +12,9 @@ import io.tributary.sql.StatementPlan;
 import io.tributary.sql.UtilityParser;
 import io.tributary.sql.UtilityStatement;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.util.Holder;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -58,11 +61,14 @@ public final class CalciteFrontend implements AutoCloseable {
     private final Catalog catalog;
     private final SystemTables systemTables;
     private final CalciteConnection connection;
+    /** Plans queries and puts the session's statement checks into every plan. */
+    private final GuardProgram program;
 
     /** @param systemTables shown read-only as schema {@link SystemTables#SCHEMA} */
     public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context) {
         this.catalog = catalog;
         this.systemTables = systemTables;
+        this.program = new GuardProgram(context.control());
         Properties props = CalciteSettings.connectionProperties();
         try {
             this.connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", props)
@@ -91,6 +97,7 @@ public final class CalciteFrontend implements AutoCloseable {
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, sql);
         }
+        RecursiveQueries.check(node, sql);
         // labels come from the statement as written, before the rewrites below
         List<String> labels = ColumnLabels.of(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(node);
@@ -119,7 +126,8 @@ public final class CalciteFrontend implements AutoCloseable {
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original,
             List<String> labels) {
         java.sql.PreparedStatement statement = null;
-        try {
+        // the hook is this thread's only: other sessions plan with their own program
+        try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
             statement = connection.prepareStatement(text);
             return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
         } catch (SQLException | RuntimeException | LinkageError e) {

@@ -125,7 +125,7 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
         public boolean moveNext() {
             if (++sinceCancelCheck >= 1024) {
                 sinceCancelCheck = 0;
-                context.checkCancelled();
+                context.control().check();
             }
             if (!scan.hasNext()) {
                 return false;

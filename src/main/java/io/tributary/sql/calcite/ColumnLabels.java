@@ -32,7 +32,8 @@ final class ColumnLabels {
 
     /** One label per select item, or null when the select list has a {@code *} (positions unknown). */
     static List<String> of(SqlNode query) {
-        SqlNode node = query instanceof SqlOrderBy ob ? ob.query : query;
+        SqlNode node = query instanceof org.apache.calcite.sql.SqlWith with ? with.body : query;
+        node = node instanceof SqlOrderBy ob ? ob.query : node;
         if (!(node instanceof SqlSelect select)) {
             return null;
         }

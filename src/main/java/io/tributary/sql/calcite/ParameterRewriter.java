@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns PostgreSQL's numbered parameters {@code $n} into the JDBC markers Calcite parses, padding
- * with spaces so that error positions still point into the client's text. Skips quotes and
- * comments. Stateless.
+ * Turns PostgreSQL's numbered parameters {@code $n} into the JDBC markers Calcite parses, and
+ * PostgreSQL's Unicode-escaped identifiers and strings ({@code U&"d\0061ta"}) into plain quoted
+ * ones ({@link UnicodeEscapes}), padding with spaces so that error positions still point into the
+ * client's text. Skips quotes and comments. Stateless.
  *
  * @param sql the rewritten text
  * @param order for the k-th marker, the 1-based number n of the {@code $n} it replaced
@@ -20,7 +21,11 @@ record ParameterRewriter(String sql, int[] order) {
         int n = text.length();
         while (i < n) {
             char c = text.charAt(i);
-            if (c == '\'' || c == '"') {
+            if ((c == 'u' || c == 'U') && i + 2 < n && text.charAt(i + 1) == '&'
+                    && (text.charAt(i + 2) == '"' || text.charAt(i + 2) == '\'')
+                    && (i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)) && text.charAt(i - 1) != '_')) {
+                i = UnicodeEscapes.rewrite(text, i, sb);
+            } else if (c == '\'' || c == '"') {
                 int j = i + 1;
                 while (j < n) {
                     if (text.charAt(j) == c) {

@@ -40,7 +40,8 @@ final class ViewQueryConverter {
         }
 
         @Override
-        public void checkCancelled() {
+        public io.tributary.sql.StatementControl control() {
+            throw new IllegalStateException("view queries are planned, not run");
         }
     };
 

@@ -88,7 +88,15 @@ public final class RocksStateStore implements StateStore {
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors(cfOptions), handles);
             return new RocksStateStore(db, dbOptions, cfOptions, cache, handles, pins);
-        } catch (RocksDBException | java.io.IOException e) {
+        } catch (RocksDBException e) {
+            if (String.valueOf(e.getMessage()).contains("lock file")) {
+                // RocksDB holds an exclusive lock on its directory while open
+                throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "cannot open the state store in "
+                        + dir + ": it is in use by another Tributary server (" + e.getMessage() + ")", e);
+            }
+            throw new TributaryException(SqlState.INTERNAL_ERROR,
+                    "cannot open the state store in " + dir + ": " + e.getMessage(), e);
+        } catch (java.io.IOException e) {
             throw new TributaryException(SqlState.INTERNAL_ERROR,
                     "cannot open the state store in " + dir + ": " + e.getMessage(), e);
         }

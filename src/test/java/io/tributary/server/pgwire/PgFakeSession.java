@@ -220,6 +220,16 @@ final class PgFakeSession implements Session {
     }
 
     @Override
+    public void connectionLost() {
+        cancelled.countDown();
+    }
+
+    @Override
+    public void endStatement() {
+        // the fake has no statement timeout to stop
+    }
+
+    @Override
     public char transactionStatus() {
         return transactionStatus;
     }
