@@ -27,14 +27,21 @@ final class RocksWriteBuffer implements WriteBuffer {
     private final WriteBatch batch = new WriteBatch();
     /**
      * Which keys this buffer wrote and their values after it ({@link #DELETED} when removed). Built lazily from
-     * {@link #unindexed} on the first lookup: a bulk load whose epoch commits before anyone asks
+     * the unindexed writes on the first lookup: a bulk load whose epoch commits before anyone asks
      * never pays for indexing its rows.
      */
     private final Map<IndexKey, byte[]> written = new HashMap<>();
     /** The index's mark for a key this buffer deletes (compared by identity). */
     private static final byte[] DELETED = new byte[0];
-    private final List<Object[]> unindexed = new ArrayList<>();
-    /** While a save point is set: where {@link #unindexed} stood, and index changes to undo. */
+    /**
+     * Writes not yet in the index, in order: keyspace ordinal, key and value ({@link #DELETED} for
+     * a delete) at the same position. Parallel arrays, so that a put allocates nothing here and
+     * hashes nothing: checkpoints and loads that never look a key up never pay for it.
+     */
+    private final List<byte[]> unindexedKeys = new ArrayList<>();
+    private final List<byte[]> unindexedValues = new ArrayList<>();
+    private byte[] unindexedKeyspaces = new byte[64];
+    /** While a save point is set: where the unindexed writes stood, and index changes to undo. */
     private int savePointMark = -1;
     private List<Object[]> undo;
 
@@ -72,11 +79,17 @@ final class RocksWriteBuffer implements WriteBuffer {
         } catch (RocksDBException e) {
             throw RocksStateStore.storageError(e);
         }
-        index(new IndexKey(keyspace, key), value);
+        index(keyspace, key, value);
     }
 
-    private void index(IndexKey key, byte[] value) {
-        unindexed.add(new Object[] {key, value});
+    private void index(Keyspace keyspace, byte[] key, byte[] value) {
+        int at = unindexedKeys.size();
+        if (at == unindexedKeyspaces.length) {
+            unindexedKeyspaces = Arrays.copyOf(unindexedKeyspaces, at * 2);
+        }
+        unindexedKeyspaces[at] = (byte) keyspace.ordinal();
+        unindexedKeys.add(key);
+        unindexedValues.add(value);
     }
 
     /**
@@ -84,14 +97,16 @@ final class RocksWriteBuffer implements WriteBuffer {
      * (from {@link #savePointMark} on) are remembered with the value they replaced, to undo them.
      */
     private void foldIndex() {
-        for (int i = 0; i < unindexed.size(); i++) {
-            Object[] e = unindexed.get(i);
-            byte[] previous = written.put((IndexKey) e[0], (byte[]) e[1]);
+        Keyspace[] keyspaces = Keyspace.values();
+        for (int i = 0; i < unindexedKeys.size(); i++) {
+            IndexKey key = new IndexKey(keyspaces[unindexedKeyspaces[i]], unindexedKeys.get(i));
+            byte[] previous = written.put(key, unindexedValues.get(i));
             if (undo != null && i >= savePointMark) {
-                undo.add(new Object[] {e[0], previous});
+                undo.add(new Object[] {key, previous});
             }
         }
-        unindexed.clear();
+        unindexedKeys.clear();
+        unindexedValues.clear();
         if (undo != null) {
             savePointMark = 0;
         }
@@ -104,7 +119,7 @@ final class RocksWriteBuffer implements WriteBuffer {
         }
         batch.setSavePoint();
         undo = new ArrayList<>();
-        savePointMark = unindexed.size();
+        savePointMark = unindexedKeys.size();
     }
 
     @Override
@@ -114,7 +129,8 @@ final class RocksWriteBuffer implements WriteBuffer {
         } catch (RocksDBException e) {
             throw RocksStateStore.storageError(e);
         } finally {
-            unindexed.subList(savePointMark, unindexed.size()).clear();
+            unindexedKeys.subList(savePointMark, unindexedKeys.size()).clear();
+            unindexedValues.subList(savePointMark, unindexedValues.size()).clear();
             for (int i = undo.size() - 1; i >= 0; i--) {
                 IndexKey key = (IndexKey) undo.get(i)[0];
                 byte[] previous = (byte[]) undo.get(i)[1];
@@ -148,7 +164,7 @@ final class RocksWriteBuffer implements WriteBuffer {
         } catch (RocksDBException e) {
             throw RocksStateStore.storageError(e);
         }
-        index(new IndexKey(keyspace, key), DELETED);
+        index(keyspace, key, DELETED);
     }
 
     @Override
