@@ -197,31 +197,33 @@ final class RocksWriteBuffer implements WriteBuffer {
     public List<byte[]> getAll(Keyspace keyspace, List<byte[]> keys) {
         foldIndex();
         byte[][] out = new byte[keys.size()][];
-        List<Integer> unknown = new ArrayList<>();
+        // positions of the keys this buffer did not write: the committed state answers for them
+        int[] unknown = new int[out.length];
+        int unknownCount = 0;
         for (int i = 0; i < out.length; i++) {
             byte[] mine = written.isEmpty() ? null : written.get(new IndexKey(keyspace.ordinal(), keys.get(i)));
             if (mine != null) {
                 out[i] = mine == DELETED ? null : mine;
             } else {
-                unknown.add(i);
+                unknown[unknownCount++] = i;
             }
         }
         ColumnFamilyHandle cf = store.handle(keyspace);
-        if (unknown.size() >= RANGE_PROBE_MIN_KEYS && noneCommittedBetween(cf, keys, unknown)) {
+        if (unknownCount >= RANGE_PROBE_MIN_KEYS && noneCommittedBetween(cf, keys, unknown, unknownCount)) {
             return Arrays.asList(out);
         }
         try {
-            for (int from = 0; from < unknown.size(); from += MULTI_GET_CHUNK) {
-                List<Integer> chunk = unknown.subList(from, Math.min(unknown.size(), from + MULTI_GET_CHUNK));
-                List<byte[]> chunkKeys = new ArrayList<>(chunk.size());
-                List<ColumnFamilyHandle> handles = new ArrayList<>(chunk.size());
-                for (int i : chunk) {
-                    chunkKeys.add(keys.get(i));
+            for (int from = 0; from < unknownCount; from += MULTI_GET_CHUNK) {
+                int to = Math.min(unknownCount, from + MULTI_GET_CHUNK);
+                List<byte[]> chunkKeys = new ArrayList<>(to - from);
+                List<ColumnFamilyHandle> handles = new ArrayList<>(to - from);
+                for (int j = from; j < to; j++) {
+                    chunkKeys.add(keys.get(unknown[j]));
                     handles.add(cf);
                 }
                 List<byte[]> values = store.db().multiGetAsList(handles, chunkKeys);
-                for (int j = 0; j < chunk.size(); j++) {
-                    out[chunk.get(j)] = values.get(j);
+                for (int j = from; j < to; j++) {
+                    out[unknown[j]] = values.get(j - from);
                 }
             }
         } catch (RocksDBException e) {
@@ -235,15 +237,15 @@ final class RocksWriteBuffer implements WriteBuffer {
 
     /**
      * Whether the committed state holds no key between the least and the greatest of
-     * {@code keys} at {@code positions}: then none of them exists, and one seek answered what a
-     * batched read of each key would have. Bulk loads into a new table, or past its greatest key,
-     * are answered this way.
+     * {@code keys} at the first {@code count} {@code positions}: then none of them exists, and one
+     * seek answered what a batched read of each key would have. Bulk loads into a new table, or
+     * past its greatest key, are answered this way.
      */
-    private boolean noneCommittedBetween(ColumnFamilyHandle cf, List<byte[]> keys, List<Integer> positions) {
-        byte[] least = keys.get(positions.get(0));
+    private boolean noneCommittedBetween(ColumnFamilyHandle cf, List<byte[]> keys, int[] positions, int count) {
+        byte[] least = keys.get(positions[0]);
         byte[] greatest = least;
-        for (int i : positions) {
-            byte[] k = keys.get(i);
+        for (int i = 1; i < count; i++) {
+            byte[] k = keys.get(positions[i]);
             if (Arrays.compareUnsigned(k, least) < 0) {
                 least = k;
             } else if (Arrays.compareUnsigned(k, greatest) > 0) {
