@@ -50,8 +50,16 @@ public final class StateTable {
      * tables that are never scanned (views, group states) never pay for ordering.
      */
     private final Map<PendingKey, byte[]> pending = new HashMap<>();
-    private NavigableMap<byte[], byte[]> sortedPending;
+    /**
+     * The pending writes sorted per distribution key (every scan stays within one), or null until
+     * the epoch's first scan. Kept per distribution key because one sorted map of all pending
+     * writes cost a tree insertion with byte-array compares on every write after that scan,
+     * which dominated joins whose other side probes this one.
+     */
+    private Map<PendingKey, NavigableMap<byte[], byte[]>> sortedPending;
     private final ByteWriter scratch = new ByteWriter(64);
+    /** Where the distribution key ends in the key {@link #encodeKey} returned last. */
+    private int lastDistEnd;
 
     /**
      * @param order per key column, or null for all {@link KeyOrder#DEFAULT}
@@ -80,7 +88,7 @@ public final class StateTable {
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        byte[] v = pending.get(new PendingKey(k));
+        byte[] v = pending.get(new PendingKey(k, lastDistEnd));
         if (v == null) {
             v = committed.get(Keyspace.DATA, k);
         }
@@ -88,17 +96,20 @@ public final class StateTable {
     }
 
     public void put(Object[] key, Object[] value) {
-        write(encodeKey(key, key.length), valueCodec.encode(value));
+        byte[] k = encodeKey(key, key.length);
+        write(k, valueCodec.encode(value));
     }
 
     public void delete(Object[] key) {
         write(encodeKey(key, key.length), TOMBSTONE);
     }
 
+    /** {@code key} is the key {@link #encodeKey} returned last. */
     private void write(byte[] key, byte[] value) {
-        pending.put(new PendingKey(key), value);
+        PendingKey k = new PendingKey(key, lastDistEnd);
+        pending.put(k, value);
         if (sortedPending != null) {
-            sortedPending.put(key, value);
+            sortedPending.computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned)).put(key, value);
         }
     }
 
@@ -112,14 +123,18 @@ public final class StateTable {
             throw new IllegalArgumentException("a scan prefix must cover the distribution key");
         }
         byte[] from = encodeKey(prefix, prefix.length);
+        PendingKey distributionKey = new PendingKey(from, lastDistEnd).distributionKey();
         // never null: keys start with a table id below 0xffffffff
         byte[] to = TableKeys.prefixEnd(from);
         if (sortedPending == null) {
-            sortedPending = new TreeMap<>(Arrays::compareUnsigned);
-            pending.forEach((k, v) -> sortedPending.put(k.bytes, v));
+            sortedPending = new HashMap<>();
+            pending.forEach((k, v) -> sortedPending.computeIfAbsent(k.distributionKey(),
+                    d -> new TreeMap<>(Arrays::compareUnsigned)).put(k.bytes, v));
         }
-        return new ValueIterator(sortedPending.subMap(from, true, to, false).entrySet().iterator(),
-                committed.scan(Keyspace.DATA, from, to));
+        NavigableMap<byte[], byte[]> mine = sortedPending.get(distributionKey);
+        Iterator<Map.Entry<byte[], byte[]>> pendingInRange = mine == null ? java.util.Collections.emptyIterator()
+                : mine.subMap(from, true, to, false).entrySet().iterator();
+        return new ValueIterator(pendingInRange, committed.scan(Keyspace.DATA, from, to));
     }
 
     /**
@@ -153,33 +168,27 @@ public final class StateTable {
     }
 
 
-    /** Full store key for the first {@code columns} key columns of {@code key}. */
+    /**
+     * Full store key for the first {@code columns} key columns of {@code key}, built in the scratch
+     * buffer with one allocation; leaves where its distribution key ends in {@link #lastDistEnd}.
+     */
     private byte[] encodeKey(Object[] key, int columns) {
         scratch.reset();
+        scratch.putInt(tableId).putShort(0);
+        // an empty distribution key hashes like any other (to the vnode of no bytes), as TableKeys does
+        int distEnd = TableKeys.PREFIX_LENGTH;
         for (int i = 0; i < columns; i++) {
             encodeColumn(scratch, keyTypes.get(i), order[i], key[i]);
+            if (i + 1 == distKeyCount) {
+                distEnd = scratch.length();
+            }
         }
-        byte[] body = scratch.toByteArray();
-        // an empty distribution key hashes like any other (to the vnode of no bytes), as TableKeys does
-        int distLength = distKeyCount == columns ? body.length : distKeyCount == 0 ? 0 : prefixLength(key);
-        int vnode = VirtualNodes.of(body, 0, distLength);
-        byte[] out = new byte[6 + body.length];
-        out[0] = (byte) (tableId >>> 24);
-        out[1] = (byte) (tableId >>> 16);
-        out[2] = (byte) (tableId >>> 8);
-        out[3] = (byte) tableId;
+        byte[] out = scratch.toByteArray();
+        int vnode = VirtualNodes.of(out, TableKeys.PREFIX_LENGTH, distEnd - TableKeys.PREFIX_LENGTH);
         out[4] = (byte) (vnode >>> 8);
         out[5] = (byte) vnode;
-        System.arraycopy(body, 0, out, 6, body.length);
+        lastDistEnd = distEnd;
         return out;
-    }
-
-    private int prefixLength(Object[] key) {
-        ByteWriter w = new ByteWriter(32);
-        for (int i = 0; i < distKeyCount; i++) {
-            encodeColumn(w, keyTypes.get(i), order[i], key[i]);
-        }
-        return w.toByteArray().length;
     }
 
     /**
@@ -192,30 +201,41 @@ public final class StateTable {
             KeyCodec.encodeValue(out, type, value);
             return;
         }
-        ByteWriter w = new ByteWriter(16);
-        KeyCodec.encodeValue(w, type, value);
-        byte[] b = w.toByteArray();
+        int start = out.length();
+        KeyCodec.encodeValue(out, type, value);
         if (order.descending()) {
-            for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) ~b[i];
-            }
+            out.invert(start);
         }
         if (value == null) {
-            b[0] = (byte) (order.nullsFirst() ? 0x00 : 0xff);
+            out.set(start, order.nullsFirst() ? 0x00 : 0xff);
         } else {
-            b[0] = (byte) (order.descending() ? 0xfe : 0x01);
+            out.set(start, order.descending() ? 0xfe : 0x01);
         }
-        out.putBytes(b);
     }
 
-    /** A store key as a hash map key; the hash is computed once. */
+    /**
+     * A store key as a hash map key, remembering where its distribution key ends; the hash is
+     * computed once.
+     */
     private static final class PendingKey {
         final byte[] bytes;
+        private final int distEnd;
         private final int hash;
 
-        PendingKey(byte[] bytes) {
+        PendingKey(byte[] bytes, int distEnd) {
+            this(bytes, distEnd, Arrays.hashCode(bytes));
+        }
+
+        private PendingKey(byte[] bytes, int distEnd, int hash) {
             this.bytes = bytes;
-            this.hash = Arrays.hashCode(bytes);
+            this.distEnd = distEnd;
+            this.hash = hash;
+        }
+
+        /** The key's table id, vnode and distribution key columns, as a key of its own. */
+        PendingKey distributionKey() {
+            byte[] prefix = Arrays.copyOf(bytes, distEnd);
+            return new PendingKey(prefix, distEnd, Arrays.hashCode(prefix));
         }
 
         @Override

@@ -263,6 +263,30 @@ public abstract class StateStoreContractTest {
     }
 
     @Test
+    void existAllFindsOneCommittedKeyAmongManyAbsentOnes() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("k00500"), b("c"));
+            wb.put(Keyspace.DATA, b("z"), b("c"));
+        });
+        List<byte[]> around = new ArrayList<>();
+        List<byte[]> past = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            around.add(b(String.format("k%05d", 999 - i)));
+            past.add(b(String.format("k%05d", 1000 + i)));
+        }
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            boolean[] found = wb.existAll(Keyspace.DATA, around);
+            for (int i = 0; i < found.length; i++) {
+                assertEquals(999 - i == 500, found[i], "key " + (999 - i));
+            }
+            boolean[] none = wb.existAll(Keyspace.DATA, past);
+            for (int i = 0; i < none.length; i++) {
+                assertFalse(none[i], "key " + (1000 + i));
+            }
+        }
+    }
+
+    @Test
     void existAllOverMoreThan4096Keys() {
         int n = 10_000;
         // committed: every even key
@@ -466,6 +490,40 @@ public abstract class StateStoreContractTest {
         }
         assertNull(get(Keyspace.DATA, "x"), "a rejected commit writes nothing");
         assertEquals(500, store.committedEpoch());
+    }
+
+    @Test
+    void writeAppliesOutsideTheEpochsAndPersists() {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("a"), b("1"));
+            wb.put(Keyspace.DATA, b("b"), b("2"));
+        });
+        long committed = store.committedEpoch();
+        try (ReadView before = store.snapshot(); WriteBuffer wb = store.newWriteBuffer()) {
+            wb.put(Keyspace.DATA, b("d"), b("first"));
+            wb.put(Keyspace.DATA, b("c"), b("3"));
+            wb.delete(Keyspace.DATA, b("a"));
+            wb.put(Keyspace.DATA, b("d"), b("4"));
+            wb.put(Keyspace.DATA, b("e"), b("gone"));
+            wb.delete(Keyspace.DATA, b("e"));
+            store.write(wb);
+            assertEquals(List.of("a=1", "b=2"), scan(before, Keyspace.DATA, b(""), b("z")),
+                    "a snapshot taken before the write does not see it");
+        }
+        assertEquals(committed, store.committedEpoch());
+        assertEquals(List.of("b=2", "c=3", "d=4"), scanAll(Keyspace.DATA, "", "z"));
+        // an epoch committed after the write overrides it, and both survive a reopen
+        commit(wb -> wb.put(Keyspace.DATA, b("c"), b("5")));
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            wb.put(Keyspace.DATA, b("f"), b("6"));
+            wb.put(Keyspace.CATALOG, b("t"), b("def"));
+            store.write(wb);
+        }
+        store.close();
+        store = null;
+        store = open(dir);
+        assertEquals(List.of("b=2", "c=5", "d=4", "f=6"), scanAll(Keyspace.DATA, "", "z"));
+        assertEquals("def", get(Keyspace.CATALOG, "t"));
     }
 
     @Test

@@ -63,6 +63,23 @@ public final class ByteWriter {
         return put(v);
     }
 
+    /** Overwrites the byte at {@code pos} (below {@link #length()}). */
+    public ByteWriter set(int pos, int b) {
+        if (pos >= len) {
+            throw new IndexOutOfBoundsException(pos);
+        }
+        buf[pos] = (byte) b;
+        return this;
+    }
+
+    /** Inverts every bit of the bytes from {@code from} on: turns an ascending memcomparable encoding descending. */
+    public ByteWriter invert(int from) {
+        for (int i = from; i < len; i++) {
+            buf[i] = (byte) ~buf[i];
+        }
+        return this;
+    }
+
     public int length() {
         return len;
     }

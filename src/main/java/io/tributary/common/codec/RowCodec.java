@@ -14,6 +14,9 @@ import java.util.List;
  * column types it was encoded with. One instance per schema; thread-safe after construction.
  */
 public final class RowCodec {
+    /** NUMERIC values of at most this many digits have an unscaled value that fits a long. */
+    private static final int MAX_LONG_DIGITS = 18;
+
     private final DataType[] types;
     private final int bitmapBytes;
 
@@ -55,8 +58,19 @@ public final class RowCodec {
             case DOUBLE -> out.putLong(Double.doubleToRawLongBits((Double) v));
             case NUMERIC -> {
                 BigDecimal d = (BigDecimal) v;
-                byte[] unscaled = d.unscaledValue().toByteArray();
-                out.putVarInt(d.scale() + 32768).putVarInt(unscaled.length).putBytes(unscaled);
+                out.putVarInt(d.scale() + 32768);
+                if (d.precision() <= MAX_LONG_DIGITS) {
+                    // BigInteger.toByteArray's bytes, computed without allocating it
+                    long unscaled = d.scaleByPowerOfTen(d.scale()).longValue();
+                    int length = (64 - Long.numberOfLeadingZeros(unscaled < 0 ? ~unscaled : unscaled)) / 8 + 1;
+                    out.putVarInt(length);
+                    for (int shift = (length - 1) * 8; shift >= 0; shift -= 8) {
+                        out.put((int) (unscaled >>> shift));
+                    }
+                } else {
+                    byte[] unscaled = d.unscaledValue().toByteArray();
+                    out.putVarInt(unscaled.length).putBytes(unscaled);
+                }
             }
             case VARCHAR, TEXT -> {
                 byte[] b = ((String) v).getBytes(StandardCharsets.UTF_8);
@@ -94,8 +108,16 @@ public final class RowCodec {
             case DOUBLE -> Double.longBitsToDouble(in.readLong());
             case NUMERIC -> {
                 int scale = in.readVarInt() - 32768;
-                byte[] unscaled = in.readBytes(in.readVarInt());
-                yield new BigDecimal(new BigInteger(unscaled), scale);
+                int length = in.readVarInt();
+                if (length <= 8) {
+                    long unscaled = in.b[in.pos];
+                    for (int i = 1; i < length; i++) {
+                        unscaled = unscaled << 8 | (in.b[in.pos + i] & 0xff);
+                    }
+                    in.pos += length;
+                    yield BigDecimal.valueOf(unscaled, scale);
+                }
+                yield new BigDecimal(new BigInteger(in.readBytes(length)), scale);
             }
             case VARCHAR, TEXT -> {
                 int n = in.readVarInt();

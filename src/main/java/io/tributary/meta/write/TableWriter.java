@@ -133,16 +133,17 @@ public final class TableWriter implements AutoCloseable {
     private final class StatementRows implements EpochChange {
         private final List<Change> settled;
         private final EpochChange alongside;
-        /** Positions in {@code settled} of the changes whose keys must be new, and those keys. */
-        private final List<Integer> inserts = new ArrayList<>();
+        /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
+        private final int[] inserts;
         private final List<byte[]> newKeys = new ArrayList<>();
 
         StatementRows(List<Change> settled, EpochChange alongside) {
             this.settled = settled;
             this.alongside = alongside;
+            this.inserts = new int[settled.size()];
             for (int i = 0; i < settled.size(); i++) {
                 if (settled.get(i).insert()) {
-                    inserts.add(i);
+                    inserts[newKeys.size()] = i;
                     newKeys.add(settled.get(i).key());
                 }
             }
@@ -159,8 +160,8 @@ public final class TableWriter implements AutoCloseable {
             List<byte[]> previous = streams.hasSubscribers(table.id())
                     ? epoch.getAll(Keyspace.DATA, settled.stream().map(Change::key).toList()) : null;
             boolean[] exists = previous != null ? null : epoch.existAll(Keyspace.DATA, newKeys);
-            for (int k = 0; k < inserts.size(); k++) {
-                int at = inserts.get(k);
+            for (int k = 0; k < newKeys.size(); k++) {
+                int at = inserts[k];
                 if (previous != null ? previous.get(at) != null : exists[k]) {
                     throw duplicate(settled.get(at).row());
                 }

@@ -14,6 +14,10 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.IngestExternalFileOptions;
+import org.rocksdb.Options;
+import org.rocksdb.SstFileWriter;
 import org.rocksdb.LRUCache;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
@@ -27,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@link StateStore} on RocksDB: one column family per {@link Keyspace}; each commit is one
@@ -48,11 +53,15 @@ public final class RocksStateStore implements StateStore {
     private final List<ColumnFamilyHandle> handles = new ArrayList<>();
     private final WriteOptions syncWrite;
     private final RocksPins pins;
+    /** Where checkpoint SST files are built before RocksDB takes them in; emptied at open. */
+    private final Path ingestDirectory;
+    private final AtomicLong ingestSeq = new AtomicLong();
     private volatile long committedEpoch;
 
     private RocksStateStore(RocksDB db, DBOptions dbOptions, ColumnFamilyOptions cfOptions, LRUCache cache,
-            List<ColumnFamilyHandle> handles, RocksPins pins) {
+            List<ColumnFamilyHandle> handles, RocksPins pins, Path ingestDirectory) {
         this.db = db;
+        this.ingestDirectory = ingestDirectory;
         this.pins = pins;
         this.dbOptions = dbOptions;
         this.cfOptions = cfOptions;
@@ -87,7 +96,7 @@ public final class RocksStateStore implements StateStore {
             // column families added since a store was created (the change log) are created on open
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors(cfOptions), handles);
-            return new RocksStateStore(db, dbOptions, cfOptions, cache, handles, pins);
+            return new RocksStateStore(db, dbOptions, cfOptions, cache, handles, pins, emptyIngestDirectory(dir));
         } catch (RocksDBException e) {
             if (String.valueOf(e.getMessage()).contains("lock file")) {
                 // RocksDB holds an exclusive lock on its directory while open
@@ -100,6 +109,22 @@ public final class RocksStateStore implements StateStore {
             throw new TributaryException(SqlState.INTERNAL_ERROR,
                     "cannot open the state store in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Beside the store (on its file system, so ingestion links rather than copies), emptied of
+     * files a crash left half-built.
+     */
+    private static Path emptyIngestDirectory(Path dir) throws java.io.IOException {
+        Path absolute = dir.toAbsolutePath();
+        Path ingest = absolute.resolveSibling(absolute.getFileName() + ".ingest");
+        Files.createDirectories(ingest);
+        try (var leftovers = Files.list(ingest)) {
+            for (Path p : (Iterable<Path>) leftovers::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+        return ingest;
     }
 
     /** Where the pinned snapshots of the store in {@code dir} live: beside it, never inside RocksDB's own directory. */
@@ -164,9 +189,51 @@ public final class RocksStateStore implements StateStore {
         committedEpoch = epoch;
     }
 
+    /**
+     * Puts and deletes of the data keyspace (a backfill's checkpoint) become one SST file,
+     * ingested atomically: they bypass the write-ahead log and the memtables, so the epoch
+     * commits of foreground writes never queue behind a checkpoint's hundreds of thousands of rows
+     * (they did, for hundreds of milliseconds). Ingestion is durable when it returns: the file is
+     * synced before it is linked in, and the MANIFEST that adds it is synced. Anything else goes
+     * through a synced batch.
+     */
     @Override
     public void write(WriteBuffer buffer) {
-        ((RocksWriteBuffer) buffer).writeTo(db, syncWrite);
+        RocksWriteBuffer rb = (RocksWriteBuffer) buffer;
+        if (rb.onlyPointWritesTo(Keyspace.DATA)) {
+            ingest(rb);
+        } else if (rb.size() > 0) {
+            rb.writeTo(db, syncWrite);
+        }
+    }
+
+    private void ingest(RocksWriteBuffer buffer) {
+        Path file = ingestDirectory.resolve("checkpoint-" + ingestSeq.incrementAndGet() + ".sst");
+        try {
+            try (EnvOptions env = new EnvOptions(); Options options = new Options(dbOptions, cfOptions);
+                 SstFileWriter writer = new SstFileWriter(env, options)) {
+                writer.open(file.toString());
+                buffer.writeSorted((key, value) -> {
+                    if (value == null) {
+                        writer.delete(key);
+                    } else {
+                        writer.put(key, value);
+                    }
+                });
+                writer.finish();
+            }
+            try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
+                db.ingestExternalFile(handle(Keyspace.DATA), List.of(file.toString()), options);
+            }
+        } catch (RocksDBException e) {
+            throw storageError(e);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (java.io.IOException e) {
+                // a leftover is removed at the next open
+            }
+        }
     }
 
     @Override

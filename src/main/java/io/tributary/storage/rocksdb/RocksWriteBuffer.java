@@ -5,6 +5,7 @@ import io.tributary.storage.WriteBuffer;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -15,27 +16,41 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A native {@code WriteBatch} (cheap appends, one atomic write at commit) plus a Java index of
- * which keys this buffer wrote and their values after it, for uniqueness checks and for the old
- * rows DML hands to streaming jobs.
+ * Writes kept in Java, in order, until they are applied: as one native {@code WriteBatch} at a
+ * commit, or as an ingested SST file for {@link RocksStateStore#write}. Beside the writes, an
+ * index of which keys this buffer wrote and their values after it, for uniqueness checks and for
+ * the old rows DML hands to streaming jobs.
  * RocksDB's indexed batch was measured at over 5 µs per put and lookup; this costs a fraction.
+ * Keys and values are held, not copied: callers hand over arrays they no longer change.
  */
 final class RocksWriteBuffer implements WriteBuffer {
     private static final int MULTI_GET_CHUNK = 4096;
+    private static final byte PUT = 0;
+    private static final byte DELETE = 1;
+    /** Key is the range's start, value its end. */
+    private static final byte DELETE_RANGE = 2;
 
     private final RocksStateStore store;
-    private final WriteBatch batch = new WriteBatch();
     /**
-     * Which keys this buffer wrote and their values after it ({@link #DELETED} when removed). Built lazily from
-     * {@link #unindexed} on the first lookup: a bulk load whose epoch commits before anyone asks
-     * never pays for indexing its rows.
+     * The writes in order: at each position the operation, the keyspace ordinal, the key and the
+     * value (null for a delete). Parallel arrays, so that a write allocates nothing here and
+     * hashes nothing: checkpoints and loads that never look a key up never pay for it.
+     */
+    private final List<byte[]> keys = new ArrayList<>();
+    private final List<byte[]> values = new ArrayList<>();
+    private byte[] ops = new byte[64];
+    private byte[] keyspaces = new byte[64];
+    /**
+     * Which keys this buffer wrote and their values after it ({@link #DELETED} when removed), for
+     * the writes before {@link #indexed}. Brought up to date on the first lookup after writes: a
+     * bulk load whose epoch commits before anyone asks never pays for indexing its rows.
      */
     private final Map<IndexKey, byte[]> written = new HashMap<>();
+    private int indexed;
     /** The index's mark for a key this buffer deletes (compared by identity). */
     private static final byte[] DELETED = new byte[0];
-    private final List<Object[]> unindexed = new ArrayList<>();
-    /** While a save point is set: where {@link #unindexed} stood, and index changes to undo. */
-    private int savePointMark = -1;
+    /** While a save point is set: how many writes there were at it, and index changes to undo. */
+    private int savePoint = -1;
     private List<Object[]> undo;
 
     RocksWriteBuffer(RocksStateStore store) {
@@ -48,8 +63,8 @@ final class RocksWriteBuffer implements WriteBuffer {
         private final byte[] key;
         private final int hash;
 
-        IndexKey(Keyspace keyspace, byte[] key) {
-            this.keyspace = keyspace.ordinal();
+        IndexKey(int keyspace, byte[] key) {
+            this.keyspace = keyspace;
             this.key = key;
             this.hash = Arrays.hashCode(key) * 31 + this.keyspace;
         }
@@ -67,34 +82,47 @@ final class RocksWriteBuffer implements WriteBuffer {
 
     @Override
     public void put(Keyspace keyspace, byte[] key, byte[] value) {
-        try {
-            batch.put(store.handle(keyspace), key, value);
-        } catch (RocksDBException e) {
-            throw RocksStateStore.storageError(e);
-        }
-        index(new IndexKey(keyspace, key), value);
+        append(PUT, keyspace, key, value);
     }
 
-    private void index(IndexKey key, byte[] value) {
-        unindexed.add(new Object[] {key, value});
+    @Override
+    public void delete(Keyspace keyspace, byte[] key) {
+        append(DELETE, keyspace, key, null);
+    }
+
+    @Override
+    public void deleteRange(Keyspace keyspace, byte[] from, byte[] toExclusive) {
+        append(DELETE_RANGE, keyspace, from, toExclusive);
+    }
+
+    private void append(byte op, Keyspace keyspace, byte[] key, byte[] value) {
+        int at = keys.size();
+        if (at == ops.length) {
+            ops = Arrays.copyOf(ops, at * 2);
+            keyspaces = Arrays.copyOf(keyspaces, at * 2);
+        }
+        ops[at] = op;
+        keyspaces[at] = (byte) keyspace.ordinal();
+        keys.add(key);
+        values.add(value);
     }
 
     /**
-     * Moves pending index entries into the index. Under a save point, entries written after it
-     * (from {@link #savePointMark} on) are remembered with the value they replaced, to undo them.
+     * Brings the index up to date. Under a save point, writes made after it are remembered with
+     * the value they replaced, to undo them.
      */
     private void foldIndex() {
-        for (int i = 0; i < unindexed.size(); i++) {
-            Object[] e = unindexed.get(i);
-            byte[] previous = written.put((IndexKey) e[0], (byte[]) e[1]);
-            if (undo != null && i >= savePointMark) {
-                undo.add(new Object[] {e[0], previous});
+        for (int i = indexed; i < keys.size(); i++) {
+            if (ops[i] == DELETE_RANGE) {
+                continue;
+            }
+            IndexKey key = new IndexKey(keyspaces[i], keys.get(i));
+            byte[] previous = written.put(key, ops[i] == PUT ? values.get(i) : DELETED);
+            if (undo != null && i >= savePoint) {
+                undo.add(new Object[] {key, previous});
             }
         }
-        unindexed.clear();
-        if (undo != null) {
-            savePointMark = 0;
-        }
+        indexed = keys.size();
     }
 
     @Override
@@ -102,62 +130,38 @@ final class RocksWriteBuffer implements WriteBuffer {
         if (undo != null) {
             throw new IllegalStateException("a save point is already set");
         }
-        batch.setSavePoint();
         undo = new ArrayList<>();
-        savePointMark = unindexed.size();
+        savePoint = keys.size();
     }
 
     @Override
     public void rollbackToSavePoint() {
-        try {
-            batch.rollbackToSavePoint();
-        } catch (RocksDBException e) {
-            throw RocksStateStore.storageError(e);
-        } finally {
-            unindexed.subList(savePointMark, unindexed.size()).clear();
-            for (int i = undo.size() - 1; i >= 0; i--) {
-                IndexKey key = (IndexKey) undo.get(i)[0];
-                byte[] previous = (byte[]) undo.get(i)[1];
-                if (previous == null) {
-                    written.remove(key);
-                } else {
-                    written.put(key, previous);
-                }
-            }
-            undo = null;
-            savePointMark = -1;
+        if (undo == null) {
+            throw new IllegalStateException("no save point is set");
         }
+        keys.subList(savePoint, keys.size()).clear();
+        values.subList(savePoint, values.size()).clear();
+        indexed = Math.min(indexed, savePoint);
+        for (int i = undo.size() - 1; i >= 0; i--) {
+            IndexKey key = (IndexKey) undo.get(i)[0];
+            byte[] previous = (byte[]) undo.get(i)[1];
+            if (previous == null) {
+                written.remove(key);
+            } else {
+                written.put(key, previous);
+            }
+        }
+        undo = null;
+        savePoint = -1;
     }
 
     @Override
     public void releaseSavePoint() {
-        try {
-            batch.popSavePoint();
-        } catch (RocksDBException e) {
-            throw RocksStateStore.storageError(e);
-        } finally {
-            undo = null;
-            savePointMark = -1;
+        if (undo == null) {
+            throw new IllegalStateException("no save point is set");
         }
-    }
-
-    @Override
-    public void delete(Keyspace keyspace, byte[] key) {
-        try {
-            batch.delete(store.handle(keyspace), key);
-        } catch (RocksDBException e) {
-            throw RocksStateStore.storageError(e);
-        }
-        index(new IndexKey(keyspace, key), DELETED);
-    }
-
-    @Override
-    public void deleteRange(Keyspace keyspace, byte[] from, byte[] toExclusive) {
-        try {
-            batch.deleteRange(store.handle(keyspace), from, toExclusive);
-        } catch (RocksDBException e) {
-            throw RocksStateStore.storageError(e);
-        }
+        undo = null;
+        savePoint = -1;
     }
 
     @Override
@@ -178,7 +182,7 @@ final class RocksWriteBuffer implements WriteBuffer {
     @Override
     public byte[] get(Keyspace keyspace, byte[] key) {
         foldIndex();
-        byte[] mine = written.get(new IndexKey(keyspace, key));
+        byte[] mine = written.get(new IndexKey(keyspace.ordinal(), key));
         if (mine != null) {
             return mine == DELETED ? null : mine;
         }
@@ -193,28 +197,33 @@ final class RocksWriteBuffer implements WriteBuffer {
     public List<byte[]> getAll(Keyspace keyspace, List<byte[]> keys) {
         foldIndex();
         byte[][] out = new byte[keys.size()][];
-        List<Integer> unknown = new ArrayList<>();
+        // positions of the keys this buffer did not write: the committed state answers for them
+        int[] unknown = new int[out.length];
+        int unknownCount = 0;
         for (int i = 0; i < out.length; i++) {
-            byte[] mine = written.isEmpty() ? null : written.get(new IndexKey(keyspace, keys.get(i)));
+            byte[] mine = written.isEmpty() ? null : written.get(new IndexKey(keyspace.ordinal(), keys.get(i)));
             if (mine != null) {
                 out[i] = mine == DELETED ? null : mine;
             } else {
-                unknown.add(i);
+                unknown[unknownCount++] = i;
             }
         }
         ColumnFamilyHandle cf = store.handle(keyspace);
+        if (unknownCount >= RANGE_PROBE_MIN_KEYS && noneCommittedBetween(cf, keys, unknown, unknownCount)) {
+            return Arrays.asList(out);
+        }
         try {
-            for (int from = 0; from < unknown.size(); from += MULTI_GET_CHUNK) {
-                List<Integer> chunk = unknown.subList(from, Math.min(unknown.size(), from + MULTI_GET_CHUNK));
-                List<byte[]> chunkKeys = new ArrayList<>(chunk.size());
-                List<ColumnFamilyHandle> handles = new ArrayList<>(chunk.size());
-                for (int i : chunk) {
-                    chunkKeys.add(keys.get(i));
+            for (int from = 0; from < unknownCount; from += MULTI_GET_CHUNK) {
+                int to = Math.min(unknownCount, from + MULTI_GET_CHUNK);
+                List<byte[]> chunkKeys = new ArrayList<>(to - from);
+                List<ColumnFamilyHandle> handles = new ArrayList<>(to - from);
+                for (int j = from; j < to; j++) {
+                    chunkKeys.add(keys.get(unknown[j]));
                     handles.add(cf);
                 }
                 List<byte[]> values = store.db().multiGetAsList(handles, chunkKeys);
-                for (int j = 0; j < chunk.size(); j++) {
-                    out[chunk.get(j)] = values.get(j);
+                for (int j = from; j < to; j++) {
+                    out[unknown[j]] = values.get(j - from);
                 }
             }
         } catch (RocksDBException e) {
@@ -223,21 +232,143 @@ final class RocksWriteBuffer implements WriteBuffer {
         return Arrays.asList(out);
     }
 
-    @Override
-    public long size() {
-        return batch.count();
-    }
+    /** From this many keys on, one seek may save a batched read of every key. */
+    private static final int RANGE_PROBE_MIN_KEYS = 256;
 
-    void writeTo(RocksDB db, WriteOptions options) {
-        try {
-            db.write(options, batch);
+    /**
+     * Whether the committed state holds no key between the least and the greatest of
+     * {@code keys} at the first {@code count} {@code positions}: then none of them exists, and one
+     * seek answered what a batched read of each key would have. Bulk loads into a new table, or
+     * past its greatest key, are answered this way.
+     */
+    private boolean noneCommittedBetween(ColumnFamilyHandle cf, List<byte[]> keys, int[] positions, int count) {
+        byte[] least = keys.get(positions[0]);
+        byte[] greatest = least;
+        for (int i = 1; i < count; i++) {
+            byte[] k = keys.get(positions[i]);
+            if (Arrays.compareUnsigned(k, least) < 0) {
+                least = k;
+            } else if (Arrays.compareUnsigned(k, greatest) > 0) {
+                greatest = k;
+            }
+        }
+        try (RocksIterator it = store.db().newIterator(cf)) {
+            it.seek(least);
+            if (!it.isValid()) {
+                it.status();
+                return true;
+            }
+            return Arrays.compareUnsigned(it.key(), greatest) > 0;
         } catch (RocksDBException e) {
             throw RocksStateStore.storageError(e);
         }
     }
 
     @Override
+    public long size() {
+        return keys.size();
+    }
+
+    /** Applies every write in one atomic native batch. */
+    void writeTo(RocksDB db, WriteOptions options) {
+        Keyspace[] spaces = Keyspace.values();
+        try (WriteBatch batch = new WriteBatch()) {
+            for (int i = 0; i < keys.size(); i++) {
+                ColumnFamilyHandle cf = store.handle(spaces[keyspaces[i]]);
+                switch (ops[i]) {
+                    case PUT -> batch.put(cf, keys.get(i), values.get(i));
+                    case DELETE -> batch.delete(cf, keys.get(i));
+                    default -> batch.deleteRange(cf, keys.get(i), values.get(i));
+                }
+            }
+            db.write(options, batch);
+        } catch (RocksDBException e) {
+            throw RocksStateStore.storageError(e);
+        }
+    }
+
+    /**
+     * Whether {@link #writeSorted} can take these writes: only puts and deletes, all in
+     * {@code keyspace}, and at least one.
+     */
+    boolean onlyPointWritesTo(Keyspace keyspace) {
+        for (int i = 0; i < keys.size(); i++) {
+            if (ops[i] == DELETE_RANGE || keyspaces[i] != keyspace.ordinal()) {
+                return false;
+            }
+        }
+        return !keys.isEmpty();
+    }
+
+    /** Receives the net writes in ascending unsigned key order. */
+    interface SortedSink {
+        /** @param value null for a delete */
+        void accept(byte[] key, byte[] value) throws RocksDBException;
+    }
+
+    /** Hands the last write of each key to {@code sink} in key order; for {@link #onlyPointWritesTo} buffers. */
+    void writeSorted(SortedSink sink) throws RocksDBException {
+        byte[][] k = keys.toArray(new byte[0][]);
+        int[] order = new int[k.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        sort(k, order, new int[order.length], 0, order.length);
+        for (int i = 0; i < order.length; i++) {
+            int at = order[i];
+            // of equal keys, the last write sorts last and wins
+            if (i + 1 < order.length && Arrays.equals(k[at], k[order[i + 1]])) {
+                continue;
+            }
+            sink.accept(k[at], ops[at] == PUT ? values.get(at) : null);
+        }
+    }
+
+    /**
+     * Sorts positions {@code order[from..to)} by their keys, equal keys by position: a merge sort
+     * of primitive positions, several times faster here than sorting boxed ones through a
+     * comparator.
+     */
+    private static void sort(byte[][] keys, int[] order, int[] scratch, int from, int to) {
+        if (to - from <= 16) {
+            for (int i = from + 1; i < to; i++) {
+                int x = order[i];
+                int j = i - 1;
+                while (j >= from && before(keys, x, order[j])) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = x;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sort(keys, order, scratch, from, mid);
+        sort(keys, order, scratch, mid, to);
+        if (!before(keys, order[mid], order[mid - 1])) {
+            return;
+        }
+        System.arraycopy(order, from, scratch, from, to - from);
+        int a = from;
+        int b = mid;
+        for (int i = from; i < to; i++) {
+            if (b >= to || (a < mid && !before(keys, scratch[b], scratch[a]))) {
+                order[i] = scratch[a++];
+            } else {
+                order[i] = scratch[b++];
+            }
+        }
+    }
+
+    private static boolean before(byte[][] keys, int x, int y) {
+        int c = Arrays.compareUnsigned(keys[x], keys[y]);
+        return c < 0 || (c == 0 && x < y);
+    }
+
+    @Override
     public void close() {
-        batch.close();
+        keys.clear();
+        values.clear();
+        written.clear();
     }
 }
