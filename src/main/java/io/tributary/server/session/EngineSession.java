@@ -40,10 +40,12 @@ public final class EngineSession implements Session {
     private char transactionStatus = 'I';
     private Consumer<Notice> notices = n -> { };
 
-    EngineSession(Database db, Map<String, String> startupParameters) {
+    /** @param user who authenticated; the catalog shows it as the owner of everything */
+    EngineSession(Database db, String user, Map<String, String> startupParameters) {
         this.db = db;
         this.variables = new SessionVariables(startupParameters);
-        this.frontend = new CalciteFrontend(db.catalog(), db.systemTables(), readContext);
+        this.frontend = new CalciteFrontend(db.catalog(), db.systemTables(), readContext,
+                new CatalogSession(user, variables));
         this.dml = new DmlRunner(db, this::checkCancelled);
         this.utility = new UtilityRunner(db, variables, this::checkCancelled);
     }

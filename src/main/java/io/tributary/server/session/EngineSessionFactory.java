@@ -19,6 +19,6 @@ public final class EngineSessionFactory implements SessionFactory {
         if (database != null && !database.isEmpty() && !database.equals(Catalog.DATABASE)) {
             throw new TributaryException("3D000", "database \"" + database + "\" does not exist");
         }
-        return new EngineSession(db, startupParameters);
+        return new EngineSession(db, user, startupParameters);
     }
 }

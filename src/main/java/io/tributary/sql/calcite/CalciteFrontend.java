@@ -3,6 +3,9 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.pg.PgCatalog;
+import io.tributary.catalog.pg.PgSession;
+import io.tributary.catalog.pg.PgTable;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
@@ -58,11 +61,16 @@ public final class CalciteFrontend implements AutoCloseable {
     private final Catalog catalog;
     private final SystemTables systemTables;
     private final CalciteConnection connection;
+    private final PgSession session;
 
-    /** @param systemTables shown read-only as schema {@link SystemTables#SCHEMA} */
-    public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context) {
+    /**
+     * @param systemTables shown read-only as schema {@link SystemTables#SCHEMA}
+     * @param session the session whose user and settings {@code pg_catalog} shows
+     */
+    public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context, PgSession session) {
         this.catalog = catalog;
         this.systemTables = systemTables;
+        this.session = session;
         Properties props = CalciteSettings.connectionProperties();
         try {
             this.connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", props)
@@ -71,6 +79,12 @@ public final class CalciteFrontend implements AutoCloseable {
             root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
             root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
+            PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
+            root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
+            root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables)).setCacheEnabled(false);
+            PgTable definitions = pg.definitions(PgCatalogCalls.DEFINITIONS_SCHEMA);
+            root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> List.of(definitions)))
+                    .setCacheEnabled(false);
             PgTypeAliases.register(root);
             connection.setSchema(Catalog.SCHEMA);
         } catch (SQLException e) {
@@ -84,7 +98,7 @@ public final class CalciteFrontend implements AutoCloseable {
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
-        ParameterRewriter rewritten = ParameterRewriter.rewrite(sql);
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
         SqlNode node;
         try {
             node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
@@ -93,7 +107,7 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         // labels come from the statement as written, before the rewrites below
         List<String> labels = ColumnLabels.of(node);
-        StatementRewrite.Result postgres = StatementRewrite.applyAll(node);
+        StatementRewrite.Result postgres = StatementRewrite.applyAll(node, new PgCatalogCalls(session.user()));
         node = postgres.statement();
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);

@@ -21,14 +21,17 @@ abstract class StatementRewrite extends SqlShuttle {
 
     /**
      * Applies the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to numeric and to
-     * integers) to {@code statement}.
+     * integers) and then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
      */
-    static Result applyAll(SqlNode statement) {
+    static Result applyAll(SqlNode statement, StatementRewrite... more) {
         SqlNode node = statement;
         boolean any = false;
-        for (StatementRewrite rewrite : List.of(new LikeEscape(), new AvgScale(), new NumericCast())) {
+        List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(new LikeEscape(), new AvgScale(),
+                new NumericCast()));
+        rewrites.addAll(List.of(more));
+        for (StatementRewrite rewrite : rewrites) {
             node = node.accept(rewrite);
             any |= rewrite.changed;
         }
