@@ -172,7 +172,9 @@ public final class PgCatalog {
                 + "stxowner oid, stxstattarget int4, stxkeys int2[], stxkind char[], stxexprs pg_node_tree", List::of);
         table("pg_publication", 6104, "r", "oid oid, pubname name, pubowner oid, puballtables bool, "
                 + "pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", List::of);
-        table("pg_publication_rel", 6106, "r", "oid oid, prpubid oid, prrelid oid", List::of);
+        table("pg_publication_rel", 6106, "r", "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, "
+                + "prattrs int2[]", List::of);
+        table("pg_publication_namespace", 6237, "r", "oid oid, pnpubid oid, pnnspid oid", List::of);
         table("pg_tables", 12004, "v", "schemaname name, tablename name, tableowner name, tablespace name, "
                 + "hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", () -> relationRows("r"));
         table("pg_views", 12005, "v", "schemaname name, viewname name, viewowner name, definition text",

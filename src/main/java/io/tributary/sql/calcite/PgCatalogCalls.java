@@ -29,40 +29,46 @@ import java.util.Map;
  * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, and casts
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
- * {@code user} become the session's user.
+ * {@code user} become the session's user; {@code array_upper(a, 1)} becomes a's length; and a
+ * function in FROM with an alias but no column list names its column after the alias, as in
+ * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
  */
 final class PgCatalogCalls extends StatementRewrite {
     /** Schema of the relation {@link io.tributary.catalog.pg.PgCatalog#definitions} shows; not reachable unquoted. */
     static final String DEFINITIONS_SCHEMA = "$pg";
 
-    private static final String ROLE = "(SELECT r.rolname FROM pg_catalog.pg_roles r WHERE r.oid = \"$0\")";
-    private static final String DESCRIPTION = "(SELECT d.description FROM pg_catalog.pg_description d"
-            + " WHERE d.objoid = \"$0\" AND d.objsubid = %s)";
+    /** Templates name their tables pg__x so that they never capture the caller's aliases. */
+    private static final String ROLE =
+            "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
+    private static final String DESCRIPTION = "(SELECT pg__d.description FROM pg_catalog.pg_description pg__d"
+            + " WHERE pg__d.objoid = \"$0\" AND pg__d.objsubid = %s)";
     private static final Map<String, String> FUNCTIONS = Map.of(
             "pg_get_userbyid", ROLE,
-            "pg_table_is_visible", "EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid = \"$0\""
-                    + " AND c.relnamespace IN (11, 2200))",
+            "pg_table_is_visible", "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
+                    + " AND pg__c.relnamespace IN (11, 2200))",
             "pg_get_indexdef", definition("i"),
             "pg_get_constraintdef", definition("c"),
             "pg_get_viewdef", definition("v"),
             "obj_description", DESCRIPTION.formatted("0"),
             "col_description", DESCRIPTION.formatted("\"$1\""),
-            "pg_relation_is_publishable", "EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid = \"$0\""
-                    + " AND c.relkind IN ('r', 'p'))",
+            "pg_relation_is_publishable",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
+                    + " AND pg__c.relkind IN ('r', 'p'))",
             "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
 
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
             "regclass", new String[] {
-                "(SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                        + " WHERE c.relname = \"$0\" AND n.nspname = \"$1\")",
-                "(SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = \"$0\")"},
+                "(SELECT pg__c.oid FROM pg_catalog.pg_class pg__c"
+                        + " JOIN pg_catalog.pg_namespace pg__n ON pg__n.oid = pg__c.relnamespace"
+                        + " WHERE pg__c.relname = \"$0\" AND pg__n.nspname = \"$1\")",
+                "(SELECT pg__c.relname FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"},
             "regtype", new String[] {
-                "(SELECT t.oid FROM pg_catalog.pg_type t WHERE t.typname = \"$0\")",
+                "(SELECT pg__t.oid FROM pg_catalog.pg_type pg__t WHERE pg__t.typname = \"$0\")",
                 "format_type(\"$0\", NULL)"},
             "regnamespace", new String[] {
-                "(SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = \"$0\")",
-                "(SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = \"$0\")"});
+                "(SELECT pg__n.oid FROM pg_catalog.pg_namespace pg__n WHERE pg__n.nspname = \"$0\")",
+                "(SELECT pg__n.nspname FROM pg_catalog.pg_namespace pg__n WHERE pg__n.oid = \"$0\")"});
 
     private final String user;
 
@@ -72,8 +78,8 @@ final class PgCatalogCalls extends StatementRewrite {
     }
 
     private static String definition(String kind) {
-        return "(SELECT d.definition FROM \"" + DEFINITIONS_SCHEMA + "\".definitions d WHERE d.oid = \"$0\""
-                + " AND d.kind = '" + kind + "')";
+        return "(SELECT pg__d.definition FROM \"" + DEFINITIONS_SCHEMA + "\".definitions pg__d"
+                + " WHERE pg__d.oid = \"$0\" AND pg__d.kind = '" + kind + "')";
     }
 
     @Override
@@ -85,6 +91,38 @@ final class PgCatalogCalls extends StatementRewrite {
                 return rewritten(cast);
             }
         }
+        if ((kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS) && (arrayLiteral(call.operand(0)) != null
+                || arrayLiteral(call.operand(1)) != null)) {
+            SqlNode[] operands = new SqlNode[2];
+            for (int i = 0; i < 2; i++) {
+                SqlNode array = arrayLiteral(call.operand(i));
+                operands[i] = array != null ? array : call.operand(i).accept(this);
+            }
+            return rewritten(call.getOperator().createCall(call.getParserPosition(), operands));
+        }
+        if ((kind == SqlKind.SOME || kind == SqlKind.ALL) && call.operand(0) instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+            // Calcite compares a CHAR(n) literal with a VARCHAR array's elements only once it is VARCHAR
+            return rewritten(call.getOperator().createCall(call.getParserPosition(),
+                    castTo(lit, SqlTypeName.VARCHAR, lit.getParserPosition()), call.operand(1).accept(this)));
+        }
+        if (kind == SqlKind.ITEM && call.operandCount() == 2 && !(call.operand(1) instanceof SqlLiteral)) {
+            // Calcite indexes arrays by INTEGER only; PostgreSQL takes any integer expression
+            return rewritten(call.getOperator().createCall(call.getParserPosition(), call.operand(0).accept(this),
+                    castTo(call.operand(1).accept(this), SqlTypeName.INTEGER, call.getParserPosition())));
+        }
+        if (call instanceof org.apache.calcite.sql.SqlSelect select && select.getFrom() != null) {
+            select.setFrom(fromItem(select.getFrom()));
+        }
+        if (call.getOperator() instanceof SqlFunction f && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple() && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
+                && call.operandCount() == 2) {
+            // a one-dimensional array's upper bound is its length; PostgreSQL gives NULL for an empty one
+            SqlNode length = SqlStdOperatorTable.CARDINALITY.createCall(call.getParserPosition(),
+                    call.operand(0).accept(this));
+            return rewritten(SqlStdOperatorTable.NULLIF.createCall(call.getParserPosition(), length,
+                    SqlLiteral.createExactNumeric("0", call.getParserPosition())));
+        }
         if (call.getOperator() == SqlStdOperatorTable.CURRENT_USER
                 || call.getOperator() == SqlStdOperatorTable.SESSION_USER
                 || call.getOperator() == SqlStdOperatorTable.USER) {
@@ -94,11 +132,55 @@ final class PgCatalogCalls extends StatementRewrite {
                 && f.getSqlIdentifier().isSimple()) {
             String template = FUNCTIONS.get(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT));
             if (template != null && call.operandCount() > 0) {
-                List<SqlNode> args = call.getOperandList().stream().map(a -> a == null ? null : a.accept(this)).toList();
+                List<SqlNode> args = call.getOperandList().stream()
+                        .map(a -> a == null ? null : a.accept(this)).toList();
                 return rewritten(expand(template, args));
             }
         }
         return super.visit(call);
+    }
+
+    /**
+     * A FROM item with PostgreSQL's naming: the one column of a function with an alias but no
+     * column list is named after the alias ({@code FROM generate_series(1, 3) s} has column s).
+     */
+    private SqlNode fromItem(SqlNode from) {
+        if (from instanceof org.apache.calcite.sql.SqlJoin join) {
+            join.setLeft(fromItem(join.getLeft()));
+            join.setRight(fromItem(join.getRight()));
+            return join;
+        }
+        if (from instanceof SqlCall as && as.getKind() == SqlKind.AS && as.operandCount() == 2
+                && as.operand(0) instanceof SqlCall fn && fn.getOperator() instanceof SqlFunction) {
+            return rewritten(SqlStdOperatorTable.AS.createCall(as.getParserPosition(), fn, as.operand(1),
+                    as.operand(1)));
+        }
+        return from;
+    }
+
+    /**
+     * A PostgreSQL array literal compared with an array ({@code polroles = '{0}'}) as an ARRAY
+     * constructor of its elements (numbers stay numbers), or null for any other node or an empty
+     * array.
+     */
+    private static SqlNode arrayLiteral(SqlNode node) {
+        if (!(node instanceof SqlLiteral lit) || lit.getTypeName().getFamily()
+                != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+            return null;
+        }
+        String text = lit.getValueAs(String.class).trim();
+        if (text.length() < 3 || text.charAt(0) != '{' || text.charAt(text.length() - 1) != '}'
+                || text.indexOf('"') >= 0) {
+            return null;
+        }
+        SqlParserPos pos = lit.getParserPosition();
+        List<SqlNode> elements = new java.util.ArrayList<>();
+        for (String e : text.substring(1, text.length() - 1).split(",")) {
+            String v = e.trim();
+            elements.add(v.matches("-?\\d+") ? SqlLiteral.createExactNumeric(v, pos)
+                    : SqlLiteral.createCharString(v, pos));
+        }
+        return SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR.createCall(pos, elements);
     }
 
     /** The rewrite of {@code CAST(value AS spec)}, or null when the type is not a catalog type. */

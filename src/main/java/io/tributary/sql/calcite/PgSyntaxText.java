@@ -6,8 +6,9 @@ import java.util.regex.Pattern;
 /**
  * Rewrites PostgreSQL syntax Calcite's grammar lacks, as catalog queries of psql and drivers use
  * it, into text Calcite parses: {@code OPERATOR(pg_catalog.~)} becomes {@code ~},
- * {@code COLLATE pg_catalog.default} is dropped, and {@code pg_catalog.} before a function name or
- * after {@code ::} is dropped (PostgreSQL resolves those names in pg_catalog first anyway). Each
+ * {@code COLLATE pg_catalog.default} is dropped, a cast to a pg_catalog array type
+ * ({@code ::pg_catalog.int2[]}, applied by psql to columns that already are arrays) is dropped, and
+ * {@code pg_catalog.} before a function name or after {@code ::} is dropped (PostgreSQL resolves those names in pg_catalog first anyway). Each
  * change keeps the text's length (padding with spaces), so error positions still point into the
  * client's statement. Quoted text and comments are left alone. Stateless.
  */
@@ -18,6 +19,8 @@ final class PgSyntaxText {
             Pattern.compile("(?i)\\bCOLLATE\\s+pg_catalog\\s*\\.\\s*(\"default\"|default)\\b");
     private static final Pattern QUALIFIED_FUNCTION =
             Pattern.compile("(?i)\\bpg_catalog\\s*\\.\\s*(?=[a-z_][a-z0-9_]*\\s*\\()");
+    private static final Pattern ARRAY_CAST =
+            Pattern.compile("(?i)::\\s*pg_catalog\\s*\\.\\s*[a-z_][a-z0-9_]*\\s*\\[\\s*\\]");
     private static final Pattern QUALIFIED_TYPE = Pattern.compile("(?i)(?<=::)\\s*pg_catalog\\s*\\.");
 
     private PgSyntaxText() {
@@ -75,6 +78,7 @@ final class PgSyntaxText {
             return text;
         }
         String s = replace(OPERATOR, text, m -> m.group(1));
+        s = replace(ARRAY_CAST, s, m -> "");
         s = replace(DEFAULT_COLLATION, s, m -> "");
         s = replace(QUALIFIED_FUNCTION, s, m -> "");
         return replace(QUALIFIED_TYPE, s, m -> "");
