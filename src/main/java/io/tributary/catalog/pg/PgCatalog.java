@@ -349,6 +349,16 @@ public final class PgCatalog {
         return rows;
     }
 
+    /** The OID of relation {@code name} in schema {@code schema}, or -1 when there is none. */
+    public long relationOid(String schema, String name) {
+        for (PgRelation r : relations()) {
+            if (r.schema().equals(schema) && r.name().equals(name)) {
+                return r.oid();
+            }
+        }
+        return -1;
+    }
+
     /**
      * A relation no client sees ({@code pg_get_indexdef} and its kin are planned as lookups in
      * it): per OID, the text {@code pg_get_indexdef} (kind {@code i}), {@code pg_get_constraintdef}

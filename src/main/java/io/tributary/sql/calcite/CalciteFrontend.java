@@ -62,6 +62,7 @@ public final class CalciteFrontend implements AutoCloseable {
     private final SystemTables systemTables;
     private final CalciteConnection connection;
     private final PgSession session;
+    private final PgCatalog pgCatalog;
 
     /**
      * @param systemTables shown read-only as schema {@link SystemTables#SCHEMA}
@@ -80,6 +81,7 @@ public final class CalciteFrontend implements AutoCloseable {
             root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
+            this.pgCatalog = pg;
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
             root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables)).setCacheEnabled(false);
             PgTable definitions = pg.definitions(PgCatalogCalls.DEFINITIONS_SCHEMA);
@@ -107,7 +109,8 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         // labels come from the statement as written, before the rewrites below
         List<String> labels = ColumnLabels.of(node);
-        StatementRewrite.Result postgres = StatementRewrite.applyAll(node, new PgCatalogCalls(session.user()));
+        StatementRewrite.Result postgres = StatementRewrite.applyAll(node, new InfixCastPrecedence(rewritten.sql()),
+                new PgCatalogCalls(session.user(), pgCatalog::relationOid));
         node = postgres.statement();
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);

@@ -43,7 +43,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         SqlNode node = parse(query);
         // labels come from the query as written, before the rewrites below
         List<String> labels = ColumnLabels.of(node);
-        node = StatementRewrite.applyAll(node).statement();
+        node = StatementRewrite.applyAll(node, new InfixCastPrecedence(query)).statement();
         ViewQueryConverter converter = new ViewQueryConverter(catalog);
         RelRoot root;
         try {

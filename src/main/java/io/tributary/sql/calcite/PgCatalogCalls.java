@@ -20,6 +20,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongBiFunction;
 
 /**
  * Gives catalog functions and casts their PostgreSQL meaning by rewriting them into lookups in
@@ -59,9 +60,7 @@ final class PgCatalogCalls extends StatementRewrite {
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
             "regclass", new String[] {
-                "(SELECT pg__c.oid FROM pg_catalog.pg_class pg__c"
-                        + " JOIN pg_catalog.pg_namespace pg__n ON pg__n.oid = pg__c.relnamespace"
-                        + " WHERE pg__c.relname = \"$0\" AND pg__n.nspname = \"$1\")",
+                null,
                 "(SELECT pg__c.relname FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"},
             "regtype", new String[] {
                 "(SELECT pg__t.oid FROM pg_catalog.pg_type pg__t WHERE pg__t.typname = \"$0\")",
@@ -71,15 +70,31 @@ final class PgCatalogCalls extends StatementRewrite {
                 "(SELECT pg__n.nspname FROM pg_catalog.pg_namespace pg__n WHERE pg__n.oid = \"$0\")"});
 
     private final String user;
+    private final ToLongBiFunction<String, String> relationOid;
 
-    /** @param user the session's user, what {@code current_user} returns */
-    PgCatalogCalls(String user) {
+    /**
+     * @param user the session's user, what {@code current_user} returns
+     * @param relationOid the OID of relation (schema, name), or -1 when there is none; a
+     *        {@code 'name'::regclass} becomes this constant when planned, as in PostgreSQL
+     */
+    PgCatalogCalls(String user, ToLongBiFunction<String, String> relationOid) {
         this.user = user;
+        this.relationOid = relationOid;
     }
 
     private static String definition(String kind) {
         return "(SELECT pg__d.definition FROM \"" + DEFINITIONS_SCHEMA + "\".definitions pg__d"
                 + " WHERE pg__d.oid = \"$0\" AND pg__d.kind = '" + kind + "')";
+    }
+
+    @Override
+    public SqlNode visit(SqlIdentifier id) {
+        // Babel reads an unquoted current_user, session_user or user as an identifier
+        if (id.isSimple() && !id.isComponentQuoted(0) && List.of("current_user", "session_user", "user")
+                .contains(id.getSimple().toLowerCase(Locale.ROOT))) {
+            return rewritten(SqlLiteral.createCharString(user, id.getParserPosition()));
+        }
+        return id;
     }
 
     @Override
@@ -184,7 +199,7 @@ final class PgCatalogCalls extends StatementRewrite {
     }
 
     /** The rewrite of {@code CAST(value AS spec)}, or null when the type is not a catalog type. */
-    private static SqlNode cast(SqlNode value, SqlDataTypeSpec spec) {
+    private SqlNode cast(SqlNode value, SqlDataTypeSpec spec) {
         SqlIdentifier id = spec.getTypeNameSpec().getTypeName();
         if (!id.isSimple()) {
             return null;
@@ -205,7 +220,16 @@ final class PgCatalogCalls extends StatementRewrite {
                 }
                 if (value instanceof SqlLiteral lit && lit.getTypeName().getFamily()
                         == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
-                    String[] name = qualifiedName(lit.getValueAs(String.class));
+                    String text = lit.getValueAs(String.class);
+                    String[] name = qualifiedName(text);
+                    if (type.equals("regclass")) {
+                        long oid = relationOid.applyAsLong(name[0], name[1]);
+                        if (oid < 0) {
+                            throw new TributaryException(SqlState.UNDEFINED_TABLE,
+                                    "relation \"" + text + "\" does not exist");
+                        }
+                        return SqlLiteral.createExactNumeric(Long.toString(oid), pos);
+                    }
                     return expand(templates[0], List.of(SqlLiteral.createCharString(name[1], pos),
                             SqlLiteral.createCharString(name[0], pos)));
                 }

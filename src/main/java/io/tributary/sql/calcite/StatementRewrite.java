@@ -20,15 +20,15 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to numeric and to
-     * integers) and then {@code more} to {@code statement}.
+     * Applies {@code first}, then the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to
+     * numeric and to integers), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
      */
-    static Result applyAll(SqlNode statement, StatementRewrite... more) {
+    static Result applyAll(SqlNode statement, StatementRewrite first, StatementRewrite... more) {
         SqlNode node = statement;
         boolean any = false;
-        List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(new LikeEscape(), new AvgScale(),
+        List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(first, new LikeEscape(), new AvgScale(),
                 new NumericCast()));
         rewrites.addAll(List.of(more));
         for (StatementRewrite rewrite : rewrites) {
