@@ -30,7 +30,7 @@ import java.util.function.ToLongBiFunction;
  * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, and casts
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
- * {@code user} become the session's user; {@code array_upper(a, 1)} becomes a's length; and a
+ * {@code user} become the session's user, {@code current_catalog} the database's name; {@code array_upper(a, 1)} becomes a's length; and a
  * function in FROM with an alias but no column list names its column after the alias, as in
  * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
  */
@@ -93,6 +93,10 @@ final class PgCatalogCalls extends StatementRewrite {
         if (id.isSimple() && !id.isComponentQuoted(0) && List.of("current_user", "session_user", "user")
                 .contains(id.getSimple().toLowerCase(Locale.ROOT))) {
             return rewritten(SqlLiteral.createCharString(user, id.getParserPosition()));
+        }
+        if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_catalog")) {
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.DATABASE,
+                    id.getParserPosition()));
         }
         return id;
     }
