@@ -136,7 +136,7 @@ public final class CalciteFrontend implements AutoCloseable {
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original,
             List<String> labels) {
         java.sql.PreparedStatement statement = null;
-        try {
+        try (org.apache.calcite.runtime.Hook.Closeable checked = CheckedArithmetic.onThisThread()) {
             statement = connection.prepareStatement(text);
             return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
         } catch (SQLException | RuntimeException | LinkageError e) {

@@ -46,6 +46,16 @@ final class SqlErrors {
                 if (m.contains("by zero") || m.contains("Division undefined")) {
                     return new TributaryException(SqlState.DIVISION_BY_ZERO, "division by zero");
                 }
+                // checked integer arithmetic (CheckedArithmetic) reports Math.*Exact's messages
+                if (m.startsWith("integer overflow: Value") && m.endsWith("SMALLINT")) {
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "smallint out of range");
+                }
+                if (m.equals("integer overflow")) {
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
+                }
+                if (m.equals("long overflow")) {
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
+                }
                 if (m.toLowerCase().contains("overflow")) {
                     return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: " + m);
                 }

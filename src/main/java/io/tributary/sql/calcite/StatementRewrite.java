@@ -21,7 +21,7 @@ abstract class StatementRewrite extends SqlShuttle {
 
     /**
      * Applies {@code first}, then the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to
-     * numeric and to integers), then {@code more} to {@code statement}.
+     * numeric and to integers, {@link PgValueSemantics}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
      */
@@ -29,7 +29,7 @@ abstract class StatementRewrite extends SqlShuttle {
         SqlNode node = statement;
         boolean any = false;
         List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(first, new LikeEscape(), new AvgScale(),
-                new NumericCast()));
+                new NumericCast(), new PgValueSemantics()));
         rewrites.addAll(List.of(more));
         for (StatementRewrite rewrite : rewrites) {
             node = node.accept(rewrite);
