@@ -71,15 +71,8 @@ class CatalogDifferentialTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (db != null) {
-            db.close();
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
+        Cleanup.closeAll(server, db, postgres);
+        Cleanup.deleteTree(dataDir);
     }
 
     private static Connection postgresConnection() throws SQLException {

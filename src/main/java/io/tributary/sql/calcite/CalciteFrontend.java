@@ -107,9 +107,11 @@ public final class CalciteFrontend implements AutoCloseable {
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, sql);
         }
-        // labels come from the statement as written, before the rewrites below
+        // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
+        PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
+        node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
-        StatementRewrite.Result postgres = StatementRewrite.applyAll(node, new InfixCastPrecedence(rewritten.sql()),
+        StatementRewrite.Result postgres = StatementRewrite.applyAll(node,
                 new PgCatalogCalls(session.user(), pgCatalog::relationOid));
         node = postgres.statement();
         return switch (node.getKind()) {
@@ -121,7 +123,7 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = postgres.changed() ? unparse(node) : rewritten.sql();
+                String text = postgres.changed() || precedence.changed() ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(prepare(text, rewritten.order(),
                         rewritten.parameterCount(), sql, labels));
             }

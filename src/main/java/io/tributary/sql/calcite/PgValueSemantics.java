@@ -19,7 +19,8 @@ import java.util.Locale;
 
 /**
  * Gives operators and functions whose meaning differs in Calcite PostgreSQL's answers:
- * {@code a ^ b} is exponentiation (Calcite: bitwise XOR); {@code concat(...)} skips NULL
+ * {@code a ^ b} is exponentiation (Calcite: bitwise XOR; its precedence is set by
+ * {@link PgOperatorPrecedence}); {@code concat(...)} skips NULL
  * arguments (Calcite: NULL if any is); {@code extract(dow ...)} and {@code date_part('dow', ...)}
  * count Sunday as 0 (Calcite: 1); a text literal cast to a float type beyond its range is 22003
  * (Calcite: Infinity).
@@ -28,7 +29,7 @@ final class PgValueSemantics extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         SqlParserPos pos = call.getParserPosition();
-        if (call.getKind() == SqlKind.BITXOR && call.getOperator().getName().equals("^") && call.operandCount() == 2) {
+        if (call.getOperator().getName().equals("^") && call.operandCount() == 2) {
             return rewritten(SqlStdOperatorTable.POWER.createCall(pos, call.operand(0).accept(this),
                     call.operand(1).accept(this)));
         }

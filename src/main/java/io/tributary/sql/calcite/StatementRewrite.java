@@ -13,6 +13,11 @@ import java.util.List;
 abstract class StatementRewrite extends SqlShuttle {
     private boolean changed;
 
+    /** Whether this rewrite changed the statement it was applied to. */
+    final boolean changed() {
+        return changed;
+    }
+
     /** Marks the statement as rewritten; returns {@code node} for chaining. */
     protected final SqlNode rewritten(SqlNode node) {
         changed = true;
@@ -20,15 +25,15 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies {@code first}, then the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to
-     * numeric and to integers, {@link PgValueSemantics}), then {@code more} to {@code statement}.
+     * Applies the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to numeric and to
+     * integers, {@link PgValueSemantics}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
      */
-    static Result applyAll(SqlNode statement, StatementRewrite first, StatementRewrite... more) {
+    static Result applyAll(SqlNode statement, StatementRewrite... more) {
         SqlNode node = statement;
         boolean any = false;
-        List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(first, new LikeEscape(), new AvgScale(),
+        List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(new LikeEscape(), new AvgScale(),
                 new NumericCast(), new PgValueSemantics()));
         rewrites.addAll(List.of(more));
         for (StatementRewrite rewrite : rewrites) {

@@ -1,0 +1,124 @@
+package io.tributary.differential;
+
+import io.tributary.meta.Database;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Everyday expressions whose answers Calcite's own semantics got wrong, each run on Tributary
+ * and on an embedded PostgreSQL with the same table: the rows (as {@code getString} texts) or
+ * the SQLSTATE of the failure must be the same. Both are reached as user {@code postgres}, so
+ * {@code current_user} compares too.
+ */
+class ValueSemanticsDifferentialTest {
+    private static final List<String> SETUP = List.of(
+            "CREATE TABLE vs (id INT PRIMARY KEY, v INT, big BIGINT, s TEXT, d DATE)",
+            "INSERT INTO vs VALUES (1, 5, 9223372036854775807, 'x', DATE '2024-03-03'), "
+                    + "(2, 2147483647, 1, NULL, DATE '2024-03-04')");
+    private static final List<String> QUERIES = List.of(
+            "SELECT extract(dow FROM DATE '2024-03-03')",
+            "SELECT id, extract(dow FROM d), extract(isodow FROM d) FROM vs ORDER BY id",
+            "SELECT date_part('dow', DATE '2024-03-09')",
+            "SELECT concat('a', NULL, 'b')",
+            "SELECT concat(NULL)",
+            "SELECT id, concat(s, '-', v) FROM vs ORDER BY id",
+            "SELECT current_user",
+            "SELECT 2147483647 + 1",
+            "SELECT -2147483647 - 2",
+            "SELECT 65536 * 65536",
+            "SELECT v + 1 FROM vs WHERE id = 2",
+            "SELECT big + 1 FROM vs WHERE id = 1",
+            "SELECT v * 2 FROM vs WHERE id = 1",
+            "SELECT 2 ^ 10",
+            "SELECT 2 ^ 10 * 2, -2 ^ 2",
+            "SELECT '1e400'::float8",
+            "SELECT '-1e400'::float8",
+            "SELECT '1e308'::float8 > 0",
+            "SELECT id FROM vs WHERE v = '5'::int",
+            "SELECT id FROM vs WHERE v = '5'::int AND s = 'x'::text",
+            "SELECT 1 + '2'::int * 3",
+            "SELECT (1 + 2)::text",
+            "SELECT 10 - '2'::int - 3, -'5'::int, (1 + 2) * '3'::int");
+
+    private static EmbeddedPostgres postgres;
+    private static Path dataDir;
+    private static Database db;
+    private static PgServer server;
+    private static Connection pg;
+    private static Connection trib;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE dev");
+        }
+        dataDir = Files.createTempDirectory("values-diff-");
+        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        pg = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/dev", "postgres", "");
+        trib = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", "postgres", "");
+        for (Connection c : List.of(pg, trib)) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : SETUP) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Cleanup.closeAll(trib, pg, server, db, postgres);
+        Cleanup.deleteTree(dataDir);
+    }
+
+    @Test
+    void answersLikePostgres() {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : QUERIES) {
+            String expected = outcome(pg, sql);
+            String actual = outcome(trib, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches);
+    }
+
+    /** The rows as texts, or {@code ERROR <sqlstate>}. */
+    private static String outcome(Connection c, String sql) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            List<String> rows = new ArrayList<>();
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getString(i));
+                }
+                rows.add(row.toString());
+            }
+            return rows.toString();
+        } catch (SQLException e) {
+            return "ERROR " + e.getSQLState();
+        }
+    }
+}
