@@ -4,7 +4,7 @@ package io.tributary.catalog.pg;
  * How catalog objects get their OIDs. OIDs are a pure function of what they name, so they are
  * stable across statements, sessions and restarts without being stored: a relation's OID is
  * derived from its storage id (never reused), its primary key index and constraint take the
- * next two, and built-in objects (schemas, types, the one role and database) use the OIDs
+ * next two ({@link PgRelation#indexOid()}, {@link PgRelation#constraintOid()}), and built-in objects (schemas, types, the one role and database) use the OIDs
  * PostgreSQL gives them.
  */
 public final class PgOids {
@@ -31,15 +31,5 @@ public final class PgOids {
     /** The OID of the table or materialized view with storage id {@code id}. */
     public static long relation(int id) {
         return FIRST_USER_OID + 4L * id;
-    }
-
-    /** The OID of the primary key index of relation {@code id}. */
-    public static long primaryKeyIndex(int id) {
-        return relation(id) + 1;
-    }
-
-    /** The OID of the primary key constraint of relation {@code id}. */
-    public static long primaryKeyConstraint(int id) {
-        return relation(id) + 2;
     }
 }

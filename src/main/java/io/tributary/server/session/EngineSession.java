@@ -330,7 +330,11 @@ public final class EngineSession implements Session {
 
     @Override
     public void setNoticeSink(Consumer<Notice> sink) {
-        this.notices = sink;
+        this.notices = n -> {
+            if (variables.sendsNotice(n.severity())) {
+                sink.accept(n);
+            }
+        };
     }
 
     @Override

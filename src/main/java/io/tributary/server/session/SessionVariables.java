@@ -22,6 +22,7 @@ final class SessionVariables {
 
     static {
         define("application_name", "", "Name of the client application.", true);
+        define("client_min_messages", "notice", "Least severe notices sent to the client.", false);
         define("client_encoding", "UTF8", "Client character set; only UTF8.", true);
         define("datestyle", "ISO, MDY", "Date output format; only ISO.", true);
         define("timezone", "UTC", "Time zone for timestamps; values print in UTC.", true);
@@ -229,6 +230,16 @@ final class SessionVariables {
                 throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
                         + key + "\": \"" + v + "\"", 0, null, "Use a number of actors from 1 to 256, or DEFAULT.", null);
             }
+            case "client_min_messages" -> {
+                String level = v.toLowerCase(Locale.ROOT);
+                if (!NOTICE_LEVELS.contains(level.startsWith("debug") ? "debug" : level)) {
+                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
+                            + key + "\": \"" + v + "\"", 0, null,
+                            "Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.",
+                            null);
+                }
+                return level;
+            }
             case "extra_float_digits", "statement_timeout" -> {
                 try {
                     Integer.parseInt(v);
@@ -242,6 +253,17 @@ final class SessionVariables {
                 return v;
             }
         }
+    }
+
+    /** Notice severities from least to most severe, as client_min_messages orders them (debugN as one). */
+    private static final List<String> NOTICE_LEVELS = List.of("debug", "log", "notice", "warning", "error");
+
+    /** Whether a notice of {@code severity} (NOTICE, WARNING ...) reaches the client under client_min_messages. */
+    boolean sendsNotice(String severity) {
+        String threshold = values.get("client_min_messages");
+        int min = NOTICE_LEVELS.indexOf(threshold.startsWith("debug") ? "debug" : threshold);
+        int level = NOTICE_LEVELS.indexOf(severity.toLowerCase(Locale.ROOT));
+        return level < 0 || level >= min;
     }
 
     private static boolean parseBool(String key, String v) {

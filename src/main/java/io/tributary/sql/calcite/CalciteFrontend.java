@@ -83,6 +83,10 @@ public final class CalciteFrontend implements AutoCloseable {
             PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
             this.pgCatalog = pg;
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
+            // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public
+            for (PgTable t : pg.tables()) {
+                root.add(t.name(), new PgCalciteTable(t));
+            }
             root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables)).setCacheEnabled(false);
             PgTable definitions = pg.definitions(PgCatalogCalls.DEFINITIONS_SCHEMA);
             root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> List.of(definitions)))

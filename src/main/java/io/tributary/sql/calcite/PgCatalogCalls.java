@@ -30,7 +30,8 @@ import java.util.function.ToLongBiFunction;
  * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, and casts
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
- * {@code user} become the session's user, {@code current_catalog} the database's name; {@code array_upper(a, 1)} becomes a's length; and a
+ * {@code user} become the session's user, {@code current_catalog} the database's name,
+ * {@code current_schema} and {@code current_schema()} {@code public}; {@code array_upper(a, 1)} becomes a's length; and a
  * function in FROM with an alias but no column list names its column after the alias, as in
  * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
  */
@@ -94,6 +95,9 @@ final class PgCatalogCalls extends StatementRewrite {
                 .contains(id.getSimple().toLowerCase(Locale.ROOT))) {
             return rewritten(SqlLiteral.createCharString(user, id.getParserPosition()));
         }
+        if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_schema")) {
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, id.getParserPosition()));
+        }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_catalog")) {
             return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.DATABASE,
                     id.getParserPosition()));
@@ -146,6 +150,9 @@ final class PgCatalogCalls extends StatementRewrite {
                 || call.getOperator() == SqlStdOperatorTable.SESSION_USER
                 || call.getOperator() == SqlStdOperatorTable.USER) {
             return rewritten(SqlLiteral.createCharString(user, call.getParserPosition()));
+        }
+        if (call.getOperator().getName().equalsIgnoreCase("current_schema") && call.operandCount() == 0) {
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, call.getParserPosition()));
         }
         if (call.getOperator() instanceof SqlFunction f && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()) {

@@ -1,6 +1,5 @@
 package io.tributary.sql.calcite;
 
-import io.tributary.catalog.Catalog;
 import io.tributary.catalog.pg.PgTypes;
 
 /**
@@ -30,11 +29,6 @@ public final class PgCatalogFunctions {
     /** {@code pg_encoding_to_char(6)}: the only encoding, UTF8 (PostgreSQL's number 6). */
     public static String pg_encoding_to_char(Integer encoding) {
         return encoding == null ? null : encoding == 6 ? "UTF8" : "";
-    }
-
-    /** {@code current_schema()}: the first schema of the search path. */
-    public static String current_schema() {
-        return Catalog.SCHEMA;
     }
 
     /** {@code pg_get_statisticsobjdef_columns(oid)}: there are no extended statistics objects. */

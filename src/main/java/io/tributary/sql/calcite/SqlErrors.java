@@ -115,13 +115,7 @@ final class SqlErrors {
         Matcher x;
         String state;
         String message;
-        if (((x = OBJECT_NOT_FOUND.matcher(m)).find() || (x = TABLE_NOT_FOUND.matcher(m)).find())
-                && (x.group(1).equalsIgnoreCase("pg_catalog") || x.group(1).equalsIgnoreCase("information_schema"))) {
-            return new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "the system catalog " + x.group(1)
-                    + " is not supported yet", position, null,
-                    "List tables with SHOW TABLES and columns with DESCRIBE name (psql's \\d needs pg_catalog).",
-                    null);
-        } else if ((x = OBJECT_NOT_FOUND_IN_SCHEMA.matcher(m)).find()) {
+        if ((x = OBJECT_NOT_FOUND_IN_SCHEMA.matcher(m)).find()) {
             // PostgreSQL names a missing relation as the statement qualified it
             state = SqlState.UNDEFINED_TABLE;
             message = "relation \"" + x.group(2) + "." + x.group(1) + "\" does not exist";
