@@ -92,13 +92,28 @@ class CatalogDifferentialTest {
         }
     }
 
-    private static String psql(int port, String command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", USER,
-                "-d", "dev", "-c", command).redirectErrorStream(true).start();
+    @Test
+    void psqlSessionSettingsLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        String[] commands = {"BEGIN", "BEGIN", "SET client_min_messages = error", "BEGIN", "SHOW client_min_messages",
+            "SET client_min_messages TO warning", "BEGIN", "COMMIT", "SET application_name = 'tool'",
+            "SHOW application_name", "SET extra_float_digits = 3", "SET DateStyle = 'ISO, MDY'", "SHOW DateStyle"};
+        assertEquals(psql(postgres.getPort(), commands), psql(server.port(), commands));
+    }
+
+    /** psql's output for {@code commands}, each given with {@code -c}, in one session. */
+    private static String psql(int port, String... commands) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port),
+                "-U", USER, "-d", "dev"));
+        for (String c : commands) {
+            args.add("-c");
+            args.add(c);
+        }
+        Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("psql did not finish: " + command);
+            throw new AssertionError("psql did not finish: " + String.join("; ", commands));
         }
         return out;
     }

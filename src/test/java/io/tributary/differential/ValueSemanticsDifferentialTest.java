@@ -55,7 +55,26 @@ class ValueSemanticsDifferentialTest {
             "SELECT id FROM vs WHERE v = '5'::int AND s = 'x'::text",
             "SELECT 1 + '2'::int * 3",
             "SELECT (1 + 2)::text",
-            "SELECT 10 - '2'::int - 3, -'5'::int, (1 + 2) * '3'::int");
+            "SELECT 10 - '2'::int - 3, -'5'::int, (1 + 2) * '3'::int",
+            "SELECT current_schema, current_schema(), current_database()",
+            // catalog lookups as tools write them, unqualified and qualified
+            "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    + " WHERE n.nspname = 'public' ORDER BY 1",
+            "SELECT attname, format_type(atttypid, atttypmod), attnotnull FROM pg_catalog.pg_attribute"
+                    + " WHERE attrelid = 'vs'::regclass AND attnum > 0 ORDER BY attnum",
+            "SELECT pg_get_indexdef(indexrelid), indisprimary FROM pg_index WHERE indrelid = 'public.vs'::regclass",
+            "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'vs'::regclass",
+            "SELECT pg_get_userbyid(relowner), pg_table_is_visible(oid) FROM pg_class WHERE relname = 'vs'",
+            "SELECT 'nosuch'::regclass",
+            "SELECT table_name, column_name, ordinal_position, data_type, is_nullable, numeric_precision,"
+                    + " character_maximum_length FROM information_schema.columns WHERE table_schema = 'public'"
+                    + " ORDER BY ordinal_position",
+            "SELECT constraint_name, table_name, column_name, ordinal_position"
+                    + " FROM information_schema.key_column_usage WHERE table_schema = 'public'",
+            "SELECT constraint_type, count(*) FROM information_schema.table_constraints"
+                    + " WHERE table_schema = 'public' GROUP BY constraint_type ORDER BY 1",
+            "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'public'",
+            "SELECT schemaname, tablename, hasindexes FROM pg_tables WHERE schemaname = 'public'");
 
     private static EmbeddedPostgres postgres;
     private static Path dataDir;

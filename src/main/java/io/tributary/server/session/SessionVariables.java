@@ -161,7 +161,8 @@ final class SessionVariables {
         return out;
     }
 
-    private static String displayName(String key) {
+    /** The name PostgreSQL shows a setting under (ParameterStatus, SHOW's column): DateStyle, TimeZone ... */
+    static String displayName(String key) {
         return switch (key) {
             case "datestyle" -> "DateStyle";
             case "timezone" -> "TimeZone";
