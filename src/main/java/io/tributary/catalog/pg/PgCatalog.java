@@ -312,7 +312,8 @@ public final class PgCatalog {
     }
 
     private List<Object[]> accessMethods() {
-        return List.of(new Object[] {PgOids.HEAP_AM, "heap", 3L, "t"}, new Object[] {PgOids.BTREE_AM, "btree", 330L, "i"});
+        return List.of(new Object[] {PgOids.HEAP_AM, "heap", 3L, "t"},
+                new Object[] {PgOids.BTREE_AM, "btree", 330L, "i"});
     }
 
     private static List<Object[]> collations() {

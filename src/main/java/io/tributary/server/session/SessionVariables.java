@@ -141,7 +141,8 @@ final class SessionVariables {
     /** Every variable as pg_settings shows it: name, value, default, description. */
     List<io.tributary.catalog.pg.PgSession.Setting> settings() {
         return values.entrySet().stream().map(e -> new io.tributary.catalog.pg.PgSession.Setting(e.getKey(),
-                e.getValue(), SETTINGS.get(e.getKey()).defaultValue(), SETTINGS.get(e.getKey()).description())).toList();
+                e.getValue(), SETTINGS.get(e.getKey()).defaultValue(), SETTINGS.get(e.getKey()).description()))
+                .toList();
     }
 
     /** The ParameterStatus values sent after authentication. */

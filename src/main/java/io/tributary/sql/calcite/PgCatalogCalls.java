@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.catalog.pg.PgOids;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -31,12 +32,12 @@ import java.util.function.ToLongBiFunction;
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
- * {@code current_schema} and {@code current_schema()} {@code public}; {@code array_upper(a, 1)} becomes a's length; and a
- * function in FROM with an alias but no column list names its column after the alias, as in
+ * {@code current_schema} and {@code current_schema()} {@code public}; {@code array_upper(a, 1)}
+ * becomes a's length; and a function in FROM with an alias but no column list names its column after the alias, as in
  * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
  */
 final class PgCatalogCalls extends StatementRewrite {
-    /** Schema of the relation {@link io.tributary.catalog.pg.PgCatalog#definitions} shows; not reachable unquoted. */
+    /** Schema of the relation {@link io.tributary.catalog.pg.PgCatalog#definitions}; not reachable unquoted. */
     static final String DEFINITIONS_SCHEMA = "$pg";
 
     /** Templates name their tables pg__x so that they never capture the caller's aliases. */
@@ -46,8 +47,10 @@ final class PgCatalogCalls extends StatementRewrite {
             + " WHERE pg__d.objoid = \"$0\" AND pg__d.objsubid = %s)";
     private static final Map<String, String> FUNCTIONS = Map.of(
             "pg_get_userbyid", ROLE,
+            // the search path is pg_catalog, public
             "pg_table_is_visible", "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
-                    + " AND pg__c.relnamespace IN (11, 2200))",
+                    + " AND pg__c.relnamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", " + PgOids.PUBLIC_NAMESPACE
+                    + "))",
             "pg_get_indexdef", definition("i"),
             "pg_get_constraintdef", definition("c"),
             "pg_get_viewdef", definition("v"),
@@ -96,7 +99,8 @@ final class PgCatalogCalls extends StatementRewrite {
             return rewritten(SqlLiteral.createCharString(user, id.getParserPosition()));
         }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_schema")) {
-            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, id.getParserPosition()));
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA,
+                    id.getParserPosition()));
         }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_catalog")) {
             return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.DATABASE,
@@ -152,7 +156,8 @@ final class PgCatalogCalls extends StatementRewrite {
             return rewritten(SqlLiteral.createCharString(user, call.getParserPosition()));
         }
         if (call.getOperator().getName().equalsIgnoreCase("current_schema") && call.operandCount() == 0) {
-            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, call.getParserPosition()));
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA,
+                    call.getParserPosition()));
         }
         if (call.getOperator() instanceof SqlFunction f && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()) {

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
  * it, into text Calcite parses: {@code OPERATOR(pg_catalog.~)} becomes {@code ~},
  * {@code COLLATE pg_catalog.default} is dropped, a cast to a pg_catalog array type
  * ({@code ::pg_catalog.int2[]}, applied by psql to columns that already are arrays) is dropped, and
- * {@code pg_catalog.} before a function name or after {@code ::} is dropped (PostgreSQL resolves those names in pg_catalog first anyway). Each
+ * {@code pg_catalog.} before a function name or after {@code ::} is dropped (PostgreSQL resolves
+ * those names in pg_catalog first anyway). Each
  * change keeps the text's length (padding with spaces), so error positions still point into the
  * client's statement. Quoted text and comments are left alone. Stateless.
  */
