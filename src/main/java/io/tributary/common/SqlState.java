@@ -40,6 +40,17 @@ public final class SqlState {
     public static final String PROTOCOL_VIOLATION = "08P01";
     public static final String INVALID_SQL_STATEMENT_NAME = "26000";
     public static final String INVALID_CURSOR_NAME = "34000";
+    public static final String INVALID_BINARY_REPRESENTATION = "22P03";
+    public static final String INSUFFICIENT_PRIVILEGE = "42501";
+    public static final String DUPLICATE_OBJECT = "42710";
+    public static final String DUPLICATE_PREPARED_STATEMENT = "42P05";
+    public static final String DUPLICATE_CURSOR = "42P03";
+    public static final String INVALID_CATALOG_NAME = "3D000";
+    public static final String OBJECT_IN_USE = "55006";
+    public static final String CANT_CHANGE_RUNTIME_PARAM = "55P02";
+    public static final String SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION = "08001";
+    public static final String CONNECTION_FAILURE = "08006";
+    public static final String IO_ERROR = "58030";
     public static final String INTERNAL_ERROR = "XX000";
 
     private SqlState() {

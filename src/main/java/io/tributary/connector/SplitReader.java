@@ -28,19 +28,30 @@ public interface SplitReader extends AutoCloseable {
 
     /**
      * {@code position} is durable in Tributary: the reader may acknowledge it upstream (e.g.
-     * confirm the LSN so PostgreSQL can recycle WAL). Called after the commit, on any thread.
+     * confirm the LSN so PostgreSQL can recycle WAL). Called after the commit, on any thread. Does
+     * nothing by default, for inputs with nobody to acknowledge.
      */
-    void onCheckpointComplete(byte[] position);
+    default void onCheckpointComplete(byte[] position) {
+    }
 
     /**
      * What the reader is doing now: {@code snapshotting}, {@code streaming}, or {@code finished}
-     * once a bounded input is read to its end.
+     * once a bounded input is read to its end; {@code streaming} by default, for readers that
+     * neither snapshot nor end.
      */
-    String phase();
+    default String phase() {
+        return "streaming";
+    }
 
-    /** How far behind the source the reader is, in milliseconds, or -1 when unknown. */
-    long lagMillis();
+    /**
+     * How far behind the source the reader is, in milliseconds, or -1 when unknown (the default).
+     */
+    default long lagMillis() {
+        return -1;
+    }
 
+    /** Releases what the reader holds, once the engine is done with it. Does nothing by default. */
     @Override
-    void close();
+    default void close() {
+    }
 }

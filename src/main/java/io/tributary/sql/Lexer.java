@@ -26,7 +26,7 @@ final class Lexer {
             } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
                 int end = sql.indexOf("*/", i + 2);
                 i = end < 0 ? n : end + 2;
-            } else if (Character.isLetter(c) || c == '_') {
+            } else if ((Character.isLetter(c) || c == '_') && !escapeStringAt(sql, i)) {
                 int j = i;
                 while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_'
                         || sql.charAt(j) == '$')) {
@@ -41,7 +41,7 @@ final class Lexer {
                 }
                 out.add(new Token(Token.Kind.NUMBER, sql.substring(i, j), i));
                 i = j;
-            } else if (c == '\'' || (c == 'E' || c == 'e') && i + 1 < n && sql.charAt(i + 1) == '\'') {
+            } else if (c == '\'' || escapeStringAt(sql, i)) {
                 int start = c == '\'' ? i : i + 1;
                 StringBuilder sb = new StringBuilder();
                 int j = start + 1;
@@ -95,6 +95,12 @@ final class Lexer {
         }
         out.add(new Token(Token.Kind.END, "", n));
         return out;
+    }
+
+    /** Whether an escape string constant ({@code E'...'}) starts at {@code i}, rather than a word. */
+    private static boolean escapeStringAt(String sql, int i) {
+        char c = sql.charAt(i);
+        return (c == 'E' || c == 'e') && i + 1 < sql.length() && sql.charAt(i + 1) == '\'';
     }
 
     static TributaryException syntax(String message, int offset) {

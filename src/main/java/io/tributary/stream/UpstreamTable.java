@@ -3,7 +3,7 @@ package io.tributary.stream;
 import java.util.OptionalLong;
 
 /**
- * A relation a snapshot backfill reads (DESIGN.md §3): a fixed snapshot of it as of
+ * A relation a snapshot backfill reads (docs/ARCHITECTURE.md, Backfill): a fixed snapshot of it as of
  * {@link #snapshotEpoch()}, then its changes epoch by epoch. One interface so that a table of this
  * database, of another database or of another cluster can be an upstream alike.
  *

@@ -11,7 +11,7 @@ import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-/** Keeps the package dependencies of DESIGN.md §6 and confines third-party engines to their package. */
+/** Keeps the package dependencies of docs/ARCHITECTURE.md (Packages) and confines third-party engines to their package. */
 class ArchitectureTest {
     private static final String ROOT = "io.tributary.";
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
@@ -20,13 +20,25 @@ class ArchitectureTest {
             Map.entry("catalog", Set.of("common")),
             Map.entry("plan", Set.of("catalog", "common")),
             Map.entry("connector", Set.of("common")),
-            Map.entry("batch", Set.of("plan", "storage", "catalog", "common")),
+            Map.entry("batch", Set.of("storage", "catalog", "common")),
             Map.entry("sql", Set.of("plan", "catalog", "batch", "common")),
-            Map.entry("stream", Set.of("plan", "storage", "catalog", "connector", "common")),
+            Map.entry("stream", Set.of("plan", "storage", "common")),
             Map.entry("meta", Set.of("stream", "batch", "storage", "catalog", "plan", "connector", "common")),
             // server also reads catalog records: the table definitions its DML and COPY paths write
             // through flow from the planner (sql) to the writer (meta). The direction stays downward.
             Map.entry("server", Set.of("sql", "meta", "batch", "catalog", "common")));
+
+    /**
+     * The roles inside meta and the other roles each may use (any role may use the packages meta
+     * may use). Lower roles never reach up: epochs know nothing of DDL, writers nothing of sources.
+     * The package meta itself (the {@code Database} that wires them) may use them all.
+     */
+    private static final Map<String, Set<String>> META_ROLES = Map.ofEntries(
+            Map.entry("epoch", Set.of()),
+            Map.entry("write", Set.of("epoch")),
+            Map.entry("ingest", Set.of("write", "epoch")),
+            Map.entry("ddl", Set.of("ingest", "epoch")),
+            Map.entry("system", Set.of("ddl", "ingest")));
 
     private static JavaClasses classes;
 
@@ -52,6 +64,25 @@ class ArchitectureTest {
             noClasses().that().resideInAPackage(ROOT + e.getKey() + "..")
                     .should().dependOnClassesThat().resideInAPackage(ROOT + "cli..")
                     .allowEmptyShould(true)
+                    .check(classes);
+        }
+    }
+
+    @Test
+    void metaRolesUseOnlyTheRolesBelowThem() {
+        for (Map.Entry<String, Set<String>> e : META_ROLES.entrySet()) {
+            for (String other : META_ROLES.keySet()) {
+                if (other.equals(e.getKey()) || e.getValue().contains(other)) {
+                    continue;
+                }
+                noClasses().that().resideInAPackage(ROOT + "meta." + e.getKey() + "..")
+                        .should().dependOnClassesThat().resideInAPackage(ROOT + "meta." + other + "..")
+                        .because("meta." + e.getKey() + " may use only " + e.getValue() + " of meta's roles")
+                        .check(classes);
+            }
+            noClasses().that().resideInAPackage(ROOT + "meta." + e.getKey() + "..")
+                    .should().dependOnClassesThat().resideInAPackage(ROOT + "meta")
+                    .because("the database wires the roles; no role depends on it")
                     .check(classes);
         }
     }

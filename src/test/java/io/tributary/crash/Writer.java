@@ -23,7 +23,7 @@ final class Writer implements CrashWriter {
     private final int id;
     private final Random random;
     private WriterState acknowledged = new WriterState();
-    private Op inDoubt;
+    private WriterOp inDoubt;
     private long nextId;
     private long nextBatch;
     private long statements;
@@ -47,7 +47,7 @@ final class Writer implements CrashWriter {
         return inDoubt == null ? null : inDoubt.applyTo(acknowledged);
     }
 
-    Op inDoubt() {
+    WriterOp inDoubt() {
         return inDoubt;
     }
 
@@ -66,7 +66,7 @@ final class Writer implements CrashWriter {
     public void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
         try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
             while (true) {
-                Op op = nextOp();
+                WriterOp op = nextOp();
                 long count;
                 try {
                     count = st.executeUpdate(op.sql());
@@ -98,7 +98,7 @@ final class Writer implements CrashWriter {
         inDoubt = null;
     }
 
-    private Op nextOp() {
+    private WriterOp nextOp() {
         int dice = random.nextInt(100);
         if (dice < 15 && !acknowledged.acked.isEmpty()) {
             return update();
@@ -109,27 +109,27 @@ final class Writer implements CrashWriter {
         return dice < 45 ? insertEvents() : insertAcked();
     }
 
-    private Op insertAcked() {
+    private WriterOp insertAcked() {
         long first = nextId;
         nextId += ROWS_PER_INSERT;
         StringJoiner values = new StringJoiner(", ");
         for (long k = first; k < first + ROWS_PER_INSERT; k++) {
             values.add("(" + k + ", " + id + ", 'v" + k + "')");
         }
-        return new Op("INSERT INTO acked (id, writer, payload) VALUES " + values, ROWS_PER_INSERT, s -> {
+        return new WriterOp("INSERT INTO acked (id, writer, payload) VALUES " + values, ROWS_PER_INSERT, s -> {
             for (long k = first; k < first + ROWS_PER_INSERT; k++) {
                 s.acked.put(k, "v" + k);
             }
         });
     }
 
-    private Op insertEvents() {
+    private WriterOp insertEvents() {
         long batch = id * ID_SPAN + nextBatch++;
         StringJoiner values = new StringJoiner(", ");
         for (int n = 0; n < ROWS_PER_INSERT; n++) {
             values.add("(" + id + ", " + batch + ", " + n + ")");
         }
-        return new Op("INSERT INTO events (writer, batch, n) VALUES " + values, ROWS_PER_INSERT, s -> {
+        return new WriterOp("INSERT INTO events (writer, batch, n) VALUES " + values, ROWS_PER_INSERT, s -> {
             for (int n = 0; n < ROWS_PER_INSERT; n++) {
                 s.addEvent(batch, n);
             }
@@ -137,19 +137,19 @@ final class Writer implements CrashWriter {
     }
 
     /** Updates a random range of up to 20 ids, so an in-doubt update spans several rows. */
-    private Op update() {
+    private WriterOp update() {
         long from = randomOwnedId();
         long to = from + random.nextInt(20);
         String payload = "u" + statements + "-" + random.nextInt(1000);
-        return new Op("UPDATE acked SET payload = '" + payload + "' WHERE writer = " + id
+        return new WriterOp("UPDATE acked SET payload = '" + payload + "' WHERE writer = " + id
                 + " AND id BETWEEN " + from + " AND " + to, acknowledged.ackedRange(from, to).size(),
                 s -> s.ackedRange(from, to).replaceAll((k, v) -> payload));
     }
 
-    private Op delete() {
+    private WriterOp delete() {
         long from = randomOwnedId();
         long to = from + random.nextInt(5);
-        return new Op("DELETE FROM acked WHERE writer = " + id + " AND id BETWEEN " + from + " AND " + to,
+        return new WriterOp("DELETE FROM acked WHERE writer = " + id + " AND id BETWEEN " + from + " AND " + to,
                 acknowledged.ackedRange(from, to).size(), s -> s.ackedRange(from, to).clear());
     }
 

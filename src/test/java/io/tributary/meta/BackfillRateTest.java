@@ -1,7 +1,7 @@
 package io.tributary.meta;
 
 import io.tributary.meta.ddl.JobInfo;
-import io.tributary.stream.runtime.BackfillProgress;
+import io.tributary.stream.backfill.BackfillProgress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

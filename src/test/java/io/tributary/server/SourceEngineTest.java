@@ -378,10 +378,6 @@ class SourceEngineTest {
                 throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "one INT column");
             }
             return new Source() {
-                @Override
-                public byte[] identity() {
-                    return new byte[0];
-                }
 
                 @Override
                 public List<String> splits() {
@@ -403,9 +399,6 @@ class SourceEngineTest {
                     destroyed.incrementAndGet();
                 }
 
-                @Override
-                public void close() {
-                }
             };
         }
     }
@@ -447,24 +440,6 @@ class SourceEngineTest {
         @Override
         public String describe(byte[] position) {
             return "next row " + ByteBuffer.wrap(position).getInt();
-        }
-
-        @Override
-        public void onCheckpointComplete(byte[] position) {
-        }
-
-        @Override
-        public String phase() {
-            return "streaming";
-        }
-
-        @Override
-        public long lagMillis() {
-            return -1;
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

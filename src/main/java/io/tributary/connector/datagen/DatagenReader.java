@@ -82,20 +82,7 @@ final class DatagenReader implements SplitReader {
     }
 
     @Override
-    public void onCheckpointComplete(byte[] position) {
-    }
-
-    @Override
     public String phase() {
         return next >= spec.totalRows() ? "finished" : "streaming";
-    }
-
-    @Override
-    public long lagMillis() {
-        return -1;
-    }
-
-    @Override
-    public void close() {
     }
 }

@@ -24,11 +24,6 @@ final class DatagenSource implements Source {
     }
 
     @Override
-    public byte[] identity() {
-        return new byte[0];
-    }
-
-    @Override
     public List<String> splits() {
         return splits;
     }
@@ -52,19 +47,5 @@ final class DatagenSource implements Source {
             }
         }
         return new DatagenReader(spec, next);
-    }
-
-    /** Generated rows would clash with written ones on the sequence keys: the table is the generator's. */
-    @Override
-    public boolean acceptsDml() {
-        return false;
-    }
-
-    @Override
-    public void destroy() {
-    }
-
-    @Override
-    public void close() {
     }
 }

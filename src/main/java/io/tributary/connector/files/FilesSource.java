@@ -22,11 +22,6 @@ final class FilesSource implements Source {
     }
 
     @Override
-    public byte[] identity() {
-        return new byte[0];
-    }
-
-    @Override
     public List<String> splits() {
         return List.of(SPLIT);
     }
@@ -37,20 +32,5 @@ final class FilesSource implements Source {
             throw new ConnectorException(SqlState.INTERNAL_ERROR, "files source has no split " + split);
         }
         return new FilesSplitReader(options, position == null ? FilesPosition.START : FilesPosition.decode(position));
-    }
-
-    @Override
-    public boolean acceptsDml() {
-        return false;
-    }
-
-    @Override
-    public void destroy() {
-        // the files belong to the user; nothing was created
-    }
-
-    @Override
-    public void close() {
-        // readers hold the open files and are closed by the engine
     }
 }

@@ -45,7 +45,6 @@ import java.util.concurrent.TimeUnit;
 final class FilesSplitReader implements SplitReader {
     static final long SCAN_INTERVAL_MILLIS = 200;
     static final long QUIET_MILLIS = 500;
-    private static final String IO_ERROR = "58030";
     private static final long IDLE_SLEEP_MILLIS = 50;
     private static final int CHUNK = 1 << 20;
     private static final int MAX_RECORD = 16 << 20;
@@ -157,7 +156,8 @@ final class FilesSplitReader implements SplitReader {
                 }
             }
         } catch (IOException e) {
-            throw new ConnectorException(IO_ERROR, "files source: cannot list directory " + directory + ": " + e.getMessage(), e);
+            throw new ConnectorException(SqlState.IO_ERROR,
+                    "files source: cannot list directory " + directory + ": " + e.getMessage(), e);
         }
         return names;
     }
@@ -171,7 +171,8 @@ final class FilesSplitReader implements SplitReader {
             try {
                 readFile(cursor, batch);
             } catch (IOException e) {
-                throw new ConnectorException(IO_ERROR, "files source: cannot read " + cursor.name + ": " + e.getMessage(), e);
+                throw new ConnectorException(SqlState.IO_ERROR,
+                        "files source: cannot read " + cursor.name + ": " + e.getMessage(), e);
             }
             if (batch.full()) {
                 stoppedAt = cursor.name;
@@ -197,7 +198,8 @@ final class FilesSplitReader implements SplitReader {
             p.gone = true;
             return;
         } catch (AccessDeniedException e) {
-            malformed(batch, p, p.line, new MalformedRecordException(IO_ERROR, "permission denied; the file is skipped"));
+            malformed(batch, p, p.line,
+                    new MalformedRecordException(SqlState.IO_ERROR, "permission denied; the file is skipped"));
             p.finish = true;
             return;
         }
@@ -388,16 +390,6 @@ final class FilesSplitReader implements SplitReader {
     @Override
     public String describe(byte[] position) {
         return FilesPosition.decode(position).describe();
-    }
-
-    @Override
-    public void onCheckpointComplete(byte[] position) {
-        // the files are only read; there is nobody to acknowledge
-    }
-
-    @Override
-    public String phase() {
-        return "streaming";
     }
 
     /** At least how old the oldest unread record is (its file's last change), 0 when all is read. */

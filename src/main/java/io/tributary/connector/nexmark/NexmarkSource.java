@@ -53,19 +53,4 @@ final class NexmarkSource implements Source {
         }
         return new NexmarkSplitReader(options, new NexmarkGenerator(baseMillis * 1000), index, position);
     }
-
-    @Override
-    public boolean acceptsDml() {
-        return false;
-    }
-
-    @Override
-    public void destroy() {
-        // nothing exists outside Tributary
-    }
-
-    @Override
-    public void close() {
-        // the readers hold no resources beyond memory
-    }
 }

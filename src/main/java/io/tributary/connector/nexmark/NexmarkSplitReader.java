@@ -84,24 +84,4 @@ final class NexmarkSplitReader implements SplitReader {
     public String describe(byte[] position) {
         return "next event " + decode(position);
     }
-
-    @Override
-    public void onCheckpointComplete(byte[] position) {
-        // generated data: nothing to acknowledge
-    }
-
-    @Override
-    public String phase() {
-        return "streaming";
-    }
-
-    @Override
-    public long lagMillis() {
-        return -1;
-    }
-
-    @Override
-    public void close() {
-        // nothing held
-    }
 }

@@ -1,5 +1,6 @@
 package io.tributary.connector.postgres;
 
+import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceContext;
 import org.postgresql.replication.LogSequenceNumber;
@@ -25,7 +26,7 @@ final class CdcSetup {
     /**
      * @param snapshot a connection inside the transaction that imported the slot's snapshot
      */
-    record Created(CdcIdentity identity, UpstreamTable upstream, Connection snapshot) {
+    record Created(CdcIdentity identity, PgUpstreamTableInfo upstream, Connection snapshot) {
     }
 
     private CdcSetup() {
@@ -47,7 +48,7 @@ final class CdcSetup {
         boolean slotCreated = false;
         try {
             checkServer(connection, options);
-            UpstreamTable upstream = UpstreamTable.load(connection, options);
+            PgUpstreamTableInfo upstream = PgUpstreamTableInfo.load(connection, options);
             upstream.checkFeeds(context, options);
             try (Statement s = connection.createStatement()) {
                 s.execute("CREATE PUBLICATION " + CdcOptions.quote(publication) + " FOR TABLE " + options.quotedTable());
@@ -89,12 +90,13 @@ final class CdcSetup {
                 ResultSet rs = s.executeQuery("SELECT current_setting('wal_level'), current_setting('server_encoding')")) {
             rs.next();
             if (!rs.getString(1).equals("logical")) {
-                throw new ConnectorException(CdcStates.OBJECT_NOT_IN_PREREQUISITE_STATE, "postgres-cdc needs wal_level = logical"
-                        + " at " + options.where() + " (it is " + rs.getString(1) + "); set it in postgresql.conf and"
+                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        "postgres-cdc needs wal_level = logical at " + options.where() + " (it is "
+                        + rs.getString(1) + "); set it in postgresql.conf and"
                         + " restart PostgreSQL");
             }
             if (!rs.getString(2).equals("UTF8")) {
-                throw new ConnectorException(CdcStates.OBJECT_NOT_IN_PREREQUISITE_STATE, "postgres-cdc needs a UTF8"
+                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "postgres-cdc needs a UTF8"
                         + " database; \"" + options.database() + "\" is " + rs.getString(2));
             }
         }
@@ -129,7 +131,7 @@ final class CdcSetup {
                 s.execute();
                 return;
             } catch (SQLException e) {
-                if (!"55006".equals(e.getSQLState()) || System.currentTimeMillis() > deadline) {
+                if (!SqlState.OBJECT_IN_USE.equals(e.getSQLState()) || System.currentTimeMillis() > deadline) {
                     throw e;
                 }
                 Thread.sleep(100);
@@ -138,8 +140,8 @@ final class CdcSetup {
     }
 
     private static ConnectorException setupFailed(CdcOptions options, String what, SQLException e) {
-        String state = e.getSQLState() == null ? CdcStates.OBJECT_NOT_IN_PREREQUISITE_STATE
-                : e.getSQLState().startsWith("08") ? "08006" : e.getSQLState();
+        String state = e.getSQLState() == null ? SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE
+                : e.getSQLState().startsWith("08") ? SqlState.CONNECTION_FAILURE : e.getSQLState();
         return new ConnectorException(state, "postgres-cdc: " + what + " at " + options.where() + ": " + e.getMessage(), e);
     }
 

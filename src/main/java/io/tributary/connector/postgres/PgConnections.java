@@ -1,5 +1,6 @@
 package io.tributary.connector.postgres;
 
+import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import org.postgresql.PGProperty;
 
@@ -17,7 +18,6 @@ import java.util.Properties;
  */
 final class PgConnections {
     /** The SQLSTATE for a source that cannot reach or log in to its upstream. */
-    static final String CANNOT_CONNECT = "08001";
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
 
     private PgConnections() {
@@ -66,7 +66,8 @@ final class PgConnections {
         try {
             return DriverManager.getConnection(url, props);
         } catch (SQLException e) {
-            throw new ConnectorException(CANNOT_CONNECT, "postgres-cdc cannot connect to PostgreSQL at "
+            throw new ConnectorException(SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+                    "postgres-cdc cannot connect to PostgreSQL at "
                     + options.where() + " as user \"" + options.username() + "\""
                     + (replication ? " for logical replication" : "") + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package io.tributary.connector.postgres;
 
+import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceBatch;
 import io.tributary.connector.SourceChange;
@@ -237,7 +238,7 @@ final class PostgresCdcReader implements SplitReader {
             if (slotBusySince < 0) {
                 slotBusySince = now;
             } else if (now - slotBusySince > SLOT_BUSY_LIMIT_MILLIS) {
-                throw new ConnectorException("55006", "postgres-cdc: replication slot \"" + source.slotIdentity().slot()
+                throw new ConnectorException(SqlState.OBJECT_IN_USE, "postgres-cdc: replication slot \"" + source.slotIdentity().slot()
                         + "\" at " + source.options().where() + " is in use by another connection");
             }
             return null;

@@ -23,7 +23,7 @@ final class PostgresCdcSource implements Source {
     private final CdcIdentity identity;
     private final int chunkRows;
     /** The upstream description read at the first open, with the held snapshot; null after a restart. */
-    private final UpstreamTable upstream;
+    private final PgUpstreamTableInfo upstream;
     private final AtomicReference<Connection> heldSnapshot;
 
     /**
@@ -31,7 +31,7 @@ final class PostgresCdcSource implements Source {
      * @param heldSnapshot a connection in a transaction that imported the exported snapshot, or null
      */
     PostgresCdcSource(CdcOptions options, SourceContext context, CdcIdentity identity, int chunkRows,
-            UpstreamTable upstream, Connection heldSnapshot) {
+            PgUpstreamTableInfo upstream, Connection heldSnapshot) {
         this.options = options;
         this.context = context;
         this.identity = identity;
@@ -87,7 +87,7 @@ final class PostgresCdcSource implements Source {
         }
         Connection connection = PgConnections.plain(options);
         try {
-            UpstreamTable now = UpstreamTable.load(connection, options);
+            PgUpstreamTableInfo now = PgUpstreamTableInfo.load(connection, options);
             now.checkFeeds(context, options);
             SnapshotReader.beginTransaction(connection, null);
             return new SnapshotReader(connection, options, now, context.columns(), lastKey);
@@ -95,11 +95,6 @@ final class PostgresCdcSource implements Source {
             closeQuietly(connection);
             throw e;
         }
-    }
-
-    @Override
-    public boolean acceptsDml() {
-        return false;
     }
 
     /** Drops the slot and the publication upstream; failures are logged, not thrown. */

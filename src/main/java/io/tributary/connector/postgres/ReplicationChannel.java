@@ -1,5 +1,6 @@
 package io.tributary.connector.postgres;
 
+import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import org.postgresql.PGConnection;
 import org.postgresql.replication.LogSequenceNumber;
@@ -17,9 +18,6 @@ import java.util.concurrent.TimeUnit;
  * own, and PostgreSQL may recycle WAL only once Tributary committed what precedes it.
  */
 final class ReplicationChannel implements AutoCloseable {
-    /** PostgreSQL's SQLSTATE for a slot another connection is using. */
-    private static final String OBJECT_IN_USE = "55006";
-    private static final String UNDEFINED_OBJECT = "42704";
     private static final int STATUS_INTERVAL_SECONDS = 10;
     /** Reads never block long (readPending), so a read this slow means the server is gone. */
     private static final int SOCKET_TIMEOUT_SECONDS = 60;
@@ -56,12 +54,13 @@ final class ReplicationChannel implements AutoCloseable {
             return new ReplicationChannel(connection, stream);
         } catch (SQLException e) {
             closeQuietly(connection);
-            if (OBJECT_IN_USE.equals(e.getSQLState())) {
+            if (SqlState.OBJECT_IN_USE.equals(e.getSQLState())) {
                 return null;
             }
-            if (UNDEFINED_OBJECT.equals(e.getSQLState())) {
-                throw new ConnectorException(CdcStates.OBJECT_NOT_IN_PREREQUISITE_STATE, "postgres-cdc: replication slot \""
-                        + identity.slot() + "\" no longer exists at " + options.where()
+            if (SqlState.UNDEFINED_OBJECT.equals(e.getSQLState())) {
+                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        "postgres-cdc: replication slot \"" + identity.slot() + "\" no longer exists at "
+                        + options.where()
                         + "; recreate the table to capture it again");
             }
             throw failed(options, e);
@@ -96,8 +95,8 @@ final class ReplicationChannel implements AutoCloseable {
 
     /** A failure while reading the snapshot or the stream, for the user: 08006 when the connection broke. */
     static ConnectorException failed(CdcOptions options, SQLException e) {
-        String state = e.getSQLState() != null && e.getSQLState().startsWith("08") ? "08006"
-                : CdcStates.OBJECT_NOT_IN_PREREQUISITE_STATE;
+        String state = e.getSQLState() != null && e.getSQLState().startsWith("08") ? SqlState.CONNECTION_FAILURE
+                : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE;
         return new ConnectorException(state, "postgres-cdc: reading " + options.quotedTable() + " from "
                 + options.where() + " failed: " + e.getMessage(), e);
     }

@@ -30,7 +30,7 @@ final class SnapshotReader implements AutoCloseable {
      *     (possibly with an imported snapshot); closed by {@link #close}
      * @param lastKey the key to continue after, or null to start at the beginning
      */
-    SnapshotReader(Connection connection, CdcOptions options, UpstreamTable upstream, List<SourceColumn> columns,
+    SnapshotReader(Connection connection, CdcOptions options, PgUpstreamTableInfo upstream, List<SourceColumn> columns,
             List<String> lastKey) {
         this.connection = connection;
         this.parser = new ColumnParser(columns, options.quotedTable());

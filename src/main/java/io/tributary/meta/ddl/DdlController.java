@@ -88,12 +88,12 @@ public final class DdlController {
         try {
             if (source == null) {
                 TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition);
-                ticket = barriers.stage(new CreateTable(table, null));
+                ticket = barriers.stage(new NewTable(table, null));
             } else {
                 SourceManager.PreparedSource prepared = sources.prepare(catalogService.allocateIds(2), name,
                         columns, primaryKey, definition, source);
                 try {
-                    ticket = barriers.stage(new CreateTable(prepared.table(), prepared));
+                    ticket = barriers.stage(new NewTable(prepared.table(), prepared));
                 } catch (RuntimeException e) {
                     sources.discard(prepared);
                     throw e;
@@ -108,11 +108,11 @@ public final class DdlController {
     }
 
     /** A new table's record; a connector's table starts its source once it is durable. */
-    private final class CreateTable implements EpochChange {
+    private final class NewTable implements EpochChange {
         private final TableDef table;
         private final SourceManager.PreparedSource source;
 
-        CreateTable(TableDef table, SourceManager.PreparedSource source) {
+        NewTable(TableDef table, SourceManager.PreparedSource source) {
             this.table = table;
             this.source = source;
         }
@@ -152,7 +152,7 @@ public final class DdlController {
             throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
                     "SOURCE_RATE_LIMIT must be 0 (paused) or more rows per second, or DEFAULT");
         }
-        barriers.awaitCommitted(barriers.stage(new AlterSourceRateLimit(name, rowsPerSecond)));
+        barriers.awaitCommitted(barriers.stage(new NewSourceRate(name, rowsPerSecond)));
     }
 
     /**
@@ -160,13 +160,13 @@ public final class DdlController {
      * the barrier lock, like DROP, so a DROP staged later in the same epoch is not undone when this
      * commits); the old one comes back if the epoch fails.
      */
-    private final class AlterSourceRateLimit implements EpochChange {
+    private final class NewSourceRate implements EpochChange {
         private final String name;
         private final long rowsPerSecond;
         /** The definition replaced at staging; null until then. */
         private TableDef before;
 
-        AlterSourceRateLimit(String name, long rowsPerSecond) {
+        NewSourceRate(String name, long rowsPerSecond) {
             this.name = name;
             this.rowsPerSecond = rowsPerSecond;
         }

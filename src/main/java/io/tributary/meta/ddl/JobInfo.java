@@ -1,6 +1,6 @@
 package io.tributary.meta.ddl;
 
-import io.tributary.stream.runtime.BackfillProgress;
+import io.tributary.stream.backfill.BackfillProgress;
 
 /**
  * A job creating a materialized view, as SHOW JOBS and the system tables show it.

@@ -16,8 +16,8 @@ import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.UpstreamTable;
-import io.tributary.stream.runtime.BackfillProgress;
-import io.tributary.stream.runtime.BackfillRate;
+import io.tributary.stream.backfill.BackfillProgress;
+import io.tributary.stream.backfill.BackfillRate;
 import io.tributary.stream.runtime.StreamRuntime;
 import io.tributary.stream.upstream.LocalUpstreamTable;
 import org.slf4j.Logger;
@@ -33,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The jobs creating materialized views (DESIGN.md §4): each pins its upstreams' snapshot, runs a
+ * The jobs creating materialized views (docs/ARCHITECTURE.md, Backfill): each pins its upstreams' snapshot, runs a
  * backfilling stream job, and at the epoch boundary where it has caught up joins the live flow and
  * becomes an ordinary view, removing its job record, progress, snapshot and change logs in that
  * epoch. Jobs are persisted ({@link BackfillJobRecord}); background jobs resume after a restart,
@@ -167,7 +167,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         if (job == null) {
             return false;
         }
-        JoinLive change = new JoinLive(job);
+        GoLive change = new GoLive(job);
         barriers.awaitCommitted(barriers.stageAtBoundary(change));
         return change.joined;
     }
@@ -177,12 +177,12 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
      * removed and the view is created once that is durable. Does nothing if the job was cancelled
      * or replaced meanwhile, or the runtime cannot join it yet.
      */
-    private final class JoinLive implements EpochChange {
+    private final class GoLive implements EpochChange {
         private final Job job;
         /** Whether staging joined the job. */
         private boolean joined;
 
-        JoinLive(Job job) {
+        GoLive(Job job) {
             this.job = job;
         }
 

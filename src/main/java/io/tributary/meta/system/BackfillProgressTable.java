@@ -4,7 +4,7 @@ import io.tributary.catalog.ColumnDef;
 import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ddl.JobInfo;
 import io.tributary.common.types.DataType;
-import io.tributary.stream.runtime.BackfillProgress;
+import io.tributary.stream.backfill.BackfillProgress;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -328,7 +328,7 @@ final class PgProtocol {
                 replaced.close();
             }
         } else if (statements.containsKey(name)) {
-            throw new TributaryException("42P05", "prepared statement \"" + name + "\" already exists");
+            throw new TributaryException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
         }
         PreparedStatement prepared = sql.isBlank() ? null : session.prepare(sql, types);
         statements.put(name, new PgStatement(prepared));
@@ -361,7 +361,7 @@ final class PgProtocol {
         if (portalName.isEmpty()) {
             closePortal("");
         } else if (portals.containsKey(portalName)) {
-            throw new TributaryException("42P03", "cursor \"" + portalName + "\" already exists");
+            throw new TributaryException(SqlState.DUPLICATE_CURSOR, "cursor \"" + portalName + "\" already exists");
         }
         PgPortal portal = new PgPortal(statement, params, resultFormats);
         portal.formats(); // validates the result format codes now, so Bind rather than Execute fails

@@ -2,6 +2,7 @@ package io.tributary.server.pgwire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
@@ -24,7 +25,6 @@ final class PgValueCodec {
     /** PostgreSQL counts dates and timestamps from 2000-01-01; the engine from 1970-01-01. */
     private static final int PG_EPOCH_DAYS = 10_957;
     private static final long PG_EPOCH_MICROS = PG_EPOCH_DAYS * 86_400_000_000L;
-    private static final String INVALID_BINARY_REPRESENTATION = "22P03";
 
     private PgValueCodec() {
     }
@@ -111,13 +111,13 @@ final class PgValueCodec {
 
     private static ByteBuffer fixed(ByteBuffer in, int length) {
         if (in.remaining() != length) {
-            throw new TributaryException(INVALID_BINARY_REPRESENTATION,
+            throw new TributaryException(SqlState.INVALID_BINARY_REPRESENTATION,
                     "incorrect binary data format: expected " + length + " bytes, got " + in.remaining());
         }
         return in;
     }
 
     static TributaryException invalidBinary(DataType type) {
-        return new TributaryException(INVALID_BINARY_REPRESENTATION, "incorrect binary data format for type " + type);
+        return new TributaryException(SqlState.INVALID_BINARY_REPRESENTATION, "incorrect binary data format for type " + type);
     }
 }

@@ -3,20 +3,22 @@ package io.tributary.server.session;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.codec.CsvTokenizer;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.Database;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.UtilityStatement.CopyFormat;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code COPY t FROM STDIN} in PostgreSQL's text and CSV formats. Rows are parsed as data arrives
- * and staged in a {@link TableWriter}; nothing is applied until {@link #finish}, so a bad line or
- * an aborted copy leaves the table untouched. The first error is kept and reported by finish, and
+ * {@code COPY t FROM STDIN} in PostgreSQL's text and CSV formats (CSV read by {@link
+ * CsvTokenizer#postgres}). Rows are parsed as data arrives and staged in a {@link TableWriter};
+ * nothing is applied until {@link #finish}, so a bad line or an aborted copy leaves the table
+ * untouched. The first error is kept and reported by finish, and
  * later data is ignored. Session thread only.
  */
 final class CopyFromStdin implements CopyInSink {
@@ -27,7 +29,11 @@ final class CopyFromStdin implements CopyInSink {
     private final TableWriter writer;
     private final Runnable cancelCheck;
     private final boolean awaitCommit;
-    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    /** The CSV dialect, or null for the text format. */
+    private final CsvTokenizer csv;
+    /** Bytes received after the last complete line: {@code pending[0, pendingLength)}. */
+    private byte[] pending = new byte[8192];
+    private int pendingLength;
     private long line;
     private boolean skipHeader;
     private boolean ended;
@@ -43,6 +49,8 @@ final class CopyFromStdin implements CopyInSink {
         this.awaitCommit = awaitCommit;
         this.writer = db.newTableWriter(table);
         this.skipHeader = format.header();
+        this.csv = format.csv()
+                ? CsvTokenizer.postgres(format.delimiter(), format.quote(), format.escape(), format.nullString()) : null;
     }
 
     @Override
@@ -57,36 +65,45 @@ final class CopyFromStdin implements CopyInSink {
         }
         try {
             cancelCheck.run();
+            append(data);
             int start = 0;
-            for (int i = 0; i < data.length; i++) {
-                if (data[i] == '\n') {
-                    pending.write(data, start, i - start);
-                    start = i + 1;
-                    if (!format.csv() || quotesBalanced(pending.toByteArray())) {
-                        line(pending.toString(StandardCharsets.UTF_8));
-                        pending.reset();
-                        if (ended) {
-                            return;
-                        }
-                    } else {
-                        pending.write('\n');
-                    }
+            int end;
+            while ((end = recordEnd(start)) >= 0) {
+                line(new String(pending, start, end - 1 - start, StandardCharsets.UTF_8));
+                start = end;
+                if (ended) {
+                    return;
                 }
             }
-            pending.write(data, start, data.length - start);
+            System.arraycopy(pending, start, pending, 0, pendingLength - start);
+            pendingLength -= start;
         } catch (TributaryException e) {
             error = e;
         }
     }
 
-    private boolean quotesBalanced(byte[] text) {
-        int quotes = 0;
-        for (byte b : text) {
-            if (b == format.quote()) {
-                quotes++;
+    private void append(byte[] data) {
+        if (pendingLength + data.length > pending.length) {
+            pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingLength + data.length));
+        }
+        System.arraycopy(data, 0, pending, pendingLength, data.length);
+        pendingLength += data.length;
+    }
+
+    /**
+     * The end (after its newline) of the line starting at {@code start} of {@link #pending}, or -1
+     * when it is not complete yet. A CSV line ends at the first newline outside quotes.
+     */
+    private int recordEnd(int start) {
+        if (csv != null) {
+            return csv.recordEnd(pending, start, pendingLength);
+        }
+        for (int i = start; i < pendingLength; i++) {
+            if (pending[i] == '\n') {
+                return i + 1;
             }
         }
-        return quotes % 2 == 0;
+        return -1;
     }
 
     private void line(String raw) {
@@ -100,7 +117,13 @@ final class CopyFromStdin implements CopyInSink {
             skipHeader = false;
             return;
         }
-        List<String> fields = format.csv() ? csvFields(text) : textFields(text);
+        List<String> fields;
+        if (csv != null) {
+            fields = new ArrayList<>(targets.length);
+            csv.split(text, fields);
+        } else {
+            fields = textFields(text);
+        }
         if (fields.size() != targets.length) {
             throw new TributaryException(SqlState.BAD_COPY_FILE_FORMAT,
                     (fields.size() < targets.length ? "missing data for column \"" + table.columns()
@@ -158,44 +181,12 @@ final class CopyFromStdin implements CopyInSink {
         return !escaped && field.equals(format.nullString()) ? null : field;
     }
 
-    /** CSV: quoted fields may hold delimiters, doubled quotes and newlines; an unquoted NULL string is NULL. */
-    private List<String> csvFields(String text) {
-        List<String> out = new ArrayList<>(targets.length);
-        StringBuilder field = new StringBuilder();
-        boolean inQuotes = false;
-        boolean quoted = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (inQuotes) {
-                if (c == format.escape() && i + 1 < text.length() && text.charAt(i + 1) == format.quote()) {
-                    field.append(format.quote());
-                    i++;
-                } else if (c == format.quote()) {
-                    inQuotes = false;
-                } else {
-                    field.append(c);
-                }
-            } else if (c == format.quote()) {
-                inQuotes = true;
-                quoted = true;
-            } else if (c == format.delimiter()) {
-                out.add(!quoted && field.toString().equals(format.nullString()) ? null : field.toString());
-                field.setLength(0);
-                quoted = false;
-            } else {
-                field.append(c);
-            }
-        }
-        out.add(!quoted && field.toString().equals(format.nullString()) ? null : field.toString());
-        return out;
-    }
-
     @Override
     public String finish() {
         try (writer) {
-            if (error == null && pending.size() > 0 && !ended) {
+            if (error == null && pendingLength > 0 && !ended) {
                 try {
-                    line(pending.toString(StandardCharsets.UTF_8));
+                    line(new String(pending, 0, pendingLength, StandardCharsets.UTF_8));
                 } catch (TributaryException e) {
                     error = e;
                 }

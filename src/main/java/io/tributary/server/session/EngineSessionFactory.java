@@ -1,6 +1,7 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
 
@@ -17,7 +18,7 @@ public final class EngineSessionFactory implements SessionFactory {
     @Override
     public Session open(String user, String database, Map<String, String> startupParameters) {
         if (database != null && !database.isEmpty() && !database.equals(Catalog.DATABASE)) {
-            throw new TributaryException("3D000", "database \"" + database + "\" does not exist");
+            throw new TributaryException(SqlState.INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist");
         }
         return new EngineSession(db, user, startupParameters);
     }

@@ -184,7 +184,7 @@ final class SessionVariables {
         String v = raw.trim();
         switch (key) {
             case "server_version", "server_encoding", "integer_datetimes", "is_superuser" ->
-                    throw new TributaryException("55P02", "parameter \"" + key + "\" cannot be changed");
+                    throw new TributaryException(SqlState.CANT_CHANGE_RUNTIME_PARAM, "parameter \"" + key + "\" cannot be changed");
             case "client_encoding" -> {
                 String norm = v.replace("-", "").replace("_", "").toUpperCase(Locale.ROOT);
                 if (!norm.equals("UTF8") && !norm.equals("UNICODE")) {

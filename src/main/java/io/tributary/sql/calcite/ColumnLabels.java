@@ -1,5 +1,8 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
+import io.tributary.sql.PgTypeNames;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -21,16 +24,8 @@ import java.util.Map;
  * ({@code int4}), {@code case} for CASE and {@code ?column?} otherwise.
  */
 final class ColumnLabels {
-    private static final Map<String, String> TYPE_NAMES = Map.ofEntries(
-            Map.entry("INTEGER", "int4"), Map.entry("INT", "int4"), Map.entry("INT4", "int4"),
-            Map.entry("BIGINT", "int8"), Map.entry("INT8", "int8"), Map.entry("SMALLINT", "int2"),
-            Map.entry("INT2", "int2"), Map.entry("REAL", "float4"), Map.entry("FLOAT4", "float4"),
-            Map.entry("DOUBLE", "float8"), Map.entry("FLOAT8", "float8"), Map.entry("FLOAT", "float8"),
-            Map.entry("DECIMAL", "numeric"), Map.entry("NUMERIC", "numeric"), Map.entry("BOOLEAN", "bool"),
-            Map.entry("BOOL", "bool"), Map.entry("VARCHAR", "varchar"), Map.entry("CHAR", "bpchar"),
-            Map.entry("TEXT", "text"), Map.entry("DATE", "date"), Map.entry("TIME", "time"),
-            Map.entry("TIMESTAMP", "timestamp"), Map.entry("TIMESTAMPTZ", "timestamptz"),
-            Map.entry("INTERVAL", "interval"), Map.entry("BYTEA", "bytea"), Map.entry("VARBINARY", "bytea"));
+    /** Labels of the names only Calcite spells so ({@code x::char(3)}, {@code x::varbinary}). */
+    private static final Map<String, String> CALCITE_ONLY_LABELS = Map.of("char", "bpchar", "varbinary", "bytea");
 
     private ColumnLabels() {
     }
@@ -65,8 +60,9 @@ final class ColumnLabels {
         }
         if (item.getKind() == SqlKind.CAST && item instanceof SqlBasicCall call
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
-            String name = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
-            return TYPE_NAMES.getOrDefault(name, name.toLowerCase(Locale.ROOT));
+            String name = spec.getTypeName().getSimple().toLowerCase(Locale.ROOT);
+            DataType type = PgTypeNames.lookup(name);
+            return type != null ? typname(type.kind()) : CALCITE_ONLY_LABELS.getOrDefault(name, name);
         }
         if (item.getKind() == SqlKind.CASE) {
             return "case";
@@ -75,5 +71,26 @@ final class ColumnLabels {
             return f.getName().toLowerCase(Locale.ROOT);
         }
         return "?column?";
+    }
+
+    /** PostgreSQL's {@code pg_type.typname}, which it uses as the label of a cast. */
+    private static String typname(TypeKind kind) {
+        return switch (kind) {
+            case BOOLEAN -> "bool";
+            case SMALLINT -> "int2";
+            case INTEGER -> "int4";
+            case BIGINT -> "int8";
+            case REAL -> "float4";
+            case DOUBLE -> "float8";
+            case NUMERIC -> "numeric";
+            case VARCHAR -> "varchar";
+            case TEXT -> "text";
+            case DATE -> "date";
+            case TIME -> "time";
+            case TIMESTAMP -> "timestamp";
+            case TIMESTAMPTZ -> "timestamptz";
+            case INTERVAL -> "interval";
+            case BYTEA -> "bytea";
+        };
     }
 }

@@ -1,31 +1,34 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
+import io.tributary.sql.PgTypeNames;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import java.util.Locale;
+import java.util.Map;
+
 /**
- * PostgreSQL type names Calcite does not know ({@code text}, {@code int8}, {@code float8} ...), as
- * named types in the root schema, which is where Calcite resolves the target of {@code x::name}.
+ * The PostgreSQL type names of {@link PgTypeNames} that Calcite does not know ({@code text},
+ * {@code int8}, {@code float8} ...), as named types in the root schema, which is where Calcite
+ * resolves the target of {@code x::name}. Called once per schema when a front end is built.
  */
 final class PgTypeAliases {
     private PgTypeAliases() {
     }
 
     static void register(SchemaPlus root) {
-        alias(root, SqlTypeName.VARCHAR, "text", "string");
-        alias(root, SqlTypeName.INTEGER, "int4");
-        alias(root, SqlTypeName.BIGINT, "int8");
-        alias(root, SqlTypeName.SMALLINT, "int2");
-        alias(root, SqlTypeName.REAL, "float4");
-        alias(root, SqlTypeName.DOUBLE, "float8");
-        alias(root, SqlTypeName.BOOLEAN, "bool");
-        alias(root, SqlTypeName.VARBINARY, "bytea");
-        alias(root, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, "timestamptz");
-    }
-
-    private static void alias(SchemaPlus root, SqlTypeName type, String... names) {
-        for (String name : names) {
-            root.add(name, f -> f.createTypeWithNullability(f.createSqlType(type), true));
+        for (Map.Entry<String, DataType> e : PgTypeNames.all().entrySet()) {
+            // Calcite parses its own names (and INTERVAL, which needs a qualifier) itself
+            if (SqlTypeName.get(e.getKey().toUpperCase(Locale.ROOT)) != null
+                    || e.getValue().kind() == TypeKind.INTERVAL) {
+                continue;
+            }
+            DataType type = e.getValue();
+            // Calcite's default precision, as a cast to a built-in name gets (not the column's)
+            root.add(e.getKey(), f -> f.createTypeWithNullability(
+                    f.createSqlType(TypeMapping.toRelType(f, type, true).getSqlTypeName()), true));
         }
     }
 }

@@ -6,6 +6,8 @@ import io.tributary.stream.Op;
 import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.storage.ReadView;
+import io.tributary.stream.backfill.BackfillInput;
+import io.tributary.stream.backfill.JoinLive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

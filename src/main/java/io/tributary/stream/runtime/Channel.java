@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
  * receiver is woken by {@link LockSupport#unpark} and polls; a permit given before it parks is
  * kept, so no wake-up is lost.
  */
-final class Channel {
+public final class Channel {
     /** Chunks in flight per channel: enough to keep both sides busy, little enough to bound memory. */
     static final int CAPACITY = 16;
 
@@ -32,7 +32,7 @@ final class Channel {
      * channel is {@link #close closed}. Interrupts while waiting are remembered and re-asserted
      * after the message is in, because a half-delivered epoch would break the stream.
      */
-    void send(Object message) {
+    public void send(Object message) {
         boolean interrupted = false;
         while (!closed) {
             try {

@@ -5,7 +5,7 @@ import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.StateWrites;
 
 /** State writes going into a {@link WriteBuffer}'s data keyspace, where every state table lives. */
-record DataWrites(WriteBuffer buffer) implements StateWrites {
+public record DataWrites(WriteBuffer buffer) implements StateWrites {
     @Override
     public void put(byte[] key, byte[] value) {
         buffer.put(Keyspace.DATA, key, value);

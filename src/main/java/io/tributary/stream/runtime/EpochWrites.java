@@ -9,7 +9,7 @@ import java.util.List;
  * One actor's state writes for one epoch, handed from the actor to the committing thread (the
  * hand-over through {@link BarrierCollector}'s lock publishes them safely).
  */
-final class EpochWrites implements StateWrites {
+public final class EpochWrites implements StateWrites {
     private final List<byte[]> keys = new ArrayList<>();
     private final List<byte[]> values = new ArrayList<>();
 
@@ -26,7 +26,7 @@ final class EpochWrites implements StateWrites {
     }
 
     /** Replays the writes in order into {@code sink}. */
-    void replay(StateWrites sink) {
+    public void replay(StateWrites sink) {
         for (int i = 0; i < keys.size(); i++) {
             byte[] v = values.get(i);
             if (v == null) {

@@ -9,6 +9,8 @@ import io.tributary.plan.SourceNode;
 import io.tributary.plan.StreamNode;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
+import io.tributary.stream.backfill.BackfillInput;
+import io.tributary.stream.backfill.BackfillRate;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,9 @@
 package io.tributary.stream.runtime;
 
+import io.tributary.stream.backfill.BackfillCoordinator;
+import io.tributary.stream.backfill.BackfillProgress;
+import io.tributary.stream.backfill.JoinLive;
+
 import java.util.List;
 
 /**

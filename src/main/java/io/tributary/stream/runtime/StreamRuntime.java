@@ -8,6 +8,9 @@ import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.UpstreamTable;
+import io.tributary.stream.backfill.BackfillCoordinator;
+import io.tributary.stream.backfill.BackfillProgress;
+import io.tributary.stream.backfill.BackfillRate;
 
 import java.util.ArrayList;
 import java.util.HashMap;

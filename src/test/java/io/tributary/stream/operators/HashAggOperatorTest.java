@@ -9,8 +9,10 @@ import io.tributary.plan.AggKind;
 import io.tributary.plan.Field;
 import io.tributary.plan.HashAggNode;
 import io.tributary.plan.SourceNode;
+import io.tributary.storage.ReadView;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
+import io.tributary.stream.Operator;
 import io.tributary.stream.OperatorHarness;
 
 import java.math.BigDecimal;
@@ -24,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -66,11 +69,22 @@ class HashAggOperatorTest {
     }
 
     private OperatorHarness harness(HashAggNode node, int cacheGroups) {
-        int[] ids = IntStream.range(0, node.stateTableCount()).map(i -> 100 + i).toArray();
-        OperatorHarness h = new OperatorHarness(dir.resolve("store" + open.size()),
-                view -> new HashAggOperator(node, ids, view, cacheGroups));
+        OperatorHarness h = new OperatorHarness(dir.resolve("store" + open.size()), factory(node, cacheGroups));
         open.add(h);
         return h;
+    }
+
+    private OperatorHarness.Scenario verify(HashAggNode node) {
+        return verify(node, HashAggOperator.DEFAULT_CACHE_GROUPS);
+    }
+
+    private OperatorHarness.Scenario verify(HashAggNode node, int cacheGroups) {
+        return OperatorHarness.verify(dir, factory(node, cacheGroups));
+    }
+
+    private static Function<ReadView, Operator> factory(HashAggNode node, int cacheGroups) {
+        int[] ids = IntStream.range(0, node.stateTableCount()).map(i -> 100 + i).toArray();
+        return view -> new HashAggOperator(node, ids, view, cacheGroups);
     }
 
     private static Object[] row(Object... values) {
@@ -93,11 +107,10 @@ class HashAggOperatorTest {
     void nullGroupKeysFormOneGroup() {
         HashAggNode node = agg(source(DataType.TEXT, DataType.INTEGER), new int[] {0},
                 call(AggKind.COUNT, -1, DataType.BIGINT));
-        OperatorHarness h = harness(node);
-        h.insert(0, row(null, 1), row("a", 2), row(null, 3)).barrier();
-        assertEquals(List.of("[a, 1]", "[null, 2]"), h.rows());
-        h.delete(0, row(null, 1)).barrier();
-        assertEquals(List.of("[a, 1]", "[null, 1]"), h.rows());
+        verify(node).insert(0, row(null, 1), row("a", 2)).insert(0, row(null, 3))
+                .expectRows(List.of("[a, 1]", "[null, 2]"));
+        verify(node).insert(0, row(null, 1), row("a", 2)).insert(0, row(null, 3)).delete(0, row(null, 1))
+                .expectRows(List.of("[a, 1]", "[null, 1]"));
     }
 
     @Test
@@ -119,10 +132,9 @@ class HashAggOperatorTest {
     void numericSumForgetsTheScaleOfValuesOnceTheGroupHasNoneLeft() {
         HashAggNode node = agg(source(DataType.INTEGER, DataType.NUMERIC), new int[] {0},
                 call(AggKind.SUM, 1, DataType.NUMERIC), call(AggKind.COUNT, -1, DataType.BIGINT));
-        OperatorHarness h = harness(node);
-        h.insert(0, row(1, new BigDecimal("1.500")), row(1, null)).barrier();
-        h.delete(0, row(1, new BigDecimal("1.500"))).insert(0, row(1, new BigDecimal("2"))).barrier();
-        assertEquals(List.of("[1, 2, 2]"), h.rows());
+        verify(node).insert(0, row(1, new BigDecimal("1.500")), row(1, null))
+                .delete(0, row(1, new BigDecimal("1.500"))).insert(0, row(1, new BigDecimal("2")))
+                .expectRows(List.of("[1, 2, 2]"));
     }
 
     @Test
@@ -148,6 +160,9 @@ class HashAggOperatorTest {
         assertEquals(List.of("[1, null, 2147483643]"), h.rows());
         h.delete(0, row(1, Long.MAX_VALUE, -5), row(1, 1L, 1)).barrier();
         assertEquals(List.of("[1, " + Long.MAX_VALUE + ", " + Integer.MAX_VALUE + "]"), h.rows());
+        verify(node).insert(0, row(1, Long.MAX_VALUE, Integer.MAX_VALUE), row(1, 1L, 1))
+                .insert(0, row(1, Long.MAX_VALUE, -5)).delete(0, row(1, Long.MAX_VALUE, -5))
+                .expectRows(List.of("[1, null, null]"));
     }
 
     @Test
@@ -170,17 +185,21 @@ class HashAggOperatorTest {
         assertEquals(List.of("[1, b, b, -1.5, -1.5]"), h.rows());
         h.delete(0, row(1, "b", new BigDecimal("-1.5"))).barrier();
         assertEquals(List.of("[1, null, null, null, null]"), h.rows());
+        verify(node).insert(0, row(1, "b", new BigDecimal("-1.5")), row(1, "a", new BigDecimal("-10")))
+                .insert(0, row(1, "c", new BigDecimal("2")), row(1, "a", null))
+                .delete(0, row(1, "a", new BigDecimal("-10")))
+                .insert(0, row(1, "ab", new BigDecimal("1.99")))
+                .delete(0, row(1, "c", new BigDecimal("2")))
+                .expectRows(List.of("[1, a, b, -1.5, 1.99]"));
     }
 
     @Test
     void extremesOfOneChunkDeletedInOrderFindEachNextOne() {
         HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
                 call(AggKind.MIN, 1, DataType.INTEGER), call(AggKind.MAX, 1, DataType.INTEGER));
-        OperatorHarness h = harness(node);
         Object[][] rows = IntStream.range(0, 50).mapToObj(i -> row(7, i)).toArray(Object[][]::new);
-        h.insert(0, rows).barrier();
-        h.delete(0, Arrays.copyOfRange(rows, 0, 20)).delete(0, Arrays.copyOfRange(rows, 35, 50)).barrier();
-        assertEquals(List.of("[7, 20, 34]"), h.rows());
+        verify(node).insert(0, rows).delete(0, Arrays.copyOfRange(rows, 0, 20))
+                .delete(0, Arrays.copyOfRange(rows, 35, 50)).expectRows(List.of("[7, 20, 34]"));
     }
 
     @Test
@@ -194,6 +213,9 @@ class HashAggOperatorTest {
         assertEquals(List.of("[1, true, true]", "[2, null, null]"), h.rows());
         h.delete(0, row(1, true)).insert(0, row(1, false)).barrier();
         assertEquals(List.of("[1, false, false]", "[2, null, null]"), h.rows());
+        verify(node).insert(0, row(1, true), row(1, false)).insert(0, row(1, null), row(2, null))
+                .delete(0, row(1, false)).delete(0, row(1, true)).insert(0, row(1, false))
+                .expectRows(List.of("[1, false, false]", "[2, null, null]"));
     }
 
     @Test
@@ -274,6 +296,8 @@ class HashAggOperatorTest {
         assertEquals(List.of("[1, 2, 12, 2, 7]"), h.rows());
         h.restore().delete(0, row(1, 5), row(1, 7)).barrier();
         assertEquals(List.of("[1, 0, null, 0, null]"), h.rows());
+        verify(node).insert(0, row(1, 5), row(1, 5)).insert(0, row(1, 7), row(1, null)).delete(0, row(1, 5))
+                .delete(0, row(1, 7)).expectRows(List.of("[1, 1, 5, 1, 5]"));
     }
 
     @Test
@@ -283,11 +307,11 @@ class HashAggOperatorTest {
                 new AggCall(AggKind.SUM, 1, false, 2, DataType.BIGINT),
                 new AggCall(AggKind.MIN, 1, false, 2, DataType.INTEGER),
                 call(AggKind.COUNT, -1, DataType.BIGINT));
-        OperatorHarness h = harness(node);
-        h.insert(0, row(1, 1, true), row(1, 2, false), row(1, 3, null), row(1, 4, true)).barrier();
-        assertEquals(List.of("[1, 2, 5, 1, 4]"), h.rows());
-        h.delete(0, row(1, 1, true), row(1, 4, true)).barrier();
-        assertEquals(List.of("[1, 0, null, null, 2]"), h.rows());
+        verify(node).insert(0, row(1, 1, true), row(1, 2, false)).insert(0, row(1, 3, null), row(1, 4, true))
+                .expectRows(List.of("[1, 2, 5, 1, 4]"));
+        verify(node).insert(0, row(1, 1, true), row(1, 2, false)).insert(0, row(1, 3, null), row(1, 4, true))
+                .delete(0, row(1, 1, true)).delete(0, row(1, 4, true))
+                .expectRows(List.of("[1, 0, null, null, 2]"));
     }
 
     @Test
@@ -311,20 +335,24 @@ class HashAggOperatorTest {
         HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
                 call(AggKind.COUNT, -1, DataType.BIGINT), call(AggKind.MAX, 1, DataType.INTEGER));
         OperatorHarness h = harness(node, 2);
+        OperatorHarness.Scenario scenario = verify(node, 2);
         for (int round = 0; round < 3; round++) {
             for (int g = 0; g < 10; g++) {
                 h.insert(0, row(g, round * 10 + g));
+                scenario.insert(0, row(g, round * 10 + g));
             }
             if (round == 1) {
                 h.barrier();
             }
         }
         h.delete(0, row(4, 24)).barrier();
+        scenario.delete(0, row(4, 24));
         List<String> expected = new ArrayList<>();
         for (int g = 0; g < 10; g++) {
             expected.add(g == 4 ? "[4, 2, 14]" : "[" + g + ", 3, " + (20 + g) + "]");
         }
         assertEquals(expected, h.rows());
+        scenario.expectRows(expected);
     }
 
     @Test

@@ -115,6 +115,27 @@ class HashJoinOperatorTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(JoinKind.class)
+    void everyJoinEndsTheSameWhereverBarriersAndRestoresFall(JoinKind kind) {
+        List<String> expected = new ArrayList<>(List.of("[2, 10, 0, 10, 1, 0]", "[3, 20, 0, 20, 5, 0]"));
+        if (kind.padsLeft()) {
+            expected.add("[4, 40, 0, null, null, null]");
+        }
+        if (kind.padsRight()) {
+            expected.add("[null, null, null, 30, 4, 0]");
+        }
+        HashJoinNode node = node(kind);
+        OperatorHarness.verify(dir, view -> new HashJoinOperator(node, TABLES, view))
+                .insert(0, l(1, 10, 0), l(2, 10, 0), l(3, 20, 0))
+                .insert(1, r(10, 1L, 0), r(10, 2L, 0), r(30, 4L, 0))
+                .delete(0, l(1, 10, 0))
+                .delete(1, r(10, 2L, 0))
+                .insert(1, r(20, 5L, 0))
+                .insert(0, l(4, 40, 0))
+                .expectRows(expected);
+    }
+
     @Test
     void leftJoinPadsALeftRowExactlyWhileItHasNoMatch() {
         try (OperatorHarness h = harness("store", node(JoinKind.LEFT))) {

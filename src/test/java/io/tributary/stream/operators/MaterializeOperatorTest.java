@@ -85,6 +85,16 @@ class MaterializeOperatorTest {
         }
     }
 
+    @Test
+    void endsWithTheSameRowsWhereverBarriersAndRestoresFall() {
+        OperatorHarness.verify(dir, view -> new MaterializeOperator(NODE, view))
+                .insert(0, row("a", 1L, new BigDecimal("1.50"), 10L), row("b", 2L, null, 20L))
+                .insert(0, row("c", 3L, new BigDecimal("7"), 30L))
+                .delete(0, row("b", 2L, null, 20L))
+                .delete(0, row("c", 3L, new BigDecimal("7"), 30L)).insert(0, row("c", 3L, new BigDecimal("8"), 31L))
+                .expectRows(List.of("[a, 1, 1.50, 10]", "[c, 3, 8, 31]"));
+    }
+
     /** The view's committed rows as a batch SELECT reads them, sorted as strings. */
     private static List<String> scan(OperatorHarness h) {
         List<String> out = new ArrayList<>();

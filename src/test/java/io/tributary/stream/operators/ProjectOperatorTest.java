@@ -46,12 +46,11 @@ class ProjectOperatorTest {
 
     @Test
     void failingExpressionYieldsNullAndTheDeleteMatchesTheInsert() {
-        try (OperatorHarness h = new OperatorHarness(dir, view -> quotients())) {
-            h.insert(0, row(1L, 10, 0), row(2L, 8, 4)).barrier();
-            assertEquals(List.of("[1, null]", "[2, 2]"), h.rows());
-            h.insert(0, row(3L, 1, 0)).delete(0, row(1L, 10, 0)).barrier();
-            assertEquals(List.of("[2, 2]", "[3, null]"), h.rows());
-        }
+        OperatorHarness.verify(dir, view -> quotients()).insert(0, row(1L, 10, 0), row(2L, 8, 4))
+                .expectRows(List.of("[1, null]", "[2, 2]"));
+        OperatorHarness.verify(dir, view -> quotients()).insert(0, row(1L, 10, 0), row(2L, 8, 4))
+                .insert(0, row(3L, 1, 0)).delete(0, row(1L, 10, 0))
+                .expectRows(List.of("[2, 2]", "[3, null]"));
     }
 
     @Test

@@ -36,6 +36,11 @@ class TopNOperatorTest {
         return new OperatorHarness(dir.resolve(store), view -> new TopNOperator(node, STATE, view));
     }
 
+    private OperatorHarness.Scenario verify(List<SortKey> order, long offset, long limit) {
+        TopNNode node = new TopNNode(INPUT, order, offset, limit);
+        return OperatorHarness.verify(dir, view -> new TopNOperator(node, STATE, view));
+    }
+
     private static SortKey asc(int column) {
         return new SortKey(column, false, false);
     }
@@ -56,6 +61,10 @@ class TopNOperatorTest {
             h.delete(0, row(2L, 50, "b"), row(3L, 30, "c")).barrier();
             assertEquals(List.of("[1, 10, a]", "[5, 20, e]"), h.rows());
         }
+        verify(List.of(desc(1)), 0, 3).insert(0, row(1L, 10, "a"), row(2L, 50, "b"), row(3L, 30, "c"))
+                .insert(0, row(4L, 40, "d"), row(5L, 20, "e")).delete(0, row(4L, 40, "d"))
+                .delete(0, row(2L, 50, "b")).delete(0, row(3L, 30, "c"))
+                .expectRows(List.of("[1, 10, a]", "[5, 20, e]"));
     }
 
     @Test
@@ -84,6 +93,10 @@ class TopNOperatorTest {
             h.delete(0, row(6L, 0, "z"), row(1L, 1, "a")).barrier();
             assertEquals(List.of("[3, 3, c]", "[4, 4, d]"), h.rows());
         }
+        verify(List.of(asc(1)), 1, 2).insert(0, row(1L, 1, "a")).insert(0, row(2L, 2, "b"), row(3L, 3, "c"))
+                .insert(0, row(4L, 4, "d"), row(5L, 5, "e")).insert(0, row(6L, 0, "z"))
+                .delete(0, row(6L, 0, "z")).delete(0, row(1L, 1, "a"))
+                .expectRows(List.of("[3, 3, c]", "[4, 4, d]"));
     }
 
     @Test
@@ -96,6 +109,9 @@ class TopNOperatorTest {
             h.insert(0, row(4L, 7, "d")).barrier();
             assertEquals(List.of("[3, 7, c]", "[4, 7, d]"), h.rows());
         }
+        verify(List.of(asc(1)), 0, 2).insert(0, row(5L, 7, "e"), row(3L, 7, "c")).insert(0, row(9L, 7, "i"))
+                .insert(0, row(1L, 7, "a")).delete(0, row(1L, 7, "a")).insert(0, row(4L, 7, "d"))
+                .expectRows(List.of("[3, 7, c]", "[4, 7, d]"));
     }
 
     @Test

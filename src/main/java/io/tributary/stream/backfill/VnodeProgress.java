@@ -1,4 +1,4 @@
-package io.tributary.stream.runtime;
+package io.tributary.stream.backfill;
 
 import io.tributary.storage.TableKeys;
 

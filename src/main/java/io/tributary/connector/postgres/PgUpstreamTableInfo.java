@@ -24,7 +24,7 @@ import java.util.Set;
  * @param primaryKey the primary-key column names in index order; empty when there is none
  * @param replicaIdentity {@code pg_class.relreplident}: d(efault), f(ull), i(ndex) or n(othing)
  */
-record UpstreamTable(List<Column> columns, List<String> primaryKey, char replicaIdentity) {
+record PgUpstreamTableInfo(List<Column> columns, List<String> primaryKey, char replicaIdentity) {
     /** @param typeName the type for casts, e.g. {@code character varying} */
     record Column(String name, int typeOid, String typeName) {
     }
@@ -34,7 +34,7 @@ record UpstreamTable(List<Column> columns, List<String> primaryKey, char replica
      *
      * @throws ConnectorException 42P01 when there is no such table, 42809 when it is not a plain table
      */
-    static UpstreamTable load(Connection connection, CdcOptions options) throws SQLException {
+    static PgUpstreamTableInfo load(Connection connection, CdcOptions options) throws SQLException {
         String kindAndIdentity;
         long oid;
         try (PreparedStatement s = connection.prepareStatement("SELECT c.oid, c.relkind, c.relreplident FROM pg_class c"
@@ -75,7 +75,7 @@ record UpstreamTable(List<Column> columns, List<String> primaryKey, char replica
                 }
             }
         }
-        return new UpstreamTable(List.copyOf(columns), List.copyOf(key), kindAndIdentity.charAt(1));
+        return new PgUpstreamTableInfo(List.copyOf(columns), List.copyOf(key), kindAndIdentity.charAt(1));
     }
 
     /**

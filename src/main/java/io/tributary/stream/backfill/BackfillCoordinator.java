@@ -1,10 +1,13 @@
-package io.tributary.stream.runtime;
+package io.tributary.stream.backfill;
 
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.StateWrites;
 import io.tributary.stream.UpstreamTable;
+import io.tributary.stream.runtime.Channel;
+import io.tributary.stream.runtime.DataWrites;
+import io.tributary.stream.runtime.EpochWrites;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,14 +26,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * upstream's committed epochs it asks its {@link Listener} to join the job to the live flow, and
  * stops checkpointing when that succeeded.
  */
-final class BackfillCoordinator {
+public final class BackfillCoordinator {
     private static final Logger LOG = LoggerFactory.getLogger(BackfillCoordinator.class);
     /** How long all actors may take to pass a checkpoint barrier before the job counts as stuck. */
     private static final long CHECKPOINT_TIMEOUT_MS = 600_000;
     private static final long CAUGHT_UP_POLL_MS = 5;
 
     /** Told about the job's milestones; called on the coordinator's thread. */
-    interface Listener {
+    public interface Listener {
         /**
          * Every source has consumed its upstream through the last committed epoch: join the job
          * to the live flow now (at an epoch boundary).
@@ -65,7 +68,7 @@ final class BackfillCoordinator {
     private final long startedNanos = System.nanoTime();
     private final long rowsAtStart;
 
-    BackfillCoordinator(String name, StateStore store, long intervalMs, List<Channel> sourceChannels, int actorCount,
+    public BackfillCoordinator(String name, StateStore store, long intervalMs, List<Channel> sourceChannels, int actorCount,
             List<BackfillInput> backfills, List<UpstreamTable> upstreams, List<Integer> upstreamIds, Listener listener) {
         this.name = name;
         this.store = store;
@@ -84,7 +87,7 @@ final class BackfillCoordinator {
         this.counter.setDaemon(true);
     }
 
-    void start() {
+    public void start() {
         counter.start();
         thread.start();
     }
@@ -103,7 +106,7 @@ final class BackfillCoordinator {
     }
 
     /** The progress as of the last durable checkpoint. Any thread. */
-    BackfillProgress progress() {
+    public BackfillProgress progress() {
         return progress;
     }
 
@@ -112,7 +115,7 @@ final class BackfillCoordinator {
      * is written after it. Called with the job's actors being stopped, under the barrier lock;
      * never waits for that lock.
      */
-    void stop() {
+    public void stop() {
         stopped = true;
         thread.interrupt();
         counter.interrupt();

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * @param expectedCount the update count it must report when acknowledged
  * @param effect applies the statement to a predicted state
  */
-record Op(String sql, long expectedCount, Consumer<WriterState> effect) {
+record WriterOp(String sql, long expectedCount, Consumer<WriterState> effect) {
     WriterState applyTo(WriterState before) {
         WriterState after = before.copy();
         effect.accept(after);

@@ -1,4 +1,4 @@
-package io.tributary.stream.runtime;
+package io.tributary.stream.backfill;
 
 /**
  * The rows per second each parallel unit of a backfill may read: unlimited, a positive limit, or

@@ -1,4 +1,4 @@
-package io.tributary.stream.runtime;
+package io.tributary.stream.backfill;
 
 import io.tributary.storage.ReadView;
 import io.tributary.stream.ChangeStream;
@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 
 /**
  * The snapshot backfill of one source of a view being created, in one actor, over the vnodes the
- * actor owns (DESIGN.md §3). Each vnode moves through consuming the upstream's snapshot, then its
+ * actor owns (docs/ARCHITECTURE.md, Backfill). Each vnode moves through consuming the upstream's snapshot, then its
  * change log epoch by epoch; when the job joins the upstream's live flow ({@link #joinLive}) the
  * remaining log is read and the source passes live changes from then on.
  *
@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * Used by its actor's thread only, except the {@code volatile} status read by the job's
  * coordinator and by progress queries.
  */
-final class BackfillInput implements AutoCloseable {
+public final class BackfillInput implements AutoCloseable {
     private static final int STEP_ROWS = Chunk.TARGET_SIZE;
 
     private final UpstreamTable upstream;
@@ -54,7 +54,7 @@ final class BackfillInput implements AutoCloseable {
      * @param committed the job's committed state, to load the progress of the owned vnodes from
      * @param node the actor tree node the rows enter at
      */
-    BackfillInput(UpstreamTable upstream, int sourceOrdinal, int progressTableId, int[] owned, ReadView committed,
+    public BackfillInput(UpstreamTable upstream, int sourceOrdinal, int progressTableId, int[] owned, ReadView committed,
             BackfillRate rate, int node) {
         this.upstream = upstream;
         this.sourceOrdinal = sourceOrdinal;
@@ -70,7 +70,7 @@ final class BackfillInput implements AutoCloseable {
         this.status = summarize();
     }
 
-    int node() {
+    public int node() {
         return node;
     }
 
@@ -78,7 +78,7 @@ final class BackfillInput implements AutoCloseable {
         return sourceOrdinal;
     }
 
-    boolean live() {
+    public boolean live() {
         return live;
     }
 
@@ -97,7 +97,7 @@ final class BackfillInput implements AutoCloseable {
      *
      * @return whether it read anything or moved a position (false: nothing to do right now)
      */
-    boolean step(Consumer<Chunk> sink) {
+    public boolean step(Consumer<Chunk> sink) {
         if (live || vnodes.isEmpty()) {
             return false;
         }
@@ -196,7 +196,7 @@ final class BackfillInput implements AutoCloseable {
      * before this actor passes the next barrier): reads every vnode's log through {@code upTo},
      * whatever the rate limit, then lets live changes through.
      */
-    void joinLive(long upTo, Consumer<Chunk> sink) {
+    public void joinLive(long upTo, Consumer<Chunk> sink) {
         closeStreams();
         for (VnodeProgress p : vnodes) {
             if (p.phase == VnodeProgress.Phase.SNAPSHOT) {
@@ -211,7 +211,7 @@ final class BackfillInput implements AutoCloseable {
     }
 
     /** Actor thread, passing a barrier: writes the changed vnode positions with the operators' state. */
-    void onBarrier(StateWrites writes) {
+    public void onBarrier(StateWrites writes) {
         if (live) {
             return;
         }

@@ -1,0 +1,136 @@
+package io.tributary.sql;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+
+/**
+ * A column type in CREATE TABLE: a name from {@link PgTypeNames} and the modifiers PostgreSQL's
+ * grammar allows after it ({@code numeric(p, s)}, {@code varchar(n)}, {@code float(p)}, {@code
+ * double precision}, {@code character varying}, {@code time[stamp][(p)] with[out] time zone}).
+ * Called by {@link TableDdlParser} on the parsing thread; stateless.
+ */
+final class ColumnTypeParser {
+    private ColumnTypeParser() {
+    }
+
+    /**
+     * Consumes a type name with its modifiers.
+     *
+     * @throws TributaryException 42704 for an unknown name; 0A000 for a PostgreSQL type Tributary
+     *     does not have, fixed-length CHARACTER, TIME WITH TIME ZONE or arrays; 22023 for a
+     *     precision, scale or length out of range
+     */
+    static DataType type(TokenCursor in) {
+        Token t = in.next();
+        if (t.kind() != Token.Kind.WORD) {
+            throw TokenCursor.syntaxAt(t);
+        }
+        DataType type = switch (t.text()) {
+            case "float" -> {
+                if (in.acceptSymbol("(")) {
+                    int p = in.integer();
+                    in.expectSymbol(")");
+                    yield p <= 24 ? DataType.REAL : DataType.DOUBLE;
+                }
+                yield DataType.DOUBLE;
+            }
+            case "double" -> {
+                in.expectWord("precision");
+                yield DataType.DOUBLE;
+            }
+            case "numeric", "decimal" -> numeric(in, t);
+            case "varchar" -> varchar(in);
+            case "character", "char" -> {
+                if (in.peek().isWord("varying")) {
+                    in.next();
+                    yield varchar(in);
+                }
+                throw TributaryException.notSupported("type CHARACTER (fixed length); use VARCHAR or TEXT");
+            }
+            case "time" -> {
+                skipPrecision(in);
+                if (in.peek().isWord("with")) {
+                    throw TributaryException.notSupported("type TIME WITH TIME ZONE");
+                }
+                acceptWithoutTimeZone(in);
+                yield DataType.TIME;
+            }
+            case "timestamp" -> {
+                skipPrecision(in);
+                if (in.peek().isWord("with")) {
+                    in.next();
+                    in.expectWord("time");
+                    in.expectWord("zone");
+                    yield DataType.TIMESTAMPTZ;
+                }
+                acceptWithoutTimeZone(in);
+                yield DataType.TIMESTAMP;
+            }
+            default -> plain(t);
+        };
+        if (in.peek().isSymbol("[")) {
+            throw TributaryException.notSupported("array types");
+        }
+        return type;
+    }
+
+    /** A name that takes no modifiers. */
+    private static DataType plain(Token t) {
+        DataType type = PgTypeNames.lookup(t.text());
+        if (type != null) {
+            return type;
+        }
+        if (PgTypeNames.isUnsupported(t.text())) {
+            throw TributaryException.notSupported("type " + t.text().toUpperCase());
+        }
+        throw TokenCursor.errorAt(SqlState.UNDEFINED_OBJECT, "type \"" + t.text() + "\" does not exist", t);
+    }
+
+    private static DataType numeric(TokenCursor in, Token name) {
+        if (!in.acceptSymbol("(")) {
+            return DataType.NUMERIC;
+        }
+        int p = in.integer();
+        int s = in.acceptSymbol(",") ? in.integer() : 0;
+        in.expectSymbol(")");
+        if (p < 1 || p > 1000) {
+            throw TokenCursor.errorAt(SqlState.INVALID_PARAMETER_VALUE,
+                    "NUMERIC precision " + p + " must be between 1 and 1000", name);
+        }
+        if (s < 0 || s > p) {
+            throw TokenCursor.errorAt(SqlState.INVALID_PARAMETER_VALUE,
+                    "NUMERIC scale " + s + " must be between 0 and precision " + p, name);
+        }
+        return DataType.numeric(p, s);
+    }
+
+    private static DataType varchar(TokenCursor in) {
+        if (in.acceptSymbol("(")) {
+            int n = in.integer();
+            in.expectSymbol(")");
+            if (n < 1) {
+                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                        "length for type varchar must be at least 1");
+            }
+            return DataType.varchar(n);
+        }
+        return DataType.VARCHAR;
+    }
+
+    /** Time precisions are accepted and ignored: values keep microseconds, as PostgreSQL's default. */
+    private static void skipPrecision(TokenCursor in) {
+        if (in.acceptSymbol("(")) {
+            in.integer();
+            in.expectSymbol(")");
+        }
+    }
+
+    private static void acceptWithoutTimeZone(TokenCursor in) {
+        if (in.peek().isWord("without")) {
+            in.next();
+            in.expectWord("time");
+            in.expectWord("zone");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.tributary.sql;
+
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code CREATE TABLE} (columns, NOT NULL, the primary key, and a connector clause read by
+ * {@link SourceDdlParser}) and {@code DROP TABLE | MATERIALIZED VIEW}. Called by {@link
+ * UtilityParser} on the parsing thread; stateless.
+ */
+final class TableDdlParser {
+    private TableDdlParser() {
+    }
+
+    /**
+     * After CREATE: {@code TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]
+     * ..., [PRIMARY KEY (columns)]) [WITH (...) [FORMAT ... ENCODE ...]]}. A table without a primary
+     * key gets the hidden {@link TableDef#ROW_ID} column as its key; key columns become NOT NULL.
+     *
+     * @throws TributaryException 42601 for bad syntax (positions point at the token); 0A000 for
+     *     constraints other than NOT NULL and PRIMARY KEY, CREATE TABLE AS and tables without
+     *     columns; 42701 for a repeated or reserved column name; 42P16 for a second primary key;
+     *     42703 for a key column that does not exist
+     */
+    static UtilityStatement.CreateTable createTable(TokenCursor in) {
+        in.expectWord("table");
+        boolean ifNotExists = in.acceptIfNotExists();
+        String name = in.qualifiedName();
+        if (in.peek().isWord("as")) {
+            throw TributaryException.notSupported("CREATE TABLE AS");
+        }
+        in.expectSymbol("(");
+        List<ColumnDef> columns = new ArrayList<>();
+        List<String> pk = new ArrayList<>();
+        do {
+            if (in.peek().isWord("primary")) {
+                Token at = in.next();
+                in.expectWord("key");
+                if (!pk.isEmpty()) {
+                    throw multiplePk(name, at);
+                }
+                pk.addAll(in.identifierList());
+            } else if (in.peek().isWord("constraint") || in.peek().isWord("unique") || in.peek().isWord("foreign")
+                    || in.peek().isWord("check") || in.peek().isWord("exclude")) {
+                throw TributaryException.notSupported("table constraint " + in.peek().text().toUpperCase());
+            } else {
+                columns.add(column(in, name, columns, pk));
+            }
+        } while (in.acceptSymbol(","));
+        in.expectSymbol(")");
+        UtilityStatement.SourceClause source = null;
+        if (in.peek().isWord("with")) {
+            source = SourceDdlParser.sourceClause(in);
+        } else if (in.peek().isWord("format")) {
+            throw TokenCursor.errorAt(SqlState.SYNTAX_ERROR,
+                    "a FORMAT clause needs a connector: add WITH (connector = '...', ...) before it", in.peek());
+        }
+        if (columns.isEmpty()) {
+            throw TributaryException.notSupported("a table without columns");
+        }
+        int[] pkIdx = primaryKey(columns, pk);
+        return new UtilityStatement.CreateTable(name, List.copyOf(columns), pkIdx, ifNotExists, in.sql(), source);
+    }
+
+    /** One column definition; a column-level PRIMARY KEY is added to {@code pk}. */
+    private static ColumnDef column(TokenCursor in, String table, List<ColumnDef> columns, List<String> pk) {
+        Token colTok = in.peek();
+        String col = in.identifier();
+        for (ColumnDef c : columns) {
+            if (c.name().equals(col)) {
+                throw TokenCursor.errorAt(SqlState.DUPLICATE_COLUMN, "column \"" + col + "\" specified more than once",
+                        colTok);
+            }
+        }
+        if (col.equals(TableDef.ROW_ID)) {
+            throw new TributaryException(SqlState.DUPLICATE_COLUMN, "column name \"" + col
+                    + "\" is reserved for the hidden row id");
+        }
+        DataType type = ColumnTypeParser.type(in);
+        boolean notNull = false;
+        while (true) {
+            if (in.peek().isWord("not")) {
+                in.next();
+                in.expectWord("null");
+                notNull = true;
+            } else if (in.peek().isWord("null")) {
+                in.next();
+            } else if (in.peek().isWord("primary")) {
+                Token at = in.next();
+                in.expectWord("key");
+                if (!pk.isEmpty()) {
+                    throw multiplePk(table, at);
+                }
+                pk.add(col);
+            } else if (in.peek().isWord("default") || in.peek().isWord("unique") || in.peek().isWord("references")
+                    || in.peek().isWord("check") || in.peek().isWord("generated") || in.peek().isWord("collate")
+                    || in.peek().isWord("constraint")) {
+                throw TributaryException.notSupported("column constraint " + in.peek().text().toUpperCase());
+            } else {
+                return new ColumnDef(col, type, notNull, false);
+            }
+        }
+    }
+
+    /**
+     * The key's column indexes; key columns become NOT NULL. Without a key, appends the hidden row
+     * id column and keys on it.
+     */
+    private static int[] primaryKey(List<ColumnDef> columns, List<String> pk) {
+        if (pk.isEmpty()) {
+            columns.add(new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true));
+            return new int[] {columns.size() - 1};
+        }
+        int[] pkIdx = new int[pk.size()];
+        Set<String> seen = new LinkedHashSet<>();
+        for (int i = 0; i < pk.size(); i++) {
+            String c = pk.get(i);
+            int idx = indexOf(columns, c);
+            if (idx < 0) {
+                throw new TributaryException(SqlState.UNDEFINED_COLUMN,
+                        "column \"" + c + "\" named in key does not exist");
+            }
+            if (!seen.add(c)) {
+                throw new TributaryException(SqlState.DUPLICATE_COLUMN,
+                        "column \"" + c + "\" appears twice in primary key constraint");
+            }
+            ColumnDef d = columns.get(idx);
+            columns.set(idx, new ColumnDef(d.name(), d.type(), true, false));
+            pkIdx[i] = idx;
+        }
+        return pkIdx;
+    }
+
+    private static TributaryException multiplePk(String table, Token at) {
+        return TokenCursor.errorAt(SqlState.INVALID_TABLE_DEFINITION,
+                "multiple primary keys for table \"" + table + "\" are not allowed", at);
+    }
+
+    private static int indexOf(List<ColumnDef> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * At DROP: {@code DROP {TABLE | MATERIALIZED VIEW} [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}.
+     *
+     * @throws TributaryException 0A000 for dropping any other kind of object
+     */
+    static UtilityStatement drop(TokenCursor in) {
+        in.next();
+        RelationKind kind;
+        if (in.peek().isWord("table")) {
+            in.next();
+            kind = RelationKind.TABLE;
+        } else if (in.peek().isWord("materialized")) {
+            in.next();
+            in.expectWord("view");
+            kind = RelationKind.MATERIALIZED_VIEW;
+        } else {
+            throw TributaryException.notSupported("DROP " + in.peek().text().toUpperCase());
+        }
+        boolean ifExists = false;
+        if (in.peek().isWord("if")) {
+            in.next();
+            in.expectWord("exists");
+            ifExists = true;
+        }
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(in.qualifiedName());
+        } while (in.acceptSymbol(","));
+        boolean cascade = false;
+        if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
+            cascade = in.next().isWord("cascade");
+        }
+        return new UtilityStatement.Drop(names, kind, ifExists, cascade);
+    }
+}

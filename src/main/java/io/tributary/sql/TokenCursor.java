@@ -1,0 +1,177 @@
+package io.tributary.sql;
+
+import io.tributary.catalog.SystemTables;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The tokens of one utility statement and the position of the parse in them, with the small
+ * grammar pieces every statement family shares (names, integers, lists, syntax errors). The
+ * statement parsers move it forward; one instance per parse, on the parsing thread.
+ *
+ * <p>Error positions are 1-based character offsets into {@link #sql()}, as PostgreSQL reports
+ * them in an ErrorResponse.
+ */
+final class TokenCursor {
+    private final String sql;
+    private final List<Token> tokens;
+    private int pos;
+
+    TokenCursor(String sql) {
+        this.sql = sql;
+        this.tokens = Lexer.tokenize(sql);
+    }
+
+    /** The whole statement text as the client sent it. */
+    String sql() {
+        return sql;
+    }
+
+    Token peek() {
+        return tokens.get(pos);
+    }
+
+    /** The token after the next one; END when there is none. */
+    Token peekSecond() {
+        return tokens.get(Math.min(pos + 1, tokens.size() - 1));
+    }
+
+    /** Consumes and returns the next token; at the end it stays at END. */
+    Token next() {
+        Token t = tokens.get(pos);
+        if (t.kind() != Token.Kind.END) {
+            pos++;
+        }
+        return t;
+    }
+
+    boolean atEnd() {
+        return peek().kind() == Token.Kind.END;
+    }
+
+    boolean acceptSymbol(String s) {
+        if (peek().isSymbol(s)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    void expectSymbol(String s) {
+        if (!acceptSymbol(s)) {
+            throw syntaxAt(peek());
+        }
+    }
+
+    void expectWord(String w) {
+        if (!peek().isWord(w)) {
+            throw syntaxAt(peek());
+        }
+        pos++;
+    }
+
+    /** Consumes {@code =} or {@code TO}, the two spellings of assignment in SET and ALTER ... SET. */
+    void expectEqualsOrTo() {
+        if (!acceptSymbol("=")) {
+            expectWord("to");
+        }
+    }
+
+    /** Consumes {@code IF NOT EXISTS} when it comes next; true when it did. */
+    boolean acceptIfNotExists() {
+        if (!peek().isWord("if")) {
+            return false;
+        }
+        next();
+        expectWord("not");
+        expectWord("exists");
+        return true;
+    }
+
+    /** Skips to the end of the statement (or its {@code ;}): for clauses accepted and ignored. */
+    void skipRest() {
+        while (!atEnd() && !peek().isSymbol(";")) {
+            next();
+        }
+    }
+
+    /** Skips every remaining token: the rest of the statement belongs to another parser (Calcite). */
+    void skipAll() {
+        while (!atEnd()) {
+            next();
+        }
+    }
+
+    String identifier() {
+        Token t = next();
+        if (!t.isIdentifier()) {
+            throw syntaxAt(t);
+        }
+        return t.text();
+    }
+
+    /** {@code (name, ...)}. */
+    List<String> identifierList() {
+        expectSymbol("(");
+        List<String> out = new ArrayList<>();
+        do {
+            out.add(identifier());
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        return out;
+    }
+
+    /**
+     * A possibly schema-qualified relation name, returned unqualified. Only {@code public} (and
+     * {@code dev.public}) hold user relations; system tables are only read with SELECT.
+     *
+     * @throws TributaryException 42809 for the system table schema, 42704 for any other schema
+     */
+    String qualifiedName() {
+        String name = identifier();
+        while (acceptSymbol(".")) {
+            if (name.equals(SystemTables.SCHEMA)) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "schema \"" + name
+                        + "\" holds system tables, which can only be read with SELECT");
+            }
+            if (!name.equals("public") && !name.equals("dev")) {
+                throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + name + "\" does not exist");
+            }
+            name = identifier();
+        }
+        return name;
+    }
+
+    /**
+     * An unsigned whole number that fits an int.
+     *
+     * @throws TributaryException 42601 for anything else, 22003 for a number beyond int, as
+     *     PostgreSQL's integer input says it
+     */
+    int integer() {
+        Token t = next();
+        if (t.kind() != Token.Kind.NUMBER || t.text().contains(".")) {
+            throw syntaxAt(t);
+        }
+        try {
+            return Integer.parseInt(t.text());
+        } catch (NumberFormatException e) {
+            throw errorAt(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + t.text()
+                    + "\" is out of range for type integer", t);
+        }
+    }
+
+    /** 42601 "syntax error at or near" the token, at its position. */
+    static TributaryException syntaxAt(Token t) {
+        String near = t.kind() == Token.Kind.END ? "end of input" : "\"" + t.text() + "\"";
+        return errorAt(SqlState.SYNTAX_ERROR, "syntax error at or near " + near, t);
+    }
+
+    /** An error with {@code sqlState} pointing at the token. */
+    static TributaryException errorAt(String sqlState, String message, Token t) {
+        return new TributaryException(sqlState, message, t.position() + 1, null, null, null);
+    }
+}
