@@ -57,6 +57,9 @@ class ValueSemanticsDifferentialTest {
             "SELECT (1 + 2)::text",
             "SELECT 10 - '2'::int - 3, -'5'::int, (1 + 2) * '3'::int",
             "SELECT current_schema, current_schema(), current_database()",
+            "SELECT date_trunc('month', TIMESTAMP '2024-03-15 10:11:12'), date_trunc('hour', TIMESTAMP"
+                    + " '2024-03-15 10:11:12'), date_trunc('quarter', TIMESTAMP '2024-08-15 10:11:12'),"
+                    + " date_trunc('year', TIMESTAMP '2024-08-15 10:11:12'), date_trunc('day', NULL::timestamp)",
             // catalog lookups as tools write them, unqualified and qualified
             "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                     + " WHERE n.nspname = 'public' ORDER BY 1",

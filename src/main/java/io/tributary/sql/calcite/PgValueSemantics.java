@@ -22,10 +22,19 @@ import java.util.Locale;
  * {@code a ^ b} is exponentiation (Calcite: bitwise XOR; its precedence is set by
  * {@link PgOperatorPrecedence}); {@code concat(...)} skips NULL
  * arguments (Calcite: NULL if any is); {@code extract(dow ...)} and {@code date_part('dow', ...)}
- * count Sunday as 0 (Calcite: 1); a text literal cast to a float type beyond its range is 22003
+ * count Sunday as 0 (Calcite: 1); {@code date_trunc('month', ts)} is {@code FLOOR(ts TO MONTH)}
+ * (Calcite's DATE_TRUNC takes BigQuery's arguments); a text literal cast to a float type beyond its range is 22003
  * (Calcite: Infinity).
  */
 final class PgValueSemantics extends StatementRewrite {
+    /**
+     * The units {@code date_trunc('unit', ts)} truncates to that mean the same as Calcite's
+     * {@code FLOOR(ts TO unit)} (not week: Calcite's weeks start on Sunday, PostgreSQL's on Monday).
+     */
+    private static final java.util.Map<String, TimeUnit> TRUNCATABLE = java.util.Map.of(
+            "second", TimeUnit.SECOND, "minute", TimeUnit.MINUTE, "hour", TimeUnit.HOUR, "day", TimeUnit.DAY,
+            "month", TimeUnit.MONTH, "quarter", TimeUnit.QUARTER, "year", TimeUnit.YEAR);
+
     @Override
     public SqlNode visit(SqlCall call) {
         SqlParserPos pos = call.getParserPosition();
@@ -36,6 +45,15 @@ final class PgValueSemantics extends StatementRewrite {
         if (call.getKind() == SqlKind.OTHER_FUNCTION && call.getOperator().getName().equalsIgnoreCase("concat")
                 && call.operandCount() > 0) {
             return rewritten(concat(call));
+        }
+        if (call.getOperator().getName().equalsIgnoreCase("date_trunc") && call.operandCount() == 2
+                && call.operand(0) instanceof SqlLiteral unit
+                && unit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
+            TimeUnit timeUnit = TRUNCATABLE.get(unit.getValueAs(String.class).trim().toLowerCase(Locale.ROOT));
+            if (timeUnit != null) {
+                return rewritten(SqlStdOperatorTable.FLOOR.createCall(pos, call.operand(1).accept(this),
+                        new SqlIntervalQualifier(timeUnit, null, pos)));
+            }
         }
         if (call.getKind() == SqlKind.EXTRACT && isDayOfWeek(call.operand(0))) {
             SqlCall extract = call.getOperator().createCall(pos, call.operand(0), call.operand(1).accept(this));
