@@ -17,11 +17,12 @@ record PgErrorFields(String severity, String sqlState, String message, int posit
 
     /**
      * Maps a failure to what the client sees. A {@link TributaryException} is a user-facing error
-     * and maps field by field; anything else is a bug, so it is logged here with its stack trace
-     * and the client only gets XX000 with the message.
+     * and maps field by field. Anything else, and any XX000, is a bug whose text may hold stack
+     * frames, generated code or query plans: it is logged here, in full with its stack trace,
+     * under a fresh incident id, and the client gets XX000 with one line naming only that id.
      */
     static PgErrorFields of(Throwable t, String severity) {
-        if (t instanceof TributaryException e) {
+        if (t instanceof TributaryException e && !SqlState.INTERNAL_ERROR.equals(e.sqlState())) {
             return new PgErrorFields(severity, e.sqlState(), String.valueOf(e.getMessage()), e.position(), e.detail(),
                     e.hint());
         }
@@ -31,10 +32,13 @@ record PgErrorFields(String severity, String sqlState, String message, int posit
             return new PgErrorFields(severity, SqlState.OUT_OF_MEMORY, "out of memory", 0,
                     "The Java heap is exhausted.", null);
         }
-        LOG.error("internal error while serving a PostgreSQL client", t);
-        return new PgErrorFields(severity, SqlState.INTERNAL_ERROR, "internal error: " + t.getMessage(), 0, null,
-                null);
+        String incident = Long.toHexString(INCIDENTS.nextLong() & 0xffffffffffL);
+        LOG.error("internal error, incident {}, while serving a PostgreSQL client", incident, t);
+        return new PgErrorFields(severity, SqlState.INTERNAL_ERROR, "internal error (incident " + incident + ")", 0,
+                null, "The server log has the details under this incident id.");
     }
+
+    private static final java.security.SecureRandom INCIDENTS = new java.security.SecureRandom();
 
     static PgErrorFields error(String sqlState, String message) {
         return new PgErrorFields("ERROR", sqlState, message, 0, null, null);

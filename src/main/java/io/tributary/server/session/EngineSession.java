@@ -38,12 +38,14 @@ public final class EngineSession implements Session {
     private char transactionStatus = 'I';
     private Consumer<Notice> notices = n -> { };
 
-    EngineSession(Database db, Map<String, String> startupParameters, QueryLimits limits) {
+    /** @param user who authenticated; the catalog shows it as the owner of everything */
+    EngineSession(Database db, String user, Map<String, String> startupParameters, QueryLimits limits) {
         this.db = db;
         this.control = new StatementControl(limits.queryMemoryBytes());
         this.variables = new SessionVariables(startupParameters, limits.statementTimeoutMillis() == 0 ? Map.of()
                 : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
-        this.frontend = new CalciteFrontend(db.catalog(), db.systemTables(), readContext);
+        this.frontend = new CalciteFrontend(db.catalog(), db.systemTables(), readContext,
+                new CatalogSession(user, variables));
         this.dml = new DmlRunner(db, control::check);
         this.utility = new UtilityRunner(db, variables, control::check);
     }
@@ -347,7 +349,11 @@ public final class EngineSession implements Session {
 
     @Override
     public void setNoticeSink(Consumer<Notice> sink) {
-        this.notices = sink;
+        this.notices = n -> {
+            if (variables.sendsNotice(n.severity())) {
+                sink.accept(n);
+            }
+        };
     }
 
     @Override

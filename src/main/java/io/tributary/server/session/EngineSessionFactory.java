@@ -27,6 +27,6 @@ public final class EngineSessionFactory implements SessionFactory {
         if (database != null && !database.isEmpty() && !database.equals(Catalog.DATABASE)) {
             throw new TributaryException(SqlState.INVALID_CATALOG_NAME, "database \"" + database + "\" does not exist");
         }
-        return new EngineSession(db, startupParameters, limits);
+        return new EngineSession(db, user, startupParameters, limits);
     }
 }

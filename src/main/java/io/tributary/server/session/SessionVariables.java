@@ -22,6 +22,7 @@ final class SessionVariables {
 
     static {
         define("application_name", "", "Name of the client application.", true);
+        define("client_min_messages", "notice", "Least severe notices sent to the client.", false);
         define("client_encoding", "UTF8", "Client character set; only UTF8.", true);
         define("datestyle", "ISO, MDY", "Date output format; only ISO.", true);
         define("timezone", "UTC", "Time zone for timestamps; values print in UTC.", true);
@@ -152,6 +153,13 @@ final class SessionVariables {
                 .toList();
     }
 
+    /** Every variable as pg_settings shows it: name, value, default, description. */
+    List<io.tributary.catalog.pg.PgSession.Setting> settings() {
+        return values.entrySet().stream().map(e -> new io.tributary.catalog.pg.PgSession.Setting(e.getKey(),
+                e.getValue(), SETTINGS.get(e.getKey()).defaultValue(), SETTINGS.get(e.getKey()).description()))
+                .toList();
+    }
+
     /** The ParameterStatus values sent after authentication. */
     Map<String, String> reported() {
         Map<String, String> out = new LinkedHashMap<>();
@@ -169,7 +177,8 @@ final class SessionVariables {
         return out;
     }
 
-    private static String displayName(String key) {
+    /** The name PostgreSQL shows a setting under (ParameterStatus, SHOW's column): DateStyle, TimeZone ... */
+    static String displayName(String key) {
         return switch (key) {
             case "datestyle" -> "DateStyle";
             case "timezone" -> "TimeZone";
@@ -241,6 +250,16 @@ final class SessionVariables {
             case "statement_timeout" -> {
                 return QueryLimits.formatMillis(QueryLimits.parseMillis(key, v));
             }
+            case "client_min_messages" -> {
+                String level = v.toLowerCase(Locale.ROOT);
+                if (!NOTICE_LEVELS.contains(level.startsWith("debug") ? "debug" : level)) {
+                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
+                            + key + "\": \"" + v + "\"", 0, null,
+                            "Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.",
+                            null);
+                }
+                return level;
+            }
             case "extra_float_digits" -> {
                 try {
                     Integer.parseInt(v);
@@ -254,6 +273,17 @@ final class SessionVariables {
                 return v;
             }
         }
+    }
+
+    /** Notice severities from least to most severe, as client_min_messages orders them (debugN as one). */
+    private static final List<String> NOTICE_LEVELS = List.of("debug", "log", "notice", "warning", "error");
+
+    /** Whether a notice of {@code severity} (NOTICE, WARNING ...) reaches the client under client_min_messages. */
+    boolean sendsNotice(String severity) {
+        String threshold = values.get("client_min_messages");
+        int min = NOTICE_LEVELS.indexOf(threshold.startsWith("debug") ? "debug" : threshold);
+        int level = NOTICE_LEVELS.indexOf(severity.toLowerCase(Locale.ROOT));
+        return level < 0 || level >= min;
     }
 
     private static boolean parseBool(String key, String v) {

@@ -53,7 +53,7 @@ final class UtilityRunner {
             return s.name().equals("all")
                     ? List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Setting", DataType.TEXT),
                             new ColumnDesc("Description", DataType.TEXT))
-                    : List.of(new ColumnDesc(s.name(), DataType.TEXT));
+                    : List.of(new ColumnDesc(SessionVariables.displayName(s.name()), DataType.TEXT));
         }
         return null;
     }

@@ -3,6 +3,9 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.pg.PgCatalog;
+import io.tributary.catalog.pg.PgSession;
+import io.tributary.catalog.pg.PgTable;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
@@ -61,14 +64,23 @@ public final class CalciteFrontend implements AutoCloseable {
     private final Catalog catalog;
     private final SystemTables systemTables;
     private final CalciteConnection connection;
-    /** Plans queries and puts the session's statement checks into every plan. */
-    private final GuardProgram program;
+    /**
+     * Plans queries: integer arithmetic checked for overflow, then Calcite's planning with the
+     * session's statement checks on every edge of the plan.
+     */
+    private final Program program;
+    private final PgSession session;
+    private final PgCatalog pgCatalog;
 
-    /** @param systemTables shown read-only as schema {@link SystemTables#SCHEMA} */
-    public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context) {
+    /**
+     * @param systemTables shown read-only as schema {@link SystemTables#SCHEMA}
+     * @param session the session whose user and settings {@code pg_catalog} shows
+     */
+    public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context, PgSession session) {
         this.catalog = catalog;
         this.systemTables = systemTables;
-        this.program = new GuardProgram(context.control());
+        this.program = CheckedArithmetic.before(new GuardProgram(context.control()));
+        this.session = session;
         Properties props = CalciteSettings.connectionProperties();
         try {
             this.connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", props)
@@ -77,6 +89,17 @@ public final class CalciteFrontend implements AutoCloseable {
             root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
             root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
+            PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
+            this.pgCatalog = pg;
+            root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
+            // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public
+            for (PgTable t : pg.tables()) {
+                root.add(t.name(), new PgCalciteTable(t));
+            }
+            root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables)).setCacheEnabled(false);
+            PgTable definitions = pg.definitions(PgCatalogCalls.DEFINITIONS_SCHEMA);
+            root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> List.of(definitions)))
+                    .setCacheEnabled(false);
             PgTypeAliases.register(root);
             connection.setSchema(Catalog.SCHEMA);
         } catch (SQLException e) {
@@ -90,7 +113,7 @@ public final class CalciteFrontend implements AutoCloseable {
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
-        ParameterRewriter rewritten = ParameterRewriter.rewrite(sql);
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
         SqlNode node;
         try {
             node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
@@ -98,9 +121,12 @@ public final class CalciteFrontend implements AutoCloseable {
             throw SqlErrors.translate(e, sql);
         }
         RecursiveQueries.check(node, sql);
-        // labels come from the statement as written, before the rewrites below
+        // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
+        PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
+        node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
-        StatementRewrite.Result postgres = StatementRewrite.applyAll(node);
+        StatementRewrite.Result postgres = StatementRewrite.applyAll(node,
+                new PgCatalogCalls(session.user(), pgCatalog::relationOid));
         node = postgres.statement();
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
@@ -111,7 +137,7 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = postgres.changed() ? unparse(node) : rewritten.sql();
+                String text = postgres.changed() || precedence.changed() ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(prepare(text, rewritten.order(),
                         rewritten.parameterCount(), sql, labels));
             }

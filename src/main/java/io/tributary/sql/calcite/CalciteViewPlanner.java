@@ -40,8 +40,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
 
     @Override
     public ViewPlan plan(String query, int viewId, String viewName) {
-        SqlNode node = parse(query);
-        // labels come from the query as written, before the rewrites below
+        // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
+        SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
         node = StatementRewrite.applyAll(node).statement();
         ViewQueryConverter converter = new ViewQueryConverter(catalog);

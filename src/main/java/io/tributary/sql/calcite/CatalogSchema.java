@@ -13,6 +13,7 @@ import org.apache.calcite.schema.impl.TableFunctionImpl;
 
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -47,11 +48,26 @@ final class CatalogSchema extends AbstractSchema {
                 b.put("generate_series", TableFunctionImpl.create(m));
             }
         }
-        for (Method m : PgFunctions.class.getMethods()) {
-            if (m.getDeclaringClass() == PgFunctions.class) {
-                b.put(m.getName(), ScalarFunctionImpl.create(m));
+        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
+            for (Method m : functions.getMethods()) {
+                if (m.getDeclaringClass() == functions) {
+                    b.put(m.getName(), ScalarFunctionImpl.create(m));
+                }
             }
         }
         return b.build();
+    }
+
+    /** The names of the functions this schema adds to Calcite's, as {@code pg_proc} lists them. */
+    static List<String> functionNames() {
+        List<String> names = new java.util.ArrayList<>(List.of("generate_series"));
+        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
+            for (Method m : functions.getMethods()) {
+                if (m.getDeclaringClass() == functions) {
+                    names.add(m.getName());
+                }
+            }
+        }
+        return names;
     }
 }

@@ -46,6 +46,16 @@ final class SqlErrors {
                 if (m.contains("by zero") || m.contains("Division undefined")) {
                     return new TributaryException(SqlState.DIVISION_BY_ZERO, "division by zero");
                 }
+                // checked integer arithmetic (CheckedArithmetic) reports Math.*Exact's messages
+                if (m.startsWith("integer overflow: Value") && m.endsWith("SMALLINT")) {
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "smallint out of range");
+                }
+                if (m.equals("integer overflow")) {
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
+                }
+                if (m.equals("long overflow")) {
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
+                }
                 if (m.toLowerCase().contains("overflow")) {
                     return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: " + m);
                 }
@@ -105,13 +115,7 @@ final class SqlErrors {
         Matcher x;
         String state;
         String message;
-        if (((x = OBJECT_NOT_FOUND.matcher(m)).find() || (x = TABLE_NOT_FOUND.matcher(m)).find())
-                && (x.group(1).equalsIgnoreCase("pg_catalog") || x.group(1).equalsIgnoreCase("information_schema"))) {
-            return new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "the system catalog " + x.group(1)
-                    + " is not supported yet", position, null,
-                    "List tables with SHOW TABLES and columns with DESCRIBE name (psql's \\d needs pg_catalog).",
-                    null);
-        } else if ((x = OBJECT_NOT_FOUND_IN_SCHEMA.matcher(m)).find()) {
+        if ((x = OBJECT_NOT_FOUND_IN_SCHEMA.matcher(m)).find()) {
             // PostgreSQL names a missing relation as the statement qualified it
             state = SqlState.UNDEFINED_TABLE;
             message = "relation \"" + x.group(2) + "." + x.group(1) + "\" does not exist";

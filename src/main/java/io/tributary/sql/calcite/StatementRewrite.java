@@ -13,6 +13,11 @@ import java.util.List;
 abstract class StatementRewrite extends SqlShuttle {
     private boolean changed;
 
+    /** Whether this rewrite changed the statement it was applied to. */
+    final boolean changed() {
+        return changed;
+    }
+
     /** Marks the statement as rewritten; returns {@code node} for chaining. */
     protected final SqlNode rewritten(SqlNode node) {
         changed = true;
@@ -21,14 +26,17 @@ abstract class StatementRewrite extends SqlShuttle {
 
     /**
      * Applies the PostgreSQL rewrites (LIKE's escape, avg's scale, casts to numeric and to
-     * integers) to {@code statement}.
+     * integers, {@link PgValueSemantics}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
      */
-    static Result applyAll(SqlNode statement) {
+    static Result applyAll(SqlNode statement, StatementRewrite... more) {
         SqlNode node = statement;
         boolean any = false;
-        for (StatementRewrite rewrite : List.of(new LikeEscape(), new AvgScale(), new NumericCast())) {
+        List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(new LikeEscape(), new AvgScale(),
+                new NumericCast(), new PgValueSemantics()));
+        rewrites.addAll(List.of(more));
+        for (StatementRewrite rewrite : rewrites) {
             node = node.accept(rewrite);
             any |= rewrite.changed;
         }

@@ -195,7 +195,8 @@ final class TypeMapping {
             case BYTEA -> rs.getBytes(i);
             case VARCHAR, TEXT -> {
                 Object o = rs.getObject(i);
-                yield o == null ? null : o instanceof String s ? s : String.valueOf(o);
+                yield o == null ? null : o instanceof String s ? s
+                        : o instanceof java.sql.Array a ? PgArrayText.format(a) : String.valueOf(o);
             }
         };
         return rs.wasNull() ? null : v;

@@ -1,0 +1,39 @@
+package io.tributary.catalog.pg;
+
+import java.util.List;
+
+/**
+ * A relation as {@code pg_class} shows it: a user table or materialized view, or a relation of
+ * {@code pg_catalog} / {@code information_schema} itself.
+ *
+ * @param relkind {@code r} table, {@code m} materialized view, {@code v} view
+ * @param attributes the visible columns, attnum = index + 1
+ * @param primaryKey attnums of the declared primary key, empty when there is none
+ * @param definition a view's query text, null for tables
+ */
+public record PgRelation(long oid, long namespace, String schema, String name, String relkind,
+        List<Attribute> attributes, short[] primaryKey, String definition) {
+
+    /** A column as {@code pg_attribute} shows it. */
+    public record Attribute(String name, long typeOid, int typmod, int typeLength, boolean notNull) {
+    }
+
+    public boolean hasPrimaryKey() {
+        return primaryKey.length > 0;
+    }
+
+    /** PostgreSQL's name for a primary key's index and constraint: {@code <table>_pkey}. */
+    public String primaryKeyName() {
+        return name + "_pkey";
+    }
+
+    /** The OID of the primary key's index; meaningful only with {@link #hasPrimaryKey()}. */
+    public long indexOid() {
+        return oid + 1;
+    }
+
+    /** The OID of the primary key's constraint; meaningful only with {@link #hasPrimaryKey()}. */
+    public long constraintOid() {
+        return oid + 2;
+    }
+}

@@ -1,0 +1,19 @@
+package io.tributary.catalog.pg;
+
+import java.util.List;
+
+/**
+ * What the catalog shows of the session reading it: its user (the one role) and its settings
+ * ({@code pg_settings}). Called on the session's thread while a catalog query runs.
+ */
+public interface PgSession {
+    /** The user the session authenticated as. */
+    String user();
+
+    /** The session's settings, in display order. */
+    List<Setting> settings();
+
+    /** One setting as {@code pg_settings} shows it. */
+    record Setting(String name, String value, String defaultValue, String description) {
+    }
+}

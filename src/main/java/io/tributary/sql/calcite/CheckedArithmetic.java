@@ -1,0 +1,66 @@
+package io.tributary.sql.calcite;
+
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+
+import java.util.Set;
+
+/**
+ * Makes integer arithmetic fail on overflow, as PostgreSQL's does ({@code 2147483647 + 1} is
+ * 22003, not -2147483648): a planning program that first turns {@code +}, {@code -}, {@code *}
+ * and unary minus on smallint, integer and bigint into their overflow-checking forms, then runs
+ * the given program. (Calcite's own conversion also rewrites NUMERIC casts, changing their scale,
+ * so it is not used.)
+ */
+final class CheckedArithmetic {
+    private static final Set<SqlTypeName> INTEGERS =
+            Set.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT);
+
+    private CheckedArithmetic() {
+    }
+
+    /** {@code planning}, preceded by the pass that makes integer arithmetic check for overflow. */
+    static Program before(Program planning) {
+        return Programs.sequence((planner, rel, traits, materializations, lattices) ->
+                rel.accept(new Shuttle(rel.getCluster().getRexBuilder())), planning);
+    }
+
+    /** Rewrites the expressions of every node of a plan. */
+    private static final class Shuttle extends RelHomogeneousShuttle {
+        private final RexShuttle expressions;
+
+        Shuttle(RexBuilder rexBuilder) {
+            this.expressions = new RexShuttle() {
+                @Override
+                public RexNode visitCall(RexCall call) {
+                    RexNode visited = super.visitCall(call);
+                    if (!(visited instanceof RexCall c) || !INTEGERS.contains(c.getType().getSqlTypeName())) {
+                        return visited;
+                    }
+                    SqlOperator checked = switch (c.getKind()) {
+                        case PLUS -> SqlStdOperatorTable.CHECKED_PLUS;
+                        case MINUS -> SqlStdOperatorTable.CHECKED_MINUS;
+                        case TIMES -> SqlStdOperatorTable.CHECKED_MULTIPLY;
+                        case MINUS_PREFIX -> SqlStdOperatorTable.CHECKED_UNARY_MINUS;
+                        default -> null;
+                    };
+                    return checked == null ? visited : rexBuilder.makeCall(c.getType(), checked, c.getOperands());
+                }
+            };
+        }
+
+        @Override
+        public RelNode visit(RelNode other) {
+            return super.visit(other).accept(expressions);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.pg.PgColumn;
+import io.tributary.catalog.pg.PgTable;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@code pg_catalog} or {@code information_schema} relation as Calcite sees it: each scan
+ * computes the rows afresh from the live catalog; array columns are Calcite arrays (lists).
+ */
+final class PgCalciteTable extends AbstractTable implements ScannableTable {
+    private final PgTable table;
+
+    PgCalciteTable(PgTable table) {
+        this.table = table;
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+        RelDataTypeFactory.Builder b = typeFactory.builder();
+        for (PgColumn c : table.columns()) {
+            RelDataType type = TypeMapping.toRelType(typeFactory, c.type(), true);
+            b.add(c.name(), c.array()
+                    ? typeFactory.createTypeWithNullability(typeFactory.createArrayType(type, -1), true) : type);
+        }
+        return b.build();
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+        List<PgColumn> columns = table.columns();
+        List<Object[]> rows = new ArrayList<>();
+        for (Object[] row : table.rows().get()) {
+            Object[] out = new Object[columns.size()];
+            for (int i = 0; i < out.length; i++) {
+                PgColumn c = columns.get(i);
+                out[i] = c.array() && row[i] != null
+                        ? ((List<?>) row[i]).stream().map(v -> TypeMapping.toCalcite(c.type(), v)).toList()
+                        : TypeMapping.toCalcite(c.type(), row[i]);
+            }
+            rows.add(out);
+        }
+        return Linq4j.asEnumerable(rows);
+    }
+}

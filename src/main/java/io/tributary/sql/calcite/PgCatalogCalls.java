@@ -1,0 +1,311 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.pg.PgOids;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToLongBiFunction;
+
+/**
+ * Gives catalog functions and casts their PostgreSQL meaning by rewriting them into lookups in
+ * the live {@code pg_catalog} relations, so their answers always agree with what those relations
+ * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_get_indexdef},
+ * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
+ * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, and casts
+ * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
+ * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
+ * {@code user} become the session's user, {@code current_catalog} the database's name,
+ * {@code current_schema} and {@code current_schema()} {@code public}; {@code array_upper(a, 1)}
+ * becomes a's length; and a function in FROM with an alias but no column list names its column after the alias, as in
+ * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
+ */
+final class PgCatalogCalls extends StatementRewrite {
+    /** Schema of the relation {@link io.tributary.catalog.pg.PgCatalog#definitions}; not reachable unquoted. */
+    static final String DEFINITIONS_SCHEMA = "$pg";
+
+    /** Templates name their tables pg__x so that they never capture the caller's aliases. */
+    private static final String ROLE =
+            "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
+    private static final String DESCRIPTION = "(SELECT pg__d.description FROM pg_catalog.pg_description pg__d"
+            + " WHERE pg__d.objoid = \"$0\" AND pg__d.objsubid = %s)";
+    private static final Map<String, String> FUNCTIONS = Map.of(
+            "pg_get_userbyid", ROLE,
+            // the search path is pg_catalog, public
+            "pg_table_is_visible", "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
+                    + " AND pg__c.relnamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", " + PgOids.PUBLIC_NAMESPACE
+                    + "))",
+            "pg_get_indexdef", definition("i"),
+            "pg_get_constraintdef", definition("c"),
+            "pg_get_viewdef", definition("v"),
+            "obj_description", DESCRIPTION.formatted("0"),
+            "col_description", DESCRIPTION.formatted("\"$1\""),
+            "pg_relation_is_publishable",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
+                    + " AND pg__c.relkind IN ('r', 'p'))",
+            "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
+
+    /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
+    private static final Map<String, String[]> REG_TYPES = Map.of(
+            "regclass", new String[] {
+                null,
+                "(SELECT pg__c.relname FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"},
+            "regtype", new String[] {
+                "(SELECT pg__t.oid FROM pg_catalog.pg_type pg__t WHERE pg__t.typname = \"$0\")",
+                "format_type(\"$0\", NULL)"},
+            "regnamespace", new String[] {
+                "(SELECT pg__n.oid FROM pg_catalog.pg_namespace pg__n WHERE pg__n.nspname = \"$0\")",
+                "(SELECT pg__n.nspname FROM pg_catalog.pg_namespace pg__n WHERE pg__n.oid = \"$0\")"});
+
+    private final String user;
+    private final ToLongBiFunction<String, String> relationOid;
+
+    /**
+     * @param user the session's user, what {@code current_user} returns
+     * @param relationOid the OID of relation (schema, name), or -1 when there is none; a
+     *        {@code 'name'::regclass} becomes this constant when planned, as in PostgreSQL
+     */
+    PgCatalogCalls(String user, ToLongBiFunction<String, String> relationOid) {
+        this.user = user;
+        this.relationOid = relationOid;
+    }
+
+    private static String definition(String kind) {
+        return "(SELECT pg__d.definition FROM \"" + DEFINITIONS_SCHEMA + "\".definitions pg__d"
+                + " WHERE pg__d.oid = \"$0\" AND pg__d.kind = '" + kind + "')";
+    }
+
+    @Override
+    public SqlNode visit(SqlIdentifier id) {
+        // Babel reads an unquoted current_user, session_user or user as an identifier
+        if (id.isSimple() && !id.isComponentQuoted(0) && List.of("current_user", "session_user", "user")
+                .contains(id.getSimple().toLowerCase(Locale.ROOT))) {
+            return rewritten(SqlLiteral.createCharString(user, id.getParserPosition()));
+        }
+        if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_schema")) {
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA,
+                    id.getParserPosition()));
+        }
+        if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_catalog")) {
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.DATABASE,
+                    id.getParserPosition()));
+        }
+        return id;
+    }
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        SqlKind kind = call.getKind();
+        if (kind == SqlKind.CAST && call.operand(1) instanceof SqlDataTypeSpec spec) {
+            SqlNode cast = cast(call.operand(0).accept(this), spec);
+            if (cast != null) {
+                return rewritten(cast);
+            }
+        }
+        if ((kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS) && (arrayLiteral(call.operand(0)) != null
+                || arrayLiteral(call.operand(1)) != null)) {
+            SqlNode[] operands = new SqlNode[2];
+            for (int i = 0; i < 2; i++) {
+                SqlNode array = arrayLiteral(call.operand(i));
+                operands[i] = array != null ? array : call.operand(i).accept(this);
+            }
+            return rewritten(call.getOperator().createCall(call.getParserPosition(), operands));
+        }
+        if ((kind == SqlKind.SOME || kind == SqlKind.ALL) && call.operand(0) instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+            // Calcite compares a CHAR(n) literal with a VARCHAR array's elements only once it is VARCHAR
+            return rewritten(call.getOperator().createCall(call.getParserPosition(),
+                    castTo(lit, SqlTypeName.VARCHAR, lit.getParserPosition()), call.operand(1).accept(this)));
+        }
+        if (kind == SqlKind.ITEM && call.operandCount() == 2 && !(call.operand(1) instanceof SqlLiteral)) {
+            // Calcite indexes arrays by INTEGER only; PostgreSQL takes any integer expression
+            return rewritten(call.getOperator().createCall(call.getParserPosition(), call.operand(0).accept(this),
+                    castTo(call.operand(1).accept(this), SqlTypeName.INTEGER, call.getParserPosition())));
+        }
+        if (call instanceof org.apache.calcite.sql.SqlSelect select && select.getFrom() != null) {
+            select.setFrom(fromItem(select.getFrom()));
+        }
+        if (call.getOperator() instanceof SqlFunction f && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple() && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
+                && call.operandCount() == 2) {
+            // a one-dimensional array's upper bound is its length; PostgreSQL gives NULL for an empty one
+            SqlNode length = SqlStdOperatorTable.CARDINALITY.createCall(call.getParserPosition(),
+                    call.operand(0).accept(this));
+            return rewritten(SqlStdOperatorTable.NULLIF.createCall(call.getParserPosition(), length,
+                    SqlLiteral.createExactNumeric("0", call.getParserPosition())));
+        }
+        if (call.getOperator() == SqlStdOperatorTable.CURRENT_USER
+                || call.getOperator() == SqlStdOperatorTable.SESSION_USER
+                || call.getOperator() == SqlStdOperatorTable.USER) {
+            return rewritten(SqlLiteral.createCharString(user, call.getParserPosition()));
+        }
+        if (call.getOperator().getName().equalsIgnoreCase("current_schema") && call.operandCount() == 0) {
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA,
+                    call.getParserPosition()));
+        }
+        if (call.getOperator() instanceof SqlFunction f && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple()) {
+            String template = FUNCTIONS.get(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT));
+            if (template != null && call.operandCount() > 0) {
+                List<SqlNode> args = call.getOperandList().stream()
+                        .map(a -> a == null ? null : a.accept(this)).toList();
+                return rewritten(expand(template, args));
+            }
+        }
+        return super.visit(call);
+    }
+
+    /**
+     * A FROM item with PostgreSQL's naming: the one column of a function with an alias but no
+     * column list is named after the alias ({@code FROM generate_series(1, 3) s} has column s).
+     */
+    private SqlNode fromItem(SqlNode from) {
+        if (from instanceof org.apache.calcite.sql.SqlJoin join) {
+            join.setLeft(fromItem(join.getLeft()));
+            join.setRight(fromItem(join.getRight()));
+            return join;
+        }
+        if (from instanceof SqlCall as && as.getKind() == SqlKind.AS && as.operandCount() == 2
+                && as.operand(0) instanceof SqlCall fn && fn.getOperator() instanceof SqlFunction) {
+            return rewritten(SqlStdOperatorTable.AS.createCall(as.getParserPosition(), fn, as.operand(1),
+                    as.operand(1)));
+        }
+        return from;
+    }
+
+    /**
+     * A PostgreSQL array literal compared with an array ({@code polroles = '{0}'}) as an ARRAY
+     * constructor of its elements (numbers stay numbers), or null for any other node or an empty
+     * array.
+     */
+    private static SqlNode arrayLiteral(SqlNode node) {
+        if (!(node instanceof SqlLiteral lit) || lit.getTypeName().getFamily()
+                != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+            return null;
+        }
+        String text = lit.getValueAs(String.class).trim();
+        if (text.length() < 3 || text.charAt(0) != '{' || text.charAt(text.length() - 1) != '}'
+                || text.indexOf('"') >= 0) {
+            return null;
+        }
+        SqlParserPos pos = lit.getParserPosition();
+        List<SqlNode> elements = new java.util.ArrayList<>();
+        for (String e : text.substring(1, text.length() - 1).split(",")) {
+            String v = e.trim();
+            elements.add(v.matches("-?\\d+") ? SqlLiteral.createExactNumeric(v, pos)
+                    : SqlLiteral.createCharString(v, pos));
+        }
+        return SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR.createCall(pos, elements);
+    }
+
+    /** The rewrite of {@code CAST(value AS spec)}, or null when the type is not a catalog type. */
+    private SqlNode cast(SqlNode value, SqlDataTypeSpec spec) {
+        SqlIdentifier id = spec.getTypeNameSpec().getTypeName();
+        if (!id.isSimple()) {
+            return null;
+        }
+        String type = id.getSimple().toLowerCase(Locale.ROOT);
+        SqlParserPos pos = value.getParserPosition();
+        switch (type) {
+            case "oid" -> {
+                return castTo(value, SqlTypeName.BIGINT, pos);
+            }
+            case "name" -> {
+                return castTo(value, SqlTypeName.VARCHAR, pos);
+            }
+            default -> {
+                String[] templates = REG_TYPES.get(type);
+                if (templates == null) {
+                    return null;
+                }
+                if (value instanceof SqlLiteral lit && lit.getTypeName().getFamily()
+                        == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                    String text = lit.getValueAs(String.class);
+                    String[] name = qualifiedName(text);
+                    if (type.equals("regclass")) {
+                        long oid = relationOid.applyAsLong(name[0], name[1]);
+                        if (oid < 0) {
+                            throw new TributaryException(SqlState.UNDEFINED_TABLE,
+                                    "relation \"" + text + "\" does not exist");
+                        }
+                        return SqlLiteral.createExactNumeric(Long.toString(oid), pos);
+                    }
+                    return expand(templates[0], List.of(SqlLiteral.createCharString(name[1], pos),
+                            SqlLiteral.createCharString(name[0], pos)));
+                }
+                return expand(templates[1], List.of(value));
+            }
+        }
+    }
+
+    private static SqlNode castTo(SqlNode value, SqlTypeName type, SqlParserPos pos) {
+        return SqlStdOperatorTable.CAST.createCall(pos, value,
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(type, pos), pos));
+    }
+
+    /** {@code [schema, name]} of a relation name as PostgreSQL reads it: unquoted parts fold to lower case. */
+    private static String[] qualifiedName(String text) {
+        List<String> parts = new java.util.ArrayList<>();
+        StringBuilder part = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                    part.append('"');
+                    i++;
+                } else {
+                    quoted = !quoted;
+                }
+            } else if (c == '.' && !quoted) {
+                parts.add(part.toString());
+                part.setLength(0);
+            } else {
+                part.append(quoted ? c : Character.toLowerCase(c));
+            }
+        }
+        parts.add(part.toString());
+        if (parts.size() == 1) {
+            String name = parts.get(0);
+            return new String[] {name.startsWith("pg_") ? "pg_catalog" : "public", name};
+        }
+        return new String[] {parts.get(parts.size() - 2), parts.get(parts.size() - 1)};
+    }
+
+    /** Parses {@code template} and puts {@code args} where it names {@code "$0"}, {@code "$1"} ... */
+    private static SqlNode expand(String template, List<SqlNode> args) {
+        SqlNode parsed;
+        try {
+            parsed = SqlParser.create(template, CalciteSettings.PARSER).parseExpression();
+        } catch (SqlParseException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "bad catalog template: " + template, e);
+        }
+        return parsed.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlIdentifier id) {
+                if (id.isSimple() && id.getSimple().startsWith("$")) {
+                    int n = Integer.parseInt(id.getSimple().substring(1));
+                    return n < args.size() && args.get(n) != null ? args.get(n)
+                            : SqlLiteral.createNull(id.getParserPosition());
+                }
+                return id;
+            }
+        });
+    }
+}

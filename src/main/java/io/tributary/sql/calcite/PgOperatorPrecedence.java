@@ -1,0 +1,155 @@
+package io.tributary.sql.calcite;
+
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBinaryOperator;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlPrefixOperator;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.SqlParserUtil;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Gives PostgreSQL's operators {@code ::} and {@code ^} their precedence. Babel's grammar applies
+ * {@code x::type} to all of the operator expression before it ({@code v = '5'::int} parses as
+ * {@code (v = '5')::int}, {@code 1 + '2'::int * 3} as {@code (1 + '2')::int * 3}) and binds
+ * {@code ^} more loosely than {@code *}; in PostgreSQL {@code ::} binds tightest and {@code ^}
+ * just below unary minus, above {@code *}. Where an expression holds either, its operators and
+ * operands are laid out in text order again, each cast applied to the operand just before it, and
+ * the tree rebuilt by precedence. A parenthesized expression (its text starts with {@code (})
+ * stays one operand, so {@code (a = b)::int} keeps its meaning. Runs before every other rewrite.
+ */
+final class PgOperatorPrecedence extends StatementRewrite {
+    /**
+     * {@code ^} with PostgreSQL's precedence (left-associative, above {@code *} at 60); only
+     * lives until {@link PgValueSemantics} turns it into POWER.
+     */
+    static final SqlBinaryOperator EXPONENT = new SqlBinaryOperator("^", SqlKind.OTHER, 64, true,
+            ReturnTypes.DOUBLE_NULLABLE, InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);
+
+    private final String sql;
+
+    /** @param sql the text the statement was parsed from, to tell {@code (a + b)::t} from {@code a + b::t} */
+    PgOperatorPrecedence(String sql) {
+        this.sql = sql;
+    }
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        // the root of an expression may be parenthesized as a whole: (a AND b::regclass)
+        if (isOperatorCall(call) && needsRebuild(call, true)) {
+            List<Object> items = new ArrayList<>();
+            flatten(call, items, true);
+            return rewritten(SqlParserUtil.toTree(items));
+        }
+        return super.visit(call);
+    }
+
+    private static boolean isInfixCast(SqlNode node) {
+        return node instanceof SqlCall c && c.getKind() == SqlKind.CAST && c.getOperator().getName().equals("::");
+    }
+
+    private static boolean isCaret(SqlNode node) {
+        return node instanceof SqlCall c && c.getKind() == SqlKind.BITXOR && c.getOperator().getName().equals("^");
+    }
+
+    /** A binary or prefix operator call, or an infix cast: the parts of one operator expression. */
+    private static boolean isOperatorCall(SqlNode node) {
+        if (!(node instanceof SqlBasicCall c)) {
+            return false;
+        }
+        return isInfixCast(c) || (c.getOperator() instanceof SqlBinaryOperator && c.operandCount() == 2)
+                || (c.getOperator() instanceof SqlPrefixOperator && c.operandCount() == 1);
+    }
+
+    /** An operator call inside an expression, unless parenthesized (then it is one operand). */
+    private boolean isOperator(SqlNode node, boolean root) {
+        return isOperatorCall(node) && (root || !parenthesized(node));
+    }
+
+    private boolean needsRebuild(SqlNode node, boolean root) {
+        if (!isOperator(node, root)) {
+            return false;
+        }
+        SqlCall c = (SqlCall) node;
+        if (isCaret(c) || (isInfixCast(c) && isOperator(c.operand(0), false))) {
+            return true;
+        }
+        int operands = isInfixCast(c) ? 1 : c.operandCount();
+        for (int i = 0; i < operands; i++) {
+            if (needsRebuild(c.operand(i), false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Appends the expression's operands (SqlNodes) and operators ({@link SqlParserUtil.ToTreeListItem})
+     * in text order; a cast is applied to the operand just before it.
+     */
+    private void flatten(SqlNode node, List<Object> items, boolean root) {
+        if (!isOperator(node, root)) {
+            items.add(node.accept(this));
+            return;
+        }
+        SqlCall c = (SqlCall) node;
+        if (isInfixCast(c)) {
+            flatten(c.operand(0), items, false);
+            SqlNode last = (SqlNode) items.remove(items.size() - 1);
+            items.add(c.getOperator().createCall(c.getParserPosition(), last, c.operand(1)));
+        } else if (c.getOperator() instanceof SqlPrefixOperator) {
+            items.add(new SqlParserUtil.ToTreeListItem(c.getOperator(), c.getParserPosition()));
+            flatten(c.operand(0), items, false);
+        } else {
+            SqlOperator op = isCaret(c) ? EXPONENT : c.getOperator();
+            flatten(c.operand(0), items, false);
+            items.add(new SqlParserUtil.ToTreeListItem(op, c.getParserPosition()));
+            flatten(c.operand(1), items, false);
+        }
+    }
+
+    /**
+     * Whether the node is written in parentheses: its text starts with {@code (} and the matching
+     * {@code )} comes after the end of its last operand (the parser's span of a parenthesized
+     * expression starts at the parenthesis; so does that of {@code (a) + b}, which is not).
+     */
+    private boolean parenthesized(SqlNode node) {
+        SqlParserPos pos = node.getParserPosition();
+        int at = SqlErrors.offset(sql, pos.getLineNum(), pos.getColumnNum()) - 1;
+        if (at < 0 || at >= sql.length() || sql.charAt(at) != '(') {
+            return false;
+        }
+        SqlNode last = node;
+        while (isOperatorCall(last)) {
+            SqlCall c = (SqlCall) last;
+            last = c.operand(isInfixCast(c) ? 1 : c.operandCount() - 1);
+        }
+        SqlParserPos end = last.getParserPosition();
+        return matchingParenthesis(at) >= SqlErrors.offset(sql, end.getEndLineNum(), end.getEndColumnNum());
+    }
+
+    /** The index of the {@code )} closing the {@code (} at {@code open}, skipping quoted text; -1 if none. */
+    private int matchingParenthesis(int open) {
+        int depth = 0;
+        for (int i = open; i < sql.length(); i++) {
+            char ch = sql.charAt(i);
+            if (ch == '\'' || ch == '"') {
+                int close = sql.indexOf(ch, i + 1);
+                i = close < 0 ? sql.length() : close;
+            } else if (ch == '(') {
+                depth++;
+            } else if (ch == ')' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

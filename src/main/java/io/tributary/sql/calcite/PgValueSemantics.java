@@ -1,0 +1,122 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import java.util.Locale;
+
+/**
+ * Gives operators and functions whose meaning differs in Calcite PostgreSQL's answers:
+ * {@code a ^ b} is exponentiation (Calcite: bitwise XOR; its precedence is set by
+ * {@link PgOperatorPrecedence}); {@code concat(...)} skips NULL
+ * arguments (Calcite: NULL if any is); {@code extract(dow ...)} and {@code date_part('dow', ...)}
+ * count Sunday as 0 (Calcite: 1); {@code date_trunc('month', ts)} is {@code FLOOR(ts TO MONTH)}
+ * (Calcite's DATE_TRUNC takes BigQuery's arguments); a text literal cast to a float type beyond its range is 22003
+ * (Calcite: Infinity).
+ */
+final class PgValueSemantics extends StatementRewrite {
+    /**
+     * The units {@code date_trunc('unit', ts)} truncates to that mean the same as Calcite's
+     * {@code FLOOR(ts TO unit)} (not week: Calcite's weeks start on Sunday, PostgreSQL's on Monday).
+     */
+    private static final java.util.Map<String, TimeUnit> TRUNCATABLE = java.util.Map.of(
+            "second", TimeUnit.SECOND, "minute", TimeUnit.MINUTE, "hour", TimeUnit.HOUR, "day", TimeUnit.DAY,
+            "month", TimeUnit.MONTH, "quarter", TimeUnit.QUARTER, "year", TimeUnit.YEAR);
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        SqlParserPos pos = call.getParserPosition();
+        if (call.getOperator().getName().equals("^") && call.operandCount() == 2) {
+            return rewritten(SqlStdOperatorTable.POWER.createCall(pos, call.operand(0).accept(this),
+                    call.operand(1).accept(this)));
+        }
+        if (call.getKind() == SqlKind.OTHER_FUNCTION && call.getOperator().getName().equalsIgnoreCase("concat")
+                && call.operandCount() > 0) {
+            return rewritten(concat(call));
+        }
+        if (call.getOperator().getName().equalsIgnoreCase("date_trunc") && call.operandCount() == 2
+                && call.operand(0) instanceof SqlLiteral unit
+                && unit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
+            TimeUnit timeUnit = TRUNCATABLE.get(unit.getValueAs(String.class).trim().toLowerCase(Locale.ROOT));
+            if (timeUnit != null) {
+                return rewritten(SqlStdOperatorTable.FLOOR.createCall(pos, call.operand(1).accept(this),
+                        new SqlIntervalQualifier(timeUnit, null, pos)));
+            }
+        }
+        if (call.getKind() == SqlKind.EXTRACT && isDayOfWeek(call.operand(0))) {
+            SqlCall extract = call.getOperator().createCall(pos, call.operand(0), call.operand(1).accept(this));
+            return rewritten(SqlStdOperatorTable.MINUS.createCall(pos, extract,
+                    SqlLiteral.createExactNumeric("1", pos)));
+        }
+        if (call.getKind() == SqlKind.CAST && call.operand(0) instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER
+                && call.operand(1) instanceof SqlDataTypeSpec spec) {
+            checkFloatRange(lit, spec);
+        }
+        return super.visit(call);
+    }
+
+    /**
+     * {@code concat(a, b)} as {@code COALESCE(CAST(a AS VARCHAR), '') || COALESCE(CAST(b AS VARCHAR), '')}:
+     * NULLs add nothing and the result is never NULL, as in PostgreSQL. A boolean literal adds
+     * {@code t} or {@code f}, PostgreSQL's text for it.
+     */
+    private SqlNode concat(SqlCall call) {
+        SqlParserPos pos = call.getParserPosition();
+        SqlNode out = null;
+        for (SqlNode arg : call.getOperandList()) {
+            SqlNode text;
+            if (arg instanceof SqlLiteral lit && lit.getValue() instanceof Boolean b) {
+                text = SqlLiteral.createCharString(b ? "t" : "f", pos);
+            } else {
+                SqlNode cast = SqlStdOperatorTable.CAST.createCall(pos, arg.accept(this),
+                        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
+                text = SqlStdOperatorTable.COALESCE.createCall(pos, cast, SqlLiteral.createCharString("", pos));
+            }
+            out = out == null ? text : SqlStdOperatorTable.CONCAT.createCall(pos, out, text);
+        }
+        return out;
+    }
+
+    private static boolean isDayOfWeek(SqlNode unit) {
+        if (unit instanceof SqlIntervalQualifier q) {
+            return q.timeUnitRange.startUnit == TimeUnit.DOW;
+        }
+        return unit instanceof SqlLiteral lit && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER
+                && lit.getValueAs(String.class).trim().equalsIgnoreCase("dow");
+    }
+
+    /** PostgreSQL rejects a float literal beyond the type's range; Calcite would make it Infinity. */
+    private static void checkFloatRange(SqlLiteral lit, SqlDataTypeSpec spec) {
+        String type = spec.getTypeNameSpec().getTypeName().getSimple().toLowerCase(Locale.ROOT);
+        boolean isDouble = type.equals("float8") || type.equals("double");
+        boolean isReal = type.equals("float4") || type.equals("real");
+        if (!isDouble && !isReal) {
+            return;
+        }
+        String text = lit.getValueAs(String.class).trim();
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            return;
+        }
+        boolean infinite = isDouble ? Double.isInfinite(value) : Float.isInfinite((float) value);
+        if (infinite && !text.toLowerCase(Locale.ROOT).contains("inf")) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "\"" + text
+                    + "\" is out of range for type " + (isDouble ? "double precision" : "real"));
+        }
+    }
+}

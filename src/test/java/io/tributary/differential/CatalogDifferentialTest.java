@@ -1,0 +1,149 @@
+package io.tributary.differential;
+
+import io.tributary.meta.Database;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Tools read Tributary's catalog as they read PostgreSQL's: the same DDL runs on Tributary and on
+ * an embedded PostgreSQL (initialized with locale C, Tributary's collation, and database
+ * {@code dev}); real psql ({@code /usr/bin/psql}, skipped when absent) and pgjdbc's
+ * DatabaseMetaData must print and return exactly the same on both. Both are reached as user
+ * {@code postgres}, the embedded server's superuser. Nothing is normalized: commands whose
+ * output must differ are narrowed by a pattern instead ({@code \dn public}, since Tributary also
+ * has schema tributary_catalog; {@code \l dev}, since PostgreSQL also has postgres and templates).
+ */
+class CatalogDifferentialTest {
+    private static final String PSQL = "/usr/bin/psql";
+    private static final String USER = "postgres";
+    private static final List<String> DDL = List.of(
+            "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT NOT NULL, s TEXT, n NUMERIC(10,2), d DATE)",
+            "CREATE TABLE u (a INT, b VARCHAR(20))",
+            "CREATE TABLE k (x INT, y TEXT, z DOUBLE PRECISION, PRIMARY KEY (y, x))",
+            "CREATE MATERIALIZED VIEW m AS SELECT v, count(*) AS c FROM t GROUP BY v");
+
+    private static EmbeddedPostgres postgres;
+    private static Path dataDir;
+    private static Database db;
+    private static PgServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().setLocaleConfig("locale", "C").setLocaleConfig("encoding", "UTF8")
+                .start();
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE dev");
+        }
+        dataDir = Files.createTempDirectory("catalog-diff-");
+        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            try (c; Statement s = c.createStatement()) {
+                for (String ddl : DDL) {
+                    s.execute(ddl);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Cleanup.closeAll(server, db, postgres);
+        Cleanup.deleteTree(dataDir);
+    }
+
+    private static Connection postgresConnection() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/dev", USER, "");
+    }
+
+    private static Connection tributaryConnection() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", USER, "");
+    }
+
+    @Test
+    void psqlDescribesLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        for (String command : List.of("\\dt", "\\dm", "\\d", "\\dn public", "\\l dev", "\\du", "\\d t", "\\d+ t",
+                "\\d u", "\\d k", "\\d+ k", "\\d m", "\\dt nosuch")) {
+            assertEquals(psql(postgres.getPort(), command), psql(server.port(), command), command);
+        }
+    }
+
+    @Test
+    void psqlSessionSettingsLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        String[] commands = {"BEGIN", "BEGIN", "SET client_min_messages = error", "BEGIN", "SHOW client_min_messages",
+            "SET client_min_messages TO warning", "BEGIN", "COMMIT", "SET application_name = 'tool'",
+            "SHOW application_name", "SET extra_float_digits = 3", "SET DateStyle = 'ISO, MDY'", "SHOW DateStyle"};
+        assertEquals(psql(postgres.getPort(), commands), psql(server.port(), commands));
+    }
+
+    /** psql's output for {@code commands}, each given with {@code -c}, in one session. */
+    private static String psql(int port, String... commands) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port),
+                "-U", USER, "-d", "dev"));
+        for (String c : commands) {
+            args.add("-c");
+            args.add(c);
+        }
+        Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("psql did not finish: " + String.join("; ", commands));
+        }
+        return out;
+    }
+
+    @Test
+    void jdbcMetadataLikePostgres() throws SQLException {
+        try (Connection pg = postgresConnection(); Connection trib = tributaryConnection()) {
+            DatabaseMetaData a = pg.getMetaData();
+            DatabaseMetaData b = trib.getMetaData();
+            String[] types = {"TABLE", "MATERIALIZED VIEW"};
+            assertEquals(rows(a.getTables(null, "public", "%", types)), rows(b.getTables(null, "public", "%", types)));
+            assertEquals(rows(a.getColumns(null, "public", "%", "%")), rows(b.getColumns(null, "public", "%", "%")));
+            assertEquals(rows(a.getSchemas(null, "public")), rows(b.getSchemas(null, "public")));
+            assertEquals(pg.getCatalog(), trib.getCatalog());
+        }
+    }
+
+    private static List<String> rows(ResultSet rs) throws SQLException {
+        try (rs) {
+            List<String> out = new ArrayList<>();
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    row.append(rs.getMetaData().getColumnLabel(i).toLowerCase()).append('=')
+                            .append(rs.getString(i)).append(' ');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.tributary.differential;
+
+import io.tributary.meta.Database;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Everyday expressions whose answers Calcite's own semantics got wrong, each run on Tributary
+ * and on an embedded PostgreSQL with the same table: the rows (as {@code getString} texts) or
+ * the SQLSTATE of the failure must be the same. Both are reached as user {@code postgres}, so
+ * {@code current_user} compares too.
+ */
+class ValueSemanticsDifferentialTest {
+    private static final List<String> SETUP = List.of(
+            "CREATE TABLE vs (id INT PRIMARY KEY, v INT, big BIGINT, s TEXT, d DATE)",
+            "INSERT INTO vs VALUES (1, 5, 9223372036854775807, 'x', DATE '2024-03-03'), "
+                    + "(2, 2147483647, 1, NULL, DATE '2024-03-04')");
+    private static final List<String> QUERIES = List.of(
+            "SELECT extract(dow FROM DATE '2024-03-03')",
+            "SELECT id, extract(dow FROM d), extract(isodow FROM d) FROM vs ORDER BY id",
+            "SELECT date_part('dow', DATE '2024-03-09')",
+            "SELECT concat('a', NULL, 'b')",
+            "SELECT concat(NULL)",
+            "SELECT id, concat(s, '-', v) FROM vs ORDER BY id",
+            "SELECT current_user",
+            "SELECT 2147483647 + 1",
+            "SELECT -2147483647 - 2",
+            "SELECT 65536 * 65536",
+            "SELECT v + 1 FROM vs WHERE id = 2",
+            "SELECT big + 1 FROM vs WHERE id = 1",
+            "SELECT v * 2 FROM vs WHERE id = 1",
+            "SELECT 2 ^ 10",
+            "SELECT 2 ^ 10 * 2, -2 ^ 2",
+            "SELECT '1e400'::float8",
+            "SELECT '-1e400'::float8",
+            "SELECT '1e308'::float8 > 0",
+            "SELECT id FROM vs WHERE v = '5'::int",
+            "SELECT id FROM vs WHERE v = '5'::int AND s = 'x'::text",
+            "SELECT 1 + '2'::int * 3",
+            "SELECT (1 + 2)::text",
+            "SELECT 10 - '2'::int - 3, -'5'::int, (1 + 2) * '3'::int",
+            "SELECT current_schema, current_schema(), current_database()",
+            "SELECT date_trunc('month', TIMESTAMP '2024-03-15 10:11:12'), date_trunc('hour', TIMESTAMP"
+                    + " '2024-03-15 10:11:12'), date_trunc('quarter', TIMESTAMP '2024-08-15 10:11:12'),"
+                    + " date_trunc('year', TIMESTAMP '2024-08-15 10:11:12'), date_trunc('day', NULL::timestamp)",
+            // catalog lookups as tools write them, unqualified and qualified
+            "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    + " WHERE n.nspname = 'public' ORDER BY 1",
+            "SELECT attname, format_type(atttypid, atttypmod), attnotnull FROM pg_catalog.pg_attribute"
+                    + " WHERE attrelid = 'vs'::regclass AND attnum > 0 ORDER BY attnum",
+            "SELECT pg_get_indexdef(indexrelid), indisprimary FROM pg_index WHERE indrelid = 'public.vs'::regclass",
+            "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'vs'::regclass",
+            "SELECT pg_get_userbyid(relowner), pg_table_is_visible(oid) FROM pg_class WHERE relname = 'vs'",
+            "SELECT 'nosuch'::regclass",
+            "SELECT table_name, column_name, ordinal_position, data_type, is_nullable, numeric_precision,"
+                    + " character_maximum_length FROM information_schema.columns WHERE table_schema = 'public'"
+                    + " ORDER BY ordinal_position",
+            "SELECT constraint_name, table_name, column_name, ordinal_position"
+                    + " FROM information_schema.key_column_usage WHERE table_schema = 'public'",
+            "SELECT constraint_type, count(*) FROM information_schema.table_constraints"
+                    + " WHERE table_schema = 'public' GROUP BY constraint_type ORDER BY 1",
+            "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'public'",
+            "SELECT schemaname, tablename, hasindexes FROM pg_tables WHERE schemaname = 'public'");
+
+    private static EmbeddedPostgres postgres;
+    private static Path dataDir;
+    private static Database db;
+    private static PgServer server;
+    private static Connection pg;
+    private static Connection trib;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE dev");
+        }
+        dataDir = Files.createTempDirectory("values-diff-");
+        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        pg = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/dev", "postgres", "");
+        trib = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", "postgres", "");
+        for (Connection c : List.of(pg, trib)) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : SETUP) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Cleanup.closeAll(trib, pg, server, db, postgres);
+        Cleanup.deleteTree(dataDir);
+    }
+
+    @Test
+    void answersLikePostgres() {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : QUERIES) {
+            String expected = outcome(pg, sql);
+            String actual = outcome(trib, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches);
+    }
+
+    /** The rows as texts, or {@code ERROR <sqlstate>}. */
+    private static String outcome(Connection c, String sql) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            List<String> rows = new ArrayList<>();
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getString(i));
+                }
+                rows.add(row.toString());
+            }
+            return rows.toString();
+        } catch (SQLException e) {
+            return "ERROR " + e.getSQLState();
+        }
+    }
+}
