@@ -5,5 +5,4 @@ package io.tributary.batch;
  * bound. A scan over a range reads each vnode's slice of it, since rows are ordered by primary key
  * only within a vnode.
  */
-public record KeyRange(Object low, boolean lowInclusive, Object high, boolean highInclusive) {
-}
+public record KeyRange(Object low, boolean lowInclusive, Object high, boolean highInclusive) {}

@@ -8,7 +8,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.TableKeys;
-
 import java.util.List;
 
 /**

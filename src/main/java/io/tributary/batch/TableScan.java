@@ -1,16 +1,15 @@
 package io.tributary.batch;
 
 import io.tributary.catalog.TableDef;
-import io.tributary.common.codec.RowCodec;
-import io.tributary.storage.KvIterator;
-import io.tributary.storage.Keyspace;
-import io.tributary.storage.ReadView;
-import io.tributary.storage.TableKeys;
 import io.tributary.common.VirtualNodes;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
+import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
-
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -24,6 +23,7 @@ public final class TableScan implements Iterator<Object[]>, AutoCloseable {
     private final int tableId;
     /** Encoded bounds within each vnode, or null for the whole table in one iterator. */
     private final byte[] low;
+
     private final byte[] high;
     private final RowCodec codec;
     private KvIterator it;

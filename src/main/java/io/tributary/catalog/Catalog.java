@@ -2,7 +2,6 @@ package io.tributary.catalog;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +21,7 @@ public final class Catalog {
     /** Relations that exist but cannot be read, with why; see {@link #creating} and {@link #unmaintainable}. */
     private final Map<Integer, java.util.function.Supplier<Unreadable>> unreadable =
             new java.util.concurrent.ConcurrentHashMap<>();
+
     private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
 
     /** Grows with every change, so plans made against an older catalog can be recognized. */
@@ -89,12 +89,10 @@ public final class Catalog {
     }
 
     /** Why a relation cannot be read: the 55000 error's message and hint. */
-    public record Unreadable(String reason, String hint) {
-    }
+    public record Unreadable(String reason, String hint) {}
 
     public void remove(String name) {
         tables.remove(name);
         version.incrementAndGet();
     }
-
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,8 +14,7 @@ public final class CatalogCodec {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TABLE_PREFIX = "table/";
 
-    private CatalogCodec() {
-    }
+    private CatalogCodec() {}
 
     public static byte[] tableKey(int tableId) {
         return (TABLE_PREFIX + tableId).getBytes(StandardCharsets.UTF_8);

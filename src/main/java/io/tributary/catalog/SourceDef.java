@@ -19,8 +19,15 @@ import java.util.TreeMap;
  * @param positionsTableId the state table holding each split's committed position, removed with the table
  * @param rateLimit rows per second over all splits; {@link #UNLIMITED} for none, 0 pauses the source
  */
-public record SourceDef(String connector, Map<String, String> options, String format, String encode,
-        Map<String, String> formatOptions, byte[] identity, boolean acceptsDml, int positionsTableId,
+public record SourceDef(
+        String connector,
+        Map<String, String> options,
+        String format,
+        String encode,
+        Map<String, String> formatOptions,
+        byte[] identity,
+        boolean acceptsDml,
+        int positionsTableId,
         long rateLimit) {
     public static final long UNLIMITED = -1;
 
@@ -32,7 +39,15 @@ public record SourceDef(String connector, Map<String, String> options, String fo
 
     /** The same source with another rate limit. */
     public SourceDef withRateLimit(long rowsPerSecond) {
-        return new SourceDef(connector, options, format, encode, formatOptions, identity, acceptsDml,
-                positionsTableId, rowsPerSecond);
+        return new SourceDef(
+                connector,
+                options,
+                format,
+                encode,
+                formatOptions,
+                identity,
+                acceptsDml,
+                positionsTableId,
+                rowsPerSecond);
     }
 }

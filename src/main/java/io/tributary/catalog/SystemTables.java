@@ -2,7 +2,6 @@ package io.tributary.catalog;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +28,8 @@ public final class SystemTables {
      */
     public void register(SystemTable table) {
         if (tables.putIfAbsent(table.name(), table) != null) {
-            throw new IllegalArgumentException("system table " + SCHEMA + "." + table.name() + " is already registered");
+            throw new IllegalArgumentException(
+                    "system table " + SCHEMA + "." + table.name() + " is already registered");
         }
         version.incrementAndGet();
     }
@@ -67,7 +67,7 @@ public final class SystemTables {
      * PostgreSQL uses for writing to a relation that cannot take writes (a view, a sequence).
      */
     public static TributaryException cannotChange(String name) {
-        return new TributaryException(SqlState.WRONG_OBJECT_TYPE,
-                "cannot change system table \"" + SCHEMA + "." + name + "\"");
+        return new TributaryException(
+                SqlState.WRONG_OBJECT_TYPE, "cannot change system table \"" + SCHEMA + "." + name + "\"");
     }
 }

@@ -3,7 +3,6 @@ package io.tributary.catalog;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
-
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -22,8 +21,18 @@ import java.util.stream.IntStream;
  * @param parallelism how many actors run each parallel fragment of a view's job; 0 for tables
  * @param source the connector feeding a table, null for plain tables and views
  */
-public record TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-        RelationKind kind, String query, int[] dependsOn, int[] stateTableIds, int parallelism, SourceDef source) {
+public record TableDef(
+        int id,
+        String name,
+        List<ColumnDef> columns,
+        int[] primaryKey,
+        String definition,
+        RelationKind kind,
+        String query,
+        int[] dependsOn,
+        int[] stateTableIds,
+        int parallelism,
+        SourceDef source) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
@@ -33,8 +42,17 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
     }
 
     /** A relation without a source (a plain table or a view). */
-    public TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-            RelationKind kind, String query, int[] dependsOn, int[] stateTableIds, int parallelism) {
+    public TableDef(
+            int id,
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            RelationKind kind,
+            String query,
+            int[] dependsOn,
+            int[] stateTableIds,
+            int parallelism) {
         this(id, name, columns, primaryKey, definition, kind, query, dependsOn, stateTableIds, parallelism, null);
     }
 
@@ -44,15 +62,25 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
     }
 
     /** A table fed by a connector. */
-    public TableDef(int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-            SourceDef source) {
+    public TableDef(
+            int id, String name, List<ColumnDef> columns, int[] primaryKey, String definition, SourceDef source) {
         this(id, name, columns, primaryKey, definition, RelationKind.TABLE, null, new int[0], new int[0], 0, source);
     }
 
     /** The same relation with another source definition (e.g. a new rate limit). */
     public TableDef withSource(SourceDef newSource) {
-        return new TableDef(id, name, columns, primaryKey, definition, kind, query, dependsOn, stateTableIds,
-                parallelism, newSource);
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                newSource);
     }
 
     @com.fasterxml.jackson.annotation.JsonIgnore
@@ -75,7 +103,9 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
     }
 
     public List<DataType> primaryKeyTypes() {
-        return java.util.Arrays.stream(primaryKey).mapToObj(i -> columns.get(i).type()).toList();
+        return java.util.Arrays.stream(primaryKey)
+                .mapToObj(i -> columns.get(i).type())
+                .toList();
     }
 
     /** True when the primary key is the generated row id. */
@@ -91,20 +121,23 @@ public record TableDef(int id, String name, List<ColumnDef> columns, int[] prima
      */
     public int[] targetColumns(List<String> names) {
         if (names.isEmpty()) {
-            return IntStream.range(0, columns.size()).filter(i -> !columns.get(i).hidden()).toArray();
+            return IntStream.range(0, columns.size())
+                    .filter(i -> !columns.get(i).hidden())
+                    .toArray();
         }
         int[] out = new int[names.size()];
         for (int i = 0; i < out.length; i++) {
             String name = names.get(i);
             int idx = columnIndex(name);
             if (idx < 0 || columns.get(idx).hidden()) {
-                throw new TributaryException(SqlState.UNDEFINED_COLUMN,
+                throw new TributaryException(
+                        SqlState.UNDEFINED_COLUMN,
                         "column \"" + name + "\" of relation \"" + this.name + "\" does not exist");
             }
             for (int j = 0; j < i; j++) {
                 if (out[j] == idx) {
-                    throw new TributaryException(SqlState.DUPLICATE_COLUMN,
-                            "column \"" + name + "\" specified more than once");
+                    throw new TributaryException(
+                            SqlState.DUPLICATE_COLUMN, "column \"" + name + "\" specified more than once");
                 }
             }
             out[i] = idx;

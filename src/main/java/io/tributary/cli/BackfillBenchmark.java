@@ -1,14 +1,13 @@
 package io.tributary.cli;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code tributary bench backfill}: how fast an in-process Tributary creates a SELECT *, a
@@ -17,18 +16,30 @@ import java.util.concurrent.Callable;
  * {@code CREATE MATERIALIZED VIEW} on the same rows. One target runs at a time so that they do not
  * compete for cores.
  */
-@Command(name = "backfill", mixinStandardHelpOptions = true,
-        description = "Background view creation: backfill rows/s and INSERT latency on Tributary vs CREATE MATERIALIZED VIEW on PostgreSQL.")
+@Command(
+        name = "backfill",
+        mixinStandardHelpOptions = true,
+        description =
+                "Background view creation: backfill rows/s and INSERT latency on Tributary vs CREATE MATERIALIZED VIEW on PostgreSQL.")
 final class BackfillBenchmark implements Callable<Integer> {
     private static final String TRIBUTARY = "tributary";
 
-    @Option(names = "--rows", defaultValue = "5000000", description = "Rows of the upstream table orders (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--rows",
+            defaultValue = "5000000",
+            description = "Rows of the upstream table orders (default: ${DEFAULT-VALUE}).")
     long rows;
 
-    @Option(names = "--customers", defaultValue = "50000", description = "Rows of customers, the join's other side (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--customers",
+            defaultValue = "50000",
+            description = "Rows of customers, the join's other side (default: ${DEFAULT-VALUE}).")
     int customers;
 
-    @Option(names = "--data-dir", description = "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
+    @Option(
+            names = "--data-dir",
+            description =
+                    "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
     Path dataDir;
 
     @Override
@@ -54,36 +65,57 @@ final class BackfillBenchmark implements Callable<Integer> {
         }
     }
 
-    private void print(BackfillWorkload.TributaryRun tributary, Map<BackfillQuery, BackfillWorkload.Figures> postgres,
-            int cores) {
-        System.out.printf("bench backfill: %,d orders, %,d customers; a single-row INSERT into orders every %d ms"
-                + " before and during each backfill; %d cores%n", rows, customers, PacedInserts.PACE_MS, cores);
+    private void print(
+            BackfillWorkload.TributaryRun tributary, Map<BackfillQuery, BackfillWorkload.Figures> postgres, int cores) {
+        System.out.printf(
+                "bench backfill: %,d orders, %,d customers; a single-row INSERT into orders every %d ms"
+                        + " before and during each backfill; %d cores%n",
+                rows, customers, PacedInserts.PACE_MS, cores);
         String format = "%-8s | %11s | %9s | %9s | %7s | %11s | %13s | %11s | %10s%n";
-        System.out.printf(format, "query", "backfill s", "rows/s", "PG MV s", "ratio", "INSERT p50", "p50 during",
-                "during/idle", "p99 during");
+        System.out.printf(
+                format,
+                "query",
+                "backfill s",
+                "rows/s",
+                "PG MV s",
+                "ratio",
+                "INSERT p50",
+                "p50 during",
+                "during/idle",
+                "p99 during");
         System.out.printf(format, "", "tributary", "tributary", "", "PG/ours", "idle (ms)", "(ms)", "", "(ms)");
         for (BackfillQuery query : BackfillQuery.values()) {
             BackfillWorkload.Figures t = tributary.views().get(query);
             double pgSeconds = postgres.get(query).seconds();
-            System.out.printf(format, query.label(), String.format("%.1f", t.seconds()),
-                    String.format("%,.0f", rows / t.seconds()), String.format("%.1f", pgSeconds),
-                    String.format("%.3f", pgSeconds / t.seconds()), String.format("%.2f", t.idleP50Ms()),
-                    String.format("%.2f", t.duringP50Ms()), String.format("%.2f", t.duringP50Ms() / t.idleP50Ms()),
+            System.out.printf(
+                    format,
+                    query.label(),
+                    String.format("%.1f", t.seconds()),
+                    String.format("%,.0f", rows / t.seconds()),
+                    String.format("%.1f", pgSeconds),
+                    String.format("%.3f", pgSeconds / t.seconds()),
+                    String.format("%.2f", t.idleP50Ms()),
+                    String.format("%.2f", t.duringP50Ms()),
+                    String.format("%.2f", t.duringP50Ms() / t.idleP50Ms()),
                     String.format("%.2f", t.duringP99Ms()));
         }
         System.out.println("backfill s: from CREATE MATERIALIZED VIEW (background_ddl = true) until the job is done;"
                 + " rows/s = orders / that; ratio above 1: ours is faster");
         System.out.printf("tributary state on disk (MB): after the load %,.1f", tributary.loadedStateBytes() / 1e6);
         for (BackfillQuery query : BackfillQuery.values()) {
-            System.out.printf("; after DROP of %s %,.1f", query.label(), tributary.views().get(query).stateBytes() / 1e6);
+            System.out.printf(
+                    "; after DROP of %s %,.1f",
+                    query.label(), tributary.views().get(query).stateBytes() / 1e6);
         }
         System.out.println();
-        System.out.println("(state on disk includes RocksDB's write-ahead log, which keeps a dropped view's writes until"
-                + " they are flushed)");
+        System.out.println(
+                "(state on disk includes RocksDB's write-ahead log, which keeps a dropped view's writes until"
+                        + " they are flushed)");
     }
 
     /** Both views of a query cover the same orders, so they must hold the same rows. */
-    private static boolean checkViewsAgree(Map<BackfillQuery, BackfillWorkload.Figures> tributary,
+    private static boolean checkViewsAgree(
+            Map<BackfillQuery, BackfillWorkload.Figures> tributary,
             Map<BackfillQuery, BackfillWorkload.Figures> postgres) {
         boolean agree = true;
         for (BackfillQuery query : BackfillQuery.values()) {

@@ -3,10 +3,13 @@ package io.tributary.cli;
 /** The views of {@code bench backfill}, each created, timed and dropped on its own over {@code orders}. */
 enum BackfillQuery {
     SELECT_ALL("SELECT *", "SELECT * FROM orders", "count(*), sum(id), sum(amount)"),
-    GROUP_BY("GROUP BY",
+    GROUP_BY(
+            "GROUP BY",
             "SELECT customer_id, count(*) AS n, sum(amount) AS total, max(amount) AS biggest FROM orders GROUP BY customer_id",
             "count(*), sum(n), sum(total), sum(biggest)"),
-    JOIN("join", "SELECT o.id, o.amount, o.status, c.name, c.region FROM orders o JOIN customers c ON o.customer_id = c.id",
+    JOIN(
+            "join",
+            "SELECT o.id, o.amount, o.status, c.name, c.region FROM orders o JOIN customers c ON o.customer_id = c.id",
             "count(*), sum(id), sum(amount)");
 
     private final String label;

@@ -24,13 +24,24 @@ final class BackfillRows {
 
     /** COPY text of the customer {@code id}. */
     void appendCustomer(StringBuilder out, long id) {
-        out.append(id).append("\tcustomer ").append(id).append("\tregion ").append(id % 8).append('\n');
+        out.append(id)
+                .append("\tcustomer ")
+                .append(id)
+                .append("\tregion ")
+                .append(id % 8)
+                .append('\n');
     }
 
     /** COPY text of the order {@code id}. */
     void appendOrder(StringBuilder out, long id) {
-        out.append(id).append('\t').append(customer(id)).append('\t').append(amount(id).toPlainString())
-                .append('\t').append(status(id)).append('\n');
+        out.append(id)
+                .append('\t')
+                .append(customer(id))
+                .append('\t')
+                .append(amount(id).toPlainString())
+                .append('\t')
+                .append(status(id))
+                .append('\n');
     }
 
     /** Binds the order {@code id} as the parameters of {@link #INSERT_ORDER}. */

@@ -1,17 +1,15 @@
 package io.tributary.cli;
 
-import org.postgresql.PGConnection;
-
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.postgresql.PGConnection;
 
 /**
  * What {@code bench backfill} does on one target. Both targets load {@code customers} and
@@ -37,17 +35,21 @@ final class BackfillWorkload {
      * @param fingerprint the view's {@link BackfillQuery#fingerprintSql()} row
      * @param stateBytes the target's state on disk after the view was dropped, or -1 if not measured
      */
-    record Figures(double seconds, double idleP50Ms, double duringP50Ms, double duringP99Ms, long lastOrderId,
-                   List<BigDecimal> fingerprint, long stateBytes) {
-    }
+    record Figures(
+            double seconds,
+            double idleP50Ms,
+            double duringP50Ms,
+            double duringP99Ms,
+            long lastOrderId,
+            List<BigDecimal> fingerprint,
+            long stateBytes) {}
 
     /**
      * Tributary's figures.
      *
      * @param loadedStateBytes its state on disk after the load, before the first view
      */
-    record TributaryRun(long loadedStateBytes, Map<BackfillQuery, Figures> views) {
-    }
+    record TributaryRun(long loadedStateBytes, Map<BackfillQuery, Figures> views) {}
 
     private final long rows;
     private final int customers;
@@ -65,8 +67,9 @@ final class BackfillWorkload {
     TributaryRun runTributary(BenchTarget target, LongSupplier stateBytes) throws Exception {
         Map<BackfillQuery, Figures> figures = new EnumMap<>(BackfillQuery.class);
         long loadedBytes;
-        try (Connection c = target.connect(); Statement st = c.createStatement();
-             PacedInserts inserts = new PacedInserts(target, data, rows + 1)) {
+        try (Connection c = target.connect();
+                Statement st = c.createStatement();
+                PacedInserts inserts = new PacedInserts(target, data, rows + 1)) {
             load(target, c);
             loadedBytes = stateBytes.getAsLong();
             st.execute("SET background_ddl = true");
@@ -78,27 +81,36 @@ final class BackfillWorkload {
         return new TributaryRun(loadedBytes, figures);
     }
 
-    private Figures tributaryView(BenchTarget target, Statement st, PacedInserts inserts, BackfillQuery query,
-            LongSupplier stateBytes) throws Exception {
+    private Figures tributaryView(
+            BenchTarget target, Statement st, PacedInserts inserts, BackfillQuery query, LongSupplier stateBytes)
+            throws Exception {
         inserts.start();
         Thread.sleep(IDLE_MS);
         double[] idle = inserts.stop();
         inserts.start();
         long start = System.nanoTime();
         st.execute(query.createSql());
-        progress.printf("%s: %s: CREATE returned after %.0f ms%n", target.name(), query.label(),
-                (System.nanoTime() - start) / 1e6);
+        progress.printf(
+                "%s: %s: CREATE returned after %.0f ms%n",
+                target.name(), query.label(), (System.nanoTime() - start) / 1e6);
         awaitJob(target, st, query, start);
         double seconds = (System.nanoTime() - start) / 1e9;
         double[] during = inserts.stop();
-        progress.printf("%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s); %d INSERTs meanwhile%n",
+        progress.printf(
+                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s); %d INSERTs meanwhile%n",
                 target.name(), query.label(), rows, seconds, rows / seconds, during.length);
         List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
         st.execute(query.dropSql());
         long bytes = stateBytes.getAsLong();
         progress.printf("%s: %s: state on disk after DROP: %,.1f MB%n", target.name(), query.label(), bytes / 1e6);
-        return new Figures(seconds, Percentiles.of(idle, 50), Percentiles.of(during, 50), Percentiles.of(during, 99),
-                inserts.nextId() - 1, fingerprint, bytes);
+        return new Figures(
+                seconds,
+                Percentiles.of(idle, 50),
+                Percentiles.of(during, 50),
+                Percentiles.of(during, 99),
+                inserts.nextId() - 1,
+                fingerprint,
+                bytes);
     }
 
     /** Polls SHOW JOBS until the view's job is gone, printing its progress now and then; then WAITs for the view. */
@@ -134,7 +146,8 @@ final class BackfillWorkload {
     private void warmUp(BenchTarget target, Statement st, PacedInserts inserts) throws Exception {
         long start = System.nanoTime();
         inserts.start();
-        st.execute("CREATE MATERIALIZED VIEW backfill_warm_up AS SELECT region, count(*) AS n FROM customers GROUP BY region");
+        st.execute(
+                "CREATE MATERIALIZED VIEW backfill_warm_up AS SELECT region, count(*) AS n FROM customers GROUP BY region");
         st.execute("WAIT MATERIALIZED VIEW backfill_warm_up");
         st.execute("DROP MATERIALIZED VIEW backfill_warm_up");
         Thread.sleep(IDLE_MS);
@@ -146,9 +159,11 @@ final class BackfillWorkload {
      * @param tributary Tributary's figures per view: PostgreSQL's view of each query covers the same orders
      * @return the figures per view; only the time and the fingerprint are measured
      */
-    Map<BackfillQuery, Figures> runPostgres(BenchTarget target, Map<BackfillQuery, Figures> tributary) throws Exception {
+    Map<BackfillQuery, Figures> runPostgres(BenchTarget target, Map<BackfillQuery, Figures> tributary)
+            throws Exception {
         Map<BackfillQuery, Figures> figures = new EnumMap<>(BackfillQuery.class);
-        try (Connection c = target.connect(); Statement st = c.createStatement()) {
+        try (Connection c = target.connect();
+                Statement st = c.createStatement()) {
             load(target, c);
             long lastOrder = rows;
             for (BackfillQuery query : BackfillQuery.values()) {
@@ -161,7 +176,8 @@ final class BackfillWorkload {
                 long start = System.nanoTime();
                 st.execute(query.createSql());
                 double seconds = (System.nanoTime() - start) / 1e9;
-                progress.printf("%s: %s: CREATE MATERIALIZED VIEW over %,d rows took %.1f s (%,.0f rows/s)%n",
+                progress.printf(
+                        "%s: %s: CREATE MATERIALIZED VIEW over %,d rows took %.1f s (%,.0f rows/s)%n",
                         target.name(), query.label(), upTo, seconds, rows / seconds);
                 List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
                 st.execute(query.dropSql());
@@ -181,17 +197,19 @@ final class BackfillWorkload {
         copy(c, "customers", 1, customers, data::appendCustomer);
         copy(c, "orders", 1, rows, data::appendOrder);
         double seconds = (System.nanoTime() - start) / 1e9;
-        progress.printf("%s: COPY of %,d orders and %,d customers took %.1f s (%,.0f rows/s)%n", target.name(), rows,
-                customers, seconds, (rows + customers) / seconds);
+        progress.printf(
+                "%s: COPY of %,d orders and %,d customers took %.1f s (%,.0f rows/s)%n",
+                target.name(), rows, customers, seconds, (rows + customers) / seconds);
     }
 
     private static void copy(Connection c, String table, long first, long last, GeneratedRowsReader.RowFormat format)
             throws Exception {
-        long copied = c.unwrap(PGConnection.class).getCopyAPI()
+        long copied = c.unwrap(PGConnection.class)
+                .getCopyAPI()
                 .copyIn("COPY " + table + " FROM STDIN", new GeneratedRowsReader(first, last, format));
         if (copied != Math.max(0, last - first + 1)) {
-            throw new IllegalStateException("COPY into " + table + " reported " + copied + " rows, expected "
-                    + (last - first + 1));
+            throw new IllegalStateException(
+                    "COPY into " + table + " reported " + copied + " rows, expected " + (last - first + 1));
         }
     }
 }

@@ -3,8 +3,10 @@ package io.tributary.cli;
 import picocli.CommandLine.Command;
 
 /** {@code tributary bench ...}: benchmarks that print Tributary's figures next to PostgreSQL's. */
-@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {LoadBenchmark.class, StreamBenchmark.class,
-        BackfillBenchmark.class, IngestBenchmark.class},
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        subcommands = {LoadBenchmark.class, StreamBenchmark.class, BackfillBenchmark.class, IngestBenchmark.class},
         description = "Benchmarks against an embedded PostgreSQL in the same run.")
 final class BenchCommand implements Runnable {
     @Override

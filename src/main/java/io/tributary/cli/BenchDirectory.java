@@ -22,7 +22,8 @@ final class BenchDirectory implements AutoCloseable {
 
     /** @param given the user's {@code --data-dir}, or null for a temporary directory */
     static BenchDirectory of(Path given) throws IOException {
-        return given != null ? new BenchDirectory(given, false)
+        return given != null
+                ? new BenchDirectory(given, false)
                 : new BenchDirectory(Files.createTempDirectory("tributary-bench"), true);
     }
 
@@ -34,7 +35,9 @@ final class BenchDirectory implements AutoCloseable {
     /** The bytes of all files under {@code resolve(name)}; a file linked twice counts twice. */
     long bytes(String name) {
         try (Stream<Path> paths = Files.walk(resolve(name))) {
-            return paths.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            return paths.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot measure " + resolve(name), e);
         }

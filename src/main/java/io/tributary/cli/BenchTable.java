@@ -21,7 +21,11 @@ final class BenchTable {
     /** @param format a 12 characters wide format of one figure, e.g. {@code "%,12.0f"} */
     void row(String metric, double tributary, double postgres, String format) {
         double ratio = tributary / postgres;
-        out.printf("%-" + metricWidth + "s | %s | %s | %7s%n", metric, figure(tributary, format), figure(postgres, format),
+        out.printf(
+                "%-" + metricWidth + "s | %s | %s | %7s%n",
+                metric,
+                figure(tributary, format),
+                figure(postgres, format),
                 Double.isFinite(ratio) ? String.format("%7.3f", ratio) : "-");
     }
 

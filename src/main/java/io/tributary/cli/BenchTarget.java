@@ -1,11 +1,10 @@
 package io.tributary.cli;
 
 import io.tributary.meta.Database;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -61,11 +60,14 @@ final class BenchTarget implements AutoCloseable {
                     .setServerConfig("synchronous_commit", "on")
                     .start();
             BenchTarget target = new BenchTarget("postgresql", pg.getJdbcUrl("postgres", "postgres"), pg);
-            try (Connection c = target.connect(); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT current_setting('fsync'), current_setting('synchronous_commit'),"
-                         + " current_setting('wal_sync_method')")) {
+            try (Connection c = target.connect();
+                    Statement st = c.createStatement();
+                    ResultSet rs =
+                            st.executeQuery("SELECT current_setting('fsync'), current_setting('synchronous_commit'),"
+                                    + " current_setting('wal_sync_method')")) {
                 rs.next();
-                progress.printf("postgresql: fsync=%s synchronous_commit=%s wal_sync_method=%s%n",
+                progress.printf(
+                        "postgresql: fsync=%s synchronous_commit=%s wal_sync_method=%s%n",
                         rs.getString(1), rs.getString(2), rs.getString(3));
             }
             return target;

@@ -1,9 +1,6 @@
 package io.tributary.cli;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
-
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.Reader;
@@ -13,6 +10,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
 /**
  * {@code bench ingest --source postgres-cdc}: change data capture from an upstream embedded
@@ -51,7 +50,8 @@ final class CdcIngest implements IngestWorkload {
                     .setServerConfig("max_wal_senders", "10")
                     .start();
         }
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS " + table);
             st.execute("CREATE TABLE " + table + " " + columns());
         }
@@ -71,8 +71,8 @@ final class CdcIngest implements IngestWorkload {
         long deadline = System.currentTimeMillis() + STREAMING_TIMEOUT_MS;
         while (!"streaming".equals(phase(tributary, table))) {
             if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("the postgres-cdc source of " + table + " did not start streaming: "
-                        + phase(tributary, table));
+                throw new IllegalStateException(
+                        "the postgres-cdc source of " + table + " did not start streaming: " + phase(tributary, table));
             }
             Thread.sleep(20);
         }
@@ -100,7 +100,8 @@ final class CdcIngest implements IngestWorkload {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         upstreamRowsPerSecond = rows / seconds;
-        System.err.printf("upstream postgresql: %,d rows committed in %d transactions in %.1f s (%,.0f rows/s)%n",
+        System.err.printf(
+                "upstream postgresql: %,d rows committed in %d transactions in %.1f s (%,.0f rows/s)%n",
                 rows, transactions, seconds, upstreamRowsPerSecond);
         return start;
     }
@@ -108,7 +109,9 @@ final class CdcIngest implements IngestWorkload {
     private static String phase(Statement tributary, String table) throws SQLException {
         try (ResultSet rs = tributary.executeQuery("SELECT phase, last_error FROM tributary_catalog.source_progress"
                 + " WHERE table_name = '" + table + "'")) {
-            return rs.next() ? rs.getString(1) + (rs.getString(2) == null ? "" : ": " + rs.getString(2)) : "not started";
+            return rs.next()
+                    ? rs.getString(1) + (rs.getString(2) == null ? "" : ": " + rs.getString(2))
+                    : "not started";
         }
     }
 

@@ -92,6 +92,7 @@ final class ChangeRunner implements AutoCloseable {
         private final Connection connection;
         /** INSERT statements by their number of rows: all but a round's last insert have the same. */
         private final Map<Integer, PreparedStatement> inserts = new HashMap<>();
+
         private PreparedStatement update;
         private PreparedStatement delete;
 

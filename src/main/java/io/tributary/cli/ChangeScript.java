@@ -20,6 +20,7 @@ import java.util.SplittableRandom;
 final class ChangeScript {
     /** Rows changed by one statement, unless a client runs out of rows or of changes in the round. */
     static final int ROWS_PER_STATEMENT = 500;
+
     static final List<String> STATUSES = List.of("new", "paid", "shipped", "cancelled");
     /** Ids of rows a client inserts start at {@code (client + 1) * NEW_ID_STRIDE}. */
     private static final long NEW_ID_STRIDE = 1_000_000_000_000L;
@@ -59,8 +60,7 @@ final class ChangeScript {
     }
 
     /** The values of an inserted order; a function of its id, so that inserts need not be stored. */
-    record Order(long id, int customerId, BigDecimal amount, String status) {
-    }
+    record Order(long id, int customerId, BigDecimal amount, String status) {}
 
     private final int customers;
     private final List<ClientIds> clients = new ArrayList<>();
@@ -100,7 +100,10 @@ final class ChangeScript {
     /** The values of the inserted order {@code id}. */
     Order order(long id) {
         SplittableRandom random = new SplittableRandom(id);
-        return new Order(id, 1 + random.nextInt(customers), BigDecimal.valueOf(random.nextInt(100_000), 2),
+        return new Order(
+                id,
+                1 + random.nextInt(customers),
+                BigDecimal.valueOf(random.nextInt(100_000), 2),
                 STATUSES.get(random.nextInt(STATUSES.size())));
     }
 
@@ -158,7 +161,10 @@ final class ChangeScript {
                 if (pick < length) {
                     long count = Math.min(wanted, length);
                     long first = run[0] + random.nextLong(length - count + 1);
-                    return new Update(first, first + count - 1, BigDecimal.valueOf(random.nextInt(-500, 501), 2),
+                    return new Update(
+                            first,
+                            first + count - 1,
+                            BigDecimal.valueOf(random.nextInt(-500, 501), 2),
                             STATUSES.get(random.nextInt(STATUSES.size())));
                 }
                 pick -= length;

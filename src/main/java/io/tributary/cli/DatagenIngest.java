@@ -8,7 +8,6 @@ import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SplitReader;
 import io.tributary.connector.datagen.DatagenConnector;
-
 import java.io.Reader;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +20,10 @@ import java.util.TreeMap;
  * other workloads feed their sources these rows too ({@link #text}).
  */
 final class DatagenIngest implements IngestWorkload {
-    private static final List<SourceColumn> COLUMNS = List.of(new SourceColumn("id", DataType.BIGINT),
-            new SourceColumn("g", DataType.INTEGER), new SourceColumn("v", DataType.DOUBLE),
+    private static final List<SourceColumn> COLUMNS = List.of(
+            new SourceColumn("id", DataType.BIGINT),
+            new SourceColumn("g", DataType.INTEGER),
+            new SourceColumn("v", DataType.DOUBLE),
             new SourceColumn("name", DataType.varchar(12)));
 
     @Override
@@ -58,7 +59,9 @@ final class DatagenIngest implements IngestWorkload {
     @Override
     public String prepare(Path workDir, String table, long rows, int splits) {
         StringBuilder with = new StringBuilder("WITH (connector = 'datagen'");
-        options(rows, splits).forEach((k, v) -> with.append(", ").append(k).append(" = '").append(v).append('\''));
+        options(rows, splits)
+                .forEach((k, v) ->
+                        with.append(", ").append(k).append(" = '").append(v).append('\''));
         return with.append(')').toString();
     }
 
@@ -80,8 +83,8 @@ final class DatagenIngest implements IngestWorkload {
      * COPY text and with {@code ','} it is CSV.
      */
     static Reader text(long rows, char delimiter) {
-        Source source = new DatagenConnector().open(new SourceContext(0, "bench", COLUMNS, new int[] {0},
-                options(rows, 1), null, null));
+        Source source = new DatagenConnector()
+                .open(new SourceContext(0, "bench", COLUMNS, new int[] {0}, options(rows, 1), null, null));
         SplitReader reader = source.reader("0", null);
         return new Reader() {
             private final StringBuilder chunk = new StringBuilder();

@@ -44,7 +44,8 @@ final class FilesIngest implements IngestWorkload {
                 }
             }
         }
-        return "WITH (connector = 'files', path = '" + workDir.toAbsolutePath().toString().replace("'", "''")
+        return "WITH (connector = 'files', path = '"
+                + workDir.toAbsolutePath().toString().replace("'", "''")
                 + "', match_pattern = '*.csv') FORMAT PLAIN ENCODE CSV (without_header = 'true')";
     }
 

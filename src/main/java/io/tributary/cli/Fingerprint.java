@@ -12,8 +12,7 @@ import java.util.List;
  * their views hold the same rows.
  */
 final class Fingerprint {
-    private Fingerprint() {
-    }
+    private Fingerprint() {}
 
     /**
      * Runs {@code sql}, which returns one row of numbers, and returns that row with the numbers

@@ -21,8 +21,7 @@ final class FreshnessProbe implements AutoCloseable {
      * Latencies in ms of one series of probes: from the INSERT's return and from its sending to the
      * end of the first poll that saw the row, and how many probes that first poll after the return saw.
      */
-    record Series(double[] returnedToVisibleMs, double[] sentToVisibleMs, int visibleAtFirstPoll) {
-    }
+    record Series(double[] returnedToVisibleMs, double[] sentToVisibleMs, int visibleAtFirstPoll) {}
 
     private final StreamView view;
     private final int customers;

@@ -59,6 +59,5 @@ interface IngestWorkload extends AutoCloseable {
 
     /** Stops what the workload started (an upstream database); nothing by default. */
     @Override
-    default void close() throws Exception {
-    }
+    default void close() throws Exception {}
 }

@@ -1,27 +1,36 @@
 package io.tributary.cli;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code tributary bench load}: bulk and single-row load figures of an in-process Tributary next
  * to an embedded PostgreSQL, measured by the same pgjdbc client in the same run. One target runs
  * at a time so that they do not compete for cores.
  */
-@Command(name = "load", mixinStandardHelpOptions = true,
+@Command(
+        name = "load",
+        mixinStandardHelpOptions = true,
         description = "INSERT ... SELECT, COPY and single-row INSERT latency: Tributary vs PostgreSQL.")
 final class LoadBenchmark implements Callable<Integer> {
-    @Option(names = "--rows", defaultValue = "5000000", description = "Rows for INSERT ... SELECT and COPY (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--rows",
+            defaultValue = "5000000",
+            description = "Rows for INSERT ... SELECT and COPY (default: ${DEFAULT-VALUE}).")
     long rows;
 
-    @Option(names = "--single-inserts", defaultValue = "2000",
+    @Option(
+            names = "--single-inserts",
+            defaultValue = "2000",
             description = "Measured single-row INSERTs (default: ${DEFAULT-VALUE}).")
     int singleInserts;
 
-    @Option(names = "--data-dir", description = "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
+    @Option(
+            names = "--data-dir",
+            description =
+                    "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
     Path dataDir;
 
     @Override
@@ -33,7 +42,8 @@ final class LoadBenchmark implements Callable<Integer> {
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             LoadWorkload workload = new LoadWorkload(rows, singleInserts, System.err);
             LoadWorkload.Result tributary = measure(workload, () -> BenchTarget.tributary(dir.resolve("tributary")));
-            LoadWorkload.Result postgres = measure(workload, () -> BenchTarget.postgres(dir.resolve("postgresql"), System.err));
+            LoadWorkload.Result postgres =
+                    measure(workload, () -> BenchTarget.postgres(dir.resolve("postgresql"), System.err));
             print(tributary, postgres);
             return 0;
         }
@@ -50,10 +60,12 @@ final class LoadBenchmark implements Callable<Integer> {
     }
 
     private void print(LoadWorkload.Result t, LoadWorkload.Result p) {
-        System.out.printf("bench load: %,d rows, %,d single-row INSERTs, %d cores%n",
+        System.out.printf(
+                "bench load: %,d rows, %,d single-row INSERTs, %d cores%n",
                 rows, singleInserts, Runtime.getRuntime().availableProcessors());
         BenchTable table = new BenchTable(System.out, 32);
-        table.row("INSERT ... SELECT (rows/s)", t.insertSelectRowsPerSecond(), p.insertSelectRowsPerSecond(), "%,12.0f");
+        table.row(
+                "INSERT ... SELECT (rows/s)", t.insertSelectRowsPerSecond(), p.insertSelectRowsPerSecond(), "%,12.0f");
         table.row("COPY FROM STDIN (rows/s)", t.copyRowsPerSecond(), p.copyRowsPerSecond(), "%,12.0f");
         table.row("single-row INSERT p50 (ms)", t.singleInsertP50Ms(), p.singleInsertP50Ms(), "%12.2f");
         table.row("single-row INSERT p99 (ms)", t.singleInsertP99Ms(), p.singleInsertP99Ms(), "%12.2f");

@@ -1,12 +1,11 @@
 package io.tributary.cli;
 
-import org.postgresql.PGConnection;
-
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.postgresql.PGConnection;
 
 /**
  * The three loads of {@code bench load}, each into a fresh table of one target, over one
@@ -15,13 +14,19 @@ import java.sql.Statement;
 final class LoadWorkload {
     private static final String COLUMNS = "(id BIGINT PRIMARY KEY, v INT, w DOUBLE PRECISION)";
     /** The COPY rows: the values {@code INSERT ... SELECT x, x % 1000, x * 0.5} produces. */
-    private static final GeneratedRowsReader.RowFormat ROW =
-            (out, x) -> out.append(x).append('\t').append(x % 1000).append('\t').append(x * 0.5).append('\n');
+    private static final GeneratedRowsReader.RowFormat ROW = (out, x) -> out.append(x)
+            .append('\t')
+            .append(x % 1000)
+            .append('\t')
+            .append(x * 0.5)
+            .append('\n');
 
     /** Figures of one target. Latencies in milliseconds. */
-    record Result(double insertSelectRowsPerSecond, double copyRowsPerSecond, double singleInsertP50Ms,
-                  double singleInsertP99Ms) {
-    }
+    record Result(
+            double insertSelectRowsPerSecond,
+            double copyRowsPerSecond,
+            double singleInsertP50Ms,
+            double singleInsertP99Ms) {}
 
     private final long rows;
     private final int singleInserts;
@@ -54,7 +59,9 @@ final class LoadWorkload {
             st.executeUpdate("INSERT INTO warm_up SELECT x, x % 1000, x * 0.5 FROM generate_series(1, 1000) AS s(x)");
             st.execute("CREATE TABLE warm_up2 " + COLUMNS);
         }
-        c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY warm_up2 FROM STDIN", new GeneratedRowsReader(1, 1000, ROW));
+        c.unwrap(PGConnection.class)
+                .getCopyAPI()
+                .copyIn("COPY warm_up2 FROM STDIN", new GeneratedRowsReader(1, 1000, ROW));
         progress.printf("%s: warm-up took %.1f s%n", name, (System.nanoTime() - start) / 1e9);
     }
 
@@ -74,7 +81,8 @@ final class LoadWorkload {
         }
         progress.printf("%s: COPY of %,d rows%n", name, rows);
         long start = System.nanoTime();
-        long copied = c.unwrap(PGConnection.class).getCopyAPI()
+        long copied = c.unwrap(PGConnection.class)
+                .getCopyAPI()
                 .copyIn("COPY t2 FROM STDIN", new GeneratedRowsReader(1, rows, ROW));
         long elapsed = System.nanoTime() - start;
         if (copied != rows) {

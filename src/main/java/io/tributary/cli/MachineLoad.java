@@ -32,8 +32,10 @@ final class MachineLoad {
      */
     void warnIfBusy(PrintStream out) {
         if (loadAverage > cores) {
-            out.printf("warning: load average %.1f on %d cores before the run: other processes competed"
-                    + " for the cores, so the figures are low and the ratios unreliable%n", loadAverage, cores);
+            out.printf(
+                    "warning: load average %.1f on %d cores before the run: other processes competed"
+                            + " for the cores, so the figures are low and the ratios unreliable%n",
+                    loadAverage, cores);
         }
     }
 }

@@ -4,7 +4,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of {@code bin/tributary}: dispatches to the subcommands. */
-@Command(name = "tributary", mixinStandardHelpOptions = true, version = "Tributary 0.1.0",
+@Command(
+        name = "tributary",
+        mixinStandardHelpOptions = true,
+        version = "Tributary 0.1.0",
         description = "A streaming SQL database speaking PostgreSQL's protocol.",
         subcommands = {PlaygroundCommand.class, ServerCommand.class, BenchCommand.class})
 public final class Main implements Runnable {

@@ -4,8 +4,7 @@ import java.util.Arrays;
 
 /** Nearest-rank percentiles of measured samples. */
 final class Percentiles {
-    private Percentiles() {
-    }
+    private Percentiles() {}
 
     /**
      * @param p the percentile, 1..100; 50 is the median

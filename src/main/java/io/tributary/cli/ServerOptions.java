@@ -1,34 +1,47 @@
 package io.tributary.cli;
 
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
+import picocli.CommandLine.Option;
 
 /** The flags shared by {@code playground} and {@code server}; their names are a public contract. */
 final class ServerOptions {
     @Option(names = "--port", defaultValue = "4566", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--listen", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--listen",
+            defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String listen;
 
-    @Option(names = "--data-dir", defaultValue = "./tributary-data",
+    @Option(
+            names = "--data-dir",
+            defaultValue = "./tributary-data",
             description = "Directory holding all state (default: ${DEFAULT-VALUE}).")
     Path dataDir;
 
-    @Option(names = "--max-backfill-jobs", defaultValue = "4",
-            description = "Materialized views that may be backfilled at once; more CREATEs fail with 53400 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-backfill-jobs",
+            defaultValue = "4",
+            description =
+                    "Materialized views that may be backfilled at once; more CREATEs fail with 53400 (default: ${DEFAULT-VALUE}).")
     int maxBackfillJobs;
 
-    @Option(names = "--barrier-interval-ms", defaultValue = "1000",
+    @Option(
+            names = "--barrier-interval-ms",
+            defaultValue = "1000",
             description = "Epoch length: how often changes commit when nobody waits (default: ${DEFAULT-VALUE}).")
     long barrierIntervalMs;
 
-    @Option(names = "--statement-timeout",
-            description = "Default statement_timeout of every session, in PostgreSQL's units (e.g. 30s, 5min); 0 disables (default: 0).")
+    @Option(
+            names = "--statement-timeout",
+            description =
+                    "Default statement_timeout of every session, in PostgreSQL's units (e.g. 30s, 5min); 0 disables (default: 0).")
     String statementTimeout;
 
-    @Option(names = "--query-memory",
-            description = "Memory the sorts, hash tables and groupings of one query may hold, e.g. 512MB; beyond it the query fails with 53200 (default: a quarter of the maximum heap).")
+    @Option(
+            names = "--query-memory",
+            description =
+                    "Memory the sorts, hash tables and groupings of one query may hold, e.g. 512MB; beyond it the query fails with 53200 (default: a quarter of the maximum heap).")
     String queryMemory;
 }

@@ -2,11 +2,10 @@ package io.tributary.cli;
 
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.server.session.QueryLimits;
-
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -14,8 +13,7 @@ import java.util.concurrent.CountDownLatch;
  * cleanly: stop accepting, commit what is staged, close the store.
  */
 final class ServerRunner {
-    private ServerRunner() {
-    }
+    private ServerRunner() {}
 
     static int run(ServerOptions options, String password, boolean playground) throws InterruptedException {
         if (options.barrierIntervalMs < 1) {
@@ -28,9 +26,11 @@ final class ServerRunner {
         }
         QueryLimits limits;
         try {
-            long timeout = options.statementTimeout == null ? 0
+            long timeout = options.statementTimeout == null
+                    ? 0
                     : QueryLimits.parseMillis("--statement-timeout", options.statementTimeout);
-            long memory = options.queryMemory == null ? QueryLimits.defaultQueryMemory()
+            long memory = options.queryMemory == null
+                    ? QueryLimits.defaultQueryMemory()
                     : QueryLimits.parseBytes(options.queryMemory);
             limits = new QueryLimits(timeout, memory);
         } catch (RuntimeException e) {
@@ -55,14 +55,18 @@ final class ServerRunner {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            db.close();
-            stopped.countDown();
-        }, "shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            db.close();
+                            stopped.countDown();
+                        },
+                        "shutdown"));
         String host = options.listen.equals("0.0.0.0") ? "127.0.0.1" : options.listen;
-        System.out.println("Tributary " + (playground ? "playground" : "server") + " is ready on "
-                + options.listen + ":" + server.port() + " (data in " + options.dataDir.toAbsolutePath().normalize() + ")");
+        System.out.println("Tributary " + (playground ? "playground" : "server") + " is ready on " + options.listen
+                + ":" + server.port() + " (data in "
+                + options.dataDir.toAbsolutePath().normalize() + ")");
         System.out.println("Connect with:  psql -h " + host + " -p " + server.port() + " -U root -d dev");
         System.out.println("          or:  jdbc:postgresql://" + host + ":" + server.port() + "/dev?user=root");
         System.out.flush();

@@ -1,13 +1,12 @@
 package io.tributary.cli;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code tributary bench stream}: how fast an in-process Tributary keeps a filter, a GROUP BY and
@@ -15,28 +14,44 @@ import java.util.concurrent.Callable;
  * to an embedded PostgreSQL taking the same statements and refreshing the same views. One target
  * runs at a time so that they do not compete for cores.
  */
-@Command(name = "stream", mixinStandardHelpOptions = true,
-        description = "Incremental materialized views: changes/s and freshness on Tributary vs DML + REFRESH on PostgreSQL.")
+@Command(
+        name = "stream",
+        mixinStandardHelpOptions = true,
+        description =
+                "Incremental materialized views: changes/s and freshness on Tributary vs DML + REFRESH on PostgreSQL.")
 final class StreamBenchmark implements Callable<Integer> {
     private static final int METRIC_WIDTH = 45;
 
-    @Option(names = "--rows", defaultValue = "200000",
+    @Option(
+            names = "--rows",
+            defaultValue = "200000",
             description = "Preloaded orders; customers are a twentieth of that (default: ${DEFAULT-VALUE}).")
     long rows;
 
-    @Option(names = "--changes", defaultValue = "100000",
-            description = "Changed rows per view: INSERTs, UPDATEs and DELETEs of about 500 rows each (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--changes",
+            defaultValue = "100000",
+            description =
+                    "Changed rows per view: INSERTs, UPDATEs and DELETEs of about 500 rows each (default: ${DEFAULT-VALUE}).")
     long changes;
 
-    @Option(names = "--probes", defaultValue = "200",
-            description = "Freshness probes per view with implicit flush; a twentieth (at least 5) without (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--probes",
+            defaultValue = "200",
+            description =
+                    "Freshness probes per view with implicit flush; a twentieth (at least 5) without (default: ${DEFAULT-VALUE}).")
     int probes;
 
-    @Option(names = "--clients", defaultValue = "4",
+    @Option(
+            names = "--clients",
+            defaultValue = "4",
             description = "Concurrent connections sending the changes (default: ${DEFAULT-VALUE}).")
     int clients;
 
-    @Option(names = "--data-dir", description = "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
+    @Option(
+            names = "--data-dir",
+            description =
+                    "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
     Path dataDir;
 
     @Override
@@ -58,15 +73,29 @@ final class StreamBenchmark implements Callable<Integer> {
             try (BenchTarget target = BenchTarget.postgres(dir.resolve("postgresql"), System.err)) {
                 postgres = workload.runPostgres(target);
             }
-            System.out.printf("bench stream: %,d orders, %,d customers; per view and with no view %,d changes from %d"
+            System.out.printf(
+                    "bench stream: %,d orders, %,d customers; per view and with no view %,d changes from %d"
                             + " clients in statements of up to %d rows; %d probes, %d without implicit flush; %d cores%n",
-                    rows, workload.customers(), changes, clients, ChangeScript.ROWS_PER_STATEMENT, probes, queuedProbes,
+                    rows,
+                    workload.customers(),
+                    changes,
+                    clients,
+                    ChangeScript.ROWS_PER_STATEMENT,
+                    probes,
+                    queuedProbes,
                     load.cores());
             BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
-            table.row("no view: changes/s, DML only", tributary.noViewChangesPerSecond(),
-                    postgres.noViewChangesPerSecond(), "%,12.0f");
+            table.row(
+                    "no view: changes/s, DML only",
+                    tributary.noViewChangesPerSecond(),
+                    postgres.noViewChangesPerSecond(),
+                    "%,12.0f");
             for (StreamView view : StreamView.values()) {
-                print(table, view.label(), tributary.views().get(view), postgres.views().get(view));
+                print(
+                        table,
+                        view.label(),
+                        tributary.views().get(view),
+                        postgres.views().get(view));
             }
             System.out.println("changes/s absorbed: Tributary's views are up to date when its DML returns;"
                     + " PostgreSQL's = changes / (DML + REFRESH MATERIALIZED VIEW)");
@@ -74,19 +103,25 @@ final class StreamBenchmark implements Callable<Integer> {
                     + " poll after the INSERT returned sees it, 'INSERT returned' is the time of that one SELECT");
             System.out.println("PostgreSQL's freshness: INSERT + REFRESH + SELECT, median of a few; no flush:"
                     + " SET implicit_flush = false, barrier every " + BenchTarget.BARRIER_INTERVAL_MS + " ms");
-            System.out.println("ratio = tributary / postgresql: above 1 is better for changes/s, below 1 is better for ms");
+            System.out.println(
+                    "ratio = tributary / postgresql: above 1 is better for changes/s, below 1 is better for ms");
             load.warnIfBusy(System.out);
             return checkViewsAgree(tributary, postgres) ? 0 : 1;
         }
     }
 
-    private static void print(BenchTable table, String label, StreamWorkload.ViewFigures t, StreamWorkload.ViewFigures p) {
+    private static void print(
+            BenchTable table, String label, StreamWorkload.ViewFigures t, StreamWorkload.ViewFigures p) {
         double cores = Runtime.getRuntime().availableProcessors();
         table.row(label + ": CREATE MATERIALIZED VIEW (ms)", t.createMs(), p.createMs(), "%,12.0f");
         table.row(label + ": changes/s, DML only", t.dmlChangesPerSecond(), p.dmlChangesPerSecond(), "%,12.0f");
-        table.row(label + ": changes/s absorbed", t.absorbedChangesPerSecond(), p.absorbedChangesPerSecond(), "%,12.0f");
-        table.row(label + ": changes/s absorbed per core", t.absorbedChangesPerSecond() / cores,
-                p.absorbedChangesPerSecond() / cores, "%,12.0f");
+        table.row(
+                label + ": changes/s absorbed", t.absorbedChangesPerSecond(), p.absorbedChangesPerSecond(), "%,12.0f");
+        table.row(
+                label + ": changes/s absorbed per core",
+                t.absorbedChangesPerSecond() / cores,
+                p.absorbedChangesPerSecond() / cores,
+                "%,12.0f");
         table.row(label + ": REFRESH after the changes (ms)", t.refreshMs(), p.refreshMs(), "%,12.0f");
         table.row(label + ": probes seen at the 1st poll (%)", t.firstPollPercent(), p.firstPollPercent(), "%12.1f");
         table.row(label + ": freshness p50, INSERT returned (ms)", t.returnedP50Ms(), p.returnedP50Ms(), "%12.2f");
@@ -104,7 +139,8 @@ final class StreamBenchmark implements Callable<Integer> {
             List<BigDecimal> t = tributary.views().get(view).fingerprint();
             List<BigDecimal> p = postgres.views().get(view).fingerprint();
             if (!Objects.equals(t, p)) {
-                System.out.printf("MISMATCH: %s view after the changes: tributary %s, postgresql %s%n", view.label(), t, p);
+                System.out.printf(
+                        "MISMATCH: %s view after the changes: tributary %s, postgresql %s%n", view.label(), t, p);
                 agree = false;
             }
         }

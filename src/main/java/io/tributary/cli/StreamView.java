@@ -9,13 +9,21 @@ import java.sql.SQLException;
  * that order makes appear, by the view's key.
  */
 enum StreamView {
-    FILTER("filter", "SELECT id, amount * 2 AS double_amount, status FROM orders WHERE status <> 'cancelled'",
-            "id", "count(*), sum(double_amount)"),
-    GROUP_BY("group by",
+    FILTER(
+            "filter",
+            "SELECT id, amount * 2 AS double_amount, status FROM orders WHERE status <> 'cancelled'",
+            "id",
+            "count(*), sum(double_amount)"),
+    GROUP_BY(
+            "group by",
             "SELECT customer_id, count(*) AS n, sum(amount) AS total, max(amount) AS biggest FROM orders GROUP BY customer_id",
-            "customer_id", "count(*), sum(n), sum(total), sum(biggest)"),
-    JOIN("join", "SELECT o.id, o.amount, c.region FROM orders o JOIN customers c ON o.customer_id = c.id",
-            "id", "count(*), sum(amount)");
+            "customer_id",
+            "count(*), sum(n), sum(total), sum(biggest)"),
+    JOIN(
+            "join",
+            "SELECT o.id, o.amount, c.region FROM orders o JOIN customers c ON o.customer_id = c.id",
+            "id",
+            "count(*), sum(amount)");
 
     private final String label;
     private final String query;

@@ -21,6 +21,7 @@ final class StreamWorkload {
     private static final long SEED = 20_240_601L;
     /** Unmeasured changes before the first view, so that planning and the JIT are not charged to it. */
     private static final int WARM_UP_DIVISOR = 10;
+
     private static final int WARM_UP_PROBES = 20;
     /** PostgreSQL's freshness costs a refresh of the whole view each, so it is taken a few times only. */
     private static final int POSTGRES_FRESHNESS_REPEATS = 5;
@@ -32,14 +33,22 @@ final class StreamWorkload {
      * @param firstPollPercent the share of probes that the first poll after the INSERT returned saw
      * @param fingerprint the view's {@link StreamView#fingerprintSql()} row after the changes
      */
-    record ViewFigures(double createMs, double dmlChangesPerSecond, double absorbedChangesPerSecond, double refreshMs,
-                       double firstPollPercent, double returnedP50Ms, double returnedP99Ms, double sentP50Ms, double sentP99Ms,
-                       double queuedSentP50Ms, double queuedSentP99Ms, List<BigDecimal> fingerprint) {
-    }
+    record ViewFigures(
+            double createMs,
+            double dmlChangesPerSecond,
+            double absorbedChangesPerSecond,
+            double refreshMs,
+            double firstPollPercent,
+            double returnedP50Ms,
+            double returnedP99Ms,
+            double sentP50Ms,
+            double sentP99Ms,
+            double queuedSentP50Ms,
+            double queuedSentP99Ms,
+            List<BigDecimal> fingerprint) {}
 
     /** Figures of one target: changes/s of the round with no view, and per view. */
-    record Figures(double noViewChangesPerSecond, Map<StreamView, ViewFigures> views) {
-    }
+    record Figures(double noViewChangesPerSecond, Map<StreamView, ViewFigures> views) {}
 
     private final long rows;
     private final int customers;
@@ -80,7 +89,8 @@ final class StreamWorkload {
     Figures runTributary(BenchTarget target) throws Exception {
         Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
         double noViewPerSecond;
-        try (Connection c = target.connect(); Statement st = c.createStatement()) {
+        try (Connection c = target.connect();
+                Statement st = c.createStatement()) {
             preload(target, st);
             try (ChangeRunner runner = warmUp(target, st)) {
                 noViewPerSecond = noView(target, runner);
@@ -93,8 +103,9 @@ final class StreamWorkload {
         return new Figures(noViewPerSecond, figures);
     }
 
-    private ViewFigures tributaryView(BenchTarget target, Statement st, ChangeRunner runner, StreamView view,
-            SplittableRandom pauses) throws Exception {
+    private ViewFigures tributaryView(
+            BenchTarget target, Statement st, ChangeRunner runner, StreamView view, SplittableRandom pauses)
+            throws Exception {
         double createMs = create(target, st, view);
         double perSecond = changes / changes(target, runner, view);
         List<BigDecimal> fingerprint = Fingerprint.read(st, view.fingerprintSql());
@@ -111,15 +122,26 @@ final class StreamWorkload {
         st.execute(view.dropSql());
         double[] returned = committed.returnedToVisibleMs();
         double[] sent = committed.sentToVisibleMs();
-        return new ViewFigures(createMs, perSecond, perSecond, Double.NaN, 100.0 * committed.visibleAtFirstPoll() / probes,
-                Percentiles.of(returned, 50), Percentiles.of(returned, 99), Percentiles.of(sent, 50), Percentiles.of(sent, 99),
-                Percentiles.of(queued.sentToVisibleMs(), 50), Percentiles.of(queued.sentToVisibleMs(), 99), fingerprint);
+        return new ViewFigures(
+                createMs,
+                perSecond,
+                perSecond,
+                Double.NaN,
+                100.0 * committed.visibleAtFirstPoll() / probes,
+                Percentiles.of(returned, 50),
+                Percentiles.of(returned, 99),
+                Percentiles.of(sent, 50),
+                Percentiles.of(sent, 99),
+                Percentiles.of(queued.sentToVisibleMs(), 50),
+                Percentiles.of(queued.sentToVisibleMs(), 99),
+                fingerprint);
     }
 
     Figures runPostgres(BenchTarget target) throws Exception {
         Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
         double noViewPerSecond;
-        try (Connection c = target.connect(); Statement st = c.createStatement()) {
+        try (Connection c = target.connect();
+                Statement st = c.createStatement()) {
             preload(target, st);
             // Plans of the refreshes are only as good as the statistics, which autovacuum may not have yet.
             st.execute("VACUUM ANALYZE orders");
@@ -143,8 +165,9 @@ final class StreamWorkload {
         st.execute("REFRESH MATERIALIZED VIEW " + view.viewName());
         double refreshMs = (System.nanoTime() - start) / 1e6;
         double absorbedPerSecond = changes / (dmlSeconds + refreshMs / 1e3);
-        progress.printf("%s: %s: REFRESH took %.0f ms, %,.0f changes/s absorbed%n", target.name(), view.label(),
-                refreshMs, absorbedPerSecond);
+        progress.printf(
+                "%s: %s: REFRESH took %.0f ms, %,.0f changes/s absorbed%n",
+                target.name(), view.label(), refreshMs, absorbedPerSecond);
         List<BigDecimal> fingerprint = Fingerprint.read(st, view.fingerprintSql());
         double[] freshness = new double[POSTGRES_FRESHNESS_REPEATS];
         try (FreshnessProbe probe = new FreshnessProbe(target, view, customers)) {
@@ -155,8 +178,19 @@ final class StreamWorkload {
             probe.deleteProbes();
         }
         st.execute(view.dropSql());
-        return new ViewFigures(createMs, changes / dmlSeconds, absorbedPerSecond, refreshMs, Double.NaN, Double.NaN,
-                Double.NaN, Percentiles.of(freshness, 50), Double.NaN, Double.NaN, Double.NaN, fingerprint);
+        return new ViewFigures(
+                createMs,
+                changes / dmlSeconds,
+                absorbedPerSecond,
+                refreshMs,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Percentiles.of(freshness, 50),
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                fingerprint);
     }
 
     /** Creates and fills both tables with {@code INSERT ... SELECT FROM generate_series}. */
@@ -168,12 +202,14 @@ final class StreamWorkload {
                 + " || CAST(x % 8 AS VARCHAR) FROM generate_series(1, " + customers + ") AS s(x)");
         // One statement per status, as a CASE of string literals would have a padded CHAR type in some planners.
         for (int k = 0; k < ChangeScript.STATUSES.size(); k++) {
-            st.executeUpdate("INSERT INTO orders SELECT x, x % " + customers + " + 1, x % 100000 * 37 % 100000 * 0.01, '"
+            st.executeUpdate("INSERT INTO orders SELECT x, x % " + customers
+                    + " + 1, x % 100000 * 37 % 100000 * 0.01, '"
                     + ChangeScript.STATUSES.get(k) + "' FROM generate_series(1, " + rows + ") AS s(x) WHERE x % "
                     + ChangeScript.STATUSES.size() + " = " + k);
         }
-        progress.printf("%s: preloaded %,d orders and %,d customers in %.1f s%n", target.name(), rows, customers,
-                (System.nanoTime() - start) / 1e9);
+        progress.printf(
+                "%s: preloaded %,d orders and %,d customers in %.1f s%n",
+                target.name(), rows, customers, (System.nanoTime() - start) / 1e9);
     }
 
     /**
@@ -185,7 +221,8 @@ final class StreamWorkload {
         ChangeRunner runner = new ChangeRunner(target, script, clients);
         try {
             runner.run(warmUp);
-            st.execute("CREATE MATERIALIZED VIEW bench_warm_up AS SELECT region, count(*) AS n FROM customers GROUP BY region");
+            st.execute(
+                    "CREATE MATERIALIZED VIEW bench_warm_up AS SELECT region, count(*) AS n FROM customers GROUP BY region");
             st.execute("DROP MATERIALIZED VIEW bench_warm_up");
         } catch (Exception e) {
             runner.close();
@@ -198,8 +235,9 @@ final class StreamWorkload {
     /** Runs the round with no view; returns its changes per second. */
     private double noView(BenchTarget target, ChangeRunner runner) throws Exception {
         double seconds = runner.run(noView) / 1e9;
-        progress.printf("%s: no view: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n", target.name(),
-                changes, clients, seconds, changes / seconds);
+        progress.printf(
+                "%s: no view: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n",
+                target.name(), changes, clients, seconds, changes / seconds);
         return changes / seconds;
     }
 
@@ -214,8 +252,9 @@ final class StreamWorkload {
     /** Runs the view's round of changes; returns the seconds until the last statement returned. */
     private double changes(BenchTarget target, ChangeRunner runner, StreamView view) throws Exception {
         double seconds = runner.run(rounds.get(view)) / 1e9;
-        progress.printf("%s: %s: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n", target.name(),
-                view.label(), changes, clients, seconds, changes / seconds);
+        progress.printf(
+                "%s: %s: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n",
+                target.name(), view.label(), changes, clients, seconds, changes / seconds);
         return seconds;
     }
 }

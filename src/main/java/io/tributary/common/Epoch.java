@@ -8,8 +8,7 @@ public final class Epoch {
     public static final long NONE = 0L;
     private static final int SEQ_BITS = 16;
 
-    private Epoch() {
-    }
+    private Epoch() {}
 
     /** The next epoch after {@code previous} at wall time {@code nowMillis}; always greater than previous. */
     public static long next(long previous, long nowMillis) {

@@ -55,6 +55,5 @@ public final class SqlState {
     public static final String IO_ERROR = "58030";
     public static final String INTERNAL_ERROR = "XX000";
 
-    private SqlState() {
-    }
+    private SqlState() {}
 }

@@ -22,8 +22,8 @@ public class TributaryException extends RuntimeException {
     /**
      * @param position 1-based character offset into the statement text, or 0 when it does not apply
      */
-    public TributaryException(String sqlState, String message, int position, String detail, String hint,
-            Throwable cause) {
+    public TributaryException(
+            String sqlState, String message, int position, String detail, String hint, Throwable cause) {
         super(message, cause);
         this.sqlState = sqlState;
         this.position = position;

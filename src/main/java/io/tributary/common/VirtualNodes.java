@@ -7,8 +7,7 @@ package io.tributary.common;
 public final class VirtualNodes {
     public static final int COUNT = 256;
 
-    private VirtualNodes() {
-    }
+    private VirtualNodes() {}
 
     /** The vnode of a memcomparable-encoded distribution key (FNV-1a, then folded). */
     public static int of(byte[] encodedKey, int offset, int length) {

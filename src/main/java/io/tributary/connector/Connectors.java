@@ -1,7 +1,6 @@
 package io.tributary.connector;
 
 import io.tributary.common.SqlState;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,8 +19,9 @@ public final class Connectors {
     public SourceConnector get(String name) {
         SourceConnector c = byName.get(name);
         if (c == null) {
-            throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "unknown connector \"" + name
-                    + "\"; the connectors are: " + String.join(", ", byName.keySet()));
+            throw new ConnectorException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "unknown connector \"" + name + "\"; the connectors are: " + String.join(", ", byName.keySet()));
         }
         return c;
     }

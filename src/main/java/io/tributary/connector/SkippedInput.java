@@ -6,5 +6,4 @@ package io.tributary.connector;
  * @param location where it was, e.g. {@code orders-2.csv:17}
  * @param reason why it was skipped, for a person
  */
-public record SkippedInput(String location, String reason) {
-}
+public record SkippedInput(String location, String reason) {}

@@ -39,14 +39,12 @@ public interface Source extends AutoCloseable {
      * replication slot). Called once, after {@link #close()} of every reader; best effort. Does
      * nothing by default, for sources that create nothing outside Tributary.
      */
-    default void destroy() {
-    }
+    default void destroy() {}
 
     /**
      * Stops the source; the readers are closed before. Does nothing by default, for sources whose
      * readers hold every resource.
      */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

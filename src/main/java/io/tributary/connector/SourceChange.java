@@ -9,7 +9,11 @@ package io.tributary.connector;
  * @param row the table's columns in order, canonical values of their types
  */
 public record SourceChange(Kind kind, Object[] row) {
-    public enum Kind { INSERT, UPDATE, DELETE }
+    public enum Kind {
+        INSERT,
+        UPDATE,
+        DELETE
+    }
 
     public static SourceChange insert(Object[] row) {
         return new SourceChange(Kind.INSERT, row);

@@ -3,5 +3,4 @@ package io.tributary.connector;
 import io.tributary.common.types.DataType;
 
 /** A column of a table fed by a source. */
-public record SourceColumn(String name, DataType type) {
-}
+public record SourceColumn(String name, DataType type) {}

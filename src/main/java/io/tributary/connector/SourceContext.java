@@ -16,6 +16,11 @@ import java.util.Map;
  * @param identity what {@link Source#identity()} returned when the source was first opened, or
  *     null at the first open (CREATE TABLE)
  */
-public record SourceContext(int tableId, String tableName, List<SourceColumn> columns, int[] primaryKey,
-        Map<String, String> options, SourceFormat format, byte[] identity) {
-}
+public record SourceContext(
+        int tableId,
+        String tableName,
+        List<SourceColumn> columns,
+        int[] primaryKey,
+        Map<String, String> options,
+        SourceFormat format,
+        byte[] identity) {}

@@ -31,8 +31,7 @@ public interface SplitReader extends AutoCloseable {
      * confirm the LSN so PostgreSQL can recycle WAL). Called after the commit, on any thread. Does
      * nothing by default, for inputs with nobody to acknowledge.
      */
-    default void onCheckpointComplete(byte[] position) {
-    }
+    default void onCheckpointComplete(byte[] position) {}
 
     /**
      * What the reader is doing now: {@code snapshotting}, {@code streaming}, or {@code finished}
@@ -52,6 +51,5 @@ public interface SplitReader extends AutoCloseable {
 
     /** Releases what the reader holds, once the engine is done with it. Does nothing by default. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

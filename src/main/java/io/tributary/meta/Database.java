@@ -16,13 +16,12 @@ import io.tributary.meta.write.RowIdGenerator;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
-import io.tributary.stream.runtime.StreamRuntime;
 import io.tributary.storage.rocksdb.RocksStateStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
+import io.tributary.stream.runtime.StreamRuntime;
 import java.nio.file.Path;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Tributary database instance: the state store, the barrier manager committing its epochs and
@@ -43,18 +42,18 @@ public final class Database implements AutoCloseable {
     private final DdlController ddl;
     private final SystemTables systemTables = new SystemTables();
 
-    private Database(StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners,
-            Connectors connectors) {
+    private Database(
+            StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
         this.store = store;
         this.barriers = new BarrierManager(store, barrierIntervalMs);
         this.catalogService = CatalogService.recover(store);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
         this.snapshots = new SnapshotSource(store);
         this.streams = new StreamRuntime(store, barrierIntervalMs);
-        this.sources = new SourceManager(new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds),
-                connectors);
-        this.ddl = new DdlController(catalogService, barriers, store, streams, planners.apply(catalogService.catalog()),
-                sources);
+        this.sources = new SourceManager(
+                new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
+        this.ddl = new DdlController(
+                catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources);
         ddl.recoverViews();
         SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources);
         barriers.start();
@@ -72,10 +71,10 @@ public final class Database implements AutoCloseable {
     }
 
     /** Like {@link #open(Path, long, Function)}, with the given connectors instead of the built-in ones. */
-    public static Database open(Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners,
-            Connectors connectors) {
-        Database db = new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners,
-                connectors);
+    public static Database open(
+            Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
+        Database db =
+                new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners, connectors);
         LOG.info("recovered {} table(s) at epoch {}", db.catalog().tables().size(), db.store.committedEpoch());
         return db;
     }

@@ -45,7 +45,10 @@ public record Distribution(Kind kind, int[] keys) {
         return switch (kind) {
             case SINGLE -> "single";
             case SOME -> "some";
-            case HASH -> "hash" + Arrays.toString(Arrays.stream(keys).mapToObj(k -> "$" + k).toArray());
+            case HASH ->
+                "hash"
+                        + Arrays.toString(
+                                Arrays.stream(keys).mapToObj(k -> "$" + k).toArray());
         };
     }
 }

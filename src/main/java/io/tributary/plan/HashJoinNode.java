@@ -14,15 +14,25 @@ import java.util.List;
  * <p>State tables: 0 holds the left rows keyed by (left keys, left stream key), 1 the right rows
  * likewise; outer sides also keep each row's number of matches.
  */
-public record HashJoinNode(StreamNode left, StreamNode right, JoinKind kind, int[] leftKeys, int[] rightKeys,
-        boolean[] nullSafe, ScalarExpr condition, List<Field> fields, int[] streamKey) implements StreamNode {
+public record HashJoinNode(
+        StreamNode left,
+        StreamNode right,
+        JoinKind kind,
+        int[] leftKeys,
+        int[] rightKeys,
+        boolean[] nullSafe,
+        ScalarExpr condition,
+        List<Field> fields,
+        int[] streamKey)
+        implements StreamNode {
     @Override
     public Distribution distribution() {
         return switch (kind) {
             case INNER, LEFT -> Distribution.hash(leftKeys);
             case RIGHT -> {
                 int offset = left.fields().size();
-                yield Distribution.hash(java.util.Arrays.stream(rightKeys).map(k -> k + offset).toArray());
+                yield Distribution.hash(
+                        java.util.Arrays.stream(rightKeys).map(k -> k + offset).toArray());
             }
             case FULL -> Distribution.SOME;
         };

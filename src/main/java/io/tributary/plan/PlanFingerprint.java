@@ -1,7 +1,6 @@
 package io.tributary.plan;
 
 import io.tributary.common.types.DataType;
-
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -18,8 +17,7 @@ import java.util.List;
  * Arrays are written element by element, never by identity. Stateless; not on any hot path (once per view creation and restart).
  */
 public final class PlanFingerprint {
-    private PlanFingerprint() {
-    }
+    private PlanFingerprint() {}
 
     /** The fingerprint of the plan under {@code root}. */
     public static String of(MaterializeNode root) {

@@ -13,8 +13,7 @@ import java.util.stream.Collectors;
  * that reads it, as a leaf naming the fragment it reads from. Stateless.
  */
 public final class PlanPrinter {
-    private PlanPrinter() {
-    }
+    private PlanPrinter() {}
 
     /**
      * @param stateTableIds the plan's state table ids in {@link StatePlan} order, or null before
@@ -24,8 +23,7 @@ public final class PlanPrinter {
     public static List<String> explain(MaterializeNode root, int[] stateTableIds) {
         int needed = StatePlan.stateTableCount(root);
         if (stateTableIds != null && stateTableIds.length != needed) {
-            throw new IllegalArgumentException("the plan has " + needed + " state tables, not "
-                    + stateTableIds.length);
+            throw new IllegalArgumentException("the plan has " + needed + " state tables, not " + stateTableIds.length);
         }
         Walk walk = new Walk(stateTableIds);
         walk.fragments.add(new ArrayList<>());
@@ -78,8 +76,10 @@ public final class PlanPrinter {
             if (count > 0) {
                 List<String> tables = new ArrayList<>();
                 for (int i = 0; i < count; i++, nextStateTable++) {
-                    tables.add(stateTableIds == null ? "#" + nextStateTable
-                            : Integer.toString(stateTableIds[nextStateTable]));
+                    tables.add(
+                            stateTableIds == null
+                                    ? "#" + nextStateTable
+                                    : Integer.toString(stateTableIds[nextStateTable]));
                 }
                 b.append(", state tables: ").append(tables);
             }

@@ -12,8 +12,7 @@ import java.util.List;
  * state again. Stateless.
  */
 public final class StatePlan {
-    private StatePlan() {
-    }
+    private StatePlan() {}
 
     /** The nodes of the tree under {@code root} in pre-order; a subtree reached twice appears twice. */
     public static List<StreamNode> preOrder(StreamNode root) {

@@ -7,8 +7,16 @@ import java.util.List;
  * the SQL planner and turned into actors by the stream engine; {@link ExchangeNode}s cut them into
  * fragments, each run by one or more parallel actors.
  */
-public sealed interface StreamNode permits SourceNode, ProjectNode, FilterNode, HashAggNode, HashJoinNode,
-        UnionNode, TopNNode, ExchangeNode, MaterializeNode {
+public sealed interface StreamNode
+        permits SourceNode,
+                ProjectNode,
+                FilterNode,
+                HashAggNode,
+                HashJoinNode,
+                UnionNode,
+                TopNNode,
+                ExchangeNode,
+                MaterializeNode {
 
     /** Output columns. */
     List<Field> fields();

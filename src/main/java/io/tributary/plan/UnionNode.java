@@ -8,5 +8,4 @@ import java.util.List;
  * node's {@code distribution}.
  */
 public record UnionNode(List<StreamNode> inputs, List<Field> fields, int[] streamKey, Distribution distribution)
-        implements StreamNode {
-}
+        implements StreamNode {}

@@ -1,7 +1,6 @@
 package io.tributary.plan;
 
 import io.tributary.catalog.ColumnDef;
-
 import java.util.List;
 
 /**
@@ -9,5 +8,4 @@ import java.util.List;
  * view), the view's columns (the query's output columns, then hidden stream-key columns the query
  * does not select), its primary key (the stream key) and the ids of the relations it reads.
  */
-public record ViewPlan(MaterializeNode root, List<ColumnDef> columns, int[] primaryKey, int[] dependsOn) {
-}
+public record ViewPlan(MaterializeNode root, List<ColumnDef> columns, int[] primaryKey, int[] dependsOn) {}

@@ -11,8 +11,7 @@ import io.tributary.common.types.DataType;
  * Called by {@link TableDdlParser} on the parsing thread; stateless.
  */
 final class ColumnTypeParser {
-    private ColumnTypeParser() {
-    }
+    private ColumnTypeParser() {}
 
     /**
      * Consumes a type name with its modifiers.
@@ -95,12 +94,14 @@ final class ColumnTypeParser {
         int s = in.acceptSymbol(",") ? in.integer() : 0;
         in.expectSymbol(")");
         if (p < 1 || p > 1000) {
-            throw TokenCursor.errorAt(SqlState.INVALID_PARAMETER_VALUE,
-                    "NUMERIC precision " + p + " must be between 1 and 1000", name);
+            throw TokenCursor.errorAt(
+                    SqlState.INVALID_PARAMETER_VALUE, "NUMERIC precision " + p + " must be between 1 and 1000", name);
         }
         if (s < 0 || s > p) {
-            throw TokenCursor.errorAt(SqlState.INVALID_PARAMETER_VALUE,
-                    "NUMERIC scale " + s + " must be between 0 and precision " + p, name);
+            throw TokenCursor.errorAt(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "NUMERIC scale " + s + " must be between 0 and precision " + p,
+                    name);
         }
         return DataType.numeric(p, s);
     }
@@ -110,8 +111,8 @@ final class ColumnTypeParser {
             int n = in.integer();
             in.expectSymbol(")");
             if (n < 1) {
-                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
-                        "length for type varchar must be at least 1");
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE, "length for type varchar must be at least 1");
             }
             return DataType.varchar(n);
         }

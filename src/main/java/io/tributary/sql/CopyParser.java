@@ -3,7 +3,6 @@ package io.tributary.sql;
 import io.tributary.catalog.SystemTables;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.List;
 
 /**
@@ -13,8 +12,7 @@ import java.util.List;
  * UtilityParser} on the parsing thread; stateless.
  */
 final class CopyParser {
-    private CopyParser() {
-    }
+    private CopyParser() {}
 
     /**
      * At COPY: the statement. A table named in the system table schema is returned with {@code
@@ -29,7 +27,8 @@ final class CopyParser {
         if (in.peek().isSymbol("(")) {
             throw TributaryException.notSupported("COPY (query)");
         }
-        boolean systemTable = in.peek().isIdentifier() && in.peek().text().equals(SystemTables.SCHEMA)
+        boolean systemTable = in.peek().isIdentifier()
+                && in.peek().text().equals(SystemTables.SCHEMA)
                 && in.peekSecond().isSymbol(".");
         if (systemTable) {
             in.next();
@@ -94,8 +93,9 @@ final class CopyParser {
                         throw TributaryException.notSupported("COPY encoding " + enc);
                     }
                 }
-                default -> throw TokenCursor.errorAt(SqlState.SYNTAX_ERROR,
-                        "option \"" + opt.text() + "\" not recognized", opt);
+                default ->
+                    throw TokenCursor.errorAt(
+                            SqlState.SYNTAX_ERROR, "option \"" + opt.text() + "\" not recognized", opt);
             }
             if (in.peek().isWord("true") || in.peek().isWord("on")) {
                 in.next();
@@ -107,9 +107,12 @@ final class CopyParser {
         if (parenthesized) {
             in.expectSymbol(")");
         }
-        return new UtilityStatement.CopyFormat(csv,
+        return new UtilityStatement.CopyFormat(
+                csv,
                 delimiter != null ? delimiter : csv ? ',' : '\t',
-                nullString != null ? nullString : csv ? "" : "\\N", header, quote,
+                nullString != null ? nullString : csv ? "" : "\\N",
+                header,
+                quote,
                 escape != null ? escape : quote);
     }
 

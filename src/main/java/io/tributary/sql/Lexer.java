@@ -2,15 +2,13 @@ package io.tributary.sql;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /** Tokenizes utility statements (DDL, SET, SHOW, COPY ...) with PostgreSQL's identifier folding. */
 final class Lexer {
-    private Lexer() {
-    }
+    private Lexer() {}
 
     static List<Token> tokenize(String sql) {
         List<Token> out = new ArrayList<>();
@@ -28,8 +26,8 @@ final class Lexer {
                 i = end < 0 ? n : end + 2;
             } else if ((Character.isLetter(c) || c == '_') && !escapeStringAt(sql, i)) {
                 int j = i;
-                while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_'
-                        || sql.charAt(j) == '$')) {
+                while (j < n
+                        && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_' || sql.charAt(j) == '$')) {
                     j++;
                 }
                 out.add(new Token(Token.Kind.WORD, sql.substring(i, j).toLowerCase(Locale.ROOT), i));
@@ -60,12 +58,13 @@ final class Lexer {
                     }
                     if (d == '\\' && c != '\'' && j + 1 < n) {
                         char e = sql.charAt(j + 1);
-                        sb.append(switch (e) {
-                            case 'n' -> '\n';
-                            case 't' -> '\t';
-                            case 'r' -> '\r';
-                            default -> e;
-                        });
+                        sb.append(
+                                switch (e) {
+                                    case 'n' -> '\n';
+                                    case 't' -> '\t';
+                                    case 'r' -> '\r';
+                                    default -> e;
+                                });
                         j += 2;
                         continue;
                     }

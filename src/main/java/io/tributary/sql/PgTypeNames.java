@@ -1,11 +1,10 @@
 package io.tributary.sql;
 
-import io.tributary.common.types.DataType;
+import static java.util.Map.entry;
 
+import io.tributary.common.types.DataType;
 import java.util.Map;
 import java.util.Set;
-
-import static java.util.Map.entry;
 
 /**
  * The one table of PostgreSQL type names Tributary understands, with the type each stands for.
@@ -16,27 +15,37 @@ import static java.util.Map.entry;
  */
 public final class PgTypeNames {
     private static final Map<String, DataType> TYPES = Map.ofEntries(
-            entry("boolean", DataType.BOOLEAN), entry("bool", DataType.BOOLEAN),
-            entry("smallint", DataType.SMALLINT), entry("int2", DataType.SMALLINT),
-            entry("int", DataType.INTEGER), entry("integer", DataType.INTEGER), entry("int4", DataType.INTEGER),
-            entry("bigint", DataType.BIGINT), entry("int8", DataType.BIGINT),
-            entry("real", DataType.REAL), entry("float4", DataType.REAL),
-            entry("float8", DataType.DOUBLE), entry("float", DataType.DOUBLE), entry("double", DataType.DOUBLE),
-            entry("numeric", DataType.NUMERIC), entry("decimal", DataType.NUMERIC),
+            entry("boolean", DataType.BOOLEAN),
+            entry("bool", DataType.BOOLEAN),
+            entry("smallint", DataType.SMALLINT),
+            entry("int2", DataType.SMALLINT),
+            entry("int", DataType.INTEGER),
+            entry("integer", DataType.INTEGER),
+            entry("int4", DataType.INTEGER),
+            entry("bigint", DataType.BIGINT),
+            entry("int8", DataType.BIGINT),
+            entry("real", DataType.REAL),
+            entry("float4", DataType.REAL),
+            entry("float8", DataType.DOUBLE),
+            entry("float", DataType.DOUBLE),
+            entry("double", DataType.DOUBLE),
+            entry("numeric", DataType.NUMERIC),
+            entry("decimal", DataType.NUMERIC),
             entry("varchar", DataType.VARCHAR),
-            entry("text", DataType.TEXT), entry("string", DataType.TEXT),
+            entry("text", DataType.TEXT),
+            entry("string", DataType.TEXT),
             entry("date", DataType.DATE),
             entry("time", DataType.TIME),
-            entry("timestamp", DataType.TIMESTAMP), entry("timestamptz", DataType.TIMESTAMPTZ),
+            entry("timestamp", DataType.TIMESTAMP),
+            entry("timestamptz", DataType.TIMESTAMPTZ),
             entry("interval", DataType.INTERVAL),
             entry("bytea", DataType.BYTEA));
 
     /** PostgreSQL types Tributary does not have: naming one is "not supported", not "does not exist". */
-    private static final Set<String> UNSUPPORTED = Set.of(
-            "json", "jsonb", "uuid", "serial", "bigserial", "money", "inet", "point", "xml", "bit", "timetz");
+    private static final Set<String> UNSUPPORTED =
+            Set.of("json", "jsonb", "uuid", "serial", "bigserial", "money", "inet", "point", "xml", "bit", "timetz");
 
-    private PgTypeNames() {
-    }
+    private PgTypeNames() {}
 
     /** The type a lower-case name stands for, without modifiers; null when Tributary has no such name. */
     public static DataType lookup(String name) {

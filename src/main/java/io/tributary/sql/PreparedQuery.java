@@ -1,7 +1,6 @@
 package io.tributary.sql;
 
 import io.tributary.common.types.DataType;
-
 import java.util.List;
 
 /**

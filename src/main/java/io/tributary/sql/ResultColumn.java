@@ -3,5 +3,4 @@ package io.tributary.sql;
 import io.tributary.common.types.DataType;
 
 /** A column of a query result. */
-public record ResultColumn(String name, DataType type) {
-}
+public record ResultColumn(String name, DataType type) {}

@@ -10,8 +10,7 @@ import io.tributary.common.TributaryException;
  * on the parsing thread; stateless.
  */
 final class SessionStatementParser {
-    private SessionStatementParser() {
-    }
+    private SessionStatementParser() {}
 
     /** At the statement's first word, one of those {@link UtilityParser} routes here. */
     static UtilityStatement parse(TokenCursor in) {
@@ -35,7 +34,9 @@ final class SessionStatementParser {
             case "begin", "start" -> begin(in);
             case "commit", "end" -> endTransaction(in, UtilityStatement.TransactionVerb.COMMIT);
             case "rollback", "abort" -> endTransaction(in, UtilityStatement.TransactionVerb.ROLLBACK);
-            default -> throw new IllegalStateException("not a session statement: " + in.peek().text());
+            default ->
+                throw new IllegalStateException(
+                        "not a session statement: " + in.peek().text());
         };
     }
 

@@ -2,7 +2,6 @@ package io.tributary.sql;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,8 +12,7 @@ import java.util.Map;
  * when the table is created. Called by the statement parsers on the parsing thread; stateless.
  */
 final class SourceDdlParser {
-    private SourceDdlParser() {
-    }
+    private SourceDdlParser() {}
 
     /**
      * At WITH after CREATE TABLE's column list: {@code WITH (name = 'value', ...) [FORMAT f ENCODE
@@ -29,8 +27,10 @@ final class SourceDdlParser {
         Map<String, String> options = optionList(in);
         String connector = options.remove("connector");
         if (connector == null) {
-            throw TokenCursor.errorAt(SqlState.SYNTAX_ERROR,
-                    "WITH options of CREATE TABLE need connector = '...' naming the table's source", with);
+            throw TokenCursor.errorAt(
+                    SqlState.SYNTAX_ERROR,
+                    "WITH options of CREATE TABLE need connector = '...' naming the table's source",
+                    with);
         }
         String format = null;
         String encode = null;
@@ -39,14 +39,18 @@ final class SourceDdlParser {
             in.next();
             Token f = in.next();
             if (!f.isWord("plain")) {
-                throw f.kind() == Token.Kind.WORD ? TributaryException.notSupported("FORMAT " + f.text().toUpperCase()
-                        + "; only FORMAT PLAIN is supported") : TokenCursor.syntaxAt(f);
+                throw f.kind() == Token.Kind.WORD
+                        ? TributaryException.notSupported(
+                                "FORMAT " + f.text().toUpperCase() + "; only FORMAT PLAIN is supported")
+                        : TokenCursor.syntaxAt(f);
             }
             in.expectWord("encode");
             Token e = in.next();
             if (!e.isWord("csv") && !e.isWord("json")) {
-                throw e.kind() == Token.Kind.WORD ? TributaryException.notSupported("ENCODE " + e.text().toUpperCase()
-                        + "; the encodings are CSV and JSON") : TokenCursor.syntaxAt(e);
+                throw e.kind() == Token.Kind.WORD
+                        ? TributaryException.notSupported(
+                                "ENCODE " + e.text().toUpperCase() + "; the encodings are CSV and JSON")
+                        : TokenCursor.syntaxAt(e);
             }
             format = "PLAIN";
             encode = e.text().toUpperCase();
@@ -75,12 +79,14 @@ final class SourceDdlParser {
             } else if (v.isSymbol("-") && in.peek().kind() == Token.Kind.NUMBER) {
                 value = "-" + in.next().text();
             } else {
-                throw TokenCursor.errorAt(SqlState.SYNTAX_ERROR, "the value of option \"" + name
-                        + "\" must be a string literal, e.g. '" + v.text() + "'", v);
+                throw TokenCursor.errorAt(
+                        SqlState.SYNTAX_ERROR,
+                        "the value of option \"" + name + "\" must be a string literal, e.g. '" + v.text() + "'",
+                        v);
             }
             if (out.put(name.toString(), value) != null) {
-                throw TokenCursor.errorAt(SqlState.SYNTAX_ERROR, "option \"" + name + "\" specified more than once",
-                        at);
+                throw TokenCursor.errorAt(
+                        SqlState.SYNTAX_ERROR, "option \"" + name + "\" specified more than once", at);
             }
         } while (in.acceptSymbol(","));
         in.expectSymbol(")");
@@ -98,11 +104,13 @@ final class SourceDdlParser {
         in.expectWord("table");
         String name = in.qualifiedName();
         if (!in.peek().isWord("set")) {
-            throw TributaryException.notSupported("ALTER TABLE ... " + in.peek().text().toUpperCase());
+            throw TributaryException.notSupported(
+                    "ALTER TABLE ... " + in.peek().text().toUpperCase());
         }
         in.next();
         if (!in.peek().isWord("source_rate_limit")) {
-            throw TributaryException.notSupported("ALTER TABLE ... SET " + in.peek().text().toUpperCase());
+            throw TributaryException.notSupported(
+                    "ALTER TABLE ... SET " + in.peek().text().toUpperCase());
         }
         in.next();
         in.expectEqualsOrTo();
@@ -112,16 +120,18 @@ final class SourceDdlParser {
         }
         Token at = in.peek();
         if (at.kind() != Token.Kind.NUMBER || at.text().contains(".")) {
-            throw TokenCursor.errorAt(SqlState.INVALID_PARAMETER_VALUE,
-                    "SOURCE_RATE_LIMIT must be a whole number of rows per second (0 pauses) or DEFAULT", at);
+            throw TokenCursor.errorAt(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "SOURCE_RATE_LIMIT must be a whole number of rows per second (0 pauses) or DEFAULT",
+                    at);
         }
         in.next();
         long rate;
         try {
             rate = Long.parseLong(at.text());
         } catch (NumberFormatException e) {
-            throw TokenCursor.errorAt(SqlState.INVALID_PARAMETER_VALUE, "SOURCE_RATE_LIMIT " + at.text()
-                    + " is too large", at);
+            throw TokenCursor.errorAt(
+                    SqlState.INVALID_PARAMETER_VALUE, "SOURCE_RATE_LIMIT " + at.text() + " is too large", at);
         }
         return new UtilityStatement.AlterSourceRateLimit(name, rate);
     }

@@ -2,7 +2,6 @@ package io.tributary.sql;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -50,9 +49,11 @@ public final class StatementControl {
     private volatile Reason stop;
     /** Once set, every later check fails: nobody is left to receive results. */
     private volatile boolean connectionLost;
+
     private ScheduledFuture<?> timer;
     /** Counts armed timers, so a timer firing after its statement ended cannot stop the next one. */
     private long timerGeneration;
+
     private long memoryHeld;
 
     /** @param memoryLimit bytes the materializing operators of one statement may hold */
@@ -172,10 +173,14 @@ public final class StatementControl {
     public void reserve(long bytes) {
         long held = memoryHeld + bytes;
         if (held > memoryLimit) {
-            throw new TributaryException(SqlState.OUT_OF_MEMORY, "out of memory", 0,
+            throw new TributaryException(
+                    SqlState.OUT_OF_MEMORY,
+                    "out of memory",
+                    0,
                     "The query needs more than the " + (memoryLimit >> 20)
                             + " MB a query may hold for sorting, hashing and grouping.",
-                    "Raise the server's --query-memory, or make the query read fewer rows.", null);
+                    "Raise the server's --query-memory, or make the query read fewer rows.",
+                    null);
         }
         memoryHeld = held;
     }

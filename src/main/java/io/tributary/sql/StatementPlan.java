@@ -2,7 +2,6 @@ package io.tributary.sql;
 
 import io.tributary.catalog.TableDef;
 import io.tributary.common.types.DataType;
-
 import java.util.List;
 
 /** What the SQL front end made of one statement. */
@@ -45,9 +44,13 @@ public sealed interface StatementPlan {
      * element may be a {@link ParamRef}) or {@code source} (a query whose columns feed
      * {@code targetColumns} in order) is set.
      */
-    record Insert(TableDef table, int[] targetColumns, List<Object[]> literalRows, PreparedQuery source,
-            List<DataType> paramTypes) implements StatementPlan {
-    }
+    record Insert(
+            TableDef table,
+            int[] targetColumns,
+            List<Object[]> literalRows,
+            PreparedQuery source,
+            List<DataType> paramTypes)
+            implements StatementPlan {}
 
     /**
      * UPDATE: {@code query} returns each matching row in full (hidden columns too) followed by the
@@ -69,6 +72,5 @@ public sealed interface StatementPlan {
     }
 
     /** A reference to parameter {@code $index} (1-based) in literal INSERT rows. */
-    record ParamRef(int index) {
-    }
+    record ParamRef(int index) {}
 }

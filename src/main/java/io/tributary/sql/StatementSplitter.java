@@ -8,8 +8,7 @@ import java.util.List;
  * quotes and comments, as PostgreSQL does. Stateless and thread-safe.
  */
 public final class StatementSplitter {
-    private StatementSplitter() {
-    }
+    private StatementSplitter() {}
 
     /** The non-blank statements of {@code text}, without their terminating semicolons. */
     public static List<String> split(String text) {
@@ -31,8 +30,11 @@ public final class StatementSplitter {
             } else if (c == '$' && (i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)))) {
                 int tagEnd = text.indexOf('$', i + 1);
                 String tag = tagEnd < 0 ? null : text.substring(i, tagEnd + 1);
-                if (tag != null && tag.chars().skip(1).limit(tag.length() - 2L)
-                        .allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')
+                if (tag != null
+                        && tag.chars()
+                                .skip(1)
+                                .limit(tag.length() - 2L)
+                                .allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')
                         && !(tag.length() > 2 && Character.isDigit(tag.charAt(1)))) {
                     int close = text.indexOf(tag, tagEnd + 1);
                     i = close < 0 ? n : close + tag.length();

@@ -6,7 +6,6 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,8 +17,7 @@ import java.util.Set;
  * UtilityParser} on the parsing thread; stateless.
  */
 final class TableDdlParser {
-    private TableDdlParser() {
-    }
+    private TableDdlParser() {}
 
     /**
      * After CREATE: {@code TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]
@@ -49,9 +47,13 @@ final class TableDdlParser {
                     throw multiplePk(name, at);
                 }
                 pk.addAll(in.identifierList());
-            } else if (in.peek().isWord("constraint") || in.peek().isWord("unique") || in.peek().isWord("foreign")
-                    || in.peek().isWord("check") || in.peek().isWord("exclude")) {
-                throw TributaryException.notSupported("table constraint " + in.peek().text().toUpperCase());
+            } else if (in.peek().isWord("constraint")
+                    || in.peek().isWord("unique")
+                    || in.peek().isWord("foreign")
+                    || in.peek().isWord("check")
+                    || in.peek().isWord("exclude")) {
+                throw TributaryException.notSupported(
+                        "table constraint " + in.peek().text().toUpperCase());
             } else {
                 columns.add(column(in, name, columns, pk));
             }
@@ -61,8 +63,10 @@ final class TableDdlParser {
         if (in.peek().isWord("with")) {
             source = SourceDdlParser.sourceClause(in);
         } else if (in.peek().isWord("format")) {
-            throw TokenCursor.errorAt(SqlState.SYNTAX_ERROR,
-                    "a FORMAT clause needs a connector: add WITH (connector = '...', ...) before it", in.peek());
+            throw TokenCursor.errorAt(
+                    SqlState.SYNTAX_ERROR,
+                    "a FORMAT clause needs a connector: add WITH (connector = '...', ...) before it",
+                    in.peek());
         }
         if (columns.isEmpty()) {
             throw TributaryException.notSupported("a table without columns");
@@ -77,13 +81,13 @@ final class TableDdlParser {
         String col = in.identifier();
         for (ColumnDef c : columns) {
             if (c.name().equals(col)) {
-                throw TokenCursor.errorAt(SqlState.DUPLICATE_COLUMN, "column \"" + col + "\" specified more than once",
-                        colTok);
+                throw TokenCursor.errorAt(
+                        SqlState.DUPLICATE_COLUMN, "column \"" + col + "\" specified more than once", colTok);
             }
         }
         if (col.equals(TableDef.ROW_ID)) {
-            throw new TributaryException(SqlState.DUPLICATE_COLUMN, "column name \"" + col
-                    + "\" is reserved for the hidden row id");
+            throw new TributaryException(
+                    SqlState.DUPLICATE_COLUMN, "column name \"" + col + "\" is reserved for the hidden row id");
         }
         DataType type = ColumnTypeParser.type(in);
         boolean notNull = false;
@@ -101,10 +105,15 @@ final class TableDdlParser {
                     throw multiplePk(table, at);
                 }
                 pk.add(col);
-            } else if (in.peek().isWord("default") || in.peek().isWord("unique") || in.peek().isWord("references")
-                    || in.peek().isWord("check") || in.peek().isWord("generated") || in.peek().isWord("collate")
+            } else if (in.peek().isWord("default")
+                    || in.peek().isWord("unique")
+                    || in.peek().isWord("references")
+                    || in.peek().isWord("check")
+                    || in.peek().isWord("generated")
+                    || in.peek().isWord("collate")
                     || in.peek().isWord("constraint")) {
-                throw TributaryException.notSupported("column constraint " + in.peek().text().toUpperCase());
+                throw TributaryException.notSupported(
+                        "column constraint " + in.peek().text().toUpperCase());
             } else {
                 return new ColumnDef(col, type, notNull, false);
             }
@@ -126,12 +135,12 @@ final class TableDdlParser {
             String c = pk.get(i);
             int idx = indexOf(columns, c);
             if (idx < 0) {
-                throw new TributaryException(SqlState.UNDEFINED_COLUMN,
-                        "column \"" + c + "\" named in key does not exist");
+                throw new TributaryException(
+                        SqlState.UNDEFINED_COLUMN, "column \"" + c + "\" named in key does not exist");
             }
             if (!seen.add(c)) {
-                throw new TributaryException(SqlState.DUPLICATE_COLUMN,
-                        "column \"" + c + "\" appears twice in primary key constraint");
+                throw new TributaryException(
+                        SqlState.DUPLICATE_COLUMN, "column \"" + c + "\" appears twice in primary key constraint");
             }
             ColumnDef d = columns.get(idx);
             columns.set(idx, new ColumnDef(d.name(), d.type(), true, false));
@@ -141,8 +150,10 @@ final class TableDdlParser {
     }
 
     private static TributaryException multiplePk(String table, Token at) {
-        return TokenCursor.errorAt(SqlState.INVALID_TABLE_DEFINITION,
-                "multiple primary keys for table \"" + table + "\" are not allowed", at);
+        return TokenCursor.errorAt(
+                SqlState.INVALID_TABLE_DEFINITION,
+                "multiple primary keys for table \"" + table + "\" are not allowed",
+                at);
     }
 
     private static int indexOf(List<ColumnDef> columns, String name) {

@@ -7,7 +7,15 @@ package io.tributary.sql;
  * @param position 0-based offset in the statement
  */
 record Token(Kind kind, String text, int position) {
-    enum Kind { WORD, QUOTED_IDENT, STRING, NUMBER, SYMBOL, PARAM, END }
+    enum Kind {
+        WORD,
+        QUOTED_IDENT,
+        STRING,
+        NUMBER,
+        SYMBOL,
+        PARAM,
+        END
+    }
 
     boolean isWord(String word) {
         return kind == Kind.WORD && text.equals(word);

@@ -3,7 +3,6 @@ package io.tributary.sql;
 import io.tributary.catalog.SystemTables;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -134,8 +133,9 @@ final class TokenCursor {
         String name = identifier();
         while (acceptSymbol(".")) {
             if (name.equals(SystemTables.SCHEMA)) {
-                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "schema \"" + name
-                        + "\" holds system tables, which can only be read with SELECT");
+                throw new TributaryException(
+                        SqlState.WRONG_OBJECT_TYPE,
+                        "schema \"" + name + "\" holds system tables, which can only be read with SELECT");
             }
             if (!name.equals("public") && !name.equals("dev")) {
                 throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + name + "\" does not exist");
@@ -159,8 +159,10 @@ final class TokenCursor {
         try {
             return Integer.parseInt(t.text());
         } catch (NumberFormatException e) {
-            throw errorAt(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + t.text()
-                    + "\" is out of range for type integer", t);
+            throw errorAt(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "value \"" + t.text() + "\" is out of range for type integer",
+                    t);
         }
     }
 

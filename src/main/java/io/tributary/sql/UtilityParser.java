@@ -1,7 +1,6 @@
 package io.tributary.sql;
 
 import io.tributary.common.TributaryException;
-
 import java.util.Optional;
 
 /**
@@ -15,8 +14,7 @@ import java.util.Optional;
  * session's thread. Stateless and thread-safe.
  */
 public final class UtilityParser {
-    private UtilityParser() {
-    }
+    private UtilityParser() {}
 
     /**
      * Parses one statement.
@@ -53,8 +51,19 @@ public final class UtilityParser {
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
             case "copy" -> CopyParser.copy(in);
-            case "set", "reset", "show", "describe", "desc", "flush", "discard", "begin", "start", "commit", "end",
-                    "rollback", "abort" -> SessionStatementParser.parse(in);
+            case "set",
+                    "reset",
+                    "show",
+                    "describe",
+                    "desc",
+                    "flush",
+                    "discard",
+                    "begin",
+                    "start",
+                    "commit",
+                    "end",
+                    "rollback",
+                    "abort" -> SessionStatementParser.parse(in);
             default -> null;
         };
     }
@@ -65,8 +74,13 @@ public final class UtilityParser {
         if (what.isWord("materialized")) {
             return ViewJobParser.createMaterializedView(in);
         }
-        if (what.isWord("view") || what.isWord("index") || what.isWord("source") || what.isWord("sink")
-                || what.isWord("function") || what.isWord("schema") || what.isWord("database")
+        if (what.isWord("view")
+                || what.isWord("index")
+                || what.isWord("source")
+                || what.isWord("sink")
+                || what.isWord("function")
+                || what.isWord("schema")
+                || what.isWord("database")
                 || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }

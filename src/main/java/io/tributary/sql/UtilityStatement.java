@@ -2,7 +2,6 @@ package io.tributary.sql;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
-
 import java.util.List;
 import java.util.Map;
 
@@ -10,8 +9,14 @@ import java.util.Map;
 public sealed interface UtilityStatement {
 
     /** {@code CREATE TABLE}; {@code source} is the connector clause, null for a plain table. */
-    record CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql,
-            SourceClause source) implements UtilityStatement {
+    record CreateTable(
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            boolean ifNotExists,
+            String sql,
+            SourceClause source)
+            implements UtilityStatement {
         public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
             this(name, columns, primaryKey, ifNotExists, sql, null);
         }
@@ -22,75 +27,65 @@ public sealed interface UtilityStatement {
      * CREATE TABLE. Option names are lower-cased; {@code options} excludes {@code connector};
      * {@code format} and {@code encode} are upper-cased, null without a FORMAT clause.
      */
-    record SourceClause(String connector, Map<String, String> options, String format, String encode,
-            Map<String, String> formatOptions) {
-    }
+    record SourceClause(
+            String connector,
+            Map<String, String> options,
+            String format,
+            String encode,
+            Map<String, String> formatOptions) {}
 
     /** {@code ALTER TABLE name SET SOURCE_RATE_LIMIT = n}; {@code rowsPerSecond} -1 for DEFAULT (unlimited). */
-    record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {
-    }
+    record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {}
 
     /** {@code DROP TABLE} or {@code DROP MATERIALIZED VIEW}. */
-    record Drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade) implements UtilityStatement {
-    }
+    record Drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade) implements UtilityStatement {}
 
     /** {@code CREATE MATERIALIZED VIEW}; {@code query} is the text after AS, {@code sql} the whole statement. */
     record CreateMaterializedView(String name, boolean ifNotExists, String query, String sql)
-            implements UtilityStatement {
-    }
+            implements UtilityStatement {}
 
     /** {@code EXPLAIN CREATE MATERIALIZED VIEW}: the stream plan, without creating anything. */
-    record ExplainCreateMaterializedView(String name, String query, String sql) implements UtilityStatement {
-    }
+    record ExplainCreateMaterializedView(String name, String query, String sql) implements UtilityStatement {}
 
     /** {@code ALTER MATERIALIZED VIEW name SET PARALLELISM = n}. */
-    record AlterViewParallelism(String name, int parallelism) implements UtilityStatement {
-    }
+    record AlterViewParallelism(String name, int parallelism) implements UtilityStatement {}
 
     /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n}; -1 for DEFAULT (unlimited). */
-    record AlterViewBackfillRate(String name, long rowsPerSecond) implements UtilityStatement {
-    }
+    record AlterViewBackfillRate(String name, long rowsPerSecond) implements UtilityStatement {}
 
     /** {@code SHOW JOBS}: the views being created. */
-    record ShowJobs() implements UtilityStatement {
-    }
+    record ShowJobs() implements UtilityStatement {}
 
     /** {@code CANCEL JOBS id [, id ...]}. */
-    record CancelJobs(List<Integer> ids) implements UtilityStatement {
-    }
+    record CancelJobs(List<Integer> ids) implements UtilityStatement {}
 
     /** {@code WAIT} (every job, {@code view} null) or {@code WAIT MATERIALIZED VIEW view}. */
-    record Wait(String view) implements UtilityStatement {
-    }
+    record Wait(String view) implements UtilityStatement {}
 
-    record ShowTables() implements UtilityStatement {
-    }
+    record ShowTables() implements UtilityStatement {}
 
-    record ShowMaterializedViews() implements UtilityStatement {
-    }
+    record ShowMaterializedViews() implements UtilityStatement {}
 
-    record ShowColumns(String table) implements UtilityStatement {
-    }
+    record ShowColumns(String table) implements UtilityStatement {}
 
     /** {@code SHOW name}; {@code name} is "all" for SHOW ALL. */
-    record ShowVariable(String name) implements UtilityStatement {
-    }
+    record ShowVariable(String name) implements UtilityStatement {}
 
     /** {@code SET name = value}; value null means DEFAULT. */
-    record SetVariable(String name, String value) implements UtilityStatement {
-    }
+    record SetVariable(String name, String value) implements UtilityStatement {}
 
     /** {@code RESET name}; "all" for RESET ALL. */
-    record ResetVariable(String name) implements UtilityStatement {
+    record ResetVariable(String name) implements UtilityStatement {}
+
+    record Flush() implements UtilityStatement {}
+
+    enum TransactionVerb {
+        BEGIN,
+        COMMIT,
+        ROLLBACK
     }
 
-    record Flush() implements UtilityStatement {
-    }
-
-    enum TransactionVerb { BEGIN, COMMIT, ROLLBACK }
-
-    record Transaction(TransactionVerb verb) implements UtilityStatement {
-    }
+    record Transaction(TransactionVerb verb) implements UtilityStatement {}
 
     /**
      * {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones.
@@ -98,14 +93,11 @@ public sealed interface UtilityStatement {
      * session refuses to write).
      */
     record CopyFrom(String table, boolean systemTable, List<String> columns, CopyFormat format)
-            implements UtilityStatement {
-    }
+            implements UtilityStatement {}
 
     /** Options of COPY FROM STDIN. {@code nullString} is the text that means NULL. */
-    record CopyFormat(boolean csv, char delimiter, String nullString, boolean header, char quote, char escape) {
-    }
+    record CopyFormat(boolean csv, char delimiter, String nullString, boolean header, char quote, char escape) {}
 
     /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
-    record NoOp(String tag) implements UtilityStatement {
-    }
+    record NoOp(String tag) implements UtilityStatement {}
 }

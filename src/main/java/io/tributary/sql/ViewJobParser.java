@@ -2,7 +2,6 @@ package io.tributary.sql;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,8 +12,7 @@ import java.util.List;
  * as text for Calcite. Called by {@link UtilityParser} on the parsing thread; stateless.
  */
 final class ViewJobParser {
-    private ViewJobParser() {
-    }
+    private ViewJobParser() {}
 
     /**
      * At EXPLAIN: {@code EXPLAIN CREATE MATERIALIZED VIEW ...}; null (nothing consumed) for any
@@ -29,7 +27,8 @@ final class ViewJobParser {
         in.next();
         in.next();
         if (!in.peek().isWord("materialized")) {
-            throw TributaryException.notSupported("EXPLAIN CREATE " + in.peek().text().toUpperCase());
+            throw TributaryException.notSupported(
+                    "EXPLAIN CREATE " + in.peek().text().toUpperCase());
         }
         UtilityStatement.CreateMaterializedView view = createMaterializedView(in);
         return new UtilityStatement.ExplainCreateMaterializedView(view.name(), view.query(), in.sql());
@@ -87,7 +86,8 @@ final class ViewJobParser {
             return new UtilityStatement.AlterViewBackfillRate(name, rowsPerSecond(in));
         }
         if (!in.peek().isWord("parallelism")) {
-            throw TributaryException.notSupported("ALTER MATERIALIZED VIEW ... SET " + in.peek().text().toUpperCase());
+            throw TributaryException.notSupported(
+                    "ALTER MATERIALIZED VIEW ... SET " + in.peek().text().toUpperCase());
         }
         in.next();
         in.expectEqualsOrTo();
@@ -119,9 +119,13 @@ final class ViewJobParser {
             }
         }
         if (rate < 0) {
-            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for backfill_rate_limit: "
-                    + (negative ? "-" : "") + t.text(), at.position() + 1, null,
-                    "Use a number of rows per second (0 pauses), or DEFAULT for no limit.", null);
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "invalid value for backfill_rate_limit: " + (negative ? "-" : "") + t.text(),
+                    at.position() + 1,
+                    null,
+                    "Use a number of rows per second (0 pauses), or DEFAULT for no limit.",
+                    null);
         }
         return rate;
     }

@@ -1,7 +1,6 @@
 package io.tributary.storage;
 
 import io.tributary.common.VirtualNodes;
-
 import java.util.Arrays;
 
 /**
@@ -17,8 +16,7 @@ public final class ChangeLogKeys {
     /** Bytes before the pk: relation id, epoch, vnode. */
     public static final int PREFIX_LENGTH = 14;
 
-    private ChangeLogKeys() {
-    }
+    private ChangeLogKeys() {}
 
     /** The key of {@code pk}'s change in {@code epoch}. */
     public static byte[] key(int relationId, long epoch, int vnode, byte[] pk) {

@@ -22,7 +22,9 @@ public final class ChangeLogReader {
         if (afterEpoch == Long.MAX_VALUE) {
             return OptionalLong.empty();
         }
-        try (KvIterator it = view.scan(Keyspace.CHANGELOG, ChangeLogKeys.epochStart(relationId, afterEpoch + 1),
+        try (KvIterator it = view.scan(
+                Keyspace.CHANGELOG,
+                ChangeLogKeys.epochStart(relationId, afterEpoch + 1),
                 ChangeLogKeys.relationEnd(relationId))) {
             return it.next() ? OptionalLong.of(ChangeLogKeys.epochOf(it.key())) : OptionalLong.empty();
         }
@@ -44,7 +46,8 @@ public final class ChangeLogReader {
      * {@code startAfterPk} (from the first when null). The caller closes the cursor.
      */
     public ChangeLogCursor scan(int relationId, long epoch, int vnode, byte[] startAfterPk) {
-        return new ChangeLogCursor(view.scan(Keyspace.CHANGELOG,
+        return new ChangeLogCursor(view.scan(
+                Keyspace.CHANGELOG,
                 ChangeLogKeys.resumeKey(relationId, epoch, vnode, startAfterPk),
                 ChangeLogKeys.vnodeEnd(relationId, epoch, vnode)));
     }

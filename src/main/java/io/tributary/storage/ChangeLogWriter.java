@@ -6,8 +6,7 @@ package io.tributary.storage;
  * at a time, as always.
  */
 public final class ChangeLogWriter {
-    private ChangeLogWriter() {
-    }
+    private ChangeLogWriter() {}
 
     /**
      * Records that {@code pk} of relation {@code relationId} changed in {@code epoch}, folded into
@@ -27,12 +26,20 @@ public final class ChangeLogWriter {
      * @throws IllegalStateException when the change does not follow the one already staged for
      *     the key in this epoch (see {@link LoggedChange#then})
      */
-    public static void append(WriteBuffer buffer, int relationId, long epoch, int vnode, byte[] pk,
-            ChangeLogOp op, byte[] oldRow, byte[] newRow) {
+    public static void append(
+            WriteBuffer buffer,
+            int relationId,
+            long epoch,
+            int vnode,
+            byte[] pk,
+            ChangeLogOp op,
+            byte[] oldRow,
+            byte[] newRow) {
         LoggedChange change = new LoggedChange(op, oldRow, newRow); // checks the rows fit the op
         byte[] key = ChangeLogKeys.key(relationId, epoch, vnode, pk);
         byte[] staged = buffer.get(Keyspace.CHANGELOG, key);
-        LoggedChange net = staged == null ? LoggedChange.net(oldRow, newRow)
+        LoggedChange net = staged == null
+                ? LoggedChange.net(oldRow, newRow)
                 : LoggedChange.decode(staged).then(change);
         if (net != null) {
             buffer.put(Keyspace.CHANGELOG, key, net.encode());
@@ -47,13 +54,15 @@ public final class ChangeLogWriter {
      * commits as must not fall in the removed range.
      */
     public static void truncate(WriteBuffer buffer, int relationId, long throughEpoch) {
-        buffer.deleteRange(Keyspace.CHANGELOG, ChangeLogKeys.relationStart(relationId),
+        buffer.deleteRange(
+                Keyspace.CHANGELOG,
+                ChangeLogKeys.relationStart(relationId),
                 ChangeLogKeys.epochEnd(relationId, throughEpoch));
     }
 
     /** Removes the relation's whole log, e.g. when the relation is dropped. */
     public static void drop(WriteBuffer buffer, int relationId) {
-        buffer.deleteRange(Keyspace.CHANGELOG, ChangeLogKeys.relationStart(relationId),
-                ChangeLogKeys.relationEnd(relationId));
+        buffer.deleteRange(
+                Keyspace.CHANGELOG, ChangeLogKeys.relationStart(relationId), ChangeLogKeys.relationEnd(relationId));
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.storage;
 
 import io.tributary.common.codec.ByteWriter;
-
 import java.util.Arrays;
 
 /**
@@ -44,8 +43,8 @@ public final class LoggedChange {
     }
 
     public byte[] encode() {
-        ByteWriter out = new ByteWriter(1 + 5 + (oldRow == null ? 0 : oldRow.length)
-                + (newRow == null ? 0 : newRow.length));
+        ByteWriter out =
+                new ByteWriter(1 + 5 + (oldRow == null ? 0 : oldRow.length) + (newRow == null ? 0 : newRow.length));
         out.put(op.code());
         if (op == ChangeLogOp.UPDATE) {
             out.putVarInt(oldRow.length);
@@ -74,7 +73,9 @@ public final class LoggedChange {
                         break;
                     }
                 }
-                yield new LoggedChange(op, Arrays.copyOfRange(value, at, at + length),
+                yield new LoggedChange(
+                        op,
+                        Arrays.copyOfRange(value, at, at + length),
                         Arrays.copyOfRange(value, at + length, value.length));
             }
         };
@@ -89,8 +90,7 @@ public final class LoggedChange {
      *     absent, or a different old row): the caller's changes are out of step with the table
      */
     public LoggedChange then(LoggedChange later) {
-        if (op.hasNewRow() != later.op.hasOldRow()
-                || op.hasNewRow() && !Arrays.equals(newRow, later.oldRow)) {
+        if (op.hasNewRow() != later.op.hasOldRow() || op.hasNewRow() && !Arrays.equals(newRow, later.oldRow)) {
             throw new IllegalStateException("change log out of step: " + later.op + " after " + op);
         }
         return net(oldRow, later.newRow);

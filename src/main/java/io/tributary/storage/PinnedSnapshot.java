@@ -6,5 +6,4 @@ package io.tributary.storage;
  * state it holds. A consumer that resumes after a restart rebuilds this value from its own
  * durable record of both.
  */
-public record PinnedSnapshot(String name, long epoch) {
-}
+public record PinnedSnapshot(String name, long epoch) {}

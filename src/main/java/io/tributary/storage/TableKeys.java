@@ -1,7 +1,6 @@
 package io.tributary.storage;
 
 import io.tributary.common.VirtualNodes;
-
 import java.util.Arrays;
 
 /**
@@ -12,8 +11,7 @@ import java.util.Arrays;
 public final class TableKeys {
     public static final int PREFIX_LENGTH = 6;
 
-    private TableKeys() {
-    }
+    private TableKeys() {}
 
     /** The full key for an encoded primary key; the vnode is derived from the pk bytes. */
     public static byte[] rowKey(int tableId, byte[] encodedPk) {

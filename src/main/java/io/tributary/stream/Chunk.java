@@ -75,7 +75,8 @@ public final class Chunk {
     public String toString() {
         StringBuilder b = new StringBuilder("Chunk[");
         for (int i = 0; i < rows.length; i++) {
-            b.append(i == 0 ? "" : ", ").append(ops[i] == Op.INSERT ? '+' : '-')
+            b.append(i == 0 ? "" : ", ")
+                    .append(ops[i] == Op.INSERT ? '+' : '-')
                     .append(java.util.Arrays.toString(rows[i]));
         }
         return b.append(']').toString();

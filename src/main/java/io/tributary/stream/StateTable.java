@@ -5,11 +5,10 @@ import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
-import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.TableKeys;
-
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -57,6 +56,7 @@ public final class StateTable {
      * which dominated joins whose other side probes this one.
      */
     private Map<PendingKey, NavigableMap<byte[], byte[]>> sortedPending;
+
     private final ByteWriter scratch = new ByteWriter(64);
     /** Where the distribution key ends in the key {@link #encodeKey} returned last. */
     private int lastDistEnd;
@@ -65,8 +65,13 @@ public final class StateTable {
      * @param order per key column, or null for all {@link KeyOrder#DEFAULT}
      * @param committed a view of the latest committed state ({@code StateStore.latest()}); not closed here
      */
-    public StateTable(int tableId, List<DataType> keyTypes, List<KeyOrder> order, int distKeyCount,
-            List<DataType> valueTypes, ReadView committed) {
+    public StateTable(
+            int tableId,
+            List<DataType> keyTypes,
+            List<KeyOrder> order,
+            int distKeyCount,
+            List<DataType> valueTypes,
+            ReadView committed) {
         if (distKeyCount > keyTypes.size()) {
             throw new IllegalArgumentException("distribution key wider than the key");
         }
@@ -109,7 +114,9 @@ public final class StateTable {
         PendingKey k = new PendingKey(key, lastDistEnd);
         pending.put(k, value);
         if (sortedPending != null) {
-            sortedPending.computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned)).put(key, value);
+            sortedPending
+                    .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
+                    .put(key, value);
         }
     }
 
@@ -128,11 +135,13 @@ public final class StateTable {
         byte[] to = TableKeys.prefixEnd(from);
         if (sortedPending == null) {
             sortedPending = new HashMap<>();
-            pending.forEach((k, v) -> sortedPending.computeIfAbsent(k.distributionKey(),
-                    d -> new TreeMap<>(Arrays::compareUnsigned)).put(k.bytes, v));
+            pending.forEach((k, v) -> sortedPending
+                    .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
+                    .put(k.bytes, v));
         }
         NavigableMap<byte[], byte[]> mine = sortedPending.get(distributionKey);
-        Iterator<Map.Entry<byte[], byte[]>> pendingInRange = mine == null ? java.util.Collections.emptyIterator()
+        Iterator<Map.Entry<byte[], byte[]>> pendingInRange = mine == null
+                ? java.util.Collections.emptyIterator()
                 : mine.subMap(from, true, to, false).entrySet().iterator();
         return new ValueIterator(pendingInRange, committed.scan(Keyspace.DATA, from, to));
     }
@@ -166,7 +175,6 @@ public final class StateTable {
     public byte[] storeKey(Object[] key) {
         return encodeKey(key, key.length);
     }
-
 
     /**
      * Full store key for the first {@code columns} key columns of {@code key}, built in the scratch
@@ -279,8 +287,9 @@ public final class StateTable {
         private void advance() {
             nextValue = null;
             while (nextValue == null && (nextMine != null || theirKey != null)) {
-                int cmp = nextMine == null ? 1 : theirKey == null ? -1
-                        : Arrays.compareUnsigned(nextMine.getKey(), theirKey);
+                int cmp = nextMine == null
+                        ? 1
+                        : theirKey == null ? -1 : Arrays.compareUnsigned(nextMine.getKey(), theirKey);
                 if (cmp <= 0) {
                     byte[] v = nextMine.getValue();
                     if (cmp == 0) {

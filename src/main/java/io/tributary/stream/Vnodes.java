@@ -4,7 +4,6 @@ import io.tributary.common.VirtualNodes;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.types.DataType;
-
 import java.util.List;
 
 /**
@@ -13,8 +12,7 @@ import java.util.List;
  * table row, the state it touches and the actor owning it agree. Stateless and thread-safe.
  */
 public final class Vnodes {
-    private Vnodes() {
-    }
+    private Vnodes() {}
 
     /** @param types the types of {@code columns}, in the same order */
     public static int of(List<DataType> types, Object[] row, int[] columns) {

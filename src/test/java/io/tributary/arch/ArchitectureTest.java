@@ -1,15 +1,14 @@
 package io.tributary.arch;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
 import java.util.Set;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Keeps the package dependencies of docs/ARCHITECTURE.md (Packages) and confines third-party engines to their package. */
 class ArchitectureTest {
@@ -44,7 +43,8 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.tributary");
     }
 
@@ -55,14 +55,22 @@ class ArchitectureTest {
                 if (other.equals(e.getKey()) || e.getValue().contains(other)) {
                     continue;
                 }
-                noClasses().that().resideInAPackage(ROOT + e.getKey() + "..")
-                        .should().dependOnClassesThat().resideInAPackage(ROOT + other + "..")
+                noClasses()
+                        .that()
+                        .resideInAPackage(ROOT + e.getKey() + "..")
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAPackage(ROOT + other + "..")
                         .because(e.getKey() + " may use only " + e.getValue())
                         .allowEmptyShould(true)
                         .check(classes);
             }
-            noClasses().that().resideInAPackage(ROOT + e.getKey() + "..")
-                    .should().dependOnClassesThat().resideInAPackage(ROOT + "cli..")
+            noClasses()
+                    .that()
+                    .resideInAPackage(ROOT + e.getKey() + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage(ROOT + "cli..")
                     .allowEmptyShould(true)
                     .check(classes);
         }
@@ -75,13 +83,21 @@ class ArchitectureTest {
                 if (other.equals(e.getKey()) || e.getValue().contains(other)) {
                     continue;
                 }
-                noClasses().that().resideInAPackage(ROOT + "meta." + e.getKey() + "..")
-                        .should().dependOnClassesThat().resideInAPackage(ROOT + "meta." + other + "..")
+                noClasses()
+                        .that()
+                        .resideInAPackage(ROOT + "meta." + e.getKey() + "..")
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAPackage(ROOT + "meta." + other + "..")
                         .because("meta." + e.getKey() + " may use only " + e.getValue() + " of meta's roles")
                         .check(classes);
             }
-            noClasses().that().resideInAPackage(ROOT + "meta." + e.getKey() + "..")
-                    .should().dependOnClassesThat().resideInAPackage(ROOT + "meta")
+            noClasses()
+                    .that()
+                    .resideInAPackage(ROOT + "meta." + e.getKey() + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage(ROOT + "meta")
                     .because("the database wires the roles; no role depends on it")
                     .check(classes);
         }
@@ -89,22 +105,34 @@ class ArchitectureTest {
 
     @Test
     void calciteOnlyInSql() {
-        noClasses().that().resideOutsideOfPackage(ROOT + "sql..")
-                .should().dependOnClassesThat().resideInAPackage("org.apache.calcite..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(ROOT + "sql..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.calcite..")
                 .check(classes);
     }
 
     @Test
     void rocksDbOnlyInStorage() {
-        noClasses().that().resideOutsideOfPackage(ROOT + "storage..")
-                .should().dependOnClassesThat().resideInAPackage("org.rocksdb..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(ROOT + "storage..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.rocksdb..")
                 .check(classes);
     }
 
     @Test
     void nettyOnlyInServer() {
-        noClasses().that().resideOutsideOfPackage(ROOT + "server..")
-                .should().dependOnClassesThat().resideInAPackage("io.netty..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(ROOT + "server..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.netty..")
                 .check(classes);
     }
 }

@@ -1,17 +1,16 @@
 package io.tributary.cli;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ChangeScriptTest {
     private static final long ROWS = 10_000;
@@ -44,12 +43,15 @@ class ChangeScriptTest {
             for (int c = 0; c < CLIENTS; c++) {
                 int client = c;
                 for (ChangeScript.Change change : round.get(client)) {
-                    assertTrue(change.rows() >= 1 && change.rows() <= ChangeScript.ROWS_PER_STATEMENT, change::toString);
+                    assertTrue(
+                            change.rows() >= 1 && change.rows() <= ChangeScript.ROWS_PER_STATEMENT, change::toString);
                     kinds.add(change.getClass().getSimpleName());
                     total += change.rows();
                     for (long id : ids(change)) {
                         Integer other = touchedBy.putIfAbsent(id, client);
-                        assertTrue(other == null || other == client, () -> "clients " + other + " and " + client + " share id " + id);
+                        assertTrue(
+                                other == null || other == client,
+                                () -> "clients " + other + " and " + client + " share id " + id);
                         assertTrue(id < ChangeScript.FIRST_FREE_ID);
                         if (change instanceof ChangeScript.Insert) {
                             assertTrue(live.add(id), () -> change + " inserts live id " + id);
@@ -76,7 +78,8 @@ class ChangeScriptTest {
             assertEquals(a.nextRound(CHANGES), b.nextRound(CHANGES));
         }
         assertEquals(a.order(123_456), b.order(123_456));
-        assertNotEquals(new ChangeScript(ROWS, CUSTOMERS, CLIENTS, 8).nextRound(CHANGES),
+        assertNotEquals(
+                new ChangeScript(ROWS, CUSTOMERS, CLIENTS, 8).nextRound(CHANGES),
                 new ChangeScript(ROWS, CUSTOMERS, CLIENTS, 7).nextRound(CHANGES));
     }
 

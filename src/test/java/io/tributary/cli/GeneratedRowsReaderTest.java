@@ -1,15 +1,15 @@
 package io.tributary.cli;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class GeneratedRowsReaderTest {
-    private static final GeneratedRowsReader.RowFormat SQUARES = (out, x) -> out.append(x).append('\t').append(x * x).append('\n');
+    private static final GeneratedRowsReader.RowFormat SQUARES =
+            (out, x) -> out.append(x).append('\t').append(x * x).append('\n');
 
     @Test
     void readsTheRowsFromFirstToLastAcrossChunks() throws IOException {

@@ -1,6 +1,7 @@
 package io.tributary.connector;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,9 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import org.junit.jupiter.api.Test;
 
 /**
  * The contract every connector passes: read part of every split, take the positions (a
@@ -38,8 +37,7 @@ public abstract class SourceContractTest {
     }
 
     /** Called after the checkpoint and before the reopen, e.g. to add input while the server is "down". */
-    protected void whileDown() throws Exception {
-    }
+    protected void whileDown() throws Exception {}
 
     @Test
     void resumesExactlyAfterTheCheckpoint() throws Exception {

@@ -1,15 +1,11 @@
 package io.tributary.crash;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.storage.StoreCensus;
 import io.tributary.storage.rocksdb.RocksStateStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.PGConnection;
-
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,9 +28,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.PGConnection;
 
 /**
  * Backfills under {@code kill -9}. Each trial loads a table, starts writers changing it, creates one to three views
@@ -56,6 +55,7 @@ class BackfillCrashTest {
     private static final int GROUPS = 40;
     /** Writer w inserts ids from {@code (w + 1) * ID_SPAN}. */
     private static final long ID_SPAN = 1_000_000_000L;
+
     private static final Pattern PROGRESS = Pattern.compile("\\((\\d+)/(\\d+|\\?)\\)");
 
     /** View templates; each trial picks some. */
@@ -103,13 +103,16 @@ class BackfillCrashTest {
         try {
             for (int trial = 0; trial <= BACKGROUND_TRIALS; trial++) {
                 boolean foreground = trial == BACKGROUND_TRIALS;
-                server = foreground ? foregroundTrial(server, dataDir, random, trial)
+                server = foreground
+                        ? foregroundTrial(server, dataDir, random, trial)
                         : backgroundTrial(server, dataDir, random, trial);
             }
             server.kill9();
         } catch (AssertionError | Exception e) {
-            throw new AssertionError("backfill crash test failed with seed " + seed + " (-Dbackfillcrash.seed=" + seed
-                    + "): " + e.getMessage(), e);
+            throw new AssertionError(
+                    "backfill crash test failed with seed " + seed + " (-Dbackfillcrash.seed=" + seed + "): "
+                            + e.getMessage(),
+                    e);
         }
         // The last server life ended with every job finished or removed: nothing of them may remain.
         try (RocksStateStore store = RocksStateStore.open(dataDir.resolve("state"))) {
@@ -128,8 +131,8 @@ class BackfillCrashTest {
             st.execute("DROP TABLE IF EXISTS d CASCADE");
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g INT, v INT)");
             st.execute("CREATE TABLE d (g INT PRIMARY KEY, name TEXT)");
-            st.execute("INSERT INTO t SELECT x, x % " + GROUPS + ", (x * 7919) % 1000 FROM generate_series(1, "
-                    + rows + ") AS s(x)");
+            st.execute("INSERT INTO t SELECT x, x % " + GROUPS + ", (x * 7919) % 1000 FROM generate_series(1, " + rows
+                    + ") AS s(x)");
             st.execute("INSERT INTO d SELECT x, 'g' || x FROM generate_series(0, " + (GROUPS - 1) + ") AS s(x)");
         }
         return rows;
@@ -146,7 +149,8 @@ class BackfillCrashTest {
         long rate = 800 + random.nextInt(1_200);
         List<BackfillWriter> writers = new ArrayList<>();
         Map<String, Long> before = new HashMap<>();
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             rows = load(c, random);
             for (int w = 0; w < WRITERS; w++) {
                 writers.add(new BackfillWriter(w, random.nextLong(), rows));
@@ -165,19 +169,23 @@ class BackfillCrashTest {
             killing.set(true);
             server.kill9();
             awaitWriters(running);
-            System.out.printf("  trial %d: %d rows, views %s, parallelism %d, %d rows/s per unit, killed %d ms after"
-                    + " creating them, progress before the kill %s%n", trial, rows, chosen, parallelism, rate, delayMs,
-                    before);
+            System.out.printf(
+                    "  trial %d: %d rows, views %s, parallelism %d, %d rows/s per unit, killed %d ms after"
+                            + " creating them, progress before the kill %s%n",
+                    trial, rows, chosen, parallelism, rate, delayMs, before);
         }
         server = start(dataDir);
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             Map<String, Long> after = jobProgress(c);
             System.out.printf("    progress after the restart %s%n", after);
             for (Map.Entry<String, Long> job : before.entrySet()) {
                 Long resumed = after.get(job.getKey());
                 assertTrue(resumed != null, "background job " + job.getKey() + " resumes after the restart: " + after);
-                assertTrue(resumed >= job.getValue(), "job " + job.getKey() + " resumed at " + resumed
-                        + " rows done, had " + job.getValue() + " before the kill");
+                assertTrue(
+                        resumed >= job.getValue(),
+                        "job " + job.getKey() + " resumed at " + resumed + " rows done, had " + job.getValue()
+                                + " before the kill");
             }
             // The recovered jobs follow writes made after the restart too.
             for (BackfillWriter w : writers) {
@@ -202,8 +210,9 @@ class BackfillCrashTest {
     private ServerProcess foregroundTrial(ServerProcess server, Path dataDir, Random random, int trial)
             throws Exception {
         String view = "agg";
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement();
-             Connection creator = DriverManager.getConnection(server.jdbcUrl())) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement();
+                Connection creator = DriverManager.getConnection(server.jdbcUrl())) {
             int rows = load(c, random);
             try (Statement create = creator.createStatement()) {
                 create.execute("SET backfill_rate_limit = 3000");
@@ -229,7 +238,8 @@ class BackfillCrashTest {
             }
         }
         server = start(dataDir);
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             assertEquals(Map.of(), jobProgress(c), "no job remains of the interrupted foreground CREATE");
             assertEquals(List.of(), column(c, "SHOW MATERIALIZED VIEWS"), "the interrupted view is gone");
             st.execute("CREATE MATERIALIZED VIEW " + view + " AS " + VIEWS.get(view));
@@ -244,8 +254,8 @@ class BackfillCrashTest {
         return server;
     }
 
-    private static List<CompletableFuture<Void>> startWriters(ServerProcess server, List<BackfillWriter> writers,
-            AtomicBoolean killing) throws InterruptedException {
+    private static List<CompletableFuture<Void>> startWriters(
+            ServerProcess server, List<BackfillWriter> writers, AtomicBoolean killing) throws InterruptedException {
         CountDownLatch started = new CountDownLatch(writers.size());
         List<CompletableFuture<Void>> running = new ArrayList<>();
         for (BackfillWriter w : writers) {
@@ -271,9 +281,11 @@ class BackfillCrashTest {
     /** Per view being created, its rows done as SHOW JOBS prints them. */
     private static Map<String, Long> jobProgress(Connection c) throws SQLException {
         Map<String, Long> out = new HashMap<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW JOBS")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW JOBS")) {
             while (rs.next()) {
-                Matcher view = Pattern.compile("CREATE MATERIALIZED VIEW (\\w+)").matcher(rs.getString(2));
+                Matcher view =
+                        Pattern.compile("CREATE MATERIALIZED VIEW (\\w+)").matcher(rs.getString(2));
                 Matcher progress = PROGRESS.matcher(rs.getString(3));
                 if (!view.find() || !progress.find()) {
                     throw new AssertionError("unexpected SHOW JOBS row: " + rs.getString(2) + " | " + rs.getString(3));
@@ -287,7 +299,8 @@ class BackfillCrashTest {
 
     /** Each view equals its query on this server and on PostgreSQL fed the same tables. */
     private static void checkViews(Connection c, List<String> views) throws Exception {
-        try (Connection pg = postgres.getPostgresDatabase().getConnection(); Statement st = pg.createStatement()) {
+        try (Connection pg = postgres.getPostgresDatabase().getConnection();
+                Statement st = pg.createStatement()) {
             st.execute("DROP TABLE IF EXISTS t");
             st.execute("DROP TABLE IF EXISTS d");
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g INT, v INT)");
@@ -306,7 +319,8 @@ class BackfillCrashTest {
 
     private static void copy(Connection from, Connection to, String table) throws Exception {
         StringBuilder data = new StringBuilder();
-        try (Statement st = from.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + table)) {
+        try (Statement st = from.createStatement();
+                ResultSet rs = st.executeQuery("SELECT * FROM " + table)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
                 for (int i = 1; i <= n; i++) {
@@ -315,13 +329,15 @@ class BackfillCrashTest {
                 data.append('\n');
             }
         }
-        to.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + table + " FROM STDIN",
-                new StringReader(data.toString()));
+        to.unwrap(PGConnection.class)
+                .getCopyAPI()
+                .copyIn("COPY " + table + " FROM STDIN", new StringReader(data.toString()));
     }
 
     private static List<String> sortedRows(Connection c, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
                 StringJoiner row = new StringJoiner("|");
@@ -337,7 +353,8 @@ class BackfillCrashTest {
 
     private static List<String> column(Connection c, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -379,7 +396,8 @@ class BackfillCrashTest {
 
         @Override
         public void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
-            try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(jdbcUrl);
+                    Statement st = c.createStatement()) {
                 while (true) {
                     String sql = next();
                     try {
@@ -416,8 +434,8 @@ class BackfillCrashTest {
             }
             long from = 1 + random.nextInt(loaded);
             if (dice < 75) {
-                return "UPDATE t SET v = v + " + (random.nextInt(21) - 10) + ", g = (g + " + random.nextInt(3)
-                        + ") % " + GROUPS + " WHERE id BETWEEN " + from + " AND " + (from + random.nextInt(20));
+                return "UPDATE t SET v = v + " + (random.nextInt(21) - 10) + ", g = (g + " + random.nextInt(3) + ") % "
+                        + GROUPS + " WHERE id BETWEEN " + from + " AND " + (from + random.nextInt(20));
             }
             if (dice < 95) {
                 return "DELETE FROM t WHERE id BETWEEN " + from + " AND " + (from + random.nextInt(5));
@@ -431,13 +449,15 @@ class BackfillCrashTest {
 
         void checkInsertsSurvived(Connection c) throws SQLException {
             long found = 0;
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM t WHERE id"
-                    + " BETWEEN " + (id + 1) * ID_SPAN + " AND " + ((id + 2) * ID_SPAN - 1))) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT count(*) FROM t WHERE id" + " BETWEEN " + (id + 1) * ID_SPAN
+                            + " AND " + ((id + 2) * ID_SPAN - 1))) {
                 rs.next();
                 found = rs.getLong(1);
             }
-            assertTrue(found >= acknowledgedIds.size(), "writer " + id + ": " + acknowledgedIds.size()
-                    + " acknowledged inserts, " + found + " rows found");
+            assertTrue(
+                    found >= acknowledgedIds.size(),
+                    "writer " + id + ": " + acknowledgedIds.size() + " acknowledged inserts, " + found + " rows found");
         }
     }
 }

@@ -9,8 +9,7 @@ import java.util.Map;
 
 /** Reads what the tables {@code acked} and {@code events} hold, split by writer. */
 final class Contents {
-    private Contents() {
-    }
+    private Contents() {}
 
     /**
      * @return each writer's rows; writers without rows are absent
@@ -22,8 +21,8 @@ final class Contents {
             try (ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT id) FROM acked")) {
                 rs.next();
                 if (rs.getLong(1) != rs.getLong(2)) {
-                    throw new AssertionError("acked holds " + rs.getLong(1) + " rows but only "
-                            + rs.getLong(2) + " distinct ids");
+                    throw new AssertionError(
+                            "acked holds " + rs.getLong(1) + " rows but only " + rs.getLong(2) + " distinct ids");
                 }
             }
             try (ResultSet rs = st.executeQuery("SELECT id, writer, payload FROM acked")) {
@@ -36,7 +35,8 @@ final class Contents {
             }
             try (ResultSet rs = st.executeQuery("SELECT writer, batch, n FROM events")) {
                 while (rs.next()) {
-                    byWriter.computeIfAbsent(rs.getInt(1), w -> new WriterState()).addEvent(rs.getLong(2), rs.getInt(3));
+                    byWriter.computeIfAbsent(rs.getInt(1), w -> new WriterState())
+                            .addEvent(rs.getLong(2), rs.getInt(3));
                 }
             }
         }

@@ -1,8 +1,9 @@
 package io.tributary.crash;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,11 +18,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Durability and atomicity under {@code kill -9}: concurrent writers run against a child-process
@@ -58,8 +57,8 @@ class CrashRecoveryTest {
             try {
                 runTrial(seed, tempDir.resolve("trial-" + trial));
             } catch (AssertionError | Exception e) {
-                throw new AssertionError("crash trial failed with seed " + seed + " (-Dcrash.seed=" + seed + "): "
-                        + e.getMessage(), e);
+                throw new AssertionError(
+                        "crash trial failed with seed " + seed + " (-Dcrash.seed=" + seed + "): " + e.getMessage(), e);
             }
         }
     }
@@ -68,7 +67,8 @@ class CrashRecoveryTest {
     void acknowledgedCreateAndDropSurviveKill9() throws Exception {
         Path dataDir = tempDir.resolve("ddl");
         ServerProcess server = start(dataDir);
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE kept (id BIGINT PRIMARY KEY, v TEXT)");
             assertEquals(2, st.executeUpdate("INSERT INTO kept VALUES (1, 'a'), (2, 'b')"));
             st.execute("CREATE TABLE gone (id BIGINT PRIMARY KEY)");
@@ -79,7 +79,8 @@ class CrashRecoveryTest {
         server.kill9();
 
         server = start(dataDir);
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SELECT id, v FROM kept ORDER BY id")) {
                 assertTrue(rs.next());
                 assertEquals(1, rs.getLong(1));
@@ -113,9 +114,12 @@ class CrashRecoveryTest {
 
     private void runTrial(long seed, Path dataDir) throws Exception {
         Random random = new Random(seed);
-        List<Writer> writers = IntStream.range(0, WRITERS).mapToObj(w -> new Writer(w, seed * 31 + w)).toList();
+        List<Writer> writers = IntStream.range(0, WRITERS)
+                .mapToObj(w -> new Writer(w, seed * 31 + w))
+                .toList();
         ServerProcess server = start(dataDir);
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE acked (id BIGINT PRIMARY KEY, writer INT, payload TEXT)");
             st.execute("CREATE TABLE events (writer INT, batch BIGINT, n INT)");
         }
@@ -127,14 +131,19 @@ class CrashRecoveryTest {
             server = start(dataDir);
             long t2 = System.nanoTime();
             int applied = verify(server, writers);
-            System.out.printf("  cycle %d: killed %d ms after all writers started, %d statements acknowledged "
-                    + "so far, %d in-doubt statements applied; write %d ms, restart %d ms, verify %d ms%n",
-                    cycle, delayMs, writers.stream().mapToLong(Writer::statements).sum(), applied,
-                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
+            System.out.printf(
+                    "  cycle %d: killed %d ms after all writers started, %d statements acknowledged "
+                            + "so far, %d in-doubt statements applied; write %d ms, restart %d ms, verify %d ms%n",
+                    cycle,
+                    delayMs,
+                    writers.stream().mapToLong(Writer::statements).sum(),
+                    applied,
+                    (t1 - t0) / 1_000_000,
+                    (t2 - t1) / 1_000_000,
+                    (System.nanoTime() - t2) / 1_000_000);
         }
         server.close();
     }
-
 
     /**
      * Checks every writer's rows against its prediction and adopts them for the next cycle.
@@ -156,7 +165,9 @@ class CrashRecoveryTest {
                 applied++;
             } else if (!found.equals(w.acknowledged())) {
                 throw new AssertionError("writer " + w.id() + " expected " + w.acknowledged()
-                        + (w.inDoubt() == null ? "" : " (or with the in-doubt " + w.inDoubt().sql() + ")")
+                        + (w.inDoubt() == null
+                                ? ""
+                                : " (or with the in-doubt " + w.inDoubt().sql() + ")")
                         + ", found " + found + ":" + w.acknowledged().describeDifference(found));
             }
             w.recovered(found);

@@ -1,9 +1,7 @@
 package io.tributary.crash;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,9 +19,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly-once ingestion of CSV files under {@code kill -9}: two tables, one without a primary key
@@ -44,11 +43,12 @@ class FilesCrashTest {
     private static final long WRITE_PAUSE_MS = 30;
     private static final int KILLS = 2;
     private static final List<String> TABLES = List.of("appended", "keyed");
-    private static final String VIEW_QUERY = "SELECT g, count(*) AS c, sum(id) AS s, sum(v) AS sv, count(name) AS n"
-            + " FROM %s GROUP BY g";
+    private static final String VIEW_QUERY =
+            "SELECT g, count(*) AS c, sum(id) AS s, sum(v) AS sv, count(name) AS n" + " FROM %s GROUP BY g";
 
     @TempDir
     Path dataDir;
+
     @TempDir
     Path input;
 
@@ -91,11 +91,15 @@ class FilesCrashTest {
     /** The CSV line of row {@code id}, with its newline; the header is {@code name,id,v,g}. */
     private static String line(int id) {
         String name = name(id);
-        String field = name == null ? "" : name.isEmpty() || name.contains(",") ? '"' + name.replace("\"", "\"\"") + '"' : name;
+        String field = name == null
+                ? ""
+                : name.isEmpty() || name.contains(",") ? '"' + name.replace("\"", "\"\"") + '"' : name;
         if (!malformed(id)) {
             return field + "," + id + "," + v(id) + "," + g(id) + "\n";
         }
-        return id % 2000 == 500 ? field + ",x" + id + "," + v(id) + "," + g(id) + "\n" : field + "," + id + "," + v(id) + "\n";
+        return id % 2000 == 500
+                ? field + ",x" + id + "," + v(id) + "," + g(id) + "\n"
+                : field + "," + id + "," + v(id) + "\n";
     }
 
     private static String fileName(int file) {
@@ -146,11 +150,13 @@ class FilesCrashTest {
         append(input.resolve(fileName(0)), first.toString());
 
         servers.start();
-        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement()) {
             for (String table : TABLES) {
                 String key = table.equals("keyed") ? " PRIMARY KEY" : "";
                 st.execute("CREATE TABLE " + table + " (id BIGINT" + key + ", g INT, v INT, name TEXT)"
-                        + " WITH (connector = 'files', path = '" + input + "', match_pattern = 'part-*.csv', on_error = 'skip')"
+                        + " WITH (connector = 'files', path = '" + input
+                        + "', match_pattern = 'part-*.csv', on_error = 'skip')"
                         + " FORMAT PLAIN ENCODE CSV (without_header = 'false')");
                 st.execute("CREATE MATERIALIZED VIEW " + table + "_agg AS " + VIEW_QUERY.formatted(table));
             }
@@ -176,7 +182,8 @@ class FilesCrashTest {
         }
         writer.get(60, TimeUnit.SECONDS);
 
-        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement()) {
             long deadline = System.currentTimeMillis() + 60_000;
             while (!TABLES.stream().allMatch(t -> caughtUp(st, t, expected.size(), malformedAt.size()))
                     && System.currentTimeMillis() < deadline) {
@@ -186,12 +193,19 @@ class FilesCrashTest {
                 List<String> rows = Sql.rows(st, "SELECT id, g, v, name FROM " + table);
                 assertEquals(expected.size(), rows.size(), table + ": rows (seed " + seed + ")");
                 assertEquals(expected, rows, table + ": every well-formed line once (seed " + seed + ")");
-                assertEquals(malformedAt.size(), skipped(st, table), table + ": skipped lines counted once (seed " + seed + ")");
-                for (String location : Sql.rows(st, "SELECT location FROM tributary_catalog.source_errors"
-                        + " WHERE table_name = '" + table + "'")) {
+                assertEquals(
+                        malformedAt.size(),
+                        skipped(st, table),
+                        table + ": skipped lines counted once (seed " + seed + ")");
+                for (String location : Sql.rows(
+                        st,
+                        "SELECT location FROM tributary_catalog.source_errors" + " WHERE table_name = '" + table
+                                + "'")) {
                     assertTrue(malformedAt.contains(location), table + ": " + location + " is not a malformed line");
                 }
-                assertEquals(Sql.rows(st, VIEW_QUERY.formatted(table)), Sql.rows(st, "SELECT * FROM " + table + "_agg"),
+                assertEquals(
+                        Sql.rows(st, VIEW_QUERY.formatted(table)),
+                        Sql.rows(st, "SELECT * FROM " + table + "_agg"),
                         table + "_agg equals its query (seed " + seed + ")");
             }
         }
@@ -206,7 +220,9 @@ class FilesCrashTest {
     }
 
     private static long skipped(Statement st, String table) throws SQLException {
-        return Sql.scalar(st, "SELECT sum(skipped_inputs) FROM tributary_catalog.source_progress"
-                + " WHERE table_name = '" + table + "'");
+        return Sql.scalar(
+                st,
+                "SELECT sum(skipped_inputs) FROM tributary_catalog.source_progress" + " WHERE table_name = '" + table
+                        + "'");
     }
 }

@@ -1,12 +1,9 @@
 package io.tributary.crash;
 
-import io.tributary.connector.postgres.UpstreamPostgres;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.replication.LogSequenceNumber;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tributary.connector.postgres.UpstreamPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,9 +15,11 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.replication.LogSequenceNumber;
 
 /**
  * Exactly-once change data capture under {@code kill -9}: a Tributary table mirrors an upstream
@@ -38,9 +37,10 @@ class PostgresCdcCrashTest {
     private static final String UPSTREAM = "cdc_crash";
     private static final String SLOT = "tributary_cdc_crash";
     private static final String COLUMNS = "id, g, v, name";
-    private static final String VIEW_QUERY = "SELECT g, count(*) AS c, sum(v) AS s, count(name) AS n FROM %s GROUP BY g";
-    private static final String PROGRESS = "SELECT sum(rows_ingested) FROM tributary_catalog.source_progress"
-            + " WHERE table_name = 'mirror'";
+    private static final String VIEW_QUERY =
+            "SELECT g, count(*) AS c, sum(v) AS s, count(name) AS n FROM %s GROUP BY g";
+    private static final String PROGRESS =
+            "SELECT sum(rows_ingested) FROM tributary_catalog.source_progress" + " WHERE table_name = 'mirror'";
 
     @TempDir
     Path dataDir;
@@ -51,8 +51,9 @@ class PostgresCdcCrashTest {
     @BeforeEach
     void upstream() throws Exception {
         servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
-        UpstreamPostgres.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                        + " WHERE slot_name = '" + SLOT + "'",
+        UpstreamPostgres.execute(
+                "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots" + " WHERE slot_name = '" + SLOT
+                        + "'",
                 "DROP PUBLICATION IF EXISTS " + SLOT + "_pub",
                 "DROP TABLE IF EXISTS " + UPSTREAM,
                 "CREATE TABLE " + UPSTREAM + " (id int PRIMARY KEY, g int NOT NULL, v bigint, name text)",
@@ -64,9 +65,11 @@ class PostgresCdcCrashTest {
     void stop() throws Exception {
         writing.set(false);
         servers.close();
-        UpstreamPostgres.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                        + " WHERE slot_name = '" + SLOT + "' AND NOT active",
-                "DROP PUBLICATION IF EXISTS " + SLOT + "_pub", "DROP TABLE IF EXISTS " + UPSTREAM);
+        UpstreamPostgres.execute(
+                "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots" + " WHERE slot_name = '" + SLOT
+                        + "' AND NOT active",
+                "DROP PUBLICATION IF EXISTS " + SLOT + "_pub",
+                "DROP TABLE IF EXISTS " + UPSTREAM);
     }
 
     @Test
@@ -75,9 +78,11 @@ class PostgresCdcCrashTest {
         System.out.println("cdc crash seed " + seed);
         Random random = new Random(seed);
         servers.start();
-        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE mirror (id INT PRIMARY KEY, g INT, v BIGINT, name TEXT) WITH ("
-                    + " connector = 'postgres-cdc', hostname = 'localhost', port = '" + UpstreamPostgres.server().getPort()
+                    + " connector = 'postgres-cdc', hostname = 'localhost', port = '"
+                    + UpstreamPostgres.server().getPort()
                     + "', username = 'postgres', database.name = 'postgres', table.name = '" + UPSTREAM
                     + "', slot.name = '" + SLOT + "')");
             st.execute("ALTER TABLE mirror SET SOURCE_RATE_LIMIT = 5000");
@@ -90,8 +95,11 @@ class PostgresCdcCrashTest {
         System.out.printf("  kill in the snapshot: %d of %d rows seen before%n", seen, ROWS);
         assertEquals(consistentPoint, confirmedFlush(), "a snapshot confirms nothing upstream");
         servers.start();
-        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
-            assertEquals(List.of("snapshotting"), Sql.rows(st, "SELECT phase FROM tributary_catalog.source_progress"),
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement()) {
+            assertEquals(
+                    List.of("snapshotting"),
+                    Sql.rows(st, "SELECT phase FROM tributary_catalog.source_progress"),
                     "the restart resumes the snapshot");
             st.execute("ALTER TABLE mirror SET SOURCE_RATE_LIMIT = DEFAULT");
             awaitStreaming(st);
@@ -101,31 +109,44 @@ class PostgresCdcCrashTest {
         long confirmedAtKill = confirmedFlush();
         System.out.printf("  kill while streaming: %d changes applied before%n", changes);
         servers.start();
-        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
-            String position = Sql.rows(st, "SELECT position FROM tributary_catalog.source_progress").get(0);
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement()) {
+            String position = Sql.rows(st, "SELECT position FROM tributary_catalog.source_progress")
+                    .get(0);
             assertTrue(position.startsWith("lsn "), position);
-            long resumedAt = LogSequenceNumber.valueOf(position.substring(4).split(" ")[0]).asLong();
-            assertTrue(confirmedAtKill <= resumedAt, "the slot confirmed " + LogSequenceNumber.valueOf(confirmedAtKill)
-                    + " but Tributary resumed at " + position);
+            long resumedAt = LogSequenceNumber.valueOf(position.substring(4).split(" ")[0])
+                    .asLong();
+            assertTrue(
+                    confirmedAtKill <= resumedAt,
+                    "the slot confirmed " + LogSequenceNumber.valueOf(confirmedAtKill) + " but Tributary resumed at "
+                            + position);
         }
         // let the restarted server stream the writer's changes for a while before the writer stops
         Thread.sleep(500);
         writing.set(false);
         writer.get(30, TimeUnit.SECONDS);
 
-        try (Connection c = servers.connect(); Statement st = c.createStatement();
-                Connection up = UpstreamPostgres.connect(); Statement ust = up.createStatement()) {
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement();
+                Connection up = UpstreamPostgres.connect();
+                Statement ust = up.createStatement()) {
             String summary = "SELECT count(*), sum(id), sum(v), count(name), sum(g) FROM ";
             List<String> upstream = Sql.rows(ust, summary + UPSTREAM);
             long deadline = System.currentTimeMillis() + 60_000;
             while (!Sql.rows(st, summary + "mirror").equals(upstream) && System.currentTimeMillis() < deadline) {
                 Thread.sleep(100);
             }
-            assertEquals(Sql.rows(ust, "SELECT " + COLUMNS + " FROM " + UPSTREAM), Sql.rows(st, "SELECT " + COLUMNS + " FROM mirror"),
+            assertEquals(
+                    Sql.rows(ust, "SELECT " + COLUMNS + " FROM " + UPSTREAM),
+                    Sql.rows(st, "SELECT " + COLUMNS + " FROM mirror"),
                     "the mirror equals the upstream table (seed " + seed + ")");
-            assertEquals(Sql.rows(st, VIEW_QUERY.formatted("mirror")), Sql.rows(st, "SELECT * FROM mirror_agg"),
+            assertEquals(
+                    Sql.rows(st, VIEW_QUERY.formatted("mirror")),
+                    Sql.rows(st, "SELECT * FROM mirror_agg"),
                     "mirror_agg equals its query (seed " + seed + ")");
-            assertEquals(Sql.rows(ust, VIEW_QUERY.formatted(UPSTREAM)), Sql.rows(st, "SELECT * FROM mirror_agg"),
+            assertEquals(
+                    Sql.rows(ust, VIEW_QUERY.formatted(UPSTREAM)),
+                    Sql.rows(st, "SELECT * FROM mirror_agg"),
                     "mirror_agg equals its query on the upstream table (seed " + seed + ")");
 
             deadline = System.currentTimeMillis() + 30_000;
@@ -135,25 +156,34 @@ class PostgresCdcCrashTest {
             assertTrue(confirmedFlush() > confirmedAtKill, "the slot's confirmed LSN advances after the restart");
 
             st.execute("DROP TABLE mirror CASCADE");
-            assertEquals(0, Sql.scalar(ust, "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + SLOT + "'"),
+            assertEquals(
+                    0,
+                    Sql.scalar(ust, "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + SLOT + "'"),
                     "DROP TABLE drops the slot");
-            assertEquals(0, Sql.scalar(ust, "SELECT count(*) FROM pg_publication WHERE pubname = '" + SLOT + "_pub'"),
+            assertEquals(
+                    0,
+                    Sql.scalar(ust, "SELECT count(*) FROM pg_publication WHERE pubname = '" + SLOT + "_pub'"),
                     "DROP TABLE drops the publication");
         }
     }
 
     private static void awaitStreaming(Statement st) throws Exception {
         long deadline = System.currentTimeMillis() + 60_000;
-        while (!Sql.rows(st, "SELECT phase FROM tributary_catalog.source_progress").equals(List.of("streaming"))) {
-            assertTrue(System.currentTimeMillis() < deadline, "the snapshot did not end within a minute: "
-                    + Sql.rows(st, "SELECT phase, position, last_error FROM tributary_catalog.source_progress"));
+        while (!Sql.rows(st, "SELECT phase FROM tributary_catalog.source_progress")
+                .equals(List.of("streaming"))) {
+            assertTrue(
+                    System.currentTimeMillis() < deadline,
+                    "the snapshot did not end within a minute: "
+                            + Sql.rows(
+                                    st, "SELECT phase, position, last_error FROM tributary_catalog.source_progress"));
             Thread.sleep(50);
         }
     }
 
     private static long confirmedFlush() throws Exception {
         return LogSequenceNumber.valueOf(UpstreamPostgres.queryOne(
-                "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + SLOT + "'")).asLong();
+                        "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + SLOT + "'"))
+                .asLong();
     }
 
     /**
@@ -164,9 +194,11 @@ class PostgresCdcCrashTest {
     private void write(Random random) {
         try (Connection c = UpstreamPostgres.connect();
                 PreparedStatement insert = c.prepareStatement("INSERT INTO " + UPSTREAM + " VALUES (?, ?, ?, ?)");
-                PreparedStatement update = c.prepareStatement("UPDATE " + UPSTREAM + " SET v = v + 1, g = ?, name = ? WHERE id = ?");
+                PreparedStatement update =
+                        c.prepareStatement("UPDATE " + UPSTREAM + " SET v = v + 1, g = ?, name = ? WHERE id = ?");
                 PreparedStatement delete = c.prepareStatement("DELETE FROM " + UPSTREAM + " WHERE id = ?");
-                PreparedStatement range = c.prepareStatement("UPDATE " + UPSTREAM + " SET v = v - 1 WHERE id BETWEEN ? AND ?")) {
+                PreparedStatement range =
+                        c.prepareStatement("UPDATE " + UPSTREAM + " SET v = v - 1 WHERE id BETWEEN ? AND ?")) {
             c.setAutoCommit(false);
             int nextId = ROWS + 1;
             for (int tx = 1; writing.get(); tx++) {

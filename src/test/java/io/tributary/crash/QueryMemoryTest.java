@@ -1,8 +1,7 @@
 package io.tributary.crash;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,9 +11,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Batch queries far larger than the per-query memory budget, in a server with a small heap that
@@ -25,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class QueryMemoryTest {
     /** Each keeps 10^8 rows or groups made from a 10^4-row table: gigabytes, against a 24 MB budget. */
     private static final String PAIRS = "SELECT a.unique1 * 10000 + b.unique1 AS k FROM tk a, tk b";
+
     private static final List<String> TOO_BIG = List.of(
             "SELECT a.unique1, b.unique1 FROM tk a, tk b ORDER BY 1, 2",
             "SELECT a.unique1, b.unique1 FROM tk a, tk b ORDER BY 1, 2 OFFSET 99999999",
@@ -35,10 +35,10 @@ class QueryMemoryTest {
 
     @Test
     void queriesOverTheBudgetFailWith53200AndTheViewKeepsCommitting(@TempDir Path dir) throws Exception {
-        try (ServerProcess server = ServerProcess.start(dir, 50,
-                List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of("--query-memory", "24MB"));
-             Connection c = DriverManager.getConnection(server.jdbcUrl());
-             Statement st = c.createStatement()) {
+        try (ServerProcess server = ServerProcess.start(
+                        dir, 50, List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of("--query-memory", "24MB"));
+                Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE tk (unique1 INT PRIMARY KEY, ten INT)");
             st.execute("INSERT INTO tk SELECT x, x % 10 FROM generate_series(0, 9999) AS s(x)");
             st.execute("CREATE TABLE w (id INT PRIMARY KEY, g INT)");
@@ -56,7 +56,9 @@ class QueryMemoryTest {
                 }
                 st.execute("INSERT INTO w VALUES (" + written + ", " + (written % 3) + ")");
                 written++;
-                assertEquals(written, queryLong(st, "SELECT sum(n) FROM wv"),
+                assertEquals(
+                        written,
+                        queryLong(st, "SELECT sum(n) FROM wv"),
                         "the view's epochs commit after " + sql + "\n" + server.output());
             }
             assertEquals(10000, queryLong(st, "SELECT count(*) FROM tk"), "the session is usable");
@@ -70,7 +72,7 @@ class QueryMemoryTest {
                 assertEquals(10, groups);
             }
             try (Connection other = DriverManager.getConnection(server.jdbcUrl());
-                 Statement o = other.createStatement()) {
+                    Statement o = other.createStatement()) {
                 assertEquals(written, queryLong(o, "SELECT count(*) FROM w"), "the server serves new clients");
             }
         }

@@ -1,21 +1,21 @@
 package io.tributary.crash;
 
-import java.util.ArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -65,11 +65,20 @@ final class ServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                "io.tributary.cli.Main", "playground", "--port", "0", "--data-dir", dataDir.toString(),
-                "--barrier-interval-ms", Long.toString(barrierIntervalMs)));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.tributary.cli.Main",
+                "playground",
+                "--port",
+                "0",
+                "--data-dir",
+                dataDir.toString(),
+                "--barrier-interval-ms",
+                Long.toString(barrierIntervalMs)));
         command.addAll(serverFlags);
-        ServerProcess server = new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+        ServerProcess server = new ServerProcess(
+                new ProcessBuilder(command).redirectErrorStream(true).start());
         try {
             server.port.get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -81,8 +90,8 @@ final class ServerProcess implements AutoCloseable {
 
     /** Reads the merged stdout/stderr until the process ends, completing {@link #port} on the ready line. */
     private void pumpOutput() {
-        try (BufferedReader in = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 output.append(line).append('\n');

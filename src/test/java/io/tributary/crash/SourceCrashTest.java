@@ -1,9 +1,7 @@
 package io.tributary.crash;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,9 +9,10 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly-once ingestion under {@code kill -9}: a datagen source with three splits fills a table
@@ -50,13 +49,15 @@ class SourceCrashTest {
         System.out.println("source crash seed " + seed);
         Random random = new Random(seed);
         servers.start();
-        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement()) {
             for (String table : List.of("appended", "keyed")) {
                 String key = table.equals("keyed") ? " PRIMARY KEY" : "";
-                st.execute("CREATE TABLE " + table + " (id BIGINT" + key + ", g INT, v INT) WITH (connector = 'datagen',"
-                        + " fields.id.kind = 'sequence', fields.id.end = '" + ROWS + "', fields.g.end = '9',"
-                        + " fields.v.start = '-1000', fields.v.end = '1000', fields.v.seed = '" + seed + "',"
-                        + " datagen.rows.per.second = '3000', datagen.split.num = '3')");
+                st.execute(
+                        "CREATE TABLE " + table + " (id BIGINT" + key + ", g INT, v INT) WITH (connector = 'datagen',"
+                                + " fields.id.kind = 'sequence', fields.id.end = '" + ROWS + "', fields.g.end = '9',"
+                                + " fields.v.start = '-1000', fields.v.end = '1000', fields.v.seed = '" + seed + "',"
+                                + " datagen.rows.per.second = '3000', datagen.split.num = '3')");
                 st.execute("CREATE MATERIALIZED VIEW " + table + "_agg AS " + VIEW_QUERY.formatted(table));
             }
         }
@@ -65,21 +66,26 @@ class SourceCrashTest {
             System.out.printf("  kill %d: %d of %d rows seen before%n", kill, seen, ROWS);
             servers.start();
         }
-        try (Connection c = servers.connect(); Statement st = c.createStatement()) {
+        try (Connection c = servers.connect();
+                Statement st = c.createStatement()) {
             long deadline = System.currentTimeMillis() + 60_000;
-            while ((Sql.scalar(st, "SELECT count(*) FROM appended") < ROWS || Sql.scalar(st, "SELECT count(*) FROM keyed") < ROWS)
+            while ((Sql.scalar(st, "SELECT count(*) FROM appended") < ROWS
+                            || Sql.scalar(st, "SELECT count(*) FROM keyed") < ROWS)
                     && System.currentTimeMillis() < deadline) {
                 Thread.sleep(100);
             }
             for (String table : List.of("appended", "keyed")) {
-                try (ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT id), min(id), max(id), sum(id)"
-                        + " FROM " + table)) {
+                try (ResultSet rs = st.executeQuery(
+                        "SELECT count(*), count(DISTINCT id), min(id), max(id), sum(id)" + " FROM " + table)) {
                     rs.next();
-                    assertEquals(List.of((long) ROWS, (long) ROWS, 1L, (long) ROWS, (long) ROWS * (ROWS + 1) / 2),
+                    assertEquals(
+                            List.of((long) ROWS, (long) ROWS, 1L, (long) ROWS, (long) ROWS * (ROWS + 1) / 2),
                             List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
                             table + ": count, distinct ids, min, max, sum (seed " + seed + ")");
                 }
-                assertEquals(Sql.rows(st, VIEW_QUERY.formatted(table)), Sql.rows(st, "SELECT * FROM " + table + "_agg"),
+                assertEquals(
+                        Sql.rows(st, VIEW_QUERY.formatted(table)),
+                        Sql.rows(st, "SELECT * FROM " + table + "_agg"),
                         table + "_agg equals its query (seed " + seed + ")");
             }
             // the random columns are a function of the sequence number: both tables got the same rows

@@ -50,7 +50,8 @@ final class SourceServers implements AutoCloseable {
      */
     long killWhileProgressing(String progressSql, long done, long maxDelayMs, Random random) throws Exception {
         long seen;
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             long before = Sql.scalar(st, progressSql);
             long deadline = System.currentTimeMillis() + PROGRESS_TIMEOUT_MS;
             while ((seen = Sql.scalar(st, progressSql)) == before && seen < done) {

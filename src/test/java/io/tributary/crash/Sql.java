@@ -9,8 +9,7 @@ import java.util.StringJoiner;
 
 /** Queries the crash tests compare results with, on Tributary and PostgreSQL alike. */
 final class Sql {
-    private Sql() {
-    }
+    private Sql() {}
 
     /** The first column of the first row as a long (0 for NULL). */
     static long scalar(Statement st, String sql) throws SQLException {

@@ -1,8 +1,8 @@
 package io.tributary.crash;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -15,10 +15,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What an operator and psql see at the edges: a second server on a busy data directory and a
@@ -34,7 +33,9 @@ class StartupHygieneTest {
             Result second = run("playground", "--port", "0", "--data-dir", dir.toString());
             assertEquals(1, second.exitCode(), second.output());
             assertNoTrace(second.output());
-            List<String> errors = second.lines().stream().filter(l -> l.contains("cannot open")).toList();
+            List<String> errors = second.lines().stream()
+                    .filter(l -> l.contains("cannot open"))
+                    .toList();
             assertEquals(1, errors.size(), second.output());
             assertTrue(errors.get(0).contains("in use by another Tributary server"), second.output());
         }
@@ -58,16 +59,30 @@ class StartupHygieneTest {
         try (ServerProcess server = ServerProcess.start(dir, 100)) {
             String sql = "SELECT 1 AS U&\"d\\0061t\\+000061\", 2 AS U&\"x!0041\" UESCAPE '!'";
             try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                 Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery(sql)) {
+                    Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery(sql)) {
                 assertEquals("data", rs.getMetaData().getColumnLabel(1));
                 assertEquals("xA", rs.getMetaData().getColumnLabel(2));
                 assertTrue(rs.next());
                 assertEquals(1, rs.getInt(1));
             }
             int port = Integer.parseInt(server.jdbcUrl().replaceAll(".*:(\\d+)/.*", "$1"));
-            Process psql = new ProcessBuilder("psql", "-X", "-A", "-h", "127.0.0.1", "-p", Integer.toString(port),
-                    "-U", "root", "-d", "dev", "-c", sql).redirectErrorStream(true).start();
+            Process psql = new ProcessBuilder(
+                            "psql",
+                            "-X",
+                            "-A",
+                            "-h",
+                            "127.0.0.1",
+                            "-p",
+                            Integer.toString(port),
+                            "-U",
+                            "root",
+                            "-d",
+                            "dev",
+                            "-c",
+                            sql)
+                    .redirectErrorStream(true)
+                    .start();
             assertTrue(psql.waitFor(30, TimeUnit.SECONDS));
             String out = new String(psql.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, psql.exitValue(), out);
@@ -83,8 +98,11 @@ class StartupHygieneTest {
 
     private static Result run(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), "io.tributary.cli.Main"));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.tributary.cli.Main"));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

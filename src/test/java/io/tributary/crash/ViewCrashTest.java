@@ -1,8 +1,6 @@
 package io.tributary.crash;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,8 +16,9 @@ import java.util.Random;
 import java.util.StringJoiner;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Materialized views under {@code kill -9}: writers run DML against the tables of aggregation, join, top-N and
@@ -38,6 +37,7 @@ class ViewCrashTest {
     private static final long BARRIER_INTERVAL_MS = 20;
     /** Writer w owns account ids [w * ID_SPAN, (w + 1) * ID_SPAN). */
     private static final long ID_SPAN = 1_000_000_000L;
+
     private static final int REGIONS = 8;
     private static final String[] KINDS = {"buy", "sell", "fee"};
 
@@ -45,15 +45,23 @@ class ViewCrashTest {
     private static final Map<String, String> VIEWS = new LinkedHashMap<>();
 
     static {
-        VIEWS.put("by_region", "SELECT region, count(*) AS n, sum(balance) AS total, min(balance) AS lo,"
-                + " max(balance) AS hi FROM acct GROUP BY region");
+        VIEWS.put(
+                "by_region",
+                "SELECT region, count(*) AS n, sum(balance) AS total, min(balance) AS lo,"
+                        + " max(balance) AS hi FROM acct GROUP BY region");
         VIEWS.put("acct_events", "SELECT a.id, a.region, e.kind, e.amount FROM acct a JOIN events e ON e.acct = a.id");
-        VIEWS.put("region_kind", "SELECT a.region, e.kind, count(*) AS n, sum(e.amount) AS s, count(DISTINCT e.acct)"
-                + " AS accts FROM acct a JOIN events e ON a.id = e.acct AND e.amount > a.region GROUP BY a.region, e.kind");
-        VIEWS.put("event_counts", "SELECT a.id, count(e.acct) AS events FROM acct a LEFT JOIN events e"
-                + " ON e.acct = a.id GROUP BY a.id");
-        VIEWS.put("orphans", "SELECT e.acct, e.kind, e.amount FROM acct a RIGHT JOIN events e ON e.acct = a.id"
-                + " WHERE a.id IS NULL");
+        VIEWS.put(
+                "region_kind",
+                "SELECT a.region, e.kind, count(*) AS n, sum(e.amount) AS s, count(DISTINCT e.acct)"
+                        + " AS accts FROM acct a JOIN events e ON a.id = e.acct AND e.amount > a.region GROUP BY a.region, e.kind");
+        VIEWS.put(
+                "event_counts",
+                "SELECT a.id, count(e.acct) AS events FROM acct a LEFT JOIN events e"
+                        + " ON e.acct = a.id GROUP BY a.id");
+        VIEWS.put(
+                "orphans",
+                "SELECT e.acct, e.kind, e.amount FROM acct a RIGHT JOIN events e ON e.acct = a.id"
+                        + " WHERE a.id IS NULL");
         VIEWS.put("richest", "SELECT id, balance FROM acct ORDER BY balance DESC, id LIMIT 5");
         VIEWS.put("totals", "SELECT count(*) AS regions, sum(total) AS total, max(hi) AS hi FROM by_region");
     }
@@ -79,8 +87,10 @@ class ViewCrashTest {
             try {
                 runTrial(seed, tempDir.resolve("trial-" + trial));
             } catch (AssertionError | Exception e) {
-                throw new AssertionError("view crash trial failed with seed " + seed + " (-Dviewcrash.seed=" + seed
-                        + "): " + e.getMessage(), e);
+                throw new AssertionError(
+                        "view crash trial failed with seed " + seed + " (-Dviewcrash.seed=" + seed + "): "
+                                + e.getMessage(),
+                        e);
             }
         }
     }
@@ -92,7 +102,8 @@ class ViewCrashTest {
             writers.add(new ViewWriter(w, seed * 31 + w));
         }
         ServerProcess server = start(dataDir);
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE acct (id BIGINT PRIMARY KEY, region INT, balance INT)");
             st.execute("CREATE TABLE events (acct BIGINT, kind TEXT, amount INT)");
             // Some rows exist before the views, so their creation starts from a snapshot.
@@ -111,7 +122,8 @@ class ViewCrashTest {
             long t0 = System.nanoTime();
             server = start(dataDir);
             long restartMs = (System.nanoTime() - t0) / 1_000_000;
-            try (Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                    Statement st = c.createStatement()) {
                 checkViews(c, "after restart in cycle " + cycle);
                 // The recovered jobs must keep maintaining the views.
                 for (ViewWriter w : writers) {
@@ -120,10 +132,15 @@ class ViewCrashTest {
                     }
                 }
                 checkViews(c, "after writes following the restart in cycle " + cycle);
-                System.out.printf("  cycle %d: killed %d ms after the writers started, %d statements acknowledged so"
-                        + " far, restart %d ms, %d accounts, %d events%n", cycle, delayMs,
-                        writers.stream().mapToLong(ViewWriter::acknowledged).sum(), restartMs,
-                        count(st, "acct"), count(st, "events"));
+                System.out.printf(
+                        "  cycle %d: killed %d ms after the writers started, %d statements acknowledged so"
+                                + " far, restart %d ms, %d accounts, %d events%n",
+                        cycle,
+                        delayMs,
+                        writers.stream().mapToLong(ViewWriter::acknowledged).sum(),
+                        restartMs,
+                        count(st, "acct"),
+                        count(st, "events"));
             }
         }
         server.close();
@@ -135,11 +152,11 @@ class ViewCrashTest {
         return server;
     }
 
-
     /** Every view must hold exactly the rows its query returns over the current tables. */
     private static void checkViews(Connection c, String when) throws SQLException {
         List<String> shown = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW MATERIALIZED VIEWS")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW MATERIALIZED VIEWS")) {
             while (rs.next()) {
                 shown.add(rs.getString(1));
             }
@@ -158,7 +175,8 @@ class ViewCrashTest {
 
     private static List<String> sortedRows(Connection c, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
                 StringJoiner row = new StringJoiner("|");
@@ -193,6 +211,7 @@ class ViewCrashTest {
         private final int id;
         /** Whether statements return once queued rather than once committed. */
         private final boolean queued;
+
         private final Random random;
         private long nextAccount;
         private long acknowledged;
@@ -215,7 +234,8 @@ class ViewCrashTest {
          */
         @Override
         public void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
-            try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(jdbcUrl);
+                    Statement st = c.createStatement()) {
                 if (queued) {
                     st.execute("SET IMPLICIT_FLUSH = false");
                 }

@@ -64,7 +64,8 @@ final class Writer implements CrashWriter {
      */
     @Override
     public void run(String jdbcUrl, AtomicBoolean killing, CountDownLatch firstAcknowledged) {
-        try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl);
+                Statement st = c.createStatement()) {
             while (true) {
                 WriterOp op = nextOp();
                 long count;
@@ -72,7 +73,8 @@ final class Writer implements CrashWriter {
                     count = st.executeUpdate(op.sql());
                 } catch (SQLException e) {
                     if (!killing.get()) {
-                        throw new AssertionError("writer " + id + ": statement failed on a live server: " + op.sql(), e);
+                        throw new AssertionError(
+                                "writer " + id + ": statement failed on a live server: " + op.sql(), e);
                     }
                     inDoubt = op;
                     return;
@@ -141,16 +143,20 @@ final class Writer implements CrashWriter {
         long from = randomOwnedId();
         long to = from + random.nextInt(20);
         String payload = "u" + statements + "-" + random.nextInt(1000);
-        return new WriterOp("UPDATE acked SET payload = '" + payload + "' WHERE writer = " + id
-                + " AND id BETWEEN " + from + " AND " + to, acknowledged.ackedRange(from, to).size(),
+        return new WriterOp(
+                "UPDATE acked SET payload = '" + payload + "' WHERE writer = " + id + " AND id BETWEEN " + from
+                        + " AND " + to,
+                acknowledged.ackedRange(from, to).size(),
                 s -> s.ackedRange(from, to).replaceAll((k, v) -> payload));
     }
 
     private WriterOp delete() {
         long from = randomOwnedId();
         long to = from + random.nextInt(5);
-        return new WriterOp("DELETE FROM acked WHERE writer = " + id + " AND id BETWEEN " + from + " AND " + to,
-                acknowledged.ackedRange(from, to).size(), s -> s.ackedRange(from, to).clear());
+        return new WriterOp(
+                "DELETE FROM acked WHERE writer = " + id + " AND id BETWEEN " + from + " AND " + to,
+                acknowledged.ackedRange(from, to).size(),
+                s -> s.ackedRange(from, to).clear());
     }
 
     private long randomOwnedId() {

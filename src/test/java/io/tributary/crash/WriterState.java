@@ -65,7 +65,7 @@ final class WriterState {
 
     @Override
     public String toString() {
-        return acked.size() + " acked rows, " + events.values().stream().mapToInt(Integer::intValue).sum()
-                + " event rows";
+        return acked.size() + " acked rows, "
+                + events.values().stream().mapToInt(Integer::intValue).sum() + " event rows";
     }
 }

@@ -1,14 +1,13 @@
 package io.tributary.differential;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.tributary.meta.Database;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,9 +21,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Tools read Tributary's catalog as they read PostgreSQL's: the same DDL runs on Tributary and on
@@ -51,9 +50,12 @@ class CatalogDifferentialTest {
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().setLocaleConfig("locale", "C").setLocaleConfig("encoding", "UTF8")
+        postgres = EmbeddedPostgres.builder()
+                .setLocaleConfig("locale", "C")
+                .setLocaleConfig("encoding", "UTF8")
                 .start();
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE dev");
         }
         dataDir = Files.createTempDirectory("catalog-diff-");
@@ -61,7 +63,8 @@ class CatalogDifferentialTest {
         server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
         server.start();
         for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
-            try (c; Statement s = c.createStatement()) {
+            try (c;
+                    Statement s = c.createStatement()) {
                 for (String ddl : DDL) {
                     s.execute(ddl);
                 }
@@ -86,8 +89,20 @@ class CatalogDifferentialTest {
     @Test
     void psqlDescribesLikePostgres() throws Exception {
         assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
-        for (String command : List.of("\\dt", "\\dm", "\\d", "\\dn public", "\\l dev", "\\du", "\\d t", "\\d+ t",
-                "\\d u", "\\d k", "\\d+ k", "\\d m", "\\dt nosuch")) {
+        for (String command : List.of(
+                "\\dt",
+                "\\dm",
+                "\\d",
+                "\\dn public",
+                "\\l dev",
+                "\\du",
+                "\\d t",
+                "\\d+ t",
+                "\\d u",
+                "\\d k",
+                "\\d+ k",
+                "\\d m",
+                "\\dt nosuch")) {
             assertEquals(psql(postgres.getPort(), command), psql(server.port(), command), command);
         }
     }
@@ -95,16 +110,28 @@ class CatalogDifferentialTest {
     @Test
     void psqlSessionSettingsLikePostgres() throws Exception {
         assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
-        String[] commands = {"BEGIN", "BEGIN", "SET client_min_messages = error", "BEGIN", "SHOW client_min_messages",
-            "SET client_min_messages TO warning", "BEGIN", "COMMIT", "SET application_name = 'tool'",
-            "SHOW application_name", "SET extra_float_digits = 3", "SET DateStyle = 'ISO, MDY'", "SHOW DateStyle"};
+        String[] commands = {
+            "BEGIN",
+            "BEGIN",
+            "SET client_min_messages = error",
+            "BEGIN",
+            "SHOW client_min_messages",
+            "SET client_min_messages TO warning",
+            "BEGIN",
+            "COMMIT",
+            "SET application_name = 'tool'",
+            "SHOW application_name",
+            "SET extra_float_digits = 3",
+            "SET DateStyle = 'ISO, MDY'",
+            "SHOW DateStyle"
+        };
         assertEquals(psql(postgres.getPort(), commands), psql(server.port(), commands));
     }
 
     /** psql's output for {@code commands}, each given with {@code -c}, in one session. */
     private static String psql(int port, String... commands) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port),
-                "-U", USER, "-d", "dev"));
+        List<String> args = new ArrayList<>(
+                List.of(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", USER, "-d", "dev"));
         for (String c : commands) {
             args.add("-c");
             args.add(c);
@@ -120,7 +147,8 @@ class CatalogDifferentialTest {
 
     @Test
     void jdbcMetadataLikePostgres() throws SQLException {
-        try (Connection pg = postgresConnection(); Connection trib = tributaryConnection()) {
+        try (Connection pg = postgresConnection();
+                Connection trib = tributaryConnection()) {
             DatabaseMetaData a = pg.getMetaData();
             DatabaseMetaData b = trib.getMetaData();
             String[] types = {"TABLE", "MATERIALIZED VIEW"};
@@ -138,8 +166,10 @@ class CatalogDifferentialTest {
             while (rs.next()) {
                 StringBuilder row = new StringBuilder();
                 for (int i = 1; i <= n; i++) {
-                    row.append(rs.getMetaData().getColumnLabel(i).toLowerCase()).append('=')
-                            .append(rs.getString(i)).append(' ');
+                    row.append(rs.getMetaData().getColumnLabel(i).toLowerCase())
+                            .append('=')
+                            .append(rs.getString(i))
+                            .append(' ');
                 }
                 out.add(row.toString());
             }

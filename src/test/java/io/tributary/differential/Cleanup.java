@@ -8,8 +8,7 @@ import java.util.stream.Stream;
 
 /** Tear-down shared by the differential tests: by then the outcome is decided, so failures are ignored. */
 final class Cleanup {
-    private Cleanup() {
-    }
+    private Cleanup() {}
 
     /** Closes each non-null resource in order, ignoring failures. */
     static void closeAll(AutoCloseable... resources) {

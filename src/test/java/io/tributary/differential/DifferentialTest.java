@@ -1,16 +1,13 @@
 package io.tributary.differential;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.tributary.differential.DifferentialCorpus.Template;
 import io.tributary.meta.Database;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Files;
@@ -28,8 +25,10 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Random;
 import java.util.function.Predicate;
-
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
 
 /**
  * Differential test: the same random data, DML and template queries run on Tributary (in-process) and on an
@@ -52,6 +51,7 @@ class DifferentialTest {
     private static final int ROUNDS = Integer.getInteger("diff.rounds", 4);
     /** New random instances of every template per round; earlier instances are re-run after each round's DML. */
     private static final int NEW_INSTANCES_PER_ROUND = 1;
+
     private static final int ROWS_A = 300;
     private static final int ROWS_B = 200;
     private static final int MAX_REPORTED_MISMATCHES = 20;
@@ -114,7 +114,8 @@ class DifferentialTest {
     private static void run(Predicate<Template> include) throws Exception {
         long seed = Long.getLong("diff.seed", DEFAULT_SEED);
         Random r = new Random(seed);
-        List<Template> templates = DifferentialCorpus.templates().stream().filter(include).toList();
+        List<Template> templates =
+                DifferentialCorpus.templates().stream().filter(include).toList();
         List<String> mismatches = new ArrayList<>();
         long started = System.nanoTime();
         int executions = 0;
@@ -163,10 +164,13 @@ class DifferentialTest {
                 }
             }
         }
-        System.out.printf("differential: seed=%d templates=%d executions=%d mismatches=%d time=%d ms%n", seed,
-                templates.size(), executions, mismatches.size(), (System.nanoTime() - started) / 1_000_000);
+        System.out.printf(
+                "differential: seed=%d templates=%d executions=%d mismatches=%d time=%d ms%n",
+                seed, templates.size(), executions, mismatches.size(), (System.nanoTime() - started) / 1_000_000);
         if (Boolean.getBoolean("diff.timing")) {
-            TIMES.entrySet().stream().sorted((x, y) -> Long.compare(y.getValue()[0], x.getValue()[0])).limit(25)
+            TIMES.entrySet().stream()
+                    .sorted((x, y) -> Long.compare(y.getValue()[0], x.getValue()[0]))
+                    .limit(25)
                     .forEach(e -> System.out.printf("%6d ms %s%n", e.getValue()[0] / 1_000_000, e.getKey()));
         }
         if (!mismatches.isEmpty()) {
@@ -177,8 +181,12 @@ class DifferentialTest {
             for (String m : mismatches) {
                 firstPerTemplate.putIfAbsent(m.substring(m.indexOf(" template ") + 10, m.indexOf('\n')), m);
             }
-            sb.append("templates with mismatches: ").append(firstPerTemplate.keySet()).append('\n');
-            firstPerTemplate.values().stream().limit(MAX_REPORTED_MISMATCHES).forEach(m -> sb.append(m).append('\n'));
+            sb.append("templates with mismatches: ")
+                    .append(firstPerTemplate.keySet())
+                    .append('\n');
+            firstPerTemplate.values().stream()
+                    .limit(MAX_REPORTED_MISMATCHES)
+                    .forEach(m -> sb.append(m).append('\n'));
             fail(sb.toString());
         }
     }
@@ -203,8 +211,7 @@ class DifferentialTest {
         }
     }
 
-    private record Result(List<List<String>> rows, int[] types, String error) {
-    }
+    private record Result(List<List<String>> rows, int[] types, String error) {}
 
     private static final java.util.Map<String, long[]> TIMES = new java.util.TreeMap<>();
 
@@ -219,7 +226,8 @@ class DifferentialTest {
     }
 
     private static Result query0(Connection c, String sql) {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
             int[] types = new int[n];
@@ -248,9 +256,10 @@ class DifferentialTest {
             if (p.error != null && tr.error != null) {
                 return null; // both reject it; SQLSTATEs are not compared
             }
-            return head + "  tributary:  " + (tr.error != null ? "ERROR " + tr.error : tr.rows.size() + " rows "
-                    + preview(tr.rows)) + "\n  postgresql: " + (p.error != null ? "ERROR " + p.error
-                    : p.rows.size() + " rows " + preview(p.rows));
+            return head + "  tributary:  "
+                    + (tr.error != null ? "ERROR " + tr.error : tr.rows.size() + " rows " + preview(tr.rows))
+                    + "\n  postgresql: "
+                    + (p.error != null ? "ERROR " + p.error : p.rows.size() + " rows " + preview(p.rows));
         }
         int[] types = p.types; // PostgreSQL's column types decide the normalization
         if (tr.types.length != types.length) {
@@ -279,7 +288,11 @@ class DifferentialTest {
     }
 
     private static String preview(List<List<String>> rows) {
-        return rows.stream().limit(5).map(Object::toString).reduce((a, b) -> a + " " + b).orElse("(none)")
+        return rows.stream()
+                        .limit(5)
+                        .map(Object::toString)
+                        .reduce((a, b) -> a + " " + b)
+                        .orElse("(none)")
                 + (rows.size() > 5 ? " ..." : "");
     }
 
@@ -300,7 +313,10 @@ class DifferentialTest {
             if (isDouble(type)) {
                 double d = Double.parseDouble(value);
                 if (Double.isFinite(d)) {
-                    return new BigDecimal(d).round(new MathContext(12)).stripTrailingZeros().toPlainString();
+                    return new BigDecimal(d)
+                            .round(new MathContext(12))
+                            .stripTrailingZeros()
+                            .toPlainString();
                 }
             } else if (looseNumeric && isNumeric(type)) {
                 return new BigDecimal(value).stripTrailingZeros().toPlainString();

@@ -1,14 +1,12 @@
 package io.tributary.differential;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.tributary.meta.Database;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,8 +16,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Everyday expressions whose answers Calcite's own semantics got wrong, each run on Tributary
@@ -89,7 +88,8 @@ class ValueSemanticsDifferentialTest {
     @BeforeAll
     static void start() throws Exception {
         postgres = EmbeddedPostgres.builder().start();
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE dev");
         }
         dataDir = Files.createTempDirectory("values-diff-");
@@ -128,7 +128,8 @@ class ValueSemanticsDifferentialTest {
 
     /** The rows as texts, or {@code ERROR <sqlstate>}. */
     private static String outcome(Connection c, String sql) {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             List<String> rows = new ArrayList<>();
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {

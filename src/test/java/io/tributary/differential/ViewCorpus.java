@@ -18,7 +18,11 @@ import java.util.StringJoiner;
 final class ViewCorpus {
     /** Column types of the generated tables, with their SQL spelling. */
     enum ColType {
-        INT("INT"), BIGINT("BIGINT"), TEXT("TEXT"), NUMERIC("NUMERIC(10,2)"), BOOLEAN("BOOLEAN");
+        INT("INT"),
+        BIGINT("BIGINT"),
+        TEXT("TEXT"),
+        NUMERIC("NUMERIC(10,2)"),
+        BOOLEAN("BOOLEAN");
 
         final String sql;
 
@@ -35,8 +39,7 @@ final class ViewCorpus {
         }
     }
 
-    record Column(String name, ColType type, boolean nullable) {
-    }
+    record Column(String name, ColType type, boolean nullable) {}
 
     /** A generated table; {@code columns} starts with id, k and g. */
     record Table(String name, boolean hasPk, List<Column> columns) {
@@ -49,15 +52,38 @@ final class ViewCorpus {
      * A view to create. {@code approxNumeric}: its NUMERIC columns hold AVG results, compared by value with a
      * tolerance (Tributary's NUMERIC division scale is a known deviation).
      */
-    record View(String name, String template, String sql, boolean approxNumeric) {
-    }
+    record View(String name, String template, String sql, boolean approxNumeric) {}
 
     /** Names of the query templates, each instantiated at least once per case. */
-    static final List<String> TEMPLATES = List.of("filter_project", "case_coalesce", "agg_counts", "agg_sum_min_max",
-            "agg_avg", "agg_bool", "agg_global", "agg_having", "agg_two_keys", "distinct", "join_inner", "join_left",
-            "join_right", "join_full", "join_two_keys", "join_3way", "join_agg", "outer_join_agg", "union_all",
-            "union_all_agg", "subquery_from", "subquery_join", "topn", "topn_agg", "chain_agg", "chain_filter_join",
-            "chain_topn", "chain_join_views");
+    static final List<String> TEMPLATES = List.of(
+            "filter_project",
+            "case_coalesce",
+            "agg_counts",
+            "agg_sum_min_max",
+            "agg_avg",
+            "agg_bool",
+            "agg_global",
+            "agg_having",
+            "agg_two_keys",
+            "distinct",
+            "join_inner",
+            "join_left",
+            "join_right",
+            "join_full",
+            "join_two_keys",
+            "join_3way",
+            "join_agg",
+            "outer_join_agg",
+            "union_all",
+            "union_all_agg",
+            "subquery_from",
+            "subquery_join",
+            "topn",
+            "topn_agg",
+            "chain_agg",
+            "chain_filter_join",
+            "chain_topn",
+            "chain_join_views");
 
     private static final String[] WORDS = {"", "a", "ab", "abc", "b", "ba", "bca", "x", "xy", "zz"};
     private static final String[] G_VALUES = {"", "a", "b", "c"};
@@ -129,7 +155,8 @@ final class ViewCorpus {
             case TEXT -> quote(WORDS[r.nextInt(WORDS.length)]);
             case NUMERIC -> {
                 int cents = r.nextInt(199_999) - 99_999;
-                yield (cents < 0 ? "-" : "") + Math.abs(cents) / 100 + "." + String.format("%02d", Math.abs(cents) % 100);
+                yield (cents < 0 ? "-" : "") + Math.abs(cents) / 100 + "."
+                        + String.format("%02d", Math.abs(cents) % 100);
             }
             case BOOLEAN -> r.nextBoolean() ? "TRUE" : "FALSE";
         };
@@ -156,18 +183,20 @@ final class ViewCorpus {
             return col + (r.nextBoolean() ? " IS NULL" : " IS NOT NULL");
         }
         return switch (c.type) {
-            case INT, BIGINT, NUMERIC -> switch (r.nextInt(4)) {
-                case 0 -> col + " > " + constantFor(c);
-                case 1 -> col + " <= " + constantFor(c);
-                case 2 -> col + " BETWEEN " + constantFor(c) + " AND " + constantFor(c);
-                default -> col + " <> " + constantFor(c);
-            };
-            case TEXT -> switch (r.nextInt(4)) {
-                case 0 -> col + " LIKE " + quote(pick(List.of("a%", "%b%", "_", "%a")));
-                case 1 -> col + " = " + constantFor(c);
-                case 2 -> col + " > " + constantFor(c);
-                default -> col + " IN (" + constantFor(c) + ", " + constantFor(c) + ")";
-            };
+            case INT, BIGINT, NUMERIC ->
+                switch (r.nextInt(4)) {
+                    case 0 -> col + " > " + constantFor(c);
+                    case 1 -> col + " <= " + constantFor(c);
+                    case 2 -> col + " BETWEEN " + constantFor(c) + " AND " + constantFor(c);
+                    default -> col + " <> " + constantFor(c);
+                };
+            case TEXT ->
+                switch (r.nextInt(4)) {
+                    case 0 -> col + " LIKE " + quote(pick(List.of("a%", "%b%", "_", "%a")));
+                    case 1 -> col + " = " + constantFor(c);
+                    case 2 -> col + " > " + constantFor(c);
+                    default -> col + " IN (" + constantFor(c) + ", " + constantFor(c) + ")";
+                };
             case BOOLEAN -> pick(List.of(col, "NOT " + col, col + " IS NOT TRUE", col + " IS FALSE"));
         };
     }
@@ -176,10 +205,11 @@ final class ViewCorpus {
     private String expression(Column c, String alias) {
         String col = qualify(alias, c.name);
         return switch (c.type) {
-            case INT, BIGINT -> pick(List.of(col + " * 2 + 1", col + " - 7", "abs(" + col + ")", "-" + col,
-                    col + " % 5", col + " / 3"));
-            case NUMERIC -> pick(List.of(col + " * 2", col + " + 1.25", "-" + col, "abs(" + col + ")",
-                    "round(" + col + ", 1)"));
+            case INT, BIGINT ->
+                pick(List.of(
+                        col + " * 2 + 1", col + " - 7", "abs(" + col + ")", "-" + col, col + " % 5", col + " / 3"));
+            case NUMERIC ->
+                pick(List.of(col + " * 2", col + " + 1.25", "-" + col, "abs(" + col + ")", "round(" + col + ", 1)"));
             case TEXT -> pick(List.of("upper(" + col + ")", col + " || '!'", "length(" + col + ")"));
             case BOOLEAN -> pick(List.of("NOT " + col, col + " IS TRUE", col + " OR " + qualify(alias, "k") + " > 3"));
         };
@@ -231,8 +261,8 @@ final class ViewCorpus {
             case 1 -> new String[] {"g AS gk", "g"};
             case 2 -> new String[] {"k % 3 AS gk", "k % 3"};
             case 3 -> {
-                Column c = pick(columnsWhere(t, x -> !x.name.equals("id") && x.type != ColType.NUMERIC
-                        && x.type != ColType.BIGINT));
+                Column c = pick(columnsWhere(
+                        t, x -> !x.name.equals("id") && x.type != ColType.NUMERIC && x.type != ColType.BIGINT));
                 yield new String[] {c.name + " AS gk", c.name};
             }
             default -> new String[] {"k AS gk, g AS gk2", "k, g"};
@@ -263,53 +293,82 @@ final class ViewCorpus {
         Table b = table();
         Table c = table();
         return switch (template) {
-            case "filter_project" -> one(template, "SELECT id AS i, " + expression(pick(a.columns), null) + " AS e1, "
-                    + expression(pick(a.columns), null) + " AS e2 FROM " + a.name + " WHERE " + predicate(a, null));
+            case "filter_project" ->
+                one(
+                        template,
+                        "SELECT id AS i, " + expression(pick(a.columns), null) + " AS e1, "
+                                + expression(pick(a.columns), null) + " AS e2 FROM " + a.name + " WHERE "
+                                + predicate(a, null));
             case "case_coalesce" -> {
                 Column n = integral(a);
-                yield one(template, "SELECT id AS i, CASE WHEN " + n.name + " > " + constantFor(n) + " THEN 'hi' WHEN "
-                        + n.name + " IS NULL THEN 'none' ELSE 'lo' END AS cs, coalesce(" + n.name + ", -1) AS co,"
-                        + " nullif(k, " + r.nextInt(K_VALUES) + ") AS nk, coalesce(nullif(g, "
-                        + quote(G_VALUES[r.nextInt(G_VALUES.length)]) + "), 'none') AS cg FROM " + a.name
-                        + optionalWhere(a, null));
+                yield one(
+                        template,
+                        "SELECT id AS i, CASE WHEN " + n.name + " > " + constantFor(n) + " THEN 'hi' WHEN "
+                                + n.name + " IS NULL THEN 'none' ELSE 'lo' END AS cs, coalesce(" + n.name
+                                + ", -1) AS co,"
+                                + " nullif(k, " + r.nextInt(K_VALUES) + ") AS nk, coalesce(nullif(g, "
+                                + quote(G_VALUES[r.nextInt(G_VALUES.length)]) + "), 'none') AS cg FROM " + a.name
+                                + optionalWhere(a, null));
             }
             case "agg_counts" -> {
                 String[] key = groupKey(a);
-                yield one(template, "SELECT " + key[0] + ", count(*) AS c, count(" + pick(a.columns).name
-                        + ") AS cc, count(DISTINCT " + pick(a.columns).name + ") AS cd FROM " + a.name
-                        + " GROUP BY " + key[1]);
+                yield one(
+                        template,
+                        "SELECT " + key[0] + ", count(*) AS c, count(" + pick(a.columns).name
+                                + ") AS cc, count(DISTINCT " + pick(a.columns).name + ") AS cd FROM " + a.name
+                                + " GROUP BY " + key[1]);
             }
             case "agg_sum_min_max" -> {
                 String[] key = groupKey(a);
-                yield one(template, "SELECT " + key[0] + ", sum(" + summable(a).name + ") AS s, min("
-                        + ordered(a).name + ") AS mn, max(" + ordered(a).name + ") AS mx FROM " + a.name
-                        + optionalWhere(a, null) + " GROUP BY " + key[1]);
+                yield one(
+                        template,
+                        "SELECT " + key[0] + ", sum(" + summable(a).name + ") AS s, min("
+                                + ordered(a).name + ") AS mn, max(" + ordered(a).name + ") AS mx FROM " + a.name
+                                + optionalWhere(a, null) + " GROUP BY " + key[1]);
             }
             case "agg_avg" -> {
                 String[] key = groupKey(a);
-                yield List.of(new View(nextName(), template, "SELECT " + key[0] + ", avg(" + integral(a).name
-                        + ") AS av, count(*) AS c FROM " + a.name + " GROUP BY " + key[1], true));
+                yield List.of(new View(
+                        nextName(),
+                        template,
+                        "SELECT " + key[0] + ", avg(" + integral(a).name + ") AS av, count(*) AS c FROM " + a.name
+                                + " GROUP BY " + key[1],
+                        true));
             }
             case "agg_bool" -> {
                 String[] key = groupKey(a);
-                yield one(template, "SELECT " + key[0] + ", bool_and(" + boolExpr(a) + ") AS ba, bool_or("
-                        + boolExpr(a) + ") AS bo FROM " + a.name + " GROUP BY " + key[1]);
+                yield one(
+                        template,
+                        "SELECT " + key[0] + ", bool_and(" + boolExpr(a) + ") AS ba, bool_or(" + boolExpr(a)
+                                + ") AS bo FROM " + a.name + " GROUP BY " + key[1]);
             }
-            case "agg_global" -> one(template, "SELECT count(*) AS c, count(" + pick(a.columns).name + ") AS cc, sum("
-                    + summable(a).name + ") AS s, min(" + ordered(a).name + ") AS mn, max(" + ordered(a).name
-                    + ") AS mx FROM " + a.name + optionalWhere(a, null));
+            case "agg_global" ->
+                one(
+                        template,
+                        "SELECT count(*) AS c, count(" + pick(a.columns).name + ") AS cc, sum("
+                                + summable(a).name + ") AS s, min(" + ordered(a).name + ") AS mn, max("
+                                + ordered(a).name
+                                + ") AS mx FROM " + a.name + optionalWhere(a, null));
             case "agg_having" -> {
                 String[] key = groupKey(a);
                 Column s = summable(a);
-                yield one(template, "SELECT " + key[0] + ", count(*) AS c, sum(" + s.name + ") AS s FROM " + a.name
-                        + " GROUP BY " + key[1] + " HAVING count(*) > " + (1 + r.nextInt(8))
-                        + (r.nextBoolean() ? " OR" : " AND") + " sum(" + s.name + ") > " + constantFor(s));
+                yield one(
+                        template,
+                        "SELECT " + key[0] + ", count(*) AS c, sum(" + s.name + ") AS s FROM " + a.name
+                                + " GROUP BY " + key[1] + " HAVING count(*) > " + (1 + r.nextInt(8))
+                                + (r.nextBoolean() ? " OR" : " AND") + " sum(" + s.name + ") > " + constantFor(s));
             }
-            case "agg_two_keys" -> one(template, "SELECT k AS gk, g AS gk2, count(*) AS c, max(" + ordered(a).name
-                    + ") AS mx FROM " + a.name + " GROUP BY k, g");
-            case "distinct" -> one(template, "SELECT DISTINCT " + pick(a.columns).name + " AS d1, "
-                    + pick(a.columns.subList(1, a.columns.size())).name + " AS d2 FROM " + a.name
-                    + optionalWhere(a, null));
+            case "agg_two_keys" ->
+                one(
+                        template,
+                        "SELECT k AS gk, g AS gk2, count(*) AS c, max(" + ordered(a).name + ") AS mx FROM " + a.name
+                                + " GROUP BY k, g");
+            case "distinct" ->
+                one(
+                        template,
+                        "SELECT DISTINCT " + pick(a.columns).name + " AS d1, "
+                                + pick(a.columns.subList(1, a.columns.size())).name + " AS d2 FROM " + a.name
+                                + optionalWhere(a, null));
             case "join_inner", "join_left", "join_right", "join_full" -> {
                 String kind = switch (template) {
                     case "join_inner" -> "JOIN";
@@ -317,72 +376,142 @@ final class ViewCorpus {
                     case "join_right" -> "RIGHT JOIN";
                     default -> "FULL JOIN";
                 };
-                yield one(template, "SELECT p.id AS pid, q.id AS qid, p." + pick(a.columns).name + " AS pc, q."
-                        + pick(b.columns).name + " AS qc FROM " + a.name + " p " + kind + " " + b.name
-                        + " q ON p.k = q.k" + (r.nextInt(3) > 0 ? " AND " + extraCondition(a, b) : "")
-                        + (template.equals("join_inner") || template.equals("join_left")
-                                ? optionalWhere(a, "p") : ""));
+                yield one(
+                        template,
+                        "SELECT p.id AS pid, q.id AS qid, p." + pick(a.columns).name + " AS pc, q."
+                                + pick(b.columns).name + " AS qc FROM " + a.name + " p " + kind + " " + b.name
+                                + " q ON p.k = q.k" + (r.nextInt(3) > 0 ? " AND " + extraCondition(a, b) : "")
+                                + (template.equals("join_inner") || template.equals("join_left")
+                                        ? optionalWhere(a, "p")
+                                        : ""));
             }
-            case "join_two_keys" -> one(template, "SELECT p.id AS pid, q.id AS qid, p.g AS pg FROM " + a.name + " p "
-                    + pick(List.of("JOIN", "LEFT JOIN", "FULL JOIN")) + " " + b.name
-                    + " q ON p.k = q.k AND p.g = q.g");
-            case "join_3way" -> one(template, "SELECT p.id AS pid, q.id AS qid, w.id AS wid, w."
-                    + pick(c.columns).name + " AS wc FROM " + a.name + " p JOIN " + b.name + " q ON p.k = q.k "
-                    + pick(List.of("JOIN", "LEFT JOIN")) + " " + c.name + " w ON w.k = q.k AND w.g = p.g WHERE p.id % "
-                    + (2 + r.nextInt(2)) + " = 0");
-            case "join_agg" -> one(template, "SELECT p.k AS gk, count(*) AS c, sum(q." + summable(b).name
-                    + ") AS s, max(p." + ordered(a).name + ") AS mx FROM " + a.name + " p JOIN " + b.name
-                    + " q ON p.k = q.k GROUP BY p.k");
-            case "outer_join_agg" -> one(template, "SELECT p.g AS gk, count(*) AS c, count(q.id) AS cq, sum(q.k) AS sk"
-                    + " FROM " + a.name + " p LEFT JOIN " + b.name + " q ON p.k = q.k AND " + extraCondition(a, b)
-                    + " GROUP BY p.g");
-            case "union_all" -> one(template, "SELECT k AS uk, g AS ug FROM " + a.name + optionalWhere(a, null)
-                    + " UNION ALL SELECT k, g FROM " + b.name + optionalWhere(b, null)
-                    + (r.nextBoolean() ? " UNION ALL SELECT k + 10, 'z' FROM " + c.name + optionalWhere(c, null) : ""));
-            case "union_all_agg" -> one(template, "SELECT uk, count(*) AS c, count(DISTINCT src) AS srcs FROM"
-                    + " (SELECT k AS uk, 'a' AS src FROM " + a.name + " UNION ALL SELECT k, 'b' FROM " + b.name
-                    + optionalWhere(b, null) + ") u GROUP BY uk");
-            case "subquery_from" -> one(template, "SELECT x.gk, x.c, x.s FROM (SELECT k AS gk, count(*) AS c, sum("
-                    + summable(a).name + ") AS s FROM " + a.name + " GROUP BY k) x WHERE x.c > " + (2 + r.nextInt(8)));
-            case "subquery_join" -> one(template, "SELECT x.k AS gk, x.c AS c1, y.c AS c2 FROM (SELECT k, count(*) AS c"
-                    + " FROM " + a.name + " GROUP BY k) x " + pick(List.of("JOIN", "LEFT JOIN")) + " (SELECT k,"
-                    + " count(*) AS c FROM " + b.name + optionalWhere(b, null) + " GROUP BY k) y ON x.k = y.k");
+            case "join_two_keys" ->
+                one(
+                        template,
+                        "SELECT p.id AS pid, q.id AS qid, p.g AS pg FROM " + a.name + " p "
+                                + pick(List.of("JOIN", "LEFT JOIN", "FULL JOIN")) + " " + b.name
+                                + " q ON p.k = q.k AND p.g = q.g");
+            case "join_3way" ->
+                one(
+                        template,
+                        "SELECT p.id AS pid, q.id AS qid, w.id AS wid, w."
+                                + pick(c.columns).name + " AS wc FROM " + a.name + " p JOIN " + b.name
+                                + " q ON p.k = q.k "
+                                + pick(List.of("JOIN", "LEFT JOIN")) + " " + c.name
+                                + " w ON w.k = q.k AND w.g = p.g WHERE p.id % "
+                                + (2 + r.nextInt(2)) + " = 0");
+            case "join_agg" ->
+                one(
+                        template,
+                        "SELECT p.k AS gk, count(*) AS c, sum(q." + summable(b).name
+                                + ") AS s, max(p." + ordered(a).name + ") AS mx FROM " + a.name + " p JOIN " + b.name
+                                + " q ON p.k = q.k GROUP BY p.k");
+            case "outer_join_agg" ->
+                one(
+                        template,
+                        "SELECT p.g AS gk, count(*) AS c, count(q.id) AS cq, sum(q.k) AS sk"
+                                + " FROM " + a.name + " p LEFT JOIN " + b.name + " q ON p.k = q.k AND "
+                                + extraCondition(a, b)
+                                + " GROUP BY p.g");
+            case "union_all" ->
+                one(
+                        template,
+                        "SELECT k AS uk, g AS ug FROM " + a.name + optionalWhere(a, null)
+                                + " UNION ALL SELECT k, g FROM " + b.name + optionalWhere(b, null)
+                                + (r.nextBoolean()
+                                        ? " UNION ALL SELECT k + 10, 'z' FROM " + c.name + optionalWhere(c, null)
+                                        : ""));
+            case "union_all_agg" ->
+                one(
+                        template,
+                        "SELECT uk, count(*) AS c, count(DISTINCT src) AS srcs FROM"
+                                + " (SELECT k AS uk, 'a' AS src FROM " + a.name + " UNION ALL SELECT k, 'b' FROM "
+                                + b.name
+                                + optionalWhere(b, null) + ") u GROUP BY uk");
+            case "subquery_from" ->
+                one(
+                        template,
+                        "SELECT x.gk, x.c, x.s FROM (SELECT k AS gk, count(*) AS c, sum(" + summable(a).name
+                                + ") AS s FROM " + a.name + " GROUP BY k) x WHERE x.c > " + (2 + r.nextInt(8)));
+            case "subquery_join" ->
+                one(
+                        template,
+                        "SELECT x.k AS gk, x.c AS c1, y.c AS c2 FROM (SELECT k, count(*) AS c"
+                                + " FROM " + a.name + " GROUP BY k) x " + pick(List.of("JOIN", "LEFT JOIN"))
+                                + " (SELECT k,"
+                                + " count(*) AS c FROM " + b.name + optionalWhere(b, null)
+                                + " GROUP BY k) y ON x.k = y.k");
             case "topn" -> one(template, topN(a));
-            case "topn_agg" -> one(template, "SELECT k AS gk, count(*) AS c FROM " + a.name + " GROUP BY k ORDER BY"
-                    + " count(*) " + pick(List.of("DESC", "ASC")) + ", k LIMIT " + (1 + r.nextInt(4)));
+            case "topn_agg" ->
+                one(
+                        template,
+                        "SELECT k AS gk, count(*) AS c FROM " + a.name + " GROUP BY k ORDER BY" + " count(*) "
+                                + pick(List.of("DESC", "ASC")) + ", k LIMIT " + (1 + r.nextInt(4)));
             case "chain_agg" -> {
-                View v1 = new View(nextName(), template, "SELECT k, g, count(*) AS c, sum(" + summable(a).name
-                        + ") AS s FROM " + a.name + optionalWhere(a, null) + " GROUP BY k, g", false);
-                View v2 = new View(nextName(), template, "SELECT k, sum(c) AS c2, max(s) AS ms, count(*) AS ng FROM "
-                        + v1.name() + " GROUP BY k", false);
-                View v3 = new View(nextName(), template, "SELECT v.k AS gk, v.c2, q.id AS qid FROM " + v2.name()
-                        + " v JOIN " + b.name + " q ON q.k = v.k WHERE " + predicate(b, "q"), false);
+                View v1 = new View(
+                        nextName(),
+                        template,
+                        "SELECT k, g, count(*) AS c, sum(" + summable(a).name + ") AS s FROM " + a.name
+                                + optionalWhere(a, null) + " GROUP BY k, g",
+                        false);
+                View v2 = new View(
+                        nextName(),
+                        template,
+                        "SELECT k, sum(c) AS c2, max(s) AS ms, count(*) AS ng FROM " + v1.name() + " GROUP BY k",
+                        false);
+                View v3 = new View(
+                        nextName(),
+                        template,
+                        "SELECT v.k AS gk, v.c2, q.id AS qid FROM " + v2.name() + " v JOIN " + b.name
+                                + " q ON q.k = v.k WHERE " + predicate(b, "q"),
+                        false);
                 yield List.of(v1, v2, v3);
             }
             case "chain_filter_join" -> {
-                View v1 = new View(nextName(), template, "SELECT id, k, " + pick(a.columns).name + " AS c FROM "
-                        + a.name + " WHERE " + predicate(a, null), false);
-                View v2 = new View(nextName(), template, "SELECT v.id AS i1, q.id AS i2, v.c FROM " + v1.name()
-                        + " v " + pick(List.of("LEFT JOIN", "JOIN", "FULL JOIN")) + " " + b.name
-                        + " q ON v.k = q.k", false);
-                View v3 = new View(nextName(), template, "SELECT count(*) AS n, count(i2) AS n2, count(DISTINCT i1)"
-                        + " AS n1 FROM " + v2.name(), false);
+                View v1 = new View(
+                        nextName(),
+                        template,
+                        "SELECT id, k, " + pick(a.columns).name + " AS c FROM " + a.name + " WHERE "
+                                + predicate(a, null),
+                        false);
+                View v2 = new View(
+                        nextName(),
+                        template,
+                        "SELECT v.id AS i1, q.id AS i2, v.c FROM " + v1.name()
+                                + " v " + pick(List.of("LEFT JOIN", "JOIN", "FULL JOIN")) + " " + b.name
+                                + " q ON v.k = q.k",
+                        false);
+                View v3 = new View(
+                        nextName(),
+                        template,
+                        "SELECT count(*) AS n, count(i2) AS n2, count(DISTINCT i1)" + " AS n1 FROM " + v2.name(),
+                        false);
                 yield List.of(v1, v2, v3);
             }
             case "chain_topn" -> {
                 View v1 = new View(nextName(), template, topN(a), false);
-                View v2 = new View(nextName(), template, "SELECT count(*) AS n, min(i) AS mn, max(i) AS mx FROM "
-                        + v1.name(), false);
+                View v2 = new View(
+                        nextName(),
+                        template,
+                        "SELECT count(*) AS n, min(i) AS mn, max(i) AS mx FROM " + v1.name(),
+                        false);
                 yield List.of(v1, v2);
             }
             case "chain_join_views" -> {
-                View v1 = new View(nextName(), template, "SELECT k, count(*) AS c, max(" + ordered(a).name
-                        + ") AS m FROM " + a.name + " GROUP BY k", false);
-                View v2 = new View(nextName(), template, "SELECT DISTINCT k, g FROM " + b.name
-                        + optionalWhere(b, null), false);
-                View v3 = new View(nextName(), template, "SELECT x.k AS xk, x.c, y.g AS yg FROM " + v1.name() + " x "
-                        + pick(List.of("JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN")) + " " + v2.name()
-                        + " y ON x.k = y.k", false);
+                View v1 = new View(
+                        nextName(),
+                        template,
+                        "SELECT k, count(*) AS c, max(" + ordered(a).name + ") AS m FROM " + a.name + " GROUP BY k",
+                        false);
+                View v2 = new View(
+                        nextName(), template, "SELECT DISTINCT k, g FROM " + b.name + optionalWhere(b, null), false);
+                View v3 = new View(
+                        nextName(),
+                        template,
+                        "SELECT x.k AS xk, x.c, y.g AS yg FROM " + v1.name() + " x "
+                                + pick(List.of("JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN")) + " " + v2.name()
+                                + " y ON x.k = y.k",
+                        false);
                 yield List.of(v1, v2, v3);
             }
             default -> throw new IllegalArgumentException(template);
@@ -398,8 +527,8 @@ final class ViewCorpus {
         String dir = pick(List.of("", " DESC", " NULLS FIRST", " DESC NULLS LAST", " ASC NULLS LAST"));
         int limit = 1 + r.nextInt(8);
         if (t.hasPk) {
-            return "SELECT id AS i, " + c.name + " AS c FROM " + t.name + optionalWhere(t, null) + " ORDER BY "
-                    + c.name + dir + ", id" + (r.nextBoolean() ? " DESC" : "") + " LIMIT " + limit;
+            return "SELECT id AS i, " + c.name + " AS c FROM " + t.name + optionalWhere(t, null) + " ORDER BY " + c.name
+                    + dir + ", id" + (r.nextBoolean() ? " DESC" : "") + " LIMIT " + limit;
         }
         return "SELECT id AS i, " + c.name + " AS c FROM " + t.name + optionalWhere(t, null) + " ORDER BY " + c.name
                 + dir + ", id" + (r.nextBoolean() ? " DESC" : "") + " NULLS FIRST LIMIT " + limit;
@@ -425,8 +554,10 @@ final class ViewCorpus {
                 long id = t.hasPk || r.nextInt(5) > 0 ? ++nextId[ti] : 1 + r.nextInt((int) Math.max(1, nextId[ti]));
                 StringJoiner row = new StringJoiner(", ", "(", ")");
                 for (Column c : t.columns) {
-                    row.add(c.name.equals("id") ? (c.nullable && r.nextInt(20) == 0 ? "NULL" : Long.toString(id))
-                            : value(c));
+                    row.add(
+                            c.name.equals("id")
+                                    ? (c.nullable && r.nextInt(20) == 0 ? "NULL" : Long.toString(id))
+                                    : value(c));
                 }
                 values.add(row.toString());
             }
@@ -456,15 +587,20 @@ final class ViewCorpus {
         Column n = summable(t);
         return switch (r.nextInt(9)) {
             case 0 -> "UPDATE " + t.name + " SET " + c.name + " = " + value(c) + " WHERE " + idFilter;
-            case 1 -> "UPDATE " + t.name + " SET k = " + value(t.column("k")) + " WHERE " + predicate(t, null) + " AND "
-                    + idFilter;
-            case 2 -> "UPDATE " + t.name + " SET " + n.name + " = " + n.name + (n.type == ColType.NUMERIC ? " + 1.25"
-                    : " + " + (1 + r.nextInt(5))) + ", g = " + value(t.column("g")) + " WHERE k = " + r.nextInt(K_VALUES);
-            case 3 -> t.hasPk
-                    ? "UPDATE " + t.name + " SET id = id + " + ID_SHIFT + " WHERE " + idFilter
-                    : "INSERT INTO " + t.name + " SELECT * FROM " + t.name + " WHERE " + idFilter;
-            case 4 -> "UPDATE " + t.name + " SET " + c.name + " = " + value(c) + ", k = " + value(t.column("k"))
-                    + " WHERE " + predicate(t, null) + " AND " + idFilter;
+            case 1 ->
+                "UPDATE " + t.name + " SET k = " + value(t.column("k")) + " WHERE " + predicate(t, null) + " AND "
+                        + idFilter;
+            case 2 ->
+                "UPDATE " + t.name + " SET " + n.name + " = " + n.name
+                        + (n.type == ColType.NUMERIC ? " + 1.25" : " + " + (1 + r.nextInt(5))) + ", g = "
+                        + value(t.column("g")) + " WHERE k = " + r.nextInt(K_VALUES);
+            case 3 ->
+                t.hasPk
+                        ? "UPDATE " + t.name + " SET id = id + " + ID_SHIFT + " WHERE " + idFilter
+                        : "INSERT INTO " + t.name + " SELECT * FROM " + t.name + " WHERE " + idFilter;
+            case 4 ->
+                "UPDATE " + t.name + " SET " + c.name + " = " + value(c) + ", k = " + value(t.column("k")) + " WHERE "
+                        + predicate(t, null) + " AND " + idFilter;
             case 5, 6 -> "DELETE FROM " + t.name + " WHERE " + idFilter;
             case 7 -> "DELETE FROM " + t.name + " WHERE k = " + r.nextInt(K_VALUES) + " AND " + predicate(t, null);
             default -> "DELETE FROM " + t.name + " WHERE " + predicate(t, null) + " AND " + idFilter;

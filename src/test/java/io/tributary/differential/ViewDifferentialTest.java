@@ -1,5 +1,10 @@
 package io.tributary.differential;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.tributary.differential.ViewCorpus.Table;
 import io.tributary.differential.ViewCorpus.View;
 import io.tributary.meta.Database;
@@ -7,10 +12,6 @@ import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,12 +31,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Differential test of incremental materialized views: random schemas, views from every template of
@@ -56,6 +54,7 @@ class ViewDifferentialTest {
     private static final int ROUNDS = Integer.getInteger("viewdiff.rounds", 4);
     /** Random template instances per case on top of one instance of every template. */
     private static final int EXTRA_INSTANCES = 4;
+
     private static final int MAX_REPORTED = 25;
     private static final Pattern VIEW_NAME = Pattern.compile("\\bc\\d+_v\\d+\\b");
 
@@ -102,14 +101,24 @@ class ViewDifferentialTest {
                 run.runCase(c);
             }
         }
-        System.out.printf("view differential: seed=%d cases=%d views=%d view checks=%d mismatching views=%d"
-                + " time=%d ms (create %d, dml %d, compare %d)%n", seed, only < 0 ? CASES : 1, run.views, run.checks,
-                run.failures.size(), (System.nanoTime() - started) / 1_000_000, run.createNanos / 1_000_000,
-                run.dmlNanos / 1_000_000, run.compareNanos / 1_000_000);
+        System.out.printf(
+                "view differential: seed=%d cases=%d views=%d view checks=%d mismatching views=%d"
+                        + " time=%d ms (create %d, dml %d, compare %d)%n",
+                seed,
+                only < 0 ? CASES : 1,
+                run.views,
+                run.checks,
+                run.failures.size(),
+                (System.nanoTime() - started) / 1_000_000,
+                run.createNanos / 1_000_000,
+                run.dmlNanos / 1_000_000,
+                run.compareNanos / 1_000_000);
         if (!run.failures.isEmpty()) {
             StringBuilder sb = new StringBuilder(run.failures.size() + " views differ from PostgreSQL (seed " + seed
                     + "); templates: " + run.failingTemplates + "\n");
-            run.failures.values().stream().limit(MAX_REPORTED).forEach(f -> sb.append(f).append('\n'));
+            run.failures.values().stream()
+                    .limit(MAX_REPORTED)
+                    .forEach(f -> sb.append(f).append('\n'));
             fail(sb.toString());
         }
     }
@@ -125,10 +134,12 @@ class ViewDifferentialTest {
         Map<String, List<String>> plans = new LinkedHashMap<>();
         plans.put("SELECT id, v FROM ex_t WHERE v > 0", List.of("Materialize"));
         plans.put("SELECT g, count(*) AS c, sum(v) AS s FROM ex_t GROUP BY g", List.of("HashAgg", "Materialize"));
-        plans.put("SELECT t.id, u.id AS uid FROM ex_t t LEFT JOIN ex_u u ON t.g = u.g AND t.v > u.id",
+        plans.put(
+                "SELECT t.id, u.id AS uid FROM ex_t t LEFT JOIN ex_u u ON t.g = u.g AND t.v > u.id",
                 List.of("HashJoin", "Materialize"));
         plans.put("SELECT id, v FROM ex_t ORDER BY v DESC, id LIMIT 3", List.of("TopN", "Materialize"));
-        plans.put("SELECT u.g, count(*) AS c FROM ex_t t JOIN ex_u u ON t.g = u.g GROUP BY u.g",
+        plans.put(
+                "SELECT u.g, count(*) AS c FROM ex_t t JOIN ex_u u ON t.g = u.g GROUP BY u.g",
                 List.of("HashJoin", "HashAgg", "Materialize"));
         try (Statement st = trib.createStatement()) {
             for (Map.Entry<String, List<String>> e : plans.entrySet()) {
@@ -141,8 +152,8 @@ class ViewDifferentialTest {
                     }
                 }
                 for (String operator : e.getValue()) {
-                    assertTrue(text.indexOf(operator) >= 0, "plan of " + e.getKey() + " lacks " + operator + ":\n"
-                            + text);
+                    assertTrue(
+                            text.indexOf(operator) >= 0, "plan of " + e.getKey() + " lacks " + operator + ":\n" + text);
                 }
             }
             exec(trib, "CREATE MATERIALIZED VIEW ex_real AS SELECT g FROM ex_t");
@@ -167,12 +178,14 @@ class ViewDifferentialTest {
         private final long seed;
         /** View name (or a case-level key) to its first failure. */
         private final Map<String, String> failures = new LinkedHashMap<>();
+
         private final Set<String> failingTemplates = new TreeSet<>();
         private final Map<String, View> byName = new TreeMap<>();
         private int views;
         private int checks;
         /** Nanoseconds spent creating views, running DML and comparing views, for the summary line. */
         private long createNanos;
+
         private long dmlNanos;
         private long compareNanos;
 
@@ -235,8 +248,8 @@ class ViewDifferentialTest {
                 exec(pg, "DROP TABLE " + t.name() + " CASCADE");
                 String drop = tryExec(trib, "DROP TABLE " + t.name() + " CASCADE");
                 if (drop != null) {
-                    failures.putIfAbsent("drop " + t.name(), where + ": DROP TABLE " + t.name() + " CASCADE failed: "
-                            + drop);
+                    failures.putIfAbsent(
+                            "drop " + t.name(), where + ": DROP TABLE " + t.name() + " CASCADE failed: " + drop);
                 }
             }
         }
@@ -248,8 +261,9 @@ class ViewDifferentialTest {
                 for (View v : chain) {
                     String pgError = tryExec(pg, "CREATE VIEW " + v.name() + " AS " + v.sql());
                     if (pgError != null) {
-                        throw new AssertionError(where + ": the generator made a query PostgreSQL rejects (a test bug): "
-                                + pgError + "\n  " + v.sql());
+                        throw new AssertionError(
+                                where + ": the generator made a query PostgreSQL rejects (a test bug): " + pgError
+                                        + "\n  " + v.sql());
                     }
                     byName.put(v.name(), v);
                     views++;
@@ -268,8 +282,10 @@ class ViewDifferentialTest {
             long t0 = System.nanoTime();
             for (View v : live) {
                 checks++;
-                String diff = ViewResults.difference(ViewResults.read(pg, "SELECT * FROM " + v.name()),
-                        ViewResults.read(trib, "SELECT * FROM " + v.name()), v.approxNumeric());
+                String diff = ViewResults.difference(
+                        ViewResults.read(pg, "SELECT * FROM " + v.name()),
+                        ViewResults.read(trib, "SELECT * FROM " + v.name()),
+                        v.approxNumeric());
                 if (diff != null) {
                     fail(where, v, diff);
                 }
@@ -288,8 +304,10 @@ class ViewDifferentialTest {
                         + p + "\n  " + sql);
             }
             if (!p.equals(t) && !(p.startsWith("ERROR") && t.startsWith("ERROR"))) {
-                failures.putIfAbsent("dml " + where, where + ": DML outcome differs, case abandoned\n  " + sql
-                        + "\n  postgresql: " + p + "\n  tributary:  " + t);
+                failures.putIfAbsent(
+                        "dml " + where,
+                        where + ": DML outcome differs, case abandoned\n  " + sql + "\n  postgresql: " + p
+                                + "\n  tributary:  " + t);
                 return false;
             }
             return true;
@@ -305,8 +323,10 @@ class ViewDifferentialTest {
 
         private void fail(String where, View v, String what) {
             failingTemplates.add(v.template());
-            failures.putIfAbsent(v.name(), where + " view " + v.name() + " (template " + v.template() + "): " + what
-                    + "\n  CREATE MATERIALIZED VIEW " + v.name() + " AS " + v.sql() + readsFrom(v));
+            failures.putIfAbsent(
+                    v.name(),
+                    where + " view " + v.name() + " (template " + v.template() + "): " + what
+                            + "\n  CREATE MATERIALIZED VIEW " + v.name() + " AS " + v.sql() + readsFrom(v));
         }
 
         /** The definitions of the views {@code v} reads, so that a failure report is self-contained. */
@@ -316,8 +336,11 @@ class ViewDifferentialTest {
             while (m.find()) {
                 View base = byName.get(m.group());
                 if (base != null) {
-                    sb.append("\n  reads CREATE MATERIALIZED VIEW ").append(base.name()).append(" AS ")
-                            .append(base.sql()).append(readsFrom(base));
+                    sb.append("\n  reads CREATE MATERIALIZED VIEW ")
+                            .append(base.name())
+                            .append(" AS ")
+                            .append(base.sql())
+                            .append(readsFrom(base));
                 }
             }
             return sb.toString();

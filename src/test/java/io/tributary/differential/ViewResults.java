@@ -22,15 +22,14 @@ final class ViewResults {
     /** Significant digits approximate NUMERIC values are compared at (AVG results differ beyond the 16th). */
     private static final MathContext APPROX = new MathContext(12);
 
-    private ViewResults() {
-    }
+    private ViewResults() {}
 
     /** A query's rows, or the error it failed with. {@code numeric[i]} tells whether column i is NUMERIC. */
-    record Rows(List<List<String>> rows, boolean[] numeric, String error) {
-    }
+    record Rows(List<List<String>> rows, boolean[] numeric, String error) {}
 
     static Rows read(Connection c, String sql) {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
             boolean[] numeric = new boolean[n];
@@ -59,7 +58,8 @@ final class ViewResults {
      */
     static String difference(Rows expected, Rows actual, boolean approxNumeric) {
         if (expected.error != null || actual.error != null) {
-            return "postgresql: " + (expected.error != null ? "ERROR " + expected.error : expected.rows.size() + " rows")
+            return "postgresql: "
+                    + (expected.error != null ? "ERROR " + expected.error : expected.rows.size() + " rows")
                     + ", tributary: " + (actual.error != null ? "ERROR " + actual.error : actual.rows.size() + " rows");
         }
         if (expected.numeric.length != actual.numeric.length) {
@@ -94,13 +94,21 @@ final class ViewResults {
         List<String> out = new ArrayList<>(row.size());
         for (int i = 0; i < row.size(); i++) {
             String v = row.get(i);
-            out.add(v != null && approx[i] ? new BigDecimal(v).round(APPROX).stripTrailingZeros().toPlainString() : v);
+            out.add(
+                    v != null && approx[i]
+                            ? new BigDecimal(v)
+                                    .round(APPROX)
+                                    .stripTrailingZeros()
+                                    .toPlainString()
+                            : v);
         }
         return out;
     }
 
     private static String preview(List<String> rows) {
-        return rows.isEmpty() ? "(none)" : String.join(" ", rows.subList(0, Math.min(SHOWN_ROWS, rows.size())))
-                + (rows.size() > SHOWN_ROWS ? " ..." : "");
+        return rows.isEmpty()
+                ? "(none)"
+                : String.join(" ", rows.subList(0, Math.min(SHOWN_ROWS, rows.size())))
+                        + (rows.size() > SHOWN_ROWS ? " ..." : "");
     }
 }

@@ -4,7 +4,6 @@ import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.storage.StoreCensus;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +53,8 @@ final class BackfillFixture implements AutoCloseable {
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port()
-                + "/dev?user=root&socketTimeout=120");
+        return DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?user=root&socketTimeout=120");
     }
 
     static void exec(Connection c, String sql) throws SQLException {
@@ -67,7 +66,8 @@ final class BackfillFixture implements AutoCloseable {
     /** The rows of a query as sorted {@code a|b|c} strings. */
     static List<String> rows(Connection c, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
                 StringBuilder b = new StringBuilder();
@@ -112,7 +112,8 @@ final class BackfillFixture implements AutoCloseable {
      * listed (it finished or never was).
      */
     static long rowsDone(Connection c, int jobId) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW JOBS")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW JOBS")) {
             while (rs.next()) {
                 if (rs.getLong(1) == jobId) {
                     Matcher m = PROGRESS.matcher(rs.getString(3));

@@ -1,10 +1,12 @@
 package io.tributary.meta;
 
+import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
+import static io.tributary.meta.BackfillFixture.exec;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.meta.ddl.JobInfo;
 import io.tributary.stream.backfill.BackfillProgress;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
@@ -14,11 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
-import static io.tributary.meta.BackfillFixture.exec;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code backfill_rate_limit}: a backfill with one parallel unit reads its rate's rows per second (within 20%),
@@ -34,8 +33,7 @@ class BackfillRateTest {
     private static final String QUERY = "SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g";
 
     /** A job's rows done at a moment. */
-    private record Sample(long nanos, long rows) {
-    }
+    private record Sample(long nanos, long rows) {}
 
     private static long rowsDone(BackfillFixture f, int job) {
         for (JobInfo info : f.db.ddl().jobs()) {
@@ -49,7 +47,9 @@ class BackfillRateTest {
 
     @Test
     void backfillReadsAtItsRateLimitAndPausesAtZero() throws Exception {
-        try (BackfillFixture f = new BackfillFixture(20); Connection c = f.connect(); Connection other = f.connect()) {
+        try (BackfillFixture f = new BackfillFixture(20);
+                Connection c = f.connect();
+                Connection other = f.connect()) {
             exec(c, "CREATE TABLE t (id BIGINT PRIMARY KEY, g INT, v INT)");
             exec(c, "INSERT INTO t SELECT x, x % 10, x FROM generate_series(1, " + ROWS + ") AS s(x)");
             exec(c, "SET streaming_parallelism = 1");
@@ -83,8 +83,16 @@ class BackfillRateTest {
                 Sample end = samples.get(samples.size() - 1);
                 double seconds = (end.nanos() - first.nanos()) / 1e9;
                 double rate = (end.rows() - first.rows()) / seconds;
-                System.out.printf(Locale.ROOT, "backfill rate: %.0f rows/s with a limit of %d (%d checkpoints over"
-                        + " %.2f s, rows %d -> %d)%n", rate, RATE, samples.size(), seconds, first.rows(), end.rows());
+                System.out.printf(
+                        Locale.ROOT,
+                        "backfill rate: %.0f rows/s with a limit of %d (%d checkpoints over"
+                                + " %.2f s, rows %d -> %d)%n",
+                        rate,
+                        RATE,
+                        samples.size(),
+                        seconds,
+                        first.rows(),
+                        end.rows());
                 assertTrue(end.rows() < ROWS / 2, "the table outlasts the measurement");
                 assertTrue(Math.abs(rate - RATE) <= 0.2 * RATE, "rate " + rate + " within 20% of " + RATE);
 
@@ -101,8 +109,11 @@ class BackfillRateTest {
                 for (SQLWarning w = create.getWarnings(); w != null; w = w.getNextWarning()) {
                     notices.add(w.getMessage());
                 }
-                assertTrue(notices.stream().anyMatch(n -> n.matches("materialized view \"m\": \\d+\\.\\d\\d% \\(\\d+/"
-                        + ROWS + "\\) backfilled")), "progress notices of the foreground CREATE: " + notices);
+                assertTrue(
+                        notices.stream()
+                                .anyMatch(n -> n.matches(
+                                        "materialized view \"m\": \\d+\\.\\d\\d% \\(\\d+/" + ROWS + "\\) backfilled")),
+                        "progress notices of the foreground CREATE: " + notices);
             }
             assertViewEqualsQuery(c, "m", QUERY);
         }

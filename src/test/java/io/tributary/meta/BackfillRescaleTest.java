@@ -1,19 +1,18 @@
 package io.tributary.meta;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
+import static io.tributary.meta.BackfillFixture.awaitRowsDone;
+import static io.tributary.meta.BackfillFixture.exec;
+import static io.tributary.meta.BackfillFixture.rowsDone;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
-import static io.tributary.meta.BackfillFixture.awaitRowsDone;
-import static io.tributary.meta.BackfillFixture.exec;
-import static io.tributary.meta.BackfillFixture.rowsDone;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code ALTER MATERIALIZED VIEW m SET PARALLELISM n} during a slow backfill, 1 -> 3 -> 2 with writes to the
@@ -54,7 +53,8 @@ class BackfillRescaleTest {
 
     @Test
     void rescalingABackfillLosesAndDoublesNothing() throws Exception {
-        try (BackfillFixture f = new BackfillFixture(20); Connection c = f.connect()) {
+        try (BackfillFixture f = new BackfillFixture(20);
+                Connection c = f.connect()) {
             exec(c, "CREATE TABLE t (id BIGINT PRIMARY KEY, g INT, v INT)");
             exec(c, "CREATE TABLE d (g INT PRIMARY KEY, name TEXT)");
             exec(c, "INSERT INTO t SELECT x, x % 30, x FROM generate_series(1, " + ROWS + ") AS s(x)");

@@ -1,20 +1,5 @@
 package io.tributary.meta;
 
-import io.tributary.meta.ddl.BackfillJobRecord;
-import io.tributary.catalog.TableDef;
-import io.tributary.storage.Keyspace;
-import io.tributary.storage.ReadView;
-import io.tributary.storage.StoreCensus;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
 import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
 import static io.tributary.meta.BackfillFixture.awaitRowsDone;
 import static io.tributary.meta.BackfillFixture.exec;
@@ -22,6 +7,20 @@ import static io.tributary.meta.BackfillFixture.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.meta.ddl.BackfillJobRecord;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StoreCensus;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Nothing of a view whose creation ends early stays in storage, and change logs live only while a backfill reads
@@ -80,8 +79,8 @@ class BackfillStorageTest {
         }
         assertTrue(during.dataKeysBetween(progress, progress) > 0, "the progress table has rows: " + during);
         for (int upstream : upstreams) {
-            assertTrue(during.logKeys().getOrDefault(upstream, 0L) > 0, "relation " + upstream + " is logged: "
-                    + during);
+            assertTrue(
+                    during.logKeys().getOrDefault(upstream, 0L) > 0, "relation " + upstream + " is logged: " + during);
         }
         assertTrue(during.jobRecords() >= 1, "the job has a record: " + during);
         assertTrue(during.pins().contains("backfill-" + view.id()), "the snapshot is pinned: " + during);
@@ -98,7 +97,8 @@ class BackfillStorageTest {
 
     @Test
     void cancelDropAndClientCancelOfACreatingViewLeaveNothingInStorage() throws Exception {
-        try (BackfillFixture f = new BackfillFixture(20); Connection c = f.connect()) {
+        try (BackfillFixture f = new BackfillFixture(20);
+                Connection c = f.connect()) {
             load(c);
             int t = f.id("t");
             int d = f.id("d");
@@ -127,7 +127,8 @@ class BackfillStorageTest {
 
             // A foreground CREATE ended by the client's cancel request (what Ctrl-C in psql sends).
             exec(c, "SET background_ddl = false");
-            try (Statement create = c.createStatement(); Connection other = f.connect()) {
+            try (Statement create = c.createStatement();
+                    Connection other = f.connect()) {
                 CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> {
                     try {
                         create.execute("CREATE MATERIALIZED VIEW m AS " + JOIN);
@@ -159,7 +160,8 @@ class BackfillStorageTest {
 
     @Test
     void changeLogsAreEmptyAgainOnceEveryJobHasFinished() throws Exception {
-        try (BackfillFixture f = new BackfillFixture(20); Connection c = f.connect()) {
+        try (BackfillFixture f = new BackfillFixture(20);
+                Connection c = f.connect()) {
             load(c);
             int t = f.id("t");
             int d = f.id("d");

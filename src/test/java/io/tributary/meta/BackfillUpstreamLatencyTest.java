@@ -1,7 +1,8 @@
 package io.tributary.meta;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
+import static io.tributary.meta.BackfillFixture.exec;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,10 +12,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-
-import static io.tributary.meta.BackfillFixture.assertViewEqualsQuery;
-import static io.tributary.meta.BackfillFixture.exec;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The upstream is not slowed by a backfill: single-row INSERTs into a table (each waiting for its commit) take
@@ -38,6 +37,7 @@ class BackfillUpstreamLatencyTest {
      * {@code bench backfill} on an otherwise idle machine.
      */
     private static final double FACTOR = 10;
+
     private static final double SLACK_MS = 20;
 
     private static final String[] QUERIES = {
@@ -67,7 +67,9 @@ class BackfillUpstreamLatencyTest {
 
     @Test
     void singleRowInsertsAreNotSlowedByABackfill() throws Exception {
-        try (BackfillFixture f = new BackfillFixture(50); Connection c = f.connect(); Connection ddl = f.connect()) {
+        try (BackfillFixture f = new BackfillFixture(50);
+                Connection c = f.connect();
+                Connection ddl = f.connect()) {
             exec(c, "CREATE TABLE t (id BIGINT PRIMARY KEY, g INT, v INT)");
             exec(c, "CREATE TABLE d (g INT PRIMARY KEY, name TEXT)");
             exec(c, "INSERT INTO t SELECT x, x % 50, x FROM generate_series(1, " + ROWS + ") AS s(x)");
@@ -98,12 +100,19 @@ class BackfillUpstreamLatencyTest {
                 }
                 double idleMedian = median(idle);
                 double busyMedian = median(busy);
-                System.out.printf(Locale.ROOT, "single-row INSERT median: idle %.2f ms, during backfills %.2f ms"
-                        + " (%.2fx; %d samples during %d backfills)%n", idleMedian, busyMedian,
-                        busyMedian / idleMedian, busy.size(), views);
+                System.out.printf(
+                        Locale.ROOT,
+                        "single-row INSERT median: idle %.2f ms, during backfills %.2f ms"
+                                + " (%.2fx; %d samples during %d backfills)%n",
+                        idleMedian,
+                        busyMedian,
+                        busyMedian / idleMedian,
+                        busy.size(),
+                        views);
                 assertTrue(busy.size() >= SAMPLES / 3, "enough inserts ran during backfills: " + busy.size());
-                assertTrue(busyMedian <= FACTOR * idleMedian + SLACK_MS, "median INSERT latency during backfills "
-                        + busyMedian + " ms, idle " + idleMedian + " ms");
+                assertTrue(
+                        busyMedian <= FACTOR * idleMedian + SLACK_MS,
+                        "median INSERT latency during backfills " + busyMedian + " ms, idle " + idleMedian + " ms");
             }
             exec(ddl, "WAIT");
             for (int i = 0; i < MAX_VIEWS && f.db.catalog().table("v" + i).isPresent(); i++) {

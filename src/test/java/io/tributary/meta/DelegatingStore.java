@@ -4,7 +4,6 @@ import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
-
 import java.util.List;
 import java.util.Optional;
 
@@ -72,6 +71,5 @@ public class DelegatingStore implements StateStore {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

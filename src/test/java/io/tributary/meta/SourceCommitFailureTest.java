@@ -1,5 +1,8 @@
 package io.tributary.meta;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SourceDef;
 import io.tributary.catalog.TableDef;
@@ -24,10 +27,6 @@ import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.storage.rocksdb.RocksStateStore;
 import io.tributary.stream.runtime.StreamRuntime;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -35,9 +34,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An epoch holding a source's rows fails to commit while the source runs: the split reads again
@@ -70,16 +69,43 @@ class SourceCommitFailureTest {
             CatalogService catalogService = CatalogService.recover(flaky);
             StreamRuntime streams = new StreamRuntime(flaky, 10);
             barriers.start();
-            SourceManager sources = new SourceManager(new SourceEngine(catalogService.catalog(), barriers, flaky,
-                    streams, new RowIdGenerator(0)), new Connectors(List.of(new DatagenConnector())));
-            DdlController ddl = new DdlController(catalogService, barriers, flaky, streams,
-                    new CalciteViewPlanner(catalogService.catalog()), sources);
+            SourceManager sources = new SourceManager(
+                    new SourceEngine(catalogService.catalog(), barriers, flaky, streams, new RowIdGenerator(0)),
+                    new Connectors(List.of(new DatagenConnector())));
+            DdlController ddl = new DdlController(
+                    catalogService,
+                    barriers,
+                    flaky,
+                    streams,
+                    new CalciteViewPlanner(catalogService.catalog()),
+                    sources);
             try {
-                ddl.createTable("g", List.of(new ColumnDef("id", DataType.BIGINT, false, false),
-                                new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true)), new int[] {1}, "g", false,
-                        new SourceDef("datagen", Map.of("fields.id.kind", "sequence", "fields.id.end",
-                                Integer.toString(ROWS), "datagen.rows.per.second", "6000", "datagen.split.num", "2"),
-                                null, null, null, null, false, 0, SourceDef.UNLIMITED));
+                ddl.createTable(
+                        "g",
+                        List.of(
+                                new ColumnDef("id", DataType.BIGINT, false, false),
+                                new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true)),
+                        new int[] {1},
+                        "g",
+                        false,
+                        new SourceDef(
+                                "datagen",
+                                Map.of(
+                                        "fields.id.kind",
+                                        "sequence",
+                                        "fields.id.end",
+                                        Integer.toString(ROWS),
+                                        "datagen.rows.per.second",
+                                        "6000",
+                                        "datagen.split.num",
+                                        "2"),
+                                null,
+                                null,
+                                null,
+                                null,
+                                false,
+                                0,
+                                SourceDef.UNLIMITED));
                 awaitIngested(sources, ROWS / 4);
                 failNext.set(2);
                 awaitIngested(sources, ROWS);
@@ -94,8 +120,8 @@ class SourceCommitFailureTest {
             Set<Long> ids = new HashSet<>();
             long rows = 0;
             try (ReadView view = rocks.snapshot();
-                 KvIterator it = view.scan(Keyspace.DATA, TableKeys.tableStart(table.id()),
-                         TableKeys.tableEnd(table.id()))) {
+                    KvIterator it = view.scan(
+                            Keyspace.DATA, TableKeys.tableStart(table.id()), TableKeys.tableEnd(table.id()))) {
                 while (it.next()) {
                     rows++;
                     ids.add((Long) codec.decode(it.value())[0]);
@@ -109,7 +135,10 @@ class SourceCommitFailureTest {
 
     private static void awaitIngested(SourceManager sources, long rows) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 30_000;
-        while (sources.progress().stream().mapToLong(SourceManager.SplitProgress::rowsIngested).sum() < rows) {
+        while (sources.progress().stream()
+                        .mapToLong(SourceManager.SplitProgress::rowsIngested)
+                        .sum()
+                < rows) {
             assertTrue(System.currentTimeMillis() < deadline, "timed out waiting for " + rows + " rows");
             Thread.sleep(10);
         }

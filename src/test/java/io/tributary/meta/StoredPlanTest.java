@@ -1,15 +1,15 @@
 package io.tributary.meta;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.catalog.Catalog;
 import io.tributary.common.SqlState;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,10 +20,9 @@ import java.sql.Statement;
 import java.util.Comparator;
 import java.util.function.Function;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * A view's stream plan is stored at CREATE; after a restart whose planner plans the view's query
@@ -70,20 +69,22 @@ class StoredPlanTest {
     /** Plans view {@code g} with an extra filter that keeps every row: same columns, same state, another plan. */
     private static ViewPlanner changedFor(Catalog catalog) {
         ViewPlanner real = new CalciteViewPlanner(catalog);
-        return (query, viewId, name) -> real.plan(name.equals("g")
-                ? query.replace("FROM t", "FROM t WHERE v > -1000000") : query, viewId, name);
+        return (query, viewId, name) -> real.plan(
+                name.equals("g") ? query.replace("FROM t", "FROM t WHERE v > -1000000") : query, viewId, name);
     }
 
     @Test
     void aViewWhoseQueryPlansDifferentlyAfterARestartIsNotMaintained() throws Exception {
-        try (Connection c = open(CalciteViewPlanner::new); Statement st = c.createStatement()) {
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
             st.execute("INSERT INTO t SELECT x, x % 7 FROM generate_series(1, 100) AS s(x)");
             st.execute("CREATE MATERIALIZED VIEW g AS SELECT v, count(*) AS c FROM t GROUP BY v");
             st.execute("CREATE MATERIALIZED VIEW h AS SELECT v, sum(id) AS s FROM t GROUP BY v");
         }
         close();
-        try (Connection c = open(StoredPlanTest::changedFor); Statement st = c.createStatement()) {
+        try (Connection c = open(StoredPlanTest::changedFor);
+                Statement st = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM g"));
             assertEquals(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, e.getSQLState());
             assertTrue(e.getMessage().contains("materialized view \"g\" is not maintained"), e.getMessage());
@@ -96,7 +97,8 @@ class StoredPlanTest {
             assertEquals(15, count(st, "SELECT c FROM g WHERE v = 3"));
         }
         close();
-        try (Connection c = open(StoredPlanTest::changedFor); Statement st = c.createStatement()) {
+        try (Connection c = open(StoredPlanTest::changedFor);
+                Statement st = c.createStatement()) {
             st.execute("INSERT INTO t VALUES (102, 3)");
             awaitEquals(st, 16, "SELECT c FROM g WHERE v = 3");
         }

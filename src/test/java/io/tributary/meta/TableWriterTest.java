@@ -14,7 +14,6 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.calcite.CalciteViewPlanner;
-
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +46,8 @@ class TableWriterTest {
     }
 
     private TableDef createKv(String name) throws InterruptedException {
-        List<ColumnDef> cols = List.of(new ColumnDef("id", DataType.INTEGER, true, false),
+        List<ColumnDef> cols = List.of(
+                new ColumnDef("id", DataType.INTEGER, true, false),
                 new ColumnDef("v", DataType.TEXT, false, false),
                 new ColumnDef("n", DataType.INTEGER, true, false));
         assertTrue(db.ddl().createTable(name, cols, new int[] {0}, "CREATE TABLE " + name, false, null));
@@ -56,7 +55,8 @@ class TableWriterTest {
     }
 
     private TableDef createNoPk(String name) throws InterruptedException {
-        List<ColumnDef> cols = List.of(new ColumnDef("v", DataType.TEXT, false, false),
+        List<ColumnDef> cols = List.of(
+                new ColumnDef("v", DataType.TEXT, false, false),
                 new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true));
         db.ddl().createTable(name, cols, new int[] {1}, "CREATE TABLE " + name, false, null);
         return db.catalog().table(name).orElseThrow();
@@ -72,7 +72,8 @@ class TableWriterTest {
 
     private List<Object[]> rows(TableDef t) {
         List<Object[]> out = new ArrayList<>();
-        try (Snapshot s = db.snapshots().open(); TableScan scan = s.scan(t)) {
+        try (Snapshot s = db.snapshots().open();
+                TableScan scan = s.scan(t)) {
             while (scan.hasNext()) {
                 out.add(scan.next());
             }
@@ -120,8 +121,7 @@ class TableWriterTest {
             w.insert(row(1, "again"));
             w.replace(row(7, "SEVEN"));
             assertEquals(4, w.count());
-            TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply());
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             assertEquals("duplicate key value violates unique constraint \"t_pkey\"", e.getMessage());
             assertEquals("Key (id)=(1) already exists.", e.detail());
@@ -142,8 +142,7 @@ class TableWriterTest {
             w.delete(row(1, "a"));
             w.insert(row(1, "b"));
             w.insert(row(1, "c"));
-            TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply());
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             assertEquals("Key (id)=(1) already exists.", e.detail());
         }
@@ -164,8 +163,7 @@ class TableWriterTest {
             w.insert(row(1, "one"));
             w.insert(row(5, "dup"));
             w.insert(row(9, "nine"));
-            TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply());
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             assertEquals("Key (id)=(5) already exists.", e.detail());
         }
@@ -176,13 +174,13 @@ class TableWriterTest {
     @Test
     void duplicateAgainstAnotherStatementInTheSameOpenEpoch() throws Exception {
         TableDef t = createKv("t");
-        try (TableWriter a = db.newTableWriter(t); TableWriter b = db.newTableWriter(t)) {
+        try (TableWriter a = db.newTableWriter(t);
+                TableWriter b = db.newTableWriter(t)) {
             a.insert(row(1, "a"));
             b.insert(row(1, "b"));
             b.insert(row(2, "b2"));
             long ticket = a.apply(); // staged, not yet committed
-            TributaryException e = assertThrows(TributaryException.class,
-                    () -> b.apply());
+            TributaryException e = assertThrows(TributaryException.class, () -> b.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
             db.barriers().awaitCommitted(ticket);
         }
@@ -197,8 +195,7 @@ class TableWriterTest {
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(new Object[] {new BigDecimal("1.0")});
             w.insert(new Object[] {new BigDecimal("1.00")});
-            TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply());
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
         }
         db.barriers().flush();
@@ -207,8 +204,9 @@ class TableWriterTest {
         statement(t, w -> w.insert(new Object[] {new BigDecimal("1.0")}));
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(new Object[] {new BigDecimal("1.000")});
-            assertEquals(SqlState.UNIQUE_VIOLATION, assertThrows(TributaryException.class,
-                    () -> w.apply()).sqlState());
+            assertEquals(
+                    SqlState.UNIQUE_VIOLATION,
+                    assertThrows(TributaryException.class, () -> w.apply()).sqlState());
         }
     }
 
@@ -219,7 +217,8 @@ class TableWriterTest {
             TributaryException e = assertThrows(TributaryException.class, () -> w.insert(new Object[] {1, "x", null}));
             assertEquals(SqlState.NOT_NULL_VIOLATION, e.sqlState());
             assertEquals("null value in column \"n\" of relation \"t\" violates not-null constraint", e.getMessage());
-            TributaryException e2 = assertThrows(TributaryException.class, () -> w.replace(new Object[] {null, "x", 1}));
+            TributaryException e2 =
+                    assertThrows(TributaryException.class, () -> w.replace(new Object[] {null, "x", 1}));
             assertEquals(SqlState.NOT_NULL_VIOLATION, e2.sqlState());
         }
     }
@@ -244,8 +243,7 @@ class TableWriterTest {
         try (TableWriter w = db.newTableWriter(t)) {
             w.delete(row(1, "b"));
             w.insert(row(3, "b"));
-            TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply());
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
             assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
         }
         db.barriers().flush();
@@ -292,8 +290,11 @@ class TableWriterTest {
         statement(t2, w -> w.insert(new Object[] {"after restart", null}));
         List<Object[]> all = rows(t2);
         assertEquals(1001, all.size());
-        long newId = all.stream().filter(r -> "after restart".equals(r[0])).mapToLong(r -> (Long) r[1])
-                .findFirst().orElseThrow();
+        long newId = all.stream()
+                .filter(r -> "after restart".equals(r[0]))
+                .mapToLong(r -> (Long) r[1])
+                .findFirst()
+                .orElseThrow();
         assertTrue(newId > max, "row id after restart " + newId + " must exceed " + max);
     }
 
@@ -310,7 +311,9 @@ class TableWriterTest {
         }
         db.close();
         db = Database.open(dir, 10_000, CalciteViewPlanner::new);
-        assertEquals(List.of("t", "u"), db.catalog().tables().stream().map(TableDef::name).toList());
+        assertEquals(
+                List.of("t", "u"),
+                db.catalog().tables().stream().map(TableDef::name).toList());
         TableDef t2 = db.catalog().table("t").orElseThrow();
         assertEquals(t.id(), t2.id());
         assertEquals(t.columns(), t2.columns());
@@ -319,11 +322,12 @@ class TableWriterTest {
         // committed keys are still unique after the restart
         try (TableWriter w = db.newTableWriter(t2)) {
             w.insert(row(1, "dup"));
-            assertEquals(SqlState.UNIQUE_VIOLATION, assertThrows(TributaryException.class,
-                    () -> w.apply()).sqlState());
+            assertEquals(
+                    SqlState.UNIQUE_VIOLATION,
+                    assertThrows(TributaryException.class, () -> w.apply()).sqlState());
         }
         // table ids are never reused, even after a drop and a restart
-        db.ddl().drop(List.of("u"), RelationKind.TABLE, false, false, notice -> { });
+        db.ddl().drop(List.of("u"), RelationKind.TABLE, false, false, notice -> {});
         db.close();
         db = Database.open(dir, 10_000, CalciteViewPlanner::new);
         TableDef v = createKv("v");
@@ -336,9 +340,8 @@ class TableWriterTest {
         TableDef t = createKv("t");
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(row(1, "a"));
-            db.ddl().drop(List.of("t"), RelationKind.TABLE, false, false, notice -> { });
-            TributaryException e = assertThrows(TributaryException.class,
-                    () -> w.apply());
+            db.ddl().drop(List.of("t"), RelationKind.TABLE, false, false, notice -> {});
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
             assertEquals(SqlState.UNDEFINED_TABLE, e.sqlState());
         }
         TableDef again = createKv("t");

@@ -1,14 +1,13 @@
 package io.tributary.plan;
 
-import io.tributary.common.types.DataType;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.common.types.DataType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class PlanFingerprintTest {
     private static final Field ID = new Field("id", DataType.BIGINT);
@@ -17,16 +16,25 @@ class PlanFingerprintTest {
     private static MaterializeNode join(JoinKind kind, boolean nullSafe, int limit) {
         StreamNode a = new ExchangeNode(new SourceNode(1, "a", List.of(ID, K), new int[] {0}), Distribution.hash(1));
         StreamNode b = new ExchangeNode(new SourceNode(2, "b", List.of(ID, K), new int[] {0}), Distribution.hash(1));
-        HashJoinNode join = new HashJoinNode(a, b, kind, new int[] {1}, new int[] {1}, new boolean[] {nullSafe},
-                null, List.of(ID, K, ID, K), new int[] {0, 2});
-        StreamNode top = new TopNNode(new ExchangeNode(join, Distribution.SINGLE),
-                List.of(new SortKey(0, true, false)), 0, limit);
+        HashJoinNode join = new HashJoinNode(
+                a,
+                b,
+                kind,
+                new int[] {1},
+                new int[] {1},
+                new boolean[] {nullSafe},
+                null,
+                List.of(ID, K, ID, K),
+                new int[] {0, 2});
+        StreamNode top = new TopNNode(
+                new ExchangeNode(join, Distribution.SINGLE), List.of(new SortKey(0, true, false)), 0, limit);
         return new MaterializeNode(top, 9, "m");
     }
 
     @Test
     void equalPlansBuiltApartHaveEqualFingerprints() {
-        assertEquals(PlanFingerprint.of(join(JoinKind.INNER, false, 10)),
+        assertEquals(
+                PlanFingerprint.of(join(JoinKind.INNER, false, 10)),
                 PlanFingerprint.of(join(JoinKind.INNER, false, 10)));
     }
 

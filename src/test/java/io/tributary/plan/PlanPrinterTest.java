@@ -1,15 +1,14 @@
 package io.tributary.plan;
 
-import io.tributary.common.types.DataType;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.common.types.DataType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class PlanPrinterTest {
     private static final Field ID = new Field("id", DataType.BIGINT);
@@ -26,10 +25,21 @@ class PlanPrinterTest {
     private static MaterializeNode plan() {
         StreamNode a = new ExchangeNode(source(1, "a"), Distribution.hash(1));
         StreamNode b = new ExchangeNode(source(2, "b"), Distribution.hash(1));
-        HashJoinNode join = new HashJoinNode(a, b, JoinKind.INNER, new int[] {1}, new int[] {1}, new boolean[] {false},
-                null, List.of(ID, K, ID, K), new int[] {0, 2});
-        HashAggNode agg = new HashAggNode(new ExchangeNode(join, Distribution.hash(1)), new int[] {1},
-                List.of(new AggCall(AggKind.COUNT, -1, false, -1, DataType.BIGINT),
+        HashJoinNode join = new HashJoinNode(
+                a,
+                b,
+                JoinKind.INNER,
+                new int[] {1},
+                new int[] {1},
+                new boolean[] {false},
+                null,
+                List.of(ID, K, ID, K),
+                new int[] {0, 2});
+        HashAggNode agg = new HashAggNode(
+                new ExchangeNode(join, Distribution.hash(1)),
+                new int[] {1},
+                List.of(
+                        new AggCall(AggKind.COUNT, -1, false, -1, DataType.BIGINT),
                         new AggCall(AggKind.MIN, 0, false, -1, DataType.BIGINT)),
                 List.of(K, new Field("c", DataType.BIGINT), new Field("lo", DataType.BIGINT)));
         return new MaterializeNode(agg, 9, "m");
@@ -37,21 +47,22 @@ class PlanPrinterTest {
 
     @Test
     void fragmentsAreCutAtExchangesAndNumberedInPreOrder() {
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [k, c, lo], stream key: [$0], dist: hash[$0] }",
-                "└─StreamHashAgg { group: [$1], aggs: [count(*), min($0)], stream key: [$0], dist: hash[$0],"
-                        + " state tables: [#0, #1] }",
-                "  └─StreamExchange { dist: hash[$1] } from fragment 1",
-                "Fragment 1",
-                "StreamHashJoin { type: inner, on: [$1 = $3], stream key: [$0, $2], dist: hash[$1],"
-                        + " state tables: [#2, #3] }",
-                "├─StreamExchange { dist: hash[$1] } from fragment 2",
-                "└─StreamExchange { dist: hash[$1] } from fragment 3",
-                "Fragment 2",
-                "StreamSource { relation: a, columns: [id, k], stream key: [$0], dist: hash[$0] }",
-                "Fragment 3",
-                "StreamSource { relation: b, columns: [id, k], stream key: [$0], dist: hash[$0] }"),
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [k, c, lo], stream key: [$0], dist: hash[$0] }",
+                        "└─StreamHashAgg { group: [$1], aggs: [count(*), min($0)], stream key: [$0], dist: hash[$0],"
+                                + " state tables: [#0, #1] }",
+                        "  └─StreamExchange { dist: hash[$1] } from fragment 1",
+                        "Fragment 1",
+                        "StreamHashJoin { type: inner, on: [$1 = $3], stream key: [$0, $2], dist: hash[$1],"
+                                + " state tables: [#2, #3] }",
+                        "├─StreamExchange { dist: hash[$1] } from fragment 2",
+                        "└─StreamExchange { dist: hash[$1] } from fragment 3",
+                        "Fragment 2",
+                        "StreamSource { relation: a, columns: [id, k], stream key: [$0], dist: hash[$0] }",
+                        "Fragment 3",
+                        "StreamSource { relation: b, columns: [id, k], stream key: [$0], dist: hash[$0] }"),
                 PlanPrinter.explain(plan(), null));
     }
 
@@ -86,8 +97,16 @@ class PlanPrinterTest {
     @Test
     void outerJoinOutputIsPlacedByTheSideThatIsNeverPadded() {
         for (JoinKind kind : JoinKind.values()) {
-            HashJoinNode join = new HashJoinNode(source(1, "a"), source(2, "b"), kind, new int[] {1}, new int[] {1},
-                    new boolean[] {false}, null, List.of(ID, K, ID, K), new int[] {0, 2});
+            HashJoinNode join = new HashJoinNode(
+                    source(1, "a"),
+                    source(2, "b"),
+                    kind,
+                    new int[] {1},
+                    new int[] {1},
+                    new boolean[] {false},
+                    null,
+                    List.of(ID, K, ID, K),
+                    new int[] {0, 2});
             Distribution expected = switch (kind) {
                 case INNER, LEFT -> Distribution.hash(1);
                 case RIGHT -> Distribution.hash(3);

@@ -1,15 +1,17 @@
 package io.tributary.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.meta.Database;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -41,14 +43,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * pgjdbc against a real in-process server backed by the real engine: prepared statements (server-prepared, binary
@@ -97,7 +96,8 @@ class JdbcEngineTest {
     }
 
     private static long queryLong(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             assertTrue(rs.next(), sql);
             long v = rs.getLong(1);
             assertFalse(rs.next(), sql);
@@ -127,10 +127,25 @@ class JdbcEngineTest {
     private static final int NULL_ROW = 7;
 
     /** The values of row {@code id} (ids 1..TYPED_ROWS; NULL_ROW is all NULL except the key). */
-    record TypedRow(long id, boolean b, short sm, int i, long l, float r, double d, BigDecimal n, String vc,
-                    String t, LocalDate dt, LocalTime tm, LocalDateTime ts, OffsetDateTime tz, byte[] by) {
+    record TypedRow(
+            long id,
+            boolean b,
+            short sm,
+            int i,
+            long l,
+            float r,
+            double d,
+            BigDecimal n,
+            String vc,
+            String t,
+            LocalDate dt,
+            LocalTime tm,
+            LocalDateTime ts,
+            OffsetDateTime tz,
+            byte[] by) {
         static TypedRow of(int id) {
-            return new TypedRow(id,
+            return new TypedRow(
+                    id,
                     id % 2 == 0,
                     (short) (id == 1 ? Short.MIN_VALUE : id == 2 ? Short.MAX_VALUE : -id * 3),
                     id == 1 ? Integer.MIN_VALUE : id == 2 ? Integer.MAX_VALUE : id * 1_000_003,
@@ -149,9 +164,11 @@ class JdbcEngineTest {
     }
 
     private static void createTypedTable(Connection c, String name) throws SQLException {
-        exec(c, "CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, b BOOLEAN, sm SMALLINT, i INT, l BIGINT, r REAL,"
-                + " d DOUBLE PRECISION, n NUMERIC(10,2), vc VARCHAR(40), t TEXT, dt DATE, tm TIME, ts TIMESTAMP,"
-                + " tz TIMESTAMPTZ, bin BYTEA)");
+        exec(
+                c,
+                "CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, b BOOLEAN, sm SMALLINT, i INT, l BIGINT, r REAL,"
+                        + " d DOUBLE PRECISION, n NUMERIC(10,2), vc VARCHAR(40), t TEXT, dt DATE, tm TIME, ts TIMESTAMP,"
+                        + " tz TIMESTAMPTZ, bin BYTEA)");
     }
 
     /**
@@ -192,7 +209,9 @@ class JdbcEngineTest {
                     ps.setString(10, v.t());
                     if (typedTemporals) {
                         ps.setDate(11, Date.valueOf(v.dt()));
-                        ps.setTime(12, new Time(Time.valueOf(v.tm().withNano(0)).getTime() + v.tm().getNano() / 1_000_000));
+                        ps.setTime(
+                                12,
+                                new Time(Time.valueOf(v.tm().withNano(0)).getTime() + v.tm().getNano() / 1_000_000));
                         ps.setTimestamp(13, Timestamp.valueOf(v.ts()));
                         ps.setObject(14, v.tz());
                     } else {
@@ -238,7 +257,8 @@ class JdbcEngineTest {
         LocalDateTime expectedTs = microTimestamps ? v.ts() : v.ts().withNano(v.ts().getNano() / 1_000_000 * 1_000_000);
         assertEquals(expectedTs, rs.getObject("ts", LocalDateTime.class), row + "ts");
         assertEquals(Timestamp.valueOf(expectedTs), rs.getTimestamp("ts"), row + "ts");
-        OffsetDateTime expectedTz = microTimestamps ? v.tz() : v.tz().withNano(v.tz().getNano() / 1_000_000 * 1_000_000);
+        OffsetDateTime expectedTz =
+                microTimestamps ? v.tz() : v.tz().withNano(v.tz().getNano() / 1_000_000 * 1_000_000);
         OffsetDateTime tz = rs.getObject("tz", OffsetDateTime.class);
         assertNotNull(tz, row + "tz");
         assertEquals(expectedTz.toInstant(), tz.toInstant(), row + "tz");
@@ -254,7 +274,8 @@ class JdbcEngineTest {
             assertEquals(TYPED_ROWS, queryLong(c, "SELECT count(*) FROM typed"));
 
             // Simple-protocol/text read (first executions of an unnamed statement use text results).
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM typed ORDER BY id")) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT * FROM typed ORDER BY id")) {
                 for (int id = 1; id <= TYPED_ROWS; id++) {
                     assertTrue(rs.next());
                     checkTypedRow(rs, id, false);
@@ -274,7 +295,8 @@ class JdbcEngineTest {
                         }
                     }
                 }
-                assertTrue(ps.unwrap(org.postgresql.PGStatement.class).isUseServerPrepare(),
+                assertTrue(
+                        ps.unwrap(org.postgresql.PGStatement.class).isUseServerPrepare(),
                         "pgjdbc should have switched to a server-prepared statement");
             }
         }
@@ -286,9 +308,11 @@ class JdbcEngineTest {
         Properties props = new Properties();
         props.setProperty("user", "root");
         props.setProperty("prepareThreshold", "-1");
-        props.setProperty("binaryTransferEnable", "BOOL,INT2,INT4,INT8,FLOAT4,FLOAT8,NUMERIC,DATE,TIME,TIMESTAMP,"
-                + "TIMESTAMPTZ,BYTEA");
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", props)) {
+        props.setProperty(
+                "binaryTransferEnable",
+                "BOOL,INT2,INT4,INT8,FLOAT4,FLOAT8,NUMERIC,DATE,TIME,TIMESTAMP," + "TIMESTAMPTZ,BYTEA");
+        try (Connection c =
+                DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", props)) {
             createTypedTable(c, "typed_bin");
             insertTypedRows(c, "typed_bin", false);
             try (PreparedStatement ps = c.prepareStatement("SELECT * FROM typed_bin WHERE id >= ? ORDER BY id")) {
@@ -312,14 +336,18 @@ class JdbcEngineTest {
     void temporalValuesReadBackAtMillisecondPrecision() throws Exception {
         try (Connection c = connect()) {
             exec(c, "CREATE TABLE ts_prec (id INT PRIMARY KEY, tm TIME, ts TIMESTAMP, tz TIMESTAMPTZ)");
-            exec(c, "INSERT INTO ts_prec VALUES (1, '01:02:03.123456', '2021-03-04 05:06:07.123456',"
-                    + " '2021-03-04 05:06:07.123456+00')");
+            exec(
+                    c,
+                    "INSERT INTO ts_prec VALUES (1, '01:02:03.123456', '2021-03-04 05:06:07.123456',"
+                            + " '2021-03-04 05:06:07.123456+00')");
             try (Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT tm, ts, tz, ts + INTERVAL '1' DAY FROM ts_prec")) {
+                    ResultSet rs = st.executeQuery("SELECT tm, ts, tz, ts + INTERVAL '1' DAY FROM ts_prec")) {
                 assertTrue(rs.next());
                 assertEquals(LocalTime.of(1, 2, 3, 123_000_000), rs.getObject(1, LocalTime.class));
                 assertEquals(LocalDateTime.of(2021, 3, 4, 5, 6, 7, 123_000_000), rs.getObject(2, LocalDateTime.class));
-                assertEquals(OffsetDateTime.of(2021, 3, 4, 5, 6, 7, 123_000_000, ZoneOffset.UTC).toInstant(),
+                assertEquals(
+                        OffsetDateTime.of(2021, 3, 4, 5, 6, 7, 123_000_000, ZoneOffset.UTC)
+                                .toInstant(),
                         rs.getObject(3, OffsetDateTime.class).toInstant());
                 assertEquals(LocalDateTime.of(2021, 3, 5, 5, 6, 7, 123_000_000), rs.getObject(4, LocalDateTime.class));
             }
@@ -345,7 +373,8 @@ class JdbcEngineTest {
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO tparam (id, tz) VALUES (?, ?)")) {
                 ps.setInt(1, 4);
-                ps.setObject(2, OffsetDateTime.of(2021, 3, 4, 5, 6, 7, 0, ZoneOffset.ofHours(2))); // declared timestamptz
+                ps.setObject(
+                        2, OffsetDateTime.of(2021, 3, 4, 5, 6, 7, 0, ZoneOffset.ofHours(2))); // declared timestamptz
                 assertEquals(1, ps.executeUpdate());
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO tparam (id, tm) VALUES (?, ?)")) {
@@ -437,8 +466,10 @@ class JdbcEngineTest {
             + " 'internal error: Illegal TIMESTAMP WITH LOCAL TIME ZONE literal ...: not in format"
             + " 'yyyy-MM-dd HH:mm:ss zone''. PostgreSQL accepts both; a plain string literal in INSERT VALUES works")
     void timestamptzLiterals() throws Exception {
-        Instant expected = OffsetDateTime.of(2021, 3, 4, 5, 6, 7, 123_000_000, ZoneOffset.UTC).toInstant();
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        Instant expected = OffsetDateTime.of(2021, 3, 4, 5, 6, 7, 123_000_000, ZoneOffset.UTC)
+                .toInstant();
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SELECT CAST('2021-03-04 05:06:07.123+00' AS TIMESTAMPTZ)")) {
                 assertTrue(rs.next());
                 assertEquals(expected, rs.getObject(1, OffsetDateTime.class).toInstant());
@@ -503,7 +534,8 @@ class JdbcEngineTest {
                     }
                 }
             }
-            try (PreparedStatement upd = c.prepareStatement("UPDATE kv SET v = v + ?, s = CAST(? AS TEXT) WHERE id BETWEEN ? AND ?")) {
+            try (PreparedStatement upd =
+                    c.prepareStatement("UPDATE kv SET v = v + ?, s = CAST(? AS TEXT) WHERE id BETWEEN ? AND ?")) {
                 for (int i = 0; i < 10; i++) {
                     upd.setInt(1, 1);
                     upd.setString(2, "upd");
@@ -593,7 +625,8 @@ class JdbcEngineTest {
     @Test
     void fetchSizeStreamsWithStatementSnapshot() throws Exception {
         final int rows = 50_000;
-        try (Connection c = connect(); Connection other = connect()) {
+        try (Connection c = connect();
+                Connection other = connect()) {
             exec(c, "CREATE TABLE big (id INT PRIMARY KEY, v BIGINT NOT NULL)");
             exec(c, "INSERT INTO big SELECT x, x * 3 FROM generate_series(1, " + rows + ") AS g(x)");
             c.setAutoCommit(false);
@@ -735,16 +768,22 @@ class JdbcEngineTest {
                     ps.setInt(1, 1);
                     ps.setString(2, "dup");
                     ps.setInt(3, 0);
-                    assertEquals("23505", assertThrows(SQLException.class, ps::executeUpdate).getSQLState());
+                    assertEquals(
+                            "23505",
+                            assertThrows(SQLException.class, ps::executeUpdate).getSQLState());
                     ps.setInt(1, 100 + i);
                     ps.setNull(2, Types.VARCHAR);
-                    assertEquals("23502", assertThrows(SQLException.class, ps::executeUpdate).getSQLState());
+                    assertEquals(
+                            "23502",
+                            assertThrows(SQLException.class, ps::executeUpdate).getSQLState());
                 }
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT v / ? FROM err")) {
                 for (int i = 0; i < 6; i++) {
                     ps.setInt(1, 0);
-                    assertEquals("22012", assertThrows(SQLException.class, ps::executeQuery).getSQLState());
+                    assertEquals(
+                            "22012",
+                            assertThrows(SQLException.class, ps::executeQuery).getSQLState());
                     ps.setInt(1, 5);
                     try (ResultSet rs = ps.executeQuery()) {
                         assertTrue(rs.next());
@@ -754,7 +793,9 @@ class JdbcEngineTest {
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT id FROM err WHERE id = ?")) {
                 ps.setString(1, "not-a-number");
-                assertEquals("22P02", assertThrows(SQLException.class, ps::executeQuery).getSQLState());
+                assertEquals(
+                        "22P02",
+                        assertThrows(SQLException.class, ps::executeQuery).getSQLState());
             }
             assertEquals(1, queryLong(c, "SELECT count(*) FROM err"));
             assertNotNull(c.getMetaData().getDatabaseProductVersion());
@@ -800,8 +841,9 @@ class JdbcEngineTest {
                 inserted += f.get(40, TimeUnit.SECONDS);
             }
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            System.out.printf("JdbcEngineTest: %d threads x %d single-row INSERTs (implicit_flush, barrier 20 ms): %d ms"
-                    + " (%.2f ms/insert/thread; serial barriers would take >= %d ms)%n",
+            System.out.printf(
+                    "JdbcEngineTest: %d threads x %d single-row INSERTs (implicit_flush, barrier 20 ms): %d ms"
+                            + " (%.2f ms/insert/thread; serial barriers would take >= %d ms)%n",
                     threads, perThread, ms, (double) ms / perThread, threads * perThread * 20L);
             assertEquals(threads * perThread, inserted);
             try (Connection c = connect()) {

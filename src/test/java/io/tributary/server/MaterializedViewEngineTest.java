@@ -1,14 +1,12 @@
 package io.tributary.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.tributary.meta.Database;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,9 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Materialized views on the real engine over pgjdbc: views equal their query after every
@@ -78,7 +77,8 @@ class MaterializedViewEngineTest {
     /** The rows of a query as sorted strings. */
     private static List<String> rows(Connection c, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
                 StringBuilder b = new StringBuilder();
@@ -105,7 +105,8 @@ class MaterializedViewEngineTest {
         }
     }
 
-    private static final String AGG = "SELECT k, count(*) AS n, sum(v) AS s, min(v) AS lo, max(v) AS hi FROM t GROUP BY k";
+    private static final String AGG =
+            "SELECT k, count(*) AS n, sum(v) AS s, min(v) AS lo, max(v) AS hi FROM t GROUP BY k";
     private static final String JOIN = "SELECT t.id, t.v, d.name FROM t LEFT JOIN d ON t.k = d.k";
 
     private void assertViewsMatch(Connection c) throws SQLException {
@@ -219,7 +220,8 @@ class MaterializedViewEngineTest {
             exec(c, "DELETE FROM t WHERE id % 11 = 0");
             exec(c, "INSERT INTO d VALUES (4, 'four'), (5, 'five')");
             assertViewsMatch(c);
-            SQLException e = assertThrows(SQLException.class, () -> exec(c, "ALTER MATERIALIZED VIEW t SET PARALLELISM = 2"));
+            SQLException e =
+                    assertThrows(SQLException.class, () -> exec(c, "ALTER MATERIALIZED VIEW t SET PARALLELISM = 2"));
             assertEquals("42809", e.getSQLState());
             e = assertThrows(SQLException.class, () -> exec(c, "ALTER MATERIALIZED VIEW agg SET PARALLELISM = 0"));
             assertEquals("22023", e.getSQLState());

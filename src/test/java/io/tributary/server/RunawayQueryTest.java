@@ -1,20 +1,16 @@
 package io.tributary.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.tributary.meta.Database;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.server.session.QueryLimits;
 import io.tributary.sql.calcite.CalciteViewPlanner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyManager;
-
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -35,19 +31,21 @@ import java.sql.Statement;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyManager;
 
 /**
  * Runaway statements over pgjdbc, psql and a raw socket against a real in-process server: a
@@ -61,6 +59,7 @@ class RunawayQueryTest {
     private static final long RUNNING_CPU_NANOS = 300_000_000L;
     /** Generous for a shared 2-core CI machine; the measured latencies are printed. */
     private static final long MAX_STOP_MILLIS = 5_000;
+
     private static final long IDLE_WINDOW_MILLIS = 1_000;
 
     private static Path dataDir;
@@ -73,7 +72,8 @@ class RunawayQueryTest {
         db = Database.open(dataDir, 20, CalciteViewPlanner::new);
         server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db, new QueryLimits(0, 1L << 30)), null);
         server.start();
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE tk (unique1 INT PRIMARY KEY, ten INT)");
             st.execute("INSERT INTO tk SELECT x, x % 10 FROM generate_series(0, 9999) AS s(x)");
             st.execute("CREATE TABLE sink (k INT PRIMARY KEY, c BIGINT)");
@@ -106,8 +106,9 @@ class RunawayQueryTest {
     }
 
     /** The lateral join of the issue; about 10^8 row combinations. */
-    private static final String LATERAL = "SELECT count(*) FROM tk a, LATERAL (SELECT * FROM tk b WHERE b.ten = a.ten + 0) c,"
-            + " tk d WHERE d.unique1 < 1000";
+    private static final String LATERAL =
+            "SELECT count(*) FROM tk a, LATERAL (SELECT * FROM tk b WHERE b.ten = a.ten + 0) c,"
+                    + " tk d WHERE d.unique1 < 1000";
 
     static Stream<Arguments> longStatements() {
         return Stream.of(
@@ -115,21 +116,29 @@ class RunawayQueryTest {
                 Arguments.of("lateral join", LATERAL),
                 Arguments.of("sort", "SELECT a.unique1 FROM tk a, tk b ORDER BY a.unique1 + b.unique1 LIMIT 1"),
                 Arguments.of("aggregation", "SELECT a.ten, count(*) FROM tk a, tk b GROUP BY a.ten"),
-                Arguments.of("window function", "SELECT max(s) FROM (SELECT sum(a.unique1) OVER (ORDER BY a.unique1"
-                        + " ROWS BETWEEN 100000 PRECEDING AND 100000 FOLLOWING) s FROM tk a, tk b) t"),
-                Arguments.of("recursive CTE", "WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x)"
-                        + " SELECT count(*) FROM x"),
-                Arguments.of("set operation", "SELECT count(*) FROM (SELECT a.unique1 + b.unique1 FROM tk a, tk b"
-                        + " EXCEPT SELECT 1) s"),
-                Arguments.of("INSERT ... SELECT", "INSERT INTO sink SELECT a.ten, count(*) FROM tk a, tk b GROUP BY a.ten"),
-                Arguments.of("foreground CREATE MATERIALIZED VIEW", "CREATE MATERIALIZED VIEW big AS"
-                        + " SELECT a.ten, count(*) AS c FROM tk a JOIN tk b ON a.ten = b.ten GROUP BY a.ten"));
+                Arguments.of(
+                        "window function",
+                        "SELECT max(s) FROM (SELECT sum(a.unique1) OVER (ORDER BY a.unique1"
+                                + " ROWS BETWEEN 100000 PRECEDING AND 100000 FOLLOWING) s FROM tk a, tk b) t"),
+                Arguments.of(
+                        "recursive CTE",
+                        "WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x)" + " SELECT count(*) FROM x"),
+                Arguments.of(
+                        "set operation",
+                        "SELECT count(*) FROM (SELECT a.unique1 + b.unique1 FROM tk a, tk b" + " EXCEPT SELECT 1) s"),
+                Arguments.of(
+                        "INSERT ... SELECT", "INSERT INTO sink SELECT a.ten, count(*) FROM tk a, tk b GROUP BY a.ten"),
+                Arguments.of(
+                        "foreground CREATE MATERIALIZED VIEW",
+                        "CREATE MATERIALIZED VIEW big AS"
+                                + " SELECT a.ten, count(*) AS c FROM tk a JOIN tk b ON a.ten = b.ten GROUP BY a.ten"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("longStatements")
     void cancelStopsStatement(String family, String sql) throws Exception {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             Map<Long, Long> cpuBefore = threadCpu();
             CompletableFuture<Void> run = CompletableFuture.runAsync(() -> execute(st, sql));
             awaitBusy(cpuBefore, run, family);
@@ -146,7 +155,8 @@ class RunawayQueryTest {
         }
         assertIdle(family);
         try (Connection c = connect()) {
-            assertFalse(queryInt(c, "SELECT count(*) FROM tributary_catalog.relations WHERE name = 'big'") > 0,
+            assertFalse(
+                    queryInt(c, "SELECT count(*) FROM tributary_catalog.relations WHERE name = 'big'") > 0,
                     "a cancelled CREATE leaves nothing behind");
         }
     }
@@ -173,8 +183,8 @@ class RunawayQueryTest {
             });
             assertCanceled(stopped.error(), "canceling statement due to user request", "COPY");
             // no bound on the latency here: pgjdbc reads the error only once it sent all its data
-            System.out.printf("COPY (cancel): client saw 57014 after %d ms wall (it was still sending)%n",
-                    stopped.wallMillis());
+            System.out.printf(
+                    "COPY (cancel): client saw 57014 after %d ms wall (it was still sending)%n", stopped.wallMillis());
             assertEquals(0, queryInt(c, "SELECT count(*) FROM copied"), "a cancelled COPY writes nothing");
         }
         assertIdle("COPY");
@@ -182,7 +192,8 @@ class RunawayQueryTest {
 
     @Test
     void queryTimeoutOverJdbc() throws Exception {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             st.setQueryTimeout(1);
             long start = System.nanoTime();
             SQLException e = assertSqlError(() -> st.executeQuery(LATERAL));
@@ -198,7 +209,8 @@ class RunawayQueryTest {
 
     @Test
     void statementTimeoutSessionSetting() throws Exception {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             st.execute("SET statement_timeout = '300ms'");
             long start = System.nanoTime();
             SQLException e = assertSqlError(() -> st.executeQuery(
@@ -220,13 +232,14 @@ class RunawayQueryTest {
 
     @Test
     void serverDefaultStatementTimeout() throws Exception {
-        try (PgServer limited = new PgServer("127.0.0.1", 0,
-                new EngineSessionFactory(db, new QueryLimits(250, 1L << 30)), null)) {
+        try (PgServer limited =
+                new PgServer("127.0.0.1", 0, new EngineSessionFactory(db, new QueryLimits(250, 1L << 30)), null)) {
             limited.start();
             Properties props = new Properties();
             props.setProperty("user", "root");
-            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + limited.port() + "/dev", props);
-                 Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(
+                            "jdbc:postgresql://127.0.0.1:" + limited.port() + "/dev", props);
+                    Statement st = c.createStatement()) {
                 try (ResultSet rs = st.executeQuery("SHOW statement_timeout")) {
                     assertTrue(rs.next());
                     assertEquals("250ms", rs.getString(1));
@@ -246,10 +259,27 @@ class RunawayQueryTest {
 
     @Test
     void statementTimeoutOverPsql() throws Exception {
-        Process psql = new ProcessBuilder("psql", "-X", "-h", "127.0.0.1", "-p", Integer.toString(server.port()),
-                "-U", "root", "-d", "dev", "-c", "SET statement_timeout = '2s'", "-c", "SHOW statement_timeout",
-                "-c", "SET statement_timeout = 200", "-c", LATERAL)
-                .redirectErrorStream(true).start();
+        Process psql = new ProcessBuilder(
+                        "psql",
+                        "-X",
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        Integer.toString(server.port()),
+                        "-U",
+                        "root",
+                        "-d",
+                        "dev",
+                        "-c",
+                        "SET statement_timeout = '2s'",
+                        "-c",
+                        "SHOW statement_timeout",
+                        "-c",
+                        "SET statement_timeout = 200",
+                        "-c",
+                        LATERAL)
+                .redirectErrorStream(true)
+                .start();
         assertTrue(psql.waitFor(60, TimeUnit.SECONDS), "psql did not end");
         String out = new String(psql.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(1, psql.exitValue(), out);
@@ -261,9 +291,22 @@ class RunawayQueryTest {
     @Test
     void killedPsqlFreesItsWork() throws Exception {
         Map<Long, Long> cpuBefore = threadCpu();
-        Process psql = new ProcessBuilder("psql", "-X", "-h", "127.0.0.1", "-p", Integer.toString(server.port()),
-                "-U", "root", "-d", "dev", "-c", LATERAL).redirectErrorStream(true).start();
-        CompletableFuture<Void> alive = psql.onExit().thenAccept(p -> { });
+        Process psql = new ProcessBuilder(
+                        "psql",
+                        "-X",
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        Integer.toString(server.port()),
+                        "-U",
+                        "root",
+                        "-d",
+                        "dev",
+                        "-c",
+                        LATERAL)
+                .redirectErrorStream(true)
+                .start();
+        CompletableFuture<Void> alive = psql.onExit().thenAccept(p -> {});
         awaitBusy(cpuBefore, alive, "psql");
         long killed = System.nanoTime();
         psql.destroyForcibly();
@@ -339,8 +382,8 @@ class RunawayQueryTest {
                 rowsAfterCancel++;
             }
             awaitMessage(in, 'Z');
-            System.out.printf("cancel while sending rows: %d rows (already produced) followed the cancel%n",
-                    rowsAfterCancel);
+            System.out.printf(
+                    "cancel while sending rows: %d rows (already produced) followed the cancel%n", rowsAfterCancel);
             assertTrue(rowsAfterCancel < 10_000_000, rowsAfterCancel + " rows after the cancel");
         }
         assertIdle("cancel while sending rows");
@@ -348,8 +391,7 @@ class RunawayQueryTest {
 
     // ---------------------------------------------------------------- helpers
 
-    private record Stopped(Throwable error, long wallMillis, long cpuMillis) {
-    }
+    private record Stopped(Throwable error, long wallMillis, long cpuMillis) {}
 
     /** Stops the running statement and waits for its failure; measures wall and process CPU time to it. */
     private static Stopped stop(CompletableFuture<Void> run, Runnable stopper) throws InterruptedException {
@@ -375,8 +417,7 @@ class RunawayQueryTest {
     }
 
     private static void report(String what, Stopped stopped) {
-        System.out.printf("%s: stopped after %d ms wall, %d ms CPU%n", what, stopped.wallMillis(),
-                stopped.cpuMillis());
+        System.out.printf("%s: stopped after %d ms wall, %d ms CPU%n", what, stopped.wallMillis(), stopped.cpuMillis());
         assertTrue(stopped.wallMillis() < MAX_STOP_MILLIS, what + " took " + stopped.wallMillis() + " ms to stop");
     }
 
@@ -407,10 +448,12 @@ class RunawayQueryTest {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_WINDOW_MILLIS));
         long cpuGrowth = cpuSince(cpu);
         long wallGrowth = System.nanoTime() - wall;
-        System.out.printf("%s: after the stop, CPU grew %d ms over %d ms%n", what, cpuGrowth / 1_000_000,
-                wallGrowth / 1_000_000);
-        assertTrue(cpuGrowth < wallGrowth / 4, what + ": CPU grew " + cpuGrowth / 1_000_000 + " ms over "
-                + wallGrowth / 1_000_000 + " ms after the statement was stopped");
+        System.out.printf(
+                "%s: after the stop, CPU grew %d ms over %d ms%n", what, cpuGrowth / 1_000_000, wallGrowth / 1_000_000);
+        assertTrue(
+                cpuGrowth < wallGrowth / 4,
+                what + ": CPU grew " + cpuGrowth / 1_000_000 + " ms over " + wallGrowth / 1_000_000
+                        + " ms after the statement was stopped");
     }
 
     /** Waits until the statement has burnt {@link #RUNNING_CPU_NANOS} of CPU while still running. */
@@ -478,7 +521,8 @@ class RunawayQueryTest {
     }
 
     private static int queryInt(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             assertTrue(rs.next());
             return rs.getInt(1);
         }

@@ -1,5 +1,9 @@
 package io.tributary.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.common.SqlState;
 import io.tributary.common.types.DataType;
 import io.tributary.connector.ConnectorException;
@@ -23,12 +27,6 @@ import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.rocksdb.RocksStateStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,10 +43,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The source engine through SQL on a real server: restarts resume from the committed positions,
@@ -70,8 +68,12 @@ class SourceEngineTest {
     }
 
     private void open() throws SQLException {
-        db = Database.open(dataDir, 50, CalciteViewPlanner::new,
-                new Connectors(List.of(new DatagenConnector(), new FilesConnector(), new ScriptedConnector(destroyed))));
+        db = Database.open(
+                dataDir,
+                50,
+                CalciteViewPlanner::new,
+                new Connectors(
+                        List.of(new DatagenConnector(), new FilesConnector(), new ScriptedConnector(destroyed))));
         server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
         server.start();
         Properties props = new Properties();
@@ -103,7 +105,8 @@ class SourceEngineTest {
     }
 
     private long queryLong(String sql) throws SQLException {
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             assertTrue(rs.next(), sql);
             return rs.getLong(1);
         }
@@ -132,8 +135,8 @@ class SourceEngineTest {
         close();
         long n = 0;
         try (StateStore store = RocksStateStore.open(dataDir.resolve("state"));
-             ReadView view = store.snapshot();
-             KvIterator it = view.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
+                ReadView view = store.snapshot();
+                KvIterator it = view.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
             while (it.next()) {
                 n++;
             }
@@ -144,13 +147,17 @@ class SourceEngineTest {
 
     /** Rows committed over all splits of {@code table}'s source (0 before it started). */
     private long ingested(String table) {
-        return db.sources().progress().stream().filter(p -> p.table().equals(table))
-                .mapToLong(SourceManager.SplitProgress::rowsIngested).sum();
+        return db.sources().progress().stream()
+                .filter(p -> p.table().equals(table))
+                .mapToLong(SourceManager.SplitProgress::rowsIngested)
+                .sum();
     }
 
     private SourceManager.SplitProgress progress(String table, String split) {
-        return db.sources().progress().stream().filter(p -> p.table().equals(table) && p.split().equals(split))
-                .findFirst().orElseThrow(() -> new AssertionError("no progress for " + table + "/" + split));
+        return db.sources().progress().stream()
+                .filter(p -> p.table().equals(table) && p.split().equals(split))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no progress for " + table + "/" + split));
     }
 
     @Test
@@ -194,14 +201,16 @@ class SourceEngineTest {
                 + " fields.id.end = '40000', datagen.rows.per.second = '10000', datagen.split.num = '2')");
         AtomicBoolean burning = new AtomicBoolean(true);
         List<Thread> burners = Stream.generate(() -> new Thread(() -> {
-            long x = 0;
-            while (burning.get()) {
-                x += System.nanoTime() % 7;
-            }
-            if (x == 42) {
-                System.out.print("");
-            }
-        })).limit(2).toList();
+                    long x = 0;
+                    while (burning.get()) {
+                        x += System.nanoTime() % 7;
+                    }
+                    if (x == 42) {
+                        System.out.print("");
+                    }
+                }))
+                .limit(2)
+                .toList();
         burners.forEach(Thread::start);
         int reads = 0;
         int moving = 0;
@@ -248,8 +257,10 @@ class SourceEngineTest {
             return;
         }
         long expected = Long.parseLong(split) + 2 * rows;
-        assertEquals("next sequence " + expected, position, "split " + split + " with " + rows
-                + " committed rows (phase " + phase + ")");
+        assertEquals(
+                "next sequence " + expected,
+                position,
+                "split " + split + " with " + rows + " committed rows (phase " + phase + ")");
     }
 
     @Test
@@ -315,11 +326,14 @@ class SourceEngineTest {
 
     @Test
     void aFailedOpenStoresNothing() throws Exception {
-        SQLException e = assertThrows(SQLException.class, () -> exec(
-                "CREATE TABLE s (id INT PRIMARY KEY) WITH (connector = 'scripted', rows = 'many')"));
+        SQLException e = assertThrows(
+                SQLException.class,
+                () -> exec("CREATE TABLE s (id INT PRIMARY KEY) WITH (connector = 'scripted', rows = 'many')"));
         assertEquals(SqlState.INVALID_PARAMETER_VALUE, e.getSQLState());
-        assertEquals(SqlState.UNDEFINED_TABLE,
-                assertThrows(SQLException.class, () -> queryLong("SELECT count(*) FROM s")).getSQLState());
+        assertEquals(
+                SqlState.UNDEFINED_TABLE,
+                assertThrows(SQLException.class, () -> queryLong("SELECT count(*) FROM s"))
+                        .getSQLState());
         assertTrue(db.sources().progress().isEmpty());
     }
 
@@ -330,17 +344,22 @@ class SourceEngineTest {
         exec("CREATE TABLE f (id INT PRIMARY KEY, name TEXT) WITH (connector = 'files', path = '" + dir
                 + "') FORMAT PLAIN ENCODE CSV (without_header = 'true')");
         await("the good rows", () -> ingested("f") == 2);
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT table_name, location, reason FROM tributary_catalog.source_errors")) {
+        try (Statement st = connection.createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT table_name, location, reason FROM tributary_catalog.source_errors")) {
             assertTrue(rs.next());
             assertEquals("f", rs.getString(1));
             assertTrue(rs.getString(2).contains("a.csv"), rs.getString(2));
             assertTrue(!rs.getString(3).isEmpty());
         }
-        assertEquals(1, queryLong("SELECT sum(skipped_inputs) FROM tributary_catalog.source_progress"
-                + " WHERE table_name = 'f'"));
-        assertEquals(2, queryLong("SELECT sum(rows_ingested) FROM tributary_catalog.source_progress"
-                + " WHERE table_name = 'f'"));
+        assertEquals(
+                1,
+                queryLong("SELECT sum(skipped_inputs) FROM tributary_catalog.source_progress"
+                        + " WHERE table_name = 'f'"));
+        assertEquals(
+                2,
+                queryLong("SELECT sum(rows_ingested) FROM tributary_catalog.source_progress"
+                        + " WHERE table_name = 'f'"));
         assertEquals(4, queryLong("SELECT sum(id) FROM f"));
     }
 
@@ -386,7 +405,8 @@ class SourceEngineTest {
 
                 @Override
                 public SplitReader reader(String split, byte[] position) {
-                    return new Reader(position == null ? 1 : ByteBuffer.wrap(position).getInt(), rows, failAfter);
+                    return new Reader(
+                            position == null ? 1 : ByteBuffer.wrap(position).getInt(), rows, failAfter);
                 }
 
                 @Override
@@ -398,7 +418,6 @@ class SourceEngineTest {
                 public void destroy() {
                     destroyed.incrementAndGet();
                 }
-
             };
         }
     }

@@ -1,5 +1,11 @@
 package io.tributary.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SystemTable;
 import io.tributary.common.types.DataType;
@@ -7,11 +13,6 @@ import io.tributary.meta.Database;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.sql.calcite.CalciteViewPlanner;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -29,12 +30,10 @@ import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The system table SPI as a plug-in uses it: a table registered while sessions are open is queryable through
@@ -54,7 +53,8 @@ class SystemTableQueryTest {
 
         @Override
         public List<ColumnDef> columns() {
-            return List.of(new ColumnDef("job_id", DataType.BIGINT, true, false),
+            return List.of(
+                    new ColumnDef("job_id", DataType.BIGINT, true, false),
                     new ColumnDef("done", DataType.BOOLEAN, true, false),
                     new ColumnDef("progress", DataType.numeric(5, 2), false, false),
                     new ColumnDef("started_at", DataType.TIMESTAMPTZ, false, false));
@@ -120,7 +120,9 @@ class SystemTableQueryTest {
                     assertEquals(7L, rs.getLong(1));
                     assertFalse(rs.getBoolean(2));
                     assertEquals(new BigDecimal("41.50"), rs.getBigDecimal(3));
-                    assertEquals(Instant.parse("2023-11-14T22:13:20.123Z"), rs.getTimestamp(4).toInstant());
+                    assertEquals(
+                            Instant.parse("2023-11-14T22:13:20.123Z"),
+                            rs.getTimestamp(4).toInstant());
                     assertFalse(rs.next());
                 }
 

@@ -40,7 +40,8 @@ final class SltParser {
                 case "skipif" -> skipNext |= words.length > 1 && words[1].equalsIgnoreCase(engine);
                 case "onlyif" -> skipNext |= words.length > 1 && !words[1].equalsIgnoreCase(engine);
                 case "statement", "query" -> {
-                    SltRecord record = keyword.equals("statement") ? statement(line, header, words) : query(line, words);
+                    SltRecord record =
+                            keyword.equals("statement") ? statement(line, header, words) : query(line, words);
                     if (!skipNext) {
                         records.add(record);
                     }
@@ -70,8 +71,14 @@ final class SltParser {
             throw error(line, "expected column types or 'error' after 'query'");
         }
         if (words[1].equalsIgnoreCase("error")) {
-            return new SltRecord.Query(line, block(line, false), 0, SltRecord.SortMode.NOSORT, List.of(),
-                    errorSpec(line, lines.get(line - 1)), SltRecord.Retry.NONE);
+            return new SltRecord.Query(
+                    line,
+                    block(line, false),
+                    0,
+                    SltRecord.SortMode.NOSORT,
+                    List.of(),
+                    errorSpec(line, lines.get(line - 1)),
+                    SltRecord.Retry.NONE);
         }
         if (!words[1].matches("[A-Za-z]+")) {
             throw error(line, "column types must be letters such as IT: " + words[1]);
@@ -102,11 +109,13 @@ final class SltParser {
 
     /** {@code retry <n> backoff <number>(ms|s)} starting at {@code words[from]}. */
     private SltRecord.Retry retry(int line, String[] words, int from) {
-        if (words.length != from + 4 || !words[from].equalsIgnoreCase("retry")
+        if (words.length != from + 4
+                || !words[from].equalsIgnoreCase("retry")
                 || !words[from + 2].equalsIgnoreCase("backoff")) {
             throw error(line, "expected 'retry <n> backoff <duration>' after the query's types and sort mode");
         }
-        java.util.regex.Matcher d = java.util.regex.Pattern.compile("(\\d+)(ms|s)").matcher(words[from + 3]);
+        java.util.regex.Matcher d =
+                java.util.regex.Pattern.compile("(\\d+)(ms|s)").matcher(words[from + 3]);
         if (!words[from + 1].matches("\\d+") || !d.matches()) {
             throw error(line, "retry needs a count and a duration such as 100ms or 1s");
         }

@@ -9,16 +9,15 @@ sealed interface SltRecord {
     String sql();
 
     /** {@code statement ok} or {@code statement error ...}; {@code error} is null when success is expected. */
-    record Statement(int line, String sql, SltError error) implements SltRecord {
-    }
+    record Statement(int line, String sql, SltError error) implements SltRecord {}
 
     /**
      * {@code query <types> [sort]} with its expected rows, or {@code query error ...} when {@code error} is non-null
      * (then {@code columnCount} is 0 and {@code expected} empty).
      */
-    record Query(int line, String sql, int columnCount, SortMode sort, List<String> expected, SltError error,
-            Retry retry) implements SltRecord {
-    }
+    record Query(
+            int line, String sql, int columnCount, SortMode sort, List<String> expected, SltError error, Retry retry)
+            implements SltRecord {}
 
     /**
      * {@code retry <attempts> backoff <duration>} after a query's header: run it up to {@code attempts} more

@@ -1,7 +1,5 @@
 package io.tributary.slt;
 
-import org.postgresql.PGConnection;
-
 import java.io.IOException;
 import java.io.StringReader;
 import java.sql.Connection;
@@ -12,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.postgresql.PGConnection;
 
 /**
  * Executes sqllogictest records over one JDBC connection and fails with an {@link AssertionError} naming the file,
@@ -100,7 +99,9 @@ final class SltRunner {
         int newline = sql.indexOf('\n');
         String data = newline < 0 ? "" : sql.substring(newline + 1) + "\n";
         try {
-            connection.unwrap(PGConnection.class).getCopyAPI()
+            connection
+                    .unwrap(PGConnection.class)
+                    .getCopyAPI()
                     .copyIn(sql.substring(0, newline < 0 ? sql.length() : newline), new StringReader(data));
         } catch (IOException e) {
             throw new SQLException("COPY data could not be sent", e);
@@ -193,7 +194,7 @@ final class SltRunner {
     }
 
     private AssertionError failure(SltRecord record, String expected, String actual) {
-        return new AssertionError(file + ":" + record.line() + "\nSQL:\n" + record.sql()
-                + "\nexpected:\n" + expected + "\nactual:\n" + actual);
+        return new AssertionError(file + ":" + record.line() + "\nSQL:\n" + record.sql() + "\nexpected:\n" + expected
+                + "\nactual:\n" + actual);
     }
 }

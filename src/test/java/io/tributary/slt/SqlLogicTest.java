@@ -1,12 +1,9 @@
 package io.tributary.slt;
 
 import io.tributary.meta.Database;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -19,6 +16,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Runs every {@code .slt} file under {@code src/test/resources/slt} (see {@link SltRunner} for the format), each
@@ -53,13 +52,13 @@ class SqlLogicTest {
     }
 
     private static void runFile(String name, Path file) throws Exception {
-        List<SltRecord> records = SltParser.parse(name, Files.readAllLines(file, StandardCharsets.UTF_8),
-                SltRunner.ENGINE);
+        List<SltRecord> records =
+                SltParser.parse(name, Files.readAllLines(file, StandardCharsets.UTF_8), SltRunner.ENGINE);
         Path dataDir = Files.createTempDirectory("slt-");
         try {
             try (Database db = Database.open(dataDir, 50, CalciteViewPlanner::new);
-                 PgServer server = startServer(db);
-                 Connection connection = connect(server.port())) {
+                    PgServer server = startServer(db);
+                    Connection connection = connect(server.port())) {
                 new SltRunner(connection, name).run(records);
             }
         } finally {

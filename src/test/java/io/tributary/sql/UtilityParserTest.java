@@ -1,17 +1,5 @@
 package io.tributary.sql;
 
-import io.tributary.catalog.ColumnDef;
-import io.tributary.catalog.RelationKind;
-import io.tributary.catalog.TableDef;
-import io.tributary.common.SqlState;
-import io.tributary.common.TributaryException;
-import io.tributary.common.types.DataType;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,6 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 
 /** The utility statement parser, family by family: what each statement becomes, and its errors. */
 class UtilityParserTest {
@@ -83,17 +82,20 @@ class UtilityParserTest {
                     UtilityStatement.CreateTable.class);
             assertEquals("t", t.name());
             assertTrue(t.ifNotExists());
-            assertEquals(List.of(new ColumnDef("id", DataType.BIGINT, true, false),
-                    new ColumnDef("v", DataType.INTEGER, true, false),
-                    new ColumnDef("s", DataType.TEXT, false, false)), t.columns());
+            assertEquals(
+                    List.of(
+                            new ColumnDef("id", DataType.BIGINT, true, false),
+                            new ColumnDef("v", DataType.INTEGER, true, false),
+                            new ColumnDef("s", DataType.TEXT, false, false)),
+                    t.columns());
             assertArrayEquals(new int[] {0}, t.primaryKey());
             assertNull(t.source());
         }
 
         @Test
         void aTablePrimaryKeyKeepsItsOrderAndMakesColumnsNotNull() {
-            UtilityStatement.CreateTable t = parse("create table t (a int, b text, primary key (b, a))",
-                    UtilityStatement.CreateTable.class);
+            UtilityStatement.CreateTable t =
+                    parse("create table t (a int, b text, primary key (b, a))", UtilityStatement.CreateTable.class);
             assertArrayEquals(new int[] {1, 0}, t.primaryKey());
             assertTrue(t.columns().get(0).notNull());
             assertTrue(t.columns().get(1).notNull());
@@ -111,8 +113,8 @@ class UtilityParserTest {
 
         @Test
         void keyErrors() {
-            TributaryException e = fails("CREATE TABLE t (a int PRIMARY KEY, PRIMARY KEY (a))",
-                    SqlState.INVALID_TABLE_DEFINITION, 36);
+            TributaryException e =
+                    fails("CREATE TABLE t (a int PRIMARY KEY, PRIMARY KEY (a))", SqlState.INVALID_TABLE_DEFINITION, 36);
             assertEquals("multiple primary keys for table \"t\" are not allowed", e.getMessage());
             fails("CREATE TABLE t (a int, PRIMARY KEY (b))", SqlState.UNDEFINED_COLUMN, 0);
             fails("CREATE TABLE t (a int, PRIMARY KEY (a, a))", SqlState.DUPLICATE_COLUMN, 0);
@@ -134,14 +136,18 @@ class UtilityParserTest {
         void schemas() {
             fails("CREATE TABLE other.t (a int)", SqlState.UNDEFINED_OBJECT, 0);
             fails("DROP TABLE tributary_catalog.jobs", SqlState.WRONG_OBJECT_TYPE, 0);
-            assertEquals("t", parse("CREATE TABLE dev.public.t (a int)", UtilityStatement.CreateTable.class).name());
+            assertEquals(
+                    "t",
+                    parse("CREATE TABLE dev.public.t (a int)", UtilityStatement.CreateTable.class)
+                            .name());
         }
 
         @Test
         void drop() {
             UtilityStatement.Drop d = parse("DROP TABLE IF EXISTS a, public.b CASCADE", UtilityStatement.Drop.class);
             assertEquals(new UtilityStatement.Drop(List.of("a", "b"), RelationKind.TABLE, true, true), d);
-            assertEquals(new UtilityStatement.Drop(List.of("m"), RelationKind.MATERIALIZED_VIEW, false, false),
+            assertEquals(
+                    new UtilityStatement.Drop(List.of("m"), RelationKind.MATERIALIZED_VIEW, false, false),
                     parse("DROP MATERIALIZED VIEW m RESTRICT"));
             fails("DROP TABLE", SqlState.SYNTAX_ERROR, 11);
         }
@@ -150,7 +156,10 @@ class UtilityParserTest {
     @Nested
     class ColumnTypes {
         private DataType typeOf(String type) {
-            return parse("CREATE TABLE t (c " + type + ")", UtilityStatement.CreateTable.class).columns().get(0).type();
+            return parse("CREATE TABLE t (c " + type + ")", UtilityStatement.CreateTable.class)
+                    .columns()
+                    .get(0)
+                    .type();
         }
 
         @Test
@@ -210,12 +219,15 @@ class UtilityParserTest {
     class SourceDdl {
         @Test
         void connectorOptionsAndFormat() {
-            UtilityStatement.CreateTable t = parse("CREATE TABLE t (a int) WITH (Connector = 'FILES', path = '/d',"
-                    + " fields.a.kind = 'seq', rows = 10, min = -5) FORMAT PLAIN ENCODE CSV (delimiter = ';')",
+            UtilityStatement.CreateTable t = parse(
+                    "CREATE TABLE t (a int) WITH (Connector = 'FILES', path = '/d',"
+                            + " fields.a.kind = 'seq', rows = 10, min = -5) FORMAT PLAIN ENCODE CSV (delimiter = ';')",
                     UtilityStatement.CreateTable.class);
             UtilityStatement.SourceClause s = t.source();
             assertEquals("files", s.connector());
-            assertEquals(List.of("path", "fields.a.kind", "rows", "min"), List.copyOf(s.options().keySet()));
+            assertEquals(
+                    List.of("path", "fields.a.kind", "rows", "min"),
+                    List.copyOf(s.options().keySet()));
             assertEquals("10", s.options().get("rows"));
             assertEquals("-5", s.options().get("min"));
             assertEquals("PLAIN", s.format());
@@ -225,16 +237,20 @@ class UtilityParserTest {
 
         @Test
         void escapeStringsAreStringsWithTheirEscapesApplied() {
-            UtilityStatement.SourceClause s = parse("CREATE TABLE t (a int) WITH (connector = 'files', path = e'/d\\\\x')"
-                    + " FORMAT PLAIN ENCODE CSV (delimiter = E'\\t')", UtilityStatement.CreateTable.class).source();
+            UtilityStatement.SourceClause s = parse(
+                            "CREATE TABLE t (a int) WITH (connector = 'files', path = e'/d\\\\x')"
+                                    + " FORMAT PLAIN ENCODE CSV (delimiter = E'\\t')",
+                            UtilityStatement.CreateTable.class)
+                    .source();
             assertEquals(Map.of("delimiter", "\t"), s.formatOptions());
             assertEquals("/d\\x", s.options().get("path"));
         }
 
         @Test
         void withoutFormat() {
-            UtilityStatement.SourceClause s = parse("CREATE TABLE t (a int) WITH (connector = 'datagen')",
-                    UtilityStatement.CreateTable.class).source();
+            UtilityStatement.SourceClause s = parse(
+                            "CREATE TABLE t (a int) WITH (connector = 'datagen')", UtilityStatement.CreateTable.class)
+                    .source();
             assertNull(s.format());
             assertNull(s.encode());
             assertEquals(Map.of(), s.formatOptions());
@@ -243,22 +259,28 @@ class UtilityParserTest {
         @Test
         void errors() {
             fails("CREATE TABLE t (a int) WITH (path = '/d')", SqlState.SYNTAX_ERROR, 24);
-            TributaryException e = fails("CREATE TABLE t (a int) WITH (connector = 'x', p = 'a', P = 'b')",
-                    SqlState.SYNTAX_ERROR, 56);
+            TributaryException e =
+                    fails("CREATE TABLE t (a int) WITH (connector = 'x', p = 'a', P = 'b')", SqlState.SYNTAX_ERROR, 56);
             assertEquals("option \"p\" specified more than once", e.getMessage());
             fails("CREATE TABLE t (a int) WITH (connector = files)", SqlState.SYNTAX_ERROR, 42);
             fails("CREATE TABLE t (a int) FORMAT PLAIN ENCODE CSV", SqlState.SYNTAX_ERROR, 24);
-            fails("CREATE TABLE t (a int) WITH (connector = 'x') FORMAT UPSERT ENCODE JSON",
-                    SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails("CREATE TABLE t (a int) WITH (connector = 'x') FORMAT PLAIN ENCODE AVRO",
-                    SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails(
+                    "CREATE TABLE t (a int) WITH (connector = 'x') FORMAT UPSERT ENCODE JSON",
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    0);
+            fails(
+                    "CREATE TABLE t (a int) WITH (connector = 'x') FORMAT PLAIN ENCODE AVRO",
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    0);
         }
 
         @Test
         void alterSourceRateLimit() {
-            assertEquals(new UtilityStatement.AlterSourceRateLimit("t", 500),
+            assertEquals(
+                    new UtilityStatement.AlterSourceRateLimit("t", 500),
                     parse("ALTER TABLE t SET SOURCE_RATE_LIMIT = 500"));
-            assertEquals(new UtilityStatement.AlterSourceRateLimit("t", -1),
+            assertEquals(
+                    new UtilityStatement.AlterSourceRateLimit("t", -1),
                     parse("ALTER TABLE public.t SET source_rate_limit TO DEFAULT"));
             fails("ALTER TABLE t SET SOURCE_RATE_LIMIT = 1.5", SqlState.INVALID_PARAMETER_VALUE, 39);
             fails("ALTER TABLE t SET SOURCE_RATE_LIMIT = 99999999999999999999", SqlState.INVALID_PARAMETER_VALUE, 39);
@@ -282,7 +304,8 @@ class UtilityParserTest {
 
         @Test
         void explainCreateMaterializedView() {
-            UtilityStatement.ExplainCreateMaterializedView e = parse("EXPLAIN CREATE MATERIALIZED VIEW m AS SELECT 1",
+            UtilityStatement.ExplainCreateMaterializedView e = parse(
+                    "EXPLAIN CREATE MATERIALIZED VIEW m AS SELECT 1",
                     UtilityStatement.ExplainCreateMaterializedView.class);
             assertEquals("m", e.name());
             assertEquals("SELECT 1", e.query());
@@ -299,16 +322,19 @@ class UtilityParserTest {
 
         @Test
         void alterMaterializedView() {
-            assertEquals(new UtilityStatement.AlterViewParallelism("m", 4),
+            assertEquals(
+                    new UtilityStatement.AlterViewParallelism("m", 4),
                     parse("ALTER MATERIALIZED VIEW m SET PARALLELISM = 4"));
-            assertEquals(new UtilityStatement.AlterViewBackfillRate("m", 1000),
+            assertEquals(
+                    new UtilityStatement.AlterViewBackfillRate("m", 1000),
                     parse("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT TO 1000"));
-            assertEquals(new UtilityStatement.AlterViewBackfillRate("m", -1),
+            assertEquals(
+                    new UtilityStatement.AlterViewBackfillRate("m", -1),
                     parse("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = DEFAULT"));
             fails("ALTER MATERIALIZED VIEW m SET PARALLELISM = 0", SqlState.INVALID_PARAMETER_VALUE, 45);
             fails("ALTER MATERIALIZED VIEW m SET PARALLELISM = 257", SqlState.INVALID_PARAMETER_VALUE, 45);
-            TributaryException e = fails("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = -3",
-                    SqlState.INVALID_PARAMETER_VALUE, 53);
+            TributaryException e = fails(
+                    "ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = -3", SqlState.INVALID_PARAMETER_VALUE, 53);
             assertEquals("invalid value for backfill_rate_limit: -3", e.getMessage());
             fails("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 2.5", SqlState.INVALID_PARAMETER_VALUE, 53);
             fails("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = fast", SqlState.SYNTAX_ERROR, 53);
@@ -333,16 +359,18 @@ class UtilityParserTest {
     class SessionStatements {
         @Test
         void set() {
-            assertEquals(new UtilityStatement.SetVariable("search_path", "public, dev"),
+            assertEquals(
+                    new UtilityStatement.SetVariable("search_path", "public, dev"),
                     parse("SET search_path TO public, dev"));
-            assertEquals(new UtilityStatement.SetVariable("extra_float_digits", "-3"),
-                    parse("SET extra_float_digits = -3"));
+            assertEquals(
+                    new UtilityStatement.SetVariable("extra_float_digits", "-3"), parse("SET extra_float_digits = -3"));
             assertEquals(new UtilityStatement.SetVariable("timezone", "UTC"), parse("SET TIME ZONE 'UTC'"));
-            assertEquals(new UtilityStatement.SetVariable("implicit_flush", null),
+            assertEquals(
+                    new UtilityStatement.SetVariable("implicit_flush", null),
                     parse("SET SESSION implicit_flush = DEFAULT"));
             assertEquals(new UtilityStatement.NoOp("SET"), parse("SET TRANSACTION ISOLATION LEVEL READ COMMITTED"));
-            assertEquals(new UtilityStatement.NoOp("SET"),
-                    parse("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"));
+            assertEquals(
+                    new UtilityStatement.NoOp("SET"), parse("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"));
             fails("SET x 1", SqlState.SYNTAX_ERROR, 7);
             fails("SET x =", SqlState.SYNTAX_ERROR, 8);
             fails("SET = 1", SqlState.SYNTAX_ERROR, 5);
@@ -352,7 +380,8 @@ class UtilityParserTest {
         void resetShowAndDescribe() {
             assertEquals(new UtilityStatement.ResetVariable("all"), parse("RESET ALL"));
             assertEquals(new UtilityStatement.ShowVariable("backfill_rate_limit"), parse("SHOW BACKFILL_RATE_LIMIT"));
-            assertEquals(new UtilityStatement.ShowVariable("transaction_isolation"),
+            assertEquals(
+                    new UtilityStatement.ShowVariable("transaction_isolation"),
                     parse("SHOW TRANSACTION ISOLATION LEVEL"));
             assertInstanceOf(UtilityStatement.ShowTables.class, parse("SHOW TABLES"));
             assertInstanceOf(UtilityStatement.ShowMaterializedViews.class, parse("SHOW MATERIALIZED VIEWS"));
@@ -366,7 +395,8 @@ class UtilityParserTest {
 
         @Test
         void transactionsFlushAndDiscard() {
-            assertEquals(new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN),
+            assertEquals(
+                    new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN),
                     parse("START TRANSACTION READ WRITE"));
             assertEquals(new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN), parse("BEGIN"));
             assertEquals(new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.COMMIT), parse("END WORK"));
@@ -393,17 +423,29 @@ class UtilityParserTest {
         @Test
         void csvOptionsInBothForms() {
             UtilityStatement.CopyFormat expected = new UtilityStatement.CopyFormat(true, ';', "NULL", true, '\'', '\\');
-            assertEquals(expected, parse("COPY t FROM STDIN WITH (FORMAT csv, DELIMITER ';', NULL 'NULL', HEADER true,"
-                    + " QUOTE '''', ESCAPE '\\', ENCODING 'UTF8')", UtilityStatement.CopyFrom.class).format());
-            assertEquals(expected, parse("COPY t FROM STDIN CSV HEADER DELIMITER ';' NULL 'NULL' QUOTE '''' ESCAPE '\\'",
-                    UtilityStatement.CopyFrom.class).format());
-            assertEquals(new UtilityStatement.CopyFormat(true, ',', "", false, '"', '"'),
-                    parse("COPY t FROM STDIN (FORMAT 'csv', HEADER off)", UtilityStatement.CopyFrom.class).format());
+            assertEquals(
+                    expected,
+                    parse(
+                                    "COPY t FROM STDIN WITH (FORMAT csv, DELIMITER ';', NULL 'NULL', HEADER true,"
+                                            + " QUOTE '''', ESCAPE '\\', ENCODING 'UTF8')",
+                                    UtilityStatement.CopyFrom.class)
+                            .format());
+            assertEquals(
+                    expected,
+                    parse(
+                                    "COPY t FROM STDIN CSV HEADER DELIMITER ';' NULL 'NULL' QUOTE '''' ESCAPE '\\'",
+                                    UtilityStatement.CopyFrom.class)
+                            .format());
+            assertEquals(
+                    new UtilityStatement.CopyFormat(true, ',', "", false, '"', '"'),
+                    parse("COPY t FROM STDIN (FORMAT 'csv', HEADER off)", UtilityStatement.CopyFrom.class)
+                            .format());
         }
 
         @Test
         void aSystemTableIsMarked() {
-            UtilityStatement.CopyFrom c = parse("COPY tributary_catalog.jobs FROM STDIN", UtilityStatement.CopyFrom.class);
+            UtilityStatement.CopyFrom c =
+                    parse("COPY tributary_catalog.jobs FROM STDIN", UtilityStatement.CopyFrom.class);
             assertTrue(c.systemTable());
             assertEquals("jobs", c.table());
         }

@@ -7,21 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.common.VirtualNodes;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 /** Key layouts of change logs and tables, and the encoding of logged changes. */
 class ChangeLogKeysTest {
-    private record Entry(int relation, long epoch, int vnode, byte[] pk) {
-    }
+    private record Entry(int relation, long epoch, int vnode, byte[] pk) {}
 
     private static final Comparator<Entry> TUPLE_ORDER = Comparator.comparingInt(Entry::relation)
-            .thenComparingLong(Entry::epoch).thenComparingInt(Entry::vnode)
+            .thenComparingLong(Entry::epoch)
+            .thenComparingInt(Entry::vnode)
             .thenComparing(Entry::pk, Arrays::compareUnsigned);
 
     @Test
@@ -33,8 +32,11 @@ class ChangeLogKeysTest {
         for (int i = 0; i < 2000; i++) {
             byte[] pk = new byte[random.nextInt(5)];
             random.nextBytes(pk);
-            entries.add(new Entry(relations[random.nextInt(relations.length)], epochs[random.nextInt(epochs.length)],
-                    random.nextInt(VirtualNodes.COUNT), pk));
+            entries.add(new Entry(
+                    relations[random.nextInt(relations.length)],
+                    epochs[random.nextInt(epochs.length)],
+                    random.nextInt(VirtualNodes.COUNT),
+                    pk));
         }
         List<Entry> byTuple = new ArrayList<>(entries);
         byTuple.sort(TUPLE_ORDER);
@@ -49,9 +51,13 @@ class ChangeLogKeysTest {
             assertEquals(e.vnode(), ChangeLogKeys.vnodeOf(key));
             assertArrayEquals(e.pk(), ChangeLogKeys.pkOf(key));
             assertTrue(within(key, ChangeLogKeys.relationStart(e.relation()), ChangeLogKeys.relationEnd(e.relation())));
-            assertTrue(within(key, ChangeLogKeys.epochStart(e.relation(), e.epoch()),
+            assertTrue(within(
+                    key,
+                    ChangeLogKeys.epochStart(e.relation(), e.epoch()),
                     ChangeLogKeys.epochEnd(e.relation(), e.epoch())));
-            assertTrue(within(key, ChangeLogKeys.vnodeStart(e.relation(), e.epoch(), e.vnode()),
+            assertTrue(within(
+                    key,
+                    ChangeLogKeys.vnodeStart(e.relation(), e.epoch(), e.vnode()),
                     ChangeLogKeys.vnodeEnd(e.relation(), e.epoch(), e.vnode())));
         }
     }
@@ -60,12 +66,17 @@ class ChangeLogKeysTest {
     void rangesOfNeighboursDoNotOverlap() {
         byte[] lastOfVnode = ChangeLogKeys.key(5, 9, VirtualNodes.COUNT - 1, new byte[] {(byte) 0xff, (byte) 0xff});
         assertTrue(Arrays.compareUnsigned(lastOfVnode, ChangeLogKeys.vnodeEnd(5, 9, VirtualNodes.COUNT - 1)) < 0);
-        assertTrue(Arrays.compareUnsigned(ChangeLogKeys.vnodeEnd(5, 9, VirtualNodes.COUNT - 1),
-                ChangeLogKeys.epochStart(5, 10)) <= 0, "the last vnode ends before the next epoch");
-        assertTrue(Arrays.compareUnsigned(ChangeLogKeys.key(5, 9, 3, new byte[] {(byte) 0xff}),
-                ChangeLogKeys.vnodeStart(5, 9, 4)) < 0);
-        assertTrue(Arrays.compareUnsigned(ChangeLogKeys.key(5, Long.MAX_VALUE, 0, new byte[0]),
-                ChangeLogKeys.relationStart(6)) < 0);
+        assertTrue(
+                Arrays.compareUnsigned(
+                                ChangeLogKeys.vnodeEnd(5, 9, VirtualNodes.COUNT - 1), ChangeLogKeys.epochStart(5, 10))
+                        <= 0,
+                "the last vnode ends before the next epoch");
+        assertTrue(Arrays.compareUnsigned(
+                        ChangeLogKeys.key(5, 9, 3, new byte[] {(byte) 0xff}), ChangeLogKeys.vnodeStart(5, 9, 4))
+                < 0);
+        assertTrue(Arrays.compareUnsigned(
+                        ChangeLogKeys.key(5, Long.MAX_VALUE, 0, new byte[0]), ChangeLogKeys.relationStart(6))
+                < 0);
         assertArrayEquals(ChangeLogKeys.relationEnd(5), ChangeLogKeys.epochEnd(5, Long.MAX_VALUE));
     }
 
@@ -131,9 +142,11 @@ class ChangeLogKeysTest {
 
     @Test
     void aChangeNeedsExactlyTheRowsOfItsOp() {
-        assertThrows(IllegalArgumentException.class, () -> new LoggedChange(ChangeLogOp.INSERT, new byte[0], new byte[0]));
+        assertThrows(
+                IllegalArgumentException.class, () -> new LoggedChange(ChangeLogOp.INSERT, new byte[0], new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> new LoggedChange(ChangeLogOp.INSERT, null, null));
-        assertThrows(IllegalArgumentException.class, () -> new LoggedChange(ChangeLogOp.DELETE, new byte[0], new byte[0]));
+        assertThrows(
+                IllegalArgumentException.class, () -> new LoggedChange(ChangeLogOp.DELETE, new byte[0], new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> new LoggedChange(ChangeLogOp.UPDATE, null, new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> new LoggedChange(ChangeLogOp.UPDATE, new byte[0], null));
     }

@@ -8,11 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.common.VirtualNodes;
 import io.tributary.storage.rocksdb.RocksStateStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +18,10 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Writing, reading and truncating change logs in a real store. */
 class ChangeLogTest {
@@ -31,6 +30,7 @@ class ChangeLogTest {
 
     @TempDir
     Path dir;
+
     private StateStore store;
 
     @BeforeEach
@@ -84,7 +84,14 @@ class ChangeLogTest {
     }
 
     private static void append(WriteBuffer wb, long epoch, String pk, ChangeLogOp op, String oldRow, String newRow) {
-        ChangeLogWriter.append(wb, REL, epoch, 3, bytes(pk), op, oldRow == null ? null : bytes(oldRow),
+        ChangeLogWriter.append(
+                wb,
+                REL,
+                epoch,
+                3,
+                bytes(pk),
+                op,
+                oldRow == null ? null : bytes(oldRow),
                 newRow == null ? null : bytes(newRow));
     }
 
@@ -103,8 +110,8 @@ class ChangeLogTest {
             append(wb, 10, "upd-del", ChangeLogOp.UPDATE, "p", "q");
             append(wb, 10, "upd-del", ChangeLogOp.DELETE, "q", null);
         });
-        assertEquals(List.of("del-ins=UPDATE:old>new", "ins-upd=INSERT:>b", "upd-del=DELETE:p>"),
-                read(REL, 10, 3, null));
+        assertEquals(
+                List.of("del-ins=UPDATE:old>new", "ins-upd=INSERT:>b", "upd-del=DELETE:p>"), read(REL, 10, 3, null));
         // a later epoch logs the key again, apart from the earlier one
         commit(11, wb -> append(wb, 11, "ins-upd", ChangeLogOp.DELETE, "b", null));
         assertEquals(List.of("ins-upd=DELETE:b>"), read(REL, 11, 3, null));
@@ -159,11 +166,15 @@ class ChangeLogTest {
                     String pk = "k" + random.nextInt(5000);
                     int vnode = VirtualNodes.of(bytes(pk));
                     String row = "r" + i;
-                    if (touchesRel && byVnode.computeIfAbsent(vnode, v -> new TreeMap<>()).putIfAbsent(pk, row) == null) {
-                        ChangeLogWriter.append(wb, REL, thisEpoch, vnode, bytes(pk), ChangeLogOp.INSERT, null, bytes(row));
+                    if (touchesRel
+                            && byVnode.computeIfAbsent(vnode, v -> new TreeMap<>())
+                                            .putIfAbsent(pk, row)
+                                    == null) {
+                        ChangeLogWriter.append(
+                                wb, REL, thisEpoch, vnode, bytes(pk), ChangeLogOp.INSERT, null, bytes(row));
                     }
-                    ChangeLogWriter.append(wb, OTHER, thisEpoch, vnode, bytes(pk + "/" + i), ChangeLogOp.INSERT, null,
-                            bytes(row));
+                    ChangeLogWriter.append(
+                            wb, OTHER, thisEpoch, vnode, bytes(pk + "/" + i), ChangeLogOp.INSERT, null, bytes(row));
                 }
             });
             if (touchesRel) {
@@ -186,13 +197,15 @@ class ChangeLogTest {
             for (int vnode = 0; vnode < VirtualNodes.COUNT; vnode++) {
                 TreeMap<String, String> expected = e.getValue().getOrDefault(vnode, new TreeMap<>());
                 List<String> want = expected.entrySet().stream()
-                        .map(x -> x.getKey() + "=INSERT:>" + x.getValue()).toList();
+                        .map(x -> x.getKey() + "=INSERT:>" + x.getValue())
+                        .toList();
                 assertEquals(want, read(REL, e.getKey(), vnode, null), "epoch " + e.getKey() + " vnode " + vnode);
                 vnodesSeen += expected.isEmpty() ? 0 : 1;
                 if (!expected.isEmpty()) {
                     String after = new ArrayList<>(expected.keySet()).get(random.nextInt(expected.size()));
                     List<String> rest = expected.tailMap(after, false).entrySet().stream()
-                            .map(x -> x.getKey() + "=INSERT:>" + x.getValue()).toList();
+                            .map(x -> x.getKey() + "=INSERT:>" + x.getValue())
+                            .toList();
                     assertEquals(rest, read(REL, e.getKey(), vnode, bytes(after)), "resume after " + after);
                     // resuming after a pk that is not logged starts at the next logged one
                     assertEquals(want, read(REL, e.getKey(), vnode, bytes("")));
@@ -220,7 +233,8 @@ class ChangeLogTest {
         try (ReadView view = store.snapshot()) {
             ChangeLogReader reader = new ChangeLogReader(view);
             assertEquals(List.of(300L, 400L), reader.epochsAfter(REL, 0));
-            assertEquals(List.of(100L, 200L, 300L, 400L), reader.epochsAfter(OTHER, 0), "other relations keep their log");
+            assertEquals(
+                    List.of(100L, 200L, 300L, 400L), reader.epochsAfter(OTHER, 0), "other relations keep their log");
         }
         // truncating through an epoch between logged ones, then through the last
         commit(402, wb -> ChangeLogWriter.truncate(wb, REL, 350));
@@ -243,7 +257,8 @@ class ChangeLogTest {
         store.close();
         store = RocksStateStore.open(dir.resolve("rocks"));
         assertEquals(List.of("k=UPDATE:a>b"), read(REL, 7, 3, null));
-        try (ReadView view = store.snapshot(); ChangeLogCursor c = new ChangeLogReader(view).scan(REL, 7, 3, null)) {
+        try (ReadView view = store.snapshot();
+                ChangeLogCursor c = new ChangeLogReader(view).scan(REL, 7, 3, null)) {
             assertTrue(c.next());
             assertArrayEquals(bytes("k"), c.pk());
             assertFalse(c.next());

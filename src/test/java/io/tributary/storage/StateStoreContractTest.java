@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,8 +167,16 @@ public abstract class StateStoreContractTest {
 
     @Test
     void scanOrderIsUnsignedAndBoundsAreHalfOpen() {
-        byte[][] keys = {{0x01}, {0x01, 0x00}, {0x01, (byte) 0xff}, {0x02}, {(byte) 0x7f}, {(byte) 0x80},
-            {(byte) 0xff}, {(byte) 0xff, 0x00}};
+        byte[][] keys = {
+            {0x01},
+            {0x01, 0x00},
+            {0x01, (byte) 0xff},
+            {0x02},
+            {(byte) 0x7f},
+            {(byte) 0x80},
+            {(byte) 0xff},
+            {(byte) 0xff, 0x00}
+        };
         commit(wb -> {
             for (int i = keys.length - 1; i >= 0; i--) {
                 wb.put(Keyspace.DATA, keys[i], new byte[] {(byte) i});
@@ -244,11 +251,11 @@ public abstract class StateStoreContractTest {
             wb.put(Keyspace.CATALOG, b("catalogOnly"), b("x"));
         });
         try (WriteBuffer wb = store.newWriteBuffer()) {
-            List<byte[]> keys = List.of(b("committed"), b("deleted"), b("new"), b("missing"), b("catalogOnly"),
-                    b("committed"), b("new"));
+            List<byte[]> keys = List.of(
+                    b("committed"), b("deleted"), b("new"), b("missing"), b("catalogOnly"), b("committed"), b("new"));
             // before any write: only the committed state answers
-            assertArrayEquals(new boolean[] {true, true, false, false, false, true, false},
-                    wb.existAll(Keyspace.DATA, keys));
+            assertArrayEquals(
+                    new boolean[] {true, true, false, false, false, true, false}, wb.existAll(Keyspace.DATA, keys));
             wb.delete(Keyspace.DATA, b("deleted"));
             wb.put(Keyspace.DATA, b("new"), b("n"));
             boolean[] all = wb.existAll(Keyspace.DATA, keys);
@@ -256,7 +263,8 @@ public abstract class StateStoreContractTest {
             for (int i = 0; i < keys.size(); i++) {
                 assertEquals(wb.exists(Keyspace.DATA, keys.get(i)), all[i], "key " + s(keys.get(i)));
             }
-            assertArrayEquals(new boolean[] {false, false, false, false, true, false, false},
+            assertArrayEquals(
+                    new boolean[] {false, false, false, false, true, false, false},
                     wb.existAll(Keyspace.CATALOG, keys));
             assertArrayEquals(new boolean[0], wb.existAll(Keyspace.DATA, List.of()));
         }
@@ -321,8 +329,7 @@ public abstract class StateStoreContractTest {
                 assertEquals(expected, all[i], "key " + i);
                 untouched += i % 3 != 0 && i % 5 != 0 ? 1 : 0;
             }
-            assertTrue(untouched > 4096, "keys answered by the committed state span more than one batch: "
-                    + untouched);
+            assertTrue(untouched > 4096, "keys answered by the committed state span more than one batch: " + untouched);
         }
     }
 
@@ -389,7 +396,8 @@ public abstract class StateStoreContractTest {
             assertTrue(wb.exists(Keyspace.DATA, b("z")));
             wb.put(Keyspace.DATA, b("w"), b("w"));
             wb.rollbackToSavePoint();
-            assertArrayEquals(new boolean[] {true, true, false, false, false},
+            assertArrayEquals(
+                    new boolean[] {true, true, false, false, false},
                     wb.existAll(Keyspace.DATA, List.of(b("x"), b("a"), b("y"), b("z"), b("w"))));
             store.commit(store.committedEpoch() + 1, wb);
         }
@@ -473,7 +481,8 @@ public abstract class StateStoreContractTest {
             wb.put(Keyspace.DATA, b("t3/a"), b("new"));
             wb.put(Keyspace.DATA, b("t2/z"), b("put after range delete")); // applied after the range delete
         });
-        assertEquals(List.of("t1/a=old", "t1/b=old", "t1/c=new", "t2/z=put after range delete", "t3/a=new"),
+        assertEquals(
+                List.of("t1/a=old", "t1/b=old", "t1/c=new", "t2/z=put after range delete", "t3/a=new"),
                 scanAll(Keyspace.DATA, "", "z"));
         assertEquals("catalog", get(Keyspace.CATALOG, "t2/a"), "range deletes are per keyspace");
     }
@@ -499,7 +508,8 @@ public abstract class StateStoreContractTest {
             wb.put(Keyspace.DATA, b("b"), b("2"));
         });
         long committed = store.committedEpoch();
-        try (ReadView before = store.snapshot(); WriteBuffer wb = store.newWriteBuffer()) {
+        try (ReadView before = store.snapshot();
+                WriteBuffer wb = store.newWriteBuffer()) {
             wb.put(Keyspace.DATA, b("d"), b("first"));
             wb.put(Keyspace.DATA, b("c"), b("3"));
             wb.delete(Keyspace.DATA, b("a"));
@@ -507,7 +517,9 @@ public abstract class StateStoreContractTest {
             wb.put(Keyspace.DATA, b("e"), b("gone"));
             wb.delete(Keyspace.DATA, b("e"));
             store.write(wb);
-            assertEquals(List.of("a=1", "b=2"), scan(before, Keyspace.DATA, b(""), b("z")),
+            assertEquals(
+                    List.of("a=1", "b=2"),
+                    scan(before, Keyspace.DATA, b(""), b("z")),
                     "a snapshot taken before the write does not see it");
         }
         assertEquals(committed, store.committedEpoch());

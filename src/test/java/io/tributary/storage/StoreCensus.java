@@ -15,14 +15,16 @@ import java.util.TreeMap;
  *     are absent
  * @param logKeys per relation id, its number of change-log entries
  */
-public record StoreCensus(Map<Integer, Long> dataKeys, Map<Integer, Long> logKeys, int jobRecords,
-        List<String> pins) {
+public record StoreCensus(Map<Integer, Long> dataKeys, Map<Integer, Long> logKeys, int jobRecords, List<String> pins) {
 
     /** Counts what {@code store} has committed now. */
     public static StoreCensus of(StateStore store) {
         try (ReadView view = store.snapshot()) {
-            return new StoreCensus(countByTable(view, Keyspace.DATA), countByTable(view, Keyspace.CHANGELOG),
-                    countJobRecords(view), store.pinned());
+            return new StoreCensus(
+                    countByTable(view, Keyspace.DATA),
+                    countByTable(view, Keyspace.CHANGELOG),
+                    countJobRecords(view),
+                    store.pinned());
         }
     }
 
@@ -41,8 +43,10 @@ public record StoreCensus(Map<Integer, Long> dataKeys, Map<Integer, Long> logKey
 
     /** The number of {@code DATA} keys of the tables with ids in {@code [fromId, toId]}. */
     public long dataKeysBetween(int fromId, int toId) {
-        return dataKeys.entrySet().stream().filter(e -> e.getKey() >= fromId && e.getKey() <= toId)
-                .mapToLong(Map.Entry::getValue).sum();
+        return dataKeys.entrySet().stream()
+                .filter(e -> e.getKey() >= fromId && e.getKey() <= toId)
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     public long logKeyCount() {
@@ -51,8 +55,8 @@ public record StoreCensus(Map<Integer, Long> dataKeys, Map<Integer, Long> logKey
 
     private static Map<Integer, Long> countByTable(ReadView view, Keyspace keyspace) {
         Map<Integer, Long> counts = new TreeMap<>();
-        try (KvIterator it = view.scan(keyspace, new byte[0], new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff,
-                (byte) 0xff, (byte) 0xff})) {
+        try (KvIterator it = view.scan(
+                keyspace, new byte[0], new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff})) {
             while (it.next()) {
                 counts.merge(ByteBuffer.wrap(it.key(), 0, 4).getInt(), 1L, Long::sum);
             }
@@ -62,8 +66,8 @@ public record StoreCensus(Map<Integer, Long> dataKeys, Map<Integer, Long> logKey
 
     private static int countJobRecords(ReadView view) {
         int n = 0;
-        try (KvIterator it = view.scan(Keyspace.CATALOG, "job/".getBytes(StandardCharsets.UTF_8),
-                "job0".getBytes(StandardCharsets.UTF_8))) {
+        try (KvIterator it = view.scan(
+                Keyspace.CATALOG, "job/".getBytes(StandardCharsets.UTF_8), "job0".getBytes(StandardCharsets.UTF_8))) {
             while (it.next()) {
                 n++;
             }

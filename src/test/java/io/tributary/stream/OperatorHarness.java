@@ -1,12 +1,13 @@
 package io.tributary.stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.tributary.common.Epoch;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.storage.rocksdb.RocksStateStore;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Drives one operator the way an actor does, over a real RocksDB store: chunks in, barriers

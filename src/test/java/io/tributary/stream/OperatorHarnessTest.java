@@ -1,13 +1,12 @@
 package io.tributary.stream;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@link OperatorHarness#verify} fails an operator that only some schedules reveal as wrong. */
 class OperatorHarnessTest {
@@ -58,17 +57,23 @@ class OperatorHarnessTest {
 
     @Test
     void anOperatorThatForgetsItsStateFailsOnlyWhenRestored() {
-        AssertionError e = assertThrows(AssertionError.class, () -> OperatorHarness.verify(dir,
-                view -> new MemoryOnlyCount()).insert(0, new Object[] {1}).insert(0, new Object[] {2})
-                .expectRows(List.of("[2]")));
+        AssertionError e = assertThrows(
+                AssertionError.class,
+                () -> OperatorHarness.verify(dir, view -> new MemoryOnlyCount())
+                        .insert(0, new Object[] {1})
+                        .insert(0, new Object[] {2})
+                        .expectRows(List.of("[2]")));
         assertTrue(e.getMessage().contains("RESTORE_AFTER_EACH_CHUNK"), e.getMessage());
     }
 
     @Test
     void anOperatorWhoseOutputDependsOnBarriersFails() {
-        AssertionError e = assertThrows(AssertionError.class, () -> OperatorHarness.verify(dir,
-                view -> new FirstChunkPerEpoch()).insert(0, new Object[] {1}).insert(0, new Object[] {2})
-                .expectRows(List.of("[1]")));
+        AssertionError e = assertThrows(
+                AssertionError.class,
+                () -> OperatorHarness.verify(dir, view -> new FirstChunkPerEpoch())
+                        .insert(0, new Object[] {1})
+                        .insert(0, new Object[] {2})
+                        .expectRows(List.of("[1]")));
         assertTrue(e.getMessage().contains("BARRIER_AFTER_EACH_CHUNK"), e.getMessage());
     }
 }

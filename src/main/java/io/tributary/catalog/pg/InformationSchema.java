@@ -2,7 +2,6 @@ package io.tributary.catalog.pg;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.common.types.TypeKind;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -21,29 +20,52 @@ final class InformationSchema {
 
     InformationSchema(PgCatalog pg) {
         this.pg = pg;
-        table("schemata", 13001, "catalog_name name, schema_name name, schema_owner name, "
-                + "default_character_set_catalog name, default_character_set_schema name, "
-                + "default_character_set_name name, sql_path text", this::schemata);
-        table("tables", 13002, "table_catalog name, table_schema name, table_name name, table_type text, "
-                + "self_referencing_column_name name, reference_generation text, user_defined_type_catalog name, "
-                + "user_defined_type_schema name, user_defined_type_name name, is_insertable_into text, "
-                + "is_typed text, commit_action text", this::tableRows);
-        table("columns", 13003, "table_catalog name, table_schema name, table_name name, column_name name, "
-                + "ordinal_position int4, column_default text, is_nullable text, data_type text, "
-                + "character_maximum_length int4, character_octet_length int4, numeric_precision int4, "
-                + "numeric_precision_radix int4, numeric_scale int4, datetime_precision int4, interval_type text, "
-                + "interval_precision int4, udt_catalog name, udt_schema name, udt_name name, dtd_identifier name, "
-                + "is_identity text, is_generated text, is_updatable text", this::columns);
-        table("views", 13004, "table_catalog name, table_schema name, table_name name, view_definition text, "
-                + "check_option text, is_updatable text, is_insertable_into text, is_trigger_updatable text, "
-                + "is_trigger_deletable text, is_trigger_insertable_into text", this::views);
-        table("table_constraints", 13005, "constraint_catalog name, constraint_schema name, constraint_name name, "
-                + "table_catalog name, table_schema name, table_name name, constraint_type text, "
-                + "is_deferrable text, initially_deferred text, enforced text, nulls_distinct text",
+        table(
+                "schemata",
+                13001,
+                "catalog_name name, schema_name name, schema_owner name, "
+                        + "default_character_set_catalog name, default_character_set_schema name, "
+                        + "default_character_set_name name, sql_path text",
+                this::schemata);
+        table(
+                "tables",
+                13002,
+                "table_catalog name, table_schema name, table_name name, table_type text, "
+                        + "self_referencing_column_name name, reference_generation text, user_defined_type_catalog name, "
+                        + "user_defined_type_schema name, user_defined_type_name name, is_insertable_into text, "
+                        + "is_typed text, commit_action text",
+                this::tableRows);
+        table(
+                "columns",
+                13003,
+                "table_catalog name, table_schema name, table_name name, column_name name, "
+                        + "ordinal_position int4, column_default text, is_nullable text, data_type text, "
+                        + "character_maximum_length int4, character_octet_length int4, numeric_precision int4, "
+                        + "numeric_precision_radix int4, numeric_scale int4, datetime_precision int4, interval_type text, "
+                        + "interval_precision int4, udt_catalog name, udt_schema name, udt_name name, dtd_identifier name, "
+                        + "is_identity text, is_generated text, is_updatable text",
+                this::columns);
+        table(
+                "views",
+                13004,
+                "table_catalog name, table_schema name, table_name name, view_definition text, "
+                        + "check_option text, is_updatable text, is_insertable_into text, is_trigger_updatable text, "
+                        + "is_trigger_deletable text, is_trigger_insertable_into text",
+                this::views);
+        table(
+                "table_constraints",
+                13005,
+                "constraint_catalog name, constraint_schema name, constraint_name name, "
+                        + "table_catalog name, table_schema name, table_name name, constraint_type text, "
+                        + "is_deferrable text, initially_deferred text, enforced text, nulls_distinct text",
                 this::tableConstraints);
-        table("key_column_usage", 13006, "constraint_catalog name, constraint_schema name, constraint_name name, "
-                + "table_catalog name, table_schema name, table_name name, column_name name, ordinal_position int4, "
-                + "position_in_unique_constraint int4", this::keyColumnUsage);
+        table(
+                "key_column_usage",
+                13006,
+                "constraint_catalog name, constraint_schema name, constraint_name name, "
+                        + "table_catalog name, table_schema name, table_name name, column_name name, ordinal_position int4, "
+                        + "position_in_unique_constraint int4",
+                this::keyColumnUsage);
     }
 
     List<PgTable> tables() {
@@ -71,8 +93,20 @@ final class InformationSchema {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
             boolean table = r.relkind().equals("r");
-            rows.add(new Object[] {Catalog.DATABASE, r.schema(), r.name(), table ? "BASE TABLE" : "VIEW", null, null,
-                    null, null, null, table ? "YES" : "NO", "NO", null});
+            rows.add(new Object[] {
+                Catalog.DATABASE,
+                r.schema(),
+                r.name(),
+                table ? "BASE TABLE" : "VIEW",
+                null,
+                null,
+                null,
+                null,
+                null,
+                table ? "YES" : "NO",
+                "NO",
+                null
+            });
         }
         return rows;
     }
@@ -91,25 +125,53 @@ final class InformationSchema {
     private static Object[] columnRow(PgRelation r, PgRelation.Attribute a, int position) {
         TypeKind kind = TypeKind.ofOid((int) a.typeOid());
         String udt = PgTypes.nameOf(a.typeOid());
-        String dataType = kind != null ? kind.pgName() : udt == null ? "ARRAY" : udt.equals("name") || udt.equals("oid")
-                || udt.equals("char") || udt.equals("regproc") || udt.equals("xid") || udt.equals("pg_node_tree")
-                ? udt : "USER-DEFINED";
+        String dataType = kind != null
+                ? kind.pgName()
+                : udt == null
+                        ? "ARRAY"
+                        : udt.equals("name")
+                                        || udt.equals("oid")
+                                        || udt.equals("char")
+                                        || udt.equals("regproc")
+                                        || udt.equals("xid")
+                                        || udt.equals("pg_node_tree")
+                                ? udt
+                                : "USER-DEFINED";
         if ("char".equals(udt)) {
             dataType = "\"char\"";
         }
         Integer maxLength = kind == TypeKind.VARCHAR && a.typmod() >= 4 ? a.typmod() - 4 : null;
         Integer octetLength = kind == TypeKind.TEXT || kind == TypeKind.VARCHAR
-                ? (maxLength != null ? maxLength * 4 : 1073741824) : null;
+                ? (maxLength != null ? maxLength * 4 : 1073741824)
+                : null;
         Integer precision = null;
         Integer radix = null;
         Integer scale = null;
         if (kind != null) {
             switch (kind) {
-                case SMALLINT -> { precision = 16; radix = 2; scale = 0; }
-                case INTEGER -> { precision = 32; radix = 2; scale = 0; }
-                case BIGINT -> { precision = 64; radix = 2; scale = 0; }
-                case REAL -> { precision = 24; radix = 2; }
-                case DOUBLE -> { precision = 53; radix = 2; }
+                case SMALLINT -> {
+                    precision = 16;
+                    radix = 2;
+                    scale = 0;
+                }
+                case INTEGER -> {
+                    precision = 32;
+                    radix = 2;
+                    scale = 0;
+                }
+                case BIGINT -> {
+                    precision = 64;
+                    radix = 2;
+                    scale = 0;
+                }
+                case REAL -> {
+                    precision = 24;
+                    radix = 2;
+                }
+                case DOUBLE -> {
+                    precision = 53;
+                    radix = 2;
+                }
                 case NUMERIC -> {
                     radix = 10;
                     if (a.typmod() >= 4) {
@@ -117,24 +179,60 @@ final class InformationSchema {
                         scale = (a.typmod() - 4) & 0xffff;
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
-        Integer datetimePrecision = kind == TypeKind.DATE ? Integer.valueOf(0)
-                : kind == TypeKind.TIME || kind == TypeKind.TIMESTAMP || kind == TypeKind.TIMESTAMPTZ
-                || kind == TypeKind.INTERVAL ? Integer.valueOf(6) : null;
-        return new Object[] {Catalog.DATABASE, r.schema(), r.name(), a.name(), position, null,
-                a.notNull() ? "NO" : "YES", dataType, maxLength, octetLength, precision, radix, scale,
-                datetimePrecision, null, null, Catalog.DATABASE, PgCatalog.SCHEMA, udt, String.valueOf(position),
-                "NO", "NEVER", r.relkind().equals("r") ? "YES" : "NO"};
+        Integer datetimePrecision = kind == TypeKind.DATE
+                ? Integer.valueOf(0)
+                : kind == TypeKind.TIME
+                                || kind == TypeKind.TIMESTAMP
+                                || kind == TypeKind.TIMESTAMPTZ
+                                || kind == TypeKind.INTERVAL
+                        ? Integer.valueOf(6)
+                        : null;
+        return new Object[] {
+            Catalog.DATABASE,
+            r.schema(),
+            r.name(),
+            a.name(),
+            position,
+            null,
+            a.notNull() ? "NO" : "YES",
+            dataType,
+            maxLength,
+            octetLength,
+            precision,
+            radix,
+            scale,
+            datetimePrecision,
+            null,
+            null,
+            Catalog.DATABASE,
+            PgCatalog.SCHEMA,
+            udt,
+            String.valueOf(position),
+            "NO",
+            "NEVER",
+            r.relkind().equals("r") ? "YES" : "NO"
+        };
     }
 
     private List<Object[]> views() {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
             if (r.relkind().equals("v")) {
-                rows.add(new Object[] {Catalog.DATABASE, r.schema(), r.name(), PgDefinitions.viewDef(r), "NONE", "NO",
-                        "NO", "NO", "NO", "NO"});
+                rows.add(new Object[] {
+                    Catalog.DATABASE,
+                    r.schema(),
+                    r.name(),
+                    PgDefinitions.viewDef(r),
+                    "NONE",
+                    "NO",
+                    "NO",
+                    "NO",
+                    "NO",
+                    "NO"
+                });
             }
         }
         return rows;
@@ -157,8 +255,19 @@ final class InformationSchema {
     }
 
     private static Object[] constraintRow(PgRelation r, String name, String type, String nullsDistinct) {
-        return new Object[] {Catalog.DATABASE, r.schema(), name, Catalog.DATABASE, r.schema(), r.name(), type, "NO",
-                "NO", "YES", nullsDistinct};
+        return new Object[] {
+            Catalog.DATABASE,
+            r.schema(),
+            name,
+            Catalog.DATABASE,
+            r.schema(),
+            r.name(),
+            type,
+            "NO",
+            "NO",
+            "YES",
+            nullsDistinct
+        };
     }
 
     private List<Object[]> keyColumnUsage() {
@@ -166,8 +275,17 @@ final class InformationSchema {
         for (PgRelation r : relations()) {
             short[] key = r.primaryKey();
             for (int i = 0; i < key.length; i++) {
-                rows.add(new Object[] {Catalog.DATABASE, r.schema(), r.primaryKeyName(), Catalog.DATABASE, r.schema(),
-                        r.name(), r.attributes().get(key[i] - 1).name(), i + 1, null});
+                rows.add(new Object[] {
+                    Catalog.DATABASE,
+                    r.schema(),
+                    r.primaryKeyName(),
+                    Catalog.DATABASE,
+                    r.schema(),
+                    r.name(),
+                    r.attributes().get(key[i] - 1).name(),
+                    i + 1,
+                    null
+                });
             }
         }
         return rows;

@@ -6,7 +6,6 @@ import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -81,8 +80,13 @@ public final class PgCatalog {
     }
 
     private static int length(PgColumn c) {
-        return c.array() ? -1 : PgTypes.BASE.stream().filter(b -> b.name().equals(c.pgType()))
-                .mapToInt(PgTypes.Base::length).findFirst().orElse(-1);
+        return c.array()
+                ? -1
+                : PgTypes.BASE.stream()
+                        .filter(b -> b.name().equals(c.pgType()))
+                        .mapToInt(PgTypes.Base::length)
+                        .findFirst()
+                        .orElse(-1);
     }
 
     /** A catalog table or view as pg_class shows it: visible columns only, numbered from 1. */
@@ -95,8 +99,8 @@ public final class PgCatalog {
                 continue;
             }
             DataType type = c.type();
-            attrs.add(new PgRelation.Attribute(c.name(), type.kind().oid(), type.typmod(), type.kind().wireLength(),
-                    c.notNull()));
+            attrs.add(new PgRelation.Attribute(
+                    c.name(), type.kind().oid(), type.typmod(), type.kind().wireLength(), c.notNull()));
             attnum[i] = attrs.size();
         }
         short[] key = new short[0];
@@ -106,8 +110,15 @@ public final class PgCatalog {
                 key[i] = (short) attnum[t.primaryKey()[i]];
             }
         }
-        return new PgRelation(PgOids.relation(t.id()), PgOids.PUBLIC_NAMESPACE, Catalog.SCHEMA, t.name(),
-                t.isView() ? "m" : "r", attrs, key, t.isView() ? t.query() : null);
+        return new PgRelation(
+                PgOids.relation(t.id()),
+                PgOids.PUBLIC_NAMESPACE,
+                Catalog.SCHEMA,
+                t.name(),
+                t.isView() ? "m" : "r",
+                attrs,
+                key,
+                t.isView() ? t.query() : null);
     }
 
     private void table(String name, long oid, String relkind, String columns, Supplier<List<Object[]>> rows) {
@@ -116,73 +127,162 @@ public final class PgCatalog {
 
     private void define() {
         table("pg_namespace", 2615, "r", "oid oid, nspname name, nspowner oid, nspacl aclitem[]", this::namespaces);
-        table("pg_class", 1259, "r", "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, "
-                + "relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, "
-                + "relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, "
-                + "relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, "
-                + "relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, "
-                + "relreplident char, relispartition bool, relrewrite oid, relfrozenxid xid, relminmxid xid, "
-                + "relacl aclitem[], reloptions text[], relpartbound pg_node_tree", this::classes);
-        table("pg_attribute", 1249, "r", "attrelid oid, attname name, atttypid oid, attstattarget int4, "
-                + "attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, "
-                + "attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, "
-                + "atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, "
-                + "attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[]",
+        table(
+                "pg_class",
+                1259,
+                "r",
+                "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, "
+                        + "relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, "
+                        + "relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, "
+                        + "relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, "
+                        + "relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, "
+                        + "relreplident char, relispartition bool, relrewrite oid, relfrozenxid xid, relminmxid xid, "
+                        + "relacl aclitem[], reloptions text[], relpartbound pg_node_tree",
+                this::classes);
+        table(
+                "pg_attribute",
+                1249,
+                "r",
+                "attrelid oid, attname name, atttypid oid, attstattarget int4, "
+                        + "attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, "
+                        + "attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, "
+                        + "atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, "
+                        + "attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[]",
                 this::attributes);
         table("pg_type", 1247, "r", PgTypes.COLUMNS, PgTypes::rows);
-        table("pg_index", 2610, "r", "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, "
-                + "indisunique bool, indisprimary bool, indisexclusion bool, indimmediate bool, "
-                + "indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, "
-                + "indisreplident bool, indkey int2[], indcollation oid[], indclass oid[], indoption int2[], "
-                + "indexprs pg_node_tree, indpred pg_node_tree", this::indexes);
-        table("pg_constraint", 2606, "r", "oid oid, conname name, connamespace oid, contype char, "
-                + "condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, "
-                + "conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, "
-                + "confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], "
-                + "confkey int2[], conbin pg_node_tree", this::constraints);
+        table(
+                "pg_index",
+                2610,
+                "r",
+                "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, "
+                        + "indisunique bool, indisprimary bool, indisexclusion bool, indimmediate bool, "
+                        + "indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, "
+                        + "indisreplident bool, indkey int2[], indcollation oid[], indclass oid[], indoption int2[], "
+                        + "indexprs pg_node_tree, indpred pg_node_tree",
+                this::indexes);
+        table(
+                "pg_constraint",
+                2606,
+                "r",
+                "oid oid, conname name, connamespace oid, contype char, "
+                        + "condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, "
+                        + "conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, "
+                        + "confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], "
+                        + "confkey int2[], conbin pg_node_tree",
+                this::constraints);
         table("pg_attrdef", 2604, "r", "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", List::of);
         table("pg_description", 2609, "r", "objoid oid, classoid oid, objsubid int4, description text", List::of);
-        table("pg_database", 1262, "r", "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, "
-                + "datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, "
-                + "dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, "
-                + "datacl aclitem[]", this::databases);
-        table("pg_roles", 12001, "v", "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, "
-                + "rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, "
-                + "rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", this::roles);
-        table("pg_user", 12002, "v", "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, "
-                + "usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", this::users);
+        table(
+                "pg_database",
+                1262,
+                "r",
+                "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, "
+                        + "datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, "
+                        + "dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, "
+                        + "datacl aclitem[]",
+                this::databases);
+        table(
+                "pg_roles",
+                12001,
+                "v",
+                "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, "
+                        + "rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, "
+                        + "rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid",
+                this::roles);
+        table(
+                "pg_user",
+                12002,
+                "v",
+                "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, "
+                        + "usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]",
+                this::users);
         table("pg_auth_members", 1261, "r", "roleid oid, member oid, grantor oid, admin_option bool", List::of);
-        table("pg_settings", 12003, "v", "name text, setting text, unit text, category text, short_desc text, "
-                + "extra_desc text, context text, vartype text, source text, min_val text, max_val text, "
-                + "enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, "
-                + "pending_restart bool", this::settings);
-        table("pg_proc", 1255, "r", "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, "
-                + "prokind char, proretset bool, pronargs int2, prorettype oid, prosrc text", this::procedures);
+        table(
+                "pg_settings",
+                12003,
+                "v",
+                "name text, setting text, unit text, category text, short_desc text, "
+                        + "extra_desc text, context text, vartype text, source text, min_val text, max_val text, "
+                        + "enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, "
+                        + "pending_restart bool",
+                this::settings);
+        table(
+                "pg_proc",
+                1255,
+                "r",
+                "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, "
+                        + "prokind char, proretset bool, pronargs int2, prorettype oid, prosrc text",
+                this::procedures);
         table("pg_am", 2601, "r", "oid oid, amname name, amhandler regproc, amtype char", this::accessMethods);
-        table("pg_tablespace", 1213, "r", "oid oid, spcname name, spcowner oid, spcacl aclitem[], spcoptions text[]",
-                () -> List.<Object[]>of(new Object[] {PgOids.DEFAULT_TABLESPACE, "pg_default", PgOids.SUPERUSER,
-                        null, null}));
-        table("pg_collation", 3456, "r", "oid oid, collname name, collnamespace oid, collowner oid, "
-                + "collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text",
+        table(
+                "pg_tablespace",
+                1213,
+                "r",
+                "oid oid, spcname name, spcowner oid, spcacl aclitem[], spcoptions text[]",
+                () -> List.<Object[]>of(
+                        new Object[] {PgOids.DEFAULT_TABLESPACE, "pg_default", PgOids.SUPERUSER, null, null}));
+        table(
+                "pg_collation",
+                3456,
+                "r",
+                "oid oid, collname name, collnamespace oid, collowner oid, "
+                        + "collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text",
                 PgCatalog::collations);
         table("pg_inherits", 2611, "r", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", List::of);
-        table("pg_policy", 3256, "r", "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, "
-                + "polroles oid[], polqual pg_node_tree, polwithcheck pg_node_tree", List::of);
-        table("pg_statistic_ext", 3381, "r", "oid oid, stxrelid oid, stxname name, stxnamespace oid, "
-                + "stxowner oid, stxstattarget int4, stxkeys int2[], stxkind char[], stxexprs pg_node_tree", List::of);
-        table("pg_publication", 6104, "r", "oid oid, pubname name, pubowner oid, puballtables bool, "
-                + "pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", List::of);
-        table("pg_publication_rel", 6106, "r", "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, "
-                + "prattrs int2[]", List::of);
+        table(
+                "pg_policy",
+                3256,
+                "r",
+                "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, "
+                        + "polroles oid[], polqual pg_node_tree, polwithcheck pg_node_tree",
+                List::of);
+        table(
+                "pg_statistic_ext",
+                3381,
+                "r",
+                "oid oid, stxrelid oid, stxname name, stxnamespace oid, "
+                        + "stxowner oid, stxstattarget int4, stxkeys int2[], stxkind char[], stxexprs pg_node_tree",
+                List::of);
+        table(
+                "pg_publication",
+                6104,
+                "r",
+                "oid oid, pubname name, pubowner oid, puballtables bool, "
+                        + "pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool",
+                List::of);
+        table(
+                "pg_publication_rel",
+                6106,
+                "r",
+                "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, " + "prattrs int2[]",
+                List::of);
         table("pg_publication_namespace", 6237, "r", "oid oid, pnpubid oid, pnnspid oid", List::of);
-        table("pg_tables", 12004, "v", "schemaname name, tablename name, tableowner name, tablespace name, "
-                + "hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", () -> relationRows("r"));
-        table("pg_views", 12005, "v", "schemaname name, viewname name, viewowner name, definition text",
+        table(
+                "pg_tables",
+                12004,
+                "v",
+                "schemaname name, tablename name, tableowner name, tablespace name, "
+                        + "hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool",
+                () -> relationRows("r"));
+        table(
+                "pg_views",
+                12005,
+                "v",
+                "schemaname name, viewname name, viewowner name, definition text",
                 () -> relationRows("v"));
-        table("pg_matviews", 12006, "v", "schemaname name, matviewname name, matviewowner name, tablespace name, "
-                + "hasindexes bool, ispopulated bool, definition text", () -> relationRows("m"));
-        table("pg_indexes", 12007, "v", "schemaname name, tablename name, indexname name, tablespace name, "
-                + "indexdef text", this::indexViewRows);
+        table(
+                "pg_matviews",
+                12006,
+                "v",
+                "schemaname name, matviewname name, matviewowner name, tablespace name, "
+                        + "hasindexes bool, ispopulated bool, definition text",
+                () -> relationRows("m"));
+        table(
+                "pg_indexes",
+                12007,
+                "v",
+                "schemaname name, tablename name, indexname name, tablespace name, " + "indexdef text",
+                this::indexViewRows);
     }
 
     private List<Object[]> namespaces() {
@@ -197,21 +297,65 @@ public final class PgCatalog {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
             boolean stored = !r.relkind().equals("v");
-            rows.add(classRow(r.oid(), r.name(), r.namespace(), stored ? PgOids.HEAP_AM : 0L, r.hasPrimaryKey(),
-                    r.relkind(), r.attributes().size()));
+            rows.add(classRow(
+                    r.oid(),
+                    r.name(),
+                    r.namespace(),
+                    stored ? PgOids.HEAP_AM : 0L,
+                    r.hasPrimaryKey(),
+                    r.relkind(),
+                    r.attributes().size()));
             if (r.hasPrimaryKey()) {
-                rows.add(classRow(r.indexOid(), r.primaryKeyName(), r.namespace(), PgOids.BTREE_AM, false, "i",
+                rows.add(classRow(
+                        r.indexOid(),
+                        r.primaryKeyName(),
+                        r.namespace(),
+                        PgOids.BTREE_AM,
+                        false,
+                        "i",
                         r.primaryKey().length));
             }
         }
         return rows;
     }
 
-    private static Object[] classRow(long oid, String name, long namespace, long am, boolean hasIndex,
-            String relkind, int attributes) {
-        return new Object[] {oid, name, namespace, 0L, 0L, PgOids.SUPERUSER, am, 0L, 0L, 0, -1f, 0, 0L, hasIndex,
-                false, "p", relkind, (short) attributes, (short) 0, false, false, false, false, false, true, "d",
-                false, 0L, 0L, 0L, null, null, null};
+    private static Object[] classRow(
+            long oid, String name, long namespace, long am, boolean hasIndex, String relkind, int attributes) {
+        return new Object[] {
+            oid,
+            name,
+            namespace,
+            0L,
+            0L,
+            PgOids.SUPERUSER,
+            am,
+            0L,
+            0L,
+            0,
+            -1f,
+            0,
+            0L,
+            hasIndex,
+            false,
+            "p",
+            relkind,
+            (short) attributes,
+            (short) 0,
+            false,
+            false,
+            false,
+            false,
+            false,
+            true,
+            "d",
+            false,
+            0L,
+            0L,
+            0L,
+            null,
+            null,
+            null
+        };
     }
 
     private List<Object[]> attributes() {
@@ -236,9 +380,33 @@ public final class PgCatalog {
         String storage = kind == TypeKind.NUMERIC ? "m" : a.typeLength() < 0 ? "x" : "p";
         String align = a.typeLength() == 8 ? "d" : a.typeLength() == 2 ? "s" : a.typeLength() == 1 ? "c" : "i";
         boolean collatable = kind == TypeKind.TEXT || kind == TypeKind.VARCHAR;
-        return new Object[] {relation, a.name(), a.typeOid(), -1, (short) a.typeLength(), (short) attnum, 0, -1,
-                a.typmod(), a.typeLength() > 0 && a.typeLength() <= 8, align, storage, "", a.notNull(), false,
-                false, "", "", false, true, 0, collatable ? PgOids.DEFAULT_COLLATION : 0L, null, null, null};
+        return new Object[] {
+            relation,
+            a.name(),
+            a.typeOid(),
+            -1,
+            (short) a.typeLength(),
+            (short) attnum,
+            0,
+            -1,
+            a.typmod(),
+            a.typeLength() > 0 && a.typeLength() <= 8,
+            align,
+            storage,
+            "",
+            a.notNull(),
+            false,
+            false,
+            "",
+            "",
+            false,
+            true,
+            0,
+            collatable ? PgOids.DEFAULT_COLLATION : 0L,
+            null,
+            null,
+            null
+        };
     }
 
     private List<Object[]> indexes() {
@@ -247,9 +415,28 @@ public final class PgCatalog {
             if (r.hasPrimaryKey()) {
                 List<Short> key = shorts(r.primaryKey());
                 List<Long> zeros = key.stream().map(k -> 0L).toList();
-                rows.add(new Object[] {r.indexOid(), r.oid(), (short) key.size(), (short) key.size(), true, true,
-                        false, true, false, true, false, true, true, false, key, zeros, zeros,
-                        key.stream().map(k -> (short) 0).toList(), null, null});
+                rows.add(new Object[] {
+                    r.indexOid(),
+                    r.oid(),
+                    (short) key.size(),
+                    (short) key.size(),
+                    true,
+                    true,
+                    false,
+                    true,
+                    false,
+                    true,
+                    false,
+                    true,
+                    true,
+                    false,
+                    key,
+                    zeros,
+                    zeros,
+                    key.stream().map(k -> (short) 0).toList(),
+                    null,
+                    null
+                });
             }
         }
         return rows;
@@ -259,9 +446,29 @@ public final class PgCatalog {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
             if (r.hasPrimaryKey()) {
-                rows.add(new Object[] {r.constraintOid(), r.primaryKeyName(), r.namespace(), "p", false, false, true,
-                        r.oid(), 0L, r.indexOid(), 0L, 0L, " ", " ", " ", true, 0, true, shorts(r.primaryKey()),
-                        null, null});
+                rows.add(new Object[] {
+                    r.constraintOid(),
+                    r.primaryKeyName(),
+                    r.namespace(),
+                    "p",
+                    false,
+                    false,
+                    true,
+                    r.oid(),
+                    0L,
+                    r.indexOid(),
+                    0L,
+                    0L,
+                    " ",
+                    " ",
+                    " ",
+                    true,
+                    0,
+                    true,
+                    shorts(r.primaryKey()),
+                    null,
+                    null
+                });
             }
         }
         return rows;
@@ -276,26 +483,60 @@ public final class PgCatalog {
     }
 
     private List<Object[]> databases() {
-        return List.<Object[]>of(new Object[] {PgOids.DATABASE, Catalog.DATABASE, PgOids.SUPERUSER, 6, "c", false,
-                true, -1, 0L, 0L, PgOids.DEFAULT_TABLESPACE, "C", "C", null, null, null});
+        return List.<Object[]>of(new Object[] {
+            PgOids.DATABASE,
+            Catalog.DATABASE,
+            PgOids.SUPERUSER,
+            6,
+            "c",
+            false,
+            true,
+            -1,
+            0L,
+            0L,
+            PgOids.DEFAULT_TABLESPACE,
+            "C",
+            "C",
+            null,
+            null,
+            null
+        });
     }
 
     private List<Object[]> roles() {
-        return List.<Object[]>of(new Object[] {owner(), true, true, true, true, true, true, -1, "********", null,
-                true, null, PgOids.SUPERUSER});
+        return List.<Object[]>of(new Object[] {
+            owner(), true, true, true, true, true, true, -1, "********", null, true, null, PgOids.SUPERUSER
+        });
     }
 
     private List<Object[]> users() {
-        return List.<Object[]>of(new Object[] {owner(), PgOids.SUPERUSER, true, true, true, true, "********", null,
-                null});
+        return List.<Object[]>of(
+                new Object[] {owner(), PgOids.SUPERUSER, true, true, true, true, "********", null, null});
     }
 
     private List<Object[]> settings() {
         List<Object[]> rows = new ArrayList<>();
         for (PgSession.Setting s : session.settings()) {
             String source = s.value().equals(s.defaultValue()) ? "default" : "session";
-            rows.add(new Object[] {s.name(), s.value(), null, "Tributary", s.description(), null, "user", "string",
-                    source, null, null, null, s.defaultValue(), s.defaultValue(), null, null, false});
+            rows.add(new Object[] {
+                s.name(),
+                s.value(),
+                null,
+                "Tributary",
+                s.description(),
+                null,
+                "user",
+                "string",
+                source,
+                null,
+                null,
+                null,
+                s.defaultValue(),
+                s.defaultValue(),
+                null,
+                null,
+                false
+            });
         }
         return rows;
     }
@@ -305,23 +546,43 @@ public final class PgCatalog {
         List<String> names = functions.get().stream().distinct().sorted().toList();
         List<Object[]> rows = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
-            rows.add(new Object[] {13500L + i, names.get(i), PgOids.PG_CATALOG_NAMESPACE, PgOids.SUPERUSER, 12L,
-                    "f", false, (short) 0, 0L, names.get(i)});
+            rows.add(new Object[] {
+                13500L + i,
+                names.get(i),
+                PgOids.PG_CATALOG_NAMESPACE,
+                PgOids.SUPERUSER,
+                12L,
+                "f",
+                false,
+                (short) 0,
+                0L,
+                names.get(i)
+            });
         }
         return rows;
     }
 
     private List<Object[]> accessMethods() {
-        return List.of(new Object[] {PgOids.HEAP_AM, "heap", 3L, "t"},
-                new Object[] {PgOids.BTREE_AM, "btree", 330L, "i"});
+        return List.of(
+                new Object[] {PgOids.HEAP_AM, "heap", 3L, "t"}, new Object[] {PgOids.BTREE_AM, "btree", 330L, "i"});
     }
 
     private static List<Object[]> collations() {
         return List.of(
-                new Object[] {PgOids.DEFAULT_COLLATION, "default", PgOids.PG_CATALOG_NAMESPACE, PgOids.SUPERUSER, "d",
-                        true, -1, null, null},
-                new Object[] {PgOids.C_COLLATION, "C", PgOids.PG_CATALOG_NAMESPACE, PgOids.SUPERUSER, "c", true, -1,
-                        "C", "C"});
+                new Object[] {
+                    PgOids.DEFAULT_COLLATION,
+                    "default",
+                    PgOids.PG_CATALOG_NAMESPACE,
+                    PgOids.SUPERUSER,
+                    "d",
+                    true,
+                    -1,
+                    null,
+                    null
+                },
+                new Object[] {
+                    PgOids.C_COLLATION, "C", PgOids.PG_CATALOG_NAMESPACE, PgOids.SUPERUSER, "c", true, -1, "C", "C"
+                });
     }
 
     /** The rows of pg_tables ({@code r}), pg_views ({@code v}) or pg_matviews ({@code m}). */
@@ -331,11 +592,14 @@ public final class PgCatalog {
             if (!r.relkind().equals(relkind)) {
                 continue;
             }
-            rows.add(switch (relkind) {
-                case "r" -> new Object[] {r.schema(), r.name(), owner(), null, r.hasPrimaryKey(), false, false, false};
-                case "v" -> new Object[] {r.schema(), r.name(), owner(), PgDefinitions.viewDef(r)};
-                default -> new Object[] {r.schema(), r.name(), owner(), null, false, true, PgDefinitions.viewDef(r)};
-            });
+            rows.add(
+                    switch (relkind) {
+                        case "r" ->
+                            new Object[] {r.schema(), r.name(), owner(), null, r.hasPrimaryKey(), false, false, false};
+                        case "v" -> new Object[] {r.schema(), r.name(), owner(), PgDefinitions.viewDef(r)};
+                        default ->
+                            new Object[] {r.schema(), r.name(), owner(), null, false, true, PgDefinitions.viewDef(r)};
+                    });
         }
         return rows;
     }
@@ -366,19 +630,18 @@ public final class PgCatalog {
      * ({@code c}) or {@code pg_get_viewdef} ({@code v}) returns for it.
      */
     public PgTable definitions(String schema) {
-        return new PgTable(schema, "definitions", 0, "r", PgColumn.parse("oid oid, kind char, definition text"),
-                () -> {
-                    List<Object[]> rows = new ArrayList<>();
-                    for (PgRelation r : relations()) {
-                        if (r.hasPrimaryKey()) {
-                            rows.add(new Object[] {r.indexOid(), "i", PgDefinitions.indexDef(r)});
-                            rows.add(new Object[] {r.constraintOid(), "c", PgDefinitions.constraintDef(r)});
-                        }
-                        if (r.definition() != null) {
-                            rows.add(new Object[] {r.oid(), "v", PgDefinitions.viewDef(r)});
-                        }
-                    }
-                    return rows;
-                });
+        return new PgTable(schema, "definitions", 0, "r", PgColumn.parse("oid oid, kind char, definition text"), () -> {
+            List<Object[]> rows = new ArrayList<>();
+            for (PgRelation r : relations()) {
+                if (r.hasPrimaryKey()) {
+                    rows.add(new Object[] {r.indexOid(), "i", PgDefinitions.indexDef(r)});
+                    rows.add(new Object[] {r.constraintOid(), "c", PgDefinitions.constraintDef(r)});
+                }
+                if (r.definition() != null) {
+                    rows.add(new Object[] {r.oid(), "v", PgDefinitions.viewDef(r)});
+                }
+            }
+            return rows;
+        });
     }
 }

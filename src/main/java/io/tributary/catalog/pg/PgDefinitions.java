@@ -11,18 +11,86 @@ import java.util.stream.Collectors;
  */
 public final class PgDefinitions {
     /** Words PostgreSQL's {@code quote_ident} quotes besides names that are not plain lower case. */
-    private static final Set<String> RESERVED = Set.of("all", "analyse", "analyze", "and", "any", "array", "as",
-            "asc", "asymmetric", "both", "case", "cast", "check", "collate", "column", "constraint", "create",
-            "current_catalog", "current_date", "current_role", "current_time", "current_timestamp",
-            "current_user", "default", "deferrable", "desc", "distinct", "do", "else", "end", "except", "false",
-            "fetch", "for", "foreign", "from", "grant", "group", "having", "in", "initially", "intersect", "into",
-            "lateral", "leading", "limit", "localtime", "localtimestamp", "not", "null", "offset", "on", "only",
-            "or", "order", "placing", "primary", "references", "returning", "select", "session_user", "some",
-            "symmetric", "table", "then", "to", "trailing", "true", "union", "unique", "user", "using",
-            "variadic", "when", "where", "window", "with");
+    private static final Set<String> RESERVED = Set.of(
+            "all",
+            "analyse",
+            "analyze",
+            "and",
+            "any",
+            "array",
+            "as",
+            "asc",
+            "asymmetric",
+            "both",
+            "case",
+            "cast",
+            "check",
+            "collate",
+            "column",
+            "constraint",
+            "create",
+            "current_catalog",
+            "current_date",
+            "current_role",
+            "current_time",
+            "current_timestamp",
+            "current_user",
+            "default",
+            "deferrable",
+            "desc",
+            "distinct",
+            "do",
+            "else",
+            "end",
+            "except",
+            "false",
+            "fetch",
+            "for",
+            "foreign",
+            "from",
+            "grant",
+            "group",
+            "having",
+            "in",
+            "initially",
+            "intersect",
+            "into",
+            "lateral",
+            "leading",
+            "limit",
+            "localtime",
+            "localtimestamp",
+            "not",
+            "null",
+            "offset",
+            "on",
+            "only",
+            "or",
+            "order",
+            "placing",
+            "primary",
+            "references",
+            "returning",
+            "select",
+            "session_user",
+            "some",
+            "symmetric",
+            "table",
+            "then",
+            "to",
+            "trailing",
+            "true",
+            "union",
+            "unique",
+            "user",
+            "using",
+            "variadic",
+            "when",
+            "where",
+            "window",
+            "with");
 
-    private PgDefinitions() {
-    }
+    private PgDefinitions() {}
 
     /** {@code CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)}. */
     public static String indexDef(PgRelation r) {
@@ -45,7 +113,8 @@ public final class PgDefinitions {
 
     private static String keyColumns(PgRelation r) {
         short[] key = r.primaryKey();
-        return Arrays.stream(toInts(key)).mapToObj(n -> quoteIdent(r.attributes().get(n - 1).name()))
+        return Arrays.stream(toInts(key))
+                .mapToObj(n -> quoteIdent(r.attributes().get(n - 1).name()))
                 .collect(Collectors.joining(", "));
     }
 
@@ -59,7 +128,8 @@ public final class PgDefinitions {
 
     /** PostgreSQL's {@code quote_ident}: double-quoted unless a plain lower-case, non-reserved name. */
     public static String quoteIdent(String name) {
-        boolean plain = !name.isEmpty() && (Character.isLowerCase(name.charAt(0)) || name.charAt(0) == '_')
+        boolean plain = !name.isEmpty()
+                && (Character.isLowerCase(name.charAt(0)) || name.charAt(0) == '_')
                 && name.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '$')
                 && !RESERVED.contains(name.toLowerCase(Locale.ROOT));
         return plain ? name : "\"" + name.replace("\"", "\"\"") + "\"";

@@ -11,23 +11,25 @@ package io.tributary.catalog.pg;
 public final class PgOids {
     /** PostgreSQL's first OID for user objects; user relations start here. */
     public static final long FIRST_USER_OID = 16384;
+
     public static final long PG_CATALOG_NAMESPACE = 11;
     public static final long PUBLIC_NAMESPACE = 2200;
     /** Below {@link #FIRST_USER_OID}, like every schema initdb creates. */
     public static final long INFORMATION_SCHEMA_NAMESPACE = 12800;
+
     public static final long TRIBUTARY_CATALOG_NAMESPACE = 12900;
     /** The bootstrap superuser's OID in every PostgreSQL cluster. */
     public static final long SUPERUSER = 10;
     /** Database {@code dev}; PostgreSQL 15 gives its first database OID 5. */
     public static final long DATABASE = 5;
+
     public static final long HEAP_AM = 2;
     public static final long BTREE_AM = 403;
     public static final long DEFAULT_TABLESPACE = 1663;
     public static final long DEFAULT_COLLATION = 100;
     public static final long C_COLLATION = 950;
 
-    private PgOids() {
-    }
+    private PgOids() {}
 
     /** The OID of the table or materialized view with storage id {@code id}. */
     public static long relation(int id) {

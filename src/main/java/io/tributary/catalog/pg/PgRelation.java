@@ -11,12 +11,18 @@ import java.util.List;
  * @param primaryKey attnums of the declared primary key, empty when there is none
  * @param definition a view's query text, null for tables
  */
-public record PgRelation(long oid, long namespace, String schema, String name, String relkind,
-        List<Attribute> attributes, short[] primaryKey, String definition) {
+public record PgRelation(
+        long oid,
+        long namespace,
+        String schema,
+        String name,
+        String relkind,
+        List<Attribute> attributes,
+        short[] primaryKey,
+        String definition) {
 
     /** A column as {@code pg_attribute} shows it. */
-    public record Attribute(String name, long typeOid, int typmod, int typeLength, boolean notNull) {
-    }
+    public record Attribute(String name, long typeOid, int typmod, int typeLength, boolean notNull) {}
 
     public boolean hasPrimaryKey() {
         return primaryKey.length > 0;

@@ -14,6 +14,5 @@ public interface PgSession {
     List<Setting> settings();
 
     /** One setting as {@code pg_settings} shows it. */
-    record Setting(String name, String value, String defaultValue, String description) {
-    }
+    record Setting(String name, String value, String defaultValue, String description) {}
 }

@@ -8,6 +8,5 @@ import java.util.function.Supplier;
  * rows computed from the live catalog at every call (never cached, so never stale). Rows hold
  * one value per column as {@link PgColumn} describes, null for SQL NULL.
  */
-public record PgTable(String schema, String name, long oid, String relkind, List<PgColumn> columns,
-        Supplier<List<Object[]>> rows) {
-}
+public record PgTable(
+        String schema, String name, long oid, String relkind, List<PgColumn> columns, Supplier<List<Object[]>> rows) {}

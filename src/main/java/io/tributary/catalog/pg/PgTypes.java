@@ -1,7 +1,6 @@
 package io.tributary.catalog.pg;
 
 import io.tributary.common.types.TypeKind;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,8 +11,7 @@ import java.util.List;
  */
 public final class PgTypes {
     /** One base type: its name, OID, array type's OID, typlen, typcategory. */
-    record Base(String name, long oid, long arrayOid, int length, String category) {
-    }
+    record Base(String name, long oid, long arrayOid, int length, String category) {}
 
     static final List<Base> BASE = List.of(
             new Base("bool", 16, 1000, 1, "B"),
@@ -43,8 +41,7 @@ public final class PgTypes {
             new Base("regclass", 2205, 2210, 4, "N"),
             new Base("regtype", 2206, 2211, 4, "N"));
 
-    private PgTypes() {
-    }
+    private PgTypes() {}
 
     /** The OID of a type named as in {@code pg_type.typname}, {@code name[]} for its array; 0 if unknown. */
     static int oidOf(String pgType) {
@@ -73,7 +70,14 @@ public final class PgTypes {
         List<Object[]> rows = new ArrayList<>();
         for (Base b : BASE) {
             boolean collatable = b.category.equals("S") && !b.name.equals("name");
-            rows.add(row(b.oid, b.name, b.length, "b", b.category, 0L, b.arrayOid,
+            rows.add(row(
+                    b.oid,
+                    b.name,
+                    b.length,
+                    "b",
+                    b.category,
+                    0L,
+                    b.arrayOid,
                     collatable ? PgOids.DEFAULT_COLLATION : (b.name.equals("name") ? PgOids.C_COLLATION : 0L)));
         }
         for (Base b : BASE) {
@@ -84,11 +88,31 @@ public final class PgTypes {
         return rows;
     }
 
-    private static Object[] row(long oid, String name, int length, String typtype, String category, long elem,
-            long array, long collation) {
+    private static Object[] row(
+            long oid, String name, int length, String typtype, String category, long elem, long array, long collation) {
         boolean byValue = length == 1 || length == 2 || length == 4 || length == 8;
-        return new Object[] {oid, name, PgOids.PG_CATALOG_NAMESPACE, PgOids.SUPERUSER, (short) length, byValue,
-                typtype, category, true, ",", 0L, elem, array, 0L, false, 0L, -1, 0, collation, null};
+        return new Object[] {
+            oid,
+            name,
+            PgOids.PG_CATALOG_NAMESPACE,
+            PgOids.SUPERUSER,
+            (short) length,
+            byValue,
+            typtype,
+            category,
+            true,
+            ",",
+            0L,
+            elem,
+            array,
+            0L,
+            false,
+            0L,
+            -1,
+            0,
+            collation,
+            null
+        };
     }
 
     /** {@code pg_type}'s columns, in the order {@link #rows()} fills them. */

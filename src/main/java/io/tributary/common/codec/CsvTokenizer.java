@@ -2,7 +2,6 @@ package io.tributary.common.codec;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.List;
 
 /**
@@ -168,8 +167,8 @@ public final class CsvTokenizer {
             return -1;
         }
         if (s.charAt(i) != delimiter) {
-            throw new TributaryException(SqlState.BAD_COPY_FILE_FORMAT,
-                    "unexpected character after a closing quote at position " + (i + 1));
+            throw new TributaryException(
+                    SqlState.BAD_COPY_FILE_FORMAT, "unexpected character after a closing quote at position " + (i + 1));
         }
         return i + 1;
     }

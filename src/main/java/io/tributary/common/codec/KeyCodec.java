@@ -2,7 +2,6 @@ package io.tributary.common.codec;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
-
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -16,8 +15,7 @@ public final class KeyCodec {
     private static final int NULL = 0x00;
     private static final int NOT_NULL = 0x01;
 
-    private KeyCodec() {
-    }
+    private KeyCodec() {}
 
     /** Appends the encodings of {@code row[columns[i]]} for each i, typed by {@code types.get(i)}. */
     public static void encode(ByteWriter out, List<DataType> types, Object[] row, int[] columns) {
@@ -97,6 +95,7 @@ public final class KeyCodec {
 
     /** Digits any long holds. */
     private static final int MAX_LONG_DIGITS = 18;
+
     private static final long[] POWERS_OF_TEN = new long[MAX_LONG_DIGITS + 1];
 
     static {

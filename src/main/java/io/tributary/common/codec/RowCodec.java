@@ -2,7 +2,6 @@ package io.tributary.common.codec;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -146,7 +145,9 @@ public final class RowCodec {
         }
 
         int readInt() {
-            int v = ((b[pos] & 0xff) << 24) | ((b[pos + 1] & 0xff) << 16) | ((b[pos + 2] & 0xff) << 8)
+            int v = ((b[pos] & 0xff) << 24)
+                    | ((b[pos + 1] & 0xff) << 16)
+                    | ((b[pos + 2] & 0xff) << 8)
                     | (b[pos + 3] & 0xff);
             pos += 4;
             return v;

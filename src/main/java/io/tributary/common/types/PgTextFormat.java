@@ -2,13 +2,11 @@ package io.tributary.common.types;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -25,8 +23,7 @@ public final class PgTextFormat {
     private static final java.util.regex.Pattern TIME_ZONE_SUFFIX =
             java.util.regex.Pattern.compile("(?<=\\d)(\\s*[zZ]|\\s*[+-]\\d{1,2}(:?\\d{2})?)$");
 
-    private PgTextFormat() {
-    }
+    private PgTextFormat() {}
 
     /** Formats a canonical value; returns null for SQL NULL. */
     public static String format(DataType type, Object value) {
@@ -259,7 +256,8 @@ public final class PgTextFormat {
     }
 
     static TributaryException invalid(String typeName, String text) {
-        return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION,
+        return new TributaryException(
+                SqlState.INVALID_TEXT_REPRESENTATION,
                 "invalid input syntax for type " + typeName + ": \"" + text + "\"");
     }
 
@@ -293,8 +291,8 @@ public final class PgTextFormat {
             throw invalid(typeName, s);
         }
         if (v.compareTo(BigInteger.valueOf(min)) < 0 || v.compareTo(BigInteger.valueOf(max)) > 0) {
-            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                    "value \"" + s + "\" is out of range for type " + typeName);
+            throw new TributaryException(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + s + "\" is out of range for type " + typeName);
         }
         return v.longValue();
     }
@@ -320,8 +318,8 @@ public final class PgTextFormat {
             throw invalid(typeName, s);
         }
         if (Double.isInfinite(d) || typeName.equals("real") && Float.isInfinite((float) d)) {
-            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                    "\"" + s + "\" is out of range for type " + typeName);
+            throw new TributaryException(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "\"" + s + "\" is out of range for type " + typeName);
         }
         return d;
     }
@@ -343,11 +341,11 @@ public final class PgTextFormat {
             return (int) LocalDate.parse(date).toEpochDay();
         } catch (DateTimeParseException e) {
             if (date.matches("\\d{4}-\\d{2}-\\d{2}")) {
-                throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW,
-                        "date/time field value out of range: \"" + s + "\"");
+                throw new TributaryException(
+                        SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"" + s + "\"");
             }
-            throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
-                    "invalid input syntax for type date: \"" + s + "\"");
+            throw new TributaryException(
+                    SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type date: \"" + s + "\"");
         }
     }
 
@@ -356,19 +354,27 @@ public final class PgTextFormat {
         String s = TIME_ZONE_SUFFIX.matcher(input).replaceFirst("");
         String[] parts = s.split(":");
         if (parts.length < 2 || parts.length > 3) {
-            throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
-                    "invalid input syntax for type time: \"" + s + "\"");
+            throw new TributaryException(
+                    SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type time: \"" + s + "\"");
         }
         int h = Integer.parseInt(parts[0]);
         int m = Integer.parseInt(parts[1]);
         long micros = 0;
         if (parts.length == 3) {
-            micros = new BigDecimal(parts[2]).movePointRight(6).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+            micros = new BigDecimal(parts[2])
+                    .movePointRight(6)
+                    .setScale(0, RoundingMode.HALF_EVEN)
+                    .longValueExact();
         }
-        if (h < 0 || h > 24 || m < 0 || m > 59 || micros < 0 || micros >= 60 * MICROS_PER_SECOND
+        if (h < 0
+                || h > 24
+                || m < 0
+                || m > 59
+                || micros < 0
+                || micros >= 60 * MICROS_PER_SECOND
                 || h == 24 && (m > 0 || micros > 0)) {
-            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW,
-                    "date/time field value out of range: \"" + s + "\"");
+            throw new TributaryException(
+                    SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"" + s + "\"");
         }
         return (h * 3600L + m * 60L) * MICROS_PER_SECOND + micros;
     }
@@ -404,9 +410,10 @@ public final class PgTextFormat {
         } catch (TributaryException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new TributaryException(SqlState.INVALID_DATETIME_FORMAT,
-                    "invalid input syntax for type " + (withZone ? "timestamp with time zone"
-                            : "timestamp") + ": \"" + s + "\"");
+            throw new TributaryException(
+                    SqlState.INVALID_DATETIME_FORMAT,
+                    "invalid input syntax for type " + (withZone ? "timestamp with time zone" : "timestamp") + ": \""
+                            + s + "\"");
         }
     }
 
@@ -425,15 +432,17 @@ public final class PgTextFormat {
         if (s.startsWith("\\x")) {
             String hex = s.substring(2);
             if (hex.length() % 2 != 0) {
-                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid hexadecimal data: odd number of digits");
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE, "invalid hexadecimal data: odd number of digits");
             }
             byte[] out = new byte[hex.length() / 2];
             for (int i = 0; i < out.length; i++) {
                 int hi = Character.digit(hex.charAt(2 * i), 16);
                 int lo = Character.digit(hex.charAt(2 * i + 1), 16);
                 if (hi < 0 || lo < 0) {
-                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid hexadecimal digit: \""
-                            + hex.charAt(hi < 0 ? 2 * i : 2 * i + 1) + "\"");
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid hexadecimal digit: \"" + hex.charAt(hi < 0 ? 2 * i : 2 * i + 1) + "\"");
                 }
                 out[i] = (byte) (hi << 4 | lo);
             }

@@ -61,7 +61,11 @@ public enum TypeKind {
     }
 
     public boolean isNumeric() {
-        return this == SMALLINT || this == INTEGER || this == BIGINT || this == REAL || this == DOUBLE
+        return this == SMALLINT
+                || this == INTEGER
+                || this == BIGINT
+                || this == REAL
+                || this == DOUBLE
                 || this == NUMERIC;
     }
 

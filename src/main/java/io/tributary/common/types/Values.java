@@ -2,7 +2,6 @@ package io.tributary.common.types;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -11,8 +10,7 @@ import java.math.RoundingMode;
  * type, with PostgreSQL's rules for rounding, range and length errors. Stateless and thread-safe.
  */
 public final class Values {
-    private Values() {
-    }
+    private Values() {}
 
     /**
      * Converts {@code value} (a canonical value of {@code from}, or a plain Java number, string or
@@ -108,9 +106,11 @@ public final class Values {
             default:
                 break;
         }
-        throw new TributaryException(SqlState.DATATYPE_MISMATCH, "column of type " + to.sqlName()
-                + " cannot be assigned a value of type " + (from == null ? value.getClass().getSimpleName()
-                        : from.sqlName()));
+        throw new TributaryException(
+                SqlState.DATATYPE_MISMATCH,
+                "column of type " + to.sqlName()
+                        + " cannot be assigned a value of type "
+                        + (from == null ? value.getClass().getSimpleName() : from.sqlName()));
     }
 
     /** True when {@code value} is already the canonical Java class of {@code target} (the common case). */
@@ -133,7 +133,8 @@ public final class Values {
 
     private static long integral(Object value, long min, long max, String typeName) {
         if (value instanceof Boolean || !(value instanceof Number n)) {
-            throw new TributaryException(SqlState.DATATYPE_MISMATCH,
+            throw new TributaryException(
+                    SqlState.DATATYPE_MISMATCH,
                     "cannot assign a value of type " + value.getClass().getSimpleName() + " to " + typeName);
         }
         BigDecimal d = toBigDecimal(n);
@@ -153,8 +154,8 @@ public final class Values {
         if (n instanceof Double || n instanceof Float) {
             double d = n.doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
-                throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                        "cannot convert " + d + " to an exact number");
+                throw new TributaryException(
+                        SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "cannot convert " + d + " to an exact number");
             }
             return BigDecimal.valueOf(d);
         }
@@ -169,23 +170,29 @@ public final class Values {
         int scale = Math.max(type.scale(), 0);
         BigDecimal r = v.setScale(scale, RoundingMode.HALF_UP);
         if (r.precision() - r.scale() > type.precision() - scale && r.signum() != 0) {
-            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow",
-                    0, "A field with precision " + type.precision() + ", scale " + scale
+            throw new TributaryException(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "numeric field overflow",
+                    0,
+                    "A field with precision " + type.precision() + ", scale " + scale
                             + " must round to an absolute value less than 10^" + (type.precision() - scale) + ".",
-                    null, null);
+                    null,
+                    null);
         }
         return r;
     }
 
     public static String fitString(String s, DataType type) {
-        if (type.kind() == TypeKind.VARCHAR && type.precision() > 0
+        if (type.kind() == TypeKind.VARCHAR
+                && type.precision() > 0
                 && s.codePointCount(0, s.length()) > type.precision()) {
             // PostgreSQL cuts excess characters only if they are all spaces, keeping exactly n
             int cut = s.offsetByCodePoints(0, type.precision());
             if (s.substring(cut).chars().allMatch(c -> c == ' ')) {
                 return s.substring(0, cut);
             }
-            throw new TributaryException(SqlState.STRING_DATA_RIGHT_TRUNCATION,
+            throw new TributaryException(
+                    SqlState.STRING_DATA_RIGHT_TRUNCATION,
                     "value too long for type character varying(" + type.precision() + ")");
         }
         return s;

@@ -3,7 +3,6 @@ package io.tributary.connector.datagen;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceConnector;
 import io.tributary.connector.SourceContext;
-
 import java.util.List;
 
 /**
@@ -23,8 +22,8 @@ public final class DatagenConnector implements SourceConnector {
 
     @Override
     public List<String> options() {
-        return List.of(DatagenSpec.FIELDS + "*", DatagenSpec.ROWS_PER_SECOND, DatagenSpec.SPLIT_NUM,
-                DatagenSpec.ROWS_TOTAL);
+        return List.of(
+                DatagenSpec.FIELDS + "*", DatagenSpec.ROWS_PER_SECOND, DatagenSpec.SPLIT_NUM, DatagenSpec.ROWS_TOTAL);
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.tributary.connector.datagen;
 import io.tributary.connector.SourceBatch;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SplitReader;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +22,7 @@ final class DatagenReader implements SplitReader {
     private long next;
     /** Rows the rate allows now; at most one second's worth accrues while nobody polls. */
     private double credit = 1;
+
     private long creditAt = System.nanoTime();
 
     DatagenReader(DatagenSpec spec, long next) {

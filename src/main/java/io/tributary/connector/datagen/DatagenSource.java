@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Source;
 import io.tributary.connector.SplitReader;
-
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -20,7 +19,9 @@ final class DatagenSource implements Source {
 
     DatagenSource(DatagenSpec spec) {
         this.spec = spec;
-        this.splits = IntStream.range(0, spec.splitCount()).mapToObj(Integer::toString).toList();
+        this.splits = IntStream.range(0, spec.splitCount())
+                .mapToObj(Integer::toString)
+                .toList();
     }
 
     @Override
@@ -42,8 +43,9 @@ final class DatagenSource implements Source {
             }
             next = ByteBuffer.wrap(position).getLong();
             if (next < 0 || next % spec.splitCount() != index) {
-                throw new ConnectorException(SqlState.INTERNAL_ERROR, "datagen position " + next
-                        + " does not belong to split " + split + " of " + spec.splitCount());
+                throw new ConnectorException(
+                        SqlState.INTERNAL_ERROR,
+                        "datagen position " + next + " does not belong to split " + split + " of " + spec.splitCount());
             }
         }
         return new DatagenReader(spec, next);

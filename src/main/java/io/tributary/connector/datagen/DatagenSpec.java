@@ -8,7 +8,6 @@ import io.tributary.common.types.TypeKind;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -48,7 +47,8 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
      */
     static DatagenSpec parse(SourceContext context) {
         if (context.format() != null) {
-            throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE,
+            throw new ConnectorException(
+                    SqlState.INVALID_PARAMETER_VALUE,
                     "connector datagen generates rows itself and takes no FORMAT ... ENCODE clause");
         }
         Map<String, Map<String, String>> byColumn = new HashMap<>();
@@ -61,14 +61,22 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
             String column = dot > FIELDS.length() ? name.substring(FIELDS.length(), dot) : "";
             String property = name.substring(dot + 1);
             if (column.isEmpty() || !FIELD_PROPERTIES.contains(property)) {
-                throw new ConnectorException(SqlState.SYNTAX_ERROR, "unknown option \"" + name
-                        + "\" for connector datagen; a field's options are fields.<column>."
-                        + String.join(", fields.<column>.", FIELD_PROPERTIES));
+                throw new ConnectorException(
+                        SqlState.SYNTAX_ERROR,
+                        "unknown option \"" + name
+                                + "\" for connector datagen; a field's options are fields.<column>."
+                                + String.join(", fields.<column>.", FIELD_PROPERTIES));
             }
             if (context.columns().stream().noneMatch(c -> c.name().equals(column))) {
-                throw new ConnectorException(SqlState.SYNTAX_ERROR, "option \"" + name + "\" names no column of table "
-                        + context.tableName() + "; its columns are: "
-                        + String.join(", ", context.columns().stream().map(SourceColumn::name).toList()));
+                throw new ConnectorException(
+                        SqlState.SYNTAX_ERROR,
+                        "option \"" + name + "\" names no column of table "
+                                + context.tableName() + "; its columns are: "
+                                + String.join(
+                                        ", ",
+                                        context.columns().stream()
+                                                .map(SourceColumn::name)
+                                                .toList()));
             }
             byColumn.computeIfAbsent(column, c -> new HashMap<>()).put(property, e.getValue());
         }
@@ -88,7 +96,8 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
                 ? positiveLong(ROWS_PER_SECOND, context.options().get(ROWS_PER_SECOND), false)
                 : DEFAULT_ROWS_PER_SECOND;
         long splits = context.options().containsKey(SPLIT_NUM)
-                ? positiveLong(SPLIT_NUM, context.options().get(SPLIT_NUM), false) : 1;
+                ? positiveLong(SPLIT_NUM, context.options().get(SPLIT_NUM), false)
+                : 1;
         if (splits > MAX_SPLITS) {
             throw bad(SPLIT_NUM, Long.toString(splits), "at most " + MAX_SPLITS);
         }
@@ -100,14 +109,17 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
         String kind = props.getOrDefault("kind", "random");
         DataType type = column.type();
         if (props.containsKey("length") && !isText(type)) {
-            throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "option \"" + prefix
-                    + "length\" applies to text columns only; " + column.name() + " is " + type.sqlName());
+            throw new ConnectorException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "option \"" + prefix + "length\" applies to text columns only; " + column.name() + " is "
+                            + type.sqlName());
         }
         switch (kind) {
             case "sequence" -> {
                 if (props.containsKey("seed") || props.containsKey("length")) {
-                    throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "options seed and length of "
-                            + prefix + "* apply to kind 'random' only");
+                    throw new ConnectorException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            "options seed and length of " + prefix + "* apply to kind 'random' only");
                 }
                 return sequence(column, prefix, props);
             }
@@ -122,13 +134,17 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
         DataType type = column.type();
         long start = switch (type.kind()) {
             case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, NUMERIC, TEXT, VARCHAR ->
-                    props.containsKey("start") ? wholeNumber(prefix + "start", props.get("start")) : 1;
+                props.containsKey("start") ? wholeNumber(prefix + "start", props.get("start")) : 1;
             case DATE -> (int) value(type, prefix + "start", props.getOrDefault("start", DEFAULT_FIRST_DAY));
-            case TIMESTAMP, TIMESTAMPTZ -> (long) value(type, prefix + "start",
-                    props.getOrDefault("start", DEFAULT_FIRST_DAY + " 00:00:00"));
-            default -> throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "column " + column.name()
-                    + " of type " + type.sqlName() + " cannot be a sequence; sequences are numbers, text, dates "
-                    + "and timestamps");
+            case TIMESTAMP, TIMESTAMPTZ ->
+                (long) value(type, prefix + "start", props.getOrDefault("start", DEFAULT_FIRST_DAY + " 00:00:00"));
+            default ->
+                throw new ConnectorException(
+                        SqlState.INVALID_PARAMETER_VALUE,
+                        "column " + column.name()
+                                + " of type " + type.sqlName()
+                                + " cannot be a sequence; sequences are numbers, text, dates "
+                                + "and timestamps");
         };
         Long end = null;
         if (props.containsKey("end")) {
@@ -138,8 +154,7 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
                 default -> wholeNumber(prefix + "end", props.get("end"));
             };
         }
-        if (type.kind() == TypeKind.SMALLINT
-                || type.kind() == TypeKind.INTEGER) {
+        if (type.kind() == TypeKind.SMALLINT || type.kind() == TypeKind.INTEGER) {
             // the values must fit the column: parse both bounds as the column's type
             value(type, prefix + "start", Long.toString(start));
             if (end != null) {
@@ -153,7 +168,8 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
         DataType type = column.type();
         long seed = props.containsKey("seed") ? wholeNumber(prefix + "seed", props.get("seed")) : index;
         int length = props.containsKey("length")
-                ? (int) Math.min(positiveLong(prefix + "length", props.get("length"), false), 1 << 20) : 0;
+                ? (int) Math.min(positiveLong(prefix + "length", props.get("length"), false), 1 << 20)
+                : 0;
         switch (type.kind()) {
             case BOOLEAN -> {
                 rejectBounds(column, prefix, props);
@@ -161,40 +177,51 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
             }
             case TEXT, VARCHAR -> {
                 rejectBounds(column, prefix, props);
-                int n = length > 0 ? length
+                int n = length > 0
+                        ? length
                         : type.precision() > 0 ? Math.min(DEFAULT_LENGTH, type.precision()) : DEFAULT_LENGTH;
                 if (type.precision() > 0 && n > type.precision()) {
-                    throw bad(prefix + "length", Integer.toString(n), "at most " + type.precision()
-                            + ", the length of " + type.sqlName());
+                    throw bad(
+                            prefix + "length",
+                            Integer.toString(n),
+                            "at most " + type.precision() + ", the length of " + type.sqlName());
                 }
                 return new RandomField(type, seed, 0, 0, 0, 0, 0, n);
             }
             case SMALLINT, INTEGER, BIGINT -> {
                 long lo = ((Number) value(type, prefix + "start", props.getOrDefault("start", "0"))).longValue();
-                long hi = ((Number) value(type, prefix + "end",
-                        props.getOrDefault("end", Long.toString(DEFAULT_RANDOM_HIGH)))).longValue();
+                long hi = ((Number) value(
+                                type, prefix + "end", props.getOrDefault("end", Long.toString(DEFAULT_RANDOM_HIGH))))
+                        .longValue();
                 checkOrder(prefix, lo, hi);
                 return new RandomField(type, seed, lo, hi, 0, 0, 0, 0);
             }
             case REAL, DOUBLE -> {
                 double lo = ((Number) value(DataType.DOUBLE, prefix + "start", props.getOrDefault("start", "0")))
                         .doubleValue();
-                double hi = ((Number) value(DataType.DOUBLE, prefix + "end",
-                        props.getOrDefault("end", Long.toString(DEFAULT_RANDOM_HIGH)))).doubleValue();
+                double hi = ((Number) value(
+                                DataType.DOUBLE,
+                                prefix + "end",
+                                props.getOrDefault("end", Long.toString(DEFAULT_RANDOM_HIGH))))
+                        .doubleValue();
                 checkOrder(prefix, lo, hi);
                 return new RandomField(type, seed, 0, 0, lo, hi, 0, 0);
             }
             case NUMERIC -> {
                 int scale = type.precision() > 0 ? Math.max(type.scale(), 0) : DEFAULT_NUMERIC_SCALE;
                 BigDecimal lo = (BigDecimal) value(type, prefix + "start", props.getOrDefault("start", "0"));
-                BigDecimal hi = (BigDecimal) value(type, prefix + "end",
-                        props.getOrDefault("end", Long.toString(DEFAULT_RANDOM_HIGH)));
+                BigDecimal hi = (BigDecimal)
+                        value(type, prefix + "end", props.getOrDefault("end", Long.toString(DEFAULT_RANDOM_HIGH)));
                 checkOrder(prefix, lo.doubleValue(), hi.doubleValue());
                 long unscaledLo;
                 long unscaledHi;
                 try {
-                    unscaledLo = lo.setScale(scale, RoundingMode.CEILING).unscaledValue().longValueExact();
-                    unscaledHi = hi.setScale(scale, RoundingMode.FLOOR).unscaledValue().longValueExact();
+                    unscaledLo = lo.setScale(scale, RoundingMode.CEILING)
+                            .unscaledValue()
+                            .longValueExact();
+                    unscaledHi = hi.setScale(scale, RoundingMode.FLOOR)
+                            .unscaledValue()
+                            .longValueExact();
                 } catch (ArithmeticException e) {
                     throw bad(prefix + "end", hi.toPlainString(), "bounds of at most 18 digits");
                 }
@@ -207,36 +234,41 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
                 return new RandomField(type, seed, lo, hi, 0, 0, 0, 0);
             }
             case TIMESTAMP, TIMESTAMPTZ -> {
-                long lo = (long) value(type, prefix + "start",
-                        props.getOrDefault("start", DEFAULT_FIRST_DAY + " 00:00:00"));
+                long lo = (long)
+                        value(type, prefix + "start", props.getOrDefault("start", DEFAULT_FIRST_DAY + " 00:00:00"));
                 long hi = (long) value(type, prefix + "end", props.getOrDefault("end", DEFAULT_LAST_SECOND));
                 checkOrder(prefix, lo, hi);
-                return new RandomField(type, seed, Math.floorDiv(lo + 999_999, 1_000_000L),
-                        Math.floorDiv(hi, 1_000_000L), 0, 0, 0, 0);
+                return new RandomField(
+                        type, seed, Math.floorDiv(lo + 999_999, 1_000_000L), Math.floorDiv(hi, 1_000_000L), 0, 0, 0, 0);
             }
-            default -> throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "connector datagen cannot "
-                    + "generate column " + column.name() + " of type " + type.sqlName() + "; its types are "
-                    + "boolean, smallint, integer, bigint, real, double precision, numeric, text, varchar, date, "
-                    + "timestamp and timestamptz");
+            default ->
+                throw new ConnectorException(
+                        SqlState.INVALID_PARAMETER_VALUE,
+                        "connector datagen cannot "
+                                + "generate column " + column.name() + " of type " + type.sqlName() + "; its types are "
+                                + "boolean, smallint, integer, bigint, real, double precision, numeric, text, varchar, date, "
+                                + "timestamp and timestamptz");
         }
     }
 
     private static boolean isText(DataType type) {
-        return type.kind() == TypeKind.TEXT
-                || type.kind() == TypeKind.VARCHAR;
+        return type.kind() == TypeKind.TEXT || type.kind() == TypeKind.VARCHAR;
     }
 
     private static void rejectBounds(SourceColumn column, String prefix, Map<String, String> props) {
         if (props.containsKey("start") || props.containsKey("end")) {
-            throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "options " + prefix + "start and "
-                    + prefix + "end do not apply to random values of type " + column.type().sqlName());
+            throw new ConnectorException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "options " + prefix + "start and " + prefix + "end do not apply to random values of type "
+                            + column.type().sqlName());
         }
     }
 
     private static void checkOrder(String prefix, double lo, double hi) {
         if (lo > hi) {
-            throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "option \"" + prefix
-                    + "start\" must not be greater than \"" + prefix + "end\"");
+            throw new ConnectorException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "option \"" + prefix + "start\" must not be greater than \"" + prefix + "end\"");
         }
     }
 
@@ -266,7 +298,8 @@ record DatagenSpec(List<FieldGenerator> fields, double rowsPerSecond, int splitC
     }
 
     private static ConnectorException bad(String option, String value, String expected) {
-        return new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "invalid value '" + value
-                + "' for option \"" + option + "\": expected " + expected);
+        return new ConnectorException(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "invalid value '" + value + "' for option \"" + option + "\": expected " + expected);
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.connector.datagen;
 
 import io.tributary.common.types.DataType;
-
 import java.math.BigDecimal;
 
 /**
@@ -19,14 +18,15 @@ final class RandomField implements FieldGenerator {
     private final long seedHash;
     /** Bounds in the drawing unit: integers, unscaled numerics, days or seconds; doubles use the double bounds. */
     private final long low;
+
     private final long high;
     private final double lowDouble;
     private final double highDouble;
     private final int scale;
     private final int length;
 
-    RandomField(DataType type, long seed, long low, long high, double lowDouble, double highDouble, int scale,
-            int length) {
+    RandomField(
+            DataType type, long seed, long low, long high, double lowDouble, double highDouble, int scale, int length) {
         this.type = type;
         this.seedHash = mix(seed);
         this.low = low;

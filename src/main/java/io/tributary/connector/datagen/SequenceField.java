@@ -1,7 +1,6 @@
 package io.tributary.connector.datagen;
 
 import io.tributary.common.types.DataType;
-
 import java.math.BigDecimal;
 
 /**
@@ -13,6 +12,7 @@ final class SequenceField implements FieldGenerator {
     private final DataType type;
     /** Start and end in steps' units: the integer, the day number, the timestamp's micros. */
     private final long start;
+
     private final long step;
     private final long rowLimit;
 

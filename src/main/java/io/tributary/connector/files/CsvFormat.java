@@ -3,7 +3,6 @@ package io.tributary.connector.files;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.codec.CsvTokenizer;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,8 +45,8 @@ final class CsvFormat implements RecordFormat {
             String name = names.get(i) == null ? "" : names.get(i).trim();
             int c = rows.columnIndex(name);
             if (c >= 0 && seen[c]) {
-                throw new MalformedRecordException(SqlState.BAD_COPY_FILE_FORMAT,
-                        "column " + rows.columnName(c) + " appears twice in the header");
+                throw new MalformedRecordException(
+                        SqlState.BAD_COPY_FILE_FORMAT, "column " + rows.columnName(c) + " appears twice in the header");
             }
             if (c >= 0) {
                 seen[c] = true;
@@ -56,7 +55,8 @@ final class CsvFormat implements RecordFormat {
             layout[i] = c;
         }
         if (!any) {
-            throw new MalformedRecordException(SqlState.BAD_COPY_FILE_FORMAT,
+            throw new MalformedRecordException(
+                    SqlState.BAD_COPY_FILE_FORMAT,
                     "the header names none of the table's columns (set without_header = 'true' for files without one)");
         }
         return layout;
@@ -67,8 +67,8 @@ final class CsvFormat implements RecordFormat {
         List<String> fields = fields(record);
         int expected = layout == null ? rows.width() : layout.length;
         if (fields.size() != expected) {
-            throw new MalformedRecordException(SqlState.BAD_COPY_FILE_FORMAT,
-                    "expected " + expected + " fields, found " + fields.size());
+            throw new MalformedRecordException(
+                    SqlState.BAD_COPY_FILE_FORMAT, "expected " + expected + " fields, found " + fields.size());
         }
         Object[] row = new Object[rows.width()];
         for (int i = 0; i < fields.size(); i++) {

@@ -3,7 +3,6 @@ package io.tributary.connector.files;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceConnector;
 import io.tributary.connector.SourceContext;
-
 import java.util.List;
 
 /**
@@ -11,8 +10,7 @@ import java.util.List;
  * a glob, read in name order, new files and appended lines included. Stateless and thread-safe.
  */
 public final class FilesConnector implements SourceConnector {
-    public FilesConnector() {
-    }
+    public FilesConnector() {}
 
     @Override
     public String name() {

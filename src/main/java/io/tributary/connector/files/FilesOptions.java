@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceFormat;
-
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -39,7 +38,8 @@ record FilesOptions(Path directory, PathMatcher matcher, boolean failOnError, Re
         unknown(options.keySet(), NAMES, "option", "the options of connector files are");
         String path = options.get(PATH);
         if (path == null) {
-            throw new ConnectorException(SqlState.SYNTAX_ERROR,
+            throw new ConnectorException(
+                    SqlState.SYNTAX_ERROR,
                     "connector files needs the option path (the options are: " + String.join(", ", NAMES) + ")");
         }
         Path directory;
@@ -68,24 +68,30 @@ record FilesOptions(Path directory, PathMatcher matcher, boolean failOnError, Re
 
     private static RecordFormat format(SourceFormat format, RowBuilder rows) {
         if (format == null) {
-            throw new ConnectorException(SqlState.SYNTAX_ERROR,
-                    "connector files needs FORMAT PLAIN ENCODE CSV or FORMAT PLAIN ENCODE JSON");
+            throw new ConnectorException(
+                    SqlState.SYNTAX_ERROR, "connector files needs FORMAT PLAIN ENCODE CSV or FORMAT PLAIN ENCODE JSON");
         }
         if (!format.format().equals("PLAIN")) {
-            throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE,
+            throw new ConnectorException(
+                    SqlState.INVALID_PARAMETER_VALUE,
                     "connector files reads only FORMAT PLAIN, not " + format.format());
         }
         Map<String, String> options = format.options() == null ? Map.of() : format.options();
         switch (format.encode()) {
             case "CSV": {
-                unknown(options.keySet(), List.of(WITHOUT_HEADER, DELIMITER), "ENCODE CSV option",
+                unknown(
+                        options.keySet(),
+                        List.of(WITHOUT_HEADER, DELIMITER),
+                        "ENCODE CSV option",
                         "the options of ENCODE CSV are");
                 String withoutHeader = options.getOrDefault(WITHOUT_HEADER, "false");
                 if (!withoutHeader.equals("true") && !withoutHeader.equals("false")) {
                     throw bad(WITHOUT_HEADER, withoutHeader, "expected true or false");
                 }
                 String delimiter = options.getOrDefault(DELIMITER, ",");
-                if (delimiter.length() != 1 || delimiter.charAt(0) > 127 || "\"\r\n".indexOf(delimiter.charAt(0)) >= 0) {
+                if (delimiter.length() != 1
+                        || delimiter.charAt(0) > 127
+                        || "\"\r\n".indexOf(delimiter.charAt(0)) >= 0) {
                     throw bad(DELIMITER, delimiter, "expected one ASCII character other than a quote or a line break");
                 }
                 return new CsvFormat(rows, withoutHeader.equals("false"), delimiter.charAt(0));
@@ -94,7 +100,8 @@ record FilesOptions(Path directory, PathMatcher matcher, boolean failOnError, Re
                 unknown(options.keySet(), List.of(), "ENCODE JSON option", "ENCODE JSON takes no options");
                 return new JsonLinesFormat(rows);
             default:
-                throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE,
+                throw new ConnectorException(
+                        SqlState.INVALID_PARAMETER_VALUE,
                         "connector files reads ENCODE CSV or ENCODE JSON, not " + format.encode());
         }
     }
@@ -103,13 +110,16 @@ record FilesOptions(Path directory, PathMatcher matcher, boolean failOnError, Re
         Set<String> unknown = new TreeSet<>(given);
         valid.forEach(unknown::remove);
         if (!unknown.isEmpty()) {
-            throw new ConnectorException(SqlState.SYNTAX_ERROR, "unknown " + what + " " + String.join(", ", unknown)
-                    + "; " + listing + (valid.isEmpty() ? "" : ": " + String.join(", ", valid)));
+            throw new ConnectorException(
+                    SqlState.SYNTAX_ERROR,
+                    "unknown " + what + " " + String.join(", ", unknown) + "; " + listing
+                            + (valid.isEmpty() ? "" : ": " + String.join(", ", valid)));
         }
     }
 
     private static ConnectorException bad(String option, String value, String why) {
-        return new ConnectorException(SqlState.INVALID_PARAMETER_VALUE,
+        return new ConnectorException(
+                SqlState.INVALID_PARAMETER_VALUE,
                 "invalid value for option " + option + ": \"" + value + "\" (" + why + ")");
     }
 }

@@ -2,7 +2,6 @@ package io.tributary.connector.files;
 
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -31,8 +30,7 @@ record FilesPosition(String finishedThrough, NameSetSketch finished, List<OpenFi
      * @param offset the byte offset of the next unread record
      * @param line the 1-based line number at {@code offset}, for messages
      */
-    record OpenFile(String name, long offset, long line) {
-    }
+    record OpenFile(String name, long offset, long line) {}
 
     static final FilesPosition START = new FilesPosition("", new NameSetSketch(), List.of());
 
@@ -89,12 +87,20 @@ record FilesPosition(String finishedThrough, NameSetSketch finished, List<OpenFi
         if (finishedThrough.isEmpty()) {
             sb.append("no file finished");
         } else {
-            sb.append("finished through ").append(finishedThrough).append(" (")
-                    .append(finished.count()).append(" files)");
+            sb.append("finished through ")
+                    .append(finishedThrough)
+                    .append(" (")
+                    .append(finished.count())
+                    .append(" files)");
         }
         for (OpenFile f : open) {
-            sb.append("; ").append(f.name()).append(" at byte ").append(f.offset())
-                    .append(" (line ").append(f.line()).append(')');
+            sb.append("; ")
+                    .append(f.name())
+                    .append(" at byte ")
+                    .append(f.offset())
+                    .append(" (line ")
+                    .append(f.line())
+                    .append(')');
         }
         return sb.toString();
     }

@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Source;
 import io.tributary.connector.SplitReader;
-
 import java.util.List;
 
 /**

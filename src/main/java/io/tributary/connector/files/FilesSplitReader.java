@@ -6,7 +6,6 @@ import io.tributary.connector.SkippedInput;
 import io.tributary.connector.SourceBatch;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SplitReader;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -57,6 +56,7 @@ final class FilesSplitReader implements SplitReader {
     private final TreeMap<String, FileCursor> open = new TreeMap<>();
     /** The finished files the last listing showed; kept only in memory, fingerprinted by {@link #sketch}. */
     private final Set<String> finished = new HashSet<>();
+
     private NameSetSketch sketch;
     private String finishedThrough;
     private String newest = "";
@@ -83,7 +83,8 @@ final class FilesSplitReader implements SplitReader {
         List<String> decoded = position.finished().added(below);
         if (decoded == null) {
             String reason = "files up to " + finishedThrough + " were both added and removed (or more than "
-                    + NameSetSketch.SUMS + " changed) while the source was stopped; the ones there now are taken as read";
+                    + NameSetSketch.SUMS
+                    + " changed) while the source was stopped; the ones there now are taken as read";
             if (options.failOnError()) {
                 throw new ConnectorException(SqlState.DATA_EXCEPTION, "files source: " + reason);
             }
@@ -156,8 +157,8 @@ final class FilesSplitReader implements SplitReader {
                 }
             }
         } catch (IOException e) {
-            throw new ConnectorException(SqlState.IO_ERROR,
-                    "files source: cannot list directory " + directory + ": " + e.getMessage(), e);
+            throw new ConnectorException(
+                    SqlState.IO_ERROR, "files source: cannot list directory " + directory + ": " + e.getMessage(), e);
         }
         return names;
     }
@@ -171,8 +172,8 @@ final class FilesSplitReader implements SplitReader {
             try {
                 readFile(cursor, batch);
             } catch (IOException e) {
-                throw new ConnectorException(SqlState.IO_ERROR,
-                        "files source: cannot read " + cursor.name + ": " + e.getMessage(), e);
+                throw new ConnectorException(
+                        SqlState.IO_ERROR, "files source: cannot read " + cursor.name + ": " + e.getMessage(), e);
             }
             if (batch.full()) {
                 stoppedAt = cursor.name;
@@ -184,7 +185,8 @@ final class FilesSplitReader implements SplitReader {
         }
         restartNotices.clear();
         lagMillis = stoppedAt == null ? 0 : lag(stoppedAt);
-        return batch.changes.isEmpty() && batch.skipped.isEmpty() ? SourceBatch.EMPTY
+        return batch.changes.isEmpty() && batch.skipped.isEmpty()
+                ? SourceBatch.EMPTY
                 : new SourceBatch(batch.changes, batch.skipped);
     }
 
@@ -198,15 +200,23 @@ final class FilesSplitReader implements SplitReader {
             p.gone = true;
             return;
         } catch (AccessDeniedException e) {
-            malformed(batch, p, p.line,
+            malformed(
+                    batch,
+                    p,
+                    p.line,
                     new MalformedRecordException(SqlState.IO_ERROR, "permission denied; the file is skipped"));
             p.finish = true;
             return;
         }
         long size = channel.size();
         if (size < p.offset) {
-            malformed(batch, p, p.line, new MalformedRecordException(SqlState.DATA_EXCEPTION,
-                    "the file shrank below the read offset " + p.offset + "; the rest of it is skipped"));
+            malformed(
+                    batch,
+                    p,
+                    p.line,
+                    new MalformedRecordException(
+                            SqlState.DATA_EXCEPTION,
+                            "the file shrank below the read offset " + p.offset + "; the rest of it is skipped"));
             p.finish = true;
             return;
         }
@@ -241,8 +251,14 @@ final class FilesSplitReader implements SplitReader {
             }
             if (pos == 0 && !atEnd && !p.finish) {
                 if (chunk >= MAX_RECORD) {
-                    malformed(batch, p, p.line, new MalformedRecordException(SqlState.BAD_COPY_FILE_FORMAT,
-                            "record longer than " + (MAX_RECORD >> 20) + " MB (an unbalanced quote?); the rest of the file is skipped"));
+                    malformed(
+                            batch,
+                            p,
+                            p.line,
+                            new MalformedRecordException(
+                                    SqlState.BAD_COPY_FILE_FORMAT,
+                                    "record longer than " + (MAX_RECORD >> 20)
+                                            + " MB (an unbalanced quote?); the rest of the file is skipped"));
                     p.finish = true;
                     return;
                 }
@@ -268,7 +284,11 @@ final class FilesSplitReader implements SplitReader {
             }
         }
         int start = from;
-        if (p.offset == 0 && from == 0 && end >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB
+        if (p.offset == 0
+                && from == 0
+                && end >= 3
+                && (buf[0] & 0xff) == 0xEF
+                && (buf[1] & 0xff) == 0xBB
                 && (buf[2] & 0xff) == 0xBF) {
             start = 3; // a UTF-8 byte order mark
         }
@@ -293,8 +313,8 @@ final class FilesSplitReader implements SplitReader {
     private void malformed(Batch batch, Progress p, long line, MalformedRecordException e) {
         String location = p.cursor.name + ":" + line;
         if (options.failOnError()) {
-            throw new ConnectorException(e.sqlState(), "files source: " + p.cursor.name + " line " + line + ": "
-                    + e.getMessage());
+            throw new ConnectorException(
+                    e.sqlState(), "files source: " + p.cursor.name + " line " + line + ": " + e.getMessage());
         }
         batch.skipped.add(new SkippedInput(location, e.getMessage()));
     }
@@ -306,12 +326,15 @@ final class FilesSplitReader implements SplitReader {
             byte[] buf = readBytes(channel, 0, len);
             int end = format.recordEnd(buf, 0, len);
             if (end >= 0 || len == size) {
-                int start = len >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB && (buf[2] & 0xff) == 0xBF ? 3 : 0;
+                int start = len >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB && (buf[2] & 0xff) == 0xBF
+                        ? 3
+                        : 0;
                 return text(buf, start, end < 0 ? len : end);
             }
             if (chunk >= MAX_RECORD) {
-                throw new ConnectorException(SqlState.BAD_COPY_FILE_FORMAT, "files source: the header of " + name
-                        + " is longer than " + (MAX_RECORD >> 20) + " MB");
+                throw new ConnectorException(
+                        SqlState.BAD_COPY_FILE_FORMAT,
+                        "files source: the header of " + name + " is longer than " + (MAX_RECORD >> 20) + " MB");
             }
             chunk *= 2;
         }
@@ -348,7 +371,10 @@ final class FilesSplitReader implements SplitReader {
 
     private long lag(String name) {
         try {
-            return Math.max(0, System.currentTimeMillis() - Files.getLastModifiedTime(directory.resolve(name)).toMillis());
+            return Math.max(
+                    0,
+                    System.currentTimeMillis()
+                            - Files.getLastModifiedTime(directory.resolve(name)).toMillis());
         } catch (IOException e) {
             return -1;
         }

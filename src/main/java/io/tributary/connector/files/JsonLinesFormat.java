@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.tributary.common.SqlState;
-
 import java.util.Iterator;
 import java.util.Map;
 
@@ -54,8 +53,8 @@ final class JsonLinesFormat implements RecordFormat {
         try {
             node = JSON.readTree(record);
         } catch (JsonProcessingException e) {
-            throw new MalformedRecordException(SqlState.INVALID_TEXT_REPRESENTATION,
-                    "invalid JSON: " + e.getOriginalMessage());
+            throw new MalformedRecordException(
+                    SqlState.INVALID_TEXT_REPRESENTATION, "invalid JSON: " + e.getOriginalMessage());
         }
         if (node == null || !node.isObject()) {
             throw new MalformedRecordException(SqlState.INVALID_TEXT_REPRESENTATION, "not a JSON object");

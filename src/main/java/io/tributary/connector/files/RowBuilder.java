@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.Values;
 import io.tributary.connector.SourceColumn;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,8 +48,8 @@ final class RowBuilder {
         try {
             return Values.assign(text, null, columns.get(index).type());
         } catch (TributaryException e) {
-            throw new MalformedRecordException(e.sqlState(),
-                    "column " + columns.get(index).name() + ": " + e.getMessage());
+            throw new MalformedRecordException(
+                    e.sqlState(), "column " + columns.get(index).name() + ": " + e.getMessage());
         }
     }
 
@@ -58,7 +57,8 @@ final class RowBuilder {
     Object[] checked(Object[] row) throws MalformedRecordException {
         for (int k : primaryKey) {
             if (row[k] == null) {
-                throw new MalformedRecordException(SqlState.NOT_NULL_VIOLATION,
+                throw new MalformedRecordException(
+                        SqlState.NOT_NULL_VIOLATION,
                         "primary key column " + columns.get(k).name() + " is null");
             }
         }

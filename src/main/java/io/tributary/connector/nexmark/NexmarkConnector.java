@@ -3,7 +3,6 @@ package io.tributary.connector.nexmark;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceConnector;
 import io.tributary.connector.SourceContext;
-
 import java.util.List;
 
 /**
@@ -11,8 +10,7 @@ import java.util.List;
  * generated deterministically from event numbers. Stateless and thread-safe.
  */
 public final class NexmarkConnector implements SourceConnector {
-    public NexmarkConnector() {
-    }
+    public NexmarkConnector() {}
 
     @Override
     public String name() {

@@ -28,12 +28,15 @@ final class NexmarkGenerator {
     private static final int PERSON_AVG_BYTES = 200;
     private static final int AUCTION_AVG_BYTES = 500;
     private static final int BID_AVG_BYTES = 100;
-    private static final String[] FIRST_NAMES = {"Peter", "Paul", "Luke", "John", "Saul", "Vicky", "Kate", "Julie",
-        "Sarah", "Deiter", "Walter"};
-    private static final String[] LAST_NAMES = {"Shultz", "Abrams", "Spencer", "White", "Bartels", "Walton", "Smith",
-        "Jones", "Noris"};
-    private static final String[] CITIES = {"Phoenix", "Los Angeles", "San Francisco", "Boise", "Portland", "Bend",
-        "Redmond", "Seattle", "Kent", "Cheyenne"};
+    private static final String[] FIRST_NAMES = {
+        "Peter", "Paul", "Luke", "John", "Saul", "Vicky", "Kate", "Julie", "Sarah", "Deiter", "Walter"
+    };
+    private static final String[] LAST_NAMES = {
+        "Shultz", "Abrams", "Spencer", "White", "Bartels", "Walton", "Smith", "Jones", "Noris"
+    };
+    private static final String[] CITIES = {
+        "Phoenix", "Los Angeles", "San Francisco", "Boise", "Portland", "Bend", "Redmond", "Seattle", "Kent", "Cheyenne"
+    };
     private static final String[] STATES = {"AZ", "CA", "ID", "OR", "WA", "WY"};
     private static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
 
@@ -65,8 +68,9 @@ final class NexmarkGenerator {
         String city = pick(r, CITIES);
         String state = pick(r, STATES);
         int size = 8 + name.length() + email.length() + card.length() + city.length() + state.length() + 8;
-        return new Object[] {lastPerson(n) + FIRST_PERSON_ID, name, email, card, city, state, time(n),
-            extra(r, size, PERSON_AVG_BYTES)};
+        return new Object[] {
+            lastPerson(n) + FIRST_PERSON_ID, name, email, card, city, state, time(n), extra(r, size, PERSON_AVG_BYTES)
+        };
     }
 
     private Object[] auction(long n, SplittableRandom r) {
@@ -79,12 +83,22 @@ final class NexmarkGenerator {
         String item = text(r, 20);
         String description = text(r, 100);
         // auctions stay open for about as long as it takes IN_FLIGHT_AUCTIONS new ones to arrive
-        long horizon = IN_FLIGHT_AUCTIONS * NexmarkTable.EVENTS_PER_CYCLE / NexmarkTable.AUCTION.proportion
-                * EVENT_GAP_MICROS;
+        long horizon =
+                IN_FLIGHT_AUCTIONS * NexmarkTable.EVENTS_PER_CYCLE / NexmarkTable.AUCTION.proportion * EVENT_GAP_MICROS;
         long expires = time(n) + 1 + r.nextLong(2 * horizon);
         int size = 8 + item.length() + description.length() + 8 + 8 + 8 + 8 + 8 + 8;
-        return new Object[] {lastAuction(n) + FIRST_AUCTION_ID, item, description, initialBid, reserve, time(n),
-            expires, seller + FIRST_PERSON_ID, category, extra(r, size, AUCTION_AVG_BYTES)};
+        return new Object[] {
+            lastAuction(n) + FIRST_AUCTION_ID,
+            item,
+            description,
+            initialBid,
+            reserve,
+            time(n),
+            expires,
+            seller + FIRST_PERSON_ID,
+            category,
+            extra(r, size, AUCTION_AVG_BYTES)
+        };
     }
 
     private Object[] bid(long n, SplittableRandom r) {
@@ -107,8 +121,15 @@ final class NexmarkGenerator {
             url = "https://www.nexmark.com/" + letters(r, 5) + "/" + letters(r, 5) + "/item.htm?channel_id=" + id;
         }
         int size = 8 + 8 + 8 + channel.length() + url.length() + 8;
-        return new Object[] {auction + FIRST_AUCTION_ID, bidder + FIRST_PERSON_ID, price, channel, url, time(n),
-            extra(r, size, BID_AVG_BYTES)};
+        return new Object[] {
+            auction + FIRST_AUCTION_ID,
+            bidder + FIRST_PERSON_ID,
+            price,
+            channel,
+            url,
+            time(n),
+            extra(r, size, BID_AVG_BYTES)
+        };
     }
 
     /** The 0-based id of the last person created at or before event {@code n}. */

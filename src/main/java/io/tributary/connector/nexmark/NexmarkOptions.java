@@ -6,7 +6,6 @@ import io.tributary.common.types.TypeKind;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,8 +20,8 @@ import java.util.TreeSet;
  *     {@link Long#MAX_VALUE} for no end
  * @param fieldOf for each declared column, the index of the generated field it takes
  */
-record NexmarkOptions(NexmarkTable table, long eventNum, int maxChunkSize, int splitNum, int[] fieldOf,
-        List<DataType> types) {
+record NexmarkOptions(
+        NexmarkTable table, long eventNum, int maxChunkSize, int splitNum, int[] fieldOf, List<DataType> types) {
     static final String TABLE_TYPE = "nexmark.table.type";
     static final String EVENT_NUM = "nexmark.event.num";
     static final String MAX_CHUNK_SIZE = "nexmark.max.chunk.size";
@@ -40,13 +39,17 @@ record NexmarkOptions(NexmarkTable table, long eventNum, int maxChunkSize, int s
         Set<String> unknown = new TreeSet<>(options.keySet());
         NAMES.forEach(unknown::remove);
         if (!unknown.isEmpty()) {
-            throw new ConnectorException(SqlState.SYNTAX_ERROR, "unknown option " + String.join(", ", unknown)
-                    + "; the options of connector nexmark are: " + String.join(", ", NAMES));
+            throw new ConnectorException(
+                    SqlState.SYNTAX_ERROR,
+                    "unknown option " + String.join(", ", unknown) + "; the options of connector nexmark are: "
+                            + String.join(", ", NAMES));
         }
         String type = options.get(TABLE_TYPE);
         if (type == null) {
-            throw new ConnectorException(SqlState.SYNTAX_ERROR, "connector nexmark needs the option " + TABLE_TYPE
-                    + " (person, auction or bid); its options are: " + String.join(", ", NAMES));
+            throw new ConnectorException(
+                    SqlState.SYNTAX_ERROR,
+                    "connector nexmark needs the option " + TABLE_TYPE + " (person, auction or bid); its options are: "
+                            + String.join(", ", NAMES));
         }
         NexmarkTable table = switch (type.toLowerCase(Locale.ROOT)) {
             case "person" -> NexmarkTable.PERSON;
@@ -67,8 +70,10 @@ record NexmarkOptions(NexmarkTable table, long eventNum, int maxChunkSize, int s
             declared.add(column.name().toLowerCase(Locale.ROOT));
         }
         if (declared.size() != table.columns.size()) {
-            throw new ConnectorException(SqlState.UNDEFINED_COLUMN, "a nexmark " + table.optionValue()
-                    + " table must have the columns " + names(table) + "; missing: " + missing(table, declared));
+            throw new ConnectorException(
+                    SqlState.UNDEFINED_COLUMN,
+                    "a nexmark " + table.optionValue() + " table must have the columns " + names(table) + "; missing: "
+                            + missing(table, declared));
         }
         return new NexmarkOptions(table, eventNum, chunk, splits, fieldOf, List.copyOf(types));
     }
@@ -78,22 +83,28 @@ record NexmarkOptions(NexmarkTable table, long eventNum, int maxChunkSize, int s
             SourceColumn generated = table.columns.get(f);
             if (generated.name().equalsIgnoreCase(column.name())) {
                 if (!fits(generated.type(), column.type())) {
-                    throw new ConnectorException(SqlState.DATATYPE_MISMATCH, "column " + column.name() + " of a nexmark "
-                            + table.optionValue() + " table must be " + expected(generated.type()) + ", not "
-                            + column.type().sqlName());
+                    throw new ConnectorException(
+                            SqlState.DATATYPE_MISMATCH,
+                            "column " + column.name() + " of a nexmark "
+                                    + table.optionValue() + " table must be " + expected(generated.type()) + ", not "
+                                    + column.type().sqlName());
                 }
                 return f;
             }
         }
-        throw new ConnectorException(SqlState.UNDEFINED_COLUMN, "a nexmark " + table.optionValue()
-                + " table has no column " + column.name() + "; its columns are " + names(table));
+        throw new ConnectorException(
+                SqlState.UNDEFINED_COLUMN,
+                "a nexmark " + table.optionValue() + " table has no column " + column.name() + "; its columns are "
+                        + names(table));
     }
 
     /** Whether every generated value converts to {@code declared} without loss or error. */
     private static boolean fits(DataType generated, DataType declared) {
         return switch (generated.kind()) {
-            case BIGINT -> declared.kind() == TypeKind.BIGINT || declared.kind() == TypeKind.NUMERIC && declared.precision() <= 0;
-            case VARCHAR -> declared.kind() == TypeKind.TEXT || declared.kind() == TypeKind.VARCHAR && declared.precision() <= 0;
+            case BIGINT ->
+                declared.kind() == TypeKind.BIGINT || declared.kind() == TypeKind.NUMERIC && declared.precision() <= 0;
+            case VARCHAR ->
+                declared.kind() == TypeKind.TEXT || declared.kind() == TypeKind.VARCHAR && declared.precision() <= 0;
             case TIMESTAMP -> declared.kind() == TypeKind.TIMESTAMP || declared.kind() == TypeKind.TIMESTAMPTZ;
             default -> false;
         };
@@ -134,7 +145,8 @@ record NexmarkOptions(NexmarkTable table, long eventNum, int maxChunkSize, int s
     }
 
     private static ConnectorException bad(String option, String value, String why) {
-        return new ConnectorException(SqlState.INVALID_PARAMETER_VALUE,
+        return new ConnectorException(
+                SqlState.INVALID_PARAMETER_VALUE,
                 "invalid value for option " + option + ": \"" + value + "\" (" + why + ")");
     }
 }

@@ -6,7 +6,6 @@ import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceBatch;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SplitReader;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +30,9 @@ final class NexmarkSplitReader implements SplitReader {
             long eventNumber = decode(position);
             next = options.table().eventsBefore(eventNumber);
             if (next % options.splitNum() != split || options.table().eventNumber(next) != eventNumber) {
-                throw new ConnectorException(SqlState.DATA_EXCEPTION, "nexmark position " + eventNumber
-                        + " is not an event of split " + split);
+                throw new ConnectorException(
+                        SqlState.DATA_EXCEPTION,
+                        "nexmark position " + eventNumber + " is not an event of split " + split);
             }
         }
     }
@@ -63,14 +63,19 @@ final class NexmarkSplitReader implements SplitReader {
         Object[] row = new Object[fieldOf.length];
         for (int i = 0; i < row.length; i++) {
             int f = fieldOf[i];
-            row[i] = Values.assign(generated[f], options.table().columns.get(f).type(), options.types().get(i));
+            row[i] = Values.assign(
+                    generated[f],
+                    options.table().columns.get(f).type(),
+                    options.types().get(i));
         }
         return row;
     }
 
     @Override
     public byte[] position() {
-        return ByteBuffer.allocate(Long.BYTES).putLong(options.table().eventNumber(next)).array();
+        return ByteBuffer.allocate(Long.BYTES)
+                .putLong(options.table().eventNumber(next))
+                .array();
     }
 
     private static long decode(byte[] position) {

@@ -2,7 +2,6 @@ package io.tributary.connector.nexmark;
 
 import io.tributary.common.types.DataType;
 import io.tributary.connector.SourceColumn;
-
 import java.util.List;
 
 /**
@@ -11,34 +10,43 @@ import java.util.List;
  * auctions and the last {@code 46} are bids.
  */
 enum NexmarkTable {
-    PERSON(0, 1, List.of(
-            new SourceColumn("id", DataType.BIGINT),
-            new SourceColumn("name", DataType.VARCHAR),
-            new SourceColumn("email_address", DataType.VARCHAR),
-            new SourceColumn("credit_card", DataType.VARCHAR),
-            new SourceColumn("city", DataType.VARCHAR),
-            new SourceColumn("state", DataType.VARCHAR),
-            new SourceColumn("date_time", DataType.TIMESTAMP),
-            new SourceColumn("extra", DataType.VARCHAR))),
-    AUCTION(1, 3, List.of(
-            new SourceColumn("id", DataType.BIGINT),
-            new SourceColumn("item_name", DataType.VARCHAR),
-            new SourceColumn("description", DataType.VARCHAR),
-            new SourceColumn("initial_bid", DataType.BIGINT),
-            new SourceColumn("reserve", DataType.BIGINT),
-            new SourceColumn("date_time", DataType.TIMESTAMP),
-            new SourceColumn("expires", DataType.TIMESTAMP),
-            new SourceColumn("seller", DataType.BIGINT),
-            new SourceColumn("category", DataType.BIGINT),
-            new SourceColumn("extra", DataType.VARCHAR))),
-    BID(4, 46, List.of(
-            new SourceColumn("auction", DataType.BIGINT),
-            new SourceColumn("bidder", DataType.BIGINT),
-            new SourceColumn("price", DataType.BIGINT),
-            new SourceColumn("channel", DataType.VARCHAR),
-            new SourceColumn("url", DataType.VARCHAR),
-            new SourceColumn("date_time", DataType.TIMESTAMP),
-            new SourceColumn("extra", DataType.VARCHAR)));
+    PERSON(
+            0,
+            1,
+            List.of(
+                    new SourceColumn("id", DataType.BIGINT),
+                    new SourceColumn("name", DataType.VARCHAR),
+                    new SourceColumn("email_address", DataType.VARCHAR),
+                    new SourceColumn("credit_card", DataType.VARCHAR),
+                    new SourceColumn("city", DataType.VARCHAR),
+                    new SourceColumn("state", DataType.VARCHAR),
+                    new SourceColumn("date_time", DataType.TIMESTAMP),
+                    new SourceColumn("extra", DataType.VARCHAR))),
+    AUCTION(
+            1,
+            3,
+            List.of(
+                    new SourceColumn("id", DataType.BIGINT),
+                    new SourceColumn("item_name", DataType.VARCHAR),
+                    new SourceColumn("description", DataType.VARCHAR),
+                    new SourceColumn("initial_bid", DataType.BIGINT),
+                    new SourceColumn("reserve", DataType.BIGINT),
+                    new SourceColumn("date_time", DataType.TIMESTAMP),
+                    new SourceColumn("expires", DataType.TIMESTAMP),
+                    new SourceColumn("seller", DataType.BIGINT),
+                    new SourceColumn("category", DataType.BIGINT),
+                    new SourceColumn("extra", DataType.VARCHAR))),
+    BID(
+            4,
+            46,
+            List.of(
+                    new SourceColumn("auction", DataType.BIGINT),
+                    new SourceColumn("bidder", DataType.BIGINT),
+                    new SourceColumn("price", DataType.BIGINT),
+                    new SourceColumn("channel", DataType.VARCHAR),
+                    new SourceColumn("url", DataType.VARCHAR),
+                    new SourceColumn("date_time", DataType.TIMESTAMP),
+                    new SourceColumn("extra", DataType.VARCHAR)));
 
     static final int EVENTS_PER_CYCLE = 50;
 
@@ -46,6 +54,7 @@ enum NexmarkTable {
     final int first;
     /** How many events of a cycle belong to this table. */
     final int proportion;
+
     final List<SourceColumn> columns;
 
     NexmarkTable(int first, int proportion, List<SourceColumn> columns) {

@@ -2,7 +2,6 @@ package io.tributary.connector.postgres;
 
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -38,8 +37,9 @@ record CdcIdentity(String slot, String publication, long consistentPoint) {
             }
             return new CdcIdentity(in.readUTF(), in.readUTF(), in.readLong());
         } catch (IOException e) {
-            throw new ConnectorException(SqlState.INTERNAL_ERROR, "postgres-cdc: the stored source identity is unreadable ("
-                    + e.getMessage() + ")");
+            throw new ConnectorException(
+                    SqlState.INTERNAL_ERROR,
+                    "postgres-cdc: the stored source identity is unreadable (" + e.getMessage() + ")");
         }
     }
 }

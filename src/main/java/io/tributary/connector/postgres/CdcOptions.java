@@ -2,7 +2,6 @@ package io.tributary.connector.postgres;
 
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
-
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -13,10 +12,17 @@ import java.util.regex.Pattern;
  *
  * @param slotName the replication slot to create, or null to derive it from the table id
  */
-record CdcOptions(String hostname, int port, String username, String password, String database,
-        String schema, String table, String slotName) {
-    static final List<String> NAMES = List.of("hostname", "port", "username", "password", "database.name",
-            "schema.name", "table.name", "slot.name");
+record CdcOptions(
+        String hostname,
+        int port,
+        String username,
+        String password,
+        String database,
+        String schema,
+        String table,
+        String slotName) {
+    static final List<String> NAMES = List.of(
+            "hostname", "port", "username", "password", "database.name", "schema.name", "table.name", "slot.name");
     private static final List<String> REQUIRED = List.of("hostname", "username", "database.name", "table.name");
     /** PostgreSQL's rule for slot names; 59 rather than 63 characters so that {@code <slot>_pub} fits too. */
     private static final Pattern SLOT_NAME = Pattern.compile("[a-z0-9_]{1,59}");
@@ -28,14 +34,16 @@ record CdcOptions(String hostname, int port, String username, String password, S
     static CdcOptions parse(Map<String, String> options) {
         for (String name : options.keySet()) {
             if (!NAMES.contains(name)) {
-                throw new ConnectorException(SqlState.SYNTAX_ERROR, "unknown option \"" + name
-                        + "\" for connector postgres-cdc; " + validOptions());
+                throw new ConnectorException(
+                        SqlState.SYNTAX_ERROR,
+                        "unknown option \"" + name + "\" for connector postgres-cdc; " + validOptions());
             }
         }
         for (String name : REQUIRED) {
             if (options.get(name) == null) {
-                throw new ConnectorException(SqlState.SYNTAX_ERROR, "connector postgres-cdc needs option \""
-                        + name + "\"; " + validOptions());
+                throw new ConnectorException(
+                        SqlState.SYNTAX_ERROR,
+                        "connector postgres-cdc needs option \"" + name + "\"; " + validOptions());
             }
             if (options.get(name).isBlank()) {
                 throw badValue(name, options.get(name), "it must not be empty");
@@ -49,8 +57,15 @@ record CdcOptions(String hostname, int port, String username, String password, S
         if (schema.isBlank()) {
             throw badValue("schema.name", schema, "it must not be empty");
         }
-        return new CdcOptions(options.get("hostname"), port(options.get("port")), options.get("username"),
-                options.get("password"), options.get("database.name"), schema, options.get("table.name"), slot);
+        return new CdcOptions(
+                options.get("hostname"),
+                port(options.get("port")),
+                options.get("username"),
+                options.get("password"),
+                options.get("database.name"),
+                schema,
+                options.get("table.name"),
+                slot);
     }
 
     private static int port(String text) {
@@ -69,8 +84,10 @@ record CdcOptions(String hostname, int port, String username, String password, S
     }
 
     private static ConnectorException badValue(String name, String value, String why) {
-        return new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "invalid value \"" + value
-                + "\" for option \"" + name + "\" of connector postgres-cdc: " + why + "; " + validOptions());
+        return new ConnectorException(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "invalid value \"" + value + "\" for option \"" + name + "\" of connector postgres-cdc: " + why + "; "
+                        + validOptions());
     }
 
     private static String validOptions() {

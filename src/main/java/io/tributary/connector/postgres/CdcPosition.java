@@ -2,8 +2,6 @@ package io.tributary.connector.postgres;
 
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
-import org.postgresql.replication.LogSequenceNumber;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.postgresql.replication.LogSequenceNumber;
 
 /**
  * Where a {@code postgres-cdc} reader is: either in the initial snapshot, after a primary key, or
@@ -27,8 +26,7 @@ sealed interface CdcPosition {
      * @param lastKey the text forms of the primary-key values of the last row returned, in the
      *     upstream key's column order; null before the first row
      */
-    record Snapshot(List<String> lastKey) implements CdcPosition {
-    }
+    record Snapshot(List<String> lastKey) implements CdcPosition {}
 
     /**
      * Streaming from the slot.
@@ -39,8 +37,7 @@ sealed interface CdcPosition {
      * @param skip how many changes of the transaction after {@code lsn} were returned already; not
      *     zero only when a transaction larger than a whole batch had to be split
      */
-    record Streaming(long lsn, int skip) implements CdcPosition {
-    }
+    record Streaming(long lsn, int skip) implements CdcPosition {}
 
     static byte[] encode(CdcPosition position) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -87,15 +84,18 @@ sealed interface CdcPosition {
             }
             throw new IOException("unknown kind " + kind);
         } catch (IOException e) {
-            throw new ConnectorException(SqlState.INTERNAL_ERROR, "postgres-cdc: a stored source position is unreadable ("
-                    + e.getMessage() + ")");
+            throw new ConnectorException(
+                    SqlState.INTERNAL_ERROR,
+                    "postgres-cdc: a stored source position is unreadable (" + e.getMessage() + ")");
         }
     }
 
     /** For {@code source_progress}: {@code snapshot after key (3)} or {@code lsn 0/16B3790}. */
     static String describe(CdcPosition position) {
         if (position instanceof Snapshot s) {
-            return s.lastKey() == null ? "snapshot, not started" : "snapshot after key (" + String.join(", ", s.lastKey()) + ")";
+            return s.lastKey() == null
+                    ? "snapshot, not started"
+                    : "snapshot after key (" + String.join(", ", s.lastKey()) + ")";
         }
         Streaming s = (Streaming) position;
         return "lsn " + LogSequenceNumber.valueOf(s.lsn()).asString()

@@ -3,15 +3,14 @@ package io.tributary.connector.postgres;
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceContext;
-import org.postgresql.replication.LogSequenceNumber;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.postgresql.replication.LogSequenceNumber;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates, at a table's first open, what capture needs upstream, and drops it again: a
@@ -26,11 +25,9 @@ final class CdcSetup {
     /**
      * @param snapshot a connection inside the transaction that imported the slot's snapshot
      */
-    record Created(CdcIdentity identity, PgUpstreamTableInfo upstream, Connection snapshot) {
-    }
+    record Created(CdcIdentity identity, PgUpstreamTableInfo upstream, Connection snapshot) {}
 
-    private CdcSetup() {
-    }
+    private CdcSetup() {}
 
     /**
      * Checks the server and the table, and creates the publication and the slot; on failure
@@ -51,7 +48,8 @@ final class CdcSetup {
             PgUpstreamTableInfo upstream = PgUpstreamTableInfo.load(connection, options);
             upstream.checkFeeds(context, options);
             try (Statement s = connection.createStatement()) {
-                s.execute("CREATE PUBLICATION " + CdcOptions.quote(publication) + " FOR TABLE " + options.quotedTable());
+                s.execute(
+                        "CREATE PUBLICATION " + CdcOptions.quote(publication) + " FOR TABLE " + options.quotedTable());
             } catch (SQLException e) {
                 throw setupFailed(options, "cannot create publication \"" + publication + "\"", e);
             }
@@ -63,7 +61,8 @@ final class CdcSetup {
                         ResultSet rs = s.executeQuery("CREATE_REPLICATION_SLOT " + CdcOptions.quote(slot)
                                 + " LOGICAL pgoutput EXPORT_SNAPSHOT")) {
                     rs.next();
-                    consistentPoint = LogSequenceNumber.valueOf(rs.getString("consistent_point")).asLong();
+                    consistentPoint = LogSequenceNumber.valueOf(rs.getString("consistent_point"))
+                            .asLong();
                     snapshotName = rs.getString("snapshot_name");
                 } catch (SQLException e) {
                     throw setupFailed(options, "cannot create replication slot \"" + slot + "\"", e);
@@ -87,17 +86,21 @@ final class CdcSetup {
 
     private static void checkServer(Connection connection, CdcOptions options) throws SQLException {
         try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SELECT current_setting('wal_level'), current_setting('server_encoding')")) {
+                ResultSet rs =
+                        s.executeQuery("SELECT current_setting('wal_level'), current_setting('server_encoding')")) {
             rs.next();
             if (!rs.getString(1).equals("logical")) {
-                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                throw new ConnectorException(
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                         "postgres-cdc needs wal_level = logical at " + options.where() + " (it is "
-                        + rs.getString(1) + "); set it in postgresql.conf and"
-                        + " restart PostgreSQL");
+                                + rs.getString(1) + "); set it in postgresql.conf and"
+                                + " restart PostgreSQL");
             }
             if (!rs.getString(2).equals("UTF8")) {
-                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "postgres-cdc needs a UTF8"
-                        + " database; \"" + options.database() + "\" is " + rs.getString(2));
+                throw new ConnectorException(
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        "postgres-cdc needs a UTF8" + " database; \"" + options.database() + "\" is "
+                                + rs.getString(2));
             }
         }
     }
@@ -115,8 +118,12 @@ final class CdcSetup {
                 s.execute("DROP PUBLICATION IF EXISTS " + CdcOptions.quote(publication));
             }
         } catch (SQLException | ConnectorException e) {
-            LOG.warn("postgres-cdc: could not drop replication slot {} / publication {} at {}: {}", slot, publication,
-                    options.where(), e.getMessage());
+            LOG.warn(
+                    "postgres-cdc: could not drop replication slot {} / publication {} at {}: {}",
+                    slot,
+                    publication,
+                    options.where(),
+                    e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -140,9 +147,11 @@ final class CdcSetup {
     }
 
     private static ConnectorException setupFailed(CdcOptions options, String what, SQLException e) {
-        String state = e.getSQLState() == null ? SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE
+        String state = e.getSQLState() == null
+                ? SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE
                 : e.getSQLState().startsWith("08") ? SqlState.CONNECTION_FAILURE : e.getSQLState();
-        return new ConnectorException(state, "postgres-cdc: " + what + " at " + options.where() + ": " + e.getMessage(), e);
+        return new ConnectorException(
+                state, "postgres-cdc: " + what + " at " + options.where() + ": " + e.getMessage(), e);
     }
 
     private static void close(Connection connection) {

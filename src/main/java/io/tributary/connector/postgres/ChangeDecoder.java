@@ -5,7 +5,6 @@ import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.postgres.PgOutputMessage.TupleData;
-
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -46,13 +45,18 @@ final class ChangeDecoder {
                 SourceColumn declared = columns.get(j);
                 int i = indexOf(r.columns(), declared.name());
                 if (i < 0) {
-                    throw new ConnectorException(SqlState.UNDEFINED_COLUMN, "postgres-cdc: column \"" + declared.name()
-                            + "\" no longer exists in upstream table " + options.quotedTable());
+                    throw new ConnectorException(
+                            SqlState.UNDEFINED_COLUMN,
+                            "postgres-cdc: column \"" + declared.name() + "\" no longer exists in upstream table "
+                                    + options.quotedTable());
                 }
                 if (!TypeFit.fits(declared.type(), r.columns().get(i).typeOid())) {
-                    throw new ConnectorException(SqlState.DATATYPE_MISMATCH, "postgres-cdc: column \""
-                            + declared.name() + "\" of upstream table " + options.quotedTable()
-                            + " changed to a type that does not fit " + declared.type().sqlName());
+                    throw new ConnectorException(
+                            SqlState.DATATYPE_MISMATCH,
+                            "postgres-cdc: column \""
+                                    + declared.name() + "\" of upstream table " + options.quotedTable()
+                                    + " changed to a type that does not fit "
+                                    + declared.type().sqlName());
                 }
                 map[i] = j;
             }
@@ -89,9 +93,11 @@ final class ChangeDecoder {
         } else if (m instanceof PgOutputMessage.Truncate t) {
             for (int relation : t.relations()) {
                 if (feeds(map(relation))) {
-                    throw new ConnectorException(SqlState.FEATURE_NOT_SUPPORTED, "postgres-cdc: upstream table "
-                            + options.quotedTable() + " was truncated; TRUNCATE cannot be captured, so table "
-                            + "contents would diverge. Recreate the table to take a new snapshot");
+                    throw new ConnectorException(
+                            SqlState.FEATURE_NOT_SUPPORTED,
+                            "postgres-cdc: upstream table "
+                                    + options.quotedTable() + " was truncated; TRUNCATE cannot be captured, so table "
+                                    + "contents would diverge. Recreate the table to take a new snapshot");
                 }
             }
         }
@@ -100,7 +106,8 @@ final class ChangeDecoder {
     private int[] map(int relation) {
         int[] map = relations.get(relation);
         if (map == null) {
-            throw new ConnectorException(SqlState.INTERNAL_ERROR,
+            throw new ConnectorException(
+                    SqlState.INTERNAL_ERROR,
                     "postgres-cdc: a change of relation " + relation + " arrived before its description");
         }
         return map;
@@ -129,10 +136,13 @@ final class ChangeDecoder {
             String text = tuple.texts()[i];
             if (tuple.kinds()[i] == TupleData.UNCHANGED) {
                 if (fullOld == null || fullOld.kinds()[i] == TupleData.UNCHANGED) {
-                    throw new ConnectorException(SqlState.FEATURE_NOT_SUPPORTED, "postgres-cdc: an update of upstream table "
-                            + options.quotedTable() + " left the large (TOASTed) value of column \"" + columns.get(j).name()
-                            + "\" unchanged, and pgoutput does not send such values; run ALTER TABLE "
-                            + options.quotedTable() + " REPLICA IDENTITY FULL upstream so that it does");
+                    throw new ConnectorException(
+                            SqlState.FEATURE_NOT_SUPPORTED,
+                            "postgres-cdc: an update of upstream table "
+                                    + options.quotedTable() + " left the large (TOASTed) value of column \""
+                                    + columns.get(j).name()
+                                    + "\" unchanged, and pgoutput does not send such values; run ALTER TABLE "
+                                    + options.quotedTable() + " REPLICA IDENTITY FULL upstream so that it does");
                 }
                 text = fullOld.texts()[i];
             }

@@ -4,7 +4,6 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceColumn;
-
 import java.util.List;
 
 /**
@@ -34,8 +33,10 @@ final class ColumnParser {
         try {
             return PgTextFormat.parse(columns.get(column).type(), text);
         } catch (TributaryException e) {
-            throw new ConnectorException(e.sqlState(), "postgres-cdc: column \"" + columns.get(column).name()
-                    + "\" of upstream table " + upstreamTable + ": " + e.getMessage());
+            throw new ConnectorException(
+                    e.sqlState(),
+                    "postgres-cdc: column \"" + columns.get(column).name() + "\" of upstream table " + upstreamTable
+                            + ": " + e.getMessage());
         }
     }
 }

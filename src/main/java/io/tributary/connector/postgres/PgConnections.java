@@ -2,14 +2,13 @@ package io.tributary.connector.postgres;
 
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
-import org.postgresql.PGProperty;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
+import org.postgresql.PGProperty;
 
 /**
  * Opens connections to the upstream PostgreSQL: plain ones for catalog queries and the snapshot,
@@ -20,8 +19,7 @@ final class PgConnections {
     /** The SQLSTATE for a source that cannot reach or log in to its upstream. */
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
 
-    private PgConnections() {
-    }
+    private PgConnections() {}
 
     /**
      * A plain connection (auto-commit on).
@@ -66,10 +64,12 @@ final class PgConnections {
         try {
             return DriverManager.getConnection(url, props);
         } catch (SQLException e) {
-            throw new ConnectorException(SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+            throw new ConnectorException(
+                    SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
                     "postgres-cdc cannot connect to PostgreSQL at "
-                    + options.where() + " as user \"" + options.username() + "\""
-                    + (replication ? " for logical replication" : "") + ": " + e.getMessage(), e);
+                            + options.where() + " as user \"" + options.username() + "\""
+                            + (replication ? " for logical replication" : "") + ": " + e.getMessage(),
+                    e);
         }
     }
 }

@@ -2,7 +2,6 @@ package io.tributary.connector.postgres;
 
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,8 +12,7 @@ import java.util.List;
  * the source checks at creation). Stateless and thread-safe.
  */
 final class PgOutputDecoder {
-    private PgOutputDecoder() {
-    }
+    private PgOutputDecoder() {}
 
     /** @throws ConnectorException XX000 for a message this decoder does not know */
     static PgOutputMessage decode(ByteBuffer in) {
@@ -47,8 +45,9 @@ final class PgOutputDecoder {
                 yield new PgOutputMessage.Truncate(relations);
             }
             case 'O', 'Y', 'M' -> new PgOutputMessage.Ignored(tag);
-            default -> throw new ConnectorException(SqlState.INTERNAL_ERROR,
-                    "postgres-cdc: unknown pgoutput message '" + tag + "'");
+            default ->
+                throw new ConnectorException(
+                        SqlState.INTERNAL_ERROR, "postgres-cdc: unknown pgoutput message '" + tag + "'");
         };
     }
 
@@ -91,7 +90,8 @@ final class PgOutputDecoder {
                 in.get(bytes);
                 texts[i] = new String(bytes, StandardCharsets.UTF_8);
             } else if (kinds[i] != PgOutputMessage.TupleData.NULL && kinds[i] != PgOutputMessage.TupleData.UNCHANGED) {
-                throw new ConnectorException(SqlState.INTERNAL_ERROR,
+                throw new ConnectorException(
+                        SqlState.INTERNAL_ERROR,
                         "postgres-cdc: unexpected pgoutput column kind '" + (char) kinds[i] + "'");
             }
         }
@@ -112,7 +112,8 @@ final class PgOutputDecoder {
     private static void expect(ByteBuffer in, char tag) {
         char got = (char) in.get();
         if (got != tag) {
-            throw new ConnectorException(SqlState.INTERNAL_ERROR,
+            throw new ConnectorException(
+                    SqlState.INTERNAL_ERROR,
                     "postgres-cdc: expected pgoutput tuple '" + tag + "' but got '" + got + "'");
         }
     }

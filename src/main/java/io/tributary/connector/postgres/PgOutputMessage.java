@@ -8,41 +8,32 @@ import java.util.List;
  */
 sealed interface PgOutputMessage {
     /** @param finalLsn the LSN of the transaction's commit record */
-    record Begin(long finalLsn, long commitTime, int xid) implements PgOutputMessage {
-    }
+    record Begin(long finalLsn, long commitTime, int xid) implements PgOutputMessage {}
 
     /** @param endLsn the LSN right after the transaction's commit record */
-    record Commit(long commitLsn, long endLsn, long commitTime) implements PgOutputMessage {
-    }
+    record Commit(long commitLsn, long endLsn, long commitTime) implements PgOutputMessage {}
 
     /** A table's description, sent before its first change in a session and after every change of it. */
-    record Relation(int id, String namespace, String name, List<RelationColumn> columns) implements PgOutputMessage {
-    }
+    record Relation(int id, String namespace, String name, List<RelationColumn> columns) implements PgOutputMessage {}
 
     /** @param key whether the column is part of the replica identity */
-    record RelationColumn(String name, int typeOid, boolean key) {
-    }
+    record RelationColumn(String name, int typeOid, boolean key) {}
 
-    record Insert(int relation, TupleData row) implements PgOutputMessage {
-    }
+    record Insert(int relation, TupleData row) implements PgOutputMessage {}
 
     /**
      * @param old the old key ({@code oldIsKey}, sent when the key changed) or the whole old row
      *     (REPLICA IDENTITY FULL), or null
      */
-    record Update(int relation, TupleData old, boolean oldIsKey, TupleData row) implements PgOutputMessage {
-    }
+    record Update(int relation, TupleData old, boolean oldIsKey, TupleData row) implements PgOutputMessage {}
 
     /** @param old the old key ({@code oldIsKey}) or the whole old row (REPLICA IDENTITY FULL) */
-    record Delete(int relation, TupleData old, boolean oldIsKey) implements PgOutputMessage {
-    }
+    record Delete(int relation, TupleData old, boolean oldIsKey) implements PgOutputMessage {}
 
-    record Truncate(int[] relations) implements PgOutputMessage {
-    }
+    record Truncate(int[] relations) implements PgOutputMessage {}
 
     /** Origin, Type and generic messages: nothing a table's changes depend on. */
-    record Ignored(char tag) implements PgOutputMessage {
-    }
+    record Ignored(char tag) implements PgOutputMessage {}
 
     /**
      * A row's columns in the relation's order: each is null, unchanged (a TOASTed value the update

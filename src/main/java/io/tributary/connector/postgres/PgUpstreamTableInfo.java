@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,8 +25,7 @@ import java.util.Set;
  */
 record PgUpstreamTableInfo(List<Column> columns, List<String> primaryKey, char replicaIdentity) {
     /** @param typeName the type for casts, e.g. {@code character varying} */
-    record Column(String name, int typeOid, String typeName) {
-    }
+    record Column(String name, int typeOid, String typeName) {}
 
     /**
      * Reads the table's description.
@@ -43,16 +41,20 @@ record PgUpstreamTableInfo(List<Column> columns, List<String> primaryKey, char r
             s.setString(2, options.table());
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
-                    throw new ConnectorException(SqlState.UNDEFINED_TABLE, "postgres-cdc: table " + options.quotedTable()
-                            + " does not exist in database \"" + options.database() + "\" at " + options.where());
+                    throw new ConnectorException(
+                            SqlState.UNDEFINED_TABLE,
+                            "postgres-cdc: table " + options.quotedTable() + " does not exist in database \""
+                                    + options.database() + "\" at " + options.where());
                 }
                 oid = rs.getLong(1);
                 kindAndIdentity = rs.getString(2) + rs.getString(3);
             }
         }
         if (kindAndIdentity.charAt(0) != 'r') {
-            throw new ConnectorException(SqlState.WRONG_OBJECT_TYPE, "postgres-cdc: " + options.quotedTable()
-                    + " is not a plain table (views, partitioned and foreign tables cannot be captured)");
+            throw new ConnectorException(
+                    SqlState.WRONG_OBJECT_TYPE,
+                    "postgres-cdc: " + options.quotedTable()
+                            + " is not a plain table (views, partitioned and foreign tables cannot be captured)");
         }
         List<Column> columns = new ArrayList<>();
         try (PreparedStatement s = connection.prepareStatement("SELECT attname, atttypid, format_type(atttypid, NULL)"
@@ -88,22 +90,28 @@ record PgUpstreamTableInfo(List<Column> columns, List<String> primaryKey, char r
     void checkFeeds(SourceContext context, CdcOptions options) {
         String table = options.quotedTable();
         if (context.primaryKey().length == 0) {
-            throw new ConnectorException(SqlState.INVALID_TABLE_DEFINITION, "postgres-cdc needs a primary key:"
-                    + " declare table " + context.tableName() + " with PRIMARY KEY ("
-                    + (primaryKey.isEmpty() ? "..." : String.join(", ", primaryKey)) + ")");
+            throw new ConnectorException(
+                    SqlState.INVALID_TABLE_DEFINITION,
+                    "postgres-cdc needs a primary key:"
+                            + " declare table " + context.tableName() + " with PRIMARY KEY ("
+                            + (primaryKey.isEmpty() ? "..." : String.join(", ", primaryKey)) + ")");
         }
         if (primaryKey.isEmpty()) {
-            throw new ConnectorException(SqlState.INVALID_TABLE_DEFINITION, "postgres-cdc: upstream table " + table
-                    + " has no primary key; change data capture needs one to apply updates and deletes");
+            throw new ConnectorException(
+                    SqlState.INVALID_TABLE_DEFINITION,
+                    "postgres-cdc: upstream table " + table
+                            + " has no primary key; change data capture needs one to apply updates and deletes");
         }
         Set<String> declaredKey = new HashSet<>();
         for (int i : context.primaryKey()) {
             declaredKey.add(context.columns().get(i).name());
         }
         if (!declaredKey.equals(new HashSet<>(primaryKey))) {
-            throw new ConnectorException(SqlState.INVALID_TABLE_DEFINITION, "postgres-cdc: the primary key of "
-                    + context.tableName() + " must be the upstream table's: PRIMARY KEY ("
-                    + String.join(", ", primaryKey) + ")");
+            throw new ConnectorException(
+                    SqlState.INVALID_TABLE_DEFINITION,
+                    "postgres-cdc: the primary key of "
+                            + context.tableName() + " must be the upstream table's: PRIMARY KEY ("
+                            + String.join(", ", primaryKey) + ")");
         }
         Map<String, Column> byName = new HashMap<>();
         for (Column c : columns) {
@@ -112,17 +120,23 @@ record PgUpstreamTableInfo(List<Column> columns, List<String> primaryKey, char r
         for (SourceColumn declared : context.columns()) {
             Column upstream = byName.get(declared.name());
             if (upstream == null) {
-                throw new ConnectorException(SqlState.UNDEFINED_COLUMN, "postgres-cdc: upstream table " + table
-                        + " has no column \"" + declared.name() + "\"; its columns are: " + columnNames());
+                throw new ConnectorException(
+                        SqlState.UNDEFINED_COLUMN,
+                        "postgres-cdc: upstream table " + table + " has no column \"" + declared.name()
+                                + "\"; its columns are: " + columnNames());
             }
             if (!TypeFit.fits(declared.type(), upstream.typeOid())) {
-                throw new ConnectorException(SqlState.DATATYPE_MISMATCH, "postgres-cdc: column \"" + declared.name()
-                        + "\" is declared " + declared.type().sqlName() + " but upstream it is " + upstream.typeName());
+                throw new ConnectorException(
+                        SqlState.DATATYPE_MISMATCH,
+                        "postgres-cdc: column \"" + declared.name() + "\" is declared "
+                                + declared.type().sqlName() + " but upstream it is " + upstream.typeName());
             }
         }
         if (replicaIdentity != 'd' && replicaIdentity != 'f') {
-            throw new ConnectorException(SqlState.INVALID_TABLE_DEFINITION, "postgres-cdc: upstream table " + table
-                    + " must have REPLICA IDENTITY DEFAULT or FULL so that deletes carry the primary key");
+            throw new ConnectorException(
+                    SqlState.INVALID_TABLE_DEFINITION,
+                    "postgres-cdc: upstream table " + table
+                            + " must have REPLICA IDENTITY DEFAULT or FULL so that deletes carry the primary key");
         }
     }
 

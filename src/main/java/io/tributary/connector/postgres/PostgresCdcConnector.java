@@ -5,7 +5,6 @@ import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceConnector;
 import io.tributary.connector.SourceContext;
-
 import java.util.List;
 
 /**
@@ -43,18 +42,21 @@ public final class PostgresCdcConnector implements SourceConnector {
     public Source open(SourceContext context) {
         CdcOptions options = CdcOptions.parse(context.options());
         if (context.format() != null) {
-            throw new ConnectorException(SqlState.SYNTAX_ERROR, "connector postgres-cdc takes no FORMAT ... ENCODE clause");
+            throw new ConnectorException(
+                    SqlState.SYNTAX_ERROR, "connector postgres-cdc takes no FORMAT ... ENCODE clause");
         }
         if (context.primaryKey().length == 0) {
-            throw new ConnectorException(SqlState.INVALID_TABLE_DEFINITION, "postgres-cdc needs a primary key: declare"
-                    + " table " + context.tableName() + " with the upstream table's PRIMARY KEY");
+            throw new ConnectorException(
+                    SqlState.INVALID_TABLE_DEFINITION,
+                    "postgres-cdc needs a primary key: declare" + " table " + context.tableName()
+                            + " with the upstream table's PRIMARY KEY");
         }
         if (context.identity() != null) {
-            return new PostgresCdcSource(options, context, CdcIdentity.decode(context.identity()), snapshotChunkRows,
-                    null, null);
+            return new PostgresCdcSource(
+                    options, context, CdcIdentity.decode(context.identity()), snapshotChunkRows, null, null);
         }
         CdcSetup.Created created = CdcSetup.create(options, context);
-        return new PostgresCdcSource(options, context, created.identity(), snapshotChunkRows, created.upstream(),
-                created.snapshot());
+        return new PostgresCdcSource(
+                options, context, created.identity(), snapshotChunkRows, created.upstream(), created.snapshot());
     }
 }

@@ -5,14 +5,13 @@ import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceBatch;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SplitReader;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The reader of a {@code postgres-cdc} source's single split: first the initial snapshot in
@@ -32,6 +31,7 @@ final class PostgresCdcReader implements SplitReader {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresCdcReader.class);
     /** How long a slot may stay busy (an old walsender not gone yet) before the reader gives up. */
     private static final long SLOT_BUSY_LIMIT_MILLIS = 30_000;
+
     private static final long IDLE_SLEEP_MILLIS = 5;
     /** PostgreSQL timestamps count microseconds from 2000-01-01 UTC. */
     private static final long PG_EPOCH_MILLIS = 946_684_800_000L;
@@ -52,6 +52,7 @@ final class PostgresCdcReader implements SplitReader {
     private Transaction pending;
     /** A failure met after a batch was filled, thrown by the next poll. */
     private ConnectorException failure;
+
     private volatile boolean caughtUp;
     private volatile long lastCommitMillis = -1;
 
@@ -139,8 +140,11 @@ final class PostgresCdcReader implements SplitReader {
             } catch (SQLException e) {
                 // the server restarted, the network broke, or wal_sender_timeout passed while the
                 // engine did not poll: what was returned is in the position, so start over from it
-                LOG.warn("postgres-cdc: replication connection to {} broke ({}); resuming from {}",
-                        source.options().where(), e.getMessage(), CdcPosition.describe(position));
+                LOG.warn(
+                        "postgres-cdc: replication connection to {} broke ({}); resuming from {}",
+                        source.options().where(),
+                        e.getMessage(),
+                        CdcPosition.describe(position));
                 dropChannel();
                 break;
             }
@@ -238,8 +242,11 @@ final class PostgresCdcReader implements SplitReader {
             if (slotBusySince < 0) {
                 slotBusySince = now;
             } else if (now - slotBusySince > SLOT_BUSY_LIMIT_MILLIS) {
-                throw new ConnectorException(SqlState.OBJECT_IN_USE, "postgres-cdc: replication slot \"" + source.slotIdentity().slot()
-                        + "\" at " + source.options().where() + " is in use by another connection");
+                throw new ConnectorException(
+                        SqlState.OBJECT_IN_USE,
+                        "postgres-cdc: replication slot \""
+                                + source.slotIdentity().slot() + "\" at "
+                                + source.options().where() + " is in use by another connection");
             }
             return null;
         }
@@ -285,7 +292,10 @@ final class PostgresCdcReader implements SplitReader {
                 ch.confirm(lsn);
             } catch (SQLException e) {
                 // the next completion, or the next start of the channel, confirms it again
-                LOG.warn("postgres-cdc: could not confirm LSN to {}: {}", source.options().where(), e.getMessage());
+                LOG.warn(
+                        "postgres-cdc: could not confirm LSN to {}: {}",
+                        source.options().where(),
+                        e.getMessage());
             }
         }
     }

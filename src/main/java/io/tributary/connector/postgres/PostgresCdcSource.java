@@ -5,7 +5,6 @@ import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SplitReader;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -24,14 +23,20 @@ final class PostgresCdcSource implements Source {
     private final int chunkRows;
     /** The upstream description read at the first open, with the held snapshot; null after a restart. */
     private final PgUpstreamTableInfo upstream;
+
     private final AtomicReference<Connection> heldSnapshot;
 
     /**
      * @param upstream the upstream table as checked at the first open, or null
      * @param heldSnapshot a connection in a transaction that imported the exported snapshot, or null
      */
-    PostgresCdcSource(CdcOptions options, SourceContext context, CdcIdentity identity, int chunkRows,
-            PgUpstreamTableInfo upstream, Connection heldSnapshot) {
+    PostgresCdcSource(
+            CdcOptions options,
+            SourceContext context,
+            CdcIdentity identity,
+            int chunkRows,
+            PgUpstreamTableInfo upstream,
+            Connection heldSnapshot) {
         this.options = options;
         this.context = context;
         this.identity = identity;

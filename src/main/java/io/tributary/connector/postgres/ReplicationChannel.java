@@ -2,14 +2,13 @@ package io.tributary.connector.postgres;
 
 import io.tributary.common.SqlState;
 import io.tributary.connector.ConnectorException;
-import org.postgresql.PGConnection;
-import org.postgresql.replication.LogSequenceNumber;
-import org.postgresql.replication.PGReplicationStream;
-
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
 
 /**
  * A running logical replication stream from the source's slot. The reader thread reads from it
@@ -42,7 +41,10 @@ final class ReplicationChannel implements AutoCloseable {
     static ReplicationChannel start(CdcOptions options, CdcIdentity identity, long startLsn) {
         Connection connection = PgConnections.replication(options, SOCKET_TIMEOUT_SECONDS);
         try {
-            PGReplicationStream stream = connection.unwrap(PGConnection.class).getReplicationAPI().replicationStream()
+            PGReplicationStream stream = connection
+                    .unwrap(PGConnection.class)
+                    .getReplicationAPI()
+                    .replicationStream()
                     .logical()
                     .withSlotName(identity.slot())
                     .withSlotOption("proto_version", 1)
@@ -58,10 +60,11 @@ final class ReplicationChannel implements AutoCloseable {
                 return null;
             }
             if (SqlState.UNDEFINED_OBJECT.equals(e.getSQLState())) {
-                throw new ConnectorException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                throw new ConnectorException(
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                         "postgres-cdc: replication slot \"" + identity.slot() + "\" no longer exists at "
-                        + options.where()
-                        + "; recreate the table to capture it again");
+                                + options.where()
+                                + "; recreate the table to capture it again");
             }
             throw failed(options, e);
         }
@@ -95,10 +98,14 @@ final class ReplicationChannel implements AutoCloseable {
 
     /** A failure while reading the snapshot or the stream, for the user: 08006 when the connection broke. */
     static ConnectorException failed(CdcOptions options, SQLException e) {
-        String state = e.getSQLState() != null && e.getSQLState().startsWith("08") ? SqlState.CONNECTION_FAILURE
+        String state = e.getSQLState() != null && e.getSQLState().startsWith("08")
+                ? SqlState.CONNECTION_FAILURE
                 : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE;
-        return new ConnectorException(state, "postgres-cdc: reading " + options.quotedTable() + " from "
-                + options.where() + " failed: " + e.getMessage(), e);
+        return new ConnectorException(
+                state,
+                "postgres-cdc: reading " + options.quotedTable() + " from " + options.where() + " failed: "
+                        + e.getMessage(),
+                e);
     }
 
     /** Stops streaming and closes the connection, so the slot is free for the next reader. */

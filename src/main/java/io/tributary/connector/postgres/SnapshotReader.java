@@ -2,7 +2,6 @@ package io.tributary.connector.postgres;
 
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SourceColumn;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +21,7 @@ final class SnapshotReader implements AutoCloseable {
     private final String nextChunk;
     /** The declared column of each upstream key column, in the key's order. */
     private final int[] keyColumns;
+
     private final ColumnParser parser;
     private List<String> lastKey;
 
@@ -30,7 +30,11 @@ final class SnapshotReader implements AutoCloseable {
      *     (possibly with an imported snapshot); closed by {@link #close}
      * @param lastKey the key to continue after, or null to start at the beginning
      */
-    SnapshotReader(Connection connection, CdcOptions options, PgUpstreamTableInfo upstream, List<SourceColumn> columns,
+    SnapshotReader(
+            Connection connection,
+            CdcOptions options,
+            PgUpstreamTableInfo upstream,
+            List<SourceColumn> columns,
             List<String> lastKey) {
         this.connection = connection;
         this.parser = new ColumnParser(columns, options.quotedTable());

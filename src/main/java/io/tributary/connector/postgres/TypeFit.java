@@ -2,7 +2,6 @@ package io.tributary.connector.postgres;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
-
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -15,8 +14,7 @@ import java.util.Set;
 final class TypeFit {
     private static final int BPCHAR_OID = 1042;
 
-    private TypeFit() {
-    }
+    private TypeFit() {}
 
     static boolean fits(DataType declared, int upstreamTypeOid) {
         if (declared.kind().isString()) {

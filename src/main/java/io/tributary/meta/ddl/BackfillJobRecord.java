@@ -3,7 +3,6 @@ package io.tributary.meta.ddl;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -21,8 +20,15 @@ import java.nio.charset.StandardCharsets;
  * @param rateLimit rows per second per parallel unit, -1 unlimited, 0 paused
  * @param startedAtMillis when the job was created (wall clock)
  */
-public record BackfillJobRecord(int viewId, String statement, boolean background, String pin, long snapshotEpoch,
-        int progressTableId, long rateLimit, long startedAtMillis) {
+public record BackfillJobRecord(
+        int viewId,
+        String statement,
+        boolean background,
+        String pin,
+        long snapshotEpoch,
+        int progressTableId,
+        long rateLimit,
+        long startedAtMillis) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PREFIX = "job/";
 
@@ -39,10 +45,9 @@ public record BackfillJobRecord(int viewId, String statement, boolean background
     }
 
     BackfillJobRecord withRateLimit(long rate) {
-        return new BackfillJobRecord(viewId, statement, background, pin, snapshotEpoch, progressTableId, rate,
-                startedAtMillis);
+        return new BackfillJobRecord(
+                viewId, statement, background, pin, snapshotEpoch, progressTableId, rate, startedAtMillis);
     }
-
 
     byte[] encode() {
         try {

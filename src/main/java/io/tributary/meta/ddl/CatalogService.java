@@ -5,13 +5,12 @@ import io.tributary.catalog.CatalogCodec;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -30,6 +29,7 @@ public final class CatalogService {
     private final Catalog catalog;
     /** Names being created but not yet committed, so two sessions cannot create the same table. */
     private final Set<String> pendingNames = new HashSet<>();
+
     private int nextTableId;
 
     private CatalogService(Catalog catalog, int nextTableId) {
@@ -42,8 +42,8 @@ public final class CatalogService {
         Catalog catalog = new Catalog();
         int nextId = 1;
         try (ReadView view = store.snapshot()) {
-            try (KvIterator it = view.scan(Keyspace.CATALOG, CatalogCodec.tablePrefixStart(),
-                    CatalogCodec.tablePrefixEnd())) {
+            try (KvIterator it =
+                    view.scan(Keyspace.CATALOG, CatalogCodec.tablePrefixStart(), CatalogCodec.tablePrefixEnd())) {
                 while (it.next()) {
                     TableDef t = CatalogCodec.decodeTable(it.value());
                     catalog.put(t);
@@ -100,7 +100,10 @@ public final class CatalogService {
     /** Stages a relation's catalog record, and the id counter as of now (never lower than a concurrent CREATE staged). */
     public void stageRecord(WriteBuffer buffer, TableDef relation) {
         buffer.put(Keyspace.CATALOG, CatalogCodec.tableKey(relation.id()), CatalogCodec.encode(relation));
-        buffer.put(Keyspace.CATALOG, NEXT_TABLE_ID, ByteBuffer.allocate(4).putInt(nextTableId()).array());
+        buffer.put(
+                Keyspace.CATALOG,
+                NEXT_TABLE_ID,
+                ByteBuffer.allocate(4).putInt(nextTableId()).array());
     }
 
     /** Stages the removal of a relation's record, rows, state tables, stored plan and source positions. */

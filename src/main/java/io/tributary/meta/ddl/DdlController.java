@@ -14,7 +14,6 @@ import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.StreamRuntime;
-
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -32,8 +31,13 @@ public final class DdlController {
     private final SourceManager sources;
 
     /** Made once per database, after the catalog is recovered and before the barrier manager starts. */
-    public DdlController(CatalogService catalogService, BarrierManager barriers, StateStore store,
-            StreamRuntime runtime, ViewPlanner planner, SourceManager sources) {
+    public DdlController(
+            CatalogService catalogService,
+            BarrierManager barriers,
+            StateStore store,
+            StreamRuntime runtime,
+            ViewPlanner planner,
+            SourceManager sources) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.views = new ViewDdl(catalogService, barriers, store, runtime, planner);
@@ -76,8 +80,14 @@ public final class DdlController {
      * @throws TributaryException 42P07 when the name exists; for a connector 22023 (unknown
      *     connector, bad value) or 42601 (unknown or missing option, naming the valid ones)
      */
-    public boolean createTable(String name, List<ColumnDef> columns, int[] primaryKey, String definition,
-            boolean ifNotExists, SourceDef source) throws InterruptedException {
+    public boolean createTable(
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            boolean ifNotExists,
+            SourceDef source)
+            throws InterruptedException {
         if (source != null) {
             sources.checkOptions(source);
         }
@@ -90,8 +100,8 @@ public final class DdlController {
                 TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition);
                 ticket = barriers.stage(new NewTable(table, null));
             } else {
-                SourceManager.PreparedSource prepared = sources.prepare(catalogService.allocateIds(2), name,
-                        columns, primaryKey, definition, source);
+                SourceManager.PreparedSource prepared =
+                        sources.prepare(catalogService.allocateIds(2), name, columns, primaryKey, definition, source);
                 try {
                     ticket = barriers.stage(new NewTable(prepared.table(), prepared));
                 } catch (RuntimeException e) {
@@ -149,7 +159,8 @@ public final class DdlController {
      */
     public void setSourceRateLimit(String name, long rowsPerSecond) throws InterruptedException {
         if (rowsPerSecond < 0 && rowsPerSecond != SourceDef.UNLIMITED) {
-            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
                     "SOURCE_RATE_LIMIT must be 0 (paused) or more rows per second, or DEFAULT");
         }
         barriers.awaitCommitted(barriers.stage(new NewSourceRate(name, rowsPerSecond)));
@@ -175,8 +186,10 @@ public final class DdlController {
         public void stage(WriteBuffer buffer) {
             TableDef t = catalog().require(name);
             if (t.isView() || t.source() == null) {
-                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table with a "
-                        + "connector; SOURCE_RATE_LIMIT applies to tables created WITH (connector = '...')");
+                throw new TributaryException(
+                        SqlState.WRONG_OBJECT_TYPE,
+                        "\"" + name + "\" is not a table with a "
+                                + "connector; SOURCE_RATE_LIMIT applies to tables created WITH (connector = '...')");
             }
             TableDef altered = t.withSource(t.source().withRateLimit(rowsPerSecond));
             catalogService.stageRecord(buffer, altered);
@@ -198,11 +211,19 @@ public final class DdlController {
      * Creates a materialized view; see {@link ViewDdl#createMaterializedView} for the backfill,
      * the foreground wait, notices and cancel.
      */
-    public boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
-            int parallelism, boolean background, long rateLimit, Consumer<String> notices, Runnable cancelCheck)
+    public boolean createMaterializedView(
+            String name,
+            String query,
+            String definition,
+            boolean ifNotExists,
+            int parallelism,
+            boolean background,
+            long rateLimit,
+            Consumer<String> notices,
+            Runnable cancelCheck)
             throws InterruptedException {
-        return views.createMaterializedView(name, query, definition, ifNotExists, parallelism, background,
-                rateLimit, notices, cancelCheck);
+        return views.createMaterializedView(
+                name, query, definition, ifNotExists, parallelism, background, rateLimit, notices, cancelCheck);
     }
 
     /** The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing. */
@@ -219,13 +240,13 @@ public final class DdlController {
      * @throws TributaryException 42P01 when a relation does not exist, 42809 when it is the other
      *     kind, 2BP01 when views depend on it and {@code cascade} is not set
      */
-    public void drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade,
-            Consumer<String> notices) throws InterruptedException {
+    public void drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade, Consumer<String> notices)
+            throws InterruptedException {
         if (!ifExists) {
             for (String name : names) {
                 if (catalog().table(name).isEmpty()) {
-                    throw new TributaryException(SqlState.UNDEFINED_TABLE,
-                            kind.sqlName() + " \"" + name + "\" does not exist");
+                    throw new TributaryException(
+                            SqlState.UNDEFINED_TABLE, kind.sqlName() + " \"" + name + "\" does not exist");
                 }
             }
         }

@@ -10,8 +10,15 @@ import io.tributary.stream.backfill.BackfillProgress;
  * @param progressText e.g. {@code 37.52% (375200/1000000)}
  * @param progress the backfill's progress as of its last checkpoint; null before the first
  */
-public record JobInfo(int id, String view, String statement, boolean background, long startedAtMillis,
-        long rateLimit, String progressText, BackfillProgress progress) {
+public record JobInfo(
+        int id,
+        String view,
+        String statement,
+        boolean background,
+        long startedAtMillis,
+        long rateLimit,
+        String progressText,
+        BackfillProgress progress) {
 
     /** Rows done over rows expected in percent, never 100 before the job is done (0 while expected is unknown). */
     public static double percent(BackfillProgress p) {

@@ -3,7 +3,6 @@ package io.tributary.meta.ddl;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.WriteBuffer;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,8 +14,7 @@ import java.nio.charset.StandardCharsets;
 final class StoredPlans {
     private static final String PREFIX = "plan/";
 
-    private StoredPlans() {
-    }
+    private StoredPlans() {}
 
     static byte[] key(int viewId) {
         return (PREFIX + viewId).getBytes(StandardCharsets.UTF_8);

@@ -4,6 +4,8 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.epoch.EpochChange;
 import io.tributary.plan.ViewPlan;
 import io.tributary.storage.ChangeLogWriter;
 import io.tributary.storage.Keyspace;
@@ -12,17 +14,12 @@ import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
-import io.tributary.meta.epoch.BarrierManager;
-import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.UpstreamTable;
 import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.backfill.BackfillRate;
 import io.tributary.stream.runtime.StreamRuntime;
 import io.tributary.stream.upstream.LocalUpstreamTable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The jobs creating materialized views (docs/ARCHITECTURE.md, Backfill): each pins its upstreams' snapshot, runs a
@@ -86,11 +85,24 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
      * the backfilling job and stages its record. The caller stages the view's catalog record in the
      * same buffer and calls {@link #abandon} if the epoch fails.
      */
-    Job start(WriteBuffer buffer, TableDef view, ViewPlan plan, String statement, boolean background, long rateLimit,
+    Job start(
+            WriteBuffer buffer,
+            TableDef view,
+            ViewPlan plan,
+            String statement,
+            boolean background,
+            long rateLimit,
             int progressTableId) {
         PinnedSnapshot pin = store.pin(PIN_PREFIX + view.id());
-        BackfillJobRecord record = new BackfillJobRecord(view.id(), statement, background, pin.name(), pin.epoch(),
-                progressTableId, rateLimit, System.currentTimeMillis());
+        BackfillJobRecord record = new BackfillJobRecord(
+                view.id(),
+                statement,
+                background,
+                pin.name(),
+                pin.epoch(),
+                progressTableId,
+                rateLimit,
+                System.currentTimeMillis());
         Job job = new Job(record, view, plan);
         try {
             launch(job);
@@ -109,8 +121,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         runtime.stop(job.id());
         closeUpstreams(job);
         store.unpin(job.record.pin());
-        job.done.completeExceptionally(new TributaryException(SqlState.INTERNAL_ERROR,
-                "the epoch creating the job failed"));
+        job.done.completeExceptionally(
+                new TributaryException(SqlState.INTERNAL_ERROR, "the epoch creating the job failed"));
     }
 
     /** Under the barrier lock: (re)starts a job's stream from its committed checkpoint. */
@@ -122,14 +134,21 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
             for (int relation : job.view.dependsOn()) {
                 TableDef upstream = relationById(relation);
                 if (upstream == null) {
-                    throw new TributaryException(SqlState.UNDEFINED_TABLE, "a relation read by materialized view \""
-                            + job.view.name() + "\" was dropped meanwhile");
+                    throw new TributaryException(
+                            SqlState.UNDEFINED_TABLE,
+                            "a relation read by materialized view \"" + job.view.name() + "\" was dropped meanwhile");
                 }
                 upstreams.put(relation, LocalUpstreamTable.open(store, pin, relation, upstream.columnTypes()));
             }
             job.upstreams = upstreams;
-            runtime.launchBackfill(job.plan.root(), job.view.stateTableIds(), Math.max(1, job.view.parallelism()),
-                    upstreams, job.record.progressTableId(), job.rate, this);
+            runtime.launchBackfill(
+                    job.plan.root(),
+                    job.view.stateTableIds(),
+                    Math.max(1, job.view.parallelism()),
+                    upstreams,
+                    job.record.progressTableId(),
+                    job.rate,
+                    this);
         } catch (RuntimeException | Error e) {
             upstreams.values().forEach(UpstreamTable::close);
             job.upstreams = Map.of();
@@ -208,16 +227,21 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
 
     @Override
     public void failed(int viewId, Throwable error) {
-        Thread t = new Thread(() -> {
-            try {
-                cancel(viewId, new TributaryException(SqlState.INTERNAL_ERROR, "creating the materialized view failed: "
-                        + error.getMessage()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                LOG.error("removing the failed job {} failed", viewId, e);
-            }
-        }, "cancel-job-" + viewId);
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        cancel(
+                                viewId,
+                                new TributaryException(
+                                        SqlState.INTERNAL_ERROR,
+                                        "creating the materialized view failed: " + error.getMessage()));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (RuntimeException e) {
+                        LOG.error("removing the failed job {} failed", viewId, e);
+                    }
+                },
+                "cancel-job-" + viewId);
         t.setDaemon(true);
         t.start();
     }
@@ -344,13 +368,12 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
             return;
         }
         BackfillJobRecord updated = job.record.withRateLimit(rate);
-        long ticket = barriers.stage(buffer -> buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(viewId),
-                updated.encode()));
+        long ticket =
+                barriers.stage(buffer -> buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(viewId), updated.encode()));
         job.record = updated;
         job.rate.set(rate);
         barriers.awaitCommitted(ticket);
     }
-
 
     /** The job's progress as SHOW JOBS prints it, e.g. {@code 37.52% (375200/1000000)}. */
     String progressText(int viewId) {
@@ -445,8 +468,9 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
      */
     List<BackfillJobRecord> storedRecords() {
         List<BackfillJobRecord> records = new ArrayList<>();
-        try (ReadView view = store.snapshot(); KvIterator it = view.scan(Keyspace.CATALOG,
-                BackfillJobRecord.prefixStart(), BackfillJobRecord.prefixEnd())) {
+        try (ReadView view = store.snapshot();
+                KvIterator it =
+                        view.scan(Keyspace.CATALOG, BackfillJobRecord.prefixStart(), BackfillJobRecord.prefixEnd())) {
             while (it.next()) {
                 records.add(BackfillJobRecord.decode(it.value()));
             }

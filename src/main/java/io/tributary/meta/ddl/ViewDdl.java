@@ -5,33 +5,30 @@ import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.epoch.EpochChange;
 import io.tributary.plan.PlanFingerprint;
 import io.tributary.plan.PlanPrinter;
 import io.tributary.plan.StatePlan;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
-import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
-import io.tributary.meta.epoch.BarrierManager;
-import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.WriteBuffer;
-import io.tributary.stream.StateWrites;
 import io.tributary.stream.runtime.StreamRuntime;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.StringJoiner;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * DDL that starts or stops streaming jobs: creating materialized views, dropping tables and views
@@ -50,10 +47,15 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private final ViewPlanner planner;
     /** Views whose creation is staged but not yet committed, by id; DROP must see them as dependents. */
     private final Map<Integer, TableDef> creating = new ConcurrentHashMap<>();
+
     private final ViewBackfills backfills;
     private volatile int maxBackfillJobs = 4;
 
-    ViewDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime,
+    ViewDdl(
+            CatalogService catalogService,
+            BarrierManager barriers,
+            StateStore store,
+            StreamRuntime runtime,
             ViewPlanner planner) {
         this.catalogService = catalogService;
         this.barriers = barriers;
@@ -91,8 +93,16 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      * @throws TributaryException 42P07 when the name exists; planning errors (0A000 ...); 57014
      *     when a foreground create was cancelled
      */
-    boolean createMaterializedView(String name, String query, String definition, boolean ifNotExists,
-            int parallelism, boolean background, long rateLimit, Consumer<String> notices, Runnable cancelCheck)
+    boolean createMaterializedView(
+            String name,
+            String query,
+            String definition,
+            boolean ifNotExists,
+            int parallelism,
+            boolean background,
+            long rateLimit,
+            Consumer<String> notices,
+            Runnable cancelCheck)
             throws InterruptedException {
         if (!catalogService.reserveName(name, ifNotExists)) {
             return false;
@@ -108,8 +118,17 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             for (int i = 0; i < count; i++) {
                 stateIds[i] = first + i;
             }
-            TableDef view = new TableDef(viewId, name, plan.columns(), plan.primaryKey(), definition,
-                    RelationKind.MATERIALIZED_VIEW, query, plan.dependsOn(), stateIds, parallelism);
+            TableDef view = new TableDef(
+                    viewId,
+                    name,
+                    plan.columns(),
+                    plan.primaryKey(),
+                    definition,
+                    RelationKind.MATERIALIZED_VIEW,
+                    query,
+                    plan.dependsOn(),
+                    stateIds,
+                    parallelism);
             change = new CreateView(view, plan, background, rateLimit, first + count);
             // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
             store.flushMemory();
@@ -152,22 +171,31 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             String name = view.name();
             int running = backfills.jobs().size();
             if (running >= maxBackfillJobs) {
-                throw new TributaryException(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "cannot create materialized view \""
-                        + name + "\": the limit of " + maxBackfillJobs + " backfill job(s) running at once is reached",
-                        0, null, "Wait for one with WAIT, or start the server with a larger --max-backfill-jobs.", null);
+                throw new TributaryException(
+                        SqlState.CONFIGURATION_LIMIT_EXCEEDED,
+                        "cannot create materialized view \"" + name + "\": the limit of " + maxBackfillJobs
+                                + " backfill job(s) running at once is reached",
+                        0,
+                        null,
+                        "Wait for one with WAIT, or start the server with a larger --max-backfill-jobs.",
+                        null);
             }
             for (int upstream : view.dependsOn()) {
                 TableDef read = relationById(upstream);
                 if (read == null) {
-                    throw new TributaryException(SqlState.UNDEFINED_TABLE,
+                    throw new TributaryException(
+                            SqlState.UNDEFINED_TABLE,
                             "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
                 }
                 if (backfills.isCreating(upstream)) {
-                    throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                            "cannot create materialized view \"" + name + "\" on materialized view \""
-                                    + read.name() + "\", which is still being created", 0,
-                            backfills.notReadyMessage(read) + ".", "Wait for it with WAIT MATERIALIZED VIEW "
-                                    + read.name() + ", then create this view.", null);
+                    throw new TributaryException(
+                            SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                            "cannot create materialized view \"" + name + "\" on materialized view \"" + read.name()
+                                    + "\", which is still being created",
+                            0,
+                            backfills.notReadyMessage(read) + ".",
+                            "Wait for it with WAIT MATERIALIZED VIEW " + read.name() + ", then create this view.",
+                            null);
                 }
             }
             started = backfills.start(buffer, view, plan, view.definition(), background, rateLimit, progressTableId);
@@ -211,12 +239,13 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 return;
             } catch (TimeoutException e) {
                 if (System.currentTimeMillis() >= nextNotice) {
-                    notices.accept("materialized view \"" + job.view.name() + "\": "
-                            + backfills.progressText(job.id()) + " backfilled");
+                    notices.accept("materialized view \"" + job.view.name() + "\": " + backfills.progressText(job.id())
+                            + " backfilled");
                     nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
                 }
             } catch (ExecutionException e) {
-                throw e.getCause() instanceof TributaryException te ? te
+                throw e.getCause() instanceof TributaryException te
+                        ? te
                         : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
             } catch (InterruptedException e) {
                 backfills.cancel(job.id(), TributaryException.queryCanceled());
@@ -236,8 +265,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         if (name == null) {
             waitFor.addAll(backfills.jobs());
         } else {
-            TableDef view = catalog().table(name).orElseThrow(() ->
-                    new TributaryException(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+            TableDef view = catalog()
+                    .table(name)
+                    .orElseThrow(() -> new TributaryException(
+                            SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
             if (!view.isView()) {
                 throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
             }
@@ -263,8 +294,11 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
         List<Integer> cancelled = new ArrayList<>();
         for (int id : ids) {
-            if (backfills.cancel(id, new TributaryException(SqlState.QUERY_CANCELED,
-                    "the creation of the materialized view was cancelled (CANCEL JOBS " + id + ")"))) {
+            if (backfills.cancel(
+                    id,
+                    new TributaryException(
+                            SqlState.QUERY_CANCELED,
+                            "the creation of the materialized view was cancelled (CANCEL JOBS " + id + ")"))) {
                 cancelled.add(id);
             }
         }
@@ -275,8 +309,14 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     List<JobInfo> jobs() {
         List<JobInfo> out = new ArrayList<>();
         for (ViewBackfills.Job job : backfills.jobs()) {
-            out.add(new JobInfo(job.id(), job.view.name(), job.record.statement(), job.record.background(),
-                    job.record.startedAtMillis(), job.rate.get(), backfills.progressText(job.id()),
+            out.add(new JobInfo(
+                    job.id(),
+                    job.view.name(),
+                    job.record.statement(),
+                    job.record.background(),
+                    job.record.startedAtMillis(),
+                    job.rate.get(),
+                    backfills.progressText(job.id()),
                     backfills.progress(job.id())));
         }
         return out;
@@ -289,18 +329,20 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      * @throws TributaryException 42P01 unknown view, 42809 a table, 55000 a view not being created
      */
     void setBackfillRateLimit(String name, long rate) throws InterruptedException {
-        TableDef view = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
-                "materialized view \"" + name + "\" does not exist"));
+        TableDef view = catalog()
+                .table(name)
+                .orElseThrow(() -> new TributaryException(
+                        SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
         if (!view.isView()) {
             throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
         }
         if (!backfills.isCreating(view.id())) {
-            throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "materialized view \"" + name
-                    + "\" is not being backfilled");
+            throw new TributaryException(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "materialized view \"" + name + "\" is not being backfilled");
         }
         backfills.setRateLimit(view.id(), rate);
     }
-
 
     /**
      * The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing,
@@ -351,6 +393,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         private final boolean cascade;
         /** What staging removed, the target last. */
         private final List<TableDef> dropped = new ArrayList<>();
+
         private final List<ViewBackfills.Job> cancelledJobs = new ArrayList<>();
 
         DropRelations(String name, RelationKind kind, boolean cascade) {
@@ -361,13 +404,19 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         @Override
         public void stage(WriteBuffer buffer) {
-            TableDef target = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
-                    kind.sqlName() + " \"" + name + "\" does not exist"));
+            TableDef target = catalog()
+                    .table(name)
+                    .orElseThrow(() -> new TributaryException(
+                            SqlState.UNDEFINED_TABLE, kind.sqlName() + " \"" + name + "\" does not exist"));
             if (target.kind() != kind) {
-                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a "
-                        + (kind == RelationKind.TABLE ? "table" : "materialized view"), 0, null,
+                throw new TributaryException(
+                        SqlState.WRONG_OBJECT_TYPE,
+                        "\"" + name + "\" is not a " + (kind == RelationKind.TABLE ? "table" : "materialized view"),
+                        0,
+                        null,
                         "Use DROP " + (target.isView() ? "MATERIALIZED VIEW" : "TABLE") + " to remove a "
-                                + target.kind().sqlName() + ".", null);
+                                + target.kind().sqlName() + ".",
+                        null);
             }
             List<TableDef> dependents = dependentsOf(target);
             if (!dependents.isEmpty() && !cascade) {
@@ -376,14 +425,20 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     TableDef read = relationById(d.dependsOn()[0]);
                     detail.add("materialized view " + d.name() + " depends on " + dependencyName(d, target, read));
                 }
-                throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName() + " "
-                        + name + " because other objects depend on it", 0, detail.toString(),
-                        "Use DROP ... CASCADE to drop the dependent objects too.", null);
+                throw new TributaryException(
+                        SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
+                        "cannot drop " + kind.sqlName() + " " + name + " because other objects depend on it",
+                        0,
+                        detail.toString(),
+                        "Use DROP ... CASCADE to drop the dependent objects too.",
+                        null);
             }
             for (TableDef d : dependents) {
                 if (creating.containsKey(d.id())) {
-                    throw new TributaryException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop " + kind.sqlName()
-                            + " " + name + " while materialized view " + d.name() + " is being created on it");
+                    throw new TributaryException(
+                            SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
+                            "cannot drop " + kind.sqlName() + " " + name + " while materialized view " + d.name()
+                                    + " is being created on it");
                 }
             }
             List<TableDef> all = new ArrayList<>(dependents);
@@ -410,8 +465,11 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         @Override
         public void committed() {
             for (ViewBackfills.Job j : cancelledJobs) {
-                backfills.finish(j, new TributaryException(SqlState.QUERY_CANCELED,
-                        "materialized view \"" + j.view.name() + "\" was dropped while being created"));
+                backfills.finish(
+                        j,
+                        new TributaryException(
+                                SqlState.QUERY_CANCELED,
+                                "materialized view \"" + j.view.name() + "\" was dropped while being created"));
             }
         }
 
@@ -426,7 +484,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         if (view.dependsOn(target.id())) {
             return target.kind().sqlName() + " " + target.name();
         }
-        return firstRead == null ? target.kind().sqlName() + " " + target.name()
+        return firstRead == null
+                ? target.kind().sqlName() + " " + target.name()
                 : firstRead.kind().sqlName() + " " + firstRead.name();
     }
 
@@ -471,7 +530,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     /** Starts the job of every view that is neither being created nor in {@code creating}. */
     private int resumeLiveViews(java.util.Set<Integer> creating) {
         List<TableDef> views = new ArrayList<>(catalog().tables().stream()
-                .filter(v -> v.isView() && !backfills.isCreating(v.id()) && !creating.contains(v.id())).toList());
+                .filter(v -> v.isView() && !backfills.isCreating(v.id()) && !creating.contains(v.id()))
+                .toList());
         views.sort(Comparator.comparingInt(TableDef::id));
         for (TableDef view : views) {
             resume(view);
@@ -495,7 +555,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         try (ReadView committed = store.snapshot()) {
             stored = StoredPlans.read(committed, view.id());
         }
-        boolean same = stored != null ? stored.equals(PlanFingerprint.of(plan.root()))
+        boolean same = stored != null
+                ? stored.equals(PlanFingerprint.of(plan.root()))
                 : plan.columns().equals(view.columns())
                         && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
         if (!same) {
@@ -513,9 +574,14 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         static final String HINT = "Drop the materialized view and create it again.";
 
         PlanChanged(TableDef view) {
-            super(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "materialized view \"" + view.name()
-                    + "\" is not maintained: its query no longer plans to the stream plan its state was built with",
-                    0, null, HINT, null);
+            super(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "materialized view \"" + view.name()
+                            + "\" is not maintained: its query no longer plans to the stream plan its state was built with",
+                    0,
+                    null,
+                    HINT,
+                    null);
         }
     }
 
@@ -566,13 +632,24 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         @Override
         public void stage(WriteBuffer buffer) {
-            TableDef view = catalog().table(name).orElseThrow(() -> new TributaryException(SqlState.UNDEFINED_TABLE,
-                    "materialized view \"" + name + "\" does not exist"));
+            TableDef view = catalog()
+                    .table(name)
+                    .orElseThrow(() -> new TributaryException(
+                            SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
             if (!view.isView()) {
                 throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
             }
-            TableDef rescaled = new TableDef(view.id(), view.name(), view.columns(), view.primaryKey(),
-                    view.definition(), view.kind(), view.query(), view.dependsOn(), view.stateTableIds(), parallelism);
+            TableDef rescaled = new TableDef(
+                    view.id(),
+                    view.name(),
+                    view.columns(),
+                    view.primaryKey(),
+                    view.definition(),
+                    view.kind(),
+                    view.query(),
+                    view.dependsOn(),
+                    view.stateTableIds(),
+                    parallelism);
             List<TableDef> restarted = new ArrayList<>(dependentsOf(view));
             restarted.add(rescaled);
             restarted.sort(Comparator.comparingInt(TableDef::id).reversed());

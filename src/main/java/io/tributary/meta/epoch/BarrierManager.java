@@ -5,14 +5,13 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Cuts time into epochs and commits each epoch's changes in one atomic, synced write.
@@ -36,15 +35,19 @@ public final class BarrierManager implements AutoCloseable {
     private WriteBuffer open;
     /** The changes staged into the open epoch, in order; their hooks run when it commits or fails. */
     private final List<EpochChange> staged = new ArrayList<>();
+
     private static final long FAILURES_KEPT = 1024;
     /** How often, and how long, a committing waiter lets writers queued on the lock stage first. */
     private static final int MAX_LEADER_YIELDS = 4;
+
     private static final long LEADER_YIELD_MICROS = 200;
     /** Ticket of the open epoch; tickets count epochs since start and are never reused. */
     private long openTicket = 1;
+
     private long committedTicket = 0;
     /** Tickets whose commit failed, with the reason; kept so their waiters learn it however late they wake. */
     private final java.util.Map<Long, String> failures = new java.util.HashMap<>();
+
     private volatile boolean stopping;
     /** Takes part in every commit (the streaming engine); set once before {@link #start()}. */
     private EpochParticipant participant = EpochParticipant.NONE;
@@ -66,12 +69,10 @@ public final class BarrierManager implements AutoCloseable {
     public interface EpochParticipant {
         EpochParticipant NONE = new EpochParticipant() {
             @Override
-            public void beforeCommit(long epoch, WriteBuffer buffer) {
-            }
+            public void beforeCommit(long epoch, WriteBuffer buffer) {}
 
             @Override
-            public void afterFailedCommit() {
-            }
+            public void afterFailedCommit() {}
         };
 
         /** Adds the epoch's remaining writes to {@code buffer}; throwing fails the epoch. */
@@ -157,8 +158,9 @@ public final class BarrierManager implements AutoCloseable {
                     return;
                 }
                 if (fatal != null || stopping && !thread.isAlive()) {
-                    throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "no epoch can commit: "
-                            + (fatal != null ? fatal : "the server is shutting down"));
+                    throw new TributaryException(
+                            SqlState.ADMIN_SHUTDOWN,
+                            "no epoch can commit: " + (fatal != null ? fatal : "the server is shutting down"));
                 }
                 if (!stopping && yields < MAX_LEADER_YIELDS && lock.hasQueuedThreads()) {
                     // others are about to stage: let them join this epoch before it closes

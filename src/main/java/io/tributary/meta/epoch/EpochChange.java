@@ -23,10 +23,8 @@ public interface EpochChange {
     void stage(WriteBuffer buffer);
 
     /** The epoch holding this change is durable: publish what waited for it. */
-    default void committed() {
-    }
+    default void committed() {}
 
     /** The epoch holding this change was discarded: undo the in-memory effects of {@link #stage}. */
-    default void failed() {
-    }
+    default void failed() {}
 }

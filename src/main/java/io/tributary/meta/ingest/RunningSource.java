@@ -12,9 +12,6 @@ import io.tributary.connector.SourceConnector;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceFormat;
 import io.tributary.storage.ReadView;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,6 +19,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One table's running source: the open {@link Source}, a {@link SplitRunner} thread per split, the
@@ -34,6 +33,7 @@ final class RunningSource {
     private static final Logger LOG = LoggerFactory.getLogger(RunningSource.class);
     /** How many skipped inputs per table {@code source_errors} keeps (the newest). */
     static final int ERRORS_KEPT = 1000;
+
     private static final long STOP_WAIT_MILLIS = 10_000;
 
     private final TableDef table;
@@ -81,10 +81,16 @@ final class RunningSource {
                 columns.add(new SourceColumn(c.name(), c.type()));
             }
         }
-        SourceFormat format = def.format() == null ? null
-                : new SourceFormat(def.format(), def.encode(), def.formatOptions());
-        return new SourceContext(table.id(), table.name(), columns, table.hasRowId() ? new int[0] : table.primaryKey(),
-                def.options(), format, identity);
+        SourceFormat format =
+                def.format() == null ? null : new SourceFormat(def.format(), def.encode(), def.formatOptions());
+        return new SourceContext(
+                table.id(),
+                table.name(),
+                columns,
+                table.hasRowId() ? new int[0] : table.primaryKey(),
+                def.options(),
+                format,
+                identity);
     }
 
     /**
@@ -93,15 +99,19 @@ final class RunningSource {
      * unreachable external system delays only this table. Called once.
      */
     synchronized void start(Source opened, SourceConnector connector) {
-        opener = new Thread(() -> {
-            try {
-                Source s = opened != null ? opened
-                        : connector.open(context(table, table.source(), table.source().identity()));
-                launch(s);
-            } catch (RuntimeException | Error e) {
-                fail(null, e instanceof ConnectorException ? e.getMessage() : e.toString(), e);
-            }
-        }, "source-open-" + table.name());
+        opener = new Thread(
+                () -> {
+                    try {
+                        Source s = opened != null
+                                ? opened
+                                : connector.open(context(
+                                        table, table.source(), table.source().identity()));
+                        launch(s);
+                    } catch (RuntimeException | Error e) {
+                        fail(null, e instanceof ConnectorException ? e.getMessage() : e.toString(), e);
+                    }
+                },
+                "source-open-" + table.name());
         opener.setDaemon(true);
         opener.start();
     }
@@ -114,8 +124,9 @@ final class RunningSource {
         }
         List<String> splits = s.splits();
         if (splits.isEmpty() || new HashSet<>(splits).size() != splits.size()) {
-            throw new ConnectorException(SqlState.INTERNAL_ERROR, "connector " + table.source().connector()
-                    + " gave no or repeated split ids: " + splits);
+            throw new ConnectorException(
+                    SqlState.INTERNAL_ERROR,
+                    "connector " + table.source().connector() + " gave no or repeated split ids: " + splits);
         }
         int positionsTable = table.source().positionsTableId();
         try (ReadView committed = engine.store().snapshot()) {
@@ -131,7 +142,10 @@ final class RunningSource {
             threads.add(t);
         }
         threads.forEach(Thread::start);
-        LOG.info("source of table {} ({}) started with {} split(s)", table.name(), table.source().connector(),
+        LOG.info(
+                "source of table {} ({}) started with {} split(s)",
+                table.name(),
+                table.source().connector(),
                 runners.size());
     }
 
@@ -193,8 +207,17 @@ final class RunningSource {
         String err = error;
         long rate = limiter.rate();
         if (rs.isEmpty()) {
-            return List.of(new SourceManager.SplitProgress(table.name(), table.source().connector(), "", "", 0,
-                    err != null ? "failed" : "starting", -1, rate, err, 0));
+            return List.of(new SourceManager.SplitProgress(
+                    table.name(),
+                    table.source().connector(),
+                    "",
+                    "",
+                    0,
+                    err != null ? "failed" : "starting",
+                    -1,
+                    rate,
+                    err,
+                    0));
         }
         return rs.stream().map(r -> r.progress(rate, err)).toList();
     }

@@ -9,8 +9,8 @@ import io.tributary.storage.StateStore;
 import io.tributary.stream.runtime.StreamRuntime;
 
 /** What source threads write through: the same parts DML uses. Immutable. */
-public record SourceEngine(Catalog catalog, BarrierManager barriers, StateStore store, StreamRuntime streams,
-        RowIdGenerator rowIds) {
+public record SourceEngine(
+        Catalog catalog, BarrierManager barriers, StateStore store, StreamRuntime streams, RowIdGenerator rowIds) {
     /** A writer for one batch of {@code table}'s source, as DML gets one for a statement. */
     TableWriter newTableWriter(TableDef table) {
         return new TableWriter(table, rowIds, streams, barriers, catalog);

@@ -9,7 +9,6 @@ import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Connectors;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceConnector;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,16 +31,24 @@ public final class SourceManager implements AutoCloseable {
     private final Connectors connectors;
     /** Running sources by table id. */
     private final Map<Integer, RunningSource> running = new ConcurrentHashMap<>();
+
     private volatile boolean closed;
 
     /** A split's row in {@code tributary_catalog.source_progress}; counts are durable (committed) ones. */
-    public record SplitProgress(String table, String connector, String split, String position, long rowsIngested,
-            String phase, long lagMillis, long rateLimit, String lastError, long skippedInputs) {
-    }
+    public record SplitProgress(
+            String table,
+            String connector,
+            String split,
+            String position,
+            long rowsIngested,
+            String phase,
+            long lagMillis,
+            long rateLimit,
+            String lastError,
+            long skippedInputs) {}
 
     /** Input a source skipped, as {@code tributary_catalog.source_errors} shows it. */
-    public record SourceError(String table, String split, String location, String reason, Instant at) {
-    }
+    public record SourceError(String table, String split, String location, String reason, Instant at) {}
 
     public SourceManager(SourceEngine engine, Connectors connectors) {
         this.engine = engine;
@@ -55,8 +62,7 @@ public final class SourceManager implements AutoCloseable {
      *
      * @param table the table with its complete {@link SourceDef} (identity, DML acceptance, positions table)
      */
-    public record PreparedSource(TableDef table, Source source, SourceConnector connector) {
-    }
+    public record PreparedSource(TableDef table, Source source, SourceConnector connector) {}
 
     /**
      * Checks that {@code requested} names a known connector and only options it takes; called before
@@ -78,19 +84,32 @@ public final class SourceManager implements AutoCloseable {
      * @throws TributaryException 22023 for a bad option value or nothing to read, 42601 for a
      *     missing option, 08001 for an unreachable upstream
      */
-    public PreparedSource prepare(int tableId, String name, List<ColumnDef> columns, int[] primaryKey,
-            String definition, SourceDef requested) {
+    public PreparedSource prepare(
+            int tableId,
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            SourceDef requested) {
         SourceConnector connector = connectors.get(requested.connector());
         TableDef sketch = new TableDef(tableId, name, columns, primaryKey, definition, requested);
         Source source = connector.open(RunningSource.context(sketch, requested, null));
         try {
             if (source.splits().isEmpty()) {
-                throw new ConnectorException(SqlState.INVALID_PARAMETER_VALUE, "connector "
-                        + connector.name() + " found nothing to read for table " + name);
+                throw new ConnectorException(
+                        SqlState.INVALID_PARAMETER_VALUE,
+                        "connector " + connector.name() + " found nothing to read for table " + name);
             }
-            SourceDef def = new SourceDef(requested.connector(), requested.options(), requested.format(),
-                    requested.encode(), requested.formatOptions(), source.identity(), source.acceptsDml(),
-                    tableId + 1, SourceDef.UNLIMITED);
+            SourceDef def = new SourceDef(
+                    requested.connector(),
+                    requested.options(),
+                    requested.format(),
+                    requested.encode(),
+                    requested.formatOptions(),
+                    source.identity(),
+                    source.acceptsDml(),
+                    tableId + 1,
+                    SourceDef.UNLIMITED);
             return new PreparedSource(sketch.withSource(def), source, connector);
         } catch (RuntimeException e) {
             discard(source);
@@ -116,13 +135,17 @@ public final class SourceManager implements AutoCloseable {
         for (String option : options.keySet()) {
             boolean known = false;
             for (String accepted : connector.options()) {
-                known |= accepted.endsWith("*") ? option.startsWith(accepted.substring(0, accepted.length() - 1))
-                        && option.length() >= accepted.length() : option.equals(accepted);
+                known |= accepted.endsWith("*")
+                        ? option.startsWith(accepted.substring(0, accepted.length() - 1))
+                                && option.length() >= accepted.length()
+                        : option.equals(accepted);
             }
             if (!known) {
-                throw new ConnectorException(SqlState.SYNTAX_ERROR, "unknown option \"" + option
-                        + "\" for connector " + connector.name() + "; its options are: "
-                        + String.join(", ", connector.options()));
+                throw new ConnectorException(
+                        SqlState.SYNTAX_ERROR,
+                        "unknown option \"" + option
+                                + "\" for connector " + connector.name() + "; its options are: "
+                                + String.join(", ", connector.options()));
             }
         }
     }
@@ -154,7 +177,8 @@ public final class SourceManager implements AutoCloseable {
      */
     public void recover() {
         List<TableDef> tables = new ArrayList<>(engine.catalog().tables().stream()
-                .filter(t -> t.source() != null).toList());
+                .filter(t -> t.source() != null)
+                .toList());
         tables.sort(Comparator.comparingInt(TableDef::id));
         for (TableDef t : tables) {
             SourceConnector connector;
@@ -210,9 +234,12 @@ public final class SourceManager implements AutoCloseable {
      */
     public static void checkWritable(TableDef table) {
         if (table.source() != null && !table.source().acceptsDml()) {
-            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "cannot change table \"" + table.name()
-                    + "\": its rows come from connector " + table.source().connector()
-                    + ", which takes no INSERT, UPDATE, DELETE or COPY");
+            throw new TributaryException(
+                    SqlState.WRONG_OBJECT_TYPE,
+                    "cannot change table \"" + table.name()
+                            + "\": its rows come from connector "
+                            + table.source().connector()
+                            + ", which takes no INSERT, UPDATE, DELETE or COPY");
         }
     }
 

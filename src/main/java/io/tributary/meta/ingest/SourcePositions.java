@@ -7,7 +7,6 @@ import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -21,8 +20,7 @@ import java.util.Arrays;
 final class SourcePositions {
     private static final int HEADER = 16;
 
-    private SourcePositions() {
-    }
+    private SourcePositions() {}
 
     /** A split's committed state; {@code position} null means the split has not been read yet. */
     record Committed(byte[] position, long rows, long skipped) {
@@ -36,8 +34,11 @@ final class SourcePositions {
     }
 
     static void stage(WriteBuffer buffer, byte[] key, Committed committed) {
-        byte[] value = ByteBuffer.allocate(HEADER + committed.position().length).putLong(committed.rows())
-                .putLong(committed.skipped()).put(committed.position()).array();
+        byte[] value = ByteBuffer.allocate(HEADER + committed.position().length)
+                .putLong(committed.rows())
+                .putLong(committed.skipped())
+                .put(committed.position())
+                .array();
         buffer.put(Keyspace.DATA, key, value);
     }
 

@@ -28,6 +28,7 @@ final class SplitRunner implements Runnable {
     static final int MAX_BATCH_CHANGES = 4096;
     /** How long a poll or a rate-limited wait blocks before the thread checks for stop and commits. */
     static final long POLL_WAIT_MILLIS = 100;
+
     private static final long MAX_UNCOMMITTED_CHANGES = 200_000;
     private static final String FINISHED = "finished";
 
@@ -50,6 +51,7 @@ final class SplitRunner implements Runnable {
     private SourcePositions.Committed staged;
     /** The last durable state handed to the reader; this thread only. */
     private SourcePositions.Committed acknowledged;
+
     private volatile String phase = "starting";
     private volatile long lagMillis = -1;
     private volatile String lastError;
@@ -66,8 +68,7 @@ final class SplitRunner implements Runnable {
      * barrier thread). {@code positionText} is empty before the first position is known;
      * {@code finished} says the reader had read everything once this state was staged.
      */
-    private record Durable(SourcePositions.Committed state, String positionText, boolean finished) {
-    }
+    private record Durable(SourcePositions.Committed state, String positionText, boolean finished) {}
 
     /** Refuses a batch staged after a lost epoch (thrown under the barrier lock, so nothing of it is staged). */
     private static final class EpochLost extends RuntimeException {
@@ -76,7 +77,12 @@ final class SplitRunner implements Runnable {
         }
     }
 
-    SplitRunner(RunningSource owner, SourceEngine engine, TableDef table, String split, byte[] positionKey,
+    SplitRunner(
+            RunningSource owner,
+            SourceEngine engine,
+            TableDef table,
+            String split,
+            byte[] positionKey,
             SourcePositions.Committed start) {
         this.owner = owner;
         this.engine = engine;
@@ -86,8 +92,10 @@ final class SplitRunner implements Runnable {
         this.committed = new Durable(start, "", false);
         this.staged = start;
         this.acknowledged = start;
-        this.visibleColumns = java.util.stream.IntStream.range(0, table.columns().size())
-                .filter(i -> !table.columns().get(i).hidden()).toArray();
+        this.visibleColumns = java.util.stream.IntStream.range(
+                        0, table.columns().size())
+                .filter(i -> !table.columns().get(i).hidden())
+                .toArray();
         this.keyed = !table.hasRowId();
     }
 
@@ -108,9 +116,17 @@ final class SplitRunner implements Runnable {
         // a reader that has read everything is finished only once what it read is committed
         String readerPhase = FINISHED.equals(live) && !d.finished() ? "streaming" : live;
         String shownPhase = sourceError != null ? "failed" : rateLimit == 0 ? "paused" : readerPhase;
-        return new SourceManager.SplitProgress(table.name(), table.source().connector(), split, d.positionText(),
+        return new SourceManager.SplitProgress(
+                table.name(),
+                table.source().connector(),
+                split,
+                d.positionText(),
                 c.rows(),
-                shownPhase, lagMillis, rateLimit, lastError != null ? lastError : sourceError, c.skipped());
+                shownPhase,
+                lagMillis,
+                rateLimit,
+                lastError != null ? lastError : sourceError,
+                c.skipped());
     }
 
     @Override
@@ -120,8 +136,8 @@ final class SplitRunner implements Runnable {
             Durable start = committed;
             reader = owner.source().reader(split, start.state().position());
             if (start.state().position() != null) {
-                committed = new Durable(start.state(), reader.describe(start.state().position()),
-                        FINISHED.equals(reader.phase()));
+                committed = new Durable(
+                        start.state(), reader.describe(start.state().position()), FINISHED.equals(reader.phase()));
             }
             long uncommitted = 0;
             while (!stopping) {
@@ -164,8 +180,11 @@ final class SplitRunner implements Runnable {
         } catch (InterruptedException e) {
             // stop() interrupts a thread that does not stop in time; the staged batches still commit
         } catch (TributaryException e) {
-            if (SqlState.UNDEFINED_TABLE.equals(e.sqlState()) && engine.catalog().table(table.name())
-                    .map(t -> t.id() != table.id()).orElse(true)) {
+            if (SqlState.UNDEFINED_TABLE.equals(e.sqlState())
+                    && engine.catalog()
+                            .table(table.name())
+                            .map(t -> t.id() != table.id())
+                            .orElse(true)) {
                 return; // the table was dropped: its source is being released
             }
             failed(e);
@@ -187,8 +206,8 @@ final class SplitRunner implements Runnable {
         if (stopping) {
             return;
         }
-        String message = e instanceof ConnectorException || e instanceof TributaryException
-                ? e.getMessage() : e.toString();
+        String message =
+                e instanceof ConnectorException || e instanceof TributaryException ? e.getMessage() : e.toString();
         lastError = message;
         owner.fail(split, message, e);
     }
@@ -202,8 +221,12 @@ final class SplitRunner implements Runnable {
         staged = durable;
         epochLost = false;
         SplitReader reader = owner.source().reader(split, durable.position());
-        owner.log().warn("an epoch with rows of split {} of table {} failed to commit; reading again from {}", split,
-                table.name(), durable.position() == null ? "the start" : reader.describe(durable.position()));
+        owner.log()
+                .warn(
+                        "an epoch with rows of split {} of table {} failed to commit; reading again from {}",
+                        split,
+                        table.name(),
+                        durable.position() == null ? "the start" : reader.describe(durable.position()));
         return reader;
     }
 
@@ -235,18 +258,22 @@ final class SplitRunner implements Runnable {
                 }
                 case DELETE -> {
                     if (!keyed) {
-                        throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "split " + split
-                                + " sent a DELETE, but table " + table.name()
-                                + " has no primary key to delete by; declare one");
+                        throw new TributaryException(
+                                SqlState.FEATURE_NOT_SUPPORTED,
+                                "split " + split
+                                        + " sent a DELETE, but table " + table.name()
+                                        + " has no primary key to delete by; declare one");
                     }
                     writer.delete(row);
                 }
             }
         }
-        SourcePositions.Committed next = new SourcePositions.Committed(reader.position(),
-                staged.rows() + batch.changes().size(), staged.skipped() + batch.skipped().size());
-        long ticket = writer.apply(new BatchPosition(new Durable(next, reader.describe(next.position()),
-                FINISHED.equals(reader.phase()))));
+        SourcePositions.Committed next = new SourcePositions.Committed(
+                reader.position(),
+                staged.rows() + batch.changes().size(),
+                staged.skipped() + batch.skipped().size());
+        long ticket = writer.apply(new BatchPosition(
+                new Durable(next, reader.describe(next.position()), FINISHED.equals(reader.phase()))));
         staged = next;
         owner.skipped(split, batch.skipped());
         return ticket;
@@ -286,9 +313,11 @@ final class SplitRunner implements Runnable {
     /** The reader's row (visible columns) at full table width; the hidden row id is filled in by the writer. */
     private Object[] widen(Object[] values) {
         if (values.length != visibleColumns.length) {
-            throw new TributaryException(SqlState.INTERNAL_ERROR, "split " + split + " returned a row of "
-                    + values.length + " values for the " + visibleColumns.length + " columns of table "
-                    + table.name());
+            throw new TributaryException(
+                    SqlState.INTERNAL_ERROR,
+                    "split " + split + " returned a row of "
+                            + values.length + " values for the " + visibleColumns.length + " columns of table "
+                            + table.name());
         }
         if (visibleColumns.length == table.columns().size()) {
             return values; // the batch is ours: readers hand over their rows

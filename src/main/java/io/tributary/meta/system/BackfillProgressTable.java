@@ -1,11 +1,10 @@
 package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.common.types.DataType;
 import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ddl.JobInfo;
-import io.tributary.common.types.DataType;
 import io.tributary.stream.backfill.BackfillProgress;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +18,8 @@ final class BackfillProgressTable extends EngineStateTable {
     private final DdlController ddl;
 
     BackfillProgressTable(DdlController ddl) {
-        super("backfill_progress",
+        super(
+                "backfill_progress",
                 new ColumnDef("job_id", DataType.BIGINT, true, false),
                 new ColumnDef("source", DataType.INTEGER, true, false),
                 new ColumnDef("vnode", DataType.INTEGER, true, false),

@@ -1,11 +1,10 @@
 package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.common.types.DataType;
 import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ddl.JobInfo;
-import io.tributary.common.types.DataType;
 import io.tributary.stream.backfill.BackfillProgress;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -22,7 +21,8 @@ final class DdlProgressTable extends EngineStateTable {
     private final DdlController ddl;
 
     DdlProgressTable(DdlController ddl) {
-        super("ddl_progress",
+        super(
+                "ddl_progress",
                 new ColumnDef("job_id", DataType.BIGINT, true, false),
                 new ColumnDef("view_name", DataType.TEXT, true, false),
                 new ColumnDef("statement", DataType.TEXT, true, false),
@@ -47,12 +47,23 @@ final class DdlProgressTable extends EngineStateTable {
             long done = p == null ? 0 : p.rowsDone();
             Long expected = p == null || p.rowsExpected() < 0 ? null : p.rowsExpected();
             long perSecond = p == null ? 0 : p.rowsPerSecond();
-            Long eta = expected == null || perSecond <= 0 ? null
+            Long eta = expected == null || perSecond <= 0
+                    ? null
                     : (nowMillis + 1000 * Math.max(0, expected - done) / perSecond) * 1000;
-            rows.add(new Object[] {(long) job.id(), job.view(), job.statement(), phase(p),
-                    BigDecimal.valueOf(p == null ? 0 : JobInfo.percent(p)).setScale(2, RoundingMode.HALF_UP),
-                    done, expected, perSecond, job.background(), job.rateLimit() < 0 ? null : job.rateLimit(),
-                    job.startedAtMillis() * 1000, eta});
+            rows.add(new Object[] {
+                (long) job.id(),
+                job.view(),
+                job.statement(),
+                phase(p),
+                BigDecimal.valueOf(p == null ? 0 : JobInfo.percent(p)).setScale(2, RoundingMode.HALF_UP),
+                done,
+                expected,
+                perSecond,
+                job.background(),
+                job.rateLimit() < 0 ? null : job.rateLimit(),
+                job.startedAtMillis() * 1000,
+                eta
+            });
         }
         return rows;
     }

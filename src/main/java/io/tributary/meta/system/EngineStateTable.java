@@ -2,7 +2,6 @@ package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SystemTable;
-
 import java.util.List;
 
 /**

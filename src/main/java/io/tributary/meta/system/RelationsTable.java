@@ -4,7 +4,6 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.types.DataType;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +16,8 @@ final class RelationsTable extends EngineStateTable {
     private final Catalog catalog;
 
     RelationsTable(Catalog catalog) {
-        super("relations",
+        super(
+                "relations",
                 new ColumnDef("id", DataType.INTEGER, true, false),
                 new ColumnDef("name", DataType.TEXT, true, false),
                 new ColumnDef("kind", DataType.TEXT, true, false),
@@ -33,8 +33,9 @@ final class RelationsTable extends EngineStateTable {
         List<Object[]> rows = new ArrayList<>();
         for (TableDef t : catalog.tables()) {
             int visible = (int) t.columns().stream().filter(c -> !c.hidden()).count();
-            rows.add(new Object[] {t.id(), t.name(), t.kind().sqlName(), visible,
-                    t.isView() ? t.parallelism() : null, t.definition()});
+            rows.add(new Object[] {
+                t.id(), t.name(), t.kind().sqlName(), visible, t.isView() ? t.parallelism() : null, t.definition()
+            });
         }
         return rows;
     }

@@ -1,9 +1,8 @@
 package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
-import io.tributary.meta.ingest.SourceManager;
 import io.tributary.common.types.DataType;
-
+import io.tributary.meta.ingest.SourceManager;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +15,8 @@ final class SourceErrorsTable extends EngineStateTable {
     private final SourceManager sources;
 
     SourceErrorsTable(SourceManager sources) {
-        super("source_errors",
+        super(
+                "source_errors",
                 new ColumnDef("table_name", DataType.TEXT, true, false),
                 new ColumnDef("split", DataType.TEXT, true, false),
                 new ColumnDef("location", DataType.TEXT, true, false),

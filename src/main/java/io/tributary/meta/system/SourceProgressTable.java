@@ -1,10 +1,9 @@
 package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
-import io.tributary.meta.ingest.SourceManager;
 import io.tributary.catalog.SourceDef;
 import io.tributary.common.types.DataType;
-
+import io.tributary.meta.ingest.SourceManager;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +20,8 @@ final class SourceProgressTable extends EngineStateTable {
     private final SourceManager sources;
 
     SourceProgressTable(SourceManager sources) {
-        super("source_progress",
+        super(
+                "source_progress",
                 new ColumnDef("table_name", DataType.TEXT, true, false),
                 new ColumnDef("connector", DataType.TEXT, true, false),
                 new ColumnDef("split", DataType.TEXT, true, false),
@@ -39,9 +39,18 @@ final class SourceProgressTable extends EngineStateTable {
     public List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
         for (SourceManager.SplitProgress p : sources.progress()) {
-            rows.add(new Object[] {p.table(), p.connector(), p.split(), p.phase(), p.position(), p.rowsIngested(),
-                    p.skippedInputs(), p.lagMillis() < 0 ? null : p.lagMillis(),
-                    p.rateLimit() == SourceDef.UNLIMITED ? null : p.rateLimit(), p.lastError()});
+            rows.add(new Object[] {
+                p.table(),
+                p.connector(),
+                p.split(),
+                p.phase(),
+                p.position(),
+                p.rowsIngested(),
+                p.skippedInputs(),
+                p.lagMillis() < 0 ? null : p.lagMillis(),
+                p.rateLimit() == SourceDef.UNLIMITED ? null : p.rateLimit(),
+                p.lastError()
+            });
         }
         return rows;
     }

@@ -7,8 +7,7 @@ import io.tributary.meta.ingest.SourceManager;
 
 /** Registers the engine's system tables ({@code tributary_catalog.*}); called once as the database opens. */
 public final class SystemTablesOfEngine {
-    private SystemTablesOfEngine() {
-    }
+    private SystemTablesOfEngine() {}
 
     /** Registers relations, ddl_progress, backfill_progress, source_progress and source_errors in {@code tables}. */
     public static void register(SystemTables tables, Catalog catalog, DdlController ddl, SourceManager sources) {

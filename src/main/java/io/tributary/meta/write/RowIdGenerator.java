@@ -1,7 +1,6 @@
 package io.tributary.meta.write;
 
 import io.tributary.common.Epoch;
-
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

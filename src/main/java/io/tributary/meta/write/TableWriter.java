@@ -18,7 +18,6 @@ import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.runtime.StreamRuntime;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,15 +47,14 @@ public final class TableWriter implements AutoCloseable {
      * One staged change; {@code row} null means delete. Insert means the key must not exist
      * already. {@code values} is the decoded {@code row}, kept for the table's change stream.
      */
-    private record Change(byte[] key, byte[] row, boolean insert, Object[] values) {
-    }
+    private record Change(byte[] key, byte[] row, boolean insert, Object[] values) {}
 
     /**
      * A writer bound to the parts it writes through; made by the database for each statement (and
      * by a source for each batch).
      */
-    public TableWriter(TableDef table, RowIdGenerator rowIds, StreamRuntime streams, BarrierManager barriers,
-            Catalog catalog) {
+    public TableWriter(
+            TableDef table, RowIdGenerator rowIds, StreamRuntime streams, BarrierManager barriers, Catalog catalog) {
         if (table.isView()) {
             throw cannotChangeView(table.name());
         }
@@ -135,6 +133,7 @@ public final class TableWriter implements AutoCloseable {
         private final EpochChange alongside;
         /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
         private final int[] inserts;
+
         private final List<byte[]> newKeys = new ArrayList<>();
 
         StatementRows(List<Change> settled, EpochChange alongside) {
@@ -158,7 +157,9 @@ public final class TableWriter implements AutoCloseable {
             // the uniqueness check and the row the views must retract. Otherwise only the new keys
             // are checked, without fetching values.
             List<byte[]> previous = streams.hasSubscribers(table.id())
-                    ? epoch.getAll(Keyspace.DATA, settled.stream().map(Change::key).toList()) : null;
+                    ? epoch.getAll(
+                            Keyspace.DATA, settled.stream().map(Change::key).toList())
+                    : null;
             boolean[] exists = previous != null ? null : epoch.existAll(Keyspace.DATA, newKeys);
             for (int k = 0; k < newKeys.size(); k++) {
                 int at = inserts[k];
@@ -308,7 +309,8 @@ public final class TableWriter implements AutoCloseable {
             }
         }
         Change last = group.get(group.size() - 1);
-        return last.row() == null || last.insert() == requireNew ? last
+        return last.row() == null || last.insert() == requireNew
+                ? last
                 : new Change(last.key(), last.row(), requireNew && last.insert(), last.values());
     }
 
@@ -335,9 +337,11 @@ public final class TableWriter implements AutoCloseable {
         List<ColumnDef> columns = table.columns();
         for (int i = 0; i < columns.size(); i++) {
             if (row[i] == null && columns.get(i).notNull()) {
-                throw new TributaryException(SqlState.NOT_NULL_VIOLATION, "null value in column \""
-                        + columns.get(i).name() + "\" of relation \"" + table.name()
-                        + "\" violates not-null constraint");
+                throw new TributaryException(
+                        SqlState.NOT_NULL_VIOLATION,
+                        "null value in column \""
+                                + columns.get(i).name() + "\" of relation \"" + table.name()
+                                + "\" violates not-null constraint");
             }
         }
     }
@@ -351,9 +355,13 @@ public final class TableWriter implements AutoCloseable {
             names.add(table.columns().get(i).name());
             values.add(String.valueOf(PgTextFormat.format(table.columns().get(i).type(), row[i])));
         }
-        return new TributaryException(SqlState.UNIQUE_VIOLATION,
-                "duplicate key value violates unique constraint \"" + table.name() + "_pkey\"", 0,
-                "Key (" + names + ")=(" + values + ") already exists.", null, null);
+        return new TributaryException(
+                SqlState.UNIQUE_VIOLATION,
+                "duplicate key value violates unique constraint \"" + table.name() + "_pkey\"",
+                0,
+                "Key (" + names + ")=(" + values + ") already exists.",
+                null,
+                null);
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.tributary.server.session.ColumnDesc;
-
 import java.util.List;
 
 /**
@@ -18,8 +17,7 @@ final class PgBackendMessages {
     private static final int AUTH_SASL_CONTINUE = 11;
     private static final int AUTH_SASL_FINAL = 12;
 
-    private PgBackendMessages() {
-    }
+    private PgBackendMessages() {}
 
     static ByteBuf authenticationOk(ByteBufAllocator alloc) {
         return authentication(alloc, AUTH_OK, null);

@@ -1,7 +1,6 @@
 package io.tributary.server.pgwire;
 
 import io.tributary.server.session.Session;
-
 import java.security.SecureRandom;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,11 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class PgBackendRegistry {
     /** The BackendKeyData handed to a client. */
-    record Key(int processId, int secretKey) {
-    }
+    record Key(int processId, int secretKey) {}
 
-    private record Entry(int secretKey, Session session) {
-    }
+    private record Entry(int secretKey, Session session) {}
 
     private final ConcurrentHashMap<Integer, Entry> backends = new ConcurrentHashMap<>();
     private final SecureRandom random;

@@ -23,19 +23,24 @@ record PgErrorFields(String severity, String sqlState, String message, int posit
      */
     static PgErrorFields of(Throwable t, String severity) {
         if (t instanceof TributaryException e && !SqlState.INTERNAL_ERROR.equals(e.sqlState())) {
-            return new PgErrorFields(severity, e.sqlState(), String.valueOf(e.getMessage()), e.position(), e.detail(),
-                    e.hint());
+            return new PgErrorFields(
+                    severity, e.sqlState(), String.valueOf(e.getMessage()), e.position(), e.detail(), e.hint());
         }
         if (t instanceof OutOfMemoryError) {
             // the heap ran out in this session's work: the statement fails, the server goes on
             LOG.warn("a statement ran out of memory: {}", t.toString());
-            return new PgErrorFields(severity, SqlState.OUT_OF_MEMORY, "out of memory", 0,
-                    "The Java heap is exhausted.", null);
+            return new PgErrorFields(
+                    severity, SqlState.OUT_OF_MEMORY, "out of memory", 0, "The Java heap is exhausted.", null);
         }
         String incident = Long.toHexString(INCIDENTS.nextLong() & 0xffffffffffL);
         LOG.error("internal error, incident {}, while serving a PostgreSQL client", incident, t);
-        return new PgErrorFields(severity, SqlState.INTERNAL_ERROR, "internal error (incident " + incident + ")", 0,
-                null, "The server log has the details under this incident id.");
+        return new PgErrorFields(
+                severity,
+                SqlState.INTERNAL_ERROR,
+                "internal error (incident " + incident + ")",
+                0,
+                null,
+                "The server log has the details under this incident id.");
     }
 
     private static final java.security.SecureRandom INCIDENTS = new java.security.SecureRandom();

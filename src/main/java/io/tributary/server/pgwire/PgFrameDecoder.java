@@ -5,7 +5,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.tributary.common.SqlState;
-
 import java.util.List;
 
 /**
@@ -20,6 +19,7 @@ import java.util.List;
 final class PgFrameDecoder extends ByteToMessageDecoder {
     /** PostgreSQL's own limit for startup packets. */
     static final int MAX_STARTUP_LENGTH = 10_000;
+
     static final int PROTOCOL_3 = 3 << 16;
 
     private final int maxMessageLength;
@@ -67,7 +67,6 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
         broken = true;
         in.skipBytes(in.readableBytes());
         PgErrorFields error = new PgErrorFields("FATAL", SqlState.PROTOCOL_VIOLATION, message, 0, null, null);
-        ctx.writeAndFlush(PgBackendMessages.errorResponse(ctx.alloc(), error))
-                .addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(PgBackendMessages.errorResponse(ctx.alloc(), error)).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -2,7 +2,6 @@ package io.tributary.server.pgwire;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -27,7 +26,9 @@ final class PgMessageReader {
 
     int readInt32() {
         require(4);
-        int v = (data[pos] & 0xff) << 24 | (data[pos + 1] & 0xff) << 16 | (data[pos + 2] & 0xff) << 8
+        int v = (data[pos] & 0xff) << 24
+                | (data[pos + 1] & 0xff) << 16
+                | (data[pos + 2] & 0xff) << 8
                 | (data[pos + 3] & 0xff);
         pos += 4;
         return v;

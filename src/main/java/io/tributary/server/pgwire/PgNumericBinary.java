@@ -2,7 +2,6 @@ package io.tributary.server.pgwire;
 
 import io.netty.buffer.ByteBuf;
 import io.tributary.common.types.DataType;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -20,8 +19,7 @@ final class PgNumericBinary {
     private static final int NEGATIVE = 0x4000;
     private static final BigInteger NBASE = BigInteger.valueOf(10_000);
 
-    private PgNumericBinary() {
-    }
+    private PgNumericBinary() {}
 
     static void write(ByteBuf buf, BigDecimal value) {
         int dscale = Math.max(value.scale(), 0);
@@ -32,7 +30,9 @@ final class PgNumericBinary {
         String fracPart = point < 0 ? "" : plain.substring(point + 1);
         int intGroups = (intPart.length() + 3) / 4;
         int fracGroups = (fracPart.length() + 3) / 4;
-        String digits = "0".repeat(intGroups * 4 - intPart.length()) + intPart + fracPart
+        String digits = "0".repeat(intGroups * 4 - intPart.length())
+                + intPart
+                + fracPart
                 + "0".repeat(fracGroups * 4 - fracPart.length());
         int total = intGroups + fracGroups;
         int first = 0;

@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.server.session.ColumnDesc;
 import io.tributary.server.session.RowCursor;
-
 import java.util.Arrays;
 import java.util.List;
 
@@ -95,7 +94,8 @@ final class PgPortal {
         } else if (codes.length == count) {
             System.arraycopy(codes, 0, out, 0, count);
         } else if (codes.length != 0) {
-            throw new TributaryException(SqlState.PROTOCOL_VIOLATION,
+            throw new TributaryException(
+                    SqlState.PROTOCOL_VIOLATION,
                     "bind message has " + codes.length + " result formats but query has " + count + " columns");
         }
         for (short f : out) {

@@ -10,7 +10,6 @@ import io.tributary.server.session.PreparedStatement;
 import io.tributary.server.session.RowCursor;
 import io.tributary.server.session.Session;
 import io.tributary.server.session.StatementResult;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -61,11 +60,13 @@ final class PgProtocol {
     private ScramExchange scram;
     /** Written by the session thread; read by the event loop when the connection drops. */
     private volatile Session session;
+
     private PgBackendRegistry.Key backendKey;
     /** Set by an error in extended-query mode: discard messages until Sync. */
     private boolean skipUntilSync;
     /** The rest of the current simple Query's statements, null outside a simple Query. */
     private Iterator<String> pendingStatements;
+
     private CopyInSink copySink;
 
     PgProtocol(PgServerContext server, PgChannelWriter out) {
@@ -122,8 +123,11 @@ final class PgProtocol {
             case SSL_REQUEST, GSSENC_REQUEST -> out.writeAndFlush(PgBackendMessages.encryptionRefused(out.alloc()));
             case CANCEL_REQUEST -> onCancelRequest(in);
             case PgFrameDecoder.PROTOCOL_3 -> onStartupMessage(in);
-            default -> throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "unsupported frontend protocol "
-                    + (code >>> 16) + "." + (code & 0xffff) + ": server supports 3.0 to 3.0");
+            default ->
+                throw new TributaryException(
+                        SqlState.PROTOCOL_VIOLATION,
+                        "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
+                                + ": server supports 3.0 to 3.0");
         }
     }
 
@@ -145,8 +149,8 @@ final class PgProtocol {
         }
         user = params.get("user");
         if (user == null || user.isEmpty()) {
-            throw new TributaryException(SqlState.INVALID_AUTHORIZATION,
-                    "no PostgreSQL user name specified in startup packet");
+            throw new TributaryException(
+                    SqlState.INVALID_AUTHORIZATION, "no PostgreSQL user name specified in startup packet");
         }
         database = params.getOrDefault("database", user);
         startupParameters = params;
@@ -165,8 +169,8 @@ final class PgProtocol {
         PgMessageReader in = new PgMessageReader(frame.body());
         String mechanism = in.readCString();
         if (!ScramExchange.MECHANISM.equals(mechanism)) {
-            throw new TributaryException(SqlState.PROTOCOL_VIOLATION,
-                    "client selected an invalid SASL authentication mechanism");
+            throw new TributaryException(
+                    SqlState.PROTOCOL_VIOLATION, "client selected an invalid SASL authentication mechanism");
         }
         byte[] serverFirst = scram.serverFirst(in.readBytes(in.readInt32()));
         out.writeAndFlush(PgBackendMessages.authenticationSaslContinue(out.alloc(), serverFirst));
@@ -179,8 +183,8 @@ final class PgProtocol {
         byte[] serverFinal = scram.serverFinal(frame.body());
         scram = null;
         if (serverFinal == null) {
-            throw new TributaryException(SqlState.INVALID_PASSWORD,
-                    "password authentication failed for user \"" + user + "\"");
+            throw new TributaryException(
+                    SqlState.INVALID_PASSWORD, "password authentication failed for user \"" + user + "\"");
         }
         out.write(PgBackendMessages.authenticationSaslFinal(out.alloc(), serverFinal));
         completeAuthentication();
@@ -188,8 +192,8 @@ final class PgProtocol {
 
     private static void requirePasswordMessage(PgFrame frame) {
         if (frame.type() != 'p') {
-            throw new TributaryException(SqlState.PROTOCOL_VIOLATION,
-                    "expected SASL response, got message type " + frame.type());
+            throw new TributaryException(
+                    SqlState.PROTOCOL_VIOLATION, "expected SASL response, got message type " + frame.type());
         }
     }
 
@@ -198,10 +202,10 @@ final class PgProtocol {
         out.write(PgBackendMessages.authenticationOk(out.alloc()));
         session = server.sessionFactory().open(user, database, startupParameters);
         backendKey = server.registry().register(session);
-        session.setNoticeSink(n -> out.writeAndFlush(PgBackendMessages.noticeResponse(out.alloc(),
-                new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, null, null))));
-        session.parameterStatus().forEach(
-                (name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
+        session.setNoticeSink(n -> out.writeAndFlush(PgBackendMessages.noticeResponse(
+                out.alloc(), new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, null, null))));
+        session.parameterStatus()
+                .forEach((name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
         out.write(PgBackendMessages.backendKeyData(out.alloc(), backendKey.processId(), backendKey.secretKey()));
         phase = Phase.READY;
         readyForQuery();
@@ -228,8 +232,8 @@ final class PgProtocol {
             case 'd', 'c', 'f' -> {
                 // Copy messages after a failed COPY are discarded, as the protocol specifies.
             }
-            default -> fatal(PgErrorFields.fatal(SqlState.PROTOCOL_VIOLATION,
-                    "invalid frontend message type " + (int) type));
+            default ->
+                fatal(PgErrorFields.fatal(SqlState.PROTOCOL_VIOLATION, "invalid frontend message type " + (int) type));
         }
     }
 
@@ -332,7 +336,8 @@ final class PgProtocol {
                 replaced.close();
             }
         } else if (statements.containsKey(name)) {
-            throw new TributaryException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
+            throw new TributaryException(
+                    SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
         }
         PreparedStatement prepared = sql.isBlank() ? null : session.prepare(sql, types);
         statements.put(name, new PgStatement(prepared));
@@ -351,8 +356,10 @@ final class PgProtocol {
         List<DataType> types = statement.paramTypes();
         int n = in.readInt16();
         if (n != types.size()) {
-            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "bind message supplies " + n
-                    + " parameters, but prepared statement \"" + statementName + "\" requires " + types.size());
+            throw new TributaryException(
+                    SqlState.PROTOCOL_VIOLATION,
+                    "bind message supplies " + n + " parameters, but prepared statement \"" + statementName
+                            + "\" requires " + types.size());
         }
         short[] formats = PgPortal.expandFormats(paramFormats, n);
         List<Object> params = new ArrayList<>(n);
@@ -533,8 +540,10 @@ final class PgProtocol {
             case 'H', 'S' -> {
                 // Ignored during copy-in; the client sends them after CopyDone/CopyFail anyway.
             }
-            default -> throw new TributaryException(SqlState.PROTOCOL_VIOLATION,
-                    "unexpected message type 0x" + Integer.toHexString(frame.type()) + " during COPY from stdin");
+            default ->
+                throw new TributaryException(
+                        SqlState.PROTOCOL_VIOLATION,
+                        "unexpected message type 0x" + Integer.toHexString(frame.type()) + " during COPY from stdin");
         }
     }
 
@@ -556,8 +565,8 @@ final class PgProtocol {
     private PgStatement statement(String name) {
         PgStatement s = statements.get(name);
         if (s == null) {
-            throw new TributaryException(SqlState.INVALID_SQL_STATEMENT_NAME,
-                    "prepared statement \"" + name + "\" does not exist");
+            throw new TributaryException(
+                    SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
         }
         return s;
     }
@@ -578,8 +587,8 @@ final class PgProtocol {
     }
 
     private void sendChangedParameters() {
-        session.drainChangedParameters().forEach(
-                (name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
+        session.drainChangedParameters()
+                .forEach((name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
     }
 
     private void readyForQuery() {

@@ -13,7 +13,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tributary.server.session.SessionFactory;
-
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.concurrent.ExecutorService;
@@ -79,15 +78,21 @@ public final class PgServer implements AutoCloseable {
                             t.setDaemon(true);
                             return t;
                         });
-                        ch.pipeline().addLast(new PgFrameDecoder(MAX_MESSAGE_LENGTH),
-                                new PgConnectionHandler(context, sessionThread, sessionThread::shutdown));
+                        ch.pipeline()
+                                .addLast(
+                                        new PgFrameDecoder(MAX_MESSAGE_LENGTH),
+                                        new PgConnectionHandler(context, sessionThread, sessionThread::shutdown));
                     }
                 });
         try {
-            serverChannel = bootstrap.bind(new InetSocketAddress(host, requestedPort)).sync().channel();
+            serverChannel = bootstrap
+                    .bind(new InetSocketAddress(host, requestedPort))
+                    .sync()
+                    .channel();
         } catch (Exception e) {
             close();
-            throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot listen on " + host + ":" + requestedPort + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.tributary.server.pgwire;
 
 import io.tributary.server.session.SessionFactory;
-
 import java.security.SecureRandom;
 
 /**
@@ -9,6 +8,5 @@ import java.security.SecureRandom;
  *
  * @param credentials the SCRAM secret, or null for trust authentication
  */
-record PgServerContext(SessionFactory sessionFactory, ScramCredentials credentials, PgBackendRegistry registry,
-        SecureRandom random) {
-}
+record PgServerContext(
+        SessionFactory sessionFactory, ScramCredentials credentials, PgBackendRegistry registry, SecureRandom random) {}

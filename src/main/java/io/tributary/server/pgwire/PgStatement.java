@@ -4,7 +4,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.server.session.ColumnDesc;
 import io.tributary.server.session.PreparedStatement;
-
 import java.util.List;
 
 /**

@@ -8,7 +8,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.Values;
-
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -24,10 +23,10 @@ final class PgValueCodec {
 
     /** PostgreSQL counts dates and timestamps from 2000-01-01; the engine from 1970-01-01. */
     private static final int PG_EPOCH_DAYS = 10_957;
+
     private static final long PG_EPOCH_MICROS = PG_EPOCH_DAYS * 86_400_000_000L;
 
-    private PgValueCodec() {
-    }
+    private PgValueCodec() {}
 
     /** Appends {@code int32 length} and the encoded value, or length -1 for NULL. */
     static void writeValue(ByteBuf buf, DataType type, Object value, short format) {
@@ -111,13 +110,15 @@ final class PgValueCodec {
 
     private static ByteBuffer fixed(ByteBuffer in, int length) {
         if (in.remaining() != length) {
-            throw new TributaryException(SqlState.INVALID_BINARY_REPRESENTATION,
+            throw new TributaryException(
+                    SqlState.INVALID_BINARY_REPRESENTATION,
                     "incorrect binary data format: expected " + length + " bytes, got " + in.remaining());
         }
         return in;
     }
 
     static TributaryException invalidBinary(DataType type) {
-        return new TributaryException(SqlState.INVALID_BINARY_REPRESENTATION, "incorrect binary data format for type " + type);
+        return new TributaryException(
+                SqlState.INVALID_BINARY_REPRESENTATION, "incorrect binary data format for type " + type);
     }
 }

@@ -1,13 +1,13 @@
 package io.tributary.server.pgwire;
 
-import javax.crypto.Mac;
-import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.PBEKeySpec;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The server side of a SCRAM-SHA-256 secret (RFC 5802/7677), what PostgreSQL stores in
@@ -27,7 +27,8 @@ record ScramCredentials(byte[] salt, int iterations, byte[] storedKey, byte[] se
         random.nextBytes(salt);
         try {
             PBEKeySpec spec = new PBEKeySpec(password.toCharArray(), salt, DEFAULT_ITERATIONS, 256);
-            byte[] saltedPassword = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec)
+            byte[] saltedPassword = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
+                    .generateSecret(spec)
                     .getEncoded();
             byte[] clientKey = hmac(saltedPassword, "Client Key");
             byte[] storedKey = MessageDigest.getInstance("SHA-256").digest(clientKey);

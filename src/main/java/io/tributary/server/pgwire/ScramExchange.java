@@ -2,7 +2,6 @@ package io.tributary.server.pgwire;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,7 +1,6 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.pg.PgSession;
-
 import java.util.List;
 
 /** What {@code pg_catalog} shows of one session: its user and its current settings. Session thread only. */

@@ -8,7 +8,6 @@ import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.Database;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.UtilityStatement.CopyFormat;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,14 +32,15 @@ final class CopyFromStdin implements CopyInSink {
     private final CsvTokenizer csv;
     /** Bytes received after the last complete line: {@code pending[0, pendingLength)}. */
     private byte[] pending = new byte[8192];
+
     private int pendingLength;
     private long line;
     private boolean skipHeader;
     private boolean ended;
     private TributaryException error;
 
-    CopyFromStdin(Database db, TableDef table, int[] targets, CopyFormat format, Runnable cancelCheck,
-            boolean awaitCommit) {
+    CopyFromStdin(
+            Database db, TableDef table, int[] targets, CopyFormat format, Runnable cancelCheck, boolean awaitCommit) {
         this.db = db;
         this.table = table;
         this.targets = targets;
@@ -50,7 +50,8 @@ final class CopyFromStdin implements CopyInSink {
         this.writer = db.newTableWriter(table);
         this.skipHeader = format.header();
         this.csv = format.csv()
-                ? CsvTokenizer.postgres(format.delimiter(), format.quote(), format.escape(), format.nullString()) : null;
+                ? CsvTokenizer.postgres(format.delimiter(), format.quote(), format.escape(), format.nullString())
+                : null;
     }
 
     @Override
@@ -125,18 +126,33 @@ final class CopyFromStdin implements CopyInSink {
             fields = textFields(text);
         }
         if (fields.size() != targets.length) {
-            throw new TributaryException(SqlState.BAD_COPY_FILE_FORMAT,
-                    (fields.size() < targets.length ? "missing data for column \"" + table.columns()
-                            .get(targets[fields.size()]).name() + "\"" : "extra data after last expected column"),
-                    0, "COPY " + table.name() + ", line " + line, null, null);
+            throw new TributaryException(
+                    SqlState.BAD_COPY_FILE_FORMAT,
+                    (fields.size() < targets.length
+                            ? "missing data for column \""
+                                    + table.columns()
+                                            .get(targets[fields.size()])
+                                            .name() + "\""
+                            : "extra data after last expected column"),
+                    0,
+                    "COPY " + table.name() + ", line " + line,
+                    null,
+                    null);
         }
         Object[] row = new Object[table.columns().size()];
         for (int i = 0; i < targets.length; i++) {
             try {
-                row[targets[i]] = PgTextFormat.parse(table.columns().get(targets[i]).type(), fields.get(i));
+                row[targets[i]] =
+                        PgTextFormat.parse(table.columns().get(targets[i]).type(), fields.get(i));
             } catch (TributaryException e) {
-                throw new TributaryException(e.sqlState(), e.getMessage(), 0, "COPY " + table.name() + ", line "
-                        + line + ", column " + table.columns().get(targets[i]).name(), null, null);
+                throw new TributaryException(
+                        e.sqlState(),
+                        e.getMessage(),
+                        0,
+                        "COPY " + table.name() + ", line " + line + ", column "
+                                + table.columns().get(targets[i]).name(),
+                        null,
+                        null);
             }
         }
         writer.insert(row);
@@ -160,15 +176,16 @@ final class CopyFromStdin implements CopyInSink {
                     continue;
                 }
                 escaped = true;
-                field.append(switch (e) {
-                    case 'n' -> '\n';
-                    case 't' -> '\t';
-                    case 'r' -> '\r';
-                    case 'b' -> '\b';
-                    case 'f' -> '\f';
-                    case 'v' -> '\u000b';
-                    default -> e;
-                });
+                field.append(
+                        switch (e) {
+                            case 'n' -> '\n';
+                            case 't' -> '\t';
+                            case 'r' -> '\r';
+                            case 'b' -> '\b';
+                            case 'f' -> '\f';
+                            case 'v' -> '\u000b';
+                            default -> e;
+                        });
             } else {
                 field.append(c);
             }

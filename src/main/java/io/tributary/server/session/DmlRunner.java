@@ -9,7 +9,6 @@ import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ResultColumn;
 import io.tributary.sql.StatementPlan;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,15 +42,14 @@ final class DmlRunner {
     }
 
     /** Result of a DML statement: rows affected and the epoch ticket to await. */
-    record Outcome(long rows, long ticket) {
-    }
+    record Outcome(long rows, long ticket) {}
 
     /**
      * @param paramTypes the types the bound {@code params} are canonical values of (declared by
      *     the client, else inferred)
      */
-    Outcome insert(StatementPlan.Insert plan, List<Object> params, List<DataType> paramTypes,
-            Supplier<QueryCursor> source) {
+    Outcome insert(
+            StatementPlan.Insert plan, List<Object> params, List<DataType> paramTypes, Supplier<QueryCursor> source) {
         TableDef table = plan.table();
         int[] targets = plan.targetColumns();
         try (TableWriter writer = db.newTableWriter(table)) {
@@ -76,7 +74,9 @@ final class DmlRunner {
                         }
                         Object[] row = new Object[table.columns().size()];
                         for (int i = 0; i < targets.length; i++) {
-                            row[targets[i]] = Values.assign(in[i], columns.get(i).type(),
+                            row[targets[i]] = Values.assign(
+                                    in[i],
+                                    columns.get(i).type(),
                                     table.columns().get(targets[i]).type());
                         }
                         writer.insert(row);
@@ -94,7 +94,8 @@ final class DmlRunner {
         int[] targets = plan.targetColumns();
         List<ResultColumn> columns = plan.query().columns();
         List<Object[]> keyChanged = new ArrayList<>();
-        try (TableWriter writer = db.newTableWriter(table); cursor) {
+        try (TableWriter writer = db.newTableWriter(table);
+                cursor) {
             long rows = 0;
             Object[] in;
             while ((in = cursor.next()) != null) {
@@ -105,7 +106,8 @@ final class DmlRunner {
                 Object[] newRow = oldRow.clone();
                 for (int i = 0; i < targets.length; i++) {
                     DataType target = table.columns().get(targets[i]).type();
-                    newRow[targets[i]] = Values.assign(in[width + i], columns.get(width + i).type(), target);
+                    newRow[targets[i]] =
+                            Values.assign(in[width + i], columns.get(width + i).type(), target);
                 }
                 if (samePrimaryKey(table, oldRow, newRow)) {
                     writer.replace(newRow);
@@ -124,7 +126,8 @@ final class DmlRunner {
     }
 
     Outcome delete(StatementPlan.Delete plan, QueryCursor cursor) {
-        try (TableWriter writer = db.newTableWriter(plan.table()); cursor) {
+        try (TableWriter writer = db.newTableWriter(plan.table());
+                cursor) {
             Object[] in;
             while ((in = cursor.next()) != null) {
                 if ((writer.count() & 1023) == 0) {

@@ -14,7 +14,6 @@ import io.tributary.sql.StatementControl;
 import io.tributary.sql.StatementPlan;
 import io.tributary.sql.StatementSplitter;
 import io.tributary.sql.calcite.CalciteFrontend;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,17 +34,21 @@ public final class EngineSession implements Session {
     private final PlanCache planCache = new PlanCache();
     /** Cancel, timeout and memory budget of the statement running now. */
     private final StatementControl control;
+
     private char transactionStatus = 'I';
-    private Consumer<Notice> notices = n -> { };
+    private Consumer<Notice> notices = n -> {};
 
     /** @param user who authenticated; the catalog shows it as the owner of everything */
     EngineSession(Database db, String user, Map<String, String> startupParameters, QueryLimits limits) {
         this.db = db;
         this.control = new StatementControl(limits.queryMemoryBytes());
-        this.variables = new SessionVariables(startupParameters, limits.statementTimeoutMillis() == 0 ? Map.of()
-                : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
-        this.frontend = new CalciteFrontend(db.catalog(), db.systemTables(), readContext,
-                new CatalogSession(user, variables));
+        this.variables = new SessionVariables(
+                startupParameters,
+                limits.statementTimeoutMillis() == 0
+                        ? Map.of()
+                        : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
+        this.frontend =
+                new CalciteFrontend(db.catalog(), db.systemTables(), readContext, new CatalogSession(user, variables));
         this.dml = new DmlRunner(db, control::check);
         this.utility = new UtilityRunner(db, variables, control::check);
     }
@@ -94,10 +97,14 @@ public final class EngineSession implements Session {
             }
         }
         if (plan instanceof StatementPlan.Utility) {
-            return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan), () -> { });
+            return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan), () -> {});
         }
         StatementPlan cacheable = plan;
-        return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan),
+        return new EnginePreparedStatement(
+                sql,
+                plan,
+                List.copyOf(types),
+                resultColumns(plan),
                 () -> planCache.giveBack(sql, cacheable, version, schemaVersion()));
     }
 
@@ -113,12 +120,15 @@ public final class EngineSession implements Session {
 
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
-        return whileBusy(() -> {
-            control.check();
-            StatementResult result = run((EnginePreparedStatement) statement, params);
-            return result instanceof StatementResult.CopyIn copy
-                    ? new StatementResult.CopyIn(new CancellableCopy(copy.sink())) : result;
-        }, true);
+        return whileBusy(
+                () -> {
+                    control.check();
+                    StatementResult result = run((EnginePreparedStatement) statement, params);
+                    return result instanceof StatementResult.CopyIn copy
+                            ? new StatementResult.CopyIn(new CancellableCopy(copy.sink()))
+                            : result;
+                },
+                true);
     }
 
     private StatementResult run(EnginePreparedStatement prepared, List<Object> params) {
@@ -137,8 +147,8 @@ public final class EngineSession implements Session {
         }
         if (plan instanceof StatementPlan.Insert ins) {
             SourceManager.checkWritable(ins.table());
-            return finishDml("INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(),
-                    () -> openQuery(ins.source(), params)));
+            return finishDml(
+                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), () -> openQuery(ins.source(), params)));
         }
         if (plan instanceof StatementPlan.Update upd) {
             SourceManager.checkWritable(upd.table());
@@ -160,22 +170,27 @@ public final class EngineSession implements Session {
         switch (verb) {
             case BEGIN -> {
                 if (transactionStatus == 'T') {
-                    notices.accept(new Notice("WARNING", SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress"));
+                    notices.accept(new Notice(
+                            "WARNING", SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress"));
                 }
                 transactionStatus = 'T';
                 return new StatementResult.Command("BEGIN");
             }
             case COMMIT -> {
                 if (transactionStatus == 'I') {
-                    notices.accept(new Notice("WARNING", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress"));
+                    notices.accept(new Notice(
+                            "WARNING", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress"));
                 }
                 transactionStatus = 'I';
                 return new StatementResult.Command("COMMIT");
             }
             default -> {
                 if (transactionStatus == 'T') {
-                    notices.accept(new Notice("WARNING", SqlState.WARNING, "each statement commits on its own;"
-                            + " the statements since BEGIN were already committed and are not rolled back"));
+                    notices.accept(new Notice(
+                            "WARNING",
+                            SqlState.WARNING,
+                            "each statement commits on its own;"
+                                    + " the statements since BEGIN were already committed and are not rolled back"));
                 }
                 transactionStatus = 'I';
                 return new StatementResult.Command("ROLLBACK");
@@ -200,9 +215,10 @@ public final class EngineSession implements Session {
                     control.exit(true);
                 }
             };
-            return new StatementResult.Rows(columns(q.query().columns()),
-                    new QueryRowCursor(cursor, snapshot, closed,
-                            fetch -> whileBusy(() -> reading(snapshot, fetch), true)));
+            return new StatementResult.Rows(
+                    columns(q.query().columns()),
+                    new QueryRowCursor(
+                            cursor, snapshot, closed, fetch -> whileBusy(() -> reading(snapshot, fetch), true)));
         } catch (RuntimeException e) {
             snapshot.close();
             onClose.run();
@@ -297,11 +313,13 @@ public final class EngineSession implements Session {
 
         @Override
         public void write(byte[] data) {
-            whileBusy(() -> {
-                control.check();
-                sink.write(data);
-                return null;
-            }, false);
+            whileBusy(
+                    () -> {
+                        control.check();
+                        sink.write(data);
+                        return null;
+                    },
+                    false);
         }
 
         @Override
@@ -316,10 +334,12 @@ public final class EngineSession implements Session {
         @Override
         public void abort(String reason) {
             try {
-                whileBusy(() -> {
-                    sink.abort(reason);
-                    return null;
-                }, true);
+                whileBusy(
+                        () -> {
+                            sink.abort(reason);
+                            return null;
+                        },
+                        true);
             } finally {
                 control.exit(true);
             }
@@ -405,8 +425,12 @@ public final class EngineSession implements Session {
         private boolean released;
 
         /** @param release hands the plan back (to the plan cache) once unused */
-        EnginePreparedStatement(String sql, StatementPlan plan, List<DataType> paramTypes,
-                List<ColumnDesc> resultColumns, Runnable release) {
+        EnginePreparedStatement(
+                String sql,
+                StatementPlan plan,
+                List<DataType> paramTypes,
+                List<ColumnDesc> resultColumns,
+                Runnable release) {
             this.release = release;
             this.sql = sql;
             this.plan = plan;

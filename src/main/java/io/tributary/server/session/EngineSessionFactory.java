@@ -4,7 +4,6 @@ import io.tributary.catalog.Catalog;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
-
 import java.util.Map;
 
 /** Opens {@link EngineSession}s on one {@link Database}; only database {@code dev} exists. */

@@ -1,7 +1,6 @@
 package io.tributary.server.session;
 
 import io.tributary.sql.StatementPlan;
-
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;

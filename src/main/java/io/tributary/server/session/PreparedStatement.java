@@ -1,7 +1,6 @@
 package io.tributary.server.session;
 
 import io.tributary.common.types.DataType;
-
 import java.util.List;
 
 /** A parsed and planned statement, reusable across executions by the session that made it. */

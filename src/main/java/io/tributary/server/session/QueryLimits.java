@@ -2,7 +2,6 @@ package io.tributary.server.session;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;
@@ -18,7 +17,9 @@ import java.util.regex.Pattern;
 public record QueryLimits(long statementTimeoutMillis, long queryMemoryBytes) {
     /** Largest statement_timeout, as in PostgreSQL (an int of milliseconds). */
     static final long MAX_TIMEOUT_MILLIS = Integer.MAX_VALUE;
-    private static final Pattern QUANTITY = Pattern.compile("\\s*([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*([a-zA-Z]*)\\s*");
+
+    private static final Pattern QUANTITY =
+            Pattern.compile("\\s*([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*([a-zA-Z]*)\\s*");
     private static final String[] TIME_UNITS = {"d", "h", "min", "s", "ms"};
     private static final long[] TIME_UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1000L, 1L};
 
@@ -56,14 +57,20 @@ public record QueryLimits(long statementTimeoutMillis, long queryMemoryBytes) {
                 BigDecimal micros = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(u));
                 BigDecimal millis = micros.divide(BigDecimal.valueOf(1000), 0, RoundingMode.HALF_EVEN);
                 if (millis.abs().compareTo(BigDecimal.valueOf(MAX_TIMEOUT_MILLIS)) > 0) {
-                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
-                            "invalid value for parameter \"" + name + "\": \"" + text + "\"", 0, null,
-                            "Value exceeds integer range.", null);
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"" + name + "\": \"" + text + "\"",
+                            0,
+                            null,
+                            "Value exceeds integer range.",
+                            null);
                 }
                 if (millis.signum() < 0) {
-                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, millis.toPlainString()
-                            + " ms is outside the valid range for parameter \"" + name + "\" (0 .. "
-                            + MAX_TIMEOUT_MILLIS + ")");
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            millis.toPlainString()
+                                    + " ms is outside the valid range for parameter \"" + name + "\" (0 .. "
+                                    + MAX_TIMEOUT_MILLIS + ")");
                 }
                 return millis.longValueExact();
             }
@@ -71,15 +78,20 @@ public record QueryLimits(long statementTimeoutMillis, long queryMemoryBytes) {
         } else {
             unit = 0;
         }
-        throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
-                "invalid value for parameter \"" + name + "\": \"" + text + "\"", 0, null,
-                unit < 0 ? "Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\"." : null,
+        throw new TributaryException(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "invalid value for parameter \"" + name + "\": \"" + text + "\"",
+                0,
+                null,
+                unit < 0
+                        ? "Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\"."
+                        : null,
                 null);
     }
 
     private static Long timeUnitMicros(String unit) {
         return switch (unit) {
-            case "" , "ms" -> 1000L;
+            case "", "ms" -> 1000L;
             case "us" -> 1L;
             case "s" -> 1_000_000L;
             case "min" -> 60_000_000L;
@@ -119,8 +131,9 @@ public record QueryLimits(long statementTimeoutMillis, long queryMemoryBytes) {
             case "MB" -> 1L << 20;
             case "GB" -> 1L << 30;
             case "TB" -> 1L << 40;
-            default -> throw new IllegalArgumentException("invalid memory unit in \"" + text
-                    + "\"; valid units are B, kB, MB, GB and TB");
+            default ->
+                throw new IllegalArgumentException(
+                        "invalid memory unit in \"" + text + "\"; valid units are B, kB, MB, GB and TB");
         };
         BigDecimal bytes = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit));
         if (bytes.signum() <= 0) {

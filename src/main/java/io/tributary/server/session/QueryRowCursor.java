@@ -2,7 +2,6 @@ package io.tributary.server.session;
 
 import io.tributary.batch.Snapshot;
 import io.tributary.sql.QueryCursor;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,7 +22,10 @@ final class QueryRowCursor implements RowCursor {
      * @param onClose runs once after the cursor and snapshot are released
      * @param asStatement runs a fetch as part of the statement (so the client can cancel it)
      */
-    QueryRowCursor(QueryCursor cursor, Snapshot snapshot, Runnable onClose,
+    QueryRowCursor(
+            QueryCursor cursor,
+            Snapshot snapshot,
+            Runnable onClose,
             java.util.function.Function<java.util.function.Supplier<List<Object[]>>, List<Object[]>> asStatement) {
         this.cursor = cursor;
         this.snapshot = snapshot;

@@ -2,7 +2,6 @@ package io.tributary.server.session;
 
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
-
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -69,6 +68,5 @@ public interface Session extends AutoCloseable {
     void close();
 
     /** A notice for the client. */
-    record Notice(String severity, String sqlState, String message) {
-    }
+    record Notice(String severity, String sqlState, String message) {}
 }

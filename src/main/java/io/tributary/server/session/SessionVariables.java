@@ -2,7 +2,6 @@ package io.tributary.server.session;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +14,7 @@ import java.util.Map;
  */
 final class SessionVariables {
     /** A setting: its default, description, and whether clients are told of changes (ParameterStatus). */
-    private record Setting(String defaultValue, String description, boolean reported) {
-    }
+    private record Setting(String defaultValue, String description, boolean reported) {}
 
     private static final Map<String, Setting> SETTINGS = new LinkedHashMap<>();
 
@@ -34,18 +32,28 @@ final class SessionVariables {
         define("server_version", "15.0", "PostgreSQL version Tributary is compatible with.", true);
         define("server_encoding", "UTF8", "Server character set.", true);
         define("is_superuser", "on", "Whether the user is a superuser.", true);
-        define("statement_timeout", "0",
-                "Cancels any statement running longer than this (57014); 0 disables.", false);
+        define("statement_timeout", "0", "Cancels any statement running longer than this (57014); 0 disables.", false);
         define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
-        define("implicit_flush", "true",
-                "DML returns once its epoch is committed (true) or once it is queued (false).", false);
-        define("background_ddl", "false",
+        define(
+                "implicit_flush",
+                "true",
+                "DML returns once its epoch is committed (true) or once it is queued (false).",
+                false);
+        define(
+                "background_ddl",
+                "false",
                 "CREATE MATERIALIZED VIEW returns once its job is registered (true) or once the view is complete (false).",
                 false);
-        define("backfill_rate_limit", "default",
-                "Rows per second per parallel unit a new view's backfill reads; 0 pauses; default = unlimited.", false);
-        define("streaming_parallelism", "default",
-                "Actors per parallel fragment of a new materialized view's job; default = one per core.", false);
+        define(
+                "backfill_rate_limit",
+                "default",
+                "Rows per second per parallel unit a new view's backfill reads; 0 pauses; default = unlimited.",
+                false);
+        define(
+                "streaming_parallelism",
+                "default",
+                "Actors per parallel fragment of a new materialized view's job; default = one per core.",
+                false);
     }
 
     private static void define(String name, String def, String description, boolean reported) {
@@ -116,9 +124,13 @@ final class SessionVariables {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
-                + name + "\": \"" + v + "\"", 0, null,
-                "Use a number of rows per second (0 pauses), or DEFAULT for no limit.", null);
+        throw new TributaryException(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "invalid value for parameter \"" + name + "\": \"" + v + "\"",
+                0,
+                null,
+                "Use a number of rows per second (0 pauses), or DEFAULT for no limit.",
+                null);
     }
 
     /** Actors per parallel fragment for views this session creates, or 0 for the default. */
@@ -149,14 +161,20 @@ final class SessionVariables {
     /** Name, setting, description of every variable, for SHOW ALL. */
     List<Object[]> all() {
         return values.entrySet().stream()
-                .map(e -> new Object[] {e.getKey(), e.getValue(), SETTINGS.get(e.getKey()).description()})
+                .map(e -> new Object[] {
+                    e.getKey(), e.getValue(), SETTINGS.get(e.getKey()).description()
+                })
                 .toList();
     }
 
     /** Every variable as pg_settings shows it: name, value, default, description. */
     List<io.tributary.catalog.pg.PgSession.Setting> settings() {
-        return values.entrySet().stream().map(e -> new io.tributary.catalog.pg.PgSession.Setting(e.getKey(),
-                e.getValue(), SETTINGS.get(e.getKey()).defaultValue(), SETTINGS.get(e.getKey()).description()))
+        return values.entrySet().stream()
+                .map(e -> new io.tributary.catalog.pg.PgSession.Setting(
+                        e.getKey(),
+                        e.getValue(),
+                        SETTINGS.get(e.getKey()).defaultValue(),
+                        SETTINGS.get(e.getKey()).description()))
                 .toList();
     }
 
@@ -190,7 +208,8 @@ final class SessionVariables {
     private static String canonical(String name) {
         String key = name.toLowerCase(Locale.ROOT);
         if (!SETTINGS.containsKey(key)) {
-            throw new TributaryException(SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"");
+            throw new TributaryException(
+                    SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"");
         }
         return key;
     }
@@ -199,7 +218,8 @@ final class SessionVariables {
         String v = raw.trim();
         switch (key) {
             case "server_version", "server_encoding", "integer_datetimes", "is_superuser" ->
-                    throw new TributaryException(SqlState.CANT_CHANGE_RUNTIME_PARAM, "parameter \"" + key + "\" cannot be changed");
+                throw new TributaryException(
+                        SqlState.CANT_CHANGE_RUNTIME_PARAM, "parameter \"" + key + "\" cannot be changed");
             case "client_encoding" -> {
                 String norm = v.replace("-", "").replace("_", "").toUpperCase(Locale.ROOT);
                 if (!norm.equals("UTF8") && !norm.equals("UNICODE")) {
@@ -244,8 +264,13 @@ final class SessionVariables {
                 } catch (NumberFormatException e) {
                     // reported below
                 }
-                throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
-                        + key + "\": \"" + v + "\"", 0, null, "Use a number of actors from 1 to 256, or DEFAULT.", null);
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE,
+                        "invalid value for parameter \"" + key + "\": \"" + v + "\"",
+                        0,
+                        null,
+                        "Use a number of actors from 1 to 256, or DEFAULT.",
+                        null);
             }
             case "statement_timeout" -> {
                 return QueryLimits.formatMillis(QueryLimits.parseMillis(key, v));
@@ -253,8 +278,11 @@ final class SessionVariables {
             case "client_min_messages" -> {
                 String level = v.toLowerCase(Locale.ROOT);
                 if (!NOTICE_LEVELS.contains(level.startsWith("debug") ? "debug" : level)) {
-                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \""
-                            + key + "\": \"" + v + "\"", 0, null,
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"" + key + "\": \"" + v + "\"",
+                            0,
+                            null,
                             "Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.",
                             null);
                 }
@@ -264,7 +292,8 @@ final class SessionVariables {
                 try {
                     Integer.parseInt(v);
                 } catch (NumberFormatException e) {
-                    throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
                             "invalid value for parameter \"" + key + "\": \"" + v + "\"");
                 }
                 return v;
@@ -290,8 +319,9 @@ final class SessionVariables {
         return switch (v.toLowerCase(Locale.ROOT)) {
             case "true", "on", "yes", "1", "t" -> true;
             case "false", "off", "no", "0", "f" -> false;
-            default -> throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE,
-                    "parameter \"" + key + "\" requires a Boolean value");
+            default ->
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE, "parameter \"" + key + "\" requires a Boolean value");
         };
     }
 }

@@ -6,14 +6,11 @@ import java.util.List;
 public sealed interface StatementResult {
 
     /** Rows to stream to the client; the protocol layer closes the cursor when done or abandoned. */
-    record Rows(List<ColumnDesc> columns, RowCursor cursor) implements StatementResult {
-    }
+    record Rows(List<ColumnDesc> columns, RowCursor cursor) implements StatementResult {}
 
     /** A statement that returns no rows; {@code tag} is the CommandComplete tag, e.g. "INSERT 0 3". */
-    record Command(String tag) implements StatementResult {
-    }
+    record Command(String tag) implements StatementResult {}
 
     /** The statement is {@code COPY ... FROM STDIN}: the client now sends CopyData. */
-    record CopyIn(CopyInSink sink) implements StatementResult {
-    }
+    record CopyIn(CopyInSink sink) implements StatementResult {}
 }

@@ -1,18 +1,17 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.SourceDef;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
-import io.tributary.catalog.RelationKind;
 import io.tributary.meta.Database;
-import io.tributary.meta.ingest.SourceManager;
 import io.tributary.meta.ddl.DdlController;
+import io.tributary.meta.ingest.SourceManager;
 import io.tributary.sql.UtilityStatement;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -39,19 +38,26 @@ final class UtilityRunner {
             return List.of(new ColumnDesc("QUERY PLAN", DataType.TEXT));
         }
         if (statement instanceof UtilityStatement.ShowJobs) {
-            return List.of(new ColumnDesc("Id", DataType.BIGINT), new ColumnDesc("Statement", DataType.TEXT),
+            return List.of(
+                    new ColumnDesc("Id", DataType.BIGINT),
+                    new ColumnDesc("Statement", DataType.TEXT),
                     new ColumnDesc("Progress", DataType.TEXT));
         }
         if (statement instanceof UtilityStatement.CancelJobs) {
             return List.of(new ColumnDesc("Id", DataType.BIGINT));
         }
         if (statement instanceof UtilityStatement.ShowColumns) {
-            return List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Type", DataType.TEXT),
-                    new ColumnDesc("Not Null", DataType.BOOLEAN), new ColumnDesc("Primary Key", DataType.BOOLEAN));
+            return List.of(
+                    new ColumnDesc("Name", DataType.TEXT),
+                    new ColumnDesc("Type", DataType.TEXT),
+                    new ColumnDesc("Not Null", DataType.BOOLEAN),
+                    new ColumnDesc("Primary Key", DataType.BOOLEAN));
         }
         if (statement instanceof UtilityStatement.ShowVariable s) {
             return s.name().equals("all")
-                    ? List.of(new ColumnDesc("Name", DataType.TEXT), new ColumnDesc("Setting", DataType.TEXT),
+                    ? List.of(
+                            new ColumnDesc("Name", DataType.TEXT),
+                            new ColumnDesc("Setting", DataType.TEXT),
                             new ColumnDesc("Description", DataType.TEXT))
                     : List.of(new ColumnDesc(SessionVariables.displayName(s.name()), DataType.TEXT));
         }
@@ -85,12 +91,18 @@ final class UtilityRunner {
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
             }
             if (statement instanceof UtilityStatement.ShowJobs s) {
-                return rows(s, db.ddl().jobs().stream()
-                        .map(j -> new Object[] {(long) j.id(), j.statement(), j.progressText()}).toList());
+                return rows(
+                        s,
+                        db.ddl().jobs().stream()
+                                .map(j -> new Object[] {(long) j.id(), j.statement(), j.progressText()})
+                                .toList());
             }
             if (statement instanceof UtilityStatement.CancelJobs c) {
-                return rows(c, db.ddl().cancelJobs(c.ids()).stream().map(id -> new Object[] {(long) id})
-                        .toList());
+                return rows(
+                        c,
+                        db.ddl().cancelJobs(c.ids()).stream()
+                                .map(id -> new Object[] {(long) id})
+                                .toList());
             }
             if (statement instanceof UtilityStatement.Wait w) {
                 db.ddl().await(w.view(), cancelCheck);
@@ -106,8 +118,11 @@ final class UtilityRunner {
                 return rows(s, showColumns(s.table()));
             }
             if (statement instanceof UtilityStatement.ShowVariable s) {
-                return rows(s, s.name().equals("all") ? variables.all()
-                        : List.<Object[]>of(new Object[] {variables.get(s.name())}));
+                return rows(
+                        s,
+                        s.name().equals("all")
+                                ? variables.all()
+                                : List.<Object[]>of(new Object[] {variables.get(s.name())}));
             }
             if (statement instanceof UtilityStatement.SetVariable s) {
                 variables.set(s.name(), s.value());
@@ -140,49 +155,74 @@ final class UtilityRunner {
 
     private StatementResult createTable(UtilityStatement.CreateTable c, Consumer<Session.Notice> notices)
             throws InterruptedException {
-        boolean created = db.ddl().createTable(c.name(), c.columns(), c.primaryKey(), c.sql(), c.ifNotExists(),
-                c.source() == null ? null : sourceDef(c.source()));
+        boolean created = db.ddl()
+                .createTable(
+                        c.name(),
+                        c.columns(),
+                        c.primaryKey(),
+                        c.sql(),
+                        c.ifNotExists(),
+                        c.source() == null ? null : sourceDef(c.source()));
         if (!created) {
-            notices.accept(new Session.Notice("NOTICE", SqlState.DUPLICATE_TABLE,
-                    "relation \"" + c.name() + "\" already exists, skipping"));
+            notices.accept(new Session.Notice(
+                    "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
         }
         return new StatementResult.Command("CREATE TABLE");
     }
 
     /** The source as the statement asked for it; the engine fills in what the source tells at open. */
     private static SourceDef sourceDef(UtilityStatement.SourceClause s) {
-        return new SourceDef(s.connector(), s.options(), s.format(), s.encode(), s.formatOptions(), null, false, 0,
+        return new SourceDef(
+                s.connector(),
+                s.options(),
+                s.format(),
+                s.encode(),
+                s.formatOptions(),
+                null,
+                false,
+                0,
                 SourceDef.UNLIMITED);
     }
 
     private List<Object[]> names(boolean views) {
-        return db.catalog().tables().stream().filter(t -> t.isView() == views)
-                .map(t -> new Object[] {t.name()}).toList();
+        return db.catalog().tables().stream()
+                .filter(t -> t.isView() == views)
+                .map(t -> new Object[] {t.name()})
+                .toList();
     }
 
-    private StatementResult createMaterializedView(UtilityStatement.CreateMaterializedView c,
-            Consumer<Session.Notice> notices) throws InterruptedException {
+    private StatementResult createMaterializedView(
+            UtilityStatement.CreateMaterializedView c, Consumer<Session.Notice> notices) throws InterruptedException {
         int parallelism = variables.streamingParallelism();
         boolean created;
         try {
-            created = db.ddl().createMaterializedView(c.name(), c.query(), c.sql(), c.ifNotExists(),
-                    parallelism > 0 ? parallelism : DdlController.defaultParallelism(), variables.backgroundDdl(),
-                    variables.backfillRateLimit(),
-                    message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
-                    cancelCheck);
+            created = db.ddl()
+                    .createMaterializedView(
+                            c.name(),
+                            c.query(),
+                            c.sql(),
+                            c.ifNotExists(),
+                            parallelism > 0 ? parallelism : DdlController.defaultParallelism(),
+                            variables.backgroundDdl(),
+                            variables.backfillRateLimit(),
+                            message -> notices.accept(
+                                    new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
+                            cancelCheck);
         } catch (TributaryException e) {
             throw inStatement(e, c.sql(), c.query());
         }
         if (!created) {
-            notices.accept(new Session.Notice("NOTICE", SqlState.DUPLICATE_TABLE,
-                    "relation \"" + c.name() + "\" already exists, skipping"));
+            notices.accept(new Session.Notice(
+                    "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
         }
         return new StatementResult.Command("CREATE_MATERIALIZED_VIEW");
     }
 
     private List<Object[]> explain(UtilityStatement.ExplainCreateMaterializedView e) {
         try {
-            return db.ddl().explain(e.name(), e.query()).stream().map(line -> new Object[] {line}).toList();
+            return db.ddl().explain(e.name(), e.query()).stream()
+                    .map(line -> new Object[] {line})
+                    .toList();
         } catch (TributaryException error) {
             throw inStatement(error, e.sql(), e.query());
         }
@@ -199,8 +239,14 @@ final class UtilityRunner {
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
             throws InterruptedException {
-        db.ddl().drop(d.names(), d.kind(), d.ifExists(), d.cascade(),
-                message -> notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
+        db.ddl()
+                .drop(
+                        d.names(),
+                        d.kind(),
+                        d.ifExists(),
+                        d.cascade(),
+                        message ->
+                                notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
         return new StatementResult.Command(d.kind() == RelationKind.TABLE ? "DROP TABLE" : "DROP MATERIALIZED VIEW");
     }
 
@@ -228,8 +274,8 @@ final class UtilityRunner {
         TableDef table = EngineSession.requireTable(db, c.table());
         SourceManager.checkWritable(table);
         int[] targets = table.targetColumns(c.columns());
-        return new StatementResult.CopyIn(new CopyFromStdin(db, table, targets, c.format(), cancelCheck,
-                variables.implicitFlush()));
+        return new StatementResult.CopyIn(
+                new CopyFromStdin(db, table, targets, c.format(), cancelCheck, variables.implicitFlush()));
     }
 
     private static StatementResult rows(UtilityStatement s, List<Object[]> rows) {

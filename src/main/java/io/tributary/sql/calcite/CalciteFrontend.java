@@ -14,19 +14,20 @@ import io.tributary.sql.ReadContext;
 import io.tributary.sql.StatementPlan;
 import io.tributary.sql.UtilityParser;
 import io.tributary.sql.UtilityStatement;
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.runtime.Hook;
-import org.apache.calcite.tools.Program;
-import org.apache.calcite.util.Holder;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
-import org.apache.calcite.sql.SqlDataTypeSpec;
-import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -37,18 +38,16 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-
-import java.math.BigDecimal;
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
-import java.util.Properties;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.util.Holder;
 
 /**
  * The SQL front end of one session: classifies a statement, parses queries and DML with Calcite's
@@ -59,6 +58,7 @@ import java.util.Properties;
 public final class CalciteFrontend implements AutoCloseable {
     /** Schema with hidden columns, for the queries DML is planned into; not reachable unquoted. */
     private static final String FULL_SCHEMA = "$full";
+
     private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
 
     private final Catalog catalog;
@@ -69,6 +69,7 @@ public final class CalciteFrontend implements AutoCloseable {
      * session's statement checks on every edge of the plan.
      */
     private final Program program;
+
     private final PgSession session;
     private final PgCatalog pgCatalog;
 
@@ -83,7 +84,8 @@ public final class CalciteFrontend implements AutoCloseable {
         this.session = session;
         Properties props = CalciteSettings.connectionProperties();
         try {
-            this.connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", props)
+            this.connection = new org.apache.calcite.jdbc.Driver()
+                    .connect("jdbc:calcite:", props)
                     .unwrap(CalciteConnection.class);
             SchemaPlus root = connection.getRootSchema();
             root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
@@ -96,7 +98,8 @@ public final class CalciteFrontend implements AutoCloseable {
             for (PgTable t : pg.tables()) {
                 root.add(t.name(), new PgCalciteTable(t));
             }
-            root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables)).setCacheEnabled(false);
+            root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables))
+                    .setCacheEnabled(false);
             PgTable definitions = pg.definitions(PgCatalogCalls.DEFINITIONS_SCHEMA);
             root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> List.of(definitions)))
                     .setCacheEnabled(false);
@@ -125,8 +128,8 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
-        StatementRewrite.Result postgres = StatementRewrite.applyAll(node,
-                new PgCatalogCalls(session.user(), pgCatalog::relationOid));
+        StatementRewrite.Result postgres =
+                StatementRewrite.applyAll(node, new PgCatalogCalls(session.user(), pgCatalog::relationOid));
         node = postgres.statement();
         return switch (node.getKind()) {
             case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
@@ -138,8 +141,8 @@ public final class CalciteFrontend implements AutoCloseable {
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
                 String text = postgres.changed() || precedence.changed() ? unparse(node) : rewritten.sql();
-                yield new StatementPlan.Query(prepare(text, rewritten.order(),
-                        rewritten.parameterCount(), sql, labels));
+                yield new StatementPlan.Query(
+                        prepare(text, rewritten.order(), rewritten.parameterCount(), sql, labels));
             }
         };
     }
@@ -149,8 +152,7 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     /** @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's */
-    private PreparedQuery prepare(String text, int[] order, int parameterCount, String original,
-            List<String> labels) {
+    private PreparedQuery prepare(String text, int[] order, int parameterCount, String original, List<String> labels) {
         java.sql.PreparedStatement statement = null;
         // the hook is this thread's only: other sessions plan with their own program
         try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
@@ -178,16 +180,17 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         List<String> names = id.names;
         if (names.size() > 1 && names.get(names.size() - 2).equals(SystemTables.SCHEMA)) {
-            throw SystemTables.cannotChange(systemTables.require(names.get(names.size() - 1)).name());
+            throw SystemTables.cannotChange(
+                    systemTables.require(names.get(names.size() - 1)).name());
         }
         if (names.size() > 1 && !names.get(names.size() - 2).equals(Catalog.SCHEMA)) {
-            throw new TributaryException(SqlState.UNDEFINED_OBJECT,
-                    "schema \"" + names.get(names.size() - 2) + "\" does not exist");
+            throw new TributaryException(
+                    SqlState.UNDEFINED_OBJECT, "schema \"" + names.get(names.size() - 2) + "\" does not exist");
         }
         TableDef table = catalog.require(names.get(names.size() - 1));
         if (table.isView()) {
-            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE,
-                    "cannot change materialized view \"" + table.name() + "\"");
+            throw new TributaryException(
+                    SqlState.WRONG_OBJECT_TYPE, "cannot change materialized view \"" + table.name() + "\"");
         }
         return table;
     }
@@ -197,15 +200,16 @@ public final class CalciteFrontend implements AutoCloseable {
             return table.targetColumns(List.of());
         }
         return table.targetColumns(columnList.stream()
-                .map(n -> ((SqlIdentifier) n).names.get(((SqlIdentifier) n).names.size() - 1)).toList());
+                .map(n -> ((SqlIdentifier) n).names.get(((SqlIdentifier) n).names.size() - 1))
+                .toList());
     }
 
     private StatementPlan planInsert(SqlInsert insert, ParameterRewriter rewritten, String original) {
         TableDef table = targetTable(insert.getTargetTable());
         int[] targets = targetColumns(table, insert.getTargetColumnList());
         SqlNode source = insert.getSource();
-        List<Object[]> literalRows = source.getKind() == SqlKind.VALUES
-                ? literalRows((SqlCall) source, rewritten.order()) : null;
+        List<Object[]> literalRows =
+                source.getKind() == SqlKind.VALUES ? literalRows((SqlCall) source, rewritten.order()) : null;
         if (literalRows != null) {
             for (Object[] row : literalRows) {
                 checkArity(row.length, targets.length);
@@ -239,13 +243,20 @@ public final class CalciteFrontend implements AutoCloseable {
         if (source instanceof SqlSelect select) {
             SqlNodeList items = select.getSelectList();
             for (int i = 0; i < items.size() && i < targets.length; i++) {
-                items.set(i, typedParameter(items.get(i), table.columns().get(targets[i]).type()));
+                items.set(
+                        i,
+                        typedParameter(
+                                items.get(i), table.columns().get(targets[i]).type()));
             }
         } else if (source.getKind() == SqlKind.VALUES) {
             for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
                 if (rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
                     for (int i = 0; i < row.operandCount() && i < targets.length; i++) {
-                        row.setOperand(i, typedParameter(row.operand(i), table.columns().get(targets[i]).type()));
+                        row.setOperand(
+                                i,
+                                typedParameter(
+                                        row.operand(i),
+                                        table.columns().get(targets[i]).type()));
                     }
                 }
             }
@@ -342,7 +353,8 @@ public final class CalciteFrontend implements AutoCloseable {
         if (node.getKind() == SqlKind.DEFAULT) {
             return null;
         }
-        if (node.getKind() == SqlKind.MINUS_PREFIX && node instanceof SqlBasicCall call
+        if (node.getKind() == SqlKind.MINUS_PREFIX
+                && node instanceof SqlBasicCall call
                 && call.operand(0) instanceof SqlNumericLiteral n) {
             return n.getValueAs(BigDecimal.class).negate();
         }
@@ -356,7 +368,8 @@ public final class CalciteFrontend implements AutoCloseable {
         StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
         List<SqlNode> sources = update.getSourceExpressionList().getList();
         for (int i = 0; i < sources.size(); i++) {
-            SqlNode expr = typedParameter(sources.get(i), table.columns().get(targets[i]).type());
+            SqlNode expr = typedParameter(
+                    sources.get(i), table.columns().get(targets[i]).type());
             q.append(", (").append(unparse(expr)).append(')');
         }
         appendFromWhere(q, table, alias, update.getCondition());
@@ -374,8 +387,12 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     private static void appendFromWhere(StringBuilder q, TableDef table, String alias, SqlNode condition) {
-        q.append(" FROM ").append(quote(FULL_SCHEMA)).append('.').append(quote(table.name()))
-                .append(" AS ").append(quote(alias));
+        q.append(" FROM ")
+                .append(quote(FULL_SCHEMA))
+                .append('.')
+                .append(quote(table.name()))
+                .append(" AS ")
+                .append(quote(alias));
         if (condition != null) {
             q.append(" WHERE ").append(unparse(condition));
         }

@@ -8,7 +8,6 @@ import io.tributary.common.types.Values;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ResultColumn;
-
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,8 +31,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final List<DataType> paramTypes;
     private final DataType[] markerTypes;
 
-    CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount,
-            List<String> labels) throws SQLException {
+    CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount, List<String> labels)
+            throws SQLException {
         this.statement = statement;
         this.sql = sql;
         this.order = order;
@@ -44,8 +43,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
             if (labels != null && labels.size() == md.getColumnCount() && label.startsWith("EXPR$")) {
                 label = labels.get(i - 1);
             }
-            cols.add(new ResultColumn(label,
-                    TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i))));
+            cols.add(new ResultColumn(
+                    label, TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i))));
         }
         this.columns = List.copyOf(cols);
         ParameterMetaData pmd = statement.getParameterMetaData();
@@ -78,8 +77,10 @@ final class CalcitePreparedQuery implements PreparedQuery {
     @Override
     public QueryCursor open(List<Object> params) {
         if (params.size() < paramTypes.size()) {
-            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "bind message supplies " + params.size()
-                    + " parameters, but prepared statement requires " + paramTypes.size());
+            throw new TributaryException(
+                    SqlState.PROTOCOL_VIOLATION,
+                    "bind message supplies " + params.size() + " parameters, but prepared statement requires "
+                            + paramTypes.size());
         }
         try {
             for (int k = 0; k < order.length; k++) {

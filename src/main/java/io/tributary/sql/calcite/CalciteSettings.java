@@ -1,12 +1,11 @@
 package io.tributary.sql.calcite;
 
+import java.util.Properties;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
-
-import java.util.Properties;
 
 /**
  * The one Calcite configuration both query paths use, so a view's query means what the same
@@ -23,8 +22,7 @@ final class CalciteSettings {
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false);
 
-    private CalciteSettings() {
-    }
+    private CalciteSettings() {}
 
     /** Calcite connection properties matching {@link #PARSER}; a fresh copy per caller. */
     static Properties connectionProperties() {

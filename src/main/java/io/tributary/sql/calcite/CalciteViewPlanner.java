@@ -6,20 +6,19 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
-
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * Plans materialized views with Calcite: the query is parsed, rewritten and validated exactly as
@@ -62,8 +61,13 @@ public final class CalciteViewPlanner implements ViewPlanner {
             return builder.materialize(body, names, viewId, viewName);
         } catch (TributaryException e) {
             if (subqueries && e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {
-                throw new TributaryException(e.sqlState(), e.getMessage(), 0, null,
-                        "Subqueries in WHERE and SELECT are planned as joins.", e);
+                throw new TributaryException(
+                        e.sqlState(),
+                        e.getMessage(),
+                        0,
+                        null,
+                        "Subqueries in WHERE and SELECT are planned as joins.",
+                        e);
             }
             throw e;
         } catch (RuntimeException e) {
@@ -93,8 +97,10 @@ public final class CalciteViewPlanner implements ViewPlanner {
             throw SqlErrors.translate(e, query);
         }
         if (!node.isA(SqlKind.QUERY)) {
-            throw new TributaryException(SqlState.SYNTAX_ERROR, "a materialized view needs a query, not "
-                    + node.getKind().sql.replace('_', ' '));
+            throw new TributaryException(
+                    SqlState.SYNTAX_ERROR,
+                    "a materialized view needs a query, not "
+                            + node.getKind().sql.replace('_', ' '));
         }
         node.accept(SYSTEM_TABLE_CHECK);
         return node;
@@ -129,7 +135,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 name = labels.get(i);
             }
             if (!seen.add(name)) {
-                throw new TributaryException(SqlState.DUPLICATE_COLUMN, "column \"" + name + "\" specified more than once");
+                throw new TributaryException(
+                        SqlState.DUPLICATE_COLUMN, "column \"" + name + "\" specified more than once");
             }
             names.add(name);
         }

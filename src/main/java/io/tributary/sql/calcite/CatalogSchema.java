@@ -5,16 +5,15 @@ import com.google.common.collect.Multimap;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.TableDef;
 import io.tributary.sql.ReadContext;
+import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
-
-import java.lang.reflect.Method;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Schema {@code public} for Calcite, read from the catalog at every lookup so that DDL is seen by

@@ -5,6 +5,8 @@ import io.tributary.batch.TableScan;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.sql.ReadContext;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -19,9 +21,6 @@ import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.util.ImmutableBitSet;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * A catalog table as Calcite sees it: a scan over the statement's snapshot. The "full" variant
  * includes hidden columns and is used only by the queries UPDATE and DELETE are planned into.
@@ -34,14 +33,18 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
     /** Why the relation cannot be read yet (a view being created), or empty. */
     private final java.util.function.Supplier<java.util.Optional<io.tributary.catalog.Catalog.Unreadable>> notReadable;
 
-    CatalogTable(TableDef table, ReadContext context, boolean full,
+    CatalogTable(
+            TableDef table,
+            ReadContext context,
+            boolean full,
             java.util.function.Supplier<java.util.Optional<io.tributary.catalog.Catalog.Unreadable>> notReadable) {
         this.notReadable = notReadable;
         this.table = table;
         this.context = context;
         List<ColumnDef> defs = table.columns();
         this.columns = java.util.stream.IntStream.range(0, defs.size())
-                .filter(i -> full || !defs.get(i).hidden()).toArray();
+                .filter(i -> full || !defs.get(i).hidden())
+                .toArray();
     }
 
     /** The catalog relation this table shows. */
@@ -80,8 +83,13 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
     @Override
     public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
         notReadable.get().ifPresent(why -> {
-            throw new io.tributary.common.TributaryException(io.tributary.common.SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    why.reason(), 0, null, why.hint(), null);
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    why.reason(),
+                    0,
+                    null,
+                    why.hint(),
+                    null);
         });
         Object[] key = PrimaryKeyFilter.pinnedKey(table, columns, filters, root);
         KeyRange range = key == null ? PrimaryKeyFilter.firstColumnRange(table, columns, filters, root) : null;
@@ -92,8 +100,10 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
                     Object[] row = context.snapshot().lookup(table, key);
                     return Linq4j.enumerator(row == null ? List.<Object[]>of() : List.<Object[]>of(toCalcite(row)));
                 }
-                return new ScanEnumerator(range != null ? context.snapshot().scan(table, range)
-                        : context.snapshot().scan(table));
+                return new ScanEnumerator(
+                        range != null
+                                ? context.snapshot().scan(table, range)
+                                : context.snapshot().scan(table));
             }
         };
     }

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import java.util.Set;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
@@ -12,8 +13,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
-import java.util.Set;
-
 /**
  * Makes integer arithmetic fail on overflow, as PostgreSQL's does ({@code 2147483647 + 1} is
  * 22003, not -2147483648): a planning program that first turns {@code +}, {@code -}, {@code *}
@@ -25,13 +24,14 @@ final class CheckedArithmetic {
     private static final Set<SqlTypeName> INTEGERS =
             Set.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT);
 
-    private CheckedArithmetic() {
-    }
+    private CheckedArithmetic() {}
 
     /** {@code planning}, preceded by the pass that makes integer arithmetic check for overflow. */
     static Program before(Program planning) {
-        return Programs.sequence((planner, rel, traits, materializations, lattices) ->
-                rel.accept(new Shuttle(rel.getCluster().getRexBuilder())), planning);
+        return Programs.sequence(
+                (planner, rel, traits, materializations, lattices) ->
+                        rel.accept(new Shuttle(rel.getCluster().getRexBuilder())),
+                planning);
     }
 
     /** Rewrites the expressions of every node of a plan. */
@@ -43,7 +43,8 @@ final class CheckedArithmetic {
                 @Override
                 public RexNode visitCall(RexCall call) {
                     RexNode visited = super.visitCall(call);
-                    if (!(visited instanceof RexCall c) || !INTEGERS.contains(c.getType().getSqlTypeName())) {
+                    if (!(visited instanceof RexCall c)
+                            || !INTEGERS.contains(c.getType().getSqlTypeName())) {
                         return visited;
                     }
                     SqlOperator checked = switch (c.getKind()) {

@@ -3,6 +3,10 @@ package io.tributary.sql.calcite;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.sql.PgTypeNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -13,11 +17,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-
 /**
  * The column names PostgreSQL gives to unnamed select items, where Calcite would say
  * {@code EXPR$n}: the function name for calls ({@code count}), the type name for casts
@@ -27,8 +26,7 @@ final class ColumnLabels {
     /** Labels of the names only Calcite spells so ({@code x::char(3)}, {@code x::varbinary}). */
     private static final Map<String, String> CALCITE_ONLY_LABELS = Map.of("char", "bpchar", "varbinary", "bytea");
 
-    private ColumnLabels() {
-    }
+    private ColumnLabels() {}
 
     /** One label per select item, or null when the select list has a {@code *} (positions unknown). */
     static List<String> of(SqlNode query) {
@@ -54,12 +52,14 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.AS) {
             return ((SqlCall) item).operand(1).toString();
         }
-        if (item.getKind() == SqlKind.FILTER || item.getKind() == SqlKind.WITHIN_GROUP
+        if (item.getKind() == SqlKind.FILTER
+                || item.getKind() == SqlKind.WITHIN_GROUP
                 || item.getKind() == SqlKind.OVER) {
             // sum(x) FILTER (WHERE ...), percentile_cont(...) WITHIN GROUP (...), f(x) OVER (...): the function's name
             return label(((SqlCall) item).operand(0));
         }
-        if (item.getKind() == SqlKind.CAST && item instanceof SqlBasicCall call
+        if (item.getKind() == SqlKind.CAST
+                && item instanceof SqlBasicCall call
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
             String name = spec.getTypeName().getSimple().toLowerCase(Locale.ROOT);
             DataType type = PgTypeNames.lookup(name);

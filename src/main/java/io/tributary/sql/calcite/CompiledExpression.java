@@ -4,6 +4,9 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.plan.ScalarExpr;
+import java.util.List;
+import java.util.Locale;
+import java.util.TimeZone;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
@@ -16,10 +19,6 @@ import org.apache.calcite.rex.RexExecutorImpl;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.type.SqlTypeName;
-
-import java.util.List;
-import java.util.Locale;
-import java.util.TimeZone;
 
 /**
  * A scalar expression compiled to Java by Calcite's code generator (the code its enumerable
@@ -39,8 +38,13 @@ final class CompiledExpression implements ScalarExpr {
     private final SqlTypeName calciteType;
     private final String text;
 
-    private CompiledExpression(Function1<DataContext, Object[]> function, int[] convertedColumns,
-            DataType[] convertedTypes, DataType type, SqlTypeName calciteType, String text) {
+    private CompiledExpression(
+            Function1<DataContext, Object[]> function,
+            int[] convertedColumns,
+            DataType[] convertedTypes,
+            DataType type,
+            SqlTypeName calciteType,
+            String text) {
         this.function = function;
         this.convertedColumns = convertedColumns;
         this.convertedTypes = convertedTypes;
@@ -55,18 +59,25 @@ final class CompiledExpression implements ScalarExpr {
      *
      * @param columnTypes the canonical type of every column of the rows {@code eval} gets
      */
-    static CompiledExpression compile(RexBuilder rexBuilder, RexNode expr, RelDataType rowType,
-            List<DataType> columnTypes) {
+    static CompiledExpression compile(
+            RexBuilder rexBuilder, RexNode expr, RelDataType rowType, List<DataType> columnTypes) {
         int[] converted = RelOptUtil.InputFinder.bits(expr).asList().stream()
-                .filter(i -> needsConversion(columnTypes.get(i))).mapToInt(Integer::intValue).toArray();
+                .filter(i -> needsConversion(columnTypes.get(i)))
+                .mapToInt(Integer::intValue)
+                .toArray();
         DataType[] convertedTypes = new DataType[converted.length];
         for (int i = 0; i < converted.length; i++) {
             convertedTypes[i] = columnTypes.get(converted[i]);
         }
-        Function1<DataContext, Object[]> function =
-                RexExecutorImpl.getExecutable(rexBuilder, List.of(expr), rowType).getFunction();
-        return new CompiledExpression(function, converted, convertedTypes, TypeMapping.fromRelType(expr.getType()),
-                expr.getType().getSqlTypeName(), expr.toString());
+        Function1<DataContext, Object[]> function = RexExecutorImpl.getExecutable(rexBuilder, List.of(expr), rowType)
+                .getFunction();
+        return new CompiledExpression(
+                function,
+                converted,
+                convertedTypes,
+                TypeMapping.fromRelType(expr.getType()),
+                expr.getType().getSqlTypeName(),
+                expr.toString());
     }
 
     private static boolean needsConversion(DataType t) {

@@ -6,7 +6,13 @@ import io.tributary.plan.Field;
 import io.tributary.plan.InputRef;
 import io.tributary.plan.Literal;
 import io.tributary.plan.ScalarExpr;
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.linq4j.function.NonDeterministic;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -20,20 +26,13 @@ import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexVisitorImpl;
-import org.apache.calcite.linq4j.function.NonDeterministic;
 import org.apache.calcite.schema.impl.ReflectiveFunctionBase;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
-
-import java.math.BigDecimal;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * Turns Calcite row expressions into plan expressions over a stream node's rows: column
@@ -92,7 +91,9 @@ final class ExpressionCompiler {
         RelDataTypeFactory.Builder b = factory.builder();
         for (int i = 0; i < fields.size(); i++) {
             RelDataType t = referenced.get(i);
-            b.add("c" + i, t != null ? t : TypeMapping.toRelType(factory, fields.get(i).type(), true));
+            b.add(
+                    "c" + i,
+                    t != null ? t : TypeMapping.toRelType(factory, fields.get(i).type(), true));
         }
         return b.build();
     }
@@ -112,11 +113,13 @@ final class ExpressionCompiler {
             case NUMERIC -> literal.getValueAs(BigDecimal.class);
             case VARCHAR, TEXT -> literal.getValueAs(String.class);
             case DATE -> literal.getValueAs(Integer.class);
-            case TIME -> PgTextFormat.parseTime(literal.getValueAs(TimeString.class).toString());
+            case TIME ->
+                PgTextFormat.parseTime(literal.getValueAs(TimeString.class).toString());
             case TIMESTAMP, TIMESTAMPTZ ->
-                    PgTextFormat.parseTimestamp(literal.getValueAs(TimestampString.class).toString(), false);
-            case INTERVAL -> TypeMapping.fromCalcite(type, literal.getType().getSqlTypeName(),
-                    literal.getValueAs(Long.class));
+                PgTextFormat.parseTimestamp(
+                        literal.getValueAs(TimestampString.class).toString(), false);
+            case INTERVAL ->
+                TypeMapping.fromCalcite(type, literal.getType().getSqlTypeName(), literal.getValueAs(Long.class));
             case BYTEA -> literal.getValueAs(ByteString.class).getBytes();
         };
     }
@@ -152,8 +155,8 @@ final class ExpressionCompiler {
             SqlOperator op = call.getOperator();
             if (!deterministic(op)) {
                 // a view must equal its query at every epoch; a value that changes by itself cannot
-                throw UnsupportedInViews.error("non-deterministic function " + op.getName().toLowerCase(Locale.ROOT)
-                        + " is");
+                throw UnsupportedInViews.error(
+                        "non-deterministic function " + op.getName().toLowerCase(Locale.ROOT) + " is");
             }
             return super.visitCall(call);
         }
@@ -163,7 +166,8 @@ final class ExpressionCompiler {
             if (!op.isDeterministic() || op.isDynamicFunction()) {
                 return false;
             }
-            return !(op instanceof SqlUserDefinedFunction udf && udf.getFunction() instanceof ReflectiveFunctionBase f
+            return !(op instanceof SqlUserDefinedFunction udf
+                    && udf.getFunction() instanceof ReflectiveFunctionBase f
                     && (f.method.isAnnotationPresent(NonDeterministic.class)
                             || f.method.getDeclaringClass().isAnnotationPresent(NonDeterministic.class)));
         }

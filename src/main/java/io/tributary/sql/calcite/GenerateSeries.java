@@ -71,8 +71,7 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
                     }
 
                     @Override
-                    public void close() {
-                    }
+                    public void close() {}
                 };
             }
         };

@@ -1,6 +1,11 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.sql.StatementControl;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableCollect;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
@@ -12,7 +17,6 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRepeatUnion;
 import org.apache.calcite.adapter.enumerable.EnumerableSort;
 import org.apache.calcite.adapter.enumerable.EnumerableTableSpool;
-import org.apache.calcite.adapter.enumerable.EnumerableUnion;
 import org.apache.calcite.adapter.enumerable.EnumerableWindow;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
@@ -26,12 +30,6 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
-
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.IntStream;
 
 /**
  * Calcite's standard planning program followed by a pass that puts a {@link GuardedRel} on every
@@ -56,12 +54,17 @@ final class GuardProgram implements Program {
     }
 
     @Override
-    public RelNode run(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
-            List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    public RelNode run(
+            RelOptPlanner planner,
+            RelNode rel,
+            RelTraitSet requiredOutputTraits,
+            List<RelOptMaterialization> materializations,
+            List<RelOptLattice> lattices) {
         RelNode best = standard.run(planner, rel, requiredOutputTraits, materializations, lattices);
         RelNode guarded = guard(best, new IdentityHashMap<>());
         return guarded instanceof EnumerableRel
-                ? new GuardedRel(guarded, control, GuardedEnumerable.STREAM, 0, 0, new int[0]) : guarded;
+                ? new GuardedRel(guarded, control, GuardedEnumerable.STREAM, 0, 0, new int[0])
+                : guarded;
     }
 
     /** Copies the tree with guards on its enumerable edges; shared subtrees stay shared. */
@@ -91,15 +94,30 @@ final class GuardProgram implements Program {
     private GuardedRel edge(RelNode parent, int i, RelNode child) {
         RelDataType in = child.getRowType();
         if (parent instanceof EnumerableAggregate agg && !agg.getGroupSet().isEmpty() && !keepsInputRows(agg)) {
-            return new GuardedRel(child, control, GuardedEnumerable.GROUPED,
-                    ENTRY_BYTES + rowBytes(agg.getRowType()), 0, agg.getGroupSet().toArray());
+            return new GuardedRel(
+                    child,
+                    control,
+                    GuardedEnumerable.GROUPED,
+                    ENTRY_BYTES + rowBytes(agg.getRowType()),
+                    0,
+                    agg.getGroupSet().toArray());
         }
         if (parent instanceof SetOp setOp && !setOp.all) {
-            return new GuardedRel(child, control, GuardedEnumerable.GROUPED, ENTRY_BYTES + rowBytes(in), 0,
+            return new GuardedRel(
+                    child,
+                    control,
+                    GuardedEnumerable.GROUPED,
+                    ENTRY_BYTES + rowBytes(in),
+                    0,
                     IntStream.range(0, in.getFieldCount()).toArray());
         }
         if (parent instanceof EnumerableRepeatUnion repeat && !repeat.all) {
-            return new GuardedRel(child, control, GuardedEnumerable.GROUPED, ENTRY_BYTES + rowBytes(in), 0,
+            return new GuardedRel(
+                    child,
+                    control,
+                    GuardedEnumerable.GROUPED,
+                    ENTRY_BYTES + rowBytes(in),
+                    0,
                     IntStream.range(0, in.getFieldCount()).toArray());
         }
         boolean keeps = parent instanceof EnumerableSort
@@ -111,12 +129,11 @@ final class GuardProgram implements Program {
                 || (parent instanceof EnumerableAggregate agg && keepsInputRows(agg))
                 || ((parent instanceof EnumerableHashJoin || parent instanceof EnumerableNestedLoopJoin) && i == 1);
         if (keeps) {
-            return new GuardedRel(child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), Long.MAX_VALUE,
-                    new int[0]);
+            return new GuardedRel(
+                    child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), Long.MAX_VALUE, new int[0]);
         }
         if (parent instanceof EnumerableLimitSort topN) {
-            return new GuardedRel(child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), kept(topN),
-                    new int[0]);
+            return new GuardedRel(child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), kept(topN), new int[0]);
         }
         return new GuardedRel(child, control, GuardedEnumerable.STREAM, 0, 0, new int[0]);
     }
@@ -141,10 +158,16 @@ final class GuardProgram implements Program {
     private static boolean keepsInputRows(EnumerableAggregate agg) {
         for (AggregateCall call : agg.getAggCallList()) {
             SqlKind kind = call.getAggregation().getKind();
-            if (call.isDistinct() || !call.getCollation().getFieldCollations().isEmpty()
-                    || kind == SqlKind.COLLECT || kind == SqlKind.ARRAY_AGG || kind == SqlKind.ARRAY_CONCAT_AGG
-                    || kind == SqlKind.LISTAGG || kind == SqlKind.STRING_AGG || kind == SqlKind.PERCENTILE_CONT
-                    || kind == SqlKind.PERCENTILE_DISC || kind == SqlKind.MODE) {
+            if (call.isDistinct()
+                    || !call.getCollation().getFieldCollations().isEmpty()
+                    || kind == SqlKind.COLLECT
+                    || kind == SqlKind.ARRAY_AGG
+                    || kind == SqlKind.ARRAY_CONCAT_AGG
+                    || kind == SqlKind.LISTAGG
+                    || kind == SqlKind.STRING_AGG
+                    || kind == SqlKind.PERCENTILE_CONT
+                    || kind == SqlKind.PERCENTILE_DISC
+                    || kind == SqlKind.MODE) {
                 return true;
             }
         }

@@ -28,8 +28,8 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
     private final long maxRows;
     private final int[] keys;
 
-    private GuardedEnumerable(Enumerable<T> input, StatementControl control, int mode, long bytesPerRow,
-            long maxRows, int[] keys) {
+    private GuardedEnumerable(
+            Enumerable<T> input, StatementControl control, int mode, long bytesPerRow, long maxRows, int[] keys) {
         this.input = input;
         this.control = control;
         this.mode = mode;
@@ -43,8 +43,8 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
      *
      * @param maxRows for MATERIALIZED, the most rows the consumer keeps (a top-N sort keeps N)
      */
-    public static <T> Enumerable<T> of(Enumerable<T> input, StatementControl control, int mode, long bytesPerRow,
-            long maxRows, int[] keys) {
+    public static <T> Enumerable<T> of(
+            Enumerable<T> input, StatementControl control, int mode, long bytesPerRow, long maxRows, int[] keys) {
         return new GuardedEnumerable<>(input, control, mode, bytesPerRow, maxRows, keys);
     }
 
@@ -63,6 +63,7 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
         private long rows;
         /** For GROUPED: the hashes of the group keys seen, open addressing; 0 marks a free slot. */
         private int[] hashes;
+
         private int distinct;
 
         Guarded(Enumerator<T> in, GuardedEnumerable<T> spec) {

@@ -1,6 +1,8 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.sql.StatementControl;
+import java.lang.reflect.Method;
+import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
@@ -15,9 +17,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.SingleRel;
 
-import java.lang.reflect.Method;
-import java.util.List;
-
 /**
  * A pass-through physical operator placed by {@link GuardProgram} on every edge of an enumerable
  * plan: it hands its input's rows on unchanged, checking the statement's {@link StatementControl}
@@ -25,8 +24,14 @@ import java.util.List;
  * ({@link GuardedEnumerable}). Added after planning, so no rule ever sees it.
  */
 final class GuardedRel extends SingleRel implements EnumerableRel {
-    private static final Method WRAP = Types.lookupMethod(GuardedEnumerable.class, "of",
-            org.apache.calcite.linq4j.Enumerable.class, StatementControl.class, int.class, long.class, long.class,
+    private static final Method WRAP = Types.lookupMethod(
+            GuardedEnumerable.class,
+            "of",
+            org.apache.calcite.linq4j.Enumerable.class,
+            StatementControl.class,
+            int.class,
+            long.class,
+            long.class,
             int[].class);
 
     private final StatementControl control;
@@ -77,9 +82,16 @@ final class GuardedRel extends SingleRel implements EnumerableRel {
         for (int i = 0; i < keys.length; i++) {
             keyExpressions[i] = Expressions.constant(keys[i]);
         }
-        builder.add(Expressions.return_(null, Expressions.call(WRAP, rows,
-                implementor.stash(control, StatementControl.class), Expressions.constant(mode),
-                Expressions.constant(bytesPerRow), Expressions.constant(maxRows), Expressions.newArrayInit(int.class, keyExpressions))));
+        builder.add(Expressions.return_(
+                null,
+                Expressions.call(
+                        WRAP,
+                        rows,
+                        implementor.stash(control, StatementControl.class),
+                        Expressions.constant(mode),
+                        Expressions.constant(bytesPerRow),
+                        Expressions.constant(maxRows),
+                        Expressions.newArrayInit(int.class, keyExpressions))));
         return implementor.result(physType, builder.toBlock());
     }
 }

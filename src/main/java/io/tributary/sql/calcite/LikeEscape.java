@@ -16,11 +16,17 @@ final class LikeEscape extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         SqlNode visited = super.visit(call);
-        if (visited instanceof SqlCall like && like.getKind() == SqlKind.LIKE && like.operandCount() == 2
+        if (visited instanceof SqlCall like
+                && like.getKind() == SqlKind.LIKE
+                && like.operandCount() == 2
                 && like.operand(1) instanceof SqlCharStringLiteral pattern
                 && pattern.getValueAs(String.class).indexOf('\\') >= 0) {
-            return rewritten(like.getOperator().createCall(like.getParserPosition(), like.operand(0),
-                    like.operand(1), SqlLiteral.createCharString("\\", like.getParserPosition())));
+            return rewritten(like.getOperator()
+                    .createCall(
+                            like.getParserPosition(),
+                            like.operand(0),
+                            like.operand(1),
+                            SqlLiteral.createCharString("\\", like.getParserPosition())));
         }
         return visited;
     }

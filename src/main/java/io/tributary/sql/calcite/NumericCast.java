@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import java.util.List;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
@@ -8,8 +9,6 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUtil;
-
-import java.util.List;
 
 /**
  * Casts whose PostgreSQL meaning Calcite does not share. {@code CAST(x AS NUMERIC)} without a
@@ -23,7 +22,9 @@ final class NumericCast extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         SqlNode visited = super.visit(call);
-        if (!(visited instanceof SqlBasicCall cast) || cast.getKind() != SqlKind.CAST || cast.operandCount() != 2
+        if (!(visited instanceof SqlBasicCall cast)
+                || cast.getKind() != SqlKind.CAST
+                || cast.operandCount() != 2
                 || !(cast.operand(1) instanceof SqlDataTypeSpec spec)
                 || !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic)
                 || SqlUtil.isNullLiteral(cast.operand(0), false)
@@ -44,8 +45,15 @@ final class NumericCast extends StatementRewrite {
 
     private static SqlNode call(String name, SqlNode argument, SqlCall at) {
         SqlIdentifier function = new SqlIdentifier(List.of(name), at.getParserPosition());
-        return new SqlBasicCall(new org.apache.calcite.sql.SqlUnresolvedFunction(function, null, null, null,
-                null, org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
-                List.of(argument), at.getParserPosition());
+        return new SqlBasicCall(
+                new org.apache.calcite.sql.SqlUnresolvedFunction(
+                        function,
+                        null,
+                        null,
+                        null,
+                        null,
+                        org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
+                List.of(argument),
+                at.getParserPosition());
     }
 }

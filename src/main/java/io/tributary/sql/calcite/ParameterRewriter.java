@@ -21,7 +21,9 @@ record ParameterRewriter(String sql, int[] order) {
         int n = text.length();
         while (i < n) {
             char c = text.charAt(i);
-            if ((c == 'u' || c == 'U') && i + 2 < n && text.charAt(i + 1) == '&'
+            if ((c == 'u' || c == 'U')
+                    && i + 2 < n
+                    && text.charAt(i + 1) == '&'
                     && (text.charAt(i + 2) == '"' || text.charAt(i + 2) == '\'')
                     && (i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)) && text.charAt(i - 1) != '_')) {
                 i = UnicodeEscapes.rewrite(text, i, sb);
@@ -45,7 +47,9 @@ record ParameterRewriter(String sql, int[] order) {
                 int j = eol < 0 ? n : eol;
                 sb.append(text, i, j);
                 i = j;
-            } else if (c == '$' && i + 1 < n && Character.isDigit(text.charAt(i + 1))
+            } else if (c == '$'
+                    && i + 1 < n
+                    && Character.isDigit(text.charAt(i + 1))
                     && (i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)) && text.charAt(i - 1) != '_')) {
                 int j = i + 1;
                 while (j < n && Character.isDigit(text.charAt(j))) {
@@ -60,7 +64,8 @@ record ParameterRewriter(String sql, int[] order) {
                 i++;
             }
         }
-        return new ParameterRewriter(sb.toString(), order.stream().mapToInt(Integer::intValue).toArray());
+        return new ParameterRewriter(
+                sb.toString(), order.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /** Number of distinct {@code $n} the client must bind: the largest n used. */

@@ -10,8 +10,7 @@ import java.util.Locale;
  * as {@code t}/{@code f}. Arrays reach clients as text; Tributary has no array column type.
  */
 final class PgArrayText {
-    private PgArrayText() {
-    }
+    private PgArrayText() {}
 
     static String format(Array array) throws SQLException {
         return format(array.getArray());
@@ -42,9 +41,11 @@ final class PgArrayText {
     }
 
     private static String element(String s) {
-        boolean quote = s.isEmpty() || s.toUpperCase(Locale.ROOT).equals("NULL")
-                || s.chars().anyMatch(c -> c == '{' || c == '}' || c == ',' || c == '"' || c == '\\'
-                        || Character.isWhitespace(c));
+        boolean quote = s.isEmpty()
+                || s.toUpperCase(Locale.ROOT).equals("NULL")
+                || s.chars()
+                        .anyMatch(c ->
+                                c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || Character.isWhitespace(c));
         return quote ? "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"" : s;
     }
 }

@@ -2,6 +2,8 @@ package io.tributary.sql.calcite;
 
 import io.tributary.catalog.pg.PgColumn;
 import io.tributary.catalog.pg.PgTable;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
@@ -9,9 +11,6 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A {@code pg_catalog} or {@code information_schema} relation as Calcite sees it: each scan
@@ -29,8 +28,11 @@ final class PgCalciteTable extends AbstractTable implements ScannableTable {
         RelDataTypeFactory.Builder b = typeFactory.builder();
         for (PgColumn c : table.columns()) {
             RelDataType type = TypeMapping.toRelType(typeFactory, c.type(), true);
-            b.add(c.name(), c.array()
-                    ? typeFactory.createTypeWithNullability(typeFactory.createArrayType(type, -1), true) : type);
+            b.add(
+                    c.name(),
+                    c.array()
+                            ? typeFactory.createTypeWithNullability(typeFactory.createArrayType(type, -1), true)
+                            : type);
         }
         return b.build();
     }
@@ -44,7 +46,10 @@ final class PgCalciteTable extends AbstractTable implements ScannableTable {
             for (int i = 0; i < out.length; i++) {
                 PgColumn c = columns.get(i);
                 out[i] = c.array() && row[i] != null
-                        ? ((List<?>) row[i]).stream().map(v -> TypeMapping.toCalcite(c.type(), v)).toList()
+                        ? ((List<?>) row[i])
+                                .stream()
+                                        .map(v -> TypeMapping.toCalcite(c.type(), v))
+                                        .toList()
                         : TypeMapping.toCalcite(c.type(), row[i]);
             }
             rows.add(out);

@@ -3,6 +3,10 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.pg.PgOids;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToLongBiFunction;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -17,11 +21,6 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlShuttle;
-
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.ToLongBiFunction;
 
 /**
  * Gives catalog functions and casts their PostgreSQL meaning by rewriting them into lookups in
@@ -41,16 +40,18 @@ final class PgCatalogCalls extends StatementRewrite {
     static final String DEFINITIONS_SCHEMA = "$pg";
 
     /** Templates name their tables pg__x so that they never capture the caller's aliases. */
-    private static final String ROLE =
-            "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
+    private static final String ROLE = "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
+
     private static final String DESCRIPTION = "(SELECT pg__d.description FROM pg_catalog.pg_description pg__d"
             + " WHERE pg__d.objoid = \"$0\" AND pg__d.objsubid = %s)";
     private static final Map<String, String> FUNCTIONS = Map.of(
             "pg_get_userbyid", ROLE,
             // the search path is pg_catalog, public
-            "pg_table_is_visible", "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
-                    + " AND pg__c.relnamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", " + PgOids.PUBLIC_NAMESPACE
-                    + "))",
+            "pg_table_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
+                            + " AND pg__c.relnamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", "
+                            + PgOids.PUBLIC_NAMESPACE
+                            + "))",
             "pg_get_indexdef", definition("i"),
             "pg_get_constraintdef", definition("c"),
             "pg_get_viewdef", definition("v"),
@@ -58,20 +59,24 @@ final class PgCatalogCalls extends StatementRewrite {
             "col_description", DESCRIPTION.formatted("\"$1\""),
             "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
-                    + " AND pg__c.relkind IN ('r', 'p'))",
+                            + " AND pg__c.relkind IN ('r', 'p'))",
             "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
 
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
-            "regclass", new String[] {
-                null,
-                "(SELECT pg__c.relname FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"},
-            "regtype", new String[] {
-                "(SELECT pg__t.oid FROM pg_catalog.pg_type pg__t WHERE pg__t.typname = \"$0\")",
-                "format_type(\"$0\", NULL)"},
-            "regnamespace", new String[] {
-                "(SELECT pg__n.oid FROM pg_catalog.pg_namespace pg__n WHERE pg__n.nspname = \"$0\")",
-                "(SELECT pg__n.nspname FROM pg_catalog.pg_namespace pg__n WHERE pg__n.oid = \"$0\")"});
+            "regclass",
+                    new String[] {null, "(SELECT pg__c.relname FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"
+                    },
+            "regtype",
+                    new String[] {
+                        "(SELECT pg__t.oid FROM pg_catalog.pg_type pg__t WHERE pg__t.typname = \"$0\")",
+                        "format_type(\"$0\", NULL)"
+                    },
+            "regnamespace",
+                    new String[] {
+                        "(SELECT pg__n.oid FROM pg_catalog.pg_namespace pg__n WHERE pg__n.nspname = \"$0\")",
+                        "(SELECT pg__n.nspname FROM pg_catalog.pg_namespace pg__n WHERE pg__n.oid = \"$0\")"
+                    });
 
     private final String user;
     private final ToLongBiFunction<String, String> relationOid;
@@ -94,17 +99,18 @@ final class PgCatalogCalls extends StatementRewrite {
     @Override
     public SqlNode visit(SqlIdentifier id) {
         // Babel reads an unquoted current_user, session_user or user as an identifier
-        if (id.isSimple() && !id.isComponentQuoted(0) && List.of("current_user", "session_user", "user")
-                .contains(id.getSimple().toLowerCase(Locale.ROOT))) {
+        if (id.isSimple()
+                && !id.isComponentQuoted(0)
+                && List.of("current_user", "session_user", "user")
+                        .contains(id.getSimple().toLowerCase(Locale.ROOT))) {
             return rewritten(SqlLiteral.createCharString(user, id.getParserPosition()));
         }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_schema")) {
-            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA,
-                    id.getParserPosition()));
+            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, id.getParserPosition()));
         }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_catalog")) {
-            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.DATABASE,
-                    id.getParserPosition()));
+            return rewritten(
+                    SqlLiteral.createCharString(io.tributary.catalog.Catalog.DATABASE, id.getParserPosition()));
         }
         return id;
     }
@@ -118,8 +124,8 @@ final class PgCatalogCalls extends StatementRewrite {
                 return rewritten(cast);
             }
         }
-        if ((kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS) && (arrayLiteral(call.operand(0)) != null
-                || arrayLiteral(call.operand(1)) != null)) {
+        if ((kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS)
+                && (arrayLiteral(call.operand(0)) != null || arrayLiteral(call.operand(1)) != null)) {
             SqlNode[] operands = new SqlNode[2];
             for (int i = 0; i < 2; i++) {
                 SqlNode array = arrayLiteral(call.operand(i));
@@ -127,28 +133,37 @@ final class PgCatalogCalls extends StatementRewrite {
             }
             return rewritten(call.getOperator().createCall(call.getParserPosition(), operands));
         }
-        if ((kind == SqlKind.SOME || kind == SqlKind.ALL) && call.operand(0) instanceof SqlLiteral lit
+        if ((kind == SqlKind.SOME || kind == SqlKind.ALL)
+                && call.operand(0) instanceof SqlLiteral lit
                 && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
             // Calcite compares a CHAR(n) literal with a VARCHAR array's elements only once it is VARCHAR
-            return rewritten(call.getOperator().createCall(call.getParserPosition(),
-                    castTo(lit, SqlTypeName.VARCHAR, lit.getParserPosition()), call.operand(1).accept(this)));
+            return rewritten(call.getOperator()
+                    .createCall(
+                            call.getParserPosition(),
+                            castTo(lit, SqlTypeName.VARCHAR, lit.getParserPosition()),
+                            call.operand(1).accept(this)));
         }
         if (kind == SqlKind.ITEM && call.operandCount() == 2 && !(call.operand(1) instanceof SqlLiteral)) {
             // Calcite indexes arrays by INTEGER only; PostgreSQL takes any integer expression
-            return rewritten(call.getOperator().createCall(call.getParserPosition(), call.operand(0).accept(this),
-                    castTo(call.operand(1).accept(this), SqlTypeName.INTEGER, call.getParserPosition())));
+            return rewritten(call.getOperator()
+                    .createCall(
+                            call.getParserPosition(),
+                            call.operand(0).accept(this),
+                            castTo(call.operand(1).accept(this), SqlTypeName.INTEGER, call.getParserPosition())));
         }
         if (call instanceof org.apache.calcite.sql.SqlSelect select && select.getFrom() != null) {
             select.setFrom(fromItem(select.getFrom()));
         }
-        if (call.getOperator() instanceof SqlFunction f && f.getSqlIdentifier() != null
-                && f.getSqlIdentifier().isSimple() && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
+        if (call.getOperator() instanceof SqlFunction f
+                && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple()
+                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
                 && call.operandCount() == 2) {
             // a one-dimensional array's upper bound is its length; PostgreSQL gives NULL for an empty one
-            SqlNode length = SqlStdOperatorTable.CARDINALITY.createCall(call.getParserPosition(),
-                    call.operand(0).accept(this));
-            return rewritten(SqlStdOperatorTable.NULLIF.createCall(call.getParserPosition(), length,
-                    SqlLiteral.createExactNumeric("0", call.getParserPosition())));
+            SqlNode length = SqlStdOperatorTable.CARDINALITY.createCall(
+                    call.getParserPosition(), call.operand(0).accept(this));
+            return rewritten(SqlStdOperatorTable.NULLIF.createCall(
+                    call.getParserPosition(), length, SqlLiteral.createExactNumeric("0", call.getParserPosition())));
         }
         if (call.getOperator() == SqlStdOperatorTable.CURRENT_USER
                 || call.getOperator() == SqlStdOperatorTable.SESSION_USER
@@ -156,15 +171,17 @@ final class PgCatalogCalls extends StatementRewrite {
             return rewritten(SqlLiteral.createCharString(user, call.getParserPosition()));
         }
         if (call.getOperator().getName().equalsIgnoreCase("current_schema") && call.operandCount() == 0) {
-            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA,
-                    call.getParserPosition()));
+            return rewritten(
+                    SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, call.getParserPosition()));
         }
-        if (call.getOperator() instanceof SqlFunction f && f.getSqlIdentifier() != null
+        if (call.getOperator() instanceof SqlFunction f
+                && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()) {
             String template = FUNCTIONS.get(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT));
             if (template != null && call.operandCount() > 0) {
                 List<SqlNode> args = call.getOperandList().stream()
-                        .map(a -> a == null ? null : a.accept(this)).toList();
+                        .map(a -> a == null ? null : a.accept(this))
+                        .toList();
                 return rewritten(expand(template, args));
             }
         }
@@ -181,10 +198,13 @@ final class PgCatalogCalls extends StatementRewrite {
             join.setRight(fromItem(join.getRight()));
             return join;
         }
-        if (from instanceof SqlCall as && as.getKind() == SqlKind.AS && as.operandCount() == 2
-                && as.operand(0) instanceof SqlCall fn && fn.getOperator() instanceof SqlFunction) {
-            return rewritten(SqlStdOperatorTable.AS.createCall(as.getParserPosition(), fn, as.operand(1),
-                    as.operand(1)));
+        if (from instanceof SqlCall as
+                && as.getKind() == SqlKind.AS
+                && as.operandCount() == 2
+                && as.operand(0) instanceof SqlCall fn
+                && fn.getOperator() instanceof SqlFunction) {
+            return rewritten(
+                    SqlStdOperatorTable.AS.createCall(as.getParserPosition(), fn, as.operand(1), as.operand(1)));
         }
         return from;
     }
@@ -195,12 +215,14 @@ final class PgCatalogCalls extends StatementRewrite {
      * array.
      */
     private static SqlNode arrayLiteral(SqlNode node) {
-        if (!(node instanceof SqlLiteral lit) || lit.getTypeName().getFamily()
-                != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+        if (!(node instanceof SqlLiteral lit)
+                || lit.getTypeName().getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
             return null;
         }
         String text = lit.getValueAs(String.class).trim();
-        if (text.length() < 3 || text.charAt(0) != '{' || text.charAt(text.length() - 1) != '}'
+        if (text.length() < 3
+                || text.charAt(0) != '{'
+                || text.charAt(text.length() - 1) != '}'
                 || text.indexOf('"') >= 0) {
             return null;
         }
@@ -208,8 +230,8 @@ final class PgCatalogCalls extends StatementRewrite {
         List<SqlNode> elements = new java.util.ArrayList<>();
         for (String e : text.substring(1, text.length() - 1).split(",")) {
             String v = e.trim();
-            elements.add(v.matches("-?\\d+") ? SqlLiteral.createExactNumeric(v, pos)
-                    : SqlLiteral.createCharString(v, pos));
+            elements.add(
+                    v.matches("-?\\d+") ? SqlLiteral.createExactNumeric(v, pos) : SqlLiteral.createCharString(v, pos));
         }
         return SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR.createCall(pos, elements);
     }
@@ -234,20 +256,23 @@ final class PgCatalogCalls extends StatementRewrite {
                 if (templates == null) {
                     return null;
                 }
-                if (value instanceof SqlLiteral lit && lit.getTypeName().getFamily()
-                        == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                if (value instanceof SqlLiteral lit
+                        && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
                     String text = lit.getValueAs(String.class);
                     String[] name = qualifiedName(text);
                     if (type.equals("regclass")) {
                         long oid = relationOid.applyAsLong(name[0], name[1]);
                         if (oid < 0) {
-                            throw new TributaryException(SqlState.UNDEFINED_TABLE,
-                                    "relation \"" + text + "\" does not exist");
+                            throw new TributaryException(
+                                    SqlState.UNDEFINED_TABLE, "relation \"" + text + "\" does not exist");
                         }
                         return SqlLiteral.createExactNumeric(Long.toString(oid), pos);
                     }
-                    return expand(templates[0], List.of(SqlLiteral.createCharString(name[1], pos),
-                            SqlLiteral.createCharString(name[0], pos)));
+                    return expand(
+                            templates[0],
+                            List.of(
+                                    SqlLiteral.createCharString(name[1], pos),
+                                    SqlLiteral.createCharString(name[0], pos)));
                 }
                 return expand(templates[1], List.of(value));
             }
@@ -255,8 +280,8 @@ final class PgCatalogCalls extends StatementRewrite {
     }
 
     private static SqlNode castTo(SqlNode value, SqlTypeName type, SqlParserPos pos) {
-        return SqlStdOperatorTable.CAST.createCall(pos, value,
-                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(type, pos), pos));
+        return SqlStdOperatorTable.CAST.createCall(
+                pos, value, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(type, pos), pos));
     }
 
     /** {@code [schema, name]} of a relation name as PostgreSQL reads it: unquoted parts fold to lower case. */
@@ -301,7 +326,8 @@ final class PgCatalogCalls extends StatementRewrite {
             public SqlNode visit(SqlIdentifier id) {
                 if (id.isSimple() && id.getSimple().startsWith("$")) {
                     int n = Integer.parseInt(id.getSimple().substring(1));
-                    return n < args.size() && args.get(n) != null ? args.get(n)
+                    return n < args.size() && args.get(n) != null
+                            ? args.get(n)
                             : SqlLiteral.createNull(id.getParserPosition());
                 }
                 return id;

@@ -8,8 +8,7 @@ import io.tributary.catalog.pg.PgTypes;
  * they take boxed values so NULL passes through.
  */
 public final class PgCatalogFunctions {
-    private PgCatalogFunctions() {
-    }
+    private PgCatalogFunctions() {}
 
     /** {@code format_type(type_oid, typmod)}, e.g. {@code numeric(10,2)}. */
     public static String format_type(Long oid, Integer typmod) {

@@ -1,13 +1,12 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.catalog.pg.PgTable;
-import org.apache.calcite.schema.Table;
-import org.apache.calcite.schema.impl.AbstractSchema;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
 
 /** A schema of PostgreSQL's system catalog ({@code pg_catalog}, {@code information_schema}) for Calcite. */
 final class PgCatalogSchema extends AbstractSchema {

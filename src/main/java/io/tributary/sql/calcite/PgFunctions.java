@@ -1,20 +1,17 @@
 package io.tributary.sql.calcite;
 
-import org.apache.calcite.linq4j.function.NonDeterministic;
-
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
-
 import java.math.BigDecimal;
 import java.sql.Timestamp;
+import org.apache.calcite.linq4j.function.NonDeterministic;
 
 /**
  * PostgreSQL functions Calcite's libraries lack, registered in the schema. Calcite calls the
  * public static methods by reflection.
  */
 public final class PgFunctions {
-    private PgFunctions() {
-    }
+    private PgFunctions() {}
 
     /** {@code version()}: what PostgreSQL clients parse, then what this server is. */
     public static String version() {
@@ -78,7 +75,6 @@ public final class PgFunctions {
     public static Short pg_round(Short x) {
         return x;
     }
-
 
     /** Before a cast to an integer type: NUMERIC rounds half away from zero, as PostgreSQL does. */
     public static BigDecimal pg_round(BigDecimal x) {

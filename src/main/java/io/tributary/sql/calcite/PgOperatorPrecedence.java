@@ -1,5 +1,7 @@
 package io.tributary.sql.calcite;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
@@ -12,9 +14,6 @@ import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Gives PostgreSQL's operators {@code ::} and {@code ^} their precedence. Babel's grammar applies
@@ -31,8 +30,14 @@ final class PgOperatorPrecedence extends StatementRewrite {
      * {@code ^} with PostgreSQL's precedence (left-associative, above {@code *} at 60); only
      * lives until {@link PgValueSemantics} turns it into POWER.
      */
-    static final SqlBinaryOperator EXPONENT = new SqlBinaryOperator("^", SqlKind.OTHER, 64, true,
-            ReturnTypes.DOUBLE_NULLABLE, InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);
+    static final SqlBinaryOperator EXPONENT = new SqlBinaryOperator(
+            "^",
+            SqlKind.OTHER,
+            64,
+            true,
+            ReturnTypes.DOUBLE_NULLABLE,
+            InferTypes.FIRST_KNOWN,
+            OperandTypes.NUMERIC_NUMERIC);
 
     private final String sql;
 
@@ -53,11 +58,15 @@ final class PgOperatorPrecedence extends StatementRewrite {
     }
 
     private static boolean isInfixCast(SqlNode node) {
-        return node instanceof SqlCall c && c.getKind() == SqlKind.CAST && c.getOperator().getName().equals("::");
+        return node instanceof SqlCall c
+                && c.getKind() == SqlKind.CAST
+                && c.getOperator().getName().equals("::");
     }
 
     private static boolean isCaret(SqlNode node) {
-        return node instanceof SqlCall c && c.getKind() == SqlKind.BITXOR && c.getOperator().getName().equals("^");
+        return node instanceof SqlCall c
+                && c.getKind() == SqlKind.BITXOR
+                && c.getOperator().getName().equals("^");
     }
 
     /** A binary or prefix operator call, or an infix cast: the parts of one operator expression. */
@@ -65,7 +74,8 @@ final class PgOperatorPrecedence extends StatementRewrite {
         if (!(node instanceof SqlBasicCall c)) {
             return false;
         }
-        return isInfixCast(c) || (c.getOperator() instanceof SqlBinaryOperator && c.operandCount() == 2)
+        return isInfixCast(c)
+                || (c.getOperator() instanceof SqlBinaryOperator && c.operandCount() == 2)
                 || (c.getOperator() instanceof SqlPrefixOperator && c.operandCount() == 1);
     }
 

@@ -24,8 +24,7 @@ final class PgSyntaxText {
             Pattern.compile("(?i)::\\s*pg_catalog\\s*\\.\\s*[a-z_][a-z0-9_]*\\s*\\[\\s*\\]");
     private static final Pattern QUALIFIED_TYPE = Pattern.compile("(?i)(?<=::)\\s*pg_catalog\\s*\\.");
 
-    private PgSyntaxText() {
-    }
+    private PgSyntaxText() {}
 
     static String rewrite(String sql) {
         StringBuilder out = new StringBuilder(sql.length());
@@ -65,7 +64,9 @@ final class PgSyntaxText {
                 }
                 return j + 1;
             }
-            if (quote == '\'' && sql.charAt(j) == '\\' && start > 0
+            if (quote == '\''
+                    && sql.charAt(j) == '\\'
+                    && start > 0
                     && Character.toUpperCase(sql.charAt(start - 1)) == 'E') {
                 j++;
             }
@@ -91,7 +92,8 @@ final class PgSyntaxText {
         StringBuilder sb = new StringBuilder(text.length());
         while (m.find()) {
             String r = replacement.apply(m);
-            m.appendReplacement(sb, Matcher.quoteReplacement(r + " ".repeat(m.group().length() - r.length())));
+            m.appendReplacement(
+                    sb, Matcher.quoteReplacement(r + " ".repeat(m.group().length() - r.length())));
         }
         m.appendTail(sb);
         return sb.toString();

@@ -3,11 +3,10 @@ package io.tributary.sql.calcite;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.sql.PgTypeNames;
-import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.sql.type.SqlTypeName;
-
 import java.util.Locale;
 import java.util.Map;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The PostgreSQL type names of {@link PgTypeNames} that Calcite does not know ({@code text},
@@ -15,8 +14,7 @@ import java.util.Map;
  * resolves the target of {@code x::name}. Called once per schema when a front end is built.
  */
 final class PgTypeAliases {
-    private PgTypeAliases() {
-    }
+    private PgTypeAliases() {}
 
     static void register(SchemaPlus root) {
         for (Map.Entry<String, DataType> e : PgTypeNames.all().entrySet()) {
@@ -27,8 +25,10 @@ final class PgTypeAliases {
             }
             DataType type = e.getValue();
             // Calcite's default precision, as a cast to a built-in name gets (not the column's)
-            root.add(e.getKey(), f -> f.createTypeWithNullability(
-                    f.createSqlType(TypeMapping.toRelType(f, type, true).getSqlTypeName()), true));
+            root.add(
+                    e.getKey(),
+                    f -> f.createTypeWithNullability(
+                            f.createSqlType(TypeMapping.toRelType(f, type, true).getSqlTypeName()), true));
         }
     }
 }

@@ -2,6 +2,7 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
@@ -14,8 +15,6 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
-
-import java.util.Locale;
 
 /**
  * Gives operators and functions whose meaning differs in Calcite PostgreSQL's answers:
@@ -32,35 +31,52 @@ final class PgValueSemantics extends StatementRewrite {
      * {@code FLOOR(ts TO unit)} (not week: Calcite's weeks start on Sunday, PostgreSQL's on Monday).
      */
     private static final java.util.Map<String, TimeUnit> TRUNCATABLE = java.util.Map.of(
-            "second", TimeUnit.SECOND, "minute", TimeUnit.MINUTE, "hour", TimeUnit.HOUR, "day", TimeUnit.DAY,
-            "month", TimeUnit.MONTH, "quarter", TimeUnit.QUARTER, "year", TimeUnit.YEAR);
+            "second",
+            TimeUnit.SECOND,
+            "minute",
+            TimeUnit.MINUTE,
+            "hour",
+            TimeUnit.HOUR,
+            "day",
+            TimeUnit.DAY,
+            "month",
+            TimeUnit.MONTH,
+            "quarter",
+            TimeUnit.QUARTER,
+            "year",
+            TimeUnit.YEAR);
 
     @Override
     public SqlNode visit(SqlCall call) {
         SqlParserPos pos = call.getParserPosition();
         if (call.getOperator().getName().equals("^") && call.operandCount() == 2) {
-            return rewritten(SqlStdOperatorTable.POWER.createCall(pos, call.operand(0).accept(this),
-                    call.operand(1).accept(this)));
+            return rewritten(SqlStdOperatorTable.POWER.createCall(
+                    pos, call.operand(0).accept(this), call.operand(1).accept(this)));
         }
-        if (call.getKind() == SqlKind.OTHER_FUNCTION && call.getOperator().getName().equalsIgnoreCase("concat")
+        if (call.getKind() == SqlKind.OTHER_FUNCTION
+                && call.getOperator().getName().equalsIgnoreCase("concat")
                 && call.operandCount() > 0) {
             return rewritten(concat(call));
         }
-        if (call.getOperator().getName().equalsIgnoreCase("date_trunc") && call.operandCount() == 2
+        if (call.getOperator().getName().equalsIgnoreCase("date_trunc")
+                && call.operandCount() == 2
                 && call.operand(0) instanceof SqlLiteral unit
                 && unit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
-            TimeUnit timeUnit = TRUNCATABLE.get(unit.getValueAs(String.class).trim().toLowerCase(Locale.ROOT));
+            TimeUnit timeUnit =
+                    TRUNCATABLE.get(unit.getValueAs(String.class).trim().toLowerCase(Locale.ROOT));
             if (timeUnit != null) {
-                return rewritten(SqlStdOperatorTable.FLOOR.createCall(pos, call.operand(1).accept(this),
-                        new SqlIntervalQualifier(timeUnit, null, pos)));
+                return rewritten(SqlStdOperatorTable.FLOOR.createCall(
+                        pos, call.operand(1).accept(this), new SqlIntervalQualifier(timeUnit, null, pos)));
             }
         }
         if (call.getKind() == SqlKind.EXTRACT && isDayOfWeek(call.operand(0))) {
-            SqlCall extract = call.getOperator().createCall(pos, call.operand(0), call.operand(1).accept(this));
-            return rewritten(SqlStdOperatorTable.MINUS.createCall(pos, extract,
-                    SqlLiteral.createExactNumeric("1", pos)));
+            SqlCall extract = call.getOperator()
+                    .createCall(pos, call.operand(0), call.operand(1).accept(this));
+            return rewritten(
+                    SqlStdOperatorTable.MINUS.createCall(pos, extract, SqlLiteral.createExactNumeric("1", pos)));
         }
-        if (call.getKind() == SqlKind.CAST && call.operand(0) instanceof SqlLiteral lit
+        if (call.getKind() == SqlKind.CAST
+                && call.operand(0) instanceof SqlLiteral lit
                 && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
             checkFloatRange(lit, spec);
@@ -81,7 +97,9 @@ final class PgValueSemantics extends StatementRewrite {
             if (arg instanceof SqlLiteral lit && lit.getValue() instanceof Boolean b) {
                 text = SqlLiteral.createCharString(b ? "t" : "f", pos);
             } else {
-                SqlNode cast = SqlStdOperatorTable.CAST.createCall(pos, arg.accept(this),
+                SqlNode cast = SqlStdOperatorTable.CAST.createCall(
+                        pos,
+                        arg.accept(this),
                         new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
                 text = SqlStdOperatorTable.COALESCE.createCall(pos, cast, SqlLiteral.createCharString("", pos));
             }
@@ -94,7 +112,8 @@ final class PgValueSemantics extends StatementRewrite {
         if (unit instanceof SqlIntervalQualifier q) {
             return q.timeUnitRange.startUnit == TimeUnit.DOW;
         }
-        return unit instanceof SqlLiteral lit && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER
+        return unit instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER
                 && lit.getValueAs(String.class).trim().equalsIgnoreCase("dow");
     }
 
@@ -115,8 +134,9 @@ final class PgValueSemantics extends StatementRewrite {
         }
         boolean infinite = isDouble ? Double.isInfinite(value) : Float.isInfinite((float) value);
         if (infinite && !text.toLowerCase(Locale.ROOT).contains("inf")) {
-            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "\"" + text
-                    + "\" is out of range for type " + (isDouble ? "double precision" : "real"));
+            throw new TributaryException(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "\"" + text + "\" is out of range for type " + (isDouble ? "double precision" : "real"));
         }
     }
 }

@@ -1,24 +1,23 @@
 package io.tributary.sql.calcite;
 
+import com.google.common.collect.BoundType;
+import com.google.common.collect.Range;
 import io.tributary.batch.KeyRange;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.common.types.Values;
+import java.math.BigDecimal;
+import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
-import org.apache.calcite.util.Sarg;
-import com.google.common.collect.BoundType;
-import com.google.common.collect.Range;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.NlsString;
-
-import java.math.BigDecimal;
-import java.util.List;
+import org.apache.calcite.util.Sarg;
 
 /**
  * Recognizes scan filters that pin every primary-key column to a constant or parameter
@@ -27,8 +26,7 @@ import java.util.List;
  * the row: this is an access path, never a change of result.
  */
 final class PrimaryKeyFilter {
-    private PrimaryKeyFilter() {
-    }
+    private PrimaryKeyFilter() {}
 
     /**
      * The primary-key values the filters fix, in primary-key order, or null when they do not fix
@@ -93,9 +91,11 @@ final class PrimaryKeyFilter {
             }
             if (call.getKind() == SqlKind.SEARCH) {
                 // BETWEEN and IN lists arrive as SEARCH(column, Sarg): bound by the Sarg's span
-                if (call.getOperands().get(0) instanceof RexInputRef ref && columns[ref.getIndex()] == first
+                if (call.getOperands().get(0) instanceof RexInputRef ref
+                        && columns[ref.getIndex()] == first
                         && call.getOperands().get(1) instanceof RexLiteral literal
-                        && literal.getValue() instanceof Sarg<?> sarg && !sarg.rangeSet.isEmpty()) {
+                        && literal.getValue() instanceof Sarg<?> sarg
+                        && !sarg.rangeSet.isEmpty()) {
                     Range<?> span = sarg.rangeSet.span();
                     if (span.hasLowerBound()) {
                         Object v = fromRaw(span.lowerEndpoint(), type);
@@ -126,7 +126,8 @@ final class PrimaryKeyFilter {
             if (!(left instanceof RexInputRef ref) || columns[ref.getIndex()] != first) {
                 continue;
             }
-            boolean lower = kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL || kind == SqlKind.EQUALS;
+            boolean lower =
+                    kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL || kind == SqlKind.EQUALS;
             boolean upper = kind == SqlKind.LESS_THAN || kind == SqlKind.LESS_THAN_OR_EQUAL || kind == SqlKind.EQUALS;
             if (!lower && !upper) {
                 continue;
@@ -172,8 +173,11 @@ final class PrimaryKeyFilter {
         if (raw == null || !(raw instanceof Number || raw instanceof String || raw instanceof Boolean)) {
             return null;
         }
-        if (raw instanceof Number n && kind != TypeKind.NUMERIC && kind != TypeKind.REAL
-                && kind != TypeKind.DOUBLE && new BigDecimal(n.toString()).stripTrailingZeros().scale() > 0) {
+        if (raw instanceof Number n
+                && kind != TypeKind.NUMERIC
+                && kind != TypeKind.REAL
+                && kind != TypeKind.DOUBLE
+                && new BigDecimal(n.toString()).stripTrailingZeros().scale() > 0) {
             // id = 1.5 on an integer key matches nothing; rounding it to a key would be wrong
             return null;
         }

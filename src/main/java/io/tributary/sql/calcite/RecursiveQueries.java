@@ -2,6 +2,8 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunctionCategory;
@@ -22,9 +24,6 @@ import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlNameMatchers;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * PostgreSQL's rules for {@code WITH RECURSIVE}, which Calcite does not enforce (it runs an
  * aggregate in the recursive term, for instance, and never ends): a recursive query is
@@ -35,11 +34,10 @@ import java.util.List;
  * messages and positions. Stateless.
  */
 final class RecursiveQueries {
-    private static final SqlOperatorTable FUNCTIONS = SqlLibraryOperatorTableFactory.INSTANCE
-            .getOperatorTable(SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.BIG_QUERY);
+    private static final SqlOperatorTable FUNCTIONS = SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+            SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.BIG_QUERY);
 
-    private RecursiveQueries() {
-    }
+    private RecursiveQueries() {}
 
     /**
      * Checks every recursive WITH item in {@code statement}.
@@ -87,39 +85,57 @@ final class RecursiveQueries {
         }
         SqlNode body = item.query instanceof SqlOrderBy ob ? ob.query : item.query;
         if (!(body instanceof SqlCall union) || body.getKind() != SqlKind.UNION) {
-            throw error("recursive query \"" + name
-                    + "\" does not have the form non-recursive-term UNION [ALL] recursive-term", item.name, sql);
+            throw error(
+                    "recursive query \"" + name
+                            + "\" does not have the form non-recursive-term UNION [ALL] recursive-term",
+                    item.name,
+                    sql);
         }
         Walk nonRecursive = new Walk(name);
         nonRecursive.query(union.operand(0), false);
         if (!nonRecursive.references.isEmpty()) {
-            throw error("recursive reference to query \"" + name + "\" must not appear within its non-recursive term",
-                    nonRecursive.references.get(0), sql);
+            throw error(
+                    "recursive reference to query \"" + name + "\" must not appear within its non-recursive term",
+                    nonRecursive.references.get(0),
+                    sql);
         }
         Walk recursive = new Walk(name);
         recursive.query(union.operand(1), false);
         if (recursive.inSubquery != null) {
-            throw error("recursive reference to query \"" + name + "\" must not appear within a subquery",
-                    recursive.inSubquery, sql);
+            throw error(
+                    "recursive reference to query \"" + name + "\" must not appear within a subquery",
+                    recursive.inSubquery,
+                    sql);
         }
         if (recursive.inOuterJoin != null) {
-            throw error("recursive reference to query \"" + name + "\" must not appear within an outer join",
-                    recursive.inOuterJoin, sql);
+            throw error(
+                    "recursive reference to query \"" + name + "\" must not appear within an outer join",
+                    recursive.inOuterJoin,
+                    sql);
         }
         if (recursive.references.size() > 1) {
-            throw error("recursive reference to query \"" + name + "\" must not appear more than once",
-                    recursive.references.get(1), sql);
+            throw error(
+                    "recursive reference to query \"" + name + "\" must not appear more than once",
+                    recursive.references.get(1),
+                    sql);
         }
         if (recursive.aggregate != null) {
-            throw error("aggregate functions are not allowed in a recursive query's recursive term",
-                    recursive.aggregate, sql);
+            throw error(
+                    "aggregate functions are not allowed in a recursive query's recursive term",
+                    recursive.aggregate,
+                    sql);
         }
     }
 
     private static TributaryException error(String message, SqlNode at, String sql) {
         SqlParserPos pos = at.getParserPosition();
-        return new TributaryException(SqlState.INVALID_RECURSION, message,
-                SqlErrors.offset(sql, pos.getLineNum(), pos.getColumnNum()), null, null, null);
+        return new TributaryException(
+                SqlState.INVALID_RECURSION,
+                message,
+                SqlErrors.offset(sql, pos.getLineNum(), pos.getColumnNum()),
+                null,
+                null,
+                null);
     }
 
     /** One pass over a term: where it reads the recursive name, and what the SELECTs reading it compute. */
@@ -145,8 +161,14 @@ final class RecursiveQueries {
                     from(select.getFrom(), subquery);
                 }
                 boolean readsName = references.size() > before;
-                for (SqlNode part : new SqlNode[] {select.getSelectList(), select.getWhere(), select.getGroup(),
-                        select.getHaving(), select.getWindowList(), select.getOrderList()}) {
+                for (SqlNode part : new SqlNode[] {
+                    select.getSelectList(),
+                    select.getWhere(),
+                    select.getGroup(),
+                    select.getHaving(),
+                    select.getWindowList(),
+                    select.getOrderList()
+                }) {
                     if (part != null) {
                         expression(part, subquery, readsName);
                     }
@@ -185,7 +207,8 @@ final class RecursiveQueries {
         /** @param nullable whether {@code node} is on the nullable side of an outer join */
         private void from(SqlNode node, boolean subquery, boolean nullable) {
             if (node instanceof SqlIdentifier id) {
-                if (id.names.size() == 1 && SqlNameMatchers.withCaseSensitive(true).matches(id.getSimple(), name)) {
+                if (id.names.size() == 1
+                        && SqlNameMatchers.withCaseSensitive(true).matches(id.getSimple(), name)) {
                     references.add(id);
                     if (subquery && inSubquery == null) {
                         inSubquery = id;
@@ -250,9 +273,13 @@ final class RecursiveQueries {
         }
 
         private static boolean isQuery(SqlNode node) {
-            return node instanceof SqlSelect || node instanceof SqlOrderBy || node instanceof SqlWith
-                    || node.getKind() == SqlKind.UNION || node.getKind() == SqlKind.INTERSECT
-                    || node.getKind() == SqlKind.EXCEPT || node.getKind() == SqlKind.VALUES;
+            return node instanceof SqlSelect
+                    || node instanceof SqlOrderBy
+                    || node instanceof SqlWith
+                    || node.getKind() == SqlKind.UNION
+                    || node.getKind() == SqlKind.INTERSECT
+                    || node.getKind() == SqlKind.EXCEPT
+                    || node.getKind() == SqlKind.VALUES;
         }
 
         private static boolean isAggregate(SqlCall call) {
@@ -264,8 +291,11 @@ final class RecursiveQueries {
                 return false;
             }
             List<SqlOperator> found = new ArrayList<>();
-            FUNCTIONS.lookupOperatorOverloads(new SqlIdentifier(op.getName(), SqlParserPos.ZERO),
-                    SqlFunctionCategory.USER_DEFINED_FUNCTION, SqlSyntax.FUNCTION, found,
+            FUNCTIONS.lookupOperatorOverloads(
+                    new SqlIdentifier(op.getName(), SqlParserPos.ZERO),
+                    SqlFunctionCategory.USER_DEFINED_FUNCTION,
+                    SqlSyntax.FUNCTION,
+                    found,
                     SqlNameMatchers.withCaseSensitive(false));
             return found.stream().anyMatch(SqlOperator::isAggregator);
         }

@@ -2,12 +2,11 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
-
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Translates Calcite's exceptions into the errors PostgreSQL would report for the same mistake,
@@ -21,13 +20,13 @@ final class SqlErrors {
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
     private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
     private static final Pattern UNKNOWN_TARGET = Pattern.compile("Unknown target column '([^']*)'");
-    private static final Pattern NO_FUNCTION = Pattern.compile("No match found for function signature (\\w+)\\((.*)\\)");
+    private static final Pattern NO_FUNCTION =
+            Pattern.compile("No match found for function signature (\\w+)\\((.*)\\)");
     private static final Pattern CANNOT_APPLY = Pattern.compile("Cannot apply '(.*?)' to arguments of type '(.*?)'");
     private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
     private static final Pattern NOT_GROUPED = Pattern.compile("Expression '(.*?)' is not being grouped");
 
-    private SqlErrors() {
-    }
+    private SqlErrors() {}
 
     /** The error for a failure while preparing or running {@code sql}. */
     static TributaryException translate(Throwable error, String sql) {
@@ -65,7 +64,8 @@ final class SqlErrors {
                 String m = String.valueOf(nfe.getMessage());
                 Matcher input = Pattern.compile("For input string: \"(.*)\"").matcher(m);
                 String value = input.find() ? input.group(1) : m;
-                return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION,
+                return new TributaryException(
+                        SqlState.INVALID_TEXT_REPRESENTATION,
                         "invalid input syntax for type numeric: \"" + value + "\"");
             }
         }
@@ -73,12 +73,15 @@ final class SqlErrors {
         if (message.contains("step size cannot equal zero")) {
             return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }
-        if (message.startsWith("Illegal TIMESTAMP") || message.startsWith("Illegal DATE")
+        if (message.startsWith("Illegal TIMESTAMP")
+                || message.startsWith("Illegal DATE")
                 || message.startsWith("Illegal TIME")) {
             return new TributaryException(SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax: " + message);
         }
-        if (message.contains("Invalid character for cast") || message.contains("Invalid DATE")
-                || message.contains("Invalid TIMESTAMP") || message.contains("Invalid TIME")) {
+        if (message.contains("Invalid character for cast")
+                || message.contains("Invalid DATE")
+                || message.contains("Invalid TIMESTAMP")
+                || message.contains("Invalid TIME")) {
             return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax: " + message);
         }
         return new TributaryException(SqlState.INTERNAL_ERROR, "internal error: " + message, error);
@@ -99,7 +102,8 @@ final class SqlErrors {
         String message;
         if (m.find()) {
             String token = m.group(1).trim();
-            message = token.equals("<EOF>") || token.isEmpty() ? "syntax error at end of input"
+            message = token.equals("<EOF>") || token.isEmpty()
+                    ? "syntax error at end of input"
                     : "syntax error at or near \"" + token + "\"";
         } else if (position > 0) {
             message = "syntax error at or near \"" + tokenAt(sql, position - 1) + "\"";
@@ -133,14 +137,20 @@ final class SqlErrors {
             message = "function " + x.group(1).toLowerCase() + "(" + x.group(2).toLowerCase() + ") does not exist";
         } else if ((x = CANNOT_APPLY.matcher(m)).find()) {
             state = SqlState.UNDEFINED_FUNCTION;
-            message = "operator does not exist: " + x.group(1).replace("<", "").replace(">", "").trim()
-                    + " for argument types " + x.group(2).toLowerCase();
+            message = "operator does not exist: "
+                    + x.group(1).replace("<", "").replace(">", "").trim() + " for argument types "
+                    + x.group(2).toLowerCase();
         } else if ((x = NOT_GROUPED.matcher(m)).find()) {
             state = SqlState.GROUPING_ERROR;
-            message = "column \"" + x.group(1) + "\" must appear in the GROUP BY clause or be used in an aggregate function";
-        } else if (m.contains("Cannot assign") || m.contains("incompatible types") || m.contains("Type mismatch")
-                || m.contains("must have compatible types") || m.contains("Cannot infer return type")
-                || m.contains("Illegal mixing of types") || m.contains("Cast function cannot convert")) {
+            message = "column \"" + x.group(1)
+                    + "\" must appear in the GROUP BY clause or be used in an aggregate function";
+        } else if (m.contains("Cannot assign")
+                || m.contains("incompatible types")
+                || m.contains("Type mismatch")
+                || m.contains("must have compatible types")
+                || m.contains("Cannot infer return type")
+                || m.contains("Illegal mixing of types")
+                || m.contains("Cast function cannot convert")) {
             state = SqlState.DATATYPE_MISMATCH;
             message = firstLine(m);
         } else if (m.contains("Aggregate expression is illegal") || m.contains("aggregate")) {

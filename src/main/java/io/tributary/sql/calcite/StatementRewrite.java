@@ -1,9 +1,8 @@
 package io.tributary.sql.calcite;
 
+import java.util.List;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.util.SqlShuttle;
-
-import java.util.List;
 
 /**
  * A rewrite of a parsed statement that gives a construct its PostgreSQL meaning where Calcite's
@@ -33,8 +32,8 @@ abstract class StatementRewrite extends SqlShuttle {
     static Result applyAll(SqlNode statement, StatementRewrite... more) {
         SqlNode node = statement;
         boolean any = false;
-        List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(new LikeEscape(), new AvgScale(),
-                new NumericCast(), new PgValueSemantics()));
+        List<StatementRewrite> rewrites = new java.util.ArrayList<>(
+                List.of(new LikeEscape(), new AvgScale(), new NumericCast(), new PgValueSemantics()));
         rewrites.addAll(List.of(more));
         for (StatementRewrite rewrite : rewrites) {
             node = node.accept(rewrite);
@@ -44,6 +43,5 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /** A rewritten statement; {@code changed} tells whether its text must be regenerated. */
-    record Result(SqlNode statement, boolean changed) {
-    }
+    record Result(SqlNode statement, boolean changed) {}
 }

@@ -26,6 +26,16 @@ import io.tributary.plan.StreamNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.plan.ViewPlan;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -51,17 +61,6 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.type.SqlTypeUtil;
-
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.SortedSet;
-import java.util.TreeSet;
-import java.util.stream.IntStream;
 
 /**
  * Translates a normalised relational plan ({@link ViewRewrites}) into a view's stream plan. Every node
@@ -94,8 +93,7 @@ final class StreamPlanBuilder {
      * node's fields the column of the stream node's rows holding it. The stream node may have
      * further columns: stream-key columns the relational node does not show.
      */
-    record Translated(StreamNode node, int[] columns) {
-    }
+    record Translated(StreamNode node, int[] columns) {}
 
     /**
      * Lays the translated query's rows out as the view stores them (its columns, then the stream
@@ -122,8 +120,7 @@ final class StreamPlanBuilder {
             columns.add(new ColumnDef(f.name(), f.type(), false, i >= names.size()));
         }
         int[] key = layout.streamKey();
-        MaterializeNode root = new MaterializeNode(exchange(top, Distribution.hash(key)),
-                viewId, viewName);
+        MaterializeNode root = new MaterializeNode(exchange(top, Distribution.hash(key)), viewId, viewName);
         return new ViewPlan(root, List.copyOf(columns), key.clone(), relationsRead());
     }
 
@@ -197,8 +194,10 @@ final class StreamPlanBuilder {
         }
         TableDef def = table.table();
         relations.add(def.id());
-        List<Field> fields = def.columns().stream().map(c -> new Field(c.name(), c.type())).toList();
-        SourceNode source = new SourceNode(def.id(), def.name(), fields, def.primaryKey().clone());
+        List<Field> fields =
+                def.columns().stream().map(c -> new Field(c.name(), c.type())).toList();
+        SourceNode source =
+                new SourceNode(def.id(), def.name(), fields, def.primaryKey().clone());
         int[] visible = table.columnIndexes();
         List<ScalarExpr> exprs = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -228,14 +227,16 @@ final class StreamPlanBuilder {
         Translated standIn = scan(emptyStandIn);
         FilterNode none = new FilterNode(standIn.node(), new Literal(Boolean.FALSE, DataType.BOOLEAN));
         List<ScalarExpr> exprs = values.getRowType().getFieldList().stream()
-                .<ScalarExpr>map(f -> new Literal(null, TypeMapping.fromRelType(f.getType()))).toList();
+                .<ScalarExpr>map(f -> new Literal(null, TypeMapping.fromRelType(f.getType())))
+                .toList();
         return project(none, exprs, values.getRowType().getFieldNames());
     }
 
     private Translated project(Project project) {
         Translated in = translate(project.getInput());
         List<ScalarExpr> exprs = project.getProjects().stream()
-                .map(e -> expressions.compile(e, in.node().fields(), in.columns())).toList();
+                .map(e -> expressions.compile(e, in.node().fields(), in.columns()))
+                .toList();
         return project(in.node(), exprs, project.getRowType().getFieldNames());
     }
 
@@ -251,7 +252,8 @@ final class StreamPlanBuilder {
 
     private Translated filter(Filter filter) {
         Translated in = translate(filter.getInput());
-        ScalarExpr condition = expressions.compile(filter.getCondition(), in.node().fields(), in.columns());
+        ScalarExpr condition =
+                expressions.compile(filter.getCondition(), in.node().fields(), in.columns());
         if (condition instanceof Literal l && Boolean.TRUE.equals(l.value())) {
             return in;
         }
@@ -263,11 +265,14 @@ final class StreamPlanBuilder {
             throw UnsupportedInViews.error("GROUPING SETS, ROLLUP and CUBE are");
         }
         Translated in = translate(aggregate.getInput());
-        int[] groupKeys = aggregate.getGroupSet().asList().stream().mapToInt(g -> in.columns()[g]).toArray();
+        int[] groupKeys = aggregate.getGroupSet().asList().stream()
+                .mapToInt(g -> in.columns()[g])
+                .toArray();
         List<String> names = aggregate.getRowType().getFieldNames();
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < groupKeys.length; i++) {
-            fields.add(new Field(names.get(i), in.node().fields().get(groupKeys[i]).type()));
+            fields.add(
+                    new Field(names.get(i), in.node().fields().get(groupKeys[i]).type()));
         }
         List<AggCall> calls = new ArrayList<>();
         for (AggregateCall call : aggregate.getAggCallList()) {
@@ -275,9 +280,10 @@ final class StreamPlanBuilder {
             fields.add(new Field(names.get(fields.size()), translated.type()));
             calls.add(translated);
         }
-        StreamNode input = exchange(in.node(),
-                groupKeys.length == 0 ? Distribution.SINGLE : Distribution.hash(groupKeys));
-        return new Translated(new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields)),
+        StreamNode input =
+                exchange(in.node(), groupKeys.length == 0 ? Distribution.SINGLE : Distribution.hash(groupKeys));
+        return new Translated(
+                new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields)),
                 IntStream.range(0, fields.size()).toArray());
     }
 
@@ -320,8 +326,9 @@ final class StreamPlanBuilder {
             case LEFT -> JoinKind.LEFT;
             case RIGHT -> JoinKind.RIGHT;
             case FULL -> JoinKind.FULL;
-            default -> throw UnsupportedInViews.error(
-                    join.getJoinType().name().toLowerCase(Locale.ROOT) + " joins (from IN and EXISTS subqueries) are");
+            default ->
+                throw UnsupportedInViews.error(join.getJoinType().name().toLowerCase(Locale.ROOT)
+                        + " joins (from IN and EXISTS subqueries) are");
         };
         JoinInfo info = JoinInfo.of(join.getLeft(), join.getRight(), join.getCondition());
         if (info.leftKeys.isEmpty()) {
@@ -347,8 +354,16 @@ final class StreamPlanBuilder {
             leftKeys[i] = left.columns()[info.leftKeys.get(i)];
             rightKeys[i] = right.columns()[info.rightKeys.get(i)];
             nullSafe[i] = !info.nullExclusionFlags.get(i);
-            RelDataType lt = join.getLeft().getRowType().getFieldList().get(info.leftKeys.get(i)).getType();
-            RelDataType rt = join.getRight().getRowType().getFieldList().get(info.rightKeys.get(i)).getType();
+            RelDataType lt = join.getLeft()
+                    .getRowType()
+                    .getFieldList()
+                    .get(info.leftKeys.get(i))
+                    .getType();
+            RelDataType rt = join.getRight()
+                    .getRowType()
+                    .getFieldList()
+                    .get(info.rightKeys.get(i))
+                    .getType();
             if (!ViewRewrites.sameKeyEncoding(lt, rt)) {
                 throw UnsupportedInViews.error("joining " + lt + " with " + rt + " is");
             }
@@ -369,7 +384,8 @@ final class StreamPlanBuilder {
         // join key changes is retracted by one actor and re-emitted by another; were the key not
         // part of the identity, the two changes could reach the view in either order. The side
         // that is never NULL-padded suffices (matched keys are equal).
-        IntStream keyParts = IntStream.concat(Arrays.stream(l.streamKey()), Arrays.stream(shift(r.streamKey(), leftWidth)));
+        IntStream keyParts =
+                IntStream.concat(Arrays.stream(l.streamKey()), Arrays.stream(shift(r.streamKey(), leftWidth)));
         if (kind != JoinKind.RIGHT) {
             keyParts = IntStream.concat(keyParts, Arrays.stream(leftKeys));
         }
@@ -380,11 +396,13 @@ final class StreamPlanBuilder {
             keyParts = IntStream.concat(keyParts, IntStream.of(leftWidth - 1));
         }
         if (rightPadded) {
-            keyParts = IntStream.concat(keyParts, IntStream.of(leftWidth + r.fields().size() - 1));
+            keyParts = IntStream.concat(
+                    keyParts, IntStream.of(leftWidth + r.fields().size() - 1));
         }
         int[] streamKey = keyParts.distinct().toArray();
-        return new Translated(new HashJoinNode(l, r, kind, leftKeys, rightKeys, nullSafe, condition,
-                List.copyOf(fields), streamKey), columns);
+        return new Translated(
+                new HashJoinNode(l, r, kind, leftKeys, rightKeys, nullSafe, condition, List.copyOf(fields), streamKey),
+                columns);
     }
 
     /**
@@ -396,8 +414,10 @@ final class StreamPlanBuilder {
         if (!union.all) {
             throw UnsupportedInViews.error("UNION without ALL is");
         }
-        List<Translated> branches = union.getInputs().stream().map(this::translate).toList();
-        List<RelDataType> types = union.getRowType().getFieldList().stream().map(f -> f.getType()).toList();
+        List<Translated> branches =
+                union.getInputs().stream().map(this::translate).toList();
+        List<RelDataType> types =
+                union.getRowType().getFieldList().stream().map(f -> f.getType()).toList();
         int n = types.size();
         List<List<ScalarExpr>> values = new ArrayList<>();
         for (int b = 0; b < branches.size(); b++) {
@@ -407,10 +427,11 @@ final class StreamPlanBuilder {
                 RelDataType own = input.getRowType().getFieldList().get(f).getType();
                 RexNode ref = new RexInputRef(f, own);
                 if (!SqlTypeUtil.equalSansNullability(rexBuilder.getTypeFactory(), own, types.get(f))) {
-                    ref = rexBuilder.makeCast(rexBuilder.getTypeFactory()
-                            .createTypeWithNullability(types.get(f), own.isNullable()), ref);
+                    ref = rexBuilder.makeCast(
+                            rexBuilder.getTypeFactory().createTypeWithNullability(types.get(f), own.isNullable()), ref);
                 }
-                exprs.add(expressions.compile(ref, branches.get(b).node().fields(), branches.get(b).columns()));
+                exprs.add(expressions.compile(
+                        ref, branches.get(b).node().fields(), branches.get(b).columns()));
             }
             values.add(exprs);
         }
@@ -452,7 +473,8 @@ final class StreamPlanBuilder {
         for (int i = 0; i < names.size(); i++) {
             fields.add(new Field(names.get(i), fieldTypes.get(i)));
         }
-        return new Translated(new UnionNode(List.copyOf(inputs), List.copyOf(fields), unionKey, distribution),
+        return new Translated(
+                new UnionNode(List.copyOf(inputs), List.copyOf(fields), unionKey, distribution),
                 IntStream.range(0, n).toArray());
     }
 
@@ -486,8 +508,11 @@ final class StreamPlanBuilder {
         List<SortKey> order = new ArrayList<>();
         for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
             RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
-                    ? c.direction.defaultNullDirection() : c.nullDirection;
-            order.add(new SortKey(in.columns()[c.getFieldIndex()], c.direction.isDescending(),
+                    ? c.direction.defaultNullDirection()
+                    : c.nullDirection;
+            order.add(new SortKey(
+                    in.columns()[c.getFieldIndex()],
+                    c.direction.isDescending(),
                     nulls == RelFieldCollation.NullDirection.FIRST));
         }
         long limit = constant(sort.fetch);

@@ -13,7 +13,6 @@ import io.tributary.plan.ScalarExpr;
 import io.tributary.plan.StreamNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,8 +24,7 @@ import java.util.Set;
  * through unchanged, and picking columns of a projection costs no second operator. Stateless.
  */
 final class StreamProjections {
-    private StreamProjections() {
-    }
+    private StreamProjections() {}
 
     /**
      * A projection computing {@code exprs}, named {@code names}, with the input's stream-key
@@ -54,10 +52,12 @@ final class StreamProjections {
             key[j] = pos;
         }
         Distribution distribution = carried(input.distribution(), all);
-        if (input instanceof ProjectNode inner && all.stream().allMatch(e -> e instanceof InputRef || e instanceof Literal)) {
+        if (input instanceof ProjectNode inner
+                && all.stream().allMatch(e -> e instanceof InputRef || e instanceof Literal)) {
             // the key and distribution stay valid: the fused node outputs the very same rows
             List<ScalarExpr> picked = all.stream()
-                    .map(e -> e instanceof InputRef r ? inner.exprs().get(r.index()) : e).toList();
+                    .map(e -> e instanceof InputRef r ? inner.exprs().get(r.index()) : e)
+                    .toList();
             return new ProjectNode(inner.input(), picked, List.copyOf(fields), key, distribution);
         }
         return new ProjectNode(input, List.copyOf(all), List.copyOf(fields), key, distribution);
@@ -103,8 +103,16 @@ final class StreamProjections {
             return new HashAggNode(a.input(), a.groupKeys(), a.calls(), fields);
         }
         if (node instanceof HashJoinNode j) {
-            return new HashJoinNode(j.left(), j.right(), j.kind(), j.leftKeys(), j.rightKeys(), j.nullSafe(),
-                    j.condition(), fields, j.streamKey());
+            return new HashJoinNode(
+                    j.left(),
+                    j.right(),
+                    j.kind(),
+                    j.leftKeys(),
+                    j.rightKeys(),
+                    j.nullSafe(),
+                    j.condition(),
+                    fields,
+                    j.streamKey());
         }
         if (node instanceof UnionNode u) {
             return new UnionNode(u.inputs(), fields, u.streamKey(), u.distribution());

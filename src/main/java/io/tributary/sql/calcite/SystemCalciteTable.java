@@ -2,6 +2,8 @@ package io.tributary.sql.calcite;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SystemTable;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -11,9 +13,6 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A system table as Calcite sees it: every scan takes a fresh {@link SystemTable#rows()} snapshot,

@@ -2,11 +2,10 @@ package io.tributary.sql.calcite;
 
 import io.tributary.catalog.SystemTable;
 import io.tributary.catalog.SystemTables;
-import org.apache.calcite.schema.Table;
-import org.apache.calcite.schema.impl.AbstractSchema;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
  * Schema {@link SystemTables#SCHEMA} for Calcite, read from the registry at every lookup so that

@@ -44,8 +44,8 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public RelDataType deriveAvgAggType(RelDataTypeFactory f, RelDataType argumentType) {
         RelDataType t = switch (argumentType.getSqlTypeName()) {
-            case TINYINT, SMALLINT, INTEGER, BIGINT -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION,
-                    TypeMapping.UNCONSTRAINED_NUMERIC_SCALE);
+            case TINYINT, SMALLINT, INTEGER, BIGINT ->
+                f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, TypeMapping.UNCONSTRAINED_NUMERIC_SCALE);
             // Calcite sums in the average's type: the column's precision would overflow on big tables
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, argumentType.getScale());
             default -> argumentType;

@@ -4,19 +4,18 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
-import org.apache.calcite.avatica.util.ByteString;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.sql.SqlIntervalQualifier;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.avatica.util.TimeUnit;
-
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Calendar;
 import java.util.TimeZone;
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Converts between Tributary's types and canonical values and Calcite's: column types for the
@@ -25,13 +24,12 @@ import java.util.TimeZone;
  */
 final class TypeMapping {
     private static final long MILLIS_PER_DAY = 86_400_000L;
-    private static final ThreadLocal<Calendar> UTC = ThreadLocal.withInitial(
-            () -> Calendar.getInstance(TimeZone.getTimeZone("UTC")));
+    private static final ThreadLocal<Calendar> UTC =
+            ThreadLocal.withInitial(() -> Calendar.getInstance(TimeZone.getTimeZone("UTC")));
     /** Scale given to NUMERIC columns declared without one; Calcite requires a fixed scale. */
     static final int UNCONSTRAINED_NUMERIC_SCALE = 16;
 
-    private TypeMapping() {
-    }
+    private TypeMapping() {}
 
     static RelDataType toRelType(RelDataTypeFactory f, DataType t, boolean nullable) {
         RelDataType rel = switch (t.kind()) {
@@ -41,19 +39,24 @@ final class TypeMapping {
             case BIGINT -> f.createSqlType(SqlTypeName.BIGINT);
             case REAL -> f.createSqlType(SqlTypeName.REAL);
             case DOUBLE -> f.createSqlType(SqlTypeName.DOUBLE);
-            case NUMERIC -> t.precision() > 0 && t.precision() <= TributaryTypeSystem.MAX_NUMERIC_PRECISION
-                    ? f.createSqlType(SqlTypeName.DECIMAL, t.precision(), Math.max(0, t.scale()))
-                    : f.createSqlType(SqlTypeName.DECIMAL, TributaryTypeSystem.MAX_NUMERIC_PRECISION,
-                            UNCONSTRAINED_NUMERIC_SCALE);
-            case VARCHAR -> t.precision() > 0 ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
-                    : f.createSqlType(SqlTypeName.VARCHAR);
+            case NUMERIC ->
+                t.precision() > 0 && t.precision() <= TributaryTypeSystem.MAX_NUMERIC_PRECISION
+                        ? f.createSqlType(SqlTypeName.DECIMAL, t.precision(), Math.max(0, t.scale()))
+                        : f.createSqlType(
+                                SqlTypeName.DECIMAL,
+                                TributaryTypeSystem.MAX_NUMERIC_PRECISION,
+                                UNCONSTRAINED_NUMERIC_SCALE);
+            case VARCHAR ->
+                t.precision() > 0
+                        ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
+                        : f.createSqlType(SqlTypeName.VARCHAR);
             case TEXT -> f.createSqlType(SqlTypeName.VARCHAR);
             case DATE -> f.createSqlType(SqlTypeName.DATE);
             case TIME -> f.createSqlType(SqlTypeName.TIME, 6);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, 6);
             case TIMESTAMPTZ -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6);
-            case INTERVAL -> f.createSqlIntervalType(
-                    new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO));
+            case INTERVAL ->
+                f.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO));
             case BYTEA -> f.createSqlType(SqlTypeName.VARBINARY);
         };
         return f.createTypeWithNullability(rel, nullable);
@@ -91,11 +94,15 @@ final class TypeMapping {
             case BIGINT -> DataType.BIGINT;
             case REAL -> DataType.REAL;
             case FLOAT, DOUBLE -> DataType.DOUBLE;
-            case DECIMAL -> t.getPrecision() == TributaryTypeSystem.MAX_NUMERIC_PRECISION
-                    && t.getScale() == UNCONSTRAINED_NUMERIC_SCALE
-                    ? DataType.NUMERIC : DataType.numeric(t.getPrecision(), t.getScale());
-            case VARCHAR -> t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
-                    ? DataType.TEXT : DataType.varchar(t.getPrecision());
+            case DECIMAL ->
+                t.getPrecision() == TributaryTypeSystem.MAX_NUMERIC_PRECISION
+                                && t.getScale() == UNCONSTRAINED_NUMERIC_SCALE
+                        ? DataType.NUMERIC
+                        : DataType.numeric(t.getPrecision(), t.getScale());
+            case VARCHAR ->
+                t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
+                        ? DataType.TEXT
+                        : DataType.varchar(t.getPrecision());
             case CHAR, NULL -> DataType.TEXT;
             case DATE -> DataType.DATE;
             case TIME -> DataType.TIME;
@@ -106,7 +113,8 @@ final class TypeMapping {
                 if (SqlTypeName.INTERVAL_TYPES.contains(t.getSqlTypeName())) {
                     yield DataType.INTERVAL;
                 }
-                throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED,
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
                         "values of type " + t.getSqlTypeName().getName().toLowerCase() + " are not supported here");
             }
         };
@@ -132,8 +140,10 @@ final class TypeMapping {
             case VARCHAR, TEXT -> v.toString();
             case TIME -> (long) ((Number) v).intValue() * 1000L;
             case TIMESTAMP, TIMESTAMPTZ -> ((Number) v).longValue() * 1000L;
-            case INTERVAL -> SqlTypeName.YEAR_INTERVAL_TYPES.contains(calciteType)
-                    ? new Interval(((Number) v).intValue(), 0, 0) : interval(v);
+            case INTERVAL ->
+                SqlTypeName.YEAR_INTERVAL_TYPES.contains(calciteType)
+                        ? new Interval(((Number) v).intValue(), 0, 0)
+                        : interval(v);
             case BYTEA -> ((ByteString) v).getBytes();
         };
     }
@@ -160,7 +170,7 @@ final class TypeMapping {
             case "TIME" -> DataType.TIME;
             case "TIMESTAMP" -> DataType.TIMESTAMP;
             case "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMP_TZ", "TIMESTAMP WITH LOCAL TIME ZONE" ->
-                    DataType.TIMESTAMPTZ;
+                DataType.TIMESTAMPTZ;
             case "BINARY", "VARBINARY" -> DataType.BYTEA;
             default -> DataType.TEXT;
         };
@@ -195,8 +205,11 @@ final class TypeMapping {
             case BYTEA -> rs.getBytes(i);
             case VARCHAR, TEXT -> {
                 Object o = rs.getObject(i);
-                yield o == null ? null : o instanceof String s ? s
-                        : o instanceof java.sql.Array a ? PgArrayText.format(a) : String.valueOf(o);
+                yield o == null
+                        ? null
+                        : o instanceof String s
+                                ? s
+                                : o instanceof java.sql.Array a ? PgArrayText.format(a) : String.valueOf(o);
             }
         };
         return rs.wasNull() ? null : v;
@@ -209,5 +222,4 @@ final class TypeMapping {
         }
         return (Interval) io.tributary.common.types.PgTextFormat.parse(DataType.INTERVAL, o.toString());
     }
-
 }

@@ -10,8 +10,7 @@ import io.tributary.common.TributaryException;
  * way, so they are decoded before it sees the text.
  */
 final class UnicodeEscapes {
-    private UnicodeEscapes() {
-    }
+    private UnicodeEscapes() {}
 
     /**
      * Appends the plain quoted form of the escaped token starting at {@code start} (at its
@@ -105,8 +104,13 @@ final class UnicodeEscapes {
             int from = digits == 6 ? i + 2 : i + 1;
             int cp = hex(body, from, digits);
             if (cp < 0) {
-                throw new TributaryException(SqlState.SYNTAX_ERROR, "invalid Unicode escape", start + 1, null,
-                        "Unicode escapes must be \\XXXX or \\+XXXXXX.", null);
+                throw new TributaryException(
+                        SqlState.SYNTAX_ERROR,
+                        "invalid Unicode escape",
+                        start + 1,
+                        null,
+                        "Unicode escapes must be \\XXXX or \\+XXXXXX.",
+                        null);
             }
             if (cp == 0 || cp > Character.MAX_CODE_POINT) {
                 throw syntax("invalid Unicode escape value", start);

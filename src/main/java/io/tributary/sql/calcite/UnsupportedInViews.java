@@ -5,8 +5,7 @@ import io.tributary.common.TributaryException;
 
 /** The 0A000 error for a construct a materialized view cannot maintain. */
 final class UnsupportedInViews {
-    private UnsupportedInViews() {
-    }
+    private UnsupportedInViews() {}
 
     /**
      * @param subject the construct and its verb, e.g. {@code "window functions are"}

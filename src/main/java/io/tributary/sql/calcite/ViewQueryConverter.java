@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.batch.Snapshot;
 import io.tributary.catalog.Catalog;
 import io.tributary.sql.ReadContext;
+import java.util.List;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
@@ -22,8 +23,6 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
-
-import java.util.List;
 
 /**
  * Validates a view's query against the catalog and converts it to relational algebra, with the
@@ -58,7 +57,10 @@ final class ViewQueryConverter {
         this.catalogReader = new CalciteCatalogReader(root, List.of(Catalog.SCHEMA), typeFactory, config);
         SqlOperatorTable operators = SqlOperatorTables.chain(
                 config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), catalogReader);
-        this.validator = SqlValidatorUtil.newValidator(operators, catalogReader, typeFactory,
+        this.validator = SqlValidatorUtil.newValidator(
+                operators,
+                catalogReader,
+                typeFactory,
                 SqlValidator.Config.DEFAULT
                         .withLenientOperatorLookup(config.lenientOperatorLookup())
                         .withConformance(config.conformance())
@@ -85,7 +87,10 @@ final class ViewQueryConverter {
                 (rowType, queryString, schemaPath, viewPath) -> {
                     throw new IllegalStateException("the catalog has no Calcite views to expand");
                 },
-                validator, catalogReader, cluster, StandardConvertletTable.INSTANCE,
+                validator,
+                catalogReader,
+                cluster,
+                StandardConvertletTable.INSTANCE,
                 SqlToRelConverter.config()
                         .withExpand(false)
                         // IN lists stay comparisons: a VALUES relation could not be maintained

@@ -1,6 +1,9 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.common.types.DataType;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepPlanner;
@@ -23,10 +26,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-
 /**
  * Brings a view's relational plan into the shape the stream planner translates: subqueries become
  * joins, AVG becomes SUM / COUNT, UNION becomes a DISTINCT over UNION ALL, filters move into joins
@@ -37,8 +36,7 @@ final class ViewRewrites {
     /** Guards against rules undoing each other forever; real queries need far fewer matches. */
     private static final int MATCH_LIMIT = 10_000;
 
-    private ViewRewrites() {
-    }
+    private ViewRewrites() {}
 
     static RelNode normalise(RelNode rel) {
         HepPlanner planner = new HepPlanner(program());
@@ -64,16 +62,25 @@ final class ViewRewrites {
     /** A program per use: Hep programs keep matching state. */
     private static HepProgram program() {
         RelOptRule avgOnly = AggregateReduceFunctionsRule.Config.DEFAULT
-                .withFunctionsToReduce(EnumSet.of(SqlKind.AVG)).toRule();
+                .withFunctionsToReduce(EnumSet.of(SqlKind.AVG))
+                .toRule();
         return new HepProgramBuilder()
                 .addMatchLimit(MATCH_LIMIT)
-                .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
-                        CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+                .addRuleCollection(List.of(
+                        CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+                        CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                        CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
                 .addRuleInstance(avgOnly)
                 .addRuleCollection(List.of(CoreRules.UNION_TO_DISTINCT, CoreRules.UNION_MERGE))
-                .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
-                        CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
-                        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE))
+                .addRuleCollection(List.of(
+                        CoreRules.FILTER_INTO_JOIN,
+                        CoreRules.JOIN_CONDITION_PUSH,
+                        CoreRules.JOIN_PUSH_EXPRESSIONS,
+                        CoreRules.FILTER_PROJECT_TRANSPOSE,
+                        CoreRules.FILTER_MERGE,
+                        CoreRules.PROJECT_MERGE,
+                        CoreRules.PROJECT_REMOVE,
+                        CoreRules.AGGREGATE_PROJECT_MERGE))
                 .build();
     }
 
@@ -102,10 +109,11 @@ final class ViewRewrites {
                         && call.getOperands().get(1) instanceof RexInputRef b
                         && (a.getIndex() < leftCount) != (b.getIndex() < leftCount)
                         && !sameKeyEncoding(a.getType(), b.getType())) {
-                    RelDataType common = rexBuilder.getTypeFactory().leastRestrictive(List.of(a.getType(), b.getType()));
+                    RelDataType common =
+                            rexBuilder.getTypeFactory().leastRestrictive(List.of(a.getType(), b.getType()));
                     if (common != null) {
-                        aligned = rexBuilder.makeCall(call.getOperator(), cast(rexBuilder, a, common),
-                                cast(rexBuilder, b, common));
+                        aligned = rexBuilder.makeCall(
+                                call.getOperator(), cast(rexBuilder, a, common), cast(rexBuilder, b, common));
                         changed = true;
                     }
                 }
@@ -114,14 +122,21 @@ final class ViewRewrites {
             if (!changed) {
                 return join;
             }
-            Join rewritten = join.copy(join.getTraitSet(), RexUtil.composeConjunction(rexBuilder, conjuncts),
-                    join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
-            return RelOptUtil.pushDownJoinConditions(rewritten,
-                    RelFactories.LOGICAL_BUILDER.create(join.getCluster(), null));
+            Join rewritten = join.copy(
+                    join.getTraitSet(),
+                    RexUtil.composeConjunction(rexBuilder, conjuncts),
+                    join.getLeft(),
+                    join.getRight(),
+                    join.getJoinType(),
+                    join.isSemiJoinDone());
+            return RelOptUtil.pushDownJoinConditions(
+                    rewritten, RelFactories.LOGICAL_BUILDER.create(join.getCluster(), null));
         }
 
         private static RexNode cast(RexBuilder rexBuilder, RexInputRef ref, RelDataType common) {
-            RelDataType type = rexBuilder.getTypeFactory().createTypeWithNullability(common, ref.getType().isNullable());
+            RelDataType type = rexBuilder
+                    .getTypeFactory()
+                    .createTypeWithNullability(common, ref.getType().isNullable());
             return type.equals(ref.getType()) ? ref : rexBuilder.makeCast(type, ref);
         }
     }

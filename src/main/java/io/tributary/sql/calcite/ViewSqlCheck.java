@@ -1,13 +1,12 @@
 package io.tributary.sql.calcite;
 
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
-
-import java.util.EnumSet;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * Rejects, on the validated query, the window functions and aggregate functions a view cannot
@@ -27,7 +26,8 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
             throw UnsupportedInViews.error("window functions are");
         }
         if (op.isAggregator() && !AGGREGATES.contains(op.getKind())) {
-            throw UnsupportedInViews.error("the aggregate function " + op.getName().toLowerCase(Locale.ROOT) + " is");
+            throw UnsupportedInViews.error(
+                    "the aggregate function " + op.getName().toLowerCase(Locale.ROOT) + " is");
         }
         return super.visit(call);
     }

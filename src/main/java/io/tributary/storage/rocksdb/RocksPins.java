@@ -4,15 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
-import org.rocksdb.Checkpoint;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -27,6 +18,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pinned snapshots of one {@link RocksStateStore}, each a RocksDB checkpoint in a directory of
@@ -229,7 +228,8 @@ final class RocksPins implements AutoCloseable {
             this.name = name;
             this.options = new DBOptions();
             try {
-                this.db = RocksDB.openReadOnly(options, dir.toString(), RocksStateStore.descriptors(cfOptions), handles);
+                this.db =
+                        RocksDB.openReadOnly(options, dir.toString(), RocksStateStore.descriptors(cfOptions), handles);
             } catch (RocksDBException e) {
                 options.close();
                 throw RocksStateStore.storageError(e);

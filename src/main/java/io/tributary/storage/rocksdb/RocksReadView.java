@@ -1,8 +1,9 @@
 package io.tributary.storage.rocksdb;
 
-import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
+import java.util.List;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -10,8 +11,6 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
-
-import java.util.List;
 
 /**
  * A RocksDB snapshot, whose iterators keep seeing the same committed state; or, without a

@@ -7,23 +7,6 @@ import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompressionType;
-import org.rocksdb.DBOptions;
-import org.rocksdb.EnvOptions;
-import org.rocksdb.IngestExternalFileOptions;
-import org.rocksdb.Options;
-import org.rocksdb.SstFileWriter;
-import org.rocksdb.LRUCache;
-import org.rocksdb.FlushOptions;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteOptions;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +15,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.IngestExternalFileOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileWriter;
+import org.rocksdb.WriteOptions;
 
 /**
  * {@link StateStore} on RocksDB: one column family per {@link Keyspace}; each commit is one
@@ -55,11 +54,18 @@ public final class RocksStateStore implements StateStore {
     private final RocksPins pins;
     /** Where checkpoint SST files are built before RocksDB takes them in; emptied at open. */
     private final Path ingestDirectory;
+
     private final AtomicLong ingestSeq = new AtomicLong();
     private volatile long committedEpoch;
 
-    private RocksStateStore(RocksDB db, DBOptions dbOptions, ColumnFamilyOptions cfOptions, LRUCache cache,
-            List<ColumnFamilyHandle> handles, RocksPins pins, Path ingestDirectory) {
+    private RocksStateStore(
+            RocksDB db,
+            DBOptions dbOptions,
+            ColumnFamilyOptions cfOptions,
+            LRUCache cache,
+            List<ColumnFamilyHandle> handles,
+            RocksPins pins,
+            Path ingestDirectory) {
         this.db = db;
         this.ingestDirectory = ingestDirectory;
         this.pins = pins;
@@ -100,14 +106,17 @@ public final class RocksStateStore implements StateStore {
         } catch (RocksDBException e) {
             if (String.valueOf(e.getMessage()).contains("lock file")) {
                 // RocksDB holds an exclusive lock on its directory while open
-                throw new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "cannot open the state store in "
-                        + dir + ": it is in use by another Tributary server (" + e.getMessage() + ")", e);
+                throw new TributaryException(
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        "cannot open the state store in " + dir + ": it is in use by another Tributary server ("
+                                + e.getMessage() + ")",
+                        e);
             }
-            throw new TributaryException(SqlState.INTERNAL_ERROR,
-                    "cannot open the state store in " + dir + ": " + e.getMessage(), e);
+            throw new TributaryException(
+                    SqlState.INTERNAL_ERROR, "cannot open the state store in " + dir + ": " + e.getMessage(), e);
         } catch (java.io.IOException e) {
-            throw new TributaryException(SqlState.INTERNAL_ERROR,
-                    "cannot open the state store in " + dir + ": " + e.getMessage(), e);
+            throw new TributaryException(
+                    SqlState.INTERNAL_ERROR, "cannot open the state store in " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -184,7 +193,10 @@ public final class RocksStateStore implements StateStore {
             throw new IllegalArgumentException("epoch " + epoch + " is not after " + committedEpoch);
         }
         RocksWriteBuffer rb = (RocksWriteBuffer) buffer;
-        rb.put(Keyspace.CATALOG, COMMITTED_EPOCH_KEY, ByteBuffer.allocate(8).putLong(epoch).array());
+        rb.put(
+                Keyspace.CATALOG,
+                COMMITTED_EPOCH_KEY,
+                ByteBuffer.allocate(8).putLong(epoch).array());
         rb.writeTo(db, syncWrite);
         committedEpoch = epoch;
     }
@@ -210,8 +222,9 @@ public final class RocksStateStore implements StateStore {
     private void ingest(RocksWriteBuffer buffer) {
         Path file = ingestDirectory.resolve("checkpoint-" + ingestSeq.incrementAndGet() + ".sst");
         try {
-            try (EnvOptions env = new EnvOptions(); Options options = new Options(dbOptions, cfOptions);
-                 SstFileWriter writer = new SstFileWriter(env, options)) {
+            try (EnvOptions env = new EnvOptions();
+                    Options options = new Options(dbOptions, cfOptions);
+                    SstFileWriter writer = new SstFileWriter(env, options)) {
                 writer.open(file.toString());
                 buffer.writeSorted((key, value) -> {
                     if (value == null) {

@@ -2,18 +2,17 @@ package io.tributary.storage.rocksdb;
 
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.WriteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Writes kept in Java, in order, until they are applied: as one native {@code WriteBatch} at a
@@ -37,6 +36,7 @@ final class RocksWriteBuffer implements WriteBuffer {
      * hashes nothing: checkpoints and loads that never look a key up never pay for it.
      */
     private final List<byte[]> keys = new ArrayList<>();
+
     private final List<byte[]> values = new ArrayList<>();
     private byte[] ops = new byte[64];
     private byte[] keyspaces = new byte[64];
@@ -46,11 +46,13 @@ final class RocksWriteBuffer implements WriteBuffer {
      * bulk load whose epoch commits before anyone asks never pays for indexing its rows.
      */
     private final Map<IndexKey, byte[]> written = new HashMap<>();
+
     private int indexed;
     /** The index's mark for a key this buffer deletes (compared by identity). */
     private static final byte[] DELETED = new byte[0];
     /** While a save point is set: how many writes there were at it, and index changes to undo. */
     private int savePoint = -1;
+
     private List<Object[]> undo;
 
     RocksWriteBuffer(RocksStateStore store) {

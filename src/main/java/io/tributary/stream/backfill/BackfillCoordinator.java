@@ -8,14 +8,13 @@ import io.tributary.stream.UpstreamTable;
 import io.tributary.stream.runtime.Channel;
 import io.tributary.stream.runtime.DataWrites;
 import io.tributary.stream.runtime.EpochWrites;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drives the checkpoints of one job being backfilled, on its own thread, apart from the epochs:
@@ -30,6 +29,7 @@ public final class BackfillCoordinator {
     private static final Logger LOG = LoggerFactory.getLogger(BackfillCoordinator.class);
     /** How long all actors may take to pass a checkpoint barrier before the job counts as stuck. */
     private static final long CHECKPOINT_TIMEOUT_MS = 600_000;
+
     private static final long CAUGHT_UP_POLL_MS = 5;
 
     /** Told about the job's milestones; called on the coordinator's thread. */
@@ -54,6 +54,7 @@ public final class BackfillCoordinator {
     private final List<BackfillInput> backfills;
     /** Per source ordinal, its upstream (to count the snapshot's rows) and relation id. */
     private final List<UpstreamTable> upstreams;
+
     private final List<Integer> upstreamIds;
     private final Listener listener;
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -62,14 +63,23 @@ public final class BackfillCoordinator {
     private final Thread counter;
     /** The snapshots' row count, -1 until counted. */
     private volatile long expectedSnapshotRows = -1;
+
     private volatile boolean stopped;
     private volatile JobCheckpoint current;
     private volatile BackfillProgress progress;
     private final long startedNanos = System.nanoTime();
     private final long rowsAtStart;
 
-    public BackfillCoordinator(String name, StateStore store, long intervalMs, List<Channel> sourceChannels, int actorCount,
-            List<BackfillInput> backfills, List<UpstreamTable> upstreams, List<Integer> upstreamIds, Listener listener) {
+    public BackfillCoordinator(
+            String name,
+            StateStore store,
+            long intervalMs,
+            List<Channel> sourceChannels,
+            int actorCount,
+            List<BackfillInput> backfills,
+            List<UpstreamTable> upstreams,
+            List<Integer> upstreamIds,
+            Listener listener) {
         this.name = name;
         this.store = store;
         this.intervalMs = intervalMs;

@@ -7,7 +7,6 @@ import io.tributary.stream.Op;
 import io.tributary.stream.RowStream;
 import io.tributary.stream.StateWrites;
 import io.tributary.stream.UpstreamTable;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -39,14 +38,15 @@ public final class BackfillInput implements AutoCloseable {
     private ChangeStream logStream;
     /** A full pass over the vnodes found nothing to read: every vnode has consumed every committed epoch. */
     private boolean idle;
+
     private boolean live;
     private volatile Status status;
     /** Every vnode has read its snapshot and every committed epoch, as of the last step. */
     private volatile boolean caughtUpNow;
 
     /** What the backfill had done at its last barrier. */
-    record Status(long rows, long logRows, long consumedThrough, boolean caughtUp, List<BackfillProgress.Vnode> vnodes) {
-    }
+    record Status(
+            long rows, long logRows, long consumedThrough, boolean caughtUp, List<BackfillProgress.Vnode> vnodes) {}
 
     /**
      * @param sourceOrdinal which source of the view's plan this is (a view may read a relation twice)
@@ -54,8 +54,14 @@ public final class BackfillInput implements AutoCloseable {
      * @param committed the job's committed state, to load the progress of the owned vnodes from
      * @param node the actor tree node the rows enter at
      */
-    public BackfillInput(UpstreamTable upstream, int sourceOrdinal, int progressTableId, int[] owned, ReadView committed,
-            BackfillRate rate, int node) {
+    public BackfillInput(
+            UpstreamTable upstream,
+            int sourceOrdinal,
+            int progressTableId,
+            int[] owned,
+            ReadView committed,
+            BackfillRate rate,
+            int node) {
         this.upstream = upstream;
         this.sourceOrdinal = sourceOrdinal;
         this.progressTableId = progressTableId;
@@ -63,9 +69,10 @@ public final class BackfillInput implements AutoCloseable {
         this.node = node;
         this.vnodes = new ArrayList<>(owned.length);
         for (int v : owned) {
-            byte[] stored = committed.get(io.tributary.storage.Keyspace.DATA, VnodeProgress.key(progressTableId, v,
-                    sourceOrdinal));
-            vnodes.add(stored == null ? new VnodeProgress(v, upstream.snapshotEpoch()) : VnodeProgress.decode(v, stored));
+            byte[] stored = committed.get(
+                    io.tributary.storage.Keyspace.DATA, VnodeProgress.key(progressTableId, v, sourceOrdinal));
+            vnodes.add(
+                    stored == null ? new VnodeProgress(v, upstream.snapshotEpoch()) : VnodeProgress.decode(v, stored));
         }
         this.status = summarize();
     }
@@ -200,7 +207,8 @@ public final class BackfillInput implements AutoCloseable {
         closeStreams();
         for (VnodeProgress p : vnodes) {
             if (p.phase == VnodeProgress.Phase.SNAPSHOT) {
-                throw new IllegalStateException("vnode " + p.vnode + " joins the live flow before its snapshot was read");
+                throw new IllegalStateException(
+                        "vnode " + p.vnode + " joins the live flow before its snapshot was read");
             }
             while (advance(p, STEP_ROWS, upTo, sink) >= 0) {
                 // keeps reading until the vnode has consumed every epoch through upTo
@@ -235,10 +243,18 @@ public final class BackfillInput implements AutoCloseable {
             logRows += p.logRows;
             consumed = Math.min(consumed, p.consumedThrough());
             snapshotDone &= p.phase == VnodeProgress.Phase.LOG;
-            perVnode.add(new BackfillProgress.Vnode(sourceOrdinal, p.vnode,
-                    p.phase == VnodeProgress.Phase.SNAPSHOT ? "snapshot" : "log", p.consumedThrough(), p.rows));
+            perVnode.add(new BackfillProgress.Vnode(
+                    sourceOrdinal,
+                    p.vnode,
+                    p.phase == VnodeProgress.Phase.SNAPSHOT ? "snapshot" : "log",
+                    p.consumedThrough(),
+                    p.rows));
         }
-        return new Status(rows, logRows, vnodes.isEmpty() ? Long.MAX_VALUE : consumed, snapshotDone && (idle || vnodes.isEmpty()),
+        return new Status(
+                rows,
+                logRows,
+                vnodes.isEmpty() ? Long.MAX_VALUE : consumed,
+                snapshotDone && (idle || vnodes.isEmpty()),
                 perVnode);
     }
 

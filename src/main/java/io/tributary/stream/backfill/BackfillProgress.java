@@ -15,10 +15,14 @@ import java.util.Map;
  *     it: its change log up to there is no longer needed by this job
  * @param vnodes per source and vnode, where the backfill stands
  */
-public record BackfillProgress(long rowsDone, long rowsExpected, boolean caughtUp, long rowsPerSecond,
-        Map<Integer, Long> consumedThrough, List<Vnode> vnodes) {
+public record BackfillProgress(
+        long rowsDone,
+        long rowsExpected,
+        boolean caughtUp,
+        long rowsPerSecond,
+        Map<Integer, Long> consumedThrough,
+        List<Vnode> vnodes) {
 
     /** One vnode of one source: phase {@code snapshot} or {@code log}, the epoch read through, rows read. */
-    public record Vnode(int source, int vnode, String phase, long epoch, long rows) {
-    }
+    public record Vnode(int source, int vnode, String phase, long epoch, long rows) {}
 }

@@ -2,7 +2,6 @@ package io.tributary.stream.backfill;
 
 import io.tributary.stream.Barrier;
 import io.tributary.stream.StateWrites;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,5 +5,4 @@ package io.tributary.stream.backfill;
  * upstreams' live flow: every change after epoch {@code upTo} follows in the channel, so the
  * receiving backfill first reads the change log through {@code upTo}, then passes the live changes.
  */
-public record JoinLive(long upTo) {
-}
+public record JoinLive(long upTo) {}

@@ -1,7 +1,6 @@
 package io.tributary.stream.backfill;
 
 import io.tributary.storage.TableKeys;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -12,7 +11,10 @@ import java.nio.ByteBuffer;
  * changes of epoch {@code reading} up to {@code lastPk}. Mutable; owned by one actor thread.
  */
 final class VnodeProgress {
-    enum Phase { SNAPSHOT, LOG }
+    enum Phase {
+        SNAPSHOT,
+        LOG
+    }
 
     final int vnode;
     Phase phase;
@@ -40,13 +42,21 @@ final class VnodeProgress {
 
     static byte[] key(int progressTableId, int vnode, int sourceOrdinal) {
         byte[] prefix = TableKeys.vnodeStart(progressTableId, vnode);
-        return ByteBuffer.allocate(prefix.length + 4).put(prefix).putInt(sourceOrdinal).array();
+        return ByteBuffer.allocate(prefix.length + 4)
+                .put(prefix)
+                .putInt(sourceOrdinal)
+                .array();
     }
 
     byte[] encode() {
         int pkLength = lastPk == null ? -1 : lastPk.length;
         ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 8 + 8 + 4 + Math.max(0, pkLength));
-        b.put((byte) phase.ordinal()).putLong(epoch).putLong(reading).putLong(rows).putLong(logRows).putInt(pkLength);
+        b.put((byte) phase.ordinal())
+                .putLong(epoch)
+                .putLong(reading)
+                .putLong(rows)
+                .putLong(logRows)
+                .putInt(pkLength);
         if (lastPk != null) {
             b.put(lastPk);
         }

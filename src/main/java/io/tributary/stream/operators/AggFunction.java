@@ -4,7 +4,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.plan.AggCall;
 import io.tributary.plan.AggKind;
-
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -19,8 +18,8 @@ import java.util.function.Supplier;
  * @param create an accumulator over no values
  * @param load an accumulator from a stored row and the column its state starts at
  */
-record AggFunction(List<DataType> stateTypes, Supplier<Accumulator> create,
-        BiFunction<Object[], Integer, Accumulator> load) {
+record AggFunction(
+        List<DataType> stateTypes, Supplier<Accumulator> create, BiFunction<Object[], Integer, Accumulator> load) {
 
     /**
      * The function computing {@code call} over input values of {@code argType} (ignored for
@@ -31,18 +30,25 @@ record AggFunction(List<DataType> stateTypes, Supplier<Accumulator> create,
      */
     static AggFunction of(AggCall call, DataType argType) {
         return switch (call.kind()) {
-            case COUNT -> new AggFunction(List.of(DataType.BIGINT), CountAccumulator::new,
-                    (row, at) -> new CountAccumulator((Long) row[at]));
+            case COUNT ->
+                new AggFunction(
+                        List.of(DataType.BIGINT),
+                        CountAccumulator::new,
+                        (row, at) -> new CountAccumulator((Long) row[at]));
             case SUM, SUM0 -> sum(call, argType);
             case MIN, MAX -> {
                 boolean min = call.kind() == AggKind.MIN;
-                yield new AggFunction(List.of(argType), () -> new ExtremeAccumulator(argType, min, null),
+                yield new AggFunction(
+                        List.of(argType),
+                        () -> new ExtremeAccumulator(argType, min, null),
                         (row, at) -> new ExtremeAccumulator(argType, min, row[at]));
             }
             case BOOL_AND, BOOL_OR -> {
                 require(call, argType.kind() == TypeKind.BOOLEAN);
                 boolean and = call.kind() == AggKind.BOOL_AND;
-                yield new AggFunction(List.of(DataType.BIGINT, DataType.BIGINT), () -> new BoolAccumulator(and, 0, 0),
+                yield new AggFunction(
+                        List.of(DataType.BIGINT, DataType.BIGINT),
+                        () -> new BoolAccumulator(and, 0, 0),
                         (row, at) -> new BoolAccumulator(and, (Long) row[at], (Long) row[at + 1]));
             }
         };
@@ -54,22 +60,31 @@ record AggFunction(List<DataType> stateTypes, Supplier<Accumulator> create,
         require(call, argType.kind().isNumeric());
         return switch (type.kind()) {
             case SMALLINT, INTEGER, BIGINT -> {
-                require(call, argType.kind() == TypeKind.SMALLINT || argType.kind() == TypeKind.INTEGER
-                        || argType.kind() == TypeKind.BIGINT);
+                require(
+                        call,
+                        argType.kind() == TypeKind.SMALLINT
+                                || argType.kind() == TypeKind.INTEGER
+                                || argType.kind() == TypeKind.BIGINT);
                 OnceWarning overflow = new OnceWarning(call + " does not fit " + type.sqlName()
                         + " in some group; it reads NULL there until it fits again");
-                yield new AggFunction(List.of(DataType.NUMERIC, DataType.BIGINT),
+                yield new AggFunction(
+                        List.of(DataType.NUMERIC, DataType.BIGINT),
                         () -> new IntegralSumAccumulator(type, zeroWhenEmpty, overflow, BigDecimal.ZERO, 0),
-                        (row, at) -> new IntegralSumAccumulator(type, zeroWhenEmpty, overflow,
-                                (BigDecimal) row[at], (Long) row[at + 1]));
+                        (row, at) -> new IntegralSumAccumulator(
+                                type, zeroWhenEmpty, overflow, (BigDecimal) row[at], (Long) row[at + 1]));
             }
-            case NUMERIC -> new AggFunction(List.of(DataType.NUMERIC, DataType.BIGINT),
-                    () -> new DecimalSumAccumulator(type, zeroWhenEmpty, BigDecimal.ZERO, 0),
-                    (row, at) -> new DecimalSumAccumulator(type, zeroWhenEmpty, (BigDecimal) row[at],
-                            (Long) row[at + 1]));
-            case REAL, DOUBLE -> new AggFunction(List.of(DataType.DOUBLE, DataType.BIGINT),
-                    () -> new FloatSumAccumulator(type, zeroWhenEmpty, 0, 0),
-                    (row, at) -> new FloatSumAccumulator(type, zeroWhenEmpty, (Double) row[at], (Long) row[at + 1]));
+            case NUMERIC ->
+                new AggFunction(
+                        List.of(DataType.NUMERIC, DataType.BIGINT),
+                        () -> new DecimalSumAccumulator(type, zeroWhenEmpty, BigDecimal.ZERO, 0),
+                        (row, at) -> new DecimalSumAccumulator(
+                                type, zeroWhenEmpty, (BigDecimal) row[at], (Long) row[at + 1]));
+            case REAL, DOUBLE ->
+                new AggFunction(
+                        List.of(DataType.DOUBLE, DataType.BIGINT),
+                        () -> new FloatSumAccumulator(type, zeroWhenEmpty, 0, 0),
+                        (row, at) ->
+                                new FloatSumAccumulator(type, zeroWhenEmpty, (Double) row[at], (Long) row[at + 1]));
             default -> throw new IllegalArgumentException("no streaming " + call + " returning " + type.sqlName());
         };
     }

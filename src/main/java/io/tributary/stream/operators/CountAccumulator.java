@@ -4,8 +4,7 @@ package io.tributary.stream.operators;
 final class CountAccumulator implements Accumulator {
     private long count;
 
-    CountAccumulator() {
-    }
+    CountAccumulator() {}
 
     CountAccumulator(long count) {
         this.count = count;

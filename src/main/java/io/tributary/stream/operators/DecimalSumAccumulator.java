@@ -1,7 +1,6 @@
 package io.tributary.stream.operators;
 
 import io.tributary.common.types.DataType;
-
 import java.math.BigDecimal;
 
 /**
@@ -28,9 +27,11 @@ final class DecimalSumAccumulator implements Accumulator {
 
     @Override
     public void add(Object value, int sign) {
-        BigDecimal x = value instanceof BigDecimal d ? d
-                : value instanceof Float || value instanceof Double ? BigDecimal.valueOf(((Number) value).doubleValue())
-                : BigDecimal.valueOf(((Number) value).longValue());
+        BigDecimal x = value instanceof BigDecimal d
+                ? d
+                : value instanceof Float || value instanceof Double
+                        ? BigDecimal.valueOf(((Number) value).doubleValue())
+                        : BigDecimal.valueOf(((Number) value).longValue());
         count += sign;
         // back to a plain zero when empty, so a scale brought by removed values does not linger
         sum = count == 0 ? BigDecimal.ZERO : sign > 0 ? sum.add(x) : sum.subtract(x);

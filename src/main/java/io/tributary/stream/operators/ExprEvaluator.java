@@ -37,9 +37,15 @@ public final class ExprEvaluator {
         } catch (TributaryException e) {
             errors++;
             if (logs(errors)) {
-                LOG.warn("{}: evaluating {} failed ({} {}), using NULL; {} such errors so far"
-                        + " (logging the first and every {}th)", operator, expr, e.sqlState(), e.getMessage(),
-                        errors, LOG_EVERY);
+                LOG.warn(
+                        "{}: evaluating {} failed ({} {}), using NULL; {} such errors so far"
+                                + " (logging the first and every {}th)",
+                        operator,
+                        expr,
+                        e.sqlState(),
+                        e.getMessage(),
+                        errors,
+                        LOG_EVERY);
             }
             return null;
         }

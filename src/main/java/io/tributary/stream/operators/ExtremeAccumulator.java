@@ -3,7 +3,6 @@ package io.tributary.stream.operators;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.types.DataType;
-
 import java.util.Arrays;
 
 /**
@@ -19,6 +18,7 @@ final class ExtremeAccumulator implements Accumulator {
     private Object extreme;
     /** The memcomparable encoding of {@link #extreme}, or null while there is none. */
     private byte[] extremeKey;
+
     private boolean lost;
 
     ExtremeAccumulator(DataType type, boolean min, Object extreme) {

@@ -10,6 +10,7 @@ import java.util.Arrays;
 final class GroupState {
     /** The group key values as first seen; output rows carry these, so they never change representation. */
     final Object[] key;
+
     final Accumulator[] accumulators;
     long rowCount;
     /** Whether the state changed since it was last written to the group table. */

@@ -15,7 +15,6 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -66,6 +65,7 @@ public final class HashAggOperator implements Operator {
     private final AggFunction[] functions;
     /** Per call, its value table, or null when the call keeps no values. */
     private final ValueTable[] valueTables;
+
     private final StateTable groups;
     private final int groupRowWidth;
     private final Map<GroupKey, GroupState> cache;
@@ -84,10 +84,11 @@ public final class HashAggOperator implements Operator {
     /** As the public constructor, caching at most {@code cacheGroups} decoded groups. */
     HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed, int cacheGroups) {
         if (stateTableIds.length != node.stateTableCount()) {
-            throw new IllegalArgumentException("aggregation needs " + node.stateTableCount()
-                    + " state tables, got " + stateTableIds.length);
+            throw new IllegalArgumentException(
+                    "aggregation needs " + node.stateTableCount() + " state tables, got " + stateTableIds.length);
         }
-        List<DataType> inputTypes = node.input().fields().stream().map(Field::type).toList();
+        List<DataType> inputTypes =
+                node.input().fields().stream().map(Field::type).toList();
         this.groupKeys = node.groupKeys().clone();
         this.groupKeyTypes = Arrays.stream(groupKeys).mapToObj(inputTypes::get).toList();
         this.calls = node.calls().toArray(new AggCall[0]);
@@ -101,14 +102,13 @@ public final class HashAggOperator implements Operator {
             functions[i] = AggFunction.of(call, argType);
             groupRowTypes.addAll(functions[i].stateTypes());
             if (call.keepsValues()) {
-                valueTables[i] = new ValueTable(stateTableIds[nextTable++], groupKeyTypes, argType,
-                        call.kind() == AggKind.MAX, committed);
+                valueTables[i] = new ValueTable(
+                        stateTableIds[nextTable++], groupKeyTypes, argType, call.kind() == AggKind.MAX, committed);
             }
         }
         groupRowTypes.add(DataType.BIGINT);
         this.groupRowWidth = groupRowTypes.size();
-        this.groups = new StateTable(stateTableIds[0], groupKeyTypes, null, groupKeys.length, groupRowTypes,
-                committed);
+        this.groups = new StateTable(stateTableIds[0], groupKeyTypes, null, groupKeys.length, groupRowTypes, committed);
         this.cache = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<GroupKey, GroupState> eldest) {
@@ -202,7 +202,8 @@ public final class HashAggOperator implements Operator {
             keyValues[i] = row[groupKeys[i]];
         }
         Object[] stored = groups.get(keyValues);
-        return stored == null ? GroupState.empty(keyValues, functions)
+        return stored == null
+                ? GroupState.empty(keyValues, functions)
                 : GroupState.load(stored, groupKeys.length, functions);
     }
 
@@ -272,6 +273,5 @@ public final class HashAggOperator implements Operator {
     }
 
     /** A group changed by the current chunk and its output row before the chunk (null when it had none). */
-    private record Touched(GroupState group, Object[] before) {
-    }
+    private record Touched(GroupState group, Object[] before) {}
 }

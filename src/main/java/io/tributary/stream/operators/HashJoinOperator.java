@@ -12,7 +12,6 @@ import io.tributary.stream.Op;
 import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateWrites;
-
 import java.util.Arrays;
 import java.util.List;
 
@@ -63,10 +62,9 @@ public final class HashJoinOperator implements Operator {
             throw new IllegalArgumentException("left keys, right keys and null-safe flags differ in number");
         }
         JoinKind kind = node.kind();
-        this.left = new JoinSide(node.left(), node.leftKeys(), kind.padsLeft(), stateTableIds[0], committed,
-                cacheKeys);
-        this.right = new JoinSide(node.right(), node.rightKeys(), kind.padsRight(), stateTableIds[1], committed,
-                cacheKeys);
+        this.left = new JoinSide(node.left(), node.leftKeys(), kind.padsLeft(), stateTableIds[0], committed, cacheKeys);
+        this.right =
+                new JoinSide(node.right(), node.rightKeys(), kind.padsRight(), stateTableIds[1], committed, cacheKeys);
         requireSameKeyEncoding(left.keyTypes(), right.keyTypes());
         this.nullSafe = node.nullSafe().clone();
         this.condition = node.condition();

@@ -1,7 +1,6 @@
 package io.tributary.stream.operators;
 
 import io.tributary.common.types.DataType;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
@@ -18,6 +17,7 @@ final class IntegralSumAccumulator implements Accumulator {
     private long sum;
     /** The sum while it lies outside {@code long}'s range, else null. */
     private BigInteger wide;
+
     private long count;
 
     IntegralSumAccumulator(DataType type, boolean zeroWhenEmpty, OnceWarning overflow, BigDecimal sum, long count) {

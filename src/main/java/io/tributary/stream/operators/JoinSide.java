@@ -8,7 +8,6 @@ import io.tributary.plan.StreamNode;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -57,6 +56,7 @@ final class JoinSide {
     private final int cacheKeys;
     /** Rows held by cached buckets; the cache is bounded in rows too, since one key may have millions. */
     private long cachedRows;
+
     private final ByteWriter scratch = new ByteWriter(64);
 
     /**

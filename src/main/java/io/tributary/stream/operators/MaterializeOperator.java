@@ -13,7 +13,6 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +33,7 @@ public final class MaterializeOperator implements Operator {
     private final DataType[] types;
     /** Per field, the Java class of its canonical values; a value of another class is converted. */
     private final Class<?>[] canonical;
+
     private final StateTable rows;
 
     /** @param committed the latest committed state, read when the view's rows are looked up; not closed here */

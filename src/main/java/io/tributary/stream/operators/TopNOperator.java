@@ -13,7 +13,6 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,6 +46,7 @@ public final class TopNOperator implements Operator {
     private final long end;
     /** Input columns forming the state key: sort columns, then stream key columns. */
     private final int[] keyColumns;
+
     private final StateTable rows;
     /** The rows currently emitted and not retracted, by state key: ranks offset + 1 .. end. */
     private NavigableMap<byte[], Object[]> range;

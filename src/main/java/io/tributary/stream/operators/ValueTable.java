@@ -5,7 +5,6 @@ import io.tributary.storage.ReadView;
 import io.tributary.stream.KeyOrder;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,16 +26,15 @@ final class ValueTable {
     private final StateTable table;
     private final int groupWidth;
 
-    ValueTable(int tableId, List<DataType> groupKeyTypes, DataType valueType, boolean descending,
-            ReadView committed) {
+    ValueTable(int tableId, List<DataType> groupKeyTypes, DataType valueType, boolean descending, ReadView committed) {
         List<DataType> keyTypes = new ArrayList<>(groupKeyTypes);
         keyTypes.add(valueType);
         List<KeyOrder> order = new ArrayList<>();
         groupKeyTypes.forEach(t -> order.add(KeyOrder.DEFAULT));
         // the value column never holds NULL, so where NULL would sort does not matter
         order.add(descending ? new KeyOrder(true, false) : KeyOrder.DEFAULT);
-        this.table = new StateTable(tableId, keyTypes, order, groupKeyTypes.size(),
-                List.of(valueType, DataType.BIGINT), committed);
+        this.table = new StateTable(
+                tableId, keyTypes, order, groupKeyTypes.size(), List.of(valueType, DataType.BIGINT), committed);
         this.groupWidth = groupKeyTypes.size();
     }
 

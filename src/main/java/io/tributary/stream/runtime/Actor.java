@@ -1,19 +1,18 @@
 package io.tributary.stream.runtime;
 
+import io.tributary.storage.ReadView;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
-import io.tributary.storage.ReadView;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.JoinLive;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One parallel instance of a fragment: a thread that reads its input channels, pushes chunks
@@ -47,8 +46,7 @@ final class Actor {
     }
 
     /** A channel feeding tree node {@code node}; {@code backfill} is that node's backfill, if any. */
-    record Input(Channel channel, int node, BackfillInput backfill) {
-    }
+    record Input(Channel channel, int node, BackfillInput backfill) {}
 
     /** Where an actor's failure goes: the epoch collector, or a backfilling job's coordinator. */
     interface FailureSink {
@@ -70,8 +68,15 @@ final class Actor {
      * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
      * @param stateView the view the operators' state tables read; closed when the actor ends
      */
-    Actor(String name, Node[] nodes, List<Input> inputs, Dispatcher output, BarrierCollector collector,
-            List<BackfillInput> backfills, FailureSink failures, ReadView stateView) {
+    Actor(
+            String name,
+            Node[] nodes,
+            List<Input> inputs,
+            Dispatcher output,
+            BarrierCollector collector,
+            List<BackfillInput> backfills,
+            FailureSink failures,
+            ReadView stateView) {
         this.name = name;
         this.failures = failures;
         this.nodes = nodes;
@@ -273,5 +278,4 @@ final class Actor {
             }
         }
     }
-
 }

@@ -2,7 +2,6 @@ package io.tributary.stream.runtime;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -34,8 +33,10 @@ final class BarrierCollector {
     /** Actor thread: it passed barrier {@code barrierEpoch}; {@code writes} are its state changes. */
     synchronized void collected(Actor actor, long barrierEpoch, EpochWrites writes) {
         if (barrierEpoch != epoch) {
-            failed(actor, new IllegalStateException("barrier for epoch " + barrierEpoch
-                    + " arrived while epoch " + epoch + " is being collected"));
+            failed(
+                    actor,
+                    new IllegalStateException("barrier for epoch " + barrierEpoch + " arrived while epoch " + epoch
+                            + " is being collected"));
             return;
         }
         collected.put(actor, writes);

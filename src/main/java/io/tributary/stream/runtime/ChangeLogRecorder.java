@@ -13,7 +13,6 @@ import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,11 +38,11 @@ final class ChangeLogRecorder implements Dispatcher {
     private final ByteWriter keyWriter = new ByteWriter(64);
     /** The open epoch's net change per key: {old row before the epoch, row now}, encoded. */
     private final Map<ByteBuffer, byte[][]> open = new HashMap<>();
+
     private final ConcurrentLinkedQueue<Closed> closed = new ConcurrentLinkedQueue<>();
 
     /** One epoch's net changes: per changed key its pk, and its rows before and after the epoch (null: absent). */
-    private record Closed(long epoch, List<byte[]> pks, List<byte[][]> rows) {
-    }
+    private record Closed(long epoch, List<byte[]> pks, List<byte[][]> rows) {}
 
     ChangeLogRecorder(int relationId, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes) {
         this.relationId = relationId;
@@ -105,9 +104,17 @@ final class ChangeLogRecorder implements Dispatcher {
                 byte[] pk = c.pks().get(i);
                 byte[][] change = c.rows().get(i);
                 if (LoggedChange.net(change[0], change[1]) != null) {
-                    ChangeLogWriter.append(buffer, relationId, c.epoch(), VirtualNodes.of(pk), pk,
-                            change[0] == null ? ChangeLogOp.INSERT : change[1] == null ? ChangeLogOp.DELETE
-                                    : ChangeLogOp.UPDATE, change[0], change[1]);
+                    ChangeLogWriter.append(
+                            buffer,
+                            relationId,
+                            c.epoch(),
+                            VirtualNodes.of(pk),
+                            pk,
+                            change[0] == null
+                                    ? ChangeLogOp.INSERT
+                                    : change[1] == null ? ChangeLogOp.DELETE : ChangeLogOp.UPDATE,
+                            change[0],
+                            change[1]);
                 }
             }
         }

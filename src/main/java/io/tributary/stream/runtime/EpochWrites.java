@@ -1,7 +1,6 @@
 package io.tributary.stream.runtime;
 
 import io.tributary.stream.StateWrites;
-
 import java.util.ArrayList;
 import java.util.List;
 

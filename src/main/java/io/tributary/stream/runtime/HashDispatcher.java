@@ -5,7 +5,6 @@ import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.Vnodes;
-
 import java.util.List;
 
 /**

@@ -11,7 +11,6 @@ import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.BackfillRate;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -25,8 +24,7 @@ import java.util.function.IntFunction;
  */
 final class JobBuilder {
     /** A plan node occurrence with its state table ids; occurrences are unique even if plan nodes are shared. */
-    private record Occurrence(StreamNode node, int[] stateTableIds, List<Occurrence> inputs) {
-    }
+    private record Occurrence(StreamNode node, int[] stateTableIds, List<Occurrence> inputs) {}
 
     private final String name;
     private final StateStore store;
@@ -40,6 +38,7 @@ final class JobBuilder {
     private final List<BackfillInput> backfills = new ArrayList<>();
     /** The relation each source reads, by source ordinal (plan order). */
     private final List<Integer> sourceRelations = new ArrayList<>();
+
     private int sourceCount;
     private final List<RelationFeed.Subscription> subscriptions = new ArrayList<>();
     private final List<ReadView> openedViews = new ArrayList<>();
@@ -50,17 +49,27 @@ final class JobBuilder {
      * What a job being backfilled reads: per upstream relation id its snapshot and log, the table
      * its per-vnode positions are kept in, and its rate.
      */
-    record Backfill(java.util.Map<Integer, io.tributary.stream.UpstreamTable> upstreams, int progressTableId,
-            BackfillRate rate) {
-    }
+    record Backfill(
+            java.util.Map<Integer, io.tributary.stream.UpstreamTable> upstreams,
+            int progressTableId,
+            BackfillRate rate) {}
 
     /** The actors of a built job and what a backfilling job's coordinator needs. */
-    record Built(StreamJob job, List<Channel> sourceChannels, List<BackfillInput> backfills, List<Integer> sourceRelations) {
-    }
+    record Built(
+            StreamJob job,
+            List<Channel> sourceChannels,
+            List<BackfillInput> backfills,
+            List<Integer> sourceRelations) {}
 
     /** @param backfill what to backfill from (a job being created), or null (a job that is live) */
-    JobBuilder(String name, StateStore store, BarrierCollector collector, Function<SourceNode, RelationFeed> feeds,
-            int parallelism, Backfill backfill, FailureRouter failures) {
+    JobBuilder(
+            String name,
+            StateStore store,
+            BarrierCollector collector,
+            Function<SourceNode, RelationFeed> feeds,
+            int parallelism,
+            Backfill backfill,
+            FailureRouter failures) {
         this.name = name;
         this.store = store;
         this.collector = collector;
@@ -73,13 +82,19 @@ final class JobBuilder {
     Built build(MaterializeNode root, int[] stateTableIds) {
         Occurrence tree = occurrence(root, stateTableIds);
         int p = parallelismOf(root);
-        RelationFeed feed = new RelationFeed(root.relationId(), root.streamKey(),
-                types(root.fields(), root.streamKey()), types(root.fields(), null), p);
+        RelationFeed feed = new RelationFeed(
+                root.relationId(),
+                root.streamKey(),
+                types(root.fields(), root.streamKey()),
+                types(root.fields(), null),
+                p);
         buildFragment(tree, p, feed::slot);
-        return new Built(new StreamJob(actors, subscriptions, feed, sourceChannels, failures), sourceChannels,
-                backfills, sourceRelations);
+        return new Built(
+                new StreamJob(actors, subscriptions, feed, sourceChannels, failures),
+                sourceChannels,
+                backfills,
+                sourceRelations);
     }
-
 
     /**
      * Undoes a build that failed halfway: cancels the subscriptions made so far (or upstream
@@ -109,8 +124,7 @@ final class JobBuilder {
     }
 
     /** A leaf of a fragment: an exchange or source occurrence at tree node {@code index}. */
-    private record Leaf(Occurrence occurrence, int index) {
-    }
+    private record Leaf(Occurrence occurrence, int index) {}
 
     private void buildFragment(Occurrence root, int p, IntFunction<Dispatcher> outputs) {
         int fragment = fragmentCount++;
@@ -146,8 +160,14 @@ final class JobBuilder {
                 for (int i = 0; i < p; i++) {
                     BackfillInput b = null;
                     if (backfill != null) {
-                        b = new BackfillInput(backfill.upstreams().get(source.relationId()), ordinal,
-                                backfill.progressTableId(), mapping.owned(i), views.get(i), backfill.rate(), leaf.index());
+                        b = new BackfillInput(
+                                backfill.upstreams().get(source.relationId()),
+                                ordinal,
+                                backfill.progressTableId(),
+                                mapping.owned(i),
+                                views.get(i),
+                                backfill.rate(),
+                                leaf.index());
                         actorBackfills.get(i).add(b);
                         backfills.add(b);
                     }
@@ -173,13 +193,26 @@ final class JobBuilder {
             }
         }
         for (int i = 0; i < p; i++) {
-            actors.add(new Actor(name + "/" + fragment + "/" + i, nodesByActor.get(i).toArray(new Actor.Node[0]),
-                    inputs.get(i), outputs.apply(i), collector, actorBackfills.get(i), failures, views.get(i)));
+            actors.add(new Actor(
+                    name + "/" + fragment + "/" + i,
+                    nodesByActor.get(i).toArray(new Actor.Node[0]),
+                    inputs.get(i),
+                    outputs.apply(i),
+                    collector,
+                    actorBackfills.get(i),
+                    failures,
+                    views.get(i)));
         }
     }
 
-    private void visit(Occurrence o, int parent, int port, List<Actor.Node> nodes, List<Leaf> leaves,
-            ReadView view, boolean isRoot) {
+    private void visit(
+            Occurrence o,
+            int parent,
+            int port,
+            List<Actor.Node> nodes,
+            List<Leaf> leaves,
+            ReadView view,
+            boolean isRoot) {
         int index = nodes.size();
         StreamNode node = o.node();
         if (node instanceof SourceNode || !isRoot && node instanceof ExchangeNode) {

@@ -20,8 +20,7 @@ import io.tributary.stream.operators.UnionOperator;
 
 /** Builds the operator for a plan node; sources and exchanges are actor inputs, not operators. Stateless. */
 final class OperatorFactory {
-    private OperatorFactory() {
-    }
+    private OperatorFactory() {}
 
     /**
      * @param stateTableIds the node's state table ids (see {@code StatePlan})

@@ -3,7 +3,6 @@ package io.tributary.stream.runtime;
 import io.tributary.common.types.DataType;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,8 +23,7 @@ final class RelationFeed {
     private final List<CopyOnWriteArrayList<Dispatcher>> slots = new ArrayList<>();
 
     /** Channels for one subscribing job: for each of its actors, one channel per slot. */
-    record Subscription(RelationFeed feed, List<List<Channel>> channelsByActor, List<Dispatcher> dispatchers) {
-    }
+    record Subscription(RelationFeed feed, List<List<Channel>> channelsByActor, List<Dispatcher> dispatchers) {}
 
     RelationFeed(int relationId, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes, int slotCount) {
         this.relationId = relationId;

@@ -3,7 +3,6 @@ package io.tributary.stream.runtime;
 import io.tributary.stream.backfill.BackfillCoordinator;
 import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.backfill.JoinLive;
-
 import java.util.List;
 
 /**
@@ -22,8 +21,12 @@ final class StreamJob {
     /** Per upstream feed, the recorders keeping its change log for this job (one per slot). */
     private final java.util.Map<RelationFeed, List<ChangeLogRecorder>> recorders = new java.util.LinkedHashMap<>();
 
-    StreamJob(List<Actor> actors, List<RelationFeed.Subscription> subscriptions, RelationFeed feed,
-            List<Channel> sourceChannels, FailureRouter failures) {
+    StreamJob(
+            List<Actor> actors,
+            List<RelationFeed.Subscription> subscriptions,
+            RelationFeed feed,
+            List<Channel> sourceChannels,
+            FailureRouter failures) {
         this.actors = actors;
         this.subscriptions = subscriptions;
         this.feed = feed;

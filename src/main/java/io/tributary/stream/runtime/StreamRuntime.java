@@ -11,7 +11,6 @@ import io.tributary.stream.UpstreamTable;
 import io.tributary.stream.backfill.BackfillCoordinator;
 import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.backfill.BackfillRate;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -90,18 +89,31 @@ public final class StreamRuntime implements AutoCloseable {
      * @param upstreams per relation id the view reads, its snapshot and log
      * @param progressTableId where the per-vnode positions are kept
      */
-    public void launchBackfill(MaterializeNode root, int[] stateTableIds, int parallelism,
-            Map<Integer, UpstreamTable> upstreams, int progressTableId, BackfillRate rate, BackfillListener listener) {
+    public void launchBackfill(
+            MaterializeNode root,
+            int[] stateTableIds,
+            int parallelism,
+            Map<Integer, UpstreamTable> upstreams,
+            int progressTableId,
+            BackfillRate rate,
+            BackfillListener listener) {
         int viewId = root.relationId();
         FailureRouter failures = new FailureRouter(null);
-        JobBuilder.Built built = build(root, stateTableIds, parallelism,
-                new JobBuilder.Backfill(upstreams, progressTableId, rate), failures);
+        JobBuilder.Built built = build(
+                root, stateTableIds, parallelism, new JobBuilder.Backfill(upstreams, progressTableId, rate), failures);
         List<UpstreamTable> bySource = new ArrayList<>();
         for (int relation : built.sourceRelations()) {
             bySource.add(upstreams.get(relation));
         }
-        BackfillCoordinator coordinator = new BackfillCoordinator(root.relationName(), store, checkpointIntervalMs,
-                built.sourceChannels(), built.job().actorCount(), built.backfills(), bySource, built.sourceRelations(),
+        BackfillCoordinator coordinator = new BackfillCoordinator(
+                root.relationName(),
+                store,
+                checkpointIntervalMs,
+                built.sourceChannels(),
+                built.job().actorCount(),
+                built.backfills(),
+                bySource,
+                built.sourceRelations(),
                 new BackfillCoordinator.Listener() {
                     @Override
                     public boolean caughtUp() throws InterruptedException {
@@ -120,8 +132,8 @@ public final class StreamRuntime implements AutoCloseable {
             if (!logs.containsKey(feed)) {
                 List<ChangeLogRecorder> slots = new ArrayList<>();
                 for (int i = 0; i < feed.slotCount(); i++) {
-                    slots.add(new ChangeLogRecorder(feed.relationId(), feed.keyColumns(), feed.keyTypes(),
-                            feed.columnTypes()));
+                    slots.add(new ChangeLogRecorder(
+                            feed.relationId(), feed.keyColumns(), feed.keyTypes(), feed.columnTypes()));
                 }
                 logs.put(feed, slots);
             }
@@ -132,10 +144,14 @@ public final class StreamRuntime implements AutoCloseable {
     }
 
     /** Builds a job's actors, undoing what was built when that fails halfway. */
-    private JobBuilder.Built build(MaterializeNode root, int[] stateTableIds, int parallelism,
-            JobBuilder.Backfill backfill, FailureRouter failures) {
-        JobBuilder builder = new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, backfill,
-                failures);
+    private JobBuilder.Built build(
+            MaterializeNode root,
+            int[] stateTableIds,
+            int parallelism,
+            JobBuilder.Backfill backfill,
+            FailureRouter failures) {
+        JobBuilder builder =
+                new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, backfill, failures);
         try {
             return builder.build(root, stateTableIds);
         } catch (RuntimeException | Error e) {
@@ -244,8 +260,14 @@ public final class StreamRuntime implements AutoCloseable {
         if (upstream != null) {
             return upstream.feed();
         }
-        return tableFeeds.computeIfAbsent(source.relationId(), id -> new RelationFeed(id, source.streamKey(),
-                JobBuilder.types(source.fields(), source.streamKey()), JobBuilder.types(source.fields(), null), 1));
+        return tableFeeds.computeIfAbsent(
+                source.relationId(),
+                id -> new RelationFeed(
+                        id,
+                        source.streamKey(),
+                        JobBuilder.types(source.fields(), source.streamKey()),
+                        JobBuilder.types(source.fields(), null),
+                        1));
     }
 
     @Override

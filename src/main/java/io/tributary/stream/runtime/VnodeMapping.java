@@ -26,6 +26,8 @@ final class VnodeMapping {
 
     /** Vnodes owned by actor {@code index}, ascending. */
     int[] owned(int index) {
-        return java.util.stream.IntStream.range(0, VirtualNodes.COUNT).filter(v -> owner(v) == index).toArray();
+        return java.util.stream.IntStream.range(0, VirtualNodes.COUNT)
+                .filter(v -> owner(v) == index)
+                .toArray();
     }
 }

@@ -6,8 +6,8 @@ import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.storage.ChangeLogCursor;
 import io.tributary.storage.ChangeLogReader;
-import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
 import io.tributary.storage.LoggedChange;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
@@ -16,7 +16,6 @@ import io.tributary.storage.TableKeys;
 import io.tributary.stream.ChangeStream;
 import io.tributary.stream.RowStream;
 import io.tributary.stream.UpstreamTable;
-
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -39,8 +38,8 @@ public final class LocalUpstreamTable implements UpstreamTable {
     private final ReadView latest;
     private final ChangeLogReader log;
 
-    private LocalUpstreamTable(StateStore store, long snapshotEpoch, int relationId, RowCodec codec,
-            ReadView snapshot) {
+    private LocalUpstreamTable(
+            StateStore store, long snapshotEpoch, int relationId, RowCodec codec, ReadView snapshot) {
         this.store = store;
         this.snapshotEpoch = snapshotEpoch;
         this.relationId = relationId;
@@ -57,10 +56,11 @@ public final class LocalUpstreamTable implements UpstreamTable {
      * @param columnTypes the relation's column types, which its rows are encoded with
      * @throws TributaryException XX000 when the store has no such pin
      */
-    public static LocalUpstreamTable open(StateStore store, PinnedSnapshot pin, int relationId,
-            List<DataType> columnTypes) {
-        ReadView view = store.openPinned(pin.name()).orElseThrow(() -> new TributaryException(
-                SqlState.INTERNAL_ERROR, "the snapshot pinned as \"" + pin.name() + "\" is gone"));
+    public static LocalUpstreamTable open(
+            StateStore store, PinnedSnapshot pin, int relationId, List<DataType> columnTypes) {
+        ReadView view = store.openPinned(pin.name())
+                .orElseThrow(() -> new TributaryException(
+                        SqlState.INTERNAL_ERROR, "the snapshot pinned as \"" + pin.name() + "\" is gone"));
         return new LocalUpstreamTable(store, pin.epoch(), relationId, new RowCodec(columnTypes), view);
     }
 
@@ -85,7 +85,8 @@ public final class LocalUpstreamTable implements UpstreamTable {
     @Override
     public long snapshotRows() {
         long rows = 0;
-        try (KvIterator it = snapshot.scan(Keyspace.DATA, TableKeys.tableStart(relationId), TableKeys.tableEnd(relationId))) {
+        try (KvIterator it =
+                snapshot.scan(Keyspace.DATA, TableKeys.tableStart(relationId), TableKeys.tableEnd(relationId))) {
             while (it.next()) {
                 // the count may be abandoned: the job is being stopped and its snapshot released
                 if ((++rows & 0xffff) == 0 && Thread.currentThread().isInterrupted()) {
@@ -101,7 +102,9 @@ public final class LocalUpstreamTable implements UpstreamTable {
         if (epoch != snapshotEpoch) {
             throw new IllegalArgumentException("the snapshot is of epoch " + snapshotEpoch + ", not " + epoch);
         }
-        KvIterator it = snapshot.scan(Keyspace.DATA, TableKeys.resumeKey(relationId, vnode, startAfterPk),
+        KvIterator it = snapshot.scan(
+                Keyspace.DATA,
+                TableKeys.resumeKey(relationId, vnode, startAfterPk),
                 TableKeys.vnodeEnd(relationId, vnode));
         return new RowStream() {
             private byte[] pk;

@@ -1,16 +1,15 @@
 package io.tributary.common.codec;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 /** Both CSV dialects: PostgreSQL's COPY CSV and RFC 4180 as the files connector reads it. */
 class CsvTokenizerTest {
@@ -61,8 +60,8 @@ class CsvTokenizerTest {
 
     @Test
     void rfc4180Fields() {
-        assertEquals(Arrays.asList("1", null, "", "a,b", "say \"hi\""),
-                split(RFC, "1,,\"\",\"a,b\",\"say \"\"hi\"\"\""));
+        assertEquals(
+                Arrays.asList("1", null, "", "a,b", "say \"hi\""), split(RFC, "1,,\"\",\"a,b\",\"say \"\"hi\"\"\""));
         // a quote inside an unquoted field is kept
         assertEquals(List.of("5\" pipe", "x"), split(RFC, "5\" pipe,x"));
         assertEquals(Arrays.asList("a", null), split(RFC, "a,"));

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -16,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,8 +60,12 @@ class KeyCodecTest {
             return "bytes" + Arrays.toString(b);
         }
         if (v instanceof String s) {
-            return "'" + s.codePoints().mapToObj(c -> c < 0x20 || c > 0x7e ? String.format("\\u%04x", c)
-                    : String.valueOf((char) c)).reduce("", String::concat) + "'";
+            return "'"
+                    + s.codePoints()
+                            .mapToObj(
+                                    c -> c < 0x20 || c > 0x7e ? String.format("\\u%04x", c) : String.valueOf((char) c))
+                            .reduce("", String::concat)
+                    + "'";
         }
         return String.valueOf(v);
     }
@@ -79,12 +81,21 @@ class KeyCodecTest {
     @Test
     void nullSortsFirstForEveryType() {
         Object[][] samples = {
-            {DataType.BOOLEAN, false}, {DataType.SMALLINT, Short.MIN_VALUE}, {DataType.INTEGER, Integer.MIN_VALUE},
-            {DataType.BIGINT, Long.MIN_VALUE}, {DataType.REAL, Float.NEGATIVE_INFINITY},
-            {DataType.DOUBLE, Double.NEGATIVE_INFINITY}, {DataType.NUMERIC, new BigDecimal("-1e100")},
-            {DataType.TEXT, ""}, {DataType.VARCHAR, ""}, {DataType.DATE, Integer.MIN_VALUE},
-            {DataType.TIME, 0L}, {DataType.TIMESTAMP, Long.MIN_VALUE}, {DataType.TIMESTAMPTZ, Long.MIN_VALUE},
-            {DataType.INTERVAL, new Interval(-1000, -1000, -1000)}, {DataType.BYTEA, new byte[0]},
+            {DataType.BOOLEAN, false},
+            {DataType.SMALLINT, Short.MIN_VALUE},
+            {DataType.INTEGER, Integer.MIN_VALUE},
+            {DataType.BIGINT, Long.MIN_VALUE},
+            {DataType.REAL, Float.NEGATIVE_INFINITY},
+            {DataType.DOUBLE, Double.NEGATIVE_INFINITY},
+            {DataType.NUMERIC, new BigDecimal("-1e100")},
+            {DataType.TEXT, ""},
+            {DataType.VARCHAR, ""},
+            {DataType.DATE, Integer.MIN_VALUE},
+            {DataType.TIME, 0L},
+            {DataType.TIMESTAMP, Long.MIN_VALUE},
+            {DataType.TIMESTAMPTZ, Long.MIN_VALUE},
+            {DataType.INTERVAL, new Interval(-1000, -1000, -1000)},
+            {DataType.BYTEA, new byte[0]},
         };
         for (Object[] s : samples) {
             DataType t = (DataType) s[0];
@@ -99,39 +110,98 @@ class KeyCodecTest {
 
     @Test
     void smallintOrder() {
-        checkOrder(DataType.SMALLINT, withRandom(List.of(Short.MIN_VALUE, (short) -256, (short) -1, (short) 0,
-                (short) 1, (short) 255, (short) 256, Short.MAX_VALUE), r -> (short) r.nextInt()), Short::compare);
+        checkOrder(
+                DataType.SMALLINT,
+                withRandom(
+                        List.of(
+                                Short.MIN_VALUE,
+                                (short) -256,
+                                (short) -1,
+                                (short) 0,
+                                (short) 1,
+                                (short) 255,
+                                (short) 256,
+                                Short.MAX_VALUE),
+                        r -> (short) r.nextInt()),
+                Short::compare);
     }
 
     @Test
     void integerOrder() {
-        checkOrder(DataType.INTEGER, withRandom(List.of(Integer.MIN_VALUE, -65536, -1, 0, 1, 255, 65536,
-                Integer.MAX_VALUE), r -> r.nextBoolean() ? r.nextInt() : r.nextInt(2001) - 1000), Integer::compare);
+        checkOrder(
+                DataType.INTEGER,
+                withRandom(
+                        List.of(Integer.MIN_VALUE, -65536, -1, 0, 1, 255, 65536, Integer.MAX_VALUE),
+                        r -> r.nextBoolean() ? r.nextInt() : r.nextInt(2001) - 1000),
+                Integer::compare);
     }
 
     @Test
     void bigintOrder() {
-        checkOrder(DataType.BIGINT, withRandom(List.of(Long.MIN_VALUE, -1L << 32, -1L, 0L, 1L, 1L << 32,
-                Long.MAX_VALUE), r -> r.nextBoolean() ? r.nextLong() : (long) r.nextInt(2001) - 1000), Long::compare);
+        checkOrder(
+                DataType.BIGINT,
+                withRandom(
+                        List.of(Long.MIN_VALUE, -1L << 32, -1L, 0L, 1L, 1L << 32, Long.MAX_VALUE),
+                        r -> r.nextBoolean() ? r.nextLong() : (long) r.nextInt(2001) - 1000),
+                Long::compare);
     }
 
     @Test
     void realOrder() {
-        List<Float> fixed = List.of(Float.NEGATIVE_INFINITY, -Float.MAX_VALUE, -1.5f, -1f, -Float.MIN_NORMAL,
-                -Float.MIN_VALUE, 0f, Float.MIN_VALUE, Float.MIN_NORMAL, 1e-30f, 0.1f, 1f, 1.5f, 1e30f,
-                Float.MAX_VALUE, Float.POSITIVE_INFINITY, Float.NaN);
-        checkOrder(DataType.REAL, withRandom(fixed, r -> r.nextBoolean() ? Float.intBitsToFloat(r.nextInt())
-                : (r.nextFloat() - 0.5f) * 1000), Float::compare);
+        List<Float> fixed = List.of(
+                Float.NEGATIVE_INFINITY,
+                -Float.MAX_VALUE,
+                -1.5f,
+                -1f,
+                -Float.MIN_NORMAL,
+                -Float.MIN_VALUE,
+                0f,
+                Float.MIN_VALUE,
+                Float.MIN_NORMAL,
+                1e-30f,
+                0.1f,
+                1f,
+                1.5f,
+                1e30f,
+                Float.MAX_VALUE,
+                Float.POSITIVE_INFINITY,
+                Float.NaN);
+        checkOrder(
+                DataType.REAL,
+                withRandom(
+                        fixed,
+                        r -> r.nextBoolean() ? Float.intBitsToFloat(r.nextInt()) : (r.nextFloat() - 0.5f) * 1000),
+                Float::compare);
     }
 
     @Test
     void doubleOrder() {
-        List<Double> fixed = List.of(Double.NEGATIVE_INFINITY, -Double.MAX_VALUE, -1e300, -1.5, -1.0,
-                -Double.MIN_NORMAL, -Double.MIN_VALUE, 0.0, Double.MIN_VALUE, Double.MIN_NORMAL, 1e-300, 0.1,
-                1.0, 1.5, 1e300, Double.MAX_VALUE, Double.POSITIVE_INFINITY, Double.NaN);
+        List<Double> fixed = List.of(
+                Double.NEGATIVE_INFINITY,
+                -Double.MAX_VALUE,
+                -1e300,
+                -1.5,
+                -1.0,
+                -Double.MIN_NORMAL,
+                -Double.MIN_VALUE,
+                0.0,
+                Double.MIN_VALUE,
+                Double.MIN_NORMAL,
+                1e-300,
+                0.1,
+                1.0,
+                1.5,
+                1e300,
+                Double.MAX_VALUE,
+                Double.POSITIVE_INFINITY,
+                Double.NaN);
         // Double.compare puts NaN above +Infinity, as PostgreSQL does.
-        checkOrder(DataType.DOUBLE, withRandom(fixed, r -> r.nextBoolean() ? Double.longBitsToDouble(r.nextLong())
-                : (r.nextDouble() - 0.5) * 1e6), Double::compare);
+        checkOrder(
+                DataType.DOUBLE,
+                withRandom(
+                        fixed,
+                        r -> r.nextBoolean() ? Double.longBitsToDouble(r.nextLong()) : (r.nextDouble() - 0.5) * 1e6),
+                Double::compare);
     }
 
     @Test
@@ -146,7 +216,8 @@ class KeyCodecTest {
 
     @Test
     void nanEncodesCanonically() {
-        assertArrayEquals(enc(DataType.DOUBLE, Double.NaN), enc(DataType.DOUBLE, Double.longBitsToDouble(0x7ff0000000000001L)));
+        assertArrayEquals(
+                enc(DataType.DOUBLE, Double.NaN), enc(DataType.DOUBLE, Double.longBitsToDouble(0x7ff0000000000001L)));
         assertArrayEquals(enc(DataType.REAL, Float.NaN), enc(DataType.REAL, Float.intBitsToFloat(0x7f800001)));
     }
 
@@ -159,19 +230,61 @@ class KeyCodecTest {
     @Test
     void numericOrderAndEquality() {
         List<BigDecimal> fixed = new ArrayList<>();
-        for (String s : new String[] {"-1e100", "-123.456e10", "-1000", "-999.999", "-10", "-1.5", "-1.25", "-1.2",
-            "-1", "-1.0", "-0.1", "-0.01", "-0.001", "-1e-100", "0", "0.000", "-0", "1e-100", "0.001", "0.01",
-            "0.1", "0.10", "1", "1.0", "1.00", "1.2", "1.25", "1.5", "9", "9.99", "10", "10.0", "11", "99", "100",
-            "1e2", "999.999", "1000", "123.456e10", "1234560000000", "1e100"}) {
+        for (String s : new String[] {
+            "-1e100",
+            "-123.456e10",
+            "-1000",
+            "-999.999",
+            "-10",
+            "-1.5",
+            "-1.25",
+            "-1.2",
+            "-1",
+            "-1.0",
+            "-0.1",
+            "-0.01",
+            "-0.001",
+            "-1e-100",
+            "0",
+            "0.000",
+            "-0",
+            "1e-100",
+            "0.001",
+            "0.01",
+            "0.1",
+            "0.10",
+            "1",
+            "1.0",
+            "1.00",
+            "1.2",
+            "1.25",
+            "1.5",
+            "9",
+            "9.99",
+            "10",
+            "10.0",
+            "11",
+            "99",
+            "100",
+            "1e2",
+            "999.999",
+            "1000",
+            "123.456e10",
+            "1234560000000",
+            "1e100"
+        }) {
             fixed.add(new BigDecimal(s));
         }
-        checkOrder(DataType.NUMERIC, withRandom(fixed, r -> {
-            BigInteger unscaled = new BigInteger(1 + r.nextInt(80), r);
-            if (r.nextBoolean()) {
-                unscaled = unscaled.negate();
-            }
-            return new BigDecimal(unscaled, r.nextInt(41) - 20);
-        }), BigDecimal::compareTo);
+        checkOrder(
+                DataType.NUMERIC,
+                withRandom(fixed, r -> {
+                    BigInteger unscaled = new BigInteger(1 + r.nextInt(80), r);
+                    if (r.nextBoolean()) {
+                        unscaled = unscaled.negate();
+                    }
+                    return new BigDecimal(unscaled, r.nextInt(41) - 20);
+                }),
+                BigDecimal::compareTo);
     }
 
     @Test
@@ -179,7 +292,8 @@ class KeyCodecTest {
         assertArrayEquals(enc(DataType.NUMERIC, new BigDecimal("1.0")), enc(DataType.NUMERIC, new BigDecimal("1.00")));
         assertArrayEquals(enc(DataType.NUMERIC, new BigDecimal("100")), enc(DataType.NUMERIC, new BigDecimal("1E+2")));
         assertArrayEquals(enc(DataType.NUMERIC, new BigDecimal("0")), enc(DataType.NUMERIC, new BigDecimal("0.000")));
-        assertArrayEquals(enc(DataType.NUMERIC, new BigDecimal("-2.50")), enc(DataType.NUMERIC, new BigDecimal("-2.5")));
+        assertArrayEquals(
+                enc(DataType.NUMERIC, new BigDecimal("-2.50")), enc(DataType.NUMERIC, new BigDecimal("-2.5")));
     }
 
     /** SQL order of text under the C collation is code point order (what UTF-8 byte order gives). */
@@ -189,19 +303,41 @@ class KeyCodecTest {
 
     @Test
     void textOrder() {
-        List<String> fixed = List.of("", "\0", "\0\0", "\0a", "a", "a\0", "a\0\0", "a\0b", "a\u0001", "ab", "abc",
-                "abd", "b", "z", "\u007f", "\u0080", "é", "\u07ff", "\u0800", "\uffee", "\ud83d\ude00", "\ud83d\ude00a",
-                "aa\u00ff", "\u00ff");
+        List<String> fixed = List.of(
+                "",
+                "\0",
+                "\0\0",
+                "\0a",
+                "a",
+                "a\0",
+                "a\0\0",
+                "a\0b",
+                "a\u0001",
+                "ab",
+                "abc",
+                "abd",
+                "b",
+                "z",
+                "\u007f",
+                "\u0080",
+                "é",
+                "\u07ff",
+                "\u0800",
+                "\uffee",
+                "\ud83d\ude00",
+                "\ud83d\ude00a",
+                "aa\u00ff",
+                "\u00ff");
         Function<Random, String> gen = r -> {
             StringBuilder sb = new StringBuilder();
             int n = r.nextInt(6);
             for (int i = 0; i < n; i++) {
                 int kind = r.nextInt(5);
                 int cp = switch (kind) {
-                    case 0 -> r.nextInt(3);                 // \0, \1, \2
+                    case 0 -> r.nextInt(3); // \0, \1, \2
                     case 1 -> 'a' + r.nextInt(3);
                     case 2 -> 0x80 + r.nextInt(0x780);
-                    case 3 -> 0xe000 + r.nextInt(0x1ff0);   // above the surrogate range in UTF-16
+                    case 3 -> 0xe000 + r.nextInt(0x1ff0); // above the surrogate range in UTF-16
                     default -> 0x10000 + r.nextInt(0x1000); // supplementary: surrogate pair in UTF-16
                 };
                 sb.appendCodePoint(cp);
@@ -214,49 +350,91 @@ class KeyCodecTest {
 
     @Test
     void byteaOrder() {
-        List<byte[]> fixed = List.of(new byte[0], new byte[] {0}, new byte[] {0, 0}, new byte[] {0, 1},
-                new byte[] {0, (byte) 0xff}, new byte[] {1}, new byte[] {1, 0}, new byte[] {1, 0, 0},
-                new byte[] {1, 1}, new byte[] {(byte) 0x7f}, new byte[] {(byte) 0x80}, new byte[] {(byte) 0xff},
-                new byte[] {(byte) 0xff, 0}, new byte[] {(byte) 0xff, (byte) 0xff});
-        checkOrder(DataType.BYTEA, withRandom(fixed, r -> {
-            byte[] b = new byte[r.nextInt(6)];
-            for (int i = 0; i < b.length; i++) {
-                int k = r.nextInt(4);
-                b[i] = (byte) (k == 0 ? 0 : k == 1 ? 0xff : k == 2 ? 1 : r.nextInt(256));
-            }
-            return b;
-        }), Arrays::compareUnsigned);
+        List<byte[]> fixed = List.of(
+                new byte[0],
+                new byte[] {0},
+                new byte[] {0, 0},
+                new byte[] {0, 1},
+                new byte[] {0, (byte) 0xff},
+                new byte[] {1},
+                new byte[] {1, 0},
+                new byte[] {1, 0, 0},
+                new byte[] {1, 1},
+                new byte[] {(byte) 0x7f},
+                new byte[] {(byte) 0x80},
+                new byte[] {(byte) 0xff},
+                new byte[] {(byte) 0xff, 0},
+                new byte[] {(byte) 0xff, (byte) 0xff});
+        checkOrder(
+                DataType.BYTEA,
+                withRandom(fixed, r -> {
+                    byte[] b = new byte[r.nextInt(6)];
+                    for (int i = 0; i < b.length; i++) {
+                        int k = r.nextInt(4);
+                        b[i] = (byte) (k == 0 ? 0 : k == 1 ? 0xff : k == 2 ? 1 : r.nextInt(256));
+                    }
+                    return b;
+                }),
+                Arrays::compareUnsigned);
     }
 
     @Test
     void dateOrder() {
-        checkOrder(DataType.DATE, withRandom(List.of(-719528, -1, 0, 1, 19000, 2932896),
-                r -> r.nextInt(4_000_000) - 2_000_000), Integer::compare);
+        checkOrder(
+                DataType.DATE,
+                withRandom(List.of(-719528, -1, 0, 1, 19000, 2932896), r -> r.nextInt(4_000_000) - 2_000_000),
+                Integer::compare);
     }
 
     @Test
     void timeOrder() {
-        checkOrder(DataType.TIME, withRandom(List.of(0L, 1L, 999_999L, 1_000_000L, 86_399_999_999L, 86_400_000_000L),
-                r -> (long) (r.nextDouble() * 86_400_000_000L)), Long::compare);
+        checkOrder(
+                DataType.TIME,
+                withRandom(List.of(0L, 1L, 999_999L, 1_000_000L, 86_399_999_999L, 86_400_000_000L), r ->
+                        (long) (r.nextDouble() * 86_400_000_000L)),
+                Long::compare);
     }
 
     @Test
     void timestampOrder() {
-        List<Long> fixed = List.of(Long.MIN_VALUE, -210866803200000000L, -1L, 0L, 1L, 1_700_000_000_000_000L,
-                9214646400000000000L, Long.MAX_VALUE);
+        List<Long> fixed = List.of(
+                Long.MIN_VALUE,
+                -210866803200000000L,
+                -1L,
+                0L,
+                1L,
+                1_700_000_000_000_000L,
+                9214646400000000000L,
+                Long.MAX_VALUE);
         checkOrder(DataType.TIMESTAMP, withRandom(fixed, r -> r.nextLong() / 4), Long::compare);
         checkOrder(DataType.TIMESTAMPTZ, withRandom(fixed, r -> r.nextLong() / 4), Long::compare);
     }
 
     @Test
     void intervalOrder() {
-        List<Interval> fixed = List.of(new Interval(0, 0, 0), new Interval(0, 0, 1), new Interval(0, 0, -1),
-                new Interval(1, 0, 0), new Interval(0, 30, 0), new Interval(0, 29, 86_400_000_000L),
-                new Interval(0, 1, 0), new Interval(0, 0, 86_400_000_000L), new Interval(-1, 0, 0),
-                new Interval(12, 3, 4_000_000L), new Interval(0, -1, 3_600_000_000L), new Interval(-2, 40, 0),
-                new Interval(1200, 0, 0), new Interval(0, 36500, 0));
-        checkOrder(DataType.INTERVAL, withRandom(fixed, r -> new Interval(r.nextInt(2001) - 1000,
-                r.nextInt(20001) - 10000, (r.nextLong() % 1_000_000_000_000_000L))),
+        List<Interval> fixed = List.of(
+                new Interval(0, 0, 0),
+                new Interval(0, 0, 1),
+                new Interval(0, 0, -1),
+                new Interval(1, 0, 0),
+                new Interval(0, 30, 0),
+                new Interval(0, 29, 86_400_000_000L),
+                new Interval(0, 1, 0),
+                new Interval(0, 0, 86_400_000_000L),
+                new Interval(-1, 0, 0),
+                new Interval(12, 3, 4_000_000L),
+                new Interval(0, -1, 3_600_000_000L),
+                new Interval(-2, 40, 0),
+                new Interval(1200, 0, 0),
+                new Interval(0, 36500, 0));
+        checkOrder(
+                DataType.INTERVAL,
+                withRandom(
+                        fixed,
+                        r -> new Interval(
+                                r.nextInt(2001) - 1000,
+                                r.nextInt(20001) - 10000,
+                                (r.nextLong() % 1_000_000_000_000_000L))),
                 // SQL order: '1 mon' = '30 days' = '24:00:00' (interval_cmp), and equal intervals encode equal
                 Comparator.<Interval>naturalOrder());
     }
@@ -264,8 +442,10 @@ class KeyCodecTest {
     @Test
     void equalIntervalsEncodeEqual() {
         assertEquals(0, new Interval(1, 0, 0).compareTo(new Interval(0, 30, 0)));
-        assertArrayEquals(enc(DataType.INTERVAL, new Interval(1, 0, 0)), enc(DataType.INTERVAL, new Interval(0, 30, 0)));
-        assertArrayEquals(enc(DataType.INTERVAL, new Interval(0, 1, 0)),
+        assertArrayEquals(
+                enc(DataType.INTERVAL, new Interval(1, 0, 0)), enc(DataType.INTERVAL, new Interval(0, 30, 0)));
+        assertArrayEquals(
+                enc(DataType.INTERVAL, new Interval(0, 1, 0)),
                 enc(DataType.INTERVAL, new Interval(0, 0, 86_400_000_000L)));
     }
 
@@ -296,18 +476,25 @@ class KeyCodecTest {
             }
         }
         for (int k = 0; k < RANDOM; k++) {
-            rows.add(new Object[] {random.nextInt(5) - 2, "x", random.nextInt(4) == 0 ? null
-                    : texts[1 + random.nextInt(texts.length - 1)] + (random.nextBoolean() ? "\0" : "")});
+            rows.add(new Object[] {
+                random.nextInt(5) - 2,
+                "x",
+                random.nextInt(4) == 0
+                        ? null
+                        : texts[1 + random.nextInt(texts.length - 1)] + (random.nextBoolean() ? "\0" : "")
+            });
         }
-        Comparator<Object[]> order = Comparator.<Object[], String>comparing(r -> (String) r[2],
-                Comparator.nullsFirst(KeyCodecTest::compareCodePoints))
+        Comparator<Object[]> order = Comparator.<Object[], String>comparing(
+                        r -> (String) r[2], Comparator.nullsFirst(KeyCodecTest::compareCodePoints))
                 .thenComparing(r -> (Integer) r[0], Comparator.nullsFirst(Integer::compare));
         for (Object[] a : rows) {
             for (Object[] b : rows) {
                 int expected = Integer.signum(order.compare(a, b));
                 int actual = Integer.signum(Arrays.compareUnsigned(encRow(types, a, cols), encRow(types, b, cols)));
-                assertEquals(expected, actual, () -> "composite " + Arrays.toString(a) + " vs " + Arrays.toString(b)
-                        + " (seed " + SEED + ")");
+                assertEquals(
+                        expected,
+                        actual,
+                        () -> "composite " + Arrays.toString(a) + " vs " + Arrays.toString(b) + " (seed " + SEED + ")");
             }
         }
     }

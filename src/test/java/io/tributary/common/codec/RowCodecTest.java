@@ -6,26 +6,53 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 
 class RowCodecTest {
-    private static final List<DataType> ALL = List.of(DataType.BOOLEAN, DataType.SMALLINT, DataType.INTEGER,
-            DataType.BIGINT, DataType.REAL, DataType.DOUBLE, DataType.NUMERIC, DataType.VARCHAR, DataType.TEXT,
-            DataType.DATE, DataType.TIME, DataType.TIMESTAMP, DataType.TIMESTAMPTZ, DataType.INTERVAL,
-            DataType.BYTEA, DataType.numeric(10, 2), DataType.varchar(5));
+    private static final List<DataType> ALL = List.of(
+            DataType.BOOLEAN,
+            DataType.SMALLINT,
+            DataType.INTEGER,
+            DataType.BIGINT,
+            DataType.REAL,
+            DataType.DOUBLE,
+            DataType.NUMERIC,
+            DataType.VARCHAR,
+            DataType.TEXT,
+            DataType.DATE,
+            DataType.TIME,
+            DataType.TIMESTAMP,
+            DataType.TIMESTAMPTZ,
+            DataType.INTERVAL,
+            DataType.BYTEA,
+            DataType.numeric(10, 2),
+            DataType.varchar(5));
 
     private static Object[] sampleRow() {
-        return new Object[] {true, (short) -7, Integer.MIN_VALUE, Long.MAX_VALUE, -0.0f, Double.NaN,
-            new BigDecimal("-123456789012345678901234567890.123456789"), "", "héllo \0 wörld \ud83d\ude00", -719528,
-            86_399_999_999L, Long.MIN_VALUE, 1_700_000_000_123_456L, new Interval(-14, 3, -1_500_000L),
-            new byte[] {0, (byte) 0xff, 0}, new BigDecimal("1.50"), "abc"};
+        return new Object[] {
+            true,
+            (short) -7,
+            Integer.MIN_VALUE,
+            Long.MAX_VALUE,
+            -0.0f,
+            Double.NaN,
+            new BigDecimal("-123456789012345678901234567890.123456789"),
+            "",
+            "héllo \0 wörld \ud83d\ude00",
+            -719528,
+            86_399_999_999L,
+            Long.MIN_VALUE,
+            1_700_000_000_123_456L,
+            new Interval(-14, 3, -1_500_000L),
+            new byte[] {0, (byte) 0xff, 0},
+            new BigDecimal("1.50"),
+            "abc"
+        };
     }
 
     private static void assertRowEquals(Object[] expected, Object[] actual) {
@@ -101,8 +128,23 @@ class RowCodecTest {
     @Test
     void numericScaleIsPreserved() {
         List<DataType> types = List.of(DataType.NUMERIC);
-        for (String s : new String[] {"1.50", "1.5", "0.000", "0", "-0.10", "1E+3", "1000", "12345678901234567890.0",
-            "1E-40", "-9.99999999999999999999999999999E+50", "127", "128", "-128", "255", "256"}) {
+        for (String s : new String[] {
+            "1.50",
+            "1.5",
+            "0.000",
+            "0",
+            "-0.10",
+            "1E+3",
+            "1000",
+            "12345678901234567890.0",
+            "1E-40",
+            "-9.99999999999999999999999999999E+50",
+            "127",
+            "128",
+            "-128",
+            "255",
+            "256"
+        }) {
             BigDecimal d = new BigDecimal(s);
             BigDecimal back = (BigDecimal) roundTrip(types, new Object[] {d})[0];
             assertEquals(d, back, s);
@@ -126,10 +168,27 @@ class RowCodecTest {
 
     @Test
     void extremeNumbers() {
-        List<DataType> types = List.of(DataType.SMALLINT, DataType.SMALLINT, DataType.INTEGER, DataType.BIGINT,
-                DataType.REAL, DataType.REAL, DataType.DOUBLE, DataType.DOUBLE, DataType.DOUBLE);
-        Object[] row = {Short.MIN_VALUE, Short.MAX_VALUE, -1, Long.MIN_VALUE, Float.NaN, Float.NEGATIVE_INFINITY,
-            -0.0, Double.MIN_VALUE, Double.POSITIVE_INFINITY};
+        List<DataType> types = List.of(
+                DataType.SMALLINT,
+                DataType.SMALLINT,
+                DataType.INTEGER,
+                DataType.BIGINT,
+                DataType.REAL,
+                DataType.REAL,
+                DataType.DOUBLE,
+                DataType.DOUBLE,
+                DataType.DOUBLE);
+        Object[] row = {
+            Short.MIN_VALUE,
+            Short.MAX_VALUE,
+            -1,
+            Long.MIN_VALUE,
+            Float.NaN,
+            Float.NEGATIVE_INFINITY,
+            -0.0,
+            Double.MIN_VALUE,
+            Double.POSITIVE_INFINITY
+        };
         assertRowEquals(row, roundTrip(types, row));
     }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tributary.common.TributaryException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,7 +14,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Disabled;
@@ -33,8 +31,13 @@ class PgTextFormatDifferentialTest {
 
     /** type name + "|" + literal of divergences already reported as bugs. */
     private static final List<String> KNOWN_BUGS = List.of(
-            "interval|-1 day", "interval|-1 year", "interval|-1 mon", "interval|-1 year 2 days",
-            "interval|-1 mon 2 days 01:00:00", "interval|-13 mons", "interval|1 day ago",
+            "interval|-1 day",
+            "interval|-1 year",
+            "interval|-1 mon",
+            "interval|-1 year 2 days",
+            "interval|-1 mon 2 days 01:00:00",
+            "interval|-13 mons",
+            "interval|1 day ago",
             "interval|100:00:00");
 
     @BeforeAll
@@ -90,8 +93,8 @@ class PgTextFormatDifferentialTest {
                 actual = "<" + e + ">";
             }
             if (!expected.get(i).equals(actual)) {
-                mismatches.add("'" + lit + "'::" + type.sqlName() + ": PostgreSQL " + expected.get(i)
-                        + ", Tributary " + actual);
+                mismatches.add("'" + lit + "'::" + type.sqlName() + ": PostgreSQL " + expected.get(i) + ", Tributary "
+                        + actual);
             }
         }
         if (!mismatches.isEmpty()) {
@@ -105,20 +108,68 @@ class PgTextFormatDifferentialTest {
         compare(DataType.SMALLINT, List.of("0", "-32768", "32767", " 12 ", "+5"));
         compare(DataType.INTEGER, List.of("-2147483648", "2147483647", "007"));
         compare(DataType.BIGINT, List.of("-9223372036854775808", "9223372036854775807"));
-        compare(DataType.NUMERIC, List.of("0", "1.50", "-1.5", "1e3", "1.0e-3", "123.456e10", "-0.001",
-                "00012.3400", "0.000000000000000000001", "99999999999999999999999.9999"));
+        compare(
+                DataType.NUMERIC,
+                List.of(
+                        "0",
+                        "1.50",
+                        "-1.5",
+                        "1e3",
+                        "1.0e-3",
+                        "123.456e10",
+                        "-0.001",
+                        "00012.3400",
+                        "0.000000000000000000001",
+                        "99999999999999999999999.9999"));
         compare(DataType.numeric(10, 2), List.of("1.5", "1.235", "-1.235", "0", "12345678.9"));
     }
 
     @Test
     void floats() throws SQLException {
-        List<String> doubles = new ArrayList<>(List.of("1.5", "0.1", "1e20", "1e-5", "0.0001", "1e15",
-                "123456789012345", "1234567890123456", "100", "-0", "0", "1e-4", "9.99e14", "1e16", "0.3",
-                "1.7976931348623157e308", "2.2250738585072014E-308", "2.0E23", "NaN", "Infinity",
-                "-Infinity", "3.141592653589793", "1e22", "1e23", "123e-310"));
+        List<String> doubles = new ArrayList<>(List.of(
+                "1.5",
+                "0.1",
+                "1e20",
+                "1e-5",
+                "0.0001",
+                "1e15",
+                "123456789012345",
+                "1234567890123456",
+                "100",
+                "-0",
+                "0",
+                "1e-4",
+                "9.99e14",
+                "1e16",
+                "0.3",
+                "1.7976931348623157e308",
+                "2.2250738585072014E-308",
+                "2.0E23",
+                "NaN",
+                "Infinity",
+                "-Infinity",
+                "3.141592653589793",
+                "1e22",
+                "1e23",
+                "123e-310"));
         compare(DataType.DOUBLE, doubles);
-        compare(DataType.REAL, List.of("1e6", "123456", "1234567", "1.5", "0.1", "1e-5", "0.0001", "3.4028235e38",
-                "16777217", "0.3", "NaN", "-Infinity", "-2.5", "1e10"));
+        compare(
+                DataType.REAL,
+                List.of(
+                        "1e6",
+                        "123456",
+                        "1234567",
+                        "1.5",
+                        "0.1",
+                        "1e-5",
+                        "0.0001",
+                        "3.4028235e38",
+                        "16777217",
+                        "0.3",
+                        "NaN",
+                        "-Infinity",
+                        "-2.5",
+                        "1e10"));
     }
 
     @Disabled("bug: PgTextFormat.formatDouble relies on Double.toString, which on JDK 17 is not always the "
@@ -159,20 +210,59 @@ class PgTextFormatDifferentialTest {
     @Test
     void datesTimesTimestamps() throws SQLException {
         compare(DataType.DATE, List.of("1970-01-01", "2024-02-29", "0001-01-01", "9999-12-31", "1899-12-31"));
-        compare(DataType.TIME, List.of("00:00:00", "12:34:56.5", "12:34:56.123456", "23:59:59.999999",
-                "24:00:00", "1:2", "12:34:56.1200"));
-        compare(DataType.TIMESTAMP, List.of("2024-03-05 06:07:08.09", "1969-12-31 23:59:59.999999",
-                "2000-01-01", "2024-03-05T06:07:08", "0001-01-01 00:00:00"));
-        compare(DataType.TIMESTAMPTZ, List.of("2024-03-05 06:07:08.09+00", "2024-03-05 06:07:08+02",
-                "2024-03-05 06:07:08-05:30", "2024-03-05 06:07:08Z", "1970-01-01 00:00:00 UTC"));
+        compare(
+                DataType.TIME,
+                List.of(
+                        "00:00:00",
+                        "12:34:56.5",
+                        "12:34:56.123456",
+                        "23:59:59.999999",
+                        "24:00:00",
+                        "1:2",
+                        "12:34:56.1200"));
+        compare(
+                DataType.TIMESTAMP,
+                List.of(
+                        "2024-03-05 06:07:08.09",
+                        "1969-12-31 23:59:59.999999",
+                        "2000-01-01",
+                        "2024-03-05T06:07:08",
+                        "0001-01-01 00:00:00"));
+        compare(
+                DataType.TIMESTAMPTZ,
+                List.of(
+                        "2024-03-05 06:07:08.09+00",
+                        "2024-03-05 06:07:08+02",
+                        "2024-03-05 06:07:08-05:30",
+                        "2024-03-05 06:07:08Z",
+                        "1970-01-01 00:00:00 UTC"));
     }
 
     @Test
     void intervals() throws SQLException {
-        compare(DataType.INTERVAL, List.of("1 year 2 mons 3 days 04:05:06", "0", "00:00:00", "1 day -01:00:00",
-                "-1 day", "-1 year", "-1 mon", "-2 days", "2 hours", "90 minutes", "1.5 seconds", "-00:00:01",
-                "100:00:00", "1 year -1 mon", "-13 mons", "-1 year 2 days", "-1 mon 2 days 01:00:00",
-                "3 days 00:00:00.5", "1 week", "1 day ago"));
+        compare(
+                DataType.INTERVAL,
+                List.of(
+                        "1 year 2 mons 3 days 04:05:06",
+                        "0",
+                        "00:00:00",
+                        "1 day -01:00:00",
+                        "-1 day",
+                        "-1 year",
+                        "-1 mon",
+                        "-2 days",
+                        "2 hours",
+                        "90 minutes",
+                        "1.5 seconds",
+                        "-00:00:01",
+                        "100:00:00",
+                        "1 year -1 mon",
+                        "-13 mons",
+                        "-1 year 2 days",
+                        "-1 mon 2 days 01:00:00",
+                        "3 days 00:00:00.5",
+                        "1 week",
+                        "1 day ago"));
     }
 
     @Test
@@ -208,8 +298,11 @@ class PgTextFormatDifferentialTest {
     @Test
     void errorCodesOfOutOfRangeAndBadHexInput() throws SQLException {
         checkErrorCodes(new Object[][] {
-            {DataType.DATE, "2024-13-01"}, {DataType.DATE, "2023-02-29"}, {DataType.DOUBLE, "1e400"},
-            {DataType.REAL, "1e40"}, {DataType.BYTEA, "\\x0"},
+            {DataType.DATE, "2024-13-01"},
+            {DataType.DATE, "2023-02-29"},
+            {DataType.DOUBLE, "1e400"},
+            {DataType.REAL, "1e40"},
+            {DataType.BYTEA, "\\x0"},
         });
     }
 
@@ -227,7 +320,8 @@ class PgTextFormatDifferentialTest {
                 actual = e.sqlState();
             }
             if (!java.util.Objects.equals(expected, actual)) {
-                mismatches.add("'" + lit + "'::" + type.sqlName() + ": PostgreSQL " + expected + ", Tributary " + actual);
+                mismatches.add(
+                        "'" + lit + "'::" + type.sqlName() + ": PostgreSQL " + expected + ", Tributary " + actual);
             }
         }
         assertEquals(List.of(), mismatches);

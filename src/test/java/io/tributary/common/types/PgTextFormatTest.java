@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-
 import java.math.BigDecimal;
-
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +18,8 @@ class PgTextFormatTest {
     }
 
     private static String code(DataType t, String text) {
-        return assertThrows(TributaryException.class, () -> PgTextFormat.parse(t, text)).sqlState();
+        return assertThrows(TributaryException.class, () -> PgTextFormat.parse(t, text))
+                .sqlState();
     }
 
     private static long micros(String hms) {
@@ -117,7 +116,8 @@ class PgTextFormatTest {
         assertEquals("2024-03-05 06:07:08.09", f(DataType.TIMESTAMP, ts));
         assertEquals("2024-03-05 06:07:08.09+00", f(DataType.TIMESTAMPTZ, ts));
         assertEquals("1969-12-31 23:59:59.999999", f(DataType.TIMESTAMP, -1L));
-        assertEquals("2024-03-05 04:07:08+00",
+        assertEquals(
+                "2024-03-05 04:07:08+00",
                 f(DataType.TIMESTAMPTZ, PgTextFormat.parseTimestamp("2024-03-05T06:07:08+02", true)));
         assertEquals("2024-03-05 00:00:00", f(DataType.TIMESTAMP, PgTextFormat.parseTimestamp("2024-03-05", false)));
     }
@@ -132,7 +132,8 @@ class PgTextFormatTest {
         assertEquals("00:00:00.5", f(DataType.INTERVAL, new Interval(0, 0, 500_000L)));
         assertEquals("-00:00:01", f(DataType.INTERVAL, new Interval(0, 0, -1_000_000L)));
         assertEquals("100:00:00", f(DataType.INTERVAL, new Interval(0, 0, 360_000_000_000L)));
-        assertEquals(new Interval(14, 3, micros("04:05:06")),
+        assertEquals(
+                new Interval(14, 3, micros("04:05:06")),
                 PgTextFormat.parse(DataType.INTERVAL, "1 year 2 mons 3 days 04:05:06"));
         assertEquals(new Interval(0, -1, 0), PgTextFormat.parse(DataType.INTERVAL, "-1 day"));
         assertEquals(new Interval(0, 0, 7_200_000_000L), PgTextFormat.parse(DataType.INTERVAL, "2 hours"));
@@ -191,26 +192,33 @@ class PgTextFormatTest {
         assertEquals("", f(DataType.TEXT, ""));
         assertEquals("abc", PgTextFormat.parse(DataType.varchar(3), "abc"));
         assertEquals("abc", PgTextFormat.parse(DataType.varchar(3), "abc   "), "trailing spaces are trimmed to fit");
-        assertEquals("\ud83d\ude00\ud83d\ude00\ud83d\ude00", PgTextFormat.parse(DataType.varchar(3),
-                "\ud83d\ude00\ud83d\ude00\ud83d\ude00"), "length counts characters, not UTF-16 units");
+        assertEquals(
+                "\ud83d\ude00\ud83d\ude00\ud83d\ude00",
+                PgTextFormat.parse(DataType.varchar(3), "\ud83d\ude00\ud83d\ude00\ud83d\ude00"),
+                "length counts characters, not UTF-16 units");
         assertEquals(" x ", PgTextFormat.parse(DataType.TEXT, " x "), "text is not trimmed");
     }
 
     @Test
     void parseErrorsCarryPostgresSqlStates() {
         assertEquals(SqlState.INVALID_TEXT_REPRESENTATION, code(DataType.INTEGER, "abc"));
-        TributaryException e = assertThrows(TributaryException.class, () -> PgTextFormat.parse(DataType.INTEGER, "abc"));
+        TributaryException e =
+                assertThrows(TributaryException.class, () -> PgTextFormat.parse(DataType.INTEGER, "abc"));
         assertEquals("invalid input syntax for type integer: \"abc\"", e.getMessage());
         assertEquals(SqlState.INVALID_TEXT_REPRESENTATION, code(DataType.INTEGER, "1.5"));
         assertEquals(SqlState.INVALID_TEXT_REPRESENTATION, code(DataType.INTEGER, ""));
         assertEquals(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, code(DataType.SMALLINT, "40000"));
-        assertEquals("value \"40000\" is out of range for type smallint",
-                assertThrows(TributaryException.class, () -> PgTextFormat.parse(DataType.SMALLINT, "40000")).getMessage());
+        assertEquals(
+                "value \"40000\" is out of range for type smallint",
+                assertThrows(TributaryException.class, () -> PgTextFormat.parse(DataType.SMALLINT, "40000"))
+                        .getMessage());
         assertEquals(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, code(DataType.INTEGER, "2147483648"));
         assertEquals(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, code(DataType.BIGINT, "-9223372036854775809"));
         assertEquals(SqlState.STRING_DATA_RIGHT_TRUNCATION, code(DataType.varchar(3), "abcd"));
-        assertEquals("value too long for type character varying(3)",
-                assertThrows(TributaryException.class, () -> PgTextFormat.parse(DataType.varchar(3), "abcd")).getMessage());
+        assertEquals(
+                "value too long for type character varying(3)",
+                assertThrows(TributaryException.class, () -> PgTextFormat.parse(DataType.varchar(3), "abcd"))
+                        .getMessage());
         assertEquals(SqlState.INVALID_DATETIME_FORMAT, code(DataType.DATE, "abc"));
         assertEquals(SqlState.INVALID_DATETIME_FORMAT, code(DataType.TIMESTAMP, "yesterday-ish"));
         assertEquals(SqlState.INVALID_TEXT_REPRESENTATION, code(DataType.DOUBLE, "1.5x"));

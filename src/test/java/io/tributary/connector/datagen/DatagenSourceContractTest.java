@@ -7,7 +7,6 @@ import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceContractTest;
 import io.tributary.connector.SplitReader;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,15 +19,38 @@ import java.util.Map;
  */
 class DatagenSourceContractTest extends SourceContractTest {
     private static final Map<String, String> OPTIONS = Map.of(
-            "fields.id.kind", "sequence", "fields.id.start", "1", "fields.id.end", "500",
-            "fields.v.seed", "42", "fields.v.start", "-100", "fields.v.end", "100",
-            "fields.name.length", "12",
-            "datagen.rows.per.second", "1000000", "datagen.split.num", "3");
+            "fields.id.kind",
+            "sequence",
+            "fields.id.start",
+            "1",
+            "fields.id.end",
+            "500",
+            "fields.v.seed",
+            "42",
+            "fields.v.start",
+            "-100",
+            "fields.v.end",
+            "100",
+            "fields.name.length",
+            "12",
+            "datagen.rows.per.second",
+            "1000000",
+            "datagen.split.num",
+            "3");
 
     static SourceContext context(Map<String, String> options, byte[] identity) {
-        return new SourceContext(7, "gen", List.of(new SourceColumn("id", DataType.BIGINT),
-                new SourceColumn("v", DataType.INTEGER), new SourceColumn("name", DataType.TEXT),
-                new SourceColumn("at", DataType.TIMESTAMP)), new int[] {0}, options, null, identity);
+        return new SourceContext(
+                7,
+                "gen",
+                List.of(
+                        new SourceColumn("id", DataType.BIGINT),
+                        new SourceColumn("v", DataType.INTEGER),
+                        new SourceColumn("name", DataType.TEXT),
+                        new SourceColumn("at", DataType.TIMESTAMP)),
+                new int[] {0},
+                options,
+                null,
+                identity);
     }
 
     @Override

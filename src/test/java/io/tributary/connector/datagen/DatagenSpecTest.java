@@ -1,22 +1,21 @@
 package io.tributary.connector.datagen;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceBatch;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SplitReader;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class DatagenSpecTest {
     private static List<Object[]> readAll(Map<String, String> options) throws InterruptedException {
@@ -45,8 +44,15 @@ class DatagenSpecTest {
 
     @Test
     void splitsTogetherMakeTheSequenceExactlyOnce() throws InterruptedException {
-        List<Object[]> rows = readAll(options("fields.id.kind", "sequence", "fields.id.start", "10",
-                "fields.id.end", "109", "datagen.split.num", "7"));
+        List<Object[]> rows = readAll(options(
+                "fields.id.kind",
+                "sequence",
+                "fields.id.start",
+                "10",
+                "fields.id.end",
+                "109",
+                "datagen.split.num",
+                "7"));
         long[] ids = rows.stream().mapToLong(r -> (Long) r[0]).sorted().toArray();
         assertEquals(100, ids.length);
         for (int i = 0; i < ids.length; i++) {
@@ -56,9 +62,23 @@ class DatagenSpecTest {
 
     @Test
     void randomValuesStayInRangeAndDependOnlyOnSeedAndSequence() throws InterruptedException {
-        Map<String, String> o = options("fields.id.kind", "sequence", "fields.id.end", "300",
-                "fields.v.start", "-3", "fields.v.end", "3", "fields.v.seed", "5", "fields.name.length", "25",
-                "fields.at.start", "2024-05-01 00:00:00", "fields.at.end", "2024-05-01 00:00:10");
+        Map<String, String> o = options(
+                "fields.id.kind",
+                "sequence",
+                "fields.id.end",
+                "300",
+                "fields.v.start",
+                "-3",
+                "fields.v.end",
+                "3",
+                "fields.v.seed",
+                "5",
+                "fields.name.length",
+                "25",
+                "fields.at.start",
+                "2024-05-01 00:00:00",
+                "fields.at.end",
+                "2024-05-01 00:00:10");
         List<Object[]> one = readAll(o);
         o.put("datagen.split.num", "4");
         List<Object[]> four = readAll(o);
@@ -77,13 +97,18 @@ class DatagenSpecTest {
         o.put("fields.v.seed", "6");
         List<Object[]> otherSeed = readAll(o);
         otherSeed.sort((a, b) -> Long.compare((Long) a[0], (Long) b[0]));
-        assertTrue(java.util.stream.IntStream.range(0, 300).anyMatch(i -> !one.get(i)[1].equals(otherSeed.get(i)[1])),
+        assertTrue(
+                java.util.stream.IntStream.range(0, 300)
+                        .anyMatch(i -> !one.get(i)[1].equals(otherSeed.get(i)[1])),
                 "another seed gives other values");
     }
 
     @Test
     void rowsTotalBoundsAnEndlessGenerator() throws InterruptedException {
-        assertEquals(17, readAll(options("datagen.rows.total", "17", "datagen.split.num", "3")).size());
+        assertEquals(
+                17,
+                readAll(options("datagen.rows.total", "17", "datagen.split.num", "3"))
+                        .size());
     }
 
     @Test
@@ -116,7 +141,7 @@ class DatagenSpecTest {
     void theRateLimitsHowFastRowsCome() throws InterruptedException {
         Map<String, String> o = options("datagen.rows.per.second", "50");
         try (Source source = new DatagenConnector().open(DatagenSourceContractTest.context(o, null));
-             SplitReader reader = source.reader("0", null)) {
+                SplitReader reader = source.reader("0", null)) {
             long start = System.nanoTime();
             int rows = 0;
             while (System.nanoTime() - start < 400_000_000L) {
@@ -129,11 +154,16 @@ class DatagenSpecTest {
 
     @Test
     void badOptionsFailWithTheirNames() {
-        ConnectorException e = assertThrows(ConnectorException.class, () -> new DatagenConnector().open(
-                DatagenSourceContractTest.context(options("fields.id.kind", "sequence", "fields.id.seed", "1"), null)));
+        ConnectorException e = assertThrows(
+                ConnectorException.class,
+                () -> new DatagenConnector()
+                        .open(DatagenSourceContractTest.context(
+                                options("fields.id.kind", "sequence", "fields.id.seed", "1"), null)));
         assertEquals("22023", e.sqlState());
-        e = assertThrows(ConnectorException.class, () -> new DatagenConnector().open(
-                DatagenSourceContractTest.context(options("fields.nope.kind", "random"), null)));
+        e = assertThrows(
+                ConnectorException.class,
+                () -> new DatagenConnector()
+                        .open(DatagenSourceContractTest.context(options("fields.nope.kind", "random"), null)));
         assertEquals("42601", e.sqlState());
         assertTrue(e.getMessage().contains("id, v, name, at"), e.getMessage());
     }

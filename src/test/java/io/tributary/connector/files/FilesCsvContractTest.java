@@ -6,9 +6,6 @@ import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceContractTest;
 import io.tributary.connector.SourceFormat;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CSV files with a header, read across a checkpoint in the middle of a file. While the source is
@@ -29,6 +28,7 @@ import java.util.Map;
 class FilesCsvContractTest extends SourceContractTest {
     @TempDir
     Path dir;
+
     private final List<List<Object>> expected = new ArrayList<>();
     private int nextId = 1;
 
@@ -41,11 +41,19 @@ class FilesCsvContractTest extends SourceContractTest {
 
     @Override
     protected Source open(byte[] identity) {
-        List<SourceColumn> columns = List.of(new SourceColumn("id", DataType.INTEGER),
-                new SourceColumn("name", DataType.TEXT), new SourceColumn("amount", DataType.numeric(10, 2)));
-        return new FilesConnector().open(new SourceContext(7, "orders", columns, new int[0],
-                Map.of("path", dir.toString(), "match_pattern", "*.csv"),
-                new SourceFormat("PLAIN", "CSV", Map.of()), identity));
+        List<SourceColumn> columns = List.of(
+                new SourceColumn("id", DataType.INTEGER),
+                new SourceColumn("name", DataType.TEXT),
+                new SourceColumn("amount", DataType.numeric(10, 2)));
+        return new FilesConnector()
+                .open(new SourceContext(
+                        7,
+                        "orders",
+                        columns,
+                        new int[0],
+                        Map.of("path", dir.toString(), "match_pattern", "*.csv"),
+                        new SourceFormat("PLAIN", "CSV", Map.of()),
+                        identity));
     }
 
     @Override
@@ -92,8 +100,12 @@ class FilesCsvContractTest extends SourceContractTest {
             };
             BigDecimal amount = new BigDecimal(id).movePointLeft(2);
             boolean quote = id % 4 != 0;
-            sb.append(id).append(',').append(amount.toPlainString()).append(',')
-                    .append(quote ? '"' + name.replace("\"", "\"\"") + '"' : name).append('\n');
+            sb.append(id)
+                    .append(',')
+                    .append(amount.toPlainString())
+                    .append(',')
+                    .append(quote ? '"' + name.replace("\"", "\"\"") + '"' : name)
+                    .append('\n');
             expected.add(Arrays.asList(id, name, amount.setScale(2)));
         }
         return sb.toString();

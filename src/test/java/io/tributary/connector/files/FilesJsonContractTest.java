@@ -7,9 +7,6 @@ import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceContractTest;
 import io.tributary.connector.SourceFormat;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * JSON Lines into a table with a primary key, a checkpoint in the middle of the first file, and
@@ -26,6 +25,7 @@ import java.util.Map;
 class FilesJsonContractTest extends SourceContractTest {
     @TempDir
     Path dir;
+
     private final List<List<Object>> expected = new ArrayList<>();
     private long nextId = 1;
 
@@ -37,10 +37,19 @@ class FilesJsonContractTest extends SourceContractTest {
 
     @Override
     protected Source open(byte[] identity) {
-        List<SourceColumn> columns = List.of(new SourceColumn("id", DataType.BIGINT),
-                new SourceColumn("name", DataType.varchar(20)), new SourceColumn("ts", DataType.TIMESTAMP));
-        return new FilesConnector().open(new SourceContext(8, "events", columns, new int[] {0},
-                Map.of("path", dir.toString()), new SourceFormat("PLAIN", "JSON", Map.of()), identity));
+        List<SourceColumn> columns = List.of(
+                new SourceColumn("id", DataType.BIGINT),
+                new SourceColumn("name", DataType.varchar(20)),
+                new SourceColumn("ts", DataType.TIMESTAMP));
+        return new FilesConnector()
+                .open(new SourceContext(
+                        8,
+                        "events",
+                        columns,
+                        new int[] {0},
+                        Map.of("path", dir.toString()),
+                        new SourceFormat("PLAIN", "JSON", Map.of()),
+                        identity));
     }
 
     @Override

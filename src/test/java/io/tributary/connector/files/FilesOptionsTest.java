@@ -1,21 +1,20 @@
 package io.tributary.connector.files;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.common.types.DataType;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceFormat;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FilesOptionsTest {
     @TempDir
@@ -24,8 +23,17 @@ class FilesOptionsTest {
     private ConnectorException fails(Map<String, String> options, SourceFormat format) {
         Map<String, String> all = new HashMap<>(options);
         all.putIfAbsent("path", dir.toString());
-        return assertThrows(ConnectorException.class, () -> new FilesConnector().open(new SourceContext(1, "t",
-                List.of(new SourceColumn("a", DataType.INTEGER)), new int[0], all, format, null)));
+        return assertThrows(
+                ConnectorException.class,
+                () -> new FilesConnector()
+                        .open(new SourceContext(
+                                1,
+                                "t",
+                                List.of(new SourceColumn("a", DataType.INTEGER)),
+                                new int[0],
+                                all,
+                                format,
+                                null)));
     }
 
     private static final SourceFormat CSV = new SourceFormat("PLAIN", "CSV", Map.of());
@@ -34,7 +42,8 @@ class FilesOptionsTest {
     void unknownOrMissingOptionsName42601AndTheValidOnes() {
         ConnectorException unknown = fails(Map.of("paht", "/x"), CSV);
         assertEquals("42601", unknown.sqlState());
-        assertTrue(unknown.getMessage().contains("paht") && unknown.getMessage().contains("path, match_pattern, on_error"),
+        assertTrue(
+                unknown.getMessage().contains("paht") && unknown.getMessage().contains("path, match_pattern, on_error"),
                 unknown.getMessage());
         ConnectorException noFormat = fails(Map.of(), null);
         assertEquals("42601", noFormat.sqlState());
@@ -47,11 +56,23 @@ class FilesOptionsTest {
     @Test
     void badValuesAre22023() {
         assertEquals("22023", fails(Map.of("on_error", "ignore"), CSV).sqlState());
-        assertEquals("22023", fails(Map.of("path", dir.resolve("missing").toString()), CSV).sqlState());
+        assertEquals(
+                "22023",
+                fails(Map.of("path", dir.resolve("missing").toString()), CSV).sqlState());
         assertEquals("22023", fails(Map.of("match_pattern", "[a"), CSV).sqlState());
-        assertEquals("22023", fails(Map.of(), new SourceFormat("PLAIN", "CSV", Map.of("delimiter", ";;"))).sqlState());
-        assertEquals("22023", fails(Map.of(), new SourceFormat("PLAIN", "CSV", Map.of("without_header", "yes"))).sqlState());
-        assertEquals("22023", fails(Map.of(), new SourceFormat("PLAIN", "AVRO", Map.of())).sqlState());
-        assertEquals("22023", fails(Map.of(), new SourceFormat("UPSERT", "JSON", Map.of())).sqlState());
+        assertEquals(
+                "22023",
+                fails(Map.of(), new SourceFormat("PLAIN", "CSV", Map.of("delimiter", ";;")))
+                        .sqlState());
+        assertEquals(
+                "22023",
+                fails(Map.of(), new SourceFormat("PLAIN", "CSV", Map.of("without_header", "yes")))
+                        .sqlState());
+        assertEquals(
+                "22023",
+                fails(Map.of(), new SourceFormat("PLAIN", "AVRO", Map.of())).sqlState());
+        assertEquals(
+                "22023",
+                fails(Map.of(), new SourceFormat("UPSERT", "JSON", Map.of())).sqlState());
     }
 }

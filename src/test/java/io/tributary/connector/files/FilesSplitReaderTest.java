@@ -1,5 +1,10 @@
 package io.tributary.connector.files;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.common.types.DataType;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.SkippedInput;
@@ -10,10 +15,6 @@ import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceFormat;
 import io.tributary.connector.SplitReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,18 +25,17 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FilesSplitReaderTest {
-    private static final List<SourceColumn> COLUMNS = List.of(new SourceColumn("id", DataType.INTEGER),
-            new SourceColumn("name", DataType.TEXT));
+    private static final List<SourceColumn> COLUMNS =
+            List.of(new SourceColumn("id", DataType.INTEGER), new SourceColumn("name", DataType.TEXT));
 
     @TempDir
     Path dir;
+
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
     @AfterEach
@@ -48,8 +48,8 @@ class FilesSplitReaderTest {
     private SplitReader reader(Map<String, String> options, Map<String, String> csv, byte[] position) {
         Map<String, String> all = new HashMap<>(options);
         all.put("path", dir.toString());
-        Source source = new FilesConnector().open(new SourceContext(1, "t", COLUMNS, new int[0], all,
-                new SourceFormat("PLAIN", "CSV", csv), null));
+        Source source = new FilesConnector()
+                .open(new SourceContext(1, "t", COLUMNS, new int[0], all, new SourceFormat("PLAIN", "CSV", csv), null));
         SplitReader r = source.reader(FilesSource.SPLIT, position);
         toClose.add(r);
         toClose.add(source);
@@ -148,18 +148,28 @@ class FilesSplitReaderTest {
 
     @Test
     void quotingFollowsRfc4180() throws Exception {
-        write("a.csv", "id,name\n"
-                + "1,\"a, b\"\n"
-                + "2,\"say \"\"hi\"\"\"\n"
-                + "3,\"two\r\nlines\"\r\n"
-                + "4,\n"
-                + "5,\"\"\n"
-                + "6,it's 5'10\"\n"
-                + "7,\"x\"y\n", false);
+        write(
+                "a.csv",
+                "id,name\n"
+                        + "1,\"a, b\"\n"
+                        + "2,\"say \"\"hi\"\"\"\n"
+                        + "3,\"two\r\nlines\"\r\n"
+                        + "4,\n"
+                        + "5,\"\"\n"
+                        + "6,it's 5'10\"\n"
+                        + "7,\"x\"y\n",
+                false);
         SplitReader r = reader(Map.of(), Map.of(), null);
         SourceBatch b = r.poll(100, 100);
-        assertEquals(List.of(row(1, "a, b"), row(2, "say \"hi\""), row(3, "two\r\nlines"), row(4, null),
-                row(5, ""), row(6, "it's 5'10\"")), rows(b));
+        assertEquals(
+                List.of(
+                        row(1, "a, b"),
+                        row(2, "say \"hi\""),
+                        row(3, "two\r\nlines"),
+                        row(4, null),
+                        row(5, ""),
+                        row(6, "it's 5'10\"")),
+                rows(b));
         assertEquals(1, b.skipped().size());
         assertEquals("a.csv:9", b.skipped().get(0).location());
         assertTrue(b.skipped().get(0).reason().contains("after a closing quote"));

@@ -7,7 +7,6 @@ import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SourceContractTest;
 import io.tributary.connector.SplitReader;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,10 +25,23 @@ abstract class NexmarkContractTest extends SourceContractTest {
     private Source open(byte[] identity, int splits) {
         List<SourceColumn> columns = new ArrayList<>(table().columns);
         java.util.Collections.reverse(columns); // declared order need not be the generator's
-        return new NexmarkConnector().open(new SourceContext(3, table().optionValue(), columns, new int[0],
-                Map.of("nexmark.table.type", table().optionValue(), "nexmark.event.num", Long.toString(events()),
-                        "nexmark.max.chunk.size", "7", "nexmark.split.num", Integer.toString(splits)),
-                null, identity));
+        return new NexmarkConnector()
+                .open(new SourceContext(
+                        3,
+                        table().optionValue(),
+                        columns,
+                        new int[0],
+                        Map.of(
+                                "nexmark.table.type",
+                                table().optionValue(),
+                                "nexmark.event.num",
+                                Long.toString(events()),
+                                "nexmark.max.chunk.size",
+                                "7",
+                                "nexmark.split.num",
+                                Integer.toString(splits)),
+                        null,
+                        identity));
     }
 
     private byte[] identity;
@@ -44,7 +56,8 @@ abstract class NexmarkContractTest extends SourceContractTest {
     @Override
     protected List<List<Object>> expectedRows() throws Exception {
         List<List<Object>> rows = new ArrayList<>();
-        try (Source single = open(identity, 1); SplitReader r = single.reader("0", null)) {
+        try (Source single = open(identity, 1);
+                SplitReader r = single.reader("0", null)) {
             while (true) {
                 SourceBatch b = r.poll(0, 100_000);
                 if (b.isEmpty()) {

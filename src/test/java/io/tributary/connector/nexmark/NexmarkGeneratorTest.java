@@ -1,5 +1,11 @@
 package io.tributary.connector.nexmark;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.common.types.DataType;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Source;
@@ -7,20 +13,13 @@ import io.tributary.connector.SourceChange;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.tributary.connector.SplitReader;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class NexmarkGeneratorTest {
     private static final long BASE = 1_700_000_000_000_000L;
@@ -81,7 +80,8 @@ class NexmarkGeneratorTest {
                 Object[] b = g.row(NexmarkTable.BID, n);
                 long auction = (Long) b[0];
                 long lastAuction = 1000 + n / 50 * 3 + 2;
-                assertTrue(auction >= Math.max(1000, lastAuction - 100) && auction <= lastAuction + 10,
+                assertTrue(
+                        auction >= Math.max(1000, lastAuction - 100) && auction <= lastAuction + 10,
                         "auction " + auction + " at event " + n);
                 long price = (Long) b[2];
                 assertTrue(price >= 100 && price <= 100_000_000, "price " + price);
@@ -111,7 +111,8 @@ class NexmarkGeneratorTest {
             assertEquals("next event " + (NexmarkTable.BID.eventNumber(2 + 10 * 4)), r.describe(position));
             List<Object> next = Arrays.asList(r.poll(0, 1).changes().get(0).row());
             try (SplitReader resumed = source.reader("2", position)) {
-                assertEquals(next, Arrays.asList(resumed.poll(0, 1).changes().get(0).row()));
+                assertEquals(
+                        next, Arrays.asList(resumed.poll(0, 1).changes().get(0).row()));
             }
         }
     }
@@ -125,35 +126,61 @@ class NexmarkGeneratorTest {
 
     @Test
     void optionsAndColumnsAreChecked() {
-        ConnectorException unknown = assertThrows(ConnectorException.class, () -> new NexmarkConnector().open(
-                new SourceContext(1, "t", NexmarkTable.BID.columns, new int[0],
-                        Map.of("nexmark.table.type", "bid", "nexmark.rate", "5"), null, null)));
+        ConnectorException unknown = assertThrows(
+                ConnectorException.class,
+                () -> new NexmarkConnector()
+                        .open(new SourceContext(
+                                1,
+                                "t",
+                                NexmarkTable.BID.columns,
+                                new int[0],
+                                Map.of("nexmark.table.type", "bid", "nexmark.rate", "5"),
+                                null,
+                                null)));
         assertEquals("42601", unknown.sqlState());
-        assertTrue(unknown.getMessage().contains("nexmark.rate") && unknown.getMessage().contains("nexmark.split.num"));
-        ConnectorException missing = assertThrows(ConnectorException.class, () -> new NexmarkConnector().open(
-                new SourceContext(1, "t", NexmarkTable.BID.columns, new int[0], Map.of(), null, null)));
+        assertTrue(unknown.getMessage().contains("nexmark.rate")
+                && unknown.getMessage().contains("nexmark.split.num"));
+        ConnectorException missing = assertThrows(
+                ConnectorException.class,
+                () -> new NexmarkConnector()
+                        .open(new SourceContext(1, "t", NexmarkTable.BID.columns, new int[0], Map.of(), null, null)));
         assertEquals("42601", missing.sqlState());
-        ConnectorException badType = assertThrows(ConnectorException.class,
-                () -> open(1, "seller"));
+        ConnectorException badType = assertThrows(ConnectorException.class, () -> open(1, "seller"));
         assertEquals("22023", badType.sqlState());
-        ConnectorException badNumber = assertThrows(ConnectorException.class, () -> new NexmarkConnector().open(
-                new SourceContext(1, "t", NexmarkTable.BID.columns, new int[0],
-                        Map.of("nexmark.table.type", "bid", "nexmark.split.num", "0"), null, null)));
+        ConnectorException badNumber = assertThrows(
+                ConnectorException.class,
+                () -> new NexmarkConnector()
+                        .open(new SourceContext(
+                                1,
+                                "t",
+                                NexmarkTable.BID.columns,
+                                new int[0],
+                                Map.of("nexmark.table.type", "bid", "nexmark.split.num", "0"),
+                                null,
+                                null)));
         assertEquals("22023", badNumber.sqlState());
         List<SourceColumn> wrongName = new ArrayList<>(NexmarkTable.BID.columns);
         wrongName.set(0, new SourceColumn("auction_id", DataType.BIGINT));
-        ConnectorException column = assertThrows(ConnectorException.class,
-                () -> new NexmarkConnector().open(context(1, "bid", wrongName, null)));
+        ConnectorException column = assertThrows(
+                ConnectorException.class, () -> new NexmarkConnector().open(context(1, "bid", wrongName, null)));
         assertEquals("42703", column.sqlState());
-        assertTrue(column.getMessage().contains("auction_id") && column.getMessage().contains("auction, bidder"),
+        assertTrue(
+                column.getMessage().contains("auction_id")
+                        && column.getMessage().contains("auction, bidder"),
                 column.getMessage());
         List<SourceColumn> tooFew = NexmarkTable.BID.columns.subList(0, 3);
-        assertTrue(assertThrows(ConnectorException.class, () -> new NexmarkConnector().open(context(1, "bid", tooFew, null)))
-                .getMessage().contains("missing: channel, url, date_time, extra"));
+        assertTrue(assertThrows(
+                        ConnectorException.class, () -> new NexmarkConnector().open(context(1, "bid", tooFew, null)))
+                .getMessage()
+                .contains("missing: channel, url, date_time, extra"));
         List<SourceColumn> wrongType = new ArrayList<>(NexmarkTable.BID.columns);
         wrongType.set(2, new SourceColumn("price", DataType.INTEGER));
-        assertEquals("42804", assertThrows(ConnectorException.class,
-                () -> new NexmarkConnector().open(context(1, "bid", wrongType, null))).sqlState());
+        assertEquals(
+                "42804",
+                assertThrows(
+                                ConnectorException.class,
+                                () -> new NexmarkConnector().open(context(1, "bid", wrongType, null)))
+                        .sqlState());
     }
 
     @Test
@@ -171,8 +198,20 @@ class NexmarkGeneratorTest {
     }
 
     private static SourceContext context(int splits, String type, List<SourceColumn> columns, byte[] identity) {
-        return new SourceContext(1, "t", columns, new int[0], Map.of("nexmark.table.type", type,
-                "nexmark.event.num", "3000", "nexmark.split.num", Integer.toString(splits)), null, identity);
+        return new SourceContext(
+                1,
+                "t",
+                columns,
+                new int[0],
+                Map.of(
+                        "nexmark.table.type",
+                        type,
+                        "nexmark.event.num",
+                        "3000",
+                        "nexmark.split.num",
+                        Integer.toString(splits)),
+                null,
+                identity);
     }
 
     private static Source open(int splits, String type) {

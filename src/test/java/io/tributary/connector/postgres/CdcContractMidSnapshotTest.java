@@ -25,13 +25,15 @@ class CdcContractMidSnapshotTest extends CdcContractTestBase {
 
     @Override
     List<String> afterCreate() {
-        return List.of("UPDATE " + table() + " SET name = 'streamed' WHERE id IN (3, 25)",
+        return List.of(
+                "UPDATE " + table() + " SET name = 'streamed' WHERE id IN (3, 25)",
                 "DELETE FROM " + table() + " WHERE id = 20");
     }
 
     @Override
     List<String> whileDownStatements() {
-        return List.of(insertRange(31, 35),
+        return List.of(
+                insertRange(31, 35),
                 "UPDATE " + table() + " SET amount = 99.99 WHERE id IN (2, 28)",
                 "DELETE FROM " + table() + " WHERE id IN (5, 29)",
                 "UPDATE " + table() + " SET id = 105 WHERE id = 6",

@@ -24,7 +24,8 @@ class CdcContractSplitTransactionTest extends CdcContractTestBase {
 
     @Override
     List<String> whileDownStatements() {
-        return List.of("UPDATE " + table() + " SET name = 'late' WHERE id BETWEEN 1000 AND 1100",
+        return List.of(
+                "UPDATE " + table() + " SET name = 'late' WHERE id BETWEEN 1000 AND 1100",
                 "DELETE FROM " + table() + " WHERE id = 1509");
     }
 }

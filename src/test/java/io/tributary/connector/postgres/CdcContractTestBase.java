@@ -4,9 +4,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContractTest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,6 +11,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
 /**
  * The connector contract against a real PostgreSQL table {@code (id int primary key, name text,
@@ -21,8 +20,10 @@ import java.util.List;
  * changes after it (streamed), and what changes while the server is "down".
  */
 abstract class CdcContractTestBase extends SourceContractTest {
-    private static final List<SourceColumn> COLUMNS = List.of(new SourceColumn("id", DataType.INTEGER),
-            new SourceColumn("name", DataType.TEXT), new SourceColumn("amount", DataType.numeric(10, 2)));
+    private static final List<SourceColumn> COLUMNS = List.of(
+            new SourceColumn("id", DataType.INTEGER),
+            new SourceColumn("name", DataType.TEXT),
+            new SourceColumn("amount", DataType.numeric(10, 2)));
 
     /** Distinct per subclass: it names the upstream table, the slot and the publication. */
     abstract int tableId();
@@ -46,7 +47,8 @@ abstract class CdcContractTestBase extends SourceContractTest {
 
     @BeforeEach
     void createUpstream() throws Exception {
-        UpstreamPostgres.execute("DROP TABLE IF EXISTS " + table(),
+        UpstreamPostgres.execute(
+                "DROP TABLE IF EXISTS " + table(),
                 "CREATE TABLE " + table() + " (id int PRIMARY KEY, name text, amount numeric(10,2))");
         UpstreamPostgres.execute(beforeCreate().toArray(String[]::new));
     }
@@ -59,8 +61,9 @@ abstract class CdcContractTestBase extends SourceContractTest {
 
     @Override
     protected Source open(byte[] identity) throws Exception {
-        Source source = new PostgresCdcConnector(snapshotChunkRows()).open(UpstreamPostgres.context(tableId(), COLUMNS,
-                primaryKey(), UpstreamPostgres.options(table()), identity));
+        Source source = new PostgresCdcConnector(snapshotChunkRows())
+                .open(UpstreamPostgres.context(
+                        tableId(), COLUMNS, primaryKey(), UpstreamPostgres.options(table()), identity));
         if (identity == null) {
             UpstreamPostgres.execute(afterCreate().toArray(String[]::new));
         }
@@ -81,7 +84,8 @@ abstract class CdcContractTestBase extends SourceContractTest {
     @Override
     protected List<List<Object>> expectedRows() throws Exception {
         List<List<Object>> rows = new ArrayList<>();
-        try (Connection c = UpstreamPostgres.connect(); Statement s = c.createStatement();
+        try (Connection c = UpstreamPostgres.connect();
+                Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT id, name, amount FROM " + table())) {
             while (rs.next()) {
                 BigDecimal amount = rs.getBigDecimal(3);
@@ -93,6 +97,7 @@ abstract class CdcContractTestBase extends SourceContractTest {
 
     /** {@code INSERT ... SELECT} of rows {@code from..to} with names and amounts derived from the id. */
     String insertRange(int from, int to) {
-        return "INSERT INTO " + table() + " SELECT g, 'row ' || g, g * 1.25 FROM generate_series(" + from + ", " + to + ") g";
+        return "INSERT INTO " + table() + " SELECT g, 'row ' || g, g * 1.25 FROM generate_series(" + from + ", " + to
+                + ") g";
     }
 }

@@ -1,13 +1,13 @@
 package io.tributary.connector.postgres;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.common.types.DataType;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SplitReader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -19,9 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The snapshot and the stream meet exactly at the slot's consistent point while the upstream is
@@ -33,8 +32,8 @@ class PostgresCdcHandoverTest {
     private static final int TABLE_ID = 9301;
     private static final String TABLE = "handover_" + TABLE_ID;
     private static final int WRITES = 400;
-    private static final List<SourceColumn> COLUMNS = List.of(new SourceColumn("id", DataType.INTEGER),
-            new SourceColumn("v", DataType.INTEGER));
+    private static final List<SourceColumn> COLUMNS =
+            List.of(new SourceColumn("id", DataType.INTEGER), new SourceColumn("v", DataType.INTEGER));
 
     @AfterAll
     static void drop() throws Exception {
@@ -44,8 +43,10 @@ class PostgresCdcHandoverTest {
 
     @Test
     void nothingLostOrDoubledAcrossTheHandover() throws Exception {
-        UpstreamPostgres.execute("DROP TABLE IF EXISTS " + TABLE,
-                "CREATE TABLE " + TABLE + " (id int PRIMARY KEY, v int)", "INSERT INTO " + TABLE + " VALUES (0, 0)");
+        UpstreamPostgres.execute(
+                "DROP TABLE IF EXISTS " + TABLE,
+                "CREATE TABLE " + TABLE + " (id int PRIMARY KEY, v int)",
+                "INSERT INTO " + TABLE + " VALUES (0, 0)");
         ExecutorService writer = Executors.newSingleThreadExecutor();
         // the second half of the writes waits for the slot, so some of them must come through the
         // stream however slowly the slot is created (on a busy machine the writes could all end first)
@@ -55,7 +56,8 @@ class PostgresCdcHandoverTest {
             Future<?> writes = writer.submit(() -> {
                 try (Connection c = UpstreamPostgres.connect();
                         PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, 0)");
-                        PreparedStatement increment = c.prepareStatement("UPDATE " + TABLE + " SET v = v + 1 WHERE id = 0")) {
+                        PreparedStatement increment =
+                                c.prepareStatement("UPDATE " + TABLE + " SET v = v + 1 WHERE id = 0")) {
                     for (int i = 1; i <= WRITES; i++) {
                         if (i == WRITES / 2 && !slotCreated.await(60, TimeUnit.SECONDS)) {
                             throw new AssertionError("the source did not open within a minute");
@@ -70,8 +72,9 @@ class PostgresCdcHandoverTest {
             while (Integer.parseInt(UpstreamPostgres.queryOne("SELECT v FROM " + TABLE + " WHERE id = 0")) < 50) {
                 Thread.sleep(5);
             }
-            source = new PostgresCdcConnector(16).open(UpstreamPostgres.context(TABLE_ID, COLUMNS, new int[] {0},
-                    UpstreamPostgres.options(TABLE), null));
+            source = new PostgresCdcConnector(16)
+                    .open(UpstreamPostgres.context(
+                            TABLE_ID, COLUMNS, new int[] {0}, UpstreamPostgres.options(TABLE), null));
             slotCreated.countDown();
             List<SourceChange> changes;
             try (SplitReader reader = source.reader(source.splits().get(0), null)) {

@@ -1,32 +1,32 @@
 package io.tributary.connector.postgres;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.common.types.DataType;
 import io.tributary.connector.ConnectorException;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SplitReader;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.replication.LogSequenceNumber;
 
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** What the source does to the upstream over its life: WAL confirmation, the slot at reopen, dropping. */
 class PostgresCdcLifecycleTest {
-    private static final List<SourceColumn> COLUMNS = List.of(new SourceColumn("id", DataType.INTEGER),
-            new SourceColumn("v", DataType.TEXT));
+    private static final List<SourceColumn> COLUMNS =
+            List.of(new SourceColumn("id", DataType.INTEGER), new SourceColumn("v", DataType.TEXT));
     private int tableId;
 
     /** Creates the upstream table {@code (id int PRIMARY KEY, v text, n int)} with rows 1 and 2, and opens its source. */
     private Source create(int id, String... alter) throws Exception {
         tableId = id;
-        UpstreamPostgres.execute("DROP TABLE IF EXISTS " + table(),
+        UpstreamPostgres.execute(
+                "DROP TABLE IF EXISTS " + table(),
                 "CREATE TABLE " + table() + " (id int PRIMARY KEY, v text, n int)",
                 "INSERT INTO " + table() + " VALUES (1, 'a'), (2, 'b')");
         for (String statement : alter) {
@@ -36,8 +36,9 @@ class PostgresCdcLifecycleTest {
     }
 
     private Source open(byte[] identity) throws Exception {
-        return new PostgresCdcConnector().open(UpstreamPostgres.context(tableId, COLUMNS, new int[] {0},
-                UpstreamPostgres.options(table()), identity));
+        return new PostgresCdcConnector()
+                .open(UpstreamPostgres.context(
+                        tableId, COLUMNS, new int[] {0}, UpstreamPostgres.options(table()), identity));
     }
 
     private String table() {
@@ -52,7 +53,8 @@ class PostgresCdcLifecycleTest {
 
     private static long confirmedFlush(String slot) throws Exception {
         return LogSequenceNumber.valueOf(UpstreamPostgres.queryOne(
-                "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + slot + "'")).asLong();
+                        "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + slot + "'"))
+                .asLong();
     }
 
     @Test
@@ -66,15 +68,18 @@ class PostgresCdcLifecycleTest {
             // wal_sender_timeout 5s) carry the new LSN, which pgjdbc's automatic flush would confirm
             UpstreamPostgres.execute("SELECT pg_logical_emit_message(false, 'test', 'not captured')");
             readFor(reader, 3_500);
-            assertEquals(consistentPoint, confirmedFlush(slot), "nothing may be confirmed before a checkpoint completes");
+            assertEquals(
+                    consistentPoint, confirmedFlush(slot), "nothing may be confirmed before a checkpoint completes");
 
-            UpstreamPostgres.execute("INSERT INTO " + table() + " VALUES (3, 'c')", "UPDATE " + table() + " SET v = 'z'");
+            UpstreamPostgres.execute(
+                    "INSERT INTO " + table() + " VALUES (3, 'c')", "UPDATE " + table() + " SET v = 'z'");
             Reading.atLeast(reader, 4);
             byte[] position = reader.position();
             long lsn = ((CdcPosition.Streaming) CdcPosition.decode(position)).lsn();
             assertTrue(lsn > consistentPoint);
             readFor(reader, 3_000);
-            assertEquals(consistentPoint, confirmedFlush(slot), "nothing may be confirmed before a checkpoint completes");
+            assertEquals(
+                    consistentPoint, confirmedFlush(slot), "nothing may be confirmed before a checkpoint completes");
 
             reader.onCheckpointComplete(position);
             long deadline = System.currentTimeMillis() + 10_000;
@@ -163,7 +168,8 @@ class PostgresCdcLifecycleTest {
         Source source = create(9407);
         try (SplitReader reader = source.reader(source.splits().get(0), null)) {
             Reading.atLeast(reader, 2);
-            UpstreamPostgres.execute("UPDATE " + table() + " SET v = " + LARGE_VALUE + " WHERE id = 1",
+            UpstreamPostgres.execute(
+                    "UPDATE " + table() + " SET v = " + LARGE_VALUE + " WHERE id = 1",
                     "UPDATE " + table() + " SET n = 7 WHERE id = 1");
             Reading.atLeast(reader, 1);
             ConnectorException e = assertThrows(ConnectorException.class, () -> Reading.atLeast(reader, 1));
@@ -182,11 +188,19 @@ class PostgresCdcLifecycleTest {
             UpstreamPostgres.execute("INSERT INTO " + table() + " VALUES (3, 'c')");
             Reading.atLeast(reader, 1);
         }
-        assertEquals("1", UpstreamPostgres.queryOne("SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+        assertEquals(
+                "1",
+                UpstreamPostgres.queryOne(
+                        "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
         source.close();
         source.destroy();
-        assertEquals("0", UpstreamPostgres.queryOne("SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
-        assertEquals("0", UpstreamPostgres.queryOne("SELECT count(*) FROM pg_publication WHERE pubname = '" + slot + "_pub'"));
+        assertEquals(
+                "0",
+                UpstreamPostgres.queryOne(
+                        "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+        assertEquals(
+                "0",
+                UpstreamPostgres.queryOne("SELECT count(*) FROM pg_publication WHERE pubname = '" + slot + "_pub'"));
     }
 
     @Test

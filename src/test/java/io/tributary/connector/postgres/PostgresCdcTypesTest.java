@@ -1,15 +1,15 @@
 package io.tributary.connector.postgres;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.connector.Source;
 import io.tributary.connector.SourceChange;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SplitReader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -17,10 +17,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Every supported type, and NULL, arrives as its canonical value, through the snapshot and through the stream. */
 class PostgresCdcTypesTest {
@@ -54,14 +53,17 @@ class PostgresCdcTypesTest {
 
     @BeforeAll
     static void create() throws Exception {
-        UpstreamPostgres.execute("DROP TABLE IF EXISTS " + TABLE, "CREATE TABLE " + TABLE + " (id int PRIMARY KEY,"
-                + " s smallint, i int, b bigint, n numeric(12,3), t text, v varchar(20), bo boolean, r real,"
-                + " d double precision, dt date, tm time, ts timestamp, tz timestamptz, iv interval, by bytea, u uuid,"
-                + " wide int, ignored text)",
+        UpstreamPostgres.execute(
+                "DROP TABLE IF EXISTS " + TABLE,
+                "CREATE TABLE " + TABLE + " (id int PRIMARY KEY,"
+                        + " s smallint, i int, b bigint, n numeric(12,3), t text, v varchar(20), bo boolean, r real,"
+                        + " d double precision, dt date, tm time, ts timestamp, tz timestamptz, iv interval, by bytea, u uuid,"
+                        + " wide int, ignored text)",
                 "INSERT INTO " + TABLE + " VALUES " + String.format(VALUES, 1).replace(", 7)", ", 7, 'x')"),
                 "INSERT INTO " + TABLE + " (id) VALUES (2)");
-        source = new PostgresCdcConnector().open(UpstreamPostgres.context(TABLE_ID, COLUMNS, new int[] {0},
-                UpstreamPostgres.options(TABLE), null));
+        source = new PostgresCdcConnector()
+                .open(UpstreamPostgres.context(
+                        TABLE_ID, COLUMNS, new int[] {0}, UpstreamPostgres.options(TABLE), null));
     }
 
     @AfterAll
@@ -77,7 +79,9 @@ class PostgresCdcTypesTest {
             assertEquals("snapshotting", reader.phase());
             assertEquals(-1, reader.lagMillis());
             List<SourceChange> snapshot = Reading.atLeast(reader, 2);
-            UpstreamPostgres.execute("INSERT INTO " + TABLE + " VALUES " + String.format(VALUES, 3).replace(", 7)", ", 7, 'x')"),
+            UpstreamPostgres.execute(
+                    "INSERT INTO " + TABLE + " VALUES "
+                            + String.format(VALUES, 3).replace(", 7)", ", 7, 'x')"),
                     "INSERT INTO " + TABLE + " (id) VALUES (4)");
             List<SourceChange> streamed = Reading.atLeast(reader, 2);
             assertEquals("streaming", reader.phase());
@@ -94,13 +98,27 @@ class PostgresCdcTypesTest {
 
     private static void assertRow(int id, SourceChange change) {
         assertEquals(SourceChange.Kind.INSERT, change.kind());
-        Object[] expected = {id, (short) -32768, 2147483647, Long.MIN_VALUE, new BigDecimal("123456789.125"),
-                "tab\tquote' ünïcode", "varchar", true, 1.5f, -2.25e-300,
-                (int) LocalDate.of(2024, 2, 29).toEpochDay(),
-                (13 * 3600L + 45 * 60 + 1) * 1_000_000 + 500_000,
-                micros(LocalDateTime.of(2024, 2, 29, 13, 45, 1, 123_456_000).toInstant(ZoneOffset.UTC)),
-                micros(OffsetDateTime.of(2024, 2, 29, 13, 45, 1, 500_000_000, ZoneOffset.ofHours(2)).toInstant()),
-                null, new byte[] {0, (byte) 0xff, 0x10}, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", 7L};
+        Object[] expected = {
+            id,
+            (short) -32768,
+            2147483647,
+            Long.MIN_VALUE,
+            new BigDecimal("123456789.125"),
+            "tab\tquote' ünïcode",
+            "varchar",
+            true,
+            1.5f,
+            -2.25e-300,
+            (int) LocalDate.of(2024, 2, 29).toEpochDay(),
+            (13 * 3600L + 45 * 60 + 1) * 1_000_000 + 500_000,
+            micros(LocalDateTime.of(2024, 2, 29, 13, 45, 1, 123_456_000).toInstant(ZoneOffset.UTC)),
+            micros(OffsetDateTime.of(2024, 2, 29, 13, 45, 1, 500_000_000, ZoneOffset.ofHours(2))
+                    .toInstant()),
+            null,
+            new byte[] {0, (byte) 0xff, 0x10},
+            "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+            7L
+        };
         Object[] row = change.row();
         assertEquals(expected.length, row.length);
         Interval interval = (Interval) row[14];
@@ -109,8 +127,9 @@ class PostgresCdcTypesTest {
         assertEquals((4 * 3600L + 5 * 60 + 6) * 1_000_000, interval.micros());
         row = row.clone();
         row[14] = null;
-        assertTrue(Arrays.deepEquals(expected, row), () -> "expected " + Arrays.deepToString(expected) + " but was "
-                + Arrays.deepToString(change.row()));
+        assertTrue(
+                Arrays.deepEquals(expected, row),
+                () -> "expected " + Arrays.deepToString(expected) + " but was " + Arrays.deepToString(change.row()));
     }
 
     private static void assertNulls(int id, SourceChange change) {

@@ -3,7 +3,6 @@ package io.tributary.connector.postgres;
 import io.tributary.connector.SourceColumn;
 import io.tributary.connector.SourceContext;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,8 +20,7 @@ import java.util.Map;
 public final class UpstreamPostgres {
     private static EmbeddedPostgres server;
 
-    private UpstreamPostgres() {
-    }
+    private UpstreamPostgres() {}
 
     public static synchronized EmbeddedPostgres server() throws IOException {
         if (server == null) {
@@ -56,7 +54,8 @@ public final class UpstreamPostgres {
     }
 
     public static void execute(String... statements) throws SQLException, IOException {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
             }
@@ -65,7 +64,9 @@ public final class UpstreamPostgres {
 
     /** The value of a one-row, one-column query, as text. */
     public static String queryOne(String sql) throws SQLException, IOException {
-        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         }
     }
@@ -80,8 +81,8 @@ public final class UpstreamPostgres {
         return options;
     }
 
-    static SourceContext context(int tableId, List<SourceColumn> columns, int[] primaryKey, Map<String, String> options,
-            byte[] identity) {
+    static SourceContext context(
+            int tableId, List<SourceColumn> columns, int[] primaryKey, Map<String, String> options, byte[] identity) {
         return new SourceContext(tableId, "t" + tableId, columns, primaryKey, options, null, identity);
     }
 

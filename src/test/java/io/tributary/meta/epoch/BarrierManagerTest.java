@@ -12,18 +12,15 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.DelegatingStore;
 import io.tributary.storage.Keyspace;
-import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.storage.rocksdb.RocksStateStore;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
@@ -33,7 +30,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -189,8 +185,9 @@ class BarrierManagerTest {
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
         assertTrue(elapsedMs < 5_000, "50 waiters took " + elapsedMs + " ms with a 10 s barrier interval");
         // Commits are fast here, so groups depend on thread scheduling (typically 3-7 epochs); stay lenient.
-        assertTrue(epochs.size() <= threads / 2, "group commit: " + threads + " statements used " + epochs.size()
-                + " epochs");
+        assertTrue(
+                epochs.size() <= threads / 2,
+                "group commit: " + threads + " statements used " + epochs.size() + " epochs");
     }
 
     @Test
@@ -221,7 +218,6 @@ class BarrierManagerTest {
         assertEquals(1, epochs.size(), "statements staged before the barrier must share its commit");
     }
 
-
     @Test
     void failingStageLeavesNothingBehind() throws Exception {
         start(store, LONG_INTERVAL_MS);
@@ -229,25 +225,27 @@ class BarrierManagerTest {
         barriers.awaitCommitted(t0);
         barriers.stage(wb -> wb.put(Keyspace.DATA, b("before"), b("1")));
         RuntimeException boom = new RuntimeException("boom");
-        RuntimeException thrown = assertThrows(RuntimeException.class, () -> barriers.stage(new EpochChange() {
-            @Override
-            public void stage(WriteBuffer wb) {
-                wb.put(Keyspace.DATA, b("bad"), b("x"));
-                wb.put(Keyspace.DATA, b("before"), b("overwritten"));
-                wb.delete(Keyspace.DATA, b("old"));
-                throw boom;
-            }
+        RuntimeException thrown = assertThrows(
+                RuntimeException.class,
+                () -> barriers.stage(new EpochChange() {
+                    @Override
+                    public void stage(WriteBuffer wb) {
+                        wb.put(Keyspace.DATA, b("bad"), b("x"));
+                        wb.put(Keyspace.DATA, b("before"), b("overwritten"));
+                        wb.delete(Keyspace.DATA, b("old"));
+                        throw boom;
+                    }
 
-            @Override
-            public void committed() {
-                throw new AssertionError("the hook of a failed stage must not run");
-            }
+                    @Override
+                    public void committed() {
+                        throw new AssertionError("the hook of a failed stage must not run");
+                    }
 
-            @Override
-            public void failed() {
-                throw new AssertionError("the hook of a failed stage must not run");
-            }
-        }));
+                    @Override
+                    public void failed() {
+                        throw new AssertionError("the hook of a failed stage must not run");
+                    }
+                }));
         assertTrue(thrown == boom, "the lambda's exception propagates");
         long t2 = barriers.stage(wb -> wb.put(Keyspace.DATA, b("after"), b("2")));
         barriers.awaitCommitted(t2);
@@ -262,19 +260,24 @@ class BarrierManagerTest {
         start(store, LONG_INTERVAL_MS);
         barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("committed"), b("c"))));
         barriers.stage(wb -> wb.put(Keyspace.DATA, b("staged"), b("s")));
-        assertThrows(IllegalStateException.class, () -> barriers.stage(wb -> {
-            wb.delete(Keyspace.DATA, b("committed"));
-            wb.delete(Keyspace.DATA, b("staged"));
-            wb.put(Keyspace.DATA, b("new"), b("n"));
-            // lookups inside the failing stage see its own writes
-            assertArrayEquals(new boolean[] {false, false, true},
-                    wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new"))));
-            throw new IllegalStateException("boom");
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> barriers.stage(wb -> {
+                    wb.delete(Keyspace.DATA, b("committed"));
+                    wb.delete(Keyspace.DATA, b("staged"));
+                    wb.put(Keyspace.DATA, b("new"), b("n"));
+                    // lookups inside the failing stage see its own writes
+                    assertArrayEquals(
+                            new boolean[] {false, false, true},
+                            wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new"))));
+                    throw new IllegalStateException("boom");
+                }));
         List<boolean[]> seen = new ArrayList<>();
-        long ticket = barriers.stage(wb -> seen.add(
-                wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new")))));
-        assertArrayEquals(new boolean[] {true, true, false}, seen.get(0),
+        long ticket = barriers.stage(
+                wb -> seen.add(wb.existAll(Keyspace.DATA, List.of(b("committed"), b("staged"), b("new")))));
+        assertArrayEquals(
+                new boolean[] {true, true, false},
+                seen.get(0),
                 "the next stage of the same epoch sees the state before the failed one");
         barriers.awaitCommitted(ticket);
         assertEquals("c", committed("committed"));
@@ -286,10 +289,12 @@ class BarrierManagerTest {
     void failingStageWithRangeDeleteLeavesNothingBehind() throws Exception {
         start(store, LONG_INTERVAL_MS);
         barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("t/1"), b("row"))));
-        assertThrows(IllegalStateException.class, () -> barriers.stage(wb -> {
-            wb.deleteRange(Keyspace.DATA, b("t/"), b("t0"));
-            throw new IllegalStateException("boom");
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> barriers.stage(wb -> {
+                    wb.deleteRange(Keyspace.DATA, b("t/"), b("t0"));
+                    throw new IllegalStateException("boom");
+                }));
         barriers.flush();
         barriers.awaitCommitted(barriers.stage(wb -> wb.put(Keyspace.DATA, b("x"), b("y"))));
         assertEquals("row", committed("t/1"));
@@ -311,8 +316,8 @@ class BarrierManagerTest {
         barriers.stage(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
         barriers.close();
         assertEquals("1", committed("a"));
-        TributaryException e = assertThrows(TributaryException.class,
-                () -> barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2"))));
+        TributaryException e = assertThrows(
+                TributaryException.class, () -> barriers.stage(wb -> wb.put(Keyspace.DATA, b("b"), b("2"))));
         assertEquals(SqlState.ADMIN_SHUTDOWN, e.sqlState());
         barriers = null;
     }

@@ -11,7 +11,6 @@ import io.tributary.server.session.RowCursor;
 import io.tributary.server.session.Session;
 import io.tributary.server.session.SessionFactory;
 import io.tributary.server.session.StatementResult;
-
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +51,7 @@ final class PgFakeSession implements Session {
 
     /** Every executed statement with its parameters, e.g. "insert into t values ($1)[7]". */
     final List<String> executed = new CopyOnWriteArrayList<>();
+
     final ByteArrayOutputStream copied = new ByteArrayOutputStream();
     volatile boolean closed;
     volatile String copyAbortReason;
@@ -112,11 +112,22 @@ final class PgFakeSession implements Session {
                 DataType t = types.get(i);
                 columns.add(new ColumnDesc("c" + (i + 1), t == null ? DataType.TEXT : t));
             }
-        } else if (!(lower.startsWith("insert") || lower.startsWith("copy") || lower.equals("begin")
-                || lower.equals("commit") || lower.equals("rollback") || lower.startsWith("set")
-                || lower.equals("notice") || lower.equals("sleep") || lower.equals("boom"))) {
-            throw new TributaryException(SqlState.SYNTAX_ERROR, "syntax error at or near \"" + sql + "\"", 1, null,
-                    "check the fake grammar", null);
+        } else if (!(lower.startsWith("insert")
+                || lower.startsWith("copy")
+                || lower.equals("begin")
+                || lower.equals("commit")
+                || lower.equals("rollback")
+                || lower.startsWith("set")
+                || lower.equals("notice")
+                || lower.equals("sleep")
+                || lower.equals("boom"))) {
+            throw new TributaryException(
+                    SqlState.SYNTAX_ERROR,
+                    "syntax error at or near \"" + sql + "\"",
+                    1,
+                    null,
+                    "check the fake grammar",
+                    null);
         }
         List<ColumnDesc> resultColumns = columns;
         List<DataType> exposed = Collections.unmodifiableList(types);
@@ -144,20 +155,42 @@ final class PgFakeSession implements Session {
     }
 
     static List<ColumnDesc> typeColumns() {
-        return List.of(new ColumnDesc("b", DataType.BOOLEAN), new ColumnDesc("i2", DataType.SMALLINT),
-                new ColumnDesc("i4", DataType.INTEGER), new ColumnDesc("i8", DataType.BIGINT),
-                new ColumnDesc("f4", DataType.REAL), new ColumnDesc("f8", DataType.DOUBLE),
-                new ColumnDesc("num", DataType.numeric(12, 3)), new ColumnDesc("t", DataType.TEXT),
-                new ColumnDesc("v", DataType.varchar(10)), new ColumnDesc("by", DataType.BYTEA),
-                new ColumnDesc("d", DataType.DATE), new ColumnDesc("tm", DataType.TIME),
-                new ColumnDesc("ts", DataType.TIMESTAMP), new ColumnDesc("tz", DataType.TIMESTAMPTZ),
+        return List.of(
+                new ColumnDesc("b", DataType.BOOLEAN),
+                new ColumnDesc("i2", DataType.SMALLINT),
+                new ColumnDesc("i4", DataType.INTEGER),
+                new ColumnDesc("i8", DataType.BIGINT),
+                new ColumnDesc("f4", DataType.REAL),
+                new ColumnDesc("f8", DataType.DOUBLE),
+                new ColumnDesc("num", DataType.numeric(12, 3)),
+                new ColumnDesc("t", DataType.TEXT),
+                new ColumnDesc("v", DataType.varchar(10)),
+                new ColumnDesc("by", DataType.BYTEA),
+                new ColumnDesc("d", DataType.DATE),
+                new ColumnDesc("tm", DataType.TIME),
+                new ColumnDesc("ts", DataType.TIMESTAMP),
+                new ColumnDesc("tz", DataType.TIMESTAMPTZ),
                 new ColumnDesc("iv", DataType.INTERVAL));
     }
 
     static Object[] typeRow() {
-        return new Object[] {true, (short) -7, 42, 1L << 40, 1.5f, -2.25d, new BigDecimal("-12345.678"), "héllo",
-                "v", new byte[] {1, 2, (byte) 0xff}, 19_000, 3_723_000_001L, 1_700_000_000_123_456L,
-                1_700_000_000_000_000L, new Interval(14, 3, 5_000_000L)};
+        return new Object[] {
+            true,
+            (short) -7,
+            42,
+            1L << 40,
+            1.5f,
+            -2.25d,
+            new BigDecimal("-12345.678"),
+            "héllo",
+            "v",
+            new byte[] {1, 2, (byte) 0xff},
+            19_000,
+            3_723_000_001L,
+            1_700_000_000_123_456L,
+            1_700_000_000_000_000L,
+            new Interval(14, 3, 5_000_000L)
+        };
     }
 
     @Override
@@ -190,7 +223,8 @@ final class PgFakeSession implements Session {
             transactionStatus = 'I';
             return new StatementResult.Command(lower.toUpperCase(Locale.ROOT));
         } else if (lower.startsWith("set")) {
-            changed = Map.of("application_name", sql.substring(sql.indexOf('=') + 1).trim());
+            changed = Map.of(
+                    "application_name", sql.substring(sql.indexOf('=') + 1).trim());
             return new StatementResult.Command("SET");
         } else if (lower.equals("notice")) {
             noticeSink.accept(new Notice("NOTICE", "00000", "hello from the engine"));
@@ -241,8 +275,19 @@ final class PgFakeSession implements Session {
 
     @Override
     public Map<String, String> parameterStatus() {
-        return Map.of("server_version", "15.0", "client_encoding", "UTF8", "DateStyle", "ISO, MDY",
-                "integer_datetimes", "on", "standard_conforming_strings", "on", "TimeZone", "UTC");
+        return Map.of(
+                "server_version",
+                "15.0",
+                "client_encoding",
+                "UTF8",
+                "DateStyle",
+                "ISO, MDY",
+                "integer_datetimes",
+                "on",
+                "standard_conforming_strings",
+                "on",
+                "TimeZone",
+                "UTC");
     }
 
     @Override
@@ -270,7 +315,9 @@ final class PgFakeSession implements Session {
 
         @Override
         public String finish() {
-            long lines = new String(copied.toByteArray(), StandardCharsets.UTF_8).lines().count();
+            long lines = new String(copied.toByteArray(), StandardCharsets.UTF_8)
+                    .lines()
+                    .count();
             return "COPY " + lines;
         }
 

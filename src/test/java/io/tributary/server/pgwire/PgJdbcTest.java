@@ -1,8 +1,11 @@
 package io.tributary.server.pgwire;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.math.BigDecimal;
@@ -21,13 +24,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Real clients (pgjdbc, psql) against PgServer over TCP, with the scripted test session behind it. */
 class PgJdbcTest {
@@ -64,7 +63,8 @@ class PgJdbcTest {
 
     @Test
     void plainQuery() throws Exception {
-        try (Connection c = connect(trustServer, null); Statement st = c.createStatement()) {
+        try (Connection c = connect(trustServer, null);
+                Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("select * from gen(3)")) {
                 int n = 0;
                 while (rs.next()) {
@@ -113,7 +113,8 @@ class PgJdbcTest {
 
     @Test
     void allTypesInBinary() throws Exception {
-        try (Connection c = connect(trustServer, null); PreparedStatement ps = c.prepareStatement("select types")) {
+        try (Connection c = connect(trustServer, null);
+                PreparedStatement ps = c.prepareStatement("select types")) {
             for (int i = 0; i < 7; i++) {
                 try (ResultSet rs = ps.executeQuery()) {
                     assertTrue(rs.next());
@@ -123,8 +124,10 @@ class PgJdbcTest {
                     assertEquals(new BigDecimal("-12345.678"), rs.getBigDecimal("num"));
                     assertEquals("2022-01-08", rs.getDate("d").toString());
                     assertEquals("01:02:03", rs.getTime("tm").toString());
-                    assertEquals(1_700_000_000_123L, rs.getTimestamp("ts",
-                            java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone("UTC"))).getTime());
+                    assertEquals(
+                            1_700_000_000_123L,
+                            rs.getTimestamp("ts", java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone("UTC")))
+                                    .getTime());
                     assertEquals(1_700_000_000_000L, rs.getTimestamp("tz").getTime());
                     assertEquals("1 year 2 mons 3 days 00:00:05", rs.getString("iv"));
                 }
@@ -143,8 +146,10 @@ class PgJdbcTest {
             }
             assertArrayEquals(new int[] {1, 1, 1, 1, 1}, ps.executeBatch());
         }
-        long inserts = SESSIONS.stream().flatMap(s -> s.executed.stream())
-                .filter(e -> e.startsWith("insert into batch")).count();
+        long inserts = SESSIONS.stream()
+                .flatMap(s -> s.executed.stream())
+                .filter(e -> e.startsWith("insert into batch"))
+                .count();
         assertEquals(5, inserts);
     }
 
@@ -168,12 +173,14 @@ class PgJdbcTest {
 
     @Test
     void passwordAuthentication() throws Exception {
-        try (Connection c = connect(passwordServer, PASSWORD); Statement st = c.createStatement();
+        try (Connection c = connect(passwordServer, PASSWORD);
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("select 1")) {
             assertTrue(rs.next());
             assertEquals(1, rs.getInt(1));
         }
-        SQLException e = assertThrows(SQLException.class, () -> connect(passwordServer, "wrong").close());
+        SQLException e = assertThrows(
+                SQLException.class, () -> connect(passwordServer, "wrong").close());
         assertEquals("28P01", e.getSQLState());
         assertTrue(e.getMessage().contains("password authentication failed for user \"root\""), e.getMessage());
     }
@@ -181,7 +188,8 @@ class PgJdbcTest {
     @Test
     void cancelFromAnotherThread() throws Exception {
         ExecutorService canceller = Executors.newSingleThreadExecutor();
-        try (Connection c = connect(trustServer, null); Statement st = c.createStatement()) {
+        try (Connection c = connect(trustServer, null);
+                Statement st = c.createStatement()) {
             Future<?> cancel = canceller.submit(() -> {
                 SLEEPING.await(10, TimeUnit.SECONDS);
                 st.cancel();
@@ -211,12 +219,25 @@ class PgJdbcTest {
         assertTrue(wrong.output().contains("password authentication failed"), wrong.output());
     }
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     private static Result psql(PgServer server, String password) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("psql", "-h", "127.0.0.1", "-p", Integer.toString(server.port()),
-                "-U", "root", "-d", "dev", "-w", "-c", "select 1", "-v", "ON_ERROR_STOP=1").redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(
+                        "psql",
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        Integer.toString(server.port()),
+                        "-U",
+                        "root",
+                        "-d",
+                        "dev",
+                        "-w",
+                        "-c",
+                        "select 1",
+                        "-v",
+                        "ON_ERROR_STOP=1")
+                .redirectErrorStream(true);
         pb.environment().remove("PGPASSWORD");
         pb.environment().put("PGCONNECT_TIMEOUT", "5");
         if (password != null) {

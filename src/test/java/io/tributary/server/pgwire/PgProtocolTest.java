@@ -1,20 +1,5 @@
 package io.tributary.server.pgwire;
 
-import io.tributary.server.pgwire.PgWireTestClient.Msg;
-import org.junit.jupiter.api.Test;
-
-import javax.crypto.Mac;
-import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.PBEKeySpec;
-import javax.crypto.spec.SecretKeySpec;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-
 import static io.tributary.server.pgwire.PgWireTestClient.bind;
 import static io.tributary.server.pgwire.PgWireTestClient.describe;
 import static io.tributary.server.pgwire.PgWireTestClient.execute;
@@ -30,6 +15,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tributary.server.pgwire.PgWireTestClient.Msg;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+
 /** Protocol-level tests on an EmbeddedChannel with session work run inline. */
 class PgProtocolTest {
     private final SecureRandom random = new SecureRandom();
@@ -37,8 +36,11 @@ class PgProtocolTest {
 
     private PgWireTestClient client(String password) {
         ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, random);
-        return new PgWireTestClient(new PgServerContext(PgFakeSession.factory(sessions, new CountDownLatch(1)),
-                credentials, new PgBackendRegistry(random), random));
+        return new PgWireTestClient(new PgServerContext(
+                PgFakeSession.factory(sessions, new CountDownLatch(1)),
+                credentials,
+                new PgBackendRegistry(random),
+                random));
     }
 
     private PgWireTestClient connected() {
@@ -142,9 +144,24 @@ class PgProtocolTest {
         c.send(query("select types"));
         List<Msg> msgs = c.receive();
         assertEquals("TDCZ", types(msgs));
-        assertEquals(List.of("t", "-7", "42", "1099511627776", "1.5", "-2.25", "-12345.678", "héllo", "v",
-                "\\x0102ff", "2022-01-08", "01:02:03.000001", "2023-11-14 22:13:20.123456",
-                "2023-11-14 22:13:20+00", "1 year 2 mons 3 days 00:00:05"), msgs.get(1).columns());
+        assertEquals(
+                List.of(
+                        "t",
+                        "-7",
+                        "42",
+                        "1099511627776",
+                        "1.5",
+                        "-2.25",
+                        "-12345.678",
+                        "héllo",
+                        "v",
+                        "\\x0102ff",
+                        "2022-01-08",
+                        "01:02:03.000001",
+                        "2023-11-14 22:13:20.123456",
+                        "2023-11-14 22:13:20+00",
+                        "1 year 2 mons 3 days 00:00:05"),
+                msgs.get(1).columns());
     }
 
     @Test
@@ -289,7 +306,8 @@ class PgProtocolTest {
         List<Msg> msgs = new ScramClient("wrong").run(c);
         assertEquals("E", types(msgs));
         assertEquals("28P01", msgs.get(0).field('C'));
-        assertEquals("password authentication failed for user \"root\"", msgs.get(0).field('M'));
+        assertEquals(
+                "password authentication failed for user \"root\"", msgs.get(0).field('M'));
         assertFalse(c.channel.isActive());
         assertTrue(sessions.isEmpty());
     }
@@ -308,8 +326,8 @@ class PgProtocolTest {
             assertEquals('R', sasl.type());
             assertTrue(sasl.text().contains("SCRAM-SHA-256"));
             String clientFirstBare = "n=,r=clientnonce123";
-            c.send(PgWireTestClient.saslInitial("SCRAM-SHA-256",
-                    ("n,," + clientFirstBare).getBytes(StandardCharsets.UTF_8)));
+            c.send(PgWireTestClient.saslInitial(
+                    "SCRAM-SHA-256", ("n,," + clientFirstBare).getBytes(StandardCharsets.UTF_8)));
             Msg cont = c.receive().get(0);
             String serverFirst = new String(cont.body(), 4, cont.body().length - 4, StandardCharsets.UTF_8);
             String nonce = serverFirst.split(",")[0].substring(2);
@@ -317,7 +335,8 @@ class PgProtocolTest {
             int iterations = Integer.parseInt(serverFirst.split(",")[2].substring(2));
             assertTrue(nonce.startsWith("clientnonce123"));
             byte[] salted = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
-                    .generateSecret(new PBEKeySpec(password.toCharArray(), salt, iterations, 256)).getEncoded();
+                    .generateSecret(new PBEKeySpec(password.toCharArray(), salt, iterations, 256))
+                    .getEncoded();
             byte[] clientKey = hmac(salted, "Client Key");
             byte[] storedKey = MessageDigest.getInstance("SHA-256").digest(clientKey);
             String withoutProof = "c=biws,r=" + nonce;
@@ -331,8 +350,8 @@ class PgProtocolTest {
             c.send(withBody('p', clientFinal.getBytes(StandardCharsets.UTF_8)));
             List<Msg> msgs = c.receive();
             if (msgs.get(0).type() == 'R') {
-                String expected = "v=" + Base64.getEncoder().encodeToString(
-                        hmac(hmac(salted, "Server Key"), authMessage));
+                String expected =
+                        "v=" + Base64.getEncoder().encodeToString(hmac(hmac(salted, "Server Key"), authMessage));
                 Msg fin = msgs.get(0);
                 assertEquals(expected, new String(fin.body(), 4, fin.body().length - 4, StandardCharsets.UTF_8));
                 assertEquals(0, msgs.get(1).body()[3]);

@@ -1,20 +1,19 @@
 package io.tributary.server.pgwire;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.server.session.ColumnDesc;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PgValueCodecTest {
 
@@ -42,8 +41,21 @@ class PgValueCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0", "0.00", "1", "-1", "10000", "9999.9999", "0.0001", "-0.00012", "123456789.123456789",
-            "1E+8", "100000000", "3.14159265358979323846264338327950288"})
+    @ValueSource(
+            strings = {
+                "0",
+                "0.00",
+                "1",
+                "-1",
+                "10000",
+                "9999.9999",
+                "0.0001",
+                "-0.00012",
+                "123456789.123456789",
+                "1E+8",
+                "100000000",
+                "3.14159265358979323846264338327950288"
+            })
     void numericRoundTripsInBinary(String text) {
         BigDecimal v = new BigDecimal(text);
         BigDecimal back = (BigDecimal) roundTrip(DataType.NUMERIC, v);
@@ -64,7 +76,8 @@ class PgValueCodecTest {
 
     @Test
     void wrongBinaryLengthIs22P03() {
-        TributaryException e = assertThrows(TributaryException.class,
+        TributaryException e = assertThrows(
+                TributaryException.class,
                 () -> PgValueCodec.readParameter(DataType.INTEGER, new byte[] {1, 2}, PgValueCodec.BINARY));
         assertEquals("22P03", e.sqlState());
     }

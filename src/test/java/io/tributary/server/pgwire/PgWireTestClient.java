@@ -3,7 +3,6 @@ package io.tributary.server.pgwire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +39,11 @@ final class PgWireTestClient {
             List<String> out = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int len = b.readInt();
-                out.add(len < 0 ? null : b.readCharSequence(len, StandardCharsets.UTF_8).toString());
+                out.add(
+                        len < 0
+                                ? null
+                                : b.readCharSequence(len, StandardCharsets.UTF_8)
+                                        .toString());
             }
             return out;
         }
@@ -50,8 +53,8 @@ final class PgWireTestClient {
     private final ByteBuf pending = Unpooled.buffer();
 
     PgWireTestClient(PgServerContext context) {
-        channel = new EmbeddedChannel(new PgFrameDecoder(1 << 20), new PgConnectionHandler(context, Runnable::run,
-                () -> { }));
+        channel = new EmbeddedChannel(
+                new PgFrameDecoder(1 << 20), new PgConnectionHandler(context, Runnable::run, () -> {}));
     }
 
     void send(ByteBuf message) {

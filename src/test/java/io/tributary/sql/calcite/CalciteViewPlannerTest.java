@@ -1,5 +1,11 @@
 package io.tributary.sql.calcite;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.tributary.catalog.ColumnDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -15,25 +21,19 @@ import io.tributary.plan.SourceNode;
 import io.tributary.plan.StatePlan;
 import io.tributary.plan.StreamNode;
 import io.tributary.plan.ViewPlan;
+import java.math.BigDecimal;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.math.BigDecimal;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** Stream plans of view queries: their shape, keys, distribution, columns and what they refuse. */
 class CalciteViewPlannerTest {
-    private static final String SOURCE_T = "StreamSource { relation: t, columns: [id, v, s, n, ts, b, sm, re, db, d, tm,"
-            + " iv, bt, tz, vc, un], stream key: [$0], dist: hash[$0] }";
-    private static final String SOURCE_U = "StreamSource { relation: u, columns: [id, tid, w], stream key: [$0],"
-            + " dist: hash[$0] }";
+    private static final String SOURCE_T =
+            "StreamSource { relation: t, columns: [id, v, s, n, ts, b, sm, re, db, d, tm,"
+                    + " iv, bt, tz, vc, un], stream key: [$0], dist: hash[$0] }";
+    private static final String SOURCE_U =
+            "StreamSource { relation: u, columns: [id, tid, w], stream key: [$0]," + " dist: hash[$0] }";
 
     private final CalciteViewPlanner planner = new CalciteViewPlanner(ViewCatalog.create());
 
@@ -56,13 +56,16 @@ class CalciteViewPlannerTest {
     @Test
     void filterAndProjectKeepTheTableKeySoNothingIsExchanged() {
         ViewPlan plan = plan("SELECT v + 1 AS w, s FROM t WHERE v > 3");
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [w, s, _key0], stream key: [$2], dist: hash[$2] }",
-                "└─StreamProject { exprs: [+($1, 1), $2, $0], stream key: [$2], dist: hash[$2] }",
-                "  └─StreamFilter { condition: >($1, 3), stream key: [$0], dist: hash[$0] }",
-                "    └─" + SOURCE_T), PlanPrinter.explain(plan.root(), null));
-        assertEquals(List.of(visible("w", DataType.INTEGER), visible("s", DataType.TEXT), hidden("_key0", DataType.BIGINT)),
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [w, s, _key0], stream key: [$2], dist: hash[$2] }",
+                        "└─StreamProject { exprs: [+($1, 1), $2, $0], stream key: [$2], dist: hash[$2] }",
+                        "  └─StreamFilter { condition: >($1, 3), stream key: [$0], dist: hash[$0] }",
+                        "    └─" + SOURCE_T),
+                PlanPrinter.explain(plan.root(), null));
+        assertEquals(
+                List.of(visible("w", DataType.INTEGER), visible("s", DataType.TEXT), hidden("_key0", DataType.BIGINT)),
                 plan.columns());
         assertArrayEquals(new int[] {2}, plan.primaryKey());
         assertArrayEquals(new int[] {ViewCatalog.T}, plan.dependsOn());
@@ -72,11 +75,12 @@ class CalciteViewPlannerTest {
     @Test
     void sourcesReadEveryColumnAndKeepTheHiddenRowIdAsKey() {
         ViewPlan plan = plan("SELECT a FROM r");
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [a, _key0], stream key: [$1], dist: hash[$1] }",
-                "└─StreamProject { exprs: [$0, $2], stream key: [$1], dist: hash[$1] }",
-                "  └─StreamSource { relation: r, columns: [a, x, _row_id], stream key: [$2], dist: hash[$2] }"),
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [a, _key0], stream key: [$1], dist: hash[$1] }",
+                        "└─StreamProject { exprs: [$0, $2], stream key: [$1], dist: hash[$1] }",
+                        "  └─StreamSource { relation: r, columns: [a, x, _row_id], stream key: [$2], dist: hash[$2] }"),
                 PlanPrinter.explain(plan.root(), null));
         assertEquals(List.of(visible("a", DataType.INTEGER), hidden("_key0", DataType.BIGINT)), plan.columns());
         assertArrayEquals(new int[] {1}, plan.primaryKey());
@@ -91,16 +95,22 @@ class CalciteViewPlannerTest {
     @Test
     void groupByExchangesByTheGroupKey() {
         ViewPlan plan = plan("SELECT v, count(*) AS c, sum(id) AS total FROM t GROUP BY v");
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [v, c, total], stream key: [$0], dist: hash[$0] }",
-                "└─StreamHashAgg { group: [$1], aggs: [count(*), sum($0)], stream key: [$0], dist: hash[$0],"
-                        + " state tables: [#0] }",
-                "  └─StreamExchange { dist: hash[$1] } from fragment 1",
-                "Fragment 1",
-                SOURCE_T), PlanPrinter.explain(plan.root(), null));
-        assertEquals(List.of(visible("v", DataType.INTEGER), visible("c", DataType.BIGINT),
-                visible("total", DataType.BIGINT)), plan.columns());
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [v, c, total], stream key: [$0], dist: hash[$0] }",
+                        "└─StreamHashAgg { group: [$1], aggs: [count(*), sum($0)], stream key: [$0], dist: hash[$0],"
+                                + " state tables: [#0] }",
+                        "  └─StreamExchange { dist: hash[$1] } from fragment 1",
+                        "Fragment 1",
+                        SOURCE_T),
+                PlanPrinter.explain(plan.root(), null));
+        assertEquals(
+                List.of(
+                        visible("v", DataType.INTEGER),
+                        visible("c", DataType.BIGINT),
+                        visible("total", DataType.BIGINT)),
+                plan.columns());
         assertArrayEquals(new int[] {0}, plan.primaryKey());
     }
 
@@ -119,8 +129,11 @@ class CalciteViewPlannerTest {
         ViewPlan plan = plan("SELECT v, avg(n) AS a FROM t GROUP BY v");
         ProjectNode project = (ProjectNode) plan.root().input();
         HashAggNode agg = (HashAggNode) project.input();
-        assertEquals(List.of(new AggCall(AggKind.SUM, 3, false, -1, DataType.numeric(38, 2)),
-                new AggCall(AggKind.COUNT, 3, false, -1, DataType.BIGINT)), agg.calls());
+        assertEquals(
+                List.of(
+                        new AggCall(AggKind.SUM, 3, false, -1, DataType.numeric(38, 2)),
+                        new AggCall(AggKind.COUNT, 3, false, -1, DataType.BIGINT)),
+                agg.calls());
         Object[] group = {7, new BigDecimal("5.00"), 2L};
         assertEquals(new BigDecimal("2.50"), project.exprs().get(1).eval(group));
         assertEquals(null, project.exprs().get(1).eval(new Object[] {7, null, 0L}));
@@ -131,13 +144,16 @@ class CalciteViewPlannerTest {
         ViewPlan plan = plan("SELECT v, count(DISTINCT s) AS c, bool_and(b) AS a, every(b) AS e, bool_or(b) AS o,"
                 + " min(s) AS lo, max(n) AS hi, count(*) FILTER (WHERE v > 2) AS f FROM t GROUP BY v");
         HashAggNode agg = (HashAggNode) plan.root().input();
-        assertEquals(List.of(new AggCall(AggKind.COUNT, 1, true, -1, DataType.BIGINT),
-                new AggCall(AggKind.BOOL_AND, 2, false, -1, DataType.BOOLEAN),
-                new AggCall(AggKind.BOOL_AND, 2, false, -1, DataType.BOOLEAN),
-                new AggCall(AggKind.BOOL_OR, 2, false, -1, DataType.BOOLEAN),
-                new AggCall(AggKind.MIN, 1, false, -1, DataType.TEXT),
-                new AggCall(AggKind.MAX, 3, false, -1, DataType.numeric(10, 2)),
-                new AggCall(AggKind.COUNT, -1, false, 4, DataType.BIGINT)), agg.calls());
+        assertEquals(
+                List.of(
+                        new AggCall(AggKind.COUNT, 1, true, -1, DataType.BIGINT),
+                        new AggCall(AggKind.BOOL_AND, 2, false, -1, DataType.BOOLEAN),
+                        new AggCall(AggKind.BOOL_AND, 2, false, -1, DataType.BOOLEAN),
+                        new AggCall(AggKind.BOOL_OR, 2, false, -1, DataType.BOOLEAN),
+                        new AggCall(AggKind.MIN, 1, false, -1, DataType.TEXT),
+                        new AggCall(AggKind.MAX, 3, false, -1, DataType.numeric(10, 2)),
+                        new AggCall(AggKind.COUNT, -1, false, 4, DataType.BIGINT)),
+                agg.calls());
         assertEquals(4, agg.stateTableCount(), "the group table, then count distinct, min and max keep values");
     }
 
@@ -151,19 +167,21 @@ class CalciteViewPlannerTest {
     @Test
     void joinsExchangeEachSideByItsKeyAndTheResultByTheViewKey() {
         ViewPlan plan = plan("SELECT t.s, u.w FROM t JOIN u ON t.id = u.tid");
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [s, w, _key0, _key1], stream key: [$2, $3],"
-                        + " dist: hash[$2, $3] }",
-                "└─StreamExchange { dist: hash[$2, $3] } from fragment 1",
-                "Fragment 1",
-                "StreamProject { exprs: [$2, $18, $0, $16], stream key: [$2, $3], dist: hash[$2] }",
-                "└─StreamHashJoin { type: inner, on: [$0 = $17], stream key: [$0, $16], dist: hash[$0],"
-                        + " state tables: [#0, #1] }",
-                "  ├─" + SOURCE_T,
-                "  └─StreamExchange { dist: hash[$1] } from fragment 2",
-                "Fragment 2",
-                SOURCE_U), PlanPrinter.explain(plan.root(), null));
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [s, w, _key0, _key1], stream key: [$2, $3],"
+                                + " dist: hash[$2, $3] }",
+                        "└─StreamExchange { dist: hash[$2, $3] } from fragment 1",
+                        "Fragment 1",
+                        "StreamProject { exprs: [$2, $18, $0, $16], stream key: [$2, $3], dist: hash[$2] }",
+                        "└─StreamHashJoin { type: inner, on: [$0 = $17], stream key: [$0, $16], dist: hash[$0],"
+                                + " state tables: [#0, #1] }",
+                        "  ├─" + SOURCE_T,
+                        "  └─StreamExchange { dist: hash[$1] } from fragment 2",
+                        "Fragment 2",
+                        SOURCE_U),
+                PlanPrinter.explain(plan.root(), null));
         assertArrayEquals(new int[] {ViewCatalog.T, ViewCatalog.U}, plan.dependsOn());
         assertArrayEquals(new int[] {2, 3}, plan.primaryKey());
     }
@@ -171,11 +189,21 @@ class CalciteViewPlannerTest {
     @Test
     void outerJoinsReportWhereTheirNullPaddedRowsAre() {
         HashJoinNode right = (HashJoinNode) plan("SELECT t.v, u.w FROM t RIGHT JOIN u ON t.id = u.tid")
-                .root().input().inputs().get(0).inputs().get(0);
+                .root()
+                .input()
+                .inputs()
+                .get(0)
+                .inputs()
+                .get(0);
         // t's 16 columns, its presence column (a RIGHT join pads t), then u: u.tid is $18
         assertEquals(io.tributary.plan.Distribution.hash(18), right.distribution());
         HashJoinNode full = (HashJoinNode) plan("SELECT t.v, u.w FROM t FULL JOIN u ON t.id = u.tid AND u.w > t.v")
-                .root().input().inputs().get(0).inputs().get(0);
+                .root()
+                .input()
+                .inputs()
+                .get(0)
+                .inputs()
+                .get(0);
         assertEquals(io.tributary.plan.Distribution.SOME, full.distribution());
         // t's 16 columns and presence column, then u (id, tid, w): u.w is $19
         assertEquals(">($19, $1)", full.condition().toString());
@@ -193,8 +221,14 @@ class CalciteViewPlannerTest {
 
     @Test
     void nullSafeEqualityIsAJoinKey() {
-        HashJoinNode join = (HashJoinNode) plan("SELECT t.id AS a, u.w FROM t JOIN u ON t.id IS NOT DISTINCT FROM u.tid")
-                .root().input().inputs().get(0).inputs().get(0);
+        HashJoinNode join =
+                (HashJoinNode) plan("SELECT t.id AS a, u.w FROM t JOIN u ON t.id IS NOT DISTINCT FROM u.tid")
+                        .root()
+                        .input()
+                        .inputs()
+                        .get(0)
+                        .inputs()
+                        .get(0);
         assertArrayEquals(new boolean[] {true}, join.nullSafe());
         assertEquals(null, join.condition());
     }
@@ -202,7 +236,12 @@ class CalciteViewPlannerTest {
     @Test
     void joinKeysOfDifferentTypesAreCastToOneType() {
         HashJoinNode join = (HashJoinNode) plan("SELECT t.v FROM t JOIN u ON t.v = u.tid")
-                .root().input().inputs().get(0).inputs().get(0);
+                .root()
+                .input()
+                .inputs()
+                .get(0)
+                .inputs()
+                .get(0);
         ProjectNode left = (ProjectNode) join.left().inputs().get(0);
         assertEquals(DataType.BIGINT, left.fields().get(join.leftKeys()[0]).type());
         assertEquals(41L, left.exprs().get(join.leftKeys()[0]).eval(new Object[] {1L, 41}));
@@ -211,7 +250,9 @@ class CalciteViewPlannerTest {
     @Test
     void threeWayJoinsChainHashJoins() {
         ViewPlan plan = plan("SELECT t.v, u.w, r.x FROM t JOIN u ON t.id = u.tid LEFT JOIN r ON r.a = u.w");
-        List<StreamNode> joins = StatePlan.preOrder(plan.root()).stream().filter(n -> n instanceof HashJoinNode).toList();
+        List<StreamNode> joins = StatePlan.preOrder(plan.root()).stream()
+                .filter(n -> n instanceof HashJoinNode)
+                .toList();
         assertEquals(2, joins.size());
         assertEquals(io.tributary.plan.JoinKind.LEFT, ((HashJoinNode) joins.get(0)).kind());
         // t.id, u.id, r._row_id, u.w (the second join routes by it) and r's presence column
@@ -222,22 +263,28 @@ class CalciteViewPlannerTest {
     @Test
     void unionAllGivesEveryBranchItsOwnKeySlots() {
         ViewPlan plan = plan("SELECT v FROM t UNION ALL SELECT a FROM r");
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [v, _key0, _key1, _key2], stream key: [$1, $2, $3],"
-                        + " dist: hash[$1, $2, $3] }",
-                "└─StreamUnion { inputs: 2, stream key: [$1, $2, $3], dist: hash[$1, $2, $3] }",
-                "  ├─StreamExchange { dist: hash[$1, $2, $3] } from fragment 1",
-                "  └─StreamExchange { dist: hash[$1, $2, $3] } from fragment 2",
-                "Fragment 1",
-                "StreamProject { exprs: [$1, 0:integer, $0, null:bigint], stream key: [$2], dist: hash[$2] }",
-                "└─" + SOURCE_T,
-                "Fragment 2",
-                "StreamProject { exprs: [$0, 1:integer, null:bigint, $2], stream key: [$3], dist: hash[$3] }",
-                "└─StreamSource { relation: r, columns: [a, x, _row_id], stream key: [$2], dist: hash[$2] }"),
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [v, _key0, _key1, _key2], stream key: [$1, $2, $3],"
+                                + " dist: hash[$1, $2, $3] }",
+                        "└─StreamUnion { inputs: 2, stream key: [$1, $2, $3], dist: hash[$1, $2, $3] }",
+                        "  ├─StreamExchange { dist: hash[$1, $2, $3] } from fragment 1",
+                        "  └─StreamExchange { dist: hash[$1, $2, $3] } from fragment 2",
+                        "Fragment 1",
+                        "StreamProject { exprs: [$1, 0:integer, $0, null:bigint], stream key: [$2], dist: hash[$2] }",
+                        "└─" + SOURCE_T,
+                        "Fragment 2",
+                        "StreamProject { exprs: [$0, 1:integer, null:bigint, $2], stream key: [$3], dist: hash[$3] }",
+                        "└─StreamSource { relation: r, columns: [a, x, _row_id], stream key: [$2], dist: hash[$2] }"),
                 PlanPrinter.explain(plan.root(), null));
-        assertEquals(List.of(visible("v", DataType.INTEGER), hidden("_key0", DataType.INTEGER),
-                hidden("_key1", DataType.BIGINT), hidden("_key2", DataType.BIGINT)), plan.columns());
+        assertEquals(
+                List.of(
+                        visible("v", DataType.INTEGER),
+                        hidden("_key0", DataType.INTEGER),
+                        hidden("_key1", DataType.BIGINT),
+                        hidden("_key2", DataType.BIGINT)),
+                plan.columns());
     }
 
     @Test
@@ -252,24 +299,28 @@ class CalciteViewPlannerTest {
     @Test
     void orderByLimitIsATopNOnOneActor() {
         ViewPlan plan = plan("SELECT id, v FROM t ORDER BY v DESC, id LIMIT 10 OFFSET 5");
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [id, v], stream key: [$0], dist: hash[$0] }",
-                "└─StreamExchange { dist: hash[$0] } from fragment 1",
-                "Fragment 1",
-                "StreamTopN { order: [$1 desc nulls first, $0 nulls last], limit: 10, offset: 5, stream key: [$0],"
-                        + " dist: single, state tables: [#0] }",
-                "└─StreamExchange { dist: single } from fragment 2",
-                "Fragment 2",
-                "StreamProject { exprs: [$0, $1], stream key: [$0], dist: hash[$0] }",
-                "└─" + SOURCE_T), PlanPrinter.explain(plan.root(), null));
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [id, v], stream key: [$0], dist: hash[$0] }",
+                        "└─StreamExchange { dist: hash[$0] } from fragment 1",
+                        "Fragment 1",
+                        "StreamTopN { order: [$1 desc nulls first, $0 nulls last], limit: 10, offset: 5, stream key: [$0],"
+                                + " dist: single, state tables: [#0] }",
+                        "└─StreamExchange { dist: single } from fragment 2",
+                        "Fragment 2",
+                        "StreamProject { exprs: [$0, $1], stream key: [$0], dist: hash[$0] }",
+                        "└─" + SOURCE_T),
+                PlanPrinter.explain(plan.root(), null));
     }
 
     @Test
     void aTopNInASubqueryFeedsTheOuterQuery() {
         List<String> lines = explain("SELECT v, count(*) AS c FROM (SELECT v FROM t ORDER BY v LIMIT 3) s GROUP BY v");
-        assertTrue(lines.contains("StreamTopN { order: [$0 nulls last], limit: 3, stream key: [$1], dist: single,"
-                + " state tables: [#1] }"), lines.toString());
+        assertTrue(
+                lines.contains("StreamTopN { order: [$0 nulls last], limit: 3, stream key: [$1], dist: single,"
+                        + " state tables: [#1] }"),
+                lines.toString());
     }
 
     @Test
@@ -280,13 +331,15 @@ class CalciteViewPlannerTest {
     @Test
     void viewsReadOtherViewsWithTheirHiddenKey() {
         ViewPlan plan = plan("SELECT x, total FROM m1 WHERE total > 10");
-        assertEquals(List.of(
-                "Fragment 0",
-                "StreamMaterialize { relation: m, columns: [x, total, _key0], stream key: [$2, $0],"
-                        + " dist: hash[$2, $0] }",
-                "└─StreamFilter { condition: >($1, 10), stream key: [$2, $0], dist: hash[$2, $0] }",
-                "  └─StreamSource { relation: m1, columns: [x, total, _key0], stream key: [$2, $0],"
-                        + " dist: hash[$2, $0] }"), PlanPrinter.explain(plan.root(), null));
+        assertEquals(
+                List.of(
+                        "Fragment 0",
+                        "StreamMaterialize { relation: m, columns: [x, total, _key0], stream key: [$2, $0],"
+                                + " dist: hash[$2, $0] }",
+                        "└─StreamFilter { condition: >($1, 10), stream key: [$2, $0], dist: hash[$2, $0] }",
+                        "  └─StreamSource { relation: m1, columns: [x, total, _key0], stream key: [$2, $0],"
+                                + " dist: hash[$2, $0] }"),
+                PlanPrinter.explain(plan.root(), null));
         assertArrayEquals(new int[] {ViewCatalog.M1}, plan.dependsOn());
         assertArrayEquals(new int[] {2, 0}, plan.primaryKey());
     }
@@ -295,7 +348,9 @@ class CalciteViewPlannerTest {
     void uncorrelatedInIsAJoinWithTheDistinctValues() {
         ViewPlan plan = plan("SELECT id, v FROM t WHERE id IN (SELECT tid FROM u)");
         HashJoinNode join = (HashJoinNode) StatePlan.preOrder(plan.root()).stream()
-                .filter(n -> n instanceof HashJoinNode).findFirst().orElseThrow();
+                .filter(n -> n instanceof HashJoinNode)
+                .findFirst()
+                .orElseThrow();
         assertTrue(join.right() instanceof HashAggNode, "the subquery's values, each once");
         assertEquals(io.tributary.plan.JoinKind.INNER, join.kind());
     }
@@ -303,8 +358,12 @@ class CalciteViewPlannerTest {
     @Test
     void columnsAreNamedAsPostgresLabelsThem() {
         ViewPlan plan = plan("SELECT count(*), sum(v), v::bigint, CASE WHEN b THEN 1 END, v + 1 FROM t GROUP BY v, b");
-        assertEquals(List.of("count", "sum", "int8", "case", "?column?"),
-                plan.columns().stream().filter(c -> !c.hidden()).map(ColumnDef::name).toList());
+        assertEquals(
+                List.of("count", "sum", "int8", "case", "?column?"),
+                plan.columns().stream()
+                        .filter(c -> !c.hidden())
+                        .map(ColumnDef::name)
+                        .toList());
     }
 
     @Test
@@ -315,32 +374,34 @@ class CalciteViewPlannerTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "SELECT v, row_number() OVER (ORDER BY v) FROM t | window functions are not supported",
-        "SELECT v, sum(v) OVER (PARTITION BY s) FROM t | window functions are not supported",
-        "SELECT v, now() FROM t | non-deterministic function now is not supported",
-        "SELECT random() FROM t | non-deterministic function random is not supported",
-        "SELECT current_timestamp AS c, v FROM t | non-deterministic function current_timestamp is not supported",
-        "SELECT v FROM t INTERSECT SELECT w FROM u | INTERSECT is not supported",
-        "SELECT v FROM t EXCEPT SELECT w FROM u | EXCEPT is not supported",
-        "VALUES (1) | VALUES, SELECT without FROM",
-        "SELECT 1 | VALUES, SELECT without FROM",
-        "SELECT v FROM t LIMIT 3 | LIMIT without ORDER BY is not supported",
-        "SELECT v FROM t ORDER BY v OFFSET 3 | OFFSET without LIMIT is not supported",
-        "SELECT v, count(*) FROM t GROUP BY ROLLUP(v) | GROUPING SETS, ROLLUP and CUBE are not supported",
-        "SELECT v FROM t GROUP BY CUBE(v, s) | GROUPING SETS, ROLLUP and CUBE are not supported",
-        "SELECT v FROM t GROUP BY GROUPING SETS ((v), ()) | GROUPING SETS, ROLLUP and CUBE are not supported",
-        "SELECT string_agg(s, ',') FROM t | the aggregate function string_agg is not supported",
-        "SELECT array_agg(v) FROM t | the aggregate function array_agg is not supported",
-        "SELECT stddev(v) FROM t | the aggregate function stddev is not supported",
-        "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM t | the aggregate function percentile_cont is not",
-        "SELECT v FROM t t1 WHERE EXISTS (SELECT 1 FROM u WHERE u.tid = t1.id) | correlated subqueries are not supported",
-        "SELECT id FROM t t1 WHERE v > (SELECT avg(w) FROM u WHERE u.tid = t1.id) | correlated subqueries are not",
-        "SELECT v FROM t WHERE id NOT IN (SELECT tid FROM u) | joins without an equality condition are not supported",
-        "SELECT v FROM t, u | joins without an equality condition are not supported",
-        "SELECT v FROM t JOIN u ON t.v < u.w | joins without an equality condition are not supported",
-        "SELECT * FROM generate_series(1, 3) | table functions are not supported",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "SELECT v, row_number() OVER (ORDER BY v) FROM t | window functions are not supported",
+                "SELECT v, sum(v) OVER (PARTITION BY s) FROM t | window functions are not supported",
+                "SELECT v, now() FROM t | non-deterministic function now is not supported",
+                "SELECT random() FROM t | non-deterministic function random is not supported",
+                "SELECT current_timestamp AS c, v FROM t | non-deterministic function current_timestamp is not supported",
+                "SELECT v FROM t INTERSECT SELECT w FROM u | INTERSECT is not supported",
+                "SELECT v FROM t EXCEPT SELECT w FROM u | EXCEPT is not supported",
+                "VALUES (1) | VALUES, SELECT without FROM",
+                "SELECT 1 | VALUES, SELECT without FROM",
+                "SELECT v FROM t LIMIT 3 | LIMIT without ORDER BY is not supported",
+                "SELECT v FROM t ORDER BY v OFFSET 3 | OFFSET without LIMIT is not supported",
+                "SELECT v, count(*) FROM t GROUP BY ROLLUP(v) | GROUPING SETS, ROLLUP and CUBE are not supported",
+                "SELECT v FROM t GROUP BY CUBE(v, s) | GROUPING SETS, ROLLUP and CUBE are not supported",
+                "SELECT v FROM t GROUP BY GROUPING SETS ((v), ()) | GROUPING SETS, ROLLUP and CUBE are not supported",
+                "SELECT string_agg(s, ',') FROM t | the aggregate function string_agg is not supported",
+                "SELECT array_agg(v) FROM t | the aggregate function array_agg is not supported",
+                "SELECT stddev(v) FROM t | the aggregate function stddev is not supported",
+                "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM t | the aggregate function percentile_cont is not",
+                "SELECT v FROM t t1 WHERE EXISTS (SELECT 1 FROM u WHERE u.tid = t1.id) | correlated subqueries are not supported",
+                "SELECT id FROM t t1 WHERE v > (SELECT avg(w) FROM u WHERE u.tid = t1.id) | correlated subqueries are not",
+                "SELECT v FROM t WHERE id NOT IN (SELECT tid FROM u) | joins without an equality condition are not supported",
+                "SELECT v FROM t, u | joins without an equality condition are not supported",
+                "SELECT v FROM t JOIN u ON t.v < u.w | joins without an equality condition are not supported",
+                "SELECT * FROM generate_series(1, 3) | table functions are not supported",
+            })
     void whatAViewCannotMaintainIs0A000(String query, String message) {
         TributaryException e = assertThrows(TributaryException.class, () -> plan(query));
         assertEquals(SqlState.FEATURE_NOT_SUPPORTED, e.sqlState(), e.getMessage());
@@ -350,19 +411,25 @@ class CalciteViewPlannerTest {
 
     @Test
     void subqueryRefusalsSayTheyBecameJoins() {
-        TributaryException e = assertThrows(TributaryException.class,
-                () -> plan("SELECT v FROM t WHERE EXISTS (SELECT 1 FROM u)"));
+        TributaryException e =
+                assertThrows(TributaryException.class, () -> plan("SELECT v FROM t WHERE EXISTS (SELECT 1 FROM u)"));
         assertEquals("Subqueries in WHERE and SELECT are planned as joins.", e.hint());
     }
 
     @Test
     void mistakesInTheQueryKeepTheirOwnErrors() {
-        assertEquals(SqlState.UNDEFINED_TABLE,
-                assertThrows(TributaryException.class, () -> plan("SELECT * FROM nope")).sqlState());
-        assertEquals(SqlState.UNDEFINED_COLUMN,
-                assertThrows(TributaryException.class, () -> plan("SELECT nope FROM t")).sqlState());
-        assertEquals(SqlState.SYNTAX_ERROR,
-                assertThrows(TributaryException.class, () -> plan("SELECT FROM WHERE")).sqlState());
+        assertEquals(
+                SqlState.UNDEFINED_TABLE,
+                assertThrows(TributaryException.class, () -> plan("SELECT * FROM nope"))
+                        .sqlState());
+        assertEquals(
+                SqlState.UNDEFINED_COLUMN,
+                assertThrows(TributaryException.class, () -> plan("SELECT nope FROM t"))
+                        .sqlState());
+        assertEquals(
+                SqlState.SYNTAX_ERROR,
+                assertThrows(TributaryException.class, () -> plan("SELECT FROM WHERE"))
+                        .sqlState());
     }
 
     @Test

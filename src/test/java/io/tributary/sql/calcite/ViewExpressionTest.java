@@ -1,5 +1,11 @@
 package io.tributary.sql.calcite;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
@@ -10,19 +16,12 @@ import io.tributary.plan.Literal;
 import io.tributary.plan.ProjectNode;
 import io.tributary.plan.ScalarExpr;
 import io.tributary.plan.ViewPlan;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 /** Expressions of view queries compiled by Calcite, evaluated over rows of canonical values. */
 class ViewExpressionTest {
@@ -31,9 +30,24 @@ class ViewExpressionTest {
 
     /** A row of t: id 1, v 41, s 'ab', n 1.25, ts, b true, sm 7, re 1.5, db 2.5, d, tm, iv 1 day, bt, tz, vc 'xy', un 3.14159. */
     private static Object[] row() {
-        return new Object[] {1L, 41, "ab", new BigDecimal("1.25"), TS, true, (short) 7, 1.5f, 2.5d,
-                PgTextFormat.parseDate("2024-02-29"), PgTextFormat.parseTime("10:00:00.250"), new Interval(0, 1, 0),
-                new byte[] {1, 2}, TS, "xy", new BigDecimal("3.14159")};
+        return new Object[] {
+            1L,
+            41,
+            "ab",
+            new BigDecimal("1.25"),
+            TS,
+            true,
+            (short) 7,
+            1.5f,
+            2.5d,
+            PgTextFormat.parseDate("2024-02-29"),
+            PgTextFormat.parseTime("10:00:00.250"),
+            new Interval(0, 1, 0),
+            new byte[] {1, 2},
+            TS,
+            "xy",
+            new BigDecimal("3.14159")
+        };
     }
 
     private static Object[] row(int column, Object value) {
@@ -87,8 +101,10 @@ class ViewExpressionTest {
         assertEquals("abx", eval("s || 'x'", row()));
         assertEquals("AB", eval("upper(s)", row()));
         assertEquals(12, eval("cast(s as int)", row(2, "12")));
-        assertEquals(SqlState.INVALID_TEXT_REPRESENTATION,
-                assertThrows(TributaryException.class, () -> eval("cast(s as int)", row())).sqlState());
+        assertEquals(
+                SqlState.INVALID_TEXT_REPRESENTATION,
+                assertThrows(TributaryException.class, () -> eval("cast(s as int)", row()))
+                        .sqlState());
         assertEquals("xy!", eval("vc || '!'", row()));
         assertEquals("41", eval("v::text", row()));
         assertEquals(true, eval("s LIKE 'a%'", row()));
@@ -130,11 +146,13 @@ class ViewExpressionTest {
         assertEquals(new Literal("abc", DataType.TEXT), expr("'abc'"));
         assertEquals(new Literal(new BigDecimal("1.50"), DataType.numeric(3, 2)), expr("1.50"));
         // Calcite keeps timestamps to the millisecond
-        assertEquals(PgTextFormat.parseTimestamp("2024-01-02 03:04:05.123", false),
+        assertEquals(
+                PgTextFormat.parseTimestamp("2024-01-02 03:04:05.123", false),
                 ((Literal) expr("timestamp '2024-01-02 03:04:05.123'")).value());
         assertEquals(PgTextFormat.parseDate("2024-01-02"), ((Literal) expr("date '2024-01-02'")).value());
         assertEquals(new Interval(12, 0, 0), ((Literal) expr("interval '1' year")).value());
-        assertEquals(new Interval(0, 1, 7_200_000_000L), ((Literal) expr("interval '1 02:00:00' day to second")).value());
+        assertEquals(
+                new Interval(0, 1, 7_200_000_000L), ((Literal) expr("interval '1 02:00:00' day to second")).value());
         assertArrayEquals(new byte[] {10, (byte) 0xff}, (byte[]) ((Literal) expr("x'0aff'")).value());
         assertEquals(new Literal(null, DataType.INTEGER), expr("cast(null as int)"));
     }

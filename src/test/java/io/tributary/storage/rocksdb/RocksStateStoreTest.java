@@ -10,12 +10,6 @@ import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.StateStoreContractTest;
 import io.tributary.storage.WriteBuffer;
-import org.junit.jupiter.api.Test;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.DBOptions;
-import org.rocksdb.RocksDB;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,6 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
 
 class RocksStateStoreTest extends StateStoreContractTest {
     @Override
@@ -125,9 +124,13 @@ class RocksStateStoreTest extends StateStoreContractTest {
         Files.createDirectories(old);
         try (DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)) {
             List<ColumnFamilyHandle> handles = new ArrayList<>();
-            try (RocksDB db = RocksDB.open(options, old.toString(), List.of(
-                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                    new ColumnFamilyDescriptor("catalog".getBytes(StandardCharsets.UTF_8))), handles)) {
+            try (RocksDB db = RocksDB.open(
+                    options,
+                    old.toString(),
+                    List.of(
+                            new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                            new ColumnFamilyDescriptor("catalog".getBytes(StandardCharsets.UTF_8))),
+                    handles)) {
                 db.put(handles.get(0), b("row"), b("data"));
                 db.put(handles.get(1), b("table"), b("def"));
                 handles.forEach(ColumnFamilyHandle::close);

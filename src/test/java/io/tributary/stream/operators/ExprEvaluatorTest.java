@@ -1,14 +1,14 @@
 package io.tributary.stream.operators;
 
-import io.tributary.common.types.DataType;
-import org.junit.jupiter.api.Test;
-
 import static io.tributary.stream.operators.Rows.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.common.types.DataType;
+import org.junit.jupiter.api.Test;
 
 class ExprEvaluatorTest {
     @Test

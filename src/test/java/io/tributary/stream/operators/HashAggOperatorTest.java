@@ -14,7 +14,6 @@ import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.Operator;
 import io.tributary.stream.OperatorHarness;
-
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +27,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +43,9 @@ class HashAggOperatorTest {
     }
 
     private static SourceNode source(DataType... types) {
-        List<Field> fields = IntStream.range(0, types.length).mapToObj(i -> new Field("c" + i, types[i])).toList();
+        List<Field> fields = IntStream.range(0, types.length)
+                .mapToObj(i -> new Field("c" + i, types[i]))
+                .toList();
         return new SourceNode(1, "t", fields, new int[] {0});
     }
 
@@ -93,57 +93,89 @@ class HashAggOperatorTest {
 
     @Test
     void countsAndSumsPerGroupIgnoringNulls() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
-                call(AggKind.COUNT, -1, DataType.BIGINT), call(AggKind.COUNT, 1, DataType.BIGINT),
-                call(AggKind.SUM, 1, DataType.BIGINT), call(AggKind.SUM0, 1, DataType.BIGINT));
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER),
+                new int[] {0},
+                call(AggKind.COUNT, -1, DataType.BIGINT),
+                call(AggKind.COUNT, 1, DataType.BIGINT),
+                call(AggKind.SUM, 1, DataType.BIGINT),
+                call(AggKind.SUM0, 1, DataType.BIGINT));
         OperatorHarness h = harness(node);
-        h.insert(0, row(1, 10), row(1, null), row(2, 5), row(1, 7), row(3, null)).barrier();
+        h.insert(0, row(1, 10), row(1, null), row(2, 5), row(1, 7), row(3, null))
+                .barrier();
         assertEquals(List.of("[1, 3, 2, 17, 17]", "[2, 1, 1, 5, 5]", "[3, 1, 0, null, 0]"), h.rows());
-        assertEquals(List.of(1L), h.result().keySet().stream().filter(r -> r.get(0).equals(2))
-                .map(r -> r.get(1)).toList(), "counts are BIGINT (Long)");
+        assertEquals(
+                List.of(1L),
+                h.result().keySet().stream()
+                        .filter(r -> r.get(0).equals(2))
+                        .map(r -> r.get(1))
+                        .toList(),
+                "counts are BIGINT (Long)");
     }
 
     @Test
     void nullGroupKeysFormOneGroup() {
-        HashAggNode node = agg(source(DataType.TEXT, DataType.INTEGER), new int[] {0},
-                call(AggKind.COUNT, -1, DataType.BIGINT));
-        verify(node).insert(0, row(null, 1), row("a", 2)).insert(0, row(null, 3))
+        HashAggNode node =
+                agg(source(DataType.TEXT, DataType.INTEGER), new int[] {0}, call(AggKind.COUNT, -1, DataType.BIGINT));
+        verify(node)
+                .insert(0, row(null, 1), row("a", 2))
+                .insert(0, row(null, 3))
                 .expectRows(List.of("[a, 1]", "[null, 2]"));
-        verify(node).insert(0, row(null, 1), row("a", 2)).insert(0, row(null, 3)).delete(0, row(null, 1))
+        verify(node)
+                .insert(0, row(null, 1), row("a", 2))
+                .insert(0, row(null, 3))
+                .delete(0, row(null, 1))
                 .expectRows(List.of("[a, 1]", "[null, 1]"));
     }
 
     @Test
     void numericSumKeepsTheInputScaleAndFloatSumsKeepTheirType() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.numeric(10, 2), DataType.DOUBLE, DataType.REAL),
-                new int[] {0}, call(AggKind.SUM, 1, DataType.NUMERIC), call(AggKind.SUM0, 1, DataType.numeric(38, 2)),
-                call(AggKind.SUM, 2, DataType.DOUBLE), call(AggKind.SUM, 3, DataType.REAL));
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.numeric(10, 2), DataType.DOUBLE, DataType.REAL),
+                new int[] {0},
+                call(AggKind.SUM, 1, DataType.NUMERIC),
+                call(AggKind.SUM0, 1, DataType.numeric(38, 2)),
+                call(AggKind.SUM, 2, DataType.DOUBLE),
+                call(AggKind.SUM, 3, DataType.REAL));
         OperatorHarness h = harness(node);
-        h.insert(0, row(1, new BigDecimal("1.50"), 0.5, 1.5f), row(1, new BigDecimal("2.25"), 2.0, null),
-                row(2, null, null, null)).barrier();
-        assertEquals(Map.of(
-                Arrays.asList(1, new BigDecimal("3.75"), new BigDecimal("3.75"), 2.5, 1.5f), 1,
-                Arrays.asList(2, null, new BigDecimal("0.00"), null, null), 1), h.result());
+        h.insert(
+                        0,
+                        row(1, new BigDecimal("1.50"), 0.5, 1.5f),
+                        row(1, new BigDecimal("2.25"), 2.0, null),
+                        row(2, null, null, null))
+                .barrier();
+        assertEquals(
+                Map.of(
+                        Arrays.asList(1, new BigDecimal("3.75"), new BigDecimal("3.75"), 2.5, 1.5f), 1,
+                        Arrays.asList(2, null, new BigDecimal("0.00"), null, null), 1),
+                h.result());
         h.delete(0, row(1, new BigDecimal("2.25"), 2.0, null)).barrier();
         assertEquals(List.of("[1, 1.50, 1.50, 0.5, 1.5]", "[2, null, 0.00, null, null]"), h.rows());
     }
 
     @Test
     void numericSumForgetsTheScaleOfValuesOnceTheGroupHasNoneLeft() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.NUMERIC), new int[] {0},
-                call(AggKind.SUM, 1, DataType.NUMERIC), call(AggKind.COUNT, -1, DataType.BIGINT));
-        verify(node).insert(0, row(1, new BigDecimal("1.500")), row(1, null))
-                .delete(0, row(1, new BigDecimal("1.500"))).insert(0, row(1, new BigDecimal("2")))
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.NUMERIC),
+                new int[] {0},
+                call(AggKind.SUM, 1, DataType.NUMERIC),
+                call(AggKind.COUNT, -1, DataType.BIGINT));
+        verify(node)
+                .insert(0, row(1, new BigDecimal("1.500")), row(1, null))
+                .delete(0, row(1, new BigDecimal("1.500")))
+                .insert(0, row(1, new BigDecimal("2")))
                 .expectRows(List.of("[1, 2, 2]"));
     }
 
     @Test
     void keysEqualInSqlAreOneGroupShownAsFirstSeen() {
-        HashAggNode node = agg(source(DataType.NUMERIC, DataType.INTEGER), new int[] {0},
-                call(AggKind.COUNT, -1, DataType.BIGINT));
+        HashAggNode node = agg(
+                source(DataType.NUMERIC, DataType.INTEGER), new int[] {0}, call(AggKind.COUNT, -1, DataType.BIGINT));
         OperatorHarness h = harness(node, 1);
-        h.insert(0, row(new BigDecimal("1.0"), 1)).insert(0, row(new BigDecimal("7"), 1))
-                .insert(0, row(new BigDecimal("1.00"), 2)).barrier();
+        h.insert(0, row(new BigDecimal("1.0"), 1))
+                .insert(0, row(new BigDecimal("7"), 1))
+                .insert(0, row(new BigDecimal("1.00"), 2))
+                .barrier();
         assertEquals(List.of("[1.0, 2]", "[7, 1]"), h.rows());
         h.restore().delete(0, row(new BigDecimal("1.00"), 2)).barrier();
         assertEquals(List.of("[1.0, 1]", "[7, 1]"), h.rows());
@@ -151,8 +183,11 @@ class HashAggOperatorTest {
 
     @Test
     void integerSumOutOfRangeReadsNullUntilItFitsAgain() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.BIGINT, DataType.INTEGER), new int[] {0},
-                call(AggKind.SUM, 1, DataType.BIGINT), call(AggKind.SUM, 2, DataType.INTEGER));
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.BIGINT, DataType.INTEGER),
+                new int[] {0},
+                call(AggKind.SUM, 1, DataType.BIGINT),
+                call(AggKind.SUM, 2, DataType.INTEGER));
         OperatorHarness h = harness(node);
         h.insert(0, row(1, Long.MAX_VALUE, Integer.MAX_VALUE), row(1, 1L, 1)).barrier();
         assertEquals(List.of("[1, null, null]"), h.rows());
@@ -160,32 +195,49 @@ class HashAggOperatorTest {
         assertEquals(List.of("[1, null, 2147483643]"), h.rows());
         h.delete(0, row(1, Long.MAX_VALUE, -5), row(1, 1L, 1)).barrier();
         assertEquals(List.of("[1, " + Long.MAX_VALUE + ", " + Integer.MAX_VALUE + "]"), h.rows());
-        verify(node).insert(0, row(1, Long.MAX_VALUE, Integer.MAX_VALUE), row(1, 1L, 1))
-                .insert(0, row(1, Long.MAX_VALUE, -5)).delete(0, row(1, Long.MAX_VALUE, -5))
+        verify(node)
+                .insert(0, row(1, Long.MAX_VALUE, Integer.MAX_VALUE), row(1, 1L, 1))
+                .insert(0, row(1, Long.MAX_VALUE, -5))
+                .delete(0, row(1, Long.MAX_VALUE, -5))
                 .expectRows(List.of("[1, null, null]"));
     }
 
     @Test
     void minAndMaxFollowSqlOrderAndSurviveDeletingTheExtreme() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.TEXT, DataType.NUMERIC), new int[] {0},
-                call(AggKind.MIN, 1, DataType.TEXT), call(AggKind.MAX, 1, DataType.TEXT),
-                call(AggKind.MIN, 2, DataType.NUMERIC), call(AggKind.MAX, 2, DataType.NUMERIC));
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.TEXT, DataType.NUMERIC),
+                new int[] {0},
+                call(AggKind.MIN, 1, DataType.TEXT),
+                call(AggKind.MAX, 1, DataType.TEXT),
+                call(AggKind.MIN, 2, DataType.NUMERIC),
+                call(AggKind.MAX, 2, DataType.NUMERIC));
         OperatorHarness h = harness(node);
-        h.insert(0, row(1, "b", new BigDecimal("-1.5")), row(1, "a", new BigDecimal("-10")),
-                row(1, "c", new BigDecimal("2")), row(1, "a", null), row(1, "ab", new BigDecimal("1.99"))).barrier();
+        h.insert(
+                        0,
+                        row(1, "b", new BigDecimal("-1.5")),
+                        row(1, "a", new BigDecimal("-10")),
+                        row(1, "c", new BigDecimal("2")),
+                        row(1, "a", null),
+                        row(1, "ab", new BigDecimal("1.99")))
+                .barrier();
         assertEquals(List.of("[1, a, c, -10, 2]"), h.rows());
         h.takeEmitted();
         // one of two "a"s goes: nothing changes
         h.delete(0, row(1, "a", null)).barrier();
         assertEquals(List.of(), h.takeEmitted());
         // the last "a" and the MIN/MAX numerics go: the next extremes come from committed state
-        h.restore().delete(0, row(1, "a", new BigDecimal("-10")), row(1, "c", new BigDecimal("2"))).barrier();
+        h.restore()
+                .delete(0, row(1, "a", new BigDecimal("-10")), row(1, "c", new BigDecimal("2")))
+                .barrier();
         assertEquals(List.of("-[1, a, c, -10, 2]", "+[1, ab, b, -1.5, 1.99]"), h.takeEmitted());
-        h.delete(0, row(1, "ab", new BigDecimal("1.99"))).insert(0, row(1, null, null)).barrier();
+        h.delete(0, row(1, "ab", new BigDecimal("1.99")))
+                .insert(0, row(1, null, null))
+                .barrier();
         assertEquals(List.of("[1, b, b, -1.5, -1.5]"), h.rows());
         h.delete(0, row(1, "b", new BigDecimal("-1.5"))).barrier();
         assertEquals(List.of("[1, null, null, null, null]"), h.rows());
-        verify(node).insert(0, row(1, "b", new BigDecimal("-1.5")), row(1, "a", new BigDecimal("-10")))
+        verify(node)
+                .insert(0, row(1, "b", new BigDecimal("-1.5")), row(1, "a", new BigDecimal("-10")))
                 .insert(0, row(1, "c", new BigDecimal("2")), row(1, "a", null))
                 .delete(0, row(1, "a", new BigDecimal("-10")))
                 .insert(0, row(1, "ab", new BigDecimal("1.99")))
@@ -195,17 +247,26 @@ class HashAggOperatorTest {
 
     @Test
     void extremesOfOneChunkDeletedInOrderFindEachNextOne() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
-                call(AggKind.MIN, 1, DataType.INTEGER), call(AggKind.MAX, 1, DataType.INTEGER));
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER),
+                new int[] {0},
+                call(AggKind.MIN, 1, DataType.INTEGER),
+                call(AggKind.MAX, 1, DataType.INTEGER));
         Object[][] rows = IntStream.range(0, 50).mapToObj(i -> row(7, i)).toArray(Object[][]::new);
-        verify(node).insert(0, rows).delete(0, Arrays.copyOfRange(rows, 0, 20))
-                .delete(0, Arrays.copyOfRange(rows, 35, 50)).expectRows(List.of("[7, 20, 34]"));
+        verify(node)
+                .insert(0, rows)
+                .delete(0, Arrays.copyOfRange(rows, 0, 20))
+                .delete(0, Arrays.copyOfRange(rows, 35, 50))
+                .expectRows(List.of("[7, 20, 34]"));
     }
 
     @Test
     void boolAndOrIgnoreNullsAndRetractExactly() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.BOOLEAN), new int[] {0},
-                call(AggKind.BOOL_AND, 1, DataType.BOOLEAN), call(AggKind.BOOL_OR, 1, DataType.BOOLEAN));
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.BOOLEAN),
+                new int[] {0},
+                call(AggKind.BOOL_AND, 1, DataType.BOOLEAN),
+                call(AggKind.BOOL_OR, 1, DataType.BOOLEAN));
         OperatorHarness h = harness(node);
         h.insert(0, row(1, true), row(1, false), row(1, null), row(2, null)).barrier();
         assertEquals(List.of("[1, false, true]", "[2, null, null]"), h.rows());
@@ -213,15 +274,22 @@ class HashAggOperatorTest {
         assertEquals(List.of("[1, true, true]", "[2, null, null]"), h.rows());
         h.delete(0, row(1, true)).insert(0, row(1, false)).barrier();
         assertEquals(List.of("[1, false, false]", "[2, null, null]"), h.rows());
-        verify(node).insert(0, row(1, true), row(1, false)).insert(0, row(1, null), row(2, null))
-                .delete(0, row(1, false)).delete(0, row(1, true)).insert(0, row(1, false))
+        verify(node)
+                .insert(0, row(1, true), row(1, false))
+                .insert(0, row(1, null), row(2, null))
+                .delete(0, row(1, false))
+                .delete(0, row(1, true))
+                .insert(0, row(1, false))
                 .expectRows(List.of("[1, false, false]", "[2, null, null]"));
     }
 
     @Test
     void aGroupVanishesWithItsLastRowAndComesBackFresh() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
-                call(AggKind.COUNT, -1, DataType.BIGINT), call(AggKind.MAX, 1, DataType.INTEGER),
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER),
+                new int[] {0},
+                call(AggKind.COUNT, -1, DataType.BIGINT),
+                call(AggKind.MAX, 1, DataType.INTEGER),
                 call(AggKind.SUM, 1, DataType.BIGINT));
         OperatorHarness h = harness(node);
         h.insert(0, row(1, 4), row(1, 9), row(2, 1)).barrier();
@@ -236,16 +304,16 @@ class HashAggOperatorTest {
 
     @Test
     void onlyGroupsWhoseRowChangedEmit() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
-                call(AggKind.MAX, 1, DataType.INTEGER));
+        HashAggNode node =
+                agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0}, call(AggKind.MAX, 1, DataType.INTEGER));
         OperatorHarness h = harness(node);
         h.insert(0, row(1, 5), row(2, 5));
         assertEquals(List.of("+[1, 5]", "+[2, 5]"), h.takeEmitted());
         h.insert(0, row(1, 3));
         h.push(0, new Chunk(new Op[] {Op.INSERT, Op.DELETE}, new Object[][] {row(2, 8), row(2, 8)}));
         assertEquals(List.of(), h.takeEmitted(), "max unchanged, and a row in and out within one chunk");
-        h.push(0, new Chunk(new Op[] {Op.INSERT, Op.INSERT, Op.DELETE}, new Object[][] {row(1, 6), row(1, 7),
-                row(1, 6)}));
+        h.push(0, new Chunk(new Op[] {Op.INSERT, Op.INSERT, Op.DELETE}, new Object[][] {row(1, 6), row(1, 7), row(1, 6)
+        }));
         assertEquals(List.of("-[1, 5]", "+[1, 7]"), h.takeEmitted(), "one update per group per chunk");
         h.barrier();
         assertEquals(List.of("[1, 7]", "[2, 5]"), h.rows());
@@ -253,8 +321,12 @@ class HashAggOperatorTest {
 
     @Test
     void globalAggregateHasItsRowOverNoInputAndKeepsIt() {
-        HashAggNode node = agg(source(DataType.INTEGER), new int[0], call(AggKind.COUNT, -1, DataType.BIGINT),
-                call(AggKind.SUM, 0, DataType.BIGINT), call(AggKind.SUM0, 0, DataType.BIGINT),
+        HashAggNode node = agg(
+                source(DataType.INTEGER),
+                new int[0],
+                call(AggKind.COUNT, -1, DataType.BIGINT),
+                call(AggKind.SUM, 0, DataType.BIGINT),
+                call(AggKind.SUM0, 0, DataType.BIGINT),
                 call(AggKind.MIN, 0, DataType.INTEGER));
         OperatorHarness h = harness(node);
         h.barrier();
@@ -283,7 +355,9 @@ class HashAggOperatorTest {
 
     @Test
     void distinctAggregatesCountEachValueOnce() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER),
+                new int[] {0},
                 new AggCall(AggKind.COUNT, 1, true, -1, DataType.BIGINT),
                 new AggCall(AggKind.SUM, 1, true, -1, DataType.BIGINT),
                 call(AggKind.COUNT, 1, DataType.BIGINT),
@@ -296,28 +370,42 @@ class HashAggOperatorTest {
         assertEquals(List.of("[1, 2, 12, 2, 7]"), h.rows());
         h.restore().delete(0, row(1, 5), row(1, 7)).barrier();
         assertEquals(List.of("[1, 0, null, 0, null]"), h.rows());
-        verify(node).insert(0, row(1, 5), row(1, 5)).insert(0, row(1, 7), row(1, null)).delete(0, row(1, 5))
-                .delete(0, row(1, 7)).expectRows(List.of("[1, 1, 5, 1, 5]"));
+        verify(node)
+                .insert(0, row(1, 5), row(1, 5))
+                .insert(0, row(1, 7), row(1, null))
+                .delete(0, row(1, 5))
+                .delete(0, row(1, 7))
+                .expectRows(List.of("[1, 1, 5, 1, 5]"));
     }
 
     @Test
     void filteredCallsCountOnlyRowsWhoseFilterIsTrue() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER, DataType.BOOLEAN), new int[] {0},
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER, DataType.BOOLEAN),
+                new int[] {0},
                 new AggCall(AggKind.COUNT, -1, false, 2, DataType.BIGINT),
                 new AggCall(AggKind.SUM, 1, false, 2, DataType.BIGINT),
                 new AggCall(AggKind.MIN, 1, false, 2, DataType.INTEGER),
                 call(AggKind.COUNT, -1, DataType.BIGINT));
-        verify(node).insert(0, row(1, 1, true), row(1, 2, false)).insert(0, row(1, 3, null), row(1, 4, true))
+        verify(node)
+                .insert(0, row(1, 1, true), row(1, 2, false))
+                .insert(0, row(1, 3, null), row(1, 4, true))
                 .expectRows(List.of("[1, 2, 5, 1, 4]"));
-        verify(node).insert(0, row(1, 1, true), row(1, 2, false)).insert(0, row(1, 3, null), row(1, 4, true))
-                .delete(0, row(1, 1, true)).delete(0, row(1, 4, true))
+        verify(node)
+                .insert(0, row(1, 1, true), row(1, 2, false))
+                .insert(0, row(1, 3, null), row(1, 4, true))
+                .delete(0, row(1, 1, true))
+                .delete(0, row(1, 4, true))
                 .expectRows(List.of("[1, 0, null, null, 2]"));
     }
 
     @Test
     void restoreDropsUncommittedChangesAndEmitsNothingAgain() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
-                call(AggKind.COUNT, -1, DataType.BIGINT), call(AggKind.MIN, 1, DataType.INTEGER),
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER),
+                new int[] {0},
+                call(AggKind.COUNT, -1, DataType.BIGINT),
+                call(AggKind.MIN, 1, DataType.INTEGER),
                 new AggCall(AggKind.COUNT, 1, true, -1, DataType.BIGINT));
         OperatorHarness h = harness(node);
         h.insert(0, row(1, 2), row(1, 3), row(2, 8)).barrier();
@@ -332,8 +420,11 @@ class HashAggOperatorTest {
 
     @Test
     void groupsEvictedFromTheCacheAreReadBackFromState() {
-        HashAggNode node = agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0},
-                call(AggKind.COUNT, -1, DataType.BIGINT), call(AggKind.MAX, 1, DataType.INTEGER));
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER),
+                new int[] {0},
+                call(AggKind.COUNT, -1, DataType.BIGINT),
+                call(AggKind.MAX, 1, DataType.INTEGER));
         OperatorHarness h = harness(node, 2);
         OperatorHarness.Scenario scenario = verify(node, 2);
         for (int round = 0; round < 3; round++) {
@@ -363,8 +454,15 @@ class HashAggOperatorTest {
 
     // ---- randomized: the operator's committed output against GROUP BY recomputed from scratch ----
 
-    private static final DataType[] RANDOM_INPUT = {DataType.INTEGER, DataType.TEXT, DataType.INTEGER,
-        DataType.numeric(8, 2), DataType.TEXT, DataType.BOOLEAN, DataType.BOOLEAN};
+    private static final DataType[] RANDOM_INPUT = {
+        DataType.INTEGER,
+        DataType.TEXT,
+        DataType.INTEGER,
+        DataType.numeric(8, 2),
+        DataType.TEXT,
+        DataType.BOOLEAN,
+        DataType.BOOLEAN
+    };
 
     private static final AggCall[] RANDOM_CALLS = {
         call(AggKind.COUNT, -1, DataType.BIGINT),
@@ -406,7 +504,8 @@ class HashAggOperatorTest {
             for (int i = 0; i < n; i++) {
                 if (live.isEmpty() || rnd.nextInt(10) < 6) {
                     ops[i] = Op.INSERT;
-                    rows[i] = rnd.nextInt(4) == 0 && !live.isEmpty() ? live.get(rnd.nextInt(live.size())).clone()
+                    rows[i] = rnd.nextInt(4) == 0 && !live.isEmpty()
+                            ? live.get(rnd.nextInt(live.size())).clone()
                             : randomRow(rnd);
                     live.add(rows[i]);
                 } else {
@@ -448,7 +547,8 @@ class HashAggOperatorTest {
             groups.put(List.of(), new ArrayList<>());
         }
         for (Object[] row : input) {
-            List<Object> key = Arrays.asList(Arrays.stream(groupKeys).mapToObj(k -> row[k]).toArray());
+            List<Object> key =
+                    Arrays.asList(Arrays.stream(groupKeys).mapToObj(k -> row[k]).toArray());
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
         }
         Map<List<Object>, Integer> out = new HashMap<>();
@@ -490,7 +590,10 @@ class HashAggOperatorTest {
 
     private static Object sum(List<Object> values) {
         if (values.get(0) instanceof BigDecimal) {
-            return values.stream().map(v -> (BigDecimal) v).reduce(BigDecimal::add).orElseThrow();
+            return values.stream()
+                    .map(v -> (BigDecimal) v)
+                    .reduce(BigDecimal::add)
+                    .orElseThrow();
         }
         return values.stream().mapToLong(v -> ((Number) v).longValue()).sum();
     }

@@ -9,13 +9,12 @@ import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.JoinKind;
 import io.tributary.plan.ScalarExpr;
 import io.tributary.plan.SourceNode;
-import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.OperatorHarness;
-
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,16 +59,24 @@ class HashJoinOperatorTest {
      * Left (id INTEGER, k, v INTEGER) with stream key id; right (k, id BIGINT, w INTEGER) with
      * stream key id; joined on left.k = right.k.
      */
-    private static HashJoinNode node(JoinKind kind, DataType leftKey, DataType rightKey, boolean nullSafe,
-            ScalarExpr condition) {
-        List<Field> lf = List.of(new Field("id", DataType.INTEGER), new Field("k", leftKey),
-                new Field("v", DataType.INTEGER));
-        List<Field> rf = List.of(new Field("k", rightKey), new Field("id", DataType.BIGINT),
-                new Field("w", DataType.INTEGER));
+    private static HashJoinNode node(
+            JoinKind kind, DataType leftKey, DataType rightKey, boolean nullSafe, ScalarExpr condition) {
+        List<Field> lf =
+                List.of(new Field("id", DataType.INTEGER), new Field("k", leftKey), new Field("v", DataType.INTEGER));
+        List<Field> rf =
+                List.of(new Field("k", rightKey), new Field("id", DataType.BIGINT), new Field("w", DataType.INTEGER));
         List<Field> out = new ArrayList<>(lf);
         out.addAll(rf);
-        return new HashJoinNode(new SourceNode(1, "l", lf, new int[] {0}), new SourceNode(2, "r", rf, new int[] {1}),
-                kind, new int[] {1}, new int[] {0}, new boolean[] {nullSafe}, condition, out, new int[] {0, 4});
+        return new HashJoinNode(
+                new SourceNode(1, "l", lf, new int[] {0}),
+                new SourceNode(2, "r", rf, new int[] {1}),
+                kind,
+                new int[] {1},
+                new int[] {0},
+                new boolean[] {nullSafe},
+                condition,
+                out,
+                new int[] {0, 4});
     }
 
     private static HashJoinNode node(JoinKind kind) {
@@ -102,14 +108,25 @@ class HashJoinOperatorTest {
                     h.insert(1, rights).insert(0, lefts);
                 }
                 h.barrier();
-                assertEquals(List.of("[1, 10, 0, 10, 1, 0]", "[1, 10, 0, 10, 2, 0]", "[1, 10, 0, 10, 3, 0]",
-                        "[2, 10, 0, 10, 1, 0]", "[2, 10, 0, 10, 2, 0]", "[2, 10, 0, 10, 3, 0]"), h.rows());
-
-                h.delete(0, l(1, 10, 0)).delete(1, r(10, 2L, 0)).insert(1, r(20, 5L, 0)).barrier();
-                assertEquals(List.of("[2, 10, 0, 10, 1, 0]", "[2, 10, 0, 10, 3, 0]", "[3, 20, 0, 20, 5, 0]"),
+                assertEquals(
+                        List.of(
+                                "[1, 10, 0, 10, 1, 0]",
+                                "[1, 10, 0, 10, 2, 0]",
+                                "[1, 10, 0, 10, 3, 0]",
+                                "[2, 10, 0, 10, 1, 0]",
+                                "[2, 10, 0, 10, 2, 0]",
+                                "[2, 10, 0, 10, 3, 0]"),
                         h.rows());
 
-                h.delete(1, r(10, 1L, 0), r(10, 3L, 0), r(30, 4L, 0)).delete(0, l(3, 20, 0)).barrier();
+                h.delete(0, l(1, 10, 0))
+                        .delete(1, r(10, 2L, 0))
+                        .insert(1, r(20, 5L, 0))
+                        .barrier();
+                assertEquals(List.of("[2, 10, 0, 10, 1, 0]", "[2, 10, 0, 10, 3, 0]", "[3, 20, 0, 20, 5, 0]"), h.rows());
+
+                h.delete(1, r(10, 1L, 0), r(10, 3L, 0), r(30, 4L, 0))
+                        .delete(0, l(3, 20, 0))
+                        .barrier();
                 assertEquals(List.of(), h.rows());
             }
         }
@@ -157,7 +174,8 @@ class HashJoinOperatorTest {
             assertEquals(List.of("[1, 10, 7, null, null, null]"), h.rows());
 
             h.insert(1, r(10, 4L, 1)).delete(0, l(1, 10, 7));
-            assertEquals(List.of("-[1, 10, 7, null, null, null]", "+[1, 10, 7, 10, 4, 1]", "-[1, 10, 7, 10, 4, 1]"),
+            assertEquals(
+                    List.of("-[1, 10, 7, null, null, null]", "+[1, 10, 7, 10, 4, 1]", "-[1, 10, 7, 10, 4, 1]"),
                     h.takeEmitted());
             h.insert(0, l(2, 20, 0)).delete(0, l(2, 20, 0));
             assertEquals(List.of("+[2, 20, 0, null, null, null]", "-[2, 20, 0, null, null, null]"), h.takeEmitted());
@@ -172,7 +190,8 @@ class HashJoinOperatorTest {
             h.insert(1, r(10, 1L, 5));
             assertEquals(List.of("+[null, null, null, 10, 1, 5]"), h.takeEmitted());
             h.insert(0, l(1, 10, 0), l(2, 10, 0), l(3, 99, 0));
-            assertEquals(List.of("-[null, null, null, 10, 1, 5]", "+[1, 10, 0, 10, 1, 5]", "+[2, 10, 0, 10, 1, 5]"),
+            assertEquals(
+                    List.of("-[null, null, null, 10, 1, 5]", "+[1, 10, 0, 10, 1, 5]", "+[2, 10, 0, 10, 1, 5]"),
                     h.takeEmitted());
             h.barrier();
             h.delete(0, l(1, 10, 0));
@@ -213,20 +232,30 @@ class HashJoinOperatorTest {
     void nullKeysMatchNothingUnlessNullSafe() {
         HashJoinNode plainNode = node(JoinKind.FULL, DataType.INTEGER, DataType.INTEGER, false, null);
         try (OperatorHarness h = harness("plain", plainNode)) {
-            h.insert(0, l(1, null, 0), l(2, 10, 0)).insert(1, r(null, 1L, 0), r(10, 2L, 0)).barrier();
-            assertEquals(List.of("[1, null, 0, null, null, null]", "[2, 10, 0, 10, 2, 0]",
-                    "[null, null, null, null, 1, 0]"), h.rows());
+            h.insert(0, l(1, null, 0), l(2, 10, 0))
+                    .insert(1, r(null, 1L, 0), r(10, 2L, 0))
+                    .barrier();
+            assertEquals(
+                    List.of("[1, null, 0, null, null, null]", "[2, 10, 0, 10, 2, 0]", "[null, null, null, null, 1, 0]"),
+                    h.rows());
             h.restore().delete(0, l(1, null, 0)).delete(1, r(null, 1L, 0)).barrier();
             assertEquals(List.of("[2, 10, 0, 10, 2, 0]"), h.rows());
         }
         HashJoinNode nullSafeNode = node(JoinKind.FULL, DataType.INTEGER, DataType.INTEGER, true, null);
         try (OperatorHarness h = harness("null-safe", nullSafeNode)) {
-            h.insert(0, l(1, null, 0), l(2, 10, 0)).insert(1, r(null, 1L, 0), r(null, 2L, 0)).barrier();
-            assertEquals(List.of("[1, null, 0, null, 1, 0]", "[1, null, 0, null, 2, 0]",
-                    "[2, 10, 0, null, null, null]"), h.rows());
+            h.insert(0, l(1, null, 0), l(2, 10, 0))
+                    .insert(1, r(null, 1L, 0), r(null, 2L, 0))
+                    .barrier();
+            assertEquals(
+                    List.of("[1, null, 0, null, 1, 0]", "[1, null, 0, null, 2, 0]", "[2, 10, 0, null, null, null]"),
+                    h.rows());
             h.restore().delete(0, l(1, null, 0)).barrier();
-            assertEquals(List.of("[2, 10, 0, null, null, null]", "[null, null, null, null, 1, 0]",
-                    "[null, null, null, null, 2, 0]"), h.rows());
+            assertEquals(
+                    List.of(
+                            "[2, 10, 0, null, null, null]",
+                            "[null, null, null, null, 1, 0]",
+                            "[null, null, null, null, 2, 0]"),
+                    h.rows());
         }
     }
 
@@ -254,7 +283,9 @@ class HashJoinOperatorTest {
     void keysMatchBySqlEqualityNotByRepresentation() {
         HashJoinNode numericNode = node(JoinKind.INNER, DataType.NUMERIC, DataType.numeric(10, 2), false, null);
         try (OperatorHarness h = harness("numeric", numericNode)) {
-            h.insert(0, l(1, new BigDecimal("1.0"), 0)).insert(1, r(new BigDecimal("1.00"), 1L, 0)).barrier();
+            h.insert(0, l(1, new BigDecimal("1.0"), 0))
+                    .insert(1, r(new BigDecimal("1.00"), 1L, 0))
+                    .barrier();
             assertEquals(List.of("[1, 1.0, 0, 1.00, 1, 0]"), h.rows());
             h.restore().delete(1, r(new BigDecimal("1.00"), 1L, 0)).barrier();
             assertEquals(List.of(), h.rows());
@@ -266,7 +297,9 @@ class HashJoinOperatorTest {
         }
         HashJoinNode textNode = node(JoinKind.INNER, DataType.varchar(5), DataType.TEXT, false, null);
         try (OperatorHarness h = harness("text", textNode)) {
-            h.insert(0, l(1, "ab", 0)).insert(1, r("ab", 1L, 0), r("abc", 2L, 0)).barrier();
+            h.insert(0, l(1, "ab", 0))
+                    .insert(1, r("ab", 1L, 0), r("abc", 2L, 0))
+                    .barrier();
             assertEquals(List.of("[1, ab, 0, ab, 1, 0]"), h.rows());
         }
     }
@@ -348,8 +381,13 @@ class HashJoinOperatorTest {
             h.delete(1, r(10, 1L, 0)).insert(0, l(8, 10, 0));
             assertEquals(5, view[0].scans);
             h.barrier();
-            assertEquals(List.of("[1, 10, 0, 10, 2, 0]", "[6, 10, 0, 10, 2, 0]", "[7, 10, 0, 10, 2, 0]",
-                    "[8, 10, 0, 10, 2, 0]"), h.rows());
+            assertEquals(
+                    List.of(
+                            "[1, 10, 0, 10, 2, 0]",
+                            "[6, 10, 0, 10, 2, 0]",
+                            "[7, 10, 0, 10, 2, 0]",
+                            "[8, 10, 0, 10, 2, 0]"),
+                    h.rows());
         }
     }
 
@@ -402,17 +440,29 @@ class HashJoinOperatorTest {
         }
 
         void run() {
-            List<Field> lf = List.of(new Field("id", DataType.INTEGER), new Field("k1", DataType.INTEGER),
-                    new Field("k2", DataType.VARCHAR), new Field("v", DataType.INTEGER));
-            List<Field> rf = List.of(new Field("k2", DataType.TEXT), new Field("w", DataType.INTEGER),
-                    new Field("id", DataType.BIGINT), new Field("k1", DataType.INTEGER));
+            List<Field> lf = List.of(
+                    new Field("id", DataType.INTEGER),
+                    new Field("k1", DataType.INTEGER),
+                    new Field("k2", DataType.VARCHAR),
+                    new Field("v", DataType.INTEGER));
+            List<Field> rf = List.of(
+                    new Field("k2", DataType.TEXT),
+                    new Field("w", DataType.INTEGER),
+                    new Field("id", DataType.BIGINT),
+                    new Field("k1", DataType.INTEGER));
             List<Field> out = new ArrayList<>(lf);
             out.addAll(rf);
-            HashJoinNode node = new HashJoinNode(new SourceNode(1, "l", lf, new int[] {0}),
-                    new SourceNode(2, "r", rf, new int[] {2}), kind, leftKeys, rightKeys, nullSafe, condition, out,
+            HashJoinNode node = new HashJoinNode(
+                    new SourceNode(1, "l", lf, new int[] {0}),
+                    new SourceNode(2, "r", rf, new int[] {2}),
+                    kind,
+                    leftKeys,
+                    rightKeys,
+                    nullSafe,
+                    condition,
+                    out,
                     new int[] {0, 6});
-            try (OperatorHarness h = new OperatorHarness(dir,
-                    v -> new HashJoinOperator(node, TABLES, v, cacheKeys))) {
+            try (OperatorHarness h = new OperatorHarness(dir, v -> new HashJoinOperator(node, TABLES, v, cacheKeys))) {
                 for (int step = 0; step < 300; step++) {
                     int input = rnd.nextInt(2);
                     h.push(input, changes(input == 0 ? left : right, input == 0));

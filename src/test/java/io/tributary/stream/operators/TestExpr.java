@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.plan.ScalarExpr;
-
 import java.util.function.Function;
 
 /** A scalar expression given by a function, for operator tests. */

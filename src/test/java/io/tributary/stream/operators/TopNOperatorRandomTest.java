@@ -1,13 +1,12 @@
 package io.tributary.stream.operators;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.tributary.plan.SortKey;
 import io.tributary.plan.TopNNode;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.OperatorHarness;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,8 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random inserts, deletes and updates with many ties and NULLs, random barriers and restores,
@@ -57,8 +56,8 @@ class TopNOperatorRandomTest {
         Map<Long, Object[]> live = new HashMap<>();
         Map<Long, Object[]> committed = new HashMap<>();
         long nextId = 0;
-        try (OperatorHarness h = new OperatorHarness(dir.resolve("seed" + seed),
-                view -> new TopNOperator(node, TopNOperatorTest.STATE, view))) {
+        try (OperatorHarness h = new OperatorHarness(
+                dir.resolve("seed" + seed), view -> new TopNOperator(node, TopNOperatorTest.STATE, view))) {
             for (int step = 0; step < STEPS; step++) {
                 List<Op> ops = new ArrayList<>();
                 List<Object[]> rows = new ArrayList<>();
@@ -112,8 +111,8 @@ class TopNOperatorRandomTest {
     }
 
     /** The brute-force answer as the harness's multiset: sort all rows, ties broken by id, and slice. */
-    private static Map<List<Object>, Integer> expected(Map<Long, Object[]> rows, List<SortKey> order, long offset,
-            long limit) {
+    private static Map<List<Object>, Integer> expected(
+            Map<Long, Object[]> rows, List<SortKey> order, long offset, long limit) {
         Comparator<Object[]> cmp = (a, b) -> 0;
         for (SortKey k : order) {
             cmp = cmp.thenComparing(r -> r[k.column()], sqlOrder(k));

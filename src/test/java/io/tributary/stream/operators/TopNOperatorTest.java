@@ -1,5 +1,8 @@
 package io.tributary.stream.operators;
 
+import static io.tributary.stream.operators.Rows.row;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.tributary.common.types.DataType;
 import io.tributary.plan.Field;
 import io.tributary.plan.SortKey;
@@ -8,19 +11,22 @@ import io.tributary.plan.TopNNode;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.OperatorHarness;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.util.List;
-
-import static io.tributary.stream.operators.Rows.row;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 class TopNOperatorTest {
     /** (id BIGINT, score INTEGER, name TEXT) keyed by id. */
-    static final SourceNode INPUT = new SourceNode(1, "t", List.of(new Field("id", DataType.BIGINT),
-            new Field("score", DataType.INTEGER), new Field("name", DataType.TEXT)), new int[] {0});
+    static final SourceNode INPUT = new SourceNode(
+            1,
+            "t",
+            List.of(
+                    new Field("id", DataType.BIGINT),
+                    new Field("score", DataType.INTEGER),
+                    new Field("name", DataType.TEXT)),
+            new int[] {0});
+
     static final int[] STATE = {100};
 
     @TempDir
@@ -61,9 +67,12 @@ class TopNOperatorTest {
             h.delete(0, row(2L, 50, "b"), row(3L, 30, "c")).barrier();
             assertEquals(List.of("[1, 10, a]", "[5, 20, e]"), h.rows());
         }
-        verify(List.of(desc(1)), 0, 3).insert(0, row(1L, 10, "a"), row(2L, 50, "b"), row(3L, 30, "c"))
-                .insert(0, row(4L, 40, "d"), row(5L, 20, "e")).delete(0, row(4L, 40, "d"))
-                .delete(0, row(2L, 50, "b")).delete(0, row(3L, 30, "c"))
+        verify(List.of(desc(1)), 0, 3)
+                .insert(0, row(1L, 10, "a"), row(2L, 50, "b"), row(3L, 30, "c"))
+                .insert(0, row(4L, 40, "d"), row(5L, 20, "e"))
+                .delete(0, row(4L, 40, "d"))
+                .delete(0, row(2L, 50, "b"))
+                .delete(0, row(3L, 30, "c"))
                 .expectRows(List.of("[1, 10, a]", "[5, 20, e]"));
     }
 
@@ -85,7 +94,8 @@ class TopNOperatorTest {
         try (OperatorHarness h = harness(List.of(asc(1)), 1, 2)) {
             h.insert(0, row(1L, 1, "a")).barrier();
             assertEquals(List.of(), h.rows());
-            h.insert(0, row(2L, 2, "b"), row(3L, 3, "c"), row(4L, 4, "d"), row(5L, 5, "e")).barrier();
+            h.insert(0, row(2L, 2, "b"), row(3L, 3, "c"), row(4L, 4, "d"), row(5L, 5, "e"))
+                    .barrier();
             assertEquals(List.of("[2, 2, b]", "[3, 3, c]"), h.rows());
             h.takeEmitted();
             h.insert(0, row(6L, 0, "z")).barrier();
@@ -93,24 +103,33 @@ class TopNOperatorTest {
             h.delete(0, row(6L, 0, "z"), row(1L, 1, "a")).barrier();
             assertEquals(List.of("[3, 3, c]", "[4, 4, d]"), h.rows());
         }
-        verify(List.of(asc(1)), 1, 2).insert(0, row(1L, 1, "a")).insert(0, row(2L, 2, "b"), row(3L, 3, "c"))
-                .insert(0, row(4L, 4, "d"), row(5L, 5, "e")).insert(0, row(6L, 0, "z"))
-                .delete(0, row(6L, 0, "z")).delete(0, row(1L, 1, "a"))
+        verify(List.of(asc(1)), 1, 2)
+                .insert(0, row(1L, 1, "a"))
+                .insert(0, row(2L, 2, "b"), row(3L, 3, "c"))
+                .insert(0, row(4L, 4, "d"), row(5L, 5, "e"))
+                .insert(0, row(6L, 0, "z"))
+                .delete(0, row(6L, 0, "z"))
+                .delete(0, row(1L, 1, "a"))
                 .expectRows(List.of("[3, 3, c]", "[4, 4, d]"));
     }
 
     @Test
     void tiesOnTheSortKeyBreakByTheStreamKey() {
         try (OperatorHarness h = harness(List.of(asc(1)), 0, 2)) {
-            h.insert(0, row(5L, 7, "e"), row(3L, 7, "c"), row(9L, 7, "i"), row(1L, 7, "a")).barrier();
+            h.insert(0, row(5L, 7, "e"), row(3L, 7, "c"), row(9L, 7, "i"), row(1L, 7, "a"))
+                    .barrier();
             assertEquals(List.of("[1, 7, a]", "[3, 7, c]"), h.rows());
             h.delete(0, row(1L, 7, "a")).barrier();
             assertEquals(List.of("[3, 7, c]", "[5, 7, e]"), h.rows());
             h.insert(0, row(4L, 7, "d")).barrier();
             assertEquals(List.of("[3, 7, c]", "[4, 7, d]"), h.rows());
         }
-        verify(List.of(asc(1)), 0, 2).insert(0, row(5L, 7, "e"), row(3L, 7, "c")).insert(0, row(9L, 7, "i"))
-                .insert(0, row(1L, 7, "a")).delete(0, row(1L, 7, "a")).insert(0, row(4L, 7, "d"))
+        verify(List.of(asc(1)), 0, 2)
+                .insert(0, row(5L, 7, "e"), row(3L, 7, "c"))
+                .insert(0, row(9L, 7, "i"))
+                .insert(0, row(1L, 7, "a"))
+                .delete(0, row(1L, 7, "a"))
+                .insert(0, row(4L, 7, "d"))
                 .expectRows(List.of("[3, 7, c]", "[4, 7, d]"));
     }
 
@@ -145,7 +164,8 @@ class TopNOperatorTest {
     @Test
     void laterSortKeysOrderRowsTiedOnEarlierOnes() {
         try (OperatorHarness h = harness(List.of(asc(2), desc(1)), 0, 2)) {
-            h.insert(0, row(1L, 1, "a"), row(2L, 3, "a"), row(3L, 2, "a"), row(4L, 9, "b")).barrier();
+            h.insert(0, row(1L, 1, "a"), row(2L, 3, "a"), row(3L, 2, "a"), row(4L, 9, "b"))
+                    .barrier();
             assertEquals(List.of("[2, 3, a]", "[3, 2, a]"), h.rows());
         }
     }
@@ -173,7 +193,8 @@ class TopNOperatorTest {
     @Test
     void restoredOperatorRebuildsItsOutputSilentlyAndContinues() {
         try (OperatorHarness h = harness(List.of(desc(1)), 1, 2)) {
-            h.insert(0, row(1L, 10, "a"), row(2L, 20, "b"), row(3L, 30, "c"), row(4L, 40, "d")).barrier();
+            h.insert(0, row(1L, 10, "a"), row(2L, 20, "b"), row(3L, 30, "c"), row(4L, 40, "d"))
+                    .barrier();
             assertEquals(List.of("[2, 20, b]", "[3, 30, c]"), h.rows());
             h.insert(0, row(5L, 50, "e")).delete(0, row(3L, 30, "c")).restore();
             h.takeEmitted();

@@ -15,8 +15,8 @@ import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.storage.ChangeLogOp;
 import io.tributary.storage.ChangeLogWriter;
-import io.tributary.storage.KvIterator;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
@@ -26,11 +26,6 @@ import io.tributary.storage.rocksdb.RocksStateStore;
 import io.tributary.stream.ChangeStream;
 import io.tributary.stream.RowStream;
 import io.tributary.stream.UpstreamTable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +35,10 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A consumer that reads a pinned snapshot and then the change log epoch by epoch, the way the
@@ -54,6 +53,7 @@ class LocalUpstreamTableTest {
 
     @TempDir
     Path dir;
+
     private StateStore store;
     /** Whether the table's writes are logged: from the pin on, as the DML path will do for a consumer. */
     private boolean logging;
@@ -109,7 +109,8 @@ class LocalUpstreamTableTest {
                 wb.put(Keyspace.DATA, key, row);
             }
             if (logging) {
-                ChangeLogOp op = old == null ? ChangeLogOp.INSERT : row == null ? ChangeLogOp.DELETE : ChangeLogOp.UPDATE;
+                ChangeLogOp op =
+                        old == null ? ChangeLogOp.INSERT : row == null ? ChangeLogOp.DELETE : ChangeLogOp.UPDATE;
                 ChangeLogWriter.append(wb, REL, epoch, TableKeys.vnodeOf(key), TableKeys.pkOf(key), op, old, row);
             }
         }
@@ -143,7 +144,8 @@ class LocalUpstreamTableTest {
         /** Reads logged epochs until caught up; returns how many epochs it read. */
         int catchUp(UpstreamTable upstream) {
             int epochs = 0;
-            for (OptionalLong next = upstream.nextEpoch(position); next.isPresent();
+            for (OptionalLong next = upstream.nextEpoch(position);
+                    next.isPresent();
                     next = upstream.nextEpoch(position)) {
                 assertTrue(next.getAsLong() > position);
                 for (int vnode = 0; vnode < VirtualNodes.COUNT; vnode++) {
@@ -311,7 +313,9 @@ class LocalUpstreamTableTest {
                 assertTrue(all.size() > 5, "vnode " + vnode + " has rows: " + all.size());
                 for (int cut : new int[] {0, 1, all.size() / 2, all.size() - 1, all.size()}) {
                     List<String> head = snapshotRows(upstream, vnode, null, cut);
-                    byte[] last = cut == 0 ? null : pk(Long.parseLong(head.get(cut - 1).split("=")[0]));
+                    byte[] last = cut == 0
+                            ? null
+                            : pk(Long.parseLong(head.get(cut - 1).split("=")[0]));
                     List<String> resumed = new ArrayList<>(head);
                     resumed.addAll(snapshotRows(upstream, vnode, last, Integer.MAX_VALUE));
                     assertEquals(all, resumed, "snapshot of vnode " + vnode + " cut after " + cut);
@@ -394,15 +398,19 @@ class LocalUpstreamTableTest {
         Epochs epochs = new Epochs();
         epochs.commit(e -> e.put(1, "a"));
         PinnedSnapshot pin = pinAndLog("p");
-        assertThrows(TributaryException.class,
+        assertThrows(
+                TributaryException.class,
                 () -> LocalUpstreamTable.open(store, new PinnedSnapshot("missing", pin.epoch()), REL, TYPES));
         long later = epochs.commit(e -> e.put(1, "b"));
         try (UpstreamTable upstream = LocalUpstreamTable.open(store, pin, REL, TYPES)) {
             assertThrows(IllegalArgumentException.class, () -> upstream.snapshot(0, later, null));
             assertThrows(IllegalArgumentException.class, () -> upstream.changeLog(0, pin.epoch(), null));
-            assertThrows(IllegalStateException.class, () -> upstream.changeLog(0, later + 1, null),
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> upstream.changeLog(0, later + 1, null),
                     "an epoch not committed yet");
-            assertThrows(IllegalArgumentException.class, () -> upstream.snapshot(VirtualNodes.COUNT, pin.epoch(), null));
+            assertThrows(
+                    IllegalArgumentException.class, () -> upstream.snapshot(VirtualNodes.COUNT, pin.epoch(), null));
         }
         store.unpin(pin.name());
         assertThrows(TributaryException.class, () -> LocalUpstreamTable.open(store, pin, REL, TYPES));
