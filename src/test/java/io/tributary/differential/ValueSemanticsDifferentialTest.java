@@ -59,6 +59,12 @@ class ValueSemanticsDifferentialTest {
             "SELECT date_trunc('month', TIMESTAMP '2024-03-15 10:11:12'), date_trunc('hour', TIMESTAMP"
                     + " '2024-03-15 10:11:12'), date_trunc('quarter', TIMESTAMP '2024-08-15 10:11:12'),"
                     + " date_trunc('year', TIMESTAMP '2024-08-15 10:11:12'), date_trunc('day', NULL::timestamp)",
+            // interval constants in PostgreSQL's input syntax; timestamp +/- interval
+            "SELECT INTERVAL '1 day', INTERVAL '2 hours 30 minutes', '1 day'::interval, INTERVAL '90 minutes'",
+            "SELECT INTERVAL '3 months', INTERVAL '1 year 2 months', INTERVAL '-1 day', INTERVAL '1 week'",
+            "SELECT INTERVAL '1.5 seconds', INTERVAL '1 day 02:03:04', '45 minutes'::interval",
+            "SELECT INTERVAL 'nonsense'",
+            "SELECT TIMESTAMP '2024-03-15 10:20:30' + INTERVAL '1 hour', TIMESTAMP '2024-03-15 10:20:30' - INTERVAL '2 days'",
             // catalog lookups as tools write them, unqualified and qualified
             "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                     + " WHERE n.nspname = 'public' ORDER BY 1",

@@ -13,7 +13,7 @@ final class IntervalParser {
     private static long clock(String tok, String whole) {
         String[] parts = tok.split(":");
         if (parts.length < 2 || parts.length > 3) {
-            throw PgTextFormat.invalid("interval", whole);
+            throw invalid(whole);
         }
         long hours = Long.parseLong(parts[0]);
         long minutes = Long.parseLong(parts[1]);
@@ -53,7 +53,7 @@ final class IntervalParser {
             try {
                 n = new BigDecimal(tok);
             } catch (NumberFormatException e) {
-                throw PgTextFormat.invalid("interval", s);
+                throw invalid(s);
             }
             String unit = i + 1 < tokens.length ? tokens[++i] : "second";
             any = true;
@@ -73,14 +73,18 @@ final class IntervalParser {
                 case "millisecond", "milliseconds", "ms" ->
                     micros += n.multiply(BigDecimal.valueOf(1000L)).longValue();
                 case "microsecond", "microseconds", "us" -> micros += n.longValue();
-                default ->
-                    throw new TributaryException(
-                            SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type interval: \"" + s + "\"");
+                default -> throw invalid(s);
             }
         }
         if (!any) {
-            throw PgTextFormat.invalid("interval", s);
+            throw invalid(s);
         }
         return ago ? new Interval(-months, -days, -micros) : new Interval(months, days, micros);
+    }
+
+    /** PostgreSQL reports bad interval input as a datetime format error (22007), not 22P02. */
+    private static TributaryException invalid(String text) {
+        return new TributaryException(
+                SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type interval: \"" + text + "\"");
     }
 }

@@ -1,5 +1,8 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgTextFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,7 +14,10 @@ import java.util.regex.Pattern;
  * {@code pg_catalog.} before a function name or after {@code ::} is dropped (PostgreSQL resolves
  * those names in pg_catalog first anyway). Each
  * change keeps the text's length (padding with spaces), so error positions still point into the
- * client's statement. Quoted text and comments are left alone. Stateless.
+ * client's statement. Quoted text and comments are left alone, except that an interval constant in
+ * PostgreSQL's input syntax ({@code INTERVAL '2 hours 30 minutes'}, {@code '1 day'::interval}),
+ * which Calcite's grammar rejects, becomes Calcite's qualified literal of the same length of time
+ * (see {@link #intervalLiteral}); that change alters the length. Stateless.
  */
 final class PgSyntaxText {
     private static final Pattern OPERATOR =
@@ -23,6 +29,13 @@ final class PgSyntaxText {
     private static final Pattern ARRAY_CAST =
             Pattern.compile("(?i)::\\s*pg_catalog\\s*\\.\\s*[a-z_][a-z0-9_]*\\s*\\[\\s*\\]");
     private static final Pattern QUALIFIED_TYPE = Pattern.compile("(?i)(?<=::)\\s*pg_catalog\\s*\\.");
+    /** The keyword before an interval constant: {@code INTERVAL '...'}. */
+    private static final Pattern INTERVAL_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])INTERVAL\\s*$");
+    /** A unit after the constant makes it Calcite's own qualified literal, which is left alone. */
+    private static final Pattern QUALIFIER =
+            Pattern.compile("(?i)^\\s*(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND|WEEK|QUARTER)\\b");
+    /** A cast after the constant: {@code '...'::interval} (not an array type). */
+    private static final Pattern INTERVAL_CAST = Pattern.compile("(?i)^\\s*::\\s*interval\\b(?!\\s*[\\[(])");
 
     private PgSyntaxText() {}
 
@@ -46,7 +59,23 @@ final class PgSyntaxText {
                 i++;
                 continue;
             }
-            out.append(code(sql.substring(codeStart, i))).append(sql, i, end);
+            String before = sql.substring(codeStart, i);
+            if (c == '\'') {
+                Matcher keyword = INTERVAL_KEYWORD.matcher(before);
+                Matcher castMatch = INTERVAL_CAST.matcher(sql.substring(end));
+                boolean typed =
+                        keyword.find() && !QUALIFIER.matcher(sql.substring(end)).find();
+                boolean cast = !typed && castMatch.find();
+                String literal = typed || cast ? intervalLiteral(sql.substring(i + 1, end - 1)) : null;
+                if (literal != null) {
+                    out.append(code(typed ? before.substring(0, keyword.start()) : before))
+                            .append(literal);
+                    i = end + (cast ? castMatch.end() : 0);
+                    codeStart = i;
+                    continue;
+                }
+            }
+            out.append(code(before)).append(sql, i, end);
             i = end;
             codeStart = end;
         }
@@ -84,6 +113,38 @@ final class PgSyntaxText {
         s = replace(DEFAULT_COLLATION, s, m -> "");
         s = replace(QUALIFIED_FUNCTION, s, m -> "");
         return replace(QUALIFIED_TYPE, s, m -> "");
+    }
+
+    /**
+     * Calcite's literal for the PostgreSQL interval text {@code text} (quotes still doubled): whole
+     * months as {@code INTERVAL 'n' MONTH(9)}, days and time as {@code INTERVAL 'd h:m:s.fff' DAY(9)
+     * TO SECOND(3)}, the two kinds Calcite's intervals have. Null, leaving the text to Calcite's
+     * parser, for an interval that mixes months with days or time or is finer than milliseconds,
+     * which neither kind holds.
+     *
+     * @throws io.tributary.common.TributaryException 22007 if the text is no interval (22008 for a
+     *     field out of range), as PostgreSQL rejects the constant
+     */
+    private static String intervalLiteral(String text) {
+        Interval iv = (Interval) PgTextFormat.parse(DataType.INTERVAL, text.replace("''", "'"));
+        if (iv.months() != 0) {
+            return iv.days() == 0 && iv.micros() == 0 ? "INTERVAL '" + iv.months() + "' MONTH(9)" : null;
+        }
+        if (iv.micros() % 1000 != 0) {
+            return null;
+        }
+        // PostgreSQL keeps days and time apart; Calcite's day-time interval is one count of milliseconds
+        long millis = iv.days() * 86_400_000L + iv.micros() / 1000;
+        long abs = Math.abs(millis);
+        return String.format(
+                java.util.Locale.ROOT,
+                "INTERVAL '%s%d %d:%d:%d.%03d' DAY(9) TO SECOND(3)",
+                millis < 0 ? "-" : "",
+                abs / 86_400_000L,
+                abs / 3_600_000L % 24,
+                abs / 60_000L % 60,
+                abs / 1000 % 60,
+                abs % 1000);
     }
 
     /** Replaces each match with {@code replacement}, padded with spaces to the match's length. */

@@ -200,7 +200,10 @@ final class TypeMapping {
             }
             case INTERVAL -> {
                 Object o = rs.getObject(i);
-                yield o == null ? null : interval(o);
+                // a year-month interval is a count of months, a day-time one of milliseconds
+                yield o instanceof Number n && isYearMonth(rs.getMetaData().getColumnTypeName(i))
+                        ? new Interval(n.intValue(), 0, 0)
+                        : o == null ? null : interval(o);
             }
             case BYTEA -> rs.getBytes(i);
             case VARCHAR, TEXT -> {
@@ -213,6 +216,12 @@ final class TypeMapping {
             }
         };
         return rs.wasNull() ? null : v;
+    }
+
+    /** Whether Calcite's JDBC type name {@code name} is a year-month interval type. */
+    private static boolean isYearMonth(String name) {
+        String upper = name.toUpperCase(java.util.Locale.ROOT);
+        return upper.contains("YEAR") || upper.contains("MONTH") || upper.contains("QUARTER");
     }
 
     private static Interval interval(Object o) {
