@@ -28,8 +28,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -257,29 +259,21 @@ class RunawayQueryTest {
         assertIdle("server default statement_timeout");
     }
 
+    /** Starts psql against the test server, running {@code commands} in order (one {@code -c} each). */
+    private Process psql(String... commands) throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                "psql", "-X", "-h", "127.0.0.1", "-p", Integer.toString(server.port()), "-U", "root", "-d", "dev"));
+        for (String c : commands) {
+            args.add("-c");
+            args.add(c);
+        }
+        return new ProcessBuilder(args).redirectErrorStream(true).start();
+    }
+
     @Test
     void statementTimeoutOverPsql() throws Exception {
-        Process psql = new ProcessBuilder(
-                        "psql",
-                        "-X",
-                        "-h",
-                        "127.0.0.1",
-                        "-p",
-                        Integer.toString(server.port()),
-                        "-U",
-                        "root",
-                        "-d",
-                        "dev",
-                        "-c",
-                        "SET statement_timeout = '2s'",
-                        "-c",
-                        "SHOW statement_timeout",
-                        "-c",
-                        "SET statement_timeout = 200",
-                        "-c",
-                        LATERAL)
-                .redirectErrorStream(true)
-                .start();
+        Process psql =
+                psql("SET statement_timeout = '2s'", "SHOW statement_timeout", "SET statement_timeout = 200", LATERAL);
         assertTrue(psql.waitFor(60, TimeUnit.SECONDS), "psql did not end");
         String out = new String(psql.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(1, psql.exitValue(), out);
@@ -291,21 +285,7 @@ class RunawayQueryTest {
     @Test
     void killedPsqlFreesItsWork() throws Exception {
         Map<Long, Long> cpuBefore = threadCpu();
-        Process psql = new ProcessBuilder(
-                        "psql",
-                        "-X",
-                        "-h",
-                        "127.0.0.1",
-                        "-p",
-                        Integer.toString(server.port()),
-                        "-U",
-                        "root",
-                        "-d",
-                        "dev",
-                        "-c",
-                        LATERAL)
-                .redirectErrorStream(true)
-                .start();
+        Process psql = psql(LATERAL);
         CompletableFuture<Void> alive = psql.onExit().thenAccept(p -> {});
         awaitBusy(cpuBefore, alive, "psql");
         long killed = System.nanoTime();

@@ -211,7 +211,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 return;
             }
             joined = true;
-            stageJobRemoval(buffer, job);
+            stageJobRemoval(buffer, job.record);
             dropUnreadLogs(buffer);
         }
 
@@ -301,7 +301,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     void stageCancel(WriteBuffer buffer, Job job) {
         runtime.stop(job.id());
         CatalogService.stageRemoval(buffer, job.view);
-        stageJobRemoval(buffer, job);
+        stageJobRemoval(buffer, job.record);
         dropUnreadLogs(buffer);
         catalog().remove(job.view.name());
         catalog().created(job.id());
@@ -319,10 +319,6 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         } else {
             job.done.completeExceptionally(failure);
         }
-    }
-
-    private static void stageJobRemoval(WriteBuffer buffer, Job job) {
-        stageJobRemoval(buffer, job.record);
     }
 
     /** Stages the removal of a job's record and progress (not of its view). */
@@ -447,7 +443,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                     LOG.info("resuming the creation of materialized view {} (job {})", view.name(), view.id());
                 } else {
                     CatalogService.stageRemoval(buffer, view);
-                    stageJobRemoval(buffer, job);
+                    stageJobRemoval(buffer, job.record);
                     catalog().remove(view.name());
                     LOG.info("removing materialized view {}: its foreground creation was interrupted", view.name());
                 }

@@ -265,13 +265,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         if (name == null) {
             waitFor.addAll(backfills.jobs());
         } else {
-            TableDef view = catalog()
-                    .table(name)
-                    .orElseThrow(() -> new TributaryException(
-                            SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
-            if (!view.isView()) {
-                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
-            }
+            TableDef view = requireView(name);
             backfills.job(view.id()).ifPresent(waitFor::add);
         }
         for (ViewBackfills.Job job : waitFor) {
@@ -329,13 +323,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      * @throws TributaryException 42P01 unknown view, 42809 a table, 55000 a view not being created
      */
     void setBackfillRateLimit(String name, long rate) throws InterruptedException {
-        TableDef view = catalog()
-                .table(name)
-                .orElseThrow(() -> new TributaryException(
-                        SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
-        if (!view.isView()) {
-            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
-        }
+        TableDef view = requireView(name);
         if (!backfills.isCreating(view.id())) {
             throw new TributaryException(
                     SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -507,6 +495,22 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         return out;
     }
 
+    /**
+     * The materialized view named {@code name}.
+     *
+     * @throws TributaryException 42P01 when nothing has that name, 42809 when it is a table
+     */
+    private TableDef requireView(String name) {
+        TableDef view = catalog()
+                .table(name)
+                .orElseThrow(() -> new TributaryException(
+                        SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+        if (!view.isView()) {
+            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
+        }
+        return view;
+    }
+
     private TableDef relationById(int id) {
         for (TableDef t : catalog().tables()) {
             if (t.id() == id) {
@@ -632,13 +636,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         @Override
         public void stage(WriteBuffer buffer) {
-            TableDef view = catalog()
-                    .table(name)
-                    .orElseThrow(() -> new TributaryException(
-                            SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
-            if (!view.isView()) {
-                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
-            }
+            TableDef view = requireView(name);
             TableDef rescaled = new TableDef(
                     view.id(),
                     view.name(),
