@@ -47,6 +47,7 @@ public final class UtilityParser {
             case "create" -> create(in);
             case "alter" -> alter(in);
             case "drop" -> TableDdlParser.drop(in);
+            case "truncate" -> TableDdlParser.truncate(in);
             case "explain" -> ViewJobParser.explain(in);
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);

@@ -34,6 +34,9 @@ public sealed interface UtilityStatement {
             String encode,
             Map<String, String> formatOptions) {}
 
+    /** {@code TRUNCATE [TABLE] name [, ...]}. */
+    record Truncate(List<String> names) implements UtilityStatement {}
+
     /** {@code ALTER TABLE name SET SOURCE_RATE_LIMIT = n}; {@code rowsPerSecond} -1 for DEFAULT (unlimited). */
     record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {}
 

@@ -115,7 +115,10 @@ public final class EngineSession implements Session {
         if (plan instanceof StatementPlan.Utility u) {
             return UtilityRunner.resultColumns(u.statement());
         }
-        return null;
+        StatementPlan.Returning returning = plan instanceof StatementPlan.Insert i
+                ? i.returning()
+                : plan instanceof StatementPlan.Update u ? u.returning() : ((StatementPlan.Delete) plan).returning();
+        return returning == null ? null : columns(returning.query().columns());
     }
 
     @Override
@@ -148,15 +151,15 @@ public final class EngineSession implements Session {
         if (plan instanceof StatementPlan.Insert ins) {
             SourceManager.checkWritable(ins.table());
             return finishDml(
-                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), () -> openQuery(ins.source(), params)));
+                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), q -> openQuery(q, params)), prepared);
         }
         if (plan instanceof StatementPlan.Update upd) {
             SourceManager.checkWritable(upd.table());
-            return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)));
+            return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)), prepared);
         }
         StatementPlan.Delete del = (StatementPlan.Delete) plan;
         SourceManager.checkWritable(del.table());
-        return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)));
+        return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)), prepared);
     }
 
     private StatementResult executeUtility(StatementPlan.Utility u) {
@@ -271,11 +274,14 @@ public final class EngineSession implements Session {
         };
     }
 
-    private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome) {
+    private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome, PreparedStatement prepared) {
         if (variables.implicitFlush()) {
             DmlRunner.awaitDurable(db, outcome.ticket());
         }
-        return new StatementResult.Command(tagPrefix + outcome.rows());
+        String tag = tagPrefix + outcome.rows();
+        return outcome.returned() == null
+                ? new StatementResult.Command(tag)
+                : new StatementResult.Rows(prepared.resultColumns(), new ListCursor(outcome.returned()), tag);
     }
 
     /**
