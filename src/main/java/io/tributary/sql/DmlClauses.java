@@ -227,29 +227,4 @@ public record DmlClauses(String core, OnConflict onConflict, String returning, b
             }
         }
     }
-
-    /**
-     * {@code expression} with every identifier that names one of {@code columns} (and is not a
-     * function name or already qualified) qualified by {@code alias}: in ON CONFLICT DO UPDATE an
-     * unqualified column means the existing row, never {@code EXCLUDED}'s.
-     */
-    public static String qualify(String expression, java.util.Set<String> columns, String alias) {
-        List<Token> tokens = Lexer.tokenize(expression);
-        StringBuilder out = new StringBuilder(expression.length() + 16);
-        int copied = 0;
-        for (int i = 0; i < tokens.size() - 1; i++) {
-            Token t = tokens.get(i);
-            boolean qualified = i > 0 && tokens.get(i - 1).isSymbol(".");
-            boolean call = tokens.get(i + 1).isSymbol("(") || tokens.get(i + 1).isSymbol(".");
-            boolean typeName = i > 0 && tokens.get(i - 1).isSymbol(":");
-            if (t.isIdentifier() && !qualified && !call && !typeName && columns.contains(t.text())) {
-                out.append(expression, copied, t.position())
-                        .append('"')
-                        .append(alias)
-                        .append("\".");
-                copied = t.position();
-            }
-        }
-        return out.append(expression, copied, expression.length()).toString();
-    }
 }

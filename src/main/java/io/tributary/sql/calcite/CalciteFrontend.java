@@ -229,7 +229,12 @@ public final class CalciteFrontend implements AutoCloseable {
                 : source.getKind() == SqlKind.VALUES ? literalRows((SqlCall) source, rewritten.order()) : null;
         StatementPlan.Conflict conflict = clauses != null ? conflict(table, clauses.onConflict()) : null;
         StatementPlan.Returning returning = returning(clauses, table, table.name());
+        boolean allColumns = insert.getTargetColumnList() == null && !defaultValues;
         if (literalRows != null) {
+            if (allColumns && literalRows.get(0).length < targets.length) {
+                // PostgreSQL fills the columns a shorter VALUES list leaves out with their defaults
+                targets = Arrays.copyOf(targets, literalRows.get(0).length);
+            }
             for (Object[] row : literalRows) {
                 checkArity(row.length, targets.length);
             }
@@ -259,11 +264,14 @@ public final class CalciteFrontend implements AutoCloseable {
                     conflict,
                     returning);
         }
-        InsertDefaults.checkGeneratedAlways(table, targets, null);
         InsertDefaults.replaceDefaultCells(source, table, targets);
         typeBareParameters(source, table, targets);
         PreparedQuery query = prepare(unparse(source), rewritten.order(), rewritten.parameterCount(), original);
+        if (allColumns && query.columns().size() < targets.length) {
+            targets = Arrays.copyOf(targets, query.columns().size());
+        }
         checkArity(query.columns().size(), targets.length);
+        InsertDefaults.checkGeneratedAlways(table, targets, null);
         int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, null);
         return new StatementPlan.Insert(
                 table,
@@ -342,11 +350,7 @@ public final class CalciteFrontend implements AutoCloseable {
             return new StatementPlan.Conflict(true, new int[0], null, false);
         }
         int[] setColumns = new int[onConflict.setColumns().size()];
-        java.util.Set<String> names = new java.util.HashSet<>();
         int[] visible = table.targetColumns(List.of());
-        for (int i : visible) {
-            names.add(table.columns().get(i).name());
-        }
         StringBuilder q = new StringBuilder("SELECT ");
         for (int i = 0; i < setColumns.length; i++) {
             String c = onConflict.setColumns().get(i);
@@ -362,13 +366,11 @@ public final class CalciteFrontend implements AutoCloseable {
                 }
             }
             q.append(i == 0 ? "(" : ", (")
-                    .append(DmlClauses.qualify(onConflict.setExpressions().get(i), names, table.name()))
+                    .append(onConflict.setExpressions().get(i))
                     .append(')');
         }
         if (onConflict.where() != null) {
-            q.append(", (")
-                    .append(DmlClauses.qualify(onConflict.where(), names, table.name()))
-                    .append(')');
+            q.append(", (").append(onConflict.where()).append(')');
         }
         q.append(" FROM ")
                 .append(WrittenRows.source(table, visible, 1, table.name()))
