@@ -30,12 +30,12 @@ final class TableDdlParser {
      *     columns; 42701 for a repeated or reserved column name; 42P16 for a second primary key;
      *     42703 for a key column that does not exist
      */
-    static UtilityStatement.CreateTable createTable(TokenCursor in) {
+    static UtilityStatement createTable(TokenCursor in) {
         in.expectWord("table");
         boolean ifNotExists = in.acceptIfNotExists();
         String name = in.qualifiedName();
         if (in.peek().isWord("as")) {
-            throw TributaryException.notSupported("CREATE TABLE AS");
+            return createTableAs(in, name, ifNotExists);
         }
         in.expectSymbol("(");
         List<ColumnDef> columns = new ArrayList<>();
@@ -74,6 +74,35 @@ final class TableDdlParser {
         }
         int[] pkIdx = primaryKey(columns, pk);
         return new UtilityStatement.CreateTable(name, List.copyOf(columns), pkIdx, ifNotExists, in.sql(), source);
+    }
+
+    /** After {@code CREATE TABLE name}: {@code AS query [WITH [NO] DATA]}. */
+    private static UtilityStatement createTableAs(TokenCursor in, String name, boolean ifNotExists) {
+        Token as = in.next();
+        int start = in.peek().position();
+        int end = in.sql().length();
+        boolean withData = true;
+        Token t;
+        while (!(t = in.next()).kind().equals(Token.Kind.END)) {
+            if (t.isWord("with")
+                    && (in.peek().isWord("data")
+                            || in.peek().isWord("no") && in.peekSecond().isWord("data"))) {
+                end = t.position();
+                withData = !in.peek().isWord("no");
+                in.skipAll();
+                break;
+            }
+            if (t.isSymbol(";")) {
+                end = t.position();
+                in.skipAll();
+                break;
+            }
+        }
+        String query = in.sql().substring(start, end).trim();
+        if (query.isEmpty()) {
+            throw TokenCursor.syntaxAt(as);
+        }
+        return new UtilityStatement.CreateTableAs(name, ifNotExists, query, withData, in.sql());
     }
 
     /** One column definition; a column-level PRIMARY KEY is added to {@code pk}. */
@@ -261,6 +290,9 @@ final class TableDdlParser {
             in.next();
             in.expectWord("view");
             kind = RelationKind.MATERIALIZED_VIEW;
+        } else if (in.peek().isWord("view")) {
+            in.next();
+            kind = null;
         } else {
             throw TributaryException.notSupported("DROP " + in.peek().text().toUpperCase());
         }
@@ -278,7 +310,9 @@ final class TableDdlParser {
         if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
             cascade = in.next().isWord("cascade");
         }
-        return new UtilityStatement.Drop(names, kind, ifExists, cascade);
+        return kind == null
+                ? new UtilityStatement.DropView(names, ifExists, cascade)
+                : new UtilityStatement.Drop(names, kind, ifExists, cascade);
     }
 
     /**

@@ -75,8 +75,10 @@ public final class UtilityParser {
         if (what.isWord("materialized")) {
             return ViewJobParser.createMaterializedView(in);
         }
-        if (what.isWord("view")
-                || what.isWord("index")
+        if (what.isWord("view") || what.isWord("or")) {
+            return ViewJobParser.createView(in);
+        }
+        if (what.isWord("index")
                 || what.isWord("source")
                 || what.isWord("sink")
                 || what.isWord("function")

@@ -166,7 +166,33 @@ public final class EngineSession implements Session {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
             return transaction(t.verb());
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateTableAs c) {
+            return createTableAs(c);
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateView c) {
+            try {
+                return new PlainViews(db).create(c, frontend);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw TributaryException.queryCanceled();
+            }
+        }
         return utility.execute(u.statement(), notices);
+    }
+
+    private StatementResult createTableAs(io.tributary.sql.UtilityStatement.CreateTableAs c) {
+        StatementPlan plan = frontend.plan(c.query());
+        try {
+            if (!(plan instanceof StatementPlan.Query q)) {
+                throw new TributaryException(SqlState.SYNTAX_ERROR, "CREATE TABLE AS needs a query after AS");
+            }
+            return new TableFromQuery(db, control::check).run(c, q, query -> openQuery(query, List.of()), notices);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TributaryException.queryCanceled();
+        } finally {
+            plan.close();
+        }
     }
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {

@@ -80,6 +80,9 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.CreateTable c) {
                 return createTable(c, notices);
             }
+            if (statement instanceof UtilityStatement.DropView d) {
+                return new PlainViews(db).drop(d, notices);
+            }
             if (statement instanceof UtilityStatement.Truncate t) {
                 return truncate(t);
             }
@@ -253,6 +256,10 @@ final class UtilityRunner {
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
             throws InterruptedException {
+        List<String> existing = d.names().stream()
+                .filter(n -> db.catalog().table(n).isPresent())
+                .toList();
+        new PlainViews(db).dropDependents(existing, d.kind().sqlName(), d.cascade(), notices);
         db.ddl()
                 .drop(
                         d.names(),

@@ -137,6 +137,8 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
+        ViewExpansion views = new ViewExpansion(catalog);
+        node = node.accept(views);
         StatementRewrite.Result postgres =
                 StatementRewrite.applyAll(node, new PgCatalogCalls(session.user(), pgCatalog::relationOid));
         node = postgres.statement();
@@ -154,7 +156,8 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = postgres.changed() || precedence.changed() ? unparse(node) : rewritten.sql();
+                String text =
+                        postgres.changed() || precedence.changed() || views.changed() ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(
                         prepare(text, rewritten.order(), rewritten.parameterCount(), sql, labels));
             }
@@ -200,6 +203,9 @@ public final class CalciteFrontend implements AutoCloseable {
         if (names.size() > 1 && !names.get(names.size() - 2).equals(Catalog.SCHEMA)) {
             throw new TributaryException(
                     SqlState.UNDEFINED_OBJECT, "schema \"" + names.get(names.size() - 2) + "\" does not exist");
+        }
+        if (catalog.view(names.get(names.size() - 1)).isPresent()) {
+            throw TributaryException.notSupported("INSERT, UPDATE and DELETE on a view");
         }
         TableDef table = catalog.require(names.get(names.size() - 1));
         if (table.isView()) {
