@@ -65,6 +65,9 @@ class StatementsDifferentialTest {
             "INSERT INTO kv VALUES (2, 5, 'w') ON CONFLICT ON CONSTRAINT kv_pkey"
                     + " DO UPDATE SET note = 'upd' RETURNING k, v, note",
             "INSERT INTO kv VALUES (5, 50, 'n') ON CONFLICT (k) DO UPDATE SET note = 'upd' RETURNING k, v, note",
+            "INSERT INTO kv VALUES (9, 1, 'p'), (5, 2, 'q'), (7, 3, 'r'), (1, 4, 's') ON CONFLICT (k)"
+                    + " DO UPDATE SET note = excluded.note || kv.note RETURNING k, note",
+            "INSERT INTO kv VALUES (19, 1, 'p'), (5, 2, 'q'), (17, 3, 'r') ON CONFLICT DO NOTHING RETURNING k",
             "INSERT INTO kv VALUES (6, 1, 'a'), (6, 2, 'b') ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
             "INSERT INTO kv VALUES (1, 1, 'a') ON CONFLICT (v) DO NOTHING",
             "INSERT INTO kv VALUES (1, 1, 'a') ON CONFLICT (nosuch) DO NOTHING",
@@ -211,6 +214,22 @@ class StatementsDifferentialTest {
                 out.append(ps.executeUpdate());
             }
             outcomes.add(out.toString());
+        }
+        assertEquals(outcomes.get(0), outcomes.get(1));
+    }
+
+    /** COPY with a column list fills the identity and SERIAL columns it leaves out. */
+    @Test
+    void copyFillsIdentityColumns() throws Exception {
+        List<String> outcomes = new ArrayList<>();
+        for (Connection c : List.of(pg, trib)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE cp (id SERIAL PRIMARY KEY, b BIGINT GENERATED ALWAYS AS IDENTITY, x TEXT)");
+                s.execute("INSERT INTO cp (x) VALUES ('first')");
+            }
+            long copied = new org.postgresql.copy.CopyManager(c.unwrap(org.postgresql.core.BaseConnection.class))
+                    .copyIn("COPY cp (x) FROM STDIN", new java.io.StringReader("a\nb\n"));
+            outcomes.add(copied + " " + outcome(c, "SELECT * FROM cp ORDER BY id"));
         }
         assertEquals(outcomes.get(0), outcomes.get(1));
     }

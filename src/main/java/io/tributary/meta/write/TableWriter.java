@@ -171,6 +171,14 @@ public final class TableWriter implements AutoCloseable {
      */
     public long apply(EpochChange alongside) {
         List<Change> settled = settle();
+        if (conflict != null) {
+            // RETURNING lists an ON CONFLICT statement's rows in the order it proposed them
+            java.util.IdentityHashMap<Change, Integer> positions = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < changes.size(); i++) {
+                positions.put(changes.get(i), i);
+            }
+            settled.sort(java.util.Comparator.comparingInt(positions::get));
+        }
         changes.clear();
         return barriers.stage(new StatementRows(settled, alongside));
     }

@@ -2,6 +2,7 @@ package io.tributary.server.session;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
+import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Values;
 import io.tributary.meta.epoch.EpochChange;
@@ -29,16 +30,48 @@ final class ColumnFill {
 
     /** @param expressionValues the row of the plan's DEFAULT expressions, or null without them */
     ColumnFill(StatementPlan.Insert plan, Object[] expressionValues, Sequences sequences) {
-        this.table = plan.table();
+        this(
+                plan.table(),
+                plan.targetColumns(),
+                plan.defaultColumns(),
+                expressionValues,
+                plan.defaults() == null
+                        ? List.of()
+                        : plan.defaults().columns().stream().map(c -> c.type()).toList(),
+                sequences);
+    }
+
+    /**
+     * For COPY, which fills identity and SERIAL columns it leaves out.
+     *
+     * @throws TributaryException 0A000 when it leaves out a column with a DEFAULT expression
+     */
+    static ColumnFill forCopy(TableDef table, int[] targets, Sequences sequences) {
+        ColumnFill fill = new ColumnFill(table, targets, new int[0], null, List.of(), sequences);
+        for (int c : fill.omitted) {
+            if (table.columns().get(c).defaultExpr() != null) {
+                throw TributaryException.notSupported("COPY leaving out column \""
+                        + table.columns().get(c).name() + "\", which has a DEFAULT expression,");
+            }
+        }
+        return fill;
+    }
+
+    private ColumnFill(
+            TableDef table,
+            int[] targets,
+            int[] expressionColumns,
+            Object[] expressionValues,
+            List<DataType> expressionTypes,
+            Sequences sequences) {
+        this.table = table;
         this.sequences = sequences;
-        this.expressionColumns = plan.defaultColumns();
+        this.expressionColumns = expressionColumns;
         this.expressionValues = expressionValues;
-        this.expressionTypes = plan.defaults() == null
-                ? List.of()
-                : plan.defaults().columns().stream().map(c -> c.type()).toList();
+        this.expressionTypes = expressionTypes;
         List<ColumnDef> columns = table.columns();
         boolean[] named = new boolean[columns.size()];
-        for (int t : plan.targetColumns()) {
+        for (int t : targets) {
             named[t] = true;
         }
         this.omitted = java.util.stream.IntStream.range(0, columns.size())
