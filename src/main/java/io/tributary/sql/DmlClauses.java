@@ -124,13 +124,17 @@ public record DmlClauses(String core, OnConflict onConflict, String returning, b
         String constraint = null;
         if (tokens.get(i).isSymbol("(")) {
             i++;
-            do {
+            while (true) {
                 Token c = tokens.get(i++);
                 if (!c.isIdentifier()) {
                     throw TokenCursor.syntaxAt(c);
                 }
                 columns.add(c.text());
-            } while (tokens.get(i).isSymbol(",") && ++i > 0);
+                if (!tokens.get(i).isSymbol(",")) {
+                    break;
+                }
+                i++;
+            }
             expect(tokens.get(i++), ")");
             if (tokens.get(i).isWord("where")) {
                 throw TributaryException.notSupported("a WHERE clause in the ON CONFLICT target");

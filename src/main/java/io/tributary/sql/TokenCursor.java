@@ -168,8 +168,7 @@ final class TokenCursor {
             }
             next();
         }
-        return sql.substring(first.position(), peek().kind() == Token.Kind.END ? sql.length() : peek().position())
-                .trim();
+        return sql.substring(first.position(), peek().position()).trim();
     }
 
     private static boolean endsDefault(Token t) {

@@ -1,11 +1,13 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
+import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.PreparedQuery;
@@ -75,7 +77,7 @@ final class TableFromQuery {
             long rows = fill(table, plan, open);
             return new StatementResult.Command("SELECT " + rows);
         } catch (RuntimeException | InterruptedException e) {
-            db.ddl().drop(List.of(table.name()), io.tributary.catalog.RelationKind.TABLE, true, false, n -> {});
+            db.ddl().drop(List.of(table.name()), RelationKind.TABLE, true, false, n -> {});
             throw e;
         }
     }
@@ -93,7 +95,7 @@ final class TableFromQuery {
                 }
                 Object[] row = new Object[width];
                 for (int i = 0; i < from.size(); i++) {
-                    row[i] = io.tributary.common.types.Values.assign(
+                    row[i] = Values.assign(
                             in[i], from.get(i).type(), table.columns().get(i).type());
                 }
                 writer.insert(row);
