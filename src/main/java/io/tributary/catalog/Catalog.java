@@ -18,6 +18,7 @@ public final class Catalog {
     public static final String SCHEMA = "public";
 
     private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
+    private final Map<String, ViewDef> views = new ConcurrentSkipListMap<>();
     /** Relations that exist but cannot be read, with why; see {@link #creating} and {@link #unmaintainable}. */
     private final Map<Integer, java.util.function.Supplier<Unreadable>> unreadable =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -90,6 +91,28 @@ public final class Catalog {
 
     /** Why a relation cannot be read: the 55000 error's message and hint. */
     public record Unreadable(String reason, String hint) {}
+
+    /** The plain view of that name, if there is one. */
+    public Optional<ViewDef> view(String name) {
+        return Optional.ofNullable(views.get(name));
+    }
+
+    /** Plain views in name order. */
+    public List<ViewDef> views() {
+        return List.copyOf(views.values());
+    }
+
+    /** Adds or replaces a plain view; only the catalog service calls this. */
+    public void putView(ViewDef view) {
+        views.put(view.name(), view);
+        version.incrementAndGet();
+    }
+
+    /** Removes a plain view; only the catalog service calls this. */
+    public void removeView(String name) {
+        views.remove(name);
+        version.incrementAndGet();
+    }
 
     public void remove(String name) {
         tables.remove(name);

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 public final class CatalogCodec {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TABLE_PREFIX = "table/";
+    private static final String VIEW_PREFIX = "view/";
 
     private CatalogCodec() {}
 
@@ -26,6 +27,34 @@ public final class CatalogCodec {
 
     public static byte[] tablePrefixEnd() {
         return "table0".getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] viewKey(String name) {
+        return (VIEW_PREFIX + name).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] viewPrefixStart() {
+        return VIEW_PREFIX.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] viewPrefixEnd() {
+        return "view0".getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] encode(ViewDef view) {
+        try {
+            return JSON.writeValueAsBytes(view);
+        } catch (JsonProcessingException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot encode catalog record", e);
+        }
+    }
+
+    public static ViewDef decodeView(byte[] bytes) {
+        try {
+            return JSON.readValue(bytes, ViewDef.class);
+        } catch (java.io.IOException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "corrupt catalog record", e);
+        }
     }
 
     public static byte[] encode(TableDef table) {

@@ -53,6 +53,9 @@ public final class SqlState {
     public static final String SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION = "08001";
     public static final String CONNECTION_FAILURE = "08006";
     public static final String IO_ERROR = "58030";
+    public static final String CARDINALITY_VIOLATION = "21000";
+    public static final String INVALID_COLUMN_REFERENCE = "42P10";
+    public static final String GENERATED_ALWAYS = "428C9";
     public static final String INTERNAL_ERROR = "XX000";
 
     private SqlState() {}

@@ -13,12 +13,15 @@ import io.tributary.meta.ingest.SourceEngine;
 import io.tributary.meta.ingest.SourceManager;
 import io.tributary.meta.system.SystemTablesOfEngine;
 import io.tributary.meta.write.RowIdGenerator;
+import io.tributary.meta.write.Sequences;
+import io.tributary.meta.write.TableTruncation;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.rocksdb.RocksStateStore;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +39,7 @@ public final class Database implements AutoCloseable {
     private final BarrierManager barriers;
     private final CatalogService catalogService;
     private final RowIdGenerator rowIds;
+    private final Sequences sequences;
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
     private final SourceManager sources;
@@ -48,6 +52,7 @@ public final class Database implements AutoCloseable {
         this.barriers = new BarrierManager(store, barrierIntervalMs);
         this.catalogService = CatalogService.recover(store);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
+        this.sequences = new Sequences(store);
         this.snapshots = new SnapshotSource(store);
         this.streams = new StreamRuntime(store, barrierIntervalMs);
         this.sources = new SourceManager(
@@ -116,6 +121,29 @@ public final class Database implements AutoCloseable {
     public TableWriter newTableWriter(TableDef table) {
         SourceManager.checkWritable(table);
         return new TableWriter(table, rowIds, streams, barriers, catalogService.catalog());
+    }
+
+    /** The sequences of SERIAL and identity columns; any thread. */
+    public Sequences sequences() {
+        return sequences;
+    }
+
+    /**
+     * Removes every row of {@code tables} in one epoch, the views reading them seeing a delete of
+     * each; returns the ticket to await. Any thread.
+     *
+     * @throws io.tributary.common.TributaryException 42809 for a materialized view or a table fed
+     *     by a connector; 42P01 when a table was dropped meanwhile
+     */
+    public long truncate(List<TableDef> tables) {
+        for (TableDef table : tables) {
+            if (table.isView()) {
+                throw new io.tributary.common.TributaryException(
+                        io.tributary.common.SqlState.WRONG_OBJECT_TYPE, "\"" + table.name() + "\" is not a table");
+            }
+            SourceManager.checkWritable(table);
+        }
+        return barriers.stageAtBoundary(new TableTruncation(tables, catalogService.catalog(), store, streams));
     }
 
     /** The state store, for tests in this package that check what is stored; any thread. */

@@ -16,10 +16,25 @@ public sealed interface StatementPlan {
             q.query().close();
         } else if (this instanceof Update u) {
             u.query().close();
+            closeAll(u.returning());
         } else if (this instanceof Delete d) {
             d.query().close();
-        } else if (this instanceof Insert i && i.source() != null) {
-            i.source().close();
+            closeAll(d.returning());
+        } else if (this instanceof Insert i) {
+            closeAll(i.source(), i.defaults(), i.returning());
+            if (i.conflict() != null) {
+                closeAll(i.conflict().update());
+            }
+        }
+    }
+
+    private static void closeAll(Object... queries) {
+        for (Object q : queries) {
+            if (q instanceof PreparedQuery p) {
+                p.close();
+            } else if (q instanceof Returning r) {
+                r.query().close();
+            }
         }
     }
 
@@ -41,22 +56,53 @@ public sealed interface StatementPlan {
 
     /**
      * INSERT. Either {@code literalRows} (VALUES of constants, evaluated without planning; an
-     * element may be a {@link ParamRef}) or {@code source} (a query whose columns feed
-     * {@code targetColumns} in order) is set.
+     * element may be a {@link ParamRef} or {@link #DEFAULT}) or {@code source} (a query whose
+     * columns feed {@code targetColumns} in order) is set.
+     *
+     * @param defaults null, or a query returning one row: the values of the {@code DEFAULT}
+     *     expressions of {@code defaultColumns}, evaluated once per statement as PostgreSQL does
+     * @param conflict the ON CONFLICT action, or null
+     * @param returning the RETURNING list, or null
      */
     record Insert(
             TableDef table,
             int[] targetColumns,
             List<Object[]> literalRows,
             PreparedQuery source,
-            List<DataType> paramTypes)
+            List<DataType> paramTypes,
+            PreparedQuery defaults,
+            int[] defaultColumns,
+            Conflict conflict,
+            Returning returning)
             implements StatementPlan {}
+
+    /** The cell {@code DEFAULT} in literal INSERT rows. */
+    Object DEFAULT = new Object() {
+        @Override
+        public String toString() {
+            return "DEFAULT";
+        }
+    };
+
+    /**
+     * {@code ON CONFLICT (primary key) DO NOTHING | DO UPDATE}. {@code update} takes as parameters
+     * the existing row's visible columns followed by the proposed row's ({@code EXCLUDED}), and
+     * returns the new values of {@code setColumns}, then, when {@code hasWhere}, the condition.
+     */
+    record Conflict(boolean doNothing, int[] setColumns, PreparedQuery update, boolean hasWhere) {}
+
+    /**
+     * A RETURNING list: {@code query} takes a written row's visible columns ({@code
+     * visibleColumns} of the table, in order) as parameters and returns the list's values.
+     */
+    record Returning(PreparedQuery query, int[] visibleColumns) {}
 
     /**
      * UPDATE: {@code query} returns each matching row in full (hidden columns too) followed by the
      * new values of {@code targetColumns}.
      */
-    record Update(TableDef table, int[] targetColumns, PreparedQuery query) implements StatementPlan {
+    record Update(TableDef table, int[] targetColumns, PreparedQuery query, Returning returning)
+            implements StatementPlan {
         @Override
         public List<DataType> paramTypes() {
             return query.paramTypes();
@@ -64,7 +110,7 @@ public sealed interface StatementPlan {
     }
 
     /** DELETE: {@code query} returns each row to delete in full. */
-    record Delete(TableDef table, PreparedQuery query) implements StatementPlan {
+    record Delete(TableDef table, PreparedQuery query, Returning returning) implements StatementPlan {
         @Override
         public List<DataType> paramTypes() {
             return query.paramTypes();

@@ -6,6 +6,7 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,12 +30,12 @@ final class TableDdlParser {
      *     columns; 42701 for a repeated or reserved column name; 42P16 for a second primary key;
      *     42703 for a key column that does not exist
      */
-    static UtilityStatement.CreateTable createTable(TokenCursor in) {
+    static UtilityStatement createTable(TokenCursor in) {
         in.expectWord("table");
         boolean ifNotExists = in.acceptIfNotExists();
         String name = in.qualifiedName();
         if (in.peek().isWord("as")) {
-            throw TributaryException.notSupported("CREATE TABLE AS");
+            return createTableAs(in, name, ifNotExists);
         }
         in.expectSymbol("(");
         List<ColumnDef> columns = new ArrayList<>();
@@ -75,6 +76,35 @@ final class TableDdlParser {
         return new UtilityStatement.CreateTable(name, List.copyOf(columns), pkIdx, ifNotExists, in.sql(), source);
     }
 
+    /** After {@code CREATE TABLE name}: {@code AS query [WITH [NO] DATA]}. */
+    private static UtilityStatement createTableAs(TokenCursor in, String name, boolean ifNotExists) {
+        Token as = in.next();
+        int start = in.peek().position();
+        int end = in.sql().length();
+        boolean withData = true;
+        Token t;
+        while (!(t = in.next()).kind().equals(Token.Kind.END)) {
+            if (t.isWord("with")
+                    && (in.peek().isWord("data")
+                            || in.peek().isWord("no") && in.peekSecond().isWord("data"))) {
+                end = t.position();
+                withData = !in.peek().isWord("no");
+                in.skipAll();
+                break;
+            }
+            if (t.isSymbol(";")) {
+                end = t.position();
+                in.skipAll();
+                break;
+            }
+        }
+        String query = in.sql().substring(start, end).trim();
+        if (query.isEmpty()) {
+            throw TokenCursor.syntaxAt(as);
+        }
+        return new UtilityStatement.CreateTableAs(name, ifNotExists, query, withData, in.sql());
+    }
+
     /** One column definition; a column-level PRIMARY KEY is added to {@code pk}. */
     private static ColumnDef column(TokenCursor in, String table, List<ColumnDef> columns, List<String> pk) {
         Token colTok = in.peek();
@@ -89,35 +119,115 @@ final class TableDdlParser {
             throw new TributaryException(
                     SqlState.DUPLICATE_COLUMN, "column name \"" + col + "\" is reserved for the hidden row id");
         }
-        DataType type = ColumnTypeParser.type(in);
-        boolean notNull = false;
+        ColumnDef.Identity identity = null;
+        DataType type = serialType(in.peek());
+        if (type != null) {
+            in.next();
+            identity = ColumnDef.Identity.SERIAL;
+        } else {
+            type = ColumnTypeParser.type(in);
+        }
+        boolean notNull = identity != null;
+        String defaultExpr = null;
         while (true) {
-            if (in.peek().isWord("not")) {
+            Token at = in.peek();
+            if (at.isWord("not")) {
                 in.next();
                 in.expectWord("null");
                 notNull = true;
-            } else if (in.peek().isWord("null")) {
+            } else if (at.isWord("null")) {
                 in.next();
-            } else if (in.peek().isWord("primary")) {
-                Token at = in.next();
+            } else if (at.isWord("primary")) {
+                in.next();
                 in.expectWord("key");
                 if (!pk.isEmpty()) {
                     throw multiplePk(table, at);
                 }
                 pk.add(col);
-            } else if (in.peek().isWord("default")
-                    || in.peek().isWord("unique")
-                    || in.peek().isWord("references")
-                    || in.peek().isWord("check")
-                    || in.peek().isWord("generated")
-                    || in.peek().isWord("collate")
-                    || in.peek().isWord("constraint")) {
+            } else if (at.isWord("default")) {
+                in.next();
+                if (defaultExpr != null) {
+                    throw TokenCursor.errorAt(
+                            SqlState.SYNTAX_ERROR,
+                            "multiple default values specified for column \"" + col + "\" of table \"" + table + "\"",
+                            at);
+                }
+                defaultExpr = in.columnDefaultText();
+            } else if (at.isWord("generated")) {
+                identity = identity(in, col, table, identity);
+                notNull = true;
+            } else if (at.isWord("unique")
+                    || at.isWord("references")
+                    || at.isWord("check")
+                    || at.isWord("collate")
+                    || at.isWord("constraint")) {
                 throw TributaryException.notSupported(
-                        "column constraint " + in.peek().text().toUpperCase());
+                        "column constraint " + at.text().toUpperCase());
             } else {
-                return new ColumnDef(col, type, notNull, false);
+                break;
             }
         }
+        if (identity != null && defaultExpr != null) {
+            throw new TributaryException(
+                    SqlState.SYNTAX_ERROR,
+                    "both default and identity specified for column \"" + col + "\" of table \"" + table + "\"");
+        }
+        if (identity != null && !isInteger(type)) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE, "identity column type must be smallint, integer, or bigint");
+        }
+        return new ColumnDef(col, type, notNull, false, defaultExpr, identity);
+    }
+
+    private static boolean isInteger(DataType type) {
+        return type.kind() == TypeKind.SMALLINT || type.kind() == TypeKind.INTEGER || type.kind() == TypeKind.BIGINT;
+    }
+
+    /** The column type of {@code SMALLSERIAL}, {@code SERIAL} or {@code BIGSERIAL}, else null. */
+    private static DataType serialType(Token t) {
+        if (t.kind() != Token.Kind.WORD) {
+            return null;
+        }
+        return switch (t.text()) {
+            case "smallserial", "serial2" -> DataType.SMALLINT;
+            case "serial", "serial4" -> DataType.INTEGER;
+            case "bigserial", "serial8" -> DataType.BIGINT;
+            default -> null;
+        };
+    }
+
+    /**
+     * At GENERATED: {@code GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY}.
+     *
+     * @throws TributaryException 0A000 for generated (computed) columns and sequence options;
+     *     42601 for a second identity
+     */
+    private static ColumnDef.Identity identity(TokenCursor in, String col, String table, ColumnDef.Identity had) {
+        Token at = in.next();
+        ColumnDef.Identity identity;
+        if (in.peek().isWord("always")) {
+            in.next();
+            identity = ColumnDef.Identity.ALWAYS;
+        } else {
+            in.expectWord("by");
+            in.expectWord("default");
+            identity = ColumnDef.Identity.BY_DEFAULT;
+        }
+        in.expectWord("as");
+        if (in.peek().isSymbol("(")) {
+            throw TributaryException.notSupported("generated columns (GENERATED ... AS (expression))");
+        }
+        in.expectWord("identity");
+        if (in.peek().isSymbol("(")) {
+            throw TributaryException.notSupported("sequence options of an identity column");
+        }
+        if (had != null) {
+            throw TokenCursor.errorAt(
+                    SqlState.SYNTAX_ERROR,
+                    "multiple identity specifications for column \"" + col + "\" of table \"" + table + "\"",
+                    at);
+        }
+        return identity;
     }
 
     /**
@@ -143,7 +253,7 @@ final class TableDdlParser {
                         SqlState.DUPLICATE_COLUMN, "column \"" + c + "\" appears twice in primary key constraint");
             }
             ColumnDef d = columns.get(idx);
-            columns.set(idx, new ColumnDef(d.name(), d.type(), true, false));
+            columns.set(idx, new ColumnDef(d.name(), d.type(), true, false, d.defaultExpr(), d.identity()));
             pkIdx[i] = idx;
         }
         return pkIdx;
@@ -180,6 +290,9 @@ final class TableDdlParser {
             in.next();
             in.expectWord("view");
             kind = RelationKind.MATERIALIZED_VIEW;
+        } else if (in.peek().isWord("view")) {
+            in.next();
+            kind = null;
         } else {
             throw TributaryException.notSupported("DROP " + in.peek().text().toUpperCase());
         }
@@ -197,6 +310,40 @@ final class TableDdlParser {
         if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
             cascade = in.next().isWord("cascade");
         }
-        return new UtilityStatement.Drop(names, kind, ifExists, cascade);
+        return kind == null
+                ? new UtilityStatement.DropView(names, ifExists, cascade)
+                : new UtilityStatement.Drop(names, kind, ifExists, cascade);
+    }
+
+    /**
+     * At TRUNCATE: {@code TRUNCATE [TABLE] [ONLY] name [*] [, ...] [CONTINUE IDENTITY] [CASCADE |
+     * RESTRICT]}.
+     *
+     * @throws TributaryException 0A000 for RESTART IDENTITY
+     */
+    static UtilityStatement truncate(TokenCursor in) {
+        in.next();
+        if (in.peek().isWord("table")) {
+            in.next();
+        }
+        List<String> names = new ArrayList<>();
+        do {
+            if (in.peek().isWord("only")) {
+                in.next();
+            }
+            names.add(in.qualifiedName());
+            in.acceptSymbol("*");
+        } while (in.acceptSymbol(","));
+        if (in.peek().isWord("restart")) {
+            throw TributaryException.notSupported("TRUNCATE ... RESTART IDENTITY");
+        }
+        if (in.peek().isWord("continue")) {
+            in.next();
+            in.expectWord("identity");
+        }
+        if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
+            in.next();
+        }
+        return new UtilityStatement.Truncate(names);
     }
 }

@@ -146,6 +146,48 @@ final class TokenCursor {
     }
 
     /**
+     * After DEFAULT in a column definition: the text of the default expression, up to the next
+     * comma or closing parenthesis outside parentheses, or a constraint keyword that ends it. The
+     * expression's first token always belongs to it ({@code DEFAULT NULL}).
+     */
+    String columnDefaultText() {
+        Token first = next();
+        if (first.kind() == Token.Kind.END || first.isSymbol(",") || first.isSymbol(")")) {
+            throw syntaxAt(first);
+        }
+        int depth = first.isSymbol("(") ? 1 : 0;
+        while (!atEnd()) {
+            Token t = peek();
+            if (depth == 0 && (t.isSymbol(",") || t.isSymbol(")") || endsDefault(t))) {
+                break;
+            }
+            if (t.isSymbol("(")) {
+                depth++;
+            } else if (t.isSymbol(")")) {
+                depth--;
+            }
+            next();
+        }
+        return sql.substring(first.position(), peek().position()).trim();
+    }
+
+    private static boolean endsDefault(Token t) {
+        return t.kind() == Token.Kind.WORD
+                && switch (t.text()) {
+                    case "not",
+                            "null",
+                            "primary",
+                            "unique",
+                            "references",
+                            "check",
+                            "generated",
+                            "collate",
+                            "constraint" -> true;
+                    default -> false;
+                };
+    }
+
+    /**
      * An unsigned whole number that fits an int.
      *
      * @throws TributaryException 42601 for anything else, 22003 for a number beyond int, as

@@ -47,6 +47,7 @@ public final class UtilityParser {
             case "create" -> create(in);
             case "alter" -> alter(in);
             case "drop" -> TableDdlParser.drop(in);
+            case "truncate" -> TableDdlParser.truncate(in);
             case "explain" -> ViewJobParser.explain(in);
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
@@ -74,8 +75,10 @@ public final class UtilityParser {
         if (what.isWord("materialized")) {
             return ViewJobParser.createMaterializedView(in);
         }
-        if (what.isWord("view")
-                || what.isWord("index")
+        if (what.isWord("view") || what.isWord("or")) {
+            return ViewJobParser.createView(in);
+        }
+        if (what.isWord("index")
                 || what.isWord("source")
                 || what.isWord("sink")
                 || what.isWord("function")

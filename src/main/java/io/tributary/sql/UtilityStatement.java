@@ -34,6 +34,26 @@ public sealed interface UtilityStatement {
             String encode,
             Map<String, String> formatOptions) {}
 
+    /**
+     * {@code CREATE TABLE name AS query [WITH [NO] DATA]}; {@code query} is the text after AS,
+     * {@code sql} the whole statement.
+     */
+    record CreateTableAs(String name, boolean ifNotExists, String query, boolean withData, String sql)
+            implements UtilityStatement {}
+
+    /**
+     * {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}; {@code columns} empty without a
+     * list, {@code query} the text after AS, {@code sql} the whole statement.
+     */
+    record CreateView(String name, boolean orReplace, List<String> columns, String query, String sql)
+            implements UtilityStatement {}
+
+    /** {@code DROP VIEW [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}. */
+    record DropView(List<String> names, boolean ifExists, boolean cascade) implements UtilityStatement {}
+
+    /** {@code TRUNCATE [TABLE] name [, ...]}. */
+    record Truncate(List<String> names) implements UtilityStatement {}
+
     /** {@code ALTER TABLE name SET SOURCE_RATE_LIMIT = n}; {@code rowsPerSecond} -1 for DEFAULT (unlimited). */
     record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {}
 

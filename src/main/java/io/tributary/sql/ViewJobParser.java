@@ -154,4 +154,53 @@ final class ViewJobParser {
         }
         return new UtilityStatement.Wait(null);
     }
+
+    /**
+     * After CREATE: {@code [OR REPLACE] VIEW name [(column, ...)] AS query}.
+     *
+     * @throws TributaryException 0A000 for view options ({@code WITH (...)}, {@code WITH CHECK
+     *     OPTION}), temporary and recursive views
+     */
+    static UtilityStatement createView(TokenCursor in) {
+        boolean orReplace = false;
+        if (in.peek().isWord("or")) {
+            in.next();
+            in.expectWord("replace");
+            orReplace = true;
+        }
+        if (in.peek().isWord("temp")
+                || in.peek().isWord("temporary")
+                || in.peek().isWord("recursive")) {
+            throw TributaryException.notSupported("CREATE " + in.peek().text().toUpperCase() + " VIEW");
+        }
+        if (in.peek().isWord("materialized")) {
+            throw TributaryException.notSupported("CREATE OR REPLACE MATERIALIZED VIEW");
+        }
+        in.expectWord("view");
+        String name = in.qualifiedName();
+        List<String> columns = in.peek().isSymbol("(") ? in.identifierList() : List.of();
+        if (in.peek().isWord("with")) {
+            throw TributaryException.notSupported("view options (WITH ...)");
+        }
+        Token as = in.peek();
+        in.expectWord("as");
+        int start = in.peek().position();
+        int end = in.sql().length();
+        int depth = 0;
+        while (!in.atEnd()) {
+            Token t = in.next();
+            depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
+            if (depth == 0 && t.isSymbol(";")) {
+                end = t.position();
+                in.skipAll();
+            } else if (depth == 0 && t.isWord("with") && in.peek().isWord("check")) {
+                throw TributaryException.notSupported("WITH CHECK OPTION");
+            }
+        }
+        String query = in.sql().substring(start, end).trim();
+        if (query.isEmpty()) {
+            throw TokenCursor.syntaxAt(as);
+        }
+        return new UtilityStatement.CreateView(name, orReplace, columns, query, in.sql());
+    }
 }

@@ -3,6 +3,7 @@ package io.tributary.meta.ddl;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.CatalogCodec;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.ViewDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.storage.Keyspace;
@@ -50,6 +51,12 @@ public final class CatalogService {
                     nextId = Math.max(nextId, t.id() + 1);
                 }
             }
+            try (KvIterator it =
+                    view.scan(Keyspace.CATALOG, CatalogCodec.viewPrefixStart(), CatalogCodec.viewPrefixEnd())) {
+                while (it.next()) {
+                    catalog.putView(CatalogCodec.decodeView(it.value()));
+                }
+            }
             byte[] stored = view.get(Keyspace.CATALOG, NEXT_TABLE_ID);
             if (stored != null) {
                 nextId = Math.max(nextId, ByteBuffer.wrap(stored).getInt());
@@ -71,7 +78,7 @@ public final class CatalogService {
      * @throws TributaryException 42P07 when the name is taken
      */
     public synchronized boolean reserveName(String name, boolean ifNotExists) {
-        if (catalog.table(name).isPresent() || pendingNames.contains(name)) {
+        if (catalog.table(name).isPresent() || catalog.view(name).isPresent() || pendingNames.contains(name)) {
             if (ifNotExists) {
                 return false;
             }
@@ -104,6 +111,16 @@ public final class CatalogService {
                 Keyspace.CATALOG,
                 NEXT_TABLE_ID,
                 ByteBuffer.allocate(4).putInt(nextTableId()).array());
+    }
+
+    /** Stages a plain view's catalog record (new or replacing one of the same name). */
+    static void stageView(WriteBuffer buffer, ViewDef view) {
+        buffer.put(Keyspace.CATALOG, CatalogCodec.viewKey(view.name()), CatalogCodec.encode(view));
+    }
+
+    /** Stages the removal of a plain view's record. */
+    static void stageViewRemoval(WriteBuffer buffer, String name) {
+        buffer.delete(Keyspace.CATALOG, CatalogCodec.viewKey(name));
     }
 
     /** Stages the removal of a relation's record, rows, state tables, stored plan and source positions. */

@@ -5,6 +5,7 @@ import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.SourceDef;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.ViewDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.BarrierManager;
@@ -147,6 +148,95 @@ public final class DdlController {
             if (source != null) {
                 sources.discard(source);
             }
+        }
+    }
+
+    /**
+     * {@code CREATE [OR REPLACE] VIEW}: stores the view's record; returns once it is durable. The
+     * caller planned the query and checked what depends on a view it replaces.
+     *
+     * @throws TributaryException 42P07 when a relation has the name, or a view has it and
+     *     {@code orReplace} is not set
+     */
+    public void createView(ViewDef view, boolean orReplace) throws InterruptedException {
+        boolean replacing = orReplace && catalog().view(view.name()).isPresent();
+        if (!replacing) {
+            catalogService.reserveName(view.name(), false);
+        }
+        try {
+            barriers.awaitCommitted(barriers.stage(new NewView(view, !replacing)));
+        } catch (RuntimeException | InterruptedException e) {
+            if (!replacing) {
+                catalogService.releaseName(view.name());
+            }
+            throw e;
+        }
+    }
+
+    /** A plain view's record, published once durable. */
+    private final class NewView implements EpochChange {
+        private final ViewDef view;
+        private final boolean reserved;
+
+        NewView(ViewDef view, boolean reserved) {
+            this.view = view;
+            this.reserved = reserved;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            CatalogService.stageView(buffer, view);
+        }
+
+        @Override
+        public void committed() {
+            catalog().putView(view);
+            if (reserved) {
+                catalogService.releaseName(view.name());
+            }
+        }
+
+        @Override
+        public void failed() {
+            if (reserved) {
+                catalogService.releaseName(view.name());
+            }
+        }
+    }
+
+    /**
+     * {@code DROP VIEW}: removes the plain views' records in one epoch; returns once durable. The
+     * caller checked what depends on them.
+     */
+    public void dropViews(List<String> names) throws InterruptedException {
+        barriers.awaitCommitted(barriers.stage(new DroppedViews(List.copyOf(names))));
+    }
+
+    /** Plain views removed; gone from the catalog at once, back if the epoch fails. */
+    private final class DroppedViews implements EpochChange {
+        private final List<String> names;
+        private final List<ViewDef> removed = new java.util.ArrayList<>();
+
+        DroppedViews(List<String> names) {
+            this.names = names;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            for (String name : names) {
+                ViewDef view = catalog()
+                        .view(name)
+                        .orElseThrow(() -> new TributaryException(
+                                io.tributary.common.SqlState.UNDEFINED_TABLE, "view \"" + name + "\" does not exist"));
+                CatalogService.stageViewRemoval(buffer, name);
+                removed.add(view);
+            }
+            removed.forEach(v -> catalog().removeView(v.name()));
+        }
+
+        @Override
+        public void failed() {
+            removed.forEach(v -> catalog().putView(v));
         }
     }
 

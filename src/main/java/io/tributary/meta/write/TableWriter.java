@@ -42,6 +42,27 @@ public final class TableWriter implements AutoCloseable {
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final List<Change> changes = new ArrayList<>();
     private long count;
+    /** What to do with an insert whose key exists, for INSERT ... ON CONFLICT; null otherwise. */
+    private ConflictAction conflict;
+    /** Whether {@link #conflict} updates rows (DO UPDATE), which may not meet one key twice. */
+    private boolean conflictUpdates;
+    /** With {@link #conflict}: the rows the applied statement inserted or updated. */
+    private List<Object[]> written;
+    /** With {@link #conflict}: sees {@link #written} while staging, before anything is written. */
+    private java.util.function.Consumer<List<Object[]>> writtenCheck;
+
+    /**
+     * What INSERT ... ON CONFLICT does with a proposed row whose key exists already. Called under the
+     * barrier lock on the statement's thread, while the statement is staged.
+     */
+    public interface ConflictAction {
+        /**
+         * @param existing the stored row, full width
+         * @param proposed the row the statement inserts, full width, same key
+         * @return the row to store instead of {@code existing} (same key), or null to leave it
+         */
+        Object[] resolve(Object[] existing, Object[] proposed);
+    }
 
     /**
      * One staged change; {@code row} null means delete. Insert means the key must not exist
@@ -99,6 +120,33 @@ public final class TableWriter implements AutoCloseable {
         count++;
     }
 
+    /**
+     * Makes this statement's inserts an INSERT ... ON CONFLICT: a proposed row whose key is stored
+     * already goes to {@code action} instead of failing with 23505. Two proposed rows with one key
+     * keep the first (DO NOTHING), or fail with 21000 when {@code updates} (DO UPDATE), as in
+     * PostgreSQL. Call before the first {@link #insert}; the statement may only insert.
+     */
+    public void onConflict(ConflictAction action, boolean updates) {
+        this.conflict = action;
+        this.conflictUpdates = updates;
+    }
+
+    /**
+     * For an ON CONFLICT statement: {@code check} gets the rows it inserts or updates while it is
+     * staged, on the statement's thread under the barrier lock; throwing refuses the statement.
+     */
+    public void onWritten(java.util.function.Consumer<List<Object[]>> check) {
+        this.writtenCheck = check;
+    }
+
+    /**
+     * After {@link #apply} of an ON CONFLICT statement: the rows it inserted or updated (full
+     * width), which is also its row count.
+     */
+    public List<Object[]> written() {
+        return written;
+    }
+
     /** Rows staged so far (each insert, delete or replace counts one). */
     public long count() {
         return count;
@@ -112,7 +160,7 @@ public final class TableWriter implements AutoCloseable {
      *     42P01 when the table was dropped meanwhile
      */
     public long apply() {
-        return apply(null);
+        return apply((EpochChange) null);
     }
 
     /**
@@ -123,8 +171,44 @@ public final class TableWriter implements AutoCloseable {
      */
     public long apply(EpochChange alongside) {
         List<Change> settled = settle();
+        if (conflict != null) {
+            // RETURNING lists an ON CONFLICT statement's rows in the order it proposed them
+            java.util.IdentityHashMap<Change, Integer> positions = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < changes.size(); i++) {
+                positions.put(changes.get(i), i);
+            }
+            settled.sort(java.util.Comparator.comparingInt(positions::get));
+        }
         changes.clear();
         return barriers.stage(new StatementRows(settled, alongside));
+    }
+
+    /**
+     * Like {@link #apply(EpochChange)} with each of {@code alongside} (which may be empty) staged in
+     * order.
+     */
+    public long apply(List<EpochChange> alongside) {
+        return apply(alongside.isEmpty() ? null : new Together(List.copyOf(alongside)));
+    }
+
+    /** Changes staged with a statement's rows, in order. */
+    private record Together(List<EpochChange> changes) implements EpochChange {
+        @Override
+        public void stage(WriteBuffer buffer) {
+            for (EpochChange c : changes) {
+                c.stage(buffer);
+            }
+        }
+
+        @Override
+        public void committed() {
+            changes.forEach(EpochChange::committed);
+        }
+
+        @Override
+        public void failed() {
+            changes.forEach(EpochChange::failed);
+        }
     }
 
     /** A statement's settled changes to the table, as one change of an epoch. */
@@ -153,6 +237,10 @@ public final class TableWriter implements AutoCloseable {
             if (catalog.table(table.name()).map(t -> t.id() != table.id()).orElse(true)) {
                 throw Catalog.undefinedTable(table.name());
             }
+            if (conflict != null) {
+                stageResolvingConflicts(epoch);
+                return;
+            }
             // When views read this table every changed key's current row is read once: it is both
             // the uniqueness check and the row the views must retract. Otherwise only the new keys
             // are checked, without fetching values.
@@ -179,6 +267,47 @@ public final class TableWriter implements AutoCloseable {
             }
             if (previous != null) {
                 emitChanges(settled, previous);
+            }
+        }
+
+        /**
+         * Inserts the new keys and hands each stored key's row with its proposed one to the
+         * conflict action; everything is decided before anything is written or emitted.
+         */
+        private void stageResolvingConflicts(WriteBuffer epoch) {
+            List<byte[]> stored = epoch.getAll(
+                    Keyspace.DATA, settled.stream().map(Change::key).toList());
+            List<Change> effective = new ArrayList<>(settled.size());
+            List<byte[]> previous = new ArrayList<>(settled.size());
+            List<Object[]> rows = new ArrayList<>(settled.size());
+            for (int i = 0; i < settled.size(); i++) {
+                Change c = settled.get(i);
+                byte[] old = stored.get(i);
+                if (old == null) {
+                    effective.add(c);
+                } else {
+                    Object[] replacement = conflict.resolve(rowCodec.decode(old), c.values());
+                    if (replacement == null) {
+                        continue;
+                    }
+                    checkNotNull(replacement);
+                    effective.add(new Change(c.key(), rowCodec.encode(replacement), false, replacement));
+                }
+                previous.add(old);
+                rows.add(effective.get(effective.size() - 1).values());
+            }
+            written = rows;
+            if (writtenCheck != null) {
+                writtenCheck.accept(rows);
+            }
+            for (Change c : effective) {
+                epoch.put(Keyspace.DATA, c.key(), c.row());
+            }
+            if (alongside != null) {
+                alongside.stage(epoch);
+            }
+            if (streams.hasSubscribers(table.id())) {
+                emitChanges(effective, previous);
             }
         }
 
@@ -293,6 +422,19 @@ public final class TableWriter implements AutoCloseable {
 
     /** The final change for one key's changes, given in statement order. */
     private Change settleKey(List<Change> group) {
+        if (conflict != null) {
+            if (group.size() > 1 && conflictUpdates) {
+                throw new TributaryException(
+                        SqlState.CARDINALITY_VIOLATION,
+                        "ON CONFLICT DO UPDATE command cannot affect row a second time",
+                        0,
+                        null,
+                        "Ensure that no rows proposed for insertion within the same command have duplicate"
+                                + " constrained values.",
+                        null);
+            }
+            return group.get(0);
+        }
         boolean deletedHere = false;
         boolean insertedHere = false;
         boolean requireNew = false;

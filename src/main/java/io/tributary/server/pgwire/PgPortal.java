@@ -19,6 +19,7 @@ final class PgPortal {
     private RowCursor cursor;
     private long rowsSent;
     private String completedTag;
+    private String rowsTag;
 
     /** @param resultFormats the format codes as sent in Bind (0, 1 or one per column) */
     PgPortal(PgStatement statement, List<Object> params, short[] resultFormats) {
@@ -54,9 +55,21 @@ final class PgPortal {
         return cursor;
     }
 
-    void startRows(List<ColumnDesc> resultColumns, RowCursor rows) {
+    /** @param tag the DML statement's CommandComplete tag, or null for a query's "SELECT n" */
+    void startRows(List<ColumnDesc> resultColumns, RowCursor rows, String tag) {
         this.columns = resultColumns;
         this.cursor = rows;
+        this.rowsTag = tag;
+    }
+
+    /** The DML statement's CommandComplete tag of a RETURNING portal, or null for a query. */
+    String rowsTag() {
+        return rowsTag;
+    }
+
+    /** The CommandComplete tag once {@code sent} rows in all went out. */
+    String completionTag(long sent) {
+        return rowsTag != null ? rowsTag : "SELECT " + sent;
     }
 
     long addRowsSent(long n) {

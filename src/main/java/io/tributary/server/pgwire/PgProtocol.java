@@ -270,7 +270,7 @@ final class PgProtocol {
                 out.write(PgBackendMessages.rowDescription(out.alloc(), rows.columns(), formats));
                 try (RowCursor cursor = rows.cursor()) {
                     long n = streamRows(rows.columns(), formats, cursor, 0);
-                    out.write(PgBackendMessages.commandComplete(out.alloc(), "SELECT " + n));
+                    out.write(PgBackendMessages.commandComplete(out.alloc(), rows.completionTag(n)));
                 }
             } else if (result instanceof StatementResult.Command command) {
                 out.write(PgBackendMessages.commandComplete(out.alloc(), command.tag()));
@@ -441,8 +441,9 @@ final class PgProtocol {
             long n = portal.addRowsSent(
                     streamRows(portal.columns(), portal.formats(), portal.cursor(), Math.max(maxRows, 0)));
             if (portal.cursor().exhausted() || maxRows <= 0) {
-                out.write(PgBackendMessages.commandComplete(out.alloc(), "SELECT " + n));
-                portal.complete("SELECT 0");
+                String tag = portal.completionTag(n);
+                out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
+                portal.complete(portal.rowsTag() != null ? tag : "SELECT 0");
                 sendChangedParameters();
             } else {
                 out.write(PgBackendMessages.empty(out.alloc(), 's'));
@@ -458,7 +459,7 @@ final class PgProtocol {
     private boolean start(PgPortal portal) {
         StatementResult result = session.execute(portal.statement().prepared(), portal.params());
         if (result instanceof StatementResult.Rows rows) {
-            portal.startRows(rows.columns(), rows.cursor());
+            portal.startRows(rows.columns(), rows.cursor(), rows.tag());
             return true;
         }
         if (result instanceof StatementResult.Command command) {

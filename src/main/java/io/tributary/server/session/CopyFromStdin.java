@@ -28,6 +28,8 @@ final class CopyFromStdin implements CopyInSink {
     private final TableWriter writer;
     private final Runnable cancelCheck;
     private final boolean awaitCommit;
+    /** Values of the identity and SERIAL columns the COPY leaves out. */
+    private final ColumnFill fill;
     /** The CSV dialect, or null for the text format. */
     private final CsvTokenizer csv;
     /** Bytes received after the last complete line: {@code pending[0, pendingLength)}. */
@@ -47,6 +49,7 @@ final class CopyFromStdin implements CopyInSink {
         this.format = format;
         this.cancelCheck = cancelCheck;
         this.awaitCommit = awaitCommit;
+        this.fill = ColumnFill.forCopy(table, targets, db.sequences());
         this.writer = db.newTableWriter(table);
         this.skipHeader = format.header();
         this.csv = format.csv()
@@ -155,6 +158,7 @@ final class CopyFromStdin implements CopyInSink {
                         null);
             }
         }
+        fill.omitted(row);
         writer.insert(row);
     }
 
@@ -211,7 +215,7 @@ final class CopyFromStdin implements CopyInSink {
             if (error != null) {
                 throw error;
             }
-            long ticket = writer.apply();
+            long ticket = writer.apply(fill.sequencePositions());
             if (awaitCommit) {
                 DmlRunner.awaitDurable(db, ticket);
             }

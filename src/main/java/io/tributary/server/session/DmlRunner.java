@@ -5,14 +5,16 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
+import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.write.TableWriter;
+import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ResultColumn;
 import io.tributary.sql.StatementPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Executes INSERT, UPDATE and DELETE plans: evaluates the rows to change, stages them in a
@@ -41,32 +43,52 @@ final class DmlRunner {
         }
     }
 
-    /** Result of a DML statement: rows affected and the epoch ticket to await. */
-    record Outcome(long rows, long ticket) {}
+    /**
+     * Result of a DML statement: rows affected, the epoch ticket to await, and the RETURNING
+     * list's rows (null without RETURNING).
+     */
+    record Outcome(long rows, long ticket, List<Object[]> returned) {}
 
     /**
      * @param paramTypes the types the bound {@code params} are canonical values of (declared by
      *     the client, else inferred)
+     * @param open opens a query of the statement over its snapshot (the source, the defaults)
      */
     Outcome insert(
-            StatementPlan.Insert plan, List<Object> params, List<DataType> paramTypes, Supplier<QueryCursor> source) {
+            StatementPlan.Insert plan,
+            List<Object> params,
+            List<DataType> paramTypes,
+            Function<PreparedQuery, QueryCursor> open) {
         TableDef table = plan.table();
         int[] targets = plan.targetColumns();
+        ColumnFill fill = new ColumnFill(
+                plan, plan.defaults() == null ? null : oneRow(open.apply(plan.defaults())), db.sequences());
+        List<Object[]> rows = plan.returning() != null && plan.conflict() == null ? new ArrayList<>() : null;
         try (TableWriter writer = db.newTableWriter(table)) {
+            if (plan.conflict() != null) {
+                writer.onConflict(conflictAction(plan), !plan.conflict().doNothing());
+            }
             if (plan.literalRows() != null) {
                 for (Object[] literal : plan.literalRows()) {
                     Object[] row = new Object[table.columns().size()];
                     for (int i = 0; i < targets.length; i++) {
                         DataType target = table.columns().get(targets[i]).type();
-                        row[targets[i]] = literal[i] instanceof StatementPlan.ParamRef p
-                                ? Values.assign(params.get(p.index() - 1), paramTypes.get(p.index() - 1), target)
-                                : Values.assign(literal[i], null, target);
+                        row[targets[i]] = literal[i] == StatementPlan.DEFAULT
+                                ? fill.value(targets[i])
+                                : literal[i] instanceof StatementPlan.ParamRef p
+                                        ? Values.assign(
+                                                params.get(p.index() - 1), paramTypes.get(p.index() - 1), target)
+                                        : Values.assign(literal[i], null, target);
                     }
+                    fill.omitted(row);
                     writer.insert(row);
+                    if (rows != null) {
+                        rows.add(row);
+                    }
                 }
             } else {
                 List<ResultColumn> columns = plan.source().columns();
-                try (QueryCursor cursor = source.get()) {
+                try (QueryCursor cursor = open.apply(plan.source())) {
                     Object[] in;
                     while ((in = cursor.next()) != null) {
                         if ((writer.count() & 1023) == 0) {
@@ -79,16 +101,87 @@ final class DmlRunner {
                                     columns.get(i).type(),
                                     table.columns().get(targets[i]).type());
                         }
+                        fill.omitted(row);
                         writer.insert(row);
+                        if (rows != null) {
+                            rows.add(row);
+                        }
                     }
                 }
             }
             cancelCheck.run();
-            return new Outcome(writer.count(), writer.apply());
+            List<Object[]> returned = rows == null ? null : returning(plan.returning(), rows);
+            List<EpochChange> alongside = fill.sequencePositions();
+            List<List<Object[]>> resolvedReturned = new ArrayList<>(1);
+            if (plan.conflict() != null && plan.returning() != null) {
+                // evaluated while staging, so an error in it refuses the rows too
+                writer.onWritten(written -> resolvedReturned.add(returning(plan.returning(), written)));
+            }
+            long ticket = writer.apply(alongside);
+            long count = plan.conflict() != null ? writer.written().size() : writer.count();
+            return new Outcome(count, ticket, resolvedReturned.isEmpty() ? returned : resolvedReturned.get(0));
         }
     }
 
+    /** The single row of {@code cursor} (the DEFAULT expressions' values); closes it. */
+    private static Object[] oneRow(QueryCursor cursor) {
+        try (cursor) {
+            return cursor.next();
+        }
+    }
+
+    /** What ON CONFLICT does with a stored key: nothing, or DO UPDATE's new row. */
+    private static TableWriter.ConflictAction conflictAction(StatementPlan.Insert plan) {
+        StatementPlan.Conflict conflict = plan.conflict();
+        if (conflict.doNothing()) {
+            return (existing, proposed) -> null;
+        }
+        TableDef table = plan.table();
+        int[] visible = table.targetColumns(List.of());
+        List<ResultColumn> columns = conflict.update().columns();
+        return (existing, proposed) -> {
+            Object[] params = new Object[visible.length * 2];
+            for (int i = 0; i < visible.length; i++) {
+                params[i] = existing[visible[i]];
+                params[visible.length + i] = proposed[visible[i]];
+            }
+            Object[] out;
+            try (QueryCursor cursor = conflict.update().open(Arrays.asList(params))) {
+                out = cursor.next();
+            }
+            int[] set = conflict.setColumns();
+            if (conflict.hasWhere() && !Boolean.TRUE.equals(out[set.length])) {
+                return null;
+            }
+            Object[] row = existing.clone();
+            for (int i = 0; i < set.length; i++) {
+                row[set[i]] = Values.assign(
+                        out[i],
+                        columns.get(i).type(),
+                        table.columns().get(set[i]).type());
+            }
+            return row;
+        };
+    }
+
+    /** The RETURNING list's values for each written row (full width), in order. */
+    static List<Object[]> returning(StatementPlan.Returning returning, List<Object[]> rows) {
+        int[] visible = returning.visibleColumns();
+        List<Object[]> out = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Object[] params = new Object[visible.length];
+            for (int i = 0; i < visible.length; i++) {
+                params[i] = row[visible[i]];
+            }
+            try (QueryCursor cursor = returning.query().open(Arrays.asList(params))) {
+                out.add(cursor.next());
+            }
+        }
+        return out;
+    }
+
     Outcome update(StatementPlan.Update plan, QueryCursor cursor) {
+        List<Object[]> rowsOut = plan.returning() != null ? new ArrayList<>() : null;
         TableDef table = plan.table();
         int width = table.columns().size();
         int[] targets = plan.targetColumns();
@@ -109,6 +202,9 @@ final class DmlRunner {
                     newRow[targets[i]] =
                             Values.assign(in[width + i], columns.get(width + i).type(), target);
                 }
+                if (rowsOut != null) {
+                    rowsOut.add(newRow);
+                }
                 if (samePrimaryKey(table, oldRow, newRow)) {
                     writer.replace(newRow);
                 } else {
@@ -121,11 +217,13 @@ final class DmlRunner {
                 writer.insert(row);
             }
             cancelCheck.run();
-            return new Outcome(rows, writer.apply());
+            List<Object[]> returned = rowsOut == null ? null : returning(plan.returning(), rowsOut);
+            return new Outcome(rows, writer.apply(), returned);
         }
     }
 
     Outcome delete(StatementPlan.Delete plan, QueryCursor cursor) {
+        List<Object[]> rowsOut = plan.returning() != null ? new ArrayList<>() : null;
         try (TableWriter writer = db.newTableWriter(plan.table());
                 cursor) {
             Object[] in;
@@ -134,9 +232,13 @@ final class DmlRunner {
                     cancelCheck.run();
                 }
                 writer.delete(in);
+                if (rowsOut != null) {
+                    rowsOut.add(in);
+                }
             }
             cancelCheck.run();
-            return new Outcome(writer.count(), writer.apply());
+            List<Object[]> returned = rowsOut == null ? null : returning(plan.returning(), rowsOut);
+            return new Outcome(writer.count(), writer.apply(), returned);
         }
     }
 

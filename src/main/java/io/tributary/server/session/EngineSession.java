@@ -115,7 +115,10 @@ public final class EngineSession implements Session {
         if (plan instanceof StatementPlan.Utility u) {
             return UtilityRunner.resultColumns(u.statement());
         }
-        return null;
+        StatementPlan.Returning returning = plan instanceof StatementPlan.Insert i
+                ? i.returning()
+                : plan instanceof StatementPlan.Update u ? u.returning() : ((StatementPlan.Delete) plan).returning();
+        return returning == null ? null : columns(returning.query().columns());
     }
 
     @Override
@@ -148,22 +151,48 @@ public final class EngineSession implements Session {
         if (plan instanceof StatementPlan.Insert ins) {
             SourceManager.checkWritable(ins.table());
             return finishDml(
-                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), () -> openQuery(ins.source(), params)));
+                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), q -> openQuery(q, params)), prepared);
         }
         if (plan instanceof StatementPlan.Update upd) {
             SourceManager.checkWritable(upd.table());
-            return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)));
+            return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)), prepared);
         }
         StatementPlan.Delete del = (StatementPlan.Delete) plan;
         SourceManager.checkWritable(del.table());
-        return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)));
+        return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)), prepared);
     }
 
     private StatementResult executeUtility(StatementPlan.Utility u) {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
             return transaction(t.verb());
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateTableAs c) {
+            return createTableAs(c);
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateView c) {
+            try {
+                return new PlainViews(db).create(c, frontend);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw TributaryException.queryCanceled();
+            }
+        }
         return utility.execute(u.statement(), notices);
+    }
+
+    private StatementResult createTableAs(io.tributary.sql.UtilityStatement.CreateTableAs c) {
+        StatementPlan plan = frontend.plan(c.query());
+        try {
+            if (!(plan instanceof StatementPlan.Query q)) {
+                throw new TributaryException(SqlState.SYNTAX_ERROR, "CREATE TABLE AS needs a query after AS");
+            }
+            return new TableFromQuery(db, control::check).run(c, q, query -> openQuery(query, List.of()), notices);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TributaryException.queryCanceled();
+        } finally {
+            plan.close();
+        }
     }
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {
@@ -271,11 +300,14 @@ public final class EngineSession implements Session {
         };
     }
 
-    private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome) {
+    private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome, PreparedStatement prepared) {
         if (variables.implicitFlush()) {
             DmlRunner.awaitDurable(db, outcome.ticket());
         }
-        return new StatementResult.Command(tagPrefix + outcome.rows());
+        String tag = tagPrefix + outcome.rows();
+        return outcome.returned() == null
+                ? new StatementResult.Command(tag)
+                : new StatementResult.Rows(prepared.resultColumns(), new ListCursor(outcome.returned()), tag);
     }
 
     /**

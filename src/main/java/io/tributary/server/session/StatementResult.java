@@ -5,8 +5,21 @@ import java.util.List;
 /** What executing a statement produced. */
 public sealed interface StatementResult {
 
-    /** Rows to stream to the client; the protocol layer closes the cursor when done or abandoned. */
-    record Rows(List<ColumnDesc> columns, RowCursor cursor) implements StatementResult {}
+    /**
+     * Rows to stream to the client; the protocol layer closes the cursor when done or abandoned.
+     * {@code tag} is the CommandComplete tag of a DML statement with RETURNING (e.g. "INSERT 0 3");
+     * null for a query, whose tag counts the rows sent ("SELECT n").
+     */
+    record Rows(List<ColumnDesc> columns, RowCursor cursor, String tag) implements StatementResult {
+        public Rows(List<ColumnDesc> columns, RowCursor cursor) {
+            this(columns, cursor, null);
+        }
+
+        /** The CommandComplete tag once {@code sent} rows went out. */
+        public String completionTag(long sent) {
+            return tag != null ? tag : "SELECT " + sent;
+        }
+    }
 
     /** A statement that returns no rows; {@code tag} is the CommandComplete tag, e.g. "INSERT 0 3". */
     record Command(String tag) implements StatementResult {}

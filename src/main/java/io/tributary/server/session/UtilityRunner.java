@@ -28,6 +28,17 @@ final class UtilityRunner {
         this.cancelCheck = cancelCheck;
     }
 
+    /** TRUNCATE: every named table emptied in one epoch, which the statement waits for. */
+    private StatementResult truncate(UtilityStatement.Truncate t) throws InterruptedException {
+        java.util.Map<Integer, TableDef> tables = new java.util.LinkedHashMap<>();
+        for (String name : t.names()) {
+            TableDef table = db.catalog().require(name);
+            tables.put(table.id(), table);
+        }
+        db.barriers().awaitCommitted(db.truncate(List.copyOf(tables.values())));
+        return new StatementResult.Command("TRUNCATE TABLE");
+    }
+
     /** The columns a utility statement returns, or null when it returns none. */
     static List<ColumnDesc> resultColumns(UtilityStatement statement) {
         if (statement instanceof UtilityStatement.ShowTables
@@ -68,6 +79,12 @@ final class UtilityRunner {
         try {
             if (statement instanceof UtilityStatement.CreateTable c) {
                 return createTable(c, notices);
+            }
+            if (statement instanceof UtilityStatement.DropView d) {
+                return new PlainViews(db).drop(d, notices);
+            }
+            if (statement instanceof UtilityStatement.Truncate t) {
+                return truncate(t);
             }
             if (statement instanceof UtilityStatement.Drop d) {
                 return drop(d, notices);
@@ -239,6 +256,10 @@ final class UtilityRunner {
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
             throws InterruptedException {
+        List<String> existing = d.names().stream()
+                .filter(n -> db.catalog().table(n).isPresent())
+                .toList();
+        new PlainViews(db).dropDependents(existing, d.kind().sqlName(), d.cascade(), notices);
         db.ddl()
                 .drop(
                         d.names(),

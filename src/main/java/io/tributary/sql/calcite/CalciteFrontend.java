@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.pg.PgCatalog;
@@ -9,8 +10,10 @@ import io.tributary.catalog.pg.PgTable;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.sql.DmlClauses;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.ReadContext;
+import io.tributary.sql.SelectWithoutFrom;
 import io.tributary.sql.StatementPlan;
 import io.tributary.sql.UtilityParser;
 import io.tributary.sql.UtilityStatement;
@@ -116,11 +119,17 @@ public final class CalciteFrontend implements AutoCloseable {
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
-        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
+        DmlClauses clauses = DmlClauses.split(sql);
+        ParameterRewriter rewritten =
+                ParameterRewriter.rewrite(PgSyntaxText.rewrite(clauses != null ? clauses.core() : sql));
         SqlNode node;
         try {
             node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
         } catch (SqlParseException e) {
+            String withFrom = clauses == null ? SelectWithoutFrom.addFrom(sql) : null;
+            if (withFrom != null) {
+                return plan(withFrom);
+            }
             throw SqlErrors.translate(e, sql);
         }
         RecursiveQueries.check(node, sql);
@@ -128,19 +137,27 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
+        ViewExpansion views = new ViewExpansion(catalog);
+        node = node.accept(views);
         StatementRewrite.Result postgres =
                 StatementRewrite.applyAll(node, new PgCatalogCalls(session.user(), pgCatalog::relationOid));
         node = postgres.statement();
+        if (clauses != null && node.getKind() != SqlKind.INSERT) {
+            if (clauses.onConflict() != null || clauses.defaultValues()) {
+                throw new TributaryException(SqlState.SYNTAX_ERROR, "syntax error in " + node.getKind());
+            }
+        }
         return switch (node.getKind()) {
-            case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
-            case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
-            case DELETE -> planDelete((SqlDelete) node, rewritten, sql);
+            case INSERT -> planInsert((SqlInsert) node, rewritten, sql, clauses);
+            case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql, clauses);
+            case DELETE -> planDelete((SqlDelete) node, rewritten, sql, clauses);
             default -> {
                 if (!node.isA(SqlKind.QUERY)) {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = postgres.changed() || precedence.changed() ? unparse(node) : rewritten.sql();
+                String text =
+                        postgres.changed() || precedence.changed() || views.changed() ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(
                         prepare(text, rewritten.order(), rewritten.parameterCount(), sql, labels));
             }
@@ -187,6 +204,9 @@ public final class CalciteFrontend implements AutoCloseable {
             throw new TributaryException(
                     SqlState.UNDEFINED_OBJECT, "schema \"" + names.get(names.size() - 2) + "\" does not exist");
         }
+        if (catalog.view(names.get(names.size() - 1)).isPresent()) {
+            throw TributaryException.notSupported("INSERT, UPDATE and DELETE on a view");
+        }
         TableDef table = catalog.require(names.get(names.size() - 1));
         if (table.isView()) {
             throw new TributaryException(
@@ -204,16 +224,27 @@ public final class CalciteFrontend implements AutoCloseable {
                 .toList());
     }
 
-    private StatementPlan planInsert(SqlInsert insert, ParameterRewriter rewritten, String original) {
+    private StatementPlan planInsert(
+            SqlInsert insert, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = targetTable(insert.getTargetTable());
-        int[] targets = targetColumns(table, insert.getTargetColumnList());
+        boolean defaultValues = clauses != null && clauses.defaultValues();
+        int[] targets = defaultValues ? new int[0] : targetColumns(table, insert.getTargetColumnList());
         SqlNode source = insert.getSource();
-        List<Object[]> literalRows =
-                source.getKind() == SqlKind.VALUES ? literalRows((SqlCall) source, rewritten.order()) : null;
+        List<Object[]> literalRows = defaultValues
+                ? List.<Object[]>of(new Object[0])
+                : source.getKind() == SqlKind.VALUES ? literalRows((SqlCall) source, rewritten.order()) : null;
+        StatementPlan.Conflict conflict = clauses != null ? conflict(table, clauses.onConflict()) : null;
+        StatementPlan.Returning returning = returning(clauses, table, table.name());
+        boolean allColumns = insert.getTargetColumnList() == null && !defaultValues;
         if (literalRows != null) {
+            if (allColumns && literalRows.get(0).length < targets.length) {
+                // PostgreSQL fills the columns a shorter VALUES list leaves out with their defaults
+                targets = Arrays.copyOf(targets, literalRows.get(0).length);
+            }
             for (Object[] row : literalRows) {
                 checkArity(row.length, targets.length);
             }
+            InsertDefaults.checkGeneratedAlways(table, targets, literalRows);
             DataType[] types = new DataType[rewritten.parameterCount()];
             for (Object[] row : literalRows) {
                 for (int i = 0; i < row.length; i++) {
@@ -227,12 +258,132 @@ public final class CalciteFrontend implements AutoCloseable {
                     types[i] = DataType.TEXT;
                 }
             }
-            return new StatementPlan.Insert(table, targets, literalRows, null, List.copyOf(Arrays.asList(types)));
+            int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, literalRows);
+            return new StatementPlan.Insert(
+                    table,
+                    targets,
+                    literalRows,
+                    null,
+                    List.copyOf(Arrays.asList(types)),
+                    defaultsQuery(table, defaultColumns),
+                    defaultColumns,
+                    conflict,
+                    returning);
         }
+        InsertDefaults.replaceDefaultCells(source, table, targets);
         typeBareParameters(source, table, targets);
         PreparedQuery query = prepare(unparse(source), rewritten.order(), rewritten.parameterCount(), original);
+        if (allColumns && query.columns().size() < targets.length) {
+            targets = Arrays.copyOf(targets, query.columns().size());
+        }
         checkArity(query.columns().size(), targets.length);
-        return new StatementPlan.Insert(table, targets, null, query, query.paramTypes());
+        InsertDefaults.checkGeneratedAlways(table, targets, null);
+        int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, null);
+        return new StatementPlan.Insert(
+                table,
+                targets,
+                null,
+                query,
+                query.paramTypes(),
+                defaultsQuery(table, defaultColumns),
+                defaultColumns,
+                conflict,
+                returning);
+    }
+
+    /** One row of the DEFAULT expressions of {@code columns}; null when there are none. */
+    private PreparedQuery defaultsQuery(TableDef table, int[] columns) {
+        if (columns.length == 0) {
+            return null;
+        }
+        StringBuilder q = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.length; i++) {
+            q.append(i == 0 ? "(" : ", (")
+                    .append(table.columns().get(columns[i]).defaultExpr())
+                    .append(')');
+        }
+        return ((StatementPlan.Query) plan(q.toString())).query();
+    }
+
+    /** The RETURNING list of a DML statement, planned over its table's written rows; or null. */
+    private StatementPlan.Returning returning(DmlClauses clauses, TableDef table, String alias) {
+        if (clauses == null || clauses.returning() == null) {
+            return null;
+        }
+        int[] visible = table.targetColumns(List.of());
+        String q = "SELECT " + clauses.returning() + " FROM " + WrittenRows.source(table, visible, 1, alias);
+        return new StatementPlan.Returning(((StatementPlan.Query) plan(q)).query(), visible);
+    }
+
+    /**
+     * The ON CONFLICT action, or null without one.
+     *
+     * @throws TributaryException 42P10 when the target is not the primary key, 42704 for another
+     *     constraint, 42703 for an unknown column, 0A000 for DO UPDATE of a key column, 428C9 for
+     *     DO UPDATE of a GENERATED ALWAYS column
+     */
+    private StatementPlan.Conflict conflict(TableDef table, DmlClauses.OnConflict onConflict) {
+        if (onConflict == null) {
+            return null;
+        }
+        if (onConflict.constraint() != null) {
+            if (table.hasRowId() || !onConflict.constraint().equals(table.name() + "_pkey")) {
+                throw new TributaryException(
+                        SqlState.UNDEFINED_OBJECT,
+                        "constraint \"" + onConflict.constraint() + "\" for table \"" + table.name()
+                                + "\" does not exist");
+            }
+        } else if (!onConflict.columns().isEmpty()) {
+            java.util.Set<Integer> named = new java.util.HashSet<>();
+            for (String c : onConflict.columns()) {
+                int idx = table.columnIndex(c);
+                if (idx < 0 || table.columns().get(idx).hidden()) {
+                    throw new TributaryException(SqlState.UNDEFINED_COLUMN, "column \"" + c + "\" does not exist");
+                }
+                named.add(idx);
+            }
+            java.util.Set<Integer> key = new java.util.HashSet<>();
+            for (int k : table.primaryKey()) {
+                key.add(k);
+            }
+            if (table.hasRowId() || !named.equals(key)) {
+                throw new TributaryException(
+                        SqlState.INVALID_COLUMN_REFERENCE,
+                        "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+            }
+        }
+        if (onConflict.doNothing()) {
+            return new StatementPlan.Conflict(true, new int[0], null, false);
+        }
+        int[] setColumns = new int[onConflict.setColumns().size()];
+        int[] visible = table.targetColumns(List.of());
+        StringBuilder q = new StringBuilder("SELECT ");
+        for (int i = 0; i < setColumns.length; i++) {
+            String c = onConflict.setColumns().get(i);
+            setColumns[i] = table.targetColumns(List.of(c))[0];
+            ColumnDef def = table.columns().get(setColumns[i]);
+            if (def.identity() == ColumnDef.Identity.ALWAYS) {
+                throw new TributaryException(
+                        SqlState.GENERATED_ALWAYS, "column \"" + c + "\" can only be updated to DEFAULT");
+            }
+            for (int k : table.primaryKey()) {
+                if (k == setColumns[i]) {
+                    throw TributaryException.notSupported("ON CONFLICT DO UPDATE of a primary key column");
+                }
+            }
+            q.append(i == 0 ? "(" : ", (")
+                    .append(onConflict.setExpressions().get(i))
+                    .append(')');
+        }
+        if (onConflict.where() != null) {
+            q.append(", (").append(onConflict.where()).append(')');
+        }
+        q.append(" FROM ")
+                .append(WrittenRows.source(table, visible, 1, table.name()))
+                .append(", ")
+                .append(WrittenRows.source(table, visible, visible.length + 1, "excluded"));
+        PreparedQuery update = ((StatementPlan.Query) plan(q.toString())).query();
+        return new StatementPlan.Conflict(false, setColumns, update, onConflict.where() != null);
     }
 
     /**
@@ -351,7 +502,7 @@ public final class CalciteFrontend implements AutoCloseable {
             return NOT_LITERAL;
         }
         if (node.getKind() == SqlKind.DEFAULT) {
-            return null;
+            return StatementPlan.DEFAULT;
         }
         if (node.getKind() == SqlKind.MINUS_PREFIX
                 && node instanceof SqlBasicCall call
@@ -361,9 +512,22 @@ public final class CalciteFrontend implements AutoCloseable {
         return NOT_LITERAL;
     }
 
-    private StatementPlan planUpdate(SqlUpdate update, ParameterRewriter rewritten, String original) {
+    private StatementPlan planUpdate(
+            SqlUpdate update, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = targetTable(update.getTargetTable());
         int[] targets = targetColumns(table, update.getTargetColumnList());
+        for (int t : targets) {
+            if (table.columns().get(t).identity() == ColumnDef.Identity.ALWAYS) {
+                throw new TributaryException(
+                        SqlState.GENERATED_ALWAYS,
+                        "column \"" + table.columns().get(t).name() + "\" can only be updated to DEFAULT",
+                        0,
+                        "Column \"" + table.columns().get(t).name()
+                                + "\" is an identity column defined as GENERATED ALWAYS.",
+                        null,
+                        null);
+            }
+        }
         String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.name();
         StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
         List<SqlNode> sources = update.getSourceExpressionList().getList();
@@ -373,17 +537,20 @@ public final class CalciteFrontend implements AutoCloseable {
             q.append(", (").append(unparse(expr)).append(')');
         }
         appendFromWhere(q, table, alias, update.getCondition());
+        StatementPlan.Returning returning = returning(clauses, table, alias);
         PreparedQuery query = prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
-        return new StatementPlan.Update(table, targets, query);
+        return new StatementPlan.Update(table, targets, query, returning);
     }
 
-    private StatementPlan planDelete(SqlDelete delete, ParameterRewriter rewritten, String original) {
+    private StatementPlan planDelete(
+            SqlDelete delete, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = targetTable(delete.getTargetTable());
         String alias = delete.getAlias() != null ? delete.getAlias().getSimple() : table.name();
         StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
         appendFromWhere(q, table, alias, delete.getCondition());
+        StatementPlan.Returning returning = returning(clauses, table, alias);
         PreparedQuery query = prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
-        return new StatementPlan.Delete(table, query);
+        return new StatementPlan.Delete(table, query, returning);
     }
 
     private static void appendFromWhere(StringBuilder q, TableDef table, String alias, SqlNode condition) {

@@ -1,0 +1,116 @@
+package io.tributary.server.session;
+
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Values;
+import io.tributary.meta.epoch.EpochChange;
+import io.tributary.meta.write.Sequences;
+import io.tributary.sql.StatementPlan;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The values an INSERT stores in columns it leaves out or sets to DEFAULT: the next value of an
+ * identity or SERIAL column's sequence (per row), the DEFAULT expression's value (once per
+ * statement, as PostgreSQL evaluates {@code now()}), else NULL. Remembers which sequences the
+ * statement used, so their positions commit with its rows. One statement, its session's thread.
+ */
+final class ColumnFill {
+    private final TableDef table;
+    private final Sequences sequences;
+    private final int[] expressionColumns;
+    private final Object[] expressionValues;
+    private final List<DataType> expressionTypes;
+    /** Visible columns the statement does not name and that have a default or identity. */
+    private final int[] omitted;
+
+    private final boolean[] sequenceUsed;
+
+    /** @param expressionValues the row of the plan's DEFAULT expressions, or null without them */
+    ColumnFill(StatementPlan.Insert plan, Object[] expressionValues, Sequences sequences) {
+        this(
+                plan.table(),
+                plan.targetColumns(),
+                plan.defaultColumns(),
+                expressionValues,
+                plan.defaults() == null
+                        ? List.of()
+                        : plan.defaults().columns().stream().map(c -> c.type()).toList(),
+                sequences);
+    }
+
+    /**
+     * For COPY, which fills identity and SERIAL columns it leaves out.
+     *
+     * @throws TributaryException 0A000 when it leaves out a column with a DEFAULT expression
+     */
+    static ColumnFill forCopy(TableDef table, int[] targets, Sequences sequences) {
+        ColumnFill fill = new ColumnFill(table, targets, new int[0], null, List.of(), sequences);
+        for (int c : fill.omitted) {
+            if (table.columns().get(c).defaultExpr() != null) {
+                throw TributaryException.notSupported("COPY leaving out column \""
+                        + table.columns().get(c).name() + "\", which has a DEFAULT expression,");
+            }
+        }
+        return fill;
+    }
+
+    private ColumnFill(
+            TableDef table,
+            int[] targets,
+            int[] expressionColumns,
+            Object[] expressionValues,
+            List<DataType> expressionTypes,
+            Sequences sequences) {
+        this.table = table;
+        this.sequences = sequences;
+        this.expressionColumns = expressionColumns;
+        this.expressionValues = expressionValues;
+        this.expressionTypes = expressionTypes;
+        List<ColumnDef> columns = table.columns();
+        boolean[] named = new boolean[columns.size()];
+        for (int t : targets) {
+            named[t] = true;
+        }
+        this.omitted = java.util.stream.IntStream.range(0, columns.size())
+                .filter(c ->
+                        !named[c] && !columns.get(c).hidden() && columns.get(c).hasDefault())
+                .toArray();
+        this.sequenceUsed = new boolean[columns.size()];
+    }
+
+    /** Fills the columns the statement leaves out, in a full-width row. */
+    void omitted(Object[] row) {
+        for (int c : omitted) {
+            row[c] = value(c);
+        }
+    }
+
+    /** The value column {@code c} takes by default, converted to its type. */
+    Object value(int c) {
+        ColumnDef column = table.columns().get(c);
+        if (column.identity() != null) {
+            sequenceUsed[c] = true;
+            return Values.assign(sequences.next(table.id(), c), DataType.BIGINT, column.type());
+        }
+        for (int i = 0; i < expressionColumns.length; i++) {
+            if (expressionColumns[i] == c) {
+                return Values.assign(expressionValues[i], expressionTypes.get(i), column.type());
+            }
+        }
+        return null;
+    }
+
+    /** The positions of the sequences the statement used, to stage with its rows. */
+    List<EpochChange> sequencePositions() {
+        List<EpochChange> out = new ArrayList<>();
+        for (int c = 0; c < sequenceUsed.length; c++) {
+            if (sequenceUsed[c]) {
+                out.add(sequences.persist(table.id(), c));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,123 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ViewDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * Expands plain views where a statement reads them: a FROM item naming a view becomes the view's
+ * query as a subquery under the view's name (or the alias given), views in that query expanded in
+ * turn. Used before planning by the session's front end and by the materialized view planner, so
+ * a materialized view over a plain view plans the expanded query. Also lists the relations a query
+ * reads directly, for the dependency checks of DROP. One instance per statement.
+ */
+public final class ViewExpansion extends StatementRewrite {
+    /** Views nested deeper than this are taken for a cycle (possible through OR REPLACE). */
+    private static final int MAX_DEPTH = 32;
+
+    private final Catalog catalog;
+    private final int depth;
+    private final Set<String> reads = new LinkedHashSet<>();
+
+    ViewExpansion(Catalog catalog) {
+        this(catalog, 0);
+    }
+
+    private ViewExpansion(Catalog catalog, int depth) {
+        this.catalog = catalog;
+        this.depth = depth;
+    }
+
+    /**
+     * The names of the relations and plain views {@code query} reads directly in its FROM items
+     * (unqualified or in {@code public}), without expanding anything.
+     *
+     * @throws TributaryException 42601 when the query does not parse
+     */
+    public static List<String> reads(String query, Catalog catalog) {
+        ViewExpansion collect = new ViewExpansion(catalog, MAX_DEPTH + 1);
+        parse(query).accept(collect);
+        return List.copyOf(collect.reads);
+    }
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        if (call instanceof SqlSelect select && select.getFrom() != null) {
+            select.setFrom(fromItem(select.getFrom()));
+        }
+        return super.visit(call);
+    }
+
+    private SqlNode fromItem(SqlNode from) {
+        if (from instanceof SqlJoin join) {
+            join.setLeft(fromItem(join.getLeft()));
+            join.setRight(fromItem(join.getRight()));
+            return join;
+        }
+        if (from instanceof SqlIdentifier id) {
+            Optional<ViewDef> view = view(id);
+            return view.isEmpty()
+                    ? from
+                    : rewritten(SqlStdOperatorTable.AS.createCall(
+                            id.getParserPosition(),
+                            body(view.get()),
+                            new SqlIdentifier(view.get().name(), SqlParserPos.ZERO)));
+        }
+        if (from.getKind() == SqlKind.AS
+                && from instanceof SqlBasicCall as
+                && as.operand(0) instanceof SqlIdentifier id) {
+            Optional<ViewDef> view = view(id);
+            if (view.isPresent()) {
+                as.setOperand(0, body(view.get()));
+                rewritten(as);
+            }
+        }
+        return from;
+    }
+
+    /** The view a FROM identifier names, noting the name among the relations read. */
+    private Optional<ViewDef> view(SqlIdentifier id) {
+        List<String> names = id.names;
+        if (names.size() > 2 || names.size() == 2 && !names.get(0).equals(Catalog.SCHEMA)) {
+            return Optional.empty();
+        }
+        String name = names.get(names.size() - 1);
+        reads.add(name);
+        return depth > MAX_DEPTH ? Optional.empty() : catalog.view(name);
+    }
+
+    /** The view's query, parsed as the session parses a query, with its own views expanded. */
+    private SqlNode body(ViewDef view) {
+        if (depth == MAX_DEPTH) {
+            throw new TributaryException(
+                    SqlState.INVALID_RECURSION,
+                    "infinite recursion detected in rules for relation \"" + view.name() + "\"");
+        }
+        return parse(view.query()).accept(new ViewExpansion(catalog, depth + 1));
+    }
+
+    private static SqlNode parse(String query) {
+        String text = PgSyntaxText.rewrite(query);
+        try {
+            return SqlParser.create(text, CalciteSettings.PARSER).parseQuery().accept(new PgOperatorPrecedence(text));
+        } catch (SqlParseException e) {
+            throw SqlErrors.translate(e, query);
+        }
+    }
+}

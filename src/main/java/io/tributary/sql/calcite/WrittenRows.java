@@ -1,0 +1,70 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+
+/**
+ * The FROM item through which RETURNING lists and ON CONFLICT DO UPDATE expressions read a row the
+ * statement writes: a one-row VALUES of typed parameters, named like the table and its visible
+ * columns, so the expressions are planned once and evaluated per row with the row's values bound.
+ * Stateless.
+ */
+final class WrittenRows {
+    private WrittenRows() {}
+
+    /**
+     * {@code (VALUES (CAST($first AS type), ...)) AS "alias"("column", ...)} over {@code columns}.
+     *
+     * @throws TributaryException 0A000 for an INTERVAL column, which a parameter cannot be cast to
+     */
+    static String source(TableDef table, int[] columns, int firstParameter, String alias) {
+        StringBuilder values = new StringBuilder("(VALUES (");
+        StringBuilder names = new StringBuilder();
+        for (int i = 0; i < columns.length; i++) {
+            String sep = i == 0 ? "" : ", ";
+            values.append(sep)
+                    .append("CAST($")
+                    .append(firstParameter + i)
+                    .append(" AS ")
+                    .append(typeName(table.columns().get(columns[i]).type()))
+                    .append(')');
+            names.append(sep).append(quote(table.columns().get(columns[i]).name()));
+        }
+        return values.append(")) AS ")
+                .append(quote(alias))
+                .append('(')
+                .append(names)
+                .append(')')
+                .toString();
+    }
+
+    private static String quote(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    private static String typeName(DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> "boolean";
+            case SMALLINT -> "smallint";
+            case INTEGER -> "integer";
+            case BIGINT -> "bigint";
+            case REAL -> "real";
+            case DOUBLE -> "double precision";
+            case NUMERIC ->
+                type.precision() > 0
+                        ? "numeric(" + type.precision() + ", " + Math.max(type.scale(), 0) + ")"
+                        : "numeric";
+            case VARCHAR -> type.precision() > 0 ? "varchar(" + type.precision() + ")" : "varchar";
+            case TEXT -> "text";
+            case DATE -> "date";
+            case TIME -> "time";
+            case TIMESTAMP -> "timestamp";
+            case TIMESTAMPTZ -> "timestamptz";
+            case BYTEA -> "bytea";
+            case INTERVAL ->
+                throw TributaryException.notSupported(
+                        "RETURNING and ON CONFLICT DO UPDATE on a table with an INTERVAL column");
+        };
+    }
+}
