@@ -76,7 +76,11 @@ public final class HashAggOperator implements Operator {
     private final StateTable groups;
     private final int groupRowWidth;
     private final Map<GroupKey, GroupState> cache;
-    /** The groups changed since the last barrier, in first-touch order; none of them is in {@link #cache}. */
+    /**
+     * The groups changed since the last barrier, in first-touch order. Consulted before {@link
+     * #cache}: a touched group may also sit in the cache, or have been evicted from it, and this map
+     * keeps the one object that holds its changes until the barrier.
+     */
     private final Map<GroupKey, Touched> touched = new LinkedHashMap<>();
 
     private final ByteWriter keyWriter = new ByteWriter(32);
@@ -213,9 +217,8 @@ public final class HashAggOperator implements Operator {
     }
 
     private GroupState lookup(GroupKey key, Object[] row) {
-        GroupState g = cache.remove(key);
+        GroupState g = cache.get(key);
         if (g != null) {
-            // touched groups live in the epoch's map until the barrier puts them back
             return g;
         }
         Object[] keyValues = keyValues(row);
