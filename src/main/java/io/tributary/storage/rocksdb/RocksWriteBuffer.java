@@ -310,7 +310,7 @@ final class RocksWriteBuffer implements WriteBuffer {
 
     /** Hands the last write of each key to {@code sink} in key order; for {@link #onlyPointWritesTo} buffers. */
     void writeSorted(SortedSink sink) throws RocksDBException {
-        SortedPositions order = SortedPositions.of(keys.toArray(new byte[0][]));
+        SortedPositions order = new SortedPositions(keys.toArray(new byte[0][]));
         byte[][] k = order.keys;
         int[] sorted = order.sorted();
         for (int i = 0; i < sorted.length; i++) {
@@ -336,7 +336,7 @@ final class RocksWriteBuffer implements WriteBuffer {
         private final long[] head;
         private final long[] next;
 
-        private SortedPositions(byte[][] keys) {
+        SortedPositions(byte[][] keys) {
             this.keys = keys;
             this.head = new long[keys.length];
             this.next = new long[keys.length];
@@ -344,10 +344,6 @@ final class RocksWriteBuffer implements WriteBuffer {
                 head[i] = word(keys[i], 0);
                 next[i] = word(keys[i], 8);
             }
-        }
-
-        static SortedPositions of(byte[][] keys) {
-            return new SortedPositions(keys);
         }
 
         /**
@@ -363,6 +359,7 @@ final class RocksWriteBuffer implements WriteBuffer {
             return w;
         }
 
+        /** The positions of {@link #keys} in key order, equal keys by position. */
         int[] sorted() {
             int[] order = new int[keys.length];
             for (int i = 0; i < order.length; i++) {
