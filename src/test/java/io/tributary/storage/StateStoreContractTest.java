@@ -538,6 +538,49 @@ public abstract class StateStoreContractTest {
         assertEquals("def", get(Keyspace.CATALOG, "t"));
     }
 
+    /**
+     * A backfill checkpoint's keys share long prefixes (table id, vnode, leading key columns) and
+     * differ in length; the write must still keep exactly the last write of each key, in unsigned
+     * key order. Keys here are short, over a small alphabet that includes 0x00 (so a key and the
+     * same key followed by zero bytes both occur), with many rewrites and deletes.
+     */
+    @Test
+    void writeKeepsTheLastWriteOfEachOfManyKeysSharingLongPrefixes() {
+        java.util.Random random = new java.util.Random(42);
+        java.util.TreeMap<byte[], byte[]> expected = new java.util.TreeMap<>(java.util.Arrays::compareUnsigned);
+        byte[] alphabet = {0x00, 0x01, 0x7f, (byte) 0x80, (byte) 0xff};
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            for (int i = 0; i < 20_000; i++) {
+                byte[] key = new byte[1 + random.nextInt(22)];
+                key[0] = 0x10;
+                for (int j = 1; j < key.length; j++) {
+                    key[j] = j < 14 && random.nextInt(4) > 0 ? 0x00 : alphabet[random.nextInt(alphabet.length)];
+                }
+                if (random.nextInt(5) == 0) {
+                    wb.delete(Keyspace.DATA, key);
+                    expected.remove(key);
+                } else {
+                    byte[] value = b("v" + i);
+                    wb.put(Keyspace.DATA, key, value);
+                    expected.put(key, value);
+                }
+            }
+            store.write(wb);
+        }
+        List<String> want = new ArrayList<>();
+        expected.forEach((k, v) ->
+                want.add(java.util.HexFormat.of().formatHex(k) + "=" + new String(v, StandardCharsets.UTF_8)));
+        List<String> got = new ArrayList<>();
+        try (ReadView v = store.latest();
+                KvIterator it = v.scan(Keyspace.DATA, new byte[] {0x10}, new byte[] {0x11})) {
+            while (it.next()) {
+                got.add(java.util.HexFormat.of().formatHex(it.key()) + "="
+                        + new String(it.value(), StandardCharsets.UTF_8));
+            }
+        }
+        assertEquals(want, got);
+    }
+
     @Test
     void dataAndEpochPersistAcrossReopen() {
         commit(wb -> {

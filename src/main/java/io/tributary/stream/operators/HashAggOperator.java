@@ -29,12 +29,16 @@ import java.util.Map;
  * group once. Groups are told apart by the memcomparable encoding of their key, i.e. by SQL
  * equality ({@code 1.0} and {@code 1.00} are one group); the output carries the key as first seen.
  *
- * <p>Output. After each input chunk, every group whose output row changed emits DELETE of its old
- * row then INSERT of its new one (only INSERT for a new group, only DELETE for a group whose last
- * input row went); a group whose row is unchanged emits nothing. Rows compare exactly (a NUMERIC of
- * another scale is a change), so the DELETE always names the row emitted before. A global
- * aggregate (no group keys) has exactly one row at all times: a fresh operator emits the row over
- * no input on its first call; one restored over state that holds it does not.
+ * <p>Output, once per epoch. Input changes are applied to the groups as they arrive, but output
+ * is held back until the barrier: then every group whose output row changed over the epoch emits
+ * DELETE of its row as of the previous barrier, then INSERT of its new one (only INSERT for a new
+ * group, only DELETE for a group whose last input row went); a group whose row is unchanged
+ * emits nothing. So a group updated by a million input rows in one epoch emits at most two
+ * changes, not two per input chunk (as streaming systems do; the {@link Operator} contract lets
+ * output wait for the barrier). Rows compare exactly (a NUMERIC of another scale is a change), so
+ * the DELETE always names the row emitted before. A global aggregate (no group keys) has exactly
+ * one row at all times: a fresh operator emits the row over no input on its first call; one
+ * restored over state that holds it does not.
  *
  * <p>State, one table per id of {@code stateTableIds} in {@link HashAggNode}'s order:
  * <ul>
@@ -48,10 +52,13 @@ import java.util.Map;
  *     the first entry of the group's prefix.
  * </ul>
  *
- * <p>Memory. Decoded groups are cached in an LRU of {@link #DEFAULT_CACHE_GROUPS} groups; a changed
- * group is written to the group table when it is evicted or at the barrier, and an evicted group is
- * read back from the table (pending writes over committed state). Value tables are not cached: each
- * value change is one point read. Pending writes of all tables stay in memory until the barrier.
+ * <p>Memory. The groups changed in the current epoch stay decoded until its barrier (they hold
+ * the row to retract), so memory grows with the distinct groups one epoch touches, at most its
+ * input rows. Other decoded groups are cached in an LRU of {@link #DEFAULT_CACHE_GROUPS} groups; a
+ * changed group is written to the group table at the barrier or, once it is back in the cache,
+ * when it is evicted; an evicted group is read back from the table (pending writes over committed
+ * state). Value tables are not cached: each value change is one point read. Pending writes of
+ * all tables stay in memory until the barrier.
  *
  * <p>Threading and calls follow {@link Operator}: one actor thread.
  */
@@ -69,6 +76,13 @@ public final class HashAggOperator implements Operator {
     private final StateTable groups;
     private final int groupRowWidth;
     private final Map<GroupKey, GroupState> cache;
+    /**
+     * The groups changed since the last barrier, in first-touch order. Consulted before {@link
+     * #cache}: a touched group may also sit in the cache, or have been evicted from it, and this map
+     * keeps the one object that holds its changes until the barrier.
+     */
+    private final Map<GroupKey, Touched> touched = new LinkedHashMap<>();
+
     private final ByteWriter keyWriter = new ByteWriter(32);
     private boolean started;
 
@@ -124,8 +138,6 @@ public final class HashAggOperator implements Operator {
     @Override
     public void onChunk(int input, Chunk chunk, Output out) {
         start(out);
-        // groups touched by this chunk with their output before it, in first-touch order
-        Map<GroupKey, Touched> touched = new LinkedHashMap<>();
         for (int i = 0; i < chunk.size(); i++) {
             Object[] row = chunk.row(i);
             GroupKey key = keyOf(row);
@@ -134,9 +146,34 @@ public final class HashAggOperator implements Operator {
                 GroupState g = lookup(key, row);
                 t = new Touched(g, present(g) ? g.output() : null);
                 touched.put(key, t);
+            } else if (t.group.rowCount == 0 && groupKeys.length > 0) {
+                // the group's last row went earlier in this epoch: it comes back fresh, with this row's key
+                t.group = GroupState.empty(keyValues(row), functions);
             }
             apply(t.group, row, chunk.op(i).sign());
         }
+    }
+
+    @Override
+    public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
+        start(out);
+        emitTouched(out);
+        for (GroupState g : cache.values()) {
+            writeIfDirty(g);
+        }
+        groups.flush(writes);
+        for (ValueTable t : valueTables) {
+            if (t != null) {
+                t.flush(writes);
+            }
+        }
+    }
+
+    /**
+     * Emits the epoch's changed rows, in the order the groups were first touched, and hands the
+     * touched groups back to the cache (or deletes the vanished ones from the group table).
+     */
+    private void emitTouched(Output out) {
         for (Map.Entry<GroupKey, Touched> e : touched.entrySet()) {
             GroupState g = e.getValue().group;
             Object[] before = e.getValue().before;
@@ -157,20 +194,7 @@ public final class HashAggOperator implements Operator {
                 cache.put(e.getKey(), g);
             }
         }
-    }
-
-    @Override
-    public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
-        start(out);
-        for (GroupState g : cache.values()) {
-            writeIfDirty(g);
-        }
-        groups.flush(writes);
-        for (ValueTable t : valueTables) {
-            if (t != null) {
-                t.flush(writes);
-            }
-        }
+        touched.clear();
     }
 
     /** Emits a global aggregate's row over no input, once, unless the committed state shows it was emitted. */
@@ -197,14 +221,19 @@ public final class HashAggOperator implements Operator {
         if (g != null) {
             return g;
         }
-        Object[] keyValues = new Object[groupKeys.length];
-        for (int i = 0; i < groupKeys.length; i++) {
-            keyValues[i] = row[groupKeys[i]];
-        }
+        Object[] keyValues = keyValues(row);
         Object[] stored = groups.get(keyValues);
         return stored == null
                 ? GroupState.empty(keyValues, functions)
                 : GroupState.load(stored, groupKeys.length, functions);
+    }
+
+    private Object[] keyValues(Object[] row) {
+        Object[] keyValues = new Object[groupKeys.length];
+        for (int i = 0; i < groupKeys.length; i++) {
+            keyValues[i] = row[groupKeys[i]];
+        }
+        return keyValues;
     }
 
     /** Counts {@code row} into (sign +1) or out of (-1) group {@code g}. */
@@ -272,6 +301,17 @@ public final class HashAggOperator implements Operator {
         }
     }
 
-    /** A group changed by the current chunk and its output row before the chunk (null when it had none). */
-    private record Touched(GroupState group, Object[] before) {}
+    /**
+     * A group changed in the current epoch and its output row as of the previous barrier (null
+     * when it had none). The group is replaced when it vanishes and comes back within the epoch.
+     */
+    private static final class Touched {
+        GroupState group;
+        final Object[] before;
+
+        Touched(GroupState group, Object[] before) {
+            this.group = group;
+            this.before = before;
+        }
+    }
 }

@@ -151,6 +151,9 @@ final class JoinSide {
 
     /** Drops least recently used buckets while the cache holds too many keys or rows. */
     private void evict() {
+        if (cache.size() <= cacheKeys && cachedRows <= MAX_CACHED_ROWS) {
+            return;
+        }
         java.util.Iterator<JoinBucket> eldest = cache.values().iterator();
         while ((cache.size() > cacheKeys || cachedRows > MAX_CACHED_ROWS) && eldest.hasNext()) {
             cachedRows -= eldest.next().size();

@@ -307,15 +307,24 @@ class HashAggOperatorTest {
         HashAggNode node =
                 agg(source(DataType.INTEGER, DataType.INTEGER), new int[] {0}, call(AggKind.MAX, 1, DataType.INTEGER));
         OperatorHarness h = harness(node);
+        // Output is held back until the barrier (emitting once per epoch, not once per chunk, is what
+        // makes a backfill's millions of updates to a few groups cheap), so emissions are read after it.
         h.insert(0, row(1, 5), row(2, 5));
+        assertEquals(List.of(), h.takeEmitted(), "output waits for the barrier");
+        h.barrier();
         assertEquals(List.of("+[1, 5]", "+[2, 5]"), h.takeEmitted());
         h.insert(0, row(1, 3));
         h.push(0, new Chunk(new Op[] {Op.INSERT, Op.DELETE}, new Object[][] {row(2, 8), row(2, 8)}));
+        h.barrier();
         assertEquals(List.of(), h.takeEmitted(), "max unchanged, and a row in and out within one chunk");
         h.push(0, new Chunk(new Op[] {Op.INSERT, Op.INSERT, Op.DELETE}, new Object[][] {row(1, 6), row(1, 7), row(1, 6)
         }));
-        assertEquals(List.of("-[1, 5]", "+[1, 7]"), h.takeEmitted(), "one update per group per chunk");
+        h.insert(0, row(2, 9)).delete(0, row(2, 9));
         h.barrier();
+        assertEquals(
+                List.of("-[1, 5]", "+[1, 7]"),
+                h.takeEmitted(),
+                "one update per group per epoch; a row in and out over two chunks changes nothing");
         assertEquals(List.of("[1, 7]", "[2, 5]"), h.rows());
     }
 
@@ -347,7 +356,8 @@ class HashAggOperatorTest {
         HashAggNode node = agg(source(DataType.INTEGER), new int[0], call(AggKind.COUNT, -1, DataType.BIGINT));
         OperatorHarness h = harness(node);
         h.insert(0, row(1));
-        assertEquals(List.of("+[0]", "-[0]", "+[1]"), h.takeEmitted());
+        // the row over no input goes out at once; the chunk's update waits for the barrier
+        assertEquals(List.of("+[0]"), h.takeEmitted());
         h.restore().barrier();
         assertEquals(List.of("+[0]"), h.takeEmitted());
         assertEquals(List.of("[0]"), h.rows());
