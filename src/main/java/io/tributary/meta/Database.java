@@ -120,7 +120,7 @@ public final class Database implements AutoCloseable {
      */
     public TableWriter newTableWriter(TableDef table) {
         SourceManager.checkWritable(table);
-        return new TableWriter(table, rowIds, streams, barriers, catalogService.catalog());
+        return new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store);
     }
 
     /** The sequences of SERIAL and identity columns; any thread. */

@@ -100,6 +100,33 @@ public final class StateTable {
         return v == null || v == TOMBSTONE ? null : valueCodec.decode(v);
     }
 
+    /**
+     * As {@link #get} of each of {@code keys}, in their order; the keys without pending writes are
+     * read from the committed state in one batched read.
+     */
+    public Object[][] getAll(List<Object[]> keys) {
+        Object[][] out = new Object[keys.size()][];
+        List<byte[]> unknown = new java.util.ArrayList<>();
+        int[] positions = new int[keys.size()];
+        for (int i = 0; i < out.length; i++) {
+            Object[] key = keys.get(i);
+            byte[] k = encodeKey(key, key.length);
+            byte[] v = pending.get(new PendingKey(k, lastDistEnd));
+            if (v == null) {
+                positions[unknown.size()] = i;
+                unknown.add(k);
+            } else {
+                out[i] = v == TOMBSTONE ? null : valueCodec.decode(v);
+            }
+        }
+        List<byte[]> committedValues = committed.getAll(Keyspace.DATA, unknown);
+        for (int j = 0; j < unknown.size(); j++) {
+            byte[] v = committedValues.get(j);
+            out[positions[j]] = v == null ? null : valueCodec.decode(v);
+        }
+        return out;
+    }
+
     public void put(Object[] key, Object[] value) {
         byte[] k = encodeKey(key, key.length);
         write(k, valueCodec.encode(value));

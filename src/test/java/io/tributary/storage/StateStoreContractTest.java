@@ -582,6 +582,28 @@ public abstract class StateStoreContractTest {
     }
 
     @Test
+    void getAllAnswersAsGetOfEachKeyInOrder() {
+        commit(wb -> {
+            for (int i = 0; i < 5000; i += 3) {
+                wb.put(Keyspace.DATA, b("k" + i), b("v" + i));
+            }
+        });
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 4999; i >= 0; i--) {
+            keys.add(b("k" + i));
+        }
+        keys.add(b("k3"));
+        try (ReadView v = store.latest()) {
+            List<byte[]> values = v.getAll(Keyspace.DATA, keys);
+            assertEquals(keys.size(), values.size());
+            for (int i = 0; i < keys.size(); i++) {
+                assertArrayEquals(v.get(Keyspace.DATA, keys.get(i)), values.get(i));
+            }
+            assertEquals(List.of(), v.getAll(Keyspace.CATALOG, List.of()));
+        }
+    }
+
+    @Test
     void dataAndEpochPersistAcrossReopen() {
         commit(wb -> {
             wb.put(Keyspace.DATA, b("a"), b("1"));

@@ -13,6 +13,6 @@ public record SourceEngine(
         Catalog catalog, BarrierManager barriers, StateStore store, StreamRuntime streams, RowIdGenerator rowIds) {
     /** A writer for one batch of {@code table}'s source, as DML gets one for a statement. */
     TableWriter newTableWriter(TableDef table) {
-        return new TableWriter(table, rowIds, streams, barriers, catalog);
+        return new TableWriter(table, rowIds, streams, barriers, catalog, store);
     }
 }

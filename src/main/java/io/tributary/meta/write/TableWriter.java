@@ -13,6 +13,8 @@ import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Chunk;
@@ -39,6 +41,9 @@ public final class TableWriter implements AutoCloseable {
     private final StreamRuntime streams;
     private final BarrierManager barriers;
     private final Catalog catalog;
+    /** Where DO UPDATE reads the committed rows it resolves before taking the barrier lock. */
+    private final StateStore store;
+
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final List<Change> changes = new ArrayList<>();
     private long count;
@@ -75,7 +80,12 @@ public final class TableWriter implements AutoCloseable {
      * by a source for each batch).
      */
     public TableWriter(
-            TableDef table, RowIdGenerator rowIds, StreamRuntime streams, BarrierManager barriers, Catalog catalog) {
+            TableDef table,
+            RowIdGenerator rowIds,
+            StreamRuntime streams,
+            BarrierManager barriers,
+            Catalog catalog,
+            StateStore store) {
         if (table.isView()) {
             throw cannotChangeView(table.name());
         }
@@ -86,6 +96,7 @@ public final class TableWriter implements AutoCloseable {
         this.rowCodec = new RowCodec(table.columnTypes());
         this.pkTypes = table.primaryKeyTypes();
         this.rowIds = rowIds;
+        this.store = store;
     }
 
     /**
@@ -180,7 +191,11 @@ public final class TableWriter implements AutoCloseable {
             settled.sort(java.util.Comparator.comparingInt(positions::get));
         }
         changes.clear();
-        return barriers.stage(new StatementRows(settled, alongside));
+        StatementRows rows = new StatementRows(settled, alongside);
+        if (conflict != null && conflictUpdates) {
+            rows.resolveCommitted();
+        }
+        return barriers.stage(rows);
     }
 
     /**
@@ -211,6 +226,9 @@ public final class TableWriter implements AutoCloseable {
         }
     }
 
+    /** A DO UPDATE resolved before staging to leave the stored row as it is. */
+    private static final Object[] LEAVE = new Object[0];
+
     /** A statement's settled changes to the table, as one change of an epoch. */
     private final class StatementRows implements EpochChange {
         private final List<Change> settled;
@@ -219,6 +237,13 @@ public final class TableWriter implements AutoCloseable {
         private final int[] inserts;
 
         private final List<byte[]> newKeys = new ArrayList<>();
+        /**
+         * For DO UPDATE: per settled change, the committed row it was resolved against before
+         * staging (null: none) and the result ({@link #LEAVE} for leave as is); null when not resolved.
+         */
+        private byte[][] resolvedAgainst;
+
+        private Object[][] resolved;
 
         StatementRows(List<Change> settled, EpochChange alongside) {
             this.settled = settled;
@@ -271,8 +296,30 @@ public final class TableWriter implements AutoCloseable {
         }
 
         /**
+         * Runs DO UPDATE's expressions against the committed rows before the barrier lock is
+         * taken, so a large upsert does not hold up every writer and epoch while they run; staging
+         * then only re-resolves the keys whose rows changed meanwhile.
+         */
+        void resolveCommitted() {
+            resolvedAgainst = new byte[settled.size()][];
+            resolved = new Object[settled.size()][];
+            try (ReadView committed = store.latest()) {
+                for (int i = 0; i < settled.size(); i++) {
+                    byte[] old = committed.get(Keyspace.DATA, settled.get(i).key());
+                    if (old != null) {
+                        Object[] replacement = conflict.resolve(
+                                rowCodec.decode(old), settled.get(i).values());
+                        resolvedAgainst[i] = old;
+                        resolved[i] = replacement == null ? LEAVE : replacement;
+                    }
+                }
+            }
+        }
+
+        /**
          * Inserts the new keys and hands each stored key's row with its proposed one to the
-         * conflict action; everything is decided before anything is written or emitted.
+         * conflict action (unless it was resolved against that same row before); everything is
+         * decided before anything is written or emitted.
          */
         private void stageResolvingConflicts(WriteBuffer epoch) {
             List<byte[]> stored = epoch.getAll(
@@ -286,8 +333,10 @@ public final class TableWriter implements AutoCloseable {
                 if (old == null) {
                     effective.add(c);
                 } else {
-                    Object[] replacement = conflict.resolve(rowCodec.decode(old), c.values());
-                    if (replacement == null) {
+                    Object[] replacement = resolved != null && Arrays.equals(old, resolvedAgainst[i])
+                            ? resolved[i]
+                            : conflict.resolve(rowCodec.decode(old), c.values());
+                    if (replacement == null || replacement == LEAVE) {
                         continue;
                     }
                     checkNotNull(replacement);

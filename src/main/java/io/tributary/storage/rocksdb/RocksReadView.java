@@ -62,6 +62,25 @@ final class RocksReadView implements ReadView {
         }
     }
 
+    /** Keys per native batched read. */
+    private static final int MULTI_GET_CHUNK = 4096;
+
+    @Override
+    public List<byte[]> getAll(Keyspace keyspace, List<byte[]> keys) {
+        checkOpen();
+        ColumnFamilyHandle cf = handles.get(keyspace.ordinal());
+        List<byte[]> out = new java.util.ArrayList<>(keys.size());
+        try {
+            for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
+                List<byte[]> chunk = keys.subList(from, Math.min(keys.size(), from + MULTI_GET_CHUNK));
+                out.addAll(db.multiGetAsList(readOptions, java.util.Collections.nCopies(chunk.size(), cf), chunk));
+            }
+        } catch (RocksDBException e) {
+            throw RocksStateStore.storageError(e);
+        }
+        return out;
+    }
+
     @Override
     public KvIterator scan(Keyspace keyspace, byte[] from, byte[] toExclusive) {
         checkOpen();

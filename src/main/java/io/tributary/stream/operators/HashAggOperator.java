@@ -255,9 +255,14 @@ public final class HashAggOperator implements Operator {
                 }
             }
             ValueTable values = valueTables[c];
-            // a call that keeps its values sees a value only when it appears in or leaves the group
-            if (values != null && !values.change(g.key, value, sign)) {
-                continue;
+            if (values != null) {
+                if (sign > 0 && (call.kind() == AggKind.MIN || call.kind() == AggKind.MAX)) {
+                    // a value already present is within the extreme, so adding it again changes nothing
+                    values.addUncounted(g.key, value);
+                } else if (!values.change(g.key, value, sign)) {
+                    // a call that keeps its values sees a value only when it appears in or leaves the group
+                    continue;
+                }
             }
             Accumulator acc = g.accumulators[c];
             acc.add(value, sign);

@@ -5,9 +5,12 @@ import io.tributary.storage.ReadView;
 import io.tributary.stream.KeyOrder;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The non-null values one aggregate call has seen in each group, with their multiplicities: a
@@ -20,11 +23,29 @@ import java.util.List;
  * group holds. The stored value is the first representation seen of it ({@code 1.0} stays
  * {@code 1.0} when {@code 1.00} arrives), as the key alone cannot be decoded.
  *
+ * <p>MIN and MAX inserts may be {@link #addUncounted added uncounted}: their multiplicities are
+ * then brought up to date in one batched read of the committed state at the next other call (or
+ * flush), rather than one point read per insert, which dominated GROUP BY backfills.
+ *
  * <p>One actor thread only.
  */
 final class ValueTable {
     private final StateTable table;
     private final int groupWidth;
+    /** Occurrences added by {@link #addUncounted} and not yet counted into the table, by store key. */
+    private final Map<ByteBuffer, Uncounted> uncounted = new HashMap<>();
+
+    /** A (group key..., value) key, its value as first seen and how many occurrences await counting. */
+    private static final class Uncounted {
+        final Object[] key;
+        final Object value;
+        long count;
+
+        Uncounted(Object[] key, Object value) {
+            this.key = key;
+            this.value = value;
+        }
+    }
 
     ValueTable(int tableId, List<DataType> groupKeyTypes, DataType valueType, boolean descending, ReadView committed) {
         List<DataType> keyTypes = new ArrayList<>(groupKeyTypes);
@@ -45,6 +66,7 @@ final class ValueTable {
      * @throws IllegalStateException when removing a value the group does not hold
      */
     boolean change(Object[] groupKey, Object value, int sign) {
+        countUncounted();
         Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
         key[groupWidth] = value;
         Object[] stored = table.get(key);
@@ -61,8 +83,40 @@ final class ValueTable {
         return before == 0 || after == 0;
     }
 
+    /**
+     * Adds one occurrence of the non-null {@code value} to the group without reading the table, so
+     * without telling whether it is new: for MIN and MAX, whose current extreme already accounts
+     * for a value present in the group. Counted before any other call reads the table.
+     */
+    void addUncounted(Object[] groupKey, Object value) {
+        Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
+        key[groupWidth] = value;
+        uncounted.computeIfAbsent(ByteBuffer.wrap(table.storeKey(key)), k -> new Uncounted(key, value)).count++;
+    }
+
+    /** Counts every uncounted occurrence into the table, reading the keys' committed counts in one batch. */
+    private void countUncounted() {
+        if (uncounted.isEmpty()) {
+            return;
+        }
+        List<Uncounted> pending = new ArrayList<>(uncounted.values());
+        uncounted.clear();
+        List<Object[]> keys = new ArrayList<>(pending.size());
+        for (Uncounted u : pending) {
+            keys.add(u.key);
+        }
+        Object[][] stored = table.getAll(keys);
+        for (int i = 0; i < stored.length; i++) {
+            Uncounted u = pending.get(i);
+            Object[] s = stored[i];
+            long before = s == null ? 0 : (Long) s[1];
+            table.put(u.key, new Object[] {s == null ? u.value : s[0], before + u.count});
+        }
+    }
+
     /** The group's first value in this table's order (its MIN, or MAX when descending), or null when it holds none. */
     Object first(Object[] groupKey) {
+        countUncounted();
         try (StateTable.ValueIterator it = table.scan(groupKey)) {
             return it.hasNext() ? it.next()[0] : null;
         }
@@ -70,6 +124,7 @@ final class ValueTable {
 
     /** Hands every change since the last flush to the epoch's commit. */
     void flush(StateWrites writes) {
+        countUncounted();
         table.flush(writes);
     }
 }

@@ -260,6 +260,28 @@ class HashAggOperatorTest {
                 .expectRows(List.of("[7, 20, 34]"));
     }
 
+    /** MIN/MAX inserts are counted into the value table in batches; repeated values must keep their multiplicity. */
+    @Test
+    void extremesInsertedSeveralTimesLeaveOnlyWithTheirLastCopy() {
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.NUMERIC),
+                new int[] {0},
+                call(AggKind.MIN, 1, DataType.NUMERIC),
+                call(AggKind.MAX, 1, DataType.NUMERIC));
+        verify(node)
+                .insert(0, row(1, new BigDecimal("5.0")), row(1, new BigDecimal("5.00")), row(1, new BigDecimal("3")))
+                .insert(0, row(1, new BigDecimal("9")), row(1, new BigDecimal("9")), row(1, new BigDecimal("3.0")))
+                .delete(0, row(1, new BigDecimal("9")))
+                .delete(0, row(1, new BigDecimal("3")))
+                .expectRows(List.of("[1, 3, 9]"));
+        verify(node)
+                .insert(0, row(1, new BigDecimal("5.0")), row(1, new BigDecimal("5.00")), row(1, new BigDecimal("3")))
+                .insert(0, row(1, new BigDecimal("9")), row(1, new BigDecimal("9")))
+                .delete(0, row(1, new BigDecimal("9")), row(1, new BigDecimal("9")), row(1, new BigDecimal("3")))
+                .delete(0, row(1, new BigDecimal("5.00")))
+                .expectRows(List.of("[1, 5.0, 5.0]"));
+    }
+
     @Test
     void boolAndOrIgnoreNullsAndRetractExactly() {
         HashAggNode node = agg(
