@@ -1,11 +1,14 @@
 package io.tributary.meta.system;
 
+import io.tributary.catalog.TableDef;
+import io.tributary.meta.ddl.DdlController;
 import io.tributary.plan.ExchangeNode;
 import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.PlanPrinter;
 import io.tributary.plan.StreamNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A view's stream plan as a graph to draw: operators grouped into fragments (the parts between
@@ -29,6 +32,16 @@ public record PlanGraph(List<Node> nodes, List<Edge> edges, int fragmentCount) {
 
     /** @param exchange null within a fragment, else the exchange's distribution (e.g. {@code HASH[0]}) */
     public record Edge(int from, int to, String exchange) {}
+
+    /**
+     * The graph of the plan view {@code view} runs (planned again from its query), or empty when
+     * it is no longer a view.
+     *
+     * @throws io.tributary.common.TributaryException when its query no longer plans
+     */
+    public static Optional<PlanGraph> ofView(DdlController ddl, TableDef view) {
+        return ddl.viewPlan(view.name()).map(plan -> of(plan.root(), view.stateTableIds()));
+    }
 
     /**
      * Builds the graph of {@code root}.
