@@ -51,17 +51,14 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
         engineSets = new MetricSetMeters(db.metrics(), registry);
+        // a dozen fixed buckets, rather than Micrometer's ~70 percentile buckets, keep the scrape small
         commits = Timer.builder("tributary_epoch_commit")
                 .description("Time to commit an epoch: the streaming engine's barrier and the synced write")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(100_000))
-                .maximumExpectedValue(Duration.ofSeconds(30))
+                .serviceLevelObjectives(millis(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000))
                 .register(registry);
         barrierIntervals = Timer.builder("tributary_barrier_interval")
                 .description("Time between two durable epochs (configured: tributary_barrier_interval_configured)")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(100_000))
-                .maximumExpectedValue(Duration.ofSeconds(60))
+                .serviceLevelObjectives(millis(1, 10, 50, 100, 250, 500, 1000, 2000, 5000, 10000, 30000, 60000))
                 .register(registry);
         BarrierManager barriers = db.barriers();
         Gauge.builder("tributary_barrier_interval_configured", barriers, b -> b.intervalMillis() / 1000.0)
@@ -77,6 +74,14 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
                 .register(registry);
         barriers.addCommitListener(this);
         barriers.addCommitListener(epochLog);
+    }
+
+    private static Duration[] millis(long... ms) {
+        Duration[] out = new Duration[ms.length];
+        for (int i = 0; i < ms.length; i++) {
+            out[i] = Duration.ofMillis(ms[i]);
+        }
+        return out;
     }
 
     /** Builds the meters over {@code db} and starts listening to its commits. */
