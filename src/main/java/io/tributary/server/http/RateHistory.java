@@ -1,8 +1,6 @@
 package io.tributary.server.http;
 
 import io.tributary.meta.Database;
-import io.tributary.meta.ddl.JobInfo;
-import io.tributary.meta.ingest.SourceManager;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -15,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Rows/s over the last {@value #WINDOW_SECONDS} seconds, per backfill job and per source split,
  * for the dashboard's sparklines and charts: once a second it samples each one's committed row
- * count (the same counts {@code ddl_progress} and {@code source_progress} show) and keeps the
+ * count from the system tables {@code ddl_progress} and {@code source_progress} and keeps the
  * samples in a ring. Rates are taken over {@value #RATE_SPAN} samples, since counts move at
  * checkpoints and commits rather than smoothly. Its own daemon thread samples; HTTP requests read.
  */
@@ -81,14 +79,14 @@ final class RateHistory implements AutoCloseable {
     }
 
     synchronized void sample(long now) {
-        for (JobInfo job : db.ddl().jobs()) {
-            add(
-                    jobKey(job.id()),
-                    now,
-                    job.progress() == null ? 0 : job.progress().rowsDone());
+        for (Map<String, Object> job : SystemRows.of(db.systemTables().require("ddl_progress"))) {
+            add(jobKey(((Number) job.get("job_id")).intValue()), now, ((Number) job.get("rows_done")).longValue());
         }
-        for (SourceManager.SplitProgress p : db.sources().progress()) {
-            add(splitKey(p.table(), p.split()), now, p.rowsIngested());
+        for (Map<String, Object> split : SystemRows.of(db.systemTables().require("source_progress"))) {
+            add(
+                    splitKey((String) split.get("table_name"), (String) split.get("split")),
+                    now,
+                    ((Number) split.get("rows_ingested")).longValue());
         }
         // a job or split gone for a whole window has nothing left to show
         for (Iterator<Samples> it = series.values().iterator(); it.hasNext(); ) {
