@@ -17,10 +17,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -65,9 +66,23 @@ class DashboardBrowserTest {
                 StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /**
+     * The job's progress as its bar shows it, read in one script: the page rebuilds its rows at
+     * every poll, so an element found in one call may be gone by the next. -1 while no bar shows.
+     */
     private static double progress(WebDriver driver) {
-        return Double.parseDouble(
-                driver.findElement(By.cssSelector("#jobs .progress-fill")).getDomAttribute("data-progress"));
+        Object p = ((JavascriptExecutor) driver)
+                .executeScript("const e = document.querySelector('#jobs .progress-fill');"
+                        + " return e ? e.dataset.progress : null;");
+        return p == null ? -1 : Double.parseDouble(p.toString());
+    }
+
+    /** Clicks what {@code selector} finds, again if the poll replaced it in between. */
+    private static void click(WebDriverWait wait, String selector) {
+        wait.until(d -> {
+            d.findElement(By.cssSelector(selector)).click();
+            return true;
+        });
     }
 
     @Test
@@ -88,7 +103,7 @@ class DashboardBrowserTest {
             try (Connection c = f.connect();
                     Statement st = c.createStatement()) {
                 st.execute("SET background_ddl = true");
-                st.execute("SET backfill_rate_limit = 400");
+                st.execute("SET backfill_rate_limit = 250");
                 st.execute("CREATE MATERIALIZED VIEW big_orders AS SELECT o.id, o.amount, b.n FROM orders o"
                         + " JOIN by_customer b ON o.customer = b.customer WHERE o.amount > 10");
                 try (ResultSet rs = st.executeQuery("SELECT job_id FROM tributary_catalog.ddl_progress")) {
@@ -99,11 +114,11 @@ class DashboardBrowserTest {
             WebDriver driver = browser();
             try {
                 WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60));
+                wait.ignoring(StaleElementReferenceException.class);
                 driver.get(f.url("/"));
                 wait.until(ExpectedConditions.presenceOfElementLocated(
                         By.cssSelector("#jobs tr[data-job-id='" + jobId + "']")));
-                wait.until(d -> progress(d) > 0);
-                double first = progress(driver);
+                double first = wait.until(d -> progress(d) > 0 ? progress(d) : null);
                 // the bar moves as the page polls, with no reload
                 wait.until(d -> progress(d) > first);
                 assertTrue(progress(driver) < 100);
@@ -118,8 +133,7 @@ class DashboardBrowserTest {
                         !d.findElement(By.cssSelector("#jobs .rate")).getText().equals("–"));
                 screenshot(driver, "dashboard-backfill.png");
 
-                WebElement cancel = driver.findElement(By.cssSelector("button.cancel[data-job-id='" + jobId + "']"));
-                cancel.click();
+                click(wait, "button.cancel[data-job-id='" + jobId + "']");
                 wait.until(ExpectedConditions.alertIsPresent()).accept();
                 wait.until(ExpectedConditions.invisibilityOfElementLocated(
                         By.cssSelector("#jobs tr[data-job-id='" + jobId + "']")));
