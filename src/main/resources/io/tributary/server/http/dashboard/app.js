@@ -80,22 +80,49 @@ async function cancelJob(id, view) {
   poll();
 }
 
+/**
+ * Rows are kept per job and updated in place, so a Cancel button under the pointer is never
+ * swapped out by the next poll halfway through a click.
+ */
+const jobRows = new Map();
+
+function jobRow(j) {
+  const fill = el('div', { class: 'progress-fill' });
+  const text = el('span', { class: 'progress-text' });
+  const cancel = el('button', { class: 'cancel', 'data-job-id': j.job_id }, 'Cancel');
+  cancel.addEventListener('click', () => cancelJob(j.job_id, j.view_name));
+  const cells = {
+    phase: el('td', { class: 'phase' }), rate: el('td', { class: 'rate' }), spark: el('td'), eta: el('td'),
+  };
+  const tr = el('tr', { 'data-job-id': j.job_id },
+    el('td', {}, j.job_id), el('td', {}, j.view_name), cells.phase,
+    el('td', {}, el('div', { class: 'progress' }, fill, text)), cells.rate, cells.spark, cells.eta, el('td', {}, cancel));
+  return { tr, fill, text, cells };
+}
+
 function renderJobs(data) {
   const body = document.querySelector('#jobs tbody');
-  body.replaceChildren();
+  const seen = new Set();
   for (const j of data.jobs) {
+    seen.add(j.job_id);
+    let row = jobRows.get(j.job_id);
+    if (!row) {
+      row = jobRow(j);
+      jobRows.set(j.job_id, row);
+      body.append(row.tr);
+    }
     const pct = Number(j.progress);
     const expected = j.rows_expected == null ? '?' : j.rows_expected;
-    const fill = el('div', { class: 'progress-fill', style: 'width:' + pct + '%', 'data-progress': pct });
-    const bar = el('div', { class: 'progress' }, fill,
-      el('span', { class: 'progress-text' }, pct.toFixed(2) + '% (' + j.rows_done + '/' + expected + ')'));
-    const rate = j.recent_rows_per_second >= 0 ? j.recent_rows_per_second : j.rows_per_second;
-    const cancel = el('button', { class: 'cancel', 'data-job-id': j.job_id }, 'Cancel');
-    cancel.addEventListener('click', () => cancelJob(j.job_id, j.view_name));
-    body.append(el('tr', { 'data-job-id': j.job_id },
-      el('td', {}, j.job_id), el('td', {}, j.view_name), el('td', { class: 'phase' }, j.phase),
-      el('td', {}, bar), el('td', { class: 'rate' }, fmtRate(rate)), el('td', {}, sparkline(j.rate_history)),
-      el('td', {}, fmtEta(j.eta)), el('td', {}, cancel)));
+    row.fill.style.width = pct + '%';
+    row.fill.dataset.progress = pct;
+    row.text.textContent = pct.toFixed(2) + '% (' + j.rows_done + '/' + expected + ')';
+    row.cells.phase.textContent = j.phase;
+    row.cells.rate.textContent = fmtRate(j.recent_rows_per_second >= 0 ? j.recent_rows_per_second : j.rows_per_second);
+    row.cells.spark.replaceChildren(sparkline(j.rate_history));
+    row.cells.eta.textContent = fmtEta(j.eta);
+  }
+  for (const [id, row] of jobRows) {
+    if (!seen.has(id)) { row.tr.remove(); jobRows.delete(id); }
   }
   document.getElementById('jobs-empty').hidden = data.jobs.length > 0;
 }
@@ -142,7 +169,12 @@ function renderSinks(data) {
 
 // ------------------------------------------------------------------ views and plans
 
+let viewsShown = '';
+
 function renderViews(data) {
+  const key = JSON.stringify(data) + '|' + selectedView;
+  if (key === viewsShown) return; // unchanged: keep the rows a click may be landing on
+  viewsShown = key;
   const body = document.querySelector('#views tbody');
   body.replaceChildren();
   for (const v of data.views) {
