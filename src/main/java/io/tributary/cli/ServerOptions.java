@@ -9,6 +9,13 @@ final class ServerOptions {
     int port;
 
     @Option(
+            names = "--http-port",
+            defaultValue = "4567",
+            description =
+                    "Port of the dashboard, /metrics and /api on the --listen address; 0 turns it off (default: ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Option(
             names = "--listen",
             defaultValue = "127.0.0.1",
             description = "Address to listen on (default: ${DEFAULT-VALUE}).")

@@ -2,10 +2,15 @@ package io.tributary.cli;
 
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
+import io.tributary.server.http.DashboardServer;
+import io.tributary.server.http.EngineMeters;
 import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.pgwire.ScramCredentials;
+import io.tributary.server.pgwire.StatementObserver;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.server.session.QueryLimits;
 import io.tributary.sql.calcite.CalciteViewPlanner;
+import java.security.SecureRandom;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -46,10 +51,22 @@ final class ServerRunner {
             return 1;
         }
         db.ddl().setMaxBackfillJobs(options.maxBackfillJobs);
-        PgServer server = new PgServer(options.listen, options.port, new EngineSessionFactory(db, limits), password);
+        // derived once: pgwire checks SCRAM proofs and the HTTP side Basic passwords against it
+        ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, new SecureRandom());
+        EngineSessionFactory sessions = new EngineSessionFactory(db, limits);
+        EngineMeters meters = options.httpPort == 0 ? null : EngineMeters.bind(db);
+        PgServer server = new PgServer(
+                options.listen, options.port, sessions, credentials, meters == null ? StatementObserver.NONE : meters);
+        DashboardServer http = meters == null
+                ? null
+                : new DashboardServer(options.listen, options.httpPort, db, sessions, credentials, meters);
         try {
             server.start();
+            if (http != null) {
+                http.start();
+            }
         } catch (IllegalStateException e) {
+            server.close();
             db.close();
             System.err.println(e.getMessage());
             return 1;
@@ -58,6 +75,10 @@ final class ServerRunner {
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
+                            if (http != null) {
+                                http.close();
+                                meters.close();
+                            }
                             server.close();
                             db.close();
                             stopped.countDown();
@@ -69,6 +90,9 @@ final class ServerRunner {
                 + options.dataDir.toAbsolutePath().normalize() + ")");
         System.out.println("Connect with:  psql -h " + host + " -p " + server.port() + " -U root -d dev");
         System.out.println("          or:  jdbc:postgresql://" + host + ":" + server.port() + "/dev?user=root");
+        if (http != null) {
+            System.out.println("Dashboard:     http://" + host + ":" + http.port() + "/  (metrics at /metrics)");
+        }
         System.out.flush();
         stopped.await();
         return 0;

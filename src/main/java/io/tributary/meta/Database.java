@@ -4,6 +4,7 @@ import io.tributary.batch.SnapshotSource;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
+import io.tributary.common.metrics.MetricSets;
 import io.tributary.connector.BuiltinConnectors;
 import io.tributary.connector.Connectors;
 import io.tributary.meta.ddl.CatalogService;
@@ -11,6 +12,7 @@ import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.ingest.SourceEngine;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.system.EngineMetrics;
 import io.tributary.meta.system.SystemTablesOfEngine;
 import io.tributary.meta.write.RowIdGenerator;
 import io.tributary.meta.write.Sequences;
@@ -45,6 +47,7 @@ public final class Database implements AutoCloseable {
     private final SourceManager sources;
     private final DdlController ddl;
     private final SystemTables systemTables = new SystemTables();
+    private final MetricSets metrics = new MetricSets();
 
     private Database(
             StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
@@ -61,6 +64,7 @@ public final class Database implements AutoCloseable {
                 catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources);
         ddl.recoverViews();
         SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources);
+        EngineMetrics.register(metrics, catalogService.catalog(), ddl, sources, store);
         barriers.start();
         sources.recover();
     }
@@ -95,6 +99,22 @@ public final class Database implements AutoCloseable {
      */
     public SystemTables systemTables() {
         return systemTables;
+    }
+
+    /**
+     * The metric sets of this instance, for {@code /metrics} and the dashboard; parts of the engine
+     * (and sinks) register theirs here. Any thread.
+     */
+    public MetricSets metrics() {
+        return metrics;
+    }
+
+    /**
+     * Roughly how many bytes a relation's or state table's rows take in the store (files and
+     * memtables); 0 when empty or unknown. Any thread, cheap.
+     */
+    public long approximateBytes(int tableId) {
+        return store.approximateBytes(tableId);
     }
 
     /** Executes every CREATE, DROP and ALTER, and steers view creation jobs; any thread. */

@@ -87,6 +87,16 @@ public final class PlanPrinter {
         }
     }
 
+    /**
+     * One operator as EXPLAIN prints it, e.g. {@code StreamFilter { condition: ... }}, without
+     * stream key, distribution or state tables; for drawing a plan node by node.
+     *
+     * @throws IllegalStateException for an {@link ExchangeNode}, which is an edge between fragments
+     */
+    public static String operatorText(StreamNode node) {
+        return operator(node) + " }";
+    }
+
     private static String operator(StreamNode node) {
         if (node instanceof SourceNode s) {
             return "StreamSource { relation: " + s.relationName() + ", columns: " + names(s.fields());

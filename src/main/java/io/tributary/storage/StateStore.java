@@ -84,6 +84,20 @@ public interface StateStore extends AutoCloseable {
     /** The names of the current pins, sorted. Any thread. */
     List<String> pinned();
 
+    /** The engine's statistics as of now, for monitoring; any thread, cheap (no I/O). */
+    default StoreStats stats() {
+        return StoreStats.NONE;
+    }
+
+    /**
+     * Roughly how many bytes the rows of relation or state table {@code tableId} take, in files
+     * and memtables: an estimate from the engine's index, without reading the rows. Any thread;
+     * 0 for an empty or unknown table, or a store that cannot estimate.
+     */
+    default long approximateBytes(int tableId) {
+        return 0;
+    }
+
     @Override
     void close();
 }

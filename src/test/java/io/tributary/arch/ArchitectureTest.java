@@ -39,6 +39,16 @@ class ArchitectureTest {
             Map.entry("ddl", Set.of("ingest", "epoch")),
             Map.entry("system", Set.of("ddl", "ingest")));
 
+    /**
+     * The roles inside server and the other roles each may use: sessions know no protocol; the
+     * HTTP side (dashboard, /metrics, API) shares pgwire's password verifier and statement
+     * observer and runs statements through sessions, and neither of the others knows it.
+     */
+    private static final Map<String, Set<String>> SERVER_ROLES = Map.ofEntries(
+            Map.entry("session", Set.of()),
+            Map.entry("pgwire", Set.of("session")),
+            Map.entry("http", Set.of("pgwire", "session")));
+
     private static JavaClasses classes;
 
     @BeforeAll
@@ -101,6 +111,37 @@ class ArchitectureTest {
                     .because("the database wires the roles; no role depends on it")
                     .check(classes);
         }
+    }
+
+    @Test
+    void serverRolesUseOnlyTheirDirections() {
+        for (Map.Entry<String, Set<String>> e : SERVER_ROLES.entrySet()) {
+            for (String other : SERVER_ROLES.keySet()) {
+                if (other.equals(e.getKey()) || e.getValue().contains(other)) {
+                    continue;
+                }
+                noClasses()
+                        .that()
+                        .resideInAPackage(ROOT + "server." + e.getKey() + "..")
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAPackage(ROOT + "server." + other + "..")
+                        .because("server." + e.getKey() + " may use only " + e.getValue() + " of server's roles")
+                        .check(classes);
+            }
+        }
+    }
+
+    @Test
+    void metricsLibrariesAndHttpCodecOnlyInServerHttp() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(ROOT + "server.http..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.micrometer..", "io.prometheus..", "io.netty.handler.codec.http..")
+                .because("the engine reports through common.metrics.MetricSet and listeners, never a metrics library")
+                .check(classes);
     }
 
     @Test

@@ -72,6 +72,8 @@ final class ServerProcess implements AutoCloseable {
                 "playground",
                 "--port",
                 "0",
+                "--http-port",
+                "0", // off: concurrent servers would share the default HTTP port
                 "--data-dir",
                 dataDir.toString(),
                 "--barrier-interval-ms",

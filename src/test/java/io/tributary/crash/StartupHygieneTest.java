@@ -30,7 +30,7 @@ class StartupHygieneTest {
     @Test
     void secondServerOnTheSameDataDirectoryExplainsInOneLine(@TempDir Path dir) throws Exception {
         try (ServerProcess first = ServerProcess.start(dir, 100)) {
-            Result second = run("playground", "--port", "0", "--data-dir", dir.toString());
+            Result second = run("playground", "--port", "0", "--http-port", "0", "--data-dir", dir.toString());
             assertEquals(1, second.exitCode(), second.output());
             assertNoTrace(second.output());
             List<String> errors = second.lines().stream()
@@ -45,7 +45,8 @@ class StartupHygieneTest {
     void portInUseNamesTheReasonOnce(@TempDir Path dir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
-            Result r = run("playground", "--port", Integer.toString(port), "--data-dir", dir.toString());
+            Result r = run(
+                    "playground", "--port", Integer.toString(port), "--http-port", "0", "--data-dir", dir.toString());
             assertEquals(1, r.exitCode(), r.output());
             assertNoTrace(r.output());
             String expected = "cannot listen on 127.0.0.1:" + port + ": Address already in use";

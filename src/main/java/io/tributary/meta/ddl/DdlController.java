@@ -11,11 +11,13 @@ import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -319,6 +321,11 @@ public final class DdlController {
     /** The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing. */
     public List<String> explain(String name, String query) {
         return views.explain(name, query);
+    }
+
+    /** The stream plan view {@code name} runs, for drawing it; empty when there is no such view. See {@link ViewDdl#plan}. */
+    public Optional<ViewPlan> viewPlan(String name) {
+        return views.plan(name);
     }
 
     /**

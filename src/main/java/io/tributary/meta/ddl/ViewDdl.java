@@ -341,6 +341,15 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     }
 
     /**
+     * The stream plan materialized view {@code name} runs, planned again from its query as at
+     * restart (with its own relation id, so it numbers state tables as the view stores them), or
+     * empty when there is no such view. Creates nothing; any thread.
+     */
+    Optional<ViewPlan> plan(String name) {
+        return catalog().table(name).filter(TableDef::isView).map(v -> planner.plan(v.query(), v.id(), v.name()));
+    }
+
+    /**
      * Drops a table or materialized view with its rows and state; with {@code cascade} also every
      * view depending on it (transitively), reported to {@code notices} as PostgreSQL does.
      *

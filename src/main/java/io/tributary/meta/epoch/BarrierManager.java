@@ -7,6 +7,7 @@ import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -53,6 +54,10 @@ public final class BarrierManager implements AutoCloseable {
     private EpochParticipant participant = EpochParticipant.NONE;
     /** Why the barrier thread died, if it did. */
     private String fatal;
+    /** Told of every durable epoch; see {@link #addCommitListener}. */
+    private final List<CommitListener> commitListeners = new CopyOnWriteArrayList<>();
+    /** When the last epoch became durable ({@link System#nanoTime()}), 0 before the first. */
+    private volatile long lastCommitNanos;
 
     public BarrierManager(StateStore store, long intervalMs) {
         this.store = store;
@@ -80,6 +85,40 @@ public final class BarrierManager implements AutoCloseable {
 
         /** The epoch was discarded: drop in-memory state derived from it (after the failure hooks ran). */
         void afterFailedCommit();
+    }
+
+    /**
+     * Hears of every epoch that became durable, for monitoring. Called on the committing thread
+     * with the barrier lock held, after the epoch's hooks ran: it must only record (no I/O, no
+     * locks, no waiting), or every writer waits with it.
+     */
+    public interface CommitListener {
+        /**
+         * @param epoch the epoch now durable
+         * @param commitNanos how long the commit took: the streaming engine's barrier plus the synced write
+         * @param sinceLastCommitNanos the time since the previous durable epoch (the actual barrier
+         *     interval), or -1 for the first epoch since start
+         */
+        void committed(long epoch, long commitNanos, long sinceLastCommitNanos);
+    }
+
+    /** Adds a listener of durable epochs; any thread, takes effect from the next commit. */
+    public void addCommitListener(CommitListener listener) {
+        commitListeners.add(listener);
+    }
+
+    /** The configured epoch length, {@code --barrier-interval-ms}. */
+    public long intervalMillis() {
+        return intervalMs;
+    }
+
+    /**
+     * How long ago the last epoch became durable, in nanoseconds; -1 before the first. With no
+     * statement waiting this stays under the interval plus one commit; more means the barrier is late.
+     */
+    public long nanosSinceLastCommit() {
+        long last = lastCommitNanos;
+        return last == 0 ? -1 : System.nanoTime() - last;
     }
 
     /** Sets the commit participant; called once, before {@link #start()}. */
@@ -252,8 +291,10 @@ public final class BarrierManager implements AutoCloseable {
         open = store.newWriteBuffer();
         openTicket++;
         boolean durable = false;
+        long epoch = 0;
+        long started = System.nanoTime();
         try {
-            long epoch = Epoch.next(store.committedEpoch(), System.currentTimeMillis());
+            epoch = Epoch.next(store.committedEpoch(), System.currentTimeMillis());
             participant.beforeCommit(epoch, buffer);
             store.commit(epoch, buffer);
             durable = true;
@@ -275,7 +316,9 @@ public final class BarrierManager implements AutoCloseable {
                 LOG.error("an epoch " + (durable ? "commit" : "failure") + " hook failed", e);
             }
         }
-        if (!durable) {
+        if (durable) {
+            tellListeners(epoch, started);
+        } else {
             try {
                 participant.afterFailedCommit();
             } catch (RuntimeException e) {
@@ -284,6 +327,19 @@ public final class BarrierManager implements AutoCloseable {
         }
         committedTicket = ticket;
         committed.signalAll();
+    }
+
+    private void tellListeners(long epoch, long started) {
+        long now = System.nanoTime();
+        long previous = lastCommitNanos;
+        lastCommitNanos = now;
+        for (CommitListener listener : commitListeners) {
+            try {
+                listener.committed(epoch, now - started, previous == 0 ? -1 : now - previous);
+            } catch (RuntimeException e) {
+                LOG.error("a commit listener failed", e);
+            }
+        }
     }
 
     /** Commits what is staged and stops the barrier thread. */

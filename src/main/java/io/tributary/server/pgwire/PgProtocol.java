@@ -68,6 +68,8 @@ final class PgProtocol {
     private Iterator<String> pendingStatements;
 
     private CopyInSink copySink;
+    /** When the statement running now started executing ({@link System#nanoTime()}), for its latency. */
+    private long statementStart;
 
     PgProtocol(PgServerContext server, PgChannelWriter out) {
         this.server = server;
@@ -99,7 +101,9 @@ final class PgProtocol {
             return;
         }
         abortCopy(String.valueOf(t.getMessage()));
-        out.write(PgBackendMessages.errorResponse(out.alloc(), PgErrorFields.of(t, "ERROR")));
+        PgErrorFields error = PgErrorFields.of(t, "ERROR");
+        out.write(PgBackendMessages.errorResponse(out.alloc(), error));
+        server.observer().failed(error.sqlState());
         if (type == 'Q' || pendingStatements != null) {
             pendingStatements = null;
             readyForQuery();
@@ -257,6 +261,7 @@ final class PgProtocol {
     /** Runs the remaining simple-query statements; returns early when one starts a COPY. */
     private void runPendingStatements() {
         while (pendingStatements.hasNext()) {
+            statementStart = System.nanoTime();
             PreparedStatement statement = session.prepare(pendingStatements.next(), List.of());
             StatementResult result;
             try {
@@ -270,10 +275,10 @@ final class PgProtocol {
                 out.write(PgBackendMessages.rowDescription(out.alloc(), rows.columns(), formats));
                 try (RowCursor cursor = rows.cursor()) {
                     long n = streamRows(rows.columns(), formats, cursor, 0);
-                    out.write(PgBackendMessages.commandComplete(out.alloc(), rows.completionTag(n)));
+                    complete(rows.completionTag(n));
                 }
             } else if (result instanceof StatementResult.Command command) {
-                out.write(PgBackendMessages.commandComplete(out.alloc(), command.tag()));
+                complete(command.tag());
             } else if (result instanceof StatementResult.CopyIn copyIn) {
                 startCopy(copyIn.sink());
                 return;
@@ -442,7 +447,7 @@ final class PgProtocol {
                     streamRows(portal.columns(), portal.formats(), portal.cursor(), Math.max(maxRows, 0)));
             if (portal.cursor().exhausted() || maxRows <= 0) {
                 String tag = portal.completionTag(n);
-                out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
+                complete(tag);
                 portal.complete(portal.rowsTag() != null ? tag : "SELECT 0");
                 sendChangedParameters();
             } else {
@@ -457,13 +462,14 @@ final class PgProtocol {
 
     /** Executes the portal's statement; returns true when it produced rows to stream. */
     private boolean start(PgPortal portal) {
+        statementStart = System.nanoTime();
         StatementResult result = session.execute(portal.statement().prepared(), portal.params());
         if (result instanceof StatementResult.Rows rows) {
             portal.startRows(rows.columns(), rows.cursor(), rows.tag());
             return true;
         }
         if (result instanceof StatementResult.Command command) {
-            out.write(PgBackendMessages.commandComplete(out.alloc(), command.tag()));
+            complete(command.tag());
             portal.complete(command.tag());
             sendChangedParameters();
         } else if (result instanceof StatementResult.CopyIn copyIn) {
@@ -471,6 +477,12 @@ final class PgProtocol {
             startCopy(copyIn.sink());
         }
         return false;
+    }
+
+    /** Writes the CommandComplete of the statement running now and tells the observer. */
+    private void complete(String tag) {
+        out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
+        server.observer().completed(StatementObserver.kindOf(tag), System.nanoTime() - statementStart);
     }
 
     /** Close 'C': {@code byte 'S' or 'P', cstring name}. Closing a nonexistent object is not an error. */
@@ -528,7 +540,7 @@ final class PgProtocol {
             case 'c' -> {
                 CopyInSink sink = copySink;
                 endCopy();
-                out.write(PgBackendMessages.commandComplete(out.alloc(), sink.finish()));
+                complete(sink.finish());
                 sendChangedParameters();
                 if (pendingStatements != null) {
                     runPendingStatements();

@@ -48,11 +48,30 @@ public final class PgServer implements AutoCloseable {
      * @param password the password clients must prove with SCRAM-SHA-256, or null to trust everyone
      */
     public PgServer(String host, int port, SessionFactory sessionFactory, String password) {
+        this(
+                host,
+                port,
+                sessionFactory,
+                password == null ? null : ScramCredentials.derive(password, new SecureRandom()),
+                StatementObserver.NONE);
+    }
+
+    /**
+     * @param credentials the SCRAM secret clients must prove, or null to trust everyone; the
+     *     server's HTTP side checks passwords against the same one
+     * @param observer hears how every statement ended (metrics)
+     */
+    public PgServer(
+            String host,
+            int port,
+            SessionFactory sessionFactory,
+            ScramCredentials credentials,
+            StatementObserver observer) {
         this.host = host;
         this.requestedPort = port;
         SecureRandom random = new SecureRandom();
-        ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, random);
-        this.context = new PgServerContext(sessionFactory, credentials, new PgBackendRegistry(random), random);
+        this.context =
+                new PgServerContext(sessionFactory, credentials, new PgBackendRegistry(random), random, observer);
     }
 
     /**

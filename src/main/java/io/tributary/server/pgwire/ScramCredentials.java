@@ -13,8 +13,12 @@ import javax.crypto.spec.SecretKeySpec;
  * The server side of a SCRAM-SHA-256 secret (RFC 5802/7677), what PostgreSQL stores in
  * {@code pg_authid}: salt, iteration count, StoredKey and ServerKey. Derived once from the configured
  * password so that connections do not repeat the expensive PBKDF2. Immutable and thread-safe.
+ *
+ * <p>The server derives it once and shares it between pgwire (SCRAM) and the HTTP side (Basic),
+ * which checks a password with {@link #verifies} against the same verifier, so the plain password
+ * need not be kept.
  */
-record ScramCredentials(byte[] salt, int iterations, byte[] storedKey, byte[] serverKey) {
+public record ScramCredentials(byte[] salt, int iterations, byte[] storedKey, byte[] serverKey) {
     /** PostgreSQL's default {@code scram_iterations}. */
     static final int DEFAULT_ITERATIONS = 4096;
 
@@ -22,7 +26,7 @@ record ScramCredentials(byte[] salt, int iterations, byte[] storedKey, byte[] se
      * Derives credentials with a fresh random salt. The password is used as given: SASLprep
      * normalisation is not applied, which only matters for non-ASCII passwords.
      */
-    static ScramCredentials derive(String password, SecureRandom random) {
+    public static ScramCredentials derive(String password, SecureRandom random) {
         byte[] salt = new byte[16];
         random.nextBytes(salt);
         try {
@@ -33,6 +37,24 @@ record ScramCredentials(byte[] salt, int iterations, byte[] storedKey, byte[] se
             byte[] clientKey = hmac(saltedPassword, "Client Key");
             byte[] storedKey = MessageDigest.getInstance("SHA-256").digest(clientKey);
             return new ScramCredentials(salt, DEFAULT_ITERATIONS, storedKey, hmac(saltedPassword, "Server Key"));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("JDK lacks SCRAM-SHA-256 primitives", e);
+        }
+    }
+
+    /**
+     * Whether {@code password} is the one these credentials were derived from: its salted hash
+     * gives the same StoredKey, as the server checks a SCRAM proof. Costs one PBKDF2 of
+     * {@link #iterations()} rounds (a few milliseconds); compares in constant time. Any thread.
+     */
+    public boolean verifies(String password) {
+        try {
+            PBEKeySpec spec = new PBEKeySpec(password.toCharArray(), salt, iterations, 256);
+            byte[] saltedPassword = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
+                    .generateSecret(spec)
+                    .getEncoded();
+            byte[] candidate = MessageDigest.getInstance("SHA-256").digest(hmac(saltedPassword, "Client Key"));
+            return MessageDigest.isEqual(candidate, storedKey);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("JDK lacks SCRAM-SHA-256 primitives", e);
         }

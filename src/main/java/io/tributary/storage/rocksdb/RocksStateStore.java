@@ -6,6 +6,8 @@ import io.tributary.storage.Keyspace;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
+import io.tributary.storage.StoreStats;
+import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -27,9 +31,15 @@ import org.rocksdb.FlushOptions;
 import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.Range;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.SizeApproximationFlag;
+import org.rocksdb.Slice;
 import org.rocksdb.SstFileWriter;
+import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -49,6 +59,9 @@ public final class RocksStateStore implements StateStore {
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions cfOptions;
     private final LRUCache blockCache;
+    /** At RocksDB's default level (no detailed timers); read for its tickers. */
+    private final Statistics statistics;
+
     private final List<ColumnFamilyHandle> handles = new ArrayList<>();
     private final WriteOptions syncWrite;
     private final RocksPins pins;
@@ -63,6 +76,7 @@ public final class RocksStateStore implements StateStore {
             DBOptions dbOptions,
             ColumnFamilyOptions cfOptions,
             LRUCache cache,
+            Statistics statistics,
             List<ColumnFamilyHandle> handles,
             RocksPins pins,
             Path ingestDirectory) {
@@ -72,6 +86,7 @@ public final class RocksStateStore implements StateStore {
         this.dbOptions = dbOptions;
         this.cfOptions = cfOptions;
         this.blockCache = cache;
+        this.statistics = statistics;
         this.handles.addAll(handles);
         this.syncWrite = new WriteOptions().setSync(true);
         byte[] epoch = get(Keyspace.CATALOG, COMMITTED_EPOCH_KEY);
@@ -94,7 +109,10 @@ public final class RocksStateStore implements StateStore {
                     // stalling the commit on a flush halfway through
                     .setWriteBufferSize(128L << 20)
                     .setMaxWriteBufferNumber(4);
+            Statistics statistics = new Statistics();
+            statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
             DBOptions dbOptions = new DBOptions()
+                    .setStatistics(statistics)
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
                     .setMaxBackgroundJobs(2);
@@ -102,7 +120,8 @@ public final class RocksStateStore implements StateStore {
             // column families added since a store was created (the change log) are created on open
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors(cfOptions), handles);
-            return new RocksStateStore(db, dbOptions, cfOptions, cache, handles, pins, emptyIngestDirectory(dir));
+            return new RocksStateStore(
+                    db, dbOptions, cfOptions, cache, statistics, handles, pins, emptyIngestDirectory(dir));
         } catch (RocksDBException e) {
             if (String.valueOf(e.getMessage()).contains("lock file")) {
                 // RocksDB holds an exclusive lock on its directory while open
@@ -290,6 +309,15 @@ public final class RocksStateStore implements StateStore {
 
     @Override
     public synchronized void close() {
+        monitoring.writeLock().lock();
+        try {
+            closeNative();
+        } finally {
+            monitoring.writeLock().unlock();
+        }
+    }
+
+    private void closeNative() {
         pins.close();
         for (ColumnFamilyHandle h : handles) {
             h.close();
@@ -299,5 +327,65 @@ public final class RocksStateStore implements StateStore {
         dbOptions.close();
         cfOptions.close();
         blockCache.close();
+        statistics.close();
+        closed = true;
+    }
+
+    /**
+     * Monitoring reads hold it shared, {@link #close()} exclusively: they never wait for a commit
+     * (which holds this object's monitor) and never touch freed native objects.
+     */
+    private final ReadWriteLock monitoring = new ReentrantReadWriteLock();
+    /** Set by {@link #close()} under {@link #monitoring}'s write lock. */
+    private boolean closed;
+
+    /** Sums the column families' properties and reads the tickers. */
+    @Override
+    public StoreStats stats() {
+        monitoring.readLock().lock();
+        try {
+            if (closed) {
+                return StoreStats.NONE;
+            }
+            long pending = 0;
+            long memtables = 0;
+            boolean stopped = false;
+            for (ColumnFamilyHandle h : handles) {
+                pending += db.getLongProperty(h, "rocksdb.estimate-pending-compaction-bytes");
+                memtables += db.getLongProperty(h, "rocksdb.cur-size-all-mem-tables");
+                stopped |= db.getLongProperty(h, "rocksdb.is-write-stopped") != 0;
+            }
+            return new StoreStats(
+                    statistics.getTickerCount(TickerType.STALL_MICROS),
+                    stopped,
+                    pending,
+                    memtables,
+                    statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT),
+                    statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS),
+                    blockCache.getUsage());
+        } catch (RocksDBException e) {
+            throw storageError(e);
+        } finally {
+            monitoring.readLock().unlock();
+        }
+    }
+
+    @Override
+    public long approximateBytes(int tableId) {
+        monitoring.readLock().lock();
+        try (Slice start = new Slice(TableKeys.tableStart(tableId));
+                Slice end = new Slice(TableKeys.tableEnd(tableId))) {
+            if (closed) {
+                return 0;
+            }
+            long[] sizes = db.getApproximateSizes(
+                    handle(Keyspace.DATA),
+                    List.of(new Range(start, end)),
+                    SizeApproximationFlag.INCLUDE_FILES,
+                    SizeApproximationFlag.INCLUDE_MEMTABLES);
+            return sizes[0];
+        } finally {
+            monitoring.readLock().unlock();
+        }
     }
 }

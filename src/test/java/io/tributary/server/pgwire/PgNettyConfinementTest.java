@@ -7,7 +7,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** Netty is an implementation detail of the wire protocol and must not leak out of this package. */
+/**
+ * Netty is an implementation detail of the wire protocols and must not leak out of them: this
+ * package (pgwire) and the HTTP listener ({@code server.http}).
+ */
 class PgNettyConfinementTest {
     @Test
     void onlyPgwireUsesNetty() {
@@ -16,7 +19,7 @@ class PgNettyConfinementTest {
                 .importPackages("io.tributary");
         noClasses()
                 .that()
-                .resideOutsideOfPackage("io.tributary.server.pgwire")
+                .resideOutsideOfPackages("io.tributary.server.pgwire", "io.tributary.server.http")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.netty..")

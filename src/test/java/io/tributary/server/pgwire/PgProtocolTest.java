@@ -40,7 +40,8 @@ class PgProtocolTest {
                 PgFakeSession.factory(sessions, new CountDownLatch(1)),
                 credentials,
                 new PgBackendRegistry(random),
-                random));
+                random,
+                StatementObserver.NONE));
     }
 
     private PgWireTestClient connected() {

@@ -1,0 +1,261 @@
+package io.tributary.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.SystemTable;
+import io.tributary.common.types.DataType;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Every endpoint of the HTTP side over a real engine: the JSON API shows what the system tables
+ * show (checked against the same tables over pgjdbc), cancel runs CANCEL JOBS, the dashboard's
+ * files are served, unknown paths and methods get JSON errors.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class DashboardApiTest {
+    private static DashboardFixture f;
+
+    @BeforeAll
+    static void start() throws Exception {
+        f = new DashboardFixture(null);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        f.close();
+    }
+
+    private static List<String> sql(String query) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = f.connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(query)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(i > 1 ? "|" : "").append(rs.getString(i));
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+
+    private static JsonNode waitFor(String path, java.util.function.Predicate<JsonNode> ready) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            JsonNode n = f.json(path);
+            if (ready.test(n)) {
+                return n;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(path + " never got ready: " + n);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    @Test
+    void jobsShowDdlProgressAndCancelRunsCancelJobs() throws Exception {
+        f.exec(
+                "CREATE TABLE big (a int PRIMARY KEY, b int)",
+                "INSERT INTO big SELECT g, g % 10 FROM generate_series(1, 20000) g");
+        try (Connection c = f.connect();
+                Statement st = c.createStatement()) {
+            st.execute("SET background_ddl = true");
+            st.execute("SET backfill_rate_limit = 100");
+            st.execute("CREATE MATERIALIZED VIEW slow AS SELECT b, count(*) AS n FROM big GROUP BY b");
+        }
+        JsonNode jobs = waitFor("/api/jobs", n -> n.get("jobs").size() == 1);
+        JsonNode job = jobs.get("jobs").get(0);
+        List<String> rows = sql("SELECT job_id, view_name, statement, background FROM tributary_catalog.ddl_progress");
+        assertEquals(
+                List.of(job.get("job_id").asText() + "|" + job.get("view_name").asText() + "|"
+                        + job.get("statement").asText() + "|"
+                        + (job.get("background").asBoolean() ? "t" : "f")),
+                rows);
+        assertEquals("slow", job.get("view_name").asText());
+        assertTrue(job.has("phase") && job.has("progress") && job.has("rows_done") && job.has("eta"), job::toString);
+        assertTrue(job.get("rate_history").isArray());
+        int id = job.get("job_id").asInt();
+
+        HttpResponse<String> unmarked = f.post("/api/jobs/" + id + "/cancel");
+        assertEquals(403, unmarked.statusCode(), "a POST without the action header is refused");
+        assertEquals(1, sql("SELECT job_id FROM tributary_catalog.ddl_progress").size());
+
+        HttpResponse<String> cancelled = f.post("/api/jobs/" + id + "/cancel", HttpRoutes.ACTION_HEADER, "cancel");
+        assertEquals(200, cancelled.statusCode(), cancelled.body());
+        assertEquals(
+                id,
+                DashboardFixture.parse(cancelled.body()).get("cancelled").get(0).asInt());
+        assertEquals(List.of(), sql("SELECT job_id FROM tributary_catalog.ddl_progress"));
+        assertEquals(0, f.json("/api/jobs").get("jobs").size());
+        assertEquals(List.of(), sql("SELECT name FROM tributary_catalog.relations WHERE name = 'slow'"));
+
+        HttpResponse<String> again = f.post("/api/jobs/" + id + "/cancel", HttpRoutes.ACTION_HEADER, "cancel");
+        assertEquals(404, again.statusCode(), again.body());
+    }
+
+    @Test
+    void sourcesShowSourceProgressWithRates() throws Exception {
+        f.exec("CREATE TABLE gen (id bigint PRIMARY KEY, g int) WITH (connector = 'datagen',"
+                + " fields.id.kind = 'sequence', datagen.rows.per.second = '500', datagen.split.num = '2')");
+        JsonNode sources = waitFor("/api/sources", n -> {
+            int withRate = 0;
+            for (JsonNode s : n.get("splits")) {
+                if (s.get("table_name").asText().equals("gen")
+                        && s.get("recent_rows_per_second").asDouble() > 0) {
+                    withRate++;
+                }
+            }
+            return withRate == 2;
+        });
+        Set<String> apiSplits = new HashSet<>();
+        for (JsonNode s : sources.get("splits")) {
+            if (s.get("table_name").asText().equals("gen")) {
+                apiSplits.add(s.get("split").asText() + "|" + s.get("connector").asText());
+                assertTrue(s.get("rate_history").size() > 0);
+                assertTrue(s.has("lag_ms") && s.has("skipped_inputs") && s.has("last_error"), s::toString);
+            }
+        }
+        assertEquals(
+                new HashSet<>(
+                        sql("SELECT split, connector FROM tributary_catalog.source_progress WHERE table_name = 'gen'")),
+                apiSplits);
+        assertTrue(sources.get("errors").isArray());
+        JsonNode history = f.json("/api/metrics/history");
+        assertEquals(RateHistory.WINDOW_SECONDS, history.get("window_seconds").asInt());
+        assertTrue(history.get("series").fieldNames().hasNext());
+        f.exec("DROP TABLE gen");
+    }
+
+    @Test
+    void sinksAreShownOnlyWhenTheSinkTableExists() throws Exception {
+        JsonNode none = f.json("/api/sinks");
+        assertFalse(none.get("available").asBoolean());
+        assertEquals(0, none.get("sinks").size());
+        // sinks are built elsewhere; their system table is what the API reads
+        f.db.systemTables().register(new SystemTable() {
+            @Override
+            public String name() {
+                return "sink_progress";
+            }
+
+            @Override
+            public List<ColumnDef> columns() {
+                return List.of(
+                        new ColumnDef("sink_name", DataType.TEXT, true, false),
+                        new ColumnDef("delivered_epoch", DataType.BIGINT, true, false));
+            }
+
+            @Override
+            public List<Object[]> rows() {
+                return List.<Object[]>of(new Object[] {"orders_out", 42L});
+            }
+        });
+        try {
+            JsonNode some = f.json("/api/sinks");
+            assertTrue(some.get("available").asBoolean());
+            assertEquals("orders_out", some.get("sinks").get(0).get("sink_name").asText());
+            assertEquals(42, some.get("sinks").get(0).get("delivered_epoch").asLong());
+        } finally {
+            f.db.systemTables().unregister("sink_progress");
+        }
+    }
+
+    @Test
+    void viewsListAndPlanGraph() throws Exception {
+        f.exec(
+                "CREATE TABLE small (a int PRIMARY KEY, b int)",
+                "INSERT INTO small SELECT g, g % 7 FROM generate_series(1, 1000) g",
+                "CREATE MATERIALIZED VIEW per_b AS SELECT b, count(*) AS n FROM small GROUP BY b");
+        JsonNode views = f.json("/api/views");
+        JsonNode perB = null;
+        for (JsonNode v : views.get("views")) {
+            if (v.get("name").asText().equals("per_b")) {
+                perB = v;
+            }
+        }
+        assertTrue(perB != null, views::toString);
+        assertEquals("ready", perB.get("status").asText());
+        assertTrue(perB.get("state_bytes").asLong() >= 0);
+
+        JsonNode detail = f.json("/api/views/per_b");
+        JsonNode plan = detail.get("plan");
+        JsonNode nodes = plan.get("nodes");
+        assertEquals("StreamMaterialize", nodes.get(0).get("operator").asText());
+        assertEquals(nodes.size() - 1, plan.get("edges").size(), "a tree: one edge per input");
+        List<String> operators = new ArrayList<>();
+        List<Integer> stateTables = new ArrayList<>();
+        for (JsonNode n : nodes) {
+            operators.add(n.get("operator").asText());
+            n.get("stateTables").forEach(t -> stateTables.add(t.asInt()));
+        }
+        assertTrue(operators.contains("StreamHashAgg") && operators.contains("StreamSource"), operators::toString);
+        // the graph's operators and state tables are EXPLAIN's
+        String explain = String.join(
+                "\n", sql("EXPLAIN CREATE MATERIALIZED VIEW per_b2 AS SELECT b, count(*) AS n FROM small GROUP BY b"));
+        for (String op : operators) {
+            assertTrue(explain.contains(op), explain);
+        }
+        assertFalse(stateTables.isEmpty());
+        for (int t : stateTables) {
+            assertTrue(detail.get("table_bytes").has(Integer.toString(t)), detail::toString);
+        }
+        assertTrue(plan.get("fragmentCount").asInt() >= 1);
+
+        HttpResponse<String> missing = f.get("/api/views/nope");
+        assertEquals(404, missing.statusCode());
+        assertEquals(
+                "42P01", DashboardFixture.parse(missing.body()).get("sqlstate").asText());
+    }
+
+    @Test
+    void epochsShowCommitLatencies() throws Exception {
+        JsonNode epochs = waitFor("/api/epochs", n -> n.get("commits").size() > 2);
+        assertEquals(50, epochs.get("barrier_interval_ms").asLong());
+        assertTrue(epochs.get("committed_epoch").asLong() > 0);
+        JsonNode last = epochs.get("commits").get(epochs.get("commits").size() - 1);
+        assertTrue(last.get(0).asLong() <= epochs.get("committed_epoch").asLong());
+        assertTrue(last.get(2).asDouble() >= 0);
+    }
+
+    @Test
+    void dashboardFilesAndErrors() throws Exception {
+        HttpResponse<String> index = f.get("/");
+        assertEquals(200, index.statusCode());
+        assertTrue(index.headers().firstValue("content-type").orElseThrow().startsWith("text/html"));
+        assertTrue(index.body().contains("<script src=\"/app.js\">"));
+        assertEquals(200, f.get("/app.js").statusCode());
+        assertEquals(200, f.get("/style.css").statusCode());
+        HttpResponse<String> missing = f.get("/nope");
+        assertEquals(404, missing.statusCode());
+        assertTrue(missing.headers().firstValue("content-type").orElseThrow().startsWith("application/json"));
+        HttpResponse<String> put = f.client.send(
+                HttpRequest.newBuilder(URI.create(f.url("/api/jobs")))
+                        .PUT(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, put.statusCode());
+    }
+}
