@@ -128,6 +128,8 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
+        PgExpandArray expandArray = new PgExpandArray();
+        node = expandArray.apply(node);
         StatementRewrite.Result postgres =
                 StatementRewrite.applyAll(node, new PgCatalogCalls(session.user(), pgCatalog::relationOid));
         node = postgres.statement();
@@ -140,7 +142,9 @@ public final class CalciteFrontend implements AutoCloseable {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
                 // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = postgres.changed() || precedence.changed() ? unparse(node) : rewritten.sql();
+                String text = postgres.changed() || precedence.changed() || expandArray.changed()
+                        ? unparse(node)
+                        : rewritten.sql();
                 yield new StatementPlan.Query(
                         prepare(text, rewritten.order(), rewritten.parameterCount(), sql, labels));
             }

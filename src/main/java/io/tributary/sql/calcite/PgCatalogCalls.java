@@ -44,23 +44,39 @@ final class PgCatalogCalls extends StatementRewrite {
 
     private static final String DESCRIPTION = "(SELECT pg__d.description FROM pg_catalog.pg_description pg__d"
             + " WHERE pg__d.objoid = \"$0\" AND pg__d.objsubid = %s)";
-    private static final Map<String, String> FUNCTIONS = Map.of(
-            "pg_get_userbyid", ROLE,
+    private static final Map<String, String> FUNCTIONS = Map.ofEntries(
+            Map.entry("pg_get_userbyid", ROLE),
             // the search path is pg_catalog, public
-            "pg_table_is_visible",
+            Map.entry(
+                    "pg_table_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
                             + " AND pg__c.relnamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", "
-                            + PgOids.PUBLIC_NAMESPACE
-                            + "))",
-            "pg_get_indexdef", definition("i"),
-            "pg_get_constraintdef", definition("c"),
-            "pg_get_viewdef", definition("v"),
-            "obj_description", DESCRIPTION.formatted("0"),
-            "col_description", DESCRIPTION.formatted("\"$1\""),
-            "pg_relation_is_publishable",
+                            + PgOids.PUBLIC_NAMESPACE + "))"),
+            Map.entry(
+                    "pg_function_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_proc pg__p WHERE pg__p.oid = \"$0\""
+                            + " AND pg__p.pronamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", "
+                            + PgOids.PUBLIC_NAMESPACE + "))"),
+            Map.entry(
+                    "pg_get_function_result",
+                    "(SELECT format_type(pg__p.prorettype, NULL) FROM pg_catalog.pg_proc pg__p"
+                            + " WHERE pg__p.oid = \"$0\")"),
+            // pg_proc does not list argument types: only a function without arguments is described
+            Map.entry(
+                    "pg_get_function_arguments",
+                    "(SELECT CASE WHEN pg__p.pronargs = 0 THEN '' END FROM pg_catalog.pg_proc pg__p"
+                            + " WHERE pg__p.oid = \"$0\")"),
+            Map.entry("pg_get_indexdef", definition("i")),
+            Map.entry("pg_get_constraintdef", definition("c")),
+            Map.entry("pg_get_viewdef", definition("v")),
+            Map.entry("obj_description", DESCRIPTION.formatted("0")),
+            Map.entry("col_description", DESCRIPTION.formatted("\"$1\"")),
+            Map.entry(
+                    "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
-                            + " AND pg__c.relkind IN ('r', 'p'))",
-            "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
+                            + " AND pg__c.relkind IN ('r', 'p'))"),
+            Map.entry(
+                    "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END"));
 
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
@@ -178,6 +194,14 @@ final class PgCatalogCalls extends StatementRewrite {
                 && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()) {
             String template = FUNCTIONS.get(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT));
+            if (template != null
+                    && call.operandCount() == 3
+                    && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_indexdef")) {
+                // pg_get_indexdef(index, column, pretty): the name of the index's column at that position
+                template = "CASE WHEN \"$1\" = 0 THEN " + definition("i")
+                        + " ELSE (SELECT pg__a.attname FROM pg_catalog.pg_attribute pg__a"
+                        + " WHERE pg__a.attrelid = \"$0\" AND pg__a.attnum = \"$1\") END";
+            }
             if (template != null && call.operandCount() > 0) {
                 List<SqlNode> args = call.getOperandList().stream()
                         .map(a -> a == null ? null : a.accept(this))
@@ -250,6 +274,19 @@ final class PgCatalogCalls extends StatementRewrite {
             }
             case "name" -> {
                 return castTo(value, SqlTypeName.VARCHAR, pos);
+            }
+            case "regproc" -> {
+                // the one function whose OID drivers look up this way (pg_type.typinput of arrays)
+                if (value instanceof SqlLiteral lit
+                        && lit.getValueAs(String.class)
+                                .replaceFirst("^pg_catalog\\.", "")
+                                .equals("array_in")) {
+                    return SqlLiteral.createExactNumeric(Long.toString(PgOids.ARRAY_IN), pos);
+                }
+                if (!(value instanceof SqlLiteral)) {
+                    return castTo(value, SqlTypeName.BIGINT, pos);
+                }
+                throw TributaryException.notSupported("casts to regproc other than 'array_in'::regproc");
             }
             default -> {
                 String[] templates = REG_TYPES.get(type);
