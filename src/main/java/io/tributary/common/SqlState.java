@@ -46,6 +46,7 @@ public final class SqlState {
     public static final String INSUFFICIENT_PRIVILEGE = "42501";
     public static final String DUPLICATE_OBJECT = "42710";
     public static final String DUPLICATE_PREPARED_STATEMENT = "42P05";
+    public static final String UNDEFINED_PARAMETER = "42P02";
     public static final String DUPLICATE_CURSOR = "42P03";
     public static final String INVALID_CATALOG_NAME = "3D000";
     public static final String OBJECT_IN_USE = "55006";

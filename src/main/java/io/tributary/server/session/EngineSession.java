@@ -32,6 +32,7 @@ public final class EngineSession implements Session {
     private final UtilityRunner utility;
     private final ReadContextImpl readContext = new ReadContextImpl();
     private final PlanCache planCache = new PlanCache();
+    private final NamedStatements named = new NamedStatements();
     /** Cancel, timeout and memory budget of the statement running now. */
     private final StatementControl control;
 
@@ -64,7 +65,8 @@ public final class EngineSession implements Session {
         return whileBusy(() -> plan(sql, declared), false);
     }
 
-    private PreparedStatement plan(String sql, List<DataType> declared) {
+    private PreparedStatement plan(String text, List<DataType> declared) {
+        String sql = boundExecute(text);
         long version = schemaVersion();
         StatementPlan borrowed = planCache.borrow(sql, version);
         StatementPlan plan = borrowed != null ? borrowed : frontend.plan(sql);
@@ -78,6 +80,24 @@ public final class EngineSession implements Session {
             }
             throw e;
         }
+    }
+
+    /**
+     * For {@code EXECUTE name(args)}, the named statement with its arguments bound, which is then
+     * planned as if the client had sent it; any other text as it is.
+     */
+    private String boundExecute(String sql) {
+        int start = 0;
+        while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+            start++;
+        }
+        if (!sql.regionMatches(true, start, "execute", 0, 7)) {
+            return sql;
+        }
+        return io.tributary.sql.UtilityParser.parse(sql).orElse(null)
+                        instanceof io.tributary.sql.UtilityStatement.Execute execute
+                ? named.bind(execute)
+                : sql;
     }
 
     /**
@@ -162,6 +182,31 @@ public final class EngineSession implements Session {
     private StatementResult executeUtility(StatementPlan.Utility u) {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
             return transaction(t.verb());
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Prepare p) {
+            // PostgreSQL plans the statement at PREPARE: its errors come now, not at EXECUTE
+            StatementPlan checked = frontend.plan(p.body());
+            checked.close();
+            if (checked instanceof StatementPlan.Utility) {
+                throw TributaryException.notSupported(
+                        "PREPARE of a statement other than SELECT, INSERT, UPDATE, DELETE or VALUES");
+            }
+            named.add(p);
+            return new StatementResult.Command("PREPARE");
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Deallocate d) {
+            named.remove(d.name());
+            return new StatementResult.Command(d.name() == null ? "DEALLOCATE ALL" : "DEALLOCATE");
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.ExplainQuery e) {
+            List<Object[]> rows = frontend.explain(e.query()).stream()
+                    .map(line -> new Object[] {line})
+                    .toList();
+            return new StatementResult.Rows(resultColumns(u), new ListCursor(rows));
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.NoOp n
+                && n.tag().equals("DISCARD ALL")) {
+            named.remove(null);
         }
         return utility.execute(u.statement(), notices);
     }

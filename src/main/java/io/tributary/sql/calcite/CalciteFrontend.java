@@ -116,6 +116,59 @@ public final class CalciteFrontend implements AutoCloseable {
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
+        Parsed parsed = parse(sql);
+        SqlNode node = parsed.node();
+        ParameterRewriter rewritten = parsed.rewritten();
+        return switch (node.getKind()) {
+            case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
+            case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
+            case DELETE -> planDelete((SqlDelete) node, rewritten, sql);
+            default -> {
+                if (!node.isA(SqlKind.QUERY)) {
+                    throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
+                }
+                yield new StatementPlan.Query(
+                        prepare(parsed.text(), rewritten.order(), rewritten.parameterCount(), sql, parsed.labels()));
+            }
+        };
+    }
+
+    /**
+     * The lines of Calcite's physical plan for the query {@code sql}, as {@code EXPLAIN} shows them.
+     *
+     * @throws TributaryException 0A000 when {@code sql} is not a query
+     */
+    public List<String> explain(String sql) {
+        if (UtilityParser.parse(sql).isPresent()) {
+            throw TributaryException.notSupported("EXPLAIN of this statement");
+        }
+        Parsed parsed = parse(sql);
+        if (!parsed.node().isA(SqlKind.QUERY)) {
+            throw TributaryException.notSupported(
+                    "EXPLAIN " + parsed.node().getKind().sql.replace('_', ' '));
+        }
+        try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program));
+                java.sql.PreparedStatement statement =
+                        connection.prepareStatement("EXPLAIN PLAN FOR " + parsed.text());
+                java.sql.ResultSet rs = statement.executeQuery()) {
+            List<String> lines = new java.util.ArrayList<>();
+            while (rs.next()) {
+                for (String line : rs.getString(1).split("\n")) {
+                    if (!line.isBlank()) {
+                        lines.add(line.stripTrailing());
+                    }
+                }
+            }
+            return lines;
+        } catch (SQLException | RuntimeException | LinkageError e) {
+            throw SqlErrors.translate(e, sql);
+        }
+    }
+
+    /** A statement parsed and given PostgreSQL's meaning; {@code text} is what Calcite prepares for a query. */
+    private record Parsed(SqlNode node, ParameterRewriter rewritten, String text, List<String> labels) {}
+
+    private Parsed parse(String sql) {
         ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
         SqlNode node;
         try {
@@ -130,25 +183,18 @@ public final class CalciteFrontend implements AutoCloseable {
         List<String> labels = ColumnLabels.of(node);
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
-        StatementRewrite.Result postgres =
-                StatementRewrite.applyAll(node, new PgCatalogCalls(session.user(), pgCatalog::relationOid));
+        StatementRewrite.Result postgres = StatementRewrite.applyAll(
+                node, new PgCatalogCalls(session.user(), pgCatalog::relationOid, this::isSetting));
         node = postgres.statement();
-        return switch (node.getKind()) {
-            case INSERT -> planInsert((SqlInsert) node, rewritten, sql);
-            case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql);
-            case DELETE -> planDelete((SqlDelete) node, rewritten, sql);
-            default -> {
-                if (!node.isA(SqlKind.QUERY)) {
-                    throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
-                }
-                // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text = postgres.changed() || precedence.changed() || expandArray.changed()
-                        ? unparse(node)
-                        : rewritten.sql();
-                yield new StatementPlan.Query(
-                        prepare(text, rewritten.order(), rewritten.parameterCount(), sql, labels));
-            }
-        };
+        // the client's text unless a rewrite changed the statement (keeps error positions exact)
+        boolean changed = postgres.changed() || precedence.changed() || expandArray.changed();
+        String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
+        return new Parsed(node, rewritten, text, labels);
+    }
+
+    /** Whether {@code name} (lower case) is one of the session's settings. */
+    private boolean isSetting(String name) {
+        return session.settings().stream().anyMatch(s -> s.name().equals(name));
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {

@@ -32,7 +32,9 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
  * {@code current_schema} and {@code current_schema()} {@code public}; {@code array_upper(a, 1)}
- * becomes a's length; and a function in FROM with an alias but no column list names its column after the alias, as in
+ * becomes a's length; {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
+ * the statement runs (a name that is no setting fails with 42704 at planning unless missing_ok);
+ * and a function in FROM with an alias but no column list names its column after the alias, as in
  * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
  */
 final class PgCatalogCalls extends StatementRewrite {
@@ -96,15 +98,18 @@ final class PgCatalogCalls extends StatementRewrite {
 
     private final String user;
     private final ToLongBiFunction<String, String> relationOid;
+    private final java.util.function.Predicate<String> isSetting;
 
     /**
      * @param user the session's user, what {@code current_user} returns
      * @param relationOid the OID of relation (schema, name), or -1 when there is none; a
      *        {@code 'name'::regclass} becomes this constant when planned, as in PostgreSQL
      */
-    PgCatalogCalls(String user, ToLongBiFunction<String, String> relationOid) {
+    PgCatalogCalls(
+            String user, ToLongBiFunction<String, String> relationOid, java.util.function.Predicate<String> isSetting) {
         this.user = user;
         this.relationOid = relationOid;
+        this.isSetting = isSetting;
     }
 
     private static String definition(String kind) {
@@ -173,6 +178,13 @@ final class PgCatalogCalls extends StatementRewrite {
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()
+                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("current_setting")
+                && (call.operandCount() == 1 || call.operandCount() == 2)) {
+            return rewritten(currentSetting(call));
+        }
+        if (call.getOperator() instanceof SqlFunction f
+                && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple()
                 && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
                 && call.operandCount() == 2) {
             // a one-dimensional array's upper bound is its length; PostgreSQL gives NULL for an empty one
@@ -210,6 +222,25 @@ final class PgCatalogCalls extends StatementRewrite {
             }
         }
         return super.visit(call);
+    }
+
+    /** {@code current_setting(name [, missing_ok])} as a lookup in {@code pg_settings}. */
+    private SqlNode currentSetting(SqlCall call) {
+        SqlNode name = call.operand(0);
+        boolean missingOk = call.operandCount() == 2
+                && call.operand(1) instanceof SqlLiteral ok
+                && Boolean.TRUE.equals(ok.getValueAs(Boolean.class));
+        if (name instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER
+                && !missingOk
+                && !isSetting.test(lit.getValueAs(String.class).toLowerCase(Locale.ROOT))) {
+            throw new TributaryException(
+                    SqlState.UNDEFINED_OBJECT,
+                    "unrecognized configuration parameter \"" + lit.getValueAs(String.class) + "\"");
+        }
+        return expand(
+                "(SELECT pg__s.setting FROM pg_catalog.pg_settings pg__s WHERE pg__s.name = lower(\"$0\"))",
+                List.of(name.accept(this)));
     }
 
     /**
