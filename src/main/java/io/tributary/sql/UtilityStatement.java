@@ -95,7 +95,10 @@ public sealed interface UtilityStatement {
     record CopyFrom(String table, boolean systemTable, List<String> columns, CopyFormat format)
             implements UtilityStatement {}
 
-    /** Options of COPY FROM STDIN. {@code nullString} is the text that means NULL. */
+    /** {@code COPY table | (query) TO STDOUT [options]}: the rows of {@code query}, as {@code format} says. */
+    record CopyTo(String query, CopyFormat format) implements UtilityStatement {}
+
+    /** Options of COPY FROM STDIN and TO STDOUT. {@code nullString} is the text that means NULL. */
     record CopyFormat(boolean csv, char delimiter, String nullString, boolean header, char quote, char escape) {}
 
     /**

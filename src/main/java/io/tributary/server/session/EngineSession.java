@@ -194,6 +194,9 @@ public final class EngineSession implements Session {
             named.add(p);
             return new StatementResult.Command("PREPARE");
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.CopyTo c) {
+            return copyTo(c);
+        }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Deallocate d) {
             named.remove(d.name());
             return new StatementResult.Command(d.name() == null ? "DEALLOCATE ALL" : "DEALLOCATE");
@@ -209,6 +212,18 @@ public final class EngineSession implements Session {
             named.remove(null);
         }
         return utility.execute(u.statement(), notices);
+    }
+
+    /** COPY ... TO STDOUT: the query's rows, which the protocol sends as COPY data. */
+    private StatementResult copyTo(io.tributary.sql.UtilityStatement.CopyTo c) {
+        StatementPlan plan = frontend.plan(c.query());
+        if (!(plan instanceof StatementPlan.Query q)) {
+            plan.close();
+            throw TributaryException.notSupported("COPY of this statement; use COPY (SELECT ...) TO STDOUT");
+        }
+        StatementResult.Rows rows = (StatementResult.Rows) query(q, List.of(), q::close);
+        return new StatementResult.CopyOut(
+                rows.columns(), rows.cursor(), new CopyOutEncoder(rows.columns(), c.format()));
     }
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {
