@@ -160,7 +160,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 }
             }
             return lines;
-        } catch (SQLException | RuntimeException | LinkageError e) {
+        } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
             throw SqlErrors.translate(e, sql);
         }
     }
@@ -208,7 +208,7 @@ public final class CalciteFrontend implements AutoCloseable {
         try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
             statement = connection.prepareStatement(text);
             return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
-        } catch (SQLException | RuntimeException | LinkageError e) {
+        } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
             closeQuietly(statement);
             throw SqlErrors.translate(e, original);
         }
