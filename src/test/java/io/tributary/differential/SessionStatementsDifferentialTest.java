@@ -75,7 +75,19 @@ class SessionStatementsDifferentialTest {
             "SHOW statement_timeout",
             "SELECT current_setting('statement_timeout')",
             "SET statement_timeout = 0",
-            "SELECT current_setting('client_min_messages')");
+            "SELECT current_setting('client_min_messages')",
+            "SET DateStyle = 'ISO, DMY'",
+            "SHOW DateStyle",
+            "SELECT DATE '2024-03-15', TIMESTAMP '2024-03-15 10:20:30'",
+            "SET DateStyle = 'YMD'",
+            "SHOW DateStyle",
+            "SET DateStyle = 'ISO, MDY'",
+            "SET client_min_messages = warning",
+            "SHOW client_min_messages",
+            "SET extra_float_digits = 3",
+            "SELECT 0.1::float8 + 0.2::float8, 1.5::float8",
+            "SET application_name = 'tool'",
+            "SELECT current_setting('application_name')");
 
     private static final List<String> COPIES = List.of(
             "COPY (SELECT * FROM c ORDER BY id) TO STDOUT",
