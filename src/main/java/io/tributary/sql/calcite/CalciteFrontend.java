@@ -59,7 +59,7 @@ public final class CalciteFrontend implements AutoCloseable {
     /** Schema with hidden columns, for the queries DML is planned into; not reachable unquoted. */
     private static final String FULL_SCHEMA = "$full";
 
-    private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
+    static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
 
     private final Catalog catalog;
     private final SystemTables systemTables;
@@ -203,14 +203,21 @@ public final class CalciteFrontend implements AutoCloseable {
 
     /** @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's */
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original, List<String> labels) {
-        java.sql.PreparedStatement statement = null;
-        // the hook is this thread's only: other sessions plan with their own program
-        try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
-            statement = connection.prepareStatement(text);
-            return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
-        } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
-            closeQuietly(statement);
-            throw SqlErrors.translate(e, original);
+        String attempt = text;
+        for (int rewrites = 0; ; rewrites++) {
+            java.sql.PreparedStatement statement = null;
+            // the hook is this thread's only: other sessions plan with their own program
+            try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
+                statement = connection.prepareStatement(attempt);
+                return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
+            } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
+                closeQuietly(statement);
+                String again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(attempt, e) : null;
+                if (again == null) {
+                    throw SqlErrors.translate(e, original);
+                }
+                attempt = again;
+            }
         }
     }
 
