@@ -13,6 +13,7 @@ public final class SqlState {
     public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
     public static final String INVALID_DATETIME_FORMAT = "22007";
     public static final String DATETIME_FIELD_OVERFLOW = "22008";
+    public static final String INVALID_ARGUMENT_FOR_LOGARITHM = "2201E";
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String NOT_NULL_VIOLATION = "23502";
     public static final String UNIQUE_VIOLATION = "23505";
@@ -46,6 +47,7 @@ public final class SqlState {
     public static final String INSUFFICIENT_PRIVILEGE = "42501";
     public static final String DUPLICATE_OBJECT = "42710";
     public static final String DUPLICATE_PREPARED_STATEMENT = "42P05";
+    public static final String UNDEFINED_PARAMETER = "42P02";
     public static final String DUPLICATE_CURSOR = "42P03";
     public static final String INVALID_CATALOG_NAME = "3D000";
     public static final String OBJECT_IN_USE = "55006";

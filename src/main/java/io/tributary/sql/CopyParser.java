@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * {@code COPY table [(columns)] FROM STDIN [[WITH] (option, ...) | option ...]}, with
- * PostgreSQL's option names and defaults for the text and CSV formats. Only COPY FROM STDIN
- * exists: COPY TO, COPY (query) and server-side files are refused. Called by {@link
+ * PostgreSQL's option names and defaults for the text and CSV formats, and {@code COPY table
+ * [(columns)] | (query) TO STDOUT [options]}, which reads as the query's rows. Server-side files
+ * are refused. Called by {@link
  * UtilityParser} on the parsing thread; stateless.
  */
 final class CopyParser {
@@ -25,7 +26,7 @@ final class CopyParser {
     static UtilityStatement copy(TokenCursor in) {
         in.next();
         if (in.peek().isSymbol("(")) {
-            throw TributaryException.notSupported("COPY (query)");
+            return copyQueryTo(in);
         }
         boolean systemTable = in.peek().isIdentifier()
                 && in.peek().text().equals(SystemTables.SCHEMA)
@@ -37,7 +38,18 @@ final class CopyParser {
         String table = systemTable ? in.identifier() : in.qualifiedName();
         List<String> columns = in.peek().isSymbol("(") ? in.identifierList() : List.of();
         if (in.peek().isWord("to")) {
-            throw TributaryException.notSupported("COPY TO; use SELECT");
+            StringBuilder query = new StringBuilder("SELECT ");
+            if (columns.isEmpty()) {
+                query.append('*');
+            } else {
+                for (int i = 0; i < columns.size(); i++) {
+                    query.append(i > 0 ? ", " : "").append(quoted(columns.get(i)));
+                }
+            }
+            query.append(" FROM ")
+                    .append(systemTable ? quoted(SystemTables.SCHEMA) + "." : "")
+                    .append(quoted(table));
+            return copyTo(in, query.toString());
         }
         in.expectWord("from");
         if (!in.peek().isWord("stdin")) {
@@ -45,6 +57,46 @@ final class CopyParser {
         }
         in.next();
         return new UtilityStatement.CopyFrom(table, systemTable, columns, options(in));
+    }
+
+    /** At the {@code (} of {@code COPY (query) TO STDOUT}: the query is the text up to its closing parenthesis. */
+    private static UtilityStatement copyQueryTo(TokenCursor in) {
+        Token open = in.next();
+        int depth = 1;
+        Token t;
+        do {
+            t = in.next();
+            if (t.kind() == Token.Kind.END) {
+                throw TokenCursor.syntaxAt(t);
+            }
+            if (t.isSymbol("(")) {
+                depth++;
+            } else if (t.isSymbol(")")) {
+                depth--;
+            }
+        } while (depth > 0);
+        String query = in.sql().substring(open.position() + 1, t.position()).strip();
+        if (!in.peek().isWord("to")) {
+            throw in.peek().isWord("from")
+                    ? TributaryException.notSupported("COPY (query) FROM")
+                    : TokenCursor.syntaxAt(in.peek());
+        }
+        return copyTo(in, query);
+    }
+
+    /** At TO: {@code TO STDOUT [options]}. */
+    private static UtilityStatement copyTo(TokenCursor in, String query) {
+        in.next();
+        if (!in.peek().isWord("stdout")) {
+            throw TributaryException.notSupported(
+                    "COPY TO a server file or program; use COPY TO STDOUT (psql's \\copy)");
+        }
+        in.next();
+        return new UtilityStatement.CopyTo(query, options(in));
+    }
+
+    private static String quoted(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 
     /**

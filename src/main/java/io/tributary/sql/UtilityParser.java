@@ -48,7 +48,14 @@ public final class UtilityParser {
             case "alter" -> alter(in);
             case "drop" -> TableDdlParser.drop(in);
             case "truncate" -> TableDdlParser.truncate(in);
-            case "explain" -> ViewJobParser.explain(in);
+            case "explain" -> {
+                UtilityStatement query = PrepareParser.explain(in);
+                yield query != null ? query : ViewJobParser.explain(in);
+            }
+            case "prepare" -> PrepareParser.prepare(in);
+            case "execute" -> PrepareParser.execute(in);
+            case "deallocate" -> PrepareParser.deallocate(in);
+            case "select" -> PrepareParser.setConfig(in);
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
             case "copy" -> CopyParser.copy(in);

@@ -115,8 +115,29 @@ public sealed interface UtilityStatement {
     record CopyFrom(String table, boolean systemTable, List<String> columns, CopyFormat format)
             implements UtilityStatement {}
 
-    /** Options of COPY FROM STDIN. {@code nullString} is the text that means NULL. */
+    /** {@code COPY table | (query) TO STDOUT [options]}: the rows of {@code query}, as {@code format} says. */
+    record CopyTo(String query, CopyFormat format) implements UtilityStatement {}
+
+    /** Options of COPY FROM STDIN and TO STDOUT. {@code nullString} is the text that means NULL. */
     record CopyFormat(boolean csv, char delimiter, String nullString, boolean header, char quote, char escape) {}
+
+    /**
+     * {@code PREPARE name [(type, ...)] AS statement}: {@code types} are the declared parameter
+     * types as written (empty when none), {@code body} the statement's text with its {@code $n}.
+     */
+    record Prepare(String name, List<String> types, String body) implements UtilityStatement {}
+
+    /** {@code EXECUTE name [(argument, ...)]}; each argument is an expression's text. */
+    record Execute(String name, List<String> arguments) implements UtilityStatement {}
+
+    /** {@code DEALLOCATE [PREPARE] name | ALL}; {@code name} null for ALL. */
+    record Deallocate(String name) implements UtilityStatement {}
+
+    /** {@code EXPLAIN [(FORMAT TEXT)] query}: the query's text, which Calcite parses. */
+    record ExplainQuery(String query) implements UtilityStatement {}
+
+    /** {@code SELECT set_config(name, value, is_local)} with constant arguments. */
+    record SetConfig(String name, String value, boolean local) implements UtilityStatement {}
 
     /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
     record NoOp(String tag) implements UtilityStatement {}

@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tributary.meta.Database;
@@ -102,7 +103,10 @@ class CatalogDifferentialTest {
                 "\\d k",
                 "\\d+ k",
                 "\\d m",
-                "\\dt nosuch")) {
+                "\\dt nosuch",
+                "\\dv",
+                "\\di",
+                "\\df")) {
             assertEquals(psql(postgres.getPort(), command), psql(server.port(), command), command);
         }
     }
@@ -156,6 +160,22 @@ class CatalogDifferentialTest {
             assertEquals(rows(a.getColumns(null, "public", "%", "%")), rows(b.getColumns(null, "public", "%", "%")));
             assertEquals(rows(a.getSchemas(null, "public")), rows(b.getSchemas(null, "public")));
             assertEquals(pg.getCatalog(), trib.getCatalog());
+            for (String table : List.of("t", "k", "u")) {
+                assertEquals(
+                        rows(a.getPrimaryKeys(null, "public", table)),
+                        rows(b.getPrimaryKeys(null, "public", table)),
+                        table);
+            }
+            // PostgreSQL has more types than Tributary: each of ours must be described as PostgreSQL does
+            java.util.Map<String, String> pgTypes = new java.util.HashMap<>();
+            for (String row : rows(a.getTypeInfo())) {
+                pgTypes.put(row.substring(0, row.indexOf(' ')), row);
+            }
+            List<String> ours = rows(b.getTypeInfo());
+            assertTrue(ours.size() > 10, "getTypeInfo lists Tributary's types");
+            for (String row : ours) {
+                assertEquals(pgTypes.get(row.substring(0, row.indexOf(' '))), row);
+            }
         }
     }
 

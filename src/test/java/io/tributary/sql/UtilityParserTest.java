@@ -44,7 +44,10 @@ class UtilityParserTest {
         void queriesDmlAndOtherExplainsAreLeftToCalcite() {
             assertTrue(UtilityParser.parse("SELECT 1").isEmpty());
             assertTrue(UtilityParser.parse("INSERT INTO t VALUES (1)").isEmpty());
-            assertTrue(UtilityParser.parse("EXPLAIN SELECT 1").isEmpty());
+            assertTrue(UtilityParser.parse("SELECT set_config('a', 'b', false) FROM t")
+                    .isEmpty());
+            assertTrue(
+                    UtilityParser.parse("SELECT set_config(name, 'b', false)").isEmpty());
             assertTrue(UtilityParser.parse("(SELECT 1)").isEmpty());
             assertTrue(UtilityParser.parse("").isEmpty());
         }
@@ -486,8 +489,9 @@ class UtilityParserTest {
 
         @Test
         void errors() {
-            fails("COPY t TO STDOUT", SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails("COPY (SELECT 1) TO STDOUT", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("COPY t TO '/tmp/x'", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("COPY (SELECT 1) TO PROGRAM 'cat'", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("COPY (SELECT 1) FROM STDIN", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("COPY t FROM '/tmp/x'", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("COPY t FROM STDIN (FORMAT binary)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("COPY t FROM STDIN (DELIMITER '::')", SqlState.FEATURE_NOT_SUPPORTED, 0);
@@ -496,6 +500,71 @@ class UtilityParserTest {
             assertEquals("option \"force_quote\" not recognized", e.getMessage());
             fails("COPY t FROM STDIN (CSV", SqlState.SYNTAX_ERROR, 23);
             fails("COPY t FROM STDIN NULL", SqlState.SYNTAX_ERROR, 23);
+        }
+    }
+
+    @Nested
+    class ToolStatements {
+        @Test
+        void prepareExecuteDeallocate() {
+            UtilityStatement.Prepare p =
+                    parse("PREPARE q (int, numeric(10,2)) AS SELECT $1 + $2 FROM t;", UtilityStatement.Prepare.class);
+            assertEquals("q", p.name());
+            assertEquals(List.of("int", "numeric(10,2)"), p.types());
+            assertEquals("SELECT $1 + $2 FROM t", p.body());
+            assertEquals(
+                    new UtilityStatement.Execute("q", List.of("1", "f(2, 3)")),
+                    parse("EXECUTE q (1, f(2, 3))", UtilityStatement.Execute.class));
+            assertEquals(
+                    new UtilityStatement.Execute("q", List.of()), parse("EXECUTE q", UtilityStatement.Execute.class));
+            assertEquals(
+                    new UtilityStatement.Deallocate("q"),
+                    parse("DEALLOCATE PREPARE q", UtilityStatement.Deallocate.class));
+            assertEquals(
+                    new UtilityStatement.Deallocate(null), parse("DEALLOCATE ALL", UtilityStatement.Deallocate.class));
+            assertEquals(
+                    "SELECT CAST((1) AS int) + (x || 'y')",
+                    PreparedBody.bind(
+                            new UtilityStatement.Prepare("q", List.of("int"), "SELECT $1 + $2"),
+                            List.of("1", "x || 'y'")));
+            assertEquals(
+                    "SELECT '$1', (7)",
+                    PreparedBody.bind(new UtilityStatement.Prepare("q", List.of(), "SELECT '$1', $1"), List.of("7")));
+        }
+
+        @Test
+        void explainOfAQuery() {
+            assertEquals(
+                    new UtilityStatement.ExplainQuery("SELECT 1"),
+                    parse("EXPLAIN SELECT 1;", UtilityStatement.ExplainQuery.class));
+            assertEquals(
+                    new UtilityStatement.ExplainQuery("WITH x AS (SELECT 1) SELECT * FROM x"),
+                    parse(
+                            "EXPLAIN (FORMAT TEXT, COSTS false) WITH x AS (SELECT 1) SELECT * FROM x",
+                            UtilityStatement.ExplainQuery.class));
+            fails("EXPLAIN ANALYZE SELECT 1", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("EXPLAIN (FORMAT JSON) SELECT 1", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("EXPLAIN DELETE FROM t", SqlState.FEATURE_NOT_SUPPORTED, 0);
+        }
+
+        @Test
+        void copyToStdout() {
+            UtilityStatement.CopyTo table =
+                    parse("COPY t (a, \"B\") TO STDOUT WITH (FORMAT csv, HEADER)", UtilityStatement.CopyTo.class);
+            assertEquals("SELECT \"a\", \"B\" FROM \"t\"", table.query());
+            assertTrue(table.format().csv());
+            assertTrue(table.format().header());
+            UtilityStatement.CopyTo query =
+                    parse("COPY (SELECT (1), 'x)' FROM t) TO STDOUT", UtilityStatement.CopyTo.class);
+            assertEquals("SELECT (1), 'x)' FROM t", query.query());
+            assertEquals('\t', query.format().delimiter());
+        }
+
+        @Test
+        void setConfigAsAStatement() {
+            assertEquals(
+                    new UtilityStatement.SetConfig("search_path", "", false),
+                    parse("SELECT pg_catalog.set_config('search_path', '', false);", UtilityStatement.SetConfig.class));
         }
     }
 }

@@ -366,9 +366,10 @@ public final class PgCatalog {
                 rows.add(attributeRow(r.oid(), attrs.get(i), i + 1));
             }
             if (r.hasPrimaryKey()) {
-                for (short n : r.primaryKey()) {
-                    PgRelation.Attribute a = attrs.get(n - 1);
-                    rows.add(attributeRow(r.indexOid(), a, n));
+                // an index numbers its attributes by position in the index, as PostgreSQL does
+                short[] key = r.primaryKey();
+                for (int i = 0; i < key.length; i++) {
+                    rows.add(attributeRow(r.indexOid(), attrs.get(key[i] - 1), i + 1));
                 }
             }
         }

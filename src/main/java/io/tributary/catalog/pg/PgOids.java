@@ -28,6 +28,8 @@ public final class PgOids {
     public static final long DEFAULT_TABLESPACE = 1663;
     public static final long DEFAULT_COLLATION = 100;
     public static final long C_COLLATION = 950;
+    /** {@code array_in}, the input function of every array type (pg_type.typinput). */
+    public static final long ARRAY_IN = 750;
 
     private PgOids() {}
 

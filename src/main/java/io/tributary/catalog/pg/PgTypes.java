@@ -105,7 +105,8 @@ public final class PgTypes {
             0L,
             elem,
             array,
-            0L,
+            // drivers tell arrays by typinput = 'array_in'::regproc; other input functions are not listed
+            elem != 0 ? PgOids.ARRAY_IN : 0L,
             false,
             0L,
             -1,

@@ -128,6 +128,29 @@ final class PgBackendMessages {
         return end(buf);
     }
 
+    /** CopyOutResponse: int8 overall format, int16 column count, int16 format per column (all text). */
+    static ByteBuf copyOutResponse(ByteBufAllocator alloc, int columnCount) {
+        ByteBuf buf = begin(alloc, 'H');
+        buf.writeByte(0);
+        buf.writeShort(columnCount);
+        for (int i = 0; i < columnCount; i++) {
+            buf.writeShort(0);
+        }
+        return end(buf);
+    }
+
+    /** CopyData: one line of COPY TO's output, UTF-8. */
+    static ByteBuf copyData(ByteBufAllocator alloc, String line) {
+        ByteBuf buf = begin(alloc, 'd');
+        io.netty.buffer.ByteBufUtil.writeUtf8(buf, line);
+        return end(buf);
+    }
+
+    /** CopyDone: the end of COPY TO's data. */
+    static ByteBuf copyDone(ByteBufAllocator alloc) {
+        return end(begin(alloc, 'c'));
+    }
+
     static ByteBuf errorResponse(ByteBufAllocator alloc, PgErrorFields e) {
         return fields(alloc, 'E', e);
     }

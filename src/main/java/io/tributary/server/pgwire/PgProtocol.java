@@ -282,6 +282,8 @@ final class PgProtocol {
             } else if (result instanceof StatementResult.CopyIn copyIn) {
                 startCopy(copyIn.sink());
                 return;
+            } else if (result instanceof StatementResult.CopyOut copyOut) {
+                out.write(PgBackendMessages.commandComplete(out.alloc(), copyOut(copyOut)));
             }
             sendChangedParameters();
             // statement_timeout applies to each statement of a simple Query, as in PostgreSQL 13+
@@ -311,6 +313,38 @@ final class PgProtocol {
             }
         }
         return sent;
+    }
+
+    /**
+     * Sends COPY TO's CopyOutResponse, one CopyData per line and CopyDone, reading the cursor in
+     * batches and waiting while the client is behind; closes the cursor.
+     *
+     * @return the CommandComplete tag, {@code COPY n}
+     */
+    private String copyOut(StatementResult.CopyOut copy) {
+        try (RowCursor cursor = copy.cursor()) {
+            out.write(PgBackendMessages.copyOutResponse(
+                    out.alloc(), copy.columns().size()));
+            String header = copy.encoder().header();
+            if (header != null) {
+                out.write(PgBackendMessages.copyData(out.alloc(), header));
+            }
+            long sent = 0;
+            while (true) {
+                List<Object[]> rows = cursor.fetch(FETCH_BATCH);
+                for (Object[] row : rows) {
+                    out.write(PgBackendMessages.copyData(
+                            out.alloc(), copy.encoder().line(row)));
+                }
+                sent += rows.size();
+                awaitClientReading();
+                if (rows.isEmpty() || cursor.exhausted()) {
+                    break;
+                }
+            }
+            out.write(PgBackendMessages.copyDone(out.alloc()));
+            return "COPY " + sent;
+        }
     }
 
     private void awaitClientReading() {
@@ -475,6 +509,10 @@ final class PgProtocol {
         } else if (result instanceof StatementResult.CopyIn copyIn) {
             portal.complete("COPY 0");
             startCopy(copyIn.sink());
+        } else if (result instanceof StatementResult.CopyOut copyOut) {
+            String tag = copyOut(copyOut);
+            out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
+            portal.complete(tag);
         }
         return false;
     }

@@ -32,6 +32,7 @@ public final class EngineSession implements Session {
     private final UtilityRunner utility;
     private final ReadContextImpl readContext = new ReadContextImpl();
     private final PlanCache planCache = new PlanCache();
+    private final NamedStatements named = new NamedStatements();
     /** Cancel, timeout and memory budget of the statement running now. */
     private final StatementControl control;
 
@@ -64,7 +65,8 @@ public final class EngineSession implements Session {
         return whileBusy(() -> plan(sql, declared), false);
     }
 
-    private PreparedStatement plan(String sql, List<DataType> declared) {
+    private PreparedStatement plan(String text, List<DataType> declared) {
+        String sql = boundExecute(text);
         long version = schemaVersion();
         StatementPlan borrowed = planCache.borrow(sql, version);
         StatementPlan plan = borrowed != null ? borrowed : frontend.plan(sql);
@@ -78,6 +80,24 @@ public final class EngineSession implements Session {
             }
             throw e;
         }
+    }
+
+    /**
+     * For {@code EXECUTE name(args)}, the named statement with its arguments bound, which is then
+     * planned as if the client had sent it; any other text as it is.
+     */
+    private String boundExecute(String sql) {
+        int start = 0;
+        while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+            start++;
+        }
+        if (!sql.regionMatches(true, start, "execute", 0, 7)) {
+            return sql;
+        }
+        return io.tributary.sql.UtilityParser.parse(sql).orElse(null)
+                        instanceof io.tributary.sql.UtilityStatement.Execute execute
+                ? named.bind(execute)
+                : sql;
     }
 
     /**
@@ -177,6 +197,34 @@ public final class EngineSession implements Session {
                 throw TributaryException.queryCanceled();
             }
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Prepare p) {
+            // PostgreSQL plans the statement at PREPARE: its errors come now, not at EXECUTE
+            StatementPlan checked = frontend.plan(p.body());
+            checked.close();
+            if (checked instanceof StatementPlan.Utility) {
+                throw TributaryException.notSupported(
+                        "PREPARE of a statement other than SELECT, INSERT, UPDATE, DELETE or VALUES");
+            }
+            named.add(p);
+            return new StatementResult.Command("PREPARE");
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.CopyTo c) {
+            return copyTo(c);
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Deallocate d) {
+            named.remove(d.name());
+            return new StatementResult.Command(d.name() == null ? "DEALLOCATE ALL" : "DEALLOCATE");
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.ExplainQuery e) {
+            List<Object[]> rows = frontend.explain(e.query()).stream()
+                    .map(line -> new Object[] {line})
+                    .toList();
+            return new StatementResult.Rows(resultColumns(u), new ListCursor(rows));
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.NoOp n
+                && n.tag().equals("DISCARD ALL")) {
+            named.remove(null);
+        }
         return utility.execute(u.statement(), notices);
     }
 
@@ -193,6 +241,18 @@ public final class EngineSession implements Session {
         } finally {
             plan.close();
         }
+    }
+
+    /** COPY ... TO STDOUT: the query's rows, which the protocol sends as COPY data. */
+    private StatementResult copyTo(io.tributary.sql.UtilityStatement.CopyTo c) {
+        StatementPlan plan = frontend.plan(c.query());
+        if (!(plan instanceof StatementPlan.Query q)) {
+            plan.close();
+            throw TributaryException.notSupported("COPY of this statement; use COPY (SELECT ...) TO STDOUT");
+        }
+        StatementResult.Rows rows = (StatementResult.Rows) query(q, List.of(), q::close);
+        return new StatementResult.CopyOut(
+                rows.columns(), rows.cursor(), new CopyOutEncoder(rows.columns(), c.format()));
     }
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {

@@ -22,7 +22,7 @@ final class SessionVariables {
         define("application_name", "", "Name of the client application.", true);
         define("client_min_messages", "notice", "Least severe notices sent to the client.", false);
         define("client_encoding", "UTF8", "Client character set; only UTF8.", true);
-        define("datestyle", "ISO, MDY", "Date output format; only ISO.", true);
+        define("datestyle", "ISO, MDY", "Date output format; only ISO (with MDY, DMY or YMD order).", true);
         define("timezone", "UTC", "Time zone for timestamps; values print in UTC.", true);
         define("intervalstyle", "postgres", "Interval output format.", true);
         define("extra_float_digits", "1", "Accepted for compatibility; floats print shortest-exact.", false);
@@ -228,10 +228,12 @@ final class SessionVariables {
                 return "UTF8";
             }
             case "datestyle" -> {
-                if (!v.toUpperCase(Locale.ROOT).startsWith("ISO")) {
+                String style = v.toUpperCase(Locale.ROOT);
+                if (style.contains("SQL") || style.contains("POSTGRES") || style.contains("GERMAN")) {
                     throw TributaryException.notSupported("DateStyle " + v + " (only ISO)");
                 }
-                return "ISO, MDY";
+                // ISO output is the same in every field order; the order is kept for SHOW, as PostgreSQL does
+                return style.contains("DMY") ? "ISO, DMY" : style.contains("YMD") ? "ISO, YMD" : "ISO, MDY";
             }
             case "intervalstyle" -> {
                 if (!v.equalsIgnoreCase("postgres")) {

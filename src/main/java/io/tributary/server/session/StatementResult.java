@@ -26,4 +26,10 @@ public sealed interface StatementResult {
 
     /** The statement is {@code COPY ... FROM STDIN}: the client now sends CopyData. */
     record CopyIn(CopyInSink sink) implements StatementResult {}
+
+    /**
+     * The statement is {@code COPY ... TO STDOUT}: each row of {@code cursor} goes to the client as
+     * one CopyData line made by {@code encoder}; the protocol layer closes the cursor.
+     */
+    record CopyOut(List<ColumnDesc> columns, RowCursor cursor, CopyOutEncoder encoder) implements StatementResult {}
 }

@@ -64,6 +64,12 @@ final class UtilityRunner {
                     new ColumnDesc("Not Null", DataType.BOOLEAN),
                     new ColumnDesc("Primary Key", DataType.BOOLEAN));
         }
+        if (statement instanceof UtilityStatement.ExplainQuery) {
+            return List.of(new ColumnDesc("QUERY PLAN", DataType.TEXT));
+        }
+        if (statement instanceof UtilityStatement.SetConfig) {
+            return List.of(new ColumnDesc("set_config", DataType.TEXT));
+        }
         if (statement instanceof UtilityStatement.ShowVariable s) {
             return s.name().equals("all")
                     ? List.of(
@@ -144,6 +150,11 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.SetVariable s) {
                 variables.set(s.name(), s.value());
                 return new StatementResult.Command("SET");
+            }
+            if (statement instanceof UtilityStatement.SetConfig c) {
+                // is_local: SET LOCAL, which Tributary applies as SET (each statement is its own transaction)
+                variables.set(c.name(), c.value());
+                return rows(c, List.<Object[]>of(new Object[] {variables.get(c.name())}));
             }
             if (statement instanceof UtilityStatement.ResetVariable r) {
                 if (r.name().equals("all")) {

@@ -62,7 +62,7 @@ public final class CalciteFrontend implements AutoCloseable {
     /** Schema with hidden columns, for the queries DML is planned into; not reachable unquoted. */
     private static final String FULL_SCHEMA = "$full";
 
-    private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
+    static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
 
     private final Catalog catalog;
     private final SystemTables systemTables;
@@ -120,28 +120,9 @@ public final class CalciteFrontend implements AutoCloseable {
             return new StatementPlan.Utility(utility.get());
         }
         DmlClauses clauses = DmlClauses.split(sql);
-        ParameterRewriter rewritten =
-                ParameterRewriter.rewrite(PgSyntaxText.rewrite(clauses != null ? clauses.core() : sql));
-        SqlNode node;
-        try {
-            node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
-        } catch (SqlParseException e) {
-            String withFrom = clauses == null ? SelectWithoutFrom.addFrom(sql) : null;
-            if (withFrom != null) {
-                return plan(withFrom);
-            }
-            throw SqlErrors.translate(e, sql);
-        }
-        RecursiveQueries.check(node, sql);
-        // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
-        PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
-        node = node.accept(precedence);
-        List<String> labels = ColumnLabels.of(node);
-        ViewExpansion views = new ViewExpansion(catalog);
-        node = node.accept(views);
-        StatementRewrite.Result postgres =
-                StatementRewrite.applyAll(node, new PgCatalogCalls(session.user(), pgCatalog::relationOid));
-        node = postgres.statement();
+        Parsed parsed = clauses != null ? parse(clauses.core(), false) : parse(sql, true);
+        SqlNode node = parsed.node();
+        ParameterRewriter rewritten = parsed.rewritten();
         if (clauses != null && node.getKind() != SqlKind.INSERT) {
             if (clauses.onConflict() != null || clauses.defaultValues()) {
                 throw new TributaryException(SqlState.SYNTAX_ERROR, "syntax error in " + node.getKind());
@@ -155,13 +136,81 @@ public final class CalciteFrontend implements AutoCloseable {
                 if (!node.isA(SqlKind.QUERY)) {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
-                // the client's text unless a rewrite changed the statement (keeps error positions exact)
-                String text =
-                        postgres.changed() || precedence.changed() || views.changed() ? unparse(node) : rewritten.sql();
                 yield new StatementPlan.Query(
-                        prepare(text, rewritten.order(), rewritten.parameterCount(), sql, labels));
+                        prepare(parsed.text(), rewritten.order(), rewritten.parameterCount(), sql, parsed.labels()));
             }
         };
+    }
+
+    /**
+     * The lines of Calcite's physical plan for the query {@code sql}, as {@code EXPLAIN} shows them.
+     *
+     * @throws TributaryException 0A000 when {@code sql} is not a query
+     */
+    public List<String> explain(String sql) {
+        if (UtilityParser.parse(sql).isPresent()) {
+            throw TributaryException.notSupported("EXPLAIN of this statement");
+        }
+        Parsed parsed = parse(sql, true);
+        if (!parsed.node().isA(SqlKind.QUERY)) {
+            throw TributaryException.notSupported(
+                    "EXPLAIN " + parsed.node().getKind().sql.replace('_', ' '));
+        }
+        try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program));
+                java.sql.PreparedStatement statement =
+                        connection.prepareStatement("EXPLAIN PLAN FOR " + parsed.text());
+                java.sql.ResultSet rs = statement.executeQuery()) {
+            List<String> lines = new java.util.ArrayList<>();
+            while (rs.next()) {
+                for (String line : rs.getString(1).split("\n")) {
+                    if (!line.isBlank()) {
+                        lines.add(line.stripTrailing());
+                    }
+                }
+            }
+            return lines;
+        } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
+            throw SqlErrors.translate(e, sql);
+        }
+    }
+
+    /** A statement parsed and given PostgreSQL's meaning; {@code text} is what Calcite prepares for a query. */
+    private record Parsed(SqlNode node, ParameterRewriter rewritten, String text, List<String> labels) {}
+
+    /** Parses {@code sql}; {@code mayAddFrom} lets {@code SELECT ... WHERE} without FROM parse over one empty row. */
+    private Parsed parse(String sql, boolean mayAddFrom) {
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
+        SqlNode node;
+        try {
+            node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
+        } catch (SqlParseException e) {
+            String withFrom = mayAddFrom ? SelectWithoutFrom.addFrom(sql) : null;
+            if (withFrom != null) {
+                return parse(withFrom, false);
+            }
+            throw SqlErrors.translate(e, sql);
+        }
+        RecursiveQueries.check(node, sql);
+        // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
+        PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
+        node = node.accept(precedence);
+        List<String> labels = ColumnLabels.of(node);
+        ViewExpansion views = new ViewExpansion(catalog);
+        node = node.accept(views);
+        PgExpandArray expandArray = new PgExpandArray();
+        node = expandArray.apply(node);
+        StatementRewrite.Result postgres = StatementRewrite.applyAll(
+                node, new PgCatalogCalls(session.user(), pgCatalog::relationOid, this::isSetting));
+        node = postgres.statement();
+        // the client's text unless a rewrite changed the statement (keeps error positions exact)
+        boolean changed = postgres.changed() || precedence.changed() || expandArray.changed() || views.changed();
+        String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
+        return new Parsed(node, rewritten, text, labels);
+    }
+
+    /** Whether {@code name} (lower case) is one of the session's settings. */
+    private boolean isSetting(String name) {
+        return session.settings().stream().anyMatch(s -> s.name().equals(name));
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
@@ -170,14 +219,21 @@ public final class CalciteFrontend implements AutoCloseable {
 
     /** @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's */
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original, List<String> labels) {
-        java.sql.PreparedStatement statement = null;
-        // the hook is this thread's only: other sessions plan with their own program
-        try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
-            statement = connection.prepareStatement(text);
-            return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
-        } catch (SQLException | RuntimeException | LinkageError e) {
-            closeQuietly(statement);
-            throw SqlErrors.translate(e, original);
+        String attempt = text;
+        for (int rewrites = 0; ; rewrites++) {
+            java.sql.PreparedStatement statement = null;
+            // the hook is this thread's only: other sessions plan with their own program
+            try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
+                statement = connection.prepareStatement(attempt);
+                return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
+            } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
+                closeQuietly(statement);
+                String again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(attempt, e) : null;
+                if (again == null) {
+                    throw SqlErrors.translate(e, original);
+                }
+                attempt = again;
+            }
         }
     }
 

@@ -20,7 +20,7 @@ import org.apache.calcite.sql.SqlSelect;
 /**
  * The column names PostgreSQL gives to unnamed select items, where Calcite would say
  * {@code EXPR$n}: the function name for calls ({@code count}), the type name for casts
- * ({@code int4}), {@code case} for CASE and {@code ?column?} otherwise.
+ * ({@code int4}) and typed constants ({@code date}, {@code bool}), {@code case} for CASE and {@code ?column?} otherwise.
  */
 final class ColumnLabels {
     /** Labels of the names only Calcite spells so ({@code x::char(3)}, {@code x::varbinary}). */
@@ -67,6 +67,30 @@ final class ColumnLabels {
         }
         if (item.getKind() == SqlKind.CASE) {
             return "case";
+        }
+        if (item instanceof org.apache.calcite.sql.SqlLiteral literal) {
+            // a typed constant (DATE '...', INTERVAL '...') is a cast in PostgreSQL's grammar; so is true
+            if (literal instanceof org.apache.calcite.sql.SqlUnknownLiteral unknown) {
+                // Babel keeps DATE '...', TIME '...', TIMESTAMP '...' unresolved until validation
+                String tag = unknown.tag.toLowerCase(Locale.ROOT);
+                return tag.equals("timestamp with local time zone") ? "timestamptz" : tag;
+            }
+            org.apache.calcite.sql.type.SqlTypeName type = literal.getTypeName();
+            if (type == org.apache.calcite.sql.type.SqlTypeName.DATE) {
+                return "date";
+            }
+            if (type == org.apache.calcite.sql.type.SqlTypeName.TIME) {
+                return "time";
+            }
+            if (type == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP) {
+                return "timestamp";
+            }
+            if (type == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN && literal.getValue() != null) {
+                return "bool";
+            }
+            if (org.apache.calcite.sql.type.SqlTypeName.INTERVAL_TYPES.contains(type)) {
+                return "interval";
+            }
         }
         if (item instanceof SqlCall call && call.getOperator() instanceof SqlFunction f) {
             return f.getName().toLowerCase(Locale.ROOT);

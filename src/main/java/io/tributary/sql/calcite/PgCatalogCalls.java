@@ -32,7 +32,9 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
  * {@code current_schema} and {@code current_schema()} {@code public}; {@code array_upper(a, 1)}
- * becomes a's length; and a function in FROM with an alias but no column list names its column after the alias, as in
+ * becomes a's length; {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
+ * the statement runs (a name that is no setting fails with 42704 at planning unless missing_ok);
+ * and a function in FROM with an alias but no column list names its column after the alias, as in
  * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
  */
 final class PgCatalogCalls extends StatementRewrite {
@@ -44,23 +46,39 @@ final class PgCatalogCalls extends StatementRewrite {
 
     private static final String DESCRIPTION = "(SELECT pg__d.description FROM pg_catalog.pg_description pg__d"
             + " WHERE pg__d.objoid = \"$0\" AND pg__d.objsubid = %s)";
-    private static final Map<String, String> FUNCTIONS = Map.of(
-            "pg_get_userbyid", ROLE,
+    private static final Map<String, String> FUNCTIONS = Map.ofEntries(
+            Map.entry("pg_get_userbyid", ROLE),
             // the search path is pg_catalog, public
-            "pg_table_is_visible",
+            Map.entry(
+                    "pg_table_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
                             + " AND pg__c.relnamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", "
-                            + PgOids.PUBLIC_NAMESPACE
-                            + "))",
-            "pg_get_indexdef", definition("i"),
-            "pg_get_constraintdef", definition("c"),
-            "pg_get_viewdef", definition("v"),
-            "obj_description", DESCRIPTION.formatted("0"),
-            "col_description", DESCRIPTION.formatted("\"$1\""),
-            "pg_relation_is_publishable",
+                            + PgOids.PUBLIC_NAMESPACE + "))"),
+            Map.entry(
+                    "pg_function_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_proc pg__p WHERE pg__p.oid = \"$0\""
+                            + " AND pg__p.pronamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", "
+                            + PgOids.PUBLIC_NAMESPACE + "))"),
+            Map.entry(
+                    "pg_get_function_result",
+                    "(SELECT format_type(pg__p.prorettype, NULL) FROM pg_catalog.pg_proc pg__p"
+                            + " WHERE pg__p.oid = \"$0\")"),
+            // pg_proc does not list argument types: only a function without arguments is described
+            Map.entry(
+                    "pg_get_function_arguments",
+                    "(SELECT CASE WHEN pg__p.pronargs = 0 THEN '' END FROM pg_catalog.pg_proc pg__p"
+                            + " WHERE pg__p.oid = \"$0\")"),
+            Map.entry("pg_get_indexdef", definition("i")),
+            Map.entry("pg_get_constraintdef", definition("c")),
+            Map.entry("pg_get_viewdef", definition("v")),
+            Map.entry("obj_description", DESCRIPTION.formatted("0")),
+            Map.entry("col_description", DESCRIPTION.formatted("\"$1\"")),
+            Map.entry(
+                    "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
-                            + " AND pg__c.relkind IN ('r', 'p'))",
-            "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
+                            + " AND pg__c.relkind IN ('r', 'p'))"),
+            Map.entry(
+                    "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END"));
 
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
@@ -80,15 +98,18 @@ final class PgCatalogCalls extends StatementRewrite {
 
     private final String user;
     private final ToLongBiFunction<String, String> relationOid;
+    private final java.util.function.Predicate<String> isSetting;
 
     /**
      * @param user the session's user, what {@code current_user} returns
      * @param relationOid the OID of relation (schema, name), or -1 when there is none; a
      *        {@code 'name'::regclass} becomes this constant when planned, as in PostgreSQL
      */
-    PgCatalogCalls(String user, ToLongBiFunction<String, String> relationOid) {
+    PgCatalogCalls(
+            String user, ToLongBiFunction<String, String> relationOid, java.util.function.Predicate<String> isSetting) {
         this.user = user;
         this.relationOid = relationOid;
+        this.isSetting = isSetting;
     }
 
     private static String definition(String kind) {
@@ -157,6 +178,13 @@ final class PgCatalogCalls extends StatementRewrite {
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()
+                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("current_setting")
+                && (call.operandCount() == 1 || call.operandCount() == 2)) {
+            return rewritten(currentSetting(call));
+        }
+        if (call.getOperator() instanceof SqlFunction f
+                && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple()
                 && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
                 && call.operandCount() == 2) {
             // a one-dimensional array's upper bound is its length; PostgreSQL gives NULL for an empty one
@@ -178,6 +206,14 @@ final class PgCatalogCalls extends StatementRewrite {
                 && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()) {
             String template = FUNCTIONS.get(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT));
+            if (template != null
+                    && call.operandCount() == 3
+                    && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_indexdef")) {
+                // pg_get_indexdef(index, column, pretty): the name of the index's column at that position
+                template = "CASE WHEN \"$1\" = 0 THEN " + definition("i")
+                        + " ELSE (SELECT pg__a.attname FROM pg_catalog.pg_attribute pg__a"
+                        + " WHERE pg__a.attrelid = \"$0\" AND pg__a.attnum = \"$1\") END";
+            }
             if (template != null && call.operandCount() > 0) {
                 List<SqlNode> args = call.getOperandList().stream()
                         .map(a -> a == null ? null : a.accept(this))
@@ -186,6 +222,25 @@ final class PgCatalogCalls extends StatementRewrite {
             }
         }
         return super.visit(call);
+    }
+
+    /** {@code current_setting(name [, missing_ok])} as a lookup in {@code pg_settings}. */
+    private SqlNode currentSetting(SqlCall call) {
+        SqlNode name = call.operand(0);
+        boolean missingOk = call.operandCount() == 2
+                && call.operand(1) instanceof SqlLiteral ok
+                && Boolean.TRUE.equals(ok.getValueAs(Boolean.class));
+        if (name instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER
+                && !missingOk
+                && !isSetting.test(lit.getValueAs(String.class).toLowerCase(Locale.ROOT))) {
+            throw new TributaryException(
+                    SqlState.UNDEFINED_OBJECT,
+                    "unrecognized configuration parameter \"" + lit.getValueAs(String.class) + "\"");
+        }
+        return expand(
+                "(SELECT pg__s.setting FROM pg_catalog.pg_settings pg__s WHERE pg__s.name = lower(\"$0\"))",
+                List.of(name.accept(this)));
     }
 
     /**
@@ -250,6 +305,19 @@ final class PgCatalogCalls extends StatementRewrite {
             }
             case "name" -> {
                 return castTo(value, SqlTypeName.VARCHAR, pos);
+            }
+            case "regproc" -> {
+                // the one function whose OID drivers look up this way (pg_type.typinput of arrays)
+                if (value instanceof SqlLiteral lit
+                        && lit.getValueAs(String.class)
+                                .replaceFirst("^pg_catalog\\.", "")
+                                .equals("array_in")) {
+                    return SqlLiteral.createExactNumeric(Long.toString(PgOids.ARRAY_IN), pos);
+                }
+                if (!(value instanceof SqlLiteral)) {
+                    return castTo(value, SqlTypeName.BIGINT, pos);
+                }
+                throw TributaryException.notSupported("casts to regproc other than 'array_in'::regproc");
             }
             default -> {
                 String[] templates = REG_TYPES.get(type);

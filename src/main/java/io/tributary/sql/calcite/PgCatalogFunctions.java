@@ -25,6 +25,11 @@ public final class PgCatalogFunctions {
         return expression;
     }
 
+    /** {@code pg_is_in_recovery()}: Tributary is never a standby. */
+    public static Boolean pg_is_in_recovery() {
+        return false;
+    }
+
     /** {@code pg_encoding_to_char(6)}: the only encoding, UTF8 (PostgreSQL's number 6). */
     public static String pg_encoding_to_char(Integer encoding) {
         return encoding == null ? null : encoding == 6 ? "UTF8" : "";

@@ -60,6 +60,12 @@ final class SqlErrors {
                 }
                 return new TributaryException(SqlState.DATA_EXCEPTION, m);
             }
+            if (t instanceof AssertionError
+                    && t.getStackTrace().length > 0
+                    && t.getStackTrace()[0].getClassName().endsWith("implicit.AbstractTypeCoercion")) {
+                // Calcite's implicit casts assert on argument types they were not written for
+                return TributaryException.notSupported("these argument types (implicit casts between them)");
+            }
             if (t instanceof NumberFormatException nfe) {
                 String m = String.valueOf(nfe.getMessage());
                 Matcher input = Pattern.compile("For input string: \"(.*)\"").matcher(m);
@@ -70,6 +76,10 @@ final class SqlErrors {
             }
         }
         String message = rootMessage(error);
+        TributaryException known = knownRuntimeError(message, sql);
+        if (known != null) {
+            return known;
+        }
         if (message.contains("step size cannot equal zero")) {
             return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }
@@ -85,6 +95,35 @@ final class SqlErrors {
             return new TributaryException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax: " + message);
         }
         return new TributaryException(SqlState.INTERNAL_ERROR, "internal error: " + message, error);
+    }
+
+    /**
+     * PostgreSQL's error for a failure Calcite reports only by its message (date fields out of
+     * range, logarithms of zero, aggregates it cannot implement), or null.
+     */
+    private static TributaryException knownRuntimeError(String message, String sql) {
+        if (message.startsWith("Value of DAY field is out of range")
+                || message.startsWith("Value of MONTH field is out of range")) {
+            return new TributaryException(
+                    SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: " + message);
+        }
+        if (message.startsWith("Year out of range")) {
+            return new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "date out of range");
+        }
+        if (message.startsWith("Cannot take logarithm of zero or negative number")) {
+            return new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_LOGARITHM, "cannot take logarithm of zero or a negative number");
+        }
+        if (message.contains("(pad pattern) for LPAD/RPAD must not be empty")) {
+            return TributaryException.notSupported("lpad and rpad with an empty fill text");
+        }
+        if (message.contains("Missing conversion is LogicalAggregate")) {
+            return TributaryException.notSupported(
+                    sql.toLowerCase(java.util.Locale.ROOT).contains("within group")
+                            ? "ordered-set aggregates (WITHIN GROUP), such as percentile_cont"
+                            : "this aggregate");
+        }
+        return null;
     }
 
     private static String rootMessage(Throwable error) {

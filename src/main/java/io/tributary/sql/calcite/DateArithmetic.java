@@ -1,0 +1,144 @@
+package io.tributary.sql.calcite;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+/**
+ * PostgreSQL's date arithmetic where Calcite has none: {@code date ± integer} is a date that many
+ * days away, {@code date - date} the integer number of days between them, and
+ * {@code timestamp - timestamp} an interval. Only validation knows the operands' types, so this
+ * works from Calcite's refusal: when validating a query fails because {@code +} or {@code -}
+ * cannot take those types, {@link #rewrite} rewrites the call at the error's position into
+ * Calcite's spelling ({@code d + n * INTERVAL '1' DAY}, {@code CAST((a - b) DAY AS INTEGER)},
+ * {@code (a - b) DAY TO SECOND}) and the query is prepared again. Stateless.
+ */
+final class DateArithmetic {
+    private static final Pattern CANNOT_APPLY = Pattern.compile(
+            "Cannot apply '([+-])' to arguments of type '<(\\w+)(?:\\(\\d+\\))?> [+-] <(\\w+)(?:\\(\\d+\\))?>'");
+    /** How many calls one statement may have rewritten, one per failed preparation. */
+    static final int MAX_REWRITES = 8;
+
+    private DateArithmetic() {}
+
+    /**
+     * The query text with the date arithmetic that made {@code error} fail rewritten, or null when
+     * the error is not such a refusal.
+     */
+    static String rewrite(String text, Throwable error) {
+        CalciteContextException context = null;
+        for (Throwable t = error; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof CalciteContextException ce) {
+                context = ce;
+                break;
+            }
+        }
+        if (context == null) {
+            return null;
+        }
+        String message = context.getCause() != null ? context.getCause().getMessage() : context.getMessage();
+        Matcher m = CANNOT_APPLY.matcher(String.valueOf(message));
+        if (!m.find()) {
+            return null;
+        }
+        String op = m.group(1);
+        String left = m.group(2);
+        String right = m.group(3);
+        Kind kind = kind(op, left, right);
+        if (kind == null) {
+            return null;
+        }
+        SqlNode parsed;
+        try {
+            parsed = SqlParser.create(text, CalciteSettings.PARSER).parseStmt();
+        } catch (SqlParseException e) {
+            return null;
+        }
+        int line = context.getPosLine();
+        int column = context.getPosColumn();
+        boolean[] done = {false};
+        SqlNode rewritten = parsed.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                SqlParserPos pos = call.getParserPosition();
+                if (!done[0]
+                        && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)
+                        && call.operandCount() == 2
+                        && pos.getLineNum() == line
+                        && pos.getColumnNum() == column) {
+                    done[0] = true;
+                    return kind.rewrite(call.operand(0), call.operand(1), pos);
+                }
+                return super.visit(call);
+            }
+        });
+        return done[0] ? rewritten.toSqlString(CalciteFrontend.DIALECT).getSql() : null;
+    }
+
+    private static Kind kind(String op, String left, String right) {
+        boolean leftInt = isInteger(left);
+        boolean rightInt = isInteger(right);
+        if (left.equals("DATE") && rightInt) {
+            return op.equals("+") ? Kind.DATE_PLUS_DAYS : Kind.DATE_MINUS_DAYS;
+        }
+        if (leftInt && right.equals("DATE") && op.equals("+")) {
+            return Kind.DAYS_PLUS_DATE;
+        }
+        if (op.equals("-") && left.equals("DATE") && right.equals("DATE")) {
+            return Kind.DATE_MINUS_DATE;
+        }
+        if (op.equals("-") && left.equals("TIMESTAMP") && right.equals("TIMESTAMP")) {
+            return Kind.TIMESTAMP_MINUS_TIMESTAMP;
+        }
+        return null;
+    }
+
+    private static boolean isInteger(String type) {
+        return type.equals("INTEGER") || type.equals("SMALLINT") || type.equals("BIGINT") || type.equals("TINYINT");
+    }
+
+    private enum Kind {
+        DATE_PLUS_DAYS,
+        DATE_MINUS_DAYS,
+        DAYS_PLUS_DATE,
+        DATE_MINUS_DATE,
+        TIMESTAMP_MINUS_TIMESTAMP;
+
+        SqlNode rewrite(SqlNode a, SqlNode b, SqlParserPos pos) {
+            return switch (this) {
+                case DATE_PLUS_DAYS -> SqlStdOperatorTable.PLUS.createCall(pos, a, days(b, pos));
+                case DATE_MINUS_DAYS -> SqlStdOperatorTable.MINUS.createCall(pos, a, days(b, pos));
+                case DAYS_PLUS_DATE -> SqlStdOperatorTable.PLUS.createCall(pos, b, days(a, pos));
+                case DATE_MINUS_DATE ->
+                    SqlStdOperatorTable.CAST.createCall(
+                            pos,
+                            SqlStdOperatorTable.MINUS_DATE.createCall(
+                                    pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, null, pos)),
+                            new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.INTEGER, pos), pos));
+                case TIMESTAMP_MINUS_TIMESTAMP ->
+                    SqlStdOperatorTable.MINUS_DATE.createCall(
+                            pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 6, pos));
+            };
+        }
+
+        /** {@code n * INTERVAL '1' DAY}. */
+        private static SqlNode days(SqlNode n, SqlParserPos pos) {
+            return SqlStdOperatorTable.MULTIPLY.createCall(
+                    pos, n, SqlLiteral.createInterval(1, "1", new SqlIntervalQualifier(TimeUnit.DAY, null, pos), pos));
+        }
+    }
+}

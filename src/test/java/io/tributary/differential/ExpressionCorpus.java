@@ -1,0 +1,436 @@
+package io.tributary.differential;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The statements of {@link ExpressionCorpusDifferentialTest}: operators, functions and casts of
+ * int2, int4, int8, float8, numeric, text, date, time, timestamp, interval, boolean and bytea,
+ * operator precedence and overflow, generated as the cross products of a few values per type
+ * (edge values included), plus aggregates over the table {@link #SETUP} creates. Each statement
+ * returns at most a few rows in a defined order, so outcomes compare as texts.
+ */
+final class ExpressionCorpus {
+    private ExpressionCorpus() {}
+
+    static final List<String> SETUP = List.of(
+            "CREATE TABLE ev (id INT PRIMARY KEY, i2 SMALLINT, i4 INT, i8 BIGINT, f8 DOUBLE PRECISION,"
+                    + " nu NUMERIC(12,4), tx TEXT, dt DATE, ts TIMESTAMP, bo BOOLEAN)",
+            "INSERT INTO ev VALUES (1, 1, 10, 100, 1.5, 2.5, 'alpha', DATE '2024-01-31',"
+                    + " TIMESTAMP '2024-01-31 10:20:30', true)",
+            "INSERT INTO ev VALUES (2, -2, -20, -200, -0.25, -1.125, 'Beta', DATE '2023-12-31',"
+                    + " TIMESTAMP '2023-12-31 23:59:59', false)",
+            "INSERT INTO ev VALUES (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+            "INSERT INTO ev VALUES (4, 32767, 2147483647, 9223372036854775807, 1e300, 99999999.9999,"
+                    + " 'gamma delta', DATE '2000-02-29', TIMESTAMP '2000-02-29 00:00:00', true)",
+            "INSERT INTO ev VALUES (5, 0, 0, 0, 0, 0, '', DATE '1970-01-01', TIMESTAMP '1970-01-01 00:00:00', false)");
+
+    /** Typed constants per numeric type: ordinary values, zero and the type's edge. */
+    private static final Map<String, List<String>> NUMBERS = Map.of(
+            "int2", List.of("7::int2", "(-3)::int2", "0::int2", "32767::int2"),
+            "int4", List.of("7", "-3", "0", "2147483647"),
+            "int8", List.of("7::int8", "(-3)::int8", "0::int8", "9223372036854775807::int8"),
+            "numeric", List.of("7.5::numeric", "(-3.25)::numeric", "0::numeric", "12345678901234567890.123::numeric"),
+            "float8", List.of("7.5::float8", "(-3.25)::float8", "0::float8", "1e308::float8"));
+
+    private static final List<String> NUMERIC_TYPES = List.of("int2", "int4", "int8", "numeric", "float8");
+
+    static List<String> statements() {
+        LinkedHashSet<String> out = new LinkedHashSet<>();
+        arithmetic(out);
+        comparisons(out);
+        casts(out);
+        numericFunctions(out);
+        text(out);
+        dateTime(out);
+        booleans(out);
+        bytea(out);
+        precedence(out);
+        aggregates(out);
+        return List.copyOf(out);
+    }
+
+    private static void arithmetic(LinkedHashSet<String> out) {
+        for (String a : NUMERIC_TYPES) {
+            for (String b : NUMERIC_TYPES) {
+                List<String> x = NUMBERS.get(a);
+                List<String> y = NUMBERS.get(b);
+                for (String op : List.of("+", "-", "*", "/", "%")) {
+                    out.add("SELECT " + x.get(0) + " " + op + " " + y.get(1));
+                    out.add("SELECT " + x.get(1) + " " + op + " " + y.get(0));
+                }
+                out.add("SELECT " + x.get(0) + " / " + y.get(2));
+                out.add("SELECT " + x.get(3) + " + " + y.get(0));
+                out.add("SELECT " + x.get(3) + " * " + y.get(1));
+            }
+            List<String> x = NUMBERS.get(a);
+            out.add("SELECT -" + x.get(0) + ", -" + x.get(1) + ", +" + x.get(0));
+            out.add("SELECT " + x.get(3) + " - " + x.get(3) + " - " + x.get(3));
+            out.add("SELECT " + x.get(0) + " % " + x.get(2));
+        }
+        out.add("SELECT (-32768)::int2 * (-1)::int2");
+        out.add("SELECT (-2147483648) * -1");
+        out.add("SELECT (-2147483648) / -1");
+        out.add("SELECT (-9223372036854775808)::int8 * -1");
+        out.add("SELECT 2 ^ 10, 2 ^ 0.5, (-8) ^ (1.0 / 3)");
+        out.add("SELECT 2.0 ^ 1024");
+        out.add("SELECT 7 / 2, -7 / 2, 7 % -2, -7 % 2");
+        out.add("SELECT 1 / 3::numeric, 2::numeric / 3, 10::numeric / 4");
+        out.add("SELECT 0.1::float8 + 0.2::float8, 1e-7::float8, 123456789012345678::float8");
+        out.add("SELECT 'NaN'::float8, 'Infinity'::float8, '-Infinity'::float8");
+        out.add("SELECT 'NaN'::numeric");
+        out.add("SELECT 1e308::float8 * 10");
+        out.add("SELECT 1::float8 / 0");
+        out.add("SELECT 1::numeric / 0");
+        out.add("SELECT 5 & 3, 5 | 3, 5 # 3, ~5, 1 << 4, 256 >> 2");
+        out.add("SELECT @ -5, |/ 16.0, ||/ 27.0");
+        out.add("SELECT 10!");
+    }
+
+    private static void comparisons(LinkedHashSet<String> out) {
+        for (String op : List.of("=", "<>", "<", "<=", ">", ">=")) {
+            for (int i = 0; i < NUMERIC_TYPES.size(); i++) {
+                String a = NUMBERS.get(NUMERIC_TYPES.get(i)).get(0);
+                String b = NUMBERS.get(NUMERIC_TYPES.get((i + 1) % NUMERIC_TYPES.size()))
+                        .get(1);
+                out.add("SELECT " + a + " " + op + " " + b + ", " + a + " " + op + " " + a);
+            }
+            out.add("SELECT 'abc' " + op + " 'abd', 'B' " + op + " 'a', '' " + op + " ''");
+            out.add("SELECT DATE '2024-01-01' " + op + " DATE '2024-01-02', TIMESTAMP '2024-01-01 00:00:00' " + op
+                    + " DATE '2024-01-01'");
+            out.add("SELECT TIME '10:00' " + op + " TIME '09:59:59', INTERVAL '1 day' " + op + " INTERVAL '24 hours'");
+            out.add("SELECT true " + op + " false, NULL::int " + op + " 1");
+        }
+        out.add("SELECT 1 BETWEEN 0 AND 2, 5 NOT BETWEEN 1 AND 3, 2 BETWEEN SYMMETRIC 3 AND 1");
+        out.add("SELECT 1 IN (1, 2, NULL), 3 IN (1, 2, NULL), 3 NOT IN (1, 2), NULL IN (1)");
+        out.add("SELECT 1 IS DISTINCT FROM NULL, NULL IS NOT DISTINCT FROM NULL, 1 IS DISTINCT FROM 1");
+        out.add("SELECT 'abc' LIKE 'a%', 'abc' NOT LIKE '_b_', 'ABC' ILIKE 'a%', 'a_c' LIKE 'a\\_c'");
+        out.add("SELECT 'abc' ~ '^a', 'abc' ~* '^A', 'abc' !~ 'z', 'abc' SIMILAR TO 'a(b|c)+'");
+    }
+
+    private static void casts(LinkedHashSet<String> out) {
+        List<String> targets = List.of(
+                "int2", "int4", "int8", "numeric", "numeric(6,2)", "float8", "real", "text", "varchar(3)", "boolean");
+        List<String> values = List.of(
+                "'42'",
+                "'-7'",
+                "' 12 '",
+                "'3.7'",
+                "'1e3'",
+                "'abc'",
+                "''",
+                "'true'",
+                "'99999'",
+                "'2147483648'",
+                "42",
+                "-2.5",
+                "2.5",
+                "3.5::numeric",
+                "-3.5::float8",
+                "1e10::float8",
+                "true",
+                "NULL");
+        for (String v : values) {
+            for (String t : targets) {
+                out.add("SELECT CAST(" + v + " AS " + t + ")");
+            }
+        }
+        for (String v : List.of(
+                "'2024-02-29'",
+                "'2023-02-29'",
+                "'2024-13-01'",
+                "'1999-01-08'",
+                "'0001-01-01'",
+                "'1000-06-15'",
+                "'1582-10-10'",
+                "'20240315'",
+                "'2024-03-15 10:20:30'")) {
+            out.add("SELECT " + v + "::date");
+            out.add("SELECT " + v + "::timestamp");
+        }
+        for (String v : List.of("'10:20:30'", "'25:00:00'", "'10:20'", "'10:20:30.123456'", "'24:00:00'")) {
+            out.add("SELECT " + v + "::time");
+        }
+        for (String v : List.of(
+                "'1 day'",
+                "'2 hours 30 minutes'",
+                "'1 year 2 months 3 days'",
+                "'-1 day +2 hours'",
+                "'P1D'",
+                "'1.5 hours'",
+                "'100 seconds'",
+                "'abc'")) {
+            out.add("SELECT " + v + "::interval");
+        }
+        out.add("SELECT DATE '2024-03-15'::timestamp, TIMESTAMP '2024-03-15 10:20:30'::date,"
+                + " TIMESTAMP '2024-03-15 10:20:30'::time");
+        out.add("SELECT DATE '2024-03-15'::text, TIMESTAMP '2024-03-15 10:20:30.5'::text, TIME '01:02:03'::text");
+        out.add("SELECT 1::boolean, 0::boolean, 'yes'::boolean, 'off'::boolean, 't'::boolean, 'maybe'::boolean");
+        out.add("SELECT true::int, false::text, true::varchar");
+        out.add("SELECT 65536::int2, 32768::int2, (-32769)::int2");
+        out.add("SELECT 2147483648::int4, 9223372036854775808::int8");
+        out.add("SELECT 1e20::float8::int8, 'Infinity'::float8::int4, 'NaN'::float8::int8");
+        out.add("SELECT 2.5::int, 3.5::int, (-2.5)::int, 2.5::float8::int, 3.5::float8::int");
+        out.add("SELECT 1.005::numeric(4,2), 99.995::numeric(4,2), 123.456::numeric(5,1)");
+        out.add("SELECT 'abcdef'::varchar(3), 'abcdef'::char(3), 'ab'::char(4) || 'x'");
+        out.add("SELECT 12.5::text, 1e-5::float8::text, 100::numeric::text, (-0.0)::float8::text");
+    }
+
+    private static void numericFunctions(LinkedHashSet<String> out) {
+        for (String t : NUMERIC_TYPES) {
+            List<String> x = NUMBERS.get(t);
+            out.add("SELECT abs(" + x.get(1) + "), sign(" + x.get(1) + ")");
+            out.add("SELECT ceil(" + x.get(1) + "), floor(" + x.get(1) + ")");
+            out.add("SELECT round(" + x.get(0) + "), trunc(" + x.get(1) + ")");
+            out.add("SELECT mod(" + x.get(0) + ", " + x.get(1) + ")");
+            out.add("SELECT greatest(" + x.get(0) + ", " + x.get(1) + ", " + x.get(2) + "), least(" + x.get(0) + ", "
+                    + x.get(1) + ")");
+            out.add("SELECT coalesce(NULL, " + x.get(1) + "), nullif(" + x.get(0) + ", " + x.get(0) + ")");
+            out.add("SELECT abs(" + x.get(3) + ")");
+        }
+        out.add("SELECT round(2.5), round(-2.5), round(2.5::float8), round(3.5::float8), round(-0.5::float8)");
+        out.add("SELECT round(1234.5678, 2), round(1234.5678, -2), trunc(1234.5678, 1), trunc(-1234.5678)");
+        out.add("SELECT sqrt(16), sqrt(2::float8), sqrt(-1)");
+        out.add("SELECT power(2, 10), power(2.0, -2), power(-8, 1.0 / 3)");
+        out.add("SELECT exp(1), ln(10), log(100), log(2, 8)");
+        out.add("SELECT ln(0)");
+        out.add("SELECT ln(-1)");
+        out.add("SELECT cbrt(27::float8), pi(), degrees(pi()), radians(180)");
+        out.add("SELECT sin(0), cos(0), tan(0), atan2(1, 1), asin(1), acos(1)");
+        out.add("SELECT div(7, 2), div(-7, 2), gcd(12, 18), lcm(4, 6)");
+        out.add("SELECT width_bucket(5, 0, 10, 5), scale(12.345), trim_scale(1.500)");
+        out.add("SELECT ceil(-0.5), ceiling(1.2), floor(-1.2), abs(-32768::int2)");
+        out.add("SELECT abs((-2147483648)::int4)");
+        out.add("SELECT abs((-9223372036854775808)::int8)");
+        out.add("SELECT to_char(1234.5, '9999.99'), to_number('12,345', '99,999')");
+        out.add("SELECT random() < 1, random() >= 0");
+    }
+
+    private static void text(LinkedHashSet<String> out) {
+        List<String> strings = List.of("'Hello World'", "''", "'  pad  '", "'ÄÖü straße'", "NULL");
+        for (String s : strings) {
+            out.add("SELECT length(" + s + "), char_length(" + s + "), octet_length(" + s + ")");
+            out.add("SELECT upper(" + s + "), lower(" + s + "), initcap(" + s + ")");
+            out.add("SELECT substr(" + s + ", 2, 3), substring(" + s + " FROM 3), left(" + s + ", 2), right(" + s
+                    + ", 2)");
+            out.add("SELECT trim(" + s + "), ltrim(" + s + "), rtrim(" + s + "), btrim(" + s + ", ' H')");
+            out.add("SELECT position('o' IN " + s + "), strpos(" + s + ", 'l'), replace(" + s + ", 'l', 'L')");
+            out.add("SELECT reverse(" + s + "), repeat(" + s + ", 2), " + s + " || '!'");
+            out.add("SELECT lpad(" + s + ", 14, '*'), rpad(" + s + ", 3)");
+            out.add("SELECT split_part(" + s + ", ' ', 2), md5(" + s + ")");
+        }
+        out.add("SELECT concat('a', NULL, 'b', 1, true), concat_ws('-', 'a', NULL, 'b'), concat()");
+        out.add("SELECT 'a' || NULL, 'a' || 1, 1 || 'a', 'x' || 2.5");
+        out.add("SELECT substr('abc', 0), substr('abc', -1, 3), substr('abc', 2, 0)");
+        out.add("SELECT substr('abc', 1, -1)");
+        out.add("SELECT repeat('ab', 0), repeat('ab', -1), lpad('abc', 2), rpad('abc', 5, '')");
+        out.add("SELECT format('%s-%s', 'a', 1), format('%I', 'Col'), format('%L', 'it''s')");
+        out.add("SELECT chr(65), ascii('A'), to_hex(255), translate('abc', 'ab', 'xy')");
+        out.add("SELECT starts_with('alpha', 'al'), 'abc' < 'abd' COLLATE \"C\"");
+        out.add("SELECT regexp_replace('a1b2', '[0-9]', 'X', 'g'), regexp_replace('a1b2', '[0-9]', 'X')");
+        out.add("SELECT overlay('abcdef' PLACING 'XY' FROM 2 FOR 3), quote_literal('x''y'), quote_ident('a b')");
+        out.add("SELECT string_to_array('a,b,c', ','), array_to_string(ARRAY['a', 'b'], '|')");
+        out.add("SELECT split_part('a,b,c', ',', -1)");
+        out.add("SELECT 'a' = 'a ', 'a'::char(3) = 'a', length('a  '::char(3))");
+    }
+
+    private static void dateTime(LinkedHashSet<String> out) {
+        List<String> dates =
+                List.of("DATE '2024-02-29'", "DATE '2023-12-31'", "DATE '1000-06-15'", "DATE '1970-01-01'");
+        for (String d : dates) {
+            out.add("SELECT " + d + " + 1, " + d + " - 1, " + d + " + 366");
+            out.add("SELECT " + d + " - DATE '2000-01-01'");
+            out.add("SELECT " + d + " + INTERVAL '1 month', " + d + " - INTERVAL '1 day'");
+            out.add("SELECT " + d + " + TIME '10:30'");
+            for (String f : List.of(
+                    "year", "month", "day", "dow", "isodow", "doy", "quarter", "week", "epoch", "decade", "century",
+                    "julian")) {
+                out.add("SELECT extract(" + f + " FROM " + d + ")");
+            }
+            out.add("SELECT date_trunc('month', " + d + "), date_trunc('year', " + d + "), date_trunc('week', " + d
+                    + ")");
+            out.add("SELECT " + d + "::text, to_char(" + d + ", 'YYYY-MM-DD Dy')");
+        }
+        List<String> stamps = List.of(
+                "TIMESTAMP '2024-02-29 13:45:59.123456'",
+                "TIMESTAMP '1999-12-31 23:59:59'",
+                "TIMESTAMP '0800-01-01 00:00:00'");
+        for (String t : stamps) {
+            out.add("SELECT " + t + " + INTERVAL '1 hour', " + t + " - INTERVAL '1 day 2 hours'");
+            out.add("SELECT " + t + " + INTERVAL '1 month', " + t + " - INTERVAL '1 year'");
+            out.add("SELECT " + t + " - TIMESTAMP '2000-01-01 00:00:00'");
+            for (String f : List.of(
+                    "year",
+                    "month",
+                    "day",
+                    "hour",
+                    "minute",
+                    "second",
+                    "milliseconds",
+                    "microseconds",
+                    "epoch",
+                    "dow",
+                    "doy",
+                    "week")) {
+                out.add("SELECT extract(" + f + " FROM " + t + ")");
+            }
+            for (String f : List.of(
+                    "microseconds",
+                    "milliseconds",
+                    "second",
+                    "minute",
+                    "hour",
+                    "day",
+                    "week",
+                    "month",
+                    "quarter",
+                    "year",
+                    "decade",
+                    "century",
+                    "millennium")) {
+                out.add("SELECT date_trunc('" + f + "', " + t + ")");
+            }
+            out.add("SELECT date_part('hour', " + t + "), " + t + "::date, " + t + "::time");
+        }
+        out.add("SELECT TIMESTAMP '2024-03-10 12:00' - TIMESTAMP '2024-03-09 10:30'");
+        out.add("SELECT TIMESTAMP '2024-01-01' - TIMESTAMP '2024-03-01 06:00'");
+        out.add("SELECT DATE '2024-03-01' - DATE '2024-02-01', DATE '2024-01-01' - DATE '2024-03-01'");
+        out.add("SELECT TIME '10:00' + INTERVAL '3 hours', TIME '23:00' + INTERVAL '2 hours', TIME '10:00' - TIME"
+                + " '08:30'");
+        out.add("SELECT INTERVAL '1 day' + INTERVAL '2 hours', INTERVAL '1 day' * 3, INTERVAL '1 hour' / 4");
+        out.add("SELECT INTERVAL '1 month' - INTERVAL '1 day', -INTERVAL '2 hours', INTERVAL '90 minutes' * 1.5");
+        out.add("SELECT extract(epoch FROM INTERVAL '1 day 1 hour'), extract(hour FROM INTERVAL '25 hours')");
+        out.add("SELECT justify_hours(INTERVAL '27 hours'), justify_days(INTERVAL '35 days')");
+        out.add("SELECT make_date(2024, 2, 29), make_time(10, 20, 30.5), make_timestamp(2024, 1, 2, 3, 4, 5)");
+        out.add("SELECT make_date(2023, 2, 29)");
+        out.add("SELECT age(TIMESTAMP '2024-03-15', TIMESTAMP '2023-01-01')");
+        out.add("SELECT to_date('2024-03-15', 'YYYY-MM-DD'), to_timestamp('2024-03-15 10:20', 'YYYY-MM-DD HH24:MI')");
+        out.add("SELECT date_trunc('day', TIMESTAMP '2024-03-15 10:20:30')::date");
+        out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-01', TIMESTAMP '2024-01-02', INTERVAL '6 hours')"
+                + " AS g(x)");
+        out.add("SELECT x FROM generate_series(DATE '2024-02-27', DATE '2024-03-01', INTERVAL '1 day') AS g(x)");
+        out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-31', TIMESTAMP '2024-05-31', INTERVAL '1 month')"
+                + " AS g(x)");
+        out.add("SELECT x FROM generate_series(1, 10, 3) AS g(x)");
+        out.add("SELECT x FROM generate_series(5, 1, -2) AS g(x)");
+        out.add("SELECT DATE '2024-01-01' + 2147483647");
+        out.add("SELECT DATE '5874897-12-31' + 1");
+        out.add("SELECT TIMESTAMP '294276-12-31 23:59:59' + INTERVAL '1 day'");
+        out.add("SELECT DATE '2024-01-01' < TIMESTAMP '2024-01-01 00:00:01', DATE '2024-01-01' = TIMESTAMP"
+                + " '2024-01-01'");
+        out.add("SELECT isfinite(DATE '2024-01-01'), 'infinity'::date > DATE '9999-12-31'");
+        out.add("SELECT overlaps_ok FROM (SELECT (DATE '2024-01-01', DATE '2024-02-01') OVERLAPS (DATE '2024-01-15',"
+                + " DATE '2024-03-01') AS overlaps_ok) s");
+    }
+
+    private static void booleans(LinkedHashSet<String> out) {
+        List<String> values = List.of("true", "false", "NULL::boolean");
+        for (String a : values) {
+            for (String b : values) {
+                out.add("SELECT " + a + " AND " + b + ", " + a + " OR " + b);
+            }
+            out.add("SELECT NOT " + a + ", " + a + " IS TRUE, " + a + " IS NOT FALSE, " + a + " IS UNKNOWN");
+        }
+        out.add("SELECT bool_and(bo), bool_or(bo), every(bo) FROM ev");
+        out.add("SELECT true::text, 't'::boolean AND 'yes'::boolean");
+        out.add("SELECT CASE WHEN NULL THEN 1 WHEN false THEN 2 ELSE 3 END");
+        out.add("SELECT CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' END, CASE 5 WHEN 1 THEN 'one' END");
+        out.add("SELECT 1 WHERE true");
+        out.add("SELECT 1 WHERE NULL");
+        out.add("SELECT 1 WHERE 1");
+    }
+
+    private static void bytea(LinkedHashSet<String> out) {
+        out.add("SELECT '\\xdeadbeef'::bytea");
+        out.add("SELECT length('\\xdeadbeef'::bytea), octet_length('\\xdeadbeef'::bytea)");
+        out.add("SELECT 'abc'::bytea, 'a\\\\b'::bytea, '\\x'::bytea");
+        out.add("SELECT '\\xde'::bytea || '\\xad'::bytea");
+        out.add("SELECT '\\xzz'::bytea");
+        out.add("SELECT '\\x123'::bytea");
+        out.add("SELECT 'a\\001b'::bytea, '\\000'::bytea");
+        out.add("SELECT md5('\\xdeadbeef'::bytea), encode('\\xdeadbeef'::bytea, 'hex'), encode('abc'::bytea,"
+                + " 'base64')");
+        out.add("SELECT decode('deadbeef', 'hex'), decode('YWJj', 'base64'), convert_to('é', 'UTF8')");
+        out.add("SELECT '\\xdeadbeef'::bytea = '\\xDEADBEEF'::bytea, '\\x01'::bytea < '\\x02'::bytea");
+        out.add("SELECT substring('\\xdeadbeef'::bytea FROM 2 FOR 2), get_byte('\\xdeadbeef'::bytea, 0)");
+    }
+
+    private static void precedence(LinkedHashSet<String> out) {
+        List<String> expressions = List.of(
+                "1 + 2 * 3",
+                "(1 + 2) * 3",
+                "2 * 3 ^ 2",
+                "-2 ^ 2",
+                "(-2) ^ 2",
+                "2 ^ 3 ^ 2",
+                "10 - 4 - 3",
+                "100 / 10 / 5",
+                "7 % 3 * 2",
+                "1 + 2 = 3",
+                "1 < 2 = true",
+                "NOT 1 = 2",
+                "NOT true AND false",
+                "true OR false AND false",
+                "1 + 1 BETWEEN 1 AND 2",
+                "'a' || 'b' = 'ab'",
+                "1 IS NULL = false",
+                "- 3 * - 2",
+                "'5'::int + 1",
+                "- '5'::int",
+                "2 * '3'::int ^ 2",
+                "1 + 2::text || 'x'",
+                "'1' || 2 + 3",
+                "3 > 2 AND 2 > 1",
+                "NULL IS NULL OR 1 / 0 = 1",
+                "1 = 1 IS TRUE",
+                "-1::int2",
+                "- 2147483648::int8",
+                "1 + - 1",
+                "5 - - 5",
+                "2 ^ -1",
+                "4 / 2 * 2",
+                "ARRAY[1, 2] || 3",
+                "1 IN (1) = true",
+                "'abc' LIKE 'a%' = true",
+                "1 <> 2 <> true");
+        for (String e : expressions) {
+            out.add("SELECT " + e);
+        }
+    }
+
+    private static void aggregates(LinkedHashSet<String> out) {
+        for (String c : List.of("i2", "i4", "i8", "f8", "nu")) {
+            out.add("SELECT sum(" + c + "), min(" + c + "), max(" + c + "), count(" + c + ") FROM ev");
+            out.add("SELECT avg(" + c + ") FROM ev WHERE id < 4");
+            out.add("SELECT id, " + c + " + 1 FROM ev ORDER BY id");
+            out.add("SELECT id, " + c + " * 2 FROM ev WHERE id <> 4 ORDER BY id");
+            out.add("SELECT " + c + ", count(*) FROM ev GROUP BY " + c + " ORDER BY " + c + " NULLS FIRST");
+            out.add("SELECT id, " + c + "::text, " + c + "::numeric FROM ev ORDER BY id");
+            out.add("SELECT id, -" + c + ", abs(" + c + ") FROM ev ORDER BY id");
+            out.add("SELECT stddev(" + c + "), variance(" + c + ") FROM ev WHERE id < 4");
+        }
+        out.add("SELECT sum(i8) FROM ev");
+        out.add("SELECT sum(i4) FROM ev");
+        out.add("SELECT id, i2 + i2 FROM ev ORDER BY id");
+        out.add("SELECT id, i4 + i4 FROM ev ORDER BY id");
+        out.add("SELECT id, i8 + 1 FROM ev ORDER BY id");
+        out.add("SELECT id, tx || '!', length(tx), upper(tx) FROM ev ORDER BY id");
+        out.add("SELECT id, dt + 1, dt - DATE '2000-01-01', extract(dow FROM dt) FROM ev ORDER BY id");
+        out.add("SELECT id, ts - TIMESTAMP '2000-01-01', date_trunc('month', ts), ts + INTERVAL '1 day'"
+                + " FROM ev ORDER BY id");
+        out.add("SELECT id, NOT bo, bo AND id > 2, bo OR NULL FROM ev ORDER BY id");
+        out.add("SELECT string_agg(tx, ',' ORDER BY id), count(*), count(DISTINCT bo) FROM ev");
+        out.add("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY i4) FROM ev");
+        out.add("SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i4) FROM ev");
+        out.add("SELECT mode() WITHIN GROUP (ORDER BY bo) FROM ev");
+        out.add("SELECT array_agg(id ORDER BY id) FROM ev");
+        out.add("SELECT min(tx), max(tx), min(dt), max(ts) FROM ev");
+        out.add("SELECT id FROM ev ORDER BY tx NULLS LAST, id");
+        out.add("SELECT id FROM ev ORDER BY f8 DESC, id");
+        out.add("SELECT count(*) FILTER (WHERE bo), sum(i4) FILTER (WHERE id > 1) FROM ev");
+        out.add("SELECT bit_and(i4), bit_or(i4) FROM ev");
+        out.add("SELECT avg(i8), sum(nu) / count(nu) FROM ev");
+        out.add("SELECT id, row_number() OVER (ORDER BY id DESC), sum(i4) OVER (ORDER BY id) FROM ev ORDER BY id");
+    }
+}
