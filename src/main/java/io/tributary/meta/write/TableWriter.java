@@ -40,12 +40,21 @@ public final class TableWriter implements AutoCloseable {
     private final BarrierManager barriers;
     private final Catalog catalog;
     private final ByteWriter keyWriter = new ByteWriter(64);
-    private final List<Change> changes = new ArrayList<>();
+    private final ByteWriter rowWriter = new ByteWriter(64);
+    /**
+     * Whether views read the table when the statement began: only then are the staged rows' values
+     * kept for the change stream. A view created meanwhile gets them decoded from the encoded rows.
+     * Not keeping them halves what a bulk load holds on the heap until it applies.
+     */
+    private final boolean keepValues;
+
+    private List<Change> changes = new ArrayList<>();
     private long count;
 
     /**
      * One staged change; {@code row} null means delete. Insert means the key must not exist
-     * already. {@code values} is the decoded {@code row}, kept for the table's change stream.
+     * already. {@code values} is the decoded {@code row} when it is kept for the table's change
+     * stream, else null.
      */
     private record Change(byte[] key, byte[] row, boolean insert, Object[] values) {}
 
@@ -65,6 +74,7 @@ public final class TableWriter implements AutoCloseable {
         this.rowCodec = new RowCodec(table.columnTypes());
         this.pkTypes = table.primaryKeyTypes();
         this.rowIds = rowIds;
+        this.keepValues = streams.hasSubscribers(table.id());
     }
 
     /**
@@ -78,7 +88,7 @@ public final class TableWriter implements AutoCloseable {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         checkNotNull(row);
-        changes.add(new Change(key(row), rowCodec.encode(row), true, row));
+        changes.add(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
         count++;
     }
 
@@ -95,7 +105,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void replace(Object[] newRow) {
         checkNotNull(newRow);
-        changes.add(new Change(key(newRow), rowCodec.encode(newRow), false, newRow));
+        changes.add(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
         count++;
     }
 
@@ -123,7 +133,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public long apply(EpochChange alongside) {
         List<Change> settled = settle();
-        changes.clear();
+        changes = new ArrayList<>();
         return barriers.stage(new StatementRows(settled, alongside));
     }
 
@@ -134,10 +144,11 @@ public final class TableWriter implements AutoCloseable {
         /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
         private final int[] inserts;
 
-        private final List<byte[]> newKeys = new ArrayList<>();
+        private final List<byte[]> newKeys;
 
         StatementRows(List<Change> settled, EpochChange alongside) {
             this.settled = settled;
+            this.newKeys = new ArrayList<>(settled.size());
             this.alongside = alongside;
             this.inserts = new int[settled.size()];
             for (int i = 0; i < settled.size(); i++) {
@@ -210,7 +221,7 @@ public final class TableWriter implements AutoCloseable {
                 chunk.add(Op.DELETE, rowCodec.decode(old));
             }
             if (c.row() != null) {
-                chunk.add(Op.INSERT, c.values().clone());
+                chunk.add(Op.INSERT, c.values() != null ? c.values().clone() : rowCodec.decode(c.row()));
             }
             if (chunk.isFull()) {
                 streams.emit(table.id(), chunk.build());
@@ -239,8 +250,8 @@ public final class TableWriter implements AutoCloseable {
      */
     private List<Change> settle() {
         int n = changes.size();
-        List<Change> out = new ArrayList<>(n);
         if (n >= PACKED_LIMIT) {
+            List<Change> out = new ArrayList<>(n);
             Change[] sorted = changes.toArray(new Change[0]);
             Arrays.sort(sorted, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
             int i = 0;
@@ -260,6 +271,11 @@ public final class TableWriter implements AutoCloseable {
             order[i] = (hash40(changes.get(i).key()) << 24) | i;
         }
         Arrays.sort(order);
+        if (distinctHashes(order)) {
+            // every key changed once, so each change is final: the common bulk load keeps its list
+            return changes;
+        }
+        List<Change> out = new ArrayList<>(n);
         int i = 0;
         while (i < n) {
             int j = i + 1;
@@ -267,14 +283,24 @@ public final class TableWriter implements AutoCloseable {
                 j++;
             }
             if (j == i + 1) {
-                Change only = changes.get((int) (order[i] & (PACKED_LIMIT - 1)));
-                out.add(settleKey(List.of(only)));
+                // a key changed once is its own final change (what settleKey returns for it)
+                out.add(changes.get((int) (order[i] & (PACKED_LIMIT - 1))));
             } else {
                 settleSharedHash(order, i, j, out);
             }
             i = j;
         }
         return out;
+    }
+
+    /** Whether no two of the sorted {@code hash << 24 | position} entries share a hash. */
+    private static boolean distinctHashes(long[] order) {
+        for (int i = 1; i < order.length; i++) {
+            if ((order[i] >>> 24) == (order[i - 1] >>> 24)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Changes at {@code order[from..to)} share a hash; group them by key, keeping statement order. */
@@ -327,10 +353,12 @@ public final class TableWriter implements AutoCloseable {
         return h >>> 24;
     }
 
+    /** The row's storage key, encoded after room for the key prefix and copied once. */
     private byte[] key(Object[] row) {
         keyWriter.reset();
+        keyWriter.skip(TableKeys.PREFIX_LENGTH);
         KeyCodec.encode(keyWriter, pkTypes, row, table.primaryKey());
-        return TableKeys.rowKey(table.id(), keyWriter.toByteArray());
+        return TableKeys.fillPrefix(table.id(), keyWriter.toByteArray());
     }
 
     private void checkNotNull(Object[] row) {
