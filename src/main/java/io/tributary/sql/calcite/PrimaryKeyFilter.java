@@ -16,6 +16,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
 
@@ -151,6 +152,10 @@ final class PrimaryKeyFilter {
     /** The canonical value of a literal or bound parameter for a key column, or null if unsupported. */
     private static Object constant(RexNode node, DataType type, DataContext root) {
         Object raw;
+        // a constant lifted into a parameter (CAST(? AS INTEGER)) is widened to the key's type
+        while (node instanceof RexCall cast && widensInteger(cast)) {
+            node = cast.getOperands().get(0);
+        }
         if (node instanceof RexLiteral literal) {
             raw = literal.getValue();
         } else if (node instanceof RexDynamicParam param) {
@@ -159,6 +164,27 @@ final class PrimaryKeyFilter {
             return null;
         }
         return fromRaw(raw, type);
+    }
+
+    /** Whether {@code call} casts an integer to an integer type at least as wide: the value stays the same. */
+    private static boolean widensInteger(RexCall call) {
+        if (call.getKind() != SqlKind.CAST) {
+            return false;
+        }
+        int from = integerWidth(call.getOperands().get(0).getType().getSqlTypeName());
+        int to = integerWidth(call.getType().getSqlTypeName());
+        return from > 0 && to >= from;
+    }
+
+    /** Bytes of an integer type, 0 for other types. */
+    private static int integerWidth(SqlTypeName type) {
+        return switch (type) {
+            case TINYINT -> 1;
+            case SMALLINT -> 2;
+            case INTEGER -> 4;
+            case BIGINT -> 8;
+            default -> 0;
+        };
     }
 
     /** A literal's value (number, string, boolean) as the canonical value of a key column, or null. */
