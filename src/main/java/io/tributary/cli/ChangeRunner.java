@@ -3,6 +3,7 @@ package io.tributary.cli;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,9 +24,12 @@ final class ChangeRunner implements AutoCloseable {
     private final ChangeScript script;
     private final List<Client> clients = new ArrayList<>();
     private final ExecutorService threads;
+    /** Whether statements go as text with their constants (each text new) instead of prepared. */
+    private final boolean literals;
 
-    ChangeRunner(BenchTarget target, ChangeScript script, int clientCount) throws SQLException {
+    ChangeRunner(BenchTarget target, ChangeScript script, int clientCount, boolean literals) throws SQLException {
         this.targetName = target.name();
+        this.literals = literals;
         this.script = script;
         this.threads = Executors.newFixedThreadPool(clientCount, r -> {
             Thread t = new Thread(r, "bench-client");
@@ -101,6 +105,16 @@ final class ChangeRunner implements AutoCloseable {
         }
 
         void apply(ChangeScript.Change change) throws SQLException {
+            if (literals) {
+                int changed;
+                try (Statement st = connection.createStatement()) {
+                    changed = st.executeUpdate(literalText(change));
+                }
+                if (changed != change.rows()) {
+                    throw new IllegalStateException(targetName + ": " + change + " changed " + changed + " rows");
+                }
+                return;
+            }
             PreparedStatement ps;
             if (change instanceof ChangeScript.Insert i) {
                 ps = bindInsert(i);
@@ -113,6 +127,36 @@ final class ChangeRunner implements AutoCloseable {
             if (changed != change.rows()) {
                 throw new IllegalStateException(targetName + ": " + change + " changed " + changed + " rows");
             }
+        }
+
+        /** The statement of {@code change} as text with its constants, as psql would send it. */
+        private String literalText(ChangeScript.Change change) {
+            if (change instanceof ChangeScript.Insert insert) {
+                StringBuilder sql = new StringBuilder("INSERT INTO orders (id, customer_id, amount, status) VALUES ");
+                for (int i = 0; i < insert.count(); i++) {
+                    ChangeScript.Order order = script.order(insert.firstId() + i);
+                    sql.append(i == 0 ? "(" : ", (")
+                            .append(order.id())
+                            .append(", ")
+                            .append(order.customerId())
+                            .append(", ")
+                            .append(order.amount().toPlainString())
+                            .append(", ")
+                            .append(quoted(order.status()))
+                            .append(')');
+                }
+                return sql.toString();
+            }
+            if (change instanceof ChangeScript.Update u) {
+                return "UPDATE orders SET amount = amount + " + u.delta().toPlainString() + ", status = "
+                        + quoted(u.status()) + " WHERE id BETWEEN " + u.firstId() + " AND " + u.lastId();
+            }
+            ChangeScript.Delete d = (ChangeScript.Delete) change;
+            return "DELETE FROM orders WHERE id BETWEEN " + d.firstId() + " AND " + d.lastId();
+        }
+
+        private static String quoted(String s) {
+            return "'" + s.replace("'", "''") + "'";
         }
 
         private PreparedStatement bindInsert(ChangeScript.Insert insert) throws SQLException {

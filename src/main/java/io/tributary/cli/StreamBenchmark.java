@@ -49,6 +49,12 @@ final class StreamBenchmark implements Callable<Integer> {
     int clients;
 
     @Option(
+            names = "--literals",
+            description = "Send every statement as text with its own constants, as psql does, instead of"
+                    + " prepared statements with parameters.")
+    boolean literals;
+
+    @Option(
             names = "--data-dir",
             description =
                     "New directory for both databases' state, kept after the run (default: a temporary one, deleted after).")
@@ -63,7 +69,8 @@ final class StreamBenchmark implements Callable<Integer> {
         }
         int queuedProbes = Math.min(probes, Math.max(5, probes / 20));
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
-            StreamWorkload workload = new StreamWorkload(rows, changes, probes, queuedProbes, clients, System.err);
+            StreamWorkload workload =
+                    new StreamWorkload(rows, changes, probes, queuedProbes, clients, literals, System.err);
             MachineLoad load = MachineLoad.now();
             StreamWorkload.Figures tributary;
             try (BenchTarget target = BenchTarget.tributary(dir.resolve("tributary"))) {
@@ -75,11 +82,13 @@ final class StreamBenchmark implements Callable<Integer> {
             }
             System.out.printf(
                     "bench stream: %,d orders, %,d customers; per view and with no view %,d changes from %d"
-                            + " clients in statements of up to %d rows; %d probes, %d without implicit flush; %d cores%n",
+                            + " clients in %s statements of up to %d rows; %d probes, %d without implicit flush;"
+                            + " %d cores%n",
                     rows,
                     workload.customers(),
                     changes,
                     clients,
+                    literals ? "literal-laden" : "prepared",
                     ChangeScript.ROWS_PER_STATEMENT,
                     probes,
                     queuedProbes,

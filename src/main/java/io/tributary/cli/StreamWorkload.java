@@ -56,6 +56,9 @@ final class StreamWorkload {
     private final int probes;
     private final int queuedProbes;
     private final int clients;
+    /** Whether statements go as text with their constants instead of prepared with parameters. */
+    private final boolean literals;
+
     private final PrintStream progress;
     private final ChangeScript script;
     private final List<List<ChangeScript.Change>> warmUp;
@@ -66,7 +69,15 @@ final class StreamWorkload {
      * @param probes probes per view with implicit flush on
      * @param queuedProbes probes per view with implicit flush off, about a barrier interval each
      */
-    StreamWorkload(long rows, long changes, int probes, int queuedProbes, int clients, PrintStream progress) {
+    StreamWorkload(
+            long rows,
+            long changes,
+            int probes,
+            int queuedProbes,
+            int clients,
+            boolean literals,
+            PrintStream progress) {
+        this.literals = literals;
         this.rows = rows;
         this.customers = (int) Math.max(1, rows / 20);
         this.changes = changes;
@@ -218,7 +229,7 @@ final class StreamWorkload {
      */
     private ChangeRunner warmUp(BenchTarget target, Statement st) throws Exception {
         long start = System.nanoTime();
-        ChangeRunner runner = new ChangeRunner(target, script, clients);
+        ChangeRunner runner = new ChangeRunner(target, script, clients, literals);
         try {
             runner.run(warmUp);
             st.execute(

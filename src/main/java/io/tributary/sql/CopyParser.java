@@ -174,7 +174,8 @@ final class CopyParser {
 
     private static char singleChar(Token t, String what) {
         String s = stringValue(t);
-        if (s.length() != 1) {
+        // one byte in UTF-8, as PostgreSQL requires: the COPY readers compare it byte for byte
+        if (s.length() != 1 || s.charAt(0) >= 0x80) {
             throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, what + " must be a single one-byte character");
         }
         return s.charAt(0);

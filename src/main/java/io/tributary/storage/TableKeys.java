@@ -24,6 +24,19 @@ public final class TableKeys {
         return key;
     }
 
+    /**
+     * Completes a row key built in place: {@code key} holds {@link #PREFIX_LENGTH} bytes of room
+     * followed by the encoded primary key; writes the table id and the vnode into that room and
+     * returns {@code key}. Same bytes as {@link #rowKey}, without its copy.
+     */
+    public static byte[] fillPrefix(int tableId, byte[] key) {
+        int vnode = VirtualNodes.of(key, PREFIX_LENGTH, key.length - PREFIX_LENGTH);
+        writeInt(key, tableId);
+        key[4] = (byte) (vnode >>> 8);
+        key[5] = (byte) vnode;
+        return key;
+    }
+
     /** First key of the table. */
     public static byte[] tableStart(int tableId) {
         byte[] key = new byte[4];

@@ -45,6 +45,12 @@ class ValueSemanticsDifferentialTest {
             "SELECT v + 1 FROM vs WHERE id = 2",
             "SELECT big + 1 FROM vs WHERE id = 1",
             "SELECT v * 2 FROM vs WHERE id = 1",
+            // integer remainders, evaluated in long arithmetic whatever the operand types
+            "SELECT id, big % 7, v % 3, v % big, big % v, -v % 4, id::smallint % 3::smallint FROM vs ORDER BY id",
+            "SELECT -7 % 3, 7 % -3, 9223372036854775807 % 2147483647",
+            "SELECT v % 0 FROM vs WHERE id = 1",
+            "SELECT big % 0 FROM vs WHERE id = 1",
+            "SELECT sum(x % 1000), count(*) FROM generate_series(1, 5000) AS s(x)",
             "SELECT 2 ^ 10",
             "SELECT 2 ^ 10 * 2, -2 ^ 2",
             "SELECT '1e400'::float8",

@@ -54,6 +54,14 @@ public final class ByteWriter {
         return this;
     }
 
+    /** Appends {@code n} zero bytes, as room to {@link #set} later. */
+    public ByteWriter skip(int n) {
+        ensure(n);
+        Arrays.fill(buf, len, len + n, (byte) 0);
+        len += n;
+        return this;
+    }
+
     /** Unsigned LEB128. */
     public ByteWriter putVarInt(int v) {
         while ((v & ~0x7f) != 0) {

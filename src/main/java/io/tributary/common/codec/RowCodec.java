@@ -29,7 +29,16 @@ public final class RowCodec {
     }
 
     public byte[] encode(Object[] row) {
-        ByteWriter out = new ByteWriter(16 + types.length * 8);
+        return encode(row, new ByteWriter(16 + types.length * 8));
+    }
+
+    /**
+     * {@link #encode(Object[])} built in {@code scratch} (reset first, left holding the encoding):
+     * a caller encoding many rows reuses one buffer and allocates only the result.
+     */
+    public byte[] encode(Object[] row, ByteWriter scratch) {
+        scratch.reset();
+        ByteWriter out = scratch;
         for (int b = 0; b < bitmapBytes; b++) {
             int bits = 0;
             for (int i = b * 8; i < Math.min(types.length, b * 8 + 8); i++) {

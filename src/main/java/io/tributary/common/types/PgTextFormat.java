@@ -220,6 +220,48 @@ public final class PgTextFormat {
     }
 
     /**
+     * {@link #parse(DataType, String)} of the UTF-8 text {@code text[from, from + length)}. Plain
+     * integers ({@code -?[0-9]+} within the type's range) are read from the bytes directly, the
+     * common case of a bulk load; anything else goes through the String form, with its exact
+     * results and errors.
+     */
+    public static Object parse(DataType type, byte[] text, int from, int length) {
+        TypeKind kind = type.kind();
+        if ((kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.SMALLINT)
+                && length > 0
+                && length <= 18) {
+            boolean negative = text[from] == '-';
+            int i = negative ? from + 1 : from;
+            int end = from + length;
+            long v = 0;
+            boolean digits = i < end;
+            for (; i < end && digits; i++) {
+                int d = text[i] - '0';
+                digits = d >= 0 && d <= 9;
+                v = v * 10 + d;
+            }
+            if (digits) {
+                v = negative ? -v : v;
+                switch (kind) {
+                    case BIGINT:
+                        return v;
+                    case INTEGER:
+                        if (v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE) {
+                            return (int) v;
+                        }
+                        break;
+                    default:
+                        if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+                            return (short) v;
+                        }
+                        break;
+                }
+            }
+        }
+        return parse(type, new String(text, from, length, StandardCharsets.UTF_8));
+    }
+
+    /**
      * Parses PostgreSQL text input into the canonical value for {@code type}, applying the type's
      * modifiers (NUMERIC scale rounding, VARCHAR length check).
      *
@@ -298,7 +340,9 @@ public final class PgTextFormat {
     }
 
     private static double parseDouble(String s, String typeName) {
-        switch (s.toLowerCase(Locale.ROOT)) {
+        // the special names all end in a letter: a number skips lower-casing its text
+        boolean name = !s.isEmpty() && Character.isLetter(s.charAt(s.length() - 1));
+        switch (name ? s.toLowerCase(Locale.ROOT) : "") {
             case "nan":
                 return Double.NaN;
             case "infinity", "+infinity", "inf", "+inf":

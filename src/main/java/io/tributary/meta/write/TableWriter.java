@@ -45,7 +45,15 @@ public final class TableWriter implements AutoCloseable {
     private final StateStore store;
 
     private final ByteWriter keyWriter = new ByteWriter(64);
-    private final List<Change> changes = new ArrayList<>();
+    private final ByteWriter rowWriter = new ByteWriter(64);
+    /**
+     * Whether views read the table when the statement began: only then are the staged rows' values
+     * kept for the change stream. A view created meanwhile gets them decoded from the encoded rows.
+     * Not keeping them halves what a bulk load holds on the heap until it applies.
+     */
+    private final boolean keepValues;
+
+    private List<Change> changes = new ArrayList<>();
     private long count;
     /** What to do with an insert whose key exists, for INSERT ... ON CONFLICT; null otherwise. */
     private ConflictAction conflict;
@@ -71,7 +79,8 @@ public final class TableWriter implements AutoCloseable {
 
     /**
      * One staged change; {@code row} null means delete. Insert means the key must not exist
-     * already. {@code values} is the decoded {@code row}, kept for the table's change stream.
+     * already. {@code values} is the decoded {@code row} when it is kept for the table's change
+     * stream, else null.
      */
     private record Change(byte[] key, byte[] row, boolean insert, Object[] values) {}
 
@@ -97,6 +106,7 @@ public final class TableWriter implements AutoCloseable {
         this.pkTypes = table.primaryKeyTypes();
         this.rowIds = rowIds;
         this.store = store;
+        this.keepValues = streams.hasSubscribers(table.id());
     }
 
     /**
@@ -110,7 +120,7 @@ public final class TableWriter implements AutoCloseable {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         checkNotNull(row);
-        changes.add(new Change(key(row), rowCodec.encode(row), true, row));
+        changes.add(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
         count++;
     }
 
@@ -127,7 +137,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void replace(Object[] newRow) {
         checkNotNull(newRow);
-        changes.add(new Change(key(newRow), rowCodec.encode(newRow), false, newRow));
+        changes.add(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
         count++;
     }
 
@@ -190,7 +200,7 @@ public final class TableWriter implements AutoCloseable {
             }
             settled.sort(java.util.Comparator.comparingInt(positions::get));
         }
-        changes.clear();
+        changes = new ArrayList<>();
         StatementRows rows = new StatementRows(settled, alongside);
         if (conflict != null && conflictUpdates) {
             rows.resolveCommitted();
@@ -236,7 +246,7 @@ public final class TableWriter implements AutoCloseable {
         /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
         private final int[] inserts;
 
-        private final List<byte[]> newKeys = new ArrayList<>();
+        private final List<byte[]> newKeys;
         /**
          * For DO UPDATE: per settled change, the committed row it was resolved against before
          * staging (null: none) and the result ({@link #LEAVE} for leave as is); null when not resolved.
@@ -247,6 +257,7 @@ public final class TableWriter implements AutoCloseable {
 
         StatementRows(List<Change> settled, EpochChange alongside) {
             this.settled = settled;
+            this.newKeys = new ArrayList<>(settled.size());
             this.alongside = alongside;
             this.inserts = new int[settled.size()];
             for (int i = 0; i < settled.size(); i++) {
@@ -388,7 +399,7 @@ public final class TableWriter implements AutoCloseable {
                 chunk.add(Op.DELETE, rowCodec.decode(old));
             }
             if (c.row() != null) {
-                chunk.add(Op.INSERT, c.values().clone());
+                chunk.add(Op.INSERT, c.values() != null ? c.values().clone() : rowCodec.decode(c.row()));
             }
             if (chunk.isFull()) {
                 streams.emit(table.id(), chunk.build());
@@ -417,8 +428,8 @@ public final class TableWriter implements AutoCloseable {
      */
     private List<Change> settle() {
         int n = changes.size();
-        List<Change> out = new ArrayList<>(n);
         if (n >= PACKED_LIMIT) {
+            List<Change> out = new ArrayList<>(n);
             Change[] sorted = changes.toArray(new Change[0]);
             Arrays.sort(sorted, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
             int i = 0;
@@ -438,6 +449,11 @@ public final class TableWriter implements AutoCloseable {
             order[i] = (hash40(changes.get(i).key()) << 24) | i;
         }
         Arrays.sort(order);
+        if (distinctHashes(order)) {
+            // every key changed once, so each change is final: the common bulk load keeps its list
+            return changes;
+        }
+        List<Change> out = new ArrayList<>(n);
         int i = 0;
         while (i < n) {
             int j = i + 1;
@@ -445,14 +461,24 @@ public final class TableWriter implements AutoCloseable {
                 j++;
             }
             if (j == i + 1) {
-                Change only = changes.get((int) (order[i] & (PACKED_LIMIT - 1)));
-                out.add(settleKey(List.of(only)));
+                // a key changed once is its own final change (what settleKey returns for it)
+                out.add(changes.get((int) (order[i] & (PACKED_LIMIT - 1))));
             } else {
                 settleSharedHash(order, i, j, out);
             }
             i = j;
         }
         return out;
+    }
+
+    /** Whether no two of the sorted {@code hash << 24 | position} entries share a hash. */
+    private static boolean distinctHashes(long[] order) {
+        for (int i = 1; i < order.length; i++) {
+            if ((order[i] >>> 24) == (order[i - 1] >>> 24)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Changes at {@code order[from..to)} share a hash; group them by key, keeping statement order. */
@@ -518,10 +544,12 @@ public final class TableWriter implements AutoCloseable {
         return h >>> 24;
     }
 
+    /** The row's storage key, encoded after room for the key prefix and copied once. */
     private byte[] key(Object[] row) {
         keyWriter.reset();
+        keyWriter.skip(TableKeys.PREFIX_LENGTH);
         KeyCodec.encode(keyWriter, pkTypes, row, table.primaryKey());
-        return TableKeys.rowKey(table.id(), keyWriter.toByteArray());
+        return TableKeys.fillPrefix(table.id(), keyWriter.toByteArray());
     }
 
     private void checkNotNull(Object[] row) {

@@ -1,9 +1,12 @@
 package io.tributary.server.session;
 
+import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.codec.CopyTextTokenizer;
 import io.tributary.common.codec.CsvTokenizer;
+import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.Database;
 import io.tributary.meta.write.TableWriter;
@@ -14,8 +17,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code COPY t FROM STDIN} in PostgreSQL's text and CSV formats (CSV read by {@link
- * CsvTokenizer#postgres}). Rows are parsed as data arrives and staged in a {@link TableWriter};
+ * {@code COPY t FROM STDIN} in PostgreSQL's text and CSV formats (text split in bytes by {@link
+ * CopyTextTokenizer}, CSV read by {@link CsvTokenizer#postgres}). Rows are parsed as data arrives
+ * and staged in a {@link TableWriter};
  * nothing is applied until {@link #finish}, so a bad line or an aborted copy leaves the table
  * untouched. The first error is kept and reported by finish, and
  * later data is ignored. Session thread only.
@@ -24,7 +28,6 @@ final class CopyFromStdin implements CopyInSink {
     private final Database db;
     private final TableDef table;
     private final int[] targets;
-    private final CopyFormat format;
     private final TableWriter writer;
     private final Runnable cancelCheck;
     private final boolean awaitCommit;
@@ -32,6 +35,12 @@ final class CopyFromStdin implements CopyInSink {
     private final ColumnFill fill;
     /** The CSV dialect, or null for the text format. */
     private final CsvTokenizer csv;
+    /** The text format's fields, or null for CSV. */
+    private final CopyTextTokenizer text;
+
+    private final List<ColumnDef> columns;
+    /** The type of each target column. */
+    private final DataType[] types;
     /** Bytes received after the last complete line: {@code pending[0, pendingLength)}. */
     private byte[] pending = new byte[8192];
 
@@ -46,7 +55,6 @@ final class CopyFromStdin implements CopyInSink {
         this.db = db;
         this.table = table;
         this.targets = targets;
-        this.format = format;
         this.cancelCheck = cancelCheck;
         this.awaitCommit = awaitCommit;
         this.fill = ColumnFill.forCopy(table, targets, db.sequences());
@@ -55,6 +63,12 @@ final class CopyFromStdin implements CopyInSink {
         this.csv = format.csv()
                 ? CsvTokenizer.postgres(format.delimiter(), format.quote(), format.escape(), format.nullString())
                 : null;
+        this.text = format.csv() ? null : new CopyTextTokenizer(format.delimiter(), format.nullString());
+        this.columns = table.columns();
+        this.types = new DataType[targets.length];
+        for (int i = 0; i < targets.length; i++) {
+            types[i] = columns.get(targets[i]).type();
+        }
     }
 
     @Override
@@ -73,7 +87,7 @@ final class CopyFromStdin implements CopyInSink {
             int start = 0;
             int end;
             while ((end = recordEnd(start)) >= 0) {
-                line(new String(pending, start, end - 1 - start, StandardCharsets.UTF_8));
+                line(start, end - 1);
                 start = end;
                 if (ended) {
                     return;
@@ -110,10 +124,13 @@ final class CopyFromStdin implements CopyInSink {
         return -1;
     }
 
-    private void line(String raw) {
+    /** The line {@code pending[from, to)}, without its newline. */
+    private void line(int from, int to) {
         line++;
-        String text = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
-        if (text.equals("\\.")) {
+        if (to > from && pending[to - 1] == '\r') {
+            to--;
+        }
+        if (to - from == 2 && pending[from] == '\\' && pending[from + 1] == '.') {
             ended = true;
             return;
         }
@@ -121,85 +138,68 @@ final class CopyFromStdin implements CopyInSink {
             skipHeader = false;
             return;
         }
-        List<String> fields;
         if (csv != null) {
-            fields = new ArrayList<>(targets.length);
-            csv.split(text, fields);
-        } else {
-            fields = textFields(text);
+            csvLine(new String(pending, from, to - from, StandardCharsets.UTF_8));
+            return;
         }
-        if (fields.size() != targets.length) {
-            throw new TributaryException(
-                    SqlState.BAD_COPY_FILE_FORMAT,
-                    (fields.size() < targets.length
-                            ? "missing data for column \""
-                                    + table.columns()
-                                            .get(targets[fields.size()])
-                                            .name() + "\""
-                            : "extra data after last expected column"),
-                    0,
-                    "COPY " + table.name() + ", line " + line,
-                    null,
-                    null);
-        }
-        Object[] row = new Object[table.columns().size()];
+        int count = text.split(pending, from, to);
+        checkFieldCount(count);
+        Object[] row = new Object[columns.size()];
+        byte[] bytes = text.bytes();
         for (int i = 0; i < targets.length; i++) {
-            try {
-                row[targets[i]] =
-                        PgTextFormat.parse(table.columns().get(targets[i]).type(), fields.get(i));
-            } catch (TributaryException e) {
-                throw new TributaryException(
-                        e.sqlState(),
-                        e.getMessage(),
-                        0,
-                        "COPY " + table.name() + ", line " + line + ", column "
-                                + table.columns().get(targets[i]).name(),
-                        null,
-                        null);
+            if (!text.isNull(i)) {
+                try {
+                    row[targets[i]] = PgTextFormat.parse(types[i], bytes, text.start(i), text.length(i));
+                } catch (TributaryException e) {
+                    throw inColumn(e, i);
+                }
             }
         }
         fill.omitted(row);
         writer.insert(row);
     }
 
-    /** Text format: delimiter-separated, backslash escapes, {@code \N} (or the NULL option) for NULL. */
-    private List<String> textFields(String text) {
-        List<String> out = new ArrayList<>(targets.length);
-        StringBuilder field = new StringBuilder();
-        boolean escaped = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == format.delimiter()) {
-                out.add(textValue(field.toString(), escaped));
-                field.setLength(0);
-                escaped = false;
-            } else if (c == '\\' && i + 1 < text.length()) {
-                char e = text.charAt(++i);
-                if (e == 'N' && format.nullString().equals("\\N")) {
-                    field.append("\\N");
-                    continue;
-                }
-                escaped = true;
-                field.append(
-                        switch (e) {
-                            case 'n' -> '\n';
-                            case 't' -> '\t';
-                            case 'r' -> '\r';
-                            case 'b' -> '\b';
-                            case 'f' -> '\f';
-                            case 'v' -> '\u000b';
-                            default -> e;
-                        });
-            } else {
-                field.append(c);
+    private void csvLine(String record) {
+        List<String> fields = new ArrayList<>(targets.length);
+        csv.split(record, fields);
+        checkFieldCount(fields.size());
+        Object[] row = new Object[columns.size()];
+        for (int i = 0; i < targets.length; i++) {
+            try {
+                row[targets[i]] = PgTextFormat.parse(types[i], fields.get(i));
+            } catch (TributaryException e) {
+                throw inColumn(e, i);
             }
         }
-        out.add(textValue(field.toString(), escaped));
-        return out;
+        fill.omitted(row);
+        writer.insert(row);
     }
 
-    private String textValue(String field, boolean escaped) {
-        return !escaped && field.equals(format.nullString()) ? null : field;
+    private void checkFieldCount(int count) {
+        if (count != targets.length) {
+            throw new TributaryException(
+                    SqlState.BAD_COPY_FILE_FORMAT,
+                    (count < targets.length
+                            ? "missing data for column \""
+                                    + columns.get(targets[count]).name() + "\""
+                            : "extra data after last expected column"),
+                    0,
+                    "COPY " + table.name() + ", line " + line,
+                    null,
+                    null);
+        }
+    }
+
+    /** {@code e}, with the line and the column of target {@code i} as its context. */
+    private TributaryException inColumn(TributaryException e, int i) {
+        return new TributaryException(
+                e.sqlState(),
+                e.getMessage(),
+                0,
+                "COPY " + table.name() + ", line " + line + ", column "
+                        + columns.get(targets[i]).name(),
+                null,
+                null);
     }
 
     @Override
@@ -207,7 +207,7 @@ final class CopyFromStdin implements CopyInSink {
         try (writer) {
             if (error == null && pendingLength > 0 && !ended) {
                 try {
-                    line(new String(pending, 0, pendingLength, StandardCharsets.UTF_8));
+                    line(0, pendingLength);
                 } catch (TributaryException e) {
                     error = e;
                 }

@@ -69,6 +69,12 @@ public final class EngineSession implements Session {
         String sql = boundExecute(text);
         long version = schemaVersion();
         StatementPlan borrowed = planCache.borrow(sql, version);
+        if (borrowed == null) {
+            PreparedStatement shaped = planShape(sql, version);
+            if (shaped != null) {
+                return shaped;
+            }
+        }
         StatementPlan plan = borrowed != null ? borrowed : frontend.plan(sql);
         try {
             return describe(sql, declared, plan, version);
@@ -101,6 +107,45 @@ public final class EngineSession implements Session {
     }
 
     /**
+     * An UPDATE or DELETE whose constants were lifted into parameters, planned once per shape and
+     * run with the constants bound: a literal that changes with every statement, as psql and other
+     * simple-query clients send them, no longer means a new Calcite plan each time. Null when the
+     * statement has no such shape, or when its shape does not plan; the statement is then planned
+     * as written, which gives its own result or error.
+     */
+    private PreparedStatement planShape(String sql, long version) {
+        CalciteFrontend.LiftedStatement lifted;
+        try {
+            lifted = frontend.lift(sql);
+        } catch (RuntimeException e) {
+            return null; // planning the text reports what is wrong with it
+        }
+        if (lifted == null) {
+            return null;
+        }
+        String key = SHAPE_PREFIX + lifted.shape();
+        StatementPlan plan = planCache.borrow(key, version);
+        if (plan == null) {
+            try {
+                plan = frontend.planLifted(sql, lifted);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        StatementPlan cacheable = plan;
+        return new EnginePreparedStatement(
+                sql,
+                plan,
+                List.of(),
+                lifted.values(),
+                null,
+                () -> planCache.giveBack(key, cacheable, version, schemaVersion()));
+    }
+
+    /** Starts the plan cache keys of lifted shapes; no statement text starts with it. */
+    private static final String SHAPE_PREFIX = "\0shape:";
+
+    /**
      * What a cached plan was made against: both counters only grow, so their sum changes whenever
      * the catalog or the set of system tables does.
      */
@@ -117,13 +162,14 @@ public final class EngineSession implements Session {
             }
         }
         if (plan instanceof StatementPlan.Utility) {
-            return new EnginePreparedStatement(sql, plan, List.copyOf(types), resultColumns(plan), () -> {});
+            return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), resultColumns(plan), () -> {});
         }
         StatementPlan cacheable = plan;
         return new EnginePreparedStatement(
                 sql,
                 plan,
                 List.copyOf(types),
+                List.of(),
                 resultColumns(plan),
                 () -> planCache.giveBack(sql, cacheable, version, schemaVersion()));
     }
@@ -154,8 +200,9 @@ public final class EngineSession implements Session {
                 true);
     }
 
-    private StatementResult run(EnginePreparedStatement prepared, List<Object> params) {
+    private StatementResult run(EnginePreparedStatement prepared, List<Object> clientParams) {
         StatementPlan plan = prepared.plan();
+        List<Object> params = prepared.bound(clientParams);
         if (plan instanceof StatementPlan.Utility u) {
             return executeUtility(u);
         }
@@ -510,6 +557,9 @@ public final class EngineSession implements Session {
         private final String sql;
         private final StatementPlan plan;
         private final List<DataType> paramTypes;
+        /** Constants lifted from the statement's text, bound after the client's parameters. */
+        private final List<Object> lifted;
+
         private final List<ColumnDesc> resultColumns;
         private final Runnable release;
         private int openCursors;
@@ -521,12 +571,14 @@ public final class EngineSession implements Session {
                 String sql,
                 StatementPlan plan,
                 List<DataType> paramTypes,
+                List<Object> lifted,
                 List<ColumnDesc> resultColumns,
                 Runnable release) {
             this.release = release;
             this.sql = sql;
             this.plan = plan;
             this.paramTypes = paramTypes;
+            this.lifted = lifted;
             this.resultColumns = resultColumns;
         }
 
@@ -543,6 +595,17 @@ public final class EngineSession implements Session {
         @Override
         public List<ColumnDesc> resultColumns() {
             return resultColumns;
+        }
+
+        /** The values the plan's parameters take: the client's, then the lifted constants. */
+        List<Object> bound(List<Object> clientParams) {
+            if (lifted.isEmpty()) {
+                return clientParams;
+            }
+            List<Object> all = new ArrayList<>(clientParams.size() + lifted.size());
+            all.addAll(clientParams);
+            all.addAll(lifted);
+            return all;
         }
 
         StatementPlan plan() {

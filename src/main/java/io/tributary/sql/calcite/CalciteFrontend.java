@@ -213,6 +213,123 @@ public final class CalciteFrontend implements AutoCloseable {
         return session.settings().stream().anyMatch(s -> s.name().equals(name));
     }
 
+    /**
+     * An UPDATE or DELETE without parameters, with its exact numeric literals lifted into
+     * parameters ({@link LiteralLifter}): its shape, the same for statements that differ only in
+     * those constants, and the constants. Null for other statements and when there is nothing to
+     * lift. Plan the shape with {@link #planLifted}.
+     *
+     * @throws TributaryException for text that does not parse (planning it gives the same error)
+     */
+    public LiftedStatement lift(String sql) {
+        if (!DML_START.matcher(sql).lookingAt() || UtilityParser.parse(sql).isPresent()) {
+            return null;
+        }
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
+        if (rewritten.parameterCount() > 0) {
+            return null;
+        }
+        Lifted lifted = parseLifted(rewritten, sql);
+        return lifted == null ? null : new LiftedStatement(unparse(lifted.node()), lifted.values());
+    }
+
+    /**
+     * Plans the shape {@link #lift} gave for {@code sql}: a plan whose parameters are the lifted
+     * constants, in {@link LiftedStatement#values()} order.
+     *
+     * @throws TributaryException when the shape does not plan; planning {@code sql} itself then
+     *     gives the statement's own error (a constant folded while planning, as {@code 1/0}, fails
+     *     only with the literal)
+     */
+    public StatementPlan planLifted(String sql, LiftedStatement lifted) {
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
+        Lifted again = parseLifted(rewritten, sql);
+        if (again == null || !again.values().equals(lifted.values())) {
+            throw new IllegalStateException("not the lifted statement: " + sql);
+        }
+        SqlNode node = again.node();
+        int count = lifted.values().size();
+        int[] order = new int[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = i + 1;
+        }
+        ParameterRewriter markers = new ParameterRewriter(rewritten.sql(), order);
+        StatementPlan plan = node.getKind() == SqlKind.UPDATE
+                ? planUpdate((SqlUpdate) node, markers, sql, null)
+                : planDelete((SqlDelete) node, markers, sql, null);
+        if (plan.paramTypes().size() != count) {
+            plan.close();
+            throw new IllegalStateException("lifted parameters went astray in: " + sql);
+        }
+        return plan;
+    }
+
+    /**
+     * A statement as an UPDATE or DELETE whose literals are lifted: see {@link LiftedStatement}.
+     *
+     * @param shape the statement with the constants lifted, as text: the same for statements that
+     *     differ only in them, so a key for their plan
+     * @param values the constants, in the order of the plan's parameters
+     */
+    public record LiftedStatement(String shape, List<Object> values) {}
+
+    /** How the statements {@link #lift} may lift start; others are not parsed for it. */
+    private static final java.util.regex.Pattern DML_START =
+            java.util.regex.Pattern.compile("\\s*(?i:update|delete)\\s");
+
+    /** A parsed statement with its literals lifted, and their values. */
+    private record Lifted(SqlNode node, List<Object> values) {}
+
+    /**
+     * The parsed and rewritten UPDATE or DELETE of {@code rewritten}, its literals lifted, or null
+     * when it is another statement or has no literal to lift.
+     */
+    private Lifted parseLifted(ParameterRewriter rewritten, String sql) {
+        SqlNode node = parseTree(rewritten, sql);
+        if (node.getKind() != SqlKind.UPDATE && node.getKind() != SqlKind.DELETE) {
+            return null;
+        }
+        PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
+        node = node.accept(precedence);
+        node = StatementRewrite.applyAll(
+                        node, new PgCatalogCalls(session.user(), pgCatalog::relationOid, this::isSetting))
+                .statement();
+        if (node.getKind() != SqlKind.UPDATE && node.getKind() != SqlKind.DELETE) {
+            return null;
+        }
+        List<Object> values = lifter(node).values();
+        return values.isEmpty() ? null : new Lifted(node, values);
+    }
+
+    /**
+     * Lifts the literals of an UPDATE or DELETE in the order {@link #planUpdate} and {@link
+     * #planDelete} print them: the SET values, then the condition.
+     */
+    private static LiteralLifter lifter(SqlNode node) {
+        LiteralLifter lifter = new LiteralLifter();
+        if (node instanceof SqlUpdate update) {
+            SqlNodeList sources = update.getSourceExpressionList();
+            for (int i = 0; i < sources.size(); i++) {
+                sources.set(i, lifter.liftValue(sources.get(i)));
+            }
+            lifter.liftWithin(update.getCondition());
+        } else {
+            lifter.liftWithin(((SqlDelete) node).getCondition());
+        }
+        return lifter;
+    }
+
+    private static SqlNode parseTree(ParameterRewriter rewritten, String sql) {
+        SqlNode node;
+        try {
+            node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
+        } catch (SqlParseException e) {
+            throw SqlErrors.translate(e, sql);
+        }
+        RecursiveQueries.check(node, sql);
+        return node;
+    }
+
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
         return prepare(text, order, parameterCount, original, null);
     }

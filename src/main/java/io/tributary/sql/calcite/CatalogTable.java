@@ -78,7 +78,8 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
 
     /**
      * A point read when the filters pin the primary key, a range read when they bound its first
-     * column, else a full scan; Calcite still applies the filters.
+     * column, else a full scan; Calcite still applies the filters, except the one the key read
+     * answers exactly ({@link PrimaryKeyFilter#removeAnswered}).
      */
     @Override
     public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
@@ -93,6 +94,9 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
         });
         Object[] key = PrimaryKeyFilter.pinnedKey(table, columns, filters, root);
         KeyRange range = key == null ? PrimaryKeyFilter.firstColumnRange(table, columns, filters, root) : null;
+        if (key != null || range != null) {
+            PrimaryKeyFilter.removeAnswered(table, columns, filters, root);
+        }
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {

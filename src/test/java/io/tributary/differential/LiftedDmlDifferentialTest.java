@@ -1,0 +1,131 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tributary.meta.Database;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * UPDATE and DELETE with numeric constants, which Tributary plans once per shape with the constants
+ * lifted into parameters: statements that share a shape, constants of every size and sign, constants
+ * that fail only as literals, and comparisons a lifted constant must not change, run in order on
+ * Tributary and on an embedded PostgreSQL. Each statement's row count or SQLSTATE, and the table
+ * after each, must be the same.
+ */
+class LiftedDmlDifferentialTest {
+    private static final List<String> SETUP = List.of(
+            "CREATE TABLE ld (id INT PRIMARY KEY, v INT, d NUMERIC(10,2), s TEXT)",
+            "INSERT INTO ld VALUES (1, 10, 1.50, 'a'), (2, 20, 2.25, 'b'), (3, 30, NULL, '5'), "
+                    + "(4, 40, 4.00, 'd'), (5, 50, 5.75, 'e'), (6, -60, 6.10, NULL)");
+    private static final List<String> STATEMENTS = List.of(
+            "UPDATE ld SET v = v + 5 WHERE id = 3",
+            "UPDATE ld SET v = v + 6 WHERE id = 4",
+            "UPDATE ld SET v = v + 7 WHERE id = 99",
+            "UPDATE ld SET v = -7 WHERE id = 1",
+            "UPDATE ld SET v = 8, d = d * 1.5 WHERE id BETWEEN 2 AND 4",
+            "UPDATE ld SET v = 9, d = d * 2.25 WHERE id BETWEEN 5 AND 5",
+            "UPDATE ld SET d = d - 0.01 WHERE id <> 2 AND v > 8",
+            "UPDATE ld SET v = v * 2 WHERE id >= 5 AND id < 7",
+            "UPDATE ld SET v = 1 WHERE id = 1.5",
+            "UPDATE ld SET v = 2 WHERE id = 2.0",
+            "UPDATE ld SET v = 3 WHERE id = 3000000000",
+            "UPDATE ld SET v = 4 WHERE id = -3",
+            "UPDATE ld SET v = 5 WHERE s = '5' AND id = 3",
+            "UPDATE ld SET v = v + 2147483647 WHERE id = 2",
+            "UPDATE ld SET v = 2147483647 + 1 WHERE id = 2",
+            "UPDATE ld SET v = 1 / 0 WHERE id = 2",
+            "UPDATE ld SET v = v / 0 WHERE id = 2",
+            "UPDATE ld SET v = 3000000000 WHERE id = 2",
+            "UPDATE ld SET d = 123456789.123 WHERE id = 2",
+            "UPDATE ld SET d = 12345678901.5 WHERE id = 2",
+            "UPDATE ld SET v = 11 WHERE id = 1 OR id = 6",
+            "DELETE FROM ld WHERE id = 4",
+            "DELETE FROM ld WHERE id = 5",
+            "DELETE FROM ld WHERE id > 100",
+            "DELETE FROM ld WHERE v < -1000 OR id = 6");
+
+    private static EmbeddedPostgres postgres;
+    private static Path dataDir;
+    private static Database db;
+    private static PgServer server;
+    private static Connection pg;
+    private static Connection trib;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE dev");
+        }
+        dataDir = Files.createTempDirectory("lifted-diff-");
+        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        pg = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/dev", "postgres", "");
+        // simple query protocol, as psql sends statements: the constants arrive in the text
+        trib = DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?preferQueryMode=simple", "postgres", "");
+        for (Connection c : List.of(pg, trib)) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : SETUP) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Cleanup.closeAll(trib, pg, server, db, postgres);
+        Cleanup.deleteTree(dataDir);
+    }
+
+    @Test
+    void changesLikePostgres() throws SQLException {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : STATEMENTS) {
+            String expected = outcome(pg, sql) + " " + rows(pg);
+            String actual = outcome(trib, sql) + " " + rows(trib);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches);
+    }
+
+    /** The statement's row count, or {@code ERROR <sqlstate>}. */
+    private static String outcome(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            return String.valueOf(s.executeUpdate(sql));
+        } catch (SQLException e) {
+            return "ERROR " + e.getSQLState();
+        }
+    }
+
+    private static String rows(Connection c) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, v, d, s FROM ld ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3) + "|" + rs.getString(4));
+            }
+        }
+        return rows.toString();
+    }
+}
