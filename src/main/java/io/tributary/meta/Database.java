@@ -11,6 +11,7 @@ import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.ingest.SourceEngine;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.sink.SinkManager;
 import io.tributary.meta.system.SystemTablesOfEngine;
 import io.tributary.meta.write.RowIdGenerator;
 import io.tributary.meta.write.TableWriter;
@@ -39,6 +40,7 @@ public final class Database implements AutoCloseable {
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
     private final SourceManager sources;
+    private final SinkManager sinks;
     private final DdlController ddl;
     private final SystemTables systemTables = new SystemTables();
 
@@ -52,12 +54,16 @@ public final class Database implements AutoCloseable {
         this.streams = new StreamRuntime(store, barrierIntervalMs);
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
+        this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog());
         this.ddl = new DdlController(
-                catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources);
+                catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources, sinks);
+        // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
+        sinks.recover();
         ddl.recoverViews();
-        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources);
+        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks);
         barriers.start();
         sources.recover();
+        sinks.startAll();
     }
 
     /**
@@ -131,6 +137,7 @@ public final class Database implements AutoCloseable {
     /** Stops the sources, commits what is staged, then closes the store. */
     @Override
     public void close() {
+        sinks.close();
         sources.close();
         barriers.close();
         streams.close();
