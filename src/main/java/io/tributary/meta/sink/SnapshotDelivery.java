@@ -28,6 +28,10 @@ import java.sql.Connection;
  */
 final class SnapshotDelivery extends DeliveryLoop {
     private static final int CHUNK_ROWS = 20_000;
+    /** Under a rate limit, a chunk is at most this fraction of a second of rows, so progress commits often. */
+    private static final int CHUNKS_PER_SECOND = 5;
+
+    private static final int MIN_CHUNK_ROWS = 100;
 
     private final StateStore store;
     private final CopyText copy;
@@ -69,17 +73,21 @@ final class SnapshotDelivery extends DeliveryLoop {
                 }
                 progress.phase(sink.limiter().paused() ? "paused" : "snapshotting");
                 copy.reset();
-                while (copy.rows() < CHUNK_ROWS && vnode < VirtualNodes.COUNT) {
-                    boolean exhausted = true;
+                long rate = sink.limiter().rate();
+                int chunk = rate > 0
+                        ? (int) Math.max(MIN_CHUNK_ROWS, Math.min(CHUNK_ROWS, rate / CHUNKS_PER_SECOND))
+                        : CHUNK_ROWS;
+                while (copy.rows() < chunk && vnode < VirtualNodes.COUNT) {
+                    boolean exhausted;
                     try (RowStream rows = upstream.snapshot(vnode, snapshot, lastKey)) {
-                        while (copy.rows() < CHUNK_ROWS) {
+                        while (copy.rows() < chunk) {
                             if (!rows.next()) {
                                 break;
                             }
                             copy.add(rows.row(), 'U');
                             lastKey = rows.pk();
                         }
-                        exhausted = copy.rows() < CHUNK_ROWS || !rows.next();
+                        exhausted = copy.rows() < chunk || !rows.next();
                     }
                     if (exhausted) {
                         vnode++;
