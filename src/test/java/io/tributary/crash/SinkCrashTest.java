@@ -60,9 +60,10 @@ class SinkCrashTest {
             st.execute("INSERT INTO t SELECT x, x, 'n' || x FROM generate_series(1, " + ROWS + ") AS g(x)");
             st.execute("CREATE TABLE ev (id BIGINT, payload VARCHAR)");
             st.execute("INSERT INTO ev SELECT x, 'e' || x FROM generate_series(1, 2000) AS g(x)");
-            st.execute("CREATE SINK k FROM t" + with("t_out", ""));
             // slow, so the kill lands in the backfill
-            st.execute("ALTER SINK k SET SINK_RATE_LIMIT = 3000");
+            st.execute("SET sink_rate_limit = 3000");
+            st.execute("CREATE SINK k FROM t" + with("t_out", ""));
+            st.execute("RESET sink_rate_limit");
             st.execute("CREATE SINK a FROM ev" + with("ev_out", ", type = 'append-only'"));
         }
         long[] head = {0};

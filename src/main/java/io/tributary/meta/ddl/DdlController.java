@@ -323,9 +323,9 @@ public final class DdlController {
      * @return false when it existed and {@code ifNotExists} was set
      */
     public boolean createSink(
-            String name, boolean ifNotExists, String relation, Map<String, String> options, String sql)
+            String name, boolean ifNotExists, String relation, Map<String, String> options, String sql, long rateLimit)
             throws InterruptedException {
-        return sinks.create(catalogService.allocateIds(1), name, ifNotExists, relation, options, sql);
+        return sinks.create(catalogService.allocateIds(1), name, ifNotExists, relation, options, sql, rateLimit);
     }
 
     /** {@code DROP SINK [IF EXISTS] name}; false when it did not exist. */

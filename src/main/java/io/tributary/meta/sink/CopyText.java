@@ -15,15 +15,34 @@ final class CopyText {
     private final StringBuilder text = new StringBuilder(1 << 16);
     private final List<DataType> types;
     private final int[] columns;
+    private final boolean withOp;
     private int rows;
 
     /**
      * @param types the relation's column types
      * @param columns the relation's column indexes to write, in the staging table's order
+     * @param withOp whether each line ends with the change's operation (for the staging table)
+     *     or not (for a COPY straight into the target)
      */
-    CopyText(List<DataType> types, int[] columns) {
+    CopyText(List<DataType> types, int[] columns, boolean withOp) {
         this.types = types;
         this.columns = columns;
+        this.withOp = withOp;
+    }
+
+    /**
+     * A row's key as text, the same for the same key whoever computes it: the head and the
+     * backfill of one sink agree through it on which keys the head wrote.
+     */
+    static String keyText(Object[] row, int[] keyColumns, List<DataType> types) {
+        if (keyColumns.length == 1) {
+            return PgTextFormat.format(types.get(keyColumns[0]), row[keyColumns[0]]);
+        }
+        StringBuilder out = new StringBuilder();
+        for (int k : keyColumns) {
+            out.append(PgTextFormat.format(types.get(k), row[k])).append('\t');
+        }
+        return out.toString();
     }
 
     void reset() {
@@ -46,7 +65,11 @@ final class CopyText {
             }
             text.append('\t');
         }
-        text.append(op).append('\n');
+        if (withOp) {
+            text.append(op).append('\n');
+        } else {
+            text.setCharAt(text.length() - 1, '\n');
+        }
         rows++;
     }
 

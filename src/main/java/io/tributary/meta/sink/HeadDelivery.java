@@ -43,7 +43,7 @@ final class HeadDelivery extends DeliveryLoop {
         super(sink, sink.headProgress(), "sink-" + sink.def().name() + "-head");
         this.store = store;
         this.codec = new RowCodec(sink.relation().columnTypes());
-        this.copy = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes());
+        this.copy = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
         this.keyColumns = sink.table().keyIndexes(sink.relation());
     }
 
@@ -155,13 +155,26 @@ final class HeadDelivery extends DeliveryLoop {
         }
     }
 
+    /**
+     * Stages the batch for COPY; while the backfill copies straight into the target, first adds the
+     * batch's keys to the keys it must skip (before this transaction takes the lock, so a chunk
+     * taking the lock after this transaction's commit sees them).
+     */
     private int stage(Map<ByteBuffer, Object[]> upserts, Map<ByteBuffer, Object[]> deletes, List<Object[]> appends) {
         copy.reset();
+        java.util.Set<String> touched = sink.touchedKeys();
+        List<io.tributary.common.types.DataType> types = sink.relation().columnTypes();
         for (Object[] row : deletes.values()) {
             copy.addDelete(row, keyColumns);
+            if (touched != null) {
+                touched.add(CopyText.keyText(row, keyColumns, types));
+            }
         }
         for (Object[] row : upserts.values()) {
             copy.add(row, 'U');
+            if (touched != null) {
+                touched.add(CopyText.keyText(row, keyColumns, types));
+            }
         }
         for (Object[] row : appends) {
             copy.add(row, 'I');

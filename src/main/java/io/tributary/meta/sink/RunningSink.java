@@ -21,6 +21,12 @@ final class RunningSink {
     private volatile SinkProgress backfill;
     /** Whether the head must mark the keys it writes: from before a snapshot is pinned until it is copied. */
     private volatile boolean markKeys;
+    /**
+     * The keys the head has written since the first snapshot's epoch, while that snapshot is being
+     * copied by a backfill started in this process (so the set is complete): the backfill then
+     * COPYs the other rows straight into the target. Null otherwise (the backfill merges).
+     */
+    private volatile java.util.Set<String> touchedKeys;
 
     private final StateStore store;
     private final Consumer<SinkDef> onBackfillDone;
@@ -30,13 +36,15 @@ final class RunningSink {
     /**
      * @param onBackfillDone called on the backfill thread once the target holds the snapshot of
      *     the given record: it must make the record durable without its pin
+     * @param created whether the sink was just created (its head has not run anywhere yet)
      */
     RunningSink(
             SinkDef def,
             TableDef relation,
             StreamRuntime.LogKeeper keeper,
             StateStore store,
-            Consumer<SinkDef> onBackfillDone) {
+            Consumer<SinkDef> onBackfillDone,
+            boolean created) {
         this.def = def;
         this.relation = relation;
         this.table = new TargetTable(def, relation);
@@ -45,6 +53,9 @@ final class RunningSink {
         this.store = store;
         this.onBackfillDone = onBackfillDone;
         this.markKeys = def.pin() != null;
+        if (created && def.pin() != null && def.target().upsert()) {
+            touchedKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        }
         if (def.pin() != null) {
             backfill = new SinkProgress("snapshotting");
         }
@@ -95,6 +106,12 @@ final class RunningSink {
     /** Makes the head mark its keys from its next transaction on; call before pinning a new snapshot. */
     void startMarking() {
         markKeys = true;
+        touchedKeys = null;
+    }
+
+    /** See {@link #touchedKeys}; null when the backfill must merge. */
+    java.util.Set<String> touchedKeys() {
+        return touchedKeys;
     }
 
     synchronized void start() {
@@ -130,6 +147,7 @@ final class RunningSink {
         onBackfillDone.accept(copied);
         if (def.generation() == copied.generation()) {
             markKeys = false;
+            touchedKeys = null;
         }
     }
 

@@ -78,7 +78,9 @@ public final class SinkManager implements AutoCloseable {
                             def.relationId());
                     continue;
                 }
-                sinks.put(def.name(), new RunningSink(def, relation, keepLog(relation), store, this::backfillDone));
+                sinks.put(
+                        def.name(),
+                        new RunningSink(def, relation, keepLog(relation), store, this::backfillDone, false));
                 if (def.pin() != null) {
                     pins.add(def.pin());
                 }
@@ -128,13 +130,20 @@ public final class SinkManager implements AutoCloseable {
      * fails.
      *
      * @param id a fresh catalog id for the sink
+     * @param rateLimit its initial SINK_RATE_LIMIT ({@link SourceDef#UNLIMITED} for none, 0 paused)
      * @return false when the sink existed and {@code ifNotExists} was set
      * @throws TributaryException 42710 when the sink exists; 42P01 for an unknown relation (or a
      *     missing target table); 55000 for a view still being created; 08001 for an unreachable
      *     target; 42804, 42P10, 42601, 22023 as {@link SinkOptions} and {@link TargetTable} say
      */
     public boolean create(
-            int id, String name, boolean ifNotExists, String relationName, Map<String, String> options, String sql)
+            int id,
+            String name,
+            boolean ifNotExists,
+            String relationName,
+            Map<String, String> options,
+            String sql,
+            long rateLimit)
             throws InterruptedException {
         TableDef relation = catalog.require(relationName);
         catalog.unreadable(relation.id()).ifPresent(why -> {
@@ -152,7 +161,7 @@ public final class SinkManager implements AutoCloseable {
                     relation.name(),
                     PASSWORD.matcher(sql).replaceAll("$1'***'"),
                     target,
-                    SourceDef.UNLIMITED,
+                    rateLimit,
                     0,
                     0,
                     0,
@@ -238,7 +247,7 @@ public final class SinkManager implements AutoCloseable {
 
         @Override
         public void committed() {
-            RunningSink running = new RunningSink(def, relation, keeper, store, SinkManager.this::backfillDone);
+            RunningSink running = new RunningSink(def, relation, keeper, store, SinkManager.this::backfillDone, true);
             sinks.put(def.name(), running);
             running.start();
         }

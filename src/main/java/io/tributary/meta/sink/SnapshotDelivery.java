@@ -1,12 +1,17 @@
 package io.tributary.meta.sink;
 
 import io.tributary.catalog.SinkDef;
+import io.tributary.common.SqlState;
 import io.tributary.common.VirtualNodes;
+import io.tributary.common.types.DataType;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.RowStream;
 import io.tributary.stream.upstream.LocalUpstreamTable;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A sink's backfill: copies the relation's snapshot at the sink's snapshot epoch S to the target
@@ -17,6 +22,12 @@ import java.sql.Connection;
  * (re)connecting resumes after the last committed chunk. The last transaction marks the alias
  * {@code complete} (and, for RESYNC, removes rows that vanished). Then the sink's catalog record
  * drops its pin.
+ *
+ * <p>Chunks of the first snapshot, when the sink was created in this process, go straight into
+ * the target by COPY, leaving out the keys the head has written since S (an in-memory set the head
+ * fills before each of its transactions takes the lock); the first key the target already holds
+ * (23505) rolls the chunk back and turns the backfill to merging. Otherwise (after a restart, for
+ * RESYNC) each chunk is staged and merged as follows.
  *
  * <p>No clobbering: while a backfill runs, the head records every key it writes in the sink's
  * marker table with the version (epoch) of its transaction, and a chunk writes a snapshot row only
@@ -34,15 +45,21 @@ final class SnapshotDelivery extends DeliveryLoop {
     private static final int MIN_CHUNK_ROWS = 100;
 
     private final StateStore store;
-    private final CopyText copy;
+    private final CopyText staged;
+    private final CopyText direct;
     private final SinkDef def;
+    private final int[] keyColumns;
+    /** The current chunk's rows, kept until the transaction decides which to write. */
+    private final List<Object[]> chunkRows = new ArrayList<>();
 
     /** @param def the sink as of this backfill's snapshot; a newer snapshot (RESYNC) makes a new delivery */
     SnapshotDelivery(RunningSink sink, SinkDef def, StateStore store) {
         super(sink, sink.backfillProgress(), "sink-" + def.name() + "-backfill");
         this.store = store;
         this.def = def;
-        this.copy = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes());
+        this.staged = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
+        this.direct = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), false);
+        this.keyColumns = sink.table().keyIndexes(sink.relation());
     }
 
     @Override
@@ -64,6 +81,7 @@ final class SnapshotDelivery extends DeliveryLoop {
             lastKey = state.lastKey();
         }
         progress.delivered(snapshot, 0);
+        copyStraight = sink.touchedKeys() != null && def.generation() == 0;
         PinnedSnapshot pin = new PinnedSnapshot(def.pin(), snapshot);
         try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
                 store, pin, def.relationId(), sink.relation().columnTypes())) {
@@ -72,41 +90,41 @@ final class SnapshotDelivery extends DeliveryLoop {
                     return false;
                 }
                 progress.phase(sink.limiter().paused() ? "paused" : "snapshotting");
-                copy.reset();
+                chunkRows.clear();
                 long rate = sink.limiter().rate();
                 int chunk = rate > 0
                         ? (int) Math.max(MIN_CHUNK_ROWS, Math.min(CHUNK_ROWS, rate / CHUNKS_PER_SECOND))
                         : CHUNK_ROWS;
-                while (copy.rows() < chunk && vnode < VirtualNodes.COUNT) {
+                while (chunkRows.size() < chunk && vnode < VirtualNodes.COUNT) {
                     boolean exhausted;
                     try (RowStream rows = upstream.snapshot(vnode, snapshot, lastKey)) {
-                        while (copy.rows() < chunk) {
+                        while (chunkRows.size() < chunk) {
                             if (!rows.next()) {
                                 break;
                             }
-                            copy.add(rows.row(), 'U');
+                            chunkRows.add(rows.row());
                             lastKey = rows.pk();
                         }
-                        exhausted = copy.rows() < chunk || !rows.next();
+                        exhausted = chunkRows.size() < chunk || !rows.next();
                     }
                     if (exhausted) {
                         vnode++;
                         lastKey = null;
                     }
                 }
-                int n = copy.rows();
+                int n = chunkRows.size();
                 sink.limiter().acquire(n);
-                table.lock(c);
-                if (n > 0) {
-                    table.copyIn(c, copy.bytes());
-                    table.mergeSnapshot(c, snapshot, resync);
+                if (!writeChunk(c, snapshot, resync, vnode, lastKey)) {
+                    // the target holds some of these keys already: merge from now on
+                    c.rollback();
+                    copyStraight = false;
+                    writeChunk(c, snapshot, resync, vnode, lastKey);
                 }
-                table.saveBackfill(c, snapshot, false, vnode, lastKey);
-                c.commit();
                 progress.delivered(snapshot, n);
                 madeProgress.run();
             }
         }
+        copyStraight = false;
         table.lock(c);
         if (resync && table.upsert()) {
             table.removeVanished(c, snapshot);
@@ -116,6 +134,52 @@ final class SnapshotDelivery extends DeliveryLoop {
         c.commit();
         progress.phase("complete");
         sink.backfillDone(def);
+        return true;
+    }
+
+    /** Whether chunks go straight into the target by COPY (see {@link RunningSink#touchedKeys}). */
+    private boolean copyStraight;
+
+    /**
+     * One chunk's transaction: its rows (straight, skipping the keys the head wrote, or merged),
+     * the status row and the position, committed together.
+     *
+     * @return false when a straight COPY met a key the target holds; the transaction must be rolled back
+     */
+    private boolean writeChunk(Connection c, long snapshot, boolean resync, int vnode, byte[] lastKey)
+            throws SQLException {
+        TargetTable table = sink.table();
+        table.lock(c);
+        java.util.Set<String> touched = sink.touchedKeys();
+        if (copyStraight && touched != null) {
+            // read under the lock: every head transaction committed before it has added its keys
+            direct.reset();
+            List<DataType> types = sink.relation().columnTypes();
+            for (Object[] row : chunkRows) {
+                if (!touched.contains(CopyText.keyText(row, keyColumns, types))) {
+                    direct.add(row, 'U');
+                }
+            }
+            if (direct.rows() > 0) {
+                try {
+                    table.copyDirect(c, direct.bytes());
+                } catch (SQLException e) {
+                    if (SqlState.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                        return false;
+                    }
+                    throw e;
+                }
+            }
+        } else if (!chunkRows.isEmpty()) {
+            staged.reset();
+            for (Object[] row : chunkRows) {
+                staged.add(row, 'U');
+            }
+            table.copyIn(c, staged.bytes());
+            table.mergeSnapshot(c, snapshot, resync);
+        }
+        table.saveBackfill(c, snapshot, false, vnode, lastKey);
+        c.commit();
         return true;
     }
 }

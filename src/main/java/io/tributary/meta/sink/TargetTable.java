@@ -326,6 +326,22 @@ final class TargetTable {
     }
 
     /**
+     * COPYs rows straight into the target table (no staging, no merge): for snapshot rows whose
+     * keys the target cannot hold yet. Fails with 23505 when it does hold one.
+     */
+    void copyDirect(Connection c, byte[] text) throws SQLException {
+        try {
+            c.unwrap(PGConnection.class)
+                    .getCopyAPI()
+                    .copyIn(
+                            "COPY " + table + " (" + quotedList(columns) + ") FROM STDIN",
+                            new ByteArrayInputStream(text));
+        } catch (IOException e) {
+            throw new SQLException("COPY to the sink target failed: " + e.getMessage(), "08006", e);
+        }
+    }
+
+    /**
      * The head's merge of the staged net changes: deletes, then upserts ('D' and 'U' rows); for an
      * append-only sink, inserts the 'I' rows. With {@code markVersion} > 0 (a backfill is running)
      * it also records each staged key as written by the head at that version.

@@ -98,7 +98,14 @@ final class UtilityRunner {
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
             }
             if (statement instanceof UtilityStatement.CreateSink c) {
-                if (!db.ddl().createSink(c.name(), c.ifNotExists(), c.relation(), c.options(), c.sql())) {
+                if (!db.ddl()
+                        .createSink(
+                                c.name(),
+                                c.ifNotExists(),
+                                c.relation(),
+                                c.options(),
+                                c.sql(),
+                                variables.sinkRateLimit())) {
                     notices.accept(new Session.Notice(
                             "NOTICE", SqlState.DUPLICATE_OBJECT, "sink \"" + c.name() + "\" already exists, skipping"));
                 }

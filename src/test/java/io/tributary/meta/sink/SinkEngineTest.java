@@ -195,8 +195,9 @@ class SinkEngineTest {
     void headAndBackfillRunTogetherWithAChangeOnEveryKey() throws Exception {
         exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT, s VARCHAR)");
         exec("INSERT INTO t SELECT x, x, 'r' || x FROM generate_series(1, 60000) AS g(x)");
+        exec("SET sink_rate_limit = 2000");
         exec("CREATE SINK k FROM t" + with("t_out", ", create_table_if_not_exists = 'true'"));
-        exec("ALTER SINK k SET SINK_RATE_LIMIT = 8000");
+        exec("RESET sink_rate_limit");
         // every key changes while the snapshot is copied: updates, deletes, and new keys
         exec("UPDATE t SET v = v + 1000000 WHERE id % 3 = 0");
         exec("DELETE FROM t WHERE id % 3 = 1");
