@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.postgresql.copy.CopyIn;
 
 /**
  * A sink's backfill: copies the relation's snapshot at the sink's snapshot epoch S to the target
@@ -43,6 +44,8 @@ final class SnapshotDelivery extends DeliveryLoop {
     private static final int CHUNKS_PER_SECOND = 5;
 
     private static final int MIN_CHUNK_ROWS = 100;
+    /** Rows formatted per piece of a straight COPY: the target ingests a piece while the next is formatted. */
+    private static final int PIECE_ROWS = 1_000;
 
     private final StateStore store;
     private final CopyText staged;
@@ -137,6 +140,14 @@ final class SnapshotDelivery extends DeliveryLoop {
         return true;
     }
 
+    private static void write(CopyIn copy, CopyText text) throws SQLException {
+        if (text.rows() > 0) {
+            byte[] bytes = text.bytes();
+            copy.writeToCopy(bytes, 0, bytes.length);
+            text.reset();
+        }
+    }
+
     /** Whether chunks go straight into the target by COPY (see {@link RunningSink#touchedKeys}). */
     private boolean copyStraight;
 
@@ -153,22 +164,28 @@ final class SnapshotDelivery extends DeliveryLoop {
         java.util.Set<String> touched = sink.touchedKeys();
         if (copyStraight && touched != null) {
             // read under the lock: every head transaction committed before it has added its keys
-            direct.reset();
             List<DataType> types = sink.relation().columnTypes();
-            for (Object[] row : chunkRows) {
-                if (!touched.contains(CopyText.keyText(row, keyColumns, types))) {
-                    direct.add(row, 'U');
-                }
-            }
-            if (direct.rows() > 0) {
-                try {
-                    table.copyDirect(c, direct.bytes());
-                } catch (SQLException e) {
-                    if (SqlState.UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                        return false;
+            CopyIn copy = table.copyDirect(c);
+            try {
+                direct.reset();
+                for (Object[] row : chunkRows) {
+                    if (!touched.contains(CopyText.keyText(row, keyColumns, types))) {
+                        direct.add(row, 'U');
+                        if (direct.rows() == PIECE_ROWS) {
+                            write(copy, direct);
+                        }
                     }
-                    throw e;
                 }
+                write(copy, direct);
+                copy.endCopy();
+            } catch (SQLException e) {
+                if (copy.isActive()) {
+                    copy.cancelCopy();
+                }
+                if (SqlState.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                    return false;
+                }
+                throw e;
             }
         } else if (!chunkRows.isEmpty()) {
             staged.reset();

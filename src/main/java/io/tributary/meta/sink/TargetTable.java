@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
 /**
  * Everything a sink says to its target PostgreSQL: checking and creating the target table, the
@@ -326,19 +327,15 @@ final class TargetTable {
     }
 
     /**
-     * COPYs rows straight into the target table (no staging, no merge): for snapshot rows whose
-     * keys the target cannot hold yet. Fails with 23505 when it does hold one.
+     * Starts a COPY straight into the target table (no staging, no merge), for snapshot rows whose
+     * keys the target cannot hold yet; the caller writes COPY text to it in pieces (so the target
+     * ingests one piece while the next is formatted) and ends it. Ending it fails with 23505 when
+     * the target held one of the keys.
      */
-    void copyDirect(Connection c, byte[] text) throws SQLException {
-        try {
-            c.unwrap(PGConnection.class)
-                    .getCopyAPI()
-                    .copyIn(
-                            "COPY " + table + " (" + quotedList(columns) + ") FROM STDIN",
-                            new ByteArrayInputStream(text));
-        } catch (IOException e) {
-            throw new SQLException("COPY to the sink target failed: " + e.getMessage(), "08006", e);
-        }
+    CopyIn copyDirect(Connection c) throws SQLException {
+        return c.unwrap(PGConnection.class)
+                .getCopyAPI()
+                .copyIn("COPY " + table + " (" + quotedList(columns) + ") FROM STDIN");
     }
 
     /**
