@@ -30,21 +30,6 @@ final class CopyText {
         this.withOp = withOp;
     }
 
-    /**
-     * A row's key as text, the same for the same key whoever computes it: the head and the
-     * backfill of one sink agree through it on which keys the head wrote.
-     */
-    static String keyText(Object[] row, int[] keyColumns, List<DataType> types) {
-        if (keyColumns.length == 1) {
-            return PgTextFormat.format(types.get(keyColumns[0]), row[keyColumns[0]]);
-        }
-        StringBuilder out = new StringBuilder();
-        for (int k : keyColumns) {
-            out.append(PgTextFormat.format(types.get(k), row[k])).append('\t');
-        }
-        return out.toString();
-    }
-
     void reset() {
         text.setLength(0);
         rows = 0;

@@ -162,19 +162,16 @@ final class HeadDelivery extends DeliveryLoop {
      */
     private int stage(Map<ByteBuffer, Object[]> upserts, Map<ByteBuffer, Object[]> deletes, List<Object[]> appends) {
         copy.reset();
-        java.util.Set<String> touched = sink.touchedKeys();
-        List<io.tributary.common.types.DataType> types = sink.relation().columnTypes();
+        java.util.Set<ByteBuffer> touched = sink.touchedKeys();
+        if (touched != null) {
+            touched.addAll(deletes.keySet());
+            touched.addAll(upserts.keySet());
+        }
         for (Object[] row : deletes.values()) {
             copy.addDelete(row, keyColumns);
-            if (touched != null) {
-                touched.add(CopyText.keyText(row, keyColumns, types));
-            }
         }
         for (Object[] row : upserts.values()) {
             copy.add(row, 'U');
-            if (touched != null) {
-                touched.add(CopyText.keyText(row, keyColumns, types));
-            }
         }
         for (Object[] row : appends) {
             copy.add(row, 'I');

@@ -22,11 +22,12 @@ final class RunningSink {
     /** Whether the head must mark the keys it writes: from before a snapshot is pinned until it is copied. */
     private volatile boolean markKeys;
     /**
-     * The keys the head has written since the first snapshot's epoch, while that snapshot is being
+     * The keys (memcomparable primary keys, as the snapshot and the change log hold them) the head
+     * has written since the first snapshot's epoch, while that snapshot is being
      * copied by a backfill started in this process (so the set is complete): the backfill then
      * COPYs the other rows straight into the target. Null otherwise (the backfill merges).
      */
-    private volatile java.util.Set<String> touchedKeys;
+    private volatile java.util.Set<java.nio.ByteBuffer> touchedKeys;
 
     private final StateStore store;
     private final Consumer<SinkDef> onBackfillDone;
@@ -110,7 +111,7 @@ final class RunningSink {
     }
 
     /** See {@link #touchedKeys}; null when the backfill must merge. */
-    java.util.Set<String> touchedKeys() {
+    java.util.Set<java.nio.ByteBuffer> touchedKeys() {
         return touchedKeys;
     }
 

@@ -3,11 +3,11 @@ package io.tributary.meta.sink;
 import io.tributary.catalog.SinkDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.VirtualNodes;
-import io.tributary.common.types.DataType;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.RowStream;
 import io.tributary.stream.upstream.LocalUpstreamTable;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -51,9 +51,10 @@ final class SnapshotDelivery extends DeliveryLoop {
     private final CopyText staged;
     private final CopyText direct;
     private final SinkDef def;
-    private final int[] keyColumns;
     /** The current chunk's rows, kept until the transaction decides which to write. */
     private final List<Object[]> chunkRows = new ArrayList<>();
+    /** Their primary keys, as the head's key set holds them. */
+    private final List<ByteBuffer> chunkKeys = new ArrayList<>();
 
     /** @param def the sink as of this backfill's snapshot; a newer snapshot (RESYNC) makes a new delivery */
     SnapshotDelivery(RunningSink sink, SinkDef def, StateStore store) {
@@ -62,7 +63,6 @@ final class SnapshotDelivery extends DeliveryLoop {
         this.def = def;
         this.staged = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
         this.direct = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), false);
-        this.keyColumns = sink.table().keyIndexes(sink.relation());
     }
 
     @Override
@@ -94,6 +94,7 @@ final class SnapshotDelivery extends DeliveryLoop {
                 }
                 progress.phase(sink.limiter().paused() ? "paused" : "snapshotting");
                 chunkRows.clear();
+                chunkKeys.clear();
                 long rate = sink.limiter().rate();
                 int chunk = rate > 0
                         ? (int) Math.max(MIN_CHUNK_ROWS, Math.min(CHUNK_ROWS, rate / CHUNKS_PER_SECOND))
@@ -107,6 +108,7 @@ final class SnapshotDelivery extends DeliveryLoop {
                             }
                             chunkRows.add(rows.row());
                             lastKey = rows.pk();
+                            chunkKeys.add(ByteBuffer.wrap(lastKey));
                         }
                         exhausted = chunkRows.size() < chunk || !rows.next();
                     }
@@ -161,16 +163,15 @@ final class SnapshotDelivery extends DeliveryLoop {
             throws SQLException {
         TargetTable table = sink.table();
         table.lock(c);
-        java.util.Set<String> touched = sink.touchedKeys();
+        java.util.Set<ByteBuffer> touched = sink.touchedKeys();
         if (copyStraight && touched != null) {
             // read under the lock: every head transaction committed before it has added its keys
-            List<DataType> types = sink.relation().columnTypes();
             CopyIn copy = table.copyDirect(c);
             try {
                 direct.reset();
-                for (Object[] row : chunkRows) {
-                    if (!touched.contains(CopyText.keyText(row, keyColumns, types))) {
-                        direct.add(row, 'U');
+                for (int i = 0; i < chunkRows.size(); i++) {
+                    if (!touched.contains(chunkKeys.get(i))) {
+                        direct.add(chunkRows.get(i), 'U');
                         if (direct.rows() == PIECE_ROWS) {
                             write(copy, direct);
                         }

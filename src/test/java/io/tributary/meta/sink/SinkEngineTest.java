@@ -264,4 +264,25 @@ class SinkEngineTest {
         exec("INSERT INTO t SELECT x, x FROM generate_series(3, 2000) AS g(x)");
         awaitEqual("t", "paused", "id, v");
     }
+
+    @Test
+    void aSinkFromAMaterializedViewFollowsTheViewAcrossRestarts() throws Exception {
+        exec("CREATE TABLE o (id BIGINT PRIMARY KEY, g INT, amount INT)");
+        exec("INSERT INTO o SELECT x, x % 7, x FROM generate_series(1, 500) AS s(x)");
+        exec("CREATE MATERIALIZED VIEW totals AS SELECT g, count(*) AS n, sum(amount) AS total FROM o GROUP BY g");
+        exec("CREATE SINK k FROM totals" + with("totals_out", ", create_table_if_not_exists = 'true'"));
+        exec("INSERT INTO o VALUES (1000, 100, 1)");
+        exec("UPDATE o SET amount = amount * 2 WHERE g = 3");
+        exec("DELETE FROM o WHERE g = 5");
+        awaitBackfill("k_backfill");
+        awaitEqual("totals", "totals_out", "g, n, total");
+        assertTrue(state(() -> exec("DROP MATERIALIZED VIEW totals")).startsWith("2BP01"));
+        close();
+        open();
+        exec("INSERT INTO o VALUES (1001, 101, 1)");
+        exec("DELETE FROM o WHERE g = 100");
+        awaitEqual("totals", "totals_out", "g, n, total");
+        exec("DROP TABLE o CASCADE");
+        assertEquals(List.of(), rows(connection, "SHOW SINKS"));
+    }
 }
