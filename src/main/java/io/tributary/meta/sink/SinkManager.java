@@ -172,6 +172,10 @@ public final class SinkManager implements AutoCloseable {
             } catch (SQLException e) {
                 throw targetError(e);
             }
+            if (target.snapshot()) {
+                // most of the pin's flush happens here, not under the barrier lock writers wait on
+                store.flushMemory();
+            }
             barriers.awaitCommitted(barriers.stageAtBoundary(new NewSink(draft, relation)));
             return true;
         } finally {
@@ -413,6 +417,7 @@ public final class SinkManager implements AutoCloseable {
             throw TributaryException.notSupported("ALTER SINK ... RESYNC of an append-only sink");
         }
         running.stopBackfill();
+        store.flushMemory();
         // before the pin: every head transaction of an epoch after the new snapshot marks its keys
         running.startMarking();
         long ticket;

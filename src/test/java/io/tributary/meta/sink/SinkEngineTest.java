@@ -183,7 +183,7 @@ class SinkEngineTest {
         assertTrue(state(() -> exec("CREATE SINK k FROM t" + with("made", ""))).startsWith("42710"));
         exec("CREATE SINK IF NOT EXISTS k FROM t" + with("made", ""));
         assertTrue(state(() -> exec("DROP TABLE t")).startsWith("2BP01"));
-        exec("INSERT INTO t VALUES (1, 1, 'a\\tb\nc')");
+        exec("INSERT INTO t VALUES (1, 1, 'a\\tb\nc'), (2, NULL, 'h\u00e9llo \u20ac\\'), (3, 3, NULL)");
         awaitEqual("t", "made", "id, v, s");
         exec("DROP SINK k");
         assertTrue(state(() -> exec("DROP SINK k")).startsWith("42704"));
