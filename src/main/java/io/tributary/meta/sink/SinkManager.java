@@ -467,7 +467,7 @@ public final class SinkManager implements AutoCloseable {
     }
 
     /** One delivery thread's progress, for {@code tributary_catalog.sink_progress}. */
-    public record Progress(
+    public record DeliveryProgress(
             String sink,
             String relation,
             String part,
@@ -479,14 +479,14 @@ public final class SinkManager implements AutoCloseable {
             String lastError) {}
 
     /** The progress of every sink's head and backfill. Any thread. */
-    public List<Progress> progress() {
+    public List<DeliveryProgress> progress() {
         long committedMillis = Epoch.millis(store.committedEpoch());
-        List<Progress> out = new ArrayList<>();
+        List<DeliveryProgress> out = new ArrayList<>();
         for (RunningSink s : sinks.values()) {
             SinkDef def = s.def();
             SinkProgress h = s.headProgress();
             long lag = h.epoch() == 0 ? -1 : Math.max(0, committedMillis - Epoch.millis(h.epoch()));
-            out.add(new Progress(
+            out.add(new DeliveryProgress(
                     def.name(),
                     def.relationName(),
                     "head",
@@ -498,7 +498,7 @@ public final class SinkManager implements AutoCloseable {
                     h.lastError()));
             SinkProgress b = s.backfillProgress();
             if (b != null) {
-                out.add(new Progress(
+                out.add(new DeliveryProgress(
                         def.name(),
                         def.relationName(),
                         "backfill",

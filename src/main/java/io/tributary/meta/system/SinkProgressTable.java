@@ -38,7 +38,7 @@ final class SinkProgressTable extends EngineStateTable {
     @Override
     public List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
-        for (SinkManager.Progress p : sinks.progress()) {
+        for (SinkManager.DeliveryProgress p : sinks.progress()) {
             rows.add(new Object[] {
                 p.sink(),
                 p.relation(),
