@@ -14,6 +14,7 @@ public final class CatalogCodec {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TABLE_PREFIX = "table/";
     private static final String VIEW_PREFIX = "view/";
+    private static final String SINK_PREFIX = "sink/";
 
     private CatalogCodec() {}
 
@@ -49,9 +50,37 @@ public final class CatalogCodec {
         }
     }
 
+    public static byte[] sinkKey(int sinkId) {
+        return (SINK_PREFIX + sinkId).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] sinkPrefixStart() {
+        return SINK_PREFIX.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] sinkPrefixEnd() {
+        return "sink0".getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] encode(SinkDef sink) {
+        try {
+            return JSON.writeValueAsBytes(sink);
+        } catch (JsonProcessingException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot encode catalog record", e);
+        }
+    }
+
     public static ViewDef decodeView(byte[] bytes) {
         try {
             return JSON.readValue(bytes, ViewDef.class);
+        } catch (java.io.IOException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "corrupt catalog record", e);
+        }
+    }
+
+    public static SinkDef decodeSink(byte[] bytes) {
+        try {
+            return JSON.readValue(bytes, SinkDef.class);
         } catch (java.io.IOException e) {
             throw new TributaryException(SqlState.INTERNAL_ERROR, "corrupt catalog record", e);
         }

@@ -6,7 +6,13 @@ import picocli.CommandLine.Command;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        subcommands = {LoadBenchmark.class, StreamBenchmark.class, BackfillBenchmark.class, IngestBenchmark.class},
+        subcommands = {
+            LoadBenchmark.class,
+            StreamBenchmark.class,
+            BackfillBenchmark.class,
+            IngestBenchmark.class,
+            SinkBenchmark.class
+        },
         description = "Benchmarks against an embedded PostgreSQL in the same run.")
 final class BenchCommand implements Runnable {
     @Override

@@ -80,6 +80,11 @@ final class BenchTarget implements AutoCloseable {
         return name;
     }
 
+    /** The pgjdbc URL of this database, with its user. */
+    String jdbcUrl() {
+        return jdbcUrl;
+    }
+
     Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl);
     }

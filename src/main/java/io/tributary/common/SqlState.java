@@ -45,6 +45,9 @@ public final class SqlState {
     public static final String INVALID_CURSOR_NAME = "34000";
     public static final String INVALID_BINARY_REPRESENTATION = "22P03";
     public static final String INSUFFICIENT_PRIVILEGE = "42501";
+    /** An ON CONFLICT (or upsert) key that no unique constraint matches. */
+    public static final String INVALID_COLUMN_REFERENCE = "42P10";
+
     public static final String DUPLICATE_OBJECT = "42710";
     public static final String DUPLICATE_PREPARED_STATEMENT = "42P05";
     public static final String UNDEFINED_PARAMETER = "42P02";
@@ -56,7 +59,6 @@ public final class SqlState {
     public static final String CONNECTION_FAILURE = "08006";
     public static final String IO_ERROR = "58030";
     public static final String CARDINALITY_VIOLATION = "21000";
-    public static final String INVALID_COLUMN_REFERENCE = "42P10";
     public static final String GENERATED_ALWAYS = "428C9";
     public static final String INTERNAL_ERROR = "XX000";
 

@@ -12,6 +12,7 @@ import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.ingest.SourceEngine;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.sink.SinkManager;
 import io.tributary.meta.system.EngineMetrics;
 import io.tributary.meta.system.SystemTablesOfEngine;
 import io.tributary.meta.write.RowIdGenerator;
@@ -45,6 +46,7 @@ public final class Database implements AutoCloseable {
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
     private final SourceManager sources;
+    private final SinkManager sinks;
     private final DdlController ddl;
     private final SystemTables systemTables = new SystemTables();
     private final MetricSets metrics = new MetricSets();
@@ -60,13 +62,17 @@ public final class Database implements AutoCloseable {
         this.streams = new StreamRuntime(store, barrierIntervalMs);
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
+        this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog());
         this.ddl = new DdlController(
-                catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources);
+                catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources, sinks);
+        // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
+        sinks.recover();
         ddl.recoverViews();
-        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources);
+        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks);
         EngineMetrics.register(metrics, catalogService.catalog(), ddl, sources, store);
         barriers.start();
         sources.recover();
+        sinks.startAll();
     }
 
     /**
@@ -179,6 +185,7 @@ public final class Database implements AutoCloseable {
     /** Stops the sources, commits what is staged, then closes the store. */
     @Override
     public void close() {
+        sinks.close();
         sources.close();
         barriers.close();
         streams.close();

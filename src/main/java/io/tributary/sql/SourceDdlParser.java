@@ -62,7 +62,7 @@ final class SourceDdlParser {
     }
 
     /** {@code (name = 'value', ...)}: names lower-cased, each at most once, in the order written. */
-    private static Map<String, String> optionList(TokenCursor in) {
+    static Map<String, String> optionList(TokenCursor in) {
         in.expectSymbol("(");
         Map<String, String> out = new LinkedHashMap<>();
         do {

@@ -282,6 +282,9 @@ final class TableDdlParser {
      */
     static UtilityStatement drop(TokenCursor in) {
         in.next();
+        if (in.peek().isWord("sink")) {
+            return SinkDdlParser.dropSink(in);
+        }
         RelationKind kind;
         if (in.peek().isWord("table")) {
             in.next();

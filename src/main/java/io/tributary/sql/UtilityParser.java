@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * Tributary's own front end for the statements Calcite's grammar does not cover: table DDL and
- * connector clauses ({@link TableDdlParser}, {@link SourceDdlParser}), views and jobs ({@link
+ * connector clauses ({@link TableDdlParser}, {@link SourceDdlParser}), sinks ({@link SinkDdlParser}), views and jobs ({@link
  * ViewJobParser}), session statements ({@link SessionStatementParser}) and COPY ({@link
  * CopyParser}). This class only routes a statement by its first words to the parser of its
  * family and checks that nothing follows it but an optional {@code ;}.
@@ -82,12 +82,14 @@ public final class UtilityParser {
         if (what.isWord("materialized")) {
             return ViewJobParser.createMaterializedView(in);
         }
+        if (what.isWord("sink")) {
+            return SinkDdlParser.createSink(in);
+        }
         if (what.isWord("view") || what.isWord("or")) {
             return ViewJobParser.createView(in);
         }
         if (what.isWord("index")
                 || what.isWord("source")
-                || what.isWord("sink")
                 || what.isWord("function")
                 || what.isWord("schema")
                 || what.isWord("database")
@@ -104,6 +106,9 @@ public final class UtilityParser {
         in.next();
         if (in.peek().isWord("table")) {
             return SourceDdlParser.alterTable(in);
+        }
+        if (in.peek().isWord("sink")) {
+            return SinkDdlParser.alterSink(in);
         }
         if (!in.peek().isWord("materialized")) {
             throw TributaryException.notSupported("ALTER " + in.peek().text().toUpperCase());

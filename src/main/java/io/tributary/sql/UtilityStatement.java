@@ -73,6 +73,25 @@ public sealed interface UtilityStatement {
     /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT = n}; -1 for DEFAULT (unlimited). */
     record AlterViewBackfillRate(String name, long rowsPerSecond) implements UtilityStatement {}
 
+    /**
+     * {@code CREATE SINK [IF NOT EXISTS] name FROM relation WITH (...)}: option names lower-cased,
+     * values as written; {@code sql} is the whole statement.
+     */
+    record CreateSink(String name, boolean ifNotExists, String relation, Map<String, String> options, String sql)
+            implements UtilityStatement {}
+
+    /** {@code DROP SINK [IF EXISTS] name}. */
+    record DropSink(String name, boolean ifExists) implements UtilityStatement {}
+
+    /** {@code ALTER SINK name SET SINK_RATE_LIMIT = n}; -1 for DEFAULT (unlimited). */
+    record AlterSinkRateLimit(String name, long rowsPerSecond) implements UtilityStatement {}
+
+    /** {@code ALTER SINK name RESYNC}: copy a fresh snapshot to the target again. */
+    record ResyncSink(String name) implements UtilityStatement {}
+
+    /** {@code SHOW SINKS}. */
+    record ShowSinks() implements UtilityStatement {}
+
     /** {@code SHOW JOBS}: the views being created. */
     record ShowJobs() implements UtilityStatement {}
 

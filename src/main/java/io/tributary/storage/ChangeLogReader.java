@@ -51,4 +51,15 @@ public final class ChangeLogReader {
                 ChangeLogKeys.resumeKey(relationId, epoch, vnode, startAfterPk),
                 ChangeLogKeys.vnodeEnd(relationId, epoch, vnode)));
     }
+
+    /**
+     * Every change of the relation in one epoch, vnode by vnode, each in pk order: one scan, for
+     * a consumer that takes whole epochs (a sink's head). The caller closes the cursor.
+     */
+    public ChangeLogCursor scanEpoch(int relationId, long epoch) {
+        return new ChangeLogCursor(view.scan(
+                Keyspace.CHANGELOG,
+                ChangeLogKeys.epochStart(relationId, epoch),
+                ChangeLogKeys.epochEnd(relationId, epoch)));
+    }
 }

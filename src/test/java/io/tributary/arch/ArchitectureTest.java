@@ -36,8 +36,9 @@ class ArchitectureTest {
             Map.entry("epoch", Set.of()),
             Map.entry("write", Set.of("epoch")),
             Map.entry("ingest", Set.of("write", "epoch")),
-            Map.entry("ddl", Set.of("ingest", "epoch")),
-            Map.entry("system", Set.of("ddl", "ingest")));
+            Map.entry("sink", Set.of("epoch")),
+            Map.entry("ddl", Set.of("ingest", "sink", "epoch")),
+            Map.entry("system", Set.of("ddl", "ingest", "sink")));
 
     /**
      * The roles inside server and the other roles each may use: sessions know no protocol; the

@@ -78,7 +78,8 @@ class SourceCommitFailureTest {
                     flaky,
                     streams,
                     new CalciteViewPlanner(catalogService.catalog()),
-                    sources);
+                    sources,
+                    new io.tributary.meta.sink.SinkManager(flaky, streams, barriers, catalogService.catalog()));
             try {
                 ddl.createTable(
                         "g",

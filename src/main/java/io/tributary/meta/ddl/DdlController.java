@@ -3,6 +3,7 @@ package io.tributary.meta.ddl;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.SourceDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.ViewDef;
@@ -11,13 +12,17 @@ import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.sink.SinkManager;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.StreamRuntime;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -32,6 +37,7 @@ public final class DdlController {
     private final BarrierManager barriers;
     private final ViewDdl views;
     private final SourceManager sources;
+    private final SinkManager sinks;
 
     /** Made once per database, after the catalog is recovered and before the barrier manager starts. */
     public DdlController(
@@ -40,11 +46,13 @@ public final class DdlController {
             StateStore store,
             StreamRuntime runtime,
             ViewPlanner planner,
-            SourceManager sources) {
+            SourceManager sources,
+            SinkManager sinks) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.views = new ViewDdl(catalogService, barriers, store, runtime, planner);
         this.sources = sources;
+        this.sinks = sinks;
     }
 
     /**
@@ -347,6 +355,7 @@ public final class DdlController {
                 }
             }
         }
+        dropSinksOf(names, kind, cascade, notices);
         try {
             for (String name : names) {
                 if (!views.drop(name, kind, ifExists, cascade, notices)) {
@@ -358,6 +367,82 @@ public final class DdlController {
                 sources.releaseDropped(); // also after a failure: the names dropped before it are gone
             }
         }
+    }
+
+    /**
+     * Before dropping relations: without {@code cascade}, refuses (2BP01) when a sink delivers one of
+     * them; with it, drops the sinks of them and of the views the drop cascades to, each in its own
+     * epoch before the relations' (a crash in between leaves the relations without those sinks).
+     */
+    private void dropSinksOf(List<String> names, RelationKind kind, boolean cascade, Consumer<String> notices)
+            throws InterruptedException {
+        Set<Integer> doomed = new HashSet<>();
+        for (String name : names) {
+            catalog().table(name).filter(t -> t.kind() == kind).ifPresent(t -> collect(t.id(), cascade, doomed));
+        }
+        for (int id : doomed) {
+            for (SinkDef sink : sinks.sinksOn(id)) {
+                if (!cascade) {
+                    throw new TributaryException(
+                            SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
+                            "cannot drop " + kind.sqlName() + " " + sink.relationName()
+                                    + " because other objects depend on it",
+                            0,
+                            "sink " + sink.name() + " depends on " + sink.relationName(),
+                            "Use DROP ... CASCADE to drop the dependent objects too.",
+                            null);
+                }
+            }
+        }
+        for (int id : doomed) {
+            for (SinkDef sink : sinks.sinksOn(id)) {
+                notices.accept("drop cascades to sink " + sink.name());
+                sinks.drop(sink.name(), true);
+            }
+        }
+    }
+
+    /** Adds {@code id} and, when cascading, every view reading it (transitively) to {@code out}. */
+    private void collect(int id, boolean cascade, Set<Integer> out) {
+        if (!out.add(id) || !cascade) {
+            return;
+        }
+        for (TableDef t : catalog().tables()) {
+            if (t.dependsOn(id)) {
+                collect(t.id(), true, out);
+            }
+        }
+    }
+
+    /**
+     * {@code CREATE SINK name FROM relation WITH (...)}; see {@link SinkManager#create}.
+     *
+     * @return false when it existed and {@code ifNotExists} was set
+     */
+    public boolean createSink(
+            String name, boolean ifNotExists, String relation, Map<String, String> options, String sql, long rateLimit)
+            throws InterruptedException {
+        return sinks.create(catalogService.allocateIds(1), name, ifNotExists, relation, options, sql, rateLimit);
+    }
+
+    /** {@code DROP SINK [IF EXISTS] name}; false when it did not exist. */
+    public boolean dropSink(String name, boolean ifExists) throws InterruptedException {
+        return sinks.drop(name, ifExists);
+    }
+
+    /** {@code ALTER SINK name SET SINK_RATE_LIMIT}; -1 ({@link SourceDef#UNLIMITED}) for none, 0 pauses. */
+    public void setSinkRateLimit(String name, long rowsPerSecond) throws InterruptedException {
+        sinks.setRateLimit(name, rowsPerSecond);
+    }
+
+    /** {@code ALTER SINK name RESYNC}; see {@link SinkManager#resync}. */
+    public void resyncSink(String name) throws InterruptedException {
+        sinks.resync(name);
+    }
+
+    /** The sinks, by name, for SHOW SINKS. Any thread. */
+    public List<SinkDef> sinks() {
+        return sinks.sinks();
     }
 
     /** {@code ALTER MATERIALIZED VIEW name SET PARALLELISM}; see {@link ViewDdl#setParallelism}. */

@@ -218,8 +218,9 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         @Override
         public void committed() {
             if (joined) {
-                finish(job, null);
+                // readable before the foreground CREATE returns, so its next statement can use the view
                 catalog().created(job.id());
+                finish(job, null);
                 LOG.info("materialized view {} is created", job.view.name());
             }
         }

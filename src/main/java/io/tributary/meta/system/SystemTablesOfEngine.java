@@ -4,17 +4,23 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTables;
 import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.sink.SinkManager;
 
 /** Registers the engine's system tables ({@code tributary_catalog.*}); called once as the database opens. */
 public final class SystemTablesOfEngine {
     private SystemTablesOfEngine() {}
 
-    /** Registers relations, ddl_progress, backfill_progress, source_progress and source_errors in {@code tables}. */
-    public static void register(SystemTables tables, Catalog catalog, DdlController ddl, SourceManager sources) {
+    /**
+     * Registers relations, ddl_progress, backfill_progress, source_progress, source_errors and
+     * sink_progress in {@code tables}.
+     */
+    public static void register(
+            SystemTables tables, Catalog catalog, DdlController ddl, SourceManager sources, SinkManager sinks) {
         tables.register(new RelationsTable(catalog));
         tables.register(new DdlProgressTable(ddl));
         tables.register(new BackfillProgressTable(ddl));
         tables.register(new SourceProgressTable(sources));
         tables.register(new SourceErrorsTable(sources));
+        tables.register(new SinkProgressTable(sinks));
     }
 }

@@ -50,6 +50,11 @@ final class SessionVariables {
                 "Rows per second per parallel unit a new view's backfill reads; 0 pauses; default = unlimited.",
                 false);
         define(
+                "sink_rate_limit",
+                "default",
+                "Rows per second a new sink writes (head and backfill together); 0 pauses; default = unlimited.",
+                false);
+        define(
                 "streaming_parallelism",
                 "default",
                 "Actors per parallel fragment of a new materialized view's job; default = one per core.",
@@ -104,6 +109,12 @@ final class SessionVariables {
     /** Backfill rows per second per parallel unit for views this session creates; -1 unlimited. */
     long backfillRateLimit() {
         String v = values.get("backfill_rate_limit");
+        return v.equals("default") ? -1 : Long.parseLong(v);
+    }
+
+    /** Rows per second for sinks this session creates; -1 unlimited. */
+    long sinkRateLimit() {
+        String v = values.get("sink_rate_limit");
         return v.equals("default") ? -1 : Long.parseLong(v);
     }
 
@@ -250,7 +261,7 @@ final class SessionVariables {
             case "implicit_flush", "background_ddl" -> {
                 return Boolean.toString(parseBool(key, v));
             }
-            case "backfill_rate_limit" -> {
+            case "backfill_rate_limit", "sink_rate_limit" -> {
                 long rate = parseRate(key, v);
                 return rate < 0 ? "default" : Long.toString(rate);
             }

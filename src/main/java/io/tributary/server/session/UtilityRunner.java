@@ -57,6 +57,13 @@ final class UtilityRunner {
         if (statement instanceof UtilityStatement.CancelJobs) {
             return List.of(new ColumnDesc("Id", DataType.BIGINT));
         }
+        if (statement instanceof UtilityStatement.ShowSinks) {
+            return List.of(
+                    new ColumnDesc("Name", DataType.TEXT),
+                    new ColumnDesc("Relation", DataType.TEXT),
+                    new ColumnDesc("Target", DataType.TEXT),
+                    new ColumnDesc("Type", DataType.TEXT));
+        }
         if (statement instanceof UtilityStatement.ShowColumns) {
             return List.of(
                     new ColumnDesc("Name", DataType.TEXT),
@@ -112,6 +119,49 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
                 db.ddl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+            }
+            if (statement instanceof UtilityStatement.CreateSink c) {
+                if (!db.ddl()
+                        .createSink(
+                                c.name(),
+                                c.ifNotExists(),
+                                c.relation(),
+                                c.options(),
+                                c.sql(),
+                                variables.sinkRateLimit())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE", SqlState.DUPLICATE_OBJECT, "sink \"" + c.name() + "\" already exists, skipping"));
+                }
+                return new StatementResult.Command("CREATE_SINK");
+            }
+            if (statement instanceof UtilityStatement.DropSink d) {
+                if (!db.ddl().dropSink(d.name(), d.ifExists())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE",
+                            SqlState.SUCCESSFUL_COMPLETION,
+                            "sink \"" + d.name() + "\" does not exist, skipping"));
+                }
+                return new StatementResult.Command("DROP_SINK");
+            }
+            if (statement instanceof UtilityStatement.AlterSinkRateLimit a) {
+                db.ddl().setSinkRateLimit(a.name(), a.rowsPerSecond());
+                return new StatementResult.Command("ALTER_SINK");
+            }
+            if (statement instanceof UtilityStatement.ResyncSink r) {
+                db.ddl().resyncSink(r.name());
+                return new StatementResult.Command("ALTER_SINK");
+            }
+            if (statement instanceof UtilityStatement.ShowSinks s) {
+                return rows(
+                        s,
+                        db.ddl().sinks().stream()
+                                .map(k -> new Object[] {
+                                    k.name(),
+                                    k.relationName(),
+                                    k.target().schema() + "." + k.target().table(),
+                                    k.target().upsert() ? "upsert" : "append-only"
+                                })
+                                .toList());
             }
             if (statement instanceof UtilityStatement.ShowJobs s) {
                 return rows(

@@ -89,6 +89,12 @@ final class ChangeLogRecorder implements Dispatcher {
         closed.add(new Closed(barrier.epoch(), pks, rows));
     }
 
+    /** Committing thread, after a failed epoch: drops everything recorded so far. */
+    void reset() {
+        open.clear();
+        closed.clear();
+    }
+
     /** Committing thread: drops what was recorded through {@code epoch}, which another recorder of the relation writes. */
     void discard(long epoch) {
         for (Closed c = closed.peek(); c != null && c.epoch() <= epoch; c = closed.peek()) {

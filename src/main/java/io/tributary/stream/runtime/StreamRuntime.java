@@ -1,5 +1,6 @@
 package io.tributary.stream.runtime;
 
+import io.tributary.common.types.DataType;
 import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.SourceNode;
 import io.tributary.storage.ChangeLogWriter;
@@ -37,6 +38,8 @@ public final class StreamRuntime implements AutoCloseable {
     private final Map<Integer, StreamJob> jobs = new ConcurrentHashMap<>();
     /** Per upstream relation id, the epoch through which its change log was last truncated. */
     private final Map<Integer, Long> truncatedThrough = new HashMap<>();
+    /** Change logs kept for consumers outside the jobs (sinks), by relation id. */
+    private final Map<Integer, List<LogKeeper>> keepers = new ConcurrentHashMap<>();
 
     /** Called by a backfilling job's coordinator thread; see {@link BackfillCoordinator.Listener}. */
     public interface BackfillListener {
@@ -76,7 +79,105 @@ public final class StreamRuntime implements AutoCloseable {
     public void launch(MaterializeNode root, int[] stateTableIds, int parallelism) {
         JobBuilder.Built built = build(root, stateTableIds, parallelism, null, new FailureRouter(collector::failed));
         jobs.put(root.relationId(), built.job());
+        for (LogKeeper k : keepers.getOrDefault(root.relationId(), List.of())) {
+            k.attach(built.job().feed());
+        }
         built.job().start();
+    }
+
+    /**
+     * Keeps the change log of relation {@code relationId} for a consumer outside the jobs (a sink),
+     * from the next epoch on, until {@link #releaseLog}: every epoch's net changes are written in
+     * that epoch's commit, and the log is truncated only through what every consumer has
+     * {@linkplain LogKeeper#consumedThrough consumed}. For a table the log starts at once; for a
+     * materialized view, once its live job runs (at once when it runs now, else when it is
+     * launched). Under the barrier lock, between epochs (or before the barrier manager starts).
+     *
+     * @param keyColumns the relation's primary key columns; {@code keyTypes} their types
+     * @param columnTypes the types of the relation's full rows, as stored
+     */
+    public LogKeeper keepLog(
+            int relationId, boolean view, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes) {
+        LogKeeper keeper = new LogKeeper(relationId, view, keyColumns, keyTypes, columnTypes);
+        keepers.computeIfAbsent(relationId, id -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                .add(keeper);
+        StreamJob job = jobs.get(relationId);
+        if (job != null) {
+            keeper.attach(job.feed());
+        } else if (!view) {
+            keeper.attach(tableFeeds.computeIfAbsent(
+                    relationId, id -> new RelationFeed(id, keyColumns, keyTypes, columnTypes, 1)));
+        }
+        return keeper;
+    }
+
+    /** Stops keeping a log for {@code keeper}; under the barrier lock, between epochs. */
+    public void releaseLog(LogKeeper keeper) {
+        List<LogKeeper> list = keepers.get(keeper.relationId);
+        if (list != null) {
+            list.remove(keeper);
+            if (list.isEmpty()) {
+                keepers.remove(keeper.relationId);
+            }
+        }
+        keeper.detach();
+        tableFeeds.values().removeIf(f -> !f.hasSubscribers());
+    }
+
+    /**
+     * A change log kept for one consumer outside the jobs. The consumer reads the committed log
+     * from the store and reports what it has durably consumed with {@link #consumedThrough}, from
+     * its own thread.
+     */
+    public static final class LogKeeper {
+        private final int relationId;
+        private final int[] keyColumns;
+        private final List<DataType> keyTypes;
+        private final List<DataType> columnTypes;
+        private RelationFeed feed;
+        private List<ChangeLogRecorder> recorders = List.of();
+        private volatile long consumed;
+
+        private LogKeeper(
+                int relationId, boolean view, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes) {
+            this.relationId = relationId;
+            this.keyColumns = keyColumns;
+            this.keyTypes = keyTypes;
+            this.columnTypes = columnTypes;
+        }
+
+        /**
+         * The consumer has durably consumed the log through {@code epoch} (e.g. the target
+         * committed it): it may be truncated through there at a later commit. Any thread.
+         */
+        public void consumedThrough(long epoch) {
+            if (epoch > consumed) {
+                consumed = epoch;
+            }
+        }
+
+        public int relationId() {
+            return relationId;
+        }
+
+        private void attach(RelationFeed to) {
+            detach();
+            List<ChangeLogRecorder> slots = new ArrayList<>();
+            for (int i = 0; i < to.slotCount(); i++) {
+                slots.add(new ChangeLogRecorder(relationId, keyColumns, keyTypes, columnTypes));
+            }
+            to.attachRecorders(slots);
+            feed = to;
+            recorders = slots;
+        }
+
+        private void detach() {
+            if (feed != null) {
+                feed.detachRecorders(recorders);
+                feed = null;
+                recorders = List.of();
+            }
+        }
     }
 
     /**
@@ -195,6 +296,12 @@ public final class StreamRuntime implements AutoCloseable {
         for (Integer id : List.copyOf(jobs.keySet())) {
             stop(id);
         }
+        // what the kept logs hold belongs to the discarded epoch: the relations' writers start over too
+        for (List<LogKeeper> list : keepers.values()) {
+            for (LogKeeper k : list) {
+                k.recorders.forEach(ChangeLogRecorder::reset);
+            }
+        }
         collector.reset();
     }
 
@@ -207,21 +314,39 @@ public final class StreamRuntime implements AutoCloseable {
      * @throws io.tributary.common.TributaryException when an actor failed; the epoch must not commit
      */
     public void barrier(long epoch, WriteBuffer buffer) {
-        if (jobs.isEmpty()) {
+        if (jobs.isEmpty() && keepers.isEmpty()) {
             return;
         }
-        collector.begin(epoch);
         Barrier barrier = new Barrier(epoch);
-        for (RelationFeed feed : tableFeeds.values()) {
-            feed.slot(0).barrier(barrier);
-        }
-        DataWrites sink = new DataWrites(buffer);
-        for (EpochWrites writes : collector.await()) {
-            writes.replay(sink);
+        if (jobs.isEmpty()) {
+            for (RelationFeed feed : tableFeeds.values()) {
+                feed.slot(0).barrier(barrier);
+            }
+        } else {
+            collector.begin(epoch);
+            for (RelationFeed feed : tableFeeds.values()) {
+                feed.slot(0).barrier(barrier);
+            }
+            DataWrites sink = new DataWrites(buffer);
+            for (EpochWrites writes : collector.await()) {
+                writes.replay(sink);
+            }
         }
         Map<Integer, Long> needed = new HashMap<>();
-        // jobs backfilling from the same relation record the same changes: one of them writes the log
-        Map<Integer, StreamJob> logWriter = new HashMap<>();
+        // consumers of the same relation record the same changes: one of them writes the log
+        Map<Integer, Object> logWriter = new HashMap<>();
+        for (List<LogKeeper> list : keepers.values()) {
+            for (LogKeeper k : list) {
+                for (ChangeLogRecorder r : k.recorders) {
+                    if (logWriter.computeIfAbsent(r.relationId(), id -> k) == k) {
+                        r.drainInto(epoch, buffer);
+                    } else {
+                        r.discard(epoch);
+                    }
+                }
+                needed.merge(k.relationId, k.consumed, Math::min);
+            }
+        }
         for (StreamJob job : jobs.values()) {
             for (ChangeLogRecorder r : job.recorders()) {
                 if (logWriter.computeIfAbsent(r.relationId(), id -> job) == job) {
@@ -246,7 +371,7 @@ public final class StreamRuntime implements AutoCloseable {
 
     /** The relations whose change logs some backfilling job still reads. */
     public java.util.Set<Integer> loggedRelations() {
-        java.util.Set<Integer> out = new java.util.HashSet<>();
+        java.util.Set<Integer> out = new java.util.HashSet<>(keepers.keySet());
         for (StreamJob job : jobs.values()) {
             for (ChangeLogRecorder r : job.recorders()) {
                 out.add(r.relationId());

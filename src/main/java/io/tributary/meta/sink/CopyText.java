@@ -1,0 +1,160 @@
+package io.tributary.meta.sink;
+
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.PgTextFormat;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Builds the body of a {@code COPY ... FROM STDIN} in PostgreSQL's text format, as UTF-8 bytes: one
+ * line per row, tab-separated, {@code \N} for NULL, backslash escapes for the characters the
+ * format reserves, values in PostgreSQL's text output format, and (for the staging table) the
+ * change's operation as the last field. One delivery thread; reused across batches.
+ */
+final class CopyText {
+    private final List<DataType> types;
+    private final int[] columns;
+    private final boolean withOp;
+    private byte[] buf = new byte[1 << 16];
+    private int len;
+    private int rows;
+
+    /**
+     * @param types the relation's column types
+     * @param columns the relation's column indexes to write, in the staging table's order
+     * @param withOp whether each line ends with the change's operation (for the staging table)
+     *     or not (for a COPY straight into the target)
+     */
+    CopyText(List<DataType> types, int[] columns, boolean withOp) {
+        this.types = types;
+        this.columns = columns;
+        this.withOp = withOp;
+    }
+
+    void reset() {
+        len = 0;
+        rows = 0;
+    }
+
+    int rows() {
+        return rows;
+    }
+
+    /** Appends {@code row} (full width, canonical values) with operation {@code op}. */
+    void add(Object[] row, char op) {
+        for (int i = 0; i < columns.length; i++) {
+            int c = columns[i];
+            if (i > 0) {
+                put((byte) '\t');
+            }
+            Object v = row[c];
+            if (v == null) {
+                put((byte) '\\');
+                put((byte) 'N');
+            } else {
+                escape(PgTextFormat.format(types.get(c), v));
+            }
+        }
+        endLine(op);
+    }
+
+    /** Appends a deletion of the row with {@code row}'s key: only the key columns are written. */
+    void addDelete(Object[] keyRow, int[] keyColumns) {
+        for (int i = 0; i < columns.length; i++) {
+            int c = columns[i];
+            if (i > 0) {
+                put((byte) '\t');
+            }
+            boolean isKey = false;
+            for (int k : keyColumns) {
+                isKey |= k == c;
+            }
+            if (isKey && keyRow[c] != null) {
+                escape(PgTextFormat.format(types.get(c), keyRow[c]));
+            } else {
+                put((byte) '\\');
+                put((byte) 'N');
+            }
+        }
+        endLine('D');
+    }
+
+    /** The text so far; a copy, since the buffer is reused. */
+    byte[] bytes() {
+        return Arrays.copyOf(buf, len);
+    }
+
+    private void endLine(char op) {
+        if (withOp) {
+            put((byte) '\t');
+            put((byte) op);
+        }
+        put((byte) '\n');
+        rows++;
+    }
+
+    private void put(byte b) {
+        if (len == buf.length) {
+            buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+        buf[len++] = b;
+    }
+
+    private void escape(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '\\' -> {
+                    put((byte) '\\');
+                    put((byte) '\\');
+                }
+                case '\t' -> {
+                    put((byte) '\\');
+                    put((byte) 't');
+                }
+                case '\n' -> {
+                    put((byte) '\\');
+                    put((byte) 'n');
+                }
+                case '\r' -> {
+                    put((byte) '\\');
+                    put((byte) 'r');
+                }
+                default -> {
+                    if (ch < 0x80) {
+                        put((byte) ch);
+                    } else {
+                        // the rest of the value has non-ASCII characters: encode it whole
+                        escapeUtf8(s.substring(i));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    private void escapeUtf8(String rest) {
+        for (byte b : rest.getBytes(StandardCharsets.UTF_8)) {
+            switch (b) {
+                case '\\' -> {
+                    put((byte) '\\');
+                    put((byte) '\\');
+                }
+                case '\t' -> {
+                    put((byte) '\\');
+                    put((byte) 't');
+                }
+                case '\n' -> {
+                    put((byte) '\\');
+                    put((byte) 'n');
+                }
+                case '\r' -> {
+                    put((byte) '\\');
+                    put((byte) 'r');
+                }
+                default -> put(b);
+            }
+        }
+    }
+}

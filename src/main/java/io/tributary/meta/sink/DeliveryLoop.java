@@ -1,0 +1,143 @@
+package io.tributary.meta.sink;
+
+import io.tributary.catalog.SinkDef;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A sink's delivery thread with its own connection to the target: it runs {@link #deliver} and,
+ * when the target fails (down, connection killed, a statement refused), records the error in its
+ * progress, drops the connection and tries again with a backoff doubling from 100 ms to 10 s. A
+ * failed transaction commits nothing, and every attempt starts from the position the target
+ * holds, so retrying never loses or doubles a change. Started and stopped by {@link RunningSink}.
+ */
+abstract class DeliveryLoop implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryLoop.class);
+    private static final long MIN_BACKOFF_MS = 100;
+    private static final long MAX_BACKOFF_MS = 10_000;
+
+    protected final RunningSink sink;
+    protected final SinkProgress progress;
+    private final String name;
+    private volatile boolean stopping;
+    private volatile Connection connection;
+    private Thread thread;
+
+    DeliveryLoop(RunningSink sink, SinkProgress progress, String name) {
+        this.sink = sink;
+        this.progress = progress;
+        this.name = name;
+    }
+
+    void start() {
+        thread = new Thread(this, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Stops the thread and waits for it: a transaction in flight is rolled back by the target. */
+    void stop() {
+        stopping = true;
+        Connection c = connection;
+        if (c != null) {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                // closing anyway
+            }
+        }
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    boolean stopping() {
+        return stopping;
+    }
+
+    @Override
+    public final void run() {
+        long backoff = MIN_BACKOFF_MS;
+        while (!stopping) {
+            Connection c = null;
+            try {
+                SinkDef def = sink.def();
+                c = TargetTable.connect(def.target());
+                connection = c;
+                sink.table().openSession(c);
+                if (deliver(c, () -> progressMade())) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (Fatal e) {
+                progress.failed(e.getMessage());
+                progress.phase("failed");
+                LOG.error("{}: {}; delivery stopped", name, e.getMessage());
+                return;
+            } catch (Exception e) {
+                if (stopping) {
+                    return;
+                }
+                String message = e.getMessage() == null ? e.toString() : e.getMessage();
+                progress.failed(message);
+                progress.phase("retrying");
+                LOG.warn("{}: {}; retrying in {} ms", name, message, backoff);
+            } finally {
+                connection = null;
+                close(c);
+            }
+            if (progressed) {
+                // the target worked until this failure: a fresh failure, not a long outage
+                backoff = MIN_BACKOFF_MS;
+                progressed = false;
+            }
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+            backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+        }
+    }
+
+    /** Whether a transaction committed since the last failure; this thread only. */
+    private boolean progressed;
+
+    private void progressMade() {
+        progressed = true;
+    }
+
+    /**
+     * Delivers over {@code c} (autocommit off, staging table made) until stopped or done.
+     *
+     * @param madeProgress to call after each committed transaction, so the next failure retries soon
+     * @return true when this loop's work is done for good (a completed backfill)
+     * @throws Fatal for an error retrying cannot cure
+     */
+    protected abstract boolean deliver(Connection c, Runnable madeProgress) throws Exception;
+
+    /** An error retrying cannot cure: the loop stops with it in its progress. */
+    static final class Fatal extends RuntimeException {
+        Fatal(String message) {
+            super(message);
+        }
+    }
+
+    private static void close(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                // the connection is gone already
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.tributary.meta.sink;
+
+import io.tributary.common.Epoch;
+import io.tributary.common.codec.RowCodec;
+import io.tributary.storage.ChangeLogCursor;
+import io.tributary.storage.ChangeLogReader;
+import io.tributary.storage.LoggedChange;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * A sink's head: delivers each committed epoch after the sink's start to the target, reading the
+ * relation's change log kept for the sink ({@code StreamRuntime.LogKeeper}).
+ *
+ * <p>Exactly once: the position is the target's {@code processor_status.last_success_version},
+ * read at every (re)connect. One target transaction holds the net change of one or more whole
+ * epochs (COPY into the staging table, one merge) and advances the position to the last of them,
+ * monotonically; a transaction that would not advance it is rolled back. Only after the commit does
+ * the keeper learn the log may be truncated through there. A crash anywhere leaves the target at
+ * some epoch boundary, and the log after it is still in the store.
+ */
+final class HeadDelivery extends DeliveryLoop {
+    /** How many changed keys one transaction takes at most (whole epochs, so it may take more). */
+    private static final int MAX_BATCH_KEYS = 50_000;
+    /** How often a position advanced only by epochs without changes is written. */
+    private static final long IDLE_STATUS_MS = 1_000;
+
+    private static final long POLL_MS = 2;
+
+    private final StateStore store;
+    private final RowCodec codec;
+    private final CopyText copy;
+    private final int[] keyColumns;
+
+    HeadDelivery(RunningSink sink, StateStore store) {
+        super(sink, sink.headProgress(), "sink-" + sink.def().name() + "-head");
+        this.store = store;
+        this.codec = new RowCodec(sink.relation().columnTypes());
+        this.copy = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
+        this.keyColumns = sink.table().keyIndexes(sink.relation());
+    }
+
+    @Override
+    protected boolean deliver(Connection c, Runnable madeProgress) throws Exception {
+        TargetTable table = sink.table();
+        int relation = sink.def().relationId();
+        long durable = table.headVersion(c);
+        c.commit();
+        if (durable < 0) {
+            durable = sink.def().headStartEpoch();
+        }
+        long position = durable;
+        sink.keeper().consumedThrough(durable);
+        progress.delivered(durable, 0);
+        long statusWrittenAt = System.currentTimeMillis();
+        Map<ByteBuffer, Object[]> upserts = new LinkedHashMap<>();
+        Map<ByteBuffer, Object[]> deletes = new LinkedHashMap<>();
+        List<Object[]> appends = new ArrayList<>();
+        try (ReadView latest = store.latest()) {
+            ChangeLogReader log = new ChangeLogReader(latest);
+            while (!stopping()) {
+                progress.phase(sink.limiter().paused() ? "paused" : "streaming");
+                // the committed epoch first: every logged epoch up to it is then complete
+                long committed = store.committedEpoch();
+                long upTo = position;
+                upserts.clear();
+                deletes.clear();
+                appends.clear();
+                while (upserts.size() + deletes.size() + appends.size() < MAX_BATCH_KEYS) {
+                    OptionalLong next = log.nextEpoch(relation, upTo);
+                    if (next.isEmpty() || next.getAsLong() > committed) {
+                        upTo = Math.max(upTo, committed);
+                        break;
+                    }
+                    upTo = next.getAsLong();
+                    read(log, relation, upTo, upserts, deletes, appends);
+                }
+                if (!upserts.isEmpty() || !deletes.isEmpty() || !appends.isEmpty()) {
+                    int rows = stage(upserts, deletes, appends);
+                    sink.limiter().acquire(rows);
+                    table.lock(c);
+                    table.copyIn(c, copy.bytes());
+                    table.mergeHead(c, sink.markKeys() ? upTo : 0);
+                    if (!table.advanceHead(c, upTo, Epoch.millis(upTo))) {
+                        // the target is at or past this batch already (another writer?): take its word
+                        c.rollback();
+                        position = durable = table.headVersion(c);
+                        c.commit();
+                        continue;
+                    }
+                    c.commit();
+                    position = durable = upTo;
+                    statusWrittenAt = System.currentTimeMillis();
+                    sink.keeper().consumedThrough(durable);
+                    progress.delivered(durable, rows);
+                    madeProgress.run();
+                } else if (upTo > durable && System.currentTimeMillis() - statusWrittenAt >= IDLE_STATUS_MS) {
+                    table.lock(c);
+                    table.advanceHead(c, upTo, Epoch.millis(upTo));
+                    c.commit();
+                    position = durable = upTo;
+                    statusWrittenAt = System.currentTimeMillis();
+                    sink.keeper().consumedThrough(durable);
+                    progress.delivered(durable, 0);
+                } else {
+                    // epochs without changes need no transaction; they are written within a second
+                    position = upTo;
+                    Thread.sleep(POLL_MS);
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Folds one epoch's changes into the batch: per key its last row (in {@code upserts}) or its
+     * deletion (in {@code deletes}, with the old row for its key), or for append-only the inserted rows.
+     */
+    private void read(
+            ChangeLogReader log,
+            int relation,
+            long epoch,
+            Map<ByteBuffer, Object[]> upserts,
+            Map<ByteBuffer, Object[]> deletes,
+            List<Object[]> appends) {
+        boolean upsert = sink.table().upsert();
+        try (ChangeLogCursor cursor = log.scanEpoch(relation, epoch)) {
+            while (cursor.next()) {
+                LoggedChange change = cursor.change();
+                if (upsert) {
+                    ByteBuffer key = ByteBuffer.wrap(cursor.pk());
+                    if (change.newRow() == null) {
+                        upserts.remove(key);
+                        deletes.put(key, codec.decode(change.oldRow()));
+                    } else {
+                        deletes.remove(key);
+                        upserts.put(key, codec.decode(change.newRow()));
+                    }
+                } else if (change.oldRow() != null) {
+                    throw new Fatal("append-only sink \"" + sink.def().name() + "\" got an "
+                            + (change.newRow() == null ? "DELETE" : "UPDATE") + " of \""
+                            + sink.def().relationName() + "\" in epoch " + epoch
+                            + "; an append-only sink takes only inserts (use type = 'upsert')");
+                } else {
+                    appends.add(codec.decode(change.newRow()));
+                }
+            }
+        }
+    }
+
+    /**
+     * Stages the batch for COPY; while the backfill copies straight into the target, first adds the
+     * batch's keys to the keys it must skip (before this transaction takes the lock, so a chunk
+     * taking the lock after this transaction's commit sees them).
+     */
+    private int stage(Map<ByteBuffer, Object[]> upserts, Map<ByteBuffer, Object[]> deletes, List<Object[]> appends) {
+        copy.reset();
+        java.util.Set<ByteBuffer> touched = sink.touchedKeys();
+        if (touched != null) {
+            touched.addAll(deletes.keySet());
+            touched.addAll(upserts.keySet());
+        }
+        for (Object[] row : deletes.values()) {
+            copy.addDelete(row, keyColumns);
+        }
+        for (Object[] row : upserts.values()) {
+            copy.add(row, 'U');
+        }
+        for (Object[] row : appends) {
+            copy.add(row, 'I');
+        }
+        return copy.rows();
+    }
+}

@@ -1,0 +1,203 @@
+package io.tributary.meta.sink;
+
+import io.tributary.catalog.SinkDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.VirtualNodes;
+import io.tributary.storage.PinnedSnapshot;
+import io.tributary.storage.StateStore;
+import io.tributary.stream.RowStream;
+import io.tributary.stream.upstream.LocalUpstreamTable;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * A sink's backfill: copies the relation's snapshot at the sink's snapshot epoch S to the target
+ * in key-ordered chunks (vnode by vnode, each in primary-key order), concurrently with the head.
+ *
+ * <p>Exactly once: each chunk's rows, the {@code backfill_processor_status} row ({@code
+ * in_progress}) and the resume position (vnode, last key) commit in one target transaction;
+ * (re)connecting resumes after the last committed chunk. The last transaction marks the alias
+ * {@code complete} (and, for RESYNC, removes rows that vanished). Then the sink's catalog record
+ * drops its pin.
+ *
+ * <p>Chunks of the first snapshot, when the sink was created in this process, go straight into
+ * the target by COPY, leaving out the keys the head has written since S (an in-memory set the head
+ * fills before each of its transactions takes the lock); the first key the target already holds
+ * (23505) rolls the chunk back and turns the backfill to merging. Otherwise (after a restart, for
+ * RESYNC) each chunk is staged and merged as follows.
+ *
+ * <p>No clobbering: while a backfill runs, the head records every key it writes in the sink's
+ * marker table with the version (epoch) of its transaction, and a chunk writes a snapshot row only
+ * when no marker of a version after S exists for its key. The two threads' transactions take the
+ * same advisory lock, so each sees the other's committed markers. A key the head wrote after S
+ * holds a value at least as new as S (the head delivers every epoch in order) and keeps it; a key
+ * the head deleted after S is not brought back; any other key has not changed since S, so its
+ * snapshot row is its current value.
+ */
+final class SnapshotDelivery extends DeliveryLoop {
+    private static final int CHUNK_ROWS = 20_000;
+    /** Under a rate limit, a chunk is at most this fraction of a second of rows, so progress commits often. */
+    private static final int CHUNKS_PER_SECOND = 5;
+
+    private static final int MIN_CHUNK_ROWS = 100;
+    /** Rows formatted per piece of a straight COPY: the target ingests a piece while the next is formatted. */
+    private static final int PIECE_ROWS = 1_000;
+
+    private final StateStore store;
+    private final CopyText staged;
+    private final CopyText direct;
+    private final SinkDef def;
+    /** The current chunk's rows, kept until the transaction decides which to write. */
+    private final List<Object[]> chunkRows = new ArrayList<>();
+    /** Their primary keys, as the head's key set holds them. */
+    private final List<ByteBuffer> chunkKeys = new ArrayList<>();
+
+    /** @param def the sink as of this backfill's snapshot; a newer snapshot (RESYNC) makes a new delivery */
+    SnapshotDelivery(RunningSink sink, SinkDef def, StateStore store) {
+        super(sink, sink.backfillProgress(), "sink-" + def.name() + "-backfill");
+        this.store = store;
+        this.def = def;
+        this.staged = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
+        this.direct = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), false);
+    }
+
+    @Override
+    protected boolean deliver(Connection c, Runnable madeProgress) throws Exception {
+        TargetTable table = sink.table();
+        long snapshot = def.snapshotEpoch();
+        boolean resync = def.generation() > 0;
+        TargetTable.BackfillState state = table.backfillState(c);
+        c.commit();
+        int vnode = 0;
+        byte[] lastKey = null;
+        if (state != null && state.startVersion() == snapshot) {
+            if (state.status().equals("complete")) {
+                sink.backfillDone(def);
+                progress.phase("complete");
+                return true;
+            }
+            vnode = state.vnode();
+            lastKey = state.lastKey();
+        }
+        progress.delivered(snapshot, 0);
+        copyStraight = sink.touchedKeys() != null && def.generation() == 0;
+        PinnedSnapshot pin = new PinnedSnapshot(def.pin(), snapshot);
+        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
+                store, pin, def.relationId(), sink.relation().columnTypes())) {
+            while (vnode < VirtualNodes.COUNT) {
+                if (stopping()) {
+                    return false;
+                }
+                progress.phase(sink.limiter().paused() ? "paused" : "snapshotting");
+                chunkRows.clear();
+                chunkKeys.clear();
+                long rate = sink.limiter().rate();
+                int chunk = rate > 0
+                        ? (int) Math.max(MIN_CHUNK_ROWS, Math.min(CHUNK_ROWS, rate / CHUNKS_PER_SECOND))
+                        : CHUNK_ROWS;
+                while (chunkRows.size() < chunk && vnode < VirtualNodes.COUNT) {
+                    boolean exhausted;
+                    try (RowStream rows = upstream.snapshot(vnode, snapshot, lastKey)) {
+                        while (chunkRows.size() < chunk) {
+                            if (!rows.next()) {
+                                break;
+                            }
+                            chunkRows.add(rows.row());
+                            lastKey = rows.pk();
+                            chunkKeys.add(ByteBuffer.wrap(lastKey));
+                        }
+                        exhausted = chunkRows.size() < chunk || !rows.next();
+                    }
+                    if (exhausted) {
+                        vnode++;
+                        lastKey = null;
+                    }
+                }
+                int n = chunkRows.size();
+                sink.limiter().acquire(n);
+                if (!writeChunk(c, snapshot, resync, vnode, lastKey)) {
+                    // the target holds some of these keys already: merge from now on
+                    c.rollback();
+                    copyStraight = false;
+                    writeChunk(c, snapshot, resync, vnode, lastKey);
+                }
+                progress.delivered(snapshot, n);
+                madeProgress.run();
+            }
+        }
+        copyStraight = false;
+        table.lock(c);
+        if (resync && table.upsert()) {
+            table.removeVanished(c, snapshot);
+        }
+        table.clearMarkers(c);
+        table.saveBackfill(c, snapshot, true, 0, null);
+        c.commit();
+        progress.phase("complete");
+        sink.backfillDone(def);
+        return true;
+    }
+
+    private static void write(CopyIn copy, CopyText text) throws SQLException {
+        if (text.rows() > 0) {
+            byte[] bytes = text.bytes();
+            copy.writeToCopy(bytes, 0, bytes.length);
+            text.reset();
+        }
+    }
+
+    /** Whether chunks go straight into the target by COPY (see {@link RunningSink#touchedKeys}). */
+    private boolean copyStraight;
+
+    /**
+     * One chunk's transaction: its rows (straight, skipping the keys the head wrote, or merged),
+     * the status row and the position, committed together.
+     *
+     * @return false when a straight COPY met a key the target holds; the transaction must be rolled back
+     */
+    private boolean writeChunk(Connection c, long snapshot, boolean resync, int vnode, byte[] lastKey)
+            throws SQLException {
+        TargetTable table = sink.table();
+        table.lock(c);
+        java.util.Set<ByteBuffer> touched = sink.touchedKeys();
+        if (copyStraight && touched != null) {
+            // read under the lock: every head transaction committed before it has added its keys
+            CopyIn copy = table.copyDirect(c);
+            try {
+                direct.reset();
+                for (int i = 0; i < chunkRows.size(); i++) {
+                    if (!touched.contains(chunkKeys.get(i))) {
+                        direct.add(chunkRows.get(i), 'U');
+                        if (direct.rows() == PIECE_ROWS) {
+                            write(copy, direct);
+                        }
+                    }
+                }
+                write(copy, direct);
+                copy.endCopy();
+            } catch (SQLException e) {
+                if (copy.isActive()) {
+                    copy.cancelCopy();
+                }
+                if (SqlState.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                    return false;
+                }
+                throw e;
+            }
+        } else if (!chunkRows.isEmpty()) {
+            staged.reset();
+            for (Object[] row : chunkRows) {
+                staged.add(row, 'U');
+            }
+            table.copyIn(c, staged.bytes());
+            table.mergeSnapshot(c, snapshot, resync);
+        }
+        table.saveBackfill(c, snapshot, false, vnode, lastKey);
+        c.commit();
+        return true;
+    }
+}

@@ -1,0 +1,99 @@
+package io.tributary.sql;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+
+/**
+ * The statements about sinks: {@code CREATE SINK ... FROM relation WITH (...)}, {@code DROP SINK}
+ * and {@code ALTER SINK ... SET SINK_RATE_LIMIT | RESYNC}. Options are not checked here; the sink
+ * engine checks them (and the target) when the sink is created. Called by the statement parsers
+ * on the parsing thread; stateless.
+ */
+final class SinkDdlParser {
+    private SinkDdlParser() {}
+
+    /**
+     * After CREATE: {@code SINK [IF NOT EXISTS] name FROM relation WITH (name = 'value', ...)}.
+     *
+     * @throws TributaryException 0A000 for {@code CREATE SINK ... AS query}; 42601 without FROM or
+     *     WITH, or for a malformed option
+     */
+    static UtilityStatement.CreateSink createSink(TokenCursor in) {
+        in.expectWord("sink");
+        boolean ifNotExists = in.acceptIfNotExists();
+        String name = in.qualifiedName();
+        if (in.peek().isWord("as")) {
+            throw TributaryException.notSupported(
+                    "CREATE SINK ... AS query; create a materialized view of the query and CREATE SINK ... FROM it");
+        }
+        in.expectWord("from");
+        String relation = in.qualifiedName();
+        Token with = in.peek();
+        if (!with.isWord("with")) {
+            throw TokenCursor.errorAt(
+                    SqlState.SYNTAX_ERROR, "CREATE SINK needs WITH (connector = 'jdbc', jdbc.url = '...', ...)", with);
+        }
+        in.next();
+        return new UtilityStatement.CreateSink(name, ifNotExists, relation, SourceDdlParser.optionList(in), in.sql());
+    }
+
+    /** At DROP: {@code SINK [IF EXISTS] name}. */
+    static UtilityStatement dropSink(TokenCursor in) {
+        in.expectWord("sink");
+        boolean ifExists = false;
+        if (in.peek().isWord("if")) {
+            in.next();
+            in.expectWord("exists");
+            ifExists = true;
+        }
+        return new UtilityStatement.DropSink(in.qualifiedName(), ifExists);
+    }
+
+    /**
+     * After ALTER: {@code SINK name SET SINK_RATE_LIMIT {= | TO} {n | DEFAULT}} or {@code SINK
+     * name RESYNC}.
+     *
+     * @throws TributaryException 0A000 for any other ALTER SINK; 22023 for a rate that is not a
+     *     whole number of rows per second
+     */
+    static UtilityStatement alterSink(TokenCursor in) {
+        in.expectWord("sink");
+        String name = in.qualifiedName();
+        if (in.peek().isWord("resync")) {
+            in.next();
+            return new UtilityStatement.ResyncSink(name);
+        }
+        if (!in.peek().isWord("set")) {
+            throw TributaryException.notSupported(
+                    "ALTER SINK ... " + in.peek().text().toUpperCase());
+        }
+        in.next();
+        if (!in.peek().isWord("sink_rate_limit")) {
+            throw TributaryException.notSupported(
+                    "ALTER SINK ... SET " + in.peek().text().toUpperCase());
+        }
+        in.next();
+        in.expectEqualsOrTo();
+        if (in.peek().isWord("default")) {
+            in.next();
+            return new UtilityStatement.AlterSinkRateLimit(name, -1);
+        }
+        Token at = in.peek();
+        long rate = -1;
+        if (at.kind() == Token.Kind.NUMBER && at.text().matches("\\d+")) {
+            try {
+                rate = Long.parseLong(at.text());
+            } catch (NumberFormatException e) {
+                // beyond BIGINT: reported below
+            }
+        }
+        if (rate < 0) {
+            throw TokenCursor.errorAt(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "SINK_RATE_LIMIT must be a whole number of rows per second (0 pauses) or DEFAULT",
+                    at);
+        }
+        in.next();
+        return new UtilityStatement.AlterSinkRateLimit(name, rate);
+    }
+}

@@ -1,0 +1,288 @@
+package io.tributary.meta.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.connector.postgres.UpstreamPostgres;
+import io.tributary.meta.Database;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Sinks through SQL on a real server, delivering to an embedded PostgreSQL: the checks at CREATE
+ * and their SQLSTATEs, the head and backfill together with a change on every key while the
+ * snapshot is copied, restart, RESYNC, rate limit and DROP. The target equals the relation row for
+ * row (compared as PostgreSQL's text of each row) and the status rows say how far it is.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SinkEngineTest {
+    private Path dataDir;
+    private Database db;
+    private PgServer server;
+    private Connection connection;
+    private String schema;
+
+    @BeforeEach
+    void start() throws Exception {
+        dataDir = Files.createTempDirectory("sink-engine-");
+        schema = "sink_" + Long.toHexString(System.nanoTime());
+        UpstreamPostgres.execute("CREATE SCHEMA " + schema);
+        open();
+    }
+
+    private void open() throws SQLException {
+        db = Database.open(dataDir, 50, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        Properties props = new Properties();
+        props.setProperty("user", "root");
+        props.setProperty("socketTimeout", "60");
+        connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", props);
+    }
+
+    private void close() throws SQLException {
+        connection.close();
+        server.close();
+        db.close();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        close();
+        try (Stream<Path> walk = Files.walk(dataDir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private String with(String table, String extra) throws Exception {
+        return " WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://localhost:"
+                + UpstreamPostgres.server().getPort() + "/postgres', user = 'postgres', password = 'secret', "
+                + "schema.name = '" + schema + "', table.name = '" + table + "'" + extra + ")";
+    }
+
+    private static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+
+    private List<String> target(String sql) throws Exception {
+        try (Connection c = UpstreamPostgres.connect()) {
+            return rows(c, sql);
+        }
+    }
+
+    /** Waits until the target table holds exactly the relation's rows. */
+    private void awaitEqual(String relation, String targetTable, String columns) throws Exception {
+        long deadline = System.currentTimeMillis() + 60_000;
+        List<String> want = rows(connection, "SELECT " + columns + " FROM " + relation + " ORDER BY 1");
+        while (true) {
+            List<String> have = target("SELECT " + columns + " FROM " + schema + "." + targetTable + " ORDER BY 1");
+            if (have.equals(want)) {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                assertEquals(want, have, "target " + targetTable + " vs " + relation);
+            }
+            Thread.sleep(50);
+            want = rows(connection, "SELECT " + columns + " FROM " + relation + " ORDER BY 1");
+        }
+    }
+
+    private void awaitBackfill(String alias) throws Exception {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!List.of("complete")
+                .equals(target("SELECT backfill_status FROM " + schema
+                        + ".backfill_processor_status WHERE backfill_alias = '" + alias + "'"))) {
+            assertTrue(System.currentTimeMillis() < deadline, "backfill " + alias + " did not complete");
+            Thread.sleep(50);
+        }
+    }
+
+    private String state(ThrowingSql sql) {
+        SQLException e = assertThrows(SQLException.class, sql::run);
+        return e.getSQLState() + " " + e.getMessage();
+    }
+
+    private interface ThrowingSql {
+        void run() throws Exception;
+    }
+
+    @Test
+    void createChecksTheTargetBeforeStoringAnything() throws Exception {
+        exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT, s VARCHAR)");
+        exec("CREATE TABLE nokey (a INT)");
+        UpstreamPostgres.execute(
+                "CREATE TABLE " + schema + ".wrong_type (id BIGINT PRIMARY KEY, v TEXT, s VARCHAR)",
+                "CREATE TABLE " + schema + ".no_unique (id BIGINT, v INT, s VARCHAR)",
+                "CREATE TABLE " + schema + ".missing_col (id BIGINT PRIMARY KEY, v INT)");
+        String unreachable =
+                " WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://127.0.0.1:1/x', table.name = 'x')";
+        assertTrue(state(() -> exec("CREATE SINK k FROM t" + unreachable)).startsWith("08001"));
+        assertTrue(
+                state(() -> exec("CREATE SINK k FROM t" + with("absent", ""))).startsWith("42P01"));
+        String mismatch = state(() -> exec("CREATE SINK k FROM t" + with("wrong_type", "")));
+        assertTrue(mismatch.startsWith("42804") && mismatch.contains("\"v\""), mismatch);
+        String missing = state(() -> exec("CREATE SINK k FROM t" + with("missing_col", "")));
+        assertTrue(missing.startsWith("42804") && missing.contains("\"s\""), missing);
+        assertTrue(state(() -> exec("CREATE SINK k FROM t" + with("no_unique", "")))
+                .startsWith("42P10"));
+        assertTrue(state(() -> exec("CREATE SINK k FROM nokey" + with("x", ""))).startsWith("42P10"));
+        String unknown = state(() -> exec("CREATE SINK k FROM t" + with("x", ", colour = 'red'")));
+        assertTrue(unknown.startsWith("42601") && unknown.contains("jdbc.url"), unknown);
+        assertTrue(
+                state(() -> exec("CREATE SINK k FROM absent" + with("x", ""))).startsWith("42P01"));
+        assertTrue(
+                state(() -> exec("CREATE SINK k AS SELECT 1" + with("x", ""))).startsWith("0A000"));
+        assertEquals(List.of(), rows(connection, "SHOW SINKS"));
+
+        exec("CREATE SINK k FROM t" + with("made", ", create_table_if_not_exists = 'true'"));
+        assertEquals(
+                List.of("id|bigint|NO", "v|integer|YES", "s|character varying|YES"),
+                target(
+                        "SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = '"
+                                + schema + "' AND table_name = 'made' ORDER BY ordinal_position"));
+        assertEquals(List.of("k|t|" + schema + ".made|upsert"), rows(connection, "SHOW SINKS"));
+        assertTrue(state(() -> exec("CREATE SINK k FROM t" + with("made", ""))).startsWith("42710"));
+        exec("CREATE SINK IF NOT EXISTS k FROM t" + with("made", ""));
+        assertTrue(state(() -> exec("DROP TABLE t")).startsWith("2BP01"));
+        exec("INSERT INTO t VALUES (1, 1, 'a\\tb\nc'), (2, NULL, 'h\u00e9llo \u20ac\\'), (3, 3, NULL)");
+        awaitEqual("t", "made", "id, v, s");
+        exec("DROP SINK k");
+        assertTrue(state(() -> exec("DROP SINK k")).startsWith("42704"));
+        exec("DROP SINK IF EXISTS k");
+        exec("DROP TABLE t");
+    }
+
+    @Test
+    void headAndBackfillRunTogetherWithAChangeOnEveryKey() throws Exception {
+        exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT, s VARCHAR)");
+        exec("INSERT INTO t SELECT x, x, 'r' || x FROM generate_series(1, 60000) AS g(x)");
+        exec("SET sink_rate_limit = 2000");
+        exec("CREATE SINK k FROM t" + with("t_out", ", create_table_if_not_exists = 'true'"));
+        exec("RESET sink_rate_limit");
+        // every key changes while the snapshot is copied: updates, deletes, and new keys
+        exec("UPDATE t SET v = v + 1000000 WHERE id % 3 = 0");
+        exec("DELETE FROM t WHERE id % 3 = 1");
+        exec("UPDATE t SET s = 'changed' WHERE id % 3 = 2");
+        exec("INSERT INTO t SELECT x, x, 'new' FROM generate_series(60001, 61000) AS g(x)");
+        List<String> during = target("SELECT backfill_status FROM " + schema + ".backfill_processor_status");
+        exec("ALTER SINK k SET SINK_RATE_LIMIT = DEFAULT");
+        awaitBackfill("k_backfill");
+        awaitEqual("t", "t_out", "id, v, s");
+        assertEquals(List.of("in_progress"), during, "the changes did not overlap the backfill");
+        List<String> status = target("SELECT b.backfill_start_version = b.backfill_end_version, "
+                + "b.last_success_version = b.backfill_start_version, p.last_success_version > b.backfill_start_version "
+                + "FROM " + schema + ".backfill_processor_status b, " + schema + ".processor_status p "
+                + "WHERE p.processor = 'k'");
+        assertEquals(List.of("t|t|t"), status);
+        assertEquals(
+                0L,
+                Long.parseLong(target("SELECT count(*) FROM " + schema + ".tributary_sink_keys_k")
+                        .get(0)));
+
+        // restart: the head resumes from the target's position
+        close();
+        open();
+        exec("UPDATE t SET v = -v WHERE id % 5 = 0");
+        awaitEqual("t", "t_out", "id, v, s");
+
+        // RESYNC repairs a target that drifted: extra, missing and wrong rows
+        UpstreamPostgres.execute(
+                "DELETE FROM " + schema + ".t_out WHERE id < 100",
+                "INSERT INTO " + schema + ".t_out VALUES (-5, 0, 'stray')",
+                "UPDATE " + schema + ".t_out SET s = 'wrong' WHERE id > 60500");
+        exec("ALTER SINK k RESYNC");
+        exec("INSERT INTO t VALUES (70000, 7, 'during resync')");
+        awaitBackfill("k_backfill");
+        awaitEqual("t", "t_out", "id, v, s");
+
+        List<String> progress = rows(
+                connection,
+                "SELECT part, phase, last_error IS NULL FROM tributary_catalog.sink_progress ORDER BY part");
+        assertEquals(List.of("backfill|complete|t", "head|streaming|t"), progress);
+    }
+
+    @Test
+    void rateLimitZeroPausesAndATargetOutageIsRetried() throws Exception {
+        exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)");
+        exec("CREATE SINK k FROM t" + with("paused", ", create_table_if_not_exists = 'true', snapshot = 'false'"));
+        exec("ALTER SINK k SET SINK_RATE_LIMIT = 0");
+        exec("INSERT INTO t VALUES (1, 1)");
+        Thread.sleep(500);
+        assertEquals(List.of(), target("SELECT id FROM " + schema + ".paused"));
+        assertEquals(
+                List.of("paused|0"), rows(connection, "SELECT phase, rate_limit FROM tributary_catalog.sink_progress"));
+        close();
+        open(); // the pause is durable
+        exec("INSERT INTO t VALUES (2, 2)");
+        Thread.sleep(300);
+        assertEquals(List.of(), target("SELECT id FROM " + schema + ".paused"));
+        exec("ALTER SINK k SET SINK_RATE_LIMIT = DEFAULT");
+        awaitEqual("t", "paused", "id, v");
+
+        // the sink's connections are killed: it retries, and nothing is lost or doubled
+        UpstreamPostgres.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                + "WHERE application_name = 'tributary-sink' AND pid <> pg_backend_pid()");
+        exec("INSERT INTO t SELECT x, x FROM generate_series(3, 2000) AS g(x)");
+        awaitEqual("t", "paused", "id, v");
+    }
+
+    @Test
+    void aSinkFromAMaterializedViewFollowsTheViewAcrossRestarts() throws Exception {
+        exec("CREATE TABLE o (id BIGINT PRIMARY KEY, g INT, amount INT)");
+        exec("INSERT INTO o SELECT x, x % 7, x FROM generate_series(1, 500) AS s(x)");
+        exec("CREATE MATERIALIZED VIEW totals AS SELECT g, count(*) AS n, sum(amount) AS total FROM o GROUP BY g");
+        exec("CREATE SINK k FROM totals" + with("totals_out", ", create_table_if_not_exists = 'true'"));
+        exec("INSERT INTO o VALUES (1000, 100, 1)");
+        exec("UPDATE o SET amount = amount * 2 WHERE g = 3");
+        exec("DELETE FROM o WHERE g = 5");
+        awaitBackfill("k_backfill");
+        awaitEqual("totals", "totals_out", "g, n, total");
+        assertTrue(state(() -> exec("DROP MATERIALIZED VIEW totals")).startsWith("2BP01"));
+        close();
+        open();
+        exec("INSERT INTO o VALUES (1001, 101, 1)");
+        exec("DELETE FROM o WHERE g = 100");
+        awaitEqual("totals", "totals_out", "g, n, total");
+        exec("DROP TABLE o CASCADE");
+        assertEquals(List.of(), rows(connection, "SHOW SINKS"));
+    }
+}
