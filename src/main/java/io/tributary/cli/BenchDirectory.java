@@ -32,15 +32,35 @@ final class BenchDirectory implements AutoCloseable {
         return path.resolve(name);
     }
 
-    /** The bytes of all files under {@code resolve(name)}; a file linked twice counts twice. */
+    /**
+     * The bytes of all files under {@code resolve(name)}; a file linked twice counts twice. A file
+     * deleted while it is being measured (RocksDB compacts meanwhile) counts as gone.
+     */
     long bytes(String name) {
-        try (Stream<Path> paths = Files.walk(resolve(name))) {
-            return paths.filter(Files::isRegularFile)
-                    .mapToLong(p -> p.toFile().length())
-                    .sum();
+        long[] total = {0};
+        try {
+            Files.walkFileTree(resolve(name), new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(
+                        Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile()) {
+                        total[0] += attrs.size();
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof java.nio.file.NoSuchFileException) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException("cannot measure " + resolve(name), e);
         }
+        return total[0];
     }
 
     @Override
