@@ -239,6 +239,14 @@ public final class TableWriter implements AutoCloseable {
     /** A DO UPDATE resolved before staging to leave the stored row as it is. */
     private static final Object[] LEAVE = new Object[0];
 
+    /**
+     * A staged change's row as values: kept when views read the table, otherwise decoded here, for
+     * ON CONFLICT and RETURNING, which need the values whether or not a view does.
+     */
+    private Object[] valuesOf(Change c) {
+        return c.values() != null ? c.values() : rowCodec.decode(c.row());
+    }
+
     /** A statement's settled changes to the table, as one change of an epoch. */
     private final class StatementRows implements EpochChange {
         private final List<Change> settled;
@@ -318,8 +326,7 @@ public final class TableWriter implements AutoCloseable {
                 for (int i = 0; i < settled.size(); i++) {
                     byte[] old = committed.get(Keyspace.DATA, settled.get(i).key());
                     if (old != null) {
-                        Object[] replacement = conflict.resolve(
-                                rowCodec.decode(old), settled.get(i).values());
+                        Object[] replacement = conflict.resolve(rowCodec.decode(old), valuesOf(settled.get(i)));
                         resolvedAgainst[i] = old;
                         resolved[i] = replacement == null ? LEAVE : replacement;
                     }
@@ -346,7 +353,7 @@ public final class TableWriter implements AutoCloseable {
                 } else {
                     Object[] replacement = resolved != null && Arrays.equals(old, resolvedAgainst[i])
                             ? resolved[i]
-                            : conflict.resolve(rowCodec.decode(old), c.values());
+                            : conflict.resolve(rowCodec.decode(old), valuesOf(c));
                     if (replacement == null || replacement == LEAVE) {
                         continue;
                     }
@@ -354,7 +361,7 @@ public final class TableWriter implements AutoCloseable {
                     effective.add(new Change(c.key(), rowCodec.encode(replacement), false, replacement));
                 }
                 previous.add(old);
-                rows.add(effective.get(effective.size() - 1).values());
+                rows.add(valuesOf(effective.get(effective.size() - 1)));
             }
             written = rows;
             if (writtenCheck != null) {

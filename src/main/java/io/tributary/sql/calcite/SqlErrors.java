@@ -42,7 +42,9 @@ final class SqlErrors {
             }
             if (t instanceof ArithmeticException ae) {
                 String m = String.valueOf(ae.getMessage());
-                if (m.contains("by zero") || m.contains("Division undefined")) {
+                // no message: the JVM's own integer division by zero, once hot code throws its
+                // preallocated exception (OmitStackTraceInFastThrow)
+                if (ae.getMessage() == null || m.contains("by zero") || m.contains("Division undefined")) {
                     return new TributaryException(SqlState.DIVISION_BY_ZERO, "division by zero");
                 }
                 // checked integer arithmetic (CheckedArithmetic) reports Math.*Exact's messages
