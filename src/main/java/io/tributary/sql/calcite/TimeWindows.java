@@ -31,15 +31,21 @@ import org.apache.calcite.tools.Program;
  * {@code HOP} with {@code size = k * slide} is a UNION ALL of k such projections, the i-th giving
  * each row the window that starts i slides before the latest one containing it. A window starts at
  * {@code ts - ((ts - offset) mod slide)} (mod rounding down), as in RisingWave; a row whose time
- * is NULL is in no window. Called by
- * {@link StreamPlanBuilder} on the planning thread.
+ * is NULL is in no window. Called on the planning thread, by {@link StreamPlanBuilder} for views
+ * and through {@link #expansion} by Calcite's planning of ad-hoc queries.
  */
 final class TimeWindows {
+    /**
+     * The most windows a HOP may put a row in: each is a branch of the union, reading the input
+     * once, so more would make plans (and work per row) grow without a bound the user sees.
+     */
+    static final int MAX_HOP_WINDOWS = 64;
+
     private TimeWindows() {}
 
     /**
      * A planning step for ad-hoc queries that replaces every window scan by {@link #expand}, so a
-     * SELECT gives the rows a view over the same query holds (Calcite's own HOP emits fewer windows).
+     * SELECT gives the rows a view over the same query holds (Calcite's own HOP left out some of a row's windows in our tests).
      */
     static Program expansion() {
         return (planner, rel, traits, materializations, lattices) -> rel.accept(new RelHomogeneousShuttle() {
@@ -69,7 +75,8 @@ final class TimeWindows {
      * The stateless equivalent of a window scan ({@link #isWindow}) over the same input.
      *
      * @throws TributaryException 42804 when the time column is not a timestamp, 22023 for a size
-     *     that is not positive or (HOP) not a multiple of the slide
+     *     that is not positive or (HOP) not a multiple of the slide, 0A000 for a HOP putting a row
+     *     in more than {@link #MAX_HOP_WINDOWS} windows
      */
     static RelNode expand(TableFunctionScan scan, RexBuilder rexBuilder) {
         RexCall call = (RexCall) scan.getCall();
@@ -109,6 +116,10 @@ final class TimeWindows {
         if (size % slide != 0) {
             throw new TributaryException(
                     SqlState.INVALID_PARAMETER_VALUE, "the size of a hop window must be a multiple of its slide");
+        }
+        if (size / slide > MAX_HOP_WINDOWS) {
+            throw TributaryException.notSupported(
+                    "HOP with more than " + MAX_HOP_WINDOWS + " windows per row (size / slide)");
         }
         // window_start and window_end are NOT NULL: a row without a time is in no window
         RelNode timed = timeField.getType().isNullable()
