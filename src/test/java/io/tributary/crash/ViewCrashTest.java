@@ -64,6 +64,18 @@ class ViewCrashTest {
                         + " WHERE a.id IS NULL");
         VIEWS.put("richest", "SELECT id, balance FROM acct ORDER BY balance DESC, id LIMIT 5");
         VIEWS.put("totals", "SELECT count(*) AS regions, sum(total) AS total, max(hi) AS hi FROM by_region");
+        // time windows over a time derived from the balance: a HOP expands each row into three windows
+        VIEWS.put(
+                "acct_times",
+                "SELECT id, region, TIMESTAMP '2026-01-01 00:00:00' + balance * INTERVAL '1' SECOND AS ts FROM acct");
+        VIEWS.put(
+                "balance_windows",
+                "SELECT window_start, count(*) AS n, sum(region) AS regions"
+                        + " FROM HOP(acct_times, ts, INTERVAL '10' SECOND, INTERVAL '30' SECOND) GROUP BY window_start");
+        VIEWS.put(
+                "region_windows",
+                "SELECT region, window_end, count(*) AS n"
+                        + " FROM TUMBLE(acct_times, ts, INTERVAL '25' SECOND) GROUP BY region, window_end");
     }
 
     @TempDir

@@ -50,6 +50,7 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
 
 /**
@@ -83,7 +84,8 @@ public final class CalciteFrontend implements AutoCloseable {
     public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context, PgSession session) {
         this.catalog = catalog;
         this.systemTables = systemTables;
-        this.program = CheckedArithmetic.before(new GuardProgram(context.control()));
+        this.program = Programs.sequence(
+                TimeWindows.expansion(), CheckedArithmetic.before(new GuardProgram(context.control())));
         this.session = session;
         Properties props = CalciteSettings.connectionProperties();
         try {

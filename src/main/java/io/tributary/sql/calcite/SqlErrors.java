@@ -22,6 +22,9 @@ final class SqlErrors {
     private static final Pattern UNKNOWN_TARGET = Pattern.compile("Unknown target column '([^']*)'");
     private static final Pattern NO_FUNCTION =
             Pattern.compile("No match found for function signature (\\w+)\\((.*)\\)");
+    /** Calcite's word for a DESCRIPTOR column (a window's time column) the relation lacks. */
+    private static final Pattern UNKNOWN_IDENTIFIER = Pattern.compile("Unknown identifier '(.*?)'");
+
     private static final Pattern CANNOT_APPLY = Pattern.compile("Cannot apply '(.*?)' to arguments of type '(.*?)'");
     private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
     private static final Pattern NOT_GROUPED = Pattern.compile("Expression '(.*?)' is not being grouped");
@@ -170,12 +173,18 @@ final class SqlErrors {
         } else if ((x = AMBIGUOUS.matcher(m)).find()) {
             state = SqlState.AMBIGUOUS_COLUMN;
             message = "column reference \"" + x.group(1) + "\" is ambiguous";
-        } else if ((x = COLUMN_NOT_FOUND.matcher(m)).find() || (x = UNKNOWN_TARGET.matcher(m)).find()) {
+        } else if ((x = COLUMN_NOT_FOUND.matcher(m)).find()
+                || (x = UNKNOWN_TARGET.matcher(m)).find()
+                || (x = UNKNOWN_IDENTIFIER.matcher(m)).find()) {
             state = SqlState.UNDEFINED_COLUMN;
             message = "column \"" + x.group(1) + "\" does not exist";
         } else if ((x = NO_FUNCTION.matcher(m)).find()) {
             state = SqlState.UNDEFINED_FUNCTION;
             message = "function " + x.group(1).toLowerCase() + "(" + x.group(2).toLowerCase() + ") does not exist";
+        } else if ((x = CANNOT_APPLY.matcher(m)).find() && x.group(1).matches("(?i)TUMBLE|HOP")) {
+            // TimeWindowCalls checked the sizes: what Calcite refuses is the time column's type
+            state = SqlState.DATATYPE_MISMATCH;
+            message = "the time column of " + x.group(1).toLowerCase() + " must be a timestamp";
         } else if ((x = CANNOT_APPLY.matcher(m)).find()) {
             state = SqlState.UNDEFINED_FUNCTION;
             message = "operator does not exist: "

@@ -154,6 +154,9 @@ final class StreamPlanBuilder {
         if (rel instanceof Sort sort) {
             return sort(sort);
         }
+        if (rel instanceof TableFunctionScan scan && TimeWindows.isWindow(scan)) {
+            return translate(TimeWindows.expand(scan, rexBuilder));
+        }
         throw UnsupportedInViews.error(construct(rel));
     }
 
