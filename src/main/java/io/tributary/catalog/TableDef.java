@@ -119,7 +119,8 @@ public record TableDef(
         return SINK_QUERY_PREFIX + sinkName;
     }
 
-    /** True for a sink's hidden query view, which users neither see listed nor name. */
+    /** True for a sink's hidden query view, which SHOW and pg_catalog leave out. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isInternal() {
         return isView() && name.startsWith(SINK_QUERY_PREFIX);
     }
