@@ -108,6 +108,23 @@ public record TableDef(
                 .toList();
     }
 
+    /**
+     * The name prefix of the hidden materialized views that {@code CREATE SINK s AS query} creates
+     * (one per sink, named {@code __sink_s}); such views are left out of SHOW and pg_catalog.
+     */
+    public static final String SINK_QUERY_PREFIX = "__sink_";
+
+    /** The name of the hidden view holding the query of sink {@code sinkName}. */
+    public static String sinkQueryView(String sinkName) {
+        return SINK_QUERY_PREFIX + sinkName;
+    }
+
+    /** True for a sink's hidden query view, which SHOW and pg_catalog leave out. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isInternal() {
+        return isView() && name.startsWith(SINK_QUERY_PREFIX);
+    }
+
     /** True when the primary key is the generated row id. */
     public boolean hasRowId() {
         return primaryKey.length == 1 && columns.get(primaryKey[0]).hidden();

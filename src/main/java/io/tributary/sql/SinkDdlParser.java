@@ -4,37 +4,43 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 
 /**
- * The statements about sinks: {@code CREATE SINK ... FROM relation WITH (...)}, {@code DROP SINK}
+ * The statements about sinks: {@code CREATE SINK ... {FROM relation | AS query} WITH (...)}, {@code DROP SINK}
  * and {@code ALTER SINK ... SET SINK_RATE_LIMIT | RESYNC}. Options are not checked here; the sink
  * engine checks them (and the target) when the sink is created. Called by the statement parsers
  * on the parsing thread; stateless.
  */
 final class SinkDdlParser {
+    private static final String WITH_NEEDED = "CREATE SINK needs WITH (connector = 'jdbc', jdbc.url = '...', ...)";
+
     private SinkDdlParser() {}
 
     /**
-     * After CREATE: {@code SINK [IF NOT EXISTS] name FROM relation WITH (name = 'value', ...)}.
+     * After CREATE: {@code SINK [IF NOT EXISTS] name FROM relation WITH (name = 'value', ...)} or
+     * {@code SINK [IF NOT EXISTS] name AS query WITH (...)}; the query is cut out as text for
+     * Calcite, up to the last {@code WITH (} outside parentheses.
      *
-     * @throws TributaryException 0A000 for {@code CREATE SINK ... AS query}; 42601 without FROM or
-     *     WITH, or for a malformed option
+     * @throws TributaryException 42601 without FROM or AS, without WITH, or for a malformed option
      */
     static UtilityStatement.CreateSink createSink(TokenCursor in) {
         in.expectWord("sink");
         boolean ifNotExists = in.acceptIfNotExists();
         String name = in.qualifiedName();
+        String relation = null;
+        String query = null;
         if (in.peek().isWord("as")) {
-            throw TributaryException.notSupported(
-                    "CREATE SINK ... AS query; create a materialized view of the query and CREATE SINK ... FROM it");
+            in.next();
+            query = in.textBeforeTrailingWith(WITH_NEEDED);
+        } else {
+            in.expectWord("from");
+            relation = in.qualifiedName();
         }
-        in.expectWord("from");
-        String relation = in.qualifiedName();
         Token with = in.peek();
         if (!with.isWord("with")) {
-            throw TokenCursor.errorAt(
-                    SqlState.SYNTAX_ERROR, "CREATE SINK needs WITH (connector = 'jdbc', jdbc.url = '...', ...)", with);
+            throw TokenCursor.errorAt(SqlState.SYNTAX_ERROR, WITH_NEEDED, with);
         }
         in.next();
-        return new UtilityStatement.CreateSink(name, ifNotExists, relation, SourceDdlParser.optionList(in), in.sql());
+        return new UtilityStatement.CreateSink(
+                name, ifNotExists, relation, query, SourceDdlParser.optionList(in), in.sql());
     }
 
     /** At DROP: {@code SINK [IF EXISTS] name}. */

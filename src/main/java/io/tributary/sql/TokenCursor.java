@@ -104,6 +104,36 @@ final class TokenCursor {
         }
     }
 
+    /**
+     * For {@code ... AS query WITH (options)}: the text from the next token up to the last {@code
+     * WITH (} outside parentheses (a query's own WITH is followed by a name, never by {@code (}),
+     * leaving the cursor on that WITH.
+     *
+     * @throws TributaryException 42601 when the query is empty or no such WITH follows, at the end
+     */
+    String textBeforeTrailingWith(String message) {
+        Token first = peek();
+        int depth = 0;
+        int with = -1;
+        for (int i = pos; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.isSymbol("(")) {
+                depth++;
+            } else if (t.isSymbol(")")) {
+                depth--;
+            } else if (depth == 0
+                    && t.isWord("with")
+                    && tokens.get(Math.min(i + 1, tokens.size() - 1)).isSymbol("(")) {
+                with = i;
+            }
+        }
+        if (with <= pos) {
+            throw errorAt(SqlState.SYNTAX_ERROR, message, tokens.get(with < 0 ? tokens.size() - 1 : with));
+        }
+        pos = with;
+        return sql.substring(first.position(), peek().position()).strip();
+    }
+
     String identifier() {
         Token t = next();
         if (!t.isIdentifier()) {

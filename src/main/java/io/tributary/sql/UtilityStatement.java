@@ -74,10 +74,12 @@ public sealed interface UtilityStatement {
     record AlterViewBackfillRate(String name, long rowsPerSecond) implements UtilityStatement {}
 
     /**
-     * {@code CREATE SINK [IF NOT EXISTS] name FROM relation WITH (...)}: option names lower-cased,
+     * {@code CREATE SINK [IF NOT EXISTS] name {FROM relation | AS query} WITH (...)}: exactly one
+     * of {@code relation} and {@code query} (the text after AS) is set; option names lower-cased,
      * values as written; {@code sql} is the whole statement.
      */
-    record CreateSink(String name, boolean ifNotExists, String relation, Map<String, String> options, String sql)
+    record CreateSink(
+            String name, boolean ifNotExists, String relation, String query, Map<String, String> options, String sql)
             implements UtilityStatement {}
 
     /** {@code DROP SINK [IF EXISTS] name}. */

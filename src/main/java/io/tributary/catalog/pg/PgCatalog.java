@@ -68,7 +68,9 @@ public final class PgCatalog {
             out.add(new PgRelation(t.oid(), ns, t.schema(), t.name(), t.relkind(), attrs, new short[0], null));
         }
         for (TableDef t : catalog.tables()) {
-            out.add(relation(t));
+            if (!t.isInternal()) {
+                out.add(relation(t));
+            }
         }
         return out;
     }

@@ -425,9 +425,78 @@ public final class DdlController {
         return sinks.create(catalogService.allocateIds(1), name, ifNotExists, relation, options, sql, rateLimit);
     }
 
-    /** {@code DROP SINK [IF EXISTS] name}; false when it did not exist. */
+    /**
+     * {@code CREATE SINK name AS query WITH (...)}: creates the hidden materialized view {@link
+     * TableDef#sinkQueryView} of the query in the foreground (its backfill done, so the sink's
+     * snapshot can be pinned), then the sink FROM it. These are two epochs, not one: when the sink
+     * cannot be created the view is dropped again, and a view left by a crash between the two is
+     * dropped by the next CREATE SINK of that name (until then it only costs its upkeep).
+     *
+     * @return false when the sink existed and {@code ifNotExists} was set
+     * @throws TributaryException as {@link #createMaterializedView} for the query and {@link
+     *     SinkManager#create} for the options and the target
+     */
+    public boolean createQuerySink(
+            String name,
+            boolean ifNotExists,
+            String query,
+            Map<String, String> options,
+            String sql,
+            long rateLimit,
+            int parallelism,
+            long backfillRateLimit,
+            Consumer<String> notices,
+            Runnable cancelCheck)
+            throws InterruptedException {
+        if (sinks.sinks().stream().anyMatch(s -> s.name().equals(name))) {
+            if (ifNotExists) {
+                return false;
+            }
+            throw new TributaryException(SqlState.DUPLICATE_OBJECT, "sink \"" + name + "\" already exists");
+        }
+        String view = TableDef.sinkQueryView(name);
+        if (catalog().table(view).isPresent()
+                && sinks.sinksOn(catalog().require(view).id()).isEmpty()) {
+            drop(List.of(view), RelationKind.MATERIALIZED_VIEW, true, false, ignored -> {});
+        }
+        // the view's own definition, not the statement: that holds the target's password
+        views.createMaterializedView(
+                view,
+                query,
+                "CREATE MATERIALIZED VIEW " + view + " AS " + query,
+                false,
+                parallelism,
+                false,
+                backfillRateLimit,
+                notices,
+                cancelCheck);
+        boolean created = false;
+        try {
+            created = sinks.create(catalogService.allocateIds(1), name, ifNotExists, view, options, sql, rateLimit);
+            return created;
+        } finally {
+            if (!created) {
+                drop(List.of(view), RelationKind.MATERIALIZED_VIEW, true, false, ignored -> {});
+            }
+        }
+    }
+
+    /**
+     * {@code DROP SINK [IF EXISTS] name}, and then the hidden view of a sink over a query (in a
+     * later epoch: a crash in between leaves the view, which the next CREATE SINK of the name
+     * drops); false when it did not exist.
+     */
     public boolean dropSink(String name, boolean ifExists) throws InterruptedException {
-        return sinks.drop(name, ifExists);
+        Optional<SinkDef> def =
+                sinks.sinks().stream().filter(s -> s.name().equals(name)).findFirst();
+        if (!sinks.drop(name, ifExists)) {
+            return false;
+        }
+        String view = TableDef.sinkQueryView(name);
+        if (def.isPresent() && def.get().relationName().equals(view)) {
+            drop(List.of(view), RelationKind.MATERIALIZED_VIEW, true, false, ignored -> {});
+        }
+        return true;
     }
 
     /** {@code ALTER SINK name SET SINK_RATE_LIMIT}; -1 ({@link SourceDef#UNLIMITED}) for none, 0 pauses. */

@@ -99,8 +99,12 @@ public final class SinkOptions {
         if (hidden) {
             throw new TributaryException(
                     SqlState.INVALID_COLUMN_REFERENCE,
-                    "an upsert sink needs a primary key, and \"" + relation.name()
-                            + "\" has none the target can hold; declare one, or use type = 'append-only'");
+                    "an upsert sink needs a primary key, and " + describe(relation)
+                            + " has none the target can hold; "
+                            + (relation.isInternal()
+                                    ? "select the GROUP BY columns or the key of the relation selected from,"
+                                    : "declare one,")
+                            + " or use type = 'append-only'");
         }
         if (given != null) {
             List<String> named = new ArrayList<>();
@@ -110,11 +114,16 @@ public final class SinkOptions {
             if (!new TreeSet<>(named).equals(new TreeSet<>(key)) || named.size() != key.size()) {
                 throw new TributaryException(
                         SqlState.INVALID_COLUMN_REFERENCE,
-                        "primary_key '" + given + "' must be the primary key of \"" + relation.name() + "\" ("
+                        "primary_key '" + given + "' must be the primary key of " + describe(relation) + " ("
                                 + String.join(", ", key) + ")");
             }
         }
         return key;
+    }
+
+    /** How errors name the relation: a sink's hidden query view is "the sink's query". */
+    private static String describe(TableDef relation) {
+        return relation.isInternal() ? "the sink's query" : "\"" + relation.name() + "\"";
     }
 
     private static String require(Map<String, String> options, String name) {

@@ -2,6 +2,7 @@ package io.tributary.server.session;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
+import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.SourceDef;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
@@ -121,14 +122,7 @@ final class UtilityRunner {
                 return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
             }
             if (statement instanceof UtilityStatement.CreateSink c) {
-                if (!db.ddl()
-                        .createSink(
-                                c.name(),
-                                c.ifNotExists(),
-                                c.relation(),
-                                c.options(),
-                                c.sql(),
-                                variables.sinkRateLimit())) {
+                if (!createSink(c, notices)) {
                     notices.accept(new Session.Notice(
                             "NOTICE", SqlState.DUPLICATE_OBJECT, "sink \"" + c.name() + "\" already exists, skipping"));
                 }
@@ -157,7 +151,7 @@ final class UtilityRunner {
                         db.ddl().sinks().stream()
                                 .map(k -> new Object[] {
                                     k.name(),
-                                    k.relationName(),
+                                    relationOrQuery(k),
                                     k.target().schema() + "." + k.target().table(),
                                     k.target().upsert() ? "upsert" : "append-only"
                                 })
@@ -264,7 +258,7 @@ final class UtilityRunner {
 
     private List<Object[]> names(boolean views) {
         return db.catalog().tables().stream()
-                .filter(t -> t.isView() == views)
+                .filter(t -> t.isView() == views && !t.isInternal())
                 .map(t -> new Object[] {t.name()})
                 .toList();
     }
@@ -294,6 +288,43 @@ final class UtilityRunner {
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
         }
         return new StatementResult.Command("CREATE_MATERIALIZED_VIEW");
+    }
+
+    /** CREATE SINK FROM a relation, or AS a query (whose errors point into the whole statement). */
+    private boolean createSink(UtilityStatement.CreateSink c, Consumer<Session.Notice> notices)
+            throws InterruptedException {
+        if (c.query() == null) {
+            return db.ddl()
+                    .createSink(
+                            c.name(), c.ifNotExists(), c.relation(), c.options(), c.sql(), variables.sinkRateLimit());
+        }
+        int parallelism = variables.streamingParallelism();
+        try {
+            return db.ddl()
+                    .createQuerySink(
+                            c.name(),
+                            c.ifNotExists(),
+                            c.query(),
+                            c.options(),
+                            c.sql(),
+                            variables.sinkRateLimit(),
+                            parallelism > 0 ? parallelism : DdlController.defaultParallelism(),
+                            variables.backfillRateLimit(),
+                            message -> notices.accept(
+                                    new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
+                            cancelCheck);
+        } catch (TributaryException e) {
+            throw inStatement(e, c.sql(), c.query());
+        }
+    }
+
+    /** What SHOW SINKS says a sink delivers: its relation, or the query of a sink created AS one. */
+    private String relationOrQuery(SinkDef sink) {
+        return db.catalog()
+                .table(sink.relationName())
+                .filter(TableDef::isInternal)
+                .map(TableDef::query)
+                .orElse(sink.relationName());
     }
 
     private List<Object[]> explain(UtilityStatement.ExplainCreateMaterializedView e) {

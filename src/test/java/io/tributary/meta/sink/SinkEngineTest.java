@@ -285,4 +285,46 @@ class SinkEngineTest {
         exec("DROP TABLE o CASCADE");
         assertEquals(List.of(), rows(connection, "SHOW SINKS"));
     }
+
+    @Test
+    void aSinkOverAGroupByQueryKeepsItsHiddenViewAndDropsItWithTheSink() throws Exception {
+        exec("CREATE TABLE o (id BIGINT PRIMARY KEY, g INT, amount INT)");
+        exec("INSERT INTO o SELECT x, x % 7, x FROM generate_series(1, 700) AS s(x)");
+        String query = "SELECT g, count(*) AS n, sum(amount) AS total FROM o GROUP BY g";
+        String same = "(" + query + ") AS q";
+        // the key is hidden when the relation's key is not selected: 42P10, and nothing is left behind
+        assertTrue(state(() -> exec("CREATE SINK bad AS SELECT amount FROM o"
+                        + with("bad_out", ", create_table_if_not_exists = 'true'")))
+                .startsWith("42P10"));
+        assertEquals(List.of(), rows(connection, "SHOW SINKS"));
+        assertTrue(state(() -> exec("SELECT * FROM __sink_bad")).startsWith("42P01"));
+        exec("CREATE SINK q AS " + query + with("q_out", ", create_table_if_not_exists = 'true'"));
+        exec("CREATE SINK p AS SELECT id, amount FROM o WHERE g = 2"
+                + with("p_out", ", create_table_if_not_exists = 'true'"));
+        for (int g = 0; g < 7; g++) {
+            exec("UPDATE o SET amount = amount + " + (g + 1) + " WHERE g = " + g + " AND id % 3 = 0");
+            exec("DELETE FROM o WHERE g = " + g + " AND id % 11 = 0");
+        }
+        exec("INSERT INTO o VALUES (5000, 42, 1)");
+        awaitBackfill("q_backfill");
+        awaitEqual(same, "q_out", "g, n, total");
+        awaitEqual("(SELECT id, amount FROM o WHERE g = 2) AS p", "p_out", "id, amount");
+        assertEquals(
+                List.of(
+                        "p|SELECT id, amount FROM o WHERE g = 2|" + schema + ".p_out|upsert",
+                        "q|" + query + "|" + schema + ".q_out|upsert"),
+                rows(connection, "SHOW SINKS"));
+        assertEquals(List.of(), rows(connection, "SHOW MATERIALIZED VIEWS"));
+        assertEquals(List.of("0"), rows(connection, "SELECT count(*) FROM pg_class WHERE relname LIKE '\\_\\_sink%'"));
+        close();
+        open();
+        exec("UPDATE o SET amount = amount * 2");
+        exec("DELETE FROM o WHERE g = 42");
+        awaitEqual(same, "q_out", "g, n, total");
+        exec("DROP SINK q");
+        assertTrue(state(() -> exec("SELECT * FROM __sink_q")).startsWith("42P01"));
+        exec("DROP TABLE o CASCADE");
+        assertEquals(List.of(), rows(connection, "SHOW SINKS"));
+        assertTrue(state(() -> exec("SELECT * FROM __sink_p")).startsWith("42P01"));
+    }
 }
