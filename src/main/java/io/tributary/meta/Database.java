@@ -69,7 +69,7 @@ public final class Database implements AutoCloseable {
         sinks.recover();
         ddl.recoverViews();
         SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks);
-        EngineMetrics.register(metrics, catalogService.catalog(), ddl, sources, store);
+        EngineMetrics.register(metrics, catalogService.catalog(), ddl, sources, sinks, store);
         barriers.start();
         sources.recover();
         sinks.startAll();

@@ -17,6 +17,7 @@ import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.runtime.OperatorRows;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.HashSet;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class DdlController {
     private final ViewDdl views;
     private final SourceManager sources;
     private final SinkManager sinks;
+    private final StreamRuntime runtime;
 
     /** Made once per database, after the catalog is recovered and before the barrier manager starts. */
     public DdlController(
@@ -53,6 +55,7 @@ public final class DdlController {
         this.views = new ViewDdl(catalogService, barriers, store, runtime, planner);
         this.sources = sources;
         this.sinks = sinks;
+        this.runtime = runtime;
     }
 
     /**
@@ -334,6 +337,14 @@ public final class DdlController {
     /** The stream plan view {@code name} runs, for drawing it; empty when there is no such view. See {@link ViewDdl#plan}. */
     public Optional<ViewPlan> viewPlan(String name) {
         return views.plan(name);
+    }
+
+    /**
+     * Rows in and out of each operator of view {@code viewId}'s running job, in plan graph order
+     * (the numbering of {@code PlanGraph}); empty when it runs no job. See {@link StreamRuntime#operatorRows}.
+     */
+    public List<OperatorRows> operatorRows(int viewId) {
+        return runtime.operatorRows(viewId);
     }
 
     /**

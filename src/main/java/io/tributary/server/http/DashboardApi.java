@@ -6,6 +6,7 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
 import io.tributary.meta.system.PlanGraph;
+import io.tributary.meta.system.ViewOperatorRows;
 import io.tributary.server.session.PreparedStatement;
 import io.tributary.server.session.RowCursor;
 import io.tributary.server.session.Session;
@@ -98,7 +99,8 @@ final class DashboardApi {
 
     /**
      * {@code GET /api/views/NAME}: the view's stream plan as a graph (fragments, operators,
-     * exchange edges, state tables with their sizes) and its state size.
+     * exchange edges, state tables with their sizes), rows and rows/s per operator, and its state
+     * size.
      */
     Object view(String name) {
         TableDef view = db.catalog()
@@ -128,8 +130,29 @@ final class DashboardApi {
                 tableBytes.values().stream().mapToLong(Long::longValue).sum());
         out.put("table_bytes", tableBytes);
         out.put("plan", plan);
-        // the engine counts no rows per operator yet; the dashboard says so rather than guess
-        out.put("operator_rates", null);
+        out.put("operators", operators(view));
+        return out;
+    }
+
+    /**
+     * Per operator of the view's running job (by plan graph node): rows in and out since the job
+     * started and their recent rates (-1 until known); empty when the view runs no job.
+     */
+    private List<Map<String, Object>> operators(TableDef view) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ViewOperatorRows r : ViewOperatorRows.of(db.ddl(), view)) {
+            Map<String, Object> op = new LinkedHashMap<>();
+            op.put("node", r.node());
+            op.put("fragment", r.fragment());
+            op.put("operator", r.operator());
+            op.put("rows_in", r.rowsIn());
+            op.put("rows_out", r.rowsOut());
+            op.put("rows_in_per_second", history.latestRate(RateHistory.operatorKey(view.name(), r.node(), true)));
+            String outKey = RateHistory.operatorKey(view.name(), r.node(), false);
+            op.put("rows_out_per_second", history.latestRate(outKey));
+            op.put("rate_history", points(history.rates(outKey)));
+            out.add(op);
+        }
         return out;
     }
 
@@ -149,7 +172,7 @@ final class DashboardApi {
         return out;
     }
 
-    /** {@code GET /api/metrics/history}: every rate series (jobs and splits) over the window, by key. */
+    /** {@code GET /api/metrics/history}: every rate series (jobs, splits, operators) over the window, by key. */
     Object history() {
         Map<String, Object> series = new LinkedHashMap<>();
         history.all().forEach((k, v) -> series.put(k, points(v)));

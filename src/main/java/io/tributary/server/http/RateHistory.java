@@ -1,6 +1,7 @@
 package io.tributary.server.http;
 
 import io.tributary.meta.Database;
+import io.tributary.meta.system.ViewOperatorRows;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -11,10 +12,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Rows/s over the last {@value #WINDOW_SECONDS} seconds, per backfill job and per source split,
- * for the dashboard's sparklines and charts: once a second it samples each one's committed row
- * count from the system tables {@code ddl_progress} and {@code source_progress} and keeps the
- * samples in a ring. Rates are taken over {@value #RATE_SPAN} samples, since counts move at
+ * Rows/s over the last {@value #WINDOW_SECONDS} seconds, per backfill job, per source split and per
+ * operator of each running view, for the dashboard's sparklines, charts and plan graph: once a
+ * second it samples each one's row count (jobs and splits from the system tables
+ * {@code ddl_progress} and {@code source_progress}, operators from {@link ViewOperatorRows}) and
+ * keeps the samples in a ring. Rates are taken over {@value #RATE_SPAN} samples, since counts move at
  * checkpoints and commits rather than smoothly. Its own daemon thread samples; HTTP requests read.
  */
 final class RateHistory implements AutoCloseable {
@@ -88,7 +90,11 @@ final class RateHistory implements AutoCloseable {
                     now,
                     ((Number) split.get("rows_ingested")).longValue());
         }
-        // a job or split gone for a whole window has nothing left to show
+        for (ViewOperatorRows op : ViewOperatorRows.all(db.ddl(), db.catalog())) {
+            add(operatorKey(op.view(), op.node(), true), now, op.rowsIn());
+            add(operatorKey(op.view(), op.node(), false), now, op.rowsOut());
+        }
+        // a job, split or operator gone for a whole window has nothing left to show
         for (Iterator<Samples> it = series.values().iterator(); it.hasNext(); ) {
             if (now - it.next().lastSeen > WINDOW_SECONDS * 1000L) {
                 it.remove();
@@ -108,7 +114,12 @@ final class RateHistory implements AutoCloseable {
         return "split:" + table + "/" + split;
     }
 
-    /** The rate series of {@code key} ({@link #jobKey}, {@link #splitKey}), oldest first; empty when unknown. */
+    /** The key of the rows in ({@code in}) or out of operator {@code node} of view {@code view}. */
+    static String operatorKey(String view, int node, boolean in) {
+        return "operator:" + view + "/" + node + (in ? "/in" : "/out");
+    }
+
+    /** The rate series of {@code key} ({@link #jobKey}, {@link #splitKey}, {@link #operatorKey}), oldest first; empty when unknown. */
     synchronized List<Point> rates(String key) {
         Samples s = series.get(key);
         return s == null ? List.of() : s.rates();

@@ -31,17 +31,27 @@ final class Actor {
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int MESSAGES_PER_TURN = 8;
 
-    /** A position in the operator tree: an operator, or (op null) an input forwarding to its parent. */
+    /**
+     * A position in the operator tree: an operator, or (op null) an input forwarding to its parent.
+     * It counts the rows that go in and out of it: plain fields the actor thread adds each chunk's
+     * size to, read racily (without locks) by {@link #operatorRows}, so a reading may lag by a chunk.
+     */
     static final class Node {
         final Operator op;
         final int parent;
         final int parentPort;
-        NodeOutput out;
+        /** The node's number in the view's plan graph, or -1 for an exchange's receiving end. */
+        final int planNode;
 
-        Node(Operator op, int parent, int parentPort) {
+        NodeOutput out;
+        long rowsIn;
+        long rowsOut;
+
+        Node(Operator op, int parent, int parentPort, int planNode) {
             this.op = op;
             this.parent = parent;
             this.parentPort = parentPort;
+            this.planNode = planNode;
         }
     }
 
@@ -177,8 +187,7 @@ final class Actor {
                     }
                     progressed = true;
                     if (message instanceof Chunk chunk) {
-                        Node leaf = nodes[in.node()];
-                        push(leaf.parent, leaf.parentPort, chunk);
+                        pushFrom(in.node(), chunk);
                     } else if (message instanceof JoinLive join) {
                         BackfillInput backfill = in.backfill();
                         if (!backfill.live()) {
@@ -217,8 +226,25 @@ final class Actor {
         return worked;
     }
 
+    /** Hands a chunk an input received (from a channel or a backfill) to the input's parent. */
     private void pushFrom(int leaf, Chunk chunk) {
-        push(nodes[leaf].parent, nodes[leaf].parentPort, chunk);
+        Node node = nodes[leaf];
+        node.rowsIn += chunk.size();
+        node.rowsOut += chunk.size();
+        push(node.parent, node.parentPort, chunk);
+    }
+
+    /**
+     * Adds the rows each plan node of this actor took in and gave out so far to {@code rowsIn} and
+     * {@code rowsOut}, indexed by plan node number. Any thread: reads the counters racily.
+     */
+    void operatorRows(long[] rowsIn, long[] rowsOut) {
+        for (Node node : nodes) {
+            if (node.planNode >= 0) {
+                rowsIn[node.planNode] += node.rowsIn;
+                rowsOut[node.planNode] += node.rowsOut;
+            }
+        }
     }
 
     private void passBarrier(Barrier barrier) throws InterruptedException {
@@ -250,6 +276,7 @@ final class Actor {
             return;
         }
         Node node = nodes[target];
+        node.rowsIn += chunk.size();
         node.op.onChunk(port, chunk, node.out);
         node.out.flush();
     }
@@ -274,6 +301,7 @@ final class Actor {
         void flush() {
             Chunk chunk = builder.build();
             if (chunk != null) {
+                nodes[node].rowsOut += chunk.size();
                 push(nodes[node].parent, nodes[node].parentPort, chunk);
             }
         }

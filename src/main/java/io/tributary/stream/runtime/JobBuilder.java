@@ -5,6 +5,7 @@ import io.tributary.plan.Distribution;
 import io.tributary.plan.ExchangeNode;
 import io.tributary.plan.Field;
 import io.tributary.plan.MaterializeNode;
+import io.tributary.plan.PlanPrinter;
 import io.tributary.plan.SourceNode;
 import io.tributary.plan.StreamNode;
 import io.tributary.storage.ReadView;
@@ -24,7 +25,10 @@ import java.util.function.IntFunction;
  */
 final class JobBuilder {
     /** A plan node occurrence with its state table ids; occurrences are unique even if plan nodes are shared. */
-    private record Occurrence(StreamNode node, int[] stateTableIds, List<Occurrence> inputs) {}
+    private record Occurrence(StreamNode node, int[] stateTableIds, int planNode, List<Occurrence> inputs) {}
+
+    /** A plan graph node: its fragment and operator name, as {@code OperatorRows} reports them. */
+    record PlanNode(int fragment, String operator) {}
 
     private final String name;
     private final StateStore store;
@@ -44,6 +48,10 @@ final class JobBuilder {
     private final List<ReadView> openedViews = new ArrayList<>();
     private int nextStateTable;
     private int fragmentCount;
+    /** The plan graph's nodes by number: occurrences other than exchanges, in pre-order. */
+    private final List<PlanNode> planNodes = new ArrayList<>();
+    /** Fragments numbered as the plan graph numbers them (pre-order); {@link #fragmentCount} counts as built. */
+    private int planFragments = 1;
 
     /**
      * What a job being backfilled reads: per upstream relation id its snapshot and log, the table
@@ -80,7 +88,7 @@ final class JobBuilder {
     }
 
     Built build(MaterializeNode root, int[] stateTableIds) {
-        Occurrence tree = occurrence(root, stateTableIds);
+        Occurrence tree = occurrence(root, stateTableIds, 0);
         int p = parallelismOf(root);
         RelationFeed feed = new RelationFeed(
                 root.relationId(),
@@ -90,7 +98,7 @@ final class JobBuilder {
                 p);
         buildFragment(tree, p, feed::slot);
         return new Built(
-                new StreamJob(actors, subscriptions, feed, sourceChannels, failures),
+                new StreamJob(actors, subscriptions, feed, sourceChannels, failures, List.copyOf(planNodes)),
                 sourceChannels,
                 backfills,
                 sourceRelations);
@@ -109,14 +117,25 @@ final class JobBuilder {
         }
     }
 
-    private Occurrence occurrence(StreamNode node, int[] ids) {
+    /** Numbers nodes and fragments in the pre-order the plan graph ({@code PlanGraph}, EXPLAIN) uses. */
+    private Occurrence occurrence(StreamNode node, int[] ids, int fragment) {
         int[] mine = java.util.Arrays.copyOfRange(ids, nextStateTable, nextStateTable + node.stateTableCount());
         nextStateTable += node.stateTableCount();
+        int planNode = -1;
+        int inputFragment = fragment;
+        if (node instanceof ExchangeNode) {
+            inputFragment = planFragments++;
+        } else {
+            planNode = planNodes.size();
+            String text = PlanPrinter.operatorText(node);
+            int space = text.indexOf(' ');
+            planNodes.add(new PlanNode(fragment, space < 0 ? text : text.substring(0, space)));
+        }
         List<Occurrence> inputs = new ArrayList<>();
         for (StreamNode input : node.inputs()) {
-            inputs.add(occurrence(input, ids));
+            inputs.add(occurrence(input, ids, inputFragment));
         }
-        return new Occurrence(node, mine, inputs);
+        return new Occurrence(node, mine, planNode, inputs);
     }
 
     private int parallelismOf(StreamNode fragmentRoot) {
@@ -216,11 +235,11 @@ final class JobBuilder {
         int index = nodes.size();
         StreamNode node = o.node();
         if (node instanceof SourceNode || !isRoot && node instanceof ExchangeNode) {
-            nodes.add(new Actor.Node(null, parent, port));
+            nodes.add(new Actor.Node(null, parent, port, o.planNode()));
             leaves.add(new Leaf(o, index));
             return;
         }
-        nodes.add(new Actor.Node(OperatorFactory.create(node, o.stateTableIds(), view), parent, port));
+        nodes.add(new Actor.Node(OperatorFactory.create(node, o.stateTableIds(), view), parent, port, o.planNode()));
         for (int k = 0; k < o.inputs().size(); k++) {
             visit(o.inputs().get(k), index, k, nodes, leaves, view, false);
         }

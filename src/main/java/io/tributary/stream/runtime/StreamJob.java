@@ -3,6 +3,7 @@ package io.tributary.stream.runtime;
 import io.tributary.stream.backfill.BackfillCoordinator;
 import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.backfill.JoinLive;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,6 +18,7 @@ final class StreamJob {
     private final RelationFeed feed;
     private final List<Channel> sourceChannels;
     private final FailureRouter failures;
+    private final List<JobBuilder.PlanNode> planNodes;
     private BackfillCoordinator coordinator;
     /** Per upstream feed, the recorders keeping its change log for this job (one per slot). */
     private final java.util.Map<RelationFeed, List<ChangeLogRecorder>> recorders = new java.util.LinkedHashMap<>();
@@ -26,8 +28,10 @@ final class StreamJob {
             List<RelationFeed.Subscription> subscriptions,
             RelationFeed feed,
             List<Channel> sourceChannels,
-            FailureRouter failures) {
+            FailureRouter failures,
+            List<JobBuilder.PlanNode> planNodes) {
         this.actors = actors;
+        this.planNodes = planNodes;
         this.subscriptions = subscriptions;
         this.feed = feed;
         this.sourceChannels = sourceChannels;
@@ -36,6 +40,21 @@ final class StreamJob {
 
     RelationFeed feed() {
         return feed;
+    }
+
+    /** The rows in and out of each plan node so far, in plan graph order. Any thread (racy reads). */
+    List<OperatorRows> operatorRows() {
+        long[] in = new long[planNodes.size()];
+        long[] out = new long[planNodes.size()];
+        for (Actor a : actors) {
+            a.operatorRows(in, out);
+        }
+        List<OperatorRows> rows = new ArrayList<>(planNodes.size());
+        for (int i = 0; i < in.length; i++) {
+            JobBuilder.PlanNode n = planNodes.get(i);
+            rows.add(new OperatorRows(i, n.fragment(), n.operator(), in[i], out[i]));
+        }
+        return rows;
     }
 
     int actorCount() {

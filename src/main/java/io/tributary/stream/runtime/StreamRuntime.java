@@ -282,6 +282,16 @@ public final class StreamRuntime implements AutoCloseable {
         return job == null ? null : job.progress();
     }
 
+    /**
+     * The rows each operator of view {@code viewId}'s running job took in and gave out since the
+     * job started (this server process), in plan graph order; empty when the view runs no job. Any
+     * thread; the counts are read without synchronizing with the actors, so they may lag a chunk.
+     */
+    public List<OperatorRows> operatorRows(int viewId) {
+        StreamJob job = jobs.get(viewId);
+        return job == null ? List.of() : job.operatorRows();
+    }
+
     /** Stops a view's job; under the barrier lock, between epochs. No-op for an unknown view. */
     public void stop(int viewId) {
         StreamJob job = jobs.remove(viewId);

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tributary.catalog.ColumnDef;
-import io.tributary.catalog.SystemTable;
-import io.tributary.common.types.DataType;
+import io.tributary.connector.postgres.UpstreamPostgres;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -150,36 +148,42 @@ class DashboardApiTest {
     }
 
     @Test
-    void sinksAreShownOnlyWhenTheSinkTableExists() throws Exception {
+    void sinksShowSinkProgress() throws Exception {
         JsonNode none = f.json("/api/sinks");
-        assertFalse(none.get("available").asBoolean());
-        assertEquals(0, none.get("sinks").size());
-        // sinks are built elsewhere; their system table is what the API reads
-        f.db.systemTables().register(new SystemTable() {
-            @Override
-            public String name() {
-                return "sink_progress";
-            }
-
-            @Override
-            public List<ColumnDef> columns() {
-                return List.of(
-                        new ColumnDef("sink_name", DataType.TEXT, true, false),
-                        new ColumnDef("delivered_epoch", DataType.BIGINT, true, false));
-            }
-
-            @Override
-            public List<Object[]> rows() {
-                return List.<Object[]>of(new Object[] {"orders_out", 42L});
-            }
-        });
+        assertTrue(none.get("available").asBoolean(), "the engine always has sink_progress");
+        String schema = "dash_" + Long.toHexString(System.nanoTime());
+        UpstreamPostgres.execute("CREATE SCHEMA " + schema);
+        f.exec(
+                "CREATE TABLE to_sink (id bigint PRIMARY KEY, v int)",
+                "INSERT INTO to_sink SELECT g, g FROM generate_series(1, 100) g",
+                "CREATE SINK to_pg FROM to_sink WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://localhost:"
+                        + UpstreamPostgres.server().getPort() + "/postgres', user = 'postgres', password = 'secret',"
+                        + " schema.name = '" + schema + "', table.name = 'out', create_table_if_not_exists = 'true')");
         try {
-            JsonNode some = f.json("/api/sinks");
-            assertTrue(some.get("available").asBoolean());
-            assertEquals("orders_out", some.get("sinks").get(0).get("sink_name").asText());
-            assertEquals(42, some.get("sinks").get(0).get("delivered_epoch").asLong());
+            JsonNode some = waitFor("/api/sinks", n -> {
+                for (JsonNode s1 : n.get("sinks")) {
+                    if (s1.get("sink_name").asText().equals("to_pg")
+                            && s1.get("part").asText().equals("head")
+                            && s1.get("epoch").asLong() > 0) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+            // the API's rows are sink_progress's rows, as SQL shows them (heads: a backfill row may come and go)
+            Set<String> api = new HashSet<>();
+            for (JsonNode s1 : some.get("sinks")) {
+                if (s1.get("part").asText().equals("head")) {
+                    api.add(s1.get("sink_name").asText() + "|"
+                            + s1.get("relation").asText());
+                }
+            }
+            assertEquals(
+                    new HashSet<>(
+                            sql("SELECT sink_name, relation FROM tributary_catalog.sink_progress WHERE part = 'head'")),
+                    api);
         } finally {
-            f.db.systemTables().unregister("sink_progress");
+            f.exec("DROP SINK to_pg");
         }
     }
 
@@ -228,6 +232,65 @@ class DashboardApiTest {
         assertEquals(404, missing.statusCode());
         assertEquals(
                 "42P01", DashboardFixture.parse(missing.body()).get("sqlstate").asText());
+    }
+
+    /** The operators of {@code view} from its API detail, by operator name (each appears once here). */
+    private static java.util.Map<String, JsonNode> operatorsOf(JsonNode detail) {
+        java.util.Map<String, JsonNode> out = new java.util.HashMap<>();
+        for (JsonNode op : detail.get("operators")) {
+            assertTrue(out.put(op.get("operator").asText(), op) == null, detail::toString);
+        }
+        return out;
+    }
+
+    @Test
+    void operatorRowsAndRatesAddUp() throws Exception {
+        f.exec(
+                "CREATE TABLE flow (id bigint PRIMARY KEY, v int)",
+                "CREATE MATERIALIZED VIEW odd_flow AS SELECT id, v FROM flow WHERE v % 2 = 1",
+                "INSERT INTO flow SELECT g, g % 5 FROM generate_series(1, 3000) g");
+        long expected = Long.parseLong(sql("SELECT count(*) FROM odd_flow").get(0));
+        assertEquals(1200, expected);
+        // the plan graph and the counts number operators alike: node ids match and so do the names
+        JsonNode detail = waitFor("/api/views/odd_flow", d -> {
+            java.util.Map<String, JsonNode> ops = operatorsOf(d);
+            return ops.containsKey("StreamMaterialize")
+                    && ops.get("StreamMaterialize").get("rows_out").asLong() == expected;
+        });
+        JsonNode nodes = detail.get("plan").get("nodes");
+        assertEquals(nodes.size(), detail.get("operators").size(), detail::toString);
+        for (JsonNode op : detail.get("operators")) {
+            JsonNode node = nodes.get(op.get("node").asInt());
+            assertEquals(node.get("operator").asText(), op.get("operator").asText());
+            assertEquals(node.get("fragment").asInt(), op.get("fragment").asInt());
+        }
+        java.util.Map<String, JsonNode> ops = operatorsOf(detail);
+        JsonNode source = ops.get("StreamSource");
+        JsonNode filter = ops.get("StreamFilter");
+        JsonNode materialize = ops.get("StreamMaterialize");
+        assertEquals(3000, source.get("rows_out").asLong(), detail::toString);
+        assertEquals(3000, filter.get("rows_in").asLong(), detail::toString);
+        assertTrue(filter.get("rows_out").asLong() <= filter.get("rows_in").asLong());
+        assertEquals(expected, filter.get("rows_out").asLong(), "only odd v passes the filter");
+        // the view's last operator gives out exactly the view's changes: one insert per row
+        assertEquals(expected, materialize.get("rows_in").asLong());
+        assertEquals(expected, materialize.get("rows_out").asLong());
+
+        // while rows flow the sampled rates become positive, then the history holds the series
+        f.exec("CREATE TABLE ticks (id bigint PRIMARY KEY) WITH (connector = 'datagen',"
+                + " fields.id.kind = 'sequence', datagen.rows.per.second = '2000')");
+        f.exec("CREATE MATERIALIZED VIEW tick_view AS SELECT id FROM ticks WHERE id % 2 = 0");
+        JsonNode flowing = waitFor("/api/views/tick_view", d -> {
+            JsonNode m = operatorsOf(d).get("StreamMaterialize");
+            return m != null && m.get("rows_out_per_second").asDouble() > 0;
+        });
+        java.util.Map<String, JsonNode> tickOps = operatorsOf(flowing);
+        assertTrue(tickOps.get("StreamSource").get("rows_out").asLong() > 0, flowing::toString);
+        assertTrue(tickOps.get("StreamFilter").get("rows_out").asLong()
+                <= tickOps.get("StreamFilter").get("rows_in").asLong());
+        assertTrue(tickOps.get("StreamMaterialize").get("rate_history").size() > 0);
+        assertTrue(f.json("/api/metrics/history").get("series").has("operator:tick_view/0/out"));
+        f.exec("DROP TABLE ticks CASCADE");
     }
 
     @Test

@@ -127,6 +127,9 @@ class DashboardBrowserTest {
                                 By.cssSelector("#views tr[data-view='by_customer']")))
                         .click();
                 wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#plan g[data-node]")));
+                // each operator of the running view shows its rows/s and rows out
+                wait.until(d -> d.findElements(By.cssSelector("#plan text.rate")).stream()
+                        .anyMatch(e -> e.getText().contains("rows/s")));
                 wait.until(d -> !d.findElements(By.cssSelector("#sources tr[data-table='clicks']"))
                         .isEmpty());
                 wait.until(d ->

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_35_0.Metrics;
+import io.tributary.connector.postgres.UpstreamPostgres;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.URI;
@@ -137,6 +138,106 @@ class MetricsEndpointTest {
                 assertEquals(e.getValue(), text.type, e.getKey());
             }
             assertTrue(protoTypes.containsKey("tributary_epoch_commit_seconds"));
+        }
+    }
+
+    /** Scrapes until {@code ready} holds for the parsed families, or fails after 60 s. */
+    private static Map<String, PrometheusTextParser.Family> scrapeUntil(
+            DashboardFixture f, java.util.function.Predicate<Map<String, PrometheusTextParser.Family>> ready)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            Map<String, PrometheusTextParser.Family> m =
+                    PrometheusTextParser.parse(f.get("/metrics").body());
+            if (ready.test(m)) {
+                return m;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("never ready: " + m.keySet());
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static boolean has(
+            Map<String, PrometheusTextParser.Family> m, String family, String sample, String... labels) {
+        try {
+            value(m, family, sample, labels);
+            return true;
+        } catch (AssertionError e) {
+            return false;
+        }
+    }
+
+    @Test
+    void operatorAndSinkSeries() throws Exception {
+        String schema = "metrics_" + Long.toHexString(System.nanoTime());
+        UpstreamPostgres.execute("CREATE SCHEMA " + schema);
+        try (DashboardFixture f = new DashboardFixture(null)) {
+            f.exec(
+                    "CREATE TABLE t (id bigint PRIMARY KEY, v int)",
+                    "CREATE MATERIALIZED VIEW odd AS SELECT id, v FROM t WHERE v % 2 = 1",
+                    "INSERT INTO t SELECT g, g % 4 FROM generate_series(1, 400) g",
+                    "CREATE SINK k FROM t WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://localhost:"
+                            + UpstreamPostgres.server().getPort() + "/postgres', user = 'postgres',"
+                            + " password = 'secret', schema.name = '" + schema + "', table.name = 'out',"
+                            + " create_table_if_not_exists = 'true')");
+            String rows = "tributary_operator_rows_total";
+            Map<String, PrometheusTextParser.Family> m = scrapeUntil(
+                    f,
+                    s -> has(s, rows, rows, "view", "odd", "operator", "0:StreamMaterialize", "direction", "out")
+                            && value(
+                                            s,
+                                            rows,
+                                            rows,
+                                            "view",
+                                            "odd",
+                                            "operator",
+                                            "0:StreamMaterialize",
+                                            "direction",
+                                            "out")
+                                    == 200
+                            && has(
+                                    s,
+                                    "tributary_sink_delivered_epoch_seconds",
+                                    "tributary_sink_delivered_epoch_seconds",
+                                    "sink",
+                                    "k",
+                                    "part",
+                                    "head"));
+            assertEquals("counter", m.get(rows).type);
+            // the fragment label is the plan graph's; the root is in fragment 0
+            assertEquals(
+                    200.0,
+                    value(
+                            m,
+                            rows,
+                            rows,
+                            "view",
+                            "odd",
+                            "fragment",
+                            "0",
+                            "operator",
+                            "0:StreamMaterialize",
+                            "direction",
+                            "in"));
+            // sinks: the head's delivered epoch is a recent commit time, it is not failing, and has a lag
+            double delivered = value(
+                    m,
+                    "tributary_sink_delivered_epoch_seconds",
+                    "tributary_sink_delivered_epoch_seconds",
+                    "sink",
+                    "k",
+                    "part",
+                    "head");
+            assertTrue(Math.abs(delivered - System.currentTimeMillis() / 1000.0) < 600, "delivered at " + delivered);
+            assertEquals(
+                    0.0, value(m, "tributary_sink_failing", "tributary_sink_failing", "sink", "k", "part", "head"));
+            assertTrue(value(m, "tributary_sink_lag_seconds", "tributary_sink_lag_seconds", "sink", "k", "part", "head")
+                    >= 0);
+            assertEquals("counter", m.get("tributary_sink_rows_total").type);
+            assertTrue(has(m, "tributary_sink_rows_total", "tributary_sink_rows_total", "sink", "k", "part", "head"));
+            f.exec("DROP SINK k");
         }
     }
 

@@ -197,14 +197,16 @@ async function showView(name) {
     document.getElementById('view-note').textContent = String(e);
     return;
   }
+  if (name !== selectedView) return; // another view was picked while this one loaded
   document.getElementById('view-note').textContent = 'state ' + fmtBytes(v.state_bytes) + ', parallelism '
-    + v.parallelism + ', ' + v.plan.fragmentCount + ' fragment(s). Rows/s per operator: not measured yet.';
+    + v.parallelism + ', ' + v.plan.fragmentCount + ' fragment(s). Rows/s per operator: in → out (since start: rows out).'
+    + (v.operators.length ? '' : ' The view runs no job.');
   document.getElementById('view-definition').textContent = v.definition;
-  drawPlan(document.getElementById('plan'), v.plan, v.table_bytes);
+  drawPlan(document.getElementById('plan'), v.plan, v.table_bytes, new Map(v.operators.map(o => [o.node, o])));
 }
 
 /** Lays the operators out top-down from the view (node 0) to its sources, one row per depth. */
-function drawPlan(target, plan, tableBytes) {
+function drawPlan(target, plan, tableBytes, operators) {
   target.replaceChildren();
   const inputsOf = new Map(plan.nodes.map(n => [n.id, []]));
   for (const e of plan.edges) inputsOf.get(e.to).push(e);
@@ -216,7 +218,7 @@ function drawPlan(target, plan, tableBytes) {
   }
   const rows = [];
   for (const n of plan.nodes) (rows[depth.get(n.id) || 0] ||= []).push(n);
-  const W = 250, H = 54, GX = 30, GY = 44;
+  const W = 250, H = 68, GX = 30, GY = 44;
   const width = Math.max(...rows.map(r => r.length)) * (W + GX) + GX;
   const pos = new Map();
   rows.forEach((r, d) => r.forEach((n, i) => {
@@ -247,6 +249,11 @@ function drawPlan(target, plan, tableBytes) {
     if (n.stateTables.length) {
       const st = n.stateTables.map(t => '#' + t + ' ' + fmtBytes(tableBytes[t])).join(', ');
       g.append(svg('text', { x: p.x + 8, y: p.y + 46 }, 'state: ' + st));
+    }
+    const op = operators.get(n.id);
+    if (op) {
+      g.append(svg('text', { x: p.x + 8, y: p.y + 61, class: 'rate' },
+        fmtRate(op.rows_in_per_second) + ' → ' + fmtRate(op.rows_out_per_second) + ' rows/s (' + op.rows_out + ' out)'));
     }
     target.append(g);
   }
@@ -286,6 +293,7 @@ async function poll() {
       viewsPolledAt = Date.now();
       renderViews(await getJson('/api/views'));
     }
+    if (selectedView) showView(selectedView); // the plan's rows/s move too
     document.getElementById('conn').className = 'ok';
     document.getElementById('conn').textContent = 'live';
   } catch (e) {
