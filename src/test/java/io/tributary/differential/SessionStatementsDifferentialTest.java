@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -192,7 +193,20 @@ class SessionStatementsDifferentialTest {
             assertEquals(1, rs.getMetaData().getColumnCount());
             assertEquals("QUERY PLAN", rs.getMetaData().getColumnLabel(1));
             assertEquals("text", rs.getMetaData().getColumnTypeName(1));
-            assertTrue(rs.next(), "a plan has lines");
+            List<String> plan = new ArrayList<>();
+            while (rs.next()) {
+                plan.add(rs.getString(1));
+            }
+            assertFalse(plan.isEmpty(), "a plan has lines");
+            // the runaway guards are Tributary's machinery, not the query's plan
+            assertTrue(plan.stream().noneMatch(l -> l.contains("Guarded")), String.join("\n", plan));
+            assertFalse(plan.get(0).startsWith(" "), "the root is not indented: " + plan);
+            for (int i = 1; i < plan.size(); i++) {
+                int depth = plan.get(i).length() - plan.get(i).stripLeading().length();
+                int above = plan.get(i - 1).length()
+                        - plan.get(i - 1).stripLeading().length();
+                assertTrue(depth <= above + 2, "each line at most one level below the one above: " + plan);
+            }
         }
         try (Statement s = trib.createStatement();
                 ResultSet rs = s.executeQuery("EXPLAIN (FORMAT TEXT) SELECT 1")) {
