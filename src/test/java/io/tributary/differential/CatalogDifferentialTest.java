@@ -42,7 +42,8 @@ class CatalogDifferentialTest {
             "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT NOT NULL, s TEXT, n NUMERIC(10,2), d DATE)",
             "CREATE TABLE u (a INT, b VARCHAR(20))",
             "CREATE TABLE k (x INT, y TEXT, z DOUBLE PRECISION, PRIMARY KEY (y, x))",
-            "CREATE MATERIALIZED VIEW m AS SELECT v, count(*) AS c FROM t GROUP BY v");
+            "CREATE MATERIALIZED VIEW m AS SELECT v, count(*) AS c FROM t GROUP BY v",
+            "CREATE VIEW pv AS SELECT id, v FROM t WHERE v > 1");
 
     private static EmbeddedPostgres postgres;
     private static Path dataDir;
@@ -103,6 +104,7 @@ class CatalogDifferentialTest {
                 "\\d k",
                 "\\d+ k",
                 "\\d m",
+                "\\d pv",
                 "\\dt nosuch",
                 "\\dv",
                 "\\di",

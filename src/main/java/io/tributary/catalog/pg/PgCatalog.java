@@ -4,6 +4,7 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.ViewDef;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
@@ -72,7 +73,29 @@ public final class PgCatalog {
                 out.add(relation(t));
             }
         }
+        for (ViewDef v : catalog.views()) {
+            out.add(relation(v));
+        }
         return out;
+    }
+
+    /** A plain view as pg_class shows it (relkind {@code v}): its columns as planned at CREATE. */
+    private static PgRelation relation(ViewDef v) {
+        List<PgRelation.Attribute> attrs = new ArrayList<>();
+        for (ColumnDef c : v.columns()) {
+            DataType type = c.type();
+            attrs.add(new PgRelation.Attribute(
+                    c.name(), type.kind().oid(), type.typmod(), type.kind().wireLength(), false));
+        }
+        return new PgRelation(
+                PgOids.view(v.name()),
+                PgOids.PUBLIC_NAMESPACE,
+                Catalog.SCHEMA,
+                v.name(),
+                "v",
+                attrs,
+                new short[0],
+                v.query());
     }
 
     private List<PgTable> allSystemTables() {

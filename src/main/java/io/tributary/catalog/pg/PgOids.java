@@ -33,6 +33,17 @@ public final class PgOids {
 
     private PgOids() {}
 
+    /**
+     * The OID of the plain view {@code name}. Plain views have no storage id, so theirs comes from
+     * the name, in a range above every storage-derived OID: the same across sessions and restarts.
+     * Two names could in principle share one (a 30-bit hash); a view's OID names nothing else.
+     */
+    public static long view(String name) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return 0x8000_0000L + (crc.getValue() & 0x3FFF_FFFCL);
+    }
+
     /** The OID of the table or materialized view with storage id {@code id}. */
     public static long relation(int id) {
         return FIRST_USER_OID + 4L * id;
