@@ -476,7 +476,8 @@ public final class SinkManager implements AutoCloseable {
             long rows,
             long lagMillis,
             long rateLimit,
-            String lastError) {}
+            String lastError,
+            int vnodesDone) {}
 
     /** The progress of every sink's head and backfill. Any thread. */
     public List<DeliveryProgress> progress() {
@@ -495,7 +496,8 @@ public final class SinkManager implements AutoCloseable {
                     h.rows(),
                     lag,
                     def.rateLimit(),
-                    h.lastError()));
+                    h.lastError(),
+                    -1));
             SinkProgress b = s.backfillProgress();
             if (b != null) {
                 out.add(new DeliveryProgress(
@@ -507,7 +509,8 @@ public final class SinkManager implements AutoCloseable {
                         b.rows(),
                         -1,
                         def.rateLimit(),
-                        b.lastError()));
+                        b.lastError(),
+                        b.vnodesDone()));
             }
         }
         return out;

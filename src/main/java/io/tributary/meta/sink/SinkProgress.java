@@ -10,6 +10,7 @@ public final class SinkProgress {
     private volatile long rows;
     private volatile String lastError;
     private volatile long errorAtMillis;
+    private volatile int vnodesDone = -1;
 
     SinkProgress(String phase) {
         this.phase = phase;
@@ -23,6 +24,11 @@ public final class SinkProgress {
     void delivered(long deliveredEpoch, long more) {
         epoch = deliveredEpoch;
         rows += more;
+    }
+
+    /** A backfill's target holds every row of the first {@code done} vnodes of its snapshot. */
+    void vnodesDone(int done) {
+        vnodesDone = done;
     }
 
     void failed(String error) {
@@ -46,6 +52,14 @@ public final class SinkProgress {
     /** The last error, kept after recovery so it can be seen; null when there was none. */
     public String lastError() {
         return lastError;
+    }
+
+    /**
+     * For a backfill: how many vnodes of its snapshot, of {@code VirtualNodes.COUNT}, the target
+     * holds whole, which is how far it has come (it copies vnode by vnode); -1 for a head.
+     */
+    public int vnodesDone() {
+        return vnodesDone;
     }
 
     public long errorAtMillis() {

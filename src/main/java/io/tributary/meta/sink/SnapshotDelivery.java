@@ -77,12 +77,14 @@ final class SnapshotDelivery extends DeliveryLoop {
         if (state != null && state.startVersion() == snapshot) {
             if (state.status().equals("complete")) {
                 sink.backfillDone(def);
+                progress.vnodesDone(VirtualNodes.COUNT);
                 progress.phase("complete");
                 return true;
             }
             vnode = state.vnode();
             lastKey = state.lastKey();
         }
+        progress.vnodesDone(vnode);
         progress.delivered(snapshot, 0);
         copyStraight = sink.touchedKeys() != null && def.generation() == 0;
         PinnedSnapshot pin = new PinnedSnapshot(def.pin(), snapshot);
@@ -126,6 +128,7 @@ final class SnapshotDelivery extends DeliveryLoop {
                     writeChunk(c, snapshot, resync, vnode, lastKey);
                 }
                 progress.delivered(snapshot, n);
+                progress.vnodesDone(vnode);
                 madeProgress.run();
             }
         }
@@ -137,6 +140,7 @@ final class SnapshotDelivery extends DeliveryLoop {
         table.clearMarkers(c);
         table.saveBackfill(c, snapshot, true, 0, null);
         c.commit();
+        progress.vnodesDone(VirtualNodes.COUNT);
         progress.phase("complete");
         sink.backfillDone(def);
         return true;

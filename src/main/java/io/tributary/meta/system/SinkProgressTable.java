@@ -2,6 +2,7 @@ package io.tributary.meta.system;
 
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SourceDef;
+import io.tributary.common.VirtualNodes;
 import io.tributary.common.types.DataType;
 import io.tributary.meta.sink.SinkManager;
 import java.util.ArrayList;
@@ -15,7 +16,8 @@ import java.util.List;
  * is the last epoch the target holds (the snapshot's epoch for a backfill); {@code rows} counts the
  * rows written since the server started; {@code lag_ms} is how far the head's epoch is behind the
  * last committed one (null for a backfill); {@code last_error} is the last failure, kept after
- * recovery.
+ * recovery; {@code vnodes_done} of {@code vnodes_total} is how far a backfill has come (it copies its
+ * snapshot vnode by vnode; both null for a head).
  */
 final class SinkProgressTable extends EngineStateTable {
     private final SinkManager sinks;
@@ -31,7 +33,9 @@ final class SinkProgressTable extends EngineStateTable {
                 new ColumnDef("rows", DataType.BIGINT, true, false),
                 new ColumnDef("lag_ms", DataType.BIGINT, false, false),
                 new ColumnDef("rate_limit", DataType.BIGINT, false, false),
-                new ColumnDef("last_error", DataType.TEXT, false, false));
+                new ColumnDef("last_error", DataType.TEXT, false, false),
+                new ColumnDef("vnodes_done", DataType.INTEGER, false, false),
+                new ColumnDef("vnodes_total", DataType.INTEGER, false, false));
         this.sinks = sinks;
     }
 
@@ -48,7 +52,9 @@ final class SinkProgressTable extends EngineStateTable {
                 p.rows(),
                 p.lagMillis() < 0 ? null : p.lagMillis(),
                 p.rateLimit() == SourceDef.UNLIMITED ? null : p.rateLimit(),
-                p.lastError()
+                p.lastError(),
+                p.vnodesDone() < 0 ? null : p.vnodesDone(),
+                p.vnodesDone() < 0 ? null : VirtualNodes.COUNT
             });
         }
         return rows;

@@ -41,15 +41,58 @@ final class DashboardApi {
         this.epochs = epochs;
     }
 
-    /** {@code GET /api/jobs}: each {@code ddl_progress} row with its recent rate and rate history. */
+    /**
+     * {@code GET /api/jobs}: each {@code ddl_progress} row with its recent rate and rate history,
+     * then each sink backfill still running ({@code kind} "sink backfill", {@code job_id}
+     * "sink:NAME"), its progress the share of vnodes the target holds.
+     */
     Object jobs() {
         List<Map<String, Object>> jobs = rows("ddl_progress");
         for (Map<String, Object> job : jobs) {
             String key = RateHistory.jobKey(((Long) job.get("job_id")).intValue());
+            job.put("kind", "view backfill");
             job.put("recent_rows_per_second", history.latestRate(key));
             job.put("rate_history", points(history.rates(key)));
         }
+        for (Map<String, Object> part : rows("sink_progress")) {
+            if ("backfill".equals(part.get("part")) && !"complete".equals(part.get("phase"))) {
+                jobs.add(sinkBackfill(part));
+            }
+        }
         return Map.of("jobs", jobs);
+    }
+
+    /**
+     * A sink backfill's {@code sink_progress} row as a job. Its ETA assumes the rows left are spread
+     * over the vnodes left as the rows so far were over the vnodes done; rows count from the
+     * server's start, so just after a restart the estimate is rough.
+     */
+    private Map<String, Object> sinkBackfill(Map<String, Object> part) {
+        String sink = (String) part.get("sink_name");
+        String key = RateHistory.sinkBackfillKey(sink);
+        long rowsDone = ((Number) part.get("rows")).longValue();
+        Number done = (Number) part.get("vnodes_done");
+        Number total = (Number) part.get("vnodes_total");
+        double progress = done == null || total == null ? 0 : 100.0 * done.intValue() / total.intValue();
+        double rate = history.latestRate(key);
+        Long eta = null;
+        if (progress > 0 && rate > 0) {
+            double rowsLeft = rowsDone * (100 - progress) / progress;
+            eta = System.currentTimeMillis() + (long) (rowsLeft / rate * 1000);
+        }
+        Map<String, Object> job = new java.util.LinkedHashMap<>();
+        job.put("job_id", "sink:" + sink);
+        job.put("kind", "sink backfill");
+        job.put("view_name", "sink " + sink);
+        job.put("phase", part.get("phase"));
+        job.put("progress", Math.round(progress * 100) / 100.0);
+        job.put("rows_done", rowsDone);
+        job.put("rows_expected", null);
+        job.put("rows_per_second", (long) Math.max(0, rate));
+        job.put("eta", eta);
+        job.put("recent_rows_per_second", rate);
+        job.put("rate_history", points(history.rates(key)));
+        return job;
     }
 
     /** {@code GET /api/sources}: each {@code source_progress} row with its rate history, and the newest skipped inputs. */

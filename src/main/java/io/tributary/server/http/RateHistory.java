@@ -90,6 +90,11 @@ final class RateHistory implements AutoCloseable {
                     now,
                     ((Number) split.get("rows_ingested")).longValue());
         }
+        for (Map<String, Object> part : SystemRows.of(db.systemTables().require("sink_progress"))) {
+            if ("backfill".equals(part.get("part"))) {
+                add(sinkBackfillKey((String) part.get("sink_name")), now, ((Number) part.get("rows")).longValue());
+            }
+        }
         for (ViewOperatorRows op : ViewOperatorRows.all(db.ddl(), db.catalog())) {
             add(operatorKey(op.view(), op.node(), true), now, op.rowsIn());
             add(operatorKey(op.view(), op.node(), false), now, op.rowsOut());
@@ -104,6 +109,10 @@ final class RateHistory implements AutoCloseable {
 
     private void add(String key, long now, long value) {
         series.computeIfAbsent(key, k -> new Samples()).add(now, value);
+    }
+
+    static String sinkBackfillKey(String sink) {
+        return "sink-backfill:" + sink;
     }
 
     static String jobKey(int jobId) {

@@ -188,6 +188,47 @@ class DashboardApiTest {
     }
 
     @Test
+    void aSinkBackfillIsAJobWithItsVnodeProgress() throws Exception {
+        String schema = "dash_" + Long.toHexString(System.nanoTime());
+        UpstreamPostgres.execute("CREATE SCHEMA " + schema);
+        f.exec(
+                "CREATE TABLE slow_src (id bigint PRIMARY KEY, v int)",
+                "INSERT INTO slow_src SELECT g, g FROM generate_series(1, 400) g",
+                // a slow backfill, so it is seen while it runs
+                "SET sink_rate_limit = 40",
+                "CREATE SINK slow_pg FROM slow_src WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://localhost:"
+                        + UpstreamPostgres.server().getPort() + "/postgres', user = 'postgres', password = 'secret',"
+                        + " schema.name = '" + schema + "', table.name = 'out', create_table_if_not_exists = 'true')");
+        try {
+            JsonNode jobs = waitFor(
+                    "/api/jobs",
+                    n -> sinkJob(n) != null && sinkJob(n).get("rows_done").asLong() > 0);
+            JsonNode job = sinkJob(jobs);
+            assertEquals("sink backfill", job.get("kind").asText());
+            assertEquals("snapshotting", job.get("phase").asText());
+            double progress = job.get("progress").asDouble();
+            assertTrue(progress >= 0 && progress < 100, "progress " + progress);
+            // the progress is sink_progress's vnodes, as SQL shows them
+            List<String> vnodes = sql(
+                    "SELECT vnodes_total FROM tributary_catalog.sink_progress WHERE sink_name = 'slow_pg' AND part = 'backfill'");
+            assertEquals(List.of("256"), vnodes);
+            assertTrue(job.has("rate_history") && job.has("eta"));
+        } finally {
+            f.exec("DROP SINK slow_pg");
+        }
+        waitFor("/api/jobs", n -> sinkJob(n) == null);
+    }
+
+    private static JsonNode sinkJob(JsonNode jobs) {
+        for (JsonNode j : jobs.get("jobs")) {
+            if (j.get("job_id").asText().equals("sink:slow_pg")) {
+                return j;
+            }
+        }
+        return null;
+    }
+
+    @Test
     void viewsListAndPlanGraph() throws Exception {
         f.exec(
                 "CREATE TABLE small (a int PRIMARY KEY, b int)",

@@ -89,8 +89,11 @@ const jobRows = new Map();
 function jobRow(j) {
   const fill = el('div', { class: 'progress-fill' });
   const text = el('span', { class: 'progress-text' });
-  const cancel = el('button', { class: 'cancel', 'data-job-id': j.job_id }, 'Cancel');
-  cancel.addEventListener('click', () => cancelJob(j.job_id, j.view_name));
+  // a sink backfill ends with its sink (DROP SINK); CANCEL JOBS is for view backfills
+  const cancel = j.kind === 'sink backfill'
+    ? el('span', {})
+    : el('button', { class: 'cancel', 'data-job-id': j.job_id }, 'Cancel');
+  if (j.kind !== 'sink backfill') cancel.addEventListener('click', () => cancelJob(j.job_id, j.view_name));
   const cells = {
     phase: el('td', { class: 'phase' }), rate: el('td', { class: 'rate' }), spark: el('td'), eta: el('td'),
   };
@@ -115,7 +118,9 @@ function renderJobs(data) {
     const expected = j.rows_expected == null ? '?' : j.rows_expected;
     row.fill.style.width = pct + '%';
     row.fill.dataset.progress = pct;
-    row.text.textContent = pct.toFixed(2) + '% (' + j.rows_done + '/' + expected + ')';
+    row.text.textContent = j.kind === 'sink backfill'
+      ? pct.toFixed(2) + '% of vnodes (' + j.rows_done + ' rows)'
+      : pct.toFixed(2) + '% (' + j.rows_done + '/' + expected + ')';
     row.cells.phase.textContent = j.phase;
     row.cells.rate.textContent = fmtRate(j.recent_rows_per_second >= 0 ? j.recent_rows_per_second : j.rows_per_second);
     row.cells.spark.replaceChildren(sparkline(j.rate_history));
