@@ -104,57 +104,37 @@ final class CopyText {
     private void escape(String s) {
         for (int i = 0; i < s.length(); i++) {
             char ch = s.charAt(i);
-            switch (ch) {
-                case '\\' -> {
-                    put((byte) '\\');
-                    put((byte) '\\');
+            if (ch >= 0x80) {
+                // the rest of the value has non-ASCII characters: encode it whole
+                for (byte b : s.substring(i).getBytes(StandardCharsets.UTF_8)) {
+                    escaped(b);
                 }
-                case '\t' -> {
-                    put((byte) '\\');
-                    put((byte) 't');
-                }
-                case '\n' -> {
-                    put((byte) '\\');
-                    put((byte) 'n');
-                }
-                case '\r' -> {
-                    put((byte) '\\');
-                    put((byte) 'r');
-                }
-                default -> {
-                    if (ch < 0x80) {
-                        put((byte) ch);
-                    } else {
-                        // the rest of the value has non-ASCII characters: encode it whole
-                        escapeUtf8(s.substring(i));
-                        return;
-                    }
-                }
+                return;
             }
+            escaped((byte) ch);
         }
     }
 
-    private void escapeUtf8(String rest) {
-        for (byte b : rest.getBytes(StandardCharsets.UTF_8)) {
-            switch (b) {
-                case '\\' -> {
-                    put((byte) '\\');
-                    put((byte) '\\');
-                }
-                case '\t' -> {
-                    put((byte) '\\');
-                    put((byte) 't');
-                }
-                case '\n' -> {
-                    put((byte) '\\');
-                    put((byte) 'n');
-                }
-                case '\r' -> {
-                    put((byte) '\\');
-                    put((byte) 'r');
-                }
-                default -> put(b);
+    /** One byte of a value in COPY's text format: backslash, tab, newline and CR are escaped. */
+    private void escaped(byte b) {
+        switch (b) {
+            case '\\' -> {
+                put((byte) '\\');
+                put((byte) '\\');
             }
+            case '\t' -> {
+                put((byte) '\\');
+                put((byte) 't');
+            }
+            case '\n' -> {
+                put((byte) '\\');
+                put((byte) 'n');
+            }
+            case '\r' -> {
+                put((byte) '\\');
+                put((byte) 'r');
+            }
+            default -> put(b);
         }
     }
 }
