@@ -17,9 +17,7 @@ import io.tributary.sql.SelectWithoutFrom;
 import io.tributary.sql.StatementPlan;
 import io.tributary.sql.UtilityParser;
 import io.tributary.sql.UtilityStatement;
-import java.math.BigDecimal;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -27,28 +25,18 @@ import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.sql.SqlBasicCall;
-import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDialect;
-import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlNumericLiteral;
-import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
@@ -429,7 +417,9 @@ public final class CalciteFrontend implements AutoCloseable {
         SqlNode source = insert.getSource();
         List<Object[]> literalRows = defaultValues
                 ? List.<Object[]>of(new Object[0])
-                : source.getKind() == SqlKind.VALUES ? literalRows((SqlCall) source, rewritten.order()) : null;
+                : source.getKind() == SqlKind.VALUES
+                        ? InsertSources.literalRows((SqlCall) source, rewritten.order())
+                        : null;
         StatementPlan.Conflict conflict = clauses != null ? conflict(table, clauses.onConflict()) : null;
         StatementPlan.Returning returning = returning(clauses, table, table.name());
         boolean allColumns = insert.getTargetColumnList() == null && !defaultValues;
@@ -439,7 +429,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 targets = Arrays.copyOf(targets, literalRows.get(0).length);
             }
             for (Object[] row : literalRows) {
-                checkArity(row.length, targets.length);
+                InsertSources.checkArity(row.length, targets.length);
             }
             InsertDefaults.checkGeneratedAlways(table, targets, literalRows);
             DataType[] types = new DataType[rewritten.parameterCount()];
@@ -468,12 +458,12 @@ public final class CalciteFrontend implements AutoCloseable {
                     returning);
         }
         InsertDefaults.replaceDefaultCells(source, table, targets);
-        typeBareParameters(source, table, targets);
+        InsertSources.typeBareParameters(source, table, targets);
         PreparedQuery query = prepare(unparse(source), rewritten.order(), rewritten.parameterCount(), original);
         if (allColumns && query.columns().size() < targets.length) {
             targets = Arrays.copyOf(targets, query.columns().size());
         }
-        checkArity(query.columns().size(), targets.length);
+        InsertSources.checkArity(query.columns().size(), targets.length);
         InsertDefaults.checkGeneratedAlways(table, targets, null);
         int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, null);
         return new StatementPlan.Insert(
@@ -583,132 +573,6 @@ public final class CalciteFrontend implements AutoCloseable {
         return new StatementPlan.Conflict(false, setColumns, update, onConflict.where() != null);
     }
 
-    /**
-     * Calcite cannot type a bare parameter in a select list or VALUES; where it feeds a column,
-     * it takes the column's type, as in PostgreSQL.
-     */
-    private static void typeBareParameters(SqlNode source, TableDef table, int[] targets) {
-        if (source instanceof SqlSelect select) {
-            SqlNodeList items = select.getSelectList();
-            for (int i = 0; i < items.size() && i < targets.length; i++) {
-                items.set(
-                        i,
-                        typedParameter(
-                                items.get(i), table.columns().get(targets[i]).type()));
-            }
-        } else if (source.getKind() == SqlKind.VALUES) {
-            for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
-                if (rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
-                    for (int i = 0; i < row.operandCount() && i < targets.length; i++) {
-                        row.setOperand(
-                                i,
-                                typedParameter(
-                                        row.operand(i),
-                                        table.columns().get(targets[i]).type()));
-                    }
-                }
-            }
-        }
-    }
-
-    /** {@code CAST(? AS type)} for a bare parameter, else the node unchanged. */
-    private static SqlNode typedParameter(SqlNode node, DataType type) {
-        if (!(node instanceof SqlDynamicParam)) {
-            return node;
-        }
-        SqlTypeName name = switch (type.kind()) {
-            case BOOLEAN -> SqlTypeName.BOOLEAN;
-            case SMALLINT -> SqlTypeName.SMALLINT;
-            case INTEGER -> SqlTypeName.INTEGER;
-            case BIGINT -> SqlTypeName.BIGINT;
-            case REAL -> SqlTypeName.REAL;
-            case DOUBLE -> SqlTypeName.DOUBLE;
-            case NUMERIC -> SqlTypeName.DECIMAL;
-            case VARCHAR, TEXT -> SqlTypeName.VARCHAR;
-            case DATE -> SqlTypeName.DATE;
-            case TIME -> SqlTypeName.TIME;
-            case TIMESTAMP -> SqlTypeName.TIMESTAMP;
-            case TIMESTAMPTZ -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-            case BYTEA -> SqlTypeName.VARBINARY;
-            case INTERVAL -> null;
-        };
-        if (name == null) {
-            return node;
-        }
-        SqlParserPos pos = node.getParserPosition();
-        SqlBasicTypeNameSpec spec = name == SqlTypeName.DECIMAL && type.precision() > 0
-                ? new SqlBasicTypeNameSpec(name, type.precision(), Math.max(type.scale(), 0), pos)
-                : new SqlBasicTypeNameSpec(name, pos);
-        return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
-    }
-
-    private static void checkArity(int expressions, int targets) {
-        if (expressions > targets) {
-            throw new TributaryException(SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
-        }
-        if (expressions < targets) {
-            throw new TributaryException(SqlState.SYNTAX_ERROR, "INSERT has more target columns than expressions");
-        }
-    }
-
-    /** The rows of a VALUES of constants, or null when some cell needs evaluating. */
-    private static List<Object[]> literalRows(SqlCall values, int[] order) {
-        List<Object[]> rows = new ArrayList<>(values.operandCount());
-        for (SqlNode rowNode : values.getOperandList()) {
-            if (!(rowNode instanceof SqlCall row) || row.getKind() != SqlKind.ROW) {
-                return null;
-            }
-            Object[] out = new Object[row.operandCount()];
-            for (int i = 0; i < out.length; i++) {
-                Object v = literal(row.operand(i), order);
-                if (v == NOT_LITERAL) {
-                    return null;
-                }
-                out[i] = v;
-            }
-            rows.add(out);
-        }
-        return rows;
-    }
-
-    private static final Object NOT_LITERAL = new Object();
-
-    /**
-     * A cell's value without planning: numbers as BigDecimal, strings and typed literals as their
-     * text (parsed later as the target column's type, like PostgreSQL's untyped literals), NULL and
-     * DEFAULT as null, parameters as {@link StatementPlan.ParamRef}.
-     */
-    private static Object literal(SqlNode node, int[] order) {
-        if (node instanceof SqlDynamicParam p) {
-            return new StatementPlan.ParamRef(order[p.getIndex()]);
-        }
-        if (node instanceof SqlNumericLiteral n) {
-            return n.getValueAs(BigDecimal.class);
-        }
-        if (node instanceof SqlLiteral lit) {
-            Object v = lit.getValue();
-            if (v == null) {
-                return null;
-            }
-            if (v instanceof Boolean) {
-                return v;
-            }
-            if (lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
-                return lit.getValueAs(String.class);
-            }
-            return NOT_LITERAL;
-        }
-        if (node.getKind() == SqlKind.DEFAULT) {
-            return StatementPlan.DEFAULT;
-        }
-        if (node.getKind() == SqlKind.MINUS_PREFIX
-                && node instanceof SqlBasicCall call
-                && call.operand(0) instanceof SqlNumericLiteral n) {
-            return n.getValueAs(BigDecimal.class).negate();
-        }
-        return NOT_LITERAL;
-    }
-
     private StatementPlan planUpdate(
             SqlUpdate update, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = targetTable(update.getTargetTable());
@@ -729,7 +593,7 @@ public final class CalciteFrontend implements AutoCloseable {
         StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
         List<SqlNode> sources = update.getSourceExpressionList().getList();
         for (int i = 0; i < sources.size(); i++) {
-            SqlNode expr = typedParameter(
+            SqlNode expr = InsertSources.typedParameter(
                     sources.get(i), table.columns().get(targets[i]).type());
             q.append(", (").append(unparse(expr)).append(')');
         }

@@ -1,0 +1,160 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.sql.StatementPlan;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * What {@link CalciteFrontend} needs to know of an INSERT's source before planning it: the rows of a
+ * VALUES list that holds only constants (read without planning a query), the number of expressions
+ * each row gives, and the column types that bare parameters take, as in PostgreSQL. Stateless; any
+ * thread.
+ */
+final class InsertSources {
+    private InsertSources() {}
+
+    /**
+     * Calcite cannot type a bare parameter in a select list or VALUES; where it feeds a column,
+     * it takes the column's type, as in PostgreSQL.
+     */
+    static void typeBareParameters(SqlNode source, TableDef table, int[] targets) {
+        if (source instanceof SqlSelect select) {
+            SqlNodeList items = select.getSelectList();
+            for (int i = 0; i < items.size() && i < targets.length; i++) {
+                items.set(
+                        i,
+                        typedParameter(
+                                items.get(i), table.columns().get(targets[i]).type()));
+            }
+        } else if (source.getKind() == SqlKind.VALUES) {
+            for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
+                if (rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
+                    for (int i = 0; i < row.operandCount() && i < targets.length; i++) {
+                        row.setOperand(
+                                i,
+                                typedParameter(
+                                        row.operand(i),
+                                        table.columns().get(targets[i]).type()));
+                    }
+                }
+            }
+        }
+    }
+
+    /** {@code CAST(? AS type)} for a bare parameter, else the node unchanged. */
+    static SqlNode typedParameter(SqlNode node, DataType type) {
+        if (!(node instanceof SqlDynamicParam)) {
+            return node;
+        }
+        SqlTypeName name = switch (type.kind()) {
+            case BOOLEAN -> SqlTypeName.BOOLEAN;
+            case SMALLINT -> SqlTypeName.SMALLINT;
+            case INTEGER -> SqlTypeName.INTEGER;
+            case BIGINT -> SqlTypeName.BIGINT;
+            case REAL -> SqlTypeName.REAL;
+            case DOUBLE -> SqlTypeName.DOUBLE;
+            case NUMERIC -> SqlTypeName.DECIMAL;
+            case VARCHAR, TEXT -> SqlTypeName.VARCHAR;
+            case DATE -> SqlTypeName.DATE;
+            case TIME -> SqlTypeName.TIME;
+            case TIMESTAMP -> SqlTypeName.TIMESTAMP;
+            case TIMESTAMPTZ -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+            case BYTEA -> SqlTypeName.VARBINARY;
+            case INTERVAL -> null;
+        };
+        if (name == null) {
+            return node;
+        }
+        SqlParserPos pos = node.getParserPosition();
+        SqlBasicTypeNameSpec spec = name == SqlTypeName.DECIMAL && type.precision() > 0
+                ? new SqlBasicTypeNameSpec(name, type.precision(), Math.max(type.scale(), 0), pos)
+                : new SqlBasicTypeNameSpec(name, pos);
+        return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
+    }
+
+    static void checkArity(int expressions, int targets) {
+        if (expressions > targets) {
+            throw new TributaryException(SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
+        }
+        if (expressions < targets) {
+            throw new TributaryException(SqlState.SYNTAX_ERROR, "INSERT has more target columns than expressions");
+        }
+    }
+
+    /** The rows of a VALUES of constants, or null when some cell needs evaluating. */
+    static List<Object[]> literalRows(SqlCall values, int[] order) {
+        List<Object[]> rows = new ArrayList<>(values.operandCount());
+        for (SqlNode rowNode : values.getOperandList()) {
+            if (!(rowNode instanceof SqlCall row) || row.getKind() != SqlKind.ROW) {
+                return null;
+            }
+            Object[] out = new Object[row.operandCount()];
+            for (int i = 0; i < out.length; i++) {
+                Object v = literal(row.operand(i), order);
+                if (v == NOT_LITERAL) {
+                    return null;
+                }
+                out[i] = v;
+            }
+            rows.add(out);
+        }
+        return rows;
+    }
+
+    private static final Object NOT_LITERAL = new Object();
+
+    /**
+     * A cell's value without planning: numbers as BigDecimal, strings and typed literals as their
+     * text (parsed later as the target column's type, like PostgreSQL's untyped literals), NULL and
+     * DEFAULT as null, parameters as {@link StatementPlan.ParamRef}.
+     */
+    private static Object literal(SqlNode node, int[] order) {
+        if (node instanceof SqlDynamicParam p) {
+            return new StatementPlan.ParamRef(order[p.getIndex()]);
+        }
+        if (node instanceof SqlNumericLiteral n) {
+            return n.getValueAs(BigDecimal.class);
+        }
+        if (node instanceof SqlLiteral lit) {
+            Object v = lit.getValue();
+            if (v == null) {
+                return null;
+            }
+            if (v instanceof Boolean) {
+                return v;
+            }
+            if (lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                return lit.getValueAs(String.class);
+            }
+            return NOT_LITERAL;
+        }
+        if (node.getKind() == SqlKind.DEFAULT) {
+            return StatementPlan.DEFAULT;
+        }
+        if (node.getKind() == SqlKind.MINUS_PREFIX
+                && node instanceof SqlBasicCall call
+                && call.operand(0) instanceof SqlNumericLiteral n) {
+            return n.getValueAs(BigDecimal.class).negate();
+        }
+        return NOT_LITERAL;
+    }
+}
