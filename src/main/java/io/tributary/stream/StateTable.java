@@ -48,16 +48,18 @@ public final class StateTable {
      * scans need is built on the first scan of an epoch and kept up to date from then on, so
      * tables that are never scanned (views, group states) never pay for ordering.
      */
-    private final Map<PendingKey, byte[]> pending = new HashMap<>();
+    private final Map<StoreKey, byte[]> pending = new HashMap<>();
     /**
      * The pending writes sorted per distribution key (every scan stays within one), or null until
      * the epoch's first scan. Kept per distribution key because one sorted map of all pending
      * writes cost a tree insertion with byte-array compares on every write after that scan,
      * which dominated joins whose other side probes this one.
      */
-    private Map<PendingKey, NavigableMap<byte[], byte[]>> sortedPending;
+    private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedPending;
 
     private final ByteWriter scratch = new ByteWriter(64);
+    /** Where values are encoded before their exact-size copy is kept; one per table, actor thread. */
+    private final ByteWriter valueScratch = new ByteWriter(64);
     /** Where the distribution key ends in the key {@link #encodeKey} returned last. */
     private int lastDistEnd;
 
@@ -93,7 +95,7 @@ public final class StateTable {
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        byte[] v = pending.get(new PendingKey(k, lastDistEnd));
+        byte[] v = pending.get(new StoreKey(k, lastDistEnd));
         if (v == null) {
             v = committed.get(Keyspace.DATA, k);
         }
@@ -105,16 +107,24 @@ public final class StateTable {
      * read from the committed state in one batched read.
      */
     public Object[][] getAll(List<Object[]> keys) {
+        List<StoreKey> encoded = new java.util.ArrayList<>(keys.size());
+        for (Object[] key : keys) {
+            encoded.add(encode(key));
+        }
+        return getAllEncoded(encoded);
+    }
+
+    /** As {@link #getAll} of keys already {@link #encode encoded} by this table. */
+    public Object[][] getAllEncoded(List<StoreKey> keys) {
         Object[][] out = new Object[keys.size()][];
         List<byte[]> unknown = new java.util.ArrayList<>();
         int[] positions = new int[keys.size()];
         for (int i = 0; i < out.length; i++) {
-            Object[] key = keys.get(i);
-            byte[] k = encodeKey(key, key.length);
-            byte[] v = pending.get(new PendingKey(k, lastDistEnd));
+            StoreKey k = keys.get(i);
+            byte[] v = pending.get(k);
             if (v == null) {
                 positions[unknown.size()] = i;
-                unknown.add(k);
+                unknown.add(k.bytes);
             } else {
                 out[i] = v == TOMBSTONE ? null : valueCodec.decode(v);
             }
@@ -127,23 +137,35 @@ public final class StateTable {
         return out;
     }
 
-    public void put(Object[] key, Object[] value) {
+    /**
+     * The store key of {@code key} (all key columns), for a caller that reads or writes one key
+     * more than once: {@link #getAllEncoded} and {@link #put(StoreKey, Object[])} then do not
+     * encode it again.
+     */
+    public StoreKey encode(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        write(k, valueCodec.encode(value));
+        return new StoreKey(k, lastDistEnd);
+    }
+
+    public void put(Object[] key, Object[] value) {
+        put(encode(key), value);
+    }
+
+    /** As {@link #put(Object[], Object[])} of a key {@link #encode encoded} by this table. */
+    public void put(StoreKey key, Object[] value) {
+        write(key, valueCodec.encode(value, valueScratch));
     }
 
     public void delete(Object[] key) {
-        write(encodeKey(key, key.length), TOMBSTONE);
+        write(encode(key), TOMBSTONE);
     }
 
-    /** {@code key} is the key {@link #encodeKey} returned last. */
-    private void write(byte[] key, byte[] value) {
-        PendingKey k = new PendingKey(key, lastDistEnd);
+    private void write(StoreKey k, byte[] value) {
         pending.put(k, value);
         if (sortedPending != null) {
             sortedPending
                     .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                    .put(key, value);
+                    .put(k.bytes, value);
         }
     }
 
@@ -157,7 +179,7 @@ public final class StateTable {
             throw new IllegalArgumentException("a scan prefix must cover the distribution key");
         }
         byte[] from = encodeKey(prefix, prefix.length);
-        PendingKey distributionKey = new PendingKey(from, lastDistEnd).distributionKey();
+        StoreKey distributionKey = new StoreKey(from, lastDistEnd).distributionKey();
         // never null: keys start with a table id below 0xffffffff
         byte[] to = TableKeys.prefixEnd(from);
         if (sortedPending == null) {
@@ -181,7 +203,7 @@ public final class StateTable {
      */
     public int flush(StateWrites writes) {
         int n = 0;
-        for (Map.Entry<PendingKey, byte[]> e : pending.entrySet()) {
+        for (Map.Entry<StoreKey, byte[]> e : pending.entrySet()) {
             if (e.getValue() == TOMBSTONE) {
                 writes.delete(e.getKey().bytes);
             } else {
@@ -250,32 +272,32 @@ public final class StateTable {
 
     /**
      * A store key as a hash map key, remembering where its distribution key ends; the hash is
-     * computed once.
+     * computed once. Immutable; compares equal to keys of the same bytes.
      */
-    private static final class PendingKey {
-        final byte[] bytes;
+    public static final class StoreKey {
+        private final byte[] bytes;
         private final int distEnd;
         private final int hash;
 
-        PendingKey(byte[] bytes, int distEnd) {
+        StoreKey(byte[] bytes, int distEnd) {
             this(bytes, distEnd, Arrays.hashCode(bytes));
         }
 
-        private PendingKey(byte[] bytes, int distEnd, int hash) {
+        private StoreKey(byte[] bytes, int distEnd, int hash) {
             this.bytes = bytes;
             this.distEnd = distEnd;
             this.hash = hash;
         }
 
         /** The key's table id, vnode and distribution key columns, as a key of its own. */
-        PendingKey distributionKey() {
+        StoreKey distributionKey() {
             byte[] prefix = Arrays.copyOf(bytes, distEnd);
-            return new PendingKey(prefix, distEnd, Arrays.hashCode(prefix));
+            return new StoreKey(prefix, distEnd, Arrays.hashCode(prefix));
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof PendingKey k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+            return o instanceof StoreKey k && k.hash == hash && Arrays.equals(k.bytes, bytes);
         }
 
         @Override

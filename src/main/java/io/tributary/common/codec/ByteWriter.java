@@ -96,6 +96,14 @@ public final class ByteWriter {
         len = 0;
     }
 
+    /**
+     * The buffer itself, valid in {@code [0, length())} until the next write or reset: for a
+     * caller that only reads the bytes (hashes them), so it need not copy them.
+     */
+    public byte[] array() {
+        return buf;
+    }
+
     public byte[] toByteArray() {
         return Arrays.copyOf(buf, len);
     }

@@ -1,5 +1,6 @@
 package io.tributary.stream.operators;
 
+import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.plan.AggCall;
@@ -38,10 +39,12 @@ record AggFunction(
             case SUM, SUM0 -> sum(call, argType);
             case MIN, MAX -> {
                 boolean min = call.kind() == AggKind.MIN;
+                // one encoding buffer for every group's accumulator: all run on the actor's thread
+                ByteWriter scratch = new ByteWriter(16);
                 yield new AggFunction(
                         List.of(argType),
-                        () -> new ExtremeAccumulator(argType, min, null),
-                        (row, at) -> new ExtremeAccumulator(argType, min, row[at]));
+                        () -> new ExtremeAccumulator(argType, min, null, scratch),
+                        (row, at) -> new ExtremeAccumulator(argType, min, row[at], scratch));
             }
             case BOOL_AND, BOOL_OR -> {
                 require(call, argType.kind() == TypeKind.BOOLEAN);

@@ -15,27 +15,34 @@ import java.util.Arrays;
 final class ExtremeAccumulator implements Accumulator {
     private final DataType type;
     private final boolean min;
+    /**
+     * Where values are encoded to compare them with the extreme; shared by every accumulator of
+     * one call (one actor thread), so an add allocates only when the value becomes the extreme.
+     */
+    private final ByteWriter scratch;
+
     private Object extreme;
     /** The memcomparable encoding of {@link #extreme}, or null while there is none. */
     private byte[] extremeKey;
 
     private boolean lost;
 
-    ExtremeAccumulator(DataType type, boolean min, Object extreme) {
+    ExtremeAccumulator(DataType type, boolean min, Object extreme, ByteWriter scratch) {
         this.type = type;
         this.min = min;
+        this.scratch = scratch;
         set(extreme);
     }
 
     @Override
     public void add(Object value, int sign) {
-        byte[] key = encode(value);
+        encodeInScratch(value);
         if (sign > 0) {
-            if (extremeKey == null || (min ? compare(key) < 0 : compare(key) > 0)) {
+            if (extremeKey == null || (min ? compareScratch() < 0 : compareScratch() > 0)) {
                 extreme = value;
-                extremeKey = key;
+                extremeKey = scratch.toByteArray();
             }
-        } else if (extremeKey != null && compare(key) == 0) {
+        } else if (extremeKey != null && compareScratch() == 0) {
             set(null);
             lost = true;
         }
@@ -54,17 +61,22 @@ final class ExtremeAccumulator implements Accumulator {
 
     private void set(Object value) {
         extreme = value;
-        extremeKey = value == null ? null : encode(value);
+        if (value == null) {
+            extremeKey = null;
+        } else {
+            encodeInScratch(value);
+            extremeKey = scratch.toByteArray();
+        }
     }
 
-    private int compare(byte[] key) {
-        return Arrays.compareUnsigned(key, extremeKey);
+    /** The value last {@link #encodeInScratch encoded} compared with the extreme, in SQL order. */
+    private int compareScratch() {
+        return Arrays.compareUnsigned(scratch.array(), 0, scratch.length(), extremeKey, 0, extremeKey.length);
     }
 
-    private byte[] encode(Object value) {
-        ByteWriter w = new ByteWriter(16);
-        KeyCodec.encodeValue(w, type, value);
-        return w.toByteArray();
+    private void encodeInScratch(Object value) {
+        scratch.reset();
+        KeyCodec.encodeValue(scratch, type, value);
     }
 
     @Override

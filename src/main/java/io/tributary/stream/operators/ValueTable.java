@@ -5,7 +5,6 @@ import io.tributary.storage.ReadView;
 import io.tributary.stream.KeyOrder;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,15 +32,18 @@ final class ValueTable {
     private final StateTable table;
     private final int groupWidth;
     /** Occurrences added by {@link #addUncounted} and not yet counted into the table, by store key. */
-    private final Map<ByteBuffer, Uncounted> uncounted = new HashMap<>();
+    private final Map<StateTable.StoreKey, Uncounted> uncounted = new HashMap<>();
 
-    /** A (group key..., value) key, its value as first seen and how many occurrences await counting. */
+    /**
+     * A (group key..., value) key, encoded once for the lookup, the batched read and the write,
+     * its value as first seen and how many occurrences await counting.
+     */
     private static final class Uncounted {
-        final Object[] key;
+        final StateTable.StoreKey key;
         final Object value;
         long count;
 
-        Uncounted(Object[] key, Object value) {
+        Uncounted(StateTable.StoreKey key, Object value) {
             this.key = key;
             this.value = value;
         }
@@ -91,7 +93,13 @@ final class ValueTable {
     void addUncounted(Object[] groupKey, Object value) {
         Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
         key[groupWidth] = value;
-        uncounted.computeIfAbsent(ByteBuffer.wrap(table.storeKey(key)), k -> new Uncounted(key, value)).count++;
+        StateTable.StoreKey encoded = table.encode(key);
+        Uncounted u = uncounted.get(encoded);
+        if (u == null) {
+            u = new Uncounted(encoded, value);
+            uncounted.put(encoded, u);
+        }
+        u.count++;
     }
 
     /** Counts every uncounted occurrence into the table, reading the keys' committed counts in one batch. */
@@ -101,11 +109,11 @@ final class ValueTable {
         }
         List<Uncounted> pending = new ArrayList<>(uncounted.values());
         uncounted.clear();
-        List<Object[]> keys = new ArrayList<>(pending.size());
+        List<StateTable.StoreKey> keys = new ArrayList<>(pending.size());
         for (Uncounted u : pending) {
             keys.add(u.key);
         }
-        Object[][] stored = table.getAll(keys);
+        Object[][] stored = table.getAllEncoded(keys);
         for (int i = 0; i < stored.length; i++) {
             Uncounted u = pending.get(i);
             Object[] s = stored[i];

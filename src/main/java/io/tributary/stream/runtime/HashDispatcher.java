@@ -1,5 +1,6 @@
 package io.tributary.stream.runtime;
 
+import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
@@ -17,6 +18,8 @@ final class HashDispatcher implements Dispatcher {
     private final VnodeMapping mapping;
     private final Channel[] targets;
     private final Chunk.Builder[] pending;
+    /** Where each row's distribution key is encoded for hashing; reused, so routing allocates nothing per row. */
+    private final ByteWriter scratch = new ByteWriter(32);
 
     /** @param targets one channel per downstream actor, indexed like {@code mapping}'s owners */
     HashDispatcher(int[] keys, List<DataType> keyTypes, VnodeMapping mapping, Channel[] targets) {
@@ -39,7 +42,7 @@ final class HashDispatcher implements Dispatcher {
         for (int i = 0; i < chunk.size(); i++) {
             Object[] row = chunk.row(i);
             Op op = chunk.op(i);
-            int target = mapping.owner(Vnodes.of(keyTypes, row, keys));
+            int target = mapping.owner(Vnodes.of(keyTypes, row, keys, scratch));
             pending[target].add(op, row);
         }
         for (int t = 0; t < targets.length; t++) {

@@ -75,11 +75,16 @@ public final class LocalUpstreamTable implements UpstreamTable {
         // beyond it is left for the next call, as changeLog would refuse it until the store
         // reports it committed
         long committed = store.committedEpoch();
+        if (committed <= epoch) {
+            // nothing after epoch is committed: no log seek. Idle backfill inputs ask this for
+            // every caught-up vnode on every step, and each seek was a RocksDB iterator over JNI
+            return OptionalLong.empty();
+        }
         OptionalLong changed = log.nextEpoch(relationId, epoch);
         if (changed.isPresent() && changed.getAsLong() <= committed) {
             return changed;
         }
-        return committed > epoch ? OptionalLong.of(committed) : OptionalLong.empty();
+        return OptionalLong.of(committed);
     }
 
     @Override
