@@ -33,7 +33,13 @@ final class ValueTable {
     private final StateTable table;
     private final int groupWidth;
     /** Occurrences added by {@link #addUncounted} and not yet counted into the table, by store key. */
-    private final Map<ByteBuffer, Uncounted> uncounted = new HashMap<>();
+    /**
+     * Replaced, not cleared, once counted: a HashMap keeps the capacity it grew to, and copying or
+     * clearing it walks every bucket, so a map once grown by a backfill's snapshot made each later
+     * count of a few values walk tens of thousands of empty buckets (a tenth of a GROUP BY view's
+     * maintenance CPU in {@code bench stream}).
+     */
+    private Map<ByteBuffer, Uncounted> uncounted = new HashMap<>();
 
     /** A (group key..., value) key, its value as first seen and how many occurrences await counting. */
     private static final class Uncounted {
@@ -100,7 +106,7 @@ final class ValueTable {
             return;
         }
         List<Uncounted> pending = new ArrayList<>(uncounted.values());
-        uncounted.clear();
+        uncounted = new HashMap<>();
         List<Object[]> keys = new ArrayList<>(pending.size());
         for (Uncounted u : pending) {
             keys.add(u.key);
