@@ -133,6 +133,33 @@ class TableWriterTest {
         assertEquals(Map.of(1, "later", 7, "seven"), kv(t));
     }
 
+    /**
+     * A statement staged in ascending key order skips the sort that groups changes by key; a key
+     * repeated at the end (equal, not ascending) must still take the grouping path and be found.
+     */
+    @Test
+    void ascendingKeysThenARepeatIsADuplicate() throws Exception {
+        TableDef t = createKv("t");
+        try (TableWriter w = db.newTableWriter(t)) {
+            for (int id = -500; id < 500; id++) {
+                w.insert(row(id, "v"));
+            }
+            w.insert(row(499, "again"));
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
+            assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
+            assertEquals("Key (id)=(499) already exists.", e.detail());
+        }
+        statement(t, w -> {
+            for (int id = -500; id < 500; id++) {
+                w.insert(row(id, "v" + id));
+            }
+        });
+        Map<Integer, String> rows = kv(t);
+        assertEquals(1000, rows.size());
+        assertEquals("v-500", rows.get(-500));
+        assertEquals("v499", rows.get(499));
+    }
+
     @Test
     void duplicateWithinStatementAfterDeleteAndReinsert() throws Exception {
         TableDef t = createKv("t");

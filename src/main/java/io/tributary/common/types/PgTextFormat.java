@@ -221,8 +221,9 @@ public final class PgTextFormat {
 
     /**
      * {@link #parse(DataType, String)} of the UTF-8 text {@code text[from, from + length)}. Plain
-     * integers ({@code -?[0-9]+} within the type's range) are read from the bytes directly, the
-     * common case of a bulk load; anything else goes through the String form, with its exact
+     * integers ({@code -?[0-9]+} within the type's range) and plain decimals of up to 15 digits
+     * into floating-point types are read from the bytes directly, the common case of a bulk load;
+     * anything else goes through the String form, with its exact
      * results and errors.
      */
     public static Object parse(DataType type, byte[] text, int from, int length) {
@@ -258,7 +259,56 @@ public final class PgTextFormat {
                 }
             }
         }
+        if (kind == TypeKind.DOUBLE || kind == TypeKind.REAL) {
+            double d = plainDecimal(text, from, length);
+            if (!Double.isNaN(d)) {
+                return kind == TypeKind.DOUBLE ? (Object) d : (Object) (float) d;
+            }
+        }
         return parse(type, new String(text, from, length, StandardCharsets.UTF_8));
+    }
+
+    /** Exact powers of ten as doubles: 10^22 is the last one a double holds exactly. */
+    private static final double[] POWERS_OF_TEN = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
+    };
+
+    /**
+     * The value of {@code -?[0-9]+(\.[0-9]+)?} with at most 15 digits, or NaN for any other text.
+     * The digits make an integer below 2^53 and the divisor is an exact power of ten, so one IEEE
+     * division rounds once, to the double nearest the decimal: {@link Double#parseDouble}'s result
+     * (Clinger's fast path). A bulk load's doubles are read without a String this way.
+     */
+    private static double plainDecimal(byte[] text, int from, int length) {
+        int end = from + length;
+        int i = from;
+        boolean negative = i < end && text[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long mantissa = 0;
+        int digits = 0;
+        int fraction = -1;
+        for (; i < end; i++) {
+            int c = text[i];
+            if (c == '.' && fraction < 0 && digits > 0) {
+                fraction = 0;
+                continue;
+            }
+            int d = c - '0';
+            if (d < 0 || d > 9 || ++digits > 15) {
+                return Double.NaN;
+            }
+            mantissa = mantissa * 10 + d;
+            if (fraction >= 0) {
+                fraction++;
+            }
+        }
+        if (digits == 0 || fraction == 0) {
+            return Double.NaN;
+        }
+        double v = fraction > 0 ? mantissa / POWERS_OF_TEN[fraction] : mantissa;
+        return negative ? -v : v;
     }
 
     /**

@@ -54,6 +54,15 @@ public final class TableWriter implements AutoCloseable {
     private final boolean keepValues;
 
     private List<Change> changes = new ArrayList<>();
+    /**
+     * Whether the staged keys' primary-key bytes (after the table id and vnode prefix, which
+     * depend on the primary key alone) strictly ascend in staging order, so no key was changed
+     * twice. Tracked as changes are staged, so {@link #settle} skips sorting for a bulk load in key
+     * order (generate_series, a COPY of a sorted file); the sort was a fifth of such a load's CPU.
+     */
+    private boolean ascending = true;
+
+    private byte[] lastKey;
     private long count;
     /** What to do with an insert whose key exists, for INSERT ... ON CONFLICT; null otherwise. */
     private ConflictAction conflict;
@@ -120,13 +129,22 @@ public final class TableWriter implements AutoCloseable {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         checkNotNull(row);
-        changes.add(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
-        count++;
+        stage(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
     }
 
     /** Stages the removal of an existing row. */
     public void delete(Object[] oldRow) {
-        changes.add(new Change(key(oldRow), null, false, null));
+        stage(new Change(key(oldRow), null, false, null));
+    }
+
+    private void stage(Change c) {
+        byte[] key = c.key();
+        if (ascending && lastKey != null) {
+            int p = TableKeys.PREFIX_LENGTH;
+            ascending = Arrays.compareUnsigned(lastKey, p, lastKey.length, key, p, key.length) < 0;
+        }
+        lastKey = key;
+        changes.add(c);
         count++;
     }
 
@@ -137,8 +155,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void replace(Object[] newRow) {
         checkNotNull(newRow);
-        changes.add(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
-        count++;
+        stage(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
     }
 
     /**
@@ -201,6 +218,8 @@ public final class TableWriter implements AutoCloseable {
             settled.sort(java.util.Comparator.comparingInt(positions::get));
         }
         changes = new ArrayList<>();
+        ascending = true;
+        lastKey = null;
         StatementRows rows = new StatementRows(settled, alongside);
         if (conflict != null && conflictUpdates) {
             rows.resolveCommitted();
@@ -427,7 +446,7 @@ public final class TableWriter implements AutoCloseable {
     private static final int PACKED_LIMIT = 1 << 24;
 
     /**
-     * One final change per key: the last change wins; an insert after a delete of the same key in
+     * One final change per key (the staged list itself when keys ascend, see {@link #ascending}): the last change wins; an insert after a delete of the same key in
      * this statement replaces instead of requiring a new key; two inserts of one key are a
      * duplicate. Changes are grouped by sorting {@code hash << 24 | position} as primitive longs,
      * an order of magnitude cheaper than sorting the keys themselves; equal keys have equal
@@ -435,6 +454,9 @@ public final class TableWriter implements AutoCloseable {
      */
     private List<Change> settle() {
         int n = changes.size();
+        if (ascending) {
+            return changes;
+        }
         if (n >= PACKED_LIMIT) {
             List<Change> out = new ArrayList<>(n);
             Change[] sorted = changes.toArray(new Change[0]);

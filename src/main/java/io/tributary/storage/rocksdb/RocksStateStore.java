@@ -63,6 +63,9 @@ public final class RocksStateStore implements StateStore {
     private final Statistics statistics;
 
     private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+    /** Per keyspace ordinal, its column family's id (fixed for the life of the store). */
+    private final int[] familyIds;
+
     private final WriteOptions syncWrite;
     private final RocksPins pins;
     /** Where checkpoint SST files are built before RocksDB takes them in; emptied at open. */
@@ -88,6 +91,7 @@ public final class RocksStateStore implements StateStore {
         this.blockCache = cache;
         this.statistics = statistics;
         this.handles.addAll(handles);
+        this.familyIds = handles.stream().mapToInt(ColumnFamilyHandle::getID).toArray();
         this.syncWrite = new WriteOptions().setSync(true);
         byte[] epoch = get(Keyspace.CATALOG, COMMITTED_EPOCH_KEY);
         this.committedEpoch = epoch == null ? 0 : ByteBuffer.wrap(epoch).getLong();
@@ -177,6 +181,11 @@ public final class RocksStateStore implements StateStore {
 
     ColumnFamilyHandle handle(Keyspace keyspace) {
         return handles.get(keyspace.ordinal());
+    }
+
+    /** RocksDB's id of the column family of the keyspace with this ordinal, as a write batch names it. */
+    int familyId(int keyspaceOrdinal) {
+        return familyIds[keyspaceOrdinal];
     }
 
     RocksDB db() {

@@ -271,10 +271,42 @@ final class RocksWriteBuffer implements WriteBuffer {
         return keys.size();
     }
 
-    /** Applies every write in one atomic native batch. */
+    /**
+     * Applies every write in one atomic native batch, handed over as its serialized image in one
+     * JNI call ({@link WriteBatchImage}); a batch too large for one Java array goes put by put.
+     */
     void writeTo(RocksDB db, WriteOptions options) {
+        long size = WriteBatchImage.HEADER;
+        for (int i = 0; i < keys.size(); i++) {
+            size += WriteBatchImage.size(store.familyId(keyspaces[i]), keys.get(i), values.get(i));
+        }
+        try (WriteBatch batch = size <= MAX_IMAGE ? new WriteBatch(image((int) size)) : writeByWrite()) {
+            db.write(options, batch);
+        } catch (RocksDBException e) {
+            throw RocksStateStore.storageError(e);
+        }
+    }
+
+    /** Largest image built in Java: below the JVM's array limit with room to spare. */
+    private static final long MAX_IMAGE = Integer.MAX_VALUE - 64;
+
+    private byte[] image(int size) {
+        WriteBatchImage image = new WriteBatchImage(size);
+        for (int i = 0; i < keys.size(); i++) {
+            int cf = store.familyId(keyspaces[i]);
+            switch (ops[i]) {
+                case PUT -> image.put(cf, keys.get(i), values.get(i));
+                case DELETE -> image.delete(cf, keys.get(i));
+                default -> image.deleteRange(cf, keys.get(i), values.get(i));
+            }
+        }
+        return image.toByteArray();
+    }
+
+    private WriteBatch writeByWrite() throws RocksDBException {
         Keyspace[] spaces = Keyspace.values();
-        try (WriteBatch batch = new WriteBatch()) {
+        WriteBatch batch = new WriteBatch();
+        try {
             for (int i = 0; i < keys.size(); i++) {
                 ColumnFamilyHandle cf = store.handle(spaces[keyspaces[i]]);
                 switch (ops[i]) {
@@ -283,9 +315,10 @@ final class RocksWriteBuffer implements WriteBuffer {
                     default -> batch.deleteRange(cf, keys.get(i), values.get(i));
                 }
             }
-            db.write(options, batch);
-        } catch (RocksDBException e) {
-            throw RocksStateStore.storageError(e);
+            return batch;
+        } catch (RocksDBException | RuntimeException e) {
+            batch.close();
+            throw e;
         }
     }
 
