@@ -145,8 +145,10 @@ class BackfillCrashTest {
         List<String> chosen = names.subList(0, 1 + random.nextInt(names.size()));
         int rows;
         int parallelism = 1 + random.nextInt(2);
-        // Slow enough that no backfill is done before the kill or soon after the restart.
-        long rate = 800 + random.nextInt(1_200);
+        // Slow enough that no backfill is done before the kill or before the test has looked at it after the
+        // restart: at most 2 actors x 300 rows/s leaves the smallest table (30,000 rows) 50 s of work, more than a
+        // restart and the checks take on a loaded machine.
+        long rate = 150 + random.nextInt(150);
         List<BackfillWriter> writers = new ArrayList<>();
         Map<String, Long> before = new HashMap<>();
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());

@@ -61,7 +61,9 @@ class BackfillRescaleTest {
             exec(c, "INSERT INTO d SELECT x, 'g' || x FROM generate_series(0, 29) AS s(x)");
             exec(c, "SET background_ddl = true");
             exec(c, "SET streaming_parallelism = 1");
-            exec(c, "SET backfill_rate_limit = 1500");
+            // slow enough that agg, rescaled to 3 actors, cannot finish between reaching 4,000 rows
+            // and its pause, however busy the machine
+            exec(c, "SET backfill_rate_limit = 400");
             for (Map.Entry<String, String> v : VIEWS.entrySet()) {
                 exec(c, "CREATE MATERIALIZED VIEW " + v.getKey() + " AS " + v.getValue());
             }
