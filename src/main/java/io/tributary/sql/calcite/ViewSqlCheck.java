@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
@@ -19,11 +20,38 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
     private static final Set<SqlKind> AGGREGATES =
             EnumSet.of(SqlKind.COUNT, SqlKind.SUM, SqlKind.SUM0, SqlKind.MIN, SqlKind.MAX, SqlKind.AVG);
 
+    /** What {@link WindowPlans} computes, besides the aggregates above. */
+    private static final Set<SqlKind> WINDOW_FUNCTIONS = EnumSet.of(
+            SqlKind.ROW_NUMBER,
+            SqlKind.RANK,
+            SqlKind.DENSE_RANK,
+            SqlKind.LAG,
+            SqlKind.LEAD,
+            SqlKind.FIRST_VALUE,
+            SqlKind.LAST_VALUE,
+            SqlKind.COUNT,
+            SqlKind.SUM,
+            SqlKind.SUM0,
+            SqlKind.MIN,
+            SqlKind.MAX,
+            SqlKind.AVG);
+
     @Override
     public Void visit(SqlCall call) {
         SqlOperator op = call.getOperator();
         if (call.getKind() == SqlKind.OVER) {
-            throw UnsupportedInViews.error("window functions are");
+            SqlOperator function = ((SqlCall) call.operand(0)).getOperator();
+            if (!WINDOW_FUNCTIONS.contains(function.getKind())) {
+                throw UnsupportedInViews.error(
+                        "the window function " + function.getName().toLowerCase(Locale.ROOT) + " is");
+            }
+            // the function itself is checked above, not as an aggregate: visit what it reads
+            for (SqlNode operand : ((SqlCall) call.operand(0)).getOperandList()) {
+                if (operand != null) {
+                    operand.accept(this);
+                }
+            }
+            return call.operand(1).accept(this);
         }
         if (op.isAggregator() && !AGGREGATES.contains(op.getKind())) {
             throw UnsupportedInViews.error(
