@@ -7,6 +7,8 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlWindow;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
@@ -36,14 +38,26 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
             SqlKind.MAX,
             SqlKind.AVG);
 
+    private final String query;
+
+    /** @param query the statement's text, for the position of an error */
+    ViewSqlCheck(String query) {
+        this.query = query;
+    }
+
     @Override
     public Void visit(SqlCall call) {
         SqlOperator op = call.getOperator();
         if (call.getKind() == SqlKind.OVER) {
-            SqlOperator function = ((SqlCall) call.operand(0)).getOperator();
+            SqlCall functionCall = call.operand(0);
+            SqlOperator function = functionCall.getOperator();
             if (!WINDOW_FUNCTIONS.contains(function.getKind())) {
                 throw UnsupportedInViews.error(
-                        "the window function " + function.getName().toLowerCase(Locale.ROOT) + " is");
+                        "the window function " + function.getName().toLowerCase(Locale.ROOT) + " is",
+                        position(functionCall.getParserPosition()));
+            }
+            if (call.operand(1) instanceof SqlWindow window) {
+                checkFrame(window);
             }
             // the function itself is checked above, not as an aggregate: visit what it reads
             for (SqlNode operand : ((SqlCall) call.operand(0)).getOperandList()) {
@@ -55,8 +69,28 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
         }
         if (op.isAggregator() && !AGGREGATES.contains(op.getKind())) {
             throw UnsupportedInViews.error(
-                    "the aggregate function " + op.getName().toLowerCase(Locale.ROOT) + " is");
+                    "the aggregate function " + op.getName().toLowerCase(Locale.ROOT) + " is",
+                    position(call.getParserPosition()));
         }
         return super.visit(call);
+    }
+
+    /** A RANGE frame may only be bounded by UNBOUNDED and CURRENT ROW: offsets need ORDER BY arithmetic. */
+    private void checkFrame(SqlWindow window) {
+        if (window.isRows()) {
+            return;
+        }
+        for (SqlNode bound : new SqlNode[] {window.getLowerBound(), window.getUpperBound()}) {
+            if (bound != null
+                    && !SqlWindow.isUnboundedPreceding(bound)
+                    && !SqlWindow.isUnboundedFollowing(bound)
+                    && !SqlWindow.isCurrentRow(bound)) {
+                throw UnsupportedInViews.error("RANGE frames with an offset are", position(bound.getParserPosition()));
+            }
+        }
+    }
+
+    private int position(SqlParserPos pos) {
+        return SqlErrors.offset(query, pos.getLineNum(), pos.getColumnNum());
     }
 }
