@@ -71,7 +71,7 @@ public final class OverWindowOperator implements Operator {
         List<Field> fields = node.input().fields();
         this.partition = node.partitionKeys().clone();
         List<SortKey> order = node.order();
-        int[] streamKey = node.streamKey();
+        int[] streamKey = node.input().streamKey();
         this.orderColumns = order.stream().mapToInt(SortKey::column).toArray();
         this.orderTypes = order.stream().map(s -> fields.get(s.column()).type()).toList();
         this.keyColumns = new int[partition.length + order.size() + streamKey.length];
