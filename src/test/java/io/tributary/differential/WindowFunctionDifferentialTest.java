@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Window functions and group top-N in materialized views against PostgreSQL: each view's query runs as is on
- * PostgreSQL after every round of random INSERT, UPDATE and DELETE (NULLs, ties and empty partitions included),
+ * PostgreSQL after every round of random INSERT, UPDATE and DELETE (NULLs, ties, empty partitions and rows moving
+ * between partitions included),
  * and the view must hold the same rows. Then the database is reopened: the views, restored from their committed
  * state, must still match and keep following the table.
  */
@@ -117,7 +118,7 @@ class WindowFunctionDifferentialTest {
         }
     }
 
-    /** Upserts (NULLs and repeated values make ties) and deletes, as one statement list. */
+    /** Upserts (NULLs and repeated values make ties), deletes and partition moves, as one statement list. */
     private static String randomDml(Random r) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < 30; i++) {
@@ -136,6 +137,11 @@ class WindowFunctionDifferentialTest {
                         .append(r.nextInt(8) == 0 ? "NULL" : "TIMESTAMP '2026-01-01 10:00:0" + r.nextInt(6) + "'")
                         .append(");");
             }
+        }
+        for (int i = 0; i < 5; i++) {
+            // one statement moving rows between partitions: retracted by one actor, re-emitted by another
+            sb.append("UPDATE ev SET k = ").append(r.nextInt(4)).append(", v = v + 1 WHERE id % 7 = ");
+            sb.append(r.nextInt(7)).append(";");
         }
         return sb.toString();
     }
