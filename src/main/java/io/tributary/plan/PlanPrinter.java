@@ -121,6 +121,11 @@ public final class PlanPrinter {
             return "StreamTopN { order: " + t.order() + ", limit: " + t.limit()
                     + (t.offset() > 0 ? ", offset: " + t.offset() : "");
         }
+        if (node instanceof OverWindowNode w) {
+            return "StreamOverWindow { partition: " + columns(w.partitionKeys()) + ", order: " + w.order()
+                    + ", frame: " + w.frame() + ", calls: " + w.calls()
+                    + (w.limitCall() >= 0 ? ", rank limit: " + w.limit() : "");
+        }
         if (node instanceof MaterializeNode m) {
             return "StreamMaterialize { relation: " + m.relationName() + ", columns: " + names(m.fields());
         }

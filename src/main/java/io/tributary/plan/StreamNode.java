@@ -15,6 +15,7 @@ public sealed interface StreamNode
                 HashJoinNode,
                 UnionNode,
                 TopNNode,
+                OverWindowNode,
                 ExchangeNode,
                 MaterializeNode {
 

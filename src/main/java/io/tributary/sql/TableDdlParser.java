@@ -48,6 +48,10 @@ final class TableDdlParser {
                     throw multiplePk(name, at);
                 }
                 pk.addAll(in.identifierList());
+            } else if (in.peek().isWord("watermark") && in.peekSecond().isWord("for")) {
+                // recognised, so the user learns what is missing rather than a syntax error (issue 16)
+                throw TokenCursor.errorAt(
+                        SqlState.FEATURE_NOT_SUPPORTED, "WATERMARK FOR is not supported yet", in.peek());
             } else if (in.peek().isWord("constraint")
                     || in.peek().isWord("unique")
                     || in.peek().isWord("foreign")

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Materialized views under {@code kill -9}: writers run DML against the tables of aggregation, join, top-N and
- * stacked views in a child-process server that is killed at a random moment and restarted on the same data
+ * Materialized views under {@code kill -9}: writers run DML against the tables of aggregation, join, top-N,
+ * window-function and stacked views in a child-process server that is killed at a random moment and restarted on the same data
  * directory. After every restart each view must equal its query run as a plain SELECT over the recovered tables
  * (the view contents commit in the same atomic epoch write as the tables, so nothing may be half applied), and
  * the views must keep following new writes. Writer 0 runs with {@code IMPLICIT_FLUSH = false}, so several of its
@@ -63,6 +63,16 @@ class ViewCrashTest {
                 "SELECT e.acct, e.kind, e.amount FROM acct a RIGHT JOIN events e ON e.acct = a.id"
                         + " WHERE a.id IS NULL");
         VIEWS.put("richest", "SELECT id, balance FROM acct ORDER BY balance DESC, id LIMIT 5");
+        // window functions (recomputed per touched partition) and a group top-N; updates move rows between regions
+        VIEWS.put(
+                "region_ranks",
+                "SELECT id, region, rank() OVER (PARTITION BY region ORDER BY balance DESC) AS r,"
+                        + " sum(balance) OVER (PARTITION BY region ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)"
+                        + " AS s2 FROM acct");
+        VIEWS.put(
+                "region_top2",
+                "SELECT id, region, balance FROM (SELECT id, region, balance, row_number() OVER"
+                        + " (PARTITION BY region ORDER BY balance DESC, id) AS rn FROM acct) x WHERE rn <= 2");
         VIEWS.put("totals", "SELECT count(*) AS regions, sum(total) AS total, max(hi) AS hi FROM by_region");
         // time windows over a time derived from the balance: a HOP expands each row into three windows
         VIEWS.put(

@@ -48,7 +48,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         RelRoot root;
         try {
             SqlNode validated = converter.validate(node);
-            validated.accept(new ViewSqlCheck());
+            validated.accept(new ViewSqlCheck(query));
             root = converter.convert(validated);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e, query);

@@ -153,6 +153,12 @@ final class ExpressionCompiler {
         @Override
         public Void visitCall(RexCall call) {
             SqlOperator op = call.getOperator();
+            if (CURRENT_TIME.contains(op.getName().toUpperCase(Locale.ROOT))) {
+                // now(), current_timestamp and kin: the values of a temporal filter (issue 16)
+                throw UnsupportedInViews.error(
+                        "temporal filters (" + op.getName().toLowerCase(Locale.ROOT)
+                                + " and the other current-time functions in a view) are");
+            }
             if (!deterministic(op)) {
                 // a view must equal its query at every epoch; a value that changes by itself cannot
                 throw UnsupportedInViews.error(
@@ -160,6 +166,9 @@ final class ExpressionCompiler {
             }
             return super.visitCall(call);
         }
+
+        private static final java.util.Set<String> CURRENT_TIME = java.util.Set.of(
+                "NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME", "CURRENT_DATE");
 
         /** Calcite marks its own functions; ours ({@link PgFunctions}) carry {@code @NonDeterministic}. */
         private static boolean deterministic(SqlOperator op) {

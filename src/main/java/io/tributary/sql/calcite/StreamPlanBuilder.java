@@ -72,6 +72,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 final class StreamPlanBuilder {
     private final RexBuilder rexBuilder;
     private final ExpressionCompiler expressions;
+    private final WindowPlans windows;
     private final SortedSet<Integer> relations = new TreeSet<>();
 
     /** A scan of the query as written, standing in for branches Calcite proved empty; may be null. */
@@ -85,6 +86,7 @@ final class StreamPlanBuilder {
     StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn) {
         this.rexBuilder = rexBuilder;
         this.expressions = new ExpressionCompiler(rexBuilder);
+        this.windows = new WindowPlans(rexBuilder, expressions);
         this.emptyStandIn = emptyStandIn;
     }
 
@@ -154,6 +156,9 @@ final class StreamPlanBuilder {
         if (rel instanceof Sort sort) {
             return sort(sort);
         }
+        if (rel instanceof Window window) {
+            return windows.translate(window, translate(window.getInput()), null);
+        }
         if (rel instanceof TableFunctionScan scan && TimeWindows.isWindow(scan)) {
             return translate(TimeWindows.expand(scan, rexBuilder));
         }
@@ -173,9 +178,6 @@ final class StreamPlanBuilder {
         }
         if (rel instanceof Correlate) {
             return "correlated subqueries are";
-        }
-        if (rel instanceof Window) {
-            return "window functions are";
         }
         if (rel instanceof TableFunctionScan) {
             return "table functions are";
@@ -254,9 +256,18 @@ final class StreamPlanBuilder {
     }
 
     private Translated filter(Filter filter) {
-        Translated in = translate(filter.getInput());
-        ScalarExpr condition =
-                expressions.compile(filter.getCondition(), in.node().fields(), in.columns());
+        if (filter.getInput() instanceof Window window) {
+            WindowPlans.TopN topN = WindowPlans.topN(filter, window);
+            if (topN != null) {
+                Translated ranked = windows.translate(window, translate(window.getInput()), topN);
+                return topN.rest() == null ? ranked : filter(ranked, topN.rest());
+            }
+        }
+        return filter(translate(filter.getInput()), filter.getCondition());
+    }
+
+    private Translated filter(Translated in, RexNode rex) {
+        ScalarExpr condition = expressions.compile(rex, in.node().fields(), in.columns());
         if (condition instanceof Literal l && Boolean.TRUE.equals(l.value())) {
             return in;
         }
@@ -532,7 +543,7 @@ final class StreamPlanBuilder {
     }
 
     /** {@code node} distributed as {@code required}: itself when it already is, else behind an exchange. */
-    private static StreamNode exchange(StreamNode node, Distribution required) {
+    static StreamNode exchange(StreamNode node, Distribution required) {
         return node.distribution().satisfies(required) ? node : new ExchangeNode(node, required);
     }
 

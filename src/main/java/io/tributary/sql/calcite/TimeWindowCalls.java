@@ -15,6 +15,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.util.Util;
 
 /**
  * Gives RisingWave's time-window syntax in FROM, {@code TUMBLE(relation, time_col, size [, offset])}
@@ -35,26 +36,43 @@ final class TimeWindowCalls extends StatementRewrite {
 
     /** A FROM item with a RisingWave window call in it (alone, aliased or in a join) rewritten. */
     private SqlNode from(SqlNode item) {
+        return from(item, false);
+    }
+
+    /**
+     * @param aliased whether {@code item} is the operand of an AS: an unaliased window call is named
+     *     after its relation, as RisingWave names it ({@code HOP(bid, ...)} is read as {@code bid.price})
+     */
+    private SqlNode from(SqlNode item, boolean aliased) {
         if (item instanceof SqlJoin join) {
             join.setLeft(from(join.getLeft()));
             join.setRight(from(join.getRight()));
             return join;
         }
         if (item instanceof SqlCall call && call.getKind() == SqlKind.AS) {
-            call.setOperand(0, from(call.operand(0)));
+            call.setOperand(0, from(call.operand(0), true));
             return call;
         }
+        SqlCall window = null;
         if (item instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
                 && table.operand(0) instanceof SqlCall call
                 && isRisingWaveWindow(call)) {
             // the parser reads a function call in FROM as TABLE(call)
-            return rewritten(calciteForm(call));
+            window = call;
+        } else if (item instanceof SqlCall call && isRisingWaveWindow(call)) {
+            window = call;
         }
-        if (item instanceof SqlCall call && isRisingWaveWindow(call)) {
-            return rewritten(calciteForm(call));
+        if (window == null) {
+            return item;
         }
-        return item;
+        SqlNode rewritten = rewritten(calciteForm(window));
+        if (aliased) {
+            return rewritten;
+        }
+        SqlIdentifier relation = window.operand(0);
+        SqlParserPos pos = window.getParserPosition();
+        return SqlStdOperatorTable.AS.createCall(pos, rewritten, new SqlIdentifier(Util.last(relation.names), pos));
     }
 
     /** {@code TUMBLE(ident, ...)} or {@code HOP(ident, ...)}: Calcite's own form has TABLE there. */

@@ -12,6 +12,17 @@ final class UnsupportedInViews {
      * @return {@code "<subject> not supported in materialized views"}
      */
     static TributaryException error(String subject) {
-        return new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, subject + " not supported in materialized views");
+        return error(subject, 0);
+    }
+
+    /** As {@link #error(String)}, pointing at {@code position} (1-based character offset, 0 if unknown). */
+    static TributaryException error(String subject, int position) {
+        return new TributaryException(
+                SqlState.FEATURE_NOT_SUPPORTED,
+                subject + " not supported in materialized views",
+                position,
+                null,
+                null,
+                null);
     }
 }

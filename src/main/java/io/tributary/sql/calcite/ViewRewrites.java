@@ -70,6 +70,8 @@ final class ViewRewrites {
                         CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
                         CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
                         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+                // window functions leave projections for Window nodes the stream planner translates
+                .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
                 .addRuleInstance(avgOnly)
                 .addRuleCollection(List.of(CoreRules.UNION_TO_DISTINCT, CoreRules.UNION_MERGE))
                 .addRuleCollection(List.of(

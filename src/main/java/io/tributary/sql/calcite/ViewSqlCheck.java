@@ -5,7 +5,10 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlWindow;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
@@ -19,16 +22,75 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
     private static final Set<SqlKind> AGGREGATES =
             EnumSet.of(SqlKind.COUNT, SqlKind.SUM, SqlKind.SUM0, SqlKind.MIN, SqlKind.MAX, SqlKind.AVG);
 
+    /** What {@link WindowPlans} computes, besides the aggregates above. */
+    private static final Set<SqlKind> WINDOW_FUNCTIONS = EnumSet.of(
+            SqlKind.ROW_NUMBER,
+            SqlKind.RANK,
+            SqlKind.DENSE_RANK,
+            SqlKind.LAG,
+            SqlKind.LEAD,
+            SqlKind.FIRST_VALUE,
+            SqlKind.LAST_VALUE,
+            SqlKind.COUNT,
+            SqlKind.SUM,
+            SqlKind.SUM0,
+            SqlKind.MIN,
+            SqlKind.MAX,
+            SqlKind.AVG);
+
+    private final String query;
+
+    /** @param query the statement's text, for the position of an error */
+    ViewSqlCheck(String query) {
+        this.query = query;
+    }
+
     @Override
     public Void visit(SqlCall call) {
         SqlOperator op = call.getOperator();
         if (call.getKind() == SqlKind.OVER) {
-            throw UnsupportedInViews.error("window functions are");
+            SqlCall functionCall = call.operand(0);
+            SqlOperator function = functionCall.getOperator();
+            if (!WINDOW_FUNCTIONS.contains(function.getKind())) {
+                throw UnsupportedInViews.error(
+                        "the window function " + function.getName().toLowerCase(Locale.ROOT) + " is",
+                        position(functionCall.getParserPosition()));
+            }
+            if (call.operand(1) instanceof SqlWindow window) {
+                checkFrame(window);
+            }
+            // the function itself is checked above, not as an aggregate: visit what it reads
+            for (SqlNode operand : ((SqlCall) call.operand(0)).getOperandList()) {
+                if (operand != null) {
+                    operand.accept(this);
+                }
+            }
+            return call.operand(1).accept(this);
         }
         if (op.isAggregator() && !AGGREGATES.contains(op.getKind())) {
             throw UnsupportedInViews.error(
-                    "the aggregate function " + op.getName().toLowerCase(Locale.ROOT) + " is");
+                    "the aggregate function " + op.getName().toLowerCase(Locale.ROOT) + " is",
+                    position(call.getParserPosition()));
         }
         return super.visit(call);
+    }
+
+    /** A RANGE frame may only be bounded by UNBOUNDED and CURRENT ROW: offsets need ORDER BY arithmetic. */
+    private void checkFrame(SqlWindow window) {
+        if (window.isRows()) {
+            return;
+        }
+        for (SqlNode bound : new SqlNode[] {window.getLowerBound(), window.getUpperBound()}) {
+            if (bound != null
+                    && !SqlWindow.isUnboundedPreceding(bound)
+                    && !SqlWindow.isUnboundedFollowing(bound)
+                    && !SqlWindow.isCurrentRow(bound)) {
+                throw UnsupportedInViews.error("RANGE frames with an offset are", position(bound.getParserPosition()));
+            }
+        }
+    }
+
+    private int position(SqlParserPos pos) {
+        return SqlErrors.offset(query, pos.getLineNum(), pos.getColumnNum());
     }
 }

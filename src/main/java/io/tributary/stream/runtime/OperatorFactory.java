@@ -4,6 +4,7 @@ import io.tributary.plan.FilterNode;
 import io.tributary.plan.HashAggNode;
 import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.MaterializeNode;
+import io.tributary.plan.OverWindowNode;
 import io.tributary.plan.ProjectNode;
 import io.tributary.plan.StreamNode;
 import io.tributary.plan.TopNNode;
@@ -14,6 +15,7 @@ import io.tributary.stream.operators.FilterOperator;
 import io.tributary.stream.operators.HashAggOperator;
 import io.tributary.stream.operators.HashJoinOperator;
 import io.tributary.stream.operators.MaterializeOperator;
+import io.tributary.stream.operators.OverWindowOperator;
 import io.tributary.stream.operators.ProjectOperator;
 import io.tributary.stream.operators.TopNOperator;
 import io.tributary.stream.operators.UnionOperator;
@@ -44,6 +46,9 @@ final class OperatorFactory {
         }
         if (node instanceof TopNNode t) {
             return new TopNOperator(t, stateTableIds, stateView);
+        }
+        if (node instanceof OverWindowNode w) {
+            return new OverWindowOperator(w, stateTableIds, stateView);
         }
         if (node instanceof MaterializeNode m) {
             return new MaterializeOperator(m, stateView);

@@ -377,11 +377,11 @@ class CalciteViewPlannerTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "SELECT v, row_number() OVER (ORDER BY v) FROM t | window functions are not supported",
-                "SELECT v, sum(v) OVER (PARTITION BY s) FROM t | window functions are not supported",
-                "SELECT v, now() FROM t | non-deterministic function now is not supported",
+                "SELECT v, ntile(3) OVER (ORDER BY v) FROM t | the window function ntile is not supported",
+                "SELECT v, sum(v) OVER (ORDER BY v RANGE 3 PRECEDING) FROM t | RANGE frames with an offset are not supported",
+                "SELECT v, now() FROM t | temporal filters (now and the other current-time",
                 "SELECT random() FROM t | non-deterministic function random is not supported",
-                "SELECT current_timestamp AS c, v FROM t | non-deterministic function current_timestamp is not supported",
+                "SELECT current_timestamp AS c, v FROM t | temporal filters (current_timestamp and the other current-time",
                 "SELECT v FROM t INTERSECT SELECT w FROM u | INTERSECT is not supported",
                 "SELECT v FROM t EXCEPT SELECT w FROM u | EXCEPT is not supported",
                 "VALUES (1) | VALUES, SELECT without FROM",

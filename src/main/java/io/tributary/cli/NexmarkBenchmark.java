@@ -1,0 +1,135 @@
+package io.tributary.cli;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tributary bench nexmark}: events per second and per CPU-second of Tributary running each Nexmark
+ * query as a materialized view over the {@code nexmark} connector's three tables, with the source alone (the
+ * tables, no view) as the ceiling, next to RisingWave's and Flink 1.13's published per-core figures. Each run
+ * starts a fresh in-process server, creates the tables (generating {@code --events} events over them) and the
+ * view right after them, and ends when every event is committed (a live view commits in the same epochs). The
+ * per-core figure divides the events by the CPU time this JVM used meanwhile, so it holds on a busy machine.
+ */
+@Command(
+        name = "nexmark",
+        mixinStandardHelpOptions = true,
+        description = "Nexmark queries as views: events/s per core, beside RisingWave's and Flink's published figures.")
+final class NexmarkBenchmark implements Callable<Integer> {
+    /** RisingWave's published events/s per core. */
+    private static final Map<String, Double> RISINGWAVE =
+            Map.of("q0", 118_000.0, "q4", 13_900.0, "q5", 5_200.0, "q7", 20_300.0, "q8", 60_700.0);
+    /** Flink 1.13's published events/s per core. */
+    private static final Map<String, Double> FLINK =
+            Map.of("q0", 155_000.0, "q4", 34_000.0, "q5", 22_000.0, "q7", 12_000.0, "q8", 146_000.0);
+
+    @Option(names = "--events", defaultValue = "1000000", description = "Events per run (default: ${DEFAULT-VALUE}).")
+    long events;
+
+    @Option(
+            names = "--query",
+            split = ",",
+            description = "Queries to run, comma-separated, e.g. q0,q5 (default: those with published figures).")
+    List<String> queries;
+
+    @Option(names = "--splits", defaultValue = "1", description = "Splits per table (default: ${DEFAULT-VALUE}).")
+    int splits;
+
+    @Option(
+            names = "--data-dir",
+            description = "New directory for the runs' state, kept after the run (default: a temporary one).")
+    Path dataDir;
+
+    private record Figure(String name, double perSecond, double perCpuSecond) {}
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> selected = queries != null ? queries : List.of("q0", "q4", "q5", "q7", "q8");
+        for (String q : selected) {
+            if (!NexmarkQueries.QUERIES.containsKey(q)) {
+                System.err.println("unknown --query " + q + "; the queries are: " + NexmarkQueries.QUERIES.keySet());
+                return 2;
+            }
+        }
+        if (events < 50 || splits < 1) {
+            System.err.println("--events must be at least 50 and --splits positive");
+            return 2;
+        }
+        List<Figure> figures = new ArrayList<>();
+        try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
+            figures.add(run(dir.resolve("source"), "source alone", null));
+            for (String q : selected) {
+                figures.add(run(dir.resolve(q), q, NexmarkQueries.QUERIES.get(q)));
+            }
+        }
+        print(figures);
+        return 0;
+    }
+
+    /** One run on a fresh server: the tables, the view (when {@code query} is not null), every event committed. */
+    private Figure run(Path dir, String name, String query) throws Exception {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        try (BenchTarget target = BenchTarget.tributary(dir);
+                Connection c = target.connect();
+                Statement st = c.createStatement()) {
+            long cpu0 = os.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            for (String table : NexmarkQueries.TABLES.keySet()) {
+                st.execute(NexmarkQueries.createTable(table, events, splits));
+            }
+            if (query != null) {
+                st.execute("CREATE MATERIALIZED VIEW " + name + " AS " + query);
+            }
+            while (committed(st) < events) {
+                Thread.sleep(10);
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
+            Figure f = new Figure(name, events / seconds, events / cpuSeconds);
+            System.err.printf(
+                    "tributary: %s, %,d events in %.2f s (%.2f CPU-s): %,.0f events/s, %,.0f per core%n",
+                    name, events, seconds, cpuSeconds, f.perSecond(), f.perCpuSecond());
+            return f;
+        }
+    }
+
+    private static long committed(Statement st) throws SQLException {
+        try (ResultSet rs =
+                st.executeQuery("SELECT coalesce(sum(rows_ingested), 0) FROM tributary_catalog.source_progress")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void print(List<Figure> figures) {
+        System.out.printf(
+                "Nexmark, %,d events, %d split(s) per table, %d cores; per core = events per CPU-second of the server%n",
+                events, splits, Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+                "%-14s %14s %16s %16s %10s %16s%n",
+                "query", "events/s", "events/s/core", "RisingWave/core", "ratio", "Flink 1.13/core");
+        for (Figure f : figures) {
+            Double rw = RISINGWAVE.get(f.name());
+            Double flink = FLINK.get(f.name());
+            System.out.printf(
+                    "%-14s %,14.0f %,16.0f %16s %10s %16s%n",
+                    f.name(),
+                    f.perSecond(),
+                    f.perCpuSecond(),
+                    rw == null ? "-" : String.format("%,.0f", rw),
+                    rw == null ? "-" : String.format("%.2fx", f.perCpuSecond() / rw),
+                    flink == null ? "-" : String.format("%,.0f", flink));
+        }
+    }
+}
