@@ -233,6 +233,11 @@ final class ExpressionCorpus {
         out.add("SELECT string_to_array('a,b,c', ','), array_to_string(ARRAY['a', 'b'], '|')");
         out.add("SELECT split_part('a,b,c', ',', -1)");
         out.add("SELECT 'a' = 'a ', 'a'::char(3) = 'a', length('a  '::char(3))");
+        // escape strings, and text outside Latin-1, compare and combine with plain strings and columns
+        out.add("SELECT E'a\\tb' = 'a' || E'\\t' || 'b', '日本' || E'x', E'\\u00e9' = 'é', '日本' < 'z'");
+        out.add("SELECT octet_length('日本'), octet_length(E'é'), length('日本'), upper('日本ä')");
+        out.add("SELECT id, octet_length(tx) FROM ev ORDER BY id");
+        out.add("SELECT id FROM ev WHERE tx = E'alpha' OR tx = '日本' OR tx IN (E'Beta', 'x') ORDER BY id");
     }
 
     private static void dateTime(LinkedHashSet<String> out) {
