@@ -218,6 +218,19 @@ class CatalogDifferentialTest {
         }
     }
 
+    /**
+     * getIndexInfo's query correlates a select-list sub-query with a derived table, which Calcite
+     * answers wrongly: it is refused with 0A000, never an internal error or a wrong answer.
+     */
+    @Test
+    void jdbcIndexInfoIsRefused() throws SQLException {
+        try (Connection trib = tributaryConnection()) {
+            SQLException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    SQLException.class, () -> trib.getMetaData().getIndexInfo(null, "public", "t", false, false));
+            assertEquals("0A000", e.getSQLState(), e.getMessage());
+        }
+    }
+
     private static List<String> rows(ResultSet rs) throws SQLException {
         try (rs) {
             List<String> out = new ArrayList<>();
