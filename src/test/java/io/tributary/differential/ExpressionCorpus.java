@@ -233,6 +233,16 @@ final class ExpressionCorpus {
         out.add("SELECT string_to_array('a,b,c', ','), array_to_string(ARRAY['a', 'b'], '|')");
         out.add("SELECT split_part('a,b,c', ',', -1)");
         out.add("SELECT 'a' = 'a ', 'a'::char(3) = 'a', length('a  '::char(3))");
+        // escape strings, and text outside Latin-1, compare and combine with plain strings and columns
+        out.add("SELECT E'a\\tb' = 'a' || E'\\t' || 'b', '日本' || E'x', E'\\u00e9' = 'é', '日本' < 'z'");
+        out.add("SELECT octet_length('日本'), octet_length(E'é'), length('日本')");
+        out.add("SELECT id, octet_length(tx) FROM ev ORDER BY id");
+        out.add("SELECT id FROM ev WHERE tx = E'alpha' OR tx = '日本' OR tx IN (E'Beta', 'x') ORDER BY id");
+        // a sub-query correlated with a derived table: in WHERE it is answered, in the select list refused (0A000)
+        out.add(
+                "SELECT x.k FROM (SELECT 6 - id AS k, id FROM ev) x WHERE (SELECT tx FROM ev e WHERE e.id = x.k) = 'alpha'");
+        out.add(
+                "SELECT x.k, (SELECT tx FROM ev e WHERE e.id = x.k) AS t FROM (SELECT 6 - id AS k, id FROM ev) x ORDER BY x.k");
     }
 
     private static void dateTime(LinkedHashSet<String> out) {

@@ -124,8 +124,17 @@ public final class PgCatalog {
                 continue;
             }
             DataType type = c.type();
+            String identity = c.identity() == ColumnDef.Identity.ALWAYS
+                    ? "a"
+                    : c.identity() == ColumnDef.Identity.BY_DEFAULT ? "d" : "";
             attrs.add(new PgRelation.Attribute(
-                    c.name(), type.kind().oid(), type.typmod(), type.kind().wireLength(), c.notNull()));
+                    c.name(),
+                    type.kind().oid(),
+                    type.typmod(),
+                    type.kind().wireLength(),
+                    c.notNull(),
+                    PgDefaults.text(t.name(), c),
+                    identity));
             attnum[i] = attrs.size();
         }
         short[] key = new short[0];
@@ -195,7 +204,7 @@ public final class PgCatalog {
                         + "confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], "
                         + "confkey int2[], conbin pg_node_tree",
                 this::constraints);
-        table("pg_attrdef", 2604, "r", "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", List::of);
+        table("pg_attrdef", 2604, "r", "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", this::attributeDefaults);
         table("pg_description", 2609, "r", "objoid oid, classoid oid, objsubid int4, description text", List::of);
         table(
                 "pg_database",
@@ -421,9 +430,9 @@ public final class PgCatalog {
             storage,
             "",
             a.notNull(),
+            a.defaultText() != null,
             false,
-            false,
-            "",
+            a.identity(),
             "",
             false,
             true,
@@ -433,6 +442,28 @@ public final class PgCatalog {
             null,
             null
         };
+    }
+
+    /**
+     * One row per column default of a user relation; {@code adbin} holds the deparsed text, which
+     * {@code pg_get_expr} returns as it is. The OID is {@link PgOids#attributeDefault}.
+     */
+    private List<Object[]> attributeDefaults() {
+        List<Object[]> rows = new ArrayList<>();
+        for (PgRelation r : relations()) {
+            List<PgRelation.Attribute> attrs = r.attributes();
+            for (int i = 0; i < attrs.size(); i++) {
+                if (attrs.get(i).defaultText() != null) {
+                    rows.add(new Object[] {
+                        PgOids.attributeDefault(r.oid(), i + 1),
+                        r.oid(),
+                        (short) (i + 1),
+                        attrs.get(i).defaultText()
+                    });
+                }
+            }
+        }
+        return rows;
     }
 
     private List<Object[]> indexes() {

@@ -48,4 +48,13 @@ public final class PgOids {
     public static long relation(int id) {
         return FIRST_USER_OID + 4L * id;
     }
+
+    /**
+     * The OID of the {@code pg_attrdef} row of column {@code attnum} of user relation {@code
+     * relation}: in a range of its own between the storage-derived OIDs and the plain views'
+     * (1600 is PostgreSQL's column limit).
+     */
+    public static long attributeDefault(long relation, int attnum) {
+        return 0x4000_0000L + (relation - FIRST_USER_OID) / 4 * 1600 + attnum;
+    }
 }

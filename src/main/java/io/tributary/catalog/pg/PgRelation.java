@@ -21,8 +21,26 @@ public record PgRelation(
         short[] primaryKey,
         String definition) {
 
-    /** A column as {@code pg_attribute} shows it. */
-    public record Attribute(String name, long typeOid, int typmod, int typeLength, boolean notNull) {}
+    /**
+     * A column as {@code pg_attribute} shows it.
+     *
+     * @param defaultText its default as {@code pg_get_expr} deparses it ({@code pg_attrdef}), null
+     *     without one
+     * @param identity {@code attidentity}: {@code a} (ALWAYS), {@code d} (BY DEFAULT) or empty
+     */
+    public record Attribute(
+            String name,
+            long typeOid,
+            int typmod,
+            int typeLength,
+            boolean notNull,
+            String defaultText,
+            String identity) {
+        /** A column without default or identity. */
+        public Attribute(String name, long typeOid, int typmod, int typeLength, boolean notNull) {
+            this(name, typeOid, typmod, typeLength, notNull, null, "");
+        }
+    }
 
     public boolean hasPrimaryKey() {
         return primaryKey.length > 0;

@@ -550,13 +550,18 @@ public final class PgTextFormat {
             } else if (i + 1 < raw.length && raw[i + 1] == '\\') {
                 out.write('\\');
                 i++;
-            } else if (i + 3 < raw.length) {
-                out.write(Integer.parseInt(new String(raw, i + 1, 3, StandardCharsets.US_ASCII), 8));
+            } else if (i + 3 < raw.length && isOctalByte(raw[i + 1], raw[i + 2], raw[i + 3])) {
+                out.write((raw[i + 1] - '0') << 6 | (raw[i + 2] - '0') << 3 | (raw[i + 3] - '0'));
                 i += 3;
             } else {
                 throw invalid("bytea", s);
             }
         }
         return out.toByteArray();
+    }
+
+    /** Whether three characters are an escape-format byte: {@code [0-3][0-7][0-7]}, as PostgreSQL accepts. */
+    private static boolean isOctalByte(byte a, byte b, byte c) {
+        return a >= '0' && a <= '3' && b >= '0' && b <= '7' && c >= '0' && c <= '7';
     }
 }

@@ -214,6 +214,8 @@ public final class CalciteFrontend implements AutoCloseable {
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
                 node, new PgCatalogCalls(session.user(), pgCatalog::relationOid, this::isSetting));
         node = postgres.statement();
+        // after the rewrites: views are derived tables by now, and catalog functions sub-queries
+        DerivedTableCorrelation.check(node);
         // the client's text unless a rewrite changed the statement (keeps error positions exact)
         boolean changed = postgres.changed() || precedence.changed() || expandArray.changed() || views.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;

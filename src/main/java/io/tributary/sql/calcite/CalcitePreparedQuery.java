@@ -102,11 +102,12 @@ final class CalcitePreparedQuery implements PreparedQuery {
             v = Values.assign(v, null, type);
         }
         switch (type.kind()) {
-            case DATE -> statement.setDate(index, new java.sql.Date((Integer) v * 86_400_000L), utc);
+            case DATE ->
+                statement.setDate(index, new java.sql.Date(JulianDates.hybridMillis((Integer) v * 86_400_000L)), utc);
             case TIME -> statement.setTime(index, new java.sql.Time((Long) v / 1000), utc);
             case TIMESTAMP, TIMESTAMPTZ -> {
                 long micros = (Long) v;
-                java.sql.Timestamp ts = new java.sql.Timestamp(Math.floorDiv(micros, 1000L));
+                java.sql.Timestamp ts = new java.sql.Timestamp(JulianDates.hybridMillis(Math.floorDiv(micros, 1000L)));
                 ts.setNanos((int) Math.floorMod(micros, 1_000_000L) * 1000);
                 statement.setTimestamp(index, ts, utc);
             }

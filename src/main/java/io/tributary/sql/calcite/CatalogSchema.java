@@ -47,6 +47,9 @@ final class CatalogSchema extends AbstractSchema {
                 b.put("generate_series", TableFunctionImpl.create(m));
             }
         }
+        // generate_series over timestamps, under the names PgValueSemantics gives such calls
+        b.put("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
+        b.put("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
         for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

@@ -13,6 +13,39 @@ import org.apache.calcite.linq4j.function.NonDeterministic;
 public final class PgFunctions {
     private PgFunctions() {}
 
+    /**
+     * {@code octet_length(text)}: the length of the UTF-8 encoding, PostgreSQL's server encoding
+     * (Calcite counts the bytes of its own charset, UTF-16LE). {@link PgValueSemantics} turns
+     * {@code octet_length} into this call.
+     */
+    public static Integer pg_octet_length(String s) {
+        if (s == null) {
+            return null;
+        }
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /** {@code octet_length(bytea)}: the number of bytes. */
+    public static Integer pg_octet_length(org.apache.calcite.avatica.util.ByteString b) {
+        return b == null ? null : b.length();
+    }
+
     /** {@code version()}: what PostgreSQL clients parse, then what this server is. */
     public static String version() {
         return "PostgreSQL 15.0 (Tributary 0.1.0)";

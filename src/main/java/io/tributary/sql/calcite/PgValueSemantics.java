@@ -7,12 +7,16 @@ import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -23,7 +27,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * arguments (Calcite: NULL if any is); {@code extract(dow ...)} and {@code date_part('dow', ...)}
  * count Sunday as 0 (Calcite: 1); {@code date_trunc('month', ts)} is {@code FLOOR(ts TO MONTH)}
  * (Calcite's DATE_TRUNC takes BigQuery's arguments); a text literal cast to a float type beyond its range is 22003
- * (Calcite: Infinity).
+ * (Calcite: Infinity); a text literal cast to bytea is read as PostgreSQL's bytea input ({@code '\xdead'},
+ * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset).
  */
 final class PgValueSemantics extends StatementRewrite {
     /**
@@ -53,6 +58,28 @@ final class PgValueSemantics extends StatementRewrite {
             return rewritten(SqlStdOperatorTable.POWER.createCall(
                     pos, call.operand(0).accept(this), call.operand(1).accept(this)));
         }
+        if (call.getOperator().getName().equalsIgnoreCase("generate_series")
+                && call.operandCount() == 3
+                && call.operand(2) instanceof SqlIntervalLiteral step
+                && dateTime(call.operand(0)) != null
+                && dateTime(call.operand(1)) != null) {
+            return rewritten(timestampSeries(call, step));
+        }
+        if (call.getOperator().getName().equalsIgnoreCase("octet_length")
+                && call.operandCount() == 1
+                && !SqlUtil.isNullLiteral(call.operand(0), true)) {
+            // a bare NULL has no type to choose pg_octet_length's overload by; Calcite's answers NULL
+            return rewritten(new org.apache.calcite.sql.SqlBasicCall(
+                    new org.apache.calcite.sql.SqlUnresolvedFunction(
+                            new org.apache.calcite.sql.SqlIdentifier("pg_octet_length", pos),
+                            null,
+                            null,
+                            null,
+                            null,
+                            org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
+                    java.util.List.of(call.operand(0).accept(this)),
+                    pos));
+        }
         if (call.getKind() == SqlKind.OTHER_FUNCTION
                 && call.getOperator().getName().equalsIgnoreCase("concat")
                 && call.operandCount() > 0) {
@@ -80,6 +107,12 @@ final class PgValueSemantics extends StatementRewrite {
                 && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
             checkFloatRange(lit, spec);
+            if (spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("bytea")) {
+                // PostgreSQL reads the text as bytea input (hex or escape format); Calcite would take its characters'
+                // bytes
+                byte[] bytes = io.tributary.common.types.PgTextFormat.parseBytea(lit.getValueAs(String.class));
+                return rewritten(SqlLiteral.createBinaryString(bytes, pos));
+            }
         }
         return super.visit(call);
     }
@@ -106,6 +139,60 @@ final class PgValueSemantics extends StatementRewrite {
             out = out == null ? text : SqlStdOperatorTable.CONCAT.createCall(pos, out, text);
         }
         return out;
+    }
+
+    /**
+     * {@code node} as a DATE or TIMESTAMP literal, resolved (the parser leaves {@code TIMESTAMP
+     * '...'} unresolved until validation); null when it is none.
+     */
+    private static SqlLiteral dateTime(SqlNode node) {
+        if (node instanceof SqlUnknownLiteral unknown) {
+            String tag = unknown.tag.toUpperCase(Locale.ROOT);
+            return tag.equals("DATE") || tag.equals("TIMESTAMP")
+                    ? dateTime(unknown.resolve(SqlTypeName.valueOf(tag)))
+                    : null;
+        }
+        return node instanceof SqlLiteral lit
+                        && (lit.getTypeName() == SqlTypeName.DATE || lit.getTypeName() == SqlTypeName.TIMESTAMP)
+                ? lit
+                : null;
+    }
+
+    /**
+     * {@code generate_series(a, b, step)} over date or timestamp literals as a call of {@link
+     * TimestampSeries}: timestamptz rows when both bounds are dates (PostgreSQL's choice), else
+     * timestamp rows.
+     */
+    private static SqlNode timestampSeries(SqlCall call, SqlIntervalLiteral step) {
+        SqlParserPos pos = call.getParserPosition();
+        SqlLiteral start = dateTime(call.operand(0));
+        SqlLiteral stop = dateTime(call.operand(1));
+        boolean zoned = start.getTypeName() == SqlTypeName.DATE && stop.getTypeName() == SqlTypeName.DATE;
+        SqlIntervalLiteral.IntervalValue value = step.getValueAs(SqlIntervalLiteral.IntervalValue.class);
+        boolean yearMonth = value.getIntervalQualifier().isYearMonth();
+        long months = yearMonth ? SqlParserUtil.intervalToMonths(value) : 0;
+        long millis = yearMonth ? 0 : SqlParserUtil.intervalToMillis(value);
+        return new org.apache.calcite.sql.SqlBasicCall(
+                new org.apache.calcite.sql.SqlUnresolvedFunction(
+                        new org.apache.calcite.sql.SqlIdentifier(
+                                zoned ? "pg_timestamptz_series" : "pg_timestamp_series", pos),
+                        null,
+                        null,
+                        null,
+                        null,
+                        org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_TABLE_FUNCTION),
+                java.util.List.of(
+                        SqlLiteral.createExactNumeric(Long.toString(epochMillis(start)), pos),
+                        SqlLiteral.createExactNumeric(Long.toString(epochMillis(stop)), pos),
+                        SqlLiteral.createExactNumeric(Long.toString(months), pos),
+                        SqlLiteral.createExactNumeric(Long.toString(millis), pos)),
+                pos);
+    }
+
+    private static long epochMillis(SqlLiteral lit) {
+        return lit.getTypeName() == SqlTypeName.DATE
+                ? lit.getValueAs(org.apache.calcite.util.DateString.class).getMillisSinceEpoch()
+                : lit.getValueAs(org.apache.calcite.util.TimestampString.class).getMillisSinceEpoch();
     }
 
     private static boolean isDayOfWeek(SqlNode unit) {

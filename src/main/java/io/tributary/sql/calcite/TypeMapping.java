@@ -188,7 +188,7 @@ final class TypeMapping {
             case NUMERIC -> rs.getBigDecimal(i);
             case DATE -> {
                 java.sql.Date d = rs.getDate(i, UTC.get());
-                yield d == null ? null : (int) Math.floorDiv(d.getTime(), MILLIS_PER_DAY);
+                yield d == null ? null : JulianDates.epochDay(d.getTime());
             }
             case TIME -> {
                 java.sql.Time tm = rs.getTime(i, UTC.get());
@@ -196,7 +196,10 @@ final class TypeMapping {
             }
             case TIMESTAMP, TIMESTAMPTZ -> {
                 java.sql.Timestamp ts = rs.getTimestamp(i, UTC.get());
-                yield ts == null ? null : Math.floorDiv(ts.getTime(), 1000L) * 1_000_000L + ts.getNanos() / 1000;
+                yield ts == null
+                        ? null
+                        : Math.floorDiv(JulianDates.epochMillis(ts.getTime()), 1000L) * 1_000_000L
+                                + ts.getNanos() / 1000;
             }
             case INTERVAL -> {
                 Object o = rs.getObject(i);
