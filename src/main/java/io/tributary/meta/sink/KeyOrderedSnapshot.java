@@ -24,6 +24,8 @@ final class KeyOrderedSnapshot implements AutoCloseable {
     static final int MERGED = -1;
 
     private final RowStream[] streams = new RowStream[VirtualNodes.COUNT];
+    /** Each open stream's current key, by vnode. */
+    private final byte[][] keys = new byte[VirtualNodes.COUNT][];
     /** Vnode numbers of the streams with a current row, as a min-heap by that row's key. */
     private final int[] heap = new int[VirtualNodes.COUNT];
 
@@ -49,6 +51,7 @@ final class KeyOrderedSnapshot implements AutoCloseable {
                 RowStream rows = upstream.snapshot(v, epoch, after);
                 if (rows.next()) {
                     streams[v] = rows;
+                    keys[v] = rows.pk();
                     heap[size] = v;
                     siftUp(size++);
                 } else {
@@ -67,12 +70,16 @@ final class KeyOrderedSnapshot implements AutoCloseable {
             returned = false;
             int top = heap[0];
             if (streams[top].next()) {
-                siftDown(0);
+                keys[top] = streams[top].pk();
+                replaceTop(top);
             } else {
                 streams[top].close();
                 streams[top] = null;
-                heap[0] = heap[--size];
-                siftDown(0);
+                keys[top] = null;
+                int last = heap[--size];
+                if (size > 0) {
+                    replaceTop(last);
+                }
             }
         }
         if (size == 0) {
@@ -80,9 +87,9 @@ final class KeyOrderedSnapshot implements AutoCloseable {
             row = null;
             return false;
         }
-        RowStream top = streams[heap[0]];
-        pk = top.pk();
-        row = top.row();
+        int top = heap[0];
+        pk = keys[top];
+        row = streams[top].row();
         returned = true;
         return true;
     }
@@ -113,42 +120,40 @@ final class KeyOrderedSnapshot implements AutoCloseable {
         size = 0;
     }
 
-    private boolean less(int a, int b) {
-        return Arrays.compareUnsigned(streams[heap[a]].pk(), streams[heap[b]].pk()) < 0;
+    /** Whether vnode {@code a}'s current key sorts before vnode {@code b}'s. */
+    private boolean before(int a, int b) {
+        return Arrays.compareUnsigned(keys[a], keys[b]) < 0;
     }
 
     private void siftUp(int i) {
+        int v = heap[i];
         while (i > 0) {
             int parent = (i - 1) >>> 1;
-            if (!less(i, parent)) {
-                return;
+            if (!before(v, heap[parent])) {
+                break;
             }
-            swap(i, parent);
+            heap[i] = heap[parent];
             i = parent;
         }
+        heap[i] = v;
     }
 
-    private void siftDown(int i) {
-        while (true) {
-            int least = i;
-            int l = 2 * i + 1;
-            if (l < size && less(l, least)) {
-                least = l;
+    /**
+     * Puts vnode {@code v} at the top and restores the heap bottom up: the smaller child moves up
+     * to the leaves (one comparison a level), then {@code v} rises from there. The vnode just read
+     * usually moves past most keys (keys are spread over vnodes by hash), so this takes about half
+     * the comparisons of a top-down sift.
+     */
+    private void replaceTop(int v) {
+        int i = 0;
+        for (int child = 1; child < size; child = 2 * i + 1) {
+            if (child + 1 < size && before(heap[child + 1], heap[child])) {
+                child++;
             }
-            if (l + 1 < size && less(l + 1, least)) {
-                least = l + 1;
-            }
-            if (least == i) {
-                return;
-            }
-            swap(i, least);
-            i = least;
+            heap[i] = heap[child];
+            i = child;
         }
-    }
-
-    private void swap(int a, int b) {
-        int t = heap[a];
-        heap[a] = heap[b];
-        heap[b] = t;
+        heap[i] = v;
+        siftUp(i);
     }
 }
