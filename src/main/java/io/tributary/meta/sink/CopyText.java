@@ -2,6 +2,7 @@ package io.tributary.meta.sink;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.TypeKind;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,11 @@ final class CopyText {
     private final List<DataType> types;
     private final int[] columns;
     private final boolean withOp;
+    /** By relation column: whether it is SMALLINT, INTEGER or BIGINT. */
+    private final boolean[] integral;
+
+    private static final byte[] LONG_MIN = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+
     private byte[] buf = new byte[1 << 16];
     private int len;
     private int rows;
@@ -30,6 +36,11 @@ final class CopyText {
         this.types = types;
         this.columns = columns;
         this.withOp = withOp;
+        this.integral = new boolean[types.size()];
+        for (int i = 0; i < integral.length; i++) {
+            TypeKind kind = types.get(i).kind();
+            integral[i] = kind == TypeKind.SMALLINT || kind == TypeKind.INTEGER || kind == TypeKind.BIGINT;
+        }
     }
 
     void reset() {
@@ -52,6 +63,9 @@ final class CopyText {
             if (v == null) {
                 put((byte) '\\');
                 put((byte) 'N');
+            } else if (integral[c]) {
+                // PostgreSQL's text form of an integer is its decimal digits: no String per value
+                putDecimal(((Number) v).longValue());
             } else {
                 escape(PgTextFormat.format(types.get(c), v));
             }
@@ -99,6 +113,32 @@ final class CopyText {
             buf = Arrays.copyOf(buf, buf.length * 2);
         }
         buf[len++] = b;
+    }
+
+    /** Appends {@code n} in decimal, as {@link Long#toString(long)} writes it. */
+    private void putDecimal(long n) {
+        if (n == Long.MIN_VALUE) {
+            for (int i = 0; i < LONG_MIN.length; i++) {
+                put(LONG_MIN[i]);
+            }
+            return;
+        }
+        if (n < 0) {
+            put((byte) '-');
+            n = -n;
+        }
+        int digits = 1;
+        for (long rest = n / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        if (len + digits > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + digits));
+        }
+        for (int i = len + digits - 1; i >= len; i--) {
+            buf[i] = (byte) ('0' + n % 10);
+            n /= 10;
+        }
+        len += digits;
     }
 
     private void escape(String s) {

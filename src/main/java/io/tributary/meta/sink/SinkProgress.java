@@ -26,7 +26,7 @@ public final class SinkProgress {
         rows += more;
     }
 
-    /** A backfill's target holds every row of the first {@code done} vnodes of its snapshot. */
+    /** A backfill's target holds every row of {@code done} vnodes of its snapshot. */
     void vnodesDone(int done) {
         vnodesDone = done;
     }
@@ -56,7 +56,8 @@ public final class SinkProgress {
 
     /**
      * For a backfill: how many vnodes of its snapshot, of {@code VirtualNodes.COUNT}, the target
-     * holds whole, which is how far it has come (it copies vnode by vnode); -1 for a head.
+     * holds whole (it copies all vnodes merged in key order, so they finish together near the end);
+     * -1 for a head.
      */
     public int vnodesDone() {
         return vnodesDone;

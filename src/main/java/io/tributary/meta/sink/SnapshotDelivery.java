@@ -1,11 +1,11 @@
 package io.tributary.meta.sink;
 
 import io.tributary.catalog.SinkDef;
+import io.tributary.catalog.SourceDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.VirtualNodes;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.StateStore;
-import io.tributary.stream.RowStream;
 import io.tributary.stream.upstream.LocalUpstreamTable;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -16,10 +16,11 @@ import org.postgresql.copy.CopyIn;
 
 /**
  * A sink's backfill: copies the relation's snapshot at the sink's snapshot epoch S to the target
- * in key-ordered chunks (vnode by vnode, each in primary-key order), concurrently with the head.
+ * in chunks of one primary-key order across all vnodes ({@link KeyOrderedSnapshot}), concurrently
+ * with the head.
  *
  * <p>Exactly once: each chunk's rows, the {@code backfill_processor_status} row ({@code
- * in_progress}) and the resume position (vnode, last key) commit in one target transaction;
+ * in_progress}) and the resume position (the last key) commit in one target transaction;
  * (re)connecting resumes after the last committed chunk. The last transaction marks the alias
  * {@code complete} (and, for RESYNC, removes rows that vanished). Then the sink's catalog record
  * drops its pin.
@@ -39,7 +40,18 @@ import org.postgresql.copy.CopyIn;
  * snapshot row is its current value.
  */
 final class SnapshotDelivery extends DeliveryLoop {
-    private static final int CHUNK_ROWS = 20_000;
+    /**
+     * Most rows of a straight COPY's chunk: large, since each chunk costs a commit and a wait for
+     * the target to finish its COPY, with the reader idle; {@link #CHUNK_NANOS} bounds it in time.
+     */
+    private static final int CHUNK_ROWS = 100_000;
+    /**
+     * How long a straight COPY's chunk may stream without a rate limit: it holds the sink's lock,
+     * so the head waits for it.
+     */
+    private static final long CHUNK_NANOS = 500_000_000L;
+    /** Rows of a staged chunk, read before its transaction and merged by one statement. */
+    private static final int MERGE_CHUNK_ROWS = 20_000;
     /** Under a rate limit, a chunk is at most this fraction of a second of rows, so progress commits often. */
     private static final int CHUNKS_PER_SECOND = 5;
 
@@ -84,13 +96,16 @@ final class SnapshotDelivery extends DeliveryLoop {
             vnode = state.vnode();
             lastKey = state.lastKey();
         }
-        progress.vnodesDone(vnode);
         progress.delivered(snapshot, 0);
         copyStraight = sink.touchedKeys() != null && def.generation() == 0;
         PinnedSnapshot pin = new PinnedSnapshot(def.pin(), snapshot);
         try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
-                store, pin, def.relationId(), sink.relation().columnTypes())) {
-            while (vnode < VirtualNodes.COUNT) {
+                        store, pin, def.relationId(), sink.relation().columnTypes());
+                KeyOrderedSnapshot rows = new KeyOrderedSnapshot(upstream, snapshot, vnode, lastKey)) {
+            progress.vnodesDone(rows.vnodesDone());
+            reader = rows;
+            more = rows.next();
+            while (more) {
                 if (stopping()) {
                     return false;
                 }
@@ -98,39 +113,25 @@ final class SnapshotDelivery extends DeliveryLoop {
                 chunkRows.clear();
                 chunkKeys.clear();
                 long rate = sink.limiter().rate();
-                int chunk = rate > 0
-                        ? (int) Math.max(MIN_CHUNK_ROWS, Math.min(CHUNK_ROWS, rate / CHUNKS_PER_SECOND))
-                        : CHUNK_ROWS;
-                while (chunkRows.size() < chunk && vnode < VirtualNodes.COUNT) {
-                    boolean exhausted;
-                    try (RowStream rows = upstream.snapshot(vnode, snapshot, lastKey)) {
-                        while (chunkRows.size() < chunk) {
-                            if (!rows.next()) {
-                                break;
-                            }
-                            chunkRows.add(rows.row());
-                            lastKey = rows.pk();
-                            chunkKeys.add(ByteBuffer.wrap(lastKey));
-                        }
-                        exhausted = chunkRows.size() < chunk || !rows.next();
-                    }
-                    if (exhausted) {
-                        vnode++;
-                        lastKey = null;
-                    }
+                boolean limited = rate != SourceDef.UNLIMITED;
+                int chunk = copyStraight ? CHUNK_ROWS : MERGE_CHUNK_ROWS;
+                if (limited) {
+                    chunk = (int) Math.max(MIN_CHUNK_ROWS, Math.min(chunk, rate / CHUNKS_PER_SECOND));
+                    // only the snapshot's last chunk takes fewer rows than it acquired
+                    sink.limiter().acquire(chunk);
                 }
-                int n = chunkRows.size();
-                sink.limiter().acquire(n);
-                if (!writeChunk(c, snapshot, resync, vnode, lastKey)) {
+                if (!writeChunk(c, snapshot, resync, chunk, !limited)) {
                     // the target holds some of these keys already: merge from now on
                     c.rollback();
                     copyStraight = false;
-                    writeChunk(c, snapshot, resync, vnode, lastKey);
+                    writeChunk(c, snapshot, resync, chunk, false);
                 }
-                progress.delivered(snapshot, n);
-                progress.vnodesDone(vnode);
+                progress.delivered(snapshot, chunkRows.size());
+                progress.vnodesDone(more ? rows.vnodesDone() : VirtualNodes.COUNT);
                 madeProgress.run();
             }
+        } finally {
+            reader = null;
         }
         copyStraight = false;
         table.lock(c);
@@ -157,23 +158,52 @@ final class SnapshotDelivery extends DeliveryLoop {
     /** Whether chunks go straight into the target by COPY (see {@link RunningSink#touchedKeys}). */
     private boolean copyStraight;
 
+    /** The snapshot being delivered, while {@link #deliver} runs; its current row is the next to take. */
+    private KeyOrderedSnapshot reader;
+    /** Whether {@link #reader} has a current row. */
+    private boolean more;
+
+    /** Moves the reader's current row into the chunk and advances. */
+    private void take() {
+        chunkRows.add(reader.row());
+        chunkKeys.add(ByteBuffer.wrap(reader.pk()));
+        more = reader.next();
+    }
+
     /**
-     * One chunk's transaction: its rows (straight, skipping the keys the head wrote, or merged),
-     * the status row and the position, committed together.
+     * One chunk's transaction: up to {@code chunk} rows of the reader (more of them if a rolled-back
+     * attempt already took some), written straight (skipping the keys the head wrote) or merged,
+     * with the status row and the position (the chunk's last key), committed together. A straight
+     * COPY reads the rows while it streams them, so the target ingests a piece while the reader
+     * decodes the next.
      *
      * @return false when a straight COPY met a key the target holds; the transaction must be rolled back
      */
-    private boolean writeChunk(Connection c, long snapshot, boolean resync, int vnode, byte[] lastKey)
+    private boolean writeChunk(Connection c, long snapshot, boolean resync, int chunk, boolean timed)
             throws SQLException {
         TargetTable table = sink.table();
+        boolean straight = copyStraight && sink.touchedKeys() != null;
+        if (!straight) {
+            // staged: read before taking the lock, so the head waits only for the merge
+            while (more && chunkRows.size() < chunk) {
+                take();
+            }
+        }
         table.lock(c);
         java.util.Set<ByteBuffer> touched = sink.touchedKeys();
-        if (copyStraight && touched != null) {
+        if (straight && touched != null) {
             // read under the lock: every head transaction committed before it has added its keys
             CopyIn copy = table.copyDirect(c);
+            long deadline = System.nanoTime() + CHUNK_NANOS;
             try {
                 direct.reset();
-                for (int i = 0; i < chunkRows.size(); i++) {
+                for (int i = 0; ; i++) {
+                    if (i == chunkRows.size()) {
+                        if (!more || i >= chunk || timed && i % PIECE_ROWS == 0 && System.nanoTime() > deadline) {
+                            break;
+                        }
+                        take();
+                    }
                     if (!touched.contains(chunkKeys.get(i))) {
                         direct.add(chunkRows.get(i), 'U');
                         if (direct.rows() == PIECE_ROWS) {
@@ -192,15 +222,25 @@ final class SnapshotDelivery extends DeliveryLoop {
                 }
                 throw e;
             }
-        } else if (!chunkRows.isEmpty()) {
-            staged.reset();
-            for (Object[] row : chunkRows) {
-                staged.add(row, 'U');
+        } else {
+            while (more && chunkRows.size() < chunk) {
+                take();
             }
-            table.copyIn(c, staged.bytes());
-            table.mergeSnapshot(c, snapshot, resync);
+            if (!chunkRows.isEmpty()) {
+                staged.reset();
+                for (Object[] row : chunkRows) {
+                    staged.add(row, 'U');
+                }
+                table.copyIn(c, staged.bytes());
+                table.mergeSnapshot(c, snapshot, resync);
+            }
         }
-        table.saveBackfill(c, snapshot, false, vnode, lastKey);
+        table.saveBackfill(
+                c,
+                snapshot,
+                false,
+                KeyOrderedSnapshot.MERGED,
+                chunkKeys.get(chunkKeys.size() - 1).array());
         c.commit();
         return true;
     }

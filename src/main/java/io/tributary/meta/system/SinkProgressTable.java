@@ -16,8 +16,9 @@ import java.util.List;
  * is the last epoch the target holds (the snapshot's epoch for a backfill); {@code rows} counts the
  * rows written since the server started; {@code lag_ms} is how far the head's epoch is behind the
  * last committed one (null for a backfill); {@code last_error} is the last failure, kept after
- * recovery; {@code vnodes_done} of {@code vnodes_total} is how far a backfill has come (it copies its
- * snapshot vnode by vnode; both null for a head).
+ * recovery; {@code vnodes_done} of {@code vnodes_total} counts the vnodes whose rows a backfill has
+ * delivered entirely (it copies all vnodes merged in key order, so they finish together near the
+ * end; both null for a head).
  */
 final class SinkProgressTable extends EngineStateTable {
     private final SinkManager sinks;
