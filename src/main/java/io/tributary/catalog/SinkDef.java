@@ -46,7 +46,9 @@ public record SinkDef(
             boolean upsert,
             List<String> primaryKey,
             boolean snapshot,
-            String backfillAlias) {}
+            String backfillAlias,
+            boolean remoteBackfill,
+            boolean fallbackToLocal) {}
 
     public SinkDef withRateLimit(long rowsPerSecond) {
         return new SinkDef(
