@@ -79,7 +79,13 @@ class SourceCommitFailureTest {
                     streams,
                     new CalciteViewPlanner(catalogService.catalog()),
                     sources,
-                    new io.tributary.meta.sink.SinkManager(flaky, streams, barriers, catalogService.catalog()));
+                    new io.tributary.meta.sink.SinkManager(
+                            flaky,
+                            streams,
+                            barriers,
+                            catalogService.catalog(),
+                            io.tributary.meta.jobs.JobPlacement.localOnly(),
+                            null));
             try {
                 ddl.createTable(
                         "g",
