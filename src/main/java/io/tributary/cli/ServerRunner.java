@@ -58,8 +58,7 @@ final class ServerRunner {
                     options.barrierIntervalMs,
                     CalciteViewPlanner::new,
                     BuiltinConnectors.create(),
-                    jobPlacement(options),
-                    advertisedAddress(options));
+                    jobPlacement(options));
         } catch (TributaryException e) {
             // a clear reason is all the operator needs; the trace would bury it
             System.err.println(e.getMessage());
@@ -77,6 +76,8 @@ final class ServerRunner {
                 : new DashboardServer(options.listen, options.httpPort, db, sessions, credentials, meters);
         try {
             server.start();
+            // workers read snapshots from here; the port is known only once bound (--port 0)
+            db.jobs().advertise(advertisedHost(options) + ":" + server.port());
             if (http != null) {
                 http.start();
             }
@@ -134,8 +135,8 @@ final class ServerRunner {
         }
     }
 
-    /** host:port at which workers reach this server's pgwire. */
-    private static String advertisedAddress(ServerOptions options) {
+    /** The host at which workers reach this server's pgwire. */
+    private static String advertisedHost(ServerOptions options) {
         String host = options.listen;
         if (host == null || host.equals("0.0.0.0") || host.equals("::")) {
             try {
@@ -144,6 +145,6 @@ final class ServerRunner {
                 host = "localhost";
             }
         }
-        return host + ":" + options.port;
+        return host;
     }
 }

@@ -58,8 +58,7 @@ public final class Database implements AutoCloseable {
             long barrierIntervalMs,
             Function<Catalog, ViewPlanner> planners,
             Connectors connectors,
-            JobPlacement placement,
-            String serverAddress) {
+            JobPlacement placement) {
         this.store = store;
         this.placement = placement;
         this.barriers = new BarrierManager(store, barrierIntervalMs);
@@ -70,7 +69,7 @@ public final class Database implements AutoCloseable {
         this.streams = new StreamRuntime(store, barrierIntervalMs);
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
-        this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement, serverAddress);
+        this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
         this.ddl = new DdlController(
                 catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources, sinks);
         // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
@@ -96,28 +95,21 @@ public final class Database implements AutoCloseable {
     /** Like {@link #open(Path, long, Function)}, with the given connectors instead of the built-in ones. */
     public static Database open(
             Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
-        return open(dataDir, barrierIntervalMs, planners, connectors, JobPlacement.localOnly(), null);
+        return open(dataDir, barrierIntervalMs, planners, connectors, JobPlacement.localOnly());
     }
 
     /**
      * Like {@link #open(Path, long, Function, Connectors)}, placing jobs (sink backfills with {@code
-     * backfill.remote}) with {@code placement}; workers read snapshots from {@code serverAddress}
-     * (host:port of this server's pgwire). The database closes the placement.
+     * backfill.remote}) with {@code placement}, which the database closes.
      */
     public static Database open(
             Path dataDir,
             long barrierIntervalMs,
             Function<Catalog, ViewPlanner> planners,
             Connectors connectors,
-            JobPlacement placement,
-            String serverAddress) {
+            JobPlacement placement) {
         Database db = new Database(
-                RocksStateStore.open(dataDir.resolve("state")),
-                barrierIntervalMs,
-                planners,
-                connectors,
-                placement,
-                serverAddress);
+                RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners, connectors, placement);
         LOG.info("recovered {} table(s) at epoch {}", db.catalog().tables().size(), db.store.committedEpoch());
         return db;
     }

@@ -192,7 +192,19 @@ public final class JobWorker implements AutoCloseable {
                 id,
                 job.sink().name(),
                 claim.attempt());
-        return new SinkBackfillRun(job, serverPassword).run(() -> stillMine(id, claim.attempt()));
+        return new SinkBackfillRun(job, serverAddress(), serverPassword).run(() -> stillMine(id, claim.attempt()));
+    }
+
+    /** Where the server serves snapshots, as it last advertised. */
+    private String serverAddress() throws SQLException {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT server_address FROM tributary_jobs_format")) {
+            if (!rs.next() || rs.getString(1) == null) {
+                throw new SQLException("no server has advertised its address in the jobs database yet", "55000");
+            }
+            return rs.getString(1);
+        }
     }
 
     /** Whether the job is still this attempt's: not cancelled, not fallen back, not taken over. */

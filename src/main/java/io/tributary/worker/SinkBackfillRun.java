@@ -18,10 +18,13 @@ final class SinkBackfillRun {
     static final int CHUNK_ROWS = 20_000;
 
     private final SinkBackfillJob job;
+    private final String serverAddress;
     private final String serverPassword;
 
-    SinkBackfillRun(SinkBackfillJob job, String serverPassword) {
+    /** @param serverAddress host:port of the server that exports the snapshot */
+    SinkBackfillRun(SinkBackfillJob job, String serverAddress, String serverPassword) {
         this.job = job;
+        this.serverAddress = serverAddress;
         this.serverPassword = serverPassword;
     }
 
@@ -33,7 +36,7 @@ final class SinkBackfillRun {
      */
     boolean run(BooleanSupplier stillMine) throws SQLException {
         try (BackfillTarget target = BackfillTarget.open(job.sink(), job.relation());
-                SnapshotReader reader = new SnapshotReader(job.serverAddress(), serverPassword, job.snapshotId())) {
+                SnapshotReader reader = new SnapshotReader(serverAddress, serverPassword, job.snapshotId())) {
             BackfillTarget.Position at = target.position();
             if (at == null) {
                 return true;
@@ -41,14 +44,18 @@ final class SinkBackfillRun {
             int vnode = at.vnode();
             byte[] lastKey = at.lastKey();
             ByteArrayOutputStream chunk = new ByteArrayOutputStream();
+            // the sink's rate limit as of the job: chunks of a fifth of a second of rows, paced
+            long rate = job.sink().rateLimit();
+            int chunkRows = rate > 0 ? (int) Math.max(100, Math.min(CHUNK_ROWS, rate / 5)) : CHUNK_ROWS;
             while (vnode < VirtualNodes.COUNT) {
+                long began = System.nanoTime();
                 if (!stillMine.getAsBoolean()) {
                     return false;
                 }
                 chunk.reset();
                 int rows = 0;
-                while (rows < CHUNK_ROWS && vnode < VirtualNodes.COUNT) {
-                    int wanted = CHUNK_ROWS - rows;
+                while (rows < chunkRows && vnode < VirtualNodes.COUNT) {
+                    int wanted = chunkRows - rows;
                     SnapshotReader.Piece piece = reader.read(vnode, lastKey, wanted);
                     chunk.write(piece.text(), 0, piece.text().length);
                     rows += piece.rows();
@@ -62,8 +69,23 @@ final class SinkBackfillRun {
                 if (!target.writeChunk(chunk.toByteArray(), new BackfillTarget.Position(vnode, lastKey))) {
                     return false;
                 }
+                if (rate > 0) {
+                    pace(began, rows, rate);
+                }
             }
             return stillMine.getAsBoolean() && target.complete();
+        }
+    }
+
+    /** Sleeps so that {@code rows} take at least {@code rows / rate} seconds since {@code began}. */
+    private static void pace(long began, int rows, long rate) {
+        long dueNanos = rows * 1_000_000_000L / rate - (System.nanoTime() - began);
+        if (dueNanos > 0) {
+            try {
+                Thread.sleep(dueNanos / 1_000_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

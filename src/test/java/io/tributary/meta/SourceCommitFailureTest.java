@@ -84,8 +84,7 @@ class SourceCommitFailureTest {
                             streams,
                             barriers,
                             catalogService.catalog(),
-                            io.tributary.meta.jobs.JobPlacement.localOnly(),
-                            null));
+                            io.tributary.meta.jobs.JobPlacement.localOnly()));
             try {
                 ddl.createTable(
                         "g",

@@ -122,6 +122,20 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         return job.id();
     }
 
+    /** See {@link JobPlacement#advertise}. */
+    void advertise(String serverAddress) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("UPDATE tributary_jobs_format SET server_address = ?")) {
+            ps.setString(1, serverAddress);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+                    "could not advertise this server in the jobs database: " + e.getMessage(),
+                    e);
+        }
+    }
+
     @Override
     public JobId schedule(RemoteJob job, Notifier notifier) throws ScheduleFailedException {
         return schedule(job, notifier, true);

@@ -53,6 +53,18 @@ public final class JobPlacement implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells workers where this server serves exported snapshots (host:port of its pgwire); called
+     * once the server listens. Nothing without a jobs database.
+     *
+     * @throws io.tributary.common.TributaryException 08001 when the jobs database cannot be reached
+     */
+    public void advertise(String serverAddress) {
+        if (remote != null) {
+            remote.advertise(serverAddress);
+        }
+    }
+
     /** Cancels the job wherever it runs. */
     public void cancel(JobId id) {
         local.cancel(id);

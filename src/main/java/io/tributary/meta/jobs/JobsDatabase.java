@@ -13,7 +13,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * The shared PostgreSQL that coordinates the server and its workers: db-scheduler's queue table
  * {@code scheduled_tasks}, and Tributary's {@code tributary_remote_jobs} (one row per job: its
  * state, attempts, worker and payload), {@code tributary_workers} (heartbeats) and {@code
- * tributary_jobs_format} (the job format the server speaks). Both sides create what is missing at
+ * tributary_jobs_format} (the job format the server speaks, and where it serves snapshots). Both sides create what is missing at
  * start, under an advisory lock so they do not race. Stateless helpers; any thread.
  */
 public final class JobsDatabase {
@@ -77,7 +77,7 @@ public final class JobsDatabase {
                     + " slots int NOT NULL, running_jobs int NOT NULL DEFAULT 0, format_version int NOT NULL,"
                     + " last_heartbeat timestamptz NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS tributary_jobs_format (one boolean PRIMARY KEY DEFAULT true"
-                    + " CHECK (one), format_version int NOT NULL)");
+                    + " CHECK (one), format_version int NOT NULL, server_address text)");
             s.execute("INSERT INTO tributary_jobs_format (format_version) VALUES (" + RemoteJob.FORMAT_VERSION
                     + ") ON CONFLICT (one) DO UPDATE SET format_version = EXCLUDED.format_version");
             c.commit();

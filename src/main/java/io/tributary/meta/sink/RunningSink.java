@@ -39,7 +39,6 @@ final class RunningSink {
     private final StateStore store;
     private final Consumer<SinkDef> onBackfillDone;
     private final JobPlacement placement;
-    private final String serverAddress;
     private HeadDelivery headThread;
     /** The job copying the current snapshot, null when none runs. */
     private JobId backfillJob;
@@ -49,7 +48,6 @@ final class RunningSink {
      *     the given record: it must make the record durable without its pin
      * @param created whether the sink was just created (its head has not run anywhere yet)
      * @param placement where its backfill runs (here, or on a worker with {@code backfill.remote})
-     * @param serverAddress host:port a worker reads the snapshot from
      */
     RunningSink(
             SinkDef def,
@@ -58,10 +56,8 @@ final class RunningSink {
             StateStore store,
             Consumer<SinkDef> onBackfillDone,
             boolean created,
-            JobPlacement placement,
-            String serverAddress) {
+            JobPlacement placement) {
         this.placement = placement;
-        this.serverAddress = serverAddress;
         this.def = def;
         this.relation = relation;
         this.table = new TargetTable(def, relation);
@@ -152,7 +148,7 @@ final class RunningSink {
         SinkDef copying = def;
         JobId id = SinkBackfillJob.jobId(copying);
         byte[] payload = new SinkBackfillJob(
-                        RemoteJob.FORMAT_VERSION, serverAddress, SinkBackfillJob.snapshotId(copying), copying, relation)
+                        RemoteJob.FORMAT_VERSION, SinkBackfillJob.snapshotId(copying), copying, relation)
                 .encode();
         RemoteJob job = new RemoteJob(id, RemoteJob.SINK_BACKFILL, copying.name(), payload, new LocalRun() {
             private SnapshotDelivery delivery;

@@ -12,14 +12,13 @@ import java.io.IOException;
 /**
  * The payload of a remote sink backfill ({@link RemoteJob#SINK_BACKFILL}), format {@link
  * RemoteJob#FORMAT_VERSION}: the sink's record as of its snapshot, the relation's definition (for
- * the target's columns), where the server serves the snapshot, and the snapshot's exported id.
+ * the target's columns) and the snapshot's exported id. Workers find the server that serves it in
+ * the jobs database ({@code tributary_jobs_format.server_address}).
  * JSON, like the catalog records it carries. Immutable.
  *
- * @param serverAddress host:port of the server's pgwire, where the worker reads the snapshot
  * @param snapshotId the id {@link SinkManager#snapshotChunk} accepts: {@code sink:<id>:<generation>:<epoch>}
  */
-public record SinkBackfillJob(
-        int formatVersion, String serverAddress, String snapshotId, SinkDef sink, TableDef relation) {
+public record SinkBackfillJob(int formatVersion, String snapshotId, SinkDef sink, TableDef relation) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The id of the job copying generation {@code generation} of sink {@code sinkId}: the catalog names it again after a restart. */

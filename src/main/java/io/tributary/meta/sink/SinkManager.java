@@ -54,21 +54,13 @@ public final class SinkManager implements AutoCloseable {
     private final Map<String, RunningSink> sinks = new ConcurrentSkipListMap<>();
     private final Set<String> pendingNames = new HashSet<>();
     private final JobPlacement placement;
-    private final String serverAddress;
 
     /**
      * @param placement where backfills run (see {@code backfill.remote})
-     * @param serverAddress host:port of this server's pgwire, which remote backfills read from
      */
     public SinkManager(
-            StateStore store,
-            StreamRuntime runtime,
-            BarrierManager barriers,
-            Catalog catalog,
-            JobPlacement placement,
-            String serverAddress) {
+            StateStore store, StreamRuntime runtime, BarrierManager barriers, Catalog catalog, JobPlacement placement) {
         this.placement = placement;
-        this.serverAddress = serverAddress;
         this.store = store;
         this.runtime = runtime;
         this.barriers = barriers;
@@ -100,15 +92,7 @@ public final class SinkManager implements AutoCloseable {
                 }
                 sinks.put(
                         def.name(),
-                        new RunningSink(
-                                def,
-                                relation,
-                                keepLog(relation),
-                                store,
-                                this::backfillDone,
-                                false,
-                                placement,
-                                serverAddress));
+                        new RunningSink(def, relation, keepLog(relation), store, this::backfillDone, false, placement));
                 if (def.pin() != null) {
                     pins.add(def.pin());
                 }
@@ -279,8 +263,8 @@ public final class SinkManager implements AutoCloseable {
 
         @Override
         public void committed() {
-            RunningSink running = new RunningSink(
-                    def, relation, keeper, store, SinkManager.this::backfillDone, true, placement, serverAddress);
+            RunningSink running =
+                    new RunningSink(def, relation, keeper, store, SinkManager.this::backfillDone, true, placement);
             sinks.put(def.name(), running);
             running.start();
         }
