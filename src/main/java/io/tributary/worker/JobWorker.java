@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code tributary worker}: runs remote jobs from the shared jobs database. db-scheduler picks them
  * ({@code FOR UPDATE SKIP LOCKED}), keeps a heartbeat on each running one every second, and revives
- * the executions of a worker whose heartbeats stopped (after three), so another worker resumes
+ * the executions of a worker whose heartbeats stopped (after four, db-scheduler's minimum), so another worker resumes
  * them from their last checkpoint. This worker also keeps its own row in {@code
  * tributary_workers} alive for the server (which falls jobs back to local when none lives).
  *
@@ -66,7 +66,7 @@ public final class JobWorker implements AutoCloseable {
                 .threads(slots)
                 .pollingInterval(Duration.ofMillis(500))
                 .heartbeatInterval(Duration.ofSeconds(1))
-                .missedHeartbeatsLimit(3)
+                .missedHeartbeatsLimit(4)
                 .pollUsingLockAndFetch(0.5, 1.0)
                 .build();
         this.heartbeat = new Thread(this::beat, "worker-heartbeat");
