@@ -75,7 +75,7 @@ public final class Database implements AutoCloseable {
         // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
         sinks.recover();
         ddl.recoverViews();
-        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks);
+        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks, placement);
         EngineMetrics.register(metrics, catalogService.catalog(), ddl, sources, sinks, store);
         barriers.start();
         sources.recover();
