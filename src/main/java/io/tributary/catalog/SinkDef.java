@@ -35,7 +35,10 @@ public record SinkDef(
 
     /**
      * The target table and how rows are written. {@code primaryKey} names the target's key
-     * columns for upsert (the relation's key), empty for append-only.
+     * columns for upsert (the relation's key), empty for append-only. {@code remoteBackfill}: the
+     * backfill runs on a worker when the server has a jobs database; {@code fallbackToLocal}: it
+     * may then run here when no worker can take it (records stored before these options read as
+     * false, false: local).
      */
     public record Target(
             String jdbcUrl,

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
             StreamBenchmark.class,
             BackfillBenchmark.class,
             IngestBenchmark.class,
-            SinkBenchmark.class
+            SinkBenchmark.class,
+            RemoteBenchmark.class
         },
         description = "Benchmarks against an embedded PostgreSQL in the same run.")
 final class BenchCommand implements Runnable {
