@@ -78,6 +78,8 @@ final class RemoteBenchmark implements Callable<Integer> {
                     ts.execute("INSERT INTO t SELECT x, x, 'row ' || x FROM generate_series(1, " + rows + ") AS g(x)");
                     ts.execute("CREATE TABLE ins (id BIGINT PRIMARY KEY, v BIGINT)");
                     long[] nextId = {1};
+                    // warm-up: the first seconds of a fresh JVM measure the JIT, not the backfill
+                    inserts(insert, nextId, () -> false, idleMs);
                     double[] idle = inserts(insert, nextId, () -> false, idleMs);
                     long start = System.nanoTime();
                     ts.execute(sink(pg, "local_sink", "local_out", false));
