@@ -36,7 +36,8 @@ final class SinkBackfillRun {
      */
     boolean run(BooleanSupplier stillMine) throws SQLException {
         try (BackfillTarget target = BackfillTarget.open(job.sink(), job.relation());
-                SnapshotReader reader = new SnapshotReader(serverAddress, serverPassword, job.snapshotId())) {
+                ExportedSnapshotReader reader =
+                        new ExportedSnapshotReader(serverAddress, serverPassword, job.snapshotId())) {
             BackfillTarget.Position at = target.position();
             if (at == null) {
                 return true;
@@ -56,7 +57,7 @@ final class SinkBackfillRun {
                 int rows = 0;
                 while (rows < chunkRows && vnode < VirtualNodes.COUNT) {
                     int wanted = chunkRows - rows;
-                    SnapshotReader.Piece piece = reader.read(vnode, lastKey, wanted);
+                    ExportedSnapshotReader.Piece piece = reader.read(vnode, lastKey, wanted);
                     chunk.write(piece.text(), 0, piece.text().length);
                     rows += piece.rows();
                     if (piece.rows() < wanted) {

@@ -177,14 +177,14 @@ public final class DbJobScheduler implements RemoteJobScheduler {
     }
 
     @Override
-    public List<JobInfo> jobs() {
-        List<JobInfo> out = new ArrayList<>();
+    public List<RemoteJobInfo> jobs() {
+        List<RemoteJobInfo> out = new ArrayList<>();
         try (Connection c = ds.getConnection();
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT id, kind, owner, worker, state, attempts, started, finished,"
                         + " last_error FROM tributary_remote_jobs ORDER BY id")) {
             while (rs.next()) {
-                out.add(new JobInfo(
+                out.add(new RemoteJobInfo(
                         rs.getString(1),
                         rs.getString(2),
                         rs.getString(3),

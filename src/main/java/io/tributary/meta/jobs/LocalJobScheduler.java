@@ -40,9 +40,9 @@ public final class LocalJobScheduler implements RemoteJobScheduler {
     }
 
     @Override
-    public List<JobInfo> jobs() {
+    public List<RemoteJobInfo> jobs() {
         return running.values().stream()
-                .map(r -> new JobInfo(
+                .map(r -> new RemoteJobInfo(
                         r.job().id().value(),
                         r.job().kind(),
                         r.job().owner(),

@@ -24,7 +24,7 @@ public interface RemoteJobScheduler extends AutoCloseable {
     String placement(JobId id);
 
     /** The jobs this scheduler knows, for {@code tributary_catalog.remote_jobs}. */
-    List<JobInfo> jobs();
+    List<RemoteJobInfo> jobs();
 
     /** The workers seen, for {@code tributary_catalog.workers}. */
     List<WorkerInfo> workers();
@@ -33,7 +33,7 @@ public interface RemoteJobScheduler extends AutoCloseable {
     void close();
 
     /** A row of {@code tributary_catalog.remote_jobs}; times are epoch millis, 0 when not yet. */
-    record JobInfo(
+    record RemoteJobInfo(
             String id,
             String kind,
             String owner,

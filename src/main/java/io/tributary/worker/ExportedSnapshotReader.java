@@ -14,7 +14,7 @@ import org.postgresql.PGConnection;
  * COPY tributary_snapshot('id', vnode, 'after key', limit) TO STDOUT}. The worker never touches
  * the server's disk. One job thread.
  */
-final class SnapshotReader implements AutoCloseable {
+final class ExportedSnapshotReader implements AutoCloseable {
     private static final HexFormat HEX = HexFormat.of();
 
     private final Connection server;
@@ -25,7 +25,7 @@ final class SnapshotReader implements AutoCloseable {
      *
      * @throws SQLException when the server cannot be reached or refuses the login (28P01)
      */
-    SnapshotReader(String address, String password, String snapshotId) throws SQLException {
+    ExportedSnapshotReader(String address, String password, String snapshotId) throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", "tributary_worker");
         if (password != null) {
