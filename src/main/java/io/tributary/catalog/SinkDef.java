@@ -35,7 +35,10 @@ public record SinkDef(
 
     /**
      * The target table and how rows are written. {@code primaryKey} names the target's key
-     * columns for upsert (the relation's key), empty for append-only.
+     * columns for upsert (the relation's key), empty for append-only. {@code remoteBackfill}: the
+     * backfill runs on a worker when the server has a jobs database; {@code fallbackToLocal}: it
+     * may then run here when no worker can take it (records stored before these options read as
+     * false, false: local).
      */
     public record Target(
             String jdbcUrl,
@@ -46,7 +49,9 @@ public record SinkDef(
             boolean upsert,
             List<String> primaryKey,
             boolean snapshot,
-            String backfillAlias) {}
+            String backfillAlias,
+            boolean remoteBackfill,
+            boolean fallbackToLocal) {}
 
     public SinkDef withRateLimit(long rowsPerSecond) {
         return new SinkDef(

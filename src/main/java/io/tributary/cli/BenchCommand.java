@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
             BackfillBenchmark.class,
             IngestBenchmark.class,
             SinkBenchmark.class,
-            NexmarkBenchmark.class
+            NexmarkBenchmark.class,
+            RemoteBenchmark.class
         },
         description = "Benchmarks against an embedded PostgreSQL in the same run.")
 final class BenchCommand implements Runnable {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "Tributary 0.1.0",
         description = "A streaming SQL database speaking PostgreSQL's protocol.",
-        subcommands = {PlaygroundCommand.class, ServerCommand.class, BenchCommand.class})
+        subcommands = {PlaygroundCommand.class, ServerCommand.class, WorkerCommand.class, BenchCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

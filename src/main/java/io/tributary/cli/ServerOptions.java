@@ -51,4 +51,17 @@ final class ServerOptions {
             description =
                     "Memory the sorts, hash tables and groupings of one query may hold, e.g. 512MB; beyond it the query fails with 53200 (default: a quarter of the maximum heap).")
     String queryMemory;
+
+    @Option(
+            names = "--jobs-url",
+            description =
+                    "A shared PostgreSQL (jdbc:postgresql://...) where jobs are queued for `tributary worker` processes; sinks WITH (backfill.remote = 'true') copy their snapshots there. Without it every job runs here.")
+    String jobsUrl;
+
+    @Option(
+            names = "--jobs-fallback-ms",
+            defaultValue = "5000",
+            description =
+                    "How long a remote job that may fall back waits without any live worker before it runs here (default: ${DEFAULT-VALUE}).")
+    long jobsFallbackMs;
 }

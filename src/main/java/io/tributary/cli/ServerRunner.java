@@ -1,7 +1,13 @@
 package io.tributary.cli;
 
+import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.connector.BuiltinConnectors;
 import io.tributary.meta.Database;
+import io.tributary.meta.jobs.DbJobScheduler;
+import io.tributary.meta.jobs.JobPlacement;
+import io.tributary.meta.jobs.JobsDatabase;
+import io.tributary.meta.jobs.LocalJobScheduler;
 import io.tributary.server.http.DashboardServer;
 import io.tributary.server.http.EngineMeters;
 import io.tributary.server.pgwire.PgServer;
@@ -10,7 +16,10 @@ import io.tributary.server.pgwire.StatementObserver;
 import io.tributary.server.session.EngineSessionFactory;
 import io.tributary.server.session.QueryLimits;
 import io.tributary.sql.calcite.CalciteViewPlanner;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.security.SecureRandom;
+import java.sql.SQLException;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -44,7 +53,12 @@ final class ServerRunner {
         }
         Database db;
         try {
-            db = Database.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
+            db = Database.open(
+                    options.dataDir,
+                    options.barrierIntervalMs,
+                    CalciteViewPlanner::new,
+                    BuiltinConnectors.create(),
+                    jobPlacement(options));
         } catch (TributaryException e) {
             // a clear reason is all the operator needs; the trace would bury it
             System.err.println(e.getMessage());
@@ -62,6 +76,8 @@ final class ServerRunner {
                 : new DashboardServer(options.listen, options.httpPort, db, sessions, credentials, meters);
         try {
             server.start();
+            // workers read snapshots from here; the port is known only once bound (--port 0)
+            db.jobs().advertise(advertisedHost(options) + ":" + server.port());
             if (http != null) {
                 http.start();
             }
@@ -96,5 +112,39 @@ final class ServerRunner {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** Where jobs run: with --jobs-url, remotely when asked (falling back here); else here. */
+    private static JobPlacement jobPlacement(ServerOptions options) {
+        if (options.jobsUrl == null || options.jobsUrl.isEmpty()) {
+            return JobPlacement.localOnly();
+        }
+        LocalJobScheduler local = new LocalJobScheduler();
+        try {
+            return new JobPlacement(
+                    local,
+                    new DbJobScheduler(
+                            JobsDatabase.dataSource(options.jobsUrl, "tributary-server"),
+                            local,
+                            options.jobsFallbackMs));
+        } catch (SQLException e) {
+            throw new TributaryException(
+                    SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+                    "could not reach the jobs database " + JobsDatabase.mask(options.jobsUrl) + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** The host at which workers reach this server's pgwire. */
+    private static String advertisedHost(ServerOptions options) {
+        String host = options.listen;
+        if (host == null || host.equals("0.0.0.0") || host.equals("::")) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                host = "localhost";
+            }
+        }
+        return host;
     }
 }

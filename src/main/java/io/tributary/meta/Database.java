@@ -12,6 +12,7 @@ import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.ingest.SourceEngine;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.jobs.JobPlacement;
 import io.tributary.meta.sink.SinkManager;
 import io.tributary.meta.system.EngineMetrics;
 import io.tributary.meta.system.SystemTablesOfEngine;
@@ -47,13 +48,19 @@ public final class Database implements AutoCloseable {
     private final StreamRuntime streams;
     private final SourceManager sources;
     private final SinkManager sinks;
+    private final JobPlacement placement;
     private final DdlController ddl;
     private final SystemTables systemTables = new SystemTables();
     private final MetricSets metrics = new MetricSets();
 
     private Database(
-            StateStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
+            StateStore store,
+            long barrierIntervalMs,
+            Function<Catalog, ViewPlanner> planners,
+            Connectors connectors,
+            JobPlacement placement) {
         this.store = store;
+        this.placement = placement;
         this.barriers = new BarrierManager(store, barrierIntervalMs);
         this.catalogService = CatalogService.recover(store);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
@@ -62,13 +69,13 @@ public final class Database implements AutoCloseable {
         this.streams = new StreamRuntime(store, barrierIntervalMs);
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
-        this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog());
+        this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
         this.ddl = new DdlController(
                 catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources, sinks);
         // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
         sinks.recover();
         ddl.recoverViews();
-        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks);
+        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks, placement);
         EngineMetrics.register(metrics, catalogService.catalog(), ddl, sources, sinks, store);
         barriers.start();
         sources.recover();
@@ -88,8 +95,21 @@ public final class Database implements AutoCloseable {
     /** Like {@link #open(Path, long, Function)}, with the given connectors instead of the built-in ones. */
     public static Database open(
             Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
-        Database db =
-                new Database(RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners, connectors);
+        return open(dataDir, barrierIntervalMs, planners, connectors, JobPlacement.localOnly());
+    }
+
+    /**
+     * Like {@link #open(Path, long, Function, Connectors)}, placing jobs (sink backfills with {@code
+     * backfill.remote}) with {@code placement}, which the database closes.
+     */
+    public static Database open(
+            Path dataDir,
+            long barrierIntervalMs,
+            Function<Catalog, ViewPlanner> planners,
+            Connectors connectors,
+            JobPlacement placement) {
+        Database db = new Database(
+                RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners, connectors, placement);
         LOG.info("recovered {} table(s) at epoch {}", db.catalog().tables().size(), db.store.committedEpoch());
         return db;
     }
@@ -177,6 +197,17 @@ public final class Database implements AutoCloseable {
         return store;
     }
 
+    /** See {@link SinkManager#snapshotChunk}: a worker's read of an exported sink snapshot. Session threads. */
+    public io.tributary.meta.sink.SnapshotChunk snapshotChunk(
+            String snapshotId, int vnode, byte[] afterKey, int limit) {
+        return sinks.snapshotChunk(snapshotId, vnode, afterKey, limit);
+    }
+
+    /** Where jobs run, and the remote jobs and workers the system tables list; any thread. */
+    public JobPlacement jobs() {
+        return placement;
+    }
+
     /** The sources of tables created with a connector, for their progress and errors; any thread. */
     public SourceManager sources() {
         return sources;
@@ -186,6 +217,7 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         sinks.close();
+        placement.close();
         sources.close();
         barriers.close();
         streams.close();

@@ -28,6 +28,9 @@ final class CopyParser {
         if (in.peek().isSymbol("(")) {
             return copyQueryTo(in);
         }
+        if (in.peek().isWord(SNAPSHOT_FUNCTION) && in.peekSecond().isSymbol("(")) {
+            return copySnapshot(in);
+        }
         boolean systemTable = in.peek().isIdentifier()
                 && in.peek().text().equals(SystemTables.SCHEMA)
                 && in.peekSecond().isSymbol(".");
@@ -93,6 +96,36 @@ final class CopyParser {
         }
         in.next();
         return new UtilityStatement.CopyTo(query, options(in));
+    }
+
+    /** The exported-snapshot reader workers call: {@code COPY tributary_snapshot(...) TO STDOUT}. */
+    static final String SNAPSHOT_FUNCTION = "tributary_snapshot";
+
+    private static UtilityStatement copySnapshot(TokenCursor in) {
+        in.next();
+        in.expectSymbol("(");
+        String id = string(in);
+        in.expectSymbol(",");
+        int vnode = in.integer();
+        in.expectSymbol(",");
+        String after = string(in);
+        in.expectSymbol(",");
+        int limit = in.integer();
+        in.expectSymbol(")");
+        if (!in.peek().isWord("to")) {
+            throw TokenCursor.syntaxAt(in.peek());
+        }
+        in.next();
+        in.expectWord("stdout");
+        return new UtilityStatement.CopySnapshot(id, vnode, after, limit, options(in));
+    }
+
+    private static String string(TokenCursor in) {
+        Token t = in.next();
+        if (t.kind() != Token.Kind.STRING) {
+            throw TokenCursor.syntaxAt(t);
+        }
+        return t.text();
     }
 
     private static String quoted(String identifier) {

@@ -139,6 +139,14 @@ public sealed interface UtilityStatement {
     /** {@code COPY table | (query) TO STDOUT [options]}: the rows of {@code query}, as {@code format} says. */
     record CopyTo(String query, CopyFormat format) implements UtilityStatement {}
 
+    /**
+     * {@code COPY tributary_snapshot('snapshot id', vnode, 'after key', limit) TO STDOUT}: a piece
+     * of an exported snapshot, read by a remote job worker. {@code afterKeyHex} is empty for the
+     * vnode's start.
+     */
+    record CopySnapshot(String snapshotId, int vnode, String afterKeyHex, int limit, CopyFormat format)
+            implements UtilityStatement {}
+
     /** Options of COPY FROM STDIN and TO STDOUT. {@code nullString} is the text that means NULL. */
     record CopyFormat(boolean csv, char delimiter, String nullString, boolean header, char quote, char escape) {}
 

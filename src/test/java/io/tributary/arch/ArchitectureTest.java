@@ -25,7 +25,10 @@ class ArchitectureTest {
             Map.entry("meta", Set.of("stream", "batch", "storage", "catalog", "plan", "connector", "common")),
             // server also reads catalog records: the table definitions its DML and COPY paths write
             // through flow from the planner (sql) to the writer (meta). The direction stays downward.
-            Map.entry("server", Set.of("sql", "meta", "batch", "catalog", "common")));
+            Map.entry("server", Set.of("sql", "meta", "batch", "catalog", "common")),
+            // a remote job worker shares no disk with the server: no storage, no stream, no batch;
+            // it uses the jobs SPI and the sink's target writer of meta, and the catalog records
+            Map.entry("worker", Set.of("meta", "catalog", "common")));
 
     /**
      * The roles inside meta and the other roles each may use (any role may use the packages meta
@@ -36,9 +39,10 @@ class ArchitectureTest {
             Map.entry("epoch", Set.of()),
             Map.entry("write", Set.of("epoch")),
             Map.entry("ingest", Set.of("write", "epoch")),
-            Map.entry("sink", Set.of("epoch")),
+            Map.entry("jobs", Set.of()),
+            Map.entry("sink", Set.of("epoch", "jobs")),
             Map.entry("ddl", Set.of("ingest", "sink", "epoch")),
-            Map.entry("system", Set.of("ddl", "ingest", "sink")));
+            Map.entry("system", Set.of("ddl", "ingest", "sink", "jobs")));
 
     /**
      * The roles inside server and the other roles each may use: sessions know no protocol; the

@@ -79,7 +79,12 @@ class SourceCommitFailureTest {
                     streams,
                     new CalciteViewPlanner(catalogService.catalog()),
                     sources,
-                    new io.tributary.meta.sink.SinkManager(flaky, streams, barriers, catalogService.catalog()));
+                    new io.tributary.meta.sink.SinkManager(
+                            flaky,
+                            streams,
+                            barriers,
+                            catalogService.catalog(),
+                            io.tributary.meta.jobs.JobPlacement.localOnly()));
             try {
                 ddl.createTable(
                         "g",

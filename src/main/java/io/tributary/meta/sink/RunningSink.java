@@ -2,6 +2,13 @@ package io.tributary.meta.sink;
 
 import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.TableDef;
+import io.tributary.meta.jobs.JobId;
+import io.tributary.meta.jobs.JobPlacement;
+import io.tributary.meta.jobs.JobResult;
+import io.tributary.meta.jobs.Notifier;
+import io.tributary.meta.jobs.RemoteJob;
+import io.tributary.meta.jobs.RemoteJob.LocalRun;
+import io.tributary.meta.jobs.ScheduleFailedException;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.function.Consumer;
@@ -31,13 +38,16 @@ final class RunningSink {
 
     private final StateStore store;
     private final Consumer<SinkDef> onBackfillDone;
+    private final JobPlacement placement;
     private HeadDelivery headThread;
-    private SnapshotDelivery backfillThread;
+    /** The job copying the current snapshot, null when none runs. */
+    private JobId backfillJob;
 
     /**
      * @param onBackfillDone called on the backfill thread once the target holds the snapshot of
      *     the given record: it must make the record durable without its pin
      * @param created whether the sink was just created (its head has not run anywhere yet)
+     * @param placement where its backfill runs (here, or on a worker with {@code backfill.remote})
      */
     RunningSink(
             SinkDef def,
@@ -45,7 +55,9 @@ final class RunningSink {
             StreamRuntime.LogKeeper keeper,
             StateStore store,
             Consumer<SinkDef> onBackfillDone,
-            boolean created) {
+            boolean created,
+            JobPlacement placement) {
+        this.placement = placement;
         this.def = def;
         this.relation = relation;
         this.table = new TargetTable(def, relation);
@@ -121,25 +133,80 @@ final class RunningSink {
         startBackfill();
     }
 
-    /** Starts copying the snapshot the record names, if any (after stopping a running copy). */
+    /**
+     * Starts copying the snapshot the record names, if any (after cancelling a running copy): a
+     * job placed here or, with {@code backfill.remote}, on a worker; re-attaches to the job when a
+     * worker already runs it (after a restart).
+     */
     synchronized void startBackfill() {
-        if (backfillThread != null) {
-            backfillThread.stop();
-            backfillThread = null;
+        stopBackfill();
+        if (def.pin() == null) {
+            return;
         }
-        if (def.pin() != null) {
-            markKeys = true;
-            backfill = new SinkProgress("snapshotting");
-            backfillThread = new SnapshotDelivery(this, def, store);
-            backfillThread.start();
+        markKeys = true;
+        backfill = new SinkProgress("snapshotting");
+        SinkDef copying = def;
+        JobId id = SinkBackfillJob.jobId(copying);
+        byte[] payload = new SinkBackfillJob(
+                        RemoteJob.FORMAT_VERSION, SinkBackfillJob.snapshotId(copying), copying, relation)
+                .encode();
+        RemoteJob job = new RemoteJob(id, RemoteJob.SINK_BACKFILL, copying.name(), payload, new LocalRun() {
+            private SnapshotDelivery delivery;
+
+            @Override
+            public synchronized void start(Notifier notifier) {
+                delivery = new SnapshotDelivery(RunningSink.this, copying, store, id, notifier);
+                delivery.start();
+            }
+
+            @Override
+            public synchronized void stop() {
+                if (delivery != null) {
+                    delivery.stop();
+                }
+            }
+        });
+        backfillJob = id;
+        try {
+            placement.place(
+                    job,
+                    result -> backfillEnded(copying, result),
+                    copying.target().remoteBackfill(),
+                    copying.target().fallbackToLocal());
+        } catch (ScheduleFailedException e) {
+            backfill.failed(e.getMessage());
+            backfill.phase("waiting for a worker");
         }
     }
 
-    /** Stops the copy of a snapshot, e.g. before RESYNC replaces it. */
+    /** A scheduler's thread: the backfill job of {@code copied} ended. */
+    private void backfillEnded(SinkDef copied, JobResult result) {
+        SinkProgress progress = backfill;
+        if (!result.succeeded()) {
+            progress.failed(result.error());
+            progress.phase("failed");
+            return;
+        }
+        if (!result.placement().equals("local")) {
+            // a worker copied it: the local progress did not see its chunks
+            progress.delivered(copied.snapshotEpoch(), 0);
+            progress.vnodesDone(io.tributary.common.VirtualNodes.COUNT);
+            progress.phase("complete");
+        }
+        backfillDone(copied);
+    }
+
+    /** Where the backfill runs: {@code local}, {@code remote:<worker>}, {@code waiting for a worker}; null when none runs. */
+    String backfillPlacement() {
+        JobId id = backfillJob;
+        return id == null ? null : placement.placement(id);
+    }
+
+    /** Cancels the copy of a snapshot wherever it runs, e.g. before RESYNC replaces it or at DROP. */
     synchronized void stopBackfill() {
-        if (backfillThread != null) {
-            backfillThread.stop();
-            backfillThread = null;
+        if (backfillJob != null) {
+            placement.cancel(backfillJob);
+            backfillJob = null;
         }
     }
 
@@ -152,8 +219,17 @@ final class RunningSink {
         }
     }
 
+    /**
+     * Stops this process's delivery threads. A remote backfill keeps running on its worker: the
+     * next start re-attaches to it.
+     */
     synchronized void stop() {
-        stopBackfill();
+        if (backfillJob != null) {
+            if ("local".equals(placement.placement(backfillJob))) {
+                placement.cancel(backfillJob);
+            }
+            backfillJob = null;
+        }
         if (headThread != null) {
             headThread.stop();
             headThread = null;

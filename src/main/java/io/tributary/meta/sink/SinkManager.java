@@ -8,15 +8,21 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.Epoch;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.VirtualNodes;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
+import io.tributary.meta.jobs.JobPlacement;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.RowStream;
 import io.tributary.stream.runtime.StreamRuntime;
+import io.tributary.stream.upstream.LocalUpstreamTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -47,8 +53,14 @@ public final class SinkManager implements AutoCloseable {
     private final Catalog catalog;
     private final Map<String, RunningSink> sinks = new ConcurrentSkipListMap<>();
     private final Set<String> pendingNames = new HashSet<>();
+    private final JobPlacement placement;
 
-    public SinkManager(StateStore store, StreamRuntime runtime, BarrierManager barriers, Catalog catalog) {
+    /**
+     * @param placement where backfills run (see {@code backfill.remote})
+     */
+    public SinkManager(
+            StateStore store, StreamRuntime runtime, BarrierManager barriers, Catalog catalog, JobPlacement placement) {
+        this.placement = placement;
         this.store = store;
         this.runtime = runtime;
         this.barriers = barriers;
@@ -80,7 +92,7 @@ public final class SinkManager implements AutoCloseable {
                 }
                 sinks.put(
                         def.name(),
-                        new RunningSink(def, relation, keepLog(relation), store, this::backfillDone, false));
+                        new RunningSink(def, relation, keepLog(relation), store, this::backfillDone, false, placement));
                 if (def.pin() != null) {
                     pins.add(def.pin());
                 }
@@ -251,7 +263,8 @@ public final class SinkManager implements AutoCloseable {
 
         @Override
         public void committed() {
-            RunningSink running = new RunningSink(def, relation, keeper, store, SinkManager.this::backfillDone, true);
+            RunningSink running =
+                    new RunningSink(def, relation, keeper, store, SinkManager.this::backfillDone, true, placement);
             sinks.put(def.name(), running);
             running.start();
         }
@@ -326,6 +339,8 @@ public final class SinkManager implements AutoCloseable {
             }
             throw new TributaryException(SqlState.UNDEFINED_OBJECT, "sink \"" + name + "\" does not exist");
         }
+        // a remote copy is cancelled, not left to its worker (a failed DROP starts it again)
+        running.stopBackfill();
         running.stop();
         long ticket;
         try {
@@ -500,11 +515,12 @@ public final class SinkManager implements AutoCloseable {
                     -1));
             SinkProgress b = s.backfillProgress();
             if (b != null) {
+                String where = s.backfillPlacement();
                 out.add(new DeliveryProgress(
                         def.name(),
                         def.relationName(),
                         "backfill",
-                        b.phase(),
+                        where == null || where.equals("local") ? b.phase() : where,
                         b.epoch(),
                         b.rows(),
                         -1,
@@ -514,6 +530,69 @@ public final class SinkManager implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /**
+     * A piece of an exported snapshot, for a worker's {@code COPY tributary_snapshot(...)}: up to
+     * {@code limit} rows of vnode {@code vnode} after key {@code afterKey} (null: from its start),
+     * in key order. A snapshot is exported while the sink's backfill of it runs. Session threads.
+     *
+     * @param snapshotId {@code sink:<id>:<generation>:<epoch>}, from the job's payload
+     * @throws TributaryException 55000 when that snapshot is not (or no longer) exported, 22023 for
+     *     a malformed id or a vnode out of range
+     */
+    public SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
+        String[] parts = snapshotId.split(":");
+        if (parts.length != 4 || !parts[0].equals("sink") || vnode < 0 || vnode >= VirtualNodes.COUNT || limit < 1) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "tributary_snapshot needs a snapshot id sink:<id>:<generation>:<epoch>, a vnode in [0, "
+                            + VirtualNodes.COUNT + ") and a positive limit");
+        }
+        RunningSink running = null;
+        for (RunningSink s : sinks.values()) {
+            if (String.valueOf(s.def().id()).equals(parts[1])) {
+                running = s;
+            }
+        }
+        SinkDef def = running == null ? null : running.def();
+        if (def == null || def.pin() == null || !SinkBackfillJob.snapshotId(def).equals(snapshotId)) {
+            throw new TributaryException(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "snapshot " + snapshotId + " is not exported: its sink was dropped or resynced, or its backfill"
+                            + " is complete");
+        }
+        TableDef relation = running.relation();
+        int[] idx = running.table().columnIndexes();
+        List<String> names = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        for (int i : idx) {
+            names.add(relation.columns().get(i).name());
+            types.add(relation.columns().get(i).type());
+        }
+        names.add("tributary_op");
+        types.add(DataType.TEXT);
+        names.add("tributary_pk");
+        types.add(DataType.of(TypeKind.BYTEA));
+        List<Object[]> out = new ArrayList<>();
+        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
+                        store,
+                        new PinnedSnapshot(def.pin(), def.snapshotEpoch()),
+                        def.relationId(),
+                        relation.columnTypes());
+                RowStream rows = upstream.snapshot(vnode, def.snapshotEpoch(), afterKey)) {
+            while (out.size() < limit && rows.next()) {
+                Object[] row = rows.row();
+                Object[] o = new Object[idx.length + 2];
+                for (int i = 0; i < idx.length; i++) {
+                    o[i] = row[idx[i]];
+                }
+                o[idx.length] = "U";
+                o[idx.length + 1] = rows.pk();
+                out.add(o);
+            }
+        }
+        return new SnapshotChunk(names, types, out);
     }
 
     /** Stops every sink's delivery; their records and logs stay for the next start. */

@@ -30,6 +30,8 @@ public final class SinkOptions {
             "primary_key",
             "snapshot",
             "backfill.alias",
+            "backfill.remote",
+            "backfill.fallback_to_local",
             CREATE_TABLE));
 
     private SinkOptions() {}
@@ -76,7 +78,9 @@ public final class SinkOptions {
                 upsert,
                 key,
                 bool(options, "snapshot", true),
-                options.getOrDefault("backfill.alias", sinkName + "_backfill"));
+                options.getOrDefault("backfill.alias", sinkName + "_backfill"),
+                bool(options, "backfill.remote", false),
+                bool(options, "backfill.fallback_to_local", true));
     }
 
     /** Whether the target table is to be created when missing. */

@@ -4,6 +4,9 @@ import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.SourceDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.VirtualNodes;
+import io.tributary.meta.jobs.JobId;
+import io.tributary.meta.jobs.JobResult;
+import io.tributary.meta.jobs.Notifier;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.upstream.LocalUpstreamTable;
@@ -63,16 +66,21 @@ final class SnapshotDelivery extends DeliveryLoop {
     private final CopyText staged;
     private final CopyText direct;
     private final SinkDef def;
+    private final JobId job;
+    /** Hears that the target holds the snapshot (the job's end). */
+    private final Notifier notifier;
     /** The current chunk's rows, kept until the transaction decides which to write. */
     private final List<Object[]> chunkRows = new ArrayList<>();
     /** Their primary keys, as the head's key set holds them. */
     private final List<ByteBuffer> chunkKeys = new ArrayList<>();
 
     /** @param def the sink as of this backfill's snapshot; a newer snapshot (RESYNC) makes a new delivery */
-    SnapshotDelivery(RunningSink sink, SinkDef def, StateStore store) {
+    SnapshotDelivery(RunningSink sink, SinkDef def, StateStore store, JobId job, Notifier notifier) {
         super(sink, sink.backfillProgress(), "sink-" + def.name() + "-backfill");
         this.store = store;
         this.def = def;
+        this.job = job;
+        this.notifier = notifier;
         this.staged = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
         this.direct = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), false);
     }
@@ -88,7 +96,7 @@ final class SnapshotDelivery extends DeliveryLoop {
         byte[] lastKey = null;
         if (state != null && state.startVersion() == snapshot) {
             if (state.status().equals("complete")) {
-                sink.backfillDone(def);
+                notifier.notify(new JobResult(job, 0, "local", null));
                 progress.vnodesDone(VirtualNodes.COUNT);
                 progress.phase("complete");
                 return true;
@@ -143,7 +151,7 @@ final class SnapshotDelivery extends DeliveryLoop {
         c.commit();
         progress.vnodesDone(VirtualNodes.COUNT);
         progress.phase("complete");
-        sink.backfillDone(def);
+        notifier.notify(new JobResult(job, 0, "local", null));
         return true;
     }
 

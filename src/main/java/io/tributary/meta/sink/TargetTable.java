@@ -292,12 +292,23 @@ final class TargetTable {
      * their constraints) and the change's operation, emptied at every commit.
      */
     void openSession(Connection c) throws SQLException {
+        openSession(c, false);
+    }
+
+    /**
+     * Like {@link #openSession(Connection)}; with {@code withKeys} the staging table also has the
+     * column {@code tributary_pk bytea}, which a worker's snapshot pieces carry (see {@link
+     * SnapshotChunk}) and the merges ignore.
+     */
+    void openSession(Connection c, boolean withKeys) throws SQLException {
         Map<String, String> formatted = formattedTypes(c);
         StringBuilder ddl = new StringBuilder("CREATE TEMP TABLE IF NOT EXISTS " + STAGE + " (");
         for (String col : columns) {
             ddl.append(quote(col)).append(' ').append(formatted.get(col)).append(", ");
         }
-        ddl.append("tributary_op \"char\" NOT NULL) ON COMMIT DELETE ROWS");
+        ddl.append("tributary_op \"char\" NOT NULL")
+                .append(withKeys ? ", tributary_pk bytea" : "")
+                .append(") ON COMMIT DELETE ROWS");
         try (Statement s = c.createStatement()) {
             s.execute(ddl.toString());
         }
@@ -320,6 +331,19 @@ final class TargetTable {
                     .getCopyAPI()
                     .copyIn(
                             "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op) FROM STDIN",
+                            new ByteArrayInputStream(text));
+        } catch (IOException e) {
+            throw new SQLException("COPY to the sink target failed: " + e.getMessage(), "08006", e);
+        }
+    }
+
+    /** COPYs a worker's snapshot piece (target columns, operation, primary key) into the staging table. */
+    void copyInWithKeys(Connection c, byte[] text) throws SQLException {
+        try {
+            c.unwrap(PGConnection.class)
+                    .getCopyAPI()
+                    .copyIn(
+                            "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op, tributary_pk) FROM STDIN",
                             new ByteArrayInputStream(text));
         } catch (IOException e) {
             throw new SQLException("COPY to the sink target failed: " + e.getMessage(), "08006", e);

@@ -4,6 +4,7 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTables;
 import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.jobs.JobPlacement;
 import io.tributary.meta.sink.SinkManager;
 
 /** Registers the engine's system tables ({@code tributary_catalog.*}); called once as the database opens. */
@@ -12,15 +13,22 @@ public final class SystemTablesOfEngine {
 
     /**
      * Registers relations, ddl_progress, backfill_progress, source_progress, source_errors and
-     * sink_progress in {@code tables}.
+     * sink_progress, workers and remote_jobs in {@code tables}.
      */
     public static void register(
-            SystemTables tables, Catalog catalog, DdlController ddl, SourceManager sources, SinkManager sinks) {
+            SystemTables tables,
+            Catalog catalog,
+            DdlController ddl,
+            SourceManager sources,
+            SinkManager sinks,
+            JobPlacement jobs) {
         tables.register(new RelationsTable(catalog));
         tables.register(new DdlProgressTable(ddl));
         tables.register(new BackfillProgressTable(ddl));
         tables.register(new SourceProgressTable(sources));
         tables.register(new SourceErrorsTable(sources));
         tables.register(new SinkProgressTable(sinks));
+        tables.register(new WorkersTable(jobs));
+        tables.register(new RemoteJobsTable(jobs));
     }
 }

@@ -258,6 +258,9 @@ public final class EngineSession implements Session {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.CopyTo c) {
             return copyTo(c);
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.CopySnapshot c) {
+            return copySnapshot(c);
+        }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Deallocate d) {
             named.remove(d.name());
             return new StatementResult.Command(d.name() == null ? "DEALLOCATE ALL" : "DEALLOCATE");
@@ -300,6 +303,26 @@ public final class EngineSession implements Session {
         StatementResult.Rows rows = (StatementResult.Rows) query(q, List.of(), q::close);
         return new StatementResult.CopyOut(
                 rows.columns(), rows.cursor(), new CopyOutEncoder(rows.columns(), c.format()));
+    }
+
+    /** A worker reads a piece of an exported snapshot (see {@code SinkManager.snapshotChunk}). */
+    private StatementResult copySnapshot(io.tributary.sql.UtilityStatement.CopySnapshot c) {
+        byte[] after = null;
+        if (!c.afterKeyHex().isEmpty()) {
+            try {
+                after = java.util.HexFormat.of().parseHex(c.afterKeyHex());
+            } catch (IllegalArgumentException e) {
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE, "tributary_snapshot's key must be hexadecimal digits");
+            }
+        }
+        io.tributary.meta.sink.SnapshotChunk chunk = db.snapshotChunk(c.snapshotId(), c.vnode(), after, c.limit());
+        List<ColumnDesc> columns = new java.util.ArrayList<>();
+        for (int i = 0; i < chunk.names().size(); i++) {
+            columns.add(new ColumnDesc(chunk.names().get(i), chunk.types().get(i)));
+        }
+        return new StatementResult.CopyOut(
+                columns, new ListCursor(chunk.rows()), new CopyOutEncoder(columns, c.format()));
     }
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {

@@ -1,0 +1,358 @@
+package io.tributary.meta.jobs;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The remote scheduler: queues jobs with db-scheduler in the shared jobs database, where {@code
+ * tributary worker} processes pick them ({@code FOR UPDATE SKIP LOCKED}), heartbeat them, and
+ * revive each other's dead executions. Each job's row in {@code tributary_remote_jobs} is committed
+ * before it is queued, and its id comes from the Tributary catalog, so after a restart {@link
+ * #schedule} finds the row and re-attaches.
+ *
+ * <p>A watcher thread hears finished jobs by {@code LISTEN tributary_jobs}, and polls every half
+ * second as the safety net (a NOTIFY sent while the server was down is lost; the row is not). It
+ * also falls a job back to local execution when it allows that and no live worker has been seen
+ * for {@link #fallbackAfterMillis}: the queued task is deleted and the row marked {@code local} in
+ * one transaction, so a worker that comes later does not pick it, and a worker still writing is
+ * fenced out by the job's own checkpoint check in the target.
+ */
+public final class DbJobScheduler implements RemoteJobScheduler {
+    private static final Logger LOG = LoggerFactory.getLogger(DbJobScheduler.class);
+
+    private final DataSource ds;
+    private final SchedulerClient client;
+    private final LocalJobScheduler local;
+    private final long fallbackAfterMillis;
+    private final Map<JobId, Watched> watched = new ConcurrentHashMap<>();
+    private final Map<JobId, String> placements = new ConcurrentHashMap<>();
+    private final Thread watcher;
+    private volatile boolean closed;
+
+    /** A job this server waits for. Fields are touched by the watcher thread only, after creation. */
+    private static final class Watched {
+        final RemoteJob job;
+        final Notifier notifier;
+        final boolean fallback;
+        long noWorkerSince;
+
+        Watched(RemoteJob job, Notifier notifier, boolean fallback) {
+            this.job = job;
+            this.notifier = notifier;
+            this.fallback = fallback;
+        }
+    }
+
+    /**
+     * Connects to the jobs database and creates its tables when missing.
+     *
+     * @param local where jobs fall back to
+     * @param fallbackAfterMillis how long a job may wait without any live worker before it falls back
+     * @throws SQLException when the jobs database cannot be reached
+     */
+    public DbJobScheduler(DataSource ds, LocalJobScheduler local, long fallbackAfterMillis) throws SQLException {
+        this.ds = ds;
+        this.local = local;
+        this.fallbackAfterMillis = fallbackAfterMillis;
+        JobsDatabase.prepare(ds);
+        this.client = SchedulerClient.Builder.create(ds).build();
+        this.watcher = new Thread(this::watch, "remote-jobs-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /** Like {@link #schedule(RemoteJob, Notifier)}, saying whether the job may fall back to local. */
+    public JobId schedule(RemoteJob job, Notifier notifier, boolean fallback) throws ScheduleFailedException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            String state = null;
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT state FROM tributary_remote_jobs WHERE id = ? FOR UPDATE")) {
+                ps.setString(1, job.id().value());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        state = rs.getString(1);
+                    }
+                }
+            }
+            boolean attach = "waiting".equals(state) || "running".equals(state) || "done".equals(state);
+            if (!attach) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO tributary_remote_jobs (id, kind, owner,"
+                        + " format_version, payload, state) VALUES (?, ?, ?, ?, ?, 'waiting') ON CONFLICT (id) DO UPDATE"
+                        + " SET payload = EXCLUDED.payload, format_version = EXCLUDED.format_version,"
+                        + " state = 'waiting', worker = NULL, finished = NULL, last_error = NULL")) {
+                    ps.setString(1, job.id().value());
+                    ps.setString(2, job.kind());
+                    ps.setString(3, job.owner());
+                    ps.setInt(4, RemoteJob.FORMAT_VERSION);
+                    ps.setBytes(5, job.payload());
+                    ps.executeUpdate();
+                }
+            }
+            c.commit();
+            if (!"done".equals(state)) {
+                client.scheduleIfNotExists(
+                        new TaskInstance<>(
+                                JobsDatabase.TASK, job.id().value(), job.id().value()),
+                        Instant.now());
+            }
+            if (attach) {
+                LOG.info("re-attached to remote job {} ({})", job.id(), state);
+            }
+        } catch (SQLException | RuntimeException e) {
+            throw new ScheduleFailedException(job, "could not queue job " + job.id() + ": " + e.getMessage(), e);
+        }
+        placements.put(job.id(), "waiting for a worker");
+        watched.put(job.id(), new Watched(job, notifier, fallback));
+        return job.id();
+    }
+
+    /** See {@link JobPlacement#advertise}. */
+    void advertise(String serverAddress) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("UPDATE tributary_jobs_format SET server_address = ?")) {
+            ps.setString(1, serverAddress);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+                    "could not advertise this server in the jobs database: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    @Override
+    public JobId schedule(RemoteJob job, Notifier notifier) throws ScheduleFailedException {
+        return schedule(job, notifier, true);
+    }
+
+    @Override
+    public void cancel(JobId id) {
+        watched.remove(id);
+        placements.remove(id);
+        local.cancel(id);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            giveUp(c, id, "cancelled");
+            c.commit();
+        } catch (SQLException e) {
+            LOG.warn("could not cancel remote job {}: {}", id, e.getMessage());
+        }
+    }
+
+    /** Marks the job given up ({@code state}) and removes its queued task; the caller commits. */
+    private static void giveUp(Connection c, JobId id, String state) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE tributary_remote_jobs SET state = ?, worker = NULL"
+                + " WHERE id = ? AND state IN ('waiting', 'running')")) {
+            ps.setString(1, state);
+            ps.setString(2, id.value());
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("DELETE FROM scheduled_tasks WHERE task_name = ? AND task_instance = ?")) {
+            ps.setString(1, JobsDatabase.TASK);
+            ps.setString(2, id.value());
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public String placement(JobId id) {
+        return placements.get(id);
+    }
+
+    @Override
+    public List<RemoteJobInfo> jobs() {
+        List<RemoteJobInfo> out = new ArrayList<>();
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, kind, owner, worker, state, attempts, started, finished,"
+                        + " last_error FROM tributary_remote_jobs ORDER BY id")) {
+            while (rs.next()) {
+                out.add(new RemoteJobInfo(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getInt(6),
+                        millis(rs.getTimestamp(7)),
+                        millis(rs.getTimestamp(8)),
+                        rs.getString(9)));
+            }
+        } catch (SQLException e) {
+            LOG.warn("could not read the remote jobs: {}", e.getMessage());
+        }
+        return out;
+    }
+
+    @Override
+    public List<WorkerInfo> workers() {
+        List<WorkerInfo> out = new ArrayList<>();
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT name, address, slots, running_jobs, last_heartbeat"
+                        + " FROM tributary_workers ORDER BY name")) {
+            while (rs.next()) {
+                out.add(new WorkerInfo(
+                        rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4), millis(rs.getTimestamp(5))));
+            }
+        } catch (SQLException e) {
+            LOG.warn("could not read the workers: {}", e.getMessage());
+        }
+        return out;
+    }
+
+    private static long millis(Timestamp t) {
+        return t == null ? 0 : t.getTime();
+    }
+
+    /** Watcher thread: LISTEN for finished jobs, poll as the net, fall back when no worker lives. */
+    private void watch() {
+        Connection listen = null;
+        while (!closed) {
+            try {
+                if (listen == null) {
+                    listen = ds.getConnection();
+                    try (Statement s = listen.createStatement()) {
+                        s.execute("LISTEN " + JobsDatabase.CHANNEL);
+                    }
+                }
+                // waits for a NOTIFY up to the polling interval; either way every watched job is checked
+                listen.unwrap(PGConnection.class).getNotifications(500);
+                if (!watched.isEmpty()) {
+                    poll(listen);
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("jobs database: {}; retrying", e.getMessage());
+                closeQuietly(listen);
+                listen = null;
+                sleep(1_000);
+            }
+        }
+        closeQuietly(listen);
+    }
+
+    private void poll(Connection c) throws SQLException {
+        int liveWorkers;
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM tributary_workers WHERE format_version = ?"
+                + " AND last_heartbeat > now() - ? * interval '1 millisecond'")) {
+            ps.setInt(1, RemoteJob.FORMAT_VERSION);
+            ps.setLong(2, JobsDatabase.WORKER_TIMEOUT_MILLIS);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                liveWorkers = rs.getInt(1);
+            }
+        }
+        long now = System.currentTimeMillis();
+        for (Watched w : List.copyOf(watched.values())) {
+            JobId id = w.job.id();
+            String state;
+            String worker;
+            int attempts;
+            String error;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT state, worker, attempts, last_error FROM tributary_remote_jobs WHERE id = ?")) {
+                ps.setString(1, id.value());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        continue;
+                    }
+                    state = rs.getString(1);
+                    worker = rs.getString(2);
+                    attempts = rs.getInt(3);
+                    error = rs.getString(4);
+                }
+            }
+            switch (state) {
+                case "done", "failed" -> {
+                    if (watched.remove(id, w)) {
+                        placements.remove(id);
+                        w.notifier.notify(
+                                new JobResult(id, attempts, "remote:" + worker, state.equals("done") ? null : error));
+                    }
+                }
+                case "waiting", "running" -> {
+                    placements.put(
+                            id,
+                            state.equals("running") && worker != null ? "remote:" + worker : "waiting for a worker");
+                    if (liveWorkers > 0) {
+                        w.noWorkerSince = 0;
+                    } else if (w.noWorkerSince == 0) {
+                        w.noWorkerSince = now;
+                    } else if (w.fallback && now - w.noWorkerSince >= fallbackAfterMillis) {
+                        fallBack(w);
+                    }
+                }
+                default -> {
+                    // given up (cancelled, or run locally): nothing to wait for
+                    watched.remove(id, w);
+                }
+            }
+        }
+    }
+
+    /** No worker lives: takes the job back from the queue and runs it here. */
+    private void fallBack(Watched w) throws SQLException {
+        JobId id = w.job.id();
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            giveUp(c, id, "local");
+            c.commit();
+        }
+        if (!watched.remove(id, w)) {
+            return;
+        }
+        LOG.info("no worker for job {} in {} ms: running it locally", id, fallbackAfterMillis);
+        placements.put(id, "local");
+        local.schedule(w.job, result -> {
+            placements.remove(id);
+            w.notifier.notify(result);
+        });
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        watcher.interrupt();
+        try {
+            watcher.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        local.close();
+    }
+}

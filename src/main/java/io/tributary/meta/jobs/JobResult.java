@@ -1,0 +1,15 @@
+package io.tributary.meta.jobs;
+
+/**
+ * How a job ended.
+ *
+ * @param id the job
+ * @param attempt the attempt that produced it: 0 for a local run, 1 and up for remote attempts
+ * @param placement where it ran: {@code local} or {@code remote:<worker>}
+ * @param error null when the job succeeded
+ */
+public record JobResult(JobId id, int attempt, String placement, String error) {
+    public boolean succeeded() {
+        return error == null;
+    }
+}

@@ -1,0 +1,86 @@
+package io.tributary.meta.jobs;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The shared PostgreSQL that coordinates the server and its workers: db-scheduler's queue table
+ * {@code scheduled_tasks}, and Tributary's {@code tributary_remote_jobs} (one row per job: its
+ * state, attempts, worker and payload), {@code tributary_workers} (heartbeats) and {@code
+ * tributary_jobs_format} (the job format the server speaks, and where it serves snapshots). Both sides create what is missing at
+ * start, under an advisory lock so they do not race. Stateless helpers; any thread.
+ */
+public final class JobsDatabase {
+    /** db-scheduler's task name: one per job format version, so a worker of another format never picks a job. */
+    public static final String TASK = "tributary-job-v" + RemoteJob.FORMAT_VERSION;
+
+    /** The LISTEN/NOTIFY channel on which workers announce a finished job (payload: its id). */
+    public static final String CHANNEL = "tributary_jobs";
+
+    /** A worker whose heartbeat is older than this is gone. */
+    public static final long WORKER_TIMEOUT_MILLIS = 3_000;
+
+    private static final Pattern SECRET = Pattern.compile("(?i)(password=)[^&]*");
+    private static final Pattern USER_INFO = Pattern.compile("//[^/@]*@");
+
+    private JobsDatabase() {}
+
+    /**
+     * A data source for {@code url} ({@code jdbc:postgresql://...}); the user and password may be in
+     * the URL or in {@code PGUSER}/{@code PGPASSWORD}-style environment variables the driver reads.
+     *
+     * @throws TributaryException 22023 for a URL that is not PostgreSQL's
+     */
+    public static DataSource dataSource(String url, String applicationName) {
+        if (!url.startsWith("jdbc:postgresql:")) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "--jobs-url must be a PostgreSQL URL (jdbc:postgresql://host:port/database), not " + mask(url));
+        }
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setUrl(url);
+        ds.setApplicationName(applicationName);
+        ds.setConnectTimeout(10);
+        return ds;
+    }
+
+    /** The URL with its password (and any user:password@ part) hidden, for logs and errors. */
+    public static String mask(String url) {
+        return USER_INFO.matcher(SECRET.matcher(url).replaceAll("$1***")).replaceAll("//***@");
+    }
+
+    /** Creates the tables when missing and records this server's job format. Called by the server at start. */
+    public static void prepare(DataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("SELECT pg_advisory_xact_lock(1414680898, 1)");
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS scheduled_tasks (task_name text NOT NULL, task_instance text NOT NULL,"
+                            + " task_data bytea, execution_time timestamptz NOT NULL, picked boolean NOT NULL, picked_by text,"
+                            + " last_success timestamptz, last_failure timestamptz, consecutive_failures int,"
+                            + " last_heartbeat timestamptz, version bigint NOT NULL, priority smallint,"
+                            + " PRIMARY KEY (task_name, task_instance))");
+            s.execute("CREATE INDEX IF NOT EXISTS execution_time_idx ON scheduled_tasks (execution_time)");
+            s.execute("CREATE INDEX IF NOT EXISTS last_heartbeat_idx ON scheduled_tasks (last_heartbeat)");
+            s.execute("CREATE TABLE IF NOT EXISTS tributary_remote_jobs (id text PRIMARY KEY, kind text NOT NULL,"
+                    + " owner text NOT NULL, format_version int NOT NULL, payload bytea NOT NULL,"
+                    + " state text NOT NULL, worker text, attempts int NOT NULL DEFAULT 0, started timestamptz,"
+                    + " finished timestamptz, last_error text)");
+            s.execute("CREATE TABLE IF NOT EXISTS tributary_workers (name text PRIMARY KEY, address text,"
+                    + " slots int NOT NULL, running_jobs int NOT NULL DEFAULT 0, format_version int NOT NULL,"
+                    + " last_heartbeat timestamptz NOT NULL)");
+            s.execute("CREATE TABLE IF NOT EXISTS tributary_jobs_format (one boolean PRIMARY KEY DEFAULT true"
+                    + " CHECK (one), format_version int NOT NULL, server_address text)");
+            s.execute("INSERT INTO tributary_jobs_format (format_version) VALUES (" + RemoteJob.FORMAT_VERSION
+                    + ") ON CONFLICT (one) DO UPDATE SET format_version = EXCLUDED.format_version");
+            c.commit();
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.tributary.meta.sink;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.catalog.SinkDef;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.jobs.JobId;
+import io.tributary.meta.jobs.RemoteJob;
+import java.io.IOException;
+
+/**
+ * The payload of a remote sink backfill ({@link RemoteJob#SINK_BACKFILL}), format {@link
+ * RemoteJob#FORMAT_VERSION}: the sink's record as of its snapshot, the relation's definition (for
+ * the target's columns) and the snapshot's exported id. Workers find the server that serves it in
+ * the jobs database ({@code tributary_jobs_format.server_address}).
+ * JSON, like the catalog records it carries. Immutable.
+ *
+ * @param snapshotId the id {@link SinkManager#snapshotChunk} accepts: {@code sink:<id>:<generation>:<epoch>}
+ */
+public record SinkBackfillJob(int formatVersion, String snapshotId, SinkDef sink, TableDef relation) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The id of the job copying generation {@code generation} of sink {@code sinkId}: the catalog names it again after a restart. */
+    public static JobId jobId(SinkDef def) {
+        return new JobId("sink-" + def.id() + "-g" + def.generation());
+    }
+
+    /** The snapshot id of the record's pinned snapshot. */
+    static String snapshotId(SinkDef def) {
+        return "sink:" + def.id() + ":" + def.generation() + ":" + def.snapshotEpoch();
+    }
+
+    public byte[] encode() {
+        try {
+            return JSON.writeValueAsBytes(this);
+        } catch (IOException e) {
+            throw new IllegalStateException("a sink backfill job is always serializable", e);
+        }
+    }
+
+    /**
+     * Reads a payload.
+     *
+     * @throws TributaryException 0A000 when it is of another format version than this build's
+     */
+    public static SinkBackfillJob decode(byte[] payload) {
+        SinkBackfillJob job;
+        try {
+            job = JSON.readValue(payload, SinkBackfillJob.class);
+        } catch (IOException e) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "this worker cannot read the job (job format " + RemoteJob.FORMAT_VERSION + " expected): "
+                            + e.getMessage());
+        }
+        if (job.formatVersion() != RemoteJob.FORMAT_VERSION) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "the job is of format " + job.formatVersion() + " and this worker runs format "
+                            + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
+        }
+        return job;
+    }
+}

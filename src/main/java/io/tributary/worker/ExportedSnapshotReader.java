@@ -1,0 +1,83 @@
+package io.tributary.worker;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HexFormat;
+import java.util.Properties;
+import org.postgresql.PGConnection;
+
+/**
+ * Reads an exported sink snapshot from the Tributary server over pgwire, piece by piece: {@code
+ * COPY tributary_snapshot('id', vnode, 'after key', limit) TO STDOUT}. The worker never touches
+ * the server's disk. One job thread.
+ */
+final class ExportedSnapshotReader implements AutoCloseable {
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final Connection server;
+    private final String snapshotId;
+
+    /**
+     * Connects to the server at {@code address} (host:port), with its password when it has one.
+     *
+     * @throws SQLException when the server cannot be reached or refuses the login (28P01)
+     */
+    ExportedSnapshotReader(String address, String password, String snapshotId) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", "tributary_worker");
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        props.setProperty("ApplicationName", "tributary-worker");
+        props.setProperty("connectTimeout", "10");
+        this.server = DriverManager.getConnection("jdbc:postgresql://" + address + "/dev", props);
+        this.snapshotId = snapshotId;
+    }
+
+    /** One piece: its COPY text (rows of {@code SnapshotChunk}'s columns) and how many rows it has. */
+    record Piece(byte[] text, int rows) {
+        /** The primary key of the piece's last row (its last field, bytea text {@code \\x...}). */
+        byte[] lastKey() {
+            int end = text.length - 1; // the final newline
+            int start = end;
+            while (text[start - 1] != '\t') {
+                start--;
+            }
+            // COPY text doubles the backslash of bytea's \x prefix
+            return HEX.parseHex(
+                    new String(text, start + 3, end - start - 3, java.nio.charset.StandardCharsets.US_ASCII));
+        }
+    }
+
+    /** Up to {@code limit} rows of {@code vnode} after {@code afterKey} (null: from its start), in key order. */
+    Piece read(int vnode, byte[] afterKey, int limit) throws SQLException {
+        String sql = "COPY tributary_snapshot('" + snapshotId + "', " + vnode + ", '"
+                + (afterKey == null ? "" : HEX.formatHex(afterKey)) + "', " + limit + ") TO STDOUT";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            server.unwrap(PGConnection.class).getCopyAPI().copyOut(sql, out);
+        } catch (IOException e) {
+            throw new SQLException("reading the snapshot from the server failed: " + e.getMessage(), "08006", e);
+        }
+        byte[] text = out.toByteArray();
+        int rows = 0;
+        for (byte b : text) {
+            if (b == '\n') {
+                rows++;
+            }
+        }
+        return new Piece(text, rows);
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (SQLException ignored) {
+            // nothing pending on a read-only connection
+        }
+    }
+}

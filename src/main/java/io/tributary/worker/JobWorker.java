@@ -1,0 +1,268 @@
+package io.tributary.worker;
+
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.task.FailureHandler;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.jobs.JobsDatabase;
+import io.tributary.meta.jobs.RemoteJob;
+import io.tributary.meta.sink.SinkBackfillJob;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code tributary worker}: runs remote jobs from the shared jobs database. db-scheduler picks them
+ * ({@code FOR UPDATE SKIP LOCKED}), keeps a heartbeat on each running one every second, and revives
+ * the executions of a worker whose heartbeats stopped (after four, db-scheduler's minimum), so another worker resumes
+ * them from their last checkpoint. This worker also keeps its own row in {@code
+ * tributary_workers} alive for the server (which falls jobs back to local when none lives).
+ *
+ * <p>Each attempt claims the job's row (state {@code running}, attempts + 1) and finishes it only
+ * if it is still that attempt ({@code UPDATE ... WHERE attempts = mine}): a late result from an
+ * attempt that was given up is ignored. Uses no storage: it reads snapshots from the server over
+ * pgwire and writes targets itself.
+ */
+public final class JobWorker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JobWorker.class);
+
+    private final DataSource ds;
+    private final String name;
+    private final int slots;
+    private final String serverPassword;
+    private final AtomicInteger running = new AtomicInteger();
+    private final Scheduler scheduler;
+    private final Thread heartbeat;
+    private volatile boolean closed;
+
+    /**
+     * Connects to the jobs database and checks its job format.
+     *
+     * @throws TributaryException 0A000 when the server schedules another job format than this
+     *     worker runs; 08001 when the jobs database cannot be reached
+     */
+    public JobWorker(DataSource ds, String name, int slots, String serverPassword) {
+        this.ds = ds;
+        this.name = name;
+        this.slots = slots;
+        this.serverPassword = serverPassword;
+        checkFormat();
+        OneTimeTask<String> task = Tasks.oneTime(JobsDatabase.TASK, String.class)
+                .onFailure(new FailureHandler.OnFailureRetryLater<>(Duration.ofSeconds(1)))
+                .execute((instance, ctx) -> execute(instance));
+        this.scheduler = Scheduler.create(ds, task)
+                .schedulerName(new SchedulerName.Fixed(name))
+                .threads(slots)
+                .pollingInterval(Duration.ofMillis(500))
+                .heartbeatInterval(Duration.ofSeconds(1))
+                .missedHeartbeatsLimit(4)
+                .pollUsingLockAndFetch(0.5, 1.0)
+                .build();
+        this.heartbeat = new Thread(this::beat, "worker-heartbeat");
+        heartbeat.setDaemon(true);
+    }
+
+    private void checkFormat() {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT format_version FROM tributary_jobs_format")) {
+            if (rs.next() && rs.getInt(1) != RemoteJob.FORMAT_VERSION) {
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "the server schedules jobs of format " + rs.getInt(1) + " and this worker runs format "
+                                + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
+            }
+        } catch (SQLException e) {
+            throw new TributaryException(
+                    SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+                    "the jobs database is not ready (start a server with --jobs-url first): " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** Registers this worker and starts picking jobs. */
+    public void start() {
+        beatOnce();
+        heartbeat.start();
+        scheduler.start();
+        LOG.info("worker {} runs up to {} job(s)", name, slots);
+    }
+
+    private void beat() {
+        while (!closed) {
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            beatOnce();
+        }
+    }
+
+    private void beatOnce() {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("INSERT INTO tributary_workers (name, address, slots,"
+                        + " running_jobs, format_version, last_heartbeat) VALUES (?, inet_client_addr()::text, ?, ?, ?,"
+                        + " now()) ON CONFLICT (name) DO UPDATE SET address = EXCLUDED.address, slots = EXCLUDED.slots,"
+                        + " running_jobs = EXCLUDED.running_jobs, format_version = EXCLUDED.format_version,"
+                        + " last_heartbeat = now()")) {
+            ps.setString(1, name);
+            ps.setInt(2, slots);
+            ps.setInt(3, running.get());
+            ps.setInt(4, RemoteJob.FORMAT_VERSION);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            LOG.warn("heartbeat to the jobs database failed: {}", e.getMessage());
+        }
+    }
+
+    /** A db-scheduler thread: one attempt at a job. Throwing makes db-scheduler retry it a second later. */
+    private void execute(TaskInstance<String> instance) {
+        String id = instance.getId();
+        running.incrementAndGet();
+        try {
+            Claim claim = claim(id);
+            if (claim == null) {
+                return; // done, cancelled or run locally meanwhile
+            }
+            try {
+                boolean finished = run(id, claim);
+                if (finished) {
+                    finish(id, claim.attempt(), "done", null);
+                }
+            } catch (TributaryException e) {
+                if (e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {
+                    finish(id, claim.attempt(), "failed", e.getMessage());
+                    return;
+                }
+                recordError(id, claim.attempt(), e.getMessage());
+                throw e;
+            } catch (SQLException | RuntimeException e) {
+                recordError(id, claim.attempt(), e.getMessage());
+                throw new IllegalStateException("job " + id + ": " + e.getMessage(), e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("jobs database: " + e.getMessage(), e);
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+
+    private record Claim(int attempt, String kind, int format, byte[] payload) {}
+
+    private Claim claim(String id) throws SQLException {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("UPDATE tributary_remote_jobs SET state = 'running',"
+                        + " worker = ?, attempts = attempts + 1, started = COALESCE(started, now()), last_error = NULL"
+                        + " WHERE id = ? AND state IN ('waiting', 'running')"
+                        + " RETURNING attempts, kind, format_version, payload")) {
+            ps.setString(1, name);
+            ps.setString(2, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Claim(rs.getInt(1), rs.getString(2), rs.getInt(3), rs.getBytes(4)) : null;
+            }
+        }
+    }
+
+    private boolean run(String id, Claim claim) throws SQLException {
+        if (claim.format() != RemoteJob.FORMAT_VERSION) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "the job is of format " + claim.format() + " and this worker runs format "
+                            + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
+        }
+        if (!claim.kind().equals(RemoteJob.SINK_BACKFILL)) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED, "this worker cannot run jobs of kind " + claim.kind());
+        }
+        SinkBackfillJob job = SinkBackfillJob.decode(claim.payload());
+        LOG.info(
+                "job {}: copying the snapshot of sink {} (attempt {})",
+                id,
+                job.sink().name(),
+                claim.attempt());
+        return new SinkBackfillRun(job, serverAddress(), serverPassword).run(() -> stillMine(id, claim.attempt()));
+    }
+
+    /** Where the server serves snapshots, as it last advertised. */
+    private String serverAddress() throws SQLException {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT server_address FROM tributary_jobs_format")) {
+            if (!rs.next() || rs.getString(1) == null) {
+                throw new SQLException("no server has advertised its address in the jobs database yet", "55000");
+            }
+            return rs.getString(1);
+        }
+    }
+
+    /** Whether the job is still this attempt's: not cancelled, not fallen back, not taken over. */
+    private boolean stillMine(String id, int attempt) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT 1 FROM tributary_remote_jobs WHERE id = ? AND state = 'running' AND attempts = ?"
+                                + " AND worker = ?")) {
+            ps.setString(1, id);
+            ps.setInt(2, attempt);
+            ps.setString(3, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("jobs database: " + e.getMessage(), e);
+        }
+    }
+
+    private void finish(String id, int attempt, String state, String error) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps =
+                    c.prepareStatement("UPDATE tributary_remote_jobs SET state = ?, finished = now(),"
+                            + " last_error = ? WHERE id = ? AND attempts = ? AND worker = ? AND state = 'running'")) {
+                ps.setString(1, state);
+                ps.setString(2, error);
+                ps.setString(3, id);
+                ps.setInt(4, attempt);
+                ps.setString(5, name);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+                ps.setString(1, JobsDatabase.CHANNEL);
+                ps.setString(2, id);
+                ps.execute();
+            }
+            c.commit();
+        }
+    }
+
+    private void recordError(String id, int attempt, String error) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "UPDATE tributary_remote_jobs SET last_error = ? WHERE id = ? AND attempts = ?")) {
+            ps.setString(1, error);
+            ps.setString(2, id);
+            ps.setInt(3, attempt);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            LOG.warn("could not record the error of job {}: {}", id, e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        heartbeat.interrupt();
+        scheduler.stop();
+    }
+}

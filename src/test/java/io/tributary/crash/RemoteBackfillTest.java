@@ -1,0 +1,243 @@
+package io.tributary.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.connector.postgres.UpstreamPostgres;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Remote sink backfills with {@code tributary worker} child processes, embedded PostgreSQL being
+ * both the shared jobs database and the sink target: a worker killed with SIGKILL mid-job, the
+ * server killed with SIGKILL while the job waits, a second worker taking the job over from its last
+ * checkpoint after the server re-attached; and a job without any worker, falling back to local.
+ * In every case the target equals the relation.
+ */
+class RemoteBackfillTest {
+    private static final int ROWS = 8_000;
+
+    @TempDir
+    Path tempDir;
+
+    private final List<ServerProcess> servers = new ArrayList<>();
+    private final List<Process> workers = new ArrayList<>();
+    private String schema;
+    private String jobsUrl;
+
+    @AfterEach
+    void killAll() throws Exception {
+        for (ServerProcess s : servers) {
+            System.out.println("---- server output:\n" + s.output());
+        }
+        try (var logs = java.nio.file.Files.newDirectoryStream(tempDir, "*.log")) {
+            for (Path log : logs) {
+                System.out.println("---- " + log.getFileName() + ":\n" + java.nio.file.Files.readString(log));
+            }
+        }
+        for (Process w : workers) {
+            w.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        for (ServerProcess s : servers) {
+            s.close();
+        }
+    }
+
+    private void prepare() throws Exception {
+        String tag = Long.toHexString(System.nanoTime());
+        schema = "remote_" + tag;
+        UpstreamPostgres.execute("CREATE SCHEMA " + schema, "CREATE DATABASE jobs_" + tag);
+        jobsUrl = "jdbc:postgresql://localhost:" + UpstreamPostgres.server().getPort() + "/jobs_" + tag
+                + "?user=postgres";
+    }
+
+    @Test
+    void workerKilledServerKilledThenAnotherWorkerFinishesFromItsCheckpoint() throws Exception {
+        prepare();
+        Path dataDir = tempDir.resolve("data");
+        ServerProcess server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT, note VARCHAR)");
+            st.execute("INSERT INTO t SELECT x, x, 'n' || x FROM generate_series(1, " + ROWS + ") AS g(x)");
+            // slow, so the kills land in the copy
+            st.execute("SET sink_rate_limit = 2000");
+            st.execute("CREATE SINK k FROM t" + with("t_out", "'false'"));
+            assertEquals("waiting for a worker", backfillPhase(st));
+        }
+        Process w1 = worker("w1");
+        awaitTrue(() -> positionVnode() > 10, "w1 copies some chunks");
+        w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        int reached = positionVnode();
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("UPDATE t SET v = -v WHERE id % 7 = 0");
+            st.execute("DELETE FROM t WHERE id % 11 = 0");
+        }
+        server.kill9();
+        server = start(dataDir);
+        // re-attached, not restarted: the position the dead worker committed stays
+        assertTrue(positionVnode() >= reached, "progress never goes back");
+        worker("w2");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("ALTER SINK k SET SINK_RATE_LIMIT = DEFAULT");
+            awaitEqual(
+                    c,
+                    "SELECT id, v, note FROM t ORDER BY id",
+                    "SELECT id, v, note FROM " + schema + ".t_out ORDER BY id");
+            awaitTrue(
+                    () -> "complete"
+                            .equals(target("SELECT backfill_status FROM " + schema
+                                    + ".backfill_processor_status WHERE backfill_alias = 'k_backfill'")),
+                    "backfill complete");
+        }
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            List<String> jobs = rows(
+                    c,
+                    "SELECT id, kind, owner, worker, state, attempts >= 2, started IS NOT NULL,"
+                            + " finished IS NOT NULL FROM tributary_catalog.remote_jobs");
+            assertEquals(List.of("sink-2-g0|sink-backfill|k|w2|done|t|t|t|"), jobs);
+            assertEquals(
+                    List.of("w2|1|"), rows(c, "SELECT name, slots FROM tributary_catalog.workers WHERE name = 'w2'"));
+        }
+    }
+
+    @Test
+    void withoutWorkersAFallbackJobRunsLocallyAndAnotherWaits() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data2"));
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x * 2 FROM generate_series(1, 3000) AS g(x)");
+            st.execute("CREATE SINK fb FROM t" + with("fb_out", "'true'"));
+            st.execute("CREATE SINK nofb FROM t" + with("nofb_out", "'false'").replace("t_backfill", "x"));
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".fb_out ORDER BY id");
+            Thread.sleep(1_000);
+            assertEquals("waiting for a worker", phaseOf(st, "nofb"));
+            worker("w3");
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".nofb_out ORDER BY id");
+        }
+    }
+
+    private String with(String table, String fallback) throws IOException {
+        return " WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://localhost:"
+                + UpstreamPostgres.server().getPort() + "/postgres', user = 'postgres', schema.name = '" + schema
+                + "', table.name = '" + table + "', create_table_if_not_exists = 'true', backfill.remote = 'true',"
+                + " backfill.fallback_to_local = " + fallback + ")";
+    }
+
+    private ServerProcess start(Path dataDir) throws Exception {
+        ServerProcess s = ServerProcess.start(
+                dataDir, 20, List.of(), List.of("--jobs-url", jobsUrl, "--jobs-fallback-ms", "2000"));
+        servers.add(s);
+        return s;
+    }
+
+    private Process worker(String name) throws IOException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "io.tributary.cli.Main",
+                        "worker",
+                        "--jobs-url",
+                        jobsUrl,
+                        "--name",
+                        name,
+                        "--slots",
+                        "1")
+                .redirectErrorStream(true)
+                .redirectOutput(tempDir.resolve(name + ".log").toFile())
+                .start();
+        workers.add(p);
+        return p;
+    }
+
+    private static String backfillPhase(Statement st) throws SQLException {
+        return phaseOf(st, "k");
+    }
+
+    private static String phaseOf(Statement st, String sink) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT phase FROM tributary_catalog.sink_progress WHERE sink_name = '"
+                + sink + "' AND part = 'backfill'")) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    private int positionVnode() {
+        String v = target("SELECT max(vnode) FROM " + schema + ".tributary_backfill_position");
+        return v == null ? 0 : Integer.parseInt(v);
+    }
+
+    private String target(String sql) {
+        try {
+            return UpstreamPostgres.queryOne(sql);
+        } catch (SQLException | IOException e) {
+            return null;
+        }
+    }
+
+    private interface Check {
+        boolean ok() throws Exception;
+    }
+
+    private static void awaitTrue(Check check, String what) throws Exception {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!check.ok()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private void awaitEqual(Connection tributary, String ours, String theirs) throws Exception {
+        long deadline = System.currentTimeMillis() + 90_000;
+        List<String> expected = List.of();
+        List<String> actual = List.of("-");
+        while (System.currentTimeMillis() < deadline) {
+            expected = rows(tributary, ours);
+            try (Connection pg = UpstreamPostgres.connect()) {
+                actual = rows(pg, theirs);
+            }
+            if (expected.equals(actual)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        System.out.println("sink_progress: " + rows(tributary, "SELECT * FROM tributary_catalog.sink_progress"));
+        assertEquals(expected.size(), actual.size(), "row count");
+        assertEquals(expected, actual);
+    }
+
+    private static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(rs.getString(i)).append('|');
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+}
