@@ -1,6 +1,8 @@
 package io.tributary.cli;
 
+import io.tributary.catalog.Catalog;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.Cluster;
 import io.tributary.meta.Database;
 import io.tributary.server.http.DashboardServer;
 import io.tributary.server.http.EngineMeters;
@@ -42,18 +44,20 @@ final class ServerRunner {
             System.err.println(e.getMessage());
             return 2;
         }
-        Database db;
+        Cluster cluster;
         try {
-            db = Database.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
+            cluster = Cluster.open(options.dataDir, options.barrierIntervalMs, CalciteViewPlanner::new);
         } catch (TributaryException e) {
             // a clear reason is all the operator needs; the trace would bury it
             System.err.println(e.getMessage());
             return 1;
         }
-        db.ddl().setMaxBackfillJobs(options.maxBackfillJobs);
+        cluster.setMaxBackfillJobs(options.maxBackfillJobs);
+        // the dashboard and /metrics show database dev, which always exists
+        Database db = cluster.database(Catalog.DATABASE).orElseThrow();
         // derived once: pgwire checks SCRAM proofs and the HTTP side Basic passwords against it
         ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, new SecureRandom());
-        EngineSessionFactory sessions = new EngineSessionFactory(db, limits);
+        EngineSessionFactory sessions = new EngineSessionFactory(cluster, limits);
         EngineMeters meters = options.httpPort == 0 ? null : EngineMeters.bind(db);
         PgServer server = new PgServer(
                 options.listen, options.port, sessions, credentials, meters == null ? StatementObserver.NONE : meters);
@@ -67,7 +71,7 @@ final class ServerRunner {
             }
         } catch (IllegalStateException e) {
             server.close();
-            db.close();
+            cluster.close();
             System.err.println(e.getMessage());
             return 1;
         }
@@ -80,7 +84,7 @@ final class ServerRunner {
                                 meters.close();
                             }
                             server.close();
-                            db.close();
+                            cluster.close();
                             stopped.countDown();
                         },
                         "shutdown"));

@@ -85,6 +85,9 @@ public final class UtilityParser {
         if (what.isWord("sink")) {
             return SinkDdlParser.createSink(in);
         }
+        if (what.isWord("database")) {
+            return DatabaseDdlParser.create(in);
+        }
         if (what.isWord("view") || what.isWord("or")) {
             return ViewJobParser.createView(in);
         }
@@ -92,7 +95,6 @@ public final class UtilityParser {
                 || what.isWord("source")
                 || what.isWord("function")
                 || what.isWord("schema")
-                || what.isWord("database")
                 || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }
