@@ -41,6 +41,9 @@ public final class Cluster implements AutoCloseable {
     private final long barrierIntervalMs;
     private final Function<Catalog, ViewPlanner> planners;
     private final Connectors connectors;
+    /** Stands between a database and its namespace: the namespace itself, except in failure tests. */
+    private final java.util.function.BiFunction<String, StateStore, StateStore> stores;
+
     private final Map<String, Database> databases = new java.util.concurrent.ConcurrentHashMap<>();
     /** Open sessions per database name; changed under this object's lock. */
     private final Map<String, Integer> sessions = new HashMap<>();
@@ -51,11 +54,16 @@ public final class Cluster implements AutoCloseable {
     private int maxBackfillJobs = -1;
 
     private Cluster(
-            SharedStore store, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
+            SharedStore store,
+            long barrierIntervalMs,
+            Function<Catalog, ViewPlanner> planners,
+            Connectors connectors,
+            java.util.function.BiFunction<String, StateStore, StateStore> stores) {
         this.store = store;
         this.barrierIntervalMs = barrierIntervalMs;
         this.planners = planners;
         this.connectors = connectors;
+        this.stores = stores;
         this.directory = DatabaseDirectory.decode(store.readRoot());
     }
 
@@ -72,8 +80,22 @@ public final class Cluster implements AutoCloseable {
      */
     public static Cluster open(
             Path dataDir, long barrierIntervalMs, Function<Catalog, ViewPlanner> planners, Connectors connectors) {
+        return open(dataDir, barrierIntervalMs, planners, connectors, (name, namespace) -> namespace);
+    }
+
+    /**
+     * Like {@link #open(Path, long, Function, Connectors)}, each database seeing its namespace through
+     * {@code stores} (database name, namespace): the seam where failure tests make one database's
+     * commits fail.
+     */
+    static Cluster open(
+            Path dataDir,
+            long barrierIntervalMs,
+            Function<Catalog, ViewPlanner> planners,
+            Connectors connectors,
+            java.util.function.BiFunction<String, StateStore, StateStore> stores) {
         SharedStore store = RocksSharedStore.open(dataDir.resolve("state"));
-        Cluster cluster = new Cluster(store, barrierIntervalMs, planners, connectors);
+        Cluster cluster = new Cluster(store, barrierIntervalMs, planners, connectors, stores);
         try {
             cluster.recover();
         } catch (RuntimeException e) {
@@ -99,7 +121,13 @@ public final class Cluster implements AutoCloseable {
     private Database openDatabase(String name, int id) {
         StateStore namespace = store.openNamespace(id);
         try {
-            return Database.open(name, () -> directory.entries(), namespace, barrierIntervalMs, planners, connectors);
+            return Database.open(
+                    name,
+                    () -> directory.entries(),
+                    stores.apply(name, namespace),
+                    barrierIntervalMs,
+                    planners,
+                    connectors);
         } catch (RuntimeException e) {
             namespace.close();
             throw e;

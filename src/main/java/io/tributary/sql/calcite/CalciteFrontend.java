@@ -212,7 +212,9 @@ public final class CalciteFrontend implements AutoCloseable {
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
-                node, new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting));
+                node,
+                new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting),
+                new DatabaseQualifiedNames(catalog.database()));
         node = postgres.statement();
         // the client's text unless a rewrite changed the statement (keeps error positions exact)
         boolean changed = postgres.changed() || precedence.changed() || expandArray.changed() || views.changed();
@@ -305,7 +307,8 @@ public final class CalciteFrontend implements AutoCloseable {
         node = node.accept(precedence);
         node = StatementRewrite.applyAll(
                         node,
-                        new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting))
+                        new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting),
+                        new DatabaseQualifiedNames(catalog.database()))
                 .statement();
         if (node.getKind() != SqlKind.UPDATE && node.getKind() != SqlKind.DELETE) {
             return null;
