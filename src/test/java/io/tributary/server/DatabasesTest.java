@@ -119,6 +119,9 @@ class DatabasesTest {
             assertEquals("0A000", sqlState(b, "SELECT * FROM t JOIN a.public.t AS r ON true"));
             assertEquals("0A000", sqlState(b, "INSERT INTO a.public.t VALUES (9, 'x')"));
             assertEquals("0A000", sqlState(b, "DELETE FROM a.public.t"));
+            assertEquals("0A000", sqlState(b, "DROP TABLE a.public.t"));
+            assertEquals("0A000", sqlState(b, "TRUNCATE a.public.t"));
+            assertEquals(List.of("7"), column(b, "SELECT id FROM \"B b\".public.t"));
             assertEquals("0A000", sqlState(b, "CREATE MATERIALIZED VIEW x AS SELECT count(*) FROM a.public.t"));
             assertEquals("55006", sqlState(a, "DROP DATABASE a"));
             // b is connected to by another session

@@ -105,7 +105,7 @@ public final class CalciteFrontend implements AutoCloseable {
 
     /** Plans one statement (no trailing semicolon needed). */
     public StatementPlan plan(String sql) {
-        Optional<UtilityStatement> utility = UtilityParser.parse(sql);
+        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog.database());
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
