@@ -12,9 +12,13 @@ import io.tributary.storage.StateStore;
 import io.tributary.storage.rocksdb.RocksSharedStore;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,9 +46,9 @@ public final class Cluster implements AutoCloseable {
     private final Function<Catalog, ViewPlanner> planners;
     private final Connectors connectors;
     /** Stands between a database and its namespace: the namespace itself, except in failure tests. */
-    private final java.util.function.BiFunction<String, StateStore, StateStore> stores;
+    private final BiFunction<String, StateStore, StateStore> stores;
 
-    private final Map<String, Database> databases = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Database> databases = new ConcurrentHashMap<>();
     /** Open sessions per database name; changed under this object's lock. */
     private final Map<String, Integer> sessions = new HashMap<>();
 
@@ -58,7 +62,7 @@ public final class Cluster implements AutoCloseable {
             long barrierIntervalMs,
             Function<Catalog, ViewPlanner> planners,
             Connectors connectors,
-            java.util.function.BiFunction<String, StateStore, StateStore> stores) {
+            BiFunction<String, StateStore, StateStore> stores) {
         this.store = store;
         this.barrierIntervalMs = barrierIntervalMs;
         this.planners = planners;
@@ -93,7 +97,7 @@ public final class Cluster implements AutoCloseable {
             long barrierIntervalMs,
             Function<Catalog, ViewPlanner> planners,
             Connectors connectors,
-            java.util.function.BiFunction<String, StateStore, StateStore> stores) {
+            BiFunction<String, StateStore, StateStore> stores) {
         SharedStore store = RocksSharedStore.open(dataDir.resolve("state"));
         Cluster cluster = new Cluster(store, barrierIntervalMs, planners, connectors, stores);
         try {
@@ -106,7 +110,7 @@ public final class Cluster implements AutoCloseable {
     }
 
     private void recover() {
-        java.util.Set<Integer> named = new java.util.HashSet<>(directory.ids().values());
+        Set<Integer> named = new HashSet<>(directory.ids().values());
         for (int id : store.namespaces()) {
             if (!named.contains(id)) {
                 LOG.info("removing namespace {}: its database was being created or dropped at a crash", id);
