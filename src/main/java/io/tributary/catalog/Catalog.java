@@ -8,14 +8,21 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The in-memory catalog of database {@code dev}, schema {@code public}. Readers (planning, scans)
+ * The in-memory catalog of one database ({@code dev} unless {@link #bindDatabase} names another),
+ * schema {@code public}. Readers (planning, scans)
  * may call from any thread. Only the catalog service changes it: a created table appears once its
  * epoch is durable; a dropped table disappears when the drop is staged (so no write can be staged
  * for it any more) and comes back if that epoch fails to commit.
  */
 public final class Catalog {
+    /** The database that always exists, and the one sessions connect to when they name none. */
     public static final String DATABASE = "dev";
+
     public static final String SCHEMA = "public";
+
+    private volatile String database = DATABASE;
+    private volatile java.util.function.Supplier<List<DatabaseEntry>> databases =
+            () -> List.of(new DatabaseEntry(DATABASE, 0));
 
     private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
     private final Map<String, ViewDef> views = new ConcurrentSkipListMap<>();
@@ -24,6 +31,26 @@ public final class Catalog {
             new java.util.concurrent.ConcurrentHashMap<>();
 
     private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Names the database this catalog belongs to and how to list every database of its cluster
+     * ({@code pg_database}, {@code SHOW DATABASES}). Called once, by the cluster opening the database,
+     * before any session reads the catalog.
+     */
+    public void bindDatabase(String name, java.util.function.Supplier<List<DatabaseEntry>> all) {
+        this.database = name;
+        this.databases = all;
+    }
+
+    /** The name of this catalog's database, what {@code current_database()} returns; any thread. */
+    public String database() {
+        return database;
+    }
+
+    /** Every database of the cluster, in name order; any thread. */
+    public List<DatabaseEntry> databases() {
+        return databases.get();
+    }
 
     /** Grows with every change, so plans made against an older catalog can be recognized. */
     public long version() {

@@ -1,8 +1,10 @@
 package io.tributary.cli;
 
+import io.tributary.catalog.Catalog;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.connector.BuiltinConnectors;
+import io.tributary.meta.Cluster;
 import io.tributary.meta.Database;
 import io.tributary.meta.jobs.DbJobScheduler;
 import io.tributary.meta.jobs.JobPlacement;
@@ -51,9 +53,9 @@ final class ServerRunner {
             System.err.println(e.getMessage());
             return 2;
         }
-        Database db;
+        Cluster cluster;
         try {
-            db = Database.open(
+            cluster = Cluster.open(
                     options.dataDir,
                     options.barrierIntervalMs,
                     CalciteViewPlanner::new,
@@ -64,10 +66,12 @@ final class ServerRunner {
             System.err.println(e.getMessage());
             return 1;
         }
-        db.ddl().setMaxBackfillJobs(options.maxBackfillJobs);
+        cluster.setMaxBackfillJobs(options.maxBackfillJobs);
+        // the dashboard and /metrics show database dev, which always exists
+        Database db = cluster.database(Catalog.DATABASE).orElseThrow();
         // derived once: pgwire checks SCRAM proofs and the HTTP side Basic passwords against it
         ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, new SecureRandom());
-        EngineSessionFactory sessions = new EngineSessionFactory(db, limits);
+        EngineSessionFactory sessions = new EngineSessionFactory(cluster, limits);
         EngineMeters meters = options.httpPort == 0 ? null : EngineMeters.bind(db);
         PgServer server = new PgServer(
                 options.listen, options.port, sessions, credentials, meters == null ? StatementObserver.NONE : meters);
@@ -83,7 +87,7 @@ final class ServerRunner {
             }
         } catch (IllegalStateException e) {
             server.close();
-            db.close();
+            cluster.close();
             System.err.println(e.getMessage());
             return 1;
         }
@@ -96,7 +100,7 @@ final class ServerRunner {
                                 meters.close();
                             }
                             server.close();
-                            db.close();
+                            cluster.close();
                             stopped.countDown();
                         },
                         "shutdown"));

@@ -53,6 +53,7 @@ public final class SqlState {
     public static final String UNDEFINED_PARAMETER = "42P02";
     public static final String DUPLICATE_CURSOR = "42P03";
     public static final String INVALID_CATALOG_NAME = "3D000";
+    public static final String DUPLICATE_DATABASE = "42P04";
     public static final String OBJECT_IN_USE = "55006";
     public static final String CANT_CHANGE_RUNTIME_PARAM = "55P02";
     public static final String SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION = "08001";

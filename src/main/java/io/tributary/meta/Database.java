@@ -2,6 +2,7 @@ package io.tributary.meta;
 
 import io.tributary.batch.SnapshotSource;
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.DatabaseEntry;
 import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.metrics.MetricSets;
@@ -27,18 +28,20 @@ import io.tributary.stream.runtime.StreamRuntime;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Tributary database instance: the state store, the barrier manager committing its epochs and
- * the catalog recovered from it. Opening it after a crash is the recovery: RocksDB replays its WAL
+ * One Tributary database: its state store (a namespace of the cluster's store, see {@link Cluster}),
+ * the barrier manager committing its own epochs and the catalog recovered from it. Opening it after a crash is the recovery: RocksDB replays its WAL
  * up to the last synced epoch write, which holds the catalog and the data of that epoch together.
  * Thread-safe.
  */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
+    private final String name;
     private final StateStore store;
     private final BarrierManager barriers;
     private final CatalogService catalogService;
@@ -54,15 +57,19 @@ public final class Database implements AutoCloseable {
     private final MetricSets metrics = new MetricSets();
 
     private Database(
+            String name,
+            Supplier<List<DatabaseEntry>> all,
             StateStore store,
             long barrierIntervalMs,
             Function<Catalog, ViewPlanner> planners,
             Connectors connectors,
             JobPlacement placement) {
+        this.name = name;
         this.store = store;
         this.placement = placement;
         this.barriers = new BarrierManager(store, barrierIntervalMs);
         this.catalogService = CatalogService.recover(store);
+        catalogService.catalog().bindDatabase(name, all);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
         this.sequences = new Sequences(store);
         this.snapshots = new SnapshotSource(store);
@@ -108,10 +115,49 @@ public final class Database implements AutoCloseable {
             Function<Catalog, ViewPlanner> planners,
             Connectors connectors,
             JobPlacement placement) {
-        Database db = new Database(
-                RocksStateStore.open(dataDir.resolve("state")), barrierIntervalMs, planners, connectors, placement);
-        LOG.info("recovered {} table(s) at epoch {}", db.catalog().tables().size(), db.store.committedEpoch());
+        StateStore store = RocksStateStore.open(dataDir.resolve("state"));
+        try {
+            return open(
+                    Catalog.DATABASE,
+                    () -> List.of(new DatabaseEntry(Catalog.DATABASE, 0)),
+                    store,
+                    barrierIntervalMs,
+                    planners,
+                    connectors,
+                    placement);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens database {@code name} over {@code store} (one namespace of a cluster's store), resumes its
+     * view jobs and starts its own barrier loop. Called by {@link Cluster}; closing the database
+     * closes {@code store} and {@code placement}.
+     *
+     * @param all lists every database of the cluster, for {@code pg_database}
+     */
+    static Database open(
+            String name,
+            Supplier<List<DatabaseEntry>> all,
+            StateStore store,
+            long barrierIntervalMs,
+            Function<Catalog, ViewPlanner> planners,
+            Connectors connectors,
+            JobPlacement placement) {
+        Database db = new Database(name, all, store, barrierIntervalMs, planners, connectors, placement);
+        LOG.info(
+                "database {}: recovered {} table(s) at epoch {}",
+                name,
+                db.catalog().tables().size(),
+                db.store.committedEpoch());
         return db;
+    }
+
+    /** The name sessions connect to this database with. */
+    public String name() {
+        return name;
     }
 
     /** The in-memory catalog; any thread. */

@@ -104,7 +104,7 @@ final class SessionStatementParser {
     }
 
     /**
-     * {@code SHOW TABLES | MATERIALIZED VIEWS | JOBS | SINKS | COLUMNS {FROM | IN} table | TRANSACTION
+     * {@code SHOW TABLES | MATERIALIZED VIEWS | JOBS | SINKS | DATABASES | COLUMNS {FROM | IN} table | TRANSACTION
      * ISOLATION LEVEL | name | ALL}.
      */
     private static UtilityStatement show(TokenCursor in) {
@@ -122,6 +122,9 @@ final class SessionStatementParser {
         }
         if (t.isWord("sinks")) {
             return new UtilityStatement.ShowSinks();
+        }
+        if (t.isWord("databases")) {
+            return new UtilityStatement.ShowDatabases();
         }
         if (t.isWord("columns")) {
             if (!in.peek().isWord("from") && !in.peek().isWord("in")) {

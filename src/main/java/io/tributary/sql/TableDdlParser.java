@@ -289,6 +289,9 @@ final class TableDdlParser {
         if (in.peek().isWord("sink")) {
             return SinkDdlParser.dropSink(in);
         }
+        if (in.peek().isWord("database")) {
+            return DatabaseDdlParser.drop(in);
+        }
         RelationKind kind;
         if (in.peek().isWord("table")) {
             in.next();

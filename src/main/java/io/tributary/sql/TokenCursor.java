@@ -17,11 +17,19 @@ import java.util.List;
 final class TokenCursor {
     private final String sql;
     private final List<Token> tokens;
+    /** The session's database: the only one a three-part name may name. */
+    private final String database;
+
     private int pos;
 
     TokenCursor(String sql) {
+        this(sql, io.tributary.catalog.Catalog.DATABASE);
+    }
+
+    TokenCursor(String sql, String database) {
         this.sql = sql;
         this.tokens = Lexer.tokenize(sql);
+        this.database = database;
     }
 
     /** The whole statement text as the client sent it. */
@@ -154,25 +162,42 @@ final class TokenCursor {
     }
 
     /**
-     * A possibly schema-qualified relation name, returned unqualified. Only {@code public} (and
-     * {@code dev.public}) hold user relations; system tables are only read with SELECT.
+     * A possibly qualified relation name ({@code [[database.]schema.]name}), returned unqualified.
+     * Only {@code public} holds user relations; a database other than the session's is 0A000, as in
+     * PostgreSQL; system tables are only read with SELECT.
      *
-     * @throws TributaryException 42809 for the system table schema, 42704 for any other schema
+     * @throws TributaryException 42809 for the system table schema, 42704 for any other schema,
+     *     0A000 for another database
      */
     String qualifiedName() {
-        String name = identifier();
+        List<String> parts = new ArrayList<>();
+        parts.add(identifier());
         while (acceptSymbol(".")) {
-            if (name.equals(SystemTables.SCHEMA)) {
+            parts.add(identifier());
+        }
+        if (parts.size() > 3) {
+            throw new TributaryException(
+                    SqlState.SYNTAX_ERROR,
+                    "improper qualified name (too many dotted names): " + String.join(".", parts));
+        }
+        if (parts.size() == 3 && !parts.get(0).equals(database)) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "cross-database references are not implemented: " + String.join(".", parts));
+        }
+        if (parts.size() > 1) {
+            String schema = parts.get(parts.size() - 2);
+            if (schema.equals(SystemTables.SCHEMA)) {
                 throw new TributaryException(
                         SqlState.WRONG_OBJECT_TYPE,
-                        "schema \"" + name + "\" holds system tables, which can only be read with SELECT");
+                        "schema \"" + schema + "\" holds system tables, which can only be read with SELECT");
             }
-            if (!name.equals("public") && !name.equals("dev")) {
-                throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + name + "\" does not exist");
+            // a database's name before the relation's was taken for a schema before three-part names
+            if (!schema.equals("public") && !(parts.size() == 2 && schema.equals(database))) {
+                throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + schema + "\" does not exist");
             }
-            name = identifier();
         }
-        return name;
+        return parts.get(parts.size() - 1);
     }
 
     /**

@@ -26,7 +26,15 @@ public final class UtilityParser {
      *     or asks for something Tributary does not do (0A000)
      */
     public static Optional<UtilityStatement> parse(String sql) {
-        TokenCursor in = new TokenCursor(sql);
+        return parse(sql, io.tributary.catalog.Catalog.DATABASE);
+    }
+
+    /**
+     * Like {@link #parse(String)}, in database {@code database}: a relation name qualified by another
+     * database is 0A000.
+     */
+    public static Optional<UtilityStatement> parse(String sql, String database) {
+        TokenCursor in = new TokenCursor(sql, database);
         UtilityStatement statement = statement(in);
         if (statement == null) {
             return Optional.empty();
@@ -85,6 +93,9 @@ public final class UtilityParser {
         if (what.isWord("sink")) {
             return SinkDdlParser.createSink(in);
         }
+        if (what.isWord("database")) {
+            return DatabaseDdlParser.create(in);
+        }
         if (what.isWord("view") || what.isWord("or")) {
             return ViewJobParser.createView(in);
         }
@@ -92,7 +103,6 @@ public final class UtilityParser {
                 || what.isWord("source")
                 || what.isWord("function")
                 || what.isWord("schema")
-                || what.isWord("database")
                 || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }

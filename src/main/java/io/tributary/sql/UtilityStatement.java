@@ -91,6 +91,15 @@ public sealed interface UtilityStatement {
     /** {@code ALTER SINK name RESYNC}: copy a fresh snapshot to the target again. */
     record ResyncSink(String name) implements UtilityStatement {}
 
+    /** {@code CREATE DATABASE name}. */
+    record CreateDatabase(String name) implements UtilityStatement {}
+
+    /** {@code DROP DATABASE [IF EXISTS] name}. */
+    record DropDatabase(String name, boolean ifExists) implements UtilityStatement {}
+
+    /** {@code SHOW DATABASES}. */
+    record ShowDatabases() implements UtilityStatement {}
+
     /** {@code SHOW SINKS}. */
     record ShowSinks() implements UtilityStatement {}
 

@@ -84,7 +84,7 @@ final class InformationSchema {
     private List<Object[]> schemata() {
         List<Object[]> rows = new ArrayList<>();
         for (String s : List.of(Catalog.SCHEMA, PgCatalog.SCHEMA, SCHEMA, io.tributary.catalog.SystemTables.SCHEMA)) {
-            rows.add(new Object[] {Catalog.DATABASE, s, pg.owner(), null, null, null, null});
+            rows.add(new Object[] {pg.database(), s, pg.owner(), null, null, null, null});
         }
         return rows;
     }
@@ -94,7 +94,7 @@ final class InformationSchema {
         for (PgRelation r : relations()) {
             boolean table = r.relkind().equals("r");
             rows.add(new Object[] {
-                Catalog.DATABASE,
+                pg.database(),
                 r.schema(),
                 r.name(),
                 table ? "BASE TABLE" : "VIEW",
@@ -122,7 +122,7 @@ final class InformationSchema {
         return rows;
     }
 
-    private static Object[] columnRow(PgRelation r, PgRelation.Attribute a, int position) {
+    private Object[] columnRow(PgRelation r, PgRelation.Attribute a, int position) {
         TypeKind kind = TypeKind.ofOid((int) a.typeOid());
         String udt = PgTypes.nameOf(a.typeOid());
         String dataType = kind != null
@@ -191,7 +191,7 @@ final class InformationSchema {
                         ? Integer.valueOf(6)
                         : null;
         return new Object[] {
-            Catalog.DATABASE,
+            pg.database(),
             r.schema(),
             r.name(),
             a.name(),
@@ -207,7 +207,7 @@ final class InformationSchema {
             datetimePrecision,
             null,
             null,
-            Catalog.DATABASE,
+            pg.database(),
             PgCatalog.SCHEMA,
             udt,
             String.valueOf(position),
@@ -222,16 +222,7 @@ final class InformationSchema {
         for (PgRelation r : relations()) {
             if (r.relkind().equals("v")) {
                 rows.add(new Object[] {
-                    Catalog.DATABASE,
-                    r.schema(),
-                    r.name(),
-                    PgDefinitions.viewDef(r),
-                    "NONE",
-                    "NO",
-                    "NO",
-                    "NO",
-                    "NO",
-                    "NO"
+                    pg.database(), r.schema(), r.name(), PgDefinitions.viewDef(r), "NONE", "NO", "NO", "NO", "NO", "NO"
                 });
             }
         }
@@ -254,19 +245,9 @@ final class InformationSchema {
         return rows;
     }
 
-    private static Object[] constraintRow(PgRelation r, String name, String type, String nullsDistinct) {
+    private Object[] constraintRow(PgRelation r, String name, String type, String nullsDistinct) {
         return new Object[] {
-            Catalog.DATABASE,
-            r.schema(),
-            name,
-            Catalog.DATABASE,
-            r.schema(),
-            r.name(),
-            type,
-            "NO",
-            "NO",
-            "YES",
-            nullsDistinct
+            pg.database(), r.schema(), name, pg.database(), r.schema(), r.name(), type, "NO", "NO", "YES", nullsDistinct
         };
     }
 
@@ -276,10 +257,10 @@ final class InformationSchema {
             short[] key = r.primaryKey();
             for (int i = 0; i < key.length; i++) {
                 rows.add(new Object[] {
-                    Catalog.DATABASE,
+                    pg.database(),
                     r.schema(),
                     r.primaryKeyName(),
-                    Catalog.DATABASE,
+                    pg.database(),
                     r.schema(),
                     r.name(),
                     r.attributes().get(key[i] - 1).name(),

@@ -540,24 +540,33 @@ public final class PgCatalog {
     }
 
     private List<Object[]> databases() {
-        return List.<Object[]>of(new Object[] {
-            PgOids.DATABASE,
-            Catalog.DATABASE,
-            PgOids.SUPERUSER,
-            6,
-            "c",
-            false,
-            true,
-            -1,
-            0L,
-            0L,
-            PgOids.DEFAULT_TABLESPACE,
-            "C",
-            "C",
-            null,
-            null,
-            null
-        });
+        List<Object[]> rows = new ArrayList<>();
+        for (io.tributary.catalog.DatabaseEntry d : catalog.databases()) {
+            rows.add(new Object[] {
+                PgOids.database(d.id()),
+                d.name(),
+                PgOids.SUPERUSER,
+                6,
+                "c",
+                false,
+                true,
+                -1,
+                0L,
+                0L,
+                PgOids.DEFAULT_TABLESPACE,
+                "C",
+                "C",
+                null,
+                null,
+                null
+            });
+        }
+        return rows;
+    }
+
+    /** The name of the database whose catalog this is. */
+    String database() {
+        return catalog.database();
     }
 
     private List<Object[]> roles() {

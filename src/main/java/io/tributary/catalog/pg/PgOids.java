@@ -44,6 +44,14 @@ public final class PgOids {
         return 0x8000_0000L + (crc.getValue() & 0x3FFF_FFFCL);
     }
 
+    /**
+     * The OID of the database numbered {@code id}: {@link #DATABASE} for {@code dev}, the others in a
+     * range of their own below plain views' (databases are shared objects: one OID across all).
+     */
+    public static long database(int id) {
+        return id == 0 ? DATABASE : 0x7000_0000L + id;
+    }
+
     /** The OID of the table or materialized view with storage id {@code id}. */
     public static long relation(int id) {
         return FIRST_USER_OID + 4L * id;

@@ -5,6 +5,7 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.meta.Cluster;
 import io.tributary.meta.Database;
 import io.tributary.meta.ingest.SourceManager;
 import io.tributary.sql.QueryCursor;
@@ -30,6 +31,10 @@ public final class EngineSession implements Session {
     private final CalciteFrontend frontend;
     private final DmlRunner dml;
     private final UtilityRunner utility;
+    private final DatabaseCommands databases;
+    /** Ends the session's hold on its database; run once, at close. */
+    private Runnable release;
+
     private final ReadContextImpl readContext = new ReadContextImpl();
     private final PlanCache planCache = new PlanCache();
     private final NamedStatements named = new NamedStatements();
@@ -41,7 +46,18 @@ public final class EngineSession implements Session {
 
     /** @param user who authenticated; the catalog shows it as the owner of everything */
     EngineSession(Database db, String user, Map<String, String> startupParameters, QueryLimits limits) {
+        this(null, db, user, startupParameters, limits);
+    }
+
+    /**
+     * @param cluster the server's databases, for CREATE and DROP DATABASE; null for a server of one
+     *     database. The session holds {@code db} ({@link Cluster#connect}) and lets go of it at close.
+     */
+    EngineSession(
+            Cluster cluster, Database db, String user, Map<String, String> startupParameters, QueryLimits limits) {
         this.db = db;
+        this.databases = new DatabaseCommands(cluster, db);
+        this.release = cluster == null ? () -> {} : () -> cluster.disconnect(db);
         this.control = new StatementControl(limits.queryMemoryBytes());
         this.variables = new SessionVariables(
                 startupParameters,
@@ -179,6 +195,9 @@ public final class EngineSession implements Session {
             return columns(q.query().columns());
         }
         if (plan instanceof StatementPlan.Utility u) {
+            if (DatabaseCommands.handles(u.statement())) {
+                return DatabaseCommands.resultColumns(u.statement());
+            }
             return UtilityRunner.resultColumns(u.statement());
         }
         StatementPlan.Returning returning = plan instanceof StatementPlan.Insert i
@@ -274,6 +293,9 @@ public final class EngineSession implements Session {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.NoOp n
                 && n.tag().equals("DISCARD ALL")) {
             named.remove(null);
+        }
+        if (DatabaseCommands.handles(u.statement())) {
+            return databases.execute(u.statement(), transactionStatus == 'T', notices);
         }
         return utility.execute(u.statement(), notices);
     }
@@ -550,8 +572,13 @@ public final class EngineSession implements Session {
 
     @Override
     public void close() {
-        planCache.close();
-        frontend.close();
+        try {
+            planCache.close();
+            frontend.close();
+        } finally {
+            release.run();
+            release = () -> {};
+        }
     }
 
     /** The snapshot table scans read: set while a statement's cursor is opened or advanced. */

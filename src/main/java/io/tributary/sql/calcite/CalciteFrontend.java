@@ -105,7 +105,7 @@ public final class CalciteFrontend implements AutoCloseable {
 
     /** Plans one statement (no trailing semicolon needed). */
     public StatementPlan plan(String sql) {
-        Optional<UtilityStatement> utility = UtilityParser.parse(sql);
+        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog.database());
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
@@ -212,7 +212,9 @@ public final class CalciteFrontend implements AutoCloseable {
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
-                node, new PgCatalogCalls(session.user(), pgCatalog::relationOid, this::isSetting));
+                node,
+                new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting),
+                new DatabaseQualifiedNames(catalog.database()));
         node = postgres.statement();
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries
         DerivedTableCorrelation.check(node);
@@ -306,7 +308,9 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         node = StatementRewrite.applyAll(
-                        node, new PgCatalogCalls(session.user(), pgCatalog::relationOid, this::isSetting))
+                        node,
+                        new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting),
+                        new DatabaseQualifiedNames(catalog.database()))
                 .statement();
         if (node.getKind() != SqlKind.UPDATE && node.getKind() != SqlKind.DELETE) {
             return null;

@@ -43,7 +43,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
         SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
         node = node.accept(new ViewExpansion(catalog));
-        node = StatementRewrite.applyAll(node).statement();
+        node = StatementRewrite.applyAll(node, new DatabaseQualifiedNames(catalog.database()))
+                .statement();
         ViewQueryConverter converter = new ViewQueryConverter(catalog);
         RelRoot root;
         try {

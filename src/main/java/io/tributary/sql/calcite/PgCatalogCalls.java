@@ -97,17 +97,23 @@ final class PgCatalogCalls extends StatementRewrite {
                     });
 
     private final String user;
+    private final String database;
     private final ToLongBiFunction<String, String> relationOid;
     private final java.util.function.Predicate<String> isSetting;
 
     /**
      * @param user the session's user, what {@code current_user} returns
+     * @param database the session's database, what {@code current_database()} and {@code current_catalog} return
      * @param relationOid the OID of relation (schema, name), or -1 when there is none; a
      *        {@code 'name'::regclass} becomes this constant when planned, as in PostgreSQL
      */
     PgCatalogCalls(
-            String user, ToLongBiFunction<String, String> relationOid, java.util.function.Predicate<String> isSetting) {
+            String user,
+            String database,
+            ToLongBiFunction<String, String> relationOid,
+            java.util.function.Predicate<String> isSetting) {
         this.user = user;
+        this.database = database;
         this.relationOid = relationOid;
         this.isSetting = isSetting;
     }
@@ -130,8 +136,7 @@ final class PgCatalogCalls extends StatementRewrite {
             return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, id.getParserPosition()));
         }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_catalog")) {
-            return rewritten(
-                    SqlLiteral.createCharString(io.tributary.catalog.Catalog.DATABASE, id.getParserPosition()));
+            return rewritten(SqlLiteral.createCharString(database, id.getParserPosition()));
         }
         return id;
     }
@@ -181,6 +186,14 @@ final class PgCatalogCalls extends StatementRewrite {
                 && f.getSqlIdentifier().getSimple().equalsIgnoreCase("current_setting")
                 && (call.operandCount() == 1 || call.operandCount() == 2)) {
             return rewritten(currentSetting(call));
+        }
+        if (call.getOperator() instanceof SqlFunction f
+                && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple()
+                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("current_database")
+                && call.operandCount() == 0) {
+            // the session's database, which a static function could not know
+            return rewritten(SqlLiteral.createCharString(database, call.getParserPosition()));
         }
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null

@@ -51,7 +51,7 @@ public final class PgFunctions {
         return "PostgreSQL 15.0 (Tributary 0.1.0)";
     }
 
-    /** {@code current_database()}: the only database. */
+    /** {@code current_database()} when nothing replaced it: {@code dev}. {@link PgCatalogCalls} replaces each call by the session's own database. */
     public static String current_database() {
         return "dev";
     }

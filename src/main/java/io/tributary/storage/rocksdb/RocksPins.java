@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
@@ -55,6 +56,9 @@ final class RocksPins implements AutoCloseable {
 
     private final Path root;
     private final ColumnFamilyOptions cfOptions;
+    /** The column families a pin is opened with: the namespace's keyspaces in order, then any RocksDB requires. */
+    private final List<String> families;
+
     private final Map<String, OpenPin> open = new HashMap<>();
     private boolean closed;
 
@@ -62,10 +66,13 @@ final class RocksPins implements AutoCloseable {
      * @param root the directory holding the pins; created if missing, cleared of what a crash left
      * @param cfOptions the store's column family options (same table format, shared block cache);
      *     owned by the store, which closes it after this
+     * @param families the column families to open a pin with, the namespace's keyspaces first in
+     *     {@link io.tributary.storage.Keyspace} order
      */
-    RocksPins(Path root, ColumnFamilyOptions cfOptions) {
+    RocksPins(Path root, ColumnFamilyOptions cfOptions, List<String> families) {
         this.root = root;
         this.cfOptions = cfOptions;
+        this.families = List.copyOf(families);
         try {
             Files.createDirectories(root);
             for (Path p : list()) {
@@ -179,6 +186,14 @@ final class RocksPins implements AutoCloseable {
         }
     }
 
+    private List<ColumnFamilyDescriptor> descriptors() {
+        List<ColumnFamilyDescriptor> out = new ArrayList<>();
+        for (String name : families) {
+            out.add(new ColumnFamilyDescriptor(name.getBytes(java.nio.charset.StandardCharsets.UTF_8), cfOptions));
+        }
+        return out;
+    }
+
     private List<Path> list() throws IOException {
         try (Stream<Path> s = Files.list(root)) {
             return s.toList();
@@ -228,8 +243,7 @@ final class RocksPins implements AutoCloseable {
             this.name = name;
             this.options = new DBOptions();
             try {
-                this.db =
-                        RocksDB.openReadOnly(options, dir.toString(), RocksStateStore.descriptors(cfOptions), handles);
+                this.db = RocksDB.openReadOnly(options, dir.toString(), descriptors(), handles);
             } catch (RocksDBException e) {
                 options.close();
                 throw RocksStateStore.storageError(e);

@@ -16,20 +16,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompressionType;
-import org.rocksdb.DBOptions;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.IngestExternalFileOptions;
-import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.Range;
 import org.rocksdb.RocksDB;
@@ -37,146 +29,62 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.SizeApproximationFlag;
 import org.rocksdb.Slice;
 import org.rocksdb.SstFileWriter;
-import org.rocksdb.Statistics;
-import org.rocksdb.StatsLevel;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 
 /**
- * {@link StateStore} on RocksDB: one column family per {@link Keyspace}; each commit is one
- * {@code WriteBatch} with {@code sync=true}, so a commit is atomic and durable or absent after a
- * crash. The committed epoch is stored in the same batch. Pinned snapshots are checkpoints in
- * {@code <store dir>.pins} (see {@link RocksPins}).
+ * {@link StateStore} on RocksDB: one namespace of a {@link RocksSharedStore}, one column family per
+ * {@link Keyspace}; each commit is one {@code WriteBatch} with {@code sync=true}, so a commit is
+ * atomic and durable or absent after a crash. The committed epoch is stored in the same batch, in the
+ * namespace's own catalog keyspace, so every namespace has its own epochs. Pinned snapshots are
+ * checkpoints in a directory beside the store (see {@link RocksPins}).
  */
 public final class RocksStateStore implements StateStore {
-    static {
-        RocksDB.loadLibrary();
-    }
-
     private static final byte[] COMMITTED_EPOCH_KEY = "\u0000meta/committed_epoch".getBytes(StandardCharsets.UTF_8);
 
+    private final RocksSharedStore shared;
+    private final int namespace;
+    private final boolean ownsShared;
     private final RocksDB db;
-    private final DBOptions dbOptions;
-    private final ColumnFamilyOptions cfOptions;
-    private final LRUCache blockCache;
-    /** At RocksDB's default level (no detailed timers); read for its tickers. */
-    private final Statistics statistics;
-
     private final List<ColumnFamilyHandle> handles = new ArrayList<>();
     /** Per keyspace ordinal, its column family's id (fixed for the life of the store). */
     private final int[] familyIds;
 
     private final WriteOptions syncWrite;
     private final RocksPins pins;
-    /** Where checkpoint SST files are built before RocksDB takes them in; emptied at open. */
-    private final Path ingestDirectory;
 
-    private final AtomicLong ingestSeq = new AtomicLong();
     private volatile long committedEpoch;
 
-    private RocksStateStore(
-            RocksDB db,
-            DBOptions dbOptions,
-            ColumnFamilyOptions cfOptions,
-            LRUCache cache,
-            Statistics statistics,
+    RocksStateStore(
+            RocksSharedStore shared,
+            int namespace,
             List<ColumnFamilyHandle> handles,
             RocksPins pins,
-            Path ingestDirectory) {
-        this.db = db;
-        this.ingestDirectory = ingestDirectory;
+            boolean ownsShared) {
+        this.shared = shared;
+        this.namespace = namespace;
+        this.ownsShared = ownsShared;
+        this.db = shared.db();
         this.pins = pins;
-        this.dbOptions = dbOptions;
-        this.cfOptions = cfOptions;
-        this.blockCache = cache;
-        this.statistics = statistics;
         this.handles.addAll(handles);
         this.familyIds = handles.stream().mapToInt(ColumnFamilyHandle::getID).toArray();
-        this.syncWrite = new WriteOptions().setSync(true);
+        this.syncWrite = shared.syncWrite();
         byte[] epoch = get(Keyspace.CATALOG, COMMITTED_EPOCH_KEY);
         this.committedEpoch = epoch == null ? 0 : ByteBuffer.wrap(epoch).getLong();
     }
 
-    /** Opens (creating if needed) the store in {@code dir}; recovers from the WAL after a crash. */
-    public static RocksStateStore open(Path dir) {
-        try {
-            Files.createDirectories(dir);
-            LRUCache cache = new LRUCache(256L << 20);
-            BlockBasedTableConfig table = new BlockBasedTableConfig()
-                    .setBlockCache(cache)
-                    .setFilterPolicy(new BloomFilter(10, false))
-                    .setBlockSize(16 << 10);
-            ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
-                    .setTableFormatConfig(table)
-                    .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                    // a bulk statement commits as one batch; room for it in the memtables avoids
-                    // stalling the commit on a flush halfway through
-                    .setWriteBufferSize(128L << 20)
-                    .setMaxWriteBufferNumber(4);
-            Statistics statistics = new Statistics();
-            statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
-            DBOptions dbOptions = new DBOptions()
-                    .setStatistics(statistics)
-                    .setCreateIfMissing(true)
-                    .setCreateMissingColumnFamilies(true)
-                    .setMaxBackgroundJobs(2);
-            RocksPins pins = new RocksPins(pinsDirectory(dir), cfOptions);
-            // column families added since a store was created (the change log) are created on open
-            List<ColumnFamilyHandle> handles = new ArrayList<>();
-            RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors(cfOptions), handles);
-            return new RocksStateStore(
-                    db, dbOptions, cfOptions, cache, statistics, handles, pins, emptyIngestDirectory(dir));
-        } catch (RocksDBException e) {
-            if (String.valueOf(e.getMessage()).contains("lock file")) {
-                // RocksDB holds an exclusive lock on its directory while open
-                throw new TributaryException(
-                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                        "cannot open the state store in " + dir + ": it is in use by another Tributary server ("
-                                + e.getMessage() + ")",
-                        e);
-            }
-            throw new TributaryException(
-                    SqlState.INTERNAL_ERROR, "cannot open the state store in " + dir + ": " + e.getMessage(), e);
-        } catch (java.io.IOException e) {
-            throw new TributaryException(
-                    SqlState.INTERNAL_ERROR, "cannot open the state store in " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
     /**
-     * Beside the store (on its file system, so ingestion links rather than copies), emptied of
-     * files a crash left half-built.
+     * Opens (creating if needed) a store of one namespace in {@code dir}; recovers from the WAL after
+     * a crash. Closing it closes the RocksDB.
      */
-    private static Path emptyIngestDirectory(Path dir) throws java.io.IOException {
-        Path absolute = dir.toAbsolutePath();
-        Path ingest = absolute.resolveSibling(absolute.getFileName() + ".ingest");
-        Files.createDirectories(ingest);
-        try (var leftovers = Files.list(ingest)) {
-            for (Path p : (Iterable<Path>) leftovers::iterator) {
-                Files.deleteIfExists(p);
-            }
+    public static RocksStateStore open(Path dir) {
+        RocksSharedStore shared = RocksSharedStore.open(dir);
+        try {
+            return shared.openNamespace(0, true);
+        } catch (RuntimeException e) {
+            shared.close();
+            throw e;
         }
-        return ingest;
-    }
-
-    /** Where the pinned snapshots of the store in {@code dir} live: beside it, never inside RocksDB's own directory. */
-    static Path pinsDirectory(Path dir) {
-        Path absolute = dir.toAbsolutePath();
-        return absolute.resolveSibling(absolute.getFileName() + ".pins");
-    }
-
-    /** One column family per keyspace, in {@link Keyspace} order. */
-    static List<ColumnFamilyDescriptor> descriptors(ColumnFamilyOptions cfOptions) {
-        List<ColumnFamilyDescriptor> out = new ArrayList<>();
-        for (Keyspace keyspace : Keyspace.values()) {
-            byte[] name = switch (keyspace) {
-                case DATA -> RocksDB.DEFAULT_COLUMN_FAMILY;
-                case CATALOG -> "catalog".getBytes(StandardCharsets.UTF_8);
-                case CHANGELOG -> "changelog".getBytes(StandardCharsets.UTF_8);
-            };
-            out.add(new ColumnFamilyDescriptor(name, cfOptions));
-        }
-        return out;
     }
 
     ColumnFamilyHandle handle(Keyspace keyspace) {
@@ -248,10 +156,10 @@ public final class RocksStateStore implements StateStore {
     }
 
     private void ingest(RocksWriteBuffer buffer) {
-        Path file = ingestDirectory.resolve("checkpoint-" + ingestSeq.incrementAndGet() + ".sst");
+        Path file = shared.ingestDirectory().resolve("checkpoint-" + shared.ingestSeq.incrementAndGet() + ".sst");
         try {
             try (EnvOptions env = new EnvOptions();
-                    Options options = new Options(dbOptions, cfOptions);
+                    Options options = new Options(shared.dbOptions(), shared.cfOptions());
                     SstFileWriter writer = new SstFileWriter(env, options)) {
                 writer.open(file.toString());
                 buffer.writeSorted((key, value) -> {
@@ -327,17 +235,15 @@ public final class RocksStateStore implements StateStore {
     }
 
     private void closeNative() {
-        pins.close();
-        for (ColumnFamilyHandle h : handles) {
-            h.close();
+        if (closed) {
+            return;
         }
-        db.close();
-        syncWrite.close();
-        dbOptions.close();
-        cfOptions.close();
-        blockCache.close();
-        statistics.close();
+        pins.close();
         closed = true;
+        shared.closed(namespace);
+        if (ownsShared) {
+            shared.close();
+        }
     }
 
     /**
@@ -365,13 +271,13 @@ public final class RocksStateStore implements StateStore {
                 stopped |= db.getLongProperty(h, "rocksdb.is-write-stopped") != 0;
             }
             return new StoreStats(
-                    statistics.getTickerCount(TickerType.STALL_MICROS),
+                    shared.statistics().getTickerCount(TickerType.STALL_MICROS),
                     stopped,
                     pending,
                     memtables,
-                    statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT),
-                    statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS),
-                    blockCache.getUsage());
+                    shared.statistics().getTickerCount(TickerType.BLOCK_CACHE_HIT),
+                    shared.statistics().getTickerCount(TickerType.BLOCK_CACHE_MISS),
+                    shared.blockCache().getUsage());
         } catch (RocksDBException e) {
             throw storageError(e);
         } finally {
