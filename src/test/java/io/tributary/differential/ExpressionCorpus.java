@@ -320,6 +320,9 @@ final class ExpressionCorpus {
         out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-01', TIMESTAMP '2024-01-02', INTERVAL '6 hours')"
                 + " AS g(x)");
         out.add("SELECT x FROM generate_series(DATE '2024-02-27', DATE '2024-03-01', INTERVAL '1 day') AS g(x)");
+        // minutes without seconds: PostgreSQL takes the text; Calcite's literal parser does not
+        out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-01 00:00', TIMESTAMP '2024-01-01 03:00',"
+                + " INTERVAL '1 hour') AS g(x)");
         out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-31', TIMESTAMP '2024-05-31', INTERVAL '1 month')"
                 + " AS g(x)");
         out.add("SELECT x FROM generate_series(1, 10, 3) AS g(x)");

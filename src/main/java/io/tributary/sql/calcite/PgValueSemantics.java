@@ -4,6 +4,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -148,9 +149,15 @@ final class PgValueSemantics extends StatementRewrite {
     private static SqlLiteral dateTime(SqlNode node) {
         if (node instanceof SqlUnknownLiteral unknown) {
             String tag = unknown.tag.toUpperCase(Locale.ROOT);
-            return tag.equals("DATE") || tag.equals("TIMESTAMP")
-                    ? dateTime(unknown.resolve(SqlTypeName.valueOf(tag)))
-                    : null;
+            if (!tag.equals("DATE") && !tag.equals("TIMESTAMP")) {
+                return null;
+            }
+            try {
+                return dateTime(unknown.resolve(SqlTypeName.valueOf(tag)));
+            } catch (CalciteContextException badText) {
+                // not a constant this rewrite can use; validation reports the text as PostgreSQL does (22007)
+                return null;
+            }
         }
         return node instanceof SqlLiteral lit
                         && (lit.getTypeName() == SqlTypeName.DATE || lit.getTypeName() == SqlTypeName.TIMESTAMP)
