@@ -19,6 +19,7 @@ import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.OperatorRows;
 import io.tributary.stream.runtime.StreamRuntime;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -540,7 +541,7 @@ public final class DdlController {
      * or a sink's backfill, local or remote ({@link SinkManager#cancelBackfill}).
      */
     public List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
-        List<Integer> cancelled = new java.util.ArrayList<>(views.cancelJobs(ids));
+        List<Integer> cancelled = new ArrayList<>(views.cancelJobs(ids));
         for (int id : ids) {
             if (!cancelled.contains(id) && sinks.cancelBackfill(id)) {
                 cancelled.add(id);
