@@ -140,6 +140,10 @@ public final class JobWorker implements AutoCloseable {
                 boolean finished = run(id, claim);
                 if (finished) {
                     finish(id, claim.attempt(), "done", null);
+                } else if (stillMine(id, claim.attempt())) {
+                    // fenced by the target, not given up: an attempt presumed dead committed a chunk
+                    // after this one read the position; a retry (next attempt) resumes from the new one
+                    throw new IllegalStateException("another attempt moved the target's position; retrying from it");
                 }
             } catch (TributaryException e) {
                 if (e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {

@@ -133,6 +133,129 @@ class RemoteBackfillTest {
         }
     }
 
+    @Test
+    void cancelJobsStopsARemoteBackfillForGoodAndResyncCopiesAgain() throws Exception {
+        prepare();
+        Path dataDir = tempDir.resolve("data3");
+        ServerProcess server = start(dataDir);
+        worker("w1");
+        long jobId;
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x FROM generate_series(1, " + ROWS + ") AS g(x)");
+            st.execute("SET sink_rate_limit = 2000");
+            st.execute("CREATE SINK k FROM t" + with("k_out", "'false'"));
+            awaitTrue(() -> positionVnode() > 5, "w1 copies some chunks");
+            List<String> jobs = rows(c, "SHOW JOBS");
+            assertEquals(1, jobs.size(), jobs.toString());
+            assertTrue(jobs.get(0).endsWith("|backfill remote:w1|"), jobs.toString());
+            assertTrue(jobs.get(0).contains("CREATE SINK k FROM t"), jobs.toString());
+            jobId = Long.parseLong(jobs.get(0).substring(0, jobs.get(0).indexOf('|')));
+            assertEquals(List.of(jobId + "|"), rows(c, "CANCEL JOBS " + jobId));
+            assertEquals(List.of(), rows(c, "SHOW JOBS"));
+            assertEquals(List.of(), rows(c, "CANCEL JOBS " + jobId), "nothing left to cancel");
+            assertEquals("cancelled", backfillPhase(st));
+            assertEquals(
+                    List.of("cancelled|"),
+                    rows(c, "SELECT state FROM tributary_catalog.remote_jobs WHERE owner = 'k'"));
+        }
+        // the worker stops at its next chunk: the position stays (a chunk is 0.2 s at this rate)
+        Thread.sleep(1_000);
+        int stopped = positionVnode();
+        Thread.sleep(1_500);
+        assertEquals(stopped, positionVnode(), "the worker stopped copying");
+        assertTrue(count("k_out") < ROWS, "the copy was cut short");
+        // cancelled for good: a restarted server does not queue it again
+        server.kill9();
+        server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            awaitTrue(() -> "cancelled".equals(phaseOf(st, "k")), "the restarted server sees the cancel");
+            Thread.sleep(1_500);
+            assertEquals(stopped, positionVnode(), "not copied again after the restart");
+            assertEquals(List.of(), rows(c, "SHOW JOBS"));
+            // RESYNC copies a new snapshot (a new job) to the end
+            st.execute("ALTER SINK k SET SINK_RATE_LIMIT = DEFAULT");
+            st.execute("ALTER SINK k RESYNC");
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".k_out ORDER BY id");
+            awaitTrue(
+                    () -> rows(c, "SELECT id, state FROM tributary_catalog.remote_jobs ORDER BY id")
+                            .equals(List.of("sink-" + jobId + "-g0|cancelled|", "sink-" + jobId + "-g1|done|")),
+                    "the first job stays cancelled, the second is done");
+        }
+    }
+
+    @Test
+    void twoWorkersRaceForOneJobAndExactlyOneRunsIt() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data4"));
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x FROM generate_series(1, " + ROWS + ") AS g(x)");
+            worker("r1");
+            worker("r2");
+            awaitTrue(
+                    () -> rows(c, "SELECT name FROM tributary_catalog.workers ORDER BY name")
+                            .equals(List.of("r1|", "r2|")),
+                    "both workers poll");
+            // append-only: a row written twice would show as a duplicate
+            st.execute("CREATE SINK a FROM t" + with("a_out", "'false'", "type = 'append-only', "));
+            awaitTrue(
+                    () -> rows(c, "SELECT state FROM tributary_catalog.remote_jobs")
+                            .equals(List.of("done|")),
+                    "the job is done");
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".a_out ORDER BY id");
+            assertEquals(
+                    List.of("1|t|"),
+                    rows(c, "SELECT attempts, worker IN ('r1', 'r2') FROM tributary_catalog.remote_jobs"),
+                    "one attempt, by one of the two");
+        }
+    }
+
+    @Test
+    void aLateResultFromAWorkerPresumedDeadIsIgnored() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data5"));
+        Process w1 = worker("p1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x FROM generate_series(1, " + ROWS + ") AS g(x)");
+            st.execute("SET sink_rate_limit = 2000");
+            st.execute("CREATE SINK a FROM t" + with("a_out", "'false'", "type = 'append-only', "));
+            awaitTrue(() -> positionVnode() > 5, "p1 copies some chunks");
+            // frozen, not dead: its heartbeats stop, so p2 revives the job; then p1 wakes up mid-job
+            signal(w1, "STOP");
+            worker("p2");
+            awaitTrue(
+                    () -> rows(c, "SELECT worker, state FROM tributary_catalog.remote_jobs")
+                            .equals(List.of("p2|done|")),
+                    "p2 took the job over and finished it");
+            signal(w1, "CONT");
+            // p1's next chunk or its result: fenced out, ignored
+            Thread.sleep(3_000);
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".a_out ORDER BY id");
+            List<String> job = rows(c, "SELECT worker, state, attempts >= 2 FROM tributary_catalog.remote_jobs");
+            assertEquals(List.of("p2|done|t|"), job);
+        }
+        assertTrue(w1.isAlive(), "p1 ran on after it woke up");
+    }
+
+    private static void signal(Process p, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal);
+    }
+
+    private long count(String table) throws Exception {
+        return Long.parseLong(UpstreamPostgres.queryOne("SELECT count(*) FROM " + schema + "." + table));
+    }
+
+    private String with(String table, String fallback, String extra) throws IOException {
+        return with(table, fallback).replace("backfill.remote", extra + "backfill.remote");
+    }
+
     private String with(String table, String fallback) throws IOException {
         return " WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://localhost:"
                 + UpstreamPostgres.server().getPort() + "/postgres', user = 'postgres', schema.name = '" + schema

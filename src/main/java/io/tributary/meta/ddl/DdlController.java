@@ -19,6 +19,7 @@ import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.OperatorRows;
 import io.tributary.stream.runtime.StreamRuntime;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -535,9 +536,23 @@ public final class DdlController {
         views.setBackfillRateLimit(name, rate);
     }
 
-    /** {@code CANCEL JOBS}: the ids cancelled, see {@link ViewDdl#cancelJobs}. */
+    /**
+     * {@code CANCEL JOBS}: the ids cancelled. An id is a view's creation ({@link ViewDdl#cancelJobs})
+     * or a sink's backfill, local or remote ({@link SinkManager#cancelBackfill}).
+     */
     public List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
-        return views.cancelJobs(ids);
+        List<Integer> cancelled = new ArrayList<>(views.cancelJobs(ids));
+        for (int id : ids) {
+            if (!cancelled.contains(id) && sinks.cancelBackfill(id)) {
+                cancelled.add(id);
+            }
+        }
+        return cancelled;
+    }
+
+    /** The sinks' backfills that run now, for SHOW JOBS. Any thread. */
+    public List<SinkManager.BackfillJob> sinkBackfills() {
+        return sinks.backfillJobs();
     }
 
     /** {@code WAIT [MATERIALIZED VIEW name]}; see {@link ViewDdl#await}. */

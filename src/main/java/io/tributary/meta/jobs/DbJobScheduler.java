@@ -78,6 +78,7 @@ public final class DbJobScheduler implements RemoteJobScheduler {
 
     /** Like {@link #schedule(RemoteJob, Notifier)}, saying whether the job may fall back to local. */
     public JobId schedule(RemoteJob job, Notifier notifier, boolean fallback) throws ScheduleFailedException {
+        boolean cancelled;
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             String state = null;
@@ -91,7 +92,9 @@ public final class DbJobScheduler implements RemoteJobScheduler {
                 }
             }
             boolean attach = "waiting".equals(state) || "running".equals(state) || "done".equals(state);
-            if (!attach) {
+            // cancelled by CANCEL JOBS: stays so; the watcher tells the owner
+            cancelled = "cancelled".equals(state);
+            if (!attach && !cancelled) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO tributary_remote_jobs (id, kind, owner,"
                         + " format_version, payload, state) VALUES (?, ?, ?, ?, ?, 'waiting') ON CONFLICT (id) DO UPDATE"
                         + " SET payload = EXCLUDED.payload, format_version = EXCLUDED.format_version,"
@@ -105,7 +108,7 @@ public final class DbJobScheduler implements RemoteJobScheduler {
                 }
             }
             c.commit();
-            if (!"done".equals(state)) {
+            if (!"done".equals(state) && !cancelled) {
                 client.scheduleIfNotExists(
                         new TaskInstance<>(
                                 JobsDatabase.TASK, job.id().value(), job.id().value()),
@@ -117,7 +120,9 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         } catch (SQLException | RuntimeException e) {
             throw new ScheduleFailedException(job, "could not queue job " + job.id() + ": " + e.getMessage(), e);
         }
-        placements.put(job.id(), "waiting for a worker");
+        if (!cancelled) {
+            placements.put(job.id(), "waiting for a worker");
+        }
         watched.put(job.id(), new Watched(job, notifier, fallback));
         return job.id();
     }
@@ -141,24 +146,35 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         return schedule(job, notifier, true);
     }
 
+    /** Marks the row {@code cancelled}, which {@link #schedule} keeps. */
     @Override
     public void cancel(JobId id) {
+        giveUp(id, "cancelled");
+    }
+
+    /** Marks the row {@code stopped}, which {@link #schedule} queues again. */
+    @Override
+    public void stop(JobId id) {
+        giveUp(id, "stopped");
+    }
+
+    private void giveUp(JobId id, String state) {
         watched.remove(id);
         placements.remove(id);
         local.cancel(id);
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            giveUp(c, id, "cancelled");
+            giveUp(c, id, state);
             c.commit();
         } catch (SQLException e) {
-            LOG.warn("could not cancel remote job {}: {}", id, e.getMessage());
+            LOG.warn("could not give up remote job {} ({}): {}", id, state, e.getMessage());
         }
     }
 
     /** Marks the job given up ({@code state}) and removes its queued task; the caller commits. */
     private static void giveUp(Connection c, JobId id, String state) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE tributary_remote_jobs SET state = ?, worker = NULL"
-                + " WHERE id = ? AND state IN ('waiting', 'running')")) {
+                + " WHERE id = ? AND state IN ('waiting', 'running', 'local')")) {
             ps.setString(1, state);
             ps.setString(2, id.value());
             ps.executeUpdate();
@@ -299,8 +315,14 @@ public final class DbJobScheduler implements RemoteJobScheduler {
                         fallBack(w);
                     }
                 }
+                case "cancelled" -> {
+                    // found so at scheduling (a restart after CANCEL JOBS): the owner hears it once
+                    if (watched.remove(id, w)) {
+                        w.notifier.notify(new JobResult(id, attempts, "remote:" + worker, JobResult.CANCELLED));
+                    }
+                }
                 default -> {
-                    // given up (cancelled, or run locally): nothing to wait for
+                    // given up (stopped, or run locally): nothing to wait for
                     watched.remove(id, w);
                 }
             }

@@ -65,11 +65,19 @@ public final class JobPlacement implements AutoCloseable {
         }
     }
 
-    /** Cancels the job wherever it runs. */
+    /** Cancels the job for good wherever it runs ({@code CANCEL JOBS}); see {@link RemoteJobScheduler#cancel}. */
     public void cancel(JobId id) {
         local.cancel(id);
         if (remote != null) {
             remote.cancel(id);
+        }
+    }
+
+    /** Stops the job wherever it runs, to be scheduled again later; see {@link RemoteJobScheduler#stop}. */
+    public void stop(JobId id) {
+        local.stop(id);
+        if (remote != null) {
+            remote.stop(id);
         }
     }
 

@@ -9,6 +9,14 @@ package io.tributary.meta.jobs;
  * @param error null when the job succeeded
  */
 public record JobResult(JobId id, int attempt, String placement, String error) {
+    /** The error of a job cancelled by {@link RemoteJobScheduler#cancel} before it finished. */
+    public static final String CANCELLED = "cancelled";
+
+    /** Whether the job ended because it was cancelled ({@code CANCEL JOBS}). */
+    public boolean cancelled() {
+        return CANCELLED.equals(error);
+    }
+
     public boolean succeeded() {
         return error == null;
     }

@@ -34,6 +34,12 @@ public final class LocalJobScheduler implements RemoteJobScheduler {
         }
     }
 
+    /** Local runs keep no state across restarts: stopping is cancelling. */
+    @Override
+    public void stop(JobId id) {
+        cancel(id);
+    }
+
     @Override
     public String placement(JobId id) {
         return running.containsKey(id) ? "local" : null;

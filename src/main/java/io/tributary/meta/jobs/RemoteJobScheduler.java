@@ -17,8 +17,18 @@ public interface RemoteJobScheduler extends AutoCloseable {
      */
     JobId schedule(RemoteJob job, Notifier notifier) throws ScheduleFailedException;
 
-    /** Cancels a job: a queued one is removed, a running one stops at its next checkpoint. No notification. */
+    /**
+     * Cancels a job for good ({@code CANCEL JOBS}): a queued one is removed, a running one stops at
+     * its next checkpoint, and a later {@link #schedule} of the same id (after a restart) does not
+     * run it again but notifies {@link JobResult#CANCELLED}. No notification now.
+     */
     void cancel(JobId id);
+
+    /**
+     * Stops a job because its owner drops or replaces it (DROP, RESYNC, a failed epoch): like
+     * {@link #cancel}, but a later {@link #schedule} of the same id runs it again. No notification.
+     */
+    void stop(JobId id);
 
     /** Where the job runs now: {@code local}, {@code remote:<worker>} or {@code waiting for a worker}; null if unknown. */
     String placement(JobId id);

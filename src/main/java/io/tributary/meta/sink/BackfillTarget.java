@@ -4,7 +4,6 @@ import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.TableDef;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Arrays;
 
 /**
  * A remote worker's side of a sink backfill: the target connection and the chunk transactions,
@@ -116,14 +115,7 @@ public final class BackfillTarget implements AutoCloseable {
     }
 
     private boolean stillOurs() throws SQLException {
-        TargetTable.BackfillState now = table.backfillState(c);
-        if (expected == null || now == null) {
-            return expected == null && now == null;
-        }
-        return now.status().equals(expected.status())
-                && now.startVersion() == expected.startVersion()
-                && now.vnode() == expected.vnode()
-                && Arrays.equals(now.lastKey(), expected.lastKey());
+        return TargetTable.BackfillState.same(table.backfillState(c), expected);
     }
 
     private void rollbackQuietly() {

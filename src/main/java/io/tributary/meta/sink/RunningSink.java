@@ -182,6 +182,11 @@ final class RunningSink {
     /** A scheduler's thread: the backfill job of {@code copied} ended. */
     private void backfillEnded(SinkDef copied, JobResult result) {
         SinkProgress progress = backfill;
+        if (result.cancelled()) {
+            progress.failed(cancelledMessage());
+            progress.phase("cancelled");
+            return;
+        }
         if (!result.succeeded()) {
             progress.failed(result.error());
             progress.phase("failed");
@@ -202,12 +207,35 @@ final class RunningSink {
         return id == null ? null : placement.placement(id);
     }
 
-    /** Cancels the copy of a snapshot wherever it runs, e.g. before RESYNC replaces it or at DROP. */
+    /** Stops the copy of a snapshot wherever it runs, before RESYNC replaces it or at DROP. */
     synchronized void stopBackfill() {
         if (backfillJob != null) {
-            placement.cancel(backfillJob);
+            placement.stop(backfillJob);
             backfillJob = null;
         }
+    }
+
+    /**
+     * {@code CANCEL JOBS}: cancels the copy of the snapshot for good (a worker stops at its next
+     * chunk; the target keeps the chunks committed). The snapshot stays pinned and the head keeps
+     * delivering; RESYNC copies a new snapshot, DROP removes the sink. A session thread.
+     *
+     * @return false when no copy runs
+     */
+    synchronized boolean cancelBackfill() {
+        if (backfillJob == null || placement.placement(backfillJob) == null) {
+            return false;
+        }
+        placement.cancel(backfillJob);
+        backfillJob = null;
+        backfill.failed(cancelledMessage());
+        backfill.phase("cancelled");
+        return true;
+    }
+
+    private String cancelledMessage() {
+        return "the backfill was cancelled (CANCEL JOBS " + def.id() + "); ALTER SINK " + def.name()
+                + " RESYNC copies the relation again";
     }
 
     /** Backfill thread: the target holds the snapshot of {@code copied}. */
@@ -226,7 +254,7 @@ final class RunningSink {
     synchronized void stop() {
         if (backfillJob != null) {
             if ("local".equals(placement.placement(backfillJob))) {
-                placement.cancel(backfillJob);
+                placement.stop(backfillJob);
             }
             backfillJob = null;
         }

@@ -494,6 +494,42 @@ public final class SinkManager implements AutoCloseable {
             String lastError,
             int vnodesDone) {}
 
+    /**
+     * A sink's backfill that runs now, for {@code SHOW JOBS}: its job id is the sink's id.
+     *
+     * @param placement {@code local}, {@code remote:<worker>} or {@code waiting for a worker}
+     */
+    public record BackfillJob(int id, String sink, String statement, String placement, long rows) {}
+
+    /** The sinks' backfills that run now (here or on a worker). Any thread. */
+    public List<BackfillJob> backfillJobs() {
+        List<BackfillJob> out = new ArrayList<>();
+        for (RunningSink s : sinks.values()) {
+            String where = s.backfillPlacement();
+            SinkProgress b = s.backfillProgress();
+            if (where != null && b != null) {
+                SinkDef def = s.def();
+                out.add(new BackfillJob(def.id(), def.name(), def.definition(), where, b.rows()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code CANCEL JOBS id}: cancels the backfill of the sink whose id is {@code sinkId}, wherever
+     * it runs; see {@link RunningSink#cancelBackfill}. A session thread.
+     *
+     * @return false when no such sink copies a snapshot now
+     */
+    public boolean cancelBackfill(int sinkId) {
+        for (RunningSink s : sinks.values()) {
+            if (s.def().id() == sinkId) {
+                return s.cancelBackfill();
+            }
+        }
+        return false;
+    }
+
     /** The progress of every sink's head and backfill. Any thread. */
     public List<DeliveryProgress> progress() {
         long committedMillis = Epoch.millis(store.committedEpoch());

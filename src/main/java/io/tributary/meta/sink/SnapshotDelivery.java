@@ -92,6 +92,7 @@ final class SnapshotDelivery extends DeliveryLoop {
         boolean resync = def.generation() > 0;
         TargetTable.BackfillState state = table.backfillState(c);
         c.commit();
+        expected = state;
         int vnode = 0;
         byte[] lastKey = null;
         if (state != null && state.startVersion() == snapshot) {
@@ -143,6 +144,7 @@ final class SnapshotDelivery extends DeliveryLoop {
         }
         copyStraight = false;
         table.lock(c);
+        fence(c);
         if (resync && table.upsert()) {
             table.removeVanished(c, snapshot);
         }
@@ -198,6 +200,7 @@ final class SnapshotDelivery extends DeliveryLoop {
             }
         }
         table.lock(c);
+        fence(c);
         java.util.Set<ByteBuffer> touched = sink.touchedKeys();
         if (straight && touched != null) {
             // read under the lock: every head transaction committed before it has added its keys
@@ -249,7 +252,29 @@ final class SnapshotDelivery extends DeliveryLoop {
                 false,
                 KeyOrderedSnapshot.MERGED,
                 chunkKeys.get(chunkKeys.size() - 1).array());
+        TargetTable.BackfillState now = table.backfillState(c);
         c.commit();
+        expected = now;
         return true;
+    }
+
+    /**
+     * The position this delivery last read or committed: what the target must still hold when a
+     * chunk commits. A worker wrongly presumed dead (its job fell back here) may still commit a
+     * chunk; without this check the next local chunk would write the same rows again, which an
+     * append-only target would keep twice.
+     */
+    private TargetTable.BackfillState expected;
+
+    /**
+     * Under the sink's lock: throws when another attempt moved the position since this delivery
+     * read it, so the transaction rolls back and the delivery loop resumes from the target's
+     * position (as after any target failure).
+     */
+    private void fence(Connection c) throws SQLException {
+        if (!TargetTable.BackfillState.same(sink.table().backfillState(c), expected)) {
+            throw new SQLException(
+                    "another attempt wrote the target's backfill position meanwhile; resuming from it", "40001");
+        }
     }
 }

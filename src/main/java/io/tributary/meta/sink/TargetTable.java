@@ -462,7 +462,22 @@ final class TargetTable {
     }
 
     /** The backfill's state in the target: status row and resume position. */
-    record BackfillState(String status, long startVersion, int vnode, byte[] lastKey) {}
+    record BackfillState(String status, long startVersion, int vnode, byte[] lastKey) {
+        /**
+         * Whether {@code a} and {@code b} (either may be null: no state yet) are the same position:
+         * the fence of every backfill transaction, local or remote, so that an attempt that is no
+         * longer the only one writes nothing over what another committed.
+         */
+        static boolean same(BackfillState a, BackfillState b) {
+            if (a == null || b == null) {
+                return a == null && b == null;
+            }
+            return a.status.equals(b.status)
+                    && a.startVersion == b.startVersion
+                    && a.vnode == b.vnode
+                    && java.util.Arrays.equals(a.lastKey, b.lastKey);
+        }
+    }
 
     /** The state of this sink's backfill alias, or null when the target has none. */
     BackfillState backfillState(Connection c) throws SQLException {

@@ -158,11 +158,18 @@ final class UtilityRunner {
                                 .toList());
             }
             if (statement instanceof UtilityStatement.ShowJobs s) {
-                return rows(
-                        s,
-                        db.ddl().jobs().stream()
-                                .map(j -> new Object[] {(long) j.id(), j.statement(), j.progressText()})
-                                .toList());
+                List<Object[]> jobs = new ArrayList<>();
+                for (var j : db.ddl().jobs()) {
+                    jobs.add(new Object[] {(long) j.id(), j.statement(), j.progressText()});
+                }
+                // a sink's backfill: where it runs, and (when here) the rows it copied
+                for (var b : db.ddl().sinkBackfills()) {
+                    String progress = b.placement().equals("local")
+                            ? "backfill local (" + b.rows() + " rows)"
+                            : "backfill " + b.placement();
+                    jobs.add(new Object[] {(long) b.id(), b.statement(), progress});
+                }
+                return rows(s, jobs);
             }
             if (statement instanceof UtilityStatement.CancelJobs c) {
                 return rows(
