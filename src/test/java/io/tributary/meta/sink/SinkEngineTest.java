@@ -240,6 +240,57 @@ class SinkEngineTest {
         assertEquals(List.of("backfill|complete|t", "head|streaming|t"), progress);
     }
 
+    /**
+     * DROP SINK right as the backfill completes (the backfill thread then commits an epoch that
+     * unpins the snapshot, while DROP stops it): no pinned snapshot may be left on disk, and the
+     * server keeps serving. Alternates dropping the moment the target says {@code complete} with
+     * dropping after growing delays, to land before, at and after the completion.
+     */
+    @Test
+    void droppingASinkAsItsBackfillCompletesLeavesNoPin() throws Exception {
+        exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)");
+        exec("INSERT INTO t SELECT x, x FROM generate_series(1, 3000) AS g(x)");
+        for (int i = 0; i < 12; i++) {
+            String target = "drop_" + i;
+            exec("CREATE SINK k FROM t" + with(target, ", create_table_if_not_exists = 'true'"));
+            if (i % 2 == 0) {
+                long deadline = System.currentTimeMillis() + 60_000;
+                while (!List.of("complete")
+                        .equals(target("SELECT backfill_status FROM " + schema
+                                + ".backfill_processor_status WHERE backfill_alias = 'k_backfill'"))) {
+                    assertTrue(System.currentTimeMillis() < deadline, "backfill did not complete");
+                }
+            } else {
+                Thread.sleep(20L * i);
+            }
+            exec("DROP SINK k");
+            UpstreamPostgres.execute(
+                    "DELETE FROM " + schema + ".backfill_processor_status",
+                    "DELETE FROM " + schema + ".processor_status");
+            awaitNoPin();
+        }
+        assertEquals(List.of("3000"), rows(connection, "SELECT count(*) FROM t"));
+    }
+
+    /** Waits (briefly: a reader still closing deletes the pin as it closes) until no sink pin is on disk. */
+    private void awaitNoPin() throws Exception {
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (true) {
+            List<Path> pins;
+            try (Stream<Path> walk = Files.walk(dataDir)) {
+                pins = walk.filter(p -> p.getParent() != null
+                                && p.getParent().getFileName().toString().endsWith(".pins")
+                                && p.getFileName().toString().startsWith("sink-"))
+                        .toList();
+            }
+            if (pins.isEmpty()) {
+                return;
+            }
+            assertTrue(System.currentTimeMillis() < deadline, "pins left on disk: " + pins);
+            Thread.sleep(50);
+        }
+    }
+
     @Test
     void rateLimitZeroPausesAndATargetOutageIsRetried() throws Exception {
         exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)");
