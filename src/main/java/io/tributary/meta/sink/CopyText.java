@@ -52,11 +52,6 @@ final class CopyText {
         return rows;
     }
 
-    /** The bytes written so far: after {@link #add}, the end offset of that row's line. */
-    int length() {
-        return len;
-    }
-
     /** Appends {@code row} (full width, canonical values) with operation {@code op}. */
     void add(Object[] row, char op) {
         for (int i = 0; i < columns.length; i++) {

@@ -45,8 +45,7 @@ import org.postgresql.copy.CopyIn;
 final class SnapshotDelivery extends DeliveryLoop {
     /**
      * Most rows of a straight COPY's chunk: large, since each chunk costs a commit and a wait for
-     * the target to finish its COPY (the {@link SnapshotPrefetch} reads on meanwhile, but only
-     * {@code 32 x PIECE_ROWS} rows ahead); {@link #CHUNK_NANOS} bounds it in time.
+     * the target to finish its COPY, with the reader idle; {@link #CHUNK_NANOS} bounds it in time.
      */
     private static final int CHUNK_ROWS = 100_000;
     /**
@@ -60,10 +59,7 @@ final class SnapshotDelivery extends DeliveryLoop {
     private static final int CHUNKS_PER_SECOND = 5;
 
     private static final int MIN_CHUNK_ROWS = 100;
-    /**
-     * Rows per piece the {@link SnapshotPrefetch} reads and formats ahead: the target ingests a
-     * piece while the next is read.
-     */
+    /** Rows formatted per piece of a straight COPY: the target ingests a piece while the next is formatted. */
     private static final int PIECE_ROWS = 1_000;
 
     private final StateStore store;
@@ -112,51 +108,40 @@ final class SnapshotDelivery extends DeliveryLoop {
         copyStraight = sink.touchedKeys() != null && def.generation() == 0;
         PinnedSnapshot pin = new PinnedSnapshot(def.pin(), snapshot);
         try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
-                store, pin, def.relationId(), sink.relation().columnTypes())) {
-            KeyOrderedSnapshot rows = new KeyOrderedSnapshot(upstream, snapshot, vnode, lastKey);
-            vnodesDone = rows.vnodesDone();
-            progress.vnodesDone(vnodesDone);
-            prefetch = new SnapshotPrefetch(rows, direct, copyStraight, PIECE_ROWS, "sink-" + def.name() + "-read");
-            try {
-                piece = prefetch.next(this::stopping);
-                at = 0;
-                while (piece != null) {
-                    if (stopping()) {
-                        return false;
-                    }
-                    progress.phase(sink.limiter().paused() ? "paused" : "snapshotting");
-                    chunkRows.clear();
-                    chunkKeys.clear();
-                    long rate = sink.limiter().rate();
-                    boolean limited = rate != SourceDef.UNLIMITED;
-                    int chunk = copyStraight ? CHUNK_ROWS : MERGE_CHUNK_ROWS;
-                    if (limited) {
-                        chunk = (int) Math.max(MIN_CHUNK_ROWS, Math.min(chunk, rate / CHUNKS_PER_SECOND));
-                        // only the snapshot's last chunk takes fewer rows than it acquired
-                        if (!sink.limiter().acquire(chunk, this::stopping)) {
-                            return false;
-                        }
-                    }
-                    if (!writeChunk(c, snapshot, resync, chunk, !limited)) {
-                        // the target holds some of these keys already: merge from now on
-                        c.rollback();
-                        copyStraight = false;
-                        prefetch.stopFormatting();
-                        writeChunk(c, snapshot, resync, chunk, false);
-                    }
-                    progress.delivered(snapshot, chunkRows.size());
-                    progress.vnodesDone(piece != null ? vnodesDone : VirtualNodes.COUNT);
-                    madeProgress.run();
-                }
+                        store, pin, def.relationId(), sink.relation().columnTypes());
+                KeyOrderedSnapshot rows = new KeyOrderedSnapshot(upstream, snapshot, vnode, lastKey)) {
+            progress.vnodesDone(rows.vnodesDone());
+            reader = rows;
+            more = rows.next();
+            while (more) {
                 if (stopping()) {
-                    // the reader gave up because of the stop, not because the snapshot ended
                     return false;
                 }
-            } finally {
-                piece = null;
-                prefetch.close();
-                prefetch = null;
+                progress.phase(sink.limiter().paused() ? "paused" : "snapshotting");
+                chunkRows.clear();
+                chunkKeys.clear();
+                long rate = sink.limiter().rate();
+                boolean limited = rate != SourceDef.UNLIMITED;
+                int chunk = copyStraight ? CHUNK_ROWS : MERGE_CHUNK_ROWS;
+                if (limited) {
+                    chunk = (int) Math.max(MIN_CHUNK_ROWS, Math.min(chunk, rate / CHUNKS_PER_SECOND));
+                    // only the snapshot's last chunk takes fewer rows than it acquired
+                    if (!sink.limiter().acquire(chunk, this::stopping)) {
+                        return false;
+                    }
+                }
+                if (!writeChunk(c, snapshot, resync, chunk, !limited)) {
+                    // the target holds some of these keys already: merge from now on
+                    c.rollback();
+                    copyStraight = false;
+                    writeChunk(c, snapshot, resync, chunk, false);
+                }
+                progress.delivered(snapshot, chunkRows.size());
+                progress.vnodesDone(more ? rows.vnodesDone() : VirtualNodes.COUNT);
+                madeProgress.run();
             }
+        } finally {
+            reader = null;
         }
         copyStraight = false;
         table.lock(c);
@@ -172,87 +157,71 @@ final class SnapshotDelivery extends DeliveryLoop {
         return true;
     }
 
+    private static void write(CopyIn copy, CopyText text) throws SQLException {
+        if (text.rows() > 0) {
+            byte[] bytes = text.bytes();
+            copy.writeToCopy(bytes, 0, bytes.length);
+            text.reset();
+        }
+    }
+
     /** Whether chunks go straight into the target by COPY (see {@link RunningSink#touchedKeys}). */
     private boolean copyStraight;
 
-    /** The snapshot read ahead, while {@link #deliver} runs. */
-    private SnapshotPrefetch prefetch;
-    /** The piece holding the next row to take, null when the snapshot has no rows left. */
-    private SnapshotPrefetch.Piece piece;
-    /** The index of the next row to take in {@link #piece}. */
-    private int at;
-    /** The reader's vnodes done as of the last piece taken from {@link #prefetch}. */
-    private int vnodesDone;
+    /** The snapshot being delivered, while {@link #deliver} runs; its current row is the next to take. */
+    private KeyOrderedSnapshot reader;
+    /** Whether {@link #reader} has a current row. */
+    private boolean more;
 
-    /** Moves the next row into the chunk. */
-    private void take() throws InterruptedException {
-        chunkRows.add(piece.rows()[at]);
-        chunkKeys.add(ByteBuffer.wrap(piece.keys()[at]));
-        advance(at + 1);
-    }
-
-    /** Marks the rows of {@link #piece} before {@code to} taken, moving to the next piece after its last. */
-    private void advance(int to) throws InterruptedException {
-        at = to;
-        if (at == piece.count()) {
-            vnodesDone = piece.vnodesDone();
-            piece = prefetch.next(this::stopping);
-            at = 0;
-        }
-    }
-
-    /** Writes the lines of rows {@code [from, to)} of {@code p}, already formatted by the reader, to the COPY. */
-    private static void writeLines(CopyIn copy, SnapshotPrefetch.Piece p, int from, int to) throws SQLException {
-        if (to > from) {
-            int start = from == 0 ? 0 : p.ends()[from - 1];
-            copy.writeToCopy(p.text(), start, p.ends()[to - 1] - start);
-        }
+    /** Moves the reader's current row into the chunk and advances. */
+    private void take() {
+        chunkRows.add(reader.row());
+        chunkKeys.add(ByteBuffer.wrap(reader.pk()));
+        more = reader.next();
     }
 
     /**
      * One chunk's transaction: up to {@code chunk} rows of the reader (more of them if a rolled-back
      * attempt already took some), written straight (skipping the keys the head wrote) or merged,
      * with the status row and the position (the chunk's last key), committed together. A straight
-     * COPY streams pieces the {@link SnapshotPrefetch} has read and formatted, leaving out the lines
-     * of touched keys, while the reader thread reads the next pieces, also during the COPY's end
-     * and the commit.
+     * COPY reads the rows while it streams them, so the target ingests a piece while the reader
+     * decodes the next.
      *
      * @return false when a straight COPY met a key the target holds; the transaction must be rolled back
      */
     private boolean writeChunk(Connection c, long snapshot, boolean resync, int chunk, boolean timed)
-            throws SQLException, InterruptedException {
+            throws SQLException {
         TargetTable table = sink.table();
         boolean straight = copyStraight && sink.touchedKeys() != null;
         if (!straight) {
             // staged: read before taking the lock, so the head waits only for the merge
-            while (piece != null && chunkRows.size() < chunk) {
+            while (more && chunkRows.size() < chunk) {
                 take();
             }
         }
         table.lock(c);
         java.util.Set<ByteBuffer> touched = sink.touchedKeys();
         if (straight && touched != null) {
-            // checked under the lock: every head transaction committed before it has added its keys
+            // read under the lock: every head transaction committed before it has added its keys
             CopyIn copy = table.copyDirect(c);
             long deadline = System.nanoTime() + CHUNK_NANOS;
             try {
-                while (piece != null && chunkRows.size() < chunk && !(timed && System.nanoTime() > deadline)) {
-                    SnapshotPrefetch.Piece p = piece;
-                    int from = at;
-                    int to = Math.min(p.count(), from + chunk - chunkRows.size());
-                    int run = from;
-                    for (int r = from; r < to; r++) {
-                        ByteBuffer key = ByteBuffer.wrap(p.keys()[r]);
-                        chunkRows.add(p.rows()[r]);
-                        chunkKeys.add(key);
-                        if (touched.contains(key)) {
-                            writeLines(copy, p, run, r);
-                            run = r + 1;
+                direct.reset();
+                for (int i = 0; ; i++) {
+                    if (i == chunkRows.size()) {
+                        if (!more || i >= chunk || timed && i % PIECE_ROWS == 0 && System.nanoTime() > deadline) {
+                            break;
+                        }
+                        take();
+                    }
+                    if (!touched.contains(chunkKeys.get(i))) {
+                        direct.add(chunkRows.get(i), 'U');
+                        if (direct.rows() == PIECE_ROWS) {
+                            write(copy, direct);
                         }
                     }
-                    writeLines(copy, p, run, to);
-                    advance(to);
                 }
+                write(copy, direct);
                 copy.endCopy();
             } catch (SQLException e) {
                 if (copy.isActive()) {
@@ -264,7 +233,7 @@ final class SnapshotDelivery extends DeliveryLoop {
                 throw e;
             }
         } else {
-            while (piece != null && chunkRows.size() < chunk) {
+            while (more && chunkRows.size() < chunk) {
                 take();
             }
             if (!chunkRows.isEmpty()) {
