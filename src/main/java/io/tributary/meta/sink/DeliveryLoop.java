@@ -12,6 +12,12 @@ import org.slf4j.LoggerFactory;
  * progress, drops the connection and tries again with a backoff doubling from 100 ms to 10 s. A
  * failed transaction commits nothing, and every attempt starts from the position the target
  * holds, so retrying never loses or doubles a change. Started and stopped by {@link RunningSink}.
+ *
+ * <p>Stopping never interrupts the thread: it may be doing file I/O for the whole process (a
+ * backfill's last step waits for an epoch commit, and the waiter runs the commit and its hooks,
+ * such as unpinning a snapshot), and an interrupt would close the file channel under it. A stop
+ * sets a flag, aborts the target connection, wakes the loop's waits ({@link #pause}, the rate
+ * limiter) and joins.
  */
 abstract class DeliveryLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryLoop.class);
@@ -24,6 +30,8 @@ abstract class DeliveryLoop implements Runnable {
     private volatile boolean stopping;
     private volatile Connection connection;
     private Thread thread;
+    /** What {@link #pause} waits on; {@link #stop} notifies it. */
+    private final Object wakeup = new Object();
 
     DeliveryLoop(RunningSink sink, SinkProgress progress, String name) {
         this.sink = sink;
@@ -37,7 +45,10 @@ abstract class DeliveryLoop implements Runnable {
         thread.start();
     }
 
-    /** Stops the thread and waits for it: a transaction in flight is rolled back by the target. */
+    /**
+     * Stops the thread and waits for it (up to 10 s): a transaction in flight is rolled back by the
+     * target. Any thread but this loop's own.
+     */
     void stop() {
         stopping = true;
         Connection c = connection;
@@ -48,8 +59,11 @@ abstract class DeliveryLoop implements Runnable {
                 // closing anyway
             }
         }
+        sink.limiter().wake();
+        synchronized (wakeup) {
+            wakeup.notifyAll();
+        }
         if (thread != null) {
-            thread.interrupt();
             try {
                 thread.join(10_000);
             } catch (InterruptedException e) {
@@ -60,6 +74,15 @@ abstract class DeliveryLoop implements Runnable {
 
     boolean stopping() {
         return stopping;
+    }
+
+    /** This loop's thread: waits {@code millis}, or less when {@link #stop} is called. */
+    protected final void pause(long millis) throws InterruptedException {
+        synchronized (wakeup) {
+            if (!stopping) {
+                wakeup.wait(millis);
+            }
+        }
     }
 
     @Override
@@ -100,7 +123,7 @@ abstract class DeliveryLoop implements Runnable {
                 progressed = false;
             }
             try {
-                Thread.sleep(backoff);
+                pause(backoff);
             } catch (InterruptedException e) {
                 return;
             }

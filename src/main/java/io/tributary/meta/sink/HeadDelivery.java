@@ -84,7 +84,9 @@ final class HeadDelivery extends DeliveryLoop {
                 }
                 if (!upserts.isEmpty() || !deletes.isEmpty() || !appends.isEmpty()) {
                     int rows = stage(upserts, deletes, appends);
-                    sink.limiter().acquire(rows);
+                    if (!sink.limiter().acquire(rows, this::stopping)) {
+                        break;
+                    }
                     table.lock(c);
                     table.copyIn(c, copy.bytes());
                     table.mergeHead(c, sink.markKeys() ? upTo : 0);
@@ -112,7 +114,7 @@ final class HeadDelivery extends DeliveryLoop {
                 } else {
                     // epochs without changes need no transaction; they are written within a second
                     position = upTo;
-                    Thread.sleep(POLL_MS);
+                    pause(POLL_MS);
                 }
             }
         }

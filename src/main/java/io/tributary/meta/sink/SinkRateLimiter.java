@@ -1,6 +1,7 @@
 package io.tributary.meta.sink;
 
 import io.tributary.catalog.SourceDef;
+import java.util.function.BooleanSupplier;
 
 /**
  * The rows per second a sink may write over its head and its backfill together ({@code
@@ -34,24 +35,41 @@ final class SinkRateLimiter {
         return rate == 0;
     }
 
-    /** Waits until {@code rows} may be written: while paused, then for the bucket's debt. */
-    synchronized void acquire(long rows) throws InterruptedException {
+    /**
+     * Waits until {@code rows} may be written: while paused, then for the bucket's debt; gives up
+     * when {@code stopped} turns true (checked after each {@link #wake}).
+     *
+     * @return false when it gave up because the caller is stopping
+     */
+    synchronized boolean acquire(long rows, BooleanSupplier stopped) throws InterruptedException {
         while (rate == 0) {
+            if (stopped.getAsBoolean()) {
+                return false;
+            }
             wait();
         }
         if (rate == SourceDef.UNLIMITED) {
-            return;
+            return true;
         }
         refill();
         tokens -= rows;
         while (tokens < 0 && rate > 0) {
+            if (stopped.getAsBoolean()) {
+                return false;
+            }
             long waitMillis = Math.max(1, (long) (-tokens * 1000 / rate));
             wait(waitMillis);
             refill();
             if (rate == SourceDef.UNLIMITED) {
-                return;
+                return true;
             }
         }
+        return !stopped.getAsBoolean();
+    }
+
+    /** Wakes every waiting {@link #acquire}, so a caller that is stopping sees it; any thread. */
+    synchronized void wake() {
+        notifyAll();
     }
 
     private void refill() {

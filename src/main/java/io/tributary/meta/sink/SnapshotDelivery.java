@@ -127,7 +127,9 @@ final class SnapshotDelivery extends DeliveryLoop {
                 if (limited) {
                     chunk = (int) Math.max(MIN_CHUNK_ROWS, Math.min(chunk, rate / CHUNKS_PER_SECOND));
                     // only the snapshot's last chunk takes fewer rows than it acquired
-                    sink.limiter().acquire(chunk);
+                    if (!sink.limiter().acquire(chunk, this::stopping)) {
+                        return false;
+                    }
                 }
                 if (!writeChunk(c, snapshot, resync, chunk, !limited)) {
                     // the target holds some of these keys already: merge from now on

@@ -240,6 +240,58 @@ class SinkEngineTest {
         assertEquals(List.of("backfill|complete|t", "head|streaming|t"), progress);
     }
 
+    /**
+     * DROP SINK right as the backfill completes (the backfill thread then commits an epoch that
+     * unpins the snapshot, while DROP stops it): no pinned snapshot may be left on disk, and the
+     * server keeps serving. Each round polls the target's status row on one open connection and
+     * drops the sink the moment it says {@code complete}, or a few milliseconds later, to land in
+     * the short time the backfill thread spends committing its end.
+     */
+    @Test
+    void droppingASinkAsItsBackfillCompletesLeavesNoPin() throws Exception {
+        exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)");
+        exec("INSERT INTO t SELECT x, x FROM generate_series(1, 2000) AS g(x)");
+        try (Connection pg = UpstreamPostgres.connect()) {
+            for (int i = 0; i < 12; i++) {
+                exec("CREATE SINK k FROM t" + with("drop_" + i, ", create_table_if_not_exists = 'true'"));
+                long deadline = System.currentTimeMillis() + 60_000;
+                while (!List.of("complete")
+                        .equals(rows(
+                                pg,
+                                "SELECT backfill_status FROM " + schema
+                                        + ".backfill_processor_status WHERE backfill_alias = 'k_backfill'"))) {
+                    assertTrue(System.currentTimeMillis() < deadline, "backfill did not complete");
+                }
+                Thread.sleep(i % 4);
+                exec("DROP SINK k");
+                UpstreamPostgres.execute(
+                        "DELETE FROM " + schema + ".backfill_processor_status",
+                        "DELETE FROM " + schema + ".processor_status");
+                awaitNoPin();
+            }
+        }
+        assertEquals(List.of("2000"), rows(connection, "SELECT count(*) FROM t"));
+    }
+
+    /** Waits (briefly: a reader still closing deletes the pin as it closes) until no sink pin is on disk. */
+    private void awaitNoPin() throws Exception {
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (true) {
+            List<Path> pins;
+            try (Stream<Path> walk = Files.walk(dataDir)) {
+                pins = walk.filter(p -> p.getParent() != null
+                                && p.getParent().getFileName().toString().endsWith(".pins")
+                                && p.getFileName().toString().startsWith("sink-"))
+                        .toList();
+            }
+            if (pins.isEmpty()) {
+                return;
+            }
+            assertTrue(System.currentTimeMillis() < deadline, "pins left on disk: " + pins);
+            Thread.sleep(50);
+        }
+    }
+
     @Test
     void rateLimitZeroPausesAndATargetOutageIsRetried() throws Exception {
         exec("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)");
