@@ -262,6 +262,13 @@ public final class PgCatalog {
                 "oid oid, collname name, collnamespace oid, collowner oid, "
                         + "collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text",
                 PgCatalog::collations);
+        table(
+                "pg_extension",
+                3079,
+                "r",
+                "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, "
+                        + "extversion text, extconfig oid[], extcondition text[]",
+                List::of);
         table("pg_inherits", 2611, "r", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", List::of);
         table(
                 "pg_policy",
