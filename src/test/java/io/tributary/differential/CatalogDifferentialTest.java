@@ -248,6 +248,9 @@ class CatalogDifferentialTest {
                     + " AND d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.objsubid = 0"
                     + " AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))"
                     + " WHERE c.relname IN ('t', 'u') ORDER BY c.relname",
+            // a parenthesis around an expression with several casts encloses all of it
+            "SELECT (1 = '1'::int AND 2 = '2'::int AND 'a' IN ('a', 'b')) AS b",
+            "SELECT count(*) AS n FROM pg_class c WHERE (c.relname = 't'::name AND c.relkind = 'r'::\"char\")",
             "SELECT (SELECT ftserver FROM pg_catalog.pg_foreign_table WHERE ftrelid = c.oid) AS foreignserver"
                     + " FROM pg_class c"
                     + " WHERE c.relname = 't'",
