@@ -262,6 +262,20 @@ public final class PgCatalog {
                 "oid oid, collname name, collnamespace oid, collowner oid, "
                         + "collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text",
                 PgCatalog::collations);
+        table(
+                "pg_extension",
+                3079,
+                "r",
+                "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, "
+                        + "extversion text, extconfig oid[], extcondition text[]",
+                List::of);
+        table(
+                "pg_depend",
+                2608,
+                "r",
+                "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype char",
+                List::of);
+        table("pg_foreign_table", 3118, "r", "ftrelid oid, ftserver oid, ftoptions text[]", List::of);
         table("pg_inherits", 2611, "r", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", List::of);
         table(
                 "pg_policy",

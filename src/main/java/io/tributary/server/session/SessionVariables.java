@@ -33,6 +33,18 @@ final class SessionVariables {
         define("server_encoding", "UTF8", "Server character set.", true);
         define("is_superuser", "on", "Whether the user is a superuser.", true);
         define("statement_timeout", "0", "Cancels any statement running longer than this (57014); 0 disables.", false);
+        define("lock_timeout", "0", "Accepted for compatibility; Tributary takes no table locks.", false);
+        define(
+                "idle_in_transaction_session_timeout",
+                "0",
+                "Accepted for compatibility; idle transactions are not ended.",
+                false);
+        define(
+                "synchronize_seqscans",
+                "on",
+                "Accepted for compatibility; scans always start at the beginning of a table.",
+                false);
+        define("row_security", "on", "Accepted for compatibility; there are no row security policies.", false);
         define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
         define(
                 "implicit_flush",
@@ -260,6 +272,12 @@ final class SessionVariables {
             }
             case "implicit_flush", "background_ddl" -> {
                 return Boolean.toString(parseBool(key, v));
+            }
+            case "synchronize_seqscans", "row_security" -> {
+                return parseBool(key, v) ? "on" : "off";
+            }
+            case "lock_timeout", "idle_in_transaction_session_timeout" -> {
+                return QueryLimits.formatMillis(QueryLimits.parseMillis(key, v));
             }
             case "backfill_rate_limit", "sink_rate_limit" -> {
                 long rate = parseRate(key, v);

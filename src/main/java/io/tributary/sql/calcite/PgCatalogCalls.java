@@ -312,6 +312,10 @@ final class PgCatalogCalls extends StatementRewrite {
         }
         String type = id.getSimple().toLowerCase(Locale.ROOT);
         SqlParserPos pos = value.getParserPosition();
+        if (type.equals("char") && id.isComponentQuoted(0)) {
+            // PostgreSQL's one-byte "char" (pg_class.relkind ...), which catalog relations hold as text
+            return castTo(value, SqlTypeName.VARCHAR, pos);
+        }
         switch (type) {
             case "oid" -> {
                 return castTo(value, SqlTypeName.BIGINT, pos);

@@ -44,4 +44,25 @@ public final class PgCatalogFunctions {
     public static String quote_ident(String name) {
         return name == null ? null : io.tributary.catalog.pg.PgDefinitions.quoteIdent(name);
     }
+
+    /**
+     * {@code set_config(name, value, is_local)} evaluated inside a query. A statement that is only
+     * {@code SELECT set_config('n', 'v', b)} changes the setting (a utility statement); inside a
+     * query a setting cannot change, so reaching a row fails with 0A000. A query whose filter
+     * leaves no rows (pg_dump's {@code ... FROM pg_settings WHERE name = 'x'} for a setting
+     * Tributary lacks) succeeds with no rows, as in PostgreSQL.
+     */
+    public static String set_config(String name, String value, Boolean isLocal) {
+        throw io.tributary.common.TributaryException.notSupported(
+                "set_config inside a query (only SELECT set_config('name', 'value', is_local) alone)");
+    }
+
+    /**
+     * {@code acldefault(kind, owner)}: Tributary has no privileges, so no relation or schema
+     * carries an access list and there is no default one to compare with: NULL, which tools such as
+     * pg_dump read as "nothing to grant or revoke".
+     */
+    public static String acldefault(String kind, Long owner) {
+        return null;
+    }
 }

@@ -49,9 +49,9 @@ final class PgOperatorPrecedence extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         // the root of an expression may be parenthesized as a whole: (a AND b::regclass)
-        if (isOperatorCall(call) && needsRebuild(call, true)) {
+        if (isOperatorCall(call) && needsRebuild(call, null)) {
             List<Object> items = new ArrayList<>();
-            flatten(call, items, true);
+            flatten(call, items, null);
             return rewritten(SqlParserUtil.toTree(items));
         }
         return super.visit(call);
@@ -79,22 +79,26 @@ final class PgOperatorPrecedence extends StatementRewrite {
                 || (c.getOperator() instanceof SqlPrefixOperator && c.operandCount() == 1);
     }
 
-    /** An operator call inside an expression, unless parenthesized (then it is one operand). */
-    private boolean isOperator(SqlNode node, boolean root) {
-        return isOperatorCall(node) && (root || !parenthesized(node));
+    /**
+     * An operator call inside an expression, unless parenthesized (then it is one operand).
+     *
+     * @param parent the call whose operand {@code node} is; null at the root
+     */
+    private boolean isOperator(SqlNode node, SqlNode parent) {
+        return isOperatorCall(node) && (parent == null || !parenthesized(node, parent));
     }
 
-    private boolean needsRebuild(SqlNode node, boolean root) {
-        if (!isOperator(node, root)) {
+    private boolean needsRebuild(SqlNode node, SqlNode parent) {
+        if (!isOperator(node, parent)) {
             return false;
         }
         SqlCall c = (SqlCall) node;
-        if (isCaret(c) || (isInfixCast(c) && isOperator(c.operand(0), false))) {
+        if (isCaret(c) || (isInfixCast(c) && isOperator(c.operand(0), c))) {
             return true;
         }
         int operands = isInfixCast(c) ? 1 : c.operandCount();
         for (int i = 0; i < operands; i++) {
-            if (needsRebuild(c.operand(i), false)) {
+            if (needsRebuild(c.operand(i), c)) {
                 return true;
             }
         }
@@ -105,24 +109,24 @@ final class PgOperatorPrecedence extends StatementRewrite {
      * Appends the expression's operands (SqlNodes) and operators ({@link SqlParserUtil.ToTreeListItem})
      * in text order; a cast is applied to the operand just before it.
      */
-    private void flatten(SqlNode node, List<Object> items, boolean root) {
-        if (!isOperator(node, root)) {
+    private void flatten(SqlNode node, List<Object> items, SqlNode parent) {
+        if (!isOperator(node, parent)) {
             items.add(node.accept(this));
             return;
         }
         SqlCall c = (SqlCall) node;
         if (isInfixCast(c)) {
-            flatten(c.operand(0), items, false);
+            flatten(c.operand(0), items, c);
             SqlNode last = (SqlNode) items.remove(items.size() - 1);
             items.add(c.getOperator().createCall(c.getParserPosition(), last, c.operand(1)));
         } else if (c.getOperator() instanceof SqlPrefixOperator) {
             items.add(new SqlParserUtil.ToTreeListItem(c.getOperator(), c.getParserPosition()));
-            flatten(c.operand(0), items, false);
+            flatten(c.operand(0), items, c);
         } else {
             SqlOperator op = isCaret(c) ? EXPONENT : c.getOperator();
-            flatten(c.operand(0), items, false);
+            flatten(c.operand(0), items, c);
             items.add(new SqlParserUtil.ToTreeListItem(op, c.getParserPosition()));
-            flatten(c.operand(1), items, false);
+            flatten(c.operand(1), items, c);
         }
     }
 
@@ -131,19 +135,28 @@ final class PgOperatorPrecedence extends StatementRewrite {
      * {@code )} comes after the end of its last operand (the parser's span of a parenthesized
      * expression starts at the parenthesis; so does that of {@code (a) + b}, which is not).
      */
-    private boolean parenthesized(SqlNode node) {
+    private boolean parenthesized(SqlNode node, SqlNode parent) {
         SqlParserPos pos = node.getParserPosition();
         int at = SqlErrors.offset(sql, pos.getLineNum(), pos.getColumnNum()) - 1;
         if (at < 0 || at >= sql.length() || sql.charAt(at) != '(') {
             return false;
         }
+        int close = matchingParenthesis(at);
+        // the parenthesis may enclose the parent too ((a = 'x'::t AND b = 'y'::t), which Babel
+        // parses as ((a = 'x')::t AND b = 'y')::t with both calls starting at it): then it is not
+        // the operand's own
+        return close >= end(node) && close < end(parent);
+    }
+
+    /** The offset in the text just after the last operand of an operator expression. */
+    private int end(SqlNode node) {
         SqlNode last = node;
         while (isOperatorCall(last)) {
             SqlCall c = (SqlCall) last;
             last = c.operand(isInfixCast(c) ? 1 : c.operandCount() - 1);
         }
         SqlParserPos end = last.getParserPosition();
-        return matchingParenthesis(at) >= SqlErrors.offset(sql, end.getEndLineNum(), end.getEndColumnNum());
+        return SqlErrors.offset(sql, end.getEndLineNum(), end.getEndColumnNum());
     }
 
     /** The index of the {@code )} closing the {@code (} at {@code open}, skipping quoted text; -1 if none. */
