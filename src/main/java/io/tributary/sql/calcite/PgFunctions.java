@@ -41,6 +41,20 @@ public final class PgFunctions {
         return bytes;
     }
 
+    /**
+     * {@code length(text)}: the number of characters (code points, as PostgreSQL counts them in
+     * UTF-8). {@code PgValueSemantics} rewrites {@code length} into this call, so that the bytea
+     * overload below is chosen for binary values instead of a cast of them to text.
+     */
+    public static Integer pg_length(String s) {
+        return s == null ? null : s.codePointCount(0, s.length());
+    }
+
+    /** {@code length(bytea)}: the number of bytes. */
+    public static Integer pg_length(org.apache.calcite.avatica.util.ByteString b) {
+        return b == null ? null : b.length();
+    }
+
     /** {@code octet_length(bytea)}: the number of bytes. */
     public static Integer pg_octet_length(org.apache.calcite.avatica.util.ByteString b) {
         return b == null ? null : b.length();

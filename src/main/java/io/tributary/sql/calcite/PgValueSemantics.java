@@ -66,13 +66,14 @@ final class PgValueSemantics extends StatementRewrite {
                 && dateTime(call.operand(1)) != null) {
             return rewritten(timestampSeries(call, step));
         }
-        if (call.getOperator().getName().equalsIgnoreCase("octet_length")
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if ((name.equals("octet_length") || name.equals("length"))
                 && call.operandCount() == 1
                 && !SqlUtil.isNullLiteral(call.operand(0), true)) {
-            // a bare NULL has no type to choose pg_octet_length's overload by; Calcite's answers NULL
+            // a bare NULL has no type to choose the overload by; Calcite's answers NULL
             return rewritten(new org.apache.calcite.sql.SqlBasicCall(
                     new org.apache.calcite.sql.SqlUnresolvedFunction(
-                            new org.apache.calcite.sql.SqlIdentifier("pg_octet_length", pos),
+                            new org.apache.calcite.sql.SqlIdentifier("pg_" + name, pos),
                             null,
                             null,
                             null,
