@@ -2,19 +2,11 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.tributary.meta.Database;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,24 +76,25 @@ class TimeWindowDifferentialTest {
     void windowViewsAndQueriesMatchPostgresAcrossARestart() throws Exception {
         Random r = new Random(SEED);
         String table = "CREATE TABLE ev (id INT PRIMARY KEY, k INT, v INT, ts TIMESTAMP)";
-        exec(pg, table);
-        try (Tributary trib = new Tributary(dataDir)) {
-            exec(trib.connection, table);
+        InProcessTributary.execScript(pg, table);
+        try (InProcessTributary trib = new InProcessTributary(dataDir, 50)) {
+            InProcessTributary.execScript(trib.connection, table);
             for (int c = 0; c < CASES.size(); c++) {
-                exec(trib.connection, "CREATE MATERIALIZED VIEW w" + c + " AS " + CASES.get(c)[0]);
+                InProcessTributary.execScript(
+                        trib.connection, "CREATE MATERIALIZED VIEW w" + c + " AS " + CASES.get(c)[0]);
             }
             for (int round = 0; round < ROUNDS; round++) {
                 String dml = randomDml(r);
-                exec(pg, dml);
-                exec(trib.connection, dml);
+                InProcessTributary.execScript(pg, dml);
+                InProcessTributary.execScript(trib.connection, dml);
                 compare(trib.connection, "round " + round);
             }
         }
-        try (Tributary trib = new Tributary(dataDir)) {
+        try (InProcessTributary trib = new InProcessTributary(dataDir, 50)) {
             compare(trib.connection, "after restart");
             String dml = randomDml(r);
-            exec(pg, dml);
-            exec(trib.connection, dml);
+            InProcessTributary.execScript(pg, dml);
+            InProcessTributary.execScript(trib.connection, dml);
             compare(trib.connection, "after restart and more changes");
         }
     }
@@ -150,39 +143,5 @@ class TimeWindowDifferentialTest {
 
     private static String two(int n) {
         return n < 10 ? "0" + n : Integer.toString(n);
-    }
-
-    private static void exec(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            for (String s : sql.split(";")) {
-                if (!s.isBlank()) {
-                    st.execute(s);
-                }
-            }
-        }
-    }
-
-    /** An in-process Tributary on {@code dir} with one pgjdbc connection to it. */
-    private static final class Tributary implements AutoCloseable {
-        final Database db;
-        final PgServer server;
-        final Connection connection;
-
-        Tributary(Path dir) throws SQLException {
-            db = Database.open(dir, 50, CalciteViewPlanner::new);
-            server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-            server.start();
-            Properties props = new Properties();
-            props.setProperty("user", "root");
-            props.setProperty("connectTimeout", "5");
-            props.setProperty("socketTimeout", "60");
-            connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", props);
-            connection.setAutoCommit(true);
-        }
-
-        @Override
-        public void close() {
-            Cleanup.closeAll(connection, server, db);
-        }
     }
 }
