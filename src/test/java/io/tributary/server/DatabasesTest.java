@@ -216,6 +216,9 @@ class DatabasesTest {
                 Thread.sleep(100);
             }
             failing.set(false);
+            // failures a has not reached yet are withdrawn: on a loaded machine a's barrier can lag the
+            // injector, and a leftover failure would fail the checks below, which are about recovery
+            int unreached = failNext.getAndSet(0);
             long failingMillis = (System.nanoTime() - failingStarted) / 1_000_000;
             done.set(true);
             writer.join(30_000);
@@ -224,7 +227,8 @@ class DatabasesTest {
             System.out.printf(
                     "isolation: b committed %d statements in ~1500 ms before, %d in %d ms while %d of a's epochs"
                             + " failed and a rebuilt its jobs after each%n",
-                    before, during, failingMillis, failures - failNext.get());
+                    before, during, failingMillis, failures - unreached);
+            assertTrue(failures > unreached, "a never failed, so nothing was tested");
             assertTrue(during > 0, "b committed nothing while a recovered");
             // b's rate while a fails is of the same order as before (generous: the machine is shared)
             assertTrue(during * 1500.0 / failingMillis >= before / 10.0, "b slowed down: " + before + " vs " + during);
