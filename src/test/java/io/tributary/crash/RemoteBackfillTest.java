@@ -243,6 +243,47 @@ class RemoteBackfillTest {
         assertTrue(w1.isAlive(), "p1 ran on after it woke up");
     }
 
+    /**
+     * Views do not place their backfill on workers yet: one asking for a worker is backfilled in
+     * the server with a NOTICE saying why (and equals PostgreSQL's answer), and without fallback it
+     * is refused with 0A000 before anything is created.
+     */
+    @Test
+    void aViewAskingForAWorkerIsBackfilledInTheServerOrRefusedWithoutFallback() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data6"));
+        String insert = "INSERT INTO %s SELECT x, x %% 7, x * 3 FROM generate_series(1, 3000) AS g(x)";
+        UpstreamPostgres.execute(
+                "CREATE TABLE " + schema + ".t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)",
+                insert.formatted(schema + ".t"));
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+            st.execute(insert.formatted("t"));
+            st.execute("SET remote_backfill = true");
+            st.execute("CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g");
+            java.sql.SQLWarning notice = st.getWarnings();
+            assertTrue(
+                    notice != null
+                            && notice.getMessage()
+                                    .startsWith("materialized view \"agg\" is backfilled in the server: workers do"
+                                            + " not compute the snapshot phase"),
+                    String.valueOf(notice));
+            awaitEqual(
+                    c,
+                    "SELECT g, n, s FROM agg ORDER BY g",
+                    "SELECT g, count(*), sum(v) FROM " + schema + ".t GROUP BY g ORDER BY g");
+            st.execute("SET fallback_to_local = false");
+            SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    SQLException.class,
+                    () -> st.execute("CREATE MATERIALIZED VIEW f AS SELECT id, v FROM t WHERE g = 1"));
+            assertEquals("0A000", refused.getSQLState());
+            assertTrue(refused.getMessage().contains("remote backfill of materialized view \"f\" is not supported"));
+            assertEquals(List.of(), rows(c, "SELECT relname FROM pg_class WHERE relname = 'f'"));
+            assertEquals(List.of(), rows(c, "SELECT id FROM tributary_catalog.remote_jobs"));
+        }
+    }
+
     private static void signal(Process p, String signal) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start();
         assertEquals(0, kill.waitFor(), "kill -" + signal);
