@@ -244,6 +244,55 @@ class RemoteBackfillTest {
     }
 
     /**
+     * A database other than {@code dev} places its sink backfills on the same workers, with job ids
+     * of its own (its sink has the same catalog id as dev's): both targets equal their relations,
+     * also across a {@code kill -9} of the server while the other database's job runs, and each
+     * database's {@code remote_jobs} lists its own job.
+     */
+    @Test
+    void anotherDatabasePlacesItsSinkBackfillsOnWorkersUnderIdsOfItsOwn() throws Exception {
+        prepare();
+        Path dataDir = tempDir.resolve("data7");
+        ServerProcess server = start(dataDir);
+        worker("m1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x FROM generate_series(1, 3000) AS g(x)");
+            st.execute("CREATE SINK k FROM t" + with("dev_out", "'false'"));
+            st.execute("CREATE DATABASE other");
+        }
+        String otherUrl = server.jdbcUrl().replace("/dev?", "/other?");
+        try (Connection c = DriverManager.getConnection(otherUrl);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, -x FROM generate_series(1, " + ROWS + ") AS g(x)");
+            // slow, so the kill lands in the copy
+            st.execute("SET sink_rate_limit = 2000");
+            st.execute("CREATE SINK k FROM t" + with("other_out", "'false'"));
+            awaitTrue(() -> count("other_out") > 0, "m1 copies some of the other database's chunks");
+        }
+        server.kill9();
+        server = start(dataDir);
+        otherUrl = server.jdbcUrl().replace("/dev?", "/other?");
+        try (Connection c = DriverManager.getConnection(otherUrl);
+                Statement st = c.createStatement()) {
+            st.execute("ALTER SINK k SET SINK_RATE_LIMIT = DEFAULT");
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".other_out ORDER BY id");
+            awaitTrue(
+                    () -> rows(c, "SELECT id, state FROM tributary_catalog.remote_jobs")
+                            .equals(List.of("d1-sink-2-g0|done|")),
+                    "the other database's job is done under its own id");
+        }
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".dev_out ORDER BY id");
+            assertEquals(
+                    List.of("sink-2-g0|k|m1|done|"),
+                    rows(c, "SELECT id, owner, worker, state FROM tributary_catalog.remote_jobs"));
+        }
+    }
+
+    /**
      * Views do not place their backfill on workers yet: one asking for a worker is backfilled in
      * the server with a NOTICE saying why (and equals PostgreSQL's answer), and without fallback it
      * is refused with 0A000 before anything is created.
