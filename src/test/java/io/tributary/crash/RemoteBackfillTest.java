@@ -293,6 +293,46 @@ class RemoteBackfillTest {
     }
 
     /**
+     * A job a server of the previous job format queued (its row and its db-scheduler task of format
+     * 1) is queued again in this format when the server re-attaches, and a worker of this format
+     * copies it: the target equals the relation and no task of the old format is left.
+     */
+    @Test
+    void aJobOfTheOldFormatIsQueuedAgainInTheNewOne() throws Exception {
+        prepare();
+        Path dataDir = tempDir.resolve("data8");
+        ServerProcess server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x * 5 FROM generate_series(1, 3000) AS g(x)");
+            st.execute("CREATE SINK k FROM t" + with("old_out", "'false'"));
+        }
+        server.kill9();
+        try (Connection jobs = DriverManager.getConnection(jobsUrl);
+                Statement st = jobs.createStatement()) {
+            // what a format-1 server left: the row and the task under format 1's name
+            st.execute("UPDATE tributary_remote_jobs SET format_version = 1");
+            st.execute("UPDATE scheduled_tasks SET task_name = 'tributary-job-v1'");
+        }
+        server = start(dataDir);
+        worker("u1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".old_out ORDER BY id");
+            awaitTrue(
+                    () -> rows(c, "SELECT state FROM tributary_catalog.remote_jobs")
+                            .equals(List.of("done|")),
+                    "the job is done");
+        }
+        try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+            assertEquals(List.of("2|"), rows(jobs, "SELECT format_version FROM tributary_remote_jobs"), "queued again");
+            assertEquals(
+                    List.of("0|"),
+                    rows(jobs, "SELECT count(*) FROM scheduled_tasks WHERE task_name = 'tributary-job-v1'"));
+        }
+    }
+
+    /**
      * Views do not place their backfill on workers yet: one asking for a worker is backfilled in
      * the server with a NOTICE saying why (and equals PostgreSQL's answer), and without fallback it
      * is refused with 0A000 before anything is created.
