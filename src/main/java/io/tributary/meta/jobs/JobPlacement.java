@@ -1,5 +1,6 @@
 package io.tributary.meta.jobs;
 
+import io.tributary.catalog.Catalog;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -18,6 +19,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobPlacement implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobPlacement.class);
+    /** The id prefix of a job of a database other than {@code dev}. */
+    private static final Pattern OTHER_DATABASE = Pattern.compile("d[0-9]+-");
 
     private final LocalJobScheduler local;
     /** Null when the server runs without {@code --jobs-url}. */
@@ -31,7 +34,7 @@ public final class JobPlacement implements AutoCloseable {
 
     /** The placement of database {@code dev}, which owns {@code remote} (null: everything here). */
     public JobPlacement(LocalJobScheduler local, DbJobScheduler remote) {
-        this(local, remote, true, "dev", "");
+        this(local, remote, true, Catalog.DATABASE, "");
     }
 
     private JobPlacement(
@@ -68,7 +71,7 @@ public final class JobPlacement implements AutoCloseable {
 
     /**
      * The jobs of the jobs database that are this database's ({@code tributary_catalog.remote_jobs});
-     * empty without one.
+     * without one, the jobs running here.
      */
     public List<RemoteJobScheduler.RemoteJobInfo> jobs() {
         List<RemoteJobScheduler.RemoteJobInfo> all = scheduler().jobs();
@@ -77,9 +80,6 @@ public final class JobPlacement implements AutoCloseable {
                         idPrefix.isEmpty() ? !OTHER_DATABASE.matcher(j.id()).lookingAt() : j.id().startsWith(idPrefix))
                 .toList();
     }
-
-    /** The id prefix of a job of a database other than {@code dev}. */
-    private static final Pattern OTHER_DATABASE = Pattern.compile("d[0-9]+-");
 
     /** Everything local: a server without {@code --jobs-url}. */
     public static JobPlacement localOnly() {
