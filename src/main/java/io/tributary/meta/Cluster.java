@@ -12,6 +12,8 @@ import io.tributary.storage.SharedStore;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.rocksdb.RocksSharedStore;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -46,7 +48,7 @@ public final class Cluster implements AutoCloseable {
     private final long barrierIntervalMs;
     private final Function<Catalog, ViewPlanner> planners;
     private final Connectors connectors;
-    /** Where database {@code dev}'s jobs run; the other databases run theirs here. */
+    /** Where database {@code dev}'s jobs run; the other databases place theirs through it ({@link JobPlacement#forDatabase}). */
     private final JobPlacement devPlacement;
     /** Stands between a database and its namespace: the namespace itself, except in failure tests. */
     private final BiFunction<String, StateStore, StateStore> stores;
@@ -95,7 +97,7 @@ public final class Cluster implements AutoCloseable {
     /**
      * Like {@link #open(Path, long, Function, Connectors)}, placing database {@code dev}'s jobs (sink
      * backfills with {@code backfill.remote}) with {@code devPlacement}, which {@code dev} closes;
-     * the other databases run every job here.
+     * the other databases place theirs through its remote scheduler ({@link JobPlacement#forDatabase}).
      */
     public static Cluster open(
             Path dataDir,
@@ -152,7 +154,7 @@ public final class Cluster implements AutoCloseable {
                     barrierIntervalMs,
                     planners,
                     connectors,
-                    name.equals(Catalog.DATABASE) ? devPlacement : JobPlacement.localOnly());
+                    name.equals(Catalog.DATABASE) ? devPlacement : devPlacement.forDatabase(name, id));
         } catch (RuntimeException e) {
             namespace.close();
             throw e;
@@ -289,7 +291,10 @@ public final class Cluster implements AutoCloseable {
             return;
         }
         closed = true;
-        for (Database db : databases.values()) {
+        // dev last: its job placement owns the remote scheduler the others place their jobs with
+        List<Database> inOrder = new ArrayList<>(databases.values());
+        inOrder.sort(Comparator.comparing(db -> db.name().equals(Catalog.DATABASE)));
+        for (Database db : inOrder) {
             try {
                 db.close();
             } catch (RuntimeException e) {

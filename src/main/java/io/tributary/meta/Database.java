@@ -78,7 +78,14 @@ public final class Database implements AutoCloseable {
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
         this.ddl = new DdlController(
-                catalogService, barriers, store, streams, planners.apply(catalogService.catalog()), sources, sinks);
+                catalogService,
+                barriers,
+                store,
+                streams,
+                planners.apply(catalogService.catalog()),
+                sources,
+                sinks,
+                placement);
         // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
         sinks.recover();
         ddl.recoverViews();

@@ -21,11 +21,12 @@ final class ExportedSnapshotReader implements AutoCloseable {
     private final String snapshotId;
 
     /**
-     * Connects to the server at {@code address} (host:port), with its password when it has one.
+     * Connects to database {@code database} of the server at {@code address} (host:port), with its
+     * password when it has one.
      *
      * @throws SQLException when the server cannot be reached or refuses the login (28P01)
      */
-    ExportedSnapshotReader(String address, String password, String snapshotId) throws SQLException {
+    ExportedSnapshotReader(String address, String password, String database, String snapshotId) throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", "tributary_worker");
         if (password != null) {
@@ -33,7 +34,7 @@ final class ExportedSnapshotReader implements AutoCloseable {
         }
         props.setProperty("ApplicationName", "tributary-worker");
         props.setProperty("connectTimeout", "10");
-        this.server = DriverManager.getConnection("jdbc:postgresql://" + address + "/dev", props);
+        this.server = DriverManager.getConnection("jdbc:postgresql://" + address + "/" + database, props);
         this.snapshotId = snapshotId;
     }
 

@@ -37,7 +37,7 @@ final class SinkBackfillRun {
     boolean run(BooleanSupplier stillMine) throws SQLException {
         try (BackfillTarget target = BackfillTarget.open(job.sink(), job.relation());
                 ExportedSnapshotReader reader =
-                        new ExportedSnapshotReader(serverAddress, serverPassword, job.snapshotId())) {
+                        new ExportedSnapshotReader(serverAddress, serverPassword, job.database(), job.snapshotId())) {
             BackfillTarget.Position at = target.position();
             if (at == null) {
                 return true;

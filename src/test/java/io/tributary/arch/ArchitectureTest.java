@@ -41,7 +41,7 @@ class ArchitectureTest {
             Map.entry("ingest", Set.of("write", "epoch")),
             Map.entry("jobs", Set.of()),
             Map.entry("sink", Set.of("epoch", "jobs")),
-            Map.entry("ddl", Set.of("ingest", "sink", "epoch")),
+            Map.entry("ddl", Set.of("ingest", "sink", "epoch", "jobs")),
             Map.entry("system", Set.of("ddl", "ingest", "sink", "jobs")));
 
     /**

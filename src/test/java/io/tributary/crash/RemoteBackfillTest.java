@@ -243,6 +243,136 @@ class RemoteBackfillTest {
         assertTrue(w1.isAlive(), "p1 ran on after it woke up");
     }
 
+    /**
+     * A database other than {@code dev} places its sink backfills on the same workers, with job ids
+     * of its own (its sink has the same catalog id as dev's): both targets equal their relations,
+     * also across a {@code kill -9} of the server while the other database's job runs, and each
+     * database's {@code remote_jobs} lists its own job.
+     */
+    @Test
+    void anotherDatabasePlacesItsSinkBackfillsOnWorkersUnderIdsOfItsOwn() throws Exception {
+        prepare();
+        Path dataDir = tempDir.resolve("data7");
+        ServerProcess server = start(dataDir);
+        worker("m1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x FROM generate_series(1, 3000) AS g(x)");
+            st.execute("CREATE SINK k FROM t" + with("dev_out", "'false'"));
+            st.execute("CREATE DATABASE other");
+        }
+        String otherUrl = server.jdbcUrl().replace("/dev?", "/other?");
+        try (Connection c = DriverManager.getConnection(otherUrl);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, -x FROM generate_series(1, " + ROWS + ") AS g(x)");
+            // slow, so the kill lands in the copy
+            st.execute("SET sink_rate_limit = 2000");
+            st.execute("CREATE SINK k FROM t" + with("other_out", "'false'"));
+            awaitTrue(() -> count("other_out") > 0, "m1 copies some of the other database's chunks");
+        }
+        server.kill9();
+        server = start(dataDir);
+        otherUrl = server.jdbcUrl().replace("/dev?", "/other?");
+        try (Connection c = DriverManager.getConnection(otherUrl);
+                Statement st = c.createStatement()) {
+            st.execute("ALTER SINK k SET SINK_RATE_LIMIT = DEFAULT");
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".other_out ORDER BY id");
+            awaitTrue(
+                    () -> rows(c, "SELECT id, state FROM tributary_catalog.remote_jobs")
+                            .equals(List.of("d1-sink-2-g0|done|")),
+                    "the other database's job is done under its own id");
+        }
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".dev_out ORDER BY id");
+            assertEquals(
+                    List.of("sink-2-g0|k|m1|done|"),
+                    rows(c, "SELECT id, owner, worker, state FROM tributary_catalog.remote_jobs"));
+        }
+    }
+
+    /**
+     * A job a server of the previous job format queued (its row and its db-scheduler task of format
+     * 1) is queued again in this format when the server re-attaches, and a worker of this format
+     * copies it: the target equals the relation and no task of the old format is left.
+     */
+    @Test
+    void aJobOfTheOldFormatIsQueuedAgainInTheNewOne() throws Exception {
+        prepare();
+        Path dataDir = tempDir.resolve("data8");
+        ServerProcess server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x * 5 FROM generate_series(1, 3000) AS g(x)");
+            st.execute("CREATE SINK k FROM t" + with("old_out", "'false'"));
+        }
+        server.kill9();
+        try (Connection jobs = DriverManager.getConnection(jobsUrl);
+                Statement st = jobs.createStatement()) {
+            // what a format-1 server left: the row and the task under format 1's name
+            st.execute("UPDATE tributary_remote_jobs SET format_version = 1");
+            st.execute("UPDATE scheduled_tasks SET task_name = 'tributary-job-v1'");
+        }
+        server = start(dataDir);
+        worker("u1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
+            awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".old_out ORDER BY id");
+            awaitTrue(
+                    () -> rows(c, "SELECT state FROM tributary_catalog.remote_jobs")
+                            .equals(List.of("done|")),
+                    "the job is done");
+        }
+        try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+            assertEquals(List.of("2|"), rows(jobs, "SELECT format_version FROM tributary_remote_jobs"), "queued again");
+            assertEquals(
+                    List.of("0|"),
+                    rows(jobs, "SELECT count(*) FROM scheduled_tasks WHERE task_name = 'tributary-job-v1'"));
+        }
+    }
+
+    /**
+     * Views do not place their backfill on workers yet: one asking for a worker is backfilled in
+     * the server with a NOTICE saying why (and equals PostgreSQL's answer), and without fallback it
+     * is refused with 0A000 before anything is created.
+     */
+    @Test
+    void aViewAskingForAWorkerIsBackfilledInTheServerOrRefusedWithoutFallback() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data6"));
+        String insert = "INSERT INTO %s SELECT x, x %% 7, x * 3 FROM generate_series(1, 3000) AS g(x)";
+        UpstreamPostgres.execute(
+                "CREATE TABLE " + schema + ".t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)",
+                insert.formatted(schema + ".t"));
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+            st.execute(insert.formatted("t"));
+            st.execute("SET remote_backfill = true");
+            st.execute("CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g");
+            java.sql.SQLWarning notice = st.getWarnings();
+            assertTrue(
+                    notice != null
+                            && notice.getMessage()
+                                    .startsWith("materialized view \"agg\" is backfilled in the server: workers do"
+                                            + " not compute the snapshot phase"),
+                    String.valueOf(notice));
+            awaitEqual(
+                    c,
+                    "SELECT g, n, s FROM agg ORDER BY g",
+                    "SELECT g, count(*), sum(v) FROM " + schema + ".t GROUP BY g ORDER BY g");
+            st.execute("SET fallback_to_local = false");
+            SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    SQLException.class,
+                    () -> st.execute("CREATE MATERIALIZED VIEW f AS SELECT id, v FROM t WHERE g = 1"));
+            assertEquals("0A000", refused.getSQLState());
+            assertTrue(refused.getMessage().contains("remote backfill of materialized view \"f\" is not supported"));
+            assertEquals(List.of(), rows(c, "SELECT relname FROM pg_class WHERE relname = 'f'"));
+            assertEquals(List.of(), rows(c, "SELECT id FROM tributary_catalog.remote_jobs"));
+        }
+    }
+
     private static void signal(Process p, String signal) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start();
         assertEquals(0, kill.waitFor(), "kill -" + signal);

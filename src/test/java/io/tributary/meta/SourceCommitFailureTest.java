@@ -84,7 +84,8 @@ class SourceCommitFailureTest {
                             streams,
                             barriers,
                             catalogService.catalog(),
-                            io.tributary.meta.jobs.JobPlacement.localOnly()));
+                            io.tributary.meta.jobs.JobPlacement.localOnly()),
+                    io.tributary.meta.jobs.JobPlacement.localOnly());
             try {
                 ddl.createTable(
                         "g",

@@ -12,6 +12,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.ingest.SourceManager;
+import io.tributary.meta.jobs.JobPlacement;
 import io.tributary.meta.sink.SinkManager;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
@@ -41,6 +42,7 @@ public final class DdlController {
     private final SourceManager sources;
     private final SinkManager sinks;
     private final StreamRuntime runtime;
+    private final JobPlacement jobs;
 
     /** Made once per database, after the catalog is recovered and before the barrier manager starts. */
     public DdlController(
@@ -50,8 +52,10 @@ public final class DdlController {
             StreamRuntime runtime,
             ViewPlanner planner,
             SourceManager sources,
-            SinkManager sinks) {
+            SinkManager sinks,
+            JobPlacement jobs) {
         this.catalogService = catalogService;
+        this.jobs = jobs;
         this.barriers = barriers;
         this.views = new ViewDdl(catalogService, barriers, store, runtime, planner);
         this.sources = sources;
@@ -314,6 +318,9 @@ public final class DdlController {
     /**
      * Creates a materialized view; see {@link ViewDdl#createMaterializedView} for the backfill,
      * the foreground wait, notices and cancel.
+     *
+     * @param placement where the session asks the backfill to run; see {@link
+     *     ViewBackfillPlacement#placeLocally} (0A000 without fallback when it asks for a worker)
      */
     public boolean createMaterializedView(
             String name,
@@ -323,9 +330,13 @@ public final class DdlController {
             int parallelism,
             boolean background,
             long rateLimit,
+            ViewBackfillPlacement placement,
             Consumer<String> notices,
             Runnable cancelCheck)
             throws InterruptedException {
+        if (!(ifNotExists && catalog().table(name).isPresent())) {
+            placement.placeLocally(name, jobs.remoteEnabled(), notices);
+        }
         return views.createMaterializedView(
                 name, query, definition, ifNotExists, parallelism, background, rateLimit, notices, cancelCheck);
     }

@@ -82,16 +82,23 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             String state = null;
-            try (PreparedStatement ps =
-                    c.prepareStatement("SELECT state FROM tributary_remote_jobs WHERE id = ? FOR UPDATE")) {
+            int format = RemoteJob.FORMAT_VERSION;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT state, format_version FROM tributary_remote_jobs WHERE id = ? FOR UPDATE")) {
                 ps.setString(1, job.id().value());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         state = rs.getString(1);
+                        format = rs.getInt(2);
                     }
                 }
             }
-            boolean attach = "waiting".equals(state) || "running".equals(state) || "done".equals(state);
+            // a job a server of another format queued is queued again in this one's (its task
+            // name differs, so no worker of this format would pick the old one); it resumes from
+            // the position its target holds
+            boolean sameFormat = format == RemoteJob.FORMAT_VERSION;
+            boolean attach =
+                    "done".equals(state) || (sameFormat && ("waiting".equals(state) || "running".equals(state)));
             // cancelled by CANCEL JOBS: stays so; the watcher tells the owner
             cancelled = "cancelled".equals(state);
             if (!attach && !cancelled) {
@@ -104,6 +111,14 @@ public final class DbJobScheduler implements RemoteJobScheduler {
                     ps.setString(3, job.owner());
                     ps.setInt(4, RemoteJob.FORMAT_VERSION);
                     ps.setBytes(5, job.payload());
+                    ps.executeUpdate();
+                }
+            }
+            if (!sameFormat) {
+                try (PreparedStatement ps =
+                        c.prepareStatement("DELETE FROM scheduled_tasks WHERE task_instance = ? AND task_name <> ?")) {
+                    ps.setString(1, job.id().value());
+                    ps.setString(2, JobsDatabase.TASK);
                     ps.executeUpdate();
                 }
             }

@@ -1,23 +1,84 @@
 package io.tributary.meta.jobs;
 
+import io.tributary.catalog.Catalog;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Where a job runs: remotely when the caller asks for it and the server has a jobs database, else
  * here; a failed remote {@code schedule} hands the job back to the local scheduler when its
- * fallback allows. The one object job owners (sinks) hold. Thread-safe.
+ * fallback allows. The one object job owners (sinks) of one database hold. Thread-safe.
+ *
+ * <p>Every database of a server places its jobs through the same remote scheduler (one jobs
+ * database, one watcher): {@code dev}'s placement owns it, and each other database gets its own
+ * placement from {@link #forDatabase}, whose job ids carry the database's namespace id, so ids
+ * stay unique across databases (also across a database dropped and created again with the same
+ * name, as namespace ids are never reused).
  */
 public final class JobPlacement implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobPlacement.class);
+    /** The id prefix of a job of a database other than {@code dev}. */
+    private static final Pattern OTHER_DATABASE = Pattern.compile("d[0-9]+-");
 
     private final LocalJobScheduler local;
     /** Null when the server runs without {@code --jobs-url}. */
     private final DbJobScheduler remote;
+    /** Whether {@link #close} closes {@link #remote}: only the placement of {@code dev} does. */
+    private final boolean ownsRemote;
+    /** The database whose jobs this places; workers connect to it to read its snapshots. */
+    private final String database;
+    /** Put before the ids of this database's jobs: empty for {@code dev}, {@code d<namespace>-} else. */
+    private final String idPrefix;
 
+    /** The placement of database {@code dev}, which owns {@code remote} (null: everything here). */
     public JobPlacement(LocalJobScheduler local, DbJobScheduler remote) {
+        this(local, remote, true, Catalog.DATABASE, "");
+    }
+
+    private JobPlacement(
+            LocalJobScheduler local, DbJobScheduler remote, boolean ownsRemote, String database, String idPrefix) {
         this.local = local;
         this.remote = remote;
+        this.ownsRemote = ownsRemote;
+        this.database = database;
+        this.idPrefix = idPrefix;
+    }
+
+    /**
+     * The placement of another database of this server ({@code CREATE DATABASE}, or one found at
+     * startup): its own local runs, this placement's remote scheduler (not closed by it).
+     *
+     * @param namespaceId the database's namespace id, never reused by another database
+     */
+    public JobPlacement forDatabase(String name, int namespaceId) {
+        return new JobPlacement(new LocalJobScheduler(), remote, false, name, "d" + namespaceId + "-");
+    }
+
+    /** The database whose jobs this places. */
+    public String database() {
+        return database;
+    }
+
+    /**
+     * The id of this database's job {@code localId} (unique within the database, e.g. {@code
+     * sink-2-g0}): the same for {@code dev}, prefixed with the namespace for the others.
+     */
+    public JobId jobId(String localId) {
+        return new JobId(idPrefix + localId);
+    }
+
+    /**
+     * The jobs of the jobs database that are this database's ({@code tributary_catalog.remote_jobs});
+     * without one, the jobs running here.
+     */
+    public List<RemoteJobScheduler.RemoteJobInfo> jobs() {
+        List<RemoteJobScheduler.RemoteJobInfo> all = scheduler().jobs();
+        return all.stream()
+                .filter(j ->
+                        idPrefix.isEmpty() ? !OTHER_DATABASE.matcher(j.id()).lookingAt() : j.id().startsWith(idPrefix))
+                .toList();
     }
 
     /** Everything local: a server without {@code --jobs-url}. */
@@ -97,7 +158,7 @@ public final class JobPlacement implements AutoCloseable {
 
     @Override
     public void close() {
-        if (remote != null) {
+        if (remote != null && ownsRemote) {
             remote.close();
         }
         local.close();

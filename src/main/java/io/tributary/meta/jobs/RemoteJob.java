@@ -10,8 +10,11 @@ package io.tributary.meta.jobs;
  * @param local how this process runs the job itself (the local scheduler, or a fallback)
  */
 public record RemoteJob(JobId id, String kind, String owner, byte[] payload, LocalRun local) {
-    /** The version of every job payload's format; a worker of another version is refused. */
-    public static final int FORMAT_VERSION = 1;
+    /**
+     * The version of every job payload's format; a worker of another version is refused. 2: a sink
+     * backfill's payload names its database.
+     */
+    public static final int FORMAT_VERSION = 2;
 
     /** A sink's backfill: copy a pinned snapshot into the sink's target, vnode by vnode. */
     public static final String SINK_BACKFILL = "sink-backfill";

@@ -146,9 +146,13 @@ final class RunningSink {
         markKeys = true;
         backfill = new SinkProgress("snapshotting");
         SinkDef copying = def;
-        JobId id = SinkBackfillJob.jobId(copying);
+        JobId id = placement.jobId(SinkBackfillJob.localJobId(copying));
         byte[] payload = new SinkBackfillJob(
-                        RemoteJob.FORMAT_VERSION, SinkBackfillJob.snapshotId(copying), copying, relation)
+                        RemoteJob.FORMAT_VERSION,
+                        placement.database(),
+                        SinkBackfillJob.snapshotId(copying),
+                        copying,
+                        relation)
                 .encode();
         RemoteJob job = new RemoteJob(id, RemoteJob.SINK_BACKFILL, copying.name(), payload, new LocalRun() {
             private SnapshotDelivery delivery;

@@ -5,7 +5,6 @@ import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import io.tributary.meta.jobs.JobId;
 import io.tributary.meta.jobs.RemoteJob;
 import java.io.IOException;
 
@@ -16,14 +15,19 @@ import java.io.IOException;
  * the jobs database ({@code tributary_jobs_format.server_address}).
  * JSON, like the catalog records it carries. Immutable.
  *
+ * @param database the database the sink is in: the worker reads the snapshot in a session of it
  * @param snapshotId the id {@link SinkManager#snapshotChunk} accepts: {@code sink:<id>:<generation>:<epoch>}
  */
-public record SinkBackfillJob(int formatVersion, String snapshotId, SinkDef sink, TableDef relation) {
+public record SinkBackfillJob(int formatVersion, String database, String snapshotId, SinkDef sink, TableDef relation) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The id of the job copying generation {@code generation} of sink {@code sinkId}: the catalog names it again after a restart. */
-    public static JobId jobId(SinkDef def) {
-        return new JobId("sink-" + def.id() + "-g" + def.generation());
+    /**
+     * The id, within its database, of the job copying the record's generation of the sink: the
+     * catalog names it again after a restart ({@link io.tributary.meta.jobs.JobPlacement#jobId} makes
+     * it unique across databases).
+     */
+    static String localJobId(SinkDef def) {
+        return "sink-" + def.id() + "-g" + def.generation();
     }
 
     /** The snapshot id of the record's pinned snapshot. */

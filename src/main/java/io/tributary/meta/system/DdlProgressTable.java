@@ -15,7 +15,9 @@ import java.util.List;
  * last checkpoint. {@code phase} is {@code snapshot} while some vnode still reads the upstream's
  * snapshot, {@code log} while it reads change logs, {@code catching up} once every source has
  * read every committed epoch and the job waits to go live. Expected rows and the ETA are null
- * while the snapshot is being counted; progress never reaches 100 before the job is done.
+ * while the snapshot is being counted; progress never reaches 100 before the job is done. {@code
+ * placement} is where the backfill runs, as {@code sink_progress} says it: always {@code local}
+ * for views so far.
  */
 final class DdlProgressTable extends EngineStateTable {
     private final DdlController ddl;
@@ -34,7 +36,8 @@ final class DdlProgressTable extends EngineStateTable {
                 new ColumnDef("background", DataType.BOOLEAN, true, false),
                 new ColumnDef("rate_limit", DataType.BIGINT, false, false),
                 new ColumnDef("started_at", DataType.TIMESTAMPTZ, true, false),
-                new ColumnDef("eta", DataType.TIMESTAMPTZ, false, false));
+                new ColumnDef("eta", DataType.TIMESTAMPTZ, false, false),
+                new ColumnDef("placement", DataType.TEXT, true, false));
         this.ddl = ddl;
     }
 
@@ -62,7 +65,9 @@ final class DdlProgressTable extends EngineStateTable {
                 job.background(),
                 job.rateLimit() < 0 ? null : job.rateLimit(),
                 job.startedAtMillis() * 1000,
-                eta
+                eta,
+                // workers run sink backfills only: a view's backfill always runs here (ViewBackfillPlacement)
+                "local"
             });
         }
         return rows;

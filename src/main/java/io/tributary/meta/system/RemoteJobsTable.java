@@ -34,7 +34,7 @@ final class RemoteJobsTable extends EngineStateTable {
     @Override
     public List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
-        for (RemoteJobScheduler.RemoteJobInfo j : jobs.scheduler().jobs()) {
+        for (RemoteJobScheduler.RemoteJobInfo j : jobs.jobs()) {
             rows.add(new Object[] {
                 j.id(),
                 j.kind(),

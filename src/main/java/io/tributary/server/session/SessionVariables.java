@@ -67,6 +67,16 @@ final class SessionVariables {
                 "Rows per second a new sink writes (head and backfill together); 0 pauses; default = unlimited.",
                 false);
         define(
+                "remote_backfill",
+                "false",
+                "Whether a new materialized view's backfill asks for a remote worker (needs --jobs-url).",
+                false);
+        define(
+                "fallback_to_local",
+                "true",
+                "Whether a new view's backfill that asked for a worker may run in the server instead.",
+                false);
+        define(
                 "streaming_parallelism",
                 "default",
                 "Actors per parallel fragment of a new materialized view's job; default = one per core.",
@@ -116,6 +126,16 @@ final class SessionVariables {
 
     boolean backgroundDdl() {
         return parseBool("background_ddl", values.get("background_ddl"));
+    }
+
+    /** Whether views this session creates ask for their backfill to run on a worker. */
+    boolean remoteBackfill() {
+        return parseBool("remote_backfill", values.get("remote_backfill"));
+    }
+
+    /** Whether views this session creates may be backfilled in the server when they asked for a worker. */
+    boolean fallbackToLocal() {
+        return parseBool("fallback_to_local", values.get("fallback_to_local"));
     }
 
     /** Backfill rows per second per parallel unit for views this session creates; -1 unlimited. */
@@ -270,7 +290,7 @@ final class SessionVariables {
                 }
                 return "on";
             }
-            case "implicit_flush", "background_ddl" -> {
+            case "implicit_flush", "background_ddl", "remote_backfill", "fallback_to_local" -> {
                 return Boolean.toString(parseBool(key, v));
             }
             case "synchronize_seqscans", "row_security" -> {

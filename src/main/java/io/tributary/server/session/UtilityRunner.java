@@ -11,6 +11,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.meta.Database;
 import io.tributary.meta.ddl.DdlController;
+import io.tributary.meta.ddl.ViewBackfillPlacement;
 import io.tributary.meta.ingest.SourceManager;
 import io.tributary.sql.UtilityStatement;
 import java.util.ArrayList;
@@ -284,6 +285,7 @@ final class UtilityRunner {
                             parallelism > 0 ? parallelism : DdlController.defaultParallelism(),
                             variables.backgroundDdl(),
                             variables.backfillRateLimit(),
+                            new ViewBackfillPlacement(variables.remoteBackfill(), variables.fallbackToLocal()),
                             message -> notices.accept(
                                     new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
                             cancelCheck);
