@@ -17,6 +17,13 @@ public interface RowStream extends AutoCloseable {
     /** The current row, full width, canonical values. */
     Object[] row();
 
+    /**
+     * The current row as the relation stores it (its {@code RowCodec} encoding), for a consumer
+     * that re-encodes values without decoding them (a sink's binary COPY). Like {@link #pk()}, an
+     * array the caller may keep.
+     */
+    byte[] encodedRow();
+
     @Override
     void close();
 }

@@ -4,18 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tributary.meta.Database;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -45,25 +39,12 @@ class CatalogDifferentialTest {
             "CREATE MATERIALIZED VIEW m AS SELECT v, count(*) AS c FROM t GROUP BY v",
             "CREATE VIEW pv AS SELECT id, v FROM t WHERE v > 1");
 
-    private static EmbeddedPostgres postgres;
-    private static Path dataDir;
-    private static Database db;
-    private static PgServer server;
+    private static InProcessTributary tributary;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder()
-                .setLocaleConfig("locale", "C")
-                .setLocaleConfig("encoding", "UTF8")
-                .start();
-        try (Connection c = postgres.getPostgresDatabase().getConnection();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE dev");
-        }
-        dataDir = Files.createTempDirectory("catalog-diff-");
-        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
+        DifferentialPostgres.freshDev().close();
+        tributary = InProcessTributary.temporary("catalog-diff-", 20, USER, "", 60);
         for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
             try (c;
                     Statement s = c.createStatement()) {
@@ -75,17 +56,16 @@ class CatalogDifferentialTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        Cleanup.closeAll(server, db, postgres);
-        Cleanup.deleteTree(dataDir);
+    static void stop() {
+        Cleanup.closeAll(tributary);
     }
 
     private static Connection postgresConnection() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/dev", USER, "");
+        return DifferentialPostgres.connectDev();
     }
 
     private static Connection tributaryConnection() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", USER, "");
+        return tributary.connect(USER, "", 60);
     }
 
     @Test
@@ -109,7 +89,7 @@ class CatalogDifferentialTest {
                 "\\dv",
                 "\\di",
                 "\\df")) {
-            assertEquals(psql(postgres.getPort(), command), psql(server.port(), command), command);
+            assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
         }
     }
 
@@ -134,12 +114,12 @@ class CatalogDifferentialTest {
             }
         }
         try {
-            assertEquals(psql(postgres.getPort(), "\\d dft"), psql(server.port(), "\\d dft"));
+            assertEquals(psql(DifferentialPostgres.port(), "\\d dft"), psql(tributary.port(), "\\d dft"));
             String attrdef = "SELECT a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid, true)"
                     + " FROM pg_catalog.pg_attrdef d JOIN pg_catalog.pg_attribute a"
                     + " ON a.attrelid = d.adrelid AND a.attnum = d.adnum"
                     + " WHERE d.adrelid = 'dft'::regclass ORDER BY d.adnum";
-            assertEquals(psql(postgres.getPort(), attrdef), psql(server.port(), attrdef));
+            assertEquals(psql(DifferentialPostgres.port(), attrdef), psql(tributary.port(), attrdef));
         } finally {
             for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
                 try (c;
@@ -168,7 +148,7 @@ class CatalogDifferentialTest {
             "SET DateStyle = 'ISO, MDY'",
             "SHOW DateStyle"
         };
-        assertEquals(psql(postgres.getPort(), commands), psql(server.port(), commands));
+        assertEquals(psql(DifferentialPostgres.port(), commands), psql(tributary.port(), commands));
     }
 
     /** psql's output for {@code commands}, each given with {@code -c}, in one session. */

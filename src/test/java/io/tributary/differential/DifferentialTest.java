@@ -3,17 +3,9 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tributary.differential.DifferentialCorpus.Template;
-import io.tributary.meta.Database;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -22,7 +14,6 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Properties;
 import java.util.Random;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
@@ -55,49 +46,25 @@ class DifferentialTest {
     private static final int ROWS_A = 300;
     private static final int ROWS_B = 200;
     private static final int MAX_REPORTED_MISMATCHES = 20;
+    private static final int SOCKET_TIMEOUT_SECONDS = 30;
 
-    private static EmbeddedPostgres postgres;
-    private static Path dataDir;
-    private static Database db;
-    private static PgServer server;
     private static Connection pg;
+    private static InProcessTributary tributary;
     private static Connection trib;
     /** Tributary sessions, one per template, so that re-run query texts hit the session's plan cache. */
     private static final java.util.Map<String, Connection> tribSessions = new java.util.HashMap<>();
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
-        dataDir = Files.createTempDirectory("diff-");
-        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        trib = connectTributary();
-    }
-
-    private static Connection connectTributary() throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", "root");
-        props.setProperty("connectTimeout", "5");
-        props.setProperty("socketTimeout", "30");
-        Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", props);
-        c.setAutoCommit(true);
-        return c;
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("diff-", 20, "root", "", SOCKET_TIMEOUT_SECONDS);
+        trib = tributary.connection;
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        for (Connection c : tribSessions.values()) {
-            try {
-                c.close();
-            } catch (SQLException e) {
-                // best effort
-            }
-        }
-        Cleanup.closeAll(trib, server, db, pg, postgres);
-        Cleanup.deleteTree(dataDir);
+    static void stop() {
+        Cleanup.closeAll(tribSessions.values().toArray(new AutoCloseable[0]));
+        Cleanup.closeAll(pg, tributary);
     }
 
     @Test
@@ -152,7 +119,7 @@ class DifferentialTest {
                 }
                 Connection session = tribSessions.get(t.name());
                 if (session == null) {
-                    session = connectTributary();
+                    session = tributary.connect("root", "", SOCKET_TIMEOUT_SECONDS);
                     tribSessions.put(t.name(), session);
                 }
                 for (String sql : texts) {

@@ -2,15 +2,7 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tributary.meta.Database;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,28 +51,16 @@ class LiftedDmlDifferentialTest {
             "DELETE FROM ld WHERE id > 100",
             "DELETE FROM ld WHERE v < -1000 OR id = 6");
 
-    private static EmbeddedPostgres postgres;
-    private static Path dataDir;
-    private static Database db;
-    private static PgServer server;
     private static Connection pg;
+    private static InProcessTributary tributary;
     private static Connection trib;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        try (Connection c = postgres.getPostgresDatabase().getConnection();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE dev");
-        }
-        dataDir = Files.createTempDirectory("lifted-diff-");
-        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        pg = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/dev", "postgres", "");
+        pg = DifferentialPostgres.freshDev();
         // simple query protocol, as psql sends statements: the constants arrive in the text
-        trib = DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?preferQueryMode=simple", "postgres", "");
+        tributary = InProcessTributary.temporary("lifted-diff-", 20, "postgres", "?preferQueryMode=simple", 60);
+        trib = tributary.connection;
         for (Connection c : List.of(pg, trib)) {
             try (Statement s = c.createStatement()) {
                 for (String sql : SETUP) {
@@ -91,9 +71,8 @@ class LiftedDmlDifferentialTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        Cleanup.closeAll(trib, pg, server, db, postgres);
-        Cleanup.deleteTree(dataDir);
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
     }
 
     @Test

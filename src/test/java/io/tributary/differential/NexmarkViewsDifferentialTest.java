@@ -4,15 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tributary.cli.NexmarkQueries;
-import io.tributary.meta.Database;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,7 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,34 +52,20 @@ class NexmarkViewsDifferentialTest {
     private static final Map<String, String> COMPARED =
             Map.of("q18", "auction, bidder, date_time", "q19", "auction, price, rank_number");
 
-    private static EmbeddedPostgres postgres;
     private static Connection pg;
-    private static Path dataDir;
-    private static Database db;
-    private static PgServer server;
+    private static InProcessTributary tributary;
     private static Connection trib;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
-        dataDir = Files.createTempDirectory("nexmarkdiff-");
-        db = Database.open(dataDir, 100, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        Properties props = new Properties();
-        props.setProperty("user", "root");
-        props.setProperty("connectTimeout", "5");
-        props.setProperty("socketTimeout", "120");
-        trib = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", props);
-        trib.setAutoCommit(true);
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("nexmarkdiff-", 100, "root", "", 120);
+        trib = tributary.connection;
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(trib, server, db, pg, postgres);
-        Cleanup.deleteTree(dataDir);
+        Cleanup.closeAll(pg, tributary);
     }
 
     @Test

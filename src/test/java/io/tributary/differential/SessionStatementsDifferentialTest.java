@@ -5,17 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tributary.meta.Database;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -101,29 +95,15 @@ class SessionStatementsDifferentialTest {
             "COPY (SELECT id, s, n FROM c WHERE id > 2 ORDER BY id DESC) TO STDOUT WITH (FORMAT csv, QUOTE '''')",
             "COPY (SELECT id, 'x' || s AS label FROM c ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER)");
 
-    private static EmbeddedPostgres postgres;
-    private static Path dataDir;
-    private static Database db;
-    private static PgServer server;
     private static Connection pg;
+    private static InProcessTributary tributary;
     private static Connection trib;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder()
-                .setLocaleConfig("locale", "C")
-                .setLocaleConfig("encoding", "UTF8")
-                .start();
-        try (Connection c = postgres.getPostgresDatabase().getConnection();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE dev");
-        }
-        dataDir = Files.createTempDirectory("session-diff-");
-        db = Database.open(dataDir, 20, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        pg = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/dev", "postgres", "");
-        trib = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", "postgres", "");
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("session-diff-", 20, "postgres", "", 60);
+        trib = tributary.connection;
         for (Connection c : List.of(pg, trib)) {
             try (Statement s = c.createStatement()) {
                 for (String sql : SETUP) {
@@ -134,9 +114,8 @@ class SessionStatementsDifferentialTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        Cleanup.closeAll(trib, pg, server, db, postgres);
-        Cleanup.deleteTree(dataDir);
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
     }
 
     @Test
@@ -171,7 +150,7 @@ class SessionStatementsDifferentialTest {
                 "\\copy (SELECT * FROM c ORDER BY id) to stdout",
                 "\\copy (SELECT * FROM c ORDER BY id) to stdout with (format csv, header)",
                 "COPY (SELECT id, s FROM c ORDER BY id) TO STDOUT WITH (FORMAT csv, DELIMITER '|')")) {
-            assertEquals(psql(postgres.getPort(), command), psql(server.port(), command), command);
+            assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
         }
     }
 

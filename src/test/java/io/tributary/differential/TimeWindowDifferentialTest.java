@@ -2,7 +2,6 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -54,21 +53,18 @@ class TimeWindowDifferentialTest {
                         + " WHERE ts IS NOT NULL"
             });
 
-    private static EmbeddedPostgres postgres;
     private static Connection pg;
     private static Path dataDir;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
+        pg = DifferentialPostgres.freshDev();
         dataDir = Files.createTempDirectory("windowdiff-");
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, postgres);
+        Cleanup.closeAll(pg);
         Cleanup.deleteTree(dataDir);
     }
 

@@ -7,15 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tributary.differential.ViewCorpus.Table;
 import io.tributary.differential.ViewCorpus.View;
-import io.tributary.meta.Database;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,7 +16,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -58,35 +49,21 @@ class ViewDifferentialTest {
     private static final int MAX_REPORTED = 25;
     private static final Pattern VIEW_NAME = Pattern.compile("\\bc\\d+_v\\d+\\b");
 
-    private static EmbeddedPostgres postgres;
-    private static Path dataDir;
-    private static Database db;
-    private static PgServer server;
     private static Connection pg;
+    private static InProcessTributary tributary;
     private static Connection trib;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
-        dataDir = Files.createTempDirectory("viewdiff-");
+        pg = DifferentialPostgres.freshDev();
         // DML forces its own early barrier; a long interval keeps idle barriers through ~40 jobs from eating the CPU.
-        db = Database.open(dataDir, 1000, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        Properties props = new Properties();
-        props.setProperty("user", "root");
-        props.setProperty("connectTimeout", "5");
-        props.setProperty("socketTimeout", "60");
-        trib = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev", props);
-        trib.setAutoCommit(true);
+        tributary = InProcessTributary.temporary("viewdiff-", 1000, "root", "", 60);
+        trib = tributary.connection;
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        Cleanup.closeAll(trib, server, db, pg, postgres);
-        Cleanup.deleteTree(dataDir);
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
     }
 
     @Test

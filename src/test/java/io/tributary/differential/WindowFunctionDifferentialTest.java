@@ -2,7 +2,6 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -48,21 +47,18 @@ class WindowFunctionDifferentialTest {
             "SELECT k, v FROM (SELECT k, v, dense_rank() OVER (PARTITION BY k ORDER BY v DESC) AS dr FROM ev) t"
                     + " WHERE dr = 1");
 
-    private static EmbeddedPostgres postgres;
     private static Connection pg;
     private static Path dataDir;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
+        pg = DifferentialPostgres.freshDev();
         dataDir = Files.createTempDirectory("overdiff-");
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, postgres);
+        Cleanup.closeAll(pg);
         Cleanup.deleteTree(dataDir);
     }
 

@@ -1,22 +1,28 @@
 package io.tributary.meta.sink;
 
+import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.TypeKind;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
+import org.postgresql.copy.CopyIn;
 
 /**
  * Builds the body of a {@code COPY ... FROM STDIN} in PostgreSQL's text format, as UTF-8 bytes: one
  * line per row, tab-separated, {@code \N} for NULL, backslash escapes for the characters the
  * format reserves, values in PostgreSQL's text output format, and (for the staging table) the
- * change's operation as the last field. One delivery thread; reused across batches.
+ * change's operation as the last field. A sink uses it for relations {@link CopyBinary} cannot
+ * write (stored rows are decoded first). One delivery thread; reused across batches.
  */
-final class CopyText {
+final class CopyText implements CopyBody {
     private final List<DataType> types;
     private final int[] columns;
+    private final int[] keyColumns;
     private final boolean withOp;
+    private final RowCodec codec;
     /** By relation column: whether it is SMALLINT, INTEGER or BIGINT. */
     private final boolean[] integral;
 
@@ -29,13 +35,16 @@ final class CopyText {
     /**
      * @param types the relation's column types
      * @param columns the relation's column indexes to write, in the staging table's order
+     * @param keyColumns the relation's column indexes a deletion writes
      * @param withOp whether each line ends with the change's operation (for the staging table)
      *     or not (for a COPY straight into the target)
      */
-    CopyText(List<DataType> types, int[] columns, boolean withOp) {
+    CopyText(List<DataType> types, int[] columns, int[] keyColumns, boolean withOp) {
         this.types = types;
         this.columns = columns;
+        this.keyColumns = keyColumns;
         this.withOp = withOp;
+        this.codec = new RowCodec(types);
         this.integral = new boolean[types.size()];
         for (int i = 0; i < integral.length; i++) {
             TypeKind kind = types.get(i).kind();
@@ -43,13 +52,43 @@ final class CopyText {
         }
     }
 
-    void reset() {
+    @Override
+    public String options() {
+        return "";
+    }
+
+    /** Text has no header: forgets the buffered lines and the row count. */
+    @Override
+    public void start() {
         len = 0;
         rows = 0;
     }
 
-    int rows() {
+    @Override
+    public void add(byte[] encoded, char op) {
+        add(codec.decode(encoded), op);
+    }
+
+    @Override
+    public void addDelete(byte[] encoded) {
+        deleteLine(codec.decode(encoded));
+    }
+
+    /** Text has no trailer. */
+    @Override
+    public void finish() {}
+
+    @Override
+    public int rows() {
         return rows;
+    }
+
+    @Override
+    public void drainTo(CopyIn copy) throws SQLException {
+        if (len > 0) {
+            copy.writeToCopy(buf, 0, len);
+            len = 0;
+        }
     }
 
     /** Appends {@code row} (full width, canonical values) with operation {@code op}. */
@@ -74,7 +113,7 @@ final class CopyText {
     }
 
     /** Appends a deletion of the row with {@code row}'s key: only the key columns are written. */
-    void addDelete(Object[] keyRow, int[] keyColumns) {
+    private void deleteLine(Object[] keyRow) {
         for (int i = 0; i < columns.length; i++) {
             int c = columns[i];
             if (i > 0) {
@@ -95,7 +134,8 @@ final class CopyText {
     }
 
     /** The text so far; a copy, since the buffer is reused. */
-    byte[] bytes() {
+    @Override
+    public byte[] bytes() {
         return Arrays.copyOf(buf, len);
     }
 

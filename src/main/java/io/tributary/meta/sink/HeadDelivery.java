@@ -1,7 +1,6 @@
 package io.tributary.meta.sink;
 
 import io.tributary.common.Epoch;
-import io.tributary.common.codec.RowCodec;
 import io.tributary.storage.ChangeLogCursor;
 import io.tributary.storage.ChangeLogReader;
 import io.tributary.storage.LoggedChange;
@@ -35,16 +34,17 @@ final class HeadDelivery extends DeliveryLoop {
     private static final long POLL_MS = 2;
 
     private final StateStore store;
-    private final RowCodec codec;
-    private final CopyText copy;
-    private final int[] keyColumns;
+    /** The staged batch, encoded from the logged rows as stored (no decoding). */
+    private final CopyBody copy;
 
     HeadDelivery(RunningSink sink, StateStore store) {
         super(sink, sink.headProgress(), "sink-" + sink.def().name() + "-head");
         this.store = store;
-        this.codec = new RowCodec(sink.relation().columnTypes());
-        this.copy = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
-        this.keyColumns = sink.table().keyIndexes(sink.relation());
+        this.copy = CopyBody.of(
+                sink.relation().columnTypes(),
+                sink.table().columnIndexes(),
+                sink.table().keyIndexes(sink.relation()),
+                true);
     }
 
     @Override
@@ -60,9 +60,9 @@ final class HeadDelivery extends DeliveryLoop {
         sink.keeper().consumedThrough(durable);
         progress.delivered(durable, 0);
         long statusWrittenAt = System.currentTimeMillis();
-        Map<ByteBuffer, Object[]> upserts = new LinkedHashMap<>();
-        Map<ByteBuffer, Object[]> deletes = new LinkedHashMap<>();
-        List<Object[]> appends = new ArrayList<>();
+        Map<ByteBuffer, byte[]> upserts = new LinkedHashMap<>();
+        Map<ByteBuffer, byte[]> deletes = new LinkedHashMap<>();
+        List<byte[]> appends = new ArrayList<>();
         try (ReadView latest = store.latest()) {
             ChangeLogReader log = new ChangeLogReader(latest);
             while (!stopping()) {
@@ -88,8 +88,8 @@ final class HeadDelivery extends DeliveryLoop {
                         break;
                     }
                     table.lock(c);
-                    table.copyIn(c, copy.bytes());
-                    table.mergeHead(c, sink.markKeys() ? upTo : 0);
+                    table.copyIn(c, copy);
+                    table.mergeHead(c, sink.markKeys() ? upTo : 0, !deletes.isEmpty(), !upserts.isEmpty());
                     if (!table.advanceHead(c, upTo, Epoch.millis(upTo))) {
                         // the target is at or past this batch already (another writer?): take its word
                         c.rollback();
@@ -123,15 +123,16 @@ final class HeadDelivery extends DeliveryLoop {
 
     /**
      * Folds one epoch's changes into the batch: per key its last row (in {@code upserts}) or its
-     * deletion (in {@code deletes}, with the old row for its key), or for append-only the inserted rows.
+     * deletion (in {@code deletes}, with the old row for its key), or for append-only the inserted
+     * rows; rows as stored, not decoded.
      */
     private void read(
             ChangeLogReader log,
             int relation,
             long epoch,
-            Map<ByteBuffer, Object[]> upserts,
-            Map<ByteBuffer, Object[]> deletes,
-            List<Object[]> appends) {
+            Map<ByteBuffer, byte[]> upserts,
+            Map<ByteBuffer, byte[]> deletes,
+            List<byte[]> appends) {
         boolean upsert = sink.table().upsert();
         try (ChangeLogCursor cursor = log.scanEpoch(relation, epoch)) {
             while (cursor.next()) {
@@ -140,10 +141,10 @@ final class HeadDelivery extends DeliveryLoop {
                     ByteBuffer key = ByteBuffer.wrap(cursor.pk());
                     if (change.newRow() == null) {
                         upserts.remove(key);
-                        deletes.put(key, codec.decode(change.oldRow()));
+                        deletes.put(key, change.oldRow());
                     } else {
                         deletes.remove(key);
-                        upserts.put(key, codec.decode(change.newRow()));
+                        upserts.put(key, change.newRow());
                     }
                 } else if (change.oldRow() != null) {
                     throw new Fatal("append-only sink \"" + sink.def().name() + "\" got an "
@@ -151,7 +152,7 @@ final class HeadDelivery extends DeliveryLoop {
                             + sink.def().relationName() + "\" in epoch " + epoch
                             + "; an append-only sink takes only inserts (use type = 'upsert')");
                 } else {
-                    appends.add(codec.decode(change.newRow()));
+                    appends.add(change.newRow());
                 }
             }
         }
@@ -162,22 +163,23 @@ final class HeadDelivery extends DeliveryLoop {
      * batch's keys to the keys it must skip (before this transaction takes the lock, so a chunk
      * taking the lock after this transaction's commit sees them).
      */
-    private int stage(Map<ByteBuffer, Object[]> upserts, Map<ByteBuffer, Object[]> deletes, List<Object[]> appends) {
-        copy.reset();
+    private int stage(Map<ByteBuffer, byte[]> upserts, Map<ByteBuffer, byte[]> deletes, List<byte[]> appends) {
+        copy.start();
         java.util.Set<ByteBuffer> touched = sink.touchedKeys();
         if (touched != null) {
             touched.addAll(deletes.keySet());
             touched.addAll(upserts.keySet());
         }
-        for (Object[] row : deletes.values()) {
-            copy.addDelete(row, keyColumns);
+        for (byte[] row : deletes.values()) {
+            copy.addDelete(row);
         }
-        for (Object[] row : upserts.values()) {
+        for (byte[] row : upserts.values()) {
             copy.add(row, 'U');
         }
-        for (Object[] row : appends) {
+        for (byte[] row : appends) {
             copy.add(row, 'I');
         }
+        copy.finish();
         return copy.rows();
     }
 }

@@ -34,7 +34,6 @@ final class KeyOrderedSnapshot implements AutoCloseable {
     private boolean returned;
 
     private byte[] pk;
-    private Object[] row;
 
     /**
      * Opens the streams of every vnode with rows left after a position.
@@ -84,12 +83,9 @@ final class KeyOrderedSnapshot implements AutoCloseable {
         }
         if (size == 0) {
             pk = null;
-            row = null;
             return false;
         }
-        int top = heap[0];
-        pk = keys[top];
-        row = streams[top].row();
+        pk = keys[heap[0]];
         returned = true;
         return true;
     }
@@ -99,9 +95,14 @@ final class KeyOrderedSnapshot implements AutoCloseable {
         return pk;
     }
 
-    /** The current row, full width, canonical values. */
+    /** The current row, full width, canonical values; decoded on the call (see {@link #encodedRow}). */
     Object[] row() {
-        return row;
+        return streams[heap[0]].row();
+    }
+
+    /** The current row as stored (the relation's {@code RowCodec} encoding), not decoded; the caller may keep it. */
+    byte[] encodedRow() {
+        return streams[heap[0]].encodedRow();
     }
 
     /** How many vnodes have no rows left after the current one (a lower bound of the vnodes done). */

@@ -63,14 +63,16 @@ final class SnapshotDelivery extends DeliveryLoop {
     private static final int PIECE_ROWS = 1_000;
 
     private final StateStore store;
-    private final CopyText staged;
-    private final CopyText direct;
+    /** Staged chunks' body (with the operation); {@link #direct}, a straight COPY's. Both encode stored rows. */
+    private final CopyBody staged;
+
+    private final CopyBody direct;
     private final SinkDef def;
     private final JobId job;
     /** Hears that the target holds the snapshot (the job's end). */
     private final Notifier notifier;
-    /** The current chunk's rows, kept until the transaction decides which to write. */
-    private final List<Object[]> chunkRows = new ArrayList<>();
+    /** The current chunk's rows as stored, kept until the transaction decides which to write. */
+    private final List<byte[]> chunkRows = new ArrayList<>();
     /** Their primary keys, as the head's key set holds them. */
     private final List<ByteBuffer> chunkKeys = new ArrayList<>();
 
@@ -81,8 +83,10 @@ final class SnapshotDelivery extends DeliveryLoop {
         this.def = def;
         this.job = job;
         this.notifier = notifier;
-        this.staged = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), true);
-        this.direct = new CopyText(sink.relation().columnTypes(), sink.table().columnIndexes(), false);
+        int[] columns = sink.table().columnIndexes();
+        int[] key = sink.table().keyIndexes(sink.relation());
+        this.staged = CopyBody.of(sink.relation().columnTypes(), columns, key, true);
+        this.direct = CopyBody.of(sink.relation().columnTypes(), columns, key, false);
     }
 
     @Override
@@ -159,14 +163,6 @@ final class SnapshotDelivery extends DeliveryLoop {
         return true;
     }
 
-    private static void write(CopyIn copy, CopyText text) throws SQLException {
-        if (text.rows() > 0) {
-            byte[] bytes = text.bytes();
-            copy.writeToCopy(bytes, 0, bytes.length);
-            text.reset();
-        }
-    }
-
     /** Whether chunks go straight into the target by COPY (see {@link RunningSink#touchedKeys}). */
     private boolean copyStraight;
 
@@ -177,7 +173,7 @@ final class SnapshotDelivery extends DeliveryLoop {
 
     /** Moves the reader's current row into the chunk and advances. */
     private void take() {
-        chunkRows.add(reader.row());
+        chunkRows.add(reader.encodedRow());
         chunkKeys.add(ByteBuffer.wrap(reader.pk()));
         more = reader.next();
     }
@@ -206,10 +202,10 @@ final class SnapshotDelivery extends DeliveryLoop {
         java.util.Set<ByteBuffer> touched = sink.touchedKeys();
         if (straight && touched != null) {
             // read under the lock: every head transaction committed before it has added its keys
-            CopyIn copy = table.copyDirect(c);
+            CopyIn copy = table.copyDirect(c, direct);
             long deadline = System.nanoTime() + CHUNK_NANOS;
             try {
-                direct.reset();
+                direct.start();
                 for (int i = 0; ; i++) {
                     if (i == chunkRows.size()) {
                         if (!more || i >= chunk || timed && i % PIECE_ROWS == 0 && System.nanoTime() > deadline) {
@@ -219,12 +215,13 @@ final class SnapshotDelivery extends DeliveryLoop {
                     }
                     if (!touched.contains(chunkKeys.get(i))) {
                         direct.add(chunkRows.get(i), 'U');
-                        if (direct.rows() == PIECE_ROWS) {
-                            write(copy, direct);
+                        if (direct.rows() % PIECE_ROWS == 0) {
+                            direct.drainTo(copy);
                         }
                     }
                 }
-                write(copy, direct);
+                direct.finish();
+                direct.drainTo(copy);
                 copy.endCopy();
             } catch (SQLException e) {
                 if (copy.isActive()) {
@@ -240,11 +237,12 @@ final class SnapshotDelivery extends DeliveryLoop {
                 take();
             }
             if (!chunkRows.isEmpty()) {
-                staged.reset();
-                for (Object[] row : chunkRows) {
+                staged.start();
+                for (byte[] row : chunkRows) {
                     staged.add(row, 'U');
                 }
-                table.copyIn(c, staged.bytes());
+                staged.finish();
+                table.copyIn(c, staged);
                 table.mergeSnapshot(c, snapshot, resync);
             }
         }

@@ -324,14 +324,15 @@ final class TargetTable {
         }
     }
 
-    /** COPYs staged rows (COPY text format, the operation last) into the staging table. */
-    void copyIn(Connection c, byte[] text) throws SQLException {
+    /** COPYs a complete staged body (target columns, the operation last) into the staging table. */
+    void copyIn(Connection c, CopyBody body) throws SQLException {
         try {
             c.unwrap(PGConnection.class)
                     .getCopyAPI()
                     .copyIn(
-                            "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op) FROM STDIN",
-                            new ByteArrayInputStream(text));
+                            "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op) FROM STDIN"
+                                    + body.options(),
+                            new ByteArrayInputStream(body.bytes()));
         } catch (IOException e) {
             throw new SQLException("COPY to the sink target failed: " + e.getMessage(), "08006", e);
         }
@@ -352,32 +353,37 @@ final class TargetTable {
 
     /**
      * Starts a COPY straight into the target table (no staging, no merge), for snapshot rows whose
-     * keys the target cannot hold yet; the caller writes COPY text to it in pieces (so the target
-     * ingests one piece while the next is formatted) and ends it. Ending it fails with 23505 when
-     * the target held one of the keys.
+     * keys the target cannot hold yet; the caller writes a body of {@code format} (target columns,
+     * no operation) to it in pieces (so the target ingests one piece while the next is encoded)
+     * and ends it. Ending it fails with 23505 when the target held one of the keys.
      */
-    CopyIn copyDirect(Connection c) throws SQLException {
+    CopyIn copyDirect(Connection c, CopyBody format) throws SQLException {
         return c.unwrap(PGConnection.class)
                 .getCopyAPI()
-                .copyIn("COPY " + table + " (" + quotedList(columns) + ") FROM STDIN");
+                .copyIn("COPY " + table + " (" + quotedList(columns) + ") FROM STDIN" + format.options());
     }
 
     /**
      * The head's merge of the staged net changes: deletes, then upserts ('D' and 'U' rows); for an
      * append-only sink, inserts the 'I' rows. With {@code markVersion} > 0 (a backfill is running)
-     * it also records each staged key as written by the head at that version.
+     * it also records each staged key as written by the head at that version. A statement with
+     * nothing to do is not sent ({@code deletes}, {@code upserts}: whether any are staged).
      */
-    void mergeHead(Connection c, long markVersion) throws SQLException {
+    void mergeHead(Connection c, long markVersion, boolean deletes, boolean upserts) throws SQLException {
         try (Statement s = c.createStatement()) {
             if (!target.upsert()) {
                 s.execute("INSERT INTO " + table + " (" + quotedList(columns) + ") SELECT " + quotedList(columns)
                         + " FROM " + STAGE);
                 return;
             }
-            s.execute("DELETE FROM " + table + " t USING " + STAGE + " s WHERE s.tributary_op = 'D' AND "
-                    + keyMatch("t", "s"));
-            s.execute("INSERT INTO " + table + " (" + quotedList(columns) + ") SELECT " + quotedList(columns) + " FROM "
-                    + STAGE + " WHERE tributary_op = 'U'" + onConflictUpdate());
+            if (deletes) {
+                s.execute("DELETE FROM " + table + " t USING " + STAGE + " s WHERE s.tributary_op = 'D' AND "
+                        + keyMatch("t", "s"));
+            }
+            if (upserts) {
+                s.execute("INSERT INTO " + table + " (" + quotedList(columns) + ") SELECT " + quotedList(columns)
+                        + " FROM " + STAGE + " WHERE tributary_op = 'U'" + onConflictUpdate());
+            }
             if (markVersion > 0) {
                 s.execute("INSERT INTO " + markers + " (" + quotedList(key) + ", version) SELECT " + quotedList(key)
                         + ", " + markVersion + " FROM " + STAGE + " ON CONFLICT (" + quotedList(key)

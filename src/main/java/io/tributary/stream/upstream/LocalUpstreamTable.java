@@ -113,17 +113,20 @@ public final class LocalUpstreamTable implements UpstreamTable {
                 TableKeys.vnodeEnd(relationId, vnode));
         return new RowStream() {
             private byte[] pk;
+            private byte[] value;
+            /** {@link #value} decoded, on the first {@link #row()} call for it. */
             private Object[] row;
 
             @Override
             public boolean next() {
+                row = null;
                 if (!it.next()) {
                     pk = null;
-                    row = null;
+                    value = null;
                     return false;
                 }
                 pk = TableKeys.pkOf(it.key());
-                row = codec.decode(it.value());
+                value = it.value();
                 return true;
             }
 
@@ -134,7 +137,15 @@ public final class LocalUpstreamTable implements UpstreamTable {
 
             @Override
             public Object[] row() {
+                if (row == null && value != null) {
+                    row = codec.decode(value);
+                }
                 return row;
+            }
+
+            @Override
+            public byte[] encodedRow() {
+                return value;
             }
 
             @Override

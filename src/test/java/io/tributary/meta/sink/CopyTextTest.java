@@ -13,7 +13,7 @@ class CopyTextTest {
     @Test
     void integersAreTheirTextForm() {
         List<DataType> types = List.of(DataType.SMALLINT, DataType.INTEGER, DataType.BIGINT, DataType.TEXT);
-        CopyText text = new CopyText(types, new int[] {0, 1, 2, 3}, false);
+        CopyText text = new CopyText(types, new int[] {0, 1, 2, 3}, new int[] {0}, false);
         long[] values = {0, 7, -7, 10, -10, 99, 1_000_000, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE};
         StringBuilder expected = new StringBuilder();
         for (long v : values) {
