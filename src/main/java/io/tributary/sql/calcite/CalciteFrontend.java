@@ -141,7 +141,7 @@ public final class CalciteFrontend implements AutoCloseable {
      * one {@link #plan} makes of the same text.
      */
     public StatementPlan planConstantInsert(String sql) {
-        LiteralInsertText.Statement read = LiteralInsertText.read(sql);
+        LiteralInsertText.ConstantInsert read = LiteralInsertText.read(sql);
         if (read == null) {
             return null;
         }

@@ -32,10 +32,10 @@ final class LiteralInsertText {
      * A statement read: the table's and the columns' names (lower case, as the general path folds
      * them), the columns null when the statement lists none, and the rows' cells.
      */
-    record Statement(String table, List<String> columns, List<Object[]> rows) {}
+    record ConstantInsert(String table, List<String> columns, List<Object[]> rows) {}
 
     /** The statement {@code sql} reads as, or null when it is not in the subset. */
-    static Statement read(String sql) {
+    static ConstantInsert read(String sql) {
         Reader in = new Reader(sql);
         if (!in.keyword("insert") || !in.keyword("into")) {
             return null;
@@ -80,7 +80,7 @@ final class LiteralInsertText {
             }
             rows.add(cells.toArray());
         } while (in.symbol(','));
-        return in.atEnd() ? new Statement(table, columns, rows) : null;
+        return in.atEnd() ? new ConstantInsert(table, columns, rows) : null;
     }
 
     private static final Object NOT_CONSTANT = new Object();

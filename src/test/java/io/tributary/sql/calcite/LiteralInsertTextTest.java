@@ -30,7 +30,7 @@ class LiteralInsertTextTest {
                 "  INSERT   INTO t_1(a_b)VALUES(1)  ",
             })
     void readsWhatCalciteParses(String sql) throws Exception {
-        LiteralInsertText.Statement read = LiteralInsertText.read(sql);
+        LiteralInsertText.ConstantInsert read = LiteralInsertText.read(sql);
         assertNotNull(read);
         SqlInsert insert =
                 (SqlInsert) SqlParser.create(sql, CalciteSettings.PARSER).parseStmt();
@@ -100,7 +100,7 @@ class LiteralInsertTextTest {
                     .append(i)
                     .append("')");
         }
-        LiteralInsertText.Statement read = LiteralInsertText.read(sql.toString());
+        LiteralInsertText.ConstantInsert read = LiteralInsertText.read(sql.toString());
         assertEquals(500, read.rows().size());
         assertArrayEquals(
                 new Object[] {new java.math.BigDecimal(499), "r499"},
