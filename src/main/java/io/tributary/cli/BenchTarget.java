@@ -23,11 +23,19 @@ final class BenchTarget implements AutoCloseable {
     private final String name;
     private final String jdbcUrl;
     private final AutoCloseable stopper;
+    /** Whether the target's server runs in this JVM, so this process's CPU time is its cost. */
+    private final boolean inProcess;
 
     private BenchTarget(String name, String jdbcUrl, AutoCloseable stopper) {
         this.name = name;
+        this.inProcess = !(stopper instanceof EmbeddedPostgres);
         this.jdbcUrl = jdbcUrl;
         this.stopper = stopper;
+    }
+
+    /** Whether the server runs in this JVM (Tributary), so {@link ProcessCpu} measures it. */
+    boolean inProcess() {
+        return inProcess;
     }
 
     /** Tributary in this JVM, on a free port, with its state in {@code dataDir}. */

@@ -24,12 +24,9 @@ final class ChangeRunner implements AutoCloseable {
     private final ChangeScript script;
     private final List<Client> clients = new ArrayList<>();
     private final ExecutorService threads;
-    /** Whether statements go as text with their constants (each text new) instead of prepared. */
-    private final boolean literals;
 
-    ChangeRunner(BenchTarget target, ChangeScript script, int clientCount, boolean literals) throws SQLException {
+    ChangeRunner(BenchTarget target, ChangeScript script, int clientCount) throws SQLException {
         this.targetName = target.name();
-        this.literals = literals;
         this.script = script;
         this.threads = Executors.newFixedThreadPool(clientCount, r -> {
             Thread t = new Thread(r, "bench-client");
@@ -49,10 +46,12 @@ final class ChangeRunner implements AutoCloseable {
     /**
      * Runs one round, the {@code i}th list on the {@code i}th client, and returns when all are done.
      *
+     * @param literals whether statements go as text with their constants (each text new, as psql
+     *     sends them) instead of prepared with parameters
      * @return nanoseconds from releasing the clients until the last statement returned
      * @throws IllegalStateException if a statement changed another number of rows than the script's
      */
-    long run(List<List<ChangeScript.Change>> round) throws Exception {
+    long run(List<List<ChangeScript.Change>> round, boolean literals) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<Long>> ends = new ArrayList<>();
         for (int i = 0; i < round.size(); i++) {
@@ -61,7 +60,7 @@ final class ChangeRunner implements AutoCloseable {
             ends.add(threads.submit(() -> {
                 go.await();
                 for (ChangeScript.Change change : statements) {
-                    client.apply(change);
+                    client.apply(change, literals);
                 }
                 return System.nanoTime();
             }));
@@ -104,7 +103,7 @@ final class ChangeRunner implements AutoCloseable {
             this.connection = connection;
         }
 
-        void apply(ChangeScript.Change change) throws SQLException {
+        void apply(ChangeScript.Change change, boolean literals) throws SQLException {
             if (literals) {
                 int changed;
                 try (Statement st = connection.createStatement()) {

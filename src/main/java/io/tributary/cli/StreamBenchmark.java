@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
         description =
                 "Incremental materialized views: changes/s and freshness on Tributary vs DML + REFRESH on PostgreSQL.")
 final class StreamBenchmark implements Callable<Integer> {
-    private static final int METRIC_WIDTH = 45;
+    private static final int METRIC_WIDTH = 56;
 
     @Option(
             names = "--rows",
@@ -50,8 +50,9 @@ final class StreamBenchmark implements Callable<Integer> {
 
     @Option(
             names = "--literals",
-            description = "Send every statement as text with its own constants, as psql does, instead of"
-                    + " prepared statements with parameters.")
+            description = "In the rounds of single views, send every statement as text with its own constants,"
+                    + " as psql does, instead of prepared statements with parameters. The rounds with no view"
+                    + " and with all three views run both ways.")
     boolean literals;
 
     @Option(
@@ -81,24 +82,23 @@ final class StreamBenchmark implements Callable<Integer> {
                 postgres = workload.runPostgres(target);
             }
             System.out.printf(
-                    "bench stream: %,d orders, %,d customers; per view and with no view %,d changes from %d"
-                            + " clients in %s statements of up to %d rows; %d probes, %d without implicit flush;"
-                            + " %d cores%n",
+                    "bench stream: %,d orders, %,d customers; per round %,d changes from %d clients in"
+                            + " statements of up to %d rows (single views: %s); %d probes, %d without implicit"
+                            + " flush; %d cores%n",
                     rows,
                     workload.customers(),
                     changes,
                     clients,
-                    literals ? "literal-laden" : "prepared",
                     ChangeScript.ROWS_PER_STATEMENT,
+                    literals ? "literal-laden" : "prepared",
                     probes,
                     queuedProbes,
                     load.cores());
             BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
-            table.row(
-                    "no view: changes/s, DML only",
-                    tributary.noViewChangesPerSecond(),
-                    postgres.noViewChangesPerSecond(),
-                    "%,12.0f");
+            print(table, "no view", "DML only", tributary.noViewPrepared(), postgres.noViewPrepared(), false);
+            print(table, "no view", "DML only", tributary.noViewLiterals(), postgres.noViewLiterals(), true);
+            print(table, "three views", "absorbed", tributary.allViewsPrepared(), postgres.allViewsPrepared(), false);
+            print(table, "three views", "absorbed", tributary.allViewsLiterals(), postgres.allViewsLiterals(), true);
             for (StreamView view : StreamView.values()) {
                 print(
                         table,
@@ -106,6 +106,8 @@ final class StreamBenchmark implements Callable<Integer> {
                         tributary.views().get(view),
                         postgres.views().get(view));
             }
+            System.out.println("CPU per 1,000 changes: of the whole benchmark process (Tributary's server and the"
+                    + " clients), during the round; it does not grow when other processes take the cores");
             System.out.println("changes/s absorbed: Tributary's views are up to date when its DML returns;"
                     + " PostgreSQL's = changes / (DML + REFRESH MATERIALIZED VIEW)");
             System.out.println("freshness: until a SELECT by key from the view returns the probe's row; when the first"
@@ -117,6 +119,27 @@ final class StreamBenchmark implements Callable<Integer> {
             load.warnIfBusy(System.out);
             return checkViewsAgree(tributary, postgres) ? 0 : 1;
         }
+    }
+
+    /** The changes/s and CPU rows of a round with no view or with all three views. */
+    private static void print(
+            BenchTable table,
+            String label,
+            String what,
+            StreamWorkload.RoundFigures t,
+            StreamWorkload.RoundFigures p,
+            boolean literal) {
+        String mode = literal ? "literal-laden" : "prepared";
+        table.row(
+                label + ", " + mode + ": changes/s " + what,
+                t.absorbedChangesPerSecond(),
+                p.absorbedChangesPerSecond(),
+                "%,12.0f");
+        table.row(
+                label + ", " + mode + ": CPU ms per 1,000 changes",
+                t.cpuMsPerThousand(),
+                p.cpuMsPerThousand(),
+                "%,12.1f");
     }
 
     private static void print(
@@ -150,6 +173,16 @@ final class StreamBenchmark implements Callable<Integer> {
             if (!Objects.equals(t, p)) {
                 System.out.printf(
                         "MISMATCH: %s view after the changes: tributary %s, postgresql %s%n", view.label(), t, p);
+                agree = false;
+            }
+        }
+        for (StreamView view : StreamView.values()) {
+            List<BigDecimal> t = tributary.allViewsFingerprints().get(view);
+            List<BigDecimal> p = postgres.allViewsFingerprints().get(view);
+            if (!Objects.equals(t, p)) {
+                System.out.printf(
+                        "MISMATCH: %s view after the rounds with three views: tributary %s, postgresql %s%n",
+                        view.label(), t, p);
                 agree = false;
             }
         }

@@ -12,10 +12,12 @@ import java.util.SplittableRandom;
 
 /**
  * What {@code bench stream} does on one target: preloads {@code orders} and {@code customers},
- * runs a warm-up round of changes and a round with no view (the cost of the DML itself),
- * then per {@link StreamView} creates the view, runs one round of changes from concurrent clients,
- * checks the view, measures freshness with probes while nothing else runs, and drops the view. Every target gets the same statements (one {@link ChangeScript}
- * generated up front), so the views' fingerprints must agree. Progress goes to the given stream.
+ * runs warm-up rounds of changes and two rounds with no view (the cost of the DML itself, prepared
+ * and literal-laden), then per {@link StreamView} creates the view, runs one round of changes from
+ * concurrent clients, checks the view, measures freshness with probes while nothing else runs, and
+ * drops the view; last, with all three views at once, one prepared and one literal-laden round.
+ * Every target gets the same statements (one {@link ChangeScript} generated up front), so the views'
+ * fingerprints must agree. Progress goes to the given stream.
  */
 final class StreamWorkload {
     private static final long SEED = 20_240_601L;
@@ -47,8 +49,26 @@ final class StreamWorkload {
             double queuedSentP99Ms,
             List<BigDecimal> fingerprint) {}
 
-    /** Figures of one target: changes/s of the round with no view, and per view. */
-    record Figures(double noViewChangesPerSecond, Map<StreamView, ViewFigures> views) {}
+    /**
+     * Changes/s of one round and, on Tributary, the CPU time the whole process (server and
+     * clients, which share it) spent per 1,000 changes; NaN where the target has no such figure.
+     * The CPU figure is what stays comparable between runs on a machine that other work loads.
+     */
+    record RoundFigures(double absorbedChangesPerSecond, double cpuMsPerThousand) {}
+
+    /**
+     * Figures of one target: the rounds with no view and with all three views, each prepared and
+     * literal-laden; per view, its own round.
+     *
+     * @param allViewsFingerprints each view's fingerprint after the rounds with all three views
+     */
+    record Figures(
+            RoundFigures noViewPrepared,
+            RoundFigures noViewLiterals,
+            Map<StreamView, ViewFigures> views,
+            RoundFigures allViewsPrepared,
+            RoundFigures allViewsLiterals,
+            Map<StreamView, List<BigDecimal>> allViewsFingerprints) {}
 
     private final long rows;
     private final int customers;
@@ -56,14 +76,21 @@ final class StreamWorkload {
     private final int probes;
     private final int queuedProbes;
     private final int clients;
-    /** Whether statements go as text with their constants instead of prepared with parameters. */
+    /**
+     * Whether the rounds of single views send statements as text with their constants instead of
+     * prepared with parameters; the rounds with no view and with all views measure both.
+     */
     private final boolean literals;
 
     private final PrintStream progress;
     private final ChangeScript script;
     private final List<List<ChangeScript.Change>> warmUp;
+    private final List<List<ChangeScript.Change>> warmUpLiterals;
     private final List<List<ChangeScript.Change>> noView;
+    private final List<List<ChangeScript.Change>> noViewLiterals;
     private final Map<StreamView, List<List<ChangeScript.Change>>> rounds = new EnumMap<>(StreamView.class);
+    private final List<List<ChangeScript.Change>> allViews;
+    private final List<List<ChangeScript.Change>> allViewsLiterals;
 
     /**
      * @param probes probes per view with implicit flush on
@@ -87,10 +114,14 @@ final class StreamWorkload {
         this.progress = progress;
         this.script = new ChangeScript(rows, customers, clients, SEED);
         this.warmUp = script.nextRound(Math.max(clients, changes / WARM_UP_DIVISOR));
+        this.warmUpLiterals = script.nextRound(Math.max(clients, changes / WARM_UP_DIVISOR));
         this.noView = script.nextRound(changes);
+        this.noViewLiterals = script.nextRound(changes);
         for (StreamView view : StreamView.values()) {
             rounds.put(view, script.nextRound(changes));
         }
+        this.allViews = script.nextRound(changes);
+        this.allViewsLiterals = script.nextRound(changes);
     }
 
     int customers() {
@@ -99,19 +130,68 @@ final class StreamWorkload {
 
     Figures runTributary(BenchTarget target) throws Exception {
         Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
-        double noViewPerSecond;
+        Map<StreamView, List<BigDecimal>> allFingerprints = new EnumMap<>(StreamView.class);
         try (Connection c = target.connect();
                 Statement st = c.createStatement()) {
             preload(target, st);
             try (ChangeRunner runner = warmUp(target, st)) {
-                noViewPerSecond = noView(target, runner);
+                RoundFigures prepared = measured(target, runner, "no view", noView, false);
+                RoundFigures literal = measured(target, runner, "no view", noViewLiterals, true);
                 SplittableRandom pauses = new SplittableRandom(SEED);
                 for (StreamView view : StreamView.values()) {
                     figures.put(view, tributaryView(target, st, runner, view, pauses));
                 }
+                createAll(target, st);
+                RoundFigures allPrepared = measured(target, runner, "three views", allViews, false);
+                RoundFigures allLiterals = measured(target, runner, "three views", allViewsLiterals, true);
+                dropAll(st, allFingerprints);
+                return new Figures(prepared, literal, figures, allPrepared, allLiterals, allFingerprints);
             }
         }
-        return new Figures(noViewPerSecond, figures);
+    }
+
+    /**
+     * Runs a round of changes and measures it: on Tributary, whose views are current when the DML
+     * returns, that is the absorbed rate; on PostgreSQL the rate of the DML alone.
+     */
+    private RoundFigures measured(
+            BenchTarget target,
+            ChangeRunner runner,
+            String label,
+            List<List<ChangeScript.Change>> round,
+            boolean literal)
+            throws Exception {
+        long cpuBefore = ProcessCpu.nanos();
+        double seconds = runner.run(round, literal) / 1e9;
+        long cpu = ProcessCpu.nanos() - cpuBefore;
+        double perSecond = changes / seconds;
+        double cpuMsPerThousand = target.inProcess() && cpuBefore >= 0 ? cpu / 1e6 / (changes / 1000.0) : Double.NaN;
+        progress.printf(
+                "%s: %s: %,d %s changes from %d clients took %.1f s (%,.0f changes/s, %.0f ms CPU per 1,000)%n",
+                target.name(),
+                label,
+                changes,
+                literal ? "literal-laden" : "prepared",
+                clients,
+                seconds,
+                perSecond,
+                cpuMsPerThousand);
+        return new RoundFigures(perSecond, cpuMsPerThousand);
+    }
+
+    /** Creates all three views, for the rounds that change a table with all of them at once. */
+    private void createAll(BenchTarget target, Statement st) throws SQLException {
+        for (StreamView view : StreamView.values()) {
+            create(target, st, view);
+        }
+    }
+
+    /** Reads each view's fingerprint into {@code fingerprints} and drops the view. */
+    private static void dropAll(Statement st, Map<StreamView, List<BigDecimal>> fingerprints) throws SQLException {
+        for (StreamView view : StreamView.values()) {
+            fingerprints.put(view, Fingerprint.read(st, view.fingerprintSql()));
+            st.execute(view.dropSql());
+        }
     }
 
     private ViewFigures tributaryView(
@@ -150,7 +230,7 @@ final class StreamWorkload {
 
     Figures runPostgres(BenchTarget target) throws Exception {
         Map<StreamView, ViewFigures> figures = new EnumMap<>(StreamView.class);
-        double noViewPerSecond;
+        Map<StreamView, List<BigDecimal>> allFingerprints = new EnumMap<>(StreamView.class);
         try (Connection c = target.connect();
                 Statement st = c.createStatement()) {
             preload(target, st);
@@ -158,13 +238,42 @@ final class StreamWorkload {
             st.execute("VACUUM ANALYZE orders");
             st.execute("VACUUM ANALYZE customers");
             try (ChangeRunner runner = warmUp(target, st)) {
-                noViewPerSecond = noView(target, runner);
+                RoundFigures prepared = measured(target, runner, "no view", noView, false);
+                RoundFigures literal = measured(target, runner, "no view", noViewLiterals, true);
                 for (StreamView view : StreamView.values()) {
                     figures.put(view, postgresView(target, st, runner, view));
                 }
+                createAll(target, st);
+                for (StreamView view : StreamView.values()) {
+                    st.execute(view.postgresIndexSql());
+                }
+                RoundFigures allPrepared = postgresAllViews(target, st, runner, allViews, false);
+                RoundFigures allLiterals = postgresAllViews(target, st, runner, allViewsLiterals, true);
+                dropAll(st, allFingerprints);
+                return new Figures(prepared, literal, figures, allPrepared, allLiterals, allFingerprints);
             }
         }
-        return new Figures(noViewPerSecond, figures);
+    }
+
+    /** A round with all three views on PostgreSQL: absorbed when the DML and the three REFRESHes are done. */
+    private RoundFigures postgresAllViews(
+            BenchTarget target,
+            Statement st,
+            ChangeRunner runner,
+            List<List<ChangeScript.Change>> round,
+            boolean literal)
+            throws Exception {
+        double dmlSeconds = runner.run(round, literal) / 1e9;
+        long start = System.nanoTime();
+        for (StreamView view : StreamView.values()) {
+            st.execute("REFRESH MATERIALIZED VIEW " + view.viewName());
+        }
+        double refreshSeconds = (System.nanoTime() - start) / 1e9;
+        double absorbed = changes / (dmlSeconds + refreshSeconds);
+        progress.printf(
+                "%s: three views: %,d %s changes took %.1f s, the REFRESHes %.1f s (%,.0f changes/s absorbed)%n",
+                target.name(), changes, literal ? "literal-laden" : "prepared", dmlSeconds, refreshSeconds, absorbed);
+        return new RoundFigures(absorbed, Double.NaN);
     }
 
     private ViewFigures postgresView(BenchTarget target, Statement st, ChangeRunner runner, StreamView view)
@@ -229,9 +338,10 @@ final class StreamWorkload {
      */
     private ChangeRunner warmUp(BenchTarget target, Statement st) throws Exception {
         long start = System.nanoTime();
-        ChangeRunner runner = new ChangeRunner(target, script, clients, literals);
+        ChangeRunner runner = new ChangeRunner(target, script, clients);
         try {
-            runner.run(warmUp);
+            runner.run(warmUp, false);
+            runner.run(warmUpLiterals, true);
             st.execute(
                     "CREATE MATERIALIZED VIEW bench_warm_up AS SELECT region, count(*) AS n FROM customers GROUP BY region");
             st.execute("DROP MATERIALIZED VIEW bench_warm_up");
@@ -241,15 +351,6 @@ final class StreamWorkload {
         }
         progress.printf("%s: warm-up took %.1f s%n", target.name(), (System.nanoTime() - start) / 1e9);
         return runner;
-    }
-
-    /** Runs the round with no view; returns its changes per second. */
-    private double noView(BenchTarget target, ChangeRunner runner) throws Exception {
-        double seconds = runner.run(noView) / 1e9;
-        progress.printf(
-                "%s: no view: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n",
-                target.name(), changes, clients, seconds, changes / seconds);
-        return changes / seconds;
     }
 
     private double create(BenchTarget target, Statement st, StreamView view) throws SQLException {
@@ -262,7 +363,7 @@ final class StreamWorkload {
 
     /** Runs the view's round of changes; returns the seconds until the last statement returned. */
     private double changes(BenchTarget target, ChangeRunner runner, StreamView view) throws Exception {
-        double seconds = runner.run(rounds.get(view)) / 1e9;
+        double seconds = runner.run(rounds.get(view), literals) / 1e9;
         progress.printf(
                 "%s: %s: %,d changes from %d clients took %.1f s (%,.0f changes/s)%n",
                 target.name(), view.label(), changes, clients, seconds, changes / seconds);

@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 /**
  * UPDATE and DELETE with numeric constants, which Tributary plans once per shape with the constants
  * lifted into parameters: statements that share a shape, constants of every size and sign, constants
- * that fail only as literals, and comparisons a lifted constant must not change, run in order on
- * Tributary and on an embedded PostgreSQL. Each statement's row count or SQLSTATE, and the table
+ * that fail only as literals, and comparisons a lifted constant must not change; and INSERTs of
+ * constants, which Tributary reads without Calcite's parser, with constants that the target
+ * column's type converts, rounds or refuses. They run in order on Tributary and on an embedded
+ * PostgreSQL. Each statement's row count or SQLSTATE, and the table
  * after each, must be the same.
  */
 class LiftedDmlDifferentialTest {
@@ -49,7 +51,26 @@ class LiftedDmlDifferentialTest {
             "DELETE FROM ld WHERE id = 4",
             "DELETE FROM ld WHERE id = 5",
             "DELETE FROM ld WHERE id > 100",
-            "DELETE FROM ld WHERE v < -1000 OR id = 6");
+            "DELETE FROM ld WHERE v < -1000 OR id = 6",
+            // INSERTs of constants, which Tributary reads without Calcite's parser: the column decides the type
+            "INSERT INTO ld VALUES (7, '5', '3.456', 'x')",
+            "INSERT INTO ld VALUES (8, 2147483648, 1, 'y')",
+            "INSERT INTO ld VALUES (9, 1, 123456789012.5, 'z')",
+            "INSERT INTO ld VALUES (10, '-', 1, 'z')",
+            "INSERT INTO ld VALUES (11, -5, -0.005, 'it''s'), (12, 1.5, 0.015, '')",
+            "INSERT INTO ld VALUES (13, 2.5, -1, 2)",
+            "INSERT INTO ld VALUES (14, '  7  ', 1, 'a\\b')",
+            "insert into LD (S, id) values ('only', 15), (DEFAULT, 16)",
+            "INSERT INTO ld VALUES (17, 1, 1)",
+            "INSERT INTO ld VALUES (1, 1, 1, 'dup')",
+            "INSERT INTO ld VALUES (18, 1, 1, 'a'), (18, 2, 2, 'b')",
+            "INSERT INTO ld VALUES (NULL, 1, 1, 'n')",
+            "INSERT INTO ld VALUES (19, 1, 1, 'a', 5)",
+            "INSERT INTO ld (id, nope) VALUES (20, 1)",
+            "INSERT INTO nosuch VALUES (1)",
+            "INSERT INTO ld VALUES (21, TRUE, 1, 'b')",
+            "INSERT INTO ld VALUES (22, -2147483648, -99999999.99, NULL)",
+            "INSERT INTO ld VALUES (23, -2147483649, 1, NULL)");
 
     private static Connection pg;
     private static InProcessTributary tributary;

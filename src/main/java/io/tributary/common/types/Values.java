@@ -139,7 +139,8 @@ public final class Values {
         }
         BigDecimal d = toBigDecimal(n);
         if (d.scale() > 0) {
-            d = d.setScale(0, RoundingMode.HALF_EVEN);
+            // as PostgreSQL: numeric rounds half away from zero (2.5 is 3), float half to even (rint)
+            d = d.setScale(0, n instanceof BigDecimal ? RoundingMode.HALF_UP : RoundingMode.HALF_EVEN);
         }
         if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
             throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");

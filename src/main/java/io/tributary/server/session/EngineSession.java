@@ -83,6 +83,11 @@ public final class EngineSession implements Session {
 
     private PreparedStatement plan(String text, List<DataType> declared) {
         String sql = boundExecute(text);
+        StatementPlan constants = frontend.planConstantInsert(sql);
+        if (constants != null) {
+            // made without Calcite's parser or planner, so not worth a place in the plan cache
+            return new EnginePreparedStatement(sql, constants, List.of(), List.of(), null, constants::close);
+        }
         long version = schemaVersion();
         StatementPlan borrowed = planCache.borrow(sql, version);
         if (borrowed == null) {

@@ -38,6 +38,7 @@ import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
@@ -131,6 +132,27 @@ public final class CalciteFrontend implements AutoCloseable {
                         prepare(parsed.text(), rewritten.order(), rewritten.parameterCount(), sql, parsed.labels()));
             }
         };
+    }
+
+    /**
+     * The plan of {@code INSERT INTO table [(columns)] VALUES (constants), ...} read without
+     * Calcite's parser ({@link LiteralInsertText}), or null when the statement is not of that form
+     * or does not plan on this path: {@link #plan} then gives its result or error. The plan is the
+     * one {@link #plan} makes of the same text.
+     */
+    public StatementPlan planConstantInsert(String sql) {
+        LiteralInsertText.ConstantInsert read = LiteralInsertText.read(sql);
+        if (read == null) {
+            return null;
+        }
+        try {
+            TableDef table = targetTable(new SqlIdentifier(read.table(), SqlParserPos.ZERO));
+            int[] targets =
+                    read.columns() == null ? table.targetColumns(List.of()) : table.targetColumns(read.columns());
+            return literalInsert(table, targets, read.columns() == null, read.rows(), 0, null, null);
+        } catch (RuntimeException e) {
+            return null; // the general path reports what is wrong, with the position in the text
+        }
     }
 
     /**
@@ -441,38 +463,8 @@ public final class CalciteFrontend implements AutoCloseable {
         StatementPlan.Returning returning = returning(clauses, table, table.name());
         boolean allColumns = insert.getTargetColumnList() == null && !defaultValues;
         if (literalRows != null) {
-            if (allColumns && literalRows.get(0).length < targets.length) {
-                // PostgreSQL fills the columns a shorter VALUES list leaves out with their defaults
-                targets = Arrays.copyOf(targets, literalRows.get(0).length);
-            }
-            for (Object[] row : literalRows) {
-                InsertSources.checkArity(row.length, targets.length);
-            }
-            InsertDefaults.checkGeneratedAlways(table, targets, literalRows);
-            DataType[] types = new DataType[rewritten.parameterCount()];
-            for (Object[] row : literalRows) {
-                for (int i = 0; i < row.length; i++) {
-                    if (row[i] instanceof StatementPlan.ParamRef p && types[p.index() - 1] == null) {
-                        types[p.index() - 1] = table.columns().get(targets[i]).type();
-                    }
-                }
-            }
-            for (int i = 0; i < types.length; i++) {
-                if (types[i] == null) {
-                    types[i] = DataType.TEXT;
-                }
-            }
-            int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, literalRows);
-            return new StatementPlan.Insert(
-                    table,
-                    targets,
-                    literalRows,
-                    null,
-                    List.copyOf(Arrays.asList(types)),
-                    defaultsQuery(table, defaultColumns),
-                    defaultColumns,
-                    conflict,
-                    returning);
+            return literalInsert(
+                    table, targets, allColumns, literalRows, rewritten.parameterCount(), conflict, returning);
         }
         InsertDefaults.replaceDefaultCells(source, table, targets);
         InsertSources.typeBareParameters(source, table, targets);
@@ -489,6 +481,54 @@ public final class CalciteFrontend implements AutoCloseable {
                 null,
                 query,
                 query.paramTypes(),
+                defaultsQuery(table, defaultColumns),
+                defaultColumns,
+                conflict,
+                returning);
+    }
+
+    /**
+     * The plan of an INSERT of constant rows (cells as {@link InsertSources#literalRows} makes them):
+     * no query is planned unless the omitted columns have DEFAULT expressions.
+     *
+     * @param allColumns whether the statement lists no columns, so a shorter row fills the rest with defaults
+     */
+    private StatementPlan literalInsert(
+            TableDef table,
+            int[] targets,
+            boolean allColumns,
+            List<Object[]> literalRows,
+            int parameterCount,
+            StatementPlan.Conflict conflict,
+            StatementPlan.Returning returning) {
+        if (allColumns && literalRows.get(0).length < targets.length) {
+            // PostgreSQL fills the columns a shorter VALUES list leaves out with their defaults
+            targets = Arrays.copyOf(targets, literalRows.get(0).length);
+        }
+        for (Object[] row : literalRows) {
+            InsertSources.checkArity(row.length, targets.length);
+        }
+        InsertDefaults.checkGeneratedAlways(table, targets, literalRows);
+        DataType[] types = new DataType[parameterCount];
+        for (Object[] row : literalRows) {
+            for (int i = 0; i < row.length; i++) {
+                if (row[i] instanceof StatementPlan.ParamRef p && types[p.index() - 1] == null) {
+                    types[p.index() - 1] = table.columns().get(targets[i]).type();
+                }
+            }
+        }
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == null) {
+                types[i] = DataType.TEXT;
+            }
+        }
+        int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, literalRows);
+        return new StatementPlan.Insert(
+                table,
+                targets,
+                literalRows,
+                null,
+                List.copyOf(Arrays.asList(types)),
                 defaultsQuery(table, defaultColumns),
                 defaultColumns,
                 conflict,

@@ -22,8 +22,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Lifts the exact numeric literals of a DML statement into parameters, so that statements that
  * differ only in those constants share one plan ({@code UPDATE t SET v = v + 5 WHERE id = 7} and
  * {@code ... + 6 WHERE id = 8}). Each literal becomes {@code CAST(? AS type)} with the type Calcite
- * gives the literal itself (INTEGER when it fits, else BIGINT, else DECIMAL(p, s)), so the plan's
- * types are those of the literal's plan.
+ * gives the literal itself (INTEGER when it fits, else BIGINT), or for a decimal DECIMAL(18, s) with
+ * the literal's scale s (the literal's own precision would make a new shape of each number of
+ * digits), so the plan's values are those of the literal's plan.
  *
  * <p>Only literals that are operands of comparisons ({@code =}, {@code <>}, {@code <}, {@code <=},
  * {@code >}, {@code >=}, BETWEEN) or of {@code +}, {@code -}, {@code *}, optionally negated, and
@@ -116,7 +117,11 @@ final class LiteralLifter {
             type = new SqlBasicTypeNameSpec(SqlTypeName.BIGINT, pos);
             bound = negated ? -value.longValueExact() : value.longValueExact();
         } else {
-            type = new SqlBasicTypeNameSpec(SqlTypeName.DECIMAL, value.precision(), value.scale(), pos);
+            // One precision for every lifted decimal of a scale, so that 0.05, 1.25 and -4.50 share
+            // a shape: where they may be lifted (comparisons, + - *, whole SET values) a wider
+            // precision changes no value, as the values have at most MAX_DIGITS digits.
+            type = new SqlBasicTypeNameSpec(
+                    SqlTypeName.DECIMAL, Math.max(MAX_DIGITS, value.scale()), value.scale(), pos);
             bound = negated ? value.negate() : value;
         }
         values.add(bound);
