@@ -77,6 +77,7 @@ public final class Database implements AutoCloseable {
         this.watermarks = new Watermarks(store);
         this.snapshots = new SnapshotSource(store);
         this.streams = new StreamRuntime(store, barrierIntervalMs);
+        streams.readWatermarksFrom(watermarks::committed);
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds, watermarks), connectors);
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);

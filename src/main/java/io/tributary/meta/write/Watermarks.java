@@ -45,14 +45,34 @@ public final class Watermarks {
         return w == null || w.current == Long.MIN_VALUE ? null : w.current;
     }
 
+    /**
+     * The committed watermark of table {@code tableId}, {@code Long.MIN_VALUE} before its first row
+     * or when it has none: what view operators clean state by. Any thread; a table not written
+     * since the start is read from the store.
+     */
+    public long committed(int tableId) {
+        TableWatermark w = tables.get(tableId);
+        if (w != null) {
+            return w.current;
+        }
+        try (ReadView view = store.latest()) {
+            byte[] value = view.get(Keyspace.CATALOG, key(tableId));
+            return value == null ? Long.MIN_VALUE : ByteBuffer.wrap(value).getLong();
+        }
+    }
+
     /** How many late rows {@code table} dropped, as committed; 0 without a watermark. Any thread. */
     public long lateRows(TableDef table) {
         TableWatermark w = of(table);
         return w == null ? 0 : w.lateRows;
     }
 
+    private static byte[] key(int tableId) {
+        return (PREFIX + tableId).getBytes(StandardCharsets.UTF_8);
+    }
+
     private TableWatermark load(int tableId, WatermarkDef def) {
-        byte[] key = (PREFIX + tableId).getBytes(StandardCharsets.UTF_8);
+        byte[] key = key(tableId);
         try (ReadView view = store.latest()) {
             byte[] value = view.get(Keyspace.CATALOG, key);
             TableWatermark w = new TableWatermark(key, def.delayMicros());

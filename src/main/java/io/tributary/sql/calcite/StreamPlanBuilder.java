@@ -26,6 +26,7 @@ import io.tributary.plan.StreamNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.plan.ViewPlan;
+import io.tributary.plan.WindowCleaning;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,6 +75,7 @@ final class StreamPlanBuilder {
     private final ExpressionCompiler expressions;
     private final WindowPlans windows;
     private final SortedSet<Integer> relations = new TreeSet<>();
+    private final WindowBounds windowBounds = new WindowBounds();
 
     /** A scan of the query as written, standing in for branches Calcite proved empty; may be null. */
     private final TableScan emptyStandIn;
@@ -160,7 +162,9 @@ final class StreamPlanBuilder {
             return windows.translate(window, translate(window.getInput()), null);
         }
         if (rel instanceof TableFunctionScan scan && TimeWindows.isWindow(scan)) {
-            return translate(TimeWindows.expand(scan, rexBuilder));
+            Translated windowed = translate(TimeWindows.expand(scan, rexBuilder));
+            windowBounds.windowScan(scan, windowed);
+            return windowed;
         }
         throw UnsupportedInViews.error(construct(rel));
     }
@@ -252,7 +256,9 @@ final class StreamPlanBuilder {
     private Translated project(StreamNode input, List<ScalarExpr> exprs, List<String> names) {
         ProjectNode node = StreamProjections.project(input, exprs, names);
         int[] columns = IntStream.range(0, exprs.size()).toArray();
-        return new Translated(StreamProjections.isIdentity(node) ? node.input() : node, columns);
+        StreamNode out = StreamProjections.isIdentity(node) ? node.input() : node;
+        windowBounds.projected(input, exprs, out);
+        return new Translated(out, columns);
     }
 
     private Translated filter(Filter filter) {
@@ -271,7 +277,9 @@ final class StreamPlanBuilder {
         if (condition instanceof Literal l && Boolean.TRUE.equals(l.value())) {
             return in;
         }
-        return new Translated(new FilterNode(in.node(), condition), in.columns());
+        FilterNode node = new FilterNode(in.node(), condition);
+        windowBounds.filtered(in.node(), node);
+        return new Translated(node, in.columns());
     }
 
     private Translated aggregate(Aggregate aggregate) {
@@ -296,8 +304,9 @@ final class StreamPlanBuilder {
         }
         StreamNode input =
                 exchange(in.node(), groupKeys.length == 0 ? Distribution.SINGLE : Distribution.hash(groupKeys));
+        WindowCleaning cleaning = windowBounds.cleaning(in.node(), groupKeys);
         return new Translated(
-                new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields)),
+                new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields), cleaning),
                 IntStream.range(0, fields.size()).toArray());
     }
 

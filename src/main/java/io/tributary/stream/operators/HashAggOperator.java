@@ -7,6 +7,7 @@ import io.tributary.plan.AggCall;
 import io.tributary.plan.AggKind;
 import io.tributary.plan.Field;
 import io.tributary.plan.HashAggNode;
+import io.tributary.plan.WindowCleaning;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
@@ -15,11 +16,15 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
+import io.tributary.stream.WatermarkReader;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Streaming GROUP BY ({@link HashAggNode}): keeps one output row per group (group key values, then
@@ -60,6 +65,12 @@ import java.util.Map;
  * state). Value tables are not cached: each value change is one point read. Pending writes of
  * all tables stay in memory until the barrier.
  *
+ * <p>Cleaning. With {@link HashAggNode#cleaning()}, each barrier removes from both kinds of table
+ * the groups whose window the watermark of the input's table passed; no later row can reach them,
+ * and their output rows stay downstream. Groups are found through an in-memory index of the groups
+ * that had rows at a barrier since the operator started; a group restored at a restart and never
+ * touched again is not in it and keeps its state.
+ *
  * <p>Threading and calls follow {@link Operator}: one actor thread.
  */
 public final class HashAggOperator implements Operator {
@@ -86,17 +97,38 @@ public final class HashAggOperator implements Operator {
     private final ByteWriter keyWriter = new ByteWriter(32);
     private boolean started;
 
+    /** Which groups a watermark finishes, or null when state is kept for every group with rows. */
+    private final WindowCleaning cleaning;
+
+    private final WatermarkReader watermarks;
+    /**
+     * With {@link #cleaning}: the groups that had rows at a barrier since this operator started, by
+     * their window bound, so a passing watermark finds the finished ones without a scan.
+     */
+    private final TreeMap<Long, List<Indexed>> byWindow = new TreeMap<>();
+
+    private final Set<GroupKey> indexed = new HashSet<>();
+
     /**
      * @param stateTableIds one id per state table, {@code node.stateTableCount()} of them, in the
      *     order the class comment lists the tables
      * @param committed the store's latest committed state; not closed here
      */
     public HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed) {
-        this(node, stateTableIds, committed, DEFAULT_CACHE_GROUPS);
+        this(node, stateTableIds, committed, DEFAULT_CACHE_GROUPS, WatermarkReader.NONE);
+    }
+
+    /**
+     * As {@link #HashAggOperator(HashAggNode, int[], ReadView)}, reading the watermarks of a node
+     * with {@link HashAggNode#cleaning()} from {@code watermarks}.
+     */
+    public HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks) {
+        this(node, stateTableIds, committed, DEFAULT_CACHE_GROUPS, watermarks);
     }
 
     /** As the public constructor, caching at most {@code cacheGroups} decoded groups. */
-    HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed, int cacheGroups) {
+    HashAggOperator(
+            HashAggNode node, int[] stateTableIds, ReadView committed, int cacheGroups, WatermarkReader watermarks) {
         if (stateTableIds.length != node.stateTableCount()) {
             throw new IllegalArgumentException(
                     "aggregation needs " + node.stateTableCount() + " state tables, got " + stateTableIds.length);
@@ -104,6 +136,8 @@ public final class HashAggOperator implements Operator {
         List<DataType> inputTypes =
                 node.input().fields().stream().map(Field::type).toList();
         this.groupKeys = node.groupKeys().clone();
+        this.cleaning = node.cleaning();
+        this.watermarks = watermarks;
         this.groupKeyTypes = Arrays.stream(groupKeys).mapToObj(inputTypes::get).toList();
         this.calls = node.calls().toArray(new AggCall[0]);
         this.functions = new AggFunction[calls.length];
@@ -161,6 +195,9 @@ public final class HashAggOperator implements Operator {
         for (GroupState g : cache.values()) {
             writeIfDirty(g);
         }
+        if (cleaning != null) {
+            forgetFinishedWindows();
+        }
         groups.flush(writes);
         for (ValueTable t : valueTables) {
             if (t != null) {
@@ -192,10 +229,43 @@ public final class HashAggOperator implements Operator {
             } else {
                 g.dirty = true;
                 cache.put(e.getKey(), g);
+                if (cleaning != null && indexed.add(e.getKey())) {
+                    byWindow.computeIfAbsent((Long) g.key[cleaning.keyIndex()], w -> new ArrayList<>())
+                            .add(new Indexed(e.getKey(), g.key));
+                }
             }
         }
         touched.clear();
     }
+
+    /**
+     * Removes the state of every indexed group whose window the watermark passed (see {@link
+     * WindowCleaning}); their rows stay in the view. The watermark read is the one every row of
+     * this epoch was judged by, so no row of this epoch or a later one reaches such a group.
+     */
+    private void forgetFinishedWindows() {
+        long watermark = watermarks.watermark(cleaning.relationId());
+        if (watermark == Long.MIN_VALUE) {
+            return;
+        }
+        Map<Long, List<Indexed>> finished = byWindow.headMap(watermark - cleaning.lagMicros(), true);
+        for (List<Indexed> windowGroups : finished.values()) {
+            for (Indexed group : windowGroups) {
+                indexed.remove(group.key());
+                cache.remove(group.key());
+                groups.delete(group.values());
+                for (ValueTable t : valueTables) {
+                    if (t != null) {
+                        t.removeGroup(group.values());
+                    }
+                }
+            }
+        }
+        finished.clear();
+    }
+
+    /** A group in {@link #byWindow}: its identity and key values. */
+    private record Indexed(GroupKey key, Object[] values) {}
 
     /** Emits a global aggregate's row over no input, once, unless the committed state shows it was emitted. */
     private void start(Output out) {

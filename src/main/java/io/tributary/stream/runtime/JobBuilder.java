@@ -10,6 +10,7 @@ import io.tributary.plan.SourceNode;
 import io.tributary.plan.StreamNode;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
+import io.tributary.stream.WatermarkReader;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.BackfillRate;
 import java.util.ArrayList;
@@ -69,7 +70,12 @@ final class JobBuilder {
             List<BackfillInput> backfills,
             List<Integer> sourceRelations) {}
 
-    /** @param backfill what to backfill from (a job being created), or null (a job that is live) */
+    private final WatermarkReader watermarks;
+
+    /**
+     * @param backfill what to backfill from (a job being created), or null (a job that is live)
+     * @param watermarks the table watermarks operators clean state by
+     */
     JobBuilder(
             String name,
             StateStore store,
@@ -77,8 +83,10 @@ final class JobBuilder {
             Function<SourceNode, RelationFeed> feeds,
             int parallelism,
             Backfill backfill,
-            FailureRouter failures) {
+            FailureRouter failures,
+            WatermarkReader watermarks) {
         this.name = name;
+        this.watermarks = watermarks;
         this.store = store;
         this.collector = collector;
         this.feeds = feeds;
@@ -239,7 +247,8 @@ final class JobBuilder {
             leaves.add(new Leaf(o, index));
             return;
         }
-        nodes.add(new Actor.Node(OperatorFactory.create(node, o.stateTableIds(), view), parent, port, o.planNode()));
+        nodes.add(new Actor.Node(
+                OperatorFactory.create(node, o.stateTableIds(), view, watermarks), parent, port, o.planNode()));
         for (int k = 0; k < o.inputs().size(); k++) {
             visit(o.inputs().get(k), index, k, nodes, leaves, view, false);
         }
