@@ -12,5 +12,7 @@ package io.tributary.plan;
  *     TIMESTAMPTZ)
  * @param relationId the watermarked table whose rows reach the aggregate
  * @param lagMicros how far the column may trail the row's time
+ * @param emitOnClose EMIT ON WINDOW CLOSE: the aggregate emits a group's row once, as an insert,
+ *     when the watermark finishes its window, and never before (so never an update or a retraction)
  */
-public record WindowCleaning(int keyIndex, int relationId, long lagMicros) {}
+public record WindowCleaning(int keyIndex, int relationId, long lagMicros, boolean emitOnClose) {}

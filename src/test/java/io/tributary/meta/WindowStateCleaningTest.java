@@ -35,7 +35,9 @@ import org.junit.jupiter.api.Test;
  * (ten seconds of event time per round, some of them later than the watermark), the keys in each
  * view's state tables stay below a fixed number, though the views' rows keep growing; and each
  * view equals PostgreSQL's query over the rows the table kept (the on-time ones), before and
- * after a restart.
+ * after a restart. An EMIT ON WINDOW CLOSE view only ever gains rows, and holds exactly the
+ * windows the watermark closed, with PostgreSQL's values; so does one created after the rows
+ * (backfilled) and after a restart.
  */
 class WindowStateCleaningTest {
     private static final long SEED = 20261202L;
@@ -67,6 +69,12 @@ class WindowStateCleaningTest {
                         + " WHERE ts IS NOT NULL GROUP BY 1",
                 400
             });
+
+    private static final String EOWC = "SELECT window_start, window_end, count(*) AS c, sum(v) AS s"
+            + " FROM TUMBLE(ev, ts, INTERVAL '10' SECOND) GROUP BY window_start, window_end EMIT ON WINDOW CLOSE";
+    /** {@link #EOWC}'s rows in PostgreSQL: the windows that end at or before the watermark. */
+    private static final String EOWC_PG =
+            "SELECT * FROM (" + CASES.get(0)[1] + ") w WHERE window_end <= TIMESTAMP '%s'";
 
     private static EmbeddedPostgres postgres;
     private static Connection pg;
@@ -113,25 +121,34 @@ class WindowStateCleaningTest {
                         explain(st, "w" + i).contains("cleaned when watermark"),
                         "w" + i + " plans cleaning:\n" + explain(st, "w" + i));
             }
+            st.execute("CREATE MATERIALIZED VIEW closed AS " + EOWC);
+            List<String> emitted = List.of();
             for (int round = 0; round < ROUNDS; round++) {
                 st.execute(insert(r, round));
                 inserted += ROWS_PER_ROUND;
                 if (round >= 5) {
                     checkBounded(st, "round " + round);
                 }
+                List<String> now = rows(st, "SELECT * FROM closed");
+                assertTrue(now.containsAll(emitted), "round " + round + ": a closed window's row changed or went");
+                emitted = now;
             }
             compare(st, inserted, "after " + ROUNDS + " rounds");
+            compareClosed(st, "closed", "after " + ROUNDS + " rounds");
         }
         close();
         try (Connection c = open();
                 Statement st = c.createStatement()) {
             compare(st, inserted, "after a restart");
+            st.execute("CREATE MATERIALIZED VIEW closed_later AS " + EOWC);
             for (int round = ROUNDS; round < ROUNDS + 20; round++) {
                 st.execute(insert(r, round));
                 inserted += ROWS_PER_ROUND;
                 checkBounded(st, "round " + round + " after the restart");
             }
             compare(st, inserted, "after the restart and more rounds");
+            compareClosed(st, "closed", "after the restart and more rounds");
+            compareClosed(st, "closed_later", "backfilled, after the restart and more rounds");
         }
         close();
         System.out.println("most state keys per view: " + java.util.Arrays.toString(mostKeys));
@@ -184,6 +201,27 @@ class WindowStateCleaningTest {
                                 + java.util.Arrays.toString(mostKeys));
             }
         }
+    }
+
+    /**
+     * The EMIT ON WINDOW CLOSE view {@code view} holds PostgreSQL's rows of the windows the watermark
+     * closed: polled, as a window closes at the first barrier after the watermark passed it.
+     */
+    private void compareClosed(Statement st, String view, String when) throws Exception {
+        String watermark = rows(st, "SELECT watermark FROM tributary_catalog.watermarks WHERE table_name = 'ev'")
+                .get(0);
+        List<String> expected;
+        try (Statement p = pg.createStatement()) {
+            expected = rows(p, EOWC_PG.formatted(watermark));
+        }
+        assertTrue(expected.size() > 10, when + ": " + expected.size() + " closed windows");
+        long deadline = System.currentTimeMillis() + 10_000;
+        List<String> actual = rows(st, "SELECT * FROM " + view);
+        while (!actual.equals(expected) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+            actual = rows(st, "SELECT * FROM " + view);
+        }
+        assertEquals(expected, actual, when + ": " + view + " at watermark " + watermark);
     }
 
     /** The keys in the state tables of view {@code name}, as committed. */

@@ -77,6 +77,9 @@ final class StreamPlanBuilder {
     private final SortedSet<Integer> relations = new TreeSet<>();
     private final WindowBounds windowBounds = new WindowBounds();
 
+    /** EMIT ON WINDOW CLOSE: window aggregates emit each group once, when the watermark closes it. */
+    private final boolean emitOnWindowClose;
+
     /** A scan of the query as written, standing in for branches Calcite proved empty; may be null. */
     private final TableScan emptyStandIn;
 
@@ -84,9 +87,11 @@ final class StreamPlanBuilder {
      * @param emptyStandIn a table the query reads, or null: a part of the query Calcite proves
      *     empty (a WHERE that is never true) becomes a filter that passes nothing over it, so the
      *     view still follows that table's epochs
+     * @param emitOnWindowClose whether the view was declared EMIT ON WINDOW CLOSE
      */
-    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn) {
+    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn, boolean emitOnWindowClose) {
         this.rexBuilder = rexBuilder;
+        this.emitOnWindowClose = emitOnWindowClose;
         this.expressions = new ExpressionCompiler(rexBuilder);
         this.windows = new WindowPlans(rexBuilder, expressions);
         this.emptyStandIn = emptyStandIn;
@@ -107,6 +112,9 @@ final class StreamPlanBuilder {
      */
     ViewPlan materialize(Translated body, List<String> names, int viewId, String viewName) {
         StreamNode node = body.node();
+        if (emitOnWindowClose) {
+            checkEmitsOnClose(node);
+        }
         List<ScalarExpr> visible = new ArrayList<>();
         for (int c : body.columns()) {
             visible.add(new InputRef(c, node.fields().get(c).type()));
@@ -126,6 +134,23 @@ final class StreamPlanBuilder {
         int[] key = layout.streamKey();
         MaterializeNode root = new MaterializeNode(exchange(top, Distribution.hash(key)), viewId, viewName);
         return new ViewPlan(root, List.copyOf(columns), key.clone(), relationsRead());
+    }
+
+    /**
+     * 0A000 unless the view's rows come from a window aggregate that emits on close through
+     * projections and filters only, so each row is appended once and never changed.
+     */
+    private static void checkEmitsOnClose(StreamNode node) {
+        while (node instanceof ProjectNode || node instanceof FilterNode || node instanceof ExchangeNode) {
+            node = node.inputs().get(0);
+        }
+        if (!(node instanceof HashAggNode a
+                && a.cleaning() != null
+                && a.cleaning().emitOnClose())) {
+            throw TributaryException.notSupported(
+                    "EMIT ON WINDOW CLOSE on a view that is not a GROUP BY of a TUMBLE or HOP window bound over a"
+                            + " table with a watermark");
+        }
     }
 
     /** The ids of the relations the translated plans read, ascending. */
@@ -304,7 +329,7 @@ final class StreamPlanBuilder {
         }
         StreamNode input =
                 exchange(in.node(), groupKeys.length == 0 ? Distribution.SINGLE : Distribution.hash(groupKeys));
-        WindowCleaning cleaning = windowBounds.cleaning(in.node(), groupKeys);
+        WindowCleaning cleaning = windowBounds.cleaning(in.node(), groupKeys, emitOnWindowClose);
         return new Translated(
                 new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields), cleaning),
                 IntStream.range(0, fields.size()).toArray());

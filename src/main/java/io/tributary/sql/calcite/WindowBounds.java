@@ -75,8 +75,10 @@ final class WindowBounds {
     /**
      * How an aggregate over {@code input} grouping by its columns {@code groupKeys} cleans its state,
      * or null when no group key is a window bound. The bound with the least lag frees state soonest.
+     *
+     * @param emitOnClose whether the aggregate emits each group once, when its window closes
      */
-    WindowCleaning cleaning(StreamNode input, int[] groupKeys) {
+    WindowCleaning cleaning(StreamNode input, int[] groupKeys, boolean emitOnClose) {
         Map<Integer, Bound> in = bounds.get(input);
         if (in == null) {
             return null;
@@ -85,7 +87,7 @@ final class WindowBounds {
         for (int i = 0; i < groupKeys.length; i++) {
             Bound b = in.get(groupKeys[i]);
             if (b != null && (best == null || b.lagMicros() < best.lagMicros())) {
-                best = new WindowCleaning(i, b.relationId(), b.lagMicros());
+                best = new WindowCleaning(i, b.relationId(), b.lagMicros(), emitOnClose);
             }
         }
         return best;

@@ -158,13 +158,14 @@ final class JobBuilder {
         List<List<Actor.Node>> nodesByActor = new ArrayList<>();
         List<ReadView> views = new ArrayList<>();
         List<Leaf> leaves = new ArrayList<>();
+        VnodeMapping owners = new VnodeMapping(p);
         for (int i = 0; i < p; i++) {
             ReadView view = store.latest();
             views.add(view);
             openedViews.add(view);
             List<Actor.Node> nodes = new ArrayList<>();
             List<Leaf> found = new ArrayList<>();
-            visit(root, -1, 0, nodes, found, view, true);
+            visit(root, -1, 0, nodes, found, view, owners.owned(i), true);
             nodesByActor.add(nodes);
             if (i == 0) {
                 leaves = found;
@@ -239,6 +240,7 @@ final class JobBuilder {
             List<Actor.Node> nodes,
             List<Leaf> leaves,
             ReadView view,
+            int[] ownedVnodes,
             boolean isRoot) {
         int index = nodes.size();
         StreamNode node = o.node();
@@ -248,9 +250,12 @@ final class JobBuilder {
             return;
         }
         nodes.add(new Actor.Node(
-                OperatorFactory.create(node, o.stateTableIds(), view, watermarks), parent, port, o.planNode()));
+                OperatorFactory.create(node, o.stateTableIds(), view, watermarks, ownedVnodes),
+                parent,
+                port,
+                o.planNode()));
         for (int k = 0; k < o.inputs().size(); k++) {
-            visit(o.inputs().get(k), index, k, nodes, leaves, view, false);
+            visit(o.inputs().get(k), index, k, nodes, leaves, view, ownedVnodes, false);
         }
     }
 

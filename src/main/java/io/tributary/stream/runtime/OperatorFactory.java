@@ -29,8 +29,10 @@ final class OperatorFactory {
      * @param stateTableIds the node's state table ids (see {@code StatePlan})
      * @param stateView the actor's view of the latest committed state
      * @param watermarks where aggregates that clean state by a watermark read it
+     * @param ownedVnodes the vnodes the actor owns, ascending
      */
-    static Operator create(StreamNode node, int[] stateTableIds, ReadView stateView, WatermarkReader watermarks) {
+    static Operator create(
+            StreamNode node, int[] stateTableIds, ReadView stateView, WatermarkReader watermarks, int[] ownedVnodes) {
         if (node instanceof ProjectNode p) {
             return new ProjectOperator(p);
         }
@@ -41,7 +43,7 @@ final class OperatorFactory {
             return new UnionOperator(u);
         }
         if (node instanceof HashAggNode a) {
-            return new HashAggOperator(a, stateTableIds, stateView, watermarks);
+            return new HashAggOperator(a, stateTableIds, stateView, watermarks, ownedVnodes);
         }
         if (node instanceof HashJoinNode j) {
             return new HashJoinOperator(j, stateTableIds, stateView);
