@@ -569,7 +569,7 @@ class UtilityParserTest {
     }
 
     @Nested
-    class Watermarks {
+    class WatermarkClauses {
         @Test
         void theClauseGivesTheColumnAndTheDelay() {
             UtilityStatement.CreateTable t = parse(
