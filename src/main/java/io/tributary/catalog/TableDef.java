@@ -20,6 +20,7 @@ import java.util.stream.IntStream;
  * @param stateTableIds ids of a view's operator state tables, in plan order; empty for tables
  * @param parallelism how many actors run each parallel fragment of a view's job; 0 for tables
  * @param source the connector feeding a table, null for plain tables and views
+ * @param watermark the table's watermark, null for tables without one and for views
  */
 public record TableDef(
         int id,
@@ -32,13 +33,42 @@ public record TableDef(
         int[] dependsOn,
         int[] stateTableIds,
         int parallelism,
-        SourceDef source) {
+        SourceDef source,
+        WatermarkDef watermark) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
         kind = kind == null ? RelationKind.TABLE : kind;
         dependsOn = dependsOn == null ? new int[0] : dependsOn;
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
+    }
+
+    /** A relation without a watermark. */
+    public TableDef(
+            int id,
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            RelationKind kind,
+            String query,
+            int[] dependsOn,
+            int[] stateTableIds,
+            int parallelism,
+            SourceDef source) {
+        this(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                null);
     }
 
     /** A relation without a source (a plain table or a view). */
@@ -80,7 +110,25 @@ public record TableDef(
                 dependsOn,
                 stateTableIds,
                 parallelism,
-                newSource);
+                newSource,
+                watermark);
+    }
+
+    /** The same table with watermark {@code newWatermark} (null: none). */
+    public TableDef withWatermark(WatermarkDef newWatermark) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                newWatermark);
     }
 
     @com.fasterxml.jackson.annotation.JsonIgnore

@@ -21,6 +21,7 @@ import io.tributary.meta.write.RowIdGenerator;
 import io.tributary.meta.write.Sequences;
 import io.tributary.meta.write.TableTruncation;
 import io.tributary.meta.write.TableWriter;
+import io.tributary.meta.write.Watermarks;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.rocksdb.RocksStateStore;
@@ -47,6 +48,7 @@ public final class Database implements AutoCloseable {
     private final CatalogService catalogService;
     private final RowIdGenerator rowIds;
     private final Sequences sequences;
+    private final Watermarks watermarks;
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
     private final SourceManager sources;
@@ -72,10 +74,12 @@ public final class Database implements AutoCloseable {
         catalogService.catalog().bindDatabase(name, all);
         this.rowIds = new RowIdGenerator(store.committedEpoch());
         this.sequences = new Sequences(store);
+        this.watermarks = new Watermarks(store);
         this.snapshots = new SnapshotSource(store);
         this.streams = new StreamRuntime(store, barrierIntervalMs);
+        streams.readWatermarksFrom(watermarks::committed);
         this.sources = new SourceManager(
-                new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
+                new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds, watermarks), connectors);
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
         this.ddl = new DdlController(
                 catalogService,
@@ -89,7 +93,8 @@ public final class Database implements AutoCloseable {
         // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
         sinks.recover();
         ddl.recoverViews();
-        SystemTablesOfEngine.register(systemTables, catalogService.catalog(), ddl, sources, sinks, placement);
+        SystemTablesOfEngine.register(
+                systemTables, catalogService.catalog(), ddl, sources, sinks, placement, watermarks);
         EngineMetrics.register(metrics, catalogService.catalog(), ddl, sources, sinks, store);
         barriers.start();
         sources.recover();
@@ -219,7 +224,7 @@ public final class Database implements AutoCloseable {
      */
     public TableWriter newTableWriter(TableDef table) {
         SourceManager.checkWritable(table);
-        return new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store);
+        return new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store, watermarks);
     }
 
     /** The sequences of SERIAL and identity columns; any thread. */
@@ -231,7 +236,8 @@ public final class Database implements AutoCloseable {
      * Removes every row of {@code tables} in one epoch, the views reading them seeing a delete of
      * each; returns the ticket to await. Any thread.
      *
-     * @throws io.tributary.common.TributaryException 42809 for a materialized view or a table fed
+     * @throws io.tributary.common.TributaryException 0A000 for a table with a watermark (append-only);
+     *     42809 for a materialized view or a table fed
      *     by a connector; 42P01 when a table was dropped meanwhile
      */
     public long truncate(List<TableDef> tables) {
@@ -241,6 +247,12 @@ public final class Database implements AutoCloseable {
                         io.tributary.common.SqlState.WRONG_OBJECT_TYPE, "\"" + table.name() + "\" is not a table");
             }
             SourceManager.checkWritable(table);
+            if (table.watermark() != null) {
+                throw new io.tributary.common.TributaryException(
+                        io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                        "table \"" + table.name()
+                                + "\" has a watermark, so it is append-only: TRUNCATE is not supported on it");
+            }
         }
         return barriers.stageAtBoundary(new TableTruncation(tables, catalogService.catalog(), store, streams));
     }

@@ -12,9 +12,18 @@ import java.util.stream.IntStream;
  * <p>State tables: the first holds one row per group (its accumulators and row count); then one
  * per call that {@link AggCall#keepsValues() keeps values}, in call order, holding
  * (group, value) with the value's multiplicity.
+ *
+ * <p>{@code cleaning}, when not null, says which groups' state may be dropped as a watermark passes
+ * them (see {@link WindowCleaning}).
  */
-public record HashAggNode(StreamNode input, int[] groupKeys, List<AggCall> calls, List<Field> fields)
+public record HashAggNode(
+        StreamNode input, int[] groupKeys, List<AggCall> calls, List<Field> fields, WindowCleaning cleaning)
         implements StreamNode {
+    /** An aggregate that keeps every group's state as long as the group has rows. */
+    public HashAggNode(StreamNode input, int[] groupKeys, List<AggCall> calls, List<Field> fields) {
+        this(input, groupKeys, calls, fields, null);
+    }
+
     @Override
     public int[] streamKey() {
         return IntStream.range(0, groupKeys.length).toArray();

@@ -108,7 +108,12 @@ public final class PlanPrinter {
             return "StreamFilter { condition: " + f.condition();
         }
         if (node instanceof HashAggNode a) {
-            return "StreamHashAgg { group: " + columns(a.groupKeys()) + ", aggs: " + a.calls();
+            return "StreamHashAgg { group: " + columns(a.groupKeys()) + ", aggs: " + a.calls()
+                    + (a.cleaning() == null
+                            ? ""
+                            : ", cleaned when watermark >= $"
+                                    + a.groupKeys()[a.cleaning().keyIndex()] + " + "
+                                    + a.cleaning().lagMicros() + "us");
         }
         if (node instanceof HashJoinNode j) {
             return "StreamHashJoin { type: " + j.kind().name().toLowerCase(java.util.Locale.ROOT) + ", on: "

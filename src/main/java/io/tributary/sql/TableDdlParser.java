@@ -22,13 +22,14 @@ final class TableDdlParser {
 
     /**
      * After CREATE: {@code TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]
-     * ..., [PRIMARY KEY (columns)]) [WITH (...) [FORMAT ... ENCODE ...]]}. A table without a primary
+     * ..., [PRIMARY KEY (columns)], [WATERMARK FOR column AS column - INTERVAL '...']) [WITH (...)
+     * [FORMAT ... ENCODE ...]]}. A table without a primary
      * key gets the hidden {@link TableDef#ROW_ID} column as its key; key columns become NOT NULL.
      *
      * @throws TributaryException 42601 for bad syntax (positions point at the token); 0A000 for
      *     constraints other than NOT NULL and PRIMARY KEY, CREATE TABLE AS and tables without
      *     columns; 42701 for a repeated or reserved column name; 42P16 for a second primary key;
-     *     42703 for a key column that does not exist
+     *     42703 for a key column that does not exist; for a watermark see {@link WatermarkClause}
      */
     static UtilityStatement createTable(TokenCursor in) {
         in.expectWord("table");
@@ -40,6 +41,7 @@ final class TableDdlParser {
         in.expectSymbol("(");
         List<ColumnDef> columns = new ArrayList<>();
         List<String> pk = new ArrayList<>();
+        WatermarkClause watermark = null;
         do {
             if (in.peek().isWord("primary")) {
                 Token at = in.next();
@@ -49,9 +51,11 @@ final class TableDdlParser {
                 }
                 pk.addAll(in.identifierList());
             } else if (in.peek().isWord("watermark") && in.peekSecond().isWord("for")) {
-                // recognised, so the user learns what is missing rather than a syntax error (issue 16)
-                throw TokenCursor.errorAt(
-                        SqlState.FEATURE_NOT_SUPPORTED, "WATERMARK FOR is not supported yet", in.peek());
+                if (watermark != null) {
+                    throw TokenCursor.errorAt(
+                            SqlState.SYNTAX_ERROR, "multiple watermarks for table \"" + name + "\"", in.peek());
+                }
+                watermark = WatermarkClause.parse(in);
             } else if (in.peek().isWord("constraint")
                     || in.peek().isWord("unique")
                     || in.peek().isWord("foreign")
@@ -77,7 +81,14 @@ final class TableDdlParser {
             throw TributaryException.notSupported("a table without columns");
         }
         int[] pkIdx = primaryKey(columns, pk);
-        return new UtilityStatement.CreateTable(name, List.copyOf(columns), pkIdx, ifNotExists, in.sql(), source);
+        return new UtilityStatement.CreateTable(
+                name,
+                List.copyOf(columns),
+                pkIdx,
+                ifNotExists,
+                in.sql(),
+                source,
+                watermark == null ? null : watermark.resolve(columns));
     }
 
     /** After {@code CREATE TABLE name}: {@code AS query [WITH [NO] DATA]}. */

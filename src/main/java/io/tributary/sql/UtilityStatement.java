@@ -8,17 +8,21 @@ import java.util.Map;
 /** Statements parsed by Tributary's own front end rather than Calcite: DDL and session commands. */
 public sealed interface UtilityStatement {
 
-    /** {@code CREATE TABLE}; {@code source} is the connector clause, null for a plain table. */
+    /**
+     * {@code CREATE TABLE}; {@code source} is the connector clause, null for a plain table;
+     * {@code watermark} the WATERMARK FOR clause, null without one.
+     */
     record CreateTable(
             String name,
             List<ColumnDef> columns,
             int[] primaryKey,
             boolean ifNotExists,
             String sql,
-            SourceClause source)
+            SourceClause source,
+            io.tributary.catalog.WatermarkDef watermark)
             implements UtilityStatement {
         public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
-            this(name, columns, primaryKey, ifNotExists, sql, null);
+            this(name, columns, primaryKey, ifNotExists, sql, null, null);
         }
     }
 

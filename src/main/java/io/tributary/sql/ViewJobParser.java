@@ -35,11 +35,12 @@ final class ViewJobParser {
     }
 
     /**
-     * After CREATE: {@code MATERIALIZED VIEW [IF NOT EXISTS] name AS query}. The query is the rest
-     * of the text (without a trailing {@code ;}); its tokens are consumed unchecked.
+     * After CREATE: {@code MATERIALIZED VIEW [IF NOT EXISTS] name AS query [EMIT ON WINDOW CLOSE]}.
+     * The query is the rest of the text (without a trailing {@code ;}, with the EMIT clause); its
+     * tokens are consumed unchecked.
      *
-     * @throws TributaryException 0A000 for a column list, WITH options or EMIT ON WINDOW CLOSE, 42601
-     *     without a query
+     * @throws TributaryException 0A000 for a column list or WITH options, 42601 without a query or
+     *     with anything after a closing {@code EMIT ON WINDOW CLOSE}
      */
     static UtilityStatement.CreateMaterializedView createMaterializedView(TokenCursor in) {
         in.expectWord("materialized");
@@ -61,16 +62,17 @@ final class ViewJobParser {
         if (query.endsWith(";")) {
             query = query.substring(0, query.length() - 1).strip();
         }
-        Token emit = null;
         for (Token t = in.next(); t.kind() != Token.Kind.END; t = in.next()) {
             if (t.isWord("emit") && in.peek().isWord("on") && in.peekSecond().isWord("window")) {
-                emit = t;
+                // the clause stays in the query, where the view planner reads it (at CREATE and restart)
+                in.next();
+                in.next();
+                in.expectWord("close");
+                in.acceptSymbol(";");
+                if (!in.atEnd()) {
+                    throw TokenCursor.syntaxAt(in.peek());
+                }
             }
-        }
-        if (emit != null) {
-            // recognised, so the user learns what is missing rather than a syntax error (issue 16)
-            throw TokenCursor.errorAt(
-                    SqlState.FEATURE_NOT_SUPPORTED, "EMIT ON WINDOW CLOSE is not supported yet", emit);
         }
         return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, in.sql());
     }

@@ -196,6 +196,18 @@ public final class StateTable {
     }
 
     /**
+     * The committed values of vnode {@code vnode}, in key order, ignoring pending writes: for an
+     * operator rebuilding an in-memory index of its state when it starts, before it writes. Close
+     * the iterator to release the store iterator.
+     */
+    public ValueIterator scanCommittedVnode(int vnode) {
+        return new ValueIterator(
+                java.util.Collections.emptyIterator(),
+                committed.scan(
+                        Keyspace.DATA, TableKeys.vnodeStart(tableId, vnode), TableKeys.vnodeEnd(tableId, vnode)));
+    }
+
+    /**
      * Moves every write since the last flush into {@code writes} (in no particular order: each key
      * appears once).
      *

@@ -42,7 +42,7 @@ class ArchitectureTest {
             Map.entry("jobs", Set.of()),
             Map.entry("sink", Set.of("epoch", "jobs")),
             Map.entry("ddl", Set.of("ingest", "sink", "epoch", "jobs")),
-            Map.entry("system", Set.of("ddl", "ingest", "sink", "jobs")));
+            Map.entry("system", Set.of("ddl", "ingest", "sink", "jobs", "write")));
 
     /**
      * The roles inside server and the other roles each may use: sessions know no protocol; the

@@ -70,7 +70,13 @@ class SourceCommitFailureTest {
             StreamRuntime streams = new StreamRuntime(flaky, 10);
             barriers.start();
             SourceManager sources = new SourceManager(
-                    new SourceEngine(catalogService.catalog(), barriers, flaky, streams, new RowIdGenerator(0)),
+                    new SourceEngine(
+                            catalogService.catalog(),
+                            barriers,
+                            flaky,
+                            streams,
+                            new RowIdGenerator(0),
+                            new io.tributary.meta.write.Watermarks(flaky)),
                     new Connectors(List.of(new DatagenConnector())));
             DdlController ddl = new DdlController(
                     catalogService,
@@ -112,7 +118,8 @@ class SourceCommitFailureTest {
                                 null,
                                 false,
                                 0,
-                                SourceDef.UNLIMITED));
+                                SourceDef.UNLIMITED),
+                        null);
                 awaitIngested(sources, ROWS / 4);
                 failNext.set(2);
                 awaitIngested(sources, ROWS);

@@ -567,4 +567,34 @@ class UtilityParserTest {
                     parse("SELECT pg_catalog.set_config('search_path', '', false);", UtilityStatement.SetConfig.class));
         }
     }
+
+    @Nested
+    class WatermarkClauses {
+        @Test
+        void theClauseGivesTheColumnAndTheDelay() {
+            UtilityStatement.CreateTable t = parse(
+                    "CREATE TABLE b (id INT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)",
+                    UtilityStatement.CreateTable.class);
+            assertEquals(new io.tributary.catalog.WatermarkDef(1, 5_000_000L), t.watermark());
+            UtilityStatement.CreateTable before = parse(
+                    "CREATE TABLE b (WATERMARK FOR ts AS ts - INTERVAL '1 minute', ts TIMESTAMPTZ)",
+                    UtilityStatement.CreateTable.class);
+            assertEquals(new io.tributary.catalog.WatermarkDef(0, 60_000_000L), before.watermark());
+        }
+
+        @Test
+        void errorsPointAtTheColumnInTheClause() {
+            // 1-based positions, at the column name after FOR
+            fails(
+                    "CREATE TABLE b (ts TIMESTAMP, WATERMARK FOR nope AS nope - INTERVAL '5' SECOND)",
+                    SqlState.UNDEFINED_COLUMN,
+                    45);
+            fails("CREATE TABLE b (v INT, WATERMARK FOR v AS v - INTERVAL '5' SECOND)", SqlState.DATATYPE_MISMATCH, 38);
+            fails("CREATE TABLE b (ts TIMESTAMP, WATERMARK FOR ts AS ts * 2)", SqlState.FEATURE_NOT_SUPPORTED, 54);
+            fails(
+                    "CREATE TABLE b (ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL '1' MONTH)",
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    65);
+        }
+    }
 }

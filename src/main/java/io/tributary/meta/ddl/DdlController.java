@@ -7,6 +7,7 @@ import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.SourceDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.ViewDef;
+import io.tributary.catalog.WatermarkDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.BarrierManager;
@@ -95,6 +96,7 @@ public final class DdlController {
      *
      * @param source the connector, options and format as written (identity, DML acceptance and
      *     the positions table are filled in here), or null for a table that takes DML
+     * @param watermark the table's watermark, or null
      * @return false when the name existed and {@code ifNotExists} was set
      * @throws TributaryException 42P07 when the name exists; for a connector 22023 (unknown
      *     connector, bad value) or 42601 (unknown or missing option, naming the valid ones)
@@ -105,7 +107,8 @@ public final class DdlController {
             int[] primaryKey,
             String definition,
             boolean ifNotExists,
-            SourceDef source)
+            SourceDef source,
+            WatermarkDef watermark)
             throws InterruptedException {
         if (source != null) {
             sources.checkOptions(source);
@@ -116,11 +119,13 @@ public final class DdlController {
         long ticket;
         try {
             if (source == null) {
-                TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition);
+                TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition)
+                        .withWatermark(watermark);
                 ticket = barriers.stage(new NewTable(table, null));
             } else {
-                SourceManager.PreparedSource prepared =
-                        sources.prepare(catalogService.allocateIds(2), name, columns, primaryKey, definition, source);
+                SourceManager.PreparedSource prepared = sources.prepare(
+                                catalogService.allocateIds(2), name, columns, primaryKey, definition, source)
+                        .withWatermark(watermark);
                 try {
                     ticket = barriers.stage(new NewTable(prepared.table(), prepared));
                 } catch (RuntimeException e) {

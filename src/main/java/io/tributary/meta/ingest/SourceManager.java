@@ -62,7 +62,12 @@ public final class SourceManager implements AutoCloseable {
      *
      * @param table the table with its complete {@link SourceDef} (identity, DML acceptance, positions table)
      */
-    public record PreparedSource(TableDef table, Source source, SourceConnector connector) {}
+    public record PreparedSource(TableDef table, Source source, SourceConnector connector) {
+        /** The same source for the table with watermark {@code watermark} (null: none). */
+        public PreparedSource withWatermark(io.tributary.catalog.WatermarkDef watermark) {
+            return new PreparedSource(table.withWatermark(watermark), source, connector);
+        }
+    }
 
     /**
      * Checks that {@code requested} names a known connector and only options it takes; called before

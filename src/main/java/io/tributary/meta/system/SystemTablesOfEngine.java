@@ -6,6 +6,7 @@ import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ingest.SourceManager;
 import io.tributary.meta.jobs.JobPlacement;
 import io.tributary.meta.sink.SinkManager;
+import io.tributary.meta.write.Watermarks;
 
 /** Registers the engine's system tables ({@code tributary_catalog.*}); called once as the database opens. */
 public final class SystemTablesOfEngine {
@@ -13,7 +14,7 @@ public final class SystemTablesOfEngine {
 
     /**
      * Registers relations, ddl_progress, backfill_progress, source_progress, source_errors and
-     * sink_progress, workers and remote_jobs in {@code tables}.
+     * sink_progress, workers, remote_jobs and watermarks in {@code tables}.
      */
     public static void register(
             SystemTables tables,
@@ -21,7 +22,8 @@ public final class SystemTablesOfEngine {
             DdlController ddl,
             SourceManager sources,
             SinkManager sinks,
-            JobPlacement jobs) {
+            JobPlacement jobs,
+            Watermarks watermarks) {
         tables.register(new RelationsTable(catalog));
         tables.register(new DdlProgressTable(ddl));
         tables.register(new BackfillProgressTable(ddl));
@@ -30,5 +32,6 @@ public final class SystemTablesOfEngine {
         tables.register(new SinkProgressTable(sinks));
         tables.register(new WorkersTable(jobs));
         tables.register(new RemoteJobsTable(jobs));
+        tables.register(new WatermarksTable(catalog, watermarks));
     }
 }

@@ -43,6 +43,10 @@ public final class TableWriter implements AutoCloseable {
     private final Catalog catalog;
     /** Where DO UPDATE reads the committed rows it resolves before taking the barrier lock. */
     private final StateStore store;
+    /** The table's watermark, which drops late inserts; null when it has none. */
+    private final Watermarks.TableWatermark watermark;
+
+    private final int watermarkColumn;
 
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final ByteWriter rowWriter = new ByteWriter(64);
@@ -72,6 +76,11 @@ public final class TableWriter implements AutoCloseable {
     private List<Object[]> written;
     /** With {@link #conflict}: sees {@link #written} while staging, before anything is written. */
     private java.util.function.Consumer<List<Object[]>> writtenCheck;
+    /** With a watermark: the largest and smallest times of the rows staged so far, and how many were late. */
+    private long maxTime = Long.MIN_VALUE;
+
+    private long minTime = Long.MAX_VALUE;
+    private long lateRows;
 
     /**
      * What INSERT ... ON CONFLICT does with a proposed row whose key exists already. Called under the
@@ -103,7 +112,8 @@ public final class TableWriter implements AutoCloseable {
             StreamRuntime streams,
             BarrierManager barriers,
             Catalog catalog,
-            StateStore store) {
+            StateStore store,
+            Watermarks watermarks) {
         if (table.isView()) {
             throw cannotChangeView(table.name());
         }
@@ -116,15 +126,30 @@ public final class TableWriter implements AutoCloseable {
         this.rowIds = rowIds;
         this.store = store;
         this.keepValues = streams.hasSubscribers(table.id());
+        this.watermark = watermarks.of(table);
+        this.watermarkColumn =
+                table.watermark() == null ? -1 : table.watermark().column();
     }
 
     /**
      * Stages a new row (full width, canonical values of the column types; the hidden row id of a
      * table without primary key is filled in here).
      *
+     * A row of a table with a watermark whose time is below the watermark is late: it is dropped
+     * here (or when applied, if the watermark passed it meanwhile) and counted.
+     *
      * @throws TributaryException 23502 for NULL in a NOT NULL column
      */
     public void insert(Object[] row) {
+        if (watermark != null && row[watermarkColumn] != null) {
+            long time = (Long) row[watermarkColumn];
+            if (watermark.isLate(time)) {
+                lateRows++;
+                return;
+            }
+            maxTime = Math.max(maxTime, time);
+            minTime = Math.min(minTime, time);
+        }
         if (table.hasRowId()) {
             row[table.primaryKey()[0]] = rowIds.next();
         }
@@ -132,8 +157,13 @@ public final class TableWriter implements AutoCloseable {
         stage(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
     }
 
-    /** Stages the removal of an existing row. */
+    /**
+     * Stages the removal of an existing row.
+     *
+     * @throws TributaryException 0A000 for a table with a watermark, which is append-only
+     */
     public void delete(Object[] oldRow) {
+        checkAppendOnly();
         stage(new Change(key(oldRow), null, false, null));
     }
 
@@ -154,6 +184,7 @@ public final class TableWriter implements AutoCloseable {
      * after all of the statement's deletes, so keys may move between rows of one statement.
      */
     public void replace(Object[] newRow) {
+        checkAppendOnly();
         checkNotNull(newRow);
         stage(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
     }
@@ -165,6 +196,7 @@ public final class TableWriter implements AutoCloseable {
      * PostgreSQL. Call before the first {@link #insert}; the statement may only insert.
      */
     public void onConflict(ConflictAction action, boolean updates) {
+        checkAppendOnly();
         this.conflict = action;
         this.conflictUpdates = updates;
     }
@@ -220,7 +252,10 @@ public final class TableWriter implements AutoCloseable {
         changes = new ArrayList<>();
         ascending = true;
         lastKey = null;
-        StatementRows rows = new StatementRows(settled, alongside);
+        StatementRows rows = new StatementRows(settled, alongside, maxTime, minTime, lateRows);
+        maxTime = Long.MIN_VALUE;
+        minTime = Long.MAX_VALUE;
+        lateRows = 0;
         if (conflict != null && conflictUpdates) {
             rows.resolveCommitted();
         }
@@ -268,12 +303,17 @@ public final class TableWriter implements AutoCloseable {
 
     /** A statement's settled changes to the table, as one change of an epoch. */
     private final class StatementRows implements EpochChange {
-        private final List<Change> settled;
+        private List<Change> settled;
         private final EpochChange alongside;
         /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
-        private final int[] inserts;
+        private int[] inserts;
 
-        private final List<byte[]> newKeys;
+        private List<byte[]> newKeys;
+        /** With a watermark: the statement's largest and smallest on-time times and its late rows. */
+        private long maxTime;
+
+        private final long minTime;
+        private long lateRows;
         /**
          * For DO UPDATE: per settled change, the committed row it was resolved against before
          * staging (null: none) and the result ({@link #LEAVE} for leave as is); null when not resolved.
@@ -282,17 +322,45 @@ public final class TableWriter implements AutoCloseable {
 
         private Object[][] resolved;
 
-        StatementRows(List<Change> settled, EpochChange alongside) {
-            this.settled = settled;
-            this.newKeys = new ArrayList<>(settled.size());
+        StatementRows(List<Change> settled, EpochChange alongside, long maxTime, long minTime, long lateRows) {
             this.alongside = alongside;
-            this.inserts = new int[settled.size()];
-            for (int i = 0; i < settled.size(); i++) {
-                if (settled.get(i).insert()) {
+            this.maxTime = maxTime;
+            this.minTime = minTime;
+            this.lateRows = lateRows;
+            index(settled);
+        }
+
+        private void index(List<Change> changes) {
+            this.settled = changes;
+            this.newKeys = new ArrayList<>(changes.size());
+            this.inserts = new int[changes.size()];
+            for (int i = 0; i < changes.size(); i++) {
+                if (changes.get(i).insert()) {
                     inserts[newKeys.size()] = i;
-                    newKeys.add(settled.get(i).key());
+                    newKeys.add(changes.get(i).key());
                 }
             }
+        }
+
+        /**
+         * The watermark moved past some of the rows after they were staged (an epoch committed
+         * between {@link #insert} and {@link #apply}): drops those too, so every row of an epoch is
+         * judged by the watermark as of the epoch's start. Under the barrier lock; rare.
+         */
+        private void dropNewlyLate() {
+            List<Change> kept = new ArrayList<>(settled.size());
+            long max = Long.MIN_VALUE;
+            for (Change c : settled) {
+                Object time = c.row() == null ? null : valuesOf(c)[watermarkColumn];
+                if (time != null && watermark.isLate((Long) time)) {
+                    lateRows++;
+                } else {
+                    kept.add(c);
+                    max = time == null ? max : Math.max(max, (Long) time);
+                }
+            }
+            maxTime = max;
+            index(kept);
         }
 
         @Override
@@ -303,6 +371,9 @@ public final class TableWriter implements AutoCloseable {
             if (conflict != null) {
                 stageResolvingConflicts(epoch);
                 return;
+            }
+            if (watermark != null && watermark.isLate(minTime)) {
+                dropNewlyLate();
             }
             // When views read this table every changed key's current row is read once: it is both
             // the uniqueness check and the row the views must retract. Otherwise only the new keys
@@ -327,6 +398,9 @@ public final class TableWriter implements AutoCloseable {
             }
             if (alongside != null) {
                 alongside.stage(epoch);
+            }
+            if (watermark != null) {
+                watermark.stage(epoch, maxTime, lateRows);
             }
             if (previous != null) {
                 emitChanges(settled, previous);
@@ -399,6 +473,9 @@ public final class TableWriter implements AutoCloseable {
 
         @Override
         public void committed() {
+            if (watermark != null) {
+                watermark.committed();
+            }
             if (alongside != null) {
                 alongside.committed();
             }
@@ -406,6 +483,9 @@ public final class TableWriter implements AutoCloseable {
 
         @Override
         public void failed() {
+            if (watermark != null) {
+                watermark.failed();
+            }
             if (alongside != null) {
                 alongside.failed();
             }
@@ -579,6 +659,16 @@ public final class TableWriter implements AutoCloseable {
         keyWriter.skip(TableKeys.PREFIX_LENGTH);
         KeyCodec.encode(keyWriter, pkTypes, row, table.primaryKey());
         return TableKeys.fillPrefix(table.id(), keyWriter.toByteArray());
+    }
+
+    /** 0A000 for a change other than an insert to a table with a watermark. */
+    private void checkAppendOnly() {
+        if (watermark != null) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "table \"" + table.name() + "\" has a watermark, so it is append-only:"
+                            + " UPDATE, DELETE and INSERT ... ON CONFLICT are not supported on it");
+        }
     }
 
     private void checkNotNull(Object[] row) {

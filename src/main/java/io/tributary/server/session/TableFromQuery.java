@@ -62,7 +62,8 @@ final class TableFromQuery {
         }
         columns.add(new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true));
         int[] key = {columns.size() - 1};
-        if (!db.ddl().createTable(statement.name(), columns, key, statement.sql(), statement.ifNotExists(), null)) {
+        if (!db.ddl()
+                .createTable(statement.name(), columns, key, statement.sql(), statement.ifNotExists(), null, null)) {
             notices.accept(new Session.Notice(
                     "NOTICE",
                     SqlState.DUPLICATE_TABLE,

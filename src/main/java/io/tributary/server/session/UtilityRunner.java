@@ -242,7 +242,8 @@ final class UtilityRunner {
                         c.primaryKey(),
                         c.sql(),
                         c.ifNotExists(),
-                        c.source() == null ? null : sourceDef(c.source()));
+                        c.source() == null ? null : sourceDef(c.source()),
+                        c.watermark());
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));

@@ -33,12 +33,19 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 public final class CalciteViewPlanner implements ViewPlanner {
     private final Catalog catalog;
 
+    /** A view query ending in EMIT ON WINDOW CLOSE (kept in the stored query, so a restart plans it alike). */
+    private static final java.util.regex.Pattern EMIT_ON_WINDOW_CLOSE =
+            java.util.regex.Pattern.compile("(?is)(.*?)\\s+emit\\s+on\\s+window\\s+close\\s*");
+
     public CalciteViewPlanner(Catalog catalog) {
         this.catalog = catalog;
     }
 
     @Override
-    public ViewPlan plan(String query, int viewId, String viewName) {
+    public ViewPlan plan(String statementQuery, int viewId, String viewName) {
+        java.util.regex.Matcher emit = EMIT_ON_WINDOW_CLOSE.matcher(statementQuery);
+        boolean emitOnWindowClose = emit.matches();
+        String query = emitOnWindowClose ? emit.group(1) : statementQuery;
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
@@ -57,7 +64,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
         List<String> names = columnNames(root.validatedRowType.getFieldNames(), labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);
-        StreamPlanBuilder builder = new StreamPlanBuilder(converter.cluster().getRexBuilder(), firstScan(rel));
+        StreamPlanBuilder builder =
+                new StreamPlanBuilder(converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose);
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
             return builder.materialize(body, names, viewId, viewName);

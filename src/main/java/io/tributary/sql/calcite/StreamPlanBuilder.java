@@ -26,6 +26,7 @@ import io.tributary.plan.StreamNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.plan.ViewPlan;
+import io.tributary.plan.WindowCleaning;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,6 +75,10 @@ final class StreamPlanBuilder {
     private final ExpressionCompiler expressions;
     private final WindowPlans windows;
     private final SortedSet<Integer> relations = new TreeSet<>();
+    private final WindowBounds windowBounds = new WindowBounds();
+
+    /** EMIT ON WINDOW CLOSE: window aggregates emit each group once, when the watermark closes it. */
+    private final boolean emitOnWindowClose;
 
     /** A scan of the query as written, standing in for branches Calcite proved empty; may be null. */
     private final TableScan emptyStandIn;
@@ -82,9 +87,11 @@ final class StreamPlanBuilder {
      * @param emptyStandIn a table the query reads, or null: a part of the query Calcite proves
      *     empty (a WHERE that is never true) becomes a filter that passes nothing over it, so the
      *     view still follows that table's epochs
+     * @param emitOnWindowClose whether the view was declared EMIT ON WINDOW CLOSE
      */
-    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn) {
+    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn, boolean emitOnWindowClose) {
         this.rexBuilder = rexBuilder;
+        this.emitOnWindowClose = emitOnWindowClose;
         this.expressions = new ExpressionCompiler(rexBuilder);
         this.windows = new WindowPlans(rexBuilder, expressions);
         this.emptyStandIn = emptyStandIn;
@@ -105,6 +112,9 @@ final class StreamPlanBuilder {
      */
     ViewPlan materialize(Translated body, List<String> names, int viewId, String viewName) {
         StreamNode node = body.node();
+        if (emitOnWindowClose) {
+            checkEmitsOnClose(node);
+        }
         List<ScalarExpr> visible = new ArrayList<>();
         for (int c : body.columns()) {
             visible.add(new InputRef(c, node.fields().get(c).type()));
@@ -124,6 +134,23 @@ final class StreamPlanBuilder {
         int[] key = layout.streamKey();
         MaterializeNode root = new MaterializeNode(exchange(top, Distribution.hash(key)), viewId, viewName);
         return new ViewPlan(root, List.copyOf(columns), key.clone(), relationsRead());
+    }
+
+    /**
+     * 0A000 unless the view's rows come from a window aggregate that emits on close through
+     * projections and filters only, so each row is appended once and never changed.
+     */
+    private static void checkEmitsOnClose(StreamNode node) {
+        while (node instanceof ProjectNode || node instanceof FilterNode || node instanceof ExchangeNode) {
+            node = node.inputs().get(0);
+        }
+        if (!(node instanceof HashAggNode a
+                && a.cleaning() != null
+                && a.cleaning().emitOnClose())) {
+            throw TributaryException.notSupported(
+                    "EMIT ON WINDOW CLOSE on a view that is not a GROUP BY of a TUMBLE or HOP window bound over a"
+                            + " table with a watermark");
+        }
     }
 
     /** The ids of the relations the translated plans read, ascending. */
@@ -160,7 +187,9 @@ final class StreamPlanBuilder {
             return windows.translate(window, translate(window.getInput()), null);
         }
         if (rel instanceof TableFunctionScan scan && TimeWindows.isWindow(scan)) {
-            return translate(TimeWindows.expand(scan, rexBuilder));
+            Translated windowed = translate(TimeWindows.expand(scan, rexBuilder));
+            windowBounds.windowScan(scan, windowed);
+            return windowed;
         }
         throw UnsupportedInViews.error(construct(rel));
     }
@@ -252,7 +281,9 @@ final class StreamPlanBuilder {
     private Translated project(StreamNode input, List<ScalarExpr> exprs, List<String> names) {
         ProjectNode node = StreamProjections.project(input, exprs, names);
         int[] columns = IntStream.range(0, exprs.size()).toArray();
-        return new Translated(StreamProjections.isIdentity(node) ? node.input() : node, columns);
+        StreamNode out = StreamProjections.isIdentity(node) ? node.input() : node;
+        windowBounds.projected(input, exprs, out);
+        return new Translated(out, columns);
     }
 
     private Translated filter(Filter filter) {
@@ -271,7 +302,9 @@ final class StreamPlanBuilder {
         if (condition instanceof Literal l && Boolean.TRUE.equals(l.value())) {
             return in;
         }
-        return new Translated(new FilterNode(in.node(), condition), in.columns());
+        FilterNode node = new FilterNode(in.node(), condition);
+        windowBounds.filtered(in.node(), node);
+        return new Translated(node, in.columns());
     }
 
     private Translated aggregate(Aggregate aggregate) {
@@ -296,8 +329,9 @@ final class StreamPlanBuilder {
         }
         StreamNode input =
                 exchange(in.node(), groupKeys.length == 0 ? Distribution.SINGLE : Distribution.hash(groupKeys));
+        WindowCleaning cleaning = windowBounds.cleaning(in.node(), groupKeys, emitOnWindowClose);
         return new Translated(
-                new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields)),
+                new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields), cleaning),
                 IntStream.range(0, fields.size()).toArray());
     }
 

@@ -100,7 +100,7 @@ final class StreamProjections {
             return new ProjectNode(p.input(), p.exprs(), fields, p.streamKey(), p.distribution());
         }
         if (node instanceof HashAggNode a) {
-            return new HashAggNode(a.input(), a.groupKeys(), a.calls(), fields);
+            return new HashAggNode(a.input(), a.groupKeys(), a.calls(), fields, a.cleaning());
         }
         if (node instanceof HashJoinNode j) {
             return new HashJoinNode(

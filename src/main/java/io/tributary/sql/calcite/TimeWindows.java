@@ -83,16 +83,9 @@ final class TimeWindows {
         boolean hop = isHop(call);
         String name = hop ? "hop" : "tumble";
         RelNode input = scan.getInputs().get(0);
-        RexInputRef time = null;
-        List<Long> millis = new ArrayList<>();
-        for (RexNode operand : call.getOperands()) {
-            if (operand instanceof RexCall d && d.getKind() == SqlKind.DESCRIPTOR) {
-                time = (RexInputRef) d.getOperands().get(0);
-            } else if (operand instanceof RexLiteral literal
-                    && SqlTypeName.INTERVAL_TYPES.contains(literal.getTypeName())) {
-                millis.add(literal.getValueAs(BigDecimal.class).longValueExact());
-            }
-        }
+        Operands operands = operands(call);
+        RexInputRef time = operands.time();
+        List<Long> millis = operands.millis();
         int sizes = hop ? 2 : 1;
         if (time == null || millis.size() < sizes) {
             throw new TributaryException(
@@ -130,6 +123,36 @@ final class TimeWindows {
             branches.add(windowed(scan, timed, time, rexBuilder, slide, size, offset, i * slide));
         }
         return branches.size() == 1 ? branches.get(0) : LogicalUnion.create(branches, true);
+    }
+
+    /** A window call's time column (null if missing) and its constant intervals in milliseconds, in order. */
+    private record Operands(RexInputRef time, List<Long> millis) {}
+
+    private static Operands operands(RexCall call) {
+        RexInputRef time = null;
+        List<Long> millis = new ArrayList<>();
+        for (RexNode operand : call.getOperands()) {
+            if (operand instanceof RexCall d && d.getKind() == SqlKind.DESCRIPTOR) {
+                time = (RexInputRef) d.getOperands().get(0);
+            } else if (operand instanceof RexLiteral literal
+                    && SqlTypeName.INTERVAL_TYPES.contains(literal.getTypeName())) {
+                millis.add(literal.getValueAs(BigDecimal.class).longValueExact());
+            }
+        }
+        return new Operands(time, millis);
+    }
+
+    /**
+     * The time column (a field of the scan's input) of a window scan that {@link #expand} accepted,
+     * and its window size in milliseconds (HOP's second interval, TUMBLE's first).
+     */
+    record TimeAndSize(int timeColumn, long sizeMillis) {}
+
+    /** See {@link TimeAndSize}; call only after {@link #expand} succeeded on {@code scan}. */
+    static TimeAndSize timeAndSize(TableFunctionScan scan) {
+        RexCall call = (RexCall) scan.getCall();
+        Operands operands = operands(call);
+        return new TimeAndSize(operands.time().getIndex(), operands.millis().get(isHop(call) ? 1 : 0));
     }
 
     /** {@code input} with the window that starts {@code back} before the latest one holding each row. */

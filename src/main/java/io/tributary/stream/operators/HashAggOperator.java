@@ -7,6 +7,7 @@ import io.tributary.plan.AggCall;
 import io.tributary.plan.AggKind;
 import io.tributary.plan.Field;
 import io.tributary.plan.HashAggNode;
+import io.tributary.plan.WindowCleaning;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
@@ -15,11 +16,15 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
+import io.tributary.stream.WatermarkReader;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Streaming GROUP BY ({@link HashAggNode}): keeps one output row per group (group key values, then
@@ -60,6 +65,13 @@ import java.util.Map;
  * state). Value tables are not cached: each value change is one point read. Pending writes of
  * all tables stay in memory until the barrier.
  *
+ * <p>Cleaning. With {@link HashAggNode#cleaning()}, each barrier removes from both kinds of table
+ * the groups whose window the watermark of the input's table passed; no later row can reach them,
+ * and their output rows stay downstream. Groups are found through an in-memory index of the groups
+ * with rows: those stored in the actor's vnodes when it starts, and those touched since. With
+ * {@link WindowCleaning#emitOnClose()} a group's changes are never emitted as they happen: its row
+ * is emitted once, as an insert, at the barrier where its window closes, just before its state goes.
+ *
  * <p>Threading and calls follow {@link Operator}: one actor thread.
  */
 public final class HashAggOperator implements Operator {
@@ -86,17 +98,43 @@ public final class HashAggOperator implements Operator {
     private final ByteWriter keyWriter = new ByteWriter(32);
     private boolean started;
 
+    /** Which groups a watermark finishes, or null when state is kept for every group with rows. */
+    private final WindowCleaning cleaning;
+
+    private final WatermarkReader watermarks;
+    /**
+     * With {@link #cleaning}: the groups that had rows at a barrier since this operator started, by
+     * their window bound, so a passing watermark finds the finished ones without a scan.
+     */
+    private final TreeMap<Long, List<Indexed>> byWindow = new TreeMap<>();
+
+    private final Set<GroupKey> indexed = new HashSet<>();
+    /** The vnodes whose stored groups {@link #start} indexes, or null (a test's operator owning all it sees). */
+    private int[] ownedVnodes;
+
     /**
      * @param stateTableIds one id per state table, {@code node.stateTableCount()} of them, in the
      *     order the class comment lists the tables
      * @param committed the store's latest committed state; not closed here
      */
     public HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed) {
-        this(node, stateTableIds, committed, DEFAULT_CACHE_GROUPS);
+        this(node, stateTableIds, committed, DEFAULT_CACHE_GROUPS, WatermarkReader.NONE);
+    }
+
+    /**
+     * As {@link #HashAggOperator(HashAggNode, int[], ReadView)}, reading the watermarks of a node
+     * with {@link HashAggNode#cleaning()} from {@code watermarks}; such a node's groups in
+     * {@code ownedVnodes} (the actor's, ascending) are read back into its index when it starts.
+     */
+    public HashAggOperator(
+            HashAggNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks, int[] ownedVnodes) {
+        this(node, stateTableIds, committed, DEFAULT_CACHE_GROUPS, watermarks);
+        this.ownedVnodes = ownedVnodes;
     }
 
     /** As the public constructor, caching at most {@code cacheGroups} decoded groups. */
-    HashAggOperator(HashAggNode node, int[] stateTableIds, ReadView committed, int cacheGroups) {
+    HashAggOperator(
+            HashAggNode node, int[] stateTableIds, ReadView committed, int cacheGroups, WatermarkReader watermarks) {
         if (stateTableIds.length != node.stateTableCount()) {
             throw new IllegalArgumentException(
                     "aggregation needs " + node.stateTableCount() + " state tables, got " + stateTableIds.length);
@@ -104,6 +142,8 @@ public final class HashAggOperator implements Operator {
         List<DataType> inputTypes =
                 node.input().fields().stream().map(Field::type).toList();
         this.groupKeys = node.groupKeys().clone();
+        this.cleaning = node.cleaning();
+        this.watermarks = watermarks;
         this.groupKeyTypes = Arrays.stream(groupKeys).mapToObj(inputTypes::get).toList();
         this.calls = node.calls().toArray(new AggCall[0]);
         this.functions = new AggFunction[calls.length];
@@ -161,6 +201,10 @@ public final class HashAggOperator implements Operator {
         for (GroupState g : cache.values()) {
             writeIfDirty(g);
         }
+        if (cleaning != null && barrier.checkpoint() == null) {
+            // not while backfilling: a window's snapshot rows may still be on their way
+            forgetFinishedWindows(out);
+        }
         groups.flush(writes);
         for (ValueTable t : valueTables) {
             if (t != null) {
@@ -178,7 +222,7 @@ public final class HashAggOperator implements Operator {
             GroupState g = e.getValue().group;
             Object[] before = e.getValue().before;
             Object[] after = present(g) ? g.output() : null;
-            if (!Arrays.deepEquals(before, after)) {
+            if (!emitsOnClose() && !Arrays.deepEquals(before, after)) {
                 if (before != null) {
                     out.emit(Op.DELETE, before);
                 }
@@ -192,10 +236,86 @@ public final class HashAggOperator implements Operator {
             } else {
                 g.dirty = true;
                 cache.put(e.getKey(), g);
+                if (cleaning != null) {
+                    index(e.getKey(), g.key);
+                }
             }
         }
         touched.clear();
     }
+
+    /**
+     * Removes the state of every indexed group whose window the watermark passed (see {@link
+     * WindowCleaning}); their rows stay in the view (emitting on close, they are emitted now). The watermark read is the one every row of
+     * this epoch was judged by, so no row of this epoch or a later one reaches such a group.
+     */
+    private void forgetFinishedWindows(Output out) {
+        long watermark = watermarks.watermark(cleaning.relationId());
+        if (watermark == Long.MIN_VALUE) {
+            return;
+        }
+        Map<Long, List<Indexed>> finished = byWindow.headMap(watermark - cleaning.lagMicros(), true);
+        for (List<Indexed> windowGroups : finished.values()) {
+            for (Indexed group : windowGroups) {
+                indexed.remove(group.key());
+                GroupState g = cache.remove(group.key());
+                if (emitsOnClose()) {
+                    emitClosed(out, g, group);
+                }
+                groups.delete(group.values());
+                for (ValueTable t : valueTables) {
+                    if (t != null) {
+                        t.removeGroup(group.values());
+                    }
+                }
+            }
+        }
+        finished.clear();
+    }
+
+    private boolean emitsOnClose() {
+        return cleaning != null && cleaning.emitOnClose();
+    }
+
+    /** Emits the final row of a group whose window closed ({@code cached} null when not in the cache). */
+    private void emitClosed(Output out, GroupState cached, Indexed group) {
+        GroupState g = cached;
+        if (g == null) {
+            Object[] stored = groups.get(group.values());
+            g = stored == null ? null : GroupState.load(stored, groupKeys.length, functions);
+        }
+        if (g != null && g.rowCount > 0) {
+            out.emit(Op.INSERT, g.output());
+        }
+    }
+
+    /**
+     * Indexes the groups stored in the actor's vnodes, so a restored operator forgets (and, emitting
+     * on close, emits) windows no row touches again. Once, when the operator starts.
+     */
+    private void indexStoredGroups() {
+        int[] positions = java.util.stream.IntStream.range(0, groupKeys.length).toArray();
+        for (int vnode : ownedVnodes) {
+            try (StateTable.ValueIterator it = groups.scanCommittedVnode(vnode)) {
+                while (it.hasNext()) {
+                    Object[] keyValues = Arrays.copyOf(it.next(), groupKeys.length);
+                    keyWriter.reset();
+                    KeyCodec.encode(keyWriter, groupKeyTypes, keyValues, positions);
+                    index(new GroupKey(keyWriter.toByteArray()), keyValues);
+                }
+            }
+        }
+    }
+
+    private void index(GroupKey key, Object[] keyValues) {
+        if (indexed.add(key)) {
+            byWindow.computeIfAbsent((Long) keyValues[cleaning.keyIndex()], w -> new ArrayList<>())
+                    .add(new Indexed(key, keyValues));
+        }
+    }
+
+    /** A group in {@link #byWindow}: its identity and key values. */
+    private record Indexed(GroupKey key, Object[] values) {}
 
     /** Emits a global aggregate's row over no input, once, unless the committed state shows it was emitted. */
     private void start(Output out) {
@@ -203,6 +323,9 @@ public final class HashAggOperator implements Operator {
             return;
         }
         started = true;
+        if (cleaning != null && ownedVnodes != null) {
+            indexStoredGroups();
+        }
         if (groupKeys.length == 0 && groups.get(new Object[0]) == null) {
             GroupState g = GroupState.empty(new Object[0], functions);
             g.dirty = true;

@@ -136,6 +136,22 @@ final class ValueTable {
         }
     }
 
+    /** Deletes every value of the group, whose state is no longer needed (see {@code WindowCleaning}). */
+    void removeGroup(Object[] groupKey) {
+        countUncounted();
+        List<Object[]> keys = new ArrayList<>();
+        try (StateTable.ValueIterator it = table.scan(groupKey)) {
+            while (it.hasNext()) {
+                Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
+                key[groupWidth] = it.next()[0];
+                keys.add(key);
+            }
+        }
+        for (Object[] key : keys) {
+            table.delete(key);
+        }
+    }
+
     /** Hands every change since the last flush to the epoch's commit. */
     void flush(StateWrites writes) {
         countUncounted();

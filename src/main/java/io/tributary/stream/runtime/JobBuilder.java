@@ -10,6 +10,7 @@ import io.tributary.plan.SourceNode;
 import io.tributary.plan.StreamNode;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
+import io.tributary.stream.WatermarkReader;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.BackfillRate;
 import java.util.ArrayList;
@@ -69,7 +70,12 @@ final class JobBuilder {
             List<BackfillInput> backfills,
             List<Integer> sourceRelations) {}
 
-    /** @param backfill what to backfill from (a job being created), or null (a job that is live) */
+    private final WatermarkReader watermarks;
+
+    /**
+     * @param backfill what to backfill from (a job being created), or null (a job that is live)
+     * @param watermarks the table watermarks operators clean state by
+     */
     JobBuilder(
             String name,
             StateStore store,
@@ -77,8 +83,10 @@ final class JobBuilder {
             Function<SourceNode, RelationFeed> feeds,
             int parallelism,
             Backfill backfill,
-            FailureRouter failures) {
+            FailureRouter failures,
+            WatermarkReader watermarks) {
         this.name = name;
+        this.watermarks = watermarks;
         this.store = store;
         this.collector = collector;
         this.feeds = feeds;
@@ -150,13 +158,14 @@ final class JobBuilder {
         List<List<Actor.Node>> nodesByActor = new ArrayList<>();
         List<ReadView> views = new ArrayList<>();
         List<Leaf> leaves = new ArrayList<>();
+        VnodeMapping owners = new VnodeMapping(p);
         for (int i = 0; i < p; i++) {
             ReadView view = store.latest();
             views.add(view);
             openedViews.add(view);
             List<Actor.Node> nodes = new ArrayList<>();
             List<Leaf> found = new ArrayList<>();
-            visit(root, -1, 0, nodes, found, view, true);
+            visit(root, -1, 0, nodes, found, view, owners.owned(i), true);
             nodesByActor.add(nodes);
             if (i == 0) {
                 leaves = found;
@@ -231,6 +240,7 @@ final class JobBuilder {
             List<Actor.Node> nodes,
             List<Leaf> leaves,
             ReadView view,
+            int[] ownedVnodes,
             boolean isRoot) {
         int index = nodes.size();
         StreamNode node = o.node();
@@ -239,9 +249,13 @@ final class JobBuilder {
             leaves.add(new Leaf(o, index));
             return;
         }
-        nodes.add(new Actor.Node(OperatorFactory.create(node, o.stateTableIds(), view), parent, port, o.planNode()));
+        nodes.add(new Actor.Node(
+                OperatorFactory.create(node, o.stateTableIds(), view, watermarks, ownedVnodes),
+                parent,
+                port,
+                o.planNode()));
         for (int k = 0; k < o.inputs().size(); k++) {
-            visit(o.inputs().get(k), index, k, nodes, leaves, view, false);
+            visit(o.inputs().get(k), index, k, nodes, leaves, view, ownedVnodes, false);
         }
     }
 

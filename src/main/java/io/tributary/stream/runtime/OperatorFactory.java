@@ -11,6 +11,7 @@ import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.Operator;
+import io.tributary.stream.WatermarkReader;
 import io.tributary.stream.operators.FilterOperator;
 import io.tributary.stream.operators.HashAggOperator;
 import io.tributary.stream.operators.HashJoinOperator;
@@ -27,8 +28,11 @@ final class OperatorFactory {
     /**
      * @param stateTableIds the node's state table ids (see {@code StatePlan})
      * @param stateView the actor's view of the latest committed state
+     * @param watermarks where aggregates that clean state by a watermark read it
+     * @param ownedVnodes the vnodes the actor owns, ascending
      */
-    static Operator create(StreamNode node, int[] stateTableIds, ReadView stateView) {
+    static Operator create(
+            StreamNode node, int[] stateTableIds, ReadView stateView, WatermarkReader watermarks, int[] ownedVnodes) {
         if (node instanceof ProjectNode p) {
             return new ProjectOperator(p);
         }
@@ -39,7 +43,7 @@ final class OperatorFactory {
             return new UnionOperator(u);
         }
         if (node instanceof HashAggNode a) {
-            return new HashAggOperator(a, stateTableIds, stateView);
+            return new HashAggOperator(a, stateTableIds, stateView, watermarks, ownedVnodes);
         }
         if (node instanceof HashJoinNode j) {
             return new HashJoinOperator(j, stateTableIds, stateView);

@@ -9,6 +9,7 @@ import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.UpstreamTable;
+import io.tributary.stream.WatermarkReader;
 import io.tributary.stream.backfill.BackfillCoordinator;
 import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.backfill.BackfillRate;
@@ -50,10 +51,18 @@ public final class StreamRuntime implements AutoCloseable {
         void failed(int viewId, Throwable error);
     }
 
+    /** The table watermarks operators clean state by; none until {@link #readWatermarksFrom}. */
+    private volatile WatermarkReader watermarks = WatermarkReader.NONE;
+
     /** @param checkpointIntervalMs how often a backfilling job checkpoints */
     public StreamRuntime(StateStore store, long checkpointIntervalMs) {
         this.store = store;
         this.checkpointIntervalMs = checkpointIntervalMs;
+    }
+
+    /** Sets where jobs launched from now on read table watermarks; called once, before the first launch. */
+    public void readWatermarksFrom(WatermarkReader reader) {
+        this.watermarks = reader;
     }
 
     /** Whether some job reads table {@code tableId}: only then does DML need to emit its changes. */
@@ -251,8 +260,8 @@ public final class StreamRuntime implements AutoCloseable {
             int parallelism,
             JobBuilder.Backfill backfill,
             FailureRouter failures) {
-        JobBuilder builder =
-                new JobBuilder(root.relationName(), store, collector, this::feedOf, parallelism, backfill, failures);
+        JobBuilder builder = new JobBuilder(
+                root.relationName(), store, collector, this::feedOf, parallelism, backfill, failures, watermarks);
         try {
             return builder.build(root, stateTableIds);
         } catch (RuntimeException | Error e) {

@@ -84,7 +84,7 @@ class HashAggOperatorTest {
 
     private static Function<ReadView, Operator> factory(HashAggNode node, int cacheGroups) {
         int[] ids = IntStream.range(0, node.stateTableCount()).map(i -> 100 + i).toArray();
-        return view -> new HashAggOperator(node, ids, view, cacheGroups);
+        return view -> new HashAggOperator(node, ids, view, cacheGroups, io.tributary.stream.WatermarkReader.NONE);
     }
 
     private static Object[] row(Object... values) {

@@ -1,0 +1,122 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.catalog.WatermarkDef;
+import io.tributary.plan.InputRef;
+import io.tributary.plan.ScalarExpr;
+import io.tributary.plan.StreamNode;
+import io.tributary.plan.WindowCleaning;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableFunctionScan;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexInputRef;
+
+/**
+ * Which columns of a view's stream nodes are window bounds over a watermarked table, so an
+ * aggregate grouping by one can forget finished windows ({@link WindowCleaning}). A bound is
+ * proved where a TUMBLE or HOP reads the table's watermark column through projections and
+ * filters only (which neither retract rows nor change the time), and carried up through
+ * projections that copy the column and filters. Anything else (a join, an aggregate, a union
+ * written by the user) proves nothing, so its output keeps all state. One per planned query, on
+ * the planning thread; nodes are told apart by identity.
+ */
+final class WindowBounds {
+    /** A column that trails the time of table {@code relationId}'s rows by less than {@code lagMicros}. */
+    private record Bound(int relationId, long lagMicros) {}
+
+    private final Map<StreamNode, Map<Integer, Bound>> bounds = new IdentityHashMap<>();
+
+    /**
+     * Records the window bounds of a translated window scan: {@code window_end} is above each row's
+     * time, {@code window_start} above it minus the size. Nothing when the time column is not
+     * a watermarked table's watermark column read through projections and filters.
+     *
+     * @param out the translated scan: its last two fields are window_start and window_end
+     */
+    void windowScan(TableFunctionScan scan, StreamPlanBuilder.Translated out) {
+        TimeWindows.TimeAndSize window = TimeWindows.timeAndSize(scan);
+        TableDef table = watermarkedOrigin(scan.getInputs().get(0), window.timeColumn());
+        if (table == null) {
+            return;
+        }
+        int width = scan.getRowType().getFieldCount() - 2;
+        Map<Integer, Bound> columns = bounds.computeIfAbsent(out.node(), n -> new HashMap<>());
+        columns.put(out.columns()[width], new Bound(table.id(), window.sizeMillis() * 1000));
+        columns.put(out.columns()[width + 1], new Bound(table.id(), 0));
+    }
+
+    /** Carries bounds through a projection's plain column copies. */
+    void projected(StreamNode input, List<ScalarExpr> exprs, StreamNode output) {
+        Map<Integer, Bound> in = bounds.get(input);
+        if (in == null || output == input) {
+            return;
+        }
+        for (int k = 0; k < exprs.size(); k++) {
+            if (exprs.get(k) instanceof InputRef ref && in.containsKey(ref.index())) {
+                bounds.computeIfAbsent(output, n -> new HashMap<>()).put(k, in.get(ref.index()));
+            }
+        }
+    }
+
+    /** Carries bounds through a filter, whose columns are its input's. */
+    void filtered(StreamNode input, StreamNode output) {
+        Map<Integer, Bound> in = bounds.get(input);
+        if (in != null) {
+            bounds.put(output, in);
+        }
+    }
+
+    /**
+     * How an aggregate over {@code input} grouping by its columns {@code groupKeys} cleans its state,
+     * or null when no group key is a window bound. The bound with the least lag frees state soonest.
+     *
+     * @param emitOnClose whether the aggregate emits each group once, when its window closes
+     */
+    WindowCleaning cleaning(StreamNode input, int[] groupKeys, boolean emitOnClose) {
+        Map<Integer, Bound> in = bounds.get(input);
+        if (in == null) {
+            return null;
+        }
+        WindowCleaning best = null;
+        for (int i = 0; i < groupKeys.length; i++) {
+            Bound b = in.get(groupKeys[i]);
+            if (b != null && (best == null || b.lagMicros() < best.lagMicros())) {
+                best = new WindowCleaning(i, b.relationId(), b.lagMicros(), emitOnClose);
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The table whose watermark column field {@code column} of {@code rel} is, read through
+     * projections (as a plain column reference) and filters; null otherwise.
+     */
+    private static TableDef watermarkedOrigin(RelNode rel, int column) {
+        while (true) {
+            if (rel instanceof Project project) {
+                if (!(project.getProjects().get(column) instanceof RexInputRef ref)) {
+                    return null;
+                }
+                column = ref.getIndex();
+                rel = project.getInput();
+            } else if (rel instanceof Filter filter) {
+                rel = filter.getInput();
+            } else if (rel instanceof TableScan scan) {
+                CatalogTable table = scan.getTable().unwrap(CatalogTable.class);
+                if (table == null) {
+                    return null;
+                }
+                WatermarkDef watermark = table.table().watermark();
+                return watermark != null && table.columnIndexes()[column] == watermark.column() ? table.table() : null;
+            } else {
+                return null;
+            }
+        }
+    }
+}

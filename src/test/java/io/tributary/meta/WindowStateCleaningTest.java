@@ -1,0 +1,283 @@
+package io.tributary.meta;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.StringJoiner;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Window aggregates over a watermarked table forget finished windows: while rows keep arriving
+ * (ten seconds of event time per round, some of them later than the watermark), the keys in each
+ * view's state tables stay below a fixed number, though the views' rows keep growing; and each
+ * view equals PostgreSQL's query over the rows the table kept (the on-time ones), before and
+ * after a restart. An EMIT ON WINDOW CLOSE view only ever gains rows, and holds exactly the
+ * windows the watermark closed, with PostgreSQL's values; so does one created after the rows
+ * (backfilled) and after a restart.
+ */
+class WindowStateCleaningTest {
+    private static final long SEED = 20261202L;
+    private static final int ROUNDS = 60;
+    private static final int ROWS_PER_ROUND = 50;
+    private static final LocalDateTime T0 = LocalDateTime.of(2026, 1, 1, 10, 0);
+
+    /** Each case: Tributary's view query, PostgreSQL's equivalent, the most state keys allowed. */
+    private static final List<Object[]> CASES = List.of(
+            new Object[] {
+                "SELECT window_start, window_end, count(*) AS c, sum(v) AS s"
+                        + " FROM TUMBLE(ev, ts, INTERVAL '10' SECOND) GROUP BY window_start, window_end",
+                "SELECT date_bin('10 seconds', ts, TIMESTAMP '1970-01-01') AS window_start,"
+                        + " date_bin('10 seconds', ts, TIMESTAMP '1970-01-01') + INTERVAL '10 seconds' AS window_end,"
+                        + " count(*) AS c, sum(v) AS s FROM ev WHERE ts IS NOT NULL GROUP BY 1, 2",
+                10
+            },
+            new Object[] {
+                "SELECT k, window_start, max(v) AS m FROM TUMBLE(ev, ts, INTERVAL '1' MINUTE) GROUP BY k, window_start",
+                "SELECT k, date_bin('1 minute', ts, TIMESTAMP '1970-01-01') AS window_start, max(v) AS m"
+                        + " FROM ev WHERE ts IS NOT NULL GROUP BY 1, 2",
+                400
+            },
+            new Object[] {
+                "SELECT window_start, count(*) AS c, min(v) AS m"
+                        + " FROM HOP(ev, ts, INTERVAL '5' SECOND, INTERVAL '15' SECOND) GROUP BY window_start",
+                "SELECT date_bin('5 seconds', ts, TIMESTAMP '1970-01-01') - i * INTERVAL '5 seconds' AS window_start,"
+                        + " count(*) AS c, min(v) AS m FROM ev CROSS JOIN generate_series(0, 2) AS g(i)"
+                        + " WHERE ts IS NOT NULL GROUP BY 1",
+                400
+            });
+
+    private static final String EOWC = "SELECT window_start, window_end, count(*) AS c, sum(v) AS s"
+            + " FROM TUMBLE(ev, ts, INTERVAL '10' SECOND) GROUP BY window_start, window_end EMIT ON WINDOW CLOSE";
+    /** {@link #EOWC}'s rows in PostgreSQL: the windows that end at or before the watermark. */
+    private static final String EOWC_PG =
+            "SELECT * FROM (" + CASES.get(0)[1] + ") w WHERE window_end <= TIMESTAMP '%s'";
+
+    private static EmbeddedPostgres postgres;
+    private static Connection pg;
+    private static Path dir;
+
+    private Database db;
+    private PgServer server;
+    /** The most state keys seen per view, printed to show the margin under the bounds. */
+    private final long[] mostKeys = new long[CASES.size()];
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        pg = postgres.getPostgresDatabase().getConnection();
+        pg.setAutoCommit(true);
+        dir = Files.createTempDirectory("window-cleaning-");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        pg.close();
+        postgres.close();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Test
+    void windowStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
+        Random r = new Random(SEED);
+        try (Statement p = pg.createStatement()) {
+            p.execute("CREATE TABLE ev (id INT, k INT, v INT, ts TIMESTAMP)");
+        }
+        long inserted = 0;
+        try (Connection c = open();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE ev (id INT, k INT, v INT, ts TIMESTAMP,"
+                    + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
+            for (int i = 0; i < CASES.size(); i++) {
+                st.execute("CREATE MATERIALIZED VIEW w" + i + " AS " + CASES.get(i)[0]);
+                assertTrue(
+                        explain(st, "w" + i).contains("cleaned when watermark"),
+                        "w" + i + " plans cleaning:\n" + explain(st, "w" + i));
+            }
+            st.execute("CREATE MATERIALIZED VIEW closed AS " + EOWC);
+            List<String> emitted = List.of();
+            for (int round = 0; round < ROUNDS; round++) {
+                st.execute(insert(r, round));
+                inserted += ROWS_PER_ROUND;
+                if (round >= 5) {
+                    checkBounded(st, "round " + round);
+                }
+                List<String> now = rows(st, "SELECT * FROM closed");
+                assertTrue(now.containsAll(emitted), "round " + round + ": a closed window's row changed or went");
+                emitted = now;
+            }
+            compare(st, inserted, "after " + ROUNDS + " rounds");
+            compareClosed(st, "closed", "after " + ROUNDS + " rounds");
+        }
+        close();
+        try (Connection c = open();
+                Statement st = c.createStatement()) {
+            compare(st, inserted, "after a restart");
+            st.execute("CREATE MATERIALIZED VIEW closed_later AS " + EOWC);
+            for (int round = ROUNDS; round < ROUNDS + 20; round++) {
+                st.execute(insert(r, round));
+                inserted += ROWS_PER_ROUND;
+                checkBounded(st, "round " + round + " after the restart");
+            }
+            compare(st, inserted, "after the restart and more rounds");
+            compareClosed(st, "closed", "after the restart and more rounds");
+            compareClosed(st, "closed_later", "backfilled, after the restart and more rounds");
+        }
+        close();
+        System.out.println("most state keys per view: " + java.util.Arrays.toString(mostKeys));
+    }
+
+    /** One INSERT (one epoch) of rows around {@code round}'s ten seconds, from 15 s before to 10 s after its start. */
+    private static String insert(Random r, int round) {
+        StringJoiner rows = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
+        LocalDateTime base = T0.plusSeconds(10L * round);
+        for (int i = 0; i < ROWS_PER_ROUND; i++) {
+            LocalDateTime ts = base.plusNanos((r.nextInt(25_000) - 15_000) * 1_000_000L);
+            rows.add("(" + (round * ROWS_PER_ROUND + i) + ", " + r.nextInt(5) + ", " + r.nextInt(1000) + ", TIMESTAMP '"
+                    + ts.toString().replace('T', ' ') + "')");
+        }
+        return rows.toString();
+    }
+
+    /** Every view's state keys stay under its bound, while its rows outgrow it. */
+    private void checkBounded(Statement st, String when) throws SQLException {
+        for (int i = 0; i < CASES.size(); i++) {
+            long keys = stateKeys("w" + i);
+            mostKeys[i] = Math.max(mostKeys[i], keys);
+            int bound = (Integer) CASES.get(i)[2];
+            assertTrue(keys <= bound, when + ": w" + i + " holds " + keys + " state keys, more than " + bound);
+        }
+    }
+
+    /** Views equal PostgreSQL's queries over the rows the table kept; every inserted row is kept or late. */
+    private void compare(Statement st, long inserted, String when) throws SQLException {
+        long kept = scalar(st, "SELECT count(*) FROM ev");
+        long late = scalar(st, "SELECT late_rows FROM tributary_catalog.watermarks WHERE table_name = 'ev'");
+        assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);
+        assertTrue(late > 0 && kept > 0, when + ": some rows are late, some on time");
+        try (Statement p = pg.createStatement()) {
+            p.execute("TRUNCATE ev");
+            StringJoiner copy = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
+            for (String row : rows(st, "SELECT id, k, v, ts FROM ev")) {
+                String[] f = row.split("\\|");
+                copy.add("(" + f[0] + ", " + f[1] + ", " + f[2] + ", TIMESTAMP '" + f[3] + "')");
+            }
+            p.execute(copy.toString());
+            for (int i = 0; i < CASES.size(); i++) {
+                List<String> expected = rows(p, (String) CASES.get(i)[1]);
+                assertEquals(expected, rows(st, "SELECT * FROM w" + i), when + ": w" + i);
+                // the bound is far below the rows, which state would grow with if no window were forgotten
+                int bound = (Integer) CASES.get(i)[2];
+                assertTrue(
+                        3L * bound < kept,
+                        when + ": w" + i + "'s bound " + bound + " against " + kept + " rows; most keys seen "
+                                + java.util.Arrays.toString(mostKeys));
+            }
+        }
+    }
+
+    /**
+     * The EMIT ON WINDOW CLOSE view {@code view} holds PostgreSQL's rows of the windows the watermark
+     * closed: polled, as a window closes at the first barrier after the watermark passed it.
+     */
+    private void compareClosed(Statement st, String view, String when) throws Exception {
+        String watermark = rows(st, "SELECT watermark FROM tributary_catalog.watermarks WHERE table_name = 'ev'")
+                .get(0);
+        List<String> expected;
+        try (Statement p = pg.createStatement()) {
+            expected = rows(p, EOWC_PG.formatted(watermark));
+        }
+        assertTrue(expected.size() > 10, when + ": " + expected.size() + " closed windows");
+        long deadline = System.currentTimeMillis() + 10_000;
+        List<String> actual = rows(st, "SELECT * FROM " + view);
+        while (!actual.equals(expected) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+            actual = rows(st, "SELECT * FROM " + view);
+        }
+        assertEquals(expected, actual, when + ": " + view + " at watermark " + watermark);
+    }
+
+    /** The keys in the state tables of view {@code name}, as committed. */
+    private long stateKeys(String name) {
+        TableDef view = db.catalog().table(name).orElseThrow();
+        long keys = 0;
+        try (ReadView committed = db.store().latest()) {
+            for (int id : view.stateTableIds()) {
+                try (KvIterator it = committed.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
+                    while (it.next()) {
+                        keys++;
+                    }
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static String explain(Statement st, String view) throws SQLException {
+        return String.join(
+                "\n",
+                rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + CASES.get(Integer.parseInt(view.substring(1)))[0]));
+    }
+
+    private static long scalar(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static List<String> rows(Statement st, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringJoiner row = new StringJoiner("|");
+                for (int i = 1; i <= n; i++) {
+                    row.add(String.valueOf(rs.getString(i)));
+                }
+                out.add(row.toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private Connection open() throws SQLException {
+        db = Database.open(dir, 20, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?user=root");
+    }
+
+    private void close() {
+        server.close();
+        db.close();
+    }
+}
