@@ -17,7 +17,11 @@ import java.util.stream.IntStream;
  * them (see {@link WindowCleaning}).
  */
 public record HashAggNode(
-        StreamNode input, int[] groupKeys, List<AggCall> calls, List<Field> fields, WindowCleaning cleaning)
+        StreamNode input,
+        int[] groupKeys,
+        List<AggCall> calls,
+        List<Field> fields,
+        @AbsentFromFingerprintWhenNull WindowCleaning cleaning)
         implements StreamNode {
     /** An aggregate that keeps every group's state as long as the group has rows. */
     public HashAggNode(StreamNode input, int[] groupKeys, List<AggCall> calls, List<Field> fields) {

@@ -13,7 +13,8 @@ import java.util.List;
  * tables in the same order, so the fingerprint stored when a view was created tells at restart
  * whether the plan its query has now may take over the view's state. Plan nodes and the plan's
  * own expressions are records and are written component by component (so a component added to a
- * node is covered without changing this class); other expressions by their {@code toString}.
+ * node is covered without changing this class, unless it is marked {@link AbsentFromFingerprintWhenNull}
+ * and null); other expressions by their {@code toString}.
  * Arrays are written element by element, never by identity. Stateless; not on any hot path (once per view creation and restart).
  */
 public final class PlanFingerprint {
@@ -61,16 +62,23 @@ public final class PlanFingerprint {
     private static void writeRecord(StringBuilder out, Record record) {
         out.append(record.getClass().getSimpleName()).append('(');
         RecordComponent[] components = record.getClass().getRecordComponents();
-        for (int i = 0; i < components.length; i++) {
-            if (i > 0) {
+        boolean first = true;
+        for (RecordComponent component : components) {
+            Object value;
+            try {
+                value = component.getAccessor().invoke(record);
+            } catch (IllegalAccessException | InvocationTargetException e) {
+                throw new IllegalStateException("cannot read " + component + " of a plan node", e);
+            }
+            if (value == null && component.isAnnotationPresent(AbsentFromFingerprintWhenNull.class)) {
+                continue;
+            }
+            if (!first) {
                 out.append(", ");
             }
-            out.append(components[i].getName()).append('=');
-            try {
-                write(out, components[i].getAccessor().invoke(record));
-            } catch (IllegalAccessException | InvocationTargetException e) {
-                throw new IllegalStateException("cannot read " + components[i] + " of a plan node", e);
-            }
+            first = false;
+            out.append(component.getName()).append('=');
+            write(out, value);
         }
         out.append(')');
     }

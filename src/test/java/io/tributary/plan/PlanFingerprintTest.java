@@ -53,4 +53,22 @@ class PlanFingerprintTest {
         assertTrue(text.contains("nullSafe=[false]"), text);
         assertTrue(text.contains("Field(name=id, type=bigint)"), text);
     }
+
+    @Test
+    void aComponentAddedLaterIsLeftOutWhileNullSoStoredFingerprintsStillMatch() {
+        SourceNode source = new SourceNode(1, "a", List.of(ID, K), new int[] {0});
+        List<AggCall> calls = List.of(new AggCall(AggKind.COUNT, -1, false, -1, DataType.BIGINT));
+        List<Field> fields = List.of(K, new Field("c", DataType.BIGINT));
+        String uncleaned =
+                PlanFingerprint.of(new MaterializeNode(new HashAggNode(source, new int[] {1}, calls, fields), 9, "m"));
+        // the form builds before the window-cleaning component stored, which restarts compare against
+        assertTrue(uncleaned.contains("HashAggNode(input=SourceNode(relationId=1"), uncleaned);
+        assertTrue(uncleaned.endsWith("type=bigint)]), relationId=9, relationName=m)"), uncleaned);
+        assertFalse(uncleaned.contains("cleaning"), uncleaned);
+        String cleaned = PlanFingerprint.of(new MaterializeNode(
+                new HashAggNode(source, new int[] {1}, calls, fields, new WindowCleaning(0, 1, 5_000_000L, false)),
+                9,
+                "m"));
+        assertTrue(cleaned.contains("cleaning=WindowCleaning(keyIndex=0, relationId=1, lagMicros=5000000"), cleaned);
+    }
 }
