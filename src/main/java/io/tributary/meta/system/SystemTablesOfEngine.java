@@ -30,5 +30,6 @@ public final class SystemTablesOfEngine {
         tables.register(new SinkProgressTable(sinks));
         tables.register(new WorkersTable(jobs));
         tables.register(new RemoteJobsTable(jobs));
+        tables.register(new CrossDatabaseInputsTable(ddl));
     }
 }

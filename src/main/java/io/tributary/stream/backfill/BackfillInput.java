@@ -83,8 +83,17 @@ public final class BackfillInput implements AutoCloseable {
         return node;
     }
 
-    int sourceOrdinal() {
+    /** Which source of the view's plan this is. */
+    public int sourceOrdinal() {
         return sourceOrdinal;
+    }
+
+    /**
+     * The epoch through which every vnode of this input had consumed its upstream at the last
+     * barrier ({@code Long.MAX_VALUE} when it owns no vnode); any thread.
+     */
+    public long consumedThrough() {
+        return status.consumedThrough();
     }
 
     public boolean live() {
@@ -210,9 +219,14 @@ public final class BackfillInput implements AutoCloseable {
     /**
      * The job joins the live flow after epoch {@code upTo} (committed; no later epoch can commit
      * before this actor passes the next barrier): reads every vnode's log through {@code upTo},
-     * whatever the rate limit, then lets live changes through.
+     * whatever the rate limit, then lets live changes through. An upstream that does not
+     * {@linkplain UpstreamTable#joinsLive join} is left as it is: this input goes on reading its log.
      */
     public void joinLive(long upTo, Consumer<Chunk> sink) {
+        if (!upstream.joinsLive()) {
+            // another database's table: its epochs are not this database's, so it stays a log consumer
+            return;
+        }
         closeStreams();
         for (VnodeProgress p : vnodes) {
             if (p.phase == VnodeProgress.Phase.SNAPSHOT) {

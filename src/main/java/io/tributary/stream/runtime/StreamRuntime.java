@@ -86,6 +86,47 @@ public final class StreamRuntime implements AutoCloseable {
     }
 
     /**
+     * Like {@link #launch(MaterializeNode, int[], int)} for a view that reads relations of other
+     * databases: those sources ({@code followed}, by relation id) stay log consumers of their
+     * upstreams for the life of the job, each actor reading them between this database's barriers
+     * and writing their per-vnode positions to {@code progressTableId} with its state at every
+     * barrier; the job's other sources are live feeds. Under the barrier lock, between epochs; the
+     * caller closes the upstreams once the job is stopped.
+     */
+    public void launch(
+            MaterializeNode root,
+            int[] stateTableIds,
+            int parallelism,
+            Map<Integer, UpstreamTable> followed,
+            int progressTableId,
+            BackfillRate rate) {
+        JobBuilder.Built built = build(
+                root,
+                stateTableIds,
+                parallelism,
+                new JobBuilder.Backfill(followed, progressTableId, rate, true),
+                new FailureRouter(collector::failed));
+        built.job().follow(built.backfills(), built.sourceRelations());
+        jobs.put(root.relationId(), built.job());
+        for (LogKeeper k : keepers.getOrDefault(root.relationId(), List.of())) {
+            k.attach(built.job().feed());
+        }
+        built.job().start();
+    }
+
+    /**
+     * Per relation a view's job follows by its log (see {@link #launch(MaterializeNode, int[], int,
+     * Map, int, BackfillRate)}, and a joined backfill's sources that never join), the epoch through
+     * which every vnode has consumed it as of the job's last barrier; empty when the view has no
+     * such job. Read right after an epoch commits, on the committing thread, it is what that commit
+     * holds. Any thread.
+     */
+    public Map<Integer, Long> followedThrough(int viewId) {
+        StreamJob job = jobs.get(viewId);
+        return job == null ? Map.of() : job.followedThrough();
+    }
+
+    /**
      * Keeps the change log of relation {@code relationId} for a consumer outside the jobs (a sink),
      * from the next epoch on, until {@link #releaseLog}: every epoch's net changes are written in
      * that epoch's commit, and the log is truncated only through what every consumer has
@@ -201,7 +242,11 @@ public final class StreamRuntime implements AutoCloseable {
         int viewId = root.relationId();
         FailureRouter failures = new FailureRouter(null);
         JobBuilder.Built built = build(
-                root, stateTableIds, parallelism, new JobBuilder.Backfill(upstreams, progressTableId, rate), failures);
+                root,
+                stateTableIds,
+                parallelism,
+                new JobBuilder.Backfill(upstreams, progressTableId, rate, false),
+                failures);
         List<UpstreamTable> bySource = new ArrayList<>();
         for (int relation : built.sourceRelations()) {
             bySource.add(upstreams.get(relation));
@@ -240,6 +285,7 @@ public final class StreamRuntime implements AutoCloseable {
             }
         }
         built.job().backfillWith(coordinator, logs);
+        built.job().follow(built.backfills(), built.sourceRelations());
         jobs.put(viewId, built.job());
         built.job().start();
     }
