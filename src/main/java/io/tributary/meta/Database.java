@@ -74,6 +74,7 @@ public final class Database implements AutoCloseable {
         this.sequences = new Sequences(store);
         this.snapshots = new SnapshotSource(store);
         this.streams = new StreamRuntime(store, barrierIntervalMs);
+        streams.setFollowerGate(barriers.stagingLock());
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds), connectors);
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);

@@ -215,6 +215,10 @@ class DatabasesTest {
                 failures++;
                 Thread.sleep(100);
             }
+            // a may not have reached every injected failure yet (each rebuild replans its view): let it
+            while (failNext.get() > 0) {
+                Thread.sleep(10);
+            }
             failing.set(false);
             long failingMillis = (System.nanoTime() - failingStarted) / 1_000_000;
             done.set(true);

@@ -85,6 +85,8 @@ final class CrossDatabaseInputs {
     private final Map<Integer, Inputs> records = new ConcurrentHashMap<>();
     /** The upstreams of the live jobs of created cross-database views, by view id. */
     private final Map<Integer, Map<Integer, UpstreamTable>> live = new ConcurrentHashMap<>();
+    /** Per live view and input, the upstream epoch read through as of this database's last commit. */
+    private final Map<Integer, Map<Integer, Long>> committedThrough = new ConcurrentHashMap<>();
 
     CrossDatabaseInputs(Catalog catalog, StateStore store, StreamRuntime runtime) {
         this.catalog = catalog;
@@ -303,6 +305,7 @@ final class CrossDatabaseInputs {
 
     /** Under the barrier lock, after the view's job was stopped: closes what it read. */
     void stopLive(int viewId) {
+        committedThrough.remove(viewId);
         Map<Integer, UpstreamTable> upstreams = live.remove(viewId);
         if (upstreams != null) {
             upstreams.values().forEach(UpstreamTable::close);
@@ -320,12 +323,15 @@ final class CrossDatabaseInputs {
             if (r == null) {
                 continue;
             }
-            runtime.followedThrough(viewId).forEach((id, through) -> {
-                if (ForeignRelations.isForeign(id) && through != Long.MAX_VALUE) {
+            Map<Integer, Long> through = new HashMap<>();
+            runtime.followedThrough(viewId).forEach((id, epoch) -> {
+                if (ForeignRelations.isForeign(id) && epoch != Long.MAX_VALUE) {
+                    through.put(id, epoch);
                     peers.apply(ForeignRelations.database(id))
-                            .ifPresent(p -> p.consumed(consumer(id, viewId, r.viewName()), through));
+                            .ifPresent(p -> p.consumed(consumer(id, viewId, r.viewName()), epoch));
                 }
             });
+            committedThrough.put(viewId, through);
         }
     }
 
@@ -333,7 +339,7 @@ final class CrossDatabaseInputs {
     List<CrossDatabaseLag> lags() {
         List<CrossDatabaseLag> out = new ArrayList<>();
         for (Inputs r : records.values()) {
-            Map<Integer, Long> followed = runtime.followedThrough(r.viewId());
+            Map<Integer, Long> followed = committedThrough.getOrDefault(r.viewId(), Map.of());
             for (Map.Entry<Integer, Long> e : r.inputs().entrySet()) {
                 int id = e.getKey();
                 Optional<CrossDatabaseLogs> peer = peers.apply(ForeignRelations.database(id));

@@ -75,7 +75,15 @@ public final class DdlController {
         // other databases' views read these logs: they are kept before any local job starts
         crossLogs.recover();
         barriers.setParticipant(views);
-        views.recoverJobs();
+        // jobs following other databases' logs start pushing rows at once: the views reading them
+        // must be subscribed before any row enters, as at an epoch boundary
+        java.util.concurrent.locks.Lock lock = barriers.stagingLock();
+        lock.lock();
+        try {
+            views.recoverJobs();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -33,6 +33,11 @@ public final class BackfillInput implements AutoCloseable {
     private final List<VnodeProgress> vnodes;
     private final BackfillRate.Bucket bucket;
     private final int node;
+    /** Held while a following input reads (see {@link #step}); null when nothing gates it. */
+    private final java.util.concurrent.locks.Lock gate;
+    /** An upstream that does not join: after the job joined the live flow, it reads on under the gate. */
+    private boolean following;
+
     private int cursor;
     private RowStream snapshotStream;
     private ChangeStream logStream;
@@ -55,6 +60,8 @@ public final class BackfillInput implements AutoCloseable {
      * @param owned the vnodes of the upstream this actor backfills
      * @param committed the job's committed state, to load the progress of the owned vnodes from
      * @param node the actor tree node the rows enter at
+     * @param gate the database's staging lock, for an input that follows another database's log
+     *     once its job is live (null: none)
      */
     public BackfillInput(
             UpstreamTable upstream,
@@ -63,7 +70,9 @@ public final class BackfillInput implements AutoCloseable {
             int[] owned,
             ReadView committed,
             BackfillRate rate,
-            int node) {
+            int node,
+            java.util.concurrent.locks.Lock gate) {
+        this.gate = gate;
         this.upstream = upstream;
         this.sourceOrdinal = sourceOrdinal;
         this.progressTableId = progressTableId;
@@ -81,6 +90,11 @@ public final class BackfillInput implements AutoCloseable {
 
     public int node() {
         return node;
+    }
+
+    /** Makes this the input of a live job that follows its upstream's log; before the actor starts. */
+    public void startFollowing() {
+        following = true;
     }
 
     /** Which source of the view's plan this is. */
@@ -124,20 +138,49 @@ public final class BackfillInput implements AutoCloseable {
         if (live || vnodes.isEmpty()) {
             return false;
         }
+        if (following && gate != null) {
+            // a live job's rows must enter inside one open epoch, as staged rows do: never between a
+            // barrier and the epoch boundary after its commit, where views start reading this job
+            if (!gate.tryLock()) {
+                return false;
+            }
+            try {
+                return stepNow(sink);
+            } finally {
+                gate.unlock();
+            }
+        }
+        return stepNow(sink);
+    }
+
+    private boolean stepNow(Consumer<Chunk> sink) {
         int budget = bucket.take(STEP_ROWS);
         if (budget == 0) {
             return false;
         }
+        boolean moved = false;
         for (int tried = 0; tried < vnodes.size(); tried++) {
             VnodeProgress p = vnodes.get(cursor);
             int read = advance(p, budget, Long.MAX_VALUE, sink);
-            if (read >= 0) {
+            if (read > 0) {
                 idle = false;
                 caughtUpNow = false;
                 bucket.giveBack(budget - read);
                 return true;
             }
+            if (read == 0) {
+                // only a position moved (an epoch that did not change this vnode): go on to the next
+                // vnode in the same step rather than one vnode per step
+                moved = true;
+                continue;
+            }
             cursor = (cursor + 1) % vnodes.size();
+        }
+        if (moved) {
+            idle = false;
+            caughtUpNow = false;
+            bucket.giveBack(budget);
+            return true;
         }
         idle = true;
         caughtUpNow = vnodes.stream().allMatch(p -> p.phase == VnodeProgress.Phase.LOG);
@@ -225,6 +268,7 @@ public final class BackfillInput implements AutoCloseable {
     public void joinLive(long upTo, Consumer<Chunk> sink) {
         if (!upstream.joinsLive()) {
             // another database's table: its epochs are not this database's, so it stays a log consumer
+            following = true;
             return;
         }
         closeStreams();

@@ -63,7 +63,8 @@ final class JobBuilder {
             java.util.Map<Integer, io.tributary.stream.UpstreamTable> upstreams,
             int progressTableId,
             BackfillRate rate,
-            boolean live) {}
+            boolean live,
+            java.util.concurrent.locks.Lock followerGate) {}
 
     /** The actors of a built job and what a backfilling job's coordinator needs. */
     record Built(
@@ -190,7 +191,11 @@ final class JobBuilder {
                                 mapping.owned(i),
                                 views.get(i),
                                 backfill.rate(),
-                                leaf.index());
+                                leaf.index(),
+                                backfill.followerGate());
+                        if (backfill.live()) {
+                            b.startFollowing();
+                        }
                         actorBackfills.get(i).add(b);
                         backfills.add(b);
                     }

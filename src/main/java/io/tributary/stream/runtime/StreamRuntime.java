@@ -50,6 +50,19 @@ public final class StreamRuntime implements AutoCloseable {
         void failed(int viewId, Throwable error);
     }
 
+    /** See {@link #setFollowerGate}; null until set (then nothing gates the followers). */
+    private volatile java.util.concurrent.locks.Lock followerGate;
+
+    /**
+     * The lock under which this database stages changes and commits epochs: a live job's sources
+     * that follow another database's log read and push their rows only while holding it (tried,
+     * never waited for), so those rows enter within one open epoch, as staged rows do. Set once,
+     * before any job is launched.
+     */
+    public void setFollowerGate(java.util.concurrent.locks.Lock gate) {
+        this.followerGate = gate;
+    }
+
     /** @param checkpointIntervalMs how often a backfilling job checkpoints */
     public StreamRuntime(StateStore store, long checkpointIntervalMs) {
         this.store = store;
@@ -104,7 +117,7 @@ public final class StreamRuntime implements AutoCloseable {
                 root,
                 stateTableIds,
                 parallelism,
-                new JobBuilder.Backfill(followed, progressTableId, rate, true),
+                new JobBuilder.Backfill(followed, progressTableId, rate, true, followerGate),
                 new FailureRouter(collector::failed));
         built.job().follow(built.backfills(), built.sourceRelations());
         jobs.put(root.relationId(), built.job());
@@ -245,7 +258,7 @@ public final class StreamRuntime implements AutoCloseable {
                 root,
                 stateTableIds,
                 parallelism,
-                new JobBuilder.Backfill(upstreams, progressTableId, rate, false),
+                new JobBuilder.Backfill(upstreams, progressTableId, rate, false, followerGate),
                 failures);
         List<UpstreamTable> bySource = new ArrayList<>();
         for (int relation : built.sourceRelations()) {
