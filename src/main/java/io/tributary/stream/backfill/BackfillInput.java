@@ -138,22 +138,6 @@ public final class BackfillInput implements AutoCloseable {
         if (live || vnodes.isEmpty()) {
             return false;
         }
-        if (following && gate != null) {
-            // a live job's rows must enter inside one open epoch, as staged rows do: never between a
-            // barrier and the epoch boundary after its commit, where views start reading this job
-            if (!gate.tryLock()) {
-                return false;
-            }
-            try {
-                return stepNow(sink);
-            } finally {
-                gate.unlock();
-            }
-        }
-        return stepNow(sink);
-    }
-
-    private boolean stepNow(Consumer<Chunk> sink) {
         int budget = bucket.take(STEP_ROWS);
         if (budget == 0) {
             return false;
@@ -161,7 +145,23 @@ public final class BackfillInput implements AutoCloseable {
         boolean moved = false;
         for (int tried = 0; tried < vnodes.size(); tried++) {
             VnodeProgress p = vnodes.get(cursor);
-            int read = advance(p, budget, Long.MAX_VALUE, sink);
+            int read;
+            if (following && gate != null) {
+                // a live job's rows must enter inside one open epoch, as staged rows do: never between
+                // a barrier and the epoch boundary after its commit, where views start reading this
+                // job. The lock is tried per vnode, so writers wait for one vnode's read at most.
+                if (!gate.tryLock()) {
+                    bucket.giveBack(budget);
+                    return moved;
+                }
+                try {
+                    read = advance(p, budget, Long.MAX_VALUE, sink);
+                } finally {
+                    gate.unlock();
+                }
+            } else {
+                read = advance(p, budget, Long.MAX_VALUE, sink);
+            }
             if (read > 0) {
                 idle = false;
                 caughtUpNow = false;
