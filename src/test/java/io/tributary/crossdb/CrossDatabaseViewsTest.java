@@ -262,6 +262,36 @@ class CrossDatabaseViewsTest {
         }
     }
 
+    /**
+     * A cross-database view backfilling in the background shows in SHOW JOBS and can be cancelled;
+     * the cancel releases it in the upstream database, whose table can then be dropped plainly.
+     */
+    @Test
+    void cancellingABackgroundCrossDatabaseViewReleasesTheUpstream() throws Exception {
+        start();
+        try (Connection dev = connect("dev")) {
+            exec(dev, "CREATE DATABASE a");
+            exec(dev, "CREATE DATABASE b");
+        }
+        try (Connection a = connect("a");
+                Connection b = connect("b")) {
+            exec(a, "CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+            exec(a, "INSERT INTO t SELECT x, x % 7 FROM generate_series(1, 20000) AS s(x)");
+            exec(b, "SET background_ddl = true");
+            exec(b, "SET backfill_rate_limit = 500");
+            exec(b, "CREATE MATERIALIZED VIEW slow AS SELECT v, count(*) AS c FROM a.public.t GROUP BY v");
+            assertEquals("55000", sqlState(b, "SELECT * FROM slow"));
+            List<String> jobs = new ArrayList<>(rows(b, "SHOW JOBS").keySet());
+            assertEquals(1, jobs.size(), "jobs: " + jobs);
+            assertEquals("2BP01", sqlState(a, "DROP TABLE t"));
+            String id = jobs.get(0).substring(0, jobs.get(0).indexOf('|'));
+            exec(b, "CANCEL JOBS " + id);
+            assertEquals(Map.of(), rows(b, "SELECT * FROM tributary_catalog.cross_database_inputs"));
+            assertEquals("42P01", sqlState(b, "SELECT * FROM slow"));
+            exec(a, "DROP TABLE t");
+        }
+    }
+
     private static void compare(Connection b, Connection pg, String where) throws Exception {
         long t0 = System.nanoTime();
         awaitCaughtUp(b);
