@@ -23,6 +23,7 @@ public final class Catalog {
     private volatile String database = DATABASE;
     private volatile java.util.function.Supplier<List<DatabaseEntry>> databases =
             () -> List.of(new DatabaseEntry(DATABASE, 0));
+    private volatile java.util.function.Function<String, Optional<Catalog>> peers = name -> Optional.empty();
 
     private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
     private final Map<String, ViewDef> views = new ConcurrentSkipListMap<>();
@@ -40,6 +41,30 @@ public final class Catalog {
     public void bindDatabase(String name, java.util.function.Supplier<List<DatabaseEntry>> all) {
         this.database = name;
         this.databases = all;
+    }
+
+    /**
+     * How to reach the catalogs of the other databases of the cluster, by name (empty when no such
+     * database is open), for views reading their relations ({@link ForeignRelations}). Called once,
+     * by the cluster, before any session reads the catalog.
+     */
+    public void bindPeers(java.util.function.Function<String, Optional<Catalog>> peers) {
+        this.peers = peers;
+    }
+
+    /** The catalog of another database of the cluster, if it is open; any thread. */
+    public Optional<Catalog> peer(String name) {
+        return name.equals(database) ? Optional.of(this) : peers.apply(name);
+    }
+
+    /** This catalog's database number, from the cluster's list (0 for {@code dev}); any thread. */
+    public int databaseId() {
+        for (DatabaseEntry e : databases()) {
+            if (e.name().equals(database)) {
+                return e.id();
+            }
+        }
+        return 0;
     }
 
     /** The name of this catalog's database, what {@code current_database()} returns; any thread. */

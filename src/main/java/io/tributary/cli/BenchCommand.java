@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
             IngestBenchmark.class,
             SinkBenchmark.class,
             NexmarkBenchmark.class,
-            RemoteBenchmark.class
+            RemoteBenchmark.class,
+            CrossDatabaseBenchmark.class
         },
         description = "Benchmarks against an embedded PostgreSQL in the same run.")
 final class BenchCommand implements Runnable {

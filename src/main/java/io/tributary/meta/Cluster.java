@@ -139,15 +139,58 @@ public final class Cluster implements AutoCloseable {
                 store.dropNamespace(id);
             }
         }
+        // every catalog is read before any database replans a view that reads another one
         for (Map.Entry<String, Integer> e : directory.ids().entrySet()) {
             databases.put(e.getKey(), openDatabase(e.getKey(), e.getValue()));
         }
+        databases.values().forEach(this::bindPeers);
+        for (Database db : databases.values()) {
+            db.startRecovered();
+        }
     }
 
+    /**
+     * Lets {@code db}'s views read the tables of the other databases (docs/ARCHITECTURE.md,
+     * Cross-database views): their catalogs for planning, their upstream sides for snapshots and logs,
+     * and how DROP TABLE ... CASCADE reaches views in {@code db}.
+     */
+    private void bindPeers(Database db) {
+        db.catalog().bindPeers(name -> Optional.ofNullable(databases.get(name)).map(Database::catalog));
+        db.ddl().bindPeers(id -> databaseById(id).map(Database::ddl));
+        db.ddl().crossDatabaseLogs().bindConsumerDrops((consumer, notices) -> {
+            Optional<Database> reader = databaseById(consumer.database());
+            if (reader.isEmpty()) {
+                return;
+            }
+            for (io.tributary.catalog.TableDef t : reader.get().catalog().tables()) {
+                if (t.id() == consumer.view()) {
+                    reader.get()
+                            .ddl()
+                            .drop(
+                                    List.of(t.name()),
+                                    io.tributary.catalog.RelationKind.MATERIALIZED_VIEW,
+                                    true,
+                                    true,
+                                    notices);
+                }
+            }
+        });
+    }
+
+    private Optional<Database> databaseById(int id) {
+        for (Database db : databases.values()) {
+            if (db.catalog().databaseId() == id) {
+                return Optional.of(db);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Opens a database without starting it; see {@link Database#openUnstarted}. */
     private Database openDatabase(String name, int id) {
         StateStore namespace = store.openNamespace(id);
         try {
-            return Database.open(
+            return Database.openUnstarted(
                     name,
                     () -> directory.entries(),
                     stores.apply(name, namespace),
@@ -213,6 +256,8 @@ public final class Cluster implements AutoCloseable {
         int id = next.ids().get(name);
         Database db = openDatabase(name, id);
         try {
+            bindPeers(db);
+            db.startRecovered();
             store.writeRoot(next.encode());
         } catch (RuntimeException e) {
             db.close();
@@ -264,7 +309,29 @@ public final class Cluster implements AutoCloseable {
                     null,
                     null);
         }
+        List<io.tributary.meta.ddl.CrossDatabaseLogs.Consumer> readers =
+                databases.get(name).ddl().crossDatabaseLogs().consumers();
+        if (!readers.isEmpty()) {
+            StringBuilder detail = new StringBuilder();
+            for (io.tributary.meta.ddl.CrossDatabaseLogs.Consumer c : readers) {
+                detail.append(detail.length() == 0 ? "" : "\n")
+                        .append("materialized view ")
+                        .append(c.name())
+                        .append(" reads database ")
+                        .append(name);
+            }
+            throw new TributaryException(
+                    SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
+                    "cannot drop database " + name + " because materialized views of other databases read it",
+                    0,
+                    detail.toString(),
+                    "Drop those materialized views first, or drop the tables they read with DROP TABLE ... CASCADE.",
+                    null);
+        }
         DatabaseDirectory next = directory.without(name);
+        Database dropped = databases.get(name);
+        // the databases it reads stop keeping their logs for its views
+        dropped.ddl().detachCrossDatabaseInputs();
         store.writeRoot(next.encode());
         directory = next;
         Database db = databases.remove(name);

@@ -78,6 +78,7 @@ public final class Database implements AutoCloseable {
         this.snapshots = new SnapshotSource(store);
         this.streams = new StreamRuntime(store, barrierIntervalMs);
         streams.readWatermarksFrom(watermarks::committed);
+        streams.setFollowerGate(barriers.stagingLock());
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds, watermarks), connectors);
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
@@ -90,6 +91,14 @@ public final class Database implements AutoCloseable {
                 sources,
                 sinks,
                 placement);
+    }
+
+    /**
+     * Recovers the jobs, sources and sinks and starts the barrier loop. Separate from construction so
+     * that a cluster can make every database's catalog and store reachable to the others before any
+     * database replans views reading another one.
+     */
+    private void start() {
         // sinks keep their relations' logs before the views' jobs start (and before unread logs are dropped)
         sinks.recover();
         ddl.recoverViews();
@@ -158,13 +167,35 @@ public final class Database implements AutoCloseable {
             Function<Catalog, ViewPlanner> planners,
             Connectors connectors,
             JobPlacement placement) {
-        Database db = new Database(name, all, store, barrierIntervalMs, planners, connectors, placement);
+        Database db = openUnstarted(name, all, store, barrierIntervalMs, planners, connectors, placement);
+        db.startRecovered();
+        return db;
+    }
+
+    /**
+     * Like {@link #open(String, Supplier, StateStore, long, Function, Connectors, JobPlacement)} but
+     * runs nothing: the catalog is read, no job, source or barrier loop is started until
+     * {@link #startRecovered}. The cluster binds the databases to each other in between.
+     */
+    static Database openUnstarted(
+            String name,
+            Supplier<List<DatabaseEntry>> all,
+            StateStore store,
+            long barrierIntervalMs,
+            Function<Catalog, ViewPlanner> planners,
+            Connectors connectors,
+            JobPlacement placement) {
+        return new Database(name, all, store, barrierIntervalMs, planners, connectors, placement);
+    }
+
+    /** Resumes the jobs and starts committing epochs; once, after {@link #openUnstarted}. */
+    void startRecovered() {
+        start();
         LOG.info(
                 "database {}: recovered {} table(s) at epoch {}",
                 name,
-                db.catalog().tables().size(),
-                db.store.committedEpoch());
-        return db;
+                catalog().tables().size(),
+                store.committedEpoch());
     }
 
     /** The name sessions connect to this database with. */

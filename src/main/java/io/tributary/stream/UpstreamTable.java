@@ -61,6 +61,15 @@ public interface UpstreamTable extends AutoCloseable {
      */
     long snapshotRows();
 
+    /**
+     * Whether a consumer that has caught up may switch to the relation's live changes in its own
+     * epochs. False for a relation of another database, whose epochs are not the consumer's: the
+     * consumer stays a reader of its log for good, so the two databases never wait for each other.
+     */
+    default boolean joinsLive() {
+        return true;
+    }
+
     /** Releases what this instance holds open (not the upstream's snapshot or log themselves). */
     @Override
     void close();

@@ -46,6 +46,10 @@ public final class DdlController {
     private final JobPlacement jobs;
 
     /** Made once per database, after the catalog is recovered and before the barrier manager starts. */
+    private final CrossDatabaseLogs crossLogs;
+
+    private final CrossDatabaseInputs crossInputs;
+
     public DdlController(
             CatalogService catalogService,
             BarrierManager barriers,
@@ -58,7 +62,10 @@ public final class DdlController {
         this.catalogService = catalogService;
         this.jobs = jobs;
         this.barriers = barriers;
-        this.views = new ViewDdl(catalogService, barriers, store, runtime, planner);
+        this.crossLogs = new CrossDatabaseLogs(catalogService.catalog(), barriers, store, runtime);
+        this.crossInputs = new CrossDatabaseInputs(catalogService.catalog(), store, runtime);
+        this.views = new ViewDdl(catalogService, barriers, store, runtime, planner, crossInputs, crossLogs);
+        barriers.addCommitListener((epoch, commitNanos, sinceLast) -> crossInputs.committed());
         this.sources = sources;
         this.sinks = sinks;
         this.runtime = runtime;
@@ -70,8 +77,41 @@ public final class DdlController {
      * barrier manager starts.
      */
     public void recoverViews() {
+        // other databases' views read these logs: they are kept before any local job starts
+        crossLogs.recover();
         barriers.setParticipant(views);
-        views.recoverJobs();
+        // jobs following other databases' logs start pushing rows at once: the views reading them
+        // must be subscribed before any row enters, as at an epoch boundary
+        java.util.concurrent.locks.Lock lock = barriers.stagingLock();
+        lock.lock();
+        try {
+            views.recoverJobs();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Binds the other databases of the cluster, by number, for the views of this one that read
+     * their tables. Called once by the cluster, before {@link #recoverViews}.
+     */
+    public void bindPeers(java.util.function.IntFunction<java.util.Optional<DdlController>> peers) {
+        crossInputs.bindPeers(id -> peers.apply(id).map(DdlController::crossDatabaseLogs));
+    }
+
+    /** This database is being dropped: the databases its views read stop keeping logs for them. */
+    public void detachCrossDatabaseInputs() {
+        crossInputs.detachAll();
+    }
+
+    /** The side of this database that other databases' views read its tables through; any thread. */
+    public CrossDatabaseLogs crossDatabaseLogs() {
+        return crossLogs;
+    }
+
+    /** The lag of each input of this database's views that reads another database; any thread. */
+    public List<CrossDatabaseLag> crossDatabaseLags() {
+        return crossInputs.lags();
     }
 
     /** The default number of actors per parallel fragment of a new view: one per core. */

@@ -46,6 +46,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     private final BarrierManager barriers;
     private final StateStore store;
     private final StreamRuntime runtime;
+    private final CrossDatabaseInputs cross;
     private final Map<Integer, Job> jobs = new ConcurrentHashMap<>();
 
     /** A running job: its record, view, plan, snapshot and rate, and its outcome for waiters. */
@@ -56,6 +57,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         final BackfillRate rate;
         final CompletableFuture<Void> done = new CompletableFuture<>();
         Map<Integer, UpstreamTable> upstreams = Map.of();
+        /** The cross-database inputs a cancel removed, for the upstream databases to forget once durable. */
+        CrossDatabaseInputs.Inputs removedCross;
 
         Job(BackfillJobRecord record, TableDef view, ViewPlan plan) {
             this.record = record;
@@ -69,7 +72,13 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         }
     }
 
-    ViewBackfills(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime runtime) {
+    ViewBackfills(
+            CatalogService catalogService,
+            BarrierManager barriers,
+            StateStore store,
+            StreamRuntime runtime,
+            CrossDatabaseInputs cross) {
+        this.cross = cross;
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.store = store;
@@ -92,7 +101,11 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
             String statement,
             boolean background,
             long rateLimit,
-            int progressTableId) {
+            int progressTableId,
+            CrossDatabaseInputs.Inputs crossInputs) {
+        if (crossInputs != null) {
+            cross.stage(buffer, crossInputs);
+        }
         PinnedSnapshot pin = store.pin(PIN_PREFIX + view.id());
         BackfillJobRecord record = new BackfillJobRecord(
                 view.id(),
@@ -121,6 +134,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         runtime.stop(job.id());
         closeUpstreams(job);
         store.unpin(job.record.pin());
+        cross.abandoned(job.id());
         job.done.completeExceptionally(
                 new TributaryException(SqlState.INTERNAL_ERROR, "the epoch creating the job failed"));
     }
@@ -131,7 +145,13 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         Map<Integer, UpstreamTable> upstreams = new HashMap<>();
         PinnedSnapshot pin = new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch());
         try {
+            if (cross.isCrossView(job.id())) {
+                upstreams.putAll(cross.openSnapshots(job.id()));
+            }
             for (int relation : job.view.dependsOn()) {
+                if (io.tributary.catalog.ForeignRelations.isForeign(relation)) {
+                    continue;
+                }
                 TableDef upstream = relationById(relation);
                 if (upstream == null) {
                     throw new TributaryException(
@@ -211,13 +231,26 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 return;
             }
             joined = true;
-            stageJobRemoval(buffer, job.record);
+            if (cross.isCrossView(job.id())) {
+                // its cross-database sources go on from their positions, in this database's epochs
+                buffer.delete(Keyspace.CATALOG, BackfillJobRecord.key(job.id()));
+                cross.stageCreated(buffer, job.id());
+            } else {
+                stageJobRemoval(buffer, job.record);
+            }
             dropUnreadLogs(buffer);
         }
 
         @Override
         public void committed() {
             if (joined) {
+                if (cross.isCrossView(job.id())) {
+                    // the running job keeps reading the other databases' logs through these
+                    cross.created(job.id(), job.upstreams);
+                    Map<Integer, UpstreamTable> local = new HashMap<>(job.upstreams);
+                    local.keySet().removeIf(io.tributary.catalog.ForeignRelations::isForeign);
+                    job.upstreams = local;
+                }
                 // readable before the foreground CREATE returns, so its next statement can use the view
                 catalog().created(job.id());
                 finish(job, null);
@@ -303,6 +336,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         runtime.stop(job.id());
         CatalogService.stageRemoval(buffer, job.view);
         stageJobRemoval(buffer, job.record);
+        job.removedCross = cross.stageRemoval(buffer, job.id()).orElse(null);
         dropUnreadLogs(buffer);
         catalog().remove(job.view.name());
         catalog().created(job.id());
@@ -315,6 +349,9 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         }
         closeUpstreams(job);
         store.unpin(job.record.pin());
+        if (job.removedCross != null) {
+            cross.dropped(job.removedCross);
+        }
         if (failure == null) {
             job.done.complete(null);
         } else {
@@ -445,6 +482,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 } else {
                     CatalogService.stageRemoval(buffer, view);
                     stageJobRemoval(buffer, job.record);
+                    // the upstream databases forget it now: at worst a failed epoch leaves a view reading nothing
+                    cross.stageRemoval(buffer, view.id()).ifPresent(cross::dropped);
                     catalog().remove(view.name());
                     LOG.info("removing materialized view {}: its foreground creation was interrupted", view.name());
                 }

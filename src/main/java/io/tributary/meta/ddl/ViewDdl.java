@@ -49,6 +49,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private final Map<Integer, TableDef> creating = new ConcurrentHashMap<>();
 
     private final ViewBackfills backfills;
+    private final CrossDatabaseInputs cross;
+    private final CrossDatabaseLogs crossLogs;
     private volatile int maxBackfillJobs = 4;
 
     ViewDdl(
@@ -56,13 +58,17 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             BarrierManager barriers,
             StateStore store,
             StreamRuntime runtime,
-            ViewPlanner planner) {
+            ViewPlanner planner,
+            CrossDatabaseInputs cross,
+            CrossDatabaseLogs crossLogs) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.store = store;
         this.runtime = runtime;
         this.planner = planner;
-        this.backfills = new ViewBackfills(catalogService, barriers, store, runtime);
+        this.cross = cross;
+        this.crossLogs = crossLogs;
+        this.backfills = new ViewBackfills(catalogService, barriers, store, runtime, cross);
     }
 
     private Catalog catalog() {
@@ -129,11 +135,24 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     plan.dependsOn(),
                     stateIds,
                     parallelism);
-            change = new CreateView(view, plan, background, rateLimit, first + count);
+            CrossDatabaseInputs.Inputs crossInputs = null;
+            if (!CrossDatabaseInputs.foreignInputs(plan.dependsOn()).isEmpty()) {
+                // the other databases pin their snapshots and keep their logs first, in their own epochs
+                crossInputs = cross.attach(viewId, name, first + count, plan.dependsOn());
+            }
+            change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs);
             // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
             store.flushMemory();
-            ticket = barriers.stageAtBoundary(change);
-        } catch (RuntimeException e) {
+            try {
+                ticket = barriers.stageAtBoundary(change);
+            } catch (RuntimeException e) {
+                if (crossInputs != null) {
+                    cross.abandoned(viewId);
+                    cross.detach(viewId, name, crossInputs.inputs().keySet());
+                }
+                throw e;
+            }
+        } catch (RuntimeException | InterruptedException e) {
             catalogService.releaseName(name);
             throw e;
         }
@@ -155,10 +174,18 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         private final boolean background;
         private final long rateLimit;
         private final int progressTableId;
+        private final CrossDatabaseInputs.Inputs crossInputs;
         /** The job started at staging; null until then. */
         private ViewBackfills.Job started;
 
-        CreateView(TableDef view, ViewPlan plan, boolean background, long rateLimit, int progressTableId) {
+        CreateView(
+                TableDef view,
+                ViewPlan plan,
+                boolean background,
+                long rateLimit,
+                int progressTableId,
+                CrossDatabaseInputs.Inputs crossInputs) {
+            this.crossInputs = crossInputs;
             this.view = view;
             this.plan = plan;
             this.background = background;
@@ -181,6 +208,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                         null);
             }
             for (int upstream : view.dependsOn()) {
+                if (io.tributary.catalog.ForeignRelations.isForeign(upstream)) {
+                    continue;
+                }
                 TableDef read = relationById(upstream);
                 if (read == null) {
                     throw new TributaryException(
@@ -198,7 +228,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                             null);
                 }
             }
-            started = backfills.start(buffer, view, plan, view.definition(), background, rateLimit, progressTableId);
+            started = backfills.start(
+                    buffer, view, plan, view.definition(), background, rateLimit, progressTableId, crossInputs);
             catalogService.stageRecord(buffer, view);
             StoredPlans.stage(buffer, view.id(), PlanFingerprint.of(plan.root()));
             creating.put(view.id(), view);
@@ -359,6 +390,12 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      */
     boolean drop(String name, RelationKind kind, boolean ifExists, boolean cascade, Consumer<String> notices)
             throws InterruptedException {
+        if (cascade) {
+            Optional<TableDef> target = catalog().table(name);
+            if (target.isPresent() && target.get().kind() == kind) {
+                crossLogs.dropConsumers(target.get().id(), notices);
+            }
+        }
         DropRelations change = new DropRelations(name, kind, cascade);
         long ticket;
         try {
@@ -392,6 +429,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         private final List<TableDef> dropped = new ArrayList<>();
 
         private final List<ViewBackfills.Job> cancelledJobs = new ArrayList<>();
+        /** Cross-database views removed, for their upstream databases to forget once durable. */
+        private final List<CrossDatabaseInputs.Inputs> crossRemoved = new ArrayList<>();
 
         DropRelations(String name, RelationKind kind, boolean cascade) {
             this.name = name;
@@ -413,6 +452,21 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                         null,
                         "Use DROP " + (target.isView() ? "MATERIALIZED VIEW" : "TABLE") + " to remove a "
                                 + target.kind().sqlName() + ".",
+                        null);
+            }
+            List<CrossDatabaseLogs.Consumer> readers = crossLogs.consumersOf(target.id());
+            if (!readers.isEmpty()) {
+                StringJoiner detail = new StringJoiner("\n");
+                for (CrossDatabaseLogs.Consumer c : readers) {
+                    detail.add("materialized view " + c.name() + " depends on " + kind.sqlName() + " " + name);
+                }
+                throw new TributaryException(
+                        SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
+                        "cannot drop " + kind.sqlName() + " " + name
+                                + " because materialized views of other databases depend on it",
+                        0,
+                        detail.toString(),
+                        "Use DROP ... CASCADE to drop the dependent objects too.",
                         null);
             }
             List<TableDef> dependents = dependentsOf(target);
@@ -450,6 +504,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 } else {
                     if (r.isView()) {
                         runtime.stop(r.id());
+                        cross.stageRemoval(buffer, r.id()).ifPresent(crossRemoved::add);
                     }
                     CatalogService.stageRemoval(buffer, r);
                     catalog().remove(r.name());
@@ -461,6 +516,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         @Override
         public void committed() {
+            crossRemoved.forEach(cross::dropped);
             for (ViewBackfills.Job j : cancelledJobs) {
                 backfills.finish(
                         j,
@@ -473,6 +529,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         @Override
         public void failed() {
             dropped.forEach(catalog()::put);
+            crossRemoved.forEach(cross::restore);
         }
     }
 
@@ -610,6 +667,15 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         } catch (PlanChanged e) {
             LOG.error("{}; its job does not start", e.getMessage());
             catalog().unmaintainable(view.id(), e.getMessage(), PlanChanged.HINT);
+            return;
+        }
+        if (cross.isCrossView(view.id())) {
+            try {
+                cross.launchLive(view, plan);
+            } catch (TributaryException e) {
+                LOG.error("materialized view {} cannot read another database: {}", view.name(), e.getMessage());
+                catalog().unmaintainable(view.id(), e.getMessage(), PlanChanged.HINT);
+            }
             return;
         }
         runtime.launch(plan.root(), view.stateTableIds(), Math.max(1, view.parallelism()));

@@ -107,6 +107,16 @@ public final class BarrierManager implements AutoCloseable {
         commitListeners.add(listener);
     }
 
+    /**
+     * The lock every staging, commit and epoch boundary holds. Changes that enter the streaming jobs
+     * other than by staging (rows a view reads from another database's log) hold it while they enter,
+     * so they fall inside one open epoch, as a staged statement's rows do, and never between a
+     * barrier and the boundary changes that follow its commit.
+     */
+    public java.util.concurrent.locks.Lock stagingLock() {
+        return lock;
+    }
+
     /** The configured epoch length, {@code --barrier-interval-ms}. */
     public long intervalMillis() {
         return intervalMs;

@@ -33,5 +33,6 @@ public final class SystemTablesOfEngine {
         tables.register(new WorkersTable(jobs));
         tables.register(new RemoteJobsTable(jobs));
         tables.register(new WatermarksTable(catalog, watermarks));
+        tables.register(new CrossDatabaseInputsTable(ddl));
     }
 }

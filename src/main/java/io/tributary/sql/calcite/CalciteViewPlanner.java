@@ -50,7 +50,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
         node = node.accept(new ViewExpansion(catalog));
-        node = StatementRewrite.applyAll(node, new DatabaseQualifiedNames(catalog.database()))
+        node = StatementRewrite.applyAll(node, new DatabaseQualifiedNames(catalog))
                 .statement();
         ViewQueryConverter converter = new ViewQueryConverter(catalog);
         RelRoot root;

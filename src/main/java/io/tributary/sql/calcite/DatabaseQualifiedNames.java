@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.catalog.Catalog;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import org.apache.calcite.sql.SqlCall;
@@ -20,10 +21,23 @@ import org.apache.calcite.sql.SqlUpdate;
  */
 final class DatabaseQualifiedNames extends StatementRewrite {
     private final String database;
+    /** The catalog whose peers a materialized view may read, or null where no other database may be named. */
+    private final Catalog viewCatalog;
 
     /** @param database the database the statement runs in */
     DatabaseQualifiedNames(String database) {
         this.database = database;
+        this.viewCatalog = null;
+    }
+
+    /**
+     * For a materialized view's query in {@code catalog}'s database: a name in another database of
+     * the cluster stays three-part, for {@link ForeignDatabaseSchema} to resolve; a database that does
+     * not exist is 3D000.
+     */
+    DatabaseQualifiedNames(Catalog catalog) {
+        this.database = catalog.database();
+        this.viewCatalog = catalog;
     }
 
     @Override
@@ -51,6 +65,18 @@ final class DatabaseQualifiedNames extends StatementRewrite {
             return as;
         }
         if (from instanceof SqlIdentifier id && id.names.size() == 3) {
+            if (viewCatalog != null && !id.names.get(0).equals(database)) {
+                String other = id.names.get(0);
+                if (viewCatalog.peer(other).isEmpty()) {
+                    throw new TributaryException(
+                            SqlState.INVALID_CATALOG_NAME,
+                            "database \"" + other + "\" does not exist (in \"" + String.join(".", id.names) + "\")");
+                }
+                if (!id.names.get(1).equals(Catalog.SCHEMA)) {
+                    throw Catalog.undefinedTable(String.join(".", id.names));
+                }
+                return from;
+            }
             if (!id.names.get(0).equals(database)) {
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED,

@@ -53,6 +53,12 @@ final class ViewQueryConverter {
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(CalciteSettings.connectionProperties());
         CalciteSchema root = CalciteSchema.createRootSchema(false, true);
         root.add(Catalog.SCHEMA, new CatalogSchema(catalog, NO_READS, false));
+        // three-part names of other databases' tables; DatabaseQualifiedNames kept them as written
+        for (io.tributary.catalog.DatabaseEntry db : catalog.databases()) {
+            if (!db.name().equals(catalog.database()) && !db.name().equals(Catalog.SCHEMA)) {
+                catalog.peer(db.name()).ifPresent(peer -> root.add(db.name(), new ForeignDatabaseSchema(peer)));
+            }
+        }
         PgTypeAliases.register(root.plus());
         this.catalogReader = new CalciteCatalogReader(root, List.of(Catalog.SCHEMA), typeFactory, config);
         SqlOperatorTable operators = SqlOperatorTables.chain(

@@ -33,6 +33,11 @@ public final class BackfillInput implements AutoCloseable {
     private final List<VnodeProgress> vnodes;
     private final BackfillRate.Bucket bucket;
     private final int node;
+    /** Held while a following input reads (see {@link #step}); null when nothing gates it. */
+    private final java.util.concurrent.locks.Lock gate;
+    /** An upstream that does not join: after the job joined the live flow, it reads on under the gate. */
+    private boolean following;
+
     private int cursor;
     private RowStream snapshotStream;
     private ChangeStream logStream;
@@ -55,6 +60,8 @@ public final class BackfillInput implements AutoCloseable {
      * @param owned the vnodes of the upstream this actor backfills
      * @param committed the job's committed state, to load the progress of the owned vnodes from
      * @param node the actor tree node the rows enter at
+     * @param gate the database's staging lock, for an input that follows another database's log
+     *     once its job is live (null: none)
      */
     public BackfillInput(
             UpstreamTable upstream,
@@ -63,7 +70,9 @@ public final class BackfillInput implements AutoCloseable {
             int[] owned,
             ReadView committed,
             BackfillRate rate,
-            int node) {
+            int node,
+            java.util.concurrent.locks.Lock gate) {
+        this.gate = gate;
         this.upstream = upstream;
         this.sourceOrdinal = sourceOrdinal;
         this.progressTableId = progressTableId;
@@ -83,8 +92,22 @@ public final class BackfillInput implements AutoCloseable {
         return node;
     }
 
-    int sourceOrdinal() {
+    /** Makes this the input of a live job that follows its upstream's log; before the actor starts. */
+    public void startFollowing() {
+        following = true;
+    }
+
+    /** Which source of the view's plan this is. */
+    public int sourceOrdinal() {
         return sourceOrdinal;
+    }
+
+    /**
+     * The epoch through which every vnode of this input had consumed its upstream at the last
+     * barrier ({@code Long.MAX_VALUE} when it owns no vnode); any thread.
+     */
+    public long consumedThrough() {
+        return status.consumedThrough();
     }
 
     public boolean live() {
@@ -119,16 +142,45 @@ public final class BackfillInput implements AutoCloseable {
         if (budget == 0) {
             return false;
         }
+        boolean moved = false;
         for (int tried = 0; tried < vnodes.size(); tried++) {
             VnodeProgress p = vnodes.get(cursor);
-            int read = advance(p, budget, Long.MAX_VALUE, sink);
-            if (read >= 0) {
+            int read;
+            if (following && gate != null) {
+                // a live job's rows must enter inside one open epoch, as staged rows do: never between
+                // a barrier and the epoch boundary after its commit, where views start reading this
+                // job. The lock is tried per vnode, so writers wait for one vnode's read at most.
+                if (!gate.tryLock()) {
+                    bucket.giveBack(budget);
+                    return moved;
+                }
+                try {
+                    read = advance(p, budget, Long.MAX_VALUE, sink);
+                } finally {
+                    gate.unlock();
+                }
+            } else {
+                read = advance(p, budget, Long.MAX_VALUE, sink);
+            }
+            if (read > 0) {
                 idle = false;
                 caughtUpNow = false;
                 bucket.giveBack(budget - read);
                 return true;
             }
+            if (read == 0) {
+                // only a position moved (an epoch that did not change this vnode): go on to the next
+                // vnode in the same step rather than one vnode per step
+                moved = true;
+                continue;
+            }
             cursor = (cursor + 1) % vnodes.size();
+        }
+        if (moved) {
+            idle = false;
+            caughtUpNow = false;
+            bucket.giveBack(budget);
+            return true;
         }
         idle = true;
         caughtUpNow = vnodes.stream().allMatch(p -> p.phase == VnodeProgress.Phase.LOG);
@@ -210,9 +262,15 @@ public final class BackfillInput implements AutoCloseable {
     /**
      * The job joins the live flow after epoch {@code upTo} (committed; no later epoch can commit
      * before this actor passes the next barrier): reads every vnode's log through {@code upTo},
-     * whatever the rate limit, then lets live changes through.
+     * whatever the rate limit, then lets live changes through. An upstream that does not
+     * {@linkplain UpstreamTable#joinsLive join} is left as it is: this input goes on reading its log.
      */
     public void joinLive(long upTo, Consumer<Chunk> sink) {
+        if (!upstream.joinsLive()) {
+            // another database's table: its epochs are not this database's, so it stays a log consumer
+            following = true;
+            return;
+        }
         closeStreams();
         for (VnodeProgress p : vnodes) {
             if (p.phase == VnodeProgress.Phase.SNAPSHOT) {

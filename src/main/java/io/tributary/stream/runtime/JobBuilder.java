@@ -56,12 +56,16 @@ final class JobBuilder {
 
     /**
      * What a job being backfilled reads: per upstream relation id its snapshot and log, the table
-     * its per-vnode positions are kept in, and its rate.
+     * its per-vnode positions are kept in, and its rate. With {@code live} set the job is live and
+     * {@code upstreams} holds only the relations it keeps following by their logs (other databases'
+     * tables, {@link io.tributary.stream.UpstreamTable#joinsLive}); its other sources are live feeds.
      */
     record Backfill(
             java.util.Map<Integer, io.tributary.stream.UpstreamTable> upstreams,
             int progressTableId,
-            BackfillRate rate) {}
+            BackfillRate rate,
+            boolean live,
+            java.util.concurrent.locks.Lock followerGate) {}
 
     /** The actors of a built job and what a backfilling job's coordinator needs. */
     record Built(
@@ -181,13 +185,14 @@ final class JobBuilder {
         for (Leaf leaf : leaves) {
             if (leaf.occurrence().node() instanceof SourceNode source) {
                 RelationFeed feed = feeds.apply(source);
-                RelationFeed.Subscription s = backfill == null ? feed.subscribe(p) : feed.prepare(p);
+                boolean liveJob = backfill == null || backfill.live();
+                RelationFeed.Subscription s = liveJob ? feed.subscribe(p) : feed.prepare(p);
                 subscriptions.add(s);
                 int ordinal = sourceCount++;
                 sourceRelations.add(source.relationId());
                 for (int i = 0; i < p; i++) {
                     BackfillInput b = null;
-                    if (backfill != null) {
+                    if (backfill != null && backfill.upstreams().containsKey(source.relationId())) {
                         b = new BackfillInput(
                                 backfill.upstreams().get(source.relationId()),
                                 ordinal,
@@ -195,7 +200,11 @@ final class JobBuilder {
                                 mapping.owned(i),
                                 views.get(i),
                                 backfill.rate(),
-                                leaf.index());
+                                leaf.index(),
+                                backfill.followerGate());
+                        if (backfill.live()) {
+                            b.startFollowing();
+                        }
                         actorBackfills.get(i).add(b);
                         backfills.add(b);
                     }

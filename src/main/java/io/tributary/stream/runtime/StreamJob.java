@@ -1,6 +1,7 @@
 package io.tributary.stream.runtime;
 
 import io.tributary.stream.backfill.BackfillCoordinator;
+import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.backfill.JoinLive;
 import java.util.ArrayList;
@@ -20,6 +21,10 @@ final class StreamJob {
     private final FailureRouter failures;
     private final List<JobBuilder.PlanNode> planNodes;
     private BackfillCoordinator coordinator;
+    /** Sources that read their upstreams' logs while the job is live (other databases' relations). */
+    private volatile List<BackfillInput> followers = List.of();
+
+    private volatile List<Integer> followerRelations = List.of();
     /** Per upstream feed, the recorders keeping its change log for this job (one per slot). */
     private final java.util.Map<RelationFeed, List<ChangeLogRecorder>> recorders = new java.util.LinkedHashMap<>();
 
@@ -69,6 +74,31 @@ final class StreamJob {
     void backfillWith(BackfillCoordinator coordinator, java.util.Map<RelationFeed, List<ChangeLogRecorder>> logs) {
         this.coordinator = coordinator;
         this.recorders.putAll(logs);
+    }
+
+    /**
+     * Marks {@code inputs} as sources this job follows by their upstreams' logs; {@code relations}
+     * gives each source ordinal's relation id. Before {@link #start}.
+     */
+    void follow(List<BackfillInput> inputs, List<Integer> relations) {
+        this.followers = List.copyOf(inputs);
+        this.followerRelations = List.copyOf(relations);
+    }
+
+    /** See {@link StreamRuntime#followedThrough}; any thread. */
+    java.util.Map<Integer, Long> followedThrough() {
+        List<BackfillInput> inputs = followers;
+        // a backfill's positions are durable at its own checkpoints, not at the epochs' commits
+        if (inputs.isEmpty() || coordinator != null) {
+            return java.util.Map.of();
+        }
+        java.util.Map<Integer, Long> out = new java.util.HashMap<>();
+        for (BackfillInput b : inputs) {
+            if (!b.live()) {
+                out.merge(followerRelations.get(b.sourceOrdinal()), b.consumedThrough(), Math::min);
+            }
+        }
+        return out;
     }
 
     boolean backfilling() {

@@ -54,6 +54,19 @@ public final class StreamRuntime implements AutoCloseable {
     /** The table watermarks operators clean state by; none until {@link #readWatermarksFrom}. */
     private volatile WatermarkReader watermarks = WatermarkReader.NONE;
 
+    /** See {@link #setFollowerGate}; null until set (then nothing gates the followers). */
+    private volatile java.util.concurrent.locks.Lock followerGate;
+
+    /**
+     * The lock under which this database stages changes and commits epochs: a live job's sources
+     * that follow another database's log read and push their rows only while holding it (tried,
+     * never waited for), so those rows enter within one open epoch, as staged rows do. Set once,
+     * before any job is launched.
+     */
+    public void setFollowerGate(java.util.concurrent.locks.Lock gate) {
+        this.followerGate = gate;
+    }
+
     /** @param checkpointIntervalMs how often a backfilling job checkpoints */
     public StreamRuntime(StateStore store, long checkpointIntervalMs) {
         this.store = store;
@@ -92,6 +105,47 @@ public final class StreamRuntime implements AutoCloseable {
             k.attach(built.job().feed());
         }
         built.job().start();
+    }
+
+    /**
+     * Like {@link #launch(MaterializeNode, int[], int)} for a view that reads relations of other
+     * databases: those sources ({@code followed}, by relation id) stay log consumers of their
+     * upstreams for the life of the job, each actor reading them between this database's barriers
+     * and writing their per-vnode positions to {@code progressTableId} with its state at every
+     * barrier; the job's other sources are live feeds. Under the barrier lock, between epochs; the
+     * caller closes the upstreams once the job is stopped.
+     */
+    public void launch(
+            MaterializeNode root,
+            int[] stateTableIds,
+            int parallelism,
+            Map<Integer, UpstreamTable> followed,
+            int progressTableId,
+            BackfillRate rate) {
+        JobBuilder.Built built = build(
+                root,
+                stateTableIds,
+                parallelism,
+                new JobBuilder.Backfill(followed, progressTableId, rate, true, followerGate),
+                new FailureRouter(collector::failed));
+        built.job().follow(built.backfills(), built.sourceRelations());
+        jobs.put(root.relationId(), built.job());
+        for (LogKeeper k : keepers.getOrDefault(root.relationId(), List.of())) {
+            k.attach(built.job().feed());
+        }
+        built.job().start();
+    }
+
+    /**
+     * Per relation a view's job follows by its log (see {@link #launch(MaterializeNode, int[], int,
+     * Map, int, BackfillRate)}, and a joined backfill's sources that never join), the epoch through
+     * which every vnode has consumed it as of the job's last barrier; empty when the view has no
+     * such job. Read right after an epoch commits, on the committing thread, it is what that commit
+     * holds. Any thread.
+     */
+    public Map<Integer, Long> followedThrough(int viewId) {
+        StreamJob job = jobs.get(viewId);
+        return job == null ? Map.of() : job.followedThrough();
     }
 
     /**
@@ -210,7 +264,11 @@ public final class StreamRuntime implements AutoCloseable {
         int viewId = root.relationId();
         FailureRouter failures = new FailureRouter(null);
         JobBuilder.Built built = build(
-                root, stateTableIds, parallelism, new JobBuilder.Backfill(upstreams, progressTableId, rate), failures);
+                root,
+                stateTableIds,
+                parallelism,
+                new JobBuilder.Backfill(upstreams, progressTableId, rate, false, followerGate),
+                failures);
         List<UpstreamTable> bySource = new ArrayList<>();
         for (int relation : built.sourceRelations()) {
             bySource.add(upstreams.get(relation));
@@ -249,6 +307,7 @@ public final class StreamRuntime implements AutoCloseable {
             }
         }
         built.job().backfillWith(coordinator, logs);
+        built.job().follow(built.backfills(), built.sourceRelations());
         jobs.put(viewId, built.job());
         built.job().start();
     }

@@ -64,6 +64,16 @@ public final class LocalUpstreamTable implements UpstreamTable {
         return new LocalUpstreamTable(store, pin.epoch(), relationId, new RowCodec(columnTypes), view);
     }
 
+    /**
+     * Opens relation {@code relationId}'s change log after {@code snapshotEpoch}, without its
+     * snapshot: for consumers every vnode of which has read the snapshot already (a cross-database
+     * view once created), so that no pin has to hold the snapshot's files.
+     */
+    public static LocalUpstreamTable openLog(
+            StateStore store, long snapshotEpoch, int relationId, List<DataType> columnTypes) {
+        return new LocalUpstreamTable(store, snapshotEpoch, relationId, new RowCodec(columnTypes), null);
+    }
+
     @Override
     public long snapshotEpoch() {
         return snapshotEpoch;
@@ -89,6 +99,9 @@ public final class LocalUpstreamTable implements UpstreamTable {
 
     @Override
     public long snapshotRows() {
+        if (snapshot == null) {
+            return 0;
+        }
         long rows = 0;
         try (KvIterator it =
                 snapshot.scan(Keyspace.DATA, TableKeys.tableStart(relationId), TableKeys.tableEnd(relationId))) {
@@ -106,6 +119,9 @@ public final class LocalUpstreamTable implements UpstreamTable {
     public RowStream snapshot(int vnode, long epoch, byte[] startAfterPk) {
         if (epoch != snapshotEpoch) {
             throw new IllegalArgumentException("the snapshot is of epoch " + snapshotEpoch + ", not " + epoch);
+        }
+        if (snapshot == null) {
+            throw new IllegalStateException("relation " + relationId + " was opened without its snapshot");
         }
         KvIterator it = snapshot.scan(
                 Keyspace.DATA,
@@ -207,7 +223,9 @@ public final class LocalUpstreamTable implements UpstreamTable {
     @Override
     public void close() {
         try {
-            snapshot.close();
+            if (snapshot != null) {
+                snapshot.close();
+            }
         } finally {
             latest.close();
         }
