@@ -302,6 +302,9 @@ class CatalogDifferentialTest {
             "SELECT count(*) AS n FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class WHERE c.relname = 't'",
             "SELECT count(*) AS n FROM pg_cast WHERE oid > 16383",
             "SELECT count(*) AS n FROM pg_operator o WHERE o.oprnamespace <> 11",
+            "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'"
+                    + " AND table_name LIKE '%seq' ORDER BY 1, 2",
         };
         try (Connection pg = postgresConnection();
                 Connection trib = tributaryConnection();
