@@ -367,4 +367,36 @@ final class TableDdlParser {
         }
         return new UtilityStatement.Truncate(names);
     }
+
+    /** {@code LOCK [TABLE] [ONLY] name [*] [, ...] [IN lock_mode MODE] [NOWAIT]}, at LOCK. */
+    static UtilityStatement lock(TokenCursor in) {
+        in.next();
+        if (in.peek().isWord("table")) {
+            in.next();
+        }
+        List<String> names = new ArrayList<>();
+        do {
+            if (in.peek().isWord("only")) {
+                in.next();
+            }
+            names.add(in.qualifiedName());
+            in.acceptSymbol("*");
+        } while (in.acceptSymbol(","));
+        if (in.peek().isWord("in")) {
+            in.next();
+            // ACCESS SHARE, ROW SHARE, ROW EXCLUSIVE, SHARE UPDATE EXCLUSIVE, SHARE, SHARE ROW EXCLUSIVE, EXCLUSIVE,
+            // ACCESS EXCLUSIVE
+            while (!in.atEnd() && !in.peek().isWord("mode")) {
+                Token word = in.next();
+                if (!List.of("access", "row", "share", "update", "exclusive").contains(word.text())) {
+                    throw TokenCursor.syntaxAt(word);
+                }
+            }
+            in.expectWord("mode");
+        }
+        if (in.peek().isWord("nowait")) {
+            in.next();
+        }
+        return new UtilityStatement.Lock(names);
+    }
 }

@@ -56,6 +56,7 @@ public final class UtilityParser {
             case "alter" -> alter(in);
             case "drop" -> TableDdlParser.drop(in);
             case "truncate" -> TableDdlParser.truncate(in);
+            case "lock" -> TableDdlParser.lock(in);
             case "explain" -> {
                 UtilityStatement query = PrepareParser.explain(in);
                 yield query != null ? query : ViewJobParser.explain(in);

@@ -58,6 +58,12 @@ public sealed interface UtilityStatement {
     /** {@code TRUNCATE [TABLE] name [, ...]}. */
     record Truncate(List<String> names) implements UtilityStatement {}
 
+    /**
+     * {@code LOCK [TABLE] [ONLY] name [, ...] [IN mode MODE] [NOWAIT]}: a reader sees one snapshot
+     * per statement and writers never block it, so a lock only checks that the relations exist.
+     */
+    record Lock(List<String> names) implements UtilityStatement {}
+
     /** {@code ALTER TABLE name SET SOURCE_RATE_LIMIT = n}; {@code rowsPerSecond} -1 for DEFAULT (unlimited). */
     record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {}
 

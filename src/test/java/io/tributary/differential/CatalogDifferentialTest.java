@@ -37,7 +37,9 @@ class CatalogDifferentialTest {
             "CREATE TABLE u (a INT, b VARCHAR(20))",
             "CREATE TABLE k (x INT, y TEXT, z DOUBLE PRECISION, PRIMARY KEY (y, x))",
             "CREATE MATERIALIZED VIEW m AS SELECT v, count(*) AS c FROM t GROUP BY v",
-            "CREATE VIEW pv AS SELECT id, v FROM t WHERE v > 1");
+            "CREATE VIEW pv AS SELECT id, v FROM t WHERE v > 1",
+            "CREATE TABLE sq (id SERIAL PRIMARY KEY, note TEXT)",
+            "CREATE TABLE gi (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, x TEXT)");
 
     private static InProcessTributary tributary;
 
@@ -246,6 +248,74 @@ class CatalogDifferentialTest {
                 } else {
                     assertEquals(rows(ps.executeQuery(sql)), rows(ts.executeQuery(sql)), sql);
                 }
+            }
+        }
+    }
+
+    /**
+     * The catalog queries pg_dump sends after its opening ones, over sequences (those behind SERIAL
+     * and identity columns), the catalogs of things Tributary lacks, and the functions and
+     * constants they use, answered as PostgreSQL answers them.
+     */
+    @Test
+    void pgDumpCatalogQueriesLikePostgres() throws SQLException {
+        String[] queries = {
+            "SELECT c.relname, c.relkind, c.relam FROM pg_class c WHERE c.relname LIKE '%_seq' ORDER BY 1",
+            "SELECT c.relname, format_type(s.seqtypid, NULL) AS t, s.seqstart, s.seqincrement, s.seqmax,"
+                    + " s.seqmin, s.seqcache, s.seqcycle FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid"
+                    + " ORDER BY 1",
+            "SELECT c.relname, t.relname AS owner, d.refobjsubid, d.deptype FROM pg_depend d"
+                    + " JOIN pg_class c ON c.oid = d.objid JOIN pg_class t ON t.oid = d.refobjid"
+                    + " WHERE d.classid = 'pg_class'::regclass AND c.relkind = 'S' ORDER BY 1",
+            "SELECT a.attname, a.atttypid, a.attnum FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+                    + " WHERE c.relname = 'sq_id_seq' AND a.attnum > 0 ORDER BY a.attnum",
+            "SELECT array_remove(array_remove(c.reloptions,'check_option=local'),'check_option=cascaded') AS r"
+                    + " FROM pg_class c WHERE c.relname = 't'",
+            "SELECT quote_literal('it''s') AS a, quote_literal('plain') AS b",
+            "SELECT x FROM unnest('{16390,16388,16392}'::pg_catalog.oid[]) AS s(x)",
+            "SELECT option_name, option_value FROM pg_options_to_table('{fillfactor=70,b=x}'::text[]) ORDER BY 1",
+            "SELECT typname[0] AS c, typname[1] AS d FROM pg_type WHERE typname = '_int4'",
+            "SELECT tableoid = 'pg_type'::regclass AS same FROM pg_type WHERE typname = 'int4'",
+            "SELECT t.typstorage FROM pg_type t WHERE t.typname IN ('int4', 'text', 'numeric') ORDER BY t.typname",
+            "SELECT lanname, lanispl, lanpltrusted FROM pg_language WHERE NOT lanispl ORDER BY oid",
+            "SELECT count(*) AS n FROM pg_init_privs WHERE objoid > 16383",
+            "SELECT count(*) AS n FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class WHERE c.relname = 't'",
+            "SELECT count(*) AS n FROM pg_cast WHERE oid > 16383",
+            "SELECT count(*) AS n FROM pg_operator o WHERE o.oprnamespace <> 11",
+            "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'"
+                    + " AND table_name LIKE '%seq' ORDER BY 1, 2",
+        };
+        try (Connection pg = postgresConnection();
+                Connection trib = tributaryConnection();
+                Statement ps = pg.createStatement();
+                Statement ts = trib.createStatement()) {
+            for (String sql : queries) {
+                assertEquals(rows(ps.executeQuery(sql)), rows(ts.executeQuery(sql)), sql);
+            }
+        }
+    }
+
+    /**
+     * {@code LOCK TABLE}, which pg_dump sends for each table it dumps: accepted in a transaction
+     * block, 25P01 outside one, 42P01 for a relation that does not exist, as in PostgreSQL.
+     */
+    @Test
+    void lockTableLikePostgres() throws SQLException {
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            try (c;
+                    Statement s = c.createStatement()) {
+                SQLException outside = org.junit.jupiter.api.Assertions.assertThrows(
+                        SQLException.class, () -> s.execute("LOCK TABLE public.t IN ACCESS SHARE MODE"));
+                assertEquals("25P01", outside.getSQLState(), outside.getMessage());
+                c.setAutoCommit(false);
+                s.execute("LOCK TABLE public.t, u IN ACCESS SHARE MODE");
+                s.execute("LOCK t");
+                c.commit();
+                SQLException missing = org.junit.jupiter.api.Assertions.assertThrows(
+                        SQLException.class, () -> s.execute("LOCK TABLE nope IN SHARE MODE"));
+                assertEquals("42P01", missing.getSQLState(), missing.getMessage());
+                c.rollback();
             }
         }
     }

@@ -168,6 +168,11 @@ final class ExpressionCorpus {
         out.add("SELECT DATE '2024-03-15'::text, TIMESTAMP '2024-03-15 10:20:30.5'::text, TIME '01:02:03'::text");
         out.add("SELECT 1::boolean, 0::boolean, 'yes'::boolean, 'off'::boolean, 't'::boolean, 'maybe'::boolean");
         out.add("SELECT true::int, false::text, true::varchar");
+        out.add("SELECT true::int AS t, false::int AS f");
+        out.add("SELECT (1 = 1)::int, (1 > 2)::int, (i4 > 0)::int, (i4 IS NULL)::int FROM ev ORDER BY id");
+        out.add("SELECT (i4 = 10 AND bo)::int4 AS both FROM ev ORDER BY id");
+        out.add("SELECT *, i4 + 1, upper(tx) FROM ev ORDER BY id");
+        out.add("SELECT i4 * 2, ev.*, 1 FROM ev ORDER BY id");
         out.add("SELECT 65536::int2, 32768::int2, (-32769)::int2");
         out.add("SELECT 2147483648::int4, 9223372036854775808::int8");
         out.add("SELECT 1e20::float8::int8, 'Infinity'::float8::int4, 'NaN'::float8::int8");

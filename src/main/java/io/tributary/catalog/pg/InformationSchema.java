@@ -76,9 +76,11 @@ final class InformationSchema {
         tables.add(new PgTable(SCHEMA, name, oid, "v", PgColumn.parse(columns), rows));
     }
 
-    /** The relations information_schema describes: tables and views, not materialized views. */
+    /** The relations information_schema describes: tables and views, not materialized views or sequences. */
     private List<PgRelation> relations() {
-        return pg.relations().stream().filter(r -> !r.relkind().equals("m")).toList();
+        return pg.relations().stream()
+                .filter(r -> r.relkind().equals("r") || r.relkind().equals("v"))
+                .toList();
     }
 
     private List<Object[]> schemata() {

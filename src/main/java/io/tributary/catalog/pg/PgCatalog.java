@@ -1,11 +1,7 @@
 package io.tributary.catalog.pg;
 
 import io.tributary.catalog.Catalog;
-import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SystemTables;
-import io.tributary.catalog.TableDef;
-import io.tributary.catalog.ViewDef;
-import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +23,7 @@ public final class PgCatalog {
     private final Supplier<List<String>> functions;
     private final List<PgTable> tables = new ArrayList<>();
     private final InformationSchema informationSchema;
+    private final PgRelations relations;
 
     /**
      * @param functions the names of the functions SQL can call, for {@code pg_proc}
@@ -36,7 +33,9 @@ public final class PgCatalog {
         this.session = session;
         this.functions = functions;
         define();
+        tables.addAll(PgFixedCatalogs.tables());
         this.informationSchema = new InformationSchema(this);
+        this.relations = new PgRelations(catalog, this::allSystemTables);
     }
 
     /** The relations of {@code pg_catalog}. */
@@ -56,103 +55,16 @@ public final class PgCatalog {
 
     /**
      * Every relation {@code pg_class} lists, in OID order: those of {@code pg_catalog} and
-     * {@code information_schema}, then the catalog's tables and views.
+     * {@code information_schema}, then the catalog's tables, sequences and views.
      */
     public List<PgRelation> relations() {
-        List<PgRelation> out = new ArrayList<>();
-        for (PgTable t : allSystemTables()) {
-            List<PgRelation.Attribute> attrs = new ArrayList<>();
-            for (PgColumn c : t.columns()) {
-                attrs.add(new PgRelation.Attribute(c.name(), c.typeOid(), -1, length(c), false));
-            }
-            long ns = t.schema().equals(SCHEMA) ? PgOids.PG_CATALOG_NAMESPACE : PgOids.INFORMATION_SCHEMA_NAMESPACE;
-            out.add(new PgRelation(t.oid(), ns, t.schema(), t.name(), t.relkind(), attrs, new short[0], null));
-        }
-        for (TableDef t : catalog.tables()) {
-            if (!t.isInternal()) {
-                out.add(relation(t));
-            }
-        }
-        for (ViewDef v : catalog.views()) {
-            out.add(relation(v));
-        }
-        return out;
-    }
-
-    /** A plain view as pg_class shows it (relkind {@code v}): its columns as planned at CREATE. */
-    private static PgRelation relation(ViewDef v) {
-        List<PgRelation.Attribute> attrs = new ArrayList<>();
-        for (ColumnDef c : v.columns()) {
-            DataType type = c.type();
-            attrs.add(new PgRelation.Attribute(
-                    c.name(), type.kind().oid(), type.typmod(), type.kind().wireLength(), false));
-        }
-        return new PgRelation(
-                PgOids.view(v.name()),
-                PgOids.PUBLIC_NAMESPACE,
-                Catalog.SCHEMA,
-                v.name(),
-                "v",
-                attrs,
-                new short[0],
-                v.query());
+        return relations.all();
     }
 
     private List<PgTable> allSystemTables() {
         List<PgTable> all = new ArrayList<>(tables);
         all.addAll(informationSchema.tables());
         return all;
-    }
-
-    private static int length(PgColumn c) {
-        return c.array()
-                ? -1
-                : PgTypes.BASE.stream()
-                        .filter(b -> b.name().equals(c.pgType()))
-                        .mapToInt(PgTypes.Base::length)
-                        .findFirst()
-                        .orElse(-1);
-    }
-
-    /** A catalog table or view as pg_class shows it: visible columns only, numbered from 1. */
-    private static PgRelation relation(TableDef t) {
-        List<PgRelation.Attribute> attrs = new ArrayList<>();
-        int[] attnum = new int[t.columns().size()];
-        for (int i = 0; i < t.columns().size(); i++) {
-            ColumnDef c = t.columns().get(i);
-            if (c.hidden()) {
-                continue;
-            }
-            DataType type = c.type();
-            String identity = c.identity() == ColumnDef.Identity.ALWAYS
-                    ? "a"
-                    : c.identity() == ColumnDef.Identity.BY_DEFAULT ? "d" : "";
-            attrs.add(new PgRelation.Attribute(
-                    c.name(),
-                    type.kind().oid(),
-                    type.typmod(),
-                    type.kind().wireLength(),
-                    c.notNull(),
-                    PgDefaults.text(t.name(), c),
-                    identity));
-            attnum[i] = attrs.size();
-        }
-        short[] key = new short[0];
-        if (!t.isView() && !t.hasRowId()) {
-            key = new short[t.primaryKey().length];
-            for (int i = 0; i < key.length; i++) {
-                key[i] = (short) attnum[t.primaryKey()[i]];
-            }
-        }
-        return new PgRelation(
-                PgOids.relation(t.id()),
-                PgOids.PUBLIC_NAMESPACE,
-                Catalog.SCHEMA,
-                t.name(),
-                t.isView() ? "m" : "r",
-                attrs,
-                key,
-                t.isView() ? t.query() : null);
     }
 
     private void table(String name, long oid, String relkind, String columns, Supplier<List<Object[]>> rows) {
@@ -181,7 +93,8 @@ public final class PgCatalog {
                         + "attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, "
                         + "attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, "
                         + "atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, "
-                        + "attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[]",
+                        + "attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[], "
+                        + "attmissingval text",
                 this::attributes);
         table("pg_type", 1247, "r", PgTypes.COLUMNS, PgTypes::rows);
         table(
@@ -189,7 +102,7 @@ public final class PgCatalog {
                 2610,
                 "r",
                 "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, "
-                        + "indisunique bool, indisprimary bool, indisexclusion bool, indimmediate bool, "
+                        + "indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, "
                         + "indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, "
                         + "indisreplident bool, indkey int2[], indcollation oid[], indclass oid[], indoption int2[], "
                         + "indexprs pg_node_tree, indpred pg_node_tree",
@@ -205,7 +118,6 @@ public final class PgCatalog {
                         + "confkey int2[], conbin pg_node_tree",
                 this::constraints);
         table("pg_attrdef", 2604, "r", "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", this::attributeDefaults);
-        table("pg_description", 2609, "r", "objoid oid, classoid oid, objsubid int4, description text", List::of);
         table(
                 "pg_database",
                 1262,
@@ -230,7 +142,6 @@ public final class PgCatalog {
                 "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, "
                         + "usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]",
                 this::users);
-        table("pg_auth_members", 1261, "r", "roleid oid, member oid, grantor oid, admin_option bool", List::of);
         table(
                 "pg_settings",
                 12003,
@@ -245,7 +156,8 @@ public final class PgCatalog {
                 1255,
                 "r",
                 "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, "
-                        + "prokind char, proretset bool, pronargs int2, prorettype oid, prosrc text",
+                        + "prokind char, proretset bool, pronargs int2, prorettype oid, proargtypes oidvector, "
+                        + "prosrc text, proacl aclitem[]",
                 this::procedures);
         table("pg_am", 2601, "r", "oid oid, amname name, amhandler regproc, amtype char", this::accessMethods);
         table(
@@ -263,48 +175,18 @@ public final class PgCatalog {
                         + "collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text",
                 PgCatalog::collations);
         table(
-                "pg_extension",
-                3079,
-                "r",
-                "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, "
-                        + "extversion text, extconfig oid[], extcondition text[]",
-                List::of);
-        table(
                 "pg_depend",
                 2608,
                 "r",
                 "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype char",
-                List::of);
-        table("pg_foreign_table", 3118, "r", "ftrelid oid, ftserver oid, ftoptions text[]", List::of);
-        table("pg_inherits", 2611, "r", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", List::of);
+                this::dependencies);
         table(
-                "pg_policy",
-                3256,
+                "pg_sequence",
+                2224,
                 "r",
-                "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, "
-                        + "polroles oid[], polqual pg_node_tree, polwithcheck pg_node_tree",
-                List::of);
-        table(
-                "pg_statistic_ext",
-                3381,
-                "r",
-                "oid oid, stxrelid oid, stxname name, stxnamespace oid, "
-                        + "stxowner oid, stxstattarget int4, stxkeys int2[], stxkind char[], stxexprs pg_node_tree",
-                List::of);
-        table(
-                "pg_publication",
-                6104,
-                "r",
-                "oid oid, pubname name, pubowner oid, puballtables bool, "
-                        + "pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool",
-                List::of);
-        table(
-                "pg_publication_rel",
-                6106,
-                "r",
-                "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, " + "prattrs int2[]",
-                List::of);
-        table("pg_publication_namespace", 6237, "r", "oid oid, pnpubid oid, pnnspid oid", List::of);
+                "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, "
+                        + "seqcache int8, seqcycle bool",
+                this::sequences);
         table(
                 "pg_tables",
                 12004,
@@ -333,6 +215,25 @@ public final class PgCatalog {
                 this::indexViewRows);
     }
 
+    /** A sequence depends on the column it numbers: automatically (SERIAL) or internally (identity). */
+    private List<Object[]> dependencies() {
+        List<Object[]> rows = new ArrayList<>();
+        for (PgSequence q : relations.sequences()) {
+            rows.add(
+                    new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), q.dependency()});
+        }
+        return rows;
+    }
+
+    /** Every sequence starts at 1 and counts up by 1, as Tributary's do, up to its type's bound. */
+    private List<Object[]> sequences() {
+        List<Object[]> rows = new ArrayList<>();
+        for (PgSequence q : relations.sequences()) {
+            rows.add(new Object[] {q.oid(), q.typeOid(), 1L, 1L, q.maxValue(), 1L, 1L, false});
+        }
+        return rows;
+    }
+
     private List<Object[]> namespaces() {
         return List.of(
                 new Object[] {PgOids.PG_CATALOG_NAMESPACE, SCHEMA, PgOids.SUPERUSER, null},
@@ -344,7 +245,7 @@ public final class PgCatalog {
     private List<Object[]> classes() {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
-            boolean stored = !r.relkind().equals("v");
+            boolean stored = r.relkind().equals("r") || r.relkind().equals("m");
             rows.add(classRow(
                     r.oid(),
                     r.name(),
@@ -454,6 +355,7 @@ public final class PgCatalog {
             collatable ? PgOids.DEFAULT_COLLATION : 0L,
             null,
             null,
+            null,
             null
         };
     }
@@ -492,6 +394,7 @@ public final class PgCatalog {
                     (short) key.size(),
                     (short) key.size(),
                     true,
+                    false,
                     true,
                     false,
                     true,
@@ -636,7 +539,9 @@ public final class PgCatalog {
                 false,
                 (short) 0,
                 0L,
-                names.get(i)
+                "",
+                names.get(i),
+                null
             });
         }
         return rows;
@@ -696,12 +601,7 @@ public final class PgCatalog {
 
     /** The OID of relation {@code name} in schema {@code schema}, or -1 when there is none. */
     public long relationOid(String schema, String name) {
-        for (PgRelation r : relations()) {
-            if (r.schema().equals(schema) && r.name().equals(name)) {
-                return r.oid();
-            }
-        }
-        return -1;
+        return relations.oid(schema, name);
     }
 
     /**

@@ -23,6 +23,9 @@ public final class PgOids {
     /** Database {@code dev}; PostgreSQL 15 gives its first database OID 5. */
     public static final long DATABASE = 5;
 
+    /** {@code pg_class}'s own OID, the class of every relation ({@code pg_depend.classid}). */
+    public static final long PG_CLASS = 1259;
+
     public static final long HEAP_AM = 2;
     public static final long BTREE_AM = 403;
     public static final long DEFAULT_TABLESPACE = 1663;
@@ -64,5 +67,13 @@ public final class PgOids {
      */
     public static long attributeDefault(long relation, int attnum) {
         return 0x4000_0000L + (relation - FIRST_USER_OID) / 4 * 1600 + attnum;
+    }
+
+    /**
+     * The OID of the sequence behind column {@code attnum} of user relation {@code relation} (a
+     * SERIAL or identity column): in a range of its own above {@link #attributeDefault}'s.
+     */
+    public static long sequence(long relation, int attnum) {
+        return 0x5000_0000L + (relation - FIRST_USER_OID) / 4 * 1600 + attnum;
     }
 }

@@ -112,7 +112,10 @@ public final class PgTypes {
             -1,
             0,
             collation,
-            null
+            null,
+            null,
+            // numeric is stored compressible in line ('m'), other variable-length types may move out ('x')
+            length >= 0 ? "p" : name.equals("numeric") ? "m" : "x"
         };
     }
 
@@ -120,7 +123,7 @@ public final class PgTypes {
     static final String COLUMNS = "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, "
             + "typbyval bool, typtype char, typcategory char, typisdefined bool, typdelim char, typrelid oid, "
             + "typelem oid, typarray oid, typinput regproc, typnotnull bool, typbasetype oid, typtypmod int4, "
-            + "typndims int4, typcollation oid, typdefault text";
+            + "typndims int4, typcollation oid, typdefault text, typacl aclitem[], typstorage char";
 
     /**
      * PostgreSQL's {@code format_type(oid, typmod)}: the SQL name of a type with its modifier

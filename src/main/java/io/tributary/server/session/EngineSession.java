@@ -299,6 +299,16 @@ public final class EngineSession implements Session {
                 && n.tag().equals("DISCARD ALL")) {
             named.remove(null);
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Lock lock) {
+            if (transactionStatus != 'T') {
+                throw new TributaryException(
+                        SqlState.NO_ACTIVE_SQL_TRANSACTION, "LOCK TABLE can only be used in transaction blocks");
+            }
+            for (String name : lock.names()) {
+                db.catalog().require(name);
+            }
+            return new StatementResult.Command("LOCK TABLE");
+        }
         if (DatabaseCommands.handles(u.statement())) {
             return databases.execute(u.statement(), transactionStatus == 'T', notices);
         }

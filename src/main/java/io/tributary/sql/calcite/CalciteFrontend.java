@@ -20,7 +20,6 @@ import io.tributary.sql.UtilityStatement;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -236,7 +235,7 @@ public final class CalciteFrontend implements AutoCloseable {
         node = expandArray.apply(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
                 node,
-                new PgTableOid(catalogOids()),
+                new PgTableOid(pgCatalog.tables()),
                 new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting),
                 new DatabaseQualifiedNames(catalog.database()));
         node = postgres.statement();
@@ -249,15 +248,6 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     /** Whether {@code name} (lower case) is one of the session's settings. */
-    /** The OID of each {@code pg_catalog} relation by name, for {@link PgTableOid}. */
-    private Map<String, Long> catalogOids() {
-        Map<String, Long> oids = new java.util.HashMap<>();
-        for (io.tributary.catalog.pg.PgTable t : pgCatalog.tables()) {
-            oids.put(t.name(), t.oid());
-        }
-        return oids;
-    }
-
     private boolean isSetting(String name) {
         return session.settings().stream().anyMatch(s -> s.name().equals(name));
     }

@@ -40,8 +40,9 @@ final class CalcitePreparedQuery implements PreparedQuery {
         List<ResultColumn> cols = new ArrayList<>();
         for (int i = 1; i <= md.getColumnCount(); i++) {
             String label = md.getColumnLabel(i);
-            if (labels != null && labels.size() == md.getColumnCount() && label.startsWith("EXPR$")) {
-                label = labels.get(i - 1);
+            String postgres = ColumnLabels.expand(labels, i - 1, md.getColumnCount());
+            if (postgres != null && label.startsWith("EXPR$")) {
+                label = postgres;
             }
             cols.add(new ResultColumn(
                     label, TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i))));

@@ -141,8 +141,9 @@ public final class CalciteViewPlanner implements ViewPlanner {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < calciteNames.size(); i++) {
             String name = calciteNames.get(i);
-            if (labels != null && labels.size() == calciteNames.size() && name.startsWith("EXPR$")) {
-                name = labels.get(i);
+            String postgres = ColumnLabels.expand(labels, i, calciteNames.size());
+            if (postgres != null && name.startsWith("EXPR$")) {
+                name = postgres;
             }
             if (!seen.add(name)) {
                 throw new TributaryException(

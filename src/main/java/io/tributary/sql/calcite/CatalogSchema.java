@@ -48,6 +48,7 @@ final class CatalogSchema extends AbstractSchema {
             }
         }
         // generate_series over timestamps, under the names PgValueSemantics gives such calls
+        b.put("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
         b.put("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
         b.put("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
         for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
@@ -62,7 +63,7 @@ final class CatalogSchema extends AbstractSchema {
 
     /** The names of the functions this schema adds to Calcite's, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
-        List<String> names = new java.util.ArrayList<>(List.of("generate_series"));
+        List<String> names = new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table"));
         for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

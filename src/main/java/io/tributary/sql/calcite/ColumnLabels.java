@@ -28,7 +28,11 @@ final class ColumnLabels {
 
     private ColumnLabels() {}
 
-    /** One label per select item, or null when the select list has a {@code *} (positions unknown). */
+    /**
+     * One label per select item, with null standing for the one {@code *} or {@code t.*} item (its
+     * columns keep their own names; {@link #expand} places the others); null when the select list has
+     * several stars (positions unknown).
+     */
     static List<String> of(SqlNode query) {
         SqlNode node = query instanceof org.apache.calcite.sql.SqlWith with ? with.body : query;
         node = node instanceof SqlOrderBy ob ? ob.query : node;
@@ -36,13 +40,39 @@ final class ColumnLabels {
             return null;
         }
         List<String> out = new ArrayList<>();
+        boolean star = false;
         for (SqlNode item : select.getSelectList()) {
             if (item instanceof SqlIdentifier id && id.isStar()) {
-                return null;
+                if (star) {
+                    return null;
+                }
+                star = true;
+                out.add(null);
+            } else {
+                out.add(label(item));
             }
-            out.add(label(item));
         }
         return out;
+    }
+
+    /**
+     * The label of result column {@code column} (0-based) of a query with {@code width} columns whose
+     * select items {@link #of} labelled {@code labels}: null for a column of the star or when the
+     * counts do not fit.
+     */
+    static String expand(List<String> labels, int column, int width) {
+        if (labels == null) {
+            return null;
+        }
+        int star = labels.indexOf(null);
+        if (star < 0) {
+            return labels.size() == width ? labels.get(column) : null;
+        }
+        int starWidth = width - (labels.size() - 1);
+        if (starWidth < 0 || (column >= star && column < star + starWidth)) {
+            return null;
+        }
+        return labels.get(column < star ? column : column - starWidth + 1);
     }
 
     private static String label(SqlNode item) {

@@ -16,7 +16,8 @@ import org.apache.calcite.sql.SqlUtil;
  * whose DECIMAL has a fixed scale: it becomes {@link PgFunctions#pg_numeric}. A cast to an integer
  * type rounds in PostgreSQL (half away from zero for NUMERIC, half to even for floats) but
  * truncates in Calcite: its operand goes through {@link PgFunctions#pg_round} first. One instance
- * per statement.
+ * per statement. A predicate or boolean literal cast to int4 becomes 1 or 0, PostgreSQL's cast from
+ * boolean, which Calcite lacks.
  */
 final class NumericCast extends StatementRewrite {
     @Override
@@ -36,11 +37,68 @@ final class NumericCast extends StatementRewrite {
         if (type.matches("DECIMAL|NUMERIC") && basic.getPrecision() < 0) {
             return rewritten(call("pg_numeric", cast.operand(0), cast));
         }
+        if (type.matches("INTEGER|INT|INT4") && isBoolean(cast.operand(0))) {
+            return rewritten(boolToInt(cast.operand(0), cast.getParserPosition()));
+        }
         if (type.matches("INTEGER|INT|BIGINT|SMALLINT|TINYINT|INT2|INT4|INT8")) {
             cast.setOperand(0, call("pg_round", cast.operand(0), cast));
             return rewritten(cast);
         }
         return visited;
+    }
+
+    /** The kinds of expression that are boolean whatever their operands are. */
+    private static final java.util.Set<SqlKind> BOOLEAN_KINDS = java.util.EnumSet.of(
+            SqlKind.EQUALS,
+            SqlKind.NOT_EQUALS,
+            SqlKind.LESS_THAN,
+            SqlKind.LESS_THAN_OR_EQUAL,
+            SqlKind.GREATER_THAN,
+            SqlKind.GREATER_THAN_OR_EQUAL,
+            SqlKind.AND,
+            SqlKind.OR,
+            SqlKind.NOT,
+            SqlKind.IS_NULL,
+            SqlKind.IS_NOT_NULL,
+            SqlKind.IS_TRUE,
+            SqlKind.IS_NOT_TRUE,
+            SqlKind.IS_FALSE,
+            SqlKind.IS_NOT_FALSE,
+            SqlKind.IS_DISTINCT_FROM,
+            SqlKind.IS_NOT_DISTINCT_FROM,
+            SqlKind.LIKE,
+            SqlKind.BETWEEN,
+            SqlKind.IN,
+            SqlKind.NOT_IN,
+            SqlKind.EXISTS);
+
+    /**
+     * Whether {@code node} is boolean by its form: a TRUE or FALSE literal or a predicate. A boolean
+     * column is not recognised here (its type is known only after validation).
+     */
+    private static boolean isBoolean(SqlNode node) {
+        if (node instanceof org.apache.calcite.sql.SqlLiteral lit) {
+            return lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN && lit.getValue() != null;
+        }
+        return node.isA(BOOLEAN_KINDS);
+    }
+
+    /**
+     * PostgreSQL's one cast from boolean to an integer type, {@code bool::int4}: 1 for true, 0 for
+     * false, NULL for NULL (Calcite has no such cast).
+     */
+    private static SqlNode boolToInt(SqlNode value, org.apache.calcite.sql.parser.SqlParserPos pos) {
+        org.apache.calcite.sql.SqlNodeList when = new org.apache.calcite.sql.SqlNodeList(
+                List.of(
+                        org.apache.calcite.sql.SqlLiteral.createBoolean(true, pos),
+                        org.apache.calcite.sql.SqlLiteral.createBoolean(false, pos)),
+                pos);
+        org.apache.calcite.sql.SqlNodeList then = new org.apache.calcite.sql.SqlNodeList(
+                List.of(
+                        org.apache.calcite.sql.SqlLiteral.createExactNumeric("1", pos),
+                        org.apache.calcite.sql.SqlLiteral.createExactNumeric("0", pos)),
+                pos);
+        return new org.apache.calcite.sql.fun.SqlCase(pos, value, when, then, null);
     }
 
     private static SqlNode call(String name, SqlNode argument, SqlCall at) {

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * client's statement. Quoted text and comments are left alone, except that an interval constant in
  * PostgreSQL's input syntax ({@code INTERVAL '2 hours 30 minutes'}, {@code '1 day'::interval}),
  * which Calcite's grammar rejects, becomes Calcite's qualified literal of the same length of time
- * (see {@link #intervalLiteral}); that change alters the length. Stateless.
+ * (see {@link #intervalLiteral}), and an array constant cast to an array type
+ * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
+ * element type; those changes alter the length. Stateless.
  */
 final class PgSyntaxText {
     private static final Pattern OPERATOR =
@@ -29,6 +31,11 @@ final class PgSyntaxText {
     private static final Pattern ARRAY_CAST =
             Pattern.compile("(?i)::\\s*pg_catalog\\s*\\.\\s*[a-z_][a-z0-9_]*\\s*\\[\\s*\\]");
     private static final Pattern QUALIFIED_TYPE = Pattern.compile("(?i)(?<=::)\\s*pg_catalog\\s*\\.");
+    /** A cast to an array type after a constant: {@code '{1,2}'::pg_catalog.oid[]}. */
+    private static final Pattern ARRAY_CONSTANT_CAST =
+            Pattern.compile("(?i)^\\s*::\\s*(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]");
+    /** An element of an array constant that needs no quoting or escapes. */
+    private static final Pattern PLAIN_ELEMENT = Pattern.compile("[^\\s{}\",\\\\']+");
     /** The keyword before an interval constant: {@code INTERVAL '...'}. */
     private static final Pattern INTERVAL_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])INTERVAL\\s*$");
     /** A unit after the constant makes it Calcite's own qualified literal, which is left alone. */
@@ -75,11 +82,49 @@ final class PgSyntaxText {
                     continue;
                 }
             }
+            if (c == '\'') {
+                Matcher arrayCast = ARRAY_CONSTANT_CAST.matcher(sql.substring(end));
+                String array =
+                        arrayCast.find() ? arrayConstructor(sql.substring(i + 1, end - 1), arrayCast.group(1)) : null;
+                if (array != null) {
+                    out.append(code(before)).append(array);
+                    i = end + arrayCast.end();
+                    codeStart = i;
+                    continue;
+                }
+            }
             out.append(code(before)).append(sql, i, end);
             i = end;
             codeStart = end;
         }
         return out.append(code(sql.substring(codeStart))).toString();
+    }
+
+    /**
+     * The array constant {@code text} of element type {@code type}, such as {@code {1,2}}, as an
+     * {@code ARRAY[...]} constructor of constants of that type; null, leaving the cast to the
+     * grammar, when it is empty, nested or has quoted elements.
+     */
+    private static String arrayConstructor(String text, String type) {
+        String t = text.trim();
+        if (t.length() < 3 || t.charAt(0) != '{' || t.charAt(t.length() - 1) != '}') {
+            return null;
+        }
+        StringBuilder array = new StringBuilder("ARRAY[");
+        String[] elements = t.substring(1, t.length() - 1).split(",", -1);
+        for (int k = 0; k < elements.length; k++) {
+            String e = elements[k].trim();
+            if (!PLAIN_ELEMENT.matcher(e).matches()) {
+                return null;
+            }
+            array.append(k == 0 ? "" : ", ");
+            if (e.equalsIgnoreCase("null")) {
+                array.append("NULL");
+            } else {
+                array.append("CAST('").append(e).append("' AS ").append(type).append(')');
+            }
+        }
+        return array.append(']').toString();
     }
 
     /** Index after the quote closing the one at {@code start}; doubled quotes stay inside. */

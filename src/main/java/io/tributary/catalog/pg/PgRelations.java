@@ -1,0 +1,179 @@
+package io.tributary.catalog.pg;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.TableDef;
+import io.tributary.catalog.ViewDef;
+import io.tributary.common.types.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The relation model behind {@code pg_class} and every catalog that refers to relations: the
+ * relations of {@code pg_catalog} and {@code information_schema}, then the live {@link Catalog}'s
+ * tables (relkind {@code r}), materialized views ({@code m}), plain views ({@code v}) and the
+ * sequences of their SERIAL and identity columns ({@code S}). Recomputed at every call, so never
+ * stale; called on the querying thread while a catalog relation is scanned.
+ */
+final class PgRelations {
+    private final Catalog catalog;
+    private final Supplier<List<PgTable>> systemTables;
+
+    /** @param systemTables the relations of {@code pg_catalog} and {@code information_schema} */
+    PgRelations(Catalog catalog, Supplier<List<PgTable>> systemTables) {
+        this.catalog = catalog;
+        this.systemTables = systemTables;
+    }
+
+    /** Every relation {@code pg_class} lists, system relations first, then user ones in OID order. */
+    List<PgRelation> all() {
+        List<PgRelation> out = new ArrayList<>();
+        for (PgTable t : systemTables.get()) {
+            List<PgRelation.Attribute> attrs = new ArrayList<>();
+            for (PgColumn c : t.columns()) {
+                attrs.add(new PgRelation.Attribute(c.name(), c.typeOid(), -1, length(c), false));
+            }
+            long ns = t.schema().equals(PgCatalog.SCHEMA)
+                    ? PgOids.PG_CATALOG_NAMESPACE
+                    : PgOids.INFORMATION_SCHEMA_NAMESPACE;
+            out.add(new PgRelation(t.oid(), ns, t.schema(), t.name(), t.relkind(), attrs, new short[0], null));
+        }
+        for (TableDef t : userTables()) {
+            out.add(relation(t));
+        }
+        for (PgSequence s : sequences()) {
+            out.add(new PgRelation(
+                    s.oid(),
+                    PgOids.PUBLIC_NAMESPACE,
+                    Catalog.SCHEMA,
+                    s.name(),
+                    "S",
+                    SEQUENCE_ATTRIBUTES,
+                    new short[0],
+                    null));
+        }
+        for (ViewDef v : catalog.views()) {
+            out.add(relation(v));
+        }
+        return out;
+    }
+
+    /** The columns PostgreSQL gives every sequence relation. */
+    private static final List<PgRelation.Attribute> SEQUENCE_ATTRIBUTES = List.of(
+            new PgRelation.Attribute("last_value", PgTypes.oidOf("int8"), -1, 8, true),
+            new PgRelation.Attribute("log_cnt", PgTypes.oidOf("int8"), -1, 8, true),
+            new PgRelation.Attribute("is_called", PgTypes.oidOf("bool"), -1, 1, true));
+
+    /**
+     * The sequences behind the SERIAL and identity columns of the catalog's tables, named as
+     * PostgreSQL names them, {@code <table>_<column>_seq}.
+     */
+    List<PgSequence> sequences() {
+        List<PgSequence> out = new ArrayList<>();
+        for (TableDef t : userTables()) {
+            long table = PgOids.relation(t.id());
+            int attnum = 0;
+            for (ColumnDef c : t.columns()) {
+                if (c.hidden()) {
+                    continue;
+                }
+                attnum++;
+                if (c.identity() != null) {
+                    out.add(new PgSequence(
+                            PgOids.sequence(table, attnum),
+                            t.name() + "_" + c.name() + "_seq",
+                            table,
+                            attnum,
+                            c.type().kind().oid(),
+                            c.identity() == ColumnDef.Identity.SERIAL ? "a" : "i"));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The OID of relation {@code name} in schema {@code schema}, or -1 when there is none. */
+    long oid(String schema, String name) {
+        for (PgRelation r : all()) {
+            if (r.schema().equals(schema) && r.name().equals(name)) {
+                return r.oid();
+            }
+        }
+        return -1;
+    }
+
+    private List<TableDef> userTables() {
+        return catalog.tables().stream().filter(t -> !t.isInternal()).toList();
+    }
+
+    private static int length(PgColumn c) {
+        return c.array()
+                ? -1
+                : PgTypes.BASE.stream()
+                        .filter(b -> b.name().equals(c.pgType()))
+                        .mapToInt(PgTypes.Base::length)
+                        .findFirst()
+                        .orElse(-1);
+    }
+
+    /** A plain view as pg_class shows it (relkind {@code v}): its columns as planned at CREATE. */
+    private static PgRelation relation(ViewDef v) {
+        List<PgRelation.Attribute> attrs = new ArrayList<>();
+        for (ColumnDef c : v.columns()) {
+            DataType type = c.type();
+            attrs.add(new PgRelation.Attribute(
+                    c.name(), type.kind().oid(), type.typmod(), type.kind().wireLength(), false));
+        }
+        return new PgRelation(
+                PgOids.view(v.name()),
+                PgOids.PUBLIC_NAMESPACE,
+                Catalog.SCHEMA,
+                v.name(),
+                "v",
+                attrs,
+                new short[0],
+                v.query());
+    }
+
+    /** A catalog table or materialized view as pg_class shows it: visible columns only, numbered from 1. */
+    private static PgRelation relation(TableDef t) {
+        List<PgRelation.Attribute> attrs = new ArrayList<>();
+        int[] attnum = new int[t.columns().size()];
+        for (int i = 0; i < t.columns().size(); i++) {
+            ColumnDef c = t.columns().get(i);
+            if (c.hidden()) {
+                continue;
+            }
+            DataType type = c.type();
+            String identity = c.identity() == ColumnDef.Identity.ALWAYS
+                    ? "a"
+                    : c.identity() == ColumnDef.Identity.BY_DEFAULT ? "d" : "";
+            attrs.add(new PgRelation.Attribute(
+                    c.name(),
+                    type.kind().oid(),
+                    type.typmod(),
+                    type.kind().wireLength(),
+                    c.notNull(),
+                    PgDefaults.text(t.name(), c),
+                    identity));
+            attnum[i] = attrs.size();
+        }
+        short[] key = new short[0];
+        if (!t.isView() && !t.hasRowId()) {
+            key = new short[t.primaryKey().length];
+            for (int i = 0; i < key.length; i++) {
+                key[i] = (short) attnum[t.primaryKey()[i]];
+            }
+        }
+        return new PgRelation(
+                PgOids.relation(t.id()),
+                PgOids.PUBLIC_NAMESPACE,
+                Catalog.SCHEMA,
+                t.name(),
+                t.isView() ? "m" : "r",
+                attrs,
+                key,
+                t.isView() ? t.query() : null);
+    }
+}

@@ -1,0 +1,23 @@
+package io.tributary.catalog.pg;
+
+/**
+ * The sequence behind a {@code SERIAL} or identity column, as {@code pg_class} (relkind {@code S}),
+ * {@code pg_sequence} and {@code pg_depend} show it. Tributary numbers such a column 1, 2, ...
+ * (see {@code io.tributary.meta.write.Sequences}); the sequence's bounds follow the column's type
+ * as PostgreSQL's do.
+ *
+ * @param name PostgreSQL's name for it, {@code <table>_<column>_seq}
+ * @param table the OID of the owning table
+ * @param attnum the owning column's number
+ * @param typeOid the owning column's type ({@code pg_sequence.seqtypid})
+ * @param dependency {@code pg_depend.deptype} linking it to the column: {@code a} (owned, as by
+ *     SERIAL) or {@code i} (an identity column's internal sequence)
+ */
+public record PgSequence(long oid, String name, long table, int attnum, long typeOid, String dependency) {
+    /** PostgreSQL's default upper bound for a sequence of {@link #typeOid}. */
+    public long maxValue() {
+        return typeOid == PgTypes.oidOf("int2")
+                ? Short.MAX_VALUE
+                : typeOid == PgTypes.oidOf("int4") ? Integer.MAX_VALUE : Long.MAX_VALUE;
+    }
+}
