@@ -1,5 +1,6 @@
 package io.tributary.stream.operators;
 
+import io.tributary.common.codec.ByteHash;
 import java.util.Arrays;
 
 /**
@@ -220,17 +221,7 @@ final class ByteKeyMap<V> {
         }
     }
 
-    /** A 32-bit hash of the bytes, well mixed in its low bits (the slot index uses them). */
-    static int hash(byte[] buf, int len) {
-        int h = len;
-        for (int i = 0; i < len; i++) {
-            h = 31 * h + buf[i];
-        }
-        // murmur3's finalizer: memcomparable keys differ mostly in their last bytes
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        return h ^ (h >>> 16);
+    private static int hash(byte[] buf, int len) {
+        return ByteHash.of(buf, 0, len);
     }
 }

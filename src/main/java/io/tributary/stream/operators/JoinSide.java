@@ -1,5 +1,6 @@
 package io.tributary.stream.operators;
 
+import io.tributary.common.codec.ByteHash;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.types.DataType;
@@ -30,7 +31,7 @@ final class JoinSide {
 
         Key(byte[] bytes) {
             this.bytes = bytes;
-            this.hash = Arrays.hashCode(bytes);
+            this.hash = ByteHash.of(bytes);
         }
 
         @Override
