@@ -1,6 +1,7 @@
 package io.tributary.stream;
 
 import io.tributary.common.VirtualNodes;
+import io.tributary.common.codec.ByteHash;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.codec.RowCodec;
@@ -292,7 +293,7 @@ public final class StateTable {
         private final int hash;
 
         StoreKey(byte[] bytes, int distEnd) {
-            this(bytes, distEnd, Arrays.hashCode(bytes));
+            this(bytes, distEnd, ByteHash.of(bytes));
         }
 
         private StoreKey(byte[] bytes, int distEnd, int hash) {
@@ -304,7 +305,7 @@ public final class StateTable {
         /** The key's table id, vnode and distribution key columns, as a key of its own. */
         StoreKey distributionKey() {
             byte[] prefix = Arrays.copyOf(bytes, distEnd);
-            return new StoreKey(prefix, distEnd, Arrays.hashCode(prefix));
+            return new StoreKey(prefix, distEnd, ByteHash.of(prefix));
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.tributary.storage.rocksdb;
 
+import io.tributary.common.codec.ByteHash;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.WriteBuffer;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ final class RocksWriteBuffer implements WriteBuffer {
         IndexKey(int keyspace, byte[] key) {
             this.keyspace = keyspace;
             this.key = key;
-            this.hash = Arrays.hashCode(key) * 31 + this.keyspace;
+            this.hash = ByteHash.of(key) * 31 + this.keyspace;
         }
 
         @Override

@@ -13,8 +13,6 @@ final class GroupState {
 
     final Accumulator[] accumulators;
     long rowCount;
-    /** Whether the state changed since it was last written to the group table. */
-    boolean dirty;
 
     private GroupState(Object[] key, Accumulator[] accumulators, long rowCount) {
         this.key = key;

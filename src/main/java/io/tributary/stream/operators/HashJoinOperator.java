@@ -1,5 +1,6 @@
 package io.tributary.stream.operators;
 
+import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.plan.HashJoinNode;
@@ -49,6 +50,8 @@ public final class HashJoinOperator implements Operator {
     private final boolean[] nullSafe;
     private final ScalarExpr condition;
     private final int outputWidth;
+    /** The current input row's join key encoding, reused for every row (actor thread). */
+    private final ByteWriter keyBuffer = new ByteWriter(32);
 
     /**
      * @param stateTableIds the left then the right side's state table id
@@ -105,16 +108,16 @@ public final class HashJoinOperator implements Operator {
     }
 
     private void apply(boolean fromLeft, JoinSide side, JoinSide other, Op op, Object[] row, Output out) {
-        Object[] joinKey = side.joinKey(row);
-        if (!canMatch(joinKey)) {
+        if (!side.canMatch(row, nullSafe)) {
             if (side.padded()) {
                 out.emit(op, pad(row, fromLeft));
             }
             return;
         }
-        JoinSide.Key key = side.encode(joinKey);
+        side.encodeJoinKey(row, keyBuffer);
         long degree = 0;
-        for (JoinBucket.Row match : other.bucket(key, joinKey).rows()) {
+        for (JoinBucket.Row match :
+                other.bucket(keyBuffer, row, side.keyColumns()).rows()) {
             Object[] joined = fromLeft ? concat(row, match.values) : concat(match.values, row);
             if (condition != null && !Boolean.TRUE.equals(condition.eval(joined))) {
                 continue;
@@ -140,19 +143,10 @@ public final class HashJoinOperator implements Operator {
             out.emit(op, pad(row, fromLeft));
         }
         if (op == Op.INSERT) {
-            side.insert(key, row, degree);
+            side.insert(keyBuffer, row, degree);
         } else {
-            side.delete(key, row);
+            side.delete(keyBuffer, row);
         }
-    }
-
-    private boolean canMatch(Object[] joinKey) {
-        for (int i = 0; i < joinKey.length; i++) {
-            if (joinKey[i] == null && !nullSafe[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private Object[] concat(Object[] l, Object[] r) {

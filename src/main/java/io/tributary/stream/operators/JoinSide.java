@@ -1,5 +1,6 @@
 package io.tributary.stream.operators;
 
+import io.tributary.common.codec.ByteHash;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.types.DataType;
@@ -10,16 +11,15 @@ import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One input of a {@link HashJoinOperator}: its rows in a state table keyed by (join key columns,
  * stream key columns) and distributed by the join key, with the value being the row plus, for a
- * padded side, its degree (BIGINT). In front of the table sits an LRU cache of join key to
- * {@link JoinBucket}, bounded in join keys and in rows, so a probe is one cache hit or one prefix
- * scan.
+ * padded side, its degree (BIGINT). In front of the table sits a cache of join key to
+ * {@link JoinBucket}, bounded in join keys and in rows (evicting by CLOCK, see {@link ByteKeyMap}),
+ * so a probe is one cache hit or one prefix scan. The cache is looked up with the join key's
+ * encoding in the caller's reused buffer, so a hit allocates nothing.
  * Every write goes to the table and, when the key is cached, to the cached bucket too, so the
  * cache never disagrees with the table. One actor thread.
  */
@@ -31,7 +31,7 @@ final class JoinSide {
 
         Key(byte[] bytes) {
             this.bytes = bytes;
-            this.hash = Arrays.hashCode(bytes);
+            this.hash = ByteHash.of(bytes);
         }
 
         @Override
@@ -52,7 +52,7 @@ final class JoinSide {
     private final List<DataType> streamKeyTypes;
     private final boolean padded;
     private final StateTable table;
-    private final Map<Key, JoinBucket> cache = new LinkedHashMap<>(16, 0.75f, true);
+    private final ByteKeyMap<JoinBucket> cache = new ByteKeyMap<>(1024);
     private final int cacheKeys;
     /** Rows held by cached buckets; the cache is bounded in rows too, since one key may have millions. */
     private long cachedRows;
@@ -102,35 +102,46 @@ final class JoinSide {
         return keyTypes;
     }
 
-    /** The join key values of {@code row}, in join key order. */
-    Object[] joinKey(Object[] row) {
-        Object[] key = new Object[keyColumns.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = row[keyColumns[i]];
+    /**
+     * Whether {@code row}'s join key can equal anything: no column is NULL unless its pair is
+     * null-safe ({@code nullSafe}, in join key order).
+     */
+    boolean canMatch(Object[] row, boolean[] nullSafe) {
+        for (int i = 0; i < keyColumns.length; i++) {
+            if (row[keyColumns[i]] == null && !nullSafe[i]) {
+                return false;
+            }
         }
-        return key;
-    }
-
-    /** The memcomparable encoding of join key values; sides with key types of the same encoding agree on it. */
-    Key encode(Object[] joinKey) {
-        scratch.reset();
-        for (int i = 0; i < joinKey.length; i++) {
-            KeyCodec.encodeValue(scratch, keyTypes.get(i), joinKey[i]);
-        }
-        return new Key(scratch.toByteArray());
+        return true;
     }
 
     /**
-     * This side's rows with join key {@code joinKey} ({@code key} its encoding, the values SQL-equal
-     * to the probe's), from the cache or else one prefix scan whose result is then cached. Callers
-     * may change the rows' degrees, writing each change back with {@link #writeDegree}.
+     * Writes the memcomparable encoding of {@code row}'s join key into {@code out} (reset first);
+     * sides with key types of the same encoding agree on it, so the other side's cache can be
+     * probed with it.
      */
-    JoinBucket bucket(Key key, Object[] joinKey) {
-        JoinBucket bucket = cache.get(key);
-        if (bucket != null) {
-            return bucket;
+    void encodeJoinKey(Object[] row, ByteWriter out) {
+        out.reset();
+        KeyCodec.encode(out, keyTypes, row, keyColumns);
+    }
+
+    /**
+     * This side's rows whose join key is SQL-equal to the probe's, {@code key} holding its encoding
+     * ({@link #encodeJoinKey}) and {@code probe} the probing row of the other side, whose join key
+     * columns are {@code probeKeyColumns}: from the cache or else one prefix scan whose result is
+     * then cached. Callers may change the rows' degrees, writing each change back with {@link
+     * #writeDegree}.
+     */
+    JoinBucket bucket(ByteWriter key, Object[] probe, int[] probeKeyColumns) {
+        int id = cache.find(key.array(), key.length());
+        if (id >= 0) {
+            return cache.get(id);
         }
-        bucket = new JoinBucket();
+        Object[] joinKey = new Object[probeKeyColumns.length];
+        for (int i = 0; i < joinKey.length; i++) {
+            joinKey[i] = probe[probeKeyColumns[i]];
+        }
+        JoinBucket bucket = new JoinBucket();
         try (StateTable.ValueIterator it = table.scan(joinKey)) {
             while (it.hasNext()) {
                 Object[] stored = it.next();
@@ -139,44 +150,46 @@ final class JoinSide {
             }
         }
         if (bucket.size() <= MAX_CACHED_ROWS) {
-            cache.put(key, bucket);
+            cache.put(key.array(), key.length(), bucket);
             cachedRows += bucket.size();
             evict();
         }
         return bucket;
     }
 
+    /** This side's join key columns, in join key order; callers must not change them. */
+    int[] keyColumns() {
+        return keyColumns;
+    }
+
     /** Rows the cache may hold over all its buckets. */
     static final long MAX_CACHED_ROWS = 200_000;
 
-    /** Drops least recently used buckets while the cache holds too many keys or rows. */
+    /** Drops buckets not used lately while the cache holds too many keys or rows. */
     private void evict() {
-        if (cache.size() <= cacheKeys && cachedRows <= MAX_CACHED_ROWS) {
-            return;
-        }
-        java.util.Iterator<JoinBucket> eldest = cache.values().iterator();
-        while ((cache.size() > cacheKeys || cachedRows > MAX_CACHED_ROWS) && eldest.hasNext()) {
-            cachedRows -= eldest.next().size();
-            eldest.remove();
+        while (cache.size() > 0 && (cache.size() > cacheKeys || cachedRows > MAX_CACHED_ROWS)) {
+            int victim = cache.victim();
+            cachedRows -= cache.get(victim).size();
+            cache.remove(victim);
         }
     }
 
-    /** Stores a new row with join key encoding {@code key} and {@code degree} current matches. */
-    void insert(Key key, Object[] row, long degree) {
+    /** Stores a new row whose join key is encoded in {@code key}, with {@code degree} current matches. */
+    void insert(ByteWriter key, Object[] row, long degree) {
         table.put(tableKey(row), value(row, degree));
-        JoinBucket cached = cache.get(key);
-        if (cached != null) {
-            cachedRows += cached.add(streamKeyOf(row), new JoinBucket.Row(row, degree));
+        int id = cache.find(key.array(), key.length());
+        if (id >= 0) {
+            cachedRows += cache.get(id).add(streamKeyOf(row), new JoinBucket.Row(row, degree));
             evict();
         }
     }
 
-    /** Removes a stored row with join key encoding {@code key}. */
-    void delete(Key key, Object[] row) {
+    /** Removes a stored row whose join key is encoded in {@code key}. */
+    void delete(ByteWriter key, Object[] row) {
         table.delete(tableKey(row));
-        JoinBucket cached = cache.get(key);
-        if (cached != null) {
-            cachedRows -= cached.remove(streamKeyOf(row));
+        int id = cache.find(key.array(), key.length());
+        if (id >= 0) {
+            cachedRows -= cache.get(id).remove(streamKeyOf(row));
         }
     }
 
