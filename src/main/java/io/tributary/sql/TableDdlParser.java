@@ -344,17 +344,7 @@ final class TableDdlParser {
      */
     static UtilityStatement truncate(TokenCursor in) {
         in.next();
-        if (in.peek().isWord("table")) {
-            in.next();
-        }
-        List<String> names = new ArrayList<>();
-        do {
-            if (in.peek().isWord("only")) {
-                in.next();
-            }
-            names.add(in.qualifiedName());
-            in.acceptSymbol("*");
-        } while (in.acceptSymbol(","));
+        List<String> names = tableNames(in);
         if (in.peek().isWord("restart")) {
             throw TributaryException.notSupported("TRUNCATE ... RESTART IDENTITY");
         }
@@ -368,9 +358,11 @@ final class TableDdlParser {
         return new UtilityStatement.Truncate(names);
     }
 
-    /** {@code LOCK [TABLE] [ONLY] name [*] [, ...] [IN lock_mode MODE] [NOWAIT]}, at LOCK. */
-    static UtilityStatement lock(TokenCursor in) {
-        in.next();
+    /**
+     * TRUNCATE's and LOCK's {@code [TABLE] [ONLY] name [*] [, ...]}, after the keyword: the names.
+     * ONLY and {@code *} are read and ignored, as there is no table inheritance.
+     */
+    private static List<String> tableNames(TokenCursor in) {
         if (in.peek().isWord("table")) {
             in.next();
         }
@@ -382,6 +374,13 @@ final class TableDdlParser {
             names.add(in.qualifiedName());
             in.acceptSymbol("*");
         } while (in.acceptSymbol(","));
+        return names;
+    }
+
+    /** {@code LOCK [TABLE] [ONLY] name [*] [, ...] [IN lock_mode MODE] [NOWAIT]}, at LOCK. */
+    static UtilityStatement lock(TokenCursor in) {
+        in.next();
+        List<String> names = tableNames(in);
         if (in.peek().isWord("in")) {
             in.next();
             // ACCESS SHARE, ROW SHARE, ROW EXCLUSIVE, SHARE UPDATE EXCLUSIVE, SHARE, SHARE ROW EXCLUSIVE, EXCLUSIVE,
