@@ -4,22 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tributary.meta.Cluster;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.server.session.QueryLimits;
-import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.tributary.server.ServedCluster;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -46,30 +40,22 @@ class CrossDatabaseViewsTest {
     @TempDir
     Path dataDir;
 
-    private Cluster cluster;
-    private PgServer server;
+    private ServedCluster served;
 
     private void start() {
-        cluster = Cluster.open(dataDir, 20, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(cluster, QueryLimits.defaults()), null);
-        server.start();
+        served = ServedCluster.open(dataDir);
     }
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
-            cluster.close();
-            server = null;
+        if (served != null) {
+            served.close();
+            served = null;
         }
     }
 
     private Connection connect(String database) throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", "root");
-        props.setProperty("connectTimeout", "5");
-        props.setProperty("socketTimeout", "60");
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/" + database, props);
+        return served.connect(database, 60);
     }
 
     static void exec(Connection c, String sql) throws SQLException {
@@ -204,9 +190,7 @@ class CrossDatabaseViewsTest {
     @Test
     void readerKeepsCommittingWhileUpstreamRecovers() throws Exception {
         java.util.concurrent.atomic.AtomicInteger failNext = new java.util.concurrent.atomic.AtomicInteger();
-        cluster = io.tributary.meta.ClusterFixture.withFailingCommits(dataDir, 20, "a", failNext);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(cluster, QueryLimits.defaults()), null);
-        server.start();
+        served = new ServedCluster(io.tributary.meta.ClusterFixture.withFailingCommits(dataDir, 20, "a", failNext));
         try (Connection dev = connect("dev")) {
             exec(dev, "CREATE DATABASE a");
             exec(dev, "CREATE DATABASE b");
