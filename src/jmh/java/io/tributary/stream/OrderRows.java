@@ -1,6 +1,7 @@
 package io.tributary.stream;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -24,5 +25,15 @@ public final class OrderRows {
             };
         }
         return rows;
+    }
+
+    /** {@code rows} as insert chunks of {@link Chunk#TARGET_SIZE} rows; a last partial chunk is left out. */
+    public static Chunk[] insertChunks(Object[][] rows) {
+        Chunk[] chunks = new Chunk[rows.length / Chunk.TARGET_SIZE];
+        for (int c = 0; c < chunks.length; c++) {
+            chunks[c] =
+                    Chunk.of(Op.INSERT, Arrays.copyOfRange(rows, c * Chunk.TARGET_SIZE, (c + 1) * Chunk.TARGET_SIZE));
+        }
+        return chunks;
     }
 }

@@ -11,7 +11,6 @@ import io.tributary.storage.StateStore;
 import io.tributary.storage.rocksdb.RocksStateStore;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
-import io.tributary.stream.Op;
 import io.tributary.stream.OrderRows;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateWrites;
@@ -80,11 +79,7 @@ public class HashAggBenchmark {
                 new Field("biggest", DataType.NUMERIC));
         node = new HashAggNode(input, new int[] {1}, calls, fields);
         Object[][] rows = OrderRows.orders(1, ROWS, 50_000);
-        chunks = new Chunk[ROWS / Chunk.TARGET_SIZE];
-        for (int c = 0; c < chunks.length; c++) {
-            chunks[c] = Chunk.of(
-                    Op.INSERT, java.util.Arrays.copyOfRange(rows, c * Chunk.TARGET_SIZE, (c + 1) * Chunk.TARGET_SIZE));
-        }
+        chunks = OrderRows.insertChunks(rows);
     }
 
     @TearDown(Level.Trial)

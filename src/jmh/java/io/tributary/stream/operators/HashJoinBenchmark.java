@@ -97,11 +97,7 @@ public class HashJoinBenchmark {
             }
         }
         Object[][] rows = OrderRows.orders(1, ROWS, CUSTOMERS);
-        chunks = new Chunk[ROWS / Chunk.TARGET_SIZE];
-        for (int c = 0; c < chunks.length; c++) {
-            chunks[c] = Chunk.of(
-                    Op.INSERT, java.util.Arrays.copyOfRange(rows, c * Chunk.TARGET_SIZE, (c + 1) * Chunk.TARGET_SIZE));
-        }
+        chunks = OrderRows.insertChunks(rows);
     }
 
     @TearDown(Level.Trial)
