@@ -249,7 +249,9 @@ public final class HashAggOperator implements Operator {
                 groups.delete(g.key);
             } else {
                 groups.put(g.key, g.save(groupRowWidth, functions));
-                if (cleaning != null) {
+                if (cleaning != null && !h.indexed) {
+                    // once per held group, not per epoch: the index key is a copy
+                    h.indexed = true;
                     index(new GroupKey(held.key(id)), g.key);
                 }
             }
@@ -424,6 +426,8 @@ public final class HashAggOperator implements Operator {
         GroupState group;
         boolean touched;
         Object[] before;
+        /** Whether the cleaning index holds this group (only with {@link #cleaning}). */
+        boolean indexed;
 
         Held(GroupState group) {
             this.group = group;
