@@ -3,15 +3,9 @@ package io.tributary.stream;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.storage.ReadView;
-import io.tributary.storage.StateStore;
-import io.tributary.storage.rocksdb.RocksStateStore;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -44,8 +38,7 @@ public class StateTableBenchmark {
     private static final List<DataType> TYPES =
             List.of(DataType.BIGINT, DataType.INTEGER, DataType.NUMERIC, DataType.TEXT);
 
-    private Path dir;
-    private StateStore store;
+    private ScratchStore scratchStore;
     private ReadView latest;
     private StateTable table;
     private Object[][] rows;
@@ -56,9 +49,8 @@ public class StateTableBenchmark {
 
     @Setup(Level.Trial)
     public void open() throws IOException {
-        dir = Files.createTempDirectory("tributary-jmh");
-        store = RocksStateStore.open(dir);
-        latest = store.latest();
+        scratchStore = ScratchStore.open();
+        latest = scratchStore.latest();
         table = new StateTable(1000, List.of(DataType.BIGINT), null, 1, TYPES, latest);
         rows = OrderRows.orders(1, ROWS, 50_000);
         keys = new Object[ROWS][];
@@ -69,11 +61,7 @@ public class StateTableBenchmark {
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
-        latest.close();
-        store.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        scratchStore.close();
     }
 
     /** Puts one checkpoint's rows into a view's state table and flushes them. */

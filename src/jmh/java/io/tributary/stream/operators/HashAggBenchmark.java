@@ -7,20 +7,15 @@ import io.tributary.plan.Field;
 import io.tributary.plan.HashAggNode;
 import io.tributary.plan.SourceNode;
 import io.tributary.storage.ReadView;
-import io.tributary.storage.StateStore;
-import io.tributary.storage.rocksdb.RocksStateStore;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.OrderRows;
 import io.tributary.stream.Output;
+import io.tributary.stream.ScratchStore;
 import io.tributary.stream.StateWrites;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -51,17 +46,15 @@ import org.openjdk.jmh.infra.Blackhole;
 public class HashAggBenchmark {
     private static final int ROWS = 65_536;
 
-    private Path dir;
-    private StateStore store;
+    private ScratchStore scratchStore;
     private ReadView latest;
     private HashAggNode node;
     private Chunk[] chunks;
 
     @Setup(Level.Trial)
     public void open() throws IOException {
-        dir = Files.createTempDirectory("tributary-jmh");
-        store = RocksStateStore.open(dir);
-        latest = store.latest();
+        scratchStore = ScratchStore.open();
+        latest = scratchStore.latest();
         List<Field> inputFields = List.of(
                 new Field("id", DataType.BIGINT),
                 new Field("customer_id", DataType.INTEGER),
@@ -84,11 +77,7 @@ public class HashAggBenchmark {
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
-        latest.close();
-        store.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        scratchStore.close();
     }
 
     /** One checkpoint of a fresh operator: every chunk, then the barrier. */

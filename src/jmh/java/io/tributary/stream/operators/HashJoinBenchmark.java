@@ -6,22 +6,17 @@ import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.JoinKind;
 import io.tributary.plan.SourceNode;
 import io.tributary.storage.ReadView;
-import io.tributary.storage.StateStore;
-import io.tributary.storage.rocksdb.RocksStateStore;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.OrderRows;
 import io.tributary.stream.Output;
+import io.tributary.stream.ScratchStore;
 import io.tributary.stream.StateWrites;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -54,17 +49,15 @@ public class HashJoinBenchmark {
     private static final int ROWS = 65_536;
     private static final int CUSTOMERS = 50_000;
 
-    private Path dir;
-    private StateStore store;
+    private ScratchStore scratchStore;
     private ReadView latest;
     private HashJoinOperator join;
     private Chunk[] chunks;
 
     @Setup(Level.Trial)
     public void open() throws IOException {
-        dir = Files.createTempDirectory("tributary-jmh");
-        store = RocksStateStore.open(dir);
-        latest = store.latest();
+        scratchStore = ScratchStore.open();
+        latest = scratchStore.latest();
         List<Field> orderFields = List.of(
                 new Field("id", DataType.BIGINT),
                 new Field("customer_id", DataType.INTEGER),
@@ -102,11 +95,7 @@ public class HashJoinBenchmark {
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
-        latest.close();
-        store.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        scratchStore.close();
     }
 
     /** One checkpoint of orders probing the held customers, then the barrier. */
