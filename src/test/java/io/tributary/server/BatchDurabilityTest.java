@@ -96,7 +96,7 @@ class BatchDurabilityTest {
                     ps.setInt(1, i);
                     ps.addBatch();
                 }
-                failNext.set(1);
+                failNext.set(1_000_000); // every commit of a fails while the batch runs
                 BatchUpdateException e = assertThrows(BatchUpdateException.class, ps::executeBatch);
                 assertEquals(
                         "XX000",
