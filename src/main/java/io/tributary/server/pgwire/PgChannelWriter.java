@@ -5,15 +5,29 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The outbound side of one connection as the session thread sees it. Netty's channel methods are
  * thread-safe and keep the order of writes issued by one thread, so the session thread writes
  * directly; this class adds back-pressure so a large result cannot pile up in memory.
+ *
+ * <p>It also holds back what answers statements that returned before they were durable ({@link
+ * #hold}): such messages stay here, not in the channel, until a flush point, which first runs the
+ * durability gate. So no flush, from any thread, can send a CommandComplete whose statement's
+ * effects could still be lost; when the gate fails, the held messages are dropped.
  */
 final class PgChannelWriter {
     private final Channel channel;
     private final Object writable = new Object();
+
+    /** Messages held back until the gate passes, in order; null when nothing is held. Guarded by this. */
+    private List<ByteBuf> held;
+
+    /** Waits until what the held messages answer is durable; throws when it cannot be. */
+    private Runnable gate = () -> {};
 
     PgChannelWriter(Channel channel) {
         this.channel = channel;
@@ -23,22 +37,96 @@ final class PgChannelWriter {
         return channel.alloc();
     }
 
+    /** Sets what {@link #release} waits for; called once, when the session opens. */
+    void setGate(Runnable gate) {
+        this.gate = gate;
+    }
+
+    /**
+     * From now until the next {@link #release}, messages are held here instead of queued on the
+     * channel. Session thread, right after a statement returned before it was durable.
+     */
+    synchronized void hold() {
+        if (held == null) {
+            held = new ArrayList<>();
+        }
+    }
+
+    /**
+     * Runs the gate, then queues the held messages on the channel (without flushing). Session
+     * thread; returns at once when nothing is held.
+     *
+     * @throws RuntimeException the gate's failure; the held messages are then dropped, so the
+     *     client never sees the results of statements that may be lost
+     */
+    void release() {
+        synchronized (this) {
+            if (held == null) {
+                return;
+            }
+        }
+        try {
+            gate.run();
+        } catch (RuntimeException e) {
+            discardHeld();
+            throw e;
+        }
+        synchronized (this) {
+            for (ByteBuf message : held) {
+                channel.write(message, channel.voidPromise());
+            }
+            held = null;
+        }
+    }
+
+    /** Drops the held messages (their statements' durability failed, or the client is gone). Any thread. */
+    synchronized void discardHeld() {
+        if (held != null) {
+            held.forEach(ReferenceCountUtil::release);
+            held = null;
+        }
+    }
+
     /** Queues a message without flushing; the channel takes ownership of the buffer. */
-    void write(ByteBuf message) {
+    synchronized void write(ByteBuf message) {
+        if (held != null) {
+            held.add(message);
+            return;
+        }
         channel.write(message, channel.voidPromise());
     }
 
+    /**
+     * Sends what is queued, after {@link #release} (which may wait, and throws as it does). Session
+     * thread.
+     */
     void flush() {
+        release();
         channel.flush();
     }
 
-    /** Queues and flushes a message; safe from any thread (used for notices). */
-    void writeAndFlush(ByteBuf message) {
+    /**
+     * Queues and flushes a message; safe from any thread (used for notices). While messages are
+     * held, it joins them and goes out at the session's next flush point, in order.
+     */
+    synchronized void writeAndFlush(ByteBuf message) {
+        if (held != null) {
+            held.add(message);
+            return;
+        }
         channel.writeAndFlush(message, channel.voidPromise());
     }
 
-    /** Flushes what is queued, then closes the connection. */
+    /**
+     * Flushes what is queued, then closes the connection. Held messages go out only if the gate
+     * passes; the connection closes either way.
+     */
     void flushAndClose() {
+        try {
+            release();
+        } catch (RuntimeException e) {
+            // dropped with the held messages: the connection closes without them
+        }
         channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 
@@ -51,7 +139,7 @@ final class PgChannelWriter {
         if (channel.isWritable() || channel.eventLoop().inEventLoop()) {
             return;
         }
-        channel.flush();
+        flush();
         synchronized (writable) {
             while (!channel.isWritable() && channel.isActive()) {
                 writable.wait(1000);

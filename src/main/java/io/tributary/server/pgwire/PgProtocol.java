@@ -109,7 +109,7 @@ final class PgProtocol {
             readyForQuery();
         } else {
             skipUntilSync = true;
-            out.flush();
+            flushDurable();
         }
     }
 
@@ -206,6 +206,7 @@ final class PgProtocol {
         out.write(PgBackendMessages.authenticationOk(out.alloc()));
         session = server.sessionFactory().open(user, database, startupParameters);
         backendKey = server.registry().register(session);
+        out.setGate(session::awaitDurability);
         session.setNoticeSink(n -> out.writeAndFlush(PgBackendMessages.noticeResponse(
                 out.alloc(), new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, null, null))));
         session.parameterStatus()
@@ -231,7 +232,7 @@ final class PgProtocol {
             case 'E' -> onExecute(in);
             case 'C' -> onClose(in);
             case 'S' -> onSync();
-            case 'H' -> out.flush();
+            case 'H' -> flushDurable();
             case 'X' -> onTerminate();
             case 'd', 'c', 'f' -> {
                 // Copy messages after a failed COPY are discarded, as the protocol specifies.
@@ -247,6 +248,8 @@ final class PgProtocol {
      */
     private void onQuery(PgMessageReader in) {
         String text = in.readCString();
+        // statements of an unsynced batch answer first, and only once durable
+        out.release();
         closePortal("");
         List<String> sqls = session.splitStatements(text);
         if (sqls.isEmpty()) {
@@ -496,8 +499,16 @@ final class PgProtocol {
 
     /** Executes the portal's statement; returns true when it produced rows to stream. */
     private boolean start(PgPortal portal) {
+        PreparedStatement prepared = portal.statement().prepared();
+        if (!session.defersDurability(prepared)) {
+            // it may read what the batch's earlier statements wrote; a failure answers this Execute
+            out.release();
+        }
         statementStart = System.nanoTime();
-        StatementResult result = session.execute(portal.statement().prepared(), portal.params());
+        StatementResult result = session.executeInBatch(prepared, portal.params());
+        if (session.durabilityPending()) {
+            out.hold();
+        }
         if (result instanceof StatementResult.Rows rows) {
             portal.startRows(rows.columns(), rows.cursor(), rows.tag());
             return true;
@@ -546,11 +557,33 @@ final class PgProtocol {
      */
     private void onSync() {
         skipUntilSync = false;
+        releaseDurable();
         readyForQuery();
         if (session.transactionStatus() == 'I') {
             portals.values().forEach(PgPortal::close);
             portals.clear();
         }
+    }
+
+    /**
+     * Lets the held answers of the batch's statements go once they are durable ({@link
+     * Session#awaitDurability}); when that fails they are dropped and the client gets the error
+     * instead, so it learns of no statement that may be lost.
+     */
+    private void releaseDurable() {
+        try {
+            out.release();
+        } catch (RuntimeException e) {
+            PgErrorFields error = PgErrorFields.of(e, "ERROR");
+            out.write(PgBackendMessages.errorResponse(out.alloc(), error));
+            server.observer().failed(error.sqlState());
+        }
+    }
+
+    /** Flush 'H' and flushes after an error: {@link #releaseDurable}, then send. */
+    private void flushDurable() {
+        releaseDurable();
+        out.flush();
     }
 
     /** Terminate 'X' (empty body). */
@@ -674,6 +707,7 @@ final class PgProtocol {
      */
     void connectionClosed() {
         phase = Phase.CLOSED;
+        out.discardHeld();
         abortCopy("connection to client lost");
         portals.values().forEach(PgPortal::close);
         portals.clear();

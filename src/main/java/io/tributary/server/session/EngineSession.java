@@ -41,6 +41,16 @@ public final class EngineSession implements Session {
     /** Cancel, timeout and memory budget of the statement running now. */
     private final StatementControl control;
 
+    /**
+     * Epoch tickets of DML that returned before it was durable ({@link #executeInBatch}), in
+     * order; the first {@code pendingCount} are live.
+     */
+    private long[] pendingTickets = new long[8];
+
+    private int pendingCount;
+    /** Set while {@link #executeInBatch} runs: a deferring statement may then leave its ticket pending. */
+    private boolean inBatch;
+
     private char transactionStatus = 'I';
     private Consumer<Notice> notices = n -> {};
 
@@ -224,7 +234,51 @@ public final class EngineSession implements Session {
                 true);
     }
 
+    @Override
+    public StatementResult executeInBatch(PreparedStatement statement, List<Object> params) {
+        inBatch = true;
+        try {
+            return execute(statement, params);
+        } finally {
+            inBatch = false;
+        }
+    }
+
+    /**
+     * INSERT of rows given in the statement (constants or parameters): it reads nothing, so it
+     * need not see the batch's earlier statements committed, and its key checks read the open
+     * epoch, where they are staged. Every other statement reads a committed snapshot.
+     */
+    @Override
+    public boolean defersDurability(PreparedStatement statement) {
+        return ((EnginePreparedStatement) statement).plan instanceof StatementPlan.Insert insert
+                && insert.literalRows() != null;
+    }
+
+    @Override
+    public boolean durabilityPending() {
+        return pendingCount > 0;
+    }
+
+    @Override
+    public void awaitDurability() {
+        try {
+            for (int i = 0; i < pendingCount; i++) {
+                // each distinct epoch: a failed earlier one is not covered by a later one's commit
+                if (i == 0 || pendingTickets[i] != pendingTickets[i - 1]) {
+                    DmlRunner.awaitDurable(db, pendingTickets[i]);
+                }
+            }
+        } finally {
+            pendingCount = 0;
+        }
+    }
+
     private StatementResult run(EnginePreparedStatement prepared, List<Object> clientParams) {
+        if (pendingCount > 0 && !(inBatch && defersDurability(prepared))) {
+            // the protocol awaits before such a statement; this keeps the promise for any caller
+            awaitDurability();
+        }
         StatementPlan plan = prepared.plan();
         List<Object> params = prepared.bound(clientParams);
         if (plan instanceof StatementPlan.Utility u) {
@@ -469,12 +523,27 @@ public final class EngineSession implements Session {
 
     private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome, PreparedStatement prepared) {
         if (variables.implicitFlush()) {
-            DmlRunner.awaitDurable(db, outcome.ticket());
+            if (inBatch && defersDurability(prepared)) {
+                deferDurability(outcome.ticket());
+            } else {
+                DmlRunner.awaitDurable(db, outcome.ticket());
+            }
         }
         String tag = tagPrefix + outcome.rows();
         return outcome.returned() == null
                 ? new StatementResult.Command(tag)
                 : new StatementResult.Rows(prepared.resultColumns(), new ListCursor(outcome.returned()), tag);
+    }
+
+    /** Leaves {@code ticket} for {@link #awaitDurability}; tickets only grow, so the list stays ordered. */
+    private void deferDurability(long ticket) {
+        if (pendingCount > 0 && pendingTickets[pendingCount - 1] == ticket) {
+            return;
+        }
+        if (pendingCount == pendingTickets.length) {
+            pendingTickets = java.util.Arrays.copyOf(pendingTickets, pendingCount * 2);
+        }
+        pendingTickets[pendingCount++] = ticket;
     }
 
     /**

@@ -36,6 +36,36 @@ public interface Session extends AutoCloseable {
      */
     StatementResult execute(PreparedStatement statement, List<Object> params);
 
+    /**
+     * Like {@link #execute}, for a statement of an extended-protocol batch (before its Sync): a
+     * statement that {@link #defersDurability defers} may return before its effects are durable,
+     * and {@link #durabilityPending()} then says so. The caller must not let the client see
+     * anything of it before {@link #awaitDurability()} returned.
+     */
+    default StatementResult executeInBatch(PreparedStatement statement, List<Object> params) {
+        return execute(statement, params);
+    }
+
+    /**
+     * Whether {@link #executeInBatch} may return before {@code statement} is durable. A statement
+     * that does not defer may read what earlier ones of the batch wrote, so the caller awaits their
+     * durability before executing it.
+     */
+    default boolean defersDurability(PreparedStatement statement) {
+        return false;
+    }
+
+    /** Whether statements returned before they were durable since the last {@link #awaitDurability()}. */
+    default boolean durabilityPending() {
+        return false;
+    }
+
+    /**
+     * Waits until every statement that returned early is durable; afterwards none is pending, even
+     * when this throws (their effects may then be lost, and the client must get an error instead).
+     */
+    default void awaitDurability() {}
+
     /** Cancels the statement running now, if any; it then fails with SQLSTATE 57014. Any thread. */
     void cancel();
 
