@@ -117,8 +117,10 @@ public final class TemporalFilterOperator implements Operator {
                 admit(next, out);
             }
             now = next;
-            clock.put(NO_KEY, new Object[] {now});
         }
+        // at every barrier, also one that did not move the time: a restored operator must find the
+        // time its committed rows were judged at, which a fresh one only took from the wall clock
+        clock.put(NO_KEY, new Object[] {now});
         rows.flush(writes);
         clock.flush(writes);
     }
