@@ -107,6 +107,9 @@ public final class PlanPrinter {
         if (node instanceof FilterNode f) {
             return "StreamFilter { condition: " + f.condition();
         }
+        if (node instanceof TemporalFilterNode t) {
+            return "StreamTemporalFilter { time: " + t.time() + ", bounds: " + t.bounds();
+        }
         if (node instanceof HashAggNode a) {
             return "StreamHashAgg { group: " + columns(a.groupKeys()) + ", aggs: " + a.calls()
                     + (a.cleaning() == null

@@ -11,6 +11,7 @@ public sealed interface StreamNode
         permits SourceNode,
                 ProjectNode,
                 FilterNode,
+                TemporalFilterNode,
                 HashAggNode,
                 HashJoinNode,
                 UnionNode,

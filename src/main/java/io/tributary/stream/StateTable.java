@@ -182,7 +182,26 @@ public final class StateTable {
         byte[] from = encodeKey(prefix, prefix.length);
         StoreKey distributionKey = new StoreKey(from, lastDistEnd).distributionKey();
         // never null: keys start with a table id below 0xffffffff
-        byte[] to = TableKeys.prefixEnd(from);
+        return merged(from, TableKeys.prefixEnd(from), distributionKey);
+    }
+
+    /**
+     * The values of {@code start}'s distribution key whose keys are at or after {@code start} (a
+     * key prefix covering at least the distribution key columns), in key order, merging pending
+     * writes over committed state: a seek, for an operator that reads its rows from a point of its
+     * key order on. The same rules as {@link #scan} apply.
+     */
+    public ValueIterator scanFrom(Object[] start) {
+        if (start.length < distKeyCount) {
+            throw new IllegalArgumentException("a scan start must cover the distribution key");
+        }
+        byte[] from = encodeKey(start, start.length);
+        StoreKey distributionKey = new StoreKey(from, lastDistEnd).distributionKey();
+        return merged(from, TableKeys.prefixEnd(distributionKey.bytes), distributionKey);
+    }
+
+    /** Pending writes of {@code distributionKey} over committed state, keys in [from, to). */
+    private ValueIterator merged(byte[] from, byte[] to, StoreKey distributionKey) {
         if (sortedPending == null) {
             sortedPending = new HashMap<>();
             pending.forEach((k, v) -> sortedPending

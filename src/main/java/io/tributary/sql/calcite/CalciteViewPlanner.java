@@ -45,7 +45,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
     public ViewPlan plan(String statementQuery, int viewId, String viewName) {
         java.util.regex.Matcher emit = EMIT_ON_WINDOW_CLOSE.matcher(statementQuery);
         boolean emitOnWindowClose = emit.matches();
-        String query = emitOnWindowClose ? emit.group(1) : statementQuery;
+        // PostgreSQL's interval constants ('1 hour', '2 days'::interval) in Calcite's spelling, as for queries
+        String query = PgSyntaxText.rewrite(emitOnWindowClose ? emit.group(1) : statementQuery);
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);

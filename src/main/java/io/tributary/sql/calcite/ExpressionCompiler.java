@@ -154,10 +154,10 @@ final class ExpressionCompiler {
         public Void visitCall(RexCall call) {
             SqlOperator op = call.getOperator();
             if (CURRENT_TIME.contains(op.getName().toUpperCase(Locale.ROOT))) {
-                // now(), current_timestamp and kin: the values of a temporal filter (issue 16)
-                throw UnsupportedInViews.error(
-                        "temporal filters (" + op.getName().toLowerCase(Locale.ROOT)
-                                + " and the other current-time functions in a view) are");
+                // a view follows the current time only through a temporal filter (TemporalFilters)
+                throw UnsupportedInViews.error(op.getName().toLowerCase(Locale.ROOT)
+                        + " other than in a temporal filter (a WHERE conjunct comparing a timestamp with"
+                        + " now() plus or minus a constant interval) is");
             }
             if (!deterministic(op)) {
                 // a view must equal its query at every epoch; a value that changes by itself cannot

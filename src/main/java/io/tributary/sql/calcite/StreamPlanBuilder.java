@@ -23,6 +23,7 @@ import io.tributary.plan.ScalarExpr;
 import io.tributary.plan.SortKey;
 import io.tributary.plan.SourceNode;
 import io.tributary.plan.StreamNode;
+import io.tributary.plan.TemporalFilterNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.plan.ViewPlan;
@@ -61,6 +62,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
@@ -298,6 +300,10 @@ final class StreamPlanBuilder {
     }
 
     private Translated filter(Translated in, RexNode rex) {
+        TemporalFilters.Split temporal = TemporalFilters.split(rex);
+        if (temporal != null) {
+            return temporalFilter(in, temporal);
+        }
         ScalarExpr condition = expressions.compile(rex, in.node().fields(), in.columns());
         if (condition instanceof Literal l && Boolean.TRUE.equals(l.value())) {
             return in;
@@ -305,6 +311,18 @@ final class StreamPlanBuilder {
         FilterNode node = new FilterNode(in.node(), condition);
         windowBounds.filtered(in.node(), node);
         return new Translated(node, in.columns());
+    }
+
+    /**
+     * The conditions that do not read the current time as a plain filter, then the bounds on the
+     * row's time as a temporal filter on one actor.
+     */
+    private Translated temporalFilter(Translated in, TemporalFilters.Split split) {
+        Translated rest =
+                split.rest().isEmpty() ? in : filter(in, RexUtil.composeConjunction(rexBuilder, split.rest()));
+        ScalarExpr time = expressions.compile(split.time(), rest.node().fields(), rest.columns());
+        StreamNode input = exchange(rest.node(), Distribution.SINGLE);
+        return new Translated(new TemporalFilterNode(input, time, split.bounds()), rest.columns());
     }
 
     private Translated aggregate(Aggregate aggregate) {

@@ -7,6 +7,7 @@ import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.OverWindowNode;
 import io.tributary.plan.ProjectNode;
 import io.tributary.plan.StreamNode;
+import io.tributary.plan.TemporalFilterNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.storage.ReadView;
@@ -18,6 +19,7 @@ import io.tributary.stream.operators.HashJoinOperator;
 import io.tributary.stream.operators.MaterializeOperator;
 import io.tributary.stream.operators.OverWindowOperator;
 import io.tributary.stream.operators.ProjectOperator;
+import io.tributary.stream.operators.TemporalFilterOperator;
 import io.tributary.stream.operators.TopNOperator;
 import io.tributary.stream.operators.UnionOperator;
 
@@ -38,6 +40,9 @@ final class OperatorFactory {
         }
         if (node instanceof FilterNode f) {
             return new FilterOperator(f);
+        }
+        if (node instanceof TemporalFilterNode t) {
+            return new TemporalFilterOperator(t, stateTableIds, stateView);
         }
         if (node instanceof UnionNode u) {
             return new UnionOperator(u);

@@ -379,9 +379,9 @@ class CalciteViewPlannerTest {
             value = {
                 "SELECT v, ntile(3) OVER (ORDER BY v) FROM t | the window function ntile is not supported",
                 "SELECT v, sum(v) OVER (ORDER BY v RANGE 3 PRECEDING) FROM t | RANGE frames with an offset are not supported",
-                "SELECT v, now() FROM t | temporal filters (now and the other current-time",
+                "SELECT v, now() FROM t | now other than in a temporal filter",
                 "SELECT random() FROM t | non-deterministic function random is not supported",
-                "SELECT current_timestamp AS c, v FROM t | temporal filters (current_timestamp and the other current-time",
+                "SELECT current_timestamp AS c, v FROM t | current_timestamp other than in a temporal filter",
                 "SELECT v FROM t INTERSECT SELECT w FROM u | INTERSECT is not supported",
                 "SELECT v FROM t EXCEPT SELECT w FROM u | EXCEPT is not supported",
                 "VALUES (1) | VALUES, SELECT without FROM",

@@ -1,0 +1,268 @@
+package io.tributary.meta;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.common.Epoch;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.StringJoiner;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Temporal filters against PostgreSQL: rows with times a few seconds around the wall clock are
+ * inserted, updated and deleted while the epochs move on; at a committed epoch, each view holds
+ * exactly PostgreSQL's rows for the same query over the same table with {@code now()} replaced by
+ * the epoch's time. Rows leave (and enter) the views with no input as time passes, also after a
+ * restart and in a view created over existing rows; once every row is older than the lower
+ * bounds, the filters' state holds nothing but their clock.
+ */
+class TemporalFilterTest {
+    private static final long SEED = 20261216L;
+    private static final int ROUNDS = 30;
+    private static final int ROWS_PER_ROUND = 20;
+    /** Row times are within this many milliseconds of the wall clock, either side. */
+    private static final int SPREAD_MS = 3_000;
+
+    /** Each case: the view's name, its query, PostgreSQL's query with {@code %1$s} for now(). */
+    private static final List<String[]> VIEWS = List.of(
+            new String[] {
+                "recent",
+                "SELECT id, k, ts FROM ev WHERE ts > now() - INTERVAL '2' SECOND",
+                "SELECT id, k, ts FROM ev WHERE ts > TIMESTAMP '%1$s' - INTERVAL '2 seconds'"
+            },
+            new String[] {
+                "due",
+                "SELECT id, ts FROM ev WHERE ts <= now() + INTERVAL '1' SECOND AND k < 3",
+                "SELECT id, ts FROM ev WHERE ts <= TIMESTAMP '%1$s' + INTERVAL '1 second' AND k < 3"
+            },
+            new String[] {
+                "between",
+                "SELECT id FROM ev WHERE ts BETWEEN now() - INTERVAL '3' SECOND AND now() - INTERVAL '1' SECOND",
+                "SELECT id FROM ev WHERE ts BETWEEN TIMESTAMP '%1$s' - INTERVAL '3 seconds'"
+                        + " AND TIMESTAMP '%1$s' - INTERVAL '1 second'"
+            },
+            new String[] {
+                "counts",
+                "SELECT k, count(*) AS c FROM ev WHERE now() - INTERVAL '2' SECOND < ts GROUP BY k",
+                "SELECT k, count(*) AS c FROM ev WHERE TIMESTAMP '%1$s' - INTERVAL '2 seconds' < ts GROUP BY k"
+            });
+
+    private static EmbeddedPostgres postgres;
+    private static Connection pg;
+    private static Path dir;
+
+    private Database db;
+    private PgServer server;
+    private int comparisons;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        pg = postgres.getPostgresDatabase().getConnection();
+        pg.setAutoCommit(true);
+        dir = Files.createTempDirectory("temporal-filter-");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        pg.close();
+        postgres.close();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Test
+    void viewsEqualPostgresAtTheEpochsTimeAndForgetExpiredRows() throws Exception {
+        Random r = new Random(SEED);
+        try (Statement p = pg.createStatement()) {
+            p.execute("CREATE TABLE ev (id INT PRIMARY KEY, k INT, ts TIMESTAMP)");
+        }
+        int nextId = 0;
+        try (Connection c = open();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE ev (id INT PRIMARY KEY, k INT, ts TIMESTAMP)");
+            for (String[] view : VIEWS) {
+                st.execute("CREATE MATERIALIZED VIEW " + view[0] + " AS " + view[1]);
+            }
+            for (int round = 0; round < ROUNDS; round++) {
+                nextId = change(st, r, nextId);
+                Thread.sleep(50);
+                if (round % 5 == 4) {
+                    compare(st, "round " + round);
+                }
+            }
+            // no more input: rows keep leaving and entering as the epochs pass
+            for (int i = 0; i < 5; i++) {
+                Thread.sleep(400);
+                compare(st, "idle " + i);
+            }
+        }
+        close();
+        try (Connection c = open();
+                Statement st = c.createStatement()) {
+            compare(st, "after a restart");
+            st.execute("CREATE MATERIALIZED VIEW recent_later AS " + VIEWS.get(0)[1]);
+            for (int round = 0; round < 10; round++) {
+                nextId = change(st, r, nextId);
+                Thread.sleep(50);
+            }
+            compare(st, "after the restart and more rounds");
+            assertEquals(
+                    rows(st, "SELECT * FROM recent"),
+                    rows(st, "SELECT * FROM recent_later"),
+                    "a view created over existing rows");
+            // every row's time passes the lower bounds: the state keeps only the clock
+            Thread.sleep(SPREAD_MS + 3_000);
+            compare(st, "once every row is old");
+            for (String view : List.of("recent", "between", "recent_later")) {
+                assertEquals(1, stateKeys(view), view + " forgets rows below its bound");
+            }
+            assertEquals(1, stateKeys("due"), "due forgets rows once they are visible for good");
+            assertTrue(scalar(st, "SELECT count(*) FROM ev") > 400, "rows were kept");
+        }
+        close();
+        assertTrue(comparisons >= 8, comparisons + " comparisons at an epoch");
+    }
+
+    /** One round: inserts, and updates or deletes some earlier rows; returns the next free id. */
+    private static int change(Statement st, Random r, int nextId) throws SQLException {
+        StringJoiner rows = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
+        for (int i = 0; i < ROWS_PER_ROUND; i++) {
+            rows.add("(" + nextId++ + ", " + r.nextInt(5) + ", " + timestamp(r) + ")");
+        }
+        st.execute(rows.toString());
+        if (nextId > 50) {
+            st.execute("UPDATE ev SET ts = " + timestamp(r) + ", k = " + r.nextInt(5) + " WHERE id = "
+                    + r.nextInt(nextId));
+            st.execute("DELETE FROM ev WHERE id = " + r.nextInt(nextId));
+        }
+        return nextId;
+    }
+
+    private static String timestamp(Random r) {
+        LocalDateTime ts =
+                LocalDateTime.now(ZoneOffset.UTC).plusNanos((r.nextInt(2 * SPREAD_MS) - SPREAD_MS) * 1_000_000L);
+        return "TIMESTAMP '" + ts.toString().replace('T', ' ') + "'";
+    }
+
+    /**
+     * Reads the table and every view at one committed epoch (retrying until no epoch committed
+     * while reading), then compares each view with PostgreSQL's query at the epoch's time.
+     */
+    private void compare(Statement st, String when) throws SQLException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            long epoch = db.barriers().committedEpoch();
+            List<String> table = rows(st, "SELECT id, k, ts FROM ev");
+            List<List<String>> views = new ArrayList<>();
+            for (String[] view : VIEWS) {
+                views.add(rows(st, "SELECT * FROM " + view[0]));
+            }
+            if (db.barriers().committedEpoch() != epoch) {
+                continue;
+            }
+            String at = LocalDateTime.ofInstant(Instant.ofEpochMilli(Epoch.millis(epoch)), ZoneOffset.UTC)
+                    .toString()
+                    .replace('T', ' ');
+            try (Statement p = pg.createStatement()) {
+                p.execute("TRUNCATE ev");
+                if (!table.isEmpty()) {
+                    StringJoiner copy = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
+                    for (String row : table) {
+                        String[] f = row.split("\\|");
+                        copy.add("(" + f[0] + ", " + f[1] + ", TIMESTAMP '" + f[2] + "')");
+                    }
+                    p.execute(copy.toString());
+                }
+                for (int i = 0; i < VIEWS.size(); i++) {
+                    String[] view = VIEWS.get(i);
+                    assertEquals(
+                            rows(p, view[2].formatted(at)),
+                            views.get(i),
+                            when + ": " + view[0] + " at epoch time " + at);
+                }
+            }
+            comparisons++;
+            return;
+        }
+        throw new AssertionError(when + ": an epoch committed during every read");
+    }
+
+    /** The keys in the temporal filter's state tables of view {@code name} (not its aggregate's), as committed. */
+    private long stateKeys(String name) {
+        TableDef view = db.catalog().table(name).orElseThrow();
+        long keys = 0;
+        try (ReadView committed = db.store().latest()) {
+            for (int id : view.stateTableIds()) {
+                try (KvIterator it = committed.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
+                    while (it.next()) {
+                        keys++;
+                    }
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static long scalar(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static List<String> rows(Statement st, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringJoiner row = new StringJoiner("|");
+                for (int i = 1; i <= n; i++) {
+                    row.add(String.valueOf(rs.getString(i)));
+                }
+                out.add(row.toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private Connection open() throws SQLException {
+        db = Database.open(dir, 100, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?user=root");
+    }
+
+    private void close() {
+        server.close();
+        db.close();
+    }
+}
