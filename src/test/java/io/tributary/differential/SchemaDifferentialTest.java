@@ -45,6 +45,7 @@ class SchemaDifferentialTest {
             "SELECT current_schema(), current_schemas(false)",
             "SET search_path = nosuch",
             "SELECT current_schema() IS NULL, current_schemas(true)",
+            "SELECT current_schemas(false)",
             "CREATE TABLE nt (a INT)",
             "CREATE VIEW nv AS SELECT 1 AS x",
             "SET search_path = '$user', public",

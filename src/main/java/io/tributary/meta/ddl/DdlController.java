@@ -107,6 +107,14 @@ public final class DdlController {
         crossInputs.detachAll();
     }
 
+    /**
+     * Whether materialized view {@code id} exists here or is being created: a reader record another
+     * database holds for it is still needed ({@link CrossDatabaseLogs#sweep}). Any thread.
+     */
+    public boolean holdsView(int id) {
+        return views.holdsView(id);
+    }
+
     /** The side of this database that other databases' views read its tables through; any thread. */
     public CrossDatabaseLogs crossDatabaseLogs() {
         return crossLogs;
