@@ -129,8 +129,14 @@ class CrossDatabaseCrashTest {
         server = ServerProcess.start(dataDir, 20);
         servers.add(server);
         try (Connection b = connect(server, "b")) {
-            exec(b, "ALTER MATERIALIZED VIEW agg SET BACKFILL_RATE_LIMIT = DEFAULT");
-            exec(b, "ALTER MATERIALIZED VIEW joined SET BACKFILL_RATE_LIMIT = DEFAULT");
+            for (String view : List.of("agg", "joined")) {
+                try {
+                    exec(b, "ALTER MATERIALIZED VIEW " + view + " SET BACKFILL_RATE_LIMIT = DEFAULT");
+                } catch (SQLException e) {
+                    // on a loaded machine the resumed backfill may finish before the client reconnects
+                    assertEquals("55000", e.getSQLState(), e.getMessage());
+                }
+            }
             exec(b, "WAIT");
         }
         check(server, "after the kill during the backfill");

@@ -32,7 +32,8 @@ final class SchemaDdl {
      * @throws TributaryException 42P06 when it exists, 42939 for a name starting with {@code pg_}
      */
     boolean create(String name, boolean ifNotExists) throws InterruptedException {
-        if (name.startsWith("pg_") && !catalogService.catalog().schemaExists(name)) {
+        // checked before existence, as PostgreSQL does: CREATE SCHEMA [IF NOT EXISTS] pg_catalog is 42939 too
+        if (name.startsWith("pg_")) {
             throw new TributaryException(
                     SqlState.RESERVED_NAME,
                     "unacceptable schema name \"" + name + "\"",
