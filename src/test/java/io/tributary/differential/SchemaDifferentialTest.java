@@ -109,7 +109,8 @@ class SchemaDifferentialTest {
             assertEquals(expected.get(i), actual.get(i), SCRIPT.get(i));
         }
         if (Files.isExecutable(Path.of(PSQL))) {
-            for (String command : List.of("\\dn sb", "\\dn \"Mixed\"", "\\dn nosuch")) {
+            for (String command :
+                    List.of("\\dn sb", "\\dn \"Mixed\"", "\\dn nosuch", "\\dt sb.*", "\\d sb.t", "\\dv sb.*")) {
                 assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
             }
         }
