@@ -27,6 +27,8 @@ public final class Catalog {
 
     private final Map<String, TableDef> tables = new ConcurrentSkipListMap<>();
     private final Map<String, ViewDef> views = new ConcurrentSkipListMap<>();
+    /** Schemas made by CREATE SCHEMA; {@link #SCHEMA} and the system schemas are built in and not here. */
+    private final Map<String, SchemaDef> schemas = new ConcurrentSkipListMap<>();
     /** Relations that exist but cannot be read, with why; see {@link #creating} and {@link #unmaintainable}. */
     private final Map<Integer, java.util.function.Supplier<Unreadable>> unreadable =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -163,6 +165,36 @@ public final class Catalog {
     /** Removes a plain view; only the catalog service calls this. */
     public void removeView(String name) {
         views.remove(name);
+        version.incrementAndGet();
+    }
+
+    /** The schema made by CREATE SCHEMA of that name, if there is one; any thread. */
+    public Optional<SchemaDef> schema(String name) {
+        return Optional.ofNullable(schemas.get(name));
+    }
+
+    /** Schemas made by CREATE SCHEMA, in name order; any thread. */
+    public List<SchemaDef> schemas() {
+        return List.copyOf(schemas.values());
+    }
+
+    /**
+     * Whether {@code name} is a schema of this database: {@link #SCHEMA}, a system schema, or one
+     * made by CREATE SCHEMA; any thread.
+     */
+    public boolean schemaExists(String name) {
+        return SchemaDef.BUILT_IN.contains(name) || schemas.containsKey(name);
+    }
+
+    /** Adds a schema; only the catalog service calls this. */
+    public void putSchema(SchemaDef schema) {
+        schemas.put(schema.name(), schema);
+        version.incrementAndGet();
+    }
+
+    /** Removes a schema; only the catalog service calls this. */
+    public void removeSchema(String name) {
+        schemas.remove(name);
         version.incrementAndGet();
     }
 

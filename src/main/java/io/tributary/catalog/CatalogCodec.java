@@ -15,6 +15,7 @@ public final class CatalogCodec {
     private static final String TABLE_PREFIX = "table/";
     private static final String VIEW_PREFIX = "view/";
     private static final String SINK_PREFIX = "sink/";
+    private static final String SCHEMA_PREFIX = "schema/";
 
     private CatalogCodec() {}
 
@@ -47,6 +48,34 @@ public final class CatalogCodec {
             return JSON.writeValueAsBytes(view);
         } catch (JsonProcessingException e) {
             throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot encode catalog record", e);
+        }
+    }
+
+    public static byte[] schemaKey(String name) {
+        return (SCHEMA_PREFIX + name).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] schemaPrefixStart() {
+        return SCHEMA_PREFIX.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] schemaPrefixEnd() {
+        return "schema0".getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] encode(SchemaDef schema) {
+        try {
+            return JSON.writeValueAsBytes(schema);
+        } catch (JsonProcessingException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot encode catalog record", e);
+        }
+    }
+
+    public static SchemaDef decodeSchema(byte[] bytes) {
+        try {
+            return JSON.readValue(bytes, SchemaDef.class);
+        } catch (java.io.IOException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "corrupt catalog record", e);
         }
     }
 

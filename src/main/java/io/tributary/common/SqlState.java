@@ -54,6 +54,9 @@ public final class SqlState {
     public static final String DUPLICATE_CURSOR = "42P03";
     public static final String INVALID_CATALOG_NAME = "3D000";
     public static final String DUPLICATE_DATABASE = "42P04";
+    public static final String DUPLICATE_SCHEMA = "42P06";
+    public static final String INVALID_SCHEMA_NAME = "3F000";
+    public static final String RESERVED_NAME = "42939";
     public static final String OBJECT_IN_USE = "55006";
     public static final String CANT_CHANGE_RUNTIME_PARAM = "55P02";
     public static final String SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION = "08001";

@@ -21,6 +21,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -56,6 +59,16 @@ public final class Cluster implements AutoCloseable {
     private final Map<String, Database> databases = new ConcurrentHashMap<>();
     /** Open sessions per database name; changed under this object's lock. */
     private final Map<String, Integer> sessions = new HashMap<>();
+
+    /** How often reader records whose view is gone are looked for, after the sweep at startup. */
+    private static final long SWEEP_INTERVAL_SECONDS = 30;
+
+    /** Runs {@link #sweepReaderRecords} periodically; a daemon, stopped at close. */
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "reader-record-sweeper");
+        t.setDaemon(true);
+        return t;
+    });
 
     private volatile DatabaseDirectory directory;
     private boolean closed;
@@ -146,6 +159,30 @@ public final class Cluster implements AutoCloseable {
         databases.values().forEach(this::bindPeers);
         for (Database db : databases.values()) {
             db.startRecovered();
+        }
+        sweepReaderRecords();
+        sweeper.scheduleWithFixedDelay(
+                this::sweepReaderRecords, SWEEP_INTERVAL_SECONDS, SWEEP_INTERVAL_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Forgets, in every database, the reader records of cross-database views that no longer exist
+     * (a crash between the reader's DROP and the upstream's next epoch leaves one); see {@link
+     * io.tributary.meta.ddl.CrossDatabaseLogs#sweep}. At startup once every database runs, then
+     * every {@link #SWEEP_INTERVAL_SECONDS} on the sweeper thread.
+     */
+    private void sweepReaderRecords() {
+        try {
+            for (Database db : databases.values()) {
+                db.ddl()
+                        .crossDatabaseLogs()
+                        .sweep((database, view) -> databaseById(database)
+                                .map(reader -> reader.ddl().holdsView(view))
+                                .orElse(false));
+            }
+        } catch (RuntimeException e) {
+            // a database closing meanwhile: the next sweep (or the next startup) finishes the work
+            LOG.warn("sweeping cross-database reader records failed", e);
         }
     }
 
@@ -358,6 +395,7 @@ public final class Cluster implements AutoCloseable {
             return;
         }
         closed = true;
+        sweeper.shutdownNow();
         // dev last: its job placement owns the remote scheduler the others place their jobs with
         List<Database> inOrder = new ArrayList<>(databases.values());
         inOrder.sort(Comparator.comparing(db -> db.name().equals(Catalog.DATABASE)));

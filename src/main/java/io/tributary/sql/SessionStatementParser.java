@@ -86,6 +86,9 @@ final class SessionStatementParser {
             }
             if (v.isSymbol("-") && in.peek().kind() == Token.Kind.NUMBER) {
                 value.append('-').append(in.next().text());
+            } else if (name.equals("search_path")) {
+                // a list of names: each element is shown quoted where needed, as PostgreSQL shows it
+                value.append(io.tributary.catalog.SearchPath.quoted(v.text()));
             } else {
                 value.append(v.text());
             }

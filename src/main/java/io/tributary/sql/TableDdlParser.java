@@ -34,7 +34,7 @@ final class TableDdlParser {
     static UtilityStatement createTable(TokenCursor in) {
         in.expectWord("table");
         boolean ifNotExists = in.acceptIfNotExists();
-        String name = in.qualifiedName();
+        String name = in.creationName();
         if (in.peek().isWord("as")) {
             return createTableAs(in, name, ifNotExists);
         }
@@ -302,6 +302,9 @@ final class TableDdlParser {
         }
         if (in.peek().isWord("database")) {
             return DatabaseDdlParser.drop(in);
+        }
+        if (in.peek().isWord("schema")) {
+            return SchemaDdlParser.drop(in);
         }
         RelationKind kind;
         if (in.peek().isWord("table")) {

@@ -22,14 +22,22 @@ final class TokenCursor {
 
     private int pos;
 
+    /** The session's database's catalog, for its schemas; null when the parse only classifies a statement. */
+    private final io.tributary.catalog.Catalog catalog;
+    /** The session's search path, for where unqualified names are created; null with {@link #catalog}. */
+    private final io.tributary.catalog.SearchPath path;
+
     TokenCursor(String sql) {
-        this(sql, io.tributary.catalog.Catalog.DATABASE);
+        this(sql, io.tributary.catalog.Catalog.DATABASE, null, null);
     }
 
-    TokenCursor(String sql, String database) {
+    TokenCursor(
+            String sql, String database, io.tributary.catalog.Catalog catalog, io.tributary.catalog.SearchPath path) {
         this.sql = sql;
         this.tokens = Lexer.tokenize(sql);
         this.database = database;
+        this.catalog = catalog;
+        this.path = path;
     }
 
     /** The whole statement text as the client sent it. */
@@ -194,10 +202,42 @@ final class TokenCursor {
             }
             // a database's name before the relation's was taken for a schema before three-part names
             if (!schema.equals("public") && !(parts.size() == 2 && schema.equals(database))) {
-                throw new TributaryException(SqlState.UNDEFINED_OBJECT, "schema \"" + schema + "\" does not exist");
+                if (catalog != null && catalog.schemaExists(schema)) {
+                    throw TributaryException.notSupported(
+                            "a relation in schema \"" + schema + "\" (only schema public holds relations yet)");
+                }
+                throw new TributaryException(SqlState.INVALID_SCHEMA_NAME, "schema \"" + schema + "\" does not exist");
             }
+        } else {
+            unqualified = true;
         }
         return parts.get(parts.size() - 1);
+    }
+
+    /** Whether the last {@link #qualifiedName} read had no schema. */
+    private boolean unqualified;
+
+    /**
+     * The name of a relation being created: a {@link #qualifiedName}; an unqualified one is created
+     * in the search path's first existing schema, as in PostgreSQL.
+     *
+     * @throws TributaryException as {@link #qualifiedName}; 3F000 when the search path names no
+     *     existing schema; 0A000 when its first is not {@code public}
+     */
+    String creationName() {
+        unqualified = false;
+        String name = qualifiedName();
+        if (unqualified && path != null) {
+            String schema = path.current();
+            if (schema == null) {
+                throw new TributaryException(SqlState.INVALID_SCHEMA_NAME, "no schema has been selected to create in");
+            }
+            if (!schema.equals("public")) {
+                throw TributaryException.notSupported("creating a relation in schema \"" + schema
+                        + "\", the first of search_path (only schema public holds relations yet)");
+            }
+        }
+        return name;
     }
 
     /**

@@ -34,7 +34,22 @@ public final class UtilityParser {
      * database is 0A000.
      */
     public static Optional<UtilityStatement> parse(String sql, String database) {
-        TokenCursor in = new TokenCursor(sql, database);
+        return parse(new TokenCursor(sql, database, null, null));
+    }
+
+    /**
+     * Like {@link #parse(String)}, in {@code catalog}'s database with the session's search path: a
+     * relation named in a schema other than {@code public} is 3F000 when the schema does not exist
+     * and 0A000 when it does (only {@code public} holds relations so far), and so is a relation
+     * created while the search path's first existing schema is not {@code public}; 3F000 when the
+     * path names no existing schema.
+     */
+    public static Optional<UtilityStatement> parse(
+            String sql, io.tributary.catalog.Catalog catalog, io.tributary.catalog.SearchPath path) {
+        return parse(new TokenCursor(sql, catalog.database(), catalog, path));
+    }
+
+    private static Optional<UtilityStatement> parse(TokenCursor in) {
         UtilityStatement statement = statement(in);
         if (statement == null) {
             return Optional.empty();
@@ -100,11 +115,10 @@ public final class UtilityParser {
         if (what.isWord("view") || what.isWord("or")) {
             return ViewJobParser.createView(in);
         }
-        if (what.isWord("index")
-                || what.isWord("source")
-                || what.isWord("function")
-                || what.isWord("schema")
-                || what.isWord("user")) {
+        if (what.isWord("schema")) {
+            return SchemaDdlParser.create(in);
+        }
+        if (what.isWord("index") || what.isWord("source") || what.isWord("function") || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }
         if (what.isWord("temporary") || what.isWord("temp") || what.isWord("unlogged")) {

@@ -107,6 +107,15 @@ public sealed interface UtilityStatement {
     /** {@code DROP DATABASE [IF EXISTS] name}. */
     record DropDatabase(String name, boolean ifExists) implements UtilityStatement {}
 
+    /** {@code CREATE SCHEMA [IF NOT EXISTS] name}. */
+    record CreateSchema(String name, boolean ifNotExists) implements UtilityStatement {}
+
+    /**
+     * {@code DROP SCHEMA [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}; a schema holds no relations
+     * yet, so CASCADE and RESTRICT drop the same.
+     */
+    record DropSchema(List<String> names, boolean ifExists, boolean cascade) implements UtilityStatement {}
+
     /** {@code SHOW DATABASES}. */
     record ShowDatabases() implements UtilityStatement {}
 

@@ -132,4 +132,78 @@ class DatabasesCrashTest {
             }
         }
     }
+
+    /**
+     * CREATE and DROP SCHEMA under {@code kill -9}: a client creates schemas in database {@code x},
+     * dropping every other one, until the kill. After the restart {@code x}'s schemas are the
+     * acknowledged ones (the statement in flight either way), and {@code dev}, whose schemas are its
+     * own, has none of them.
+     */
+    @Test
+    void schemasSurviveKill9() throws Exception {
+        Path dataDir = tempDir.resolve("schemas");
+        ServerProcess server = ServerProcess.start(dataDir, 20);
+        servers.add(server);
+        try (Connection dev = DriverManager.getConnection(url(server, "dev"));
+                Statement st = dev.createStatement()) {
+            st.execute("CREATE DATABASE x");
+        }
+        Set<String> live = ConcurrentHashMap.newKeySet();
+        AtomicReference<String> inFlight = new AtomicReference<>();
+        ServerProcess running = server;
+        Thread client = new Thread(() -> {
+            try (Connection x = DriverManager.getConnection(url(running, "x"));
+                    Statement st = x.createStatement()) {
+                for (int i = 0; ; i++) {
+                    String name = "s" + i;
+                    inFlight.set(name);
+                    st.execute("CREATE SCHEMA " + name);
+                    live.add(name);
+                    if (i % 2 == 1) {
+                        String doomed = "s" + (i - 1);
+                        inFlight.set(doomed);
+                        st.execute("DROP SCHEMA " + doomed);
+                        live.remove(doomed);
+                    }
+                    inFlight.set(null);
+                }
+            } catch (SQLException e) {
+                // the kill
+            }
+        });
+        client.start();
+        while (live.size() < 10 && client.isAlive()) {
+            Thread.sleep(10);
+        }
+        server.kill9();
+        client.join(30_000);
+
+        server = ServerProcess.start(dataDir, 20);
+        servers.add(server);
+        Set<String> listed = schemas(url(server, "x"));
+        Set<String> expected = new TreeSet<>(live);
+        String pending = inFlight.get();
+        if (pending != null) {
+            listed.remove(pending);
+            expected.remove(pending);
+        }
+        assertEquals(expected, listed, "schemas of x after the restart");
+        assertTrue(listed.size() >= 5, "too few schemas to say anything: " + listed);
+        assertEquals(Set.of(), schemas(url(server, "dev")), "schemas of dev");
+    }
+
+    /** The names of the database's schemas made by CREATE SCHEMA (those named s and digits). */
+    private static Set<String> schemas(String url) throws SQLException {
+        Set<String> out = new TreeSet<>();
+        try (Connection c = DriverManager.getConnection(url);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT nspname FROM pg_catalog.pg_namespace")) {
+            while (rs.next()) {
+                if (rs.getString(1).matches("s[0-9]+")) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
 }

@@ -35,7 +35,13 @@ class CrossDatabaseViewsTest {
         "lefty", "SELECT d.k, d.name, t.id FROM d LEFT JOIN %a%t AS t ON t.k = d.k",
         "onjoined", "SELECT name, count(*) AS n, max(v) AS m FROM joined GROUP BY name",
         "filtered", "SELECT id, v * 2 AS w FROM %a%t WHERE v > 50",
+        // over a materialized view of a, and a view over that view
+        "onmv", "SELECT m.k, m.n, m.s, d.name FROM %a%am AS m JOIN d ON m.k = d.k",
+        "onmvagg", "SELECT name, sum(n) AS total, count(*) AS groups FROM onmv GROUP BY name",
     };
+
+    /** A materialized view of database a that views in b read ({@code am}). */
+    private static final String UPSTREAM_VIEW = "SELECT k, count(*) AS n, sum(v) AS s FROM t GROUP BY k";
 
     @TempDir
     Path dataDir;
@@ -135,6 +141,8 @@ class CrossDatabaseViewsTest {
                 for (Connection c : List.of(b, pg)) {
                     exec(c, "CREATE TABLE d (k INT PRIMARY KEY, name TEXT)");
                 }
+                exec(a, "CREATE MATERIALIZED VIEW am AS " + UPSTREAM_VIEW);
+                exec(pg, "CREATE VIEW am AS " + UPSTREAM_VIEW);
                 // half of the views are created on filled tables (the backfill reads a's snapshot)
                 dml(random, a, b, pg, 60);
                 for (int i = 0; i < VIEWS.length; i += 2) {
@@ -150,7 +158,14 @@ class CrossDatabaseViewsTest {
                                 "SELECT view_name, upstream_database, upstream_table, lag_epochs >= 0, lag_ms >= 0"
                                         + " FROM tributary_catalog.cross_database_inputs")
                         .keySet());
-                assertEquals(List.of("agg|a|t|t|t", "filtered|a|t|t|t", "joined|a|t|t|t", "lefty|a|t|t|t"), lag);
+                assertEquals(
+                        List.of("agg|a|t|t|t", "filtered|a|t|t|t", "joined|a|t|t|t", "lefty|a|t|t|t", "onmv|a|am|t|t"),
+                        lag);
+                // caught up, with a committing idle epochs meanwhile: no epoch that changed a table is unread
+                Thread.sleep(300);
+                assertEquals(
+                        Map.of("0", 1), rows(b, "SELECT max(lag_epochs) FROM tributary_catalog.cross_database_inputs"));
+                assertEquals("2BP01", sqlState(a, "DROP MATERIALIZED VIEW am"));
 
                 assertEquals("2BP01", sqlState(a, "DROP TABLE t"));
                 assertEquals("3D000", sqlState(b, "CREATE MATERIALIZED VIEW x AS SELECT * FROM nope.public.t"));

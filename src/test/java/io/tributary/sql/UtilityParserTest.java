@@ -171,7 +171,7 @@ class UtilityParserTest {
 
         @Test
         void schemas() {
-            fails("CREATE TABLE other.t (a int)", SqlState.UNDEFINED_OBJECT, 0);
+            fails("CREATE TABLE other.t (a int)", SqlState.INVALID_SCHEMA_NAME, 0);
             fails("DROP TABLE tributary_catalog.jobs", SqlState.WRONG_OBJECT_TYPE, 0);
             assertEquals(
                     "t",

@@ -88,6 +88,9 @@ final class InformationSchema {
         for (String s : List.of(Catalog.SCHEMA, PgCatalog.SCHEMA, SCHEMA, io.tributary.catalog.SystemTables.SCHEMA)) {
             rows.add(new Object[] {pg.database(), s, pg.owner(), null, null, null, null});
         }
+        for (io.tributary.catalog.SchemaDef s : pg.catalog().schemas()) {
+            rows.add(new Object[] {pg.database(), s.name(), pg.owner(), null, null, null, null});
+        }
         return rows;
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.catalog.pg;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SchemaDef;
 import io.tributary.catalog.SystemTables;
 import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
@@ -234,12 +235,17 @@ public final class PgCatalog {
         return rows;
     }
 
+    /** The built-in schemas, then those made by CREATE SCHEMA, in name order. */
     private List<Object[]> namespaces() {
-        return List.of(
-                new Object[] {PgOids.PG_CATALOG_NAMESPACE, SCHEMA, PgOids.SUPERUSER, null},
-                new Object[] {PgOids.PUBLIC_NAMESPACE, Catalog.SCHEMA, PgOids.SUPERUSER, null},
-                new Object[] {PgOids.INFORMATION_SCHEMA_NAMESPACE, InformationSchema.SCHEMA, PgOids.SUPERUSER, null},
-                new Object[] {PgOids.TRIBUTARY_CATALOG_NAMESPACE, SystemTables.SCHEMA, PgOids.SUPERUSER, null});
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {PgOids.PG_CATALOG_NAMESPACE, SCHEMA, PgOids.SUPERUSER, null});
+        rows.add(new Object[] {PgOids.PUBLIC_NAMESPACE, Catalog.SCHEMA, PgOids.SUPERUSER, null});
+        rows.add(new Object[] {PgOids.INFORMATION_SCHEMA_NAMESPACE, InformationSchema.SCHEMA, PgOids.SUPERUSER, null});
+        rows.add(new Object[] {PgOids.TRIBUTARY_CATALOG_NAMESPACE, SystemTables.SCHEMA, PgOids.SUPERUSER, null});
+        for (SchemaDef s : catalog.schemas()) {
+            rows.add(new Object[] {PgOids.namespace(catalog, s.name()), s.name(), PgOids.SUPERUSER, null});
+        }
+        return rows;
     }
 
     private List<Object[]> classes() {
@@ -479,6 +485,11 @@ public final class PgCatalog {
             });
         }
         return rows;
+    }
+
+    /** The catalog these relations are derived from. */
+    Catalog catalog() {
+        return catalog;
     }
 
     /** The name of the database whose catalog this is. */

@@ -55,6 +55,21 @@ public final class PgOids {
         return id == 0 ? DATABASE : 0x7000_0000L + id;
     }
 
+    /**
+     * The OID of schema {@code name} of {@code catalog}'s database: PostgreSQL's for its built-in
+     * schemas, one derived from the schema's id (taken from the relation id counter, so it names no
+     * relation) for a schema made by CREATE SCHEMA; -1 when there is no such schema.
+     */
+    public static long namespace(io.tributary.catalog.Catalog catalog, String name) {
+        return switch (name) {
+            case "pg_catalog" -> PG_CATALOG_NAMESPACE;
+            case io.tributary.catalog.Catalog.SCHEMA -> PUBLIC_NAMESPACE;
+            case "information_schema" -> INFORMATION_SCHEMA_NAMESPACE;
+            case io.tributary.catalog.SystemTables.SCHEMA -> TRIBUTARY_CATALOG_NAMESPACE;
+            default -> catalog.schema(name).map(s -> relation(s.id())).orElse(-1L);
+        };
+    }
+
     /** The OID of the table or materialized view with storage id {@code id}. */
     public static long relation(int id) {
         return FIRST_USER_OID + 4L * id;

@@ -13,6 +13,16 @@ public interface PgSession {
     /** The session's settings, in display order. */
     List<Setting> settings();
 
+    /** The current value of setting {@code name} (lower case), or null when there is no such setting. */
+    default String setting(String name) {
+        for (Setting s : settings()) {
+            if (s.name().equals(name)) {
+                return s.value();
+            }
+        }
+        return null;
+    }
+
     /** One setting as {@code pg_settings} shows it. */
     record Setting(String name, String value, String defaultValue, String description) {}
 }

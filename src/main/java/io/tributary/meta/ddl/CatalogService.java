@@ -2,6 +2,7 @@ package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.CatalogCodec;
+import io.tributary.catalog.SchemaDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.ViewDef;
 import io.tributary.common.SqlState;
@@ -30,6 +31,8 @@ public final class CatalogService {
     private final Catalog catalog;
     /** Names being created but not yet committed, so two sessions cannot create the same table. */
     private final Set<String> pendingNames = new HashSet<>();
+    /** Schemas being created but not yet committed. */
+    private final Set<String> pendingSchemas = new HashSet<>();
 
     private int nextTableId;
 
@@ -55,6 +58,14 @@ public final class CatalogService {
                     view.scan(Keyspace.CATALOG, CatalogCodec.viewPrefixStart(), CatalogCodec.viewPrefixEnd())) {
                 while (it.next()) {
                     catalog.putView(CatalogCodec.decodeView(it.value()));
+                }
+            }
+            try (KvIterator it =
+                    view.scan(Keyspace.CATALOG, CatalogCodec.schemaPrefixStart(), CatalogCodec.schemaPrefixEnd())) {
+                while (it.next()) {
+                    SchemaDef s = CatalogCodec.decodeSchema(it.value());
+                    catalog.putSchema(s);
+                    nextId = Math.max(nextId, s.id() + 1);
                 }
             }
             byte[] stored = view.get(Keyspace.CATALOG, NEXT_TABLE_ID);
@@ -88,6 +99,28 @@ public final class CatalogService {
         return true;
     }
 
+    /**
+     * Reserves {@code name} for a schema being created, as {@link #reserveName} does for relations.
+     *
+     * @return false when the schema exists and {@code ifNotExists} was set
+     * @throws TributaryException 42P06 when the schema exists
+     */
+    public synchronized boolean reserveSchema(String name, boolean ifNotExists) {
+        if (catalog.schemaExists(name) || pendingSchemas.contains(name)) {
+            if (ifNotExists) {
+                return false;
+            }
+            throw new TributaryException(SqlState.DUPLICATE_SCHEMA, "schema \"" + name + "\" already exists");
+        }
+        pendingSchemas.add(name);
+        return true;
+    }
+
+    /** Frees a name {@link #reserveSchema reserved} for a schema now committed or abandoned. */
+    public synchronized void releaseSchema(String name) {
+        pendingSchemas.remove(name);
+    }
+
     /** Frees a name {@link #reserveName reserved} for a relation now committed or abandoned. */
     public synchronized void releaseName(String name) {
         pendingNames.remove(name);
@@ -111,6 +144,20 @@ public final class CatalogService {
                 Keyspace.CATALOG,
                 NEXT_TABLE_ID,
                 ByteBuffer.allocate(4).putInt(nextTableId()).array());
+    }
+
+    /** Stages a schema's catalog record, and the id counter as of now. */
+    void stageSchema(WriteBuffer buffer, SchemaDef schema) {
+        buffer.put(Keyspace.CATALOG, CatalogCodec.schemaKey(schema.name()), CatalogCodec.encode(schema));
+        buffer.put(
+                Keyspace.CATALOG,
+                NEXT_TABLE_ID,
+                ByteBuffer.allocate(4).putInt(nextTableId()).array());
+    }
+
+    /** Stages the removal of a schema's record. */
+    static void stageSchemaRemoval(WriteBuffer buffer, String name) {
+        buffer.delete(Keyspace.CATALOG, CatalogCodec.schemaKey(name));
     }
 
     /** Stages a plain view's catalog record (new or replacing one of the same name). */

@@ -377,7 +377,10 @@ final class CrossDatabaseInputs {
         return out;
     }
 
-    /** How many committed epochs after {@code from} changed the table, up to 1000 (counted from its log). */
+    /**
+     * How many committed epochs after {@code from} changed the table, up to 1000 (counted from its
+     * log); epochs that committed without changing it do not count.
+     */
     private static long changedEpochs(CrossDatabaseLogs peer, TableDef table, long from, long upTo) {
         if (table == null) {
             return -1;
@@ -386,7 +389,7 @@ final class CrossDatabaseInputs {
             long n = 0;
             long at = from;
             while (n < 1000) {
-                OptionalLong next = log.nextEpoch(at);
+                OptionalLong next = log.nextChangedEpoch(at);
                 if (next.isEmpty() || next.getAsLong() > upTo) {
                     break;
                 }

@@ -1,7 +1,6 @@
 package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
-import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -103,7 +102,7 @@ public final class CrossDatabaseLogs {
      * as its snapshot and keeps the table's change log from the next epoch on. Returns once that is
      * durable. Called by the consumer's database before it stages the view; not under any barrier lock.
      *
-     * @throws TributaryException 42P01 when the table is gone, 0A000 when it is not a table
+     * @throws TributaryException 42P01 when the table or materialized view is gone
      */
     public PinnedSnapshot attach(Consumer consumer) throws InterruptedException {
         Attach change = new Attach(consumer);
@@ -127,11 +126,6 @@ public final class CrossDatabaseLogs {
                 throw new TributaryException(
                         SqlState.UNDEFINED_TABLE,
                         "a table read by materialized view " + consumer.name() + " was dropped meanwhile");
-            }
-            if (table.kind() != RelationKind.TABLE) {
-                throw new TributaryException(
-                        SqlState.FEATURE_NOT_SUPPORTED,
-                        "cross-database views over a " + table.kind().sqlName() + " are not implemented");
             }
             pin = store.pin(consumer.pinName());
             keepers.put(consumer, keepLog(table));
@@ -188,6 +182,33 @@ public final class CrossDatabaseLogs {
             notices.accept("drop cascades to materialized view " + c.name());
             drops.drop(c, notices);
         }
+    }
+
+    /**
+     * Forgets every consumer whose view no longer exists in its database, nor is being created
+     * there: a crash between that database committing the view's DROP (or failing its CREATE) and
+     * this database's next epoch leaves the record, which would keep the table's log (and the
+     * snapshot pin) forever. Called by the cluster at startup, once every database has started, and
+     * periodically after; any thread, never under a barrier lock.
+     *
+     * @param readerHolds whether database (number) holds view (id); false for a database that is gone
+     * @return how many consumers were forgotten
+     */
+    public int sweep(java.util.function.BiPredicate<Integer, Integer> readerHolds) {
+        int swept = 0;
+        for (Consumer c : List.copyOf(keepers.keySet())) {
+            if (!readerHolds.test(c.database(), c.view())) {
+                LOG.info(
+                        "database {}: forgetting the reader record of {} (view {} of database {}), whose view is gone",
+                        catalog.database(),
+                        c.name(),
+                        c.view(),
+                        c.database());
+                detach(c);
+                swept++;
+            }
+        }
+        return swept;
     }
 
     /** The consumer's snapshot is no longer read (its view was created): releases its pin. */
@@ -253,7 +274,9 @@ public final class CrossDatabaseLogs {
     }
 
     private StreamRuntime.LogKeeper keepLog(TableDef table) {
-        return runtime.keepLog(table.id(), false, table.primaryKey(), table.primaryKeyTypes(), table.columnTypes());
+        // a materialized view's log is its job's output, kept from the job's next barrier on
+        return runtime.keepLog(
+                table.id(), table.isView(), table.primaryKey(), table.primaryKeyTypes(), table.columnTypes());
     }
 
     private TableDef tableById(int id) {

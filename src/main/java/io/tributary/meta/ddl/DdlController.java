@@ -50,6 +50,8 @@ public final class DdlController {
 
     private final CrossDatabaseInputs crossInputs;
 
+    private final SchemaDdl schemas;
+
     public DdlController(
             CatalogService catalogService,
             BarrierManager barriers,
@@ -66,6 +68,7 @@ public final class DdlController {
         this.crossInputs = new CrossDatabaseInputs(catalogService.catalog(), store, runtime);
         this.views = new ViewDdl(catalogService, barriers, store, runtime, planner, crossInputs, crossLogs);
         barriers.addCommitListener((epoch, commitNanos, sinceLast) -> crossInputs.committed());
+        this.schemas = new SchemaDdl(catalogService, barriers);
         this.sources = sources;
         this.sinks = sinks;
         this.runtime = runtime;
@@ -102,6 +105,14 @@ public final class DdlController {
     /** This database is being dropped: the databases its views read stop keeping logs for them. */
     public void detachCrossDatabaseInputs() {
         crossInputs.detachAll();
+    }
+
+    /**
+     * Whether materialized view {@code id} exists here or is being created: a reader record another
+     * database holds for it is still needed ({@link CrossDatabaseLogs#sweep}). Any thread.
+     */
+    public boolean holdsView(int id) {
+        return views.holdsView(id);
     }
 
     /** The side of this database that other databases' views read its tables through; any thread. */
@@ -265,6 +276,26 @@ public final class DdlController {
                 catalogService.releaseName(view.name());
             }
         }
+    }
+
+    /**
+     * {@code CREATE SCHEMA [IF NOT EXISTS] name}; returns once durable.
+     *
+     * @return false when the schema exists and {@code ifNotExists} was set
+     * @throws TributaryException 42P06 when it exists, 42939 for a {@code pg_} name
+     */
+    public boolean createSchema(String name, boolean ifNotExists) throws InterruptedException {
+        return schemas.create(name, ifNotExists);
+    }
+
+    /**
+     * {@code DROP SCHEMA [IF EXISTS] name [, ...]}; returns once durable.
+     *
+     * @return the names skipped because they did not exist ({@code ifExists})
+     * @throws TributaryException 3F000 for a missing schema, 2BP01 or 0A000 for a built-in one
+     */
+    public List<String> dropSchemas(List<String> names, boolean ifExists) throws InterruptedException {
+        return schemas.drop(names, ifExists);
     }
 
     /**

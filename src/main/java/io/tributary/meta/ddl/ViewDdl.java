@@ -86,6 +86,24 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private static final long CANCEL_POLL_MS = 50;
 
     /**
+     * Ids of views whose creation has begun but is not staged yet: other databases may already
+     * hold reader records for them ({@link #holdsView}).
+     */
+    private final java.util.Set<Integer> attaching = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Whether materialized view {@code id} exists in this database or is being created, so that
+     * reader records other databases hold for it are still needed. The three places are read in
+     * the order a creation enters them (attaching, being created, the catalog); it enters each
+     * before it leaves the one before, so a view in creation is never missed. Any thread.
+     */
+    boolean holdsView(int id) {
+        return attaching.contains(id)
+                || creating.containsKey(id)
+                || catalog().tables().stream().anyMatch(t -> t.id() == id);
+    }
+
+    /**
      * Creates a materialized view: at an epoch boundary pins the committed state, registers the
      * job durably and starts backfilling it without holding up anyone's writes. In the background
      * it returns once the job is registered; in the foreground it waits until the view is complete,
@@ -136,21 +154,27 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     stateIds,
                     parallelism);
             CrossDatabaseInputs.Inputs crossInputs = null;
-            if (!CrossDatabaseInputs.foreignInputs(plan.dependsOn()).isEmpty()) {
-                // the other databases pin their snapshots and keep their logs first, in their own epochs
-                crossInputs = cross.attach(viewId, name, first + count, plan.dependsOn());
-            }
-            change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs);
-            // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
-            store.flushMemory();
+            // from here until staged (then the view is in creating), other databases may hold its reader records
+            attaching.add(viewId);
             try {
-                ticket = barriers.stageAtBoundary(change);
-            } catch (RuntimeException e) {
-                if (crossInputs != null) {
-                    cross.abandoned(viewId);
-                    cross.detach(viewId, name, crossInputs.inputs().keySet());
+                if (!CrossDatabaseInputs.foreignInputs(plan.dependsOn()).isEmpty()) {
+                    // the other databases pin their snapshots and keep their logs first, in their own epochs
+                    crossInputs = cross.attach(viewId, name, first + count, plan.dependsOn());
                 }
-                throw e;
+                change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs);
+                // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
+                store.flushMemory();
+                try {
+                    ticket = barriers.stageAtBoundary(change);
+                } catch (RuntimeException e) {
+                    if (crossInputs != null) {
+                        cross.abandoned(viewId);
+                        cross.detach(viewId, name, crossInputs.inputs().keySet());
+                    }
+                    throw e;
+                }
+            } finally {
+                attaching.remove(viewId);
             }
         } catch (RuntimeException | InterruptedException e) {
             catalogService.releaseName(name);
@@ -393,7 +417,11 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         if (cascade) {
             Optional<TableDef> target = catalog().table(name);
             if (target.isPresent() && target.get().kind() == kind) {
+                // views of other databases may read the target or any view the cascade drops with it
                 crossLogs.dropConsumers(target.get().id(), notices);
+                for (TableDef d : dependentsOf(target.get())) {
+                    crossLogs.dropConsumers(d.id(), notices);
+                }
             }
         }
         DropRelations change = new DropRelations(name, kind, cascade);
@@ -454,22 +482,30 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                                 + target.kind().sqlName() + ".",
                         null);
             }
+            List<TableDef> dependents = dependentsOf(target);
             List<CrossDatabaseLogs.Consumer> readers = crossLogs.consumersOf(target.id());
-            if (!readers.isEmpty()) {
-                StringJoiner detail = new StringJoiner("\n");
-                for (CrossDatabaseLogs.Consumer c : readers) {
-                    detail.add("materialized view " + c.name() + " depends on " + kind.sqlName() + " " + name);
+            StringJoiner readerDetail = new StringJoiner("\n");
+            for (CrossDatabaseLogs.Consumer c : readers) {
+                readerDetail.add("materialized view " + c.name() + " depends on " + kind.sqlName() + " " + name);
+            }
+            if (cascade) {
+                // the drop's own readers were dropped before it was staged; one that came since stops it
+                for (TableDef d : dependents) {
+                    for (CrossDatabaseLogs.Consumer c : crossLogs.consumersOf(d.id())) {
+                        readerDetail.add("materialized view " + c.name() + " depends on materialized view " + d.name());
+                    }
                 }
+            }
+            if (readerDetail.length() > 0) {
                 throw new TributaryException(
                         SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
                         "cannot drop " + kind.sqlName() + " " + name
                                 + " because materialized views of other databases depend on it",
                         0,
-                        detail.toString(),
+                        readerDetail.toString(),
                         "Use DROP ... CASCADE to drop the dependent objects too.",
                         null);
             }
-            List<TableDef> dependents = dependentsOf(target);
             if (!dependents.isEmpty() && !cascade) {
                 StringJoiner detail = new StringJoiner("\n");
                 for (TableDef d : dependents) {

@@ -177,11 +177,11 @@ public final class EngineSession implements Session {
     private static final String SHAPE_PREFIX = "\0shape:";
 
     /**
-     * What a cached plan was made against: both counters only grow, so their sum changes whenever
-     * the catalog or the set of system tables does.
+     * What a cached plan was made against: the three counters only grow, so their sum changes
+     * whenever the catalog, the set of system tables or the session's {@code search_path} does.
      */
     private long schemaVersion() {
-        return db.catalog().version() + db.systemTables().version();
+        return db.catalog().version() + db.systemTables().version() + variables.searchPathChanges();
     }
 
     private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {

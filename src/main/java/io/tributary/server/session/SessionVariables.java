@@ -26,7 +26,11 @@ final class SessionVariables {
         define("timezone", "UTC", "Time zone for timestamps; values print in UTC.", true);
         define("intervalstyle", "postgres", "Interval output format.", true);
         define("extra_float_digits", "1", "Accepted for compatibility; floats print shortest-exact.", false);
-        define("search_path", "public", "Schema search order; only public exists.", false);
+        define(
+                "search_path",
+                io.tributary.catalog.SearchPath.DEFAULT,
+                "Schema search order for names that are not schema-qualified.",
+                false);
         define("standard_conforming_strings", "on", "Backslashes in ordinary strings are literal.", true);
         define("integer_datetimes", "on", "Timestamps are 64-bit integers.", true);
         define("server_version", "15.0", "PostgreSQL version Tributary is compatible with.", true);
@@ -88,6 +92,9 @@ final class SessionVariables {
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
+    /** How often {@code search_path} was set; only grows (see {@link #searchPathChanges}). */
+    private long searchPathChanges;
+
     private final Map<String, String> changed = new LinkedHashMap<>();
     /** Defaults the server sets for every session (its command-line flags), over the built-in ones. */
     private final Map<String, String> serverDefaults;
@@ -113,6 +120,14 @@ final class SessionVariables {
     private String defaultOf(String key) {
         String server = serverDefaults.get(key);
         return server != null ? server : SETTINGS.get(key).defaultValue();
+    }
+
+    /**
+     * How many times {@code search_path} was set in this session. Plans resolve names and {@code
+     * current_schema()} against the path, so a plan made before a change must not be reused after it.
+     */
+    long searchPathChanges() {
+        return searchPathChanges;
     }
 
     /** The session's statement timeout in milliseconds; 0 when disabled. */
@@ -185,6 +200,9 @@ final class SessionVariables {
     /** Sets a variable; null resets it to its default. */
     void set(String name, String value) {
         String key = canonical(name);
+        if (key.equals("search_path")) {
+            searchPathChanges++;
+        }
         Setting setting = SETTINGS.get(key);
         String v = value == null ? defaultOf(key) : validate(key, value);
         values.put(key, v);

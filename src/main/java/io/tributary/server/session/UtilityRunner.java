@@ -129,6 +129,24 @@ final class UtilityRunner {
                 }
                 return new StatementResult.Command("CREATE_SINK");
             }
+            if (statement instanceof UtilityStatement.CreateSchema c) {
+                if (!db.ddl().createSchema(c.name(), c.ifNotExists())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE",
+                            SqlState.DUPLICATE_SCHEMA,
+                            "schema \"" + c.name() + "\" already exists, skipping"));
+                }
+                return new StatementResult.Command("CREATE SCHEMA");
+            }
+            if (statement instanceof UtilityStatement.DropSchema d) {
+                for (String missing : db.ddl().dropSchemas(d.names(), d.ifExists())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE",
+                            SqlState.SUCCESSFUL_COMPLETION,
+                            "schema \"" + missing + "\" does not exist, skipping"));
+                }
+                return new StatementResult.Command("DROP SCHEMA");
+            }
             if (statement instanceof UtilityStatement.DropSink d) {
                 if (!db.ddl().dropSink(d.name(), d.ifExists())) {
                     notices.accept(new Session.Notice(

@@ -106,7 +106,7 @@ public final class CalciteFrontend implements AutoCloseable {
 
     /** Plans one statement (no trailing semicolon needed). */
     public StatementPlan plan(String sql) {
-        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog.database());
+        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog, searchPath());
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
@@ -236,7 +236,7 @@ public final class CalciteFrontend implements AutoCloseable {
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
                 node,
                 new PgTableOid(pgCatalog.tables()),
-                new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting),
+                catalogCalls(),
                 new DatabaseQualifiedNames(catalog.database()));
         node = postgres.statement();
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries
@@ -245,6 +245,22 @@ public final class CalciteFrontend implements AutoCloseable {
         boolean changed = postgres.changed() || precedence.changed() || expandArray.changed() || views.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
         return new Parsed(node, rewritten, text, labels);
+    }
+
+    /** The rewrite of catalog functions for one statement, with the session's search path as of now. */
+    private PgCatalogCalls catalogCalls() {
+        return new PgCatalogCalls(
+                session.user(),
+                catalog.database(),
+                pgCatalog::relationOid,
+                this::isSetting,
+                searchPath(),
+                name -> io.tributary.catalog.pg.PgOids.namespace(catalog, name));
+    }
+
+    /** The session's search path resolved against the catalog as of now. */
+    private io.tributary.catalog.SearchPath searchPath() {
+        return io.tributary.catalog.SearchPath.resolve(catalog, session.user(), session.setting("search_path"));
     }
 
     /** Whether {@code name} (lower case) is one of the session's settings. */
@@ -330,10 +346,7 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
-        node = StatementRewrite.applyAll(
-                        node,
-                        new PgCatalogCalls(session.user(), catalog.database(), pgCatalog::relationOid, this::isSetting),
-                        new DatabaseQualifiedNames(catalog.database()))
+        node = StatementRewrite.applyAll(node, catalogCalls(), new DatabaseQualifiedNames(catalog.database()))
                 .statement();
         if (node.getKind() != SqlKind.UPDATE && node.getKind() != SqlKind.DELETE) {
             return null;
@@ -415,8 +428,8 @@ public final class CalciteFrontend implements AutoCloseable {
                     systemTables.require(names.get(names.size() - 1)).name());
         }
         if (names.size() > 1 && !names.get(names.size() - 2).equals(Catalog.SCHEMA)) {
-            throw new TributaryException(
-                    SqlState.UNDEFINED_OBJECT, "schema \"" + names.get(names.size() - 2) + "\" does not exist");
+            // only public holds relations: PostgreSQL's answer for a schema without the relation
+            throw Catalog.undefinedTable(String.join(".", names));
         }
         if (catalog.view(names.get(names.size() - 1)).isPresent()) {
             throw TributaryException.notSupported("INSERT, UPDATE and DELETE on a view");

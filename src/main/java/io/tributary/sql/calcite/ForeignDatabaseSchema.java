@@ -2,7 +2,6 @@ package io.tributary.sql.calcite;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ForeignRelations;
-import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,8 +13,8 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * Another database of the cluster as the view planner sees it, so that a materialized view's query
  * can name {@code a.public.t} (docs/ARCHITECTURE.md, Cross-database views): its schema
  * {@code public} lists the database's tables, each under the {@linkplain ForeignRelations foreign
- * id} the reading database plans it with and named by its three-part name. Only tables are listed:
- * a view of another database is read by nobody's change log yet. Read from the other catalog at
+ * id} the reading database plans it with and named by its three-part name. Tables and materialized
+ * views are listed (a view's change log is its job's output); plain views are not. Read from the other catalog at
  * every lookup; used by the view planner's thread only.
  */
 final class ForeignDatabaseSchema extends AbstractSchema {
@@ -33,9 +32,6 @@ final class ForeignDatabaseSchema extends AbstractSchema {
                 Map<String, Table> map = new LinkedHashMap<>();
                 int database = peer.databaseId();
                 for (TableDef t : peer.tables()) {
-                    if (t.kind() != RelationKind.TABLE) {
-                        continue;
-                    }
                     TableDef named = new TableDef(
                             ForeignRelations.id(database, t.id()),
                             peer.database() + "." + Catalog.SCHEMA + "." + t.name(),

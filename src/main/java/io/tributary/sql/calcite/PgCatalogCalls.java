@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.catalog.SearchPath;
 import io.tributary.catalog.pg.PgOids;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -31,7 +32,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
- * {@code current_schema} and {@code current_schema()} {@code public}; {@code array_upper(a, 1)}
+ * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
+ * {@code search_path} (NULL when none exists); {@code array_upper(a, 1)}
  * becomes a's length; {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
  * the statement runs (a name that is no setting fails with 42704 at planning unless missing_ok);
  * and a function in FROM with an alias but no column list names its column after the alias, as in
@@ -41,6 +43,13 @@ final class PgCatalogCalls extends StatementRewrite {
     /** Schema of the relation {@link io.tributary.catalog.pg.PgCatalog#definitions}; not reachable unquoted. */
     static final String DEFINITIONS_SCHEMA = "$pg";
 
+    /** In a template: the OIDs of the search path's schemas, pg_catalog first when not listed. */
+    private static final String SEARCH_PATH = "$search_path";
+    /** In a template: the array of the search path's schemas, with and without the implicit pg_catalog. */
+    private static final String WITH_IMPLICIT = "$with_implicit";
+
+    private static final String EXPLICIT = "$explicit";
+
     /** Templates name their tables pg__x so that they never capture the caller's aliases. */
     private static final String ROLE = "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
 
@@ -48,17 +57,15 @@ final class PgCatalogCalls extends StatementRewrite {
             + " WHERE pg__d.objoid = \"$0\" AND pg__d.objsubid = %s)";
     private static final Map<String, String> FUNCTIONS = Map.ofEntries(
             Map.entry("pg_get_userbyid", ROLE),
-            // the search path is pg_catalog, public
+            // visible: in a schema of the search path (SEARCH_PATH becomes their OIDs)
             Map.entry(
                     "pg_table_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
-                            + " AND pg__c.relnamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", "
-                            + PgOids.PUBLIC_NAMESPACE + "))"),
+                            + " AND pg__c.relnamespace IN (" + SEARCH_PATH + "))"),
             Map.entry(
                     "pg_function_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_proc pg__p WHERE pg__p.oid = \"$0\""
-                            + " AND pg__p.pronamespace IN (" + PgOids.PG_CATALOG_NAMESPACE + ", "
-                            + PgOids.PUBLIC_NAMESPACE + "))"),
+                            + " AND pg__p.pronamespace IN (" + SEARCH_PATH + "))"),
             Map.entry(
                     "pg_get_function_result",
                     "(SELECT format_type(pg__p.prorettype, NULL) FROM pg_catalog.pg_proc pg__p"
@@ -77,8 +84,7 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
                             + " AND pg__c.relkind IN ('r', 'p'))"),
-            Map.entry(
-                    "current_schemas", "CASE WHEN \"$0\" THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END"));
+            Map.entry("current_schemas", "CASE WHEN \"$0\" THEN " + WITH_IMPLICIT + " ELSE " + EXPLICIT + " END"));
 
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
@@ -100,22 +106,65 @@ final class PgCatalogCalls extends StatementRewrite {
     private final String database;
     private final ToLongBiFunction<String, String> relationOid;
     private final java.util.function.Predicate<String> isSetting;
+    private final SearchPath path;
+    /** The OID of each schema of the path, pg_catalog first when not listed, for visibility tests. */
+    private final String pathOids;
 
     /**
      * @param user the session's user, what {@code current_user} returns
      * @param database the session's database, what {@code current_database()} and {@code current_catalog} return
      * @param relationOid the OID of relation (schema, name), or -1 when there is none; a
      *        {@code 'name'::regclass} becomes this constant when planned, as in PostgreSQL
+     * @param path the session's search path, for {@code current_schema}, {@code current_schemas}
+     *        and the visibility functions
+     * @param namespaceOid the {@code pg_namespace} OID of a schema of the path
      */
     PgCatalogCalls(
             String user,
             String database,
             ToLongBiFunction<String, String> relationOid,
-            java.util.function.Predicate<String> isSetting) {
+            java.util.function.Predicate<String> isSetting,
+            SearchPath path,
+            java.util.function.ToLongFunction<String> namespaceOid) {
         this.user = user;
         this.database = database;
         this.relationOid = relationOid;
         this.isSetting = isSetting;
+        this.path = path;
+        StringBuilder oids = new StringBuilder();
+        for (String schema : path.withImplicit()) {
+            oids.append(oids.length() == 0 ? "" : ", ").append(namespaceOid.applyAsLong(schema));
+        }
+        this.pathOids = oids.toString();
+    }
+
+    /** {@code schemas} as an array constant of text; an empty one when there are none. */
+    private static String arrayOf(List<String> schemas) {
+        if (schemas.isEmpty()) {
+            return "ARRAY(SELECT CAST(NULL AS VARCHAR) FROM (VALUES (1)) AS pg__e(x) WHERE FALSE)";
+        }
+        StringBuilder b = new StringBuilder("ARRAY[");
+        for (int i = 0; i < schemas.size(); i++) {
+            b.append(i == 0 ? "" : ", ")
+                    .append("'")
+                    .append(schemas.get(i).replace("'", "''"))
+                    .append("'");
+        }
+        return b.append("]").toString();
+    }
+
+    /** The current schema as a constant: its name, or a NULL of type text when the path has none. */
+    private SqlNode currentSchema(org.apache.calcite.sql.parser.SqlParserPos pos) {
+        String current = path.current();
+        return current != null
+                ? SqlLiteral.createCharString(current, pos)
+                : SqlStdOperatorTable.CAST.createCall(
+                        pos,
+                        SqlLiteral.createNull(pos),
+                        new org.apache.calcite.sql.SqlDataTypeSpec(
+                                new org.apache.calcite.sql.SqlBasicTypeNameSpec(
+                                        org.apache.calcite.sql.type.SqlTypeName.VARCHAR, pos),
+                                pos));
     }
 
     private static String definition(String kind) {
@@ -133,7 +182,7 @@ final class PgCatalogCalls extends StatementRewrite {
             return rewritten(SqlLiteral.createCharString(user, id.getParserPosition()));
         }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_schema")) {
-            return rewritten(SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, id.getParserPosition()));
+            return rewritten(currentSchema(id.getParserPosition()));
         }
         if (id.isSimple() && !id.isComponentQuoted(0) && id.getSimple().equalsIgnoreCase("current_catalog")) {
             return rewritten(SqlLiteral.createCharString(database, id.getParserPosition()));
@@ -212,8 +261,7 @@ final class PgCatalogCalls extends StatementRewrite {
             return rewritten(SqlLiteral.createCharString(user, call.getParserPosition()));
         }
         if (call.getOperator().getName().equalsIgnoreCase("current_schema") && call.operandCount() == 0) {
-            return rewritten(
-                    SqlLiteral.createCharString(io.tributary.catalog.Catalog.SCHEMA, call.getParserPosition()));
+            return rewritten(currentSchema(call.getParserPosition()));
         }
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
@@ -226,6 +274,11 @@ final class PgCatalogCalls extends StatementRewrite {
                 template = "CASE WHEN \"$1\" = 0 THEN " + definition("i")
                         + " ELSE (SELECT pg__a.attname FROM pg_catalog.pg_attribute pg__a"
                         + " WHERE pg__a.attrelid = \"$0\" AND pg__a.attnum = \"$1\") END";
+            }
+            if (template != null) {
+                template = template.replace(SEARCH_PATH, pathOids)
+                        .replace(WITH_IMPLICIT, arrayOf(path.withImplicit()))
+                        .replace(EXPLICIT, arrayOf(path.explicit()));
             }
             if (template != null && call.operandCount() > 0) {
                 List<SqlNode> args = call.getOperandList().stream()

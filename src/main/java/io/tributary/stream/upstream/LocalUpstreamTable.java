@@ -97,6 +97,20 @@ public final class LocalUpstreamTable implements UpstreamTable {
         return OptionalLong.of(committed);
     }
 
+    /**
+     * The first committed epoch after {@code epoch} whose log holds a change of the table; empty
+     * when none has. Unlike {@link #nextEpoch}, an epoch that committed without changing the table
+     * is skipped: this counts the reader's lag in changes, not in the upstream's idle commits.
+     */
+    public OptionalLong nextChangedEpoch(long epoch) {
+        long committed = store.committedEpoch();
+        if (committed <= epoch) {
+            return OptionalLong.empty();
+        }
+        OptionalLong changed = log.nextEpoch(relationId, epoch);
+        return changed.isPresent() && changed.getAsLong() <= committed ? changed : OptionalLong.empty();
+    }
+
     @Override
     public long snapshotRows() {
         if (snapshot == null) {
