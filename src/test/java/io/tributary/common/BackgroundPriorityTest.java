@@ -33,6 +33,36 @@ class BackgroundPriorityTest {
         assertTrue(before < BackgroundPriority.NICE);
     }
 
+    @Test
+    void aRestorableLoweringIsTakenBackOrNotDoneAtAll() throws Exception {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
+        AtomicReference<int[]> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                int tid = currentTid();
+                int normal = niceOf(tid);
+                int restore = BackgroundPriority.lowerCurrentThreadRestorably();
+                int during = niceOf(tid);
+                boolean restored = BackgroundPriority.restoreCurrentThread(restore);
+                seen.set(new int[] {normal, restore, during, restored ? 1 : 0, niceOf(tid)});
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        t.join();
+        int[] s = seen.get();
+        if (s[1] == Integer.MIN_VALUE) {
+            // no privilege to raise a priority back: the thread must not have been lowered
+            assertEquals(s[0], s[2]);
+        } else {
+            assertEquals(s[0], s[1]);
+            assertEquals(BackgroundPriority.NICE, s[2]);
+            assertEquals(1, s[3]);
+        }
+        assertEquals(s[0], s[4], "the thread ends at its normal priority either way");
+    }
+
     private static int currentTid() throws Exception {
         return Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self"))
                 .getFileName()

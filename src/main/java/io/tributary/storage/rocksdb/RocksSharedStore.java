@@ -1,5 +1,6 @@
 package io.tributary.storage.rocksdb;
 
+import io.tributary.common.BackgroundPriority;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.storage.Keyspace;
@@ -119,7 +120,10 @@ public final class RocksSharedStore implements SharedStore {
             // compactions (the low-priority pool) run at nice 19: they catch up in the time writers
             // leave idle instead of taking the core from a commit; flushes keep normal priority,
             // since a late flush stalls writes
-            Env env = Env.getDefault().lowerThreadPoolCPUPriority(Priority.LOW);
+            Env env = Env.getDefault();
+            if (BackgroundPriority.enabled()) {
+                env.lowerThreadPoolCPUPriority(Priority.LOW);
+            }
             DBOptions dbOptions = new DBOptions()
                     .setEnv(env)
                     .setStatistics(statistics)
