@@ -71,7 +71,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "bench backfill: %,d orders, %,d customers; a single-row INSERT into orders every %d ms"
                         + " before and during each backfill; %d cores%n",
                 rows, customers, PacedInserts.PACE_MS, cores);
-        String format = "%-8s | %11s | %9s | %9s | %7s | %11s | %13s | %11s | %10s%n";
+        String format = "%-8s | %11s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
         System.out.printf(
                 format,
                 "query",
@@ -80,10 +80,24 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "PG MV s",
                 "ratio",
                 "INSERT p50",
-                "p50 during",
-                "during/idle",
-                "p99 during");
-        System.out.printf(format, "", "tributary", "tributary", "", "PG/ours", "idle (ms)", "(ms)", "", "(ms)");
+                "p99",
+                "p50",
+                "p99",
+                "p99 during",
+                "INSERTs");
+        System.out.printf(
+                format,
+                "",
+                "tributary",
+                "tributary",
+                "",
+                "PG/ours",
+                "idle (ms)",
+                "idle (ms)",
+                "during",
+                "during",
+                "/ idle",
+                "idle/during");
         for (BackfillQuery query : BackfillQuery.values()) {
             BackfillWorkload.Figures t = tributary.views().get(query);
             double pgSeconds = postgres.get(query).seconds();
@@ -94,10 +108,17 @@ final class BackfillBenchmark implements Callable<Integer> {
                     String.format("%,.0f", rows / t.seconds()),
                     String.format("%.1f", pgSeconds),
                     String.format("%.3f", pgSeconds / t.seconds()),
-                    String.format("%.2f", t.idleP50Ms()),
-                    String.format("%.2f", t.duringP50Ms()),
-                    String.format("%.2f", t.duringP50Ms() / t.idleP50Ms()),
-                    String.format("%.2f", t.duringP99Ms()));
+                    String.format("%.2f", t.idle().p50Ms()),
+                    String.format("%.2f", t.idle().p99Ms()),
+                    String.format("%.2f", t.during().p50Ms()),
+                    String.format("%.2f", t.during().p99Ms()),
+                    String.format("%.2f", t.during().p99Ms() / t.idle().p99Ms()),
+                    t.idle().samples() + "/" + t.during().samples());
+        }
+        for (BackfillQuery query : BackfillQuery.values()) {
+            BackfillWorkload.Figures t = tributary.views().get(query);
+            t.idle().warnIfTooFew(System.out, query.label() + " idle");
+            t.during().warnIfTooFew(System.out, query.label() + " during the backfill");
         }
         System.out.println("backfill s: from CREATE MATERIALIZED VIEW (background_ddl = true) until the job is done;"
                 + " rows/s = orders / that; ratio above 1: ours is faster");

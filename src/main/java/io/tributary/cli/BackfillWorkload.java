@@ -22,7 +22,8 @@ import org.postgresql.PGConnection;
  */
 final class BackfillWorkload {
     /** How long the INSERT latency without a job is sampled before each view. */
-    private static final long IDLE_MS = 3000;
+    /** At {@link PacedInserts#PACE_MS} apart, enough INSERTs for a meaningful idle p99. */
+    private static final long IDLE_MS = 5000;
     /** How often the job list is polled; the backfill time is this precise. */
     private static final long POLL_MS = 100;
     /** How often the job's progress is printed. */
@@ -37,9 +38,8 @@ final class BackfillWorkload {
      */
     record Figures(
             double seconds,
-            double idleP50Ms,
-            double duringP50Ms,
-            double duringP99Ms,
+            LatencySummary idle,
+            LatencySummary during,
             long lastOrderId,
             List<BigDecimal> fingerprint,
             long stateBytes) {}
@@ -104,13 +104,7 @@ final class BackfillWorkload {
         long bytes = stateBytes.getAsLong();
         progress.printf("%s: %s: state on disk after DROP: %,.1f MB%n", target.name(), query.label(), bytes / 1e6);
         return new Figures(
-                seconds,
-                Percentiles.of(idle, 50),
-                Percentiles.of(during, 50),
-                Percentiles.of(during, 99),
-                inserts.nextId() - 1,
-                fingerprint,
-                bytes);
+                seconds, LatencySummary.of(idle), LatencySummary.of(during), inserts.nextId() - 1, fingerprint, bytes);
     }
 
     /** Polls SHOW JOBS until the view's job is gone, printing its progress now and then; then WAITs for the view. */
@@ -181,7 +175,8 @@ final class BackfillWorkload {
                         target.name(), query.label(), upTo, seconds, rows / seconds);
                 List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
                 st.execute(query.dropSql());
-                figures.put(query, new Figures(seconds, Double.NaN, Double.NaN, Double.NaN, upTo, fingerprint, -1));
+                figures.put(
+                        query, new Figures(seconds, LatencySummary.NONE, LatencySummary.NONE, upTo, fingerprint, -1));
             }
         }
         return figures;

@@ -18,10 +18,11 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code tributary bench remote}: a sink backfill run in the server versus on a worker. The server
- * runs pinned to core 0 and the worker to core 1 ({@code taskset}, when present); an embedded
- * PostgreSQL is the jobs database and the sinks' target. Single-row INSERT latency into another
- * table is measured idle, during a local backfill and during a remote one, with each backfill's
- * rows/s.
+ * runs pinned to core 0 and the worker to core 1 ({@code taskset}, when present), both started
+ * with the JVM options {@code bin/tributary} gives them; an embedded PostgreSQL is the jobs database
+ * and the sinks' target. Single-row INSERT latency into another table is measured idle, during a
+ * local backfill and during a remote one, with each backfill's rows/s, in several rounds whose
+ * medians are printed.
  */
 @Command(
         name = "remote",
@@ -38,12 +39,23 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     @Option(
             names = "--idle-ms",
-            defaultValue = "3000",
-            description = "How long INSERTs are timed with no backfill (default: ${DEFAULT-VALUE}).")
+            defaultValue = "5000",
+            description = "How long INSERTs are timed with no backfill, each round (default: ${DEFAULT-VALUE}).")
     long idleMs;
+
+    @Option(
+            names = "--rounds",
+            defaultValue = "3",
+            description = "Rounds of idle, local and remote backfill in one server; medians are printed"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int rounds;
 
     @Override
     public Integer call() throws Exception {
+        if (rounds < 1 || rows < 1) {
+            System.err.println("--rounds and --rows must be positive");
+            return 2;
+        }
         try (BenchDirectory dir = BenchDirectory.of(null);
                 BenchTarget pg = BenchTarget.postgres(dir.resolve("postgresql"), System.err)) {
             try (Connection c = pg.connect();
@@ -80,34 +92,11 @@ final class RemoteBenchmark implements Callable<Integer> {
                     long[] nextId = {1};
                     // warm-up: the first seconds of a fresh JVM measure the JIT, not the backfill
                     inserts(insert, nextId, () -> false, idleMs);
-                    double[] idle = inserts(insert, nextId, () -> false, idleMs);
-                    long start = System.nanoTime();
-                    ts.execute(sink(pg, "local_sink", "local_out", false));
-                    double[] local = inserts(insert, nextId, () -> complete(ps, "local_sink"), 600_000);
-                    double localRate = rows / ((System.nanoTime() - start) / 1e9);
-                    start = System.nanoTime();
-                    ts.execute(sink(pg, "remote_sink", "remote_out", true));
-                    double[] remote = inserts(insert, nextId, () -> complete(ps, "remote_sink"), 600_000);
-                    double remoteRate = rows / ((System.nanoTime() - start) / 1e9);
-                    System.out.printf(
-                            "bench remote: %,d rows per backfill; server on core 0, worker on core 1; %d/%d/%d INSERTs%n",
-                            rows, idle.length, local.length, remote.length);
-                    BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
-                    table.row("INSERT p50 idle (ms)", Percentiles.of(idle, 50), Double.NaN, "%12.2f");
-                    table.row("INSERT p99 idle (ms)", Percentiles.of(idle, 99), Double.NaN, "%12.2f");
-                    table.row("INSERT p50 local backfill (ms)", Percentiles.of(local, 50), Double.NaN, "%12.2f");
-                    table.row(
-                            "INSERT p99 local backfill vs idle",
-                            Percentiles.of(local, 99),
-                            Percentiles.of(idle, 99),
-                            "%12.2f");
-                    table.row("INSERT p50 remote backfill (ms)", Percentiles.of(remote, 50), Double.NaN, "%12.2f");
-                    table.row(
-                            "INSERT p99 remote backfill vs idle",
-                            Percentiles.of(remote, 99),
-                            Percentiles.of(idle, 99),
-                            "%12.2f");
-                    table.row("backfill rows/s remote vs local", remoteRate, localRate, "%,12.0f");
+                    List<Round> done = new ArrayList<>();
+                    for (int r = 1; r <= rounds; r++) {
+                        done.add(round(r, insert, nextId, ts, ps, pg));
+                    }
+                    print(done);
                 }
             } finally {
                 for (Process child : children) {
@@ -119,6 +108,95 @@ final class RemoteBenchmark implements Callable<Integer> {
         }
     }
 
+    /** One round's INSERT latencies and the two backfills' rows/s. */
+    private record Round(
+            LatencySummary idle,
+            LatencySummary local,
+            LatencySummary remote,
+            double localRowsPerSecond,
+            double remoteRowsPerSecond) {}
+
+    private Round round(int r, PreparedStatement insert, long[] nextId, Statement ts, Statement ps, BenchTarget pg)
+            throws SQLException {
+        double[] idle = inserts(insert, nextId, () -> false, idleMs);
+        long start = System.nanoTime();
+        ts.execute(sink(pg, "local_sink" + r, "local_out" + r, false));
+        double[] local = inserts(insert, nextId, () -> complete(ps, "local_sink" + r), 600_000);
+        double localRate = rows / ((System.nanoTime() - start) / 1e9);
+        start = System.nanoTime();
+        ts.execute(sink(pg, "remote_sink" + r, "remote_out" + r, true));
+        double[] remote = inserts(insert, nextId, () -> complete(ps, "remote_sink" + r), 600_000);
+        double remoteRate = rows / ((System.nanoTime() - start) / 1e9);
+        Round round = new Round(
+                LatencySummary.of(idle), LatencySummary.of(local), LatencySummary.of(remote), localRate, remoteRate);
+        System.err.printf(
+                "round %d: INSERT p99 idle %.2f ms (%d), local backfill %.2f ms (%d), remote backfill %.2f ms (%d);"
+                        + " p99 remote/idle %.2f; rows/s local %,.0f, remote %,.0f%n",
+                r,
+                round.idle().p99Ms(),
+                round.idle().samples(),
+                round.local().p99Ms(),
+                round.local().samples(),
+                round.remote().p99Ms(),
+                round.remote().samples(),
+                round.remote().p99Ms() / round.idle().p99Ms(),
+                localRate,
+                remoteRate);
+        return round;
+    }
+
+    private void print(List<Round> done) {
+        System.out.printf(
+                "bench remote: %,d rows per backfill; server on core 0, worker on core 1; median of %d rounds"
+                        + " (each: idle, during a local, during a remote sink backfill)%n",
+                rows, done.size());
+        BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
+        table.row("INSERT p50 idle (ms)", median(done, r -> r.idle().p50Ms()), Double.NaN, "%12.2f");
+        table.row("INSERT p99 idle (ms)", median(done, r -> r.idle().p99Ms()), Double.NaN, "%12.2f");
+        table.row("INSERT p50 local backfill (ms)", median(done, r -> r.local().p50Ms()), Double.NaN, "%12.2f");
+        table.row("INSERT p99 local backfill (ms)", median(done, r -> r.local().p99Ms()), Double.NaN, "%12.2f");
+        table.row(
+                "INSERT p50 remote backfill (ms)", median(done, r -> r.remote().p50Ms()), Double.NaN, "%12.2f");
+        table.row(
+                "INSERT p99 remote backfill (ms)", median(done, r -> r.remote().p99Ms()), Double.NaN, "%12.2f");
+        // the ratio of each round, then their median: idle p99 moves between rounds as much as the
+        // backfill moves it, so only a ratio within one round compares like with like
+        table.row(
+                "p99 local backfill / idle (goal 2)",
+                median(done, r -> r.local().p99Ms() / r.idle().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        table.row(
+                "p99 remote backfill / idle (goal 1.2)",
+                median(done, r -> r.remote().p99Ms() / r.idle().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        table.row(
+                "backfill rows/s remote vs local",
+                median(done, Round::remoteRowsPerSecond),
+                median(done, Round::localRowsPerSecond),
+                "%,12.0f");
+        for (int i = 0; i < done.size(); i++) {
+            Round r = done.get(i);
+            System.out.printf(
+                    "round %d: INSERTs timed idle/local/remote %d/%d/%d; p99 ratio local %.2f, remote %.2f%n",
+                    i + 1,
+                    r.idle().samples(),
+                    r.local().samples(),
+                    r.remote().samples(),
+                    r.local().p99Ms() / r.idle().p99Ms(),
+                    r.remote().p99Ms() / r.idle().p99Ms());
+            r.idle().warnIfTooFew(System.out, "round " + (i + 1) + " idle");
+            r.local().warnIfTooFew(System.out, "round " + (i + 1) + " local backfill");
+            r.remote().warnIfTooFew(System.out, "round " + (i + 1) + " remote backfill");
+        }
+    }
+
+    private static double median(List<Round> done, java.util.function.ToDoubleFunction<Round> figure) {
+        double[] values = done.stream().mapToDouble(figure).toArray();
+        return Percentiles.of(values, 50);
+    }
+
     private interface Done {
         boolean yet() throws SQLException;
     }
@@ -126,15 +204,19 @@ final class RemoteBenchmark implements Callable<Integer> {
     /** Single-row INSERTs back to back until {@code done} (checked every 20) or the time is up; latencies in ms. */
     private static double[] inserts(PreparedStatement insert, long[] nextId, Done done, long maxMs)
             throws SQLException {
-        List<Double> out = new ArrayList<>();
+        double[] out = new double[4096];
+        int count = 0;
         long end = System.nanoTime() + maxMs * 1_000_000;
-        while (System.nanoTime() < end && (out.size() % 20 != 0 || !done.yet())) {
+        while (System.nanoTime() < end && (count % 20 != 0 || !done.yet())) {
             insert.setLong(1, nextId[0]++);
             long began = System.nanoTime();
             insert.executeUpdate();
-            out.add((System.nanoTime() - began) / 1e6);
+            if (count == out.length) {
+                out = java.util.Arrays.copyOf(out, count * 2);
+            }
+            out[count++] = (System.nanoTime() - began) / 1e6;
         }
-        return out.stream().mapToDouble(Double::doubleValue).toArray();
+        return java.util.Arrays.copyOf(out, count);
     }
 
     private static boolean complete(Statement ps, String sink) throws SQLException {
@@ -158,6 +240,7 @@ final class RemoteBenchmark implements Callable<Integer> {
             command.addAll(List.of("/usr/bin/taskset", "-c", core));
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(LauncherOptions.javaOptions(System.getenv("TRIBUTARY_JAVA_OPTS")));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command)

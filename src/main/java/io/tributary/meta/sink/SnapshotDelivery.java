@@ -2,6 +2,7 @@ package io.tributary.meta.sink;
 
 import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.SourceDef;
+import io.tributary.common.BackgroundPriority;
 import io.tributary.common.SqlState;
 import io.tributary.common.VirtualNodes;
 import io.tributary.meta.jobs.JobId;
@@ -91,6 +92,8 @@ final class SnapshotDelivery extends DeliveryLoop {
 
     @Override
     protected boolean deliver(Connection c, Runnable madeProgress) throws Exception {
+        // this loop's thread does nothing but the backfill, which must leave the core to writers
+        BackgroundPriority.lowerCurrentThread();
         TargetTable table = sink.table();
         long snapshot = def.snapshotEpoch();
         boolean resync = def.generation() > 0;

@@ -2,6 +2,7 @@ package io.tributary.server.session;
 
 import io.tributary.batch.Snapshot;
 import io.tributary.catalog.TableDef;
+import io.tributary.common.BackgroundPriority;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
@@ -52,6 +53,9 @@ public final class EngineSession implements Session {
     private boolean inBatch;
 
     private char transactionStatus = 'I';
+    /** Whether this session's thread has served a worker a snapshot piece (and so runs as background). */
+    private boolean servesWorker;
+
     private Consumer<Notice> notices = n -> {};
 
     /** @param user who authenticated; the catalog shows it as the owner of everything */
@@ -396,8 +400,16 @@ public final class EngineSession implements Session {
                 rows.columns(), rows.cursor(), new CopyOutEncoder(rows.columns(), c.format()));
     }
 
-    /** A worker reads a piece of an exported snapshot (see {@code SinkManager.snapshotChunk}). */
+    /**
+     * A worker reads a piece of an exported snapshot (see {@code SinkManager.snapshotChunk}). The
+     * session's thread becomes background work at the first piece: such a connection serves only a
+     * worker, and the export must not take the core from the server's writers.
+     */
     private StatementResult copySnapshot(io.tributary.sql.UtilityStatement.CopySnapshot c) {
+        if (!servesWorker) {
+            servesWorker = true;
+            BackgroundPriority.lowerCurrentThread();
+        }
         byte[] after = null;
         if (!c.afterKeyHex().isEmpty()) {
             try {

@@ -1,5 +1,6 @@
 package io.tributary.storage.rocksdb;
 
+import io.tributary.common.BackgroundPriority;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.storage.Keyspace;
@@ -25,8 +26,10 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
@@ -114,7 +117,15 @@ public final class RocksSharedStore implements SharedStore {
                     .setMaxWriteBufferNumber(4);
             Statistics statistics = new Statistics();
             statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
+            // compactions (the low-priority pool) run at nice 19: they catch up in the time writers
+            // leave idle instead of taking the core from a commit; flushes keep normal priority,
+            // since a late flush stalls writes
+            Env env = Env.getDefault();
+            if (BackgroundPriority.enabled()) {
+                env.lowerThreadPoolCPUPriority(Priority.LOW);
+            }
             DBOptions dbOptions = new DBOptions()
+                    .setEnv(env)
                     .setStatistics(statistics)
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)

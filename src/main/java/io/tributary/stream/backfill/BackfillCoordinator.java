@@ -1,5 +1,6 @@
 package io.tributary.stream.backfill;
 
+import io.tributary.common.BackgroundPriority;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
@@ -116,6 +117,7 @@ public final class BackfillCoordinator {
     }
 
     private void count() {
+        BackgroundPriority.lowerCurrentThread();
         long count = 0;
         for (UpstreamTable u : upstreams) {
             long rows = u.snapshotRows();
@@ -157,6 +159,8 @@ public final class BackfillCoordinator {
     }
 
     private void run() {
+        // the checkpoints' sorting and writing are the backfill's, not the writers', work
+        BackgroundPriority.lowerCurrentThread();
         try {
             long seq = 0;
             while (!stopped) {

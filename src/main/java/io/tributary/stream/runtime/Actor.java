@@ -1,5 +1,6 @@
 package io.tributary.stream.runtime;
 
+import io.tributary.common.BackgroundPriority;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
@@ -73,6 +74,15 @@ final class Actor {
     private final ReadView stateView;
     private final Thread thread;
     private volatile boolean stopped;
+    /** Whether the job started backfilling; set before the thread starts. */
+    private boolean startsBackfilling;
+    /** Set when the job joins the live flow; the actor thread then takes its priority back. */
+    private volatile boolean joinedEpochs;
+    /**
+     * The priority to take back on joining the live flow ({@link BackgroundPriority}), or
+     * {@link Integer#MIN_VALUE} when the thread runs at its normal one; actor thread only.
+     */
+    private int restorePriority = Integer.MIN_VALUE;
 
     /**
      * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
@@ -114,11 +124,14 @@ final class Actor {
         if (live) {
             collector.register(this);
         }
+        startsBackfilling = !live;
         thread.start();
     }
 
     /** Its job joined the live flow: epoch barriers reach this actor from now on. Under the barrier lock. */
     void joinEpochs() {
+        // before any epoch barrier can reach it, so the actor is back at normal priority by then
+        joinedEpochs = true;
         collector.register(this);
     }
 
@@ -142,6 +155,10 @@ final class Actor {
         try {
             for (Input in : inputs) {
                 in.channel().bindReceiver(Thread.currentThread());
+            }
+            if (startsBackfilling && !joinedEpochs) {
+                // a backfill's work yields the core to the writers until the job goes live
+                restorePriority = BackgroundPriority.lowerCurrentThreadRestorably();
             }
             loop();
         } catch (InterruptedException e) {
@@ -174,6 +191,11 @@ final class Actor {
         int blockedCount = 0;
         Barrier aligning = null;
         while (!stopped) {
+            if (restorePriority != Integer.MIN_VALUE && joinedEpochs) {
+                // live now: commits wait for this actor's barriers
+                BackgroundPriority.restoreCurrentThread(restorePriority);
+                restorePriority = Integer.MIN_VALUE;
+            }
             boolean progressed = false;
             for (int i = 0; i < n && !stopped; i++) {
                 if (blocked[i]) {

@@ -1,0 +1,175 @@
+package io.tributary.common;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Platform;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Marks the calling thread as background work, so the operating system runs it only in what the
+ * writers leave of the CPU: backfills, and the snapshot pieces a server exports to remote workers.
+ *
+ * <p>Why the operating system and not cooperative yielding: a writer's single-row INSERT spends
+ * most of its time waiting for its epoch's synced write, and in that time a background thread may
+ * use the whole core; when the writer wakes, the kernel's scheduler must hand the core back at
+ * once, which only it can do. Cooperative yielding would either stop the background work while
+ * any writer is in flight (a steady writer starves it) or react a slice too late.
+ *
+ * <p>On Linux the thread's nice value is raised to {@value #NICE} with {@code setpriority(2)} on its
+ * thread id: the completely fair scheduler gives a runnable nice-19 thread 15/1024 of a nice-0
+ * thread's share and lets a waking nice-0 thread preempt it. Any user may lower its own threads'
+ * priority; raising it back needs privilege, so a marked thread stays background until it ends:
+ * callers mark only threads that do nothing else (or a connection's thread that serves only
+ * workers). Elsewhere, or when the call fails, nothing changes: priority is a latency aid, never a
+ * condition of correctness.
+ */
+public final class BackgroundPriority {
+    private static final Logger LOG = LoggerFactory.getLogger(BackgroundPriority.class);
+    /** The weakest CFS weight short of SCHED_IDLE, which would starve the work on a busy core. */
+    static final int NICE = 19;
+
+    /** {@code -Dtributary.background_priority=false} leaves every thread at normal priority (for comparisons). */
+    static final String ENABLED_PROPERTY = "tributary.background_priority";
+
+    private static final int PRIO_PROCESS = 0;
+    private static final Path THREAD_SELF = Path.of("/proc/thread-self");
+    /** libc, or null where this is not Linux or JNA cannot load it. */
+    private static final CLibrary LIBC = load();
+
+    private BackgroundPriority() {}
+
+    /** The libc functions used; JNA binds them by name. */
+    private interface CLibrary extends Library {
+        int setpriority(int which, int who, int prio);
+
+        int getpriority(int which, int who);
+    }
+
+    /** Whether a thread may take its priority back after lowering it; probed once, on first use. */
+    private static final class Restoring {
+        static final boolean ALLOWED = probeRestoring();
+    }
+
+    /**
+     * A throwaway thread lowers itself by one step and raises itself back. It lives in this class, not
+     * in {@link Restoring}: the thread's code must not need the class whose initialization waits for it.
+     */
+    private static boolean probeRestoring() {
+        if (LIBC == null) {
+            return false;
+        }
+        boolean[] allowed = {false};
+        Thread t = new Thread(
+                () -> {
+                    int tid = currentTid();
+                    if (tid < 0) {
+                        return;
+                    }
+                    int normal = LIBC.getpriority(PRIO_PROCESS, tid);
+                    allowed[0] = normal < NICE
+                            && LIBC.setpriority(PRIO_PROCESS, tid, normal + 1) == 0
+                            && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
+                },
+                "background-priority-probe");
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return allowed[0];
+    }
+
+    /**
+     * Whether background work runs at low priority here (Linux, libc reachable, not turned off with
+     * {@code -Dtributary.background_priority=false}); for components that lower their own threads,
+     * e.g. RocksDB's compaction pool.
+     */
+    public static boolean enabled() {
+        return LIBC != null;
+    }
+
+    /**
+     * Lowers the calling thread's CPU priority to background for the rest of its life. Any thread;
+     * safe to call more than once.
+     *
+     * @return true when the priority was lowered, false when this platform cannot (nothing changed)
+     */
+    public static boolean lowerCurrentThread() {
+        if (LIBC == null) {
+            return false;
+        }
+        int tid = currentTid();
+        return tid >= 0 && LIBC.setpriority(PRIO_PROCESS, tid, NICE) == 0;
+    }
+
+    /**
+     * Lowers the calling thread's CPU priority for a while, but only where it can take it back with
+     * {@link #restoreCurrentThread}: for a thread whose background work turns into foreground work
+     * (a view's actor once its backfill joins the live flow). Where raising back needs a privilege
+     * the process lacks, nothing changes, since a foreground thread left at background priority
+     * would make every writer that waits for it wait longer.
+     *
+     * @return the priority to restore, or {@link Integer#MIN_VALUE} when nothing was changed
+     */
+    public static int lowerCurrentThreadRestorably() {
+        if (!Restoring.ALLOWED) {
+            return Integer.MIN_VALUE;
+        }
+        int tid = currentTid();
+        if (tid < 0) {
+            return Integer.MIN_VALUE;
+        }
+        int normal = LIBC.getpriority(PRIO_PROCESS, tid);
+        if (normal >= NICE || LIBC.setpriority(PRIO_PROCESS, tid, NICE) != 0) {
+            return Integer.MIN_VALUE;
+        }
+        return normal;
+    }
+
+    /**
+     * Gives the calling thread back the priority {@link #lowerCurrentThreadRestorably} returned;
+     * does nothing for {@link Integer#MIN_VALUE}.
+     *
+     * @return whether the priority is now {@code normal}
+     */
+    public static boolean restoreCurrentThread(int normal) {
+        if (normal == Integer.MIN_VALUE) {
+            return false;
+        }
+        int tid = currentTid();
+        return tid >= 0 && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
+    }
+
+    /** The kernel's id of the calling thread, which setpriority takes as "who"; -1 when unknown. */
+    private static int currentTid() {
+        try {
+            // the link reads "<pid>/task/<tid>"
+            return Integer.parseInt(
+                    Files.readSymbolicLink(THREAD_SELF).getFileName().toString());
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static CLibrary load() {
+        if (!Platform.isLinux()) {
+            return null;
+        }
+        if ("false".equals(System.getProperty(ENABLED_PROPERTY))) {
+            LOG.info("background work runs at normal priority: -D{}=false", ENABLED_PROPERTY);
+            return null;
+        }
+        try {
+            return Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
+        } catch (UnsatisfiedLinkError | RuntimeException e) {
+            LOG.info("background work runs at normal priority: libc not reachable ({})", e.toString());
+            return null;
+        }
+    }
+}

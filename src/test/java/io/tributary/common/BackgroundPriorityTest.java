@@ -1,0 +1,78 @@
+package io.tributary.common;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class BackgroundPriorityTest {
+    @Test
+    void marksOnlyTheCallingThreadAsBackground() throws Exception {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
+        int before = niceOf(currentTid());
+        AtomicReference<int[]> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                int tid = currentTid();
+                boolean lowered = BackgroundPriority.lowerCurrentThread();
+                // the kernel's own record of the thread, not our bookkeeping
+                seen.set(new int[] {lowered ? 1 : 0, niceOf(tid)});
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        t.join();
+        assertEquals(1, seen.get()[0], "lowering one's own thread needs no privilege");
+        assertEquals(BackgroundPriority.NICE, seen.get()[1]);
+        assertEquals(before, niceOf(currentTid()), "the caller's other threads keep their priority");
+        assertTrue(before < BackgroundPriority.NICE);
+    }
+
+    @Test
+    void aRestorableLoweringIsTakenBackOrNotDoneAtAll() throws Exception {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
+        AtomicReference<int[]> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                int tid = currentTid();
+                int normal = niceOf(tid);
+                int restore = BackgroundPriority.lowerCurrentThreadRestorably();
+                int during = niceOf(tid);
+                boolean restored = BackgroundPriority.restoreCurrentThread(restore);
+                seen.set(new int[] {normal, restore, during, restored ? 1 : 0, niceOf(tid)});
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        t.join();
+        int[] s = seen.get();
+        if (s[1] == Integer.MIN_VALUE) {
+            // no privilege to raise a priority back: the thread must not have been lowered
+            assertEquals(s[0], s[2]);
+        } else {
+            assertEquals(s[0], s[1]);
+            assertEquals(BackgroundPriority.NICE, s[2]);
+            assertEquals(1, s[3]);
+        }
+        assertEquals(s[0], s[4], "the thread ends at its normal priority either way");
+    }
+
+    private static int currentTid() throws Exception {
+        return Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self"))
+                .getFileName()
+                .toString());
+    }
+
+    /** Field 19 of /proc/self/task/TID/stat, counted after the parenthesised command name. */
+    private static int niceOf(int tid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
+        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(after[16]);
+    }
+}
