@@ -14,7 +14,13 @@ import java.util.List;
  * apart. Append-only; one thread at a time.
  */
 public final class KeyValueRun {
-    /** Chunk size; a pair larger than this gets a chunk of its own. */
+    /**
+     * Chunks start at {@link #FIRST_CHUNK} bytes and double up to {@link #CHUNK}, so a run of one
+     * row (a single-row INSERT) costs a few hundred bytes; a pair larger than the next chunk gets a
+     * chunk of its own size.
+     */
+    private static final int FIRST_CHUNK = 256;
+
     private static final int CHUNK = 1 << 20;
 
     private final int orderFrom;
@@ -22,7 +28,7 @@ public final class KeyValueRun {
     private byte[] current;
     private int used;
     /** Per pair: its chunk's index in the high half, its offset in the low half. */
-    private long[] positions = new long[1024];
+    private long[] positions = new long[4];
 
     private int count;
     private byte[] least;
@@ -53,7 +59,8 @@ public final class KeyValueRun {
     public void add(byte[] key, int keyLength, byte[] value, int valueLength) {
         int size = 8 + keyLength + valueLength;
         if (current == null || used + size > current.length) {
-            current = new byte[Math.max(CHUNK, size)];
+            int next = current == null ? FIRST_CHUNK : Math.min(CHUNK, current.length * 2);
+            current = new byte[Math.max(next, size)];
             chunks.add(current);
             used = 0;
         }
