@@ -30,11 +30,16 @@ public final class TableKeys {
      * returns {@code key}. Same bytes as {@link #rowKey}, without its copy.
      */
     public static byte[] fillPrefix(int tableId, byte[] key) {
-        int vnode = VirtualNodes.of(key, PREFIX_LENGTH, key.length - PREFIX_LENGTH);
-        writeInt(key, tableId);
-        key[4] = (byte) (vnode >>> 8);
-        key[5] = (byte) vnode;
+        fillPrefix(tableId, key, key.length);
         return key;
+    }
+
+    /** {@link #fillPrefix(int, byte[])} of the key {@code buffer[0, length)}, in place. */
+    public static void fillPrefix(int tableId, byte[] buffer, int length) {
+        int vnode = VirtualNodes.of(buffer, PREFIX_LENGTH, length - PREFIX_LENGTH);
+        writeInt(buffer, tableId);
+        buffer[4] = (byte) (vnode >>> 8);
+        buffer[5] = (byte) vnode;
     }
 
     /** First key of the table. */

@@ -14,6 +14,19 @@ public interface WriteBuffer extends AutoCloseable {
     void delete(Keyspace keyspace, byte[] key);
 
     /**
+     * Puts every pair of {@code run}, as {@link #put} of each would. The buffer holds the run
+     * until it is applied: the caller adds nothing to it afterwards.
+     */
+    void putRun(Keyspace keyspace, KeyValueRun run);
+
+    /**
+     * The position in {@code run} of a key that will exist after commit (see {@link #exists}), or
+     * -1 when none does: the uniqueness check of a bulk load, answered by one seek when no
+     * committed key lies between the run's least and greatest keys.
+     */
+    int firstExisting(Keyspace keyspace, KeyValueRun run);
+
+    /**
      * Deletes every committed key in {@code [from, toExclusive)}, in order with the other writes.
      * {@link #exists} does not account for it: callers never reuse a range they delete (table ids
      * are never reused).

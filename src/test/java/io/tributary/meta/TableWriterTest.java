@@ -199,6 +199,80 @@ class TableWriterTest {
     }
 
     @Test
+    void bulkLoadAmongCommittedRowsChecksEachKey() throws Exception {
+        TableDef t = createKv("t");
+        statement(t, w -> {
+            for (int id = 1; id < 2000; id += 2) {
+                w.insert(row(id, "odd"));
+            }
+        });
+        // ascending keys, so packed; the committed odd ids lie in their range
+        try (TableWriter w = db.newTableWriter(t)) {
+            for (int id = 0; id < 1500; id++) {
+                w.insert(row(id, "dup"));
+            }
+            TributaryException e = assertThrows(TributaryException.class, () -> w.apply());
+            assertEquals(SqlState.UNIQUE_VIOLATION, e.sqlState());
+            assertEquals("Key (id)=(1) already exists.", e.detail());
+        }
+        statement(t, w -> {
+            for (int id = 0; id < 2000; id += 2) {
+                w.insert(row(id, "even"));
+            }
+        });
+        Map<Integer, String> rows = kv(t);
+        assertEquals(2000, rows.size());
+        assertEquals("even", rows.get(1998));
+        assertEquals("odd", rows.get(1999));
+    }
+
+    @Test
+    void bulkLoadSeesDeletesAndLoadsOfItsOwnEpoch() throws Exception {
+        TableDef t = createKv("t");
+        statement(t, w -> w.insert(row(500, "old")));
+        try (TableWriter delete = db.newTableWriter(t);
+                TableWriter load = db.newTableWriter(t);
+                TableWriter again = db.newTableWriter(t)) {
+            delete.delete(row(500, "old"));
+            delete.apply();
+            // the key deleted earlier in this epoch may be loaded again
+            for (int id = 0; id < 1000; id++) {
+                load.insert(row(id, "new"));
+            }
+            load.apply();
+            // a second load into the same open epoch meets the first one's rows
+            for (int id = 999; id < 1100; id++) {
+                again.insert(row(id, "again"));
+            }
+            TributaryException e = assertThrows(TributaryException.class, () -> again.apply());
+            assertEquals("Key (id)=(999) already exists.", e.detail());
+        }
+        db.barriers().flush();
+        Map<Integer, String> rows = kv(t);
+        assertEquals(1000, rows.size());
+        assertEquals("new", rows.get(500));
+    }
+
+    @Test
+    void bulkLoadThatTurnsBackOrDeletesIsStagedRowByRow() throws Exception {
+        TableDef t = createKv("t");
+        statement(t, w -> {
+            for (int id = 0; id < 1000; id++) {
+                w.insert(row(id, "a"));
+            }
+            // keys stop ascending: the packed rows become changes, nothing is lost
+            w.insert(row(-1, "b"));
+            w.delete(row(0, "a"));
+            assertEquals(1002, w.count());
+        });
+        Map<Integer, String> rows = kv(t);
+        assertEquals(1000, rows.size());
+        assertEquals("b", rows.get(-1));
+        assertEquals("a", rows.get(999));
+        assertEquals(null, rows.get(0));
+    }
+
+    @Test
     void duplicateAgainstAnotherStatementInTheSameOpenEpoch() throws Exception {
         TableDef t = createKv("t");
         try (TableWriter a = db.newTableWriter(t);

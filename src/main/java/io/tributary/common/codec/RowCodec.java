@@ -37,6 +37,15 @@ public final class RowCodec {
      * a caller encoding many rows reuses one buffer and allocates only the result.
      */
     public byte[] encode(Object[] row, ByteWriter scratch) {
+        encodeInto(row, scratch);
+        return scratch.toByteArray();
+    }
+
+    /**
+     * Encodes {@code row} into {@code scratch} (reset first), leaving the bytes in {@code
+     * scratch.array()[0, scratch.length())}: for a caller that copies them on itself.
+     */
+    public void encodeInto(Object[] row, ByteWriter scratch) {
         scratch.reset();
         ByteWriter out = scratch;
         for (int b = 0; b < bitmapBytes; b++) {
@@ -53,7 +62,6 @@ public final class RowCodec {
                 encodeValue(out, types[i], row[i]);
             }
         }
-        return out.toByteArray();
     }
 
     private static void encodeValue(ByteWriter out, DataType type, Object v) {

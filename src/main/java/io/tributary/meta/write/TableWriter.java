@@ -12,6 +12,7 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
+import io.tributary.storage.KeyValueRun;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
@@ -58,6 +59,18 @@ public final class TableWriter implements AutoCloseable {
     private final boolean keepValues;
 
     private List<Change> changes = new ArrayList<>();
+    /**
+     * Whether the table can take a bulk load as a {@link KeyValueRun}: no view reads it (so no row
+     * values are kept) and it has no watermark.
+     */
+    private final boolean packable;
+    /**
+     * The statement's rows, packed, while it has only inserted and their keys ascend: a bulk load
+     * then holds a few large arrays instead of three objects per row until it commits. Null
+     * otherwise; the first change that does not fit moves the packed rows to {@link #changes}.
+     * While it is not null, {@link #changes} is empty.
+     */
+    private KeyValueRun run;
     /**
      * Whether the staged keys' primary-key bytes (after the table id and vnode prefix, which
      * depend on the primary key alone) strictly ascend in staging order, so no key was changed
@@ -129,6 +142,8 @@ public final class TableWriter implements AutoCloseable {
         this.watermark = watermarks.of(table);
         this.watermarkColumn =
                 table.watermark() == null ? -1 : table.watermark().column();
+        this.packable = !keepValues && watermark == null;
+        this.run = packable ? new KeyValueRun(TableKeys.PREFIX_LENGTH) : null;
     }
 
     /**
@@ -154,7 +169,51 @@ public final class TableWriter implements AutoCloseable {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         checkNotNull(row);
+        if (run != null && packed(row)) {
+            count++;
+            return;
+        }
         stage(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
+    }
+
+    /**
+     * Adds the row to {@link #run} when its key ascends after the run's last one; otherwise moves
+     * the run's rows to {@link #changes} and returns false.
+     */
+    private boolean packed(Object[] row) {
+        keyWriter.reset();
+        keyWriter.skip(TableKeys.PREFIX_LENGTH);
+        KeyCodec.encode(keyWriter, pkTypes, row, table.primaryKey());
+        int keyLength = keyWriter.length();
+        if (!run.ascendsAfterLast(keyWriter.array(), keyLength)) {
+            unpack();
+            return false;
+        }
+        TableKeys.fillPrefix(table.id(), keyWriter.array(), keyLength);
+        rowCodec.encodeInto(row, rowWriter);
+        run.add(keyWriter.array(), keyLength, rowWriter.array(), rowWriter.length());
+        return true;
+    }
+
+    /** Moves {@link #run}'s rows (already counted) to {@link #changes} and stops packing this statement. */
+    private void unpack() {
+        if (run == null) {
+            return;
+        }
+        changes = changesOf(run);
+        if (!changes.isEmpty()) {
+            lastKey = changes.get(changes.size() - 1).key();
+        }
+        run = null;
+    }
+
+    /** The inserts of {@code packed}'s rows, in its order. */
+    private static List<Change> changesOf(KeyValueRun packed) {
+        List<Change> out = new ArrayList<>(packed.size());
+        for (int i = 0; i < packed.size(); i++) {
+            out.add(new Change(packed.key(i), packed.value(i), true, null));
+        }
+        return out;
     }
 
     /**
@@ -164,6 +223,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void delete(Object[] oldRow) {
         checkAppendOnly();
+        unpack();
         stage(new Change(key(oldRow), null, false, null));
     }
 
@@ -186,6 +246,7 @@ public final class TableWriter implements AutoCloseable {
     public void replace(Object[] newRow) {
         checkAppendOnly();
         checkNotNull(newRow);
+        unpack();
         stage(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
     }
 
@@ -197,6 +258,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void onConflict(ConflictAction action, boolean updates) {
         checkAppendOnly();
+        unpack();
         this.conflict = action;
         this.conflictUpdates = updates;
     }
@@ -252,7 +314,8 @@ public final class TableWriter implements AutoCloseable {
         changes = new ArrayList<>();
         ascending = true;
         lastKey = null;
-        StatementRows rows = new StatementRows(settled, alongside, maxTime, minTime, lateRows);
+        StatementRows rows = new StatementRows(settled, run, alongside, maxTime, minTime, lateRows);
+        run = packable && conflict == null ? new KeyValueRun(TableKeys.PREFIX_LENGTH) : null;
         maxTime = Long.MIN_VALUE;
         minTime = Long.MAX_VALUE;
         lateRows = 0;
@@ -304,6 +367,9 @@ public final class TableWriter implements AutoCloseable {
     /** A statement's settled changes to the table, as one change of an epoch. */
     private final class StatementRows implements EpochChange {
         private List<Change> settled;
+        /** The statement's rows when they were packed (then {@link #settled} is empty), else null. */
+        private KeyValueRun run;
+
         private final EpochChange alongside;
         /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
         private int[] inserts;
@@ -322,7 +388,14 @@ public final class TableWriter implements AutoCloseable {
 
         private Object[][] resolved;
 
-        StatementRows(List<Change> settled, EpochChange alongside, long maxTime, long minTime, long lateRows) {
+        StatementRows(
+                List<Change> settled,
+                KeyValueRun run,
+                EpochChange alongside,
+                long maxTime,
+                long minTime,
+                long lateRows) {
+            this.run = run == null || run.size() == 0 ? null : run;
             this.alongside = alongside;
             this.maxTime = maxTime;
             this.minTime = minTime;
@@ -372,6 +445,15 @@ public final class TableWriter implements AutoCloseable {
                 stageResolvingConflicts(epoch);
                 return;
             }
+            if (run != null && streams.hasSubscribers(table.id())) {
+                // a view began reading the table since the statement did: it needs the rows as changes
+                index(changesOf(run));
+                run = null;
+            }
+            if (run != null) {
+                stagePacked(epoch);
+                return;
+            }
             if (watermark != null && watermark.isLate(minTime)) {
                 dropNewlyLate();
             }
@@ -404,6 +486,22 @@ public final class TableWriter implements AutoCloseable {
             }
             if (previous != null) {
                 emitChanges(settled, previous);
+            }
+        }
+
+        /**
+         * Writes a packed bulk load: no view reads the table and the table has no watermark, so
+         * only the uniqueness of its keys is checked (one seek, when no committed key lies in their
+         * range) before its pairs join the epoch as one run.
+         */
+        private void stagePacked(WriteBuffer epoch) {
+            int existing = epoch.firstExisting(Keyspace.DATA, run);
+            if (existing >= 0) {
+                throw duplicate(run.value(existing));
+            }
+            epoch.putRun(Keyspace.DATA, run);
+            if (alongside != null) {
+                alongside.stage(epoch);
             }
         }
 
@@ -705,5 +803,6 @@ public final class TableWriter implements AutoCloseable {
     @Override
     public void close() {
         changes.clear();
+        run = null;
     }
 }

@@ -1,6 +1,7 @@
 package io.tributary.storage.rocksdb;
 
 import io.tributary.common.codec.ByteHash;
+import io.tributary.storage.KeyValueRun;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.WriteBuffer;
 import java.util.ArrayList;
@@ -29,6 +30,8 @@ final class RocksWriteBuffer implements WriteBuffer {
     private static final byte DELETE = 1;
     /** Key is the range's start, value its end. */
     private static final byte DELETE_RANGE = 2;
+    /** The pairs of a {@link KeyValueRun}; key and value slots are null, the run is in {@link #runs}. */
+    private static final byte RUN = 3;
 
     private final RocksStateStore store;
     /**
@@ -39,6 +42,13 @@ final class RocksWriteBuffer implements WriteBuffer {
     private final List<byte[]> keys = new ArrayList<>();
 
     private final List<byte[]> values = new ArrayList<>();
+    /** The runs put, in order, with the write position of each. */
+    private final List<KeyValueRun> runs = new ArrayList<>();
+
+    private final List<Integer> runPositions = new ArrayList<>();
+    /** Pairs in {@link #runs}. */
+    private long runPairs;
+
     private byte[] ops = new byte[64];
     private byte[] keyspaces = new byte[64];
     /**
@@ -98,6 +108,24 @@ final class RocksWriteBuffer implements WriteBuffer {
         append(DELETE_RANGE, keyspace, from, toExclusive);
     }
 
+    @Override
+    public void putRun(Keyspace keyspace, KeyValueRun run) {
+        runs.add(run);
+        runPositions.add(keys.size());
+        runPairs += run.size();
+        append(RUN, keyspace, null, null);
+    }
+
+    /** The run written at position {@code at}. */
+    private KeyValueRun runAt(int at) {
+        for (int r = runs.size() - 1; r >= 0; r--) {
+            if (runPositions.get(r) == at) {
+                return runs.get(r);
+            }
+        }
+        throw new IllegalStateException("no run at write " + at);
+    }
+
     private void append(byte op, Keyspace keyspace, byte[] key, byte[] value) {
         int at = keys.size();
         if (at == ops.length) {
@@ -117,6 +145,18 @@ final class RocksWriteBuffer implements WriteBuffer {
     private void foldIndex() {
         for (int i = indexed; i < keys.size(); i++) {
             if (ops[i] == DELETE_RANGE) {
+                continue;
+            }
+            if (ops[i] == RUN) {
+                // rare: a lookup in the epoch of a bulk load indexes the load's pairs as copies
+                KeyValueRun run = runAt(i);
+                for (int p = 0; p < run.size(); p++) {
+                    IndexKey key = new IndexKey(keyspaces[i], run.key(p));
+                    byte[] previous = written.put(key, run.value(p));
+                    if (undo != null && i >= savePoint) {
+                        undo.add(new Object[] {key, previous});
+                    }
+                }
                 continue;
             }
             IndexKey key = new IndexKey(keyspaces[i], keys.get(i));
@@ -144,6 +184,10 @@ final class RocksWriteBuffer implements WriteBuffer {
         }
         keys.subList(savePoint, keys.size()).clear();
         values.subList(savePoint, values.size()).clear();
+        while (!runs.isEmpty() && runPositions.get(runs.size() - 1) >= savePoint) {
+            runPairs -= runs.remove(runs.size() - 1).size();
+            runPositions.remove(runPositions.size() - 1);
+        }
         indexed = Math.min(indexed, savePoint);
         for (int i = undo.size() - 1; i >= 0; i--) {
             IndexKey key = (IndexKey) undo.get(i)[0];
@@ -255,6 +299,11 @@ final class RocksWriteBuffer implements WriteBuffer {
                 greatest = k;
             }
         }
+        return noneCommittedBetween(cf, least, greatest);
+    }
+
+    /** Whether the committed state holds no key in {@code [least, greatest]}. */
+    private boolean noneCommittedBetween(ColumnFamilyHandle cf, byte[] least, byte[] greatest) {
         try (RocksIterator it = store.db().newIterator(cf)) {
             it.seek(least);
             if (!it.isValid()) {
@@ -268,8 +317,41 @@ final class RocksWriteBuffer implements WriteBuffer {
     }
 
     @Override
+    public int firstExisting(Keyspace keyspace, KeyValueRun run) {
+        if (run.size() == 0) {
+            return -1;
+        }
+        foldIndex();
+        if (!noneCommittedBetween(store.handle(keyspace), run.least(), run.greatest())) {
+            // loading among committed rows: ask for every key, as a batch of single puts would
+            List<byte[]> keyList = new ArrayList<>(run.size());
+            for (int i = 0; i < run.size(); i++) {
+                keyList.add(run.key(i));
+            }
+            List<byte[]> found = getAll(keyspace, keyList);
+            for (int i = 0; i < found.size(); i++) {
+                if (found.get(i) != null) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+        // nothing committed in the run's range: only this buffer's own writes can hold its keys
+        int first = -1;
+        for (Map.Entry<IndexKey, byte[]> e : written.entrySet()) {
+            if (e.getKey().keyspace == keyspace.ordinal() && e.getValue() != DELETED) {
+                int at = run.indexOf(e.getKey().key);
+                if (at >= 0 && (first < 0 || at < first)) {
+                    first = at;
+                }
+            }
+        }
+        return first;
+    }
+
+    @Override
     public long size() {
-        return keys.size();
+        return keys.size() - runs.size() + runPairs;
     }
 
     /**
@@ -279,7 +361,15 @@ final class RocksWriteBuffer implements WriteBuffer {
     void writeTo(RocksDB db, WriteOptions options) {
         long size = WriteBatchImage.HEADER;
         for (int i = 0; i < keys.size(); i++) {
-            size += WriteBatchImage.size(store.familyId(keyspaces[i]), keys.get(i), values.get(i));
+            int cf = store.familyId(keyspaces[i]);
+            if (ops[i] == RUN) {
+                KeyValueRun run = runAt(i);
+                for (int p = 0; p < run.size(); p++) {
+                    size += WriteBatchImage.size(cf, run.keyLength(p), run.valueLength(p));
+                }
+            } else {
+                size += WriteBatchImage.size(cf, keys.get(i), values.get(i));
+            }
         }
         try (WriteBatch batch = size <= MAX_IMAGE ? new WriteBatch(image((int) size)) : writeByWrite()) {
             db.write(options, batch);
@@ -298,6 +388,12 @@ final class RocksWriteBuffer implements WriteBuffer {
             switch (ops[i]) {
                 case PUT -> image.put(cf, keys.get(i), values.get(i));
                 case DELETE -> image.delete(cf, keys.get(i));
+                case RUN -> {
+                    KeyValueRun run = runAt(i);
+                    for (int p = 0; p < run.size(); p++) {
+                        image.put(cf, run.chunk(p), run.keyAt(p), run.keyLength(p), run.valueAt(p), run.valueLength(p));
+                    }
+                }
                 default -> image.deleteRange(cf, keys.get(i), values.get(i));
             }
         }
@@ -313,6 +409,12 @@ final class RocksWriteBuffer implements WriteBuffer {
                 switch (ops[i]) {
                     case PUT -> batch.put(cf, keys.get(i), values.get(i));
                     case DELETE -> batch.delete(cf, keys.get(i));
+                    case RUN -> {
+                        KeyValueRun run = runAt(i);
+                        for (int p = 0; p < run.size(); p++) {
+                            batch.put(cf, run.key(p), run.value(p));
+                        }
+                    }
                     default -> batch.deleteRange(cf, keys.get(i), values.get(i));
                 }
             }
@@ -329,7 +431,7 @@ final class RocksWriteBuffer implements WriteBuffer {
      */
     boolean onlyPointWritesTo(Keyspace keyspace) {
         for (int i = 0; i < keys.size(); i++) {
-            if (ops[i] == DELETE_RANGE || keyspaces[i] != keyspace.ordinal()) {
+            if (ops[i] == DELETE_RANGE || ops[i] == RUN || keyspaces[i] != keyspace.ordinal()) {
                 return false;
             }
         }
@@ -451,5 +553,8 @@ final class RocksWriteBuffer implements WriteBuffer {
         keys.clear();
         values.clear();
         written.clear();
+        runs.clear();
+        runPositions.clear();
+        runPairs = 0;
     }
 }

@@ -44,6 +44,23 @@ final class WriteBatchImage {
         return n;
     }
 
+    /** Bytes a put of a key and a value of these lengths takes in the image. */
+    static long size(int columnFamily, int keyLength, int valueLength) {
+        return 1
+                + (columnFamily == 0 ? 0 : varintLength(columnFamily))
+                + varintLength(keyLength)
+                + keyLength
+                + varintLength(valueLength)
+                + valueLength;
+    }
+
+    /** A put of the key {@code src[keyFrom, keyFrom + keyLength)} and the value {@code src[valueFrom, ...)}. */
+    void put(int columnFamily, byte[] src, int keyFrom, int keyLength, int valueFrom, int valueLength) {
+        type(columnFamily, VALUE, CF_VALUE);
+        bytes(src, keyFrom, keyLength);
+        bytes(src, valueFrom, valueLength);
+    }
+
     void put(int columnFamily, byte[] key, byte[] value) {
         type(columnFamily, VALUE, CF_VALUE);
         bytes(key);
@@ -84,9 +101,13 @@ final class WriteBatchImage {
     }
 
     private void bytes(byte[] b) {
-        varint(b.length);
-        System.arraycopy(b, 0, out, at, b.length);
-        at += b.length;
+        bytes(b, 0, b.length);
+    }
+
+    private void bytes(byte[] b, int from, int length) {
+        varint(length);
+        System.arraycopy(b, from, out, at, length);
+        at += length;
     }
 
     private void varint(int v) {
