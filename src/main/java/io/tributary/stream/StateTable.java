@@ -49,7 +49,17 @@ public final class StateTable {
      * scans need is built on the first scan of an epoch and kept up to date from then on, so
      * tables that are never scanned (views, group states) never pay for ordering.
      */
-    private final Map<StoreKey, byte[]> pending = new HashMap<>();
+    private Map<StoreKey, byte[]> pending = new HashMap<>();
+    /**
+     * The writes handed over at the last flush, still read through (under {@link #pending}) until
+     * the next flush: a backfilling job's actor goes on past a checkpoint barrier while the
+     * checkpoint is written (see {@code Actor}), so its committed view may not hold them yet. The
+     * actor waits for that checkpoint to be durable before it passes the next barrier, so at the
+     * next flush they are committed and this layer is dropped. Live epochs commit before their
+     * actor's next input arrives, so for them this layer only repeats committed state. Null
+     * before the first flush.
+     */
+    private Map<StoreKey, byte[]> flushed;
     /**
      * The pending writes sorted per distribution key (every scan stays within one), or null until
      * the epoch's first scan. Kept per distribution key because one sorted map of all pending
@@ -96,7 +106,7 @@ public final class StateTable {
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        byte[] v = pending.get(new StoreKey(k, lastDistEnd));
+        byte[] v = uncommitted(new StoreKey(k, lastDistEnd));
         if (v == null) {
             v = committed.get(Keyspace.DATA, k);
         }
@@ -122,7 +132,7 @@ public final class StateTable {
         int[] positions = new int[keys.size()];
         for (int i = 0; i < out.length; i++) {
             StoreKey k = keys.get(i);
-            byte[] v = pending.get(k);
+            byte[] v = uncommitted(k);
             if (v == null) {
                 positions[unknown.size()] = i;
                 unknown.add(k.bytes);
@@ -136,6 +146,15 @@ public final class StateTable {
             out[positions[j]] = v == null ? null : valueCodec.decode(v);
         }
         return out;
+    }
+
+    /** The write of {@code k} since the last flush, else the one handed over at it; null: neither. */
+    private byte[] uncommitted(StoreKey k) {
+        byte[] v = pending.get(k);
+        if (v == null && flushed != null) {
+            v = flushed.get(k);
+        }
+        return v;
     }
 
     /**
@@ -184,16 +203,24 @@ public final class StateTable {
         // never null: keys start with a table id below 0xffffffff
         byte[] to = TableKeys.prefixEnd(from);
         if (sortedPending == null) {
+            // the handed-over writes first, so the later ones shadow them
             sortedPending = new HashMap<>();
-            pending.forEach((k, v) -> sortedPending
-                    .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                    .put(k.bytes, v));
+            if (flushed != null) {
+                flushed.forEach(this::addSorted);
+            }
+            pending.forEach(this::addSorted);
         }
         NavigableMap<byte[], byte[]> mine = sortedPending.get(distributionKey);
         Iterator<Map.Entry<byte[], byte[]>> pendingInRange = mine == null
                 ? java.util.Collections.emptyIterator()
                 : mine.subMap(from, true, to, false).entrySet().iterator();
         return new ValueIterator(pendingInRange, committed.scan(Keyspace.DATA, from, to));
+    }
+
+    private void addSorted(StoreKey k, byte[] v) {
+        sortedPending
+                .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
+                .put(k.bytes, v);
     }
 
     /**
@@ -210,7 +237,8 @@ public final class StateTable {
 
     /**
      * Moves every write since the last flush into {@code writes} (in no particular order: each key
-     * appears once).
+     * appears once). They stay readable through this table until the next flush, by which time
+     * the caller has made them durable (see {@link #flushed}).
      *
      * @return the number of writes handed over
      */
@@ -224,7 +252,8 @@ public final class StateTable {
             }
             n++;
         }
-        pending.clear();
+        flushed = pending;
+        pending = new HashMap<>();
         sortedPending = null;
         return n;
     }

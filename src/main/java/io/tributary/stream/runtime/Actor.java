@@ -73,6 +73,13 @@ final class Actor {
     private final ReadView stateView;
     private final Thread thread;
     private volatile boolean stopped;
+    /**
+     * The backfill checkpoint this actor passed last, until it is known durable. The actor goes on
+     * reading and processing while the job's coordinator writes it (the state tables keep its
+     * writes readable meanwhile), and waits for it only at the next barrier, so a checkpoint's
+     * write overlaps the next rows' work instead of stopping every actor of the job.
+     */
+    private Barrier.Checkpoint undurable;
 
     /**
      * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
@@ -248,6 +255,11 @@ final class Actor {
     }
 
     private void passBarrier(Barrier barrier) throws InterruptedException {
+        if (undurable != null) {
+            // the state tables drop the last checkpoint's writes at this flush: they must be stored
+            undurable.awaitDurable();
+            undurable = null;
+        }
         EpochWrites writes = new EpochWrites();
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
@@ -265,7 +277,7 @@ final class Actor {
             collector.collected(this, barrier.epoch(), writes);
         } else {
             barrier.checkpoint().passed(writes);
-            barrier.checkpoint().awaitDurable();
+            undurable = barrier.checkpoint();
         }
     }
 
