@@ -56,10 +56,13 @@ public final class StateTable {
      * checkpoint is written (see {@code Actor}), so its committed view may not hold them yet. The
      * actor waits for that checkpoint to be durable before it passes the next barrier, so at the
      * next flush they are committed and this layer is dropped. Live epochs commit before their
-     * actor's next input arrives, so for them this layer only repeats committed state. Null
-     * before the first flush.
+     * actor's next input arrives, so for them this layer only repeats committed state. Scans do
+     * not merge it: they wait until it is stored and drop it ({@link #scan}). Null when there is
+     * none.
      */
     private Map<StoreKey, byte[]> flushed;
+    /** Where {@link #flushed} went, to wait for them to be stored; null with it. */
+    private StateWrites flushedTo;
     /**
      * The pending writes sorted per distribution key (every scan stays within one), or null until
      * the epoch's first scan. Kept per distribution key because one sorted map of all pending
@@ -202,12 +205,12 @@ public final class StateTable {
         StoreKey distributionKey = new StoreKey(from, lastDistEnd).distributionKey();
         // never null: keys start with a table id below 0xffffffff
         byte[] to = TableKeys.prefixEnd(from);
+        if (flushed != null) {
+            // sorting the handed-over writes for the merge would cost more than waiting for them
+            awaitFlushedStored();
+        }
         if (sortedPending == null) {
-            // the handed-over writes first, so the later ones shadow them
             sortedPending = new HashMap<>();
-            if (flushed != null) {
-                flushed.forEach(this::addSorted);
-            }
             pending.forEach(this::addSorted);
         }
         NavigableMap<byte[], byte[]> mine = sortedPending.get(distributionKey);
@@ -215,6 +218,18 @@ public final class StateTable {
                 ? java.util.Collections.emptyIterator()
                 : mine.subMap(from, true, to, false).entrySet().iterator();
         return new ValueIterator(pendingInRange, committed.scan(Keyspace.DATA, from, to));
+    }
+
+    /** Waits until the writes of the last flush are committed, then stops reading them from memory. */
+    private void awaitFlushedStored() {
+        try {
+            flushedTo.awaitStored();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("stopped while waiting for a checkpoint to be stored", e);
+        }
+        flushed = null;
+        flushedTo = null;
     }
 
     private void addSorted(StoreKey k, byte[] v) {
@@ -252,8 +267,15 @@ public final class StateTable {
             }
             n++;
         }
-        flushed = pending;
-        pending = new HashMap<>();
+        if (n == 0) {
+            // the caller waited for the last flush's writes to be stored before this one
+            flushed = null;
+            flushedTo = null;
+        } else {
+            flushed = pending;
+            flushedTo = writes;
+            pending = new HashMap<>();
+        }
         sortedPending = null;
         return n;
     }

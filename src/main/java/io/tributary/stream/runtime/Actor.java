@@ -260,7 +260,7 @@ final class Actor {
             undurable.awaitDurable();
             undurable = null;
         }
-        EpochWrites writes = new EpochWrites();
+        EpochWrites writes = new EpochWrites(barrier.checkpoint());
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
             Node node = nodes[i];
