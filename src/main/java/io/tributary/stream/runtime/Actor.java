@@ -6,6 +6,7 @@ import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
+import io.tributary.stream.backfill.BackfillCoordinator;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.JoinLive;
 import java.util.List;
@@ -80,6 +81,8 @@ final class Actor {
      * write overlaps the next rows' work instead of stopping every actor of the job.
      */
     private Barrier.Checkpoint undurable;
+    /** Rows this actor's backfills read since it passed the last barrier. */
+    private long backfillRowsSinceBarrier;
 
     /**
      * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
@@ -225,10 +228,19 @@ final class Actor {
     }
 
     /** Reads the next rows of each backfill; whether any of them did something. */
-    private boolean stepBackfills() {
+    private boolean stepBackfills() throws InterruptedException {
+        if (undurable != null && backfillRowsSinceBarrier >= BackfillCoordinator.CHECKPOINT_ROWS) {
+            // memory stays bounded by design: no more than a checkpoint's rows ahead of the one being
+            // written, however much slower the write is than the reading
+            undurable.awaitDurable();
+            undurable = null;
+        }
         boolean worked = false;
         for (BackfillInput backfill : backfills) {
-            worked |= backfill.step(c -> pushFrom(backfill.node(), c));
+            worked |= backfill.step(c -> {
+                backfillRowsSinceBarrier += c.size();
+                pushFrom(backfill.node(), c);
+            });
         }
         return worked;
     }
@@ -260,6 +272,7 @@ final class Actor {
             undurable.awaitDurable();
             undurable = null;
         }
+        backfillRowsSinceBarrier = 0;
         EpochWrites writes = new EpochWrites(barrier.checkpoint());
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
