@@ -369,14 +369,18 @@ final class TargetTable {
         }
     }
 
-    /** COPYs a worker's snapshot piece (target columns, operation, primary key) into the staging table. */
-    void copyInWithKeys(Connection c, byte[] text) throws SQLException {
+    /**
+     * COPYs a worker's snapshot pieces (target columns, operation, primary key) into the staging
+     * table: COPY text, or a complete binary COPY body when {@code binary}.
+     */
+    void copyInWithKeys(Connection c, byte[] data, boolean binary) throws SQLException {
         try {
             c.unwrap(PGConnection.class)
                     .getCopyAPI()
                     .copyIn(
-                            "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op, tributary_pk) FROM STDIN",
-                            new ByteArrayInputStream(text));
+                            "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op, tributary_pk) FROM STDIN"
+                                    + (binary ? " (FORMAT binary)" : ""),
+                            new ByteArrayInputStream(data));
         } catch (IOException e) {
             throw new SQLException("COPY to the sink target failed: " + e.getMessage(), "08006", e);
         }
