@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * with the head.
  *
  * <p>Parallel ranges: a backfill that starts afresh in this process (not one placed with {@code
- * backfill.remote}) cuts the snapshot into {@link #RANGES} key ranges of about equal size ({@link
+ * backfill.remote}) cuts the snapshot into two key ranges (see {@link #RANGES_PROPERTY}) of about equal size ({@link
  * KeyOrderedSnapshot#cuts}) and copies them side by side, each over its own target connection and
  * thread ({@link SnapshotRange}), so the target ingests on several backends. The ranges' bounds
  * and positions live in the alias's position row ({@link RangedPosition}), written first in a
@@ -52,8 +52,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * brought back; any other key has not changed since S, so its snapshot row is its current value.
  */
 final class SnapshotDelivery extends DeliveryLoop {
-    /** Key ranges copied side by side: one more target backend (a core) than a single COPY uses. */
-    static final int RANGES = 2;
+    /**
+     * Key ranges copied side by side: by default two, one more target backend (a core) than a
+     * single COPY uses; the system property {@code tributary.sink.backfill.ranges} sets it (1 copies
+     * one range, as before ranges existed), read when a backfill starts afresh.
+     */
+    static final String RANGES_PROPERTY = "tributary.sink.backfill.ranges";
+
+    private static final int DEFAULT_RANGES = 2;
+    /** Most ranges the property may ask for. */
+    private static final int MAX_RANGES = 16;
     /**
      * Fewest rows vnode 0 must hold (so about 256 times as many in all) before the snapshot is cut
      * into ranges: below that one COPY is over before a second connection would be ready.
@@ -110,7 +118,7 @@ final class SnapshotDelivery extends DeliveryLoop {
             byte[][] cuts;
             try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
                     store, pin, def.relationId(), sink.relation().columnTypes())) {
-                cuts = KeyOrderedSnapshot.cuts(upstream, snapshot, RANGES, MIN_CUT_SAMPLE);
+                cuts = KeyOrderedSnapshot.cuts(upstream, snapshot, ranges(), MIN_CUT_SAMPLE);
             }
             if (cuts.length > 0) {
                 ranged = start(c, snapshot, RangedPosition.fresh(cuts));
@@ -151,6 +159,12 @@ final class SnapshotDelivery extends DeliveryLoop {
         progress.phase("complete");
         notifier.notify(new JobResult(job, 0, "local", null));
         return true;
+    }
+
+    /** The ranges a fresh backfill cuts (see {@link #RANGES_PROPERTY}), between 1 and {@link #MAX_RANGES}. */
+    private static int ranges() {
+        Integer n = Integer.getInteger(RANGES_PROPERTY, DEFAULT_RANGES);
+        return Math.max(1, Math.min(MAX_RANGES, n));
     }
 
     /**
