@@ -299,6 +299,12 @@ public final class Database implements AutoCloseable {
         return sinks.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 
+    /** See {@link SinkManager#snapshotBinary}: a worker's read of an exported sink snapshot, binary. Session threads. */
+    public io.tributary.meta.sink.SnapshotBinaryPiece snapshotBinary(
+            String snapshotId, int vnode, byte[] afterKey, int limit) {
+        return sinks.snapshotBinary(snapshotId, vnode, afterKey, limit);
+    }
+
     /** Where jobs run, and the remote jobs and workers the system tables list; any thread. */
     public JobPlacement jobs() {
         return placement;

@@ -98,7 +98,11 @@ final class CopyParser {
         return new UtilityStatement.CopyTo(query, options(in));
     }
 
-    /** The exported-snapshot reader workers call: {@code COPY tributary_snapshot(...) TO STDOUT}. */
+    /**
+     * The exported-snapshot reader workers call: {@code COPY tributary_snapshot('id', vnode, 'after
+     * key', limit [, 'text' | 'binary']) TO STDOUT}; with {@code 'binary'} the piece comes in
+     * PostgreSQL's binary COPY format.
+     */
     static final String SNAPSHOT_FUNCTION = "tributary_snapshot";
 
     private static UtilityStatement copySnapshot(TokenCursor in) {
@@ -111,13 +115,21 @@ final class CopyParser {
         String after = string(in);
         in.expectSymbol(",");
         int limit = in.integer();
+        boolean binary = false;
+        if (in.acceptSymbol(",")) {
+            Token format = in.next();
+            binary = isWordOrString(format, "binary");
+            if (!binary && !isWordOrString(format, "text")) {
+                throw TokenCursor.syntaxAt(format);
+            }
+        }
         in.expectSymbol(")");
         if (!in.peek().isWord("to")) {
             throw TokenCursor.syntaxAt(in.peek());
         }
         in.next();
         in.expectWord("stdout");
-        return new UtilityStatement.CopySnapshot(id, vnode, after, limit, options(in));
+        return new UtilityStatement.CopySnapshot(id, vnode, after, limit, binary, options(in));
     }
 
     private static String string(TokenCursor in) {

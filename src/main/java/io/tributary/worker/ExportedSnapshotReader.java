@@ -53,17 +53,52 @@ final class ExportedSnapshotReader implements AutoCloseable {
         }
     }
 
+    /**
+     * One binary piece: {@code tuples} holds bytes {@code [from, to)} of the COPY data, whole tuples
+     * only; {@code lastKey} is the last tuple's last field (its primary key), null without rows.
+     */
+    record BinaryPiece(byte[] data, int from, int to, int rows, byte[] lastKey) {
+        /** The header's length: signature, flags, extension length (no extension). */
+        static final int HEADER = 19;
+
+        /** Walks the tuples of a whole binary COPY body (header, tuples, the -1 trailer). */
+        static BinaryPiece of(byte[] data) {
+            java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(data);
+            in.position(HEADER);
+            int rows = 0;
+            int last = -1;
+            while (true) {
+                int at = in.position();
+                short fields = in.getShort();
+                if (fields < 0) {
+                    byte[] key = null;
+                    if (last >= 0) {
+                        in.position(last);
+                        short n = in.getShort();
+                        for (int f = 0; f < n - 1; f++) {
+                            int len = in.getInt();
+                            in.position(in.position() + Math.max(0, len));
+                        }
+                        key = new byte[in.getInt()];
+                        in.get(key);
+                    }
+                    return new BinaryPiece(data, HEADER, at, rows, key);
+                }
+                for (int f = 0; f < fields; f++) {
+                    int len = in.getInt();
+                    in.position(in.position() + Math.max(0, len));
+                }
+                last = at;
+                rows++;
+            }
+        }
+    }
+
     /** Up to {@code limit} rows of {@code vnode} after {@code afterKey} (null: from its start), in key order. */
     Piece read(int vnode, byte[] afterKey, int limit) throws SQLException {
         String sql = "COPY tributary_snapshot('" + snapshotId + "', " + vnode + ", '"
                 + (afterKey == null ? "" : HEX.formatHex(afterKey)) + "', " + limit + ") TO STDOUT";
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            server.unwrap(PGConnection.class).getCopyAPI().copyOut(sql, out);
-        } catch (IOException e) {
-            throw new SQLException("reading the snapshot from the server failed: " + e.getMessage(), "08006", e);
-        }
-        byte[] text = out.toByteArray();
+        byte[] text = copyOut(sql);
         int rows = 0;
         for (byte b : text) {
             if (b == '\n') {
@@ -71,6 +106,26 @@ final class ExportedSnapshotReader implements AutoCloseable {
             }
         }
         return new Piece(text, rows);
+    }
+
+    /**
+     * Like {@link #read}, in PostgreSQL's binary COPY format: the piece's tuples without the
+     * format's header and trailer (so pieces concatenate into one body), with its last row's key.
+     */
+    BinaryPiece readBinary(int vnode, byte[] afterKey, int limit) throws SQLException {
+        String sql = "COPY tributary_snapshot('" + snapshotId + "', " + vnode + ", '"
+                + (afterKey == null ? "" : HEX.formatHex(afterKey)) + "', " + limit + ", 'binary') TO STDOUT";
+        return BinaryPiece.of(copyOut(sql));
+    }
+
+    private byte[] copyOut(String sql) throws SQLException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            server.unwrap(PGConnection.class).getCopyAPI().copyOut(sql, out);
+        } catch (IOException e) {
+            throw new SQLException("reading the snapshot from the server failed: " + e.getMessage(), "08006", e);
+        }
+        return out.toByteArray();
     }
 
     @Override

@@ -9,11 +9,17 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A worker's run of one sink backfill attempt: reads the exported snapshot from the server in
- * pieces and writes it to the target in chunks, each chunk's rows, status row and position
- * committed in one target transaction (exactly once: see {@link BackfillTarget}). Resumes from the
+ * pieces (PostgreSQL's binary COPY format, encoded by the server straight from its stored rows, or
+ * COPY text for a relation with a NUMERIC column) and writes it to the target in chunks, each
+ * chunk's rows, status row and position committed in one target transaction (exactly once: see {@link BackfillTarget}). Resumes from the
  * position the target holds, whoever wrote it (an earlier attempt, or the server).
  */
 final class SinkBackfillRun {
+    /** PostgreSQL's binary COPY header: signature, no flags, no extension. */
+    private static final byte[] BINARY_HEADER = java.util.Arrays.copyOf(
+            "PGCOPY\n\u00ff\r\n\0".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+            ExportedSnapshotReader.BinaryPiece.HEADER);
+
     /** Rows per target transaction, as the local backfill. */
     static final int CHUNK_ROWS = 20_000;
 
@@ -45,6 +51,7 @@ final class SinkBackfillRun {
             int vnode = at.vnode();
             byte[] lastKey = at.lastKey();
             ByteArrayOutputStream chunk = new ByteArrayOutputStream();
+            boolean binary = target.binary();
             // the sink's rate limit as of the job: chunks of a fifth of a second of rows, paced
             long rate = job.sink().rateLimit();
             int chunkRows = rate > 0 ? (int) Math.max(100, Math.min(CHUNK_ROWS, rate / 5)) : CHUNK_ROWS;
@@ -55,17 +62,33 @@ final class SinkBackfillRun {
                 }
                 chunk.reset();
                 int rows = 0;
+                if (binary) {
+                    chunk.write(BINARY_HEADER, 0, BINARY_HEADER.length);
+                }
                 while (rows < chunkRows && vnode < VirtualNodes.COUNT) {
                     int wanted = chunkRows - rows;
-                    ExportedSnapshotReader.Piece piece = reader.read(vnode, lastKey, wanted);
-                    chunk.write(piece.text(), 0, piece.text().length);
-                    rows += piece.rows();
-                    if (piece.rows() < wanted) {
+                    int got;
+                    if (binary) {
+                        ExportedSnapshotReader.BinaryPiece piece = reader.readBinary(vnode, lastKey, wanted);
+                        chunk.write(piece.data(), piece.from(), piece.to() - piece.from());
+                        got = piece.rows();
+                        lastKey = piece.lastKey();
+                    } else {
+                        ExportedSnapshotReader.Piece piece = reader.read(vnode, lastKey, wanted);
+                        chunk.write(piece.text(), 0, piece.text().length);
+                        got = piece.rows();
+                        lastKey = got < wanted ? null : piece.lastKey();
+                    }
+                    rows += got;
+                    if (got < wanted) {
                         vnode++;
                         lastKey = null;
-                    } else {
-                        lastKey = piece.lastKey();
                     }
+                }
+                if (binary) {
+                    // the trailer: a tuple of -1 fields
+                    chunk.write(0xff);
+                    chunk.write(0xff);
                 }
                 if (!target.writeChunk(chunk.toByteArray(), new BackfillTarget.Position(vnode, lastKey))) {
                     return false;

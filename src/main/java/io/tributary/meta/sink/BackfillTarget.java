@@ -18,6 +18,8 @@ public final class BackfillTarget implements AutoCloseable {
     private final Connection c;
     private final long snapshot;
     private final boolean resync;
+    /** Whether chunks are in PostgreSQL's binary COPY format (see {@link #binary()}). */
+    private final boolean binary;
     /** The position this attempt last read or committed: what the target must still hold. */
     private TargetTable.BackfillState expected;
 
@@ -28,6 +30,7 @@ public final class BackfillTarget implements AutoCloseable {
         this.table = new TargetTable(def, relation);
         this.snapshot = def.snapshotEpoch();
         this.resync = def.generation() > 0;
+        this.binary = CopyBinary.supports(relation.columnTypes(), table.columnIndexes());
         this.c = TargetTable.connect(def.target());
         try {
             table.openSession(c, true);
@@ -48,11 +51,29 @@ public final class BackfillTarget implements AutoCloseable {
         return new BackfillTarget(def, relation);
     }
 
-    /** Where to resume; null when the target already holds the whole snapshot. */
+    /**
+     * Whether the chunks {@link #writeChunk} takes are in PostgreSQL's binary COPY format: true
+     * when every column the target holds has a binary form the server writes (all types but
+     * NUMERIC), so the worker asks the server for binary pieces; otherwise COPY text.
+     */
+    public boolean binary() {
+        return binary;
+    }
+
+    /**
+     * Where to resume; null when the target already holds the whole snapshot.
+     *
+     * @throws IllegalStateException when the server began copying this snapshot in parallel key
+     *     ranges, whose positions only the server resumes
+     */
     public Position position() {
         if (expected != null && expected.startVersion() == snapshot) {
             if (expected.status().equals("complete")) {
                 return null;
+            }
+            if (expected.vnode() == RangedPosition.RANGED) {
+                throw new IllegalStateException(
+                        "the server began this backfill in parallel key ranges; only the" + " server resumes it");
             }
             return new Position(expected.vnode(), expected.lastKey());
         }
@@ -60,21 +81,22 @@ public final class BackfillTarget implements AutoCloseable {
     }
 
     /**
-     * One chunk's transaction: stages {@code copyText} (COPY text of {@link SnapshotChunk} rows),
-     * merges it as the local backfill does, and records the new position, all committed together.
+     * One chunk's transaction: stages {@code copyData} ({@link SnapshotChunk} rows as COPY text, or
+     * a complete binary COPY body when {@link #binary()}), merges it as the local backfill does, and
+     * records the new position, all committed together.
      *
      * @return false when another attempt has moved the position meanwhile: nothing was written, and
      *     this attempt must stop
      */
-    public boolean writeChunk(byte[] copyText, Position next) throws SQLException {
+    public boolean writeChunk(byte[] copyData, Position next) throws SQLException {
         try {
             table.lock(c);
             if (!stillOurs()) {
                 c.rollback();
                 return false;
             }
-            if (copyText.length > 0) {
-                table.copyInWithKeys(c, copyText);
+            if (copyData.length > 0) {
+                table.copyInWithKeys(c, copyData, binary);
                 table.mergeSnapshot(c, snapshot, resync);
             }
             table.saveBackfill(c, snapshot, false, next.vnode(), next.lastKey());

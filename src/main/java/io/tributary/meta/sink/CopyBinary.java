@@ -36,6 +36,8 @@ final class CopyBinary implements CopyBody {
 
     private final short fields;
     private final boolean withOp;
+    /** Whether each row ends with its primary key as bytea (a worker's snapshot piece, {@link SnapshotChunk}). */
+    private final boolean withKey;
 
     private byte[] buf = new byte[1 << 16];
     private int len;
@@ -50,6 +52,14 @@ final class CopyBinary implements CopyBody {
      * @throws IllegalArgumentException when a written column has no binary form here (see {@link #supports})
      */
     CopyBinary(List<DataType> types, int[] columns, int[] keyColumns, boolean withOp) {
+        this(types, columns, keyColumns, withOp, false);
+    }
+
+    /**
+     * Like {@link #CopyBinary(List, int[], int[], boolean)}; with {@code withKey} each row (added by
+     * {@link #addKeyed}) ends with the operation and then the row's primary key as bytea.
+     */
+    CopyBinary(List<DataType> types, int[] columns, int[] keyColumns, boolean withOp, boolean withKey) {
         if (!supports(types, columns)) {
             throw new IllegalArgumentException("a written column has no binary COPY form here");
         }
@@ -69,8 +79,9 @@ final class CopyBinary implements CopyBody {
         for (int k : keyColumns) {
             key[k] = true;
         }
-        this.fields = (short) (columns.length + (withOp ? 1 : 0));
+        this.fields = (short) (columns.length + (withOp ? 1 : 0) + (withKey ? 1 : 0));
         this.withOp = withOp;
+        this.withKey = withKey;
     }
 
     /** Whether every column in {@code columns} has a binary form this class writes (all but NUMERIC). */
@@ -106,6 +117,15 @@ final class CopyBinary implements CopyBody {
     public void addDelete(byte[] encoded) {
         row(encoded, true, 'D');
     }
+
+    /** Appends the stored row {@code encoded} with operation {@code op} and its primary key {@code pk} (bytea). */
+    void addKeyed(byte[] encoded, char op, byte[] pk) {
+        keyed = pk;
+        row(encoded, false, op);
+    }
+
+    /** The primary key {@link #row} appends when {@link #withKey}. */
+    private byte[] keyed;
 
     @Override
     public void finish() {
@@ -215,6 +235,12 @@ final class CopyBinary implements CopyBody {
             putInt(1);
             room(1);
             buf[len++] = (byte) op;
+        }
+        if (withKey) {
+            putInt(keyed.length);
+            room(keyed.length);
+            System.arraycopy(keyed, 0, buf, len, keyed.length);
+            len += keyed.length;
         }
         rows++;
     }

@@ -104,7 +104,8 @@ final class HeadDelivery extends DeliveryLoop {
                     progress.delivered(durable, rows);
                     madeProgress.run();
                 } else if (upTo > durable && System.currentTimeMillis() - statusWrittenAt >= IDLE_STATUS_MS) {
-                    table.lock(c);
+                    // no rows and no markers: only processor_status, which no backfill writes, so
+                    // the sink's lock is not taken and a running backfill's chunks are not held up
                     table.advanceHead(c, upTo, Epoch.millis(upTo));
                     c.commit();
                     position = durable = upTo;

@@ -34,6 +34,8 @@ final class KeyOrderedSnapshot implements AutoCloseable {
     private boolean returned;
 
     private byte[] pk;
+    /** The last key to return (inclusive), or null for the end of the relation. */
+    private final byte[] upTo;
 
     /**
      * Opens the streams of every vnode with rows left after a position.
@@ -44,6 +46,15 @@ final class KeyOrderedSnapshot implements AutoCloseable {
      * @param lastKey the position's last delivered key, or null for none
      */
     KeyOrderedSnapshot(UpstreamTable upstream, long epoch, int vnode, byte[] lastKey) {
+        this(upstream, epoch, vnode, lastKey, null);
+    }
+
+    /**
+     * Like {@link #KeyOrderedSnapshot(UpstreamTable, long, int, byte[])}, but ends after key
+     * {@code upTo} (inclusive; null for no bound): one key range of a backfill copied in parallel ranges.
+     */
+    KeyOrderedSnapshot(UpstreamTable upstream, long epoch, int vnode, byte[] lastKey, byte[] upTo) {
+        this.upTo = upTo;
         try {
             for (int v = Math.max(0, vnode); v < VirtualNodes.COUNT; v++) {
                 byte[] after = vnode == MERGED || v == vnode ? lastKey : null;
@@ -81,7 +92,9 @@ final class KeyOrderedSnapshot implements AutoCloseable {
                 }
             }
         }
-        if (size == 0) {
+        if (size == 0 || upTo != null && Arrays.compareUnsigned(keys[heap[0]], upTo) > 0) {
+            // past the range's end: the rest belongs to the next range
+            close();
             pk = null;
             return false;
         }
@@ -108,6 +121,32 @@ final class KeyOrderedSnapshot implements AutoCloseable {
     /** How many vnodes have no rows left after the current one (a lower bound of the vnodes done). */
     int vnodesDone() {
         return VirtualNodes.COUNT - size;
+    }
+
+    /**
+     * Keys that cut the snapshot into {@code parts} key ranges of about equal size: vnode 0's keys
+     * at its quantiles (rows are spread over vnodes by a hash of the key, so one vnode is a uniform
+     * sample of all keys). A pure function of the pinned snapshot. Empty when vnode 0 holds fewer
+     * than {@code minSample} rows, so the snapshot is too small to be worth cutting.
+     *
+     * @return ascending keys; range r holds the keys after {@code cuts[r - 1]} up to {@code cuts[r]}
+     *     (inclusive), the last range those after the last cut
+     */
+    static byte[][] cuts(UpstreamTable upstream, long epoch, int parts, int minSample) {
+        java.util.List<byte[]> sample = new java.util.ArrayList<>();
+        try (RowStream rows = upstream.snapshot(0, epoch, null)) {
+            while (rows.next()) {
+                sample.add(rows.pk());
+            }
+        }
+        if (parts < 2 || sample.size() < minSample) {
+            return new byte[0][];
+        }
+        byte[][] cuts = new byte[parts - 1][];
+        for (int i = 1; i < parts; i++) {
+            cuts[i - 1] = sample.get(i * sample.size() / parts - 1);
+        }
+        return cuts;
     }
 
     @Override

@@ -578,26 +578,9 @@ public final class SinkManager implements AutoCloseable {
      *     a malformed id or a vnode out of range
      */
     public SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
-        String[] parts = snapshotId.split(":");
-        if (parts.length != 4 || !parts[0].equals("sink") || vnode < 0 || vnode >= VirtualNodes.COUNT || limit < 1) {
-            throw new TributaryException(
-                    SqlState.INVALID_PARAMETER_VALUE,
-                    "tributary_snapshot needs a snapshot id sink:<id>:<generation>:<epoch>, a vnode in [0, "
-                            + VirtualNodes.COUNT + ") and a positive limit");
-        }
-        RunningSink running = null;
-        for (RunningSink s : sinks.values()) {
-            if (String.valueOf(s.def().id()).equals(parts[1])) {
-                running = s;
-            }
-        }
-        SinkDef def = running == null ? null : running.def();
-        if (def == null || def.pin() == null || !SinkBackfillJob.snapshotId(def).equals(snapshotId)) {
-            throw new TributaryException(
-                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "snapshot " + snapshotId + " is not exported: its sink was dropped or resynced, or its backfill"
-                            + " is complete");
-        }
+        Exported e = exported(snapshotId, vnode, limit);
+        RunningSink running = e.running();
+        SinkDef def = e.def();
         TableDef relation = running.relation();
         int[] idx = running.table().columnIndexes();
         List<String> names = new ArrayList<>();
@@ -630,6 +613,72 @@ public final class SinkManager implements AutoCloseable {
         }
         return new SnapshotChunk(names, types, out);
     }
+
+    /**
+     * Like {@link #snapshotChunk}, in PostgreSQL's binary COPY format (header, tuples, trailer), the
+     * same columns encoded straight from the stored rows ({@link CopyBinary}), for a relation whose
+     * written columns all have a binary form ({@link BackfillTarget#binary()}). Session threads.
+     *
+     * @throws TributaryException as {@link #snapshotChunk}; 0A000 when a column has no binary form here
+     */
+    public SnapshotBinaryPiece snapshotBinary(String snapshotId, int vnode, byte[] afterKey, int limit) {
+        Exported e = exported(snapshotId, vnode, limit);
+        RunningSink running = e.running();
+        SinkDef def = e.def();
+        TableDef relation = running.relation();
+        int[] idx = running.table().columnIndexes();
+        if (!CopyBinary.supports(relation.columnTypes(), idx)) {
+            throw TributaryException.notSupported("the binary format of tributary_snapshot for a NUMERIC column");
+        }
+        CopyBinary body =
+                new CopyBinary(relation.columnTypes(), idx, running.table().keyIndexes(relation), true, true);
+        body.start();
+        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
+                        store,
+                        new PinnedSnapshot(def.pin(), def.snapshotEpoch()),
+                        def.relationId(),
+                        relation.columnTypes());
+                RowStream rows = upstream.snapshot(vnode, def.snapshotEpoch(), afterKey)) {
+            while (body.rows() < limit && rows.next()) {
+                body.addKeyed(rows.encodedRow(), 'U', rows.pk());
+            }
+        }
+        body.finish();
+        return new SnapshotBinaryPiece(idx.length + 2, body.bytes(), body.rows());
+    }
+
+    /**
+     * The running sink whose snapshot {@code snapshotId} is exported.
+     *
+     * @throws TributaryException 55000 when that snapshot is not (or no longer) exported, 22023 for
+     *     a malformed id or a vnode out of range
+     */
+    private Exported exported(String snapshotId, int vnode, int limit) {
+        String[] parts = snapshotId.split(":");
+        if (parts.length != 4 || !parts[0].equals("sink") || vnode < 0 || vnode >= VirtualNodes.COUNT || limit < 1) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "tributary_snapshot needs a snapshot id sink:<id>:<generation>:<epoch>, a vnode in [0, "
+                            + VirtualNodes.COUNT + ") and a positive limit");
+        }
+        RunningSink running = null;
+        for (RunningSink s : sinks.values()) {
+            if (String.valueOf(s.def().id()).equals(parts[1])) {
+                running = s;
+            }
+        }
+        SinkDef def = running == null ? null : running.def();
+        if (def == null || def.pin() == null || !SinkBackfillJob.snapshotId(def).equals(snapshotId)) {
+            throw new TributaryException(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "snapshot " + snapshotId + " is not exported: its sink was dropped or resynced, or its backfill"
+                            + " is complete");
+        }
+        return new Exported(running, def);
+    }
+
+    /** A sink whose snapshot is exported, with its record as checked (a RESYNC may replace it meanwhile). */
+    private record Exported(RunningSink running, SinkDef def) {}
 
     /** Stops every sink's delivery; their records and logs stay for the next start. */
     @Override

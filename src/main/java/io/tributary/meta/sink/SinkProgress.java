@@ -2,7 +2,8 @@ package io.tributary.meta.sink;
 
 /**
  * What one delivery thread of a sink (its head or its backfill) has done, for {@code
- * tributary_catalog.sink_progress}. Written by that thread, read by any.
+ * tributary_catalog.sink_progress}. Written by that thread (and by a backfill's range threads:
+ * {@link #delivered} adds up under a lock), read by any.
  */
 public final class SinkProgress {
     private volatile String phase;
@@ -21,7 +22,7 @@ public final class SinkProgress {
     }
 
     /** The target committed through {@code deliveredEpoch}, {@code more} rows with it. */
-    void delivered(long deliveredEpoch, long more) {
+    synchronized void delivered(long deliveredEpoch, long more) {
         epoch = deliveredEpoch;
         rows += more;
     }

@@ -1,9 +1,7 @@
 package io.tributary.meta.sink;
 
 import io.tributary.catalog.SinkDef;
-import io.tributary.catalog.SourceDef;
 import io.tributary.common.BackgroundPriority;
-import io.tributary.common.SqlState;
 import io.tributary.common.VirtualNodes;
 import io.tributary.meta.jobs.JobId;
 import io.tributary.meta.jobs.JobResult;
@@ -11,71 +9,82 @@ import io.tributary.meta.jobs.Notifier;
 import io.tributary.storage.PinnedSnapshot;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.upstream.LocalUpstreamTable;
-import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.postgresql.copy.CopyIn;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A sink's backfill: copies the relation's snapshot at the sink's snapshot epoch S to the target
- * in chunks of one primary-key order across all vnodes ({@link KeyOrderedSnapshot}), concurrently
+ * in chunks of primary-key order across all vnodes ({@link KeyOrderedSnapshot}), concurrently
  * with the head.
  *
+ * <p>Parallel ranges: a backfill that starts afresh in this process (not one placed with {@code
+ * backfill.remote}) cuts the snapshot into two key ranges (see {@link #RANGES_PROPERTY}) of about equal size ({@link
+ * KeyOrderedSnapshot#cuts}) and copies them side by side, each over its own target connection and
+ * thread ({@link SnapshotRange}), so the target ingests on several backends. The ranges' bounds
+ * and positions live in the alias's position row ({@link RangedPosition}), written first in a
+ * transaction of its own, so a restart resumes every range where its last chunk committed. A
+ * backfill found with a single position (the worker's vnode-by-vnode order, or one merged key
+ * order) resumes as one range.
+ *
  * <p>Exactly once: each chunk's rows, the {@code backfill_processor_status} row ({@code
- * in_progress}) and the resume position (the last key) commit in one target transaction;
- * (re)connecting resumes after the last committed chunk. The last transaction marks the alias
- * {@code complete} (and, for RESYNC, removes rows that vanished). Then the sink's catalog record
- * drops its pin.
+ * in_progress}) and its range's new position commit in one target transaction; (re)connecting
+ * resumes after the last committed chunk of each range. A failure of any range ends the whole
+ * attempt (the others are aborted, which rolls back their open chunk) and the delivery loop
+ * retries from the target's positions. The last transaction, once every range is done, marks the
+ * alias {@code complete} (and, for RESYNC, removes rows that vanished). Then the sink's catalog
+ * record drops its pin.
  *
  * <p>Chunks of the first snapshot, when the sink was created in this process, go straight into
  * the target by COPY, leaving out the keys the head has written since S (an in-memory set the head
  * fills before each of its transactions takes the lock); the first key the target already holds
- * (23505) rolls the chunk back and turns the backfill to merging. Otherwise (after a restart, for
+ * (23505) rolls the chunk back and turns that range to merging. Otherwise (after a restart, for
  * RESYNC) each chunk is staged and merged as follows.
  *
  * <p>No clobbering: while a backfill runs, the head records every key it writes in the sink's
  * marker table with the version (epoch) of its transaction, and a chunk writes a snapshot row only
- * when no marker of a version after S exists for its key. The two threads' transactions take the
- * same advisory lock, so each sees the other's committed markers. A key the head wrote after S
- * holds a value at least as new as S (the head delivers every epoch in order) and keeps it; a key
- * the head deleted after S is not brought back; any other key has not changed since S, so its
- * snapshot row is its current value.
+ * when no marker of a version after S exists for its key. Every head transaction takes the sink's
+ * advisory lock exclusively and every chunk transaction takes it (shared among the ranges, whose
+ * keys are disjoint), so each chunk sees every marker committed before it and no head transaction
+ * commits in the middle of a chunk. A key the head wrote after S holds a value at least as new as
+ * S (the head delivers every epoch in order) and keeps it; a key the head deleted after S is not
+ * brought back; any other key has not changed since S, so its snapshot row is its current value.
  */
 final class SnapshotDelivery extends DeliveryLoop {
     /**
-     * Most rows of a straight COPY's chunk: large, since each chunk costs a commit and a wait for
-     * the target to finish its COPY, with the reader idle; {@link #CHUNK_NANOS} bounds it in time.
+     * Key ranges copied side by side: by default two, one more target backend (a core) than a
+     * single COPY uses; the system property {@code tributary.sink.backfill.ranges} sets it (1 copies
+     * one range, as before ranges existed), read when a backfill starts afresh.
      */
-    private static final int CHUNK_ROWS = 100_000;
-    /**
-     * How long a straight COPY's chunk may stream without a rate limit: it holds the sink's lock,
-     * so the head waits for it.
-     */
-    private static final long CHUNK_NANOS = 500_000_000L;
-    /** Rows of a staged chunk, read before its transaction and merged by one statement. */
-    private static final int MERGE_CHUNK_ROWS = 20_000;
-    /** Under a rate limit, a chunk is at most this fraction of a second of rows, so progress commits often. */
-    private static final int CHUNKS_PER_SECOND = 5;
+    static final String RANGES_PROPERTY = "tributary.sink.backfill.ranges";
 
-    private static final int MIN_CHUNK_ROWS = 100;
-    /** Rows formatted per piece of a straight COPY: the target ingests a piece while the next is formatted. */
-    private static final int PIECE_ROWS = 1_000;
+    private static final int DEFAULT_RANGES = 2;
+    /** Most ranges the property may ask for. */
+    private static final int MAX_RANGES = 16;
+    /**
+     * Fewest rows vnode 0 must hold (so about 256 times as many in all) before the snapshot is cut
+     * into ranges: below that one COPY is over before a second connection would be ready.
+     */
+    private static final int MIN_CUT_SAMPLE = 64;
 
     private final StateStore store;
-    /** Staged chunks' body (with the operation); {@link #direct}, a straight COPY's. Both encode stored rows. */
-    private final CopyBody staged;
-
-    private final CopyBody direct;
     private final SinkDef def;
     private final JobId job;
     /** Hears that the target holds the snapshot (the job's end). */
     private final Notifier notifier;
-    /** The current chunk's rows as stored, kept until the transaction decides which to write. */
-    private final List<byte[]> chunkRows = new ArrayList<>();
-    /** Their primary keys, as the head's key set holds them. */
-    private final List<ByteBuffer> chunkKeys = new ArrayList<>();
+    /**
+     * The single position this delivery last read or committed: what the target must still hold
+     * when a chunk commits. A worker wrongly presumed dead (its job fell back here) may still commit
+     * a chunk; without this check the next local chunk would write the same rows again, which an
+     * append-only target would keep twice.
+     */
+    private TargetTable.BackfillState expected;
+    /** The ranged position as this delivery last read or committed it; each range fences on its own entry. */
+    private RangedPosition ranged;
+    /** The ranges running now, for the progress's vnodes_done. */
+    private volatile List<SnapshotRange> running = List.of();
 
     /** @param def the sink as of this backfill's snapshot; a newer snapshot (RESYNC) makes a new delivery */
     SnapshotDelivery(RunningSink sink, SinkDef def, StateStore store, JobId job, Notifier notifier) {
@@ -84,10 +93,6 @@ final class SnapshotDelivery extends DeliveryLoop {
         this.def = def;
         this.job = job;
         this.notifier = notifier;
-        int[] columns = sink.table().columnIndexes();
-        int[] key = sink.table().keyIndexes(sink.relation());
-        this.staged = CopyBody.of(sink.relation().columnTypes(), columns, key, true);
-        this.direct = CopyBody.of(sink.relation().columnTypes(), columns, key, false);
     }
 
     @Override
@@ -96,65 +101,58 @@ final class SnapshotDelivery extends DeliveryLoop {
         BackgroundPriority.lowerCurrentThread();
         TargetTable table = sink.table();
         long snapshot = def.snapshotEpoch();
-        boolean resync = def.generation() > 0;
         TargetTable.BackfillState state = table.backfillState(c);
         c.commit();
         expected = state;
-        int vnode = 0;
-        byte[] lastKey = null;
-        if (state != null && state.startVersion() == snapshot) {
-            if (state.status().equals("complete")) {
-                notifier.notify(new JobResult(job, 0, "local", null));
-                progress.vnodesDone(VirtualNodes.COUNT);
-                progress.phase("complete");
-                return true;
-            }
-            vnode = state.vnode();
-            lastKey = state.lastKey();
+        ranged = null;
+        boolean ours = state != null && state.startVersion() == snapshot;
+        if (ours && state.status().equals("complete")) {
+            notifier.notify(new JobResult(job, 0, "local", null));
+            progress.vnodesDone(VirtualNodes.COUNT);
+            progress.phase("complete");
+            return true;
         }
         progress.delivered(snapshot, 0);
-        copyStraight = sink.touchedKeys() != null && def.generation() == 0;
+        progress.phase("snapshotting");
         PinnedSnapshot pin = new PinnedSnapshot(def.pin(), snapshot);
-        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
-                        store, pin, def.relationId(), sink.relation().columnTypes());
-                KeyOrderedSnapshot rows = new KeyOrderedSnapshot(upstream, snapshot, vnode, lastKey)) {
-            progress.vnodesDone(rows.vnodesDone());
-            reader = rows;
-            more = rows.next();
-            while (more) {
-                if (stopping()) {
-                    return false;
-                }
-                progress.phase(sink.limiter().paused() ? "paused" : "snapshotting");
-                chunkRows.clear();
-                chunkKeys.clear();
-                long rate = sink.limiter().rate();
-                boolean limited = rate != SourceDef.UNLIMITED;
-                int chunk = copyStraight ? CHUNK_ROWS : MERGE_CHUNK_ROWS;
-                if (limited) {
-                    chunk = (int) Math.max(MIN_CHUNK_ROWS, Math.min(chunk, rate / CHUNKS_PER_SECOND));
-                    // only the snapshot's last chunk takes fewer rows than it acquired
-                    if (!sink.limiter().acquire(chunk, this::stopping)) {
-                        return false;
-                    }
-                }
-                if (!writeChunk(c, snapshot, resync, chunk, !limited)) {
-                    // the target holds some of these keys already: merge from now on
-                    c.rollback();
-                    copyStraight = false;
-                    writeChunk(c, snapshot, resync, chunk, false);
-                }
-                progress.delivered(snapshot, chunkRows.size());
-                progress.vnodesDone(more ? rows.vnodesDone() : VirtualNodes.COUNT);
-                madeProgress.run();
+        if (ours && state.vnode() == RangedPosition.RANGED) {
+            ranged = RangedPosition.decode(state.lastKey());
+        } else if (!ours && !def.target().remoteBackfill()) {
+            byte[][] cuts;
+            try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
+                    store, pin, def.relationId(), sink.relation().columnTypes())) {
+                cuts = KeyOrderedSnapshot.cuts(upstream, snapshot, ranges(), MIN_CUT_SAMPLE);
             }
-        } finally {
-            reader = null;
+            if (cuts.length > 0) {
+                ranged = start(c, snapshot, RangedPosition.fresh(cuts));
+            }
         }
-        copyStraight = false;
+        boolean copied;
+        if (ranged == null) {
+            SnapshotRange one =
+                    new SnapshotRange(sink, def, new Single(), this::stopping, () -> chunkDone(madeProgress));
+            running = List.of(one);
+            try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
+                    store, pin, def.relationId(), sink.relation().columnTypes())) {
+                copied = one.copy(c, upstream, ours ? state.vnode() : 0, ours ? state.lastKey() : null, null);
+            }
+        } else {
+            copied = copyRanges(c, pin, madeProgress);
+        }
+        if (!copied) {
+            return false;
+        }
         table.lock(c);
-        fence(c);
-        if (resync && table.upsert()) {
+        if (ranged == null) {
+            fence(c);
+        } else {
+            RangedPosition now = table.rangedPositionForUpdate(c, snapshot);
+            if (now == null || !now.allDone()) {
+                throw new SQLException(
+                        "another attempt wrote the target's backfill position meanwhile; resuming from it", "40001");
+            }
+        }
+        if (def.generation() > 0 && table.upsert()) {
             table.removeVanished(c, snapshot);
         }
         table.clearMarkers(c);
@@ -166,118 +164,211 @@ final class SnapshotDelivery extends DeliveryLoop {
         return true;
     }
 
-    /** Whether chunks go straight into the target by COPY (see {@link RunningSink#touchedKeys}). */
-    private boolean copyStraight;
-
-    /** The snapshot being delivered, while {@link #deliver} runs; its current row is the next to take. */
-    private KeyOrderedSnapshot reader;
-    /** Whether {@link #reader} has a current row. */
-    private boolean more;
-
-    /** Moves the reader's current row into the chunk and advances. */
-    private void take() {
-        chunkRows.add(reader.encodedRow());
-        chunkKeys.add(ByteBuffer.wrap(reader.pk()));
-        more = reader.next();
+    /** The ranges a fresh backfill cuts (see {@link #RANGES_PROPERTY}), between 1 and {@link #MAX_RANGES}. */
+    private static int ranges() {
+        Integer n = Integer.getInteger(RANGES_PROPERTY, DEFAULT_RANGES);
+        return Math.max(1, Math.min(MAX_RANGES, n));
     }
 
     /**
-     * One chunk's transaction: up to {@code chunk} rows of the reader (more of them if a rolled-back
-     * attempt already took some), written straight (skipping the keys the head wrote) or merged,
-     * with the status row and the position (the chunk's last key), committed together. A straight
-     * COPY reads the rows while it streams them, so the target ingests a piece while the reader
-     * decodes the next.
-     *
-     * @return false when a straight COPY met a key the target holds; the transaction must be rolled back
+     * Writes the fresh ranged position (and the alias's {@code in_progress} row) in a transaction
+     * of its own, fenced like a chunk, before any range copies: every chunk then rewrites its own
+     * entry of a row that exists.
      */
-    private boolean writeChunk(Connection c, long snapshot, boolean resync, int chunk, boolean timed)
-            throws SQLException {
+    private RangedPosition start(Connection c, long snapshot, RangedPosition fresh) throws SQLException {
         TargetTable table = sink.table();
-        boolean straight = copyStraight && sink.touchedKeys() != null;
-        if (!straight) {
-            // staged: read before taking the lock, so the head waits only for the merge
-            while (more && chunkRows.size() < chunk) {
-                take();
-            }
-        }
         table.lock(c);
         fence(c);
-        java.util.Set<ByteBuffer> touched = sink.touchedKeys();
-        if (straight && touched != null) {
-            // read under the lock: every head transaction committed before it has added its keys
-            CopyIn copy = table.copyDirect(c, direct);
-            long deadline = System.nanoTime() + CHUNK_NANOS;
-            try {
-                direct.start();
-                for (int i = 0; ; i++) {
-                    if (i == chunkRows.size()) {
-                        if (!more || i >= chunk || timed && i % PIECE_ROWS == 0 && System.nanoTime() > deadline) {
-                            break;
-                        }
-                        take();
-                    }
-                    if (!touched.contains(chunkKeys.get(i))) {
-                        direct.add(chunkRows.get(i), 'U');
-                        if (direct.rows() % PIECE_ROWS == 0) {
-                            direct.drainTo(copy);
-                        }
-                    }
+        table.saveBackfill(c, snapshot, false, RangedPosition.RANGED, fresh.encode());
+        c.commit();
+        return fresh;
+    }
+
+    /**
+     * Copies the ranges not done yet side by side: the first on this thread and {@code c}, each
+     * other on a thread and connection of its own. Any failure aborts the others' connections (their
+     * open chunks roll back) and is thrown once all have ended, so the delivery loop retries all
+     * ranges from the target's positions.
+     *
+     * @return false when stopped
+     */
+    private boolean copyRanges(Connection c, PinnedSnapshot pin, Runnable madeProgress) throws Exception {
+        int n = ranged.ranges();
+        List<SnapshotRange> ranges = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            ranges.add(new SnapshotRange(sink, def, new Ranged(r), this::stopping, () -> chunkDone(madeProgress)));
+        }
+        running = ranges;
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        List<Connection> others = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        boolean[] finished = new boolean[n];
+        try {
+            for (int r = 1; r < n; r++) {
+                if (ranged.done(r)) {
+                    finished[r] = true;
+                    continue;
                 }
-                direct.finish();
-                direct.drainTo(copy);
-                copy.endCopy();
-            } catch (SQLException e) {
-                if (copy.isActive()) {
-                    copy.cancelCopy();
-                }
-                if (SqlState.UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                    return false;
-                }
-                throw e;
+                Connection rc = TargetTable.connect(def.target());
+                others.add(rc);
+                sink.table().openSession(rc);
+                int range = r;
+                Thread t = new Thread(
+                        () -> {
+                            BackgroundPriority.lowerCurrentThread();
+                            try {
+                                finished[range] = copyRange(ranges.get(range), rc, pin, range);
+                            } catch (Exception e) {
+                                failure.compareAndSet(null, e);
+                                abort(others);
+                                abort(List.of(c));
+                            }
+                        },
+                        "sink-" + def.name() + "-backfill-" + r);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
             }
-        } else {
-            while (more && chunkRows.size() < chunk) {
-                take();
-            }
-            if (!chunkRows.isEmpty()) {
-                staged.start();
-                for (byte[] row : chunkRows) {
-                    staged.add(row, 'U');
+            finished[0] = ranged.done(0) || copyRange(ranges.get(0), c, pin, 0);
+        } catch (Exception e) {
+            failure.compareAndSet(null, e);
+            abort(others);
+        } finally {
+            for (Thread t : threads) {
+                while (t.isAlive()) {
+                    t.join(100);
+                    if (stopping()) {
+                        abort(others);
+                    }
                 }
-                staged.finish();
-                table.copyIn(c, staged);
-                table.mergeSnapshot(c, snapshot, resync);
+            }
+            for (Connection rc : others) {
+                try {
+                    rc.close();
+                } catch (SQLException e) {
+                    // aborted already
+                }
             }
         }
-        table.saveBackfill(
-                c,
-                snapshot,
-                false,
-                KeyOrderedSnapshot.MERGED,
-                chunkKeys.get(chunkKeys.size() - 1).array());
-        TargetTable.BackfillState now = table.backfillState(c);
-        c.commit();
-        expected = now;
+        Exception e = failure.get();
+        if (e != null && !stopping()) {
+            throw e;
+        }
+        for (boolean f : finished) {
+            if (!f) {
+                return false;
+            }
+        }
         return true;
     }
 
-    /**
-     * The position this delivery last read or committed: what the target must still hold when a
-     * chunk commits. A worker wrongly presumed dead (its job fell back here) may still commit a
-     * chunk; without this check the next local chunk would write the same rows again, which an
-     * append-only target would keep twice.
-     */
-    private TargetTable.BackfillState expected;
+    private boolean copyRange(SnapshotRange range, Connection rc, PinnedSnapshot pin, int r) throws SQLException {
+        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
+                store, pin, def.relationId(), sink.relation().columnTypes())) {
+            return range.copy(rc, upstream, KeyOrderedSnapshot.MERGED, ranged.after(r), ranged.upTo(r));
+        }
+    }
+
+    private static void abort(List<Connection> connections) {
+        for (Connection rc : connections) {
+            try {
+                rc.abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    /** Any range's thread, after its chunk committed: the progress and the loop's backoff. */
+    private void chunkDone(Runnable madeProgress) {
+        int done = VirtualNodes.COUNT;
+        for (SnapshotRange r : running) {
+            done = Math.min(done, r.vnodesDone);
+        }
+        progress.vnodesDone(done);
+        madeProgress.run();
+    }
 
     /**
-     * Under the sink's lock: throws when another attempt moved the position since this delivery
-     * read it, so the transaction rolls back and the delivery loop resumes from the target's
-     * position (as after any target failure).
+     * Under the sink's lock: throws when another attempt moved the single position since this
+     * delivery read it, so the transaction rolls back and the delivery loop resumes from the
+     * target's position (as after any target failure).
      */
     private void fence(Connection c) throws SQLException {
         if (!TargetTable.BackfillState.same(sink.table().backfillState(c), expected)) {
             throw new SQLException(
                     "another attempt wrote the target's backfill position meanwhile; resuming from it", "40001");
+        }
+    }
+
+    /** The single position: the merged key order's last key, fenced as a whole. */
+    private final class Single implements SnapshotRange.Position {
+        private TargetTable.BackfillState pending;
+
+        @Override
+        public void lock(Connection c) throws SQLException {
+            sink.table().lock(c);
+        }
+
+        @Override
+        public void save(Connection c, byte[] lastKey, boolean finished) throws SQLException {
+            fence(c);
+            if (lastKey == null) {
+                // nothing left to copy: the last transaction marks the alias complete
+                return;
+            }
+            TargetTable table = sink.table();
+            table.saveBackfill(c, def.snapshotEpoch(), false, KeyOrderedSnapshot.MERGED, lastKey);
+            pending = table.backfillState(c);
+        }
+
+        @Override
+        public void committed() {
+            if (pending != null) {
+                expected = pending;
+                pending = null;
+            }
+        }
+    }
+
+    /** Range {@code r}'s entry of the ranged position, rewritten under the position row's lock. */
+    private final class Ranged implements SnapshotRange.Position {
+        private final int r;
+        private RangedPosition pending;
+
+        Ranged(int r) {
+            this.r = r;
+        }
+
+        @Override
+        public void lock(Connection c) throws SQLException {
+            sink.table().lockShared(c);
+        }
+
+        @Override
+        public void save(Connection c, byte[] lastKey, boolean finished) throws SQLException {
+            TargetTable table = sink.table();
+            RangedPosition now = table.rangedPositionForUpdate(c, def.snapshotEpoch());
+            boolean same;
+            synchronized (SnapshotDelivery.this) {
+                same = now != null && now.sameRange(r, ranged);
+            }
+            if (!same) {
+                throw new SQLException(
+                        "another attempt wrote the target's backfill position meanwhile; resuming from it", "40001");
+            }
+            now.advance(r, lastKey, finished);
+            table.saveBackfill(c, def.snapshotEpoch(), false, RangedPosition.RANGED, now.encode());
+            pending = now;
+        }
+
+        @Override
+        public void committed() {
+            synchronized (SnapshotDelivery.this) {
+                // only this range's entry is this thread's; the others' stay as their threads left them
+                ranged.copyRange(r, pending);
+            }
+            pending = null;
         }
     }
 }

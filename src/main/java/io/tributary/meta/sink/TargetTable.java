@@ -324,6 +324,37 @@ final class TargetTable {
         }
     }
 
+    /**
+     * Starts a chunk transaction of a backfill copied in parallel key ranges: takes the sink's
+     * advisory lock shared, so the ranges' chunks run side by side while the head's transactions
+     * (which take it exclusively, {@link #lock}) still run alone, between them.
+     */
+    void lockShared(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock_shared(?, ?)")) {
+            ps.setInt(1, LOCK_SPACE);
+            ps.setInt(2, sinkId);
+            ps.execute();
+        }
+    }
+
+    /**
+     * The ranged position of the backfill of {@code snapshotVersion}, its row locked until the
+     * transaction ends, so the ranges' chunk transactions rewrite it one after another; null when
+     * the target holds no ranged position of that snapshot.
+     */
+    RangedPosition rangedPositionForUpdate(Connection c, long snapshotVersion) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT snapshot_version, vnode, last_key FROM "
+                + quote(target.schema()) + ".tributary_backfill_position WHERE backfill_alias = ? FOR UPDATE")) {
+            ps.setString(1, target.backfillAlias());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getLong(1) != snapshotVersion || rs.getInt(2) != RangedPosition.RANGED) {
+                    return null;
+                }
+                return RangedPosition.decode(rs.getBytes(3));
+            }
+        }
+    }
+
     /** COPYs a complete staged body (target columns, the operation last) into the staging table. */
     void copyIn(Connection c, CopyBody body) throws SQLException {
         try {
@@ -338,14 +369,18 @@ final class TargetTable {
         }
     }
 
-    /** COPYs a worker's snapshot piece (target columns, operation, primary key) into the staging table. */
-    void copyInWithKeys(Connection c, byte[] text) throws SQLException {
+    /**
+     * COPYs a worker's snapshot pieces (target columns, operation, primary key) into the staging
+     * table: COPY text, or a complete binary COPY body when {@code binary}.
+     */
+    void copyInWithKeys(Connection c, byte[] data, boolean binary) throws SQLException {
         try {
             c.unwrap(PGConnection.class)
                     .getCopyAPI()
                     .copyIn(
-                            "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op, tributary_pk) FROM STDIN",
-                            new ByteArrayInputStream(text));
+                            "COPY " + STAGE + " (" + quotedList(columns) + ", tributary_op, tributary_pk) FROM STDIN"
+                                    + (binary ? " (FORMAT binary)" : ""),
+                            new ByteArrayInputStream(data));
         } catch (IOException e) {
             throw new SQLException("COPY to the sink target failed: " + e.getMessage(), "08006", e);
         }

@@ -139,6 +139,24 @@ final class PgBackendMessages {
         return end(buf);
     }
 
+    /** CopyOutResponse of the binary format: overall format 1, every column binary. */
+    static ByteBuf copyOutResponseBinary(ByteBufAllocator alloc, int columnCount) {
+        ByteBuf buf = begin(alloc, 'H');
+        buf.writeByte(1);
+        buf.writeShort(columnCount);
+        for (int i = 0; i < columnCount; i++) {
+            buf.writeShort(1);
+        }
+        return end(buf);
+    }
+
+    /** CopyData carrying {@code length} bytes of {@code data} from {@code offset}. */
+    static ByteBuf copyData(ByteBufAllocator alloc, byte[] data, int offset, int length) {
+        ByteBuf buf = begin(alloc, 'd');
+        buf.writeBytes(data, offset, length);
+        return end(buf);
+    }
+
     /** CopyData: one line of COPY TO's output, UTF-8. */
     static ByteBuf copyData(ByteBufAllocator alloc, String line) {
         ByteBuf buf = begin(alloc, 'd');

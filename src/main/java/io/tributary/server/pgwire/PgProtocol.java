@@ -287,6 +287,8 @@ final class PgProtocol {
                 return;
             } else if (result instanceof StatementResult.CopyOut copyOut) {
                 out.write(PgBackendMessages.commandComplete(out.alloc(), copyOut(copyOut)));
+            } else if (result instanceof StatementResult.CopyOutBinary copyOut) {
+                out.write(PgBackendMessages.commandComplete(out.alloc(), copyOutBinary(copyOut)));
             }
             sendChangedParameters();
             // statement_timeout applies to each statement of a simple Query, as in PostgreSQL 13+
@@ -349,6 +351,26 @@ final class PgProtocol {
             return "COPY " + sent;
         }
     }
+
+    /**
+     * Sends a binary COPY TO's CopyOutResponse, its encoded body in CopyData messages of at most
+     * {@link #COPY_PIECE} bytes (waiting while the client is behind) and CopyDone.
+     *
+     * @return the CommandComplete tag, {@code COPY n}
+     */
+    private String copyOutBinary(StatementResult.CopyOutBinary copy) {
+        out.write(PgBackendMessages.copyOutResponseBinary(out.alloc(), copy.fields()));
+        byte[] body = copy.body();
+        for (int at = 0; at < body.length; at += COPY_PIECE) {
+            out.write(PgBackendMessages.copyData(out.alloc(), body, at, Math.min(COPY_PIECE, body.length - at)));
+            awaitClientReading();
+        }
+        out.write(PgBackendMessages.copyDone(out.alloc()));
+        return "COPY " + copy.rows();
+    }
+
+    /** Bytes per CopyData message of a binary COPY TO. */
+    private static final int COPY_PIECE = 64 * 1024;
 
     private void awaitClientReading() {
         try {
@@ -522,6 +544,10 @@ final class PgProtocol {
             startCopy(copyIn.sink());
         } else if (result instanceof StatementResult.CopyOut copyOut) {
             String tag = copyOut(copyOut);
+            out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
+            portal.complete(tag);
+        } else if (result instanceof StatementResult.CopyOutBinary copyOut) {
+            String tag = copyOutBinary(copyOut);
             out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
             portal.complete(tag);
         }

@@ -419,6 +419,11 @@ public final class EngineSession implements Session {
                         SqlState.INVALID_PARAMETER_VALUE, "tributary_snapshot's key must be hexadecimal digits");
             }
         }
+        if (c.binary()) {
+            io.tributary.meta.sink.SnapshotBinaryPiece piece =
+                    db.snapshotBinary(c.snapshotId(), c.vnode(), after, c.limit());
+            return new StatementResult.CopyOutBinary(piece.fields(), piece.body(), piece.rows());
+        }
         io.tributary.meta.sink.SnapshotChunk chunk = db.snapshotChunk(c.snapshotId(), c.vnode(), after, c.limit());
         List<ColumnDesc> columns = new java.util.ArrayList<>();
         for (int i = 0; i < chunk.names().size(); i++) {

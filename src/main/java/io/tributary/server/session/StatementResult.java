@@ -32,4 +32,11 @@ public sealed interface StatementResult {
      * one CopyData line made by {@code encoder}; the protocol layer closes the cursor.
      */
     record CopyOut(List<ColumnDesc> columns, RowCursor cursor, CopyOutEncoder encoder) implements StatementResult {}
+
+    /**
+     * A {@code COPY ... TO STDOUT} whose whole output is already encoded in PostgreSQL's binary COPY
+     * format: {@code body} goes to the client as CopyData after a binary CopyOutResponse of {@code
+     * fields} columns; {@code rows} is the CommandComplete count.
+     */
+    record CopyOutBinary(int fields, byte[] body, long rows) implements StatementResult {}
 }

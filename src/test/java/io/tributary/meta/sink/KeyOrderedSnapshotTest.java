@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The merged snapshot a sink's backfill reads, over a real RocksDB store: every row once, in one
  * ascending key order across vnodes; a resume after a merged position or after a position of the
- * older vnode-by-vnode order yields exactly the rows not yet delivered.
+ * older vnode-by-vnode order yields exactly the rows not yet delivered; the key ranges of a
+ * parallel backfill cover every row once, and a range resumes within its bounds.
  */
 class KeyOrderedSnapshotTest {
     private static final int REL = 50;
@@ -109,10 +110,48 @@ class KeyOrderedSnapshotTest {
         assertEquals(ROWS, all.stream().distinct().count(), "no row twice");
     }
 
+    @Test
+    void parallelRangesCoverEveryRowOnceAndResumeThroughTheirPosition() {
+        byte[][] cuts;
+        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(store, pin, REL, TYPES)) {
+            assertEquals(0, KeyOrderedSnapshot.cuts(upstream, pin.epoch(), 3, ROWS).length, "too small to cut");
+            cuts = KeyOrderedSnapshot.cuts(upstream, pin.epoch(), 3, 1);
+        }
+        assertEquals(2, cuts.length);
+        RangedPosition position =
+                RangedPosition.decode(RangedPosition.fresh(cuts).encode());
+        List<Long> all = new ArrayList<>();
+        for (int r = 0; r < position.ranges(); r++) {
+            List<Long> range = read(KeyOrderedSnapshot.MERGED, position.after(r), position.upTo(r));
+            assertAscending(range);
+            assertTrue(range.size() > ROWS / 10, "range " + r + " holds about a third: " + range.size());
+            all.addAll(range);
+        }
+        assertEquals(ROWS, all.size());
+        assertAscending(all);
+
+        // range 1 committed a chunk through its 10th key: it resumes after it, up to its bound
+        List<Long> range1 = read(KeyOrderedSnapshot.MERGED, position.after(1), position.upTo(1));
+        position.advance(1, pk(range1.get(9)), false);
+        position = RangedPosition.decode(position.encode());
+        assertEquals(
+                range1.subList(10, range1.size()),
+                read(KeyOrderedSnapshot.MERGED, position.after(1), position.upTo(1)));
+        assertTrue(!position.allDone());
+        for (int r = 0; r < position.ranges(); r++) {
+            position.advance(r, null, true);
+        }
+        assertTrue(RangedPosition.decode(position.encode()).allDone());
+    }
+
     private List<Long> read(int vnode, byte[] lastKey) {
+        return read(vnode, lastKey, null);
+    }
+
+    private List<Long> read(int vnode, byte[] lastKey, byte[] upTo) {
         List<Long> ids = new ArrayList<>();
         try (LocalUpstreamTable upstream = LocalUpstreamTable.open(store, pin, REL, TYPES);
-                KeyOrderedSnapshot rows = new KeyOrderedSnapshot(upstream, pin.epoch(), vnode, lastKey)) {
+                KeyOrderedSnapshot rows = new KeyOrderedSnapshot(upstream, pin.epoch(), vnode, lastKey, upTo)) {
             byte[] previous = null;
             while (rows.next()) {
                 assertTrue(previous == null || Arrays.compareUnsigned(previous, rows.pk()) < 0, "key order");
