@@ -12,7 +12,8 @@ import java.util.List;
  * join's by either.
  *
  * <p>State tables: 0 holds the left rows keyed by (left keys, left stream key), 1 the right rows
- * likewise; outer sides also keep each row's number of matches.
+ * likewise; outer sides also keep each row's number of matches. {@code cleaning}, when not null,
+ * says which rows may be dropped from them as watermarks pass (see {@link JoinCleaning}).
  */
 public record HashJoinNode(
         StreamNode left,
@@ -23,8 +24,23 @@ public record HashJoinNode(
         boolean[] nullSafe,
         ScalarExpr condition,
         List<Field> fields,
-        int[] streamKey)
+        int[] streamKey,
+        @AbsentFromFingerprintWhenNull JoinCleaning cleaning)
         implements StreamNode {
+    /** A join that keeps every row while it is present. */
+    public HashJoinNode(
+            StreamNode left,
+            StreamNode right,
+            JoinKind kind,
+            int[] leftKeys,
+            int[] rightKeys,
+            boolean[] nullSafe,
+            ScalarExpr condition,
+            List<Field> fields,
+            int[] streamKey) {
+        this(left, right, kind, leftKeys, rightKeys, nullSafe, condition, fields, streamKey, null);
+    }
+
     @Override
     public Distribution distribution() {
         return switch (kind) {

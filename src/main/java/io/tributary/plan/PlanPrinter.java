@@ -120,7 +120,15 @@ public final class PlanPrinter {
         }
         if (node instanceof HashJoinNode j) {
             return "StreamHashJoin { type: " + j.kind().name().toLowerCase(java.util.Locale.ROOT) + ", on: "
-                    + joinKeys(j) + (j.condition() == null ? "" : ", condition: " + j.condition());
+                    + joinKeys(j) + (j.condition() == null ? "" : ", condition: " + j.condition())
+                    + (j.cleaning() == null
+                            ? ""
+                            : ", cleaned when watermarks >= $"
+                                    + j.leftKeys()[j.cleaning().keyIndex()] + " + "
+                                    + j.cleaning().leftLagMicros() + "us and $"
+                                    + (j.left().fields().size()
+                                            + j.rightKeys()[j.cleaning().keyIndex()]) + " + "
+                                    + j.cleaning().rightLagMicros() + "us");
         }
         if (node instanceof UnionNode u) {
             return "StreamUnion { inputs: " + u.inputs().size();

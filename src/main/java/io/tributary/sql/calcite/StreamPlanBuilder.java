@@ -15,6 +15,7 @@ import io.tributary.plan.FilterNode;
 import io.tributary.plan.HashAggNode;
 import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.InputRef;
+import io.tributary.plan.JoinCleaning;
 import io.tributary.plan.JoinKind;
 import io.tributary.plan.Literal;
 import io.tributary.plan.MaterializeNode;
@@ -348,9 +349,9 @@ final class StreamPlanBuilder {
         StreamNode input =
                 exchange(in.node(), groupKeys.length == 0 ? Distribution.SINGLE : Distribution.hash(groupKeys));
         WindowCleaning cleaning = windowBounds.cleaning(in.node(), groupKeys, emitOnWindowClose);
-        return new Translated(
-                new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields), cleaning),
-                IntStream.range(0, fields.size()).toArray());
+        HashAggNode node = new HashAggNode(input, groupKeys, List.copyOf(calls), List.copyOf(fields), cleaning);
+        windowBounds.aggregated(in.node(), groupKeys, node);
+        return new Translated(node, IntStream.range(0, fields.size()).toArray());
     }
 
     private static AggCall aggCall(AggregateCall call, Translated in) {
@@ -406,6 +407,9 @@ final class StreamPlanBuilder {
         boolean rightPadded = kind == JoinKind.LEFT || kind == JoinKind.FULL;
         Translated left = translate(join.getLeft());
         Translated right = translate(join.getRight());
+        // window bounds are known on the translated sides; a presence column keeps their columns
+        StreamNode boundedLeft = left.node();
+        StreamNode boundedRight = right.node();
         if (leftPadded) {
             left = withPresence(left);
         }
@@ -466,8 +470,10 @@ final class StreamPlanBuilder {
                     keyParts, IntStream.of(leftWidth + r.fields().size() - 1));
         }
         int[] streamKey = keyParts.distinct().toArray();
+        JoinCleaning cleaning = windowBounds.joinCleaning(boundedLeft, leftKeys, boundedRight, rightKeys);
         return new Translated(
-                new HashJoinNode(l, r, kind, leftKeys, rightKeys, nullSafe, condition, List.copyOf(fields), streamKey),
+                new HashJoinNode(
+                        l, r, kind, leftKeys, rightKeys, nullSafe, condition, List.copyOf(fields), streamKey, cleaning),
                 columns);
     }
 

@@ -112,7 +112,8 @@ final class StreamProjections {
                     j.nullSafe(),
                     j.condition(),
                     fields,
-                    j.streamKey());
+                    j.streamKey(),
+                    j.cleaning());
         }
         if (node instanceof UnionNode u) {
             return new UnionNode(u.inputs(), fields, u.streamKey(), u.distribution());

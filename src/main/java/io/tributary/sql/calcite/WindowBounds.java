@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.WatermarkDef;
 import io.tributary.plan.InputRef;
+import io.tributary.plan.JoinCleaning;
 import io.tributary.plan.ScalarExpr;
 import io.tributary.plan.StreamNode;
 import io.tributary.plan.WindowCleaning;
@@ -22,9 +23,11 @@ import org.apache.calcite.rex.RexInputRef;
  * aggregate grouping by one can forget finished windows ({@link WindowCleaning}). A bound is
  * proved where a TUMBLE or HOP reads the table's watermark column through projections and
  * filters only (which neither retract rows nor change the time), and carried up through
- * projections that copy the column and filters. Anything else (a join, an aggregate, a union
- * written by the user) proves nothing, so its output keeps all state. One per planned query, on
- * the planning thread; nodes are told apart by identity.
+ * projections that copy the column, filters, and aggregates grouping by it (a group's row changes
+ * only while rows of its window arrive). A join of two bounds lets the join forget rows ({@link
+ * JoinCleaning}). Anything else (a join's output, a union written by the user) proves nothing, so
+ * its output keeps all state. One per planned query, on the planning thread; nodes are told apart
+ * by identity.
  */
 final class WindowBounds {
     /** A column that trails the time of table {@code relationId}'s rows by less than {@code lagMicros}. */
@@ -70,6 +73,49 @@ final class WindowBounds {
         if (in != null) {
             bounds.put(output, in);
         }
+    }
+
+    /**
+     * Carries bounds through an aggregate: its output column i is group key {@code groupKeys[i]},
+     * whose group gets no row once its window is finished, so the group's row no longer changes.
+     */
+    void aggregated(StreamNode input, int[] groupKeys, StreamNode output) {
+        Map<Integer, Bound> in = bounds.get(input);
+        if (in == null) {
+            return;
+        }
+        for (int i = 0; i < groupKeys.length; i++) {
+            Bound b = in.get(groupKeys[i]);
+            if (b != null) {
+                bounds.computeIfAbsent(output, n -> new HashMap<>()).put(i, b);
+            }
+        }
+    }
+
+    /**
+     * How a join of {@code left} and {@code right} on {@code leftKeys[i] = rightKeys[i]} forgets
+     * rows, or null when no pair is a window bound on both sides. Of several such pairs, the one
+     * whose later side frees state soonest.
+     */
+    JoinCleaning joinCleaning(StreamNode left, int[] leftKeys, StreamNode right, int[] rightKeys) {
+        Map<Integer, Bound> l = bounds.get(left);
+        Map<Integer, Bound> r = bounds.get(right);
+        if (l == null || r == null) {
+            return null;
+        }
+        JoinCleaning best = null;
+        for (int i = 0; i < leftKeys.length; i++) {
+            Bound lb = l.get(leftKeys[i]);
+            Bound rb = r.get(rightKeys[i]);
+            if (lb != null
+                    && rb != null
+                    && (best == null
+                            || Math.max(lb.lagMicros(), rb.lagMicros())
+                                    < Math.max(best.leftLagMicros(), best.rightLagMicros()))) {
+                best = new JoinCleaning(i, lb.relationId(), lb.lagMicros(), rb.relationId(), rb.lagMicros());
+            }
+        }
+        return best;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.plan.HashJoinNode;
+import io.tributary.plan.JoinCleaning;
 import io.tributary.plan.JoinKind;
 import io.tributary.plan.ScalarExpr;
 import io.tributary.storage.ReadView;
@@ -13,6 +14,7 @@ import io.tributary.stream.Op;
 import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateWrites;
+import io.tributary.stream.WatermarkReader;
 import java.util.Arrays;
 import java.util.List;
 
@@ -33,8 +35,11 @@ import java.util.List;
  * else, which needs no state.
  *
  * <p>State tables {@code stateTableIds[0]} (left) and {@code [1]} (right), see {@link JoinSide}.
- * Nothing is held back across a barrier; {@link #onBarrier} only flushes. One actor thread, as
- * {@link Operator} requires.
+ * Nothing is held back across a barrier; {@link #onBarrier} flushes and, with {@link
+ * HashJoinNode#cleaning()}, first deletes from both tables the rows whose join key the watermarks
+ * finished (see {@link JoinCleaning}), found through an in-memory index of each side's join keys
+ * (those stored in the actor's vnodes when it starts, and those inserted since). One actor thread,
+ * as {@link Operator} requires.
  */
 public final class HashJoinOperator implements Operator {
     /**
@@ -52,6 +57,12 @@ public final class HashJoinOperator implements Operator {
     private final int outputWidth;
     /** The current input row's join key encoding, reused for every row (actor thread). */
     private final ByteWriter keyBuffer = new ByteWriter(32);
+    /** Which rows the watermarks finish, or null when every present row is kept. */
+    private final JoinCleaning cleaning;
+
+    private final WatermarkReader watermarks;
+    /** With {@link #cleaning}: the vnodes whose stored keys are indexed at the first barrier, or null. */
+    private int[] ownedVnodes;
 
     /**
      * @param stateTableIds the left then the right side's state table id
@@ -61,8 +72,24 @@ public final class HashJoinOperator implements Operator {
         this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS);
     }
 
-    /** As above, with each side's cache bounded to {@code cacheKeys} join keys (at least 1). */
+    /**
+     * As above, reading the watermarks of a node with {@link HashJoinNode#cleaning()} from {@code
+     * watermarks}; such a node's join keys stored in {@code ownedVnodes} (the actor's, ascending)
+     * are indexed at the first barrier, so a restored operator forgets them too.
+     */
+    public HashJoinOperator(
+            HashJoinNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks, int[] ownedVnodes) {
+        this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS, watermarks);
+        this.ownedVnodes = cleaning == null ? null : ownedVnodes;
+    }
+
+    /** As the first, with each side's cache bounded to {@code cacheKeys} join keys (at least 1). */
     public HashJoinOperator(HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys) {
+        this(node, stateTableIds, committed, cacheKeys, WatermarkReader.NONE);
+    }
+
+    private HashJoinOperator(
+            HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys, WatermarkReader watermarks) {
         if (stateTableIds.length != 2) {
             throw new IllegalArgumentException("a hash join keeps two state tables");
         }
@@ -77,6 +104,12 @@ public final class HashJoinOperator implements Operator {
         this.nullSafe = node.nullSafe().clone();
         this.condition = node.condition();
         this.outputWidth = left.width() + right.width();
+        this.cleaning = node.cleaning();
+        this.watermarks = watermarks;
+        if (cleaning != null) {
+            left.cleanBy(cleaning.keyIndex());
+            right.cleanBy(cleaning.keyIndex());
+        }
     }
 
     /** Probing one side's table with the other side's key values is only right when both encode alike. */
@@ -167,7 +200,33 @@ public final class HashJoinOperator implements Operator {
 
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
+        if (cleaning != null) {
+            if (ownedVnodes != null) {
+                left.indexStored(ownedVnodes);
+                right.indexStored(ownedVnodes);
+                ownedVnodes = null;
+            }
+            if (barrier.checkpoint() == null) {
+                // not while backfilling: a key's snapshot rows may still be on their way
+                forgetFinishedKeys();
+            }
+        }
         left.flush(writes);
         right.flush(writes);
+    }
+
+    /**
+     * Deletes both sides' rows whose join key neither input can change again (see {@link
+     * JoinCleaning}). The watermarks read are the ones every row of this epoch was judged by.
+     */
+    private void forgetFinishedKeys() {
+        long leftWatermark = watermarks.watermark(cleaning.leftRelationId());
+        long rightWatermark = watermarks.watermark(cleaning.rightRelationId());
+        if (leftWatermark == Long.MIN_VALUE || rightWatermark == Long.MIN_VALUE) {
+            return;
+        }
+        long upTo = Math.min(leftWatermark - cleaning.leftLagMicros(), rightWatermark - cleaning.rightLagMicros());
+        left.forgetUpTo(upTo);
+        right.forgetUpTo(upTo);
     }
 }

@@ -58,6 +58,8 @@ final class JoinSide {
     private long cachedRows;
 
     private final ByteWriter scratch = new ByteWriter(64);
+    /** With cleaning ({@link #cleanBy}): the join keys with stored rows; otherwise null. */
+    private JoinKeyIndex index;
 
     /**
      * @param keyColumns this side's join key columns
@@ -174,9 +176,62 @@ final class JoinSide {
         }
     }
 
+    /**
+     * Makes this side index its join keys by key column {@code boundIndex} (in join key order), so
+     * {@link #forgetUpTo} can drop rows. Before any row is inserted.
+     */
+    void cleanBy(int boundIndex) {
+        index = new JoinKeyIndex(boundIndex);
+    }
+
+    /** Indexes the join keys of the rows committed in {@code vnodes}, once, when a cleaning operator starts. */
+    void indexStored(int[] vnodes) {
+        ByteWriter key = new ByteWriter(32);
+        for (int vnode : vnodes) {
+            try (StateTable.ValueIterator it = table.scanCommittedVnode(vnode)) {
+                while (it.hasNext()) {
+                    Object[] row = it.next();
+                    encodeJoinKey(row, key);
+                    index.add(key, row, keyColumns);
+                }
+            }
+        }
+    }
+
+    /**
+     * Deletes every row whose join key's bound column is at most {@code upTo}, from the table and
+     * the cache. Only with {@link #cleanBy}; the caller proves no such key gets another change.
+     *
+     * @return how many rows were deleted
+     */
+    int forgetUpTo(long upTo) {
+        int deleted = 0;
+        for (JoinKeyIndex.Entry e : index.removeUpTo(upTo)) {
+            List<Object[]> rows = new ArrayList<>();
+            try (StateTable.ValueIterator it = table.scan(e.values())) {
+                while (it.hasNext()) {
+                    rows.add(it.next());
+                }
+            }
+            for (Object[] row : rows) {
+                table.delete(tableKey(row));
+            }
+            deleted += rows.size();
+            int id = cache.find(e.encoded(), e.encoded().length);
+            if (id >= 0) {
+                cachedRows -= cache.get(id).size();
+                cache.remove(id);
+            }
+        }
+        return deleted;
+    }
+
     /** Stores a new row whose join key is encoded in {@code key}, with {@code degree} current matches. */
     void insert(ByteWriter key, Object[] row, long degree) {
         table.put(tableKey(row), value(row, degree));
+        if (index != null) {
+            index.add(key, row, keyColumns);
+        }
         int id = cache.find(key.array(), key.length());
         if (id >= 0) {
             cachedRows += cache.get(id).add(streamKeyOf(row), new JoinBucket.Row(row, degree));

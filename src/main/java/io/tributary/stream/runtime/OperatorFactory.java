@@ -30,7 +30,7 @@ final class OperatorFactory {
     /**
      * @param stateTableIds the node's state table ids (see {@code StatePlan})
      * @param stateView the actor's view of the latest committed state
-     * @param watermarks where aggregates that clean state by a watermark read it
+     * @param watermarks where aggregates and joins that clean state by a watermark read it
      * @param ownedVnodes the vnodes the actor owns, ascending
      */
     static Operator create(
@@ -51,7 +51,7 @@ final class OperatorFactory {
             return new HashAggOperator(a, stateTableIds, stateView, watermarks, ownedVnodes);
         }
         if (node instanceof HashJoinNode j) {
-            return new HashJoinOperator(j, stateTableIds, stateView);
+            return new HashJoinOperator(j, stateTableIds, stateView, watermarks, ownedVnodes);
         }
         if (node instanceof TopNNode t) {
             return new TopNOperator(t, stateTableIds, stateView);

@@ -1,0 +1,63 @@
+package io.tributary.stream.operators;
+
+import io.tributary.common.codec.ByteWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The join keys a {@link JoinSide} has stored rows under, by the value of one key column (a window
+ * bound, see {@code JoinCleaning}), so a passing watermark finds the keys whose rows may go
+ * without a scan. It may also hold keys whose rows were since deleted: forgetting them finds no
+ * rows. One actor thread.
+ */
+final class JoinKeyIndex {
+    /** An indexed join key: its memcomparable encoding and its values, in join key order. */
+    record Entry(byte[] encoded, Object[] values) {}
+
+    private final int boundIndex;
+    private final ByteKeyMap<Boolean> keys = new ByteKeyMap<>(1024);
+    private final TreeMap<Long, List<Entry>> byBound = new TreeMap<>();
+
+    /** @param boundIndex the position in the join key of the bound column (a TIMESTAMP, as micros) */
+    JoinKeyIndex(int boundIndex) {
+        this.boundIndex = boundIndex;
+    }
+
+    /**
+     * Indexes the join key encoded in {@code encoded} of {@code row}, whose join key columns are
+     * {@code keyColumns}. Allocates only for a key not yet indexed.
+     */
+    void add(ByteWriter encoded, Object[] row, int[] keyColumns) {
+        if (keys.find(encoded.array(), encoded.length()) >= 0) {
+            return;
+        }
+        Object[] values = new Object[keyColumns.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = row[keyColumns[i]];
+        }
+        int id = keys.put(encoded.array(), encoded.length(), Boolean.TRUE);
+        byBound.computeIfAbsent((Long) values[boundIndex], b -> new ArrayList<>())
+                .add(new Entry(keys.key(id), values));
+    }
+
+    /** Removes from the index and returns the keys whose bound value is at most {@code upTo}. */
+    List<Entry> removeUpTo(long upTo) {
+        Map<Long, List<Entry>> finished = byBound.headMap(upTo, true);
+        List<Entry> out = new ArrayList<>();
+        for (List<Entry> entries : finished.values()) {
+            for (Entry e : entries) {
+                keys.remove(keys.find(e.encoded(), e.encoded().length));
+                out.add(e);
+            }
+        }
+        finished.clear();
+        return out;
+    }
+
+    /** Keys indexed. */
+    int size() {
+        return keys.size();
+    }
+}

@@ -1,0 +1,267 @@
+package io.tributary.meta;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.server.pgwire.PgServer;
+import io.tributary.server.session.EngineSessionFactory;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.StringJoiner;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Joins on window bounds over watermarked tables forget rows the watermarks finished: while rows
+ * keep arriving in two tables (ten seconds of event time per round, some later than the
+ * watermark), the keys in each view's state tables (its joins' and aggregates') stay below a fixed
+ * number, though the views' rows keep growing; each view equals PostgreSQL's query over the rows
+ * the tables kept (the on-time ones), before and after a restart, which must index the stored join
+ * keys again to go on forgetting them. The shapes are Nexmark's q8 (a join of two window
+ * aggregates, here a LEFT one), q5 (an aggregate joined with an aggregate over it) and a join of two
+ * window scans.
+ */
+class WindowJoinStateCleaningTest {
+    private static final long SEED = 20261203L;
+    private static final int ROUNDS = 40;
+    private static final int ROWS_PER_ROUND = 40;
+    private static final LocalDateTime T0 = LocalDateTime.of(2026, 1, 1, 10, 0);
+    private static final String EPOCH = "TIMESTAMP '1970-01-01'";
+
+    /** Each case: Tributary's view query, PostgreSQL's equivalent, the most state keys allowed. */
+    private static final List<Object[]> CASES = List.of(
+            new Object[] {
+                "SELECT p.k, p.ws, p.c AS ca, q.c AS cb FROM (SELECT k, window_start AS ws, window_end AS we,"
+                        + " count(*) AS c FROM TUMBLE(a, ts, INTERVAL '10' SECOND) GROUP BY k, window_start,"
+                        + " window_end) p LEFT JOIN (SELECT k, window_start AS ws, window_end AS we, count(*) AS c"
+                        + " FROM TUMBLE(b, ts, INTERVAL '10' SECOND) GROUP BY k, window_start, window_end) q"
+                        + " ON p.k = q.k AND p.ws = q.ws AND p.we = q.we",
+                "SELECT p.k, p.ws, p.c AS ca, q.c AS cb FROM (SELECT k, date_bin('10 seconds', ts, " + EPOCH
+                        + ") AS ws, count(*) AS c FROM a WHERE ts IS NOT NULL GROUP BY 1, 2) p LEFT JOIN (SELECT k,"
+                        + " date_bin('10 seconds', ts, " + EPOCH + ") AS ws, count(*) AS c FROM b"
+                        + " WHERE ts IS NOT NULL GROUP BY 1, 2) q ON p.k = q.k AND p.ws = q.ws",
+                100
+            },
+            new Object[] {
+                "SELECT x.k, x.ws, x.c FROM (SELECT k, count(*) AS c, window_start AS ws"
+                        + " FROM HOP(a, ts, INTERVAL '5' SECOND, INTERVAL '15' SECOND) GROUP BY window_start, k) x"
+                        + " JOIN (SELECT max(y.c) AS m, y.ws2 FROM (SELECT count(*) AS c, window_start AS ws2"
+                        + " FROM HOP(a, ts, INTERVAL '5' SECOND, INTERVAL '15' SECOND) GROUP BY k, window_start) y"
+                        + " GROUP BY y.ws2) z ON x.ws = z.ws2 AND x.c >= z.m",
+                "WITH h AS (SELECT k, date_bin('5 seconds', ts, " + EPOCH + ") - i * INTERVAL '5 seconds' AS ws"
+                        + " FROM a CROSS JOIN generate_series(0, 2) AS g(i) WHERE ts IS NOT NULL),"
+                        + " c AS (SELECT k, ws, count(*) AS c FROM h GROUP BY 1, 2)"
+                        + " SELECT x.k, x.ws, x.c FROM c x JOIN (SELECT ws, max(c) AS m FROM c GROUP BY ws) z"
+                        + " ON x.ws = z.ws AND x.c >= z.m",
+                250
+            },
+            new Object[] {
+                "SELECT x.id AS xid, y.id AS yid, x.window_start AS ws FROM TUMBLE(a, ts, INTERVAL '10' SECOND) x"
+                        + " JOIN TUMBLE(b, ts, INTERVAL '10' SECOND) y ON x.window_start = y.window_start AND x.k = y.k",
+                "SELECT x.id AS xid, y.id AS yid, date_bin('10 seconds', x.ts, " + EPOCH + ") AS ws FROM a x JOIN b y"
+                        + " ON date_bin('10 seconds', x.ts, " + EPOCH + ") = date_bin('10 seconds', y.ts, " + EPOCH
+                        + ") AND x.k = y.k",
+                200
+            });
+
+    private static EmbeddedPostgres postgres;
+    private static Connection pg;
+    private static Path dir;
+
+    private Database db;
+    private PgServer server;
+    /** The most state keys seen per view, printed to show the margin under the bounds. */
+    private final long[] mostKeys = new long[CASES.size()];
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        pg = postgres.getPostgresDatabase().getConnection();
+        pg.setAutoCommit(true);
+        dir = Files.createTempDirectory("window-join-cleaning-");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        pg.close();
+        postgres.close();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Test
+    void joinStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
+        Random r = new Random(SEED);
+        try (Statement p = pg.createStatement()) {
+            p.execute("CREATE TABLE a (id INT, k INT, ts TIMESTAMP)");
+            p.execute("CREATE TABLE b (id INT, k INT, ts TIMESTAMP)");
+        }
+        long inserted = 0;
+        try (Connection c = open();
+                Statement st = c.createStatement()) {
+            for (String t : List.of("a", "b")) {
+                st.execute("CREATE TABLE " + t + " (id INT, k INT, ts TIMESTAMP,"
+                        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
+            }
+            for (int i = 0; i < CASES.size(); i++) {
+                st.execute("CREATE MATERIALIZED VIEW j" + i + " AS " + CASES.get(i)[0]);
+                String plan = String.join("\n", rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + CASES.get(i)[0]));
+                assertTrue(plan.contains("cleaned when watermarks"), "j" + i + " plans join cleaning:\n" + plan);
+            }
+            for (int round = 0; round < ROUNDS; round++) {
+                inserted += insert(st, r, round);
+                if (round >= 5) {
+                    checkBounded("round " + round);
+                }
+            }
+            compare(st, inserted, "after " + ROUNDS + " rounds");
+        }
+        close();
+        try (Connection c = open();
+                Statement st = c.createStatement()) {
+            compare(st, inserted, "after a restart");
+            for (int round = ROUNDS; round < ROUNDS + 15; round++) {
+                inserted += insert(st, r, round);
+                checkBounded("round " + round + " after the restart");
+            }
+            compare(st, inserted, "after the restart and more rounds");
+        }
+        close();
+        System.out.println("most state keys per view: " + Arrays.toString(mostKeys));
+    }
+
+    /**
+     * Two INSERTs (two epochs), one per table, of rows around {@code round}'s ten seconds, from 15 s
+     * before to 10 s after its start.
+     *
+     * @return the rows inserted
+     */
+    private static int insert(Statement st, Random r, int round) throws SQLException {
+        LocalDateTime base = T0.plusSeconds(10L * round);
+        for (String table : List.of("a", "b")) {
+            StringJoiner rows = new StringJoiner(", ", "INSERT INTO " + table + " VALUES ", "");
+            for (int i = 0; i < ROWS_PER_ROUND; i++) {
+                LocalDateTime ts = base.plusNanos((r.nextInt(25_000) - 15_000) * 1_000_000L);
+                rows.add("(" + (round * ROWS_PER_ROUND + i) + ", " + r.nextInt(8) + ", TIMESTAMP '"
+                        + ts.toString().replace('T', ' ') + "')");
+            }
+            st.execute(rows.toString());
+        }
+        return 2 * ROWS_PER_ROUND;
+    }
+
+    /** Every view's state keys stay under its bound. */
+    private void checkBounded(String when) {
+        for (int i = 0; i < CASES.size(); i++) {
+            long keys = stateKeys("j" + i);
+            mostKeys[i] = Math.max(mostKeys[i], keys);
+            int bound = (Integer) CASES.get(i)[2];
+            assertTrue(keys <= bound, when + ": j" + i + " holds " + keys + " state keys, more than " + bound);
+        }
+    }
+
+    /** Views equal PostgreSQL's queries over the rows the tables kept; every inserted row is kept or late. */
+    private void compare(Statement st, long inserted, String when) throws SQLException {
+        long kept = 0;
+        long late = 0;
+        try (Statement p = pg.createStatement()) {
+            for (String t : List.of("a", "b")) {
+                kept += scalar(st, "SELECT count(*) FROM " + t);
+                late += scalar(st, "SELECT late_rows FROM tributary_catalog.watermarks WHERE table_name = '" + t + "'");
+                p.execute("TRUNCATE " + t);
+                StringJoiner copy = new StringJoiner(", ", "INSERT INTO " + t + " VALUES ", "");
+                for (String row : rows(st, "SELECT id, k, ts FROM " + t)) {
+                    String[] f = row.split("\\|");
+                    copy.add("(" + f[0] + ", " + f[1] + ", TIMESTAMP '" + f[2] + "')");
+                }
+                p.execute(copy.toString());
+            }
+            assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);
+            assertTrue(late > 0 && kept > 0, when + ": some rows are late, some on time");
+            for (int i = 0; i < CASES.size(); i++) {
+                List<String> expected = rows(p, (String) CASES.get(i)[1]);
+                assertEquals(expected, rows(st, "SELECT * FROM j" + i), when + ": j" + i);
+                // the bound is far below what state would hold if no row were forgotten
+                int bound = (Integer) CASES.get(i)[2];
+                assertTrue(
+                        2L * bound < kept,
+                        when + ": j" + i + "'s bound " + bound + " against " + kept + " rows; most keys seen "
+                                + Arrays.toString(mostKeys));
+            }
+        }
+    }
+
+    /** The keys in the state tables of view {@code name}, as committed. */
+    private long stateKeys(String name) {
+        TableDef view = db.catalog().table(name).orElseThrow();
+        long keys = 0;
+        try (ReadView committed = db.store().latest()) {
+            for (int id : view.stateTableIds()) {
+                try (KvIterator it = committed.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
+                    while (it.next()) {
+                        keys++;
+                    }
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static long scalar(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static List<String> rows(Statement st, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringJoiner row = new StringJoiner("|");
+                for (int i = 1; i <= n; i++) {
+                    row.add(String.valueOf(rs.getString(i)));
+                }
+                out.add(row.toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private Connection open() throws SQLException {
+        db = Database.open(dir, 20, CalciteViewPlanner::new);
+        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
+        server.start();
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?user=root");
+    }
+
+    private void close() {
+        server.close();
+        db.close();
+    }
+}
