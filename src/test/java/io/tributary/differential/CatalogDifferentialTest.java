@@ -282,6 +282,32 @@ class CatalogDifferentialTest {
             "SELECT count(*) AS n FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class WHERE c.relname = 't'",
             "SELECT count(*) AS n FROM pg_cast WHERE oid > 16383",
             "SELECT count(*) AS n FROM pg_operator o WHERE o.oprnamespace <> 11",
+            // int2vector prints as PostgreSQL prints it, and still expands as an array
+            "SELECT c.relname, i.indkey FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid"
+                    + " WHERE c.relname IN ('t', 'k') ORDER BY 1",
+            "SELECT c.relname, a.attname FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid"
+                    + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)"
+                    + " WHERE c.relname = 'k' ORDER BY 2",
+            "SELECT x FROM unnest('{}'::pg_catalog.oid[]) AS s(x)",
+            "SELECT s.tableoid, s.oid, s.subname, s.subowner, s.subconninfo, s.subslotname, s.subsynccommit,"
+                    + " s.subpublications, s.subbinary, s.substream"
+                    + " FROM pg_subscription s WHERE s.subdbid = (SELECT oid FROM pg_database"
+                    + " WHERE datname = current_database())",
+            // pg_dump's view-dependency query: five relations joined twice, planned in bounded time
+            "WITH RECURSIVE w AS ( SELECT d1.objid, d2.refobjid, c2.relkind AS refrelkind FROM pg_depend d1"
+                    + " JOIN pg_class c1 ON c1.oid = d1.objid AND c1.relkind = 'm'"
+                    + " JOIN pg_rewrite r1 ON r1.ev_class = d1.objid"
+                    + " JOIN pg_depend d2 ON d2.classid = 'pg_rewrite'::regclass AND d2.objid = r1.oid"
+                    + " AND d2.refobjid <> d1.objid"
+                    + " JOIN pg_class c2 ON c2.oid = d2.refobjid AND c2.relkind IN ('m','v')"
+                    + " WHERE d1.classid = 'pg_class'::regclass"
+                    + " UNION SELECT w.objid, d3.refobjid, c3.relkind FROM w"
+                    + " JOIN pg_rewrite r3 ON r3.ev_class = w.refobjid"
+                    + " JOIN pg_depend d3 ON d3.classid = 'pg_rewrite'::regclass AND d3.objid = r3.oid"
+                    + " AND d3.refobjid <> w.refobjid"
+                    + " JOIN pg_class c3 ON c3.oid = d3.refobjid AND c3.relkind IN ('m','v') )"
+                    + " SELECT 'pg_class'::regclass::oid AS classid, objid, refobjid FROM w WHERE refrelkind = 'm'",
+            "SELECT pg_get_triggerdef(0, false) AS t, pg_get_ruledef(0, false) AS r",
             "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'"
                     + " AND table_name LIKE '%seq' ORDER BY 1, 2",

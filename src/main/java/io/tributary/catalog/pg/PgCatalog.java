@@ -105,7 +105,7 @@ public final class PgCatalog {
                 "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, "
                         + "indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, "
                         + "indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, "
-                        + "indisreplident bool, indkey int2[], indcollation oid[], indclass oid[], indoption int2[], "
+                        + "indisreplident bool, indkey int2vector, indcollation oid[], indclass oid[], indoption int2[], "
                         + "indexprs pg_node_tree, indpred pg_node_tree",
                 this::indexes);
         table(

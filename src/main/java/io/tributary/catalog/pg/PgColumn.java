@@ -19,7 +19,7 @@ public record PgColumn(String name, String pgType) {
         return switch (elementType()) {
             case "oid", "int8", "xid", "regproc" -> DataType.BIGINT;
             case "int4" -> DataType.INTEGER;
-            case "int2" -> DataType.SMALLINT;
+            case "int2", "int2vector" -> DataType.SMALLINT;
             case "bool" -> DataType.BOOLEAN;
             case "float4" -> DataType.REAL;
             case "timestamptz" -> DataType.TIMESTAMPTZ;
@@ -29,6 +29,15 @@ public record PgColumn(String name, String pgType) {
 
     public boolean array() {
         return pgType.endsWith("[]");
+    }
+
+    /**
+     * Whether the column is an {@code int2vector}: held as a list of {@code int2} like an array
+     * (so subscripts, {@code ANY} and {@code _pg_expandarray} work on it) but printed as
+     * PostgreSQL prints the vector, its elements separated by spaces ({@code 1 2}).
+     */
+    public boolean vector() {
+        return pgType.equals("int2vector");
     }
 
     /** The type's name without {@code []}. */

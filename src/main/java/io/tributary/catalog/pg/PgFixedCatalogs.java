@@ -58,6 +58,13 @@ final class PgFixedCatalogs {
                 1417,
                 "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, "
                         + "srvacl aclitem[], srvoptions text[]");
+        empty(
+                out,
+                "pg_subscription",
+                6100,
+                "oid oid, subdbid oid, subskiplsn pg_lsn, subname name, subowner oid, subenabled bool, "
+                        + "subbinary bool, substream char, subtwophasestate char, subdisableonerr bool, "
+                        + "subconninfo text, subslotname name, subsynccommit text, subpublications text[]");
         empty(out, "pg_user_mapping", 1418, "oid oid, umuser oid, umserver oid, umoptions text[]");
         empty(out, "pg_inherits", 2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool");
         empty(

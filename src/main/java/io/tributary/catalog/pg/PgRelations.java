@@ -108,7 +108,7 @@ final class PgRelations {
     }
 
     private static int length(PgColumn c) {
-        return c.array()
+        return c.array() || c.vector()
                 ? -1
                 : PgTypes.BASE.stream()
                         .filter(b -> b.name().equals(c.pgType()))

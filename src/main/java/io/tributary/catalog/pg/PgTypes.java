@@ -39,7 +39,8 @@ public final class PgTypes {
             new Base("interval", 1186, 1187, 16, "T"),
             new Base("numeric", 1700, 1231, -1, "N"),
             new Base("regclass", 2205, 2210, 4, "N"),
-            new Base("regtype", 2206, 2211, 4, "N"));
+            new Base("regtype", 2206, 2211, 4, "N"),
+            new Base("pg_lsn", 3220, 3221, 8, "U"));
 
     private PgTypes() {}
 

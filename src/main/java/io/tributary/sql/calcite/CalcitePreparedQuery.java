@@ -30,6 +30,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final List<ResultColumn> columns;
     private final List<DataType> paramTypes;
     private final DataType[] markerTypes;
+    /** Per result column: whether it is an {@link Int2VectorType}, printed {@code 1 2}. */
+    private final boolean[] vectors;
 
     CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount, List<String> labels)
             throws SQLException {
@@ -38,7 +40,9 @@ final class CalcitePreparedQuery implements PreparedQuery {
         this.order = order;
         ResultSetMetaData md = statement.getMetaData();
         List<ResultColumn> cols = new ArrayList<>();
+        this.vectors = new boolean[md.getColumnCount()];
         for (int i = 1; i <= md.getColumnCount(); i++) {
+            vectors[i - 1] = Int2VectorType.NAME.equals(md.getColumnTypeName(i));
             String label = md.getColumnLabel(i);
             String postgres = ColumnLabels.expand(labels, i - 1, md.getColumnCount());
             if (postgres != null && label.startsWith("EXPR$")) {
@@ -142,7 +146,9 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 }
                 Object[] row = new Object[columns.size()];
                 for (int i = 0; i < row.length; i++) {
-                    row[i] = TypeMapping.read(rs, i + 1, columns.get(i).type());
+                    row[i] = vectors[i]
+                            ? PgArrayText.vector(rs.getArray(i + 1))
+                            : TypeMapping.read(rs, i + 1, columns.get(i).type());
                 }
                 return row;
             } catch (SQLException | RuntimeException | LinkageError e) {

@@ -21,10 +21,14 @@ import org.apache.calcite.adapter.enumerable.EnumerableWindow;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.SetOp;
+import org.apache.calcite.rel.rules.JoinAssociateRule;
+import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlKind;
@@ -32,7 +36,8 @@ import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
 /**
- * Calcite's standard planning program followed by a pass that puts a {@link GuardedRel} on every
+ * Calcite's standard planning program (without exhaustive join reordering once a statement has
+ * {@value #MANY_JOINS} joins or more) followed by a pass that puts a {@link GuardedRel} on every
  * edge between enumerable operators and above the root. Every loop of the generated code that
  * pulls a row therefore checks the statement's {@link StatementControl}; the edges into operators
  * that keep rows (sorts, hash-join build sides, nested-loop inner sides, set operations, windows,
@@ -45,6 +50,9 @@ import org.apache.calcite.tools.Programs;
 final class GuardProgram implements Program {
     /** Rough heap cost of a hash table or tree entry that holds a row or group. */
     private static final long ENTRY_BYTES = 48;
+
+    /** Joins in a statement from which the planner stops moving joins through each other. */
+    private static final int MANY_JOINS = 4;
 
     private final Program standard = Programs.standard();
     private final StatementControl control;
@@ -60,6 +68,15 @@ final class GuardProgram implements Program {
             RelTraitSet requiredOutputTraits,
             List<RelOptMaterialization> materializations,
             List<RelOptLattice> lattices) {
+        if (RelOptUtil.countJoins(rel) >= MANY_JOINS) {
+            // exhaustive join reordering of five or more relations runs for minutes (pg_dump's
+            // view-dependency query planned for over 15); such joins keep their written order
+            for (RelOptRule rule : List.copyOf(planner.getRules())) {
+                if (rule instanceof JoinPushThroughJoinRule || rule instanceof JoinAssociateRule) {
+                    planner.removeRule(rule);
+                }
+            }
+        }
         RelNode best = standard.run(planner, rel, requiredOutputTraits, materializations, lattices);
         RelNode guarded = guard(best, new IdentityHashMap<>());
         return guarded instanceof EnumerableRel

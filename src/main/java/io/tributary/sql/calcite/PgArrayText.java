@@ -16,6 +16,25 @@ final class PgArrayText {
         return format(array.getArray());
     }
 
+    /**
+     * An {@code int2vector} as PostgreSQL prints it: the elements separated by single spaces,
+     * empty for no elements; null for SQL NULL.
+     */
+    static String vector(Array array) throws SQLException {
+        if (array == null) {
+            return null;
+        }
+        Object elements = array.getArray();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0, n = java.lang.reflect.Array.getLength(elements); i < n; i++) {
+            if (i > 0) {
+                sb.append(' ');
+            }
+            sb.append(java.lang.reflect.Array.get(elements, i));
+        }
+        return sb.toString();
+    }
+
     /** @param elements a Java array of objects or of primitives */
     private static String format(Object elements) {
         StringBuilder sb = new StringBuilder("{");

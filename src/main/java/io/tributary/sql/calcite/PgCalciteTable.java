@@ -28,11 +28,15 @@ final class PgCalciteTable extends AbstractTable implements ScannableTable {
         RelDataTypeFactory.Builder b = typeFactory.builder();
         for (PgColumn c : table.columns()) {
             RelDataType type = TypeMapping.toRelType(typeFactory, c.type(), true);
-            b.add(
-                    c.name(),
-                    c.array()
-                            ? typeFactory.createTypeWithNullability(typeFactory.createArrayType(type, -1), true)
-                            : type);
+            if (c.vector()) {
+                b.add(c.name(), new Int2VectorType(type));
+            } else {
+                b.add(
+                        c.name(),
+                        c.array()
+                                ? typeFactory.createTypeWithNullability(typeFactory.createArrayType(type, -1), true)
+                                : type);
+            }
         }
         return b.build();
     }
@@ -45,7 +49,7 @@ final class PgCalciteTable extends AbstractTable implements ScannableTable {
             Object[] out = new Object[columns.size()];
             for (int i = 0; i < out.length; i++) {
                 PgColumn c = columns.get(i);
-                out[i] = c.array() && row[i] != null
+                out[i] = (c.array() || c.vector()) && row[i] != null
                         ? ((List<?>) row[i])
                                 .stream()
                                         .map(v -> TypeMapping.toCalcite(c.type(), v))

@@ -40,6 +40,16 @@ public final class PgCatalogFunctions {
         return null;
     }
 
+    /** {@code pg_get_triggerdef(oid, pretty)}: there are no triggers, so no OID names one. */
+    public static String pg_get_triggerdef(Long oid, Boolean pretty) {
+        return null;
+    }
+
+    /** {@code pg_get_ruledef(oid, pretty)}: {@code pg_rewrite} is empty, so no OID names a rule. */
+    public static String pg_get_ruledef(Long oid, Boolean pretty) {
+        return null;
+    }
+
     /** {@code quote_ident(name)}: double-quoted unless plain lower case and not reserved. */
     public static String quote_ident(String name) {
         return name == null ? null : io.tributary.catalog.pg.PgDefinitions.quoteIdent(name);

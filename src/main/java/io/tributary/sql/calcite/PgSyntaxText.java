@@ -103,10 +103,17 @@ final class PgSyntaxText {
     /**
      * The array constant {@code text} of element type {@code type}, such as {@code {1,2}}, as an
      * {@code ARRAY[...]} constructor of constants of that type; null, leaving the cast to the
-     * grammar, when it is empty, nested or has quoted elements.
+     * grammar, when it is nested or has quoted elements. The empty constant {@code {}} becomes an
+     * {@code ARRAY(...)} of a query with no rows, because Calcite has no empty {@code ARRAY[]}.
      */
     private static String arrayConstructor(String text, String type) {
         String t = text.trim();
+        if (t.length() >= 2
+                && t.charAt(0) == '{'
+                && t.charAt(t.length() - 1) == '}'
+                && t.substring(1, t.length() - 1).isBlank()) {
+            return "ARRAY(SELECT CAST(NULL AS " + type + ") FROM (VALUES (1)) AS pg__empty(x) WHERE FALSE)";
+        }
         if (t.length() < 3 || t.charAt(0) != '{' || t.charAt(t.length() - 1) != '}') {
             return null;
         }
