@@ -21,7 +21,7 @@ public record HashAggNode(
         int[] groupKeys,
         List<AggCall> calls,
         List<Field> fields,
-        @AbsentFromFingerprintWhenNull WindowCleaning cleaning)
+        @StateLifetime WindowCleaning cleaning)
         implements StreamNode {
     /** An aggregate that keeps every group's state as long as the group has rows. */
     public HashAggNode(StreamNode input, int[] groupKeys, List<AggCall> calls, List<Field> fields) {

@@ -25,7 +25,7 @@ public record HashJoinNode(
         ScalarExpr condition,
         List<Field> fields,
         int[] streamKey,
-        @AbsentFromFingerprintWhenNull JoinCleaning cleaning)
+        @StateLifetime JoinCleaning cleaning)
         implements StreamNode {
     /** A join that keeps every row while it is present. */
     public HashJoinNode(

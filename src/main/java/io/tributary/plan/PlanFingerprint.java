@@ -5,6 +5,7 @@ import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A stable text form of a whole stream plan: every node and every component of it (keys, calls,
@@ -13,8 +14,8 @@ import java.util.List;
  * tables in the same order, so the fingerprint stored when a view was created tells at restart
  * whether the plan its query has now may take over the view's state. Plan nodes and the plan's
  * own expressions are records and are written component by component (so a component added to a
- * node is covered without changing this class, unless it is marked {@link AbsentFromFingerprintWhenNull}
- * and null); other expressions by their {@code toString}.
+ * node is covered without changing this class, unless it is marked {@link StateLifetime} and null);
+ * other expressions by their {@code toString}.
  * Arrays are written element by element, never by identity. Stateless; not on any hot path (once per view creation and restart).
  */
 public final class PlanFingerprint {
@@ -22,12 +23,24 @@ public final class PlanFingerprint {
 
     /** The fingerprint of the plan under {@code root}. */
     public static String of(MaterializeNode root) {
-        StringBuilder out = new StringBuilder(1024);
+        Form out = new Form();
         write(out, root);
-        return out.toString();
+        return out.text.toString();
     }
 
-    private static void write(StringBuilder out, Object value) {
+    /**
+     * Whether {@code stored}, the fingerprint written when a view was created, lets the plan under
+     * {@code root} take over the view's state: it is the plan's fingerprint, or that fingerprint with
+     * some of the plan's {@link StateLifetime} components left out (an older build did not plan them).
+     */
+    public static boolean matches(String stored, MaterializeNode root) {
+        Form out = new Form();
+        write(out, root);
+        return out.text.toString().equals(stored)
+                || Pattern.compile(out.pattern()).matcher(stored).matches();
+    }
+
+    private static void write(Form out, Object value) {
         if (value == null) {
             out.append("null");
         } else if (value instanceof DataType type) {
@@ -59,7 +72,7 @@ public final class PlanFingerprint {
         }
     }
 
-    private static void writeRecord(StringBuilder out, Record record) {
+    private static void writeRecord(Form out, Record record) {
         out.append(record.getClass().getSimpleName()).append('(');
         RecordComponent[] components = record.getClass().getRecordComponents();
         boolean first = true;
@@ -70,8 +83,12 @@ public final class PlanFingerprint {
             } catch (IllegalAccessException | InvocationTargetException e) {
                 throw new IllegalStateException("cannot read " + component + " of a plan node", e);
             }
-            if (value == null && component.isAnnotationPresent(AbsentFromFingerprintWhenNull.class)) {
+            boolean lifetime = component.isAnnotationPresent(StateLifetime.class);
+            if (value == null && lifetime) {
                 continue;
+            }
+            if (lifetime) {
+                out.beginOptional();
             }
             if (!first) {
                 out.append(", ");
@@ -79,7 +96,55 @@ public final class PlanFingerprint {
             first = false;
             out.append(component.getName()).append('=');
             write(out, value);
+            if (lifetime) {
+                out.endOptional();
+            }
         }
         out.append(')');
+    }
+
+    /**
+     * A fingerprint being written: its text, and a regular expression that also matches the text
+     * with any {@link StateLifetime} component's part left out.
+     */
+    private static final class Form {
+        final StringBuilder text = new StringBuilder(1024);
+        private final StringBuilder regex = new StringBuilder(1024);
+        private final StringBuilder literal = new StringBuilder(256);
+
+        Form append(Object part) {
+            String s = String.valueOf(part);
+            text.append(s);
+            literal.append(s);
+            return this;
+        }
+
+        Form append(char c) {
+            text.append(c);
+            literal.append(c);
+            return this;
+        }
+
+        void beginOptional() {
+            flush();
+            regex.append("(?:");
+        }
+
+        void endOptional() {
+            flush();
+            regex.append(")?");
+        }
+
+        String pattern() {
+            flush();
+            return regex.toString();
+        }
+
+        private void flush() {
+            if (literal.length() > 0) {
+                regex.append(Pattern.quote(literal.toString()));
+                literal.setLength(0);
+            }
+        }
     }
 }

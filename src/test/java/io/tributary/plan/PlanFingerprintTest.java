@@ -71,4 +71,32 @@ class PlanFingerprintTest {
                 "m"));
         assertTrue(cleaned.contains("cleaning=WindowCleaning(keyIndex=0, relationId=1, lagMicros=5000000"), cleaned);
     }
+
+    @Test
+    void aStoredFingerprintWithoutALaterCleaningComponentStillMatchesButNoOtherDoes() {
+        SourceNode source = new SourceNode(1, "a", List.of(ID, K), new int[] {0});
+        List<AggCall> calls = List.of(new AggCall(AggKind.COUNT, -1, false, -1, DataType.BIGINT));
+        List<Field> fields = List.of(K, new Field("c", DataType.BIGINT));
+        WindowCleaning cleaning = new WindowCleaning(0, 1, 5_000_000L, false);
+        HashAggNode innerPlain = new HashAggNode(source, new int[] {1}, calls, fields);
+        HashAggNode innerCleaned = new HashAggNode(source, new int[] {1}, calls, fields, cleaning);
+        MaterializeNode bothCleaned =
+                new MaterializeNode(new HashAggNode(innerCleaned, new int[] {0}, calls, fields, cleaning), 9, "m");
+        // an older build cleaned only the inner aggregate, or neither
+        String innerOnly = PlanFingerprint.of(
+                new MaterializeNode(new HashAggNode(innerCleaned, new int[] {0}, calls, fields), 9, "m"));
+        String neither = PlanFingerprint.of(
+                new MaterializeNode(new HashAggNode(innerPlain, new int[] {0}, calls, fields), 9, "m"));
+        assertTrue(PlanFingerprint.matches(PlanFingerprint.of(bothCleaned), bothCleaned));
+        assertTrue(PlanFingerprint.matches(innerOnly, bothCleaned));
+        assertTrue(PlanFingerprint.matches(neither, bothCleaned));
+        // a plan that no longer cleans what was stored cleaned, or differs anywhere else, does not match
+        MaterializeNode neitherCleaned =
+                new MaterializeNode(new HashAggNode(innerPlain, new int[] {0}, calls, fields), 9, "m");
+        assertFalse(PlanFingerprint.matches(innerOnly, neitherCleaned));
+        MaterializeNode otherKey =
+                new MaterializeNode(new HashAggNode(innerCleaned, new int[] {1}, calls, fields, cleaning), 9, "m");
+        assertFalse(PlanFingerprint.matches(innerOnly, otherKey));
+        assertFalse(PlanFingerprint.matches(neither.replace("relationId=9", "relationId=8"), bothCleaned));
+    }
 }

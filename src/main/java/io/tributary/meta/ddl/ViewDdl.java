@@ -662,7 +662,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             stored = StoredPlans.read(committed, view.id());
         }
         boolean same = stored != null
-                ? stored.equals(PlanFingerprint.of(plan.root()))
+                ? PlanFingerprint.matches(stored, plan.root())
                 : plan.columns().equals(view.columns())
                         && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
         if (!same) {
