@@ -125,7 +125,9 @@ class SinkCrashTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, BARRIER_INTERVAL_MS);
+        // two key ranges whatever the machine's cores, so kills also land between ranges' chunks
+        ServerProcess server = ServerProcess.start(
+                dataDir, BARRIER_INTERVAL_MS, List.of("-Dtributary.sink.backfill.ranges=2"), List.of());
         servers.add(server);
         return server;
     }

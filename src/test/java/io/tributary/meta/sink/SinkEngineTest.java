@@ -22,7 +22,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,6 +38,18 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SinkEngineTest {
     private Path dataDir;
+
+    /** Two key ranges whatever the machine's cores, so the contract test covers ranged snapshots. */
+    @BeforeAll
+    static void twoRanges() {
+        System.setProperty(SnapshotDelivery.RANGES_PROPERTY, "2");
+    }
+
+    @AfterAll
+    static void defaultRanges() {
+        System.clearProperty(SnapshotDelivery.RANGES_PROPERTY);
+    }
+
     private Database db;
     private PgServer server;
     private Connection connection;
