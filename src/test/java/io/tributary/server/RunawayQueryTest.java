@@ -401,6 +401,18 @@ class RunawayQueryTest {
         assertTrue(stopped.wallMillis() < MAX_STOP_MILLIS, what + " took " + stopped.wallMillis() + " ms to stop");
     }
 
+    /**
+     * Waits at least {@code millis}. A single {@code LockSupport.parkNanos} may return at once (a
+     * pending unpark permit of this thread), which left a measuring window empty: "CPU grew 0 ms
+     * over 0 ms" failed the idle check.
+     */
+    private static void pause(long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
     /** Waits until the process's CPU time stops growing after a stop at {@code since}; how long that took. */
     private static Stopped awaitIdleAfter(long since) {
         Map<Long, Long> cpuStart = threadCpu();
@@ -409,7 +421,7 @@ class RunawayQueryTest {
             long windowStart = System.nanoTime();
             long spent = cpuSince(cpuStart);
             Map<Long, Long> cpu = threadCpu();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            pause(200);
             double share = cpuSince(cpu) / (double) (System.nanoTime() - windowStart);
             if (share < 0.25) {
                 return new Stopped(null, (windowStart - since) / 1_000_000, spent / 1_000_000);
@@ -425,7 +437,7 @@ class RunawayQueryTest {
     private static void assertIdle(String what) {
         long wall = System.nanoTime();
         Map<Long, Long> cpu = threadCpu();
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_WINDOW_MILLIS));
+        pause(IDLE_WINDOW_MILLIS);
         long cpuGrowth = cpuSince(cpu);
         long wallGrowth = System.nanoTime() - wall;
         System.out.printf(
@@ -446,7 +458,7 @@ class RunawayQueryTest {
             if (System.nanoTime() > deadline) {
                 fail(what + ": the statement never got busy");
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            pause(10);
         }
         assertFalse(run.isDone(), what + ": the statement ended before it could be stopped");
     }
