@@ -22,12 +22,7 @@ final class DatabaseDdlParser {
     /** At {@code DATABASE} after DROP. */
     static UtilityStatement drop(TokenCursor in) {
         in.expectWord("database");
-        boolean ifExists = false;
-        if (in.peek().isWord("if")) {
-            in.next();
-            in.expectWord("exists");
-            ifExists = true;
-        }
+        boolean ifExists = in.acceptIfExists();
         String name = in.identifier();
         refuseOptions(in, "DROP DATABASE");
         return new UtilityStatement.DropDatabase(name, ifExists);

@@ -17,13 +17,7 @@ final class SchemaDdlParser {
     /** At {@code SCHEMA} after CREATE. */
     static UtilityStatement create(TokenCursor in) {
         in.expectWord("schema");
-        boolean ifNotExists = false;
-        if (in.peek().isWord("if")) {
-            in.next();
-            in.expectWord("not");
-            in.expectWord("exists");
-            ifNotExists = true;
-        }
+        boolean ifNotExists = in.acceptIfNotExists();
         if (in.peek().isWord("authorization")) {
             throw TributaryException.notSupported("CREATE SCHEMA AUTHORIZATION");
         }
@@ -40,20 +34,12 @@ final class SchemaDdlParser {
     /** At {@code SCHEMA} after DROP. */
     static UtilityStatement drop(TokenCursor in) {
         in.expectWord("schema");
-        boolean ifExists = false;
-        if (in.peek().isWord("if")) {
-            in.next();
-            in.expectWord("exists");
-            ifExists = true;
-        }
+        boolean ifExists = in.acceptIfExists();
         List<String> names = new ArrayList<>();
         do {
             names.add(in.identifier());
         } while (in.acceptSymbol(","));
-        boolean cascade = false;
-        if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
-            cascade = in.next().isWord("cascade");
-        }
+        boolean cascade = in.acceptCascade();
         return new UtilityStatement.DropSchema(names, ifExists, cascade);
     }
 }

@@ -46,12 +46,7 @@ final class SinkDdlParser {
     /** At DROP: {@code SINK [IF EXISTS] name}. */
     static UtilityStatement dropSink(TokenCursor in) {
         in.expectWord("sink");
-        boolean ifExists = false;
-        if (in.peek().isWord("if")) {
-            in.next();
-            in.expectWord("exists");
-            ifExists = true;
-        }
+        boolean ifExists = in.acceptIfExists();
         return new UtilityStatement.DropSink(in.qualifiedName(), ifExists);
     }
 

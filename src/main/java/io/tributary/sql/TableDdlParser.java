@@ -320,20 +320,12 @@ final class TableDdlParser {
         } else {
             throw TributaryException.notSupported("DROP " + in.peek().text().toUpperCase());
         }
-        boolean ifExists = false;
-        if (in.peek().isWord("if")) {
-            in.next();
-            in.expectWord("exists");
-            ifExists = true;
-        }
+        boolean ifExists = in.acceptIfExists();
         List<String> names = new ArrayList<>();
         do {
             names.add(in.qualifiedName());
         } while (in.acceptSymbol(","));
-        boolean cascade = false;
-        if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
-            cascade = in.next().isWord("cascade");
-        }
+        boolean cascade = in.acceptCascade();
         return kind == null
                 ? new UtilityStatement.DropView(names, ifExists, cascade)
                 : new UtilityStatement.Drop(names, kind, ifExists, cascade);

@@ -106,6 +106,21 @@ final class TokenCursor {
         return true;
     }
 
+    /** Consumes {@code IF EXISTS} when it comes next; true when it did. */
+    boolean acceptIfExists() {
+        if (!peek().isWord("if")) {
+            return false;
+        }
+        next();
+        expectWord("exists");
+        return true;
+    }
+
+    /** Consumes {@code CASCADE} or {@code RESTRICT} when one comes next; true only for CASCADE. */
+    boolean acceptCascade() {
+        return (peek().isWord("cascade") || peek().isWord("restrict")) && next().isWord("cascade");
+    }
+
     /** Skips to the end of the statement (or its {@code ;}): for clauses accepted and ignored. */
     void skipRest() {
         while (!atEnd() && !peek().isSymbol(";")) {
