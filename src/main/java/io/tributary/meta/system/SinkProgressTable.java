@@ -13,7 +13,7 @@ import java.util.List;
  * or is copying a snapshot, one for its backfill. {@code phase} is the thread's ({@code starting},
  * {@code streaming}, {@code snapshotting}, {@code complete}, {@code paused} at a rate limit of 0,
  * {@code retrying} while the target fails, {@code failed} once it stopped for good); {@code epoch}
- * is the last epoch the target holds (the snapshot's epoch for a backfill); {@code rows} counts the
+ * is the last epoch the target holds (the snapshot's epoch for a backfill); {@code rows_done} counts the
  * rows written since the server started; {@code lag_ms} is how far the head's epoch is behind the
  * last committed one (null for a backfill); {@code last_error} is the last failure, kept after
  * recovery; {@code vnodes_done} of {@code vnodes_total} counts the vnodes whose rows a backfill has
@@ -31,7 +31,7 @@ final class SinkProgressTable extends EngineStateTable {
                 new ColumnDef("part", DataType.TEXT, true, false),
                 new ColumnDef("phase", DataType.TEXT, true, false),
                 new ColumnDef("epoch", DataType.BIGINT, true, false),
-                new ColumnDef("rows", DataType.BIGINT, true, false),
+                new ColumnDef("rows_done", DataType.BIGINT, true, false),
                 new ColumnDef("lag_ms", DataType.BIGINT, false, false),
                 new ColumnDef("rate_limit", DataType.BIGINT, false, false),
                 new ColumnDef("last_error", DataType.TEXT, false, false),

@@ -70,7 +70,7 @@ final class DashboardApi {
     private Map<String, Object> sinkBackfill(Map<String, Object> part) {
         String sink = (String) part.get("sink_name");
         String key = RateHistory.sinkBackfillKey(sink);
-        long rowsDone = ((Number) part.get("rows")).longValue();
+        long rowsDone = ((Number) part.get("rows_done")).longValue();
         Number done = (Number) part.get("vnodes_done");
         Number total = (Number) part.get("vnodes_total");
         double progress = done == null || total == null ? 0 : 100.0 * done.intValue() / total.intValue();

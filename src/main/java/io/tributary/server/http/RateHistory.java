@@ -92,7 +92,7 @@ final class RateHistory implements AutoCloseable {
         }
         for (Map<String, Object> part : SystemRows.of(db.systemTables().require("sink_progress"))) {
             if ("backfill".equals(part.get("part"))) {
-                add(sinkBackfillKey((String) part.get("sink_name")), now, ((Number) part.get("rows")).longValue());
+                add(sinkBackfillKey((String) part.get("sink_name")), now, ((Number) part.get("rows_done")).longValue());
             }
         }
         for (ViewOperatorRows op : ViewOperatorRows.all(db.ddl(), db.catalog())) {

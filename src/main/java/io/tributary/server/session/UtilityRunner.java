@@ -127,7 +127,7 @@ final class UtilityRunner {
                     notices.accept(new Session.Notice(
                             "NOTICE", SqlState.DUPLICATE_OBJECT, "sink \"" + c.name() + "\" already exists, skipping"));
                 }
-                return new StatementResult.Command("CREATE_SINK");
+                return new StatementResult.Command("CREATE SINK");
             }
             if (statement instanceof UtilityStatement.CreateSchema c) {
                 if (!db.ddl().createSchema(c.name(), c.ifNotExists())) {
@@ -154,15 +154,15 @@ final class UtilityRunner {
                             SqlState.SUCCESSFUL_COMPLETION,
                             "sink \"" + d.name() + "\" does not exist, skipping"));
                 }
-                return new StatementResult.Command("DROP_SINK");
+                return new StatementResult.Command("DROP SINK");
             }
             if (statement instanceof UtilityStatement.AlterSinkRateLimit a) {
                 db.ddl().setSinkRateLimit(a.name(), a.rowsPerSecond());
-                return new StatementResult.Command("ALTER_SINK");
+                return new StatementResult.Command("ALTER SINK");
             }
             if (statement instanceof UtilityStatement.ResyncSink r) {
                 db.ddl().resyncSink(r.name());
-                return new StatementResult.Command("ALTER_SINK");
+                return new StatementResult.Command("ALTER SINK");
             }
             if (statement instanceof UtilityStatement.ShowSinks s) {
                 return rows(

@@ -250,8 +250,8 @@ class SinkEngineTest {
 
         List<String> progress = rows(
                 connection,
-                "SELECT part, phase, last_error IS NULL FROM tributary_catalog.sink_progress ORDER BY part");
-        assertEquals(List.of("backfill|complete|t", "head|streaming|t"), progress);
+                "SELECT part, phase, last_error IS NULL, rows_done > 0 FROM tributary_catalog.sink_progress ORDER BY part");
+        assertEquals(List.of("backfill|complete|t|t", "head|streaming|t|t"), progress);
     }
 
     /**
