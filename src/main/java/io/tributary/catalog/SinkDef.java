@@ -38,7 +38,9 @@ public record SinkDef(
      * columns for upsert (the relation's key), empty for append-only. {@code remoteBackfill}: the
      * backfill runs on a worker when the server has a jobs database; {@code fallbackToLocal}: it
      * may then run here when no worker can take it (records stored before these options read as
-     * false, false: local).
+     * false, false: local). {@code forceAppendOnly} (append-only only, RisingWave's
+     * {@code force_append_only}): an UPDATE is delivered as an insert of the new row and a DELETE is
+     * dropped, instead of stopping the sink (older records read as false).
      */
     public record Target(
             String jdbcUrl,
@@ -51,7 +53,8 @@ public record SinkDef(
             boolean snapshot,
             String backfillAlias,
             boolean remoteBackfill,
-            boolean fallbackToLocal) {}
+            boolean fallbackToLocal,
+            boolean forceAppendOnly) {}
 
     public SinkDef withRateLimit(long rowsPerSecond) {
         return new SinkDef(

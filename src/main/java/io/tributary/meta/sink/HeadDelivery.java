@@ -125,7 +125,8 @@ final class HeadDelivery extends DeliveryLoop {
     /**
      * Folds one epoch's changes into the batch: per key its last row (in {@code upserts}) or its
      * deletion (in {@code deletes}, with the old row for its key), or for append-only the inserted
-     * rows; rows as stored, not decoded.
+     * rows (with {@code force_append_only}, also updated rows' new versions); rows as stored, not
+     * decoded.
      */
     private void read(
             ChangeLogReader log,
@@ -147,11 +148,18 @@ final class HeadDelivery extends DeliveryLoop {
                         deletes.remove(key);
                         upserts.put(key, change.newRow());
                     }
+                } else if (change.oldRow() != null && sink.def().target().forceAppendOnly()) {
+                    // RisingWave's force_append_only: the new version of an updated row is one more
+                    // row for the target; a deletion has nothing to append
+                    if (change.newRow() != null) {
+                        appends.add(change.newRow());
+                    }
                 } else if (change.oldRow() != null) {
                     throw new Fatal("append-only sink \"" + sink.def().name() + "\" got an "
                             + (change.newRow() == null ? "DELETE" : "UPDATE") + " of \""
                             + sink.def().relationName() + "\" in epoch " + epoch
-                            + "; an append-only sink takes only inserts (use type = 'upsert')");
+                            + "; an append-only sink takes only inserts (use type = 'upsert', or"
+                            + " force_append_only = 'true' to deliver updates as inserts and drop deletes)");
                 } else {
                     appends.add(change.newRow());
                 }

@@ -19,6 +19,7 @@ import java.util.TreeSet;
  */
 public final class SinkOptions {
     static final String CREATE_TABLE = "create_table_if_not_exists";
+    private static final String FORCE_APPEND_ONLY = "force_append_only";
     private static final Set<String> VALID = new TreeSet<>(List.of(
             "connector",
             "jdbc.url",
@@ -32,6 +33,7 @@ public final class SinkOptions {
             "backfill.alias",
             "backfill.remote",
             "backfill.fallback_to_local",
+            FORCE_APPEND_ONLY,
             CREATE_TABLE));
 
     private SinkOptions() {}
@@ -68,6 +70,12 @@ public final class SinkOptions {
                     SqlState.INVALID_PARAMETER_VALUE, "type must be 'upsert' or 'append-only', not '" + type + "'");
         }
         boolean upsert = type.equals("upsert");
+        boolean forceAppendOnly = bool(options, FORCE_APPEND_ONLY, false);
+        if (upsert && forceAppendOnly) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "force_append_only = 'true' applies only to type = 'append-only'");
+        }
         List<String> key = upsert ? primaryKey(relation, options.get("primary_key")) : List.of();
         return new SinkDef.Target(
                 url,
@@ -80,7 +88,8 @@ public final class SinkOptions {
                 bool(options, "snapshot", true),
                 options.getOrDefault("backfill.alias", sinkName + "_backfill"),
                 bool(options, "backfill.remote", false),
-                bool(options, "backfill.fallback_to_local", true));
+                bool(options, "backfill.fallback_to_local", true),
+                forceAppendOnly);
     }
 
     /** Whether the target table is to be created when missing. */

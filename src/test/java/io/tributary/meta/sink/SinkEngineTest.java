@@ -331,6 +331,54 @@ class SinkEngineTest {
         awaitEqual("t", "paused", "id, v");
     }
 
+    /**
+     * An append-only sink stops at its relation's first UPDATE unless {@code force_append_only}
+     * is set; then it appends each row version and drops deletions. The expected rows come from
+     * PostgreSQL running the same statements with a trigger that appends every new row version.
+     */
+    @Test
+    void forceAppendOnlyAppendsUpdatedRowsAndDropsDeletes() throws Exception {
+        String log = schema + ".versions";
+        UpstreamPostgres.execute(
+                "CREATE TABLE " + schema + ".e (id BIGINT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + log + " (id BIGINT, v INT)",
+                "CREATE FUNCTION " + schema + ".keep() RETURNS trigger LANGUAGE plpgsql AS" + " $$ BEGIN INSERT INTO "
+                        + log + " VALUES (NEW.id, NEW.v); RETURN NEW; END $$",
+                "CREATE TRIGGER keep AFTER INSERT OR UPDATE ON " + schema + ".e FOR EACH ROW EXECUTE FUNCTION " + schema
+                        + ".keep()");
+        List<String> statements = List.of(
+                "UPDATE e SET v = v + 10 WHERE id = 2",
+                "DELETE FROM e WHERE id = 3",
+                "INSERT INTO e VALUES (4, 4)",
+                "UPDATE e SET v = v * 3 WHERE id >= 2");
+        exec("CREATE TABLE e (id BIGINT PRIMARY KEY, v INT)");
+        exec("INSERT INTO e VALUES (1, 1), (2, 2), (3, 3)");
+        UpstreamPostgres.execute("INSERT INTO " + schema + ".e VALUES (1, 1), (2, 2), (3, 3)");
+        exec("CREATE SINK forced FROM e"
+                + with(
+                        "forced_out",
+                        ", type = 'append-only', force_append_only = 'true', create_table_if_not_exists = 'true'"));
+        exec("CREATE SINK strict FROM e"
+                + with("strict_out", ", type = 'append-only', create_table_if_not_exists = 'true'"));
+        awaitBackfill("forced_backfill");
+        for (String statement : statements) {
+            exec(statement);
+            UpstreamPostgres.execute(statement.replace(" e ", " " + schema + ".e "));
+        }
+        List<String> want = target("SELECT id, v FROM " + log + " ORDER BY 1, 2");
+        String forced = "SELECT id, v FROM " + schema + ".forced_out ORDER BY 1, 2";
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!want.equals(target(forced)) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(want, target(forced));
+        List<String> strict = rows(
+                connection,
+                "SELECT phase, last_error LIKE '%force_append_only%' FROM tributary_catalog.sink_progress"
+                        + " WHERE sink_name = 'strict' AND part = 'head'");
+        assertEquals(List.of("failed|t"), strict);
+    }
+
     @Test
     void aSinkFromAMaterializedViewFollowsTheViewAcrossRestarts() throws Exception {
         exec("CREATE TABLE o (id BIGINT PRIMARY KEY, g INT, amount INT)");
