@@ -77,7 +77,7 @@ public final class ViewExpansion extends StatementRewrite {
         if (from instanceof SqlIdentifier id) {
             Optional<ViewDef> view = view(id);
             return view.isEmpty()
-                    ? from
+                    ? inPublic(id)
                     : rewritten(SqlStdOperatorTable.AS.createCall(
                             id.getParserPosition(),
                             body(view.get()),
@@ -90,9 +90,23 @@ public final class ViewExpansion extends StatementRewrite {
             if (view.isPresent()) {
                 as.setOperand(0, body(view.get()));
                 rewritten(as);
+            } else {
+                as.setOperand(0, inPublic(id));
             }
         }
         return from;
+    }
+
+    /**
+     * Inside a view's query, an unqualified name of a relation of {@code public} qualified with
+     * it, so that the session's search path cannot take it to another schema's relation of that
+     * name (the view was planned reading public's); anything else as it is.
+     */
+    private SqlNode inPublic(SqlIdentifier id) {
+        if (depth == 0 || id.names.size() != 1 || catalog.table(id.names.get(0)).isEmpty()) {
+            return id;
+        }
+        return rewritten(new SqlIdentifier(List.of(Catalog.SCHEMA, id.names.get(0)), id.getParserPosition()));
     }
 
     /** The view a FROM identifier names, noting its key among the relations read. */
