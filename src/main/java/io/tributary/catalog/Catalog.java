@@ -8,8 +8,12 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The in-memory catalog of one database ({@code dev} unless {@link #bindDatabase} names another),
- * schema {@code public}. Readers (planning, scans)
+ * The in-memory catalog of one database ({@code dev} unless {@link #bindDatabase} names another).
+ * Relations are keyed by {@link #key}: the bare name in schema {@code public} (as before schemas
+ * held relations, so stored records and every caller that names a public relation are unchanged),
+ * {@code schema.name} in any other schema. Names of relations created since schemas hold relations
+ * contain no {@code .}, so a key's schema is the text before its last {@code .} ({@link
+ * #schemaOfKey}). Readers (planning, scans)
  * may call from any thread. Only the catalog service changes it: a created table appears once its
  * epoch is durable; a dropped table disappears when the drop is staged (so no write can be staged
  * for it any more) and comes back if that epoch fails to commit.
@@ -82,6 +86,55 @@ public final class Catalog {
     /** Grows with every change, so plans made against an older catalog can be recognized. */
     public long version() {
         return version.get();
+    }
+
+    /** The catalog key of relation {@code name} of {@code schema}; see the class comment. */
+    public static String key(String schema, String name) {
+        return schema.equals(SCHEMA) ? name : schema + "." + name;
+    }
+
+    /** The name within {@code schema} of the relation keyed {@code key}. */
+    static String localName(String schema, String key) {
+        return schema.equals(SCHEMA) ? key : key.substring(schema.length() + 1);
+    }
+
+    /**
+     * The schema of key {@code key} of a relation being created: the text before its last {@code .}
+     * when that is a schema made by CREATE SCHEMA (local names outside {@code public} hold no
+     * {@code .}), else {@link #SCHEMA} (a public name may hold a {@code .}; one that looks like a key
+     * of another schema is that key, so creating it fails with 42P07 when that relation exists).
+     * Any thread.
+     */
+    public String schemaOfKey(String key) {
+        int dot = key.lastIndexOf('.');
+        return dot > 0 && schemas.containsKey(key.substring(0, dot)) ? key.substring(0, dot) : SCHEMA;
+    }
+
+    /**
+     * The key an unqualified relation name refers to under {@code path}, as PostgreSQL resolves it:
+     * the first schema of the path holding a relation or plain view of that name; when none does,
+     * the key in the path's first schema (or in {@code pg_catalog}, which holds no user relation, when
+     * the path is empty), which names no relation, so the caller's lookup fails with 42P01. Any thread.
+     */
+    public String resolve(SearchPath path, String name) {
+        for (String schema : path.explicit()) {
+            String key = key(schema, name);
+            if (tables.containsKey(key) || views.containsKey(key)) {
+                return key;
+            }
+        }
+        String first = path.current();
+        return key(first == null ? "pg_catalog" : first, name);
+    }
+
+    /** Relations (tables and materialized views, hidden ones included) of {@code schema}; any thread. */
+    public List<TableDef> tablesIn(String schema) {
+        return tables.values().stream().filter(t -> t.schema().equals(schema)).toList();
+    }
+
+    /** Plain views of {@code schema}; any thread. */
+    public List<ViewDef> viewsIn(String schema) {
+        return views.values().stream().filter(v -> v.schema().equals(schema)).toList();
     }
 
     public Optional<TableDef> table(String name) {

@@ -21,6 +21,9 @@ import java.util.stream.IntStream;
  * @param parallelism how many actors run each parallel fragment of a view's job; 0 for tables
  * @param source the connector feeding a table, null for plain tables and views
  * @param watermark the table's watermark, null for tables without one and for views
+ * @param schema the schema holding the relation; records stored before schemas held relations
+ *     have none and read as {@link Catalog#SCHEMA}. {@code name} is the catalog's key, {@link
+ *     Catalog#key}{@code (schema, localName())}
  */
 public record TableDef(
         int id,
@@ -34,13 +37,45 @@ public record TableDef(
         int[] stateTableIds,
         int parallelism,
         SourceDef source,
-        WatermarkDef watermark) {
+        WatermarkDef watermark,
+        String schema) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
+        schema = schema == null ? Catalog.SCHEMA : schema;
         kind = kind == null ? RelationKind.TABLE : kind;
         dependsOn = dependsOn == null ? new int[0] : dependsOn;
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
+    }
+
+    /** A relation of schema {@link Catalog#SCHEMA}. */
+    public TableDef(
+            int id,
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            RelationKind kind,
+            String query,
+            int[] dependsOn,
+            int[] stateTableIds,
+            int parallelism,
+            SourceDef source,
+            WatermarkDef watermark) {
+        this(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                Catalog.SCHEMA);
     }
 
     /** A relation without a watermark. */
@@ -111,7 +146,8 @@ public record TableDef(
                 stateTableIds,
                 parallelism,
                 newSource,
-                watermark);
+                watermark,
+                schema);
     }
 
     /** The same table with watermark {@code newWatermark} (null: none). */
@@ -128,7 +164,34 @@ public record TableDef(
                 stateTableIds,
                 parallelism,
                 source,
-                newWatermark);
+                newWatermark,
+                schema);
+    }
+
+    /**
+     * The same relation in schema {@code newSchema}; its {@code name} must already be {@link
+     * Catalog#key}{@code (newSchema, local name)}. Called by DDL when a relation is created.
+     */
+    public TableDef inSchema(String newSchema) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                newSchema);
+    }
+
+    /** The relation's name within its schema (what {@code pg_class.relname} shows). */
+    public String localName() {
+        return Catalog.localName(schema, name);
     }
 
     @com.fasterxml.jackson.annotation.JsonIgnore

@@ -12,5 +12,23 @@ import java.util.List;
  * @param columns the query's columns as planned at CREATE (for the catalog's description)
  * @param reads the names of the relations and views the query reads directly, for dependency
  *     checks at DROP
+ * @param schema the schema holding the view; records stored before schemas held relations have
+ *     none and read as {@link Catalog#SCHEMA}. {@code name} is {@link Catalog#key}{@code (schema,
+ *     localName())}
  */
-public record ViewDef(String name, String query, String definition, List<ColumnDef> columns, List<String> reads) {}
+public record ViewDef(
+        String name, String query, String definition, List<ColumnDef> columns, List<String> reads, String schema) {
+    public ViewDef {
+        schema = schema == null ? Catalog.SCHEMA : schema;
+    }
+
+    /** A view of schema {@code public}. */
+    public ViewDef(String name, String query, String definition, List<ColumnDef> columns, List<String> reads) {
+        this(name, query, definition, columns, reads, Catalog.SCHEMA);
+    }
+
+    /** The view's name within its schema (what {@code pg_class.relname} shows). */
+    public String localName() {
+        return Catalog.localName(schema, name);
+    }
+}

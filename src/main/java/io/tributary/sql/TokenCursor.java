@@ -185,12 +185,14 @@ final class TokenCursor {
     }
 
     /**
-     * A possibly qualified relation name ({@code [[database.]schema.]name}), returned unqualified.
-     * Only {@code public} holds user relations; a database other than the session's is 0A000, as in
+     * A possibly qualified relation name ({@code [[database.]schema.]name}), returned as the
+     * catalog's {@linkplain io.tributary.catalog.Catalog#key key}: a qualified name keys its schema,
+     * an unqualified one the first schema of the search path holding such a relation ({@link
+     * io.tributary.catalog.Catalog#resolve}). A database other than the session's is 0A000, as in
      * PostgreSQL; system tables are only read with SELECT.
      *
-     * @throws TributaryException 42809 for the system table schema, 42704 for any other schema,
-     *     0A000 for another database
+     * @throws TributaryException 42809 for the system table schema, 3F000 for a schema that does not
+     *     exist, 0A000 for another database
      */
     String qualifiedName() {
         List<String> parts = new ArrayList<>();
@@ -208,6 +210,9 @@ final class TokenCursor {
                     SqlState.FEATURE_NOT_SUPPORTED,
                     "cross-database references are not implemented: " + String.join(".", parts));
         }
+        String name = parts.get(parts.size() - 1);
+        localName = name;
+        qualifiedSchema = null;
         if (parts.size() > 1) {
             String schema = parts.get(parts.size() - 2);
             if (schema.equals(SystemTables.SCHEMA)) {
@@ -216,43 +221,70 @@ final class TokenCursor {
                         "schema \"" + schema + "\" holds system tables, which can only be read with SELECT");
             }
             // a database's name before the relation's was taken for a schema before three-part names
-            if (!schema.equals("public") && !(parts.size() == 2 && schema.equals(database))) {
-                if (catalog != null && catalog.schemaExists(schema)) {
-                    throw TributaryException.notSupported(
-                            "a relation in schema \"" + schema + "\" (only schema public holds relations yet)");
-                }
+            if (parts.size() == 2 && schema.equals(database) && (catalog == null || !catalog.schemaExists(schema))) {
+                schema = io.tributary.catalog.Catalog.SCHEMA;
+            }
+            if (!schema.equals(io.tributary.catalog.Catalog.SCHEMA)
+                    && (catalog == null || !catalog.schemaExists(schema))) {
                 throw new TributaryException(SqlState.INVALID_SCHEMA_NAME, "schema \"" + schema + "\" does not exist");
             }
-        } else {
-            unqualified = true;
+            qualifiedSchema = schema;
+            return io.tributary.catalog.Catalog.key(schema, name);
         }
-        return parts.get(parts.size() - 1);
+        return catalog == null || path == null ? name : catalog.resolve(path, name);
     }
 
-    /** Whether the last {@link #qualifiedName} read had no schema. */
-    private boolean unqualified;
+    /** The schema the last {@link #qualifiedName} named, null when it named none. */
+    private String qualifiedSchema;
+
+    /** Whether the last {@link #creationName} named a schema other than {@code public}. */
+    private boolean createdOutsidePublic;
 
     /**
-     * The name of a relation being created: a {@link #qualifiedName}; an unqualified one is created
-     * in the search path's first existing schema, as in PostgreSQL.
-     *
-     * @throws TributaryException as {@link #qualifiedName}; 3F000 when the search path names no
-     *     existing schema; 0A000 when its first is not {@code public}
+     * Refuses, with 0A000 naming {@code what}, a relation the last {@link #creationName} placed
+     * outside schema {@code public} (for clauses read after the name, such as a connector).
      */
-    String creationName() {
-        unqualified = false;
-        String name = qualifiedName();
-        if (unqualified && path != null) {
-            String schema = path.current();
+    void requirePublic(String what) {
+        if (createdOutsidePublic) {
+            throw TributaryException.notSupported(
+                    what + " outside schema public (only plain tables may be created in other schemas yet)");
+        }
+    }
+
+    /** The last name {@link #qualifiedName} read, without its qualifiers. */
+    private String localName;
+
+    /**
+     * The name of a relation being created, as the catalog's key: in the schema it names, else in
+     * the search path's first existing schema, as in PostgreSQL.
+     *
+     * @param what what is being created, for the 0A000 refusing it outside {@code public}; null when
+     *     it may be created in any schema
+     * @throws TributaryException as {@link #qualifiedName}; 3F000 when the search path names no
+     *     existing schema; 0A000 for a name containing {@code .} outside {@code public} (keys would
+     *     be ambiguous) and for {@code what} outside {@code public}
+     */
+    String creationName(String what) {
+        qualifiedName();
+        String schema = qualifiedSchema;
+        if (schema == null && path != null) {
+            schema = path.current();
             if (schema == null) {
                 throw new TributaryException(SqlState.INVALID_SCHEMA_NAME, "no schema has been selected to create in");
             }
-            if (!schema.equals("public")) {
-                throw TributaryException.notSupported("creating a relation in schema \"" + schema
-                        + "\", the first of search_path (only schema public holds relations yet)");
-            }
         }
-        return name;
+        createdOutsidePublic = schema != null && !schema.equals(io.tributary.catalog.Catalog.SCHEMA);
+        if (!createdOutsidePublic) {
+            return localName;
+        }
+        if (what != null) {
+            throw TributaryException.notSupported(
+                    what + " in schema \"" + schema + "\" (only tables may be created outside schema public yet)");
+        }
+        if (localName.indexOf('.') >= 0) {
+            throw TributaryException.notSupported("a relation name containing \".\" outside schema public");
+        }
+        return io.tributary.catalog.Catalog.key(schema, localName);
     }
 
     /**

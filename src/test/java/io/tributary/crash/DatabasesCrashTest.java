@@ -1,6 +1,7 @@
 package io.tributary.crash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -190,6 +192,79 @@ class DatabasesCrashTest {
         assertEquals(expected, listed, "schemas of x after the restart");
         assertTrue(listed.size() >= 5, "too few schemas to say anything: " + listed);
         assertEquals(Set.of(), schemas(url(server, "dev")), "schemas of dev");
+    }
+
+    /**
+     * Tables of one name in two schemas, written until {@code kill -9}: after the restart each holds
+     * exactly its acknowledged rows (plus at most the one in flight), the search path still chooses
+     * between them, and DROP SCHEMA still sees what the schema holds.
+     */
+    @Test
+    void tablesInSchemasSurviveKill9() throws Exception {
+        Path dataDir = tempDir.resolve("schema-tables");
+        ServerProcess server = ServerProcess.start(dataDir, 20);
+        servers.add(server);
+        try (Connection dev = DriverManager.getConnection(url(server, "dev"));
+                Statement st = dev.createStatement()) {
+            st.execute("CREATE SCHEMA sa");
+            st.execute("CREATE SCHEMA sb");
+            st.execute("CREATE TABLE sa.t (k INT PRIMARY KEY)");
+            st.execute("CREATE TABLE sb.t (k INT PRIMARY KEY)");
+        }
+        Map<String, Set<Integer>> acked =
+                Map.of("sa", ConcurrentHashMap.newKeySet(), "sb", ConcurrentHashMap.newKeySet());
+        AtomicReference<String> inFlight = new AtomicReference<>();
+        ServerProcess running = server;
+        Thread client = new Thread(() -> {
+            try (Connection c = DriverManager.getConnection(url(running, "dev"));
+                    Statement st = c.createStatement()) {
+                for (int i = 0; ; i++) {
+                    String schema = i % 2 == 0 ? "sa" : "sb";
+                    inFlight.set(schema + ":" + i);
+                    st.execute("SET search_path = " + schema);
+                    st.execute("INSERT INTO t VALUES (" + i + ")");
+                    acked.get(schema).add(i);
+                    inFlight.set(null);
+                }
+            } catch (SQLException e) {
+                // the kill
+            }
+        });
+        client.start();
+        while (acked.get("sb").size() < 20 && client.isAlive()) {
+            Thread.sleep(10);
+        }
+        server.kill9();
+        client.join(30_000);
+
+        server = ServerProcess.start(dataDir, 20);
+        servers.add(server);
+        String pending = inFlight.get();
+        try (Connection dev = DriverManager.getConnection(url(server, "dev"));
+                Statement st = dev.createStatement()) {
+            for (String schema : List.of("sa", "sb")) {
+                Set<Integer> rows = new TreeSet<>();
+                try (ResultSet rs = st.executeQuery("SELECT k FROM " + schema + ".t")) {
+                    while (rs.next()) {
+                        rows.add(rs.getInt(1));
+                    }
+                }
+                if (pending != null && pending.startsWith(schema + ":")) {
+                    rows.remove(Integer.parseInt(pending.substring(3)));
+                }
+                assertEquals(new TreeSet<>(acked.get(schema)), rows, "rows of " + schema + ".t after the restart");
+            }
+            st.execute("SET search_path = sb, sa");
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM t WHERE k % 2 = 0")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getInt(1), "unqualified t reaches sb.t, which holds odd keys only");
+            }
+            SQLException refused = assertThrows(SQLException.class, () -> st.execute("DROP SCHEMA sa"));
+            assertEquals("2BP01", refused.getSQLState());
+            st.execute("DROP SCHEMA sa CASCADE");
+            SQLException gone = assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM sa.t"));
+            assertEquals("42P01", gone.getSQLState());
+        }
     }
 
     /** The names of the database's schemas made by CREATE SCHEMA (those named s and digits). */

@@ -42,11 +42,17 @@ final class PgRelations {
         for (TableDef t : userTables()) {
             out.add(relation(t));
         }
+        java.util.Map<Long, String> schemaOf = new java.util.HashMap<>();
+        for (TableDef t : userTables()) {
+            schemaOf.put(PgOids.relation(t.id()), t.schema());
+        }
         for (PgSequence s : sequences()) {
+            // a sequence lives in its table's schema
+            String schema = schemaOf.getOrDefault(s.table(), Catalog.SCHEMA);
             out.add(new PgRelation(
                     s.oid(),
-                    PgOids.PUBLIC_NAMESPACE,
-                    Catalog.SCHEMA,
+                    PgOids.namespace(catalog, schema),
+                    schema,
                     s.name(),
                     "S",
                     SEQUENCE_ATTRIBUTES,
@@ -82,7 +88,7 @@ final class PgRelations {
                 if (c.identity() != null) {
                     out.add(new PgSequence(
                             PgOids.sequence(table, attnum),
-                            t.name() + "_" + c.name() + "_seq",
+                            t.localName() + "_" + c.name() + "_seq",
                             table,
                             attnum,
                             c.type().kind().oid(),
@@ -118,7 +124,7 @@ final class PgRelations {
     }
 
     /** A plain view as pg_class shows it (relkind {@code v}): its columns as planned at CREATE. */
-    private static PgRelation relation(ViewDef v) {
+    private PgRelation relation(ViewDef v) {
         List<PgRelation.Attribute> attrs = new ArrayList<>();
         for (ColumnDef c : v.columns()) {
             DataType type = c.type();
@@ -127,9 +133,9 @@ final class PgRelations {
         }
         return new PgRelation(
                 PgOids.view(v.name()),
-                PgOids.PUBLIC_NAMESPACE,
-                Catalog.SCHEMA,
-                v.name(),
+                PgOids.namespace(catalog, v.schema()),
+                v.schema(),
+                v.localName(),
                 "v",
                 attrs,
                 new short[0],
@@ -137,7 +143,7 @@ final class PgRelations {
     }
 
     /** A catalog table or materialized view as pg_class shows it: visible columns only, numbered from 1. */
-    private static PgRelation relation(TableDef t) {
+    private PgRelation relation(TableDef t) {
         List<PgRelation.Attribute> attrs = new ArrayList<>();
         int[] attnum = new int[t.columns().size()];
         for (int i = 0; i < t.columns().size(); i++) {
@@ -155,7 +161,7 @@ final class PgRelations {
                     type.typmod(),
                     type.kind().wireLength(),
                     c.notNull(),
-                    PgDefaults.text(t.name(), c),
+                    PgDefaults.text(t.localName(), c),
                     identity));
             attnum[i] = attrs.size();
         }
@@ -168,9 +174,9 @@ final class PgRelations {
         }
         return new PgRelation(
                 PgOids.relation(t.id()),
-                PgOids.PUBLIC_NAMESPACE,
-                Catalog.SCHEMA,
-                t.name(),
+                PgOids.namespace(catalog, t.schema()),
+                t.schema(),
+                t.localName(),
                 t.isView() ? "m" : "r",
                 attrs,
                 key,

@@ -171,7 +171,8 @@ public final class DdlController {
         try {
             if (source == null) {
                 TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition)
-                        .withWatermark(watermark);
+                        .withWatermark(watermark)
+                        .inSchema(catalog().schemaOfKey(name));
                 ticket = barriers.stage(new NewTable(table, null));
             } else {
                 SourceManager.PreparedSource prepared = sources.prepare(

@@ -749,16 +749,17 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         public void stage(WriteBuffer buffer) {
             TableDef view = requireView(name);
             TableDef rescaled = new TableDef(
-                    view.id(),
-                    view.name(),
-                    view.columns(),
-                    view.primaryKey(),
-                    view.definition(),
-                    view.kind(),
-                    view.query(),
-                    view.dependsOn(),
-                    view.stateTableIds(),
-                    parallelism);
+                            view.id(),
+                            view.name(),
+                            view.columns(),
+                            view.primaryKey(),
+                            view.definition(),
+                            view.kind(),
+                            view.query(),
+                            view.dependsOn(),
+                            view.stateTableIds(),
+                            parallelism)
+                    .inSchema(view.schema());
             List<TableDef> restarted = new ArrayList<>(dependentsOf(view));
             restarted.add(rescaled);
             restarted.sort(Comparator.comparingInt(TableDef::id).reversed());

@@ -139,6 +139,10 @@ final class UtilityRunner {
                 return new StatementResult.Command("CREATE SCHEMA");
             }
             if (statement instanceof UtilityStatement.DropSchema d) {
+                List<String> contents = SchemaDrops.cascadedTables(db.catalog(), d, notices);
+                if (!contents.isEmpty()) {
+                    drop(new UtilityStatement.Drop(contents, RelationKind.TABLE, true, true), notices);
+                }
                 for (String missing : db.ddl().dropSchemas(d.names(), d.ifExists())) {
                     notices.accept(new Session.Notice(
                             "NOTICE",

@@ -51,6 +51,8 @@ import org.apache.calcite.util.Holder;
 public final class CalciteFrontend implements AutoCloseable {
     /** Schema with hidden columns, for the queries DML is planned into; not reachable unquoted. */
     private static final String FULL_SCHEMA = "$full";
+    /** Calcite's default schema: what the session's search path reaches ({@link CatalogSchema#searchPath}). */
+    private static final String SEARCH_PATH_SCHEMA = "$path";
 
     static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
 
@@ -65,6 +67,7 @@ public final class CalciteFrontend implements AutoCloseable {
 
     private final PgSession session;
     private final PgCatalog pgCatalog;
+    private final ReadContext context;
 
     /**
      * @param systemTables shown read-only as schema {@link SystemTables#SCHEMA}
@@ -76,14 +79,19 @@ public final class CalciteFrontend implements AutoCloseable {
         this.program = Programs.sequence(
                 TimeWindows.expansion(), CheckedArithmetic.before(new GuardProgram(context.control())));
         this.session = session;
+        this.context = context;
         Properties props = CalciteSettings.connectionProperties();
         try {
             this.connection = new org.apache.calcite.jdbc.Driver()
                     .connect("jdbc:calcite:", props)
                     .unwrap(CalciteConnection.class);
             SchemaPlus root = connection.getRootSchema();
-            root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
-            root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
+            root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, context))
+                    .setCacheEnabled(false);
+            root.add(SEARCH_PATH_SCHEMA, CatalogSchema.searchPath(catalog, this::searchPath, context))
+                    .setCacheEnabled(false);
+            root.add(FULL_SCHEMA, CatalogSchema.full(catalog, context)).setCacheEnabled(false);
+            CatalogSchema.registerFunctions(root);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
             this.pgCatalog = pg;
@@ -98,7 +106,7 @@ public final class CalciteFrontend implements AutoCloseable {
             root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> List.of(definitions)))
                     .setCacheEnabled(false);
             PgTypeAliases.register(root);
-            connection.setSchema(Catalog.SCHEMA);
+            connection.setSchema(SEARCH_PATH_SCHEMA);
         } catch (SQLException e) {
             throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot start the SQL engine: " + e.getMessage(), e);
         }
@@ -212,7 +220,23 @@ public final class CalciteFrontend implements AutoCloseable {
     private record Parsed(SqlNode node, ParameterRewriter rewritten, String text, List<String> labels) {}
 
     /** Parses {@code sql}; {@code mayAddFrom} lets {@code SELECT ... WHERE} without FROM parse over one empty row. */
+    /**
+     * Makes every schema of the database reachable by qualified names: one Calcite schema per
+     * schema made by CREATE SCHEMA, added the first time a statement sees it (a dropped schema's
+     * stays, listing nothing, so its names fail with 42P01 as PostgreSQL's do).
+     */
+    private void addUserSchemas() {
+        SchemaPlus root = connection.getRootSchema();
+        for (io.tributary.catalog.SchemaDef schema : catalog.schemas()) {
+            if (root.subSchemas().get(schema.name()) == null) {
+                root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), context))
+                        .setCacheEnabled(false);
+            }
+        }
+    }
+
     private Parsed parse(String sql, boolean mayAddFrom) {
+        addUserSchemas();
         ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
         SqlNode node;
         try {
@@ -229,7 +253,7 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
-        ViewExpansion views = new ViewExpansion(catalog);
+        ViewExpansion views = new ViewExpansion(catalog, searchPath());
         node = node.accept(views);
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
@@ -427,14 +451,14 @@ public final class CalciteFrontend implements AutoCloseable {
             throw SystemTables.cannotChange(
                     systemTables.require(names.get(names.size() - 1)).name());
         }
-        if (names.size() > 1 && !names.get(names.size() - 2).equals(Catalog.SCHEMA)) {
-            // only public holds relations: PostgreSQL's answer for a schema without the relation
-            throw Catalog.undefinedTable(String.join(".", names));
-        }
-        if (catalog.view(names.get(names.size() - 1)).isPresent()) {
+        String name = names.get(names.size() - 1);
+        String key =
+                names.size() > 1 ? Catalog.key(names.get(names.size() - 2), name) : catalog.resolve(searchPath(), name);
+        if (catalog.view(key).isPresent()) {
             throw TributaryException.notSupported("INSERT, UPDATE and DELETE on a view");
         }
-        TableDef table = catalog.require(names.get(names.size() - 1));
+        TableDef table = catalog.table(key)
+                .orElseThrow(() -> Catalog.undefinedTable(names.size() > 1 ? String.join(".", names) : name));
         if (table.isView()) {
             throw new TributaryException(
                     SqlState.WRONG_OBJECT_TYPE, "cannot change materialized view \"" + table.name() + "\"");
@@ -463,7 +487,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         ? InsertSources.literalRows((SqlCall) source, rewritten.order())
                         : null;
         StatementPlan.Conflict conflict = clauses != null ? conflict(table, clauses.onConflict()) : null;
-        StatementPlan.Returning returning = returning(clauses, table, table.name());
+        StatementPlan.Returning returning = returning(clauses, table, table.localName());
         boolean allColumns = insert.getTargetColumnList() == null && !defaultValues;
         if (literalRows != null) {
             return literalInsert(
@@ -574,10 +598,10 @@ public final class CalciteFrontend implements AutoCloseable {
             return null;
         }
         if (onConflict.constraint() != null) {
-            if (table.hasRowId() || !onConflict.constraint().equals(table.name() + "_pkey")) {
+            if (table.hasRowId() || !onConflict.constraint().equals(table.localName() + "_pkey")) {
                 throw new TributaryException(
                         SqlState.UNDEFINED_OBJECT,
-                        "constraint \"" + onConflict.constraint() + "\" for table \"" + table.name()
+                        "constraint \"" + onConflict.constraint() + "\" for table \"" + table.localName()
                                 + "\" does not exist");
             }
         } else if (!onConflict.columns().isEmpty()) {
@@ -626,7 +650,7 @@ public final class CalciteFrontend implements AutoCloseable {
             q.append(", (").append(onConflict.where()).append(')');
         }
         q.append(" FROM ")
-                .append(WrittenRows.source(table, visible, 1, table.name()))
+                .append(WrittenRows.source(table, visible, 1, table.localName()))
                 .append(", ")
                 .append(WrittenRows.source(table, visible, visible.length + 1, "excluded"));
         PreparedQuery update = ((StatementPlan.Query) plan(q.toString())).query();
@@ -649,7 +673,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         null);
             }
         }
-        String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.name();
+        String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.localName();
         StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
         List<SqlNode> sources = update.getSourceExpressionList().getList();
         for (int i = 0; i < sources.size(); i++) {
@@ -666,7 +690,7 @@ public final class CalciteFrontend implements AutoCloseable {
     private StatementPlan planDelete(
             SqlDelete delete, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = targetTable(delete.getTargetTable());
-        String alias = delete.getAlias() != null ? delete.getAlias().getSimple() : table.name();
+        String alias = delete.getAlias() != null ? delete.getAlias().getSimple() : table.localName();
         StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
         appendFromWhere(q, table, alias, delete.getCondition());
         StatementPlan.Returning returning = returning(clauses, table, alias);

@@ -50,7 +50,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
-        node = node.accept(new ViewExpansion(catalog));
+        node = node.accept(new ViewExpansion(catalog, null));
         node = StatementRewrite.applyAll(node, new DatabaseQualifiedNames(catalog))
                 .statement();
         ViewQueryConverter converter = new ViewQueryConverter(catalog);

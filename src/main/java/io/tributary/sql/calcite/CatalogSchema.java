@@ -1,67 +1,99 @@
 package io.tributary.sql.calcite;
 
-import com.google.common.collect.ImmutableMultimap;
-import com.google.common.collect.Multimap;
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SearchPath;
 import io.tributary.catalog.TableDef;
 import io.tributary.sql.ReadContext;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.calcite.schema.Function;
+import java.util.function.Supplier;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
 
 /**
- * Schema {@code public} for Calcite, read from the catalog at every lookup so that DDL is seen by
- * the next statement. With {@code full} set it exposes hidden columns (internal DML queries only).
+ * The catalog's relations for Calcite, read from the catalog at every lookup so that DDL is seen
+ * by the next statement. Three shapes: one schema of the database (its relations by their names in
+ * it), the session's search path (the relations its unqualified names reach, the first schema of
+ * the path winning, as PostgreSQL resolves them; Calcite's default schema), or with {@code full}
+ * every relation under its catalog key with hidden columns exposed (internal DML queries only).
+ * Built-in functions are not here but in the root ({@link #registerFunctions}), so that they are
+ * found whatever the search path holds.
  */
 final class CatalogSchema extends AbstractSchema {
     private final Catalog catalog;
     private final ReadContext context;
     private final boolean full;
+    /** The schemas listed, in lookup order, read at every lookup. */
+    private final Supplier<List<String>> schemas;
 
-    CatalogSchema(Catalog catalog, ReadContext context, boolean full) {
+    private CatalogSchema(Catalog catalog, ReadContext context, boolean full, Supplier<List<String>> schemas) {
         this.catalog = catalog;
         this.context = context;
         this.full = full;
+        this.schemas = schemas;
+    }
+
+    /** Schema {@code schema} of the database. */
+    static CatalogSchema of(Catalog catalog, String schema, ReadContext context) {
+        return new CatalogSchema(catalog, context, false, () -> List.of(schema));
+    }
+
+    /** The relations unqualified names reach under the search path {@code path} supplies. */
+    static CatalogSchema searchPath(Catalog catalog, Supplier<SearchPath> path, ReadContext context) {
+        return new CatalogSchema(catalog, context, false, () -> path.get().explicit());
+    }
+
+    /** Every relation under its catalog key, hidden columns included. */
+    static CatalogSchema full(Catalog catalog, ReadContext context) {
+        return new CatalogSchema(catalog, context, true, null);
     }
 
     @Override
     protected Map<String, Table> getTableMap() {
         Map<String, Table> map = new LinkedHashMap<>();
-        for (TableDef t : catalog.tables()) {
-            map.put(t.name(), new CatalogTable(t, context, full, () -> catalog.unreadable(t.id())));
+        if (full) {
+            for (TableDef t : catalog.tables()) {
+                map.put(t.name(), new CatalogTable(t, context, true, () -> catalog.unreadable(t.id())));
+            }
+            return map;
+        }
+        for (String schema : schemas.get()) {
+            for (TableDef t : catalog.tablesIn(schema)) {
+                map.putIfAbsent(t.localName(), new CatalogTable(t, context, false, () -> catalog.unreadable(t.id())));
+            }
         }
         return map;
     }
 
-    @Override
-    protected Multimap<String, Function> getFunctionMultimap() {
-        ImmutableMultimap.Builder<String, Function> b = ImmutableMultimap.builder();
+    /**
+     * Adds the functions Tributary defines beyond Calcite's to {@code root}, where every statement's
+     * unqualified calls find them. Called once per Calcite root, by its owner, before planning.
+     */
+    static void registerFunctions(SchemaPlus root) {
         for (Method m : GenerateSeries.class.getMethods()) {
             if (m.getName().equals("eval")) {
-                b.put("generate_series", TableFunctionImpl.create(m));
+                root.add("generate_series", TableFunctionImpl.create(m));
             }
         }
         // generate_series over timestamps, under the names PgValueSemantics gives such calls
-        b.put("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
-        b.put("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
-        b.put("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
+        root.add("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
+        root.add("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
+        root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
         for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
-                    b.put(m.getName(), ScalarFunctionImpl.create(m));
+                    root.add(m.getName(), ScalarFunctionImpl.create(m));
                 }
             }
         }
-        return b.build();
     }
 
-    /** The names of the functions this schema adds to Calcite's, as {@code pg_proc} lists them. */
+    /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
         List<String> names = new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table"));
         for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {

@@ -399,7 +399,7 @@ final class PgCatalogCalls extends StatementRewrite {
                     String text = lit.getValueAs(String.class);
                     String[] name = qualifiedName(text);
                     if (type.equals("regclass")) {
-                        long oid = relationOid.applyAsLong(name[0], name[1]);
+                        long oid = unqualified(text) ? visibleOid(name[1]) : relationOid.applyAsLong(name[0], name[1]);
                         if (oid < 0) {
                             throw new TributaryException(
                                     SqlState.UNDEFINED_TABLE, "relation \"" + text + "\" does not exist");
@@ -420,6 +420,31 @@ final class PgCatalogCalls extends StatementRewrite {
     private static SqlNode castTo(SqlNode value, SqlTypeName type, SqlParserPos pos) {
         return SqlStdOperatorTable.CAST.createCall(
                 pos, value, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(type, pos), pos));
+    }
+
+    /** Whether relation name {@code text} names no schema (has no {@code .} outside quotes). */
+    private static boolean unqualified(String text) {
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == '.' && !quoted) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The OID of the relation an unqualified name reaches through the search path, or -1. */
+    private long visibleOid(String name) {
+        for (String schema : path.withImplicit()) {
+            long oid = relationOid.applyAsLong(schema, name);
+            if (oid >= 0) {
+                return oid;
+            }
+        }
+        return -1;
     }
 
     /** {@code [schema, name]} of a relation name as PostgreSQL reads it: unquoted parts fold to lower case. */

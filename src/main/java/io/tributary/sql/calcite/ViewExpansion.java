@@ -32,26 +32,30 @@ public final class ViewExpansion extends StatementRewrite {
     private static final int MAX_DEPTH = 32;
 
     private final Catalog catalog;
+    /** Where unqualified names are looked up; null: in {@code public} (a materialized view's query). */
+    private final io.tributary.catalog.SearchPath path;
+
     private final int depth;
     private final Set<String> reads = new LinkedHashSet<>();
 
-    ViewExpansion(Catalog catalog) {
-        this(catalog, 0);
+    ViewExpansion(Catalog catalog, io.tributary.catalog.SearchPath path) {
+        this(catalog, path, 0);
     }
 
-    private ViewExpansion(Catalog catalog, int depth) {
+    private ViewExpansion(Catalog catalog, io.tributary.catalog.SearchPath path, int depth) {
         this.catalog = catalog;
+        this.path = path;
         this.depth = depth;
     }
 
     /**
-     * The names of the relations and plain views {@code query} reads directly in its FROM items
-     * (unqualified or in {@code public}), without expanding anything.
+     * The catalog keys of the relations and plain views {@code query} reads directly in its FROM
+     * items (unqualified names as in {@code public}), without expanding anything.
      *
      * @throws TributaryException 42601 when the query does not parse
      */
     public static List<String> reads(String query, Catalog catalog) {
-        ViewExpansion collect = new ViewExpansion(catalog, MAX_DEPTH + 1);
+        ViewExpansion collect = new ViewExpansion(catalog, null, MAX_DEPTH + 1);
         parse(query).accept(collect);
         return List.copyOf(collect.reads);
     }
@@ -73,7 +77,7 @@ public final class ViewExpansion extends StatementRewrite {
         if (from instanceof SqlIdentifier id) {
             Optional<ViewDef> view = view(id);
             return view.isEmpty()
-                    ? from
+                    ? inPublic(id)
                     : rewritten(SqlStdOperatorTable.AS.createCall(
                             id.getParserPosition(),
                             body(view.get()),
@@ -86,20 +90,38 @@ public final class ViewExpansion extends StatementRewrite {
             if (view.isPresent()) {
                 as.setOperand(0, body(view.get()));
                 rewritten(as);
+            } else {
+                as.setOperand(0, inPublic(id));
             }
         }
         return from;
     }
 
-    /** The view a FROM identifier names, noting the name among the relations read. */
+    /**
+     * Inside a view's query, an unqualified name of a relation of {@code public} qualified with
+     * it, so that the session's search path cannot take it to another schema's relation of that
+     * name (the view was planned reading public's); anything else as it is.
+     */
+    private SqlNode inPublic(SqlIdentifier id) {
+        if (depth == 0 || id.names.size() != 1 || catalog.table(id.names.get(0)).isEmpty()) {
+            return id;
+        }
+        return rewritten(new SqlIdentifier(List.of(Catalog.SCHEMA, id.names.get(0)), id.getParserPosition()));
+    }
+
+    /** The view a FROM identifier names, noting its key among the relations read. */
     private Optional<ViewDef> view(SqlIdentifier id) {
         List<String> names = id.names;
-        if (names.size() > 2 || names.size() == 2 && !names.get(0).equals(Catalog.SCHEMA)) {
+        if (names.size() > 2) {
             return Optional.empty();
         }
         String name = names.get(names.size() - 1);
-        reads.add(name);
-        return depth > MAX_DEPTH ? Optional.empty() : catalog.view(name);
+        // a view's own query always reads unqualified names in public, as it was planned at CREATE
+        String key = names.size() == 2
+                ? Catalog.key(names.get(0), name)
+                : path == null || depth > 0 ? name : catalog.resolve(path, name);
+        reads.add(key);
+        return depth > MAX_DEPTH ? Optional.empty() : catalog.view(key);
     }
 
     /** The view's query, parsed as the session parses a query, with its own views expanded. */
@@ -109,7 +131,7 @@ public final class ViewExpansion extends StatementRewrite {
                     SqlState.INVALID_RECURSION,
                     "infinite recursion detected in rules for relation \"" + view.name() + "\"");
         }
-        return parse(view.query()).accept(new ViewExpansion(catalog, depth + 1));
+        return parse(view.query()).accept(new ViewExpansion(catalog, null, depth + 1));
     }
 
     private static SqlNode parse(String query) {

@@ -52,7 +52,12 @@ final class ViewQueryConverter {
     ViewQueryConverter(Catalog catalog) {
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(CalciteSettings.connectionProperties());
         CalciteSchema root = CalciteSchema.createRootSchema(false, true);
-        root.add(Catalog.SCHEMA, new CatalogSchema(catalog, NO_READS, false));
+        root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, NO_READS));
+        // a view's query may name relations of other schemas; its unqualified names read public
+        for (io.tributary.catalog.SchemaDef schema : catalog.schemas()) {
+            root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), NO_READS));
+        }
+        CatalogSchema.registerFunctions(root.plus());
         // three-part names of other databases' tables; DatabaseQualifiedNames kept them as written
         for (io.tributary.catalog.DatabaseEntry db : catalog.databases()) {
             if (!db.name().equals(catalog.database()) && !db.name().equals(Catalog.SCHEMA)) {
