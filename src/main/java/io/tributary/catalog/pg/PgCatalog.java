@@ -44,6 +44,25 @@ public final class PgCatalog {
         return List.copyOf(tables);
     }
 
+    /**
+     * The sequences behind SERIAL and identity columns as relations of their table's schema, so
+     * that {@code SELECT last_value, is_called FROM t_id_seq} reads them as in PostgreSQL: one row
+     * with the last value handed out ({@code is_called}), or the start value 1 before the first.
+     */
+    public List<PgTable> sequenceRelations() {
+        List<PgTable> out = new ArrayList<>();
+        for (PgSequence q : relations.sequences()) {
+            out.add(new PgTable(Catalog.SCHEMA, q.name(), q.oid(), "S", SEQUENCE_COLUMNS, () -> {
+                long last = session.sequenceValue(q.tableId(), q.column());
+                return List.<Object[]>of(new Object[] {last == 0 ? 1L : last, 0L, last != 0});
+            }));
+        }
+        return out;
+    }
+
+    private static final List<PgColumn> SEQUENCE_COLUMNS =
+            PgColumn.parse("last_value int8, log_cnt int8, is_called bool");
+
     /** The relations of {@code information_schema}. */
     public List<PgTable> informationSchemaTables() {
         return informationSchema.tables();
@@ -189,6 +208,14 @@ public final class PgCatalog {
                         + "seqcache int8, seqcycle bool",
                 this::sequences);
         table(
+                "pg_sequences",
+                12011,
+                "v",
+                "schemaname name, sequencename name, sequenceowner name, data_type regtype, start_value int8, "
+                        + "min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, "
+                        + "last_value int8",
+                this::sequenceViewRows);
+        table(
                 "pg_tables",
                 12004,
                 "v",
@@ -231,6 +258,28 @@ public final class PgCatalog {
         List<Object[]> rows = new ArrayList<>();
         for (PgSequence q : relations.sequences()) {
             rows.add(new Object[] {q.oid(), q.typeOid(), 1L, 1L, q.maxValue(), 1L, 1L, false});
+        }
+        return rows;
+    }
+
+    /** {@code pg_sequences}: last_value is null until the sequence has handed out a value. */
+    private List<Object[]> sequenceViewRows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (PgSequence q : relations.sequences()) {
+            long last = session.sequenceValue(q.tableId(), q.column());
+            rows.add(new Object[] {
+                Catalog.SCHEMA,
+                q.name(),
+                owner(),
+                PgTypes.formatType(q.typeOid(), -1),
+                1L,
+                1L,
+                q.maxValue(),
+                1L,
+                false,
+                1L,
+                last == 0 ? null : last
+            });
         }
         return rows;
     }

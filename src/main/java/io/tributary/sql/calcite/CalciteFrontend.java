@@ -82,11 +82,13 @@ public final class CalciteFrontend implements AutoCloseable {
                     .connect("jdbc:calcite:", props)
                     .unwrap(CalciteConnection.class);
             SchemaPlus root = connection.getRootSchema();
-            root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false)).setCacheEnabled(false);
-            root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true)).setCacheEnabled(false);
-            root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
             this.pgCatalog = pg;
+            root.add(Catalog.SCHEMA, new CatalogSchema(catalog, context, false, pg::sequenceRelations))
+                    .setCacheEnabled(false);
+            root.add(FULL_SCHEMA, new CatalogSchema(catalog, context, true, List::of))
+                    .setCacheEnabled(false);
+            root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
             // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public
             for (PgTable t : pg.tables()) {

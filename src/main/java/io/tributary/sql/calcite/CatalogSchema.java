@@ -4,11 +4,13 @@ import com.google.common.collect.ImmutableMultimap;
 import com.google.common.collect.Multimap;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.pg.PgTable;
 import io.tributary.sql.ReadContext;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -18,16 +20,20 @@ import org.apache.calcite.schema.impl.TableFunctionImpl;
 /**
  * Schema {@code public} for Calcite, read from the catalog at every lookup so that DDL is seen by
  * the next statement. With {@code full} set it exposes hidden columns (internal DML queries only).
+ * The sequences of SERIAL and identity columns are relations here too, as in PostgreSQL.
  */
 final class CatalogSchema extends AbstractSchema {
     private final Catalog catalog;
     private final ReadContext context;
     private final boolean full;
+    private final Supplier<List<PgTable>> sequences;
 
-    CatalogSchema(Catalog catalog, ReadContext context, boolean full) {
+    /** @param sequences the sequence relations ({@code PgCatalog#sequenceRelations}), read at every lookup */
+    CatalogSchema(Catalog catalog, ReadContext context, boolean full, Supplier<List<PgTable>> sequences) {
         this.catalog = catalog;
         this.context = context;
         this.full = full;
+        this.sequences = sequences;
     }
 
     @Override
@@ -35,6 +41,9 @@ final class CatalogSchema extends AbstractSchema {
         Map<String, Table> map = new LinkedHashMap<>();
         for (TableDef t : catalog.tables()) {
             map.put(t.name(), new CatalogTable(t, context, full, () -> catalog.unreadable(t.id())));
+        }
+        for (PgTable q : sequences.get()) {
+            map.putIfAbsent(q.name(), new PgCalciteTable(q));
         }
         return map;
     }

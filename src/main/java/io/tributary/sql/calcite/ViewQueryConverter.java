@@ -52,7 +52,7 @@ final class ViewQueryConverter {
     ViewQueryConverter(Catalog catalog) {
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(CalciteSettings.connectionProperties());
         CalciteSchema root = CalciteSchema.createRootSchema(false, true);
-        root.add(Catalog.SCHEMA, new CatalogSchema(catalog, NO_READS, false));
+        root.add(Catalog.SCHEMA, new CatalogSchema(catalog, NO_READS, false, List::of));
         // three-part names of other databases' tables; DatabaseQualifiedNames kept them as written
         for (io.tributary.catalog.DatabaseEntry db : catalog.databases()) {
             if (!db.name().equals(catalog.database()) && !db.name().equals(Catalog.SCHEMA)) {
