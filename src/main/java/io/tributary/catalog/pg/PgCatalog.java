@@ -81,6 +81,43 @@ public final class PgCatalog {
         return relations.all();
     }
 
+    /**
+     * What {@code pg_get_viewdef} returns for view or materialized view {@code r}: its query as
+     * written, with the names of relations qualified by their schema when the session's
+     * {@code search_path} does not reach it, as PostgreSQL does (pg_dump clears the path).
+     */
+    String viewDef(PgRelation r) {
+        if (r.definition() == null || searchPathReaches(r.schema())) {
+            return PgDefinitions.viewDef(r);
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (PgRelation other : relations()) {
+            if (other.schema().equals(r.schema())) {
+                names.add(other.name());
+            }
+        }
+        String query = ViewTextQualifier.qualify(r.definition(), PgDefinitions.quoteIdent(r.schema()), names::contains);
+        return PgDefinitions.viewDef(r.withDefinition(query));
+    }
+
+    /** Whether schema {@code schema} is named in the session's {@code search_path}. */
+    private boolean searchPathReaches(String schema) {
+        String path = session.setting("search_path");
+        if (path == null) {
+            return true;
+        }
+        for (String element : path.split(",")) {
+            String name = element.strip();
+            if (name.startsWith("\"")) {
+                name = name.substring(1, name.length() - 1).replace("\"\"", "\"");
+            }
+            if (name.equals(schema)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private List<PgTable> allSystemTables() {
         List<PgTable> all = new ArrayList<>(tables);
         all.addAll(informationSchema.tables());
@@ -641,9 +678,8 @@ public final class PgCatalog {
                     switch (relkind) {
                         case "r" ->
                             new Object[] {r.schema(), r.name(), owner(), null, r.hasPrimaryKey(), false, false, false};
-                        case "v" -> new Object[] {r.schema(), r.name(), owner(), PgDefinitions.viewDef(r)};
-                        default ->
-                            new Object[] {r.schema(), r.name(), owner(), null, false, true, PgDefinitions.viewDef(r)};
+                        case "v" -> new Object[] {r.schema(), r.name(), owner(), viewDef(r)};
+                        default -> new Object[] {r.schema(), r.name(), owner(), null, false, true, viewDef(r)};
                     });
         }
         return rows;
@@ -678,7 +714,7 @@ public final class PgCatalog {
                     rows.add(new Object[] {r.constraintOid(), "c", PgDefinitions.constraintDef(r)});
                 }
                 if (r.definition() != null) {
-                    rows.add(new Object[] {r.oid(), "v", PgDefinitions.viewDef(r)});
+                    rows.add(new Object[] {r.oid(), "v", viewDef(r)});
                 }
             }
             return rows;

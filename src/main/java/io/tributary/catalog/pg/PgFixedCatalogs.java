@@ -21,9 +21,19 @@ final class PgFixedCatalogs {
             new Object[] {13L, "c", PgOids.SUPERUSER, false, false, 0L, 0L, 2247L, null},
             new Object[] {14L, "sql", PgOids.SUPERUSER, false, true, 0L, 0L, 2248L, null});
 
+    private static final List<Object[]> PUBLIC_SCHEMA_COMMENT =
+            List.<Object[]>of(new Object[] {PgOids.PUBLIC_NAMESPACE, 2615L, 0, "standard public schema"});
+
     static List<PgTable> tables() {
         List<PgTable> out = new ArrayList<>();
-        empty(out, "pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text");
+        // PostgreSQL's one built-in comment that tools read back: pg_dump dumps "COMMENT ON SCHEMA
+        // public IS ''" when it is missing
+        table(
+                out,
+                "pg_description",
+                2609,
+                "objoid oid, classoid oid, objsubid int4, description text",
+                () -> PUBLIC_SCHEMA_COMMENT);
         empty(out, "pg_shdescription", 2396, "objoid oid, classoid oid, description text");
         empty(out, "pg_seclabel", 3596, "objoid oid, classoid oid, objsubid int4, provider text, label text");
         empty(
