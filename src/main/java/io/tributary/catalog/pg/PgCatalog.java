@@ -3,6 +3,8 @@ package io.tributary.catalog.pg;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SchemaDef;
 import io.tributary.catalog.SystemTables;
+import io.tributary.catalog.TableDef;
+import io.tributary.catalog.ViewDef;
 import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -280,14 +282,49 @@ public final class PgCatalog {
                 this::indexViewRows);
     }
 
-    /** A sequence depends on the column it numbers: automatically (SERIAL) or internally (identity). */
+    /**
+     * A sequence depends on the column it numbers: automatically (SERIAL) or internally (identity).
+     * A view or materialized view depends normally ({@code n}) on each relation it reads. PostgreSQL
+     * records that through the view's {@code _RETURN} rule in {@code pg_rewrite}, which Tributary
+     * does not have; pg_dump, which orders its output by these rows, reads both the same way.
+     */
     private List<Object[]> dependencies() {
         List<Object[]> rows = new ArrayList<>();
         for (PgSequence q : relations.sequences()) {
             rows.add(
                     new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), q.dependency()});
         }
+        java.util.Set<Integer> userTables = new java.util.HashSet<>();
+        for (TableDef t : catalog.tables()) {
+            if (!t.isInternal()) {
+                userTables.add(t.id());
+            }
+        }
+        for (TableDef t : catalog.tables()) {
+            if (t.isView() && !t.isInternal()) {
+                for (int read : t.dependsOn()) {
+                    if (userTables.contains(read)) {
+                        rows.add(readDependency(PgOids.relation(t.id()), PgOids.relation(read)));
+                    }
+                }
+            }
+        }
+        for (ViewDef v : catalog.views()) {
+            for (String read : v.reads()) {
+                java.util.Optional<TableDef> table = catalog.table(read);
+                if (table.isPresent()) {
+                    rows.add(readDependency(
+                            PgOids.view(v.name()), PgOids.relation(table.get().id())));
+                } else if (catalog.view(read).isPresent()) {
+                    rows.add(readDependency(PgOids.view(v.name()), PgOids.view(read)));
+                }
+            }
+        }
         return rows;
+    }
+
+    private static Object[] readDependency(long view, long read) {
+        return new Object[] {PgOids.PG_CLASS, view, 0, PgOids.PG_CLASS, read, 0, "n"};
     }
 
     /** Every sequence starts at 1 and counts up by 1, as Tributary's do, up to its type's bound. */
@@ -466,12 +503,24 @@ public final class PgCatalog {
                         PgOids.attributeDefault(r.oid(), i + 1),
                         r.oid(),
                         (short) (i + 1),
-                        attrs.get(i).defaultText()
+                        qualifiedDefault(r, attrs.get(i).defaultText())
                     });
                 }
             }
         }
         return rows;
+    }
+
+    /**
+     * A SERIAL column's {@code nextval('t_c_seq'::regclass)} names its sequence with the schema
+     * when the session's {@code search_path} does not reach it, as PostgreSQL's regclass output does.
+     */
+    private String qualifiedDefault(PgRelation r, String text) {
+        String serial = "nextval('";
+        if (!text.startsWith(serial) || searchPathReaches(r.schema())) {
+            return text;
+        }
+        return serial + PgDefinitions.quoteIdent(r.schema()) + "." + text.substring(serial.length());
     }
 
     private List<Object[]> indexes() {
