@@ -21,6 +21,9 @@ import java.util.function.Supplier;
 public final class PgCatalog {
     public static final String SCHEMA = "pg_catalog";
 
+    /** The OID of {@code pg_attrdef}, as {@code pg_depend.classid}. */
+    private static final long PG_ATTRDEF = 2604;
+
     private final Catalog catalog;
     private final PgSession session;
     private final Supplier<List<String>> functions;
@@ -293,6 +296,13 @@ public final class PgCatalog {
         for (PgSequence q : relations.sequences()) {
             rows.add(
                     new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), q.dependency()});
+            if (q.dependency().equals("a")) {
+                // a SERIAL column's default calls nextval on the sequence; pg_dump sees the cycle
+                // with the ownership above and sets the default after creating the sequence
+                rows.add(new Object[] {
+                    PG_ATTRDEF, PgOids.attributeDefault(q.table(), q.attnum()), 0, PgOids.PG_CLASS, q.oid(), 0, "n"
+                });
+            }
         }
         java.util.Set<Integer> userTables = new java.util.HashSet<>();
         for (TableDef t : catalog.tables()) {
