@@ -227,7 +227,7 @@ final class InformationSchema {
         for (PgRelation r : relations()) {
             if (r.relkind().equals("v")) {
                 rows.add(new Object[] {
-                    pg.database(), r.schema(), r.name(), PgDefinitions.viewDef(r), "NONE", "NO", "NO", "NO", "NO", "NO"
+                    pg.database(), r.schema(), r.name(), pg.viewDef(r), "NONE", "NO", "NO", "NO", "NO", "NO"
                 });
             }
         }

@@ -3,6 +3,8 @@ package io.tributary.catalog.pg;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SchemaDef;
 import io.tributary.catalog.SystemTables;
+import io.tributary.catalog.TableDef;
+import io.tributary.catalog.ViewDef;
 import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +20,9 @@ import java.util.function.Supplier;
  */
 public final class PgCatalog {
     public static final String SCHEMA = "pg_catalog";
+
+    /** The OID of {@code pg_attrdef}, as {@code pg_depend.classid}. */
+    private static final long PG_ATTRDEF = 2604;
 
     private final Catalog catalog;
     private final PgSession session;
@@ -44,6 +49,25 @@ public final class PgCatalog {
         return List.copyOf(tables);
     }
 
+    /**
+     * The sequences behind SERIAL and identity columns as relations of their table's schema, so
+     * that {@code SELECT last_value, is_called FROM t_id_seq} reads them as in PostgreSQL: one row
+     * with the last value handed out ({@code is_called}), or the start value 1 before the first.
+     */
+    public List<PgTable> sequenceRelations() {
+        List<PgTable> out = new ArrayList<>();
+        for (PgSequence q : relations.sequences()) {
+            out.add(new PgTable(Catalog.SCHEMA, q.name(), q.oid(), "S", SEQUENCE_COLUMNS, () -> {
+                long last = session.sequenceValue(q.tableId(), q.column());
+                return List.<Object[]>of(new Object[] {last == 0 ? 1L : last, 0L, last != 0});
+            }));
+        }
+        return out;
+    }
+
+    private static final List<PgColumn> SEQUENCE_COLUMNS =
+            PgColumn.parse("last_value int8, log_cnt int8, is_called bool");
+
     /** The relations of {@code information_schema}. */
     public List<PgTable> informationSchemaTables() {
         return informationSchema.tables();
@@ -60,6 +84,43 @@ public final class PgCatalog {
      */
     public List<PgRelation> relations() {
         return relations.all();
+    }
+
+    /**
+     * What {@code pg_get_viewdef} returns for view or materialized view {@code r}: its query as
+     * written, with the names of relations qualified by their schema when the session's
+     * {@code search_path} does not reach it, as PostgreSQL does (pg_dump clears the path).
+     */
+    String viewDef(PgRelation r) {
+        if (r.definition() == null || searchPathReaches(r.schema())) {
+            return PgDefinitions.viewDef(r);
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (PgRelation other : relations()) {
+            if (other.schema().equals(r.schema())) {
+                names.add(other.name());
+            }
+        }
+        String query = ViewTextQualifier.qualify(r.definition(), PgDefinitions.quoteIdent(r.schema()), names::contains);
+        return PgDefinitions.viewDef(r.withDefinition(query));
+    }
+
+    /** Whether schema {@code schema} is named in the session's {@code search_path}. */
+    private boolean searchPathReaches(String schema) {
+        String path = session.setting("search_path");
+        if (path == null) {
+            return true;
+        }
+        for (String element : path.split(",")) {
+            String name = element.strip();
+            if (name.startsWith("\"")) {
+                name = name.substring(1, name.length() - 1).replace("\"\"", "\"");
+            }
+            if (name.equals(schema)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<PgTable> allSystemTables() {
@@ -189,6 +250,14 @@ public final class PgCatalog {
                         + "seqcache int8, seqcycle bool",
                 this::sequences);
         table(
+                "pg_sequences",
+                12011,
+                "v",
+                "schemaname name, sequencename name, sequenceowner name, data_type regtype, start_value int8, "
+                        + "min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, "
+                        + "last_value int8",
+                this::sequenceViewRows);
+        table(
                 "pg_tables",
                 12004,
                 "v",
@@ -216,14 +285,56 @@ public final class PgCatalog {
                 this::indexViewRows);
     }
 
-    /** A sequence depends on the column it numbers: automatically (SERIAL) or internally (identity). */
+    /**
+     * A sequence depends on the column it numbers: automatically (SERIAL) or internally (identity).
+     * A view or materialized view depends normally ({@code n}) on each relation it reads. PostgreSQL
+     * records that through the view's {@code _RETURN} rule in {@code pg_rewrite}, which Tributary
+     * does not have; pg_dump, which orders its output by these rows, reads both the same way.
+     */
     private List<Object[]> dependencies() {
         List<Object[]> rows = new ArrayList<>();
         for (PgSequence q : relations.sequences()) {
             rows.add(
                     new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), q.dependency()});
+            if (q.dependency().equals("a")) {
+                // a SERIAL column's default calls nextval on the sequence; pg_dump sees the cycle
+                // with the ownership above and sets the default after creating the sequence
+                rows.add(new Object[] {
+                    PG_ATTRDEF, PgOids.attributeDefault(q.table(), q.attnum()), 0, PgOids.PG_CLASS, q.oid(), 0, "n"
+                });
+            }
+        }
+        java.util.Set<Integer> userTables = new java.util.HashSet<>();
+        for (TableDef t : catalog.tables()) {
+            if (!t.isInternal()) {
+                userTables.add(t.id());
+            }
+        }
+        for (TableDef t : catalog.tables()) {
+            if (t.isView() && !t.isInternal()) {
+                for (int read : t.dependsOn()) {
+                    if (userTables.contains(read)) {
+                        rows.add(readDependency(PgOids.relation(t.id()), PgOids.relation(read)));
+                    }
+                }
+            }
+        }
+        for (ViewDef v : catalog.views()) {
+            for (String read : v.reads()) {
+                java.util.Optional<TableDef> table = catalog.table(read);
+                if (table.isPresent()) {
+                    rows.add(readDependency(
+                            PgOids.view(v.name()), PgOids.relation(table.get().id())));
+                } else if (catalog.view(read).isPresent()) {
+                    rows.add(readDependency(PgOids.view(v.name()), PgOids.view(read)));
+                }
+            }
         }
         return rows;
+    }
+
+    private static Object[] readDependency(long view, long read) {
+        return new Object[] {PgOids.PG_CLASS, view, 0, PgOids.PG_CLASS, read, 0, "n"};
     }
 
     /** Every sequence starts at 1 and counts up by 1, as Tributary's do, up to its type's bound. */
@@ -231,6 +342,28 @@ public final class PgCatalog {
         List<Object[]> rows = new ArrayList<>();
         for (PgSequence q : relations.sequences()) {
             rows.add(new Object[] {q.oid(), q.typeOid(), 1L, 1L, q.maxValue(), 1L, 1L, false});
+        }
+        return rows;
+    }
+
+    /** {@code pg_sequences}: last_value is null until the sequence has handed out a value. */
+    private List<Object[]> sequenceViewRows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (PgSequence q : relations.sequences()) {
+            long last = session.sequenceValue(q.tableId(), q.column());
+            rows.add(new Object[] {
+                Catalog.SCHEMA,
+                q.name(),
+                owner(),
+                PgTypes.formatType(q.typeOid(), -1),
+                1L,
+                1L,
+                q.maxValue(),
+                1L,
+                false,
+                1L,
+                last == 0 ? null : last
+            });
         }
         return rows;
     }
@@ -380,12 +513,24 @@ public final class PgCatalog {
                         PgOids.attributeDefault(r.oid(), i + 1),
                         r.oid(),
                         (short) (i + 1),
-                        attrs.get(i).defaultText()
+                        qualifiedDefault(r, attrs.get(i).defaultText())
                     });
                 }
             }
         }
         return rows;
+    }
+
+    /**
+     * A SERIAL column's {@code nextval('t_c_seq'::regclass)} names its sequence with the schema
+     * when the session's {@code search_path} does not reach it, as PostgreSQL's regclass output does.
+     */
+    private String qualifiedDefault(PgRelation r, String text) {
+        String serial = "nextval('";
+        if (!text.startsWith(serial) || searchPathReaches(r.schema())) {
+            return text;
+        }
+        return serial + PgDefinitions.quoteIdent(r.schema()) + "." + text.substring(serial.length());
     }
 
     private List<Object[]> indexes() {
@@ -592,9 +737,8 @@ public final class PgCatalog {
                     switch (relkind) {
                         case "r" ->
                             new Object[] {r.schema(), r.name(), owner(), null, r.hasPrimaryKey(), false, false, false};
-                        case "v" -> new Object[] {r.schema(), r.name(), owner(), PgDefinitions.viewDef(r)};
-                        default ->
-                            new Object[] {r.schema(), r.name(), owner(), null, false, true, PgDefinitions.viewDef(r)};
+                        case "v" -> new Object[] {r.schema(), r.name(), owner(), viewDef(r)};
+                        default -> new Object[] {r.schema(), r.name(), owner(), null, false, true, viewDef(r)};
                     });
         }
         return rows;
@@ -629,7 +773,7 @@ public final class PgCatalog {
                     rows.add(new Object[] {r.constraintOid(), "c", PgDefinitions.constraintDef(r)});
                 }
                 if (r.definition() != null) {
-                    rows.add(new Object[] {r.oid(), "v", PgDefinitions.viewDef(r)});
+                    rows.add(new Object[] {r.oid(), "v", viewDef(r)});
                 }
             }
             return rows;

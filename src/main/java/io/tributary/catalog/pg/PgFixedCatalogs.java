@@ -21,11 +21,27 @@ final class PgFixedCatalogs {
             new Object[] {13L, "c", PgOids.SUPERUSER, false, false, 0L, 0L, 2247L, null},
             new Object[] {14L, "sql", PgOids.SUPERUSER, false, true, 0L, 0L, 2248L, null});
 
+    private static final List<Object[]> PUBLIC_SCHEMA_COMMENT =
+            List.<Object[]>of(new Object[] {PgOids.PUBLIC_NAMESPACE, 2615L, 0, "standard public schema"});
+
     static List<PgTable> tables() {
         List<PgTable> out = new ArrayList<>();
-        empty(out, "pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text");
+        // PostgreSQL's one built-in comment that tools read back: pg_dump dumps "COMMENT ON SCHEMA
+        // public IS ''" when it is missing
+        table(
+                out,
+                "pg_description",
+                2609,
+                "objoid oid, classoid oid, objsubid int4, description text",
+                () -> PUBLIC_SCHEMA_COMMENT);
         empty(out, "pg_shdescription", 2396, "objoid oid, classoid oid, description text");
         empty(out, "pg_seclabel", 3596, "objoid oid, classoid oid, objsubid int4, provider text, label text");
+        empty(
+                out,
+                "pg_seclabels",
+                12012,
+                "objoid oid, classoid oid, objsubid int4, objtype text, objnamespace oid, objname text, "
+                        + "provider text, label text");
         empty(out, "pg_shseclabel", 3592, "objoid oid, classoid oid, provider text, label text");
         empty(out, "pg_auth_members", 1261, "roleid oid, member oid, grantor oid, admin_option bool");
         empty(out, "pg_db_role_setting", 2964, "setdatabase oid, setrole oid, setconfig text[]");
@@ -136,6 +152,18 @@ final class PgFixedCatalogs {
                 "oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid, "
                         + "opcintype oid, opcdefault bool, opckeytype oid");
         empty(out, "pg_opfamily", 2753, "oid oid, opfmethod oid, opfname name, opfnamespace oid, opfowner oid");
+        empty(
+                out,
+                "pg_amop",
+                2602,
+                "oid oid, amopfamily oid, amoplefttype oid, amoprighttype oid, amopstrategy int2, "
+                        + "amoppurpose char, amopopr oid, amopmethod oid, amopsortfamily oid");
+        empty(
+                out,
+                "pg_amproc",
+                2603,
+                "oid oid, amprocfamily oid, amproclefttype oid, amprocrighttype oid, amprocnum int2, "
+                        + "amproc regproc");
         empty(
                 out,
                 "pg_conversion",

@@ -21,6 +21,11 @@ public record PgRelation(
         short[] primaryKey,
         String definition) {
 
+    /** This relation with another query text. */
+    PgRelation withDefinition(String query) {
+        return new PgRelation(oid, namespace, schema, name, relkind, attributes, primaryKey, query);
+    }
+
     /**
      * A column as {@code pg_attribute} shows it.
      *

@@ -80,7 +80,8 @@ final class PgRelations {
         for (TableDef t : userTables()) {
             long table = PgOids.relation(t.id());
             int attnum = 0;
-            for (ColumnDef c : t.columns()) {
+            for (int i = 0; i < t.columns().size(); i++) {
+                ColumnDef c = t.columns().get(i);
                 if (c.hidden()) {
                     continue;
                 }
@@ -92,7 +93,9 @@ final class PgRelations {
                             table,
                             attnum,
                             c.type().kind().oid(),
-                            c.identity() == ColumnDef.Identity.SERIAL ? "a" : "i"));
+                            c.identity() == ColumnDef.Identity.SERIAL ? "a" : "i",
+                            t.id(),
+                            i));
                 }
             }
         }

@@ -12,8 +12,12 @@ package io.tributary.catalog.pg;
  * @param typeOid the owning column's type ({@code pg_sequence.seqtypid})
  * @param dependency {@code pg_depend.deptype} linking it to the column: {@code a} (owned, as by
  *     SERIAL) or {@code i} (an identity column's internal sequence)
+ * @param tableId the owning table's catalog id
+ * @param column the owning column's index among the table's columns (hidden ones included), as
+ *     the sequence store keys it
  */
-public record PgSequence(long oid, String name, long table, int attnum, long typeOid, String dependency) {
+public record PgSequence(
+        long oid, String name, long table, int attnum, long typeOid, String dependency, int tableId, int column) {
     /** PostgreSQL's default upper bound for a sequence of {@link #typeOid}. */
     public long maxValue() {
         return typeOid == PgTypes.oidOf("int2")

@@ -23,6 +23,12 @@ public interface PgSession {
         return null;
     }
 
+    /**
+     * The last value the sequence of column {@code column} (its index among the table's columns,
+     * hidden ones included) of table {@code tableId} has handed out, or 0 when it has handed out none.
+     */
+    long sequenceValue(int tableId, int column);
+
     /** One setting as {@code pg_settings} shows it. */
     record Setting(String name, String value, String defaultValue, String description) {}
 }

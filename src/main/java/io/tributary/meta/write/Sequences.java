@@ -46,6 +46,14 @@ public final class Sequences {
     }
 
     /**
+     * The last value {@link #next} has handed out for {@code column} of table {@code tableId} (in
+     * this process or, before it, as committed), or 0 when none. Any thread.
+     */
+    public long current(int tableId, int column) {
+        return counter(tableId, column).get();
+    }
+
+    /**
      * A change to stage with the rows that used values of the sequence: it writes the sequence's
      * current position into the epoch.
      */

@@ -78,8 +78,8 @@ public final class EngineSession implements Session {
                 limits.statementTimeoutMillis() == 0
                         ? Map.of()
                         : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
-        this.frontend =
-                new CalciteFrontend(db.catalog(), db.systemTables(), readContext, new CatalogSession(user, variables));
+        this.frontend = new CalciteFrontend(
+                db.catalog(), db.systemTables(), readContext, new CatalogSession(user, variables, db.sequences()));
         this.dml = new DmlRunner(db, control::check);
         this.utility = new UtilityRunner(db, variables, control::check);
     }

@@ -112,7 +112,7 @@ final class UtilityRunner {
             }
             if (statement instanceof UtilityStatement.AlterViewParallelism a) {
                 db.ddl().setParallelism(a.name(), a.parallelism());
-                return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+                return new StatementResult.Command("ALTER MATERIALIZED VIEW");
             }
             if (statement instanceof UtilityStatement.AlterSourceRateLimit a) {
                 db.ddl().setSourceRateLimit(a.table(), a.rowsPerSecond());
@@ -120,7 +120,7 @@ final class UtilityRunner {
             }
             if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
                 db.ddl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
-                return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+                return new StatementResult.Command("ALTER MATERIALIZED VIEW");
             }
             if (statement instanceof UtilityStatement.CreateSink c) {
                 if (!createSink(c, notices)) {
@@ -319,7 +319,7 @@ final class UtilityRunner {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
         }
-        return new StatementResult.Command("CREATE_MATERIALIZED_VIEW");
+        return new StatementResult.Command("CREATE MATERIALIZED VIEW");
     }
 
     /** CREATE SINK FROM a relation, or AS a query (whose errors point into the whole statement). */

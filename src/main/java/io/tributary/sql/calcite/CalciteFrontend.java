@@ -86,15 +86,17 @@ public final class CalciteFrontend implements AutoCloseable {
                     .connect("jdbc:calcite:", props)
                     .unwrap(CalciteConnection.class);
             SchemaPlus root = connection.getRootSchema();
-            root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, context))
+            PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
+            this.pgCatalog = pg;
+            root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, context, pg::sequenceRelations))
                     .setCacheEnabled(false);
-            root.add(SEARCH_PATH_SCHEMA, CatalogSchema.searchPath(catalog, this::searchPath, context))
+            root.add(
+                            SEARCH_PATH_SCHEMA,
+                            CatalogSchema.searchPath(catalog, this::searchPath, context, pg::sequenceRelations))
                     .setCacheEnabled(false);
             root.add(FULL_SCHEMA, CatalogSchema.full(catalog, context)).setCacheEnabled(false);
             CatalogSchema.registerFunctions(root);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
-            PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
-            this.pgCatalog = pg;
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
             // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public
             for (PgTable t : pg.tables()) {
@@ -229,7 +231,7 @@ public final class CalciteFrontend implements AutoCloseable {
         SchemaPlus root = connection.getRootSchema();
         for (io.tributary.catalog.SchemaDef schema : catalog.schemas()) {
             if (root.subSchemas().get(schema.name()) == null) {
-                root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), context))
+                root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), context, List::of))
                         .setCacheEnabled(false);
             }
         }

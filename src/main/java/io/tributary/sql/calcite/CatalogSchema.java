@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SearchPath;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.pg.PgTable;
 import io.tributary.sql.ReadContext;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
@@ -22,7 +23,8 @@ import org.apache.calcite.schema.impl.TableFunctionImpl;
  * the path winning, as PostgreSQL resolves them; Calcite's default schema), or with {@code full}
  * every relation under its catalog key with hidden columns exposed (internal DML queries only).
  * Built-in functions are not here but in the root ({@link #registerFunctions}), so that they are
- * found whatever the search path holds.
+ * found whatever the search path holds. The sequences of SERIAL and identity columns are
+ * relations of schema {@code public} too, as in PostgreSQL.
  */
 final class CatalogSchema extends AbstractSchema {
     private final Catalog catalog;
@@ -30,27 +32,36 @@ final class CatalogSchema extends AbstractSchema {
     private final boolean full;
     /** The schemas listed, in lookup order, read at every lookup. */
     private final Supplier<List<String>> schemas;
+    /** The sequence relations of schema public ({@code PgCatalog#sequenceRelations}), read at every lookup. */
+    private final Supplier<List<PgTable>> sequences;
 
-    private CatalogSchema(Catalog catalog, ReadContext context, boolean full, Supplier<List<String>> schemas) {
+    private CatalogSchema(
+            Catalog catalog,
+            ReadContext context,
+            boolean full,
+            Supplier<List<String>> schemas,
+            Supplier<List<PgTable>> sequences) {
         this.catalog = catalog;
         this.context = context;
         this.full = full;
         this.schemas = schemas;
+        this.sequences = sequences;
     }
 
-    /** Schema {@code schema} of the database. */
-    static CatalogSchema of(Catalog catalog, String schema, ReadContext context) {
-        return new CatalogSchema(catalog, context, false, () -> List.of(schema));
+    /** Schema {@code schema} of the database, with {@code sequences} if it is public. */
+    static CatalogSchema of(Catalog catalog, String schema, ReadContext context, Supplier<List<PgTable>> sequences) {
+        return new CatalogSchema(catalog, context, false, () -> List.of(schema), sequences);
     }
 
     /** The relations unqualified names reach under the search path {@code path} supplies. */
-    static CatalogSchema searchPath(Catalog catalog, Supplier<SearchPath> path, ReadContext context) {
-        return new CatalogSchema(catalog, context, false, () -> path.get().explicit());
+    static CatalogSchema searchPath(
+            Catalog catalog, Supplier<SearchPath> path, ReadContext context, Supplier<List<PgTable>> sequences) {
+        return new CatalogSchema(catalog, context, false, () -> path.get().explicit(), sequences);
     }
 
     /** Every relation under its catalog key, hidden columns included. */
     static CatalogSchema full(Catalog catalog, ReadContext context) {
-        return new CatalogSchema(catalog, context, true, null);
+        return new CatalogSchema(catalog, context, true, null, List::of);
     }
 
     @Override
@@ -65,6 +76,11 @@ final class CatalogSchema extends AbstractSchema {
         for (String schema : schemas.get()) {
             for (TableDef t : catalog.tablesIn(schema)) {
                 map.putIfAbsent(t.localName(), new CatalogTable(t, context, false, () -> catalog.unreadable(t.id())));
+            }
+            if (schema.equals(Catalog.SCHEMA)) {
+                for (PgTable q : sequences.get()) {
+                    map.putIfAbsent(q.name(), new PgCalciteTable(q));
+                }
             }
         }
         return map;

@@ -1,0 +1,164 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real {@code pg_dump} (PostgreSQL 15's client) dumps a Tributary database of tables of the common
+ * types (NOT NULL, defaults, primary keys, SERIAL and identity columns), a view and a materialized
+ * view, and real {@code psql} restores the dump into an empty embedded PostgreSQL with
+ * {@code ON_ERROR_STOP}: then every relation's rows, and each sequence's position, read the same
+ * on both. Skipped when the PostgreSQL client programs are not installed.
+ */
+class PgDumpRestoreTest {
+    private static final String PG_DUMP = "/usr/bin/pg_dump";
+    private static final String PSQL = "/usr/bin/psql";
+    private static final String USER = "postgres";
+
+    private static final List<String> SETUP = List.of(
+            "CREATE TABLE t (id SERIAL PRIMARY KEY, name TEXT NOT NULL DEFAULT 'x', n INT, b BIGINT, s SMALLINT,"
+                    + " f DOUBLE PRECISION, r REAL, d NUMERIC(10,2), dt DATE, ts TIMESTAMP, tz TIMESTAMPTZ,"
+                    + " bo BOOLEAN, bin BYTEA, iv INTERVAL, vc VARCHAR(20))",
+            "CREATE TABLE u (k BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v TEXT)",
+            "CREATE TABLE pair (a INT NOT NULL, b TEXT NOT NULL, c NUMERIC, PRIMARY KEY (b, a))",
+            "CREATE TABLE unused (id BIGSERIAL PRIMARY KEY, x INT)",
+            "INSERT INTO t (name, n, b, s, f, r, d, dt, ts, tz, bo, bin, iv, vc) VALUES"
+                    + " ('a', 1, 2, 3, 1.5, 2.5, 3.25, '2024-01-02', '2024-01-02 03:04:05.25',"
+                    + " '2024-01-02 03:04:05+00', true, '\\xdeadbeef'::bytea, '1 day 02:00:00', 'v')",
+            "INSERT INTO t (name) VALUES ('b')",
+            "INSERT INTO t (name, n, b, s, f, r, d, dt, ts, tz, bo, bin, iv, vc) VALUES"
+                    + " ('tab\tand \\ backslash', -7, -9000000000, -3, -0.125, 1e10, -99999999.99, '1999-12-31',"
+                    + " '1999-12-31 23:59:59', '1999-12-31 23:59:59+00', false, ''::bytea, '3 mons', '')",
+            "INSERT INTO t (id, name) VALUES (100, 'explicit')",
+            "INSERT INTO u (v) VALUES ('p'), ('q'), (NULL), ('line\nbreak')",
+            "INSERT INTO pair VALUES (1, 'x', 1.5), (2, 'x', NULL), (1, 'y', 100000000000000000000.01)",
+            "CREATE VIEW v AS SELECT id, name FROM t WHERE n > 0",
+            "CREATE VIEW vj AS SELECT t.id, u.v FROM t JOIN u ON t.id = u.k, pair WHERE pair.a = t.id",
+            "CREATE MATERIALIZED VIEW m AS SELECT b, count(*) AS c, sum(a) AS s FROM pair GROUP BY b");
+
+    /** What is compared after the restore: every relation and every sequence. */
+    private static final List<String> CHECKS = List.of(
+            "SELECT * FROM t ORDER BY id",
+            "SELECT * FROM u ORDER BY k",
+            "SELECT * FROM pair ORDER BY b, a",
+            "SELECT * FROM unused ORDER BY id",
+            "SELECT * FROM v ORDER BY id",
+            "SELECT * FROM vj ORDER BY id",
+            "SELECT * FROM m ORDER BY b",
+            "SELECT last_value, is_called FROM t_id_seq",
+            "SELECT last_value, is_called FROM u_k_seq",
+            "SELECT last_value, is_called FROM unused_id_seq");
+
+    private static InProcessTributary tributary;
+
+    @BeforeAll
+    static void start() throws Exception {
+        DifferentialPostgres.freshDev().close();
+        tributary = InProcessTributary.temporary("pgdump-restore-", 20, USER, "", 60);
+        try (Connection c = tributary.connect(USER, "", 60);
+                Statement s = c.createStatement()) {
+            for (String sql : SETUP) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(tributary);
+    }
+
+    @Test
+    void dumpRestoresIntoPostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PG_DUMP)) && Files.isExecutable(Path.of(PSQL)), "no pg_dump/psql");
+        Path dump = Files.createTempFile("tributary-dump-", ".sql");
+        try {
+            run(
+                    PG_DUMP,
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    Integer.toString(tributary.port()),
+                    "-U",
+                    USER,
+                    "--no-owner",
+                    "-f",
+                    dump.toString(),
+                    "dev");
+            run(
+                    PSQL,
+                    "-X",
+                    "-q",
+                    "-v",
+                    "ON_ERROR_STOP=1",
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    Integer.toString(DifferentialPostgres.port()),
+                    "-U",
+                    USER,
+                    "-d",
+                    "dev",
+                    "-f",
+                    dump.toString());
+            try (Connection pg = DifferentialPostgres.connectDev();
+                    Connection trib = tributary.connect(USER, "", 60);
+                    Statement ps = pg.createStatement();
+                    Statement ts = trib.createStatement()) {
+                for (String sql : CHECKS) {
+                    assertEquals(rows(ps.executeQuery(sql)), rows(ts.executeQuery(sql)), sql);
+                }
+            }
+        } finally {
+            Files.deleteIfExists(dump);
+        }
+    }
+
+    /** Runs a client program to its end; its output is in the failure message when it fails. */
+    private static void run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(command[0] + " did not finish");
+        }
+        assertEquals(0, p.exitValue(), command[0] + " failed:\n" + out);
+    }
+
+    private static List<List<String>> rows(ResultSet rs) throws SQLException {
+        try (rs) {
+            List<List<String>> out = new ArrayList<>();
+            int n = rs.getMetaData().getColumnCount();
+            List<String> header = new ArrayList<>();
+            for (int i = 1; i <= n; i++) {
+                // labels only: pgjdbc names a SERIAL column's type "serial" from PostgreSQL's
+                // catalog, and Tributary's query results type varchar columns as text
+                header.add(rs.getMetaData().getColumnLabel(i));
+            }
+            out.add(header);
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getString(i));
+                }
+                out.add(row);
+            }
+            return out;
+        }
+    }
+}
