@@ -605,7 +605,8 @@ class HashJoinOperatorTest {
                 null,
                 out,
                 new int[] {0, 3, 1},
-                new io.tributary.plan.JoinCleaning(0, 1, 0, 2, 10));
+                new io.tributary.plan.JoinCleaning(0, 1, 0, 2, 10),
+                null);
         long[] watermarks = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
         int[] vnodes = java.util.stream.IntStream.range(0, io.tributary.common.VirtualNodes.COUNT)
                 .toArray();
