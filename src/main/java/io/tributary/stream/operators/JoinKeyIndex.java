@@ -30,10 +30,12 @@ final class JoinKeyIndex {
 
     /**
      * Indexes the join key encoded in {@code encoded} of {@code row}, whose join key columns are
-     * {@code keyColumns}. Allocates only for a key not yet indexed.
+     * {@code keyColumns}, unless the row's time is NULL. Allocates only for a key not yet indexed.
      */
     void add(ByteWriter encoded, Object[] row, int[] keyColumns) {
-        if (keys.find(encoded.array(), encoded.length()) >= 0) {
+        Long time = (Long) row[timeColumn];
+        if (time == null || keys.find(encoded.array(), encoded.length()) >= 0) {
+            // a NULL time is never finished: such a row stays (as a NULL group key would)
             return;
         }
         Object[] values = new Object[keyColumns.length];
@@ -41,7 +43,7 @@ final class JoinKeyIndex {
             values[i] = row[keyColumns[i]];
         }
         int id = keys.put(encoded.array(), encoded.length(), Boolean.TRUE);
-        byBound.computeIfAbsent((Long) row[timeColumn], b -> new ArrayList<>()).add(new Entry(keys.key(id), values));
+        byBound.computeIfAbsent(time, b -> new ArrayList<>()).add(new Entry(keys.key(id), values));
     }
 
     /** Removes from the index and returns the keys whose bound value is at most {@code upTo}. */

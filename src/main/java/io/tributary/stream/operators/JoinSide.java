@@ -223,7 +223,10 @@ final class JoinSide {
             try (StateTable.ValueIterator it = table.scan(e.values())) {
                 while (it.hasNext()) {
                     Object[] row = it.next();
-                    long time = (Long) row[timeColumn];
+                    Long time = (Long) row[timeColumn];
+                    if (time == null) {
+                        continue; // never finished, never indexed
+                    }
                     if (time <= upTo) {
                         rows.add(row);
                     } else if (earliestKept == null || time < (Long) earliestKept[timeColumn]) {

@@ -686,6 +686,20 @@ class HashJoinOperatorTest {
             h.restore().barrier();
             h.insert(1, new Object[] {1, 500L, 12L}).barrier();
             assertEquals(3, h.rows().size(), "the left row at 300 forgotten after the restore");
+
+            // a NULL time is never finished: the row stays, and forgetting around it works
+            h.insert(0, new Object[] {1, null, 3}).barrier();
+            watermarks[1] = 1000;
+            watermarks[2] = 1000;
+            h.barrier().insert(1, new Object[] {1, 2000L, 13L}).barrier();
+            assertEquals(
+                    List.of(
+                            "[1, 100, 1, 1, 95, 10]",
+                            "[1, 300, 2, 1, 250, 11]",
+                            "[1, 300, 2, 1, 95, 10]",
+                            "[1, null, 3, 1, 2000, 13]",
+                            "[1, null, 3, 1, 500, 12]"),
+                    h.rows());
         }
     }
 }
