@@ -28,10 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JoinCleaningCrashTest {
     private static final long BARRIER_INTERVAL_MS = 20;
-    private static final int ROWS = 3_000;
+    private static final int ROWS = 1_500;
     private static final int KILLS = 2;
     /** The most state keys a view may hold at the end: a few windows' rows, far below {@link #ROWS}. */
-    private static final long MAX_STATE_KEYS = 300;
+    private static final long MAX_STATE_KEYS = 150;
 
     private static final String EPOCH = "TIMESTAMP '1970-01-01'";
 
@@ -90,19 +90,25 @@ class JoinCleaningCrashTest {
                     + " fields.id.kind = 'sequence', fields.id.start = '0', fields.id.end = '" + (ROWS - 1) + "',"
                     + " fields.ts.kind = 'sequence', fields.ts.start = '2024-01-01 00:00:00',"
                     + " fields.price.seed = '" + seed
-                    + "', datagen.rows.per.second = '60', datagen.split.num = '2')");
+                    + "', datagen.split.num = '2')");
+            // paused while the views are created, so the kills below fall while rows stream through them
+            st.execute("ALTER TABLE bid SET SOURCE_RATE_LIMIT = 0");
             for (int i = 0; i < VIEWS.size(); i++) {
                 String plan =
                         String.join("\n", Sql.rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + VIEWS.get(i)[0]));
                 assertTrue(plan.contains("cleaned when watermarks") || plan.contains("interval cleaning"), plan);
                 st.execute("CREATE MATERIALIZED VIEW v" + i + " AS " + VIEWS.get(i)[0]);
             }
+            st.execute("ALTER TABLE bid SET SOURCE_RATE_LIMIT = 200");
         }
         String progress = "SELECT count(*) + (SELECT late_rows FROM tributary_catalog.watermarks"
                 + " WHERE table_name = 'bid') FROM bid";
         for (int kill = 0; kill < KILLS; kill++) {
             long seen = servers.killWhileProgressing(progress, ROWS, 400, random);
             System.out.printf("  kill %d: %d of %d rows stored or late before%n", kill, seen, ROWS);
+            if (kill == 0) {
+                assertTrue(seen < ROWS, "the first kill falls while rows stream (seed " + seed + ")");
+            }
             servers.start();
         }
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
@@ -110,7 +116,8 @@ class JoinCleaningCrashTest {
                 Statement p = pg.createStatement();
                 Connection c = servers.connect();
                 Statement st = c.createStatement()) {
-            long deadline = System.currentTimeMillis() + 60_000;
+            // the source is rate-limited, and slower still on a loaded machine
+            long deadline = System.currentTimeMillis() + 240_000;
             while (Sql.scalar(st, progress) < ROWS && System.currentTimeMillis() < deadline) {
                 Thread.sleep(100);
             }
@@ -130,7 +137,7 @@ class JoinCleaningCrashTest {
             // a view commits with the table rows it read: every row is in, so the views are complete
             for (int i = 0; i < VIEWS.size(); i++) {
                 List<String> expected = Sql.rows(p, VIEWS.get(i)[1]);
-                assertTrue(expected.size() > 100, "v" + i + " has rows to compare: " + expected.size());
+                assertTrue(expected.size() > 50, "v" + i + " has rows to compare: " + expected.size());
                 assertEquals(expected, Sql.rows(st, "SELECT * FROM v" + i), "v" + i + " (seed " + seed + ")");
             }
         }
