@@ -13,7 +13,9 @@ import java.util.List;
  *
  * <p>State tables: 0 holds the left rows keyed by (left keys, left stream key), 1 the right rows
  * likewise; outer sides also keep each row's number of matches. {@code cleaning}, when not null,
- * says which rows may be dropped from them as watermarks pass (see {@link JoinCleaning}).
+ * says which rows may be dropped from them as watermarks pass (see {@link JoinCleaning}), and so
+ * does {@code intervalCleaning} for a condition that bounds two time columns' distance (see {@link
+ * IntervalJoinCleaning}); at most one of the two is set.
  */
 public record HashJoinNode(
         StreamNode left,
@@ -25,7 +27,8 @@ public record HashJoinNode(
         ScalarExpr condition,
         List<Field> fields,
         int[] streamKey,
-        @StateLifetime JoinCleaning cleaning)
+        @StateLifetime JoinCleaning cleaning,
+        @StateLifetime IntervalJoinCleaning intervalCleaning)
         implements StreamNode {
     /** A join that keeps every row while it is present. */
     public HashJoinNode(
@@ -38,7 +41,7 @@ public record HashJoinNode(
             ScalarExpr condition,
             List<Field> fields,
             int[] streamKey) {
-        this(left, right, kind, leftKeys, rightKeys, nullSafe, condition, fields, streamKey, null);
+        this(left, right, kind, leftKeys, rightKeys, nullSafe, condition, fields, streamKey, null, null);
     }
 
     @Override

@@ -128,7 +128,8 @@ public final class PlanPrinter {
                                     + j.cleaning().leftLagMicros() + "us and $"
                                     + (j.left().fields().size()
                                             + j.rightKeys()[j.cleaning().keyIndex()]) + " + "
-                                    + j.cleaning().rightLagMicros() + "us");
+                                    + j.cleaning().rightLagMicros() + "us")
+                    + (j.intervalCleaning() == null ? "" : intervalCleaning(j));
         }
         if (node instanceof UnionNode u) {
             return "StreamUnion { inputs: " + u.inputs().size();
@@ -165,5 +166,25 @@ public final class PlanPrinter {
                     + (j.rightKeys()[i] + offset));
         }
         return keys.toString();
+    }
+
+    /** EXPLAIN's words for an interval join's cleaning: when each cleaned side's rows go. */
+    private static String intervalCleaning(HashJoinNode j) {
+        IntervalJoinCleaning c = j.intervalCleaning();
+        int right = j.left().fields().size() + c.rightColumn();
+        StringBuilder out = new StringBuilder(", interval cleaning: $")
+                .append(c.leftColumn())
+                .append(" - $")
+                .append(right)
+                .append(" in [")
+                .append(c.cleansLeft() ? c.minDifferenceMicros() + "us" : "-inf")
+                .append(", ")
+                .append(c.cleansRight() ? c.maxDifferenceMicros() + "us" : "inf")
+                .append("], lags ")
+                .append(c.leftLagMicros())
+                .append("us and ")
+                .append(c.rightLagMicros())
+                .append("us");
+        return out.toString();
     }
 }

@@ -1,23 +1,15 @@
 package io.tributary.meta;
 
+import static io.tributary.meta.ServedDatabase.rows;
+import static io.tributary.meta.ServedDatabase.scalar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tributary.catalog.TableDef;
 import io.tributary.common.Epoch;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.tributary.storage.Keyspace;
-import io.tributary.storage.KvIterator;
-import io.tributary.storage.ReadView;
-import io.tributary.storage.TableKeys;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -76,8 +68,7 @@ class TemporalFilterTest {
     private static Connection pg;
     private static Path dir;
 
-    private Database db;
-    private PgServer server;
+    private ServedDatabase served;
     private int comparisons;
 
     @BeforeAll
@@ -106,7 +97,8 @@ class TemporalFilterTest {
             p.execute("CREATE TABLE ev (id INT PRIMARY KEY, k INT, ts TIMESTAMP)");
         }
         int nextId = 0;
-        try (Connection c = open();
+        served = ServedDatabase.open(dir, 100);
+        try (Connection c = served.connect();
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE ev (id INT PRIMARY KEY, k INT, ts TIMESTAMP)");
             for (String[] view : VIEWS) {
@@ -125,8 +117,9 @@ class TemporalFilterTest {
                 compare(st, "idle " + i);
             }
         }
-        close();
-        try (Connection c = open();
+        served.close();
+        served = ServedDatabase.open(dir, 100);
+        try (Connection c = served.connect();
                 Statement st = c.createStatement()) {
             compare(st, "after a restart");
             st.execute("CREATE MATERIALIZED VIEW recent_later AS " + VIEWS.get(0)[1]);
@@ -143,12 +136,12 @@ class TemporalFilterTest {
             Thread.sleep(SPREAD_MS + 3_000);
             compare(st, "once every row is old");
             for (String view : List.of("recent", "between", "recent_later")) {
-                assertEquals(1, stateKeys(view), view + " forgets rows below its bound");
+                assertEquals(1, served.stateKeys(view), view + " forgets rows below its bound");
             }
-            assertEquals(1, stateKeys("due"), "due forgets rows once they are visible for good");
+            assertEquals(1, served.stateKeys("due"), "due forgets rows once they are visible for good");
             assertTrue(scalar(st, "SELECT count(*) FROM ev") > 400, "rows were kept");
         }
-        close();
+        served.close();
         assertTrue(comparisons >= 8, comparisons + " comparisons at an epoch");
     }
 
@@ -179,13 +172,13 @@ class TemporalFilterTest {
      */
     private void compare(Statement st, String when) throws SQLException {
         for (int attempt = 0; attempt < 50; attempt++) {
-            long epoch = db.barriers().committedEpoch();
+            long epoch = served.db().barriers().committedEpoch();
             List<String> table = rows(st, "SELECT id, k, ts FROM ev");
             List<List<String>> views = new ArrayList<>();
             for (String[] view : VIEWS) {
                 views.add(rows(st, "SELECT * FROM " + view[0]));
             }
-            if (db.barriers().committedEpoch() != epoch) {
+            if (served.db().barriers().committedEpoch() != epoch) {
                 continue;
             }
             String at = LocalDateTime.ofInstant(Instant.ofEpochMilli(Epoch.millis(epoch)), ZoneOffset.UTC)
@@ -213,56 +206,5 @@ class TemporalFilterTest {
             return;
         }
         throw new AssertionError(when + ": an epoch committed during every read");
-    }
-
-    /** The keys in the temporal filter's state tables of view {@code name} (not its aggregate's), as committed. */
-    private long stateKeys(String name) {
-        TableDef view = db.catalog().table(name).orElseThrow();
-        long keys = 0;
-        try (ReadView committed = db.store().latest()) {
-            for (int id : view.stateTableIds()) {
-                try (KvIterator it = committed.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
-                    while (it.next()) {
-                        keys++;
-                    }
-                }
-            }
-        }
-        return keys;
-    }
-
-    private static long scalar(Statement st, String sql) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringJoiner row = new StringJoiner("|");
-                for (int i = 1; i <= n; i++) {
-                    row.add(String.valueOf(rs.getString(i)));
-                }
-                out.add(row.toString());
-            }
-        }
-        out.sort(null);
-        return out;
-    }
-
-    private Connection open() throws SQLException {
-        db = Database.open(dir, 100, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?user=root");
-    }
-
-    private void close() {
-        server.close();
-        db.close();
     }
 }

@@ -1,26 +1,17 @@
 package io.tributary.meta;
 
+import static io.tributary.meta.ServedDatabase.rows;
+import static io.tributary.meta.ServedDatabase.scalar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tributary.catalog.TableDef;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.tributary.storage.Keyspace;
-import io.tributary.storage.KvIterator;
-import io.tributary.storage.ReadView;
-import io.tributary.storage.TableKeys;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -88,8 +79,7 @@ class WindowJoinStateCleaningTest {
     private static Connection pg;
     private static Path dir;
 
-    private Database db;
-    private PgServer server;
+    private ServedDatabase served;
     /** The most state keys seen per view, printed to show the margin under the bounds. */
     private final long[] mostKeys = new long[CASES.size()];
 
@@ -120,7 +110,8 @@ class WindowJoinStateCleaningTest {
             p.execute("CREATE TABLE b (id INT, k INT, ts TIMESTAMP)");
         }
         long inserted = 0;
-        try (Connection c = open();
+        served = ServedDatabase.open(dir, 20);
+        try (Connection c = served.connect();
                 Statement st = c.createStatement()) {
             for (String t : List.of("a", "b")) {
                 st.execute("CREATE TABLE " + t + " (id INT, k INT, ts TIMESTAMP,"
@@ -139,8 +130,9 @@ class WindowJoinStateCleaningTest {
             }
             compare(st, inserted, "after " + ROUNDS + " rounds");
         }
-        close();
-        try (Connection c = open();
+        served.close();
+        served = ServedDatabase.open(dir, 20);
+        try (Connection c = served.connect();
                 Statement st = c.createStatement()) {
             compare(st, inserted, "after a restart");
             for (int round = ROUNDS; round < ROUNDS + 15; round++) {
@@ -149,7 +141,7 @@ class WindowJoinStateCleaningTest {
             }
             compare(st, inserted, "after the restart and more rounds");
         }
-        close();
+        served.close();
         System.out.println("most state keys per view: " + Arrays.toString(mostKeys));
     }
 
@@ -176,7 +168,7 @@ class WindowJoinStateCleaningTest {
     /** Every view's state keys stay under its bound. */
     private void checkBounded(String when) {
         for (int i = 0; i < CASES.size(); i++) {
-            long keys = stateKeys("j" + i);
+            long keys = served.stateKeys("j" + i);
             mostKeys[i] = Math.max(mostKeys[i], keys);
             int bound = (Integer) CASES.get(i)[2];
             assertTrue(keys <= bound, when + ": j" + i + " holds " + keys + " state keys, more than " + bound);
@@ -212,56 +204,5 @@ class WindowJoinStateCleaningTest {
                                 + Arrays.toString(mostKeys));
             }
         }
-    }
-
-    /** The keys in the state tables of view {@code name}, as committed. */
-    private long stateKeys(String name) {
-        TableDef view = db.catalog().table(name).orElseThrow();
-        long keys = 0;
-        try (ReadView committed = db.store().latest()) {
-            for (int id : view.stateTableIds()) {
-                try (KvIterator it = committed.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
-                    while (it.next()) {
-                        keys++;
-                    }
-                }
-            }
-        }
-        return keys;
-    }
-
-    private static long scalar(Statement st, String sql) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringJoiner row = new StringJoiner("|");
-                for (int i = 1; i <= n; i++) {
-                    row.add(String.valueOf(rs.getString(i)));
-                }
-                out.add(row.toString());
-            }
-        }
-        out.sort(null);
-        return out;
-    }
-
-    private Connection open() throws SQLException {
-        db = Database.open(dir, 20, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?user=root");
-    }
-
-    private void close() {
-        server.close();
-        db.close();
     }
 }

@@ -1,26 +1,17 @@
 package io.tributary.meta;
 
+import static io.tributary.meta.ServedDatabase.rows;
+import static io.tributary.meta.ServedDatabase.scalar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tributary.catalog.TableDef;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.sql.calcite.CalciteViewPlanner;
-import io.tributary.storage.Keyspace;
-import io.tributary.storage.KvIterator;
-import io.tributary.storage.ReadView;
-import io.tributary.storage.TableKeys;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -80,8 +71,7 @@ class WindowStateCleaningTest {
     private static Connection pg;
     private static Path dir;
 
-    private Database db;
-    private PgServer server;
+    private ServedDatabase served;
     /** The most state keys seen per view, printed to show the margin under the bounds. */
     private final long[] mostKeys = new long[CASES.size()];
 
@@ -111,7 +101,8 @@ class WindowStateCleaningTest {
             p.execute("CREATE TABLE ev (id INT, k INT, v INT, ts TIMESTAMP)");
         }
         long inserted = 0;
-        try (Connection c = open();
+        served = ServedDatabase.open(dir, 20);
+        try (Connection c = served.connect();
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE ev (id INT, k INT, v INT, ts TIMESTAMP,"
                     + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
@@ -136,8 +127,9 @@ class WindowStateCleaningTest {
             compare(st, inserted, "after " + ROUNDS + " rounds");
             compareClosed(st, "closed", "after " + ROUNDS + " rounds");
         }
-        close();
-        try (Connection c = open();
+        served.close();
+        served = ServedDatabase.open(dir, 20);
+        try (Connection c = served.connect();
                 Statement st = c.createStatement()) {
             compare(st, inserted, "after a restart");
             st.execute("CREATE MATERIALIZED VIEW closed_later AS " + EOWC);
@@ -150,7 +142,7 @@ class WindowStateCleaningTest {
             compareClosed(st, "closed", "after the restart and more rounds");
             compareClosed(st, "closed_later", "backfilled, after the restart and more rounds");
         }
-        close();
+        served.close();
         System.out.println("most state keys per view: " + java.util.Arrays.toString(mostKeys));
     }
 
@@ -169,7 +161,7 @@ class WindowStateCleaningTest {
     /** Every view's state keys stay under its bound, while its rows outgrow it. */
     private void checkBounded(Statement st, String when) throws SQLException {
         for (int i = 0; i < CASES.size(); i++) {
-            long keys = stateKeys("w" + i);
+            long keys = served.stateKeys("w" + i);
             mostKeys[i] = Math.max(mostKeys[i], keys);
             int bound = (Integer) CASES.get(i)[2];
             assertTrue(keys <= bound, when + ": w" + i + " holds " + keys + " state keys, more than " + bound);
@@ -224,60 +216,9 @@ class WindowStateCleaningTest {
         assertEquals(expected, actual, when + ": " + view + " at watermark " + watermark);
     }
 
-    /** The keys in the state tables of view {@code name}, as committed. */
-    private long stateKeys(String name) {
-        TableDef view = db.catalog().table(name).orElseThrow();
-        long keys = 0;
-        try (ReadView committed = db.store().latest()) {
-            for (int id : view.stateTableIds()) {
-                try (KvIterator it = committed.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
-                    while (it.next()) {
-                        keys++;
-                    }
-                }
-            }
-        }
-        return keys;
-    }
-
     private static String explain(Statement st, String view) throws SQLException {
         return String.join(
                 "\n",
                 rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + CASES.get(Integer.parseInt(view.substring(1)))[0]));
-    }
-
-    private static long scalar(Statement st, String sql) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringJoiner row = new StringJoiner("|");
-                for (int i = 1; i <= n; i++) {
-                    row.add(String.valueOf(rs.getString(i)));
-                }
-                out.add(row.toString());
-            }
-        }
-        out.sort(null);
-        return out;
-    }
-
-    private Connection open() throws SQLException {
-        db = Database.open(dir, 20, CalciteViewPlanner::new);
-        server = new PgServer("127.0.0.1", 0, new EngineSessionFactory(db), null);
-        server.start();
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/dev?user=root");
-    }
-
-    private void close() {
-        server.close();
-        db.close();
     }
 }

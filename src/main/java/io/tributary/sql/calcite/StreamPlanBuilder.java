@@ -15,6 +15,7 @@ import io.tributary.plan.FilterNode;
 import io.tributary.plan.HashAggNode;
 import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.InputRef;
+import io.tributary.plan.IntervalJoinCleaning;
 import io.tributary.plan.JoinCleaning;
 import io.tributary.plan.JoinKind;
 import io.tributary.plan.Literal;
@@ -235,6 +236,7 @@ final class StreamPlanBuilder {
                 def.columns().stream().map(c -> new Field(c.name(), c.type())).toList();
         SourceNode source =
                 new SourceNode(def.id(), def.name(), fields, def.primaryKey().clone());
+        windowBounds.tableScan(def, source);
         int[] visible = table.columnIndexes();
         List<ScalarExpr> exprs = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -471,9 +473,27 @@ final class StreamPlanBuilder {
         }
         int[] streamKey = keyParts.distinct().toArray();
         JoinCleaning cleaning = windowBounds.joinCleaning(boundedLeft, leftKeys, boundedRight, rightKeys);
+        IntervalJoinCleaning intervalCleaning = cleaning != null || remaining.isAlwaysTrue()
+                ? null
+                : windowBounds.intervalCleaning(
+                        boundedLeft,
+                        left.columns(),
+                        boundedRight,
+                        right.columns(),
+                        TimeDistances.of(remaining, join.getLeft().getRowType().getFieldCount()));
         return new Translated(
                 new HashJoinNode(
-                        l, r, kind, leftKeys, rightKeys, nullSafe, condition, List.copyOf(fields), streamKey, cleaning),
+                        l,
+                        r,
+                        kind,
+                        leftKeys,
+                        rightKeys,
+                        nullSafe,
+                        condition,
+                        List.copyOf(fields),
+                        streamKey,
+                        cleaning,
+                        intervalCleaning),
                 columns);
     }
 

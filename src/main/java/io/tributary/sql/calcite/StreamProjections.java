@@ -113,7 +113,8 @@ final class StreamProjections {
                     j.condition(),
                     fields,
                     j.streamKey(),
-                    j.cleaning());
+                    j.cleaning(),
+                    j.intervalCleaning());
         }
         if (node instanceof UnionNode u) {
             return new UnionNode(u.inputs(), fields, u.streamKey(), u.distribution());

@@ -1,7 +1,6 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.plan.TimeBound;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -143,11 +142,7 @@ final class TemporalFilters {
         if (type.getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
             throw UnsupportedInViews.error("temporal filters with intervals of months or years are");
         }
-        if (type.getFamily() != SqlTypeFamily.INTERVAL_DAY_TIME) {
-            return null;
-        }
-        // Calcite holds day-to-second intervals in milliseconds
-        return Math.multiplyExact(literal.getValueAs(BigDecimal.class).longValueExact(), 1000L);
+        return TimeDistances.dayTimeMicros(literal);
     }
 
     private static RexNode stripTimestampCast(RexNode expr) {
@@ -159,7 +154,8 @@ final class TemporalFilters {
         return expr;
     }
 
-    private static boolean isTimestamp(RexNode expr) {
+    /** Whether {@code expr} is a TIMESTAMP or TIMESTAMPTZ. */
+    static boolean isTimestamp(RexNode expr) {
         SqlTypeName t = expr.getType().getSqlTypeName();
         return t == SqlTypeName.TIMESTAMP || t == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }

@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.WatermarkDef;
 import io.tributary.plan.InputRef;
+import io.tributary.plan.IntervalJoinCleaning;
 import io.tributary.plan.JoinCleaning;
 import io.tributary.plan.ScalarExpr;
 import io.tributary.plan.StreamNode;
@@ -26,12 +27,19 @@ import org.apache.calcite.rex.RexInputRef;
  * projections that copy the column, filters, and aggregates grouping by it (a group's row changes
  * only while rows of its window arrive). A join of two bounds lets the join forget rows ({@link
  * JoinCleaning}). Anything else (a join's output, a union written by the user) proves nothing, so
- * its output keeps all state. One per planned query, on the planning thread; nodes are told apart
+ * its output keeps all state. A watermarked table's own time column is a bound too, which an
+ * interval join's condition over two bounds lets the join forget rows by ({@link
+ * IntervalJoinCleaning}). One per planned query, on the planning thread; nodes are told apart
  * by identity.
  */
 final class WindowBounds {
-    /** A column that trails the time of table {@code relationId}'s rows by less than {@code lagMicros}. */
-    private record Bound(int relationId, long lagMicros) {}
+    /**
+     * A column that trails the time of table {@code relationId}'s rows by less than {@code
+     * lagMicros}: a value {@code v} with {@code v + lagMicros <= watermark} gets no more rows.
+     * {@code window} tells a window bound from the table's own time column, which only interval
+     * joins clean by.
+     */
+    private record Bound(int relationId, long lagMicros, boolean window) {}
 
     private final Map<StreamNode, Map<Integer, Bound>> bounds = new IdentityHashMap<>();
 
@@ -50,8 +58,23 @@ final class WindowBounds {
         }
         int width = scan.getRowType().getFieldCount() - 2;
         Map<Integer, Bound> columns = bounds.computeIfAbsent(out.node(), n -> new HashMap<>());
-        columns.put(out.columns()[width], new Bound(table.id(), window.sizeMillis() * 1000));
-        columns.put(out.columns()[width + 1], new Bound(table.id(), 0));
+        columns.put(out.columns()[width], new Bound(table.id(), window.sizeMillis() * 1000, true));
+        columns.put(out.columns()[width + 1], new Bound(table.id(), 0, true));
+    }
+
+    /**
+     * Records the time column of a scanned table with a watermark: a row's time is on time while
+     * at least the watermark, so a time {@code t} gets no more rows once {@code t + 1 <= watermark}
+     * (the table is append-only).
+     *
+     * @param source the scan's node, whose columns are the table's
+     */
+    void tableScan(TableDef table, StreamNode source) {
+        WatermarkDef watermark = table.watermark();
+        if (watermark != null) {
+            bounds.computeIfAbsent(source, n -> new HashMap<>())
+                    .put(watermark.column(), new Bound(table.id(), 1, false));
+        }
     }
 
     /** Carries bounds through a projection's plain column copies. */
@@ -109,6 +132,8 @@ final class WindowBounds {
             Bound rb = r.get(rightKeys[i]);
             if (lb != null
                     && rb != null
+                    && lb.window()
+                    && rb.window()
                     && (best == null
                             || Math.max(lb.lagMicros(), rb.lagMicros())
                                     < Math.max(best.leftLagMicros(), best.rightLagMicros()))) {
@@ -116,6 +141,53 @@ final class WindowBounds {
             }
         }
         return best;
+    }
+
+    /**
+     * How a join of {@code left} and {@code right} whose condition bounds the distances {@code
+     * distances} (fields as in the join's Calcite row, mapped to the sides' columns by {@code
+     * leftColumns} and {@code rightColumns}) forgets rows, or null when no such pair is a bound on
+     * both sides or the condition bounds neither side's matches. Of several, the one bounded on both
+     * ends, then the narrowest.
+     */
+    IntervalJoinCleaning intervalCleaning(
+            StreamNode left,
+            int[] leftColumns,
+            StreamNode right,
+            int[] rightColumns,
+            List<TimeDistances.Distance> distances) {
+        Map<Integer, Bound> l = bounds.get(left);
+        Map<Integer, Bound> r = bounds.get(right);
+        if (l == null || r == null) {
+            return null;
+        }
+        IntervalJoinCleaning best = null;
+        for (TimeDistances.Distance d : distances) {
+            int lc = leftColumns[d.left()];
+            int rc = rightColumns[d.right() - leftColumns.length];
+            Bound lb = l.get(lc);
+            Bound rb = r.get(rc);
+            if (lb == null || rb == null) {
+                continue;
+            }
+            IntervalJoinCleaning c = new IntervalJoinCleaning(
+                    lc, rc, lb.relationId(), lb.lagMicros(), rb.relationId(), rb.lagMicros(), d.min(), d.max());
+            if (best == null || better(c, best)) {
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    private static boolean better(IntervalJoinCleaning a, IntervalJoinCleaning b) {
+        int sidesA = (a.cleansLeft() ? 1 : 0) + (a.cleansRight() ? 1 : 0);
+        int sidesB = (b.cleansLeft() ? 1 : 0) + (b.cleansRight() ? 1 : 0);
+        if (sidesA != sidesB) {
+            return sidesA > sidesB;
+        }
+        return sidesA == 2
+                && a.maxDifferenceMicros() - a.minDifferenceMicros()
+                        < b.maxDifferenceMicros() - b.minDifferenceMicros();
     }
 
     /**
@@ -132,7 +204,7 @@ final class WindowBounds {
         WindowCleaning best = null;
         for (int i = 0; i < groupKeys.length; i++) {
             Bound b = in.get(groupKeys[i]);
-            if (b != null && (best == null || b.lagMicros() < best.lagMicros())) {
+            if (b != null && b.window() && (best == null || b.lagMicros() < best.lagMicros())) {
                 best = new WindowCleaning(i, b.relationId(), b.lagMicros(), emitOnClose);
             }
         }

@@ -4,6 +4,7 @@ import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.plan.HashJoinNode;
+import io.tributary.plan.IntervalJoinCleaning;
 import io.tributary.plan.JoinCleaning;
 import io.tributary.plan.JoinKind;
 import io.tributary.plan.ScalarExpr;
@@ -37,9 +38,11 @@ import java.util.List;
  * <p>State tables {@code stateTableIds[0]} (left) and {@code [1]} (right), see {@link JoinSide}.
  * Nothing is held back across a barrier; {@link #onBarrier} flushes and, with {@link
  * HashJoinNode#cleaning()}, first deletes from both tables the rows whose join key the watermarks
- * finished (see {@link JoinCleaning}), found through an in-memory index of each side's join keys
- * (those stored in the actor's vnodes when it starts, and those inserted since). One actor thread,
- * as {@link Operator} requires.
+ * finished (see {@link JoinCleaning}), or with {@link HashJoinNode#intervalCleaning()} the rows
+ * whose time no later change of the other side can come near (see {@link IntervalJoinCleaning}),
+ * found through an in-memory index of each cleaned side's join keys by time (those stored in the
+ * actor's vnodes when it starts, and those inserted since). One actor thread, as {@link Operator}
+ * requires.
  */
 public final class HashJoinOperator implements Operator {
     /**
@@ -57,8 +60,10 @@ public final class HashJoinOperator implements Operator {
     private final int outputWidth;
     /** The current input row's join key encoding, reused for every row (actor thread). */
     private final ByteWriter keyBuffer = new ByteWriter(32);
-    /** Which rows the watermarks finish, or null when every present row is kept. */
+    /** Which rows the watermarks finish, by an equality of window bounds; or null. */
     private final JoinCleaning cleaning;
+    /** Which rows the watermarks finish, by an interval condition; or null. */
+    private final IntervalJoinCleaning intervalCleaning;
 
     private final WatermarkReader watermarks;
     /** With {@link #cleaning}: the vnodes whose stored keys are indexed at the first barrier, or null. */
@@ -80,7 +85,7 @@ public final class HashJoinOperator implements Operator {
     public HashJoinOperator(
             HashJoinNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks, int[] ownedVnodes) {
         this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS, watermarks);
-        this.ownedVnodes = cleaning == null ? null : ownedVnodes;
+        this.ownedVnodes = cleaning == null && intervalCleaning == null ? null : ownedVnodes;
     }
 
     /** As the first, with each side's cache bounded to {@code cacheKeys} join keys (at least 1). */
@@ -105,10 +110,17 @@ public final class HashJoinOperator implements Operator {
         this.condition = node.condition();
         this.outputWidth = left.width() + right.width();
         this.cleaning = node.cleaning();
+        this.intervalCleaning = cleaning == null ? node.intervalCleaning() : null;
         this.watermarks = watermarks;
         if (cleaning != null) {
-            left.cleanBy(cleaning.keyIndex());
-            right.cleanBy(cleaning.keyIndex());
+            left.cleanBy(node.leftKeys()[cleaning.keyIndex()]);
+            right.cleanBy(node.rightKeys()[cleaning.keyIndex()]);
+        }
+        if (intervalCleaning != null && intervalCleaning.cleansLeft()) {
+            left.cleanBy(intervalCleaning.leftColumn());
+        }
+        if (intervalCleaning != null && intervalCleaning.cleansRight()) {
+            right.cleanBy(intervalCleaning.rightColumn());
         }
     }
 
@@ -200,7 +212,7 @@ public final class HashJoinOperator implements Operator {
 
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
-        if (cleaning != null) {
+        if (cleaning != null || intervalCleaning != null) {
             if (ownedVnodes != null) {
                 left.indexStored(ownedVnodes);
                 right.indexStored(ownedVnodes);
@@ -216,17 +228,29 @@ public final class HashJoinOperator implements Operator {
     }
 
     /**
-     * Deletes both sides' rows whose join key neither input can change again (see {@link
-     * JoinCleaning}). The watermarks read are the ones every row of this epoch was judged by.
+     * Deletes the rows of both sides that no later change can match, unmatch or re-pad (see {@link
+     * JoinCleaning} and {@link IntervalJoinCleaning}). The watermarks read are the ones every row
+     * of this epoch was judged by.
      */
     private void forgetFinishedKeys() {
-        long leftWatermark = watermarks.watermark(cleaning.leftRelationId());
-        long rightWatermark = watermarks.watermark(cleaning.rightRelationId());
+        int leftRelation = cleaning != null ? cleaning.leftRelationId() : intervalCleaning.leftRelationId();
+        int rightRelation = cleaning != null ? cleaning.rightRelationId() : intervalCleaning.rightRelationId();
+        long leftWatermark = watermarks.watermark(leftRelation);
+        long rightWatermark = watermarks.watermark(rightRelation);
         if (leftWatermark == Long.MIN_VALUE || rightWatermark == Long.MIN_VALUE) {
             return;
         }
-        long upTo = Math.min(leftWatermark - cleaning.leftLagMicros(), rightWatermark - cleaning.rightLagMicros());
-        left.forgetUpTo(upTo);
-        right.forgetUpTo(upTo);
+        if (cleaning != null) {
+            long upTo = Math.min(leftWatermark - cleaning.leftLagMicros(), rightWatermark - cleaning.rightLagMicros());
+            left.forgetUpTo(upTo);
+            right.forgetUpTo(upTo);
+            return;
+        }
+        if (intervalCleaning.cleansLeft()) {
+            left.forgetUpTo(intervalCleaning.leftUpTo(leftWatermark, rightWatermark));
+        }
+        if (intervalCleaning.cleansRight()) {
+            right.forgetUpTo(intervalCleaning.rightUpTo(leftWatermark, rightWatermark));
+        }
     }
 }

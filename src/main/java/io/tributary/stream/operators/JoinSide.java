@@ -60,6 +60,8 @@ final class JoinSide {
     private final ByteWriter scratch = new ByteWriter(64);
     /** With cleaning ({@link #cleanBy}): the join keys with stored rows; otherwise null. */
     private JoinKeyIndex index;
+    /** With cleaning: the rows' column that says when they may go. */
+    private int timeColumn = -1;
 
     /**
      * @param keyColumns this side's join key columns
@@ -177,15 +179,22 @@ final class JoinSide {
     }
 
     /**
-     * Makes this side index its join keys by key column {@code boundIndex} (in join key order), so
+     * Makes this side index its join keys by its rows' column {@code timeColumn} (a TIMESTAMP), so
      * {@link #forgetUpTo} can drop rows. Before any row is inserted.
      */
-    void cleanBy(int boundIndex) {
-        index = new JoinKeyIndex(boundIndex);
+    void cleanBy(int timeColumn) {
+        this.timeColumn = timeColumn;
+        index = new JoinKeyIndex(timeColumn);
     }
 
-    /** Indexes the join keys of the rows committed in {@code vnodes}, once, when a cleaning operator starts. */
+    /**
+     * Indexes the join keys of the rows committed in {@code vnodes}, once, when a cleaning operator
+     * starts; nothing for a side that is not cleaned.
+     */
     void indexStored(int[] vnodes) {
+        if (index == null) {
+            return;
+        }
         ByteWriter key = new ByteWriter(32);
         for (int vnode : vnodes) {
             try (StateTable.ValueIterator it = table.scanCommittedVnode(vnode)) {
@@ -199,18 +208,30 @@ final class JoinSide {
     }
 
     /**
-     * Deletes every row whose join key's bound column is at most {@code upTo}, from the table and
-     * the cache. Only with {@link #cleanBy}; the caller proves no such key gets another change.
+     * Deletes every row whose time column is at most {@code upTo}, from the table and the cache, and
+     * indexes a key whose rows were not all that old again under its least remaining time. Only
+     * with {@link #cleanBy}; the caller proves no such row gets another change or match.
      *
      * @return how many rows were deleted
      */
     int forgetUpTo(long upTo) {
         int deleted = 0;
+        ByteWriter key = null;
         for (JoinKeyIndex.Entry e : index.removeUpTo(upTo)) {
             List<Object[]> rows = new ArrayList<>();
+            Object[] earliestKept = null;
             try (StateTable.ValueIterator it = table.scan(e.values())) {
                 while (it.hasNext()) {
-                    rows.add(it.next());
+                    Object[] row = it.next();
+                    Long time = (Long) row[timeColumn];
+                    if (time == null) {
+                        continue; // never finished, never indexed
+                    }
+                    if (time <= upTo) {
+                        rows.add(row);
+                    } else if (earliestKept == null || time < (Long) earliestKept[timeColumn]) {
+                        earliestKept = row;
+                    }
                 }
             }
             for (Object[] row : rows) {
@@ -221,6 +242,13 @@ final class JoinSide {
             if (id >= 0) {
                 cachedRows -= cache.get(id).size();
                 cache.remove(id);
+            }
+            if (earliestKept != null) {
+                if (key == null) {
+                    key = new ByteWriter(32);
+                }
+                encodeJoinKey(earliestKept, key);
+                index.add(key, earliestKept, keyColumns);
             }
         }
         return deleted;

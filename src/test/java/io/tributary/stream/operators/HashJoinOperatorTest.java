@@ -605,7 +605,8 @@ class HashJoinOperatorTest {
                 null,
                 out,
                 new int[] {0, 3, 1},
-                new io.tributary.plan.JoinCleaning(0, 1, 0, 2, 10));
+                new io.tributary.plan.JoinCleaning(0, 1, 0, 2, 10),
+                null);
         long[] watermarks = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
         int[] vnodes = java.util.stream.IntStream.range(0, io.tributary.common.VirtualNodes.COUNT)
                 .toArray();
@@ -628,6 +629,77 @@ class HashJoinOperatorTest {
                     List.of("[1, 100, 100, 1]", "[2, 200, 200, 3]", "[3, 300, 300, 5]"),
                     h.rows(),
                     "key 200 forgotten after the restore, key 300 still joins");
+        }
+    }
+
+    /**
+     * An interval join forgets rows by their own time, not their join key's: of one key's rows,
+     * those the watermarks finished go and the others stay (the key indexed again under the least
+     * remaining time), still joining; after a restore the kept ones are indexed again and forgotten
+     * once the watermarks pass them. The condition is left out, so every row of a key joins.
+     */
+    @Test
+    void intervalCleaningForgetsRowsByTheirTimeWithinAKeyAcrossRestores() {
+        List<Field> lf = List.of(
+                new Field("k", DataType.INTEGER),
+                new Field("ts", DataType.TIMESTAMP),
+                new Field("id", DataType.INTEGER));
+        List<Field> rf = List.of(
+                new Field("k", DataType.INTEGER),
+                new Field("ts", DataType.TIMESTAMP),
+                new Field("id", DataType.BIGINT));
+        List<Field> out = new ArrayList<>(lf);
+        out.addAll(rf);
+        // left ts - right ts in [0, 10]: a left row waits for right times up to its own
+        HashJoinNode node = new HashJoinNode(
+                new SourceNode(1, "l", lf, new int[] {2}),
+                new SourceNode(2, "r", rf, new int[] {2}),
+                JoinKind.INNER,
+                new int[] {0},
+                new int[] {0},
+                new boolean[] {false},
+                null,
+                out,
+                new int[] {2, 5, 0},
+                null,
+                new io.tributary.plan.IntervalJoinCleaning(1, 1, 1, 1, 2, 1, 0, 10));
+        long[] watermarks = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
+        int[] vnodes = java.util.stream.IntStream.range(0, io.tributary.common.VirtualNodes.COUNT)
+                .toArray();
+        try (OperatorHarness h = new OperatorHarness(
+                dir.resolve("interval"),
+                view -> new HashJoinOperator(node, TABLES, view, id -> watermarks[id], vnodes))) {
+            h.insert(0, new Object[] {1, 100L, 1}, new Object[] {1, 300L, 2})
+                    .insert(1, new Object[] {1, 95L, 10L})
+                    .barrier();
+            watermarks[1] = 200;
+            watermarks[2] = 200; // left up to 199 (row 100 goes, row 300 stays), right up to 189
+            h.barrier();
+            h.insert(1, new Object[] {1, 250L, 11L}).barrier();
+            assertEquals(
+                    List.of("[1, 100, 1, 1, 95, 10]", "[1, 300, 2, 1, 250, 11]", "[1, 300, 2, 1, 95, 10]"),
+                    h.rows(),
+                    "the right row at 250 meets only the left row kept");
+
+            watermarks[1] = 400;
+            watermarks[2] = 400;
+            h.restore().barrier();
+            h.insert(1, new Object[] {1, 500L, 12L}).barrier();
+            assertEquals(3, h.rows().size(), "the left row at 300 forgotten after the restore");
+
+            // a NULL time is never finished: the row stays, and forgetting around it works
+            h.insert(0, new Object[] {1, null, 3}).barrier();
+            watermarks[1] = 1000;
+            watermarks[2] = 1000;
+            h.barrier().insert(1, new Object[] {1, 2000L, 13L}).barrier();
+            assertEquals(
+                    List.of(
+                            "[1, 100, 1, 1, 95, 10]",
+                            "[1, 300, 2, 1, 250, 11]",
+                            "[1, 300, 2, 1, 95, 10]",
+                            "[1, null, 3, 1, 2000, 13]",
+                            "[1, null, 3, 1, 500, 12]"),
+                    h.rows());
         }
     }
 }

@@ -1,0 +1,198 @@
+package io.tributary.meta;
+
+import static io.tributary.meta.ServedDatabase.rows;
+import static io.tributary.meta.ServedDatabase.scalar;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.StringJoiner;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Joins whose condition bounds the distance between two watermarked times forget rows no later
+ * change can match: while rows keep arriving in two tables (ten seconds of event time per round,
+ * some later than the watermark), the keys in each view's state tables stay below a fixed number,
+ * though the views' rows keep growing; each view equals PostgreSQL's query over the rows the tables
+ * kept (the on-time ones), before and after a restart, which must index the stored rows again to
+ * go on forgetting them. The shapes are Nexmark's q7 (bids joined with their window's highest bid,
+ * by price, within the window), an inner join within a window of time either way, and a LEFT join
+ * bounded on one side by a strict comparison.
+ */
+class IntervalJoinStateCleaningTest {
+    private static final long SEED = 20261202L;
+    private static final int ROUNDS = 40;
+    private static final int ROWS_PER_ROUND = 40;
+    private static final LocalDateTime T0 = LocalDateTime.of(2026, 1, 1, 10, 0);
+    private static final String EPOCH = "TIMESTAMP '1970-01-01'";
+
+    /** Each case: Tributary's view query, PostgreSQL's equivalent, the most state keys allowed. */
+    private static final List<Object[]> CASES = List.of(
+            new Object[] {
+                "SELECT x.id, x.price, x.ts FROM a x JOIN (SELECT max(price) AS maxprice, window_end AS we"
+                        + " FROM TUMBLE(a, ts, INTERVAL '10' SECOND) GROUP BY window_end) w"
+                        + " ON x.price = w.maxprice WHERE x.ts BETWEEN w.we - INTERVAL '10' SECOND AND w.we",
+                "SELECT x.id, x.price, x.ts FROM a x JOIN (SELECT max(price) AS maxprice, date_bin('10 seconds', ts, "
+                        + EPOCH + ") + INTERVAL '10 seconds' AS we FROM a GROUP BY 2) w"
+                        + " ON x.price = w.maxprice WHERE x.ts BETWEEN w.we - INTERVAL '10 seconds' AND w.we",
+                150
+            },
+            new Object[] {
+                "SELECT x.id AS xid, y.id AS yid FROM a x JOIN b y ON x.k = y.k"
+                        + " AND x.ts BETWEEN y.ts - INTERVAL '3' SECOND AND y.ts + INTERVAL '2' SECOND",
+                "SELECT x.id AS xid, y.id AS yid FROM a x JOIN b y ON x.k = y.k"
+                        + " AND x.ts BETWEEN y.ts - INTERVAL '3' SECOND AND y.ts + INTERVAL '2' SECOND",
+                200
+            },
+            new Object[] {
+                "SELECT x.id AS xid, y.id AS yid FROM a x LEFT JOIN b y ON x.k = y.k"
+                        + " AND y.ts >= x.ts AND y.ts < x.ts + INTERVAL '4' SECOND",
+                "SELECT x.id AS xid, y.id AS yid FROM a x LEFT JOIN b y ON x.k = y.k"
+                        + " AND y.ts >= x.ts AND y.ts < x.ts + INTERVAL '4' SECOND",
+                200
+            });
+
+    private static EmbeddedPostgres postgres;
+    private static Connection pg;
+    private static Path dir;
+
+    private ServedDatabase served;
+    /** The most state keys seen per view, printed to show the margin under the bounds. */
+    private final long[] mostKeys = new long[CASES.size()];
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        pg = postgres.getPostgresDatabase().getConnection();
+        pg.setAutoCommit(true);
+        dir = Files.createTempDirectory("interval-join-cleaning-");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        pg.close();
+        postgres.close();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Test
+    void intervalJoinStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
+        Random r = new Random(SEED);
+        try (Statement p = pg.createStatement()) {
+            p.execute("CREATE TABLE a (id INT, k INT, price INT, ts TIMESTAMP)");
+            p.execute("CREATE TABLE b (id INT, k INT, price INT, ts TIMESTAMP)");
+        }
+        long inserted = 0;
+        served = ServedDatabase.open(dir, 20);
+        try (Connection c = served.connect();
+                Statement st = c.createStatement()) {
+            for (String t : List.of("a", "b")) {
+                st.execute("CREATE TABLE " + t + " (id INT, k INT, price INT, ts TIMESTAMP,"
+                        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
+            }
+            for (int i = 0; i < CASES.size(); i++) {
+                st.execute("CREATE MATERIALIZED VIEW j" + i + " AS " + CASES.get(i)[0]);
+                String plan = String.join("\n", rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + CASES.get(i)[0]));
+                assertTrue(plan.contains("interval cleaning"), "j" + i + " plans interval cleaning:\n" + plan);
+            }
+            for (int round = 0; round < ROUNDS; round++) {
+                inserted += insert(st, r, round);
+                if (round >= 5) {
+                    checkBounded("round " + round);
+                }
+            }
+            compare(st, inserted, "after " + ROUNDS + " rounds");
+        }
+        served.close();
+        served = ServedDatabase.open(dir, 20);
+        try (Connection c = served.connect();
+                Statement st = c.createStatement()) {
+            compare(st, inserted, "after a restart");
+            for (int round = ROUNDS; round < ROUNDS + 15; round++) {
+                inserted += insert(st, r, round);
+                checkBounded("round " + round + " after the restart");
+            }
+            compare(st, inserted, "after the restart and more rounds");
+        }
+        served.close();
+        System.out.println("most state keys per view: " + Arrays.toString(mostKeys));
+    }
+
+    /**
+     * Two INSERTs (two epochs), one per table, of rows around {@code round}'s ten seconds, from 15 s
+     * before to 10 s after its start.
+     *
+     * @return the rows inserted
+     */
+    private static int insert(Statement st, Random r, int round) throws SQLException {
+        LocalDateTime base = T0.plusSeconds(10L * round);
+        for (String table : List.of("a", "b")) {
+            StringJoiner rows = new StringJoiner(", ", "INSERT INTO " + table + " VALUES ", "");
+            for (int i = 0; i < ROWS_PER_ROUND; i++) {
+                LocalDateTime ts = base.plusNanos((r.nextInt(25_000) - 15_000) * 1_000_000L);
+                rows.add("(" + (round * ROWS_PER_ROUND + i) + ", " + r.nextInt(8) + ", " + r.nextInt(1000)
+                        + ", TIMESTAMP '" + ts.toString().replace('T', ' ') + "')");
+            }
+            st.execute(rows.toString());
+        }
+        return 2 * ROWS_PER_ROUND;
+    }
+
+    /** Every view's state keys stay under its bound. */
+    private void checkBounded(String when) {
+        for (int i = 0; i < CASES.size(); i++) {
+            long keys = served.stateKeys("j" + i);
+            mostKeys[i] = Math.max(mostKeys[i], keys);
+            int bound = (Integer) CASES.get(i)[2];
+            assertTrue(keys <= bound, when + ": j" + i + " holds " + keys + " state keys, more than " + bound);
+        }
+    }
+
+    /** Views equal PostgreSQL's queries over the rows the tables kept; every inserted row is kept or late. */
+    private void compare(Statement st, long inserted, String when) throws SQLException {
+        long kept = 0;
+        long late = 0;
+        try (Statement p = pg.createStatement()) {
+            for (String t : List.of("a", "b")) {
+                kept += scalar(st, "SELECT count(*) FROM " + t);
+                late += scalar(st, "SELECT late_rows FROM tributary_catalog.watermarks WHERE table_name = '" + t + "'");
+                p.execute("TRUNCATE " + t);
+                StringJoiner copy = new StringJoiner(", ", "INSERT INTO " + t + " VALUES ", "");
+                for (String row : rows(st, "SELECT id, k, price, ts FROM " + t)) {
+                    String[] f = row.split("\\|");
+                    copy.add("(" + f[0] + ", " + f[1] + ", " + f[2] + ", TIMESTAMP '" + f[3] + "')");
+                }
+                p.execute(copy.toString());
+            }
+            assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);
+            assertTrue(late > 0 && kept > 0, when + ": some rows are late, some on time");
+            for (int i = 0; i < CASES.size(); i++) {
+                List<String> expected = rows(p, (String) CASES.get(i)[1]);
+                assertEquals(expected, rows(st, "SELECT * FROM j" + i), when + ": j" + i);
+                // the bound is far below what state would hold if no row were forgotten
+                int bound = (Integer) CASES.get(i)[2];
+                assertTrue(
+                        2L * bound < kept,
+                        when + ": j" + i + "'s bound " + bound + " against " + kept + " rows; most keys seen "
+                                + Arrays.toString(mostKeys));
+            }
+        }
+    }
+}
