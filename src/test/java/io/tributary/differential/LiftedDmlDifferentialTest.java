@@ -13,8 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * UPDATE and DELETE with numeric constants, which Tributary plans once per shape with the constants
- * lifted into parameters: statements that share a shape, constants of every size and sign, constants
+ * UPDATE and DELETE with numeric constants (and string SET values into text columns), which
+ * Tributary plans once per shape with the constants lifted into parameters: statements that share a shape, constants of every size and sign, constants
  * that fail only as literals, and comparisons a lifted constant must not change; and INSERTs of
  * constants, which Tributary reads without Calcite's parser, with constants that the target
  * column's type converts, rounds or refuses. They run in order on Tributary and on an embedded
@@ -48,6 +48,19 @@ class LiftedDmlDifferentialTest {
             "UPDATE ld SET d = 123456789.123 WHERE id = 2",
             "UPDATE ld SET d = 12345678901.5 WHERE id = 2",
             "UPDATE ld SET v = 11 WHERE id = 1 OR id = 6",
+            // string SET values into a text column are lifted too; into others, and elsewhere, they stay
+            "UPDATE ld SET s = 'paid' WHERE id = 1",
+            "UPDATE ld SET s = 'shipped' WHERE id = 2",
+            "UPDATE ld SET s = 'it''s  ', v = v + 1 WHERE id = 3",
+            "UPDATE ld SET s = '' WHERE id BETWEEN 4 AND 5",
+            "UPDATE ld SET s = E'tab\\there', d = 0.5 WHERE id = 6",
+            "UPDATE ld SET s = 'caf\u00e9' WHERE id = 4",
+            "UPDATE ld SET s = 'a' || 'b' WHERE id = 5",
+            "UPDATE ld SET v = '12' WHERE id = 1",
+            "UPDATE ld SET v = 'x' WHERE id = 1",
+            "UPDATE ld SET d = '1.255' WHERE id = 2",
+            "UPDATE ld SET s = 'z' WHERE s = 'paid'",
+            "UPDATE ld SET s = NULL WHERE id = 999",
             "DELETE FROM ld WHERE id = 4",
             "DELETE FROM ld WHERE id = 5",
             "DELETE FROM ld WHERE id > 100",

@@ -385,18 +385,49 @@ public final class CalciteFrontend implements AutoCloseable {
      * Lifts the literals of an UPDATE or DELETE in the order {@link #planUpdate} and {@link
      * #planDelete} print them: the SET values, then the condition.
      */
-    private static LiteralLifter lifter(SqlNode node) {
+    private LiteralLifter lifter(SqlNode node) {
         LiteralLifter lifter = new LiteralLifter();
         if (node instanceof SqlUpdate update) {
             SqlNodeList sources = update.getSourceExpressionList();
+            boolean[] text = unboundedTextTargets(update);
             for (int i = 0; i < sources.size(); i++) {
-                sources.set(i, lifter.liftValue(sources.get(i)));
+                SqlNode value = sources.get(i);
+                SqlNode lifted = text[i] ? lifter.liftText(value) : null;
+                sources.set(i, lifted != null ? lifted : lifter.liftValue(value));
             }
             lifter.liftWithin(update.getCondition());
         } else {
             lifter.liftWithin(((SqlDelete) node).getCondition());
         }
         return lifter;
+    }
+
+    /**
+     * Which SET targets of {@code update} are {@code text} or unbounded {@code varchar} columns: a
+     * string constant assigned to one of them is that string whatever PostgreSQL's unknown type
+     * resolves to, so it may be lifted; all false when the target does not resolve (planning the
+     * statement then reports why).
+     */
+    private boolean[] unboundedTextTargets(SqlUpdate update) {
+        SqlNodeList columns = update.getTargetColumnList();
+        boolean[] text = new boolean[columns.size()];
+        TableDef table;
+        try {
+            table = targetTable(update.getTargetTable());
+        } catch (RuntimeException e) {
+            return text;
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            List<String> names = ((SqlIdentifier) columns.get(i)).names;
+            String name = names.get(names.size() - 1);
+            for (ColumnDef column : table.columns()) {
+                if (column.name().equals(name)) {
+                    DataType type = column.type();
+                    text[i] = type.kind().isString() && type.precision() < 0;
+                }
+            }
+        }
+        return text;
     }
 
     private static SqlNode parseTree(ParameterRewriter rewritten, String sql) {

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
@@ -30,7 +31,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code >}, {@code >=}, BETWEEN) or of {@code +}, {@code -}, {@code *}, optionally negated, and
  * whole SET values are lifted: there a constant and a parameter of its type mean the same. Others
  * stay (LIMIT counts, ORDER BY ordinals, type lengths, function arguments Calcite needs constant),
- * and so do string literals, whose type PostgreSQL decides from their context. The {@code ?}
+ * and so do string literals, whose type PostgreSQL decides from their context, except whole SET
+ * values into text columns ({@link #liftText}). The {@code ?}
  * markers are made in the order the statement's text lists them, the order of {@link #values()}.
  * Mutates the tree it is given; planning thread only.
  */
@@ -51,7 +53,7 @@ final class LiteralLifter {
 
     private final List<Object> values = new ArrayList<>();
 
-    /** The lifted values in marker order: Integer, Long or BigDecimal by the literal's type. */
+    /** The lifted values in marker order: Integer, Long, BigDecimal or String by the literal's type. */
     List<Object> values() {
         return values;
     }
@@ -64,6 +66,24 @@ final class LiteralLifter {
         }
         liftWithin(value);
         return value;
+    }
+
+    /**
+     * {@code CAST(? AS VARCHAR)} for a whole SET value that is a string constant, else null (nothing
+     * lifted). The caller vouches that the target column is {@code text} or unbounded {@code
+     * varchar}, where the constant means its own text; into any other type PostgreSQL reads an
+     * unknown-typed constant with that type's input function, so it stays.
+     */
+    SqlNode liftText(SqlNode value) {
+        if (!(value instanceof SqlCharStringLiteral literal)) {
+            return null;
+        }
+        SqlParserPos pos = literal.getParserPosition();
+        values.add(literal.getValueAs(String.class));
+        return SqlStdOperatorTable.CAST.createCall(
+                pos,
+                new SqlDynamicParam(values.size() - 1, pos),
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
     }
 
     /** Lifts the literals inside {@code node} (null allowed), in text order. */
