@@ -59,6 +59,18 @@ final class RemoteViewSnapshots {
         }
     }
 
+    /**
+     * Where job {@code job}'s snapshot phase runs, for {@code ddl_progress.placement}: {@code local},
+     * {@code remote:<worker>} or {@code waiting for a worker}. Any thread.
+     */
+    String placement(ViewBackfills.Job job) {
+        if (!job.awaitingRemote) {
+            return "local";
+        }
+        String remote = placement.placement(placement.jobId(ViewSnapshotJob.localJobId(job.id())));
+        return remote == null || remote.equals("local") ? "waiting for a worker" : remote;
+    }
+
     private void schedule(ViewBackfills.Job job) {
         List<TableDef> upstreams = new ArrayList<>();
         for (int relation : job.view.dependsOn()) {

@@ -380,9 +380,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     job.record.statement(),
                     job.record.background(),
                     job.record.startedAtMillis(),
-                    job.rate.get(),
+                    job.record.rateLimit(),
                     backfills.progressText(job.id()),
-                    backfills.progress(job.id())));
+                    backfills.progress(job.id()),
+                    remoteSnapshots.placement(job)));
         }
         return out;
     }
