@@ -485,6 +485,7 @@ class RemoteBackfillTest {
             st.execute("SET remote_backfill = true");
             st.execute("SET background_ddl = true");
             st.execute("CREATE MATERIALIZED VIEW agg AS " + AGG.replace("%t", "t"));
+            awaitTrue(() -> readable(c, "agg"), "agg is backfilled in the server");
             awaitEqual(c, "SELECT * FROM agg ORDER BY g", AGG.replace("%t", schema + ".t") + " ORDER BY g");
             assertEquals(
                     List.of("agg|local|"),
