@@ -1,7 +1,9 @@
 package io.tributary.cli;
 
 import io.tributary.common.TributaryException;
+import io.tributary.meta.ScratchViewBuild;
 import io.tributary.meta.jobs.JobsDatabase;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.worker.JobWorker;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -10,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code tributary worker}: runs remote jobs (sink backfills) that servers queue in the shared jobs database. */
+/** {@code tributary worker}: runs remote jobs (sink backfills, views' snapshot phases) that servers queue in the shared jobs database. */
 @Command(
         name = "worker",
         mixinStandardHelpOptions = true,
@@ -47,7 +49,8 @@ final class WorkerCommand implements Callable<Integer> {
                     JobsDatabase.dataSource(jobsUrl, "tributary-worker " + me),
                     me,
                     slots,
-                    serverPassword == null || serverPassword.isEmpty() ? null : serverPassword);
+                    serverPassword == null || serverPassword.isEmpty() ? null : serverPassword,
+                    dir -> ScratchViewBuild.open(dir, CalciteViewPlanner::new));
         } catch (TributaryException e) {
             System.err.println(e.getMessage());
             return 2;

@@ -288,14 +288,24 @@ public final class Database implements AutoCloseable {
         return barriers.stageAtBoundary(new TableTruncation(tables, catalogService.catalog(), store, streams));
     }
 
-    /** The state store, for tests in this package that check what is stored; any thread. */
+    /**
+     * The state store, for tests in this package that check what is stored and for {@link
+     * ScratchViewBuild}'s raw loads and reads; any thread.
+     */
     StateStore store() {
         return store;
     }
 
-    /** See {@link SinkManager#snapshotChunk}: a worker's read of an exported sink snapshot. Session threads. */
+    /**
+     * A worker's read of an exported snapshot: a sink's ({@link SinkManager#snapshotChunk}), or a
+     * view's whose snapshot phase runs on the worker ({@link DdlController#viewSnapshotChunk}).
+     * Session threads.
+     */
     public io.tributary.meta.sink.SnapshotChunk snapshotChunk(
             String snapshotId, int vnode, byte[] afterKey, int limit) {
+        if (io.tributary.meta.ddl.ViewSnapshotJob.isViewSnapshot(snapshotId)) {
+            return ddl.viewSnapshotChunk(snapshotId, vnode, afterKey, limit);
+        }
         return sinks.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Properties;
 import org.postgresql.PGConnection;
 
@@ -106,6 +108,34 @@ final class ExportedSnapshotReader implements AutoCloseable {
             }
         }
         return new Piece(text, rows);
+    }
+
+    /**
+     * Up to {@code limit} rows of {@code vnode} after {@code afterKey} of a view job's snapshot, each
+     * as the server stores it: {@code {value, primary key}} (the two bytea columns the server sends
+     * for a {@code view:} snapshot id), in key order.
+     */
+    List<byte[][]> readStored(int vnode, byte[] afterKey, int limit) throws SQLException {
+        byte[] text = read(vnode, afterKey, limit).text();
+        List<byte[][]> rows = new ArrayList<>();
+        int line = 0;
+        for (int i = 0; i < text.length; i++) {
+            if (text[i] == '\n') {
+                int tab = line;
+                while (text[tab] != '\t') {
+                    tab++;
+                }
+                rows.add(new byte[][] {byteaText(text, line, tab), byteaText(text, tab + 1, i)});
+                line = i + 1;
+            }
+        }
+        return rows;
+    }
+
+    /** A bytea field of COPY text, {@code \\x} and hex digits, in {@code text[from, to)}. */
+    private static byte[] byteaText(byte[] text, int from, int to) {
+        // COPY text doubles the backslash of bytea's \x prefix
+        return HEX.parseHex(new String(text, from + 3, to - from - 3, java.nio.charset.StandardCharsets.US_ASCII));
     }
 
     /**

@@ -8,16 +8,21 @@ import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.ScratchViewBuild;
+import io.tributary.meta.ddl.ViewSnapshotJob;
 import io.tributary.meta.jobs.JobsDatabase;
 import io.tributary.meta.jobs.RemoteJob;
 import io.tributary.meta.sink.SinkBackfillJob;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +46,9 @@ public final class JobWorker implements AutoCloseable {
     private final String name;
     private final int slots;
     private final String serverPassword;
+    /** Opens a scratch database in a directory, for views' snapshot phases; null: this worker runs none. */
+    private final Function<Path, ScratchViewBuild> scratch;
+
     private final AtomicInteger running = new AtomicInteger();
     private final Scheduler scheduler;
     private final Thread heartbeat;
@@ -49,11 +57,15 @@ public final class JobWorker implements AutoCloseable {
     /**
      * Connects to the jobs database and checks its job format.
      *
+     * @param scratch opens the scratch database a view's snapshot phase is computed in (null: this
+     *     worker refuses such jobs, which then fall back to the server when they may)
      * @throws TributaryException 0A000 when the server schedules another job format than this
      *     worker runs; 08001 when the jobs database cannot be reached
      */
-    public JobWorker(DataSource ds, String name, int slots, String serverPassword) {
+    public JobWorker(
+            DataSource ds, String name, int slots, String serverPassword, Function<Path, ScratchViewBuild> scratch) {
         this.ds = ds;
+        this.scratch = scratch;
         this.name = name;
         this.slots = slots;
         this.serverPassword = serverPassword;
@@ -137,9 +149,9 @@ public final class JobWorker implements AutoCloseable {
                 return; // done, cancelled or run locally meanwhile
             }
             try {
-                boolean finished = run(id, claim);
-                if (finished) {
-                    finish(id, claim.attempt(), "done", null);
+                List<byte[][]> result = run(id, claim);
+                if (result != null) {
+                    finish(id, claim.attempt(), "done", null, result);
                 } else if (stillMine(id, claim.attempt())) {
                     // fenced by the target, not given up: an attempt presumed dead committed a chunk
                     // after this one read the position; a retry (next attempt) resumes from the new one
@@ -147,7 +159,7 @@ public final class JobWorker implements AutoCloseable {
                 }
             } catch (TributaryException e) {
                 if (e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {
-                    finish(id, claim.attempt(), "failed", e.getMessage());
+                    finish(id, claim.attempt(), "failed", e.getMessage(), List.of());
                     return;
                 }
                 recordError(id, claim.attempt(), e.getMessage());
@@ -155,6 +167,9 @@ public final class JobWorker implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 recordError(id, claim.attempt(), e.getMessage());
                 throw new IllegalStateException("job " + id + ": " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("job " + id + " was interrupted", e);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("jobs database: " + e.getMessage(), e);
@@ -179,12 +194,28 @@ public final class JobWorker implements AutoCloseable {
         }
     }
 
-    private boolean run(String id, Claim claim) throws SQLException {
+    /**
+     * Runs the claimed attempt.
+     *
+     * @return what it hands back with its result (empty for a sink backfill, a view's state for its
+     *     snapshot phase); null when it was fenced out or given up
+     */
+    private List<byte[][]> run(String id, Claim claim) throws SQLException, InterruptedException {
         if (claim.format() != RemoteJob.FORMAT_VERSION) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED,
                     "the job is of format " + claim.format() + " and this worker runs format "
                             + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
+        }
+        if (claim.kind().equals(RemoteJob.VIEW_SNAPSHOT) && scratch != null) {
+            ViewSnapshotJob job = ViewSnapshotJob.decode(claim.payload());
+            LOG.info(
+                    "job {}: computing the snapshot of materialized view {} (attempt {})",
+                    id,
+                    job.view().name(),
+                    claim.attempt());
+            return new ViewSnapshotRun(job, serverAddress(), serverPassword, scratch)
+                    .run(() -> stillMine(id, claim.attempt()));
         }
         if (!claim.kind().equals(RemoteJob.SINK_BACKFILL)) {
             throw new TributaryException(
@@ -196,7 +227,9 @@ public final class JobWorker implements AutoCloseable {
                 id,
                 job.sink().name(),
                 claim.attempt());
-        return new SinkBackfillRun(job, serverAddress(), serverPassword).run(() -> stillMine(id, claim.attempt()));
+        boolean finished =
+                new SinkBackfillRun(job, serverAddress(), serverPassword).run(() -> stillMine(id, claim.attempt()));
+        return finished ? List.of() : null;
     }
 
     /** Where the server serves snapshots, as it last advertised. */
@@ -228,7 +261,11 @@ public final class JobWorker implements AutoCloseable {
         }
     }
 
-    private void finish(String id, int attempt, String state, String error) throws SQLException {
+    /**
+     * Ends the attempt, if it still owns the job, staging {@code result} (key-value pairs) in the same
+     * transaction, so the server finds a done attempt's result whole or the attempt not done.
+     */
+    private void finish(String id, int attempt, String state, String error, List<byte[][]> result) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement ps =
@@ -239,7 +276,13 @@ public final class JobWorker implements AutoCloseable {
                 ps.setString(3, id);
                 ps.setInt(4, attempt);
                 ps.setString(5, name);
-                ps.executeUpdate();
+                if (ps.executeUpdate() == 0) {
+                    c.rollback();
+                    return; // given up meanwhile: a late result is not staged
+                }
+            }
+            if (!result.isEmpty()) {
+                stageResult(c, id, attempt, result);
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
                 ps.setString(1, JobsDatabase.CHANNEL);
@@ -247,6 +290,25 @@ public final class JobWorker implements AutoCloseable {
                 ps.execute();
             }
             c.commit();
+        }
+    }
+
+    /** Stages an attempt's result pairs in {@code tributary_job_results}, in batches, in {@code c}'s transaction. */
+    private static void stageResult(Connection c, String id, int attempt, List<byte[][]> result) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO tributary_job_results (job_id, attempt, seq, k, v) VALUES (?, ?, ?, ?, ?)")) {
+            for (int i = 0; i < result.size(); i++) {
+                ps.setString(1, id);
+                ps.setInt(2, attempt);
+                ps.setInt(3, i);
+                ps.setBytes(4, result.get(i)[0]);
+                ps.setBytes(5, result.get(i)[1]);
+                ps.addBatch();
+                if (i % 5_000 == 4_999) {
+                    ps.executeBatch();
+                }
+            }
+            ps.executeBatch();
         }
     }
 

@@ -337,39 +337,169 @@ class RemoteBackfillTest {
      * the server with a NOTICE saying why (and equals PostgreSQL's answer), and without fallback it
      * is refused with 0A000 before anything is created.
      */
-    @Test
-    void aViewAskingForAWorkerIsBackfilledInTheServerOrRefusedWithoutFallback() throws Exception {
-        prepare();
-        ServerProcess server = start(tempDir.resolve("data6"));
-        String insert = "INSERT INTO %s SELECT x, x %% 7, x * 3 FROM generate_series(1, 3000) AS g(x)";
+    /** The upstream of the view tests, in Tributary and (as {@code <schema>.t}, {@code <schema>.d}) in PostgreSQL. */
+    private void viewUpstream(Connection c, int rows) throws Exception {
+        String insertT = "INSERT INTO %s SELECT x, x %% 7, x * 3 FROM generate_series(1, " + rows + ") AS g(x)";
+        String insertD = "INSERT INTO %s SELECT x, 'g' || x FROM generate_series(0, 5) AS g(x)";
         UpstreamPostgres.execute(
                 "CREATE TABLE " + schema + ".t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)",
-                insert.formatted(schema + ".t"));
+                insertT.formatted(schema + ".t"),
+                "CREATE TABLE " + schema + ".d (g BIGINT PRIMARY KEY, name VARCHAR)",
+                insertD.formatted(schema + ".d"));
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+            st.execute(insertT.formatted("t"));
+            st.execute("CREATE TABLE d (g BIGINT PRIMARY KEY, name VARCHAR)");
+            st.execute(insertD.formatted("d"));
+        }
+    }
+
+    /** The same DML in Tributary and in PostgreSQL. */
+    private void both(Connection c, String... statements) throws Exception {
+        try (Statement st = c.createStatement()) {
+            for (String sql : statements) {
+                st.execute(sql.replace("%t", "t").replace("%d", "d"));
+            }
+        }
+        String[] theirs = new String[statements.length];
+        for (int i = 0; i < statements.length; i++) {
+            theirs[i] = statements[i].replace("%t", schema + ".t").replace("%d", schema + ".d");
+        }
+        UpstreamPostgres.execute(theirs);
+    }
+
+    private static final String AGG =
+            "SELECT g, count(*) AS n, sum(v) AS s, min(v) AS lo, max(v) AS hi FROM %t GROUP BY g";
+
+    private void awaitViews(Connection c) throws Exception {
+        for (String view : List.of("f", "agg", "j")) {
+            awaitTrue(() -> readable(c, view), "view " + view + " is created");
+        }
+        awaitEqual(c, "SELECT id, v FROM f ORDER BY id", "SELECT id, v FROM " + schema + ".t WHERE g = 1 ORDER BY id");
+        awaitEqual(c, "SELECT * FROM agg ORDER BY g", AGG.replace("%t", schema + ".t") + " ORDER BY g");
+        awaitEqual(
+                c,
+                "SELECT id, name, v FROM j ORDER BY id",
+                "SELECT t.id, d.name, t.v FROM " + schema + ".t t JOIN " + schema + ".d d ON t.g = d.g ORDER BY t.id");
+    }
+
+    private static boolean readable(Connection c, String view) throws SQLException {
+        try {
+            rows(c, "SELECT count(*) FROM " + view);
+            return true;
+        } catch (SQLException e) {
+            if ("55000".equals(e.getSQLState())) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    @Test
+    void aWorkerComputesTheSnapshotPhaseOfFilterAggregateAndJoinViews() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data7"));
+        worker("w1");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
-            st.execute(insert.formatted("t"));
+            viewUpstream(c, 5_000);
+            awaitTrue(
+                    () -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
             st.execute("SET remote_backfill = true");
-            st.execute("CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g");
-            java.sql.SQLWarning notice = st.getWarnings();
-            assertTrue(
-                    notice != null
-                            && notice.getMessage()
-                                    .startsWith("materialized view \"agg\" is backfilled in the server: workers do"
-                                            + " not compute the snapshot phase"),
-                    String.valueOf(notice));
-            awaitEqual(
-                    c,
-                    "SELECT g, n, s FROM agg ORDER BY g",
-                    "SELECT g, count(*), sum(v) FROM " + schema + ".t GROUP BY g ORDER BY g");
             st.execute("SET fallback_to_local = false");
-            SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                    SQLException.class,
-                    () -> st.execute("CREATE MATERIALIZED VIEW f AS SELECT id, v FROM t WHERE g = 1"));
-            assertEquals("0A000", refused.getSQLState());
-            assertTrue(refused.getMessage().contains("remote backfill of materialized view \"f\" is not supported"));
-            assertEquals(List.of(), rows(c, "SELECT relname FROM pg_class WHERE relname = 'f'"));
-            assertEquals(List.of(), rows(c, "SELECT id FROM tributary_catalog.remote_jobs"));
+            st.execute("SET background_ddl = true");
+            st.execute("CREATE MATERIALIZED VIEW f AS SELECT id, v FROM t WHERE g = 1");
+            st.execute("CREATE MATERIALIZED VIEW agg AS " + AGG.replace("%t", "t"));
+            st.execute("CREATE MATERIALIZED VIEW j AS SELECT t.id, d.name, t.v FROM t JOIN d ON t.g = d.g");
+            // changes after the snapshot: the server reads them from the change logs once it took the state over
+            both(
+                    c,
+                    "UPDATE %t SET v = v + 1 WHERE id % 5 = 0",
+                    "DELETE FROM %t WHERE id % 13 = 0",
+                    "INSERT INTO %t SELECT x, x % 7, x FROM generate_series(5001, 5400) AS g(x)",
+                    "UPDATE %d SET name = 'renamed' WHERE g = 3");
+            awaitViews(c);
+            assertEquals(
+                    List.of("agg|w1|done|1|", "f|w1|done|1|", "j|w1|done|1|"),
+                    rows(
+                            c,
+                            "SELECT owner, worker, state, attempts FROM tributary_catalog.remote_jobs"
+                                    + " WHERE kind = 'view-snapshot' ORDER BY owner"));
+            both(c, "DELETE FROM %t WHERE g = 2", "INSERT INTO %d VALUES (6, 'g6')");
+            awaitViews(c);
+        }
+    }
+
+    @Test
+    void aKilledWorkersJobIsTakenOverOnceAndTheViewSurvivesAKilledServer() throws Exception {
+        prepare();
+        Path dataDir = tempDir.resolve("data8");
+        ServerProcess server = start(dataDir);
+        Process w1 = worker("w1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            viewUpstream(c, 30_000);
+            awaitTrue(
+                    () -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
+            st.execute("SET remote_backfill = true");
+            st.execute("SET fallback_to_local = false");
+            st.execute("SET background_ddl = true");
+            st.execute("CREATE MATERIALIZED VIEW f AS SELECT id, v FROM t WHERE g = 1");
+            st.execute("CREATE MATERIALIZED VIEW agg AS " + AGG.replace("%t", "t"));
+            st.execute("CREATE MATERIALIZED VIEW j AS SELECT t.id, d.name, t.v FROM t JOIN d ON t.g = d.g");
+            awaitTrue(
+                    () -> !rows(c, "SELECT id FROM tributary_catalog.remote_jobs WHERE state = 'running'")
+                            .isEmpty(),
+                    "w1 runs a view job");
+        }
+        w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        worker("w2");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
+            both(c, "UPDATE %t SET v = -v WHERE id % 7 = 0", "DELETE FROM %t WHERE id % 11 = 0");
+            awaitTrue(
+                    () -> rows(c, "SELECT state FROM tributary_catalog.remote_jobs WHERE kind = 'view-snapshot'")
+                            .equals(List.of("done|", "done|", "done|")),
+                    "every view job done");
+            assertTrue(
+                    !rows(c, "SELECT id FROM tributary_catalog.remote_jobs WHERE attempts >= 2 AND worker = 'w2'")
+                            .isEmpty(),
+                    "w2 took over the job w1 was killed in");
+            awaitViews(c);
+        }
+        // after the takeover: the views go on from their change logs after a kill -9
+        server.kill9();
+        server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
+            both(c, "UPDATE %t SET v = v * 2 WHERE id % 3 = 0", "INSERT INTO %d VALUES (6, 'g6')");
+            awaitViews(c);
+        }
+    }
+
+    @Test
+    void withoutWorkersAViewFallsBackToTheServerOrWaitsForOne() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data6"));
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            viewUpstream(c, 3_000);
+            st.execute("SET remote_backfill = true");
+            st.execute("SET background_ddl = true");
+            st.execute("CREATE MATERIALIZED VIEW agg AS " + AGG.replace("%t", "t"));
+            awaitTrue(() -> readable(c, "agg"), "agg is backfilled in the server");
+            awaitEqual(c, "SELECT * FROM agg ORDER BY g", AGG.replace("%t", schema + ".t") + " ORDER BY g");
+            assertEquals(
+                    List.of("agg|local|"),
+                    rows(c, "SELECT owner, state FROM tributary_catalog.remote_jobs WHERE kind = 'view-snapshot'"));
+            st.execute("SET fallback_to_local = false");
+            st.execute("CREATE MATERIALIZED VIEW f AS SELECT id, v FROM t WHERE g = 1");
+            st.execute("CREATE MATERIALIZED VIEW j AS SELECT t.id, d.name, t.v FROM t JOIN d ON t.g = d.g");
+            Thread.sleep(3_000);
+            SQLException waiting = org.junit.jupiter.api.Assertions.assertThrows(
+                    SQLException.class, () -> rows(c, "SELECT count(*) FROM f"));
+            assertEquals("55000", waiting.getSQLState());
+            both(c, "UPDATE %t SET v = v + 1 WHERE id % 5 = 0");
+            worker("w3");
+            awaitViews(c);
         }
     }
 
@@ -450,7 +580,7 @@ class RemoteBackfillTest {
     }
 
     private static void awaitTrue(Check check, String what) throws Exception {
-        long deadline = System.currentTimeMillis() + 60_000;
+        long deadline = System.currentTimeMillis() + 180_000;
         while (!check.ok()) {
             if (System.currentTimeMillis() > deadline) {
                 throw new AssertionError("timed out waiting until " + what);

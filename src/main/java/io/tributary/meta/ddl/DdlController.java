@@ -66,7 +66,7 @@ public final class DdlController {
         this.barriers = barriers;
         this.crossLogs = new CrossDatabaseLogs(catalogService.catalog(), barriers, store, runtime);
         this.crossInputs = new CrossDatabaseInputs(catalogService.catalog(), store, runtime);
-        this.views = new ViewDdl(catalogService, barriers, store, runtime, planner, crossInputs, crossLogs);
+        this.views = new ViewDdl(catalogService, barriers, store, runtime, planner, crossInputs, crossLogs, jobs);
         barriers.addCommitListener((epoch, commitNanos, sinceLast) -> crossInputs.committed());
         this.schemas = new SchemaDdl(catalogService, barriers);
         this.sources = sources;
@@ -92,6 +92,7 @@ public final class DdlController {
         } finally {
             lock.unlock();
         }
+        views.scheduleRemoteSnapshots();
     }
 
     /**
@@ -397,7 +398,8 @@ public final class DdlController {
      * the foreground wait, notices and cancel.
      *
      * @param placement where the session asks the backfill to run; see {@link
-     *     ViewBackfillPlacement#placeLocally} (0A000 without fallback when it asks for a worker)
+     *     ViewBackfillPlacement#place}: a worker computes the snapshot phase when it asks for one and the
+     *     server has a jobs database
      */
     public boolean createMaterializedView(
             String name,
@@ -411,11 +413,21 @@ public final class DdlController {
             Consumer<String> notices,
             Runnable cancelCheck)
             throws InterruptedException {
+        ViewBackfillPlacement placed = ViewBackfillPlacement.LOCAL;
         if (!(ifNotExists && catalog().table(name).isPresent())) {
-            placement.placeLocally(name, jobs.remoteEnabled(), notices);
+            placed = placement.place(name, jobs.remoteEnabled(), notices);
         }
         return views.createMaterializedView(
-                name, query, definition, ifNotExists, parallelism, background, rateLimit, notices, cancelCheck);
+                name, query, definition, ifNotExists, parallelism, background, rateLimit, placed, notices, cancelCheck);
+    }
+
+    /**
+     * A piece of the pinned snapshot of a view whose snapshot phase runs on a worker; see {@code
+     * ViewBackfills.snapshotChunk}. Session threads.
+     */
+    public io.tributary.meta.sink.SnapshotChunk viewSnapshotChunk(
+            String snapshotId, int vnode, byte[] afterKey, int limit) {
+        return views.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 
     /** The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing. */
@@ -568,6 +580,7 @@ public final class DdlController {
                 parallelism,
                 false,
                 backfillRateLimit,
+                ViewBackfillPlacement.LOCAL,
                 notices,
                 cancelCheck);
         boolean created = false;

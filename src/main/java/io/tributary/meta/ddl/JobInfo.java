@@ -9,6 +9,8 @@ import io.tributary.stream.backfill.BackfillProgress;
  * @param rateLimit backfill rows per second per parallel unit, -1 unlimited, 0 paused
  * @param progressText e.g. {@code 37.52% (375200/1000000)}
  * @param progress the backfill's progress as of its last checkpoint; null before the first
+ * @param placement where its snapshot phase runs: {@code local}, {@code remote:<worker>} or {@code waiting for a
+ *     worker}
  */
 public record JobInfo(
         int id,
@@ -18,7 +20,8 @@ public record JobInfo(
         long startedAtMillis,
         long rateLimit,
         String progressText,
-        BackfillProgress progress) {
+        BackfillProgress progress,
+        String placement) {
 
     /** Rows done over rows expected in percent, never 100 before the job is done (0 while expected is unknown). */
     public static double percent(BackfillProgress p) {

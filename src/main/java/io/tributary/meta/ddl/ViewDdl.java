@@ -51,6 +51,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private final ViewBackfills backfills;
     private final CrossDatabaseInputs cross;
     private final CrossDatabaseLogs crossLogs;
+    private final RemoteViewSnapshots remoteSnapshots;
     private volatile int maxBackfillJobs = 4;
 
     ViewDdl(
@@ -60,7 +61,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             StreamRuntime runtime,
             ViewPlanner planner,
             CrossDatabaseInputs cross,
-            CrossDatabaseLogs crossLogs) {
+            CrossDatabaseLogs crossLogs,
+            io.tributary.meta.jobs.JobPlacement jobs) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.store = store;
@@ -69,6 +71,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         this.cross = cross;
         this.crossLogs = crossLogs;
         this.backfills = new ViewBackfills(catalogService, barriers, store, runtime, cross);
+        this.remoteSnapshots = new RemoteViewSnapshots(backfills, jobs, catalogService::catalog);
     }
 
     private Catalog catalog() {
@@ -125,6 +128,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             int parallelism,
             boolean background,
             long rateLimit,
+            ViewBackfillPlacement placement,
             Consumer<String> notices,
             Runnable cancelCheck)
             throws InterruptedException {
@@ -157,11 +161,18 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             // from here until staged (then the view is in creating), other databases may hold its reader records
             attaching.add(viewId);
             try {
+                ViewBackfillPlacement remote = null;
+                if (placement.remote()) {
+                    remote = placement.forPlan(
+                            name,
+                            !CrossDatabaseInputs.foreignInputs(plan.dependsOn()).isEmpty(),
+                            notices);
+                }
                 if (!CrossDatabaseInputs.foreignInputs(plan.dependsOn()).isEmpty()) {
                     // the other databases pin their snapshots and keep their logs first, in their own epochs
                     crossInputs = cross.attach(viewId, name, first + count, plan.dependsOn());
                 }
-                change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs);
+                change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs, remote);
                 // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
                 store.flushMemory();
                 try {
@@ -181,6 +192,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             throw e;
         }
         barriers.awaitCommitted(ticket);
+        remoteSnapshots.scheduleWaiting();
         if (!background) {
             awaitForeground(change.started, notices, cancelCheck);
         }
@@ -199,6 +211,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         private final long rateLimit;
         private final int progressTableId;
         private final CrossDatabaseInputs.Inputs crossInputs;
+        /** Where the snapshot phase runs when on a worker; null in the server. */
+        private final ViewBackfillPlacement remote;
         /** The job started at staging; null until then. */
         private ViewBackfills.Job started;
 
@@ -208,8 +222,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 boolean background,
                 long rateLimit,
                 int progressTableId,
-                CrossDatabaseInputs.Inputs crossInputs) {
+                CrossDatabaseInputs.Inputs crossInputs,
+                ViewBackfillPlacement remote) {
             this.crossInputs = crossInputs;
+            this.remote = remote;
             this.view = view;
             this.plan = plan;
             this.background = background;
@@ -253,7 +269,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 }
             }
             started = backfills.start(
-                    buffer, view, plan, view.definition(), background, rateLimit, progressTableId, crossInputs);
+                    buffer, view, plan, view.definition(), background, rateLimit, progressTableId, crossInputs, remote);
             catalogService.stageRecord(buffer, view);
             StoredPlans.stage(buffer, view.id(), PlanFingerprint.of(plan.root()));
             creating.put(view.id(), view);
@@ -364,9 +380,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     job.record.statement(),
                     job.record.background(),
                     job.record.startedAtMillis(),
-                    job.rate.get(),
+                    job.record.rateLimit(),
                     backfills.progressText(job.id()),
-                    backfills.progress(job.id())));
+                    backfills.progress(job.id()),
+                    remoteSnapshots.placement(job)));
         }
         return out;
     }
@@ -626,6 +643,19 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      * Starts the job of every committed view from its committed state, readers after what they read.
      * Called at startup before the first epoch, and after a failed epoch (under the barrier lock).
      */
+    /**
+     * Places the snapshot phases that wait for a worker and have no remote job in this process yet:
+     * after startup's recovery, re-attaching to the jobs a restart interrupted. Not under the barrier lock.
+     */
+    void scheduleRemoteSnapshots() {
+        remoteSnapshots.scheduleWaiting();
+    }
+
+    /** See {@code ViewBackfills.snapshotChunk}; session threads. */
+    io.tributary.meta.sink.SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
+        return backfills.snapshotChunk(snapshotId, vnode, afterKey, limit);
+    }
+
     void recoverJobs() {
         // Views whose creation was interrupted are not live: their backfill resumes, or they are removed.
         List<BackfillJobRecord> records = backfills.storedRecords();

@@ -142,6 +142,41 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         return job.id();
     }
 
+    /**
+     * Reads, in order, the key-value pairs attempt {@code attempt} of job {@code id} staged with its
+     * result (see {@link JobPlacement#readResult}). Any thread.
+     *
+     * @throws SQLException when the jobs database cannot be read
+     */
+    void readResult(JobId id, int attempt, JobPlacement.PairConsumer out) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT k, v FROM tributary_job_results WHERE job_id = ? AND attempt = ? ORDER BY seq")) {
+                ps.setFetchSize(10_000);
+                ps.setString(1, id.value());
+                ps.setInt(2, attempt);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.accept(rs.getBytes(1), rs.getBytes(2));
+                    }
+                }
+            }
+            c.commit();
+        }
+    }
+
+    /** Removes what every attempt of job {@code id} staged with its result; any thread, best effort. */
+    void dropResult(JobId id) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("DELETE FROM tributary_job_results WHERE job_id = ?")) {
+            ps.setString(1, id.value());
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            LOG.warn("could not remove the staged result of job {}: {}", id, e.getMessage());
+        }
+    }
+
     /** See {@link JobPlacement#advertise}. */
     void advertise(String serverAddress) {
         try (Connection c = ds.getConnection();

@@ -1,6 +1,7 @@
 package io.tributary.meta.jobs;
 
 import io.tributary.catalog.Catalog;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -123,6 +124,34 @@ public final class JobPlacement implements AutoCloseable {
     public void advertise(String serverAddress) {
         if (remote != null) {
             remote.advertise(serverAddress);
+        }
+    }
+
+    /** Takes the key-value pairs a job staged with its result, one at a time. */
+    @FunctionalInterface
+    public interface PairConsumer {
+        void accept(byte[] key, byte[] value);
+    }
+
+    /**
+     * Reads the key-value pairs that attempt {@code attempt} of remote job {@code id} staged in the
+     * jobs database with its result (a view's snapshot state), in the order it staged them. The
+     * worker stages them in the transaction that marks that attempt done, so they are whole.
+     *
+     * @throws SQLException when the jobs database cannot be read
+     * @throws IllegalStateException without a jobs database
+     */
+    public void readResult(JobId id, int attempt, PairConsumer out) throws SQLException {
+        if (remote == null) {
+            throw new IllegalStateException("no jobs database");
+        }
+        remote.readResult(id, attempt, out);
+    }
+
+    /** Removes what job {@code id} staged with its results (after they were taken over); best effort. */
+    public void dropResult(JobId id) {
+        if (remote != null) {
+            remote.dropResult(id);
         }
     }
 

@@ -76,6 +76,10 @@ public final class JobsDatabase {
             s.execute("CREATE TABLE IF NOT EXISTS tributary_workers (name text PRIMARY KEY, address text,"
                     + " slots int NOT NULL, running_jobs int NOT NULL DEFAULT 0, format_version int NOT NULL,"
                     + " last_heartbeat timestamptz NOT NULL)");
+            // what a job hands back besides its end (a view's snapshot state): staged by the attempt
+            // in the transaction that marks it done, read and removed by the server
+            s.execute("CREATE TABLE IF NOT EXISTS tributary_job_results (job_id text NOT NULL, attempt int NOT NULL,"
+                    + " seq int NOT NULL, k bytea NOT NULL, v bytea NOT NULL, PRIMARY KEY (job_id, attempt, seq))");
             s.execute("CREATE TABLE IF NOT EXISTS tributary_jobs_format (one boolean PRIMARY KEY DEFAULT true"
                     + " CHECK (one), format_version int NOT NULL, server_address text)");
             s.execute("INSERT INTO tributary_jobs_format (format_version) VALUES (" + RemoteJob.FORMAT_VERSION

@@ -20,6 +20,12 @@ public record RemoteJob(JobId id, String kind, String owner, byte[] payload, Loc
     public static final String SINK_BACKFILL = "sink-backfill";
 
     /**
+     * The snapshot phase of a materialized view's backfill: the worker computes the view's operator
+     * state from the pinned snapshot and stages it with its result; the server takes it over.
+     */
+    public static final String VIEW_SNAPSHOT = "view-snapshot";
+
+    /**
      * The local execution of a job. Called on the scheduling thread; {@code start} returns at once
      * and the run reports its end to the notifier it was given.
      */

@@ -66,8 +66,7 @@ final class DdlProgressTable extends EngineStateTable {
                 job.rateLimit() < 0 ? null : job.rateLimit(),
                 job.startedAtMillis() * 1000,
                 eta,
-                // workers run sink backfills only: a view's backfill always runs here (ViewBackfillPlacement)
-                "local"
+                job.placement()
             });
         }
         return rows;

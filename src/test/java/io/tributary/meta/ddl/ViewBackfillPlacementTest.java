@@ -1,6 +1,8 @@
 package io.tributary.meta.ddl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tributary.common.SqlState;
@@ -14,15 +16,15 @@ class ViewBackfillPlacementTest {
     private final List<String> notices = new ArrayList<>();
 
     @Test
-    void theDefaultRunsInTheServerSilently() {
-        ViewBackfillPlacement.LOCAL.placeLocally("v", true, notices::add);
-        new ViewBackfillPlacement(false, false).placeLocally("v", true, notices::add);
+    void theDefaultsRunInTheServerSilently() {
+        assertSame(ViewBackfillPlacement.LOCAL, ViewBackfillPlacement.LOCAL.place("v", true, notices::add));
+        assertSame(ViewBackfillPlacement.LOCAL, new ViewBackfillPlacement(false, false).place("v", true, notices::add));
         assertEquals(List.of(), notices);
     }
 
     @Test
-    void withoutAJobsDatabaseAskingForAWorkerRunsInTheServerWithANotice() {
-        new ViewBackfillPlacement(true, false).placeLocally("v", false, notices::add);
+    void withoutAJobsDatabaseItRunsInTheServerAndSaysWhy() {
+        assertSame(ViewBackfillPlacement.LOCAL, new ViewBackfillPlacement(true, false).place("v", false, notices::add));
         assertEquals(
                 List.of("materialized view \"v\" is backfilled in the server: remote_backfill needs a server started"
                         + " with --jobs-url"),
@@ -30,22 +32,23 @@ class ViewBackfillPlacementTest {
     }
 
     @Test
-    void withAJobsDatabaseAFallbackRunsInTheServerNamingWhy() {
-        new ViewBackfillPlacement(true, true).placeLocally("v", true, notices::add);
-        assertEquals(
-                List.of("materialized view \"v\" is backfilled in the server: " + ViewBackfillPlacement.NOT_BUILT),
-                notices);
+    void withAJobsDatabaseItAsksForAWorker() {
+        ViewBackfillPlacement asked = new ViewBackfillPlacement(true, false);
+        assertSame(asked, asked.place("v", true, notices::add));
+        assertSame(asked, asked.forPlan("v", false, notices::add));
+        assertEquals(List.of(), notices);
     }
 
     @Test
-    void withAJobsDatabaseAndNoFallbackItIsRefused() {
+    void aViewReadingOtherDatabasesRunsInTheServerOrIsRefusedWithoutFallback() {
+        assertNull(new ViewBackfillPlacement(true, true).forPlan("v", true, notices::add));
+        assertEquals(
+                List.of("materialized view \"v\" is backfilled in the server: workers do not compute the snapshot"
+                        + " phase of a view reading other databases"),
+                notices);
         TributaryException e = assertThrows(
                 TributaryException.class,
-                () -> new ViewBackfillPlacement(true, false).placeLocally("v", true, notices::add));
+                () -> new ViewBackfillPlacement(true, false).forPlan("v", true, notices::add));
         assertEquals(SqlState.FEATURE_NOT_SUPPORTED, e.sqlState());
-        assertEquals(
-                "remote backfill of materialized view \"v\" is not supported: " + ViewBackfillPlacement.NOT_BUILT,
-                e.getMessage());
-        assertEquals(List.of(), notices);
     }
 }

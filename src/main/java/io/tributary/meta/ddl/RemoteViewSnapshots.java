@@ -1,0 +1,149 @@
+package io.tributary.meta.ddl;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.meta.jobs.JobId;
+import io.tributary.meta.jobs.JobPlacement;
+import io.tributary.meta.jobs.JobResult;
+import io.tributary.meta.jobs.Notifier;
+import io.tributary.meta.jobs.RemoteJob;
+import io.tributary.meta.jobs.ScheduleFailedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Places the snapshot phase of views created with {@code SET remote_backfill = true} on workers
+ * (docs/ARCHITECTURE.md, Remote jobs, "A view's snapshot phase on a worker") and takes their
+ * results over: the job was launched paused ({@link ViewBackfills.Job#awaitingRemote}); a worker's
+ * state is adopted once ({@link ViewBackfills#adopt}), and a worker that fails, or no worker at all,
+ * lets the job read its snapshot here when its fallback allows. Results are handled on one thread
+ * of its own, since notifiers must not block. Thread-safe.
+ */
+final class RemoteViewSnapshots {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteViewSnapshots.class);
+
+    private final ViewBackfills backfills;
+    private final JobPlacement placement;
+    private final Supplier<Catalog> catalog;
+    /** One thread, started for a result and gone when idle, so a database without remote views holds none. */
+    private final ThreadPoolExecutor results =
+            new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "remote-view-results");
+                t.setDaemon(true);
+                return t;
+            });
+
+    RemoteViewSnapshots(ViewBackfills backfills, JobPlacement placement, Supplier<Catalog> catalog) {
+        this.backfills = backfills;
+        this.placement = placement;
+        this.catalog = catalog;
+        results.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * Schedules (or, after a restart, re-attaches to) the remote snapshot phase of every job
+     * waiting for a worker that has none placed yet. Called after a creation commits and at startup.
+     */
+    void scheduleWaiting() {
+        for (ViewBackfills.Job job : backfills.awaitingRemote()) {
+            if (!job.remoteScheduled) {
+                job.remoteScheduled = true;
+                schedule(job);
+            }
+        }
+    }
+
+    /**
+     * Where job {@code job}'s snapshot phase runs, for {@code ddl_progress.placement}: {@code local},
+     * {@code remote:<worker>} or {@code waiting for a worker}. Any thread.
+     */
+    String placement(ViewBackfills.Job job) {
+        if (!job.awaitingRemote) {
+            return "local";
+        }
+        String remote = placement.placement(placement.jobId(ViewSnapshotJob.localJobId(job.id())));
+        return remote == null || remote.equals("local") ? "waiting for a worker" : remote;
+    }
+
+    private void schedule(ViewBackfills.Job job) {
+        List<TableDef> upstreams = new ArrayList<>();
+        for (int relation : job.view.dependsOn()) {
+            catalog.get().tables().stream().filter(t -> t.id() == relation).forEach(upstreams::add);
+        }
+        ViewSnapshotJob payload = new ViewSnapshotJob(
+                RemoteJob.FORMAT_VERSION, placement.database(), job.record.snapshotEpoch(), job.view, upstreams);
+        JobId id = placement.jobId(ViewSnapshotJob.localJobId(job.id()));
+        int viewId = job.id();
+        RemoteJob remote =
+                new RemoteJob(id, RemoteJob.VIEW_SNAPSHOT, job.view.name(), payload.encode(), new RemoteJob.LocalRun() {
+                    @Override
+                    public void start(Notifier notifier) {
+                        results.execute(() -> {
+                            resumeHere(viewId, "no worker took it");
+                            notifier.notify(new JobResult(id, 0, "local", null));
+                        });
+                    }
+
+                    @Override
+                    public void stop() {
+                        // a local run is the job reading its snapshot here: it ends with the job
+                    }
+                });
+        boolean fallback = job.remoteFallback;
+        try {
+            placement.place(remote, result -> results.execute(() -> ended(viewId, result, fallback)), true, fallback);
+        } catch (ScheduleFailedException e) {
+            // only without fallback: the job stays paused and says so in remote_jobs' absence and the log
+            LOG.warn("the snapshot phase of materialized view {} waits: {}", job.view.name(), e.getMessage());
+        }
+    }
+
+    /** The results thread: a remote attempt (or the local fallback) ended. */
+    private void ended(int viewId, JobResult result, boolean fallback) {
+        if (result.attempt() == 0 || result.cancelled()) {
+            return;
+        }
+        if (!result.succeeded()) {
+            LOG.warn("the remote snapshot phase of view {} failed: {}", viewId, result.error());
+            if (fallback) {
+                resumeHere(viewId, result.error());
+            }
+            return;
+        }
+        List<byte[][]> pairs = new ArrayList<>();
+        try {
+            placement.readResult(result.id(), result.attempt(), (k, v) -> pairs.add(new byte[][] {k, v}));
+            boolean adopted = backfills.adopt(viewId, result.id().value() + "#" + result.attempt(), pairs);
+            LOG.info(
+                    "view {}: {} the state of {} ({} pairs)",
+                    viewId,
+                    adopted ? "took over" : "ignored (already taken over or gone)",
+                    result.id(),
+                    pairs.size());
+            placement.dropResult(result.id());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.sql.SQLException | RuntimeException e) {
+            LOG.warn("taking over the state of {} failed: {}", result.id(), e.getMessage());
+            if (fallback) {
+                resumeHere(viewId, e.getMessage());
+            }
+        }
+    }
+
+    private void resumeHere(int viewId, String why) {
+        try {
+            if (backfills.resumeLocally(viewId)) {
+                LOG.info("view {}: its snapshot phase runs in the server ({})", viewId, why);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

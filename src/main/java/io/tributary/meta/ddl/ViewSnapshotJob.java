@@ -1,0 +1,87 @@
+package io.tributary.meta.ddl;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.jobs.RemoteJob;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The payload of a view's remote snapshot phase ({@link RemoteJob#VIEW_SNAPSHOT}), format {@link
+ * RemoteJob#FORMAT_VERSION}: the view's record (its query, and the ids of its table and operator
+ * state tables in this server), the records of the relations it reads, and the epoch of the pinned
+ * snapshot. The worker rebuilds the view from these in a scratch database (same planner, same
+ * operators), reads each relation's snapshot with {@code COPY tributary_snapshot('view:<view>:<relation>:<epoch>',
+ * ...)}, and hands back the view's state under this server's table ids. JSON, like the catalog
+ * records it carries. Immutable.
+ *
+ * @param database the database the view is in: the worker reads the snapshot in a session of it
+ * @param view the view as this server stores it
+ * @param upstreams the relations the view reads, in the order of {@code view.dependsOn()}
+ */
+public record ViewSnapshotJob(
+        int formatVersion, String database, long snapshotEpoch, TableDef view, List<TableDef> upstreams) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SNAPSHOT_PREFIX = "view:";
+
+    /** The id, within its database, of the job computing view {@code viewId}'s snapshot phase. */
+    static String localJobId(int viewId) {
+        return "view-" + viewId;
+    }
+
+    /** The exported-snapshot id of relation {@code relationId} as this job's snapshot holds it. */
+    public String snapshotId(int relationId) {
+        return SNAPSHOT_PREFIX + view.id() + ":" + relationId + ":" + snapshotEpoch;
+    }
+
+    /** Whether {@code snapshotId} names a view job's snapshot (else it is a sink's). */
+    public static boolean isViewSnapshot(String snapshotId) {
+        return snapshotId.startsWith(SNAPSHOT_PREFIX);
+    }
+
+    /**
+     * The table ids whose rows make up the view's state in this server: the view's own table, then
+     * its operator state tables in plan order. A worker's scratch view has the same number, in the same order.
+     */
+    public int[] stateTables() {
+        int[] state = view.stateTableIds();
+        int[] out = new int[state.length + 1];
+        out[0] = view.id();
+        System.arraycopy(state, 0, out, 1, state.length);
+        return out;
+    }
+
+    public byte[] encode() {
+        try {
+            return JSON.writeValueAsBytes(this);
+        } catch (IOException e) {
+            throw new IllegalStateException("a view snapshot job is always serializable", e);
+        }
+    }
+
+    /**
+     * Reads a payload.
+     *
+     * @throws TributaryException 0A000 when it is of another format version than this build's
+     */
+    public static ViewSnapshotJob decode(byte[] payload) {
+        ViewSnapshotJob job;
+        try {
+            job = JSON.readValue(payload, ViewSnapshotJob.class);
+        } catch (IOException e) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "this worker cannot read the job (job format " + RemoteJob.FORMAT_VERSION + " expected): "
+                            + e.getMessage());
+        }
+        if (job.formatVersion() != RemoteJob.FORMAT_VERSION) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "the job is of format " + job.formatVersion() + " and this worker runs format "
+                            + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
+        }
+        return job;
+    }
+}

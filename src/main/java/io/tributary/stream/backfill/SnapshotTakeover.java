@@ -1,0 +1,48 @@
+package io.tributary.stream.backfill;
+
+import io.tributary.common.VirtualNodes;
+import io.tributary.plan.SourceNode;
+import io.tributary.plan.StatePlan;
+import io.tributary.plan.StreamNode;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.WriteBuffer;
+
+/**
+ * The backfill positions of a view whose snapshot phase was computed elsewhere (a remote worker):
+ * every vnode of every source has read the snapshot of {@code E0} and goes on with the change log
+ * after it. Written in the same atomic write as the operator state that snapshot produced, while
+ * the job's actors are stopped; the job then starts from these positions as after a restart.
+ * Stateless.
+ */
+public final class SnapshotTakeover {
+    private SnapshotTakeover() {}
+
+    /**
+     * How many backfill sources a job of this plan has: its source leaves in plan order, a relation
+     * read twice counting twice (the source ordinals {@code JobBuilder} gives).
+     */
+    public static int sources(StreamNode root) {
+        int n = 0;
+        for (StreamNode node : StatePlan.preOrder(root)) {
+            if (node instanceof SourceNode) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Stages, in {@code buffer}, the position "snapshot of {@code snapshotEpoch} read, change log
+     * next" for every vnode of sources {@code 0..sources-1} in progress table {@code progressTableId},
+     * replacing whatever positions are stored there.
+     */
+    public static void stageSnapshotRead(WriteBuffer buffer, int progressTableId, int sources, long snapshotEpoch) {
+        for (int source = 0; source < sources; source++) {
+            for (int vnode = 0; vnode < VirtualNodes.COUNT; vnode++) {
+                VnodeProgress p = new VnodeProgress(vnode, snapshotEpoch);
+                p.phase = VnodeProgress.Phase.LOG;
+                buffer.put(Keyspace.DATA, VnodeProgress.key(progressTableId, vnode, source), p.encode());
+            }
+        }
+    }
+}

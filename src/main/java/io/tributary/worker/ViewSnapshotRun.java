@@ -1,0 +1,126 @@
+package io.tributary.worker;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.VirtualNodes;
+import io.tributary.meta.ScratchViewBuild;
+import io.tributary.meta.ddl.ViewSnapshotJob;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * A worker's run of one attempt at a view's snapshot phase: copies each relation the view reads
+ * from the server's pinned snapshot (rows as the server stores them, piece by piece over pgwire)
+ * into a scratch database on this worker's disk, creates the view there with the server's planner
+ * and operators ({@link ScratchViewBuild}), and returns the view's table and operator state under
+ * the server's table ids. An attempt starts from the beginning: the scratch database is removed
+ * when it ends, so a retry (after a kill) computes everything again.
+ */
+final class ViewSnapshotRun {
+    /** Rows per snapshot piece read from the server. */
+    private static final int PIECE_ROWS = 10_000;
+
+    private final ViewSnapshotJob job;
+    private final String serverAddress;
+    private final String serverPassword;
+    private final Function<Path, ScratchViewBuild> scratch;
+
+    ViewSnapshotRun(
+            ViewSnapshotJob job,
+            String serverAddress,
+            String serverPassword,
+            Function<Path, ScratchViewBuild> scratch) {
+        this.job = job;
+        this.serverAddress = serverAddress;
+        this.serverPassword = serverPassword;
+        this.scratch = scratch;
+    }
+
+    /**
+     * Computes the view's state from the snapshot.
+     *
+     * @param stillMine checked between pieces: false once the server gave this attempt up
+     * @return the state's key-value pairs under the server's table ids; null when this attempt was given up
+     * @throws TributaryException 0A000 when the view cannot be computed here (the snapshot is no
+     *     longer exported, or the view does not build), which no retry would change
+     * @throws SQLException when the server cannot be read (a retry may succeed)
+     */
+    List<byte[][]> run(BooleanSupplier stillMine) throws SQLException, InterruptedException {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("tributary-view-job-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the scratch directory", e);
+        }
+        try (ScratchViewBuild build = scratch.apply(dir)) {
+            for (TableDef relation : job.upstreams()) {
+                build.createRelation(relation);
+                if (!copy(build, relation, stillMine)) {
+                    return null;
+                }
+            }
+            build.buildView(job.view());
+            List<byte[][]> state = new ArrayList<>();
+            build.readState(job.view().name(), job.stateTables(), (k, v) -> state.add(new byte[][] {k, v}));
+            return stillMine.getAsBoolean() ? state : null;
+        } catch (TributaryException e) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "materialized view \"" + job.view().name() + "\" cannot be computed on a worker: " + e.getMessage(),
+                    e);
+        } finally {
+            delete(dir);
+        }
+    }
+
+    /** Copies one relation's snapshot into the scratch database; false when the attempt was given up. */
+    private boolean copy(ScratchViewBuild build, TableDef relation, BooleanSupplier stillMine) throws SQLException {
+        try (ExportedSnapshotReader reader = new ExportedSnapshotReader(
+                serverAddress, serverPassword, job.database(), job.snapshotId(relation.id()))) {
+            for (int vnode = 0; vnode < VirtualNodes.COUNT; vnode++) {
+                byte[] after = null;
+                while (true) {
+                    List<byte[][]> rows;
+                    try {
+                        rows = reader.readStored(vnode, after, PIECE_ROWS);
+                    } catch (SQLException e) {
+                        if ("55000".equals(e.getSQLState())) {
+                            // the view was dropped, or its snapshot phase went back to the server
+                            throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, e.getMessage(), e);
+                        }
+                        throw e;
+                    }
+                    if (!rows.isEmpty()) {
+                        build.load(relation.id(), rows);
+                    }
+                    if (rows.size() < PIECE_ROWS) {
+                        break;
+                    }
+                    after = rows.get(rows.size() - 1)[1];
+                }
+                if (vnode % 32 == 31 && !stillMine.getAsBoolean()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a leftover scratch directory under the temporary directory; nothing depends on it
+        }
+    }
+}

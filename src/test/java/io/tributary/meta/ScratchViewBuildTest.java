@@ -1,0 +1,102 @@
+package io.tributary.meta;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.sql.calcite.CalciteViewPlanner;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A worker's scratch computation of a view's snapshot phase gives, under the server's table ids,
+ * byte for byte the state the server's own backfill of the same rows gives: for a filter, a GROUP
+ * BY with MIN/MAX (whose value tables are state too) and a join.
+ */
+@Timeout(300)
+class ScratchViewBuildTest {
+    @Test
+    void theScratchStateEqualsTheServersOwnBackfill() throws Exception {
+        try (BackfillFixture server = new BackfillFixture(50);
+                Connection c = server.connect()) {
+            BackfillFixture.exec(c, "CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT, note VARCHAR)");
+            BackfillFixture.exec(
+                    c, "INSERT INTO t SELECT x, x % 7, x * 3, 'n' || x FROM generate_series(1, 3000) AS g(x)");
+            BackfillFixture.exec(c, "CREATE TABLE d (g BIGINT PRIMARY KEY, name VARCHAR)");
+            BackfillFixture.exec(c, "INSERT INTO d SELECT x, 'g' || x FROM generate_series(0, 5) AS g(x)");
+            BackfillFixture.exec(c, "CREATE MATERIALIZED VIEW f AS SELECT id, note FROM t WHERE g = 1");
+            BackfillFixture.exec(
+                    c,
+                    "CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s, min(v) AS lo, max(note) AS hi"
+                            + " FROM t GROUP BY g");
+            BackfillFixture.exec(
+                    c, "CREATE MATERIALIZED VIEW j AS SELECT t.id, d.name, t.v FROM t JOIN d ON t.g = d.g");
+            Database db = server.db;
+            TableDef t = db.catalog().require("t");
+            TableDef d = db.catalog().require("d");
+            for (String name : List.of("f", "agg", "j")) {
+                TableDef view = db.catalog().require(name);
+                Path dir = Files.createTempDirectory("scratch-");
+                try (ScratchViewBuild build = ScratchViewBuild.open(dir, CalciteViewPlanner::new)) {
+                    for (TableDef relation : List.of(t, d)) {
+                        build.createRelation(relation);
+                        build.load(relation.id(), storedRows(db, relation.id()));
+                    }
+                    build.buildView(view);
+                    int[] tables = stateTables(view);
+                    List<String> scratch = new ArrayList<>();
+                    build.readState(name, tables, (k, v) -> scratch.add(hex(k, v)));
+                    assertEquals(serverState(db, tables), scratch, name);
+                }
+            }
+        }
+    }
+
+    private static int[] stateTables(TableDef view) {
+        int[] state = view.stateTableIds();
+        int[] out = new int[state.length + 1];
+        out[0] = view.id();
+        System.arraycopy(state, 0, out, 1, state.length);
+        return out;
+    }
+
+    /** A relation's rows as the server stores them: {value, primary key}. */
+    private static List<byte[][]> storedRows(Database db, int relation) {
+        List<byte[][]> rows = new ArrayList<>();
+        try (ReadView view = db.store().latest();
+                KvIterator it =
+                        view.scan(Keyspace.DATA, TableKeys.tableStart(relation), TableKeys.tableEnd(relation))) {
+            while (it.next()) {
+                rows.add(new byte[][] {it.value(), TableKeys.pkOf(it.key())});
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> serverState(Database db, int[] tables) {
+        List<String> out = new ArrayList<>();
+        try (ReadView view = db.store().latest()) {
+            for (int table : tables) {
+                try (KvIterator it = view.scan(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table))) {
+                    while (it.next()) {
+                        out.add(hex(it.key(), it.value()));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String hex(byte[] key, byte[] value) {
+        return HexFormat.of().formatHex(key) + "=" + HexFormat.of().formatHex(value);
+    }
+}
