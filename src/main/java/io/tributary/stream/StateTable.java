@@ -49,7 +49,20 @@ public final class StateTable {
      * scans need is built on the first scan of an epoch and kept up to date from then on, so
      * tables that are never scanned (views, group states) never pay for ordering.
      */
-    private final Map<StoreKey, byte[]> pending = new HashMap<>();
+    private Map<StoreKey, byte[]> pending = new HashMap<>();
+    /**
+     * The writes handed over at the last flush, still read through (under {@link #pending}) until
+     * the next flush: a backfilling job's actor goes on past a checkpoint barrier while the
+     * checkpoint is written (see {@code Actor}), so its committed view may not hold them yet. The
+     * actor waits for that checkpoint to be durable before it passes the next barrier, so at the
+     * next flush they are committed and this layer is dropped. Live epochs commit before their
+     * actor's next input arrives, so for them this layer only repeats committed state. Scans do
+     * not merge it: they wait until it is stored and drop it ({@link #scan}). Null when there is
+     * none.
+     */
+    private Map<StoreKey, byte[]> flushed;
+    /** Where {@link #flushed} went, to wait for them to be stored; null with it. */
+    private StateWrites flushedTo;
     /**
      * The pending writes sorted per distribution key (every scan stays within one), or null until
      * the epoch's first scan. Kept per distribution key because one sorted map of all pending
@@ -96,7 +109,7 @@ public final class StateTable {
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        byte[] v = pending.get(new StoreKey(k, lastDistEnd));
+        byte[] v = uncommitted(new StoreKey(k, lastDistEnd));
         if (v == null) {
             v = committed.get(Keyspace.DATA, k);
         }
@@ -122,7 +135,7 @@ public final class StateTable {
         int[] positions = new int[keys.size()];
         for (int i = 0; i < out.length; i++) {
             StoreKey k = keys.get(i);
-            byte[] v = pending.get(k);
+            byte[] v = uncommitted(k);
             if (v == null) {
                 positions[unknown.size()] = i;
                 unknown.add(k.bytes);
@@ -136,6 +149,15 @@ public final class StateTable {
             out[positions[j]] = v == null ? null : valueCodec.decode(v);
         }
         return out;
+    }
+
+    /** The write of {@code k} since the last flush, else the one handed over at it; null: neither. */
+    private byte[] uncommitted(StoreKey k) {
+        byte[] v = pending.get(k);
+        if (v == null && flushed != null) {
+            v = flushed.get(k);
+        }
+        return v;
     }
 
     /**
@@ -202,17 +224,37 @@ public final class StateTable {
 
     /** Pending writes of {@code distributionKey} over committed state, keys in [from, to). */
     private ValueIterator merged(byte[] from, byte[] to, StoreKey distributionKey) {
+        if (flushed != null) {
+            // sorting the handed-over writes for the merge would cost more than waiting for them
+            awaitFlushedStored();
+        }
         if (sortedPending == null) {
             sortedPending = new HashMap<>();
-            pending.forEach((k, v) -> sortedPending
-                    .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                    .put(k.bytes, v));
+            pending.forEach(this::addSorted);
         }
         NavigableMap<byte[], byte[]> mine = sortedPending.get(distributionKey);
         Iterator<Map.Entry<byte[], byte[]>> pendingInRange = mine == null
                 ? java.util.Collections.emptyIterator()
                 : mine.subMap(from, true, to, false).entrySet().iterator();
         return new ValueIterator(pendingInRange, committed.scan(Keyspace.DATA, from, to));
+    }
+
+    /** Waits until the writes of the last flush are committed, then stops reading them from memory. */
+    private void awaitFlushedStored() {
+        try {
+            flushedTo.awaitStored();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("stopped while waiting for a checkpoint to be stored", e);
+        }
+        flushed = null;
+        flushedTo = null;
+    }
+
+    private void addSorted(StoreKey k, byte[] v) {
+        sortedPending
+                .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
+                .put(k.bytes, v);
     }
 
     /**
@@ -229,7 +271,8 @@ public final class StateTable {
 
     /**
      * Moves every write since the last flush into {@code writes} (in no particular order: each key
-     * appears once).
+     * appears once). They stay readable through this table until the next flush, by which time
+     * the caller has made them durable (see {@link #flushed}).
      *
      * @return the number of writes handed over
      */
@@ -243,7 +286,15 @@ public final class StateTable {
             }
             n++;
         }
-        pending.clear();
+        if (n == 0) {
+            // the caller waited for the last flush's writes to be stored before this one
+            flushed = null;
+            flushedTo = null;
+        } else {
+            flushed = pending;
+            flushedTo = writes;
+            pending = new HashMap<>();
+        }
         sortedPending = null;
         return n;
     }

@@ -40,9 +40,10 @@ public final class BackfillCoordinator {
      * that memory by design rather than by how fast an interval's rows happen to arrive; and
      * every young garbage collection copies those writes, so it bounds the collection pauses that
      * stop the server's other work, foreground INSERTs included (at 1 s intervals they reached
-     * hundreds of milliseconds).
+     * hundreds of milliseconds). An actor reads at most this many rows past a checkpoint that is
+     * still being written (see {@code Actor}), so at most two checkpoints' writes are held.
      */
-    static final long CHECKPOINT_ROWS = 65_536;
+    public static final long CHECKPOINT_ROWS = 65_536;
 
     /** Told about the job's milestones; called on the coordinator's thread. */
     public interface Listener {
