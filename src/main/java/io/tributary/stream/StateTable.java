@@ -56,13 +56,17 @@ public final class StateTable {
      * checkpoint is written (see {@code Actor}), so its committed view may not hold them yet. The
      * actor waits for that checkpoint to be durable before it passes the next barrier, so at the
      * next flush they are committed and this layer is dropped. Live epochs commit before their
-     * actor's next input arrives, so for them this layer only repeats committed state. Scans do
-     * not merge it: they wait until it is stored and drop it ({@link #scan}). Null when there is
-     * none.
+     * actor's next input arrives, so for them this layer only repeats committed state. Point reads
+     * and scans both merge it, so no read ever waits for the checkpoint's write. Null when there
+     * is none.
      */
     private Map<StoreKey, byte[]> flushed;
-    /** Where {@link #flushed} went, to wait for them to be stored; null with it. */
-    private StateWrites flushedTo;
+    /**
+     * {@link #flushed} sorted per distribution key, as {@link #sortedPending} is for the pending
+     * writes: taken over from it at the flush when a scan had built it, else built on the first
+     * scan after the flush; null until then and with {@link #flushed}.
+     */
+    private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedFlushed;
     /**
      * The pending writes sorted per distribution key (every scan stays within one), or null until
      * the epoch's first scan. Kept per distribution key because one sorted map of all pending
@@ -222,39 +226,41 @@ public final class StateTable {
         return merged(from, TableKeys.prefixEnd(distributionKey.bytes), distributionKey);
     }
 
-    /** Pending writes of {@code distributionKey} over committed state, keys in [from, to). */
+    /**
+     * Pending writes of {@code distributionKey} over the writes handed over at the last flush over
+     * committed state, keys in [from, to).
+     */
     private ValueIterator merged(byte[] from, byte[] to, StoreKey distributionKey) {
-        if (flushed != null) {
-            // sorting the handed-over writes for the merge would cost more than waiting for them
-            awaitFlushedStored();
-        }
         if (sortedPending == null) {
-            sortedPending = new HashMap<>();
-            pending.forEach(this::addSorted);
+            sortedPending = sortedByDistributionKey(pending);
         }
-        NavigableMap<byte[], byte[]> mine = sortedPending.get(distributionKey);
-        Iterator<Map.Entry<byte[], byte[]>> pendingInRange = mine == null
+        Iterator<Map.Entry<byte[], byte[]>> mine = inRange(sortedPending, distributionKey, from, to);
+        if (flushed != null) {
+            if (sortedFlushed == null) {
+                sortedFlushed = sortedByDistributionKey(flushed);
+            }
+            Iterator<Map.Entry<byte[], byte[]>> handedOver = inRange(sortedFlushed, distributionKey, from, to);
+            if (handedOver.hasNext()) {
+                mine = mine.hasNext() ? new Shadowing(mine, handedOver) : handedOver;
+            }
+        }
+        return new ValueIterator(mine, committed.scan(Keyspace.DATA, from, to));
+    }
+
+    private static Map<StoreKey, NavigableMap<byte[], byte[]>> sortedByDistributionKey(Map<StoreKey, byte[]> writes) {
+        Map<StoreKey, NavigableMap<byte[], byte[]>> sorted = new HashMap<>();
+        writes.forEach(
+                (k, v) -> sorted.computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
+                        .put(k.bytes, v));
+        return sorted;
+    }
+
+    private static Iterator<Map.Entry<byte[], byte[]>> inRange(
+            Map<StoreKey, NavigableMap<byte[], byte[]>> sorted, StoreKey distributionKey, byte[] from, byte[] to) {
+        NavigableMap<byte[], byte[]> mine = sorted.get(distributionKey);
+        return mine == null
                 ? java.util.Collections.emptyIterator()
                 : mine.subMap(from, true, to, false).entrySet().iterator();
-        return new ValueIterator(pendingInRange, committed.scan(Keyspace.DATA, from, to));
-    }
-
-    /** Waits until the writes of the last flush are committed, then stops reading them from memory. */
-    private void awaitFlushedStored() {
-        try {
-            flushedTo.awaitStored();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("stopped while waiting for a checkpoint to be stored", e);
-        }
-        flushed = null;
-        flushedTo = null;
-    }
-
-    private void addSorted(StoreKey k, byte[] v) {
-        sortedPending
-                .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                .put(k.bytes, v);
     }
 
     /**
@@ -289,10 +295,11 @@ public final class StateTable {
         if (n == 0) {
             // the caller waited for the last flush's writes to be stored before this one
             flushed = null;
-            flushedTo = null;
+            sortedFlushed = null;
         } else {
             flushed = pending;
-            flushedTo = writes;
+            // a scan this epoch already sorted them: keep that order rather than sort again
+            sortedFlushed = sortedPending;
             pending = new HashMap<>();
         }
         sortedPending = null;
@@ -386,6 +393,51 @@ public final class StateTable {
         @Override
         public int hashCode() {
             return hash;
+        }
+    }
+
+    /**
+     * Two sorted runs of writes as one, in key order; on a key both hold, the newer run's write
+     * wins and the older one's is skipped. One thread.
+     */
+    private static final class Shadowing implements Iterator<Map.Entry<byte[], byte[]>> {
+        private final Iterator<Map.Entry<byte[], byte[]>> newer;
+        private final Iterator<Map.Entry<byte[], byte[]>> older;
+        private Map.Entry<byte[], byte[]> nextNewer;
+        private Map.Entry<byte[], byte[]> nextOlder;
+
+        Shadowing(Iterator<Map.Entry<byte[], byte[]>> newer, Iterator<Map.Entry<byte[], byte[]>> older) {
+            this.newer = newer;
+            this.older = older;
+            this.nextNewer = newer.hasNext() ? newer.next() : null;
+            this.nextOlder = older.hasNext() ? older.next() : null;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return nextNewer != null || nextOlder != null;
+        }
+
+        @Override
+        public Map.Entry<byte[], byte[]> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            int cmp = nextNewer == null
+                    ? 1
+                    : nextOlder == null ? -1 : Arrays.compareUnsigned(nextNewer.getKey(), nextOlder.getKey());
+            Map.Entry<byte[], byte[]> out;
+            if (cmp <= 0) {
+                out = nextNewer;
+                nextNewer = newer.hasNext() ? newer.next() : null;
+                if (cmp == 0) {
+                    nextOlder = older.hasNext() ? older.next() : null;
+                }
+            } else {
+                out = nextOlder;
+                nextOlder = older.hasNext() ? older.next() : null;
+            }
+            return out;
         }
     }
 

@@ -209,11 +209,24 @@ public final class BackfillCoordinator {
         return rows;
     }
 
-    /** One checkpoint; false when the job was stopped meanwhile. */
+    /**
+     * One checkpoint; false when the job was stopped meanwhile. However it ends, the checkpoint
+     * is durable or abandoned when this returns or throws, so no actor waits for it for longer
+     * than this call takes: at most {@link #CHECKPOINT_TIMEOUT_MS} for the actors to pass it plus
+     * one write.
+     */
     private boolean checkpoint(long seq) throws InterruptedException {
         rowsAtLastCheckpoint = rowsRead();
         JobCheckpoint cp = new JobCheckpoint(actorCount);
         current = cp;
+        try {
+            return write(seq, cp);
+        } finally {
+            cp.abandonUnlessDurable();
+        }
+    }
+
+    private boolean write(long seq, JobCheckpoint cp) throws InterruptedException {
         Barrier barrier = new Barrier(seq, cp);
         for (Channel c : sourceChannels) {
             c.send(barrier);

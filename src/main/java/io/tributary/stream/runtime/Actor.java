@@ -295,7 +295,7 @@ final class Actor {
             undurable = null;
         }
         backfillRowsSinceBarrier = 0;
-        EpochWrites writes = new EpochWrites(barrier.checkpoint());
+        EpochWrites writes = new EpochWrites();
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
             Node node = nodes[i];

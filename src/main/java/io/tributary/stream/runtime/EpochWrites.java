@@ -1,6 +1,5 @@
 package io.tributary.stream.runtime;
 
-import io.tributary.stream.Barrier;
 import io.tributary.stream.StateWrites;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,13 +11,6 @@ import java.util.List;
 public final class EpochWrites implements StateWrites {
     private final List<byte[]> keys = new ArrayList<>();
     private final List<byte[]> values = new ArrayList<>();
-    /** The backfill checkpoint these writes belong to, or null for a live epoch's. */
-    private final Barrier.Checkpoint checkpoint;
-
-    /** @param checkpoint the backfill checkpoint being passed, or null for a live epoch */
-    EpochWrites(Barrier.Checkpoint checkpoint) {
-        this.checkpoint = checkpoint;
-    }
 
     @Override
     public void put(byte[] key, byte[] value) {
@@ -30,13 +22,6 @@ public final class EpochWrites implements StateWrites {
     public void delete(byte[] key) {
         keys.add(key);
         values.add(null);
-    }
-
-    @Override
-    public void awaitStored() throws InterruptedException {
-        if (checkpoint != null) {
-            checkpoint.awaitDurable();
-        }
     }
 
     /** Replays the writes in order into {@code sink}. */
