@@ -20,8 +20,9 @@ public record Barrier(long epoch, Checkpoint checkpoint) {
         void passed(StateWrites writes);
 
         /**
-         * Actor thread, after {@link #passed}: waits until the checkpoint is durable, so state read
-         * afterwards includes it.
+         * Actor thread, after {@link #passed} and before it passes the next barrier: waits until
+         * the checkpoint is durable, so the committed state its state tables read from then on
+         * includes it (until then they read its writes from memory).
          *
          * @throws InterruptedException when the job is being stopped
          */

@@ -49,7 +49,24 @@ public final class StateTable {
      * scans need is built on the first scan of an epoch and kept up to date from then on, so
      * tables that are never scanned (views, group states) never pay for ordering.
      */
-    private final Map<StoreKey, byte[]> pending = new HashMap<>();
+    private Map<StoreKey, byte[]> pending = new HashMap<>();
+    /**
+     * The writes handed over at the last flush, still read through (under {@link #pending}) until
+     * the next flush: a backfilling job's actor goes on past a checkpoint barrier while the
+     * checkpoint is written (see {@code Actor}), so its committed view may not hold them yet. The
+     * actor waits for that checkpoint to be durable before it passes the next barrier, so at the
+     * next flush they are committed and this layer is dropped. Live epochs commit before their
+     * actor's next input arrives, so for them this layer only repeats committed state. Point reads
+     * and scans both merge it, so no read ever waits for the checkpoint's write. Null when there
+     * is none.
+     */
+    private Map<StoreKey, byte[]> flushed;
+    /**
+     * {@link #flushed} sorted per distribution key, as {@link #sortedPending} is for the pending
+     * writes: taken over from it at the flush when a scan had built it, else built on the first
+     * scan after the flush; null until then and with {@link #flushed}.
+     */
+    private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedFlushed;
     /**
      * The pending writes sorted per distribution key (every scan stays within one), or null until
      * the epoch's first scan. Kept per distribution key because one sorted map of all pending
@@ -96,7 +113,7 @@ public final class StateTable {
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        byte[] v = pending.get(new StoreKey(k, lastDistEnd));
+        byte[] v = uncommitted(new StoreKey(k, lastDistEnd));
         if (v == null) {
             v = committed.get(Keyspace.DATA, k);
         }
@@ -122,7 +139,7 @@ public final class StateTable {
         int[] positions = new int[keys.size()];
         for (int i = 0; i < out.length; i++) {
             StoreKey k = keys.get(i);
-            byte[] v = pending.get(k);
+            byte[] v = uncommitted(k);
             if (v == null) {
                 positions[unknown.size()] = i;
                 unknown.add(k.bytes);
@@ -136,6 +153,15 @@ public final class StateTable {
             out[positions[j]] = v == null ? null : valueCodec.decode(v);
         }
         return out;
+    }
+
+    /** The write of {@code k} since the last flush, else the one handed over at it; null: neither. */
+    private byte[] uncommitted(StoreKey k) {
+        byte[] v = pending.get(k);
+        if (v == null && flushed != null) {
+            v = flushed.get(k);
+        }
+        return v;
     }
 
     /**
@@ -200,19 +226,41 @@ public final class StateTable {
         return merged(from, TableKeys.prefixEnd(distributionKey.bytes), distributionKey);
     }
 
-    /** Pending writes of {@code distributionKey} over committed state, keys in [from, to). */
+    /**
+     * Pending writes of {@code distributionKey} over the writes handed over at the last flush over
+     * committed state, keys in [from, to).
+     */
     private ValueIterator merged(byte[] from, byte[] to, StoreKey distributionKey) {
         if (sortedPending == null) {
-            sortedPending = new HashMap<>();
-            pending.forEach((k, v) -> sortedPending
-                    .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                    .put(k.bytes, v));
+            sortedPending = sortedByDistributionKey(pending);
         }
-        NavigableMap<byte[], byte[]> mine = sortedPending.get(distributionKey);
-        Iterator<Map.Entry<byte[], byte[]>> pendingInRange = mine == null
+        Iterator<Map.Entry<byte[], byte[]>> mine = inRange(sortedPending, distributionKey, from, to);
+        if (flushed != null) {
+            if (sortedFlushed == null) {
+                sortedFlushed = sortedByDistributionKey(flushed);
+            }
+            Iterator<Map.Entry<byte[], byte[]>> handedOver = inRange(sortedFlushed, distributionKey, from, to);
+            if (handedOver.hasNext()) {
+                mine = mine.hasNext() ? new Shadowing(mine, handedOver) : handedOver;
+            }
+        }
+        return new ValueIterator(mine, committed.scan(Keyspace.DATA, from, to));
+    }
+
+    private static Map<StoreKey, NavigableMap<byte[], byte[]>> sortedByDistributionKey(Map<StoreKey, byte[]> writes) {
+        Map<StoreKey, NavigableMap<byte[], byte[]>> sorted = new HashMap<>();
+        writes.forEach(
+                (k, v) -> sorted.computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
+                        .put(k.bytes, v));
+        return sorted;
+    }
+
+    private static Iterator<Map.Entry<byte[], byte[]>> inRange(
+            Map<StoreKey, NavigableMap<byte[], byte[]>> sorted, StoreKey distributionKey, byte[] from, byte[] to) {
+        NavigableMap<byte[], byte[]> mine = sorted.get(distributionKey);
+        return mine == null
                 ? java.util.Collections.emptyIterator()
                 : mine.subMap(from, true, to, false).entrySet().iterator();
-        return new ValueIterator(pendingInRange, committed.scan(Keyspace.DATA, from, to));
     }
 
     /**
@@ -229,7 +277,8 @@ public final class StateTable {
 
     /**
      * Moves every write since the last flush into {@code writes} (in no particular order: each key
-     * appears once).
+     * appears once). They stay readable through this table until the next flush, by which time
+     * the caller has made them durable (see {@link #flushed}).
      *
      * @return the number of writes handed over
      */
@@ -243,7 +292,16 @@ public final class StateTable {
             }
             n++;
         }
-        pending.clear();
+        if (n == 0) {
+            // the caller waited for the last flush's writes to be stored before this one
+            flushed = null;
+            sortedFlushed = null;
+        } else {
+            flushed = pending;
+            // a scan this epoch already sorted them: keep that order rather than sort again
+            sortedFlushed = sortedPending;
+            pending = new HashMap<>();
+        }
         sortedPending = null;
         return n;
     }
@@ -335,6 +393,51 @@ public final class StateTable {
         @Override
         public int hashCode() {
             return hash;
+        }
+    }
+
+    /**
+     * Two sorted runs of writes as one, in key order; on a key both hold, the newer run's write
+     * wins and the older one's is skipped. One thread.
+     */
+    private static final class Shadowing implements Iterator<Map.Entry<byte[], byte[]>> {
+        private final Iterator<Map.Entry<byte[], byte[]>> newer;
+        private final Iterator<Map.Entry<byte[], byte[]>> older;
+        private Map.Entry<byte[], byte[]> nextNewer;
+        private Map.Entry<byte[], byte[]> nextOlder;
+
+        Shadowing(Iterator<Map.Entry<byte[], byte[]>> newer, Iterator<Map.Entry<byte[], byte[]>> older) {
+            this.newer = newer;
+            this.older = older;
+            this.nextNewer = newer.hasNext() ? newer.next() : null;
+            this.nextOlder = older.hasNext() ? older.next() : null;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return nextNewer != null || nextOlder != null;
+        }
+
+        @Override
+        public Map.Entry<byte[], byte[]> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            int cmp = nextNewer == null
+                    ? 1
+                    : nextOlder == null ? -1 : Arrays.compareUnsigned(nextNewer.getKey(), nextOlder.getKey());
+            Map.Entry<byte[], byte[]> out;
+            if (cmp <= 0) {
+                out = nextNewer;
+                nextNewer = newer.hasNext() ? newer.next() : null;
+                if (cmp == 0) {
+                    nextOlder = older.hasNext() ? older.next() : null;
+                }
+            } else {
+                out = nextOlder;
+                nextOlder = older.hasNext() ? older.next() : null;
+            }
+            return out;
         }
     }
 

@@ -40,9 +40,10 @@ public final class BackfillCoordinator {
      * that memory by design rather than by how fast an interval's rows happen to arrive; and
      * every young garbage collection copies those writes, so it bounds the collection pauses that
      * stop the server's other work, foreground INSERTs included (at 1 s intervals they reached
-     * hundreds of milliseconds).
+     * hundreds of milliseconds). An actor reads at most this many rows past a checkpoint that is
+     * still being written (see {@code Actor}), so at most two checkpoints' writes are held.
      */
-    static final long CHECKPOINT_ROWS = 65_536;
+    public static final long CHECKPOINT_ROWS = 65_536;
 
     /** Told about the job's milestones; called on the coordinator's thread. */
     public interface Listener {
@@ -208,11 +209,24 @@ public final class BackfillCoordinator {
         return rows;
     }
 
-    /** One checkpoint; false when the job was stopped meanwhile. */
+    /**
+     * One checkpoint; false when the job was stopped meanwhile. However it ends, the checkpoint
+     * is durable or abandoned when this returns or throws, so no actor waits for it for longer
+     * than this call takes: at most {@link #CHECKPOINT_TIMEOUT_MS} for the actors to pass it plus
+     * one write.
+     */
     private boolean checkpoint(long seq) throws InterruptedException {
         rowsAtLastCheckpoint = rowsRead();
         JobCheckpoint cp = new JobCheckpoint(actorCount);
         current = cp;
+        try {
+            return write(seq, cp);
+        } finally {
+            cp.abandonUnlessDurable();
+        }
+    }
+
+    private boolean write(long seq, JobCheckpoint cp) throws InterruptedException {
         Barrier barrier = new Barrier(seq, cp);
         for (Channel c : sourceChannels) {
             c.send(barrier);

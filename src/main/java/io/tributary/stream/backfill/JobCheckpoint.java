@@ -7,7 +7,10 @@ import java.util.List;
 
 /**
  * One checkpoint of a job being backfilled: collects the state writes of each of the job's actors
- * as they pass its barrier, and holds them back until the coordinator has written them. Thread-safe.
+ * as they pass its barrier, and tells them when the coordinator has written them. An actor that
+ * passed it goes on and waits for it ({@link #awaitDurable}) only at its next barrier or after
+ * {@link BackfillCoordinator#CHECKPOINT_ROWS} more rows; the coordinator ends every checkpoint
+ * durable or abandoned, so that wait always ends. Thread-safe.
  */
 final class JobCheckpoint implements Barrier.Checkpoint {
     private final int actors;
@@ -60,5 +63,16 @@ final class JobCheckpoint implements Barrier.Checkpoint {
     synchronized void abandon() {
         abandoned = true;
         notifyAll();
+    }
+
+    /**
+     * Coordinator thread, leaving the checkpoint however it ended (written, stopped, failed):
+     * actors still waiting for it give up unless it was written, so none waits on a checkpoint
+     * nobody will write.
+     */
+    synchronized void abandonUnlessDurable() {
+        if (!durable) {
+            abandon();
+        }
     }
 }

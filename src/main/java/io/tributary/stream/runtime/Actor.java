@@ -7,6 +7,7 @@ import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
+import io.tributary.stream.backfill.BackfillCoordinator;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.JoinLive;
 import java.util.List;
@@ -83,6 +84,15 @@ final class Actor {
      * {@link Integer#MIN_VALUE} when the thread runs at its normal one; actor thread only.
      */
     private int restorePriority = Integer.MIN_VALUE;
+    /**
+     * The backfill checkpoint this actor passed last, until it is known durable. The actor goes on
+     * reading and processing while the job's coordinator writes it (the state tables keep its
+     * writes readable meanwhile), and waits for it only at the next barrier, so a checkpoint's
+     * write overlaps the next rows' work instead of stopping every actor of the job.
+     */
+    private Barrier.Checkpoint undurable;
+    /** Rows this actor's backfills read since it passed the last barrier. */
+    private long backfillRowsSinceBarrier;
 
     /**
      * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
@@ -240,10 +250,19 @@ final class Actor {
     }
 
     /** Reads the next rows of each backfill; whether any of them did something. */
-    private boolean stepBackfills() {
+    private boolean stepBackfills() throws InterruptedException {
+        if (undurable != null && backfillRowsSinceBarrier >= BackfillCoordinator.CHECKPOINT_ROWS) {
+            // memory stays bounded by design: no more than a checkpoint's rows ahead of the one being
+            // written, however much slower the write is than the reading
+            undurable.awaitDurable();
+            undurable = null;
+        }
         boolean worked = false;
         for (BackfillInput backfill : backfills) {
-            worked |= backfill.step(c -> pushFrom(backfill.node(), c));
+            worked |= backfill.step(c -> {
+                backfillRowsSinceBarrier += c.size();
+                pushFrom(backfill.node(), c);
+            });
         }
         return worked;
     }
@@ -270,6 +289,12 @@ final class Actor {
     }
 
     private void passBarrier(Barrier barrier) throws InterruptedException {
+        if (undurable != null) {
+            // the state tables drop the last checkpoint's writes at this flush: they must be stored
+            undurable.awaitDurable();
+            undurable = null;
+        }
+        backfillRowsSinceBarrier = 0;
         EpochWrites writes = new EpochWrites();
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
@@ -287,7 +312,7 @@ final class Actor {
             collector.collected(this, barrier.epoch(), writes);
         } else {
             barrier.checkpoint().passed(writes);
-            barrier.checkpoint().awaitDurable();
+            undurable = barrier.checkpoint();
         }
     }
 
