@@ -1,11 +1,9 @@
 package io.tributary.meta.ddl;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.catalog.TableDef;
-import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.jobs.JobPayload;
 import io.tributary.meta.jobs.RemoteJob;
-import java.io.IOException;
 import java.util.List;
 
 /**
@@ -23,7 +21,6 @@ import java.util.List;
  */
 public record ViewSnapshotJob(
         int formatVersion, String database, long snapshotEpoch, TableDef view, List<TableDef> upstreams) {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SNAPSHOT_PREFIX = "view:";
 
     /** The id, within its database, of the job computing view {@code viewId}'s snapshot phase. */
@@ -54,11 +51,7 @@ public record ViewSnapshotJob(
     }
 
     public byte[] encode() {
-        try {
-            return JSON.writeValueAsBytes(this);
-        } catch (IOException e) {
-            throw new IllegalStateException("a view snapshot job is always serializable", e);
-        }
+        return JobPayload.encode(this);
     }
 
     /**
@@ -67,21 +60,6 @@ public record ViewSnapshotJob(
      * @throws TributaryException 0A000 when it is of another format version than this build's
      */
     public static ViewSnapshotJob decode(byte[] payload) {
-        ViewSnapshotJob job;
-        try {
-            job = JSON.readValue(payload, ViewSnapshotJob.class);
-        } catch (IOException e) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    "this worker cannot read the job (job format " + RemoteJob.FORMAT_VERSION + " expected): "
-                            + e.getMessage());
-        }
-        if (job.formatVersion() != RemoteJob.FORMAT_VERSION) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    "the job is of format " + job.formatVersion() + " and this worker runs format "
-                            + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
-        }
-        return job;
+        return JobPayload.decode(payload, ViewSnapshotJob.class, ViewSnapshotJob::formatVersion);
     }
 }

@@ -1,12 +1,10 @@
 package io.tributary.meta.sink;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.catalog.SinkDef;
 import io.tributary.catalog.TableDef;
-import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.jobs.JobPayload;
 import io.tributary.meta.jobs.RemoteJob;
-import java.io.IOException;
 
 /**
  * The payload of a remote sink backfill ({@link RemoteJob#SINK_BACKFILL}), format {@link
@@ -19,7 +17,6 @@ import java.io.IOException;
  * @param snapshotId the id {@link SinkManager#snapshotChunk} accepts: {@code sink:<id>:<generation>:<epoch>}
  */
 public record SinkBackfillJob(int formatVersion, String database, String snapshotId, SinkDef sink, TableDef relation) {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * The id, within its database, of the job copying the record's generation of the sink: the
@@ -36,11 +33,7 @@ public record SinkBackfillJob(int formatVersion, String database, String snapsho
     }
 
     public byte[] encode() {
-        try {
-            return JSON.writeValueAsBytes(this);
-        } catch (IOException e) {
-            throw new IllegalStateException("a sink backfill job is always serializable", e);
-        }
+        return JobPayload.encode(this);
     }
 
     /**
@@ -49,21 +42,6 @@ public record SinkBackfillJob(int formatVersion, String database, String snapsho
      * @throws TributaryException 0A000 when it is of another format version than this build's
      */
     public static SinkBackfillJob decode(byte[] payload) {
-        SinkBackfillJob job;
-        try {
-            job = JSON.readValue(payload, SinkBackfillJob.class);
-        } catch (IOException e) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    "this worker cannot read the job (job format " + RemoteJob.FORMAT_VERSION + " expected): "
-                            + e.getMessage());
-        }
-        if (job.formatVersion() != RemoteJob.FORMAT_VERSION) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    "the job is of format " + job.formatVersion() + " and this worker runs format "
-                            + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
-        }
-        return job;
+        return JobPayload.decode(payload, SinkBackfillJob.class, SinkBackfillJob::formatVersion);
     }
 }
