@@ -49,9 +49,9 @@ final class CopyParser {
                     query.append(i > 0 ? ", " : "").append(quoted(columns.get(i)));
                 }
             }
+            // a qualified name stays qualified: pg_dump names public.t with an empty search path
             query.append(" FROM ")
-                    .append(systemTable ? quoted(SystemTables.SCHEMA) + "." : "")
-                    .append(quoted(table));
+                    .append(systemTable ? quoted(SystemTables.SCHEMA) + "." + quoted(table) : in.lastNameAsSql());
             return copyTo(in, query.toString());
         }
         in.expectWord("from");

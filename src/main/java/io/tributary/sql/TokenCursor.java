@@ -237,6 +237,16 @@ final class TokenCursor {
     /** The schema the last {@link #qualifiedName} named, null when it named none. */
     private String qualifiedSchema;
 
+    /**
+     * The last name {@link #qualifiedName} read, as SQL text naming the same relation whatever the
+     * search path: schema and name quoted when it named a schema, else the quoted name (which the
+     * statement's query resolves through the path as {@link #qualifiedName} did).
+     */
+    String lastNameAsSql() {
+        String name = '"' + localName.replace("\"", "\"\"") + '"';
+        return qualifiedSchema == null ? name : '"' + qualifiedSchema.replace("\"", "\"\"") + "\"." + name;
+    }
+
     /** Whether the last {@link #creationName} named a schema other than {@code public}. */
     private boolean createdOutsidePublic;
 

@@ -118,6 +118,13 @@ class SchemaDifferentialTest {
                     + " ON n.oid = c.relnamespace WHERE n.nspname IN ('ra', 'rb') AND c.relkind IN ('r', 'v', 'm')"
                     + " ORDER BY 1, 2",
             "SELECT a.k, b.w FROM ra.rt a JOIN rb.rt b ON b.k = a.k * 10 ORDER BY 1",
+            // a SERIAL column's sequence lives in its table's schema
+            "CREATE TABLE rb.ser (id SERIAL PRIMARY KEY, x INT)",
+            "SELECT last_value, is_called FROM rb.ser_id_seq",
+            "INSERT INTO rb.ser (x) VALUES (1), (2)",
+            "SELECT last_value, is_called FROM rb.ser_id_seq",
+            "SELECT * FROM ser_id_seq",
+            "SELECT id, x FROM rb.ser ORDER BY id",
             "CREATE VIEW rpv AS SELECT k FROM ra.rt",
             "SELECT * FROM rpv ORDER BY 1",
             "CREATE TABLE pt (k INT)",

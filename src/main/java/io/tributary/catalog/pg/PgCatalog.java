@@ -54,10 +54,10 @@ public final class PgCatalog {
      * that {@code SELECT last_value, is_called FROM t_id_seq} reads them as in PostgreSQL: one row
      * with the last value handed out ({@code is_called}), or the start value 1 before the first.
      */
-    public List<PgTable> sequenceRelations() {
+    public List<PgTable> sequenceRelations(String schema) {
         List<PgTable> out = new ArrayList<>();
-        for (PgSequence q : relations.sequences()) {
-            out.add(new PgTable(Catalog.SCHEMA, q.name(), q.oid(), "S", SEQUENCE_COLUMNS, () -> {
+        for (PgSequence q : relations.sequencesIn(schema)) {
+            out.add(new PgTable(schema, q.name(), q.oid(), "S", SEQUENCE_COLUMNS, () -> {
                 long last = session.sequenceValue(q.tableId(), q.column());
                 return List.<Object[]>of(new Object[] {last == 0 ? 1L : last, 0L, last != 0});
             }));

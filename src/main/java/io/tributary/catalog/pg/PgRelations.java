@@ -42,10 +42,7 @@ final class PgRelations {
         for (TableDef t : userTables()) {
             out.add(relation(t));
         }
-        java.util.Map<Long, String> schemaOf = new java.util.HashMap<>();
-        for (TableDef t : userTables()) {
-            schemaOf.put(PgOids.relation(t.id()), t.schema());
-        }
+        java.util.Map<Long, String> schemaOf = schemasOfTables();
         for (PgSequence s : sequences()) {
             // a sequence lives in its table's schema
             String schema = schemaOf.getOrDefault(s.table(), Catalog.SCHEMA);
@@ -75,6 +72,27 @@ final class PgRelations {
      * The sequences behind the SERIAL and identity columns of the catalog's tables, named as
      * PostgreSQL names them, {@code <table>_<column>_seq}.
      */
+    /** The sequences of the identity and SERIAL columns of tables in {@code schema}. */
+    List<PgSequence> sequencesIn(String schema) {
+        java.util.Map<Long, String> schemaOf = schemasOfTables();
+        List<PgSequence> out = new ArrayList<>();
+        for (PgSequence s : sequences()) {
+            if (schemaOf.getOrDefault(s.table(), Catalog.SCHEMA).equals(schema)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** The schema of each user table, by the table's OID. */
+    private java.util.Map<Long, String> schemasOfTables() {
+        java.util.Map<Long, String> schemaOf = new java.util.HashMap<>();
+        for (TableDef t : userTables()) {
+            schemaOf.put(PgOids.relation(t.id()), t.schema());
+        }
+        return schemaOf;
+    }
+
     List<PgSequence> sequences() {
         List<PgSequence> out = new ArrayList<>();
         for (TableDef t : userTables()) {

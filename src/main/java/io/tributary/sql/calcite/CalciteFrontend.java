@@ -231,7 +231,7 @@ public final class CalciteFrontend implements AutoCloseable {
         SchemaPlus root = connection.getRootSchema();
         for (io.tributary.catalog.SchemaDef schema : catalog.schemas()) {
             if (root.subSchemas().get(schema.name()) == null) {
-                root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), context, List::of))
+                root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), context, pgCatalog::sequenceRelations))
                         .setCacheEnabled(false);
             }
         }

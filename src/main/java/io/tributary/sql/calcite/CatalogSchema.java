@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
@@ -24,7 +25,7 @@ import org.apache.calcite.schema.impl.TableFunctionImpl;
  * every relation under its catalog key with hidden columns exposed (internal DML queries only).
  * Built-in functions are not here but in the root ({@link #registerFunctions}), so that they are
  * found whatever the search path holds. The sequences of SERIAL and identity columns are
- * relations of schema {@code public} too, as in PostgreSQL.
+ * relations of their table's schema too, as in PostgreSQL.
  */
 final class CatalogSchema extends AbstractSchema {
     private final Catalog catalog;
@@ -32,15 +33,15 @@ final class CatalogSchema extends AbstractSchema {
     private final boolean full;
     /** The schemas listed, in lookup order, read at every lookup. */
     private final Supplier<List<String>> schemas;
-    /** The sequence relations of schema public ({@code PgCatalog#sequenceRelations}), read at every lookup. */
-    private final Supplier<List<PgTable>> sequences;
+    /** The sequence relations of a schema ({@code PgCatalog#sequenceRelations}), read at every lookup. */
+    private final Function<String, List<PgTable>> sequences;
 
     private CatalogSchema(
             Catalog catalog,
             ReadContext context,
             boolean full,
             Supplier<List<String>> schemas,
-            Supplier<List<PgTable>> sequences) {
+            Function<String, List<PgTable>> sequences) {
         this.catalog = catalog;
         this.context = context;
         this.full = full;
@@ -48,20 +49,24 @@ final class CatalogSchema extends AbstractSchema {
         this.sequences = sequences;
     }
 
-    /** Schema {@code schema} of the database, with {@code sequences} if it is public. */
-    static CatalogSchema of(Catalog catalog, String schema, ReadContext context, Supplier<List<PgTable>> sequences) {
+    /** Schema {@code schema} of the database, with the sequences {@code sequences} gives for it. */
+    static CatalogSchema of(
+            Catalog catalog, String schema, ReadContext context, Function<String, List<PgTable>> sequences) {
         return new CatalogSchema(catalog, context, false, () -> List.of(schema), sequences);
     }
 
     /** The relations unqualified names reach under the search path {@code path} supplies. */
     static CatalogSchema searchPath(
-            Catalog catalog, Supplier<SearchPath> path, ReadContext context, Supplier<List<PgTable>> sequences) {
+            Catalog catalog,
+            Supplier<SearchPath> path,
+            ReadContext context,
+            Function<String, List<PgTable>> sequences) {
         return new CatalogSchema(catalog, context, false, () -> path.get().explicit(), sequences);
     }
 
     /** Every relation under its catalog key, hidden columns included. */
     static CatalogSchema full(Catalog catalog, ReadContext context) {
-        return new CatalogSchema(catalog, context, true, null, List::of);
+        return new CatalogSchema(catalog, context, true, null, s -> List.of());
     }
 
     @Override
@@ -77,10 +82,8 @@ final class CatalogSchema extends AbstractSchema {
             for (TableDef t : catalog.tablesIn(schema)) {
                 map.putIfAbsent(t.localName(), new CatalogTable(t, context, false, () -> catalog.unreadable(t.id())));
             }
-            if (schema.equals(Catalog.SCHEMA)) {
-                for (PgTable q : sequences.get()) {
-                    map.putIfAbsent(q.name(), new PgCalciteTable(q));
-                }
+            for (PgTable q : sequences.apply(schema)) {
+                map.putIfAbsent(q.name(), new PgCalciteTable(q));
             }
         }
         return map;

@@ -52,10 +52,10 @@ final class ViewQueryConverter {
     ViewQueryConverter(Catalog catalog) {
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(CalciteSettings.connectionProperties());
         CalciteSchema root = CalciteSchema.createRootSchema(false, true);
-        root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, NO_READS, List::of));
+        root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, NO_READS, s -> List.of()));
         // a view's query may name relations of other schemas; its unqualified names read public
         for (io.tributary.catalog.SchemaDef schema : catalog.schemas()) {
-            root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), NO_READS, List::of));
+            root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), NO_READS, s -> List.of()));
         }
         CatalogSchema.registerFunctions(root.plus());
         // three-part names of other databases' tables; DatabaseQualifiedNames kept them as written
