@@ -121,6 +121,38 @@ class CrossDatabaseSelectTest {
                 assertEquals("0A000", sqlState(b, "UPDATE a.public.t SET v = 0"));
                 assertEquals("0A000", sqlState(b, "DELETE FROM a.public.t"));
                 compare(b, pg, "after the refused writes");
+
+                // a plain view of b over a's table
+                exec(
+                        b,
+                        "CREATE VIEW bv AS SELECT t.k, count(*) AS n FROM a.public.t AS t JOIN d ON t.k = d.k GROUP BY t.k");
+                exec(
+                        pg,
+                        "CREATE VIEW bv AS SELECT t.k, count(*) AS n FROM public.t AS t JOIN d ON t.k = d.k GROUP BY t.k");
+                assertEquals(rows(pg, "SELECT * FROM bv"), rows(b, "SELECT * FROM bv"));
+
+                // an open cursor of b holds a's snapshot: a cannot be dropped under it
+                b.setAutoCommit(false);
+                try (java.sql.Statement st = b.createStatement()) {
+                    st.setFetchSize(5);
+                    try (ResultSet rs = st.executeQuery("SELECT id FROM a.public.t")) {
+                        rs.next();
+                        try (Connection dev = served.connect("dev", 60)) {
+                            SQLException e = org.junit.jupiter.api.Assertions.assertThrows(
+                                    SQLException.class, () -> exec(dev, "DROP DATABASE a"));
+                            assertEquals("55006", e.getSQLState());
+                            org.junit.jupiter.api.Assertions.assertTrue(
+                                    e.getMessage().contains("2 other sessions"), e.getMessage());
+                        }
+                        int n = 1;
+                        while (rs.next()) {
+                            n++;
+                        }
+                        assertEquals(rows(pg, "SELECT count(*) FROM t"), Map.of(String.valueOf(n), 1));
+                    }
+                }
+                b.commit();
+                b.setAutoCommit(true);
             }
         }
     }
