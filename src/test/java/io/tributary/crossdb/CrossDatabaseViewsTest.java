@@ -302,8 +302,7 @@ class CrossDatabaseViewsTest {
     }
 
     /** Random INSERT, UPDATE and DELETE on a's t and b's d, the same on PostgreSQL. */
-    private static void dml(Random random, Connection a, Connection b, Connection pg, int statements)
-            throws SQLException {
+    static void dml(Random random, Connection a, Connection b, Connection pg, int statements) throws SQLException {
         for (int i = 0; i < statements; i++) {
             boolean onT = random.nextInt(3) > 0;
             Connection c = onT ? a : b;

@@ -28,6 +28,9 @@ import java.util.function.Consumer;
  */
 public final class EngineSession implements Session {
     private final Database db;
+    /** The server's databases, whose snapshots cross-database reads open; null for a server of one database. */
+    private final Cluster cluster;
+
     private final SessionVariables variables;
     private final CalciteFrontend frontend;
     private final DmlRunner dml;
@@ -70,6 +73,7 @@ public final class EngineSession implements Session {
     EngineSession(
             Cluster cluster, Database db, String user, Map<String, String> startupParameters, QueryLimits limits) {
         this.db = db;
+        this.cluster = cluster;
         this.databases = new DatabaseCommands(cluster, db);
         this.release = cluster == null ? () -> {} : () -> cluster.disconnect(db);
         this.control = new StatementControl(limits.queryMemoryBytes());
@@ -182,10 +186,21 @@ public final class EngineSession implements Session {
 
     /**
      * What a cached plan was made against: the three counters only grow, so their sum changes
-     * whenever the catalog, the set of system tables or the session's {@code search_path} does.
+     * whenever the catalog, the set of system tables or the session's {@code search_path} does. The
+     * other databases' catalog versions, and their numbers (never reused), are added too, since a
+     * plan may read their relations: it then changes with their DDL and with a database created or
+     * dropped (a drop lowers the sum; a plan that read the dropped database fails with 3D000).
      */
     private long schemaVersion() {
-        return db.catalog().version() + db.systemTables().version() + variables.searchPathChanges();
+        io.tributary.catalog.Catalog own = db.catalog();
+        long version = own.version() + db.systemTables().version() + variables.searchPathChanges();
+        for (io.tributary.catalog.DatabaseEntry e : own.databases()) {
+            if (!e.name().equals(own.database())) {
+                java.util.Optional<io.tributary.catalog.Catalog> peer = own.peer(e.name());
+                version += e.id() + (peer.isPresent() ? peer.get().version() : 0);
+            }
+        }
+        return version;
     }
 
     private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {
@@ -471,7 +486,7 @@ public final class EngineSession implements Session {
      * rows are being sent (between two fetches) stops the next fetch.
      */
     private StatementResult query(StatementPlan.Query q, List<Object> params, Runnable onClose) {
-        Snapshot snapshot = db.snapshots().open();
+        StatementReads snapshot = new StatementReads(db, cluster);
         try {
             QueryCursor cursor = reading(snapshot, () -> q.query().open(params));
             control.enter(variables.statementTimeoutMillis());
@@ -498,8 +513,8 @@ public final class EngineSession implements Session {
      * lazily (the second input of a UNION ALL only when the first is done), so every step of a
      * cursor runs inside this, not only its opening.
      */
-    private <T> T reading(Snapshot snapshot, java.util.function.Supplier<T> work) {
-        Snapshot previous = readContext.current;
+    private <T> T reading(StatementReads snapshot, java.util.function.Supplier<T> work) {
+        StatementReads previous = readContext.current;
         readContext.current = snapshot;
         try {
             return work.get();
@@ -513,7 +528,7 @@ public final class EngineSession implements Session {
      * are not visible to it, as in PostgreSQL.
      */
     private QueryCursor openQuery(io.tributary.sql.PreparedQuery query, List<Object> params) {
-        Snapshot snapshot = db.snapshots().open();
+        StatementReads snapshot = new StatementReads(db, cluster);
         QueryCursor cursor;
         try {
             cursor = reading(snapshot, () -> query.open(params));
@@ -682,12 +697,21 @@ public final class EngineSession implements Session {
         }
     }
 
-    /** The snapshot table scans read: set while a statement's cursor is opened or advanced. */
+    /** The snapshots table scans read: set while a statement's cursor is opened or advanced. */
     private final class ReadContextImpl implements ReadContext {
-        private Snapshot current;
+        private StatementReads current;
 
         @Override
         public Snapshot snapshot() {
+            return open().local();
+        }
+
+        @Override
+        public Snapshot snapshot(String database) {
+            return open().peer(database);
+        }
+
+        private StatementReads open() {
             if (current == null) {
                 throw new IllegalStateException("no statement snapshot is open");
             }

@@ -1,17 +1,16 @@
 package io.tributary.server.session;
 
-import io.tributary.batch.Snapshot;
 import io.tributary.sql.QueryCursor;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Streams a query's rows; owns the snapshot the query reads, released on close so a client that
+ * Streams a query's rows; owns the snapshots the query reads, released on close so a client that
  * fetches slowly holds its epoch's files only as long as its cursor is open.
  */
 final class QueryRowCursor implements RowCursor {
     private final QueryCursor cursor;
-    private final Snapshot snapshot;
+    private final StatementReads snapshot;
     private final Runnable onClose;
     private final java.util.function.Function<java.util.function.Supplier<List<Object[]>>, List<Object[]>> asStatement;
     private Object[] lookahead;
@@ -24,7 +23,7 @@ final class QueryRowCursor implements RowCursor {
      */
     QueryRowCursor(
             QueryCursor cursor,
-            Snapshot snapshot,
+            StatementReads snapshot,
             Runnable onClose,
             java.util.function.Function<java.util.function.Supplier<List<Object[]>>, List<Object[]>> asStatement) {
         this.cursor = cursor;

@@ -95,6 +95,8 @@ public final class CalciteFrontend implements AutoCloseable {
                             CatalogSchema.searchPath(catalog, this::searchPath, context, pg::sequenceRelations))
                     .setCacheEnabled(false);
             root.add(FULL_SCHEMA, CatalogSchema.full(catalog, context)).setCacheEnabled(false);
+            root.add(PeerDatabasesSchema.NAME, new PeerDatabasesSchema(catalog, context))
+                    .setCacheEnabled(false);
             CatalogSchema.registerFunctions(root);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
@@ -260,10 +262,7 @@ public final class CalciteFrontend implements AutoCloseable {
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
-                node,
-                new PgTableOid(pgCatalog.tables()),
-                catalogCalls(),
-                new DatabaseQualifiedNames(catalog.database()));
+                node, new PgTableOid(pgCatalog.tables()), catalogCalls(), DatabaseQualifiedNames.forStatement(catalog));
         node = postgres.statement();
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries
         DerivedTableCorrelation.check(node);
@@ -372,7 +371,7 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
-        node = StatementRewrite.applyAll(node, catalogCalls(), new DatabaseQualifiedNames(catalog.database()))
+        node = StatementRewrite.applyAll(node, catalogCalls(), DatabaseQualifiedNames.forStatement(catalog))
                 .statement();
         if (node.getKind() != SqlKind.UPDATE && node.getKind() != SqlKind.DELETE) {
             return null;

@@ -51,7 +51,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
         node = node.accept(new ViewExpansion(catalog, null));
-        node = StatementRewrite.applyAll(node, new DatabaseQualifiedNames(catalog))
+        node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
                 .statement();
         ViewQueryConverter converter = new ViewQueryConverter(catalog);
         RelRoot root;

@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.Catalog;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import java.util.List;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -14,76 +15,92 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 
 /**
- * Relation names of three parts ({@code database.schema.relation}) in FROM and as DML targets, as
- * PostgreSQL reads them: the session's own database is dropped from the name; any other is 0A000
- * "cross-database references are not implemented", for queries, views and DML alike. One instance per
- * statement, on the session's thread (or the view planner's).
+ * Relation names of three parts ({@code database.schema.relation}) in FROM and as DML targets: the
+ * statement's own database is dropped from the name. A name in another database of the cluster is
+ * read from there (docs/ARCHITECTURE.md, Cross-database queries): in a session's statement it is
+ * rewritten to the same name under {@link PeerDatabasesSchema}; in a materialized view's query it
+ * stays three-part, for {@link ForeignDatabaseSchema} to resolve. A database that does not exist is
+ * 3D000, a relation it lacks 42P01, and another database's table as a DML target 0A000. One
+ * instance per statement, on the session's thread (or the view planner's).
  */
 final class DatabaseQualifiedNames extends StatementRewrite {
-    private final String database;
-    /** The catalog whose peers a materialized view may read, or null where no other database may be named. */
-    private final Catalog viewCatalog;
+    private final Catalog catalog;
+    /** Whether the statement is a materialized view's query, whose inputs keep their three-part names. */
+    private final boolean view;
 
-    /** @param database the database the statement runs in */
-    DatabaseQualifiedNames(String database) {
-        this.database = database;
-        this.viewCatalog = null;
+    private DatabaseQualifiedNames(Catalog catalog, boolean view) {
+        this.catalog = catalog;
+        this.view = view;
     }
 
-    /**
-     * For a materialized view's query in {@code catalog}'s database: a name in another database of
-     * the cluster stays three-part, for {@link ForeignDatabaseSchema} to resolve; a database that does
-     * not exist is 3D000.
-     */
-    DatabaseQualifiedNames(Catalog catalog) {
-        this.database = catalog.database();
-        this.viewCatalog = catalog;
+    /** For a statement of a session connected to {@code catalog}'s database. */
+    static DatabaseQualifiedNames forStatement(Catalog catalog) {
+        return new DatabaseQualifiedNames(catalog, false);
+    }
+
+    /** For the query of a materialized view being created in {@code catalog}'s database. */
+    static DatabaseQualifiedNames forView(Catalog catalog) {
+        return new DatabaseQualifiedNames(catalog, true);
     }
 
     @Override
     public SqlNode visit(SqlCall call) {
         if (call instanceof SqlSelect select && select.getFrom() != null) {
-            select.setFrom(fromItem(select.getFrom()));
+            select.setFrom(fromItem(select.getFrom(), false));
         } else if (call instanceof SqlInsert insert) {
-            insert.setOperand(1, fromItem(insert.getTargetTable()));
+            insert.setOperand(1, fromItem(insert.getTargetTable(), true));
         } else if (call instanceof SqlUpdate update) {
-            update.setOperand(0, fromItem(update.getTargetTable()));
+            update.setOperand(0, fromItem(update.getTargetTable(), true));
         } else if (call instanceof SqlDelete delete) {
-            delete.setOperand(0, fromItem(delete.getTargetTable()));
+            delete.setOperand(0, fromItem(delete.getTargetTable(), true));
         }
         return super.visit(call);
     }
 
-    private SqlNode fromItem(SqlNode from) {
+    /** {@code from} with its three-part names resolved; {@code target} when it is what DML writes. */
+    private SqlNode fromItem(SqlNode from, boolean target) {
         if (from instanceof SqlJoin join) {
-            join.setLeft(fromItem(join.getLeft()));
-            join.setRight(fromItem(join.getRight()));
+            join.setLeft(fromItem(join.getLeft(), target));
+            join.setRight(fromItem(join.getRight(), target));
             return join;
         }
         if (from instanceof SqlCall as && as.getKind() == SqlKind.AS) {
-            as.setOperand(0, fromItem(as.operand(0)));
+            as.setOperand(0, fromItem(as.operand(0), target));
             return as;
         }
-        if (from instanceof SqlIdentifier id && id.names.size() == 3) {
-            if (viewCatalog != null && !id.names.get(0).equals(database)) {
-                String other = id.names.get(0);
-                if (viewCatalog.peer(other).isEmpty()) {
-                    throw new TributaryException(
-                            SqlState.INVALID_CATALOG_NAME,
-                            "database \"" + other + "\" does not exist (in \"" + String.join(".", id.names) + "\")");
-                }
-                if (!id.names.get(1).equals(Catalog.SCHEMA)) {
-                    throw Catalog.undefinedTable(String.join(".", id.names));
-                }
-                return from;
-            }
-            if (!id.names.get(0).equals(database)) {
-                throw new TributaryException(
-                        SqlState.FEATURE_NOT_SUPPORTED,
-                        "cross-database references are not implemented: \"" + String.join(".", id.names) + "\"");
-            }
+        if (!(from instanceof SqlIdentifier id) || id.names.size() != 3) {
+            return from;
+        }
+        String other = id.names.get(0);
+        if (other.equals(catalog.database())) {
             return rewritten(id.getComponent(1, 3));
         }
-        return from;
+        String written = String.join(".", id.names);
+        if (target) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "cross-database references are not implemented: \"" + written
+                            + "\" cannot be written from database \"" + catalog.database() + "\"");
+        }
+        Catalog peer = catalog.peer(other)
+                .orElseThrow(() -> new TributaryException(
+                        SqlState.INVALID_CATALOG_NAME,
+                        "database \"" + other + "\" does not exist (in \"" + written + "\")"));
+        String schema = id.names.get(1);
+        if (view) {
+            if (!schema.equals(Catalog.SCHEMA)) {
+                throw Catalog.undefinedTable(written);
+            }
+            return from;
+        }
+        String key = Catalog.key(schema, id.names.get(2));
+        if (peer.table(key).isPresent()) {
+            return rewritten(new SqlIdentifier(
+                    List.of(PeerDatabasesSchema.NAME, other, schema, id.names.get(2)), id.getParserPosition()));
+        }
+        if (peer.view(key).isPresent()) {
+            throw TributaryException.notSupported("reading a plain view of another database (\"" + written + "\")");
+        }
+        throw Catalog.undefinedTable(written);
     }
 }

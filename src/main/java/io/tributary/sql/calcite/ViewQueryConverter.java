@@ -39,6 +39,11 @@ final class ViewQueryConverter {
         }
 
         @Override
+        public Snapshot snapshot(String database) {
+            throw new IllegalStateException("view queries are planned, not read");
+        }
+
+        @Override
         public io.tributary.sql.StatementControl control() {
             throw new IllegalStateException("view queries are planned, not run");
         }
