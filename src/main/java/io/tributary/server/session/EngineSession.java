@@ -185,19 +185,22 @@ public final class EngineSession implements Session {
     private static final String SHAPE_PREFIX = "\0shape:";
 
     /**
-     * What a cached plan was made against: the three counters only grow, so their sum changes
-     * whenever the catalog, the set of system tables or the session's {@code search_path} does. The
-     * other databases' catalog versions, and their numbers (never reused), are added too, since a
-     * plan may read their relations: it then changes with their DDL and with a database created or
-     * dropped (a drop lowers the sum; a plan that read the dropped database fails with 3D000).
+     * What a cached plan was made against, compared for equality only: the three counters only
+     * grow, so their sum changes whenever the catalog, the set of system tables or the session's
+     * {@code search_path} does. The other databases' numbers (never reused) and catalog versions
+     * are mixed in too, since a plan may read their relations: it then changes with their DDL and
+     * with a database created or dropped.
      */
     private long schemaVersion() {
         io.tributary.catalog.Catalog own = db.catalog();
         long version = own.version() + db.systemTables().version() + variables.searchPathChanges();
+        // mixed in, not added: a sum would fall back to an earlier value when a database is
+        // dropped, and an old plan could match again
         for (io.tributary.catalog.DatabaseEntry e : own.databases()) {
             if (!e.name().equals(own.database())) {
                 java.util.Optional<io.tributary.catalog.Catalog> peer = own.peer(e.name());
-                version += e.id() + (peer.isPresent() ? peer.get().version() : 0);
+                long peerVersion = peer.isPresent() ? peer.get().version() : -1;
+                version = version * 0x9E3779B97F4A7C15L + e.id() * 0xC2B2AE3D27D4EB4FL + peerVersion;
             }
         }
         return version;

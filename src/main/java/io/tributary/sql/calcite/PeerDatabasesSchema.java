@@ -51,9 +51,9 @@ final class PeerDatabasesSchema extends AbstractSchema {
             @Override
             protected Map<String, Schema> getSubSchemaMap() {
                 Map<String, Schema> schemas = new LinkedHashMap<>();
-                schemas.put(Catalog.SCHEMA, CatalogSchema.of(peer, Catalog.SCHEMA, reads, List::of));
+                schemas.put(Catalog.SCHEMA, CatalogSchema.of(peer, Catalog.SCHEMA, reads, none -> List.of()));
                 for (SchemaDef s : peer.schemas()) {
-                    schemas.put(s.name(), CatalogSchema.of(peer, s.name(), reads, List::of));
+                    schemas.put(s.name(), CatalogSchema.of(peer, s.name(), reads, none -> List.of()));
                 }
                 return schemas;
             }
