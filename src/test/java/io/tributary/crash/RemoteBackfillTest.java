@@ -147,6 +147,7 @@ class RemoteBackfillTest {
             st.execute("SET sink_rate_limit = 2000");
             st.execute("CREATE SINK k FROM t" + with("k_out", "'false'"));
             awaitTrue(() -> positionVnode() > 5, "w1 copies some chunks");
+            awaitTrue(() -> runningJobs(c, "w1") == 1, "w1 reports the job running");
             List<String> jobs = rows(c, "SHOW JOBS");
             assertEquals(1, jobs.size(), jobs.toString());
             assertTrue(jobs.get(0).endsWith("|backfill remote:w1|"), jobs.toString());
@@ -159,9 +160,11 @@ class RemoteBackfillTest {
             assertEquals(
                     List.of("cancelled|"),
                     rows(c, "SELECT state FROM tributary_catalog.remote_jobs WHERE owner = 'k'"));
+            // the worker stops at its next chunk: one it began before the cancel may still commit,
+            // however long it takes (seconds on a loaded machine); once the worker has let the job
+            // go, the position stays
+            awaitTrue(() -> runningJobs(c, "w1") == 0, "w1 lets the cancelled job go");
         }
-        // the worker stops at its next chunk: the position stays (a chunk is 0.2 s at this rate)
-        Thread.sleep(1_000);
         int stopped = positionVnode();
         Thread.sleep(1_500);
         assertEquals(stopped, positionVnode(), "the worker stopped copying");
@@ -560,6 +563,17 @@ class RemoteBackfillTest {
                 + sink + "' AND part = 'backfill'")) {
             return rs.next() ? rs.getString(1) : null;
         }
+    }
+
+    /**
+     * The jobs worker {@code name} last reported running (its heartbeat, every second): its count
+     * drops only once an attempt's run has returned, after which that attempt commits nothing more.
+     */
+    private static int runningJobs(Connection c, String name) throws SQLException {
+        List<String> r = rows(c, "SELECT running_jobs FROM tributary_catalog.workers WHERE name = '" + name + "'");
+        return r.isEmpty()
+                ? -1
+                : Integer.parseInt(r.get(0).substring(0, r.get(0).length() - 1));
     }
 
     private int positionVnode() {
