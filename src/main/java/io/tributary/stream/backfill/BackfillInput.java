@@ -27,6 +27,15 @@ import java.util.function.Consumer;
 public final class BackfillInput implements AutoCloseable {
     private static final int STEP_ROWS = Chunk.TARGET_SIZE;
 
+    /**
+     * The most change-log rows an input may have read in the last checkpoint interval and still
+     * count as caught up without having been idle at the barrier. Joining the live flow reads the
+     * log's remainder inside the joining epoch, unthrottled, so this bounds the work that epoch
+     * does for the job; the remainder is what committed since each vnode last reached the head,
+     * which at a steady write rate is about one interval's worth, the same as what was read.
+     */
+    static final long JOIN_LOG_ROWS = 16_384;
+
     private final UpstreamTable upstream;
     private final int sourceOrdinal;
     private final int progressTableId;
@@ -43,6 +52,8 @@ public final class BackfillInput implements AutoCloseable {
     private ChangeStream logStream;
     /** A full pass over the vnodes found nothing to read: every vnode has consumed every committed epoch. */
     private boolean idle;
+    /** Change-log rows read since the last barrier; actor thread only. */
+    private long logRowsSinceBarrier;
 
     private boolean live;
     private volatile Status status;
@@ -174,6 +185,8 @@ public final class BackfillInput implements AutoCloseable {
                 moved = true;
                 continue;
             }
+            // read < 0: this vnode has consumed every committed epoch, as of now
+            p.reachedHead = true;
             cursor = (cursor + 1) % vnodes.size();
         }
         if (moved) {
@@ -239,6 +252,7 @@ public final class BackfillInput implements AutoCloseable {
                 read++;
             }
             p.logRows += read;
+            logRowsSinceBarrier += read;
             if (read < budget) {
                 logStream.close();
                 logStream = null;
@@ -297,6 +311,10 @@ public final class BackfillInput implements AutoCloseable {
             }
         }
         status = summarize();
+        for (VnodeProgress p : vnodes) {
+            p.reachedHead = false;
+        }
+        logRowsSinceBarrier = 0;
     }
 
     private Status summarize() {
@@ -304,12 +322,14 @@ public final class BackfillInput implements AutoCloseable {
         long logRows = 0;
         long consumed = Long.MAX_VALUE;
         boolean snapshotDone = true;
+        boolean everyVnodeReachedHead = true;
         List<BackfillProgress.Vnode> perVnode = new ArrayList<>(vnodes.size());
         for (VnodeProgress p : vnodes) {
             rows += p.rows;
             logRows += p.logRows;
             consumed = Math.min(consumed, p.consumedThrough());
             snapshotDone &= p.phase == VnodeProgress.Phase.LOG;
+            everyVnodeReachedHead &= p.reachedHead;
             perVnode.add(new BackfillProgress.Vnode(
                     sourceOrdinal,
                     p.vnode,
@@ -321,8 +341,23 @@ public final class BackfillInput implements AutoCloseable {
                 rows,
                 logRows,
                 vnodes.isEmpty() ? Long.MAX_VALUE : consumed,
-                snapshotDone && (idle || vnodes.isEmpty()),
+                snapshotDone && (idle || vnodes.isEmpty() || nearHead(everyVnodeReachedHead)),
                 perVnode);
+    }
+
+    /**
+     * Whether the input is close enough to its upstream's head to join the live flow at the next
+     * epoch boundary although it was not idle at this barrier. Requiring idleness alone never
+     * converges while writers keep writing: each committed epoch that changed the relation makes
+     * every vnode read it again (one change-log seek per vnode), and the barrier must then fall
+     * in the short moment after the last vnode caught up and before the next epoch commits, in
+     * every actor at once. Instead, every vnode reaching the head at some point since the last
+     * barrier, with a log read of at most {@link #JOIN_LOG_ROWS} rows in that interval, means the
+     * remainder is about one interval of writes, which {@link #joinLive} reads inside the joining
+     * epoch.
+     */
+    private boolean nearHead(boolean everyVnodeReachedHead) {
+        return everyVnodeReachedHead && logRowsSinceBarrier <= JOIN_LOG_ROWS;
     }
 
     private void closeStreams() {
