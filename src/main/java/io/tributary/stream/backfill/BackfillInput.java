@@ -52,6 +52,14 @@ public final class BackfillInput implements AutoCloseable {
     private ChangeStream logStream;
     /** A full pass over the vnodes found nothing to read: every vnode has consumed every committed epoch. */
     private boolean idle;
+    /** The epoch {@link #nextAnswer} answers for; actor thread only. */
+    private long askedEpoch = -1;
+
+    private OptionalLong nextAnswer = OptionalLong.empty();
+    /** The epoch {@link #changedVnodes} describes (-1: none yet); actor thread only. */
+    private long changedEpoch = -1;
+    /** The vnodes epoch {@link #changedEpoch} changed, or null when the upstream cannot tell. */
+    private java.util.BitSet changedVnodes;
     /** Change-log rows read since the last barrier; actor thread only. */
     private long logRowsSinceBarrier;
 
@@ -231,9 +239,17 @@ public final class BackfillInput implements AutoCloseable {
                 if (p.epoch >= limit) {
                     return -1;
                 }
-                OptionalLong next = upstream.nextEpoch(p.epoch);
+                OptionalLong next = nextEpoch(p.epoch);
                 if (next.isEmpty() || next.getAsLong() > limit) {
                     return -1;
+                }
+                if (!changed(next.getAsLong(), p.vnode)) {
+                    // the epoch did not touch this vnode: move past it without opening its log
+                    p.epoch = next.getAsLong();
+                    p.lastPk = null;
+                    p.dirty = true;
+                    cursor = (cursor + 1) % vnodes.size();
+                    return 0;
                 }
                 p.reading = next.getAsLong();
                 p.lastPk = null;
@@ -271,6 +287,34 @@ public final class BackfillInput implements AutoCloseable {
             sink.accept(chunk);
         }
         return read;
+    }
+
+    /**
+     * The upstream's answer to {@code nextEpoch(epoch)}, asked once for all the vnodes at the same
+     * position: a present answer stays valid (a later one may only be a later epoch the relation
+     * did not change), so it is kept until asked about another epoch.
+     */
+    private OptionalLong nextEpoch(long epoch) {
+        if (askedEpoch == epoch && nextAnswer.isPresent()) {
+            return nextAnswer;
+        }
+        askedEpoch = epoch;
+        nextAnswer = upstream.nextEpoch(epoch);
+        return nextAnswer;
+    }
+
+    /**
+     * Whether committed epoch {@code epoch} may hold changes of {@code vnode}. One scan of the
+     * epoch's log answers for every vnode of this input, instead of one log seek per vnode: with
+     * a writer committing an epoch every few milliseconds, a seek per vnode and epoch cost more
+     * than the epochs' interval on a loaded machine, and the backfill fell further behind.
+     */
+    private boolean changed(long epoch, int vnode) {
+        if (changedEpoch != epoch) {
+            changedEpoch = epoch;
+            changedVnodes = upstream.changedVnodes(epoch);
+        }
+        return changedVnodes == null || changedVnodes.get(vnode);
     }
 
     /**
