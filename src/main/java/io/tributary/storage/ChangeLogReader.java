@@ -1,6 +1,7 @@
 package io.tributary.storage;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -28,6 +29,28 @@ public final class ChangeLogReader {
                 ChangeLogKeys.relationEnd(relationId))) {
             return it.next() ? OptionalLong.of(ChangeLogKeys.epochOf(it.key())) : OptionalLong.empty();
         }
+    }
+
+    /**
+     * The vnodes with changes of the relation in one epoch, read in one scan of the epoch's log;
+     * null when the epoch holds more than {@code maxChanges} changes (the caller then reads each
+     * vnode it needs, which for so large an epoch costs little more than the scan would).
+     */
+    public BitSet changedVnodes(int relationId, long epoch, int maxChanges) {
+        BitSet vnodes = new BitSet();
+        int seen = 0;
+        try (KvIterator it = view.scan(
+                Keyspace.CHANGELOG,
+                ChangeLogKeys.epochStart(relationId, epoch),
+                ChangeLogKeys.epochEnd(relationId, epoch))) {
+            while (it.next()) {
+                if (++seen > maxChanges) {
+                    return null;
+                }
+                vnodes.set(ChangeLogKeys.vnodeOf(it.key()));
+            }
+        }
+        return vnodes;
     }
 
     /** Every epoch after {@code afterEpoch} with changes of the relation, ascending (one seek per epoch). */

@@ -37,6 +37,15 @@ public interface UpstreamTable extends AutoCloseable {
     OptionalLong nextEpoch(long epoch);
 
     /**
+     * Which vnodes committed epoch {@code epoch} (one {@link #nextEpoch} returned) changed, so a
+     * consumer of many vnodes moves the unchanged ones past it without reading their logs one
+     * by one; null when unknown (the consumer reads each vnode's log). Never blocks.
+     */
+    default java.util.BitSet changedVnodes(long epoch) {
+        return null;
+    }
+
+    /**
      * One vnode of the snapshot, in pk order, starting after {@code startAfterPk} (from the
      * first row when null). The caller closes the stream.
      *

@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
  * checkpoint, it sends a checkpoint barrier into the job's source channels, waits until every
  * actor passed it, and writes their state changes and backfill positions in one atomic synced
  * write ({@link StateStore#write}). So the upstream's epochs never wait for the backfill, and a
- * restarted job resumes from its last checkpoint. Once every source has caught up with the
- * upstream's committed epochs it asks its {@link Listener} to join the job to the live flow, and
- * stops checkpointing when that succeeded.
+ * restarted job resumes from its last checkpoint. Once every source has read its snapshot and is
+ * near the upstream's head (idle at the last checkpoint, or within one interval of a bounded
+ * change-log remainder: {@code BackfillInput.nearHead}) it asks its {@link Listener} to join the
+ * job to the live flow, which reads that remainder inside the joining epoch, and stops
+ * checkpointing when that succeeded. So the job converges while writers keep writing.
  */
 public final class BackfillCoordinator {
     private static final Logger LOG = LoggerFactory.getLogger(BackfillCoordinator.class);
@@ -48,8 +50,9 @@ public final class BackfillCoordinator {
     /** Told about the job's milestones; called on the coordinator's thread. */
     public interface Listener {
         /**
-         * Every source has consumed its upstream through the last committed epoch: join the job
-         * to the live flow now (at an epoch boundary).
+         * Every source has read its snapshot and is at most a bounded change-log remainder
+         * behind its upstream: join the job to the live flow now (at an epoch boundary), the
+         * sources reading the remainder inside the joining epoch.
          *
          * @return whether it joined; if not, checkpoints go on and it is asked again later
          */

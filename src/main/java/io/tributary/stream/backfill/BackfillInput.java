@@ -27,6 +27,15 @@ import java.util.function.Consumer;
 public final class BackfillInput implements AutoCloseable {
     private static final int STEP_ROWS = Chunk.TARGET_SIZE;
 
+    /**
+     * The most change-log rows an input may have read in the last checkpoint interval and still
+     * count as caught up without having been idle at the barrier. Joining the live flow reads the
+     * log's remainder inside the joining epoch, unthrottled, so this bounds the work that epoch
+     * does for the job; the remainder is what committed since each vnode last reached the head,
+     * which at a steady write rate is about one interval's worth, the same as what was read.
+     */
+    static final long JOIN_LOG_ROWS = 16_384;
+
     private final UpstreamTable upstream;
     private final int sourceOrdinal;
     private final int progressTableId;
@@ -43,6 +52,16 @@ public final class BackfillInput implements AutoCloseable {
     private ChangeStream logStream;
     /** A full pass over the vnodes found nothing to read: every vnode has consumed every committed epoch. */
     private boolean idle;
+    /** The epoch {@link #nextAnswer} answers for; actor thread only. */
+    private long askedEpoch = -1;
+
+    private OptionalLong nextAnswer = OptionalLong.empty();
+    /** The epoch {@link #changedVnodes} describes (-1: none yet); actor thread only. */
+    private long changedEpoch = -1;
+    /** The vnodes epoch {@link #changedEpoch} changed, or null when the upstream cannot tell. */
+    private java.util.BitSet changedVnodes;
+    /** Change-log rows read since the last barrier; actor thread only. */
+    private long logRowsSinceBarrier;
 
     private boolean live;
     private volatile Status status;
@@ -174,6 +193,8 @@ public final class BackfillInput implements AutoCloseable {
                 moved = true;
                 continue;
             }
+            // read < 0: this vnode has consumed every committed epoch, as of now
+            p.reachedHead = true;
             cursor = (cursor + 1) % vnodes.size();
         }
         if (moved) {
@@ -218,9 +239,17 @@ public final class BackfillInput implements AutoCloseable {
                 if (p.epoch >= limit) {
                     return -1;
                 }
-                OptionalLong next = upstream.nextEpoch(p.epoch);
+                OptionalLong next = nextEpoch(p.epoch);
                 if (next.isEmpty() || next.getAsLong() > limit) {
                     return -1;
+                }
+                if (!changed(next.getAsLong(), p.vnode)) {
+                    // the epoch did not touch this vnode: move past it without opening its log
+                    p.epoch = next.getAsLong();
+                    p.lastPk = null;
+                    p.dirty = true;
+                    cursor = (cursor + 1) % vnodes.size();
+                    return 0;
                 }
                 p.reading = next.getAsLong();
                 p.lastPk = null;
@@ -239,6 +268,7 @@ public final class BackfillInput implements AutoCloseable {
                 read++;
             }
             p.logRows += read;
+            logRowsSinceBarrier += read;
             if (read < budget) {
                 logStream.close();
                 logStream = null;
@@ -257,6 +287,34 @@ public final class BackfillInput implements AutoCloseable {
             sink.accept(chunk);
         }
         return read;
+    }
+
+    /**
+     * The upstream's answer to {@code nextEpoch(epoch)}, asked once for all the vnodes at the same
+     * position: a present answer stays valid (a later one may only be a later epoch the relation
+     * did not change), so it is kept until asked about another epoch.
+     */
+    private OptionalLong nextEpoch(long epoch) {
+        if (askedEpoch == epoch && nextAnswer.isPresent()) {
+            return nextAnswer;
+        }
+        askedEpoch = epoch;
+        nextAnswer = upstream.nextEpoch(epoch);
+        return nextAnswer;
+    }
+
+    /**
+     * Whether committed epoch {@code epoch} may hold changes of {@code vnode}. One scan of the
+     * epoch's log answers for every vnode of this input, instead of one log seek per vnode: with
+     * a writer committing an epoch every few milliseconds, a seek per vnode and epoch cost more
+     * than the epochs' interval on a loaded machine, and the backfill fell further behind.
+     */
+    private boolean changed(long epoch, int vnode) {
+        if (changedEpoch != epoch) {
+            changedEpoch = epoch;
+            changedVnodes = upstream.changedVnodes(epoch);
+        }
+        return changedVnodes == null || changedVnodes.get(vnode);
     }
 
     /**
@@ -297,6 +355,10 @@ public final class BackfillInput implements AutoCloseable {
             }
         }
         status = summarize();
+        for (VnodeProgress p : vnodes) {
+            p.reachedHead = false;
+        }
+        logRowsSinceBarrier = 0;
     }
 
     private Status summarize() {
@@ -304,12 +366,14 @@ public final class BackfillInput implements AutoCloseable {
         long logRows = 0;
         long consumed = Long.MAX_VALUE;
         boolean snapshotDone = true;
+        boolean everyVnodeReachedHead = true;
         List<BackfillProgress.Vnode> perVnode = new ArrayList<>(vnodes.size());
         for (VnodeProgress p : vnodes) {
             rows += p.rows;
             logRows += p.logRows;
             consumed = Math.min(consumed, p.consumedThrough());
             snapshotDone &= p.phase == VnodeProgress.Phase.LOG;
+            everyVnodeReachedHead &= p.reachedHead;
             perVnode.add(new BackfillProgress.Vnode(
                     sourceOrdinal,
                     p.vnode,
@@ -321,8 +385,23 @@ public final class BackfillInput implements AutoCloseable {
                 rows,
                 logRows,
                 vnodes.isEmpty() ? Long.MAX_VALUE : consumed,
-                snapshotDone && (idle || vnodes.isEmpty()),
+                snapshotDone && (idle || vnodes.isEmpty() || nearHead(everyVnodeReachedHead)),
                 perVnode);
+    }
+
+    /**
+     * Whether the input is close enough to its upstream's head to join the live flow at the next
+     * epoch boundary although it was not idle at this barrier. Requiring idleness alone never
+     * converges while writers keep writing: each committed epoch that changed the relation makes
+     * every vnode read it again (one change-log seek per vnode), and the barrier must then fall
+     * in the short moment after the last vnode caught up and before the next epoch commits, in
+     * every actor at once. Instead, every vnode reaching the head at some point since the last
+     * barrier, with a log read of at most {@link #JOIN_LOG_ROWS} rows in that interval, means the
+     * remainder is about one interval of writes, which {@link #joinLive} reads inside the joining
+     * epoch.
+     */
+    private boolean nearHead(boolean everyVnodeReachedHead) {
+        return everyVnodeReachedHead && logRowsSinceBarrier <= JOIN_LOG_ROWS;
     }
 
     private void closeStreams() {

@@ -26,6 +26,11 @@ final class VnodeProgress {
     long logRows;
     /** Changed since it was last written. */
     boolean dirty;
+    /**
+     * Found nothing left to read (every committed epoch consumed) at some moment since the last
+     * barrier; not stored, the actor's view of its lag between two barriers.
+     */
+    boolean reachedHead;
 
     /** A vnode not started yet: at the beginning of the snapshot of {@code snapshotEpoch}. */
     VnodeProgress(int vnode, long snapshotEpoch) {

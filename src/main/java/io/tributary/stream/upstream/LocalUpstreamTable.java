@@ -97,6 +97,17 @@ public final class LocalUpstreamTable implements UpstreamTable {
         return OptionalLong.of(committed);
     }
 
+    /** Reads at most this many changes of an epoch to tell its changed vnodes. */
+    private static final int CHANGED_VNODES_SCAN_LIMIT = 4096;
+
+    @Override
+    public java.util.BitSet changedVnodes(long epoch) {
+        if (epoch <= snapshotEpoch || epoch > store.committedEpoch()) {
+            return null;
+        }
+        return log.changedVnodes(relationId, epoch, CHANGED_VNODES_SCAN_LIMIT);
+    }
+
     /**
      * The first committed epoch after {@code epoch} whose log holds a change of the table; empty
      * when none has. Unlike {@link #nextEpoch}, an epoch that committed without changing the table

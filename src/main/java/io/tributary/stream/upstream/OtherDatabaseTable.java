@@ -31,6 +31,11 @@ public final class OtherDatabaseTable implements UpstreamTable {
     }
 
     @Override
+    public java.util.BitSet changedVnodes(long epoch) {
+        return table.changedVnodes(epoch);
+    }
+
+    @Override
     public RowStream snapshot(int vnode, long epoch, byte[] startAfterPk) {
         return table.snapshot(vnode, epoch, startAfterPk);
     }
