@@ -54,6 +54,9 @@ class MultiRowInsertDifferentialTest {
                     + " '1999-12-31 23:59:59', ''::bytea, '23:59:59')",
             "INSERT INTO m (id, f) VALUES (25, 1e10), (26, 2.5::numeric || '')",
             "INSERT INTO m (id, f) VALUES (27, 123456789.123), (28, upper('1'))",
+            "INSERT INTO m (id, l, d) VALUES (29, ''::bytea, 2.5), (30, ''::bytea, 1e10)",
+            "INSERT INTO m (id, l, d, e) VALUES (31, ''::bytea, 2.5, 1), (32, ''::bytea, 1e10, NULL),"
+                    + " (33, NULL, NULL, 1e300)",
             "SELECT * FROM m ORDER BY id");
 
     private static Connection pg;
