@@ -80,6 +80,13 @@ public final class UtilityParser {
             case "execute" -> PrepareParser.execute(in);
             case "deallocate" -> PrepareParser.deallocate(in);
             case "select" -> PrepareParser.setConfig(in);
+            case "refresh" -> {
+                if (in.peekSecond().isWord("materialized")) {
+                    // a Tributary materialized view is always current: there is nothing to refresh
+                    throw TributaryException.notSupported("REFRESH MATERIALIZED VIEW");
+                }
+                yield null;
+            }
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
             case "copy" -> CopyParser.copy(in);
@@ -118,7 +125,11 @@ public final class UtilityParser {
         if (what.isWord("schema")) {
             return SchemaDdlParser.create(in);
         }
-        if (what.isWord("index") || what.isWord("source") || what.isWord("function") || what.isWord("user")) {
+        if (what.isWord("index")
+                || what.isWord("source")
+                || what.isWord("function")
+                || what.isWord("user")
+                || what.isWord("sequence")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }
         if (what.isWord("temporary") || what.isWord("temp") || what.isWord("unlogged")) {

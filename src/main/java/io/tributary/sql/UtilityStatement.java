@@ -197,6 +197,13 @@ public sealed interface UtilityStatement {
     /** {@code SELECT set_config(name, value, is_local)} with constant arguments. */
     record SetConfig(String name, String value, boolean local) implements UtilityStatement {}
 
+    /**
+     * {@code SELECT nextval|currval|setval('sequence' [, value [, is_called]])} alone, with
+     * constant arguments: {@code sequence} as written in the string (possibly schema-qualified),
+     * {@code value} null unless setval.
+     */
+    record SequenceCall(String function, String sequence, Long value, boolean isCalled) implements UtilityStatement {}
+
     /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
     record NoOp(String tag) implements UtilityStatement {}
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SERIAL values under {@code kill -9}: a writer inserts rows whose id comes from a BIGSERIAL
  * column (reading it back with RETURNING) until the server is killed; after the restart every
- * acknowledged id is stored, and the ids handed out next are all new.
+ * acknowledged id is stored, and the ids handed out next are all new. The same for values handed
+ * out by {@code SELECT nextval(...)}.
  */
 class SequenceCrashTest {
     private static final int CYCLES = 2;
@@ -84,6 +85,55 @@ class SequenceCrashTest {
             }
         }
         assertEquals(acknowledged.size(), new HashSet<>(acknowledged).size());
+    }
+
+    @Test
+    void valuesFromNextvalAreNeverHandedOutAgain() throws Exception {
+        Path dataDir = tempDir.resolve("nextval");
+        ServerProcess server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE n (id BIGSERIAL PRIMARY KEY, w INT)");
+        }
+        ConcurrentLinkedQueue<Long> ids = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        String url = server.jdbcUrl();
+        Thread writer = new Thread(() -> nextvalUntilKilled(url, ids, stop));
+        writer.start();
+        while (ids.size() < 200 && writer.isAlive()) {
+            Thread.sleep(10);
+        }
+        server.kill9();
+        stop.set(true);
+        writer.join();
+        assertEquals(ids.size(), new HashSet<>(ids).size(), "nextval gave a value twice");
+        long highest = ids.stream().mapToLong(Long::longValue).max().orElse(0);
+        server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT nextval('n_id_seq')")) {
+                rs.next();
+                assertTrue(rs.getLong(1) > highest, rs.getLong(1) + " after the restart is not past " + highest);
+            }
+            try (ResultSet rs = st.executeQuery("INSERT INTO n (w) VALUES (0) RETURNING id")) {
+                rs.next();
+                assertTrue(rs.getLong(1) > highest + 1, "an INSERT after the restart reused a nextval value");
+            }
+        }
+    }
+
+    private static void nextvalUntilKilled(String url, ConcurrentLinkedQueue<Long> ids, AtomicBoolean stop) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement st = c.createStatement()) {
+            while (!stop.get()) {
+                try (ResultSet rs = st.executeQuery("SELECT nextval('n_id_seq')")) {
+                    rs.next();
+                    ids.add(rs.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            // the server was killed: the call in flight was not acknowledged
+        }
     }
 
     private static void insertUntilKilled(String url, ConcurrentLinkedQueue<Long> ids, AtomicBoolean stop) {

@@ -34,6 +34,14 @@ public final class PgCatalog {
     /**
      * @param functions the names of the functions SQL can call, for {@code pg_proc}
      */
+    /**
+     * The sequence of a SERIAL or identity column named {@code name} in {@code schema} (in any
+     * schema when null), as {@code nextval} names it, or null when there is none. Any thread.
+     */
+    public static PgSequence sequence(Catalog catalog, String schema, String name) {
+        return new PgRelations(catalog, List::of).sequence(schema, name);
+    }
+
     public PgCatalog(Catalog catalog, PgSession session, Supplier<List<String>> functions) {
         this.catalog = catalog;
         this.session = session;

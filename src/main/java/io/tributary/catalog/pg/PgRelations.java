@@ -120,6 +120,23 @@ final class PgRelations {
         return out;
     }
 
+    /**
+     * The sequence {@code name} of schema {@code schema} (any schema when null), or null when there
+     * is none.
+     */
+    PgSequence sequence(String schema, String name) {
+        for (TableDef t : userTables()) {
+            if (schema == null || schema.equals(t.schema())) {
+                for (PgSequence s : sequences()) {
+                    if (s.tableId() == t.id() && s.name().equals(name)) {
+                        return s;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
     /** The OID of relation {@code name} in schema {@code schema}, or -1 when there is none. */
     long oid(String schema, String name) {
         for (PgRelation r : all()) {

@@ -54,6 +54,15 @@ public final class Sequences {
     }
 
     /**
+     * Makes {@code lastValue} the last value handed out ({@code setval}): the next {@link #next}
+     * returns {@code lastValue + 1}; 0 means none handed out yet. The caller stages {@link
+     * #persist} and awaits it. Any thread.
+     */
+    public void set(int tableId, int column, long lastValue) {
+        counter(tableId, column).set(lastValue);
+    }
+
+    /**
      * A change to stage with the rows that used values of the sequence: it writes the sequence's
      * current position into the epoch.
      */

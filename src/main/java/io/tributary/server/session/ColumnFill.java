@@ -27,6 +27,8 @@ final class ColumnFill {
     private final int[] omitted;
 
     private final boolean[] sequenceUsed;
+    /** Per column, the last value its sequence gave this statement (where {@link #sequenceUsed}). */
+    private final long[] lastTaken;
 
     /** @param expressionValues the row of the plan's DEFAULT expressions, or null without them */
     ColumnFill(StatementPlan.Insert plan, Object[] expressionValues, Sequences sequences) {
@@ -79,6 +81,7 @@ final class ColumnFill {
                         !named[c] && !columns.get(c).hidden() && columns.get(c).hasDefault())
                 .toArray();
         this.sequenceUsed = new boolean[columns.size()];
+        this.lastTaken = new long[columns.size()];
     }
 
     /** Fills the columns the statement leaves out, in a full-width row. */
@@ -93,7 +96,8 @@ final class ColumnFill {
         ColumnDef column = table.columns().get(c);
         if (column.identity() != null) {
             sequenceUsed[c] = true;
-            return Values.assign(sequences.next(table.id(), c), DataType.BIGINT, column.type());
+            lastTaken[c] = sequences.next(table.id(), c);
+            return Values.assign(lastTaken[c], DataType.BIGINT, column.type());
         }
         for (int i = 0; i < expressionColumns.length; i++) {
             if (expressionColumns[i] == c) {
@@ -101,6 +105,15 @@ final class ColumnFill {
             }
         }
         return null;
+    }
+
+    /** Tells the session which value each sequence the statement used gave last, for currval. */
+    void reportTaken(SessionCurrvals currvals) {
+        for (int c = 0; c < sequenceUsed.length; c++) {
+            if (sequenceUsed[c]) {
+                currvals.record(table.id(), c, lastTaken[c]);
+            }
+        }
     }
 
     /** The positions of the sequences the statement used, to stage with its rows. */

@@ -24,10 +24,12 @@ import java.util.function.Function;
 final class DmlRunner {
     private final Database db;
     private final Runnable cancelCheck;
+    private final SessionCurrvals currvals;
 
-    DmlRunner(Database db, Runnable cancelCheck) {
+    DmlRunner(Database db, Runnable cancelCheck, SessionCurrvals currvals) {
         this.db = db;
         this.cancelCheck = cancelCheck;
+        this.currvals = currvals;
     }
 
     /**
@@ -118,6 +120,7 @@ final class DmlRunner {
                 writer.onWritten(written -> resolvedReturned.add(returning(plan.returning(), written)));
             }
             long ticket = writer.apply(alongside);
+            fill.reportTaken(currvals);
             long count = plan.conflict() != null ? writer.written().size() : writer.count();
             return new Outcome(count, ticket, resolvedReturned.isEmpty() ? returned : resolvedReturned.get(0));
         }

@@ -84,8 +84,9 @@ public final class EngineSession implements Session {
                         : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
         this.frontend = new CalciteFrontend(
                 db.catalog(), db.systemTables(), readContext, new CatalogSession(user, variables, db.sequences()));
-        this.dml = new DmlRunner(db, control::check);
-        this.utility = new UtilityRunner(db, variables, control::check);
+        SessionCurrvals currvals = new SessionCurrvals();
+        this.dml = new DmlRunner(db, control::check, currvals);
+        this.utility = new UtilityRunner(db, variables, control::check, currvals);
     }
 
     @Override

@@ -23,9 +23,11 @@ final class UtilityRunner {
     private final Database db;
     private final SessionVariables variables;
     private final Runnable cancelCheck;
+    private final SequenceCalls sequenceCalls;
 
-    UtilityRunner(Database db, SessionVariables variables, Runnable cancelCheck) {
+    UtilityRunner(Database db, SessionVariables variables, Runnable cancelCheck, SessionCurrvals currvals) {
         this.db = db;
+        this.sequenceCalls = new SequenceCalls(db, currvals);
         this.variables = variables;
         this.cancelCheck = cancelCheck;
     }
@@ -78,6 +80,9 @@ final class UtilityRunner {
         }
         if (statement instanceof UtilityStatement.SetConfig) {
             return List.of(new ColumnDesc("set_config", DataType.TEXT));
+        }
+        if (statement instanceof UtilityStatement.SequenceCall c) {
+            return List.of(new ColumnDesc(c.function(), DataType.BIGINT));
         }
         if (statement instanceof UtilityStatement.ShowVariable s) {
             return s.name().equals("all")
@@ -229,6 +234,9 @@ final class UtilityRunner {
                 // is_local: SET LOCAL, which Tributary applies as SET (each statement is its own transaction)
                 variables.set(c.name(), c.value());
                 return rows(c, List.<Object[]>of(new Object[] {variables.get(c.name())}));
+            }
+            if (statement instanceof UtilityStatement.SequenceCall c) {
+                return rows(c, List.<Object[]>of(new Object[] {sequenceCalls.call(c)}));
             }
             if (statement instanceof UtilityStatement.ResetVariable r) {
                 if (r.name().equals("all")) {

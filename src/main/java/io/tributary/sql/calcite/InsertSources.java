@@ -60,9 +60,16 @@ final class InsertSources {
         }
     }
 
-    /** {@code CAST(? AS type)} for a bare parameter, else the node unchanged. */
+    /**
+     * {@code CAST(node AS type)} for a bare parameter, or for a number constant feeding a
+     * floating-point or NUMERIC column; else the node unchanged. The constants are cast because
+     * Calcite types a VALUES column that mixes {@code 2.5} and {@code 1e10} (or NULL) as DOUBLE
+     * but keeps each constant's own type, which its planner and code generator then mishandle (an
+     * internal error); cast to the column's type, every row agrees, and PostgreSQL's assignment
+     * cast does the same.
+     */
     static SqlNode typedParameter(SqlNode node, DataType type) {
-        if (!(node instanceof SqlDynamicParam)) {
+        if (!(node instanceof SqlDynamicParam) && !(isNumberConstant(node) && isFractional(type))) {
             return node;
         }
         SqlTypeName name = switch (type.kind()) {
@@ -89,6 +96,21 @@ final class InsertSources {
                 ? new SqlBasicTypeNameSpec(name, type.precision(), Math.max(type.scale(), 0), pos)
                 : new SqlBasicTypeNameSpec(name, pos);
         return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
+    }
+
+    /** A number literal, possibly negated. */
+    private static boolean isNumberConstant(SqlNode node) {
+        if (node instanceof SqlCall call && call.getKind() == SqlKind.MINUS_PREFIX) {
+            return isNumberConstant(call.operand(0));
+        }
+        return node instanceof SqlNumericLiteral;
+    }
+
+    private static boolean isFractional(DataType type) {
+        return switch (type.kind()) {
+            case REAL, DOUBLE, NUMERIC -> true;
+            default -> false;
+        };
     }
 
     static void checkArity(int expressions, int targets) {

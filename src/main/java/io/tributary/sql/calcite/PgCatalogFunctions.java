@@ -68,6 +68,34 @@ public final class PgCatalogFunctions {
     }
 
     /**
+     * {@code nextval(sequence)} evaluated inside a query: 0A000 once it reaches a row. Alone, {@code
+     * SELECT nextval('seq')} is a utility statement that hands out a durable value (so are currval
+     * and setval below); inside a query the value could not be made durable with the statement.
+     */
+    public static Long nextval(String sequence) {
+        throw io.tributary.common.TributaryException.notSupported(
+                "nextval inside a query (only SELECT nextval('sequence') alone)");
+    }
+
+    /** {@code currval(sequence)} inside a query: 0A000, as {@link #nextval}. */
+    public static Long currval(String sequence) {
+        throw io.tributary.common.TributaryException.notSupported(
+                "currval inside a query (only SELECT currval('sequence') alone)");
+    }
+
+    /** {@code setval(sequence, value)} inside a query: 0A000, as {@link #nextval}. */
+    public static Long setval(String sequence, Long value) {
+        throw io.tributary.common.TributaryException.notSupported(
+                "setval inside a query (only SELECT setval('sequence', value) alone)");
+    }
+
+    /** {@code setval(sequence, value, is_called)} inside a query: 0A000, as {@link #nextval}. */
+    public static Long setval(String sequence, Long value, Boolean isCalled) {
+        throw io.tributary.common.TributaryException.notSupported(
+                "setval inside a query (only SELECT setval('sequence', value, is_called) alone)");
+    }
+
+    /**
      * {@code acldefault(kind, owner)}: Tributary has no privileges, so no relation or schema
      * carries an access list and there is no default one to compare with: NULL, which tools such as
      * pg_dump read as "nothing to grant or revoke".

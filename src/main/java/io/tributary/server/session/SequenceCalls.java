@@ -1,0 +1,106 @@
+package io.tributary.server.session;
+
+import io.tributary.catalog.pg.PgCatalog;
+import io.tributary.catalog.pg.PgSequence;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.Database;
+import io.tributary.sql.UtilityStatement;
+
+/**
+ * {@code nextval}, {@code currval} and {@code setval} on the sequences of SERIAL and identity
+ * columns, for one session, as PostgreSQL answers them. A value nextval hands out, and a position
+ * setval sets, is durable before the statement returns (its epoch is committed), so after a
+ * {@code kill -9} no value handed out is handed out again. currval answers from the session's
+ * {@link SessionCurrvals}. Session thread only.
+ */
+final class SequenceCalls {
+    private final Database db;
+    private final SessionCurrvals currvals;
+
+    SequenceCalls(Database db, SessionCurrvals currvals) {
+        this.db = db;
+        this.currvals = currvals;
+    }
+
+    /**
+     * The function's value.
+     *
+     * @throws TributaryException 42P01 for a missing sequence, 55000 for currval before nextval
+     *     in this session, 22003 for a setval value out of the sequence's bounds, 0A000 for
+     *     {@code setval(s, n, false)} with n above 1
+     */
+    long call(UtilityStatement.SequenceCall call) throws InterruptedException {
+        PgSequence sequence = resolve(call.sequence());
+        return switch (call.function()) {
+            case "nextval" -> nextval(sequence);
+            case "currval" -> {
+                Long last = currvals.last(sequence.tableId(), sequence.column());
+                if (last == null) {
+                    throw new TributaryException(
+                            SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                            "currval of sequence \"" + sequence.name() + "\" is not yet defined in this session");
+                }
+                yield last;
+            }
+            default -> setval(sequence, call.value(), call.isCalled());
+        };
+    }
+
+    private long nextval(PgSequence sequence) throws InterruptedException {
+        long value = db.sequences().next(sequence.tableId(), sequence.column());
+        if (value > sequence.maxValue()) {
+            throw new TributaryException(
+                    SqlState.SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+                    "nextval: reached maximum value of sequence \"" + sequence.name() + "\" (" + sequence.maxValue()
+                            + ")");
+        }
+        persist(sequence);
+        currvals.record(sequence.tableId(), sequence.column(), value);
+        return value;
+    }
+
+    private long setval(PgSequence sequence, long value, boolean isCalled) throws InterruptedException {
+        if (value < 1 || value > sequence.maxValue()) {
+            throw new TributaryException(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "setval: value " + value + " is out of bounds for sequence \"" + sequence.name() + "\" (1.."
+                            + sequence.maxValue() + ")");
+        }
+        if (!isCalled && value != 1) {
+            // a sequence here only knows the last value handed out, not a pending one above 1
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED, "setval with is_called false and a value other than 1");
+        }
+        db.sequences().set(sequence.tableId(), sequence.column(), isCalled ? value : 0);
+        persist(sequence);
+        if (isCalled) {
+            currvals.record(sequence.tableId(), sequence.column(), value);
+        }
+        return value;
+    }
+
+    private void persist(PgSequence sequence) throws InterruptedException {
+        db.barriers()
+                .awaitCommitted(db.barriers().stage(db.sequences().persist(sequence.tableId(), sequence.column())));
+    }
+
+    /** {@code name} as a regclass string names it: {@code [schema.]name}, unquoted parts folded. */
+    private PgSequence resolve(String text) {
+        int dot = text.indexOf('.');
+        String schema = dot < 0 ? null : identifier(text.substring(0, dot));
+        String name = identifier(text.substring(dot + 1));
+        PgSequence sequence = PgCatalog.sequence(db.catalog(), schema, name);
+        if (sequence == null) {
+            throw new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + text + "\" does not exist");
+        }
+        return sequence;
+    }
+
+    private static String identifier(String part) {
+        String p = part.strip();
+        return p.length() >= 2 && p.startsWith("\"") && p.endsWith("\"")
+                ? p.substring(1, p.length() - 1).replace("\"\"", "\"")
+                : p.toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,139 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code nextval}, {@code currval} and {@code setval} on the sequences of SERIAL and identity
+ * columns, run in order on Tributary and on an embedded PostgreSQL with the same tables: each
+ * statement's rows (including the sequence relations' {@code last_value, is_called}) or SQLSTATE
+ * must match, and so must what a second session sees.
+ */
+class SequenceFunctionsDifferentialTest {
+    private static final List<String> SETUP = List.of(
+            "CREATE TABLE s (id SERIAL PRIMARY KEY, v TEXT)",
+            "CREATE TABLE b (k BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v TEXT)",
+            "CREATE TABLE small (id SMALLSERIAL PRIMARY KEY, v TEXT)");
+
+    private static final List<String> SESSION = List.of(
+            "SELECT currval('s_id_seq')",
+            "SELECT last_value, is_called FROM s_id_seq",
+            "SELECT nextval('s_id_seq')",
+            "SELECT nextval('s_id_seq')",
+            "SELECT currval('s_id_seq')",
+            "SELECT last_value, is_called FROM s_id_seq",
+            "INSERT INTO s (v) VALUES ('a'), ('b') RETURNING id",
+            "SELECT currval('s_id_seq')",
+            "SELECT nextval('public.s_id_seq'::regclass)",
+            "SELECT nextval('S_ID_SEQ')",
+            "SELECT nextval('\"s_id_seq\"')",
+            "SELECT setval('s_id_seq', 10)",
+            "SELECT currval('s_id_seq')",
+            "SELECT last_value, is_called FROM s_id_seq",
+            "SELECT nextval('s_id_seq')",
+            "INSERT INTO s (v) VALUES ('c') RETURNING id",
+            "SELECT setval('s_id_seq', 20, true)",
+            "SELECT nextval('s_id_seq')",
+            "SELECT setval('s_id_seq', 0)",
+            "SELECT setval('s_id_seq', 2147483648)",
+            "SELECT setval('small_id_seq', 40000)",
+            "SELECT setval('small_id_seq', 1, false)",
+            "SELECT last_value, is_called FROM small_id_seq",
+            "SELECT nextval('small_id_seq')",
+            "SELECT last_value, is_called FROM small_id_seq",
+            "SELECT setval('small_id_seq', 32767)",
+            "SELECT nextval('small_id_seq')",
+            "SELECT currval('b_k_seq')",
+            "SELECT nextval('b_k_seq')",
+            "INSERT INTO b (v) VALUES ('x') RETURNING k",
+            "SELECT setval('b_k_seq', 9000000000)",
+            "SELECT nextval('b_k_seq')",
+            "SELECT last_value, is_called FROM b_k_seq",
+            "SELECT nextval('nosuch_seq')",
+            "SELECT currval('nosuch_seq')",
+            "SELECT setval('nosuch_seq', 3)",
+            "SELECT nextval('public.nosuch_seq')",
+            "SELECT id, v FROM s ORDER BY id");
+
+    /** Run in a second session after {@link #SESSION}: currval is per session, positions are not. */
+    private static final List<String> OTHER_SESSION = List.of(
+            "SELECT currval('s_id_seq')",
+            "SELECT last_value, is_called FROM s_id_seq",
+            "SELECT nextval('s_id_seq')",
+            "SELECT currval('s_id_seq')");
+
+    private static Connection pg;
+    private static InProcessTributary tributary;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("seqfn-diff-", 20, "postgres", "", 60);
+        for (Connection c : List.of(pg, tributary.connection)) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : SETUP) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
+    }
+
+    @Test
+    void sequenceFunctionsLikePostgres() throws SQLException {
+        List<String> mismatches = new ArrayList<>();
+        compare(pg, tributary.connection, SESSION, mismatches);
+        try (Connection pg2 = DifferentialPostgres.connectDev();
+                Connection trib2 = tributary.connect("postgres", "", 60)) {
+            compare(pg2, trib2, OTHER_SESSION, mismatches);
+        }
+        assertEquals(List.of(), mismatches);
+    }
+
+    private static void compare(Connection pg, Connection trib, List<String> statements, List<String> mismatches) {
+        for (String sql : statements) {
+            String expected = outcome(pg, sql);
+            String actual = outcome(trib, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+    }
+
+    /** The rows as texts with their column labels and JDBC types, or {@code ERROR <sqlstate>}. */
+    private static String outcome(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            if (!s.execute(sql)) {
+                return "count " + s.getUpdateCount();
+            }
+            try (ResultSet rs = s.getResultSet()) {
+                List<String> rows = new ArrayList<>();
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= n; i++) {
+                        row.add(rs.getMetaData().getColumnLabel(i) + ":"
+                                + rs.getMetaData().getColumnType(i) + "=" + rs.getString(i));
+                    }
+                    rows.add(row.toString());
+                }
+                return rows.toString();
+            }
+        } catch (SQLException e) {
+            return "ERROR " + e.getSQLState();
+        }
+    }
+}
