@@ -3,8 +3,6 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,35 +80,12 @@ class MultiRowInsertDifferentialTest {
     void multiRowInsertsWithNullRowsLikePostgres() {
         List<String> mismatches = new ArrayList<>();
         for (String sql : STATEMENTS) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(tributary.connection, sql);
+            String expected = StatementOutcome.of(pg, sql, false);
+            String actual = StatementOutcome.of(tributary.connection, sql, false);
             if (!expected.equals(actual)) {
                 mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }
         }
         assertEquals(List.of(), mismatches);
-    }
-
-    /** The rows as texts, the update count, or {@code ERROR <sqlstate>}. */
-    private static String outcome(Connection c, String sql) {
-        try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
-            }
-            try (ResultSet rs = s.getResultSet()) {
-                List<String> rows = new ArrayList<>();
-                int n = rs.getMetaData().getColumnCount();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= n; i++) {
-                        row.add(rs.getMetaData().getColumnLabel(i) + "=" + rs.getString(i));
-                    }
-                    rows.add(row.toString());
-                }
-                return rows.toString();
-            }
-        } catch (SQLException e) {
-            return "ERROR " + e.getSQLState() + (e.getSQLState().equals("XX000") ? " " + e.getMessage() : "");
-        }
     }
 }

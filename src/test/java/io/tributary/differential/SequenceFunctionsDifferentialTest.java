@@ -3,7 +3,6 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -105,35 +104,11 @@ class SequenceFunctionsDifferentialTest {
 
     private static void compare(Connection pg, Connection trib, List<String> statements, List<String> mismatches) {
         for (String sql : statements) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(trib, sql);
+            String expected = StatementOutcome.of(pg, sql, true);
+            String actual = StatementOutcome.of(trib, sql, true);
             if (!expected.equals(actual)) {
                 mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }
-        }
-    }
-
-    /** The rows as texts with their column labels and JDBC types, or {@code ERROR <sqlstate>}. */
-    private static String outcome(Connection c, String sql) {
-        try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
-            }
-            try (ResultSet rs = s.getResultSet()) {
-                List<String> rows = new ArrayList<>();
-                int n = rs.getMetaData().getColumnCount();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= n; i++) {
-                        row.add(rs.getMetaData().getColumnLabel(i) + ":"
-                                + rs.getMetaData().getColumnType(i) + "=" + rs.getString(i));
-                    }
-                    rows.add(row.toString());
-                }
-                return rows.toString();
-            }
-        } catch (SQLException e) {
-            return "ERROR " + e.getSQLState();
         }
     }
 }

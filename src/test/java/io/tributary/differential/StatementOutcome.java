@@ -1,0 +1,41 @@
+package io.tributary.differential;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one statement gives on a connection, as text two servers' answers are compared by: the
+ * update count, or each row's columns as {@code label=value} (with the JDBC type when asked), or
+ * the SQLSTATE of the error (with its message for an internal error, so a failure shows the cause).
+ */
+final class StatementOutcome {
+    private StatementOutcome() {}
+
+    static String of(Connection c, String sql, boolean columnTypes) {
+        try (Statement s = c.createStatement()) {
+            if (!s.execute(sql)) {
+                return "count " + s.getUpdateCount();
+            }
+            try (ResultSet rs = s.getResultSet()) {
+                ResultSetMetaData meta = rs.getMetaData();
+                List<String> rows = new ArrayList<>();
+                while (rs.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= meta.getColumnCount(); i++) {
+                        row.add(meta.getColumnLabel(i) + (columnTypes ? ":" + meta.getColumnType(i) : "") + "="
+                                + rs.getString(i));
+                    }
+                    rows.add(row.toString());
+                }
+                return rows.toString();
+            }
+        } catch (SQLException e) {
+            return "ERROR " + e.getSQLState() + ("XX000".equals(e.getSQLState()) ? " " + e.getMessage() : "");
+        }
+    }
+}
