@@ -6,7 +6,6 @@ import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.pg.PgCatalog;
 import io.tributary.catalog.pg.PgSession;
-import io.tributary.catalog.pg.PgTable;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
@@ -21,10 +20,8 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.runtime.Hook;
-import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDialect;
@@ -49,15 +46,11 @@ import org.apache.calcite.util.Holder;
  * rows to change; the session applies them. Owned by one session; not thread-safe.
  */
 public final class CalciteFrontend implements AutoCloseable {
-    /** Schema with hidden columns, for the queries DML is planned into; not reachable unquoted. */
-    private static final String FULL_SCHEMA = "$full";
-    /** Calcite's default schema: what the session's search path reaches ({@link CatalogSchema#searchPath}). */
-    private static final String SEARCH_PATH_SCHEMA = "$path";
-
     static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
 
     private final Catalog catalog;
     private final SystemTables systemTables;
+    private final SessionSchemas schemas;
     private final CalciteConnection connection;
     /**
      * Plans queries: integer arithmetic checked for overflow, then Calcite's planning with the
@@ -65,9 +58,7 @@ public final class CalciteFrontend implements AutoCloseable {
      */
     private final Program program;
 
-    private final PgSession session;
     private final PgCatalog pgCatalog;
-    private final ReadContext context;
 
     /**
      * @param systemTables shown read-only as schema {@link SystemTables#SCHEMA}
@@ -78,47 +69,14 @@ public final class CalciteFrontend implements AutoCloseable {
         this.systemTables = systemTables;
         this.program = Programs.sequence(
                 TimeWindows.expansion(), CheckedArithmetic.before(new GuardProgram(context.control())));
-        this.session = session;
-        this.context = context;
-        Properties props = CalciteSettings.connectionProperties();
-        try {
-            this.connection = new org.apache.calcite.jdbc.Driver()
-                    .connect("jdbc:calcite:", props)
-                    .unwrap(CalciteConnection.class);
-            SchemaPlus root = connection.getRootSchema();
-            PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
-            this.pgCatalog = pg;
-            root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, context, pg::sequenceRelations))
-                    .setCacheEnabled(false);
-            root.add(
-                            SEARCH_PATH_SCHEMA,
-                            CatalogSchema.searchPath(catalog, this::searchPath, context, pg::sequenceRelations))
-                    .setCacheEnabled(false);
-            root.add(FULL_SCHEMA, CatalogSchema.full(catalog, context)).setCacheEnabled(false);
-            root.add(PeerDatabasesSchema.NAME, new PeerDatabasesSchema(catalog, context))
-                    .setCacheEnabled(false);
-            CatalogSchema.registerFunctions(root);
-            root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
-            root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
-            // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public
-            for (PgTable t : pg.tables()) {
-                root.add(t.name(), new PgCalciteTable(t));
-            }
-            root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables))
-                    .setCacheEnabled(false);
-            PgTable definitions = pg.definitions(PgCatalogCalls.DEFINITIONS_SCHEMA);
-            root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> List.of(definitions)))
-                    .setCacheEnabled(false);
-            PgTypeAliases.register(root);
-            connection.setSchema(SEARCH_PATH_SCHEMA);
-        } catch (SQLException e) {
-            throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot start the SQL engine: " + e.getMessage(), e);
-        }
+        this.schemas = new SessionSchemas(catalog, systemTables, context, session);
+        this.connection = schemas.connection();
+        this.pgCatalog = schemas.pgCatalog();
     }
 
     /** Plans one statement (no trailing semicolon needed). */
     public StatementPlan plan(String sql) {
-        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog, searchPath());
+        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog, schemas.searchPath());
         if (utility.isPresent()) {
             return new StatementPlan.Utility(utility.get());
         }
@@ -224,23 +182,8 @@ public final class CalciteFrontend implements AutoCloseable {
     private record Parsed(SqlNode node, ParameterRewriter rewritten, String text, List<String> labels) {}
 
     /** Parses {@code sql}; {@code mayAddFrom} lets {@code SELECT ... WHERE} without FROM parse over one empty row. */
-    /**
-     * Makes every schema of the database reachable by qualified names: one Calcite schema per
-     * schema made by CREATE SCHEMA, added the first time a statement sees it (a dropped schema's
-     * stays, listing nothing, so its names fail with 42P01 as PostgreSQL's do).
-     */
-    private void addUserSchemas() {
-        SchemaPlus root = connection.getRootSchema();
-        for (io.tributary.catalog.SchemaDef schema : catalog.schemas()) {
-            if (root.subSchemas().get(schema.name()) == null) {
-                root.add(schema.name(), CatalogSchema.of(catalog, schema.name(), context, pgCatalog::sequenceRelations))
-                        .setCacheEnabled(false);
-            }
-        }
-    }
-
     private Parsed parse(String sql, boolean mayAddFrom) {
-        addUserSchemas();
+        schemas.addUserSchemas();
         ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
         SqlNode node;
         try {
@@ -257,12 +200,15 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node);
-        ViewExpansion views = new ViewExpansion(catalog, searchPath());
+        ViewExpansion views = new ViewExpansion(catalog, schemas.searchPath());
         node = node.accept(views);
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
-                node, new PgTableOid(pgCatalog.tables()), catalogCalls(), DatabaseQualifiedNames.forStatement(catalog));
+                node,
+                new PgTableOid(pgCatalog.tables()),
+                schemas.catalogCalls(),
+                DatabaseQualifiedNames.forStatement(catalog));
         node = postgres.statement();
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries
         DerivedTableCorrelation.check(node);
@@ -270,27 +216,6 @@ public final class CalciteFrontend implements AutoCloseable {
         boolean changed = postgres.changed() || precedence.changed() || expandArray.changed() || views.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
         return new Parsed(node, rewritten, text, labels);
-    }
-
-    /** The rewrite of catalog functions for one statement, with the session's search path as of now. */
-    private PgCatalogCalls catalogCalls() {
-        return new PgCatalogCalls(
-                session.user(),
-                catalog.database(),
-                pgCatalog::relationOid,
-                this::isSetting,
-                searchPath(),
-                name -> io.tributary.catalog.pg.PgOids.namespace(catalog, name));
-    }
-
-    /** The session's search path resolved against the catalog as of now. */
-    private io.tributary.catalog.SearchPath searchPath() {
-        return io.tributary.catalog.SearchPath.resolve(catalog, session.user(), session.setting("search_path"));
-    }
-
-    /** Whether {@code name} (lower case) is one of the session's settings. */
-    private boolean isSetting(String name) {
-        return session.settings().stream().anyMatch(s -> s.name().equals(name));
     }
 
     /**
@@ -371,7 +296,7 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
-        node = StatementRewrite.applyAll(node, catalogCalls(), DatabaseQualifiedNames.forStatement(catalog))
+        node = StatementRewrite.applyAll(node, schemas.catalogCalls(), DatabaseQualifiedNames.forStatement(catalog))
                 .statement();
         if (node.getKind() != SqlKind.UPDATE && node.getKind() != SqlKind.DELETE) {
             return null;
@@ -484,8 +409,9 @@ public final class CalciteFrontend implements AutoCloseable {
                     systemTables.require(names.get(names.size() - 1)).name());
         }
         String name = names.get(names.size() - 1);
-        String key =
-                names.size() > 1 ? Catalog.key(names.get(names.size() - 2), name) : catalog.resolve(searchPath(), name);
+        String key = names.size() > 1
+                ? Catalog.key(names.get(names.size() - 2), name)
+                : catalog.resolve(schemas.searchPath(), name);
         if (catalog.view(key).isPresent()) {
             throw TributaryException.notSupported("INSERT, UPDATE and DELETE on a view");
         }
@@ -732,7 +658,7 @@ public final class CalciteFrontend implements AutoCloseable {
 
     private static void appendFromWhere(StringBuilder q, TableDef table, String alias, SqlNode condition) {
         q.append(" FROM ")
-                .append(quote(FULL_SCHEMA))
+                .append(quote(SessionSchemas.FULL_SCHEMA))
                 .append('.')
                 .append(quote(table.name()))
                 .append(" AS ")
@@ -752,10 +678,6 @@ public final class CalciteFrontend implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            // closing an in-process Calcite connection releases nothing external
-        }
+        schemas.close();
     }
 }
