@@ -656,10 +656,10 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 ViewPlan plan;
                 try {
                     plan = plans.apply(view);
-                } catch (ViewDdl.PlanChanged e) {
+                } catch (PlanChanged e) {
                     // its checkpoints belong to another plan's operators: the creation cannot resume
                     stageJobRemoval(buffer, record);
-                    catalog().unmaintainable(view.id(), e.getMessage(), ViewDdl.PlanChanged.HINT);
+                    catalog().unmaintainable(view.id(), e.getMessage(), PlanChanged.HINT);
                     LOG.error("{}; its creation does not resume", e.getMessage());
                     continue;
                 }

@@ -12,7 +12,6 @@ import io.tributary.plan.PlanPrinter;
 import io.tributary.plan.StatePlan;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
-import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.StreamRuntime;
@@ -52,6 +51,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private final CrossDatabaseInputs cross;
     private final CrossDatabaseLogs crossLogs;
     private final RemoteViewSnapshots remoteSnapshots;
+    private final ViewJobRecovery recovery;
     private volatile int maxBackfillJobs = 4;
 
     ViewDdl(
@@ -72,6 +72,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         this.crossLogs = crossLogs;
         this.backfills = new ViewBackfills(catalogService, barriers, store, runtime, cross);
         this.remoteSnapshots = new RemoteViewSnapshots(backfills, jobs, catalogService::catalog);
+        this.recovery = new ViewJobRecovery(catalogService, store, runtime, planner, backfills, cross);
     }
 
     private Catalog catalog() {
@@ -640,10 +641,6 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     }
 
     /**
-     * Starts the job of every committed view from its committed state, readers after what they read.
-     * Called at startup before the first epoch, and after a failed epoch (under the barrier lock).
-     */
-    /**
      * Places the snapshot phases that wait for a worker and have no remote job in this process yet:
      * after startup's recovery, re-attaching to the jobs a restart interrupted. Not under the barrier lock.
      */
@@ -656,95 +653,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         return backfills.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 
+    /** See {@link ViewJobRecovery#recoverJobs}. */
     void recoverJobs() {
-        // Views whose creation was interrupted are not live: their backfill resumes, or they are removed.
-        List<BackfillJobRecord> records = backfills.storedRecords();
-        resumeLiveViews(records.stream().map(BackfillJobRecord::viewId).collect(java.util.stream.Collectors.toSet()));
-        backfills.recover(records, this::replan);
-    }
-
-    /** Starts the job of every view that is neither being created nor in {@code creating}. */
-    private int resumeLiveViews(java.util.Set<Integer> creating) {
-        List<TableDef> views = new ArrayList<>(catalog().tables().stream()
-                .filter(v -> v.isView() && !backfills.isCreating(v.id()) && !creating.contains(v.id()))
-                .toList());
-        views.sort(Comparator.comparingInt(TableDef::id));
-        for (TableDef view : views) {
-            resume(view);
-        }
-        if (!views.isEmpty()) {
-            LOG.info("resumed {} materialized view job(s)", views.size());
-        }
-        return views.size();
-    }
-
-    /**
-     * Plans a view's query again and checks that it plans as it did at creation: to the stored
-     * fingerprint (or, for a view created before plans were stored, to the same columns and number
-     * of state tables).
-     *
-     * @throws PlanChanged when it does not, so the view's state cannot be taken over
-     */
-    private ViewPlan replan(TableDef view) {
-        ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
-        String stored;
-        try (ReadView committed = store.snapshot()) {
-            stored = StoredPlans.read(committed, view.id());
-        }
-        boolean same = stored != null
-                ? PlanFingerprint.matches(stored, plan.root())
-                : plan.columns().equals(view.columns())
-                        && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
-        if (!same) {
-            throw new PlanChanged(view);
-        }
-        return plan;
-    }
-
-    /**
-     * A view whose query no longer plans to the stream plan its state was built by (the planner
-     * changed between versions): its job must not start, or state would be read by the wrong
-     * operators. The view stays, unreadable, until it is dropped.
-     */
-    static final class PlanChanged extends TributaryException {
-        static final String HINT = "Drop the materialized view and create it again.";
-
-        PlanChanged(TableDef view) {
-            super(
-                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "materialized view \"" + view.name()
-                            + "\" is not maintained: its query no longer plans to the stream plan its state was built with",
-                    0,
-                    null,
-                    HINT,
-                    null);
-        }
-    }
-
-    /** Starts a view's job from its committed state, with the view's recorded parallelism. */
-    private void resume(TableDef view) {
-        if (backfills.isCreating(view.id())) {
-            backfills.relaunch(view);
-            return;
-        }
-        ViewPlan plan;
-        try {
-            plan = replan(view);
-        } catch (PlanChanged e) {
-            LOG.error("{}; its job does not start", e.getMessage());
-            catalog().unmaintainable(view.id(), e.getMessage(), PlanChanged.HINT);
-            return;
-        }
-        if (cross.isCrossView(view.id())) {
-            try {
-                cross.launchLive(view, plan);
-            } catch (TributaryException e) {
-                LOG.error("materialized view {} cannot read another database: {}", view.name(), e.getMessage());
-                catalog().unmaintainable(view.id(), e.getMessage(), PlanChanged.HINT);
-            }
-            return;
-        }
-        runtime.launch(plan.root(), view.stateTableIds(), Math.max(1, view.parallelism()));
+        recovery.recoverJobs();
     }
 
     /**
@@ -756,59 +667,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      * @throws TributaryException 42P01 for an unknown view, 42809 for a table
      */
     void setParallelism(String name, int parallelism) throws InterruptedException {
-        barriers.awaitCommitted(barriers.stageAtBoundary(new RescaleView(name, parallelism)));
-    }
-
-    /**
-     * A view's new parallelism at an epoch boundary: its job and the jobs of the views reading it
-     * stop and restart from their committed state, and the new definition is in memory at once;
-     * the old definition comes back if the epoch fails (the failure rebuilds every job anyway).
-     */
-    private final class RescaleView implements EpochChange {
-        private final String name;
-        private final int parallelism;
-        /** The definition replaced at staging; null until then. */
-        private TableDef before;
-
-        RescaleView(String name, int parallelism) {
-            this.name = name;
-            this.parallelism = parallelism;
-        }
-
-        @Override
-        public void stage(WriteBuffer buffer) {
-            TableDef view = requireView(name);
-            TableDef rescaled = new TableDef(
-                            view.id(),
-                            view.name(),
-                            view.columns(),
-                            view.primaryKey(),
-                            view.definition(),
-                            view.kind(),
-                            view.query(),
-                            view.dependsOn(),
-                            view.stateTableIds(),
-                            parallelism)
-                    .inSchema(view.schema());
-            List<TableDef> restarted = new ArrayList<>(dependentsOf(view));
-            restarted.add(rescaled);
-            restarted.sort(Comparator.comparingInt(TableDef::id).reversed());
-            for (TableDef r : restarted) {
-                runtime.stop(r.id());
-            }
-            catalogService.stageRecord(buffer, rescaled);
-            catalog().put(rescaled);
-            before = view;
-            restarted.sort(Comparator.comparingInt(TableDef::id));
-            for (TableDef r : restarted) {
-                resume(r);
-            }
-        }
-
-        @Override
-        public void failed() {
-            catalog().put(before);
-        }
+        barriers.awaitCommitted(barriers.stageAtBoundary(new RescaleView(
+                name, parallelism, catalogService, runtime, recovery, this::requireView, this::dependentsOf)));
     }
 
     @Override
@@ -820,7 +680,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     @Override
     public void afterFailedCommit() {
         runtime.stopAll();
-        resumeLiveViews(java.util.Set.of());
+        recovery.resumeLiveViews(java.util.Set.of());
         backfills.relaunchAll();
     }
 }
