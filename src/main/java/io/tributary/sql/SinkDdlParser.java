@@ -24,7 +24,7 @@ final class SinkDdlParser {
     static UtilityStatement.CreateSink createSink(TokenCursor in) {
         in.expectWord("sink");
         boolean ifNotExists = in.acceptIfNotExists();
-        String name = in.creationName("a sink");
+        String name = in.creationName();
         String relation = null;
         String query = null;
         if (in.peek().isWord("as")) {

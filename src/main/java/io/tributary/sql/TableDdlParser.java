@@ -34,9 +34,8 @@ final class TableDdlParser {
     static UtilityStatement createTable(TokenCursor in) {
         in.expectWord("table");
         boolean ifNotExists = in.acceptIfNotExists();
-        String name = in.creationName(null);
+        String name = in.creationName();
         if (in.peek().isWord("as")) {
-            in.requirePublic("CREATE TABLE AS");
             return createTableAs(in, name, ifNotExists);
         }
         in.expectSymbol("(");
@@ -71,7 +70,6 @@ final class TableDdlParser {
         in.expectSymbol(")");
         UtilityStatement.SourceClause source = null;
         if (in.peek().isWord("with")) {
-            in.requirePublic("a table with a connector");
             source = SourceDdlParser.sourceClause(in);
         } else if (in.peek().isWord("format")) {
             throw TokenCursor.errorAt(

@@ -247,20 +247,6 @@ final class TokenCursor {
         return qualifiedSchema == null ? name : '"' + qualifiedSchema.replace("\"", "\"\"") + "\"." + name;
     }
 
-    /** Whether the last {@link #creationName} named a schema other than {@code public}. */
-    private boolean createdOutsidePublic;
-
-    /**
-     * Refuses, with 0A000 naming {@code what}, a relation the last {@link #creationName} placed
-     * outside schema {@code public} (for clauses read after the name, such as a connector).
-     */
-    void requirePublic(String what) {
-        if (createdOutsidePublic) {
-            throw TributaryException.notSupported(
-                    what + " outside schema public (only plain tables may be created in other schemas yet)");
-        }
-    }
-
     /** The last name {@link #qualifiedName} read, without its qualifiers. */
     private String localName;
 
@@ -268,13 +254,11 @@ final class TokenCursor {
      * The name of a relation being created, as the catalog's key: in the schema it names, else in
      * the search path's first existing schema, as in PostgreSQL.
      *
-     * @param what what is being created, for the 0A000 refusing it outside {@code public}; null when
-     *     it may be created in any schema
      * @throws TributaryException as {@link #qualifiedName}; 3F000 when the search path names no
      *     existing schema; 0A000 for a name containing {@code .} outside {@code public} (keys would
-     *     be ambiguous) and for {@code what} outside {@code public}
+     *     be ambiguous)
      */
-    String creationName(String what) {
+    String creationName() {
         qualifiedName();
         String schema = qualifiedSchema;
         if (schema == null && path != null) {
@@ -283,13 +267,8 @@ final class TokenCursor {
                 throw new TributaryException(SqlState.INVALID_SCHEMA_NAME, "no schema has been selected to create in");
             }
         }
-        createdOutsidePublic = schema != null && !schema.equals(io.tributary.catalog.Catalog.SCHEMA);
-        if (!createdOutsidePublic) {
+        if (schema == null || schema.equals(io.tributary.catalog.Catalog.SCHEMA)) {
             return localName;
-        }
-        if (what != null) {
-            throw TributaryException.notSupported(
-                    what + " in schema \"" + schema + "\" (only tables may be created outside schema public yet)");
         }
         if (localName.indexOf('.') >= 0) {
             throw TributaryException.notSupported("a relation name containing \".\" outside schema public");

@@ -46,7 +46,7 @@ final class ViewJobParser {
         in.expectWord("materialized");
         in.expectWord("view");
         boolean ifNotExists = in.acceptIfNotExists();
-        String name = in.creationName("a materialized view");
+        String name = in.creationName();
         if (in.peek().isSymbol("(")) {
             throw TributaryException.notSupported("column lists in CREATE MATERIALIZED VIEW");
         }
@@ -194,7 +194,7 @@ final class ViewJobParser {
             throw TributaryException.notSupported("CREATE OR REPLACE MATERIALIZED VIEW");
         }
         in.expectWord("view");
-        String name = in.creationName("a view");
+        String name = in.creationName();
         List<String> columns = in.peek().isSymbol("(") ? in.identifierList() : List.of();
         if (in.peek().isWord("with")) {
             throw TributaryException.notSupported("view options (WITH ...)");

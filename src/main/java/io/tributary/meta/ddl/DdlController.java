@@ -178,7 +178,8 @@ public final class DdlController {
             } else {
                 SourceManager.PreparedSource prepared = sources.prepare(
                                 catalogService.allocateIds(2), name, columns, primaryKey, definition, source)
-                        .withWatermark(watermark);
+                        .withWatermark(watermark)
+                        .inSchema(catalog().schemaOfKey(name));
                 try {
                     ticket = barriers.stage(new NewTable(prepared.table(), prepared));
                 } catch (RuntimeException e) {

@@ -148,16 +148,17 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 stateIds[i] = first + i;
             }
             TableDef view = new TableDef(
-                    viewId,
-                    name,
-                    plan.columns(),
-                    plan.primaryKey(),
-                    definition,
-                    RelationKind.MATERIALIZED_VIEW,
-                    query,
-                    plan.dependsOn(),
-                    stateIds,
-                    parallelism);
+                            viewId,
+                            name,
+                            plan.columns(),
+                            plan.primaryKey(),
+                            definition,
+                            RelationKind.MATERIALIZED_VIEW,
+                            query,
+                            plan.dependsOn(),
+                            stateIds,
+                            parallelism)
+                    .inSchema(catalog().schemaOfKey(name));
             CrossDatabaseInputs.Inputs crossInputs = null;
             // from here until staged (then the view is in creating), other databases may hold its reader records
             attaching.add(viewId);

@@ -67,6 +67,11 @@ public final class SourceManager implements AutoCloseable {
         public PreparedSource withWatermark(io.tributary.catalog.WatermarkDef watermark) {
             return new PreparedSource(table.withWatermark(watermark), source, connector);
         }
+
+        /** The same source for its table placed in {@code schema} ({@link TableDef#inSchema}). */
+        public PreparedSource inSchema(String schema) {
+            return new PreparedSource(table.inSchema(schema), source, connector);
+        }
     }
 
     /**

@@ -60,7 +60,12 @@ final class PlainViews {
         }
         String query = c.columns().isEmpty() ? c.query() : renamed(c.name(), c.query(), columns);
         ViewDef view = new ViewDef(
-                c.name(), query, c.sql(), List.copyOf(columns), ViewExpansion.reads(c.query(), db.catalog()));
+                c.name(),
+                query,
+                c.sql(),
+                List.copyOf(columns),
+                ViewExpansion.reads(c.query(), db.catalog()),
+                db.catalog().schemaOfKey(c.name()));
         if (c.orReplace()) {
             db.catalog().view(c.name()).ifPresent(old -> checkReplaceable(old, view));
         }

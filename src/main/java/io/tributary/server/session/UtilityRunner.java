@@ -144,9 +144,23 @@ final class UtilityRunner {
                 return new StatementResult.Command("CREATE SCHEMA");
             }
             if (statement instanceof UtilityStatement.DropSchema d) {
-                List<String> contents = SchemaDrops.cascadedTables(db.catalog(), d, notices);
-                if (!contents.isEmpty()) {
-                    drop(new UtilityStatement.Drop(contents, RelationKind.TABLE, true, true), notices);
+                SchemaDrops.Contents contents =
+                        SchemaDrops.contents(db.catalog(), db.ddl().sinks(), d, notices);
+                for (String sink : contents.sinks()) {
+                    db.ddl().dropSink(sink, true);
+                }
+                // each drop cascades to what reads it; IF EXISTS skips what an earlier one took
+                if (!contents.views().isEmpty()) {
+                    new PlainViews(db).drop(new UtilityStatement.DropView(contents.views(), true, true), notices);
+                }
+                if (!contents.materializedViews().isEmpty()) {
+                    drop(
+                            new UtilityStatement.Drop(
+                                    contents.materializedViews(), RelationKind.MATERIALIZED_VIEW, true, true),
+                            notices);
+                }
+                if (!contents.tables().isEmpty()) {
+                    drop(new UtilityStatement.Drop(contents.tables(), RelationKind.TABLE, true, true), notices);
                 }
                 for (String missing : db.ddl().dropSchemas(d.names(), d.ifExists())) {
                     notices.accept(new Session.Notice(

@@ -76,9 +76,11 @@ public final class CalciteFrontend implements AutoCloseable {
 
     /** Plans one statement (no trailing semicolon needed). */
     public StatementPlan plan(String sql) {
-        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog, schemas.searchPath());
+        io.tributary.catalog.SearchPath path = schemas.searchPath();
+        Optional<UtilityStatement> utility = UtilityParser.parse(sql, catalog, path);
         if (utility.isPresent()) {
-            return new StatementPlan.Utility(utility.get());
+            // a stored query binds its names through the path now, as PostgreSQL's views do
+            return new StatementPlan.Utility(ViewBodyNames.bind(utility.get(), catalog, path));
         }
         DmlClauses clauses = DmlClauses.split(sql);
         Parsed parsed = clauses != null ? parse(clauses.core(), false) : parse(sql, true);
