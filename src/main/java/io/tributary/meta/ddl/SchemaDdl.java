@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * {@code CREATE SCHEMA} and {@code DROP SCHEMA}: each statement's records commit in one epoch of the
- * database, so a schema is whole or absent after any crash. Relations live only in {@link
- * Catalog#SCHEMA} so far, so a user schema never holds anything and dropping it needs no CASCADE.
+ * database, so a schema is whole or absent after any crash. What a schema holds is dropped before
+ * it, by the session ({@code server.session.SchemaDrops}).
  * Called by {@link DdlController} on session threads; thread-safe.
  */
 final class SchemaDdl {

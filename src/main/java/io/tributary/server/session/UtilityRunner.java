@@ -402,6 +402,17 @@ final class UtilityRunner {
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
             throws InterruptedException {
+        for (String name : d.names()) {
+            db.catalog().view(name).ifPresent(view -> {
+                throw new TributaryException(
+                        SqlState.WRONG_OBJECT_TYPE,
+                        "\"" + view.localName() + "\" is not a " + d.kind().sqlName(),
+                        0,
+                        null,
+                        "Use DROP VIEW to remove a view.",
+                        null);
+            });
+        }
         List<String> existing = d.names().stream()
                 .filter(n -> db.catalog().table(n).isPresent())
                 .toList();
