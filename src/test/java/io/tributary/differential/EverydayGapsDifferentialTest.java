@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Everyday statements that once gave another answer than PostgreSQL (number constants with an
- * exponent, ...), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
+ * exponent, pg_sleep, the settings of a pg_dump script), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
  * with their labels and JDBC types, or its SQLSTATE must match.
  */
 class EverydayGapsDifferentialTest {
@@ -25,7 +25,31 @@ class EverydayGapsDifferentialTest {
             "CREATE TABLE num (id INT PRIMARY KEY, r REAL, d DOUBLE PRECISION, n NUMERIC)",
             "INSERT INTO num VALUES (1, 1e10, 1e10, 1e10), (2, 2.5, 2.5e-3, 1.5e3)",
             "SELECT * FROM num ORDER BY id",
-            "SELECT id FROM num WHERE n > 1e3 ORDER BY id");
+            "SELECT id FROM num WHERE n > 1e3 ORDER BY id",
+            // pg_sleep returns void (an empty value), honours statement_timeout
+            "SELECT pg_sleep(0.01)",
+            "SELECT pg_catalog.pg_sleep(0)",
+            "SELECT pg_sleep(-1)",
+            "SELECT pg_sleep_for('10 milliseconds')",
+            "SELECT typname, typtype = 'p' AS pseudo, typlen, typbyval FROM pg_type WHERE oid = 2278",
+            "SET statement_timeout = 50",
+            "SELECT pg_sleep(3)",
+            "SET statement_timeout = 0",
+            // the settings a pg_dump script sets before it creates anything
+            "SET check_function_bodies = false",
+            "SHOW check_function_bodies",
+            "SET xmloption = content",
+            "SET xmloption = nonsense",
+            "SET default_table_access_method = heap",
+            "SET default_table_access_method = nosuch",
+            "SET default_tablespace = ''",
+            "SET default_tablespace = nosuch",
+            "SET row_security = off",
+            "SET idle_in_transaction_session_timeout = 0",
+            "SET client_min_messages = warning",
+            "SELECT pg_catalog.set_config('search_path', '', false)",
+            "SHOW search_path",
+            "SET search_path = public");
 
     private static Connection pg;
     private static InProcessTributary tributary;

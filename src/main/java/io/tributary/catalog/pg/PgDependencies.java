@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The rows of {@code pg_depend}, derived from the live {@link Catalog} at every scan. Owned by one
- * {@link PgCatalog}.
+ * The rows of {@code pg_depend}, derived from the live {@link Catalog} at every scan, and the one
+ * fixed row that makes schema {@code tributary_catalog} a member of extension {@code tributary}.
+ * Owned by one {@link PgCatalog}.
  */
 final class PgDependencies {
     /** The OID of {@code pg_attrdef}, as {@code pg_depend.classid}. */
@@ -30,6 +31,16 @@ final class PgDependencies {
      */
     List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
+        // schema tributary_catalog is a member ('e') of extension tributary, so pg_dump leaves it out
+        rows.add(new Object[] {
+            PgOids.PG_NAMESPACE,
+            PgOids.TRIBUTARY_CATALOG_NAMESPACE,
+            0,
+            PgOids.PG_EXTENSION,
+            PgOids.TRIBUTARY_EXTENSION,
+            0,
+            "e"
+        });
         for (PgSequence q : relations.sequences()) {
             rows.add(
                     new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), q.dependency()});

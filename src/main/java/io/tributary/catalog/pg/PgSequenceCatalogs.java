@@ -21,14 +21,15 @@ final class PgSequenceCatalogs {
     /**
      * The sequences behind SERIAL and identity columns as relations of their table's schema, so
      * that {@code SELECT last_value, is_called FROM t_id_seq} reads them as in PostgreSQL: one row
-     * with the last value handed out ({@code is_called}), or the start value 1 before the first.
+     * with the last value handed out ({@code is_called}), or the value handed out next (the start
+     * value 1 before the first, or what {@code setval(s, n, false)} set).
      */
     List<PgTable> relations(String schema) {
         List<PgTable> out = new ArrayList<>();
         for (PgSequence q : relations.sequencesIn(schema)) {
             out.add(new PgTable(schema, q.name(), q.oid(), "S", SEQUENCE_COLUMNS, () -> {
                 long last = session.sequenceValue(q.tableId(), q.column());
-                return List.<Object[]>of(new Object[] {last == 0 ? 1L : last, 0L, last != 0});
+                return List.<Object[]>of(new Object[] {last == 0 ? 1L : Math.abs(last), 0L, last > 0});
             }));
         }
         return out;
@@ -46,7 +47,7 @@ final class PgSequenceCatalogs {
         return rows;
     }
 
-    /** {@code pg_sequences}: last_value is null until the sequence has handed out a value. */
+    /** {@code pg_sequences}: last_value is null until the sequence has handed out a value (or after setval(s, n, false)). */
     List<Object[]> sequenceViewRows() {
         List<Object[]> rows = new ArrayList<>();
         for (PgSequence q : relations.sequences()) {
@@ -62,7 +63,7 @@ final class PgSequenceCatalogs {
                 1L,
                 false,
                 1L,
-                last == 0 ? null : last
+                last <= 0 ? null : last
             });
         }
         return rows;
