@@ -1,6 +1,10 @@
 package io.tributary.sql;
 
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -143,6 +147,9 @@ final class PrepareParser {
         if (function.isWord("nextval") || function.isWord("currval") || function.isWord("setval")) {
             return sequenceCall(function.text(), in);
         }
+        if (function.isWord("pg_sleep") || function.isWord("pg_sleep_for")) {
+            return sleep(function.isWord("pg_sleep"), in);
+        }
         if (!function.isWord("set_config")) {
             return null;
         }
@@ -206,6 +213,42 @@ final class PrepareParser {
             return null;
         }
         return new UtilityStatement.SequenceCall(function, name.text(), value, isCalled == null || isCalled);
+    }
+
+    /**
+     * After {@code SELECT pg_sleep(}: {@code [-]seconds ) [;]}, or after {@code SELECT pg_sleep_for(}:
+     * {@code 'interval' [::interval] ) [;]}, to the end of the statement; null for anything else (a
+     * query Calcite plans, where the function does not exist).
+     */
+    private static UtilityStatement sleep(boolean seconds, TokenCursor in) {
+        long micros;
+        if (seconds) {
+            boolean negative = in.acceptSymbol("-");
+            Token number = in.next();
+            if (number.kind() != Token.Kind.NUMBER) {
+                return null;
+            }
+            try {
+                micros = (long) (Double.parseDouble(number.text()) * 1_000_000) * (negative ? -1 : 1);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        } else {
+            Token text = in.next();
+            if (text.kind() != Token.Kind.STRING) {
+                return null;
+            }
+            if (in.acceptSymbol(":") && !(in.acceptSymbol(":") && in.next().isWord("interval"))) {
+                return null;
+            }
+            Interval interval = (Interval) PgTextFormat.parse(DataType.of(TypeKind.INTERVAL), text.text());
+            micros = interval.normalizedDays() * 86_400_000_000L + interval.microsOfDay();
+        }
+        if (!in.acceptSymbol(")")) {
+            return null;
+        }
+        in.acceptSymbol(";");
+        return in.atEnd() ? new UtilityStatement.Sleep(seconds ? "pg_sleep" : "pg_sleep_for", micros) : null;
     }
 
     /** The text of the tokens up to a top-level {@code ,} or the closing {@code )}. */

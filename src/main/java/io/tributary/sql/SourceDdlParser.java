@@ -102,10 +102,19 @@ final class SourceDdlParser {
      */
     static UtilityStatement alterTable(TokenCursor in) {
         in.expectWord("table");
+        // pg_dump writes ALTER TABLE ONLY t ...; a table here has no children, so ONLY changes nothing
+        if (in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
+            in.next();
+        }
         String name = in.qualifiedName();
         if (!in.peek().isWord("set")) {
-            throw TributaryException.notSupported(
-                    "ALTER TABLE ... " + in.peek().text().toUpperCase());
+            String action = in.next().text().toUpperCase();
+            if (action.equals("ALTER") || action.equals("ADD") || action.equals("DROP") || action.equals("OWNER")) {
+                // name what pg_dump's scripts use: ADD CONSTRAINT, ALTER COLUMN, OWNER TO
+                String second = in.peek().text().toUpperCase();
+                action += " " + (in.peek().kind() == Token.Kind.WORD ? second : "");
+            }
+            throw TributaryException.notSupported("ALTER TABLE ... " + action.strip());
         }
         in.next();
         if (!in.peek().isWord("source_rate_limit")) {

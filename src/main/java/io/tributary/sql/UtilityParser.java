@@ -87,6 +87,13 @@ public final class UtilityParser {
                 }
                 yield null;
             }
+            case "comment", "grant", "revoke" -> {
+                if (first.text().equals("comment") && !in.peekSecond().isWord("on")) {
+                    yield null;
+                }
+                // pg_dump's scripts write them; Tributary keeps no comments and no privileges
+                throw TributaryException.notSupported(first.text().toUpperCase(java.util.Locale.ROOT));
+            }
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
             case "copy" -> CopyParser.copy(in);

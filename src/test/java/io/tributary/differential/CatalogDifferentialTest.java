@@ -219,8 +219,9 @@ class CatalogDifferentialTest {
             "SELECT name, setting FROM pg_settings WHERE name IN ('synchronize_seqscans', 'lock_timeout',"
                     + " 'idle_in_transaction_session_timeout', 'row_security') ORDER BY name",
             "SELECT set_config(name, 'view, foreign-table', false) FROM pg_settings WHERE name = 'no_such_setting'",
+            // each has one built-in extension: PostgreSQL plpgsql, Tributary tributary (owning its schema)
             "SELECT count(*) FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace"
-                    + " WHERE x.extname <> 'plpgsql'",
+                    + " WHERE x.extname NOT IN ('plpgsql', 'tributary')",
             "SELECT c.relname, c.tableoid = 'pg_class'::regclass AS is_class FROM pg_class c"
                     + " WHERE c.relname IN ('t', 'm', 'pv') ORDER BY c.relname",
             "SELECT n.nspname, n.tableoid = 'pg_namespace'::regclass FROM pg_namespace n WHERE n.nspname = 'public'",

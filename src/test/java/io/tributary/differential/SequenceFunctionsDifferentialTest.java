@@ -61,6 +61,14 @@ class SequenceFunctionsDifferentialTest {
             "SELECT currval('nosuch_seq')",
             "SELECT setval('nosuch_seq', 3)",
             "SELECT nextval('public.nosuch_seq')",
+            "SELECT setval('s_id_seq', 50, false)",
+            "SELECT last_value, is_called FROM s_id_seq",
+            "SELECT sequencename, last_value FROM pg_sequences WHERE sequencename = 's_id_seq'",
+            "SELECT nextval('s_id_seq')",
+            "SELECT last_value, is_called FROM s_id_seq",
+            "SELECT setval('s_id_seq', 60, false)",
+            "INSERT INTO s (v) VALUES ('d') RETURNING id",
+            "SELECT setval('s_id_seq', 70, false)",
             "SELECT id, v FROM s ORDER BY id");
 
     /** Run in a second session after {@link #SESSION}: currval is per session, positions are not. */

@@ -3,8 +3,6 @@ package io.tributary.catalog.pg;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SchemaDef;
 import io.tributary.catalog.SystemTables;
-import io.tributary.catalog.TableDef;
-import io.tributary.catalog.ViewDef;
 import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,15 +19,14 @@ import java.util.function.Supplier;
 public final class PgCatalog {
     public static final String SCHEMA = "pg_catalog";
 
-    /** The OID of {@code pg_attrdef}, as {@code pg_depend.classid}. */
-    private static final long PG_ATTRDEF = 2604;
-
     private final Catalog catalog;
     private final PgSession session;
     private final Supplier<List<String>> functions;
     private final List<PgTable> tables = new ArrayList<>();
     private final InformationSchema informationSchema;
     private final PgRelations relations;
+    private final PgSequenceCatalogs sequenceCatalogs;
+    private final PgDependencies dependencies;
 
     /**
      * @param functions the names of the functions SQL can call, for {@code pg_proc}
@@ -50,6 +47,8 @@ public final class PgCatalog {
         tables.addAll(PgFixedCatalogs.tables());
         this.informationSchema = new InformationSchema(this);
         this.relations = new PgRelations(catalog, this::allSystemTables);
+        this.sequenceCatalogs = new PgSequenceCatalogs(relations, session);
+        this.dependencies = new PgDependencies(catalog, relations);
     }
 
     /** The relations of {@code pg_catalog}. */
@@ -58,23 +57,12 @@ public final class PgCatalog {
     }
 
     /**
-     * The sequences behind SERIAL and identity columns as relations of their table's schema, so
-     * that {@code SELECT last_value, is_called FROM t_id_seq} reads them as in PostgreSQL: one row
-     * with the last value handed out ({@code is_called}), or the start value 1 before the first.
+     * The sequences behind SERIAL and identity columns as relations of schema {@code schema};
+     * see {@link PgSequenceCatalogs#relations}.
      */
     public List<PgTable> sequenceRelations(String schema) {
-        List<PgTable> out = new ArrayList<>();
-        for (PgSequence q : relations.sequencesIn(schema)) {
-            out.add(new PgTable(schema, q.name(), q.oid(), "S", SEQUENCE_COLUMNS, () -> {
-                long last = session.sequenceValue(q.tableId(), q.column());
-                return List.<Object[]>of(new Object[] {last == 0 ? 1L : last, 0L, last != 0});
-            }));
-        }
-        return out;
+        return sequenceCatalogs.relations(schema);
     }
-
-    private static final List<PgColumn> SEQUENCE_COLUMNS =
-            PgColumn.parse("last_value int8, log_cnt int8, is_called bool");
 
     /** The relations of {@code information_schema}. */
     public List<PgTable> informationSchemaTables() {
@@ -249,14 +237,14 @@ public final class PgCatalog {
                 2608,
                 "r",
                 "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype char",
-                this::dependencies);
+                () -> dependencies.rows());
         table(
                 "pg_sequence",
                 2224,
                 "r",
                 "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, "
                         + "seqcache int8, seqcycle bool",
-                this::sequences);
+                () -> sequenceCatalogs.sequenceRows());
         table(
                 "pg_sequences",
                 12011,
@@ -264,7 +252,7 @@ public final class PgCatalog {
                 "schemaname name, sequencename name, sequenceowner name, data_type regtype, start_value int8, "
                         + "min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, "
                         + "last_value int8",
-                this::sequenceViewRows);
+                () -> sequenceCatalogs.sequenceViewRows());
         table(
                 "pg_tables",
                 12004,
@@ -291,89 +279,6 @@ public final class PgCatalog {
                 "v",
                 "schemaname name, tablename name, indexname name, tablespace name, " + "indexdef text",
                 this::indexViewRows);
-    }
-
-    /**
-     * A sequence depends on the column it numbers: automatically (SERIAL) or internally (identity).
-     * A view or materialized view depends normally ({@code n}) on each relation it reads. PostgreSQL
-     * records that through the view's {@code _RETURN} rule in {@code pg_rewrite}, which Tributary
-     * does not have; pg_dump, which orders its output by these rows, reads both the same way.
-     */
-    private List<Object[]> dependencies() {
-        List<Object[]> rows = new ArrayList<>();
-        for (PgSequence q : relations.sequences()) {
-            rows.add(
-                    new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), q.dependency()});
-            if (q.dependency().equals("a")) {
-                // a SERIAL column's default calls nextval on the sequence; pg_dump sees the cycle
-                // with the ownership above and sets the default after creating the sequence
-                rows.add(new Object[] {
-                    PG_ATTRDEF, PgOids.attributeDefault(q.table(), q.attnum()), 0, PgOids.PG_CLASS, q.oid(), 0, "n"
-                });
-            }
-        }
-        java.util.Set<Integer> userTables = new java.util.HashSet<>();
-        for (TableDef t : catalog.tables()) {
-            if (!t.isInternal()) {
-                userTables.add(t.id());
-            }
-        }
-        for (TableDef t : catalog.tables()) {
-            if (t.isView() && !t.isInternal()) {
-                for (int read : t.dependsOn()) {
-                    if (userTables.contains(read)) {
-                        rows.add(readDependency(PgOids.relation(t.id()), PgOids.relation(read)));
-                    }
-                }
-            }
-        }
-        for (ViewDef v : catalog.views()) {
-            for (String read : v.reads()) {
-                java.util.Optional<TableDef> table = catalog.table(read);
-                if (table.isPresent()) {
-                    rows.add(readDependency(
-                            PgOids.view(v.name()), PgOids.relation(table.get().id())));
-                } else if (catalog.view(read).isPresent()) {
-                    rows.add(readDependency(PgOids.view(v.name()), PgOids.view(read)));
-                }
-            }
-        }
-        return rows;
-    }
-
-    private static Object[] readDependency(long view, long read) {
-        return new Object[] {PgOids.PG_CLASS, view, 0, PgOids.PG_CLASS, read, 0, "n"};
-    }
-
-    /** Every sequence starts at 1 and counts up by 1, as Tributary's do, up to its type's bound. */
-    private List<Object[]> sequences() {
-        List<Object[]> rows = new ArrayList<>();
-        for (PgSequence q : relations.sequences()) {
-            rows.add(new Object[] {q.oid(), q.typeOid(), 1L, 1L, q.maxValue(), 1L, 1L, false});
-        }
-        return rows;
-    }
-
-    /** {@code pg_sequences}: last_value is null until the sequence has handed out a value. */
-    private List<Object[]> sequenceViewRows() {
-        List<Object[]> rows = new ArrayList<>();
-        for (PgSequence q : relations.sequences()) {
-            long last = session.sequenceValue(q.tableId(), q.column());
-            rows.add(new Object[] {
-                Catalog.SCHEMA,
-                q.name(),
-                owner(),
-                PgTypes.formatType(q.typeOid(), -1),
-                1L,
-                1L,
-                q.maxValue(),
-                1L,
-                false,
-                1L,
-                last == 0 ? null : last
-            });
-        }
-        return rows;
     }
 
     /** The built-in schemas, then those made by CREATE SCHEMA, in name order. */

@@ -55,12 +55,22 @@ final class PgFixedCatalogs {
                 "pg_default_acl",
                 826,
                 "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype char, defaclacl aclitem[]");
-        empty(
+        table(
                 out,
                 "pg_extension",
-                3079,
+                PgOids.PG_EXTENSION,
                 "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, "
-                        + "extversion text, extconfig oid[], extcondition text[]");
+                        + "extversion text, extconfig oid[], extcondition text[]",
+                () -> List.<Object[]>of(new Object[] {
+                    PgOids.TRIBUTARY_EXTENSION,
+                    "tributary",
+                    PgOids.SUPERUSER,
+                    PgOids.TRIBUTARY_CATALOG_NAMESPACE,
+                    false,
+                    "1.0",
+                    null,
+                    null
+                }));
         empty(out, "pg_foreign_table", 3118, "ftrelid oid, ftserver oid, ftoptions text[]");
         empty(
                 out,

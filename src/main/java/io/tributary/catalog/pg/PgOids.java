@@ -18,6 +18,16 @@ public final class PgOids {
     public static final long INFORMATION_SCHEMA_NAMESPACE = 12800;
 
     public static final long TRIBUTARY_CATALOG_NAMESPACE = 12900;
+    /**
+     * Extension {@code tributary}, which owns schema {@code tributary_catalog}. Below {@link
+     * #FIRST_USER_OID} like plpgsql's, so pg_dump treats it as built in and dumps neither it nor
+     * the schema (it skips {@code information_schema} by name, which it cannot do for this one).
+     */
+    public static final long TRIBUTARY_EXTENSION = 12901;
+    /** {@code pg_namespace}'s own OID, the class of every schema ({@code pg_depend.classid}). */
+    public static final long PG_NAMESPACE = 2615;
+    /** {@code pg_extension}'s own OID ({@code pg_depend.refclassid} of an extension's members). */
+    public static final long PG_EXTENSION = 3079;
     /** The bootstrap superuser's OID in every PostgreSQL cluster. */
     public static final long SUPERUSER = 10;
     /** Database {@code dev}; PostgreSQL 15 gives its first database OID 5. */

@@ -25,7 +25,8 @@ public interface PgSession {
 
     /**
      * The last value the sequence of column {@code column} (its index among the table's columns,
-     * hidden ones included) of table {@code tableId} has handed out, or 0 when it has handed out none.
+     * hidden ones included) of table {@code tableId} has handed out, 0 when it has handed out none, or
+     * {@code -n} when {@code setval(s, n, false)} made n the next value.
      */
     long sequenceValue(int tableId, int column);
 

@@ -40,7 +40,9 @@ public final class PgTypes {
             new Base("numeric", 1700, 1231, -1, "N"),
             new Base("regclass", 2205, 2210, 4, "N"),
             new Base("regtype", 2206, 2211, 4, "N"),
-            new Base("pg_lsn", 3220, 3221, 8, "U"));
+            new Base("pg_lsn", 3220, 3221, 8, "U"),
+            // the pseudo-type of functions that return nothing (pg_sleep)
+            new Base("void", 2278, 0, 4, "P"));
 
     private PgTypes() {}
 
@@ -75,7 +77,7 @@ public final class PgTypes {
                     b.oid,
                     b.name,
                     b.length,
-                    "b",
+                    b.category.equals("P") ? "p" : "b",
                     b.category,
                     0L,
                     b.arrayOid,

@@ -37,7 +37,8 @@ public final class Sequences {
      * @throws TributaryException 22003 past the largest bigint
      */
     public long next(int tableId, int column) {
-        long value = counter(tableId, column).incrementAndGet();
+        // a negative position -n is setval(s, n, false): n is handed out next
+        long value = counter(tableId, column).updateAndGet(v -> v < 0 ? -v : v + 1);
         if (value == Long.MIN_VALUE) {
             throw new TributaryException(
                     io.tributary.common.SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "nextval: reached maximum value");
@@ -46,20 +47,22 @@ public final class Sequences {
     }
 
     /**
-     * The last value {@link #next} has handed out for {@code column} of table {@code tableId} (in
-     * this process or, before it, as committed), or 0 when none. Any thread.
+     * The position of the sequence of {@code column} of table {@code tableId} (in this process or,
+     * before it, as committed): the last value {@link #next} has handed out, 0 when none (1 is
+     * next), or {@code -n} when {@code setval(s, n, false)} made n the next value. Any thread.
      */
     public long current(int tableId, int column) {
         return counter(tableId, column).get();
     }
 
     /**
-     * Makes {@code lastValue} the last value handed out ({@code setval}): the next {@link #next}
-     * returns {@code lastValue + 1}; 0 means none handed out yet. The caller stages {@link
-     * #persist} and awaits it. Any thread.
+     * Sets the position ({@code setval}): with {@code isCalled}, {@code value} is the last value
+     * handed out and the next {@link #next} returns {@code value + 1}; without, the next returns
+     * {@code value} itself ({@code value} is at least 1). The caller stages {@link #persist} and
+     * awaits it. Any thread.
      */
-    public void set(int tableId, int column, long lastValue) {
-        counter(tableId, column).set(lastValue);
+    public void set(int tableId, int column, long value, boolean isCalled) {
+        counter(tableId, column).set(isCalled ? value : value == 1 ? 0 : -value);
     }
 
     /**

@@ -83,7 +83,7 @@ final class PgBackendMessages {
             writeCString(buf, c.name());
             buf.writeInt(0);
             buf.writeShort(0);
-            buf.writeInt(c.type().kind().oid());
+            buf.writeInt(c.typeOid());
             buf.writeShort(c.type().kind().wireLength());
             buf.writeInt(c.type().typmod());
             buf.writeShort(formats[i]);

@@ -2,16 +2,11 @@ package io.tributary.server.pgwire;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import io.tributary.common.types.DataType;
-import io.tributary.common.types.TypeKind;
-import io.tributary.server.session.ColumnDesc;
 import io.tributary.server.session.CopyInSink;
 import io.tributary.server.session.PreparedStatement;
 import io.tributary.server.session.RowCursor;
 import io.tributary.server.session.Session;
 import io.tributary.server.session.StatementResult;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +26,6 @@ final class PgProtocol {
     private static final int SSL_REQUEST = 80877103;
     private static final int GSSENC_REQUEST = 80877104;
     private static final int CANCEL_REQUEST = 80877102;
-    /** Rows fetched from a cursor per round, bounding memory for unlimited Executes. */
-    private static final int FETCH_BATCH = 1024;
 
     enum Phase {
         /** Expecting StartupMessage, SSLRequest, GSSENCRequest or CancelRequest. */
@@ -51,8 +44,8 @@ final class PgProtocol {
 
     private final PgServerContext server;
     private final PgChannelWriter out;
-    private final Map<String, PgStatement> statements = new HashMap<>();
-    private final Map<String, PgPortal> portals = new HashMap<>();
+    private final PgResultWriter results;
+    private final PgExtendedQuery extended;
     private Phase phase = Phase.STARTUP;
     private String user;
     private String database;
@@ -74,6 +67,8 @@ final class PgProtocol {
     PgProtocol(PgServerContext server, PgChannelWriter out) {
         this.server = server;
         this.out = out;
+        this.results = new PgResultWriter(out);
+        this.extended = new PgExtendedQuery(this, out, results);
     }
 
     /** Processes one client message; never throws. */
@@ -226,12 +221,15 @@ final class PgProtocol {
         PgMessageReader in = new PgMessageReader(frame.body());
         switch (type) {
             case 'Q' -> onQuery(in);
-            case 'P' -> onParse(in);
-            case 'B' -> onBind(in);
-            case 'D' -> onDescribe(in);
-            case 'E' -> onExecute(in);
-            case 'C' -> onClose(in);
-            case 'S' -> onSync();
+            case 'P' -> extended.onParse(in);
+            case 'B' -> extended.onBind(in);
+            case 'D' -> extended.onDescribe(in);
+            case 'E' -> extended.onExecute(in);
+            case 'C' -> extended.onClose(in);
+            case 'S' -> {
+                skipUntilSync = false;
+                extended.onSync();
+            }
             case 'H' -> flushDurable();
             case 'X' -> onTerminate();
             case 'd', 'c', 'f' -> {
@@ -250,7 +248,7 @@ final class PgProtocol {
         String text = in.readCString();
         // statements of an unsynced batch answer first, and only once durable
         out.release();
-        closePortal("");
+        extended.closePortal("");
         List<String> sqls = session.splitStatements(text);
         if (sqls.isEmpty()) {
             out.write(PgBackendMessages.empty(out.alloc(), 'I'));
@@ -277,7 +275,7 @@ final class PgProtocol {
                 short[] formats = new short[rows.columns().size()];
                 out.write(PgBackendMessages.rowDescription(out.alloc(), rows.columns(), formats));
                 try (RowCursor cursor = rows.cursor()) {
-                    long n = streamRows(rows.columns(), formats, cursor, 0);
+                    long n = results.streamRows(rows.columns(), formats, cursor, 0);
                     complete(rows.completionTag(n));
                 }
             } else if (result instanceof StatementResult.Command command) {
@@ -286,9 +284,9 @@ final class PgProtocol {
                 startCopy(copyIn.sink());
                 return;
             } else if (result instanceof StatementResult.CopyOut copyOut) {
-                out.write(PgBackendMessages.commandComplete(out.alloc(), copyOut(copyOut)));
+                out.write(PgBackendMessages.commandComplete(out.alloc(), results.copyOut(copyOut)));
             } else if (result instanceof StatementResult.CopyOutBinary copyOut) {
-                out.write(PgBackendMessages.commandComplete(out.alloc(), copyOutBinary(copyOut)));
+                out.write(PgBackendMessages.commandComplete(out.alloc(), results.copyOutBinary(copyOut)));
             }
             sendChangedParameters();
             // statement_timeout applies to each statement of a simple Query, as in PostgreSQL 13+
@@ -299,304 +297,11 @@ final class PgProtocol {
     }
 
     /**
-     * Writes up to {@code maxRows} rows (0 = all) as DataRow messages.
-     *
-     * @return the number of rows written
-     */
-    private long streamRows(List<ColumnDesc> columns, short[] formats, RowCursor cursor, int maxRows) {
-        long sent = 0;
-        while (maxRows == 0 || sent < maxRows) {
-            int want = maxRows == 0 ? FETCH_BATCH : (int) Math.min(FETCH_BATCH, maxRows - sent);
-            List<Object[]> rows = cursor.fetch(want);
-            for (Object[] row : rows) {
-                out.write(PgBackendMessages.dataRow(out.alloc(), columns, formats, row));
-            }
-            sent += rows.size();
-            awaitClientReading();
-            if (rows.isEmpty() || cursor.exhausted()) {
-                break;
-            }
-        }
-        return sent;
-    }
-
-    /**
-     * Sends COPY TO's CopyOutResponse, one CopyData per line and CopyDone, reading the cursor in
-     * batches and waiting while the client is behind; closes the cursor.
-     *
-     * @return the CommandComplete tag, {@code COPY n}
-     */
-    private String copyOut(StatementResult.CopyOut copy) {
-        try (RowCursor cursor = copy.cursor()) {
-            out.write(PgBackendMessages.copyOutResponse(
-                    out.alloc(), copy.columns().size()));
-            String header = copy.encoder().header();
-            if (header != null) {
-                out.write(PgBackendMessages.copyData(out.alloc(), header));
-            }
-            long sent = 0;
-            while (true) {
-                List<Object[]> rows = cursor.fetch(FETCH_BATCH);
-                for (Object[] row : rows) {
-                    out.write(PgBackendMessages.copyData(
-                            out.alloc(), copy.encoder().line(row)));
-                }
-                sent += rows.size();
-                awaitClientReading();
-                if (rows.isEmpty() || cursor.exhausted()) {
-                    break;
-                }
-            }
-            out.write(PgBackendMessages.copyDone(out.alloc()));
-            return "COPY " + sent;
-        }
-    }
-
-    /**
-     * Sends a binary COPY TO's CopyOutResponse, its encoded body in CopyData messages of at most
-     * {@link #COPY_PIECE} bytes (waiting while the client is behind) and CopyDone.
-     *
-     * @return the CommandComplete tag, {@code COPY n}
-     */
-    private String copyOutBinary(StatementResult.CopyOutBinary copy) {
-        out.write(PgBackendMessages.copyOutResponseBinary(out.alloc(), copy.fields()));
-        byte[] body = copy.body();
-        for (int at = 0; at < body.length; at += COPY_PIECE) {
-            out.write(PgBackendMessages.copyData(out.alloc(), body, at, Math.min(COPY_PIECE, body.length - at)));
-            awaitClientReading();
-        }
-        out.write(PgBackendMessages.copyDone(out.alloc()));
-        return "COPY " + copy.rows();
-    }
-
-    /** Bytes per CopyData message of a binary COPY TO. */
-    private static final int COPY_PIECE = 64 * 1024;
-
-    private void awaitClientReading() {
-        try {
-            out.awaitWritable();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "terminating connection due to server shutdown");
-        }
-    }
-
-    /**
-     * Parse 'P': {@code cstring statement name, cstring query, int16 n, int32 parameter type OID * n}.
-     * OID 0 or an OID Tributary does not know leaves the parameter's type to the engine.
-     */
-    private void onParse(PgMessageReader in) {
-        String name = in.readCString();
-        String sql = in.readCString();
-        int n = in.readInt16();
-        List<DataType> types = new ArrayList<>(Math.max(n, 0));
-        for (int i = 0; i < n; i++) {
-            TypeKind kind = TypeKind.ofOid(in.readInt32());
-            types.add(kind == null ? null : DataType.of(kind));
-        }
-        if (name.isEmpty()) {
-            PgStatement replaced = statements.remove("");
-            if (replaced != null) {
-                replaced.close();
-            }
-        } else if (statements.containsKey(name)) {
-            throw new TributaryException(
-                    SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
-        }
-        PreparedStatement prepared = sql.isBlank() ? null : session.prepare(sql, types);
-        statements.put(name, new PgStatement(prepared));
-        out.write(PgBackendMessages.empty(out.alloc(), '1'));
-    }
-
-    /**
-     * Bind 'B': {@code cstring portal, cstring statement, int16 nf, int16 format * nf, int16 np,
-     * (int32 length or -1 for NULL, bytes value) * np, int16 nr, int16 result format * nr}.
-     */
-    private void onBind(PgMessageReader in) {
-        String portalName = in.readCString();
-        String statementName = in.readCString();
-        PgStatement statement = statement(statementName);
-        short[] paramFormats = readFormats(in);
-        List<DataType> types = statement.paramTypes();
-        int n = in.readInt16();
-        if (n != types.size()) {
-            throw new TributaryException(
-                    SqlState.PROTOCOL_VIOLATION,
-                    "bind message supplies " + n + " parameters, but prepared statement \"" + statementName
-                            + "\" requires " + types.size());
-        }
-        short[] formats = PgPortal.expandFormats(paramFormats, n);
-        List<Object> params = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            int length = in.readInt32();
-            byte[] value = length < 0 ? null : in.readBytes(length);
-            params.add(PgValueCodec.readParameter(types.get(i), value, formats[i]));
-        }
-        short[] resultFormats = readFormats(in);
-        if (portalName.isEmpty()) {
-            closePortal("");
-        } else if (portals.containsKey(portalName)) {
-            throw new TributaryException(SqlState.DUPLICATE_CURSOR, "cursor \"" + portalName + "\" already exists");
-        }
-        PgPortal portal = new PgPortal(statement, params, resultFormats);
-        portal.formats(); // validates the result format codes now, so Bind rather than Execute fails
-        portals.put(portalName, portal);
-        out.write(PgBackendMessages.empty(out.alloc(), '2'));
-    }
-
-    private static short[] readFormats(PgMessageReader in) {
-        short[] formats = new short[Math.max(in.readInt16(), 0)];
-        for (int i = 0; i < formats.length; i++) {
-            formats[i] = (short) in.readInt16();
-        }
-        return formats;
-    }
-
-    /**
-     * Describe 'D': {@code byte 'S' or 'P', cstring name}. A statement is answered with
-     * ParameterDescription and then RowDescription (text formats, as they are not yet known) or
-     * NoData; a portal with RowDescription in its result formats or NoData.
-     */
-    private void onDescribe(PgMessageReader in) {
-        byte kind = in.readByte();
-        String name = in.readCString();
-        if (kind == 'S') {
-            PgStatement statement = statement(name);
-            out.write(PgBackendMessages.parameterDescription(out.alloc(), statement.parameterOids()));
-            List<ColumnDesc> columns = statement.resultColumns();
-            writeRowDescription(columns, columns == null ? null : new short[columns.size()]);
-        } else if (kind == 'P') {
-            PgPortal portal = portal(name);
-            writeRowDescription(portal.columns(), portal.formats());
-        } else {
-            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "invalid DESCRIBE message subtype " + kind);
-        }
-    }
-
-    private void writeRowDescription(List<ColumnDesc> columns, short[] formats) {
-        if (columns == null) {
-            out.write(PgBackendMessages.empty(out.alloc(), 'n'));
-        } else {
-            out.write(PgBackendMessages.rowDescription(out.alloc(), columns, formats));
-        }
-    }
-
-    /**
-     * Execute 'E': {@code cstring portal, int32 max rows (0 = no limit)}. Runs the statement on the
-     * portal's first Execute; with a row limit, answers PortalSuspended while rows remain and keeps
-     * the cursor for the next Execute.
-     */
-    private void onExecute(PgMessageReader in) {
-        String name = in.readCString();
-        int maxRows = in.readInt32();
-        PgPortal portal = portal(name);
-        if (portal.statement().prepared() == null) {
-            out.write(PgBackendMessages.empty(out.alloc(), 'I'));
-            return;
-        }
-        if (portal.completedTag() != null) {
-            out.write(PgBackendMessages.commandComplete(out.alloc(), portal.completedTag()));
-            return;
-        }
-        try {
-            if (!portal.started() && !start(portal)) {
-                return;
-            }
-            long n = portal.addRowsSent(
-                    streamRows(portal.columns(), portal.formats(), portal.cursor(), Math.max(maxRows, 0)));
-            if (portal.cursor().exhausted() || maxRows <= 0) {
-                String tag = portal.completionTag(n);
-                complete(tag);
-                portal.complete(portal.rowsTag() != null ? tag : "SELECT 0");
-                sendChangedParameters();
-            } else {
-                out.write(PgBackendMessages.empty(out.alloc(), 's'));
-            }
-        } catch (RuntimeException e) {
-            portals.remove(name);
-            portal.close();
-            throw e;
-        }
-    }
-
-    /** Executes the portal's statement; returns true when it produced rows to stream. */
-    private boolean start(PgPortal portal) {
-        PreparedStatement prepared = portal.statement().prepared();
-        if (!session.defersDurability(prepared)) {
-            // it may read what the batch's earlier statements wrote; a failure answers this Execute
-            out.release();
-        }
-        statementStart = System.nanoTime();
-        StatementResult result = session.executeInBatch(prepared, portal.params());
-        if (session.durabilityPending()) {
-            out.hold();
-        }
-        if (result instanceof StatementResult.Rows rows) {
-            portal.startRows(rows.columns(), rows.cursor(), rows.tag());
-            return true;
-        }
-        if (result instanceof StatementResult.Command command) {
-            complete(command.tag());
-            portal.complete(command.tag());
-            sendChangedParameters();
-        } else if (result instanceof StatementResult.CopyIn copyIn) {
-            portal.complete("COPY 0");
-            startCopy(copyIn.sink());
-        } else if (result instanceof StatementResult.CopyOut copyOut) {
-            String tag = copyOut(copyOut);
-            out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
-            portal.complete(tag);
-        } else if (result instanceof StatementResult.CopyOutBinary copyOut) {
-            String tag = copyOutBinary(copyOut);
-            out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
-            portal.complete(tag);
-        }
-        return false;
-    }
-
-    /** Writes the CommandComplete of the statement running now and tells the observer. */
-    private void complete(String tag) {
-        out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
-        server.observer().completed(StatementObserver.kindOf(tag), System.nanoTime() - statementStart);
-    }
-
-    /** Close 'C': {@code byte 'S' or 'P', cstring name}. Closing a nonexistent object is not an error. */
-    private void onClose(PgMessageReader in) {
-        byte kind = in.readByte();
-        String name = in.readCString();
-        if (kind == 'S') {
-            PgStatement closed = statements.remove(name);
-            if (closed != null) {
-                closed.close();
-            }
-        } else if (kind == 'P') {
-            closePortal(name);
-        } else {
-            throw new TributaryException(SqlState.PROTOCOL_VIOLATION, "invalid CLOSE message subtype " + kind);
-        }
-        out.write(PgBackendMessages.empty(out.alloc(), '3'));
-    }
-
-    /**
-     * Sync 'S' (empty body): ends an extended-query cycle and any error skipping. Portals live until
-     * the end of their transaction, so back in idle state they are all released.
-     */
-    private void onSync() {
-        skipUntilSync = false;
-        releaseDurable();
-        readyForQuery();
-        if (session.transactionStatus() == 'I') {
-            portals.values().forEach(PgPortal::close);
-            portals.clear();
-        }
-    }
-
-    /**
      * Lets the held answers of the batch's statements go once they are durable ({@link
      * Session#awaitDurability}); when that fails they are dropped and the client gets the error
      * instead, so it learns of no statement that may be lost.
      */
-    private void releaseDurable() {
+    void releaseDurable() {
         try {
             out.release();
         } catch (RuntimeException e) {
@@ -620,7 +325,7 @@ final class PgProtocol {
 
     // ---------------------------------------------------------------- COPY FROM STDIN
 
-    private void startCopy(CopyInSink sink) {
+    void startCopy(CopyInSink sink) {
         copySink = sink;
         phase = Phase.COPY_IN;
         out.writeAndFlush(PgBackendMessages.copyInResponse(out.alloc(), sink.columnCount()));
@@ -670,38 +375,29 @@ final class PgProtocol {
         phase = Phase.READY;
     }
 
+    /** Writes the CommandComplete of the statement running now and tells the observer. */
+    void complete(String tag) {
+        out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
+        server.observer().completed(StatementObserver.kindOf(tag), System.nanoTime() - statementStart);
+    }
     // ---------------------------------------------------------------- helpers and teardown
 
-    private PgStatement statement(String name) {
-        PgStatement s = statements.get(name);
-        if (s == null) {
-            throw new TributaryException(
-                    SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
-        }
-        return s;
+    /** The session, opened at authentication; null before. */
+    Session session() {
+        return session;
     }
 
-    private PgPortal portal(String name) {
-        PgPortal p = portals.get(name);
-        if (p == null) {
-            throw new TributaryException(SqlState.INVALID_CURSOR_NAME, "portal \"" + name + "\" does not exist");
-        }
-        return p;
+    /** Marks that the statement running now started executing, for its latency. */
+    void statementStarted() {
+        statementStart = System.nanoTime();
     }
 
-    private void closePortal(String name) {
-        PgPortal p = portals.remove(name);
-        if (p != null) {
-            p.close();
-        }
-    }
-
-    private void sendChangedParameters() {
+    void sendChangedParameters() {
         session.drainChangedParameters()
                 .forEach((name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
     }
 
-    private void readyForQuery() {
+    void readyForQuery() {
         if (session != null) {
             session.endStatement();
         }
@@ -735,10 +431,7 @@ final class PgProtocol {
         phase = Phase.CLOSED;
         out.discardHeld();
         abortCopy("connection to client lost");
-        portals.values().forEach(PgPortal::close);
-        portals.clear();
-        statements.values().forEach(PgStatement::close);
-        statements.clear();
+        extended.close();
         if (session != null) {
             server.registry().unregister(backendKey);
             session.close();

@@ -27,8 +27,7 @@ final class SequenceCalls {
      * The function's value.
      *
      * @throws TributaryException 42P01 for a missing sequence, 55000 for currval before nextval
-     *     in this session, 22003 for a setval value out of the sequence's bounds, 0A000 for
-     *     {@code setval(s, n, false)} with n above 1
+     *     in this session, 22003 for a setval value out of the sequence's bounds
      */
     long call(UtilityStatement.SequenceCall call) throws InterruptedException {
         PgSequence sequence = resolve(call.sequence());
@@ -67,12 +66,7 @@ final class SequenceCalls {
                     "setval: value " + value + " is out of bounds for sequence \"" + sequence.name() + "\" (1.."
                             + sequence.maxValue() + ")");
         }
-        if (!isCalled && value != 1) {
-            // a sequence here only knows the last value handed out, not a pending one above 1
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED, "setval with is_called false and a value other than 1");
-        }
-        db.sequences().set(sequence.tableId(), sequence.column(), isCalled ? value : 0);
+        db.sequences().set(sequence.tableId(), sequence.column(), value, isCalled);
         persist(sequence);
         if (isCalled) {
             currvals.record(sequence.tableId(), sequence.column(), value);

@@ -49,6 +49,11 @@ final class SessionVariables {
                 "Accepted for compatibility; scans always start at the beginning of a table.",
                 false);
         define("row_security", "on", "Accepted for compatibility; there are no row security policies.", false);
+        // pg_dump's script sets the next four before it creates anything
+        define("check_function_bodies", "on", "Accepted for compatibility; there are no function bodies.", false);
+        define("xmloption", "content", "Accepted for compatibility; there is no xml type.", false);
+        define("default_table_access_method", "heap", "Tables are stored in RocksDB; only heap is accepted.", false);
+        define("default_tablespace", "", "Accepted for compatibility; only pg_default exists.", false);
         define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
         define(
                 "implicit_flush",
@@ -311,7 +316,44 @@ final class SessionVariables {
             case "implicit_flush", "background_ddl", "remote_backfill", "fallback_to_local" -> {
                 return Boolean.toString(parseBool(key, v));
             }
-            case "synchronize_seqscans", "row_security" -> {
+            case "xmloption" -> {
+                String option = v.toLowerCase(Locale.ROOT);
+                if (!option.equals("content") && !option.equals("document")) {
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"" + key + "\": \"" + v + "\"",
+                            0,
+                            null,
+                            "Available values: content, document.",
+                            null);
+                }
+                return option;
+            }
+            case "default_table_access_method" -> {
+                if (!v.equals("heap")) {
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"" + key + "\": \"" + v + "\"",
+                            0,
+                            "Table access method \"" + v + "\" does not exist.",
+                            null,
+                            null);
+                }
+                return v;
+            }
+            case "default_tablespace" -> {
+                if (!v.isEmpty() && !v.equals("pg_default")) {
+                    throw new TributaryException(
+                            SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"" + key + "\": \"" + v + "\"",
+                            0,
+                            "Tablespace \"" + v + "\" does not exist.",
+                            null,
+                            null);
+                }
+                return v;
+            }
+            case "synchronize_seqscans", "row_security", "check_function_bodies" -> {
                 return parseBool(key, v) ? "on" : "off";
             }
             case "lock_timeout", "idle_in_transaction_session_timeout" -> {

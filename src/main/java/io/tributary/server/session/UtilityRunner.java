@@ -84,6 +84,9 @@ final class UtilityRunner {
         if (statement instanceof UtilityStatement.SequenceCall c) {
             return List.of(new ColumnDesc(c.function(), DataType.BIGINT));
         }
+        if (statement instanceof UtilityStatement.Sleep c) {
+            return List.of(ColumnDesc.ofVoid(c.function()));
+        }
         if (statement instanceof UtilityStatement.ShowVariable s) {
             return s.name().equals("all")
                     ? List.of(
@@ -252,6 +255,11 @@ final class UtilityRunner {
             if (statement instanceof UtilityStatement.SequenceCall c) {
                 return rows(c, List.<Object[]>of(new Object[] {sequenceCalls.call(c)}));
             }
+            if (statement instanceof UtilityStatement.Sleep c) {
+                sleep(c.micros());
+                // void's output function prints nothing: an empty value, not NULL
+                return rows(c, List.<Object[]>of(new Object[] {""}));
+            }
             if (statement instanceof UtilityStatement.ResetVariable r) {
                 if (r.name().equals("all")) {
                     variables.resetAll();
@@ -314,6 +322,22 @@ final class UtilityRunner {
                 .filter(t -> t.isView() == views && !t.isInternal())
                 .map(t -> new Object[] {t.name()})
                 .toList();
+    }
+
+    /**
+     * Waits {@code micros}, in slices short enough that a cancel or {@code statement_timeout}
+     * (both through {@link #cancelCheck}, 57014) ends the wait promptly.
+     */
+    private void sleep(long micros) throws InterruptedException {
+        long deadline = System.nanoTime() + micros * 1000;
+        while (true) {
+            cancelCheck.run();
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            Thread.sleep(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1, 10));
+        }
     }
 
     private StatementResult createMaterializedView(

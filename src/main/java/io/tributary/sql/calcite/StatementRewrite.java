@@ -24,7 +24,7 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies the PostgreSQL rewrites (RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, casts to numeric and to
+     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, casts to numeric and to
      * integers, {@link PgValueSemantics}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
@@ -33,7 +33,12 @@ abstract class StatementRewrite extends SqlShuttle {
         SqlNode node = statement;
         boolean any = false;
         List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(
-                new TimeWindowCalls(), new LikeEscape(), new AvgScale(), new NumericCast(), new PgValueSemantics()));
+                new ExponentLiterals(),
+                new TimeWindowCalls(),
+                new LikeEscape(),
+                new AvgScale(),
+                new NumericCast(),
+                new PgValueSemantics()));
         rewrites.addAll(List.of(more));
         for (StatementRewrite rewrite : rewrites) {
             node = node.accept(rewrite);
