@@ -46,7 +46,8 @@ final class RemoteViewAdoption {
 
     /**
      * A remote snapshot phase gave up (no worker, or the worker failed) and the job may fall back:
-     * it reads its snapshot here from now on, and a restart no longer waits for a worker. Any thread.
+     * it reads its snapshot here from now on, and a restart no longer waits for a worker. The results
+     * thread of {@link RemoteViewSnapshots}, like {@link #adopt}.
      *
      * @return whether the job was waiting for a worker
      */
@@ -55,6 +56,8 @@ final class RemoteViewAdoption {
         if (job == null || !job.awaitingRemote) {
             return false;
         }
+        // a takeover that failed part way may have left some of a worker's state: the local read starts clean
+        clearState(job);
         barriers.awaitCommitted(
                 barriers.stage(buffer -> buffer.delete(Keyspace.CATALOG, ViewBackfills.remoteKey(viewId))));
         job.awaitingRemote = false;
@@ -62,71 +65,132 @@ final class RemoteViewAdoption {
         return true;
     }
 
+    /** Feeds a worker's staged state, pair by pair, in the order it was staged; see {@link #adopt}. */
+    @FunctionalInterface
+    interface StagedState {
+        void read(io.tributary.meta.jobs.JobPlacement.PairConsumer out) throws java.sql.SQLException;
+    }
+
     /**
-     * Takes over the state a worker computed from view {@code viewId}'s snapshot, at an epoch
-     * boundary: stops the paused job, writes the state with every vnode's position "snapshot read,
-     * change log next" and the marker {@code marker} in one atomic, durable write, and starts the
-     * job again from there, so it goes on with the change logs after its snapshot epoch. Once per
-     * job: a second result (a late attempt, a re-attach after a restart) finds the marker and is
-     * ignored. Returns once the boundary has passed. Any thread but the barrier's.
+     * Takes over the state a worker computed from view {@code viewId}'s snapshot. The state is
+     * streamed into the view's tables in bounded batches while the job stays paused (nothing reads
+     * or writes those tables meanwhile; they are cleared first, so a takeover interrupted by a
+     * crash or an error starts over clean). Then, at an epoch boundary, every vnode's position
+     * "snapshot read, change log next" and the marker {@code marker} are written in one durable
+     * write and the job starts again from there, going on with the change logs after its snapshot
+     * epoch. Once per job: a second result (a late attempt, a re-attach after a restart) finds the
+     * marker and is ignored. Returns once the boundary has passed. The results thread only (one at
+     * a time, and never together with {@link #resumeLocally}).
      *
-     * @param pairs the state, as keys of this server's tables of the view (checked here)
+     * @param state the state, as keys of this server's tables of the view (checked here)
      * @return whether it took the state over
      * @throws TributaryException 22023 when a key is not of one of the view's state tables
+     * @throws java.sql.SQLException when the staged state cannot be read
      */
-    boolean adopt(int viewId, String marker, List<byte[][]> pairs) throws InterruptedException {
+    boolean adopt(int viewId, String marker, StagedState state) throws InterruptedException, java.sql.SQLException {
         ViewBackfills.Job job = backfills.job(viewId).orElse(null);
-        if (job == null) {
+        if (job == null || !job.awaitingRemote || adopted(viewId)) {
             return false;
         }
-        java.util.Set<Integer> tables = new java.util.HashSet<>();
-        tables.add(job.view.id());
-        for (int t : job.view.stateTableIds()) {
-            tables.add(t);
+        clearState(job);
+        StateIngest ingest = new StateIngest(job);
+        state.read(ingest);
+        ingest.flush();
+        Adopt change = new Adopt(job, marker);
+        barriers.awaitCommitted(barriers.stageAtBoundary(change));
+        if (!change.adopted && backfills.job(viewId).isEmpty()) {
+            // dropped while the state streamed in: what landed after its removal goes too
+            clearState(job);
         }
-        for (byte[][] pair : pairs) {
-            if (pair[0].length < TableKeys.PREFIX_LENGTH
-                    || !tables.contains(java.nio.ByteBuffer.wrap(pair[0], 0, 4).getInt())) {
+        return change.adopted;
+    }
+
+    private boolean adopted(int viewId) {
+        try (ReadView view = store.latest()) {
+            return view.get(Keyspace.CATALOG, ViewBackfills.adoptedKey(viewId)) != null;
+        }
+    }
+
+    /** Durably empties the view's table and state tables of a paused job (no other writer touches them). */
+    private void clearState(ViewBackfills.Job job) {
+        WriteBuffer clear = store.newWriteBuffer();
+        for (int table : stateTables(job)) {
+            clear.deleteRange(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table));
+        }
+        store.write(clear);
+    }
+
+    private static int[] stateTables(ViewBackfills.Job job) {
+        int[] state = job.view.stateTableIds();
+        int[] out = java.util.Arrays.copyOf(state, state.length + 1);
+        out[state.length] = job.view.id();
+        return out;
+    }
+
+    /** Writes streamed state pairs into the store in batches of bounded size, checking each key's table. */
+    private final class StateIngest implements io.tributary.meta.jobs.JobPlacement.PairConsumer {
+        private static final long BATCH_BYTES = 16L << 20;
+        private final ViewBackfills.Job job;
+        private final int[] tables;
+        private WriteBuffer batch = store.newWriteBuffer();
+        private long batchBytes;
+
+        StateIngest(ViewBackfills.Job job) {
+            this.job = job;
+            this.tables = stateTables(job);
+        }
+
+        @Override
+        public void accept(byte[] key, byte[] value) {
+            if (key.length < TableKeys.PREFIX_LENGTH
+                    || !ofView(java.nio.ByteBuffer.wrap(key, 0, 4).getInt())) {
                 throw new TributaryException(
                         SqlState.INVALID_PARAMETER_VALUE,
                         "the worker's state for materialized view \"" + job.view.name()
                                 + "\" holds a key of another table; it is not taken over");
             }
+            batch.put(Keyspace.DATA, key, value);
+            batchBytes += key.length + value.length;
+            if (batchBytes >= BATCH_BYTES) {
+                flush();
+            }
         }
-        Adopt change = new Adopt(job, marker, pairs);
-        barriers.awaitCommitted(barriers.stageAtBoundary(change));
-        return change.adopted;
+
+        private boolean ofView(int table) {
+            for (int t : tables) {
+                if (t == table) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void flush() {
+            store.write(batch);
+            batch = store.newWriteBuffer();
+            batchBytes = 0;
+        }
     }
 
-    /** The takeover of a worker's state (see {@link #adopt}), done at staging under the barrier lock. */
+    /** The takeover of a worker's streamed-in state (see {@link #adopt}), done at staging under the barrier lock. */
     private final class Adopt implements EpochChange {
         private final ViewBackfills.Job job;
         private final String marker;
-        private final List<byte[][]> pairs;
         private boolean adopted;
 
-        Adopt(ViewBackfills.Job job, String marker, List<byte[][]> pairs) {
+        Adopt(ViewBackfills.Job job, String marker) {
             this.job = job;
             this.marker = marker;
-            this.pairs = pairs;
         }
 
         @Override
         public void stage(WriteBuffer buffer) {
-            if (backfills.job(job.id()).orElse(null) != job || !job.awaitingRemote) {
+            if (backfills.job(job.id()).orElse(null) != job || !job.awaitingRemote || adopted(job.id())) {
                 return;
             }
-            try (ReadView view = store.latest()) {
-                if (view.get(Keyspace.CATALOG, ViewBackfills.adoptedKey(job.id())) != null) {
-                    return;
-                }
-            }
-            // the paused job read nothing: its state tables are empty, its positions at the snapshot's start
+            // the paused job read nothing: its positions are at the snapshot's start, its state is the worker's
             runtime.stop(job.id());
             WriteBuffer state = store.newWriteBuffer();
-            for (byte[][] pair : pairs) {
-                state.put(Keyspace.DATA, pair[0], pair[1]);
-            }
             io.tributary.stream.backfill.SnapshotTakeover.stageSnapshotRead(
                     state,
                     job.record.progressTableId(),

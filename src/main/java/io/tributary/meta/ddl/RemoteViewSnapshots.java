@@ -47,6 +47,25 @@ final class RemoteViewSnapshots {
         this.placement = placement;
         this.catalog = catalog;
         results.allowCoreThreadTimeOut(true);
+        backfills.onRemoved(this::cancel);
+    }
+
+    /**
+     * Cancels the remote job of view {@code viewId}, whose creation ended without the view (DROP,
+     * {@code CANCEL JOBS}, a failure): a queued execution is removed, a running attempt finds it no
+     * longer owns the job at its next piece and commits nothing, and {@code remote_jobs.state}
+     * says {@code cancelled}. Does nothing for a view that never asked for a worker. Any thread:
+     * the jobs database is written on the results thread.
+     */
+    void cancel(int viewId) {
+        if (!placement.remoteEnabled()) {
+            return;
+        }
+        JobId id = placement.jobId(ViewSnapshotJob.localJobId(viewId));
+        results.execute(() -> {
+            placement.cancel(id);
+            placement.dropResult(id);
+        });
     }
 
     /**
@@ -119,16 +138,16 @@ final class RemoteViewSnapshots {
             }
             return;
         }
-        List<byte[][]> pairs = new ArrayList<>();
         try {
-            placement.readResult(result.id(), result.attempt(), (k, v) -> pairs.add(new byte[][] {k, v}));
-            boolean adopted = adoption.adopt(viewId, result.id().value() + "#" + result.attempt(), pairs);
+            boolean adopted = adoption.adopt(
+                    viewId,
+                    result.id().value() + "#" + result.attempt(),
+                    out -> placement.readResult(result.id(), result.attempt(), out));
             LOG.info(
-                    "view {}: {} the state of {} ({} pairs)",
+                    "view {}: {} the state of {}",
                     viewId,
                     adopted ? "took over" : "ignored (already taken over or gone)",
-                    result.id(),
-                    pairs.size());
+                    result.id());
             placement.dropResult(result.id());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -48,6 +48,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     private final StreamRuntime runtime;
     private final CrossDatabaseInputs cross;
     private final Map<Integer, Job> jobs = new ConcurrentHashMap<>();
+    /** Hears each job that ended without creating its view (cancelled, dropped, failed); see {@link #onRemoved}. */
+    private volatile java.util.function.IntConsumer removed = id -> {};
 
     /** A running job: its record, view, plan, snapshot and rate, and its outcome for waiters. */
     static final class Job {
@@ -359,10 +361,22 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         catalog().created(job.id());
     }
 
+    /**
+     * Sets who hears the id of each job that ended without creating its view, once that is durable
+     * (for its remote job to be cancelled). Called once, at construction of the owner; the listener
+     * runs on the thread that committed the removal and must not block.
+     */
+    void onRemoved(java.util.function.IntConsumer listener) {
+        this.removed = listener;
+    }
+
     /** Completes a job that is out of the store: releases its snapshot and tells its waiters. */
     void finish(Job job, TributaryException failure) {
         if (!jobs.remove(job.id(), job)) {
             return;
+        }
+        if (failure != null) {
+            removed.accept(job.id());
         }
         closeUpstreams(job);
         store.unpin(job.record.pin());
