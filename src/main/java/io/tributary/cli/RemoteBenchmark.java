@@ -94,7 +94,17 @@ final class RemoteBenchmark implements Callable<Integer> {
                         jobsUrl));
                 String url = "jdbc:postgresql://127.0.0.1:" + port + "/dev?user=root";
                 Connection t = awaitServer(url);
-                children.add(child("1", dir.resolve("worker.log"), "worker", "--jobs-url", jobsUrl, "--name", "bench"));
+                // one slot each: the two views run one after the other on one worker, side by side on two
+                children.add(child(
+                        "1",
+                        dir.resolve("worker.log"),
+                        "worker",
+                        "--jobs-url",
+                        jobsUrl,
+                        "--name",
+                        "bench",
+                        "--slots",
+                        "1"));
                 try (t;
                         Statement ts = t.createStatement();
                         PreparedStatement insert = t.prepareStatement("INSERT INTO ins VALUES (?, 1)");
@@ -127,7 +137,15 @@ final class RemoteBenchmark implements Callable<Integer> {
                             one.add(viewRound("1w" + r, views, true, ps));
                         }
                         children.add(child(
-                                "1", dir.resolve("worker2.log"), "worker", "--jobs-url", jobsUrl, "--name", "bench2"));
+                                "1",
+                                dir.resolve("worker2.log"),
+                                "worker",
+                                "--jobs-url",
+                                jobsUrl,
+                                "--name",
+                                "bench2",
+                                "--slots",
+                                "1"));
                         awaitWorkers(ts, 2);
                         List<ViewRound> two = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {

