@@ -17,17 +17,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code tributary bench remote}: a sink backfill run in the server versus on a worker. The server
+ * {@code tributary bench remote}: a sink backfill, then views' backfills ({@link RemoteViewRounds}),
+ * run in the server versus on workers. The server
  * runs pinned to core 0 and the worker to core 1 ({@code taskset}, when present), both started
  * with the JVM options {@code bin/tributary} gives them; an embedded PostgreSQL is the jobs database
  * and the sinks' target. Single-row INSERT latency into another table is measured idle, during a
  * local backfill and during a remote one, with each backfill's rows/s, in several rounds whose
- * medians are printed.
+ * medians are printed. The view rounds run on one worker, then on two (a second worker started on
+ * core 1 too), beside PostgreSQL's {@code CREATE MATERIALIZED VIEW} of the same views, with the
+ * server's CPU seconds per backfill.
  */
 @Command(
         name = "remote",
         mixinStandardHelpOptions = true,
-        description = "INSERT p50/p99 idle, during a local and during a remote sink backfill; backfill rows/s.")
+        description =
+                "INSERT p50/p99 idle, during a local and during a remote sink and view backfill;" + " backfill rows/s.")
 final class RemoteBenchmark implements Callable<Integer> {
     private static final int METRIC_WIDTH = 40;
 
@@ -50,10 +54,20 @@ final class RemoteBenchmark implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(
+            names = "--part",
+            defaultValue = "all",
+            description = "What to measure: sinks, views or all (default: ${DEFAULT-VALUE}).")
+    String part;
+
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || rows < 1) {
             System.err.println("--rounds and --rows must be positive");
+            return 2;
+        }
+        if (!List.of("all", "sinks", "views").contains(part)) {
+            System.err.println("--part is sinks, views or all");
             return 2;
         }
         try (BenchDirectory dir = BenchDirectory.of(null);
@@ -80,7 +94,17 @@ final class RemoteBenchmark implements Callable<Integer> {
                         jobsUrl));
                 String url = "jdbc:postgresql://127.0.0.1:" + port + "/dev?user=root";
                 Connection t = awaitServer(url);
-                children.add(child("1", dir.resolve("worker.log"), "worker", "--jobs-url", jobsUrl, "--name", "bench"));
+                // one slot each: the two views run one after the other on one worker, side by side on two
+                children.add(child(
+                        "1",
+                        dir.resolve("worker.log"),
+                        "worker",
+                        "--jobs-url",
+                        jobsUrl,
+                        "--name",
+                        "bench",
+                        "--slots",
+                        "1"));
                 try (t;
                         Statement ts = t.createStatement();
                         PreparedStatement insert = t.prepareStatement("INSERT INTO ins VALUES (?, 1)");
@@ -92,11 +116,43 @@ final class RemoteBenchmark implements Callable<Integer> {
                     long[] nextId = {1};
                     // warm-up: the first seconds of a fresh JVM measure the JIT, not the backfill
                     inserts(insert, nextId, () -> false, idleMs);
-                    List<Round> done = new ArrayList<>();
-                    for (int r = 1; r <= rounds; r++) {
-                        done.add(round(r, insert, nextId, ts, ps, pg));
+                    if (!part.equals("views")) {
+                        List<Round> done = new ArrayList<>();
+                        for (int r = 1; r <= rounds; r++) {
+                            done.add(round(r, insert, nextId, ts, ps, pg));
+                        }
+                        print(done);
                     }
-                    print(done);
+                    if (!part.equals("sinks")) {
+                        RemoteViewRounds views = new RemoteViewRounds(
+                                rows,
+                                idleMs,
+                                insert,
+                                nextId,
+                                ts,
+                                children.get(0).toHandle());
+                        views.load(ps);
+                        List<ViewRound> one = new ArrayList<>();
+                        for (int r = 1; r <= rounds; r++) {
+                            one.add(viewRound("1w" + r, views, true, ps));
+                        }
+                        children.add(child(
+                                "1",
+                                dir.resolve("worker2.log"),
+                                "worker",
+                                "--jobs-url",
+                                jobsUrl,
+                                "--name",
+                                "bench2",
+                                "--slots",
+                                "1"));
+                        awaitWorkers(ts, 2);
+                        List<ViewRound> two = new ArrayList<>();
+                        for (int r = 1; r <= rounds; r++) {
+                            two.add(viewRound("2w" + r, views, false, ps));
+                        }
+                        printViews(one, two);
+                    }
                 }
             } finally {
                 for (Process child : children) {
@@ -143,6 +199,123 @@ final class RemoteBenchmark implements Callable<Integer> {
                 localRate,
                 remoteRate);
         return round;
+    }
+
+    /** One view round: idle, (with {@code withLocal}) a local backfill, a remote one, and PostgreSQL's CMV. */
+    private record ViewRound(
+            LatencySummary idle, RemoteViewRounds.Phase local, RemoteViewRounds.Phase remote, double postgresSeconds) {}
+
+    private static ViewRound viewRound(String tag, RemoteViewRounds views, boolean withLocal, Statement ps)
+            throws SQLException {
+        LatencySummary idle = views.idle();
+        RemoteViewRounds.Phase local = withLocal ? views.backfill("l" + tag, false) : null;
+        RemoteViewRounds.Phase remote = views.backfill("r" + tag, true);
+        double pgSeconds = views.postgresSeconds(ps);
+        System.err.printf(
+                "view round %s: INSERT p99 idle %.2f ms, local %s ms, remote %.2f ms; p99 remote/idle %.2f;"
+                        + " rows/s local %s, remote %,.0f; server CPU s local %s, remote %.1f; PostgreSQL CMV %.1f s%n",
+                tag,
+                idle.p99Ms(),
+                local == null ? "-" : String.format("%.2f", local.inserts().p99Ms()),
+                remote.inserts().p99Ms(),
+                remote.inserts().p99Ms() / idle.p99Ms(),
+                local == null ? "-" : String.format("%,.0f", local.rowsPerSecond()),
+                remote.rowsPerSecond(),
+                local == null ? "-" : String.format("%.1f", local.serverCpuSeconds()),
+                remote.serverCpuSeconds(),
+                pgSeconds);
+        return new ViewRound(idle, local, remote, pgSeconds);
+    }
+
+    private static void awaitWorkers(Statement ts, int count) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < end) {
+            try (ResultSet rs = ts.executeQuery("SELECT count(*) FROM tributary_catalog.workers"
+                    + " WHERE last_heartbeat > now() - INTERVAL '5 seconds'")) {
+                rs.next();
+                if (rs.getLong(1) >= count) {
+                    return;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the second worker did not register within 120 s");
+    }
+
+    private void printViews(List<ViewRound> one, List<ViewRound> two) {
+        System.out.printf(
+                "bench remote views: a GROUP BY and a join view over %,d rows created together; server on core 0,"
+                        + " workers on core 1; median of %d rounds; the PostgreSQL column is its CREATE MATERIALIZED"
+                        + " VIEW of both in the same run%n",
+                rows, one.size());
+        BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
+        table.row("view INSERT p99 idle (ms)", medianOf(one, r -> r.idle().p99Ms()), Double.NaN, "%12.2f");
+        table.row(
+                "view INSERT p99 local backfill (ms)",
+                medianOf(one, r -> r.local().inserts().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        table.row(
+                "view INSERT p99 remote, 1 worker (ms)",
+                medianOf(one, r -> r.remote().inserts().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        table.row(
+                "view INSERT p99 remote, 2 workers (ms)",
+                medianOf(two, r -> r.remote().inserts().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        table.row(
+                "p99 local view backfill / idle",
+                medianOf(one, r -> r.local().inserts().p99Ms() / r.idle().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        table.row(
+                "p99 remote view, 1 worker / idle (goal 1.2)",
+                medianOf(one, r -> r.remote().inserts().p99Ms() / r.idle().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        table.row(
+                "p99 remote view, 2 workers / idle",
+                medianOf(two, r -> r.remote().inserts().p99Ms() / r.idle().p99Ms()),
+                Double.NaN,
+                "%12.2f");
+        double pgRate = 2 * rows / medianOf(one, ViewRound::postgresSeconds);
+        table.row(
+                "view rows/s local vs PostgreSQL CMV",
+                medianOf(one, r -> r.local().rowsPerSecond()),
+                pgRate,
+                "%,12.0f");
+        table.row(
+                "view rows/s 1 worker vs PostgreSQL CMV",
+                medianOf(one, r -> r.remote().rowsPerSecond()),
+                pgRate,
+                "%,12.0f");
+        table.row(
+                "view rows/s 2 workers vs PostgreSQL CMV",
+                medianOf(two, r -> r.remote().rowsPerSecond()),
+                pgRate,
+                "%,12.0f");
+        table.row(
+                "server CPU s: remote 1 worker vs local",
+                medianOf(one, r -> r.remote().serverCpuSeconds()),
+                medianOf(one, r -> r.local().serverCpuSeconds()),
+                "%12.1f");
+        table.row(
+                "server CPU s: remote 2 workers vs local",
+                medianOf(two, r -> r.remote().serverCpuSeconds()),
+                medianOf(one, r -> r.local().serverCpuSeconds()),
+                "%12.1f");
+        for (List<ViewRound> set : List.of(one, two)) {
+            for (ViewRound r : set) {
+                r.idle().warnIfTooFew(System.out, "view round idle");
+                r.remote().inserts().warnIfTooFew(System.out, "view round remote backfill");
+            }
+        }
+    }
+
+    private static double medianOf(List<ViewRound> done, java.util.function.ToDoubleFunction<ViewRound> figure) {
+        return Percentiles.of(done.stream().mapToDouble(figure).toArray(), 50);
     }
 
     private void print(List<Round> done) {
@@ -197,13 +370,13 @@ final class RemoteBenchmark implements Callable<Integer> {
         return Percentiles.of(values, 50);
     }
 
-    private interface Done {
+    /** Whether what the INSERTs wait for has happened. */
+    interface Done {
         boolean yet() throws SQLException;
     }
 
     /** Single-row INSERTs back to back until {@code done} (checked every 20) or the time is up; latencies in ms. */
-    private static double[] inserts(PreparedStatement insert, long[] nextId, Done done, long maxMs)
-            throws SQLException {
+    static double[] inserts(PreparedStatement insert, long[] nextId, Done done, long maxMs) throws SQLException {
         double[] out = new double[4096];
         int count = 0;
         long end = System.nanoTime() + maxMs * 1_000_000;

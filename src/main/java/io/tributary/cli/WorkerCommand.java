@@ -50,7 +50,7 @@ final class WorkerCommand implements Callable<Integer> {
                     me,
                     slots,
                     serverPassword == null || serverPassword.isEmpty() ? null : serverPassword,
-                    dir -> ScratchViewBuild.open(dir, CalciteViewPlanner::new));
+                    (dir, millis) -> ScratchViewBuild.open(dir, CalciteViewPlanner::new, millis));
         } catch (TributaryException e) {
             System.err.println(e.getMessage());
             return 2;

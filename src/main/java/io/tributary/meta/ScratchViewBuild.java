@@ -1,6 +1,7 @@
 package io.tributary.meta;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.DatabaseEntry;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -39,14 +40,37 @@ public final class ScratchViewBuild implements AutoCloseable {
         this.db = db;
     }
 
-    /** Opens an empty scratch database in {@code dir} with the planner {@code planners} makes. */
-    public static ScratchViewBuild open(Path dir, Function<Catalog, ViewPlanner> planners) {
-        return new ScratchViewBuild(Database.open(
-                dir,
-                BARRIER_INTERVAL_MS,
-                planners,
-                io.tributary.connector.BuiltinConnectors.create(),
-                JobPlacement.localOnly()));
+    /** Opens a scratch database in a directory for a snapshot taken at a time; see {@link #open}. */
+    @FunctionalInterface
+    public interface Opener {
+        ScratchViewBuild open(Path dir, long snapshotMillis);
+    }
+
+    /**
+     * Opens an empty scratch database in {@code dir} with the planner {@code planners} makes, whose
+     * epochs all carry the time {@code snapshotMillis} (the server's snapshot epoch's): {@code
+     * now()} in the view built here is the server's time of the snapshot, not this machine's
+     * clock, as in the server's own backfill of that snapshot.
+     */
+    public static ScratchViewBuild open(Path dir, Function<Catalog, ViewPlanner> planners, long snapshotMillis) {
+        io.tributary.storage.StateStore store = io.tributary.storage.rocksdb.RocksStateStore.open(dir.resolve("state"));
+        Database db;
+        try {
+            db = Database.openUnstarted(
+                    Catalog.DATABASE,
+                    () -> List.of(new DatabaseEntry(Catalog.DATABASE, 0)),
+                    store,
+                    BARRIER_INTERVAL_MS,
+                    planners,
+                    io.tributary.connector.BuiltinConnectors.create(),
+                    JobPlacement.localOnly());
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        db.barriers().useClock(() -> snapshotMillis);
+        db.startRecovered();
+        return new ScratchViewBuild(db);
     }
 
     /** Creates a table like server relation {@code relation} (a table or a materialized view: its columns and key). */

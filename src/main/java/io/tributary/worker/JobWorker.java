@@ -13,16 +13,13 @@ import io.tributary.meta.ddl.ViewSnapshotJob;
 import io.tributary.meta.jobs.JobsDatabase;
 import io.tributary.meta.jobs.RemoteJob;
 import io.tributary.meta.sink.SinkBackfillJob;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +44,7 @@ public final class JobWorker implements AutoCloseable {
     private final int slots;
     private final String serverPassword;
     /** Opens a scratch database in a directory, for views' snapshot phases; null: this worker runs none. */
-    private final Function<Path, ScratchViewBuild> scratch;
+    private final ScratchViewBuild.Opener scratch;
 
     private final AtomicInteger running = new AtomicInteger();
     private final Scheduler scheduler;
@@ -62,8 +59,7 @@ public final class JobWorker implements AutoCloseable {
      * @throws TributaryException 0A000 when the server schedules another job format than this
      *     worker runs; 08001 when the jobs database cannot be reached
      */
-    public JobWorker(
-            DataSource ds, String name, int slots, String serverPassword, Function<Path, ScratchViewBuild> scratch) {
+    public JobWorker(DataSource ds, String name, int slots, String serverPassword, ScratchViewBuild.Opener scratch) {
         this.ds = ds;
         this.scratch = scratch;
         this.name = name;
@@ -149,9 +145,8 @@ public final class JobWorker implements AutoCloseable {
                 return; // done, cancelled or run locally meanwhile
             }
             try {
-                List<byte[][]> result = run(id, claim);
-                if (result != null) {
-                    finish(id, claim.attempt(), "done", null, result);
+                if (run(id, claim)) {
+                    finish(id, claim.attempt(), "done", null);
                 } else if (stillMine(id, claim.attempt())) {
                     // fenced by the target, not given up: an attempt presumed dead committed a chunk
                     // after this one read the position; a retry (next attempt) resumes from the new one
@@ -159,7 +154,7 @@ public final class JobWorker implements AutoCloseable {
                 }
             } catch (TributaryException e) {
                 if (e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {
-                    finish(id, claim.attempt(), "failed", e.getMessage(), List.of());
+                    finish(id, claim.attempt(), "failed", e.getMessage());
                     return;
                 }
                 recordError(id, claim.attempt(), e.getMessage());
@@ -195,12 +190,12 @@ public final class JobWorker implements AutoCloseable {
     }
 
     /**
-     * Runs the claimed attempt.
+     * Runs the claimed attempt. A view's snapshot phase stages its state in the jobs database as it
+     * goes ({@link StagedResult}); a sink backfill writes its target itself.
      *
-     * @return what it hands back with its result (empty for a sink backfill, a view's state for its
-     *     snapshot phase); null when it was fenced out or given up
+     * @return whether it finished; false when it was fenced out or given up
      */
-    private List<byte[][]> run(String id, Claim claim) throws SQLException, InterruptedException {
+    private boolean run(String id, Claim claim) throws SQLException, InterruptedException {
         if (claim.format() != RemoteJob.FORMAT_VERSION) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED,
@@ -215,7 +210,7 @@ public final class JobWorker implements AutoCloseable {
                     job.view().name(),
                     claim.attempt());
             return new ViewSnapshotRun(job, serverAddress(), serverPassword, scratch)
-                    .run(() -> stillMine(id, claim.attempt()));
+                    .run(() -> stillMine(id, claim.attempt()), new StagedResult(ds, id, claim.attempt(), name));
         }
         if (!claim.kind().equals(RemoteJob.SINK_BACKFILL)) {
             throw new TributaryException(
@@ -227,9 +222,7 @@ public final class JobWorker implements AutoCloseable {
                 id,
                 job.sink().name(),
                 claim.attempt());
-        boolean finished =
-                new SinkBackfillRun(job, serverAddress(), serverPassword).run(() -> stillMine(id, claim.attempt()));
-        return finished ? List.of() : null;
+        return new SinkBackfillRun(job, serverAddress(), serverPassword).run(() -> stillMine(id, claim.attempt()));
     }
 
     /** Where the server serves snapshots, as it last advertised. */
@@ -262,10 +255,10 @@ public final class JobWorker implements AutoCloseable {
     }
 
     /**
-     * Ends the attempt, if it still owns the job, staging {@code result} (key-value pairs) in the same
-     * transaction, so the server finds a done attempt's result whole or the attempt not done.
+     * Ends the attempt, if it still owns the job. A view job's state was staged before, under this
+     * attempt's number: the server reads it once it sees the attempt done, so it finds it whole.
      */
-    private void finish(String id, int attempt, String state, String error, List<byte[][]> result) throws SQLException {
+    private void finish(String id, int attempt, String state, String error) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement ps =
@@ -278,11 +271,8 @@ public final class JobWorker implements AutoCloseable {
                 ps.setString(5, name);
                 if (ps.executeUpdate() == 0) {
                     c.rollback();
-                    return; // given up meanwhile: a late result is not staged
+                    return; // given up meanwhile: the server reads nothing of this attempt
                 }
-            }
-            if (!result.isEmpty()) {
-                stageResult(c, id, attempt, result);
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
                 ps.setString(1, JobsDatabase.CHANNEL);
@@ -290,25 +280,6 @@ public final class JobWorker implements AutoCloseable {
                 ps.execute();
             }
             c.commit();
-        }
-    }
-
-    /** Stages an attempt's result pairs in {@code tributary_job_results}, in batches, in {@code c}'s transaction. */
-    private static void stageResult(Connection c, String id, int attempt, List<byte[][]> result) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO tributary_job_results (job_id, attempt, seq, k, v) VALUES (?, ?, ?, ?, ?)")) {
-            for (int i = 0; i < result.size(); i++) {
-                ps.setString(1, id);
-                ps.setInt(2, attempt);
-                ps.setInt(3, i);
-                ps.setBytes(4, result.get(i)[0]);
-                ps.setBytes(5, result.get(i)[1]);
-                ps.addBatch();
-                if (i % 5_000 == 4_999) {
-                    ps.executeBatch();
-                }
-            }
-            ps.executeBatch();
         }
     }
 

@@ -11,11 +11,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -23,8 +21,10 @@ import java.util.stream.Stream;
  * from the server's pinned snapshot (rows as the server stores them, piece by piece over pgwire)
  * into a scratch database on this worker's disk, creates the view there with the server's planner
  * and operators ({@link ScratchViewBuild}), and returns the view's table and operator state under
- * the server's table ids. An attempt starts from the beginning: the scratch database is removed
- * when it ends, so a retry (after a kill) computes everything again.
+ * the server's table ids, staged in the jobs database in chunks as they are read ({@link
+ * StagedResult}), so memory stays bounded whatever the view's size. An attempt starts from the
+ * beginning: the scratch database is removed when it ends, so a retry (after a kill) computes
+ * everything again.
  */
 final class ViewSnapshotRun {
     /** Rows per snapshot piece read from the server. */
@@ -33,13 +33,9 @@ final class ViewSnapshotRun {
     private final ViewSnapshotJob job;
     private final String serverAddress;
     private final String serverPassword;
-    private final Function<Path, ScratchViewBuild> scratch;
+    private final ScratchViewBuild.Opener scratch;
 
-    ViewSnapshotRun(
-            ViewSnapshotJob job,
-            String serverAddress,
-            String serverPassword,
-            Function<Path, ScratchViewBuild> scratch) {
+    ViewSnapshotRun(ViewSnapshotJob job, String serverAddress, String serverPassword, ScratchViewBuild.Opener scratch) {
         this.job = job;
         this.serverAddress = serverAddress;
         this.serverPassword = serverPassword;
@@ -47,32 +43,32 @@ final class ViewSnapshotRun {
     }
 
     /**
-     * Computes the view's state from the snapshot.
+     * Computes the view's state from the snapshot and stages it, chunk by chunk, in {@code out}.
      *
      * @param stillMine checked between pieces: false once the server gave this attempt up
-     * @return the state's key-value pairs under the server's table ids; null when this attempt was given up
+     * @param out where the state's key-value pairs go, under the server's table ids
+     * @return false when this attempt was given up (what it staged is never read)
      * @throws TributaryException 0A000 when the view cannot be computed here (the snapshot is no
      *     longer exported, or the view does not build), which no retry would change
      * @throws SQLException when the server cannot be read (a retry may succeed)
      */
-    List<byte[][]> run(BooleanSupplier stillMine) throws SQLException, InterruptedException {
+    boolean run(BooleanSupplier stillMine, StagedResult out) throws SQLException, InterruptedException {
         Path dir;
         try {
             dir = Files.createTempDirectory("tributary-view-job-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the scratch directory", e);
         }
-        try (ScratchViewBuild build = scratch.apply(dir)) {
+        try (ScratchViewBuild build = scratch.open(dir, io.tributary.common.Epoch.millis(job.snapshotEpoch()))) {
             for (TableDef relation : job.upstreams()) {
                 build.createRelation(relation);
                 if (!copy(build, relation, stillMine)) {
-                    return null;
+                    return false;
                 }
             }
             build.buildView(job.view());
-            List<byte[][]> state = new ArrayList<>();
-            build.readState(job.view().name(), job.stateTables(), (k, v) -> state.add(new byte[][] {k, v}));
-            return stillMine.getAsBoolean() ? state : null;
+            build.readState(job.view().name(), job.stateTables(), out);
+            return out.complete() && stillMine.getAsBoolean();
         } catch (TributaryException e) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED,

@@ -46,7 +46,8 @@ class ScratchViewBuildTest {
             for (String name : List.of("f", "agg", "j")) {
                 TableDef view = db.catalog().require(name);
                 Path dir = Files.createTempDirectory("scratch-");
-                try (ScratchViewBuild build = ScratchViewBuild.open(dir, CalciteViewPlanner::new)) {
+                try (ScratchViewBuild build =
+                        ScratchViewBuild.open(dir, CalciteViewPlanner::new, System.currentTimeMillis())) {
                     for (TableDef relation : List.of(t, d)) {
                         build.createRelation(relation);
                         build.load(relation.id(), storedRows(db, relation.id()));
@@ -57,6 +58,43 @@ class ScratchViewBuildTest {
                     build.readState(name, tables, (k, v) -> scratch.add(hex(k, v)));
                     assertEquals(serverState(db, tables), scratch, name);
                 }
+            }
+        }
+    }
+
+    /**
+     * {@code now()} in a view computed on a worker is the server's snapshot time, not the worker's
+     * clock: at a snapshot time of 2020-01-01 00:00 UTC, a row of 23:30 the day before passes
+     * {@code ts > now() - 1 hour} and one of 22:00 does not (at this machine's clock, neither does).
+     */
+    @Test
+    void nowInTheScratchViewIsTheServersSnapshotTime() throws Exception {
+        try (BackfillFixture server = new BackfillFixture(50);
+                Connection c = server.connect()) {
+            BackfillFixture.exec(c, "CREATE TABLE ev (id BIGINT PRIMARY KEY, ts TIMESTAMPTZ)");
+            BackfillFixture.exec(
+                    c,
+                    "INSERT INTO ev VALUES (1, CAST('2019-12-31 23:30:00 UTC' AS TIMESTAMPTZ)),"
+                            + " (2, CAST('2019-12-31 22:00:00 UTC' AS TIMESTAMPTZ))");
+            BackfillFixture.exec(
+                    c, "CREATE MATERIALIZED VIEW recent AS SELECT id FROM ev WHERE ts > now() - INTERVAL '1 hour'");
+            Database db = server.db;
+            TableDef ev = db.catalog().require("ev");
+            TableDef view = db.catalog().require("recent");
+            long snapshotMillis =
+                    java.time.Instant.parse("2020-01-01T00:00:00Z").toEpochMilli();
+            Path dir = Files.createTempDirectory("scratch-");
+            try (ScratchViewBuild build = ScratchViewBuild.open(dir, CalciteViewPlanner::new, snapshotMillis)) {
+                build.createRelation(ev);
+                build.load(ev.id(), storedRows(db, ev.id()));
+                build.buildView(view);
+                List<String> viewRows = new ArrayList<>();
+                build.readState("recent", stateTables(view), (k, v) -> {
+                    if (java.nio.ByteBuffer.wrap(k, 0, 4).getInt() == view.id()) {
+                        viewRows.add(hex(k, v));
+                    }
+                });
+                assertEquals(1, viewRows.size(), "only the row of 23:30 is visible at the snapshot's time");
             }
         }
     }

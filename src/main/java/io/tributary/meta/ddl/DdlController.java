@@ -424,7 +424,7 @@ public final class DdlController {
 
     /**
      * A piece of the pinned snapshot of a view whose snapshot phase runs on a worker; see {@code
-     * ViewBackfills.snapshotChunk}. Session threads.
+     * RemoteViewAdoption.snapshotChunk}. Session threads.
      */
     public io.tributary.meta.sink.SnapshotChunk viewSnapshotChunk(
             String snapshotId, int vnode, byte[] afterKey, int limit) {

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Places the snapshot phase of views created with {@code SET remote_backfill = true} on workers
  * (docs/ARCHITECTURE.md, Remote jobs, "A view's snapshot phase on a worker") and takes their
  * results over: the job was launched paused ({@link ViewBackfills.Job#awaitingRemote}); a worker's
- * state is adopted once ({@link ViewBackfills#adopt}), and a worker that fails, or no worker at all,
+ * state is adopted once ({@link RemoteViewAdoption#adopt}), and a worker that fails, or no worker at all,
  * lets the job read its snapshot here when its fallback allows. Results are handled on one thread
  * of its own, since notifiers must not block. Thread-safe.
  */
@@ -29,6 +29,7 @@ final class RemoteViewSnapshots {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteViewSnapshots.class);
 
     private final ViewBackfills backfills;
+    private final RemoteViewAdoption adoption;
     private final JobPlacement placement;
     private final Supplier<Catalog> catalog;
     /** One thread, started for a result and gone when idle, so a database without remote views holds none. */
@@ -39,11 +40,32 @@ final class RemoteViewSnapshots {
                 return t;
             });
 
-    RemoteViewSnapshots(ViewBackfills backfills, JobPlacement placement, Supplier<Catalog> catalog) {
+    RemoteViewSnapshots(
+            ViewBackfills backfills, RemoteViewAdoption adoption, JobPlacement placement, Supplier<Catalog> catalog) {
         this.backfills = backfills;
+        this.adoption = adoption;
         this.placement = placement;
         this.catalog = catalog;
         results.allowCoreThreadTimeOut(true);
+        backfills.onRemoved(this::cancel);
+    }
+
+    /**
+     * Cancels the remote job of view {@code viewId}, whose creation ended without the view (DROP,
+     * {@code CANCEL JOBS}, a failure): a queued execution is removed, a running attempt finds it no
+     * longer owns the job at its next piece and commits nothing, and {@code remote_jobs.state}
+     * says {@code cancelled}. Does nothing for a view that never asked for a worker. Any thread:
+     * the jobs database is written on the results thread.
+     */
+    void cancel(int viewId) {
+        if (!placement.remoteEnabled()) {
+            return;
+        }
+        JobId id = placement.jobId(ViewSnapshotJob.localJobId(viewId));
+        results.execute(() -> {
+            placement.cancel(id);
+            placement.dropResult(id);
+        });
     }
 
     /**
@@ -51,7 +73,7 @@ final class RemoteViewSnapshots {
      * waiting for a worker that has none placed yet. Called after a creation commits and at startup.
      */
     void scheduleWaiting() {
-        for (ViewBackfills.Job job : backfills.awaitingRemote()) {
+        for (ViewBackfills.Job job : adoption.awaitingRemote()) {
             if (!job.remoteScheduled) {
                 job.remoteScheduled = true;
                 schedule(job);
@@ -116,16 +138,16 @@ final class RemoteViewSnapshots {
             }
             return;
         }
-        List<byte[][]> pairs = new ArrayList<>();
         try {
-            placement.readResult(result.id(), result.attempt(), (k, v) -> pairs.add(new byte[][] {k, v}));
-            boolean adopted = backfills.adopt(viewId, result.id().value() + "#" + result.attempt(), pairs);
+            boolean adopted = adoption.adopt(
+                    viewId,
+                    result.id().value() + "#" + result.attempt(),
+                    out -> placement.readResult(result.id(), result.attempt(), out));
             LOG.info(
-                    "view {}: {} the state of {} ({} pairs)",
+                    "view {}: {} the state of {}",
                     viewId,
                     adopted ? "took over" : "ignored (already taken over or gone)",
-                    result.id(),
-                    pairs.size());
+                    result.id());
             placement.dropResult(result.id());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -139,7 +161,7 @@ final class RemoteViewSnapshots {
 
     private void resumeHere(int viewId, String why) {
         try {
-            if (backfills.resumeLocally(viewId)) {
+            if (adoption.resumeLocally(viewId)) {
                 LOG.info("view {}: its snapshot phase runs in the server ({})", viewId, why);
             }
         } catch (InterruptedException e) {

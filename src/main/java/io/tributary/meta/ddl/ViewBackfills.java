@@ -48,6 +48,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     private final StreamRuntime runtime;
     private final CrossDatabaseInputs cross;
     private final Map<Integer, Job> jobs = new ConcurrentHashMap<>();
+    /** Hears each job that ended without creating its view (cancelled, dropped, failed); see {@link #onRemoved}. */
+    private volatile java.util.function.IntConsumer removed = id -> {};
 
     /** A running job: its record, view, plan, snapshot and rate, and its outcome for waiters. */
     static final class Job {
@@ -61,8 +63,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         CrossDatabaseInputs.Inputs removedCross;
         /**
          * Its snapshot phase runs on a worker: the job is launched paused (it reads nothing, so its
-         * state stays empty) until the worker's state is taken over ({@link #adopt}) or it falls
-         * back to reading here ({@link #resumeLocally}).
+         * state stays empty) until the worker's state is taken over ({@link RemoteViewAdoption#adopt}) or it falls
+         * back to reading here ({@link RemoteViewAdoption#resumeLocally}).
          */
         volatile boolean awaitingRemote;
         /** Whether a remote snapshot phase may fall back to this server (its {@code fallback_to_local}). */
@@ -157,7 +159,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     }
 
     /** Under the barrier lock: (re)starts a job's stream from its committed checkpoint. */
-    private void launch(Job job) {
+    void launch(Job job) {
         closeUpstreams(job);
         Map<Integer, UpstreamTable> upstreams = new HashMap<>();
         PinnedSnapshot pin = new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch());
@@ -359,10 +361,22 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         catalog().created(job.id());
     }
 
+    /**
+     * Sets who hears the id of each job that ended without creating its view, once that is durable
+     * (for its remote job to be cancelled). Called once, at construction of the owner; the listener
+     * runs on the thread that committed the removal and must not block.
+     */
+    void onRemoved(java.util.function.IntConsumer listener) {
+        this.removed = listener;
+    }
+
     /** Completes a job that is out of the store: releases its snapshot and tells its waiters. */
     void finish(Job job, TributaryException failure) {
         if (!jobs.remove(job.id(), job)) {
             return;
+        }
+        if (failure != null) {
+            removed.accept(job.id());
         }
         closeUpstreams(job);
         store.unpin(job.record.pin());
@@ -386,172 +400,13 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     }
 
     /** Catalog key: view {@code viewId}'s snapshot phase was placed on a worker (value: its fallback flag). */
-    private static byte[] remoteKey(int viewId) {
+    static byte[] remoteKey(int viewId) {
         return ("job-remote/" + viewId).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Catalog key: a worker's state was taken over for view {@code viewId} (value: job id and attempt). */
-    private static byte[] adoptedKey(int viewId) {
+    static byte[] adoptedKey(int viewId) {
         return ("job-adopted/" + viewId).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    /**
-     * Any thread: the jobs whose snapshot phase waits for a worker (launched paused), for their
-     * remote jobs to be scheduled, or re-attached after a restart.
-     */
-    List<Job> awaitingRemote() {
-        return jobs().stream().filter(j -> j.awaitingRemote).toList();
-    }
-
-    /**
-     * A remote snapshot phase gave up (no worker, or the worker failed) and the job may fall back:
-     * it reads its snapshot here from now on, and a restart no longer waits for a worker. Any thread.
-     *
-     * @return whether the job was waiting for a worker
-     */
-    boolean resumeLocally(int viewId) throws InterruptedException {
-        Job job = jobs.get(viewId);
-        if (job == null || !job.awaitingRemote) {
-            return false;
-        }
-        barriers.awaitCommitted(barriers.stage(buffer -> buffer.delete(Keyspace.CATALOG, remoteKey(viewId))));
-        job.awaitingRemote = false;
-        job.rate.set(job.record.rateLimit());
-        return true;
-    }
-
-    /**
-     * Takes over the state a worker computed from view {@code viewId}'s snapshot, at an epoch
-     * boundary: stops the paused job, writes the state with every vnode's position "snapshot read,
-     * change log next" and the marker {@code marker} in one atomic, durable write, and starts the
-     * job again from there, so it goes on with the change logs after its snapshot epoch. Once per
-     * job: a second result (a late attempt, a re-attach after a restart) finds the marker and is
-     * ignored. Returns once the boundary has passed. Any thread but the barrier's.
-     *
-     * @param pairs the state, as keys of this server's tables of the view (checked here)
-     * @return whether it took the state over
-     * @throws TributaryException 22023 when a key is not of one of the view's state tables
-     */
-    boolean adopt(int viewId, String marker, List<byte[][]> pairs) throws InterruptedException {
-        Job job = jobs.get(viewId);
-        if (job == null) {
-            return false;
-        }
-        java.util.Set<Integer> tables = new java.util.HashSet<>();
-        tables.add(job.view.id());
-        for (int t : job.view.stateTableIds()) {
-            tables.add(t);
-        }
-        for (byte[][] pair : pairs) {
-            if (pair[0].length < TableKeys.PREFIX_LENGTH
-                    || !tables.contains(java.nio.ByteBuffer.wrap(pair[0], 0, 4).getInt())) {
-                throw new TributaryException(
-                        SqlState.INVALID_PARAMETER_VALUE,
-                        "the worker's state for materialized view \"" + job.view.name()
-                                + "\" holds a key of another table; it is not taken over");
-            }
-        }
-        Adopt change = new Adopt(job, marker, pairs);
-        barriers.awaitCommitted(barriers.stageAtBoundary(change));
-        return change.adopted;
-    }
-
-    /** The takeover of a worker's state (see {@link #adopt}), done at staging under the barrier lock. */
-    private final class Adopt implements EpochChange {
-        private final Job job;
-        private final String marker;
-        private final List<byte[][]> pairs;
-        private boolean adopted;
-
-        Adopt(Job job, String marker, List<byte[][]> pairs) {
-            this.job = job;
-            this.marker = marker;
-            this.pairs = pairs;
-        }
-
-        @Override
-        public void stage(WriteBuffer buffer) {
-            if (jobs.get(job.id()) != job || !job.awaitingRemote) {
-                return;
-            }
-            try (ReadView view = store.latest()) {
-                if (view.get(Keyspace.CATALOG, adoptedKey(job.id())) != null) {
-                    return;
-                }
-            }
-            // the paused job read nothing: its state tables are empty, its positions at the snapshot's start
-            runtime.stop(job.id());
-            WriteBuffer state = store.newWriteBuffer();
-            for (byte[][] pair : pairs) {
-                state.put(Keyspace.DATA, pair[0], pair[1]);
-            }
-            io.tributary.stream.backfill.SnapshotTakeover.stageSnapshotRead(
-                    state,
-                    job.record.progressTableId(),
-                    io.tributary.stream.backfill.SnapshotTakeover.sources(job.plan.root()),
-                    job.record.snapshotEpoch());
-            state.put(Keyspace.CATALOG, adoptedKey(job.id()), marker.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            // durable on its own, before this epoch: the job's change-log recorders are replaced in this
-            // same staging, so no epoch passes unrecorded, and a crash after it resumes from these positions
-            store.write(state);
-            job.awaitingRemote = false;
-            job.rate.set(job.record.rateLimit());
-            launch(job);
-            adopted = true;
-        }
-    }
-
-    /**
-     * A piece of job {@code snapshotId}'s pinned snapshot of one relation, for a worker computing
-     * the view's snapshot phase ({@code COPY tributary_snapshot(...)}): up to {@code limit} rows of
-     * {@code vnode} after {@code afterKey} in key order, each as its stored value and its primary
-     * key (both bytea), so the worker stores them as this server does. Session threads.
-     *
-     * @throws TributaryException 55000 when no job waits for a worker with that snapshot, 22023 for
-     *     a malformed id or a vnode out of range
-     */
-    io.tributary.meta.sink.SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
-        String[] parts = snapshotId.split(":");
-        if (parts.length != 4
-                || vnode < 0
-                || vnode >= io.tributary.common.VirtualNodes.COUNT
-                || limit < 1
-                || !parts[1].matches("[0-9]{1,9}")
-                || !parts[2].matches("[0-9]{1,9}")) {
-            throw new TributaryException(
-                    SqlState.INVALID_PARAMETER_VALUE,
-                    "tributary_snapshot needs a snapshot id view:<view>:<relation>:<epoch>, a vnode in [0, "
-                            + io.tributary.common.VirtualNodes.COUNT + ") and a positive limit");
-        }
-        int viewId = Integer.parseInt(parts[1]);
-        int relationId = Integer.parseInt(parts[2]);
-        Job job = jobs.get(viewId);
-        TableDef relation = relationById(relationId);
-        if (job == null
-                || !job.awaitingRemote
-                || !String.valueOf(job.record.snapshotEpoch()).equals(parts[3])
-                || relation == null
-                || java.util.Arrays.stream(job.view.dependsOn()).noneMatch(r -> r == relationId)) {
-            throw new TributaryException(
-                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "snapshot " + snapshotId + " is not exported: its view was dropped, or its snapshot phase is"
-                            + " done or runs in the server");
-        }
-        List<Object[]> out = new ArrayList<>();
-        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
-                        store,
-                        new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch()),
-                        relationId,
-                        relation.columnTypes());
-                io.tributary.stream.RowStream rows = upstream.snapshot(vnode, job.record.snapshotEpoch(), afterKey)) {
-            while (out.size() < limit && rows.next()) {
-                out.add(new Object[] {rows.encodedRow(), rows.pk()});
-            }
-        }
-        io.tributary.common.types.DataType bytea =
-                io.tributary.common.types.DataType.of(io.tributary.common.types.TypeKind.BYTEA);
-        return new io.tributary.meta.sink.SnapshotChunk(
-                List.of("tributary_row", "tributary_pk"), List.of(bytea, bytea), out);
     }
 
     /** Stages dropping the change log of every relation no backfilling job reads any more. */
@@ -622,7 +477,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 + progressText(view.id()) + ")";
     }
 
-    private TableDef relationById(int id) {
+    TableDef relationById(int id) {
         for (TableDef t : catalog().tables()) {
             if (t.id() == id) {
                 return t;

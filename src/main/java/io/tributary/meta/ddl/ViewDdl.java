@@ -50,6 +50,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private final ViewBackfills backfills;
     private final CrossDatabaseInputs cross;
     private final CrossDatabaseLogs crossLogs;
+    private final RemoteViewAdoption adoption;
     private final RemoteViewSnapshots remoteSnapshots;
     private final ViewJobRecovery recovery;
     private volatile int maxBackfillJobs = 4;
@@ -71,7 +72,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         this.cross = cross;
         this.crossLogs = crossLogs;
         this.backfills = new ViewBackfills(catalogService, barriers, store, runtime, cross);
-        this.remoteSnapshots = new RemoteViewSnapshots(backfills, jobs, catalogService::catalog);
+        this.adoption = new RemoteViewAdoption(backfills, barriers, store, runtime);
+        this.remoteSnapshots = new RemoteViewSnapshots(backfills, adoption, jobs, catalogService::catalog);
         this.recovery = new ViewJobRecovery(catalogService, store, runtime, planner, backfills, cross);
     }
 
@@ -649,9 +651,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         remoteSnapshots.scheduleWaiting();
     }
 
-    /** See {@code ViewBackfills.snapshotChunk}; session threads. */
+    /** See {@code RemoteViewAdoption.snapshotChunk}; session threads. */
     io.tributary.meta.sink.SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
-        return backfills.snapshotChunk(snapshotId, vnode, afterKey, limit);
+        return adoption.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 
     /** See {@link ViewJobRecovery#recoverJobs}. */

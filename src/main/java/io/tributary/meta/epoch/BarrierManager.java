@@ -59,12 +59,24 @@ public final class BarrierManager implements AutoCloseable {
     /** When the last epoch became durable ({@link System#nanoTime()}), 0 before the first. */
     private volatile long lastCommitNanos;
 
+    /** Wall time in millis, which each epoch number embeds; see {@link #useClock}. */
+    private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
+
     public BarrierManager(StateStore store, long intervalMs) {
         this.store = store;
         this.intervalMs = intervalMs;
         this.open = store.newWriteBuffer();
         this.thread = new Thread(this::run, "barrier-manager");
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * Makes epochs embed {@code clock}'s time instead of the wall clock's. For a worker's scratch
+     * database, whose epochs must carry the time of the server's snapshot so that {@code now()} in
+     * the view it computes is the server's ({@code ScratchViewBuild}). Call before the first epoch.
+     */
+    public void useClock(java.util.function.LongSupplier clock) {
+        this.clock = clock;
     }
 
     /**
@@ -304,7 +316,7 @@ public final class BarrierManager implements AutoCloseable {
         long epoch = 0;
         long started = System.nanoTime();
         try {
-            epoch = Epoch.next(store.committedEpoch(), System.currentTimeMillis());
+            epoch = Epoch.next(store.committedEpoch(), clock.getAsLong());
             participant.beforeCommit(epoch, buffer);
             store.commit(epoch, buffer);
             durable = true;

@@ -221,10 +221,14 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         }
     }
 
-    /** Marks the job given up ({@code state}) and removes its queued task; the caller commits. */
+    /**
+     * Marks the job given up ({@code state}) and removes its queued task; the caller commits. A
+     * stopped job (its owner dropping it) can still be cancelled, when the drop has committed.
+     */
     private static void giveUp(Connection c, JobId id, String state) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE tributary_remote_jobs SET state = ?, worker = NULL"
-                + " WHERE id = ? AND state IN ('waiting', 'running', 'local')")) {
+                + " WHERE id = ? AND state IN ('waiting', 'running', 'local'"
+                + (state.equals("cancelled") ? ", 'stopped'" : "") + ")")) {
             ps.setString(1, state);
             ps.setString(2, id.value());
             ps.executeUpdate();

@@ -42,6 +42,8 @@ final class RunningSink {
     private HeadDelivery headThread;
     /** The job copying the current snapshot, null when none runs. */
     private JobId backfillJob;
+    /** The copy {@link #stopBackfill} stopped last, for {@link #cancelStoppedBackfill} once a DROP committed. */
+    private JobId stoppedBackfill;
 
     /**
      * @param onBackfillDone called on the backfill thread once the target holds the snapshot of
@@ -215,7 +217,19 @@ final class RunningSink {
     synchronized void stopBackfill() {
         if (backfillJob != null) {
             placement.stop(backfillJob);
+            stoppedBackfill = backfillJob;
             backfillJob = null;
+        }
+    }
+
+    /**
+     * After a DROP committed: the copy {@link #stopBackfill} stopped is cancelled for good, so
+     * {@code remote_jobs} says {@code cancelled} and no restart queues it again. A session thread.
+     */
+    synchronized void cancelStoppedBackfill() {
+        if (stoppedBackfill != null) {
+            placement.cancel(stoppedBackfill);
+            stoppedBackfill = null;
         }
     }
 

@@ -350,6 +350,7 @@ public final class SinkManager implements AutoCloseable {
             throw e;
         }
         barriers.awaitCommitted(ticket);
+        running.cancelStoppedBackfill();
         dropMarkers(running);
         return true;
     }

@@ -24,7 +24,9 @@ import java.util.List;
  *
  * <p>The current time is the commit time of the epoch: at each barrier it becomes the time the
  * epoch number embeds ({@link Epoch#millis}); a checkpoint barrier of a backfill, whose number is
- * no epoch, takes the wall clock. It never goes back. Changes within an epoch are judged at the
+ * no epoch, takes the time of the snapshot the backfill reads, so the snapshot's rows are judged
+ * at that time wherever the backfill runs (in the server, or on a worker whose clock differs). It
+ * never goes back. Changes within an epoch are judged at the
  * time of the previous barrier, and the barrier then moves every row to the new time, so the
  * output committed with epoch {@code E} is the input at {@code E} filtered at {@code E}'s time: a
  * replay after a crash gives the same rows.
@@ -52,12 +54,17 @@ public final class TemporalFilterOperator implements Operator {
     private final StateTable clock;
     /** Microseconds since 1970: the current time the output reflects. */
     private long now;
+    /** Millis: the time of the snapshot a backfill reads, 0 in a live job (wall clock). */
+    private final long snapshotMillis;
 
     /**
      * @param stateTableIds the node's two state table ids
      * @param committed the latest committed state; not closed here
+     * @param snapshotMillis the time of the snapshot a job being created reads; 0 in a live job
      */
-    public TemporalFilterOperator(TemporalFilterNode node, int[] stateTableIds, ReadView committed) {
+    public TemporalFilterOperator(
+            TemporalFilterNode node, int[] stateTableIds, ReadView committed, long snapshotMillis) {
+        this.snapshotMillis = snapshotMillis;
         this.time = node.time();
         this.evaluator = new ExprEvaluator("temporal filter " + node.time());
         this.lower = node.bounds().stream().filter(b -> !b.upper()).toArray(TimeBound[]::new);
@@ -78,8 +85,8 @@ public final class TemporalFilterOperator implements Operator {
                 committed);
         this.clock = new StateTable(stateTableIds[1], List.of(), null, 0, List.of(DataType.BIGINT), committed);
         Object[] stored = clock.get(NO_KEY);
-        // a new operator has emitted nothing yet: any start is consistent, the wall clock is closest
-        this.now = stored != null ? (Long) stored[0] : System.currentTimeMillis() * 1000L;
+        // a new operator has emitted nothing yet: any start is consistent; a backfill's is its snapshot's time
+        this.now = stored != null ? (Long) stored[0] : checkpointMillis() * 1000L;
     }
 
     @Override
@@ -107,7 +114,7 @@ public final class TemporalFilterOperator implements Operator {
 
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
-        long millis = barrier.checkpoint() == null ? Epoch.millis(barrier.epoch()) : System.currentTimeMillis();
+        long millis = barrier.checkpoint() == null ? Epoch.millis(barrier.epoch()) : checkpointMillis();
         long next = Math.max(now, millis * 1000L);
         if (next != now) {
             if (lower.length > 0) {
@@ -123,6 +130,11 @@ public final class TemporalFilterOperator implements Operator {
         clock.put(NO_KEY, new Object[] {now});
         rows.flush(writes);
         clock.flush(writes);
+    }
+
+    /** The time of a checkpoint barrier (and of a new operator): the snapshot's, or the wall clock's in a live job. */
+    private long checkpointMillis() {
+        return snapshotMillis > 0 ? snapshotMillis : System.currentTimeMillis();
     }
 
     /** Retracts (when visible) and forgets the rows that fail a lower bound at {@code next}. */

@@ -99,6 +99,22 @@ final class JobBuilder {
         this.failures = failures;
     }
 
+    /**
+     * The time of the snapshot a job being created reads (its upstreams' latest snapshot epoch), 0
+     * for a live job: temporal filters judge the snapshot's rows at it, so a backfill is the same
+     * wherever and whenever it runs.
+     */
+    private long snapshotMillis() {
+        if (backfill == null || backfill.live()) {
+            return 0;
+        }
+        long epoch = 0;
+        for (io.tributary.stream.UpstreamTable upstream : backfill.upstreams().values()) {
+            epoch = Math.max(epoch, upstream.snapshotEpoch());
+        }
+        return io.tributary.common.Epoch.millis(epoch);
+    }
+
     Built build(MaterializeNode root, int[] stateTableIds) {
         Occurrence tree = occurrence(root, stateTableIds, 0);
         int p = parallelismOf(root);
@@ -259,7 +275,7 @@ final class JobBuilder {
             return;
         }
         nodes.add(new Actor.Node(
-                OperatorFactory.create(node, o.stateTableIds(), view, watermarks, ownedVnodes),
+                OperatorFactory.create(node, o.stateTableIds(), view, watermarks, ownedVnodes, snapshotMillis()),
                 parent,
                 port,
                 o.planNode()));

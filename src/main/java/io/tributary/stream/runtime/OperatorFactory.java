@@ -32,9 +32,15 @@ final class OperatorFactory {
      * @param stateView the actor's view of the latest committed state
      * @param watermarks where aggregates and joins that clean state by a watermark read it
      * @param ownedVnodes the vnodes the actor owns, ascending
+     * @param snapshotMillis the time of the snapshot a job being created reads; 0 for a live job
      */
     static Operator create(
-            StreamNode node, int[] stateTableIds, ReadView stateView, WatermarkReader watermarks, int[] ownedVnodes) {
+            StreamNode node,
+            int[] stateTableIds,
+            ReadView stateView,
+            WatermarkReader watermarks,
+            int[] ownedVnodes,
+            long snapshotMillis) {
         if (node instanceof ProjectNode p) {
             return new ProjectOperator(p);
         }
@@ -42,7 +48,7 @@ final class OperatorFactory {
             return new FilterOperator(f);
         }
         if (node instanceof TemporalFilterNode t) {
-            return new TemporalFilterOperator(t, stateTableIds, stateView);
+            return new TemporalFilterOperator(t, stateTableIds, stateView, snapshotMillis);
         }
         if (node instanceof UnionNode u) {
             return new UnionOperator(u);

@@ -37,7 +37,7 @@ class TemporalFilterOperatorTest {
 
     private OperatorHarness harness(TimeBound... bounds) {
         TemporalFilterNode node = new TemporalFilterNode(INPUT, new InputRef(1, DataType.TIMESTAMP), List.of(bounds));
-        return new OperatorHarness(dir, view -> new TemporalFilterOperator(node, STATE, view));
+        return new OperatorHarness(dir, view -> new TemporalFilterOperator(node, STATE, view, 0));
     }
 
     private static long wall() {

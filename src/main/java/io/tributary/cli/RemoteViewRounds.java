@@ -1,0 +1,117 @@
+package io.tributary.cli;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The view half of {@code tributary bench remote}: a GROUP BY view and a join view over the same
+ * table, created together in the background, backfilled in the server or on workers, while
+ * single-row INSERTs into another table are timed; and PostgreSQL's {@code CREATE MATERIALIZED
+ * VIEW} of the same two views over the same rows, for scale. Used by one thread.
+ */
+final class RemoteViewRounds {
+    private static final String AGG = "SELECT g, count(*) AS n, sum(v) AS s, max(v) AS hi FROM vt GROUP BY g";
+    private static final String JOIN = "SELECT vt.id, d.name, vt.v FROM vt JOIN d ON vt.g = d.g";
+    private static final int GROUPS = 1000;
+
+    private final long rows;
+    private final long idleMs;
+    private final PreparedStatement insert;
+    private final long[] nextId;
+    /** A statement of {@link #insert}'s connection to Tributary, used between INSERTs. */
+    private final Statement tributary;
+
+    private final ProcessHandle server;
+
+    /** One phase's INSERT latencies, the two backfills' rows/s together, and the server's CPU seconds. */
+    record Phase(LatencySummary inserts, double rowsPerSecond, double serverCpuSeconds) {}
+
+    /**
+     * @param rows rows of the table the views read
+     * @param insert the timed single-row INSERT (into a table no view reads), on Tributary
+     * @param nextId the next id it inserts; advanced here
+     * @param tributary a statement of the same connection
+     * @param server the server process, whose CPU time each phase reports
+     */
+    RemoteViewRounds(
+            long rows,
+            long idleMs,
+            PreparedStatement insert,
+            long[] nextId,
+            Statement tributary,
+            ProcessHandle server) {
+        this.rows = rows;
+        this.idleMs = idleMs;
+        this.insert = insert;
+        this.nextId = nextId;
+        this.tributary = tributary;
+        this.server = server;
+    }
+
+    /** Creates and fills the views' tables in Tributary and in PostgreSQL ({@code postgres}). */
+    void load(Statement postgres) throws SQLException {
+        for (Statement st : List.of(tributary, postgres)) {
+            st.execute("CREATE TABLE vt (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+            st.execute(
+                    "INSERT INTO vt SELECT x, x % " + GROUPS + ", x * 7 FROM generate_series(1, " + rows + ") AS s(x)");
+            st.execute("CREATE TABLE d (g BIGINT PRIMARY KEY, name VARCHAR)");
+            st.execute("INSERT INTO d SELECT x, 'group ' || x FROM generate_series(0, " + (GROUPS - 1) + ") AS s(x)");
+        }
+        postgres.execute("ANALYZE vt");
+        postgres.execute("ANALYZE d");
+    }
+
+    /** Seconds PostgreSQL takes to create both views (then dropped). */
+    double postgresSeconds(Statement postgres) throws SQLException {
+        long start = System.nanoTime();
+        postgres.execute("CREATE MATERIALIZED VIEW pg_agg AS " + AGG);
+        postgres.execute("CREATE MATERIALIZED VIEW pg_join AS " + JOIN);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        postgres.execute("DROP MATERIALIZED VIEW pg_agg");
+        postgres.execute("DROP MATERIALIZED VIEW pg_join");
+        return seconds;
+    }
+
+    /** INSERT latencies with no backfill running. */
+    LatencySummary idle() throws SQLException {
+        return LatencySummary.of(RemoteBenchmark.inserts(insert, nextId, () -> false, idleMs));
+    }
+
+    /**
+     * Creates both views in the background, in the server or on workers ({@code remote}, without
+     * fallback), times INSERTs until both are created, and drops them.
+     */
+    Phase backfill(String tag, boolean remote) throws SQLException {
+        tributary.execute("SET background_ddl = true");
+        tributary.execute("SET remote_backfill = " + remote);
+        tributary.execute("SET fallback_to_local = false");
+        String agg = "agg_" + tag;
+        String join = "join_" + tag;
+        double cpuBefore = cpuSeconds();
+        long start = System.nanoTime();
+        tributary.execute("CREATE MATERIALIZED VIEW " + agg + " AS " + AGG);
+        tributary.execute("CREATE MATERIALIZED VIEW " + join + " AS " + JOIN);
+        double[] latencies = RemoteBenchmark.inserts(insert, nextId, this::created, 1_200_000);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double cpu = cpuSeconds() - cpuBefore;
+        tributary.execute("SET background_ddl = false");
+        tributary.execute("DROP MATERIALIZED VIEW " + agg);
+        tributary.execute("DROP MATERIALIZED VIEW " + join);
+        return new Phase(LatencySummary.of(latencies), 2 * rows / seconds, cpu);
+    }
+
+    /** Whether no view is being created any more. */
+    private boolean created() throws SQLException {
+        try (ResultSet rs = tributary.executeQuery("SELECT count(*) FROM tributary_catalog.ddl_progress")) {
+            rs.next();
+            return rs.getLong(1) == 0;
+        }
+    }
+
+    private double cpuSeconds() {
+        return server.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+    }
+}

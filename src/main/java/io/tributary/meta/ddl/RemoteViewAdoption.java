@@ -1,0 +1,265 @@
+package io.tributary.meta.ddl;
+
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.meta.epoch.EpochChange;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.PinnedSnapshot;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.TableKeys;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.runtime.StreamRuntime;
+import io.tributary.stream.upstream.LocalUpstreamTable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The server's side of a view job whose snapshot phase runs on a worker (docs/ARCHITECTURE.md,
+ * Remote jobs): serves the job's pinned snapshot to the worker, takes the worker's state over
+ * ({@link #adopt}), or lets the paused job read its snapshot here ({@link #resumeLocally}). The
+ * jobs themselves are {@link ViewBackfills}'; this class only moves them out of, or past, their
+ * paused state. Thread-safe.
+ */
+final class RemoteViewAdoption {
+    private final ViewBackfills backfills;
+    private final BarrierManager barriers;
+    private final StateStore store;
+    private final StreamRuntime runtime;
+
+    RemoteViewAdoption(ViewBackfills backfills, BarrierManager barriers, StateStore store, StreamRuntime runtime) {
+        this.backfills = backfills;
+        this.barriers = barriers;
+        this.store = store;
+        this.runtime = runtime;
+    }
+
+    /**
+     * Any thread: the jobs whose snapshot phase waits for a worker (launched paused), for their
+     * remote jobs to be scheduled, or re-attached after a restart.
+     */
+    List<ViewBackfills.Job> awaitingRemote() {
+        return backfills.jobs().stream().filter(j -> j.awaitingRemote).toList();
+    }
+
+    /**
+     * A remote snapshot phase gave up (no worker, or the worker failed) and the job may fall back:
+     * it reads its snapshot here from now on, and a restart no longer waits for a worker. The results
+     * thread of {@link RemoteViewSnapshots}, like {@link #adopt}.
+     *
+     * @return whether the job was waiting for a worker
+     */
+    boolean resumeLocally(int viewId) throws InterruptedException {
+        ViewBackfills.Job job = backfills.job(viewId).orElse(null);
+        if (job == null || !job.awaitingRemote) {
+            return false;
+        }
+        // a takeover that failed part way may have left some of a worker's state: the local read starts clean
+        clearState(job);
+        barriers.awaitCommitted(
+                barriers.stage(buffer -> buffer.delete(Keyspace.CATALOG, ViewBackfills.remoteKey(viewId))));
+        job.awaitingRemote = false;
+        job.rate.set(job.record.rateLimit());
+        return true;
+    }
+
+    /** Feeds a worker's staged state, pair by pair, in the order it was staged; see {@link #adopt}. */
+    @FunctionalInterface
+    interface StagedState {
+        void read(io.tributary.meta.jobs.JobPlacement.PairConsumer out) throws java.sql.SQLException;
+    }
+
+    /**
+     * Takes over the state a worker computed from view {@code viewId}'s snapshot. The state is
+     * streamed into the view's tables in bounded batches while the job stays paused (nothing reads
+     * or writes those tables meanwhile; they are cleared first, so a takeover interrupted by a
+     * crash or an error starts over clean). Then, at an epoch boundary, every vnode's position
+     * "snapshot read, change log next" and the marker {@code marker} are written in one durable
+     * write and the job starts again from there, going on with the change logs after its snapshot
+     * epoch. Once per job: a second result (a late attempt, a re-attach after a restart) finds the
+     * marker and is ignored. Returns once the boundary has passed. The results thread only (one at
+     * a time, and never together with {@link #resumeLocally}).
+     *
+     * @param state the state, as keys of this server's tables of the view (checked here)
+     * @return whether it took the state over
+     * @throws TributaryException 22023 when a key is not of one of the view's state tables
+     * @throws java.sql.SQLException when the staged state cannot be read
+     */
+    boolean adopt(int viewId, String marker, StagedState state) throws InterruptedException, java.sql.SQLException {
+        ViewBackfills.Job job = backfills.job(viewId).orElse(null);
+        if (job == null || !job.awaitingRemote || adopted(viewId)) {
+            return false;
+        }
+        clearState(job);
+        StateIngest ingest = new StateIngest(job);
+        state.read(ingest);
+        ingest.flush();
+        Adopt change = new Adopt(job, marker);
+        barriers.awaitCommitted(barriers.stageAtBoundary(change));
+        if (!change.adopted && backfills.job(viewId).isEmpty()) {
+            // dropped while the state streamed in: what landed after its removal goes too
+            clearState(job);
+        }
+        return change.adopted;
+    }
+
+    private boolean adopted(int viewId) {
+        try (ReadView view = store.latest()) {
+            return view.get(Keyspace.CATALOG, ViewBackfills.adoptedKey(viewId)) != null;
+        }
+    }
+
+    /** Durably empties the view's table and state tables of a paused job (no other writer touches them). */
+    private void clearState(ViewBackfills.Job job) {
+        WriteBuffer clear = store.newWriteBuffer();
+        for (int table : stateTables(job)) {
+            clear.deleteRange(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table));
+        }
+        store.write(clear);
+    }
+
+    private static int[] stateTables(ViewBackfills.Job job) {
+        int[] state = job.view.stateTableIds();
+        int[] out = java.util.Arrays.copyOf(state, state.length + 1);
+        out[state.length] = job.view.id();
+        return out;
+    }
+
+    /** Writes streamed state pairs into the store in batches of bounded size, checking each key's table. */
+    private final class StateIngest implements io.tributary.meta.jobs.JobPlacement.PairConsumer {
+        private static final long BATCH_BYTES = 16L << 20;
+        private final ViewBackfills.Job job;
+        private final int[] tables;
+        private WriteBuffer batch = store.newWriteBuffer();
+        private long batchBytes;
+
+        StateIngest(ViewBackfills.Job job) {
+            this.job = job;
+            this.tables = stateTables(job);
+        }
+
+        @Override
+        public void accept(byte[] key, byte[] value) {
+            if (key.length < TableKeys.PREFIX_LENGTH
+                    || !ofView(java.nio.ByteBuffer.wrap(key, 0, 4).getInt())) {
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE,
+                        "the worker's state for materialized view \"" + job.view.name()
+                                + "\" holds a key of another table; it is not taken over");
+            }
+            batch.put(Keyspace.DATA, key, value);
+            batchBytes += key.length + value.length;
+            if (batchBytes >= BATCH_BYTES) {
+                flush();
+            }
+        }
+
+        private boolean ofView(int table) {
+            for (int t : tables) {
+                if (t == table) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void flush() {
+            store.write(batch);
+            batch = store.newWriteBuffer();
+            batchBytes = 0;
+        }
+    }
+
+    /** The takeover of a worker's streamed-in state (see {@link #adopt}), done at staging under the barrier lock. */
+    private final class Adopt implements EpochChange {
+        private final ViewBackfills.Job job;
+        private final String marker;
+        private boolean adopted;
+
+        Adopt(ViewBackfills.Job job, String marker) {
+            this.job = job;
+            this.marker = marker;
+        }
+
+        @Override
+        public void stage(WriteBuffer buffer) {
+            if (backfills.job(job.id()).orElse(null) != job || !job.awaitingRemote || adopted(job.id())) {
+                return;
+            }
+            // the paused job read nothing: its positions are at the snapshot's start, its state is the worker's
+            runtime.stop(job.id());
+            WriteBuffer state = store.newWriteBuffer();
+            io.tributary.stream.backfill.SnapshotTakeover.stageSnapshotRead(
+                    state,
+                    job.record.progressTableId(),
+                    io.tributary.stream.backfill.SnapshotTakeover.sources(job.plan.root()),
+                    job.record.snapshotEpoch());
+            state.put(
+                    Keyspace.CATALOG,
+                    ViewBackfills.adoptedKey(job.id()),
+                    marker.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            // durable on its own, before this epoch: the job's change-log recorders are replaced in this
+            // same staging, so no epoch passes unrecorded, and a crash after it resumes from these positions
+            store.write(state);
+            job.awaitingRemote = false;
+            job.rate.set(job.record.rateLimit());
+            backfills.launch(job);
+            adopted = true;
+        }
+    }
+
+    /**
+     * A piece of job {@code snapshotId}'s pinned snapshot of one relation, for a worker computing
+     * the view's snapshot phase ({@code COPY tributary_snapshot(...)}): up to {@code limit} rows of
+     * {@code vnode} after {@code afterKey} in key order, each as its stored value and its primary
+     * key (both bytea), so the worker stores them as this server does. Session threads.
+     *
+     * @throws TributaryException 55000 when no job waits for a worker with that snapshot, 22023 for
+     *     a malformed id or a vnode out of range
+     */
+    io.tributary.meta.sink.SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
+        String[] parts = snapshotId.split(":");
+        if (parts.length != 4
+                || vnode < 0
+                || vnode >= io.tributary.common.VirtualNodes.COUNT
+                || limit < 1
+                || !parts[1].matches("[0-9]{1,9}")
+                || !parts[2].matches("[0-9]{1,9}")) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "tributary_snapshot needs a snapshot id view:<view>:<relation>:<epoch>, a vnode in [0, "
+                            + io.tributary.common.VirtualNodes.COUNT + ") and a positive limit");
+        }
+        int viewId = Integer.parseInt(parts[1]);
+        int relationId = Integer.parseInt(parts[2]);
+        ViewBackfills.Job job = backfills.job(viewId).orElse(null);
+        TableDef relation = backfills.relationById(relationId);
+        if (job == null
+                || !job.awaitingRemote
+                || !String.valueOf(job.record.snapshotEpoch()).equals(parts[3])
+                || relation == null
+                || java.util.Arrays.stream(job.view.dependsOn()).noneMatch(r -> r == relationId)) {
+            throw new TributaryException(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "snapshot " + snapshotId + " is not exported: its view was dropped, or its snapshot phase is"
+                            + " done or runs in the server");
+        }
+        List<Object[]> out = new ArrayList<>();
+        try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
+                        store,
+                        new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch()),
+                        relationId,
+                        relation.columnTypes());
+                io.tributary.stream.RowStream rows = upstream.snapshot(vnode, job.record.snapshotEpoch(), afterKey)) {
+            while (out.size() < limit && rows.next()) {
+                out.add(new Object[] {rows.encodedRow(), rows.pk()});
+            }
+        }
+        io.tributary.common.types.DataType bytea =
+                io.tributary.common.types.DataType.of(io.tributary.common.types.TypeKind.BYTEA);
+        return new io.tributary.meta.sink.SnapshotChunk(
+                List.of("tributary_row", "tributary_pk"), List.of(bytea, bytea), out);
+    }
+}

@@ -1,0 +1,117 @@
+package io.tributary.worker;
+
+import io.tributary.meta.jobs.JobPlacement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/**
+ * A view job's state, staged in {@code tributary_job_results} chunk by chunk as the worker reads it
+ * from its scratch database, so neither the worker nor the server holds the whole state in memory.
+ * Each chunk commits in a transaction of its own that first locks the job's row ({@code FOR SHARE})
+ * and checks the attempt still owns it: once the server gave the attempt up (cancel, fallback, a
+ * newer attempt) no chunk of it commits, and the server reads only the chunks of the attempt that
+ * was marked done. Used by one db-scheduler thread; not thread-safe.
+ */
+final class StagedResult implements JobPlacement.PairConsumer {
+    /** A chunk ends at this many pairs or {@link #CHUNK_BYTES}, whichever comes first. */
+    private static final int CHUNK_PAIRS = 5_000;
+
+    private static final int CHUNK_BYTES = 4 << 20;
+
+    private final DataSource ds;
+    private final String jobId;
+    private final int attempt;
+    private final String worker;
+    private final byte[][] keys = new byte[CHUNK_PAIRS][];
+    private final byte[][] values = new byte[CHUNK_PAIRS][];
+    private int pending;
+    private long pendingBytes;
+    private int seq;
+    private boolean givenUp;
+
+    StagedResult(DataSource ds, String jobId, int attempt, String worker) {
+        this.ds = ds;
+        this.jobId = jobId;
+        this.attempt = attempt;
+        this.worker = worker;
+    }
+
+    /**
+     * Adds a pair; a full chunk is committed.
+     *
+     * @throws IllegalStateException when the jobs database cannot be written (the attempt is retried)
+     */
+    @Override
+    public void accept(byte[] key, byte[] value) {
+        if (givenUp) {
+            return;
+        }
+        keys[pending] = key;
+        values[pending] = value;
+        pending++;
+        pendingBytes += key.length + value.length;
+        if (pending == CHUNK_PAIRS || pendingBytes >= CHUNK_BYTES) {
+            flush();
+        }
+    }
+
+    /**
+     * Commits the last chunk.
+     *
+     * @return false when the attempt was given up meanwhile (its chunks stay uncommitted)
+     */
+    boolean complete() {
+        flush();
+        return !givenUp;
+    }
+
+    /** The pairs staged so far. */
+    int staged() {
+        return seq;
+    }
+
+    private void flush() {
+        if (pending == 0 || givenUp) {
+            return;
+        }
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement own = c.prepareStatement("SELECT 1 FROM tributary_remote_jobs WHERE id = ? AND"
+                    + " attempts = ? AND worker = ? AND state = 'running' FOR SHARE")) {
+                own.setString(1, jobId);
+                own.setInt(2, attempt);
+                own.setString(3, worker);
+                try (ResultSet rs = own.executeQuery()) {
+                    if (!rs.next()) {
+                        c.rollback();
+                        givenUp = true;
+                        return;
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO tributary_job_results (job_id, attempt, seq, k, v) VALUES (?, ?, ?, ?, ?)")) {
+                for (int i = 0; i < pending; i++) {
+                    ps.setString(1, jobId);
+                    ps.setInt(2, attempt);
+                    ps.setInt(3, seq + i);
+                    ps.setBytes(4, keys[i]);
+                    ps.setBytes(5, values[i]);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("staging the result of job " + jobId + ": " + e.getMessage(), e);
+        }
+        seq += pending;
+        java.util.Arrays.fill(keys, 0, pending, null);
+        java.util.Arrays.fill(values, 0, pending, null);
+        pending = 0;
+        pendingBytes = 0;
+    }
+}

@@ -1,0 +1,244 @@
+package io.tributary.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tributary.connector.postgres.UpstreamPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The life of remote view jobs with {@code tributary worker} child processes and embedded
+ * PostgreSQL as the jobs database: DROP and {@code CANCEL JOBS} cancel a view's queued or running
+ * job (and DROP SINK a sink's), and nothing of a cancelled job lands afterwards.
+ */
+class RemoteViewJobTest {
+    @TempDir
+    Path tempDir;
+
+    private final List<ServerProcess> servers = new ArrayList<>();
+    private final List<Process> workers = new ArrayList<>();
+    private String schema;
+    private String jobsUrl;
+
+    @AfterEach
+    void killAll() throws Exception {
+        for (ServerProcess s : servers) {
+            System.out.println("---- server output:\n" + s.output());
+        }
+        try (var logs = Files.newDirectoryStream(tempDir, "*.log")) {
+            for (Path log : logs) {
+                System.out.println("---- " + log.getFileName() + ":\n" + Files.readString(log));
+            }
+        }
+        for (Process w : workers) {
+            w.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        for (ServerProcess s : servers) {
+            s.close();
+        }
+    }
+
+    private void prepare() throws Exception {
+        String tag = Long.toHexString(System.nanoTime());
+        schema = "rview_" + tag;
+        UpstreamPostgres.execute("CREATE SCHEMA " + schema, "CREATE DATABASE jobs_" + tag);
+        jobsUrl = "jdbc:postgresql://localhost:" + UpstreamPostgres.server().getPort() + "/jobs_" + tag
+                + "?user=postgres";
+    }
+
+    @Test
+    void dropAndCancelJobsCancelQueuedAndRunningRemoteJobs() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data"));
+        Process w1 = worker("w1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x % 7, x * 3 FROM generate_series(1, 60000) AS g(x)");
+            awaitTrue(
+                    () -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
+            st.execute("SET remote_backfill = true");
+            st.execute("SET fallback_to_local = false");
+            st.execute("SET background_ddl = true");
+            // the first job runs on w1, which is then stopped (SIGSTOP) mid-job: the next two wait in the queue
+            st.execute("CREATE MATERIALIZED VIEW running_v AS SELECT g, count(*) AS n FROM t GROUP BY g");
+            awaitTrue(
+                    () -> rows(c, "SELECT state FROM tributary_catalog.remote_jobs WHERE owner = 'running_v'")
+                            .equals(List.of("running|")),
+                    "w1 runs the first job");
+            signal(w1, "STOP");
+            st.execute("CREATE MATERIALIZED VIEW queued_v AS SELECT id, v FROM t WHERE g = 1");
+            st.execute("CREATE SINK queued_s FROM t WITH (connector = 'jdbc', jdbc.url = 'jdbc:postgresql://localhost:"
+                    + UpstreamPostgres.server().getPort() + "/postgres', user = 'postgres', schema.name = '" + schema
+                    + "', table.name = 's', create_table_if_not_exists = 'true', backfill.remote = 'true',"
+                    + " backfill.fallback_to_local = 'false')");
+            awaitTrue(
+                    () -> rows(
+                                    c,
+                                    "SELECT state FROM tributary_catalog.remote_jobs WHERE owner IN ('queued_v',"
+                                            + " 'queued_s') ORDER BY owner")
+                            .equals(List.of("waiting|", "waiting|")),
+                    "the view's and the sink's jobs are queued");
+            st.execute("DROP MATERIALIZED VIEW queued_v");
+            st.execute("DROP SINK queued_s");
+            String runningId = rows(
+                            c, "SELECT job_id FROM tributary_catalog.ddl_progress WHERE view_name = 'running_v'")
+                    .get(0);
+            st.execute("CANCEL JOBS " + runningId.substring(0, runningId.length() - 1));
+            awaitTrue(
+                    () -> rows(c, "SELECT owner, state FROM tributary_catalog.remote_jobs ORDER BY owner")
+                            .equals(List.of("queued_s|cancelled|", "queued_v|cancelled|", "running_v|cancelled|")),
+                    "every job says cancelled");
+            // w1 goes on: its attempt finds at its next piece that it no longer owns the job
+            signal(w1, "CONT");
+            awaitTrue(() -> runningJobs(c, "w1") == 0, "w1 stops the cancelled attempt");
+            // nothing of the cancelled jobs lands: no staged result, no task queued, no view
+            Thread.sleep(2_000);
+            try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+                assertEquals(List.of("0|"), rows(jobs, "SELECT count(*) FROM tributary_job_results"));
+                assertEquals(List.of("0|"), rows(jobs, "SELECT count(*) FROM scheduled_tasks"));
+            }
+            assertEquals(List.of("0|"), rows(c, "SELECT count(*) FROM tributary_catalog.ddl_progress"));
+            assertEquals(
+                    List.of("queued_s|cancelled|", "queued_v|cancelled|", "running_v|cancelled|"),
+                    rows(c, "SELECT owner, state FROM tributary_catalog.remote_jobs ORDER BY owner"));
+        }
+        w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A filter view with about 40 MB of state, computed by a worker run with {@code -Xmx128m}, which
+     * streams it in chunks. The first worker is killed (SIGKILL) while
+     * staging, a second takes the job over, and the view equals its query with nothing doubled.
+     */
+    @Test
+    void aLargeFilterViewStreamsThroughASmallWorkerKilledMidStream() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data"));
+        Process w1 = worker("w1", "-Xmx128m");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, pad VARCHAR)");
+            st.execute("INSERT INTO t SELECT x, x % 10, repeat('p', 400) || x FROM generate_series(1, 100000) AS g(x)");
+            awaitTrue(
+                    () -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
+            st.execute("SET remote_backfill = true");
+            st.execute("SET fallback_to_local = false");
+            st.execute("SET background_ddl = true");
+            st.execute("CREATE MATERIALIZED VIEW f AS SELECT id, pad FROM t WHERE g <> 3");
+            try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+                awaitTrue(
+                        () -> Long.parseLong(rows(jobs, "SELECT count(*) FROM tributary_job_results")
+                                        .get(0)
+                                        .replace("|", ""))
+                                > 0,
+                        "w1 stages part of the state",
+                        600_000);
+            }
+            w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            st.execute("UPDATE t SET pad = 'changed' WHERE id % 1000 = 0");
+            worker("w2", "-Xmx128m");
+            awaitTrue(
+                    () -> rows(c, "SELECT worker, state FROM tributary_catalog.remote_jobs WHERE owner = 'f'")
+                            .equals(List.of("w2|done|")),
+                    "w2 finishes the job");
+            awaitTrue(
+                    () -> rows(c, "SELECT 1 FROM tributary_catalog.ddl_progress")
+                            .isEmpty(),
+                    "f is created");
+            String query = "SELECT count(*), count(DISTINCT id), sum(id), sum(length(pad)) FROM ";
+            assertEquals(
+                    rows(c, query + "t WHERE g <> 3"),
+                    rows(c, query + "f"),
+                    "the view equals its query, nothing doubled");
+        }
+    }
+
+    private ServerProcess start(Path dataDir) throws Exception {
+        ServerProcess s = ServerProcess.start(
+                dataDir, 20, List.of(), List.of("--jobs-url", jobsUrl, "--jobs-fallback-ms", "2000"));
+        servers.add(s);
+        return s;
+    }
+
+    private Process worker(String name, String... jvmOptions) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.tributary.cli.Main",
+                "worker",
+                "--jobs-url",
+                jobsUrl,
+                "--name",
+                name,
+                "--slots",
+                "1"));
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(tempDir.resolve(name + ".log").toFile())
+                .start();
+        workers.add(p);
+        return p;
+    }
+
+    private static void signal(Process p, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal);
+    }
+
+    /** The jobs worker {@code name} last reported running (its heartbeat, every second); -1 when unknown. */
+    private static int runningJobs(Connection c, String name) throws SQLException {
+        List<String> r = rows(c, "SELECT running_jobs FROM tributary_catalog.workers WHERE name = '" + name + "'");
+        return r.isEmpty()
+                ? -1
+                : Integer.parseInt(r.get(0).substring(0, r.get(0).length() - 1));
+    }
+
+    private interface Check {
+        boolean ok() throws Exception;
+    }
+
+    private static void awaitTrue(Check check, String what) throws Exception {
+        awaitTrue(check, what, 180_000);
+    }
+
+    private static void awaitTrue(Check check, String what, long timeoutMs) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!check.ok()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(rs.getString(i)).append('|');
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+}
