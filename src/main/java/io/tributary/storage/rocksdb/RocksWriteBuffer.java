@@ -385,6 +385,9 @@ final class RocksWriteBuffer implements WriteBuffer {
      * in the buffer. Called by the committing thread before the commit; reads the committed state.
      */
     List<Integer> ingestableRuns(int minPairs) {
+        if (runs.isEmpty()) {
+            return List.of();
+        }
         List<Integer> out = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             if (ops[i] == DELETE_RANGE) {

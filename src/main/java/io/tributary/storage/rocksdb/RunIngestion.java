@@ -1,5 +1,6 @@
 package io.tributary.storage.rocksdb;
 
+import io.tributary.common.VirtualNodes;
 import io.tributary.storage.KeyValueRun;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.TableKeys;
@@ -90,8 +91,8 @@ final class RunIngestion {
      * its least and greatest keys in that vnode, since the pairs ascend by primary key.
      */
     static int[] vnodeBounds(KeyValueRun run) {
-        int[] first = new int[1 << 16];
-        int[] last = new int[1 << 16];
+        int[] first = new int[VirtualNodes.COUNT];
+        int[] last = new int[VirtualNodes.COUNT];
         Arrays.fill(first, -1);
         int vnodes = 0;
         for (int i = 0; i < run.size(); i++) {
@@ -115,7 +116,7 @@ final class RunIngestion {
 
     /** The positions of {@code run}'s pairs grouped by vnode, ascending, each group in run order. */
     private static int[] vnodeOrder(KeyValueRun run) {
-        int[] starts = new int[(1 << 16) + 1];
+        int[] starts = new int[VirtualNodes.COUNT + 1];
         int n = run.size();
         for (int i = 0; i < n; i++) {
             starts[vnode(run, i) + 1]++;
