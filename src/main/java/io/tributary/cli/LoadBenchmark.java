@@ -41,9 +41,12 @@ final class LoadBenchmark implements Callable<Integer> {
         }
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             LoadWorkload workload = new LoadWorkload(rows, singleInserts, System.err);
-            LoadWorkload.Result tributary = measure(workload, () -> BenchTarget.tributary(dir.resolve("tributary")));
+            // in-process: this JVM's CPU, which includes the client's formatting of the COPY rows
+            LoadWorkload.Result tributary =
+                    measure(workload, () -> BenchTarget.tributary(dir.resolve("tributary")), d -> ProcessCpu::nanos);
+            Path pgDir = dir.resolve("postgresql");
             LoadWorkload.Result postgres =
-                    measure(workload, () -> BenchTarget.postgres(dir.resolve("postgresql"), System.err));
+                    measure(workload, () -> BenchTarget.postgres(pgDir, System.err), d -> postgresCpu(pgDir));
             print(tributary, postgres);
             return 0;
         }
@@ -53,9 +56,20 @@ final class LoadBenchmark implements Callable<Integer> {
         BenchTarget start() throws Exception;
     }
 
-    private static LoadWorkload.Result measure(LoadWorkload workload, TargetStarter starter) throws Exception {
+    /** How to read a started target's server CPU. */
+    private interface CpuOf {
+        LoadWorkload.ServerCpu of(BenchTarget target);
+    }
+
+    private static LoadWorkload.ServerCpu postgresCpu(Path pgDir) {
+        PostgresCpu cpu = PostgresCpu.of(pgDir);
+        return cpu == null ? () -> -1 : cpu::nanos;
+    }
+
+    private static LoadWorkload.Result measure(LoadWorkload workload, TargetStarter starter, CpuOf cpu)
+            throws Exception {
         try (BenchTarget target = starter.start()) {
-            return workload.run(target);
+            return workload.run(target, cpu.of(target));
         }
     }
 
@@ -67,8 +81,13 @@ final class LoadBenchmark implements Callable<Integer> {
         table.row(
                 "INSERT ... SELECT (rows/s)", t.insertSelectRowsPerSecond(), p.insertSelectRowsPerSecond(), "%,12.0f");
         table.row("COPY FROM STDIN (rows/s)", t.copyRowsPerSecond(), p.copyRowsPerSecond(), "%,12.0f");
+        table.row("INSERT ... SELECT CPU (s)", t.insertSelectCpuSeconds(), p.insertSelectCpuSeconds(), "%12.2f");
+        table.row("COPY FROM STDIN CPU (s)", t.copyCpuSeconds(), p.copyCpuSeconds(), "%12.2f");
         table.row("single-row INSERT p50 (ms)", t.singleInsertP50Ms(), p.singleInsertP50Ms(), "%12.2f");
         table.row("single-row INSERT p99 (ms)", t.singleInsertP99Ms(), p.singleInsertP99Ms(), "%12.2f");
-        System.out.println("ratio = tributary / postgresql: above 1 is better for rows/s, below 1 is better for ms");
+        System.out.println(
+                "ratio = tributary / postgresql: above 1 is better for rows/s, below 1 is better for ms and s");
+        System.out.println(
+                "CPU: Tributary's whole JVM (server and the client formatting COPY rows), PostgreSQL's cluster");
     }
 }

@@ -21,12 +21,22 @@ final class LoadWorkload {
             .append(x * 0.5)
             .append('\n');
 
-    /** Figures of one target. Latencies in milliseconds. */
+    /**
+     * Figures of one target. Latencies in milliseconds; CPU in seconds used by the server during
+     * the statement (NaN where it cannot be read).
+     */
     record Result(
             double insertSelectRowsPerSecond,
             double copyRowsPerSecond,
             double singleInsertP50Ms,
-            double singleInsertP99Ms) {}
+            double singleInsertP99Ms,
+            double insertSelectCpuSeconds,
+            double copyCpuSeconds) {}
+
+    /** CPU nanoseconds a target's server has used so far; -1 when it cannot tell. */
+    interface ServerCpu {
+        long nanos();
+    }
 
     private final long rows;
     private final int singleInserts;
@@ -38,14 +48,27 @@ final class LoadWorkload {
         this.progress = progress;
     }
 
-    Result run(BenchTarget target) throws Exception {
+    Result run(BenchTarget target, ServerCpu cpu) throws Exception {
         try (Connection c = target.connect()) {
             warmUp(c, target.name());
+            long cpu0 = cpu.nanos();
             double insertSelect = insertSelect(c, target.name());
+            long cpu1 = cpu.nanos();
             double copy = copy(c, target.name());
+            long cpu2 = cpu.nanos();
             double[] latencies = singleInserts(c, target.name());
-            return new Result(insertSelect, copy, Percentiles.of(latencies, 50), Percentiles.of(latencies, 99));
+            return new Result(
+                    insertSelect,
+                    copy,
+                    Percentiles.of(latencies, 50),
+                    Percentiles.of(latencies, 99),
+                    cpuSeconds(cpu0, cpu1),
+                    cpuSeconds(cpu1, cpu2));
         }
+    }
+
+    private static double cpuSeconds(long from, long to) {
+        return from < 0 || to < 0 ? Double.NaN : (to - from) / 1e9;
     }
 
     /**

@@ -185,7 +185,7 @@ class CopyCrashTest {
     }
 
     /** The text-format lines of ids {@code [from, to)}, made as they are read. */
-    private static final class RowsReader extends Reader {
+    static final class RowsReader extends Reader {
         private final StringBuilder line = new StringBuilder();
         private long next;
         private final long to;

@@ -30,7 +30,7 @@ import java.util.StringJoiner;
  * Collects one statement's changes to one table and applies them atomically to the open epoch.
  *
  * <p>Changes accumulate in statement order. {@link #apply} groups them by key (see
- * {@link #settle()}), settles each key's final change, checks primary-key uniqueness within the statement and, under the
+ * {@link ChangeSettler}), settles each key's final change, checks primary-key uniqueness within the statement and, under the
  * barrier lock, against the epoch and the committed rows, and only then writes; if any check
  * fails nothing of the statement is applied. One statement's thread only.
  */
@@ -65,16 +65,15 @@ public final class TableWriter implements AutoCloseable {
      */
     private final boolean packable;
     /**
-     * The statement's rows, packed, while it has only inserted and their keys ascend: a bulk load
-     * then holds a few large arrays instead of three objects per row until it commits. Null
+     * The statement's rows, packed, while it has only inserted and their keys ascend. Null
      * otherwise; the first change that does not fit moves the packed rows to {@link #changes}.
      * While it is not null, {@link #changes} is empty.
      */
-    private KeyValueRun run;
+    private PackedRows run;
     /**
      * Whether the staged keys' primary-key bytes (after the table id and vnode prefix, which
      * depend on the primary key alone) strictly ascend in staging order, so no key was changed
-     * twice. Tracked as changes are staged, so {@link #settle} skips sorting for a bulk load in key
+     * twice. Tracked as changes are staged, so settling skips sorting for a bulk load in key
      * order (generate_series, a COPY of a sorted file); the sort was a fifth of such a load's CPU.
      */
     private boolean ascending = true;
@@ -113,7 +112,7 @@ public final class TableWriter implements AutoCloseable {
      * already. {@code values} is the decoded {@code row} when it is kept for the table's change
      * stream, else null.
      */
-    private record Change(byte[] key, byte[] row, boolean insert, Object[] values) {}
+    record Change(byte[] key, byte[] row, boolean insert, Object[] values) {}
 
     /**
      * A writer bound to the parts it writes through; made by the database for each statement (and
@@ -143,7 +142,7 @@ public final class TableWriter implements AutoCloseable {
         this.watermarkColumn =
                 table.watermark() == null ? -1 : table.watermark().column();
         this.packable = !keepValues && watermark == null;
-        this.run = packable ? new KeyValueRun(TableKeys.PREFIX_LENGTH) : null;
+        this.run = packable ? new PackedRows(table, rowCodec) : null;
     }
 
     /**
@@ -169,30 +168,14 @@ public final class TableWriter implements AutoCloseable {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         checkNotNull(row);
-        if (run != null && packed(row)) {
-            count++;
-            return;
+        if (run != null) {
+            if (run.add(row)) {
+                count++;
+                return;
+            }
+            unpack();
         }
         stage(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
-    }
-
-    /**
-     * Adds the row to {@link #run} when its key ascends after the run's last one; otherwise moves
-     * the run's rows to {@link #changes} and returns false.
-     */
-    private boolean packed(Object[] row) {
-        keyWriter.reset();
-        keyWriter.skip(TableKeys.PREFIX_LENGTH);
-        KeyCodec.encode(keyWriter, pkTypes, row, table.primaryKey());
-        int keyLength = keyWriter.length();
-        if (!run.ascendsAfterLast(keyWriter.array(), keyLength)) {
-            unpack();
-            return false;
-        }
-        TableKeys.fillPrefix(table.id(), keyWriter.array(), keyLength);
-        rowCodec.encodeInto(row, rowWriter);
-        run.add(keyWriter.array(), keyLength, rowWriter.array(), rowWriter.length());
-        return true;
     }
 
     /** Moves {@link #run}'s rows (already counted) to {@link #changes} and stops packing this statement. */
@@ -200,20 +183,11 @@ public final class TableWriter implements AutoCloseable {
         if (run == null) {
             return;
         }
-        changes = changesOf(run);
+        changes = run.changes();
         if (!changes.isEmpty()) {
             lastKey = changes.get(changes.size() - 1).key();
         }
         run = null;
-    }
-
-    /** The inserts of {@code packed}'s rows, in its order. */
-    private static List<Change> changesOf(KeyValueRun packed) {
-        List<Change> out = new ArrayList<>(packed.size());
-        for (int i = 0; i < packed.size(); i++) {
-            out.add(new Change(packed.key(i), packed.value(i), true, null));
-        }
-        return out;
     }
 
     /**
@@ -302,7 +276,8 @@ public final class TableWriter implements AutoCloseable {
      * way). Its hooks run as the epoch's hooks. May be null.
      */
     public long apply(EpochChange alongside) {
-        List<Change> settled = settle();
+        List<Change> settled =
+                new ChangeSettler(changes, conflict != null, conflictUpdates, this::duplicate).settle(ascending);
         if (conflict != null) {
             // RETURNING lists an ON CONFLICT statement's rows in the order it proposed them
             java.util.IdentityHashMap<Change, Integer> positions = new java.util.IdentityHashMap<>();
@@ -314,8 +289,9 @@ public final class TableWriter implements AutoCloseable {
         changes = new ArrayList<>();
         ascending = true;
         lastKey = null;
-        StatementRows rows = new StatementRows(settled, run, alongside, maxTime, minTime, lateRows);
-        run = packable && conflict == null ? new KeyValueRun(TableKeys.PREFIX_LENGTH) : null;
+        StatementRows rows =
+                new StatementRows(settled, run == null ? null : run.take(), alongside, maxTime, minTime, lateRows);
+        run = packable && conflict == null ? (run == null ? new PackedRows(table, rowCodec) : run) : null;
         maxTime = Long.MIN_VALUE;
         minTime = Long.MAX_VALUE;
         lateRows = 0;
@@ -447,7 +423,7 @@ public final class TableWriter implements AutoCloseable {
             }
             if (run != null && streams.hasSubscribers(table.id())) {
                 // a view began reading the table since the statement did: it needs the rows as changes
-                index(changesOf(run));
+                index(PackedRows.changesOf(run));
                 run = null;
             }
             if (run != null) {
@@ -489,17 +465,12 @@ public final class TableWriter implements AutoCloseable {
             }
         }
 
-        /**
-         * Writes a packed bulk load: no view reads the table and the table has no watermark, so
-         * only the uniqueness of its keys is checked (one seek, when no committed key lies in their
-         * range) before its pairs join the epoch as one run.
-         */
+        /** Writes a packed bulk load (see {@link PackedRows#stage}). */
         private void stagePacked(WriteBuffer epoch) {
-            int existing = epoch.firstExisting(Keyspace.DATA, run);
+            int existing = PackedRows.stage(epoch, run);
             if (existing >= 0) {
                 throw duplicate(run.value(existing));
             }
-            epoch.putRun(Keyspace.DATA, run);
             if (alongside != null) {
                 alongside.stage(epoch);
             }
@@ -618,137 +589,6 @@ public final class TableWriter implements AutoCloseable {
     /** The 42809 error PostgreSQL gives for DML on a materialized view. */
     static TributaryException cannotChangeView(String name) {
         return new TributaryException(SqlState.WRONG_OBJECT_TYPE, "cannot change materialized view \"" + name + "\"");
-    }
-
-    /** Statements up to this many changes settle by sorting primitive (hash, position) pairs. */
-    private static final int PACKED_LIMIT = 1 << 24;
-
-    /**
-     * One final change per key (the staged list itself when keys ascend, see {@link #ascending}): the last change wins; an insert after a delete of the same key in
-     * this statement replaces instead of requiring a new key; two inserts of one key are a
-     * duplicate. Changes are grouped by sorting {@code hash << 24 | position} as primitive longs,
-     * an order of magnitude cheaper than sorting the keys themselves; equal keys have equal
-     * hashes, and the rare unequal keys sharing a hash are told apart by their bytes.
-     */
-    private List<Change> settle() {
-        int n = changes.size();
-        if (ascending) {
-            return changes;
-        }
-        if (n >= PACKED_LIMIT) {
-            List<Change> out = new ArrayList<>(n);
-            Change[] sorted = changes.toArray(new Change[0]);
-            Arrays.sort(sorted, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
-            int i = 0;
-            while (i < n) {
-                int j = i;
-                List<Change> group = new ArrayList<>();
-                while (j < n && Arrays.equals(sorted[j].key(), sorted[i].key())) {
-                    group.add(sorted[j++]);
-                }
-                out.add(settleKey(group));
-                i = j;
-            }
-            return out;
-        }
-        long[] order = new long[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = (hash40(changes.get(i).key()) << 24) | i;
-        }
-        Arrays.sort(order);
-        if (distinctHashes(order)) {
-            // every key changed once, so each change is final: the common bulk load keeps its list
-            return changes;
-        }
-        List<Change> out = new ArrayList<>(n);
-        int i = 0;
-        while (i < n) {
-            int j = i + 1;
-            while (j < n && (order[j] >>> 24) == (order[i] >>> 24)) {
-                j++;
-            }
-            if (j == i + 1) {
-                // a key changed once is its own final change (what settleKey returns for it)
-                out.add(changes.get((int) (order[i] & (PACKED_LIMIT - 1))));
-            } else {
-                settleSharedHash(order, i, j, out);
-            }
-            i = j;
-        }
-        return out;
-    }
-
-    /** Whether no two of the sorted {@code hash << 24 | position} entries share a hash. */
-    private static boolean distinctHashes(long[] order) {
-        for (int i = 1; i < order.length; i++) {
-            if ((order[i] >>> 24) == (order[i - 1] >>> 24)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Changes at {@code order[from..to)} share a hash; group them by key, keeping statement order. */
-    private void settleSharedHash(long[] order, int from, int to, List<Change> out) {
-        List<Change> pending = new ArrayList<>();
-        for (int k = from; k < to; k++) {
-            pending.add(changes.get((int) (order[k] & (PACKED_LIMIT - 1))));
-        }
-        while (!pending.isEmpty()) {
-            byte[] key = pending.get(0).key();
-            List<Change> group = new ArrayList<>();
-            pending.removeIf(c -> Arrays.equals(c.key(), key) && group.add(c));
-            out.add(settleKey(group));
-        }
-    }
-
-    /** The final change for one key's changes, given in statement order. */
-    private Change settleKey(List<Change> group) {
-        if (conflict != null) {
-            if (group.size() > 1 && conflictUpdates) {
-                throw new TributaryException(
-                        SqlState.CARDINALITY_VIOLATION,
-                        "ON CONFLICT DO UPDATE command cannot affect row a second time",
-                        0,
-                        null,
-                        "Ensure that no rows proposed for insertion within the same command have duplicate"
-                                + " constrained values.",
-                        null);
-            }
-            return group.get(0);
-        }
-        boolean deletedHere = false;
-        boolean insertedHere = false;
-        boolean requireNew = false;
-        for (Change c : group) {
-            if (c.row() == null) {
-                deletedHere = true;
-                insertedHere = false;
-            } else if (c.insert()) {
-                if (insertedHere) {
-                    throw duplicate(c.row());
-                }
-                insertedHere = true;
-                requireNew = !deletedHere;
-            }
-        }
-        Change last = group.get(group.size() - 1);
-        return last.row() == null || last.insert() == requireNew
-                ? last
-                : new Change(last.key(), last.row(), requireNew && last.insert(), last.values());
-    }
-
-    /** 40 well-mixed bits of a key (FNV-1a 64, then a finalizer). */
-    private static long hash40(byte[] key) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : key) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        return h >>> 24;
     }
 
     /** The row's storage key, encoded after room for the key prefix and copied once. */

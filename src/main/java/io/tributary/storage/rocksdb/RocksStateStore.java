@@ -69,6 +69,11 @@ public final class RocksStateStore implements StateStore {
         this.handles.addAll(handles);
         this.familyIds = handles.stream().mapToInt(ColumnFamilyHandle::getID).toArray();
         this.syncWrite = shared.syncWrite();
+        try {
+            RunIngestion.undoPending(db, this);
+        } catch (RocksDBException e) {
+            throw storageError(e);
+        }
         byte[] epoch = get(Keyspace.CATALOG, COMMITTED_EPOCH_KEY);
         this.committedEpoch = epoch == null ? 0 : ByteBuffer.wrap(epoch).getLong();
     }
@@ -100,6 +105,10 @@ public final class RocksStateStore implements StateStore {
         return db;
     }
 
+    RocksSharedStore shared() {
+        return shared;
+    }
+
     private byte[] get(Keyspace keyspace, byte[] key) {
         try {
             return db.get(handle(keyspace), key);
@@ -110,8 +119,19 @@ public final class RocksStateStore implements StateStore {
 
     @Override
     public ReadView snapshot() {
-        return new RocksReadView(db, handles, true, null);
+        visibility.readLock().lock();
+        try {
+            return new RocksReadView(db, handles, true, null);
+        } finally {
+            visibility.readLock().unlock();
+        }
     }
+
+    /**
+     * Held exclusively from a commit's ingestion of bulk loads until its batch is written, and
+     * shared while a snapshot is taken: no snapshot sees a load's rows without the rest of its epoch.
+     */
+    private final ReadWriteLock visibility = new ReentrantReadWriteLock();
 
     @Override
     public ReadView latest() {
@@ -129,12 +149,67 @@ public final class RocksStateStore implements StateStore {
             throw new IllegalArgumentException("epoch " + epoch + " is not after " + committedEpoch);
         }
         RocksWriteBuffer rb = (RocksWriteBuffer) buffer;
+        List<Integer> loads = rb.ingestableRuns(RunIngestion.MIN_PAIRS);
+        RunIngestion ingestion = loads.isEmpty() ? null : writeLoads(rb, loads);
         rb.put(
                 Keyspace.CATALOG,
                 COMMITTED_EPOCH_KEY,
                 ByteBuffer.allocate(8).putLong(epoch).array());
-        rb.writeTo(db, syncWrite);
+        if (ingestion == null) {
+            rb.writeTo(db, syncWrite);
+        } else {
+            commitIngesting(epoch, rb, loads, ingestion);
+        }
         committedEpoch = epoch;
+    }
+
+    /**
+     * The SST files of the bulk loads at {@code loads}, written before anything is recorded; null
+     * (files removed) when one cannot be written, so the loads go through the batch instead.
+     */
+    private RunIngestion writeLoads(RocksWriteBuffer rb, List<Integer> loads) {
+        RunIngestion ingestion = new RunIngestion(shared, db);
+        try {
+            for (int at : loads) {
+                ingestion.write(rb.run(at));
+            }
+            return ingestion;
+        } catch (RocksDBException | RuntimeException e) {
+            ingestion.deleteFiles();
+            return null;
+        }
+    }
+
+    /**
+     * Records the loads' ranges, ingests their files and writes the rest of the epoch with the
+     * record's removal; on a failure after the record, removes the ranges again before throwing.
+     */
+    private void commitIngesting(long epoch, RocksWriteBuffer rb, List<Integer> loads, RunIngestion ingestion) {
+        try {
+            ingestion.recordPending(epoch, this);
+            rb.delete(Keyspace.CATALOG, RunIngestion.PENDING_KEY);
+            visibility.writeLock().lock();
+            try {
+                ingestion.ingest(this);
+                for (int at : loads) {
+                    rb.dropRun(at);
+                }
+                rb.writeTo(db, syncWrite);
+            } catch (RocksDBException | RuntimeException e) {
+                try {
+                    ingestion.undo(this);
+                } catch (RocksDBException | RuntimeException undo) {
+                    e.addSuppressed(undo);
+                }
+                throw e;
+            } finally {
+                visibility.writeLock().unlock();
+            }
+        } catch (RocksDBException e) {
+            throw storageError(e);
+        } finally {
+            ingestion.deleteFiles();
+        }
     }
 
     /**

@@ -316,13 +316,38 @@ final class RocksWriteBuffer implements WriteBuffer {
         }
     }
 
+    /**
+     * Whether the committed state holds no key between the least and greatest of {@code run}'s
+     * keys within each vnode the run writes: one seek when its whole range is empty (a new
+     * table), else one per vnode (a load whose keys lie above a table's greatest).
+     */
+    private boolean noneCommittedWithin(ColumnFamilyHandle cf, KeyValueRun run) {
+        if (noneCommittedBetween(cf, run.least(), run.greatest())) {
+            return true;
+        }
+        int[] bounds = RunIngestion.vnodeBounds(run);
+        try (RocksIterator it = store.db().newIterator(cf)) {
+            for (int b = 0; b < bounds.length; b += 2) {
+                byte[] last = run.key(bounds[b + 1]);
+                it.seek(run.key(bounds[b]));
+                if (it.isValid() && Arrays.compareUnsigned(it.key(), last) <= 0) {
+                    return false;
+                }
+                it.status();
+            }
+            return true;
+        } catch (RocksDBException e) {
+            throw RocksStateStore.storageError(e);
+        }
+    }
+
     @Override
     public int firstExisting(Keyspace keyspace, KeyValueRun run) {
         if (run.size() == 0) {
             return -1;
         }
         foldIndex();
-        if (!noneCommittedBetween(store.handle(keyspace), run.least(), run.greatest())) {
+        if (!noneCommittedWithin(store.handle(keyspace), run)) {
             // loading among committed rows: ask for every key, as a batch of single puts would
             List<byte[]> keyList = new ArrayList<>(run.size());
             for (int i = 0; i < run.size(); i++) {
@@ -347,6 +372,97 @@ final class RocksWriteBuffer implements WriteBuffer {
             }
         }
         return first;
+    }
+
+    /**
+     * The write positions of the runs that {@link RocksStateStore#commit} may ingest as SST files
+     * ahead of this buffer's batch, with the same outcome as writing them in the batch: runs of
+     * the data keyspace of at least {@code minPairs} pairs, all of one table, no committed key
+     * between their least and greatest keys within each vnode (so removing those ranges undoes them
+     * exactly), no
+     * earlier write of this buffer to any of their keys (the batch, applied after the ingestion,
+     * would otherwise reorder it), ranges disjoint from each other, and no range deletion anywhere
+     * in the buffer. Called by the committing thread before the commit; reads the committed state.
+     */
+    List<Integer> ingestableRuns(int minPairs) {
+        if (runs.isEmpty()) {
+            return List.of();
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (ops[i] == DELETE_RANGE) {
+                return List.of();
+            }
+        }
+        for (int r = 0; r < runs.size(); r++) {
+            int at = runPositions.get(r);
+            KeyValueRun run = runs.get(r);
+            if (keyspaces[at] != Keyspace.DATA.ordinal()
+                    || run.size() < minPairs
+                    || !Arrays.equals(run.least(), 0, 4, run.greatest(), 0, 4)
+                    || writtenEarlier(run, at)
+                    || overlapsChosen(run, out)
+                    || !noneCommittedWithin(store.handle(Keyspace.DATA), run)) {
+                continue;
+            }
+            out.add(at);
+        }
+        return out;
+    }
+
+    /** Whether a write before position {@code at} touched one of {@code run}'s keys. */
+    private boolean writtenEarlier(KeyValueRun run, int at) {
+        for (int i = 0; i < at; i++) {
+            if (keyspaces[i] != Keyspace.DATA.ordinal()) {
+                continue;
+            }
+            if (ops[i] == RUN) {
+                KeyValueRun other = runAt(i);
+                if (other.size() > 0
+                        && Arrays.compareUnsigned(other.least(), run.greatest()) <= 0
+                        && Arrays.compareUnsigned(run.least(), other.greatest()) <= 0) {
+                    for (int p = 0; p < other.size(); p++) {
+                        if (run.indexOf(other.key(p)) >= 0) {
+                            return true;
+                        }
+                    }
+                }
+            } else if (run.indexOf(keys.get(i)) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean overlapsChosen(KeyValueRun run, List<Integer> chosen) {
+        for (int at : chosen) {
+            KeyValueRun other = runAt(at);
+            if (Arrays.compareUnsigned(other.least(), run.greatest()) <= 0
+                    && Arrays.compareUnsigned(run.least(), other.greatest()) <= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The run written at position {@code at}, for ingestion. */
+    KeyValueRun run(int at) {
+        return runAt(at);
+    }
+
+    /**
+     * Takes the run at position {@code at} out of the batch, once it has been ingested: it stays a
+     * write of no pairs, so positions and save points keep their meaning.
+     */
+    void dropRun(int at) {
+        for (int r = runs.size() - 1; r >= 0; r--) {
+            if (runPositions.get(r) == at) {
+                runPairs -= runs.get(r).size();
+                runs.set(r, new KeyValueRun(0));
+                return;
+            }
+        }
+        throw new IllegalStateException("no run at write " + at);
     }
 
     @Override

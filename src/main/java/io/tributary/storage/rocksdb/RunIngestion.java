@@ -1,0 +1,216 @@
+package io.tributary.storage.rocksdb;
+
+import io.tributary.common.VirtualNodes;
+import io.tributary.storage.KeyValueRun;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.TableKeys;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.IngestExternalFileOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileWriter;
+import org.rocksdb.WriteBatch;
+
+/**
+ * A commit's bulk loads ({@link KeyValueRun}s) written as sorted SST files and ingested into the
+ * data keyspace ahead of the commit's batch, for {@link RocksStateStore#commit}: the rows bypass
+ * the write-ahead log and the memtables, which cost a bulk load's commit most of its time.
+ *
+ * <p>Atomic with the epoch by an undo record: before ingesting, a synced write records the epoch
+ * and each run's key range in each of its vnodes (which held no committed key, see
+ * {@link RocksWriteBuffer#ingestableRuns}); the epoch's batch deletes the record. A store that
+ * opens with the record present crashed between the two, so it deletes those ranges, which removes
+ * exactly the ingested rows ({@link #undoPending}). Committing thread only, under the store's
+ * commit lock.
+ */
+final class RunIngestion {
+    /** In the catalog keyspace: the epoch and key ranges of loads ingested but not yet committed. */
+    static final byte[] PENDING_KEY = "\u0000meta/pending_ingested_loads".getBytes(StandardCharsets.UTF_8);
+
+    /** Runs of fewer pairs go through the batch: a file per load costs a MANIFEST write and a sync. */
+    static final int MIN_PAIRS = 16_384;
+
+    private final RocksSharedStore shared;
+    private final RocksDB db;
+    private final List<Path> files = new ArrayList<>();
+    private final List<byte[]> ranges = new ArrayList<>();
+
+    RunIngestion(RocksSharedStore shared, RocksDB db) {
+        this.shared = shared;
+        this.db = db;
+    }
+
+    /**
+     * Writes {@code run} as one SST file in whole-key order: its pairs ascend by primary key, so a
+     * stable grouping by vnode (the two prefix bytes after the table id all its keys share) sorts
+     * them. The file is synced when this returns.
+     */
+    void write(KeyValueRun run) throws RocksDBException {
+        Path file = shared.ingestDirectory().resolve("load-" + shared.ingestSeq.incrementAndGet() + ".sst");
+        files.add(file);
+        int[] order = vnodeOrder(run);
+        int maxKey = 0;
+        int maxValue = 0;
+        for (int i = 0; i < run.size(); i++) {
+            maxKey = Math.max(maxKey, run.keyLength(i));
+            maxValue = Math.max(maxValue, run.valueLength(i));
+        }
+        ByteBuffer key = ByteBuffer.allocateDirect(maxKey);
+        ByteBuffer value = ByteBuffer.allocateDirect(maxValue);
+        try (EnvOptions env = new EnvOptions();
+                Options options = new Options(shared.dbOptions(), shared.cfOptions());
+                SstFileWriter writer = new SstFileWriter(env, options)) {
+            writer.open(file.toString());
+            for (int p : order) {
+                byte[] chunk = run.chunk(p);
+                key.clear();
+                key.put(chunk, run.keyAt(p), run.keyLength(p)).flip();
+                value.clear();
+                value.put(chunk, run.valueAt(p), run.valueLength(p)).flip();
+                writer.put(key, value);
+            }
+            writer.finish();
+        }
+        int[] bounds = vnodeBounds(run);
+        for (int b = 0; b < bounds.length; b += 2) {
+            ranges.add(run.key(bounds[b]));
+            ranges.add(successor(run.key(bounds[b + 1])));
+        }
+    }
+
+    /**
+     * For each vnode {@code run} writes, ascending, the positions of its first and last pair:
+     * its least and greatest keys in that vnode, since the pairs ascend by primary key.
+     */
+    static int[] vnodeBounds(KeyValueRun run) {
+        int[] first = new int[VirtualNodes.COUNT];
+        int[] last = new int[VirtualNodes.COUNT];
+        Arrays.fill(first, -1);
+        int vnodes = 0;
+        for (int i = 0; i < run.size(); i++) {
+            int v = vnode(run, i);
+            if (first[v] < 0) {
+                first[v] = i;
+                vnodes++;
+            }
+            last[v] = i;
+        }
+        int[] out = new int[vnodes * 2];
+        int at = 0;
+        for (int v = 0; v < first.length; v++) {
+            if (first[v] >= 0) {
+                out[at++] = first[v];
+                out[at++] = last[v];
+            }
+        }
+        return out;
+    }
+
+    /** The positions of {@code run}'s pairs grouped by vnode, ascending, each group in run order. */
+    private static int[] vnodeOrder(KeyValueRun run) {
+        int[] starts = new int[VirtualNodes.COUNT + 1];
+        int n = run.size();
+        for (int i = 0; i < n; i++) {
+            starts[vnode(run, i) + 1]++;
+        }
+        for (int v = 1; v < starts.length; v++) {
+            starts[v] += starts[v - 1];
+        }
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[starts[vnode(run, i)]++] = i;
+        }
+        return order;
+    }
+
+    private static int vnode(KeyValueRun run, int i) {
+        byte[] chunk = run.chunk(i);
+        int at = run.keyAt(i) + TableKeys.PREFIX_LENGTH - 2;
+        return (chunk[at] & 0xff) << 8 | (chunk[at + 1] & 0xff);
+    }
+
+    /** The least key greater than every key that starts with {@code key}: past it by a zero byte. */
+    private static byte[] successor(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
+    }
+
+    /** Records, synced, that the written files' ranges belong to {@code epoch} until it commits. */
+    void recordPending(long epoch, RocksStateStore store) throws RocksDBException {
+        ByteBuffer record = ByteBuffer.allocate(
+                8 + ranges.stream().mapToInt(r -> 4 + r.length).sum());
+        record.putLong(epoch);
+        for (byte[] r : ranges) {
+            record.putInt(r.length).put(r);
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(store.handle(Keyspace.CATALOG), PENDING_KEY, record.array());
+            db.write(shared.syncWrite(), batch);
+        }
+    }
+
+    /** Ingests every written file into the data keyspace at once: atomic, and durable on return. */
+    void ingest(RocksStateStore store) throws RocksDBException {
+        List<String> paths = files.stream().map(Path::toString).toList();
+        try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
+            db.ingestExternalFile(store.handle(Keyspace.DATA), paths, options);
+        }
+    }
+
+    /**
+     * After a failure between {@link #recordPending} and the epoch's batch: removes the ranges
+     * and the record, as the next open would.
+     */
+    void undo(RocksStateStore store) throws RocksDBException {
+        deleteRanges(db, store, ranges);
+    }
+
+    /** Removes the written files' links beside the store; the ingested copies stay. */
+    void deleteFiles() {
+        for (Path f : files) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (java.io.IOException e) {
+                // a leftover is removed at the next open
+            }
+        }
+    }
+
+    /**
+     * At open, before anything reads the store: when an undo record is present, the loads it
+     * names were ingested (or not yet) but their epoch never committed, so their ranges, which
+     * held nothing else, are deleted with the record in one synced write.
+     */
+    static void undoPending(RocksDB db, RocksStateStore store) throws RocksDBException {
+        byte[] record = db.get(store.handle(Keyspace.CATALOG), PENDING_KEY);
+        if (record == null) {
+            return;
+        }
+        ByteBuffer in = ByteBuffer.wrap(record);
+        in.getLong();
+        List<byte[]> ranges = new ArrayList<>();
+        while (in.hasRemaining()) {
+            byte[] r = new byte[in.getInt()];
+            in.get(r);
+            ranges.add(r);
+        }
+        deleteRanges(db, store, ranges);
+    }
+
+    private static void deleteRanges(RocksDB db, RocksStateStore store, List<byte[]> ranges) throws RocksDBException {
+        try (WriteBatch batch = new WriteBatch()) {
+            for (int i = 0; i + 1 < ranges.size(); i += 2) {
+                batch.deleteRange(store.handle(Keyspace.DATA), ranges.get(i), ranges.get(i + 1));
+            }
+            batch.delete(store.handle(Keyspace.CATALOG), PENDING_KEY);
+            db.write(store.shared().syncWrite(), batch);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.tributary.storage.rocksdb;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tributary.storage.KeyValueRun;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.TableKeys;
+import io.tributary.storage.WriteBuffer;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bulk loads committed as ingested SST files, on a real RocksDB: what is ingested, and the undo at open. */
+class RunIngestionTest {
+    private static final int TABLE = 42;
+    private static final int ROWS = RunIngestion.MIN_PAIRS + 1000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aLoadIntoAnEmptyRangeIsIngestedNotLogged() {
+        try (RocksStateStore store = RocksStateStore.open(dir)) {
+            WriteBuffer buffer = store.newWriteBuffer();
+            buffer.putRun(Keyspace.DATA, run(0, ROWS));
+            buffer.put(Keyspace.DATA, key(TABLE + 1, 5), new byte[] {1});
+            store.commit(1, buffer);
+            assertEquals(ROWS, count(store, TABLE));
+            assertEquals(1, count(store, TABLE + 1));
+            long inMemtables =
+                    store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
+            assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
+        } catch (org.rocksdb.RocksDBException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aLoadAboveATablesKeysIsIngestedAndOneAmongThemIsNot() {
+        try (RocksStateStore store = RocksStateStore.open(dir)) {
+            commitRun(store, 1, run(0, ROWS));
+            // above every key of every vnode: each vnode's range is empty
+            RocksWriteBuffer above = (RocksWriteBuffer) store.newWriteBuffer();
+            above.putRun(Keyspace.DATA, run(ROWS, ROWS));
+            assertEquals(1, above.ingestableRuns(RunIngestion.MIN_PAIRS).size());
+            // odd keys among the committed even ones: no range is empty
+            RocksWriteBuffer among = (RocksWriteBuffer) store.newWriteBuffer();
+            KeyValueRun odd = new KeyValueRun(TableKeys.PREFIX_LENGTH);
+            for (long pk = 1; pk < 2L * ROWS; pk += 2) {
+                byte[] k = key(TABLE, pk);
+                odd.add(k, k.length, new byte[] {2}, 1);
+            }
+            among.putRun(Keyspace.DATA, odd);
+            assertEquals(List.of(), among.ingestableRuns(RunIngestion.MIN_PAIRS));
+            store.commit(2, above);
+            assertEquals(2L * ROWS, count(store, TABLE));
+        }
+    }
+
+    @Test
+    void anIngestedLoadWhoseEpochNeverCommittedIsUndoneAtOpen() throws Exception {
+        try (RocksStateStore store = RocksStateStore.open(dir)) {
+            commitRun(store, 1, run(0, ROWS));
+            // the first half of a commit: files written, record synced, ingested; then the crash
+            RunIngestion ingestion = new RunIngestion(store.shared(), store.db());
+            ingestion.write(run(ROWS, ROWS));
+            ingestion.recordPending(2, store);
+            ingestion.ingest(store);
+            ingestion.deleteFiles();
+            assertEquals(2L * ROWS, count(store, TABLE));
+        }
+        try (RocksStateStore store = RocksStateStore.open(dir)) {
+            assertEquals(1, store.committedEpoch());
+            assertEquals(ROWS, count(store, TABLE));
+            try (ReadView view = store.snapshot()) {
+                assertNull(view.get(Keyspace.CATALOG, RunIngestion.PENDING_KEY));
+                assertArrayEquals(new byte[] {7}, view.get(Keyspace.DATA, key(TABLE, 2L * (ROWS - 1))));
+            }
+        }
+    }
+
+    private static void commitRun(RocksStateStore store, long epoch, KeyValueRun run) {
+        WriteBuffer buffer = store.newWriteBuffer();
+        buffer.putRun(Keyspace.DATA, run);
+        store.commit(epoch, buffer);
+    }
+
+    /** Rows of {@link #TABLE} with the even keys {@code 2 * [from, from + n)}, value 7. */
+    private static KeyValueRun run(long from, int n) {
+        KeyValueRun run = new KeyValueRun(TableKeys.PREFIX_LENGTH);
+        for (long i = from; i < from + n; i++) {
+            byte[] k = key(TABLE, 2 * i);
+            run.add(k, k.length, new byte[] {7}, 1);
+        }
+        return run;
+    }
+
+    private static byte[] key(int table, long pk) {
+        return TableKeys.rowKey(table, ByteBuffer.allocate(8).putLong(pk).array());
+    }
+
+    private static long count(RocksStateStore store, int table) {
+        long n = 0;
+        try (ReadView view = store.snapshot();
+                KvIterator it = view.scan(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table))) {
+            while (it.next()) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
