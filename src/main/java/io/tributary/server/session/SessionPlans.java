@@ -33,6 +33,10 @@ final class SessionPlans {
             // made without Calcite's parser or planner, so not worth a place in the plan cache
             return new EnginePreparedStatement(sql, constants, List.of(), List.of(), null, constants::close);
         }
+        PreparedStatement keyRange = planKeyRange(sql, declared);
+        if (keyRange != null) {
+            return keyRange;
+        }
         long version = schemaVersion();
         StatementPlan borrowed = planCache.borrow(sql, version);
         if (borrowed == null) {
@@ -52,6 +56,30 @@ final class SessionPlans {
             }
             throw e;
         }
+    }
+
+    /**
+     * An UPDATE or DELETE by a range of the key, planned without Calcite; null when the statement
+     * is not one, or when the client declared a parameter of another type than the statement
+     * gives it (PostgreSQL would then compare or compute in the declared type: the general path
+     * does). Cheap to plan, so not cached.
+     */
+    private PreparedStatement planKeyRange(String sql, List<DataType> declared) {
+        StatementPlan plan = frontend.planKeyRangeDml(sql);
+        if (plan == null) {
+            return null;
+        }
+        List<DataType> types = new ArrayList<>(plan.paramTypes());
+        for (int i = 0; i < declared.size() && i < types.size(); i++) {
+            DataType d = declared.get(i);
+            if (d != null
+                    && d.kind() != types.get(i).kind()
+                    && !(d.kind().isString() && types.get(i).kind().isString())) {
+                plan.close();
+                return null;
+            }
+        }
+        return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), null, plan::close);
     }
 
     /**
