@@ -209,8 +209,10 @@ public final class KeyRangeDmlText {
                 pos++;
                 t = peek();
             }
-            if (t.kind() != Token.Kind.NUMBER || next().kind() == Token.Kind.WORD) {
-                return null; // 1e10 lexes as a number and a word
+            if (t.kind() != Token.Kind.NUMBER
+                    || next().kind() == Token.Kind.WORD
+                            && next().position() == t.position() + t.text().length()) {
+                return null; // 1e10 lexes as a number and a word right after it
             }
             pos++;
             try {
