@@ -76,6 +76,9 @@ class KeyRangeDmlDifferentialTest {
             new Prepared(
                     "UPDATE kr SET amount = amount + ?, status = ? WHERE id BETWEEN ? AND ?",
                     List.of(new BigDecimal("0.5"), "waytoolongstatus", 1L, 1L)),
+            // the parameter is numeric without scale: it is added, then the sum rounds to the column's
+            new Prepared("UPDATE kr SET amount = amount + ? WHERE id = ?", List.of(new BigDecimal("-1.995"), 4L)),
+            new Prepared("UPDATE kr SET status = ? WHERE id = ?", List.of("waytoolongstatus", 999L)),
             new Prepared("UPDATE kr SET n = n + ? WHERE id = ?", List.of(Integer.MAX_VALUE, 2L)),
             new Prepared("UPDATE kr SET n = n + ? WHERE id = ?", List.of(1, 2L)),
             new Prepared("UPDATE kr SET n = ? WHERE id = ?", Arrays.asList(null, 1L)),

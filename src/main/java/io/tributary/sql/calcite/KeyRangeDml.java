@@ -158,8 +158,14 @@ final class KeyRangeDml {
         return value != null && value >= min(type.kind()) && value <= max(type.kind());
     }
 
-    /** Records {@code $n} as of {@code type}; false when it already has another type. */
-    private static boolean param(int n, DataType type, List<DataType> params) {
+    /**
+     * Records {@code $n} as of the type of a column of {@code column}'s type; false when it
+     * already has another type. As in PostgreSQL, a parameter takes the type without its length or
+     * scale, which applies when the value is assigned to a row (so a long string bound for an
+     * UPDATE that matches nothing is no error, and {@code amount + $1} adds before it rounds).
+     */
+    private static boolean param(int n, DataType column, List<DataType> params) {
+        DataType type = DataType.of(column.kind());
         while (params.size() < n) {
             params.add(null);
         }

@@ -98,12 +98,12 @@ final class KeyRangeQuery implements PreparedQuery {
         for (int i = 0; i < settings.length; i++) {
             Assignment a = assignments.get(i);
             DataType target = table.columns().get(targets[i]).type();
-            // a constant assigned as INSERT assigns it: its errors come even when no row matches
-            settings[i] = a.operand().isParam()
+            Object operand = a.operand().isParam()
                     ? values[a.operand().param() - 1]
-                    : a.base() < 0
-                            ? Values.assign(a.operand().constant(), null, target)
-                            : a.operand().constant();
+                    : a.operand().constant();
+            // a whole SET value is assigned as INSERT assigns it, once: PostgreSQL folds it while
+            // planning, so its errors come even when no row matches
+            settings[i] = a.base() < 0 ? Values.assign(operand, null, target) : operand;
         }
         if (lo == null || hi == null || ((Number) lo).longValue() > ((Number) hi).longValue()) {
             return new Rows(null, null, settings);
