@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -18,9 +19,29 @@ final class StatementOutcome {
 
     static String of(Connection c, String sql, boolean columnTypes) {
         try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
+            return of(s, s.execute(sql), columnTypes);
+        } catch (SQLException e) {
+            return error(e);
+        }
+    }
+
+    /** The same for {@code sql} prepared, with {@code params} bound by {@code setObject} in order. */
+    static String ofPrepared(Connection c, String sql, List<Object> params) {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.size(); i++) {
+                s.setObject(i + 1, params.get(i));
             }
+            return of(s, s.execute(), false);
+        } catch (SQLException e) {
+            return error(e);
+        }
+    }
+
+    private static String of(Statement s, boolean hasRows, boolean columnTypes) throws SQLException {
+        if (!hasRows) {
+            return "count " + s.getUpdateCount();
+        }
+        {
             try (ResultSet rs = s.getResultSet()) {
                 ResultSetMetaData meta = rs.getMetaData();
                 List<String> rows = new ArrayList<>();
@@ -34,8 +55,10 @@ final class StatementOutcome {
                 }
                 return rows.toString();
             }
-        } catch (SQLException e) {
-            return "ERROR " + e.getSQLState() + ("XX000".equals(e.getSQLState()) ? " " + e.getMessage() : "");
         }
+    }
+
+    private static String error(SQLException e) {
+        return "ERROR " + e.getSQLState() + ("XX000".equals(e.getSQLState()) ? " " + e.getMessage() : "");
     }
 }

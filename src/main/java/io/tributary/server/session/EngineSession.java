@@ -16,7 +16,6 @@ import io.tributary.sql.StatementControl;
 import io.tributary.sql.StatementPlan;
 import io.tributary.sql.StatementSplitter;
 import io.tributary.sql.calcite.CalciteFrontend;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -40,8 +39,8 @@ public final class EngineSession implements Session {
     private Runnable release;
 
     private final ReadContextImpl readContext = new ReadContextImpl();
-    private final PlanCache planCache = new PlanCache();
     private final NamedStatements named = new NamedStatements();
+    private final SessionPlans plans;
     /** Cancel, timeout and memory budget of the statement running now. */
     private final StatementControl control;
 
@@ -87,6 +86,7 @@ public final class EngineSession implements Session {
         SessionCurrvals currvals = new SessionCurrvals();
         this.dml = new DmlRunner(db, control::check, currvals);
         this.utility = new UtilityRunner(db, variables, control::check, currvals);
+        this.plans = new SessionPlans(db, variables, frontend, named);
     }
 
     @Override
@@ -97,151 +97,7 @@ public final class EngineSession implements Session {
     @Override
     public PreparedStatement prepare(String sql, List<DataType> declared) {
         // planning belongs to the statement: a cancel during it must stop the execution that follows
-        return whileBusy(() -> plan(sql, declared), false);
-    }
-
-    private PreparedStatement plan(String text, List<DataType> declared) {
-        String sql = boundExecute(text);
-        StatementPlan constants = frontend.planConstantInsert(sql);
-        if (constants != null) {
-            // made without Calcite's parser or planner, so not worth a place in the plan cache
-            return new EnginePreparedStatement(sql, constants, List.of(), List.of(), null, constants::close);
-        }
-        long version = schemaVersion();
-        StatementPlan borrowed = planCache.borrow(sql, version);
-        if (borrowed == null) {
-            PreparedStatement shaped = planShape(sql, version);
-            if (shaped != null) {
-                return shaped;
-            }
-        }
-        StatementPlan plan = borrowed != null ? borrowed : frontend.plan(sql);
-        try {
-            return describe(sql, declared, plan, version);
-        } catch (RuntimeException e) {
-            if (borrowed != null) {
-                planCache.giveBack(sql, plan, version, schemaVersion());
-            } else {
-                plan.close();
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * For {@code EXECUTE name(args)}, the named statement with its arguments bound, which is then
-     * planned as if the client had sent it; any other text as it is.
-     */
-    private String boundExecute(String sql) {
-        int start = 0;
-        while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
-            start++;
-        }
-        if (!sql.regionMatches(true, start, "execute", 0, 7)) {
-            return sql;
-        }
-        return io.tributary.sql.UtilityParser.parse(sql).orElse(null)
-                        instanceof io.tributary.sql.UtilityStatement.Execute execute
-                ? named.bind(execute)
-                : sql;
-    }
-
-    /**
-     * An UPDATE or DELETE whose constants were lifted into parameters, planned once per shape and
-     * run with the constants bound: a literal that changes with every statement, as psql and other
-     * simple-query clients send them, no longer means a new Calcite plan each time. Null when the
-     * statement has no such shape, or when its shape does not plan; the statement is then planned
-     * as written, which gives its own result or error.
-     */
-    private PreparedStatement planShape(String sql, long version) {
-        CalciteFrontend.LiftedStatement lifted;
-        try {
-            lifted = frontend.lift(sql);
-        } catch (RuntimeException e) {
-            return null; // planning the text reports what is wrong with it
-        }
-        if (lifted == null) {
-            return null;
-        }
-        String key = SHAPE_PREFIX + lifted.shape();
-        StatementPlan plan = planCache.borrow(key, version);
-        if (plan == null) {
-            try {
-                plan = frontend.planLifted(sql, lifted);
-            } catch (RuntimeException e) {
-                return null;
-            }
-        }
-        StatementPlan cacheable = plan;
-        return new EnginePreparedStatement(
-                sql,
-                plan,
-                List.of(),
-                lifted.values(),
-                null,
-                () -> planCache.giveBack(key, cacheable, version, schemaVersion()));
-    }
-
-    /** Starts the plan cache keys of lifted shapes; no statement text starts with it. */
-    private static final String SHAPE_PREFIX = "\0shape:";
-
-    /**
-     * What a cached plan was made against, compared for equality only: the three counters only
-     * grow, so their sum changes whenever the catalog, the set of system tables or the session's
-     * {@code search_path} does. The other databases' numbers (never reused) and catalog versions
-     * are mixed in too, since a plan may read their relations: it then changes with their DDL and
-     * with a database created or dropped.
-     */
-    private long schemaVersion() {
-        io.tributary.catalog.Catalog own = db.catalog();
-        long version = own.version() + db.systemTables().version() + variables.searchPathChanges();
-        // mixed in, not added: a sum would fall back to an earlier value when a database is
-        // dropped, and an old plan could match again
-        for (io.tributary.catalog.DatabaseEntry e : own.databases()) {
-            if (!e.name().equals(own.database())) {
-                java.util.Optional<io.tributary.catalog.Catalog> peer = own.peer(e.name());
-                long peerVersion = peer.isPresent() ? peer.get().version() : -1;
-                version = version * 0x9E3779B97F4A7C15L + e.id() * 0xC2B2AE3D27D4EB4FL + peerVersion;
-            }
-        }
-        return version;
-    }
-
-    private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {
-        List<DataType> inferred = plan.paramTypes();
-        List<DataType> types = new ArrayList<>(inferred);
-        for (int i = 0; i < declared.size() && i < types.size(); i++) {
-            if (declared.get(i) != null) {
-                types.set(i, declared.get(i));
-            }
-        }
-        if (plan instanceof StatementPlan.Utility) {
-            return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), resultColumns(plan), () -> {});
-        }
-        StatementPlan cacheable = plan;
-        return new EnginePreparedStatement(
-                sql,
-                plan,
-                List.copyOf(types),
-                List.of(),
-                resultColumns(plan),
-                () -> planCache.giveBack(sql, cacheable, version, schemaVersion()));
-    }
-
-    private static List<ColumnDesc> resultColumns(StatementPlan plan) {
-        if (plan instanceof StatementPlan.Query q) {
-            return columns(q.query().columns());
-        }
-        if (plan instanceof StatementPlan.Utility u) {
-            if (DatabaseCommands.handles(u.statement())) {
-                return DatabaseCommands.resultColumns(u.statement());
-            }
-            return UtilityRunner.resultColumns(u.statement());
-        }
-        StatementPlan.Returning returning = plan instanceof StatementPlan.Insert i
-                ? i.returning()
-                : plan instanceof StatementPlan.Update u ? u.returning() : ((StatementPlan.Delete) plan).returning();
-        return returning == null ? null : columns(returning.query().columns());
+        return whileBusy(() -> plans.plan(sql, declared), false);
     }
 
     @Override
@@ -370,7 +226,7 @@ public final class EngineSession implements Session {
             List<Object[]> rows = frontend.explain(e.query()).stream()
                     .map(line -> new Object[] {line})
                     .toList();
-            return new StatementResult.Rows(resultColumns(u), new ListCursor(rows));
+            return new StatementResult.Rows(SessionPlans.resultColumns(u), new ListCursor(rows));
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.NoOp n
                 && n.tag().equals("DISCARD ALL")) {
@@ -693,7 +549,7 @@ public final class EngineSession implements Session {
     @Override
     public void close() {
         try {
-            planCache.close();
+            plans.close();
             frontend.close();
         } finally {
             release.run();
@@ -728,100 +584,7 @@ public final class EngineSession implements Session {
         }
     }
 
-    /**
-     * A planned statement and what the client is told about it. Its plan is handed back (to the
-     * session's plan cache) when the client closed it and no cursor opened from it is still open.
-     */
-    private static final class EnginePreparedStatement implements PreparedStatement {
-        private final String sql;
-        private final StatementPlan plan;
-        private final List<DataType> paramTypes;
-        /** Constants lifted from the statement's text, bound after the client's parameters. */
-        private final List<Object> lifted;
-
-        private final List<ColumnDesc> resultColumns;
-        private final Runnable release;
-        private int openCursors;
-        private boolean closeRequested;
-        private boolean released;
-
-        /** @param release hands the plan back (to the plan cache) once unused */
-        EnginePreparedStatement(
-                String sql,
-                StatementPlan plan,
-                List<DataType> paramTypes,
-                List<Object> lifted,
-                List<ColumnDesc> resultColumns,
-                Runnable release) {
-            this.release = release;
-            this.sql = sql;
-            this.plan = plan;
-            this.paramTypes = paramTypes;
-            this.lifted = lifted;
-            this.resultColumns = resultColumns;
-        }
-
-        @Override
-        public String sql() {
-            return sql;
-        }
-
-        @Override
-        public List<DataType> paramTypes() {
-            return paramTypes;
-        }
-
-        @Override
-        public List<ColumnDesc> resultColumns() {
-            return resultColumns;
-        }
-
-        /** The values the plan's parameters take: the client's, then the lifted constants. */
-        List<Object> bound(List<Object> clientParams) {
-            if (lifted.isEmpty()) {
-                return clientParams;
-            }
-            List<Object> all = new ArrayList<>(clientParams.size() + lifted.size());
-            all.addAll(clientParams);
-            all.addAll(lifted);
-            return all;
-        }
-
-        StatementPlan plan() {
-            if (released) {
-                throw new TributaryException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement was closed");
-            }
-            return plan;
-        }
-
-        void cursorOpened() {
-            openCursors++;
-        }
-
-        boolean hasOpenCursor() {
-            return openCursors > 0;
-        }
-
-        void cursorClosed() {
-            openCursors--;
-            releaseIfIdle();
-        }
-
-        @Override
-        public void close() {
-            closeRequested = true;
-            releaseIfIdle();
-        }
-
-        private void releaseIfIdle() {
-            if (closeRequested && openCursors == 0 && !released) {
-                released = true;
-                release.run();
-            }
-        }
-    }
-
-    private static List<ColumnDesc> columns(List<ResultColumn> cols) {
+    static List<ColumnDesc> columns(List<ResultColumn> cols) {
         return cols.stream().map(c -> new ColumnDesc(c.name(), c.type())).toList();
     }
 

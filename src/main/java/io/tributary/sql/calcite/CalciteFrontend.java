@@ -10,6 +10,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.sql.DmlClauses;
+import io.tributary.sql.KeyRangeDmlText;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.ReadContext;
 import io.tributary.sql.SelectWithoutFrom;
@@ -121,6 +122,25 @@ public final class CalciteFrontend implements AutoCloseable {
             int[] targets =
                     read.columns() == null ? table.targetColumns(List.of()) : table.targetColumns(read.columns());
             return literalInsert(table, targets, read.columns() == null, read.rows(), 0, null, null);
+        } catch (RuntimeException e) {
+            return null; // the general path reports what is wrong, with the position in the text
+        }
+    }
+
+    /**
+     * The plan of an UPDATE or DELETE by a range of the key ({@link KeyRangeDmlText}), made and
+     * run without Calcite ({@link KeyRangeDml}), or null when the statement is not of that form
+     * or its names and types leave the path: {@link #plan} then gives its result or error. The
+     * plan changes the rows {@link #plan}'s plan of the same text changes, to the same values.
+     */
+    public StatementPlan planKeyRangeDml(String sql) {
+        KeyRangeDmlText.Statement read = KeyRangeDmlText.read(sql);
+        if (read == null || KeyRangeDml.namesReserved(read)) {
+            return null;
+        }
+        try {
+            TableDef table = targetTable(new SqlIdentifier(read.table(), SqlParserPos.ZERO));
+            return KeyRangeDml.plan(read, table, context);
         } catch (RuntimeException e) {
             return null; // the general path reports what is wrong, with the position in the text
         }
