@@ -60,6 +60,8 @@ public final class CalciteFrontend implements AutoCloseable {
     private final Program program;
 
     private final PgCatalog pgCatalog;
+    /** The session's read context, which the plans made past Calcite read through. */
+    private final ReadContext context;
 
     /**
      * @param systemTables shown read-only as schema {@link SystemTables#SCHEMA}
@@ -68,6 +70,7 @@ public final class CalciteFrontend implements AutoCloseable {
     public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context, PgSession session) {
         this.catalog = catalog;
         this.systemTables = systemTables;
+        this.context = context;
         this.program = Programs.sequence(
                 TimeWindows.expansion(), CheckedArithmetic.before(new GuardProgram(context.control())));
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
