@@ -71,11 +71,12 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "bench backfill: %,d orders, %,d customers; a single-row INSERT into orders every %d ms"
                         + " before and during each backfill; %d cores%n",
                 rows, customers, PacedInserts.PACE_MS, cores);
-        String format = "%-8s | %11s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
+        String format = "%-8s | %11s | %9s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
         System.out.printf(
                 format,
                 "query",
                 "backfill s",
+                "CPU s",
                 "rows/s",
                 "PG MV s",
                 "ratio",
@@ -88,6 +89,7 @@ final class BackfillBenchmark implements Callable<Integer> {
         System.out.printf(
                 format,
                 "",
+                "tributary",
                 "tributary",
                 "tributary",
                 "",
@@ -105,6 +107,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                     format,
                     query.label(),
                     String.format("%.1f", t.seconds()),
+                    String.format("%.1f", t.cpuSeconds()),
                     String.format("%,.0f", rows / t.seconds()),
                     String.format("%.1f", pgSeconds),
                     String.format("%.3f", pgSeconds / t.seconds()),
@@ -121,6 +124,7 @@ final class BackfillBenchmark implements Callable<Integer> {
             t.during().warnIfTooFew(System.out, query.label() + " during the backfill");
         }
         System.out.println("backfill s: from CREATE MATERIALIZED VIEW (background_ddl = true) until the job is done;"
+                + " CPU s: this process's CPU seconds meanwhile (the server, and the INSERTs' client);"
                 + " rows/s = orders / that; ratio above 1: ours is faster");
         System.out.printf("tributary state on disk (MB): after the load %,.1f", tributary.loadedStateBytes() / 1e6);
         for (BackfillQuery query : BackfillQuery.values()) {

@@ -35,9 +35,12 @@ final class BackfillWorkload {
      * @param lastOrderId the last order id the view covers
      * @param fingerprint the view's {@link BackfillQuery#fingerprintSql()} row
      * @param stateBytes the target's state on disk after the view was dropped, or -1 if not measured
+     * @param cpuSeconds CPU seconds the server's process used from CREATE until the job was done
+     *     (Tributary runs in-process; NaN for PostgreSQL)
      */
     record Figures(
             double seconds,
+            double cpuSeconds,
             LatencySummary idle,
             LatencySummary during,
             long lastOrderId,
@@ -89,22 +92,31 @@ final class BackfillWorkload {
         double[] idle = inserts.stop();
         inserts.start();
         long start = System.nanoTime();
+        long cpuStart = ProcessCpu.nanos();
         st.execute(query.createSql());
         progress.printf(
                 "%s: %s: CREATE returned after %.0f ms%n",
                 target.name(), query.label(), (System.nanoTime() - start) / 1e6);
         awaitJob(target, st, query, start);
         double seconds = (System.nanoTime() - start) / 1e9;
+        long cpuEnd = ProcessCpu.nanos();
+        double cpuSeconds = cpuStart < 0 || !target.inProcess() ? Double.NaN : (cpuEnd - cpuStart) / 1e9;
         double[] during = inserts.stop();
         progress.printf(
-                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s); %d INSERTs meanwhile%n",
-                target.name(), query.label(), rows, seconds, rows / seconds, during.length);
+                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s), %.1f CPU s; %d INSERTs meanwhile%n",
+                target.name(), query.label(), rows, seconds, rows / seconds, cpuSeconds, during.length);
         List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
         st.execute(query.dropSql());
         long bytes = stateBytes.getAsLong();
         progress.printf("%s: %s: state on disk after DROP: %,.1f MB%n", target.name(), query.label(), bytes / 1e6);
         return new Figures(
-                seconds, LatencySummary.of(idle), LatencySummary.of(during), inserts.nextId() - 1, fingerprint, bytes);
+                seconds,
+                cpuSeconds,
+                LatencySummary.of(idle),
+                LatencySummary.of(during),
+                inserts.nextId() - 1,
+                fingerprint,
+                bytes);
     }
 
     /** Polls SHOW JOBS until the view's job is gone, printing its progress now and then; then WAITs for the view. */
@@ -176,7 +188,9 @@ final class BackfillWorkload {
                 List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
                 st.execute(query.dropSql());
                 figures.put(
-                        query, new Figures(seconds, LatencySummary.NONE, LatencySummary.NONE, upTo, fingerprint, -1));
+                        query,
+                        new Figures(
+                                seconds, Double.NaN, LatencySummary.NONE, LatencySummary.NONE, upTo, fingerprint, -1));
             }
         }
         return figures;
