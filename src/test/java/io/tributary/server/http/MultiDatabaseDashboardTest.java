@@ -139,7 +139,7 @@ class MultiDatabaseDashboardTest {
         exec(
                 "a",
                 "CREATE TABLE t (k int PRIMARY KEY, v int)",
-                "INSERT INTO t SELECT g, g % 7 FROM generate_series(1, 20000) g",
+                "INSERT INTO t SELECT g, g % 7 FROM generate_series(1, 3000) g",
                 "CREATE VIEW small AS SELECT k, v FROM t WHERE k < 10");
         exec(
                 "b",
