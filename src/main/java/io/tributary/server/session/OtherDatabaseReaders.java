@@ -23,20 +23,20 @@ import java.util.Set;
  */
 final class OtherDatabaseReaders {
     /** A reader: its consumer record (to drop it) and how messages name it. */
-    record Reader(CrossDatabaseLogs.Consumer consumer, String description) {}
+    record ReadingView(CrossDatabaseLogs.Consumer consumer, String description) {}
 
     private OtherDatabaseReaders() {}
 
     /**
      * The readers of any of {@code views} (catalog keys of plain views of {@code db}), each once.
      */
-    static List<Reader> of(Database db, Set<String> views) {
+    static List<ReadingView> of(Database db, Set<String> views) {
         Catalog catalog = db.catalog();
         Set<String> names = new HashSet<>();
         for (String key : views) {
             catalog.view(key).ifPresent(v -> names.add(threePart(catalog.database(), v)));
         }
-        List<Reader> out = new ArrayList<>();
+        List<ReadingView> out = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         for (CrossDatabaseLogs.Consumer c : db.ddl().crossDatabaseLogs().consumers()) {
             if (!seen.add(((long) c.database() << 32) | (c.view() & 0xffffffffL))) {
@@ -54,7 +54,7 @@ final class OtherDatabaseReaders {
                 if (t.id() == c.view()
                         && t.isView()
                         && ViewExpansion.reads(t.query(), reader.get()).stream().anyMatch(names::contains)) {
-                    out.add(new Reader(
+                    out.add(new ReadingView(
                             c,
                             "materialized view " + t.name() + " of database "
                                     + reader.get().database()));

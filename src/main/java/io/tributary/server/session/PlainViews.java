@@ -186,7 +186,7 @@ final class PlainViews {
         }
         Set<String> others = new LinkedHashSet<>(views);
         names.forEach(others::remove);
-        List<OtherDatabaseReaders.Reader> readers = OtherDatabaseReaders.of(db, views);
+        List<OtherDatabaseReaders.ReadingView> readers = OtherDatabaseReaders.of(db, views);
         if (!cascade && !(others.isEmpty() && mvs.isEmpty() && readers.isEmpty())) {
             String what = !others.isEmpty()
                     ? "view " + others.iterator().next()
@@ -198,7 +198,7 @@ final class PlainViews {
         others.forEach(v -> notices.accept(notice("drop cascades to view " + v)));
         mvs.forEach(m -> notices.accept(notice("drop cascades to materialized view " + m)));
         // readers in other databases first, each in its own database and epoch, as DROP TABLE ... CASCADE
-        for (OtherDatabaseReaders.Reader r : readers) {
+        for (OtherDatabaseReaders.ReadingView r : readers) {
             db.ddl().crossDatabaseLogs().dropConsumer(r.consumer(), m -> notices.accept(notice(m)));
         }
         if (!mvs.isEmpty()) {
