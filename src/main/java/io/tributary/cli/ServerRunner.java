@@ -67,7 +67,7 @@ final class ServerRunner {
             return 1;
         }
         cluster.setMaxBackfillJobs(options.maxBackfillJobs);
-        // the dashboard and /metrics show database dev, which always exists
+        // /metrics shows database dev, which always exists; the dashboard shows every database
         Database db = cluster.database(Catalog.DATABASE).orElseThrow();
         // derived once: pgwire checks SCRAM proofs and the HTTP side Basic passwords against it
         ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, new SecureRandom());
@@ -77,7 +77,13 @@ final class ServerRunner {
                 options.listen, options.port, sessions, credentials, meters == null ? StatementObserver.NONE : meters);
         DashboardServer http = meters == null
                 ? null
-                : new DashboardServer(options.listen, options.httpPort, db, sessions, credentials, meters);
+                : new DashboardServer(
+                        options.listen,
+                        options.httpPort,
+                        DashboardServer.databasesOf(cluster),
+                        sessions,
+                        credentials,
+                        meters);
         try {
             server.start();
             // workers read snapshots from here; the port is known only once bound (--port 0)

@@ -3,6 +3,7 @@ package io.tributary.server.http;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTable;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.ViewDef;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
 import io.tributary.meta.system.PlanGraph;
@@ -21,9 +22,9 @@ import java.util.Optional;
 /**
  * The JSON API under {@code /api}: what the dashboard shows, from the same engine state the
  * system tables read (each list is the rows of its {@code tributary_catalog} table, plus the
- * rate history and sizes SQL does not show). Every method returns a tree of maps, lists and
- * plain values for Jackson. Called on the HTTP worker thread; the engine state it reads is
- * thread-safe.
+ * rate history and sizes SQL does not show). One per database ({@link DatabaseBoards}); every
+ * method returns a tree of maps, lists and plain values for Jackson. Called on the HTTP worker
+ * thread; the engine state it reads is thread-safe.
  */
 final class DashboardApi {
     /** Newest skipped inputs shown with the sources. */
@@ -121,7 +122,57 @@ final class DashboardApi {
                 table.map(SystemRows::of).orElse(List.of()));
     }
 
-    /** {@code GET /api/views}: every materialized view with its status and approximate state size. */
+    /**
+     * {@code GET /api/databases}: every database in listing order with its committed epoch, epoch
+     * length, time since its last commit and how many backfills, materialized views, plain views
+     * and cross-database inputs it has, for the dashboard's overview and database picker.
+     */
+    static Object databases(List<DatabaseBoards.Board> boards) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (DatabaseBoards.Board b : boards) {
+            Database db = b.db();
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("name", db.name());
+            d.putAll(b.api().barrierState());
+            d.put("jobs", db.systemTables().require("ddl_progress").rows().size());
+            d.put(
+                    "materialized_views",
+                    db.catalog().tables().stream().filter(TableDef::isView).count());
+            d.put("views", db.catalog().views().size());
+            d.put("cross_database_inputs", db.ddl().crossDatabaseLags().size());
+            out.add(d);
+        }
+        return Map.of("databases", out);
+    }
+
+    /**
+     * {@code GET /api/consumers}: the cross-database reads that involve this database, with their lag
+     * in epochs and milliseconds: {@code inputs}, the rows of its {@code cross_database_inputs} (its
+     * materialized views reading other databases' tables), and {@code readers}, the same rows of
+     * every other database whose upstream is this one, each with the reading {@code database}.
+     */
+    Object consumers(List<DatabaseBoards.Board> boards) {
+        List<Map<String, Object>> readers = new ArrayList<>();
+        for (DatabaseBoards.Board b : boards) {
+            if (b.db() == db) {
+                continue;
+            }
+            for (Map<String, Object> row : SystemRows.of(b.db().systemTables().require("cross_database_inputs"))) {
+                if (db.name().equals(row.get("upstream_database"))) {
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("database", b.db().name());
+                    r.putAll(row);
+                    readers.add(r);
+                }
+            }
+        }
+        return Map.of("inputs", rows("cross_database_inputs"), "readers", readers);
+    }
+
+    /**
+     * {@code GET /api/views}: every materialized view with its status and approximate state size,
+     * then ({@code plain_views}) every plain view with its schema and definition.
+     */
     Object views() {
         List<Map<String, Object>> views = new ArrayList<>();
         for (TableDef t : db.catalog().tables()) {
@@ -137,7 +188,15 @@ final class DashboardApi {
             v.put("definition", t.definition());
             views.add(v);
         }
-        return Map.of("views", views);
+        List<Map<String, Object>> plain = new ArrayList<>();
+        for (ViewDef v : db.catalog().views()) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("name", v.localName());
+            p.put("schema", v.schema());
+            p.put("definition", v.definition());
+            plain.add(p);
+        }
+        return Map.of("views", views, "plain_views", plain);
     }
 
     /**
@@ -201,17 +260,23 @@ final class DashboardApi {
 
     /** {@code GET /api/epochs}: the committed epoch, the configured interval and the last commits' latencies. */
     Object epochs() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("committed_epoch", db.barriers().committedEpoch());
-        out.put("barrier_interval_ms", db.barriers().intervalMillis());
-        long since = db.barriers().nanosSinceLastCommit();
-        out.put("ms_since_last_commit", since < 0 ? null : since / 1e6);
+        Map<String, Object> out = barrierState();
         List<List<Object>> commits = new ArrayList<>();
         for (EpochLog.Commit c : epochs.commits()) {
             commits.add(List.of(c.epoch(), c.atMillis(), c.commitMillis()));
         }
         out.put("commits", commits);
         out.put("commit_columns", List.of("epoch", "at_ms", "commit_ms"));
+        return out;
+    }
+
+    /** The committed epoch, the configured interval and the milliseconds since the last commit (null before one). */
+    Map<String, Object> barrierState() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("committed_epoch", db.barriers().committedEpoch());
+        out.put("barrier_interval_ms", db.barriers().intervalMillis());
+        long since = db.barriers().nanosSinceLastCommit();
+        out.put("ms_since_last_commit", since < 0 ? null : since / 1e6);
         return out;
     }
 
@@ -223,14 +288,14 @@ final class DashboardApi {
     }
 
     /**
-     * {@code POST /api/jobs/ID/cancel}: runs {@code CANCEL JOBS ID} in a session of its own, as a
-     * client would, and returns the ids it cancelled.
+     * {@code POST /api/jobs/ID/cancel}: runs {@code CANCEL JOBS ID} in a session of its own in this
+     * database, as a client would, and returns the ids it cancelled.
      *
      * @throws ApiError 404 when no such job is running, or the statement's SQLSTATE
      */
     Object cancel(int jobId) {
         List<Long> cancelled = new ArrayList<>();
-        try (Session session = sessions.open("dashboard", Catalog.DATABASE, Map.of())) {
+        try (Session session = sessions.open("dashboard", db.name(), Map.of())) {
             PreparedStatement statement = session.prepare("CANCEL JOBS " + jobId, List.of());
             try {
                 StatementResult result = session.execute(statement, List.of());

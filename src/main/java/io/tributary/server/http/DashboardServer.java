@@ -13,14 +13,17 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.tributary.meta.Cluster;
 import io.tributary.meta.Database;
 import io.tributary.server.pgwire.ScramCredentials;
 import io.tributary.server.session.SessionFactory;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The server's HTTP listener ({@code --http-port}): the dashboard at {@code /}, Prometheus
@@ -28,7 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * event loop thread; requests run on two worker threads, so a cancel waiting for its epoch does
  * not hold up a scrape.
  *
- * <p>Lifecycle: the server's main constructs it after the database and the {@link EngineMeters},
+ * <p>It shows every database the server holds: the API's endpoints take {@code ?database=NAME}
+ * ({@code dev} when absent) and {@code /api/databases} lists them.
+ *
+ * <p>Lifecycle: the server's main constructs it after the databases and the {@link EngineMeters},
  * calls {@link #start()} once and {@link #close()} once; {@link #port()} is valid after start.
  */
 public final class DashboardServer implements AutoCloseable {
@@ -39,7 +45,7 @@ public final class DashboardServer implements AutoCloseable {
     private final int requestedPort;
     private final HttpAccess access;
     private final HttpRoutes routes;
-    private final RateHistory history;
+    private final DatabaseBoards boards;
     private final AtomicInteger workerThreads = new AtomicInteger();
     private final ExecutorService workers = Executors.newFixedThreadPool(2, r -> {
         Thread t = new Thread(r, "http-worker-" + workerThreads.incrementAndGet());
@@ -53,21 +59,30 @@ public final class DashboardServer implements AutoCloseable {
     /**
      * @param host the listen address, as pgwire's
      * @param port the TCP port, 0 for any free port
+     * @param databases the open databases in listing order, asked once a second and when a request
+     *     names one not seen yet (the server's main lists its cluster's)
      * @param sessions opens the session a cancel runs {@code CANCEL JOBS} in
      * @param credentials the server's password verifier, or null: then only loopback clients are served
      */
     public DashboardServer(
             String host,
             int port,
-            Database db,
+            Supplier<List<Database>> databases,
             SessionFactory sessions,
             ScramCredentials credentials,
             EngineMeters meters) {
         this.host = host;
         this.requestedPort = port;
         this.access = new HttpAccess(credentials);
-        this.history = new RateHistory(db);
-        this.routes = new HttpRoutes(new DashboardApi(db, sessions, history, meters.epochLog()), meters);
+        this.boards = new DatabaseBoards(databases, sessions);
+        this.routes = new HttpRoutes(boards, meters);
+    }
+
+    /** The open databases of {@code cluster} in name order, as the dashboard lists them. */
+    public static Supplier<List<Database>> databasesOf(Cluster cluster) {
+        return () -> cluster.list().stream()
+                .flatMap(e -> cluster.database(e.name()).stream())
+                .toList();
     }
 
     /**
@@ -102,7 +117,7 @@ public final class DashboardServer implements AutoCloseable {
             throw new IllegalStateException(
                     "cannot listen for HTTP on " + host + ":" + requestedPort + ": " + e.getMessage(), e);
         }
-        history.start();
+        boards.start();
     }
 
     /** The bound port; meaningful after {@link #start()}. */
@@ -113,7 +128,7 @@ public final class DashboardServer implements AutoCloseable {
     /** Stops accepting, closes the connections and stops the workers and the sampler. Idempotent. */
     @Override
     public void close() {
-        history.close();
+        boards.close();
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
             serverChannel = null;

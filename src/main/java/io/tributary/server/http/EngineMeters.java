@@ -40,7 +40,6 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
     private final Timer barrierIntervals;
     private final ConcurrentMap<String, Timer> statements = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
-    private final EpochLog epochLog = new EpochLog();
 
     private EngineMeters(Database db) {
         new JvmMemoryMetrics().bindTo(registry);
@@ -73,7 +72,6 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
                 .description("The last committed epoch")
                 .register(registry);
         barriers.addCommitListener(this);
-        barriers.addCommitListener(epochLog);
     }
 
     private static Duration[] millis(long... ms) {
@@ -159,11 +157,6 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
             return PROTOBUF;
         }
         return accept.contains("application/openmetrics-text") ? OPEN_METRICS : TEXT;
-    }
-
-    /** The last commits, for the dashboard. */
-    EpochLog epochLog() {
-        return epochLog;
     }
 
     /** Releases the GC listener; the registry's meters go with it. */

@@ -14,7 +14,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.tributary.catalog.Catalog;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -42,7 +44,10 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         String method = request.method().name();
-        String path = new QueryStringDecoder(request.uri()).path();
+        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        String path = uri.path();
+        List<String> databaseParam = uri.parameters().get("database");
+        String database = databaseParam == null || databaseParam.isEmpty() ? Catalog.DATABASE : databaseParam.get(0);
         String accept = request.headers().get(HttpHeaderNames.ACCEPT);
         String action = request.headers().get(HttpRoutes.ACTION_HEADER);
         String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
@@ -55,7 +60,7 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 HttpAccess.Verdict verdict = access.check(peer.getAddress(), authorization);
                 if (verdict == HttpAccess.Verdict.ALLOWED) {
                     try {
-                        reply = routes.handle(method, path, accept, action);
+                        reply = routes.handle(method, path, database, accept, action);
                     } catch (RuntimeException e) {
                         LOG.error("HTTP {} {} failed", method, path, e);
                         reply = routes.error(new ApiError(500, "XX000", "internal error; see the server log"));

@@ -28,20 +28,21 @@ final class HttpRoutes {
 
     private final ObjectMapper json = new ObjectMapper();
     private final StaticAssets assets = new StaticAssets();
-    private final DashboardApi api;
+    private final DatabaseBoards boards;
     private final EngineMeters meters;
 
-    HttpRoutes(DashboardApi api, EngineMeters meters) {
-        this.api = api;
+    HttpRoutes(DatabaseBoards boards, EngineMeters meters) {
+        this.boards = boards;
         this.meters = meters;
     }
 
     /**
      * @param path the decoded path, without query string
+     * @param database the database the API call is about ({@code ?database=}), {@code dev} when absent
      * @param accept the Accept header, or null
      * @param action the {@link #ACTION_HEADER} header, or null
      */
-    Reply handle(String method, String path, String accept, String action) {
+    Reply handle(String method, String path, String database, String accept, String action) {
         try {
             if (method.equals("POST")) {
                 Matcher cancel = CANCEL.matcher(path);
@@ -51,7 +52,7 @@ final class HttpRoutes {
                 if (action == null) {
                     return error(new ApiError(403, null, "a POST needs the header " + ACTION_HEADER));
                 }
-                return ok(api.cancel(Integer.parseInt(cancel.group(1))));
+                return ok(boards.board(database).api().cancel(Integer.parseInt(cancel.group(1))));
             }
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 return error(new ApiError(405, null, "method " + method + " is not allowed"));
@@ -64,6 +65,13 @@ final class HttpRoutes {
                 EngineMeters.Scrape scrape = meters.scrape(accept);
                 return new Reply(200, scrape.contentType(), scrape.body());
             }
+            if (path.equals("/api/databases")) {
+                return ok(DashboardApi.databases(boards.all()));
+            }
+            if (!path.startsWith("/api/")) {
+                return error(new ApiError(404, null, "not found: " + path));
+            }
+            DashboardApi api = boards.board(database).api();
             Matcher view = VIEW.matcher(path);
             if (view.matches()) {
                 return ok(api.view(view.group(1)));
@@ -75,6 +83,7 @@ final class HttpRoutes {
                 case "/api/views" -> ok(api.views());
                 case "/api/epochs" -> ok(api.epochs());
                 case "/api/metrics/history" -> ok(api.history());
+                case "/api/consumers" -> ok(api.consumers(boards.all()));
                 default -> error(new ApiError(404, null, "not found: " + path));
             };
         } catch (ApiError e) {

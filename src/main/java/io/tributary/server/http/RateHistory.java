@@ -7,9 +7,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Rows/s over the last {@value #WINDOW_SECONDS} seconds, per backfill job, per source split and per
@@ -17,9 +14,10 @@ import java.util.concurrent.TimeUnit;
  * second it samples each one's row count (jobs and splits from the system tables
  * {@code ddl_progress} and {@code source_progress}, operators from {@link ViewOperatorRows}) and
  * keeps the samples in a ring. Rates are taken over {@value #RATE_SPAN} samples, since counts move at
- * checkpoints and commits rather than smoothly. Its own daemon thread samples; HTTP requests read.
+ * checkpoints and commits rather than smoothly. One per database; {@link DatabaseBoards}' thread
+ * samples, HTTP requests read.
  */
-final class RateHistory implements AutoCloseable {
+final class RateHistory {
     static final int WINDOW_SECONDS = 300;
     static final int RATE_SPAN = 3;
 
@@ -57,29 +55,12 @@ final class RateHistory implements AutoCloseable {
 
     private final Database db;
     private final Map<String, Samples> series = new HashMap<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "dashboard-history");
-        t.setDaemon(true);
-        return t;
-    });
 
     RateHistory(Database db) {
         this.db = db;
     }
 
-    /** Starts sampling once a second. */
-    void start() {
-        timer.scheduleAtFixedRate(this::sampleSafely, 0, 1, TimeUnit.SECONDS);
-    }
-
-    private void sampleSafely() {
-        try {
-            sample(System.currentTimeMillis());
-        } catch (RuntimeException e) {
-            // the engine may be closing; the next tick tries again
-        }
-    }
-
+    /** Takes one sample of every counter of the database at wall-clock {@code now}. */
     synchronized void sample(long now) {
         for (Map<String, Object> job : SystemRows.of(db.systemTables().require("ddl_progress"))) {
             add(jobKey(((Number) job.get("job_id")).intValue()), now, ((Number) job.get("rows_done")).longValue());
@@ -145,10 +126,5 @@ final class RateHistory implements AutoCloseable {
         Map<String, List<Point>> out = new HashMap<>();
         series.forEach((k, s) -> out.put(k, s.rates()));
         return out;
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
     }
 }

@@ -186,14 +186,21 @@ final class PlainViews {
         }
         Set<String> others = new LinkedHashSet<>(views);
         names.forEach(others::remove);
-        if (!cascade && !(others.isEmpty() && mvs.isEmpty())) {
-            String what = others.isEmpty()
-                    ? "materialized view " + mvs.iterator().next()
-                    : "view " + others.iterator().next();
+        List<OtherDatabaseReaders.ReadingView> readers = OtherDatabaseReaders.of(db, views);
+        if (!cascade && !(others.isEmpty() && mvs.isEmpty() && readers.isEmpty())) {
+            String what = !others.isEmpty()
+                    ? "view " + others.iterator().next()
+                    : !mvs.isEmpty()
+                            ? "materialized view " + mvs.iterator().next()
+                            : readers.get(0).description();
             throw dependents(kind, names.get(0), what);
         }
         others.forEach(v -> notices.accept(notice("drop cascades to view " + v)));
         mvs.forEach(m -> notices.accept(notice("drop cascades to materialized view " + m)));
+        // readers in other databases first, each in its own database and epoch, as DROP TABLE ... CASCADE
+        for (OtherDatabaseReaders.ReadingView r : readers) {
+            db.ddl().crossDatabaseLogs().dropConsumer(r.consumer(), m -> notices.accept(notice(m)));
+        }
         if (!mvs.isEmpty()) {
             db.ddl().drop(List.copyOf(mvs), RelationKind.MATERIALIZED_VIEW, true, true, n -> {});
         }

@@ -87,13 +87,19 @@ final class DatabaseQualifiedNames extends StatementRewrite {
                         SqlState.INVALID_CATALOG_NAME,
                         "database \"" + other + "\" does not exist (in \"" + written + "\")"));
         String schema = id.names.get(1);
+        String key = Catalog.key(schema, id.names.get(2));
         if (view) {
             if (!schema.equals(Catalog.SCHEMA)) {
+                if (peer.table(key).isPresent()) {
+                    // ForeignDatabaseSchema reads only public: recognised, not built yet
+                    throw TributaryException.notSupported(
+                            "a materialized view reading a relation of a user schema of another database (\"" + written
+                                    + "\")");
+                }
                 throw Catalog.undefinedTable(written);
             }
             return from;
         }
-        String key = Catalog.key(schema, id.names.get(2));
         if (peer.table(key).isPresent()) {
             return rewritten(new SqlIdentifier(
                     List.of(PeerDatabasesSchema.NAME, other, schema, id.names.get(2)), id.getParserPosition()));

@@ -24,8 +24,11 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * Expands plain views where a statement reads them: a FROM item naming a view becomes the view's
  * query as a subquery under the view's name (or the alias given), views in that query expanded in
  * turn. Used before planning by the session's front end and by the materialized view planner, so
- * a materialized view over a plain view plans the expanded query. Also lists the relations a query
- * reads directly, for the dependency checks of DROP. One instance per statement.
+ * a materialized view over a plain view plans the expanded query. A plain view of another database
+ * ({@code a.s.v}) expands the same way, its query's names bound in that database: they are written
+ * three-part ({@link InDatabase}), so the cross-database rewrites read them there and never in the
+ * statement's own database. Also lists the relations a query reads directly, for the dependency
+ * checks of DROP (another database's as {@code db.schema.name}). One instance per statement.
  */
 public final class ViewExpansion extends StatementRewrite {
     /** Views nested deeper than this are taken for a cycle (possible through OR REPLACE). */
@@ -68,6 +71,9 @@ public final class ViewExpansion extends StatementRewrite {
         return super.visit(call);
     }
 
+    /** A plain view found for a FROM name, and the catalog of the database holding it. */
+    private record Found(ViewDef view, Catalog home) {}
+
     private SqlNode fromItem(SqlNode from) {
         if (from instanceof SqlJoin join) {
             join.setLeft(fromItem(join.getLeft()));
@@ -75,18 +81,18 @@ public final class ViewExpansion extends StatementRewrite {
             return join;
         }
         if (from instanceof SqlIdentifier id) {
-            Optional<ViewDef> view = view(id);
+            Optional<Found> view = view(id);
             return view.isEmpty()
                     ? inPublic(id)
                     : rewritten(SqlStdOperatorTable.AS.createCall(
                             id.getParserPosition(),
                             body(view.get()),
-                            new SqlIdentifier(view.get().name(), SqlParserPos.ZERO)));
+                            new SqlIdentifier(view.get().view().name(), SqlParserPos.ZERO)));
         }
         if (from.getKind() == SqlKind.AS
                 && from instanceof SqlBasicCall as
                 && as.operand(0) instanceof SqlIdentifier id) {
-            Optional<ViewDef> view = view(id);
+            Optional<Found> view = view(id);
             if (view.isPresent()) {
                 as.setOperand(0, body(view.get()));
                 rewritten(as);
@@ -110,9 +116,12 @@ public final class ViewExpansion extends StatementRewrite {
     }
 
     /** The view a FROM identifier names, noting its key among the relations read. */
-    private Optional<ViewDef> view(SqlIdentifier id) {
+    private Optional<Found> view(SqlIdentifier id) {
         List<String> names = id.names;
-        if (names.size() > 2) {
+        if (names.size() == 3) {
+            return otherDatabaseView(names);
+        }
+        if (names.size() > 3) {
             return Optional.empty();
         }
         String name = names.get(names.size() - 1);
@@ -121,17 +130,40 @@ public final class ViewExpansion extends StatementRewrite {
                 ? Catalog.key(names.get(0), name)
                 : path == null || depth > 0 ? name : catalog.resolve(path, name);
         reads.add(key);
-        return depth > MAX_DEPTH ? Optional.empty() : catalog.view(key);
+        return depth > MAX_DEPTH ? Optional.empty() : catalog.view(key).map(v -> new Found(v, catalog));
     }
 
-    /** The view's query, parsed as the session parses a query, with its own views expanded. */
-    private SqlNode body(ViewDef view) {
+    /**
+     * The plain view {@code database.schema.name} names: this database's by its two-part key,
+     * another's in that database's catalog. Empty when there is no such view (the cross-database
+     * rewrite reports a missing database or relation).
+     */
+    private Optional<Found> otherDatabaseView(List<String> names) {
+        String key = Catalog.key(names.get(1), names.get(2));
+        if (names.get(0).equals(catalog.database())) {
+            reads.add(key);
+            return depth > MAX_DEPTH ? Optional.empty() : catalog.view(key).map(v -> new Found(v, catalog));
+        }
+        reads.add(String.join(".", names));
+        if (depth > MAX_DEPTH) {
+            return Optional.empty();
+        }
+        return catalog.peer(names.get(0)).flatMap(peer -> peer.view(key).map(v -> new Found(v, peer)));
+    }
+
+    /**
+     * The view's query, parsed as the session parses a query, with its own views expanded in the
+     * database holding it; another database's with its relation names made three-part.
+     */
+    private SqlNode body(Found found) {
+        ViewDef view = found.view();
         if (depth == MAX_DEPTH) {
             throw new TributaryException(
                     SqlState.INVALID_RECURSION,
                     "infinite recursion detected in rules for relation \"" + view.name() + "\"");
         }
-        return parse(view.query()).accept(new ViewExpansion(catalog, null, depth + 1));
+        SqlNode body = parse(view.query()).accept(new ViewExpansion(found.home(), null, depth + 1));
+        return found.home() == catalog ? body : body.accept(new InDatabase(found.home()));
     }
 
     private static SqlNode parse(String query) {

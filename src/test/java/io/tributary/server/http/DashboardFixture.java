@@ -48,7 +48,7 @@ final class DashboardFixture implements AutoCloseable {
         meters = EngineMeters.bind(db);
         pg = new PgServer("127.0.0.1", 0, sessions, credentials, meters);
         pg.start();
-        http = new DashboardServer("127.0.0.1", 0, db, sessions, credentials, meters);
+        http = new DashboardServer("127.0.0.1", 0, () -> java.util.List.of(db), sessions, credentials, meters);
         http.start();
     }
 

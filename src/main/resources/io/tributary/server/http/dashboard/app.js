@@ -6,6 +6,13 @@ const POLL_MS = 1000;
 const SVG = 'http://www.w3.org/2000/svg';
 let selectedView = null;
 let viewsPolledAt = 0;
+// the database shown; the page's own ?database= picks it, so a link can name one
+let database = new URLSearchParams(location.search).get('database') || 'dev';
+
+/** An API path about the database shown. */
+function api(path) {
+  return path + (path.includes('?') ? '&' : '?') + 'database=' + encodeURIComponent(database);
+}
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -72,7 +79,7 @@ function sparkline(points) {
 
 async function cancelJob(id, view) {
   if (!window.confirm('Cancel job ' + id + ' creating "' + view + '"? The view and its state are removed.')) return;
-  const r = await fetch('/api/jobs/' + id + '/cancel', { method: 'POST', headers: { 'X-Tributary-Action': 'cancel' } });
+  const r = await fetch(api('/api/jobs/' + id + '/cancel'), { method: 'POST', headers: { 'X-Tributary-Action': 'cancel' } });
   if (!r.ok) {
     const body = await r.json().catch(() => ({}));
     window.alert('Cancel failed: ' + (body.message || ('HTTP ' + r.status)));
@@ -189,6 +196,10 @@ function renderViews(data) {
     body.append(row);
   }
   document.getElementById('views-empty').hidden = data.views.length > 0;
+  const plain = document.querySelector('#plain-views tbody');
+  plain.replaceChildren();
+  for (const v of data.plain_views) plain.append(el('tr', {}, el('td', {}, v.schema), el('td', {}, v.name), el('td', {}, el('code', {}, v.definition))));
+  document.getElementById('plain-views-empty').hidden = data.plain_views.length > 0;
 }
 
 async function showView(name) {
@@ -197,7 +208,7 @@ async function showView(name) {
   document.getElementById('view-title').textContent = name;
   let v;
   try {
-    v = await getJson('/api/views/' + encodeURIComponent(name));
+    v = await getJson(api('/api/views/' + encodeURIComponent(name)));
   } catch (e) {
     document.getElementById('view-note').textContent = String(e);
     return;
@@ -264,6 +275,54 @@ function drawPlan(target, plan, tableBytes, operators) {
   }
 }
 
+// ------------------------------------------------------------------ databases
+
+function chooseDatabase(name) {
+  if (name === database) return;
+  database = name;
+  selectedView = null;
+  viewsShown = '';
+  viewsPolledAt = 0;
+  document.getElementById('view-detail').hidden = true;
+  history.replaceState(null, '', '?database=' + encodeURIComponent(name));
+  poll();
+}
+
+function renderDatabases(data) {
+  const picker = document.getElementById('database');
+  const names = data.databases.map(d => d.name);
+  if (picker.dataset.names !== names.join('\n')) {
+    picker.dataset.names = names.join('\n');
+    picker.replaceChildren(...names.map(n => el('option', { value: n }, n)));
+  }
+  picker.value = database;
+  const body = document.querySelector('#databases tbody');
+  body.replaceChildren();
+  for (const d of data.databases) {
+    const row = el('tr', { 'data-database': d.name, class: d.name === database ? 'selected' : '' },
+      el('td', {}, d.name), el('td', {}, d.committed_epoch),
+      el('td', {}, d.ms_since_last_commit == null ? '–' : Math.round(d.ms_since_last_commit) + ' ms'),
+      el('td', {}, d.jobs), el('td', {}, d.materialized_views), el('td', {}, d.views), el('td', {}, d.cross_database_inputs));
+    row.addEventListener('click', () => chooseDatabase(d.name));
+    body.append(row);
+  }
+  if (!names.includes(database) && names.length) chooseDatabase(names[0]); // it was dropped
+}
+
+function consumerRow(c, first) {
+  return el('tr', {}, el('td', {}, first), el('td', {}, c.upstream_database + '.' + c.upstream_table),
+    el('td', {}, c.consumed_epoch), el('td', {}, c.upstream_epoch), el('td', {}, c.lag_epochs),
+    el('td', {}, c.lag_ms == null ? '–' : c.lag_ms + ' ms'));
+}
+
+function renderConsumers(data) {
+  const body = document.querySelector('#consumers tbody');
+  body.replaceChildren();
+  for (const c of data.inputs) body.append(consumerRow(c, c.view_name));
+  for (const c of data.readers) body.append(consumerRow(c, c.database + '.' + c.view_name));
+  document.getElementById('consumers-empty').hidden = data.inputs.length + data.readers.length > 0;
+}
+
 // ------------------------------------------------------------------ epochs
 
 function renderEpochs(data) {
@@ -288,15 +347,17 @@ function renderEpochs(data) {
 
 async function poll() {
   try {
-    const [jobs, sources, sinks, epochs] = await Promise.all(
-      ['/api/jobs', '/api/sources', '/api/sinks', '/api/epochs'].map(getJson));
+    renderDatabases(await getJson('/api/databases'));
+    const [jobs, sources, sinks, epochs, consumers] = await Promise.all(
+      ['/api/jobs', '/api/sources', '/api/sinks', '/api/epochs', '/api/consumers'].map(p => getJson(api(p))));
     renderJobs(jobs);
+    renderConsumers(consumers);
     renderSources(sources);
     renderSinks(sinks);
     renderEpochs(epochs);
     if (Date.now() - viewsPolledAt > 5000) {
       viewsPolledAt = Date.now();
-      renderViews(await getJson('/api/views'));
+      renderViews(await getJson(api('/api/views')));
     }
     if (selectedView) showView(selectedView); // the plan's rows/s move too
     document.getElementById('conn').className = 'ok';
@@ -307,5 +368,6 @@ async function poll() {
   }
 }
 
+document.getElementById('database').addEventListener('change', e => chooseDatabase(e.target.value));
 poll();
 setInterval(poll, POLL_MS);
