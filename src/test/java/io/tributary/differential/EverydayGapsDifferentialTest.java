@@ -55,10 +55,11 @@ class EverydayGapsDifferentialTest {
             "SELECT INTERVAL '3 mons' AS a, INTERVAL '1 year' AS b, INTERVAL '2 days' AS c, INTERVAL '-14 mons' AS d",
             "SELECT DATE '2024-01-31' + INTERVAL '1 month' AS d, DATE '2024-03-31' - INTERVAL '1 mon' AS e",
             "SELECT INTERVAL '1 mon' + DATE '2023-01-31' AS d, DATE '2024-01-01' + INTERVAL '36 hours' AS e",
-            "SELECT TIMESTAMP '2024-01-31 10:00:00' + INTERVAL '1 mon 2 days' AS t",
+            "SELECT TIMESTAMP '2024-01-31 10:00' + INTERVAL '1 mon 2 days' AS t, TIMESTAMP '2024-01-31 10:00' AS u",
             "SELECT TIMESTAMP '2024-03-31 10:00:00' - INTERVAL '1 mon' AS t, TIMESTAMP '2024-03-31 10:00:00' - INTERVAL '1 mon 1 day' AS u",
             "SELECT TIMESTAMP '2024-01-31 10:00:00' + INTERVAL '1 year 2 mons 3 days 04:05:06.789' AS t",
             "SELECT DATE '2024-01-31' + INTERVAL '-1 mon 3 hours' AS t",
+            "SELECT DATE '2024-01-31' - INTERVAL '1 year 1 mon 1 day' AS t",
             "SELECT INTERVAL '1 mon' = INTERVAL '30 days' AS eq, INTERVAL '1 mon' < INTERVAL '31 days' AS lt",
             "SELECT INTERVAL '2 days' <> INTERVAL '1 mon' AS ne, INTERVAL '1 year' > INTERVAL '360 days' AS gt",
             "CREATE TABLE ivs (id INT PRIMARY KEY, i INTERVAL)",
@@ -114,6 +115,8 @@ class EverydayGapsDifferentialTest {
         List<String> refused = List.of(
                 "SELECT INTERVAL '1 year 2 mons 3 days 04:05:06.789' AS a",
                 "SELECT INTERVAL '1 mon 2 days' * 2 AS a",
+                "SELECT INTERVAL '1 day 1 mon' + DATE '2024-01-31' AS a",
+                "INSERT INTO ivs VALUES (9, INTERVAL '1 mon 2 days')",
                 "SELECT ('1 ' || 'hour')::interval AS a",
                 "SELECT justify_days(INTERVAL '35 days') AS a",
                 "SELECT justify_hours(INTERVAL '27 hours') AS a");

@@ -38,6 +38,10 @@ final class PgSyntaxText {
     private static final Pattern PLAIN_ELEMENT = Pattern.compile("[^\\s{}\",\\\\']+");
     /** The keyword before an interval constant: {@code INTERVAL '...'}. */
     private static final Pattern INTERVAL_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])INTERVAL\\s*$");
+    /** The keyword before a timestamp constant: {@code TIMESTAMP '...'}. */
+    private static final Pattern TIMESTAMP_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIMESTAMP\\s*$");
+    /** A timestamp constant's text without seconds: {@code 2024-01-31 10:00}. */
+    private static final Pattern MINUTES_ONLY = Pattern.compile("\\s*\\d{4}-\\d{1,2}-\\d{1,2}[ T]\\d{1,2}:\\d{2}\\s*");
     /** A unit after the constant makes it Calcite's own qualified literal, which is left alone. */
     private static final Pattern QUALIFIER =
             Pattern.compile("(?i)^\\s*(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND|WEEK|QUARTER)\\b");
@@ -101,6 +105,16 @@ final class PgSyntaxText {
                         i = end + parenCast.end();
                     }
                     codeStart = i;
+                    continue;
+                }
+            }
+            if (c == '\'' && TIMESTAMP_KEYWORD.matcher(before).find()) {
+                String text = sql.substring(i + 1, end - 1);
+                if (MINUTES_ONLY.matcher(text).matches()) {
+                    // PostgreSQL reads '2024-01-31 10:00' as 10:00:00; Calcite's literal needs the seconds
+                    out.append(code(before)).append('\'').append(text.strip()).append(":00'");
+                    i = end;
+                    codeStart = end;
                     continue;
                 }
             }
