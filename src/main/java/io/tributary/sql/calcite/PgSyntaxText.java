@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * which Calcite's grammar rejects, becomes Calcite's qualified literal of the same length of time
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
  * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
- * element type; those changes alter the length. Stateless.
+ * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), and a
+ * {@code TIMESTAMP} constant without seconds gets them; those changes alter the length. A cast of
+ * anything but a constant to interval is 0A000. Stateless.
  */
 final class PgSyntaxText {
     private static final Pattern OPERATOR =
