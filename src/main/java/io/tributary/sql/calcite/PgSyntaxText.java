@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * which Calcite's grammar rejects, becomes Calcite's qualified literal of the same length of time
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
  * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
- * element type; those changes alter the length. Stateless.
+ * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), and a
+ * {@code TIMESTAMP} constant without seconds gets them; those changes alter the length. A cast of
+ * anything but a constant to interval is 0A000. Stateless.
  */
 final class PgSyntaxText {
     private static final Pattern OPERATOR =
@@ -38,11 +40,26 @@ final class PgSyntaxText {
     private static final Pattern PLAIN_ELEMENT = Pattern.compile("[^\\s{}\",\\\\']+");
     /** The keyword before an interval constant: {@code INTERVAL '...'}. */
     private static final Pattern INTERVAL_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])INTERVAL\\s*$");
+    /** The keyword before a timestamp constant: {@code TIMESTAMP '...'}. */
+    private static final Pattern TIMESTAMP_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIMESTAMP\\s*$");
+    /** A timestamp constant's text without seconds: {@code 2024-01-31 10:00}. */
+    private static final Pattern MINUTES_ONLY = Pattern.compile("\\s*\\d{4}-\\d{1,2}-\\d{1,2}[ T]\\d{1,2}:\\d{2}\\s*");
     /** A unit after the constant makes it Calcite's own qualified literal, which is left alone. */
     private static final Pattern QUALIFIER =
             Pattern.compile("(?i)^\\s*(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND|WEEK|QUARTER)\\b");
     /** A cast after the constant: {@code '...'::interval} (not an array type). */
     private static final Pattern INTERVAL_CAST = Pattern.compile("(?i)^\\s*::\\s*interval\\b(?!\\s*[\\[(])");
+    /** A parenthesized constant's cast: the {@code )::interval} of {@code ('1 hour')::interval}. */
+    private static final Pattern PARENTHESIZED_CAST =
+            Pattern.compile("(?i)^\\s*\\)\\s*::\\s*interval\\b(?!\\s*[\\[(])");
+    /** The code before a constant ends with an opening parenthesis. */
+    private static final Pattern OPEN_PARENTHESIS = Pattern.compile("\\(\\s*$");
+    /** The code before an interval constant ends with {@code +} or {@code -}: the constant is added or subtracted. */
+    private static final Pattern ADDED = Pattern.compile("([+-])\\s*$");
+    /** The code after an interval constant binds it tighter than {@code +}: {@code * 2}, {@code / 2}, {@code ::}. */
+    private static final Pattern TIGHTER = Pattern.compile("^\\s*(?:[*/%^]|::)");
+    /** A cast of anything but a constant to interval: {@code (expr)::interval}, {@code col::interval}. */
+    private static final Pattern EXPRESSION_CAST = Pattern.compile("(?i)::\\s*interval\\b(?!\\s*[\\[(])");
 
     private PgSyntaxText() {}
 
@@ -73,12 +90,33 @@ final class PgSyntaxText {
                 boolean typed =
                         keyword.find() && !QUALIFIER.matcher(sql.substring(end)).find();
                 boolean cast = !typed && castMatch.find();
-                String literal = typed || cast ? intervalLiteral(sql.substring(i + 1, end - 1)) : null;
+                Matcher parenCast = PARENTHESIZED_CAST.matcher(sql.substring(end));
+                boolean parenthesized =
+                        !typed && !cast && OPEN_PARENTHESIS.matcher(before).find() && parenCast.find();
+                String code = typed ? before.substring(0, keyword.start()) : before;
+                String literal = typed || cast || parenthesized
+                        ? intervalLiteral(
+                                sql.substring(i + 1, end - 1), code, sql.substring(end + (cast ? castMatch.end() : 0)))
+                        : null;
                 if (literal != null) {
-                    out.append(code(typed ? before.substring(0, keyword.start()) : before))
-                            .append(literal);
+                    out.append(code(code)).append(literal);
                     i = end + (cast ? castMatch.end() : 0);
+                    if (parenthesized) {
+                        // ('1 hour')::interval keeps its parentheses and loses the cast
+                        out.append(')');
+                        i = end + parenCast.end();
+                    }
                     codeStart = i;
+                    continue;
+                }
+            }
+            if (c == '\'' && TIMESTAMP_KEYWORD.matcher(before).find()) {
+                String text = sql.substring(i + 1, end - 1);
+                if (MINUTES_ONLY.matcher(text).matches()) {
+                    // PostgreSQL reads '2024-01-31 10:00' as 10:00:00; Calcite's literal needs the seconds
+                    out.append(code(before)).append('\'').append(text.strip()).append(":00'");
+                    i = end;
+                    codeStart = end;
                     continue;
                 }
             }
@@ -157,7 +195,17 @@ final class PgSyntaxText {
     }
 
     private static String code(String text) {
-        if (!text.toLowerCase(java.util.Locale.ROOT).contains("pg_catalog")) {
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("by")) {
+            text = KeywordNames.quote(text);
+        }
+        if (lower.contains("interval") && EXPRESSION_CAST.matcher(text).find()) {
+            // a constant's cast was rewritten already; Calcite's intervals cannot be read from text at run time
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                    "casting an expression to interval is not supported; cast a constant, as in '1 hour'::interval");
+        }
+        if (!lower.contains("pg_catalog")) {
             return text;
         }
         String s = replace(OPERATOR, text, m -> m.group(1));
@@ -170,21 +218,42 @@ final class PgSyntaxText {
     /**
      * Calcite's literal for the PostgreSQL interval text {@code text} (quotes still doubled): whole
      * months as {@code INTERVAL 'n' MONTH(9)}, days and time as {@code INTERVAL 'd h:m:s.fff' DAY(9)
-     * TO SECOND(3)}, the two kinds Calcite's intervals have. Null, leaving the text to Calcite's
-     * parser, for an interval that mixes months with days or time or is finer than milliseconds,
-     * which neither kind holds.
+     * TO SECOND(3)}, the two kinds Calcite's intervals have. An interval with both months and days
+     * or time that is added to or subtracted from something ({@code before} ends with {@code +} or
+     * {@code -} and {@code after} binds no tighter) becomes the two literals added or subtracted in
+     * turn, {@code ts + INTERVAL '1' MONTH(9) + INTERVAL '2 0:0:0.000' DAY(9) TO SECOND(3)}: Calcite
+     * adds from the left, so months go first and clamp to the month's last day, then days and time,
+     * as PostgreSQL adds them. Null, leaving the text to Calcite's parser, when the interval is finer
+     * than milliseconds.
      *
      * @throws io.tributary.common.TributaryException 22007 if the text is no interval (22008 for a
-     *     field out of range), as PostgreSQL rejects the constant
+     *     field out of range), as PostgreSQL rejects the constant; 0A000 for an interval mixing
+     *     months with days or time anywhere else, which no Calcite value holds
      */
-    private static String intervalLiteral(String text) {
+    private static String intervalLiteral(String text, String before, String after) {
         Interval iv = (Interval) PgTextFormat.parse(DataType.INTERVAL, text.replace("''", "'"));
-        if (iv.months() != 0) {
-            return iv.days() == 0 && iv.micros() == 0 ? "INTERVAL '" + iv.months() + "' MONTH(9)" : null;
-        }
         if (iv.micros() % 1000 != 0) {
             return null;
         }
+        String months = "INTERVAL '" + iv.months() + "' MONTH(9)";
+        if (iv.days() == 0 && iv.micros() == 0) {
+            return iv.months() != 0 ? months : dayTime(iv);
+        }
+        if (iv.months() == 0) {
+            return dayTime(iv);
+        }
+        Matcher added = ADDED.matcher(before);
+        if (added.find() && !TIGHTER.matcher(after).find()) {
+            return months + ' ' + added.group(1) + ' ' + dayTime(iv);
+        }
+        throw new io.tributary.common.TributaryException(
+                io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                "an interval with both months and days or time is supported only added to or subtracted from a"
+                        + " date or timestamp: '" + text.replace("''", "'") + "'");
+    }
+
+    /** The days and time of {@code iv} as Calcite's day-time literal (milliseconds). */
+    private static String dayTime(Interval iv) {
         // PostgreSQL keeps days and time apart; Calcite's day-time interval is one count of milliseconds
         long millis = iv.days() * 86_400_000L + iv.micros() / 1000;
         long abs = Math.abs(millis);

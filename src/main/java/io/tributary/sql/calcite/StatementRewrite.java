@@ -25,7 +25,7 @@ abstract class StatementRewrite extends SqlShuttle {
 
     /**
      * Applies the PostgreSQL rewrites (constants with an exponent as numeric, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, casts to numeric and to
-     * integers, {@link PgValueSemantics}), then {@code more} to {@code statement}.
+     * integers, {@link PgValueSemantics}, {@link IntervalSemantics}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
      */
@@ -38,7 +38,8 @@ abstract class StatementRewrite extends SqlShuttle {
                 new LikeEscape(),
                 new AvgScale(),
                 new NumericCast(),
-                new PgValueSemantics()));
+                new PgValueSemantics(),
+                new IntervalSemantics()));
         rewrites.addAll(List.of(more));
         for (StatementRewrite rewrite : rewrites) {
             node = node.accept(rewrite);

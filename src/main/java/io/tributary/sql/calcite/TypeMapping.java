@@ -55,8 +55,11 @@ final class TypeMapping {
             case TIME -> f.createSqlType(SqlTypeName.TIME, 6);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, 6);
             case TIMESTAMPTZ -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6);
+            // the qualifier of the day-time literals PgSyntaxText writes: with another one, Calcite's
+            // comparison of a column with a constant casts the constant and fails an assertion
             case INTERVAL ->
-                f.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO));
+                f.createSqlIntervalType(
+                        new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, SqlParserPos.ZERO));
             case BYTEA -> f.createSqlType(SqlTypeName.VARBINARY);
         };
         return f.createTypeWithNullability(rel, nullable);

@@ -1,0 +1,97 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.util.Locale;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.SqlParserUtil;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Gives interval constants PostgreSQL's meaning where Calcite's differs. A date constant plus or
+ * minus an interval constant is a timestamp, as in PostgreSQL (Calcite: a date). A comparison of a
+ * month interval constant with a day-time value compares as if a month were 30 days, as PostgreSQL
+ * compares intervals (Calcite refuses to compare the two kinds): {@code INTERVAL '1 mon' =
+ * INTERVAL '30 days'} is true. {@code justify_days}, {@code justify_hours} and
+ * {@code justify_interval} are refused with 0A000, because Calcite's day-time intervals do not keep
+ * days apart from hours. Applied by {@link StatementRewrite#applyAll} before validation; stateless
+ * apart from the changed flag.
+ */
+final class IntervalSemantics extends StatementRewrite {
+    private static final long DAYS_PER_MONTH = 30;
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (name.startsWith("justify_")) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED, "function " + name + "(interval) is not supported yet");
+        }
+        SqlNode visited = super.visit(call);
+        if (!(visited instanceof SqlCall c) || c.operandCount() != 2) {
+            return visited;
+        }
+        SqlParserPos pos = c.getParserPosition();
+        SqlNode a = c.operand(0);
+        SqlNode b = c.operand(1);
+        if (c.getKind() == SqlKind.PLUS || c.getKind() == SqlKind.MINUS) {
+            if (isDate(a) && b instanceof SqlIntervalLiteral) {
+                return rewritten(c.getOperator().createCall(pos, timestamp(a, pos), b));
+            }
+            if (c.getKind() == SqlKind.PLUS && a instanceof SqlIntervalLiteral && isDate(b)) {
+                return rewritten(c.getOperator().createCall(pos, a, timestamp(b, pos)));
+            }
+            return visited;
+        }
+        if (SqlKind.COMPARISON.contains(c.getKind())) {
+            if (isMonths(a) && !isMonths(b)) {
+                return rewritten(c.getOperator().createCall(pos, asDays((SqlIntervalLiteral) a), b));
+            }
+            if (isMonths(b) && !isMonths(a)) {
+                return rewritten(c.getOperator().createCall(pos, a, asDays((SqlIntervalLiteral) b)));
+            }
+        }
+        return visited;
+    }
+
+    private static boolean isDate(SqlNode node) {
+        return node instanceof SqlUnknownLiteral unknown
+                ? unknown.tag.equalsIgnoreCase("DATE")
+                : node instanceof SqlLiteral lit && lit.getTypeName() == SqlTypeName.DATE;
+    }
+
+    private static SqlNode timestamp(SqlNode date, SqlParserPos pos) {
+        return SqlStdOperatorTable.CAST.createCall(
+                pos, date, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos));
+    }
+
+    /** Whether {@code node} is a year-month interval constant. */
+    private static boolean isMonths(SqlNode node) {
+        return node instanceof SqlIntervalLiteral lit
+                && lit.getValueAs(SqlIntervalLiteral.IntervalValue.class)
+                        .getIntervalQualifier()
+                        .isYearMonth();
+    }
+
+    /** The year-month constant {@code lit} as a day-time constant of 30 days a month. */
+    private static SqlNode asDays(SqlIntervalLiteral lit) {
+        SqlParserPos pos = lit.getParserPosition();
+        long months = SqlParserUtil.intervalToMonths(lit.getValueAs(SqlIntervalLiteral.IntervalValue.class));
+        return SqlLiteral.createInterval(
+                months < 0 ? -1 : 1,
+                Math.abs(months) * DAYS_PER_MONTH + " 0:0:0.000",
+                new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos),
+                pos);
+    }
+}
