@@ -167,40 +167,10 @@ public final class CalciteFrontend implements AutoCloseable {
                 java.sql.PreparedStatement statement =
                         connection.prepareStatement("EXPLAIN PLAN FOR " + parsed.text());
                 java.sql.ResultSet rs = statement.executeQuery()) {
-            List<String> lines = new java.util.ArrayList<>();
-            while (rs.next()) {
-                for (String line : rs.getString(1).split("\n")) {
-                    if (!line.isBlank()) {
-                        lines.add(line.stripTrailing());
-                    }
-                }
-            }
-            return withoutGuards(lines);
+            return ExplainLines.of(rs);
         } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
             throw SqlErrors.translate(e, sql);
         }
-    }
-
-    /**
-     * The plan's lines without the runaway guards ({@link GuardedRel}) the planning program wraps
-     * around operators: they are how Tributary enforces limits, not part of the query's plan. Their
-     * inputs move up one level (Calcite indents each level by two spaces).
-     */
-    private static List<String> withoutGuards(List<String> lines) {
-        List<String> out = new java.util.ArrayList<>(lines.size());
-        java.util.ArrayDeque<Integer> guards = new java.util.ArrayDeque<>();
-        for (String line : lines) {
-            int depth = (line.length() - line.stripLeading().length()) / 2;
-            while (!guards.isEmpty() && guards.peek() >= depth) {
-                guards.pop();
-            }
-            if (line.stripLeading().startsWith(GuardedRel.class.getSimpleName() + "(")) {
-                guards.push(depth);
-            } else {
-                out.add("  ".repeat(depth - guards.size()) + line.stripLeading());
-            }
-        }
-        return out;
     }
 
     /** A statement parsed and given PostgreSQL's meaning; {@code text} is what Calcite prepares for a query. */
