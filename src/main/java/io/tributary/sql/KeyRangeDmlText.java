@@ -62,6 +62,9 @@ public final class KeyRangeDmlText {
 
     /** The statement {@code sql} reads as, or null when it is not of a shape above. */
     public static Statement read(String sql) {
+        if (beginsWithAnotherWord(sql)) {
+            return null;
+        }
         List<Token> tokens;
         try {
             tokens = Lexer.tokenize(sql);
@@ -69,6 +72,29 @@ public final class KeyRangeDmlText {
             return null;
         }
         return new Reader(sql, tokens).statement();
+    }
+
+    /**
+     * Whether {@code sql}'s first word, read without the lexer, is neither UPDATE nor DELETE, so
+     * that every other statement (a literal INSERT of many rows above all) is not lexed here once
+     * more before its own path lexes it. Anything else first (a comment, a quote, a parenthesis) is
+     * left to the lexer.
+     */
+    private static boolean beginsWithAnotherWord(String sql) {
+        int start = 0;
+        while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+            start++;
+        }
+        int end = start;
+        while (end < sql.length() && Character.isLetter(sql.charAt(end))) {
+            end++;
+        }
+        if (end == start) {
+            return false;
+        }
+        int length = end - start;
+        return !(length == 6
+                && (sql.regionMatches(true, start, "update", 0, 6) || sql.regionMatches(true, start, "delete", 0, 6)));
     }
 
     private static final class Reader {

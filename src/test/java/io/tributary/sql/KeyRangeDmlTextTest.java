@@ -38,6 +38,15 @@ class KeyRangeDmlTextTest {
     }
 
     @Test
+    void theFirstWordIsReadWithoutTheLexerOnlyToLeaveOtherStatements() {
+        assertNotNull(KeyRangeDmlText.read("\n\t  Update orders SET amount = 1 WHERE id = 1"));
+        assertNotNull(KeyRangeDmlText.read("delete FROM orders WHERE id = 1"));
+        assertNull(KeyRangeDmlText.read("updates orders SET amount = 1 WHERE id = 1"));
+        assertNull(KeyRangeDmlText.read("SELECT 1"));
+        assertNull(KeyRangeDmlText.read(""));
+    }
+
+    @Test
     void leavesEverythingElse() {
         for (String sql : List.of(
                 "UPDATE orders SET amount = amount * 2 WHERE id = 1",
