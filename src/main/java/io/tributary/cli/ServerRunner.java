@@ -67,12 +67,12 @@ final class ServerRunner {
             return 1;
         }
         cluster.setMaxBackfillJobs(options.maxBackfillJobs);
-        // /metrics shows database dev, which always exists; the dashboard shows every database
+        // workers read snapshots through dev, which always exists
         Database db = cluster.database(Catalog.DATABASE).orElseThrow();
         // derived once: pgwire checks SCRAM proofs and the HTTP side Basic passwords against it
         ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, new SecureRandom());
         EngineSessionFactory sessions = new EngineSessionFactory(cluster, limits);
-        EngineMeters meters = options.httpPort == 0 ? null : EngineMeters.bind(db);
+        EngineMeters meters = options.httpPort == 0 ? null : EngineMeters.bind(DashboardServer.databasesOf(cluster));
         PgServer server = new PgServer(
                 options.listen, options.port, sessions, credentials, meters == null ? StatementObserver.NONE : meters);
         DashboardServer http = meters == null

@@ -1,7 +1,7 @@
 package io.tributary.server.http;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -13,35 +13,53 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tributary.meta.Database;
-import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.server.pgwire.StatementObserver;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The server's Micrometer registry, scraped as Prometheus text at {@code /metrics}: JVM and
- * process meters, epoch commit latency and barrier interval histograms, barrier lag, statements
- * by kind and errors by SQLSTATE class, and the engine's {@link io.tributary.common.metrics.MetricSet}s
- * (sources, backfill jobs, RocksDB, view state sizes; sinks register theirs there too).
+ * process meters, and per database (label {@code database="NAME"}, see {@link DatabaseMeters}):
+ * epoch commit latency and barrier interval histograms, barrier lag, the engine's metric sets,
+ * statements by kind and errors by SQLSTATE class.
  *
- * <p>Built once by the server's main before the pgwire server (which reports statements to it);
- * the barrier thread and session threads record into it, HTTP requests scrape it. Thread-safe.
+ * <p>Built once by the server's main before the pgwire server (which reports statements to it).
+ * It follows the databases the server holds once a second and before each scrape: a created
+ * database gets its series, a dropped one loses all of them (statements and errors included), so
+ * no series outlives its database. The barrier threads and session threads record into it, HTTP
+ * requests scrape it. Thread-safe.
  */
-public final class EngineMeters implements StatementObserver, BarrierManager.CommitListener, AutoCloseable {
+public final class EngineMeters implements StatementObserver, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final MetricSetMeters engineSets;
+    private final Supplier<List<Database>> databases;
     private final JvmGcMetrics gc = new JvmGcMetrics();
-    private final Timer commits;
-    private final Timer barrierIntervals;
-    private final ConcurrentMap<String, Timer> statements = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
+    /** The open databases' meters by name; replaced under this object's lock. */
+    private final Map<String, DatabaseMeters> perDatabase = new HashMap<>();
+    /** Statement timers by database, then kind. */
+    private final ConcurrentMap<String, ConcurrentMap<String, Timer>> statements = new ConcurrentHashMap<>();
+    /** Error counters by database, then SQLSTATE class. */
+    private final ConcurrentMap<String, ConcurrentMap<String, Counter>> errors = new ConcurrentHashMap<>();
 
-    private EngineMeters(Database db) {
+    private final ScheduledExecutorService follower = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "metrics-databases");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private EngineMeters(Supplier<List<Database>> databases) {
+        this.databases = databases;
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -49,72 +67,89 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
-        engineSets = new MetricSetMeters(db.metrics(), registry);
-        // a dozen fixed buckets, rather than Micrometer's ~70 percentile buckets, keep the scrape small
-        commits = Timer.builder("tributary_epoch_commit")
-                .description("Time to commit an epoch: the streaming engine's barrier and the synced write")
-                .serviceLevelObjectives(millis(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000))
-                .register(registry);
-        barrierIntervals = Timer.builder("tributary_barrier_interval")
-                .description("Time between two durable epochs (configured: tributary_barrier_interval_configured)")
-                .serviceLevelObjectives(millis(1, 10, 50, 100, 250, 500, 1000, 2000, 5000, 10000, 30000, 60000))
-                .register(registry);
-        BarrierManager barriers = db.barriers();
-        Gauge.builder("tributary_barrier_interval_configured", barriers, b -> b.intervalMillis() / 1000.0)
-                .description("The configured epoch length, --barrier-interval-ms")
-                .baseUnit("seconds")
-                .register(registry);
-        Gauge.builder("tributary_barrier_lag", barriers, b -> Math.max(0, b.nanosSinceLastCommit()) / 1e9)
-                .description("Time since the last durable epoch; above the interval the barrier is late")
-                .baseUnit("seconds")
-                .register(registry);
-        Gauge.builder("tributary_committed_epoch", barriers, b -> b.committedEpoch())
-                .description("The last committed epoch")
-                .register(registry);
-        barriers.addCommitListener(this);
+        follow();
+        // between scrapes too, so a new database's first commits are in its histograms
+        follower.scheduleWithFixedDelay(this::followQuietly, 1, 1, TimeUnit.SECONDS);
     }
 
-    private static Duration[] millis(long... ms) {
-        Duration[] out = new Duration[ms.length];
-        for (int i = 0; i < ms.length; i++) {
-            out[i] = Duration.ofMillis(ms[i]);
-        }
-        return out;
+    /**
+     * Builds the meters over the server's databases and starts following them.
+     *
+     * @param databases the open databases, asked once a second and before each scrape
+     */
+    public static EngineMeters bind(Supplier<List<Database>> databases) {
+        return new EngineMeters(databases);
     }
 
-    /** Builds the meters over {@code db} and starts listening to its commits. */
-    public static EngineMeters bind(Database db) {
-        return new EngineMeters(db);
-    }
-
-    @Override
-    public void committed(long epoch, long commitNanos, long sinceLastCommitNanos) {
-        commits.record(commitNanos, TimeUnit.NANOSECONDS);
-        if (sinceLastCommitNanos >= 0) {
-            barrierIntervals.record(sinceLastCommitNanos, TimeUnit.NANOSECONDS);
+    private void followQuietly() {
+        try {
+            follow();
+        } catch (RuntimeException e) {
+            // a database may be closing while it is read; the next round tries again
         }
     }
 
-    @Override
-    public void completed(String kind, long nanos) {
-        statements
-                .computeIfAbsent(
-                        kind,
-                        k -> Timer.builder("tributary_statement")
-                                .description("Client statements by command tag, from execution to CommandComplete")
-                                .tag("kind", k)
-                                .register(registry))
-                .record(nanos, TimeUnit.NANOSECONDS);
+    /** Brings the per-database meters in line with the open databases. */
+    private synchronized void follow() {
+        Map<String, Database> open = new HashMap<>();
+        for (Database db : databases.get()) {
+            open.put(db.name(), db);
+        }
+        for (Iterator<Map.Entry<String, DatabaseMeters>> it =
+                        perDatabase.entrySet().iterator();
+                it.hasNext(); ) {
+            Map.Entry<String, DatabaseMeters> e = it.next();
+            if (open.get(e.getKey()) != e.getValue().database()) {
+                e.getValue().close();
+                it.remove();
+            }
+        }
+        for (Database db : open.values()) {
+            perDatabase.computeIfAbsent(db.name(), n -> new DatabaseMeters(db, registry));
+        }
+        forget(statements, open.keySet());
+        forget(errors, open.keySet());
+    }
+
+    /** Removes the meters of databases not in {@code open} (a session may outlive its database briefly). */
+    private <M extends Meter> void forget(ConcurrentMap<String, ConcurrentMap<String, M>> meters, Set<String> open) {
+        for (Iterator<Map.Entry<String, ConcurrentMap<String, M>>> it =
+                        meters.entrySet().iterator();
+                it.hasNext(); ) {
+            Map.Entry<String, ConcurrentMap<String, M>> e = it.next();
+            if (!open.contains(e.getKey())) {
+                it.remove();
+                e.getValue().values().forEach(registry::remove);
+            }
+        }
     }
 
     @Override
-    public void failed(String sqlState) {
+    public void completed(String database, String kind, long nanos) {
+        ConcurrentMap<String, Timer> byKind = statements.get(database);
+        Timer timer = byKind == null ? null : byKind.get(kind);
+        if (timer == null) {
+            timer = statements
+                    .computeIfAbsent(database, d -> new ConcurrentHashMap<>())
+                    .computeIfAbsent(
+                            kind,
+                            k -> Timer.builder("tributary_statement")
+                                    .description("Client statements by command tag, from execution to CommandComplete")
+                                    .tags(DatabaseMeters.LABEL, database, "kind", k)
+                                    .register(registry));
+        }
+        timer.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void failed(String database, String sqlState) {
         String sqlClass = sqlState == null || sqlState.length() < 2 ? "XX" : sqlState.substring(0, 2);
-        errors.computeIfAbsent(
+        errors.computeIfAbsent(database, d -> new ConcurrentHashMap<>())
+                .computeIfAbsent(
                         sqlClass,
                         c -> Counter.builder("tributary_statement_errors")
                                 .description("Client statements that failed, by SQLSTATE class")
-                                .tag("sqlstate_class", c)
+                                .tags(DatabaseMeters.LABEL, database, "sqlstate_class", c)
                                 .register(registry))
                 .increment();
     }
@@ -123,8 +158,9 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
      * The scrape in the format {@code accept} asks for (Prometheus text 0.0.4 by default,
      * OpenMetrics or protobuf when asked), after refreshing the engine's metric sets.
      */
-    Scrape scrape(String accept) {
-        engineSets.refresh();
+    synchronized Scrape scrape(String accept) {
+        follow();
+        perDatabase.values().forEach(DatabaseMeters::refresh);
         String type = contentType(accept);
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         try {
@@ -159,9 +195,10 @@ public final class EngineMeters implements StatementObserver, BarrierManager.Com
         return accept.contains("application/openmetrics-text") ? OPEN_METRICS : TEXT;
     }
 
-    /** Releases the GC listener; the registry's meters go with it. */
+    /** Stops following the databases and releases the GC listener; the registry's meters go with it. */
     @Override
     public void close() {
+        follower.shutdownNow();
         gc.close();
         registry.close();
     }

@@ -15,11 +15,13 @@ import java.util.Map;
  * Turns the engine's {@link MetricSets} into Micrometer meters: each sampled series (name and
  * labels) gets a gauge or function counter backed by a holder that {@link #refresh()} updates,
  * and series no longer reported (a finished job, a dropped source) are removed from the registry.
+ * Every series carries the label {@code database="NAME"} of the database the sets belong to.
  * Thread-safe: refreshes are serialized.
  */
 final class MetricSetMeters implements MetricSet.Samples {
     private final MetricSets sets;
     private final MeterRegistry registry;
+    private final String database;
     private final Map<String, Series> series = new HashMap<>();
     private long generation;
 
@@ -30,9 +32,10 @@ final class MetricSetMeters implements MetricSet.Samples {
         Meter meter;
     }
 
-    MetricSetMeters(MetricSets sets, MeterRegistry registry) {
+    MetricSetMeters(MetricSets sets, MeterRegistry registry, String database) {
         this.sets = sets;
         this.registry = registry;
+        this.database = database;
     }
 
     /** Samples every set, then drops the series nobody reported; called before each scrape. */
@@ -46,6 +49,12 @@ final class MetricSetMeters implements MetricSet.Samples {
                 it.remove();
             }
         }
+    }
+
+    /** Removes every series from the registry: the database is gone. */
+    synchronized void removeAll() {
+        series.values().forEach(s -> registry.remove(s.meter));
+        series.clear();
     }
 
     @Override
@@ -63,7 +72,7 @@ final class MetricSetMeters implements MetricSet.Samples {
         Series s = series.get(key);
         if (s == null) {
             s = new Series();
-            Tags tags = Tags.of(labels);
+            Tags tags = Tags.of(labels).and(DatabaseMeters.LABEL, database);
             s.meter = counter
                     ? FunctionCounter.builder(name, s, x -> x.value)
                             .description(help)

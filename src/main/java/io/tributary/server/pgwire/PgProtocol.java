@@ -98,7 +98,7 @@ final class PgProtocol {
         abortCopy(String.valueOf(t.getMessage()));
         PgErrorFields error = PgErrorFields.of(t, "ERROR");
         out.write(PgBackendMessages.errorResponse(out.alloc(), error));
-        server.observer().failed(error.sqlState());
+        server.observer().failed(database, error.sqlState());
         if (type == 'Q' || pendingStatements != null) {
             pendingStatements = null;
             readyForQuery();
@@ -307,7 +307,7 @@ final class PgProtocol {
         } catch (RuntimeException e) {
             PgErrorFields error = PgErrorFields.of(e, "ERROR");
             out.write(PgBackendMessages.errorResponse(out.alloc(), error));
-            server.observer().failed(error.sqlState());
+            server.observer().failed(database, error.sqlState());
         }
     }
 
@@ -378,7 +378,7 @@ final class PgProtocol {
     /** Writes the CommandComplete of the statement running now and tells the observer. */
     void complete(String tag) {
         out.write(PgBackendMessages.commandComplete(out.alloc(), tag));
-        server.observer().completed(StatementObserver.kindOf(tag), System.nanoTime() - statementStart);
+        server.observer().completed(database, StatementObserver.kindOf(tag), System.nanoTime() - statementStart);
     }
     // ---------------------------------------------------------------- helpers and teardown
 

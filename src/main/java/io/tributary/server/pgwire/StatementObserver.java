@@ -7,23 +7,24 @@ package io.tributary.server.pgwire;
 public interface StatementObserver {
     StatementObserver NONE = new StatementObserver() {
         @Override
-        public void completed(String kind, long nanos) {}
+        public void completed(String database, String kind, long nanos) {}
 
         @Override
-        public void failed(String sqlState) {}
+        public void failed(String database, String sqlState) {}
     };
 
     /**
      * A statement completed.
      *
+     * @param database the database the connection's session is in
      * @param kind its command tag without counts, e.g. {@code SELECT}, {@code INSERT},
      *     {@code CREATE MATERIALIZED VIEW}
      * @param nanos from the start of its execution to its CommandComplete (rows streamed included)
      */
-    void completed(String kind, long nanos);
+    void completed(String database, String kind, long nanos);
 
-    /** A statement (or protocol step) failed with {@code sqlState}. */
-    void failed(String sqlState);
+    /** A statement (or protocol step) of a session in {@code database} failed with {@code sqlState}. */
+    void failed(String database, String sqlState);
 
     /** The kind of a command tag: its words up to the first number ({@code INSERT 0 5} is {@code INSERT}). */
     static String kindOf(String tag) {

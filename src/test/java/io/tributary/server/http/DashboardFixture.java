@@ -45,7 +45,7 @@ final class DashboardFixture implements AutoCloseable {
         db = Database.open(dataDir, 50, CalciteViewPlanner::new);
         ScramCredentials credentials = password == null ? null : ScramCredentials.derive(password, new SecureRandom());
         EngineSessionFactory sessions = new EngineSessionFactory(db);
-        meters = EngineMeters.bind(db);
+        meters = EngineMeters.bind(() -> java.util.List.of(db));
         pg = new PgServer("127.0.0.1", 0, sessions, credentials, meters);
         pg.start();
         http = new DashboardServer("127.0.0.1", 0, () -> java.util.List.of(db), sessions, credentials, meters);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.catalog.Catalog;
 import io.tributary.meta.Cluster;
 import io.tributary.server.pgwire.PgServer;
 import io.tributary.server.session.EngineSessionFactory;
@@ -55,7 +54,7 @@ class MultiDatabaseDashboardTest {
     static void start() {
         cluster = Cluster.open(dataDir, 20, CalciteViewPlanner::new);
         EngineSessionFactory sessions = new EngineSessionFactory(cluster, QueryLimits.defaults());
-        meters = EngineMeters.bind(cluster.database(Catalog.DATABASE).orElseThrow());
+        meters = EngineMeters.bind(DashboardServer.databasesOf(cluster));
         pg = new PgServer("127.0.0.1", 0, sessions, null, meters);
         pg.start();
         http = new DashboardServer("127.0.0.1", 0, DashboardServer.databasesOf(cluster), sessions, null, meters);
