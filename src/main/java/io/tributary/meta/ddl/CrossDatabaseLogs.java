@@ -185,16 +185,6 @@ public final class CrossDatabaseLogs {
     }
 
     /**
-     * DROP VIEW ... CASCADE of a plain view that {@code consumer}'s view reads by name: drops that
-     * view in its own database and epoch, telling {@code notices}. Not under any barrier lock.
-     */
-    public void dropConsumer(Consumer consumer, java.util.function.Consumer<String> notices)
-            throws InterruptedException {
-        notices.accept("drop cascades to materialized view " + consumer.name());
-        drops.drop(consumer, notices);
-    }
-
-    /**
      * Forgets every consumer whose view no longer exists in its database, nor is being created
      * there: a crash between that database committing the view's DROP (or failing its CREATE) and
      * this database's next epoch leaves the record, which would keep the table's log (and the

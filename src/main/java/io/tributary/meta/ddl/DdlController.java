@@ -49,6 +49,9 @@ public final class DdlController {
     private final CrossDatabaseLogs crossLogs;
 
     private final CrossDatabaseInputs crossInputs;
+    /** The cluster's other databases' DDL by number; bound once by the cluster. */
+    private volatile java.util.function.IntFunction<java.util.Optional<DdlController>> peers =
+            id -> java.util.Optional.empty();
 
     private final SchemaDdl schemas;
 
@@ -100,7 +103,17 @@ public final class DdlController {
      * their tables. Called once by the cluster, before {@link #recoverViews}.
      */
     public void bindPeers(java.util.function.IntFunction<java.util.Optional<DdlController>> peers) {
+        this.peers = peers;
         crossInputs.bindPeers(id -> peers.apply(id).map(DdlController::crossDatabaseLogs));
+    }
+
+    /**
+     * The DDL of database number {@code databaseId} of the cluster (this one's included), for a
+     * DROP ... CASCADE that drops the views of other databases reading what it drops; empty when
+     * that database is gone. Any thread.
+     */
+    public java.util.Optional<DdlController> peer(int databaseId) {
+        return databaseId == catalog().databaseId() ? java.util.Optional.of(this) : peers.apply(databaseId);
     }
 
     /** This database is being dropped: the databases its views read stop keeping logs for them. */

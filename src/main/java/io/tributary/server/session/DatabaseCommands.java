@@ -66,6 +66,9 @@ final class DatabaseCommands {
             return new StatementResult.Command("CREATE DATABASE");
         }
         UtilityStatement.DropDatabase d = (UtilityStatement.DropDatabase) statement;
+        if (!d.name().equals(current.name())) {
+            cluster.database(d.name()).ifPresent(DatabaseCommands::checkNotRead);
+        }
         if (!cluster.drop(d.name(), d.ifExists(), current.name())) {
             notices.accept(new Session.Notice(
                     "NOTICE",
@@ -73,5 +76,25 @@ final class DatabaseCommands {
                     "database \"" + d.name() + "\" does not exist, skipping"));
         }
         return new StatementResult.Command("DROP DATABASE");
+    }
+
+    /**
+     * @throws TributaryException 2BP01 when views of other databases read {@code db}'s relations,
+     *     directly or through plain views (PostgreSQL has no views across databases, so the message
+     *     follows its DROP TABLE's)
+     */
+    private static void checkNotRead(Database db) {
+        List<OtherDatabaseReaders.Reader> readers = OtherDatabaseReaders.ofDatabase(db.catalog());
+        if (readers.isEmpty()) {
+            return;
+        }
+        String detail = OtherDatabaseReaders.detail(readers);
+        throw new TributaryException(
+                SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
+                "cannot drop database " + db.name() + " because views of other databases depend on it",
+                0,
+                detail,
+                "Drop those views first, or drop what they read with DROP ... CASCADE.",
+                null);
     }
 }

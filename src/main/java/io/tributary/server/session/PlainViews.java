@@ -161,15 +161,21 @@ final class PlainViews {
             throws InterruptedException {
         Set<String> views = dependentViews(names);
         views.removeAll(names);
-        if (views.isEmpty()) {
+        List<OtherDatabaseReaders.Reader> readers = OtherDatabaseReaders.of(db.catalog(), names);
+        if (views.isEmpty() && readers.isEmpty()) {
             return;
         }
         if (!cascade) {
-            String view = views.iterator().next();
-            throw dependents(kind, names.get(0), "view " + view);
+            throw views.isEmpty()
+                    ? dependents(kind, names.get(0), readers)
+                    : dependents(kind, names.get(0), "view " + views.iterator().next());
         }
+        // readers in other databases first, each in its own database and epoch
+        OtherDatabaseReaders.drop(db, readers, m -> notices.accept(notice(m)));
         views.forEach(v -> notices.accept(notice("drop cascades to view " + v)));
-        db.ddl().dropViews(List.copyOf(views));
+        if (!views.isEmpty()) {
+            db.ddl().dropViews(List.copyOf(views));
+        }
     }
 
     private void dropWithDependents(List<String> names, String kind, boolean cascade, Consumer<Session.Notice> notices)
@@ -186,21 +192,21 @@ final class PlainViews {
         }
         Set<String> others = new LinkedHashSet<>(views);
         names.forEach(others::remove);
-        List<OtherDatabaseReaders.ReadingView> readers = OtherDatabaseReaders.of(db, views);
+        List<OtherDatabaseReaders.Reader> readers = OtherDatabaseReaders.of(db.catalog(), names);
         if (!cascade && !(others.isEmpty() && mvs.isEmpty() && readers.isEmpty())) {
-            String what = !others.isEmpty()
-                    ? "view " + others.iterator().next()
+            throw !others.isEmpty()
+                    ? dependents(kind, names.get(0), "view " + others.iterator().next())
                     : !mvs.isEmpty()
-                            ? "materialized view " + mvs.iterator().next()
-                            : readers.get(0).description();
-            throw dependents(kind, names.get(0), what);
+                            ? dependents(
+                                    kind,
+                                    names.get(0),
+                                    "materialized view " + mvs.iterator().next())
+                            : dependents(kind, names.get(0), readers);
         }
         others.forEach(v -> notices.accept(notice("drop cascades to view " + v)));
         mvs.forEach(m -> notices.accept(notice("drop cascades to materialized view " + m)));
         // readers in other databases first, each in its own database and epoch, as DROP TABLE ... CASCADE
-        for (OtherDatabaseReaders.ReadingView r : readers) {
-            db.ddl().crossDatabaseLogs().dropConsumer(r.consumer(), m -> notices.accept(notice(m)));
-        }
+        OtherDatabaseReaders.drop(db, readers, m -> notices.accept(notice(m)));
         if (!mvs.isEmpty()) {
             db.ddl().drop(List.copyOf(mvs), RelationKind.MATERIALIZED_VIEW, true, true, n -> {});
         }
@@ -225,11 +231,20 @@ final class PlainViews {
     }
 
     private static TributaryException dependents(String kind, String name, String dependent) {
+        return refused(kind, name, dependent + " depends on " + kind + " " + name);
+    }
+
+    /** Refused for views of other databases: PostgreSQL's DETAIL lists each with what it reads. */
+    private static TributaryException dependents(String kind, String name, List<OtherDatabaseReaders.Reader> readers) {
+        return refused(kind, name, OtherDatabaseReaders.detail(readers));
+    }
+
+    private static TributaryException refused(String kind, String name, String detail) {
         return new TributaryException(
                 SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
                 "cannot drop " + kind + " " + name + " because other objects depend on it",
                 0,
-                dependent + " depends on " + kind + " " + name,
+                detail,
                 "Use DROP ... CASCADE to drop the dependent objects too.",
                 null);
     }
