@@ -22,7 +22,9 @@ import picocli.CommandLine.Option;
  * of database {@code a} (docs/ARCHITECTURE.md, Cross-database views) next to the same view inside
  * {@code a}. Each probe inserts one row into {@code a.t} (the INSERT returns once committed), then polls
  * both views by key until each shows it; the figures are ms from the INSERT's return. Then one UPDATE
- * of every row measures how long each view takes to show a bulk change, per 1,000 changed rows.
+ * of every row measures how long each view takes to show a bulk change, per 1,000 changed rows, and
+ * two more (after dropping the cross-database view, then the same-database one) give each view's
+ * process CPU per changed row: the extra cost of reading across databases.
  */
 @Command(
         name = "crossdb",
@@ -108,33 +110,73 @@ final class CrossDatabaseBenchmark implements Callable<Integer> {
                     Percentiles.of(local, 99),
                     Percentiles.of(cross, 50),
                     Percentiles.of(cross, 99));
-            long started = System.nanoTime();
-            exec(a, "UPDATE t SET v = v + 1");
-            long returned = System.nanoTime();
-            String probe = "SELECT count(*) FROM %s WHERE w = 2 AND id <= " + rows;
-            long expected = rows / 1000;
-            double localMs = -1;
-            double crossMs = -1;
-            while (localMs < 0 || crossMs < 0) {
-                if (localMs < 0 && count(a, String.format(Locale.ROOT, probe, "local_v")) == expected) {
-                    localMs = (System.nanoTime() - started) / 1e6;
-                }
-                if (crossMs < 0 && count(b, String.format(Locale.ROOT, probe, "cross_v")) == expected) {
-                    crossMs = (System.nanoTime() - started) / 1e6;
-                }
-                Thread.sleep(5);
-            }
+            // three bulk UPDATEs: both views, then the same-database view alone, then no view; the
+            // differences in process CPU are each view's cost per changed row
+            Bulk both = bulkUpdate(a, b, 1, true, true);
             System.out.printf(
                     Locale.ROOT,
                     "bulk UPDATE of %d rows (statement %.0f ms), visible after: same database %.0f ms"
                             + " (%.2f ms/1000 rows), cross-database %.0f ms (%.2f ms/1000 rows)%n",
                     rows,
-                    (returned - started) / 1e6,
-                    localMs,
-                    localMs * 1000 / rows,
-                    crossMs,
-                    crossMs * 1000 / rows);
+                    both.statementMs,
+                    both.localMs,
+                    both.localMs * 1000 / rows,
+                    both.crossMs,
+                    both.crossMs * 1000 / rows);
+            exec(b, "DROP MATERIALIZED VIEW cross_v");
+            Bulk localOnly = bulkUpdate(a, b, 2, true, false);
+            exec(a, "DROP MATERIALIZED VIEW local_v");
+            Bulk none = bulkUpdate(a, b, 3, false, false);
+            double sameUs = (localOnly.cpuNanos - none.cpuNanos) / 1e3 / rows;
+            double crossUs = (both.cpuNanos - localOnly.cpuNanos) / 1e3 / rows;
+            System.out.printf(
+                    Locale.ROOT,
+                    "process CPU per changed row (bulk UPDATE with both views %.2f s, same-database view only"
+                            + " %.2f s, no view %.2f s):%n"
+                            + "  same-database view  %6.2f us%n"
+                            + "  cross-database view %6.2f us  (extra %.2f us per change, %.2fx)%n",
+                    both.cpuNanos / 1e9,
+                    localOnly.cpuNanos / 1e9,
+                    none.cpuNanos / 1e9,
+                    sameUs,
+                    crossUs,
+                    crossUs - sameUs,
+                    sameUs <= 0 ? Double.NaN : crossUs / sameUs);
         }
+    }
+
+    /** One bulk UPDATE's figures: ms to visible in each view (-1 without it) and process CPU. */
+    private record Bulk(double statementMs, double localMs, double crossMs, long cpuNanos) {}
+
+    /**
+     * The {@code round}-th UPDATE of every row of {@code a.t}, timed until each view asked for shows
+     * it (every rows-with-v-0 row at {@code w = round + 1}); the CPU is the whole process's from the
+     * statement's start until then, so a view's own cost is a difference of two rounds.
+     */
+    private Bulk bulkUpdate(Connection a, Connection b, int round, boolean local, boolean cross) throws Exception {
+        long cpu0 = ProcessCpu.nanos();
+        long started = System.nanoTime();
+        exec(a, "UPDATE t SET v = v + 1");
+        long returned = System.nanoTime();
+        String probe = "SELECT count(*) FROM %s WHERE w = " + (round + 1) + " AND id <= " + rows;
+        long expected = rows / 1000;
+        double localMs = local ? -1 : 0;
+        double crossMs = cross ? -1 : 0;
+        while (localMs < 0 || crossMs < 0) {
+            if (localMs < 0 && count(a, String.format(Locale.ROOT, probe, "local_v")) == expected) {
+                localMs = (System.nanoTime() - started) / 1e6;
+            }
+            if (crossMs < 0 && count(b, String.format(Locale.ROOT, probe, "cross_v")) == expected) {
+                crossMs = (System.nanoTime() - started) / 1e6;
+            }
+            Thread.sleep(5);
+        }
+        if (!local && !cross) {
+            // the change's commit, which the views' rounds include
+            Thread.sleep(barrierMs);
+        }
+        return new Bulk(
+                (returned - started) / 1e6, local ? localMs : -1, cross ? crossMs : -1, ProcessCpu.nanos() - cpu0);
     }
 
     private static boolean exists(PreparedStatement poll) throws SQLException {

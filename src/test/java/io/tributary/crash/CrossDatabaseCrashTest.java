@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cross-database views under {@code kill -9}: views in database b over a table of database a (an
- * aggregate, and a join with b's own table) are killed once while they backfill (rate-limited in the
+ * Cross-database views under {@code kill -9}: views in database b over tables of database a (an
+ * aggregate over a table of a's user schema {@code s}, and a join of a's {@code public.t} with b's
+ * own table) are killed once while they backfill (rate-limited in the
  * background) and once while they follow a's change log, with a writer changing a's table throughout.
  * After each restart the views resume from the positions b committed and, once caught up, equal
  * their queries over what a and b hold: nothing read twice, nothing skipped.
@@ -66,25 +67,26 @@ class CrossDatabaseCrashTest {
         return out;
     }
 
-    /** Writes into a's table until stopped or the server dies. */
+    /** Writes into a's tables ({@code public.t} and {@code s.t}, at random) until stopped or the server dies. */
     private static Thread writer(ServerProcess server, AtomicBoolean stop, long seed) {
         Thread t = new Thread(() -> {
             Random random = new Random(seed);
             try (Connection a = connect(server, "a")) {
                 while (!stop.get()) {
                     int id = random.nextInt(30_000);
+                    String table = random.nextBoolean() ? "t" : "s.t";
                     switch (random.nextInt(3)) {
                         case 0 ->
                             exec(
                                     a,
-                                    "INSERT INTO t VALUES (" + id + ", " + random.nextInt(20) + ", "
+                                    "INSERT INTO " + table + " VALUES (" + id + ", " + random.nextInt(20) + ", "
                                             + random.nextInt(100) + ") ON CONFLICT (id) DO NOTHING");
                         case 1 ->
                             exec(
                                     a,
-                                    "UPDATE t SET v = v + 1, k = (k + 1) % 20 WHERE id BETWEEN " + id + " AND "
-                                            + (id + 40));
-                        default -> exec(a, "DELETE FROM t WHERE id BETWEEN " + id + " AND " + (id + 10));
+                                    "UPDATE " + table + " SET v = v + 1, k = (k + 1) % 20 WHERE id BETWEEN " + id
+                                            + " AND " + (id + 40));
+                        default -> exec(a, "DELETE FROM " + table + " WHERE id BETWEEN " + id + " AND " + (id + 10));
                     }
                 }
             } catch (SQLException e) {
@@ -108,11 +110,15 @@ class CrossDatabaseCrashTest {
                 Connection b = connect(server, "b")) {
             exec(a, "CREATE TABLE t (id INT PRIMARY KEY, k INT, v INT)");
             exec(a, "INSERT INTO t SELECT x, x % 20, x % 100 FROM generate_series(1, 30000) AS s(x)");
+            // agg reads a table of a's user schema s
+            exec(a, "CREATE SCHEMA s");
+            exec(a, "CREATE TABLE s.t (id INT PRIMARY KEY, k INT, v INT)");
+            exec(a, "INSERT INTO s.t SELECT x, x % 20, x % 100 FROM generate_series(1, 30000) AS s(x)");
             exec(b, "CREATE TABLE d (k INT PRIMARY KEY, name TEXT)");
             exec(b, "INSERT INTO d SELECT x, 'n' || (x % 3) FROM generate_series(0, 15) AS s(x)");
             exec(b, "SET background_ddl = true");
             exec(b, "SET backfill_rate_limit = 3000");
-            exec(b, "CREATE MATERIALIZED VIEW agg AS SELECT k, count(*) AS n, sum(v) AS s FROM a.public.t GROUP BY k");
+            exec(b, "CREATE MATERIALIZED VIEW agg AS SELECT k, count(*) AS n, sum(v) AS s FROM a.s.t GROUP BY k");
             exec(
                     b,
                     "CREATE MATERIALIZED VIEW joined AS SELECT t.id, t.v, d.name FROM a.public.t AS t JOIN d ON t.k = d.k");
@@ -203,7 +209,7 @@ class CrossDatabaseCrashTest {
                 Thread.sleep(20);
             }
             assertEquals(
-                    rows(a, "SELECT k, count(*), sum(v) FROM t GROUP BY k"),
+                    rows(a, "SELECT k, count(*), sum(v) FROM s.t GROUP BY k"),
                     rows(b, "SELECT k, n, s FROM agg"),
                     "agg " + when);
             Map<Integer, String> names = new HashMap<>();

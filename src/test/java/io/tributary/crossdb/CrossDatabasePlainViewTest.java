@@ -87,9 +87,7 @@ class CrossDatabasePlainViewTest {
                     compare(b, pg, "seed " + seed + " round " + round);
                 }
 
-                // a materialized view over a relation of a's user schema is not built yet: 0A000, not 42P01
-                exec(a, "CREATE TABLE s.u (x INT PRIMARY KEY)");
-                assertEquals("0A000", sqlState(b, "CREATE MATERIALIZED VIEW bu AS SELECT x FROM a.s.u"));
+                // a relation of a's user schema that does not exist
                 assertEquals("42P01", sqlState(b, "CREATE MATERIALIZED VIEW bu AS SELECT x FROM a.s.nope"));
 
                 // the view or its base table cannot go while bm reads them, unless CASCADE

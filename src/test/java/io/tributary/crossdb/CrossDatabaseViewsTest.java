@@ -27,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * database. A cross-database view follows {@code a}'s log on its own, so each check waits until the
  * view has read {@code a}'s last commit (the lag table) before comparing. Also: the view survives a
  * restart, DROP of what it reads is 2BP01 (CASCADE drops it), and unknown databases are 3D000.
+ * Two views read a table and a materialized view of {@code a}'s user schema {@code s} (in
+ * PostgreSQL the same schema {@code s}).
  */
 class CrossDatabaseViewsTest {
     private static final String[] VIEWS = {
@@ -38,7 +40,13 @@ class CrossDatabaseViewsTest {
         // over a materialized view of a, and a view over that view
         "onmv", "SELECT m.k, m.n, m.s, d.name FROM %a%am AS m JOIN d ON m.k = d.k",
         "onmvagg", "SELECT name, sum(n) AS total, count(*) AS groups FROM onmv GROUP BY name",
+        // over a table and a materialized view of a's user schema s
+        "onschema", "SELECT u.x, u.k, m.n, m.m FROM %s%u AS u JOIN %s%sm AS m ON u.k = m.k",
+        "onschemaagg", "SELECT u.k, count(*) AS n FROM %s%u AS u JOIN %a%t AS t ON u.k = t.k GROUP BY u.k",
     };
+
+    /** A materialized view of a's user schema s ({@code s.sm}). */
+    private static final String SCHEMA_VIEW = "SELECT k, count(*) AS n, max(v) AS m FROM public.t GROUP BY k";
 
     /** A materialized view of database a that views in b read ({@code am}). */
     private static final String UPSTREAM_VIEW = "SELECT k, count(*) AS n, sum(v) AS s FROM t GROUP BY k";
@@ -143,14 +151,28 @@ class CrossDatabaseViewsTest {
                 }
                 exec(a, "CREATE MATERIALIZED VIEW am AS " + UPSTREAM_VIEW);
                 exec(pg, "CREATE VIEW am AS " + UPSTREAM_VIEW);
+                for (Connection c : List.of(a, pg)) {
+                    exec(c, "CREATE SCHEMA s");
+                    exec(c, "CREATE TABLE s.u (x INT PRIMARY KEY, k INT)");
+                }
+                exec(a, "CREATE MATERIALIZED VIEW s.sm AS " + SCHEMA_VIEW);
+                exec(pg, "CREATE VIEW s.sm AS " + SCHEMA_VIEW);
+                schemaDml(random, a, pg, 10);
                 // half of the views are created on filled tables (the backfill reads a's snapshot)
                 dml(random, a, b, pg, 60);
                 for (int i = 0; i < VIEWS.length; i += 2) {
-                    exec(b, "CREATE MATERIALIZED VIEW " + VIEWS[i] + " AS " + VIEWS[i + 1].replace("%a%", "a.public."));
-                    exec(pg, "CREATE VIEW " + VIEWS[i] + " AS " + VIEWS[i + 1].replace("%a%", "public."));
+                    exec(
+                            b,
+                            "CREATE MATERIALIZED VIEW " + VIEWS[i] + " AS "
+                                    + VIEWS[i + 1].replace("%a%", "a.public.").replace("%s%", "a.s."));
+                    exec(
+                            pg,
+                            "CREATE VIEW " + VIEWS[i] + " AS "
+                                    + VIEWS[i + 1].replace("%a%", "public.").replace("%s%", "s."));
                 }
                 for (int round = 0; round < 4; round++) {
                     dml(random, a, b, pg, 40);
+                    schemaDml(random, a, pg, 8);
                     compare(b, pg, "seed " + seed + " round " + round);
                 }
                 List<String> lag = new ArrayList<>(rows(
@@ -159,7 +181,16 @@ class CrossDatabaseViewsTest {
                                         + " FROM tributary_catalog.cross_database_inputs")
                         .keySet());
                 assertEquals(
-                        List.of("agg|a|t|t|t", "filtered|a|t|t|t", "joined|a|t|t|t", "lefty|a|t|t|t", "onmv|a|am|t|t"),
+                        List.of(
+                                "agg|a|t|t|t",
+                                "filtered|a|t|t|t",
+                                "joined|a|t|t|t",
+                                "lefty|a|t|t|t",
+                                "onmv|a|am|t|t",
+                                "onschemaagg|a|s.u|t|t",
+                                "onschemaagg|a|t|t|t",
+                                "onschema|a|s.sm|t|t",
+                                "onschema|a|s.u|t|t"),
                         lag);
                 // caught up, with a committing idle epochs meanwhile: no epoch that changed a table is unread
                 Thread.sleep(300);
@@ -182,7 +213,9 @@ class CrossDatabaseViewsTest {
             try (Connection a = connect("a");
                     Connection b = connect("b")) {
                 dml(random, a, b, pg, 40);
+                schemaDml(random, a, pg, 8);
                 compare(b, pg, "seed " + seed + " after restart");
+                assertEquals("2BP01", sqlState(a, "DROP TABLE s.u"));
                 exec(a, "DROP TABLE t CASCADE");
                 assertEquals(
                         List.of(),
@@ -298,6 +331,21 @@ class CrossDatabaseViewsTest {
         for (int i = 0; i < VIEWS.length; i += 2) {
             String q = "SELECT * FROM " + VIEWS[i];
             assertEquals(rows(pg, q), rows(b, q), VIEWS[i] + " differs from PostgreSQL at " + where);
+        }
+    }
+
+    /** Random INSERT, UPDATE and DELETE on a's {@code s.u}, the same on PostgreSQL. */
+    private static void schemaDml(Random random, Connection a, Connection pg, int statements) throws SQLException {
+        for (int i = 0; i < statements; i++) {
+            int x = random.nextInt(40);
+            String sql = switch (random.nextInt(4)) {
+                case 0, 1 ->
+                    "INSERT INTO s.u VALUES (" + x + ", " + random.nextInt(12) + ") ON CONFLICT (x) DO NOTHING";
+                case 2 -> "UPDATE s.u SET k = " + random.nextInt(12) + " WHERE x % 5 = " + random.nextInt(5);
+                default -> "DELETE FROM s.u WHERE x % 7 = " + random.nextInt(7);
+            };
+            exec(a, sql);
+            exec(pg, sql);
         }
     }
 

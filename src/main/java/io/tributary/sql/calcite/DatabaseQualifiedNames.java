@@ -89,13 +89,7 @@ final class DatabaseQualifiedNames extends StatementRewrite {
         String schema = id.names.get(1);
         String key = Catalog.key(schema, id.names.get(2));
         if (view) {
-            if (!schema.equals(Catalog.SCHEMA)) {
-                if (peer.table(key).isPresent()) {
-                    // ForeignDatabaseSchema reads only public: recognised, not built yet
-                    throw TributaryException.notSupported(
-                            "a materialized view reading a relation of a user schema of another database (\"" + written
-                                    + "\")");
-                }
+            if (peer.table(key).isEmpty() && peer.view(key).isEmpty()) {
                 throw Catalog.undefinedTable(written);
             }
             return from;
