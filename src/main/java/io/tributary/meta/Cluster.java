@@ -319,6 +319,16 @@ public final class Cluster implements AutoCloseable {
      *     or other sessions are connected to it; 0A000 for {@code dev}
      */
     public synchronized boolean drop(String name, boolean ifExists, String connectedTo) {
+        return drop(name, ifExists, connectedTo, db -> {});
+    }
+
+    /**
+     * Like {@link #drop(String, boolean, String)}, calling {@code checkReaders} with the database
+     * once it is known to exist and to have no sessions, before anything is dropped, under this
+     * object's lock: the session layer refuses there (2BP01) when views of other databases read it.
+     */
+    public synchronized boolean drop(
+            String name, boolean ifExists, String connectedTo, java.util.function.Consumer<Database> checkReaders) {
         checkOpen();
         Integer id = directory.ids().get(name);
         if (id == null) {
@@ -346,6 +356,7 @@ public final class Cluster implements AutoCloseable {
                     null,
                     null);
         }
+        checkReaders.accept(databases.get(name));
         List<io.tributary.meta.ddl.CrossDatabaseLogs.Consumer> readers =
                 databases.get(name).ddl().crossDatabaseLogs().consumers();
         if (!readers.isEmpty()) {

@@ -66,10 +66,7 @@ final class DatabaseCommands {
             return new StatementResult.Command("CREATE DATABASE");
         }
         UtilityStatement.DropDatabase d = (UtilityStatement.DropDatabase) statement;
-        if (!d.name().equals(current.name())) {
-            cluster.database(d.name()).ifPresent(DatabaseCommands::checkNotRead);
-        }
-        if (!cluster.drop(d.name(), d.ifExists(), current.name())) {
+        if (!cluster.drop(d.name(), d.ifExists(), current.name(), DatabaseCommands::checkNotRead)) {
             notices.accept(new Session.Notice(
                     "NOTICE",
                     SqlState.SUCCESSFUL_COMPLETION,
