@@ -5,18 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tributary.meta.Cluster;
-import io.tributary.server.pgwire.PgServer;
-import io.tributary.server.session.EngineSessionFactory;
-import io.tributary.server.session.QueryLimits;
-import io.tributary.sql.calcite.CalciteViewPlanner;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -44,42 +38,25 @@ class MultiDatabaseDashboardTest {
     @TempDir
     static Path dataDir;
 
-    private static Cluster cluster;
-    private static EngineMeters meters;
-    private static PgServer pg;
-    private static DashboardServer http;
+    private static ServedDatabasesOverHttp served;
     private static final HttpClient client = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() {
-        cluster = Cluster.open(dataDir, 20, CalciteViewPlanner::new);
-        EngineSessionFactory sessions = new EngineSessionFactory(cluster, QueryLimits.defaults());
-        meters = EngineMeters.bind(DashboardServer.databasesOf(cluster));
-        pg = new PgServer("127.0.0.1", 0, sessions, null, meters);
-        pg.start();
-        http = new DashboardServer("127.0.0.1", 0, DashboardServer.databasesOf(cluster), sessions, null, meters);
-        http.start();
+        served = new ServedDatabasesOverHttp(dataDir);
     }
 
     @AfterAll
     static void stop() {
-        http.close();
-        meters.close();
-        pg.close();
-        cluster.close();
+        served.close();
     }
 
     private static Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + database + "?user=root");
+        return served.connect(database);
     }
 
     private static void exec(String database, String... sqls) throws SQLException {
-        try (Connection c = connect(database);
-                Statement st = c.createStatement()) {
-            for (String sql : sqls) {
-                st.execute(sql);
-            }
-        }
+        served.exec(database, sqls);
     }
 
     private static List<String> sql(String database, String query) throws SQLException {
@@ -103,7 +80,7 @@ class MultiDatabaseDashboardTest {
     }
 
     private static HttpRequest.Builder at(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path));
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + served.http.port() + path));
     }
 
     private static JsonNode json(String path) throws Exception {
