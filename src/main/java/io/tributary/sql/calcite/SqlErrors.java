@@ -85,6 +85,11 @@ final class SqlErrors {
         if (known != null) {
             return known;
         }
+        if (message.contains("SqlFunctions.greater(java.lang.Object")
+                || message.contains("SqlFunctions.lesser(java.lang.Object")) {
+            // Calcite's max and min have no code for an opaque type: PostgreSQL's interval (PgIntervals)
+            return TributaryException.notSupported("max() and min() of an interval");
+        }
         if (message.contains("step size cannot equal zero")) {
             return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }
