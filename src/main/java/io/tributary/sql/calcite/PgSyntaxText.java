@@ -246,10 +246,8 @@ final class PgSyntaxText {
         if (added.find() && !TIGHTER.matcher(after).find()) {
             return months + ' ' + added.group(1) + ' ' + dayTime(iv);
         }
-        throw new io.tributary.common.TributaryException(
-                io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
-                "an interval with both months and days or time is supported only added to or subtracted from a"
-                        + " date or timestamp: '" + text.replace("''", "'") + "'");
+        // no Calcite interval holds both: PostgreSQL's own (PgIntervals), made from the text at run time
+        return "pg_interval('" + text + "')";
     }
 
     /** The days and time of {@code iv} as Calcite's day-time literal (milliseconds). */

@@ -250,4 +250,14 @@ final class SqlErrors {
         }
         return Math.min(off + column, sql.length());
     }
+
+    /** Whether a message in {@code error}'s chain of causes contains {@code text}. */
+    private static boolean causedBy(Throwable error, String text) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains(text)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }
