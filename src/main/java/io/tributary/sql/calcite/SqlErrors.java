@@ -90,6 +90,10 @@ final class SqlErrors {
             // Calcite's max and min have no code for an opaque type: PostgreSQL's interval (PgIntervals)
             return TributaryException.notSupported("max() and min() of an interval");
         }
+        if (causedBy(error, "Redeclaration of \"compare(Object o0, Object o1)\"")) {
+            // Calcite's generated join comparator for an opaque key: PostgreSQL's interval (PgIntervals)
+            return TributaryException.notSupported("a join on an interval column");
+        }
         if (message.contains("step size cannot equal zero")) {
             return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }
