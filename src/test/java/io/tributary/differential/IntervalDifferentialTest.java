@@ -40,7 +40,12 @@ class IntervalDifferentialTest {
             "SELECT id, justify_hours(v) AS h, justify_days(v) AS d, justify_interval(v) AS i FROM iv ORDER BY id",
             "SELECT id, v / 0 AS z FROM iv WHERE id = 1",
             // constants
-            "SELECT INTERVAL '1 day' AS b, INTERVAL '1 day 3 hours' AS c",
+            "SELECT INTERVAL '27 hours' AS a, INTERVAL '1 day' AS b, INTERVAL '1 day 3 hours' AS c",
+            "SELECT INTERVAL '36 hours' * 2 AS a, INTERVAL '0 hours' AS b, -INTERVAL '2 hours' AS c, INTERVAL '-27 hours' AS d",
+            "SELECT TIMESTAMP '2024-01-01' + INTERVAL '27 hours' AS a, TIMESTAMP '2024-01-02' - TIMESTAMP '2024-01-01 00:30' AS b",
+            // a timestamp difference compared with constants of either kind
+            "SELECT id FROM iv WHERE ts - TIMESTAMP '2024-01-01' > INTERVAL '2 hours' ORDER BY id",
+            "SELECT id FROM iv WHERE ts - TIMESTAMP '2024-01-01' < INTERVAL '31 days' ORDER BY id",
             "SELECT INTERVAL '1 year 2 mons 3 days 04:05:06.789' AS a, INTERVAL '1 mon 2 days' * 2 AS b",
             "SELECT INTERVAL '1 day 1 mon' + DATE '2024-01-31' AS a",
             "SELECT justify_days(INTERVAL '35 days') AS a, justify_hours(INTERVAL '27 hours') AS b",

@@ -146,7 +146,7 @@ final class DateArithmetic {
                             new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.INTEGER, pos), pos));
                 case TIMESTAMP_MINUS_TIMESTAMP ->
                     SqlStdOperatorTable.MINUS_DATE.createCall(
-                            pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 6, pos));
+                            pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos));
             };
         }
 
