@@ -15,6 +15,21 @@ public record Interval(int months, int days, long micros) implements Comparable<
         return byDays != 0 ? byDays : Long.compare(microsOfDay(), o.microsOfDay());
     }
 
+    /**
+     * Equal as PostgreSQL's {@code =} on intervals: the same length with 30-day months and 24-hour
+     * days ({@code '1 mon'} equals {@code '30 days'}), as {@link #compareTo} and the key encoding
+     * order them, so that grouping and DISTINCT agree with comparisons.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Interval other && compareTo(other) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(normalizedDays()) * 31 + Long.hashCode(microsOfDay());
+    }
+
     /** Whole days of the length, months counted as 30 days; cannot overflow. */
     public long normalizedDays() {
         return months * 30L + days + Math.floorDiv(micros, MICROS_PER_DAY);

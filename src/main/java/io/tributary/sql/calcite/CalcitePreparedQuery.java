@@ -48,8 +48,11 @@ final class CalcitePreparedQuery implements PreparedQuery {
             if (postgres != null && label.startsWith("EXPR$")) {
                 label = postgres;
             }
-            cols.add(new ResultColumn(
-                    label, TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i))));
+            // PostgreSQL's interval is Calcite's OTHER (PgIntervals), the only such result
+            DataType type = md.getColumnType(i) == java.sql.Types.OTHER
+                    ? DataType.INTERVAL
+                    : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
+            cols.add(new ResultColumn(label, type));
         }
         this.columns = List.copyOf(cols);
         ParameterMetaData pmd = statement.getParameterMetaData();

@@ -50,17 +50,28 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
-        node = node.accept(new ViewExpansion(catalog, null));
-        node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
-                .statement();
-        ViewQueryConverter converter = new ViewQueryConverter(catalog);
+        ViewQueryConverter converter;
         RelRoot root;
-        try {
-            SqlNode validated = converter.validate(node);
-            validated.accept(new ViewSqlCheck(query));
-            root = converter.convert(validated);
-        } catch (RuntimeException e) {
-            throw SqlErrors.translate(e, query);
+        for (int rewrites = 0; ; rewrites++) {
+            node = node.accept(new ViewExpansion(catalog, null));
+            node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
+                    .statement();
+            converter = new ViewQueryConverter(catalog);
+            try {
+                SqlNode validated = converter.validate(node);
+                validated.accept(new ViewSqlCheck(query));
+                root = converter.convert(validated);
+                break;
+            } catch (RuntimeException e) {
+                // operators validation refuses that have PostgreSQL's meaning (date and interval
+                // arithmetic): written anew at the error's position, as for queries
+                String again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(query, e) : null;
+                if (again == null) {
+                    throw SqlErrors.translate(e, query);
+                }
+                query = again;
+                node = parse(query).accept(new PgOperatorPrecedence(query));
+            }
         }
         List<String> names = columnNames(root.validatedRowType.getFieldNames(), labels);
         RelNode rel = root.project();

@@ -103,7 +103,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
         root.add("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
         root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
-        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
+        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
                     root.add(m.getName(), ScalarFunctionImpl.create(m));
@@ -115,7 +115,7 @@ final class CatalogSchema extends AbstractSchema {
     /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
         List<String> names = new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table"));
-        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class)) {
+        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
                     names.add(m.getName());

@@ -8,7 +8,6 @@ import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIntervalQualifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -28,8 +27,10 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * {@code (a - b) DAY TO SECOND}) and the query is prepared again. Stateless.
  */
 final class DateArithmetic {
-    private static final Pattern CANNOT_APPLY = Pattern.compile(
-            "Cannot apply '([+-])' to arguments of type '<(\\w+)(?:\\(\\d+\\))?> [+-] <(\\w+)(?:\\(\\d+\\))?>'");
+    private static final Pattern CANNOT_APPLY =
+            Pattern.compile("Cannot apply '([^']+)' to arguments of type '<([^>]+)> \\S+ <([^>]+)>'");
+    /** A type's precision or qualifier digits: the {@code (3)} of {@code TIMESTAMP(3)}. */
+    private static final Pattern PRECISION = Pattern.compile("\\(\\d+(?:, *\\d+)?\\)");
     /** How many calls one statement may have rewritten, one per failed preparation. */
     static final int MAX_REWRITES = 8;
 
@@ -56,9 +57,10 @@ final class DateArithmetic {
             return null;
         }
         String op = m.group(1);
-        String left = m.group(2);
-        String right = m.group(3);
-        Kind kind = kind(op, left, right);
+        String left = PRECISION.matcher(m.group(2)).replaceAll("");
+        String right = PRECISION.matcher(m.group(3)).replaceAll("");
+        Kind dates = kind(op, left, right);
+        Rewrite kind = dates != null ? dates : IntervalOperands.rewrite(op, left, right);
         if (kind == null) {
             return null;
         }
@@ -76,7 +78,7 @@ final class DateArithmetic {
             public SqlNode visit(SqlCall call) {
                 SqlParserPos pos = call.getParserPosition();
                 if (!done[0]
-                        && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)
+                        && call.getOperator().getName().equals(op)
                         && call.operandCount() == 2
                         && pos.getLineNum() == line
                         && pos.getColumnNum() == column) {
@@ -89,7 +91,19 @@ final class DateArithmetic {
         return done[0] ? rewritten.toSqlString(CalciteFrontend.DIALECT).getSql() : null;
     }
 
+    /** Rewrites a call of two operands that validation refused into one it accepts. */
+    interface Rewrite {
+        /**
+         * @throws io.tributary.common.TributaryException 0A000 when the operands' form is recognised
+         *     but not supported
+         */
+        SqlNode rewrite(SqlNode a, SqlNode b, SqlParserPos pos);
+    }
+
     private static Kind kind(String op, String left, String right) {
+        if (!op.equals("+") && !op.equals("-")) {
+            return null;
+        }
         boolean leftInt = isInteger(left);
         boolean rightInt = isInteger(right);
         if (left.equals("DATE") && rightInt) {
@@ -111,14 +125,15 @@ final class DateArithmetic {
         return type.equals("INTEGER") || type.equals("SMALLINT") || type.equals("BIGINT") || type.equals("TINYINT");
     }
 
-    private enum Kind {
+    private enum Kind implements Rewrite {
         DATE_PLUS_DAYS,
         DATE_MINUS_DAYS,
         DAYS_PLUS_DATE,
         DATE_MINUS_DATE,
         TIMESTAMP_MINUS_TIMESTAMP;
 
-        SqlNode rewrite(SqlNode a, SqlNode b, SqlParserPos pos) {
+        @Override
+        public SqlNode rewrite(SqlNode a, SqlNode b, SqlParserPos pos) {
             return switch (this) {
                 case DATE_PLUS_DAYS -> SqlStdOperatorTable.PLUS.createCall(pos, a, days(b, pos));
                 case DATE_MINUS_DAYS -> SqlStdOperatorTable.MINUS.createCall(pos, a, days(b, pos));
@@ -131,7 +146,7 @@ final class DateArithmetic {
                             new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.INTEGER, pos), pos));
                 case TIMESTAMP_MINUS_TIMESTAMP ->
                     SqlStdOperatorTable.MINUS_DATE.createCall(
-                            pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 6, pos));
+                            pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos));
             };
         }
 

@@ -1,7 +1,5 @@
 package io.tributary.sql.calcite;
 
-import io.tributary.common.SqlState;
-import io.tributary.common.TributaryException;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -34,9 +32,11 @@ final class IntervalSemantics extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
-        if (name.startsWith("justify_")) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED, "function " + name + "(interval) is not supported yet");
+        if (name.startsWith("justify_")
+                && call.operandCount() == 1
+                && call.operand(0) instanceof SqlIntervalLiteral lit) {
+            // the function takes PostgreSQL's interval (PgIntervalFunctions), which a constant must become
+            return rewritten(call.getOperator().createCall(call.getParserPosition(), PgIntervals.literal(lit)));
         }
         SqlNode visited = super.visit(call);
         if (!(visited instanceof SqlCall c) || c.operandCount() != 2) {

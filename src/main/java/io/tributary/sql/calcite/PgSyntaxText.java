@@ -246,21 +246,35 @@ final class PgSyntaxText {
         if (added.find() && !TIGHTER.matcher(after).find()) {
             return months + ' ' + added.group(1) + ' ' + dayTime(iv);
         }
-        throw new io.tributary.common.TributaryException(
-                io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
-                "an interval with both months and days or time is supported only added to or subtracted from a"
-                        + " date or timestamp: '" + text.replace("''", "'") + "'");
+        // no Calcite interval holds both: PostgreSQL's own (PgIntervals), made from the text at run time
+        return "pg_interval('" + text + "')";
     }
 
-    /** The days and time of {@code iv} as Calcite's day-time literal (milliseconds). */
+    /**
+     * The days and time of {@code iv} as Calcite's day-time literal (milliseconds): {@code DAY TO
+     * SECOND} when it has days, else {@code HOUR TO SECOND}, so that its value prints as PostgreSQL
+     * keeps it ({@code '27 hours'} is {@code 27:00:00}, not a day and 3 hours; {@link TypeMapping}
+     * splits days off only a type that counts them).
+     */
     private static String dayTime(Interval iv) {
         // PostgreSQL keeps days and time apart; Calcite's day-time interval is one count of milliseconds
         long millis = iv.days() * 86_400_000L + iv.micros() / 1000;
         long abs = Math.abs(millis);
+        String sign = millis < 0 ? "-" : "";
+        if (iv.days() == 0) {
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "INTERVAL '%s%d:%d:%d.%03d' HOUR(9) TO SECOND(3)",
+                    sign,
+                    abs / 3_600_000L,
+                    abs / 60_000L % 60,
+                    abs / 1000 % 60,
+                    abs % 1000);
+        }
         return String.format(
                 java.util.Locale.ROOT,
                 "INTERVAL '%s%d %d:%d:%d.%03d' DAY(9) TO SECOND(3)",
-                millis < 0 ? "-" : "",
+                sign,
                 abs / 86_400_000L,
                 abs / 3_600_000L % 24,
                 abs / 60_000L % 60,

@@ -85,6 +85,15 @@ final class SqlErrors {
         if (known != null) {
             return known;
         }
+        if (message.contains("SqlFunctions.greater(java.lang.Object")
+                || message.contains("SqlFunctions.lesser(java.lang.Object")) {
+            // Calcite's max and min have no code for an opaque type: PostgreSQL's interval (PgIntervals)
+            return TributaryException.notSupported("max() and min() of an interval");
+        }
+        if (causedBy(error, "Redeclaration of \"compare(Object o0, Object o1)\"")) {
+            // Calcite's generated join comparator for an opaque key: PostgreSQL's interval (PgIntervals)
+            return TributaryException.notSupported("a join on an interval column");
+        }
         if (message.contains("step size cannot equal zero")) {
             return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }
@@ -244,5 +253,15 @@ final class SqlErrors {
             off = nl + 1;
         }
         return Math.min(off + column, sql.length());
+    }
+
+    /** Whether a message in {@code error}'s chain of causes contains {@code text}. */
+    private static boolean causedBy(Throwable error, String text) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains(text)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

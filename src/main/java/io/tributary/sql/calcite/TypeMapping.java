@@ -4,6 +4,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgTextFormat;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,8 +14,6 @@ import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.sql.SqlIntervalQualifier;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -55,11 +54,9 @@ final class TypeMapping {
             case TIME -> f.createSqlType(SqlTypeName.TIME, 6);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, 6);
             case TIMESTAMPTZ -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6);
-            // the qualifier of the day-time literals PgSyntaxText writes: with another one, Calcite's
-            // comparison of a column with a constant casts the constant and fails an assertion
-            case INTERVAL ->
-                f.createSqlIntervalType(
-                        new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, SqlParserPos.ZERO));
+            // PostgreSQL's interval as one value (months, days, microseconds): Calcite's own interval
+            // types hold months or milliseconds, never both (PgIntervals has its operators)
+            case INTERVAL -> PgIntervals.type(f);
             case BYTEA -> f.createSqlType(SqlTypeName.VARBINARY);
         };
         return f.createTypeWithNullability(rel, nullable);
@@ -73,10 +70,6 @@ final class TypeMapping {
         return switch (t.kind()) {
             case TIME -> (int) ((Long) v / 1000);
             case TIMESTAMP, TIMESTAMPTZ -> Math.floorDiv((Long) v, 1000L);
-            case INTERVAL -> {
-                Interval iv = (Interval) v;
-                yield (iv.months() * 30L + iv.days()) * MILLIS_PER_DAY + iv.micros() / 1000;
-            }
             case BYTEA -> new ByteString((byte[]) v);
             default -> v;
         };
@@ -112,6 +105,14 @@ final class TypeMapping {
             case TIMESTAMP -> DataType.TIMESTAMP;
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> DataType.TIMESTAMPTZ;
             case BINARY, VARBINARY -> DataType.BYTEA;
+            case OTHER, ANY -> {
+                if (PgIntervals.isInterval(t)) {
+                    yield DataType.INTERVAL;
+                }
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "values of type " + t.getFullTypeString().toLowerCase() + " are not supported here");
+            }
             default -> {
                 if (SqlTypeName.INTERVAL_TYPES.contains(t.getSqlTypeName())) {
                     yield DataType.INTERVAL;
@@ -144,9 +145,11 @@ final class TypeMapping {
             case TIME -> (long) ((Number) v).intValue() * 1000L;
             case TIMESTAMP, TIMESTAMPTZ -> ((Number) v).longValue() * 1000L;
             case INTERVAL ->
-                SqlTypeName.YEAR_INTERVAL_TYPES.contains(calciteType)
-                        ? new Interval(((Number) v).intValue(), 0, 0)
-                        : interval(v);
+                v instanceof Interval iv
+                        ? iv
+                        : SqlTypeName.YEAR_INTERVAL_TYPES.contains(calciteType)
+                                ? new Interval(((Number) v).intValue(), 0, 0)
+                                : dayTime(calciteType, ((Number) v).longValue());
             case BYTEA -> ((ByteString) v).getBytes();
         };
     }
@@ -154,7 +157,8 @@ final class TypeMapping {
     /** The Tributary type of a result column from Calcite's JDBC metadata. */
     static DataType fromJdbc(String calciteTypeName, int precision, int scale) {
         String name = calciteTypeName.toUpperCase();
-        if (name.startsWith("INTERVAL")) {
+        if (name.startsWith("INTERVAL")
+                || name.contains(Interval.class.getName().toUpperCase(java.util.Locale.ROOT))) {
             return DataType.INTERVAL;
         }
         int paren = name.indexOf('(');
@@ -206,10 +210,15 @@ final class TypeMapping {
             }
             case INTERVAL -> {
                 Object o = rs.getObject(i);
+                String name = rs.getMetaData().getColumnTypeName(i).toUpperCase(java.util.Locale.ROOT);
                 // a year-month interval is a count of months, a day-time one of milliseconds
-                yield o instanceof Number n && isYearMonth(rs.getMetaData().getColumnTypeName(i))
-                        ? new Interval(n.intValue(), 0, 0)
-                        : o == null ? null : interval(o);
+                yield o == null || o instanceof Interval
+                        ? o
+                        : o instanceof Number n
+                                ? isYearMonth(name)
+                                        ? new Interval(n.intValue(), 0, 0)
+                                        : dayTime(name.contains("DAY"), n.longValue())
+                                : PgTextFormat.parse(DataType.INTERVAL, o.toString());
             }
             case BYTEA -> rs.getBytes(i);
             case VARCHAR, TEXT -> {
@@ -230,11 +239,18 @@ final class TypeMapping {
         return upper.contains("YEAR") || upper.contains("MONTH") || upper.contains("QUARTER");
     }
 
-    private static Interval interval(Object o) {
-        if (o instanceof Number n) {
-            long millis = n.longValue();
-            return new Interval(0, (int) (millis / MILLIS_PER_DAY), (millis % MILLIS_PER_DAY) * 1000);
-        }
-        return (Interval) io.tributary.common.types.PgTextFormat.parse(DataType.INTERVAL, o.toString());
+    /**
+     * A Calcite day-time interval of {@code millis} as PostgreSQL's: whole days apart when the
+     * type counts days ({@code INTERVAL '1' DAY}, a timestamp difference), else all time, as
+     * PostgreSQL keeps {@code INTERVAL '27 hours'} ({@code 27:00:00}).
+     */
+    private static Interval dayTime(boolean countsDays, long millis) {
+        return countsDays
+                ? new Interval(0, (int) (millis / MILLIS_PER_DAY), (millis % MILLIS_PER_DAY) * 1000)
+                : new Interval(0, 0, millis * 1000);
+    }
+
+    private static Interval dayTime(SqlTypeName calciteType, long millis) {
+        return dayTime(calciteType.getStartUnit() == TimeUnit.DAY, millis);
     }
 }

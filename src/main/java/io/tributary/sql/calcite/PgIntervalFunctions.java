@@ -1,0 +1,99 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgTextFormat;
+
+/**
+ * PostgreSQL's interval functions over {@link Interval} values, registered in the schema; Calcite
+ * calls the public static methods by reflection from generated code, on whichever thread runs the
+ * query or view. NULL in, NULL out.
+ */
+public final class PgIntervalFunctions {
+    private PgIntervalFunctions() {}
+
+    /** {@code 'text'::interval}: PostgreSQL's interval input. */
+    public static Interval pg_interval(String text) {
+        return text == null ? null : (Interval) PgTextFormat.parse(DataType.INTERVAL, text);
+    }
+
+    /** The months of {@code iv}, which {@code ts + iv} adds first. */
+    public static Integer pg_interval_months(Object iv) {
+        return iv == null ? null : interval(iv, "pg_interval_months").months();
+    }
+
+    /** The days and time of {@code iv} in whole milliseconds, which {@code ts + iv} adds after the months. */
+    public static Long pg_interval_day_millis(Object iv) {
+        return iv == null ? null : dayMillis(interval(iv, "pg_interval_day_millis"));
+    }
+
+    /** {@code a + b}: months, days and time added apart. */
+    public static Interval pg_interval_add(Object a, Object b) {
+        return a == null || b == null
+                ? null
+                : IntervalScaling.add(interval(a, "pg_interval_add"), interval(b, "pg_interval_add"), 1);
+    }
+
+    /** {@code a - b}: months, days and time subtracted apart. */
+    public static Interval pg_interval_sub(Object a, Object b) {
+        return a == null || b == null
+                ? null
+                : IntervalScaling.add(interval(a, "pg_interval_sub"), interval(b, "pg_interval_sub"), -1);
+    }
+
+    /**
+     * {@code iv * factor} as PostgreSQL's {@code interval_mul}: each field scaled, a fraction of a
+     * month carried into days (30 a month) and a fraction of a day into time, rounded to microseconds.
+     */
+    public static Interval pg_interval_mul(Object iv, Double factor) {
+        return iv == null || factor == null ? null : IntervalScaling.multiply(interval(iv, "*"), factor);
+    }
+
+    /** {@code iv / divisor} as PostgreSQL's {@code interval_div}; 22012 for zero. */
+    public static Interval pg_interval_div(Object iv, Double divisor) {
+        return iv == null || divisor == null ? null : IntervalScaling.divide(interval(iv, "/"), divisor);
+    }
+
+    /** The sign of {@code a - b}, as PostgreSQL orders intervals (30-day months, 24-hour days). */
+    public static Integer pg_interval_cmp(Object a, Object b) {
+        return a == null || b == null
+                ? null
+                : Integer.signum(interval(a, "pg_interval_cmp").compareTo(interval(b, "pg_interval_cmp")));
+    }
+
+    /** {@code justify_days}: each 30 days become a month. */
+    public static Interval justify_days(Object iv) {
+        return iv == null ? null : IntervalScaling.justifyDays(interval(iv, "justify_days"));
+    }
+
+    /** {@code justify_hours}: each 24 hours become a day. */
+    public static Interval justify_hours(Object iv) {
+        return iv == null ? null : IntervalScaling.justifyHours(interval(iv, "justify_hours"));
+    }
+
+    /** {@code justify_interval}: both, with the signs of the fields made to agree. */
+    public static Interval justify_interval(Object iv) {
+        return iv == null ? null : IntervalScaling.justifyInterval(interval(iv, "justify_interval"));
+    }
+
+    private static long dayMillis(Interval iv) {
+        return iv.days() * 86_400_000L + Math.floorDiv(iv.micros(), 1000L);
+    }
+
+    /**
+     * {@code value} as an interval. Parameters are {@code Object} because Calcite types a Java
+     * parameter of any other class as {@code OTHER}, which its casting rules cannot match.
+     *
+     * @throws TributaryException 42883 when the argument is no interval
+     */
+    private static Interval interval(Object value, String function) {
+        if (value instanceof Interval iv) {
+            return iv;
+        }
+        throw new TributaryException(
+                SqlState.UNDEFINED_FUNCTION,
+                "function " + function + " does not exist for arguments other than interval");
+    }
+}
