@@ -289,6 +289,15 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * {@code ALTER TABLE ... ADD PRIMARY KEY}: rebuilds a table without a key under one, in one
+     * epoch; see {@link io.tributary.meta.ddl.PrimaryKeyAddition#add}. Session threads.
+     */
+    public void addPrimaryKey(String table, String constraint, List<String> columns) throws InterruptedException {
+        new io.tributary.meta.ddl.PrimaryKeyAddition(catalogService, barriers, store, streams, sinks, sequences)
+                .add(table, constraint, columns);
+    }
+
+    /**
      * The state store, for tests in this package that check what is stored and for {@link
      * ScratchViewBuild}'s raw loads and reads; any thread.
      */

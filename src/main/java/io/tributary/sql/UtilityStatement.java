@@ -67,6 +67,12 @@ public sealed interface UtilityStatement {
     /** {@code ALTER TABLE name SET SOURCE_RATE_LIMIT = n}; {@code rowsPerSecond} -1 for DEFAULT (unlimited). */
     record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {}
 
+    /**
+     * {@code ALTER TABLE [ONLY] name ADD [CONSTRAINT constraint] PRIMARY KEY (columns)};
+     * {@code constraint} null when not named.
+     */
+    record AddPrimaryKey(String table, String constraint, List<String> columns) implements UtilityStatement {}
+
     /** {@code DROP TABLE} or {@code DROP MATERIALIZED VIEW}. */
     record Drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade) implements UtilityStatement {}
 

@@ -126,6 +126,10 @@ final class UtilityRunner {
                 db.ddl().setSourceRateLimit(a.table(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER TABLE");
             }
+            if (statement instanceof UtilityStatement.AddPrimaryKey a) {
+                db.addPrimaryKey(a.table(), a.constraint(), a.columns());
+                return new StatementResult.Command("ALTER TABLE");
+            }
             if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
                 db.ddl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER MATERIALIZED VIEW");
