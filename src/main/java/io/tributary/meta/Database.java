@@ -297,6 +297,11 @@ public final class Database implements AutoCloseable {
                 .add(table, constraint, columns);
     }
 
+    /** CREATE/ALTER/DROP SEQUENCE and giving a column its sequence; any thread. */
+    public io.tributary.meta.ddl.SequenceDdl sequenceDdl() {
+        return new io.tributary.meta.ddl.SequenceDdl(catalogService, barriers, sequences);
+    }
+
     /**
      * The state store, for tests in this package that check what is stored and for {@link
      * ScratchViewBuild}'s raw loads and reads; any thread.

@@ -12,7 +12,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.postgresql.util.PSQLException;
 
 /**
  * {@code ALTER TABLE ... ADD PRIMARY KEY} on populated tables without a key, run in order on
@@ -79,8 +78,8 @@ class AddPrimaryKeyDifferentialTest {
     void addPrimaryKeyLikePostgres() throws SQLException {
         List<String> mismatches = new ArrayList<>();
         for (String sql : STATEMENTS) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(tributary.connection, sql);
+            String expected = StatementOutcome.withMessage(pg, sql);
+            String actual = StatementOutcome.withMessage(tributary.connection, sql);
             if (!expected.equals(actual)) {
                 mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }
@@ -97,45 +96,16 @@ class AddPrimaryKeyDifferentialTest {
             s.execute("CREATE TABLE r (id INT, v INT)");
             s.execute("INSERT INTO r VALUES (1, 1)");
             s.execute("CREATE MATERIALIZED VIEW r_sum AS SELECT sum(v) AS total FROM r");
-            String refused = outcome(tributary.connection, "ALTER TABLE r ADD PRIMARY KEY (id)");
+            String refused = StatementOutcome.withMessage(tributary.connection, "ALTER TABLE r ADD PRIMARY KEY (id)");
             assertTrue(refused.startsWith("ERROR 0A000") && refused.contains("materialized view r_sum"), refused);
             for (String constraint : List.of("UNIQUE (v)", "CHECK (v > 0)", "FOREIGN KEY (v) REFERENCES a (id)")) {
-                String other = outcome(tributary.connection, "ALTER TABLE r ADD CONSTRAINT r_c " + constraint);
+                String other = StatementOutcome.withMessage(
+                        tributary.connection, "ALTER TABLE r ADD CONSTRAINT r_c " + constraint);
                 assertTrue(other.startsWith("ERROR 0A000") && other.contains(constraint.substring(0, 5)), other);
             }
             s.execute("DROP MATERIALIZED VIEW r_sum");
             s.execute("ALTER TABLE r ADD PRIMARY KEY (id)");
             assertEquals("[[id=1, v=1]]", StatementOutcome.of(tributary.connection, "SELECT * FROM r", false));
-        }
-    }
-
-    /** Rows (with their labels) or update count; an error with its message and DETAIL. */
-    private static String outcome(Connection c, String sql) {
-        try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
-            }
-            List<String> rows = new ArrayList<>();
-            try (ResultSet rs = s.getResultSet()) {
-                int n = rs.getMetaData().getColumnCount();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= n; i++) {
-                        row.add(rs.getMetaData().getColumnLabel(i) + "=" + rs.getString(i));
-                    }
-                    rows.add(row.toString());
-                }
-            }
-            return rows.toString();
-        } catch (PSQLException e) {
-            var server = e.getServerErrorMessage();
-            // DETAIL is compared for the ALTERs; an INSERT's 23502 lacks PostgreSQL's "Failing row
-            // contains" DETAIL (the writer's, not this feature's)
-            boolean detail = sql.startsWith("ALTER") && server != null && server.getDetail() != null;
-            return "ERROR " + e.getSQLState() + " " + (server == null ? e.getMessage() : server.getMessage())
-                    + (detail ? " DETAIL " + server.getDetail() : "");
-        } catch (SQLException e) {
-            return "ERROR " + e.getSQLState() + " " + e.getMessage();
         }
     }
 

@@ -130,6 +130,39 @@ final class UtilityRunner {
                 db.addPrimaryKey(a.table(), a.constraint(), a.columns());
                 return new StatementResult.Command("ALTER TABLE");
             }
+            if (statement instanceof UtilityStatement.SetColumnSequence a) {
+                db.sequenceDdl().setSequenceDefault(a.table(), a.column(), a.sequence());
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.AddIdentity a) {
+                db.sequenceDdl().addIdentity(a.table(), a.column(), a.always(), a.sequence());
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.CreateSequence c) {
+                if (!db.sequenceDdl().create(c.name(), c.type(), c.ifNotExists())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE",
+                            SqlState.DUPLICATE_TABLE,
+                            "relation \"" + c.name() + "\" already exists, skipping"));
+                }
+                return new StatementResult.Command("CREATE SEQUENCE");
+            }
+            if (statement instanceof UtilityStatement.AlterSequenceOwnedBy a) {
+                if (a.ifExists() && db.catalog().sequence(a.sequence()).isEmpty()) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE", "00000", "relation \"" + a.sequence() + "\" does not exist, skipping"));
+                } else {
+                    db.sequenceDdl().ownedBy(a.sequence(), a.table(), a.column());
+                }
+                return new StatementResult.Command("ALTER SEQUENCE");
+            }
+            if (statement instanceof UtilityStatement.DropSequence d) {
+                for (String missing : db.sequenceDdl().drop(d.names(), d.ifExists())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE", "00000", "sequence \"" + missing + "\" does not exist, skipping"));
+                }
+                return new StatementResult.Command("DROP SEQUENCE");
+            }
             if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
                 db.ddl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER MATERIALIZED VIEW");
