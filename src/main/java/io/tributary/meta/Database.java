@@ -293,13 +293,13 @@ public final class Database implements AutoCloseable {
      * epoch; see {@link io.tributary.meta.ddl.PrimaryKeyAddition#add}. Session threads.
      */
     public void addPrimaryKey(String table, String constraint, List<String> columns) throws InterruptedException {
-        new io.tributary.meta.ddl.PrimaryKeyAddition(catalogService, barriers, store, streams, sinks, sequences)
+        new io.tributary.meta.ddl.PrimaryKeyAddition(catalogService, barriers, store, streams, sinks, sequences::moved)
                 .add(table, constraint, columns);
     }
 
     /** CREATE/ALTER/DROP SEQUENCE and giving a column its sequence; any thread. */
     public io.tributary.meta.ddl.SequenceDdl sequenceDdl() {
-        return new io.tributary.meta.ddl.SequenceDdl(catalogService, barriers, sequences);
+        return new io.tributary.meta.ddl.SequenceDdl(catalogService, barriers, sequences::moved);
     }
 
     /**

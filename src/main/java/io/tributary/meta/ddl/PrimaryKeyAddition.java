@@ -12,7 +12,6 @@ import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.sink.SinkManager;
-import io.tributary.meta.write.Sequences;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
@@ -42,7 +41,7 @@ public final class PrimaryKeyAddition {
     private final StateStore store;
     private final StreamRuntime streams;
     private final SinkManager sinks;
-    private final Sequences sequences;
+    private final SequenceMove sequences;
 
     public PrimaryKeyAddition(
             CatalogService catalogService,
@@ -50,7 +49,7 @@ public final class PrimaryKeyAddition {
             StateStore store,
             StreamRuntime streams,
             SinkManager sinks,
-            Sequences sequences) {
+            SequenceMove sequences) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.store = store;
@@ -206,9 +205,7 @@ public final class PrimaryKeyAddition {
             catalogService.stageRecord(epoch, after);
             for (int c = 0; c < after.columns().size(); c++) {
                 if (after.columns().get(c).identity() != null) {
-                    long position = sequences.current(before.id(), c);
-                    sequences.set(after.id(), c, Math.abs(position), position >= 0);
-                    sequences.persist(after.id(), c).stage(epoch);
+                    sequences.moved(before.id(), c, after.id(), c).stage(epoch);
                 }
             }
             catalog.put(after);

@@ -10,7 +10,6 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
-import io.tributary.meta.write.Sequences;
 import io.tributary.storage.WriteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +26,9 @@ import java.util.List;
 public final class SequenceDdl {
     private final CatalogService catalogService;
     private final BarrierManager barriers;
-    private final Sequences sequences;
+    private final SequenceMove sequences;
 
-    public SequenceDdl(CatalogService catalogService, BarrierManager barriers, Sequences sequences) {
+    public SequenceDdl(CatalogService catalogService, BarrierManager barriers, SequenceMove sequences) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.sequences = sequences;
@@ -286,10 +285,10 @@ public final class SequenceDdl {
                     throw Catalog.undefinedTable(adopt.before().name());
                 }
                 if (adopt.from() != null) {
-                    long position = sequences.current(adopt.from().id(), 0);
-                    sequences.set(adopt.after().id(), adopt.column(), Math.abs(position), position >= 0);
+                    sequences
+                            .moved(adopt.from().id(), 0, adopt.after().id(), adopt.column())
+                            .stage(buffer);
                 }
-                sequences.persist(adopt.after().id(), adopt.column()).stage(buffer);
                 catalogService.stageRecord(buffer, adopt.after());
                 catalog.put(adopt.after());
             }
