@@ -33,6 +33,8 @@ public final class Catalog {
     private final Map<String, ViewDef> views = new ConcurrentSkipListMap<>();
     /** Schemas made by CREATE SCHEMA; {@link #SCHEMA} and the system schemas are built in and not here. */
     private final Map<String, SchemaDef> schemas = new ConcurrentSkipListMap<>();
+    /** Sequences made by CREATE SEQUENCE, by catalog key. */
+    private final Map<String, SequenceDef> sequences = new ConcurrentSkipListMap<>();
     /** Relations that exist but cannot be read, with why; see {@link #creating} and {@link #unmaintainable}. */
     private final Map<Integer, java.util.function.Supplier<Unreadable>> unreadable =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -253,6 +255,28 @@ public final class Catalog {
 
     public void remove(String name) {
         tables.remove(name);
+        version.incrementAndGet();
+    }
+
+    /** The sequence made by CREATE SEQUENCE with catalog key {@code name}, if any; any thread. */
+    public Optional<SequenceDef> sequence(String name) {
+        return Optional.ofNullable(sequences.get(name));
+    }
+
+    /** Sequences made by CREATE SEQUENCE, in key order; any thread. */
+    public List<SequenceDef> sequences() {
+        return List.copyOf(sequences.values());
+    }
+
+    /** Adds or replaces a sequence; only the catalog service's changes call this. */
+    public void putSequence(SequenceDef sequence) {
+        sequences.put(sequence.name(), sequence);
+        version.incrementAndGet();
+    }
+
+    /** Removes a sequence; only the catalog service's changes call this. */
+    public void removeSequence(String name) {
+        sequences.remove(name);
         version.incrementAndGet();
     }
 }

@@ -16,6 +16,7 @@ public final class CatalogCodec {
     private static final String VIEW_PREFIX = "view/";
     private static final String SINK_PREFIX = "sink/";
     private static final String SCHEMA_PREFIX = "schema/";
+    private static final String SEQUENCE_PREFIX = "seqdef/";
 
     private CatalogCodec() {}
 
@@ -126,6 +127,34 @@ public final class CatalogCodec {
     public static TableDef decodeTable(byte[] bytes) {
         try {
             return JSON.readValue(bytes, TableDef.class);
+        } catch (java.io.IOException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "corrupt catalog record", e);
+        }
+    }
+
+    public static byte[] sequenceKey(String name) {
+        return (SEQUENCE_PREFIX + name).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] sequencePrefixStart() {
+        return SEQUENCE_PREFIX.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] sequencePrefixEnd() {
+        return "seqdef0".getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] encode(SequenceDef sequence) {
+        try {
+            return JSON.writeValueAsBytes(sequence);
+        } catch (JsonProcessingException e) {
+            throw new TributaryException(SqlState.INTERNAL_ERROR, "cannot encode catalog record", e);
+        }
+    }
+
+    public static SequenceDef decodeSequence(byte[] bytes) {
+        try {
+            return JSON.readValue(bytes, SequenceDef.class);
         } catch (java.io.IOException e) {
             throw new TributaryException(SqlState.INTERNAL_ERROR, "corrupt catalog record", e);
         }

@@ -289,6 +289,38 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * {@code ALTER TABLE ... ADD PRIMARY KEY}: rebuilds a table without a key under one, in one
+     * epoch; see {@link io.tributary.meta.ddl.PrimaryKeyAddition#add}. Session threads.
+     */
+    public void addPrimaryKey(String table, String constraint, List<String> columns) throws InterruptedException {
+        new io.tributary.meta.ddl.PrimaryKeyAddition(catalogService, barriers, store, streams, sinks, sequences::moved)
+                .add(table, constraint, columns);
+    }
+
+    /** CREATE/ALTER/DROP SEQUENCE and giving a column its sequence; any thread. */
+    public io.tributary.meta.ddl.SequenceDdl sequenceDdl() {
+        return new io.tributary.meta.ddl.SequenceDdl(catalogService, barriers, sequences::moved);
+    }
+
+    /**
+     * How many rows relation {@code tableId} holds as of the last committed epoch (a scan of its
+     * keys); for the {@code SELECT n} tag of a populated CREATE MATERIALIZED VIEW. Any thread.
+     */
+    public long committedRows(int tableId) {
+        long rows = 0;
+        try (io.tributary.storage.ReadView view = store.latest();
+                io.tributary.storage.KvIterator it = view.scan(
+                        io.tributary.storage.Keyspace.DATA,
+                        io.tributary.storage.TableKeys.tableStart(tableId),
+                        io.tributary.storage.TableKeys.tableEnd(tableId))) {
+            while (it.next()) {
+                rows++;
+            }
+        }
+        return rows;
+    }
+
+    /**
      * The state store, for tests in this package that check what is stored and for {@link
      * ScratchViewBuild}'s raw loads and reads; any thread.
      */

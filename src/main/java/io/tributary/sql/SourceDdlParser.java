@@ -107,6 +107,12 @@ final class SourceDdlParser {
             in.next();
         }
         String name = in.qualifiedName();
+        if (in.peek().isWord("add")) {
+            return AlterTableParser.add(in, name);
+        }
+        if (in.peek().isWord("alter")) {
+            return AlterTableParser.alterColumn(in, name);
+        }
         if (!in.peek().isWord("set")) {
             String action = in.next().text().toUpperCase();
             if (action.equals("ALTER") || action.equals("ADD") || action.equals("DROP") || action.equals("OWNER")) {

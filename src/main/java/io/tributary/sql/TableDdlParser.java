@@ -306,6 +306,9 @@ final class TableDdlParser {
         if (in.peek().isWord("schema")) {
             return SchemaDdlParser.drop(in);
         }
+        if (in.peek().isWord("sequence")) {
+            return SequenceDdlParser.drop(in);
+        }
         RelationKind kind;
         if (in.peek().isWord("table")) {
             in.next();

@@ -200,6 +200,11 @@ final class TokenCursor {
         while (acceptSymbol(".")) {
             parts.add(identifier());
         }
+        return keyOf(parts);
+    }
+
+    /** The catalog key of the relation {@code parts} name, as {@link #qualifiedName} reads it. */
+    String keyOf(List<String> parts) {
         if (parts.size() > 3) {
             throw new TributaryException(
                     SqlState.SYNTAX_ERROR,

@@ -132,11 +132,10 @@ public final class UtilityParser {
         if (what.isWord("schema")) {
             return SchemaDdlParser.create(in);
         }
-        if (what.isWord("index")
-                || what.isWord("source")
-                || what.isWord("function")
-                || what.isWord("user")
-                || what.isWord("sequence")) {
+        if (what.isWord("sequence")) {
+            return SequenceDdlParser.create(in);
+        }
+        if (what.isWord("index") || what.isWord("source") || what.isWord("function") || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }
         if (what.isWord("temporary") || what.isWord("temp") || what.isWord("unlogged")) {
@@ -152,6 +151,9 @@ public final class UtilityParser {
         }
         if (in.peek().isWord("sink")) {
             return SinkDdlParser.alterSink(in);
+        }
+        if (in.peek().isWord("sequence")) {
+            return SequenceDdlParser.alter(in);
         }
         if (!in.peek().isWord("materialized")) {
             throw TributaryException.notSupported("ALTER " + in.peek().text().toUpperCase());

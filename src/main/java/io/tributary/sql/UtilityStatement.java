@@ -67,6 +67,28 @@ public sealed interface UtilityStatement {
     /** {@code ALTER TABLE name SET SOURCE_RATE_LIMIT = n}; {@code rowsPerSecond} -1 for DEFAULT (unlimited). */
     record AlterSourceRateLimit(String table, long rowsPerSecond) implements UtilityStatement {}
 
+    /**
+     * {@code ALTER TABLE [ONLY] name ADD [CONSTRAINT constraint] PRIMARY KEY (columns)};
+     * {@code constraint} null when not named.
+     */
+    record AddPrimaryKey(String table, String constraint, List<String> columns) implements UtilityStatement {}
+
+    /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [AS type] [options]}; {@code type} smallint, integer or bigint. */
+    record CreateSequence(String name, String type, boolean ifNotExists) implements UtilityStatement {}
+
+    /** {@code ALTER SEQUENCE name OWNED BY table.column}; {@code table} null for {@code OWNED BY NONE}. */
+    record AlterSequenceOwnedBy(String sequence, boolean ifExists, String table, String column)
+            implements UtilityStatement {}
+
+    /** {@code DROP SEQUENCE [IF EXISTS] name [, ...]}. */
+    record DropSequence(List<String> names, boolean ifExists) implements UtilityStatement {}
+
+    /** {@code ALTER TABLE t ALTER COLUMN c SET DEFAULT nextval('sequence'::regclass)}; {@code sequence} a catalog key. */
+    record SetColumnSequence(String table, String column, String sequence) implements UtilityStatement {}
+
+    /** {@code ALTER TABLE t ALTER COLUMN c ADD GENERATED ... AS IDENTITY}; {@code sequence} the named one's key or null. */
+    record AddIdentity(String table, String column, boolean always, String sequence) implements UtilityStatement {}
+
     /** {@code DROP TABLE} or {@code DROP MATERIALIZED VIEW}. */
     record Drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade) implements UtilityStatement {}
 

@@ -61,4 +61,37 @@ final class StatementOutcome {
     private static String error(SQLException e) {
         return "ERROR " + e.getSQLState() + ("XX000".equals(e.getSQLState()) ? " " + e.getMessage() : "");
     }
+
+    /**
+     * Rows (with their labels) or update count, executing {@code sql} once; an error with its SQLSTATE,
+     * message and, for ALTER statements, DETAIL.
+     */
+    static String withMessage(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            if (!s.execute(sql)) {
+                return "count " + s.getUpdateCount();
+            }
+            List<String> rows = new ArrayList<>();
+            try (ResultSet rs = s.getResultSet()) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= n; i++) {
+                        row.add(rs.getMetaData().getColumnLabel(i) + "=" + rs.getString(i));
+                    }
+                    rows.add(row.toString());
+                }
+            }
+            return rows.toString();
+        } catch (org.postgresql.util.PSQLException e) {
+            var server = e.getServerErrorMessage();
+            // DETAIL is compared for the ALTERs; an INSERT's 23502 lacks PostgreSQL's "Failing row
+            // contains" DETAIL (the writer's, not this feature's)
+            boolean detail = sql.startsWith("ALTER") && server != null && server.getDetail() != null;
+            return "ERROR " + e.getSQLState() + " " + (server == null ? e.getMessage() : server.getMessage())
+                    + (detail ? " DETAIL " + server.getDetail() : "");
+        } catch (SQLException e) {
+            return "ERROR " + e.getSQLState() + " " + e.getMessage();
+        }
+    }
 }

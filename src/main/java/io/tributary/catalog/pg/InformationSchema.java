@@ -201,7 +201,7 @@ final class InformationSchema {
             r.name(),
             a.name(),
             position,
-            null,
+            a.defaultText() == null ? null : pg.qualifiedDefault(r, a.defaultText()),
             a.notNull() ? "NO" : "YES",
             dataType,
             maxLength,

@@ -438,7 +438,7 @@ public final class PgCatalog {
      * A SERIAL column's {@code nextval('t_c_seq'::regclass)} names its sequence with the schema
      * when the session's {@code search_path} does not reach it, as PostgreSQL's regclass output does.
      */
-    private String qualifiedDefault(PgRelation r, String text) {
+    String qualifiedDefault(PgRelation r, String text) {
         String serial = "nextval('";
         if (!text.startsWith(serial) || searchPathReaches(r.schema())) {
             return text;

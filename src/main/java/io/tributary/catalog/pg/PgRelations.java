@@ -125,6 +125,13 @@ final class PgRelations {
      * is none.
      */
     PgSequence sequence(String schema, String name) {
+        for (io.tributary.catalog.SequenceDef q : catalog.sequences()) {
+            if ((schema == null || schema.equals(q.schema())) && q.localName().equals(name)) {
+                // made by CREATE SEQUENCE: its position is kept under (its id, 0); no owning column
+                long oid = PgOids.relation(q.id());
+                return new PgSequence(oid, name, 0, 0, PgTypes.oidOf(typeName(q.type())), "", q.id(), 0);
+            }
+        }
         for (TableDef t : userTables()) {
             if (schema == null || schema.equals(t.schema())) {
                 for (PgSequence s : sequences()) {
@@ -135,6 +142,14 @@ final class PgRelations {
             }
         }
         return null;
+    }
+
+    private static String typeName(String sqlType) {
+        return switch (sqlType) {
+            case "smallint" -> "int2";
+            case "integer" -> "int4";
+            default -> "int8";
+        };
     }
 
     /** The OID of relation {@code name} in schema {@code schema}, or -1 when there is none. */

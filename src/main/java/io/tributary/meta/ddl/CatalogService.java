@@ -3,6 +3,7 @@ package io.tributary.meta.ddl;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.CatalogCodec;
 import io.tributary.catalog.SchemaDef;
+import io.tributary.catalog.SequenceDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.ViewDef;
 import io.tributary.common.SqlState;
@@ -68,6 +69,14 @@ public final class CatalogService {
                     nextId = Math.max(nextId, s.id() + 1);
                 }
             }
+            try (KvIterator it =
+                    view.scan(Keyspace.CATALOG, CatalogCodec.sequencePrefixStart(), CatalogCodec.sequencePrefixEnd())) {
+                while (it.next()) {
+                    SequenceDef q = CatalogCodec.decodeSequence(it.value());
+                    catalog.putSequence(q);
+                    nextId = Math.max(nextId, q.id() + 1);
+                }
+            }
             byte[] stored = view.get(Keyspace.CATALOG, NEXT_TABLE_ID);
             if (stored != null) {
                 nextId = Math.max(nextId, ByteBuffer.wrap(stored).getInt());
@@ -89,7 +98,10 @@ public final class CatalogService {
      * @throws TributaryException 42P07 when the name is taken
      */
     public synchronized boolean reserveName(String name, boolean ifNotExists) {
-        if (catalog.table(name).isPresent() || catalog.view(name).isPresent() || pendingNames.contains(name)) {
+        if (catalog.table(name).isPresent()
+                || catalog.view(name).isPresent()
+                || catalog.sequence(name).isPresent()
+                || pendingNames.contains(name)) {
             if (ifNotExists) {
                 return false;
             }
@@ -153,6 +165,20 @@ public final class CatalogService {
                 Keyspace.CATALOG,
                 NEXT_TABLE_ID,
                 ByteBuffer.allocate(4).putInt(nextTableId()).array());
+    }
+
+    /** Stages a CREATE SEQUENCE sequence's record, and the id counter as of now. */
+    void stageSequence(WriteBuffer buffer, SequenceDef sequence) {
+        buffer.put(Keyspace.CATALOG, CatalogCodec.sequenceKey(sequence.name()), CatalogCodec.encode(sequence));
+        buffer.put(
+                Keyspace.CATALOG,
+                NEXT_TABLE_ID,
+                ByteBuffer.allocate(4).putInt(nextTableId()).array());
+    }
+
+    /** Stages the removal of a CREATE SEQUENCE sequence's record. */
+    static void stageSequenceRemoval(WriteBuffer buffer, String name) {
+        buffer.delete(Keyspace.CATALOG, CatalogCodec.sequenceKey(name));
     }
 
     /** Stages the removal of a schema's record. */

@@ -73,6 +73,21 @@ public final class Sequences {
         return new SequencePosition(key(tableId, column), counter(tableId, column));
     }
 
+    /**
+     * A change that gives the sequence of column {@code toColumn} of table {@code toTable} the
+     * position the sequence of {@code fromColumn} of {@code fromTable} has when it is staged, in
+     * memory and in the epoch: a table rebuilt under a new id keeps its SERIAL positions, a column
+     * that adopts a created sequence carries on from it.
+     */
+    public EpochChange moved(int fromTable, int fromColumn, int toTable, int toColumn) {
+        return buffer -> {
+            long position = counter(fromTable, fromColumn).get();
+            AtomicLong to = counter(toTable, toColumn);
+            to.set(position);
+            new SequencePosition(key(toTable, toColumn), to).stage(buffer);
+        };
+    }
+
     /** A sequence's position as of staging, which is past every value taken before it. */
     private record SequencePosition(byte[] key, AtomicLong counter) implements EpochChange {
         @Override

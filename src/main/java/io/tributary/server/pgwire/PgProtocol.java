@@ -203,7 +203,7 @@ final class PgProtocol {
         backendKey = server.registry().register(session);
         out.setGate(session::awaitDurability);
         session.setNoticeSink(n -> out.writeAndFlush(PgBackendMessages.noticeResponse(
-                out.alloc(), new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, null, null))));
+                out.alloc(), new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, n.detail(), null))));
         session.parameterStatus()
                 .forEach((name, value) -> out.write(PgBackendMessages.parameterStatus(out.alloc(), name, value)));
         out.write(PgBackendMessages.backendKeyData(out.alloc(), backendKey.processId(), backendKey.secretKey()));

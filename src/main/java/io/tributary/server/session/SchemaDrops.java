@@ -48,7 +48,10 @@ final class SchemaDrops {
             if (catalog.schema(schema).isEmpty()) {
                 continue;
             }
-            for (TableDef t : catalog.tablesIn(schema)) {
+            // in creation order (ids grow), as PostgreSQL lists what a drop cascades to
+            List<TableDef> relations = new ArrayList<>(catalog.tablesIn(schema));
+            relations.sort(java.util.Comparator.comparingInt(TableDef::id));
+            for (TableDef t : relations) {
                 if (t.isInternal()) {
                     continue; // a sink's hidden query view goes with its sink
                 }
@@ -84,5 +87,43 @@ final class SchemaDrops {
             notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, "drop cascades to " + what));
         }
         return new Contents(sinkNames, views, materialized, tables);
+    }
+
+    /**
+     * Gathers the "drop cascades to ..." notices of one DROP SCHEMA ... CASCADE (the schemas'
+     * contents and what the drops of those cascade to elsewhere) into the one notice PostgreSQL
+     * sends: the object itself when there is one, else "drop cascades to N other objects" with one
+     * DETAIL line per object. Other notices pass through at once. The session's thread.
+     */
+    static final class CascadeNotices implements Consumer<Session.Notice> {
+        private static final String PREFIX = "drop cascades to ";
+        private final Consumer<Session.Notice> out;
+        private final List<String> dropped = new ArrayList<>();
+
+        CascadeNotices(Consumer<Session.Notice> out) {
+            this.out = out;
+        }
+
+        @Override
+        public void accept(Session.Notice notice) {
+            if (notice.message().startsWith(PREFIX) && notice.detail() == null) {
+                dropped.add(notice.message());
+            } else {
+                out.accept(notice);
+            }
+        }
+
+        /** Sends the gathered notice, if any; called once the drops are done. */
+        void flush() {
+            if (dropped.size() == 1) {
+                out.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, dropped.get(0)));
+            } else if (!dropped.isEmpty()) {
+                out.accept(new Session.Notice(
+                        "NOTICE",
+                        SqlState.SUCCESSFUL_COMPLETION,
+                        PREFIX + dropped.size() + " other objects",
+                        String.join("\n", dropped)));
+            }
+        }
     }
 }

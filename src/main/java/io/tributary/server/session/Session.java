@@ -97,6 +97,11 @@ public interface Session extends AutoCloseable {
     @Override
     void close();
 
-    /** A notice for the client. */
-    record Notice(String severity, String sqlState, String message) {}
+    /** A notice for the client; {@code detail} null when it has none. */
+    record Notice(String severity, String sqlState, String message, String detail) {
+        /** A notice without DETAIL. */
+        public Notice(String severity, String sqlState, String message) {
+            this(severity, sqlState, message, null);
+        }
+    }
 }

@@ -126,6 +126,43 @@ final class UtilityRunner {
                 db.ddl().setSourceRateLimit(a.table(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER TABLE");
             }
+            if (statement instanceof UtilityStatement.AddPrimaryKey a) {
+                db.addPrimaryKey(a.table(), a.constraint(), a.columns());
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.SetColumnSequence a) {
+                db.sequenceDdl().setSequenceDefault(a.table(), a.column(), a.sequence());
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.AddIdentity a) {
+                db.sequenceDdl().addIdentity(a.table(), a.column(), a.always(), a.sequence());
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.CreateSequence c) {
+                if (!db.sequenceDdl().create(c.name(), c.type(), c.ifNotExists())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE",
+                            SqlState.DUPLICATE_TABLE,
+                            "relation \"" + c.name() + "\" already exists, skipping"));
+                }
+                return new StatementResult.Command("CREATE SEQUENCE");
+            }
+            if (statement instanceof UtilityStatement.AlterSequenceOwnedBy a) {
+                if (a.ifExists() && db.catalog().sequence(a.sequence()).isEmpty()) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE", "00000", "relation \"" + a.sequence() + "\" does not exist, skipping"));
+                } else {
+                    db.sequenceDdl().ownedBy(a.sequence(), a.table(), a.column());
+                }
+                return new StatementResult.Command("ALTER SEQUENCE");
+            }
+            if (statement instanceof UtilityStatement.DropSequence d) {
+                for (String missing : db.sequenceDdl().drop(d.names(), d.ifExists())) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE", "00000", "sequence \"" + missing + "\" does not exist, skipping"));
+                }
+                return new StatementResult.Command("DROP SEQUENCE");
+            }
             if (statement instanceof UtilityStatement.AlterViewBackfillRate a) {
                 db.ddl().setBackfillRateLimit(a.name(), a.rowsPerSecond());
                 return new StatementResult.Command("ALTER MATERIALIZED VIEW");
@@ -147,31 +184,10 @@ final class UtilityRunner {
                 return new StatementResult.Command("CREATE SCHEMA");
             }
             if (statement instanceof UtilityStatement.DropSchema d) {
-                SchemaDrops.Contents contents =
-                        SchemaDrops.contents(db.catalog(), db.ddl().sinks(), d, notices);
-                for (String sink : contents.sinks()) {
-                    db.ddl().dropSink(sink, true);
-                }
-                // each drop cascades to what reads it; IF EXISTS skips what an earlier one took
-                if (!contents.views().isEmpty()) {
-                    new PlainViews(db).drop(new UtilityStatement.DropView(contents.views(), true, true), notices);
-                }
-                if (!contents.materializedViews().isEmpty()) {
-                    drop(
-                            new UtilityStatement.Drop(
-                                    contents.materializedViews(), RelationKind.MATERIALIZED_VIEW, true, true),
-                            notices);
-                }
-                if (!contents.tables().isEmpty()) {
-                    drop(new UtilityStatement.Drop(contents.tables(), RelationKind.TABLE, true, true), notices);
-                }
-                for (String missing : db.ddl().dropSchemas(d.names(), d.ifExists())) {
-                    notices.accept(new Session.Notice(
-                            "NOTICE",
-                            SqlState.SUCCESSFUL_COMPLETION,
-                            "schema \"" + missing + "\" does not exist, skipping"));
-                }
-                return new StatementResult.Command("DROP SCHEMA");
+                SchemaDrops.CascadeNotices cascaded = new SchemaDrops.CascadeNotices(notices);
+                StatementResult result = dropSchema(d, cascaded);
+                cascaded.flush();
+                return result;
             }
             if (statement instanceof UtilityStatement.DropSink d) {
                 if (!db.ddl().dropSink(d.name(), d.ifExists())) {
@@ -340,6 +356,33 @@ final class UtilityRunner {
         }
     }
 
+    /** DROP SCHEMA: its contents first (each drop cascading to its readers), then the schemas. */
+    private StatementResult dropSchema(UtilityStatement.DropSchema d, Consumer<Session.Notice> notices)
+            throws InterruptedException {
+        SchemaDrops.Contents contents =
+                SchemaDrops.contents(db.catalog(), db.ddl().sinks(), d, notices);
+        for (String sink : contents.sinks()) {
+            db.ddl().dropSink(sink, true);
+        }
+        // each drop cascades to what reads it; IF EXISTS skips what an earlier one took
+        if (!contents.views().isEmpty()) {
+            new PlainViews(db).drop(new UtilityStatement.DropView(contents.views(), true, true), notices);
+        }
+        if (!contents.materializedViews().isEmpty()) {
+            drop(
+                    new UtilityStatement.Drop(contents.materializedViews(), RelationKind.MATERIALIZED_VIEW, true, true),
+                    notices);
+        }
+        if (!contents.tables().isEmpty()) {
+            drop(new UtilityStatement.Drop(contents.tables(), RelationKind.TABLE, true, true), notices);
+        }
+        for (String missing : db.ddl().dropSchemas(d.names(), d.ifExists())) {
+            notices.accept(new Session.Notice(
+                    "NOTICE", SqlState.SUCCESSFUL_COMPLETION, "schema \"" + missing + "\" does not exist, skipping"));
+        }
+        return new StatementResult.Command("DROP SCHEMA");
+    }
+
     private StatementResult createMaterializedView(
             UtilityStatement.CreateMaterializedView c, Consumer<Session.Notice> notices) throws InterruptedException {
         int parallelism = variables.streamingParallelism();
@@ -364,6 +407,13 @@ final class UtilityRunner {
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
+        } else if (!variables.backgroundDdl()) {
+            // PostgreSQL tags a populated view with its row count; in the background it is not known yet
+            var view = db.catalog().table(c.name());
+            if (view.isPresent()) {
+                return new StatementResult.Command(
+                        "SELECT " + db.committedRows(view.get().id()));
+            }
         }
         return new StatementResult.Command("CREATE MATERIALIZED VIEW");
     }

@@ -1,0 +1,120 @@
+package io.tributary.sql;
+
+import io.tributary.common.TributaryException;
+import java.util.List;
+
+/**
+ * The ALTER TABLE actions pg_dump writes after a table's rows ({@code ADD CONSTRAINT ...}), read
+ * after the table's name. A primary key is supported; other constraints are 0A000 naming their
+ * kind. Called by {@link SourceDdlParser#alterTable}; stateless.
+ */
+final class AlterTableParser {
+    private AlterTableParser() {}
+
+    /**
+     * After {@code ALTER TABLE name}, at {@code ADD}: {@code ADD [CONSTRAINT c] PRIMARY KEY (cols)}.
+     *
+     * @throws TributaryException 0A000 for UNIQUE, FOREIGN KEY, CHECK, EXCLUDE and ADD COLUMN
+     */
+    static UtilityStatement add(TokenCursor in, String table) {
+        in.expectWord("add");
+        String constraint = null;
+        if (in.peek().isWord("constraint")) {
+            in.next();
+            constraint = in.identifier();
+        }
+        if (!in.peek().isWord("primary")) {
+            String kind = in.peek().isWord("foreign")
+                    ? "FOREIGN KEY"
+                    : in.peek().text().toUpperCase(java.util.Locale.ROOT);
+            throw TributaryException.notSupported(
+                    constraint == null && !isConstraintKind(kind)
+                            ? "ALTER TABLE ... ADD COLUMN"
+                            : "ALTER TABLE ... ADD CONSTRAINT ... " + kind + " (only PRIMARY KEY constraints)");
+        }
+        in.next();
+        in.expectWord("key");
+        List<String> columns = in.identifierList();
+        if (!in.atEnd()) {
+            throw TributaryException.notSupported(
+                    "options of an added PRIMARY KEY (" + in.peek().text() + " ...)");
+        }
+        return new UtilityStatement.AddPrimaryKey(table, constraint, columns);
+    }
+
+    private static boolean isConstraintKind(String kind) {
+        return List.of("UNIQUE", "FOREIGN KEY", "CHECK", "EXCLUDE").contains(kind);
+    }
+
+    /**
+     * After {@code ALTER TABLE name}, at {@code ALTER}: {@code ALTER [COLUMN] c SET DEFAULT
+     * nextval('s'::regclass)} or {@code ALTER [COLUMN] c ADD GENERATED {ALWAYS | BY DEFAULT} AS
+     * IDENTITY [(options)]}.
+     *
+     * @throws TributaryException 0A000 for any other ALTER COLUMN, and for another DEFAULT
+     */
+    static UtilityStatement alterColumn(TokenCursor in, String table) {
+        in.expectWord("alter");
+        if (in.peek().isWord("column")) {
+            in.next();
+        }
+        String column = in.identifier();
+        if (in.peek().isWord("add")) {
+            in.next();
+            in.expectWord("generated");
+            boolean always = in.peek().isWord("always");
+            in.next();
+            if (!always) {
+                in.expectWord("default");
+            }
+            in.expectWord("as");
+            in.expectWord("identity");
+            String sequence = SequenceDdlParser.identityOptions(in);
+            return end(in, new UtilityStatement.AddIdentity(table, column, always, sequence));
+        }
+        if (!in.peek().isWord("set") || !in.peekSecond().isWord("default")) {
+            throw TributaryException.notSupported("ALTER TABLE ... ALTER COLUMN ... "
+                    + in.peek().text().toUpperCase(java.util.Locale.ROOT) + " "
+                    + in.peekSecond().text().toUpperCase(java.util.Locale.ROOT));
+        }
+        in.next();
+        in.next();
+        if (!in.peek().isWord("nextval") || !in.peekSecond().isSymbol("(")) {
+            throw TributaryException.notSupported("ALTER TABLE ... ALTER COLUMN ... SET DEFAULT other than"
+                    + " nextval of the column's own sequence");
+        }
+        in.next();
+        in.next();
+        Token name = in.next();
+        if (name.kind() != Token.Kind.STRING) {
+            throw TokenCursor.syntaxAt(name);
+        }
+        if (in.peek().isSymbol(":") && in.peekSecond().isSymbol(":")) {
+            in.next();
+            in.next();
+            in.expectWord("regclass");
+        }
+        in.expectSymbol(")");
+        return end(in, new UtilityStatement.SetColumnSequence(table, column, in.keyOf(regclassParts(name.text()))));
+    }
+
+    private static UtilityStatement end(TokenCursor in, UtilityStatement statement) {
+        if (!in.atEnd()) {
+            throw TributaryException.notSupported("more than one ALTER TABLE action in a statement");
+        }
+        return statement;
+    }
+
+    /** A regclass string's dotted parts, unquoted parts folded to lower case, quoted ones unquoted. */
+    static List<String> regclassParts(String text) {
+        List<String> parts = new java.util.ArrayList<>();
+        for (String p : text.split("\\.(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)")) {
+            String part = p.strip();
+            parts.add(
+                    part.length() >= 2 && part.startsWith("\"") && part.endsWith("\"")
+                            ? part.substring(1, part.length() - 1).replace("\"\"", "\"")
+                            : part.toLowerCase(java.util.Locale.ROOT));
+        }
+        return parts;
+    }
+}

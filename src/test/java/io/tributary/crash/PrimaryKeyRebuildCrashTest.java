@@ -1,0 +1,116 @@
+package io.tributary.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ALTER TABLE ... ADD PRIMARY KEY} on a large table without a key, with the server
+ * SIGKILLed while the rebuild runs, at growing delays until one rebuild completes: after every
+ * restart the table is either wholly the old one (no key) or wholly the rebuilt one (keyed), and
+ * holds every row exactly once.
+ */
+class PrimaryKeyRebuildCrashTest {
+    private static final int ROWS = 60_000;
+    private static final long SUM = (long) ROWS * (ROWS + 1) / 2;
+
+    @TempDir
+    Path tempDir;
+
+    private final List<ServerProcess> servers = new ArrayList<>();
+
+    @AfterEach
+    void killServers() throws InterruptedException {
+        for (ServerProcess server : servers) {
+            server.close();
+        }
+    }
+
+    @Test
+    void killedRebuildLeavesTheOldTableOrTheNewWithEveryRowOnce() throws Exception {
+        Path dataDir = tempDir.resolve("pk");
+        ServerProcess server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE big (id INT, v TEXT)");
+            st.execute("INSERT INTO big SELECT x, 'row ' || x FROM generate_series(1, " + ROWS + ") AS s(x)");
+        }
+        int killedInFlight = 0;
+        boolean keyed = false;
+        for (long delayMs = 200; !keyed; delayMs *= 4) {
+            AtomicReference<SQLException> failure = new AtomicReference<>();
+            // connected before the clock starts, so the delay measures the ALTER alone
+            Connection connection = DriverManager.getConnection(server.jdbcUrl());
+            Thread alter = new Thread(() -> {
+                try (Connection c = connection;
+                        Statement st = c.createStatement()) {
+                    st.execute("ALTER TABLE big ADD CONSTRAINT big_pkey PRIMARY KEY (id)");
+                } catch (SQLException e) {
+                    failure.set(e);
+                }
+            });
+            alter.start();
+            alter.join(delayMs);
+            boolean inFlight = alter.isAlive();
+            server.kill9();
+            alter.join();
+            if (inFlight) {
+                killedInFlight++;
+            }
+            server = start(dataDir);
+            keyed = check(server);
+            assertTrue(keyed || inFlight || failure.get() != null, "an acknowledged rebuild was lost");
+            assertTrue(delayMs < 600_000, "the rebuild never finished");
+        }
+        assertTrue(killedInFlight > 0, "no kill landed while the rebuild ran");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            SQLException dup = null;
+            try {
+                st.execute("INSERT INTO big VALUES (1, 'again')");
+            } catch (SQLException e) {
+                dup = e;
+            }
+            assertEquals("23505", dup == null ? null : dup.getSQLState());
+        }
+    }
+
+    /** Every row once, and whether the table is keyed on id; fails when it is neither old nor new. */
+    private static boolean check(ServerProcess server) throws SQLException {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT id), sum(id) FROM big")) {
+                rs.next();
+                assertEquals(ROWS, rs.getLong(1), "rows lost or doubled");
+                assertEquals(ROWS, rs.getLong(2));
+                assertEquals(SUM, rs.getLong(3));
+            }
+            List<String> key = new ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getPrimaryKeys(null, "public", "big")) {
+                while (rs.next()) {
+                    key.add(rs.getString("COLUMN_NAME"));
+                }
+            }
+            assertTrue(key.isEmpty() || key.equals(List.of("id")), key.toString());
+            return !key.isEmpty();
+        }
+    }
+
+    private ServerProcess start(Path dataDir) throws Exception {
+        ServerProcess server = ServerProcess.start(dataDir, 20);
+        servers.add(server);
+        return server;
+    }
+}

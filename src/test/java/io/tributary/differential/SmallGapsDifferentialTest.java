@@ -1,0 +1,100 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Small differences a client sees, each against embedded PostgreSQL: the command tag (pgjdbc's
+ * update count) of a populated {@code CREATE MATERIALIZED VIEW ... AS} and {@code CREATE TABLE
+ * AS}, and the one NOTICE (with its DETAIL list) of {@code DROP SCHEMA ... CASCADE}.
+ */
+class SmallGapsDifferentialTest {
+    private static final List<String> SETUP = List.of(
+            "CREATE TABLE t (id INT PRIMARY KEY, g INT, v TEXT)",
+            "INSERT INTO t VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 2, 'b'), (4, 2, NULL), (5, 3, 'c')");
+
+    private static final List<String> TAGS = List.of(
+            "CREATE MATERIALIZED VIEW m_all AS SELECT * FROM t",
+            "CREATE MATERIALIZED VIEW m_dup AS SELECT g FROM t",
+            "CREATE MATERIALIZED VIEW m_grp AS SELECT g, count(*) AS n FROM t GROUP BY g",
+            "CREATE MATERIALIZED VIEW m_none AS SELECT * FROM t WHERE id > 100",
+            "CREATE MATERIALIZED VIEW IF NOT EXISTS m_all AS SELECT * FROM t",
+            "CREATE TABLE c_all AS SELECT * FROM t",
+            "CREATE TABLE c_dup AS SELECT v FROM t");
+
+    private static Connection pg;
+    private static InProcessTributary tributary;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("smallgaps-diff-", 20, "postgres", "", 60);
+        for (Connection c : List.of(pg, tributary.connection)) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : SETUP) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
+    }
+
+    @Test
+    void commandTagsOfPopulatingStatementsLikePostgres() {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : TAGS) {
+            String expected = StatementOutcome.of(pg, sql, false);
+            String actual = StatementOutcome.of(tributary.connection, sql, false);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches);
+    }
+
+    @Test
+    void dropSchemaCascadeSendsOneNoticeLikePostgres() throws SQLException {
+        List<String> statements = List.of(
+                "CREATE SCHEMA ds",
+                "CREATE TABLE ds.t1 (id INT)",
+                "CREATE TABLE ds.t2 (id INT)",
+                "CREATE MATERIALIZED VIEW ds.m AS SELECT count(*) AS n FROM ds.t1",
+                "CREATE SCHEMA ds1",
+                "CREATE TABLE ds1.lone (id INT)");
+        for (Connection c : List.of(pg, tributary.connection)) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : statements) {
+                    s.execute(sql);
+                }
+            }
+        }
+        for (String drop : List.of("DROP SCHEMA ds CASCADE", "DROP SCHEMA ds1 CASCADE")) {
+            assertEquals(notices(pg, drop), notices(tributary.connection, drop), drop);
+        }
+    }
+
+    /** The notices {@code sql} sends: message and DETAIL of each. */
+    private static List<String> notices(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                var server = w instanceof org.postgresql.util.PSQLWarning p ? p.getServerErrorMessage() : null;
+                out.add(server == null ? w.getMessage() : server.getMessage() + " | " + server.getDetail());
+            }
+        }
+        return out;
+    }
+}
