@@ -29,8 +29,9 @@ public interface Operator {
     void onBarrier(Barrier barrier, Output out, StateWrites writes);
 
     /**
-     * How many changes this operator holds in memory for its next barrier: pending state writes,
-     * and rows or groups whose output waits for the barrier; or -1 when it does not count them.
+     * The most changes this operator holds in memory for any one of its state tables until its
+     * next barrier: pending writes, plus rows or groups whose output (and so whose write) waits
+     * for the barrier; or -1 when it does not count them.
      * A backfilling job checkpoints once its operators hold {@code BackfillCoordinator.CHECKPOINT_ROWS}
      * of these (an actor with an operator answering -1 counts the rows it took in instead), so an
      * aggregation whose groups absorb many rows checkpoints by what it holds, not by rows read.

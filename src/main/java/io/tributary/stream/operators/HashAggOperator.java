@@ -224,16 +224,18 @@ public final class HashAggOperator implements Operator {
     }
 
     /**
-     * The groups whose output waits for the barrier, plus the state writes pending: a backfill
-     * checkpoints by these, so groups that absorb many rows between checkpoints do not cause more
-     * of them (each checkpoint re-emits and re-writes every group it touched).
+     * The most changes held for any one state table: the groups whose output waits for the barrier
+     * (each becomes one group-table write then) plus the group table's pending writes, or a value
+     * table's pending and uncounted keys. Memory is then bounded by the number of tables times
+     * what a backfill's checkpoint allows, while groups that absorb many rows between checkpoints
+     * do not bring checkpoints sooner (each checkpoint re-emits and re-writes every group it touched).
      */
     @Override
     public long heldChanges() {
         long held = (long) touchedCount + groups.pendingCount();
         for (ValueTable t : valueTables) {
             if (t != null) {
-                held += t.held();
+                held = Math.max(held, t.held());
             }
         }
         return held;
