@@ -27,4 +27,17 @@ public interface Operator {
 
     /** Emits held-back output and flushes state; see the class contract. */
     void onBarrier(Barrier barrier, Output out, StateWrites writes);
+
+    /**
+     * The most changes this operator holds in memory for any one of its state tables until its
+     * next barrier: pending writes, plus rows or groups whose output (and so whose write) waits
+     * for the barrier; or -1 when it does not count them.
+     * A backfilling job checkpoints once its operators hold {@code BackfillCoordinator.CHECKPOINT_ROWS}
+     * of these (an actor with an operator answering -1 counts the rows it took in instead), so an
+     * aggregation whose groups absorb many rows checkpoints by what it holds, not by rows read.
+     * Called by the actor thread after each chunk; must be cheap (no scan of state).
+     */
+    default long heldChanges() {
+        return -1;
+    }
 }

@@ -306,6 +306,11 @@ public final class StateTable {
         return n;
     }
 
+    /** The number of keys written since the last {@link #flush}: what the next flush hands over. */
+    public int pendingCount() {
+        return pending.size();
+    }
+
     /**
      * The store key of {@code key} (all key columns). Within one vnode, unsigned byte order of
      * these keys is the table's key order, so an operator can compare keys exactly as scans order

@@ -97,6 +97,11 @@ public final class OperatorHarness implements AutoCloseable {
         return this;
     }
 
+    /** What the operator holds for its next barrier ({@link Operator#heldChanges}). */
+    public long heldChanges() {
+        return operator.heldChanges();
+    }
+
     /** Drops the operator and everything since the last barrier, and rebuilds it from the committed state. */
     public OperatorHarness restore() {
         epochOps.clear();

@@ -24,6 +24,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -36,6 +37,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * sum(amount), max(amount)} over 50,000 customers): one invocation feeds a checkpoint's rows in
  * 1,024-row chunks and passes the checkpoint barrier (state writes consumed, not stored, so every
  * invocation starts from the same empty committed state). Figures are per input row.
+ * {@link #rowsInCheckpoints} feeds four times as many rows split into {@code checkpoints}
+ * checkpoints: what a backfill pays when it checkpoints by rows read (every 65,536 rows: 4) rather
+ * than by the changes it holds (at most 65,536 groups: 1), each checkpoint re-emitting and
+ * re-writing the 50,000 groups it touched.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -50,6 +55,13 @@ public class HashAggBenchmark {
     private ReadView latest;
     private HashAggNode node;
     private Chunk[] chunks;
+    private Chunk[] moreChunks;
+
+    /** Checkpoints over {@link #MORE_ROWS} rows. */
+    @Param({"4", "1"})
+    public int checkpoints;
+
+    private static final int MORE_ROWS = 4 * ROWS;
 
     @Setup(Level.Trial)
     public void open() throws IOException {
@@ -73,6 +85,7 @@ public class HashAggBenchmark {
         node = new HashAggNode(input, new int[] {1}, calls, fields);
         Object[][] rows = OrderRows.orders(1, ROWS, 50_000);
         chunks = OrderRows.insertChunks(rows);
+        moreChunks = OrderRows.insertChunks(OrderRows.orders(1, MORE_ROWS, 50_000));
     }
 
     @TearDown(Level.Trial)
@@ -89,7 +102,30 @@ public class HashAggBenchmark {
         for (Chunk chunk : chunks) {
             agg.onChunk(0, chunk, out);
         }
-        agg.onBarrier(new Barrier(1), out, new StateWrites() {
+        agg.onBarrier(new Barrier(1), out, consumed(bh));
+    }
+
+    /**
+     * {@link #MORE_ROWS} rows into a fresh operator in {@link #checkpoints} checkpoints. The writes
+     * are consumed, not stored: a checkpoint reads the previous one's through its state tables,
+     * older ones not at all, so later checkpoints cost a little less than in a real backfill.
+     */
+    @Benchmark
+    @OperationsPerInvocation(MORE_ROWS)
+    public void rowsInCheckpoints(Blackhole bh) {
+        HashAggOperator agg = new HashAggOperator(node, new int[] {2000, 2001}, latest);
+        Output out = (op, row) -> bh.consume(row);
+        int perCheckpoint = moreChunks.length / checkpoints;
+        for (int i = 0; i < moreChunks.length; i++) {
+            agg.onChunk(0, moreChunks[i], out);
+            if ((i + 1) % perCheckpoint == 0) {
+                agg.onBarrier(new Barrier(1 + i / perCheckpoint), out, consumed(bh));
+            }
+        }
+    }
+
+    private static StateWrites consumed(Blackhole bh) {
+        return new StateWrites() {
             @Override
             public void put(byte[] key, byte[] value) {
                 bh.consume(value);
@@ -99,6 +135,6 @@ public class HashAggBenchmark {
             public void delete(byte[] key) {
                 bh.consume(key);
             }
-        });
+        };
     }
 }

@@ -14,13 +14,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Drives the checkpoints of one job being backfilled, on its own thread, apart from the epochs:
- * every interval, or sooner once the sources read {@link #CHECKPOINT_ROWS} rows since the last
- * checkpoint, it sends a checkpoint barrier into the job's source channels, waits until every
+ * every interval, or sooner once the job's operators hold {@link #CHECKPOINT_ROWS} changes for the
+ * next checkpoint, it sends a checkpoint barrier into the job's source channels, waits until every
  * actor passed it, and writes their state changes and backfill positions in one atomic synced
  * write ({@link StateStore#write}). So the upstream's epochs never wait for the backfill, and a
  * restarted job resumes from its last checkpoint. Once every source has read its snapshot and is
@@ -37,10 +38,15 @@ public final class BackfillCoordinator {
     private static final long CAUGHT_UP_POLL_MS = 5;
 
     /**
-     * Rows read by all sources after which a checkpoint is taken without waiting for the interval.
-     * The operators hold every state write since the last checkpoint in memory, so this bounds
-     * that memory by design rather than by how fast an interval's rows happen to arrive; and
-     * every young garbage collection copies those writes, so it bounds the collection pauses that
+     * Changes held by the job's operators (state writes and output waiting for the barrier, see
+     * {@code Operator.heldChanges}; rows taken in, for an actor with an operator that does not
+     * count) after which a checkpoint is taken without waiting for the interval. The operators
+     * hold every state write since the last checkpoint in memory, so this bounds that memory by
+     * design rather than by how fast an interval's rows happen to arrive. Counting what is held
+     * rather than rows read matters for aggregations: each checkpoint re-emits and re-writes every
+     * group it touched, so checkpoints every so many rows made a GROUP BY over few groups pay per
+     * group and checkpoint about as often as per row. Every young garbage collection copies
+     * those writes, so this also bounds the collection pauses that
      * stop the server's other work, foreground INSERTs included (at 1 s intervals they reached
      * hundreds of milliseconds). An actor reads at most this many rows past a checkpoint that is
      * still being written (see {@code Actor}), so at most two checkpoints' writes are held.
@@ -85,8 +91,8 @@ public final class BackfillCoordinator {
     private volatile BackfillProgress progress;
     private final long startedNanos = System.nanoTime();
     private final long rowsAtStart;
-    /** {@link #rowsRead()} when the last checkpoint barrier was sent; coordinator thread only. */
-    private long rowsAtLastCheckpoint;
+    /** What the job's operators hold for the next checkpoint (see {@link #CHECKPOINT_ROWS}); any thread. */
+    private final LongSupplier heldChanges;
 
     public BackfillCoordinator(
             String name,
@@ -97,7 +103,9 @@ public final class BackfillCoordinator {
             List<BackfillInput> backfills,
             List<UpstreamTable> upstreams,
             List<Integer> upstreamIds,
+            LongSupplier heldChanges,
             Listener listener) {
+        this.heldChanges = heldChanges;
         this.name = name;
         this.store = store;
         this.intervalMs = intervalMs;
@@ -197,19 +205,11 @@ public final class BackfillCoordinator {
             if (backfills.stream().allMatch(BackfillInput::caughtUpNow)) {
                 return;
             }
-            if (rowsRead() - rowsAtLastCheckpoint >= CHECKPOINT_ROWS) {
+            if (heldChanges.getAsLong() >= CHECKPOINT_ROWS) {
                 return;
             }
             Thread.sleep(Math.min(CAUGHT_UP_POLL_MS, Math.max(1, deadline - System.currentTimeMillis())));
         }
-    }
-
-    private long rowsRead() {
-        long rows = 0;
-        for (BackfillInput b : backfills) {
-            rows += b.rowsRead();
-        }
-        return rows;
     }
 
     /**
@@ -219,7 +219,6 @@ public final class BackfillCoordinator {
      * one write.
      */
     private boolean checkpoint(long seq) throws InterruptedException {
-        rowsAtLastCheckpoint = rowsRead();
         JobCheckpoint cp = new JobCheckpoint(actorCount);
         current = cp;
         try {

@@ -65,8 +65,6 @@ public final class BackfillInput implements AutoCloseable {
 
     private boolean live;
     private volatile Status status;
-    /** Rows read so far (snapshot and log); written by the actor thread only, read by the coordinator. */
-    private volatile long rowsRead;
     /** Every vnode has read its snapshot and every committed epoch, as of the last step. */
     private volatile boolean caughtUpNow;
 
@@ -135,11 +133,6 @@ public final class BackfillInput implements AutoCloseable {
 
     Status status() {
         return status;
-    }
-
-    /** Rows this backfill read since its actor started, as of the last step; any thread. */
-    long rowsRead() {
-        return rowsRead;
     }
 
     /** Whether this backfill has nothing left to read right now; any thread. */
@@ -280,8 +273,6 @@ public final class BackfillInput implements AutoCloseable {
         }
         p.rows += read;
         p.dirty = true;
-        // one writer: the volatile is for the coordinator's reads, not for atomicity
-        rowsRead += read;
         Chunk chunk = out.build();
         if (chunk != null) {
             sink.accept(chunk);

@@ -184,14 +184,14 @@ public final class HashAggOperator implements Operator {
             int id = held.find(keyWriter.array(), keyWriter.length());
             Held h;
             if (id < 0) {
-                h = new Held(load(keyValues(row)));
+                GroupState loaded = load(keyValues(row));
+                h = new Held(loaded, present(loaded) ? loaded.output() : null);
                 id = held.put(keyWriter.array(), keyWriter.length(), h);
             } else {
                 h = held.get(id);
             }
             if (!h.touched) {
                 h.touched = true;
-                h.before = present(h.group) ? h.group.output() : null;
                 if (touchedCount == touched.length) {
                     touched = Arrays.copyOf(touched, touchedCount * 2);
                 }
@@ -224,6 +224,24 @@ public final class HashAggOperator implements Operator {
     }
 
     /**
+     * The most changes held for any one state table: the groups whose output waits for the barrier
+     * (each becomes one group-table write then) plus the group table's pending writes, or a value
+     * table's pending and uncounted keys. Memory is then bounded by the number of tables times
+     * what a backfill's checkpoint allows, while groups that absorb many rows between checkpoints
+     * do not bring checkpoints sooner (each checkpoint re-emits and re-writes every group it touched).
+     */
+    @Override
+    public long heldChanges() {
+        long held = (long) touchedCount + groups.pendingCount();
+        for (ValueTable t : valueTables) {
+            if (t != null) {
+                held = Math.max(held, t.held());
+            }
+        }
+        return held;
+    }
+
+    /**
      * Emits the epoch's changed rows, in the order the groups were first touched, and writes each
      * touched group to the group table (or deletes the vanished ones from it and from {@link #held}).
      */
@@ -232,7 +250,7 @@ public final class HashAggOperator implements Operator {
             int id = touched[k];
             Held h = held.get(id);
             GroupState g = h.group;
-            Object[] before = h.before;
+            Object[] before = h.lastOutput;
             Object[] after = present(g) ? g.output() : null;
             if (!emitsOnClose() && !Arrays.deepEquals(before, after)) {
                 if (before != null) {
@@ -243,7 +261,7 @@ public final class HashAggOperator implements Operator {
                 }
             }
             h.touched = false;
-            h.before = null;
+            h.lastOutput = after;
             if (after == null) {
                 held.remove(id);
                 groups.delete(g.key);
@@ -353,10 +371,11 @@ public final class HashAggOperator implements Operator {
         }
         if (groupKeys.length == 0 && groups.get(new Object[0]) == null) {
             GroupState g = GroupState.empty(new Object[0], functions);
+            Object[] row = g.output();
             keyWriter.reset();
-            held.put(keyWriter.array(), 0, new Held(g));
+            held.put(keyWriter.array(), 0, new Held(g, row));
             groups.put(g.key, g.save(groupRowWidth, functions));
-            out.emit(Op.INSERT, g.output());
+            out.emit(Op.INSERT, row);
         }
     }
 
@@ -418,19 +437,21 @@ public final class HashAggOperator implements Operator {
     }
 
     /**
-     * A group held in memory; while {@code touched} (changed in the current epoch) also its output
-     * row as of the previous barrier ({@code before}, null when it had none). The group is replaced
-     * when it vanishes and comes back within the epoch.
+     * A group held in memory, whether it changed in the current epoch ({@code touched}), and its
+     * output row as of the previous barrier ({@code lastOutput}, null when it had none): the row a
+     * change retracts, kept rather than computed again at each epoch that touches the group. The
+     * group is replaced when it vanishes and comes back within the epoch.
      */
     private static final class Held {
         GroupState group;
         boolean touched;
-        Object[] before;
+        Object[] lastOutput;
         /** Whether the cleaning index holds this group (only with {@link #cleaning}). */
         boolean indexed;
 
-        Held(GroupState group) {
+        Held(GroupState group, Object[] lastOutput) {
             this.group = group;
+            this.lastOutput = lastOutput;
         }
     }
 

@@ -103,4 +103,10 @@ public final class MaterializeOperator implements Operator {
             case BYTEA -> byte[].class;
         };
     }
+
+    /** The view's rows written since the last barrier (its change log holds at most one net change per key). */
+    @Override
+    public long heldChanges() {
+        return rows.pendingCount();
+    }
 }

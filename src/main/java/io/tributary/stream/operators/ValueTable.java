@@ -152,6 +152,11 @@ final class ValueTable {
         }
     }
 
+    /** The changes held for the next flush: written keys and (group, value) keys awaiting their count. */
+    long held() {
+        return (long) table.pendingCount() + uncounted.size();
+    }
+
     /** Hands every change since the last flush to the epoch's commit. */
     void flush(StateWrites writes) {
         countUncounted();

@@ -93,6 +93,14 @@ final class Actor {
     private Barrier.Checkpoint undurable;
     /** Rows this actor's backfills read since it passed the last barrier. */
     private long backfillRowsSinceBarrier;
+    /** Rows that entered this actor's tree (from channels or backfills) since it passed the last barrier. */
+    private long rowsSinceBarrier;
+    /**
+     * What this actor's operators hold for the next barrier ({@link Operator#heldChanges}), or its
+     * rows since the barrier when an operator does not count; written by the actor thread after
+     * each chunk and barrier, read by the backfill coordinator to decide when to checkpoint.
+     */
+    private volatile long heldChanges;
 
     /**
      * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
@@ -272,7 +280,29 @@ final class Actor {
         Node node = nodes[leaf];
         node.rowsIn += chunk.size();
         node.rowsOut += chunk.size();
+        rowsSinceBarrier += chunk.size();
         push(node.parent, node.parentPort, chunk);
+        heldChanges = countHeld();
+    }
+
+    /** See {@link #heldChanges}; actor thread. */
+    private long countHeld() {
+        long held = 0;
+        for (Node node : nodes) {
+            if (node.op != null) {
+                long h = node.op.heldChanges();
+                if (h < 0) {
+                    return rowsSinceBarrier;
+                }
+                held += h;
+            }
+        }
+        return held;
+    }
+
+    /** What this actor's operators hold for the next barrier (see {@link Operator#heldChanges}); any thread. */
+    long heldChanges() {
+        return heldChanges;
     }
 
     /**
@@ -295,6 +325,7 @@ final class Actor {
             undurable = null;
         }
         backfillRowsSinceBarrier = 0;
+        rowsSinceBarrier = 0;
         EpochWrites writes = new EpochWrites();
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
@@ -308,6 +339,8 @@ final class Actor {
             backfill.onBarrier(writes);
         }
         output.barrier(barrier);
+        // before the checkpoint learns this actor passed it, so its next trigger sees the flush
+        heldChanges = countHeld();
         if (barrier.checkpoint() == null) {
             collector.collected(this, barrier.epoch(), writes);
         } else {

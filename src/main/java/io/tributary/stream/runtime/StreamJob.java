@@ -62,6 +62,15 @@ final class StreamJob {
         return rows;
     }
 
+    /** What the job's operators hold for the next barrier, summed over its actors; any thread (racy reads). */
+    long heldChanges() {
+        long held = 0;
+        for (Actor a : actors) {
+            held += a.heldChanges();
+        }
+        return held;
+    }
+
     int actorCount() {
         return actors.size();
     }

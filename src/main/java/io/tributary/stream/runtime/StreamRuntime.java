@@ -282,6 +282,7 @@ public final class StreamRuntime implements AutoCloseable {
                 built.backfills(),
                 bySource,
                 built.sourceRelations(),
+                built.job()::heldChanges,
                 new BackfillCoordinator.Listener() {
                     @Override
                     public boolean caughtUp() throws InterruptedException {

@@ -114,6 +114,34 @@ class HashAggOperatorTest {
     }
 
     @Test
+    void heldChangesCountTheEpochsGroupsAndValuesNotItsRowsAndEndAtTheBarrier() {
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.INTEGER),
+                new int[] {0},
+                call(AggKind.COUNT, -1, DataType.BIGINT),
+                call(AggKind.MAX, 1, DataType.INTEGER));
+        OperatorHarness h = harness(node);
+        assertEquals(0, h.heldChanges());
+        for (int chunk = 0; chunk < 10; chunk++) {
+            Object[][] rows = new Object[100][];
+            for (int i = 0; i < rows.length; i++) {
+                int x = chunk * 100 + i;
+                rows[i] = row(x % 10, x % 50);
+            }
+            h.insert(0, rows);
+        }
+        // 1,000 rows: 10 groups awaiting output, and the larger count, 50 (group, value) pairs awaiting their count
+        assertEquals(50, h.heldChanges());
+        h.barrier();
+        assertEquals(0, h.heldChanges());
+        // a removed value is counted at once: one value-table write held, one group awaiting output
+        h.delete(0, row(3, 3));
+        assertEquals(1, h.heldChanges());
+        h.barrier();
+        assertEquals(0, h.heldChanges());
+    }
+
+    @Test
     void nullGroupKeysFormOneGroup() {
         HashAggNode node =
                 agg(source(DataType.TEXT, DataType.INTEGER), new int[] {0}, call(AggKind.COUNT, -1, DataType.BIGINT));

@@ -101,9 +101,10 @@ class MaterializeOperatorTest {
                     .delete(0, row("a", 1L, null, 1L))
                     .restore();
             assertEquals(List.of("[a, 1, null, 1]", "[b, 2, null, 2]"), scan(h));
-            h.delete(0, row("b", 2L, null, 2L))
-                    .insert(0, row("d", 4L, null, 4L))
-                    .barrier();
+            h.delete(0, row("b", 2L, null, 2L)).insert(0, row("d", 4L, null, 4L));
+            assertEquals(2, h.heldChanges(), "the keys written since the barrier");
+            h.barrier();
+            assertEquals(0, h.heldChanges());
             assertEquals(List.of("[a, 1, null, 1]", "[d, 4, null, 4]"), scan(h));
             assertEquals(scan(h), h.rows());
         }
