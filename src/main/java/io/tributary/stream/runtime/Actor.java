@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * Then every operator passes the barrier children-first, the barrier goes downstream, and the
  * operators' state writes go to the {@link BarrierCollector}, or, for the checkpoint barriers of a
  * job being backfilled, to that checkpoint. Such a job's source actors read their upstreams'
- * snapshots and logs ({@link BackfillInput}) whenever no message is waiting, until the job joins
- * the live flow.
+ * snapshots and logs ({@link BackfillInput}) one step per turn, after the messages waiting that
+ * turn, until the job joins the live flow: not only when no message waits, since a join reading one
+ * input from a channel and the other here would then read its local side only once the channel's
+ * side was done, holding the whole of that side's rows before the first row of the other arrived.
  */
 final class Actor {
     private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
@@ -243,8 +245,11 @@ final class Actor {
                 aligning = null;
                 blockedCount = 0;
                 java.util.Arrays.fill(blocked, false);
-            } else if (!progressed && !(blockedCount == 0 && stepBackfills())) {
-                LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+            } else {
+                boolean stepped = blockedCount == 0 && stepBackfills();
+                if (!progressed && !stepped) {
+                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                }
             }
         }
     }
