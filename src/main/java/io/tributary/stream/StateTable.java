@@ -276,6 +276,29 @@ public final class StateTable {
     }
 
     /**
+     * Whether the committed state holds no row of this table in {@code vnodes} (every vnode when
+     * null), ignoring pending writes: for an operator deciding, before it writes, whether it may
+     * hold all its rows in memory. One short store scan per vnode.
+     */
+    public boolean committedEmpty(int[] vnodes) {
+        if (vnodes == null) {
+            try (KvIterator it =
+                    committed.scan(Keyspace.DATA, TableKeys.tableStart(tableId), TableKeys.tableEnd(tableId))) {
+                return !it.next();
+            }
+        }
+        for (int vnode : vnodes) {
+            try (KvIterator it = committed.scan(
+                    Keyspace.DATA, TableKeys.vnodeStart(tableId, vnode), TableKeys.vnodeEnd(tableId, vnode))) {
+                if (it.next()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
      * Moves every write since the last flush into {@code writes} (in no particular order: each key
      * appears once). They stay readable through this table until the next flush, by which time
      * the caller has made them durable (see {@link #flushed}).

@@ -53,6 +53,12 @@ public final class HashJoinOperator implements Operator {
      */
     public static final int DEFAULT_CACHE_KEYS = 65_536;
 
+    /**
+     * Rows a side holds at most in held mode (see {@link JoinSide}): the cache's own row bound, so
+     * held mode needs no more memory than a full cache.
+     */
+    static final int DEFAULT_HELD_ROWS = (int) JoinSide.MAX_CACHED_ROWS;
+
     private final JoinSide left;
     private final JoinSide right;
     private final boolean[] nullSafe;
@@ -74,7 +80,7 @@ public final class HashJoinOperator implements Operator {
      * @param committed the store's latest committed state, read on cache misses; not closed here
      */
     public HashJoinOperator(HashJoinNode node, int[] stateTableIds, ReadView committed) {
-        this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS);
+        this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS, DEFAULT_HELD_ROWS);
     }
 
     /**
@@ -84,17 +90,26 @@ public final class HashJoinOperator implements Operator {
      */
     public HashJoinOperator(
             HashJoinNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks, int[] ownedVnodes) {
-        this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS, watermarks);
+        this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS, DEFAULT_HELD_ROWS, watermarks, ownedVnodes);
         this.ownedVnodes = cleaning == null && intervalCleaning == null ? null : ownedVnodes;
     }
 
-    /** As the first, with each side's cache bounded to {@code cacheKeys} join keys (at least 1). */
-    public HashJoinOperator(HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys) {
-        this(node, stateTableIds, committed, cacheKeys, WatermarkReader.NONE);
+    /**
+     * As the first, with each side's cache bounded to {@code cacheKeys} join keys (at least 1) and
+     * held mode to {@code heldRows} rows (0: off), for tests of either path.
+     */
+    HashJoinOperator(HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys, int heldRows) {
+        this(node, stateTableIds, committed, cacheKeys, heldRows, WatermarkReader.NONE, null);
     }
 
     private HashJoinOperator(
-            HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys, WatermarkReader watermarks) {
+            HashJoinNode node,
+            int[] stateTableIds,
+            ReadView committed,
+            int cacheKeys,
+            int heldRows,
+            WatermarkReader watermarks,
+            int[] vnodes) {
         if (stateTableIds.length != 2) {
             throw new IllegalArgumentException("a hash join keeps two state tables");
         }
@@ -102,9 +117,24 @@ public final class HashJoinOperator implements Operator {
             throw new IllegalArgumentException("left keys, right keys and null-safe flags differ in number");
         }
         JoinKind kind = node.kind();
-        this.left = new JoinSide(node.left(), node.leftKeys(), kind.padsLeft(), stateTableIds[0], committed, cacheKeys);
-        this.right =
-                new JoinSide(node.right(), node.rightKeys(), kind.padsRight(), stateTableIds[1], committed, cacheKeys);
+        this.left = new JoinSide(
+                node.left(),
+                node.leftKeys(),
+                kind.padsLeft(),
+                stateTableIds[0],
+                committed,
+                cacheKeys,
+                heldRows,
+                vnodes);
+        this.right = new JoinSide(
+                node.right(),
+                node.rightKeys(),
+                kind.padsRight(),
+                stateTableIds[1],
+                committed,
+                cacheKeys,
+                heldRows,
+                vnodes);
         requireSameKeyEncoding(left.keyTypes(), right.keyTypes());
         this.nullSafe = node.nullSafe().clone();
         this.condition = node.condition();

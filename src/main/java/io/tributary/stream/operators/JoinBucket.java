@@ -24,6 +24,12 @@ final class JoinBucket {
         }
     }
 
+    /**
+     * No rows: what a held side answers for a join key it holds no bucket of. Never added to, as
+     * only cached buckets are.
+     */
+    static final JoinBucket EMPTY = new JoinBucket();
+
     private final Map<JoinSide.Key, Row> rows = new LinkedHashMap<>();
 
     /** @return how many rows the bucket gained (1, or 0 when the stream key was present) */

@@ -21,7 +21,20 @@ import java.util.List;
  * so a probe is one cache hit or one prefix scan. The cache is looked up with the join key's
  * encoding in the caller's reused buffer, so a hit allocates nothing.
  * Every write goes to the table and, when the key is cached, to the cached bucket too, so the
- * cache never disagrees with the table. One actor thread.
+ * cache never disagrees with the table.
+ *
+ * <p>Held mode. A side whose table holds nothing in the actor's vnodes when it is first used (a
+ * view being built, or one over empty tables) starts <em>held</em>: the cache then holds every row
+ * of the table, so a probe that misses it is answered "no rows" without a store scan, and a new
+ * join key gets a bucket on its first insert. That is what keeps a backfill's probes off the store
+ * (each would open an iterator and, once per epoch, sort the epoch's pending writes): the small
+ * dimension side is probed by every row of the big side, and the big side by every dimension row
+ * while both are read side by side. Memory stays bounded: once the side holds more than {@code
+ * heldRows} rows it leaves held mode for good, dropping its buckets (a side that large is rarely
+ * probed by the same key soon), and from then on is the bounded cache in front of the table. A side
+ * that starts with stored rows (a restart, a remote build taken over) is never held. Sides cleaned
+ * by a watermark ({@link #cleanBy}) are never held either: cleaning deletes past the cache. One
+ * actor thread.
  */
 final class JoinSide {
     /** Memcomparable bytes used as a hash key: equal bytes mean SQL-equal values. */
@@ -54,6 +67,12 @@ final class JoinSide {
     private final StateTable table;
     private final ByteKeyMap<JoinBucket> cache = new ByteKeyMap<>(1024);
     private final int cacheKeys;
+    /** Rows this side may hold in held mode; 0: never held. */
+    private final int heldRows;
+    /** The actor's vnodes, ascending, or null for all: where the table must be empty to start held. */
+    private final int[] ownedVnodes;
+    /** Held mode (see the class comment): null until the first use decides it, then true or false. */
+    private Boolean held;
     /** Rows held by cached buckets; the cache is bounded in rows too, since one key may have millions. */
     private long cachedRows;
 
@@ -67,8 +86,18 @@ final class JoinSide {
      * @param keyColumns this side's join key columns
      * @param padded whether unmatched rows of this side appear NULL-padded (then degrees are kept)
      * @param cacheKeys how many join keys the cache holds at most (at least 1)
+     * @param heldRows how many rows the side may hold in held mode; 0 turns held mode off
+     * @param ownedVnodes the actor's vnodes, ascending, or null for every vnode
      */
-    JoinSide(StreamNode input, int[] keyColumns, boolean padded, int tableId, ReadView committed, int cacheKeys) {
+    JoinSide(
+            StreamNode input,
+            int[] keyColumns,
+            boolean padded,
+            int tableId,
+            ReadView committed,
+            int cacheKeys,
+            int heldRows,
+            int[] ownedVnodes) {
         List<DataType> types = input.fields().stream().map(Field::type).toList();
         this.width = types.size();
         this.keyColumns = keyColumns.clone();
@@ -87,6 +116,19 @@ final class JoinSide {
             throw new IllegalArgumentException("the join cache must hold at least one key");
         }
         this.cacheKeys = cacheKeys;
+        this.heldRows = heldRows;
+        this.ownedVnodes = ownedVnodes == null ? null : ownedVnodes.clone();
+    }
+
+    /**
+     * Whether the cache holds every row of the table (see the class comment), deciding it at the
+     * first call: before this side's first write, so its table's committed state is all there is.
+     */
+    private boolean held() {
+        if (held == null) {
+            held = heldRows > 0 && index == null && table.committedEmpty(ownedVnodes);
+        }
+        return held;
     }
 
     private static List<DataType> pick(List<DataType> types, int[] columns) {
@@ -141,6 +183,9 @@ final class JoinSide {
         if (id >= 0) {
             return cache.get(id);
         }
+        if (held()) {
+            return JoinBucket.EMPTY;
+        }
         Object[] joinKey = new Object[probeKeyColumns.length];
         for (int i = 0; i < joinKey.length; i++) {
             joinKey[i] = probe[probeKeyColumns[i]];
@@ -169,8 +214,20 @@ final class JoinSide {
     /** Rows the cache may hold over all its buckets. */
     static final long MAX_CACHED_ROWS = 200_000;
 
-    /** Drops buckets not used lately while the cache holds too many keys or rows. */
+    /**
+     * Drops buckets not used lately while the cache holds too many keys or rows; in held mode,
+     * leaves it once the side holds more than its held rows.
+     */
     private void evict() {
+        if (held == Boolean.TRUE) {
+            if (cachedRows <= heldRows) {
+                return;
+            }
+            held = false;
+            cache.clear();
+            cachedRows = 0;
+            return;
+        }
         while (cache.size() > 0 && (cache.size() > cacheKeys || cachedRows > MAX_CACHED_ROWS)) {
             int victim = cache.victim();
             cachedRows -= cache.get(victim).size();
@@ -256,11 +313,15 @@ final class JoinSide {
 
     /** Stores a new row whose join key is encoded in {@code key}, with {@code degree} current matches. */
     void insert(ByteWriter key, Object[] row, long degree) {
+        boolean held = held();
         table.put(tableKey(row), value(row, degree));
         if (index != null) {
             index.add(key, row, keyColumns);
         }
         int id = cache.find(key.array(), key.length());
+        if (id < 0 && held) {
+            id = cache.put(key.array(), key.length(), new JoinBucket());
+        }
         if (id >= 0) {
             cachedRows += cache.get(id).add(streamKeyOf(row), new JoinBucket.Row(row, degree));
             evict();
@@ -272,7 +333,12 @@ final class JoinSide {
         table.delete(tableKey(row));
         int id = cache.find(key.array(), key.length());
         if (id >= 0) {
-            cachedRows -= cache.get(id).remove(streamKeyOf(row));
+            JoinBucket bucket = cache.get(id);
+            cachedRows -= bucket.remove(streamKeyOf(row));
+            if (held() && bucket.size() == 0) {
+                // held keys are bounded by held rows: no empty bucket stays
+                cache.remove(id);
+            }
         }
     }
 

@@ -25,8 +25,11 @@ import org.slf4j.LoggerFactory;
  * Then every operator passes the barrier children-first, the barrier goes downstream, and the
  * operators' state writes go to the {@link BarrierCollector}, or, for the checkpoint barriers of a
  * job being backfilled, to that checkpoint. Such a job's source actors read their upstreams'
- * snapshots and logs ({@link BackfillInput}) whenever no message is waiting, until the job joins
- * the live flow.
+ * snapshots and logs ({@link BackfillInput}) each turn, after the messages waiting that turn, one
+ * step per chunk those brought (at least one), until the job joins the live flow: not only when no
+ * message waits, and keeping pace with the channels, since a join reading one
+ * input from a channel and the other here would then read its local side only once the channel's
+ * side was done, holding the whole of that side's rows before the first row of the other arrived.
  */
 final class Actor {
     private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
@@ -215,6 +218,7 @@ final class Actor {
                 restorePriority = Integer.MIN_VALUE;
             }
             boolean progressed = false;
+            int chunks = 0;
             for (int i = 0; i < n && !stopped; i++) {
                 if (blocked[i]) {
                     continue;
@@ -227,6 +231,7 @@ final class Actor {
                     }
                     progressed = true;
                     if (message instanceof Chunk chunk) {
+                        chunks++;
                         pushFrom(in.node(), chunk);
                     } else if (message instanceof JoinLive join) {
                         BackfillInput backfill = in.backfill();
@@ -251,8 +256,14 @@ final class Actor {
                 aligning = null;
                 blockedCount = 0;
                 java.util.Arrays.fill(blocked, false);
-            } else if (!progressed && !(blockedCount == 0 && stepBackfills())) {
-                LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+            } else {
+                boolean stepped = blockedCount == 0 && stepBackfills();
+                for (int s = 1; stepped && s < chunks && !stopped; s++) {
+                    stepped = stepBackfills();
+                }
+                if (!progressed && !stepped) {
+                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ package io.tributary.stream.operators;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.common.types.DataType;
 import io.tributary.plan.Field;
@@ -361,7 +362,7 @@ class HashJoinOperatorTest {
         HashJoinNode node = node(JoinKind.INNER);
         try (OperatorHarness h = new OperatorHarness(dir.resolve("store"), v -> {
             view[0] = new CountingView(v);
-            return new HashJoinOperator(node, TABLES, view[0], 2);
+            return new HashJoinOperator(node, TABLES, view[0], 2, 0);
         })) {
             h.insert(0, l(1, 10, 0), l(2, 20, 0), l(3, 30, 0));
             assertEquals(3, view[0].scans);
@@ -391,12 +392,55 @@ class HashJoinOperatorTest {
         }
     }
 
+    @Test
+    void aSideStartingEmptyIsHeldAndProbesItWithoutScansUntilItOutgrowsItsBound() {
+        CountingView[] view = new CountingView[1];
+        HashJoinNode node = node(JoinKind.LEFT);
+        try (OperatorHarness h = new OperatorHarness(dir.resolve("store"), v -> {
+            view[0] = new CountingView(v);
+            return new HashJoinOperator(node, TABLES, view[0], 2, 6);
+        })) {
+            // one scan per side finds its table empty; after that neither side reaches the store
+            h.insert(0, l(1, 10, 0), l(2, 20, 0), l(3, 30, 0));
+            h.insert(1, r(10, 1L, 0), r(20, 2L, 0), r(40, 3L, 0));
+            h.delete(1, r(20, 2L, 0)).insert(0, l(4, 20, 0), l(5, 40, 0));
+            assertEquals(2, view[0].scans);
+            h.barrier();
+            assertEquals(2, view[0].scans);
+            assertEquals(
+                    List.of(
+                            "[1, 10, 0, 10, 1, 0]",
+                            "[2, 20, 0, null, null, null]",
+                            "[3, 30, 0, null, null, null]",
+                            "[4, 20, 0, null, null, null]",
+                            "[5, 40, 0, 40, 3, 0]"),
+                    h.rows());
+
+            // the left side passes 6 rows: it drops what it held, and a probe of it scans again
+            h.insert(0, l(6, 50, 0), l(7, 50, 0));
+            h.insert(1, r(50, 4L, 0));
+            assertEquals(3, view[0].scans);
+            h.barrier();
+            assertTrue(h.rows().contains("[7, 50, 0, 50, 4, 0]"));
+
+            // a side restored over stored rows is not held: probes of a key not cached scan again
+            h.restore();
+            int before = view[0].scans;
+            h.insert(0, l(8, 10, 0));
+            assertTrue(view[0].scans > before + 2, "a restored side probes the store");
+            h.barrier();
+            assertTrue(h.rows().contains("[8, 10, 0, 10, 1, 0]"));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(JoinKind.class)
     void randomChangesMatchABruteForceJoin(JoinKind kind) {
-        for (long seed = 1; seed <= 12; seed++) {
+        for (long seed = 1; seed <= 18; seed++) {
             try {
-                new RandomRun(kind, seed, dir.resolve(kind + "-" + seed)).run();
+                // held mode off (every probe a cache hit or a store scan), leaving it early, and on throughout
+                int heldRows = new int[] {0, 4, HashJoinOperator.DEFAULT_HELD_ROWS}[(int) (seed % 3)];
+                new RandomRun(kind, seed, heldRows, dir.resolve(kind + "-" + seed)).run();
             } catch (AssertionError | RuntimeException e) {
                 throw new AssertionError(kind + " join, seed " + seed + ": " + e.getMessage(), e);
             }
@@ -418,14 +462,16 @@ class HashJoinOperatorTest {
         private final boolean[] nullSafe;
         private final ScalarExpr condition;
         private final int cacheKeys;
+        private final int heldRows;
         private Map<Object, Object[]> left = new LinkedHashMap<>();
         private Map<Object, Object[]> right = new LinkedHashMap<>();
         private Map<Object, Object[]> committedLeft = new LinkedHashMap<>();
         private Map<Object, Object[]> committedRight = new LinkedHashMap<>();
         private int nextId;
 
-        RandomRun(JoinKind kind, long seed, Path dir) {
+        RandomRun(JoinKind kind, long seed, int heldRows, Path dir) {
             this.rnd = new Random(seed);
+            this.heldRows = heldRows;
             this.dir = dir;
             this.kind = kind;
             boolean twoKeys = rnd.nextBoolean();
@@ -462,7 +508,8 @@ class HashJoinOperatorTest {
                     condition,
                     out,
                     new int[] {0, 6});
-            try (OperatorHarness h = new OperatorHarness(dir, v -> new HashJoinOperator(node, TABLES, v, cacheKeys))) {
+            try (OperatorHarness h =
+                    new OperatorHarness(dir, v -> new HashJoinOperator(node, TABLES, v, cacheKeys, heldRows))) {
                 for (int step = 0; step < 300; step++) {
                     int input = rnd.nextInt(2);
                     h.push(input, changes(input == 0 ? left : right, input == 0));
