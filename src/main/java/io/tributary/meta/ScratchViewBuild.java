@@ -159,6 +159,8 @@ public final class ScratchViewBuild implements AutoCloseable {
         Map<Integer, Integer> toServer = serverIds(scratch, serverTables);
         Map<Integer, Integer> toScratch = new HashMap<>();
         toServer.forEach((mine, theirs) -> toScratch.put(theirs, mine));
+        // positions stay under their marker: loading them moves them to the job's progress table
+        toScratch.put(ViewSnapshotJob.POSITIONS_TABLE, ViewSnapshotJob.POSITIONS_TABLE);
         Map<java.nio.ByteBuffer, Long> resumedRows = new HashMap<>();
         db.ddl()
                 .loadViewCheckpoint(
@@ -204,16 +206,12 @@ public final class ScratchViewBuild implements AutoCloseable {
         return resumedRows.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Scratch table id to server table id, for the view's table, its state tables and its progress table. */
+    /**
+     * Scratch table id to server table id, for the view's table, its state tables and the progress
+     * table of its backfill (being created).
+     */
     private Map<Integer, Integer> serverIds(TableDef scratch, int[] serverTables) {
-        int[] state = scratch.stateTableIds();
-        if (state.length + 1 != serverTables.length) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    "materialized view \"" + scratch.name() + "\" plans to " + state.length + " state tables on this"
-                            + " worker and to " + (serverTables.length - 1) + " in the server; run a worker of the"
-                            + " server's version");
-        }
+        int[] state = checkStateTables(scratch, serverTables);
         Map<Integer, Integer> out = new HashMap<>();
         out.put(scratch.id(), serverTables[0]);
         for (int i = 0; i < state.length; i++) {
@@ -224,6 +222,19 @@ public final class ScratchViewBuild implements AutoCloseable {
             out.put(BackfillJobRecord.decode(record).progressTableId(), ViewSnapshotJob.POSITIONS_TABLE);
         }
         return out;
+    }
+
+    /** The scratch view's state tables, checked to be as many as the server's. */
+    private static int[] checkStateTables(TableDef scratch, int[] serverTables) {
+        int[] state = scratch.stateTableIds();
+        if (state.length + 1 != serverTables.length) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "materialized view \"" + scratch.name() + "\" plans to " + state.length + " state tables on this"
+                            + " worker and to " + (serverTables.length - 1) + " in the server; run a worker of the"
+                            + " server's version");
+        }
+        return state;
     }
 
     private static int tableOf(byte[] key) {
@@ -251,8 +262,7 @@ public final class ScratchViewBuild implements AutoCloseable {
      */
     public void readState(String viewName, int[] serverTables, JobPlacement.PairConsumer out) {
         TableDef scratch = db.catalog().require(viewName);
-        int[] state = scratch.stateTableIds();
-        serverIds(scratch, serverTables);
+        int[] state = checkStateTables(scratch, serverTables);
         try (ReadView view = db.store().latest()) {
             for (int i = 0; i < serverTables.length; i++) {
                 int from = i == 0 ? scratch.id() : state[i - 1];
