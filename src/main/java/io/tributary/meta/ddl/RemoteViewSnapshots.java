@@ -174,6 +174,8 @@ final class RemoteViewSnapshots {
                         viewId,
                         rows,
                         why);
+                // the job's own positions are durable now: the checkpoints are not read again
+                placement.dropResult(id);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
