@@ -19,7 +19,10 @@ import java.util.function.IntPredicate;
  * order they were made, as one group. A backfill checkpoint is one such write (its operators' state
  * changes and its vnode positions together), so each group is the change from one consistent
  * state of the view's tables to the next, and replaying the groups in order rebuilds that state.
- * Everything else is passed through. Thread-safe as the store it wraps.
+ * Everything else is passed through. The arrays are held as given, not copied (a checkpoint can
+ * hold tens of megabytes on a worker with a small heap): the writers of the recorded tables, the
+ * operators' state writes, hand over arrays they no longer change. Thread-safe as the store it
+ * wraps.
  */
 final class RecordingStateStore implements StateStore {
     /** Hears each group; throwing stops the write (the scratch build then fails). */
@@ -87,8 +90,8 @@ final class RecordingStateStore implements StateStore {
         @Override
         public void put(Keyspace keyspace, byte[] key, byte[] value) {
             if (recorded(keyspace, key)) {
-                keys.add(key.clone());
-                values.add(value.clone());
+                keys.add(key);
+                values.add(value);
             }
             inner.put(keyspace, key, value);
         }
@@ -96,7 +99,7 @@ final class RecordingStateStore implements StateStore {
         @Override
         public void delete(Keyspace keyspace, byte[] key) {
             if (recorded(keyspace, key)) {
-                keys.add(key.clone());
+                keys.add(key);
                 values.add(null);
             }
             inner.delete(keyspace, key);
