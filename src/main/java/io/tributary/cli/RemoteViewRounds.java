@@ -17,6 +17,13 @@ final class RemoteViewRounds {
     private static final String JOIN = "SELECT vt.id, d.name, vt.v FROM vt JOIN d ON vt.g = d.g";
     private static final int GROUPS = 1000;
 
+    /**
+     * How long a phase may take before it is given up (its views dropped, its figures left out):
+     * the bench goes on to the next phase and reports rather than waiting for ever on a job that
+     * cannot finish (the last trial's remote phase never did, at load 45–84).
+     */
+    private static final long PHASE_LIMIT_MS = 900_000;
+
     private final long rows;
     private final long idleMs;
     private final PreparedStatement insert;
@@ -26,7 +33,10 @@ final class RemoteViewRounds {
 
     private final ProcessHandle server;
 
-    /** One phase's INSERT latencies, the two backfills' rows/s together, and the server's CPU seconds. */
+    /**
+     * One phase's INSERT latencies, the two backfills' rows/s together (NaN when the phase did not
+     * finish within {@link #PHASE_LIMIT_MS}), and the server's CPU seconds.
+     */
     record Phase(LatencySummary inserts, double rowsPerSecond, double serverCpuSeconds) {}
 
     /**
@@ -94,9 +104,20 @@ final class RemoteViewRounds {
         long start = System.nanoTime();
         tributary.execute("CREATE MATERIALIZED VIEW " + agg + " AS " + AGG);
         tributary.execute("CREATE MATERIALIZED VIEW " + join + " AS " + JOIN);
-        double[] latencies = RemoteBenchmark.inserts(insert, nextId, this::created, 1_200_000);
+        double[] latencies = RemoteBenchmark.inserts(insert, nextId, this::created, PHASE_LIMIT_MS);
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpu = cpuSeconds() - cpuBefore;
+        if (!created()) {
+            System.err.println("view phase " + tag + " did not finish in " + PHASE_LIMIT_MS / 1000 + " s; its jobs:");
+            try (ResultSet rs = tributary.executeQuery(
+                    "SELECT owner, worker, state, attempts, last_error" + " FROM tributary_catalog.remote_jobs")) {
+                while (rs.next()) {
+                    System.err.println("  " + rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3)
+                            + " attempts " + rs.getInt(4) + " " + rs.getString(5));
+                }
+            }
+            seconds = Double.NaN;
+        }
         tributary.execute("SET background_ddl = false");
         tributary.execute("DROP MATERIALIZED VIEW " + agg);
         tributary.execute("DROP MATERIALIZED VIEW " + join);

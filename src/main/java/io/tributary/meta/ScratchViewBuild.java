@@ -5,7 +5,10 @@ import io.tributary.catalog.DatabaseEntry;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.meta.ddl.BackfillJobRecord;
+import io.tributary.meta.ddl.RemoteViewAdoption;
 import io.tributary.meta.ddl.ViewBackfillPlacement;
+import io.tributary.meta.ddl.ViewSnapshotJob;
 import io.tributary.meta.jobs.JobPlacement;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.Keyspace;
@@ -13,6 +16,7 @@ import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.backfill.SnapshotTakeover;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -33,11 +37,25 @@ public final class ScratchViewBuild implements AutoCloseable {
     private static final long BARRIER_INTERVAL_MS = 50;
 
     private final Database db;
+    private final RecordingStateStore store;
     /** Scratch table id per server relation id. */
     private final Map<Integer, Integer> tables = new HashMap<>();
 
-    private ScratchViewBuild(Database db) {
+    private ScratchViewBuild(Database db, RecordingStateStore store) {
         this.db = db;
+        this.store = store;
+    }
+
+    /**
+     * Hears each checkpoint of the view's build (docs/ARCHITECTURE.md, Remote jobs, "Checkpoints
+     * and resume"): the changes it made to the view's table and state tables, and its vnode
+     * positions, as keys of the server's tables ({@link ViewSnapshotJob#POSITIONS_TABLE} for the
+     * positions, at the server's snapshot epoch; a null value deletes). Replayed in order over
+     * empty tables, the checkpoints rebuild the state as of the last one. Throwing stops the build.
+     */
+    @FunctionalInterface
+    public interface Checkpoints {
+        void committed(List<byte[]> keys, List<byte[]> values);
     }
 
     /** Opens a scratch database in a directory for a snapshot taken at a time; see {@link #open}. */
@@ -53,7 +71,8 @@ public final class ScratchViewBuild implements AutoCloseable {
      * clock, as in the server's own backfill of that snapshot.
      */
     public static ScratchViewBuild open(Path dir, Function<Catalog, ViewPlanner> planners, long snapshotMillis) {
-        io.tributary.storage.StateStore store = io.tributary.storage.rocksdb.RocksStateStore.open(dir.resolve("state"));
+        RecordingStateStore store =
+                new RecordingStateStore(io.tributary.storage.rocksdb.RocksStateStore.open(dir.resolve("state")));
         Database db;
         try {
             db = Database.openUnstarted(
@@ -70,7 +89,7 @@ public final class ScratchViewBuild implements AutoCloseable {
         }
         db.barriers().useClock(() -> snapshotMillis);
         db.startRecovered();
-        return new ScratchViewBuild(db);
+        return new ScratchViewBuild(db, store);
     }
 
     /** Creates a table like server relation {@code relation} (a table or a materialized view: its columns and key). */
@@ -102,12 +121,28 @@ public final class ScratchViewBuild implements AutoCloseable {
 
     /**
      * Creates server view {@code view} over the loaded relations and waits until its backfill is
-     * complete.
+     * complete, going on from the checkpoint {@code resume} holds (the checkpoints earlier attempts
+     * committed, in order; empty to start from the beginning) and handing each checkpoint it takes
+     * to {@code out}. The view's state as of the checkpoint is what replaying it gives, and its
+     * positions say which snapshot rows that state has seen, so the rows after them are read on
+     * top of exactly that state, as when one run is checkpointed and restarted.
      *
+     * @param serverTables the server's ids of the view's table and state tables ({@link
+     *     ViewSnapshotJob#stateTables})
+     * @return how many snapshot rows the checkpoint had read (0 when it started from the beginning)
      * @throws TributaryException as CREATE MATERIALIZED VIEW (e.g. 42P01 when it reads a relation
-     *     that was not created here)
+     *     that was not created here), 0A000 when the view plans to other state tables here than in
+     *     the server, 22023 when the checkpoint holds a key of another table, XX000 when the build
+     *     failed (e.g. {@code out} threw)
      */
-    public void buildView(TableDef view) throws InterruptedException {
+    public long buildView(
+            TableDef view,
+            int[] serverTables,
+            long serverSnapshotEpoch,
+            RemoteViewAdoption.StagedState resume,
+            Checkpoints out)
+            throws InterruptedException, java.sql.SQLException {
+        // created paused (rate 0): nothing is read before the checkpoint is loaded and recorded
         db.ddl()
                 .createMaterializedView(
                         view.name(),
@@ -115,11 +150,106 @@ public final class ScratchViewBuild implements AutoCloseable {
                         view.definition(),
                         false,
                         Math.max(1, view.parallelism()),
-                        false,
-                        -1,
+                        true,
+                        0,
                         ViewBackfillPlacement.LOCAL,
                         notice -> {},
                         () -> {});
+        TableDef scratch = db.catalog().require(view.name());
+        Map<Integer, Integer> toServer = serverIds(scratch, serverTables);
+        Map<Integer, Integer> toScratch = new HashMap<>();
+        toServer.forEach((mine, theirs) -> toScratch.put(theirs, mine));
+        // positions stay under their marker: loading them moves them to the job's progress table
+        toScratch.put(ViewSnapshotJob.POSITIONS_TABLE, ViewSnapshotJob.POSITIONS_TABLE);
+        Map<java.nio.ByteBuffer, Long> resumedRows = new HashMap<>();
+        db.ddl()
+                .loadViewCheckpoint(
+                        view.name(),
+                        sink -> resume.read((key, value) -> {
+                            byte[] moved = moveTable(key, toScratch);
+                            if (moved == null) {
+                                throw new TributaryException(
+                                        SqlState.INVALID_PARAMETER_VALUE,
+                                        "a checkpoint of materialized view \"" + view.name()
+                                                + "\" holds a key of another table");
+                            }
+                            if (tableOf(key) == ViewSnapshotJob.POSITIONS_TABLE) {
+                                resumedRows.put(
+                                        java.nio.ByteBuffer.wrap(key),
+                                        value == null
+                                                ? 0
+                                                : SnapshotTakeover.snapshotRows(TableKeys.vnodeOf(key), value));
+                            }
+                            sink.accept(moved, value);
+                        }));
+        store.record(toServer::containsKey, (keys, values) -> {
+            List<byte[]> moved = new java.util.ArrayList<>(keys.size());
+            List<byte[]> movedValues = new java.util.ArrayList<>(values.size());
+            for (int i = 0; i < keys.size(); i++) {
+                byte[] key = moveTable(keys.get(i), toServer);
+                byte[] value = values.get(i);
+                if (tableOf(key) == ViewSnapshotJob.POSITIONS_TABLE && value != null) {
+                    value = SnapshotTakeover.rebase(TableKeys.vnodeOf(key), value, serverSnapshotEpoch);
+                }
+                moved.add(key);
+                movedValues.add(value);
+            }
+            out.committed(moved, movedValues);
+        });
+        db.ddl().relaunchView(view.name());
+        db.ddl().setBackfillRateLimit(view.name(), io.tributary.stream.backfill.BackfillRate.UNLIMITED);
+        db.ddl().await(view.name(), () -> {});
+        if (!db.ddl().jobs().isEmpty() || db.catalog().table(view.name()).isEmpty()) {
+            throw new TributaryException(
+                    SqlState.INTERNAL_ERROR, "the backfill of materialized view \"" + view.name() + "\" failed");
+        }
+        return resumedRows.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Scratch table id to server table id, for the view's table, its state tables and the progress
+     * table of its backfill (being created).
+     */
+    private Map<Integer, Integer> serverIds(TableDef scratch, int[] serverTables) {
+        int[] state = checkStateTables(scratch, serverTables);
+        Map<Integer, Integer> out = new HashMap<>();
+        out.put(scratch.id(), serverTables[0]);
+        for (int i = 0; i < state.length; i++) {
+            out.put(state[i], serverTables[i + 1]);
+        }
+        try (ReadView view = db.store().latest()) {
+            byte[] record = view.get(Keyspace.CATALOG, BackfillJobRecord.key(scratch.id()));
+            out.put(BackfillJobRecord.decode(record).progressTableId(), ViewSnapshotJob.POSITIONS_TABLE);
+        }
+        return out;
+    }
+
+    /** The scratch view's state tables, checked to be as many as the server's. */
+    private static int[] checkStateTables(TableDef scratch, int[] serverTables) {
+        int[] state = scratch.stateTableIds();
+        if (state.length + 1 != serverTables.length) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "materialized view \"" + scratch.name() + "\" plans to " + state.length + " state tables on this"
+                            + " worker and to " + (serverTables.length - 1) + " in the server; run a worker of the"
+                            + " server's version");
+        }
+        return state;
+    }
+
+    private static int tableOf(byte[] key) {
+        return java.nio.ByteBuffer.wrap(key, 0, 4).getInt();
+    }
+
+    /** {@code key} with its table id mapped by {@code ids}; null for a table {@code ids} lacks. */
+    private static byte[] moveTable(byte[] key, Map<Integer, Integer> ids) {
+        Integer to = key.length < TableKeys.PREFIX_LENGTH ? null : ids.get(tableOf(key));
+        if (to == null) {
+            return null;
+        }
+        byte[] moved = key.clone();
+        java.nio.ByteBuffer.wrap(moved).putInt(0, to);
+        return moved;
     }
 
     /**
@@ -132,14 +262,7 @@ public final class ScratchViewBuild implements AutoCloseable {
      */
     public void readState(String viewName, int[] serverTables, JobPlacement.PairConsumer out) {
         TableDef scratch = db.catalog().require(viewName);
-        int[] state = scratch.stateTableIds();
-        if (state.length + 1 != serverTables.length) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    "materialized view \"" + viewName + "\" plans to " + state.length + " state tables on this worker"
-                            + " and to " + (serverTables.length - 1) + " in the server; run a worker of the server's"
-                            + " version");
-        }
+        int[] state = checkStateTables(scratch, serverTables);
         try (ReadView view = db.store().latest()) {
             for (int i = 0; i < serverTables.length; i++) {
                 int from = i == 0 ? scratch.id() : state[i - 1];

@@ -26,9 +26,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code tributary worker}: runs remote jobs from the shared jobs database. db-scheduler picks them
- * ({@code FOR UPDATE SKIP LOCKED}), keeps a heartbeat on each running one every second, and revives
- * the executions of a worker whose heartbeats stopped (after four, db-scheduler's minimum), so another worker resumes
- * them from their last checkpoint. This worker also keeps its own row in {@code
+ * ({@code FOR UPDATE SKIP LOCKED}), keeps a heartbeat on each running one every {@link
+ * #HEARTBEAT} from its own housekeeping thread (which runs no job), and revives the executions of a
+ * worker whose heartbeats stopped for {@link #MISSED_HEARTBEATS} intervals, so another worker
+ * resumes them from their last checkpoint. This worker also keeps its own row in {@code
  * tributary_workers} alive for the server (which falls jobs back to local when none lives).
  *
  * <p>Each attempt claims the job's row (state {@code running}, attempts + 1) and finishes it only
@@ -38,6 +39,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobWorker.class);
+
+    /**
+     * How often a running execution's heartbeat is written. Each one is a short UPDATE over a new
+     * connection; every 2 s is cheap for the jobs database with a handful of workers.
+     */
+    static final Duration HEARTBEAT = Duration.ofSeconds(2);
+
+    /**
+     * Heartbeats an execution may miss before another worker takes it over: 2 s × 10 = 20 s. At
+     * 1 s × 4 a worker on a machine at load 45–84 (two cores) missed the limit while alive (a
+     * starved JVM, a young collection under {@code -Xmx128m}) and its jobs restarted again and
+     * again. 20 s rides that out; a worker really killed costs 20 s before its job moves, and the
+     * job then goes on from its last checkpoint, not from the start.
+     */
+    static final int MISSED_HEARTBEATS = 10;
 
     private final DataSource ds;
     private final String name;
@@ -73,8 +89,8 @@ public final class JobWorker implements AutoCloseable {
                 .schedulerName(new SchedulerName.Fixed(name))
                 .threads(slots)
                 .pollingInterval(Duration.ofMillis(500))
-                .heartbeatInterval(Duration.ofSeconds(1))
-                .missedHeartbeatsLimit(4)
+                .heartbeatInterval(HEARTBEAT)
+                .missedHeartbeatsLimit(MISSED_HEARTBEATS)
                 .pollUsingLockAndFetch(0.5, 1.0)
                 .build();
         this.heartbeat = new Thread(this::beat, "worker-heartbeat");
@@ -110,7 +126,7 @@ public final class JobWorker implements AutoCloseable {
     private void beat() {
         while (!closed) {
             try {
-                Thread.sleep(1_000);
+                Thread.sleep(HEARTBEAT.toMillis());
             } catch (InterruptedException e) {
                 return;
             }
@@ -210,7 +226,12 @@ public final class JobWorker implements AutoCloseable {
                     job.view().name(),
                     claim.attempt());
             return new ViewSnapshotRun(job, serverAddress(), serverPassword, scratch)
-                    .run(() -> stillMine(id, claim.attempt()), new StagedResult(ds, id, claim.attempt(), name));
+                    .run(
+                            () -> stillMine(id, claim.attempt()),
+                            new StagedResult(ds, id, claim.attempt(), name),
+                            out -> JobsDatabase.readCheckpoints(ds, id, claim.attempt(), out),
+                            new StagedCheckpoints(ds, id, claim.attempt(), name),
+                            id);
         }
         if (!claim.kind().equals(RemoteJob.SINK_BACKFILL)) {
             throw new TributaryException(

@@ -79,31 +79,12 @@ final class StagedResult implements JobPlacement.PairConsumer {
         }
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            try (PreparedStatement own = c.prepareStatement("SELECT 1 FROM tributary_remote_jobs WHERE id = ? AND"
-                    + " attempts = ? AND worker = ? AND state = 'running' FOR SHARE")) {
-                own.setString(1, jobId);
-                own.setInt(2, attempt);
-                own.setString(3, worker);
-                try (ResultSet rs = own.executeQuery()) {
-                    if (!rs.next()) {
-                        c.rollback();
-                        givenUp = true;
-                        return;
-                    }
-                }
+            if (!owns(c, jobId, attempt, worker)) {
+                c.rollback();
+                givenUp = true;
+                return;
             }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO tributary_job_results (job_id, attempt, seq, k, v) VALUES (?, ?, ?, ?, ?)")) {
-                for (int i = 0; i < pending; i++) {
-                    ps.setString(1, jobId);
-                    ps.setInt(2, attempt);
-                    ps.setInt(3, seq + i);
-                    ps.setBytes(4, keys[i]);
-                    ps.setBytes(5, values[i]);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
+            insert(c, "tributary_job_results", jobId, attempt, seq, pending, i -> keys[i], i -> values[i]);
             c.commit();
         } catch (SQLException e) {
             throw new IllegalStateException("staging the result of job " + jobId + ": " + e.getMessage(), e);
@@ -113,5 +94,47 @@ final class StagedResult implements JobPlacement.PairConsumer {
         java.util.Arrays.fill(values, 0, pending, null);
         pending = 0;
         pendingBytes = 0;
+    }
+
+    /**
+     * In {@code c}'s open transaction: locks job {@code jobId}'s row ({@code FOR SHARE}, so no
+     * claim by a later attempt, cancel or fallback commits before this transaction ends) and says
+     * whether attempt {@code attempt} of {@code worker} still owns it.
+     */
+    static boolean owns(Connection c, String jobId, int attempt, String worker) throws SQLException {
+        try (PreparedStatement own = c.prepareStatement("SELECT 1 FROM tributary_remote_jobs WHERE id = ? AND"
+                + " attempts = ? AND worker = ? AND state = 'running' FOR SHARE")) {
+            own.setString(1, jobId);
+            own.setInt(2, attempt);
+            own.setString(3, worker);
+            try (ResultSet rs = own.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** Inserts {@code n} pairs into {@code table} (a staging table of the jobs database) as rows {@code seq..seq+n-1}. */
+    static void insert(
+            Connection c,
+            String table,
+            String jobId,
+            int attempt,
+            int seq,
+            int n,
+            java.util.function.IntFunction<byte[]> key,
+            java.util.function.IntFunction<byte[]> value)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO " + table + " (job_id, attempt, seq, k, v) VALUES (?, ?, ?, ?, ?)")) {
+            for (int i = 0; i < n; i++) {
+                ps.setString(1, jobId);
+                ps.setInt(2, attempt);
+                ps.setInt(3, seq + i);
+                ps.setBytes(4, key.apply(i));
+                ps.setBytes(5, value.apply(i));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.VirtualNodes;
 import io.tributary.meta.ScratchViewBuild;
+import io.tributary.meta.ddl.RemoteViewAdoption;
 import io.tributary.meta.ddl.ViewSnapshotJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,11 +23,15 @@ import java.util.stream.Stream;
  * into a scratch database on this worker's disk, creates the view there with the server's planner
  * and operators ({@link ScratchViewBuild}), and returns the view's table and operator state under
  * the server's table ids, staged in the jobs database in chunks as they are read ({@link
- * StagedResult}), so memory stays bounded whatever the view's size. An attempt starts from the
- * beginning: the scratch database is removed when it ends, so a retry (after a kill) computes
- * everything again.
+ * StagedResult}), so memory stays bounded whatever the view's size. While the view is built it
+ * commits checkpoints ({@link StagedCheckpoints}); an attempt goes on from the checkpoints earlier
+ * attempts committed, so a retry (after a kill, or a missed heartbeat) reads only the snapshot rows
+ * after them. The relations are copied whole each time (the scratch database is removed when an
+ * attempt ends): it is the view's build that resumes.
  */
 final class ViewSnapshotRun {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ViewSnapshotRun.class);
+
     /** Rows per snapshot piece read from the server. */
     private static final int PIECE_ROWS = 10_000;
 
@@ -47,12 +52,20 @@ final class ViewSnapshotRun {
      *
      * @param stillMine checked between pieces: false once the server gave this attempt up
      * @param out where the state's key-value pairs go, under the server's table ids
+     * @param resume the checkpoints earlier attempts committed, in order
+     * @param checkpoints where this attempt's checkpoints go
      * @return false when this attempt was given up (what it staged is never read)
      * @throws TributaryException 0A000 when the view cannot be computed here (the snapshot is no
      *     longer exported, or the view does not build), which no retry would change
      * @throws SQLException when the server cannot be read (a retry may succeed)
      */
-    boolean run(BooleanSupplier stillMine, StagedResult out) throws SQLException, InterruptedException {
+    boolean run(
+            BooleanSupplier stillMine,
+            StagedResult out,
+            RemoteViewAdoption.StagedState resume,
+            StagedCheckpoints checkpoints,
+            String jobId)
+            throws SQLException, InterruptedException {
         Path dir;
         try {
             dir = Files.createTempDirectory("tributary-view-job-");
@@ -66,7 +79,26 @@ final class ViewSnapshotRun {
                     return false;
                 }
             }
-            build.buildView(job.view());
+            long resumedRows;
+            try {
+                resumedRows = build.buildView(job.view(), job.stateTables(), job.snapshotEpoch(), resume, checkpoints);
+            } catch (TributaryException e) {
+                if (checkpoints.givenUp() || !stillMine.getAsBoolean()) {
+                    return false;
+                }
+                if (e.sqlState().equals(SqlState.INTERNAL_ERROR)) {
+                    // a checkpoint could not be committed (the jobs database): a retry goes on from the last one
+                    throw new SQLException(e.getMessage(), "08006", e);
+                }
+                throw e;
+            }
+            LOG.info(
+                    "job {}: built materialized view {} from {} (resumed at {} snapshot rows), {} checkpoints committed",
+                    jobId,
+                    job.view().name(),
+                    resumedRows > 0 ? "the earlier attempts' checkpoint" : "the beginning",
+                    resumedRows,
+                    checkpoints.count());
             build.readState(job.view().name(), job.stateTables(), out);
             return out.complete() && stillMine.getAsBoolean();
         } catch (TributaryException e) {

@@ -165,6 +165,104 @@ class RemoteViewJobTest {
         }
     }
 
+    /**
+     * A worker SIGKILLed after it committed checkpoints of a GROUP BY view's build: a second
+     * worker's attempt goes on from them (its log says at how many snapshot rows, more than 0), and
+     * the view equals its query after changes made meanwhile, nothing doubled or lost.
+     */
+    @Test
+    void aSecondWorkerGoesOnFromTheKilledWorkersCheckpoint() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data"));
+        Process w1 = worker("w1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            halfBuiltRemoteView(c, st, w1);
+            worker("w2");
+            awaitTrue(
+                    () -> rows(c, "SELECT worker, state FROM tributary_catalog.remote_jobs WHERE owner = 'agg'")
+                            .equals(List.of("w2|done|")),
+                    "w2 finishes the job");
+            assertEquals(
+                    List.of("true|"),
+                    List.of(resumedMidway(Files.readString(tempDir.resolve("w2.log")), "resumed at ") + "|"),
+                    "w2 resumed at the checkpoint");
+            awaitAggEqualsItsQuery(c);
+        }
+    }
+
+    /**
+     * No worker is left after the only one was SIGKILLed with checkpoints committed: the server
+     * falls back and reads the snapshot from the workers' checkpoint on, and the view equals its
+     * query.
+     */
+    @Test
+    void theServersFallbackGoesOnFromTheKilledWorkersCheckpoint() throws Exception {
+        prepare();
+        ServerProcess server = start(tempDir.resolve("data"));
+        Process w1 = worker("w1");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("SET fallback_to_local = true");
+            halfBuiltRemoteView(c, st, w1);
+            awaitTrue(() -> server.output().contains("from the workers' checkpoint at "), "the server falls back");
+            assertEquals(
+                    List.of("true|"),
+                    List.of(resumedMidway(server.output(), "from the workers' checkpoint at ") + "|"),
+                    "the server resumed at the checkpoint");
+            awaitAggEqualsItsQuery(c);
+        }
+    }
+
+    private static final int AGG_ROWS = 150_000;
+
+    /**
+     * Creates view {@code agg} on worker {@code w1} and SIGKILLs it once it committed a checkpoint
+     * and before it finished; then changes the upstream.
+     */
+    private void halfBuiltRemoteView(Connection c, Statement st, Process w1) throws Exception {
+        st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+        st.execute("INSERT INTO t SELECT x, x % 1000, x * 3 FROM generate_series(1, " + AGG_ROWS + ") AS g(x)");
+        awaitTrue(() -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
+        st.execute("SET remote_backfill = true");
+        st.execute("SET background_ddl = true");
+        st.execute("CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g");
+        try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+            awaitTrue(
+                    () -> !rows(jobs, "SELECT 1 FROM tributary_job_checkpoints LIMIT 1")
+                            .isEmpty(),
+                    "w1 commits a checkpoint",
+                    600_000);
+            w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            assertEquals(
+                    List.of("running|"),
+                    rows(jobs, "SELECT state FROM tributary_remote_jobs"),
+                    "w1 was killed before it finished");
+        }
+        st.execute("UPDATE t SET v = v + 1 WHERE id % 100 = 0");
+        st.execute("DELETE FROM t WHERE id % 1000 = 7");
+        st.execute("INSERT INTO t VALUES (" + (AGG_ROWS + 1) + ", 5, 5)");
+    }
+
+    /** Whether {@code log} says the attempt resumed at more than 0 and fewer than all snapshot rows. */
+    private static boolean resumedMidway(String log, String marker) {
+        int at = log.indexOf(marker);
+        if (at < 0) {
+            return false;
+        }
+        String rest = log.substring(at + marker.length());
+        long rows = Long.parseLong(rest.substring(0, rest.indexOf(' ')));
+        return rows > 0 && rows < AGG_ROWS;
+    }
+
+    private void awaitAggEqualsItsQuery(Connection c) throws Exception {
+        awaitTrue(() -> rows(c, "SELECT 1 FROM tributary_catalog.ddl_progress").isEmpty(), "agg is created");
+        assertEquals(
+                rows(c, "SELECT g, count(*), sum(v) FROM t GROUP BY g ORDER BY g"),
+                rows(c, "SELECT g, n, s FROM agg ORDER BY g"),
+                "the view equals its query, nothing doubled or lost");
+    }
+
     private ServerProcess start(Path dataDir) throws Exception {
         ServerProcess s = ServerProcess.start(
                 dataDir, 20, List.of(), List.of("--jobs-url", jobsUrl, "--jobs-fallback-ms", "2000"));

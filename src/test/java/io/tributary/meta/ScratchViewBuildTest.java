@@ -1,6 +1,7 @@
 package io.tributary.meta;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.catalog.TableDef;
 import io.tributary.sql.calcite.CalciteViewPlanner;
@@ -52,8 +53,8 @@ class ScratchViewBuildTest {
                         build.createRelation(relation);
                         build.load(relation.id(), storedRows(db, relation.id()));
                     }
-                    build.buildView(view);
                     int[] tables = stateTables(view);
+                    build.buildView(view, tables, 1, NO_CHECKPOINT, (k, v) -> {});
                     List<String> scratch = new ArrayList<>();
                     build.readState(name, tables, (k, v) -> scratch.add(hex(k, v)));
                     assertEquals(serverState(db, tables), scratch, name);
@@ -87,7 +88,7 @@ class ScratchViewBuildTest {
             try (ScratchViewBuild build = ScratchViewBuild.open(dir, CalciteViewPlanner::new, snapshotMillis)) {
                 build.createRelation(ev);
                 build.load(ev.id(), storedRows(db, ev.id()));
-                build.buildView(view);
+                build.buildView(view, stateTables(view), 1, NO_CHECKPOINT, (k, v) -> {});
                 List<String> viewRows = new ArrayList<>();
                 build.readState("recent", stateTables(view), (k, v) -> {
                     if (java.nio.ByteBuffer.wrap(k, 0, 4).getInt() == view.id()) {
@@ -97,6 +98,103 @@ class ScratchViewBuildTest {
                 assertEquals(1, viewRows.size(), "only the row of 23:30 is visible at the snapshot's time");
             }
         }
+    }
+
+    /**
+     * Resume is exact: a build that goes on from a prefix of another build's checkpoints (as a
+     * second worker does after the first was killed) ends in the state the server's own backfill
+     * gives, byte for byte; replaying every checkpoint of a whole build over empty tables gives it
+     * too, so the checkpoints miss no write. A GROUP BY (sums are state that a row read twice or
+     * not at all would change) and a join, over enough rows for several checkpoints.
+     */
+    @Test
+    void aBuildGoingOnFromAnEarlierBuildsCheckpointEndsInTheServersState() throws Exception {
+        try (BackfillFixture server = new BackfillFixture(50);
+                Connection c = server.connect()) {
+            BackfillFixture.exec(c, "CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+            BackfillFixture.exec(c, "INSERT INTO t SELECT x, x % 97, x * 3 FROM generate_series(1, 200000) AS g(x)");
+            BackfillFixture.exec(c, "CREATE TABLE d (g BIGINT PRIMARY KEY, name VARCHAR)");
+            BackfillFixture.exec(c, "INSERT INTO d SELECT x, 'g' || x FROM generate_series(0, 50) AS g(x)");
+            BackfillFixture.exec(
+                    c,
+                    "CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s, max(v) AS hi FROM t GROUP BY g");
+            BackfillFixture.exec(c, "CREATE MATERIALIZED VIEW j AS SELECT t.id, d.name FROM t JOIN d ON t.g = d.g");
+            Database db = server.db;
+            TableDef t = db.catalog().require("t");
+            TableDef d = db.catalog().require("d");
+            for (String name : List.of("agg", "j")) {
+                TableDef view = db.catalog().require(name);
+                int[] tables = stateTables(view);
+                List<String> expected = serverState(db, tables);
+                List<List<byte[][]>> checkpoints = new ArrayList<>();
+                try (ScratchViewBuild first = scratch(db, List.of(t, d))) {
+                    first.buildView(view, tables, 1, NO_CHECKPOINT, (keys, values) -> {
+                        List<byte[][]> group = new ArrayList<>();
+                        for (int i = 0; i < keys.size(); i++) {
+                            group.add(new byte[][] {keys.get(i), values.get(i)});
+                        }
+                        checkpoints.add(group);
+                    });
+                }
+                assertTrue(checkpoints.size() >= 3, name + ": several checkpoints, not " + checkpoints.size());
+                assertEquals(expected, replayed(checkpoints, tables), name + ": every checkpoint replayed");
+                List<List<byte[][]>> prefix = checkpoints.subList(0, checkpoints.size() / 2);
+                try (ScratchViewBuild second = scratch(db, List.of(t, d))) {
+                    long resumed = second.buildView(
+                            view,
+                            tables,
+                            1,
+                            out -> prefix.forEach(g -> g.forEach(p -> out.accept(p[0], p[1]))),
+                            (k, v) -> {});
+                    assertTrue(resumed > 0 && resumed < 200_000, name + ": resumed mid-way, at " + resumed);
+                    List<String> state = new ArrayList<>();
+                    second.readState(name, tables, (k, v) -> state.add(hex(k, v)));
+                    assertEquals(expected, state, name + ": resumed from checkpoint " + prefix.size());
+                }
+            }
+        }
+    }
+
+    private static final io.tributary.meta.ddl.RemoteViewAdoption.StagedState NO_CHECKPOINT = out -> {};
+
+    private static ScratchViewBuild scratch(Database db, List<TableDef> relations) throws Exception {
+        ScratchViewBuild build = ScratchViewBuild.open(
+                Files.createTempDirectory("scratch-"), CalciteViewPlanner::new, System.currentTimeMillis());
+        for (TableDef relation : relations) {
+            build.createRelation(relation);
+            build.load(relation.id(), storedRows(db, relation.id()));
+        }
+        return build;
+    }
+
+    /** The state tables' rows after applying every change of {@code checkpoints} in order, positions left out. */
+    private static List<String> replayed(List<List<byte[][]>> checkpoints, int[] tables) {
+        java.util.TreeMap<String, String> state = new java.util.TreeMap<>();
+        for (List<byte[][]> group : checkpoints) {
+            for (byte[][] p : group) {
+                if (java.nio.ByteBuffer.wrap(p[0], 0, 4).getInt()
+                        == io.tributary.meta.ddl.ViewSnapshotJob.POSITIONS_TABLE) {
+                    continue;
+                }
+                String key = HexFormat.of().formatHex(p[0]);
+                if (p[1] == null) {
+                    state.remove(key);
+                } else {
+                    state.put(key, HexFormat.of().formatHex(p[1]));
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (int table : tables) {
+            String prefix = HexFormat.of()
+                    .formatHex(java.nio.ByteBuffer.allocate(4).putInt(table).array());
+            state.forEach((k, v) -> {
+                if (k.startsWith(prefix)) {
+                    out.add(k + "=" + v);
+                }
+            });
+        }
+        return out;
     }
 
     private static int[] stateTables(TableDef view) {

@@ -444,6 +444,23 @@ public final class DdlController {
         return views.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 
+    /**
+     * Stops the backfill of view {@code name} (being created) and loads a checkpoint into its
+     * state and positions, for a worker's scratch database resuming an earlier attempt; see {@code
+     * RemoteViewAdoption.loadCheckpoint}. The job goes on at {@link #relaunchView}.
+     *
+     * @param changes the checkpoint's changes in order, as keys of this database's tables
+     */
+    public void loadViewCheckpoint(String name, RemoteViewAdoption.StagedState changes)
+            throws InterruptedException, java.sql.SQLException {
+        views.adoption().loadCheckpoint(catalog().require(name).id(), changes);
+    }
+
+    /** Starts the backfill {@link #loadViewCheckpoint} stopped again, from what it loaded. */
+    public void relaunchView(String name) throws InterruptedException {
+        views.adoption().relaunch(catalog().require(name).id());
+    }
+
     /** The stream plan a view with this query would run, as EXPLAIN prints it; creates nothing. */
     public List<String> explain(String name, String query) {
         return views.explain(name, query);

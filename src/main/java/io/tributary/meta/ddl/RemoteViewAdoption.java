@@ -23,7 +23,7 @@ import java.util.List;
  * jobs themselves are {@link ViewBackfills}'; this class only moves them out of, or past, their
  * paused state. Thread-safe.
  */
-final class RemoteViewAdoption {
+public final class RemoteViewAdoption {
     private final ViewBackfills backfills;
     private final BarrierManager barriers;
     private final StateStore store;
@@ -46,28 +46,79 @@ final class RemoteViewAdoption {
 
     /**
      * A remote snapshot phase gave up (no worker, or the worker failed) and the job may fall back:
-     * it reads its snapshot here from now on, and a restart no longer waits for a worker. The results
-     * thread of {@link RemoteViewSnapshots}, like {@link #adopt}.
+     * it reads its snapshot here from now on, starting from the last checkpoint the workers
+     * committed ({@code checkpoint}, empty when none did), and a restart no longer waits for a
+     * worker. The results thread of {@link RemoteViewSnapshots}, like {@link #adopt}.
      *
-     * @return whether the job was waiting for a worker
+     * @return the snapshot rows the checkpoint had read; -1 when the job was not waiting for a worker
+     * @throws java.sql.SQLException when the checkpoint cannot be read (the job stays paused)
      */
-    boolean resumeLocally(int viewId) throws InterruptedException {
+    long resumeLocally(int viewId, StagedState checkpoint) throws InterruptedException, java.sql.SQLException {
         ViewBackfills.Job job = backfills.job(viewId).orElse(null);
         if (job == null || !job.awaitingRemote) {
-            return false;
+            return -1;
         }
-        // a takeover that failed part way may have left some of a worker's state: the local read starts clean
+        long rows = loadCheckpoint(viewId, checkpoint);
+        return rows >= 0 && relaunch(viewId) ? rows : -1;
+    }
+
+    /**
+     * Stops job {@code viewId} and replaces its state and positions with a checkpoint: the groups
+     * of state changes and positions an earlier run committed, in order ({@code null} values are
+     * deletions; position keys are of table {@link ViewSnapshotJob#POSITIONS_TABLE} and are moved
+     * to this job's progress table and snapshot epoch). The job stays stopped until {@link
+     * #relaunch}; a crash meanwhile restarts it from what was loaded. One caller at a time per job.
+     *
+     * @return how many snapshot rows the checkpoint's positions have read; -1 when there is no such job
+     * @throws TributaryException 22023 when a key is of another table
+     */
+    long loadCheckpoint(int viewId, StagedState checkpoint) throws InterruptedException, java.sql.SQLException {
+        ViewBackfills.Job job = backfills.job(viewId).orElse(null);
+        if (job == null) {
+            return -1;
+        }
+        // stopped at a boundary, so no checkpoint of its own overwrites what is loaded below
+        barriers.awaitCommitted(barriers.stageAtBoundary(buffer -> runtime.stop(viewId)));
         clearState(job);
-        barriers.awaitCommitted(
-                barriers.stage(buffer -> buffer.delete(Keyspace.CATALOG, ViewBackfills.remoteKey(viewId))));
-        job.awaitingRemote = false;
-        job.rate.set(job.record.rateLimit());
-        return true;
+        WriteBuffer positions = store.newWriteBuffer();
+        positions.deleteRange(
+                Keyspace.DATA,
+                TableKeys.tableStart(job.record.progressTableId()),
+                TableKeys.tableEnd(job.record.progressTableId()));
+        store.write(positions);
+        StateIngest ingest = new StateIngest(job, true);
+        checkpoint.read(ingest);
+        ingest.flush();
+        return ingest.positionRows.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Starts stopped job {@code viewId} again from what its tables hold (see {@link
+     * #loadCheckpoint}), reading here: a job that waited for a worker no longer does, durably.
+     *
+     * @return false when the job is gone
+     */
+    boolean relaunch(int viewId) throws InterruptedException {
+        boolean[] launched = {false};
+        barriers.awaitCommitted(barriers.stageAtBoundary(buffer -> {
+            ViewBackfills.Job job = backfills.job(viewId).orElse(null);
+            if (job == null) {
+                return;
+            }
+            if (job.awaitingRemote) {
+                buffer.delete(Keyspace.CATALOG, ViewBackfills.remoteKey(viewId));
+                job.awaitingRemote = false;
+            }
+            job.rate.set(job.record.rateLimit());
+            backfills.launch(job);
+            launched[0] = true;
+        }));
+        return launched[0];
     }
 
     /** Feeds a worker's staged state, pair by pair, in the order it was staged; see {@link #adopt}. */
     @FunctionalInterface
-    interface StagedState {
+    public interface StagedState {
         void read(io.tributary.meta.jobs.JobPlacement.PairConsumer out) throws java.sql.SQLException;
     }
 
@@ -93,7 +144,7 @@ final class RemoteViewAdoption {
             return false;
         }
         clearState(job);
-        StateIngest ingest = new StateIngest(job);
+        StateIngest ingest = new StateIngest(job, false);
         state.read(ingest);
         ingest.flush();
         Adopt change = new Adopt(job, marker);
@@ -132,25 +183,50 @@ final class RemoteViewAdoption {
         private static final long BATCH_BYTES = 16L << 20;
         private final ViewBackfills.Job job;
         private final int[] tables;
+        /** A checkpoint: deletions and vnode positions besides the state. */
+        private final boolean checkpoint;
+
+        /** A checkpoint's latest position per vnode and source: snapshot rows read. */
+        final java.util.Map<java.nio.ByteBuffer, Long> positionRows = new java.util.HashMap<>();
+
         private WriteBuffer batch = store.newWriteBuffer();
         private long batchBytes;
 
-        StateIngest(ViewBackfills.Job job) {
+        StateIngest(ViewBackfills.Job job, boolean checkpoint) {
             this.job = job;
             this.tables = stateTables(job);
+            this.checkpoint = checkpoint;
         }
 
         @Override
         public void accept(byte[] key, byte[] value) {
-            if (key.length < TableKeys.PREFIX_LENGTH
-                    || !ofView(java.nio.ByteBuffer.wrap(key, 0, 4).getInt())) {
+            int table = key.length < TableKeys.PREFIX_LENGTH
+                    ? 0
+                    : java.nio.ByteBuffer.wrap(key, 0, 4).getInt();
+            if (checkpoint && table == ViewSnapshotJob.POSITIONS_TABLE) {
+                int vnode = TableKeys.vnodeOf(key);
+                key = key.clone();
+                java.nio.ByteBuffer.wrap(key).putInt(0, job.record.progressTableId());
+                positionRows.put(
+                        java.nio.ByteBuffer.wrap(key),
+                        value == null ? 0 : io.tributary.stream.backfill.SnapshotTakeover.snapshotRows(vnode, value));
+                if (value != null) {
+                    value = io.tributary.stream.backfill.SnapshotTakeover.rebase(
+                            vnode, value, job.record.snapshotEpoch());
+                }
+            } else if (!ofView(table) || (value == null && !checkpoint)) {
                 throw new TributaryException(
                         SqlState.INVALID_PARAMETER_VALUE,
                         "the worker's state for materialized view \"" + job.view.name()
                                 + "\" holds a key of another table; it is not taken over");
             }
-            batch.put(Keyspace.DATA, key, value);
-            batchBytes += key.length + value.length;
+            if (value == null) {
+                batch.delete(Keyspace.DATA, key);
+            } else {
+                batch.put(Keyspace.DATA, key, value);
+                batchBytes += value.length;
+            }
+            batchBytes += key.length;
             if (batchBytes >= BATCH_BYTES) {
                 flush();
             }

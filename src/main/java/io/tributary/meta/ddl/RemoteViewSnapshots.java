@@ -159,13 +159,28 @@ final class RemoteViewSnapshots {
         }
     }
 
+    /**
+     * The snapshot phase goes on in the server, from the last checkpoint a worker committed (the
+     * remote job is given up by then, so no attempt commits another).
+     */
     private void resumeHere(int viewId, String why) {
+        JobId id = placement.jobId(ViewSnapshotJob.localJobId(viewId));
         try {
-            if (adoption.resumeLocally(viewId)) {
-                LOG.info("view {}: its snapshot phase runs in the server ({})", viewId, why);
+            long rows = adoption.resumeLocally(viewId, out -> placement.readCheckpoint(id, out));
+            if (rows >= 0) {
+                LOG.info(
+                        "view {}: its snapshot phase runs in the server from the workers' checkpoint at {} snapshot"
+                                + " rows ({})",
+                        viewId,
+                        rows,
+                        why);
+                // the job's own positions are durable now: the checkpoints are not read again
+                placement.dropResult(id);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (java.sql.SQLException | RuntimeException e) {
+            LOG.warn("view {}: the workers' checkpoint could not be read ({}); it waits", viewId, e.getMessage());
         }
     }
 }

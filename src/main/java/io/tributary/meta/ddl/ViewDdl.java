@@ -651,6 +651,11 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         remoteSnapshots.scheduleWaiting();
     }
 
+    /** Moves paused or stopped view jobs on from a checkpoint; see {@link DdlController#loadViewCheckpoint}. */
+    RemoteViewAdoption adoption() {
+        return adoption;
+    }
+
     /** See {@code RemoteViewAdoption.snapshotChunk}; session threads. */
     io.tributary.meta.sink.SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
         return adoption.snapshotChunk(snapshotId, vnode, afterKey, limit);

@@ -23,6 +23,13 @@ public record ViewSnapshotJob(
         int formatVersion, String database, long snapshotEpoch, TableDef view, List<TableDef> upstreams) {
     private static final String SNAPSHOT_PREFIX = "view:";
 
+    /**
+     * The table id a checkpoint's vnode positions are staged under (keys {@code [table][vnode]
+     * [source ordinal]} as in a backfill's progress table, values at this job's snapshot epoch):
+     * the progress table is the server's own, not in the payload, and the server moves them there.
+     */
+    public static final int POSITIONS_TABLE = -1;
+
     /** The id, within its database, of the job computing view {@code viewId}'s snapshot phase. */
     static String localJobId(int viewId) {
         return "view-" + viewId;

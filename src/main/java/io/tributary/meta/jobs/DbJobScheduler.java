@@ -149,29 +149,28 @@ public final class DbJobScheduler implements RemoteJobScheduler {
      * @throws SQLException when the jobs database cannot be read
      */
     void readResult(JobId id, int attempt, JobPlacement.PairConsumer out) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT k, v FROM tributary_job_results WHERE job_id = ? AND attempt = ? ORDER BY seq")) {
-                ps.setFetchSize(10_000);
-                ps.setString(1, id.value());
-                ps.setInt(2, attempt);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.accept(rs.getBytes(1), rs.getBytes(2));
-                    }
-                }
-            }
-            c.commit();
-        }
+        JobsDatabase.readPairs(
+                ds,
+                "SELECT k, v FROM tributary_job_results WHERE job_id = ? AND attempt = ? ORDER BY seq",
+                id.value(),
+                attempt,
+                out);
     }
 
-    /** Removes what every attempt of job {@code id} staged with its result; any thread, best effort. */
+    /** See {@link JobPlacement#readCheckpoint}. Any thread. */
+    void readCheckpoint(JobId id, JobPlacement.PairConsumer out) throws SQLException {
+        JobsDatabase.readCheckpoints(ds, id.value(), Integer.MAX_VALUE, out);
+    }
+
+    /** Removes what every attempt of job {@code id} staged with its result or checkpoints; any thread, best effort. */
     void dropResult(JobId id) {
         try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement("DELETE FROM tributary_job_results WHERE job_id = ?")) {
+                PreparedStatement ps = c.prepareStatement("DELETE FROM tributary_job_results WHERE job_id = ?");
+                PreparedStatement cp = c.prepareStatement("DELETE FROM tributary_job_checkpoints WHERE job_id = ?")) {
             ps.setString(1, id.value());
             ps.executeUpdate();
+            cp.setString(1, id.value());
+            cp.executeUpdate();
         } catch (SQLException e) {
             LOG.warn("could not remove the staged result of job {}: {}", id, e.getMessage());
         }

@@ -148,6 +148,19 @@ public final class JobPlacement implements AutoCloseable {
         remote.readResult(id, attempt, out);
     }
 
+    /**
+     * Reads, in the order they were committed, the checkpoints every attempt of job {@code id}
+     * committed so far (see {@link JobsDatabase#readCheckpoints}); nothing without a jobs database.
+     * Call once the job is given up, so that no attempt adds one meanwhile.
+     *
+     * @throws SQLException when the jobs database cannot be read
+     */
+    public void readCheckpoint(JobId id, PairConsumer out) throws SQLException {
+        if (remote != null) {
+            remote.readCheckpoint(id, out);
+        }
+    }
+
     /** Removes what job {@code id} staged with its results (after they were taken over); best effort. */
     public void dropResult(JobId id) {
         if (remote != null) {

@@ -23,8 +23,13 @@ public final class JobsDatabase {
     /** The LISTEN/NOTIFY channel on which workers announce a finished job (payload: its id). */
     public static final String CHANNEL = "tributary_jobs";
 
-    /** A worker whose heartbeat is older than this is gone. */
-    public static final long WORKER_TIMEOUT_MILLIS = 3_000;
+    /**
+     * A worker whose heartbeat is older than this is gone (and its jobs may fall back to the
+     * server). Workers beat every 2 s from a thread that runs no job; 20 s is the same window
+     * db-scheduler gives a running execution before another worker takes it over, so a starved
+     * but living worker is not given up by either.
+     */
+    public static final long WORKER_TIMEOUT_MILLIS = 20_000;
 
     private static final Pattern SECRET = Pattern.compile("(?i)(password=)[^&]*");
     private static final Pattern USER_INFO = Pattern.compile("//[^/@]*@");
@@ -55,6 +60,44 @@ public final class JobsDatabase {
         return USER_INFO.matcher(SECRET.matcher(url).replaceAll("$1***")).replaceAll("//***@");
     }
 
+    /**
+     * Feeds {@code out}, in commit order, the changes of every checkpoint attempts before {@code
+     * beforeAttempt} of job {@code jobId} committed (values null for deletions). An attempt's
+     * checkpoints commit only while it owns the job, so once a later attempt claimed it (or the
+     * server gave it up) this set no longer changes. Any thread.
+     *
+     * @throws SQLException when the jobs database cannot be read
+     */
+    public static void readCheckpoints(DataSource ds, String jobId, int beforeAttempt, JobPlacement.PairConsumer out)
+            throws SQLException {
+        readPairs(
+                ds,
+                "SELECT k, v FROM tributary_job_checkpoints WHERE job_id = ? AND attempt < ? ORDER BY attempt, seq",
+                jobId,
+                beforeAttempt,
+                out);
+    }
+
+    /** Runs {@code sql} (parameters: a job id and an attempt), feeding each row's two bytea columns to {@code out}. */
+    static void readPairs(DataSource ds, String sql, String jobId, int attempt, JobPlacement.PairConsumer out)
+            throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            // a fetch size reads in pieces only inside a transaction
+            c.setAutoCommit(false);
+            try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setFetchSize(10_000);
+                ps.setString(1, jobId);
+                ps.setInt(2, attempt);
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.accept(rs.getBytes(1), rs.getBytes(2));
+                    }
+                }
+            }
+            c.commit();
+        }
+    }
+
     /** Creates the tables when missing and records this server's job format. Called by the server at start. */
     public static void prepare(DataSource ds) throws SQLException {
         try (Connection c = ds.getConnection();
@@ -80,6 +123,12 @@ public final class JobsDatabase {
             // in the transaction that marks it done, read and removed by the server
             s.execute("CREATE TABLE IF NOT EXISTS tributary_job_results (job_id text NOT NULL, attempt int NOT NULL,"
                     + " seq int NOT NULL, k bytea NOT NULL, v bytea NOT NULL, PRIMARY KEY (job_id, attempt, seq))");
+            // a view job's checkpoints: each row one change (v NULL: a deletion) of the view's state
+            // or vnode positions; an attempt commits each checkpoint whole in one transaction, and
+            // the next attempt (or the server's fallback) replays all of them in (attempt, seq) order
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS tributary_job_checkpoints (job_id text NOT NULL, attempt int NOT NULL,"
+                            + " seq int NOT NULL, k bytea NOT NULL, v bytea, PRIMARY KEY (job_id, attempt, seq))");
             s.execute("CREATE TABLE IF NOT EXISTS tributary_jobs_format (one boolean PRIMARY KEY DEFAULT true"
                     + " CHECK (one), format_version int NOT NULL, server_address text)");
             s.execute("INSERT INTO tributary_jobs_format (format_version) VALUES (" + RemoteJob.FORMAT_VERSION

@@ -45,4 +45,29 @@ public final class SnapshotTakeover {
             }
         }
     }
+
+    /**
+     * A vnode position of a checkpoint taken against another copy of the same snapshot (a worker's
+     * scratch database, whose epochs are its own), as a job whose snapshot epoch is {@code
+     * snapshotEpoch} stores it: a vnode still reading the snapshot keeps how far it got; a vnode
+     * past it has read exactly the snapshot (the scratch copy has no changes after it), so it goes
+     * on with the change log after {@code snapshotEpoch}, as in {@link #stageSnapshotRead}.
+     */
+    public static byte[] rebase(int vnode, byte[] position, long snapshotEpoch) {
+        VnodeProgress p = VnodeProgress.decode(vnode, position);
+        if (p.phase == VnodeProgress.Phase.LOG) {
+            p.rows -= p.logRows;
+            p.logRows = 0;
+            p.reading = 0;
+            p.lastPk = null;
+        }
+        p.epoch = snapshotEpoch;
+        return p.encode();
+    }
+
+    /** How many snapshot rows a stored vnode position has read. */
+    public static long snapshotRows(int vnode, byte[] position) {
+        VnodeProgress p = VnodeProgress.decode(vnode, position);
+        return p.rows - p.logRows;
+    }
 }
