@@ -51,17 +51,9 @@ class MultiDatabaseDashboardTest {
         served.close();
     }
 
-    private static Connection connect(String database) throws SQLException {
-        return served.connect(database);
-    }
-
-    private static void exec(String database, String... sqls) throws SQLException {
-        served.exec(database, sqls);
-    }
-
     private static List<String> sql(String database, String query) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = connect(database);
+        try (Connection c = served.connect(database);
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery(query)) {
             while (rs.next()) {
@@ -111,13 +103,13 @@ class MultiDatabaseDashboardTest {
 
     @Test
     void everyDatabaseHasItsOwnBoard() throws Exception {
-        exec("dev", "CREATE DATABASE a", "CREATE DATABASE b");
-        exec(
+        served.exec("dev", "CREATE DATABASE a", "CREATE DATABASE b");
+        served.exec(
                 "a",
                 "CREATE TABLE t (k int PRIMARY KEY, v int)",
                 "INSERT INTO t SELECT g, g % 7 FROM generate_series(1, 3000) g",
                 "CREATE VIEW small AS SELECT k, v FROM t WHERE k < 10");
-        exec(
+        served.exec(
                 "b",
                 "CREATE TABLE local (v int PRIMARY KEY, label text)",
                 "INSERT INTO local VALUES (0, 'zero'), (1, 'one'), (2, 'two')",
@@ -172,7 +164,7 @@ class MultiDatabaseDashboardTest {
         assertTrue(epochsA.get("committed_epoch").asLong() > 0, epochsA::toString);
 
         // a backfill in a: its job shows there with its rate history, not in b, and cancels there
-        try (Connection c = connect("a");
+        try (Connection c = served.connect("a");
                 Statement st = c.createStatement()) {
             st.execute("SET background_ddl = true");
             st.execute("SET backfill_rate_limit = 100");
@@ -203,8 +195,8 @@ class MultiDatabaseDashboardTest {
         HttpResponse<String> missing = send(at("/api/jobs?database=nope").GET());
         assertEquals(404, missing.statusCode());
         assertEquals("3D000", JSON.readTree(missing.body()).get("sqlstate").asText());
-        exec("b", "DROP MATERIALIZED VIEW joined");
-        exec("dev", "DROP DATABASE b");
+        served.exec("b", "DROP MATERIALIZED VIEW joined");
+        served.exec("dev", "DROP DATABASE b");
         assertEquals(List.of("a", "dev"), names(json("/api/databases").get("databases"), "name"));
         assertEquals(404, send(at("/api/views?database=b").GET()).statusCode());
     }

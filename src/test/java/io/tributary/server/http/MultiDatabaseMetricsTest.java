@@ -64,18 +64,10 @@ class MultiDatabaseMetricsTest {
         served.close();
     }
 
-    private static Connection connect(String database) throws SQLException {
-        return served.connect(database);
-    }
-
-    private static void exec(String database, String... sqls) throws SQLException {
-        served.exec(database, sqls);
-    }
-
     /** The first column of {@code query}'s rows in {@code database}, as text. */
     private static Set<String> column(String database, String query) throws SQLException {
         Set<String> out = new TreeSet<>();
-        try (Connection c = connect(database);
+        try (Connection c = served.connect(database);
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery(query)) {
             while (rs.next()) {
@@ -155,15 +147,15 @@ class MultiDatabaseMetricsTest {
 
     @Test
     void everyDatabaseHasItsOwnSeries() throws Exception {
-        exec("dev", "CREATE DATABASE a", "CREATE DATABASE b");
-        exec(
+        served.exec("dev", "CREATE DATABASE a", "CREATE DATABASE b");
+        served.exec(
                 "a",
                 "CREATE TABLE t (k int PRIMARY KEY, v int)",
                 "INSERT INTO t SELECT g, g % 7 FROM generate_series(1, 2000) g",
                 "CREATE MATERIALIZED VIEW per_v AS SELECT v, count(*) AS n FROM t GROUP BY v",
                 "CREATE TABLE gen (id bigint PRIMARY KEY) WITH (connector = 'datagen',"
                         + " fields.id.kind = 'sequence', datagen.rows.per.second = '2000', datagen.rows.total = '300')");
-        exec(
+        served.exec(
                 "b",
                 "CREATE TABLE local (v int PRIMARY KEY, label text)",
                 "INSERT INTO local VALUES (0, 'zero'), (1, 'one')",
@@ -171,7 +163,7 @@ class MultiDatabaseMetricsTest {
                         + " JOIN local l ON t.v = l.v GROUP BY l.label",
                 "CREATE MATERIALIZED VIEW labels AS SELECT label FROM local");
         // statements and errors count in the database they ran in: three SELECTs in b, one error in b
-        try (Connection c = connect("b");
+        try (Connection c = served.connect("b");
                 Statement st = c.createStatement()) {
             for (int i = 0; i < 3; i++) {
                 st.execute("SELECT * FROM joined");
@@ -233,16 +225,16 @@ class MultiDatabaseMetricsTest {
                         "sqlstate_class"));
 
         // a database created while the server runs gets its series; a dropped one keeps none
-        exec("dev", "CREATE DATABASE c");
+        served.exec("dev", "CREATE DATABASE c");
         m = scrape();
         assertEquals(Set.of("a", "b", "c", "dev"), databasesIn(m));
-        exec("b", "DROP MATERIALIZED VIEW joined");
-        exec("dev", "DROP DATABASE b");
+        served.exec("b", "DROP MATERIALIZED VIEW joined");
+        served.exec("dev", "DROP DATABASE b");
         m = scrape();
         assertEquals(Set.of("a", "c", "dev"), databasesIn(m));
         // dropped and created again: a new database, whose counters start over
-        exec("dev", "CREATE DATABASE b");
-        exec("b", "SELECT 1");
+        served.exec("dev", "CREATE DATABASE b");
+        served.exec("b", "SELECT 1");
         m = scrape();
         assertEquals(Set.of("a", "b", "c", "dev"), databasesIn(m));
         assertEquals(
