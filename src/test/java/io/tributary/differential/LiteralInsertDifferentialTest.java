@@ -2,10 +2,8 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tributary.differential.StepwiseComparison.Prepared;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -85,8 +83,6 @@ class LiteralInsertDifferentialTest {
             "INSERT INTO ins (id, n, name) VALUES (56, 1, 'abcdefg'::varchar(3))",
             "INSERT INTO ins (id, n, amount) VALUES (57, 1, '5'::int)");
 
-    private record Prepared(String sql, List<Object> params) {}
-
     private static final String FIVE = "INSERT INTO ins (id, n, amount, name, flag) VALUES (?, ?, ?, ?, ?)";
 
     /** Statements prepared with parameters, as pgjdbc binds them. */
@@ -115,56 +111,23 @@ class LiteralInsertDifferentialTest {
             new Prepared("INSERT INTO insd (v, w) VALUES (?, ?), (DEFAULT, ?)", List.of(5, "e", "f")),
             new Prepared("INSERT INTO ins (id, n) VALUES (?, ?) RETURNING n", List.of(114L, 3)));
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-    private static Connection trib;
+    private static StepwiseComparison servers;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("literal-insert-diff-", 20, "postgres", "", 60);
-        trib = tributary.connection;
-        for (Connection c : List.of(pg, trib)) {
-            try (Statement s = c.createStatement()) {
-                for (String sql : SETUP) {
-                    s.execute(sql);
-                }
-            }
-        }
+        servers = StepwiseComparison.start(
+                "literal-insert-diff-",
+                SETUP,
+                List.of("SELECT * FROM ins ORDER BY id", "SELECT * FROM insd ORDER BY id"));
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, tributary);
+        Cleanup.closeAll(servers);
     }
 
     @Test
     void insertsLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : LITERAL) {
-            compare(sql, StatementOutcome.of(pg, sql, false), StatementOutcome.of(trib, sql, false), mismatches);
-        }
-        for (Prepared p : PREPARED) {
-            compare(
-                    p.sql() + " " + p.params(),
-                    StatementOutcome.ofPrepared(pg, p.sql(), p.params()),
-                    StatementOutcome.ofPrepared(trib, p.sql(), p.params()),
-                    mismatches);
-        }
-        assertEquals(List.of(), mismatches);
-    }
-
-    private static void compare(String what, String pgOutcome, String tribOutcome, List<String> mismatches) {
-        String expected = pgOutcome + " " + tables(pg);
-        String actual = tribOutcome + " " + tables(trib);
-        if (!expected.equals(actual)) {
-            mismatches.add(what + "\n  postgres:  " + pgOutcome + "\n  tributary: " + tribOutcome
-                    + (pgOutcome.equals(tribOutcome) ? "\n  tables differ:\n  " + expected + "\n  " + actual : ""));
-        }
-    }
-
-    private static String tables(Connection c) {
-        return StatementOutcome.of(c, "SELECT * FROM ins ORDER BY id", false)
-                + StatementOutcome.of(c, "SELECT * FROM insd ORDER BY id", false);
+        assertEquals(List.of(), servers.mismatches(LITERAL, PREPARED));
     }
 }
