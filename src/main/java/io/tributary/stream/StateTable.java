@@ -120,6 +120,15 @@ public final class StateTable {
         return v == null || v == TOMBSTONE ? null : valueCodec.decode(v);
     }
 
+    /** As {@link #get} of a key {@link #encode encoded} by this table. */
+    public Object[] get(StoreKey key) {
+        byte[] v = uncommitted(key);
+        if (v == null) {
+            v = committed.get(Keyspace.DATA, key.bytes);
+        }
+        return v == null || v == TOMBSTONE ? null : valueCodec.decode(v);
+    }
+
     /**
      * As {@link #get} of each of {@code keys}, in their order; the keys without pending writes are
      * read from the committed state in one batched read.
@@ -184,7 +193,12 @@ public final class StateTable {
     }
 
     public void delete(Object[] key) {
-        write(encode(key), TOMBSTONE);
+        delete(encode(key));
+    }
+
+    /** As {@link #delete(Object[])} of a key {@link #encode encoded} by this table. */
+    public void delete(StoreKey key) {
+        write(key, TOMBSTONE);
     }
 
     private void write(StoreKey k, byte[] value) {

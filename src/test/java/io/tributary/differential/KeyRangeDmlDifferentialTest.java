@@ -2,10 +2,8 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tributary.differential.StepwiseComparison.Prepared;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -60,8 +58,6 @@ class KeyRangeDmlDifferentialTest {
             "UPDATE kc SET v = v + 1 WHERE b = 1",
             "DELETE FROM kc WHERE a BETWEEN 2 AND 3");
 
-    private record Prepared(String sql, List<Object> params) {}
-
     /** Statements prepared with parameters, as pgjdbc binds them. */
     private static final List<Prepared> PREPARED = List.of(
             new Prepared(
@@ -87,55 +83,21 @@ class KeyRangeDmlDifferentialTest {
             new Prepared("DELETE FROM kr WHERE id BETWEEN ? AND ?", List.of(9L, 10L)),
             new Prepared("DELETE FROM kr WHERE id = ?", List.of(1L)));
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-    private static Connection trib;
+    private static StepwiseComparison servers;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("keyrange-diff-", 20, "postgres", "", 60);
-        trib = tributary.connection;
-        for (Connection c : List.of(pg, trib)) {
-            try (Statement s = c.createStatement()) {
-                for (String sql : SETUP) {
-                    s.execute(sql);
-                }
-            }
-        }
+        servers = StepwiseComparison.start(
+                "keyrange-diff-", SETUP, List.of("SELECT * FROM kr ORDER BY id", "SELECT * FROM kc ORDER BY a, b"));
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, tributary);
+        Cleanup.closeAll(servers);
     }
 
     @Test
     void changesLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : LITERAL) {
-            compare(sql, StatementOutcome.of(pg, sql, false), StatementOutcome.of(trib, sql, false), mismatches);
-        }
-        for (Prepared p : PREPARED) {
-            compare(
-                    p.sql() + " " + p.params(),
-                    StatementOutcome.ofPrepared(pg, p.sql(), p.params()),
-                    StatementOutcome.ofPrepared(trib, p.sql(), p.params()),
-                    mismatches);
-        }
-        assertEquals(List.of(), mismatches);
-    }
-
-    private static void compare(String what, String pgOutcome, String tribOutcome, List<String> mismatches) {
-        String expected = pgOutcome + " " + tables(pg);
-        String actual = tribOutcome + " " + tables(trib);
-        if (!expected.equals(actual)) {
-            mismatches.add(what + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-        }
-    }
-
-    private static String tables(Connection c) {
-        return StatementOutcome.of(c, "SELECT * FROM kr ORDER BY id", false)
-                + StatementOutcome.of(c, "SELECT * FROM kc ORDER BY a, b", false);
+        assertEquals(List.of(), servers.mismatches(LITERAL, PREPARED));
     }
 }

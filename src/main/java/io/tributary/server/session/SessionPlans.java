@@ -31,7 +31,8 @@ final class SessionPlans {
         StatementPlan constants = frontend.planConstantInsert(sql);
         if (constants != null) {
             // made without Calcite's parser or planner, so not worth a place in the plan cache
-            return new EnginePreparedStatement(sql, constants, List.of(), List.of(), null, constants::close);
+            return new EnginePreparedStatement(
+                    sql, constants, withDeclared(constants, declared), List.of(), null, constants::close);
         }
         PreparedStatement keyRange = planKeyRange(sql, declared);
         if (keyRange != null) {
@@ -161,22 +162,30 @@ final class SessionPlans {
         return version;
     }
 
-    private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {
-        List<DataType> inferred = plan.paramTypes();
-        List<DataType> types = new ArrayList<>(inferred);
+    /**
+     * The parameter types of {@code plan} as the client binds them: each one the client declared,
+     * else the one the plan inferred.
+     */
+    private static List<DataType> withDeclared(StatementPlan plan, List<DataType> declared) {
+        List<DataType> types = new ArrayList<>(plan.paramTypes());
         for (int i = 0; i < declared.size() && i < types.size(); i++) {
             if (declared.get(i) != null) {
                 types.set(i, declared.get(i));
             }
         }
+        return List.copyOf(types);
+    }
+
+    private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {
+        List<DataType> types = withDeclared(plan, declared);
         if (plan instanceof StatementPlan.Utility) {
-            return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), resultColumns(plan), () -> {});
+            return new EnginePreparedStatement(sql, plan, types, List.of(), resultColumns(plan), () -> {});
         }
         StatementPlan cacheable = plan;
         return new EnginePreparedStatement(
                 sql,
                 plan,
-                List.copyOf(types),
+                types,
                 List.of(),
                 resultColumns(plan),
                 () -> planCache.giveBack(sql, cacheable, version, schemaVersion()));

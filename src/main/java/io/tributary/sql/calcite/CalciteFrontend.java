@@ -110,7 +110,7 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     /**
-     * The plan of {@code INSERT INTO table [(columns)] VALUES (constants), ...} read without
+     * The plan of {@code INSERT INTO table [(columns)] VALUES (constants or $n), ...} read without
      * Calcite's parser ({@link LiteralInsertText}), or null when the statement is not of that form
      * or does not plan on this path: {@link #plan} then gives its result or error. The plan is the
      * one {@link #plan} makes of the same text.
@@ -124,7 +124,11 @@ public final class CalciteFrontend implements AutoCloseable {
             TableDef table = targetTable(new SqlIdentifier(read.table(), SqlParserPos.ZERO));
             int[] targets =
                     read.columns() == null ? table.targetColumns(List.of()) : table.targetColumns(read.columns());
-            return literalInsert(table, targets, read.columns() == null, read.rows(), 0, null, null);
+            if (!LiteralInsertText.resolveCasts(read, table, targets)) {
+                return null;
+            }
+            return literalInsert(
+                    table, targets, read.columns() == null, read.rows(), read.parameterCount(), null, null);
         } catch (RuntimeException e) {
             return null; // the general path reports what is wrong, with the position in the text
         }

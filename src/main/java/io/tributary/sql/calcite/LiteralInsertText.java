@@ -1,10 +1,15 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.catalog.TableDef;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
+import io.tributary.sql.PgTypeNames;
 import io.tributary.sql.StatementPlan;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.calcite.sql.parser.SqlParser;
 
@@ -16,10 +21,16 @@ import org.apache.calcite.sql.parser.SqlParser;
  * the same constant (an exact number as BigDecimal, a string as its text, NULL, TRUE, FALSE,
  * DEFAULT), so the statement then means what the parsed one means: the target column's type
  * decides, at execution, what a constant becomes ({@code '5'} into an int column is 5, an
- * out-of-range number is 22003). Anything outside the subset (comments, qualified or quoted names,
- * casts, expressions, exponents, escape strings, parameters, RETURNING, ON CONFLICT, a trailing
- * semicolon) gives null, and the statement takes the general path, which gives its own result or
- * error. Stateless; any thread.
+ * out-of-range number is 22003). Parameters {@code $n} come out as {@link StatementPlan.ParamRef},
+ * as the general path makes them. Two forms the general path would plan with Calcite are read too,
+ * where their meaning in PostgreSQL is that of a plain constant: an escape string {@code E'...'}
+ * with only the escapes {@code \\ \' \n \t \r \b \f} (its text is the constant), and a string cast
+ * to a type without modifiers ({@code '5'::int}), kept as a {@link TypedString} that {@link
+ * #resolveCasts} turns into the plain string when the cast's type is the target column's own
+ * (then casting and assigning the text is assigning it) and refuses otherwise. Anything else
+ * (comments, qualified or quoted names, other casts, expressions, exponents, other escapes,
+ * RETURNING, ON CONFLICT, a trailing semicolon) gives null, and the statement takes the general
+ * path, which gives its own result or error. Stateless; any thread.
  */
 final class LiteralInsertText {
     /** Whether a word is reserved in the grammar the general path parses with, so not a bare name there. */
@@ -30,9 +41,56 @@ final class LiteralInsertText {
 
     /**
      * A statement read: the table's and the columns' names (lower case, as the general path folds
-     * them), the columns null when the statement lists none, and the rows' cells.
+     * them), the columns null when the statement lists none, the rows' cells, and the largest
+     * {@code n} of a parameter {@code $n} (0 without parameters).
      */
-    record ConstantInsert(String table, List<String> columns, List<Object[]> rows) {}
+    record ConstantInsert(String table, List<String> columns, List<Object[]> rows, int parameterCount) {}
+
+    /** A cell {@code 'text'::type}: the string and the kind of the type named. */
+    record TypedString(String text, TypeKind kind) {}
+
+    /**
+     * The type names a string may be cast to here: PostgreSQL's own names of the types whose
+     * input a plain string into a column of the type reads the same way, without modifiers.
+     */
+    private static final Set<String> CAST_NAMES = Set.of(
+            "boolean",
+            "bool",
+            "smallint",
+            "int2",
+            "int",
+            "integer",
+            "int4",
+            "bigint",
+            "int8",
+            "numeric",
+            "decimal",
+            "text",
+            "varchar",
+            "date",
+            "timestamp");
+
+    /**
+     * Replaces each {@link TypedString} of {@code read} by its text when the type it is cast to is
+     * that of its target column, the {@code i}-th of {@code targets}: PostgreSQL then reads the text
+     * as the column's type and assigns it, as for the plain string. Called by the planner, which
+     * knows the targets; false when a cast is to another type (or has no target), and the
+     * statement must take the general path.
+     */
+    static boolean resolveCasts(ConstantInsert read, TableDef table, int[] targets) {
+        for (Object[] row : read.rows()) {
+            for (int i = 0; i < row.length; i++) {
+                if (row[i] instanceof TypedString typed) {
+                    if (i >= targets.length
+                            || table.columns().get(targets[i]).type().kind() != typed.kind()) {
+                        return false;
+                    }
+                    row[i] = typed.text();
+                }
+            }
+        }
+        return true;
+    }
 
     /** The statement {@code sql} reads as, or null when it is not in the subset. */
     static ConstantInsert read(String sql) {
@@ -63,6 +121,7 @@ final class LiteralInsertText {
         }
         List<Object[]> rows = new ArrayList<>();
         List<Object> cells = new ArrayList<>();
+        int parameterCount = 0;
         do {
             if (!in.symbol('(')) {
                 return null;
@@ -73,6 +132,9 @@ final class LiteralInsertText {
                 if (cell == NOT_CONSTANT) {
                     return null;
                 }
+                if (cell instanceof StatementPlan.ParamRef p) {
+                    parameterCount = Math.max(parameterCount, p.index());
+                }
                 cells.add(cell);
             } while (in.symbol(','));
             if (!in.symbol(')')) {
@@ -80,7 +142,7 @@ final class LiteralInsertText {
             }
             rows.add(cells.toArray());
         } while (in.symbol(','));
-        return in.atEnd() ? new ConstantInsert(table, columns, rows) : null;
+        return in.atEnd() ? new ConstantInsert(table, columns, rows, parameterCount) : null;
     }
 
     private static final Object NOT_CONSTANT = new Object();
@@ -156,7 +218,14 @@ final class LiteralInsertText {
             }
             char c = sql.charAt(pos);
             if (c == '\'') {
-                return string();
+                return string(false);
+            }
+            if ((c == 'E' || c == 'e') && pos + 1 < sql.length() && sql.charAt(pos + 1) == '\'') {
+                pos++;
+                return string(true);
+            }
+            if (c == '$') {
+                return parameter();
             }
             if (c == '-' || c >= '0' && c <= '9') {
                 return number();
@@ -172,6 +241,23 @@ final class LiteralInsertText {
                 case "default" -> StatementPlan.DEFAULT;
                 default -> NOT_CONSTANT;
             };
+        }
+
+        /** {@code $n} with n from 1, followed by neither a letter, a digit, nor a dot. */
+        private Object parameter() {
+            int i = pos + 1;
+            while (i < sql.length() && Character.isDigit(sql.charAt(i))) {
+                i++;
+            }
+            if (i == pos + 1
+                    || i - pos > 6
+                    || sql.charAt(pos + 1) == '0'
+                    || i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
+                return NOT_CONSTANT;
+            }
+            int n = Integer.parseInt(sql, pos + 1, i, 10);
+            pos = i;
+            return new StatementPlan.ParamRef(n);
         }
 
         /** {@code [-]digits[.digits]}, followed by neither a letter, a digit, nor a dot. */
@@ -205,37 +291,72 @@ final class LiteralInsertText {
         }
 
         /**
-         * {@code '...'} with {@code ''} for a quote, not followed by another quoted string (which
-         * SQL would join to it) nor by anything but a delimiter.
+         * {@code '...'} with {@code ''} for a quote (and, when {@code escapes}, the backslash
+         * escapes the class comment names), not followed by another quoted string (which SQL would
+         * join to it) nor by anything but a delimiter or a cast {@code ::type}.
          */
-        private Object string() {
-            int i = pos + 1;
-            StringBuilder text = null;
-            int runStart = i;
+        private Object string(boolean escapes) {
+            StringBuilder text = null; // only for a string with a doubled quote or an escape
+            int runStart = pos + 1;
+            int i = runStart;
             while (true) {
-                int quote = sql.indexOf('\'', i);
-                if (quote < 0) {
+                if (i >= sql.length()) {
                     return NOT_CONSTANT;
                 }
-                if (quote + 1 < sql.length() && sql.charAt(quote + 1) == '\'') {
-                    if (text == null) {
-                        text = new StringBuilder();
-                    }
-                    text.append(sql, runStart, quote + 1);
-                    i = quote + 2;
-                    runStart = i;
+                char c = sql.charAt(i);
+                if (c != '\'' && (c != '\\' || !escapes)) {
+                    i++;
                     continue;
                 }
-                String value = text == null
-                        ? sql.substring(runStart, quote)
-                        : text.append(sql, runStart, quote).toString();
-                pos = quote + 1;
-                skipSpace();
-                if (pos < sql.length() && sql.charAt(pos) != ',' && sql.charAt(pos) != ')') {
+                if (c == '\'' && (i + 1 >= sql.length() || sql.charAt(i + 1) != '\'')) {
+                    break;
+                }
+                char decoded = c == '\'' ? '\'' : escaped(i + 1 < sql.length() ? sql.charAt(i + 1) : 0);
+                if (decoded == 0) {
+                    return NOT_CONSTANT; // octal, hex and Unicode escapes are left to the general path
+                }
+                if (text == null) {
+                    text = new StringBuilder();
+                }
+                text.append(sql, runStart, i).append(decoded);
+                i += 2;
+                runStart = i;
+            }
+            String value = text == null
+                    ? sql.substring(runStart, i)
+                    : text.append(sql, runStart, i).toString();
+            pos = i + 1;
+            skipSpace();
+            if (sql.startsWith("::", pos)) {
+                pos += 2;
+                String type = word();
+                if (type == null || !CAST_NAMES.contains(type.toLowerCase(Locale.ROOT))) {
                     return NOT_CONSTANT;
                 }
-                return value;
+                DataType cast = PgTypeNames.lookup(type.toLowerCase(Locale.ROOT));
+                skipSpace();
+                if (pos < sql.length() && sql.charAt(pos) != ',' && sql.charAt(pos) != ')') {
+                    return NOT_CONSTANT; // a modifier, an array, a second cast
+                }
+                return new TypedString(value, cast.kind());
             }
+            if (pos < sql.length() && sql.charAt(pos) != ',' && sql.charAt(pos) != ')') {
+                return NOT_CONSTANT;
+            }
+            return value;
+        }
+
+        /** What the backslash escape {@code \\e} of an escape string stands for; 0 for one not read here. */
+        private static char escaped(char e) {
+            return switch (e) {
+                case '\\', '\'' -> e;
+                case 'n' -> '\n';
+                case 't' -> '\t';
+                case 'r' -> '\r';
+                case 'b' -> '\b';
+                case 'f' -> '\f';
+                default -> 0;
+            };
         }
 
         private static boolean isWordChar(char c, boolean first) {

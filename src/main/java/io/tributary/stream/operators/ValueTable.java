@@ -69,24 +69,30 @@ final class ValueTable {
 
     /**
      * Adds (sign +1) or removes (-1) one occurrence of the non-null {@code value} in the group.
+     * Occurrences of this value added uncounted are counted in with it, so the read of its stored
+     * multiplicity serves both; those of other values stay for the next batched read (an UPDATE's
+     * changes alternate a removal and an insert, and counting the inserts at every removal made
+     * each batch one key long).
      *
      * @return whether the value appeared in or vanished from the group (multiplicity left or reached 0)
      * @throws IllegalStateException when removing a value the group does not hold
      */
     boolean change(Object[] groupKey, Object value, int sign) {
-        countUncounted();
         Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
         key[groupWidth] = value;
-        Object[] stored = table.get(key);
-        long before = stored == null ? 0 : (Long) stored[1];
+        StateTable.StoreKey encoded = table.encode(key);
+        Uncounted added = uncounted.isEmpty() ? null : uncounted.remove(encoded);
+        Object[] stored = table.get(encoded);
+        long before = (stored == null ? 0 : (Long) stored[1]) + (added == null ? 0 : added.count);
         long after = before + sign;
         if (after < 0) {
             throw new IllegalStateException("a value was removed from an aggregation group that never held it");
         }
         if (after == 0) {
-            table.delete(key);
+            table.delete(encoded);
         } else {
-            table.put(key, new Object[] {stored == null ? value : stored[0], after});
+            Object first = stored != null ? stored[0] : added != null ? added.value : value;
+            table.put(encoded, new Object[] {first, after});
         }
         return before == 0 || after == 0;
     }

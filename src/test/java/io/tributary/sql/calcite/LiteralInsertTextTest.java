@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.tributary.common.types.TypeKind;
+import io.tributary.sql.StatementPlan;
+import io.tributary.sql.calcite.LiteralInsertText.TypedString;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlInsert;
@@ -66,10 +69,22 @@ class LiteralInsertTextTest {
                 "INSERT INTO t VALUES (- 5)",
                 "INSERT INTO t VALUES (+5)",
                 "INSERT INTO t VALUES ('a' 'b')",
-                "INSERT INTO t VALUES ('a'::text)",
-                "INSERT INTO t VALUES (E'a\\nb')",
+                "INSERT INTO t VALUES ('a'::text[])",
+                "INSERT INTO t VALUES ('a'::varchar(3))",
+                "INSERT INTO t VALUES ('a'::string)",
+                "INSERT INTO t VALUES ('a'::int::text)",
+                "INSERT INTO t VALUES ('a'::\"int\")",
+                "INSERT INTO t VALUES (5::int)",
+                "INSERT INTO t VALUES (E'\\x41')",
+                "INSERT INTO t VALUES (E'\\101')",
+                "INSERT INTO t VALUES (E'\\u0041')",
+                "INSERT INTO t VALUES (E'a' 'b')",
                 "INSERT INTO t VALUES (now())",
-                "INSERT INTO t VALUES ($1)",
+                "INSERT INTO t VALUES ($0)",
+                "INSERT INTO t VALUES ($1a)",
+                "INSERT INTO t VALUES ($1.5)",
+                "INSERT INTO t VALUES ($)",
+                "INSERT INTO t VALUES ($1::int)",
                 "INSERT INTO t VALUES (?)",
                 "INSERT INTO t VALUES ()",
                 "INSERT INTO t VALUES (1), ",
@@ -87,6 +102,27 @@ class LiteralInsertTextTest {
             })
     void refusesTheRest(String sql) {
         assertNull(LiteralInsertText.read(sql));
+    }
+
+    @Test
+    void readsParametersEscapeStringsAndCasts() {
+        LiteralInsertText.ConstantInsert read = LiteralInsertText.read(
+                "INSERT INTO t VALUES ($2, E'it\\'s\\t\\\\ ''x''', '5' :: INT4, e'\\n'), ($1, $10, 'd'::date, '')");
+        assertNotNull(read);
+        assertEquals(10, read.parameterCount());
+        assertArrayEquals(
+                new Object[] {
+                    new StatementPlan.ParamRef(2), "it's\t\\ 'x'", new TypedString("5", TypeKind.INTEGER), "\n"
+                },
+                read.rows().get(0));
+        assertArrayEquals(
+                new Object[] {
+                    new StatementPlan.ParamRef(1),
+                    new StatementPlan.ParamRef(10),
+                    new TypedString("d", TypeKind.DATE),
+                    ""
+                },
+                read.rows().get(1));
     }
 
     @Test
