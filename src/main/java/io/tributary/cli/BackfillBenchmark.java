@@ -71,12 +71,14 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "bench backfill: %,d orders, %,d customers; a single-row INSERT into orders every %d ms"
                         + " before and during each backfill; %d cores%n",
                 rows, customers, PacedInserts.PACE_MS, cores);
-        String format = "%-8s | %11s | %9s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
+        String format = "%-8s | %11s | %9s | %9s | %7s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
         System.out.printf(
                 format,
                 "query",
                 "backfill s",
                 "CPU s",
+                "job CPU s",
+                "JIT s",
                 "rows/s",
                 "PG MV s",
                 "ratio",
@@ -91,6 +93,8 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "",
                 "tributary",
                 "tributary",
+                "tributary",
+                "",
                 "tributary",
                 "",
                 "PG/ours",
@@ -108,6 +112,8 @@ final class BackfillBenchmark implements Callable<Integer> {
                     query.label(),
                     String.format("%.1f", t.seconds()),
                     String.format("%.1f", t.cpuSeconds()),
+                    String.format("%.1f", t.jobCpuSeconds()),
+                    String.format("%.1f", t.jitSeconds()),
                     String.format("%,.0f", rows / t.seconds()),
                     String.format("%.1f", pgSeconds),
                     String.format("%.3f", pgSeconds / t.seconds()),
@@ -125,6 +131,9 @@ final class BackfillBenchmark implements Callable<Integer> {
         }
         System.out.println("backfill s: from CREATE MATERIALIZED VIEW (background_ddl = true) until the job is done;"
                 + " CPU s: this process's CPU seconds meanwhile (the server, and the INSERTs' client);"
+                + " job CPU s: of those, the view's actor and backfill threads' (the rest, the INSERTs, the job"
+                + " polls, the JIT and GC, grows with the elapsed time, so with the machine's load);"
+                + " JIT s: the JIT compilers' time meanwhile;"
                 + " rows/s = orders / that; ratio above 1: ours is faster");
         System.out.printf("tributary state on disk (MB): after the load %,.1f", tributary.loadedStateBytes() / 1e6);
         for (BackfillQuery query : BackfillQuery.values()) {

@@ -37,10 +37,14 @@ final class BackfillWorkload {
      * @param stateBytes the target's state on disk after the view was dropped, or -1 if not measured
      * @param cpuSeconds CPU seconds the server's process used from CREATE until the job was done
      *     (Tributary runs in-process; NaN for PostgreSQL)
+     * @param jobCpuSeconds of those, the view's job threads' ({@link JobThreadsCpu}); NaN for PostgreSQL
+     * @param jitSeconds the JIT compilers' time meanwhile; NaN for PostgreSQL or where the JVM cannot tell
      */
     record Figures(
             double seconds,
             double cpuSeconds,
+            double jobCpuSeconds,
+            double jitSeconds,
             LatencySummary idle,
             LatencySummary during,
             long lastOrderId,
@@ -93,18 +97,32 @@ final class BackfillWorkload {
         inserts.start();
         long start = System.nanoTime();
         long cpuStart = ProcessCpu.nanos();
+        long jitStart = ProcessCpu.jitMillis();
+        JobThreadsCpu jobCpu = new JobThreadsCpu(query.viewName());
         st.execute(query.createSql());
         progress.printf(
                 "%s: %s: CREATE returned after %.0f ms%n",
                 target.name(), query.label(), (System.nanoTime() - start) / 1e6);
-        awaitJob(target, st, query, start);
+        awaitJob(target, st, query, start, jobCpu);
         double seconds = (System.nanoTime() - start) / 1e9;
         long cpuEnd = ProcessCpu.nanos();
+        long jitEnd = ProcessCpu.jitMillis();
         double cpuSeconds = cpuStart < 0 || !target.inProcess() ? Double.NaN : (cpuEnd - cpuStart) / 1e9;
+        double jobCpuSeconds = target.inProcess() ? jobCpu.seconds() : Double.NaN;
+        double jitSeconds = jitStart < 0 || !target.inProcess() ? Double.NaN : (jitEnd - jitStart) / 1e3;
         double[] during = inserts.stop();
         progress.printf(
-                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s), %.1f CPU s; %d INSERTs meanwhile%n",
-                target.name(), query.label(), rows, seconds, rows / seconds, cpuSeconds, during.length);
+                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s), %.1f CPU s (job threads %.1f, JIT %.1f);"
+                        + " %d INSERTs meanwhile%n",
+                target.name(),
+                query.label(),
+                rows,
+                seconds,
+                rows / seconds,
+                cpuSeconds,
+                jobCpuSeconds,
+                jitSeconds,
+                during.length);
         List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
         st.execute(query.dropSql());
         long bytes = stateBytes.getAsLong();
@@ -112,6 +130,8 @@ final class BackfillWorkload {
         return new Figures(
                 seconds,
                 cpuSeconds,
+                jobCpuSeconds,
+                jitSeconds,
                 LatencySummary.of(idle),
                 LatencySummary.of(during),
                 inserts.nextId() - 1,
@@ -119,8 +139,12 @@ final class BackfillWorkload {
                 bytes);
     }
 
-    /** Polls SHOW JOBS until the view's job is gone, printing its progress now and then; then WAITs for the view. */
-    private void awaitJob(BenchTarget target, Statement st, BackfillQuery query, long start) throws Exception {
+    /**
+     * Polls SHOW JOBS (and {@code jobCpu}) until the view's job is gone, printing its progress now
+     * and then; then WAITs for the view.
+     */
+    private void awaitJob(BenchTarget target, Statement st, BackfillQuery query, long start, JobThreadsCpu jobCpu)
+            throws Exception {
         String statement = query.createSql();
         long lastPrint = start;
         while (true) {
@@ -132,6 +156,7 @@ final class BackfillWorkload {
                     }
                 }
             }
+            jobCpu.poll();
             if (jobProgress == null) {
                 break;
             }
@@ -143,6 +168,7 @@ final class BackfillWorkload {
             Thread.sleep(POLL_MS);
         }
         st.execute("WAIT MATERIALIZED VIEW " + query.viewName());
+        jobCpu.poll();
     }
 
     /**
@@ -190,7 +216,15 @@ final class BackfillWorkload {
                 figures.put(
                         query,
                         new Figures(
-                                seconds, Double.NaN, LatencySummary.NONE, LatencySummary.NONE, upTo, fingerprint, -1));
+                                seconds,
+                                Double.NaN,
+                                Double.NaN,
+                                Double.NaN,
+                                LatencySummary.NONE,
+                                LatencySummary.NONE,
+                                upTo,
+                                fingerprint,
+                                -1));
             }
         }
         return figures;

@@ -16,4 +16,13 @@ final class ProcessCpu {
         }
         return -1;
     }
+
+    /**
+     * Milliseconds the JIT compilers have spent so far (their threads are not Java threads, so
+     * this is the one way to tell their share of {@link #nanos}); -1 where the JVM cannot tell.
+     */
+    static long jitMillis() {
+        java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
 }
