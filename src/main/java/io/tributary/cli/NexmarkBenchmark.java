@@ -117,9 +117,9 @@ final class NexmarkBenchmark implements Callable<Integer> {
             try (PreparedStatement progress = c.prepareStatement(
                     "SELECT coalesce(sum(rows_ingested), 0) FROM tributary_catalog.source_progress")) {
                 // each check is a query the server plans and runs, counted in its CPU: often enough for
-                // the wall clock (a 20 s run is off by at most 0.25 %), rarely enough to cost little
+                // the wall clock (a 20 s run is off by at most 1 %), rarely enough to cost little
                 while (committed(progress) < count) {
-                    Thread.sleep(50);
+                    Thread.sleep(200);
                 }
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
