@@ -3,6 +3,7 @@ package io.tributary.cli;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -17,8 +18,9 @@ import picocli.CommandLine.Option;
  * {@code tributary bench nexmark}: events per second and per CPU-second of Tributary running each Nexmark
  * query as a materialized view over the {@code nexmark} connector's three tables, with the source alone (the
  * tables, no view) as the ceiling, next to RisingWave's and Flink 1.13's published per-core figures. Each run
- * starts a fresh in-process server, creates the tables (generating {@code --events} events over them) and the
- * view right after them, and ends when every event is committed (a live view commits in the same epochs). The
+ * starts a fresh in-process server, creates the tables (generating {@code --events} events over them), pauses
+ * their sources, creates the view (which backfills the few events generated before the pause), resumes the
+ * sources, and ends when every event is committed (a live view commits in the same epochs). The
  * per-core figure divides the events by the CPU time this JVM used meanwhile, so it holds on a busy machine.
  */
 @Command(
@@ -46,6 +48,14 @@ final class NexmarkBenchmark implements Callable<Integer> {
     int splits;
 
     @Option(
+            names = "--warmup-events",
+            defaultValue = "100000",
+            description =
+                    "Events of an untimed run of each query (and of the source alone) first, in the same JVM,"
+                            + " so the timed runs measure compiled code as long runs do; 0 for none (default: ${DEFAULT-VALUE}).")
+    long warmupEvents;
+
+    @Option(
             names = "--data-dir",
             description = "New directory for the runs' state, kept after the run (default: a temporary one).")
     Path dataDir;
@@ -61,23 +71,32 @@ final class NexmarkBenchmark implements Callable<Integer> {
                 return 2;
             }
         }
-        if (events < 50 || splits < 1) {
-            System.err.println("--events must be at least 50 and --splits positive");
+        if (events < 50 || splits < 1 || (warmupEvents != 0 && warmupEvents < 50)) {
+            System.err.println("--events must be at least 50, --warmup-events 0 or at least 50, --splits positive");
             return 2;
         }
         List<Figure> figures = new ArrayList<>();
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
-            figures.add(run(dir.resolve("source"), "source alone", null));
+            if (warmupEvents > 0) {
+                run(dir.resolve("warmup-source"), "warm-up: source alone", null, warmupEvents);
+                for (String q : selected) {
+                    run(dir.resolve("warmup-" + q), "warm-up: " + q, NexmarkQueries.QUERIES.get(q), warmupEvents);
+                }
+            }
+            figures.add(run(dir.resolve("source"), "source alone", null, events));
             for (String q : selected) {
-                figures.add(run(dir.resolve(q), q, NexmarkQueries.QUERIES.get(q)));
+                figures.add(run(dir.resolve(q), q, NexmarkQueries.QUERIES.get(q), events));
             }
         }
         print(figures);
         return 0;
     }
 
-    /** One run on a fresh server: the tables, the view (when {@code query} is not null), every event committed. */
-    private Figure run(Path dir, String name, String query) throws Exception {
+    /**
+     * One run of {@code count} events on a fresh server: the tables, the view (when {@code query} is not null),
+     * every event committed.
+     */
+    private Figure run(Path dir, String name, String query, long count) throws Exception {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try (BenchTarget target = BenchTarget.tributary(dir);
@@ -86,27 +105,46 @@ final class NexmarkBenchmark implements Callable<Integer> {
             long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
             for (String table : NexmarkQueries.TABLES.keySet()) {
-                st.execute(NexmarkQueries.createTable(table, events, splits));
+                st.execute(NexmarkQueries.createTable(table, count, splits));
             }
             if (query != null) {
-                st.execute("CREATE MATERIALIZED VIEW " + name + " AS " + query);
+                // as RisingWave's Nexmark runs: the view exists before the events flow, so it follows
+                // them live (the few generated before the pause are its backfill)
+                setRateLimit(st, "0");
+                st.execute("CREATE MATERIALIZED VIEW " + viewName(name) + " AS " + query);
+                setRateLimit(st, "DEFAULT");
             }
-            while (committed(st) < events) {
-                Thread.sleep(10);
+            try (PreparedStatement progress = c.prepareStatement(
+                    "SELECT coalesce(sum(rows_ingested), 0) FROM tributary_catalog.source_progress")) {
+                // each check is a query the server plans and runs, counted in its CPU: often enough for
+                // the wall clock (a 20 s run is off by at most 1 %), rarely enough to cost little
+                while (committed(progress) < count) {
+                    Thread.sleep(200);
+                }
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
-            Figure f = new Figure(name, events / seconds, events / cpuSeconds);
+            Figure f = new Figure(name, count / seconds, count / cpuSeconds);
             System.err.printf(
                     "tributary: %s, %,d events in %.2f s (%.2f CPU-s): %,.0f events/s, %,.0f per core%n",
-                    name, events, seconds, cpuSeconds, f.perSecond(), f.perCpuSecond());
+                    name, count, seconds, cpuSeconds, f.perSecond(), f.perCpuSecond());
             return f;
         }
     }
 
-    private static long committed(Statement st) throws SQLException {
-        try (ResultSet rs =
-                st.executeQuery("SELECT coalesce(sum(rows_ingested), 0) FROM tributary_catalog.source_progress")) {
+    private static void setRateLimit(Statement st, String limit) throws SQLException {
+        for (String table : NexmarkQueries.TABLES.keySet()) {
+            st.execute("ALTER TABLE " + table + " SET SOURCE_RATE_LIMIT = " + limit);
+        }
+    }
+
+    /** The view's name for a run's name: the query's ({@code q0}), also for its warm-up run. */
+    private static String viewName(String name) {
+        return name.substring(name.lastIndexOf(' ') + 1);
+    }
+
+    private static long committed(PreparedStatement progress) throws SQLException {
+        try (ResultSet rs = progress.executeQuery()) {
             rs.next();
             return rs.getLong(1);
         }
@@ -114,8 +152,9 @@ final class NexmarkBenchmark implements Callable<Integer> {
 
     private void print(List<Figure> figures) {
         System.out.printf(
-                "Nexmark, %,d events, %d split(s) per table, %d cores; per core = events per CPU-second of the server%n",
-                events, splits, Runtime.getRuntime().availableProcessors());
+                "Nexmark, %,d events, %d split(s) per table, %d cores, after a warm-up run of %,d events each;"
+                        + " per core = events per CPU-second of the server%n",
+                events, splits, Runtime.getRuntime().availableProcessors(), warmupEvents);
         System.out.printf(
                 "%-14s %14s %16s %16s %10s %16s%n",
                 "query", "events/s", "events/s/core", "RisingWave/core", "ratio", "Flink 1.13/core");

@@ -20,10 +20,13 @@ final class NexmarkSplitReader implements SplitReader {
     private final NexmarkGenerator generator;
     /** The index, among the table's events, of the next event this split generates. */
     private long next;
+    /** Whether the declared columns are the generated ones, in order, of the same types. */
+    private final boolean asGenerated;
 
     NexmarkSplitReader(NexmarkOptions options, NexmarkGenerator generator, int split, byte[] position) {
         this.options = options;
         this.generator = generator;
+        this.asGenerated = sameAsGenerated(options);
         if (position == null) {
             next = split;
         } else {
@@ -57,8 +60,15 @@ final class NexmarkSplitReader implements SplitReader {
         return new SourceBatch(changes, List.of());
     }
 
-    /** The generated fields in the declared columns' order and types. */
+    /**
+     * The generated fields in the declared columns' order and types: the generated row itself when
+     * the table declares the generated columns in their order and types (as RisingWave's Nexmark
+     * tables do), which saves a copy and a type check per value.
+     */
     private Object[] declared(Object[] generated) {
+        if (asGenerated) {
+            return generated;
+        }
         int[] fieldOf = options.fieldOf();
         Object[] row = new Object[fieldOf.length];
         for (int i = 0; i < row.length; i++) {
@@ -69,6 +79,24 @@ final class NexmarkSplitReader implements SplitReader {
                     options.types().get(i));
         }
         return row;
+    }
+
+    private static boolean sameAsGenerated(NexmarkOptions options) {
+        int[] fieldOf = options.fieldOf();
+        if (fieldOf.length != options.table().columns.size()) {
+            return false;
+        }
+        for (int i = 0; i < fieldOf.length; i++) {
+            if (fieldOf[i] != i
+                    || !options.table()
+                            .columns
+                            .get(i)
+                            .type()
+                            .equals(options.types().get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -435,13 +435,13 @@ public final class TableWriter implements AutoCloseable {
             }
             // When views read this table every changed key's current row is read once: it is both
             // the uniqueness check and the row the views must retract. Otherwise only the new keys
-            // are checked, without fetching values.
-            List<byte[]> previous = streams.hasSubscribers(table.id())
-                    ? epoch.getAll(
-                            Keyspace.DATA, settled.stream().map(Change::key).toList())
-                    : null;
-            boolean[] exists = previous != null ? null : epoch.existAll(Keyspace.DATA, newKeys);
-            for (int k = 0; k < newKeys.size(); k++) {
+            // are checked, without fetching values. An insert into a table without a primary key
+            // has a fresh row id for its key (see RowIdGenerator), so it has no current row and
+            // needs no check: a source appending to such a table reads nothing back.
+            boolean freshInserts = table.hasRowId();
+            List<byte[]> previous = streams.hasSubscribers(table.id()) ? previousRows(epoch, freshInserts) : null;
+            boolean[] exists = previous != null || freshInserts ? null : epoch.existAll(Keyspace.DATA, newKeys);
+            for (int k = 0; k < newKeys.size() && !freshInserts; k++) {
                 int at = inserts[k];
                 if (previous != null ? previous.get(at) != null : exists[k]) {
                     throw duplicate(settled.get(at).row());
@@ -465,9 +465,37 @@ public final class TableWriter implements AutoCloseable {
             }
         }
 
+        /**
+         * Each settled change's current row (null: none), in order. With {@code freshInserts} the
+         * inserts' keys are fresh row ids, so only the other changes' keys are read.
+         */
+        private List<byte[]> previousRows(WriteBuffer epoch, boolean freshInserts) {
+            if (!freshInserts) {
+                return epoch.getAll(
+                        Keyspace.DATA, settled.stream().map(Change::key).toList());
+            }
+            byte[][] out = new byte[settled.size()][];
+            if (newKeys.size() < settled.size()) {
+                List<byte[]> keys = new ArrayList<>(settled.size() - newKeys.size());
+                for (Change c : settled) {
+                    if (!c.insert()) {
+                        keys.add(c.key());
+                    }
+                }
+                List<byte[]> found = epoch.getAll(Keyspace.DATA, keys);
+                int next = 0;
+                for (int i = 0; i < out.length; i++) {
+                    if (!settled.get(i).insert()) {
+                        out[i] = found.get(next++);
+                    }
+                }
+            }
+            return Arrays.asList(out);
+        }
+
         /** Writes a packed bulk load (see {@link PackedRows#stage}). */
         private void stagePacked(WriteBuffer epoch) {
-            int existing = PackedRows.stage(epoch, run);
+            int existing = PackedRows.stage(epoch, run, table.hasRowId());
             if (existing >= 0) {
                 throw duplicate(run.value(existing));
             }
