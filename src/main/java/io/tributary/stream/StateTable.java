@@ -74,6 +74,27 @@ public final class StateTable {
      * which dominated joins whose other side probes this one.
      */
     private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedPending;
+    /**
+     * Writes since the last flush while every key written sorted after the one before and nothing
+     * was read: held in arrival order instead of {@link #pending} (empty meanwhile), so a view
+     * backfilled in key order neither hashes its rows nor has them sorted for the checkpoint. The
+     * first write out of order, or the first read, moves them into {@link #pending} for the rest
+     * of the epoch ({@link #stopAppending}).
+     */
+    private AscendingWrites run = new AscendingWrites();
+    /** Whether writes still go to {@link #run} this epoch. */
+    private boolean appending = true;
+    /**
+     * Set by the first read through the pending writes: a table that is read (a join side, a
+     * group state) keeps its writes in {@link #pending} from then on, rather than moving them
+     * every epoch.
+     */
+    private boolean readThrough;
+    /**
+     * The writes handed over at the last flush when they were a {@link #run}: read through like
+     * {@link #flushed} (moved into it at the first read), null when none.
+     */
+    private AscendingWrites flushedRun;
 
     private final ByteWriter scratch = new ByteWriter(64);
     /** Where values are encoded before their exact-size copy is kept; one per table, actor thread. */
@@ -112,6 +133,7 @@ public final class StateTable {
 
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
+        readingPending();
         byte[] k = encodeKey(key, key.length);
         byte[] v = uncommitted(new StoreKey(k, lastDistEnd));
         if (v == null) {
@@ -122,6 +144,7 @@ public final class StateTable {
 
     /** As {@link #get} of a key {@link #encode encoded} by this table. */
     public Object[] get(StoreKey key) {
+        readingPending();
         byte[] v = uncommitted(key);
         if (v == null) {
             v = committed.get(Keyspace.DATA, key.bytes);
@@ -143,6 +166,7 @@ public final class StateTable {
 
     /** As {@link #getAll} of keys already {@link #encode encoded} by this table. */
     public Object[][] getAllEncoded(List<StoreKey> keys) {
+        readingPending();
         Object[][] out = new Object[keys.size()][];
         List<byte[]> unknown = new java.util.ArrayList<>();
         int[] positions = new int[keys.size()];
@@ -184,24 +208,34 @@ public final class StateTable {
     }
 
     public void put(Object[] key, Object[] value) {
-        put(encode(key), value);
+        byte[] k = encodeKey(key, key.length);
+        write(k, lastDistEnd, null, valueCodec.encode(value, valueScratch));
     }
 
     /** As {@link #put(Object[], Object[])} of a key {@link #encode encoded} by this table. */
     public void put(StoreKey key, Object[] value) {
-        write(key, valueCodec.encode(value, valueScratch));
+        write(key.bytes, key.distEnd, key, valueCodec.encode(value, valueScratch));
     }
 
     public void delete(Object[] key) {
-        delete(encode(key));
+        byte[] k = encodeKey(key, key.length);
+        write(k, lastDistEnd, null, TOMBSTONE);
     }
 
     /** As {@link #delete(Object[])} of a key {@link #encode encoded} by this table. */
     public void delete(StoreKey key) {
-        write(key, TOMBSTONE);
+        write(key.bytes, key.distEnd, key, TOMBSTONE);
     }
 
-    private void write(StoreKey k, byte[] value) {
+    /** @param known {@code key} as a store key when the caller has one, else null */
+    private void write(byte[] key, int distEnd, StoreKey known, byte[] value) {
+        if (appending) {
+            if (run.append(key, distEnd, value)) {
+                return;
+            }
+            stopAppending();
+        }
+        StoreKey k = known != null ? known : new StoreKey(key, distEnd);
         pending.put(k, value);
         if (sortedPending != null) {
             sortedPending
@@ -245,6 +279,7 @@ public final class StateTable {
      * committed state, keys in [from, to).
      */
     private ValueIterator merged(byte[] from, byte[] to, StoreKey distributionKey) {
+        readingPending();
         if (sortedPending == null) {
             sortedPending = sortedByDistributionKey(pending);
         }
@@ -313,13 +348,55 @@ public final class StateTable {
     }
 
     /**
-     * Moves every write since the last flush into {@code writes} (in no particular order: each key
-     * appears once). They stay readable through this table until the next flush, by which time
-     * the caller has made them durable (see {@link #flushed}).
+     * From now until the next flush the pending writes are kept in {@link #pending}: those of
+     * {@link #run} move there; at a read, so do those of {@link #flushedRun} into {@link #flushed}.
+     * Called before every read through the pending writes and on a write out of key order.
+     */
+    private void stopAppending() {
+        if (appending) {
+            appending = false;
+            run.moveInto(pending);
+        }
+    }
+
+    /** Before a read through the pending writes: see {@link #readThrough}. */
+    private void readingPending() {
+        readThrough = true;
+        stopAppending();
+        if (flushedRun != null) {
+            flushed = new HashMap<>();
+            flushedRun.moveInto(flushed);
+            flushedRun = null;
+        }
+    }
+
+    /**
+     * Moves every write since the last flush into {@code writes} (each key once; in key order when
+     * they were written in key order, else in no particular order). They stay readable through
+     * this table until the next flush, by which time the caller has made them durable (see
+     * {@link #flushed}).
      *
      * @return the number of writes handed over
      */
     public int flush(StateWrites writes) {
+        // the last flush's writes are durable now (see flushed): their layer goes at this flush
+        AscendingWrites spare = flushedRun;
+        flushedRun = null;
+        if (run.size() > 0) {
+            // appended throughout the epoch, so pending is empty
+            int n = run.size();
+            run.handOver(writes, TOMBSTONE);
+            flushed = null;
+            sortedFlushed = null;
+            flushedRun = run;
+            if (spare != null) {
+                spare.clear();
+            }
+            run = spare != null ? spare : new AscendingWrites();
+            appending = !readThrough;
+            return n;
+        }
+        appending = !readThrough;
         int n = 0;
         for (Map.Entry<StoreKey, byte[]> e : pending.entrySet()) {
             if (e.getValue() == TOMBSTONE) {
@@ -345,7 +422,7 @@ public final class StateTable {
 
     /** The number of keys written since the last {@link #flush}: what the next flush hands over. */
     public int pendingCount() {
-        return pending.size();
+        return pending.size() + run.size();
     }
 
     /**

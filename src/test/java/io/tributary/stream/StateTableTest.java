@@ -114,6 +114,118 @@ class StateTableTest {
         assertArrayEquals(new Object[] {10}, table.get(new Object[] {1, 1}));
     }
 
+    /**
+     * Writes in key order are held as a run and handed over sorted; the same writes through the
+     * hash map (a table that was read, so it never appends) must store exactly the same bytes.
+     * Random epochs: ascending stretches with repeated keys, deletes and keys out of order mixed
+     * in, so both the run, its move into the map mid-epoch, and the map are exercised.
+     */
+    @Test
+    void writesInKeyOrderStoreTheSameBytesAsThroughTheHashMap() {
+        StateTable appended = new StateTable(
+                901, List.of(DataType.INTEGER, DataType.INTEGER), null, 2, List.of(DataType.INTEGER), latest);
+        StateTable hashed = new StateTable(
+                902, List.of(DataType.INTEGER, DataType.INTEGER), null, 2, List.of(DataType.INTEGER), latest);
+        // a read through the pending writes: from then on that table keeps them in its hash map
+        hashed.get(new Object[] {0, 0});
+        java.util.Random random = new java.util.Random(11);
+        int sortedEpochs = 0;
+        for (int epoch = 0; epoch < 40; epoch++) {
+            // as a backfill reads them: vnode after vnode, each in key order
+            List<Object[]> keys = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                keys.add(new Object[] {random.nextInt(8), random.nextInt(200)});
+            }
+            keys.sort((x, y) -> java.util.Arrays.compareUnsigned(appended.storeKey(x), appended.storeKey(y)));
+            // every third epoch strictly in key order; the others repeat keys and write one out of order
+            boolean inOrder = epoch % 3 == 0;
+            int outOfOrder = inOrder ? -1 : random.nextInt(400);
+            int at = 0;
+            for (int i = 0; i < 400 && at < keys.size(); i++) {
+                Object[] k = i == outOfOrder ? new Object[] {random.nextInt(8), random.nextInt(200)} : keys.get(at);
+                at += !inOrder && random.nextInt(5) == 0 ? 0 : 1;
+                while (inOrder && at < keys.size() && java.util.Arrays.equals(k, keys.get(at))) {
+                    // the same key twice in a row is not strictly ascending
+                    at++;
+                }
+                if (random.nextInt(8) == 0) {
+                    appended.delete(k);
+                    hashed.delete(k);
+                } else {
+                    Object[] v = {random.nextInt(1000)};
+                    appended.put(k, v);
+                    hashed.put(k, v);
+                }
+            }
+            RecordedWrites a = new RecordedWrites();
+            RecordedWrites h = new RecordedWrites();
+            assertEquals(hashed.pendingCount(), appended.pendingCount());
+            assertEquals(hashed.flush(h), appended.flush(a));
+            sortedEpochs += a.ascending() ? 1 : 0;
+            try (WriteBuffer buffer = store.newWriteBuffer()) {
+                a.writes.replay(new DataWrites(buffer));
+                h.writes.replay(new DataWrites(buffer));
+                store.write(buffer);
+            }
+        }
+        assertEquals(14, sortedEpochs, "epochs handed over in key order");
+        List<String> a = storedWithoutTableId(901);
+        assertEquals(true, a.size() > 100, "rows stored: " + a.size());
+        assertEquals(storedWithoutTableId(902), a);
+        // and the last epoch's writes read back the same before the next flush
+        for (int g = 0; g < 8; g++) {
+            for (int k = 0; k < 200; k++) {
+                Object[] key = {g, k};
+                assertEquals(values(hashed.scan(key)), values(appended.scan(key)));
+            }
+        }
+    }
+
+    /** Every key (past its table id) and value of table {@code tableId} in the store, as hex. */
+    private List<String> storedWithoutTableId(int tableId) {
+        List<String> out = new ArrayList<>();
+        try (ReadView view = store.snapshot();
+                io.tributary.storage.KvIterator it = view.scan(
+                        io.tributary.storage.Keyspace.DATA,
+                        io.tributary.storage.TableKeys.tableStart(tableId),
+                        io.tributary.storage.TableKeys.tableEnd(tableId))) {
+            java.util.HexFormat hex = java.util.HexFormat.of();
+            while (it.next()) {
+                byte[] k = it.key();
+                out.add(hex.formatHex(k, 4, k.length) + "=" + hex.formatHex(it.value()));
+            }
+        }
+        return out;
+    }
+
+    /** Records a flush's writes and whether their keys came in strictly ascending order. */
+    private static final class RecordedWrites implements StateWrites {
+        final EpochWrites writes = new EpochWrites();
+        private byte[] last;
+        private boolean ascending = true;
+
+        @Override
+        public void put(byte[] key, byte[] value) {
+            see(key);
+            writes.put(key, value);
+        }
+
+        @Override
+        public void delete(byte[] key) {
+            see(key);
+            writes.delete(key);
+        }
+
+        private void see(byte[] key) {
+            ascending &= last == null || java.util.Arrays.compareUnsigned(last, key) < 0;
+            last = key;
+        }
+
+        boolean ascending() {
+            return ascending;
+        }
+    }
+
     private void store(StateTable t) {
         EpochWrites writes = new EpochWrites();
         t.flush(writes);

@@ -27,6 +27,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.Priority;
@@ -75,7 +76,7 @@ public final class RocksSharedStore implements SharedStore {
     /** Where checkpoint SST files are built before RocksDB takes them in; emptied at open. */
     private final Path ingestDirectory;
     /** Numbers the SST files of every namespace's checkpoints, so their names never collide. */
-    final AtomicLong ingestSeq = new AtomicLong();
+    private final AtomicLong ingestSeq = new AtomicLong();
 
     private RocksSharedStore(
             Path dir,
@@ -363,8 +364,26 @@ public final class RocksSharedStore implements SharedStore {
         return syncWrite;
     }
 
-    Path ingestDirectory() {
-        return ingestDirectory;
+    /** A new file name in the ingest directory, {@code prefix} then a number no other file of this store has. */
+    Path newIngestFile(String prefix) {
+        return ingestDirectory.resolve(prefix + "-" + ingestSeq.incrementAndGet() + ".sst");
+    }
+
+    /** Opens an SST file at {@code file} for ingestion (see {@link SstOutput}); the caller closes it. */
+    SstOutput openSst(Path file) throws RocksDBException {
+        return new SstOutput(this, file);
+    }
+
+    /**
+     * Moves the finished {@code files} into column family {@code family} in one atomic ingestion,
+     * durable when it returns: RocksDB links the synced files in and syncs the MANIFEST that adds
+     * them. The files' names in the ingest directory are gone or stale afterwards.
+     */
+    void ingest(ColumnFamilyHandle family, List<Path> files) throws RocksDBException {
+        List<String> paths = files.stream().map(Path::toString).toList();
+        try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
+            db.ingestExternalFile(family, paths, options);
+        }
     }
 
     @Override

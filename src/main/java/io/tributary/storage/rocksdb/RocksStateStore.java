@@ -19,16 +19,12 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.EnvOptions;
 import org.rocksdb.FlushOptions;
-import org.rocksdb.IngestExternalFileOptions;
-import org.rocksdb.Options;
 import org.rocksdb.Range;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.SizeApproximationFlag;
 import org.rocksdb.Slice;
-import org.rocksdb.SstFileWriter;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 
@@ -231,12 +227,9 @@ public final class RocksStateStore implements StateStore {
     }
 
     private void ingest(RocksWriteBuffer buffer) {
-        Path file = shared.ingestDirectory().resolve("checkpoint-" + shared.ingestSeq.incrementAndGet() + ".sst");
+        Path file = shared.newIngestFile("checkpoint");
         try {
-            try (EnvOptions env = new EnvOptions();
-                    Options options = new Options(shared.dbOptions(), shared.cfOptions());
-                    SstFileWriter writer = new SstFileWriter(env, options)) {
-                writer.open(file.toString());
+            try (SstOutput writer = shared.openSst(file)) {
                 buffer.writeSorted((key, value) -> {
                     if (value == null) {
                         writer.delete(key);
@@ -246,9 +239,7 @@ public final class RocksStateStore implements StateStore {
                 });
                 writer.finish();
             }
-            try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
-                db.ingestExternalFile(handle(Keyspace.DATA), List.of(file.toString()), options);
-            }
+            shared.ingest(handle(Keyspace.DATA), List.of(file));
         } catch (RocksDBException e) {
             throw storageError(e);
         } finally {

@@ -11,12 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.rocksdb.EnvOptions;
-import org.rocksdb.IngestExternalFileOptions;
-import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.SstFileWriter;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -54,7 +50,7 @@ final class RunIngestion {
      * them. The file is synced when this returns.
      */
     void write(KeyValueRun run) throws RocksDBException {
-        Path file = shared.ingestDirectory().resolve("load-" + shared.ingestSeq.incrementAndGet() + ".sst");
+        Path file = shared.newIngestFile("load");
         files.add(file);
         int[] order = vnodeOrder(run);
         int maxKey = 0;
@@ -65,10 +61,7 @@ final class RunIngestion {
         }
         ByteBuffer key = ByteBuffer.allocateDirect(maxKey);
         ByteBuffer value = ByteBuffer.allocateDirect(maxValue);
-        try (EnvOptions env = new EnvOptions();
-                Options options = new Options(shared.dbOptions(), shared.cfOptions());
-                SstFileWriter writer = new SstFileWriter(env, options)) {
-            writer.open(file.toString());
+        try (SstOutput writer = shared.openSst(file)) {
             for (int p : order) {
                 byte[] chunk = run.chunk(p);
                 key.clear();
@@ -158,10 +151,7 @@ final class RunIngestion {
 
     /** Ingests every written file into the data keyspace at once: atomic, and durable on return. */
     void ingest(RocksStateStore store) throws RocksDBException {
-        List<String> paths = files.stream().map(Path::toString).toList();
-        try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
-            db.ingestExternalFile(store.handle(Keyspace.DATA), paths, options);
-        }
+        shared.ingest(store.handle(Keyspace.DATA), files);
     }
 
     /**
