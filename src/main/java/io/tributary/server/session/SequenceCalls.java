@@ -46,6 +46,29 @@ final class SequenceCalls {
         };
     }
 
+    /**
+     * The values of the calls of a statement evaluated ahead of it ({@link
+     * io.tributary.sql.SequenceCallText}), in order, each durable as {@link #call} makes it.
+     *
+     * @param insertTableId the catalog id of the table an INSERT writes, or -1: a call on one of
+     *     that table's own sequences is 0A000, since PostgreSQL interleaves it with the table's
+     *     SERIAL/identity defaults row by row, which evaluating ahead cannot reproduce
+     */
+    java.util.List<Long> values(java.util.List<UtilityStatement.SequenceCall> calls, int insertTableId)
+            throws InterruptedException {
+        for (UtilityStatement.SequenceCall c : calls) {
+            if (resolve(c.sequence()).tableId() == insertTableId) {
+                throw TributaryException.notSupported(
+                        c.function() + " on a sequence of the table the INSERT writes, inside its VALUES");
+            }
+        }
+        java.util.List<Long> values = new java.util.ArrayList<>(calls.size());
+        for (UtilityStatement.SequenceCall c : calls) {
+            values.add(call(c));
+        }
+        return values;
+    }
+
     private long nextval(PgSequence sequence) throws InterruptedException {
         long value = db.sequences().next(sequence.tableId(), sequence.column());
         if (value > sequence.maxValue()) {

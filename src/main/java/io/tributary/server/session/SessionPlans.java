@@ -28,6 +28,10 @@ final class SessionPlans {
 
     PreparedStatement plan(String text, List<DataType> declared) {
         String sql = boundExecute(text);
+        io.tributary.sql.SequenceCallText calls = io.tributary.sql.SequenceCallText.find(sql);
+        if (calls != null) {
+            return planWithSequenceCalls(sql, declared, calls);
+        }
         StatementPlan constants = frontend.planConstantInsert(sql);
         if (constants != null) {
             // made without Calcite's parser or planner, so not worth a place in the plan cache
@@ -56,6 +60,25 @@ final class SessionPlans {
             }
             throw e;
         }
+    }
+
+    /**
+     * A statement whose sequence calls are evaluated ahead of each execution: described (columns,
+     * parameters) by its text with a placeholder value for each call, the same types the values
+     * will have; {@link EngineSession} plans it with the real values when it runs. Not cached.
+     */
+    private PreparedStatement planWithSequenceCalls(
+            String sql, List<DataType> declared, io.tributary.sql.SequenceCallText calls) {
+        StatementPlan shape = frontend.plan(
+                calls.withValues(java.util.Collections.nCopies(calls.calls().size(), 1L)));
+        List<DataType> types = new ArrayList<>(shape.paramTypes());
+        for (int i = 0; i < declared.size() && i < types.size(); i++) {
+            if (declared.get(i) != null) {
+                types.set(i, declared.get(i));
+            }
+        }
+        return new EnginePreparedStatement(
+                sql, shape, List.copyOf(types), List.of(), resultColumns(shape), shape::close, calls);
     }
 
     /**

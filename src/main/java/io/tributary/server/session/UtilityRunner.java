@@ -32,6 +32,12 @@ final class UtilityRunner {
         this.cancelCheck = cancelCheck;
     }
 
+    /** The values of a statement's sequence calls, evaluated ahead of it: {@link SequenceCalls#values}. */
+    List<Long> sequenceValues(List<UtilityStatement.SequenceCall> calls, int insertTableId)
+            throws InterruptedException {
+        return sequenceCalls.values(calls, insertTableId);
+    }
+
     /** TRUNCATE: every named table emptied in one epoch, which the statement waits for. */
     private StatementResult truncate(UtilityStatement.Truncate t) throws InterruptedException {
         java.util.Map<Integer, TableDef> tables = new java.util.LinkedHashMap<>();
