@@ -49,8 +49,14 @@ public final class SequenceCallText {
     private final String sql;
     private final List<Site> sites;
 
+    /**
+     * One call with constant arguments: {@code sequence} as written in the string (possibly
+     * schema-qualified, as a regclass names it), {@code value} null unless setval.
+     */
+    public record Call(String function, String sequence, Long value, boolean isCalled) {}
+
     /** One call: its text span, the call, and whether it is a whole select-list item (labelled by its name). */
-    private record Site(int start, int end, UtilityStatement.SequenceCall call, boolean wholeItem) {}
+    private record Site(int start, int end, Call call, boolean wholeItem) {}
 
     private SequenceCallText(String sql, List<Site> sites) {
         this.sql = sql;
@@ -101,7 +107,7 @@ public final class SequenceCallText {
     }
 
     /** The calls, in the order they must be evaluated. */
-    public List<UtilityStatement.SequenceCall> calls() {
+    public List<Call> calls() {
         return sites.stream().map(Site::call).toList();
     }
 
@@ -230,7 +236,7 @@ public final class SequenceCallText {
         return new Site(
                 tokens.get(start).position(),
                 close.position() + 1,
-                new UtilityStatement.SequenceCall(function, name.text(), value, isCalled),
+                new Call(function, name.text(), value, isCalled),
                 wholeItem);
     }
 }

@@ -18,9 +18,9 @@ class SequenceCallTextTest {
                 SequenceCallText.find("SELECT nextval('s') + 1, currval('s'), setval('t', 5, false) * 2");
         assertEquals(
                 List.of(
-                        new UtilityStatement.SequenceCall("nextval", "s", null, true),
-                        new UtilityStatement.SequenceCall("currval", "s", null, true),
-                        new UtilityStatement.SequenceCall("setval", "t", 5L, false)),
+                        new SequenceCallText.Call("nextval", "s", null, true),
+                        new SequenceCallText.Call("currval", "s", null, true),
+                        new SequenceCallText.Call("setval", "t", 5L, false)),
                 calls.calls());
         assertEquals(
                 "SELECT CAST(7 AS BIGINT) + 1, CAST(7 AS BIGINT) AS \"currval\", CAST(5 AS BIGINT) * 2",

@@ -28,18 +28,8 @@ final class EnginePreparedStatement implements PreparedStatement {
     private boolean closeRequested;
     private boolean released;
 
-    /** @param release hands the plan back (to the plan cache) once unused */
-    EnginePreparedStatement(
-            String sql,
-            StatementPlan plan,
-            List<DataType> paramTypes,
-            List<Object> lifted,
-            List<ColumnDesc> resultColumns,
-            Runnable release) {
-        this(sql, plan, paramTypes, lifted, resultColumns, release, null);
-    }
-
     /**
+     * @param release hands the plan back (to the plan cache) once unused
      * @param sequenceCalls the statement's sequence calls evaluated ahead of each execution (then
      *     {@code plan} is its shape with placeholder values), or null
      */

@@ -35,7 +35,7 @@ final class SessionPlans {
         StatementPlan constants = frontend.planConstantInsert(sql);
         if (constants != null) {
             // made without Calcite's parser or planner, so not worth a place in the plan cache
-            return new EnginePreparedStatement(sql, constants, List.of(), List.of(), null, constants::close);
+            return new EnginePreparedStatement(sql, constants, List.of(), List.of(), null, constants::close, null);
         }
         PreparedStatement keyRange = planKeyRange(sql, declared);
         if (keyRange != null) {
@@ -102,7 +102,7 @@ final class SessionPlans {
                 return null;
             }
         }
-        return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), null, plan::close);
+        return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), null, plan::close, null);
     }
 
     /**
@@ -156,7 +156,8 @@ final class SessionPlans {
                 List.of(),
                 lifted.values(),
                 null,
-                () -> planCache.giveBack(key, cacheable, version, schemaVersion()));
+                () -> planCache.giveBack(key, cacheable, version, schemaVersion()),
+                null);
     }
 
     /** Starts the plan cache keys of lifted shapes; no statement text starts with it. */
@@ -193,7 +194,8 @@ final class SessionPlans {
             }
         }
         if (plan instanceof StatementPlan.Utility) {
-            return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), resultColumns(plan), () -> {});
+            return new EnginePreparedStatement(
+                    sql, plan, List.copyOf(types), List.of(), resultColumns(plan), () -> {}, null);
         }
         StatementPlan cacheable = plan;
         return new EnginePreparedStatement(
@@ -202,7 +204,8 @@ final class SessionPlans {
                 List.copyOf(types),
                 List.of(),
                 resultColumns(plan),
-                () -> planCache.giveBack(sql, cacheable, version, schemaVersion()));
+                () -> planCache.giveBack(sql, cacheable, version, schemaVersion()),
+                null);
     }
 
     static List<ColumnDesc> resultColumns(StatementPlan plan) {

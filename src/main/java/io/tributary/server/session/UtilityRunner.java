@@ -33,7 +33,7 @@ final class UtilityRunner {
     }
 
     /** The values of a statement's sequence calls, evaluated ahead of it: {@link SequenceCalls#values}. */
-    List<Long> sequenceValues(List<UtilityStatement.SequenceCall> calls, int insertTableId)
+    List<Long> sequenceValues(List<io.tributary.sql.SequenceCallText.Call> calls, int insertTableId)
             throws InterruptedException {
         return sequenceCalls.values(calls, insertTableId);
     }
@@ -86,9 +86,6 @@ final class UtilityRunner {
         }
         if (statement instanceof UtilityStatement.SetConfig) {
             return List.of(new ColumnDesc("set_config", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.SequenceCall c) {
-            return List.of(new ColumnDesc(c.function(), DataType.BIGINT));
         }
         if (statement instanceof UtilityStatement.Sleep c) {
             return List.of(ColumnDesc.ofVoid(c.function()));
@@ -273,9 +270,6 @@ final class UtilityRunner {
                 // is_local: SET LOCAL, which Tributary applies as SET (each statement is its own transaction)
                 variables.set(c.name(), c.value());
                 return rows(c, List.<Object[]>of(new Object[] {variables.get(c.name())}));
-            }
-            if (statement instanceof UtilityStatement.SequenceCall c) {
-                return rows(c, List.<Object[]>of(new Object[] {sequenceCalls.call(c)}));
             }
             if (statement instanceof UtilityStatement.Sleep c) {
                 sleep(c.micros());

@@ -61,27 +61,19 @@ final class CatalogLookupJoins extends StatementRewrite {
 
     private void joinLookups(SqlSelect select) {
         List<SqlNode> joins = new ArrayList<>();
-        List<SqlNode> items = new ArrayList<>();
-        boolean any = false;
-        for (SqlNode item : select.getSelectList()) {
-            SqlNode replaced = item.accept(new SqlShuttle() {
-                @Override
-                public SqlNode visit(SqlCall call) {
-                    if (call instanceof SqlSelect lookup) {
-                        SqlNode column = asJoin(lookup, joins);
-                        return column == null ? call : column;
-                    }
-                    return super.visit(call);
+        boolean any = replaceSelectItems(select, new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                if (call instanceof SqlSelect lookup) {
+                    SqlNode column = asJoin(lookup, joins);
+                    return column == null ? call : column;
                 }
-            });
-            any |= replaced != item;
-            items.add(replaced);
-        }
+                return super.visit(call);
+            }
+        });
         if (!any) {
             return;
         }
-        select.setSelectList(new org.apache.calcite.sql.SqlNodeList(
-                items, select.getSelectList().getParserPosition()));
         SqlNode from = select.getFrom();
         for (int i = 0; i < joins.size(); i += 2) {
             SqlParserPos pos = SqlParserPos.ZERO;
