@@ -127,20 +127,22 @@ class SequenceFunctionsDifferentialTest {
     void sequenceFunctionsLikePostgres() throws SQLException {
         List<String> mismatches = new ArrayList<>();
         compare(pg, tributary.connection, SESSION, mismatches);
+        compareInNewSessions(OTHER_SESSION, mismatches);
+        assertEquals(List.of(), mismatches);
+    }
+
+    /** {@link #compare} in a new session on each server. */
+    private static void compareInNewSessions(List<String> statements, List<String> mismatches) throws SQLException {
         try (Connection pg2 = DifferentialPostgres.connectDev();
                 Connection trib2 = tributary.connect("postgres", "", 60)) {
-            compare(pg2, trib2, OTHER_SESSION, mismatches);
+            compare(pg2, trib2, statements, mismatches);
         }
-        assertEquals(List.of(), mismatches);
     }
 
     @Test
     void sequenceCallsInsideExpressionsLikePostgres() throws SQLException {
         List<String> mismatches = new ArrayList<>();
-        try (Connection pg2 = DifferentialPostgres.connectDev();
-                Connection trib2 = tributary.connect("postgres", "", 60)) {
-            compare(pg2, trib2, IN_EXPRESSIONS, mismatches);
-        }
+        compareInNewSessions(IN_EXPRESSIONS, mismatches);
         assertEquals(List.of(), mismatches);
     }
 
