@@ -144,9 +144,6 @@ final class PrepareParser {
         if (!in.acceptSymbol("(")) {
             return null;
         }
-        if (function.isWord("nextval") || function.isWord("currval") || function.isWord("setval")) {
-            return sequenceCall(function.text(), in);
-        }
         if (function.isWord("pg_sleep") || function.isWord("pg_sleep_for")) {
             return sleep(function.isWord("pg_sleep"), in);
         }
@@ -170,49 +167,6 @@ final class PrepareParser {
             return null;
         }
         return new UtilityStatement.SetConfig(name.text(), value.text(), local.isWord("true"));
-    }
-
-    /**
-     * After {@code SELECT nextval|currval|setval (}: {@code 'name' [::regclass] [, [-]n [, true|false]]
-     * ) [;]} to the end of the statement, or null for anything else (a query Calcite plans).
-     */
-    private static UtilityStatement sequenceCall(String function, TokenCursor in) {
-        Token name = in.next();
-        if (name.kind() != Token.Kind.STRING) {
-            return null;
-        }
-        if (in.acceptSymbol(":") && !(in.acceptSymbol(":") && in.next().isWord("regclass"))) {
-            return null;
-        }
-        Long value = null;
-        Boolean isCalled = null;
-        if (in.acceptSymbol(",")) {
-            boolean negative = in.acceptSymbol("-");
-            Token number = in.next();
-            if (number.kind() != Token.Kind.NUMBER || !number.text().chars().allMatch(Character::isDigit)) {
-                return null;
-            }
-            try {
-                value = Long.parseLong((negative ? "-" : "") + number.text());
-            } catch (NumberFormatException e) {
-                return null;
-            }
-            if (in.acceptSymbol(",")) {
-                Token called = in.next();
-                if (!(called.isWord("true") || called.isWord("false"))) {
-                    return null;
-                }
-                isCalled = called.isWord("true");
-            }
-        }
-        if (!in.acceptSymbol(")")) {
-            return null;
-        }
-        in.acceptSymbol(";");
-        if (!in.atEnd() || (function.equals("setval") != (value != null))) {
-            return null;
-        }
-        return new UtilityStatement.SequenceCall(function, name.text(), value, isCalled == null || isCalled);
     }
 
     /**

@@ -31,6 +31,31 @@ final class TableDdlParser {
      *     columns; 42701 for a repeated or reserved column name; 42P16 for a second primary key;
      *     42703 for a key column that does not exist; for a watermark see {@link WatermarkClause}
      */
+    /**
+     * At {@code CONSTRAINT name}: consumes both when a PRIMARY KEY follows and the name is the one
+     * the key's constraint has here ({@code <table>_pkey}, as PostgreSQL names it by default).
+     *
+     * @throws TributaryException 0A000 naming the constraint's kind otherwise
+     */
+    private static void namedPrimaryKey(TokenCursor in, String table) {
+        in.next();
+        Token constraint = in.next();
+        Token kind = in.peek();
+        String unqualified = table.substring(table.lastIndexOf('.') + 1);
+        if (!kind.isWord("primary")) {
+            throw TributaryException.notSupported("table constraint " + constraintKind(kind));
+        }
+        if (!constraint.text().equals(unqualified + "_pkey")) {
+            throw TributaryException.notSupported(
+                    "a primary key constraint named other than \"" + unqualified + "_pkey\"");
+        }
+    }
+
+    private static String constraintKind(Token kind) {
+        String word = kind.text().toUpperCase(java.util.Locale.ROOT);
+        return word.equals("FOREIGN") ? "FOREIGN KEY" : word;
+    }
+
     static UtilityStatement createTable(TokenCursor in) {
         in.expectWord("table");
         boolean ifNotExists = in.acceptIfNotExists();
@@ -43,6 +68,9 @@ final class TableDdlParser {
         List<String> pk = new ArrayList<>();
         WatermarkClause watermark = null;
         do {
+            if (in.peek().isWord("constraint")) {
+                namedPrimaryKey(in, name);
+            }
             if (in.peek().isWord("primary")) {
                 Token at = in.next();
                 in.expectWord("key");
@@ -61,8 +89,7 @@ final class TableDdlParser {
                     || in.peek().isWord("foreign")
                     || in.peek().isWord("check")
                     || in.peek().isWord("exclude")) {
-                throw TributaryException.notSupported(
-                        "table constraint " + in.peek().text().toUpperCase());
+                throw TributaryException.notSupported("table constraint " + constraintKind(in.peek()));
             } else {
                 columns.add(column(in, name, columns, pk));
             }

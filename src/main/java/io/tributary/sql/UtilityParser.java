@@ -135,6 +135,9 @@ public final class UtilityParser {
         if (what.isWord("sequence")) {
             return SequenceDdlParser.create(in);
         }
+        if (what.isWord("unique") && in.peekSecond().isWord("index")) {
+            throw TributaryException.notSupported("CREATE UNIQUE INDEX");
+        }
         if (what.isWord("index") || what.isWord("source") || what.isWord("function") || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }

@@ -220,17 +220,10 @@ public sealed interface UtilityStatement {
     record SetConfig(String name, String value, boolean local) implements UtilityStatement {}
 
     /**
-     * {@code SELECT nextval|currval|setval('sequence' [, value [, is_called]])} alone, with
-     * constant arguments: {@code sequence} as written in the string (possibly schema-qualified),
-     * {@code value} null unless setval.
-     */
-    /**
      * {@code SELECT pg_sleep(seconds)} or {@code SELECT pg_sleep_for('interval')} as a whole
      * statement: waits {@code micros} (nothing when not positive), returning one {@code void} value.
      */
     record Sleep(String function, long micros) implements UtilityStatement {}
-
-    record SequenceCall(String function, String sequence, Long value, boolean isCalled) implements UtilityStatement {}
 
     /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
     record NoOp(String tag) implements UtilityStatement {}

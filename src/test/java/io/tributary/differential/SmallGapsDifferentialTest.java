@@ -53,15 +53,47 @@ class SmallGapsDifferentialTest {
 
     @Test
     void commandTagsOfPopulatingStatementsLikePostgres() {
+        assertEquals(List.of(), mismatches(TAGS));
+    }
+
+    /** Each statement run on both servers in order; the ones whose outcomes differ, with both. */
+    private static List<String> mismatches(List<String> statements) {
         List<String> mismatches = new ArrayList<>();
-        for (String sql : TAGS) {
+        for (String sql : statements) {
             String expected = StatementOutcome.of(pg, sql, false);
             String actual = StatementOutcome.of(tributary.connection, sql, false);
             if (!expected.equals(actual)) {
                 mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }
         }
-        assertEquals(List.of(), mismatches);
+        return mismatches;
+    }
+
+    /**
+     * {@code CONSTRAINT t_pkey PRIMARY KEY (...)} in CREATE TABLE (PostgreSQL's default name) is the
+     * table's key, as in PostgreSQL; constraints Tributary cannot enforce are 0A000 naming them.
+     */
+    @Test
+    void namedPrimaryKeyLikePostgresAndOtherConstraintsNamed() throws SQLException {
+        List<String> statements = List.of(
+                "CREATE TABLE npk (id INT, v TEXT, CONSTRAINT npk_pkey PRIMARY KEY (id))",
+                "INSERT INTO npk VALUES (1, 'a')",
+                "INSERT INTO npk VALUES (1, 'b')",
+                "SELECT c.conname, c.contype, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c"
+                        + " JOIN pg_class r ON r.oid = c.conrelid WHERE r.relname = 'npk'",
+                "SELECT a.attname, a.attnotnull FROM pg_attribute a JOIN pg_class r ON r.oid = a.attrelid"
+                        + " WHERE r.relname = 'npk' AND a.attnum > 0 ORDER BY a.attnum");
+        assertEquals(List.of(), mismatches(statements));
+        for (String[] refused : new String[][] {
+            {"CREATE UNIQUE INDEX ui ON t (g)", "CREATE UNIQUE INDEX"},
+            {"CREATE TABLE ck (a INT, CONSTRAINT ck_a CHECK (a > 0))", "CHECK"},
+            {"CREATE TABLE fk (a INT, FOREIGN KEY (a) REFERENCES t (id))", "FOREIGN KEY"},
+            {"CREATE TABLE pk2 (a INT, CONSTRAINT other PRIMARY KEY (a))", "pk2_pkey"}
+        }) {
+            String outcome = StatementOutcome.withMessage(tributary.connection, refused[0]);
+            org.junit.jupiter.api.Assertions.assertTrue(
+                    outcome.contains("0A000") && outcome.contains(refused[1]), refused[0] + ": " + outcome);
+        }
     }
 
     @Test

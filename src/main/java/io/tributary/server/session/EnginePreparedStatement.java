@@ -17,6 +17,8 @@ final class EnginePreparedStatement implements PreparedStatement {
     final StatementPlan plan;
 
     private final List<DataType> paramTypes;
+    /** Sequence calls evaluated ahead of each execution, or null (see {@link EngineSession}). */
+    final io.tributary.sql.SequenceCallText sequenceCalls;
     /** Constants lifted from the statement's text, bound after the client's parameters. */
     private final List<Object> lifted;
 
@@ -26,17 +28,23 @@ final class EnginePreparedStatement implements PreparedStatement {
     private boolean closeRequested;
     private boolean released;
 
-    /** @param release hands the plan back (to the plan cache) once unused */
+    /**
+     * @param release hands the plan back (to the plan cache) once unused
+     * @param sequenceCalls the statement's sequence calls evaluated ahead of each execution (then
+     *     {@code plan} is its shape with placeholder values), or null
+     */
     EnginePreparedStatement(
             String sql,
             StatementPlan plan,
             List<DataType> paramTypes,
             List<Object> lifted,
             List<ColumnDesc> resultColumns,
-            Runnable release) {
+            Runnable release,
+            io.tributary.sql.SequenceCallText sequenceCalls) {
         this.release = release;
         this.sql = sql;
         this.plan = plan;
+        this.sequenceCalls = sequenceCalls;
         this.paramTypes = paramTypes;
         this.lifted = lifted;
         this.resultColumns = resultColumns;

@@ -163,6 +163,9 @@ public final class EngineSession implements Session {
         if (plan instanceof StatementPlan.Utility u) {
             return executeUtility(u);
         }
+        if (prepared.sequenceCalls != null) {
+            return withSequenceValues(prepared, params);
+        }
         if (plan instanceof StatementPlan.Query q) {
             if (prepared.hasOpenCursor()) {
                 // a JDBC statement has one result set: a second open portal needs its own plan
@@ -184,6 +187,36 @@ public final class EngineSession implements Session {
         StatementPlan.Delete del = (StatementPlan.Delete) plan;
         SourceManager.checkWritable(del.table());
         return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)), prepared);
+    }
+
+    /**
+     * A SELECT without FROM or an INSERT ... VALUES with sequence calls: each call is evaluated
+     * once, in the order written (as PostgreSQL evaluates them), then the statement is planned
+     * with the values in their place and run.
+     */
+    private StatementResult withSequenceValues(EnginePreparedStatement prepared, List<Object> params) {
+        int insertTableId = prepared.plan() instanceof StatementPlan.Insert ins
+                ? ins.table().id()
+                : -1;
+        List<Long> values;
+        try {
+            values = utility.sequenceValues(prepared.sequenceCalls.calls(), insertTableId);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TributaryException.queryCanceled();
+        }
+        StatementPlan own = frontend.plan(prepared.sequenceCalls.withValues(values));
+        if (own instanceof StatementPlan.Query q) {
+            return query(q, params, own::close);
+        }
+        StatementPlan.Insert ins = (StatementPlan.Insert) own;
+        SourceManager.checkWritable(ins.table());
+        try {
+            return finishDml(
+                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), q -> openQuery(q, params)), prepared);
+        } finally {
+            own.close();
+        }
     }
 
     private StatementResult executeUtility(StatementPlan.Utility u) {

@@ -5,7 +5,7 @@ import io.tributary.catalog.pg.PgSequence;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
-import io.tributary.sql.UtilityStatement;
+import io.tributary.sql.SequenceCallText;
 
 /**
  * {@code nextval}, {@code currval} and {@code setval} on the sequences of SERIAL and identity
@@ -29,7 +29,7 @@ final class SequenceCalls {
      * @throws TributaryException 42P01 for a missing sequence, 55000 for currval before nextval
      *     in this session, 22003 for a setval value out of the sequence's bounds
      */
-    long call(UtilityStatement.SequenceCall call) throws InterruptedException {
+    private long call(SequenceCallText.Call call) throws InterruptedException {
         PgSequence sequence = resolve(call.sequence());
         return switch (call.function()) {
             case "nextval" -> nextval(sequence);
@@ -44,6 +44,29 @@ final class SequenceCalls {
             }
             default -> setval(sequence, call.value(), call.isCalled());
         };
+    }
+
+    /**
+     * The values of the calls of a statement evaluated ahead of it ({@link
+     * io.tributary.sql.SequenceCallText}), in order, each durable as {@link #call} makes it.
+     *
+     * @param insertTableId the catalog id of the table an INSERT writes, or -1: a call on one of
+     *     that table's own sequences is 0A000, since PostgreSQL interleaves it with the table's
+     *     SERIAL/identity defaults row by row, which evaluating ahead cannot reproduce
+     */
+    java.util.List<Long> values(java.util.List<SequenceCallText.Call> calls, int insertTableId)
+            throws InterruptedException {
+        for (SequenceCallText.Call c : calls) {
+            if (resolve(c.sequence()).tableId() == insertTableId) {
+                throw TributaryException.notSupported(
+                        c.function() + " on a sequence of the table the INSERT writes, inside its VALUES");
+            }
+        }
+        java.util.List<Long> values = new java.util.ArrayList<>(calls.size());
+        for (SequenceCallText.Call c : calls) {
+            values.add(call(c));
+        }
+        return values;
     }
 
     private long nextval(PgSequence sequence) throws InterruptedException {

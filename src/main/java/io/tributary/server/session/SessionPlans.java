@@ -28,11 +28,15 @@ final class SessionPlans {
 
     PreparedStatement plan(String text, List<DataType> declared) {
         String sql = boundExecute(text);
+        io.tributary.sql.SequenceCallText calls = io.tributary.sql.SequenceCallText.find(sql);
+        if (calls != null) {
+            return planWithSequenceCalls(sql, declared, calls);
+        }
         StatementPlan constants = frontend.planConstantInsert(sql);
         if (constants != null) {
             // made without Calcite's parser or planner, so not worth a place in the plan cache
             return new EnginePreparedStatement(
-                    sql, constants, withDeclared(constants, declared), List.of(), null, constants::close);
+                    sql, constants, withDeclared(constants, declared), List.of(), null, constants::close, null);
         }
         PreparedStatement keyRange = planKeyRange(sql, declared);
         if (keyRange != null) {
@@ -60,6 +64,25 @@ final class SessionPlans {
     }
 
     /**
+     * A statement whose sequence calls are evaluated ahead of each execution: described (columns,
+     * parameters) by its text with a placeholder value for each call, the same types the values
+     * will have; {@link EngineSession} plans it with the real values when it runs. Not cached.
+     */
+    private PreparedStatement planWithSequenceCalls(
+            String sql, List<DataType> declared, io.tributary.sql.SequenceCallText calls) {
+        StatementPlan shape = frontend.plan(
+                calls.withValues(java.util.Collections.nCopies(calls.calls().size(), 1L)));
+        List<DataType> types = new ArrayList<>(shape.paramTypes());
+        for (int i = 0; i < declared.size() && i < types.size(); i++) {
+            if (declared.get(i) != null) {
+                types.set(i, declared.get(i));
+            }
+        }
+        return new EnginePreparedStatement(
+                sql, shape, List.copyOf(types), List.of(), resultColumns(shape), shape::close, calls);
+    }
+
+    /**
      * An UPDATE or DELETE by a range of the key, planned without Calcite; null when the statement
      * is not one, or when the client declared a parameter of another type than the statement
      * gives it (PostgreSQL would then compare or compute in the declared type: the general path
@@ -80,7 +103,7 @@ final class SessionPlans {
                 return null;
             }
         }
-        return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), null, plan::close);
+        return new EnginePreparedStatement(sql, plan, List.copyOf(types), List.of(), null, plan::close, null);
     }
 
     /**
@@ -134,7 +157,8 @@ final class SessionPlans {
                 List.of(),
                 lifted.values(),
                 null,
-                () -> planCache.giveBack(key, cacheable, version, schemaVersion()));
+                () -> planCache.giveBack(key, cacheable, version, schemaVersion()),
+                null);
     }
 
     /** Starts the plan cache keys of lifted shapes; no statement text starts with it. */
@@ -179,7 +203,7 @@ final class SessionPlans {
     private PreparedStatement describe(String sql, List<DataType> declared, StatementPlan plan, long version) {
         List<DataType> types = withDeclared(plan, declared);
         if (plan instanceof StatementPlan.Utility) {
-            return new EnginePreparedStatement(sql, plan, types, List.of(), resultColumns(plan), () -> {});
+            return new EnginePreparedStatement(sql, plan, types, List.of(), resultColumns(plan), () -> {}, null);
         }
         StatementPlan cacheable = plan;
         return new EnginePreparedStatement(
@@ -188,7 +212,8 @@ final class SessionPlans {
                 types,
                 List.of(),
                 resultColumns(plan),
-                () -> planCache.giveBack(sql, cacheable, version, schemaVersion()));
+                () -> planCache.giveBack(sql, cacheable, version, schemaVersion()),
+                null);
     }
 
     static List<ColumnDesc> resultColumns(StatementPlan plan) {

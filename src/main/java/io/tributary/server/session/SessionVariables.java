@@ -35,6 +35,9 @@ final class SessionVariables {
         define("integer_datetimes", "on", "Timestamps are 64-bit integers.", true);
         define("server_version", "15.0", "PostgreSQL version Tributary is compatible with.", true);
         define("server_encoding", "UTF8", "Server character set.", true);
+        // read by pgjdbc's getImportedKeys/getExportedKeys and getMaxColumnNameLength
+        define("max_index_keys", "32", "Shows the maximum number of index keys.", false);
+        define("max_identifier_length", "63", "Shows the maximum identifier length.", false);
         define("is_superuser", "on", "Whether the user is a superuser.", true);
         define("statement_timeout", "0", "Cancels any statement running longer than this (57014); 0 disables.", false);
         define("lock_timeout", "0", "Accepted for compatibility; Tributary takes no table locks.", false);
@@ -283,7 +286,12 @@ final class SessionVariables {
     private static String validate(String key, String raw) {
         String v = raw.trim();
         switch (key) {
-            case "server_version", "server_encoding", "integer_datetimes", "is_superuser" ->
+            case "server_version",
+                    "server_encoding",
+                    "integer_datetimes",
+                    "is_superuser",
+                    "max_index_keys",
+                    "max_identifier_length" ->
                 throw new TributaryException(
                         SqlState.CANT_CHANGE_RUNTIME_PARAM, "parameter \"" + key + "\" cannot be changed");
             case "client_encoding" -> {

@@ -32,6 +32,12 @@ final class UtilityRunner {
         this.cancelCheck = cancelCheck;
     }
 
+    /** The values of a statement's sequence calls, evaluated ahead of it: {@link SequenceCalls#values}. */
+    List<Long> sequenceValues(List<io.tributary.sql.SequenceCallText.Call> calls, int insertTableId)
+            throws InterruptedException {
+        return sequenceCalls.values(calls, insertTableId);
+    }
+
     /** TRUNCATE: every named table emptied in one epoch, which the statement waits for. */
     private StatementResult truncate(UtilityStatement.Truncate t) throws InterruptedException {
         java.util.Map<Integer, TableDef> tables = new java.util.LinkedHashMap<>();
@@ -80,9 +86,6 @@ final class UtilityRunner {
         }
         if (statement instanceof UtilityStatement.SetConfig) {
             return List.of(new ColumnDesc("set_config", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.SequenceCall c) {
-            return List.of(new ColumnDesc(c.function(), DataType.BIGINT));
         }
         if (statement instanceof UtilityStatement.Sleep c) {
             return List.of(ColumnDesc.ofVoid(c.function()));
@@ -267,9 +270,6 @@ final class UtilityRunner {
                 // is_local: SET LOCAL, which Tributary applies as SET (each statement is its own transaction)
                 variables.set(c.name(), c.value());
                 return rows(c, List.<Object[]>of(new Object[] {variables.get(c.name())}));
-            }
-            if (statement instanceof UtilityStatement.SequenceCall c) {
-                return rows(c, List.<Object[]>of(new Object[] {sequenceCalls.call(c)}));
             }
             if (statement instanceof UtilityStatement.Sleep c) {
                 sleep(c.micros());

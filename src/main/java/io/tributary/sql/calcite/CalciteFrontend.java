@@ -207,6 +207,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 node,
                 new PgTableOid(pgCatalog.tables()),
                 schemas.catalogCalls(),
+                new CatalogLookupJoins(),
                 DatabaseQualifiedNames.forStatement(catalog));
         node = postgres.statement();
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries

@@ -281,13 +281,32 @@ final class PgCatalogCalls extends StatementRewrite {
                         .replace(EXPLICIT, arrayOf(path.explicit()));
             }
             if (template != null && call.operandCount() > 0) {
-                List<SqlNode> args = call.getOperandList().stream()
-                        .map(a -> a == null ? null : a.accept(this))
-                        .toList();
+                List<SqlNode> args = new java.util.ArrayList<>();
+                for (SqlNode a : call.getOperandList()) {
+                    args.add(a == null ? null : viewName(f, args.isEmpty(), a).accept(this));
+                }
                 return rewritten(expand(template, args));
             }
         }
         return super.visit(call);
+    }
+
+    /**
+     * {@code pg_get_viewdef('name')}: PostgreSQL's text variant names the view as a regclass does,
+     * so a text constant as the first argument becomes a cast to regclass; any other argument as is.
+     */
+    private static SqlNode viewName(SqlFunction f, boolean first, SqlNode arg) {
+        if (first
+                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_viewdef")
+                && arg instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+            SqlParserPos pos = arg.getParserPosition();
+            return SqlStdOperatorTable.CAST.createCall(
+                    pos,
+                    arg,
+                    new SqlDataTypeSpec(new org.apache.calcite.sql.SqlUserDefinedTypeNameSpec("regclass", pos), pos));
+        }
+        return arg;
     }
 
     /** {@code current_setting(name [, missing_ok])} as a lookup in {@code pg_settings}. */

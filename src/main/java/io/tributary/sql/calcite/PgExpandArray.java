@@ -1,6 +1,5 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +15,6 @@ import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -78,41 +76,34 @@ final class PgExpandArray extends StatementRewrite {
     private void expandIn(SqlSelect select) {
         Map<String, String> aliasByArgument = new LinkedHashMap<>();
         Map<String, SqlNode> arguments = new LinkedHashMap<>();
-        List<SqlNode> items = new ArrayList<>();
-        boolean any = false;
-        for (SqlNode item : select.getSelectList()) {
-            SqlNode replaced = item.accept(new SqlShuttle() {
-                @Override
-                public SqlNode visit(SqlCall call) {
-                    if (call.getKind() == SqlKind.SELECT) {
-                        return call;
-                    }
-                    if (call.getKind() == SqlKind.DOT
-                            && isExpandArray(call.operand(0))
-                            && call.operand(1) instanceof SqlIdentifier field) {
-                        return field(call.operand(0), field.getSimple().toLowerCase(Locale.ROOT));
-                    }
-                    if (isExpandArray(call)) {
-                        return field(call, "x");
-                    }
-                    return super.visit(call);
+        boolean any = replaceSelectItems(select, new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                if (call.getKind() == SqlKind.SELECT) {
+                    return call;
                 }
+                if (call.getKind() == SqlKind.DOT
+                        && isExpandArray(call.operand(0))
+                        && call.operand(1) instanceof SqlIdentifier field) {
+                    return field(call.operand(0), field.getSimple().toLowerCase(Locale.ROOT));
+                }
+                if (isExpandArray(call)) {
+                    return field(call, "x");
+                }
+                return super.visit(call);
+            }
 
-                private SqlNode field(SqlNode expand, String name) {
-                    SqlNode argument = ((SqlCall) expand).operand(0);
-                    String key = argument.toString();
-                    String alias = aliasByArgument.computeIfAbsent(key, k -> "pg__e" + next++);
-                    arguments.putIfAbsent(key, argument);
-                    return new SqlIdentifier(List.of(alias, name), expand.getParserPosition());
-                }
-            });
-            any |= replaced != item;
-            items.add(replaced);
-        }
+            private SqlNode field(SqlNode expand, String name) {
+                SqlNode argument = ((SqlCall) expand).operand(0);
+                String key = argument.toString();
+                String alias = aliasByArgument.computeIfAbsent(key, k -> "pg__e" + next++);
+                arguments.putIfAbsent(key, argument);
+                return new SqlIdentifier(List.of(alias, name), expand.getParserPosition());
+            }
+        });
         if (!any) {
             return;
         }
-        select.setSelectList(new SqlNodeList(items, select.getSelectList().getParserPosition()));
         SqlNode from = select.getFrom();
         for (Map.Entry<String, String> e : aliasByArgument.entrySet()) {
             SqlParserPos pos = SqlParserPos.ZERO;

@@ -24,6 +24,27 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
+     * Applies {@code shuttle} to each item of {@code select}'s list (the items, not the block
+     * around them); sets the new list when an item changed.
+     *
+     * @return whether an item changed
+     */
+    static boolean replaceSelectItems(org.apache.calcite.sql.SqlSelect select, SqlShuttle shuttle) {
+        List<SqlNode> items = new java.util.ArrayList<>();
+        boolean any = false;
+        for (SqlNode item : select.getSelectList()) {
+            SqlNode replaced = item.accept(shuttle);
+            any |= replaced != item;
+            items.add(replaced);
+        }
+        if (any) {
+            select.setSelectList(new org.apache.calcite.sql.SqlNodeList(
+                    items, select.getSelectList().getParserPosition()));
+        }
+        return any;
+    }
+
+    /**
      * Applies the PostgreSQL rewrites (constants with an exponent as numeric, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, casts to numeric and to
      * integers, {@link PgValueSemantics}, {@link IntervalSemantics}), then {@code more} to {@code statement}.
      *
