@@ -14,6 +14,7 @@ public final class SqlState {
     public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
     public static final String INVALID_DATETIME_FORMAT = "22007";
     public static final String DATETIME_FIELD_OVERFLOW = "22008";
+    public static final String INTERVAL_FIELD_OVERFLOW = "22015";
     public static final String INVALID_ARGUMENT_FOR_LOGARITHM = "2201E";
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String NOT_NULL_VIOLATION = "23502";

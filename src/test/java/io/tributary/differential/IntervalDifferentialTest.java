@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -50,6 +51,48 @@ class IntervalDifferentialTest {
             "SELECT INTERVAL '1 day 1 mon' + DATE '2024-01-31' AS a",
             "SELECT justify_days(INTERVAL '35 days') AS a, justify_hours(INTERVAL '27 hours') AS b",
             "SELECT justify_interval(INTERVAL '1 mon -1 hour') AS a",
+            // constants keep days apart from time, and read fractions and ISO 8601 as PostgreSQL does
+            "SELECT INTERVAL '1 day 27 hours' AS a, INTERVAL '-1 day +2 hours' AS b, INTERVAL '1 day -02:00' AS c",
+            "SELECT INTERVAL 'P1DT27H' AS a, INTERVAL 'P1Y2M3W4DT5H6M7.5S' AS b, INTERVAL 'PT1.5H' AS c",
+            "SELECT INTERVAL '1 mon -1 day' AS a, INTERVAL '1 week' AS b, INTERVAL '-1 mons +2 days 03:04:05.678901' AS c",
+            "SELECT INTERVAL '1.5 days' AS a, INTERVAL '1.5 weeks' AS b, INTERVAL '-1.5 days' AS c",
+            "SELECT INTERVAL '1.5 mons' AS a, INTERVAL '1.5 years' AS b, INTERVAL '0.1 mons' AS c",
+            "SELECT INTERVAL '10' SECOND AS a, INTERVAL '10' MINUTE AS b, INTERVAL '10' HOUR AS c, INTERVAL '10' DAY AS d",
+            "SELECT INTERVAL '1 day 27 hours' * 2 AS a, '1 day 27 hours'::interval AS b, ('-1 day +2 hours')::interval AS c",
+            "SELECT TIMESTAMP '2024-01-01' + INTERVAL '1 day 27 hours' AS a",
+            "SELECT TIMESTAMP '2024-01-02' - TIMESTAMP '2024-01-01' > INTERVAL '1 day 27 hours' AS a",
+            "SELECT INTERVAL '1 day 00:00:00.000001' AS a, INTERVAL '0.5 ms' AS b",
+            "SELECT INTERVAL '1 fortnight' AS a",
+            "SELECT INTERVAL 'abc' AS a",
+            "SELECT INTERVAL 'P1X' AS a",
+            "SELECT INTERVAL '99999999999 days' AS a",
+            "SELECT INTERVAL '1 day 25:61' AS a",
+            // fields, functions and aggregates of intervals
+            "SELECT id, extract(epoch FROM v) AS e, extract(year FROM v) AS y, extract(month FROM v) AS m,"
+                    + " extract(day FROM v) AS d, extract(hour FROM v) AS h, extract(minute FROM v) AS mi,"
+                    + " extract(second FROM v) AS s, extract(milliseconds FROM v) AS ms,"
+                    + " extract(microseconds FROM v) AS us FROM iv ORDER BY id",
+            "SELECT id, date_part('epoch', v) AS e, date_part('year', v) AS y, date_part('month', v) AS m,"
+                    + " date_part('day', v) AS d, date_part('hour', v) AS h, date_part('minute', v) AS mi,"
+                    + " date_part('second', v) AS s, date_part('milliseconds', v) AS ms,"
+                    + " date_part('microseconds', v) AS us FROM iv ORDER BY id",
+            "SELECT extract(hour FROM INTERVAL '1 day 27 hours') AS h, date_part('day', INTERVAL '1 day 27 hours') AS d",
+            "SELECT extract(quarter FROM INTERVAL '1 year 5 mons') AS q, extract(epoch FROM INTERVAL '-1 year -1 mon') AS e",
+            "SELECT extract(dow FROM INTERVAL '1 day 27 hours') AS a",
+            "SELECT date_part('fortnight', v) AS a FROM iv",
+            "SELECT sum(v) AS s, avg(v) AS a, count(v) AS n FROM iv",
+            "SELECT sum(v) AS s, avg(v) AS a FROM iv WHERE id > 100",
+            "SELECT id % 2 AS k, sum(v) AS s, avg(v) AS a FROM iv GROUP BY id % 2 ORDER BY k",
+            "SELECT min(v) AS lo, max(v) AS hi FROM iv",
+            "SELECT id % 3 AS k, min(v) AS lo, max(v) AS hi, sum(v) AS s FROM iv GROUP BY id % 3 ORDER BY k",
+            "SELECT a.id, b.id AS bid FROM iv a JOIN iv b ON a.v = b.v ORDER BY a.id, b.id",
+            "SELECT make_interval() AS a, make_interval(years => NULL) AS b",
+            "SET TIME ZONE 'UTC'",
+            "SET TimeZone = 'Etc/UTC'",
+            "SELECT make_interval(1, 2, 3, 4, 5, 6, 7.5) AS a, make_interval(days => 10) AS b,"
+                    + " make_interval(hours => 27, secs => 0.000001) AS c",
+            "SELECT id, justify_interval(v) AS j FROM iv ORDER BY id",
+            "SELECT floor(v) AS a FROM iv",
             // writes keep the months
             "UPDATE iv SET v = v * 2 WHERE id = 1",
             "UPDATE iv SET v = v + INTERVAL '1 mon' WHERE id = 2",
@@ -57,6 +100,10 @@ class IntervalDifferentialTest {
             // views: a plain view expanded into the query, a materialized view planned to operators
             "CREATE VIEW pv AS SELECT id, v * 2 AS w, ts + v AS t FROM iv",
             "SELECT * FROM pv ORDER BY id",
+            "CREATE VIEW cv AS SELECT id, INTERVAL '1 day 27 hours' AS c, ts + INTERVAL '1 day 27 hours' AS t FROM iv",
+            "SELECT * FROM cv ORDER BY id",
+            "CREATE MATERIALIZED VIEW cmv AS SELECT id, INTERVAL '-1 day +2 hours' AS c, ts - INTERVAL '1 day 27 hours' AS t FROM iv",
+            "SELECT * FROM cmv ORDER BY id",
             "CREATE MATERIALIZED VIEW mv_iv AS SELECT id, v, d + v AS t FROM iv WHERE v > INTERVAL '1 day'",
             "SELECT * FROM mv_iv ORDER BY id",
             "CREATE MATERIALIZED VIEW mv_group AS SELECT v, count(*) AS n FROM iv WHERE id <> 2 GROUP BY v",
@@ -90,6 +137,33 @@ class IntervalDifferentialTest {
             }
         }
         assertEquals(List.of(), mismatches);
+    }
+
+    /**
+     * What is not done yet is refused with 0A000 naming it, where PostgreSQL would answer: another
+     * time zone than UTC (timestamptz values would print in UTC), {@code AT TIME ZONE}, and interval
+     * aggregates in a materialized view.
+     */
+    @Test
+    void unfinishedPartsAreRefused() throws Exception {
+        StatementOutcome.of(tributary.connection, "CREATE TABLE ivr (id INT PRIMARY KEY, v INTERVAL)", true);
+        for (String sql : List.of(
+                "SET TIME ZONE 'America/New_York'",
+                "SET TimeZone = 'Europe/Berlin'",
+                "SELECT TIMESTAMP '2024-01-01 10:00:00' AT TIME ZONE 'UTC' AS a",
+                "CREATE MATERIALIZED VIEW ivr_sum AS SELECT sum(v) AS s FROM ivr")) {
+            try (java.sql.Statement s = tributary.connection.createStatement()) {
+                s.execute(sql);
+                throw new AssertionError("accepted: " + sql);
+            } catch (java.sql.SQLException e) {
+                assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+                String named = sql.contains("AT TIME ZONE")
+                        ? "AT TIME ZONE"
+                        : sql.contains("sum") ? "sum(interval)" : "TimeZone";
+                assertTrue(e.getMessage().contains(named), e.getMessage());
+            }
+        }
+        assertEquals("[[TimeZone=UTC]]", StatementOutcome.of(tributary.connection, "SHOW TimeZone", false));
     }
 
     /**

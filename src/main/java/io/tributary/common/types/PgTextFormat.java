@@ -208,7 +208,8 @@ public final class PgTextFormat {
         if (n != 1) {
             sb.append('s');
         }
-        return negativeSeen || n < 0;
+        // PostgreSQL marks a positive field with + only right after a negative one
+        return n < 0;
     }
 
     public static String formatBytea(byte[] bytes) {

@@ -17,13 +17,16 @@ final class SessionVariables {
     private record Setting(String defaultValue, String description, boolean reported) {}
 
     private static final Map<String, Setting> SETTINGS = new LinkedHashMap<>();
+    /** PostgreSQL's names of UTC, lower case, without an {@code Etc/} prefix. */
+    private static final java.util.Set<String> UTC_NAMES =
+            java.util.Set.of("utc", "uct", "gmt", "gmt0", "gmt+0", "gmt-0", "z", "zulu", "universal", "greenwich");
 
     static {
         define("application_name", "", "Name of the client application.", true);
         define("client_min_messages", "notice", "Least severe notices sent to the client.", false);
         define("client_encoding", "UTF8", "Client character set; only UTF8.", true);
         define("datestyle", "ISO, MDY", "Date output format; only ISO (with MDY, DMY or YMD order).", true);
-        define("timezone", "UTC", "Time zone for timestamps; values print in UTC.", true);
+        define("timezone", "UTC", "Time zone for timestamps; only UTC.", true);
         define("intervalstyle", "postgres", "Interval output format.", true);
         define("extra_float_digits", "1", "Accepted for compatibility; floats print shortest-exact.", false);
         define(
@@ -113,7 +116,10 @@ final class SessionVariables {
         SETTINGS.forEach((k, s) -> values.put(k, defaultOf(k)));
         startupParameters.forEach((k, v) -> {
             String key = k.toLowerCase(Locale.ROOT);
-            if (SETTINGS.containsKey(key) && !key.equals("server_version")) {
+            // a driver's own zone (pgjdbc sends the JVM's) leaves the session in UTC, which every
+            // timestamptz it reads states with its offset
+            boolean otherZone = key.equals("timezone") && !isUtc(v);
+            if (SETTINGS.containsKey(key) && !key.equals("server_version") && !otherZone) {
                 set(key, v);
             }
         });
@@ -283,6 +289,13 @@ final class SessionVariables {
         return key;
     }
 
+    /** Whether PostgreSQL reads time zone {@code v} as UTC: one of its names, or a zero offset. */
+    private static boolean isUtc(String v) {
+        String zone = v.trim().replace("'", "").toLowerCase(Locale.ROOT);
+        return UTC_NAMES.contains(zone.startsWith("etc/") ? zone.substring(4) : zone)
+                || zone.matches("[+-]?0{1,2}(:00){0,2}");
+    }
+
     private static String validate(String key, String raw) {
         String v = raw.trim();
         switch (key) {
@@ -308,6 +321,13 @@ final class SessionVariables {
                 }
                 // ISO output is the same in every field order; the order is kept for SHOW, as PostgreSQL does
                 return style.contains("DMY") ? "ISO, DMY" : style.contains("YMD") ? "ISO, YMD" : "ISO, MDY";
+            }
+            case "timezone" -> {
+                if (!isUtc(v)) {
+                    // timestamptz values print and parse in UTC only; another zone would show wrong times
+                    throw TributaryException.notSupported("TimeZone " + v + " (only UTC)");
+                }
+                return "UTC";
             }
             case "intervalstyle" -> {
                 if (!v.equalsIgnoreCase("postgres")) {

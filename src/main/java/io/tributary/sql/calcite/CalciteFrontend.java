@@ -72,7 +72,9 @@ public final class CalciteFrontend implements AutoCloseable {
         this.systemTables = systemTables;
         this.context = context;
         this.program = Programs.sequence(
-                TimeWindows.expansion(), CheckedArithmetic.before(new GuardProgram(context.control())));
+                TimeWindows.expansion(),
+                IntervalPlans.extremes(),
+                CheckedArithmetic.before(new GuardProgram(context.control())));
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AggregateFunctionImpl;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
 
@@ -103,6 +104,11 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
         root.add("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
         root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
+        // PostgreSQL's aggregates over intervals, under the names IntervalCalls gives such calls
+        root.add("pg_interval_sum", AggregateFunctionImpl.create(PgIntervalAggregates.Sum.class));
+        root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
+        root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
+        root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
         for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

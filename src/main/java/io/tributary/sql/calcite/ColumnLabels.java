@@ -123,7 +123,9 @@ final class ColumnLabels {
             }
         }
         if (item instanceof SqlCall call && call.getOperator() instanceof SqlFunction f) {
-            return f.getName().toLowerCase(Locale.ROOT);
+            String name = f.getName().toLowerCase(Locale.ROOT);
+            // an interval constant or make_interval as PgSyntaxText and IntervalSemantics wrote it
+            return name.equals("pg_interval") ? "interval" : name.equals("pg_make_interval") ? "make_interval" : name;
         }
         return "?column?";
     }

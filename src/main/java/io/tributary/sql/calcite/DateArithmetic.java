@@ -24,7 +24,9 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * works from Calcite's refusal: when validating a query fails because {@code +} or {@code -}
  * cannot take those types, {@link #rewrite} rewrites the call at the error's position into
  * Calcite's spelling ({@code d + n * INTERVAL '1' DAY}, {@code CAST((a - b) DAY AS INTEGER)},
- * {@code (a - b) DAY TO SECOND}) and the query is prepared again. Stateless.
+ * {@code (a - b) DAY TO SECOND}) and the query is prepared again. Refusals over PostgreSQL's
+ * interval are rewritten likewise: operators by {@link IntervalOperands}, functions and
+ * aggregates by {@link IntervalCalls}. Stateless.
  */
 final class DateArithmetic {
     private static final Pattern CANNOT_APPLY =
@@ -53,16 +55,31 @@ final class DateArithmetic {
         }
         String message = context.getCause() != null ? context.getCause().getMessage() : context.getMessage();
         Matcher m = CANNOT_APPLY.matcher(String.valueOf(message));
-        if (!m.find()) {
-            return null;
-        }
-        String op = m.group(1);
-        String left = PRECISION.matcher(m.group(2)).replaceAll("");
-        String right = PRECISION.matcher(m.group(3)).replaceAll("");
-        Kind dates = kind(op, left, right);
-        Rewrite kind = dates != null ? dates : IntervalOperands.rewrite(op, left, right);
-        if (kind == null) {
-            return null;
+        String op;
+        java.util.function.Function<SqlCall, SqlNode> replace;
+        boolean alikeToo;
+        if (m.find()) {
+            op = m.group(1);
+            String left = PRECISION.matcher(m.group(2)).replaceAll("");
+            String right = PRECISION.matcher(m.group(3)).replaceAll("");
+            Kind dates = kind(op, left, right);
+            Rewrite kind = dates != null ? dates : IntervalOperands.rewrite(op, left, right);
+            if (kind == null) {
+                return null;
+            }
+            replace = call -> call.operandCount() == 2
+                    ? kind.rewrite(call.operand(0), call.operand(1), call.getParserPosition())
+                    : null;
+            // an operator's types depend on both operands: only the refused call is known
+            alikeToo = false;
+        } else {
+            IntervalCalls.Refusal refusal = IntervalCalls.refusal(String.valueOf(message));
+            if (refusal == null) {
+                return null;
+            }
+            op = refusal.name();
+            replace = refusal.rewrite();
+            alikeToo = true;
         }
         SqlNode parsed;
         try {
@@ -72,23 +89,48 @@ final class DateArithmetic {
         }
         int line = context.getPosLine();
         int column = context.getPosColumn();
+        SqlCall[] target = {null};
+        parsed.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                SqlParserPos pos = call.getParserPosition();
+                if (target[0] == null
+                        && call.getOperator().getName().equalsIgnoreCase(op)
+                        && pos.getLineNum() == line
+                        && pos.getColumnNum() == column
+                        && replace.apply(call) != null) {
+                    target[0] = call;
+                }
+                return super.visit(call);
+            }
+        });
+        if (target[0] == null) {
+            return null;
+        }
         boolean[] done = {false};
         SqlNode rewritten = parsed.accept(new SqlShuttle() {
             @Override
             public SqlNode visit(SqlCall call) {
-                SqlParserPos pos = call.getParserPosition();
-                if (!done[0]
-                        && call.getOperator().getName().equals(op)
-                        && call.operandCount() == 2
-                        && pos.getLineNum() == line
-                        && pos.getColumnNum() == column) {
+                // a function's alike calls go at once: each would otherwise take a preparation
+                boolean alike = call == target[0]
+                        || (alikeToo
+                                && call.getOperator().getName().equalsIgnoreCase(op)
+                                && call.operandCount() == target[0].operandCount()
+                                && last(call) != null
+                                && last(call).equalsDeep(last(target[0]), org.apache.calcite.util.Litmus.IGNORE));
+                SqlNode replaced = alike ? replace.apply(call) : null;
+                if (replaced != null) {
                     done[0] = true;
-                    return kind.rewrite(call.operand(0), call.operand(1), pos);
+                    return replaced;
                 }
                 return super.visit(call);
             }
         });
         return done[0] ? rewritten.toSqlString(CalciteFrontend.DIALECT).getSql() : null;
+    }
+
+    private static SqlNode last(SqlCall call) {
+        return call.getOperandList().get(call.operandCount() - 1);
     }
 
     /** Rewrites a call of two operands that validation refused into one it accepts. */

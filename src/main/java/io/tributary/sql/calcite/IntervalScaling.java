@@ -73,7 +73,7 @@ final class IntervalScaling {
         return Math.rint(v * 1_000_000.0) / 1_000_000.0;
     }
 
-    private static TributaryException outOfRange() {
+    static TributaryException outOfRange() {
         return new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "interval out of range");
     }
 

@@ -22,8 +22,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * month interval constant with a day-time value compares as if a month were 30 days, as PostgreSQL
  * compares intervals (Calcite refuses to compare the two kinds): {@code INTERVAL '1 mon' =
  * INTERVAL '30 days'} is true. {@code justify_days}, {@code justify_hours} and
- * {@code justify_interval} are refused with 0A000, because Calcite's day-time intervals do not keep
- * days apart from hours. Applied by {@link StatementRewrite#applyAll} before validation; stateless
+ * {@code justify_interval} of a constant take PostgreSQL's interval; so do {@code extract} and
+ * {@code date_part} of one, and {@code make_interval} becomes {@code pg_make_interval} with every
+ * argument given ({@link MakeInterval}). Applied by {@link StatementRewrite#applyAll} before validation; stateless
  * apart from the changed flag.
  */
 final class IntervalSemantics extends StatementRewrite {
@@ -37,6 +38,20 @@ final class IntervalSemantics extends StatementRewrite {
                 && call.operand(0) instanceof SqlIntervalLiteral lit) {
             // the function takes PostgreSQL's interval (PgIntervalFunctions), which a constant must become
             return rewritten(call.getOperator().createCall(call.getParserPosition(), PgIntervals.literal(lit)));
+        }
+        if ((name.equals("extract") || name.equals("date_part"))
+                && call.operandCount() == 2
+                && call.operand(1) instanceof SqlIntervalLiteral lit) {
+            // Calcite's extract cannot read every interval constant (months: an internal error)
+            SqlNode pg = PgIntervals.literal(lit);
+            SqlNode replaced =
+                    name.equals("extract") ? IntervalCalls.extract(call, pg) : IntervalCalls.datePart(call, pg);
+            if (replaced != null) {
+                return rewritten(replaced);
+            }
+        }
+        if (name.equals("make_interval")) {
+            return rewritten(MakeInterval.positional(super.visit(call) instanceof SqlCall c ? c : call));
         }
         SqlNode visited = super.visit(call);
         if (!(visited instanceof SqlCall c) || c.operandCount() != 2) {

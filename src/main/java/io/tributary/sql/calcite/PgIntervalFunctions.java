@@ -5,6 +5,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
+import java.math.BigDecimal;
 
 /**
  * PostgreSQL's interval functions over {@link Interval} values, registered in the schema; Calcite
@@ -63,6 +64,18 @@ public final class PgIntervalFunctions {
                 : Integer.signum(interval(a, "pg_interval_cmp").compareTo(interval(b, "pg_interval_cmp")));
     }
 
+    /**
+     * A text equal for two intervals exactly when PostgreSQL's {@code =} finds them equal (the
+     * same length with 30-day months and 24-hour days): what {@link IntervalPlans} joins on.
+     */
+    public static String pg_interval_key(Object iv) {
+        if (iv == null) {
+            return null;
+        }
+        Interval v = interval(iv, "pg_interval_key");
+        return v.normalizedDays() + ":" + v.microsOfDay();
+    }
+
     /** {@code justify_days}: each 30 days become a month. */
     public static Interval justify_days(Object iv) {
         return iv == null ? null : IntervalScaling.justifyDays(interval(iv, "justify_days"));
@@ -76,6 +89,47 @@ public final class PgIntervalFunctions {
     /** {@code justify_interval}: both, with the signs of the fields made to agree. */
     public static Interval justify_interval(Object iv) {
         return iv == null ? null : IntervalScaling.justifyInterval(interval(iv, "justify_interval"));
+    }
+
+    /** {@code extract(field FROM iv)}: numeric, as PostgreSQL 14 on returns it. */
+    public static BigDecimal pg_interval_extract(String field, Object iv) {
+        return field == null || iv == null ? null : IntervalFields.extract(field, interval(iv, "extract"));
+    }
+
+    /** {@code date_part('field', iv)}: double precision. */
+    public static Double pg_interval_date_part(String field, Object iv) {
+        return field == null || iv == null ? null : IntervalFields.datePart(field, interval(iv, "date_part"));
+    }
+
+    /**
+     * {@code make_interval(years, months, weeks, days, hours, mins, secs)} with every argument
+     * given ({@link IntervalSemantics} fills in the zeros PostgreSQL defaults to); NULL if any is
+     * NULL. The seconds are rounded to microseconds; 22008 past the fields' range.
+     */
+    public static Interval pg_make_interval(
+            Integer years, Integer months, Integer weeks, Integer days, Integer hours, Integer mins, Double secs) {
+        if (years == null
+                || months == null
+                || weeks == null
+                || days == null
+                || hours == null
+                || mins == null
+                || secs == null) {
+            return null;
+        }
+        try {
+            if (!Double.isFinite(secs)) {
+                throw new ArithmeticException();
+            }
+            long micros = Math.addExact(
+                    Math.addExact(hours * 3_600_000_000L, mins * 60_000_000L), (long) Math.rint(secs * 1_000_000.0));
+            return new Interval(
+                    Math.addExact(Math.multiplyExact(years, 12), months),
+                    Math.addExact(Math.multiplyExact(weeks, 7), days),
+                    micros);
+        } catch (ArithmeticException e) {
+            throw IntervalScaling.outOfRange();
+        }
     }
 
     private static long dayMillis(Interval iv) {

@@ -58,6 +58,13 @@ final class PgSyntaxText {
     private static final Pattern ADDED = Pattern.compile("([+-])\\s*$");
     /** The code after an interval constant binds it tighter than {@code +}: {@code * 2}, {@code / 2}, {@code ::}. */
     private static final Pattern TIGHTER = Pattern.compile("^\\s*(?:[*/%^]|::)");
+    /** The code before an interval constant ends with a comparison: {@code x > INTERVAL '...'}. */
+    private static final Pattern COMPARED_AFTER = Pattern.compile("[<>=]\\s*$");
+    /** The code after an interval constant starts with a comparison: {@code INTERVAL '...' < x}. */
+    private static final Pattern COMPARED_BEFORE = Pattern.compile("^\\s*[<>=!]");
+
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
+    private static final Pattern AT_TIME_ZONE = Pattern.compile("(?i)\\bAT\\s+TIME\\s+ZONE\\b");
     /** A cast of anything but a constant to interval: {@code (expr)::interval}, {@code col::interval}. */
     private static final Pattern EXPRESSION_CAST = Pattern.compile("(?i)::\\s*interval\\b(?!\\s*[\\[(])");
 
@@ -205,6 +212,10 @@ final class PgSyntaxText {
                     io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
                     "casting an expression to interval is not supported; cast a constant, as in '1 hour'::interval");
         }
+        if (lower.contains("zone") && AT_TIME_ZONE.matcher(text).find()) {
+            // Calcite's grammar has no AT TIME ZONE; timestamptz values are UTC only (TimeZone)
+            throw io.tributary.common.TributaryException.notSupported("AT TIME ZONE");
+        }
         if (!lower.contains("pg_catalog")) {
             return text;
         }
@@ -223,8 +234,10 @@ final class PgSyntaxText {
      * {@code -} and {@code after} binds no tighter) becomes the two literals added or subtracted in
      * turn, {@code ts + INTERVAL '1' MONTH(9) + INTERVAL '2 0:0:0.000' DAY(9) TO SECOND(3)}: Calcite
      * adds from the left, so months go first and clamp to the month's last day, then days and time,
-     * as PostgreSQL adds them. Null, leaving the text to Calcite's parser, when the interval is finer
-     * than milliseconds.
+     * as PostgreSQL adds them. PostgreSQL's own value ({@code pg_interval('text')}, see
+     * {@link PgIntervals}) where Calcite's cannot stand for it: finer than milliseconds, or days and
+     * time that Calcite's one count would print otherwise (see {@link #mixesDaysAndTime}) where the
+     * value shows rather than only its length (not added, subtracted or compared).
      *
      * @throws io.tributary.common.TributaryException 22007 if the text is no interval (22008 for a
      *     field out of range), as PostgreSQL rejects the constant; 0A000 for an interval mixing
@@ -233,21 +246,40 @@ final class PgSyntaxText {
     private static String intervalLiteral(String text, String before, String after) {
         Interval iv = (Interval) PgTextFormat.parse(DataType.INTERVAL, text.replace("''", "'"));
         if (iv.micros() % 1000 != 0) {
-            return null;
+            // finer than Calcite's milliseconds: only PostgreSQL's own value holds it
+            return "pg_interval('" + text + "')";
         }
         String months = "INTERVAL '" + iv.months() + "' MONTH(9)";
         if (iv.days() == 0 && iv.micros() == 0) {
             return iv.months() != 0 ? months : dayTime(iv);
         }
-        if (iv.months() == 0) {
-            return dayTime(iv);
-        }
         Matcher added = ADDED.matcher(before);
-        if (added.find() && !TIGHTER.matcher(after).find()) {
+        boolean tighter = TIGHTER.matcher(after).find();
+        if (iv.months() == 0) {
+            // added or compared, only the length counts, which Calcite's value has; elsewhere the
+            // value itself shows, so days and time must stay apart as PostgreSQL keeps them
+            boolean lengthOnly = (added.find() && !tighter)
+                    || COMPARED_AFTER.matcher(before).find()
+                    || COMPARED_BEFORE.matcher(after).find();
+            return lengthOnly || !mixesDaysAndTime(iv) ? dayTime(iv) : "pg_interval('" + text + "')";
+        }
+        added.reset();
+        if (added.find() && !tighter) {
             return months + ' ' + added.group(1) + ' ' + dayTime(iv);
         }
         // no Calcite interval holds both: PostgreSQL's own (PgIntervals), made from the text at run time
         return "pg_interval('" + text + "')";
+    }
+
+    /**
+     * Whether Calcite's day-time value (one count of milliseconds) would print {@code iv}
+     * otherwise than PostgreSQL: days with 24 hours or more ({@code 1 day 27:00:00}), or days and
+     * time of opposite signs ({@code -1 days +02:00:00}).
+     */
+    private static boolean mixesDaysAndTime(Interval iv) {
+        return iv.days() != 0
+                && iv.micros() != 0
+                && (Math.abs(iv.micros()) >= MICROS_PER_DAY || Long.signum(iv.micros()) != Integer.signum(iv.days()));
     }
 
     /**

@@ -69,7 +69,7 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
         }
         if (op.isAggregator() && !AGGREGATES.contains(op.getKind())) {
             throw UnsupportedInViews.error(
-                    "the aggregate function " + op.getName().toLowerCase(Locale.ROOT) + " is",
+                    "the aggregate function " + IntervalCalls.pgName(op.getName()) + " is",
                     position(call.getParserPosition()));
         }
         return super.visit(call);
