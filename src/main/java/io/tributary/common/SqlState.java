@@ -29,6 +29,7 @@ public final class SqlState {
     public static final String DUPLICATE_TABLE = "42P07";
     public static final String DUPLICATE_COLUMN = "42701";
     public static final String DATATYPE_MISMATCH = "42804";
+    public static final String CANNOT_COERCE = "42846";
     public static final String INVALID_TABLE_DEFINITION = "42P16";
     public static final String GROUPING_ERROR = "42803";
     public static final String AMBIGUOUS_COLUMN = "42702";

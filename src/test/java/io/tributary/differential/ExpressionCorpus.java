@@ -83,6 +83,17 @@ final class ExpressionCorpus {
         out.add("SELECT 1e308::float8 * 10");
         out.add("SELECT 1::float8 / 0");
         out.add("SELECT 1::numeric / 0");
+        // numeric division's result scale across the weights of PostgreSQL's base-10000 digits,
+        // and the remainder's scale; checked arithmetic on columns (not folded into constants)
+        out.add("SELECT 123456789::numeric / 7, 1::numeric / 30000, 0.0001::numeric / 3, 99999::numeric / 10001");
+        out.add("SELECT 12345.678::numeric / 0.03, (-1)::numeric / 9999, 10000::numeric / 9999, 9999::numeric / 10000");
+        out.add("SELECT 2.50::numeric % 0.3, 1234567.1::numeric % 1000, (-7)::numeric % 2.125");
+        out.add("SELECT id, nu / 3, nu % 2, i4 / nu, i8 % nu FROM ev WHERE id <> 5 ORDER BY id");
+        out.add("SELECT id, f8 * 1e300::float8 FROM ev WHERE id = 4");
+        out.add("SELECT id, f8 / i4 FROM ev WHERE id = 5");
+        out.add("SELECT id, f8 % 2 FROM ev ORDER BY id");
+        out.add("SELECT id, i4 / -1, abs(i8) FROM ev WHERE id = 2");
+        out.add("SELECT -5::int2 * 2, - 7.5::numeric % 2, -(-3)::int4 + 1");
         out.add("SELECT 5 & 3, 5 | 3, 5 # 3, ~5, 1 << 4, 256 >> 2");
         out.add("SELECT @ -5, |/ 16.0, ||/ 27.0");
         out.add("SELECT 10!");

@@ -91,6 +91,10 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.CAST
                 && item instanceof SqlBasicCall call
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
+            if (namesItself(call.operand(0))) {
+                // PostgreSQL labels a cast of a column or function call by that name (i2::text is i2)
+                return label(call.operand(0));
+            }
             String name = spec.getTypeName().getSimple().toLowerCase(Locale.ROOT);
             DataType type = PgTypeNames.lookup(name);
             return type != null ? typname(type.kind()) : CALCITE_ONLY_LABELS.getOrDefault(name, name);
@@ -128,6 +132,22 @@ final class ColumnLabels {
             return name.equals("pg_interval") ? "interval" : name.equals("pg_make_interval") ? "make_interval" : name;
         }
         return "?column?";
+    }
+
+    /**
+     * Whether PostgreSQL's label of {@code node} outranks a cast's type name: a column, a function
+     * call (not a cast or CASE), or a cast of one of these (its {@code FigureColname} strength 2).
+     */
+    private static boolean namesItself(SqlNode node) {
+        if (node instanceof SqlIdentifier id) {
+            return !id.isStar();
+        }
+        if (node.getKind() == SqlKind.CAST && node instanceof SqlBasicCall cast) {
+            return namesItself(cast.operand(0));
+        }
+        return node instanceof SqlCall call
+                && call.getOperator() instanceof SqlFunction
+                && node.getKind() != SqlKind.CASE;
     }
 
     /** PostgreSQL's {@code pg_type.typname}, which it uses as the label of a cast. */

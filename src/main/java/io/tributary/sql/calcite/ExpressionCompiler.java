@@ -28,8 +28,6 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.schema.impl.ReflectiveFunctionBase;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
@@ -38,8 +36,9 @@ import org.apache.calcite.util.TimestampString;
  * Turns Calcite row expressions into plan expressions over a stream node's rows: column
  * references and constants become {@link InputRef} and {@link Literal}, anything else a
  * {@link CompiledExpression}. Rejects what a view cannot maintain (window functions, subqueries
- * left after the rewrites, non-deterministic or time-dependent functions) with 0A000. Integer
- * arithmetic is compiled checked, so overflow fails with 22003 as in PostgreSQL. One instance per
+ * left after the rewrites, non-deterministic or time-dependent functions) with 0A000. Arithmetic
+ * is compiled with PostgreSQL's semantics ({@link PgArithmetic}: overflow fails with 22003, numeric
+ * division has its scale), as a session's queries compute it. One instance per
  * planned query; not thread-safe.
  */
 final class ExpressionCompiler {
@@ -69,7 +68,7 @@ final class ExpressionCompiler {
             DataType type = TypeMapping.fromRelType(literal.getType());
             return new Literal(canonical(literal, type), type);
         }
-        RexNode checked = remapped.accept(new CheckedArithmetic());
+        RexNode checked = remapped.accept(new PgArithmetic(rexBuilder));
         List<DataType> columnTypes = fields.stream().map(Field::type).toList();
         return CompiledExpression.compile(rexBuilder, checked, rowType(fields, checked), columnTypes);
     }
@@ -179,25 +178,6 @@ final class ExpressionCompiler {
                     && udf.getFunction() instanceof ReflectiveFunctionBase f
                     && (f.method.isAnnotationPresent(NonDeterministic.class)
                             || f.method.getDeclaringClass().isAnnotationPresent(NonDeterministic.class)));
-        }
-    }
-
-    /** Integer +, -, * and negation that fail on overflow instead of wrapping around. */
-    private final class CheckedArithmetic extends RexShuttle {
-        @Override
-        public RexNode visitCall(RexCall call) {
-            RexCall visited = (RexCall) super.visitCall(call);
-            if (!SqlTypeName.INT_TYPES.contains(visited.getType().getSqlTypeName())) {
-                return visited;
-            }
-            SqlOperator checked = switch (visited.getKind()) {
-                case PLUS -> SqlStdOperatorTable.CHECKED_PLUS;
-                case MINUS -> SqlStdOperatorTable.CHECKED_MINUS;
-                case TIMES -> SqlStdOperatorTable.CHECKED_MULTIPLY;
-                case MINUS_PREFIX -> SqlStdOperatorTable.CHECKED_UNARY_MINUS;
-                default -> null;
-            };
-            return checked == null ? visited : rexBuilder.makeCall(visited.getType(), checked, visited.getOperands());
         }
     }
 }

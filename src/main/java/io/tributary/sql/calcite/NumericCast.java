@@ -17,7 +17,9 @@ import org.apache.calcite.sql.SqlUtil;
  * type rounds in PostgreSQL (half away from zero for NUMERIC, half to even for floats) but
  * truncates in Calcite: its operand goes through {@link PgFunctions#pg_round} first. One instance
  * per statement. A predicate or boolean literal cast to int4 becomes 1 or 0, PostgreSQL's cast from
- * boolean, which Calcite lacks.
+ * boolean, which Calcite lacks; cast to text or varchar it is {@code true} or {@code false}; cast to
+ * another number type it is left to Calcite, which refuses it (42846) as PostgreSQL does. PostgreSQL's
+ * names ({@code int2}, {@code int4}, {@code int8}, {@code text}) count as the types they name.
  */
 final class NumericCast extends StatementRewrite {
     @Override
@@ -27,24 +29,52 @@ final class NumericCast extends StatementRewrite {
                 || cast.getKind() != SqlKind.CAST
                 || cast.operandCount() != 2
                 || !(cast.operand(1) instanceof SqlDataTypeSpec spec)
-                || !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic)
                 || SqlUtil.isNullLiteral(cast.operand(0), false)
                 || cast.operand(0) instanceof org.apache.calcite.sql.SqlDynamicParam) {
             // NULL and parameters have no type of their own: the cast is what types them
             return visited;
         }
-        String type = basic.getTypeName().getSimple().toUpperCase();
-        if (type.matches("DECIMAL|NUMERIC") && basic.getPrecision() < 0) {
+        String type = canonicalName(spec);
+        boolean unconstrained =
+                !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic) || basic.getPrecision() < 0;
+        if (type.matches("DECIMAL|NUMERIC") && unconstrained && !isBoolean(cast.operand(0))) {
+            // a boolean stays Calcite's cast, which refuses it as PostgreSQL does (42846)
             return rewritten(call("pg_numeric", cast.operand(0), cast));
         }
-        if (type.matches("INTEGER|INT|INT4") && isBoolean(cast.operand(0))) {
+        if (type.matches("VARCHAR|TEXT|CHAR") && isBoolean(cast.operand(0))) {
+            // PostgreSQL's text of a boolean is true or false (Calcite: TRUE, FALSE)
+            cast.setOperand(0, boolText(cast.operand(0), cast.getParserPosition()));
+            return rewritten(cast);
+        }
+        if (type.equals("INTEGER") && isBoolean(cast.operand(0))) {
             return rewritten(boolToInt(cast.operand(0), cast.getParserPosition()));
         }
-        if (type.matches("INTEGER|INT|BIGINT|SMALLINT|TINYINT|INT2|INT4|INT8")) {
+        if (type.matches("INTEGER|BIGINT|SMALLINT|TINYINT") && !isBoolean(cast.operand(0))) {
             cast.setOperand(0, call("pg_round", cast.operand(0), cast));
             return rewritten(cast);
         }
         return visited;
+    }
+
+    /**
+     * The Calcite name of the cast's target type: {@code int2}, {@code int4} and {@code int8} (named
+     * types, resolved only at validation) as SMALLINT, INTEGER and BIGINT; other names upper-cased.
+     */
+    private static String canonicalName(SqlDataTypeSpec spec) {
+        String name = spec.getTypeNameSpec().getTypeName().getSimple();
+        io.tributary.common.types.DataType pg =
+                io.tributary.sql.PgTypeNames.lookup(name.toLowerCase(java.util.Locale.ROOT));
+        if (pg != null && !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec)) {
+            return switch (pg.kind()) {
+                case SMALLINT -> "SMALLINT";
+                case INTEGER -> "INTEGER";
+                case BIGINT -> "BIGINT";
+                case TEXT, VARCHAR -> "VARCHAR";
+                default -> name.toUpperCase(java.util.Locale.ROOT);
+            };
+        }
+        String upper = name.toUpperCase(java.util.Locale.ROOT);
+        return upper.equals("INT") ? "INTEGER" : upper;
     }
 
     /** The kinds of expression that are boolean whatever their operands are. */
@@ -88,16 +118,31 @@ final class NumericCast extends StatementRewrite {
      * false, NULL for NULL (Calcite has no such cast).
      */
     private static SqlNode boolToInt(SqlNode value, org.apache.calcite.sql.parser.SqlParserPos pos) {
+        return boolCase(
+                value,
+                org.apache.calcite.sql.SqlLiteral.createExactNumeric("1", pos),
+                org.apache.calcite.sql.SqlLiteral.createExactNumeric("0", pos),
+                pos);
+    }
+
+    /** PostgreSQL's {@code bool::text}: {@code true}, {@code false}, NULL (Calcite: TRUE, FALSE). */
+    private static SqlNode boolText(SqlNode value, org.apache.calcite.sql.parser.SqlParserPos pos) {
+        return boolCase(
+                value,
+                org.apache.calcite.sql.SqlLiteral.createCharString("true", pos),
+                org.apache.calcite.sql.SqlLiteral.createCharString("false", pos),
+                pos);
+    }
+
+    /** {@code CASE value WHEN TRUE THEN ifTrue WHEN FALSE THEN ifFalse END} (NULL for NULL). */
+    private static SqlNode boolCase(
+            SqlNode value, SqlNode ifTrue, SqlNode ifFalse, org.apache.calcite.sql.parser.SqlParserPos pos) {
         org.apache.calcite.sql.SqlNodeList when = new org.apache.calcite.sql.SqlNodeList(
                 List.of(
                         org.apache.calcite.sql.SqlLiteral.createBoolean(true, pos),
                         org.apache.calcite.sql.SqlLiteral.createBoolean(false, pos)),
                 pos);
-        org.apache.calcite.sql.SqlNodeList then = new org.apache.calcite.sql.SqlNodeList(
-                List.of(
-                        org.apache.calcite.sql.SqlLiteral.createExactNumeric("1", pos),
-                        org.apache.calcite.sql.SqlLiteral.createExactNumeric("0", pos)),
-                pos);
+        org.apache.calcite.sql.SqlNodeList then = new org.apache.calcite.sql.SqlNodeList(List.of(ifTrue, ifFalse), pos);
         return new org.apache.calcite.sql.fun.SqlCase(pos, value, when, then, null);
     }
 

@@ -6,9 +6,12 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlPrefixOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.type.InferTypes;
@@ -48,6 +51,10 @@ final class PgOperatorPrecedence extends StatementRewrite {
 
     @Override
     public SqlNode visit(SqlCall call) {
+        SqlOperator sign = isInfixCast(call) ? signOf(call.operand(0)) : null;
+        if (sign != null) {
+            return rewritten(sign.createCall(call.getParserPosition(), unsignedCast(call)));
+        }
         // the root of an expression may be parenthesized as a whole: (a AND b::regclass)
         if (isOperatorCall(call) && needsRebuild(call, null)) {
             List<Object> items = new ArrayList<>();
@@ -115,7 +122,11 @@ final class PgOperatorPrecedence extends StatementRewrite {
             return;
         }
         SqlCall c = (SqlCall) node;
-        if (isInfixCast(c)) {
+        SqlOperator sign = isInfixCast(c) ? signOf(c.operand(0)) : null;
+        if (sign != null) {
+            items.add(new SqlParserUtil.ToTreeListItem(sign, c.getParserPosition()));
+            items.add(unsignedCast(c));
+        } else if (isInfixCast(c)) {
             flatten(c.operand(0), items, c);
             SqlNode last = (SqlNode) items.remove(items.size() - 1);
             items.add(c.getOperator().createCall(c.getParserPosition(), last, c.operand(1)));
@@ -128,6 +139,41 @@ final class PgOperatorPrecedence extends StatementRewrite {
             items.add(new SqlParserUtil.ToTreeListItem(op, c.getParserPosition()));
             flatten(c.operand(1), items, c);
         }
+    }
+
+    /**
+     * The prefix operator written before a number constant that the parser folded into it
+     * ({@code -7::int2} parses as {@code (-7)::int2}, {@code -(-3)::int2} as {@code 3::int2}), or
+     * null when {@code operand} is no such constant or is parenthesized ({@code (-3)::int2}). In
+     * PostgreSQL the sign applies to the cast value: {@code -32768::int2} is out of range, and the
+     * column is labelled {@code ?column?}.
+     */
+    private SqlOperator signOf(SqlNode operand) {
+        if (!(operand instanceof SqlNumericLiteral)) {
+            return null;
+        }
+        SqlParserPos pos = operand.getParserPosition();
+        int at = SqlErrors.offset(sql, pos.getLineNum(), pos.getColumnNum()) - 1;
+        int end = SqlErrors.offset(sql, pos.getEndLineNum(), pos.getEndColumnNum());
+        if (at < 0 || at >= sql.length() || end < 0 || end > sql.length()) {
+            return null;
+        }
+        int next = end;
+        while (next < sql.length() && Character.isWhitespace(sql.charAt(next))) {
+            next++;
+        }
+        if (!sql.startsWith("::", next)) {
+            return null;
+        }
+        // the parser drops a unary plus ({@code +7::int2} has no trace of it): only minus is seen
+        return sql.charAt(at) == '-' ? SqlStdOperatorTable.UNARY_MINUS : null;
+    }
+
+    /** The cast of a constant {@link #signOf} found negated, applied to the constant without the minus. */
+    private SqlNode unsignedCast(SqlCall cast) {
+        SqlNumericLiteral value = (SqlNumericLiteral) cast.operand(0);
+        SqlNode unsigned = SqlLiteral.createNegative(value, value.getParserPosition());
+        return cast.getOperator().createCall(cast.getParserPosition(), unsigned, cast.operand(1));
     }
 
     /**

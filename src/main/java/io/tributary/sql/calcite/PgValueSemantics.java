@@ -29,7 +29,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * count Sunday as 0 (Calcite: 1); {@code date_trunc('month', ts)} is {@code FLOOR(ts TO MONTH)}
  * (Calcite's DATE_TRUNC takes BigQuery's arguments); a text literal cast to a float type beyond its range is 22003
  * (Calcite: Infinity); a text literal cast to bytea is read as PostgreSQL's bytea input ({@code '\xdead'},
- * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset).
+ * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset); {@code %} and
+ * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
+ * NUMERIC).
  */
 final class PgValueSemantics extends StatementRewrite {
     /**
@@ -67,6 +69,9 @@ final class PgValueSemantics extends StatementRewrite {
             return rewritten(timestampSeries(call, step));
         }
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if ((call.getKind() == SqlKind.MOD || name.equals("mod")) && call.operandCount() == 2) {
+            rejectFloatRemainder(call);
+        }
         if ((name.equals("octet_length") || name.equals("length"))
                 && call.operandCount() == 1
                 && !SqlUtil.isNullLiteral(call.operand(0), true)) {
@@ -210,6 +215,36 @@ final class PgValueSemantics extends StatementRewrite {
         return unit instanceof SqlLiteral lit
                 && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER
                 && lit.getValueAs(String.class).trim().equalsIgnoreCase("dow");
+    }
+
+    /**
+     * PostgreSQL has no {@code %} or {@code mod} for floats (42883). An operand written as a cast to
+     * a float type is refused here, before validation: Calcite would cast it to NUMERIC to fit its
+     * {@code %} and fold a constant so that {@link PgArithmetic}, which refuses float columns, never
+     * sees the float.
+     */
+    private static void rejectFloatRemainder(SqlCall call) {
+        for (SqlNode operand : call.getOperandList()) {
+            if (operand.getKind() == SqlKind.CAST
+                    && ((SqlCall) operand).operandCount() == 2
+                    && ((SqlCall) operand).operand(1) instanceof SqlDataTypeSpec spec
+                    && isFloatType(spec)) {
+                throw new TributaryException(
+                        SqlState.UNDEFINED_FUNCTION,
+                        "operator does not exist: "
+                                + call.getOperator().getName().toLowerCase(Locale.ROOT)
+                                + " with a double precision operand");
+            }
+        }
+    }
+
+    private static boolean isFloatType(SqlDataTypeSpec spec) {
+        String type = spec.getTypeNameSpec().getTypeName().getSimple().toLowerCase(Locale.ROOT);
+        io.tributary.common.types.DataType pg = io.tributary.sql.PgTypeNames.lookup(type);
+        return pg != null
+                ? pg.kind() == io.tributary.common.types.TypeKind.DOUBLE
+                        || pg.kind() == io.tributary.common.types.TypeKind.REAL
+                : type.equals("double") || type.equals("float") || type.equals("real");
     }
 
     /** PostgreSQL rejects a float literal beyond the type's range; Calcite would make it Infinity. */

@@ -60,6 +60,14 @@ final class SqlErrors {
                 if (m.equals("long overflow")) {
                     return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
                 }
+                if (m.contains("cannot be represented as a DECIMAL")) {
+                    // a value too large for numeric(p, s): Calcite's cast check
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow: " + m);
+                }
+                if (m.startsWith("Value ") && m.endsWith(" out of range")) {
+                    // a cast to an integer type of a value beyond it (Calcite's cast check)
+                    return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "v" + m.substring(1));
+                }
                 if (m.toLowerCase().contains("overflow")) {
                     return new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: " + m);
                 }
@@ -73,6 +81,14 @@ final class SqlErrors {
             }
             if (t instanceof NumberFormatException nfe) {
                 String m = String.valueOf(nfe.getMessage());
+                Matcher range =
+                        Pattern.compile("Value out of range\\. Value:\"(.*)\"").matcher(m);
+                if (range.find()) {
+                    // Java's integer parsing of text cast to an integer type: the digits are valid
+                    return new TributaryException(
+                            SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                            "value \"" + range.group(1) + "\" is out of range for its integer type");
+                }
                 Matcher input = Pattern.compile("For input string: \"(.*)\"").matcher(m);
                 String value = input.find() ? input.group(1) : m;
                 return new TributaryException(
@@ -208,9 +224,11 @@ final class SqlErrors {
                 || m.contains("Type mismatch")
                 || m.contains("must have compatible types")
                 || m.contains("Cannot infer return type")
-                || m.contains("Illegal mixing of types")
-                || m.contains("Cast function cannot convert")) {
+                || m.contains("Illegal mixing of types")) {
             state = SqlState.DATATYPE_MISMATCH;
+            message = firstLine(m);
+        } else if (m.contains("Cast function cannot convert")) {
+            state = SqlState.CANNOT_COERCE;
             message = firstLine(m);
         } else if (m.contains("Aggregate expression is illegal") || m.contains("aggregate")) {
             state = SqlState.GROUPING_ERROR;

@@ -7,7 +7,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * PostgreSQL's typing where it differs from Calcite's defaults: NUMERIC arithmetic at up to 38 digits (larger precision makes every decimal operation pay for it), SUM of
- * INT and SMALLINT is BIGINT so sums do not overflow (SUM of BIGINT stays BIGINT), AVG of integers is NUMERIC.
+ * INT and SMALLINT is BIGINT so sums do not overflow (SUM of BIGINT stays BIGINT), AVG of integers is NUMERIC, {@code %} of a NUMERIC is NUMERIC.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
@@ -51,6 +51,23 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
             default -> argumentType;
         };
         return f.createTypeWithNullability(t, argumentType.isNullable());
+    }
+
+    /**
+     * {@code %} with a NUMERIC operand is NUMERIC, as in PostgreSQL, with the larger scale of the
+     * two. (Calcite types it as the divisor when both scales are 0, which is what a value of a Java
+     * function returning {@code BigDecimal}, such as {@code pg_numeric}, looks like, so
+     * {@code 7.5::numeric % 2} was an integer.)
+     */
+    @Override
+    public RelDataType deriveDecimalModType(RelDataTypeFactory f, RelDataType type1, RelDataType type2) {
+        if (!org.apache.calcite.sql.type.SqlTypeUtil.isExactNumeric(type1)
+                || !org.apache.calcite.sql.type.SqlTypeUtil.isExactNumeric(type2)
+                || (type1.getSqlTypeName() != SqlTypeName.DECIMAL && type2.getSqlTypeName() != SqlTypeName.DECIMAL)) {
+            return null;
+        }
+        int scale = Math.max(Math.max(type1.getScale(), type2.getScale()), 0);
+        return f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, Math.min(scale, MAX_NUMERIC_PRECISION));
     }
 
     @Override
