@@ -77,7 +77,9 @@ final class DecimalSumAccumulator implements Accumulator {
             if (xScale < 0 || xScale > LONG_DIGITS || d.precision() > LONG_DIGITS) {
                 return false;
             }
-            x = d.unscaledValue().longValue();
+            // the unscaled value without unscaledValue()'s BigInteger: a scale-0 view of the same digits,
+            // which does not escape, so the JIT can drop it
+            x = d.scaleByPowerOfTen(xScale).longValue();
         } else if (value instanceof Float || value instanceof Double) {
             return false;
         } else {
