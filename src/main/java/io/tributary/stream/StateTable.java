@@ -435,26 +435,48 @@ public final class StateTable {
     }
 
     /**
+     * Encodes into {@code out} (reset first) the store key of {@code prefix} followed by {@code
+     * last}, together all key columns, without allocating: for a caller that looks the key up in
+     * a map of its own before it keeps a copy. {@link StoreKey#of} makes a copy of the bytes a key
+     * this table reads and writes.
+     *
+     * @return where the key's distribution key ends, for {@link StoreKey#of}
+     */
+    public int encodeKey(ByteWriter out, Object[] prefix, Object last) {
+        return encodeInto(out, prefix, prefix.length, true, last);
+    }
+
+    /**
      * Full store key for the first {@code columns} key columns of {@code key}, built in the scratch
      * buffer with one allocation; leaves where its distribution key ends in {@link #lastDistEnd}.
      */
     private byte[] encodeKey(Object[] key, int columns) {
-        scratch.reset();
-        scratch.putInt(tableId).putShort(0);
+        lastDistEnd = encodeInto(scratch, key, columns, false, null);
+        return scratch.toByteArray();
+    }
+
+    /**
+     * Writes into {@code out} (reset first) the store key of the first {@code columns} columns of
+     * {@code key}, then {@code last} when {@code withLast}, vnode included.
+     *
+     * @return where the distribution key ends in {@code out}
+     */
+    private int encodeInto(ByteWriter out, Object[] key, int columns, boolean withLast, Object last) {
+        out.reset();
+        out.putInt(tableId).putShort(0);
         // an empty distribution key hashes like any other (to the vnode of no bytes), as TableKeys does
         int distEnd = TableKeys.PREFIX_LENGTH;
-        for (int i = 0; i < columns; i++) {
-            encodeColumn(scratch, keyTypes.get(i), order[i], key[i]);
+        int width = withLast ? columns + 1 : columns;
+        for (int i = 0; i < width; i++) {
+            encodeColumn(out, keyTypes.get(i), order[i], i < columns ? key[i] : last);
             if (i + 1 == distKeyCount) {
-                distEnd = scratch.length();
+                distEnd = out.length();
             }
         }
-        byte[] out = scratch.toByteArray();
-        int vnode = VirtualNodes.of(out, TableKeys.PREFIX_LENGTH, distEnd - TableKeys.PREFIX_LENGTH);
-        out[4] = (byte) (vnode >>> 8);
-        out[5] = (byte) vnode;
-        lastDistEnd = distEnd;
-        return out;
+        int vnode = VirtualNodes.of(out.array(), TableKeys.PREFIX_LENGTH, distEnd - TableKeys.PREFIX_LENGTH);
+        out.set(4, vnode >>> 8);
+        out.set(5, vnode);
+        return distEnd;
     }
 
     /**
@@ -496,6 +518,14 @@ public final class StateTable {
             this.bytes = bytes;
             this.distEnd = distEnd;
             this.hash = hash;
+        }
+
+        /**
+         * The key of {@code bytes} (kept, not copied), encoded by {@link StateTable#encodeKey(ByteWriter,
+         * Object[], Object)} of the table that will use it, which returned {@code distEnd}.
+         */
+        public static StoreKey of(byte[] bytes, int distEnd) {
+            return new StoreKey(bytes, distEnd);
         }
 
         /** The key's table id, vnode and distribution key columns, as a key of its own. */

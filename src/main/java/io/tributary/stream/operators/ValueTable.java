@@ -1,5 +1,6 @@
 package io.tributary.stream.operators;
 
+import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.KeyOrder;
@@ -7,9 +8,7 @@ import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The non-null values one aggregate call has seen in each group, with their multiplicities: a
@@ -31,29 +30,21 @@ import java.util.Map;
 final class ValueTable {
     private final StateTable table;
     private final int groupWidth;
-    /** Occurrences added by {@link #addUncounted} and not yet counted into the table, by store key. */
     /**
-     * Replaced, not cleared, once counted: a HashMap keeps the capacity it grew to, and copying or
-     * clearing it walks every bucket, so a map once grown by a backfill's snapshot made each later
-     * count of a few values walk tens of thousands of empty buckets (a tenth of a GROUP BY view's
-     * maintenance CPU in {@code bench stream}).
+     * Store keys of the (group key..., value) pairs added by {@link #addUncounted} and not yet
+     * counted into the table, each with its value as first seen; ids are dense from 0, as nothing
+     * is removed before the map is cleared. Looked up from {@link #keyScratch}, so a pair seen
+     * again costs no allocation and a new one only its key's copy. Cleared (which shrinks it)
+     * once counted: a map kept at the size a backfill's snapshot grew it to would make each later
+     * count of a few values walk tens of thousands of empty slots.
      */
-    private Map<StateTable.StoreKey, Uncounted> uncounted = new HashMap<>();
-
-    /**
-     * A (group key..., value) key, encoded once for the lookup, the batched read and the write,
-     * its value as first seen and how many occurrences await counting.
-     */
-    private static final class Uncounted {
-        final StateTable.StoreKey key;
-        final Object value;
-        long count;
-
-        Uncounted(StateTable.StoreKey key, Object value) {
-            this.key = key;
-            this.value = value;
-        }
-    }
+    private final ByteKeyMap<Object> uncounted = new ByteKeyMap<>(16);
+    /** Per id of {@link #uncounted}: the occurrences awaiting counting. */
+    private long[] uncountedCounts = new long[16];
+    /** Per id of {@link #uncounted}: where its key's distribution key ends. */
+    private int[] uncountedDistEnds = new int[16];
+    /** Where {@link #addUncounted} encodes a key to look it up; actor thread. */
+    private final ByteWriter keyScratch = new ByteWriter(64);
 
     ValueTable(int tableId, List<DataType> groupKeyTypes, DataType valueType, boolean descending, ReadView committed) {
         List<DataType> keyTypes = new ArrayList<>(groupKeyTypes);
@@ -78,12 +69,20 @@ final class ValueTable {
      * @throws IllegalStateException when removing a value the group does not hold
      */
     boolean change(Object[] groupKey, Object value, int sign) {
-        Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
-        key[groupWidth] = value;
-        StateTable.StoreKey encoded = table.encode(key);
-        Uncounted added = uncounted.isEmpty() ? null : uncounted.remove(encoded);
+        int distEnd = table.encodeKey(keyScratch, groupKey, value);
+        int added = uncounted.size() == 0 ? -1 : uncounted.find(keyScratch.array(), keyScratch.length());
+        long addedCount = 0;
+        Object addedValue = null;
+        if (added >= 0) {
+            // taken here; countUncounted skips an id whose occurrences were all taken
+            addedCount = uncountedCounts[added];
+            uncountedCounts[added] = 0;
+            addedValue = uncounted.get(added);
+        }
+        StateTable.StoreKey encoded =
+                StateTable.StoreKey.of(Arrays.copyOf(keyScratch.array(), keyScratch.length()), distEnd);
         Object[] stored = table.get(encoded);
-        long before = (stored == null ? 0 : (Long) stored[1]) + (added == null ? 0 : added.count);
+        long before = (stored == null ? 0 : (Long) stored[1]) + addedCount;
         long after = before + sign;
         if (after < 0) {
             throw new IllegalStateException("a value was removed from an aggregation group that never held it");
@@ -91,7 +90,7 @@ final class ValueTable {
         if (after == 0) {
             table.delete(encoded);
         } else {
-            Object first = stored != null ? stored[0] : added != null ? added.value : value;
+            Object first = stored != null ? stored[0] : addedCount > 0 ? addedValue : value;
             table.put(encoded, new Object[] {first, after});
         }
         return before == 0 || after == 0;
@@ -103,35 +102,42 @@ final class ValueTable {
      * for a value present in the group. Counted before any other call reads the table.
      */
     void addUncounted(Object[] groupKey, Object value) {
-        Object[] key = Arrays.copyOf(groupKey, groupWidth + 1);
-        key[groupWidth] = value;
-        StateTable.StoreKey encoded = table.encode(key);
-        Uncounted u = uncounted.get(encoded);
-        if (u == null) {
-            u = new Uncounted(encoded, value);
-            uncounted.put(encoded, u);
+        int distEnd = table.encodeKey(keyScratch, groupKey, value);
+        int id = uncounted.find(keyScratch.array(), keyScratch.length());
+        if (id < 0) {
+            id = uncounted.put(keyScratch.array(), keyScratch.length(), value);
+            if (id == uncountedCounts.length) {
+                uncountedCounts = Arrays.copyOf(uncountedCounts, id * 2);
+                uncountedDistEnds = Arrays.copyOf(uncountedDistEnds, id * 2);
+            }
+            uncountedCounts[id] = 0;
+            uncountedDistEnds[id] = distEnd;
         }
-        u.count++;
+        uncountedCounts[id]++;
     }
 
     /** Counts every uncounted occurrence into the table, reading the keys' committed counts in one batch. */
     private void countUncounted() {
-        if (uncounted.isEmpty()) {
+        int n = uncounted.size();
+        if (n == 0) {
             return;
         }
-        List<Uncounted> pending = new ArrayList<>(uncounted.values());
-        uncounted = new HashMap<>();
-        List<StateTable.StoreKey> keys = new ArrayList<>(pending.size());
-        for (Uncounted u : pending) {
-            keys.add(u.key);
+        List<StateTable.StoreKey> keys = new ArrayList<>(n);
+        int[] ids = new int[n];
+        for (int id = 0; id < n; id++) {
+            if (uncountedCounts[id] > 0) {
+                ids[keys.size()] = id;
+                keys.add(StateTable.StoreKey.of(uncounted.key(id), uncountedDistEnds[id]));
+            }
         }
         Object[][] stored = table.getAllEncoded(keys);
-        for (int i = 0; i < stored.length; i++) {
-            Uncounted u = pending.get(i);
+        for (int i = 0; i < keys.size(); i++) {
+            int id = ids[i];
             Object[] s = stored[i];
             long before = s == null ? 0 : (Long) s[1];
-            table.put(u.key, new Object[] {s == null ? u.value : s[0], before + u.count});
+            table.put(keys.get(i), new Object[] {s == null ? uncounted.get(id) : s[0], before + uncountedCounts[id]});
         }
+        uncounted.clear();
     }
 
     /** The group's first value in this table's order (its MIN, or MAX when descending), or null when it holds none. */
