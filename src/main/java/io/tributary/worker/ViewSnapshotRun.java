@@ -82,6 +82,7 @@ final class ViewSnapshotRun {
             long resumedRows;
             try {
                 resumedRows = build.buildView(job.view(), job.stateTables(), job.snapshotEpoch(), resume, checkpoints);
+                checkpoints.flush();
             } catch (TributaryException e) {
                 if (checkpoints.givenUp() || !stillMine.getAsBoolean()) {
                     return false;
@@ -93,12 +94,14 @@ final class ViewSnapshotRun {
                 throw e;
             }
             LOG.info(
-                    "job {}: built materialized view {} from {} (resumed at {} snapshot rows), {} checkpoints committed",
+                    "job {}: built materialized view {} from {} (resumed at {} snapshot rows), {} checkpoints"
+                            + " committed in {} transactions",
                     jobId,
                     job.view().name(),
                     resumedRows > 0 ? "the earlier attempts' checkpoint" : "the beginning",
                     resumedRows,
-                    checkpoints.count());
+                    checkpoints.count(),
+                    checkpoints.batches());
             build.readState(job.view().name(), job.stateTables(), out);
             return out.complete() && stillMine.getAsBoolean();
         } catch (TributaryException e) {

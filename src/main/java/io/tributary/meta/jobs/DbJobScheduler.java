@@ -162,6 +162,24 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         JobsDatabase.readCheckpoints(ds, id.value(), Integer.MAX_VALUE, out);
     }
 
+    /**
+     * The job's {@code rows_done}: snapshot rows its committed checkpoint batches have read, which
+     * each batch raises in its own transaction and nothing lowers (a new attempt resumes from those
+     * checkpoints); 0 when the job has no row or the jobs database cannot be read. Any thread.
+     */
+    long rowsDone(JobId id) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT rows_done FROM tributary_remote_jobs WHERE id = ?")) {
+            ps.setString(1, id.value());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        } catch (SQLException e) {
+            LOG.warn("could not read the progress of job {}: {}", id, e.getMessage());
+            return 0;
+        }
+    }
+
     /** Removes what every attempt of job {@code id} staged with its result or checkpoints; any thread, best effort. */
     void dropResult(JobId id) {
         try (Connection c = ds.getConnection();
