@@ -12,17 +12,20 @@ import javax.sql.DataSource;
  * tributary_job_checkpoints} in batches over one connection the attempt holds: a batch is a run of
  * whole checkpoints (each one's state changes and vnode positions together) sent with {@code COPY}
  * in one transaction, committed once it holds {@link #BATCH_BYTES} or is {@link #BATCH_MILLIS}
- * old, and when the build ends ({@link #flush}). The transaction first locks the job's row ({@code
- * FOR SHARE}) and checks the attempt still owns it, and with the batch it raises the job's {@code
- * rows_done} to the snapshot rows its last checkpoint's positions have read (never lowers it).
+ * old, and when the build ends ({@link #flush}). Just before it commits, the transaction locks the
+ * job's row ({@code FOR SHARE}) and checks the attempt still owns it, and raises the job's {@code
+ * rows_done} to the snapshot rows its last checkpoint's positions have read (never lowers it). The
+ * row is locked only for that moment, not while the batch fills: a worker that stalls (a long
+ * pause, SIGSTOP) with a batch open blocks no cancel, fallback or claim by another worker.
  *
  * <p>Why this stays exactly once: a batch is there whole or not at all, and it ends at a checkpoint
  * boundary, so the committed checkpoints are always a prefix of the build's checkpoints, each a
  * delta written atomically with the positions it covers; replaying that prefix gives the state as
  * of its last checkpoint, and the next attempt reads on after those positions. Checkpoints of the
  * open batch that die with the attempt are lost, not half-applied: the next attempt reads those
- * rows again. While a batch is open the row lock keeps a claim by a later attempt, a cancel or a
- * fallback from committing, and once one of those committed no batch of this attempt can.
+ * rows again. From the ownership check to the commit the row lock keeps a claim by a later
+ * attempt, a cancel or a fallback from committing, and once one of those committed no batch of
+ * this attempt can.
  *
  * <p>Called on the scratch build's checkpoint threads, one at a time (hence synchronized), then by
  * the job's thread ({@link #flush}, {@link #close}).
@@ -57,8 +60,8 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
     }
 
     /**
-     * Adds one checkpoint to the open batch (opening one, after checking ownership, if none is),
-     * and commits the batch when it is big or old enough.
+     * Adds one checkpoint to the open batch (opening one if none is), and commits the batch when
+     * it is big or old enough and the attempt still owns the job.
      *
      * @throws IllegalStateException when the attempt was given up or the jobs database cannot be
      *     written: the scratch build stops, and the open batch is not there
@@ -95,17 +98,17 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
             connection = ds.getConnection();
             connection.setAutoCommit(false);
         }
-        if (!StagedResult.owns(connection, jobId, attempt, worker)) {
-            connection.rollback();
-            givenUp = true;
-            throw new IllegalStateException("the attempt was given up");
-        }
         batch = new StagingCopy(connection, "tributary_job_checkpoints", jobId, attempt);
         batchStartNanos = System.nanoTime();
     }
 
     private void commitBatch() throws SQLException {
         batch.end();
+        if (!StagedResult.owns(connection, jobId, attempt, worker)) {
+            abandon();
+            givenUp = true;
+            throw new IllegalStateException("the attempt was given up");
+        }
         try (PreparedStatement ps = connection.prepareStatement(
                 "UPDATE tributary_remote_jobs SET rows_done = GREATEST(rows_done, ?) WHERE id = ?")) {
             ps.setLong(1, batchRowsRead);
@@ -146,6 +149,8 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
             } catch (SQLException e) {
                 abandon();
                 throw e;
+            } catch (IllegalStateException e) {
+                // given up meanwhile: givenUp() says so, and the caller stages nothing more
             }
         }
     }
