@@ -35,7 +35,10 @@ final class RemoteViewSnapshots {
     private final RemoteViewAdoption adoption;
     private final JobPlacement placement;
     private final Supplier<Catalog> catalog;
-    /** Per view on a worker: the snapshot rows and time when this server first read its progress. */
+    /**
+     * Per view whose snapshot phase was on a worker: the snapshot rows and time when this server
+     * first read its progress, and the most it has read since.
+     */
     private final Map<Integer, long[]> rates = new ConcurrentHashMap<>();
 
     /** One thread, started for a result and gone when idle, so a database without remote views holds none. */
@@ -107,23 +110,42 @@ final class RemoteViewSnapshots {
      * checkpoints have read ({@code rows_done} in the jobs database), with a rate measured from
      * what this server saw of that figure. Neither figure goes back: the worker's only rises, and
      * the job's own positions, once it resumes here or takes the result over, cover at least
-     * those checkpoints. Any thread.
+     * those checkpoints; the most this server read of the worker's is held until the job's own
+     * figure reaches it, so the moment between the two shows no dip either. Any thread.
      */
     BackfillProgress progress(ViewBackfills.Job job, BackfillProgress local) {
-        if (!job.awaitingRemote || !placement.remoteEnabled()) {
+        long[] seen = rates.get(job.id());
+        if (job.awaitingRemote && placement.remoteEnabled()) {
+            long remote = placement.remoteRowsDone(placement.jobId(ViewSnapshotJob.localJobId(job.id())));
+            long now = System.nanoTime();
+            seen = rates.computeIfAbsent(job.id(), id -> new long[] {remote, now, remote});
+            synchronized (seen) {
+                seen[2] = Math.max(seen[2], remote);
+            }
+        }
+        if (seen == null) {
             return local;
         }
-        long remote = placement.remoteRowsDone(placement.jobId(ViewSnapshotJob.localJobId(job.id())));
-        long now = System.nanoTime();
-        long[] seen = rates.computeIfAbsent(job.id(), id -> new long[] {remote, now});
-        long rate = now - seen[1] < 1_000_000_000L ? 0 : (remote - seen[0]) * 1_000_000_000L / (now - seen[1]);
-        if (local == null) {
-            return new BackfillProgress(remote, -1, false, rate, Map.of(), List.of());
+        long floor;
+        long rate;
+        synchronized (seen) {
+            floor = seen[2];
+            long elapsed = System.nanoTime() - seen[1];
+            rate = elapsed < 1_000_000_000L ? 0 : (floor - seen[0]) * 1_000_000_000L / elapsed;
         }
-        if (remote <= local.rowsDone()) {
+        if (local != null && local.rowsDone() >= floor) {
+            if (!job.awaitingRemote) {
+                // the job's own positions cover the workers' checkpoints from now on
+                rates.remove(job.id(), seen);
+            }
             return local;
         }
-        return new BackfillProgress(remote, local.rowsExpected(), false, rate, local.consumedThrough(), local.vnodes());
+        // until the job's own figure catches up (the moment a fallback or a takeover installs the
+        // positions), the workers' figure holds, so the progress shown never goes back
+        return local == null
+                ? new BackfillProgress(floor, -1, false, rate, Map.of(), List.of())
+                : new BackfillProgress(
+                        floor, local.rowsExpected(), false, rate, local.consumedThrough(), local.vnodes());
     }
 
     private void schedule(ViewBackfills.Job job) {
