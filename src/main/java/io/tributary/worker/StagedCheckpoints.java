@@ -11,8 +11,8 @@ import javax.sql.DataSource;
  * The checkpoints of one attempt at a view's snapshot phase, committed to {@code
  * tributary_job_checkpoints} in batches over one connection the attempt holds: a batch is a run of
  * whole checkpoints (each one's state changes and vnode positions together) sent with {@code COPY}
- * in one transaction, committed once it holds {@link #BATCH_BYTES} or is {@link #BATCH_MILLIS}
- * old, and when the build ends ({@link #flush}). Just before it commits, the transaction locks the
+ * in one transaction, committed once it holds {@link #BATCH_BYTES} or the last commit is {@link
+ * #BATCH_MILLIS} old, and when the build ends ({@link #flush}). Just before it commits, the transaction locks the
  * job's row ({@code FOR SHARE}) and checks the attempt still owns it, and raises the job's {@code
  * rows_done} to the snapshot rows its last checkpoint's positions have read (never lowers it). The
  * row is locked only for that moment, not while the batch fills: a worker that stalls (a long
@@ -34,7 +34,10 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
     /** A batch commits once its rows hold this many bytes... */
     static final long BATCH_BYTES = 4 << 20;
 
-    /** ...or once its first checkpoint is this old, at the next checkpoint. */
+    /**
+     * ...or when the last batch committed at least this long ago: at most one commit a second
+     * however often the build checkpoints, and a slow build's checkpoints are not held back.
+     */
     static final long BATCH_MILLIS = 1_000;
 
     private final DataSource ds;
@@ -44,7 +47,9 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
     private Connection connection;
     private StagingCopy batch;
     private long batchBytes;
-    private long batchStartNanos;
+    /** When the last batch committed; the first checkpoint of an attempt commits at once. */
+    private long lastCommitNanos = System.nanoTime() - BATCH_MILLIS * 1_000_000;
+
     private int batchCheckpoints;
     private long batchRowsRead;
     private int seq;
@@ -84,7 +89,7 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
             seq += keys.size();
             batchCheckpoints++;
             batchRowsRead = snapshotRowsRead;
-            if (batchBytes >= BATCH_BYTES || System.nanoTime() - batchStartNanos >= BATCH_MILLIS * 1_000_000) {
+            if (batchBytes >= BATCH_BYTES || System.nanoTime() - lastCommitNanos >= BATCH_MILLIS * 1_000_000) {
                 commitBatch();
             }
         } catch (SQLException e) {
@@ -99,7 +104,6 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
             connection.setAutoCommit(false);
         }
         batch = new StagingCopy(connection, "tributary_job_checkpoints", jobId, attempt);
-        batchStartNanos = System.nanoTime();
     }
 
     private void commitBatch() throws SQLException {
@@ -116,6 +120,7 @@ final class StagedCheckpoints implements ScratchViewBuild.Checkpoints, AutoClose
             ps.executeUpdate();
         }
         connection.commit();
+        lastCommitNanos = System.nanoTime();
         checkpoints += batchCheckpoints;
         batches++;
         batch = null;

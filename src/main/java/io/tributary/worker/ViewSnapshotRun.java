@@ -110,7 +110,10 @@ final class ViewSnapshotRun {
             build.readState(job.view().name(), job.stateTables(), out);
             boolean complete = out.complete();
             LOG.info(
-                    "job {}: {} pairs of state staged in {} ms", jobId, out.staged(), (System.nanoTime() - built) / 1_000_000);
+                    "job {}: {} pairs of state staged in {} ms",
+                    jobId,
+                    out.staged(),
+                    (System.nanoTime() - built) / 1_000_000);
             return complete && stillMine.getAsBoolean();
         } catch (TributaryException e) {
             throw new TributaryException(

@@ -166,6 +166,8 @@ class RemoteViewJobTest {
         RemoteJobsFixture.ProgressSamples progress = new RemoteJobsFixture.ProgressSamples(server.jdbcUrl(), "agg");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
+            // without fallback: on a loaded machine w2 may take longer to register than the server waits
+            st.execute("SET fallback_to_local = false");
             halfBuiltRemoteView(c, st, w1);
             remote.worker("w2");
             awaitTrue(
