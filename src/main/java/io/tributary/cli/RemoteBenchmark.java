@@ -130,7 +130,15 @@ final class RemoteBenchmark implements Callable<Integer> {
                                 insert,
                                 nextId,
                                 ts,
-                                children.get(0).toHandle());
+                                children.get(0).toHandle(),
+                                () -> children.stream()
+                                        .skip(1)
+                                        .mapToDouble(w -> w.toHandle()
+                                                .info()
+                                                .totalCpuDuration()
+                                                .map(d -> d.toNanos() / 1e9)
+                                                .orElse(0.0))
+                                        .sum());
                         views.load(ps);
                         List<ViewRound> one = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
@@ -214,7 +222,7 @@ final class RemoteBenchmark implements Callable<Integer> {
         System.err.printf(
                 "view round %s: INSERT p50 idle %.2f ms, local %s ms, remote %.2f ms; INSERT p99 idle %.2f ms,"
                         + " local %s ms, remote %.2f ms; p99 remote/idle %.2f; rows/s local %s, remote %,.0f;"
-                        + " server CPU s local %s, remote %.1f; PostgreSQL CMV %.1f s%n",
+                        + " server CPU s local %s, remote %.1f; worker CPU s %.1f; PostgreSQL CMV %.1f s%n",
                 tag,
                 idle.p50Ms(),
                 local == null ? "-" : String.format("%.2f", local.inserts().p50Ms()),
@@ -227,6 +235,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                 remote.rowsPerSecond(),
                 local == null ? "-" : String.format("%.1f", local.serverCpuSeconds()),
                 remote.serverCpuSeconds(),
+                remote.workerCpuSeconds(),
                 pgSeconds);
         return new ViewRound(idle, local, remote, pgSeconds);
     }
@@ -321,6 +330,11 @@ final class RemoteBenchmark implements Callable<Integer> {
                 medianOf(one, r -> r.remote().serverCpuSeconds()),
                 medianOf(one, r -> r.local().serverCpuSeconds()),
                 "%12.1f");
+        table.row(
+                "worker CPU ms per view row: 1 w, 2 w",
+                medianOf(one, r -> 1000 * r.remote().workerCpuSeconds() / (2 * rows)),
+                medianOf(two, r -> 1000 * r.remote().workerCpuSeconds() / (2 * rows)),
+                "%12.3f");
         table.row(
                 "server CPU s: remote 2 workers vs local",
                 medianOf(two, r -> r.remote().serverCpuSeconds()),

@@ -32,12 +32,14 @@ final class RemoteViewRounds {
     private final Statement tributary;
 
     private final ProcessHandle server;
+    /** CPU seconds of every worker process so far (workers started later included). */
+    private final java.util.function.DoubleSupplier workersCpu;
 
     /**
      * One phase's INSERT latencies, the two backfills' rows/s together (NaN when the phase did not
-     * finish within {@link #PHASE_LIMIT_MS}), and the server's CPU seconds.
+     * finish within {@link #PHASE_LIMIT_MS}), the server's CPU seconds and the workers'.
      */
-    record Phase(LatencySummary inserts, double rowsPerSecond, double serverCpuSeconds) {}
+    record Phase(LatencySummary inserts, double rowsPerSecond, double serverCpuSeconds, double workerCpuSeconds) {}
 
     /**
      * @param rows rows of the table the views read
@@ -45,6 +47,7 @@ final class RemoteViewRounds {
      * @param nextId the next id it inserts; advanced here
      * @param tributary a statement of the same connection
      * @param server the server process, whose CPU time each phase reports
+     * @param workersCpu the worker processes' CPU seconds so far, which each phase reports too
      */
     RemoteViewRounds(
             long rows,
@@ -52,13 +55,15 @@ final class RemoteViewRounds {
             PreparedStatement insert,
             long[] nextId,
             Statement tributary,
-            ProcessHandle server) {
+            ProcessHandle server,
+            java.util.function.DoubleSupplier workersCpu) {
         this.rows = rows;
         this.idleMs = idleMs;
         this.insert = insert;
         this.nextId = nextId;
         this.tributary = tributary;
         this.server = server;
+        this.workersCpu = workersCpu;
     }
 
     /** Creates and fills the views' tables in Tributary and in PostgreSQL ({@code postgres}). */
@@ -101,12 +106,14 @@ final class RemoteViewRounds {
         String agg = "agg_" + tag;
         String join = "join_" + tag;
         double cpuBefore = cpuSeconds();
+        double workersBefore = workersCpu.getAsDouble();
         long start = System.nanoTime();
         tributary.execute("CREATE MATERIALIZED VIEW " + agg + " AS " + AGG);
         tributary.execute("CREATE MATERIALIZED VIEW " + join + " AS " + JOIN);
         double[] latencies = RemoteBenchmark.inserts(insert, nextId, this::created, PHASE_LIMIT_MS);
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpu = cpuSeconds() - cpuBefore;
+        double workers = workersCpu.getAsDouble() - workersBefore;
         if (!created()) {
             System.err.println("view phase " + tag + " did not finish in " + PHASE_LIMIT_MS / 1000 + " s; its jobs:");
             try (ResultSet rs = tributary.executeQuery(
@@ -121,7 +128,7 @@ final class RemoteViewRounds {
         tributary.execute("SET background_ddl = false");
         tributary.execute("DROP MATERIALIZED VIEW " + agg);
         tributary.execute("DROP MATERIALIZED VIEW " + join);
-        return new Phase(LatencySummary.of(latencies), 2 * rows / seconds, cpu);
+        return new Phase(LatencySummary.of(latencies), 2 * rows / seconds, cpu, workers);
     }
 
     /** Whether no view is being created any more. */

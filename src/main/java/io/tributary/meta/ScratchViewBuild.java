@@ -51,11 +51,13 @@ public final class ScratchViewBuild implements AutoCloseable {
      * and resume"): the changes it made to the view's table and state tables, and its vnode
      * positions, as keys of the server's tables ({@link ViewSnapshotJob#POSITIONS_TABLE} for the
      * positions, at the server's snapshot epoch; a null value deletes). Replayed in order over
-     * empty tables, the checkpoints rebuild the state as of the last one. Throwing stops the build.
+     * empty tables, the checkpoints rebuild the state as of the last one. {@code snapshotRowsRead}
+     * is how many snapshot rows the positions as of this checkpoint have read, over all vnodes and
+     * sources (the resumed checkpoint's included). Throwing stops the build.
      */
     @FunctionalInterface
     public interface Checkpoints {
-        void committed(List<byte[]> keys, List<byte[]> values);
+        void committed(List<byte[]> keys, List<byte[]> values, long snapshotRowsRead);
     }
 
     /** Opens a scratch database in a directory for a snapshot taken at a time; see {@link #open}. */
@@ -161,6 +163,7 @@ public final class ScratchViewBuild implements AutoCloseable {
         toServer.forEach((mine, theirs) -> toScratch.put(theirs, mine));
         // positions stay under their marker: loading them moves them to the job's progress table
         toScratch.put(ViewSnapshotJob.POSITIONS_TABLE, ViewSnapshotJob.POSITIONS_TABLE);
+        // snapshot rows read per position key: the resumed checkpoint's, then as checkpoints move them
         Map<java.nio.ByteBuffer, Long> resumedRows = new HashMap<>();
         db.ddl()
                 .loadViewCheckpoint(
@@ -182,19 +185,30 @@ public final class ScratchViewBuild implements AutoCloseable {
                             }
                             sink.accept(moved, value);
                         }));
+        long resumedTotal =
+                resumedRows.values().stream().mapToLong(Long::longValue).sum();
+        long[] rowsRead = {resumedTotal};
+        // checkpoints are written one at a time, maybe from different threads: the lock orders them
         store.record(toServer::containsKey, (keys, values) -> {
-            List<byte[]> moved = new java.util.ArrayList<>(keys.size());
-            List<byte[]> movedValues = new java.util.ArrayList<>(values.size());
-            for (int i = 0; i < keys.size(); i++) {
-                byte[] key = moveTable(keys.get(i), toServer);
-                byte[] value = values.get(i);
-                if (tableOf(key) == ViewSnapshotJob.POSITIONS_TABLE && value != null) {
-                    value = SnapshotTakeover.rebase(TableKeys.vnodeOf(key), value, serverSnapshotEpoch);
+            synchronized (rowsRead) {
+                List<byte[]> moved = new java.util.ArrayList<>(keys.size());
+                List<byte[]> movedValues = new java.util.ArrayList<>(values.size());
+                for (int i = 0; i < keys.size(); i++) {
+                    byte[] key = moveTable(keys.get(i), toServer);
+                    byte[] value = values.get(i);
+                    if (tableOf(key) == ViewSnapshotJob.POSITIONS_TABLE && value != null) {
+                        value = SnapshotTakeover.rebase(TableKeys.vnodeOf(key), value, serverSnapshotEpoch);
+                    }
+                    if (tableOf(key) == ViewSnapshotJob.POSITIONS_TABLE) {
+                        long now = value == null ? 0 : SnapshotTakeover.snapshotRows(TableKeys.vnodeOf(key), value);
+                        Long before = resumedRows.put(java.nio.ByteBuffer.wrap(key), now);
+                        rowsRead[0] += now - (before == null ? 0 : before);
+                    }
+                    moved.add(key);
+                    movedValues.add(value);
                 }
-                moved.add(key);
-                movedValues.add(value);
+                out.committed(moved, movedValues, rowsRead[0]);
             }
-            out.committed(moved, movedValues);
         });
         db.ddl().relaunchView(view.name());
         db.ddl().setBackfillRateLimit(view.name(), io.tributary.stream.backfill.BackfillRate.UNLIMITED);
@@ -203,7 +217,7 @@ public final class ScratchViewBuild implements AutoCloseable {
             throw new TributaryException(
                     SqlState.INTERNAL_ERROR, "the backfill of materialized view \"" + view.name() + "\" failed");
         }
-        return resumedRows.values().stream().mapToLong(Long::longValue).sum();
+        return resumedTotal;
     }
 
     /**

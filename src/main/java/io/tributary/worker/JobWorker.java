@@ -225,13 +225,15 @@ public final class JobWorker implements AutoCloseable {
                     id,
                     job.view().name(),
                     claim.attempt());
-            return new ViewSnapshotRun(job, serverAddress(), serverPassword, scratch)
-                    .run(
-                            () -> stillMine(id, claim.attempt()),
-                            new StagedResult(ds, id, claim.attempt(), name),
-                            out -> JobsDatabase.readCheckpoints(ds, id, claim.attempt(), out),
-                            new StagedCheckpoints(ds, id, claim.attempt(), name),
-                            id);
+            try (StagedCheckpoints checkpoints = new StagedCheckpoints(ds, id, claim.attempt(), name)) {
+                return new ViewSnapshotRun(job, serverAddress(), serverPassword, scratch)
+                        .run(
+                                () -> stillMine(id, claim.attempt()),
+                                new StagedResult(ds, id, claim.attempt(), name),
+                                out -> JobsDatabase.readCheckpoints(ds, id, claim.attempt(), out),
+                                checkpoints,
+                                id);
+            }
         }
         if (!claim.kind().equals(RemoteJob.SINK_BACKFILL)) {
             throw new TributaryException(

@@ -84,7 +84,11 @@ final class StagedResult implements JobPlacement.PairConsumer {
                 givenUp = true;
                 return;
             }
-            insert(c, "tributary_job_results", jobId, attempt, seq, pending, i -> keys[i], i -> values[i]);
+            StagingCopy copy = new StagingCopy(c, "tributary_job_results", jobId, attempt);
+            for (int i = 0; i < pending; i++) {
+                copy.row(seq + i, keys[i], values[i]);
+            }
+            copy.end();
             c.commit();
         } catch (SQLException e) {
             throw new IllegalStateException("staging the result of job " + jobId + ": " + e.getMessage(), e);
@@ -110,31 +114,6 @@ final class StagedResult implements JobPlacement.PairConsumer {
             try (ResultSet rs = own.executeQuery()) {
                 return rs.next();
             }
-        }
-    }
-
-    /** Inserts {@code n} pairs into {@code table} (a staging table of the jobs database) as rows {@code seq..seq+n-1}. */
-    static void insert(
-            Connection c,
-            String table,
-            String jobId,
-            int attempt,
-            int seq,
-            int n,
-            java.util.function.IntFunction<byte[]> key,
-            java.util.function.IntFunction<byte[]> value)
-            throws SQLException {
-        try (PreparedStatement ps =
-                c.prepareStatement("INSERT INTO " + table + " (job_id, attempt, seq, k, v) VALUES (?, ?, ?, ?, ?)")) {
-            for (int i = 0; i < n; i++) {
-                ps.setString(1, jobId);
-                ps.setInt(2, attempt);
-                ps.setInt(3, seq + i);
-                ps.setBytes(4, key.apply(i));
-                ps.setBytes(5, value.apply(i));
-                ps.addBatch();
-            }
-            ps.executeBatch();
         }
     }
 }

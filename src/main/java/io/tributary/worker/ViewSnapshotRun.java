@@ -72,6 +72,7 @@ final class ViewSnapshotRun {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the scratch directory", e);
         }
+        long started = System.nanoTime();
         try (ScratchViewBuild build = scratch.open(dir, io.tributary.common.Epoch.millis(job.snapshotEpoch()))) {
             for (TableDef relation : job.upstreams()) {
                 build.createRelation(relation);
@@ -79,9 +80,11 @@ final class ViewSnapshotRun {
                     return false;
                 }
             }
+            long copied = System.nanoTime();
             long resumedRows;
             try {
                 resumedRows = build.buildView(job.view(), job.stateTables(), job.snapshotEpoch(), resume, checkpoints);
+                checkpoints.flush();
             } catch (TributaryException e) {
                 if (checkpoints.givenUp() || !stillMine.getAsBoolean()) {
                     return false;
@@ -92,15 +95,26 @@ final class ViewSnapshotRun {
                 }
                 throw e;
             }
+            long built = System.nanoTime();
             LOG.info(
-                    "job {}: built materialized view {} from {} (resumed at {} snapshot rows), {} checkpoints committed",
+                    "job {}: built materialized view {} from {} (resumed at {} snapshot rows), {} checkpoints"
+                            + " committed in {} transactions; snapshot copied in {} ms, view built in {} ms",
                     jobId,
                     job.view().name(),
                     resumedRows > 0 ? "the earlier attempts' checkpoint" : "the beginning",
                     resumedRows,
-                    checkpoints.count());
+                    checkpoints.count(),
+                    checkpoints.batches(),
+                    (copied - started) / 1_000_000,
+                    (built - copied) / 1_000_000);
             build.readState(job.view().name(), job.stateTables(), out);
-            return out.complete() && stillMine.getAsBoolean();
+            boolean complete = out.complete();
+            LOG.info(
+                    "job {}: {} pairs of state staged in {} ms",
+                    jobId,
+                    out.staged(),
+                    (System.nanoTime() - built) / 1_000_000);
+            return complete && stillMine.getAsBoolean();
         } catch (TributaryException e) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED,

@@ -1,5 +1,10 @@
 package io.tributary.crash;
 
+import static io.tributary.crash.RemoteJobsFixture.awaitTrue;
+import static io.tributary.crash.RemoteJobsFixture.kill;
+import static io.tributary.crash.RemoteJobsFixture.rows;
+import static io.tributary.crash.RemoteJobsFixture.runningJobs;
+import static io.tributary.crash.RemoteJobsFixture.signal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,9 +16,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,42 +34,28 @@ class RemoteBackfillTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-    private final List<Process> workers = new ArrayList<>();
+    private RemoteJobsFixture remote;
     private String schema;
     private String jobsUrl;
 
     @AfterEach
-    void killAll() throws Exception {
-        for (ServerProcess s : servers) {
-            System.out.println("---- server output:\n" + s.output());
-        }
-        try (var logs = java.nio.file.Files.newDirectoryStream(tempDir, "*.log")) {
-            for (Path log : logs) {
-                System.out.println("---- " + log.getFileName() + ":\n" + java.nio.file.Files.readString(log));
-            }
-        }
-        for (Process w : workers) {
-            w.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        for (ServerProcess s : servers) {
-            s.close();
+    void close() throws Exception {
+        if (remote != null) {
+            remote.close();
         }
     }
 
     private void prepare() throws Exception {
-        String tag = Long.toHexString(System.nanoTime());
-        schema = "remote_" + tag;
-        UpstreamPostgres.execute("CREATE SCHEMA " + schema, "CREATE DATABASE jobs_" + tag);
-        jobsUrl = "jdbc:postgresql://localhost:" + UpstreamPostgres.server().getPort() + "/jobs_" + tag
-                + "?user=postgres";
+        remote = new RemoteJobsFixture(tempDir, "remote");
+        schema = remote.schema();
+        jobsUrl = remote.jobsUrl();
     }
 
     @Test
     void workerKilledServerKilledThenAnotherWorkerFinishesFromItsCheckpoint() throws Exception {
         prepare();
         Path dataDir = tempDir.resolve("data");
-        ServerProcess server = start(dataDir);
+        ServerProcess server = remote.start(dataDir);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT, note VARCHAR)");
@@ -76,9 +65,9 @@ class RemoteBackfillTest {
             st.execute("CREATE SINK k FROM t" + with("t_out", "'false'"));
             assertEquals("waiting for a worker", backfillPhase(st));
         }
-        Process w1 = worker("w1");
+        Process w1 = remote.worker("w1");
         awaitTrue(() -> positionVnode() > 10, "w1 copies some chunks");
-        w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        kill(w1);
         int reached = positionVnode();
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
@@ -86,10 +75,10 @@ class RemoteBackfillTest {
             st.execute("DELETE FROM t WHERE id % 11 = 0");
         }
         server.kill9();
-        server = start(dataDir);
+        server = remote.start(dataDir);
         // re-attached, not restarted: the position the dead worker committed stays
         assertTrue(positionVnode() >= reached, "progress never goes back");
-        worker("w2");
+        remote.worker("w2");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("ALTER SINK k SET SINK_RATE_LIMIT = DEFAULT");
@@ -118,7 +107,7 @@ class RemoteBackfillTest {
     @Test
     void withoutWorkersAFallbackJobRunsLocallyAndAnotherWaits() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data2"));
+        ServerProcess server = remote.start(tempDir.resolve("data2"));
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
@@ -128,7 +117,7 @@ class RemoteBackfillTest {
             awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".fb_out ORDER BY id");
             Thread.sleep(1_000);
             assertEquals("waiting for a worker", phaseOf(st, "nofb"));
-            worker("w3");
+            remote.worker("w3");
             awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".nofb_out ORDER BY id");
         }
     }
@@ -137,8 +126,8 @@ class RemoteBackfillTest {
     void cancelJobsStopsARemoteBackfillForGoodAndResyncCopiesAgain() throws Exception {
         prepare();
         Path dataDir = tempDir.resolve("data3");
-        ServerProcess server = start(dataDir);
-        worker("w1");
+        ServerProcess server = remote.start(dataDir);
+        remote.worker("w1");
         long jobId;
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
@@ -171,7 +160,7 @@ class RemoteBackfillTest {
         assertTrue(count("k_out") < ROWS, "the copy was cut short");
         // cancelled for good: a restarted server does not queue it again
         server.kill9();
-        server = start(dataDir);
+        server = remote.start(dataDir);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             awaitTrue(() -> "cancelled".equals(phaseOf(st, "k")), "the restarted server sees the cancel");
@@ -192,13 +181,13 @@ class RemoteBackfillTest {
     @Test
     void twoWorkersRaceForOneJobAndExactlyOneRunsIt() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data4"));
+        ServerProcess server = remote.start(tempDir.resolve("data4"));
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, x FROM generate_series(1, " + ROWS + ") AS g(x)");
-            worker("r1");
-            worker("r2");
+            remote.worker("r1");
+            remote.worker("r2");
             awaitTrue(
                     () -> rows(c, "SELECT name FROM tributary_catalog.workers ORDER BY name")
                             .equals(List.of("r1|", "r2|")),
@@ -220,8 +209,8 @@ class RemoteBackfillTest {
     @Test
     void aLateResultFromAWorkerPresumedDeadIsIgnored() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data5"));
-        Process w1 = worker("p1");
+        ServerProcess server = remote.start(tempDir.resolve("data5"));
+        Process w1 = remote.worker("p1");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
@@ -231,7 +220,7 @@ class RemoteBackfillTest {
             awaitTrue(() -> positionVnode() > 5, "p1 copies some chunks");
             // frozen, not dead: its heartbeats stop, so p2 revives the job; then p1 wakes up mid-job
             signal(w1, "STOP");
-            worker("p2");
+            remote.worker("p2");
             awaitTrue(
                     () -> rows(c, "SELECT worker, state FROM tributary_catalog.remote_jobs")
                             .equals(List.of("p2|done|")),
@@ -256,8 +245,8 @@ class RemoteBackfillTest {
     void anotherDatabasePlacesItsSinkBackfillsOnWorkersUnderIdsOfItsOwn() throws Exception {
         prepare();
         Path dataDir = tempDir.resolve("data7");
-        ServerProcess server = start(dataDir);
-        worker("m1");
+        ServerProcess server = remote.start(dataDir);
+        remote.worker("m1");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
@@ -276,7 +265,7 @@ class RemoteBackfillTest {
             awaitTrue(() -> count("other_out") > 0, "m1 copies some of the other database's chunks");
         }
         server.kill9();
-        server = start(dataDir);
+        server = remote.start(dataDir);
         otherUrl = server.jdbcUrl().replace("/dev?", "/other?");
         try (Connection c = DriverManager.getConnection(otherUrl);
                 Statement st = c.createStatement()) {
@@ -304,7 +293,7 @@ class RemoteBackfillTest {
     void aJobOfTheOldFormatIsQueuedAgainInTheNewOne() throws Exception {
         prepare();
         Path dataDir = tempDir.resolve("data8");
-        ServerProcess server = start(dataDir);
+        ServerProcess server = remote.start(dataDir);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT)");
@@ -318,8 +307,8 @@ class RemoteBackfillTest {
             st.execute("UPDATE tributary_remote_jobs SET format_version = 1");
             st.execute("UPDATE scheduled_tasks SET task_name = 'tributary-job-v1'");
         }
-        server = start(dataDir);
-        worker("u1");
+        server = remote.start(dataDir);
+        remote.worker("u1");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
             awaitEqual(c, "SELECT id, v FROM t ORDER BY id", "SELECT id, v FROM " + schema + ".old_out ORDER BY id");
             awaitTrue(
@@ -401,8 +390,8 @@ class RemoteBackfillTest {
     @Test
     void aWorkerComputesTheSnapshotPhaseOfFilterAggregateAndJoinViews() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data7"));
-        worker("w1");
+        ServerProcess server = remote.start(tempDir.resolve("data7"));
+        remote.worker("w1");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             viewUpstream(c, 5_000);
@@ -437,8 +426,8 @@ class RemoteBackfillTest {
     void aKilledWorkersJobIsTakenOverOnceAndTheViewSurvivesAKilledServer() throws Exception {
         prepare();
         Path dataDir = tempDir.resolve("data8");
-        ServerProcess server = start(dataDir);
-        Process w1 = worker("w1");
+        ServerProcess server = remote.start(dataDir);
+        Process w1 = remote.worker("w1");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             viewUpstream(c, 30_000);
@@ -455,8 +444,8 @@ class RemoteBackfillTest {
                             .isEmpty(),
                     "w1 runs a view job");
         }
-        w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        worker("w2");
+        kill(w1);
+        remote.worker("w2");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
             both(c, "UPDATE %t SET v = -v WHERE id % 7 = 0", "DELETE FROM %t WHERE id % 11 = 0");
             awaitTrue(
@@ -471,7 +460,7 @@ class RemoteBackfillTest {
         }
         // after the takeover: the views go on from their change logs after a kill -9
         server.kill9();
-        server = start(dataDir);
+        server = remote.start(dataDir);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
             both(c, "UPDATE %t SET v = v * 2 WHERE id % 3 = 0", "INSERT INTO %d VALUES (6, 'g6')");
             awaitViews(c);
@@ -481,7 +470,7 @@ class RemoteBackfillTest {
     @Test
     void withoutWorkersAViewFallsBackToTheServerOrWaitsForOne() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data6"));
+        ServerProcess server = remote.start(tempDir.resolve("data6"));
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             viewUpstream(c, 3_000);
@@ -501,14 +490,9 @@ class RemoteBackfillTest {
                     SQLException.class, () -> rows(c, "SELECT count(*) FROM f"));
             assertEquals("55000", waiting.getSQLState());
             both(c, "UPDATE %t SET v = v + 1 WHERE id % 5 = 0");
-            worker("w3");
+            remote.worker("w3");
             awaitViews(c);
         }
-    }
-
-    private static void signal(Process p, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start();
-        assertEquals(0, kill.waitFor(), "kill -" + signal);
     }
 
     private long count(String table) throws Exception {
@@ -526,34 +510,6 @@ class RemoteBackfillTest {
                 + " backfill.fallback_to_local = " + fallback + ")";
     }
 
-    private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess s = ServerProcess.start(
-                dataDir, 20, List.of(), List.of("--jobs-url", jobsUrl, "--jobs-fallback-ms", "2000"));
-        servers.add(s);
-        return s;
-    }
-
-    private Process worker(String name) throws IOException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(
-                        java.toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "io.tributary.cli.Main",
-                        "worker",
-                        "--jobs-url",
-                        jobsUrl,
-                        "--name",
-                        name,
-                        "--slots",
-                        "1")
-                .redirectErrorStream(true)
-                .redirectOutput(tempDir.resolve(name + ".log").toFile())
-                .start();
-        workers.add(p);
-        return p;
-    }
-
     private static String backfillPhase(Statement st) throws SQLException {
         return phaseOf(st, "k");
     }
@@ -563,17 +519,6 @@ class RemoteBackfillTest {
                 + sink + "' AND part = 'backfill'")) {
             return rs.next() ? rs.getString(1) : null;
         }
-    }
-
-    /**
-     * The jobs worker {@code name} last reported running (its heartbeat, every second): its count
-     * drops only once an attempt's run has returned, after which that attempt commits nothing more.
-     */
-    private static int runningJobs(Connection c, String name) throws SQLException {
-        List<String> r = rows(c, "SELECT running_jobs FROM tributary_catalog.workers WHERE name = '" + name + "'");
-        return r.isEmpty()
-                ? -1
-                : Integer.parseInt(r.get(0).substring(0, r.get(0).length() - 1));
     }
 
     private int positionVnode() {
@@ -586,20 +531,6 @@ class RemoteBackfillTest {
             return UpstreamPostgres.queryOne(sql);
         } catch (SQLException | IOException e) {
             return null;
-        }
-    }
-
-    private interface Check {
-        boolean ok() throws Exception;
-    }
-
-    private static void awaitTrue(Check check, String what) throws Exception {
-        long deadline = System.currentTimeMillis() + 180_000;
-        while (!check.ok()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(100);
         }
     }
 
@@ -620,21 +551,5 @@ class RemoteBackfillTest {
         System.out.println("sink_progress: " + rows(tributary, "SELECT * FROM tributary_catalog.sink_progress"));
         assertEquals(expected.size(), actual.size(), "row count");
         assertEquals(expected, actual);
-    }
-
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(rs.getString(i)).append('|');
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
     }
 }

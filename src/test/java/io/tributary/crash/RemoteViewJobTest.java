@@ -1,18 +1,19 @@
 package io.tributary.crash;
 
+import static io.tributary.crash.RemoteJobsFixture.awaitTrue;
+import static io.tributary.crash.RemoteJobsFixture.kill;
+import static io.tributary.crash.RemoteJobsFixture.rows;
+import static io.tributary.crash.RemoteJobsFixture.runningJobs;
+import static io.tributary.crash.RemoteJobsFixture.signal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.connector.postgres.UpstreamPostgres;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,42 +27,28 @@ class RemoteViewJobTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-    private final List<Process> workers = new ArrayList<>();
+    private RemoteJobsFixture remote;
     private String schema;
     private String jobsUrl;
 
     @AfterEach
-    void killAll() throws Exception {
-        for (ServerProcess s : servers) {
-            System.out.println("---- server output:\n" + s.output());
-        }
-        try (var logs = Files.newDirectoryStream(tempDir, "*.log")) {
-            for (Path log : logs) {
-                System.out.println("---- " + log.getFileName() + ":\n" + Files.readString(log));
-            }
-        }
-        for (Process w : workers) {
-            w.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        for (ServerProcess s : servers) {
-            s.close();
+    void close() throws Exception {
+        if (remote != null) {
+            remote.close();
         }
     }
 
     private void prepare() throws Exception {
-        String tag = Long.toHexString(System.nanoTime());
-        schema = "rview_" + tag;
-        UpstreamPostgres.execute("CREATE SCHEMA " + schema, "CREATE DATABASE jobs_" + tag);
-        jobsUrl = "jdbc:postgresql://localhost:" + UpstreamPostgres.server().getPort() + "/jobs_" + tag
-                + "?user=postgres";
+        remote = new RemoteJobsFixture(tempDir, "rview");
+        schema = remote.schema();
+        jobsUrl = remote.jobsUrl();
     }
 
     @Test
     void dropAndCancelJobsCancelQueuedAndRunningRemoteJobs() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data"));
-        Process w1 = worker("w1");
+        ServerProcess server = remote.start(tempDir.resolve("data"));
+        Process w1 = remote.worker("w1");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
@@ -107,6 +94,7 @@ class RemoteViewJobTest {
             Thread.sleep(2_000);
             try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
                 assertEquals(List.of("0|"), rows(jobs, "SELECT count(*) FROM tributary_job_results"));
+                assertEquals(List.of("0|"), rows(jobs, "SELECT count(*) FROM tributary_job_checkpoints"));
                 assertEquals(List.of("0|"), rows(jobs, "SELECT count(*) FROM scheduled_tasks"));
             }
             assertEquals(List.of("0|"), rows(c, "SELECT count(*) FROM tributary_catalog.ddl_progress"));
@@ -114,7 +102,7 @@ class RemoteViewJobTest {
                     List.of("queued_s|cancelled|", "queued_v|cancelled|", "running_v|cancelled|"),
                     rows(c, "SELECT owner, state FROM tributary_catalog.remote_jobs ORDER BY owner"));
         }
-        w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        kill(w1);
     }
 
     /**
@@ -125,8 +113,8 @@ class RemoteViewJobTest {
     @Test
     void aLargeFilterViewStreamsThroughASmallWorkerKilledMidStream() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data"));
-        Process w1 = worker("w1", "-Xmx128m");
+        ServerProcess server = remote.start(tempDir.resolve("data"));
+        Process w1 = remote.worker("w1", "-Xmx128m");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, pad VARCHAR)");
@@ -146,9 +134,9 @@ class RemoteViewJobTest {
                         "w1 stages part of the state",
                         600_000);
             }
-            w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            kill(w1);
             st.execute("UPDATE t SET pad = 'changed' WHERE id % 1000 = 0");
-            worker("w2", "-Xmx128m");
+            remote.worker("w2", "-Xmx128m");
             awaitTrue(
                     () -> rows(c, "SELECT worker, state FROM tributary_catalog.remote_jobs WHERE owner = 'f'")
                             .equals(List.of("w2|done|")),
@@ -173,21 +161,36 @@ class RemoteViewJobTest {
     @Test
     void aSecondWorkerGoesOnFromTheKilledWorkersCheckpoint() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data"));
-        Process w1 = worker("w1");
+        ServerProcess server = remote.start(tempDir.resolve("data"));
+        Process w1 = remote.worker("w1");
+        RemoteJobsFixture.ProgressSamples progress = new RemoteJobsFixture.ProgressSamples(server.jdbcUrl(), "agg");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
+            // without fallback: on a loaded machine w2 may take longer to register than the server waits
+            st.execute("SET fallback_to_local = false");
             halfBuiltRemoteView(c, st, w1);
-            worker("w2");
+            remote.worker("w2");
             awaitTrue(
                     () -> rows(c, "SELECT worker, state FROM tributary_catalog.remote_jobs WHERE owner = 'agg'")
                             .equals(List.of("w2|done|")),
                     "w2 finishes the job");
             assertEquals(
                     List.of("true|"),
-                    List.of(resumedMidway(Files.readString(tempDir.resolve("w2.log")), "resumed at ") + "|"),
+                    List.of(resumedMidway(remote.workerLog("w2"), "resumed at ") + "|"),
                     "w2 resumed at the checkpoint");
             awaitAggEqualsItsQuery(c);
+            assertTrue(
+                    progress.stopAndCheck("remote:") > 0,
+                    "ddl_progress showed rows done while the job ran on a worker, and never went back");
+            try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+                assertEquals(
+                        List.of("0|0|"),
+                        rows(
+                                jobs,
+                                "SELECT (SELECT count(*) FROM tributary_job_checkpoints),"
+                                        + " (SELECT count(*) FROM tributary_job_results)"),
+                        "a job taken over leaves no checkpoints nor results in the jobs database");
+            }
         }
     }
 
@@ -199,8 +202,9 @@ class RemoteViewJobTest {
     @Test
     void theServersFallbackGoesOnFromTheKilledWorkersCheckpoint() throws Exception {
         prepare();
-        ServerProcess server = start(tempDir.resolve("data"));
-        Process w1 = worker("w1");
+        ServerProcess server = remote.start(tempDir.resolve("data"));
+        Process w1 = remote.worker("w1");
+        RemoteJobsFixture.ProgressSamples progress = new RemoteJobsFixture.ProgressSamples(server.jdbcUrl(), "agg");
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("SET fallback_to_local = true");
@@ -211,6 +215,15 @@ class RemoteViewJobTest {
                     List.of(resumedMidway(server.output(), "from the workers' checkpoint at ") + "|"),
                     "the server resumed at the checkpoint");
             awaitAggEqualsItsQuery(c);
+            assertTrue(
+                    progress.stopAndCheck("remote:") > 0,
+                    "ddl_progress showed rows done on the worker and never went back through the fallback");
+            try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+                assertEquals(
+                        List.of("0|"),
+                        rows(jobs, "SELECT count(*) FROM tributary_job_checkpoints"),
+                        "the checkpoints are removed once the server resumed from them");
+            }
         }
     }
 
@@ -233,7 +246,7 @@ class RemoteViewJobTest {
                             .isEmpty(),
                     "w1 commits a checkpoint",
                     600_000);
-            w1.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            kill(w1);
             assertEquals(
                     List.of("running|"),
                     rows(jobs, "SELECT state FROM tributary_remote_jobs"),
@@ -261,82 +274,5 @@ class RemoteViewJobTest {
                 rows(c, "SELECT g, count(*), sum(v) FROM t GROUP BY g ORDER BY g"),
                 rows(c, "SELECT g, n, s FROM agg ORDER BY g"),
                 "the view equals its query, nothing doubled or lost");
-    }
-
-    private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess s = ServerProcess.start(
-                dataDir, 20, List.of(), List.of("--jobs-url", jobsUrl, "--jobs-fallback-ms", "2000"));
-        servers.add(s);
-        return s;
-    }
-
-    private Process worker(String name, String... jvmOptions) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(jvmOptions));
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.tributary.cli.Main",
-                "worker",
-                "--jobs-url",
-                jobsUrl,
-                "--name",
-                name,
-                "--slots",
-                "1"));
-        Process p = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(tempDir.resolve(name + ".log").toFile())
-                .start();
-        workers.add(p);
-        return p;
-    }
-
-    private static void signal(Process p, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start();
-        assertEquals(0, kill.waitFor(), "kill -" + signal);
-    }
-
-    /** The jobs worker {@code name} last reported running (its heartbeat, every second); -1 when unknown. */
-    private static int runningJobs(Connection c, String name) throws SQLException {
-        List<String> r = rows(c, "SELECT running_jobs FROM tributary_catalog.workers WHERE name = '" + name + "'");
-        return r.isEmpty()
-                ? -1
-                : Integer.parseInt(r.get(0).substring(0, r.get(0).length() - 1));
-    }
-
-    private interface Check {
-        boolean ok() throws Exception;
-    }
-
-    private static void awaitTrue(Check check, String what) throws Exception {
-        awaitTrue(check, what, 180_000);
-    }
-
-    private static void awaitTrue(Check check, String what, long timeoutMs) throws Exception {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (!check.ok()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(rs.getString(i)).append('|');
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
     }
 }

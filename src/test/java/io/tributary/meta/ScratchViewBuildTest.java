@@ -54,7 +54,7 @@ class ScratchViewBuildTest {
                         build.load(relation.id(), storedRows(db, relation.id()));
                     }
                     int[] tables = stateTables(view);
-                    build.buildView(view, tables, 1, NO_CHECKPOINT, (k, v) -> {});
+                    build.buildView(view, tables, 1, NO_CHECKPOINT, (k, v, rows) -> {});
                     List<String> scratch = new ArrayList<>();
                     build.readState(name, tables, (k, v) -> scratch.add(hex(k, v)));
                     assertEquals(serverState(db, tables), scratch, name);
@@ -88,7 +88,7 @@ class ScratchViewBuildTest {
             try (ScratchViewBuild build = ScratchViewBuild.open(dir, CalciteViewPlanner::new, snapshotMillis)) {
                 build.createRelation(ev);
                 build.load(ev.id(), storedRows(db, ev.id()));
-                build.buildView(view, stateTables(view), 1, NO_CHECKPOINT, (k, v) -> {});
+                build.buildView(view, stateTables(view), 1, NO_CHECKPOINT, (k, v, rows) -> {});
                 List<String> viewRows = new ArrayList<>();
                 build.readState("recent", stateTables(view), (k, v) -> {
                     if (java.nio.ByteBuffer.wrap(k, 0, 4).getInt() == view.id()) {
@@ -127,8 +127,10 @@ class ScratchViewBuildTest {
                 int[] tables = stateTables(view);
                 List<String> expected = serverState(db, tables);
                 List<List<byte[][]>> checkpoints = new ArrayList<>();
+                List<Long> rowsRead = new ArrayList<>();
                 try (ScratchViewBuild first = scratch(db, List.of(t, d))) {
-                    first.buildView(view, tables, 1, NO_CHECKPOINT, (keys, values) -> {
+                    first.buildView(view, tables, 1, NO_CHECKPOINT, (keys, values, rows) -> {
+                        rowsRead.add(rows);
                         List<byte[][]> group = new ArrayList<>();
                         for (int i = 0; i < keys.size(); i++) {
                             group.add(new byte[][] {keys.get(i), values.get(i)});
@@ -137,6 +139,9 @@ class ScratchViewBuildTest {
                     });
                 }
                 assertTrue(checkpoints.size() >= 3, name + ": several checkpoints, not " + checkpoints.size());
+                for (int i = 1; i < rowsRead.size(); i++) {
+                    assertTrue(rowsRead.get(i) >= rowsRead.get(i - 1), name + ": rows read never go back");
+                }
                 assertEquals(expected, replayed(checkpoints, tables), name + ": every checkpoint replayed");
                 List<List<byte[][]>> prefix = checkpoints.subList(0, checkpoints.size() / 2);
                 try (ScratchViewBuild second = scratch(db, List.of(t, d))) {
@@ -145,8 +150,13 @@ class ScratchViewBuildTest {
                             tables,
                             1,
                             out -> prefix.forEach(g -> g.forEach(p -> out.accept(p[0], p[1]))),
-                            (k, v) -> {});
+                            (k, v, rows) -> assertTrue(
+                                    rows >= rowsRead.get(prefix.size() - 1), name + ": rows read never go back"));
                     assertTrue(resumed > 0 && resumed < 200_000, name + ": resumed mid-way, at " + resumed);
+                    assertEquals(
+                            rowsRead.get(prefix.size() - 1),
+                            resumed,
+                            name + ": the resumed build starts at the rows its checkpoint reported");
                     List<String> state = new ArrayList<>();
                     second.readState(name, tables, (k, v) -> state.add(hex(k, v)));
                     assertEquals(expected, state, name + ": resumed from checkpoint " + prefix.size());

@@ -8,8 +8,11 @@ import io.tributary.meta.jobs.JobResult;
 import io.tributary.meta.jobs.Notifier;
 import io.tributary.meta.jobs.RemoteJob;
 import io.tributary.meta.jobs.ScheduleFailedException;
+import io.tributary.stream.backfill.BackfillProgress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +35,12 @@ final class RemoteViewSnapshots {
     private final RemoteViewAdoption adoption;
     private final JobPlacement placement;
     private final Supplier<Catalog> catalog;
+    /**
+     * Per view whose snapshot phase was on a worker: the snapshot rows and time when this server
+     * first read its progress, and the most it has read since.
+     */
+    private final Map<Integer, long[]> rates = new ConcurrentHashMap<>();
+
     /** One thread, started for a result and gone when idle, so a database without remote views holds none. */
     private final ThreadPoolExecutor results =
             new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -62,6 +71,7 @@ final class RemoteViewSnapshots {
             return;
         }
         JobId id = placement.jobId(ViewSnapshotJob.localJobId(viewId));
+        rates.remove(viewId);
         results.execute(() -> {
             placement.cancel(id);
             placement.dropResult(id);
@@ -91,6 +101,51 @@ final class RemoteViewSnapshots {
         }
         String remote = placement.placement(placement.jobId(ViewSnapshotJob.localJobId(job.id())));
         return remote == null || remote.equals("local") ? "waiting for a worker" : remote;
+    }
+
+    /**
+     * Job {@code job}'s progress for {@code ddl_progress} and SHOW JOBS: {@code local} (the job's
+     * own, from its stored positions) while its snapshot phase runs here, and while it waits for
+     * or runs on a worker the greater of that and the snapshot rows the workers' committed
+     * checkpoints have read ({@code rows_done} in the jobs database), with a rate measured from
+     * what this server saw of that figure. Neither figure goes back: the worker's only rises, and
+     * the job's own positions, once it resumes here or takes the result over, cover at least
+     * those checkpoints; the most this server read of the worker's is held until the job's own
+     * figure reaches it, so the moment between the two shows no dip either. Any thread.
+     */
+    BackfillProgress progress(ViewBackfills.Job job, BackfillProgress local) {
+        long[] seen = rates.get(job.id());
+        if (job.awaitingRemote && placement.remoteEnabled()) {
+            long remote = placement.remoteRowsDone(placement.jobId(ViewSnapshotJob.localJobId(job.id())));
+            long now = System.nanoTime();
+            seen = rates.computeIfAbsent(job.id(), id -> new long[] {remote, now, remote});
+            synchronized (seen) {
+                seen[2] = Math.max(seen[2], remote);
+            }
+        }
+        if (seen == null) {
+            return local;
+        }
+        long floor;
+        long rate;
+        synchronized (seen) {
+            floor = seen[2];
+            long elapsed = System.nanoTime() - seen[1];
+            rate = elapsed < 1_000_000_000L ? 0 : (floor - seen[0]) * 1_000_000_000L / elapsed;
+        }
+        if (local != null && local.rowsDone() >= floor) {
+            if (!job.awaitingRemote) {
+                // the job's own positions cover the workers' checkpoints from now on
+                rates.remove(job.id(), seen);
+            }
+            return local;
+        }
+        // until the job's own figure catches up (the moment a fallback or a takeover installs the
+        // positions), the workers' figure holds, so the progress shown never goes back
+        return local == null
+                ? new BackfillProgress(floor, -1, false, rate, Map.of(), List.of())
+                : new BackfillProgress(
+                        floor, local.rowsExpected(), false, rate, local.consumedThrough(), local.vnodes());
     }
 
     private void schedule(ViewBackfills.Job job) {

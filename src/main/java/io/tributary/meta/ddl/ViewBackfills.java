@@ -457,7 +457,11 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
 
     /** The job's progress as SHOW JOBS prints it, e.g. {@code 37.52% (375200/1000000)}. */
     String progressText(int viewId) {
-        BackfillProgress p = runtime.progress(viewId);
+        return progressText(runtime.progress(viewId));
+    }
+
+    /** "12.34% (done/expected)" for a job's progress (null: not known yet). */
+    static String progressText(BackfillProgress p) {
         if (p == null) {
             return "0.00% (0/?)";
         }

@@ -14,6 +14,7 @@ import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -378,6 +379,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     List<JobInfo> jobs() {
         List<JobInfo> out = new ArrayList<>();
         for (ViewBackfills.Job job : backfills.jobs()) {
+            BackfillProgress progress = remoteSnapshots.progress(job, backfills.progress(job.id()));
             out.add(new JobInfo(
                     job.id(),
                     job.view.name(),
@@ -385,8 +387,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     job.record.background(),
                     job.record.startedAtMillis(),
                     job.record.rateLimit(),
-                    backfills.progressText(job.id()),
-                    backfills.progress(job.id()),
+                    ViewBackfills.progressText(progress),
+                    progress,
                     remoteSnapshots.placement(job)));
         }
         return out;

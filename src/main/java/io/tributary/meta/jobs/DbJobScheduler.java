@@ -35,6 +35,16 @@ import org.slf4j.LoggerFactory;
 public final class DbJobScheduler implements RemoteJobScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(DbJobScheduler.class);
 
+    /** How often the watcher removes what cancelled jobs left in the jobs database. */
+    private static final long SWEEP_MILLIS = 60_000;
+
+    /**
+     * How long a finished job's staged result is kept when no owner here waits for it: its owner
+     * reads it as soon as it hears of the end (at the latest when it re-attaches at start), and
+     * removes it after taking it over.
+     */
+    private static final long DONE_KEPT_MILLIS = 600_000;
+
     private final DataSource ds;
     private final SchedulerClient client;
     private final LocalJobScheduler local;
@@ -70,6 +80,7 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         this.local = local;
         this.fallbackAfterMillis = fallbackAfterMillis;
         JobsDatabase.prepare(ds);
+        sweep(true);
         this.client = SchedulerClient.Builder.create(ds).build();
         this.watcher = new Thread(this::watch, "remote-jobs-watcher");
         watcher.setDaemon(true);
@@ -162,6 +173,24 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         JobsDatabase.readCheckpoints(ds, id.value(), Integer.MAX_VALUE, out);
     }
 
+    /**
+     * The job's {@code rows_done}: snapshot rows its committed checkpoint batches have read, which
+     * each batch raises in its own transaction and nothing lowers (a new attempt resumes from those
+     * checkpoints); 0 when the job has no row or the jobs database cannot be read. Any thread.
+     */
+    long rowsDone(JobId id) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT rows_done FROM tributary_remote_jobs WHERE id = ?")) {
+            ps.setString(1, id.value());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        } catch (SQLException e) {
+            LOG.warn("could not read the progress of job {}: {}", id, e.getMessage());
+            return 0;
+        }
+    }
+
     /** Removes what every attempt of job {@code id} staged with its result or checkpoints; any thread, best effort. */
     void dropResult(JobId id) {
         try (Connection c = ds.getConnection();
@@ -173,6 +202,39 @@ public final class DbJobScheduler implements RemoteJobScheduler {
             cp.executeUpdate();
         } catch (SQLException e) {
             LOG.warn("could not remove the staged result of job {}: {}", id, e.getMessage());
+        }
+    }
+
+    /**
+     * Housekeeping, at start and every {@link #SWEEP_MILLIS} on the watcher thread: removes the
+     * staged results and checkpoints of jobs that can never be read again. At start: jobs whose
+     * row says {@code cancelled} (a cancel is final, its owner reads nothing of it) and jobs with
+     * no row. Later, once this server's databases have re-attached to their jobs, also jobs
+     * {@code done} for {@link #DONE_KEPT_MILLIS} that this server does not wait for: their owner
+     * took the result over (or is gone) and died before removing it. Covers a server that died
+     * between giving a job up or taking its result over and removing what it staged, which
+     * {@link #dropResult} does best effort. Best effort itself.
+     */
+    private void sweep(boolean startup) {
+        String[] waitedFor = watched.keySet().stream().map(JobId::value).toArray(String[]::new);
+        try (Connection c = ds.getConnection()) {
+            int removed = 0;
+            for (String table : List.of("tributary_job_results", "tributary_job_checkpoints")) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " x WHERE NOT EXISTS (SELECT 1"
+                        + " FROM tributary_remote_jobs j WHERE j.id = x.job_id AND j.state <> 'cancelled' AND NOT (?"
+                        + " AND j.state = 'done' AND j.finished < now() - ? * interval '1 millisecond'"
+                        + " AND j.id <> ALL (?)))")) {
+                    ps.setBoolean(1, !startup);
+                    ps.setLong(2, DONE_KEPT_MILLIS);
+                    ps.setArray(3, c.createArrayOf("text", waitedFor));
+                    removed += ps.executeUpdate();
+                }
+            }
+            if (removed > 0) {
+                LOG.info("removed {} staged rows of finished, cancelled or unknown remote jobs", removed);
+            }
+        } catch (SQLException e) {
+            LOG.warn("could not remove the staged rows of finished remote jobs: {}", e.getMessage());
         }
     }
 
@@ -225,6 +287,15 @@ public final class DbJobScheduler implements RemoteJobScheduler {
      * stopped job (its owner dropping it) can still be cancelled, when the drop has committed.
      */
     private static void giveUp(Connection c, JobId id, String state) throws SQLException {
+        if (state.equals("cancelled")) {
+            // final: nothing staged by any attempt is read again
+            for (String table : List.of("tributary_job_results", "tributary_job_checkpoints")) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE job_id = ?")) {
+                    ps.setString(1, id.value());
+                    ps.executeUpdate();
+                }
+            }
+        }
         try (PreparedStatement ps = c.prepareStatement("UPDATE tributary_remote_jobs SET state = ?, worker = NULL"
                 + " WHERE id = ? AND state IN ('waiting', 'running', 'local'"
                 + (state.equals("cancelled") ? ", 'stopped'" : "") + ")")) {
@@ -294,6 +365,7 @@ public final class DbJobScheduler implements RemoteJobScheduler {
     /** Watcher thread: LISTEN for finished jobs, poll as the net, fall back when no worker lives. */
     private void watch() {
         Connection listen = null;
+        long lastSweep = System.nanoTime();
         while (!closed) {
             try {
                 if (listen == null) {
@@ -304,6 +376,10 @@ public final class DbJobScheduler implements RemoteJobScheduler {
                 }
                 // waits for a NOTIFY up to the polling interval; either way every watched job is checked
                 listen.unwrap(PGConnection.class).getNotifications(500);
+                if (System.nanoTime() - lastSweep > SWEEP_MILLIS * 1_000_000) {
+                    sweep(false);
+                    lastSweep = System.nanoTime();
+                }
                 if (!watched.isEmpty()) {
                     poll(listen);
                 }

@@ -161,6 +161,15 @@ public final class JobPlacement implements AutoCloseable {
         }
     }
 
+    /**
+     * How many snapshot rows the checkpoints job {@code id}'s attempts committed have read (see
+     * {@link DbJobScheduler#rowsDone}); never lower than an earlier answer; 0 without a jobs
+     * database. Any thread.
+     */
+    public long remoteRowsDone(JobId id) {
+        return remote == null ? 0 : remote.rowsDone(id);
+    }
+
     /** Removes what job {@code id} staged with its results (after they were taken over); best effort. */
     public void dropResult(JobId id) {
         if (remote != null) {

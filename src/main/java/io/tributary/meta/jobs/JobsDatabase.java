@@ -116,6 +116,9 @@ public final class JobsDatabase {
                     + " owner text NOT NULL, format_version int NOT NULL, payload bytea NOT NULL,"
                     + " state text NOT NULL, worker text, attempts int NOT NULL DEFAULT 0, started timestamptz,"
                     + " finished timestamptz, last_error text)");
+            // snapshot rows a view job's committed checkpoints have read: raised (never lowered) by
+            // each checkpoint batch, read by the server for ddl_progress while the job is on a worker
+            s.execute("ALTER TABLE tributary_remote_jobs ADD COLUMN IF NOT EXISTS rows_done bigint NOT NULL DEFAULT 0");
             s.execute("CREATE TABLE IF NOT EXISTS tributary_workers (name text PRIMARY KEY, address text,"
                     + " slots int NOT NULL, running_jobs int NOT NULL DEFAULT 0, format_version int NOT NULL,"
                     + " last_heartbeat timestamptz NOT NULL)");
