@@ -54,12 +54,13 @@ final class IntervalCalls {
 
     /** The PostgreSQL name of one of these aggregates, for errors that name the function. */
     static String pgName(String function) {
-        return switch (function.toLowerCase(Locale.ROOT)) {
+        String name = function.toLowerCase(Locale.ROOT);
+        return switch (name) {
             case "pg_interval_sum" -> "sum(interval)";
             case "pg_interval_avg" -> "avg(interval)";
             case "pg_interval_min" -> "min(interval)";
             case "pg_interval_max" -> "max(interval)";
-            default -> function;
+            default -> name;
         };
     }
 
