@@ -32,8 +32,8 @@ final class ValueTable {
     private final int groupWidth;
     /**
      * Store keys of the (group key..., value) pairs added by {@link #addUncounted} and not yet
-     * counted into the table, each with its value as first seen; ids are dense from 0, as nothing
-     * is removed before the map is cleared. Looked up from {@link #keyScratch}, so a pair seen
+     * counted into the table, each with its value as first seen; a {@link #change} of a pair takes
+     * its entry out, so ids below {@link ByteKeyMap#idLimit} may be freed. Looked up from {@link #keyScratch}, so a pair seen
      * again costs no allocation and a new one only its key's copy. Cleared (which shrinks it)
      * once counted: a map kept at the size a backfill's snapshot grew it to would make each later
      * count of a few values walk tens of thousands of empty slots.
@@ -74,10 +74,9 @@ final class ValueTable {
         long addedCount = 0;
         Object addedValue = null;
         if (added >= 0) {
-            // taken here; countUncounted skips an id whose occurrences were all taken
             addedCount = uncountedCounts[added];
-            uncountedCounts[added] = 0;
             addedValue = uncounted.get(added);
+            uncounted.remove(added);
         }
         StateTable.StoreKey encoded =
                 StateTable.StoreKey.of(Arrays.copyOf(keyScratch.array(), keyScratch.length()), distEnd);
@@ -90,7 +89,7 @@ final class ValueTable {
         if (after == 0) {
             table.delete(encoded);
         } else {
-            Object first = stored != null ? stored[0] : addedCount > 0 ? addedValue : value;
+            Object first = stored != null ? stored[0] : added >= 0 ? addedValue : value;
             table.put(encoded, new Object[] {first, after});
         }
         return before == 0 || after == 0;
@@ -124,8 +123,8 @@ final class ValueTable {
         }
         List<StateTable.StoreKey> keys = new ArrayList<>(n);
         int[] ids = new int[n];
-        for (int id = 0; id < n; id++) {
-            if (uncountedCounts[id] > 0) {
+        for (int id = 0; id < uncounted.idLimit(); id++) {
+            if (uncounted.live(id)) {
                 ids[keys.size()] = id;
                 keys.add(StateTable.StoreKey.of(uncounted.key(id), uncountedDistEnds[id]));
             }
