@@ -11,8 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,22 +47,6 @@ class MultiDatabaseDashboardTest {
     @AfterAll
     static void stop() {
         served.close();
-    }
-
-    private static List<String> sql(String database, String query) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = served.connect(database);
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(query)) {
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                    b.append(i > 1 ? "|" : "").append(rs.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
     }
 
     private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
@@ -147,7 +129,7 @@ class MultiDatabaseDashboardTest {
         assertEquals("joined", inputs.get(0).get("view_name").asText());
         assertEquals("a", inputs.get(0).get("upstream_database").asText());
         assertEquals(
-                sql(
+                served.rows(
                         "b",
                         "SELECT view_name, upstream_database, upstream_table FROM tributary_catalog.cross_database_inputs"),
                 List.of("joined|a|" + inputs.get(0).get("upstream_table").asText()));
@@ -176,7 +158,7 @@ class MultiDatabaseDashboardTest {
         assertEquals("slow", job.get("view_name").asText());
         assertEquals(
                 List.of(job.get("job_id").asText() + "|slow"),
-                sql("a", "SELECT job_id, view_name FROM tributary_catalog.ddl_progress"));
+                served.rows("a", "SELECT job_id, view_name FROM tributary_catalog.ddl_progress"));
         assertTrue(job.get("rate_history").isArray() && job.has("progress"), job::toString);
         assertEquals(0, json("/api/jobs?database=b").get("jobs").size());
         assertEquals(0, json("/api/jobs").get("jobs").size());
@@ -189,7 +171,7 @@ class MultiDatabaseDashboardTest {
                 .header(HttpRoutes.ACTION_HEADER, "cancel")
                 .POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(200, cancelled.statusCode(), cancelled.body());
-        assertEquals(List.of(), sql("a", "SELECT job_id FROM tributary_catalog.ddl_progress"));
+        assertEquals(List.of(), served.rows("a", "SELECT job_id FROM tributary_catalog.ddl_progress"));
 
         // a database that does not exist, and one dropped while the dashboard watches
         HttpResponse<String> missing = send(at("/api/jobs?database=nope").GET());

@@ -10,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -62,19 +61,6 @@ class MultiDatabaseMetricsTest {
     @AfterAll
     static void stop() {
         served.close();
-    }
-
-    /** The first column of {@code query}'s rows in {@code database}, as text. */
-    private static Set<String> column(String database, String query) throws SQLException {
-        Set<String> out = new TreeSet<>();
-        try (Connection c = served.connect(database);
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(query)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 
     private static Map<String, PrometheusTextParser.Family> scrape() throws Exception {
@@ -179,8 +165,12 @@ class MultiDatabaseMetricsTest {
                                         .getOrDefault("gen", 0.0)
                                 == 300.0
                         && Set.of("dev", "a", "b").stream().allMatch(db -> commitsCounted(x, db) > 0));
-        assertEquals(Set.of("300"), column("a", "SELECT rows_ingested FROM tributary_catalog.source_progress"));
-        assertEquals(Set.of(), column("b", "SELECT rows_ingested FROM tributary_catalog.source_progress"));
+        assertEquals(
+                Set.of("300"),
+                new TreeSet<>(served.rows("a", "SELECT rows_ingested FROM tributary_catalog.source_progress")));
+        assertEquals(
+                Set.of(),
+                new TreeSet<>(served.rows("b", "SELECT rows_ingested FROM tributary_catalog.source_progress")));
         assertEquals(Map.of(), byLabel(m, "tributary_source_rows_total", "tributary_source_rows_total", "b", "table"));
 
         assertEquals(Set.of("a", "b", "dev"), databasesIn(m));
@@ -192,7 +182,8 @@ class MultiDatabaseMetricsTest {
             assertTrue(of(m, "tributary_rocksdb_memtable_bytes", db) >= 0, db);
             // each database's materialized views, as its relations table lists them, and no other's
             assertEquals(
-                    column(db, "SELECT name FROM tributary_catalog.relations WHERE kind = 'materialized view'"),
+                    new TreeSet<>(served.rows(
+                            db, "SELECT name FROM tributary_catalog.relations WHERE kind = 'materialized view'")),
                     byLabel(m, "tributary_view_state_bytes", "tributary_view_state_bytes", db, "view")
                             .keySet(),
                     db);

@@ -8,8 +8,11 @@ import io.tributary.sql.calcite.CalciteViewPlanner;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A cluster served over pgwire and HTTP (dashboard, {@code /metrics}) on free ports, wired as the
@@ -43,6 +46,24 @@ final class ServedDatabasesOverHttp implements AutoCloseable {
                 st.execute(sql);
             }
         }
+    }
+
+    /** {@code query}'s rows in {@code database}, each as its columns' text joined by {@code |}. */
+    List<String> rows(String database, String query) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect(database);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(query)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    b.append(i > 1 ? "|" : "").append(rs.getString(i));
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
     }
 
     @Override
