@@ -29,9 +29,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 
@@ -72,7 +72,8 @@ class BackfillCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @BeforeAll
     static void startPostgres() throws Exception {
@@ -83,13 +84,6 @@ class BackfillCrashTest {
     static void stopPostgres() throws Exception {
         if (postgres != null) {
             postgres.close();
-        }
-    }
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
         }
     }
 
@@ -251,9 +245,7 @@ class BackfillCrashTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, BARRIER_INTERVAL_MS);
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, BARRIER_INTERVAL_MS);
     }
 
     private static List<CompletableFuture<Void>> startWriters(

@@ -10,13 +10,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 
@@ -37,14 +36,8 @@ class CopyCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void aCopyAcknowledgedJustBeforeKill9HasAllItsRows() throws Exception {
@@ -122,9 +115,7 @@ class CopyCrashTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, BARRIER_INTERVAL_MS);
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, BARRIER_INTERVAL_MS);
     }
 
     private static void createTables(Connection c, boolean withView) throws SQLException {

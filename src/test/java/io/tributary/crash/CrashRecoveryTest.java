@@ -11,15 +11,14 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,14 +38,8 @@ class CrashRecoveryTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void acknowledgedWritesSurviveKill9AndInDoubtOnesAreAtomic() throws Exception {
@@ -100,9 +93,7 @@ class CrashRecoveryTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, BARRIER_INTERVAL_MS);
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, BARRIER_INTERVAL_MS);
     }
 
     private static long count(Statement st, String table) throws SQLException {

@@ -9,15 +9,14 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,14 +31,8 @@ class CrossDatabaseCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     private static Connection connect(ServerProcess server, String database) throws SQLException {
         return DriverManager.getConnection(server.jdbcUrl().replace("/dev?", "/" + database + "?"));
@@ -100,8 +93,7 @@ class CrossDatabaseCrashTest {
     @Test
     void crossDatabaseViewsResumeExactlyAfterKill9() throws Exception {
         Path dataDir = tempDir.resolve("crossdb");
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        ServerProcess server = servers.start(dataDir, 20);
         try (Connection dev = connect(server, "dev")) {
             exec(dev, "CREATE DATABASE a");
             exec(dev, "CREATE DATABASE b");
@@ -132,8 +124,7 @@ class CrossDatabaseCrashTest {
         server.kill9();
         w.join(30_000);
 
-        server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        server = servers.start(dataDir, 20);
         try (Connection b = connect(server, "b")) {
             for (String view : List.of("agg", "joined")) {
                 try {
@@ -153,8 +144,7 @@ class CrossDatabaseCrashTest {
         server.kill9();
         w.join(30_000);
 
-        server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        server = servers.start(dataDir, 20);
         check(server, "after the kill while following a's log");
     }
 
@@ -167,8 +157,7 @@ class CrossDatabaseCrashTest {
     @Test
     void aReaderRecordOrphanedByAKillIsSwept() throws Exception {
         Path dataDir = tempDir.resolve("orphan");
-        ServerProcess server = ServerProcess.start(dataDir, 5000);
-        servers.add(server);
+        ServerProcess server = servers.start(dataDir, 5000);
         try (Connection dev = connect(server, "dev")) {
             exec(dev, "CREATE DATABASE a");
             exec(dev, "CREATE DATABASE b");
@@ -181,8 +170,7 @@ class CrossDatabaseCrashTest {
             exec(b, "DROP MATERIALIZED VIEW gone");
             server.kill9();
         }
-        server = ServerProcess.start(dataDir, 5000);
-        servers.add(server);
+        server = servers.start(dataDir, 5000);
         try (Connection a = connect(server, "a")) {
             // the sweep runs before the cluster serves; DROP would be 2BP01 naming b.public.gone otherwise
             exec(a, "DROP TABLE t");

@@ -17,8 +17,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,14 +32,8 @@ class DatabasesCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     private static String url(ServerProcess server, String database) {
         return server.jdbcUrl().replace("/dev?", "/" + database + "?");
@@ -48,8 +42,7 @@ class DatabasesCrashTest {
     @Test
     void databaseListAndContentsSurviveKill9() throws Exception {
         Path dataDir = tempDir.resolve("dbs");
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        ServerProcess server = servers.start(dataDir, 20);
         // name -> rows acknowledged in it; present while its CREATE is acknowledged and no DROP is
         Set<String> live = ConcurrentHashMap.newKeySet();
         Set<String> dropped = ConcurrentHashMap.newKeySet();
@@ -90,8 +83,7 @@ class DatabasesCrashTest {
         server.kill9();
         client.join(30_000);
 
-        server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        server = servers.start(dataDir, 20);
         Set<String> listed = new TreeSet<>();
         try (Connection dev = DriverManager.getConnection(url(server, "dev"));
                 Statement st = dev.createStatement();
@@ -144,8 +136,7 @@ class DatabasesCrashTest {
     @Test
     void schemasSurviveKill9() throws Exception {
         Path dataDir = tempDir.resolve("schemas");
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        ServerProcess server = servers.start(dataDir, 20);
         try (Connection dev = DriverManager.getConnection(url(server, "dev"));
                 Statement st = dev.createStatement()) {
             st.execute("CREATE DATABASE x");
@@ -180,8 +171,7 @@ class DatabasesCrashTest {
         server.kill9();
         client.join(30_000);
 
-        server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        server = servers.start(dataDir, 20);
         Set<String> listed = schemas(url(server, "x"));
         Set<String> expected = new TreeSet<>(live);
         String pending = inFlight.get();
@@ -202,8 +192,7 @@ class DatabasesCrashTest {
     @Test
     void tablesInSchemasSurviveKill9() throws Exception {
         Path dataDir = tempDir.resolve("schema-tables");
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        ServerProcess server = servers.start(dataDir, 20);
         try (Connection dev = DriverManager.getConnection(url(server, "dev"));
                 Statement st = dev.createStatement()) {
             st.execute("CREATE SCHEMA sa");
@@ -237,8 +226,7 @@ class DatabasesCrashTest {
         server.kill9();
         client.join(30_000);
 
-        server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        server = servers.start(dataDir, 20);
         String pending = inFlight.get();
         try (Connection dev = DriverManager.getConnection(url(server, "dev"));
                 Statement st = dev.createStatement()) {

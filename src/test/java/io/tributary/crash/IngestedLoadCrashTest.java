@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 
@@ -34,14 +34,8 @@ class IngestedLoadCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void loadsInterruptedByKill9AreAllOrNothing() throws Exception {
@@ -148,8 +142,6 @@ class IngestedLoadCrashTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, BARRIER_INTERVAL_MS);
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, BARRIER_INTERVAL_MS);
     }
 }

@@ -12,8 +12,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,14 +29,8 @@ class PrimaryKeyRebuildCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void killedRebuildLeavesTheOldTableOrTheNewWithEveryRowOnce() throws Exception {
@@ -109,8 +103,6 @@ class PrimaryKeyRebuildCrashTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, 20);
     }
 }

@@ -15,8 +15,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,20 +32,13 @@ class SchemaViewsCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void viewInUserSchemaSurvivesKill9DuringBackfill() throws Exception {
         Path dataDir = tempDir.resolve("schema-views");
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        ServerProcess server = servers.start(dataDir, 20);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA sv");
@@ -84,8 +77,7 @@ class SchemaViewsCrashTest {
         server.kill9();
         client.join(30_000);
 
-        server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
+        server = servers.start(dataDir, 20);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             Set<Integer> written = new TreeSet<>();

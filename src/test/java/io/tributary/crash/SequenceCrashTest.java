@@ -9,14 +9,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,14 +29,8 @@ class SequenceCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void acknowledgedSerialValuesAreNeverHandedOutAgain() throws Exception {
@@ -151,8 +143,6 @@ class SequenceCrashTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, 20);
     }
 }

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,15 +34,10 @@ class SinkCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-    private String schema;
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    private String schema;
 
     @Test
     void targetsEqualTheirRelationsAfterKill9DuringBackfillHeadAndResync() throws Exception {
@@ -126,10 +121,7 @@ class SinkCrashTest {
 
     private ServerProcess start(Path dataDir) throws Exception {
         // two key ranges whatever the machine's cores, so kills also land between ranges' chunks
-        ServerProcess server = ServerProcess.start(
-                dataDir, BARRIER_INTERVAL_MS, List.of("-Dtributary.sink.backfill.ranges=2"), List.of());
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, BARRIER_INTERVAL_MS, List.of("-Dtributary.sink.backfill.ranges=2"), List.of());
     }
 
     private String status() throws Exception {

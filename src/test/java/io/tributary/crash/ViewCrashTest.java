@@ -16,8 +16,8 @@ import java.util.Random;
 import java.util.StringJoiner;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -91,14 +91,8 @@ class ViewCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void viewsEqualTheirQueriesAfterKill9AndKeepUpdating() throws Exception {
@@ -169,9 +163,7 @@ class ViewCrashTest {
     }
 
     private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, BARRIER_INTERVAL_MS);
-        servers.add(server);
-        return server;
+        return servers.start(dataDir, BARRIER_INTERVAL_MS);
     }
 
     /** Every view must hold exactly the rows its query returns over the current tables. */
