@@ -19,9 +19,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,17 +51,8 @@ class FilesCrashTest {
     @TempDir
     Path input;
 
-    private SourceServers servers;
-
-    @BeforeEach
-    void servers() {
-        servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
-    }
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        servers.close();
-    }
+    @RegisterExtension
+    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
 
     /** Line {@code id} (1-based over all files) is malformed: a bad number or a missing field. */
     private static boolean malformed(int id) {
@@ -149,7 +139,7 @@ class FilesCrashTest {
         }
         append(input.resolve(fileName(0)), first.toString());
 
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             for (String table : TABLES) {
@@ -178,7 +168,7 @@ class FilesCrashTest {
         for (int kill = 0; kill < KILLS; kill++) {
             long seen = servers.killWhileProgressing("SELECT count(*) FROM appended", expected.size(), 500, random);
             System.out.printf("  kill %d: %d of %d rows seen before%n", kill, seen, expected.size());
-            servers.start();
+            servers.start(dataDir);
         }
         writer.get(60, TimeUnit.SECONDS);
 

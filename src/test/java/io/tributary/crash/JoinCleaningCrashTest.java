@@ -13,9 +13,8 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Random;
 import java.util.StringJoiner;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -65,24 +64,15 @@ class JoinCleaningCrashTest {
     @TempDir
     Path dataDir;
 
-    private SourceServers servers;
-
-    @BeforeEach
-    void servers() {
-        servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
-    }
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        servers.close();
-    }
+    @RegisterExtension
+    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
 
     @Test
     void cleaningJoinsMatchPostgresAndStayBoundedThroughKill9() throws Exception {
         long seed = Long.getLong("joincleaningcrash.seed", System.nanoTime());
         System.out.println("join cleaning crash seed " + seed);
         Random random = new Random(seed);
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE bid (id BIGINT, price INT, ts TIMESTAMP,"
@@ -109,7 +99,7 @@ class JoinCleaningCrashTest {
             if (kill == 0) {
                 assertTrue(seen < ROWS, "the first kill falls while rows stream (seed " + seed + ")");
             }
-            servers.start();
+            servers.start(dataDir);
         }
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
                 Connection pg = postgres.getPostgresDatabase().getConnection();
@@ -141,7 +131,7 @@ class JoinCleaningCrashTest {
                 assertEquals(expected, Sql.rows(st, "SELECT * FROM v" + i), "v" + i + " (seed " + seed + ")");
             }
         }
-        servers.close();
+        servers.stopAll();
         try (Cluster cluster = Cluster.open(dataDir, BARRIER_INTERVAL_MS, CalciteViewPlanner::new)) {
             var db = cluster.database("dev").orElseThrow();
             for (int i = 0; i < VIEWS.size(); i++) {

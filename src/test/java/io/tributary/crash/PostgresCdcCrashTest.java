@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.replication.LogSequenceNumber;
 
@@ -45,12 +46,13 @@ class PostgresCdcCrashTest {
     @TempDir
     Path dataDir;
 
-    private SourceServers servers;
+    @RegisterExtension
+    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+
     private final AtomicBoolean writing = new AtomicBoolean(true);
 
     @BeforeEach
     void upstream() throws Exception {
-        servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
         UpstreamPostgres.execute(
                 "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots" + " WHERE slot_name = '" + SLOT
                         + "'",
@@ -64,7 +66,8 @@ class PostgresCdcCrashTest {
     @AfterEach
     void stop() throws Exception {
         writing.set(false);
-        servers.close();
+        // the server holds the replication slot: stop it before the slot is dropped
+        servers.stopAll();
         UpstreamPostgres.execute(
                 "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots" + " WHERE slot_name = '" + SLOT
                         + "' AND NOT active",
@@ -77,7 +80,7 @@ class PostgresCdcCrashTest {
         long seed = Long.getLong("cdccrash.seed", System.nanoTime());
         System.out.println("cdc crash seed " + seed);
         Random random = new Random(seed);
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE mirror (id INT PRIMARY KEY, g INT, v BIGINT, name TEXT) WITH ("
@@ -94,7 +97,7 @@ class PostgresCdcCrashTest {
         long seen = servers.killWhileProgressing(PROGRESS, ROWS, 300, random);
         System.out.printf("  kill in the snapshot: %d of %d rows seen before%n", seen, ROWS);
         assertEquals(consistentPoint, confirmedFlush(), "a snapshot confirms nothing upstream");
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             assertEquals(
@@ -108,7 +111,7 @@ class PostgresCdcCrashTest {
         long changes = servers.killWhileProgressing(PROGRESS, Long.MAX_VALUE, 500, random);
         long confirmedAtKill = confirmedFlush();
         System.out.printf("  kill while streaming: %d changes applied before%n", changes);
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             String position = Sql.rows(st, "SELECT position FROM tributary_catalog.source_progress")

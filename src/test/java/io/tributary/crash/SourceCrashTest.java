@@ -9,9 +9,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,24 +30,15 @@ class SourceCrashTest {
     @TempDir
     Path dataDir;
 
-    private SourceServers servers;
-
-    @BeforeEach
-    void servers() {
-        servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
-    }
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        servers.close();
-    }
+    @RegisterExtension
+    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
 
     @Test
     void everyGeneratedRowLandsExactlyOnceThroughKill9() throws Exception {
         long seed = Long.getLong("sourcecrash.seed", System.nanoTime());
         System.out.println("source crash seed " + seed);
         Random random = new Random(seed);
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             for (String table : List.of("appended", "keyed")) {
@@ -64,7 +54,7 @@ class SourceCrashTest {
         for (int kill = 0; kill < KILLS; kill++) {
             long seen = servers.killWhileProgressing("SELECT count(*) FROM appended", ROWS, 500, random);
             System.out.printf("  kill %d: %d of %d rows seen before%n", kill, seen, ROWS);
-            servers.start();
+            servers.start(dataDir);
         }
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {

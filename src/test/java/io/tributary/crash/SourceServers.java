@@ -5,32 +5,30 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The servers of one source crash test: playgrounds started one after another on the same data
- * directory, each killed with SIGKILL while a source ingests. The test calls {@link #close} after
- * each test method (also when it failed), which kills whatever still runs.
+ * directory, each killed with SIGKILL while a source ingests. The test registers it as an instance
+ * field with {@code @RegisterExtension}; after each test method (also when it failed) JUnit kills
+ * whatever still runs.
  */
-final class SourceServers implements AutoCloseable {
+final class SourceServers implements AfterEachCallback {
     private static final long PROGRESS_TIMEOUT_MS = 60_000;
 
-    private final Path dataDir;
     private final long barrierIntervalMs;
-    private final List<ServerProcess> started = new ArrayList<>();
+    private final StartedServers started = new StartedServers();
     private ServerProcess current;
 
-    SourceServers(Path dataDir, long barrierIntervalMs) {
-        this.dataDir = dataDir;
+    SourceServers(long barrierIntervalMs) {
         this.barrierIntervalMs = barrierIntervalMs;
     }
 
-    /** Starts a server on the data directory and makes it the current one. */
-    ServerProcess start() throws Exception {
-        current = ServerProcess.start(dataDir, barrierIntervalMs);
-        started.add(current);
+    /** Starts a server on {@code dataDir} (the same for every start of a test) and makes it the current one. */
+    ServerProcess start(Path dataDir) throws Exception {
+        current = started.start(dataDir, barrierIntervalMs);
         return current;
     }
 
@@ -67,11 +65,14 @@ final class SourceServers implements AutoCloseable {
         return seen;
     }
 
-    /** Kills every server still running. */
+    /** Kills every server still running; a test calls it where it needs the data directory free. */
+    void stopAll() throws InterruptedException {
+        started.stopAll();
+    }
+
+    /** Kills every server still running; called by JUnit after each test method. */
     @Override
-    public void close() throws InterruptedException {
-        for (ServerProcess server : started) {
-            server.close();
-        }
+    public void afterEach(ExtensionContext context) throws InterruptedException {
+        stopAll();
     }
 }

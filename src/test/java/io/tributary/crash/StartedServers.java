@@ -30,12 +30,17 @@ final class StartedServers implements AfterEachCallback {
         return server;
     }
 
-    /** Kills every server still running; called by JUnit after each test method. */
-    @Override
-    public void afterEach(ExtensionContext context) throws InterruptedException {
+    /** Kills every server still running; a test calls it where it needs the data directory free. */
+    void stopAll() throws InterruptedException {
         for (ServerProcess server : started) {
             server.close();
         }
         started.clear();
+    }
+
+    /** Kills every server still running; called by JUnit after each test method. */
+    @Override
+    public void afterEach(ExtensionContext context) throws InterruptedException {
+        stopAll();
     }
 }

@@ -17,9 +17,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.BiPredicate;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,17 +45,8 @@ class TemporalFilterCrashTest {
     @TempDir
     Path dataDir;
 
-    private SourceServers servers;
-
-    @BeforeEach
-    void servers() {
-        servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
-    }
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        servers.close();
-    }
+    @RegisterExtension
+    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
 
     @Test
     void viewsFollowTheClockThroughKill9() throws Exception {
@@ -65,7 +55,7 @@ class TemporalFilterCrashTest {
         Random random = new Random(seed);
         LocalDateTime wall = LocalDateTime.now(ZoneOffset.UTC);
         List<String> queries = List.copyOf(VIEWS.keySet());
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE ev (id BIGINT, ts TIMESTAMP) WITH (connector = 'datagen',"
@@ -80,7 +70,7 @@ class TemporalFilterCrashTest {
         for (int kill = 0; kill < KILLS; kill++) {
             long seen = servers.killWhileProgressing("SELECT count(*) FROM ev", ROWS, 400, random);
             System.out.printf("  kill %d: %d of %d rows before%n", kill, seen, ROWS);
-            servers.start();
+            servers.start(dataDir);
         }
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {

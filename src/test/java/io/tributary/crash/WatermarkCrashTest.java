@@ -8,9 +8,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,24 +27,15 @@ class WatermarkCrashTest {
     @TempDir
     Path dataDir;
 
-    private SourceServers servers;
-
-    @BeforeEach
-    void servers() {
-        servers = new SourceServers(dataDir, BARRIER_INTERVAL_MS);
-    }
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        servers.close();
-    }
+    @RegisterExtension
+    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
 
     @Test
     void lateRowsAndWatermarksCommitWithTheRowsThroughKill9() throws Exception {
         long seed = Long.getLong("watermarkcrash.seed", System.nanoTime());
         System.out.println("watermark crash seed " + seed);
         Random random = new Random(seed);
-        servers.start();
+        servers.start(dataDir);
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
             for (String table : List.of("timed", "twin")) {
@@ -65,7 +55,7 @@ class WatermarkCrashTest {
         for (int kill = 0; kill < KILLS; kill++) {
             long seen = servers.killWhileProgressing(progress, ROWS, 400, random);
             System.out.printf("  kill %d: %d of %d rows stored or late before%n", kill, seen, ROWS);
-            servers.start();
+            servers.start(dataDir);
         }
         try (Connection c = servers.connect();
                 Statement st = c.createStatement()) {
