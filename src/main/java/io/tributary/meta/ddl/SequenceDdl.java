@@ -239,7 +239,8 @@ public final class SequenceDdl {
                 t.parallelism(),
                 t.source(),
                 t.watermark(),
-                t.schema());
+                t.schema(),
+                t.checks());
     }
 
     private SequenceDef require(String name) {
