@@ -74,7 +74,7 @@ final class TokenCursor {
         while (true) {
             Token t = next();
             if (t.kind() == Token.Kind.END) {
-                throw errorAt(SqlState.SYNTAX_ERROR, "syntax error at end of input", t);
+                throw syntaxAt(t);
             }
             if (t.isSymbol("(")) {
                 depth++;

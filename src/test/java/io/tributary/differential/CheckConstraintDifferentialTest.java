@@ -104,7 +104,6 @@ class CheckConstraintDifferentialTest {
                 "CREATE TABLE x4 (v int CHECK (row_number() over () > 0))",
                 "CREATE TABLE x6 (v int CHECK (nosuch > 0))",
                 "CREATE TABLE x7 (v int, CONSTRAINT c CHECK (v > 0), CONSTRAINT c CHECK (v > 1))",
-                "CREATE TABLE x9 (v int CHECK (v > 0)",
                 "SELECT count(*) FROM pg_class WHERE relname LIKE 'x_'"));
         StringBuilder deparsed = new StringBuilder("CREATE TABLE dp (v int, w int, s text, vc varchar(10),"
                 + " n numeric(10,2), b8 bigint, sm smallint, d date, bo boolean, f float8");

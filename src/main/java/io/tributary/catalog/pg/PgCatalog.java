@@ -639,23 +639,32 @@ public final class PgCatalog {
     /**
      * A relation no client sees ({@code pg_get_indexdef} and its kin are planned as lookups in
      * it): per OID, the text {@code pg_get_indexdef} (kind {@code i}), {@code pg_get_constraintdef}
-     * ({@code c}, and {@code C} when pretty) or {@code pg_get_viewdef} ({@code v}) returns for it.
+     * ({@code c}) or {@code pg_get_viewdef} ({@code v}) returns for it, and what it returns when
+     * asked to pretty-print (differing for CHECK constraints only).
      */
     public PgTable definitions(String schema) {
-        return new PgTable(schema, "definitions", 0, "r", PgColumn.parse("oid oid, kind char, definition text"), () -> {
-            List<Object[]> rows = new ArrayList<>();
-            for (PgRelation r : relations()) {
-                if (r.hasPrimaryKey()) {
-                    rows.add(new Object[] {r.indexOid(), "i", PgDefinitions.indexDef(r)});
-                    rows.add(new Object[] {r.constraintOid(), "c", PgDefinitions.constraintDef(r)});
-                    rows.add(new Object[] {r.constraintOid(), "C", PgDefinitions.constraintDef(r)});
-                }
-                rows.addAll(PgCheckRows.definitions(r));
-                if (r.definition() != null) {
-                    rows.add(new Object[] {r.oid(), "v", viewDef(r)});
-                }
-            }
-            return rows;
-        });
+        return new PgTable(
+                schema,
+                "definitions",
+                0,
+                "r",
+                PgColumn.parse("oid oid, kind char, definition text, pretty text"),
+                () -> {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (PgRelation r : relations()) {
+                        if (r.hasPrimaryKey()) {
+                            String index = PgDefinitions.indexDef(r);
+                            String key = PgDefinitions.constraintDef(r);
+                            rows.add(new Object[] {r.indexOid(), "i", index, index});
+                            rows.add(new Object[] {r.constraintOid(), "c", key, key});
+                        }
+                        rows.addAll(PgCheckRows.definitions(r));
+                        if (r.definition() != null) {
+                            String view = viewDef(r);
+                            rows.add(new Object[] {r.oid(), "v", view, view});
+                        }
+                    }
+                    return rows;
+                });
     }
 }

@@ -48,13 +48,12 @@ final class PgCheckRows {
         return rows;
     }
 
-    /** The hidden definitions relation's rows: kind {@code c} and, pretty, {@code C}. */
+    /** The hidden definitions relation's rows (oid, kind {@code c}, plain text, pretty text). */
     static List<Object[]> definitions(PgRelation r) {
-        List<Object[]> rows = new ArrayList<>(2 * r.checks().size());
+        List<Object[]> rows = new ArrayList<>(r.checks().size());
         for (int i = 0; i < r.checks().size(); i++) {
             CheckDef c = r.checks().get(i);
-            rows.add(new Object[] {r.checkOid(i), "c", c.definition()});
-            rows.add(new Object[] {r.checkOid(i), "C", c.prettyDefinition()});
+            rows.add(new Object[] {r.checkOid(i), "c", c.definition(), c.prettyDefinition()});
         }
         return rows;
     }

@@ -201,6 +201,7 @@ public final class DdlController {
         }
         long ticket;
         try {
+            SequenceDefaults.checkExist(catalog(), columns);
             if (source == null) {
                 TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition)
                         .withWatermark(watermark)

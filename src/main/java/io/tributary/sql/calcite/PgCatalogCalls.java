@@ -279,8 +279,9 @@ final class PgCatalogCalls extends StatementRewrite {
             if (template != null
                     && call.operandCount() == 2
                     && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_constraintdef")) {
-                // pg_get_constraintdef(constraint, pretty): the pretty text is kind C
-                template = "CASE WHEN \"$1\" THEN " + definition("'C'") + " ELSE " + definition("'c'") + " END";
+                // pg_get_constraintdef(constraint, pretty): one lookup, so it is still planned as a join
+                template = "(SELECT CASE WHEN \"$1\" THEN pg__d.pretty ELSE pg__d.definition END FROM \""
+                        + DEFINITIONS_SCHEMA + "\".definitions pg__d WHERE pg__d.oid = \"$0\" AND pg__d.kind = 'c')";
             }
             if (template != null) {
                 template = template.replace(SEARCH_PATH, pathOids)
