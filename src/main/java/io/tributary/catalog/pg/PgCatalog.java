@@ -648,7 +648,7 @@ public final class PgCatalog {
                 "definitions",
                 0,
                 "r",
-                PgColumn.parse("oid oid, kind char, definition text, pretty text"),
+                PgColumn.parse("defoid oid, kind char, definition text, pretty text"),
                 () -> {
                     List<Object[]> rows = new ArrayList<>();
                     for (PgRelation r : relations()) {

@@ -170,7 +170,7 @@ final class PgCatalogCalls extends StatementRewrite {
     /** The definitions lookup of the OID in "$0" and the kind {@code kind} (an SQL expression) yields. */
     private static String definition(String kind) {
         return "(SELECT pg__d.definition FROM \"" + DEFINITIONS_SCHEMA + "\".definitions pg__d"
-                + " WHERE pg__d.oid = \"$0\" AND pg__d.kind = " + kind + ")";
+                + " WHERE pg__d.defoid = \"$0\" AND pg__d.kind = " + kind + ")";
     }
 
     @Override
@@ -281,7 +281,7 @@ final class PgCatalogCalls extends StatementRewrite {
                     && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_constraintdef")) {
                 // pg_get_constraintdef(constraint, pretty): one lookup, so it is still planned as a join
                 template = "(SELECT CASE WHEN \"$1\" THEN pg__d.pretty ELSE pg__d.definition END FROM \""
-                        + DEFINITIONS_SCHEMA + "\".definitions pg__d WHERE pg__d.oid = \"$0\" AND pg__d.kind = 'c')";
+                        + DEFINITIONS_SCHEMA + "\".definitions pg__d WHERE pg__d.defoid = \"$0\" AND pg__d.kind = 'c')";
             }
             if (template != null) {
                 template = template.replace(SEARCH_PATH, pathOids)
