@@ -61,7 +61,8 @@ class PgDumpRestoreTest {
             "SELECT * FROM pair ORDER BY b, a",
             "SELECT * FROM unused ORDER BY id",
             "SELECT * FROM chk ORDER BY id",
-            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'c' ORDER BY conname",
+            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'chk'::regclass"
+                    + " AND contype = 'c' ORDER BY conname",
             "SELECT * FROM v ORDER BY id",
             "SELECT * FROM vj ORDER BY id",
             "SELECT * FROM m ORDER BY b",

@@ -269,7 +269,7 @@ final class CheckDeparser {
 
         private Expr between(SqlBasicCall call) {
             if (call.getOperator().getName().toUpperCase(Locale.ROOT).contains("NOT")
-                    || call.getOperator().getName().toUpperCase(Locale.ROOT).contains("SYMMETRIC")) {
+                    || call.getOperator().getName().toUpperCase(Locale.ROOT).contains(" SYMMETRIC")) {
                 throw new Unsupported();
             }
             Expr value = read(call.operand(0));

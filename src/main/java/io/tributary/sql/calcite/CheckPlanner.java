@@ -117,8 +117,21 @@ final class CheckPlanner {
         List<Field> fields =
                 table.columns().stream().map(c -> new Field(c.name(), c.type())).toList();
         ScalarExpr compiled = new ExpressionCompiler(converter.cluster().getRexBuilder()).compile(rex, fields, columns);
+        // conkey lists columns in order of appearance as written; Calcite may reorder operands
+        java.util.LinkedHashSet<Integer> written = new java.util.LinkedHashSet<>();
+        condition.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(org.apache.calcite.sql.SqlIdentifier id) {
+                int c = table.columnIndex(id.names.get(id.names.size() - 1));
+                if (read.contains(c)) {
+                    written.add(c);
+                }
+                return null;
+            }
+        });
+        written.addAll(read);
         return new CheckExpression(
-                compiled, read.stream().mapToInt(Integer::intValue).toArray(), deparsed[0], deparsed[1]);
+                compiled, written.stream().mapToInt(Integer::intValue).toArray(), deparsed[0], deparsed[1]);
     }
 
     private static boolean containsAggregate(RelNode rel) {
