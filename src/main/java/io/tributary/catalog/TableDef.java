@@ -38,14 +38,48 @@ public record TableDef(
         int parallelism,
         SourceDef source,
         WatermarkDef watermark,
-        String schema) {
+        String schema,
+        List<CheckDef> checks) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
         schema = schema == null ? Catalog.SCHEMA : schema;
+        checks = checks == null ? List.of() : List.copyOf(checks);
         kind = kind == null ? RelationKind.TABLE : kind;
         dependsOn = dependsOn == null ? new int[0] : dependsOn;
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
+    }
+
+    /** A relation without CHECK constraints. */
+    public TableDef(
+            int id,
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            RelationKind kind,
+            String query,
+            int[] dependsOn,
+            int[] stateTableIds,
+            int parallelism,
+            SourceDef source,
+            WatermarkDef watermark,
+            String schema) {
+        this(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                List.of());
     }
 
     /** A relation of schema {@link Catalog#SCHEMA}. */
@@ -147,7 +181,8 @@ public record TableDef(
                 parallelism,
                 newSource,
                 watermark,
-                schema);
+                schema,
+                checks);
     }
 
     /** The same table with watermark {@code newWatermark} (null: none). */
@@ -165,7 +200,8 @@ public record TableDef(
                 parallelism,
                 source,
                 newWatermark,
-                schema);
+                schema,
+                checks);
     }
 
     /**
@@ -186,7 +222,27 @@ public record TableDef(
                 parallelism,
                 source,
                 watermark,
-                newSchema);
+                newSchema,
+                checks);
+    }
+
+    /** The same table with CHECK constraints {@code newChecks} (named). */
+    public TableDef withChecks(List<CheckDef> newChecks) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                newChecks);
     }
 
     /** The relation's name within its schema (what {@code pg_class.relname} shows). */

@@ -19,6 +19,7 @@ public final class SqlState {
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String NOT_NULL_VIOLATION = "23502";
     public static final String UNIQUE_VIOLATION = "23505";
+    public static final String CHECK_VIOLATION = "23514";
     public static final String INVALID_PASSWORD = "28P01";
     public static final String INVALID_AUTHORIZATION = "28000";
     public static final String SYNTAX_ERROR = "42601";
@@ -32,6 +33,7 @@ public final class SqlState {
     public static final String CANNOT_COERCE = "42846";
     public static final String INVALID_TABLE_DEFINITION = "42P16";
     public static final String GROUPING_ERROR = "42803";
+    public static final String WINDOWING_ERROR = "42P20";
     public static final String AMBIGUOUS_COLUMN = "42702";
     public static final String WRONG_OBJECT_TYPE = "42809";
     public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";

@@ -19,6 +19,7 @@ import io.tributary.meta.system.EngineMetrics;
 import io.tributary.meta.system.SystemTablesOfEngine;
 import io.tributary.meta.write.RowIdGenerator;
 import io.tributary.meta.write.Sequences;
+import io.tributary.meta.write.TableChecks;
 import io.tributary.meta.write.TableTruncation;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.meta.write.Watermarks;
@@ -55,6 +56,9 @@ public final class Database implements AutoCloseable {
     private final SinkManager sinks;
     private final JobPlacement placement;
     private final DdlController ddl;
+    /** The tables' CHECK constraints, planned for the writers. */
+    private final TableChecks checks;
+
     private final SystemTables systemTables = new SystemTables();
     private final MetricSets metrics = new MetricSets();
 
@@ -82,15 +86,9 @@ public final class Database implements AutoCloseable {
         this.sources = new SourceManager(
                 new SourceEngine(catalogService.catalog(), barriers, store, streams, rowIds, watermarks), connectors);
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
-        this.ddl = new DdlController(
-                catalogService,
-                barriers,
-                store,
-                streams,
-                planners.apply(catalogService.catalog()),
-                sources,
-                sinks,
-                placement);
+        ViewPlanner planner = planners.apply(catalogService.catalog());
+        this.checks = new TableChecks(planner);
+        this.ddl = new DdlController(catalogService, barriers, store, streams, planner, sources, sinks, placement);
     }
 
     /**
@@ -255,7 +253,10 @@ public final class Database implements AutoCloseable {
      */
     public TableWriter newTableWriter(TableDef table) {
         SourceManager.checkWritable(table);
-        return new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store, watermarks);
+        TableWriter writer =
+                new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store, watermarks);
+        writer.checkRows(checks.of(table));
+        return writer;
     }
 
     /** The sequences of SERIAL and identity columns; any thread. */

@@ -1,7 +1,8 @@
 package io.tributary.plan;
 
 /**
- * Plans a materialized view's query into a stream plan. Implemented by the SQL layer; the meta
+ * Plans a materialized view's query into a stream plan, and a table's CHECK conditions into
+ * expressions evaluated per row. Implemented by the SQL layer; the meta
  * layer calls it to create views and, at startup, to rebuild every view's job from its stored
  * query. Planning the same query over the same catalog must give the same plan (state table ids
  * are assigned by plan position). Thread-safe.
@@ -14,4 +15,16 @@ public interface ViewPlanner {
      *     maintain, or the error the query itself has (42P01, 42703, 42601 ...)
      */
     ViewPlan plan(String query, int viewId, String viewName);
+
+    /**
+     * Plans one CHECK condition of {@code table} (which need not be in the catalog yet). Called by
+     * the DDL that creates the constraint and by the database when a writer of the table first
+     * needs it.
+     *
+     * @param expression the condition as written inside {@code CHECK (...)}
+     * @throws io.tributary.common.TributaryException 0A000 for a sub-query or a volatile function,
+     *     42803 for an aggregate, 42P20 for a window function, 42804 for a condition that is not
+     *     boolean, or the error the expression itself has (42703, 42883 ...)
+     */
+    CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression);
 }

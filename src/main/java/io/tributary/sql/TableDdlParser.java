@@ -1,5 +1,6 @@
 package io.tributary.sql;
 
+import io.tributary.catalog.CheckDef;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code CREATE TABLE} (columns, NOT NULL, the primary key, and a connector clause read by
+ * {@code CREATE TABLE} (columns, NOT NULL, CHECK, the primary key, and a connector clause read by
  * {@link SourceDdlParser}) and {@code DROP TABLE | MATERIALIZED VIEW}. Called by {@link
  * UtilityParser} on the parsing thread; stateless.
  */
@@ -67,7 +68,13 @@ final class TableDdlParser {
         List<ColumnDef> columns = new ArrayList<>();
         List<String> pk = new ArrayList<>();
         WatermarkClause watermark = null;
+        List<CheckDef> checks = new ArrayList<>();
         do {
+            if (in.peek().isWord("check")
+                    || in.peek().isWord("constraint") && in.peekThird().isWord("check")) {
+                checks.add(check(in));
+                continue;
+            }
             if (in.peek().isWord("constraint")) {
                 namedPrimaryKey(in, name);
             }
@@ -84,14 +91,13 @@ final class TableDdlParser {
                             SqlState.SYNTAX_ERROR, "multiple watermarks for table \"" + name + "\"", in.peek());
                 }
                 watermark = WatermarkClause.parse(in);
-            } else if (in.peek().isWord("constraint")
-                    || in.peek().isWord("unique")
+            } else if (in.peek().isWord("unique")
                     || in.peek().isWord("foreign")
                     || in.peek().isWord("check")
                     || in.peek().isWord("exclude")) {
                 throw TributaryException.notSupported("table constraint " + constraintKind(in.peek()));
             } else {
-                columns.add(column(in, name, columns, pk));
+                columns.add(column(in, name, columns, pk, checks));
             }
         } while (in.acceptSymbol(","));
         in.expectSymbol(")");
@@ -107,6 +113,10 @@ final class TableDdlParser {
         if (columns.isEmpty()) {
             throw TributaryException.notSupported("a table without columns");
         }
+        if (source != null && !checks.isEmpty()) {
+            // a connector's rows are not statements that could fail; skipping them is not built
+            throw TributaryException.notSupported("CHECK constraints on a table fed by a connector");
+        }
         int[] pkIdx = primaryKey(columns, pk);
         return new UtilityStatement.CreateTable(
                 name,
@@ -115,7 +125,32 @@ final class TableDdlParser {
                 ifNotExists,
                 in.sql(),
                 source,
-                watermark == null ? null : watermark.resolve(columns));
+                watermark == null ? null : watermark.resolve(columns),
+                List.copyOf(checks));
+    }
+
+    /**
+     * At {@code [CONSTRAINT name] CHECK}: the constraint, unnamed unless it was named, for the DDL
+     * to plan and name. A column constraint is read alike: PostgreSQL names both by the columns
+     * the condition reads, not by where it was written.
+     *
+     * @throws TributaryException 0A000 for NO INHERIT and NOT VALID
+     */
+    private static CheckDef check(TokenCursor in) {
+        String constraint = null;
+        if (in.peek().isWord("constraint")) {
+            in.next();
+            constraint = in.identifier();
+        }
+        in.expectWord("check");
+        String expression = in.parenthesizedText();
+        if (in.peek().isWord("no") && in.peekSecond().isWord("inherit")) {
+            throw TributaryException.notSupported("CHECK constraints with NO INHERIT");
+        }
+        if (in.peek().isWord("not") && in.peekSecond().isWord("valid")) {
+            throw TributaryException.notSupported("CHECK constraints marked NOT VALID");
+        }
+        return new CheckDef(constraint, expression, null, null, List.of());
     }
 
     /** After {@code CREATE TABLE name}: {@code AS query [WITH [NO] DATA]}. */
@@ -148,7 +183,8 @@ final class TableDdlParser {
     }
 
     /** One column definition; a column-level PRIMARY KEY is added to {@code pk}. */
-    private static ColumnDef column(TokenCursor in, String table, List<ColumnDef> columns, List<String> pk) {
+    private static ColumnDef column(
+            TokenCursor in, String table, List<ColumnDef> columns, List<String> pk, List<CheckDef> checks) {
         Token colTok = in.peek();
         String col = in.identifier();
         for (ColumnDef c : columns) {
@@ -195,6 +231,9 @@ final class TableDdlParser {
                             at);
                 }
                 defaultExpr = in.columnDefaultText();
+            } else if (at.isWord("check")
+                    || at.isWord("constraint") && in.peekThird().isWord("check")) {
+                checks.add(check(in));
             } else if (at.isWord("generated")) {
                 identity = identity(in, col, table, identity);
                 notNull = true;

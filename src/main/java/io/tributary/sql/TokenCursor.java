@@ -54,6 +54,40 @@ final class TokenCursor {
         return tokens.get(Math.min(pos + 1, tokens.size() - 1));
     }
 
+    /** The token two after the next one; END when there is none. */
+    Token peekThird() {
+        return tokens.get(Math.min(pos + 2, tokens.size() - 1));
+    }
+
+    /**
+     * At {@code (}: consumes a parenthesised expression and returns the text between the
+     * parentheses as written.
+     *
+     * @throws TributaryException 42601 when the parentheses do not close
+     */
+    String parenthesizedText() {
+        Token open = next();
+        if (!open.isSymbol("(")) {
+            throw syntaxAt(open);
+        }
+        int depth = 1;
+        while (true) {
+            Token t = next();
+            if (t.kind() == Token.Kind.END) {
+                throw syntaxAt(t);
+            }
+            if (t.isSymbol("(")) {
+                depth++;
+            } else if (t.isSymbol(")") && --depth == 0) {
+                String text = sql.substring(open.position() + 1, t.position()).trim();
+                if (text.isEmpty()) {
+                    throw syntaxAt(t);
+                }
+                return text;
+            }
+        }
+    }
+
     /** Consumes and returns the next token; at the end it stays at END. */
     Token next() {
         Token t = tokens.get(pos);

@@ -19,10 +19,11 @@ public sealed interface UtilityStatement {
             boolean ifNotExists,
             String sql,
             SourceClause source,
-            io.tributary.catalog.WatermarkDef watermark)
+            io.tributary.catalog.WatermarkDef watermark,
+            List<io.tributary.catalog.CheckDef> checks)
             implements UtilityStatement {
         public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
-            this(name, columns, primaryKey, ifNotExists, sql, null, null);
+            this(name, columns, primaryKey, ifNotExists, sql, null, null, List.of());
         }
     }
 

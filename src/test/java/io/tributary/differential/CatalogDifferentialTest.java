@@ -100,6 +100,31 @@ class CatalogDifferentialTest {
      * table lives only during this test: PostgreSQL would list its sequences in {@code \d}, which
      * Tributary does not have as relations.
      */
+    /** psql's {@code \\d} of a table with CHECK constraints: its "Check constraints:" footer. */
+    @Test
+    void psqlShowsCheckConstraintsLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        String ddl = "CREATE TABLE chk (id INT PRIMARY KEY, v INT CHECK (v > 0), w INT, s TEXT,"
+                + " CONSTRAINT w_over_v CHECK (w > v OR w IS NULL), CHECK (length(s) < 4), CHECK (v + w > 0))";
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            try (c;
+                    Statement s = c.createStatement()) {
+                s.execute(ddl);
+            }
+        }
+        try {
+            assertEquals(psql(DifferentialPostgres.port(), "\\d chk"), psql(tributary.port(), "\\d chk"));
+            assertEquals(psql(DifferentialPostgres.port(), "\\d+ chk"), psql(tributary.port(), "\\d+ chk"));
+        } finally {
+            for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+                try (c;
+                        Statement s = c.createStatement()) {
+                    s.execute("DROP TABLE chk");
+                }
+            }
+        }
+    }
+
     @Test
     void psqlShowsDefaultsLikePostgres() throws Exception {
         assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");

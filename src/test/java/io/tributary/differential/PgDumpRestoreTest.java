@@ -37,6 +37,9 @@ class PgDumpRestoreTest {
             "CREATE TABLE u (k BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v TEXT)",
             "CREATE TABLE pair (a INT NOT NULL, b TEXT NOT NULL, c NUMERIC, PRIMARY KEY (b, a))",
             "CREATE TABLE unused (id BIGSERIAL PRIMARY KEY, x INT)",
+            "CREATE TABLE chk (id INT PRIMARY KEY, v INT CHECK (v > 0), w INT, s TEXT,"
+                    + " CONSTRAINT w_over_v CHECK (w > v OR w IS NULL), CHECK (length(s) < 4))",
+            "INSERT INTO chk VALUES (1, 1, 2, 'a'), (2, 5, NULL, NULL)",
             "INSERT INTO t (name, n, b, s, f, r, d, dt, ts, tz, bo, bin, iv, vc) VALUES"
                     + " ('a', 1, 2, 3, 1.5, 2.5, 3.25, '2024-01-02', '2024-01-02 03:04:05.25',"
                     + " '2024-01-02 03:04:05+00', true, '\\xdeadbeef'::bytea, '1 day 02:00:00', 'v')",
@@ -57,6 +60,9 @@ class PgDumpRestoreTest {
             "SELECT * FROM u ORDER BY k",
             "SELECT * FROM pair ORDER BY b, a",
             "SELECT * FROM unused ORDER BY id",
+            "SELECT * FROM chk ORDER BY id",
+            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'chk'::regclass"
+                    + " AND contype = 'c' ORDER BY conname",
             "SELECT * FROM v ORDER BY id",
             "SELECT * FROM vj ORDER BY id",
             "SELECT * FROM m ORDER BY b",

@@ -72,6 +72,13 @@ class SequenceDdlDifferentialTest {
             "SELECT nextval('free')",
             "DROP SEQUENCE free",
             "DROP SEQUENCE IF EXISTS free",
+            "CREATE TABLE nv (id int DEFAULT nextval('nosuchseq'), v text)",
+            "CREATE SEQUENCE nvs",
+            "CREATE TABLE nv (id int DEFAULT nextval('nvs'), v text)",
+            "SELECT a.attname, pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a"
+                    + " ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid = 'nv'::regclass",
+            "SELECT column_default FROM information_schema.columns WHERE table_name = 'nv' ORDER BY ordinal_position",
+            "DROP SEQUENCE nvs",
             "SELECT * FROM ser ORDER BY id",
             "SELECT * FROM idn ORDER BY id");
 

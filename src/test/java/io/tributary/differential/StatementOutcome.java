@@ -85,9 +85,11 @@ final class StatementOutcome {
             return rows.toString();
         } catch (org.postgresql.util.PSQLException e) {
             var server = e.getServerErrorMessage();
-            // DETAIL is compared for the ALTERs; an INSERT's 23502 lacks PostgreSQL's "Failing row
-            // contains" DETAIL (the writer's, not this feature's)
-            boolean detail = sql.startsWith("ALTER") && server != null && server.getDetail() != null;
+            // DETAIL is compared for the ALTERs and CHECK violations; an INSERT's 23502 lacks
+            // PostgreSQL's "Failing row contains" DETAIL (the writer's, not this feature's)
+            boolean detail = (sql.startsWith("ALTER") || "23514".equals(e.getSQLState()))
+                    && server != null
+                    && server.getDetail() != null;
             return "ERROR " + e.getSQLState() + " " + (server == null ? e.getMessage() : server.getMessage())
                     + (detail ? " DETAIL " + server.getDetail() : "");
         } catch (SQLException e) {

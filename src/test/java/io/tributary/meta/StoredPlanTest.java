@@ -69,8 +69,18 @@ class StoredPlanTest {
     /** Plans view {@code g} with an extra filter that keeps every row: same columns, same state, another plan. */
     private static ViewPlanner changedFor(Catalog catalog) {
         ViewPlanner real = new CalciteViewPlanner(catalog);
-        return (query, viewId, name) -> real.plan(
-                name.equals("g") ? query.replace("FROM t", "FROM t WHERE v > -1000000") : query, viewId, name);
+        return new ViewPlanner() {
+            @Override
+            public io.tributary.plan.ViewPlan plan(String query, int viewId, String name) {
+                return real.plan(
+                        name.equals("g") ? query.replace("FROM t", "FROM t WHERE v > -1000000") : query, viewId, name);
+            }
+
+            @Override
+            public io.tributary.plan.CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression) {
+                return real.planCheck(table, expression);
+            }
+        };
     }
 
     @Test

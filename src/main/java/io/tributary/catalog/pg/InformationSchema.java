@@ -60,6 +60,11 @@ final class InformationSchema {
                         + "is_deferrable text, initially_deferred text, enforced text, nulls_distinct text",
                 this::tableConstraints);
         table(
+                "check_constraints",
+                13007,
+                "constraint_catalog name, constraint_schema name, constraint_name name, check_clause text",
+                this::checkConstraints);
+        table(
                 "key_column_usage",
                 13006,
                 "constraint_catalog name, constraint_schema name, constraint_name name, "
@@ -246,6 +251,32 @@ final class InformationSchema {
                     rows.add(constraintRow(r, name, "CHECK", null));
                 }
             }
+            for (io.tributary.catalog.CheckDef c : r.checks()) {
+                rows.add(constraintRow(r, c.name(), "CHECK", null));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * The CHECK constraints' clauses, and PostgreSQL's {@code <namespace>_<table>_<attnum>_not_null}
+     * rows for NOT NULL columns ({@code "v IS NOT NULL"}), as for table_constraints.
+     */
+    private List<Object[]> checkConstraints() {
+        List<Object[]> rows = new ArrayList<>();
+        for (PgRelation r : relations()) {
+            for (int i = 0; i < r.attributes().size(); i++) {
+                if (r.attributes().get(i).notNull()) {
+                    String name = r.namespace() + "_" + r.oid() + "_" + (i + 1) + "_not_null";
+                    rows.add(new Object[] {
+                        pg.database(),
+                        r.schema(),
+                        name,
+                        PgDefinitions.quoteIdent(r.attributes().get(i).name()) + " IS NOT NULL"
+                    });
+                }
+            }
+            rows.addAll(PgCheckRows.checkClauses(pg.database(), r));
         }
         return rows;
     }

@@ -298,65 +298,28 @@ public final class PgCatalog {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
             boolean stored = r.relkind().equals("r") || r.relkind().equals("m");
-            rows.add(classRow(
+            rows.add(PgClassRows.row(
                     r.oid(),
                     r.name(),
                     r.namespace(),
                     stored ? PgOids.HEAP_AM : 0L,
                     r.hasPrimaryKey(),
                     r.relkind(),
-                    r.attributes().size()));
+                    r.attributes().size(),
+                    r.checks().size()));
             if (r.hasPrimaryKey()) {
-                rows.add(classRow(
+                rows.add(PgClassRows.row(
                         r.indexOid(),
                         r.primaryKeyName(),
                         r.namespace(),
                         PgOids.BTREE_AM,
                         false,
                         "i",
-                        r.primaryKey().length));
+                        r.primaryKey().length,
+                        0));
             }
         }
         return rows;
-    }
-
-    private static Object[] classRow(
-            long oid, String name, long namespace, long am, boolean hasIndex, String relkind, int attributes) {
-        return new Object[] {
-            oid,
-            name,
-            namespace,
-            0L,
-            0L,
-            PgOids.SUPERUSER,
-            am,
-            0L,
-            0L,
-            0,
-            -1f,
-            0,
-            0L,
-            hasIndex,
-            false,
-            "p",
-            relkind,
-            (short) attributes,
-            (short) 0,
-            false,
-            false,
-            false,
-            false,
-            false,
-            true,
-            "d",
-            false,
-            0L,
-            0L,
-            0L,
-            null,
-            null,
-            null
-        };
     }
 
     private List<Object[]> attributes() {
@@ -508,6 +471,7 @@ public final class PgCatalog {
                     null
                 });
             }
+            rows.addAll(PgCheckRows.constraints(r));
         }
         return rows;
     }
@@ -675,21 +639,32 @@ public final class PgCatalog {
     /**
      * A relation no client sees ({@code pg_get_indexdef} and its kin are planned as lookups in
      * it): per OID, the text {@code pg_get_indexdef} (kind {@code i}), {@code pg_get_constraintdef}
-     * ({@code c}) or {@code pg_get_viewdef} ({@code v}) returns for it.
+     * ({@code c}) or {@code pg_get_viewdef} ({@code v}) returns for it, and what it returns when
+     * asked to pretty-print (differing for CHECK constraints only).
      */
     public PgTable definitions(String schema) {
-        return new PgTable(schema, "definitions", 0, "r", PgColumn.parse("oid oid, kind char, definition text"), () -> {
-            List<Object[]> rows = new ArrayList<>();
-            for (PgRelation r : relations()) {
-                if (r.hasPrimaryKey()) {
-                    rows.add(new Object[] {r.indexOid(), "i", PgDefinitions.indexDef(r)});
-                    rows.add(new Object[] {r.constraintOid(), "c", PgDefinitions.constraintDef(r)});
-                }
-                if (r.definition() != null) {
-                    rows.add(new Object[] {r.oid(), "v", viewDef(r)});
-                }
-            }
-            return rows;
-        });
+        return new PgTable(
+                schema,
+                "definitions",
+                0,
+                "r",
+                PgColumn.parse("defoid oid, kind char, definition text, pretty text"),
+                () -> {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (PgRelation r : relations()) {
+                        if (r.hasPrimaryKey()) {
+                            String index = PgDefinitions.indexDef(r);
+                            String key = PgDefinitions.constraintDef(r);
+                            rows.add(new Object[] {r.indexOid(), "i", index, index});
+                            rows.add(new Object[] {r.constraintOid(), "c", key, key});
+                        }
+                        rows.addAll(PgCheckRows.definitions(r));
+                        if (r.definition() != null) {
+                            String view = viewDef(r);
+                            rows.add(new Object[] {r.oid(), "v", view, view});
+                        }
+                    }
+                    return rows;
+                });
     }
 }

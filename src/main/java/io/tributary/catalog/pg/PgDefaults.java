@@ -22,6 +22,8 @@ final class PgDefaults {
     private static final Pattern STRING = Pattern.compile("(?s)'((?:[^']|'')*)'(?:\\s*::\\s*[a-z][a-z0-9 ()_,]*)?");
     private static final Pattern NUMBER = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
     private static final Pattern INTEGER = Pattern.compile("-?\\d+");
+    private static final Pattern NEXTVAL =
+            Pattern.compile("(?i)nextval\\s*\\(\\s*'([a-z_][a-z0-9_.]*)'\\s*(?:::\\s*regclass\\s*)?\\)");
 
     private PgDefaults() {}
 
@@ -36,6 +38,13 @@ final class PgDefaults {
         }
         String trimmed = expr.trim();
         String lower = trimmed.toLowerCase(Locale.ROOT);
+        Matcher nextval = NEXTVAL.matcher(trimmed);
+        if (nextval.matches()) {
+            // a regclass constant prints without the schema when the search path finds it
+            String sequence =
+                    nextval.group(1).startsWith("public.") ? nextval.group(1).substring(7) : nextval.group(1);
+            return "nextval('" + sequence + "'::regclass)";
+        }
         switch (lower) {
             case "now()":
                 return "now()";

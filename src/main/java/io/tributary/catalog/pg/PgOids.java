@@ -95,6 +95,14 @@ public final class PgOids {
     }
 
     /**
+     * The OID of CHECK constraint {@code index} of user relation {@code relation}: in a range of its
+     * own above {@link #sequence}'s.
+     */
+    public static long checkConstraint(long relation, int index) {
+        return 0x6000_0000L + (relation - FIRST_USER_OID) / 4 * 1600 + index;
+    }
+
+    /**
      * The OID of the sequence behind column {@code attnum} of user relation {@code relation} (a
      * SERIAL or identity column): in a range of its own above {@link #attributeDefault}'s.
      */

@@ -10,6 +10,7 @@ import java.util.List;
  * @param attributes the visible columns, attnum = index + 1
  * @param primaryKey attnums of the declared primary key, empty when there is none
  * @param definition a view's query text, null for tables
+ * @param checks a table's CHECK constraints, empty for every other relation
  */
 public record PgRelation(
         long oid,
@@ -19,11 +20,24 @@ public record PgRelation(
         String relkind,
         List<Attribute> attributes,
         short[] primaryKey,
-        String definition) {
+        String definition,
+        List<io.tributary.catalog.CheckDef> checks) {
+    /** A relation without CHECK constraints. */
+    public PgRelation(
+            long oid,
+            long namespace,
+            String schema,
+            String name,
+            String relkind,
+            List<Attribute> attributes,
+            short[] primaryKey,
+            String definition) {
+        this(oid, namespace, schema, name, relkind, attributes, primaryKey, definition, List.of());
+    }
 
     /** This relation with another query text. */
     PgRelation withDefinition(String query) {
-        return new PgRelation(oid, namespace, schema, name, relkind, attributes, primaryKey, query);
+        return new PgRelation(oid, namespace, schema, name, relkind, attributes, primaryKey, query, checks);
     }
 
     /**
@@ -59,6 +73,21 @@ public record PgRelation(
     /** The OID of the primary key's index; meaningful only with {@link #hasPrimaryKey()}. */
     public long indexOid() {
         return oid + 1;
+    }
+
+    /** The OID of CHECK constraint {@code index} of {@link #checks}. */
+    public long checkOid(int index) {
+        return PgOids.checkConstraint(oid, index);
+    }
+
+    /** The attnum of the visible column {@code column}, or 0. */
+    public short attnum(String column) {
+        for (int i = 0; i < attributes.size(); i++) {
+            if (attributes.get(i).name().equals(column)) {
+                return (short) (i + 1);
+            }
+        }
+        return 0;
     }
 
     /** The OID of the primary key's constraint; meaningful only with {@link #hasPrimaryKey()}. */

@@ -233,6 +233,7 @@ final class PgRelations {
                 t.isView() ? "m" : "r",
                 attrs,
                 key,
-                t.isView() ? t.query() : null);
+                t.isView() ? t.query() : null,
+                t.checks());
     }
 }

@@ -49,6 +49,7 @@ public final class DdlController {
     private final CrossDatabaseLogs crossLogs;
 
     private final CrossDatabaseInputs crossInputs;
+    private final CheckNaming checks;
     /** The cluster's other databases' DDL by number; bound once by the cluster. */
     private volatile java.util.function.IntFunction<java.util.Optional<DdlController>> peers =
             id -> java.util.Optional.empty();
@@ -72,6 +73,7 @@ public final class DdlController {
         this.views = new ViewDdl(catalogService, barriers, store, runtime, planner, crossInputs, crossLogs, jobs);
         barriers.addCommitListener((epoch, commitNanos, sinceLast) -> crossInputs.committed());
         this.schemas = new SchemaDdl(catalogService, barriers);
+        this.checks = new CheckNaming(planner);
         this.sources = sources;
         this.sinks = sinks;
         this.runtime = runtime;
@@ -162,9 +164,11 @@ public final class DdlController {
      * @param source the connector, options and format as written (identity, DML acceptance and
      *     the positions table are filled in here), or null for a table that takes DML
      * @param watermark the table's watermark, or null
+     * @param checkConstraints its CHECK constraints as written (empty with a connector), named here
      * @return false when the name existed and {@code ifNotExists} was set
      * @throws TributaryException 42P07 when the name exists; for a connector 22023 (unknown
-     *     connector, bad value) or 42601 (unknown or missing option, naming the valid ones)
+     *     connector, bad value) or 42601 (unknown or missing option, naming the valid ones); for a
+     *     check, see {@link CheckNaming#withChecks}
      */
     public boolean createTable(
             String name,
@@ -175,6 +179,20 @@ public final class DdlController {
             SourceDef source,
             WatermarkDef watermark)
             throws InterruptedException {
+        return createTable(name, columns, primaryKey, definition, ifNotExists, source, watermark, List.of());
+    }
+
+    /** {@link #createTable(String, List, int[], String, boolean, SourceDef, WatermarkDef)} with CHECK constraints. */
+    public boolean createTable(
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            boolean ifNotExists,
+            SourceDef source,
+            WatermarkDef watermark,
+            List<io.tributary.catalog.CheckDef> checkConstraints)
+            throws InterruptedException {
         if (source != null) {
             sources.checkOptions(source);
         }
@@ -183,18 +201,20 @@ public final class DdlController {
         }
         long ticket;
         try {
+            SequenceDefaults.checkExist(catalog(), columns);
             if (source == null) {
                 TableDef table = new TableDef(catalogService.allocateIds(1), name, columns, primaryKey, definition)
                         .withWatermark(watermark)
                         .inSchema(catalog().schemaOfKey(name));
-                ticket = barriers.stage(new NewTable(table, null));
+                table = checks.withChecks(table, checkConstraints);
+                ticket = barriers.stage(new NewTable(catalogService, sources, table, null));
             } else {
                 SourceManager.PreparedSource prepared = sources.prepare(
                                 catalogService.allocateIds(2), name, columns, primaryKey, definition, source)
                         .withWatermark(watermark)
                         .inSchema(catalog().schemaOfKey(name));
                 try {
-                    ticket = barriers.stage(new NewTable(prepared.table(), prepared));
+                    ticket = barriers.stage(new NewTable(catalogService, sources, prepared.table(), prepared));
                 } catch (RuntimeException e) {
                     sources.discard(prepared);
                     throw e;
@@ -206,39 +226,6 @@ public final class DdlController {
         }
         barriers.awaitCommitted(ticket);
         return true;
-    }
-
-    /** A new table's record; a connector's table starts its source once it is durable. */
-    private final class NewTable implements EpochChange {
-        private final TableDef table;
-        private final SourceManager.PreparedSource source;
-
-        NewTable(TableDef table, SourceManager.PreparedSource source) {
-            this.table = table;
-            this.source = source;
-        }
-
-        @Override
-        public void stage(WriteBuffer buffer) {
-            catalogService.stageRecord(buffer, table);
-        }
-
-        @Override
-        public void committed() {
-            catalog().put(table);
-            catalogService.releaseName(table.name());
-            if (source != null) {
-                sources.start(source);
-            }
-        }
-
-        @Override
-        public void failed() {
-            catalogService.releaseName(table.name());
-            if (source != null) {
-                sources.discard(source);
-            }
-        }
     }
 
     /**

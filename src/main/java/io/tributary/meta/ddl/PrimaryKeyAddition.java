@@ -157,7 +157,8 @@ public final class PrimaryKeyAddition {
                 table.parallelism(),
                 null,
                 null,
-                table.schema());
+                table.schema(),
+                table.checks());
     }
 
     /** The rebuild, as one change of an epoch staged at a boundary (the store holds every row). */

@@ -96,7 +96,8 @@ public final class SequenceDdl {
      * {@code DROP SEQUENCE}.
      *
      * @return the names that did not exist (skipped, with {@code ifExists})
-     * @throws TributaryException 42P01 for a missing one without {@code ifExists}
+     * @throws TributaryException 42P01 for a missing one without {@code ifExists}; 2BP01 for one a
+     *     column default draws from
      */
     public List<String> drop(List<String> names, boolean ifExists) throws InterruptedException {
         List<String> missing = new ArrayList<>();
@@ -104,6 +105,7 @@ public final class SequenceDdl {
         for (String name : names) {
             var sequence = catalogService.catalog().sequence(name);
             if (sequence.isPresent()) {
+                SequenceDefaults.checkUnused(catalogService.catalog(), sequence.get());
                 dropped.add(sequence.get());
             } else if (ifExists) {
                 missing.add(name);
@@ -239,7 +241,8 @@ public final class SequenceDdl {
                 t.parallelism(),
                 t.source(),
                 t.watermark(),
-                t.schema());
+                t.schema(),
+                t.checks());
     }
 
     private SequenceDef require(String name) {

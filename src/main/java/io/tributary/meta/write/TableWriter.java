@@ -93,6 +93,8 @@ public final class TableWriter implements AutoCloseable {
 
     private long minTime = Long.MAX_VALUE;
     private long lateRows;
+    /** The table's CHECK constraints, tested on every row staged; null when it has none. */
+    private CheckConstraints checks;
 
     /**
      * What INSERT ... ON CONFLICT does with a proposed row whose key exists already. Called under the
@@ -152,7 +154,7 @@ public final class TableWriter implements AutoCloseable {
      * A row of a table with a watermark whose time is below the watermark is late: it is dropped
      * here (or when applied, if the watermark passed it meanwhile) and counted.
      *
-     * @throws TributaryException 23502 for NULL in a NOT NULL column
+     * @throws TributaryException 23502 for NULL in a NOT NULL column, 23514 for a row failing a CHECK
      */
     public void insert(Object[] row) {
         if (watermark != null && row[watermarkColumn] != null) {
@@ -167,7 +169,7 @@ public final class TableWriter implements AutoCloseable {
         if (table.hasRowId()) {
             row[table.primaryKey()[0]] = rowIds.next();
         }
-        checkNotNull(row);
+        checkRow(row);
         if (run != null) {
             if (run.add(row)) {
                 count++;
@@ -219,7 +221,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void replace(Object[] newRow) {
         checkAppendOnly();
-        checkNotNull(newRow);
+        checkRow(newRow);
         unpack();
         stage(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
     }
@@ -251,6 +253,11 @@ public final class TableWriter implements AutoCloseable {
      */
     public List<Object[]> written() {
         return written;
+    }
+
+    /** Tests every row this writer stages against {@code constraints} (null: none). Call before staging. */
+    public void checkRows(CheckConstraints constraints) {
+        this.checks = constraints;
     }
 
     /** Rows staged so far (each insert, delete or replace counts one). */
@@ -547,7 +554,7 @@ public final class TableWriter implements AutoCloseable {
                     if (replacement == null || replacement == LEAVE) {
                         continue;
                     }
-                    checkNotNull(replacement);
+                    checkRow(replacement);
                     effective.add(new Change(c.key(), rowCodec.encode(replacement), false, replacement));
                 }
                 previous.add(old);
@@ -634,6 +641,14 @@ public final class TableWriter implements AutoCloseable {
                     SqlState.FEATURE_NOT_SUPPORTED,
                     "table \"" + table.name() + "\" has a watermark, so it is append-only:"
                             + " UPDATE, DELETE and INSERT ... ON CONFLICT are not supported on it");
+        }
+    }
+
+    /** NOT NULL, then CHECK, PostgreSQL's order; 23502 or 23514. */
+    private void checkRow(Object[] row) {
+        checkNotNull(row);
+        if (checks != null) {
+            checks.check(row);
         }
     }
 

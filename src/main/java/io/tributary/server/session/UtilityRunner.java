@@ -311,7 +311,8 @@ final class UtilityRunner {
                         c.sql(),
                         c.ifNotExists(),
                         c.source() == null ? null : sourceDef(c.source()),
-                        c.watermark());
+                        c.watermark(),
+                        c.checks());
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));

@@ -97,6 +97,11 @@ public final class CalciteViewPlanner implements ViewPlanner {
         }
     }
 
+    @Override
+    public io.tributary.plan.CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression) {
+        return CheckPlanner.plan(table, expression);
+    }
+
     /** The first table scan of the query as converted, before Calcite can prune empty parts; or null. */
     private static TableScan firstScan(RelNode rel) {
         if (rel instanceof TableScan scan) {

@@ -36,7 +36,7 @@ final class CatalogLookupJoins extends StatementRewrite {
     /** Catalog relation (last name, lower case) to the columns that identify one of its rows. */
     private static final Map<String, Set<String>> UNIQUE_KEYS = Map.of(
             "pg_attribute", Set.of("attrelid", "attnum"),
-            "definitions", Set.of("oid", "kind"),
+            "definitions", Set.of("defoid", "kind"),
             "pg_class", Set.of("oid"),
             "pg_namespace", Set.of("oid"),
             "pg_roles", Set.of("oid"));

@@ -75,9 +75,9 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_get_function_arguments",
                     "(SELECT CASE WHEN pg__p.pronargs = 0 THEN '' END FROM pg_catalog.pg_proc pg__p"
                             + " WHERE pg__p.oid = \"$0\")"),
-            Map.entry("pg_get_indexdef", definition("i")),
-            Map.entry("pg_get_constraintdef", definition("c")),
-            Map.entry("pg_get_viewdef", definition("v")),
+            Map.entry("pg_get_indexdef", definition("'i'")),
+            Map.entry("pg_get_constraintdef", definition("'c'")),
+            Map.entry("pg_get_viewdef", definition("'v'")),
             Map.entry("obj_description", DESCRIPTION.formatted("0")),
             Map.entry("col_description", DESCRIPTION.formatted("\"$1\"")),
             Map.entry(
@@ -167,9 +167,10 @@ final class PgCatalogCalls extends StatementRewrite {
                                 pos));
     }
 
+    /** The definitions lookup of the OID in "$0" and the kind {@code kind} (an SQL expression) yields. */
     private static String definition(String kind) {
         return "(SELECT pg__d.definition FROM \"" + DEFINITIONS_SCHEMA + "\".definitions pg__d"
-                + " WHERE pg__d.oid = \"$0\" AND pg__d.kind = '" + kind + "')";
+                + " WHERE pg__d.defoid = \"$0\" AND pg__d.kind = " + kind + ")";
     }
 
     @Override
@@ -271,9 +272,16 @@ final class PgCatalogCalls extends StatementRewrite {
                     && call.operandCount() == 3
                     && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_indexdef")) {
                 // pg_get_indexdef(index, column, pretty): the name of the index's column at that position
-                template = "CASE WHEN \"$1\" = 0 THEN " + definition("i")
+                template = "CASE WHEN \"$1\" = 0 THEN " + definition("'i'")
                         + " ELSE (SELECT pg__a.attname FROM pg_catalog.pg_attribute pg__a"
                         + " WHERE pg__a.attrelid = \"$0\" AND pg__a.attnum = \"$1\") END";
+            }
+            if (template != null
+                    && call.operandCount() == 2
+                    && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_constraintdef")) {
+                // pg_get_constraintdef(constraint, pretty): one lookup, so it is still planned as a join
+                template = "(SELECT CASE WHEN \"$1\" THEN pg__d.pretty ELSE pg__d.definition END FROM \""
+                        + DEFINITIONS_SCHEMA + "\".definitions pg__d WHERE pg__d.defoid = \"$0\" AND pg__d.kind = 'c')";
             }
             if (template != null) {
                 template = template.replace(SEARCH_PATH, pathOids)

@@ -1,0 +1,57 @@
+package io.tributary.catalog.pg;
+
+/** One {@code pg_class} row, in {@link PgCatalog}'s column order; stateless. */
+final class PgClassRows {
+    private PgClassRows() {}
+
+    /**
+     * @param hasIndex {@code relhasindex}
+     * @param attributes {@code relnatts}
+     * @param checks {@code relchecks}, which psql reads to decide whether to list check constraints
+     */
+    static Object[] row(
+            long oid,
+            String name,
+            long namespace,
+            long am,
+            boolean hasIndex,
+            String relkind,
+            int attributes,
+            int checks) {
+        return new Object[] {
+            oid,
+            name,
+            namespace,
+            0L,
+            0L,
+            PgOids.SUPERUSER,
+            am,
+            0L,
+            0L,
+            0,
+            -1f,
+            0,
+            0L,
+            hasIndex,
+            false,
+            "p",
+            relkind,
+            (short) attributes,
+            (short) checks,
+            false,
+            false,
+            false,
+            false,
+            false,
+            true,
+            "d",
+            false,
+            0L,
+            0L,
+            0L,
+            null,
+            null,
+            null
+        };
+    }
+}

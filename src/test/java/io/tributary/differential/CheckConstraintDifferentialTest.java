@@ -1,0 +1,154 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CHECK constraints run in order on Tributary and on embedded PostgreSQL: the statements that
+ * create them (default names, refusals), every write path that must enforce them (INSERT of
+ * values, INSERT ... SELECT, UPDATE, ON CONFLICT DO UPDATE, a failing multi-row statement leaving
+ * nothing behind), and what the catalogs show (pg_constraint with both forms of
+ * pg_get_constraintdef, psql's {@code \d} query, pg_class.relchecks, information_schema). Rows,
+ * update counts and errors (SQLSTATE, message and a violation's DETAIL) must match.
+ */
+class CheckConstraintDifferentialTest {
+    /** Conditions whose deparsed text ({@code pg_get_constraintdef}) is compared. */
+    private static final List<String> CONDITIONS = List.of(
+            "v > 0",
+            "v > -1",
+            "v >= 0 AND v < 10",
+            "v > 0 AND w > 0 AND v < w",
+            "v > 0 OR w IS NULL",
+            "(v > 0 OR w > 0) AND v < 100",
+            "NOT v > 0",
+            "v + 1 > w * 2",
+            "v BETWEEN 1 AND 5",
+            "v IN (1, 2, 3)",
+            "v <> 5",
+            "v != 5",
+            "s <> ''",
+            "length(s) > 2",
+            "vc <> 'x'",
+            "n > 0",
+            "n > 1.5",
+            "n >= 0.00",
+            "b8 > 5000000000",
+            "b8 > 0",
+            "sm > 0",
+            "v > 0 AND NOT (w > 0)",
+            "s IS NOT NULL",
+            "v % 2 = 0",
+            "v - (w - 1) > 0",
+            "(v - w) - 1 > 0",
+            "d > '2020-01-01'",
+            "bo",
+            "bo = true",
+            "s LIKE 'a%'",
+            "upper(s) = s",
+            "v > 0.5",
+            "f > 0",
+            "vc IS NULL OR length(vc) < 3");
+
+    private static final String CONSTRAINTS_OF =
+            "SELECT conname, contype, convalidated, conkey, pg_get_constraintdef(oid) AS def,"
+                    + " pg_get_constraintdef(oid, true) AS pretty FROM pg_constraint WHERE conrelid = '%s'::regclass"
+                    + " ORDER BY conname";
+
+    private static final List<String> STATEMENTS = statements();
+
+    private static List<String> statements() {
+        List<String> out = new ArrayList<>(List.of(
+                "CREATE TABLE t (id int PRIMARY KEY, v int CHECK (v > 0), w int, s text,"
+                        + " CHECK (w > v), CONSTRAINT s_short CHECK (length(s) < 5))",
+                "INSERT INTO t VALUES (1, 5, 6, 'abc')",
+                "INSERT INTO t VALUES (2, 0, 6, 'abc')",
+                "INSERT INTO t VALUES (3, 5, 1, 'abc')",
+                "INSERT INTO t VALUES (4, 5, 6, 'abcdef')",
+                "INSERT INTO t VALUES (5, NULL, NULL, NULL)",
+                "INSERT INTO t VALUES (6, 1, 2, 'x'), (7, -1, 2, 'y'), (8, 3, 4, 'z')",
+                "INSERT INTO t SELECT x + 10, x - 2, x, 'q' FROM generate_series(1, 5) AS g(x)",
+                "INSERT INTO t SELECT x + 10, x, x + 1, 'q' FROM generate_series(1, 3) AS g(x)",
+                "UPDATE t SET v = v - 1 WHERE id = 1",
+                "UPDATE t SET v = 0 WHERE id = 1",
+                "UPDATE t SET w = 0 WHERE id = 11",
+                "UPDATE t SET w = w + 1 WHERE id > 10",
+                "INSERT INTO t VALUES (1, 9, 10, 'a') ON CONFLICT (id) DO UPDATE SET w = 0",
+                "INSERT INTO t VALUES (1, 9, 10, 'a') ON CONFLICT (id) DO UPDATE SET s = 'up'",
+                "INSERT INTO t VALUES (1, -9, 10, 'a') ON CONFLICT (id) DO NOTHING",
+                "SELECT * FROM t ORDER BY id",
+                CONSTRAINTS_OF.formatted("t"),
+                "SELECT relchecks FROM pg_class WHERE oid = 't'::regclass",
+                // psql's \d t
+                "SELECT r.conname, pg_catalog.pg_get_constraintdef(r.oid, true) FROM pg_catalog.pg_constraint r"
+                        + " WHERE r.conrelid = 't'::regclass AND r.contype = 'c' ORDER BY 1",
+                "SELECT constraint_name, constraint_type FROM information_schema.table_constraints"
+                        + " WHERE table_name = 't' AND constraint_name NOT LIKE '%not_null' ORDER BY 1",
+                "SELECT constraint_name, check_clause FROM information_schema.check_constraints"
+                        + " WHERE constraint_schema = 'public' AND constraint_name NOT LIKE '%not_null' ORDER BY 1",
+                "CREATE TABLE n1 (v int CHECK (v > 0), w int CHECK (w > 0) CHECK (w < 9), CHECK (v > w),"
+                        + " CHECK (v > 1), CONSTRAINT n1_v_check9 CHECK (v < 1000))",
+                "CREATE TABLE n2 (v int CONSTRAINT n2_v_check CHECK (v > 0), CHECK (v > 1))",
+                "CREATE TABLE n3 (v int, CHECK (v + v > 0), CHECK (v > 0 AND v > 1))",
+                "CREATE TABLE n4 (v int CHECK (v > 0), CONSTRAINT n4_v_check1 CHECK (v > 1), CHECK (v > 2))",
+                "SELECT conrelid::regclass AS rel, conname FROM pg_constraint WHERE contype = 'c'"
+                        + " AND conrelid::regclass::text IN ('n1', 'n2', 'n3', 'n4') ORDER BY 1, 2",
+                "CREATE TABLE x1 (v int CHECK (v))",
+                "CREATE TABLE x2 (v int CHECK (sum(v) > 0))",
+                "CREATE TABLE x3 (v int CHECK (v > (SELECT 1)))",
+                "CREATE TABLE x4 (v int CHECK (row_number() over () > 0))",
+                "CREATE TABLE x6 (v int CHECK (nosuch > 0))",
+                "CREATE TABLE x7 (v int, CONSTRAINT c CHECK (v > 0), CONSTRAINT c CHECK (v > 1))",
+                "SELECT count(*) FROM pg_class WHERE relname LIKE 'x_'"));
+        StringBuilder deparsed = new StringBuilder("CREATE TABLE dp (v int, w int, s text, vc varchar(10),"
+                + " n numeric(10,2), b8 bigint, sm smallint, d date, bo boolean, f float8");
+        for (int i = 0; i < CONDITIONS.size(); i++) {
+            deparsed.append(", CONSTRAINT c")
+                    .append(i < 10 ? "0" : "")
+                    .append(i)
+                    .append(" CHECK (")
+                    .append(CONDITIONS.get(i))
+                    .append(")");
+        }
+        out.add(deparsed.append(")").toString());
+        out.add(CONSTRAINTS_OF.formatted("dp"));
+        out.add("INSERT INTO dp (v, w, s, vc, n, b8, sm, d, bo, f)"
+                + " VALUES (2, 3, 'abc', 'y', 2.00, 6000000000, 1, '2021-01-01', true, 1)");
+        out.add("INSERT INTO dp (v, w, s, vc, n, b8, sm, d, bo, f)"
+                + " VALUES (2, 3, 'abc', 'y', 2.00, 6000000000, 1, '2021-01-01', false, 1)");
+        out.add("SELECT * FROM dp");
+        return out;
+    }
+
+    private static Connection pg;
+    private static InProcessTributary tributary;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("check-diff-", 20, "postgres", "", 60);
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
+    }
+
+    @Test
+    void checkConstraintsLikePostgres() {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : STATEMENTS) {
+            String expected = StatementOutcome.withMessage(pg, sql);
+            String actual = StatementOutcome.withMessage(tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+}
