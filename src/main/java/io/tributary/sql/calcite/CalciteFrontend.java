@@ -72,9 +72,12 @@ public final class CalciteFrontend implements AutoCloseable {
         this.systemTables = systemTables;
         this.context = context;
         this.program = Programs.sequence(
+                DateIntervalSums.detect(),
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
-                CheckedArithmetic.before(new GuardProgram(context.control())));
+                CheckedArithmetic.before(new GuardProgram(context.control())),
+                // again after planning: expanding DISTINCT aggregates adds min/max of their results
+                IntervalPlans.extremes());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();
@@ -383,6 +386,9 @@ public final class CalciteFrontend implements AutoCloseable {
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(attempt, e) : null;
+                if (again == null && rewrites < DateArithmetic.MAX_REWRITES && DateIntervalSums.found(e)) {
+                    again = DateIntervalSums.rewriteOrSkip(attempt, connection);
+                }
                 if (again == null) {
                     throw SqlErrors.translate(e, original);
                 }

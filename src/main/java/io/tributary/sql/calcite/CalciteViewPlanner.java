@@ -59,6 +59,15 @@ public final class CalciteViewPlanner implements ViewPlanner {
             converter = new ViewQueryConverter(catalog);
             try {
                 SqlNode validated = converter.validate(node);
+                // a date plus or minus an interval is a timestamp: cast the date and plan again
+                String dated = rewrites < DateArithmetic.MAX_REWRITES
+                        ? DateIntervalSums.rewrite(query, validated, converter.validator())
+                        : null;
+                if (dated != null) {
+                    query = dated;
+                    node = parse(query).accept(new PgOperatorPrecedence(query));
+                    continue;
+                }
                 validated.accept(new ViewSqlCheck(query));
                 root = converter.convert(validated);
                 break;

@@ -24,7 +24,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * INTERVAL '30 days'} is true. {@code justify_days}, {@code justify_hours} and
  * {@code justify_interval} of a constant take PostgreSQL's interval; so do {@code extract} and
  * {@code date_part} of one, and {@code make_interval} becomes {@code pg_make_interval} with every
- * argument given ({@link MakeInterval}). Applied by {@link StatementRewrite#applyAll} before validation; stateless
+ * argument given ({@link MakeInterval}); {@code age} becomes {@code pg_age} ({@link PgAge}). Applied by {@link StatementRewrite#applyAll} before validation; stateless
  * apart from the changed flag.
  */
 final class IntervalSemantics extends StatementRewrite {
@@ -49,6 +49,12 @@ final class IntervalSemantics extends StatementRewrite {
             if (replaced != null) {
                 return rewritten(replaced);
             }
+        }
+        if (name.equals("age") && (call.operandCount() == 1 || call.operandCount() == 2)) {
+            // Calcite's own age answers text; PostgreSQL's is an interval (PgAge)
+            SqlCall visited = super.visit(call) instanceof SqlCall c ? c : call;
+            return rewritten(PgIntervals.call(
+                    "pg_age", call.getParserPosition(), visited.getOperandList().toArray(new SqlNode[0])));
         }
         if (name.equals("make_interval")) {
             return rewritten(MakeInterval.positional(super.visit(call) instanceof SqlCall c ? c : call));

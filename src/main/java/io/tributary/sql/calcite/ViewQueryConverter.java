@@ -85,6 +85,11 @@ final class ViewQueryConverter {
         this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
     }
 
+    /** The validator of {@link #validate}, which knows the validated nodes' types. */
+    SqlValidator validator() {
+        return validator;
+    }
+
     RelOptCluster cluster() {
         return cluster;
     }
