@@ -109,7 +109,8 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
-        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class)) {
+        for (Class<?> functions : List.of(
+                PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class, PgNumberFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
                     root.add(m.getName(), ScalarFunctionImpl.create(m));
@@ -121,7 +122,8 @@ final class CatalogSchema extends AbstractSchema {
     /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
         List<String> names = new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table"));
-        for (Class<?> functions : List.of(PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class)) {
+        for (Class<?> functions : List.of(
+                PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class, PgNumberFunctions.class)) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
                     names.add(m.getName());

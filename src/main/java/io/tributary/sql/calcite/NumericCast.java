@@ -119,6 +119,9 @@ final class NumericCast extends StatementRewrite {
         if (node instanceof org.apache.calcite.sql.SqlNumericLiteral number) {
             return !number.isExact() || number.getScale() == null || number.getScale() > 0;
         }
+        if (node instanceof SqlBasicCall call && call.getOperator().getName().equalsIgnoreCase("pg_numeric")) {
+            return true; // x::numeric, rewritten by this class before its enclosing cast is visited
+        }
         return isFloatCast(node)
                 || node.getKind() == SqlKind.CAST
                         && ((SqlCall) node).operand(1) instanceof SqlDataTypeSpec spec
