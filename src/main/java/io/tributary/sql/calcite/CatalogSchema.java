@@ -29,6 +29,14 @@ import org.apache.calcite.schema.impl.TableFunctionImpl;
  * relations of their table's schema too, as in PostgreSQL.
  */
 final class CatalogSchema extends AbstractSchema {
+    /** The classes whose public static methods are registered as SQL functions, in lookup order. */
+    private static final List<Class<?>> FUNCTION_CLASSES = List.of(
+            PgFunctions.class,
+            PgCatalogFunctions.class,
+            PgIntervalFunctions.class,
+            PgAge.class,
+            PgNumberFunctions.class);
+
     private final Catalog catalog;
     private final ReadContext context;
     private final boolean full;
@@ -109,8 +117,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
-        for (Class<?> functions :
-                List.of(PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class, PgAge.class)) {
+        for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
                     root.add(m.getName(), ScalarFunctionImpl.create(m));
@@ -122,8 +129,7 @@ final class CatalogSchema extends AbstractSchema {
     /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
         List<String> names = new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table"));
-        for (Class<?> functions :
-                List.of(PgFunctions.class, PgCatalogFunctions.class, PgIntervalFunctions.class, PgAge.class)) {
+        for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
                     names.add(m.getName());

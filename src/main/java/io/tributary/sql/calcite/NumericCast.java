@@ -1,5 +1,7 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
 import java.util.List;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -7,8 +9,10 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * Casts whose PostgreSQL meaning Calcite does not share. {@code CAST(x AS NUMERIC)} without a
@@ -19,7 +23,10 @@ import org.apache.calcite.sql.SqlUtil;
  * per statement. A predicate or boolean literal cast to int4 becomes 1 or 0, PostgreSQL's cast from
  * boolean, which Calcite lacks; cast to text or varchar it is {@code true} or {@code false}; cast to
  * another number type it is left to Calcite, which refuses it (42846) as PostgreSQL does. PostgreSQL's
- * names ({@code int2}, {@code int4}, {@code int8}, {@code text}) count as the types they name.
+ * names ({@code int2}, {@code int4}, {@code int8}, {@code text}) count as the types they name. A
+ * cast to {@code numeric(p,s)} rounds half away from zero and fails with 22003 when the value does
+ * not fit ({@link PgFunctions#pg_numeric_typmod}); a constant with a fraction or a cast to numeric
+ * or a float cast to boolean is 42846, as in PostgreSQL.
  */
 final class NumericCast extends StatementRewrite {
     @Override
@@ -40,6 +47,28 @@ final class NumericCast extends StatementRewrite {
         if (type.matches("DECIMAL|NUMERIC") && unconstrained && !isBoolean(cast.operand(0))) {
             // a boolean stays Calcite's cast, which refuses it as PostgreSQL does (42846)
             return rewritten(call("pg_numeric", cast.operand(0), cast));
+        }
+        if (type.matches("DECIMAL|NUMERIC") && !unconstrained && !isBoolean(cast.operand(0))) {
+            // PostgreSQL rounds to the scale half away from zero and fails on overflow; Calcite truncates
+            SqlBasicTypeNameSpec basic = (SqlBasicTypeNameSpec) spec.getTypeNameSpec();
+            SqlParserPos pos = cast.getParserPosition();
+            cast.setOperand(
+                    0,
+                    new SqlBasicCall(
+                            function("pg_numeric_typmod", pos),
+                            List.of(
+                                    call("pg_numeric", cast.operand(0), cast),
+                                    SqlLiteral.createExactNumeric(Integer.toString(basic.getPrecision()), pos),
+                                    SqlLiteral.createExactNumeric(
+                                            Integer.toString(Math.max(basic.getScale(), 0)), pos)),
+                            pos));
+            return rewritten(cast);
+        }
+        if (type.equals("BOOLEAN") && isFractional(cast.operand(0))) {
+            throw new TributaryException(
+                    SqlState.CANNOT_COERCE,
+                    "cannot cast type " + (isFloatCast(cast.operand(0)) ? "double precision" : "numeric")
+                            + " to boolean");
         }
         if (type.matches("VARCHAR|TEXT|CHAR") && isBoolean(cast.operand(0))) {
             // PostgreSQL's text of a boolean is true or false (Calcite: TRUE, FALSE)
@@ -75,6 +104,38 @@ final class NumericCast extends StatementRewrite {
         }
         String upper = name.toUpperCase(java.util.Locale.ROOT);
         return upper.equals("INT") ? "INTEGER" : upper;
+    }
+
+    /**
+     * Whether {@code node} is a numeric or float by its form: a constant with a fraction or an
+     * exponent, a cast to a numeric or float type, or either negated. PostgreSQL has no cast from
+     * those to boolean; Calcite's turns them into {@code x <> 0} while converting, before a plan's
+     * types are seen. (A numeric column is known only after validation and still casts.)
+     */
+    private static boolean isFractional(SqlNode node) {
+        if (node.getKind() == SqlKind.MINUS_PREFIX || node.getKind() == SqlKind.PLUS_PREFIX) {
+            return isFractional(((SqlCall) node).operand(0));
+        }
+        if (node instanceof org.apache.calcite.sql.SqlNumericLiteral number) {
+            return !number.isExact() || number.getScale() == null || number.getScale() > 0;
+        }
+        if (node instanceof SqlBasicCall call && call.getOperator().getName().equalsIgnoreCase("pg_numeric")) {
+            return true; // x::numeric, rewritten by this class before its enclosing cast is visited
+        }
+        return isFloatCast(node)
+                || node.getKind() == SqlKind.CAST
+                        && ((SqlCall) node).operand(1) instanceof SqlDataTypeSpec spec
+                        && canonicalName(spec).matches("DECIMAL|NUMERIC");
+    }
+
+    /** Whether {@code node} is (a negation of) a cast to a float type. */
+    private static boolean isFloatCast(SqlNode node) {
+        if (node.getKind() == SqlKind.MINUS_PREFIX || node.getKind() == SqlKind.PLUS_PREFIX) {
+            return isFloatCast(((SqlCall) node).operand(0));
+        }
+        return node.getKind() == SqlKind.CAST
+                && ((SqlCall) node).operand(1) instanceof SqlDataTypeSpec spec
+                && canonicalName(spec).matches("FLOAT|FLOAT4|FLOAT8|REAL|DOUBLE");
     }
 
     /** The kinds of expression that are boolean whatever their operands are. */
@@ -147,16 +208,17 @@ final class NumericCast extends StatementRewrite {
     }
 
     private static SqlNode call(String name, SqlNode argument, SqlCall at) {
-        SqlIdentifier function = new SqlIdentifier(List.of(name), at.getParserPosition());
-        return new SqlBasicCall(
-                new org.apache.calcite.sql.SqlUnresolvedFunction(
-                        function,
-                        null,
-                        null,
-                        null,
-                        null,
-                        org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
-                List.of(argument),
-                at.getParserPosition());
+        return new SqlBasicCall(function(name, at.getParserPosition()), List.of(argument), at.getParserPosition());
+    }
+
+    /** The schema function {@code name} (one of {@link PgFunctions}), resolved at validation. */
+    private static org.apache.calcite.sql.SqlUnresolvedFunction function(String name, SqlParserPos pos) {
+        return new org.apache.calcite.sql.SqlUnresolvedFunction(
+                new SqlIdentifier(List.of(name), pos),
+                null,
+                null,
+                null,
+                null,
+                org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION);
     }
 }

@@ -38,7 +38,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  *       digits, and a remainder in the divisor's scale);
  *   <li>double precision {@code + - * /} fail on overflow (22003) and division by zero (22012)
  *       where Calcite answers Infinity;
- *   <li>{@code %} and {@code mod} of a float are 42883, as PostgreSQL has no such operator.
+ *   <li>{@code %} and {@code mod} of a float are 42883, as PostgreSQL has no such operator;
+ *   <li>the scalar functions and casts {@link PgScalarCalls} gives PostgreSQL's answers.
  * </ul>
  *
  * Used on the session's plans ({@link CheckedArithmetic}) and on the expressions a view compiles
@@ -61,9 +62,11 @@ final class PgArithmetic extends RexShuttle {
     private static final SqlOperator INT8_ABS = function("int8Abs");
 
     private final RexBuilder rexBuilder;
+    private final PgScalarCalls scalars;
 
     PgArithmetic(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
+        this.scalars = new PgScalarCalls(rexBuilder);
     }
 
     @Override
@@ -71,6 +74,10 @@ final class PgArithmetic extends RexShuttle {
         RexNode visited = super.visitCall(call);
         if (!(visited instanceof RexCall c)) {
             return visited;
+        }
+        RexNode scalar = scalars.replace(c);
+        if (scalar != null) {
+            return scalar;
         }
         SqlTypeName type = c.getType().getSqlTypeName();
         if (c.getKind() == SqlKind.MOD) {

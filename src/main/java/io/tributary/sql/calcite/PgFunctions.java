@@ -107,6 +107,14 @@ public final class PgFunctions {
     }
 
     /**
+     * Before a cast to {@code numeric(p,s)} ({@link NumericCast}): rounded half away from zero to
+     * {@code s} decimals; 22003 when it does not fit {@code p} digits.
+     */
+    public static BigDecimal pg_numeric_typmod(BigDecimal x, Integer precision, Integer scale) {
+        return x == null ? null : PgScalarFunctions.numericTypmod(x, precision, scale);
+    }
+
+    /**
      * Before a cast to an integer type: integers pass through. (Generated code calls these with
      * the argument's own boxed class, so each integer width has its overload. Calcite resolves a
      * REAL argument to the NUMERIC overload, so a REAL exactly halfway rounds away from zero.)

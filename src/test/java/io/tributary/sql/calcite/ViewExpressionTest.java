@@ -97,6 +97,30 @@ class ViewExpressionTest {
     }
 
     @Test
+    void postgresScalarCallsAndCasts() {
+        assertEquals("1e-05", eval("db::text", row(8, 1e-5)));
+        assertEquals("0.0000", eval("n::text", row(3, new BigDecimal("0.0000"))));
+        assertEquals(2.0d, eval("round(db)", row()));
+        assertEquals(
+                SqlState.INVALID_ARGUMENT_FOR_POWER,
+                assertThrows(TributaryException.class, () -> eval("sqrt(db)", row(8, -1.0)))
+                        .sqlState());
+        assertEquals(2.0d, eval("log(db * 40)", row()));
+        assertEquals("ABß", eval("upper(s || 'ß')", row()));
+        assertEquals("Xb", eval("regexp_replace(s, '[a-z]', 'X')", row()));
+        assertEquals(new BigDecimal("1.3"), eval("n::numeric(3,1)", row()));
+        assertEquals(
+                SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                assertThrows(TributaryException.class, () -> eval("n::numeric(2,1)", row(3, new BigDecimal("9.96"))))
+                        .sqlState());
+        assertEquals(
+                SqlState.CANNOT_COERCE,
+                assertThrows(TributaryException.class, () -> eval("db::boolean", row()))
+                        .sqlState());
+        assertEquals(3L, eval("gcd(id * 12, 15)", row()));
+    }
+
+    @Test
     void textAndInvalidCasts() {
         assertEquals("abx", eval("s || 'x'", row()));
         assertEquals("AB", eval("upper(s)", row()));

@@ -1,0 +1,101 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+
+/**
+ * PostgreSQL's number functions that Calcite lacks, registered as schema functions by {@link
+ * CatalogSchema} under their method names (public static, called by reflection from generated code;
+ * boxed so NULL passes through as NULL). Pure functions, safe on any thread.
+ */
+public final class PgNumberFunctions {
+    private PgNumberFunctions() {}
+
+    /** {@code div(numeric, numeric)}: the quotient truncated toward zero, scale 0; 22012 for a zero divisor. */
+    public static BigDecimal div(BigDecimal a, BigDecimal b) {
+        if (a == null || b == null) {
+            return null;
+        }
+        if (b.signum() == 0) {
+            throw new TributaryException(SqlState.DIVISION_BY_ZERO, "division by zero");
+        }
+        return a.divide(b, 0, RoundingMode.DOWN);
+    }
+
+    /** {@code gcd(int4, int4)}: never negative; 22003 when it is 2^31. */
+    public static Integer gcd(Integer a, Integer b) {
+        return a == null || b == null ? null : (int) checked(gcd((long) a, (long) b), Integer.MAX_VALUE, "integer");
+    }
+
+    /** {@code gcd(int8, int8)}: never negative; 22003 when it is 2^63. */
+    public static Long gcd(Long a, Long b) {
+        if (a == null || b == null) {
+            return null;
+        }
+        BigInteger g = BigInteger.valueOf(a).gcd(BigInteger.valueOf(b));
+        if (g.bitLength() > 63) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
+        }
+        return g.longValue();
+    }
+
+    /** {@code lcm(int4, int4)}: never negative, 0 when either is 0; 22003 past int4. */
+    public static Integer lcm(Integer a, Integer b) {
+        if (a == null || b == null) {
+            return null;
+        }
+        Long l = lcm((long) a, (long) b);
+        return (int) checked(l, Integer.MAX_VALUE, "integer");
+    }
+
+    /** {@code lcm(int8, int8)}: never negative, 0 when either is 0; 22003 past int8. */
+    public static Long lcm(Long a, Long b) {
+        if (a == null || b == null) {
+            return null;
+        }
+        if (a == 0 || b == 0) {
+            return 0L;
+        }
+        BigInteger x = BigInteger.valueOf(a);
+        BigInteger y = BigInteger.valueOf(b);
+        BigInteger l = x.divide(x.gcd(y)).multiply(y).abs();
+        if (l.bitLength() > 63) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
+        }
+        return l.longValue();
+    }
+
+    /** {@code scale(numeric)}: the number of decimal digits after the point. */
+    public static Integer scale(BigDecimal x) {
+        return x == null ? null : Math.max(x.scale(), 0);
+    }
+
+    /** {@code trim_scale(numeric)}: the value without trailing fractional zeros. */
+    public static BigDecimal trim_scale(BigDecimal x) {
+        if (x == null) {
+            return null;
+        }
+        BigDecimal t = x.stripTrailingZeros();
+        return t.scale() < 0 ? t.setScale(0) : t;
+    }
+
+    /** {@code to_hex(int4)}: the two's complement hex digits, lower case. */
+    public static String to_hex(Integer x) {
+        return x == null ? null : Integer.toHexString(x);
+    }
+
+    /** {@code to_hex(int8)}. */
+    public static String to_hex(Long x) {
+        return x == null ? null : Long.toHexString(x);
+    }
+
+    private static long checked(long value, long max, String type) {
+        if (value > max) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, type + " out of range");
+        }
+        return value;
+    }
+}

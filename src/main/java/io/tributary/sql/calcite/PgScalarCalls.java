@@ -1,0 +1,177 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+/**
+ * The scalar calls and casts of a validated plan whose Calcite runtime answers differently from
+ * PostgreSQL, replaced by calls of {@link PgScalarFunctions} of the same type (so row types stay as
+ * validated): float and numeric to text (PostgreSQL's float text, a numeric's leading 0), float to
+ * boolean (42846), {@code round} of a float (half to even), {@code sqrt}, {@code power} and
+ * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
+ * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
+ * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
+ * and {@code lower} in the C locale. Called by {@link PgArithmetic} for each call it visits, so
+ * queries and views answer alike. Planning thread.
+ */
+final class PgScalarCalls {
+    private static final Set<SqlTypeName> FLOATS = Set.of(SqlTypeName.DOUBLE, SqlTypeName.FLOAT);
+    private static final Set<SqlTypeName> TEXTS = Set.of(SqlTypeName.CHAR, SqlTypeName.VARCHAR);
+    private static final Set<SqlTypeName> INTEGERS =
+            Set.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT);
+
+    private static final SqlOperator FLOAT8_TEXT = function("float8Text");
+    private static final SqlOperator FLOAT4_TEXT = function("float4Text");
+    private static final SqlOperator NUMERIC_TEXT = function("numericText");
+    private static final SqlOperator FLOAT8_ROUND = function("float8Round");
+    private static final SqlOperator FLOAT8_SQRT = function("float8Sqrt");
+    private static final SqlOperator FLOAT8_POWER = function("float8Power");
+    private static final SqlOperator FLOAT8_LN = function("float8Ln");
+    private static final SqlOperator FLOAT8_LOG10 = function("float8Log10");
+    private static final SqlOperator FLOAT8_LOG_BASE = function("float8LogBase");
+    private static final SqlOperator REGEXP_REPLACE_FIRST = function("regexpReplaceFirst");
+    private static final SqlOperator SUBSTR = function("substr");
+    private static final SqlOperator SUBSTR_FROM = function("substrFrom");
+    private static final SqlOperator UPPER = function("upper");
+    private static final SqlOperator LOWER = function("lower");
+
+    private final RexBuilder rexBuilder;
+
+    PgScalarCalls(RexBuilder rexBuilder) {
+        this.rexBuilder = rexBuilder;
+    }
+
+    /**
+     * PostgreSQL's form of {@code call} (operands already visited), or {@code null} when Calcite's
+     * answer is PostgreSQL's.
+     *
+     * @throws TributaryException 42846 for a cast of a float to boolean
+     */
+    RexNode replace(RexCall call) {
+        if (call.getKind() == SqlKind.CAST) {
+            return cast(call);
+        }
+        SqlTypeName type = call.getType().getSqlTypeName();
+        List<RexNode> operands = call.getOperands();
+        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        if (type == SqlTypeName.DOUBLE) {
+            SqlOperator op = switch (name) {
+                case "ROUND" -> operands.size() == 1 ? FLOAT8_ROUND : null;
+                case "SQRT" -> operands.size() == 1 ? FLOAT8_SQRT : null;
+                case "POWER" -> operands.size() == 2 ? FLOAT8_POWER : null;
+                case "LN" -> operands.size() == 1 ? FLOAT8_LN : null;
+                case "LOG10" -> operands.size() == 1 ? FLOAT8_LOG10 : null;
+                case "LOG" -> operands.size() == 1 ? FLOAT8_LOG10 : operands.size() == 2 ? FLOAT8_LOG_BASE : null;
+                default -> null;
+            };
+            if (op == null) {
+                return null;
+            }
+            // Calcite's two-argument LOG is (value, base); float8LogBase reads PostgreSQL's (base, value)
+            return rexBuilder.makeCall(
+                    call.getType(),
+                    op,
+                    operands.stream().map(o -> as(o, SqlTypeName.DOUBLE)).toList());
+        }
+        if (!TEXTS.contains(type) || !operands.stream().allMatch(o -> isText(o) || isInteger(o))) {
+            return null;
+        }
+        boolean textFirst = !operands.isEmpty() && isText(operands.get(0));
+        return switch (name) {
+            case "REGEXP_REPLACE" ->
+                operands.size() == 3 && operands.stream().allMatch(PgScalarCalls::isText)
+                        ? rexBuilder.makeCall(call.getType(), REGEXP_REPLACE_FIRST, operands)
+                        : null;
+            case "SUBSTRING", "SUBSTR" ->
+                textFirst
+                                && (operands.size() == 2 || operands.size() == 3)
+                                && operands.subList(1, operands.size()).stream().allMatch(PgScalarCalls::isInteger)
+                        ? rexBuilder.makeCall(
+                                call.getType(),
+                                operands.size() == 2 ? SUBSTR_FROM : SUBSTR,
+                                operands.stream()
+                                        .map(o -> o == operands.get(0) ? o : as(o, SqlTypeName.INTEGER))
+                                        .toList())
+                        : null;
+            case "UPPER" ->
+                textFirst && operands.size() == 1 ? rexBuilder.makeCall(call.getType(), UPPER, operands) : null;
+            case "LOWER" ->
+                textFirst && operands.size() == 1 ? rexBuilder.makeCall(call.getType(), LOWER, operands) : null;
+            default -> null;
+        };
+    }
+
+    /** A cast of a float or numeric to text, or of a float to boolean; else {@code null}. */
+    private RexNode cast(RexCall cast) {
+        RexNode operand = cast.getOperands().get(0);
+        SqlTypeName from = operand.getType().getSqlTypeName();
+        SqlTypeName to = cast.getType().getSqlTypeName();
+        if (to == SqlTypeName.BOOLEAN && (FLOATS.contains(from) || from == SqlTypeName.REAL)) {
+            throw new TributaryException(
+                    SqlState.CANNOT_COERCE,
+                    "cannot cast type " + (from == SqlTypeName.REAL ? "real" : "double precision") + " to boolean");
+        }
+        if (!TEXTS.contains(to)) {
+            return null;
+        }
+        SqlOperator op = FLOATS.contains(from)
+                ? FLOAT8_TEXT
+                : from == SqlTypeName.REAL ? FLOAT4_TEXT : from == SqlTypeName.DECIMAL ? NUMERIC_TEXT : null;
+        if (op == null) {
+            return null;
+        }
+        RelDataTypeFactory types = rexBuilder.getTypeFactory();
+        RelDataType text = types.createTypeWithNullability(
+                types.createSqlType(SqlTypeName.VARCHAR), operand.getType().isNullable());
+        RexNode asText = rexBuilder.makeCall(text, op, List.of(operand));
+        // a length (varchar(3), char(3)) truncates or pads PostgreSQL's text, as it did Calcite's
+        return cast.getType().equals(text) ? asText : rexBuilder.makeCast(cast.getType(), asText);
+    }
+
+    private static boolean isText(RexNode node) {
+        return TEXTS.contains(node.getType().getSqlTypeName());
+    }
+
+    private static boolean isInteger(RexNode node) {
+        return INTEGERS.contains(node.getType().getSqlTypeName());
+    }
+
+    /** {@code operand} as {@code type}, keeping its nullability. */
+    private RexNode as(RexNode operand, SqlTypeName type) {
+        if (operand.getType().getSqlTypeName() == type) {
+            return operand;
+        }
+        RelDataTypeFactory types = rexBuilder.getTypeFactory();
+        return rexBuilder.makeCast(
+                types.createTypeWithNullability(
+                        types.createSqlType(type), operand.getType().isNullable()),
+                operand);
+    }
+
+    /** A call of the {@link PgScalarFunctions} method {@code method}, typed by the call it replaces. */
+    private static SqlOperator function(String method) {
+        return new SqlUserDefinedFunction(
+                new SqlIdentifier("pg_" + method, SqlParserPos.ZERO),
+                SqlKind.OTHER_FUNCTION,
+                ReturnTypes.ARG0,
+                null,
+                null,
+                ScalarFunctionImpl.create(PgScalarFunctions.class, method));
+    }
+}

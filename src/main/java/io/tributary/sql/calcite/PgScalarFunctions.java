@@ -1,0 +1,221 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.PgTextFormat;
+import java.math.BigDecimal;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.linq4j.function.Strict;
+
+/**
+ * PostgreSQL's scalar functions and casts where Calcite's runtime answers differently, called by
+ * the code Calcite generates for the calls {@link PgScalarCalls} puts in a plan (by reflection; the
+ * methods must stay public and static). Strict: a NULL operand gives NULL without a call. Pure
+ * functions of their operands, safe on any thread.
+ */
+@Strict
+public final class PgScalarFunctions {
+    private PgScalarFunctions() {}
+
+    /** {@code float8::text}: PostgreSQL's shortest round-trip text ({@code 1e+300}, {@code 1e-05}, {@code -0}). */
+    public static String float8Text(double x) {
+        return PgTextFormat.formatDouble(x);
+    }
+
+    /** {@code float4::text}: as {@link #float8Text}, with float4's six-digit fixed range. */
+    public static String float4Text(float x) {
+        return PgTextFormat.formatFloat(x);
+    }
+
+    /** {@code numeric::text}: every digit of the scale, and a 0 before the point (Calcite drops it). */
+    public static String numericText(BigDecimal x) {
+        return x.toPlainString();
+    }
+
+    /** {@code round(float8)}: half to even, keeping the sign of zero, as PostgreSQL's {@code rint}. */
+    public static double float8Round(double x) {
+        return Math.rint(x);
+    }
+
+    /** {@code sqrt(float8)}; 2201F for a negative operand (Calcite answers NaN). */
+    public static double float8Sqrt(double x) {
+        if (x < 0) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_POWER, "cannot take square root of a negative number");
+        }
+        return Math.sqrt(x);
+    }
+
+    /**
+     * {@code power(float8, float8)} and {@code ^}: 2201E for zero to a negative power, 2201F for a
+     * negative number to a non-integer power, 22003 when a finite result overflows.
+     */
+    public static double float8Power(double a, double b) {
+        if (a == 0 && b < 0) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_POWER, "zero raised to a negative power is undefined");
+        }
+        if (a < 0 && Math.floor(b) != b && !Double.isInfinite(b)) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_POWER,
+                    "a negative number raised to a non-integer power yields a complex result");
+        }
+        double r = Math.pow(a, b);
+        if (Double.isInfinite(r) && !Double.isInfinite(a) && !Double.isInfinite(b)) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow");
+        }
+        return r;
+    }
+
+    /** {@code ln(float8)}; 2201E for zero and negative operands (Calcite answers -Infinity, NaN). */
+    public static double float8Ln(double x) {
+        checkLogarithm(x);
+        return Math.log(x);
+    }
+
+    /** {@code log(float8)}: PostgreSQL's one-argument {@code log} is base 10 (Calcite's is natural). */
+    public static double float8Log10(double x) {
+        checkLogarithm(x);
+        return Math.log10(x);
+    }
+
+    /** {@code log(b, x)}: the logarithm of {@code x} to base {@code b}, PostgreSQL's argument order. */
+    public static double float8LogBase(double b, double x) {
+        checkLogarithm(b);
+        checkLogarithm(x);
+        if (b == 1) {
+            throw new TributaryException(SqlState.DIVISION_BY_ZERO, "division by zero");
+        }
+        return Math.log(x) / Math.log(b);
+    }
+
+    private static void checkLogarithm(double x) {
+        if (x == 0) {
+            throw new TributaryException(SqlState.INVALID_ARGUMENT_FOR_LOGARITHM, "cannot take logarithm of zero");
+        }
+        if (x < 0) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_LOGARITHM, "cannot take logarithm of a negative number");
+        }
+    }
+
+    /**
+     * {@code regexp_replace(s, pattern, replacement)} without flags: the first match only
+     * (Calcite's replaces every match). The replacement's {@code \1}..{@code \9} are groups and
+     * {@code \&} the whole match, as in PostgreSQL; every other character is literal.
+     */
+    public static String regexpReplaceFirst(String s, String pattern, String replacement) {
+        Matcher m = Pattern.compile(pattern).matcher(s);
+        if (!m.find()) {
+            return s;
+        }
+        StringBuilder out = new StringBuilder(s.length() + replacement.length());
+        out.append(s, 0, m.start());
+        for (int i = 0; i < replacement.length(); i++) {
+            char c = replacement.charAt(i);
+            if (c == '\\' && i + 1 < replacement.length()) {
+                char next = replacement.charAt(i + 1);
+                if (next >= '1' && next <= '9') {
+                    int group = next - '0';
+                    if (group <= m.groupCount() && m.group(group) != null) {
+                        out.append(m.group(group));
+                    }
+                    i++;
+                    continue;
+                }
+                if (next == '&') {
+                    out.append(m.group());
+                    i++;
+                    continue;
+                }
+                if (next == '\\') {
+                    out.append('\\');
+                    i++;
+                    continue;
+                }
+            }
+            out.append(c);
+        }
+        return out.append(s, m.end(), s.length()).toString();
+    }
+
+    /**
+     * {@code substr(s, start)}: from character {@code start} (1-based) to the end; a start before
+     * the first character starts at the first (Calcite counts a negative start from the end).
+     */
+    public static String substrFrom(String s, int start) {
+        return substr(s, start, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@code substr(s, start, count)}: the characters at positions {@code start ..
+     * start + count - 1} that exist, as PostgreSQL's {@code text_substr}.
+     *
+     * @throws TributaryException 22011 for a negative count
+     */
+    public static String substr(String s, int start, int count) {
+        if (count < 0) {
+            throw new TributaryException(SqlState.SUBSTRING_ERROR, "negative substring length not allowed");
+        }
+        long end = (long) start + count; // exclusive, 1-based
+        long from = Math.max(start, 1);
+        int length = s.codePointCount(0, s.length());
+        long to = Math.min(end, (long) length + 1);
+        if (from >= to) {
+            return "";
+        }
+        int begin = s.offsetByCodePoints(0, (int) from - 1);
+        return s.substring(begin, s.offsetByCodePoints(begin, (int) (to - from)));
+    }
+
+    /** {@code upper(text)} in the C locale Tributary's databases have: ASCII letters only, as PostgreSQL. */
+    public static String upper(String s) {
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 'a' && c <= 'z') {
+                if (out == null) {
+                    out = new StringBuilder(s);
+                }
+                out.setCharAt(i, (char) (c - 32));
+            }
+        }
+        return out == null ? s : out.toString();
+    }
+
+    /** {@code lower(text)} in the C locale: ASCII letters only, as PostgreSQL. */
+    public static String lower(String s) {
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                if (out == null) {
+                    out = new StringBuilder(s);
+                }
+                out.setCharAt(i, (char) (c + 32));
+            }
+        }
+        return out == null ? s : out.toString();
+    }
+
+    /**
+     * {@code x::numeric(p,s)}: rounded half away from zero to {@code s} decimals; 22003 when the
+     * rounded value needs more than {@code p - s} integer digits (Calcite truncates and never fails).
+     */
+    public static BigDecimal numericTypmod(BigDecimal x, int precision, int scale) {
+        BigDecimal r = x.setScale(scale, java.math.RoundingMode.HALF_UP);
+        int integerDigits = r.precision() - r.scale();
+        if (r.signum() != 0 && integerDigits > precision - scale) {
+            throw new TributaryException(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "numeric field overflow",
+                    0,
+                    "A field with precision " + precision + ", scale " + scale
+                            + " must round to an absolute value less than 10^" + (precision - scale) + ".",
+                    null,
+                    null);
+        }
+        return r;
+    }
+}
