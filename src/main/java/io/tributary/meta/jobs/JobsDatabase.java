@@ -107,6 +107,9 @@ public final class JobsDatabase {
             c.setAutoCommit(false);
             try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setFetchSize(10_000);
+                // binary transfer from the first execution: bytea arrives as its bytes, not as hex
+                // text for the driver to decode (a view's state is read through here by the server)
+                ps.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(-1);
                 ps.setString(1, jobId);
                 ps.setInt(2, attempt);
                 try (java.sql.ResultSet rs = ps.executeQuery()) {
