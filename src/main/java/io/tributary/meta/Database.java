@@ -331,21 +331,49 @@ public final class Database implements AutoCloseable {
 
     /**
      * A worker's read of an exported snapshot: a sink's ({@link SinkManager#snapshotChunk}), or a
-     * view's whose snapshot phase runs on the worker ({@link DdlController#viewSnapshotChunk}).
+     * view's whose snapshot phase runs on the worker ({@link DdlController#viewSnapshotPiece}, its
+     * binary body decoded into rows of two bytea columns, for a worker that asks for COPY text).
      * Session threads.
      */
     public io.tributary.meta.sink.SnapshotChunk snapshotChunk(
             String snapshotId, int vnode, byte[] afterKey, int limit) {
         if (io.tributary.meta.ddl.ViewSnapshotJob.isViewSnapshot(snapshotId)) {
-            return ddl.viewSnapshotChunk(snapshotId, vnode, afterKey, limit);
+            return storedRows(ddl.viewSnapshotPiece(snapshotId, vnode, afterKey, limit));
         }
         return sinks.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 
-    /** See {@link SinkManager#snapshotBinary}: a worker's read of an exported sink snapshot, binary. Session threads. */
+    /**
+     * A worker's read of an exported snapshot in binary COPY format: a sink's ({@link
+     * SinkManager#snapshotBinary}) or a view's ({@link DdlController#viewSnapshotPiece}). Session
+     * threads.
+     */
     public io.tributary.meta.sink.SnapshotBinaryPiece snapshotBinary(
             String snapshotId, int vnode, byte[] afterKey, int limit) {
+        if (io.tributary.meta.ddl.ViewSnapshotJob.isViewSnapshot(snapshotId)) {
+            return ddl.viewSnapshotPiece(snapshotId, vnode, afterKey, limit);
+        }
         return sinks.snapshotBinary(snapshotId, vnode, afterKey, limit);
+    }
+
+    /** A view snapshot's binary piece as rows of its two bytea columns (stored value, primary key). */
+    private static io.tributary.meta.sink.SnapshotChunk storedRows(io.tributary.meta.sink.SnapshotBinaryPiece piece) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(piece.body());
+        in.position(19); // signature, flags, extension length
+        List<Object[]> rows = new java.util.ArrayList<>(piece.rows());
+        for (short fields = in.getShort(); fields >= 0; fields = in.getShort()) {
+            Object[] row = new Object[fields];
+            for (int f = 0; f < fields; f++) {
+                byte[] value = new byte[in.getInt()];
+                in.get(value);
+                row[f] = value;
+            }
+            rows.add(row);
+        }
+        io.tributary.common.types.DataType bytea =
+                io.tributary.common.types.DataType.of(io.tributary.common.types.TypeKind.BYTEA);
+        return new io.tributary.meta.sink.SnapshotChunk(
+                List.of("tributary_row", "tributary_pk"), List.of(bytea, bytea), rows);
     }
 
     /** Where jobs run, and the remote jobs and workers the system tables list; any thread. */

@@ -38,12 +38,14 @@ public final class ScratchViewBuild implements AutoCloseable {
 
     private final Database db;
     private final RecordingStateStore store;
+    private final Function<Catalog, ViewPlanner> planners;
     /** Scratch table id per server relation id. */
     private final Map<Integer, Integer> tables = new HashMap<>();
 
-    private ScratchViewBuild(Database db, RecordingStateStore store) {
+    private ScratchViewBuild(Database db, RecordingStateStore store, Function<Catalog, ViewPlanner> planners) {
         this.db = db;
         this.store = store;
+        this.planners = planners;
     }
 
     /**
@@ -91,7 +93,7 @@ public final class ScratchViewBuild implements AutoCloseable {
         }
         db.barriers().useClock(() -> snapshotMillis);
         db.startRecovered();
-        return new ScratchViewBuild(db, store);
+        return new ScratchViewBuild(db, store, planners);
     }
 
     /** Creates a table like server relation {@code relation} (a table or a materialized view: its columns and key). */
@@ -106,6 +108,33 @@ public final class ScratchViewBuild implements AutoCloseable {
                         null,
                         relation.watermark());
         tables.put(relation.id(), db.catalog().require(relation.name()).id());
+    }
+
+    /**
+     * The server relation each source of view {@code view}'s plan reads, by source ordinal: the
+     * plan's source leaves in pre-order, as {@code JobBuilder} numbers the sources whose positions
+     * a checkpoint holds (and {@code SnapshotTakeover.sources} counts them). Planned here with the
+     * planner the build uses, over the relations created so far ({@link #createRelation} each one
+     * first), which plans as the server does (the state tables' numbering relies on it too).
+     *
+     * @throws TributaryException as CREATE MATERIALIZED VIEW's planning (e.g. 42P01)
+     */
+    public int[] sourceRelations(TableDef view) {
+        io.tributary.plan.ViewPlan plan = planners.apply(db.catalog()).plan(view.query(), 0, view.name());
+        Map<Integer, Integer> toServer = new HashMap<>();
+        tables.forEach((server, mine) -> toServer.put(mine, server));
+        return io.tributary.plan.StatePlan.preOrder(plan.root()).stream()
+                .filter(n -> n instanceof io.tributary.plan.SourceNode)
+                .mapToInt(n -> {
+                    Integer server = toServer.get(((io.tributary.plan.SourceNode) n).relationId());
+                    if (server == null) {
+                        throw new TributaryException(
+                                SqlState.FEATURE_NOT_SUPPORTED,
+                                "materialized view \"" + view.name() + "\" reads a relation its job did not list");
+                    }
+                    return server;
+                })
+                .toArray();
     }
 
     /**

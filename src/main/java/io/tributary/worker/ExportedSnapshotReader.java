@@ -21,6 +21,8 @@ final class ExportedSnapshotReader implements AutoCloseable {
 
     private final Connection server;
     private final String snapshotId;
+    /** The server answered a binary read of a view snapshot with 22023: it serves them only as text. */
+    private boolean storedAsText;
 
     /**
      * Connects to database {@code database} of the server at {@code address} (host:port), with its
@@ -116,6 +118,18 @@ final class ExportedSnapshotReader implements AutoCloseable {
      * for a {@code view:} snapshot id), in key order.
      */
     List<byte[][]> readStored(int vnode, byte[] afterKey, int limit) throws SQLException {
+        if (!storedAsText) {
+            try {
+                return storedRows(copyOut("COPY tributary_snapshot('" + snapshotId + "', " + vnode + ", '"
+                        + (afterKey == null ? "" : HEX.formatHex(afterKey)) + "', " + limit + ", 'binary') TO STDOUT"));
+            } catch (SQLException e) {
+                if (!"22023".equals(e.getSQLState())) {
+                    throw e;
+                }
+                // a server from before view snapshots were served in binary: text from now on
+                storedAsText = true;
+            }
+        }
         byte[] text = read(vnode, afterKey, limit).text();
         List<byte[][]> rows = new ArrayList<>();
         int line = 0;
@@ -128,6 +142,22 @@ final class ExportedSnapshotReader implements AutoCloseable {
                 rows.add(new byte[][] {byteaText(text, line, tab), byteaText(text, tab + 1, i)});
                 line = i + 1;
             }
+        }
+        return rows;
+    }
+
+    /** The tuples of a binary COPY body whose fields are the stored value and the primary key. */
+    private static List<byte[][]> storedRows(byte[] data) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(data);
+        in.position(BinaryPiece.HEADER);
+        List<byte[][]> rows = new ArrayList<>();
+        for (short fields = in.getShort(); fields >= 0; fields = in.getShort()) {
+            byte[][] row = new byte[fields][];
+            for (int f = 0; f < fields; f++) {
+                row[f] = new byte[in.getInt()];
+                in.get(row[f]);
+            }
+            rows.add(row);
         }
         return rows;
     }

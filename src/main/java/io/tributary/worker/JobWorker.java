@@ -231,6 +231,9 @@ public final class JobWorker implements AutoCloseable {
                                 () -> stillMine(id, claim.attempt()),
                                 new StagedResult(ds, id, claim.attempt(), name),
                                 out -> JobsDatabase.readCheckpoints(ds, id, claim.attempt(), out),
+                                out -> JobsDatabase.readCheckpointKeysOf(
+                                        ds, id, claim.attempt(), ViewSnapshotJob.POSITIONS_TABLE, out),
+                                rows -> recordCopied(id, claim.attempt(), rows),
                                 checkpoints,
                                 id);
             }
@@ -303,6 +306,26 @@ public final class JobWorker implements AutoCloseable {
                 ps.execute();
             }
             c.commit();
+        }
+    }
+
+    /**
+     * Records in the job's row how many snapshot rows this attempt copied from the server (column
+     * {@code rows_copied}), while it still owns the job: what a retried attempt's copy skipped
+     * shows there. Best effort: the job does not depend on it.
+     */
+    private void recordCopied(String id, int attempt, long rows) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("UPDATE tributary_remote_jobs SET rows_copied = ? WHERE id = ?"
+                                + " AND attempts = ? AND worker = ? AND state = 'running'")) {
+            ps.setLong(1, rows);
+            ps.setString(2, id);
+            ps.setInt(3, attempt);
+            ps.setString(4, name);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            LOG.warn("could not record the rows job {} copied: {}", id, e.getMessage());
         }
     }
 

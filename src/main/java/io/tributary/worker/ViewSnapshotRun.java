@@ -5,6 +5,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.VirtualNodes;
 import io.tributary.meta.ScratchViewBuild;
+import io.tributary.meta.SnapshotResume;
 import io.tributary.meta.ddl.RemoteViewAdoption;
 import io.tributary.meta.ddl.ViewSnapshotJob;
 import java.io.IOException;
@@ -26,8 +27,9 @@ import java.util.stream.Stream;
  * StagedResult}), so memory stays bounded whatever the view's size. While the view is built it
  * commits checkpoints ({@link StagedCheckpoints}); an attempt goes on from the checkpoints earlier
  * attempts committed, so a retry (after a kill, or a missed heartbeat) reads only the snapshot rows
- * after them. The relations are copied whole each time (the scratch database is removed when an
- * attempt ends): it is the view's build that resumes.
+ * after them, and copies only those rows from the server ({@link SnapshotResume}): the scratch
+ * database is removed when an attempt ends, and the resumed build reads nothing before its
+ * checkpoint's positions.
  */
 final class ViewSnapshotRun {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ViewSnapshotRun.class);
@@ -53,6 +55,9 @@ final class ViewSnapshotRun {
      * @param stillMine checked between pieces: false once the server gave this attempt up
      * @param out where the state's key-value pairs go, under the server's table ids
      * @param resume the checkpoints earlier attempts committed, in order
+     * @param resumePositions the same, only their vnode positions (read before the copy, which
+     *     skips the snapshot rows they cover)
+     * @param copiedRows told how many snapshot rows this attempt copied from the server, once the copy ends
      * @param checkpoints where this attempt's checkpoints go
      * @return false when this attempt was given up (what it staged is never read)
      * @throws TributaryException 0A000 when the view cannot be computed here (the snapshot is no
@@ -63,6 +68,8 @@ final class ViewSnapshotRun {
             BooleanSupplier stillMine,
             StagedResult out,
             RemoteViewAdoption.StagedState resume,
+            RemoteViewAdoption.StagedState resumePositions,
+            java.util.function.LongConsumer copiedRows,
             StagedCheckpoints checkpoints,
             String jobId)
             throws SQLException, InterruptedException {
@@ -76,10 +83,17 @@ final class ViewSnapshotRun {
         try (ScratchViewBuild build = scratch.open(dir, io.tributary.common.Epoch.millis(job.snapshotEpoch()))) {
             for (TableDef relation : job.upstreams()) {
                 build.createRelation(relation);
-                if (!copy(build, relation, stillMine)) {
+            }
+            SnapshotResume from = SnapshotResume.of(resumePositions, build.sourceRelations(job.view()));
+            long rows = 0;
+            for (TableDef relation : job.upstreams()) {
+                long n = copy(build, relation, from, stillMine);
+                if (n < 0) {
                     return false;
                 }
+                rows += n;
             }
+            copiedRows.accept(rows);
             long copied = System.nanoTime();
             long resumedRows;
             try {
@@ -98,13 +112,14 @@ final class ViewSnapshotRun {
             long built = System.nanoTime();
             LOG.info(
                     "job {}: built materialized view {} from {} (resumed at {} snapshot rows), {} checkpoints"
-                            + " committed in {} transactions; snapshot copied in {} ms, view built in {} ms",
+                            + " committed in {} transactions; {} snapshot rows copied in {} ms, view built in {} ms",
                     jobId,
                     job.view().name(),
                     resumedRows > 0 ? "the earlier attempts' checkpoint" : "the beginning",
                     resumedRows,
                     checkpoints.count(),
                     checkpoints.batches(),
+                    rows,
                     (copied - started) / 1_000_000,
                     (built - copied) / 1_000_000);
             build.readState(job.view().name(), job.stateTables(), out);
@@ -125,12 +140,25 @@ final class ViewSnapshotRun {
         }
     }
 
-    /** Copies one relation's snapshot into the scratch database; false when the attempt was given up. */
-    private boolean copy(ScratchViewBuild build, TableDef relation, BooleanSupplier stillMine) throws SQLException {
+    /**
+     * Copies one relation's snapshot rows that the build still reads ({@code from}) into the
+     * scratch database.
+     *
+     * @return the rows copied; -1 when the attempt was given up
+     */
+    private long copy(ScratchViewBuild build, TableDef relation, SnapshotResume from, BooleanSupplier stillMine)
+            throws SQLException {
+        long copied = 0;
         try (ExportedSnapshotReader reader = new ExportedSnapshotReader(
                 serverAddress, serverPassword, job.database(), job.snapshotId(relation.id()))) {
             for (int vnode = 0; vnode < VirtualNodes.COUNT; vnode++) {
-                byte[] after = null;
+                if (vnode % 32 == 31 && !stillMine.getAsBoolean()) {
+                    return -1;
+                }
+                if (!from.copies(relation.id(), vnode)) {
+                    continue;
+                }
+                byte[] after = from.copyAfter(relation.id(), vnode);
                 while (true) {
                     List<byte[][]> rows;
                     try {
@@ -144,18 +172,16 @@ final class ViewSnapshotRun {
                     }
                     if (!rows.isEmpty()) {
                         build.load(relation.id(), rows);
+                        copied += rows.size();
                     }
                     if (rows.size() < PIECE_ROWS) {
                         break;
                     }
                     after = rows.get(rows.size() - 1)[1];
                 }
-                if (vnode % 32 == 31 && !stillMine.getAsBoolean()) {
-                    return false;
-                }
             }
         }
-        return true;
+        return copied;
     }
 
     private static void delete(Path dir) {

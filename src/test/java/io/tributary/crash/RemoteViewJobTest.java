@@ -155,8 +155,10 @@ class RemoteViewJobTest {
 
     /**
      * A worker SIGKILLed after it committed checkpoints of a GROUP BY view's build: a second
-     * worker's attempt goes on from them (its log says at how many snapshot rows, more than 0), and
-     * the view equals its query after changes made meanwhile, nothing doubled or lost.
+     * worker's attempt goes on from them (its log says at how many snapshot rows, more than 0),
+     * copies from the server only the snapshot rows its checkpoint had not read (the job's {@code
+     * rows_copied} plus those rows are the snapshot's), and the view equals its query and a local
+     * build of it after changes made meanwhile, nothing doubled or lost.
      */
     @Test
     void aSecondWorkerGoesOnFromTheKilledWorkersCheckpoint() throws Exception {
@@ -178,7 +180,22 @@ class RemoteViewJobTest {
                     List.of("true|"),
                     List.of(resumedMidway(remote.workerLog("w2"), "resumed at ") + "|"),
                     "w2 resumed at the checkpoint");
+            long resumed = rowsAfter(remote.workerLog("w2"), "resumed at ");
+            try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
+                assertEquals(
+                        List.of((AGG_ROWS - resumed) + "|"),
+                        rows(jobs, "SELECT rows_copied FROM tributary_remote_jobs WHERE kind = 'view-snapshot'"),
+                        "w2 copied from the server only the " + (AGG_ROWS - resumed)
+                                + " snapshot rows after its checkpoint, not all " + AGG_ROWS);
+            }
             awaitAggEqualsItsQuery(c);
+            st.execute("SET remote_backfill = false");
+            st.execute("SET background_ddl = false");
+            st.execute("CREATE MATERIALIZED VIEW agg_local AS SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g");
+            assertEquals(
+                    rows(c, "SELECT g, n, s FROM agg_local ORDER BY g"),
+                    rows(c, "SELECT g, n, s FROM agg ORDER BY g"),
+                    "the view taken over from w2 equals a local build of it");
             assertTrue(
                     progress.stopAndCheck("remote:") > 0,
                     "ddl_progress showed rows done while the job ran on a worker, and never went back");
@@ -259,13 +276,18 @@ class RemoteViewJobTest {
 
     /** Whether {@code log} says the attempt resumed at more than 0 and fewer than all snapshot rows. */
     private static boolean resumedMidway(String log, String marker) {
+        long rows = rowsAfter(log, marker);
+        return rows > 0 && rows < AGG_ROWS;
+    }
+
+    /** The number that follows the first {@code marker} in {@code log}; -1 without one. */
+    private static long rowsAfter(String log, String marker) {
         int at = log.indexOf(marker);
         if (at < 0) {
-            return false;
+            return -1;
         }
         String rest = log.substring(at + marker.length());
-        long rows = Long.parseLong(rest.substring(0, rest.indexOf(' ')));
-        return rows > 0 && rows < AGG_ROWS;
+        return Long.parseLong(rest.substring(0, rest.indexOf(' ')));
     }
 
     private void awaitAggEqualsItsQuery(Connection c) throws Exception {

@@ -146,12 +146,26 @@ class ScratchViewBuildTest {
                 }
                 assertEquals(expected, replayed(checkpoints, tables), name + ": every checkpoint replayed");
                 List<List<byte[][]>> prefix = checkpoints.subList(0, checkpoints.size() / 2);
-                try (ScratchViewBuild second = scratch(db, List.of(t, d))) {
+                io.tributary.meta.ddl.RemoteViewAdoption.StagedState resume =
+                        out -> prefix.forEach(g -> g.forEach(p -> out.accept(p[0], p[1])));
+                try (ScratchViewBuild second = ScratchViewBuild.open(
+                        Files.createTempDirectory("scratch-"), CalciteViewPlanner::new, System.currentTimeMillis())) {
+                    // as a retried attempt copies: only the rows after the checkpoint's positions
+                    long copied = 0;
+                    for (TableDef relation : List.of(t, d)) {
+                        second.createRelation(relation);
+                    }
+                    SnapshotResume from = SnapshotResume.of(resume, second.sourceRelations(view));
+                    for (TableDef relation : List.of(t, d)) {
+                        List<byte[][]> rows = rowsAfter(db, relation.id(), from);
+                        second.load(relation.id(), rows);
+                        copied += rows.size();
+                    }
                     long resumed = second.buildView(
                             view,
                             tables,
                             1,
-                            out -> prefix.forEach(g -> g.forEach(p -> out.accept(p[0], p[1]))),
+                            resume,
                             (k, v, rows) -> assertTrue(
                                     rows >= rowsRead.get(prefix.size() - 1), name + ": rows read never go back"));
                     assertTrue(resumed > 0 && resumed < 200_000, name + ": resumed mid-way, at " + resumed);
@@ -159,6 +173,10 @@ class ScratchViewBuildTest {
                             rowsRead.get(prefix.size() - 1),
                             resumed,
                             name + ": the resumed build starts at the rows its checkpoint reported");
+                    assertEquals(
+                            200_000 + 51 - resumed,
+                            copied,
+                            name + ": only the rows the checkpoint has not read are copied");
                     List<String> state = new ArrayList<>();
                     second.readState(name, tables, (k, v) -> state.add(hex(k, v)));
                     assertEquals(expected, state, name + ": resumed from checkpoint " + prefix.size());
@@ -177,6 +195,25 @@ class ScratchViewBuildTest {
             build.load(relation.id(), storedRows(db, relation.id()));
         }
         return build;
+    }
+
+    /** The stored rows of a relation that a build resumed at {@code from} still reads, as a worker copies them. */
+    private static List<byte[][]> rowsAfter(Database db, int relation, SnapshotResume from) {
+        List<byte[][]> rows = new ArrayList<>();
+        try (ReadView view = db.store().latest();
+                KvIterator it =
+                        view.scan(Keyspace.DATA, TableKeys.tableStart(relation), TableKeys.tableEnd(relation))) {
+            while (it.next()) {
+                int vnode = TableKeys.vnodeOf(it.key());
+                byte[] pk = TableKeys.pkOf(it.key());
+                byte[] after = from.copyAfter(relation, vnode);
+                if (from.copies(relation, vnode)
+                        && (after == null || java.util.Arrays.compareUnsigned(pk, after) > 0)) {
+                    rows.add(new byte[][] {it.value(), pk});
+                }
+            }
+        }
+        return rows;
     }
 
     /** The state tables' rows after applying every change of {@code checkpoints} in order, positions left out. */

@@ -424,11 +424,11 @@ public final class DdlController {
 
     /**
      * A piece of the pinned snapshot of a view whose snapshot phase runs on a worker; see {@code
-     * RemoteViewAdoption.snapshotChunk}. Session threads.
+     * RemoteViewAdoption.snapshotPiece}. Session threads.
      */
-    public io.tributary.meta.sink.SnapshotChunk viewSnapshotChunk(
+    public io.tributary.meta.sink.SnapshotBinaryPiece viewSnapshotPiece(
             String snapshotId, int vnode, byte[] afterKey, int limit) {
-        return views.snapshotChunk(snapshotId, vnode, afterKey, limit);
+        return views.snapshotPiece(snapshotId, vnode, afterKey, limit);
     }
 
     /**

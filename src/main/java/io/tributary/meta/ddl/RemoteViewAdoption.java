@@ -13,7 +13,6 @@ import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.StreamRuntime;
 import io.tributary.stream.upstream.LocalUpstreamTable;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -290,12 +289,16 @@ public final class RemoteViewAdoption {
      * A piece of job {@code snapshotId}'s pinned snapshot of one relation, for a worker computing
      * the view's snapshot phase ({@code COPY tributary_snapshot(...)}): up to {@code limit} rows of
      * {@code vnode} after {@code afterKey} in key order, each as its stored value and its primary
-     * key (both bytea), so the worker stores them as this server does. Session threads.
+     * key, so the worker stores them as this server does. PostgreSQL's binary COPY body (header,
+     * one tuple of two bytea fields per row, trailer), written straight from the stored bytes into
+     * one array: no per-row objects beyond the two the stream hands out, nothing hex-encoded (the
+     * text format doubled every byte and built each row through a StringBuilder). Reads a pinned
+     * RocksDB snapshot and takes no lock a writer takes. Session threads.
      *
      * @throws TributaryException 55000 when no job waits for a worker with that snapshot, 22023 for
      *     a malformed id or a vnode out of range
      */
-    io.tributary.meta.sink.SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
+    io.tributary.meta.sink.SnapshotBinaryPiece snapshotPiece(String snapshotId, int vnode, byte[] afterKey, int limit) {
         String[] parts = snapshotId.split(":");
         if (parts.length != 4
                 || vnode < 0
@@ -322,20 +325,19 @@ public final class RemoteViewAdoption {
                     "snapshot " + snapshotId + " is not exported: its view was dropped, or its snapshot phase is"
                             + " done or runs in the server");
         }
-        List<Object[]> out = new ArrayList<>();
+        StoredRowsCopy body = new StoredRowsCopy();
+        int rows = 0;
         try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
                         store,
                         new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch()),
                         relationId,
                         relation.columnTypes());
-                io.tributary.stream.RowStream rows = upstream.snapshot(vnode, job.record.snapshotEpoch(), afterKey)) {
-            while (out.size() < limit && rows.next()) {
-                out.add(new Object[] {rows.encodedRow(), rows.pk()});
+                io.tributary.stream.RowStream stream = upstream.snapshot(vnode, job.record.snapshotEpoch(), afterKey)) {
+            while (rows < limit && stream.next()) {
+                body.row(stream.encodedRow(), stream.pk());
+                rows++;
             }
         }
-        io.tributary.common.types.DataType bytea =
-                io.tributary.common.types.DataType.of(io.tributary.common.types.TypeKind.BYTEA);
-        return new io.tributary.meta.sink.SnapshotChunk(
-                List.of("tributary_row", "tributary_pk"), List.of(bytea, bytea), out);
+        return new io.tributary.meta.sink.SnapshotBinaryPiece(2, body.finish(), rows);
     }
 }

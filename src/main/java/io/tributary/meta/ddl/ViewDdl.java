@@ -658,9 +658,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         return adoption;
     }
 
-    /** See {@code RemoteViewAdoption.snapshotChunk}; session threads. */
-    io.tributary.meta.sink.SnapshotChunk snapshotChunk(String snapshotId, int vnode, byte[] afterKey, int limit) {
-        return adoption.snapshotChunk(snapshotId, vnode, afterKey, limit);
+    /** See {@code RemoteViewAdoption.snapshotPiece}; session threads. */
+    io.tributary.meta.sink.SnapshotBinaryPiece snapshotPiece(String snapshotId, int vnode, byte[] afterKey, int limit) {
+        return adoption.snapshotPiece(snapshotId, vnode, afterKey, limit);
     }
 
     /** See {@link ViewJobRecovery#recoverJobs}. */

@@ -179,20 +179,41 @@ public final class DbJobScheduler implements RemoteJobScheduler {
      * checkpoints); 0 when the job has no row or the jobs database cannot be read. Any thread.
      */
     long rowsDone(JobId id) {
+        long now = System.nanoTime();
+        long[] known = rowsDone.get(id);
+        if (known != null && now - known[1] < ROWS_DONE_MAX_AGE_NANOS) {
+            return known[0];
+        }
+        long rows;
         try (Connection c = ds.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT rows_done FROM tributary_remote_jobs WHERE id = ?")) {
             ps.setString(1, id.value());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
+                rows = rs.next() ? rs.getLong(1) : 0;
             }
         } catch (SQLException e) {
             LOG.warn("could not read the progress of job {}: {}", id, e.getMessage());
-            return 0;
+            return known == null ? 0 : known[0];
         }
+        // two readers racing: the later answer never replaces a higher one
+        return rowsDone.merge(id, new long[] {rows, now}, (a, b) -> b[0] >= a[0] ? b : new long[] {a[0], b[1]})[0];
     }
+
+    /**
+     * How long a job's {@code rows_done} as read is given again instead of read anew: {@code
+     * ddl_progress} and SHOW JOBS may be polled many times a second (a client waiting for a view),
+     * and each fresh read is a new connection to the jobs database (with its authentication) on the
+     * server's CPU, which the remote placement exists to spare; checkpoint batches raise it at most
+     * once a second anyway.
+     */
+    private static final long ROWS_DONE_MAX_AGE_NANOS = 1_000_000_000L;
+
+    /** Per job: its {@code rows_done} as last read, and when ({@link System#nanoTime}). */
+    private final Map<JobId, long[]> rowsDone = new ConcurrentHashMap<>();
 
     /** Removes what every attempt of job {@code id} staged with its result or checkpoints; any thread, best effort. */
     void dropResult(JobId id) {
+        rowsDone.remove(id);
         try (Connection c = ds.getConnection();
                 PreparedStatement ps = c.prepareStatement("DELETE FROM tributary_job_results WHERE job_id = ?");
                 PreparedStatement cp = c.prepareStatement("DELETE FROM tributary_job_checkpoints WHERE job_id = ?")) {

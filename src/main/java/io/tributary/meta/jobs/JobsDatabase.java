@@ -78,6 +78,27 @@ public final class JobsDatabase {
                 out);
     }
 
+    /**
+     * Like {@link #readCheckpoints}, only the changes to keys of table {@code table} (a view job's
+     * vnode positions), so a retried attempt learns where its checkpoint stands without reading
+     * the state twice. Any thread.
+     *
+     * @throws SQLException when the jobs database cannot be read
+     */
+    public static void readCheckpointKeysOf(
+            DataSource ds, String jobId, int beforeAttempt, int table, JobPlacement.PairConsumer out)
+            throws SQLException {
+        String prefix = java.util.HexFormat.of()
+                .formatHex(java.nio.ByteBuffer.allocate(4).putInt(table).array());
+        readPairs(
+                ds,
+                "SELECT k, v FROM tributary_job_checkpoints WHERE job_id = ? AND attempt < ?"
+                        + " AND substr(k, 1, 4) = '\\x" + prefix + "'::bytea ORDER BY attempt, seq",
+                jobId,
+                beforeAttempt,
+                out);
+    }
+
     /** Runs {@code sql} (parameters: a job id and an attempt), feeding each row's two bytea columns to {@code out}. */
     static void readPairs(DataSource ds, String sql, String jobId, int attempt, JobPlacement.PairConsumer out)
             throws SQLException {
@@ -86,6 +107,9 @@ public final class JobsDatabase {
             c.setAutoCommit(false);
             try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setFetchSize(10_000);
+                // binary transfer from the first execution: bytea arrives as its bytes, not as hex
+                // text for the driver to decode (a view's state is read through here by the server)
+                ps.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(-1);
                 ps.setString(1, jobId);
                 ps.setInt(2, attempt);
                 try (java.sql.ResultSet rs = ps.executeQuery()) {
@@ -119,6 +143,9 @@ public final class JobsDatabase {
             // snapshot rows a view job's committed checkpoints have read: raised (never lowered) by
             // each checkpoint batch, read by the server for ddl_progress while the job is on a worker
             s.execute("ALTER TABLE tributary_remote_jobs ADD COLUMN IF NOT EXISTS rows_done bigint NOT NULL DEFAULT 0");
+            // snapshot rows the latest attempt of a view job copied from the server: a retried
+            // attempt copies only the rows after its checkpoint's positions (set by the worker)
+            s.execute("ALTER TABLE tributary_remote_jobs ADD COLUMN IF NOT EXISTS rows_copied bigint");
             s.execute("CREATE TABLE IF NOT EXISTS tributary_workers (name text PRIMARY KEY, address text,"
                     + " slots int NOT NULL, running_jobs int NOT NULL DEFAULT 0, format_version int NOT NULL,"
                     + " last_heartbeat timestamptz NOT NULL)");

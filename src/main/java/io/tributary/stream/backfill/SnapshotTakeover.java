@@ -65,6 +65,29 @@ public final class SnapshotTakeover {
         return p.encode();
     }
 
+    /** A position's snapshot read that has read none of the snapshot; see {@link #snapshotReadAfter}. */
+    public static final byte[] NOTHING_READ = new byte[0];
+
+    /**
+     * Where a stored vnode position goes on reading the snapshot: the primary key of the last
+     * snapshot row it read (it reads the rows after it), {@link #NOTHING_READ} when it has read
+     * none, or null when it has read the whole snapshot (it is in the change log). A copy of the
+     * snapshot that holds only the rows after this key serves the resumed read as the whole one.
+     */
+    public static byte[] snapshotReadAfter(int vnode, byte[] position) {
+        VnodeProgress p = VnodeProgress.decode(vnode, position);
+        if (p.phase == VnodeProgress.Phase.LOG) {
+            return null;
+        }
+        return p.lastPk == null ? NOTHING_READ : p.lastPk;
+    }
+
+    /** The source ordinal of a position's key ({@code [progress table][vnode][source ordinal]}). */
+    public static int sourceOf(byte[] positionKey) {
+        return java.nio.ByteBuffer.wrap(positionKey, io.tributary.storage.TableKeys.PREFIX_LENGTH, 4)
+                .getInt();
+    }
+
     /** How many snapshot rows a stored vnode position has read. */
     public static long snapshotRows(int vnode, byte[] position) {
         VnodeProgress p = VnodeProgress.decode(vnode, position);
