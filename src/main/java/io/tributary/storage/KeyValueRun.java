@@ -1,5 +1,6 @@
 package io.tributary.storage;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,6 +34,8 @@ public final class KeyValueRun {
     private int count;
     private byte[] least;
     private byte[] greatest;
+    /** Bytes of the largest pair as {@link #copyPair} lays it out. */
+    private int largestPair;
 
     /** @param orderFrom where the bytes start whose order {@link #add} requires to ascend */
     public KeyValueRun(int orderFrom) {
@@ -58,6 +61,7 @@ public final class KeyValueRun {
      */
     public void add(byte[] key, int keyLength, byte[] value, int valueLength) {
         int size = 8 + keyLength + valueLength;
+        largestPair = Math.max(largestPair, size);
         if (current == null || used + size > current.length) {
             int next = current == null ? FIRST_CHUNK : Math.min(CHUNK, current.length * 2);
             current = new byte[Math.max(next, size)];
@@ -80,6 +84,29 @@ public final class KeyValueRun {
         if (greatest == null || Arrays.compareUnsigned(key, 0, keyLength, greatest, 0, greatest.length) > 0) {
             greatest = Arrays.copyOf(key, keyLength);
         }
+    }
+
+    /**
+     * Copies pair {@code i} into {@code into} from its index 0, in one copy: the key's length (four
+     * bytes), the key, the value's length (four bytes), the value. The key then lies at {@code [4,
+     * 4 + k)} and the value at {@code [8 + k, position)}; returns {@code k}. For a caller that hands
+     * each pair to native code through a direct buffer ({@code RunIngestion}): two small copies per
+     * pair, each a bounds-checked put into direct memory, were most of a load's Java time in its
+     * commit. {@code into} holds at least {@link #largestPair} bytes.
+     */
+    public int copyPair(int i, ByteBuffer into) {
+        byte[] chunk = chunks.get((int) (positions[i] >>> 32));
+        int at = (int) positions[i];
+        int keyLength = readInt(chunk, at);
+        int valueLength = readInt(chunk, at + 4 + keyLength);
+        into.clear();
+        into.put(chunk, at, 8 + keyLength + valueLength);
+        return keyLength;
+    }
+
+    /** The bytes {@link #copyPair} writes for the largest pair; 0 when empty. */
+    public int largestPair() {
+        return largestPair;
     }
 
     /** Number of pairs. */

@@ -50,4 +50,28 @@ class KeyValueRunTest {
         otherPrefix[0]++;
         assertEquals(-1, run.indexOf(otherPrefix));
     }
+
+    @Test
+    void aCopiedPairHoldsItsKeyAndValueWhereTheLengthsSay() {
+        KeyValueRun run = new KeyValueRun(2);
+        byte[] big = new byte[(1 << 20) + 5];
+        Arrays.fill(big, (byte) 3);
+        for (long i = 0; i < 3; i++) {
+            byte[] k = key(i);
+            byte[] v = i == 1 ? big : new byte[(int) i * 3];
+            run.add(k, k.length, v, v.length);
+        }
+        assertEquals(8 + 10 + big.length, run.largestPair());
+        ByteBuffer into = ByteBuffer.allocateDirect(run.largestPair());
+        for (int i = 0; i < 3; i++) {
+            int k = run.copyPair(i, into);
+            assertEquals(10, k);
+            byte[] key = new byte[k];
+            into.get(4, key);
+            assertArrayEquals(run.key(i), key);
+            byte[] value = new byte[into.position() - 8 - k];
+            into.get(8 + k, value);
+            assertArrayEquals(run.value(i), value);
+        }
+    }
 }

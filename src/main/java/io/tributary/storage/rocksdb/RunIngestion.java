@@ -53,21 +53,15 @@ final class RunIngestion {
         Path file = shared.newIngestFile("load");
         files.add(file);
         int[] order = vnodeOrder(run);
-        int maxKey = 0;
-        int maxValue = 0;
-        for (int i = 0; i < run.size(); i++) {
-            maxKey = Math.max(maxKey, run.keyLength(i));
-            maxValue = Math.max(maxValue, run.valueLength(i));
-        }
-        ByteBuffer key = ByteBuffer.allocateDirect(maxKey);
-        ByteBuffer value = ByteBuffer.allocateDirect(maxValue);
+        // Each pair is copied once into `pair`; `key` and `value` are views of its two parts.
+        ByteBuffer pair = ByteBuffer.allocateDirect(run.largestPair());
+        ByteBuffer key = pair.duplicate();
+        ByteBuffer value = pair.duplicate();
         try (SstOutput writer = shared.openSst(file)) {
             for (int p : order) {
-                byte[] chunk = run.chunk(p);
-                key.clear();
-                key.put(chunk, run.keyAt(p), run.keyLength(p)).flip();
-                value.clear();
-                value.put(chunk, run.valueAt(p), run.valueLength(p)).flip();
+                int keyLength = run.copyPair(p, pair);
+                key.limit(4 + keyLength).position(4);
+                value.limit(pair.position()).position(8 + keyLength);
                 writer.put(key, value);
             }
             writer.finish();

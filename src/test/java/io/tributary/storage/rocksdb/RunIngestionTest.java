@@ -86,6 +86,39 @@ class RunIngestionTest {
         }
     }
 
+    @Test
+    void everyIngestedPairReadsBackWithItsOwnValue() {
+        try (RocksStateStore store = RocksStateStore.open(dir)) {
+            KeyValueRun run = new KeyValueRun(TableKeys.PREFIX_LENGTH);
+            for (long i = 0; i < ROWS; i++) {
+                byte[] k = key(TABLE, i);
+                byte[] v = value(i);
+                run.add(k, k.length, v, v.length);
+            }
+            commitRun(store, 1, run);
+            long inMemtables =
+                    store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
+            assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
+            try (ReadView view = store.snapshot()) {
+                for (long i = 0; i < ROWS; i++) {
+                    assertArrayEquals(value(i), view.get(Keyspace.DATA, key(TABLE, i)), "key " + i);
+                }
+            }
+            assertEquals(ROWS, count(store, TABLE));
+        } catch (org.rocksdb.RocksDBException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** A value of 0 to 40 bytes that differs from its neighbours' in length and content. */
+    private static byte[] value(long i) {
+        byte[] v = new byte[(int) (i * 7 % 41)];
+        for (int b = 0; b < v.length; b++) {
+            v[b] = (byte) (i + b);
+        }
+        return v;
+    }
+
     private static void commitRun(RocksStateStore store, long epoch, KeyValueRun run) {
         WriteBuffer buffer = store.newWriteBuffer();
         buffer.putRun(Keyspace.DATA, run);
