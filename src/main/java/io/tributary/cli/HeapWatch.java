@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -50,8 +51,20 @@ final class HeapWatch implements AutoCloseable {
         }
     }
 
-    /** The most heap this JVM may use ({@code -Xmx}), in bytes. */
+    /**
+     * The heap limit this JVM was started with ({@code -Xmx}, HotSpot's {@code MaxHeapSize}), in
+     * bytes; where the JVM cannot tell, {@link Runtime#maxMemory}, which leaves out one survivor
+     * space (1,820 MB for {@code -Xmx2g} with the parallel collector).
+     */
     static long maxHeapBytes() {
+        HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        if (hotspot != null) {
+            try {
+                return Long.parseLong(hotspot.getVMOption("MaxHeapSize").getValue());
+            } catch (IllegalArgumentException e) {
+                // not HotSpot's flag set: fall back below
+            }
+        }
         return Runtime.getRuntime().maxMemory();
     }
 
@@ -106,12 +119,18 @@ final class HeapWatch implements AutoCloseable {
         long count = endCollections >= 0 ? endCollections : collections();
         out.printf(
                 "heap: max %,d MB (-Xmx, from TRIBUTARY_JAVA_OPTS); %s: %,d collections, %.1f s in the collector,"
-                        + " peak heap in use after a collection %,d MB%n",
+                        + " peak heap in use after a collection %,d MB (after a young collection this still counts"
+                        + " dead objects already promoted, so it bounds the data held from above)%n",
                 maxHeapBytes() >> 20,
                 what,
                 count - startCollections,
                 pause < 0 || startPauseMillis < 0 ? Double.NaN : (pause - startPauseMillis) / 1e3,
-                peakAfterGc.get() >> 20);
+                peakAfterGcBytes() >> 20);
+    }
+
+    /** The largest heap in use after a collection seen so far, in bytes; 0 before the first one's notification. */
+    long peakAfterGcBytes() {
+        return peakAfterGc.get();
     }
 
     /** Stops watching: {@link #print} reports up to now. */
