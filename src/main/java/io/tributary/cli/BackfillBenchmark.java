@@ -52,7 +52,9 @@ final class BackfillBenchmark implements Callable<Integer> {
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             BackfillWorkload workload = new BackfillWorkload(rows, customers, System.err);
             BackfillWorkload.TributaryRun tributary;
-            try (BenchTarget target = BenchTarget.tributary(dir.resolve(TRIBUTARY))) {
+            HeapWatch heap = new HeapWatch();
+            try (heap;
+                    BenchTarget target = BenchTarget.tributary(dir.resolve(TRIBUTARY))) {
                 tributary = workload.runTributary(target, () -> dir.bytes(TRIBUTARY));
             }
             Map<BackfillQuery, BackfillWorkload.Figures> postgres;
@@ -60,6 +62,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                 postgres = workload.runPostgres(target, tributary.views());
             }
             print(tributary, postgres, load.cores());
+            heap.print(System.out, "tributary's load and backfills");
             load.warnIfBusy(System.out);
             return checkViewsAgree(tributary.views(), postgres) ? 0 : 1;
         }
@@ -71,7 +74,8 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "bench backfill: %,d orders, %,d customers; a single-row INSERT into orders every %d ms"
                         + " before and during each backfill; %d cores%n",
                 rows, customers, PacedInserts.PACE_MS, cores);
-        String format = "%-8s | %11s | %9s | %9s | %7s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
+        String format =
+                "%-8s | %11s | %9s | %9s | %7s | %7s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
         System.out.printf(
                 format,
                 "query",
@@ -79,6 +83,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "CPU s",
                 "job CPU s",
                 "JIT s",
+                "GC s",
                 "rows/s",
                 "PG MV s",
                 "ratio",
@@ -94,6 +99,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "tributary",
                 "tributary",
                 "tributary",
+                "",
                 "",
                 "tributary",
                 "",
@@ -114,6 +120,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                     String.format("%.1f", t.cpuSeconds()),
                     String.format("%.1f", t.jobCpuSeconds()),
                     String.format("%.1f", t.jitSeconds()),
+                    String.format("%.1f", t.gcSeconds()),
                     String.format("%,.0f", rows / t.seconds()),
                     String.format("%.1f", pgSeconds),
                     String.format("%.3f", pgSeconds / t.seconds()),
@@ -133,7 +140,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                 + " CPU s: this process's CPU seconds meanwhile (the server, and the INSERTs' client);"
                 + " job CPU s: of those, the view's actor and backfill threads' (the rest, the INSERTs, the job"
                 + " polls, the JIT and GC, grows with the elapsed time, so with the machine's load);"
-                + " JIT s: the JIT compilers' time meanwhile;"
+                + " JIT s: the JIT compilers' time meanwhile; GC s: the collector's;"
                 + " rows/s = orders / that; ratio above 1: ours is faster");
         System.out.printf("tributary state on disk (MB): after the load %,.1f", tributary.loadedStateBytes() / 1e6);
         for (BackfillQuery query : BackfillQuery.values()) {

@@ -39,12 +39,15 @@ final class BackfillWorkload {
      *     (Tributary runs in-process; NaN for PostgreSQL)
      * @param jobCpuSeconds of those, the view's job threads' ({@link JobThreadsCpu}); NaN for PostgreSQL
      * @param jitSeconds the JIT compilers' time meanwhile; NaN for PostgreSQL or where the JVM cannot tell
+     * @param gcSeconds the collector's time meanwhile ({@link HeapWatch#pauseMillis}); NaN for PostgreSQL or
+     *     where the JVM cannot tell
      */
     record Figures(
             double seconds,
             double cpuSeconds,
             double jobCpuSeconds,
             double jitSeconds,
+            double gcSeconds,
             LatencySummary idle,
             LatencySummary during,
             long lastOrderId,
@@ -98,6 +101,7 @@ final class BackfillWorkload {
         long start = System.nanoTime();
         long cpuStart = ProcessCpu.nanos();
         long jitStart = ProcessCpu.jitMillis();
+        long gcStart = HeapWatch.pauseMillis();
         JobThreadsCpu jobCpu = new JobThreadsCpu(query.viewName());
         st.execute(query.createSql());
         progress.printf(
@@ -107,13 +111,15 @@ final class BackfillWorkload {
         double seconds = (System.nanoTime() - start) / 1e9;
         long cpuEnd = ProcessCpu.nanos();
         long jitEnd = ProcessCpu.jitMillis();
+        long gcEnd = HeapWatch.pauseMillis();
         double cpuSeconds = cpuStart < 0 || !target.inProcess() ? Double.NaN : (cpuEnd - cpuStart) / 1e9;
         double jobCpuSeconds = target.inProcess() ? jobCpu.seconds() : Double.NaN;
         double jitSeconds = jitStart < 0 || !target.inProcess() ? Double.NaN : (jitEnd - jitStart) / 1e3;
+        double gcSeconds = gcStart < 0 || !target.inProcess() ? Double.NaN : (gcEnd - gcStart) / 1e3;
         double[] during = inserts.stop();
         progress.printf(
-                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s), %.1f CPU s (job threads %.1f, JIT %.1f);"
-                        + " %d INSERTs meanwhile%n",
+                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s), %.1f CPU s (job threads %.1f, JIT %.1f),"
+                        + " %.1f s in the collector; %d INSERTs meanwhile%n",
                 target.name(),
                 query.label(),
                 rows,
@@ -122,6 +128,7 @@ final class BackfillWorkload {
                 cpuSeconds,
                 jobCpuSeconds,
                 jitSeconds,
+                gcSeconds,
                 during.length);
         List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
         st.execute(query.dropSql());
@@ -132,6 +139,7 @@ final class BackfillWorkload {
                 cpuSeconds,
                 jobCpuSeconds,
                 jitSeconds,
+                gcSeconds,
                 LatencySummary.of(idle),
                 LatencySummary.of(during),
                 inserts.nextId() - 1,
@@ -217,6 +225,7 @@ final class BackfillWorkload {
                         query,
                         new Figures(
                                 seconds,
+                                Double.NaN,
                                 Double.NaN,
                                 Double.NaN,
                                 Double.NaN,

@@ -42,12 +42,17 @@ final class LoadBenchmark implements Callable<Integer> {
         try (BenchDirectory dir = BenchDirectory.of(dataDir)) {
             LoadWorkload workload = new LoadWorkload(rows, singleInserts, System.err);
             // in-process: this JVM's CPU, which includes the client's formatting of the COPY rows
-            LoadWorkload.Result tributary =
-                    measure(workload, () -> BenchTarget.tributary(dir.resolve("tributary")), d -> ProcessCpu::nanos);
+            LoadWorkload.Result tributary;
+            HeapWatch heap = new HeapWatch();
+            try (heap) {
+                tributary = measure(
+                        workload, () -> BenchTarget.tributary(dir.resolve("tributary")), d -> ProcessCpu::nanos);
+            }
             Path pgDir = dir.resolve("postgresql");
             LoadWorkload.Result postgres =
                     measure(workload, () -> BenchTarget.postgres(pgDir, System.err), d -> postgresCpu(pgDir));
             print(tributary, postgres);
+            heap.print(System.out, "tributary's loads");
             return 0;
         }
     }
