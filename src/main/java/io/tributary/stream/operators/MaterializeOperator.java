@@ -16,6 +16,7 @@ import io.tributary.stream.StateWrites;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Writes a materialized view's rows: INSERT stores the row under its stream key, DELETE removes
@@ -62,11 +63,31 @@ public final class MaterializeOperator implements Operator {
             }
             if (chunk.op(i) == Op.INSERT) {
                 rows.put(key, row);
-            } else {
+            } else if (!replacedNext(chunk, i)) {
                 rows.delete(key);
             }
             out.emit(chunk.op(i), row);
         }
+    }
+
+    /**
+     * Whether the change after DELETE {@code i} is an INSERT under the same key (an update: an
+     * aggregate's group re-emitted at every checkpoint of its backfill), so its put replaces the
+     * row and the delete's write would be overwritten within the epoch anyway. Equal key values
+     * encode to equal keys; keys that are equal only as SQL values (1.0 and 1.00) just keep the delete.
+     */
+    private boolean replacedNext(Chunk chunk, int i) {
+        if (i + 1 >= chunk.size() || chunk.op(i + 1) != Op.INSERT) {
+            return false;
+        }
+        Object[] deleted = chunk.row(i);
+        Object[] inserted = chunk.row(i + 1);
+        for (int c : keyColumns) {
+            if (!Objects.equals(deleted[c], inserted[c])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
