@@ -1,6 +1,5 @@
 package io.tributary.connector.nexmark;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -53,10 +52,6 @@ final class NexmarkGenerator {
     private static final String[][] NAMED_CHANNEL_URLS = new String[CHANNELS.length][ITEMS_PER_URL];
     /** {@code channel-<id>} by id. */
     private static final String[] OTHER_CHANNEL_NAMES = new String[OTHER_CHANNELS];
-
-    private static final byte[] OTHER_URL_HEAD = "https://www.nexmark.com/".getBytes(StandardCharsets.ISO_8859_1);
-    private static final byte[] OTHER_URL_MIDDLE = "/item.htm?channel_id=".getBytes(StandardCharsets.ISO_8859_1);
-    private static final int CHANNEL_NAME_HEAD = "channel-".length();
 
     static {
         for (int c = 0; c < CHANNELS.length; c++) {
@@ -148,7 +143,7 @@ final class NexmarkGenerator {
         } else {
             int id = r.nextInt(OTHER_CHANNELS);
             channel = OTHER_CHANNEL_NAMES[id];
-            url = otherChannelUrl(r, channel);
+            url = "https://www.nexmark.com/" + letters(r, 5) + "/" + letters(r, 5) + "/item.htm?channel_id=" + id;
         }
         int size = 8 + 8 + 8 + channel.length() + url.length() + 8;
         return new Object[] {
@@ -194,39 +189,11 @@ final class NexmarkGenerator {
     }
 
     private static String letters(SplittableRandom r, int length) {
-        byte[] b = new byte[length];
-        fillLetters(r, b, 0, length);
-        return new String(b, StandardCharsets.ISO_8859_1);
-    }
-
-    /** Puts {@code length} random lower-case letters into {@code b} from {@code at}. */
-    private static void fillLetters(SplittableRandom r, byte[] b, int at, int length) {
-        for (int i = at; i < at + length; i++) {
-            b[i] = (byte) ('a' + r.nextInt(26));
+        char[] c = new char[length];
+        for (int i = 0; i < length; i++) {
+            c[i] = (char) ('a' + r.nextInt(26));
         }
-    }
-
-    /**
-     * {@code https://www.nexmark.com/<5 letters>/<5 letters>/item.htm?channel_id=<id>}, the id
-     * taken from {@code channel} ({@code channel-<id>}): built in one array, as the bytes of
-     * the string it becomes, rather than by concatenation.
-     */
-    private static String otherChannelUrl(SplittableRandom r, String channel) {
-        int idLength = channel.length() - CHANNEL_NAME_HEAD;
-        byte[] b = new byte[OTHER_URL_HEAD.length + 5 + 1 + 5 + OTHER_URL_MIDDLE.length + idLength];
-        System.arraycopy(OTHER_URL_HEAD, 0, b, 0, OTHER_URL_HEAD.length);
-        int at = OTHER_URL_HEAD.length;
-        fillLetters(r, b, at, 5);
-        at += 5;
-        b[at++] = '/';
-        fillLetters(r, b, at, 5);
-        at += 5;
-        System.arraycopy(OTHER_URL_MIDDLE, 0, b, at, OTHER_URL_MIDDLE.length);
-        at += OTHER_URL_MIDDLE.length;
-        for (int i = CHANNEL_NAME_HEAD; i < channel.length(); i++) {
-            b[at++] = (byte) channel.charAt(i);
-        }
-        return new String(b, StandardCharsets.ISO_8859_1);
+        return new String(c);
     }
 
     /** Lower-case words: between 1 and {@code maxLength} characters, a space now and then. */
