@@ -1,13 +1,18 @@
 package io.tributary.stream;
 
+import io.tributary.storage.TableKeys;
 import java.util.Arrays;
 import java.util.Map;
 
 /**
  * A state table's writes of one epoch while their keys arrive in strictly ascending unsigned
- * order: kept as parallel arrays in arrival order, which is key order, so they are neither hashed
- * nor sorted. A view's snapshot backfill writes its rows this way (a vnode's rows in key order,
- * vnode after vnode). Owned by one {@link StateTable}, on its actor's thread.
+ * order, either of the whole key or of the key after its table id and vnode: kept as parallel
+ * arrays in arrival order, so they are neither hashed nor sorted. Either order makes every key
+ * distinct (the vnode is a function of the key columns after it, the table id is the table's), so
+ * the arrays hold at most one write per key as a hash map would. A view's snapshot backfill writes
+ * its rows in whole-key order (a vnode's rows in key order, vnode after vnode); a live view of a
+ * table without a primary key (Nexmark's q0) gets rows in row-id order, whose vnodes are spread.
+ * Owned by one {@link StateTable}, on its actor's thread.
  */
 final class AscendingWrites {
     private byte[][] keys = new byte[16][];
@@ -16,19 +21,40 @@ final class AscendingWrites {
     private int[] distEnds = new int[16];
 
     private int size;
+    /** Whether every key held sorts after the one before it, as a whole key. */
+    private boolean wholeKeyOrder = true;
+    /** Whether every key held sorts after the one before it after the table id and vnode. */
+    private boolean afterVnodeOrder = true;
 
     int size() {
         return size;
     }
 
     /**
-     * Appends the write when {@code key} sorts after every key held.
+     * Appends the write when {@code key} (a store key of the owning table) sorts after the last
+     * one held in an order every key held so far follows: the whole key's, or that of the bytes
+     * after its table id and vnode.
      *
      * @return false, holding nothing new, when it does not: the caller then moves to a hash map
      */
     boolean append(byte[] key, int distEnd, byte[] value) {
-        if (size > 0 && Arrays.compareUnsigned(keys[size - 1], key) >= 0) {
-            return false;
+        if (size > 0) {
+            byte[] last = keys[size - 1];
+            boolean whole = wholeKeyOrder && Arrays.compareUnsigned(last, key) < 0;
+            boolean afterVnode = afterVnodeOrder
+                    && Arrays.compareUnsigned(
+                                    last,
+                                    TableKeys.PREFIX_LENGTH,
+                                    last.length,
+                                    key,
+                                    TableKeys.PREFIX_LENGTH,
+                                    key.length)
+                            < 0;
+            if (!whole && !afterVnode) {
+                return false;
+            }
+            wholeKeyOrder = whole;
+            afterVnodeOrder = afterVnode;
         }
         if (size == keys.length) {
             keys = Arrays.copyOf(keys, size * 2);
@@ -50,7 +76,10 @@ final class AscendingWrites {
         clear();
     }
 
-    /** Hands the writes to {@code writes} in key order; a value identical to {@code tombstone} is a delete. */
+    /**
+     * Hands the writes to {@code writes} in arrival order (key order only when the whole keys
+     * ascended); a value identical to {@code tombstone} is a delete.
+     */
     void handOver(StateWrites writes, byte[] tombstone) {
         for (int i = 0; i < size; i++) {
             if (values[i] == tombstone) {
@@ -66,5 +95,7 @@ final class AscendingWrites {
         Arrays.fill(keys, 0, size, null);
         Arrays.fill(values, 0, size, null);
         size = 0;
+        wholeKeyOrder = true;
+        afterVnodeOrder = true;
     }
 }

@@ -75,9 +75,10 @@ public final class StateTable {
      */
     private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedPending;
     /**
-     * Writes since the last flush while every key written sorted after the one before and nothing
-     * was read: held in arrival order instead of {@link #pending} (empty meanwhile), so a view
-     * backfilled in key order neither hashes its rows nor has them sorted for the checkpoint. The
+     * Writes since the last flush while every key written sorted after the one before (as a whole
+     * or after its vnode, see {@link AscendingWrites}) and nothing was read: held in arrival order
+     * instead of {@link #pending} (empty meanwhile), so a view backfilled in key order, or fed a
+     * keyless table's rows in row-id order, neither hashes its rows nor has them sorted. The
      * first write out of order, or the first read, moves them into {@link #pending} for the rest
      * of the epoch ({@link #stopAppending}).
      */
@@ -371,8 +372,8 @@ public final class StateTable {
     }
 
     /**
-     * Moves every write since the last flush into {@code writes} (each key once; in key order when
-     * they were written in key order, else in no particular order). They stay readable through
+     * Moves every write since the last flush into {@code writes} (each key once; in no particular
+     * order, which the epoch's write buffer does not need). They stay readable through
      * this table until the next flush, by which time the caller has made them durable (see
      * {@link #flushed}).
      *

@@ -1,5 +1,6 @@
 package io.tributary.connector.nexmark;
 
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -39,6 +40,30 @@ final class NexmarkGenerator {
     };
     private static final String[] STATES = {"AZ", "CA", "ID", "OR", "WA", "WY"};
     private static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
+
+    /** The item number a named channel's URL ends with is the auction's id modulo this. */
+    private static final int ITEMS_PER_URL = 100;
+    /** How many numbered channels ({@code channel-0} ...) the other bids come from. */
+    private static final int OTHER_CHANNELS = 10_000;
+    /**
+     * Every URL a bid through a named channel can have, by channel and item number: a bid is the
+     * generator's most frequent event, so its strings are built once rather than per event.
+     */
+    private static final String[][] NAMED_CHANNEL_URLS = new String[CHANNELS.length][ITEMS_PER_URL];
+    /** {@code channel-<id>} by id. */
+    private static final String[] OTHER_CHANNEL_NAMES = new String[OTHER_CHANNELS];
+
+    static {
+        for (int c = 0; c < CHANNELS.length; c++) {
+            String host = "https://www." + CHANNELS[c].toLowerCase(Locale.ROOT) + ".com/search?q=item";
+            for (int item = 0; item < ITEMS_PER_URL; item++) {
+                NAMED_CHANNEL_URLS[c][item] = host + item;
+            }
+        }
+        for (int id = 0; id < OTHER_CHANNELS; id++) {
+            OTHER_CHANNEL_NAMES[id] = "channel-" + id;
+        }
+    }
 
     private final long baseMicros;
 
@@ -114,10 +139,10 @@ final class NexmarkGenerator {
         int c = r.nextInt(10);
         if (c < CHANNELS.length) {
             channel = CHANNELS[c];
-            url = "https://www." + channel.toLowerCase(java.util.Locale.ROOT) + ".com/search?q=item" + (auction % 100);
+            url = NAMED_CHANNEL_URLS[c][(int) (auction % ITEMS_PER_URL)];
         } else {
-            int id = r.nextInt(10_000);
-            channel = "channel-" + id;
+            int id = r.nextInt(OTHER_CHANNELS);
+            channel = OTHER_CHANNEL_NAMES[id];
             url = "https://www.nexmark.com/" + letters(r, 5) + "/" + letters(r, 5) + "/item.htm?channel_id=" + id;
         }
         int size = 8 + 8 + 8 + channel.length() + url.length() + 8;

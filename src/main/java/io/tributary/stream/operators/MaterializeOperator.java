@@ -36,11 +36,14 @@ public final class MaterializeOperator implements Operator {
     private final Class<?>[] canonical;
 
     private final StateTable rows;
+    /** The key of the row being written, reused: the state table encodes it before it returns. */
+    private final Object[] key;
 
     /** @param committed the latest committed state, read when the view's rows are looked up; not closed here */
     public MaterializeOperator(MaterializeNode node, ReadView committed) {
         List<Field> fields = node.fields();
         this.keyColumns = node.streamKey().clone();
+        this.key = new Object[keyColumns.length];
         this.types = fields.stream().map(Field::type).toArray(DataType[]::new);
         this.canonical = new Class<?>[types.length];
         for (int i = 0; i < types.length; i++) {
@@ -57,7 +60,6 @@ public final class MaterializeOperator implements Operator {
     public void onChunk(int input, Chunk chunk, Output out) {
         for (int i = 0; i < chunk.size(); i++) {
             Object[] row = canonicalize(chunk.row(i));
-            Object[] key = new Object[keyColumns.length];
             for (int k = 0; k < key.length; k++) {
                 key[k] = row[keyColumns[k]];
             }
