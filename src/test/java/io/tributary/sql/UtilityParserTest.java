@@ -166,7 +166,7 @@ class UtilityParserTest {
         void columnErrors() {
             fails("CREATE TABLE t (a int, a text)", SqlState.DUPLICATE_COLUMN, 24);
             fails("CREATE TABLE t (" + TableDef.ROW_ID + " int)", SqlState.DUPLICATE_COLUMN, 0);
-            fails("CREATE TABLE t (a int CHECK (a > 0))", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("CREATE TABLE t (a int CHECK (a > 0) NO INHERIT)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (a int, UNIQUE (a))", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (PRIMARY KEY (a))", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (a int GENERATED ALWAYS AS (1) STORED)", SqlState.FEATURE_NOT_SUPPORTED, 0);

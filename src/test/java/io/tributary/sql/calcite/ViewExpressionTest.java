@@ -140,7 +140,8 @@ class ViewExpressionTest {
         assertEquals(TS + 86_400_000_000L, eval("ts + interval '1' day", row()));
         assertEquals(TS + 3_600_000_000L, eval("tz + interval '1' hour", row()));
         assertEquals(PgTextFormat.parseTime("11:00:00.250"), eval("tm + interval '1' hour", row()));
-        assertEquals(PgTextFormat.parseDate("2024-03-01"), eval("d + interval '1' day", row()));
+        // a date plus an interval is a timestamp, as in PostgreSQL
+        assertEquals(PgTextFormat.parseTimestamp("2024-03-01 00:00:00", false), eval("d + interval '1' day", row()));
         assertEquals(2024L, eval("extract(year from ts)", row()));
         assertEquals(new Interval(0, 2, 0), eval("iv + interval '1' day", row()));
         assertEquals(new Interval(14, 0, 0), eval("interval '1' year + interval '2' month", row()));
