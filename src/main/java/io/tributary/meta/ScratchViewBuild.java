@@ -106,7 +106,8 @@ public final class ScratchViewBuild implements AutoCloseable {
                         relation.definition(),
                         false,
                         null,
-                        relation.watermark());
+                        relation.watermark(),
+                        List.of());
         tables.put(relation.id(), db.catalog().require(relation.name()).id());
     }
 

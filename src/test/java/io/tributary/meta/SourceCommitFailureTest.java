@@ -119,7 +119,8 @@ class SourceCommitFailureTest {
                                 false,
                                 0,
                                 SourceDef.UNLIMITED),
-                        null);
+                        null,
+                        List.of());
                 awaitIngested(sources, ROWS / 4);
                 failNext.set(2);
                 awaitIngested(sources, ROWS);

@@ -177,19 +177,6 @@ public final class DdlController {
             String definition,
             boolean ifNotExists,
             SourceDef source,
-            WatermarkDef watermark)
-            throws InterruptedException {
-        return createTable(name, columns, primaryKey, definition, ifNotExists, source, watermark, List.of());
-    }
-
-    /** {@link #createTable(String, List, int[], String, boolean, SourceDef, WatermarkDef)} with CHECK constraints. */
-    public boolean createTable(
-            String name,
-            List<ColumnDef> columns,
-            int[] primaryKey,
-            String definition,
-            boolean ifNotExists,
-            SourceDef source,
             WatermarkDef watermark,
             List<io.tributary.catalog.CheckDef> checkConstraints)
             throws InterruptedException {

@@ -63,7 +63,15 @@ final class TableFromQuery {
         columns.add(new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true));
         int[] key = {columns.size() - 1};
         if (!db.ddl()
-                .createTable(statement.name(), columns, key, statement.sql(), statement.ifNotExists(), null, null)) {
+                .createTable(
+                        statement.name(),
+                        columns,
+                        key,
+                        statement.sql(),
+                        statement.ifNotExists(),
+                        null,
+                        null,
+                        List.of())) {
             notices.accept(new Session.Notice(
                     "NOTICE",
                     SqlState.DUPLICATE_TABLE,
