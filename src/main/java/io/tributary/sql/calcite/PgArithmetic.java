@@ -211,12 +211,20 @@ final class PgArithmetic extends RexShuttle {
 
     /** A call of the {@link PgArithmeticFunctions} method {@code method}, typed by the call it replaces. */
     private static SqlOperator function(String method) {
+        return function(PgArithmeticFunctions.class, method);
+    }
+
+    /**
+     * A call of the public static method {@code method} of {@code functions}, named {@code pg_<method>}
+     * and typed as its first operand (the call it replaces); shared by this pass's rewrites and {@link PgScalarCalls}'.
+     */
+    static SqlOperator function(Class<?> functions, String method) {
         return new SqlUserDefinedFunction(
                 new SqlIdentifier("pg_" + method, SqlParserPos.ZERO),
                 SqlKind.OTHER_FUNCTION,
                 ReturnTypes.ARG0,
                 null,
                 null,
-                ScalarFunctionImpl.create(PgArithmeticFunctions.class, method));
+                ScalarFunctionImpl.create(functions, method));
     }
 }

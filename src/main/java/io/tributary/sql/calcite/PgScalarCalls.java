@@ -10,14 +10,9 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * The scalar calls and casts of a validated plan whose Calcite runtime answers differently from
@@ -166,12 +161,6 @@ final class PgScalarCalls {
 
     /** A call of the {@link PgScalarFunctions} method {@code method}, typed by the call it replaces. */
     private static SqlOperator function(String method) {
-        return new SqlUserDefinedFunction(
-                new SqlIdentifier("pg_" + method, SqlParserPos.ZERO),
-                SqlKind.OTHER_FUNCTION,
-                ReturnTypes.ARG0,
-                null,
-                null,
-                ScalarFunctionImpl.create(PgScalarFunctions.class, method));
+        return PgArithmetic.function(PgScalarFunctions.class, method);
     }
 }
