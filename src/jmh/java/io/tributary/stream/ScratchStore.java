@@ -28,7 +28,8 @@ public final class ScratchStore implements AutoCloseable {
     /** Opens an empty store in a new temporary directory. */
     public static ScratchStore open() throws IOException {
         Path dir = Files.createTempDirectory("tributary-jmh");
-        return new ScratchStore(dir, RocksStateStore.open(dir));
+        // a sub-directory, so the ingest and pins directories the store keeps beside it are deleted with it
+        return new ScratchStore(dir, RocksStateStore.open(dir.resolve("state")));
     }
 
     /** The store's latest committed state; valid until {@link #close()}. */

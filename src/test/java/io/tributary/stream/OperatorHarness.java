@@ -47,7 +47,8 @@ public final class OperatorHarness implements AutoCloseable {
 
     /** @param factory builds the operator over a view of the latest committed state; called again by {@link #restore()} */
     public OperatorHarness(Path dir, Function<ReadView, Operator> factory) {
-        this.store = RocksStateStore.open(dir);
+        // a sub-directory: the store keeps its ingest and pins directories beside it, inside the @TempDir
+        this.store = RocksStateStore.open(dir.resolve("state"));
         this.latest = store.latest();
         this.factory = factory;
         this.operator = factory.apply(latest);

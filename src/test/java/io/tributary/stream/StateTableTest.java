@@ -35,7 +35,7 @@ class StateTableTest {
 
     @BeforeEach
     void open() {
-        store = RocksStateStore.open(dir);
+        store = RocksStateStore.open(dir.resolve("state"));
         latest = store.latest();
         // key (g, k) distributed by g; value v
         table = new StateTable(

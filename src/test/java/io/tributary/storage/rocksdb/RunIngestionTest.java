@@ -27,7 +27,7 @@ class RunIngestionTest {
 
     @Test
     void aLoadIntoAnEmptyRangeIsIngestedNotLogged() {
-        try (RocksStateStore store = RocksStateStore.open(dir)) {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
             WriteBuffer buffer = store.newWriteBuffer();
             buffer.putRun(Keyspace.DATA, run(0, ROWS));
             buffer.put(Keyspace.DATA, key(TABLE + 1, 5), new byte[] {1});
@@ -44,7 +44,7 @@ class RunIngestionTest {
 
     @Test
     void aLoadAboveATablesKeysIsIngestedAndOneAmongThemIsNot() {
-        try (RocksStateStore store = RocksStateStore.open(dir)) {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
             commitRun(store, 1, run(0, ROWS));
             // above every key of every vnode: each vnode's range is empty
             RocksWriteBuffer above = (RocksWriteBuffer) store.newWriteBuffer();
@@ -66,7 +66,7 @@ class RunIngestionTest {
 
     @Test
     void anIngestedLoadWhoseEpochNeverCommittedIsUndoneAtOpen() throws Exception {
-        try (RocksStateStore store = RocksStateStore.open(dir)) {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
             commitRun(store, 1, run(0, ROWS));
             // the first half of a commit: files written, record synced, ingested; then the crash
             RunIngestion ingestion = new RunIngestion(store.shared(), store.db());
@@ -76,7 +76,7 @@ class RunIngestionTest {
             ingestion.deleteFiles();
             assertEquals(2L * ROWS, count(store, TABLE));
         }
-        try (RocksStateStore store = RocksStateStore.open(dir)) {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
             assertEquals(1, store.committedEpoch());
             assertEquals(ROWS, count(store, TABLE));
             try (ReadView view = store.snapshot()) {
@@ -88,7 +88,7 @@ class RunIngestionTest {
 
     @Test
     void everyIngestedPairReadsBackWithItsOwnValue() {
-        try (RocksStateStore store = RocksStateStore.open(dir)) {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
             KeyValueRun run = new KeyValueRun(TableKeys.PREFIX_LENGTH);
             for (long i = 0; i < ROWS; i++) {
                 byte[] k = key(TABLE, i);
