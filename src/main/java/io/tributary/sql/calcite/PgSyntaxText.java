@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
  * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
  * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), and a
- * {@code TIMESTAMP} constant without seconds gets them; those changes alter the length. A cast of
+ * {@code TIMESTAMP} or {@code TIME} constant without seconds gets them; those changes alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
 final class PgSyntaxText {
@@ -44,6 +44,15 @@ final class PgSyntaxText {
     private static final Pattern TIMESTAMP_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIMESTAMP\\s*$");
     /** A timestamp constant's text without seconds: {@code 2024-01-31 10:00}. */
     private static final Pattern MINUTES_ONLY = Pattern.compile("\\s*\\d{4}-\\d{1,2}-\\d{1,2}[ T]\\d{1,2}:\\d{2}\\s*");
+    /** The keyword before a time constant: {@code TIME '...'} (not {@code AT TIME ZONE '...'}). */
+    private static final Pattern TIME_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIME\\s*$");
+    /** A time constant's text without seconds: {@code 10:30}. */
+    private static final Pattern TIME_MINUTES_ONLY = Pattern.compile("\\s*\\d{1,2}:\\d{2}\\s*");
+    /** A fractional number constant multiplying the interval constant before it: {@code 2.5 * }. */
+    private static final Pattern FRACTION_BEFORE =
+            Pattern.compile("(?<![a-z0-9_$.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?:\\.\\d*)?[eE][+-]?\\d+)\\s*\\*\\s*$");
+    /** The interval constant multiplied or divided by a fractional number constant: {@code * 2.5}, {@code / 1e3}. */
+    private static final Pattern FRACTION_AFTER = Pattern.compile("^\\s*[*/]\\s*(?:\\d+\\.|\\.\\d|\\d+[eE])");
     /** A unit after the constant makes it Calcite's own qualified literal, which is left alone. */
     private static final Pattern QUALIFIER =
             Pattern.compile("(?i)^\\s*(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND|WEEK|QUARTER)\\b");
@@ -114,6 +123,16 @@ final class PgSyntaxText {
                         i = end + parenCast.end();
                     }
                     codeStart = i;
+                    continue;
+                }
+            }
+            if (c == '\'' && TIME_KEYWORD.matcher(before).find()) {
+                String text = sql.substring(i + 1, end - 1);
+                if (TIME_MINUTES_ONLY.matcher(text).matches()) {
+                    // PostgreSQL reads '10:30' as 10:30:00; Calcite's literal needs the seconds
+                    out.append(code(before)).append('\'').append(text.strip()).append(":00'");
+                    i = end;
+                    codeStart = end;
                     continue;
                 }
             }
@@ -245,8 +264,11 @@ final class PgSyntaxText {
      */
     private static String intervalLiteral(String text, String before, String after) {
         Interval iv = (Interval) PgTextFormat.parse(DataType.INTERVAL, text.replace("''", "'"));
-        if (iv.micros() % 1000 != 0) {
-            // finer than Calcite's milliseconds: only PostgreSQL's own value holds it
+        if (iv.micros() % 1000 != 0
+                || FRACTION_BEFORE.matcher(before).find()
+                || FRACTION_AFTER.matcher(after).find()) {
+            // finer than Calcite's milliseconds, or scaled by a fraction, which Calcite's generated
+            // code cannot do to its intervals: only PostgreSQL's own value holds it
             return "pg_interval('" + text + "')";
         }
         String months = "INTERVAL '" + iv.months() + "' MONTH(9)";
