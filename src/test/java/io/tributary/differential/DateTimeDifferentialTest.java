@@ -58,6 +58,13 @@ class DateTimeDifferentialTest {
             "SELECT TIMESTAMP '2024-03-31 10:00' - INTERVAL '1 month' AS a, TIMESTAMP '2024-05-31' - INTERVAL '1 mon 1 day' AS b,"
                     + " TIMESTAMP '2023-01-31' + INTERVAL '1 mon' AS c, TIMESTAMP '2024-02-29' - INTERVAL '1 year' AS d",
             "SELECT id, ts - INTERVAL '1 month' AS a, ts + INTERVAL '1 month' AS b, ts - v AS c FROM dt ORDER BY id",
+            // timestamptz constants: an offset applied, none meaning the session's zone
+            "SET TIME ZONE 'UTC'",
+            "SELECT TIMESTAMPTZ '2024-01-01 10:00:00+02' AS a, TIMESTAMP WITH TIME ZONE '2024-06-30 23:59:59.5-07:30' AS b,"
+                    + " TIMESTAMPTZ '2024-01-01' AS c",
+            "SELECT TIMESTAMPTZ '2024-01-01 10:00+02' + INTERVAL '1 hour' AS a,"
+                    + " TIMESTAMPTZ '2024-03-01 00:00:00Z' > TIMESTAMPTZ '2024-02-29 23:00:00-02' AS b",
+            "SELECT TIMESTAMPTZ 'junk' AS a",
             // views: the same expressions in a plain and a materialized view
             "CREATE VIEW dttv AS SELECT id, d + t AS a, t - TIME '12:00' AS b, t + INTERVAL '1 hour' AS c,"
                     + " t + v AS e, INTERVAL '1 hour' * 2.5 AS f FROM dt",
