@@ -461,10 +461,6 @@ class JdbcEngineTest {
     }
 
     @Test
-    @Disabled("bug: TIMESTAMPTZ literals in queries: SELECT TIMESTAMPTZ '2021-03-04 05:06:07+00' fails with 42601"
-            + " 'syntax error at or near ...'; SELECT CAST('2021-03-04 05:06:07.123456+00' AS TIMESTAMPTZ) fails with"
-            + " 'internal error: Illegal TIMESTAMP WITH LOCAL TIME ZONE literal ...: not in format"
-            + " 'yyyy-MM-dd HH:mm:ss zone''. PostgreSQL accepts both; a plain string literal in INSERT VALUES works")
     void timestamptzLiterals() throws Exception {
         Instant expected = OffsetDateTime.of(2021, 3, 4, 5, 6, 7, 123_000_000, ZoneOffset.UTC)
                 .toInstant();

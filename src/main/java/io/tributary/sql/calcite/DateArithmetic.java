@@ -20,7 +20,9 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * PostgreSQL's date arithmetic where Calcite has none: {@code date ± integer} is a date that many
  * days away, {@code date - date} the integer number of days between them, and
- * {@code timestamp - timestamp} an interval. Only validation knows the operands' types, so this
+ * {@code timestamp - timestamp} an interval, {@code date + time} a timestamp, {@code time - time}
+ * an interval, and {@code time ± months} the time itself (PostgreSQL adds only an interval's time
+ * to a time). Only validation knows the operands' types, so this
  * works from Calcite's refusal: when validating a query fails because {@code +} or {@code -}
  * cannot take those types, {@link #rewrite} rewrites the call at the error's position into
  * Calcite's spelling ({@code d + n * INTERVAL '1' DAY}, {@code CAST((a - b) DAY AS INTEGER)},
@@ -160,7 +162,27 @@ final class DateArithmetic {
         if (op.equals("-") && left.equals("TIMESTAMP") && right.equals("TIMESTAMP")) {
             return Kind.TIMESTAMP_MINUS_TIMESTAMP;
         }
+        if (op.equals("+") && left.equals("DATE") && right.equals("TIME")) {
+            return Kind.DATE_PLUS_TIME;
+        }
+        if (op.equals("+") && left.equals("TIME") && right.equals("DATE")) {
+            return Kind.TIME_PLUS_DATE;
+        }
+        if (op.equals("-") && left.equals("TIME") && right.equals("TIME")) {
+            return Kind.TIME_MINUS_TIME;
+        }
+        if (left.equals("TIME") && isMonths(right)) {
+            return Kind.TIME_PLUS_MONTHS;
+        }
+        if (op.equals("+") && isMonths(left) && right.equals("TIME")) {
+            return Kind.MONTHS_PLUS_TIME;
+        }
         return null;
+    }
+
+    /** Calcite's year-month interval: {@code INTERVAL MONTH}, {@code INTERVAL YEAR TO MONTH}. */
+    private static boolean isMonths(String type) {
+        return type.startsWith("INTERVAL YEAR") || type.startsWith("INTERVAL MONTH");
     }
 
     private static boolean isInteger(String type) {
@@ -172,7 +194,15 @@ final class DateArithmetic {
         DATE_MINUS_DAYS,
         DAYS_PLUS_DATE,
         DATE_MINUS_DATE,
-        TIMESTAMP_MINUS_TIMESTAMP;
+        TIMESTAMP_MINUS_TIMESTAMP,
+        /** {@code date + time}: the timestamp of that day at that time. */
+        DATE_PLUS_TIME,
+        TIME_PLUS_DATE,
+        /** {@code time - time}: an interval of hours, minutes and seconds, negative when the first is earlier. */
+        TIME_MINUS_TIME,
+        /** {@code time ± months}: the time itself; PostgreSQL adds only an interval's time to a time. */
+        TIME_PLUS_MONTHS,
+        MONTHS_PLUS_TIME;
 
         @Override
         public SqlNode rewrite(SqlNode a, SqlNode b, SqlParserPos pos) {
@@ -189,7 +219,31 @@ final class DateArithmetic {
                 case TIMESTAMP_MINUS_TIMESTAMP ->
                     SqlStdOperatorTable.MINUS_DATE.createCall(
                             pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos));
+                case DATE_PLUS_TIME ->
+                    SqlStdOperatorTable.PLUS.createCall(pos, timestamp(a, pos), sinceMidnight(b, pos));
+                case TIME_PLUS_DATE ->
+                    SqlStdOperatorTable.PLUS.createCall(pos, timestamp(b, pos), sinceMidnight(a, pos));
+                case TIME_MINUS_TIME ->
+                    SqlStdOperatorTable.MINUS_DATE.createCall(
+                            pos, a, b, new SqlIntervalQualifier(TimeUnit.HOUR, 9, TimeUnit.SECOND, 3, pos));
+                case TIME_PLUS_MONTHS -> a;
+                case MONTHS_PLUS_TIME -> b;
             };
+        }
+
+        /** A date as the timestamp of its midnight. */
+        private static SqlNode timestamp(SqlNode date, SqlParserPos pos) {
+            return SqlStdOperatorTable.CAST.createCall(
+                    pos, date, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, 3, pos), pos));
+        }
+
+        /** {@code (t - TIME '00:00:00') HOUR TO SECOND}: a time as the interval since midnight. */
+        private static SqlNode sinceMidnight(SqlNode time, SqlParserPos pos) {
+            return SqlStdOperatorTable.MINUS_DATE.createCall(
+                    pos,
+                    time,
+                    SqlLiteral.createTime(new org.apache.calcite.util.TimeString(0, 0, 0), 0, pos),
+                    new SqlIntervalQualifier(TimeUnit.HOUR, 9, TimeUnit.SECOND, 3, pos));
         }
 
         /** {@code n * INTERVAL '1' DAY}. */

@@ -21,9 +21,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * The operators of PostgreSQL's interval ({@link PgIntervals}) that validation refuses, as calls
  * of {@link PgIntervalFunctions}: {@code timestamp ± interval} and {@code date ± interval} (a
  * timestamp: the months first, clamped to the month's last day, then days and time, as PostgreSQL
- * adds them), {@code interval ± interval}, {@code interval * number}, {@code interval / number},
- * and an interval compared with or added to an interval or string constant (which becomes a
- * PostgreSQL interval). Called by {@link DateArithmetic#rewrite} with the type names of Calcite's
+ * adds them), {@code time ± interval} (its time only, wrapping at midnight, as PostgreSQL),
+ * {@code interval ± interval}, {@code interval * number}, {@code interval / number},
+ * an interval compared with or added to an interval or string constant (which becomes a
+ * PostgreSQL interval), and a month constant added to or subtracted from a day-time one. Called by {@link DateArithmetic#rewrite} with the type names of Calcite's
  * refusal, precision removed. Stateless.
  */
 final class IntervalOperands {
@@ -33,14 +34,26 @@ final class IntervalOperands {
 
     private IntervalOperands() {}
 
-    /** How to rewrite {@code left op right}, or null when neither is a PostgreSQL interval. */
+    /**
+     * How to rewrite {@code left op right}, or null when neither is a PostgreSQL interval nor the
+     * two are Calcite intervals of different kinds.
+     */
     static DateArithmetic.Rewrite rewrite(String op, String left, String right) {
         boolean l = isPg(left);
         boolean r = isPg(right);
-        if (!l && !r) {
-            return null;
-        }
         boolean additive = op.equals("+") || op.equals("-");
+        if (!l && !r) {
+            // INTERVAL '1 mon' - INTERVAL '1 day': no Calcite interval holds both, PostgreSQL's does
+            return additive && left.startsWith("INTERVAL") && right.startsWith("INTERVAL")
+                    ? (a, b, pos) -> again(op, pos, asPg(a, pos), asPg(b, pos))
+                    : null;
+        }
+        if (additive && r && left.equals("TIME")) {
+            return (a, b, pos) -> timeShift(a, b, op.equals("-"), pos);
+        }
+        if (op.equals("+") && l && right.equals("TIME")) {
+            return (a, b, pos) -> timeShift(b, a, false, pos);
+        }
         if (additive && r && isMoment(left)) {
             return (a, b, pos) -> shift(moment(a, left, pos), b, op.equals("-"), pos);
         }
@@ -112,6 +125,16 @@ final class IntervalOperands {
                 call("pg_interval_day_millis", pos, iv),
                 SqlLiteral.createInterval(1, "0.001", new SqlIntervalQualifier(TimeUnit.SECOND, 1, null, 3, pos), pos));
         return sign.createCall(pos, sign.createCall(pos, ts, months), millis);
+    }
+
+    /** {@code t ± time(iv) MILLISECOND}: PostgreSQL adds only the interval's time to a time, wrapping at midnight. */
+    private static SqlNode timeShift(SqlNode t, SqlNode iv, boolean minus, SqlParserPos pos) {
+        SqlOperator sign = minus ? SqlStdOperatorTable.MINUS : SqlStdOperatorTable.PLUS;
+        SqlNode millis = SqlStdOperatorTable.MULTIPLY.createCall(
+                pos,
+                call("pg_interval_time_millis", pos, iv),
+                SqlLiteral.createInterval(1, "0.001", new SqlIntervalQualifier(TimeUnit.SECOND, 1, null, 3, pos), pos));
+        return sign.createCall(pos, t, millis);
     }
 
     private static SqlNode again(String op, SqlParserPos pos, SqlNode a, SqlNode b) {

@@ -30,6 +30,15 @@ public final class PgIntervalFunctions {
         return iv == null ? null : dayMillis(interval(iv, "pg_interval_day_millis"));
     }
 
+    /**
+     * The time field of {@code iv} in whole milliseconds, less than a day either way: what
+     * PostgreSQL's {@code time ± interval} adds (its months and days are ignored there, and the
+     * sum wraps at midnight, which Calcite's {@code TIME + interval} does too).
+     */
+    public static Long pg_interval_time_millis(Object iv) {
+        return iv == null ? null : (interval(iv, "pg_interval_time_millis").micros() % 86_400_000_000L) / 1000L;
+    }
+
     /** {@code a + b}: months, days and time added apart. */
     public static Interval pg_interval_add(Object a, Object b) {
         return a == null || b == null

@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
  * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
  * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), and a
- * {@code TIMESTAMP} constant without seconds gets them; those changes alter the length. A cast of
+ * {@code TIMESTAMP} or {@code TIME} constant without seconds gets them, and a {@code TIMESTAMPTZ '...'}
+ * constant becomes Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE} literal in UTC; those changes
+ * alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
 final class PgSyntaxText {
@@ -44,6 +46,26 @@ final class PgSyntaxText {
     private static final Pattern TIMESTAMP_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIMESTAMP\\s*$");
     /** A timestamp constant's text without seconds: {@code 2024-01-31 10:00}. */
     private static final Pattern MINUTES_ONLY = Pattern.compile("\\s*\\d{4}-\\d{1,2}-\\d{1,2}[ T]\\d{1,2}:\\d{2}\\s*");
+    /** The keyword before a time constant: {@code TIME '...'} (not {@code AT TIME ZONE '...'}). */
+    private static final Pattern TIME_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIME\\s*$");
+    /** A time constant's text without seconds: {@code 10:30}. */
+    private static final Pattern TIME_MINUTES_ONLY = Pattern.compile("\\s*\\d{1,2}:\\d{2}\\s*");
+    /** A fractional number constant multiplying the interval constant before it: {@code 2.5 * }. */
+    private static final Pattern FRACTION_BEFORE =
+            Pattern.compile("(?<![a-z0-9_$.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?:\\.\\d*)?[eE][+-]?\\d+)\\s*\\*\\s*$");
+    /** The interval constant multiplied or divided by a fractional number constant: {@code * 2.5}, {@code / 1e3}. */
+    private static final Pattern FRACTION_AFTER = Pattern.compile("^\\s*[*/]\\s*(?:\\d+\\.|\\.\\d|\\d+[eE])");
+    /** The keyword before a timestamptz constant: {@code TIMESTAMPTZ '...'}, {@code TIMESTAMP WITH TIME ZONE '...'}. */
+    private static final Pattern TIMESTAMPTZ_KEYWORD =
+            Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMPTZ|TIMESTAMP\\s+WITH\\s+TIME\\s+ZONE)\\s*$");
+    /** A cast to timestamptz after a constant: {@code '...'::timestamptz}. */
+    private static final Pattern TIMESTAMPTZ_CAST =
+            Pattern.compile("(?i)^\\s*::\\s*(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\b(?!\\s*[\\[(])");
+    /** {@code CAST(} before a constant. */
+    private static final Pattern CAST_OPEN = Pattern.compile("(?i)(?<![a-z0-9_$.])CAST\\s*\\(\\s*$");
+    /** The rest of {@code CAST('...' AS timestamptz)} after the constant. */
+    private static final Pattern AS_TIMESTAMPTZ =
+            Pattern.compile("(?i)^\\s*AS\\s+(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\s*\\)");
     /** A unit after the constant makes it Calcite's own qualified literal, which is left alone. */
     private static final Pattern QUALIFIER =
             Pattern.compile("(?i)^\\s*(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND|WEEK|QUARTER)\\b");
@@ -114,6 +136,42 @@ final class PgSyntaxText {
                         i = end + parenCast.end();
                     }
                     codeStart = i;
+                    continue;
+                }
+            }
+            if (c == '\'') {
+                // TIMESTAMPTZ '...', CAST('...' AS timestamptz), '...'::timestamptz
+                String rest = sql.substring(end);
+                Matcher tz = TIMESTAMPTZ_KEYWORD.matcher(before);
+                Matcher open = CAST_OPEN.matcher(before);
+                Matcher as = AS_TIMESTAMPTZ.matcher(rest);
+                Matcher cast = TIMESTAMPTZ_CAST.matcher(rest);
+                int codeEnd = -1;
+                int skip = 0;
+                if (tz.find()) {
+                    codeEnd = tz.start();
+                } else if (open.find() && as.find()) {
+                    codeEnd = open.start();
+                    skip = as.end();
+                } else if (cast.find()) {
+                    codeEnd = before.length();
+                    skip = cast.end();
+                }
+                String literal = codeEnd < 0 ? null : timestamptzLiteral(sql.substring(i + 1, end - 1));
+                if (literal != null) {
+                    out.append(code(before.substring(0, codeEnd))).append(literal);
+                    i = end + skip;
+                    codeStart = i;
+                    continue;
+                }
+            }
+            if (c == '\'' && TIME_KEYWORD.matcher(before).find()) {
+                String text = sql.substring(i + 1, end - 1);
+                if (TIME_MINUTES_ONLY.matcher(text).matches()) {
+                    // PostgreSQL reads '10:30' as 10:30:00; Calcite's literal needs the seconds
+                    out.append(code(before)).append('\'').append(text.strip()).append(":00'");
+                    i = end;
+                    codeStart = end;
                     continue;
                 }
             }
@@ -227,6 +285,23 @@ final class PgSyntaxText {
     }
 
     /**
+     * Calcite's literal for PostgreSQL's timestamptz constant {@code text} (quotes still doubled):
+     * the instant it names (an offset applied, none meaning the session's zone, which is UTC) as
+     * {@code TIMESTAMP WITH LOCAL TIME ZONE '...'} in UTC; null, leaving the constant to the
+     * grammar, for a year outside 1 to 9999, which Calcite's literal cannot hold.
+     *
+     * @throws io.tributary.common.TributaryException 22007 if the text is no timestamp, as
+     *     PostgreSQL rejects the constant
+     */
+    private static String timestamptzLiteral(String text) {
+        long micros = (Long) PgTextFormat.parse(DataType.TIMESTAMPTZ, text.replace("''", "'"));
+        String utc = PgTextFormat.format(DataType.TIMESTAMP, micros);
+        return utc.length() < 19 || utc.charAt(4) != '-' || utc.endsWith("BC")
+                ? null
+                : "TIMESTAMP WITH LOCAL TIME ZONE '" + utc + "'";
+    }
+
+    /**
      * Calcite's literal for the PostgreSQL interval text {@code text} (quotes still doubled): whole
      * months as {@code INTERVAL 'n' MONTH(9)}, days and time as {@code INTERVAL 'd h:m:s.fff' DAY(9)
      * TO SECOND(3)}, the two kinds Calcite's intervals have. An interval with both months and days
@@ -245,8 +320,11 @@ final class PgSyntaxText {
      */
     private static String intervalLiteral(String text, String before, String after) {
         Interval iv = (Interval) PgTextFormat.parse(DataType.INTERVAL, text.replace("''", "'"));
-        if (iv.micros() % 1000 != 0) {
-            // finer than Calcite's milliseconds: only PostgreSQL's own value holds it
+        if (iv.micros() % 1000 != 0
+                || FRACTION_BEFORE.matcher(before).find()
+                || FRACTION_AFTER.matcher(after).find()) {
+            // finer than Calcite's milliseconds, or scaled by a fraction, which Calcite's generated
+            // code cannot do to its intervals: only PostgreSQL's own value holds it
             return "pg_interval('" + text + "')";
         }
         String months = "INTERVAL '" + iv.months() + "' MONTH(9)";

@@ -375,7 +375,13 @@ final class StreamPlanBuilder {
             // Calcite's BOOL_AND, EVERY and LOGICAL_AND are MIN over booleans (false < true); OR likewise MAX
             case MIN -> bool ? AggKind.BOOL_AND : AggKind.MIN;
             case MAX -> bool ? AggKind.BOOL_OR : AggKind.MAX;
-            default -> throw UnsupportedInViews.error("the aggregate function " + name + " is");
+            // IntervalCalls' sum over PostgreSQL's interval, summed field by field
+            default -> {
+                if (name.equals("pg_interval_sum")) {
+                    yield AggKind.SUM;
+                }
+                throw UnsupportedInViews.error("the aggregate function " + IntervalCalls.pgName(name) + " is");
+            }
         };
         if (arg < 0 && kind != AggKind.COUNT) {
             throw UnsupportedInViews.error(name + " without an argument is");

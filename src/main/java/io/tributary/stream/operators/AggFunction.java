@@ -60,6 +60,14 @@ record AggFunction(
     private static AggFunction sum(AggCall call, DataType argType) {
         boolean zeroWhenEmpty = call.kind() == AggKind.SUM0;
         DataType type = call.type();
+        if (argType.kind() == TypeKind.INTERVAL && type.kind() == TypeKind.INTERVAL && !zeroWhenEmpty) {
+            OnceWarning overflow = new OnceWarning(
+                    call + " is out of the interval range in some group; it reads NULL there until it fits again");
+            return new AggFunction(
+                    IntervalSumAccumulator.STATE,
+                    () -> new IntervalSumAccumulator(overflow, null, 0),
+                    (row, at) -> new IntervalSumAccumulator(overflow, row, at));
+        }
         require(call, argType.kind().isNumeric());
         return switch (type.kind()) {
             case SMALLINT, INTEGER, BIGINT -> {

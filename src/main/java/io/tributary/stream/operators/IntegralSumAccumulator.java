@@ -30,7 +30,11 @@ final class IntegralSumAccumulator implements Accumulator {
 
     @Override
     public void add(Object value, int sign) {
-        long x = ((Number) value).longValue();
+        add(((Number) value).longValue(), sign);
+    }
+
+    /** {@link #add(Object, int)} of a value already unboxed (an interval's field, for {@link IntervalSumAccumulator}). */
+    void add(long x, int sign) {
         count += sign;
         if (wide == null) {
             try {
