@@ -40,6 +40,7 @@ public final class SqlState {
     public static final String WRONG_OBJECT_TYPE = "42809";
     public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
     public static final String QUERY_CANCELED = "57014";
+    public static final String SERIALIZATION_FAILURE = "40001";
     public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
     public static final String CONFIGURATION_LIMIT_EXCEEDED = "53400";
     public static final String OUT_OF_MEMORY = "53200";

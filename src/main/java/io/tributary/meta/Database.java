@@ -59,6 +59,8 @@ public final class Database implements AutoCloseable {
     /** The tables' CHECK constraints, planned for the writers. */
     private final TableChecks checks;
 
+    private final io.tributary.meta.ddl.CheckDdl checkDdl;
+
     private final SystemTables systemTables = new SystemTables();
     private final MetricSets metrics = new MetricSets();
 
@@ -88,6 +90,7 @@ public final class Database implements AutoCloseable {
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
         ViewPlanner planner = planners.apply(catalogService.catalog());
         this.checks = new TableChecks(planner);
+        this.checkDdl = new io.tributary.meta.ddl.CheckDdl(catalogService, barriers, store, planner);
         this.ddl = new DdlController(catalogService, barriers, store, streams, planner, sources, sinks, placement);
     }
 
@@ -296,6 +299,11 @@ public final class Database implements AutoCloseable {
     public void addPrimaryKey(String table, String constraint, List<String> columns) throws InterruptedException {
         new io.tributary.meta.ddl.PrimaryKeyAddition(catalogService, barriers, store, streams, sinks, sequences::moved)
                 .add(table, constraint, columns);
+    }
+
+    /** ALTER TABLE ... ADD CHECK and DROP CONSTRAINT; any thread. */
+    public io.tributary.meta.ddl.CheckDdl checkDdl() {
+        return checkDdl;
     }
 
     /** CREATE/ALTER/DROP SEQUENCE and giving a column its sequence; any thread. */

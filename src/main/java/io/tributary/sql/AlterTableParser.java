@@ -5,16 +5,17 @@ import java.util.List;
 
 /**
  * The ALTER TABLE actions pg_dump writes after a table's rows ({@code ADD CONSTRAINT ...}), read
- * after the table's name. A primary key is supported; other constraints are 0A000 naming their
- * kind. Called by {@link SourceDdlParser#alterTable}; stateless.
+ * after the table's name, and {@code DROP CONSTRAINT}. A primary key and CHECK are supported; other
+ * constraints are 0A000 naming their kind. Called by {@link SourceDdlParser#alterTable}; stateless.
  */
 final class AlterTableParser {
     private AlterTableParser() {}
 
     /**
-     * After {@code ALTER TABLE name}, at {@code ADD}: {@code ADD [CONSTRAINT c] PRIMARY KEY (cols)}.
+     * After {@code ALTER TABLE name}, at {@code ADD}: {@code ADD [CONSTRAINT c] PRIMARY KEY (cols)}
+     * or {@code ADD [CONSTRAINT c] CHECK (condition)}.
      *
-     * @throws TributaryException 0A000 for UNIQUE, FOREIGN KEY, CHECK, EXCLUDE and ADD COLUMN
+     * @throws TributaryException 0A000 for UNIQUE, FOREIGN KEY, EXCLUDE and ADD COLUMN
      */
     static UtilityStatement add(TokenCursor in, String table) {
         in.expectWord("add");
@@ -22,6 +23,9 @@ final class AlterTableParser {
         if (in.peek().isWord("constraint")) {
             in.next();
             constraint = in.identifier();
+        }
+        if (in.peek().isWord("check")) {
+            return end(in, new UtilityStatement.AddCheck(table, TableDdlParser.check(in, constraint)));
         }
         if (!in.peek().isWord("primary")) {
             String kind = in.peek().isWord("foreign")
@@ -40,6 +44,31 @@ final class AlterTableParser {
                     "options of an added PRIMARY KEY (" + in.peek().text() + " ...)");
         }
         return new UtilityStatement.AddPrimaryKey(table, constraint, columns);
+    }
+
+    /**
+     * After {@code ALTER TABLE name}, at {@code DROP}: {@code DROP CONSTRAINT [IF EXISTS] c [RESTRICT
+     * | CASCADE]} (nothing depends on a CHECK constraint, so both drop only it).
+     *
+     * @throws TributaryException 0A000 for DROP COLUMN and the other DROP actions
+     */
+    static UtilityStatement drop(TokenCursor in, String table) {
+        in.expectWord("drop");
+        if (!in.peek().isWord("constraint")) {
+            throw TributaryException.notSupported(
+                    "ALTER TABLE ... DROP " + in.peek().text().toUpperCase(java.util.Locale.ROOT));
+        }
+        in.next();
+        boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
+        if (ifExists) {
+            in.next();
+            in.next();
+        }
+        String name = in.identifier();
+        if (in.peek().isWord("restrict") || in.peek().isWord("cascade")) {
+            in.next();
+        }
+        return end(in, new UtilityStatement.DropConstraint(table, name, ifExists));
     }
 
     private static boolean isConstraintKind(String kind) {

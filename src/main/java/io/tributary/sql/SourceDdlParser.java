@@ -113,6 +113,9 @@ final class SourceDdlParser {
         if (in.peek().isWord("alter")) {
             return AlterTableParser.alterColumn(in, name);
         }
+        if (in.peek().isWord("drop")) {
+            return AlterTableParser.drop(in, name);
+        }
         if (!in.peek().isWord("set")) {
             String action = in.next().text().toUpperCase();
             if (action.equals("ALTER") || action.equals("ADD") || action.equals("DROP") || action.equals("OWNER")) {

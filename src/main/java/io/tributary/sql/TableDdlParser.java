@@ -142,6 +142,16 @@ final class TableDdlParser {
             in.next();
             constraint = in.identifier();
         }
+        return check(in, constraint);
+    }
+
+    /**
+     * At {@code CHECK}, after the constraint's name if it has one ({@code constraint}, else null):
+     * the constraint, for CREATE TABLE and ALTER TABLE ... ADD alike.
+     *
+     * @throws TributaryException 0A000 for NO INHERIT and NOT VALID
+     */
+    static CheckDef check(TokenCursor in, String constraint) {
         in.expectWord("check");
         String expression = in.parenthesizedText();
         if (in.peek().isWord("no") && in.peekSecond().isWord("inherit")) {

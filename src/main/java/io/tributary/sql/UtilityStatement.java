@@ -74,6 +74,12 @@ public sealed interface UtilityStatement {
      */
     record AddPrimaryKey(String table, String constraint, List<String> columns) implements UtilityStatement {}
 
+    /** {@code ALTER TABLE table ADD [CONSTRAINT n] CHECK (...)}; the check is unnamed unless written so. */
+    record AddCheck(String table, io.tributary.catalog.CheckDef check) implements UtilityStatement {}
+
+    /** {@code ALTER TABLE table DROP CONSTRAINT [IF EXISTS] name [RESTRICT | CASCADE]}. */
+    record DropConstraint(String table, String name, boolean ifExists) implements UtilityStatement {}
+
     /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [AS type] [options]}; {@code type} smallint, integer or bigint. */
     record CreateSequence(String name, String type, boolean ifNotExists) implements UtilityStatement {}
 

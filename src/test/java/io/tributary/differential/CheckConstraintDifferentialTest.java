@@ -104,7 +104,35 @@ class CheckConstraintDifferentialTest {
                 "CREATE TABLE x4 (v int CHECK (row_number() over () > 0))",
                 "CREATE TABLE x6 (v int CHECK (nosuch > 0))",
                 "CREATE TABLE x7 (v int, CONSTRAINT c CHECK (v > 0), CONSTRAINT c CHECK (v > 1))",
-                "SELECT count(*) FROM pg_class WHERE relname LIKE 'x_'"));
+                "SELECT count(*) FROM pg_class WHERE relname LIKE 'x_'",
+                // ALTER TABLE ... ADD CHECK validates the stored rows; DROP CONSTRAINT
+                "CREATE TABLE a (id int PRIMARY KEY, v int, w int)",
+                "INSERT INTO a VALUES (1, 5, 6), (2, -1, 3), (3, NULL, 1)",
+                "ALTER TABLE a ADD CHECK (v > 0)",
+                "ALTER TABLE a ADD CONSTRAINT w_pos CHECK (w > 0)",
+                "ALTER TABLE a ADD CHECK (w < v)",
+                "DELETE FROM a WHERE id = 2",
+                "ALTER TABLE ONLY a ADD CHECK (v > 0)",
+                "ALTER TABLE a ADD CONSTRAINT w_pos CHECK (w > 1)",
+                "INSERT INTO a VALUES (4, 0, 1)",
+                "INSERT INTO a VALUES (5, 2, 0)",
+                CONSTRAINTS_OF.formatted("a"),
+                "ALTER TABLE a DROP CONSTRAINT w_pos",
+                "INSERT INTO a VALUES (5, 2, 0)",
+                "ALTER TABLE a DROP CONSTRAINT w_pos",
+                "ALTER TABLE a DROP CONSTRAINT IF EXISTS w_pos",
+                "ALTER TABLE a DROP CONSTRAINT a_v_check RESTRICT",
+                "INSERT INTO a VALUES (6, -3, 1)",
+                "ALTER TABLE a ADD CONSTRAINT a_w_check CHECK (w >= 0)",
+                "ALTER TABLE a ADD CHECK (w < 100)",
+                "ALTER TABLE a ADD CHECK (nosuch > 0)",
+                "ALTER TABLE nosuch ADD CHECK (v > 0)",
+                "INSERT INTO a VALUES (7, 1, 100)",
+                CONSTRAINTS_OF.formatted("a"),
+                "SELECT relchecks FROM pg_class WHERE oid = 'a'::regclass",
+                "SELECT r.conname, pg_catalog.pg_get_constraintdef(r.oid, true) FROM pg_catalog.pg_constraint r"
+                        + " WHERE r.conrelid = 'a'::regclass AND r.contype = 'c' ORDER BY 1",
+                "SELECT * FROM a ORDER BY id"));
         StringBuilder deparsed = new StringBuilder("CREATE TABLE dp (v int, w int, s text, vc varchar(10),"
                 + " n numeric(10,2), b8 bigint, sm smallint, d date, bo boolean, f float8");
         for (int i = 0; i < CONDITIONS.size(); i++) {

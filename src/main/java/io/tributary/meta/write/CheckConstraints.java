@@ -41,6 +41,22 @@ public final class CheckConstraints {
         }
     }
 
+    /**
+     * Refuses a statement's rows, tested against {@code tested}'s checks, when {@code current} (the
+     * table's definition at staging) has a check {@code tested} lacks: an ALTER TABLE ... ADD CHECK
+     * committed after the rows were tested. Called by a writer's staging, under the barrier lock.
+     *
+     * @throws TributaryException 40001 then
+     */
+    static void refuseAddedSince(TableDef tested, TableDef current) {
+        if (current.checks() != tested.checks() && !tested.checks().containsAll(current.checks())) {
+            throw new TributaryException(
+                    SqlState.SERIALIZATION_FAILURE,
+                    "could not serialize access: a CHECK constraint was added to relation \"" + tested.localName()
+                            + "\" while the statement ran");
+        }
+    }
+
     /** The checks the constraints were planned from, to tell whether a newer definition replaced them. */
     List<CheckDef> planned() {
         return table.checks();

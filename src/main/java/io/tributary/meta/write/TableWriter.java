@@ -421,9 +421,11 @@ public final class TableWriter implements AutoCloseable {
 
         @Override
         public void stage(WriteBuffer epoch) {
-            if (catalog.table(table.name()).map(t -> t.id() != table.id()).orElse(true)) {
+            TableDef current = catalog.table(table.name()).orElse(null);
+            if (current == null || current.id() != table.id()) {
                 throw Catalog.undefinedTable(table.name());
             }
+            CheckConstraints.refuseAddedSince(table, current);
             if (conflict != null) {
                 stageResolvingConflicts(epoch);
                 return;

@@ -133,6 +133,16 @@ final class UtilityRunner {
                 db.addPrimaryKey(a.table(), a.constraint(), a.columns());
                 return new StatementResult.Command("ALTER TABLE");
             }
+            if (statement instanceof UtilityStatement.AddCheck a) {
+                db.checkDdl().add(a.table(), a.check());
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.DropConstraint d) {
+                db.checkDdl()
+                        .drop(d.table(), d.name(), d.ifExists())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                return new StatementResult.Command("ALTER TABLE");
+            }
             if (statement instanceof UtilityStatement.SetColumnSequence a) {
                 db.sequenceDdl().setSequenceDefault(a.table(), a.column(), a.sequence());
                 return new StatementResult.Command("ALTER TABLE");

@@ -35,7 +35,8 @@ final class CatalogSchema extends AbstractSchema {
             PgCatalogFunctions.class,
             PgIntervalFunctions.class,
             PgAge.class,
-            PgNumberFunctions.class);
+            PgNumberFunctions.class,
+            PgTextFunctions.class);
 
     private final Catalog catalog;
     private final ReadContext context;

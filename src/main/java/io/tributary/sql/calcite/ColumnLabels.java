@@ -126,6 +126,13 @@ final class ColumnLabels {
                 return "interval";
             }
         }
+        if (item.getKind() == SqlKind.TRIM
+                && item instanceof SqlCall trim
+                && trim.operand(0) instanceof org.apache.calcite.sql.SqlLiteral flag) {
+            // PostgreSQL's grammar writes TRIM([BOTH | LEADING | TRAILING] ...) as btrim, ltrim or rtrim
+            String side = String.valueOf(flag.getValue());
+            return side.equals("LEADING") ? "ltrim" : side.equals("TRAILING") ? "rtrim" : "btrim";
+        }
         if (item instanceof SqlCall call && call.getOperator() instanceof SqlFunction f) {
             String name = f.getName().toLowerCase(Locale.ROOT);
             // an interval constant or make_interval as PgSyntaxText and IntervalSemantics wrote it

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * which Calcite's grammar rejects, becomes Calcite's qualified literal of the same length of time
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
  * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
- * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), and a
+ * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), as are
+ * other words Calcite reserves and PostgreSQL does not ({@link ReservedWordNames}), a
  * {@code TIMESTAMP} or {@code TIME} constant without seconds gets them, and a {@code TIMESTAMPTZ '...'}
  * constant becomes Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE} literal in UTC; those changes
  * alter the length. A cast of
@@ -93,6 +94,7 @@ final class PgSyntaxText {
     private PgSyntaxText() {}
 
     static String rewrite(String sql) {
+        sql = ReservedWordNames.quote(sql);
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();

@@ -1,0 +1,34 @@
+package io.tributary.sql.calcite;
+
+/**
+ * PostgreSQL's text functions that Calcite lacks, registered as schema functions by {@link
+ * CatalogSchema} under their method names (public static, called by reflection from generated code;
+ * NULL in gives NULL out). Pure functions, safe on any thread.
+ */
+public final class PgTextFunctions {
+    private PgTextFunctions() {}
+
+    /** {@code btrim(text)}: the text without leading and trailing spaces. */
+    public static String btrim(String s) {
+        return btrim(s, " ");
+    }
+
+    /**
+     * {@code btrim(text, characters)}: the text without the longest prefix and suffix made only of
+     * {@code characters} (code points, as PostgreSQL compares characters in UTF8).
+     */
+    public static String btrim(String s, String characters) {
+        if (s == null || characters == null) {
+            return null;
+        }
+        int start = 0;
+        int end = s.length();
+        while (start < end && characters.indexOf(s.codePointAt(start)) >= 0) {
+            start += Character.charCount(s.codePointAt(start));
+        }
+        while (end > start && characters.indexOf(s.codePointBefore(end)) >= 0) {
+            end -= Character.charCount(s.codePointBefore(end));
+        }
+        return s.substring(start, end);
+    }
+}
