@@ -160,7 +160,7 @@ final class TableDdlParser {
             throw TributaryException.notSupported("a primary key on a source (its rows are not stored)");
         }
         if (watermark != null) {
-            throw TributaryException.notSupported("WATERMARK on a source; declare it on a connector table");
+            throw TributaryException.notSupported("WATERMARK on a source");
         }
     }
 
