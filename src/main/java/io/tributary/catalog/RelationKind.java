@@ -3,7 +3,12 @@ package io.tributary.catalog;
 /** What a catalog relation is; PostgreSQL's words for it appear in error messages. */
 public enum RelationKind {
     TABLE("table"),
-    MATERIALIZED_VIEW("materialized view");
+    MATERIALIZED_VIEW("materialized view"),
+    /**
+     * {@code CREATE SOURCE}: a connector's rows that are not stored; only views read them, each from
+     * its creation on.
+     */
+    SOURCE("source");
 
     private final String sqlName;
 
@@ -11,7 +16,7 @@ public enum RelationKind {
         this.sqlName = sqlName;
     }
 
-    /** "table" or "materialized view", as PostgreSQL's messages name it. */
+    /** "table", "materialized view" or "source", as PostgreSQL's messages name it. */
     public String sqlName() {
         return sqlName;
     }

@@ -14,7 +14,7 @@ import java.util.stream.IntStream;
  *
  * @param id storage id; never reused, so a dropped relation's leftovers can never be read as a new one's
  * @param definition the CREATE statement as the user wrote it
- * @param kind table or materialized view
+ * @param kind table, materialized view or source
  * @param query a view's query (the text after AS), null for tables
  * @param dependsOn ids of the relations a view reads, empty for tables
  * @param stateTableIds ids of a view's operator state tables, in plan order; empty for tables
@@ -185,6 +185,25 @@ public record TableDef(
                 checks);
     }
 
+    /** The same relation as another kind (a connector's relation made by CREATE SOURCE). */
+    public TableDef withKind(RelationKind newKind) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                newKind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks);
+    }
+
     /** The same table with watermark {@code newWatermark} (null: none). */
     public TableDef withWatermark(WatermarkDef newWatermark) {
         return new TableDef(
@@ -253,6 +272,15 @@ public record TableDef(
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isView() {
         return kind == RelationKind.MATERIALIZED_VIEW;
+    }
+
+    /**
+     * Whether this is a source (CREATE SOURCE): its rows are not stored, so only views read them, as
+     * a stream; SELECT refuses it.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isSource() {
+        return kind == RelationKind.SOURCE;
     }
 
     /** Whether this view reads relation {@code relationId}. */

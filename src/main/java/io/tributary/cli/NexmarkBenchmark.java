@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code tributary bench nexmark}: events per second and per CPU-second of Tributary running each Nexmark
- * query as a materialized view over the {@code nexmark} connector's three tables, with the source alone (the
- * tables, no view) as the ceiling, next to RisingWave's and Flink 1.13's published per-core figures. Each run
+ * query as a materialized view over the {@code nexmark} connector's three tables (or, with {@code --relations
+ * sources}, its three sources, which store nothing), with the source alone (the relations, no view) as the ceiling, next to RisingWave's and Flink 1.13's published per-core figures. Each run
  * starts a fresh in-process server, creates the tables (generating {@code --events} events over them), pauses
  * their sources, creates the view (which backfills the few events generated before the pause), resumes the
  * sources, and ends when every event is committed (a live view commits in the same epochs). The
@@ -56,6 +56,14 @@ final class NexmarkBenchmark implements Callable<Integer> {
     long warmupEvents;
 
     @Option(
+            names = "--relations",
+            defaultValue = "tables",
+            description =
+                    "How the events are read: tables (connector tables, which store every event) or sources"
+                            + " (CREATE SOURCE: not stored, as RisingWave's published runs read them) (default: ${DEFAULT-VALUE}).")
+    String relations;
+
+    @Option(
             names = "--data-dir",
             description = "New directory for the runs' state, kept after the run (default: a temporary one).")
     Path dataDir;
@@ -70,6 +78,10 @@ final class NexmarkBenchmark implements Callable<Integer> {
                 System.err.println("unknown --query " + q + "; the queries are: " + NexmarkQueries.QUERIES.keySet());
                 return 2;
             }
+        }
+        if (!relations.equals("tables") && !relations.equals("sources")) {
+            System.err.println("--relations must be tables or sources");
+            return 2;
         }
         if (events < 50 || splits < 1 || (warmupEvents != 0 && warmupEvents < 50)) {
             System.err.println("--events must be at least 50, --warmup-events 0 or at least 50, --splits positive");
@@ -105,7 +117,10 @@ final class NexmarkBenchmark implements Callable<Integer> {
             long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
             for (String table : NexmarkQueries.TABLES.keySet()) {
-                st.execute(NexmarkQueries.createTable(table, count, splits));
+                st.execute(
+                        sources()
+                                ? NexmarkQueries.createSource(table, count, splits)
+                                : NexmarkQueries.createTable(table, count, splits));
             }
             if (query != null) {
                 // as RisingWave's Nexmark runs: the view exists before the events flow, so it follows
@@ -132,10 +147,14 @@ final class NexmarkBenchmark implements Callable<Integer> {
         }
     }
 
-    private static void setRateLimit(Statement st, String limit) throws SQLException {
+    private void setRateLimit(Statement st, String limit) throws SQLException {
         for (String table : NexmarkQueries.TABLES.keySet()) {
-            st.execute("ALTER TABLE " + table + " SET SOURCE_RATE_LIMIT = " + limit);
+            st.execute("ALTER " + (sources() ? "SOURCE " : "TABLE ") + table + " SET SOURCE_RATE_LIMIT = " + limit);
         }
+    }
+
+    private boolean sources() {
+        return relations.equals("sources");
     }
 
     /** The view's name for a run's name: the query's ({@code q0}), also for its warm-up run. */
@@ -152,9 +171,13 @@ final class NexmarkBenchmark implements Callable<Integer> {
 
     private void print(List<Figure> figures) {
         System.out.printf(
-                "Nexmark, %,d events, %d split(s) per table, %d cores, after a warm-up run of %,d events each;"
-                        + " per core = events per CPU-second of the server%n",
-                events, splits, Runtime.getRuntime().availableProcessors(), warmupEvents);
+                "Nexmark, %,d events read from %s, %d split(s) per relation, %d cores, after a warm-up run of %,d"
+                        + " events each; per core = events per CPU-second of the server%n",
+                events,
+                sources() ? "sources (CREATE SOURCE, not stored)" : "tables (connector tables, stored)",
+                splits,
+                Runtime.getRuntime().availableProcessors(),
+                warmupEvents);
         System.out.printf(
                 "%-14s %14s %16s %16s %10s %16s%n",
                 "query", "events/s", "events/s/core", "RisingWave/core", "ratio", "Flink 1.13/core");

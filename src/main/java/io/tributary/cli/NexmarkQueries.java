@@ -28,7 +28,19 @@ public final class NexmarkQueries {
 
     /** {@code CREATE TABLE} of a Nexmark table generating its share of {@code events} events over {@code splits}. */
     public static String createTable(String table, long events, int splits) {
-        return "CREATE TABLE " + table + " (" + TABLES.get(table) + ") WITH (connector = 'nexmark',"
+        return create("TABLE", table, events, splits);
+    }
+
+    /**
+     * Like {@link #createTable}, as a source (CREATE SOURCE): the events are not stored, only passed on to
+     * the views over it, as RisingWave's published Nexmark runs read them.
+     */
+    public static String createSource(String table, long events, int splits) {
+        return create("SOURCE", table, events, splits);
+    }
+
+    private static String create(String kind, String table, long events, int splits) {
+        return "CREATE " + kind + " " + table + " (" + TABLES.get(table) + ") WITH (connector = 'nexmark',"
                 + " nexmark.table.type = '" + table + "', nexmark.event.num = '" + events + "',"
                 + " nexmark.split.num = '" + splits + "')";
     }

@@ -107,7 +107,8 @@ public final class ScratchViewBuild implements AutoCloseable {
                         false,
                         null,
                         relation.watermark(),
-                        List.of());
+                        List.of(),
+                        io.tributary.catalog.RelationKind.TABLE);
         tables.put(relation.id(), db.catalog().require(relation.name()).id());
     }
 

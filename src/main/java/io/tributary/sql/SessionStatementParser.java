@@ -107,7 +107,7 @@ final class SessionStatementParser {
     }
 
     /**
-     * {@code SHOW TABLES | MATERIALIZED VIEWS | JOBS | SINKS | DATABASES | COLUMNS {FROM | IN} table | TRANSACTION
+     * {@code SHOW TABLES | MATERIALIZED VIEWS | JOBS | SINKS | SOURCES | DATABASES | COLUMNS {FROM | IN} table | TRANSACTION
      * ISOLATION LEVEL | name | ALL}.
      */
     private static UtilityStatement show(TokenCursor in) {
@@ -125,6 +125,9 @@ final class SessionStatementParser {
         }
         if (t.isWord("sinks")) {
             return new UtilityStatement.ShowSinks();
+        }
+        if (t.isWord("sources")) {
+            return new UtilityStatement.ShowSources();
         }
         if (t.isWord("databases")) {
             return new UtilityStatement.ShowDatabases();

@@ -101,6 +101,16 @@ final class SourceDdlParser {
      *     whole number of rows per second or beyond BIGINT
      */
     static UtilityStatement alterTable(TokenCursor in) {
+        if (in.peek().isWord("source")) {
+            // ALTER SOURCE name SET SOURCE_RATE_LIMIT ...: the one ALTER a source takes
+            in.next();
+            String source = in.qualifiedName();
+            if (!in.peek().isWord("set") || !in.peekSecond().isWord("source_rate_limit")) {
+                throw TributaryException.notSupported("ALTER SOURCE other than SET SOURCE_RATE_LIMIT");
+            }
+            in.next();
+            return rateLimit(in, source);
+        }
         in.expectWord("table");
         // pg_dump writes ALTER TABLE ONLY t ...; a table here has no children, so ONLY changes nothing
         if (in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
@@ -130,6 +140,11 @@ final class SourceDdlParser {
             throw TributaryException.notSupported(
                     "ALTER TABLE ... SET " + in.peek().text().toUpperCase());
         }
+        return rateLimit(in, name);
+    }
+
+    /** At {@code SOURCE_RATE_LIMIT} of table or source {@code name}: {@code {= | TO} {rows | DEFAULT}}. */
+    private static UtilityStatement rateLimit(TokenCursor in, String name) {
         in.next();
         in.expectEqualsOrTo();
         if (in.peek().isWord("default")) {

@@ -22,7 +22,7 @@ final class TableDdlParser {
     private TableDdlParser() {}
 
     /**
-     * After CREATE: {@code TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]
+     * After CREATE: {@code {TABLE | SOURCE} [IF NOT EXISTS] name (column type [NOT NULL | NULL | PRIMARY KEY]
      * ..., [PRIMARY KEY (columns)], [WATERMARK FOR column AS column - INTERVAL '...']) [WITH (...)
      * [FORMAT ... ENCODE ...]]}. A table without a primary
      * key gets the hidden {@link TableDef#ROW_ID} column as its key; key columns become NOT NULL.
@@ -58,10 +58,16 @@ final class TableDdlParser {
     }
 
     static UtilityStatement createTable(TokenCursor in) {
-        in.expectWord("table");
+        RelationKind kind = RelationKind.TABLE;
+        if (in.peek().isWord("source")) {
+            in.next();
+            kind = RelationKind.SOURCE;
+        } else {
+            in.expectWord("table");
+        }
         boolean ifNotExists = in.acceptIfNotExists();
         String name = in.creationName();
-        if (in.peek().isWord("as")) {
+        if (kind == RelationKind.TABLE && in.peek().isWord("as")) {
             return createTableAs(in, name, ifNotExists);
         }
         in.expectSymbol("(");
@@ -117,6 +123,9 @@ final class TableDdlParser {
             // a connector's rows are not statements that could fail; skipping them is not built
             throw TributaryException.notSupported("CHECK constraints on a table fed by a connector");
         }
+        if (kind == RelationKind.SOURCE) {
+            checkSource(in, source, pk, watermark);
+        }
         int[] pkIdx = primaryKey(columns, pk);
         return new UtilityStatement.CreateTable(
                 name,
@@ -126,7 +135,33 @@ final class TableDdlParser {
                 in.sql(),
                 source,
                 watermark == null ? null : watermark.resolve(columns),
-                List.copyOf(checks));
+                List.copyOf(checks),
+                kind);
+    }
+
+    /**
+     * What CREATE SOURCE refuses that CREATE TABLE takes: a source without a connector, and a primary
+     * key or watermark, which a relation whose rows are not stored has no use for yet (a key would
+     * need the stored rows to apply updates by; a watermark on a source is not built).
+     *
+     * @throws TributaryException 42601 without WITH (connector = ...), 0A000 for a key or watermark
+     */
+    private static void checkSource(
+            TokenCursor in, UtilityStatement.SourceClause source, List<String> pk, WatermarkClause watermark) {
+        if (source == null) {
+            throw TokenCursor.errorAt(
+                    SqlState.SYNTAX_ERROR, "a source needs a connector: add WITH (connector = '...', ...)", in.peek());
+        }
+        if (source.connector().equals("postgres-cdc")) {
+            // its updates and deletes are applied by primary key to stored rows
+            throw TributaryException.notSupported("CREATE SOURCE with connector postgres-cdc; use CREATE TABLE");
+        }
+        if (!pk.isEmpty()) {
+            throw TributaryException.notSupported("a primary key on a source (its rows are not stored)");
+        }
+        if (watermark != null) {
+            throw TributaryException.notSupported("WATERMARK on a source");
+        }
     }
 
     /**
@@ -367,7 +402,7 @@ final class TableDdlParser {
     }
 
     /**
-     * At DROP: {@code DROP {TABLE | MATERIALIZED VIEW} [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}.
+     * At DROP: {@code DROP {TABLE | MATERIALIZED VIEW | SOURCE} [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}.
      *
      * @throws TributaryException 0A000 for dropping any other kind of object
      */
@@ -393,6 +428,9 @@ final class TableDdlParser {
             in.next();
             in.expectWord("view");
             kind = RelationKind.MATERIALIZED_VIEW;
+        } else if (in.peek().isWord("source")) {
+            in.next();
+            kind = RelationKind.SOURCE;
         } else if (in.peek().isWord("view")) {
             in.next();
             kind = null;

@@ -138,7 +138,7 @@ public final class UtilityParser {
         if (what.isWord("unique") && in.peekSecond().isWord("index")) {
             throw TributaryException.notSupported("CREATE UNIQUE INDEX");
         }
-        if (what.isWord("index") || what.isWord("source") || what.isWord("function") || what.isWord("user")) {
+        if (what.isWord("index") || what.isWord("function") || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }
         if (what.isWord("temporary") || what.isWord("temp") || what.isWord("unlogged")) {
@@ -149,7 +149,7 @@ public final class UtilityParser {
 
     private static UtilityStatement alter(TokenCursor in) {
         in.next();
-        if (in.peek().isWord("table")) {
+        if (in.peek().isWord("table") || in.peek().isWord("source")) {
             return SourceDdlParser.alterTable(in);
         }
         if (in.peek().isWord("sink")) {

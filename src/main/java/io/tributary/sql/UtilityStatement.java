@@ -9,8 +9,9 @@ import java.util.Map;
 public sealed interface UtilityStatement {
 
     /**
-     * {@code CREATE TABLE}; {@code source} is the connector clause, null for a plain table;
-     * {@code watermark} the WATERMARK FOR clause, null without one.
+     * {@code CREATE TABLE}, or {@code CREATE SOURCE} when {@code kind} is {@link RelationKind#SOURCE};
+     * {@code source} is the connector clause, null for a plain table; {@code watermark} the WATERMARK
+     * FOR clause, null without one.
      */
     record CreateTable(
             String name,
@@ -20,10 +21,11 @@ public sealed interface UtilityStatement {
             String sql,
             SourceClause source,
             io.tributary.catalog.WatermarkDef watermark,
-            List<io.tributary.catalog.CheckDef> checks)
+            List<io.tributary.catalog.CheckDef> checks,
+            RelationKind kind)
             implements UtilityStatement {
         public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
-            this(name, columns, primaryKey, ifNotExists, sql, null, null, List.of());
+            this(name, columns, primaryKey, ifNotExists, sql, null, null, List.of(), RelationKind.TABLE);
         }
     }
 
@@ -150,6 +152,9 @@ public sealed interface UtilityStatement {
 
     /** {@code SHOW SINKS}. */
     record ShowSinks() implements UtilityStatement {}
+
+    /** {@code SHOW SOURCES}: the relations made by CREATE SOURCE. */
+    record ShowSources() implements UtilityStatement {}
 
     /** {@code SHOW JOBS}: the views being created. */
     record ShowJobs() implements UtilityStatement {}

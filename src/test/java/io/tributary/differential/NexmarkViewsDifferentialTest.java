@@ -31,8 +31,8 @@ class NexmarkViewsDifferentialTest {
 
     private static final String PG_TUMBLE_START = "date_bin('10 seconds', date_time, TIMESTAMP '1970-01-01')";
 
-    /** PostgreSQL's form of each query that is not the same text, by name. */
-    private static final Map<String, String> POSTGRES = Map.of(
+    /** PostgreSQL's form of each query that is not the same text, by name (also for the sources' test). */
+    static final Map<String, String> POSTGRES = Map.of(
             "q5",
             NexmarkQueries.q5(PG_HOP_BID + " AS bid"),
             "q7",
@@ -49,7 +49,7 @@ class NexmarkViewsDifferentialTest {
      * The columns compared where the query leaves the others to chance: bids of one bidder on one auction may
      * share a time (q18), and bids of one auction a price (q19), so which of them row_number keeps is arbitrary.
      */
-    private static final Map<String, String> COMPARED =
+    static final Map<String, String> COMPARED =
             Map.of("q18", "auction, bidder, date_time", "q19", "auction, price, rank_number");
 
     private static Connection pg;
@@ -137,6 +137,15 @@ class NexmarkViewsDifferentialTest {
 
     /** Copies every row of {@code table} from Tributary into a table of the same columns on PostgreSQL. */
     private static void copyToPostgres(String table, String columns) throws SQLException {
+        copyToPostgres(trib, table, pg, table, columns);
+    }
+
+    /**
+     * Copies every row of relation {@code from} of Tributary connection {@code trib} into a new table {@code table}
+     * of {@code columns} on PostgreSQL connection {@code pg}.
+     */
+    static void copyToPostgres(Connection trib, String from, Connection pg, String table, String columns)
+            throws SQLException {
         exec(pg, "CREATE TABLE " + table + " (" + columns + ")");
         String[] defs = columns.split(",");
         StringBuilder insert = new StringBuilder("INSERT INTO " + table + " VALUES (");
@@ -146,7 +155,7 @@ class NexmarkViewsDifferentialTest {
         }
         insert.append(")");
         try (Statement st = trib.createStatement();
-                ResultSet rs = st.executeQuery("SELECT * FROM " + table);
+                ResultSet rs = st.executeQuery("SELECT * FROM " + from);
                 PreparedStatement ps = pg.prepareStatement(insert.toString())) {
             int n = 0;
             while (rs.next()) {

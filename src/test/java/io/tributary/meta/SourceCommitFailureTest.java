@@ -120,7 +120,8 @@ class SourceCommitFailureTest {
                                 0,
                                 SourceDef.UNLIMITED),
                         null,
-                        List.of());
+                        List.of(),
+                        io.tributary.catalog.RelationKind.TABLE);
                 awaitIngested(sources, ROWS / 4);
                 failNext.set(2);
                 awaitIngested(sources, ROWS);

@@ -50,8 +50,17 @@ class TableWriterTest {
                 new ColumnDef("id", DataType.INTEGER, true, false),
                 new ColumnDef("v", DataType.TEXT, false, false),
                 new ColumnDef("n", DataType.INTEGER, true, false));
-        assertTrue(
-                db.ddl().createTable(name, cols, new int[] {0}, "CREATE TABLE " + name, false, null, null, List.of()));
+        assertTrue(db.ddl()
+                .createTable(
+                        name,
+                        cols,
+                        new int[] {0},
+                        "CREATE TABLE " + name,
+                        false,
+                        null,
+                        null,
+                        List.of(),
+                        io.tributary.catalog.RelationKind.TABLE));
         return db.catalog().table(name).orElseThrow();
     }
 
@@ -59,7 +68,17 @@ class TableWriterTest {
         List<ColumnDef> cols = List.of(
                 new ColumnDef("v", DataType.TEXT, false, false),
                 new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true));
-        db.ddl().createTable(name, cols, new int[] {1}, "CREATE TABLE " + name, false, null, null, List.of());
+        db.ddl()
+                .createTable(
+                        name,
+                        cols,
+                        new int[] {1},
+                        "CREATE TABLE " + name,
+                        false,
+                        null,
+                        null,
+                        List.of(),
+                        io.tributary.catalog.RelationKind.TABLE);
         return db.catalog().table(name).orElseThrow();
     }
 
@@ -292,7 +311,17 @@ class TableWriterTest {
     @Test
     void numericKeysEqualInSqlAreDuplicates() throws Exception {
         List<ColumnDef> cols = List.of(new ColumnDef("k", DataType.NUMERIC, true, false));
-        db.ddl().createTable("n", cols, new int[] {0}, "CREATE TABLE n", false, null, null, List.of());
+        db.ddl()
+                .createTable(
+                        "n",
+                        cols,
+                        new int[] {0},
+                        "CREATE TABLE n",
+                        false,
+                        null,
+                        null,
+                        List.of(),
+                        io.tributary.catalog.RelationKind.TABLE);
         TableDef t = db.catalog().table("n").orElseThrow();
         try (TableWriter w = db.newTableWriter(t)) {
             w.insert(new Object[] {new BigDecimal("1.0")});

@@ -165,6 +165,8 @@ public final class DdlController {
      *     the positions table are filled in here), or null for a table that takes DML
      * @param watermark the table's watermark, or null
      * @param checkConstraints its CHECK constraints as written (empty with a connector), named here
+     * @param kind {@link RelationKind#SOURCE} for CREATE SOURCE (a connector's relation whose rows are
+     *     not stored: views get them as a stream), else {@link RelationKind#TABLE}
      * @return false when the name existed and {@code ifNotExists} was set
      * @throws TributaryException 42P07 when the name exists; for a connector 22023 (unknown
      *     connector, bad value) or 42601 (unknown or missing option, naming the valid ones); for a
@@ -178,7 +180,8 @@ public final class DdlController {
             boolean ifNotExists,
             SourceDef source,
             WatermarkDef watermark,
-            List<io.tributary.catalog.CheckDef> checkConstraints)
+            List<io.tributary.catalog.CheckDef> checkConstraints,
+            RelationKind kind)
             throws InterruptedException {
         if (source != null) {
             sources.checkOptions(source);
@@ -198,6 +201,7 @@ public final class DdlController {
             } else {
                 SourceManager.PreparedSource prepared = sources.prepare(
                                 catalogService.allocateIds(2), name, columns, primaryKey, definition, source)
+                        .as(kind)
                         .withWatermark(watermark)
                         .inSchema(catalog().schemaOfKey(name));
                 try {
@@ -480,7 +484,7 @@ public final class DdlController {
                 }
             }
         } finally {
-            if (kind == RelationKind.TABLE) {
+            if (kind != RelationKind.MATERIALIZED_VIEW) {
                 sources.releaseDropped(); // also after a failure: the names dropped before it are gone
             }
         }

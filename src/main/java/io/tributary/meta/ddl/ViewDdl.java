@@ -428,7 +428,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     }
 
     /**
-     * Drops a table or materialized view with its rows and state; with {@code cascade} also every
+     * Drops a table, source or materialized view with its rows and state; with {@code cascade} also every
      * view depending on it (transitively), reported to {@code notices} as PostgreSQL does.
      *
      * @return false when it did not exist and {@code ifExists} was set
@@ -498,10 +498,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             if (target.kind() != kind) {
                 throw new TributaryException(
                         SqlState.WRONG_OBJECT_TYPE,
-                        "\"" + name + "\" is not a " + (kind == RelationKind.TABLE ? "table" : "materialized view"),
+                        "\"" + name + "\" is not a " + kind.sqlName(),
                         0,
                         null,
-                        "Use DROP " + (target.isView() ? "MATERIALIZED VIEW" : "TABLE") + " to remove a "
+                        "Use DROP " + target.kind().sqlName().toUpperCase(java.util.Locale.ROOT) + " to remove a "
                                 + target.kind().sqlName() + ".",
                         null);
             }

@@ -68,6 +68,11 @@ public final class SourceManager implements AutoCloseable {
             return new PreparedSource(table.withWatermark(watermark), source, connector);
         }
 
+        /** The same source for a relation of {@code kind} ({@link TableDef#withKind}). */
+        public PreparedSource as(io.tributary.catalog.RelationKind kind) {
+            return new PreparedSource(table.withKind(kind), source, connector);
+        }
+
         /** The same source for its table placed in {@code schema} ({@link TableDef#inSchema}). */
         public PreparedSource inSchema(String schema) {
             return new PreparedSource(table.inSchema(schema), source, connector);
@@ -238,11 +243,17 @@ public final class SourceManager implements AutoCloseable {
 
     /**
      * Whether INSERT, UPDATE, DELETE and COPY may change {@code table}: always for plain tables,
-     * for a connector's table only when its source said so.
+     * for a connector's table only when its source said so, never for a source (CREATE SOURCE).
      *
      * @throws TributaryException 42809 when they may not
      */
     public static void checkWritable(TableDef table) {
+        if (table.isSource()) {
+            throw new TributaryException(
+                    SqlState.WRONG_OBJECT_TYPE,
+                    "cannot change source \"" + table.name() + "\": its rows come from connector "
+                            + table.source().connector());
+        }
         if (table.source() != null && !table.source().acceptsDml()) {
             throw new TributaryException(
                     SqlState.WRONG_OBJECT_TYPE,

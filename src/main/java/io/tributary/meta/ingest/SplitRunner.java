@@ -39,6 +39,9 @@ final class SplitRunner implements Runnable {
     private final byte[] positionKey;
     private final int[] visibleColumns;
     private final boolean keyed;
+    /** Where a source relation's batches go instead of a table writer; null for a table. */
+    private final SourceStream stream;
+
     private volatile boolean stopping;
 
     /**
@@ -97,6 +100,7 @@ final class SplitRunner implements Runnable {
                 .filter(i -> !table.columns().get(i).hidden())
                 .toArray();
         this.keyed = !table.hasRowId();
+        this.stream = table.isSource() ? new SourceStream(engine, table) : null;
     }
 
     String split() {
@@ -245,6 +249,9 @@ final class SplitRunner implements Runnable {
      * @return the ticket of that epoch
      */
     private long stage(SplitReader reader, SourceBatch batch) {
+        if (stream != null) {
+            return stageStreamed(reader, batch);
+        }
         TableWriter writer = engine.newTableWriter(table);
         for (SourceChange change : batch.changes()) {
             Object[] row = widen(change.row());
@@ -268,15 +275,45 @@ final class SplitRunner implements Runnable {
                 }
             }
         }
+        long ticket = writer.apply(position(reader, batch));
+        owner.skipped(split, batch.skipped());
+        return ticket;
+    }
+
+    /**
+     * {@link #stage} for a source relation: the rows (inserts only: a source has no key to apply
+     * updates or deletes by) go to the views reading it through {@link #stream}, with the position.
+     */
+    private long stageStreamed(SplitReader reader, SourceBatch batch) {
+        Object[][] rows = new Object[batch.changes().size()][];
+        int rowId = table.primaryKey()[0];
+        for (int i = 0; i < rows.length; i++) {
+            SourceChange change = batch.changes().get(i);
+            if (change.kind() != SourceChange.Kind.INSERT) {
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "split " + split + " sent an " + change.kind() + ", but source " + table.name()
+                                + " only passes inserts on; read this connector into a table with a primary key");
+            }
+            Object[] row = widen(change.row());
+            row[rowId] = engine.rowIds().next();
+            rows[i] = row;
+        }
+        long ticket = stream.stage(rows, position(reader, batch));
+        owner.skipped(split, batch.skipped());
+        return ticket;
+    }
+
+    /** The position and counts after {@code batch}, remembered as the last staged state. */
+    private BatchPosition position(SplitReader reader, SourceBatch batch) {
         SourcePositions.Committed next = new SourcePositions.Committed(
                 reader.position(),
                 staged.rows() + batch.changes().size(),
                 staged.skipped() + batch.skipped().size());
-        long ticket = writer.apply(new BatchPosition(
-                new Durable(next, reader.describe(next.position()), FINISHED.equals(reader.phase()))));
+        BatchPosition position =
+                new BatchPosition(new Durable(next, reader.describe(next.position()), FINISHED.equals(reader.phase())));
         staged = next;
-        owner.skipped(split, batch.skipped());
-        return ticket;
+        return position;
     }
 
     /**

@@ -71,7 +71,8 @@ final class TableFromQuery {
                         statement.ifNotExists(),
                         null,
                         null,
-                        List.of())) {
+                        List.of(),
+                        io.tributary.catalog.RelationKind.TABLE)) {
             notices.accept(new Session.Notice(
                     "NOTICE",
                     SqlState.DUPLICATE_TABLE,

@@ -43,6 +43,9 @@ final class UtilityRunner {
         java.util.Map<Integer, TableDef> tables = new java.util.LinkedHashMap<>();
         for (String name : t.names()) {
             TableDef table = db.catalog().require(name);
+            if (table.isSource()) {
+                throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table");
+            }
             tables.put(table.id(), table);
         }
         db.barriers().awaitCommitted(db.truncate(List.copyOf(tables.values())));
@@ -52,7 +55,8 @@ final class UtilityRunner {
     /** The columns a utility statement returns, or null when it returns none. */
     static List<ColumnDesc> resultColumns(UtilityStatement statement) {
         if (statement instanceof UtilityStatement.ShowTables
-                || statement instanceof UtilityStatement.ShowMaterializedViews) {
+                || statement instanceof UtilityStatement.ShowMaterializedViews
+                || statement instanceof UtilityStatement.ShowSources) {
             return List.of(new ColumnDesc("Name", DataType.TEXT));
         }
         if (statement instanceof UtilityStatement.ExplainCreateMaterializedView) {
@@ -127,7 +131,9 @@ final class UtilityRunner {
             }
             if (statement instanceof UtilityStatement.AlterSourceRateLimit a) {
                 db.ddl().setSourceRateLimit(a.table(), a.rowsPerSecond());
-                return new StatementResult.Command("ALTER TABLE");
+                boolean source =
+                        db.catalog().table(a.table()).map(TableDef::isSource).orElse(false);
+                return new StatementResult.Command(source ? "ALTER SOURCE" : "ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.AddPrimaryKey a) {
                 db.addPrimaryKey(a.table(), a.constraint(), a.columns());
@@ -257,10 +263,13 @@ final class UtilityRunner {
                 return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
-                return rows(s, names(false));
+                return rows(s, names(RelationKind.TABLE));
             }
             if (statement instanceof UtilityStatement.ShowMaterializedViews s) {
-                return rows(s, names(true));
+                return rows(s, names(RelationKind.MATERIALIZED_VIEW));
+            }
+            if (statement instanceof UtilityStatement.ShowSources s) {
+                return rows(s, names(RelationKind.SOURCE));
             }
             if (statement instanceof UtilityStatement.ShowColumns s) {
                 return rows(s, showColumns(s.table()));
@@ -322,12 +331,13 @@ final class UtilityRunner {
                         c.ifNotExists(),
                         c.source() == null ? null : sourceDef(c.source()),
                         c.watermark(),
-                        c.checks());
+                        c.checks(),
+                        c.kind());
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
         }
-        return new StatementResult.Command("CREATE TABLE");
+        return new StatementResult.Command(c.kind() == RelationKind.SOURCE ? "CREATE SOURCE" : "CREATE TABLE");
     }
 
     /** The source as the statement asked for it; the engine fills in what the source tells at open. */
@@ -344,9 +354,9 @@ final class UtilityRunner {
                 SourceDef.UNLIMITED);
     }
 
-    private List<Object[]> names(boolean views) {
+    private List<Object[]> names(RelationKind kind) {
         return db.catalog().tables().stream()
-                .filter(t -> t.isView() == views && !t.isInternal())
+                .filter(t -> t.kind() == kind && !t.isInternal())
                 .map(t -> new Object[] {t.name()})
                 .toList();
     }
@@ -510,7 +520,7 @@ final class UtilityRunner {
                         d.cascade(),
                         message ->
                                 notices.accept(new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)));
-        return new StatementResult.Command(d.kind() == RelationKind.TABLE ? "DROP TABLE" : "DROP MATERIALIZED VIEW");
+        return new StatementResult.Command("DROP " + d.kind().sqlName().toUpperCase(java.util.Locale.ROOT));
     }
 
     private List<Object[]> showColumns(String tableName) {

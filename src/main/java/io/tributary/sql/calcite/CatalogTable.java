@@ -22,7 +22,8 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * A catalog table as Calcite sees it: a scan over the statement's snapshot. The "full" variant
+ * A catalog table as Calcite sees it: a scan over the statement's snapshot (a source, whose rows are
+ * not stored, refuses the scan; views plan over it without scanning). The "full" variant
  * includes hidden columns and is used only by the queries UPDATE and DELETE are planned into.
  */
 final class CatalogTable extends AbstractTable implements FilterableTable {
@@ -83,6 +84,17 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
      */
     @Override
     public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
+        if (table.isSource()) {
+            // as RisingWave refuses a batch query of a source it cannot read back: nothing is stored
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                    "cannot query source \"" + table.localName()
+                            + "\": its events are not stored, only passed on to the materialized views over it",
+                    0,
+                    null,
+                    "Create a materialized view over the source and query the view.",
+                    null);
+        }
         notReadable.get().ifPresent(why -> {
             throw new io.tributary.common.TributaryException(
                     io.tributary.common.SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
