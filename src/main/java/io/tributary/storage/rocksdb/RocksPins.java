@@ -40,12 +40,8 @@ import org.slf4j.LoggerFactory;
  * freed; versioned keys would tax every read and write of every table for the sake of the rare
  * backfill. In-memory RocksDB snapshots are not an option: they end with the process.
  *
- * <p>Views of one pin share one read-only database, opened at the first view and kept open while
- * the pin lives: a pin closes when it is unpinned and its last view and iterator have closed, or
- * when the store closes. Why not close it at its last view: a remote worker reads an exported
- * snapshot one piece per statement, each a view of its own, and opening a read-only database
- * (its MANIFEST, every SST file's footer, index and filter) for each piece was most of what
- * serving a piece cost the server's core, beside the writers it must not slow down. Removal is crash-safe: a pin is renamed to
+ * <p>Views of one pin share one read-only database, opened at the first view and closed when the
+ * last view and iterator over it close. Removal is crash-safe: a pin is renamed to
  * {@code <name>.deleting} before its files are deleted, and a pin unpinned while still read is
  * first marked with an {@value #UNPINNED} file; the store's next open deletes what a crash left of
  * either, and RocksDB's own {@code <name>.tmp} staging directories. Thread-safe: every method locks
@@ -65,8 +61,6 @@ final class RocksPins implements AutoCloseable {
 
     private final Map<String, OpenPin> open = new HashMap<>();
     private boolean closed;
-    /** How many times a pin's database was opened, over this object's life; see {@link #databaseOpens()}. */
-    private long databaseOpens;
 
     /**
      * @param root the directory holding the pins; created if missing, cleared of what a crash left
@@ -126,7 +120,6 @@ final class RocksPins implements AutoCloseable {
             }
             pin = new OpenPin(name, dir);
             open.put(name, pin);
-            databaseOpens++;
         } else if (pin.unpinned) {
             return Optional.empty();
         }
@@ -138,12 +131,7 @@ final class RocksPins implements AutoCloseable {
         checkOpen();
         OpenPin pin = open.get(name);
         try {
-            if (pin != null && pin.users == 0) {
-                // open but read by no one: nothing stops its deletion now
-                pin.closeDb();
-                open.remove(name);
-                delete(name);
-            } else if (pin != null) {
+            if (pin != null) {
                 if (!pin.unpinned) {
                     Path marker = root.resolve(name).resolve(UNPINNED);
                     Files.write(marker, new byte[0]);
@@ -176,27 +164,13 @@ final class RocksPins implements AutoCloseable {
     }
 
     /**
-     * How many times a pin's database was opened since this object was made: a pin read by many
-     * views in turn counts once while it stays pinned. For tests of that reuse; any thread.
-     */
-    synchronized long databaseOpens() {
-        return databaseOpens;
-    }
-
-    /**
-     * Refuses further calls and closes the pins' databases no one reads. A pin database still being
-     * read stays open until its last view and iterator close, so a straggling reader (an actor that
-     * has not stopped yet) never touches a closed database; what it unpinned is deleted at the next
-     * open of the store.
+     * Refuses further calls. A pin database still being read stays open until its last view and
+     * iterator close, so a straggling reader (an actor that has not stopped yet) never touches a
+     * closed database; what it unpinned is deleted at the next open of the store.
      */
     @Override
     public synchronized void close() {
         closed = true;
-        for (OpenPin pin : open.values()) {
-            if (pin.users == 0) {
-                pin.closeDb();
-            }
-        }
         open.clear();
     }
 
@@ -287,10 +261,6 @@ final class RocksPins implements AutoCloseable {
         public void release() {
             synchronized (RocksPins.this) {
                 if (--users > 0) {
-                    return;
-                }
-                if (!closed && !unpinned) {
-                    // stays open for the pin's next view (see the class comment); unpin or close ends it
                     return;
                 }
                 closeDb();

@@ -281,11 +281,6 @@ public final class RocksStateStore implements StateStore {
         pins.unpin(name);
     }
 
-    /** How many times this store opened a pin's database (tests of its reuse across views). */
-    long pinDatabaseOpens() {
-        return pins.databaseOpens();
-    }
-
     @Override
     public List<String> pinned() {
         return pins.names();

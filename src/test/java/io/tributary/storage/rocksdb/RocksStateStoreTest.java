@@ -75,39 +75,6 @@ class RocksStateStoreTest extends StateStoreContractTest {
         assertTrue(released >= rows * 1024L, "unpinning released " + released + " of " + held + " bytes");
     }
 
-    /**
-     * A worker reads an exported snapshot one piece per statement, each piece a view of its own:
-     * the pin's database is opened once for all of them, and still unpinning deletes it at once.
-     */
-    @Test
-    void viewsOfAPinInTurnShareOneOpeningOfItsDatabase() {
-        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
-        store.pin("p");
-        RocksStateStore rocks = (RocksStateStore) store;
-        long before = rocks.pinDatabaseOpens();
-        for (int piece = 0; piece < 5; piece++) {
-            try (ReadView view = store.openPinned("p").orElseThrow();
-                    KvIterator it = view.scan(Keyspace.DATA, b(""), b("z"))) {
-                assertTrue(it.next());
-                assertEquals("1", s(it.value()));
-            }
-        }
-        assertEquals(before + 1, rocks.pinDatabaseOpens());
-        store.unpin("p");
-        assertFalse(Files.exists(pins().resolve("p")), "read by no one: deleted at unpin");
-        assertEquals(List.of(), store.pinned());
-        assertTrue(store.openPinned("p").isEmpty());
-        // pinned again under the same name, it is a new database holding the new state
-        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("2")));
-        store.pin("p");
-        try (ReadView view = store.openPinned("p").orElseThrow();
-                KvIterator it = view.scan(Keyspace.DATA, b(""), b("z"))) {
-            assertTrue(it.next());
-            assertEquals("2", s(it.value()));
-        }
-        assertEquals(before + 2, rocks.pinDatabaseOpens());
-    }
-
     @Test
     void aPinUnpinnedWhileReadIsDeletedAtTheNextOpenIfTheProcessEndsFirst() {
         commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
