@@ -60,6 +60,9 @@ final class RemoteBenchmark implements Callable<Integer> {
             description = "What to measure: sinks, views or all (default: ${DEFAULT-VALUE}).")
     String part;
 
+    /** The server's process, whose CPU seconds each sink phase reports; set once it is started. */
+    private ProcessHandle server;
+
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || rows < 1) {
@@ -92,6 +95,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                         dir.resolve("tributary").toString(),
                         "--jobs-url",
                         jobsUrl));
+                server = children.get(0).toHandle();
                 String url = "jdbc:postgresql://127.0.0.1:" + port + "/dev?user=root";
                 Connection t = awaitServer(url);
                 // one slot each: the two views run one after the other on one worker, side by side on two
@@ -182,20 +186,25 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     private Round round(int r, PreparedStatement insert, long[] nextId, Statement ts, Statement ps, BenchTarget pg)
             throws SQLException {
+        double cpu0 = serverCpuSeconds();
         double[] idle = inserts(insert, nextId, () -> false, idleMs);
+        double cpu1 = serverCpuSeconds();
         long start = System.nanoTime();
         ts.execute(sink(pg, "local_sink" + r, "local_out" + r, false));
         double[] local = inserts(insert, nextId, () -> complete(ps, "local_sink" + r), 600_000);
         double localRate = rows / ((System.nanoTime() - start) / 1e9);
+        double cpu2 = serverCpuSeconds();
         start = System.nanoTime();
         ts.execute(sink(pg, "remote_sink" + r, "remote_out" + r, true));
         double[] remote = inserts(insert, nextId, () -> complete(ps, "remote_sink" + r), 600_000);
         double remoteRate = rows / ((System.nanoTime() - start) / 1e9);
+        double cpu3 = serverCpuSeconds();
         Round round = new Round(
                 LatencySummary.of(idle), LatencySummary.of(local), LatencySummary.of(remote), localRate, remoteRate);
         System.err.printf(
                 "round %d: INSERT p99 idle %.2f ms (%d), local backfill %.2f ms (%d), remote backfill %.2f ms (%d);"
-                        + " p99 remote/idle %.2f; rows/s local %,.0f, remote %,.0f%n",
+                        + " p99 remote/idle %.2f; rows/s local %,.0f, remote %,.0f;"
+                        + " server CPU s idle %.2f, local %.2f, remote %.2f%n",
                 r,
                 round.idle().p99Ms(),
                 round.idle().samples(),
@@ -205,8 +214,16 @@ final class RemoteBenchmark implements Callable<Integer> {
                 round.remote().samples(),
                 round.remote().p99Ms() / round.idle().p99Ms(),
                 localRate,
-                remoteRate);
+                remoteRate,
+                cpu1 - cpu0,
+                cpu2 - cpu1,
+                cpu3 - cpu2);
         return round;
+    }
+
+    /** The server process's CPU seconds so far (user and system, every thread); 0 where not known. */
+    private double serverCpuSeconds() {
+        return server.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
     }
 
     /** One view round: idle, (with {@code withLocal}) a local backfill, a remote one, and PostgreSQL's CMV. */
