@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -25,7 +27,8 @@ import org.rocksdb.WriteBatch;
  * {@link RocksWriteBuffer#ingestableRuns}); the epoch's batch deletes the record. A store that
  * opens with the record present crashed between the two, so it deletes those ranges, which removes
  * exactly the ingested rows ({@link #undoPending}). Committing thread only, under the store's
- * commit lock.
+ * commit lock; {@link #write} lends half of a large run to a helper thread of its own and waits
+ * for it before returning.
  */
 final class RunIngestion {
     /** In the catalog keyspace: the epoch and key ranges of loads ingested but not yet committed. */
@@ -33,6 +36,16 @@ final class RunIngestion {
 
     /** Runs of fewer pairs go through the batch: a file per load costs a MANIFEST write and a sync. */
     static final int MIN_PAIRS = 16_384;
+
+    /**
+     * Runs of at least this many pairs are written as two files at once ({@link #write}): each
+     * half is then at least a {@link #MIN_PAIRS} run, and a 40,000-row load (as the crash tests
+     * make) takes this path too.
+     */
+    static final int SPLIT_PAIRS = 2 * MIN_PAIRS;
+
+    /** Whether a second core can write the other half while this thread writes one. */
+    private static final boolean SPLIT = Runtime.getRuntime().availableProcessors() > 1;
 
     private final RocksSharedStore shared;
     private final RocksDB db;
@@ -45,31 +58,110 @@ final class RunIngestion {
     }
 
     /**
-     * Writes {@code run} as one SST file in whole-key order: its pairs ascend by primary key, so a
+     * Writes {@code run} as SST files in whole-key order: its pairs ascend by primary key, so a
      * stable grouping by vnode (the two prefix bytes after the table id all its keys share) sorts
-     * them. The file is synced when this returns.
+     * them. A run of at least {@link #SPLIT_PAIRS} pairs on a machine of several cores is cut at a
+     * vnode boundary near its middle and its two halves written at once, the upper by a helper
+     * thread: each pair costs a copy and a JNI call into {@code SstFileWriter}, most of a large
+     * load's commit, and the halves' key ranges are disjoint, so they are two files that the one
+     * {@link #ingest} call takes together. Every file is synced when this returns; when it throws,
+     * neither writer is still running.
      */
     void write(KeyValueRun run) throws RocksDBException {
-        Path file = shared.newIngestFile("load");
-        files.add(file);
         int[] order = vnodeOrder(run);
+        int split = SPLIT ? halfway(run, order) : order.length;
+        Path lower = shared.newIngestFile("load");
+        files.add(lower);
+        if (split == order.length) {
+            writeFile(run, order, 0, order.length, lower);
+        } else {
+            Path upper = shared.newIngestFile("load");
+            files.add(upper);
+            FutureTask<Void> helper = new FutureTask<>(() -> {
+                writeFile(run, order, split, order.length, upper);
+                return null;
+            });
+            Thread thread = new Thread(helper, "sst-load-writer");
+            thread.setDaemon(true);
+            thread.start();
+            try {
+                writeFile(run, order, 0, split, lower);
+            } finally {
+                awaitUninterruptibly(thread);
+            }
+            rethrow(helper);
+        }
+        int[] bounds = vnodeBounds(run);
+        for (int b = 0; b < bounds.length; b += 2) {
+            ranges.add(run.key(bounds[b]));
+            ranges.add(successor(run.key(bounds[b + 1])));
+        }
+    }
+
+    /** Writes the pairs {@code order[from, to)} to {@code file} and syncs it. Any one thread. */
+    private void writeFile(KeyValueRun run, int[] order, int from, int to, Path file) throws RocksDBException {
         // Each pair is copied once into `pair`; `key` and `value` are views of its two parts.
         ByteBuffer pair = ByteBuffer.allocateDirect(run.largestPair());
         ByteBuffer key = pair.duplicate();
         ByteBuffer value = pair.duplicate();
         try (SstOutput writer = shared.openSst(file)) {
-            for (int p : order) {
-                int keyLength = run.copyPair(p, pair);
+            for (int i = from; i < to; i++) {
+                int keyLength = run.copyPair(order[i], pair);
                 key.limit(4 + keyLength).position(4);
                 value.limit(pair.position()).position(8 + keyLength);
                 writer.put(key, value);
             }
             writer.finish();
         }
-        int[] bounds = vnodeBounds(run);
-        for (int b = 0; b < bounds.length; b += 2) {
-            ranges.add(run.key(bounds[b]));
-            ranges.add(successor(run.key(bounds[b + 1])));
+    }
+
+    /**
+     * Where {@code order} (grouped by vnode) is cut in two: the first position at or after its
+     * middle whose vnode differs from the one before; {@code order.length} (no cut) for a run of
+     * fewer than {@link #SPLIT_PAIRS} pairs or when one vnode holds the whole upper half.
+     */
+    static int halfway(KeyValueRun run, int[] order) {
+        if (order.length < SPLIT_PAIRS) {
+            return order.length;
+        }
+        int at = order.length / 2;
+        while (at < order.length && vnode(run, order[at]) == vnode(run, order[at - 1])) {
+            at++;
+        }
+        return at;
+    }
+
+    /** Waits for the helper even when this thread is interrupted, then restores the interrupt. */
+    private static void awaitUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Throws what the finished {@code helper} threw, as it was thrown. */
+    private static void rethrow(FutureTask<Void> helper) throws RocksDBException {
+        try {
+            helper.get();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("the helper had finished", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RocksDBException r) {
+                throw r;
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw (Error) cause;
         }
     }
 

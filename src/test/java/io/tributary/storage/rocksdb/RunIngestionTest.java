@@ -13,9 +13,11 @@ import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.LiveFileMetaData;
 
 /** Bulk loads committed as ingested SST files, on a real RocksDB: what is ingested, and the undo at open. */
 class RunIngestionTest {
@@ -107,6 +109,41 @@ class RunIngestionTest {
             assertEquals(ROWS, count(store, TABLE));
         } catch (org.rocksdb.RocksDBException e) {
             throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aLargeLoadIsWrittenAsTwoDisjointFilesAtOnceAndReadsBackWhole() {
+        int rows = RunIngestion.SPLIT_PAIRS + 1000;
+        try (RocksStateStore store = RocksStateStore.open(dir)) {
+            KeyValueRun run = new KeyValueRun(TableKeys.PREFIX_LENGTH);
+            for (long i = 0; i < rows; i++) {
+                byte[] k = key(TABLE, i);
+                byte[] v = value(i);
+                run.add(k, k.length, v, v.length);
+            }
+            commitRun(store, 1, run);
+            List<LiveFileMetaData> files = store.db().getLiveFilesMetaData();
+            long entries =
+                    files.stream().mapToLong(LiveFileMetaData::numEntries).sum();
+            assertEquals(rows, entries, "every pair lies in an ingested file");
+            int expected = Runtime.getRuntime().availableProcessors() > 1 ? 2 : 1;
+            assertEquals(expected, files.size(), "files of the load");
+            if (files.size() == 2) {
+                LiveFileMetaData a = files.get(0);
+                LiveFileMetaData b = files.get(1);
+                LiveFileMetaData low = Arrays.compareUnsigned(a.smallestKey(), b.smallestKey()) < 0 ? a : b;
+                LiveFileMetaData high = low == a ? b : a;
+                assertTrue(Arrays.compareUnsigned(low.largestKey(), high.smallestKey()) < 0, "disjoint halves");
+                long lower = low.numEntries();
+                assertTrue(lower >= rows / 2 && lower < rows, "cut at or after the middle: " + lower);
+            }
+            try (ReadView view = store.snapshot()) {
+                for (long i = 0; i < rows; i++) {
+                    assertArrayEquals(value(i), view.get(Keyspace.DATA, key(TABLE, i)), "key " + i);
+                }
+            }
+            assertEquals(rows, count(store, TABLE));
         }
     }
 
