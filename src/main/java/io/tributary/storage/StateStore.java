@@ -69,7 +69,8 @@ public interface StateStore extends AutoCloseable {
     /**
      * A read-only view of a pinned state, or empty when no pin of that name exists (never pinned,
      * or unpinned). Thread-safe; the caller closes the view and every iterator it opened. Views of
-     * one pin share its resources.
+     * one pin share its resources, which may stay ready between views until it is unpinned: a pin
+     * read piece by piece (one view per piece) need not be opened anew for each.
      */
     Optional<ReadView> openPinned(String name);
 

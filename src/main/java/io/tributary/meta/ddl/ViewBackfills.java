@@ -71,6 +71,9 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         volatile boolean remoteFallback;
         /** Whether its remote job was placed by this process (at creation, or re-attached at startup). */
         volatile boolean remoteScheduled;
+        /** The furthest progress it showed (most rows done); see {@link ViewBackfills#progress}. */
+        final java.util.concurrent.atomic.AtomicReference<BackfillProgress> shown =
+                new java.util.concurrent.atomic.AtomicReference<>();
 
         Job(BackfillJobRecord record, TableDef view, ViewPlan plan) {
             this.record = record;
@@ -246,7 +249,12 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
 
         @Override
         public void stage(WriteBuffer buffer) {
-            if (jobs.get(job.id()) != job || !runtime.join(job.id())) {
+            if (jobs.get(job.id()) != job) {
+                return;
+            }
+            // its last figure, shown until the commit removes the job (the runtime has none once joined)
+            progress(job.id());
+            if (!runtime.join(job.id())) {
                 return;
             }
             joined = true;
@@ -457,7 +465,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
 
     /** The job's progress as SHOW JOBS prints it, e.g. {@code 37.52% (375200/1000000)}. */
     String progressText(int viewId) {
-        return progressText(runtime.progress(viewId));
+        return progressText(progress(viewId));
     }
 
     /** "12.34% (done/expected)" for a job's progress (null: not known yet). */
@@ -471,8 +479,25 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         return String.format(Locale.ROOT, "%.2f%% (%d/%d)", JobInfo.percent(p), p.rowsDone(), p.rowsExpected());
     }
 
+    /**
+     * Job {@code viewId}'s backfill progress: the runtime's while it backfills; while the job is
+     * listed but runs no backfill (stopped to load a checkpoint or to rescale, or joined to the live
+     * flow and waiting for that epoch's commit, which removes it), the furthest figure it showed,
+     * so {@code ddl_progress} and SHOW JOBS do not drop to 0 rows done for that moment. Null
+     * before it showed any. Any thread.
+     */
     BackfillProgress progress(int viewId) {
-        return runtime.progress(viewId);
+        BackfillProgress now = runtime.progress(viewId);
+        Job job = jobs.get(viewId);
+        if (job == null) {
+            return now;
+        }
+        if (now == null) {
+            return job.shown.get();
+        }
+        // keeps the furthest, so a slower caller storing an older figure cannot lower it
+        job.shown.accumulateAndGet(now, (was, is) -> was == null || is.rowsDone() >= was.rowsDone() ? is : was);
+        return now;
     }
 
     /** The message of the 55000 error for reading a view still being created. */

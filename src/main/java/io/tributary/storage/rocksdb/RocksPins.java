@@ -40,12 +40,17 @@ import org.slf4j.LoggerFactory;
  * freed; versioned keys would tax every read and write of every table for the sake of the rare
  * backfill. In-memory RocksDB snapshots are not an option: they end with the process.
  *
- * <p>Views of one pin share one read-only database, opened at the first view and closed when the
- * last view and iterator over it close. Removal is crash-safe: a pin is renamed to
- * {@code <name>.deleting} before its files are deleted, and a pin unpinned while still read is
- * first marked with an {@value #UNPINNED} file; the store's next open deletes what a crash left of
- * either, and RocksDB's own {@code <name>.tmp} staging directories. Thread-safe: every method locks
- * this object.
+ * <p>Views of one pin share one read-only database, opened at the first view and kept open while
+ * the pin lives: it is closed when the pin is unpinned and its last view and iterator have closed
+ * (at once when none is open), or when the store closes. Why not at its last view: a remote worker
+ * reads an exported snapshot one piece per statement, each a view of its own, and opening the
+ * database (its MANIFEST, every SST file's footer, index and filter) for each piece was most of
+ * what serving a piece cost the server's core, beside the writers it must not slow down. What an
+ * open pin holds between views: the SST files' descriptors and table readers, which its files on
+ * disk outlive anyway. Removal is crash-safe: a pin is renamed to {@code <name>.deleting} before
+ * its files are deleted, and a pin unpinned while still read is first marked with an {@value
+ * #UNPINNED} file; the store's next open deletes what a crash left of either, and RocksDB's own
+ * {@code <name>.tmp} staging directories. Thread-safe: every method locks this object.
  */
 final class RocksPins implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RocksPins.class);
@@ -59,8 +64,12 @@ final class RocksPins implements AutoCloseable {
     /** The column families a pin is opened with: the namespace's keyspaces in order, then any RocksDB requires. */
     private final List<String> families;
 
+    /** The pins whose database is open: read now, or read before and not unpinned since. */
     private final Map<String, OpenPin> open = new HashMap<>();
+
     private boolean closed;
+    /** How many times a pin's database was opened over this object's life; see {@link #databaseOpens}. */
+    private long databaseOpens;
 
     /**
      * @param root the directory holding the pins; created if missing, cleared of what a crash left
@@ -120,6 +129,7 @@ final class RocksPins implements AutoCloseable {
             }
             pin = new OpenPin(name, dir);
             open.put(name, pin);
+            databaseOpens++;
         } else if (pin.unpinned) {
             return Optional.empty();
         }
@@ -131,7 +141,12 @@ final class RocksPins implements AutoCloseable {
         checkOpen();
         OpenPin pin = open.get(name);
         try {
-            if (pin != null) {
+            if (pin != null && pin.users == 0) {
+                // open between views, read by no one: nothing holds its files any longer
+                open.remove(name);
+                pin.closeDb();
+                delete(name);
+            } else if (pin != null) {
                 if (!pin.unpinned) {
                     Path marker = root.resolve(name).resolve(UNPINNED);
                     Files.write(marker, new byte[0]);
@@ -164,13 +179,27 @@ final class RocksPins implements AutoCloseable {
     }
 
     /**
-     * Refuses further calls. A pin database still being read stays open until its last view and
-     * iterator close, so a straggling reader (an actor that has not stopped yet) never touches a
-     * closed database; what it unpinned is deleted at the next open of the store.
+     * How many times a pin's database was opened since this object was made: a pin read by many
+     * views in turn counts once while it stays pinned. For tests of that reuse; any thread.
+     */
+    synchronized long databaseOpens() {
+        return databaseOpens;
+    }
+
+    /**
+     * Refuses further calls and closes the pin databases no one reads. One still being read stays
+     * open until its last view and iterator close, so a straggling reader (an actor that has not
+     * stopped yet) never touches a closed database; what it unpinned is deleted at the next open of
+     * the store.
      */
     @Override
     public synchronized void close() {
         closed = true;
+        for (OpenPin pin : open.values()) {
+            if (pin.users == 0) {
+                pin.closeDb();
+            }
+        }
         open.clear();
     }
 
@@ -230,7 +259,10 @@ final class RocksPins implements AutoCloseable {
         return new TributaryException(SqlState.INTERNAL_ERROR, what + ": " + e, e);
     }
 
-    /** One pin's read-only database while views of it are open; the lease they all hold. */
+    /**
+     * One pin's read-only database, open from its first view until it is unpinned and unread or the
+     * store closes; the lease its views and iterators hold.
+     */
     private final class OpenPin implements RocksReadView.Lease {
         private final String name;
         private final DBOptions options;
@@ -260,7 +292,8 @@ final class RocksPins implements AutoCloseable {
         @Override
         public void release() {
             synchronized (RocksPins.this) {
-                if (--users > 0) {
+                if (--users > 0 || (!closed && !unpinned)) {
+                    // still read, or kept for the pin's next view (see the class comment)
                     return;
                 }
                 closeDb();

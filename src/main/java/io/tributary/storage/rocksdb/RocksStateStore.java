@@ -281,6 +281,11 @@ public final class RocksStateStore implements StateStore {
         pins.unpin(name);
     }
 
+    /** How many times this store opened a pin's database (for tests of its reuse across views); any thread. */
+    long pinDatabaseOpens() {
+        return pins.databaseOpens();
+    }
+
     @Override
     public List<String> pinned() {
         return pins.names();

@@ -75,6 +75,88 @@ class RocksStateStoreTest extends StateStoreContractTest {
         assertTrue(released >= rows * 1024L, "unpinning released " + released + " of " + held + " bytes");
     }
 
+    /**
+     * A worker reads an exported snapshot one piece per statement, each piece a view of its own:
+     * the pin's database is opened once for all of them (also for views open side by side), a pin
+     * read before and unread now is deleted at once when unpinned, and a pin pinned again under the
+     * same name is a new database holding the new state.
+     */
+    @Test
+    void viewsOfAPinInTurnShareOneOpeningOfItsDatabase() throws IOException {
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+        store.pin("p");
+        RocksStateStore rocks = (RocksStateStore) store;
+        long before = rocks.pinDatabaseOpens();
+        for (int piece = 0; piece < 5; piece++) {
+            try (ReadView view = store.openPinned("p").orElseThrow();
+                    KvIterator it = view.scan(Keyspace.DATA, b(""), b("z"))) {
+                assertTrue(it.next());
+                assertEquals("1", s(it.value()));
+            }
+        }
+        try (ReadView one = store.openPinned("p").orElseThrow();
+                ReadView two = store.openPinned("p").orElseThrow()) {
+            assertEquals("1", s(one.get(Keyspace.DATA, b("a"))));
+            assertEquals("1", s(two.get(Keyspace.DATA, b("a"))));
+        }
+        assertEquals(before + 1, rocks.pinDatabaseOpens(), "one opening for seven views");
+        store.unpin("p");
+        assertFalse(Files.exists(pins().resolve("p")), "read by no one: deleted at unpin");
+        assertEquals(List.of(), listNames(pins()));
+        assertEquals(List.of(), store.pinned());
+        assertTrue(store.openPinned("p").isEmpty());
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("2")));
+        store.pin("p");
+        try (ReadView view = store.openPinned("p").orElseThrow()) {
+            assertEquals("2", s(view.get(Keyspace.DATA, b("a"))), "the new pin, not the old database");
+        }
+        assertEquals(before + 2, rocks.pinDatabaseOpens());
+    }
+
+    /**
+     * A pin unpinned while read (its database kept open from earlier views) stays on disk, unlisted
+     * and not openable, until its last view and iterator close, and is deleted then.
+     */
+    @Test
+    void anUnpinnedPinIsDeletedOnceItsLastReaderCloses() throws IOException {
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+        store.pin("p");
+        try (ReadView earlier = store.openPinned("p").orElseThrow()) {
+            assertEquals("1", s(earlier.get(Keyspace.DATA, b("a"))));
+        }
+        ReadView view = store.openPinned("p").orElseThrow();
+        KvIterator it = view.scan(Keyspace.DATA, b(""), b("z"));
+        store.unpin("p");
+        assertTrue(Files.isDirectory(pins().resolve("p")), "still read: its files stay");
+        assertEquals(List.of(), store.pinned());
+        assertTrue(store.openPinned("p").isEmpty(), "unpinned: no new view");
+        view.close();
+        assertTrue(Files.isDirectory(pins().resolve("p")), "an iterator still reads it");
+        assertTrue(it.next());
+        assertEquals("1", s(it.value()));
+        it.close();
+        assertFalse(Files.exists(pins().resolve("p")), "deleted with its last reader");
+        assertEquals(List.of(), listNames(pins()));
+    }
+
+    /** Closing the store closes a pin's database kept open between views; the pin itself stays. */
+    @Test
+    void aPinKeptOpenBetweenViewsOutlivesTheStoresClose() {
+        commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
+        store.pin("p");
+        try (ReadView view = store.openPinned("p").orElseThrow()) {
+            assertEquals("1", s(view.get(Keyspace.DATA, b("a"))));
+        }
+        store.close();
+        store = open(dir);
+        assertEquals(List.of("p"), store.pinned());
+        try (ReadView view = store.openPinned("p").orElseThrow()) {
+            assertEquals("1", s(view.get(Keyspace.DATA, b("a"))));
+        }
+        store.unpin("p");
+        assertFalse(Files.exists(pins().resolve("p")));
+    }
+
     @Test
     void aPinUnpinnedWhileReadIsDeletedAtTheNextOpenIfTheProcessEndsFirst() {
         commit(wb -> wb.put(Keyspace.DATA, b("a"), b("1")));
