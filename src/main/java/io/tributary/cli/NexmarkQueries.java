@@ -8,8 +8,7 @@ import java.util.Map;
  * {@link #TABLES} creates. Departures from RisingWave's text: column labels that are Calcite keywords
  * are quoted ({@code "date"}, {@code "time"} in q10); to_char patterns are upper case (Calcite's
  * to_char formats only those); q14 counts 'c' with length/replace instead of RisingWave's UDF.
- * Missing: q6 (not valid SQL as published), q11 (session windows), q12 and q13 (processing time),
- * q21 (regexp_match).
+ * Missing: q6 (not valid SQL as published), q11 (session windows), q12 and q13 (processing time).
  */
 public final class NexmarkQueries {
     private NexmarkQueries() {}
@@ -135,6 +134,14 @@ public final class NexmarkQueries {
                 "SELECT auction, bidder, price, channel, url, B.date_time AS date_timeB, item_name, description,"
                         + " initial_bid, reserve, A.date_time AS date_timeA, expires, seller, category"
                         + " FROM bid B INNER JOIN auction A ON B.auction = A.id WHERE A.category = 10");
+        QUERIES.put(
+                "q21",
+                "SELECT auction, bidder, price, channel, CASE WHEN lower(channel) = 'apple' THEN '0'"
+                        + " WHEN lower(channel) = 'google' THEN '1' WHEN lower(channel) = 'facebook' THEN '2'"
+                        + " WHEN lower(channel) = 'baidu' THEN '3'"
+                        + " ELSE (regexp_match(url, '(&|^)channel_id=([^&]*)'))[2] END AS channel_id FROM bid"
+                        + " WHERE (regexp_match(url, '(&|^)channel_id=([^&]*)'))[2] IS NOT NULL"
+                        + " OR lower(channel) IN ('apple', 'google', 'facebook', 'baidu')");
         QUERIES.put(
                 "q22",
                 "SELECT auction, bidder, price, channel, split_part(url, '/', 4) AS dir1,"

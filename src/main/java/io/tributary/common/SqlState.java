@@ -17,6 +17,7 @@ public final class SqlState {
     public static final String INTERVAL_FIELD_OVERFLOW = "22015";
     public static final String INVALID_ARGUMENT_FOR_LOGARITHM = "2201E";
     public static final String INVALID_ARGUMENT_FOR_POWER = "2201F";
+    public static final String INVALID_REGULAR_EXPRESSION = "2201B";
     public static final String SUBSTRING_ERROR = "22011";
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String NOT_NULL_VIOLATION = "23502";

@@ -43,6 +43,12 @@ final class CalcitePreparedQuery implements PreparedQuery {
         this.vectors = new boolean[md.getColumnCount()];
         for (int i = 1; i <= md.getColumnCount(); i++) {
             vectors[i - 1] = Int2VectorType.NAME.equals(md.getColumnTypeName(i));
+            if (TextArrayType.NAME.equals(md.getColumnTypeName(i))) {
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "a text[] result column (regexp_match without a subscript) is not supported;"
+                                + " select an element, as (regexp_match(s, p))[1] does");
+            }
             String label = md.getColumnLabel(i);
             String postgres = ColumnLabels.expand(labels, i - 1, md.getColumnCount());
             if (postgres != null && label.startsWith("EXPR$")) {

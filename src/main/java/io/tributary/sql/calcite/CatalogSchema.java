@@ -118,6 +118,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
+        PgRegexpMatch.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
@@ -129,7 +130,8 @@ final class CatalogSchema extends AbstractSchema {
 
     /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
-        List<String> names = new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table"));
+        List<String> names =
+                new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table", "regexp_match"));
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
