@@ -547,8 +547,8 @@ final class UtilityRunner {
         TableDef table = EngineSession.requireTable(db, c.table());
         SourceManager.checkWritable(table);
         int[] targets = table.targetColumns(c.columns());
-        return new StatementResult.CopyIn(
-                new CopyFromStdin(db, table, targets, c.format(), cancelCheck, variables.implicitFlush()));
+        return new StatementResult.CopyIn(new CopyFromStdin(
+                db, table, targets, c.format(), cancelCheck, variables.implicitFlush(), variables.timeZone()));
     }
 
     private static StatementResult rows(UtilityStatement s, List<Object[]> rows) {
