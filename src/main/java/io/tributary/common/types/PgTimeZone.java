@@ -34,9 +34,9 @@ public record PgTimeZone(String name, ZoneId zone) {
     private static final Map<String, String> IDS = new HashMap<>();
     /** A number of hours, as C's {@code strtod} reads the whole of it. */
     private static final Pattern HOURS = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
-    /** A POSIX zone without daylight rules: a name ({@code ABC} or {@code <...>}) and hours west. */
+    /** A POSIX zone without daylight rules: an optional name ({@code ABC} or {@code <...>}) and hours west. */
     private static final Pattern POSIX =
-            Pattern.compile("([A-Za-z]{3,}|<[A-Za-z0-9:+-]+>)([+-]?)(\\d{1,2})(?::(\\d{1,2}))?(?::(\\d{1,2}))?");
+            Pattern.compile("([A-Za-z]{3,}|<[A-Za-z0-9:+-]+>)?([+-]?)(\\d{1,2})(?::(\\d{1,2}))?(?::(\\d{1,2}))?");
 
     static {
         for (String id : ZoneId.getAvailableZoneIds()) {
@@ -46,6 +46,10 @@ public record PgTimeZone(String name, ZoneId zone) {
             }
         }
     }
+
+    /** PostgreSQL's zones that java.time knows only as aliases: fixed offsets in its tzdata. */
+    private static final Map<String, ZoneOffset> FIXED =
+            Map.of("EST", ZoneOffset.ofHours(-5), "MST", ZoneOffset.ofHours(-7), "HST", ZoneOffset.ofHours(-10));
 
     /**
      * Reads a TimeZone setting as PostgreSQL does (SET's value, a client's startup parameter).
@@ -63,6 +67,10 @@ public record PgTimeZone(String name, ZoneId zone) {
         String id = IDS.get(v.toLowerCase(Locale.ROOT));
         if (id != null) {
             return new PgTimeZone(id, ZoneId.of(id));
+        }
+        ZoneOffset fixed = FIXED.get(v.toUpperCase(Locale.ROOT));
+        if (fixed != null) {
+            return new PgTimeZone(v.toUpperCase(Locale.ROOT), fixed);
         }
         Matcher m = POSIX.matcher(v);
         if (m.matches()) {
@@ -83,13 +91,18 @@ public record PgTimeZone(String name, ZoneId zone) {
      * @throws TributaryException 22023 when the interval has months or days, as PostgreSQL refuses it
      */
     public static PgTimeZone ofInterval(Interval interval) {
+        // PostgreSQL names the value as SET passes it on: the interval's output in INTERVAL '...'
+        String input = "INTERVAL '" + PgTextFormat.formatInterval(interval) + "'";
         if (interval.months() != 0 || interval.days() != 0) {
             throw new TributaryException(
                     SqlState.INVALID_PARAMETER_VALUE,
-                    "invalid interval value for time zone: " + (interval.months() != 0 ? "month" : "day")
-                            + " not allowed");
+                    "invalid value for parameter \"TimeZone\": \"" + input + "\"",
+                    0,
+                    "Cannot specify " + (interval.months() != 0 ? "months" : "days") + " in time zone interval.",
+                    null,
+                    null);
         }
-        return ofOffset(interval.micros() / MICROS_PER_SECOND, PgTextFormat.formatInterval(interval));
+        return ofOffset(interval.micros() / MICROS_PER_SECOND, input);
     }
 
     private static PgTimeZone ofOffset(long eastSeconds, String input) {
@@ -141,14 +154,19 @@ public record PgTimeZone(String name, ZoneId zone) {
     /** A timestamptz as PostgreSQL prints it in this zone: local time, then {@code +HH[:MM[:SS]]}. */
     public String format(long micros) {
         int offset = offsetSeconds(micros);
+        return formatLocal(micros + offset * MICROS_PER_SECOND, offset);
+    }
+
+    /** A timestamptz whose local time is {@code localMicros} at {@code eastSeconds} east of Greenwich. */
+    public static String formatLocal(long localMicros, int eastSeconds) {
         StringBuilder out = new StringBuilder(32);
-        out.append(PgTextFormat.formatTimestamp(micros + offset * MICROS_PER_SECOND));
-        appendOffset(out, offset);
+        out.append(PgTextFormat.formatTimestamp(localMicros));
+        appendOffset(out, eastSeconds);
         return out.toString();
     }
 
     /** PostgreSQL's {@code EncodeTimezone}: sign, hours, then minutes and seconds only where non-zero. */
-    static void appendOffset(StringBuilder out, int eastSeconds) {
+    private static void appendOffset(StringBuilder out, int eastSeconds) {
         int abs = Math.abs(eastSeconds);
         out.append(eastSeconds < 0 ? '-' : '+');
         two(out, abs / 3600);

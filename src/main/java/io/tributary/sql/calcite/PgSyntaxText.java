@@ -65,6 +65,9 @@ final class PgSyntaxText {
             Pattern.compile("(?i)^\\s*::\\s*(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\b(?!\\s*[\\[(])");
     /** {@code CAST(} before a constant. */
     private static final Pattern CAST_OPEN = Pattern.compile("(?i)(?<![a-z0-9_$.])CAST\\s*\\(\\s*$");
+    /** A type name before a constant: {@code TIMESTAMP '...'::timestamptz} casts a timestamp, not text. */
+    private static final Pattern TYPED_CONSTANT =
+            Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMP|DATE|TIME|TIMESTAMPTZ)\\s*$");
     /** The rest of {@code CAST('...' AS timestamptz)} after the constant. */
     private static final Pattern AS_TIMESTAMPTZ =
             Pattern.compile("(?i)^\\s*AS\\s+(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\s*\\)");
@@ -161,7 +164,7 @@ final class PgSyntaxText {
                 } else if (open.find() && as.find()) {
                     codeEnd = open.start();
                     skip = as.end();
-                } else if (cast.find()) {
+                } else if (cast.find() && !TYPED_CONSTANT.matcher(before).find()) {
                     codeEnd = before.length();
                     skip = cast.end();
                 }
