@@ -100,11 +100,12 @@ final class SessionSchemas implements AutoCloseable {
     }
 
     /**
-     * The session's TimeZone as of now. Also makes it the zone Calcite's generated code converts
-     * timestamptz values with (casts to and from timestamp, date, time and text): Calcite reads the
-     * connection's {@code timeZone} property into each statement's DataContext. Called as a
-     * statement is parsed; a change of the zone invalidates the session's plans, so none runs
-     * before the property follows it.
+     * The session's TimeZone as of now. Also makes it the zone of Calcite's current time ({@code
+     * now()}, {@code current_timestamp}, {@code localtimestamp}: the local time there, as
+     * PostgreSQL's cast to timestamp gives it) and of any conversion left to Calcite: Calcite
+     * reads the connection's {@code timeZone} property into each statement's DataContext. Called
+     * as a statement is parsed; a change of the zone invalidates the session's plans, so none
+     * runs before the property follows it.
      */
     PgTimeZone timeZone() {
         PgTimeZone zone = PgTimeZone.parse(session.setting("timezone"));

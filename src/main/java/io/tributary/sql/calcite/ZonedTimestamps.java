@@ -1,5 +1,7 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.catalog.pg.PgSession;
+import io.tributary.common.types.PgTimeZone;
 import java.util.List;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -25,47 +27,76 @@ import org.apache.calcite.tools.Programs;
 
 /**
  * A planning step for ad-hoc queries that gives timestamptz ({@code TIMESTAMP WITH LOCAL TIME
- * ZONE}) PostgreSQL's meaning in the session's TimeZone, which Calcite's casts to and from
- * timestamp read from the statement's DataContext ({@link SessionSchemas#timeZone}):
- * {@code extract(field FROM tz)} and {@code date_trunc('unit', tz)} (Calcite's FLOOR) work on the
- * local time ({@code extract(epoch ...)} on the instant), and {@code tz::text} prints the local
- * time and its offset ({@link PgTimestamptzFunctions}). Calcite's own versions read the UTC time, and
- * its text names the zone. Run by the frontend's program on the planning thread; stateless.
+ * ZONE}) PostgreSQL's meaning in the session's TimeZone: casts to and from timestamp, date, time
+ * and text convert in that zone with PostgreSQL's rules ({@link PgTimestamptzFunctions}: Calcite's
+ * own go through {@code java.util.TimeZone}, which rounds historical offsets and refuses a local
+ * time a DST change skips), {@code extract(field FROM tz)} and {@code date_trunc('unit', tz)}
+ * (Calcite's FLOOR) work on the local time ({@code extract(epoch ...)} on the instant). The zone
+ * is a constant of the plan: a change of the session's zone invalidates its plans. Run by the
+ * frontend's program on the planning thread.
  */
 final class ZonedTimestamps {
-    private static final SqlUserDefinedFunction TEXT = new SqlUserDefinedFunction(
-            new SqlIdentifier("pg_timestamptz_text", SqlParserPos.ZERO),
-            SqlKind.OTHER_FUNCTION,
-            ReturnTypes.cascade(ReturnTypes.explicit(SqlTypeName.VARCHAR), SqlTypeTransforms.TO_NULLABLE),
-            null,
-            null,
-            ScalarFunctionImpl.create(PgTimestamptzFunctions.class, "pg_timestamptz_text"));
+    private static final SqlUserDefinedFunction LOCAL = function("pg_timestamptz_local", SqlTypeName.TIMESTAMP);
+    private static final SqlUserDefinedFunction OF_LOCAL =
+            function("pg_timestamptz_of_local", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    private static final SqlUserDefinedFunction TEXT = function("pg_timestamptz_text", SqlTypeName.VARCHAR);
+    private static final SqlUserDefinedFunction PARSE =
+            function("pg_timestamptz_parse", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+
+    private static final SqlUserDefinedFunction MOVED =
+            function("pg_timestamptz_moved", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    /** The units date_trunc truncates to without finding the offset anew. */
+    private static final java.util.Set<TimeUnitRange> SUB_DAY = java.util.EnumSet.of(
+            TimeUnitRange.HOUR,
+            TimeUnitRange.MINUTE,
+            TimeUnitRange.SECOND,
+            TimeUnitRange.MILLISECOND,
+            TimeUnitRange.MICROSECOND);
 
     private ZonedTimestamps() {}
 
-    /** {@code planning}, preceded by the pass that rewrites the calls above in every node. */
-    static Program before(Program planning) {
+    private static SqlUserDefinedFunction function(String name, SqlTypeName returns) {
+        return new SqlUserDefinedFunction(
+                new SqlIdentifier(name, SqlParserPos.ZERO),
+                SqlKind.OTHER_FUNCTION,
+                ReturnTypes.cascade(ReturnTypes.explicit(returns), SqlTypeTransforms.TO_NULLABLE),
+                null,
+                null,
+                ScalarFunctionImpl.create(PgTimestamptzFunctions.class, name));
+    }
+
+    /**
+     * {@code planning}, preceded by the pass that rewrites the calls above in every node.
+     *
+     * @param session whose {@code timezone} setting is read as each statement is planned
+     */
+    static Program before(Program planning, PgSession session) {
         return Programs.sequence(
-                (planner, rel, traits, materializations, lattices) -> rel.accept(new RelHomogeneousShuttle() {
-                    @Override
-                    public RelNode visit(RelNode other) {
-                        return super.visit(other)
-                                .accept(new Calls(other.getCluster().getRexBuilder()));
-                    }
-                }),
+                (planner, rel, traits, materializations, lattices) -> {
+                    String zone = PgTimeZone.parse(session.setting("timezone")).name();
+                    return rel.accept(new RelHomogeneousShuttle() {
+                        @Override
+                        public RelNode visit(RelNode other) {
+                            return super.visit(other)
+                                    .accept(new Calls(other.getCluster().getRexBuilder(), zone));
+                        }
+                    });
+                },
                 planning);
     }
 
-    private static boolean zoned(RexNode node) {
-        return node.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    private static boolean zoned(RelDataType type) {
+        return type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     /** Rewrites one node's expressions. */
     private static final class Calls extends RexShuttle {
         private final RexBuilder rex;
+        private final RexNode zone;
 
-        Calls(RexBuilder rex) {
+        Calls(RexBuilder rex, String zone) {
             this.rex = rex;
+            this.zone = rex.makeLiteral(zone);
         }
 
         @Override
@@ -75,35 +106,68 @@ final class ZonedTimestamps {
                 return visited;
             }
             List<RexNode> operands = call.getOperands();
-            SqlKind kind = call.getKind();
-            if (kind == SqlKind.CAST && zoned(operands.get(0)) && SqlTypeFamily.CHARACTER.contains(call.getType())) {
-                RexNode tz = operands.get(0);
-                return rex.makeCast(call.getType(), rex.makeCall(TEXT, local(tz), tz), false, false);
-            }
-            if (kind == SqlKind.EXTRACT && operands.size() == 2 && zoned(operands.get(1))) {
-                RexNode tz = operands.get(1);
-                boolean epoch = operands.get(0) instanceof RexLiteral unit
-                        && unit.getValueAs(TimeUnitRange.class) == TimeUnitRange.EPOCH;
-                // the epoch counts from the instant: the value's UTC time, read as a timestamp
-                RexNode arg = epoch ? rex.makeReinterpretCast(timestamp(tz), tz, rex.makeLiteral(false)) : local(tz);
-                return rex.makeCall(call.getType(), call.getOperator(), List.of(operands.get(0), arg));
-            }
-            if ((kind == SqlKind.FLOOR || kind == SqlKind.CEIL) && operands.size() == 2 && zoned(operands.get(0))) {
-                RexNode truncated = rex.makeCall(call.getOperator(), local(operands.get(0)), operands.get(1));
-                return rex.makeCast(call.getType(), truncated, false, false);
+            RelDataType type = call.getType();
+            switch (call.getKind()) {
+                case CAST -> {
+                    RexNode from = operands.get(0);
+                    if (zoned(from.getType()) && !zoned(type)) {
+                        return SqlTypeFamily.CHARACTER.contains(type)
+                                ? rex.makeCast(type, rex.makeCall(TEXT, from, zone), false, false)
+                                : rex.makeCast(type, local(from), false, false);
+                    }
+                    if (!zoned(from.getType()) && zoned(type)) {
+                        return fromLocal(type, from);
+                    }
+                }
+                case EXTRACT -> {
+                    if (operands.size() == 2 && zoned(operands.get(1).getType())) {
+                        RexNode tz = operands.get(1);
+                        boolean epoch = operands.get(0) instanceof RexLiteral unit
+                                && unit.getValueAs(TimeUnitRange.class) == TimeUnitRange.EPOCH;
+                        // the epoch counts from the instant: the value's UTC time, read as a timestamp
+                        RexNode arg =
+                                epoch ? rex.makeReinterpretCast(timestamp(tz), tz, rex.makeLiteral(false)) : local(tz);
+                        return rex.makeCall(type, call.getOperator(), List.of(operands.get(0), arg));
+                    }
+                }
+                case FLOOR, CEIL -> {
+                    if (operands.size() == 2 && zoned(operands.get(0).getType())) {
+                        RexNode tz = operands.get(0);
+                        RexNode local = local(tz);
+                        RexNode truncated = rex.makeCall(call.getOperator(), local, operands.get(1));
+                        // PostgreSQL finds the offset anew for a day or longer; a shorter unit keeps the value's
+                        return operands.get(1) instanceof RexLiteral unit
+                                        && SUB_DAY.contains(unit.getValueAs(TimeUnitRange.class))
+                                ? rex.makeCall(type, MOVED, List.of(tz, local, truncated))
+                                : fromLocal(type, truncated);
+                    }
+                }
+                default -> {}
             }
             return call;
         }
 
+        /** A timestamptz from a timestamp, date or text {@code from}, read in the session's zone. */
+        private RexNode fromLocal(RelDataType type, RexNode from) {
+            if (SqlTypeFamily.CHARACTER.contains(from.getType())) {
+                return rex.makeCall(type, PARSE, List.of(from, zone));
+            }
+            RexNode local = from.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
+                    ? from
+                    : rex.makeCast(timestamp(from), from, false, false);
+            return rex.makeCall(type, OF_LOCAL, List.of(local, zone));
+        }
+
         /** The value's local time in the session's zone. */
         private RexNode local(RexNode tz) {
-            return rex.makeCast(timestamp(tz), tz, false, false);
+            return rex.makeCall(timestamp(tz), LOCAL, List.of(tz, zone));
         }
 
         private RelDataType timestamp(RexNode tz) {
             RelDataTypeFactory types = rex.getTypeFactory();
             return types.createTypeWithNullability(
-                    types.createSqlType(SqlTypeName.TIMESTAMP, tz.getType().getPrecision()),
+                    types.createSqlType(
+                            SqlTypeName.TIMESTAMP, Math.max(tz.getType().getPrecision(), 0)),
                     tz.getType().isNullable());
         }
     }
