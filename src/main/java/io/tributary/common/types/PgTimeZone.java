@@ -47,9 +47,9 @@ public record PgTimeZone(String name, ZoneId zone) {
         }
     }
 
-    /** PostgreSQL's zones that java.time knows only as aliases: fixed offsets in its tzdata. */
-    private static final Map<String, ZoneOffset> FIXED =
-            Map.of("EST", ZoneOffset.ofHours(-5), "MST", ZoneOffset.ofHours(-7), "HST", ZoneOffset.ofHours(-10));
+    /** PostgreSQL's zones that java.time knows only as aliases: links in its tzdata (2024b on). */
+    private static final Map<String, String> LINKS =
+            Map.of("EST", "America/Panama", "MST", "America/Phoenix", "HST", "Pacific/Honolulu");
 
     /**
      * Reads a TimeZone setting as PostgreSQL does (SET's value, a client's startup parameter).
@@ -68,9 +68,9 @@ public record PgTimeZone(String name, ZoneId zone) {
         if (id != null) {
             return new PgTimeZone(id, ZoneId.of(id));
         }
-        ZoneOffset fixed = FIXED.get(v.toUpperCase(Locale.ROOT));
-        if (fixed != null) {
-            return new PgTimeZone(v.toUpperCase(Locale.ROOT), fixed);
+        String link = LINKS.get(v.toUpperCase(Locale.ROOT));
+        if (link != null) {
+            return new PgTimeZone(v.toUpperCase(Locale.ROOT), ZoneId.of(link));
         }
         Matcher m = POSIX.matcher(v);
         if (m.matches()) {

@@ -123,7 +123,9 @@ final class ZonedTimestamps {
                     if (operands.size() == 2 && zoned(operands.get(1).getType())) {
                         RexNode tz = operands.get(1);
                         boolean epoch = operands.get(0) instanceof RexLiteral unit
-                                && unit.getValueAs(TimeUnitRange.class) == TimeUnitRange.EPOCH;
+                                && (unit.getValue() == TimeUnitRange.EPOCH
+                                        || SqlTypeFamily.CHARACTER.contains(unit.getType())
+                                                && "epoch".equalsIgnoreCase(unit.getValueAs(String.class)));
                         // the epoch counts from the instant: the value's UTC time, read as a timestamp
                         RexNode arg =
                                 epoch ? rex.makeReinterpretCast(timestamp(tz), tz, rex.makeLiteral(false)) : local(tz);
@@ -137,7 +139,8 @@ final class ZonedTimestamps {
                         RexNode truncated = rex.makeCall(call.getOperator(), local, operands.get(1));
                         // PostgreSQL finds the offset anew for a day or longer; a shorter unit keeps the value's
                         return operands.get(1) instanceof RexLiteral unit
-                                        && SUB_DAY.contains(unit.getValueAs(TimeUnitRange.class))
+                                        && unit.getValue() instanceof TimeUnitRange range
+                                        && SUB_DAY.contains(range)
                                 ? rex.makeCall(type, MOVED, List.of(tz, local, truncated))
                                 : fromLocal(type, truncated);
                     }
