@@ -65,6 +65,15 @@ final class SessionStatementParser {
         String name = nameTok.text().toLowerCase();
         if (name.equals("time") && in.peek().isWord("zone")) {
             in.next();
+            if (in.peek().isWord("local")) {
+                in.next();
+                return new UtilityStatement.SetVariable("timezone", null);
+            }
+            if (in.peek().isWord("interval")) {
+                in.next();
+                return new UtilityStatement.SetVariable(
+                        "timezone", TimeZoneInterval.read(in).name());
+            }
             name = "timezone";
         } else if (!in.acceptSymbol("=") && !in.peek().isWord("to")) {
             throw TokenCursor.syntaxAt(in.peek());

@@ -409,6 +409,13 @@ class UtilityParserTest {
             assertEquals(
                     new UtilityStatement.SetVariable("extra_float_digits", "-3"), parse("SET extra_float_digits = -3"));
             assertEquals(new UtilityStatement.SetVariable("timezone", "UTC"), parse("SET TIME ZONE 'UTC'"));
+            assertEquals(new UtilityStatement.SetVariable("timezone", null), parse("SET TIME ZONE LOCAL"));
+            assertEquals(
+                    new UtilityStatement.SetVariable("timezone", "<+02>-02"),
+                    parse("SET TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE"));
+            assertEquals(
+                    new UtilityStatement.SetVariable("timezone", "<-05:30>+05:30"),
+                    parse("SET TIME ZONE INTERVAL '-5.5' HOUR"));
             assertEquals(
                     new UtilityStatement.SetVariable("implicit_flush", null),
                     parse("SET SESSION implicit_flush = DEFAULT"));

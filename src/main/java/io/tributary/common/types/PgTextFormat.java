@@ -14,7 +14,8 @@ import java.util.Locale;
 /**
  * PostgreSQL's text input and output formats for every {@link TypeKind}, so that what a client reads
  * from Tributary is byte for byte what PostgreSQL prints for the same value (DateStyle ISO, TimeZone
- * UTC, IntervalStyle postgres, bytea_output hex). Stateless and thread-safe.
+ * UTC, IntervalStyle postgres, bytea_output hex); {@link PgTimeZone} prints and reads timestamptz
+ * in another session zone. Stateless and thread-safe.
  */
 public final class PgTextFormat {
     private static final long MICROS_PER_SECOND = 1_000_000L;
@@ -474,8 +475,22 @@ public final class PgTextFormat {
         return (h * 3600L + m * 60L) * MICROS_PER_SECOND + micros;
     }
 
-    /** Accepts {@code YYYY-MM-DD[( |T)HH:MM[:SS[.f]]][Z|±HH[:MM]]}; an offset is applied for TIMESTAMPTZ. */
+    /** Accepts {@code YYYY-MM-DD[( |T)HH:MM[:SS[.f]]][Z|±HH[:MM]]}; an offset is applied for TIMESTAMPTZ, none meaning UTC. */
     public static long parseTimestamp(String s, boolean withZone) {
+        return parseTimestamp(s, withZone, PgTimeZone.UTC);
+    }
+
+    /**
+     * Reads timestamptz text as PostgreSQL does in a session whose TimeZone is {@code zone}: an
+     * offset in the text is applied, a time without one is that zone's local time.
+     *
+     * @throws TributaryException 22007 for text that is no timestamp, 22008 for a field out of range
+     */
+    public static long parseTimestamptz(String text, PgTimeZone zone) {
+        return parseTimestamp(text.trim(), true, zone);
+    }
+
+    private static long parseTimestamp(String s, boolean withZone, PgTimeZone zone) {
         try {
             if (s.length() < 10) {
                 throw new IllegalArgumentException();
@@ -488,20 +503,23 @@ public final class PgTextFormat {
             long offsetSeconds = 0;
             int zoneAt = zoneStart(rest);
             if (zoneAt >= 0) {
-                String zone = rest.substring(zoneAt).trim();
+                String offset = rest.substring(zoneAt).trim();
                 rest = rest.substring(0, zoneAt).trim();
-                if (zone.equalsIgnoreCase("z") || zone.equalsIgnoreCase("utc")) {
+                if (offset.equalsIgnoreCase("z") || offset.equalsIgnoreCase("utc")) {
                     offsetSeconds = 0;
                 } else {
-                    if (zone.length() == 3) {
-                        zone = zone + ":00";
+                    if (offset.length() == 3) {
+                        offset = offset + ":00";
                     }
-                    offsetSeconds = ZoneOffset.of(zone).getTotalSeconds();
+                    offsetSeconds = ZoneOffset.of(offset).getTotalSeconds();
                 }
             }
             long micros = rest.isEmpty() ? 0 : parseTime(rest);
             long value = day * MICROS_PER_DAY + micros;
-            return withZone ? value - offsetSeconds * MICROS_PER_SECOND : value;
+            if (!withZone) {
+                return value;
+            }
+            return zoneAt >= 0 ? value - offsetSeconds * MICROS_PER_SECOND : zone.toInstant(value);
         } catch (TributaryException e) {
             throw e;
         } catch (RuntimeException e) {

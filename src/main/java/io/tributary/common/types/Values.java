@@ -13,8 +13,40 @@ public final class Values {
     private Values() {}
 
     /**
+     * As {@link #assign(Object, DataType, DataType)}, in a session whose TimeZone is {@code zone}:
+     * text without an offset, a timestamp and a date become a timestamptz as that zone's local
+     * time, and a timestamptz becomes a timestamp, date, time or text as its local time there.
+     */
+    public static Object assign(Object value, DataType from, DataType to, PgTimeZone zone) {
+        if (value == null || zone.isUtc()) {
+            return assign(value, from, to);
+        }
+        TypeKind source = from == null ? null : from.kind();
+        TypeKind target = to.kind();
+        if (target == TypeKind.TIMESTAMPTZ) {
+            if (value instanceof String s) {
+                return PgTextFormat.parseTimestamptz(s, zone);
+            }
+            if (source == TypeKind.TIMESTAMP) {
+                return zone.toInstant((Long) value);
+            }
+            if (source == TypeKind.DATE) {
+                return zone.toInstant((Integer) value * 86_400_000_000L);
+            }
+        } else if (source == TypeKind.TIMESTAMPTZ) {
+            long instant = (Long) value;
+            if (target.isString()) {
+                return fitString(zone.format(instant), to);
+            }
+            return assign(instant + zone.offsetSeconds(instant) * 1_000_000L, DataType.TIMESTAMP, to);
+        }
+        return assign(value, from, to);
+    }
+
+    /**
      * Converts {@code value} (a canonical value of {@code from}, or a plain Java number, string or
-     * boolean when {@code from} is null) to the canonical value of {@code to}.
+     * boolean when {@code from} is null) to the canonical value of {@code to}; timestamptz values
+     * are read and made in UTC.
      */
     public static Object assign(Object value, DataType from, DataType to) {
         if (value == null) {

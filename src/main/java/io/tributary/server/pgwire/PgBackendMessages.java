@@ -3,6 +3,7 @@ package io.tributary.server.pgwire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.tributary.common.types.PgTimeZone;
 import io.tributary.server.session.ColumnDesc;
 import java.util.List;
 
@@ -91,12 +92,16 @@ final class PgBackendMessages {
         return end(buf);
     }
 
-    /** DataRow: int16 column count, then per column int32 length (-1 for NULL) and the value bytes. */
-    static ByteBuf dataRow(ByteBufAllocator alloc, List<ColumnDesc> columns, short[] formats, Object[] row) {
+    /**
+     * DataRow: int16 column count, then per column int32 length (-1 for NULL) and the value bytes;
+     * text timestamptz values in {@code zone}, the session's.
+     */
+    static ByteBuf dataRow(
+            ByteBufAllocator alloc, List<ColumnDesc> columns, short[] formats, Object[] row, PgTimeZone zone) {
         ByteBuf buf = begin(alloc, 'D');
         buf.writeShort(columns.size());
         for (int i = 0; i < columns.size(); i++) {
-            PgValueCodec.writeValue(buf, columns.get(i).type(), row[i], formats[i]);
+            PgValueCodec.writeValue(buf, columns.get(i).type(), row[i], formats[i], zone);
         }
         return end(buf);
     }

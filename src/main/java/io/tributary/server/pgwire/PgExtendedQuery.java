@@ -3,6 +3,7 @@ package io.tributary.server.pgwire;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.PgTimeZone;
 import io.tributary.common.types.TypeKind;
 import io.tributary.server.session.ColumnDesc;
 import io.tributary.server.session.PreparedStatement;
@@ -76,10 +77,11 @@ final class PgExtendedQuery {
         }
         short[] formats = PgPortal.expandFormats(paramFormats, n);
         List<Object> params = new ArrayList<>(n);
+        PgTimeZone zone = protocol.session().timeZone();
         for (int i = 0; i < n; i++) {
             int length = in.readInt32();
             byte[] value = length < 0 ? null : in.readBytes(length);
-            params.add(PgValueCodec.readParameter(types.get(i), value, formats[i]));
+            params.add(PgValueCodec.readParameter(types.get(i), value, formats[i], zone));
         }
         short[] resultFormats = readFormats(in);
         if (portalName.isEmpty()) {

@@ -67,7 +67,7 @@ final class PgProtocol {
     PgProtocol(PgServerContext server, PgChannelWriter out) {
         this.server = server;
         this.out = out;
-        this.results = new PgResultWriter(out);
+        this.results = new PgResultWriter(out, () -> session.timeZone());
         this.extended = new PgExtendedQuery(this, out, results);
     }
 

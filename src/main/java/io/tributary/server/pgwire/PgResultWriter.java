@@ -2,10 +2,12 @@ package io.tributary.server.pgwire;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.PgTimeZone;
 import io.tributary.server.session.ColumnDesc;
 import io.tributary.server.session.RowCursor;
 import io.tributary.server.session.StatementResult;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Streams a statement's rows or COPY TO output to one connection, in batches, waiting while the
@@ -17,9 +19,12 @@ final class PgResultWriter {
     private static final int FETCH_BATCH = 1024;
 
     private final PgChannelWriter out;
+    /** The zone of the connection's session as of now, which text timestamptz values print in. */
+    private final Supplier<PgTimeZone> timeZone;
 
-    PgResultWriter(PgChannelWriter out) {
+    PgResultWriter(PgChannelWriter out, Supplier<PgTimeZone> timeZone) {
         this.out = out;
+        this.timeZone = timeZone;
     }
 
     /**
@@ -29,11 +34,12 @@ final class PgResultWriter {
      */
     long streamRows(List<ColumnDesc> columns, short[] formats, RowCursor cursor, int maxRows) {
         long sent = 0;
+        PgTimeZone zone = timeZone.get();
         while (maxRows == 0 || sent < maxRows) {
             int want = maxRows == 0 ? FETCH_BATCH : (int) Math.min(FETCH_BATCH, maxRows - sent);
             List<Object[]> rows = cursor.fetch(want);
             for (Object[] row : rows) {
-                out.write(PgBackendMessages.dataRow(out.alloc(), columns, formats, row));
+                out.write(PgBackendMessages.dataRow(out.alloc(), columns, formats, row, zone));
             }
             sent += rows.size();
             awaitClientReading();

@@ -7,6 +7,8 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.PgTimeZone;
+import io.tributary.common.types.TypeKind;
 import io.tributary.common.types.Values;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -28,8 +30,11 @@ final class PgValueCodec {
 
     private PgValueCodec() {}
 
-    /** Appends {@code int32 length} and the encoded value, or length -1 for NULL. */
-    static void writeValue(ByteBuf buf, DataType type, Object value, short format) {
+    /**
+     * Appends {@code int32 length} and the encoded value, or length -1 for NULL; a text
+     * timestamptz is printed in {@code zone} (binary ones are instants, as PostgreSQL sends them).
+     */
+    static void writeValue(ByteBuf buf, DataType type, Object value, short format, PgTimeZone zone) {
         if (value == null) {
             buf.writeInt(-1);
             return;
@@ -39,7 +44,9 @@ final class PgValueCodec {
         if (format == BINARY) {
             writeBinary(buf, type, value);
         } else {
-            ByteBufUtil.writeUtf8(buf, PgTextFormat.format(type, value));
+            ByteBufUtil.writeUtf8(
+                    buf,
+                    type.kind() == TypeKind.TIMESTAMPTZ ? zone.format((Long) value) : PgTextFormat.format(type, value));
         }
         buf.setInt(lengthIndex, buf.writerIndex() - lengthIndex - 4);
     }
@@ -73,9 +80,10 @@ final class PgValueCodec {
      * @param type the parameter's type, or null when unknown: then the value is passed on as the
      *     raw string the client sent
      * @param bytes the raw value, null for SQL NULL
+     * @param zone the session's, which timestamptz text without an offset is read in
      * @throws TributaryException 22P02 etc. for bad text, 22P03 for malformed binary input
      */
-    static Object readParameter(DataType type, byte[] bytes, short format) {
+    static Object readParameter(DataType type, byte[] bytes, short format, PgTimeZone zone) {
         if (bytes == null) {
             return null;
         }
@@ -83,7 +91,10 @@ final class PgValueCodec {
             return new String(bytes, StandardCharsets.UTF_8);
         }
         if (format != BINARY) {
-            return PgTextFormat.parse(type, new String(bytes, StandardCharsets.UTF_8));
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            return type.kind() == TypeKind.TIMESTAMPTZ
+                    ? PgTextFormat.parseTimestamptz(text, zone)
+                    : PgTextFormat.parse(type, text);
         }
         ByteBuffer in = ByteBuffer.wrap(bytes);
         return switch (type.kind()) {

@@ -8,6 +8,8 @@ import io.tributary.common.codec.CopyTextTokenizer;
 import io.tributary.common.codec.CsvTokenizer;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.PgTimeZone;
+import io.tributary.common.types.TypeKind;
 import io.tributary.meta.Database;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.UtilityStatement.CopyFormat;
@@ -31,6 +33,8 @@ final class CopyFromStdin implements CopyInSink {
     private final TableWriter writer;
     private final Runnable cancelCheck;
     private final boolean awaitCommit;
+    /** The session's zone, which timestamptz text without an offset is read in. */
+    private final PgTimeZone zone;
     /** Values of the identity and SERIAL columns the COPY leaves out. */
     private final ColumnFill fill;
     /** The CSV dialect, or null for the text format. */
@@ -51,8 +55,15 @@ final class CopyFromStdin implements CopyInSink {
     private TributaryException error;
 
     CopyFromStdin(
-            Database db, TableDef table, int[] targets, CopyFormat format, Runnable cancelCheck, boolean awaitCommit) {
+            Database db,
+            TableDef table,
+            int[] targets,
+            CopyFormat format,
+            Runnable cancelCheck,
+            boolean awaitCommit,
+            PgTimeZone zone) {
         this.db = db;
+        this.zone = zone;
         this.table = table;
         this.targets = targets;
         this.cancelCheck = cancelCheck;
@@ -149,7 +160,10 @@ final class CopyFromStdin implements CopyInSink {
         for (int i = 0; i < targets.length; i++) {
             if (!text.isNull(i)) {
                 try {
-                    row[targets[i]] = PgTextFormat.parse(types[i], bytes, text.start(i), text.length(i));
+                    row[targets[i]] = types[i].kind() == TypeKind.TIMESTAMPTZ
+                            ? PgTextFormat.parseTimestamptz(
+                                    new String(bytes, text.start(i), text.length(i), StandardCharsets.UTF_8), zone)
+                            : PgTextFormat.parse(types[i], bytes, text.start(i), text.length(i));
                 } catch (TributaryException e) {
                     throw inColumn(e, i);
                 }
@@ -166,7 +180,10 @@ final class CopyFromStdin implements CopyInSink {
         Object[] row = new Object[columns.size()];
         for (int i = 0; i < targets.length; i++) {
             try {
-                row[targets[i]] = PgTextFormat.parse(types[i], fields.get(i));
+                String field = fields.get(i);
+                row[targets[i]] = types[i].kind() == TypeKind.TIMESTAMPTZ && field != null
+                        ? PgTextFormat.parseTimestamptz(field, zone)
+                        : PgTextFormat.parse(types[i], field);
             } catch (TributaryException e) {
                 throw inColumn(e, i);
             }

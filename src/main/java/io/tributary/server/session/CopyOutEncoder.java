@@ -1,6 +1,9 @@
 package io.tributary.server.session;
 
+import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.PgTimeZone;
+import io.tributary.common.types.TypeKind;
 import io.tributary.sql.UtilityStatement;
 import java.util.List;
 
@@ -15,11 +18,15 @@ import java.util.List;
 public final class CopyOutEncoder {
     private final List<ColumnDesc> columns;
     private final UtilityStatement.CopyFormat format;
+    /** The session's zone when the COPY began, which timestamptz values print in. */
+    private final PgTimeZone zone;
+
     private final StringBuilder line = new StringBuilder(128);
 
-    CopyOutEncoder(List<ColumnDesc> columns, UtilityStatement.CopyFormat format) {
+    CopyOutEncoder(List<ColumnDesc> columns, UtilityStatement.CopyFormat format, PgTimeZone zone) {
         this.columns = columns;
         this.format = format;
+        this.zone = zone;
     }
 
     /** The header line (the column names), or null when the COPY asked for none. */
@@ -48,7 +55,11 @@ public final class CopyOutEncoder {
             if (value == null) {
                 line.append(format.nullString());
             } else {
-                appendValue(PgTextFormat.format(columns.get(i).type(), value));
+                DataType type = columns.get(i).type();
+                appendValue(
+                        type.kind() == TypeKind.TIMESTAMPTZ
+                                ? zone.format((Long) value)
+                                : PgTextFormat.format(type, value));
             }
         }
         return line.append('\n').toString();

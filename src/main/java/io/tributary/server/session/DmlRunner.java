@@ -3,6 +3,7 @@ package io.tributary.server.session;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.PgTimeZone;
 import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
 import io.tributary.meta.epoch.EpochChange;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Executes INSERT, UPDATE and DELETE plans: evaluates the rows to change, stages them in a
@@ -25,11 +27,14 @@ final class DmlRunner {
     private final Database db;
     private final Runnable cancelCheck;
     private final SessionCurrvals currvals;
+    /** The session's zone as of now: text, timestamps and dates assigned to timestamptz columns are read in it. */
+    private final Supplier<PgTimeZone> zone;
 
-    DmlRunner(Database db, Runnable cancelCheck, SessionCurrvals currvals) {
+    DmlRunner(Database db, Runnable cancelCheck, SessionCurrvals currvals, Supplier<PgTimeZone> zone) {
         this.db = db;
         this.cancelCheck = cancelCheck;
         this.currvals = currvals;
+        this.zone = zone;
     }
 
     /**
@@ -79,8 +84,11 @@ final class DmlRunner {
                                 ? fill.value(targets[i])
                                 : literal[i] instanceof StatementPlan.ParamRef p
                                         ? Values.assign(
-                                                params.get(p.index() - 1), paramTypes.get(p.index() - 1), target)
-                                        : Values.assign(literal[i], null, target);
+                                                params.get(p.index() - 1),
+                                                paramTypes.get(p.index() - 1),
+                                                target,
+                                                zone.get())
+                                        : Values.assign(literal[i], null, target, zone.get());
                     }
                     fill.omitted(row);
                     writer.insert(row);
@@ -101,7 +109,8 @@ final class DmlRunner {
                             row[targets[i]] = Values.assign(
                                     in[i],
                                     columns.get(i).type(),
-                                    table.columns().get(targets[i]).type());
+                                    table.columns().get(targets[i]).type(),
+                                    zone.get());
                         }
                         fill.omitted(row);
                         writer.insert(row);
@@ -134,7 +143,7 @@ final class DmlRunner {
     }
 
     /** What ON CONFLICT does with a stored key: nothing, or DO UPDATE's new row. */
-    private static TableWriter.ConflictAction conflictAction(StatementPlan.Insert plan) {
+    private TableWriter.ConflictAction conflictAction(StatementPlan.Insert plan) {
         StatementPlan.Conflict conflict = plan.conflict();
         if (conflict.doNothing()) {
             return (existing, proposed) -> null;
@@ -161,7 +170,8 @@ final class DmlRunner {
                 row[set[i]] = Values.assign(
                         out[i],
                         columns.get(i).type(),
-                        table.columns().get(set[i]).type());
+                        table.columns().get(set[i]).type(),
+                        zone.get());
             }
             return row;
         };
@@ -203,7 +213,7 @@ final class DmlRunner {
                 for (int i = 0; i < targets.length; i++) {
                     DataType target = table.columns().get(targets[i]).type();
                     newRow[targets[i]] =
-                            Values.assign(in[width + i], columns.get(width + i).type(), target);
+                            Values.assign(in[width + i], columns.get(width + i).type(), target, zone.get());
                 }
                 if (rowsOut != null) {
                     rowsOut.add(newRow);

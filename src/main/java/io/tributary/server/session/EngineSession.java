@@ -84,7 +84,7 @@ public final class EngineSession implements Session {
         this.frontend = new CalciteFrontend(
                 db.catalog(), db.systemTables(), readContext, new CatalogSession(user, variables, db.sequences()));
         SessionCurrvals currvals = new SessionCurrvals();
-        this.dml = new DmlRunner(db, control::check, currvals);
+        this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone);
         this.utility = new UtilityRunner(db, variables, control::check, currvals);
         this.plans = new SessionPlans(db, variables, frontend, named);
     }
@@ -305,7 +305,7 @@ public final class EngineSession implements Session {
         }
         StatementResult.Rows rows = (StatementResult.Rows) query(q, List.of(), q::close);
         return new StatementResult.CopyOut(
-                rows.columns(), rows.cursor(), new CopyOutEncoder(rows.columns(), c.format()));
+                rows.columns(), rows.cursor(), new CopyOutEncoder(rows.columns(), c.format(), variables.timeZone()));
     }
 
     /**
@@ -338,7 +338,7 @@ public final class EngineSession implements Session {
             columns.add(new ColumnDesc(chunk.names().get(i), chunk.types().get(i)));
         }
         return new StatementResult.CopyOut(
-                columns, new ListCursor(chunk.rows()), new CopyOutEncoder(columns, c.format()));
+                columns, new ListCursor(chunk.rows()), new CopyOutEncoder(columns, c.format(), variables.timeZone()));
     }
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {
@@ -567,6 +567,11 @@ public final class EngineSession implements Session {
                 sink.accept(n);
             }
         };
+    }
+
+    @Override
+    public io.tributary.common.types.PgTimeZone timeZone() {
+        return variables.timeZone();
     }
 
     @Override

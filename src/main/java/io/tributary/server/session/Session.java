@@ -87,6 +87,9 @@ public interface Session extends AutoCloseable {
     /** Where NOTICE messages for this client go (severity NOTICE/WARNING/INFO). */
     void setNoticeSink(Consumer<Notice> sink);
 
+    /** The session's TimeZone as of now, which text timestamptz values are printed in. */
+    io.tributary.common.types.PgTimeZone timeZone();
+
     /** The ParameterStatus values to report after authentication. */
     Map<String, String> parameterStatus();
 

@@ -173,7 +173,7 @@ final class SessionPlans {
      */
     private long schemaVersion() {
         io.tributary.catalog.Catalog own = db.catalog();
-        long version = own.version() + db.systemTables().version() + variables.searchPathChanges();
+        long version = own.version() + db.systemTables().version() + variables.planSettingChanges();
         // mixed in, not added: a sum would fall back to an earlier value when a database is
         // dropped, and an old plan could match again
         for (io.tributary.catalog.DatabaseEntry e : own.databases()) {

@@ -2,6 +2,7 @@ package io.tributary.server.session;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.PgTimeZone;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -9,24 +10,21 @@ import java.util.Map;
 
 /**
  * The run-time settings of one session (SET / SHOW / RESET). Settings that change how values are
- * printed accept only what Tributary prints (ISO dates, UTC), so a client is never told a format
- * it does not get. Session thread only.
+ * printed accept only what Tributary prints (ISO dates; any TimeZone PostgreSQL knows, see {@link
+ * PgTimeZone}), so a client is never told a format it does not get. Session thread only.
  */
 final class SessionVariables {
     /** A setting: its default, description, and whether clients are told of changes (ParameterStatus). */
     private record Setting(String defaultValue, String description, boolean reported) {}
 
     private static final Map<String, Setting> SETTINGS = new LinkedHashMap<>();
-    /** PostgreSQL's names of UTC, lower case, without an {@code Etc/} prefix. */
-    private static final java.util.Set<String> UTC_NAMES =
-            java.util.Set.of("utc", "uct", "gmt", "gmt0", "gmt+0", "gmt-0", "z", "zulu", "universal", "greenwich");
 
     static {
         define("application_name", "", "Name of the client application.", true);
         define("client_min_messages", "notice", "Least severe notices sent to the client.", false);
         define("client_encoding", "UTF8", "Client character set; only UTF8.", true);
         define("datestyle", "ISO, MDY", "Date output format; only ISO (with MDY, DMY or YMD order).", true);
-        define("timezone", "UTC", "Time zone for timestamps; only UTC.", true);
+        define("timezone", "UTC", "Sets the time zone for displaying and interpreting time stamps.", true);
         define("intervalstyle", "postgres", "Interval output format.", true);
         define("extra_float_digits", "1", "Accepted for compatibility; floats print shortest-exact.", false);
         define(
@@ -103,8 +101,10 @@ final class SessionVariables {
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
-    /** How often {@code search_path} was set; only grows (see {@link #searchPathChanges}). */
-    private long searchPathChanges;
+    /** How often {@code search_path} or {@code TimeZone} was set; only grows (see {@link #planSettingChanges}). */
+    private long planSettingChanges;
+    /** The zone {@code timezone} names, kept parsed for every timestamptz the session prints or reads. */
+    private PgTimeZone timeZone = PgTimeZone.UTC;
 
     private final Map<String, String> changed = new LinkedHashMap<>();
     /** Defaults the server sets for every session (its command-line flags), over the built-in ones. */
@@ -114,12 +114,12 @@ final class SessionVariables {
     SessionVariables(Map<String, String> startupParameters, Map<String, String> serverDefaults) {
         this.serverDefaults = Map.copyOf(serverDefaults);
         SETTINGS.forEach((k, s) -> values.put(k, defaultOf(k)));
+        timeZone = PgTimeZone.parse(values.get("timezone"));
+        values.put("timezone", timeZone.name());
         startupParameters.forEach((k, v) -> {
             String key = k.toLowerCase(Locale.ROOT);
-            // a driver's own zone (pgjdbc sends the JVM's) leaves the session in UTC, which every
-            // timestamptz it reads states with its offset
-            boolean otherZone = key.equals("timezone") && !isUtc(v);
-            if (SETTINGS.containsKey(key) && !key.equals("server_version") && !otherZone) {
+            // a driver's own zone (pgjdbc sends the JVM's) is the session's, as in PostgreSQL
+            if (SETTINGS.containsKey(key) && !key.equals("server_version")) {
                 set(key, v);
             }
         });
@@ -137,11 +137,17 @@ final class SessionVariables {
     }
 
     /**
-     * How many times {@code search_path} was set in this session. Plans resolve names and {@code
-     * current_schema()} against the path, so a plan made before a change must not be reused after it.
+     * How many times {@code search_path} or {@code TimeZone} was set in this session. Plans resolve
+     * names and {@code current_schema()} against the path and read timestamptz constants in the
+     * zone, so a plan made before a change must not be reused after it.
      */
-    long searchPathChanges() {
-        return searchPathChanges;
+    long planSettingChanges() {
+        return planSettingChanges;
+    }
+
+    /** The session's time zone, which timestamptz values are printed in and read in. */
+    PgTimeZone timeZone() {
+        return timeZone;
     }
 
     /** The session's statement timeout in milliseconds; 0 when disabled. */
@@ -214,11 +220,15 @@ final class SessionVariables {
     /** Sets a variable; null resets it to its default. */
     void set(String name, String value) {
         String key = canonical(name);
-        if (key.equals("search_path")) {
-            searchPathChanges++;
+        if (key.equals("search_path") || key.equals("timezone")) {
+            planSettingChanges++;
         }
         Setting setting = SETTINGS.get(key);
         String v = value == null ? defaultOf(key) : validate(key, value);
+        if (key.equals("timezone")) {
+            timeZone = PgTimeZone.parse(v);
+            v = timeZone.name();
+        }
         values.put(key, v);
         if (setting.reported()) {
             changed.put(displayName(key), v);
@@ -289,13 +299,6 @@ final class SessionVariables {
         return key;
     }
 
-    /** Whether PostgreSQL reads time zone {@code v} as UTC: one of its names, or a zero offset. */
-    private static boolean isUtc(String v) {
-        String zone = v.trim().replace("'", "").toLowerCase(Locale.ROOT);
-        return UTC_NAMES.contains(zone.startsWith("etc/") ? zone.substring(4) : zone)
-                || zone.matches("[+-]?0{1,2}(:00){0,2}");
-    }
-
     private static String validate(String key, String raw) {
         String v = raw.trim();
         switch (key) {
@@ -323,11 +326,7 @@ final class SessionVariables {
                 return style.contains("DMY") ? "ISO, DMY" : style.contains("YMD") ? "ISO, YMD" : "ISO, MDY";
             }
             case "timezone" -> {
-                if (!isUtc(v)) {
-                    // timestamptz values print and parse in UTC only; another zone would show wrong times
-                    throw TributaryException.notSupported("TimeZone " + v + " (only UTC)");
-                }
-                return "UTC";
+                return PgTimeZone.parse(raw).name();
             }
             case "intervalstyle" -> {
                 if (!v.equalsIgnoreCase("postgres")) {

@@ -14,6 +14,7 @@ import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ddl.ViewBackfillPlacement;
 import io.tributary.meta.ingest.SourceManager;
 import io.tributary.sql.UtilityStatement;
+import io.tributary.sql.calcite.CalciteViewPlanner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -409,6 +410,7 @@ final class UtilityRunner {
         int parallelism = variables.streamingParallelism();
         boolean created;
         try {
+            new CalciteViewPlanner(db.catalog()).checkTimeZone(c.query(), variables.timeZone());
             created = db.ddl()
                     .createMaterializedView(
                             c.name(),
@@ -547,8 +549,8 @@ final class UtilityRunner {
         TableDef table = EngineSession.requireTable(db, c.table());
         SourceManager.checkWritable(table);
         int[] targets = table.targetColumns(c.columns());
-        return new StatementResult.CopyIn(
-                new CopyFromStdin(db, table, targets, c.format(), cancelCheck, variables.implicitFlush()));
+        return new StatementResult.CopyIn(new CopyFromStdin(
+                db, table, targets, c.format(), cancelCheck, variables.implicitFlush(), variables.timeZone()));
     }
 
     private static StatementResult rows(UtilityStatement s, List<Object[]> rows) {

@@ -75,7 +75,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 DateIntervalSums.detect(),
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
-                CheckedArithmetic.before(new GuardProgram(context.control())),
+                CheckedArithmetic.before(ZonedTimestamps.before(new GuardProgram(context.control()), session)),
                 // again after planning: expanding DISTINCT aggregates adds min/max of their results
                 IntervalPlans.extremes());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
@@ -188,7 +188,7 @@ public final class CalciteFrontend implements AutoCloseable {
     /** Parses {@code sql}; {@code mayAddFrom} lets {@code SELECT ... WHERE} without FROM parse over one empty row. */
     private Parsed parse(String sql, boolean mayAddFrom) {
         schemas.addUserSchemas();
-        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql, schemas.timeZone()));
         SqlNode node;
         try {
             node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
@@ -235,7 +235,7 @@ public final class CalciteFrontend implements AutoCloseable {
         if (!DML_START.matcher(sql).lookingAt() || UtilityParser.parse(sql).isPresent()) {
             return null;
         }
-        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql, schemas.timeZone()));
         if (rewritten.parameterCount() > 0) {
             return null;
         }
@@ -252,7 +252,7 @@ public final class CalciteFrontend implements AutoCloseable {
      *     only with the literal)
      */
     public StatementPlan planLifted(String sql, LiftedStatement lifted) {
-        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql));
+        ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql, schemas.timeZone()));
         Lifted again = parseLifted(rewritten, sql);
         if (again == null || !again.values().equals(lifted.values())) {
             throw new IllegalStateException("not the lifted statement: " + sql);

@@ -41,8 +41,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         this.catalog = catalog;
     }
 
-    @Override
-    public ViewPlan plan(String statementQuery, int viewId, String viewName) {
+    private Converted convert(String statementQuery) {
         java.util.regex.Matcher emit = EMIT_ON_WINDOW_CLOSE.matcher(statementQuery);
         boolean emitOnWindowClose = emit.matches();
         // PostgreSQL's interval constants ('1 hour', '2 days'::interval) in Calcite's spelling, as for queries
@@ -82,6 +81,48 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 node = parse(query).accept(new PgOperatorPrecedence(query));
             }
         }
+        return new Converted(query, labels, converter, root, emitOnWindowClose);
+    }
+
+    /**
+     * Refuses a view query that means something else in {@code zone}, the creating session's, than
+     * in UTC, in which views are planned and maintained: a timestamptz constant without an offset
+     * ({@link PgSyntaxText} reads it in the zone), or an expression {@link TimeZoneUse} finds.
+     * Called by the session before it creates a materialized view; plans the query without
+     * keeping anything.
+     *
+     * @throws TributaryException 0A000 naming the construct; the query's own error if it does not plan
+     */
+    public void checkTimeZone(String statementQuery, io.tributary.common.types.PgTimeZone zone) {
+        if (zone.isUtc()) {
+            return;
+        }
+        String construct = !PgSyntaxText.rewrite(statementQuery, zone).equals(PgSyntaxText.rewrite(statementQuery))
+                ? "timestamptz constants without an offset"
+                : TimeZoneUse.of(convert(statementQuery).root().rel);
+        if (construct != null) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    construct + " in a session whose TimeZone is not UTC are not supported in materialized views",
+                    0,
+                    null,
+                    "Materialized views are maintained in UTC; SET TIME ZONE 'UTC' before creating this one.",
+                    null);
+        }
+    }
+
+    /** A view query validated and converted: its text as planned, PostgreSQL's labels, Calcite's tree. */
+    private record Converted(
+            String query, List<String> labels, ViewQueryConverter converter, RelRoot root, boolean emitOnWindowClose) {}
+
+    @Override
+    public ViewPlan plan(String statementQuery, int viewId, String viewName) {
+        Converted converted = convert(statementQuery);
+        String query = converted.query();
+        List<String> labels = converted.labels();
+        ViewQueryConverter converter = converted.converter();
+        RelRoot root = converted.root();
+        boolean emitOnWindowClose = converted.emitOnWindowClose();
         List<String> names = columnNames(root.validatedRowType.getFieldNames(), labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);

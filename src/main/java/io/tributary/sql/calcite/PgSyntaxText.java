@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.PgTimeZone;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,6 +65,9 @@ final class PgSyntaxText {
             Pattern.compile("(?i)^\\s*::\\s*(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\b(?!\\s*[\\[(])");
     /** {@code CAST(} before a constant. */
     private static final Pattern CAST_OPEN = Pattern.compile("(?i)(?<![a-z0-9_$.])CAST\\s*\\(\\s*$");
+    /** A type name before a constant: {@code TIMESTAMP '...'::timestamptz} casts a timestamp, not text. */
+    private static final Pattern TYPED_CONSTANT =
+            Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMP|DATE|TIME|TIMESTAMPTZ)\\s*$");
     /** The rest of {@code CAST('...' AS timestamptz)} after the constant. */
     private static final Pattern AS_TIMESTAMPTZ =
             Pattern.compile("(?i)^\\s*AS\\s+(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\s*\\)");
@@ -94,6 +98,11 @@ final class PgSyntaxText {
     private PgSyntaxText() {}
 
     static String rewrite(String sql) {
+        return rewrite(sql, PgTimeZone.UTC);
+    }
+
+    /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
+    static String rewrite(String sql, PgTimeZone zone) {
         sql = ReservedWordNames.quote(sql);
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
@@ -155,11 +164,11 @@ final class PgSyntaxText {
                 } else if (open.find() && as.find()) {
                     codeEnd = open.start();
                     skip = as.end();
-                } else if (cast.find()) {
+                } else if (cast.find() && !TYPED_CONSTANT.matcher(before).find()) {
                     codeEnd = before.length();
                     skip = cast.end();
                 }
-                String literal = codeEnd < 0 ? null : timestamptzLiteral(sql.substring(i + 1, end - 1));
+                String literal = codeEnd < 0 ? null : timestamptzLiteral(sql.substring(i + 1, end - 1), zone);
                 if (literal != null) {
                     out.append(code(before.substring(0, codeEnd))).append(literal);
                     i = end + skip;
@@ -288,15 +297,15 @@ final class PgSyntaxText {
 
     /**
      * Calcite's literal for PostgreSQL's timestamptz constant {@code text} (quotes still doubled):
-     * the instant it names (an offset applied, none meaning the session's zone, which is UTC) as
+     * the instant it names (an offset applied, none meaning {@code zone}, the session's) as
      * {@code TIMESTAMP WITH LOCAL TIME ZONE '...'} in UTC; null, leaving the constant to the
      * grammar, for a year outside 1 to 9999, which Calcite's literal cannot hold.
      *
      * @throws io.tributary.common.TributaryException 22007 if the text is no timestamp, as
      *     PostgreSQL rejects the constant
      */
-    private static String timestamptzLiteral(String text) {
-        long micros = (Long) PgTextFormat.parse(DataType.TIMESTAMPTZ, text.replace("''", "'"));
+    private static String timestamptzLiteral(String text, PgTimeZone zone) {
+        long micros = PgTextFormat.parseTimestamptz(text.replace("''", "'"), zone);
         String utc = PgTextFormat.format(DataType.TIMESTAMP, micros);
         return utc.length() < 19 || utc.charAt(4) != '-' || utc.endsWith("BC")
                 ? null

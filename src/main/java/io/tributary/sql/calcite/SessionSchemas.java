@@ -9,8 +9,10 @@ import io.tributary.catalog.pg.PgSession;
 import io.tributary.catalog.pg.PgTable;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.PgTimeZone;
 import io.tributary.sql.ReadContext;
 import java.sql.SQLException;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Properties;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -95,6 +97,23 @@ final class SessionSchemas implements AutoCloseable {
     /** The session's search path resolved against the catalog as of now. */
     SearchPath searchPath() {
         return SearchPath.resolve(catalog, session.user(), session.setting("search_path"));
+    }
+
+    /**
+     * The session's TimeZone as of now. Also makes it the zone of Calcite's current time ({@code
+     * now()}, {@code current_timestamp}, {@code localtimestamp}: the local time there, as
+     * PostgreSQL's cast to timestamp gives it) and of any conversion left to Calcite: Calcite
+     * reads the connection's {@code timeZone} property into each statement's DataContext. Called
+     * as a statement is parsed; a change of the zone invalidates the session's plans, so none
+     * runs before the property follows it.
+     */
+    PgTimeZone timeZone() {
+        PgTimeZone zone = PgTimeZone.parse(session.setting("timezone"));
+        String id = zone.zone() instanceof ZoneOffset offset
+                ? (offset.getTotalSeconds() == 0 ? "UTC" : "GMT" + offset.getId())
+                : zone.zone().getId();
+        connection.getProperties().setProperty("timeZone", id);
+        return zone;
     }
 
     /** The rewrite of catalog functions for one statement, with the session's search path as of now. */

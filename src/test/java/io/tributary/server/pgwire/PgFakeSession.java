@@ -274,6 +274,11 @@ final class PgFakeSession implements Session {
     }
 
     @Override
+    public io.tributary.common.types.PgTimeZone timeZone() {
+        return io.tributary.common.types.PgTimeZone.UTC;
+    }
+
+    @Override
     public Map<String, String> parameterStatus() {
         return Map.of(
                 "server_version",

@@ -20,10 +20,10 @@ class PgValueCodecTest {
     /** Encodes a value in binary and decodes it as a Bind parameter would be. */
     private static Object roundTrip(DataType type, Object value) {
         ByteBuf buf = Unpooled.buffer();
-        PgValueCodec.writeValue(buf, type, value, PgValueCodec.BINARY);
+        PgValueCodec.writeValue(buf, type, value, PgValueCodec.BINARY, io.tributary.common.types.PgTimeZone.UTC);
         byte[] bytes = new byte[buf.readInt()];
         buf.readBytes(bytes);
-        return PgValueCodec.readParameter(type, bytes, PgValueCodec.BINARY);
+        return PgValueCodec.readParameter(type, bytes, PgValueCodec.BINARY, io.tributary.common.types.PgTimeZone.UTC);
     }
 
     @Test
@@ -78,12 +78,19 @@ class PgValueCodecTest {
     void wrongBinaryLengthIs22P03() {
         TributaryException e = assertThrows(
                 TributaryException.class,
-                () -> PgValueCodec.readParameter(DataType.INTEGER, new byte[] {1, 2}, PgValueCodec.BINARY));
+                () -> PgValueCodec.readParameter(
+                        DataType.INTEGER,
+                        new byte[] {1, 2},
+                        PgValueCodec.BINARY,
+                        io.tributary.common.types.PgTimeZone.UTC));
         assertEquals("22P03", e.sqlState());
     }
 
     @Test
     void unknownTypeIsPassedAsRawString() {
-        assertEquals("42", PgValueCodec.readParameter(null, "42".getBytes(), PgValueCodec.TEXT));
+        assertEquals(
+                "42",
+                PgValueCodec.readParameter(
+                        null, "42".getBytes(), PgValueCodec.TEXT, io.tributary.common.types.PgTimeZone.UTC));
     }
 }
