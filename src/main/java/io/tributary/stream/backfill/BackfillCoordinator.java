@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives the checkpoints of one job being backfilled, on its own thread, apart from the epochs:
- * every interval, or sooner once the job's operators hold {@link #CHECKPOINT_ROWS} changes for the
- * next checkpoint, it sends a checkpoint barrier into the job's source channels, waits until every
+ * every interval, or sooner once the operators of one of the job's actors hold {@link #CHECKPOINT_ROWS}
+ * changes for the next checkpoint, it sends a checkpoint barrier into the job's source channels, waits until every
  * actor passed it, and writes their state changes and backfill positions in one atomic synced
  * write ({@link StateStore#write}). So the upstream's epochs never wait for the backfill, and a
  * restarted job resumes from its last checkpoint. Once every source has read its snapshot and is
@@ -38,7 +38,7 @@ public final class BackfillCoordinator {
     private static final long CAUGHT_UP_POLL_MS = 5;
 
     /**
-     * Changes held by the job's operators (state writes and output waiting for the barrier, see
+     * Changes held by one actor's operators (state writes and output waiting for the barrier, see
      * {@code Operator.heldChanges}; rows taken in, for an actor with an operator that does not
      * count) after which a checkpoint is taken without waiting for the interval. The operators
      * hold every state write since the last checkpoint in memory, so this bounds that memory by
@@ -49,7 +49,9 @@ public final class BackfillCoordinator {
      * those writes, so this also bounds the collection pauses that
      * stop the server's other work, foreground INSERTs included (at 1 s intervals they reached
      * hundreds of milliseconds). An actor reads at most this many rows past a checkpoint that is
-     * still being written (see {@code Actor}), so at most two checkpoints' writes are held.
+     * still being written (see {@code Actor}), so at most two checkpoints' writes are held per actor.
+     * The budget is per actor, like the operators' caches: a job's memory grows with its actor count,
+     * while its checkpoints do not come more often the more actors share its rows.
      */
     public static final long CHECKPOINT_ROWS = 65_536;
 

@@ -62,11 +62,18 @@ final class StreamJob {
         return rows;
     }
 
-    /** What the job's operators hold for the next barrier, summed over its actors; any thread (racy reads). */
+    /**
+     * What the job's operators hold for the next barrier in the actor that holds most; any thread
+     * (racy reads). The largest actor, not the sum over actors: the checkpoint budget bounds what one
+     * actor holds, as each actor's caches are bounded per actor (groups, join buckets), so a job's
+     * checkpoints do not come more often the more actors share its rows. Summed, an aggregation whose
+     * distinct groups and MIN/MAX values fit each actor's budget but not the job's re-wrote and
+     * re-emitted every group it held at checkpoints every {@code CHECKPOINT_ROWS} rows.
+     */
     long heldChanges() {
         long held = 0;
         for (Actor a : actors) {
-            held += a.heldChanges();
+            held = Math.max(held, a.heldChanges());
         }
         return held;
     }
