@@ -7,10 +7,11 @@ import java.util.Arrays;
 
 /**
  * MIN / MAX: the current extreme, in SQL order (the memcomparable order of {@link KeyCodec}), of
- * the distinct values present in the group. It is fed only when a value appears in or vanishes
- * from the group (see {@link ValueTable#change}). When the extreme itself vanishes it is
- * {@link #lost()} and the operator {@link #replace replaces} it from the call's value table,
- * which holds every value still present.
+ * the distinct values present in the group. It is fed every occurrence added to or removed from
+ * the group, without knowing the multiplicities (see {@link ValueTable#addUncounted}): a removal
+ * of a value equal to the extreme makes it {@link #lost()}, even when other occurrences remain,
+ * and the operator {@link #replace replaces} it at the barrier from the call's value table, which
+ * holds every value still present. While lost, the extreme it holds is not the group's.
  */
 final class ExtremeAccumulator implements Accumulator {
     private final DataType type;

@@ -250,6 +250,9 @@ public final class HashAggOperator implements Operator {
             int id = touched[k];
             Held h = held.get(id);
             GroupState g = h.group;
+            if (present(g)) {
+                settleExtremes(g);
+            }
             Object[] before = h.lastOutput;
             Object[] after = present(g) ? g.output() : null;
             if (!emitsOnClose() && !Arrays.deepEquals(before, after)) {
@@ -420,18 +423,30 @@ public final class HashAggOperator implements Operator {
             }
             ValueTable values = valueTables[c];
             if (values != null) {
-                if (sign > 0 && (call.kind() == AggKind.MIN || call.kind() == AggKind.MAX)) {
-                    // a value already present is within the extreme, so adding it again changes nothing
-                    values.addUncounted(g.key, value);
+                if (call.kind() == AggKind.MIN || call.kind() == AggKind.MAX) {
+                    // counted at the barrier in one batched read: an insert cannot pass the extreme
+                    // unseen, and a removal of the extreme marks it lost (see settleExtremes)
+                    values.addUncounted(g.key, value, sign);
                 } else if (!values.change(g.key, value, sign)) {
                     // a call that keeps its values sees a value only when it appears in or leaves the group
                     continue;
                 }
             }
-            Accumulator acc = g.accumulators[c];
-            acc.add(value, sign);
-            if (acc instanceof ExtremeAccumulator extreme && extreme.lost()) {
-                extreme.replace(values.first(g.key));
+            g.accumulators[c].add(value, sign);
+        }
+    }
+
+    /**
+     * Replaces each MIN/MAX extreme of {@code g} that a removal {@linkplain ExtremeAccumulator#lost
+     * lost} this epoch by the first value its value table holds. Called at the barrier, before the
+     * group's row is computed or saved: the table's first call counts every uncounted change of the
+     * epoch in one batched read, so removals cost no point read each and a group whose extreme went
+     * several times is scanned once.
+     */
+    private void settleExtremes(GroupState g) {
+        for (int c = 0; c < calls.length; c++) {
+            if (g.accumulators[c] instanceof ExtremeAccumulator extreme && extreme.lost()) {
+                extreme.replace(valueTables[c].first(g.key));
             }
         }
     }

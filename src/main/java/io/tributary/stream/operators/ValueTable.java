@@ -21,9 +21,10 @@ import java.util.List;
  * group holds. The stored value is the first representation seen of it ({@code 1.0} stays
  * {@code 1.0} when {@code 1.00} arrives), as the key alone cannot be decoded.
  *
- * <p>MIN and MAX inserts may be {@link #addUncounted added uncounted}: their multiplicities are
- * then brought up to date in one batched read of the committed state at the next other call (or
- * flush), rather than one point read per insert, which dominated GROUP BY backfills.
+ * <p>MIN and MAX inserts and removals are {@link #addUncounted added uncounted}: their
+ * multiplicities are then brought up to date in one batched read of the committed state at the
+ * next other call (or flush), rather than one point read per change, which dominated GROUP BY
+ * backfills (inserts) and the UPDATEs of a live GROUP BY view (removals).
  *
  * <p>One actor thread only.
  */
@@ -39,7 +40,7 @@ final class ValueTable {
      * count of a few values walk tens of thousands of empty slots.
      */
     private final ByteKeyMap<Object> uncounted = new ByteKeyMap<>(16);
-    /** Per id of {@link #uncounted}: the occurrences awaiting counting. */
+    /** Per id of {@link #uncounted}: the net occurrences (added minus removed) awaiting counting. */
     private long[] uncountedCounts = new long[16];
     /** Per id of {@link #uncounted}: where its key's distribution key ends. */
     private int[] uncountedDistEnds = new int[16];
@@ -89,20 +90,31 @@ final class ValueTable {
         if (after == 0) {
             table.delete(encoded);
         } else {
-            Object first = stored != null ? stored[0] : added >= 0 ? addedValue : value;
+            // a value absent before this change is stored as this change's representation of it
+            Object first = before == 0 ? value : stored != null ? stored[0] : addedValue;
             table.put(encoded, new Object[] {first, after});
         }
         return before == 0 || after == 0;
     }
 
     /**
-     * Adds one occurrence of the non-null {@code value} to the group without reading the table, so
-     * without telling whether it is new: for MIN and MAX, whose current extreme already accounts
-     * for a value present in the group. Counted before any other call reads the table.
+     * Adds (sign +1) or removes (-1) one occurrence of the non-null {@code value} in the group
+     * without reading the table, so without telling whether the value appeared or vanished: for MIN
+     * and MAX, whose current extreme already accounts for a value present in the group, and which
+     * treat a removal of the extreme as its loss and look it up again at the barrier ({@link
+     * #first}). Counted before any other call reads the table; a net count below zero then throws
+     * {@link IllegalStateException}. A change against the sign of the value's uncounted ones (a
+     * removal after inserts, an insert after removals) is counted at once with them by {@link
+     * #change}, so an uncounted entry is all inserts or all removals: its count cannot have passed
+     * through zero unseen, which would change the value's stored representation.
      */
-    void addUncounted(Object[] groupKey, Object value) {
+    void addUncounted(Object[] groupKey, Object value, int sign) {
         int distEnd = table.encodeKey(keyScratch, groupKey, value);
         int id = uncounted.find(keyScratch.array(), keyScratch.length());
+        if (id >= 0 && uncountedCounts[id] * sign < 0) {
+            change(groupKey, value, sign);
+            return;
+        }
         if (id < 0) {
             id = uncounted.put(keyScratch.array(), keyScratch.length(), value);
             if (id == uncountedCounts.length) {
@@ -112,7 +124,7 @@ final class ValueTable {
             uncountedCounts[id] = 0;
             uncountedDistEnds[id] = distEnd;
         }
-        uncountedCounts[id]++;
+        uncountedCounts[id] += sign;
     }
 
     /** Counts every uncounted occurrence into the table, reading the keys' committed counts in one batch. */
@@ -133,8 +145,17 @@ final class ValueTable {
         for (int i = 0; i < keys.size(); i++) {
             int id = ids[i];
             Object[] s = stored[i];
-            long before = s == null ? 0 : (Long) s[1];
-            table.put(keys.get(i), new Object[] {s == null ? uncounted.get(id) : s[0], before + uncountedCounts[id]});
+            long after = (s == null ? 0 : (Long) s[1]) + uncountedCounts[id];
+            if (after < 0) {
+                throw new IllegalStateException("a value was removed from an aggregation group that never held it");
+            }
+            if (after > 0) {
+                // inserts only (see addUncounted): a stored value keeps its representation
+                table.put(keys.get(i), new Object[] {s == null ? uncounted.get(id) : s[0], after});
+            } else {
+                // also when added and removed within the batch, as change() would have written
+                table.delete(keys.get(i));
+            }
         }
         uncounted.clear();
     }

@@ -346,6 +346,34 @@ class HashAggOperatorTest {
                 .expectRows(List.of("[1, 5.0, 5.0]"));
     }
 
+    /**
+     * MIN/MAX removals are counted at the barrier and a removed extreme is looked up only then: the
+     * changes of an UPDATE (its old value out, its new one in) and of a group that vanishes and
+     * comes back, within one epoch or across epochs, must still give each group's true extremes.
+     */
+    @Test
+    void extremesLostWithinAnEpochAreFoundAtItsBarrier() {
+        HashAggNode node = agg(
+                source(DataType.INTEGER, DataType.NUMERIC),
+                new int[] {0},
+                call(AggKind.MIN, 1, DataType.NUMERIC),
+                call(AggKind.MAX, 1, DataType.NUMERIC));
+        verify(node)
+                .insert(0, row(1, new BigDecimal("5")), row(1, new BigDecimal("9")), row(1, new BigDecimal("9.0")))
+                .insert(0, row(2, new BigDecimal("4")), row(3, new BigDecimal("7")))
+                // group 1: one 9 updated down to 8, then the other 9 down to 2; the minimum 5 up to 6
+                .delete(0, row(1, new BigDecimal("9")))
+                .insert(0, row(1, new BigDecimal("8")))
+                .delete(0, row(1, new BigDecimal("9.0")), row(1, new BigDecimal("5")))
+                .insert(0, row(1, new BigDecimal("2")), row(1, new BigDecimal("6")))
+                .delete(0, row(1, new BigDecimal("2")))
+                // group 2 vanishes and comes back with another value; group 3 loses its only value
+                .delete(0, row(2, new BigDecimal("4")))
+                .insert(0, row(2, new BigDecimal("3.50")))
+                .delete(0, row(3, new BigDecimal("7")))
+                .expectRows(List.of("[1, 6, 8]", "[2, 3.50, 3.50]"));
+    }
+
     @Test
     void boolAndOrIgnoreNullsAndRetractExactly() {
         HashAggNode node = agg(
