@@ -29,6 +29,7 @@ public final class SqlState {
     public static final String UNDEFINED_TABLE = "42P01";
     public static final String UNDEFINED_COLUMN = "42703";
     public static final String UNDEFINED_FUNCTION = "42883";
+    public static final String AMBIGUOUS_FUNCTION = "42725";
     public static final String UNDEFINED_OBJECT = "42704";
     public static final String DUPLICATE_TABLE = "42P07";
     public static final String DUPLICATE_COLUMN = "42701";

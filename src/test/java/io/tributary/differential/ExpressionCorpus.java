@@ -343,6 +343,12 @@ final class ExpressionCorpus {
                 + " AS g(x)");
         out.add("SELECT x FROM generate_series(1, 10, 3) AS g(x)");
         out.add("SELECT x FROM generate_series(5, 1, -2) AS g(x)");
+        out.add("SELECT x, pg_typeof(x) FROM generate_series(2147483646, 2147483647) AS g(x)");
+        out.add("SELECT x * 2 FROM generate_series(2147483647, 2147483647) AS g(x)");
+        out.add("SELECT x, pg_typeof(x) FROM generate_series(1, 2, 0.5) AS g(x)");
+        out.add("SELECT * FROM generate_series(1, 2) AS g");
+        out.add("SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof('a'), pg_typeof(NULL), pg_typeof(1::int8)");
+        out.add("SELECT pg_typeof(DATE '2024-01-01' + 1), pg_typeof(INTERVAL '1 day'), pg_typeof('a'::text || 'b')");
         out.add("SELECT DATE '2024-01-01' + 2147483647");
         out.add("SELECT DATE '5874897-12-31' + 1");
         out.add("SELECT TIMESTAMP '294276-12-31 23:59:59' + INTERVAL '1 day'");

@@ -169,6 +169,14 @@ public final class Values {
                     SqlState.DATATYPE_MISMATCH,
                     "cannot assign a value of type " + value.getClass().getSimpleName() + " to " + typeName);
         }
+        if (n instanceof Long || n instanceof Integer || n instanceof Short) {
+            // the rows of INSERT ... SELECT: a range check without BigDecimals, once per value
+            long v = n.longValue();
+            if (v < min || v > max) {
+                throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");
+            }
+            return v;
+        }
         BigDecimal d = toBigDecimal(n);
         if (d.scale() > 0) {
             // as PostgreSQL: numeric rounds half away from zero (2.5 is 3), float half to even (rint)

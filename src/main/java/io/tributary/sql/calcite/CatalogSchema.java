@@ -104,12 +104,15 @@ final class CatalogSchema extends AbstractSchema {
      * unqualified calls find them. Called once per Calcite root, by its owner, before planning.
      */
     static void registerFunctions(SchemaPlus root) {
-        for (Method m : GenerateSeries.class.getMethods()) {
-            if (m.getName().equals("eval")) {
-                root.add("generate_series", TableFunctionImpl.create(m));
-            }
+        // generate_series' overloads, one Calcite function each: validation picks one by the
+        // arguments' types (integer before bigint before numeric, as PostgreSQL's resolution does)
+        for (String m : List.of("int4", "int4Step", "int8", "int8Step")) {
+            root.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, m));
         }
+        root.add("generate_series", TableFunctionImpl.create(NumericSeries.class, "numeric"));
+        root.add("generate_series", TableFunctionImpl.create(NumericSeries.class, "numericStep"));
         // generate_series over timestamps, under the names PgValueSemantics gives such calls
+        root.add(PgTypeOf.NAME, new PgTypeOf());
         root.add("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
         root.add("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
         root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
@@ -131,7 +134,7 @@ final class CatalogSchema extends AbstractSchema {
     /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
         List<String> names =
-                new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table", "regexp_match"));
+                new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table", "regexp_match", PgTypeOf.NAME));
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

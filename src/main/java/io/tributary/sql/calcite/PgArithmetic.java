@@ -39,7 +39,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  *   <li>double precision {@code + - * /} fail on overflow (22003) and division by zero (22012)
  *       where Calcite answers Infinity;
  *   <li>{@code %} and {@code mod} of a float are 42883, as PostgreSQL has no such operator;
- *   <li>the scalar functions and casts {@link PgScalarCalls} gives PostgreSQL's answers.
+ *   <li>the scalar functions and casts {@link PgScalarCalls} gives PostgreSQL's answers;
+ *   <li>{@code generate_series}' arguments are cast to its parameters' types ({@link SeriesArguments}).
  * </ul>
  *
  * Used on the session's plans ({@link CheckedArithmetic}) and on the expressions a view compiles
@@ -74,6 +75,10 @@ final class PgArithmetic extends RexShuttle {
         RexNode visited = super.visitCall(call);
         if (!(visited instanceof RexCall c)) {
             return visited;
+        }
+        RexCall series = SeriesArguments.castToParameters(c, rexBuilder);
+        if (series != c) {
+            return series;
         }
         RexNode scalar = scalars.replace(c);
         if (scalar != null) {

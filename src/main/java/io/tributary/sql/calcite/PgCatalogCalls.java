@@ -7,6 +7,7 @@ import io.tributary.common.TributaryException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToLongBiFunction;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
@@ -49,6 +50,9 @@ final class PgCatalogCalls extends StatementRewrite {
     private static final String WITH_IMPLICIT = "$with_implicit";
 
     private static final String EXPLICIT = "$explicit";
+
+    /** The table functions of one column whose alias names that column ({@link #isSeries}). */
+    private static final Set<String> SERIES = Set.of("generate_series", "pg_timestamp_series", "pg_timestamptz_series");
 
     /** Templates name their tables pg__x so that they never capture the caller's aliases. */
     private static final String ROLE = "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
@@ -350,11 +354,23 @@ final class PgCatalogCalls extends StatementRewrite {
                 && as.getKind() == SqlKind.AS
                 && as.operandCount() == 2
                 && as.operand(0) instanceof SqlCall fn
-                && fn.getOperator() instanceof SqlFunction) {
+                && (fn.getOperator() instanceof SqlFunction || isSeries(fn))) {
             return rewritten(
                     SqlStdOperatorTable.AS.createCall(as.getParserPosition(), fn, as.operand(1), as.operand(1)));
         }
         return from;
+    }
+
+    /**
+     * Whether {@code fn} is the parser's {@code TABLE(...)} around a call of one of the series
+     * functions, whose rows have one column ({@code generate_series}, and the names {@link
+     * PgValueSemantics} gives its timestamp form).
+     */
+    private static boolean isSeries(SqlCall fn) {
+        return fn.getKind() == SqlKind.COLLECTION_TABLE
+                && fn.operandCount() == 1
+                && fn.operand(0) instanceof SqlCall series
+                && SERIES.contains(series.getOperator().getName().toLowerCase(Locale.ROOT));
     }
 
     /**

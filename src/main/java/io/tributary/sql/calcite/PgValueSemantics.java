@@ -31,7 +31,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * (Calcite: Infinity); a text literal cast to bytea is read as PostgreSQL's bytea input ({@code '\xdead'},
  * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
- * NUMERIC).
+ * NUMERIC); a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
  */
 final class PgValueSemantics extends StatementRewrite {
     /**
@@ -69,6 +69,14 @@ final class PgValueSemantics extends StatementRewrite {
             return rewritten(timestampSeries(call, step));
         }
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (name.equals("generate_series")
+                && call.getOperandList().stream().anyMatch(o -> SqlUtil.isNullLiteral(o, false))) {
+            return rewritten(SeriesArguments.typedNulls(call));
+        }
+        if (name.equals(PgTypeOf.NAME) && call.operandCount() == 1 && PgTypeOf.isStringLiteral(call.operand(0))) {
+            // PostgreSQL's unknown, as of NULL: Calcite would type the literal CHAR(n), as any string expression
+            return rewritten(call.getOperator().createCall(pos, SqlLiteral.createNull(pos)));
+        }
         if ((call.getKind() == SqlKind.MOD || name.equals("mod")) && call.operandCount() == 2) {
             rejectFloatRemainder(call);
         }
