@@ -133,8 +133,8 @@ final class CatalogSchema extends AbstractSchema {
 
     /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
-        List<String> names =
-                new java.util.ArrayList<>(List.of("generate_series", "pg_options_to_table", "regexp_match", PgTypeOf.NAME));
+        List<String> names = new java.util.ArrayList<>(
+                List.of("generate_series", "pg_options_to_table", "regexp_match", PgTypeOf.NAME));
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
