@@ -162,6 +162,8 @@ public final class ScratchViewBuild implements AutoCloseable {
      *
      * @param serverTables the server's ids of the view's table and state tables ({@link
      *     ViewSnapshotJob#stateTables})
+     * @param rateLimit the build's backfill rows/s per parallel unit when positive (the server's
+     *     rate limit as of the job), else unthrottled
      * @return how many snapshot rows the checkpoint had read (0 when it started from the beginning)
      * @throws TributaryException as CREATE MATERIALIZED VIEW (e.g. 42P01 when it reads a relation
      *     that was not created here), 0A000 when the view plans to other state tables here than in
@@ -173,6 +175,7 @@ public final class ScratchViewBuild implements AutoCloseable {
             int[] serverTables,
             long serverSnapshotEpoch,
             RemoteViewAdoption.StagedState resume,
+            long rateLimit,
             Checkpoints out)
             throws InterruptedException, java.sql.SQLException {
         // created paused (rate 0): nothing is read before the checkpoint is loaded and recorded
@@ -242,7 +245,9 @@ public final class ScratchViewBuild implements AutoCloseable {
             }
         });
         db.ddl().relaunchView(view.name());
-        db.ddl().setBackfillRateLimit(view.name(), io.tributary.stream.backfill.BackfillRate.UNLIMITED);
+        db.ddl()
+                .setBackfillRateLimit(
+                        view.name(), rateLimit > 0 ? rateLimit : io.tributary.stream.backfill.BackfillRate.UNLIMITED);
         db.ddl().await(view.name(), () -> {});
         if (!db.ddl().jobs().isEmpty() || db.catalog().table(view.name()).isEmpty()) {
             throw new TributaryException(

@@ -97,7 +97,8 @@ final class ViewSnapshotRun {
             long copied = System.nanoTime();
             long resumedRows;
             try {
-                resumedRows = build.buildView(job.view(), job.stateTables(), job.snapshotEpoch(), resume, checkpoints);
+                resumedRows = build.buildView(
+                        job.view(), job.stateTables(), job.snapshotEpoch(), resume, job.rateLimit(), checkpoints);
                 checkpoints.flush();
             } catch (TributaryException e) {
                 if (checkpoints.givenUp() || !stillMine.getAsBoolean()) {

@@ -256,12 +256,16 @@ class RemoteViewJobTest {
         awaitTrue(() -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
         st.execute("SET remote_backfill = true");
         st.execute("SET background_ddl = true");
+        // the worker keeps to the rate (16,000 rows/s over 2 units), so it is killed mid-way even
+        // on an idle machine, where it could otherwise read all rows before its first checkpoint
+        st.execute("SET streaming_parallelism = 2");
+        st.execute("SET backfill_rate_limit = 8000");
         st.execute("CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g");
         try (Connection jobs = DriverManager.getConnection(jobsUrl)) {
             awaitTrue(
-                    () -> !rows(jobs, "SELECT 1 FROM tributary_job_checkpoints LIMIT 1")
+                    () -> !rows(jobs, "SELECT 1 FROM tributary_remote_jobs WHERE rows_done > 0")
                             .isEmpty(),
-                    "w1 commits a checkpoint",
+                    "w1 commits a checkpoint that has read snapshot rows",
                     600_000);
             kill(w1);
             assertEquals(

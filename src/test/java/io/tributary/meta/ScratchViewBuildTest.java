@@ -9,6 +9,7 @@ import io.tributary.storage.Keyspace;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.TableKeys;
+import io.tributary.stream.backfill.BackfillRate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -54,7 +55,7 @@ class ScratchViewBuildTest {
                         build.load(relation.id(), storedRows(db, relation.id()));
                     }
                     int[] tables = stateTables(view);
-                    build.buildView(view, tables, 1, NO_CHECKPOINT, (k, v, rows) -> {});
+                    build.buildView(view, tables, 1, NO_CHECKPOINT, BackfillRate.UNLIMITED, (k, v, rows) -> {});
                     List<String> scratch = new ArrayList<>();
                     build.readState(name, tables, (k, v) -> scratch.add(hex(k, v)));
                     assertEquals(serverState(db, tables), scratch, name);
@@ -88,7 +89,7 @@ class ScratchViewBuildTest {
             try (ScratchViewBuild build = ScratchViewBuild.open(dir, CalciteViewPlanner::new, snapshotMillis)) {
                 build.createRelation(ev);
                 build.load(ev.id(), storedRows(db, ev.id()));
-                build.buildView(view, stateTables(view), 1, NO_CHECKPOINT, (k, v, rows) -> {});
+                build.buildView(view, stateTables(view), 1, NO_CHECKPOINT, BackfillRate.UNLIMITED, (k, v, rows) -> {});
                 List<String> viewRows = new ArrayList<>();
                 build.readState("recent", stateTables(view), (k, v) -> {
                     if (java.nio.ByteBuffer.wrap(k, 0, 4).getInt() == view.id()) {
@@ -129,7 +130,7 @@ class ScratchViewBuildTest {
                 List<List<byte[][]>> checkpoints = new ArrayList<>();
                 List<Long> rowsRead = new ArrayList<>();
                 try (ScratchViewBuild first = scratch(db, List.of(t, d))) {
-                    first.buildView(view, tables, 1, NO_CHECKPOINT, (keys, values, rows) -> {
+                    first.buildView(view, tables, 1, NO_CHECKPOINT, BackfillRate.UNLIMITED, (keys, values, rows) -> {
                         rowsRead.add(rows);
                         List<byte[][]> group = new ArrayList<>();
                         for (int i = 0; i < keys.size(); i++) {
@@ -166,6 +167,7 @@ class ScratchViewBuildTest {
                             tables,
                             1,
                             resume,
+                            BackfillRate.UNLIMITED,
                             (k, v, rows) -> assertTrue(
                                     rows >= rowsRead.get(prefix.size() - 1), name + ": rows read never go back"));
                     assertTrue(resumed > 0 && resumed < 200_000, name + ": resumed mid-way, at " + resumed);

@@ -154,7 +154,12 @@ final class RemoteViewSnapshots {
             catalog.get().tables().stream().filter(t -> t.id() == relation).forEach(upstreams::add);
         }
         ViewSnapshotJob payload = new ViewSnapshotJob(
-                RemoteJob.FORMAT_VERSION, placement.database(), job.record.snapshotEpoch(), job.view, upstreams);
+                RemoteJob.FORMAT_VERSION,
+                placement.database(),
+                job.record.snapshotEpoch(),
+                job.view,
+                upstreams,
+                job.record.rateLimit());
         JobId id = placement.jobId(ViewSnapshotJob.localJobId(job.id()));
         int viewId = job.id();
         RemoteJob remote =

@@ -18,9 +18,17 @@ import java.util.List;
  * @param database the database the view is in: the worker reads the snapshot in a session of it
  * @param view the view as this server stores it
  * @param upstreams the relations the view reads, in the order of {@code view.dependsOn()}
+ * @param rateLimit the view's backfill rate limit when the job was queued (rows/s per parallel
+ *     unit); the worker's build keeps to a positive one, and reads unthrottled otherwise (a
+ *     payload of a build that predates the field reads as 0)
  */
 public record ViewSnapshotJob(
-        int formatVersion, String database, long snapshotEpoch, TableDef view, List<TableDef> upstreams) {
+        int formatVersion,
+        String database,
+        long snapshotEpoch,
+        TableDef view,
+        List<TableDef> upstreams,
+        long rateLimit) {
     private static final String SNAPSHOT_PREFIX = "view:";
 
     /**
