@@ -38,6 +38,17 @@ public final class BackfillCoordinator {
     private static final long CAUGHT_UP_POLL_MS = 5;
 
     /**
+     * How many times its own duration the job waits after a checkpoint before the next one by
+     * interval: a checkpoint that rewrites much state (an aggregation re-emits, and re-writes the
+     * group and value-table rows of, every group the interval touched) then costs at most about a
+     * tenth of the backfill's time, however short the barrier interval.
+     */
+    static final long CHECKPOINT_COST_FACTOR = 10;
+
+    /** The longest wait between checkpoints by interval, so a crash loses at most this much of the backfill's work. */
+    static final long MAX_INTERVAL_MS = 30_000;
+
+    /**
      * Changes held by one actor's operators (state writes and output waiting for the barrier, see
      * {@code Operator.heldChanges}; rows taken in, for an actor with an operator that does not
      * count) after which a checkpoint is taken without waiting for the interval. The operators
@@ -93,6 +104,8 @@ public final class BackfillCoordinator {
     private volatile BackfillProgress progress;
     private final long startedNanos = System.nanoTime();
     private final long rowsAtStart;
+    /** How long the last checkpoint took, from its barrier's sending until durable; coordinator thread. */
+    private long lastCheckpointMs;
     /** What the job's operators hold for the next checkpoint (see {@link #CHECKPOINT_ROWS}); any thread. */
     private final LongSupplier heldChanges;
 
@@ -198,11 +211,18 @@ public final class BackfillCoordinator {
     }
 
     /**
-     * Waits for the checkpoint interval, or less once every source has caught up: a small view
-     * then goes live without waiting a whole interval.
+     * Waits for the checkpoint interval, or less once every source has caught up (a small view
+     * then goes live without waiting a whole interval) or the actors hold {@link #CHECKPOINT_ROWS}
+     * changes. The interval is the barrier interval, stretched to {@link #CHECKPOINT_COST_FACTOR}
+     * times the last checkpoint's duration (at most {@link #MAX_INTERVAL_MS}): the rows between
+     * checkpoints are the backfill's work, the checkpoints its overhead. A GROUP BY whose groups
+     * every interval touches again paid each checkpoint a rewrite of all of them (JFR of {@code
+     * bench backfill}'s GROUP BY: a quarter of the job threads' samples in the checkpoints), while
+     * memory is bounded by the held changes, not by time.
      */
     private void awaitCheckpointTime() throws InterruptedException {
-        long deadline = System.currentTimeMillis() + intervalMs;
+        long wait = Math.max(intervalMs, Math.min(MAX_INTERVAL_MS, lastCheckpointMs * CHECKPOINT_COST_FACTOR));
+        long deadline = System.currentTimeMillis() + wait;
         while (System.currentTimeMillis() < deadline) {
             if (backfills.stream().allMatch(BackfillInput::caughtUpNow)) {
                 return;
@@ -223,8 +243,11 @@ public final class BackfillCoordinator {
     private boolean checkpoint(long seq) throws InterruptedException {
         JobCheckpoint cp = new JobCheckpoint(actorCount);
         current = cp;
+        long started = System.nanoTime();
         try {
-            return write(seq, cp);
+            boolean written = write(seq, cp);
+            lastCheckpointMs = (System.nanoTime() - started) / 1_000_000;
+            return written;
         } finally {
             cp.abandonUnlessDurable();
         }
