@@ -92,6 +92,12 @@ public final class HashAggOperator implements Operator {
     private final AggFunction[] functions;
     /** Per call, its value table, or null when the call keeps no values. */
     private final ValueTable[] valueTables;
+    /** Per call, its argument's type, or null for {@code count(*)}. */
+    private final DataType[] argTypes;
+    /** Where a MIN/MAX argument is encoded to find it among its group's {@link PendingValues}; actor thread. */
+    private final ByteWriter valueScratch = new ByteWriter(16);
+    /** The values held in groups' {@link PendingValues} with a count to hand over at the barrier. */
+    private long pendingValues;
 
     private final StateTable groups;
     private final int groupRowWidth;
@@ -155,11 +161,13 @@ public final class HashAggOperator implements Operator {
         this.calls = node.calls().toArray(new AggCall[0]);
         this.functions = new AggFunction[calls.length];
         this.valueTables = new ValueTable[calls.length];
+        this.argTypes = new DataType[calls.length];
         List<DataType> groupRowTypes = new ArrayList<>(groupKeyTypes);
         int nextTable = 1;
         for (int i = 0; i < calls.length; i++) {
             AggCall call = calls[i];
             DataType argType = call.arg() < 0 ? null : inputTypes.get(call.arg());
+            argTypes[i] = argType;
             functions[i] = AggFunction.of(call, argType);
             groupRowTypes.addAll(functions[i].stateTypes());
             if (call.keepsValues()) {
@@ -200,13 +208,14 @@ public final class HashAggOperator implements Operator {
                 // the group's last row went earlier in this epoch: it comes back fresh, with this row's key
                 h.group = GroupState.empty(keyValues(row), functions);
             }
-            apply(h.group, row, chunk.op(i).sign());
+            apply(h, row, chunk.op(i).sign());
         }
     }
 
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
         start(out);
+        handOverPendingValues();
         emitTouched(out);
         while (held.size() > cacheGroups) {
             held.remove(held.victim());
@@ -235,7 +244,7 @@ public final class HashAggOperator implements Operator {
         long held = (long) touchedCount + groups.pendingCount();
         for (ValueTable t : valueTables) {
             if (t != null) {
-                held = Math.max(held, t.held());
+                held = Math.max(held, t.held() + pendingValues);
             }
         }
         return held;
@@ -403,8 +412,9 @@ public final class HashAggOperator implements Operator {
         return keyValues;
     }
 
-    /** Counts {@code row} into (sign +1) or out of (-1) group {@code g}. */
-    private void apply(GroupState g, Object[] row, int sign) {
+    /** Counts {@code row} into (sign +1) or out of (-1) the group of {@code h}. */
+    private void apply(Held h, Object[] row, int sign) {
+        GroupState g = h.group;
         g.rowCount += sign;
         if (g.rowCount < 0) {
             throw new IllegalStateException("a row was deleted from an aggregation group that never held it");
@@ -426,7 +436,7 @@ public final class HashAggOperator implements Operator {
                 if (call.kind() == AggKind.MIN || call.kind() == AggKind.MAX) {
                     // counted at the barrier in one batched read: an insert cannot pass the extreme
                     // unseen, and a removal of the extreme marks it lost (see settleExtremes)
-                    values.addUncounted(g.key, value, sign);
+                    countExtremeValue(h, c, value, sign);
                 } else if (!values.change(g.key, value, sign)) {
                     // a call that keeps its values sees a value only when it appears in or leaves the group
                     continue;
@@ -434,6 +444,81 @@ public final class HashAggOperator implements Operator {
             }
             g.accumulators[c].add(value, sign);
         }
+    }
+
+    /**
+     * Counts one occurrence of a MIN/MAX argument into its group's {@link PendingValues}, or, when
+     * the group already holds {@link PendingValues#CAPACITY} other values this epoch, straight into
+     * the call's value table uncounted. A value lives in one of the two places for the whole epoch
+     * (the pending values only grow until the barrier), so the table sees each value's occurrences
+     * as before, summed. Its rule that uncounted occurrences are all inserts or all removals holds:
+     * a change against the sign of a value's pending ones hands those over first, and the table
+     * then counts the change against them at once.
+     */
+    private void countExtremeValue(Held h, int c, Object value, int sign) {
+        ValueTable table = valueTables[c];
+        valueScratch.reset();
+        KeyCodec.encodeValue(valueScratch, argTypes[c], value);
+        if (h.pending == null) {
+            h.pending = new PendingValues[calls.length];
+        }
+        PendingValues pv = h.pending[c];
+        if (pv == null) {
+            pv = h.pending[c] = new PendingValues();
+        }
+        int i = pv.find(valueScratch.array(), valueScratch.length());
+        if (i < 0) {
+            if (pv.hasRoom()) {
+                pv.add(valueScratch.array(), valueScratch.length(), value, sign);
+                pendingValues++;
+            } else {
+                table.addUncounted(h.group.key, value, sign);
+            }
+            return;
+        }
+        long n = pv.countAt(i);
+        if (n * sign < 0) {
+            table.addUncounted(h.group.key, pv.valueAt(i), n);
+            pv.clearCount(i);
+            pendingValues--;
+            table.addUncounted(h.group.key, value, sign);
+            return;
+        }
+        if (n == 0) {
+            pendingValues++;
+        }
+        pv.count(i, value, sign);
+    }
+
+    /**
+     * Hands every touched group's {@link PendingValues} to the value tables as uncounted
+     * occurrences, before the barrier's reads of those tables; the groups keep the values' keys for
+     * the next epoch.
+     */
+    private void handOverPendingValues() {
+        if (pendingValues == 0) {
+            return;
+        }
+        for (int k = 0; k < touchedCount; k++) {
+            Held h = held.get(touched[k]);
+            if (h.pending == null) {
+                continue;
+            }
+            for (int c = 0; c < calls.length; c++) {
+                PendingValues pv = h.pending[c];
+                if (pv == null) {
+                    continue;
+                }
+                for (int i = 0; i < pv.size(); i++) {
+                    long n = pv.countAt(i);
+                    if (n != 0) {
+                        valueTables[c].addUncounted(h.group.key, pv.valueAt(i), n);
+                        pv.clearCount(i);
+                    }
+                }
+            }
+        }
+        pendingValues = 0;
     }
 
     /**
@@ -463,6 +548,11 @@ public final class HashAggOperator implements Operator {
         Object[] lastOutput;
         /** Whether the cleaning index holds this group (only with {@link #cleaning}). */
         boolean indexed;
+        /**
+         * Per call, the MIN/MAX argument values this group took in since the barrier (null until
+         * the first); see {@link #countExtremeValue}.
+         */
+        PendingValues[] pending;
 
         Held(GroupState group, Object[] lastOutput) {
             this.group = group;

@@ -70,6 +70,11 @@ final class ValueTable {
      * @throws IllegalStateException when removing a value the group does not hold
      */
     boolean change(Object[] groupKey, Object value, int sign) {
+        return changeBy(groupKey, value, sign);
+    }
+
+    /** As {@link #change}, by {@code delta} occurrences (negative: removals). */
+    private boolean changeBy(Object[] groupKey, Object value, long delta) {
         int distEnd = table.encodeKey(keyScratch, groupKey, value);
         int added = uncounted.size() == 0 ? -1 : uncounted.find(keyScratch.array(), keyScratch.length());
         long addedCount = 0;
@@ -83,7 +88,7 @@ final class ValueTable {
                 StateTable.StoreKey.of(Arrays.copyOf(keyScratch.array(), keyScratch.length()), distEnd);
         Object[] stored = table.get(encoded);
         long before = (stored == null ? 0 : (Long) stored[1]) + addedCount;
-        long after = before + sign;
+        long after = before + delta;
         if (after < 0) {
             throw new IllegalStateException("a value was removed from an aggregation group that never held it");
         }
@@ -109,10 +114,18 @@ final class ValueTable {
      * through zero unseen, which would change the value's stored representation.
      */
     void addUncounted(Object[] groupKey, Object value, int sign) {
+        addUncounted(groupKey, value, (long) sign);
+    }
+
+    /**
+     * As {@link #addUncounted(Object[], Object, int)}, {@code count} times (negative: removals), for
+     * occurrences summed per value before they reach the table ({@link PendingValues}).
+     */
+    void addUncounted(Object[] groupKey, Object value, long count) {
         int distEnd = table.encodeKey(keyScratch, groupKey, value);
         int id = uncounted.find(keyScratch.array(), keyScratch.length());
-        if (id >= 0 && uncountedCounts[id] * sign < 0) {
-            change(groupKey, value, sign);
+        if (id >= 0 && uncountedCounts[id] * Long.signum(count) < 0) {
+            changeBy(groupKey, value, count);
             return;
         }
         if (id < 0) {
@@ -124,7 +137,7 @@ final class ValueTable {
             uncountedCounts[id] = 0;
             uncountedDistEnds[id] = distEnd;
         }
-        uncountedCounts[id] += sign;
+        uncountedCounts[id] += count;
     }
 
     /** Counts every uncounted occurrence into the table, reading the keys' committed counts in one batch. */
