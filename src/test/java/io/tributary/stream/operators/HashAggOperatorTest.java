@@ -374,45 +374,6 @@ class HashAggOperatorTest {
                 .expectRows(List.of("[1, 6, 8]", "[2, 3.50, 3.50]"));
     }
 
-    /**
-     * A group's MIN/MAX occurrences are summed per value beside the group, for at most {@link
-     * PendingValues#CAPACITY} values an epoch; the group's other values go to the value table row
-     * by row. Values on both paths that lose copies and come back within one epoch must keep their
-     * multiplicities in state, which an operator restored from it shows.
-     */
-    @Test
-    void extremesOfManyValuesKeepTheirMultiplicitiesOnBothPaths() {
-        HashAggNode node = agg(
-                source(DataType.INTEGER, DataType.INTEGER),
-                new int[] {0},
-                call(AggKind.MIN, 1, DataType.INTEGER),
-                call(AggKind.MAX, 1, DataType.INTEGER));
-        OperatorHarness h = harness(node);
-        int values = 2 * PendingValues.CAPACITY + 4;
-        Object[][] twice = new Object[2 * values][];
-        Object[][] once = new Object[values][];
-        for (int v = 1; v <= values; v++) {
-            twice[2 * v - 2] = row(1, v);
-            twice[2 * v - 1] = row(1, v);
-            once[v - 1] = row(1, v);
-        }
-        h.insert(0, twice).barrier();
-        assertEquals(List.of("[1, 1, " + values + "]"), h.rows());
-        // every value loses a copy; the least and greatest lose the other too and come back twice
-        h.delete(0, once)
-                .delete(0, row(1, 1), row(1, values))
-                .insert(0, row(1, 1), row(1, values), row(1, 1), row(1, values))
-                .barrier();
-        assertEquals(List.of("[1, 1, " + values + "]"), h.rows());
-        h.restore().delete(0, row(1, 1), row(1, values)).barrier();
-        assertEquals(List.of("[1, 1, " + values + "]"), h.rows(), "the extremes had two copies each");
-        h.delete(0, row(1, 1), row(1, values)).barrier();
-        assertEquals(List.of("[1, 2, " + (values - 1) + "]"), h.rows());
-        Object[][] rest = Arrays.copyOfRange(once, 1, values - 1);
-        h.restore().delete(0, rest).barrier();
-        assertEquals(List.of(), h.rows(), "every other value had one copy left");
-    }
-
     @Test
     void boolAndOrIgnoreNullsAndRetractExactly() {
         HashAggNode node = agg(
