@@ -91,7 +91,6 @@ final class PgSyntaxText {
     private static final Pattern COMPARED_BEFORE = Pattern.compile("^\\s*[<>=!]");
 
     private static final long MICROS_PER_DAY = 86_400_000_000L;
-    private static final Pattern AT_TIME_ZONE = Pattern.compile("(?i)\\bAT\\s+TIME\\s+ZONE\\b");
     /** A cast of anything but a constant to interval: {@code (expr)::interval}, {@code col::interval}. */
     private static final Pattern EXPRESSION_CAST = Pattern.compile("(?i)::\\s*interval\\b(?!\\s*[\\[(])");
 
@@ -103,7 +102,7 @@ final class PgSyntaxText {
 
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
-        sql = ReservedWordNames.quote(sql);
+        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(sql));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();
@@ -249,7 +248,7 @@ final class PgSyntaxText {
     }
 
     /** Index after the quote closing the one at {@code start}; doubled quotes stay inside. */
-    private static int closingQuote(String sql, int start, char quote) {
+    static int closingQuote(String sql, int start, char quote) {
         int j = start + 1;
         while (j < sql.length()) {
             if (sql.charAt(j) == quote) {
@@ -280,10 +279,6 @@ final class PgSyntaxText {
             throw new io.tributary.common.TributaryException(
                     io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
                     "casting an expression to interval is not supported; cast a constant, as in '1 hour'::interval");
-        }
-        if (lower.contains("zone") && AT_TIME_ZONE.matcher(text).find()) {
-            // Calcite's grammar has no AT TIME ZONE; timestamptz values are UTC only (TimeZone)
-            throw io.tributary.common.TributaryException.notSupported("AT TIME ZONE");
         }
         if (!lower.contains("pg_catalog")) {
             return text;
