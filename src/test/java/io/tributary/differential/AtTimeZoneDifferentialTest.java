@@ -33,7 +33,9 @@ class AtTimeZoneDifferentialTest {
                     + " (4, '2024-10-27 01:30:00+00', '1850-06-01 12:00', '1850-06-01', 'EST'),"
                     + " (5, '1850-06-01 12:00:00+00', '2024-01-01 00:00', '2024-01-01', 'america/st_johns'),"
                     + " (6, '2024-01-01 23:45:30.5-03:30', NULL, NULL, 'UTC'),"
-                    + " (7, NULL, '2000-02-29 23:59:59', '2000-02-29', NULL)");
+                    + " (7, NULL, '2000-02-29 23:59:59', '2000-02-29', NULL)",
+            "CREATE TABLE atz_std (id INT PRIMARY KEY, t TIMESTAMP WITH TIME ZONE, s TIMESTAMP WITHOUT TIME ZONE)",
+            "INSERT INTO atz_std VALUES (1, '2024-03-31 00:59:59+00', '2024-03-31 02:30')");
 
     /** What every session zone reads. */
     private static final List<String> READS = List.of(
@@ -62,7 +64,9 @@ class AtTimeZoneDifferentialTest {
                     + " '2024-07-01 12:00'::timestamptz AT TIME ZONE 'UTC' AS e",
             "SELECT t AT TIME ZONE 'Foo/Bar' AS a FROM atz",
             "SELECT TIMESTAMP '2024-01-01 00:00' AT TIME ZONE 'nowhere' AS a",
-            "SELECT s AT TIME ZONE INTERVAL '1 day' AS a FROM atz");
+            "SELECT s AT TIME ZONE INTERVAL '1 day' AS a FROM atz",
+            "SELECT id, t, s, t AT TIME ZONE 'Asia/Kolkata' AS a, CAST(s AS TIMESTAMP WITH TIME ZONE) AS b,"
+                    + " pg_typeof(t)::text AS c FROM atz_std");
 
     private static PostgresPair pair;
 
