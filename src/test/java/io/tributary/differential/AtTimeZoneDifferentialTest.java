@@ -97,6 +97,23 @@ class AtTimeZoneDifferentialTest {
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
+    /** DML assigns what AT TIME ZONE gives, converted to the column's type in the session's zone. */
+    @Test
+    void writesAssignAtTimeZoneResults() {
+        List<String> mismatches = pair.mismatches(List.of(
+                "CREATE TABLE atz_w (id INT PRIMARY KEY, t TIMESTAMPTZ, s TIMESTAMP)",
+                "SET TIME ZONE 'America/St_Johns'",
+                "INSERT INTO atz_w SELECT id, s AT TIME ZONE 'Europe/Berlin', t AT TIME ZONE 'Asia/Kolkata' FROM atz",
+                "INSERT INTO atz_w VALUES (10, TIMESTAMP '2024-03-10 02:30' AT TIME ZONE 'America/New_York',"
+                        + " TIMESTAMPTZ '2024-03-10 12:00+00' AT TIME ZONE 'UTC')",
+                "UPDATE atz_w SET s = t AT TIME ZONE 'UTC' WHERE id = 2",
+                "DELETE FROM atz_w WHERE t AT TIME ZONE 'UTC' < TIMESTAMP '2000-01-01'",
+                "SELECT * FROM atz_w ORDER BY id",
+                "SET TIME ZONE 'UTC'",
+                "SELECT * FROM atz_w ORDER BY id"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
     /** The result columns' type names, which name the OIDs of RowDescription. */
     @Test
     void resultTypesAreTimestampAndTimestamptz() throws Exception {
