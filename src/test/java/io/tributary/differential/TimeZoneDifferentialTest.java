@@ -63,7 +63,13 @@ class TimeZoneDifferentialTest {
                     + " TIMESTAMPTZ '2024-01-01 23:30+00'::date AS c, TIMESTAMPTZ '2024-01-01 23:30+00'::text AS e",
             "SELECT id FROM tzd WHERE t < TIMESTAMPTZ '2024-03-31 03:00' ORDER BY id",
             "SELECT id, t > s::timestamptz AS later FROM tzd ORDER BY id",
-            "SELECT TIMESTAMPTZ 'junk' AS a");
+            "SELECT TIMESTAMPTZ 'junk' AS a",
+            // the SQL standard's spelling of the types, of columns and constants
+            "SELECT id, CAST(s AS TIMESTAMP WITH TIME ZONE) AS a, s::timestamp with time zone AS b,"
+                    + " CAST(t AS TIMESTAMP WITHOUT TIME ZONE) AS c, t::timestamp without time zone AS e FROM tzd ORDER BY id",
+            "SELECT TIMESTAMP WITH TIME ZONE '2024-03-31 02:30' AS a, TIMESTAMPTZ '2024-01-01 10:00:00+02' AS b,"
+                    + " '2024-10-27 02:30'::timestamp with time zone AS c,"
+                    + " CAST('2024-07-01 12:00' AS TIMESTAMP WITH TIME ZONE) AS e");
 
     private static PostgresPair pair;
 

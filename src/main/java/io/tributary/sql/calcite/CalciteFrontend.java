@@ -376,7 +376,7 @@ public final class CalciteFrontend implements AutoCloseable {
 
     /** @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's */
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original, List<String> labels) {
-        String attempt = text;
+        String attempt = AtTimeZoneCalls.rewrite(text, connection);
         for (int rewrites = 0; ; rewrites++) {
             java.sql.PreparedStatement statement = null;
             // the hook is this thread's only: other sessions plan with their own program

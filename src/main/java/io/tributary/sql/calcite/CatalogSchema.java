@@ -113,6 +113,8 @@ final class CatalogSchema extends AbstractSchema {
         root.add("generate_series", TableFunctionImpl.create(NumericSeries.class, "numericStep"));
         // generate_series over timestamps, under the names PgValueSemantics gives such calls
         root.add(PgTypeOf.NAME, new PgTypeOf());
+        root.add(AtTimeZoneCalls.LOCAL, AtTimeZoneCalls.function(AtTimeZoneCalls.LOCAL));
+        root.add(AtTimeZoneCalls.INSTANT, AtTimeZoneCalls.function(AtTimeZoneCalls.INSTANT));
         root.add("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
         root.add("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
         root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));

@@ -134,6 +134,11 @@ final class DateIntervalSums {
      * A validator over a session's schemas, as its JDBC connection validates, for {@link #rewrite}.
      */
     static SqlValidator validator(CalciteConnection connection) throws java.sql.SQLException {
+        return validator(connection, SqlOperatorTables.of());
+    }
+
+    /** The same with {@code more} operators than the connection's ({@link AtTimeZoneCalls}). */
+    static SqlValidator validator(CalciteConnection connection, SqlOperatorTable more) throws java.sql.SQLException {
         CalciteConnectionConfig config = connection.config();
         JavaTypeFactoryImpl types = new JavaTypeFactoryImpl(TributaryTypeSystem.INSTANCE);
         CalciteCatalogReader reader = new CalciteCatalogReader(
@@ -141,8 +146,8 @@ final class DateIntervalSums {
                 connection.getSchema() == null ? List.of() : List.of(connection.getSchema()),
                 types,
                 config);
-        SqlOperatorTable operators =
-                SqlOperatorTables.chain(config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), reader);
+        SqlOperatorTable operators = SqlOperatorTables.chain(
+                config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), more, reader);
         return SqlValidatorUtil.newValidator(
                 operators,
                 reader,

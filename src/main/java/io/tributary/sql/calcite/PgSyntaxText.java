@@ -22,8 +22,10 @@ import java.util.regex.Pattern;
  * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
  * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), as are
  * other words Calcite reserves and PostgreSQL does not ({@link ReservedWordNames}), a
- * {@code TIMESTAMP} or {@code TIME} constant without seconds gets them, and a {@code TIMESTAMPTZ '...'}
- * constant becomes Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE} literal in UTC; those changes
+ * {@code TIMESTAMP} or {@code TIME} constant without seconds gets them, a {@code TIMESTAMPTZ '...'}
+ * constant becomes Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE} literal in UTC, the type name
+ * {@code TIMESTAMP WITH TIME ZONE} of a cast becomes {@code timestamptz}, and {@code x AT TIME
+ * ZONE z} becomes {@code timezone(z, x)} ({@link AtTimeZoneText}); those changes
  * alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
@@ -91,7 +93,13 @@ final class PgSyntaxText {
     private static final Pattern COMPARED_BEFORE = Pattern.compile("^\\s*[<>=!]");
 
     private static final long MICROS_PER_DAY = 86_400_000_000L;
-    private static final Pattern AT_TIME_ZONE = Pattern.compile("(?i)\\bAT\\s+TIME\\s+ZONE\\b");
+    /**
+     * The type name {@code TIMESTAMP WITH TIME ZONE} of a cast ({@code CAST(x AS ...)}, {@code
+     * x::...}), not a constant's keyword (which ends the code before the constant): Babel reads it
+     * as Calcite's other zoned type, which does not convert in the session's zone.
+     */
+    private static final Pattern ZONED_TYPE =
+            Pattern.compile("(?i)(?<![a-z0-9_$.])TIMESTAMP\\s+WITH\\s+TIME\\s+ZONE\\b(?!\\s*$)");
     /** A cast of anything but a constant to interval: {@code (expr)::interval}, {@code col::interval}. */
     private static final Pattern EXPRESSION_CAST = Pattern.compile("(?i)::\\s*interval\\b(?!\\s*[\\[(])");
 
@@ -103,7 +111,7 @@ final class PgSyntaxText {
 
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
-        sql = ReservedWordNames.quote(sql);
+        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(sql));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();
@@ -249,7 +257,7 @@ final class PgSyntaxText {
     }
 
     /** Index after the quote closing the one at {@code start}; doubled quotes stay inside. */
-    private static int closingQuote(String sql, int start, char quote) {
+    static int closingQuote(String sql, int start, char quote) {
         int j = start + 1;
         while (j < sql.length()) {
             if (sql.charAt(j) == quote) {
@@ -281,9 +289,9 @@ final class PgSyntaxText {
                     io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
                     "casting an expression to interval is not supported; cast a constant, as in '1 hour'::interval");
         }
-        if (lower.contains("zone") && AT_TIME_ZONE.matcher(text).find()) {
-            // Calcite's grammar has no AT TIME ZONE; timestamptz values are UTC only (TimeZone)
-            throw io.tributary.common.TributaryException.notSupported("AT TIME ZONE");
+        if (lower.contains("with") && lower.contains("zone")) {
+            // PostgreSQL's timestamptz, the type the rest of Tributary zones (ZonedTimestamps)
+            text = ZONED_TYPE.matcher(text).replaceAll("timestamptz");
         }
         if (!lower.contains("pg_catalog")) {
             return text;

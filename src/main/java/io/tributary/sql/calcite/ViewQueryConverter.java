@@ -72,7 +72,9 @@ final class ViewQueryConverter {
         PgTypeAliases.register(root.plus());
         this.catalogReader = new CalciteCatalogReader(root, List.of(Catalog.SCHEMA), typeFactory, config);
         SqlOperatorTable operators = SqlOperatorTables.chain(
-                config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), catalogReader);
+                config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
+                AtTimeZoneCalls.operators(false),
+                catalogReader);
         this.validator = SqlValidatorUtil.newValidator(
                 operators,
                 catalogReader,

@@ -1,0 +1,181 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code AT TIME ZONE} and {@code timezone(zone, ts)}, on Tributary and on an embedded PostgreSQL,
+ * in several session zones: timestamp to timestamptz and back, zones given by name (any case),
+ * abbreviation, numeric (POSIX) offset and interval, a zone from a column, chained and in WHERE,
+ * in plain and materialized views, and unknown zones (SQLSTATE). Rows with labels and JDBC types,
+ * result column type names (RowDescription OIDs) and SQLSTATEs must match.
+ */
+class AtTimeZoneDifferentialTest {
+    /** Session zones as SET TIME ZONE takes them. */
+    private static final List<String> ZONES =
+            List.of("'UTC'", "'Europe/Berlin'", "'Asia/Kolkata'", "'America/St_Johns'", "'-03:30'");
+
+    private static final List<String> SETUP = List.of(
+            "SET TIME ZONE 'UTC'",
+            "CREATE TABLE atz (id INT PRIMARY KEY, t TIMESTAMPTZ, s TIMESTAMP, d DATE, z TEXT)",
+            "INSERT INTO atz VALUES (1, '2024-03-31 00:59:59+00', '2024-03-31 02:30', '2024-03-31', 'Europe/Berlin'),"
+                    + " (2, '2024-03-31 01:00:00+00', '2024-10-27 02:30', '2024-10-27', 'Asia/Kolkata'),"
+                    + " (3, '2024-10-27 00:30:00+00', '2024-07-01 12:00:00.25', '2024-07-01', '+05:30'),"
+                    + " (4, '2024-10-27 01:30:00+00', '1850-06-01 12:00', '1850-06-01', 'EST'),"
+                    + " (5, '1850-06-01 12:00:00+00', '2024-01-01 00:00', '2024-01-01', 'america/st_johns'),"
+                    + " (6, '2024-01-01 23:45:30.5-03:30', NULL, NULL, 'UTC'),"
+                    + " (7, NULL, '2000-02-29 23:59:59', '2000-02-29', NULL)",
+            "CREATE TABLE atz_std (id INT PRIMARY KEY, t TIMESTAMP WITH TIME ZONE, s TIMESTAMP WITHOUT TIME ZONE)",
+            "INSERT INTO atz_std VALUES (1, '2024-03-31 00:59:59+00', '2024-03-31 02:30')");
+
+    /** What every session zone reads. */
+    private static final List<String> READS = List.of(
+            "SELECT id, t AT TIME ZONE 'UTC' AS a, t AT TIME ZONE 'Europe/Berlin' AS b,"
+                    + " t AT TIME ZONE 'Asia/Kolkata' AS c, t AT TIME ZONE 'America/St_Johns' AS e FROM atz ORDER BY id",
+            "SELECT id, s AT TIME ZONE 'UTC' AS a, s AT TIME ZONE 'Europe/Berlin' AS b,"
+                    + " s AT TIME ZONE 'Asia/Kolkata' AS c, s AT TIME ZONE 'America/St_Johns' AS e FROM atz ORDER BY id",
+            "SELECT id, t AT TIME ZONE '+05:30' AS a, s AT TIME ZONE '-03' AS b, t AT TIME ZONE 'UTC+3' AS c,"
+                    + " s AT TIME ZONE '+00' AS e FROM atz ORDER BY id",
+            "SELECT id, t AT TIME ZONE 'PST' AS a, t AT TIME ZONE 'CEST' AS b, s AT TIME ZONE 'EST' AS c,"
+                    + " s AT TIME ZONE 'cet' AS e, t AT TIME ZONE 'europe/berlin' AS f FROM atz ORDER BY id",
+            "SELECT id, t AT TIME ZONE INTERVAL '-08:00' AS a, s AT TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE AS b"
+                    + " FROM atz ORDER BY id",
+            "SELECT id, timezone('Europe/Berlin', t) AS a, timezone('Asia/Kolkata', s) AS b,"
+                    + " s AT TIME ZONE 'UTC' AT TIME ZONE 'Asia/Kolkata' AS c,"
+                    + " (t + INTERVAL '1 hour') AT TIME ZONE 'UTC' AS e FROM atz ORDER BY id",
+            "SELECT id, t AT TIME ZONE z AS a, s AT TIME ZONE z AS b FROM atz ORDER BY id",
+            // pg_typeof's column is text in Tributary (README): compared as text
+            "SELECT id, pg_typeof(t AT TIME ZONE 'UTC')::text AS a, pg_typeof(s AT TIME ZONE 'UTC')::text AS b"
+                    + " FROM atz WHERE id = 1",
+            "SELECT id FROM atz WHERE s AT TIME ZONE 'Europe/Berlin' < t ORDER BY id",
+            "SELECT id, d AT TIME ZONE 'Asia/Kolkata' AS a FROM atz ORDER BY id",
+            "SELECT TIMESTAMP '2024-03-31 02:30' AT TIME ZONE 'Europe/Berlin' AS a,"
+                    + " TIMESTAMP '2024-10-27 02:30' AT TIME ZONE 'Europe/Berlin' AS b,"
+                    + " TIMESTAMPTZ '2024-10-27 01:30+00' AT TIME ZONE 'Europe/Berlin' AS c,"
+                    + " '2024-07-01 12:00'::timestamptz AT TIME ZONE 'UTC' AS e",
+            "SELECT t AT TIME ZONE 'Foo/Bar' AS a FROM atz",
+            "SELECT TIMESTAMP '2024-01-01 00:00' AT TIME ZONE 'nowhere' AS a",
+            "SELECT s AT TIME ZONE INTERVAL '1 day' AS a FROM atz",
+            "SELECT id, t, s, t AT TIME ZONE 'Asia/Kolkata' AS a, CAST(s AS TIMESTAMP WITH TIME ZONE) AS b,"
+                    + " pg_typeof(t)::text AS c FROM atz_std");
+
+    private static PostgresPair pair;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pair = PostgresPair.start("attz-diff-");
+        List<String> mismatches = pair.mismatches(SETUP);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pair);
+    }
+
+    @Test
+    void atTimeZoneAnswersAsPostgresInEveryZone() {
+        List<String> mismatches = new ArrayList<>();
+        for (String zone : ZONES) {
+            List<String> statements = new ArrayList<>();
+            statements.add("SET TIME ZONE " + zone);
+            statements.addAll(READS);
+            for (String sql : pair.mismatches(statements)) {
+                mismatches.add(zone + ": " + sql);
+            }
+        }
+        pair.both("SET TIME ZONE 'UTC'");
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /** DML assigns what AT TIME ZONE gives, converted to the column's type in the session's zone. */
+    @Test
+    void writesAssignAtTimeZoneResults() {
+        List<String> mismatches = pair.mismatches(List.of(
+                "CREATE TABLE atz_w (id INT PRIMARY KEY, t TIMESTAMPTZ, s TIMESTAMP)",
+                "SET TIME ZONE 'America/St_Johns'",
+                "INSERT INTO atz_w SELECT id, s AT TIME ZONE 'Europe/Berlin', t AT TIME ZONE 'Asia/Kolkata' FROM atz",
+                "INSERT INTO atz_w VALUES (10, TIMESTAMP '2024-03-10 02:30' AT TIME ZONE 'America/New_York',"
+                        + " TIMESTAMPTZ '2024-03-10 12:00+00' AT TIME ZONE 'UTC')",
+                "UPDATE atz_w SET s = t AT TIME ZONE 'UTC' WHERE id = 2",
+                "DELETE FROM atz_w WHERE t AT TIME ZONE 'UTC' < TIMESTAMP '2000-01-01'",
+                "SELECT * FROM atz_w ORDER BY id",
+                "SET TIME ZONE 'UTC'",
+                "SELECT * FROM atz_w ORDER BY id"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /** The result columns' type names, which name the OIDs of RowDescription. */
+    @Test
+    void resultTypesAreTimestampAndTimestamptz() throws Exception {
+        String sql = "SELECT t AT TIME ZONE 'UTC' AS a, s AT TIME ZONE 'UTC' AS b, timezone('UTC', t) AS c,"
+                + " timezone('UTC', s) AS e FROM atz WHERE id = 1";
+        assertEquals(typeNames(pair.pg, sql), typeNames(pair.tributary.connection, sql));
+    }
+
+    /**
+     * A view over AT TIME ZONE with a constant zone does not read the session's zone: it is made
+     * in any zone and answers as PostgreSQL's in every zone. The materialized view is maintained
+     * as rows change (PostgreSQL's is not: its rows are compared with PostgreSQL's answer to the
+     * view's query); one over a date is 0A000 (it would read the session's zone).
+     */
+    @Test
+    void viewsOverConstantZonesAnswerAsPostgres() {
+        String body = "SELECT id, t AT TIME ZONE 'Asia/Kolkata' AS a, s AT TIME ZONE 'Europe/Berlin' AS b,"
+                + " timezone('America/St_Johns', t) AS c, t AT TIME ZONE INTERVAL '-02:00' AS e FROM atz";
+        List<String> statements = new ArrayList<>(List.of(
+                "SET TIME ZONE 'Europe/Berlin'",
+                "CREATE VIEW atz_v AS SELECT id, s AT TIME ZONE 'UTC' AS a, t AT TIME ZONE '+02' AS b FROM atz"));
+        for (String zone : ZONES) {
+            statements.add("SET TIME ZONE " + zone);
+            statements.add("SELECT * FROM atz_v ORDER BY id");
+        }
+        List<String> mismatches = new ArrayList<>(pair.mismatches(statements));
+        pair.both("SET TIME ZONE 'Europe/Berlin'");
+        assertEquals(
+                "count 7",
+                StatementOutcome.of(pair.tributary.connection, "CREATE MATERIALIZED VIEW atz_m AS " + body, false));
+        pair.both("INSERT INTO atz VALUES (8, '2024-10-27 00:59:59+00', '2024-10-27 02:59:59', NULL, NULL)");
+        for (String zone : ZONES) {
+            pair.both("SET TIME ZONE " + zone);
+            String expected = StatementOutcome.of(pair.pg, body + " ORDER BY id", true);
+            String actual = StatementOutcome.of(pair.tributary.connection, "SELECT * FROM atz_m ORDER BY id", true);
+            if (!expected.equals(actual)) {
+                mismatches.add(zone + ": atz_m\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        pair.both("DELETE FROM atz WHERE id = 8");
+        assertEquals(
+                StatementOutcome.of(pair.pg, body + " ORDER BY id", true),
+                StatementOutcome.of(pair.tributary.connection, "SELECT * FROM atz_m ORDER BY id", true));
+        assertEquals(
+                "ERROR 0A000",
+                StatementOutcome.of(
+                        pair.tributary.connection,
+                        "CREATE MATERIALIZED VIEW atz_d AS SELECT id, d AT TIME ZONE 'UTC' AS a FROM atz",
+                        false));
+        pair.both("SET TIME ZONE 'UTC'");
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    private static List<String> typeNames(Connection connection, String sql) throws Exception {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            ResultSetMetaData meta = rows.getMetaData();
+            List<String> names = new ArrayList<>();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                names.add(meta.getColumnLabel(i) + ":" + meta.getColumnTypeName(i));
+            }
+            return names;
+        }
+    }
+}
