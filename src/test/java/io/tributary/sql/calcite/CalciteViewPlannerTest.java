@@ -131,11 +131,13 @@ class CalciteViewPlannerTest {
         HashAggNode agg = (HashAggNode) project.input();
         assertEquals(
                 List.of(
-                        new AggCall(AggKind.SUM, 3, false, -1, DataType.numeric(38, 2)),
-                        new AggCall(AggKind.COUNT, 3, false, -1, DataType.BIGINT)),
+                        new AggCall(AggKind.SUM, 1, false, -1, DataType.numeric(38, 2)),
+                        new AggCall(AggKind.COUNT, 2, false, -1, DataType.BIGINT)),
                 agg.calls());
         Object[] group = {7, new BigDecimal("5.00"), 2L};
-        assertEquals(new BigDecimal("2.50"), project.exprs().get(1).eval(group));
+        // PostgreSQL's numeric / numeric scale: 16 significant digits
+        assertEquals(
+                new BigDecimal("2.5000000000000000"), project.exprs().get(1).eval(group));
         assertEquals(null, project.exprs().get(1).eval(new Object[] {7, null, 0L}));
     }
 
