@@ -395,7 +395,7 @@ class CalciteViewPlannerTest {
                 "SELECT v FROM t GROUP BY GROUPING SETS ((v), ()) | GROUPING SETS, ROLLUP and CUBE are not supported",
                 "SELECT string_agg(s, ',') FROM t | the aggregate function string_agg is not supported",
                 "SELECT array_agg(v) FROM t | the aggregate function array_agg is not supported",
-                "SELECT stddev(v) FROM t | the aggregate function stddev is not supported",
+                "SELECT stddev(DISTINCT v) FROM t | the aggregate function stddev is not supported",
                 "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM t | the aggregate function percentile_cont is not",
                 "SELECT v FROM t t1 WHERE EXISTS (SELECT 1 FROM u WHERE u.tid = t1.id) | correlated subqueries are not supported",
                 "SELECT id FROM t t1 WHERE v > (SELECT avg(w) FROM u WHERE u.tid = t1.id) | correlated subqueries are not",
