@@ -124,6 +124,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
         PgRegexpMatch.register(root);
+        PgVarianceFunctions.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

@@ -53,7 +53,7 @@ final class PgOperatorPrecedence extends StatementRewrite {
     public SqlNode visit(SqlCall call) {
         SqlOperator sign = isInfixCast(call) ? signOf(call.operand(0)) : null;
         if (sign != null) {
-            return rewritten(sign.createCall(call.getParserPosition(), unsignedCast(call)));
+            return rewritten(sign.createCall(call.getParserPosition(), unsignedCast(call, sign)));
         }
         // the root of an expression may be parenthesized as a whole: (a AND b::regclass)
         if (isOperatorCall(call) && needsRebuild(call, null)) {
@@ -125,7 +125,7 @@ final class PgOperatorPrecedence extends StatementRewrite {
         SqlOperator sign = isInfixCast(c) ? signOf(c.operand(0)) : null;
         if (sign != null) {
             items.add(new SqlParserUtil.ToTreeListItem(sign, c.getParserPosition()));
-            items.add(unsignedCast(c));
+            items.add(unsignedCast(c, sign));
         } else if (isInfixCast(c)) {
             flatten(c.operand(0), items, c);
             SqlNode last = (SqlNode) items.remove(items.size() - 1);
@@ -143,7 +143,7 @@ final class PgOperatorPrecedence extends StatementRewrite {
 
     /**
      * The prefix operator written before a number constant that the parser folded into it
-     * ({@code -7::int2} parses as {@code (-7)::int2}, {@code -(-3)::int2} as {@code 3::int2}), or
+     * ({@code -7::int2} parses as {@code (-7)::int2}, {@code +7::int2} as {@code 7::int2}, {@code -(-3)::int2} as {@code 3::int2}), or
      * null when {@code operand} is no such constant or is parenthesized ({@code (-3)::int2}). In
      * PostgreSQL the sign applies to the cast value: {@code -32768::int2} is out of range, and the
      * column is labelled {@code ?column?}.
@@ -165,14 +165,80 @@ final class PgOperatorPrecedence extends StatementRewrite {
         if (!sql.startsWith("::", next)) {
             return null;
         }
-        // the parser drops a unary plus ({@code +7::int2} has no trace of it): only minus is seen
-        return sql.charAt(at) == '-' ? SqlStdOperatorTable.UNARY_MINUS : null;
+        // the parser folds a unary plus into the constant too: in PostgreSQL it is an operator
+        // on the cast value, so {@code +7::int2} is labelled {@code ?column?}
+        if (sql.charAt(at) == '-') {
+            return SqlStdOperatorTable.UNARY_MINUS;
+        }
+        return unaryPlusBefore(at) ? SqlStdOperatorTable.UNARY_PLUS : null;
     }
 
-    /** The cast of a constant {@link #signOf} found negated, applied to the constant without the minus. */
-    private SqlNode unsignedCast(SqlCall cast) {
+    /**
+     * Whether a unary {@code +} stands just before offset {@code at}: a {@code +} with an operator,
+     * an opening parenthesis, a comma, a keyword that starts an expression or nothing before it
+     * (after {@code a +} or {@code 1 +} it is the binary plus, which the parser kept).
+     */
+    private boolean unaryPlusBefore(int at) {
+        int plus = at - 1;
+        while (plus >= 0 && Character.isWhitespace(sql.charAt(plus))) {
+            plus--;
+        }
+        if (plus < 0 || sql.charAt(plus) != '+') {
+            return false;
+        }
+        int end = plus - 1;
+        while (end >= 0 && Character.isWhitespace(sql.charAt(end))) {
+            end--;
+        }
+        if (end < 0 || "(,=<>+-*/%^|&~!".indexOf(sql.charAt(end)) >= 0) {
+            return true;
+        }
+        int start = end;
+        while (start >= 0 && Character.isLetter(sql.charAt(start))) {
+            start--;
+        }
+        return start < end
+                && (start < 0
+                        || !Character.isLetterOrDigit(sql.charAt(start))
+                                && sql.charAt(start) != '_'
+                                && sql.charAt(start) != '"')
+                && EXPRESSION_KEYWORDS.contains(
+                        sql.substring(start + 1, end + 1).toUpperCase(java.util.Locale.ROOT));
+    }
+
+    /** Keywords after which an expression starts, so a {@code +} after them is a sign. */
+    private static final java.util.Set<String> EXPRESSION_KEYWORDS = java.util.Set.of(
+            "SELECT",
+            "WHERE",
+            "AND",
+            "OR",
+            "NOT",
+            "WHEN",
+            "THEN",
+            "ELSE",
+            "HAVING",
+            "ON",
+            "BY",
+            "DISTINCT",
+            "ALL",
+            "RETURNING",
+            "SET",
+            "VALUES",
+            "IN",
+            "BETWEEN",
+            "LIMIT",
+            "OFFSET",
+            "IS");
+
+    /**
+     * The cast of a constant {@link #signOf} found signed, applied to the constant without its sign
+     * (the parser negated the constant for a minus; a plus left it as it was).
+     */
+    private SqlNode unsignedCast(SqlCall cast, SqlOperator sign) {
         SqlNumericLiteral value = (SqlNumericLiteral) cast.operand(0);
-        SqlNode unsigned = SqlLiteral.createNegative(value, value.getParserPosition());
+        SqlNode unsigned = sign == SqlStdOperatorTable.UNARY_MINUS
+                ? SqlLiteral.createNegative(value, value.getParserPosition())
+                : value;
         return cast.getOperator().createCall(cast.getParserPosition(), unsigned, cast.operand(1));
     }
 

@@ -22,7 +22,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
- * and {@code lower} in the C locale. Called by {@link PgArithmetic} for each call it visits, so
+ * and {@code lower} in the C locale, {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
+ * with an empty one; Calcite refuses it). Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
 final class PgScalarCalls {
@@ -45,6 +46,8 @@ final class PgScalarCalls {
     private static final SqlOperator SUBSTR_FROM = function("substrFrom");
     private static final SqlOperator UPPER = function("upper");
     private static final SqlOperator LOWER = function("lower");
+    private static final SqlOperator LPAD = PgArithmetic.function(PgPadFunctions.class, "lpad");
+    private static final SqlOperator RPAD = PgArithmetic.function(PgPadFunctions.class, "rpad");
 
     private final RexBuilder rexBuilder;
 
@@ -108,6 +111,13 @@ final class PgScalarCalls {
                 textFirst && operands.size() == 1 ? rexBuilder.makeCall(call.getType(), UPPER, operands) : null;
             case "LOWER" ->
                 textFirst && operands.size() == 1 ? rexBuilder.makeCall(call.getType(), LOWER, operands) : null;
+            case "LPAD", "RPAD" ->
+                textFirst && operands.size() == 3 && isInteger(operands.get(1)) && isText(operands.get(2))
+                        ? rexBuilder.makeCall(
+                                call.getType(),
+                                name.equals("LPAD") ? LPAD : RPAD,
+                                List.of(operands.get(0), as(operands.get(1), SqlTypeName.INTEGER), operands.get(2)))
+                        : null;
             default -> null;
         };
     }

@@ -13,6 +13,9 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * with SQLSTATE, a PostgreSQL-style message and the position in the client's statement.
  */
 final class SqlErrors {
+    /** Text PostgreSQL reads as an integer: refused by Java only when out of the type's range. */
+    private static final Pattern INTEGER_TEXT = Pattern.compile("\\s*[+-]?[0-9]+\\s*");
+
     private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*?)\" at line");
     private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("Object '([^']*)' not found");
     private static final Pattern OBJECT_NOT_FOUND_IN_SCHEMA =
@@ -91,6 +94,12 @@ final class SqlErrors {
                 }
                 Matcher input = Pattern.compile("For input string: \"(.*)\"").matcher(m);
                 String value = input.find() ? input.group(1) : m;
+                if (INTEGER_TEXT.matcher(value).matches()) {
+                    // digits Integer.parseInt or Long.parseLong refused: too many for the type
+                    return new TributaryException(
+                            SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                            "value \"" + value + "\" is out of range for type " + integerType(nfe));
+                }
                 return new TributaryException(
                         SqlState.INVALID_TEXT_REPRESENTATION,
                         "invalid input syntax for type numeric: \"" + value + "\"");
@@ -156,6 +165,22 @@ final class SqlErrors {
         return null;
     }
 
+    /**
+     * PostgreSQL's name of the integer type Java was parsing when it threw {@code nfe}: Calcite
+     * parses text cast to smallint with {@code Short.parseShort}, which calls {@code Integer.parseInt}.
+     */
+    private static String integerType(NumberFormatException nfe) {
+        for (StackTraceElement frame : nfe.getStackTrace()) {
+            if (frame.getClassName().equals("java.lang.Short")) {
+                return "smallint";
+            }
+            if (frame.getClassName().equals("java.lang.Long")) {
+                return "bigint";
+            }
+        }
+        return "integer";
+    }
+
     private static String rootMessage(Throwable error) {
         Throwable t = error;
         while (t.getCause() != null && t.getCause() != t) {
@@ -210,6 +235,17 @@ final class SqlErrors {
             // TimeWindowCalls checked the sizes: what Calcite refuses is the time column's type
             state = SqlState.DATATYPE_MISMATCH;
             message = "the time column of " + x.group(1).toLowerCase() + " must be a timestamp";
+        } else if ((x = CANNOT_APPLY.matcher(m)).find()
+                && x.group(1).equals("*")
+                && x.group(2).equals("<OTHER> * <DECIMAL(1, 0)>")) {
+            // AvgScale's and VarianceCalls' x * 1::numeric(1,0) over an interval, which the view
+            // planner (unlike a query's) does not rewrite into PostgreSQL's interval functions
+            String function = position > 0 ? tokenAt(sql, position - 1).toLowerCase(java.util.Locale.ROOT) : "";
+            if (function.equals("avg")) {
+                return UnsupportedInViews.error("the aggregate function avg(interval) is", position);
+            }
+            state = SqlState.UNDEFINED_FUNCTION;
+            message = "function " + function + "(interval) does not exist";
         } else if ((x = CANNOT_APPLY.matcher(m)).find()) {
             state = SqlState.UNDEFINED_FUNCTION;
             message = "operator does not exist: "
@@ -227,6 +263,10 @@ final class SqlErrors {
                 || m.contains("Illegal mixing of types")) {
             state = SqlState.DATATYPE_MISMATCH;
             message = firstLine(m);
+        } else if (m.contains("clause must be a condition")) {
+            // WHERE 1, HAVING 1
+            state = SqlState.DATATYPE_MISMATCH;
+            message = "argument of " + m.substring(0, m.indexOf(' ')) + " must be type boolean";
         } else if (m.contains("Cast function cannot convert")) {
             state = SqlState.CANNOT_COERCE;
             message = firstLine(m);

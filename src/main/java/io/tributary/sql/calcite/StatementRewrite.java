@@ -45,7 +45,7 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, casts to numeric and to
+     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, variance and stddev as PostgreSQL computes them, casts to numeric and to
      * integers, {@link PgValueSemantics}, {@link IntervalSemantics}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
@@ -58,6 +58,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new TimeWindowCalls(),
                 new LikeEscape(),
                 new AvgScale(),
+                new VarianceCalls(),
                 new NumericCast(),
                 new PgValueSemantics(),
                 new IntervalSemantics()));

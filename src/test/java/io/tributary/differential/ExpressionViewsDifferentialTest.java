@@ -1,0 +1,107 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The expression fixes of {@link ExpressionCorpusDifferentialTest}'s families hold in materialized
+ * views too: one view per family ({@code avg}'s scale; {@code variance}/{@code stddev} and their
+ * sample and population forms; {@code lpad}/{@code rpad} with an empty fill and a signed cast's
+ * label), created over rows and kept through inserts, updates and deletes, equals PostgreSQL's
+ * answer to its query after each step: column labels and every row as text, exactly.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ExpressionViewsDifferentialTest {
+    private static final String[] QUERIES = {
+        "SELECT g, avg(i2) AS a2, avg(i4) AS a4, avg(i8) AS a8, avg(nu) AS an, avg(f8) AS af FROM a GROUP BY g",
+        "SELECT g, stddev(i2) AS s2, variance(i4) AS v4, stddev_pop(i8) AS s8, var_pop(nu) AS vn,"
+                + " stddev_samp(nu) AS sn, var_samp(i2) AS v2 FROM a GROUP BY g",
+        "SELECT id, lpad(tx, 4, '') AS l, rpad(tx, 6, 'xy') AS r, +7::int2, -7::int2 AS m FROM a",
+    };
+
+    private static final String[] STEPS = {
+        "INSERT INTO a VALUES (10, 1, 5, 50, 500, 0.5, 0.5, 'five'), (11, 2, -7, 70, 9223372036854775807, 99999999.9999, 1000.5, 'x')",
+        "UPDATE a SET i2 = i2 - 1, nu = nu - 1.5, tx = tx || 'z' WHERE id % 2 = 0",
+        "DELETE FROM a WHERE id IN (1, 11)",
+        "UPDATE a SET g = 3 WHERE id = 2",
+        "DELETE FROM a WHERE g = 2",
+    };
+
+    private static Connection pg;
+    private static InProcessTributary tributary;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("exprviews-", 200, "root", "", 120);
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
+    }
+
+    @Test
+    void viewsOfFixedExpressionsEqualPostgres() throws Exception {
+        String setup = "CREATE TABLE a (id INT PRIMARY KEY, g INT, i2 SMALLINT, i4 INT, i8 BIGINT, nu NUMERIC(12,4),"
+                + " f8 DOUBLE PRECISION, tx TEXT);"
+                + "INSERT INTO a VALUES (1, 1, 1, 10, 100, 2.5, 1.5, 'alpha'), (2, 1, -2, -20, -200, -1.125, -0.25, 'Beta'),"
+                + " (3, 1, NULL, NULL, NULL, NULL, NULL, NULL), (4, 2, 32767, 2147483647, 9223372036854775807,"
+                + " 99999999.9999, 1000.5, 'gamma delta'), (5, 2, 0, 0, 0, 0, 0, ''), (6, 3, 4, 4, 4, 4, 4, 'ab')";
+        InProcessTributary.execScript(tributary.connection, setup);
+        InProcessTributary.execScript(pg, setup);
+        for (int v = 0; v < QUERIES.length; v++) {
+            InProcessTributary.execScript(
+                    tributary.connection, "CREATE MATERIALIZED VIEW ev" + v + " AS " + QUERIES[v]);
+        }
+        compare("after the backfill");
+        for (String step : STEPS) {
+            InProcessTributary.execScript(tributary.connection, step);
+            InProcessTributary.execScript(pg, step);
+            compare("after " + step);
+        }
+    }
+
+    private static void compare(String when) throws SQLException {
+        for (int v = 0; v < QUERIES.length; v++) {
+            assertEquals(
+                    rows(pg, QUERIES[v]), rows(tributary.connection, "SELECT * FROM ev" + v), QUERIES[v] + " " + when);
+        }
+    }
+
+    /** The column labels, then the rows as sorted {@code a|b|c} strings. */
+    private static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        String labels;
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            StringBuilder l = new StringBuilder();
+            for (int k = 1; k <= n; k++) {
+                l.append(k > 1 ? "|" : "").append(rs.getMetaData().getColumnLabel(k));
+            }
+            labels = l.toString();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int k = 1; k <= n; k++) {
+                    b.append(k > 1 ? "|" : "").append(rs.getString(k));
+                }
+                out.add(b.toString());
+            }
+        }
+        out.sort(null);
+        out.add(0, labels);
+        return out;
+    }
+}
