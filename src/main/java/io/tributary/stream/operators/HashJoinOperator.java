@@ -59,15 +59,6 @@ public final class HashJoinOperator implements Operator {
      */
     static final int DEFAULT_HELD_ROWS = (int) JoinSide.MAX_CACHED_ROWS;
 
-    /**
-     * Inserts into a held side with no probe of it in between after which it leaves held mode (see
-     * {@link JoinSide}). While both inputs of a backfill are read side by side a probe comes every
-     * chunk or so; in {@code bench backfill}'s join the orders side otherwise went on holding
-     * orders up to {@link #DEFAULT_HELD_ROWS} per actor long after the last customer was read, rows
-     * that outlived young collections only to be dropped.
-     */
-    static final int DEFAULT_IDLE_INSERTS = 16_384;
-
     private final JoinSide left;
     private final JoinSide right;
     private final boolean[] nullSafe;
@@ -99,15 +90,7 @@ public final class HashJoinOperator implements Operator {
      */
     public HashJoinOperator(
             HashJoinNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks, int[] ownedVnodes) {
-        this(
-                node,
-                stateTableIds,
-                committed,
-                DEFAULT_CACHE_KEYS,
-                DEFAULT_HELD_ROWS,
-                DEFAULT_IDLE_INSERTS,
-                watermarks,
-                ownedVnodes);
+        this(node, stateTableIds, committed, DEFAULT_CACHE_KEYS, DEFAULT_HELD_ROWS, watermarks, ownedVnodes);
         this.ownedVnodes = cleaning == null && intervalCleaning == null ? null : ownedVnodes;
     }
 
@@ -116,13 +99,7 @@ public final class HashJoinOperator implements Operator {
      * held mode to {@code heldRows} rows (0: off), for tests of either path.
      */
     HashJoinOperator(HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys, int heldRows) {
-        this(node, stateTableIds, committed, cacheKeys, heldRows, DEFAULT_IDLE_INSERTS);
-    }
-
-    /** As above, a held side leaving held mode after {@code idleInserts} inserts with no probe of it. */
-    HashJoinOperator(
-            HashJoinNode node, int[] stateTableIds, ReadView committed, int cacheKeys, int heldRows, int idleInserts) {
-        this(node, stateTableIds, committed, cacheKeys, heldRows, idleInserts, WatermarkReader.NONE, null);
+        this(node, stateTableIds, committed, cacheKeys, heldRows, WatermarkReader.NONE, null);
     }
 
     private HashJoinOperator(
@@ -131,7 +108,6 @@ public final class HashJoinOperator implements Operator {
             ReadView committed,
             int cacheKeys,
             int heldRows,
-            int idleInserts,
             WatermarkReader watermarks,
             int[] vnodes) {
         if (stateTableIds.length != 2) {
@@ -149,7 +125,6 @@ public final class HashJoinOperator implements Operator {
                 committed,
                 cacheKeys,
                 heldRows,
-                idleInserts,
                 vnodes);
         this.right = new JoinSide(
                 node.right(),
@@ -159,7 +134,6 @@ public final class HashJoinOperator implements Operator {
                 committed,
                 cacheKeys,
                 heldRows,
-                idleInserts,
                 vnodes);
         requireSameKeyEncoding(left.keyTypes(), right.keyTypes());
         this.nullSafe = node.nullSafe().clone();

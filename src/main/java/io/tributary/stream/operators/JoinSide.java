@@ -31,11 +31,7 @@ import java.util.List;
  * dimension side is probed by every row of the big side, and the big side by every dimension row
  * while both are read side by side. Memory stays bounded: once the side holds more than {@code
  * heldRows} rows it leaves held mode for good, dropping its buckets (a side that large is rarely
- * probed by the same key soon), and from then on is the bounded cache in front of the table. It
- * leaves it the same way once {@code idleInserts} inserts came with no probe from the other side in
- * between: the other side has stopped arriving (a dimension table read to its end while the big
- * side's snapshot goes on), so the buckets would only be built, copied by the collector and dropped
- * at the row bound. A late probe then scans the table, as for any side not held. A side
+ * probed by the same key soon), and from then on is the bounded cache in front of the table. A side
  * that starts with stored rows (a restart, a remote build taken over) is never held. Sides cleaned
  * by a watermark ({@link #cleanBy}) are never held either: cleaning deletes past the cache. One
  * actor thread.
@@ -73,10 +69,6 @@ final class JoinSide {
     private final int cacheKeys;
     /** Rows this side may hold in held mode; 0: never held. */
     private final int heldRows;
-    /** Inserts without a probe in between after which a held side leaves held mode. */
-    private final int idleInserts;
-    /** In held mode, this side's inserts since the other side last probed it. */
-    private int insertsSinceProbe;
     /** The actor's vnodes, ascending, or null for all: where the table must be empty to start held. */
     private final int[] ownedVnodes;
     /** Held mode (see the class comment): null until the first use decides it, then true or false. */
@@ -95,7 +87,6 @@ final class JoinSide {
      * @param padded whether unmatched rows of this side appear NULL-padded (then degrees are kept)
      * @param cacheKeys how many join keys the cache holds at most (at least 1)
      * @param heldRows how many rows the side may hold in held mode; 0 turns held mode off
-     * @param idleInserts after how many inserts with no probe of this side in between it leaves held mode
      * @param ownedVnodes the actor's vnodes, ascending, or null for every vnode
      */
     JoinSide(
@@ -106,7 +97,6 @@ final class JoinSide {
             ReadView committed,
             int cacheKeys,
             int heldRows,
-            int idleInserts,
             int[] ownedVnodes) {
         List<DataType> types = input.fields().stream().map(Field::type).toList();
         this.width = types.size();
@@ -127,7 +117,6 @@ final class JoinSide {
         }
         this.cacheKeys = cacheKeys;
         this.heldRows = heldRows;
-        this.idleInserts = idleInserts;
         this.ownedVnodes = ownedVnodes == null ? null : ownedVnodes.clone();
     }
 
@@ -190,7 +179,6 @@ final class JoinSide {
      * #writeDegree}.
      */
     JoinBucket bucket(ByteWriter key, Object[] probe, int[] probeKeyColumns) {
-        insertsSinceProbe = 0;
         int id = cache.find(key.array(), key.length());
         if (id >= 0) {
             return cache.get(id);
@@ -235,7 +223,9 @@ final class JoinSide {
             if (cachedRows <= heldRows) {
                 return;
             }
-            leaveHeld();
+            held = false;
+            cache.clear();
+            cachedRows = 0;
             return;
         }
         while (cache.size() > 0 && (cache.size() > cacheKeys || cachedRows > MAX_CACHED_ROWS)) {
@@ -243,13 +233,6 @@ final class JoinSide {
             cachedRows -= cache.get(victim).size();
             cache.remove(victim);
         }
-    }
-
-    /** Drops every bucket: from now on the side is the bounded cache in front of its table. */
-    private void leaveHeld() {
-        held = false;
-        cache.clear();
-        cachedRows = 0;
     }
 
     /**
@@ -331,10 +314,6 @@ final class JoinSide {
     /** Stores a new row whose join key is encoded in {@code key}, with {@code degree} current matches. */
     void insert(ByteWriter key, Object[] row, long degree) {
         boolean held = held();
-        if (held && ++insertsSinceProbe > idleInserts) {
-            leaveHeld();
-            held = false;
-        }
         table.put(tableKey(row), value(row, degree));
         if (index != null) {
             index.add(key, row, keyColumns);
