@@ -88,10 +88,7 @@ public final class RowCodec {
                     out.putVarInt(unscaled.length).putBytes(unscaled);
                 }
             }
-            case VARCHAR, TEXT -> {
-                byte[] b = ((String) v).getBytes(StandardCharsets.UTF_8);
-                out.putVarInt(b.length).putBytes(b);
-            }
+            case VARCHAR, TEXT -> out.putUtf8WithLength((String) v);
             case BYTEA -> {
                 byte[] b = (byte[]) v;
                 out.putVarInt(b.length).putBytes(b);

@@ -104,6 +104,11 @@ final class Actor {
      * each chunk and barrier, read by the backfill coordinator to decide when to checkpoint.
      */
     private volatile long heldChanges;
+    /**
+     * Whether {@link #heldChanges} counts rows taken in because an operator does not count what it
+     * holds; written by the actor thread just before {@link #heldChanges}, read by the coordinator.
+     */
+    private volatile boolean countsRowsIn;
 
     /**
      * @param nodes the operator tree in pre-order (parents before children); parent -1 is the root
@@ -303,6 +308,9 @@ final class Actor {
             if (node.op != null) {
                 long h = node.op.heldChanges();
                 if (h < 0) {
+                    if (!countsRowsIn) {
+                        countsRowsIn = true;
+                    }
                     return rowsSinceBarrier;
                 }
                 held += h;
@@ -314,6 +322,14 @@ final class Actor {
     /** What this actor's operators hold for the next barrier (see {@link Operator#heldChanges}); any thread. */
     long heldChanges() {
         return heldChanges;
+    }
+
+    /**
+     * Whether {@link #heldChanges} is the rows taken in since the barrier, as one of this actor's
+     * operators does not count what it holds (a join, TopN, a window); any thread.
+     */
+    boolean countsRowsIn() {
+        return countsRowsIn;
     }
 
     /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -164,6 +165,19 @@ class RowCodecTest {
         new Random(1).nextBytes(big);
         Object[] row = {sb.toString(), big, "", new byte[0], 42};
         assertRowEquals(row, roundTrip(types, row));
+    }
+
+    @Test
+    void textIsItsUtf8BytesAfterTheirCountWhetherAsciiOrNot() {
+        String longAscii = "x".repeat(200);
+        for (String s : new String[] {
+            "", "shipped", longAscii, longAscii + "é", "é" + longAscii, "\u007f\u0080", "a\ud83d\ude00", "\0"
+        }) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            ByteWriter expected =
+                    new ByteWriter(8).put(0).putVarInt(utf8.length).putBytes(utf8);
+            assertArrayEquals(expected.toByteArray(), new RowCodec(List.of(DataType.TEXT)).encode(new Object[] {s}), s);
+        }
     }
 
     @Test
