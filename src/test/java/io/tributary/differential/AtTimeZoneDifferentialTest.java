@@ -2,10 +2,6 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -84,16 +80,7 @@ class AtTimeZoneDifferentialTest {
 
     @Test
     void atTimeZoneAnswersAsPostgresInEveryZone() {
-        List<String> mismatches = new ArrayList<>();
-        for (String zone : ZONES) {
-            List<String> statements = new ArrayList<>();
-            statements.add("SET TIME ZONE " + zone);
-            statements.addAll(READS);
-            for (String sql : pair.mismatches(statements)) {
-                mismatches.add(zone + ": " + sql);
-            }
-        }
-        pair.both("SET TIME ZONE 'UTC'");
+        List<String> mismatches = pair.mismatchesInZones(ZONES, READS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
@@ -116,10 +103,12 @@ class AtTimeZoneDifferentialTest {
 
     /** The result columns' type names, which name the OIDs of RowDescription. */
     @Test
-    void resultTypesAreTimestampAndTimestamptz() throws Exception {
+    void resultTypesAreTimestampAndTimestamptz() {
         String sql = "SELECT t AT TIME ZONE 'UTC' AS a, s AT TIME ZONE 'UTC' AS b, timezone('UTC', t) AS c,"
                 + " timezone('UTC', s) AS e FROM atz WHERE id = 1";
-        assertEquals(typeNames(pair.pg, sql), typeNames(pair.tributary.connection, sql));
+        assertEquals(
+                StatementOutcome.withTypeNames(pair.pg, sql),
+                StatementOutcome.withTypeNames(pair.tributary.connection, sql));
     }
 
     /**
@@ -132,14 +121,10 @@ class AtTimeZoneDifferentialTest {
     void viewsOverConstantZonesAnswerAsPostgres() {
         String body = "SELECT id, t AT TIME ZONE 'Asia/Kolkata' AS a, s AT TIME ZONE 'Europe/Berlin' AS b,"
                 + " timezone('America/St_Johns', t) AS c, t AT TIME ZONE INTERVAL '-02:00' AS e FROM atz";
-        List<String> statements = new ArrayList<>(List.of(
+        List<String> mismatches = new ArrayList<>(pair.mismatches(List.of(
                 "SET TIME ZONE 'Europe/Berlin'",
-                "CREATE VIEW atz_v AS SELECT id, s AT TIME ZONE 'UTC' AS a, t AT TIME ZONE '+02' AS b FROM atz"));
-        for (String zone : ZONES) {
-            statements.add("SET TIME ZONE " + zone);
-            statements.add("SELECT * FROM atz_v ORDER BY id");
-        }
-        List<String> mismatches = new ArrayList<>(pair.mismatches(statements));
+                "CREATE VIEW atz_v AS SELECT id, s AT TIME ZONE 'UTC' AS a, t AT TIME ZONE '+02' AS b FROM atz")));
+        mismatches.addAll(pair.mismatchesInZones(ZONES, List.of("SELECT * FROM atz_v ORDER BY id")));
         pair.both("SET TIME ZONE 'Europe/Berlin'");
         assertEquals(
                 "count 7",
@@ -165,17 +150,5 @@ class AtTimeZoneDifferentialTest {
                         false));
         pair.both("SET TIME ZONE 'UTC'");
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
-    }
-
-    private static List<String> typeNames(Connection connection, String sql) throws Exception {
-        try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(sql)) {
-            ResultSetMetaData meta = rows.getMetaData();
-            List<String> names = new ArrayList<>();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                names.add(meta.getColumnLabel(i) + ":" + meta.getColumnTypeName(i));
-            }
-            return names;
-        }
     }
 }

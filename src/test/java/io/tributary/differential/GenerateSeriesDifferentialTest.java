@@ -2,11 +2,6 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -124,8 +119,8 @@ class GenerateSeriesDifferentialTest {
     void seriesAreTypedAsPostgres() {
         List<String> mismatches = new ArrayList<>();
         for (String sql : SERIES) {
-            String pg = typedOutcome(pair.pg, sql);
-            String trib = typedOutcome(pair.tributary.connection, sql);
+            String pg = StatementOutcome.withTypeNames(pair.pg, sql);
+            String trib = StatementOutcome.withTypeNames(pair.tributary.connection, sql);
             if (!pg.equals(trib)) {
                 mismatches.add(sql + "\n  postgres:  " + pg + "\n  tributary: " + trib);
             }
@@ -163,28 +158,5 @@ class GenerateSeriesDifferentialTest {
             StatementOutcome.of(pair.tributary.connection, "SELECT * FROM tmv ORDER BY id", false)
         };
         assertEquals(outcome[0], outcome[1]);
-    }
-
-    /** Rows as {@code label:typename=value}, the update count, or the SQLSTATE. */
-    private static String typedOutcome(Connection c, String sql) {
-        try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
-            }
-            try (ResultSet rs = s.getResultSet()) {
-                ResultSetMetaData meta = rs.getMetaData();
-                List<String> rows = new ArrayList<>();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.add(meta.getColumnLabel(i) + ":" + meta.getColumnTypeName(i) + "=" + rs.getString(i));
-                    }
-                    rows.add(row.toString());
-                }
-                return rows.toString();
-            }
-        } catch (SQLException e) {
-            return "ERROR " + e.getSQLState() + ("XX000".equals(e.getSQLState()) ? " " + e.getMessage() : "");
-        }
     }
 }

@@ -53,6 +53,24 @@ final class PostgresPair implements AutoCloseable {
         return mismatches;
     }
 
+    /**
+     * Runs {@code reads} after {@code SET TIME ZONE zone} for each of {@code zones} (as SET TIME ZONE
+     * takes them), returning each mismatch prefixed with its zone; sets both back to UTC after.
+     */
+    List<String> mismatchesInZones(List<String> zones, List<String> reads) {
+        List<String> mismatches = new ArrayList<>();
+        for (String zone : zones) {
+            List<String> statements = new ArrayList<>();
+            statements.add("SET TIME ZONE " + zone);
+            statements.addAll(reads);
+            for (String sql : mismatches(statements)) {
+                mismatches.add(zone + ": " + sql);
+            }
+        }
+        both("SET TIME ZONE 'UTC'");
+        return mismatches;
+    }
+
     @Override
     public void close() {
         Cleanup.closeAll(pg, tributary);

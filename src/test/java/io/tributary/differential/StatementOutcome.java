@@ -18,11 +18,12 @@ final class StatementOutcome {
     private StatementOutcome() {}
 
     static String of(Connection c, String sql, boolean columnTypes) {
-        try (Statement s = c.createStatement()) {
-            return of(s, s.execute(sql), columnTypes);
-        } catch (SQLException e) {
-            return error(e);
-        }
+        return of(c, sql, columnTypes ? ColumnLabel.JDBC_TYPE : ColumnLabel.PLAIN);
+    }
+
+    /** The same with each column as {@code label:typename=value}, the type's name as the server's RowDescription OID names it. */
+    static String withTypeNames(Connection c, String sql) {
+        return of(c, sql, ColumnLabel.TYPE_NAME);
     }
 
     /** The same for {@code sql} prepared, with {@code params} bound by {@code setObject} in order. */
@@ -31,30 +32,50 @@ final class StatementOutcome {
             for (int i = 0; i < params.size(); i++) {
                 s.setObject(i + 1, params.get(i));
             }
-            return of(s, s.execute(), false);
+            return of(s, s.execute(), ColumnLabel.PLAIN);
         } catch (SQLException e) {
             return error(e);
         }
     }
 
-    private static String of(Statement s, boolean hasRows, boolean columnTypes) throws SQLException {
+    /** How a column is named in an outcome. */
+    private enum ColumnLabel {
+        PLAIN,
+        JDBC_TYPE,
+        TYPE_NAME;
+
+        String of(ResultSetMetaData meta, int column) throws SQLException {
+            return switch (this) {
+                case PLAIN -> meta.getColumnLabel(column);
+                case JDBC_TYPE -> meta.getColumnLabel(column) + ":" + meta.getColumnType(column);
+                case TYPE_NAME -> meta.getColumnLabel(column) + ":" + meta.getColumnTypeName(column);
+            };
+        }
+    }
+
+    private static String of(Connection c, String sql, ColumnLabel label) {
+        try (Statement s = c.createStatement()) {
+            return of(s, s.execute(sql), label);
+        } catch (SQLException e) {
+            return error(e);
+        }
+    }
+
+    private static String of(Statement s, boolean hasRows, ColumnLabel label) throws SQLException {
         if (!hasRows) {
             return "count " + s.getUpdateCount();
         }
-        {
-            try (ResultSet rs = s.getResultSet()) {
-                ResultSetMetaData meta = rs.getMetaData();
-                List<String> rows = new ArrayList<>();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.add(meta.getColumnLabel(i) + (columnTypes ? ":" + meta.getColumnType(i) : "") + "="
-                                + rs.getString(i));
-                    }
-                    rows.add(row.toString());
+        try (ResultSet rs = s.getResultSet()) {
+            ResultSetMetaData meta = rs.getMetaData();
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    row.add(label.of(meta, i) + "=" + rs.getString(i));
                 }
-                return rows.toString();
+                rows.add(row.toString());
             }
+            return rows.toString();
         }
     }
 
