@@ -3,9 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
@@ -71,48 +69,27 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
     @Override
     public Enumerable<Object[]> scan(DataContext root) {
         boolean ints = type == SqlTypeName.INTEGER;
-        return new AbstractEnumerable<>() {
+        return new SeriesRows(() -> new SeriesRows.Cursor() {
+            private long next = start;
+            /** The previous value was the last: the next one would overflow. */
+            private boolean done = empty;
+
             @Override
-            public Enumerator<Object[]> enumerator() {
-                return new Enumerator<>() {
-                    private long next = start;
-                    /** The previous value was the last: the next one would overflow. */
-                    private boolean done = empty;
-
-                    private Object[] current;
-
-                    @Override
-                    public Object[] current() {
-                        return current;
-                    }
-
-                    @Override
-                    public boolean moveNext() {
-                        if (done || (step > 0 ? next > stop : next < stop)) {
-                            return false;
-                        }
-                        current = new Object[] {ints ? (Object) (int) next : (Object) next};
-                        // integer bounds and steps cannot overflow a long; bigint ones can (PostgreSQL
-                        // ends the series there)
-                        long after = next + step;
-                        if (((next ^ after) & (step ^ after)) < 0) {
-                            done = true;
-                        } else {
-                            next = after;
-                        }
-                        return true;
-                    }
-
-                    @Override
-                    public void reset() {
-                        next = start;
-                        done = empty;
-                    }
-
-                    @Override
-                    public void close() {}
-                };
+            public Object next() {
+                if (done || (step > 0 ? next > stop : next < stop)) {
+                    return null;
+                }
+                Object value = ints ? (Object) (int) next : (Object) next;
+                // integer bounds and steps cannot overflow a long; bigint ones can (PostgreSQL
+                // ends the series there)
+                long after = next + step;
+                if (((next ^ after) & (step ^ after)) < 0) {
+                    done = true;
+                } else {
+                    next = after;
+                }
+                return value;
             }
-        };
+        });
     }
 }

@@ -5,9 +5,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import java.math.BigDecimal;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
@@ -56,37 +54,18 @@ public final class NumericSeries extends AbstractTable implements ScannableTable
     public Enumerable<Object[]> scan(DataContext root) {
         boolean empty = start == null || stop == null || step == null;
         int direction = empty ? 1 : step.signum();
-        return new AbstractEnumerable<>() {
+        return new SeriesRows(() -> new SeriesRows.Cursor() {
+            private BigDecimal next = start;
+
             @Override
-            public Enumerator<Object[]> enumerator() {
-                return new Enumerator<>() {
-                    private BigDecimal next = start;
-                    private Object[] current;
-
-                    @Override
-                    public Object[] current() {
-                        return current;
-                    }
-
-                    @Override
-                    public boolean moveNext() {
-                        if (empty || next.compareTo(stop) * direction > 0) {
-                            return false;
-                        }
-                        current = new Object[] {next};
-                        next = next.add(step);
-                        return true;
-                    }
-
-                    @Override
-                    public void reset() {
-                        next = start;
-                    }
-
-                    @Override
-                    public void close() {}
-                };
+            public Object next() {
+                if (empty || next.compareTo(stop) * direction > 0) {
+                    return null;
+                }
+                BigDecimal value = next;
+                next = next.add(step);
+                return value;
             }
-        };
+        });
     }
 }

@@ -5,9 +5,7 @@ import io.tributary.common.TributaryException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
@@ -61,39 +59,19 @@ public final class TimestampSeries extends AbstractTable implements ScannableTab
     public Enumerable<Object[]> scan(DataContext root) {
         // PostgreSQL orders intervals by their length with a month as 30 days
         boolean ascending = months * 30 * 86_400_000L + millis > 0;
-        return new AbstractEnumerable<>() {
+        return new SeriesRows(() -> new SeriesRows.Cursor() {
+            private LocalDateTime next = at(startMillis);
+
             @Override
-            public Enumerator<Object[]> enumerator() {
-                return new Enumerator<>() {
-                    private LocalDateTime next = at(startMillis);
-                    private Object[] current;
-
-                    @Override
-                    public Object[] current() {
-                        return current;
-                    }
-
-                    @Override
-                    public boolean moveNext() {
-                        long value = next.toInstant(ZoneOffset.UTC).toEpochMilli();
-                        if (ascending ? value > stopMillis : value < stopMillis) {
-                            return false;
-                        }
-                        current = new Object[] {value};
-                        next = next.plusMonths(months).plusNanos(millis * 1_000_000L);
-                        return true;
-                    }
-
-                    @Override
-                    public void reset() {
-                        next = at(startMillis);
-                    }
-
-                    @Override
-                    public void close() {}
-                };
+            public Object next() {
+                long value = next.toInstant(ZoneOffset.UTC).toEpochMilli();
+                if (ascending ? value > stopMillis : value < stopMillis) {
+                    return null;
+                }
+                next = next.plusMonths(months).plusNanos(millis * 1_000_000L);
+                return value;
             }
-        };
+        });
     }
 
     private static LocalDateTime at(long epochMillis) {
