@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -123,9 +121,13 @@ class BackfillUnderWritesDifferentialTest {
             st.execute("INSERT INTO t SELECT x, x % 50, x FROM generate_series(" + (ROWS + 1) + ", " + lastId.get()
                     + ") AS s(x)");
         }
-        assertEquals(List.of(Long.toString(lastId.get())), rows(tributary.connection, "SELECT count(*) FROM t"));
+        assertEquals(
+                List.of(Long.toString(lastId.get())), SortedRows.of(tributary.connection, "SELECT count(*) FROM t"));
         for (int i = 0; i < QUERIES.length; i++) {
-            assertEquals(rows(pg, QUERIES[i]), rows(tributary.connection, "SELECT * FROM v" + i), "view v" + i);
+            assertEquals(
+                    SortedRows.of(pg, QUERIES[i]),
+                    SortedRows.of(tributary.connection, "SELECT * FROM v" + i),
+                    "view v" + i);
         }
     }
 
@@ -147,23 +149,5 @@ class BackfillUnderWritesDifferentialTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** The rows of a query as sorted {@code a|b|c} strings. */
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int k = 1; k <= n; k++) {
-                    b.append(k > 1 ? "|" : "").append(rs.getString(k));
-                }
-                out.add(b.toString());
-            }
-        }
-        out.sort(null);
-        return out;
     }
 }

@@ -3,11 +3,7 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,32 +72,9 @@ class ExpressionViewsDifferentialTest {
     private static void compare(String when) throws SQLException {
         for (int v = 0; v < QUERIES.length; v++) {
             assertEquals(
-                    rows(pg, QUERIES[v]), rows(tributary.connection, "SELECT * FROM ev" + v), QUERIES[v] + " " + when);
+                    SortedRows.withLabels(pg, QUERIES[v]),
+                    SortedRows.withLabels(tributary.connection, "SELECT * FROM ev" + v),
+                    QUERIES[v] + " " + when);
         }
-    }
-
-    /** The column labels, then the rows as sorted {@code a|b|c} strings. */
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        String labels;
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            StringBuilder l = new StringBuilder();
-            for (int k = 1; k <= n; k++) {
-                l.append(k > 1 ? "|" : "").append(rs.getMetaData().getColumnLabel(k));
-            }
-            labels = l.toString();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int k = 1; k <= n; k++) {
-                    b.append(k > 1 ? "|" : "").append(rs.getString(k));
-                }
-                out.add(b.toString());
-            }
-        }
-        out.sort(null);
-        out.add(0, labels);
-        return out;
     }
 }

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -119,11 +115,17 @@ class GroupByExtremesDifferentialTest {
         InProcessTributary.execScript(tributary.connection, setup);
         InProcessTributary.execScript(pg, setup);
         InProcessTributary.execScript(tributary.connection, "CREATE MATERIALIZED VIEW wide AS " + view);
-        assertEquals(rows(pg, view), rows(tributary.connection, "SELECT * FROM wide"), "after the backfill");
+        assertEquals(
+                SortedRows.of(pg, view),
+                SortedRows.of(tributary.connection, "SELECT * FROM wide"),
+                "after the backfill");
         for (String step : steps) {
             InProcessTributary.execScript(tributary.connection, step);
             InProcessTributary.execScript(pg, step);
-            assertEquals(rows(pg, view), rows(tributary.connection, "SELECT * FROM wide"), "after " + step);
+            assertEquals(
+                    SortedRows.of(pg, view),
+                    SortedRows.of(tributary.connection, "SELECT * FROM wide"),
+                    "after " + step);
         }
     }
 
@@ -168,7 +170,7 @@ class GroupByExtremesDifferentialTest {
         }
         System.out.println("random changes while the view was backfilled: " + duringBackfill);
         assertTrue(duringBackfill > 0, "some changes ran while the view was backfilled");
-        assertEquals(rows(pg, query), rows(tributary.connection, "SELECT * FROM rv"));
+        assertEquals(SortedRows.of(pg, query), SortedRows.of(tributary.connection, "SELECT * FROM rv"));
     }
 
     /** One random change, run on Tributary and then on PostgreSQL; returns the next unused id. */
@@ -195,25 +197,9 @@ class GroupByExtremesDifferentialTest {
     private static void compare(String when) throws SQLException {
         for (int v = 0; v < QUERIES.length; v++) {
             assertEquals(
-                    rows(pg, QUERIES[v]), rows(tributary.connection, "SELECT * FROM v" + v), "view v" + v + " " + when);
+                    SortedRows.of(pg, QUERIES[v]),
+                    SortedRows.of(tributary.connection, "SELECT * FROM v" + v),
+                    "view v" + v + " " + when);
         }
-    }
-
-    /** The rows of a query as sorted {@code a|b|c} strings. */
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int k = 1; k <= n; k++) {
-                    b.append(k > 1 ? "|" : "").append(rs.getString(k));
-                }
-                out.add(b.toString());
-            }
-        }
-        out.sort(null);
-        return out;
     }
 }
