@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * RisingWave's Nexmark queries as materialized views over the {@code nexmark} connector's tables, each compared
  * with the same query run by PostgreSQL over a copy of the generated events (TUMBLE becomes {@code date_bin}, HOP
- * {@code date_bin} minus {@code generate_series} slides). The queries that cannot be expressed are listed in
+ * {@code date_bin} minus {@code generate_series} slides, SESSION gaps and islands by window functions). The queries that cannot be expressed are listed in
  * {@link NexmarkQueries} and the README with the reason.
  */
 class NexmarkViewsDifferentialTest {
@@ -43,7 +43,24 @@ class NexmarkViewsDifferentialTest {
             "q8",
             "SELECT P.id, P.name, P.starttime FROM (SELECT id, name, " + PG_TUMBLE_START + " AS starttime"
                     + " FROM person GROUP BY 1, 2, 3) P JOIN (SELECT seller, " + PG_TUMBLE_START
-                    + " AS starttime FROM auction GROUP BY 1, 2) A ON P.id = A.seller AND P.starttime = A.starttime");
+                    + " AS starttime FROM auction GROUP BY 1, 2) A ON P.id = A.seller AND P.starttime = A.starttime",
+            "q11",
+            "SELECT bidder, count(*) AS bid_count, min(date_time) AS starttime,"
+                    + " max(date_time) + INTERVAL '10 seconds' AS endtime FROM "
+                    + pgSessions("bid", "bidder", "date_time", "10 seconds")
+                    + " GROUP BY bidder, session");
+
+    /**
+     * PostgreSQL's sessions as gaps and islands: {@code relation}'s rows with a time, each with the number
+     * ({@code session}) of its session within its partition: a row starts one when no earlier row of the
+     * partition is within {@code gap}.
+     */
+    static String pgSessions(String relation, String partition, String time, String gap) {
+        String order = "OVER (PARTITION BY " + partition + " ORDER BY " + time;
+        return "(SELECT *, sum(starts) " + order + " ROWS UNBOUNDED PRECEDING) AS session FROM (SELECT *, CASE WHEN "
+                + time + " - lag(" + time + ") " + order + ") <= INTERVAL '" + gap + "' THEN 0 ELSE 1 END AS starts"
+                + " FROM " + relation + " WHERE " + time + " IS NOT NULL) marked) sessions";
+    }
 
     /**
      * The columns compared where the query leaves the others to chance: bids of one bidder on one auction may

@@ -231,8 +231,8 @@ final class SqlErrors {
         } else if ((x = NO_FUNCTION.matcher(m)).find()) {
             state = SqlState.UNDEFINED_FUNCTION;
             message = "function " + x.group(1).toLowerCase() + "(" + x.group(2).toLowerCase() + ") does not exist";
-        } else if ((x = CANNOT_APPLY.matcher(m)).find() && x.group(1).matches("(?i)TUMBLE|HOP")) {
-            // TimeWindowCalls checked the sizes: what Calcite refuses is the time column's type
+        } else if ((x = CANNOT_APPLY.matcher(m)).find() && x.group(1).matches("(?i)TUMBLE|HOP|SESSION")) {
+            // TimeWindowCalls checked the sizes (and the session gap): what Calcite refuses is the time column's type
             state = SqlState.DATATYPE_MISMATCH;
             message = "the time column of " + x.group(1).toLowerCase() + " must be a timestamp";
         } else if ((x = CANNOT_APPLY.matcher(m)).find()

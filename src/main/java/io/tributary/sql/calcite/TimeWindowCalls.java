@@ -21,7 +21,8 @@ import org.apache.calcite.util.Util;
  * Gives RisingWave's time-window syntax in FROM, {@code TUMBLE(relation, time_col, size [, offset])}
  * and {@code HOP(relation, time_col, slide, size [, offset])}, Calcite's form of the same table
  * functions, {@code TABLE(TUMBLE(TABLE relation, DESCRIPTOR(time_col), size [, offset]))}; both add
- * {@code window_start} and {@code window_end}. Checks what can be checked before validation, as
+ * {@code window_start} and {@code window_end}. {@code SESSION(relation [PARTITION BY cols], time_col, gap)}
+ * is given the same way ({@link SessionWindowCall}). Checks what can be checked before validation, as
  * RisingWave does: sizes are positive constants (22023) and a HOP's size is a multiple of its slide
  * (22023). The column's type is checked by {@link TimeWindows} once it is known.
  */
@@ -70,20 +71,37 @@ final class TimeWindowCalls extends StatementRewrite {
         if (aliased) {
             return rewritten;
         }
-        SqlIdentifier relation = window.operand(0);
+        SqlIdentifier relation = relation(window);
         SqlParserPos pos = window.getParserPosition();
         return SqlStdOperatorTable.AS.createCall(pos, rewritten, new SqlIdentifier(Util.last(relation.names), pos));
     }
 
-    /** {@code TUMBLE(ident, ...)} or {@code HOP(ident, ...)}: Calcite's own form has TABLE there. */
+    /**
+     * {@code TUMBLE(ident, ...)}, {@code HOP(ident, ...)} or {@code SESSION(ident [PARTITION BY ...], ...)}:
+     * Calcite's own form has TABLE there.
+     */
     private static boolean isRisingWaveWindow(SqlCall call) {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
-        return (name.equals("TUMBLE") || name.equals("HOP"))
+        return (name.equals("TUMBLE") || name.equals("HOP") || name.equals("SESSION"))
                 && call.operandCount() >= 1
-                && call.operand(0) instanceof SqlIdentifier;
+                && relation(call) != null;
+    }
+
+    /** The relation named by a window call's first operand, or null when it names none. */
+    private static SqlIdentifier relation(SqlCall window) {
+        SqlNode first = window.operand(0);
+        if (first instanceof SqlCall partitioned
+                && partitioned.getKind() == SqlKind.SET_SEMANTICS_TABLE
+                && window.getOperator().getName().equalsIgnoreCase("SESSION")) {
+            first = partitioned.operand(0);
+        }
+        return first instanceof SqlIdentifier relation ? relation : null;
     }
 
     private static SqlNode calciteForm(SqlCall call) {
+        if (call.getOperator().getName().equalsIgnoreCase("SESSION")) {
+            return SessionWindowCall.calciteForm(call);
+        }
         SqlParserPos pos = call.getParserPosition();
         boolean hop = call.getOperator().getName().equalsIgnoreCase("HOP");
         String name = hop ? "hop" : "tumble";
@@ -120,7 +138,7 @@ final class TimeWindowCalls extends StatementRewrite {
         return SqlStdOperatorTable.COLLECTION_TABLE.createCall(pos, window);
     }
 
-    private static long positiveMillis(SqlNode size, String function) {
+    static long positiveMillis(SqlNode size, String function) {
         long millis = intervalMillis(size, function);
         if (millis <= 0) {
             throw new TributaryException(

@@ -44,14 +44,17 @@ final class TimeWindows {
     private TimeWindows() {}
 
     /**
-     * A planning step for ad-hoc queries that replaces every window scan by {@link #expand}, so a
-     * SELECT gives the rows a view over the same query holds (Calcite's own HOP left out some of a row's windows in our tests).
+     * A planning step for ad-hoc queries that replaces every window scan by {@link #expand} (SESSION
+     * by {@link SessionWindows#expand}), so a SELECT gives the rows a view over the same query holds (Calcite's own HOP left out some of a row's windows in our tests).
      */
     static Program expansion() {
         return (planner, rel, traits, materializations, lattices) -> rel.accept(new RelHomogeneousShuttle() {
             @Override
             public RelNode visit(RelNode other) {
                 RelNode visited = super.visit(other);
+                if (visited instanceof TableFunctionScan scan && SessionWindows.isSession(scan)) {
+                    return SessionWindows.expand(scan);
+                }
                 return visited instanceof TableFunctionScan scan && isWindow(scan)
                         ? expand(scan, scan.getCluster().getRexBuilder())
                         : visited;

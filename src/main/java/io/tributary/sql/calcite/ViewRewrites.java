@@ -27,7 +27,8 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
 /**
- * Brings a view's relational plan into the shape the stream planner translates: subqueries become
+ * Brings a view's relational plan into the shape the stream planner translates: SESSION windows
+ * become window functions ({@link SessionWindows}), subqueries become
  * joins, AVG becomes SUM / COUNT, UNION becomes a DISTINCT over UNION ALL, filters move into joins
  * and below projections, adjacent projections and filters merge, and the two columns of every
  * join key get one type (both sides of a hash join must hash and encode a key alike). Stateless.
@@ -40,7 +41,8 @@ final class ViewRewrites {
 
     static RelNode normalise(RelNode rel) {
         HepPlanner planner = new HepPlanner(program());
-        planner.setRoot(rel);
+        // SESSION becomes window functions, which the rules below turn into Window nodes
+        planner.setRoot(SessionWindows.expandAll(rel));
         return planner.findBestExp().accept(new JoinKeyTypes());
     }
 
