@@ -56,6 +56,7 @@ class NexmarkViewsDifferentialTest {
      * partition is within {@code gap}.
      */
     static String pgSessions(String relation, String partition, String time, String gap) {
+        // a constant partition ("0") puts all rows in one
         String order = "OVER (PARTITION BY " + partition + " ORDER BY " + time;
         return "(SELECT *, sum(starts) " + order + " ROWS UNBOUNDED PRECEDING) AS session FROM (SELECT *, CASE WHEN "
                 + time + " - lag(" + time + ") " + order + ") <= INTERVAL '" + gap + "' THEN 0 ELSE 1 END AS starts"
