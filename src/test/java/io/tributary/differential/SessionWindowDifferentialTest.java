@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * SESSION windows against PostgreSQL's gaps and islands ({@link NexmarkViewsDifferentialTest#pgSessions}): views
- * over sessions (grouped per session, and the ungrouped rows with their bounds) and the same queries run ad hoc
+ * over sessions (grouped per session, and the ungrouped rows with their bounds; the table-function forms and Flink's
+ * group-window form) and the same queries run ad hoc
  * must hold the rows PostgreSQL computes, after every round of random INSERT, DELETE and UPDATE (times moved by a
  * few seconds and rows moved between partitions, so sessions merge and split; NULL times, NULL partitions and
  * times before 1970 included). Half the views exist from the start, half are created (backfilled) after the first
@@ -47,6 +48,14 @@ class SessionWindowDifferentialTest {
                 "SELECT k, g, max(ts) + INTERVAL '20 seconds' AS window_end, max(v) AS m FROM "
                         + NexmarkViewsDifferentialTest.pgSessions("ev", "k, g", "ts", "20 seconds")
                         + " GROUP BY k, g, session"
+            },
+            new String[] {
+                "SELECT e.k, count(*) AS c, SESSION_START(e.ts, INTERVAL '3' SECOND) AS st,"
+                        + " SESSION_END(e.ts, INTERVAL '3' SECOND) AS en FROM ev AS e"
+                        + " GROUP BY e.k, SESSION(e.ts, INTERVAL '3' SECOND) HAVING count(*) > 1",
+                "SELECT k, count(*) AS c, min(ts) AS st, max(ts) + INTERVAL '3 seconds' AS en FROM "
+                        + NexmarkViewsDifferentialTest.pgSessions("ev", "k", "ts", "3 seconds")
+                        + " GROUP BY k, session HAVING count(*) > 1"
             },
             new String[] {
                 "SELECT count(*) AS sessions, sum(n) AS rows_in_sessions FROM (SELECT window_start, count(*) AS n"

@@ -30,6 +30,9 @@ final class TimeWindowCalls extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         if (call instanceof SqlSelect select && select.getFrom() != null) {
+            if (SessionWindowCall.rewriteGroupWindow(select)) {
+                rewritten(select);
+            }
             select.setFrom(from(select.getFrom()));
         }
         return super.visit(call);
