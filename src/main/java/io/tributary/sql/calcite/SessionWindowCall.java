@@ -19,8 +19,8 @@ import org.apache.calcite.util.Util;
  * The SESSION case of {@link TimeWindowCalls}: {@code SESSION(relation [PARTITION BY col, ...], time_col, gap)}
  * becomes Calcite's {@code TABLE(SESSION(TABLE relation, DESCRIPTOR(time_col) [, DESCRIPTOR(col, ...)], gap))},
  * after checking that the gap is a positive day-time interval constant (22023); Flink's group-window form
- * ({@link #rewriteGroupWindow}) becomes the same. Calcite then resolves
- * the columns (42703 with a position) and {@link SessionWindows} checks the time column's type.
+ * ({@link #rewriteGroupWindow}) becomes the same. Calcite then resolves the columns (42703) and refuses a
+ * time column that is not a timestamp ({@link SqlErrors} makes it 42804); {@link SessionWindows} expands the scan.
  */
 final class SessionWindowCall {
     private static final String WINDOW_START = "window_start";
