@@ -36,7 +36,10 @@ final class CatalogSchema extends AbstractSchema {
             PgIntervalFunctions.class,
             PgAge.class,
             PgNumberFunctions.class,
-            PgTextFunctions.class);
+            PgTextFunctions.class,
+            PgByteaFunctions.class,
+            PgDateFunctions.class,
+            PgOperatorFunctions.class);
 
     private final Catalog catalog;
     private final ReadContext context;

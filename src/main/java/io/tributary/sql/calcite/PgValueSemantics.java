@@ -29,7 +29,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * count Sunday as 0 (Calcite: 1); {@code date_trunc('month', ts)} is {@code FLOOR(ts TO MONTH)}
  * (Calcite's DATE_TRUNC takes BigQuery's arguments); a text literal cast to a float type beyond its range is 22003
  * (Calcite: Infinity); a text literal cast to bytea is read as PostgreSQL's bytea input ({@code '\xdead'},
- * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset); {@code %} and
+ * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
+ * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
  * NUMERIC); a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
  */
@@ -94,6 +95,11 @@ final class PgValueSemantics extends StatementRewrite {
                             org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
                     java.util.List.of(call.operand(0).accept(this)),
                     pos));
+        }
+        if (name.equals("substr") && (call.operandCount() == 2 || call.operandCount() == 3)) {
+            // Calcite's SUBSTR counts a negative start from the end; PostgreSQL's is SUBSTRING's positions
+            return rewritten(SqlStdOperatorTable.SUBSTRING.createCall(
+                    pos, call.getOperandList().stream().map(o -> o.accept(this)).toArray(SqlNode[]::new)));
         }
         if (call.getKind() == SqlKind.OTHER_FUNCTION
                 && call.getOperator().getName().equalsIgnoreCase("concat")
