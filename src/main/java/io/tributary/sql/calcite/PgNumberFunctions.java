@@ -109,15 +109,19 @@ public final class PgNumberFunctions {
 
     /** {@code width_bucket(float8, float8, float8, int)}: as the numeric form, in double arithmetic. */
     public static Integer width_bucket(Double operand, Double low, Double high, Integer count) {
-        if (operand == null || low == null || high == null || count == null) {
-            return null;
-        }
-        checkBuckets(count, low.doubleValue() == high.doubleValue());
-        if (operand.isNaN() || low.isNaN() || high.isNaN()) {
+        return operand == null || low == null || high == null || count == null
+                ? null
+                : widthBucket(operand, low, high, count);
+    }
+
+    /** The float8 {@code width_bucket}, unboxed for generated code ({@link PgScalarFunctions#widthBucketFloat8}). */
+    static int widthBucket(double operand, double low, double high, int count) {
+        checkBuckets(count, low == high);
+        if (Double.isNaN(operand) || Double.isNaN(low) || Double.isNaN(high)) {
             throw new TributaryException(
                     SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET, "operand, lower bound, and upper bound cannot be NaN");
         }
-        if (low.isInfinite() || high.isInfinite()) {
+        if (Double.isInfinite(low) || Double.isInfinite(high)) {
             throw new TributaryException(
                     SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET, "lower and upper bounds must be finite");
         }

@@ -189,7 +189,8 @@ final class PgOperatorText {
             } else if (closes(t) || t.kind == Kind.COMMA || t.kind == Kind.OTHER) {
                 break;
             } else if (t.kind == Kind.OPERATOR) {
-                boolean sign = t.text.equals("-") || t.text.equals("+");
+                // a sign, or a prefix operator of this level at the operand's start (|/ @ x)
+                boolean sign = t.text.equals("-") || t.text.equals("+") || expectOperand && PREFIX.containsKey(t.text);
                 if (!sign && (expectOperand || !TIGHTER.contains(t.text))) {
                     break;
                 }

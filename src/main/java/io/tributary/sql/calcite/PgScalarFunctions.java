@@ -189,6 +189,11 @@ public final class PgScalarFunctions {
         return new String(Character.toChars(codePoint));
     }
 
+    /** {@code width_bucket(float8, float8, float8, int)}, the form PostgreSQL picks when any argument is a float. */
+    public static int widthBucketFloat8(double operand, double low, double high, int count) {
+        return PgNumberFunctions.widthBucket(operand, low, high, count);
+    }
+
     /** {@code upper(text)} in the C locale Tributary's databases have: ASCII letters only, as PostgreSQL. */
     public static String upper(String s) {
         StringBuilder out = null;
