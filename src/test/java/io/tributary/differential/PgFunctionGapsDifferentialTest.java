@@ -12,11 +12,12 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL's integer bit operators ({@code & | # ~ << >>}), the prefix {@code @ |/ ||/},
  * {@code width_bucket}, {@code chr}, {@code substr}, the bytea functions ({@code encode},
  * {@code decode}, {@code get_byte}, {@code convert_to}) and {@code make_date}/{@code make_time}/
- * {@code make_timestamp}/{@code isfinite}, over columns holding NULLs and edge values and over
+ * {@code make_timestamp}/{@code isfinite} and {@code percentile_cont}, over columns holding NULLs and edge values and over
  * constants, run in order on Tributary and on an embedded PostgreSQL: each statement's rows (labels
  * and JDBC types) or SQLSTATE must match. Operator precedence is checked against the operators
  * around them ({@code + * = AND ||}). A materialized view with the same expressions must hold what
- * PostgreSQL's query gives, before and after writes.
+ * PostgreSQL's query gives, before and after writes; one with {@code percentile_cont} is 0A000 (no
+ * stream aggregate keeps every value of a group).
  */
 class PgFunctionGapsDifferentialTest {
     private static final String BITS = "id, a & b AS band, a | b AS bor, a # b AS bxor, ~a AS bnot, a << 3 AS shl,"
@@ -79,7 +80,15 @@ class PgFunctionGapsDifferentialTest {
             "SELECT make_time(25, 0, 0)",
             "SELECT make_time(10, 60, 0)",
             "SELECT make_timestamp(2023, 2, 29, 0, 0, 0)",
-            "SELECT isfinite(DATE '2024-01-01'), isfinite(TIMESTAMP '2024-01-01 10:00:00')");
+            "SELECT isfinite(DATE '2024-01-01'), isfinite(TIMESTAMP '2024-01-01 10:00:00')",
+            // percentile_cont over integers, bigints, numerics and floats, with NULLs, in groups
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS p, percentile_cont(0.25) WITHIN GROUP (ORDER BY f)"
+                    + " AS q, percentile_cont(1) WITHIN GROUP (ORDER BY n) AS r, percentile_cont(0.5) WITHIN GROUP"
+                    + " (ORDER BY l) AS s, percentile_cont(0) WITHIN GROUP (ORDER BY s) AS t FROM g",
+            "SELECT id % 2 AS k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f) AS p, count(*) AS c FROM g"
+                    + " GROUP BY id % 2 ORDER BY 1",
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS p FROM g WHERE id > 100",
+            "SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY a) FROM g");
 
     private static PostgresPair pair;
 
@@ -116,6 +125,14 @@ class PgFunctionGapsDifferentialTest {
             String[] created = pair.both("CREATE MATERIALIZED VIEW " + name + " AS SELECT " + select + " FROM gv");
             assertFalse(created[1].startsWith("ERROR"), name + ": " + created[1]);
         }
+        assertEquals(
+                "ERROR 0A000",
+                StatementOutcome.of(
+                        pair.tributary.connection,
+                        "CREATE MATERIALIZED VIEW gv_p AS SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS p"
+                                + " FROM gv",
+                        true),
+                "percentile_cont in a view");
         pair.both("INSERT INTO gv VALUES (2, -1, -1, 5, -9223372036854775808, -3, 10, 'ab', '\\x00ff5c41',"
                 + " DATE '1999-12-31'), (5, 0, 0, 0, 0, 0, 9.99, 'xyz', 'abc', DATE '1970-01-01')");
         pair.both("UPDATE gv SET a = 6, t = 'yes', y = '\\x01' WHERE id = 1");

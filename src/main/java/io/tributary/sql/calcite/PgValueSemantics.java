@@ -96,6 +96,9 @@ final class PgValueSemantics extends StatementRewrite {
                     java.util.List.of(call.operand(0).accept(this)),
                     pos));
         }
+        if (call.getKind() == SqlKind.WITHIN_GROUP && isAscendingPercentileCont(call)) {
+            return rewritten(percentileCont(call));
+        }
         if (name.equals("substr") && (call.operandCount() == 2 || call.operandCount() == 3)) {
             // Calcite's SUBSTR counts a negative start from the end; PostgreSQL's is SUBSTRING's positions
             return rewritten(SqlStdOperatorTable.SUBSTRING.createCall(
@@ -136,6 +139,42 @@ final class PgValueSemantics extends StatementRewrite {
             }
         }
         return super.visit(call);
+    }
+
+    /** {@code percentile_cont(f) WITHIN GROUP (ORDER BY x)} with one ascending key. */
+    private static boolean isAscendingPercentileCont(SqlCall withinGroup) {
+        return withinGroup.operand(0) instanceof SqlCall aggregate
+                && aggregate.getOperator().getName().equalsIgnoreCase("percentile_cont")
+                && aggregate.operandCount() == 1
+                && withinGroup.operand(1) instanceof org.apache.calcite.sql.SqlNodeList order
+                && order.size() == 1
+                && order.get(0).getKind() != SqlKind.DESCENDING
+                && order.get(0).getKind() != SqlKind.NULLS_FIRST
+                && order.get(0).getKind() != SqlKind.NULLS_LAST;
+    }
+
+    /** {@code pg_percentile_cont(CAST(x AS DOUBLE), CAST(f AS DOUBLE))}: {@link PgPercentiles}. */
+    private SqlNode percentileCont(SqlCall withinGroup) {
+        SqlParserPos pos = withinGroup.getParserPosition();
+        SqlNode fraction = ((SqlCall) withinGroup.operand(0)).operand(0).accept(this);
+        SqlNode key = ((org.apache.calcite.sql.SqlNodeList) withinGroup.operand(1))
+                .get(0)
+                .accept(this);
+        return new org.apache.calcite.sql.SqlBasicCall(
+                new org.apache.calcite.sql.SqlUnresolvedFunction(
+                        new org.apache.calcite.sql.SqlIdentifier("pg_percentile_cont", pos),
+                        null,
+                        null,
+                        null,
+                        null,
+                        org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
+                java.util.List.of(asDouble(key, pos), asDouble(fraction, pos)),
+                pos);
+    }
+
+    private static SqlNode asDouble(SqlNode node, SqlParserPos pos) {
+        return SqlStdOperatorTable.CAST.createCall(
+                pos, node, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.DOUBLE, pos), pos));
     }
 
     /**
