@@ -153,7 +153,7 @@ final class PgOperatorText {
                     return null;
                 }
                 return sql.substring(0, tokens.get(start).start) + BINARY.get(t.text) + "("
-                        + sql.substring(tokens.get(start).start, t.start) + ", "
+                        + sql.substring(tokens.get(start).start, tokens.get(i - 1).end) + ", "
                         + sql.substring(tokens.get(i + 1).start, tokens.get(end).end) + ")"
                         + sql.substring(tokens.get(end).end);
             }
