@@ -36,7 +36,7 @@ final class PgOperatorText {
             Set.of("at", "time", "zone", "collate", "precision", "varying", "with", "without");
 
     private static final String OPERATOR_CHARS = "+-*/<>=~!@#%^&|`?";
-    /** Words that end an operand. */
+    /** Words that end an operand ({@code left} and {@code right} are functions too, and never follow an operand). */
     private static final Set<String> KEYWORDS = Set.of(
             "select",
             "from",
@@ -71,8 +71,6 @@ final class PgOperatorText {
             "notnull",
             "join",
             "inner",
-            "left",
-            "right",
             "full",
             "cross",
             "natural",

@@ -24,6 +24,9 @@ class PgOperatorTextTest {
         assertEquals(
                 "SELECT pg_op_bitor(CASE WHEN b THEN 1 ELSE 2 END, f(x, y))",
                 PgOperatorText.rewrite("SELECT CASE WHEN b THEN 1 ELSE 2 END | f(x, y)"));
+        assertEquals(
+                "SELECT pg_op_bitor(length(left(t, 2)), 1) FROM a LEFT JOIN b ON pg_op_bitxor(a.x, 1) = b.y",
+                PgOperatorText.rewrite("SELECT length(left(t, 2)) | 1 FROM a LEFT JOIN b ON a.x # 1 = b.y"));
     }
 
     @Test
