@@ -19,6 +19,10 @@ public final class SqlState {
     public static final String INVALID_ARGUMENT_FOR_POWER = "2201F";
     public static final String INVALID_REGULAR_EXPRESSION = "2201B";
     public static final String SUBSTRING_ERROR = "22011";
+    public static final String ARRAY_SUBSCRIPT_ERROR = "2202E";
+    public static final String INVALID_ARGUMENT_FOR_WIDTH_BUCKET = "2201G";
+    public static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+    public static final String UNTRANSLATABLE_CHARACTER = "22P05";
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String NOT_NULL_VIOLATION = "23502";
     public static final String UNIQUE_VIOLATION = "23505";

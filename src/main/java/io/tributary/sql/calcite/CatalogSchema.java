@@ -36,7 +36,10 @@ final class CatalogSchema extends AbstractSchema {
             PgIntervalFunctions.class,
             PgAge.class,
             PgNumberFunctions.class,
-            PgTextFunctions.class);
+            PgTextFunctions.class,
+            PgByteaFunctions.class,
+            PgDateFunctions.class,
+            PgOperatorFunctions.class);
 
     private final Catalog catalog;
     private final ReadContext context;
@@ -119,6 +122,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
         root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
         // PostgreSQL's aggregates over intervals, under the names IntervalCalls gives such calls
+        root.add("pg_percentile_cont", AggregateFunctionImpl.create(PgPercentiles.class));
         root.add("pg_interval_sum", AggregateFunctionImpl.create(PgIntervalAggregates.Sum.class));
         root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));

@@ -26,6 +26,16 @@ final class ColumnLabels {
     /** Labels of the names only Calcite spells so ({@code x::char(3)}, {@code x::varbinary}). */
     private static final Map<String, String> CALCITE_ONLY_LABELS = Map.of("char", "bpchar", "varbinary", "bytea");
 
+    /**
+     * Labels of the functions Tributary's rewrites write for PostgreSQL's syntax: an interval
+     * constant or make_interval ({@link PgSyntaxText}, {@link IntervalSemantics}), Calcite's name for
+     * three-argument translate, the operators {@link PgOperatorText} writes as calls.
+     */
+    private static final Map<String, String> FUNCTION_LABELS = Map.of(
+            "pg_interval", "interval",
+            "pg_make_interval", "make_interval",
+            "translate3", "translate");
+
     private ColumnLabels() {}
 
     /**
@@ -136,7 +146,7 @@ final class ColumnLabels {
         if (item instanceof SqlCall call && call.getOperator() instanceof SqlFunction f) {
             String name = f.getName().toLowerCase(Locale.ROOT);
             // an interval constant or make_interval as PgSyntaxText and IntervalSemantics wrote it
-            return name.equals("pg_interval") ? "interval" : name.equals("pg_make_interval") ? "make_interval" : name;
+            return name.startsWith("pg_op_") ? "?column?" : FUNCTION_LABELS.getOrDefault(name, name);
         }
         return "?column?";
     }

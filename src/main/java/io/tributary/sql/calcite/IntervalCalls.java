@@ -60,6 +60,7 @@ final class IntervalCalls {
             case "pg_interval_avg" -> "avg(interval)";
             case "pg_interval_min" -> "min(interval)";
             case "pg_interval_max" -> "max(interval)";
+            case "pg_percentile_cont" -> "percentile_cont";
             default -> name;
         };
     }

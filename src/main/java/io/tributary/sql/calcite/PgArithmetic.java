@@ -80,6 +80,10 @@ final class PgArithmetic extends RexShuttle {
         if (series != c) {
             return series;
         }
+        RexNode argued = ScalarArguments.castToParameters(c, rexBuilder);
+        if (argued != c) {
+            return argued;
+        }
         RexNode scalar = scalars.replace(c);
         if (scalar != null) {
             return scalar;

@@ -82,6 +82,77 @@ public final class PgNumberFunctions {
         return t.scale() < 0 ? t.setScale(0) : t;
     }
 
+    /**
+     * {@code width_bucket(numeric, numeric, numeric, int)}: the bucket of {@code operand} among
+     * {@code count} equal buckets from {@code low} to {@code high} (either direction), 0 before the
+     * first, {@code count + 1} after the last; computed exactly.
+     */
+    public static Integer width_bucket(BigDecimal operand, BigDecimal low, BigDecimal high, Integer count) {
+        if (operand == null || low == null || high == null || count == null) {
+            return null;
+        }
+        checkBuckets(count, low.compareTo(high) == 0);
+        boolean up = low.compareTo(high) < 0;
+        if (up ? operand.compareTo(low) < 0 : operand.compareTo(low) > 0) {
+            return 0;
+        }
+        if (up ? operand.compareTo(high) >= 0 : operand.compareTo(high) <= 0) {
+            return lastBucket(count);
+        }
+        BigDecimal offset = up ? operand.subtract(low) : low.subtract(operand);
+        BigDecimal width = up ? high.subtract(low) : low.subtract(high);
+        return offset.multiply(BigDecimal.valueOf(count))
+                        .divide(width, 0, RoundingMode.FLOOR)
+                        .intValueExact()
+                + 1;
+    }
+
+    /** {@code width_bucket(float8, float8, float8, int)}: as the numeric form, in double arithmetic. */
+    public static Integer width_bucket(Double operand, Double low, Double high, Integer count) {
+        return operand == null || low == null || high == null || count == null
+                ? null
+                : widthBucket(operand, low, high, count);
+    }
+
+    /** The float8 {@code width_bucket}, unboxed for generated code ({@link PgScalarFunctions#widthBucketFloat8}). */
+    static int widthBucket(double operand, double low, double high, int count) {
+        checkBuckets(count, low == high);
+        if (Double.isNaN(operand) || Double.isNaN(low) || Double.isNaN(high)) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET, "operand, lower bound, and upper bound cannot be NaN");
+        }
+        if (Double.isInfinite(low) || Double.isInfinite(high)) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET, "lower and upper bounds must be finite");
+        }
+        boolean up = low < high;
+        if (up ? operand < low : operand > low) {
+            return 0;
+        }
+        if (up ? operand >= high : operand <= high) {
+            return lastBucket(count);
+        }
+        double fraction = up ? (operand - low) / (high - low) : (low - operand) / (low - high);
+        return (int) (count * fraction) + 1;
+    }
+
+    private static void checkBuckets(int count, boolean equalBounds) {
+        if (count <= 0) {
+            throw new TributaryException(SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET, "count must be greater than zero");
+        }
+        if (equalBounds) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET, "lower bound cannot equal upper bound");
+        }
+    }
+
+    private static int lastBucket(int count) {
+        if (count == Integer.MAX_VALUE) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
+        }
+        return count + 1;
+    }
+
     /** {@code to_hex(int4)}: the two's complement hex digits, lower case. */
     public static String to_hex(Integer x) {
         return x == null ? null : Integer.toHexString(x);

@@ -22,7 +22,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
- * and {@code lower} in the C locale, {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
+ * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
  * with an empty one; Calcite refuses it). Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
@@ -45,6 +45,7 @@ final class PgScalarCalls {
     private static final SqlOperator SUBSTR = function("substr");
     private static final SqlOperator SUBSTR_FROM = function("substrFrom");
     private static final SqlOperator UPPER = function("upper");
+    private static final SqlOperator CHR = function("chr");
     private static final SqlOperator LOWER = function("lower");
     private static final SqlOperator LPAD = PgArithmetic.function(PgPadFunctions.class, "lpad");
     private static final SqlOperator RPAD = PgArithmetic.function(PgPadFunctions.class, "rpad");
@@ -106,6 +107,10 @@ final class PgScalarCalls {
                                 operands.stream()
                                         .map(o -> o == operands.get(0) ? o : as(o, SqlTypeName.INTEGER))
                                         .toList())
+                        : null;
+            case "CHR" ->
+                operands.size() == 1 && isInteger(operands.get(0))
+                        ? rexBuilder.makeCall(call.getType(), CHR, List.of(as(operands.get(0), SqlTypeName.INTEGER)))
                         : null;
             case "UPPER" ->
                 textFirst && operands.size() == 1 ? rexBuilder.makeCall(call.getType(), UPPER, operands) : null;

@@ -169,6 +169,31 @@ public final class PgScalarFunctions {
         return s.substring(begin, s.offsetByCodePoints(begin, (int) (to - from)));
     }
 
+    /**
+     * {@code chr(int)}: the character of that code point (UTF8); 54000 for 0, a surrogate or a code
+     * point past U+10FFFF (a negative one reads as the unsigned value, as PostgreSQL prints it).
+     */
+    public static String chr(int codePoint) {
+        if (codePoint == 0) {
+            throw new TributaryException(SqlState.PROGRAM_LIMIT_EXCEEDED, "null character not permitted");
+        }
+        if (codePoint < 0 || codePoint > Character.MAX_CODE_POINT) {
+            throw new TributaryException(
+                    SqlState.PROGRAM_LIMIT_EXCEEDED,
+                    "requested character too large for encoding: " + Integer.toUnsignedString(codePoint));
+        }
+        if (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE) {
+            throw new TributaryException(
+                    SqlState.PROGRAM_LIMIT_EXCEEDED, "requested character not valid for encoding: " + codePoint);
+        }
+        return new String(Character.toChars(codePoint));
+    }
+
+    /** {@code width_bucket(float8, float8, float8, int)}, the form PostgreSQL picks when any argument is a float. */
+    public static int widthBucketFloat8(double operand, double low, double high, int count) {
+        return PgNumberFunctions.widthBucket(operand, low, high, count);
+    }
+
     /** {@code upper(text)} in the C locale Tributary's databases have: ASCII letters only, as PostgreSQL. */
     public static String upper(String s) {
         StringBuilder out = null;

@@ -29,7 +29,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * count Sunday as 0 (Calcite: 1); {@code date_trunc('month', ts)} is {@code FLOOR(ts TO MONTH)}
  * (Calcite's DATE_TRUNC takes BigQuery's arguments); a text literal cast to a float type beyond its range is 22003
  * (Calcite: Infinity); a text literal cast to bytea is read as PostgreSQL's bytea input ({@code '\xdead'},
- * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset); {@code %} and
+ * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
+ * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
  * NUMERIC); a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
  */
@@ -95,6 +96,14 @@ final class PgValueSemantics extends StatementRewrite {
                     java.util.List.of(call.operand(0).accept(this)),
                     pos));
         }
+        if (call.getKind() == SqlKind.WITHIN_GROUP && isAscendingPercentileCont(call)) {
+            return rewritten(percentileCont(call));
+        }
+        if (name.equals("substr") && (call.operandCount() == 2 || call.operandCount() == 3)) {
+            // Calcite's SUBSTR counts a negative start from the end; PostgreSQL's is SUBSTRING's positions
+            return rewritten(SqlStdOperatorTable.SUBSTRING.createCall(
+                    pos, call.getOperandList().stream().map(o -> o.accept(this)).toArray(SqlNode[]::new)));
+        }
         if (call.getKind() == SqlKind.OTHER_FUNCTION
                 && call.getOperator().getName().equalsIgnoreCase("concat")
                 && call.operandCount() > 0) {
@@ -130,6 +139,42 @@ final class PgValueSemantics extends StatementRewrite {
             }
         }
         return super.visit(call);
+    }
+
+    /** {@code percentile_cont(f) WITHIN GROUP (ORDER BY x)} with one ascending key. */
+    private static boolean isAscendingPercentileCont(SqlCall withinGroup) {
+        return withinGroup.operand(0) instanceof SqlCall aggregate
+                && aggregate.getOperator().getName().equalsIgnoreCase("percentile_cont")
+                && aggregate.operandCount() == 1
+                && withinGroup.operand(1) instanceof org.apache.calcite.sql.SqlNodeList order
+                && order.size() == 1
+                && order.get(0).getKind() != SqlKind.DESCENDING
+                && order.get(0).getKind() != SqlKind.NULLS_FIRST
+                && order.get(0).getKind() != SqlKind.NULLS_LAST;
+    }
+
+    /** {@code pg_percentile_cont(CAST(x AS DOUBLE), CAST(f AS DOUBLE))}: {@link PgPercentiles}. */
+    private SqlNode percentileCont(SqlCall withinGroup) {
+        SqlParserPos pos = withinGroup.getParserPosition();
+        SqlNode fraction = ((SqlCall) withinGroup.operand(0)).operand(0).accept(this);
+        SqlNode key = ((org.apache.calcite.sql.SqlNodeList) withinGroup.operand(1))
+                .get(0)
+                .accept(this);
+        return new org.apache.calcite.sql.SqlBasicCall(
+                new org.apache.calcite.sql.SqlUnresolvedFunction(
+                        new org.apache.calcite.sql.SqlIdentifier("pg_percentile_cont", pos),
+                        null,
+                        null,
+                        null,
+                        null,
+                        org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
+                java.util.List.of(asDouble(key, pos), asDouble(fraction, pos)),
+                pos);
+    }
+
+    private static SqlNode asDouble(SqlNode node, SqlParserPos pos) {
+        return SqlStdOperatorTable.CAST.createCall(
+                pos, node, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.DOUBLE, pos), pos));
     }
 
     /**

@@ -1,0 +1,113 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.math.BigDecimal;
+import java.sql.Date;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import org.apache.calcite.runtime.SqlFunctions;
+
+/**
+ * PostgreSQL's {@code make_date}, {@code make_time}, {@code make_timestamp} and {@code isfinite},
+ * registered as schema functions by {@link CatalogSchema} under their method names and called by
+ * reflection from the code Calcite generates (queries and materialized views alike). Values cross
+ * as Calcite's {@code java.sql} objects built from its internal day and millisecond counts (the
+ * proleptic calendar, as Tributary stores them), so the conversion back in the generated code is
+ * exact. A negative year (BC in PostgreSQL) is 0A000, as Calcite's conversions lose the era;
+ * out-of-range fields are 22008. Seconds keep
+ * milliseconds (Calcite's precision). NULL in gives NULL out; pure functions, safe on any thread.
+ */
+public final class PgDateFunctions {
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+
+    private PgDateFunctions() {}
+
+    /** {@code make_date(year, month, day)}. */
+    public static Date make_date(Integer year, Integer month, Integer day) {
+        if (year == null || month == null || day == null) {
+            return null;
+        }
+        return SqlFunctions.internalToDate((int) epochDay(year, month, day));
+    }
+
+    /** {@code make_time(hour, min, sec)}: 24:00:00 is the only time past 23:59:59.999. */
+    public static Time make_time(Integer hour, Integer minute, Double second) {
+        if (hour == null || minute == null || second == null) {
+            return null;
+        }
+        return SqlFunctions.internalToTime((int) timeMillis(hour, minute, second));
+    }
+
+    /** {@code make_time} with the seconds written as a decimal constant (generated code does not convert it to a double). */
+    public static Time make_time(Integer hour, Integer minute, BigDecimal second) {
+        return second == null ? null : make_time(hour, minute, second.doubleValue());
+    }
+
+    /** {@code make_timestamp(year, month, day, hour, min, sec)}. */
+    public static Timestamp make_timestamp(
+            Integer year, Integer month, Integer day, Integer hour, Integer minute, Double second) {
+        if (year == null || month == null || day == null || hour == null || minute == null || second == null) {
+            return null;
+        }
+        return SqlFunctions.internalToTimestamp(
+                epochDay(year, month, day) * MILLIS_PER_DAY + timeMillis(hour, minute, second));
+    }
+
+    /** {@code make_timestamp} with the seconds written as a decimal constant. */
+    public static Timestamp make_timestamp(
+            Integer year, Integer month, Integer day, Integer hour, Integer minute, BigDecimal second) {
+        return second == null ? null : make_timestamp(year, month, day, hour, minute, second.doubleValue());
+    }
+
+    /** {@code isfinite(date)}: always true, as Tributary has no infinite dates. */
+    public static Boolean isfinite(Date d) {
+        return d == null ? null : Boolean.TRUE;
+    }
+
+    /** {@code isfinite(timestamp)}: always true, as Tributary has no infinite timestamps. */
+    public static Boolean isfinite(Timestamp t) {
+        return t == null ? null : Boolean.TRUE;
+    }
+
+    private static long epochDay(int year, int month, int day) {
+        if (year == 0) {
+            throw outOfRange("date", year + "-" + two(month) + "-" + two(day));
+        }
+        long epochDay;
+        try {
+            // PostgreSQL's year -1 is 1 BC, the proleptic year 0
+            epochDay = LocalDate.of(year < 0 ? year + 1 : year, month, day).toEpochDay();
+        } catch (DateTimeException e) {
+            throw outOfRange("date", year + "-" + two(month) + "-" + two(day));
+        }
+        if (year < 0) {
+            // Calcite's java.sql conversions drop the era: refuse rather than answer the AD date
+            throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "dates before the year 1 are not supported");
+        }
+        return epochDay;
+    }
+
+    private static long timeMillis(int hour, int minute, double second) {
+        boolean valid = hour >= 0
+                && minute >= 0
+                && minute < 60
+                && second >= 0
+                && second < 60
+                && (hour < 24 || hour == 24 && minute == 0 && second == 0);
+        if (!valid) {
+            throw outOfRange("time", hour + ":" + two(minute) + ":" + two((int) second));
+        }
+        return hour * 3_600_000L + minute * 60_000L + Math.round(second * 1000);
+    }
+
+    private static String two(int v) {
+        return v >= 0 && v < 10 ? "0" + v : String.valueOf(v);
+    }
+
+    private static TributaryException outOfRange(String kind, String value) {
+        return new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, kind + " field value out of range: " + value);
+    }
+}

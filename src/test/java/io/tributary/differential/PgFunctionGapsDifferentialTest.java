@@ -1,0 +1,148 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgreSQL's integer bit operators ({@code & | # ~ << >>}), the prefix {@code @ |/ ||/},
+ * {@code width_bucket}, {@code chr}, {@code substr}, the bytea functions ({@code encode},
+ * {@code decode}, {@code get_byte}, {@code convert_to}) and {@code make_date}/{@code make_time}/
+ * {@code make_timestamp}/{@code isfinite} and {@code percentile_cont}, over columns holding NULLs and edge values and over
+ * constants, run in order on Tributary and on an embedded PostgreSQL: each statement's rows (labels
+ * and JDBC types) or SQLSTATE must match. Operator precedence is checked against the operators
+ * around them ({@code + * = AND ||}). A materialized view with the same expressions must hold what
+ * PostgreSQL's query gives, before and after writes; one with {@code percentile_cont} is 0A000 (no
+ * stream aggregate keeps every value of a group).
+ */
+class PgFunctionGapsDifferentialTest {
+    private static final String BITS = "id, a & b AS band, a | b AS bor, a # b AS bxor, ~a AS bnot, a << 3 AS shl,"
+            + " a >> 2 AS shr, s | s AS sor, ~s AS snot, s # 1::int2 AS sxor, l & a AS lmix, l | 1 AS lor,"
+            + " ~l AS lnot, l >> 60 AS lshr, l << 1 AS lshl";
+
+    private static final String FUNCTIONS = "id, width_bucket(n, 0, 100, 4) AS wn, width_bucket(f, 10.0, 0.0, 5) AS wf,"
+            + " substr(t, a, 2) AS sub, encode(y, 'hex') AS hx, encode(y, 'base64') AS b64, encode(y, 'escape') AS esc,"
+            + " get_byte(y, 0) AS g0, decode(encode(y, 'hex'), 'hex') AS rt, convert_to(t, 'UTF8') AS ct,"
+            + " make_date(2000 + s, 2, 28) AS md, make_timestamp(2024, 1, 1, 0, 0, f) AS mts, isfinite(d) AS fin";
+
+    private static final List<String> STATEMENTS = List.of(
+            "CREATE TABLE g (id INT PRIMARY KEY, s SMALLINT, a INT, b INT, l BIGINT, n NUMERIC(10,2),"
+                    + " f DOUBLE PRECISION, t TEXT, y BYTEA, d DATE)",
+            "INSERT INTO g VALUES (1, 7, 12, 10, 100, 37.5, 2.5, 'héllo', '\\xdeadbeef', DATE '2024-02-29'),"
+                    + " (2, -1, -1, 5, -9223372036854775808, -3, 10, 'ab', '\\x00ff5c41', DATE '1999-12-31'),"
+                    + " (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),"
+                    + " (4, 32767, 2147483647, -2147483648, 9223372036854775807, 100, 0, '', '\\x', DATE '2000-01-01'),"
+                    + " (5, 0, 0, 0, 0, 0, 9.99, 'xyz', 'abc', DATE '1970-01-01')",
+            "SELECT " + BITS + " FROM g ORDER BY id",
+            "SELECT id, @ a AS aa, @ n AS an, @ f AS af, |/ @ f AS sq, @ s AS sa FROM g WHERE id <> 4 ORDER BY id",
+            "SELECT id, @ a AS aa FROM g WHERE id = 4",
+            "SELECT id, @ s AS sa FROM g WHERE id = 2",
+            // precedence: tighter than comparison and looser than + * ::, left to right among themselves
+            "SELECT 5 & 3, 5 | 3, 5 # 3, ~5, 1 << 4, 256 >> 2",
+            "SELECT @ -5, |/ 16.0, @ 2.5",
+            "SELECT 1 + 2 | 4 * 2, 1 | 2 = 3, 6 & 3 | 8, 6 | 3 & 8, 2 # 3 # 1, 1 << 2 + 1, -8 >> 1, ~5 | 1",
+            "SELECT 1 | 2::int8 AS x, (1 | 2)::text AS y, 7 & 3 = 3 AND 1 | 0 = 1 AS z, |/ 9 + 7 AS w",
+            "SELECT 'a' || 'b' AS c, 5 | 2 AS o, CASE WHEN true THEN 1 ELSE 2 END | 4 AS k",
+            "SELECT id FROM g WHERE a & 1 = 1 ORDER BY id",
+            "SELECT |/ -1",
+            "SELECT @ (-2147483647 - 1)",
+            // functions
+            "SELECT " + FUNCTIONS + " FROM g WHERE id <> 4 ORDER BY id",
+            "SELECT width_bucket(5, 0, 10, 5), width_bucket(5.5, 0, 10, 5), width_bucket(-1, 0, 10, 5),"
+                    + " width_bucket(10, 0, 10, 5), width_bucket(3, 10, 0, 4)",
+            "SELECT width_bucket(5, 0, 10, 0)",
+            "SELECT width_bucket(5, 1, 1, 3)",
+            "SELECT width_bucket(5.0, 1.0, 1.0, 3)",
+            "SELECT chr(65), chr(233), chr(128512), ascii('A'), to_hex(255), translate('abc', 'ab', 'xy')",
+            "SELECT chr(0)",
+            "SELECT chr(-1)",
+            "SELECT chr(55296)",
+            "SELECT chr(1114112)",
+            "SELECT substr('abc', 0), substr('abc', -1, 3), substr('abc', 2, 0), substr('abc', 5), substr('héllo', 2, 2)",
+            "SELECT substr('abc', 1, -1)",
+            "SELECT encode('\\xdeadbeef'::bytea, 'hex'), encode('abc'::bytea, 'base64'), md5('\\xdeadbeef'::bytea)",
+            "SELECT encode(decode(repeat('ab', 60), 'hex'), 'base64')",
+            "SELECT decode('deadbeef', 'hex'), decode('YWJj', 'base64'), decode('a\\\\b\\001', 'escape'),"
+                    + " convert_to('é', 'UTF8'), convert_to('é', 'LATIN1')",
+            "SELECT decode('abc', 'hex')",
+            "SELECT decode('zz', 'hex')",
+            "SELECT encode('abc'::bytea, 'rot13')",
+            "SELECT get_byte('\\xdeadbeef'::bytea, 4)",
+            "SELECT substring('\\xdeadbeef'::bytea FROM 2 FOR 2), get_byte('\\xdeadbeef'::bytea, 0)",
+            "SELECT make_date(2024, 2, 29), make_time(10, 20, 30), make_timestamp(2024, 1, 2, 3, 4, 5)",
+            "SELECT make_time(10, 20, 30.5), make_time(23, 59, 59.999), make_timestamp(2024, 12, 31, 23, 59, 59.5)",
+            "SELECT make_date(2023, 2, 29)",
+            "SELECT make_date(0, 1, 1)",
+            "SELECT make_time(25, 0, 0)",
+            "SELECT make_time(10, 60, 0)",
+            "SELECT make_timestamp(2023, 2, 29, 0, 0, 0)",
+            "SELECT isfinite(DATE '2024-01-01'), isfinite(TIMESTAMP '2024-01-01 10:00:00')",
+            // percentile_cont over integers, bigints, numerics and floats, with NULLs, in groups
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS p, percentile_cont(0.25) WITHIN GROUP (ORDER BY f)"
+                    + " AS q, percentile_cont(1) WITHIN GROUP (ORDER BY n) AS r, percentile_cont(0.5) WITHIN GROUP"
+                    + " (ORDER BY l) AS s, percentile_cont(0) WITHIN GROUP (ORDER BY s) AS t FROM g",
+            "SELECT id % 2 AS k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f) AS p, count(*) AS c FROM g"
+                    + " GROUP BY id % 2 ORDER BY 1",
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS p FROM g WHERE id > 100",
+            "SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY a) FROM g");
+
+    private static PostgresPair pair;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pair = PostgresPair.start("pgfn-diff-");
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pair);
+    }
+
+    @Test
+    void answersAsPostgres() {
+        List<String> mismatches = pair.mismatches(STATEMENTS);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /**
+     * Materialized views over a table with the operators and functions, created before and after
+     * rows exist: their rows are what PostgreSQL's query gives over the same table, after inserts,
+     * an update and a delete that reach them through their operators.
+     */
+    @Test
+    void viewsHoldWhatPostgresQueriesGive() throws Exception {
+        String cols = "id INT PRIMARY KEY, s SMALLINT, a INT, b INT, l BIGINT, n NUMERIC(10,2),"
+                + " f DOUBLE PRECISION, t TEXT, y BYTEA, d DATE";
+        pair.both("CREATE TABLE gv (" + cols + ")");
+        pair.both("INSERT INTO gv VALUES (1, 7, 12, 10, 100, 37.5, 2.5, 'héllo', '\\xdeadbeef', DATE '2024-02-29'),"
+                + " (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+        for (String select : List.of(BITS, FUNCTIONS)) {
+            String name = select == BITS ? "gv_bits" : "gv_fns";
+            String[] created = pair.both("CREATE MATERIALIZED VIEW " + name + " AS SELECT " + select + " FROM gv");
+            assertFalse(created[1].startsWith("ERROR"), name + ": " + created[1]);
+        }
+        assertEquals(
+                "ERROR 0A000",
+                StatementOutcome.of(
+                        pair.tributary.connection,
+                        "CREATE MATERIALIZED VIEW gv_p AS SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS p"
+                                + " FROM gv",
+                        true),
+                "percentile_cont in a view");
+        pair.both("INSERT INTO gv VALUES (2, -1, -1, 5, -9223372036854775808, -3, 10, 'ab', '\\x00ff5c41',"
+                + " DATE '1999-12-31'), (5, 0, 0, 0, 0, 0, 9.99, 'xyz', 'abc', DATE '1970-01-01')");
+        pair.both("UPDATE gv SET a = 6, t = 'yes', y = '\\x01' WHERE id = 1");
+        pair.both("DELETE FROM gv WHERE id = 5");
+        for (String select : List.of(BITS, FUNCTIONS)) {
+            String name = select == BITS ? "gv_bits" : "gv_fns";
+            assertEquals(
+                    SortedRows.withLabels(pair.pg, "SELECT " + select + " FROM gv"),
+                    SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM " + name),
+                    name);
+        }
+    }
+}
