@@ -405,6 +405,14 @@ final class Actor {
             }
         }
 
+        @Override
+        public void forward(Chunk chunk) {
+            // what was emitted before goes first; the chunk itself is passed on, never rebuilt
+            flush();
+            nodes[node].rowsOut += chunk.size();
+            push(nodes[node].parent, nodes[node].parentPort, chunk);
+        }
+
         void flush() {
             Chunk chunk = builder.build();
             if (chunk != null) {
