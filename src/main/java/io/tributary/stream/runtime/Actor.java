@@ -353,7 +353,8 @@ final class Actor {
         }
         backfillRowsSinceBarrier = 0;
         rowsSinceBarrier = 0;
-        EpochWrites writes = new EpochWrites();
+        // what the operators hold (or the rows taken in, see heldChanges) is about what they hand over
+        EpochWrites writes = new EpochWrites((int) Math.min(heldChanges + 512, 1 << 22));
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
             Node node = nodes[i];
