@@ -117,7 +117,7 @@ final class ByteKeyMap<V> {
      * keys of different lengths never pack alike; -1 (no such key packs to it: its top byte is at
      * most 7) for a longer one.
      */
-    private static long packed(byte[] buf, int len) {
+    static long packed(byte[] buf, int len) {
         if (len > INLINE_BYTES) {
             return -1;
         }
