@@ -16,7 +16,7 @@ import java.util.Arrays;
  * column, 5 or 3 bytes encoded, fits; one of a BIGINT, 9 bytes, does not). A probe of such a key therefore touches one
  * slot's 16 bytes and nothing else; before, the id, the hash and the key's bytes were three arrays
  * apart and a lookup of a cold group cost three or four cache misses (JFR of {@code bench
- * backfill}'s GROUP BY: {@code find} 23% of its actors' samples, mostly {@code Arrays.equals}
+ * backfill}'s GROUP BY: {@code find} a fifth of its actors' samples, mostly {@code Arrays.equals}
  * loading the key). Longer keys are compared byte by byte on a full hash match. Entries live in
  * dense arrays indexed by id; an id stays the entry's until {@link #remove}, which frees it for
  * reuse and closes the probe chain by backward shifting (no tombstones, so probe lengths do not
