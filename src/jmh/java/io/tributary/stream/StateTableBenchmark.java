@@ -50,6 +50,14 @@ public class StateTableBenchmark {
     private Object[][] sortedRows;
 
     private Object[][] sortedKeys;
+    /** {@link #sortedRows} as their table stores them: memcomparable primary keys and encoded values. */
+    private byte[][] storedPks;
+
+    private byte[][] storedValues;
+    private final io.tributary.common.codec.RowCodec codec = new io.tributary.common.codec.RowCodec(TYPES);
+    /** The key of the row {@link #decodeAndPutInKeyOrder} puts, reused as a view's operator does. */
+    private final Object[] key = new Object[1];
+
     private final ByteWriter scratch = new ByteWriter(32);
     private final int[] customerColumn = {1};
     private final List<DataType> customerType = List.of(DataType.INTEGER);
@@ -78,6 +86,14 @@ public class StateTableBenchmark {
             sortedRows[i] = rows[order[i]];
             sortedKeys[i] = keys[order[i]];
         }
+        storedPks = new byte[ROWS][];
+        storedValues = new byte[ROWS][];
+        for (int i = 0; i < ROWS; i++) {
+            scratch.reset();
+            io.tributary.common.codec.KeyCodec.encode(scratch, List.of(DataType.BIGINT), sortedRows[i], new int[] {0});
+            storedPks[i] = scratch.toByteArray();
+            storedValues[i] = codec.encode(sortedRows[i]);
+        }
     }
 
     @TearDown(Level.Trial)
@@ -100,6 +116,47 @@ public class StateTableBenchmark {
     @OperationsPerInvocation(ROWS)
     public void putAndFlushInKeyOrder(Blackhole bh) {
         putAndFlush(table, sortedKeys, sortedRows, bh);
+    }
+
+    /**
+     * As {@link #putAndFlushInKeyOrder} with the rows given as their upstream table stores them, as
+     * a {@code SELECT *} view's backfill now copies them ({@link StateTable#putStored}), against
+     * decoding each stored row and encoding it again ({@link #decodeAndPutInKeyOrder}), the path
+     * before.
+     */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void putStoredAndFlushInKeyOrder(Blackhole bh) {
+        for (int i = 0; i < ROWS; i++) {
+            table.putStored(storedPks[i], storedValues[i]);
+        }
+        bh.consume(table.flush(consuming(bh)));
+    }
+
+    /** The stored rows of {@link #putStoredAndFlushInKeyOrder} decoded, put and flushed. */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void decodeAndPutInKeyOrder(Blackhole bh) {
+        for (int i = 0; i < ROWS; i++) {
+            Object[] row = codec.decode(storedValues[i]);
+            key[0] = row[0];
+            table.put(key, row);
+        }
+        bh.consume(table.flush(consuming(bh)));
+    }
+
+    private static StateWrites consuming(Blackhole bh) {
+        return new StateWrites() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                bh.consume(value);
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                bh.consume(key);
+            }
+        };
     }
 
     /** As {@link #putAndFlushInKeyOrder} into a table that keeps its writes in its hash map. */

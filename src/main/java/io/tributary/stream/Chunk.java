@@ -6,14 +6,27 @@ import java.util.List;
 /**
  * A batch of row changes in order. Rows are full-width {@code Object[]}s of canonical values (see
  * {@code io.tributary.common.types}); a chunk and its rows are never modified once built, so one
- * chunk may be handed to several consumers. Thread-safe after construction.
+ * chunk may be handed to several consumers.
+ *
+ * <p>A chunk of an upstream's snapshot rows ({@link #ofStored}) also holds each row's stored key
+ * and value bytes, and decodes a row only when {@link #row} first asks for it: an operator that
+ * stores the rows exactly as the upstream does copies the bytes and never decodes them. Such a
+ * chunk is thread-safe only once {@link #decodeAll} ran on the thread that built it; a channel
+ * does that before another thread can see the chunk. Other chunks are thread-safe after
+ * construction.
  */
 public final class Chunk {
     /** Rows per chunk operators aim for: large enough to amortize hand-offs, small enough to stay in cache. */
     public static final int TARGET_SIZE = 1024;
 
     private final Op[] ops;
+    /** The rows; for a stored chunk, null where a row was not decoded yet. */
     private final Object[][] rows;
+    /** How {@link #pks} and {@link #values} are encoded; null unless the chunk was built {@link #ofStored}. */
+    private final StoredLayout layout;
+
+    private final byte[][] pks;
+    private final byte[][] values;
 
     public Chunk(Op[] ops, Object[][] rows) {
         if (ops.length != rows.length) {
@@ -21,6 +34,32 @@ public final class Chunk {
         }
         this.ops = ops;
         this.rows = rows;
+        this.layout = null;
+        this.pks = null;
+        this.values = null;
+    }
+
+    private Chunk(Op[] ops, StoredLayout layout, byte[][] pks, byte[][] values) {
+        this.ops = ops;
+        this.rows = new Object[ops.length][];
+        this.layout = layout;
+        this.pks = pks;
+        this.values = values;
+    }
+
+    /**
+     * The INSERTs of {@code count} snapshot rows of an upstream stored with {@code layout}, given
+     * by their memcomparable primary keys (without table id and vnode) and stored values; the
+     * arrays are kept, not copied, and must not change afterwards.
+     */
+    public static Chunk ofStored(StoredLayout layout, byte[][] pks, byte[][] values, int count) {
+        Op[] ops = new Op[count];
+        java.util.Arrays.fill(ops, Op.INSERT);
+        return new Chunk(
+                ops,
+                layout,
+                pks.length == count ? pks : java.util.Arrays.copyOf(pks, count),
+                values.length == count ? values : java.util.Arrays.copyOf(values, count));
     }
 
     public static Chunk of(Op op, Object[]... rows) {
@@ -37,8 +76,41 @@ public final class Chunk {
         return ops[i];
     }
 
+    /** Row {@code i}; decoded on the first call for a stored chunk (see the class comment for threads). */
     public Object[] row(int i) {
-        return rows[i];
+        Object[] row = rows[i];
+        if (row == null) {
+            row = layout.codec().decode(values[i]);
+            rows[i] = row;
+        }
+        return row;
+    }
+
+    /** How the rows' stored bytes are encoded, or null when the chunk holds decoded rows only. */
+    public StoredLayout layout() {
+        return layout;
+    }
+
+    /** Row {@code i}'s memcomparable primary key as its upstream stores it; only when {@link #layout} is not null. */
+    public byte[] storedPk(int i) {
+        return pks[i];
+    }
+
+    /** Row {@code i}'s value bytes as its upstream stores them; only when {@link #layout} is not null. */
+    public byte[] storedValue(int i) {
+        return values[i];
+    }
+
+    /**
+     * Decodes every row not decoded yet, so that the chunk can be read on other threads: called
+     * by the thread that built or last read it, before it hands the chunk over (a channel's send).
+     */
+    public void decodeAll() {
+        if (layout != null) {
+            for (int i = 0; i < rows.length; i++) {
+                row(i);
+            }
+        }
     }
 
     /** Collects changes into chunks of at most {@link #TARGET_SIZE} rows. One thread. */
@@ -77,7 +149,7 @@ public final class Chunk {
         for (int i = 0; i < rows.length; i++) {
             b.append(i == 0 ? "" : ", ")
                     .append(ops[i] == Op.INSERT ? '+' : '-')
-                    .append(java.util.Arrays.toString(rows[i]));
+                    .append(java.util.Arrays.toString(row(i)));
         }
         return b.append(']').toString();
     }

@@ -7,4 +7,15 @@ package io.tributary.stream;
  */
 public interface Output {
     void emit(Op op, Object[] row);
+
+    /**
+     * Emits every change of {@code chunk}, in order, as {@link #emit} of each would: for an
+     * operator that passes a chunk on unchanged, so that a chunk of stored rows
+     * ({@link Chunk#ofStored}) goes on without its rows being decoded.
+     */
+    default void forward(Chunk chunk) {
+        for (int i = 0; i < chunk.size(); i++) {
+            emit(chunk.op(i), chunk.row(i));
+        }
+    }
 }

@@ -218,6 +218,43 @@ public final class StateTable {
         write(key.bytes, key.distEnd, key, valueCodec.encode(value, valueScratch));
     }
 
+    /**
+     * As {@link #put(Object[], Object[])} of the row whose key columns encode to {@code pk} and
+     * whose value encodes to {@code value}, given as an upstream relation stores them (see
+     * {@code StoredLayout}): its key is {@code pk} after this table's id and the vnode of {@code pk}.
+     * Only for a table keyed like a relation, every key column in default order and all of them
+     * the distribution key, which the caller checks once ({@link #keyedLikeRelation}). Both arrays
+     * are kept, not copied, and must not change afterwards.
+     */
+    public void putStored(byte[] pk, byte[] value) {
+        byte[] key = new byte[TableKeys.PREFIX_LENGTH + pk.length];
+        int vnode = VirtualNodes.of(pk);
+        key[0] = (byte) (tableId >>> 24);
+        key[1] = (byte) (tableId >>> 16);
+        key[2] = (byte) (tableId >>> 8);
+        key[3] = (byte) tableId;
+        key[4] = (byte) (vnode >>> 8);
+        key[5] = (byte) vnode;
+        System.arraycopy(pk, 0, key, TableKeys.PREFIX_LENGTH, pk.length);
+        write(key, key.length, null, value);
+    }
+
+    /**
+     * Whether this table's keys are {@code TableKeys}' layout of its key columns (every column in
+     * default order, all of them the distribution key), as {@link #putStored} requires.
+     */
+    public boolean keyedLikeRelation() {
+        if (distKeyCount != keyTypes.size()) {
+            return false;
+        }
+        for (KeyOrder o : order) {
+            if (!o.equals(KeyOrder.DEFAULT)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public void delete(Object[] key) {
         byte[] k = encodeKey(key, key.length);
         write(k, lastDistEnd, null, TOMBSTONE);

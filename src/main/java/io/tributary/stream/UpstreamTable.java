@@ -71,6 +71,15 @@ public interface UpstreamTable extends AutoCloseable {
     long snapshotRows();
 
     /**
+     * The column types of the relation's rows as {@link RowStream#encodedRow} gives them (its
+     * {@code RowCodec}), when a snapshot's encoded rows are those stored under {@code TableKeys}'
+     * layout, so a consumer storing the same rows the same way may copy them; null when not.
+     */
+    default java.util.List<io.tributary.common.types.DataType> storedTypes() {
+        return null;
+    }
+
+    /**
      * Whether a consumer that has caught up may switch to the relation's live changes in its own
      * epochs. False for a relation of another database, whose epochs are not the consumer's: the
      * consumer stays a reader of its log for good, so the two databases never wait for each other.

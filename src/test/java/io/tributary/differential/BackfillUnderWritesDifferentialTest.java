@@ -39,8 +39,11 @@ class BackfillUnderWritesDifferentialTest {
     /** Rows the writer adds after a view went live, so the live maintenance is compared too. */
     private static final int ROWS_AFTER_LIVE = 100;
 
+    /** The last one's snapshot rows are copied as stored (Chunk.ofStored), its change log decoded. */
     private static final String[] QUERIES = {
-        "SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g", "SELECT t.id, t.v, d.name FROM t JOIN d ON t.g = d.g",
+        "SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g",
+        "SELECT t.id, t.v, d.name FROM t JOIN d ON t.g = d.g",
+        "SELECT * FROM t",
     };
 
     private static Connection pg;

@@ -6,6 +6,7 @@ import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.RowStream;
 import io.tributary.stream.StateWrites;
+import io.tributary.stream.StoredLayout;
 import io.tributary.stream.UpstreamTable;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,13 @@ public final class BackfillInput implements AutoCloseable {
     private final java.util.concurrent.locks.Lock gate;
     /** An upstream that does not join: after the job joined the live flow, it reads on under the gate. */
     private boolean following;
+    /**
+     * How the upstream stores its rows, when its snapshot's stored bytes can travel with the rows
+     * ({@link Chunk#ofStored}); null when they cannot.
+     */
+    private final StoredLayout storedLayout;
+    /** The change chunks are collected in; reused, as its lists keep their capacity. */
+    private final Chunk.Builder changes = new Chunk.Builder();
 
     private int cursor;
     private RowStream snapshotStream;
@@ -74,6 +82,7 @@ public final class BackfillInput implements AutoCloseable {
 
     /**
      * @param sourceOrdinal which source of the view's plan this is (a view may read a relation twice)
+     * @param keyColumns the upstream's key columns in its rows (the source's stream key)
      * @param owned the vnodes of the upstream this actor backfills
      * @param committed the job's committed state, to load the progress of the owned vnodes from
      * @param node the actor tree node the rows enter at
@@ -82,6 +91,7 @@ public final class BackfillInput implements AutoCloseable {
      */
     public BackfillInput(
             UpstreamTable upstream,
+            int[] keyColumns,
             int sourceOrdinal,
             int progressTableId,
             int[] owned,
@@ -95,6 +105,8 @@ public final class BackfillInput implements AutoCloseable {
         this.progressTableId = progressTableId;
         this.bucket = rate.new Bucket();
         this.node = node;
+        List<io.tributary.common.types.DataType> storedTypes = upstream.storedTypes();
+        this.storedLayout = storedTypes == null ? null : new StoredLayout(keyColumns, storedTypes);
         this.vnodes = new ArrayList<>(owned.length);
         for (int v : owned) {
             byte[] stored = committed.get(
@@ -209,16 +221,32 @@ public final class BackfillInput implements AutoCloseable {
      * @return rows read (0 when only a position moved), or -1 when the vnode has nothing to read
      */
     private int advance(VnodeProgress p, int budget, long limit, Consumer<Chunk> sink) {
-        Chunk.Builder out = new Chunk.Builder();
+        Chunk.Builder out = changes;
+        Chunk snapshotRows = null;
         int read = 0;
         if (p.phase == VnodeProgress.Phase.SNAPSHOT) {
             if (snapshotStream == null) {
                 snapshotStream = upstream.snapshot(p.vnode, p.epoch, p.lastPk);
             }
-            while (read < budget && snapshotStream.next()) {
-                out.add(Op.INSERT, snapshotStream.row());
-                p.lastPk = snapshotStream.pk();
-                read++;
+            if (storedLayout != null) {
+                // the rows travel as stored: decoded only by an operator that needs their values
+                byte[][] pks = new byte[budget][];
+                byte[][] values = new byte[budget][];
+                while (read < budget && snapshotStream.next()) {
+                    pks[read] = snapshotStream.pk();
+                    values[read] = snapshotStream.encodedRow();
+                    read++;
+                }
+                if (read > 0) {
+                    p.lastPk = pks[read - 1];
+                    snapshotRows = Chunk.ofStored(storedLayout, pks, values, read);
+                }
+            } else {
+                while (read < budget && snapshotStream.next()) {
+                    out.add(Op.INSERT, snapshotStream.row());
+                    p.lastPk = snapshotStream.pk();
+                    read++;
+                }
             }
             if (read < budget) {
                 snapshotStream.close();
@@ -273,7 +301,7 @@ public final class BackfillInput implements AutoCloseable {
         }
         p.rows += read;
         p.dirty = true;
-        Chunk chunk = out.build();
+        Chunk chunk = snapshotRows != null ? snapshotRows : out.build();
         if (chunk != null) {
             sink.accept(chunk);
         }

@@ -13,6 +13,7 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
+import io.tributary.stream.StoredLayout;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,11 @@ public final class MaterializeOperator implements Operator {
     private final StateTable rows;
     /** The key of the row being written, reused: the state table encodes it before it returns. */
     private final Object[] key;
+    /**
+     * The last stored layout of an input chunk found to be this view's own (same key columns, same
+     * column types), whose rows' bytes are copied as they are; null: none yet.
+     */
+    private StoredLayout sameLayout;
 
     /** @param committed the latest committed state, read when the view's rows are looked up; not closed here */
     public MaterializeOperator(MaterializeNode node, ReadView committed) {
@@ -58,6 +64,15 @@ public final class MaterializeOperator implements Operator {
 
     @Override
     public void onChunk(int input, Chunk chunk, Output out) {
+        if (storedAsIs(chunk.layout())) {
+            // an upstream's snapshot rows, stored exactly as this view stores them (SELECT *):
+            // decoding and re-encoding each value would give the same bytes back
+            for (int i = 0; i < chunk.size(); i++) {
+                rows.putStored(chunk.storedPk(i), chunk.storedValue(i));
+            }
+            out.forward(chunk);
+            return;
+        }
         for (int i = 0; i < chunk.size(); i++) {
             Object[] row = canonicalize(chunk.row(i));
             for (int k = 0; k < key.length; k++) {
@@ -90,6 +105,25 @@ public final class MaterializeOperator implements Operator {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether rows stored with {@code layout} are stored by this view byte for byte alike: same key
+     * columns and column types (so the values are canonical for this view's types already), and a
+     * state table keyed like a relation. A stored chunk holds INSERTs only.
+     */
+    private boolean storedAsIs(StoredLayout layout) {
+        if (layout == null) {
+            return false;
+        }
+        if (layout == sameLayout) {
+            return true;
+        }
+        if (rows.keyedLikeRelation() && layout.matches(keyColumns, List.of(types))) {
+            sameLayout = layout;
+            return true;
+        }
+        return false;
     }
 
     @Override

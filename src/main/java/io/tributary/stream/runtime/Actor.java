@@ -353,7 +353,8 @@ final class Actor {
         }
         backfillRowsSinceBarrier = 0;
         rowsSinceBarrier = 0;
-        EpochWrites writes = new EpochWrites();
+        // what the operators hold (or the rows taken in, see heldChanges) is about what they hand over
+        EpochWrites writes = new EpochWrites((int) Math.min(heldChanges + 512, 1 << 22));
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
             Node node = nodes[i];
@@ -403,6 +404,14 @@ final class Actor {
             if (builder.isFull()) {
                 flush();
             }
+        }
+
+        @Override
+        public void forward(Chunk chunk) {
+            // what was emitted before goes first; the chunk itself is passed on, never rebuilt
+            flush();
+            nodes[node].rowsOut += chunk.size();
+            push(nodes[node].parent, nodes[node].parentPort, chunk);
         }
 
         void flush() {

@@ -33,6 +33,10 @@ public final class Channel {
      * after the message is in, because a half-delivered epoch would break the stream.
      */
     public void send(Object message) {
+        if (message instanceof io.tributary.stream.Chunk chunk) {
+            // the receiver reads it on its own thread: no row may be left to decode lazily there
+            chunk.decodeAll();
+        }
         boolean interrupted = false;
         while (!closed) {
             try {

@@ -211,6 +211,7 @@ final class JobBuilder {
                     if (backfill != null && backfill.upstreams().containsKey(source.relationId())) {
                         b = new BackfillInput(
                                 backfill.upstreams().get(source.relationId()),
+                                source.streamKey(),
                                 ordinal,
                                 backfill.progressTableId(),
                                 mapping.owned(i),

@@ -33,17 +33,19 @@ public final class LocalUpstreamTable implements UpstreamTable {
     private final StateStore store;
     private final long snapshotEpoch;
     private final int relationId;
+    private final List<DataType> columnTypes;
     private final RowCodec codec;
     private final ReadView snapshot;
     private final ReadView latest;
     private final ChangeLogReader log;
 
     private LocalUpstreamTable(
-            StateStore store, long snapshotEpoch, int relationId, RowCodec codec, ReadView snapshot) {
+            StateStore store, long snapshotEpoch, int relationId, List<DataType> columnTypes, ReadView snapshot) {
         this.store = store;
+        this.columnTypes = List.copyOf(columnTypes);
         this.snapshotEpoch = snapshotEpoch;
         this.relationId = relationId;
-        this.codec = codec;
+        this.codec = new RowCodec(this.columnTypes);
         this.snapshot = snapshot;
         this.latest = store.latest();
         this.log = new ChangeLogReader(latest);
@@ -61,7 +63,7 @@ public final class LocalUpstreamTable implements UpstreamTable {
         ReadView view = store.openPinned(pin.name())
                 .orElseThrow(() -> new TributaryException(
                         SqlState.INTERNAL_ERROR, "the snapshot pinned as \"" + pin.name() + "\" is gone"));
-        return new LocalUpstreamTable(store, pin.epoch(), relationId, new RowCodec(columnTypes), view);
+        return new LocalUpstreamTable(store, pin.epoch(), relationId, columnTypes, view);
     }
 
     /**
@@ -71,7 +73,13 @@ public final class LocalUpstreamTable implements UpstreamTable {
      */
     public static LocalUpstreamTable openLog(
             StateStore store, long snapshotEpoch, int relationId, List<DataType> columnTypes) {
-        return new LocalUpstreamTable(store, snapshotEpoch, relationId, new RowCodec(columnTypes), null);
+        return new LocalUpstreamTable(store, snapshotEpoch, relationId, columnTypes, null);
+    }
+
+    /** The relation's column types: its snapshot's {@link RowStream#encodedRow} is the stored value. */
+    @Override
+    public List<DataType> storedTypes() {
+        return columnTypes;
     }
 
     @Override

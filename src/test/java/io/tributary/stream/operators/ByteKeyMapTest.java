@@ -56,6 +56,41 @@ class ByteKeyMapTest {
         assertEquals(expected.size(), live);
     }
 
+    /**
+     * Keys short enough to be kept in their slot stay apart from each other and from longer keys
+     * where packing could confuse them: the empty key, zero bytes of different lengths, 0xff
+     * bytes, and the longest kept key beside one a byte longer with the same first bytes.
+     */
+    @Test
+    void keysKeptInTheirSlotsStayDistinct() {
+        byte[][] keys = {
+            {},
+            {0},
+            {0, 0},
+            {0, 0, 0, 0, 0, 0, 0},
+            {0, 0, 0, 0, 0, 0, 0, 0},
+            {-1},
+            {-1, -1, -1, -1, -1, -1, -1},
+            {-1, -1, -1, -1, -1, -1, -1, -1},
+            {1, 2, 3, 4, 5, 6, 7},
+            {1, 2, 3, 4, 5, 6, 7, 0},
+            {7, 1, 2, 3, 4, 5, 6}
+        };
+        ByteKeyMap<Integer> map = new ByteKeyMap<>(2);
+        for (int i = 0; i < keys.length; i++) {
+            assertEquals(-1, map.find(keys[i], keys[i].length), "key " + i + " before its put");
+            map.put(keys[i], keys[i].length, i);
+        }
+        for (int i = 0; i < keys.length; i++) {
+            byte[] padded = java.util.Arrays.copyOf(keys[i], keys[i].length + 3);
+            assertEquals(i, map.get(map.find(padded, keys[i].length)), "key " + i);
+        }
+        map.remove(map.find(keys[3], keys[3].length));
+        assertEquals(-1, map.find(keys[3], keys[3].length));
+        assertEquals(4, map.get(map.find(keys[4], keys[4].length)));
+        assertEquals(2, map.get(map.find(keys[2], keys[2].length)));
+    }
+
     /** The clock spares an entry referenced since the hand last passed it. */
     @Test
     void victimSparesRecentlyReferencedEntries() {

@@ -179,6 +179,67 @@ class MaterializeOperatorTest {
         assertEquals(emitted.get(1), emitted.get(0));
     }
 
+    /**
+     * An upstream's snapshot rows given as their stored bytes ({@link Chunk#ofStored}), as a
+     * backfill reads them from a table keyed and typed like the view, are copied, not decoded: the
+     * view's stored bytes and the changes passed on equal those of the same rows given decoded.
+     * A layout that differs from the view's (another key) takes the decoding path and stores the
+     * same. The values cover a NUMERIC's scale, a NULL, an empty and a non-ASCII text.
+     */
+    @Test
+    void storedSnapshotRowsStoreWhatDecodedRowsStore() {
+        Object[][] rows = {
+            row("a", 1L, new BigDecimal("1.50"), 10L),
+            row("", 2L, null, 20L),
+            row("ünï", -3L, new BigDecimal("-7.125"), null),
+            row("b", Long.MAX_VALUE, new BigDecimal("0"), 40L)
+        };
+        List<DataType> types = FIELDS.stream().map(Field::type).toList();
+        io.tributary.common.codec.RowCodec codec = new io.tributary.common.codec.RowCodec(types);
+        byte[][] pks = new byte[rows.length][];
+        byte[][] values = new byte[rows.length][];
+        for (int i = 0; i < rows.length; i++) {
+            io.tributary.common.codec.ByteWriter w = new io.tributary.common.codec.ByteWriter(32);
+            io.tributary.common.codec.KeyCodec.encode(w, List.of(DataType.TEXT, DataType.BIGINT), rows[i], KEY);
+            pks[i] = w.toByteArray();
+            values[i] = codec.encode(rows[i]);
+        }
+        List<String> stored = new ArrayList<>();
+        List<List<String>> emitted = new ArrayList<>();
+        for (String mode : new String[] {"decoded", "stored", "other layout"}) {
+            try (OperatorHarness h = new OperatorHarness(
+                    dir.resolve(mode.replace(' ', '-')), view -> new MaterializeOperator(NODE, view))) {
+                h.push(
+                        0,
+                        switch (mode) {
+                            case "decoded" -> Chunk.of(Op.INSERT, rows);
+                            case "stored" ->
+                                Chunk.ofStored(
+                                        new io.tributary.stream.StoredLayout(KEY, types), pks, values, rows.length);
+                            default ->
+                                Chunk.ofStored(
+                                        new io.tributary.stream.StoredLayout(new int[] {1, 0}, types),
+                                        pks,
+                                        values,
+                                        rows.length);
+                        });
+                assertEquals(rows.length, h.heldChanges(), mode);
+                h.barrier();
+                emitted.add(h.takeEmitted());
+                stored.add(String.join(",", storedBytes(h)));
+                h.delete(0, row("a", 1L, new BigDecimal("1.50"), 10L)).barrier();
+                assertEquals(
+                        List.of("[, 2, null, 20]", "[b, 9223372036854775807, 0, 40]", "[ünï, -3, -7.125, null]"),
+                        scan(h),
+                        mode);
+            }
+        }
+        assertEquals(stored.get(0), stored.get(1));
+        assertEquals(stored.get(0), stored.get(2));
+        assertEquals(emitted.get(0), emitted.get(1));
+        assertEquals(emitted.get(0), emitted.get(2));
+    }
+
     /** Every key and value of the view's table in the store, as hex. */
     private static List<String> storedBytes(OperatorHarness h) {
         List<String> out = new ArrayList<>();
