@@ -4,6 +4,9 @@ import io.tributary.common.codec.ByteHash;
 import io.tributary.storage.KeyValueRun;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.WriteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -568,7 +571,7 @@ final class RocksWriteBuffer implements WriteBuffer {
         for (int i = 0; i < sorted.length; i++) {
             int at = sorted[i];
             // of equal keys, the last write sorts last and wins
-            if (i + 1 < sorted.length && Arrays.equals(k[at], k[sorted[i + 1]])) {
+            if (i + 1 < sorted.length && order.sameKey(i, i + 1)) {
                 continue;
             }
             sink.accept(k[at], ops[at] == PUT ? values.get(at) : null);
@@ -586,7 +589,15 @@ final class RocksWriteBuffer implements WriteBuffer {
     private static final class SortedPositions {
         private static final int INSERTION_RUN = 16;
 
+        private static final VarHandle BIG_ENDIAN_LONG =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
         final byte[][] keys;
+        /** After {@link #sorted}: the sorted keys' first and second words, in sorted order. */
+        private long[] head;
+
+        private long[] next;
+        private int[] pos;
 
         SortedPositions(byte[][] keys) {
             this.keys = keys;
@@ -598,6 +609,9 @@ final class RocksWriteBuffer implements WriteBuffer {
          * (signed).
          */
         private static long word(byte[] key, int from) {
+            if (key.length >= from + 8) {
+                return (long) BIG_ENDIAN_LONG.get(key, from) ^ Long.MIN_VALUE;
+            }
             long w = 0;
             for (int i = 0; i < 8; i++) {
                 int at = from + i;
@@ -609,9 +623,9 @@ final class RocksWriteBuffer implements WriteBuffer {
         /** The positions of {@link #keys} in key order, equal keys by position. */
         int[] sorted() {
             int n = keys.length;
-            int[] pos = new int[n];
-            long[] head = new long[n];
-            long[] next = new long[n];
+            pos = new int[n];
+            head = new long[n];
+            next = new long[n];
             for (int i = 0; i < n; i++) {
                 pos[i] = i;
                 head[i] = word(keys[i], 0);
@@ -619,6 +633,14 @@ final class RocksWriteBuffer implements WriteBuffer {
             }
             sort(pos, head, next, new int[n], new long[n], new long[n], 0, n);
             return pos;
+        }
+
+        /**
+         * Whether the keys at sorted ranks {@code a} and {@code b} are equal, after {@link #sorted}:
+         * by their words first, so keys that differ there (nearly all) are not loaded again.
+         */
+        boolean sameKey(int a, int b) {
+            return head[a] == head[b] && next[a] == next[b] && Arrays.equals(keys[pos[a]], keys[pos[b]]);
         }
 
         private void sort(int[] pos, long[] head, long[] next, int[] sp, long[] sh, long[] sn, int from, int to) {
