@@ -87,9 +87,11 @@ public final class StateTable {
     private boolean appending = true;
     /**
      * Whether writes out of key order go to {@link #run} as well ({@link #appendUnordered}), and
-     * each epoch starts appending even when the table was read in an earlier one.
+     * an epoch after one without reads through the pending writes starts appending again.
      */
     private boolean unordered;
+    /** Whether a read went through the pending writes since the last flush. */
+    private boolean readThisEpoch;
     /**
      * Set by the first read through the pending writes: a table that is read (a join side, a
      * group state) keeps its writes in {@link #pending} from then on, rather than moving them
@@ -134,9 +136,9 @@ public final class StateTable {
     }
 
     /**
-     * Lets this table hold its writes in arrival order whatever their keys' order, until the first
-     * read through them in each epoch (which moves them into the hash map for the rest of it),
-     * instead of hashing each write. For an operator whose writes per epoch are bounded by the rows
+     * Lets this table hold its writes in arrival order whatever their keys' order, instead of
+     * hashing each write, in every epoch that follows one without a read through them, until that
+     * epoch's first read (which moves them into the hash map for the rest of it). For an operator whose writes per epoch are bounded by the rows
      * it takes in (a key written many times in one epoch is held that many times until the flush)
      * and that, in most epochs, does not read this table: a join side without degrees while the
      * other side's rows have all been read, as in a snapshot backfill, where hashing every big-side
@@ -387,6 +389,7 @@ public final class StateTable {
     /** Before a read through the pending writes: see {@link #readThrough}. */
     private void readingPending() {
         readThrough = true;
+        readThisEpoch = true;
         stopAppending();
         if (flushedRun != null) {
             flushed = new HashMap<>();
@@ -418,10 +421,10 @@ public final class StateTable {
                 spare.clear();
             }
             run = spare != null ? spare : new AscendingWrites();
-            appending = unordered || !readThrough;
+            appending = appendsNextEpoch();
             return n;
         }
-        appending = unordered || !readThrough;
+        appending = appendsNextEpoch();
         int n = 0;
         for (Map.Entry<StoreKey, byte[]> e : pending.entrySet()) {
             if (e.getValue() == TOMBSTONE) {
@@ -445,6 +448,19 @@ public final class StateTable {
         }
         sortedPending = null;
         return n;
+    }
+
+    /**
+     * Whether the epoch after this flush starts appending: a table that allows any order does
+     * unless this epoch read through its writes (a live join side probed every epoch stays on the
+     * map, as moving each epoch's run into it, and the handed-over run into {@link #flushed} at the
+     * next epoch's first read, would hash every write twice); any other table only until its first
+     * read ever. At a flush.
+     */
+    private boolean appendsNextEpoch() {
+        boolean read = readThisEpoch;
+        readThisEpoch = false;
+        return unordered ? !read : !readThrough;
     }
 
     /** A {@link HashMap} capacity that holds {@code writes} entries without growing (its load factor is 0.75). */
