@@ -12,6 +12,12 @@ import java.util.Map;
  * the arrays hold at most one write per key as a hash map would. A view's snapshot backfill writes
  * its rows in whole-key order (a vnode's rows in key order, vnode after vnode); a live view of a
  * table without a primary key (Nexmark's q0) gets rows in row-id order, whose vnodes are spread.
+ *
+ * <p>A table whose writes per epoch are bounded by the rows its operator takes in (a join side
+ * without degrees) may also {@link #appendUnordered} keys in any order, repeats included: then a
+ * key may be held more than once and its last write is the one that counts, which {@link
+ * #moveInto} (a map keeps the last put) and every consumer of {@link #handOver} (an epoch's write
+ * buffer applies writes in order, a checkpoint's sort keeps the last of equal keys) honour.
  * Owned by one {@link StateTable}, on its actor's thread.
  */
 final class AscendingWrites {
@@ -56,6 +62,21 @@ final class AscendingWrites {
             wholeKeyOrder = whole;
             afterVnodeOrder = afterVnode;
         }
+        add(key, distEnd, value);
+        return true;
+    }
+
+    /**
+     * Appends the write whatever its key's order: from now on the writes are held in arrival order
+     * only, and a repeated key's last write counts (see the class comment).
+     */
+    void appendUnordered(byte[] key, int distEnd, byte[] value) {
+        wholeKeyOrder = false;
+        afterVnodeOrder = false;
+        add(key, distEnd, value);
+    }
+
+    private void add(byte[] key, int distEnd, byte[] value) {
         if (size == keys.length) {
             keys = Arrays.copyOf(keys, size * 2);
             values = Arrays.copyOf(values, size * 2);
@@ -65,10 +86,9 @@ final class AscendingWrites {
         values[size] = value;
         distEnds[size] = distEnd;
         size++;
-        return true;
     }
 
-    /** Puts every write held into {@code map}; this then holds nothing. */
+    /** Puts every write held into {@code map}, in arrival order (a repeated key's last write wins); this then holds nothing. */
     void moveInto(Map<StateTable.StoreKey, byte[]> map) {
         for (int i = 0; i < size; i++) {
             map.put(new StateTable.StoreKey(keys[i], distEnds[i]), values[i]);
@@ -78,7 +98,8 @@ final class AscendingWrites {
 
     /**
      * Hands the writes to {@code writes} in arrival order (key order only when the whole keys
-     * ascended); a value identical to {@code tombstone} is a delete.
+     * ascended; a key held more than once after {@link #appendUnordered}, its last write last); a
+     * value identical to {@code tombstone} is a delete.
      */
     void handOver(StateWrites writes, byte[] tombstone) {
         for (int i = 0; i < size; i++) {

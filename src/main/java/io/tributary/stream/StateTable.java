@@ -86,6 +86,13 @@ public final class StateTable {
     /** Whether writes still go to {@link #run} this epoch. */
     private boolean appending = true;
     /**
+     * Whether writes out of key order go to {@link #run} as well ({@link #appendUnordered}), and
+     * an epoch after one without reads through the pending writes starts appending again.
+     */
+    private boolean unordered;
+    /** Whether a read went through the pending writes since the last flush. */
+    private boolean readThisEpoch;
+    /**
      * Set by the first read through the pending writes: a table that is read (a join side, a
      * group state) keeps its writes in {@link #pending} from then on, rather than moving them
      * every epoch.
@@ -126,6 +133,21 @@ public final class StateTable {
         this.distKeyCount = distKeyCount;
         this.valueCodec = new RowCodec(valueTypes);
         this.committed = committed;
+    }
+
+    /**
+     * Lets this table hold its writes in arrival order whatever their keys' order, instead of
+     * hashing each write, in every epoch that follows one without a read through them, until that
+     * epoch's first read (which moves them into the hash map for the rest of it). For an operator whose writes per epoch are bounded by the rows
+     * it takes in (a key written many times in one epoch is held that many times until the flush)
+     * and that, in most epochs, does not read this table: a join side without degrees while the
+     * other side's rows have all been read, as in a snapshot backfill, where hashing every big-side
+     * row into the map and walking the map at each flush were about a tenth of the join job's
+     * samples in JFR. Call before the first write; the table's contents, reads and the net effect
+     * of the flushed writes are the same either way.
+     */
+    public void appendUnordered() {
+        unordered = true;
     }
 
     public int tableId() {
@@ -271,6 +293,10 @@ public final class StateTable {
             if (run.append(key, distEnd, value)) {
                 return;
             }
+            if (unordered) {
+                run.appendUnordered(key, distEnd, value);
+                return;
+            }
             stopAppending();
         }
         StoreKey k = known != null ? known : new StoreKey(key, distEnd);
@@ -400,6 +426,7 @@ public final class StateTable {
     /** Before a read through the pending writes: see {@link #readThrough}. */
     private void readingPending() {
         readThrough = true;
+        readThisEpoch = true;
         stopAppending();
         if (flushedRun != null) {
             flushed = new HashMap<>();
@@ -431,10 +458,10 @@ public final class StateTable {
                 spare.clear();
             }
             run = spare != null ? spare : new AscendingWrites();
-            appending = !readThrough;
+            appending = appendsNextEpoch();
             return n;
         }
-        appending = !readThrough;
+        appending = appendsNextEpoch();
         int n = 0;
         for (Map.Entry<StoreKey, byte[]> e : pending.entrySet()) {
             if (e.getValue() == TOMBSTONE) {
@@ -458,6 +485,19 @@ public final class StateTable {
         }
         sortedPending = null;
         return n;
+    }
+
+    /**
+     * Whether the epoch after this flush starts appending: a table that allows any order does
+     * unless this epoch read through its writes (a live join side probed every epoch stays on the
+     * map, as moving each epoch's run into it, and the handed-over run into {@link #flushed} at the
+     * next epoch's first read, would hash every write twice); any other table only until its first
+     * read ever. At a flush.
+     */
+    private boolean appendsNextEpoch() {
+        boolean read = readThisEpoch;
+        readThisEpoch = false;
+        return unordered ? !read : !readThrough;
     }
 
     /** A {@link HashMap} capacity that holds {@code writes} entries without growing (its load factor is 0.75). */

@@ -236,6 +236,66 @@ class StateTableTest {
         }
     }
 
+    /**
+     * A join side's table appends its writes in any order ({@link StateTable#appendUnordered}),
+     * repeated keys included, until a read moves them into the hash map: it must store the same
+     * bytes and read the same rows, before and after each flush, as a table that hashes every
+     * write. Random epochs: keys in random order with repeats and deletes; some epochs read (a scan
+     * or a point read) at a random point, some not at all.
+     */
+    @Test
+    void writesAppendedInAnyOrderStoreAndReadAsThroughTheHashMap() {
+        StateTable appended = new StateTable(
+                905, List.of(DataType.INTEGER, DataType.INTEGER), null, 1, List.of(DataType.INTEGER), latest);
+        appended.appendUnordered();
+        StateTable hashed = new StateTable(
+                906, List.of(DataType.INTEGER, DataType.INTEGER), null, 1, List.of(DataType.INTEGER), latest);
+        hashed.get(new Object[] {0, 0});
+        java.util.Random random = new java.util.Random(13);
+        int unreadEpochs = 0;
+        for (int epoch = 0; epoch < 40; epoch++) {
+            int readAt = epoch % 3 == 0 ? -1 : random.nextInt(300);
+            unreadEpochs += readAt < 0 ? 1 : 0;
+            for (int i = 0; i < 300; i++) {
+                if (i == readAt) {
+                    Object[] prefix = {random.nextInt(6)};
+                    assertEquals(values(hashed.scan(prefix)), values(appended.scan(prefix)));
+                    Object[] key = {random.nextInt(6), random.nextInt(60)};
+                    Object[] h = hashed.get(key);
+                    Object[] a = appended.get(key);
+                    assertEquals(h == null ? null : List.of(h), a == null ? null : List.of(a));
+                }
+                Object[] k = {random.nextInt(6), random.nextInt(60)};
+                if (random.nextInt(6) == 0) {
+                    appended.delete(k);
+                    hashed.delete(k);
+                } else {
+                    Object[] v = {random.nextInt(1000)};
+                    appended.put(k, v);
+                    hashed.put(k, v);
+                }
+            }
+            RecordedWrites a = new RecordedWrites();
+            RecordedWrites h = new RecordedWrites();
+            appended.flush(a);
+            hashed.flush(h);
+            // the handed-over layer reads the same before it is stored
+            for (int g = 0; g < 6; g++) {
+                Object[] prefix = {g};
+                assertEquals(values(hashed.scan(prefix)), values(appended.scan(prefix)));
+            }
+            try (WriteBuffer buffer = store.newWriteBuffer()) {
+                a.writes.replay(new DataWrites(buffer));
+                h.writes.replay(new DataWrites(buffer));
+                store.write(buffer);
+            }
+        }
+        assertEquals(14, unreadEpochs, "epochs without a read");
+        List<String> a = storedWithoutTableId(905);
+        assertEquals(true, a.size() > 100, "rows stored: " + a.size());
+        assertEquals(storedWithoutTableId(906), a);
+    }
+
     /** Whether the recorded writes' keys came in ascending order of their bytes after the vnode. */
     private static boolean inRowIdOrder(RecordedWrites w) {
         List<byte[]> keys = new ArrayList<>();

@@ -230,11 +230,13 @@ public final class RocksStateStore implements StateStore {
         Path file = shared.newIngestFile("checkpoint");
         try {
             try (SstOutput writer = shared.openSst(file)) {
+                PairBuffer pair = new PairBuffer();
                 buffer.writeSorted((key, value) -> {
                     if (value == null) {
                         writer.delete(key);
                     } else {
-                        writer.put(key, value);
+                        pair.fill(key, value);
+                        writer.put(pair.key, pair.value);
                     }
                 });
                 writer.finish();
@@ -248,6 +250,33 @@ public final class RocksStateStore implements StateStore {
             } catch (java.io.IOException e) {
                 // a leftover is removed at the next open
             }
+        }
+    }
+
+    /**
+     * One key and value copied into a reused direct buffer, for {@link SstOutput#put(ByteBuffer,
+     * ByteBuffer)}: the JNI put of two heap arrays copies each into native memory it allocates and
+     * frees, which was most of a join checkpoint's SST write in JFR; bulk loads do the same ({@code
+     * RunIngestion}). One thread.
+     */
+    private static final class PairBuffer {
+        private ByteBuffer pair = ByteBuffer.allocateDirect(4096);
+        /** Views of {@link #pair}: the key's bytes, then the value's. */
+        ByteBuffer key = pair.duplicate();
+
+        ByteBuffer value = pair.duplicate();
+
+        void fill(byte[] k, byte[] v) {
+            int need = k.length + v.length;
+            if (need > pair.capacity()) {
+                pair = ByteBuffer.allocateDirect(Math.max(need, pair.capacity() * 2));
+                key = pair.duplicate();
+                value = pair.duplicate();
+            }
+            pair.clear();
+            pair.put(k).put(v);
+            key.clear().limit(k.length);
+            value.clear().position(k.length).limit(need);
         }
     }
 

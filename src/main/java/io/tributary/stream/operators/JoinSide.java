@@ -112,6 +112,11 @@ final class JoinSide {
             value.add(DataType.BIGINT);
         }
         this.table = new StateTable(tableId, tableKey, null, keyColumns.length, value, committed);
+        if (!padded) {
+            // one write per row taken in (no degrees rewritten), and read only while the other
+            // side's rows come: a backfill's big side is appended, not hashed, once those are in
+            table.appendUnordered();
+        }
         if (cacheKeys < 1) {
             throw new IllegalArgumentException("the join cache must hold at least one key");
         }
