@@ -24,7 +24,7 @@ final class NoMatchingSignature {
             "No operator matches the given name and argument type. You might need to add an explicit type cast.";
 
     /** One of Calcite's {@code <TYPE>}s in a signature. */
-    private static final Pattern TYPE = Pattern.compile("<([^<>]*)>");
+    private static final Pattern TYPE = Pattern.compile("<([^<>]+)>");
 
     private static final Pattern LEADING_NAME = Pattern.compile("[A-Za-z_]+");
 
