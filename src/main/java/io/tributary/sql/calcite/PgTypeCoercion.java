@@ -24,8 +24,7 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
  * Calcite's implicit coercions narrowed to PostgreSQL's. PostgreSQL converts a string constant
  * ({@code '5'}, of type unknown until then), a NULL and a parameter to whatever type a function
  * or operator needs, but never a typed string (a column, a cast, a function's result) to a
- * number, date or interval, nor a number, date or boolean to a string, nor an interval to a
- * number. Calcite does all of these: {@code upper(int_col)} answered, {@code sum(text_col)} cast
+ * number, date or interval, nor a number, date or boolean to a string. Calcite does all of these: {@code upper(int_col)} answered, {@code sum(text_col)} cast
  * the text at run time and failed at its first non-number. Refusing such a coercion here makes
  * Calcite's validator report that the call does not match its operator, which {@link SqlErrors}
  * gives as PostgreSQL's 42883 ({@code function upper(integer) does not exist}). Coercions
@@ -142,7 +141,8 @@ final class PgTypeCoercion extends TypeCoercionImpl {
     /**
      * Whether PostgreSQL refuses to convert {@code operand}, of type {@code type}, to a type of
      * {@code family} implicitly: a typed string to anything but a string, anything else to a
-     * string, an interval to anything else.
+     * string. (An interval, Calcite's OTHER, is left to Calcite: Tributary's interval rewrites
+     * rely on its coercions, as for {@code -iv}.)
      */
     private static boolean refused(SqlNode operand, RelDataType type, SqlTypeFamily family) {
         SqlTypeName name = type.getSqlTypeName();
@@ -154,7 +154,7 @@ final class PgTypeCoercion extends TypeCoercionImpl {
             return false;
         }
         boolean toText = family.getTypeNames().contains(SqlTypeName.VARCHAR);
-        return SqlTypeUtil.isCharacter(type) != toText || PgIntervals.isInterval(type);
+        return SqlTypeUtil.isCharacter(type) != toText;
     }
 
     /** Whether two operands of a binary operator (or BETWEEN's value and a bound) are a typed string and a non-string. */
