@@ -152,11 +152,11 @@ final class DateIntervalSums {
                 operators,
                 reader,
                 types,
-                SqlValidator.Config.DEFAULT
+                PgTypeCoercion.narrowed(SqlValidator.Config.DEFAULT
                         .withLenientOperatorLookup(config.lenientOperatorLookup())
                         .withConformance(config.conformance())
                         .withDefaultNullCollation(config.defaultNullCollation())
-                        .withIdentifierExpansion(true));
+                        .withIdentifierExpansion(true)));
     }
 
     /**

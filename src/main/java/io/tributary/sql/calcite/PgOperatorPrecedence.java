@@ -19,11 +19,12 @@ import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 
 /**
- * Gives PostgreSQL's operators {@code ::} and {@code ^} their precedence. Babel's grammar applies
+ * Gives PostgreSQL's operators {@code ::}, {@code ^} and {@code ||} their precedence. Babel's grammar applies
  * {@code x::type} to all of the operator expression before it ({@code v = '5'::int} parses as
  * {@code (v = '5')::int}, {@code 1 + '2'::int * 3} as {@code (1 + '2')::int * 3}) and binds
  * {@code ^} more loosely than {@code *}; in PostgreSQL {@code ::} binds tightest and {@code ^}
- * just below unary minus, above {@code *}. Where an expression holds either, its operators and
+ * just below unary minus, above {@code *}; {@code ||} binds as tightly as {@code *} there, but
+ * below {@code +} in PostgreSQL. Where an expression holds one of them, its operators and
  * operands are laid out in text order again, each cast applied to the operand just before it, and
  * the tree rebuilt by precedence. A parenthesized expression (its text starts with {@code (})
  * stays one operand, so {@code (a = b)::int} keeps its meaning. Runs before every other rewrite.
@@ -42,7 +43,19 @@ final class PgOperatorPrecedence extends StatementRewrite {
             InferTypes.FIRST_KNOWN,
             OperandTypes.NUMERIC_NUMERIC);
 
+    /**
+     * {@code ||} with PostgreSQL's precedence, that of its other named operators: below {@code +}
+     * and {@code -} (40), above LIKE, IN and the comparisons; Calcite binds it as tightly as
+     * {@code *}, so {@code '1' || 2 + 3} was {@code ('1' || 2) + 3}. Only lives while a tree is
+     * rebuilt: {@link #concatenations} puts the parser's operator back.
+     */
+    private static final SqlBinaryOperator CONCAT = new SqlBinaryOperator(
+            "||", SqlKind.OTHER, 36, true, ReturnTypes.ARG0, InferTypes.FIRST_KNOWN, OperandTypes.ANY_ANY);
+
     private final String sql;
+
+    /** The parser's {@code ||} operator, once one was seen in a rebuilt expression. */
+    private SqlOperator parsedConcat;
 
     /** @param sql the text the statement was parsed from, to tell {@code (a + b)::t} from {@code a + b::t} */
     PgOperatorPrecedence(String sql) {
@@ -59,7 +72,7 @@ final class PgOperatorPrecedence extends StatementRewrite {
         if (isOperatorCall(call) && needsRebuild(call, null)) {
             List<Object> items = new ArrayList<>();
             flatten(call, items, null);
-            return rewritten(SqlParserUtil.toTree(items));
+            return rewritten(concatenations(SqlParserUtil.toTree(items)));
         }
         return super.visit(call);
     }
@@ -68,6 +81,23 @@ final class PgOperatorPrecedence extends StatementRewrite {
         return node instanceof SqlCall c
                 && c.getKind() == SqlKind.CAST
                 && c.getOperator().getName().equals("::");
+    }
+
+    private static boolean isConcat(SqlNode node) {
+        return node instanceof SqlCall c
+                && c.getOperator() instanceof SqlBinaryOperator
+                && c.getOperator().getName().equals("||");
+    }
+
+    /** {@code node} with each {@link #CONCAT} of a rebuilt tree the parser's {@code ||} again. */
+    private SqlNode concatenations(SqlNode node) {
+        if (!(node instanceof SqlBasicCall c) || parsedConcat == null) {
+            return node;
+        }
+        for (int i = 0; i < c.operandCount(); i++) {
+            c.setOperand(i, concatenations(c.operand(i)));
+        }
+        return c.getOperator() == CONCAT ? parsedConcat.createCall(c.getParserPosition(), c.getOperandList()) : c;
     }
 
     private static boolean isCaret(SqlNode node) {
@@ -100,7 +130,11 @@ final class PgOperatorPrecedence extends StatementRewrite {
             return false;
         }
         SqlCall c = (SqlCall) node;
-        if (isCaret(c) || (isInfixCast(c) && isOperator(c.operand(0), c))) {
+        if (isCaret(c)
+                || (isInfixCast(c) && isOperator(c.operand(0), c))
+                || (isConcat(c)
+                        && parent instanceof SqlCall p
+                        && p.getOperator().getLeftPrec() >= 40)) {
             return true;
         }
         int operands = isInfixCast(c) ? 1 : c.operandCount();
@@ -134,7 +168,13 @@ final class PgOperatorPrecedence extends StatementRewrite {
             items.add(new SqlParserUtil.ToTreeListItem(c.getOperator(), c.getParserPosition()));
             flatten(c.operand(0), items, c);
         } else {
-            SqlOperator op = isCaret(c) ? EXPONENT : c.getOperator();
+            SqlOperator op = c.getOperator();
+            if (isCaret(c)) {
+                op = EXPONENT;
+            } else if (isConcat(c)) {
+                parsedConcat = op;
+                op = CONCAT;
+            }
             flatten(c.operand(0), items, c);
             items.add(new SqlParserUtil.ToTreeListItem(op, c.getParserPosition()));
             flatten(c.operand(1), items, c);

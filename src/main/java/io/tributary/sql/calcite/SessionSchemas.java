@@ -51,6 +51,7 @@ final class SessionSchemas implements AutoCloseable {
         Properties props = CalciteSettings.connectionProperties();
         try {
             this.connection = new org.apache.calcite.jdbc.Driver()
+                    .withPrepareFactory(PgPrepare::new)
                     .connect("jdbc:calcite:", props)
                     .unwrap(CalciteConnection.class);
             SchemaPlus root = connection.getRootSchema();

@@ -28,6 +28,16 @@ final class SqlErrors {
     /** Calcite's word for a DESCRIPTOR column (a window's time column) the relation lacks. */
     private static final Pattern UNKNOWN_IDENTIFIER = Pattern.compile("Unknown identifier '(.*?)'");
 
+    /** AvgScale's and VarianceCalls' argument {@code x * 1::numeric(1,0)}: group 1 is x's type. */
+    private static final Pattern SCALED_ARGUMENT = Pattern.compile("<(.*)> \\* <DECIMAL\\(1, 0\\)>");
+
+    /** The aggregates AvgScale and VarianceCalls rewrite, as the client may write them. */
+    private static final Pattern SCALED_AGGREGATE =
+            Pattern.compile("(?i)avg|variance|var_samp|var_pop|stddev|stddev_samp|stddev_pop");
+
+    private static final Pattern SCALED_AGGREGATE_CALL =
+            Pattern.compile("(?i)\\b(" + SCALED_AGGREGATE.pattern().substring(4) + ")\\s*\\(");
+
     private static final Pattern CANNOT_APPLY = Pattern.compile("Cannot apply '(.*?)' to arguments of type '(.*?)'");
     private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
     private static final Pattern NOT_GROUPED = Pattern.compile("Expression '(.*?)' is not being grouped");
@@ -237,20 +247,26 @@ final class SqlErrors {
             message = "the time column of " + x.group(1).toLowerCase() + " must be a timestamp";
         } else if ((x = CANNOT_APPLY.matcher(m)).find()
                 && x.group(1).equals("*")
-                && x.group(2).equals("<OTHER> * <DECIMAL(1, 0)>")) {
-            // AvgScale's and VarianceCalls' x * 1::numeric(1,0) over an interval, which the view
-            // planner (unlike a query's) does not rewrite into PostgreSQL's interval functions
+                && (x = SCALED_ARGUMENT.matcher(x.group(2))).matches()) {
+            // AvgScale's and VarianceCalls' x * 1::numeric(1,0) over an argument the aggregate
+            // does not take, or over an interval, which the view planner (unlike a query's) does
+            // not rewrite into PostgreSQL's interval functions
             String function = position > 0 ? tokenAt(sql, position - 1).toLowerCase(java.util.Locale.ROOT) : "";
-            if (function.equals("avg")) {
+            if (!SCALED_AGGREGATE.matcher(function).matches()) {
+                // the position is in the rewritten text: the client's first such aggregate
+                Matcher call = SCALED_AGGREGATE_CALL.matcher(sql);
+                if (call.find()) {
+                    function = call.group(1).toLowerCase(java.util.Locale.ROOT);
+                    position = call.start(1) + 1;
+                }
+            }
+            String type = NoMatchingSignature.pgName(x.group(1));
+            if (function.equals("avg") && type.equals("interval")) {
                 return UnsupportedInViews.error("the aggregate function avg(interval) is", position);
             }
-            state = SqlState.UNDEFINED_FUNCTION;
-            message = "function " + function + "(interval) does not exist";
+            return NoMatchingSignature.noFunction(function + "(" + type + ")", position);
         } else if ((x = CANNOT_APPLY.matcher(m)).find()) {
-            state = SqlState.UNDEFINED_FUNCTION;
-            message = "operator does not exist: "
-                    + x.group(1).replace("<", "").replace(">", "").trim() + " for argument types "
-                    + x.group(2).toLowerCase();
+            return NoMatchingSignature.of(x.group(1), x.group(2), position);
         } else if ((x = NOT_GROUPED.matcher(m)).find()) {
             state = SqlState.GROUPING_ERROR;
             message = "column \"" + x.group(1)

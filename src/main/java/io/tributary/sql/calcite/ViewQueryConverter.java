@@ -79,11 +79,11 @@ final class ViewQueryConverter {
                 operators,
                 catalogReader,
                 typeFactory,
-                SqlValidator.Config.DEFAULT
+                PgTypeCoercion.narrowed(SqlValidator.Config.DEFAULT
                         .withLenientOperatorLookup(config.lenientOperatorLookup())
                         .withConformance(config.conformance())
                         .withDefaultNullCollation(config.defaultNullCollation())
-                        .withIdentifierExpansion(true));
+                        .withIdentifierExpansion(true)));
         this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
     }
 

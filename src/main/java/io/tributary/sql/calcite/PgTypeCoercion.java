@@ -1,0 +1,197 @@
+package io.tributary.sql.calcite;
+
+import static org.apache.calcite.util.Static.RESOURCE;
+
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
+
+/**
+ * Calcite's implicit coercions narrowed to PostgreSQL's. PostgreSQL converts a string constant
+ * ({@code '5'}, of type unknown until then), a NULL and a parameter to whatever type a function
+ * or operator needs, but never a typed string (a column, a cast, a function's result) to a
+ * number, date or interval, nor a number, date or boolean to a string. Calcite does all of these: {@code upper(int_col)} answered, {@code sum(text_col)} cast
+ * the text at run time and failed at its first non-number. Refusing such a coercion here makes
+ * Calcite's validator report that the call does not match its operator, which {@link SqlErrors}
+ * gives as PostgreSQL's 42883 ({@code function upper(integer) does not exist}). Coercions
+ * PostgreSQL also makes (integer to numeric, date to timestamp, constants) are Calcite's.
+ *
+ * <p>Installed by {@link #narrowed} in every validator Tributary makes: the JDBC connection's
+ * ({@link PgPrepare}), the view planner's ({@link ViewQueryConverter}) and the rewrites'
+ * ({@link DateIntervalSums#validator}). One instance per validator, used by the thread validating.
+ */
+final class PgTypeCoercion extends TypeCoercionImpl {
+    /**
+     * Operators PostgreSQL declares with a parameter of any type: {@code concat(1, 'a')}; and
+     * {@code ||}, which is {@code anynonarray || text} and {@code text || anynonarray}, so takes
+     * a number only beside a string ({@link #concatenation}).
+     */
+    private static final Set<String> ANY_TYPE = Set.of("CONCAT", "CONCAT_WS", "FORMAT");
+
+    private PgTypeCoercion(RelDataTypeFactory factory, SqlValidator validator) {
+        super(factory, validator);
+    }
+
+    /** {@code config} with PostgreSQL's implicit coercions in place of Calcite's wider ones. */
+    static SqlValidator.Config narrowed(SqlValidator.Config config) {
+        return config.withTypeCoercionFactory(PgTypeCoercion::new);
+    }
+
+    @Override
+    public boolean builtinFunctionCoercion(
+            SqlCallBinding binding, List<RelDataType> operandTypes, List<SqlTypeFamily> expectedFamilies) {
+        String name = binding.getOperator().getName();
+        boolean anyType = ANY_TYPE.contains(name.toUpperCase(java.util.Locale.ROOT))
+                || (name.equals("||") && concatenation(operandTypes));
+        if (!anyType) {
+            for (int i = 0; i < operandTypes.size(); i++) {
+                if (refused(binding.operand(i), operandTypes.get(i), expectedFamilies.get(i))) {
+                    return false;
+                }
+            }
+        }
+        return super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
+    }
+
+    @Override
+    public boolean binaryArithmeticCoercion(SqlCallBinding binding) {
+        return !mismatched(binding) && super.binaryArithmeticCoercion(binding);
+    }
+
+    /**
+     * Calcite's validator takes a string as comparable to a number, date or boolean even when
+     * nothing casts it (run time then fails, or codegen), so a mismatch is reported here.
+     *
+     * @throws org.apache.calcite.runtime.CalciteContextException for a typed string compared with a non-string
+     */
+    @Override
+    public boolean binaryComparisonCoercion(SqlCallBinding binding) {
+        if (mismatched(binding)) {
+            String operator = binding.getOperator().getKind() == SqlKind.BETWEEN
+                    ? ">="
+                    : binding.getOperator().getName();
+            throw noOperator(binding, operator, binding.getOperandType(0), binding.getOperandType(1));
+        }
+        return super.binaryComparisonCoercion(binding);
+    }
+
+    /** PostgreSQL has no {@code =} or {@code <} between boolean and a number ({@code b = 1}). */
+    @Override
+    protected boolean booleanEquality(SqlCallBinding binding, RelDataType left, RelDataType right) {
+        return false;
+    }
+
+    @Override
+    public boolean inOperationCoercion(SqlCallBinding binding) {
+        SqlNode left = binding.operand(0);
+        SqlNode right = binding.operand(1);
+        if (left.getKind() != SqlKind.ROW) {
+            RelDataType leftType = binding.getOperandType(0);
+            if (right instanceof SqlNodeList list) {
+                for (SqlNode value : list) {
+                    RelDataType valueType = validator.deriveType(binding.getScope(), value);
+                    if (mismatched(left, leftType, value, valueType)) {
+                        throw noOperator(binding, "=", leftType, valueType);
+                    }
+                }
+            } else {
+                // a sub-query's column has a type: a constant in its select list is text
+                RelDataType rightType = binding.getOperandType(1);
+                if (rightType.isStruct() && rightType.getFieldCount() == 1) {
+                    RelDataType column = rightType.getFieldList().get(0).getType();
+                    if (mismatched(left, leftType, null, column)) {
+                        throw noOperator(binding, "=", leftType, column);
+                    }
+                }
+            }
+        }
+        return super.inOperationCoercion(binding);
+    }
+
+    /**
+     * Calcite's error for a call of {@code operator} on {@code left} and {@code right}, which
+     * {@link SqlErrors} gives as PostgreSQL's {@code operator does not exist}.
+     */
+    private CalciteContextException noOperator(
+            SqlCallBinding binding, String operator, RelDataType left, RelDataType right) {
+        return validator.newValidationError(
+                binding.getCall(),
+                RESOURCE.canNotApplyOp2Type(operator, "'<" + left + "> " + operator + " <" + right + ">'", operator));
+    }
+
+    /** Whether one of the two strings {@code ||} is given is of a string type, so PostgreSQL has an operator for it. */
+    private static boolean concatenation(List<RelDataType> operandTypes) {
+        return operandTypes.stream().anyMatch(SqlTypeUtil::isCharacter);
+    }
+
+    /**
+     * Whether PostgreSQL refuses to convert {@code operand}, of type {@code type}, to a type of
+     * {@code family} implicitly: a typed string to anything but a string, anything else to a
+     * string. (An interval, Calcite's OTHER, is left to Calcite: Tributary's interval rewrites
+     * rely on its coercions, as for {@code -iv}.)
+     */
+    private static boolean refused(SqlNode operand, RelDataType type, SqlTypeFamily family) {
+        SqlTypeName name = type.getSqlTypeName();
+        if (family == SqlTypeFamily.ANY
+                || family.getTypeNames().contains(name)
+                || name == SqlTypeName.NULL
+                || name == SqlTypeName.ANY
+                || unknownTyped(operand)) {
+            return false;
+        }
+        boolean toText = family.getTypeNames().contains(SqlTypeName.VARCHAR);
+        return SqlTypeUtil.isCharacter(type) != toText;
+    }
+
+    /** Whether two operands of a binary operator (or BETWEEN's value and a bound) are a typed string and a non-string. */
+    private boolean mismatched(SqlCallBinding binding) {
+        int count = binding.getOperandCount();
+        if (count < 2) {
+            return false;
+        }
+        SqlNode first = binding.operand(0);
+        RelDataType firstType = binding.getOperandType(0);
+        for (int i = 1; i < count; i++) {
+            if (mismatched(first, firstType, binding.operand(i), binding.getOperandType(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether PostgreSQL has no operator between {@code a} and {@code b}: one is a typed string,
+     * the other not a string; a null {@code bNode} is a typed value.
+     */
+    private static boolean mismatched(SqlNode aNode, RelDataType a, SqlNode bNode, RelDataType b) {
+        if (unknownTyped(aNode) || (bNode != null && unknownTyped(bNode)) || untyped(a) || untyped(b)) {
+            return false;
+        }
+        return SqlTypeUtil.isCharacter(a) != SqlTypeUtil.isCharacter(b);
+    }
+
+    private static boolean untyped(RelDataType type) {
+        return type.getSqlTypeName() == SqlTypeName.NULL || type.getSqlTypeName() == SqlTypeName.ANY;
+    }
+
+    /** A string constant, NULL or parameter: PostgreSQL gives it the type its use needs. */
+    private static boolean unknownTyped(SqlNode node) {
+        return node instanceof SqlCharStringLiteral
+                || node instanceof SqlDynamicParam
+                || SqlUtil.isNullLiteral(node, false);
+    }
+}

@@ -1,0 +1,202 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * Implicit type coercion against embedded PostgreSQL: a typed string (a column, a cast, a
+ * function's result) is never converted to a number, date or interval for a function or operator,
+ * nor a number to a string, so {@code upper(int)}, {@code sum(text)} and {@code text = integer}
+ * are 42883 with PostgreSQL's message and HINT; a string constant still takes the type its use
+ * needs ({@code i = '5'}, {@code i + '5'}), and the functions PostgreSQL declares over any type
+ * ({@code concat}, {@code ||} beside a string) still take numbers. Each statement's outcome is
+ * compared exactly: rows with labels and JDBC types, or SQLSTATE, message and HINT. Queries and
+ * materialized views alike.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ImplicitCoercionDifferentialTest {
+    private static final String SETUP =
+            "CREATE TABLE t (id INT PRIMARY KEY, i INT, b BIGINT, tx TEXT, nu NUMERIC(10, 2),"
+                    + " d DOUBLE PRECISION, iv INTERVAL, dt DATE, ts TIMESTAMP, bo BOOLEAN, vc VARCHAR(10));"
+                    + "INSERT INTO t VALUES (1, 5, 7, '12', 3.5, 2.5, INTERVAL '1 day', DATE '2020-01-01',"
+                    + " TIMESTAMP '2020-01-01 10:00:00', true, '3'), (2, 6, 8, 'abc', 4.25, 1.5, INTERVAL '2 hours',"
+                    + " DATE '2021-01-01', TIMESTAMP '2021-01-01 10:00:00', false, 'x')";
+
+    /** Calls PostgreSQL has no function or operator for: 42883 with its message and HINT. */
+    private static final List<String> REFUSED = List.of(
+            "SELECT upper(i) FROM t",
+            "SELECT upper(5)",
+            "SELECT lower(nu) FROM t",
+            "SELECT substring(i, 1, 1) FROM t",
+            "SELECT lpad(i, 5, 'x') FROM t",
+            "SELECT replace(i, '1', '2') FROM t",
+            "SELECT sum(tx) FROM t",
+            "SELECT avg(tx) FROM t",
+            "SELECT variance(tx) FROM t",
+            "SELECT stddev(tx) FROM t",
+            "SELECT sum(vc) FROM t",
+            "SELECT abs(tx) FROM t",
+            "SELECT abs(vc) FROM t",
+            "SELECT sqrt(tx) FROM t",
+            "SELECT round(tx, 2) FROM t",
+            "SELECT mod(tx, 2) FROM t",
+            "SELECT power(i, tx) FROM t",
+            "SELECT upper(tx::int) FROM t",
+            "SELECT i + tx FROM t",
+            "SELECT tx + 1 FROM t",
+            "SELECT -tx FROM t",
+            "SELECT i || i FROM t",
+            "SELECT ('1' || 2) + 3",
+            "SELECT id FROM t WHERE tx = 5",
+            "SELECT id FROM t WHERE tx <> 5",
+            "SELECT id FROM t WHERE tx < 20",
+            "SELECT id FROM t WHERE i = tx",
+            "SELECT id FROM t WHERE dt = tx",
+            "SELECT id FROM t WHERE tx IN (1, 2)",
+            "SELECT id FROM t WHERE i IN (SELECT tx FROM t)",
+            "SELECT bo = 1 FROM t");
+
+    /** Coercions PostgreSQL makes too: the same rows. */
+    private static final List<String> KEPT = List.of(
+            "SELECT upper('5')",
+            "SELECT min(tx), max(tx), min(vc) FROM t",
+            "SELECT sum(iv), avg(iv) FROM t",
+            "SELECT id, i + '5' AS a FROM t ORDER BY id",
+            "SELECT id FROM t WHERE i = '5'",
+            "SELECT id FROM t WHERE tx = '12'",
+            "SELECT id FROM t WHERE dt = '2020-01-01'",
+            "SELECT id FROM t WHERE ts > '2020-06-01'",
+            "SELECT id FROM t WHERE i IN ('5', '6') ORDER BY id",
+            "SELECT id FROM t WHERE tx IN ('12', 'a')",
+            "SELECT id FROM t WHERE i BETWEEN '1' AND '5'",
+            "SELECT id, bo = 'true' AS t FROM t ORDER BY id",
+            "SELECT concat(1, 'a')",
+            "SELECT id, concat(i, tx) AS c FROM t ORDER BY id",
+            "SELECT 'a' || 5",
+            "SELECT '1' || 2 + 3, 2 * 3 || 'a', 'x' || 1 || 2 + 3 || 'y'",
+            "SELECT id, tx || i AS a, i || tx AS b FROM t ORDER BY id",
+            "SELECT id, i::text AS s, length(tx) AS l, round(nu, 1) AS r FROM t ORDER BY id",
+            "SELECT sqrt('4'), round('2.345', 2), abs(-5)",
+            "SELECT id, tx LIKE 'a%' AS l FROM t ORDER BY id",
+            "SELECT id, nullif(i, '5') AS n FROM t ORDER BY id",
+            "SELECT id FROM t WHERE nu > i ORDER BY id",
+            "SELECT id FROM t WHERE ts > dt ORDER BY id",
+            "SELECT sum(i) FROM t WHERE vc = tx",
+            "SELECT id, dt + 1 AS d, iv * 2 AS v, tx::int + 1 AS n FROM t WHERE id = 1");
+
+    /** The same in materialized views: refused at CREATE, or kept and read back. */
+    private static final List<String> VIEWS = List.of(
+            "CREATE MATERIALIZED VIEW v_sum AS SELECT sum(tx) AS s FROM t",
+            "CREATE MATERIALIZED VIEW v_avg AS SELECT avg(tx) AS a FROM t",
+            "CREATE MATERIALIZED VIEW v_upper AS SELECT id, upper(i) AS u FROM t",
+            "CREATE MATERIALIZED VIEW v_eq AS SELECT id FROM t WHERE tx = 5",
+            "CREATE MATERIALIZED VIEW v_in AS SELECT id FROM t WHERE tx IN (1, 2)",
+            "CREATE MATERIALIZED VIEW v_plus AS SELECT id, i + tx AS s FROM t",
+            "CREATE MATERIALIZED VIEW v_stddev AS SELECT stddev(iv) AS s FROM t",
+            "CREATE MATERIALIZED VIEW v_kept AS SELECT id, i + '5' AS a, concat(i, tx) AS c, tx || i AS d,"
+                    + " length(tx) AS l, round(nu, 1) AS r FROM t WHERE i = '5' OR tx = 'abc'",
+            "SELECT * FROM v_kept ORDER BY id");
+
+    private static Connection pg;
+    private static InProcessTributary tributary;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("coercion-diff-", 20, "postgres", "", 60);
+        InProcessTributary.execScript(pg, SETUP);
+        InProcessTributary.execScript(tributary.connection, SETUP);
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
+    }
+
+    @Test
+    void callsWithoutPostgresSignatureAreUndefinedFunctionLikePostgres() {
+        List<String> mismatches = mismatches(REFUSED);
+        assertEquals(List.of(), mismatches);
+        for (String sql : REFUSED) {
+            // the oracle agrees they fail; this checks the list still says what it claims
+            assertEquals("42883", outcome(pg, sql).split(" ")[1], sql);
+        }
+    }
+
+    @Test
+    void coercionsPostgresMakesStillAnswerLikePostgres() {
+        assertEquals(List.of(), mismatches(KEPT));
+    }
+
+    @Test
+    void materializedViewsRefuseAndKeepTheSameCoercions() throws SQLException {
+        assertEquals(List.of(), mismatches(VIEWS));
+        // PostgreSQL's view is a snapshot: Tributary's, kept through a write, equals its query
+        String row = "INSERT INTO t VALUES (3, 7, 9, 'abc', 1.25, 0.5, INTERVAL '3 days', DATE '2022-01-01',"
+                + " TIMESTAMP '2022-01-01 10:00:00', NULL, 'y')";
+        InProcessTributary.execScript(pg, row);
+        InProcessTributary.execScript(tributary.connection, row);
+        String query = VIEWS.get(VIEWS.size() - 2).substring("CREATE MATERIALIZED VIEW v_kept AS ".length());
+        assertEquals(
+                outcome(pg, query + " ORDER BY id"), outcome(tributary.connection, "SELECT * FROM v_kept ORDER BY id"));
+        InProcessTributary.execScript(pg, "DELETE FROM t WHERE id = 3");
+        InProcessTributary.execScript(tributary.connection, "DELETE FROM t WHERE id = 3");
+    }
+
+    /** Each statement run on both in order; the ones whose outcomes differ, with both. */
+    private static List<String> mismatches(List<String> statements) {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : statements) {
+            String expected = outcome(pg, sql);
+            String actual = outcome(tributary.connection, sql);
+            // a populated CREATE MATERIALIZED VIEW counts no rows in Tributary (README's known limits)
+            boolean tagOnly = sql.startsWith("CREATE MATERIALIZED VIEW") && actual.equals("count 0");
+            if (!expected.equals(actual) && !tagOnly) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        return mismatches;
+    }
+
+    /** Rows as {@code label:jdbcType=value}, an update count, or {@code ERROR state message HINT hint}. */
+    private static String outcome(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            if (!s.execute(sql)) {
+                return "count " + s.getUpdateCount();
+            }
+            List<String> rows = new ArrayList<>();
+            try (ResultSet rs = s.getResultSet()) {
+                ResultSetMetaData meta = rs.getMetaData();
+                while (rs.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= meta.getColumnCount(); i++) {
+                        row.add(meta.getColumnLabel(i) + ":" + meta.getColumnType(i) + "=" + rs.getString(i));
+                    }
+                    rows.add(row.toString());
+                }
+            }
+            return rows.toString();
+        } catch (PSQLException e) {
+            ServerErrorMessage server = e.getServerErrorMessage();
+            return server == null
+                    ? "ERROR " + e.getSQLState() + " " + e.getMessage()
+                    : "ERROR " + e.getSQLState() + " " + server.getMessage() + " HINT " + server.getHint();
+        } catch (SQLException e) {
+            return "ERROR " + e.getSQLState() + " " + e.getMessage();
+        }
+    }
+}
