@@ -132,7 +132,12 @@ class StatementsDifferentialTest {
             "SELECT * FROM cta3",
             "CREATE TABLE cta4 AS SELECT 1 AS a, 2 AS a",
             "CREATE TABLE cta5 AS SELECT count(*) AS n, sum(v) AS total FROM src",
-            "SELECT * FROM cta5");
+            "SELECT * FROM cta5",
+            // set operations take their column names from their first query
+            "SELECT id, count(*), sum(v) FROM src GROUP BY id UNION ALL SELECT 9, 9, 9 ORDER BY 1",
+            "(SELECT count(*) FROM src EXCEPT SELECT 1) UNION ALL (SELECT 5) ORDER BY 1",
+            "SELECT max(n), upper(s) FROM src GROUP BY s INTERSECT SELECT 2.0, NULL",
+            "WITH w AS (SELECT v FROM src) SELECT sum(v), v::text FROM w GROUP BY v UNION SELECT 0, 'z' ORDER BY 1");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -41,11 +41,24 @@ final class ColumnLabels {
     /**
      * One label per select item, with null standing for the one {@code *} or {@code t.*} item (its
      * columns keep their own names; {@link #expand} places the others); null when the select list has
-     * several stars (positions unknown).
+     * several stars (positions unknown). A UNION, INTERSECT or EXCEPT is labelled by its leftmost
+     * select, as PostgreSQL names a set operation's columns after its first query.
      */
     static List<String> of(SqlNode query) {
-        SqlNode node = query instanceof org.apache.calcite.sql.SqlWith with ? with.body : query;
-        node = node instanceof SqlOrderBy ob ? ob.query : node;
+        SqlNode node = query;
+        while (true) {
+            if (node instanceof org.apache.calcite.sql.SqlWith with) {
+                node = with.body;
+            } else if (node instanceof SqlOrderBy ob) {
+                node = ob.query;
+            } else if (node.getKind() == SqlKind.UNION
+                    || node.getKind() == SqlKind.INTERSECT
+                    || node.getKind() == SqlKind.EXCEPT) {
+                node = ((SqlCall) node).operand(0);
+            } else {
+                break;
+            }
+        }
         if (!(node instanceof SqlSelect select)) {
             return null;
         }
