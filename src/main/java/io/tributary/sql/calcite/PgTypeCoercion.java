@@ -2,11 +2,14 @@ package io.tributary.sql.calcite;
 
 import static org.apache.calcite.util.Static.RESOURCE;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -14,11 +17,16 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.fun.SqlInternalOperators;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorException;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
+import org.apache.calcite.util.Litmus;
 
 /**
  * Calcite's implicit coercions narrowed to PostgreSQL's. PostgreSQL converts a string constant
@@ -42,6 +50,13 @@ final class PgTypeCoercion extends TypeCoercionImpl {
      */
     private static final Set<String> ANY_TYPE = Set.of("CONCAT", "CONCAT_WS", "FORMAT");
 
+    /**
+     * Functions whose numeric parameters PostgreSQL declares integer ({@code lpad(text, integer,
+     * text)}): a string constant there becomes an integer, not Calcite's DECIMAL(38, 19), which
+     * its implementations of these functions do not take.
+     */
+    private static final Set<String> INTEGER_ARGUMENTS = Set.of("LPAD", "RPAD", "LEFT", "RIGHT", "REPEAT");
+
     private PgTypeCoercion(RelDataTypeFactory factory, SqlValidator validator) {
         super(factory, validator);
     }
@@ -64,7 +79,21 @@ final class PgTypeCoercion extends TypeCoercionImpl {
                 }
             }
         }
-        return super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
+        List<RelDataType> types = operandTypes;
+        boolean coerced = false;
+        if (INTEGER_ARGUMENTS.contains(name.toUpperCase(Locale.ROOT))) {
+            RelDataType integer = factory.createSqlType(SqlTypeName.INTEGER);
+            types = new ArrayList<>(operandTypes);
+            for (int i = 0; i < types.size(); i++) {
+                SqlTypeFamily family = expectedFamilies.get(i);
+                if (binding.operand(i) instanceof SqlCharStringLiteral
+                        && (family == SqlTypeFamily.NUMERIC || family == SqlTypeFamily.INTEGER)) {
+                    coerced |= coerceOperandType(binding.getScope(), binding.getCall(), i, integer);
+                    types.set(i, integer);
+                }
+            }
+        }
+        return super.builtinFunctionCoercion(binding, types, expectedFamilies) || coerced;
     }
 
     @Override
@@ -87,6 +116,136 @@ final class PgTypeCoercion extends TypeCoercionImpl {
             throw noOperator(binding, operator, binding.getOperandType(0), binding.getOperandType(1));
         }
         return super.binaryComparisonCoercion(binding);
+    }
+
+    /**
+     * PostgreSQL's resolution of a CASE's or COALESCE's result type: a typed string and a
+     * non-string have none (42804, {@code CASE types text and integer cannot be matched}), and a
+     * string constant takes the type of the typed results ({@code coalesce(i, '0')} is integer),
+     * where Calcite would make both text. Called by Calcite's CASE and COALESCE while inferring
+     * their type, when its least restrictive type of the results is none.
+     *
+     * @throws CalciteContextException for a typed string beside a non-string result
+     */
+    @Override
+    public boolean caseOrEquivalentCoercion(SqlCallBinding binding) {
+        SqlCall call = binding.getCall();
+        List<SqlNode> results = new ArrayList<>();
+        String context;
+        if (call instanceof SqlCase sqlCase) {
+            if (rewrittenCoalesce(sqlCase)) {
+                results.addAll(sqlCase.getThenOperands());
+                results.add(sqlCase.getElseOperand());
+                context = "COALESCE";
+            } else {
+                // PostgreSQL resolves the ELSE first, then the THENs in order
+                results.add(sqlCase.getElseOperand());
+                results.addAll(sqlCase.getThenOperands());
+                context = "CASE";
+            }
+        } else if (call.getKind() == SqlKind.COALESCE) {
+            results.addAll(call.getOperandList());
+            context = "COALESCE";
+        } else {
+            return super.caseOrEquivalentCoercion(binding);
+        }
+        RelDataType common = commonType(context, binding.getScope(), results);
+        if (common == null || SqlTypeUtil.isCharacter(common)) {
+            return super.caseOrEquivalentCoercion(binding);
+        }
+        boolean coerced = false;
+        for (int i = 0; i < call.operandCount(); i++) {
+            SqlNode operand = call.operand(i);
+            if (operand instanceof SqlNodeList thens && call instanceof SqlCase && i == 2) {
+                for (int j = 0; j < thens.size(); j++) {
+                    if (stringConstant(thens.get(j))) {
+                        coerced |= coerceColumnType(binding.getScope(), thens, j, common);
+                    }
+                }
+            } else if (operand != null && stringConstant(operand) && (i == 3 || !(call instanceof SqlCase))) {
+                coerced |= coerceOperandType(binding.getScope(), call, i, common);
+            }
+        }
+        return coerced || super.caseOrEquivalentCoercion(binding);
+    }
+
+    /**
+     * The type PostgreSQL's {@code select_common_type} picks for {@code nodes}, which {@code
+     * context} (CASE, COALESCE) combines, leaving out string constants, NULLs and parameters: null
+     * when none is typed.
+     *
+     * @throws CalciteContextException at the first typed node whose type is a string beside a non-string or the reverse
+     */
+    private RelDataType commonType(String context, SqlValidatorScope scope, List<SqlNode> nodes) {
+        RelDataType common = null;
+        for (SqlNode node : nodes) {
+            if (node == null || unknownTyped(node) || stringConstant(node)) {
+                continue;
+            }
+            RelDataType type = validator.deriveType(scope, node);
+            if (untyped(type)) {
+                continue;
+            }
+            if (common == null) {
+                common = type;
+            } else if (SqlTypeUtil.isCharacter(common) != SqlTypeUtil.isCharacter(type)) {
+                throw unmatched(context, node, common, type);
+            } else {
+                RelDataType wider = getWiderTypeForTwo(common, type, true);
+                common = wider == null ? common : wider;
+            }
+        }
+        return common;
+    }
+
+    /**
+     * Whether {@code sqlCase} is Calcite's rewrite of {@code COALESCE(a, b, c)}: {@code CASE WHEN
+     * a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b ELSE c END}, which PostgreSQL resolves and
+     * names as the COALESCE the client wrote.
+     */
+    private static boolean rewrittenCoalesce(SqlCase sqlCase) {
+        SqlNodeList whens = sqlCase.getWhenOperands();
+        SqlNodeList thens = sqlCase.getThenOperands();
+        if (sqlCase.getValueOperand() != null || whens.size() != thens.size()) {
+            return false;
+        }
+        for (int i = 0; i < whens.size(); i++) {
+            if (!(whens.get(i) instanceof SqlCall when)
+                    || when.getKind() != SqlKind.IS_NOT_NULL
+                    || !when.operand(0).equalsDeep(notNullCastRemoved(thens.get(i)), Litmus.IGNORE)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A string constant, also as the last argument of a COALESCE Calcite rewrote, which it wraps
+     * in its internal {@code CAST NOT NULL}.
+     */
+    private static boolean stringConstant(SqlNode node) {
+        return notNullCastRemoved(node) instanceof SqlCharStringLiteral;
+    }
+
+    /** {@code node} without the {@code CAST NOT NULL} Calcite's COALESCE rewrite wraps around a result. */
+    private static SqlNode notNullCastRemoved(SqlNode node) {
+        return node instanceof SqlCall call && call.getOperator() == SqlInternalOperators.CAST_NOT_NULL
+                ? call.operand(0)
+                : node;
+    }
+
+    /** PostgreSQL's 42804 for {@code context}'s results of types {@code a} and {@code b}, at {@code node}. */
+    private static CalciteContextException unmatched(String context, SqlNode node, RelDataType a, RelDataType b) {
+        String message = context + " types " + NoMatchingSignature.pgName(a.toString()) + " and "
+                + NoMatchingSignature.pgName(b.toString()) + " cannot be matched";
+        var pos = node.getParserPosition();
+        return new CalciteContextException(
+                message,
+                new SqlValidatorException(message, null),
+                pos.getLineNum(),
+                pos.getColumnNum(),
+                pos.getEndLineNum(),
+                pos.getEndColumnNum());
     }
 
     /** PostgreSQL has no {@code =} or {@code <} between boolean and a number ({@code b = 1}). */

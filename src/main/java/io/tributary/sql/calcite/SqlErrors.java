@@ -42,7 +42,40 @@ final class SqlErrors {
     private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
     private static final Pattern NOT_GROUPED = Pattern.compile("Expression '(.*?)' is not being grouped");
 
+    /** Calcite's refusal of GREATEST or LEAST over types with no common type: the function and the types. */
+    private static final Pattern NO_COMMON_TYPE =
+            Pattern.compile("Cannot infer return type for (GREATEST|LEAST); operand types: \\[(.*)\\]");
+
+    /** A comma between two of Calcite's type names, not inside {@code DECIMAL(10, 2)}. */
+    private static final Pattern TYPE_SEPARATOR = Pattern.compile(",\\s*(?![^()]*\\))");
+
     private SqlErrors() {}
+
+    /**
+     * PostgreSQL's message for GREATEST or LEAST ({@code function}) over Calcite's {@code types}:
+     * the first typed argument's type and the first later one that is a string beside a
+     * non-string ({@code CHAR(n)} is a string constant, which takes any type); Calcite's words
+     * when there is no such pair (a date beside a number).
+     */
+    private static String unmatchedArguments(String function, String types) {
+        String first = null;
+        for (String type : TYPE_SEPARATOR.split(types)) {
+            String name = NoMatchingSignature.pgName(type);
+            if (name.equals("unknown") || type.startsWith("NULL")) {
+                continue;
+            }
+            if (first == null) {
+                first = name;
+            } else if (isText(first) != isText(name)) {
+                return function + " types " + first + " and " + name + " cannot be matched";
+            }
+        }
+        return "Cannot infer return type for " + function + "; operand types: [" + types + "]";
+    }
+
+    private static boolean isText(String pgType) {
+        return pgType.equals("text") || pgType.equals("character varying");
+    }
 
     /** The error for a failure while preparing or running {@code sql}. */
     static TributaryException translate(Throwable error, String sql) {
@@ -271,6 +304,13 @@ final class SqlErrors {
             state = SqlState.GROUPING_ERROR;
             message = "column \"" + x.group(1)
                     + "\" must appear in the GROUP BY clause or be used in an aggregate function";
+        } else if (m.endsWith(" cannot be matched")) {
+            // PgTypeCoercion's refusal of a CASE's or COALESCE's results, in PostgreSQL's words
+            state = SqlState.DATATYPE_MISMATCH;
+            message = m;
+        } else if ((x = NO_COMMON_TYPE.matcher(m)).find()) {
+            state = SqlState.DATATYPE_MISMATCH;
+            message = unmatchedArguments(x.group(1), x.group(2));
         } else if (m.contains("Cannot assign")
                 || m.contains("incompatible types")
                 || m.contains("Type mismatch")
