@@ -109,7 +109,7 @@ final class PgTypeCoercion extends TypeCoercionImpl {
      */
     @Override
     public boolean binaryComparisonCoercion(SqlCallBinding binding) {
-        if (mismatched(binding)) {
+        if (!quantified(binding) && mismatched(binding)) {
             String operator = binding.getOperator().getKind() == SqlKind.BETWEEN
                     ? ">="
                     : binding.getOperator().getName();
@@ -258,7 +258,7 @@ final class PgTypeCoercion extends TypeCoercionImpl {
     public boolean inOperationCoercion(SqlCallBinding binding) {
         SqlNode left = binding.operand(0);
         SqlNode right = binding.operand(1);
-        if (left.getKind() != SqlKind.ROW) {
+        if (left.getKind() != SqlKind.ROW && !quantified(binding)) {
             RelDataType leftType = binding.getOperandType(0);
             if (right instanceof SqlNodeList list) {
                 for (SqlNode value : list) {
@@ -314,6 +314,16 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         }
         boolean toText = family.getTypeNames().contains(SqlTypeName.VARCHAR);
         return SqlTypeUtil.isCharacter(type) != toText;
+    }
+
+    /**
+     * Whether the call is {@code x op ANY/ALL (v)}. Left to Calcite: the catalog's vector columns
+     * ({@code pg_partitioned_table.partclass}, an {@code oidvector}) are strings to Calcite, and
+     * pg_dump compares an OID with their elements.
+     */
+    private static boolean quantified(SqlCallBinding binding) {
+        SqlKind kind = binding.getOperator().getKind();
+        return kind == SqlKind.SOME || kind == SqlKind.ALL;
     }
 
     /** Whether two operands of a binary operator (or BETWEEN's value and a bound) are a typed string and a non-string. */
