@@ -45,12 +45,12 @@ class BackfillRateTest {
         throw new AssertionError("job " + job + " is not running");
     }
 
-    /** Rows done once they stayed the same for a second; fails if they never rest within 40 seconds. */
+    /** Rows done once they stayed the same for five seconds; fails if they never rest within 40 seconds. */
     private static long awaitResting(BackfillFixture f, int job) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
         long rows = rowsDone(f, job);
         long since = System.nanoTime();
-        while (System.nanoTime() - since < TimeUnit.SECONDS.toNanos(1)) {
+        while (System.nanoTime() - since < TimeUnit.SECONDS.toNanos(5)) {
             assertTrue(System.nanoTime() < deadline, "rows done never rest after the pause: " + rows);
             Thread.sleep(20);
             long now = rowsDone(f, job);
@@ -86,9 +86,17 @@ class BackfillRateTest {
 
                 // Progress moves at checkpoints: the first sample is the first checkpoint after a warm-up of a
                 // quarter of a second's rows, the last the last checkpoint within the measured span.
+                // Checkpoints are spaced by their own cost (a slow one delays the next), so the span is measured
+                // between checkpoints, not until a clock runs out: it ends at the first checkpoint at least
+                // MEASURE_NANOS after the first sample.
                 List<Sample> samples = new ArrayList<>();
                 long last = -1;
-                while (samples.isEmpty() || System.nanoTime() - samples.get(0).nanos() < MEASURE_NANOS) {
+                long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (samples.isEmpty()
+                        || samples.get(samples.size() - 1).nanos()
+                                        - samples.get(0).nanos()
+                                < MEASURE_NANOS) {
+                    assertTrue(System.nanoTime() < giveUp, "no checkpoint spans the measurement: " + samples);
                     long rows = rowsDone(f, job);
                     if (rows != last && rows >= RATE / 4) {
                         samples.add(new Sample(System.nanoTime(), rows));
@@ -115,10 +123,11 @@ class BackfillRateTest {
 
                 exec(other, "ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0");
                 // What was read before the ALTER reaches the next checkpoints, which a loaded machine (or a slow
-                // last checkpoint, which spaces the next ones) can delay: wait until progress rests for a second,
-                // then nothing more may be read. A pause that does not stop reading never rests and fails here.
+                // last checkpoint, which spaces the next ones by ten times its cost) can delay: wait until progress
+                // rests for five seconds, then nothing more may be read. A pause that does not stop reading never
+                // rests and fails here.
                 long paused = awaitResting(f, job);
-                Thread.sleep(1_000);
+                Thread.sleep(2_000);
                 assertEquals(paused, rowsDone(f, job), "no rows read while paused");
 
                 exec(other, "ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = DEFAULT");
