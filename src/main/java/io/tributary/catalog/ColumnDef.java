@@ -9,13 +9,41 @@ import io.tributary.common.types.DataType;
  * @param defaultExpr the SQL text of the column's {@code DEFAULT} expression, evaluated once per
  *     statement that needs it; null without one
  * @param identity how the column takes its values from its durable sequence; null when it has none
+ * @param generated how the engine computes the column's value, which statements may not write; null
+ *     for an ordinary column
  */
 public record ColumnDef(
-        String name, DataType type, boolean notNull, boolean hidden, String defaultExpr, Identity identity) {
+        String name,
+        DataType type,
+        boolean notNull,
+        boolean hidden,
+        String defaultExpr,
+        Identity identity,
+        Generated generated) {
 
     /** A column without default or identity. */
     public ColumnDef(String name, DataType type, boolean notNull, boolean hidden) {
-        this(name, type, notNull, hidden, null, null);
+        this(name, type, notNull, hidden, null, null, null);
+    }
+
+    /** A column that is not generated. */
+    public ColumnDef(
+            String name, DataType type, boolean notNull, boolean hidden, String defaultExpr, Identity identity) {
+        this(name, type, notNull, hidden, defaultExpr, identity, null);
+    }
+
+    /** This column with {@code notNull} replaced, everything else kept. */
+    public ColumnDef withNotNull(boolean notNull) {
+        return new ColumnDef(name, type, notNull, hidden, defaultExpr, identity, generated);
+    }
+
+    /**
+     * Whether the column is {@code AS PROCTIME()}: the engine stores the time of the epoch that
+     * ingests the row (docs/ARCHITECTURE.md, Processing time), and the connector feeding the table
+     * does not see it.
+     */
+    public boolean proctime() {
+        return generated == Generated.PROCTIME;
     }
 
     /** Whether an INSERT that leaves the column out stores something other than NULL. */
@@ -32,5 +60,11 @@ public record ColumnDef(
         SERIAL,
         BY_DEFAULT,
         ALWAYS
+    }
+
+    /** How a generated column gets its value. */
+    public enum Generated {
+        /** {@code col TIMESTAMPTZ AS PROCTIME()}: the time of the epoch that ingests the row. */
+        PROCTIME
     }
 }

@@ -252,6 +252,7 @@ final class TableDdlParser {
         }
         boolean notNull = identity != null;
         String defaultExpr = null;
+        ColumnDef.Generated generated = null;
         while (true) {
             Token at = in.peek();
             if (at.isWord("not")) {
@@ -282,6 +283,8 @@ final class TableDdlParser {
             } else if (at.isWord("generated")) {
                 identity = identity(in, col, table, identity);
                 notNull = true;
+            } else if (at.isWord("as")) {
+                generated = proctime(in, col, type, generated);
             } else if (at.isWord("unique")
                     || at.isWord("references")
                     || at.isWord("check")
@@ -302,7 +305,41 @@ final class TableDdlParser {
             throw new TributaryException(
                     SqlState.INVALID_PARAMETER_VALUE, "identity column type must be smallint, integer, or bigint");
         }
-        return new ColumnDef(col, type, notNull, false, defaultExpr, identity);
+        if (generated != null && (identity != null || defaultExpr != null)) {
+            throw new TributaryException(
+                    SqlState.SYNTAX_ERROR,
+                    "both " + (identity != null ? "identity" : "default") + " and generation expression specified"
+                            + " for column \"" + col + "\" of table \"" + table + "\"");
+        }
+        return new ColumnDef(col, type, notNull, false, defaultExpr, identity, generated);
+    }
+
+    /**
+     * At AS: RisingWave's processing-time column {@code AS PROCTIME()}, the only generated column
+     * Tributary computes.
+     *
+     * @throws TributaryException 0A000 for any other generation expression, 42804 for a column not of
+     *     type timestamptz, 42601 for a second generation expression
+     */
+    private static ColumnDef.Generated proctime(TokenCursor in, String col, DataType type, ColumnDef.Generated had) {
+        Token at = in.next();
+        if (!in.peek().isWord("proctime") || !in.peekSecond().isSymbol("(")) {
+            throw TributaryException.notSupported("generated columns other than AS PROCTIME()");
+        }
+        in.next();
+        in.expectSymbol("(");
+        in.expectSymbol(")");
+        if (had != null) {
+            throw TokenCursor.errorAt(
+                    SqlState.SYNTAX_ERROR, "multiple generation clauses specified for column \"" + col + "\"", at);
+        }
+        if (type.kind() != TypeKind.TIMESTAMPTZ) {
+            throw new TributaryException(
+                    SqlState.DATATYPE_MISMATCH,
+                    "column \"" + col + "\" is of type " + type.sqlName()
+                            + " but PROCTIME() is of type timestamp with time zone");
+        }
+        return ColumnDef.Generated.PROCTIME;
     }
 
     private static boolean isInteger(DataType type) {
@@ -379,7 +416,10 @@ final class TableDdlParser {
                         SqlState.DUPLICATE_COLUMN, "column \"" + c + "\" appears twice in primary key constraint");
             }
             ColumnDef d = columns.get(idx);
-            columns.set(idx, new ColumnDef(d.name(), d.type(), true, false, d.defaultExpr(), d.identity()));
+            if (d.proctime()) {
+                throw TributaryException.notSupported("a PROCTIME() column in the primary key");
+            }
+            columns.set(idx, d.withNotNull(true));
             pkIdx[i] = idx;
         }
         return pkIdx;

@@ -363,7 +363,7 @@ public final class PgCatalog {
             a.defaultText() != null,
             false,
             a.identity(),
-            "",
+            a.generated(),
             false,
             true,
             0,

@@ -29,6 +29,9 @@ final class PgDefaults {
 
     /** The deparsed default of {@code column} of table {@code table}, or null when it has none. */
     static String text(String table, ColumnDef column) {
+        if (column.proctime()) {
+            return "proctime()"; // a generated column's expression is its pg_attrdef row
+        }
         if (column.identity() == ColumnDef.Identity.SERIAL) {
             return "nextval('" + table + "_" + column.name() + "_seq'::regclass)";
         }

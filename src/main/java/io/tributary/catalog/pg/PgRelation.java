@@ -54,10 +54,23 @@ public record PgRelation(
             int typeLength,
             boolean notNull,
             String defaultText,
-            String identity) {
+            String identity,
+            String generated) {
         /** A column without default or identity. */
         public Attribute(String name, long typeOid, int typmod, int typeLength, boolean notNull) {
             this(name, typeOid, typmod, typeLength, notNull, null, "");
+        }
+
+        /** A column that is not generated ({@code attgenerated} empty). */
+        public Attribute(
+                String name,
+                long typeOid,
+                int typmod,
+                int typeLength,
+                boolean notNull,
+                String defaultText,
+                String identity) {
+            this(name, typeOid, typmod, typeLength, notNull, defaultText, identity, "");
         }
     }
 

@@ -215,7 +215,9 @@ final class PgRelations {
                     type.kind().wireLength(),
                     c.notNull(),
                     PgDefaults.text(t.localName(), c),
-                    identity));
+                    identity,
+                    // a stored generated column, as PostgreSQL shows GENERATED ALWAYS AS (...) STORED
+                    c.proctime() ? "s" : ""));
             attnum[i] = attrs.size();
         }
         short[] key = new short[0];

@@ -142,7 +142,7 @@ public final class PrimaryKeyAddition {
                 new ArrayList<>(table.columns().subList(0, table.columns().size() - 1));
         for (int c : key) {
             ColumnDef d = columns.get(c);
-            columns.set(c, new ColumnDef(d.name(), d.type(), true, d.hidden(), d.defaultExpr(), d.identity()));
+            columns.set(c, d.withNotNull(true));
         }
         return new TableDef(
                 newId,

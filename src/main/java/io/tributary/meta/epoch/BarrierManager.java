@@ -59,6 +59,12 @@ public final class BarrierManager implements AutoCloseable {
     /** When the last epoch became durable ({@link System#nanoTime()}), 0 before the first. */
     private volatile long lastCommitNanos;
 
+    /**
+     * The open epoch's time: the previous epoch's ({@link Epoch#millis}), or the clock at {@link #start}
+     * before any commit since. Written under the lock, read by any thread.
+     */
+    private volatile long openEpochMillis = System.currentTimeMillis();
+
     /** Wall time in millis, which each epoch number embeds; see {@link #useClock}. */
     private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
 
@@ -129,6 +135,16 @@ public final class BarrierManager implements AutoCloseable {
         return lock;
     }
 
+    /**
+     * The time of the open epoch, in Unix millis: the commit time of the epoch before it, which is
+     * also the time temporal filters judge the open epoch's changes at. What {@code AS PROCTIME()}
+     * columns store for the rows the open epoch ingests. Any thread; exact only under {@link
+     * #stagingLock()}, where no barrier can pass.
+     */
+    public long openEpochMillis() {
+        return openEpochMillis;
+    }
+
     /** The configured epoch length, {@code --barrier-interval-ms}. */
     public long intervalMillis() {
         return intervalMs;
@@ -150,6 +166,7 @@ public final class BarrierManager implements AutoCloseable {
 
     /** Starts the barrier thread; called once, after recovery and before the first {@link #stage}. */
     public void start() {
+        openEpochMillis = Math.max(Epoch.millis(store.committedEpoch()), clock.getAsLong());
         thread.start();
     }
 
@@ -320,6 +337,7 @@ public final class BarrierManager implements AutoCloseable {
             participant.beforeCommit(epoch, buffer);
             store.commit(epoch, buffer);
             durable = true;
+            openEpochMillis = Epoch.millis(epoch);
         } catch (RuntimeException e) {
             LOG.error("epoch commit failed; its changes are discarded", e);
             failures.put(ticket, String.valueOf(e.getMessage()));

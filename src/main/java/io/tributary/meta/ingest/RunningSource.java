@@ -77,7 +77,8 @@ final class RunningSource {
     static SourceContext context(TableDef table, SourceDef def, byte[] identity) {
         List<SourceColumn> columns = new ArrayList<>();
         for (ColumnDef c : table.columns()) {
-            if (!c.hidden()) {
+            // the engine fills AS PROCTIME() columns as it ingests the rows
+            if (!c.hidden() && !c.proctime()) {
                 columns.add(new SourceColumn(c.name(), c.type()));
             }
         }

@@ -23,9 +23,16 @@ final class SourceStream {
     private final SourceEngine engine;
     private final TableDef source;
 
+    /** The source's {@code AS PROCTIME()} columns, filled with the emitting epoch's time. */
+    private final int[] proctimeColumns;
+
     SourceStream(SourceEngine engine, TableDef source) {
         this.engine = engine;
         this.source = source;
+        this.proctimeColumns = java.util.stream.IntStream.range(
+                        0, source.columns().size())
+                .filter(i -> source.columns().get(i).proctime())
+                .toArray();
     }
 
     /**
@@ -59,6 +66,15 @@ final class SourceStream {
             position.stage(buffer);
             if (!engine.streams().hasSubscribers(source.id())) {
                 return;
+            }
+            if (proctimeColumns.length > 0) {
+                // the rows are not stored: the time is the epoch's that emits them, under the lock
+                Long micros = engine.barriers().openEpochMillis() * 1000;
+                for (Object[] row : rows) {
+                    for (int c : proctimeColumns) {
+                        row[c] = micros;
+                    }
+                }
             }
             for (int from = 0; from < rows.length; from += Chunk.TARGET_SIZE) {
                 int to = Math.min(rows.length, from + Chunk.TARGET_SIZE);

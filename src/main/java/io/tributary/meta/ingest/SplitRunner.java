@@ -97,7 +97,8 @@ final class SplitRunner implements Runnable {
         this.acknowledged = start;
         this.visibleColumns = java.util.stream.IntStream.range(
                         0, table.columns().size())
-                .filter(i -> !table.columns().get(i).hidden())
+                .filter(i -> !table.columns().get(i).hidden()
+                        && !table.columns().get(i).proctime())
                 .toArray();
         this.keyed = !table.hasRowId();
         this.stream = table.isSource() ? new SourceStream(engine, table) : null;

@@ -599,7 +599,7 @@ public final class CalciteFrontend implements AutoCloseable {
             String c = onConflict.setColumns().get(i);
             setColumns[i] = table.targetColumns(List.of(c))[0];
             ColumnDef def = table.columns().get(setColumns[i]);
-            if (def.identity() == ColumnDef.Identity.ALWAYS) {
+            if (def.identity() == ColumnDef.Identity.ALWAYS || def.generated() != null) {
                 throw new TributaryException(
                         SqlState.GENERATED_ALWAYS, "column \"" + c + "\" can only be updated to DEFAULT");
             }
@@ -628,13 +628,16 @@ public final class CalciteFrontend implements AutoCloseable {
         TableDef table = targetTable(update.getTargetTable());
         int[] targets = targetColumns(table, update.getTargetColumnList());
         for (int t : targets) {
-            if (table.columns().get(t).identity() == ColumnDef.Identity.ALWAYS) {
+            ColumnDef column = table.columns().get(t);
+            if (column.identity() == ColumnDef.Identity.ALWAYS || column.generated() != null) {
                 throw new TributaryException(
                         SqlState.GENERATED_ALWAYS,
-                        "column \"" + table.columns().get(t).name() + "\" can only be updated to DEFAULT",
+                        "column \"" + column.name() + "\" can only be updated to DEFAULT",
                         0,
-                        "Column \"" + table.columns().get(t).name()
-                                + "\" is an identity column defined as GENERATED ALWAYS.",
+                        "Column \"" + column.name()
+                                + (column.generated() != null
+                                        ? "\" is a generated column."
+                                        : "\" is an identity column defined as GENERATED ALWAYS."),
                         null,
                         null);
             }

@@ -17,7 +17,8 @@ import org.apache.calcite.sql.parser.SqlParser;
 /**
  * Planning-time rules of column defaults in INSERT: which columns need their DEFAULT expression
  * evaluated, {@code DEFAULT} cells of a VALUES that is planned as a query, and PostgreSQL's
- * refusal of explicit values for {@code GENERATED ALWAYS} identity columns. Stateless; called by
+ * refusal of explicit values for {@code GENERATED ALWAYS} identity columns and generated ({@code AS
+ * PROCTIME()}) columns. Stateless; called by
  * {@link CalciteFrontend} on the session's thread.
  */
 final class InsertDefaults {
@@ -26,12 +27,13 @@ final class InsertDefaults {
     /**
      * @param literalRows the statement's literal rows, or null when its source is a query (which
      *     cannot say DEFAULT in a GENERATED ALWAYS column)
-     * @throws TributaryException 428C9 for a value other than DEFAULT in a GENERATED ALWAYS column
+     * @throws TributaryException 428C9 for a value other than DEFAULT in a GENERATED ALWAYS or generated column
      */
     static void checkGeneratedAlways(TableDef table, int[] targets, List<Object[]> literalRows) {
         for (int i = 0; i < targets.length; i++) {
             ColumnDef column = table.columns().get(targets[i]);
-            if (column.identity() != ColumnDef.Identity.ALWAYS) {
+            boolean generated = column.generated() != null;
+            if (column.identity() != ColumnDef.Identity.ALWAYS && !generated) {
                 continue;
             }
             int at = i;
@@ -40,8 +42,10 @@ final class InsertDefaults {
                         SqlState.GENERATED_ALWAYS,
                         "cannot insert a non-DEFAULT value into column \"" + column.name() + "\"",
                         0,
-                        "Column \"" + column.name() + "\" is an identity column defined as GENERATED ALWAYS.",
-                        "Use OVERRIDING SYSTEM VALUE to override.",
+                        generated
+                                ? "Column \"" + column.name() + "\" is a generated column."
+                                : "Column \"" + column.name() + "\" is an identity column defined as GENERATED ALWAYS.",
+                        generated ? null : "Use OVERRIDING SYSTEM VALUE to override.",
                         null);
             }
         }

@@ -87,7 +87,7 @@ final class KeyRangeDml {
                 return null;
             }
             ColumnDef def = table.columns().get(column);
-            if (def.identity() == ColumnDef.Identity.ALWAYS) {
+            if (def.identity() == ColumnDef.Identity.ALWAYS || def.generated() != null) {
                 return null;
             }
             targets[i] = column;
