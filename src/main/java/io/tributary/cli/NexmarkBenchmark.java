@@ -114,6 +114,10 @@ final class NexmarkBenchmark implements Callable<Integer> {
         try (BenchTarget target = BenchTarget.tributary(dir);
                 Connection c = target.connect();
                 Statement st = c.createStatement()) {
+            // the query's own tables (q13's side input) are made before the clock starts
+            for (String setup : query == null ? List.<String>of() : setupOf(name)) {
+                st.execute(setup);
+            }
             long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
             for (String table : NexmarkQueries.TABLES.keySet()) {
@@ -145,6 +149,10 @@ final class NexmarkBenchmark implements Callable<Integer> {
                     name, count, seconds, cpuSeconds, f.perSecond(), f.perCpuSecond());
             return f;
         }
+    }
+
+    private static List<String> setupOf(String name) {
+        return NexmarkQueries.SETUP.getOrDefault(viewName(name), List.of());
     }
 
     private void setRateLimit(Statement st, String limit) throws SQLException {

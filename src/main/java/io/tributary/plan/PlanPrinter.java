@@ -131,6 +131,19 @@ public final class PlanPrinter {
                                     + j.cleaning().rightLagMicros() + "us")
                     + (j.intervalCleaning() == null ? "" : intervalCleaning(j));
         }
+        if (node instanceof TemporalJoinNode t) {
+            StringBuilder on = new StringBuilder();
+            for (int i = 0; i < t.rightKey().length; i++) {
+                on.append(i == 0 ? "[$" : ", $")
+                        .append(t.lookupColumns()[i])
+                        .append(" = ")
+                        .append(t.rightTableName())
+                        .append('.')
+                        .append(t.rightFields().get(t.rightKey()[i]).name());
+            }
+            return "StreamTemporalJoin { type: " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + ", lookup: "
+                    + on + "]" + (t.condition() == null ? "" : ", condition: " + t.condition());
+        }
         if (node instanceof UnionNode u) {
             return "StreamUnion { inputs: " + u.inputs().size();
         }

@@ -14,6 +14,7 @@ public sealed interface StreamNode
                 TemporalFilterNode,
                 HashAggNode,
                 HashJoinNode,
+                TemporalJoinNode,
                 UnionNode,
                 TopNNode,
                 OverWindowNode,

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class NexmarkSourcesDifferentialTest {
     private static final int EVENTS = 10_000;
-    private static final List<String> QUERIES = List.of("q0", "q1", "q2", "q3", "q4", "q5", "q7", "q8", "q11");
+    private static final List<String> QUERIES = List.of("q0", "q1", "q2", "q3", "q4", "q5", "q7", "q8", "q11", "q12");
     /** Of every 50 events 1 is a person, 3 are auctions and 46 are bids. */
     private static final Map<String, Integer> PER_50 = Map.of("person", 1, "auction", 3, "bid", 46);
 

@@ -31,6 +31,10 @@ class NexmarkViewsDifferentialTest {
 
     private static final String PG_TUMBLE_START = "date_bin('10 seconds', date_time, TIMESTAMP '1970-01-01')";
 
+    /** q12's window over the stored processing time, in UTC as Tributary's TUMBLE bounds a TIMESTAMPTZ. */
+    private static final String PG_PROCTIME_START =
+            "date_bin('10 seconds', p_time AT TIME ZONE 'UTC', TIMESTAMP '1970-01-01')";
+
     /** PostgreSQL's form of each query that is not the same text, by name (also for the sources' test). */
     static final Map<String, String> POSTGRES = Map.of(
             "q5",
@@ -44,6 +48,12 @@ class NexmarkViewsDifferentialTest {
             "SELECT P.id, P.name, P.starttime FROM (SELECT id, name, " + PG_TUMBLE_START + " AS starttime"
                     + " FROM person GROUP BY 1, 2, 3) P JOIN (SELECT seller, " + PG_TUMBLE_START
                     + " AS starttime FROM auction GROUP BY 1, 2) A ON P.id = A.seller AND P.starttime = A.starttime",
+            "q12",
+            "SELECT bidder, count(*) AS bid_count, " + PG_PROCTIME_START + " AS window_start, " + PG_PROCTIME_START
+                    + " + INTERVAL '10 seconds' AS window_end FROM bid GROUP BY 1, 3, 4",
+            "q13",
+            "SELECT B.auction, B.bidder, B.price, B.date_time, S.value FROM bid B"
+                    + " JOIN side_input S ON mod(B.auction, 10000) = S.key",
             "q11",
             "SELECT bidder, count(*) AS bid_count, min(date_time) AS starttime,"
                     + " max(date_time) + INTERVAL '10 seconds' AS endtime FROM "
@@ -90,6 +100,13 @@ class NexmarkViewsDifferentialTest {
     void nexmarkViewsMatchPostgres() throws Exception {
         // half the views follow the sources as they generate, half backfill over what they generated
         List<String> names = new ArrayList<>(NexmarkQueries.QUERIES.keySet());
+        // q13's side input, the same rows on both sides
+        for (List<String> setup : NexmarkQueries.SETUP.values()) {
+            for (String statement : setup) {
+                exec(trib, statement);
+                exec(pg, statement);
+            }
+        }
         for (String table : NexmarkQueries.TABLES.keySet()) {
             exec(trib, NexmarkQueries.createTable(table, EVENTS, 2));
         }
@@ -160,10 +177,12 @@ class NexmarkViewsDifferentialTest {
 
     /**
      * Copies every row of relation {@code from} of Tributary connection {@code trib} into a new table {@code table}
-     * of {@code columns} on PostgreSQL connection {@code pg}.
+     * of {@code columns} on PostgreSQL connection {@code pg}. A processing-time column ({@code AS PROCTIME()}) is
+     * an ordinary column there, holding the times Tributary stored.
      */
-    static void copyToPostgres(Connection trib, String from, Connection pg, String table, String columns)
+    static void copyToPostgres(Connection trib, String from, Connection pg, String table, String tributaryColumns)
             throws SQLException {
+        String columns = tributaryColumns.replace(" AS PROCTIME()", "");
         exec(pg, "CREATE TABLE " + table + " (" + columns + ")");
         String[] defs = columns.split(",");
         StringBuilder insert = new StringBuilder("INSERT INTO " + table + " VALUES (");

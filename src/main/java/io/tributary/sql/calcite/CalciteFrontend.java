@@ -213,6 +213,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 new PgTableOid(pgCatalog.tables()),
                 schemas.catalogCalls(),
                 new CatalogLookupJoins(),
+                new ProcTimeSnapshots(),
                 DatabaseQualifiedNames.forStatement(catalog));
         node = postgres.statement();
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries

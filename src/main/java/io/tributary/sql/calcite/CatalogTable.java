@@ -25,8 +25,12 @@ import org.apache.calcite.util.ImmutableBitSet;
  * A catalog table as Calcite sees it: a scan over the statement's snapshot (a source, whose rows are
  * not stored, refuses the scan; views plan over it without scanning). The "full" variant
  * includes hidden columns and is used only by the queries UPDATE and DELETE are planned into.
+ *
+ * <p>Temporal to Calcite, so a view may read it {@code FOR SYSTEM_TIME AS OF PROCTIME()}: its
+ * versions are the committed epochs, not system-time columns, so it names none ({@link
+ * TemporalJoins} plans the lookup; a query reads the current version, {@link ProcTimeSnapshots}).
  */
-final class CatalogTable extends AbstractTable implements FilterableTable {
+final class CatalogTable extends AbstractTable implements FilterableTable, org.apache.calcite.schema.TemporalTable {
     private final TableDef table;
     private final ReadContext context;
     private final int[] columns;
@@ -46,6 +50,18 @@ final class CatalogTable extends AbstractTable implements FilterableTable {
         this.columns = java.util.stream.IntStream.range(0, defs.size())
                 .filter(i -> full || !defs.get(i).hidden())
                 .toArray();
+    }
+
+    /** None: versions are epochs (see the class comment); Calcite's validator does not ask. */
+    @Override
+    public String getSysStartFieldName() {
+        return "";
+    }
+
+    /** None, as {@link #getSysStartFieldName}. */
+    @Override
+    public String getSysEndFieldName() {
+        return "";
     }
 
     /** The catalog relation this table shows. */

@@ -179,7 +179,13 @@ final class StreamPlanBuilder {
             return aggregate(aggregate);
         }
         if (rel instanceof Join join) {
-            return join(join);
+            org.apache.calcite.rel.core.Snapshot snapshot = TemporalJoins.snapshotOf(join.getRight());
+            return snapshot == null
+                    ? join(join)
+                    : TemporalJoins.plan(join, snapshot, translate(join.getLeft()), expressions, rexBuilder, relations);
+        }
+        if (rel instanceof org.apache.calcite.rel.core.Snapshot) {
+            throw TemporalJoins.misplaced();
         }
         if (rel instanceof Union union) {
             return union(union);

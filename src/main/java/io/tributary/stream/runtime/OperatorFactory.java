@@ -8,6 +8,7 @@ import io.tributary.plan.OverWindowNode;
 import io.tributary.plan.ProjectNode;
 import io.tributary.plan.StreamNode;
 import io.tributary.plan.TemporalFilterNode;
+import io.tributary.plan.TemporalJoinNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.storage.ReadView;
@@ -20,6 +21,7 @@ import io.tributary.stream.operators.MaterializeOperator;
 import io.tributary.stream.operators.OverWindowOperator;
 import io.tributary.stream.operators.ProjectOperator;
 import io.tributary.stream.operators.TemporalFilterOperator;
+import io.tributary.stream.operators.TemporalJoinOperator;
 import io.tributary.stream.operators.TopNOperator;
 import io.tributary.stream.operators.UnionOperator;
 
@@ -58,6 +60,9 @@ final class OperatorFactory {
         }
         if (node instanceof HashJoinNode j) {
             return new HashJoinOperator(j, stateTableIds, stateView, watermarks, ownedVnodes);
+        }
+        if (node instanceof TemporalJoinNode j) {
+            return new TemporalJoinOperator(j, stateTableIds, stateView);
         }
         if (node instanceof TopNNode t) {
             return new TopNOperator(t, stateTableIds, stateView);
