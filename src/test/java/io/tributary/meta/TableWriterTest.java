@@ -114,6 +114,45 @@ class TableWriterTest {
         return new Object[] {id, v, 0};
     }
 
+    /**
+     * A row's {@code AS PROCTIME()} column holds the time of the epoch it lands in: a barrier passing between
+     * the row entering the writer and its staging stamps it again, to a time past the one it first got.
+     */
+    @Test
+    void proctimeIsTheTimeOfTheEpochTheRowLandsIn() throws Exception {
+        List<ColumnDef> cols = List.of(
+                new ColumnDef("id", DataType.INTEGER, true, false),
+                new ColumnDef("p", DataType.TIMESTAMPTZ, false, false, null, null, ColumnDef.Generated.PROCTIME));
+        db.ddl()
+                .createTable(
+                        "stamped",
+                        cols,
+                        new int[] {0},
+                        "CREATE TABLE stamped",
+                        false,
+                        null,
+                        null,
+                        List.of(),
+                        RelationKind.TABLE);
+        TableDef t = db.catalog().table("stamped").orElseThrow();
+        TableDef other = createKv("other");
+        long first;
+        long moved;
+        try (TableWriter w = db.newTableWriter(t)) {
+            w.insert(new Object[] {1, null});
+            first = db.barriers().openEpochMillis();
+            Thread.sleep(5);
+            statement(other, o -> o.insert(new Object[] {1, "x", 1}));
+            moved = db.barriers().openEpochMillis();
+            assertTrue(moved > first, "an epoch committed after the row was stamped");
+            db.barriers().awaitCommitted(w.apply());
+        }
+        long stored = (Long) rows(t).get(0)[1];
+        assertTrue(stored >= moved * 1000, "stamped at staging: " + stored + " < " + moved * 1000);
+        statement(t, w -> w.insert(new Object[] {2, 12345L}));
+        assertTrue((Long) rows(t).get(1)[1] >= moved * 1000, "the writer, not the caller, sets the column");
+    }
+
     @Test
     void insertedRowsAreReadBack() throws Exception {
         TableDef t = createKv("t");

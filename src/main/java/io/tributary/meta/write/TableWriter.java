@@ -48,17 +48,8 @@ public final class TableWriter implements AutoCloseable {
     private final Watermarks.TableWatermark watermark;
 
     private final int watermarkColumn;
-    /** The table's {@code AS PROCTIME()} columns, which the writer fills with the open epoch's time. */
-    private final int[] proctimeColumns;
-    /**
-     * The least and greatest epoch times stamped into the statement's rows so far; when a barrier
-     * passed since, staging stamps the rows again with the epoch they land in.
-     */
-    private long stampedMin = Long.MAX_VALUE;
-
-    private long stampedMax = Long.MIN_VALUE;
-    /** The last time stamped, in microseconds. */
-    private Long stamp;
+    /** Fills the table's {@code AS PROCTIME()} columns. */
+    private final ProcTimeStamps stamps;
 
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final ByteWriter rowWriter = new ByteWriter(64);
@@ -155,10 +146,7 @@ public final class TableWriter implements AutoCloseable {
         this.watermarkColumn =
                 table.watermark() == null ? -1 : table.watermark().column();
         this.packable = !keepValues && watermark == null;
-        this.proctimeColumns = java.util.stream.IntStream.range(
-                        0, table.columns().size())
-                .filter(i -> table.columns().get(i).proctime())
-                .toArray();
+        this.stamps = new ProcTimeStamps(table, barriers);
         this.run = packable ? new PackedRows(table, rowCodec) : null;
     }
 
@@ -184,7 +172,7 @@ public final class TableWriter implements AutoCloseable {
         if (table.hasRowId()) {
             row[table.primaryKey()[0]] = rowIds.next();
         }
-        stamp(row);
+        stamps.stamp(row);
         checkRow(row);
         if (run != null) {
             if (run.add(row)) {
@@ -194,26 +182,6 @@ public final class TableWriter implements AutoCloseable {
             unpack();
         }
         stage(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
-    }
-
-    /**
-     * Sets the row's {@code AS PROCTIME()} columns to the open epoch's time, in microseconds: an
-     * insert and an update alike ingest the row anew, as PostgreSQL computes a stored generated
-     * column again on UPDATE.
-     */
-    private void stamp(Object[] row) {
-        if (proctimeColumns.length == 0) {
-            return;
-        }
-        long millis = barriers.openEpochMillis();
-        stampedMin = Math.min(stampedMin, millis);
-        stampedMax = Math.max(stampedMax, millis);
-        if (stamp == null || stamp != millis * 1000) {
-            stamp = millis * 1000; // boxed once per epoch, not per row
-        }
-        for (int c : proctimeColumns) {
-            row[c] = stamp;
-        }
     }
 
     /** Moves {@link #run}'s rows (already counted) to {@link #changes} and stops packing this statement. */
@@ -257,7 +225,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void replace(Object[] newRow) {
         checkAppendOnly();
-        stamp(newRow);
+        stamps.stamp(newRow);
         checkRow(newRow);
         unpack();
         stage(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
@@ -335,10 +303,7 @@ public final class TableWriter implements AutoCloseable {
         lastKey = null;
         StatementRows rows =
                 new StatementRows(settled, run == null ? null : run.take(), alongside, maxTime, minTime, lateRows);
-        rows.stampedMin = stampedMin;
-        rows.stampedMax = stampedMax;
-        stampedMin = Long.MAX_VALUE;
-        stampedMax = Long.MIN_VALUE;
+        rows.stamped = stamps.take();
         run = packable && conflict == null ? (run == null ? new PackedRows(table, rowCodec) : run) : null;
         maxTime = Long.MIN_VALUE;
         minTime = Long.MAX_VALUE;
@@ -411,10 +376,8 @@ public final class TableWriter implements AutoCloseable {
         private byte[][] resolvedAgainst;
 
         private Object[][] resolved;
-        /** The epoch times {@link #stamp} gave the rows; see {@link #restampIfMoved}. */
-        private long stampedMin = Long.MAX_VALUE;
-
-        private long stampedMax = Long.MIN_VALUE;
+        /** The epoch times the rows were stamped with; see {@link #restampIfMoved}. */
+        private ProcTimeStamps.Range stamped;
 
         StatementRows(
                 List<Change> settled,
@@ -466,35 +429,20 @@ public final class TableWriter implements AutoCloseable {
 
         /**
          * Stamps the rows' {@code AS PROCTIME()} columns again when an epoch committed between
-         * {@link #stamp} and staging, so every row carries the time of the epoch it is ingested in.
+         * the rows entering the writer and staging, so every row carries the time of the epoch it is ingested in.
          * Under the barrier lock; rare. An ON CONFLICT DO UPDATE statement resolved its rows before
          * staging and keeps the time it stamped (at most one epoch early).
          */
         private void restampIfMoved() {
-            long millis = barriers.openEpochMillis();
-            if (stampedMin > stampedMax || (stampedMin == millis && stampedMax == millis) || resolved != null) {
+            if (stamped == null || resolved != null || !stamps.moved(stamped)) {
                 return;
             }
             if (run != null) {
                 index(PackedRows.changesOf(run));
                 run = null;
             }
-            Long micros = millis * 1000;
-            List<Change> stamped = new ArrayList<>(settled.size());
-            for (Change c : settled) {
-                if (c.row() == null) {
-                    stamped.add(c);
-                    continue;
-                }
-                Object[] values = valuesOf(c);
-                for (int col : proctimeColumns) {
-                    values[col] = micros;
-                }
-                stamped.add(new Change(c.key(), rowCodec.encode(values, rowWriter), c.insert(), c.values()));
-            }
-            stampedMin = millis;
-            stampedMax = millis;
-            index(stamped);
+            index(stamps.restamp(settled, TableWriter.this::valuesOf, rowCodec, rowWriter));
+            stamped = null;
         }
 
         @Override
