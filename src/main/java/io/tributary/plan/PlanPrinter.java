@@ -142,7 +142,8 @@ public final class PlanPrinter {
                         .append(t.rightFields().get(t.rightKey()[i]).name());
             }
             return "StreamTemporalJoin { type: " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + ", lookup: "
-                    + on + "]" + (t.condition() == null ? "" : ", condition: " + t.condition());
+                    + on + "]" + (t.condition() == null ? "" : ", condition: " + t.condition())
+                    + (t.memoized() ? "" : ", append-only");
         }
         if (node instanceof UnionNode u) {
             return "StreamUnion { inputs: " + u.inputs().size();

@@ -12,7 +12,8 @@ import java.util.List;
  *
  * <p>The right table is not an input: the operator reads its committed rows by key. State table 0
  * is the memo: per left row (keyed by the left stream key) the right row it was joined with, so a
- * retraction emits exactly what was emitted.
+ * retraction emits exactly what was emitted. It is kept only when the left side can retract rows:
+ * over a source relation (CREATE SOURCE), which only appends, it stays empty, as in RisingWave.
  *
  * @param left the probing side, distributed by its stream key
  * @param kind {@link JoinKind#INNER} or {@link JoinKind#LEFT}
@@ -23,6 +24,7 @@ import java.util.List;
  * @param lookupColumns per primary-key column, the left column holding its value (same key encoding)
  * @param condition over the joined row (left then right columns), the whole ON condition; null when
  *     the key equalities are all of it
+ * @param memoized whether the memo is kept: false when the left side only ever inserts
  */
 public record TemporalJoinNode(
         StreamNode left,
@@ -33,7 +35,8 @@ public record TemporalJoinNode(
         int[] rightKey,
         int[] lookupColumns,
         ScalarExpr condition,
-        List<Field> fields)
+        List<Field> fields,
+        boolean memoized)
         implements StreamNode {
 
     /** The left stream key: each left row gives at most one output row. */

@@ -59,6 +59,19 @@ final class TemporalJoins {
         return node instanceof Snapshot s ? s : null;
     }
 
+    /**
+     * Whether {@code rel} only ever inserts rows: projections and filters of a source relation
+     * (CREATE SOURCE), which takes no DML. Then no left row is ever retracted and the join needs no memo.
+     */
+    private static boolean appendsOnly(RelNode rel) {
+        RelNode node = rel;
+        while (node instanceof org.apache.calcite.rel.core.Project || node instanceof Filter) {
+            node = node.getInput(0);
+        }
+        CatalogTable table = node instanceof TableScan scan ? scan.getTable().unwrap(CatalogTable.class) : null;
+        return table != null && table.table().isSource();
+    }
+
     /** 0A000 for a snapshot anywhere but on a join's right side. */
     static TributaryException misplaced() {
         return UnsupportedInViews.error("FOR SYSTEM_TIME AS OF outside the right side of a join is");
@@ -144,7 +157,16 @@ final class TemporalJoins {
         }
         ScalarExpr compiled = condition.isAlwaysTrue() ? null : expressions.compile(condition, fields, columns);
         TemporalJoinNode node = new TemporalJoinNode(
-                l, kind, def.id(), def.name(), rightFields, key.clone(), lookup, compiled, List.copyOf(fields));
+                l,
+                kind,
+                def.id(),
+                def.name(),
+                rightFields,
+                key.clone(),
+                lookup,
+                compiled,
+                List.copyOf(fields),
+                !appendsOnly(join.getLeft()));
         return new StreamPlanBuilder.Translated(node, columns);
     }
 }

@@ -29,7 +29,8 @@ import java.util.List;
  * (docs/ARCHITECTURE.md, Temporal joins). The memo (state table 0, keyed by the left stream key)
  * keeps the right row each left row was joined with, so a left delete retracts exactly the row its
  * insert emitted, whatever the right table holds by then. An inner join memoizes matched rows only;
- * a left row without a memo entry was unmatched (NULL-padded in a LEFT join, absent otherwise).
+ * a left row without a memo entry was unmatched (NULL-padded in a LEFT join, absent otherwise). Over
+ * an append-only left side ({@link TemporalJoinNode#memoized()} false) nothing is memoized.
  *
  * <p>Calls as in {@link Operator}, on the actor thread. The lookups of a chunk's inserts are one
  * batched read.
@@ -94,12 +95,19 @@ public final class TemporalJoinOperator implements Operator {
                     joined = null;
                 }
                 if (joined != null) {
-                    memo.put(memoKey(row), right);
+                    if (node.memoized()) {
+                        memo.put(memoKey(row), right);
+                    }
                     out.emit(Op.INSERT, joined);
                 } else if (leftJoin) {
                     out.emit(Op.INSERT, joined(row, null));
                 }
             } else {
+                if (!node.memoized()) {
+                    // the plan found the left side append-only; a retraction would go unmatched
+                    throw new IllegalStateException("a delete reached the temporal join with " + node.rightTableName()
+                            + " over an append-only input");
+                }
                 Object[] key = memoKey(row);
                 Object[] right = memo.get(key);
                 if (right != null) {

@@ -14,6 +14,8 @@ import io.tributary.plan.ScalarExpr;
 import io.tributary.plan.SourceNode;
 import io.tributary.plan.TemporalJoinNode;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.KvIterator;
+import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
@@ -46,10 +48,14 @@ class TemporalJoinOperatorTest {
     Path dir;
 
     private OperatorHarness harness(JoinKind kind, ScalarExpr condition) {
+        return harness(kind, condition, true);
+    }
+
+    private OperatorHarness harness(JoinKind kind, ScalarExpr condition, boolean memoized) {
         List<Field> fields = new ArrayList<>(LEFT.fields());
         fields.addAll(RIGHT);
         TemporalJoinNode node = new TemporalJoinNode(
-                LEFT, kind, RIGHT_TABLE, "side", RIGHT, new int[] {0}, new int[] {1}, condition, fields);
+                LEFT, kind, RIGHT_TABLE, "side", RIGHT, new int[] {0}, new int[] {1}, condition, fields, memoized);
         return new OperatorHarness(dir, view -> new TemporalJoinOperator(node, STATE, view));
     }
 
@@ -110,5 +116,33 @@ class TemporalJoinOperatorTest {
             h.delete(0, row(11L, 2L), row(12L, 3L), row(13L, null)).barrier();
             assertEquals(List.of("[10, 1, 1, one]"), h.rows());
         }
+    }
+
+    @Test
+    void anAppendOnlyLeftSideKeepsNoMemo() {
+        try (OperatorHarness h = harness(JoinKind.INNER, null, false)) {
+            side(h.store(), row(1L, "one"));
+            h.insert(0, row(10L, 1L), row(11L, 2L)).barrier();
+            side(h.store(), row(1L, "uno"));
+            h.insert(0, row(12L, 1L)).barrier();
+            assertEquals(List.of("[10, 1, 1, one]", "[12, 1, 1, uno]"), h.rows());
+            assertEquals(0, keys(h, STATE[0]), "no memo rows");
+        }
+        try (OperatorHarness h = harness(JoinKind.INNER, null, true)) {
+            side(h.store(), row(1L, "one"));
+            h.insert(0, row(10L, 1L), row(11L, 2L)).barrier();
+            assertEquals(1, keys(h, STATE[0]), "a memo row per matched left row");
+        }
+    }
+
+    private static long keys(OperatorHarness h, int table) {
+        long n = 0;
+        try (ReadView view = h.store().latest();
+                KvIterator it = view.scan(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table))) {
+            while (it.next()) {
+                n++;
+            }
+        }
+        return n;
     }
 }
