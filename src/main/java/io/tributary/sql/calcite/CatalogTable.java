@@ -18,6 +18,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.FilterableTable;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.TemporalTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -30,7 +31,7 @@ import org.apache.calcite.util.ImmutableBitSet;
  * versions are the committed epochs, not system-time columns, so it names none ({@link
  * TemporalJoins} plans the lookup; a query reads the current version, {@link ProcTimeSnapshots}).
  */
-final class CatalogTable extends AbstractTable implements FilterableTable, org.apache.calcite.schema.TemporalTable {
+final class CatalogTable extends AbstractTable implements FilterableTable, TemporalTable {
     private final TableDef table;
     private final ReadContext context;
     private final int[] columns;

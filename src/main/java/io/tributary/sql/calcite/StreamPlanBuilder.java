@@ -52,6 +52,7 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Minus;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sample;
+import org.apache.calcite.rel.core.Snapshot;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
@@ -179,12 +180,12 @@ final class StreamPlanBuilder {
             return aggregate(aggregate);
         }
         if (rel instanceof Join join) {
-            org.apache.calcite.rel.core.Snapshot snapshot = TemporalJoins.snapshotOf(join.getRight());
+            Snapshot snapshot = TemporalJoins.snapshotOf(join.getRight());
             return snapshot == null
                     ? join(join)
                     : TemporalJoins.plan(join, snapshot, translate(join.getLeft()), expressions, rexBuilder, relations);
         }
-        if (rel instanceof org.apache.calcite.rel.core.Snapshot) {
+        if (rel instanceof Snapshot) {
             throw TemporalJoins.misplaced();
         }
         if (rel instanceof Union union) {

@@ -15,6 +15,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Snapshot;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
@@ -22,6 +23,12 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Plans {@code JOIN t FOR SYSTEM_TIME AS OF PROCTIME()} (Calcite's {@link Snapshot} on a join's
@@ -39,14 +46,13 @@ final class TemporalJoins {
      * {@code PROCTIME()} for the view planner's validator: a niladic TIMESTAMP WITH LOCAL TIME ZONE,
      * which is what Calcite's {@code FOR SYSTEM_TIME AS OF} accepts; only a temporal join plans it.
      */
-    static final org.apache.calcite.sql.SqlFunction PROCTIME_FUNCTION = new org.apache.calcite.sql.SqlFunction(
+    static final SqlFunction PROCTIME_FUNCTION = new SqlFunction(
             PROCTIME,
-            org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
-            org.apache.calcite.sql.type.ReturnTypes.explicit(
-                    org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6),
+            SqlKind.OTHER_FUNCTION,
+            ReturnTypes.explicit(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6),
             null,
-            org.apache.calcite.sql.type.OperandTypes.NILADIC,
-            org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
+            OperandTypes.NILADIC,
+            SqlFunctionCategory.TIMEDATE);
 
     private TemporalJoins() {}
 
@@ -65,7 +71,7 @@ final class TemporalJoins {
      */
     private static boolean appendsOnly(RelNode rel) {
         RelNode node = rel;
-        while (node instanceof org.apache.calcite.rel.core.Project || node instanceof Filter) {
+        while (node instanceof Project || node instanceof Filter) {
             node = node.getInput(0);
         }
         CatalogTable table = node instanceof TableScan scan ? scan.getTable().unwrap(CatalogTable.class) : null;

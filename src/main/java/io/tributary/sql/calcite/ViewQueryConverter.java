@@ -74,7 +74,7 @@ final class ViewQueryConverter {
         SqlOperatorTable operators = SqlOperatorTables.chain(
                 config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
                 AtTimeZoneCalls.operators(false),
-                org.apache.calcite.sql.util.SqlOperatorTables.of(TemporalJoins.PROCTIME_FUNCTION),
+                SqlOperatorTables.of(TemporalJoins.PROCTIME_FUNCTION),
                 catalogReader);
         this.validator = SqlValidatorUtil.newValidator(
                 operators,
