@@ -324,7 +324,7 @@ final class TableDdlParser {
     private static ColumnDef.Generated proctime(TokenCursor in, String col, DataType type, ColumnDef.Generated had) {
         Token at = in.next();
         if (!in.peek().isWord("proctime") || !in.peekSecond().isSymbol("(")) {
-            throw TributaryException.notSupported("generated columns other than AS PROCTIME()");
+            throw TributaryException.notSupported("a generation expression other than PROCTIME()");
         }
         in.next();
         in.expectSymbol("(");
