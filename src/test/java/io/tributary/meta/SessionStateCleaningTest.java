@@ -49,7 +49,7 @@ class SessionStateCleaningTest {
                         + " FROM SESSION(ev PARTITION BY k, ts, INTERVAL '3' SECOND) GROUP BY k, window_start, window_end",
                 "SELECT k, min(ts) AS window_start, max(ts) + INTERVAL '3 seconds' AS window_end, count(*) AS c,"
                         + " sum(v) AS s FROM " + pgSessions("k", "3 seconds") + " GROUP BY k, session",
-                250,
+                300,
                 "cleaned when watermark >= $"
             },
             new Object[] {
@@ -57,7 +57,7 @@ class SessionStateCleaningTest {
                 "SELECT id, g, min(ts) OVER (PARTITION BY g, session) AS window_start,"
                         + " max(ts) OVER (PARTITION BY g, session) + INTERVAL '2 seconds' AS window_end FROM "
                         + pgSessions("g", "2 seconds"),
-                250,
+                300,
                 "sessions cleaned when watermark > last"
             },
             new Object[] {
@@ -66,7 +66,7 @@ class SessionStateCleaningTest {
                         + " GROUP BY e.k, SESSION(e.ts, INTERVAL '4' SECOND)",
                 "SELECT k, count(*) AS c, min(ts) AS st, max(ts) + INTERVAL '4 seconds' AS en FROM "
                         + pgSessions("k", "4 seconds") + " GROUP BY k, session",
-                250,
+                300,
                 "cleaned when watermark >= $"
             },
             new Object[] {
@@ -74,7 +74,7 @@ class SessionStateCleaningTest {
                         + " DESCRIPTOR(k, g), INTERVAL '3' SECOND)) GROUP BY k, g, window_end",
                 "SELECT k, g, max(ts) + INTERVAL '3 seconds' AS window_end, max(v) AS m FROM "
                         + pgSessions("k, g", "3 seconds") + " GROUP BY k, g, session",
-                250,
+                300,
                 "cleaned when watermark >= $"
             });
 

@@ -51,10 +51,10 @@ import java.util.TreeMap;
  * of the sessions the watermark closed, after emitting the epoch's changes; their output rows stay
  * downstream. Of a partition that still has an open session it keeps the closed row just before
  * that session's first row in window order, so that row's {@code lag} stays what was emitted, and
- * every later retraction carries the row emitted before. Partitions are found through a {@link SessionExpiry} index by their first session's
- * end, filled from the partitions each barrier evaluates and, once, from the actor's vnodes of the
- * committed state. Why the remaining rows' values do not change is {@link
- * io.tributary.plan.SessionCleaning}'s argument.
+ * every later retraction carries the row emitted before. Partitions are found through a {@link
+ * SessionExpiry} index by their first open session's end, filled from the partitions each barrier
+ * evaluates and, once, from the actor's vnodes of the committed state. Why the remaining rows'
+ * values do not change is {@link io.tributary.plan.SessionCleaning}'s argument.
  */
 public final class OverWindowOperator implements Operator {
     private final int[] partition;
