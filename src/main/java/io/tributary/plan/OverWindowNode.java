@@ -17,6 +17,9 @@ import java.util.stream.IntStream;
  *
  * <p>State table 0 holds every input row keyed by (partition keys, order columns in their
  * {@link io.tributary.stream.KeyOrder}, the input's stream key).
+ *
+ * <p>{@code cleaning}, when not null, says which rows a watermark lets the node forget: those of
+ * closed sessions (see {@link SessionCleaning}); only a SESSION window's expansion has one.
  */
 public record OverWindowNode(
         StreamNode input,
@@ -26,8 +29,22 @@ public record OverWindowNode(
         List<WindowCall> calls,
         int limitCall,
         long limit,
-        List<Field> fields)
+        List<Field> fields,
+        @StateLifetime SessionCleaning cleaning)
         implements StreamNode {
+    /** Window functions that keep every row as long as it is in the input. */
+    public OverWindowNode(
+            StreamNode input,
+            int[] partitionKeys,
+            List<SortKey> order,
+            WindowFrame frame,
+            List<WindowCall> calls,
+            int limitCall,
+            long limit,
+            List<Field> fields) {
+        this(input, partitionKeys, order, frame, calls, limitCall, limit, fields, null);
+    }
+
     /**
      * The input's stream key and the partition keys: rows are routed to actors by partition, so a
      * row whose partition changes is retracted by one actor and re-emitted by another; were the

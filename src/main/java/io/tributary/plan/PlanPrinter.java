@@ -155,7 +155,12 @@ public final class PlanPrinter {
         if (node instanceof OverWindowNode w) {
             return "StreamOverWindow { partition: " + columns(w.partitionKeys()) + ", order: " + w.order()
                     + ", frame: " + w.frame() + ", calls: " + w.calls()
-                    + (w.limitCall() >= 0 ? ", rank limit: " + w.limit() : "");
+                    + (w.limitCall() >= 0 ? ", rank limit: " + w.limit() : "")
+                    + (w.cleaning() == null
+                            ? ""
+                            : ", sessions cleaned when watermark > last $"
+                                    + w.cleaning().timeColumn() + " + "
+                                    + w.cleaning().gapMillis() + "ms");
         }
         if (node instanceof MaterializeNode m) {
             return "StreamMaterialize { relation: " + m.relationName() + ", columns: " + names(m.fields());

@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import com.google.common.collect.ImmutableList;
+import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import java.math.BigDecimal;
@@ -50,13 +51,17 @@ import org.apache.calcite.sql.type.SqlTypeName;
 final class SessionWindows {
     private SessionWindows() {}
 
-    /** Replaces every SESSION scan under {@code rel} by {@link #expand}. */
+    /**
+     * Replaces every SESSION scan under {@code rel} by its expansion for a view: where the time
+     * column is a watermarked table's watermark column (read through projections and filters), the
+     * window functions are {@link SessionCalls}, so the view's nodes forget closed sessions.
+     */
     static RelNode expandAll(RelNode rel) {
         return rel.accept(new RelHomogeneousShuttle() {
             @Override
             public RelNode visit(RelNode other) {
                 RelNode visited = super.visit(other);
-                return visited instanceof TableFunctionScan scan && isSession(scan) ? expand(scan) : visited;
+                return visited instanceof TableFunctionScan scan && isSession(scan) ? expand(scan, true) : visited;
             }
         });
     }
@@ -76,6 +81,11 @@ final class SessionWindows {
      *     is not a positive constant
      */
     static RelNode expand(TableFunctionScan scan) {
+        return expand(scan, false);
+    }
+
+    /** As {@link #expand(TableFunctionScan)}; {@code forView} marks the calls of a watermarked session. */
+    private static RelNode expand(TableFunctionScan scan, boolean forView) {
         RexBuilder rex = scan.getCluster().getRexBuilder();
         RexCall call = (RexCall) scan.getCall();
         RelNode input = scan.getInputs().get(0);
@@ -106,6 +116,15 @@ final class SessionWindows {
                     "the time column \"" + timeField.getName() + "\" of session is " + timeField.getType()
                             + ", not a timestamp");
         }
+        TableDef watermarked = forView ? WindowBounds.watermarkedOrigin(input, time.getIndex()) : null;
+        long gapMillis = gap;
+        SqlAggFunction lagFunction =
+                watermarked == null ? SqlStdOperatorTable.LAG : new SessionCalls.Lag(gapMillis, watermarked.id());
+        SqlAggFunction startFunction =
+                watermarked == null ? SqlStdOperatorTable.MAX : new SessionCalls.Max(gapMillis, watermarked.id(), true);
+        SqlAggFunction lastFunction = watermarked == null
+                ? SqlStdOperatorTable.MAX
+                : new SessionCalls.Max(gapMillis, watermarked.id(), false);
         RelNode timed = timeField.getType().isNullable()
                 ? LogicalFilter.create(input, rex.makeCall(SqlStdOperatorTable.IS_NOT_NULL, time))
                 : input;
@@ -121,7 +140,7 @@ final class SessionWindows {
         ImmutableList<RexFieldCollation> byTime = ImmutableList.of(new RexFieldCollation(t, Set.of()));
 
         // columns, t, mark
-        RexNode lag = over(rex, nullableBigint, SqlStdOperatorTable.LAG, List.of(t), keys, byTime, true);
+        RexNode lag = over(rex, nullableBigint, lagFunction, List.of(t), keys, byTime, true);
         RexNode within = rex.makeCall(
                 SqlStdOperatorTable.LESS_THAN_OR_EQUAL, rex.makeCall(SqlStdOperatorTable.MINUS, t, lag), gapLiteral);
         List<RexNode> marked = columns(rex, withMillis, width + 1);
@@ -135,7 +154,7 @@ final class SessionWindows {
         // columns, t, start
         RexNode mark = rex.makeInputRef(withMark, width + 1);
         List<RexNode> started = columns(rex, withMark, width + 1);
-        started.add(over(rex, nullableBigint, SqlStdOperatorTable.MAX, List.of(mark), keys, byTime, false));
+        started.add(over(rex, nullableBigint, startFunction, List.of(mark), keys, byTime, false));
         RelNode withStart = project(withMark, started, width + 1, "start");
 
         // columns, window_start, window_end
@@ -145,7 +164,7 @@ final class SessionWindows {
         RexNode last = over(
                 rex,
                 nullableBigint,
-                SqlStdOperatorTable.MAX,
+                lastFunction,
                 List.of(rex.makeInputRef(withStart, width)),
                 sessionKeys,
                 ImmutableList.of(),

@@ -153,7 +153,7 @@ final class StreamPlanBuilder {
                 && a.cleaning() != null
                 && a.cleaning().emitOnClose())) {
             throw TributaryException.notSupported(
-                    "EMIT ON WINDOW CLOSE on a view that is not a GROUP BY of a TUMBLE or HOP window bound over a"
+                    "EMIT ON WINDOW CLOSE on a view that is not a GROUP BY of a TUMBLE, HOP or SESSION window bound over a"
                             + " table with a watermark");
         }
     }
@@ -195,7 +195,9 @@ final class StreamPlanBuilder {
             return sort(sort);
         }
         if (rel instanceof Window window) {
-            return windows.translate(window, translate(window.getInput()), null);
+            Translated windowed = windows.translate(window, translate(window.getInput()), null);
+            windowBounds.windowed(windowed.node());
+            return windowed;
         }
         if (rel instanceof TableFunctionScan scan && TimeWindows.isWindow(scan)) {
             Translated windowed = translate(TimeWindows.expand(scan, rexBuilder));
@@ -283,7 +285,9 @@ final class StreamPlanBuilder {
         List<ScalarExpr> exprs = project.getProjects().stream()
                 .map(e -> expressions.compile(e, in.node().fields(), in.columns()))
                 .toList();
-        return project(in.node(), exprs, project.getRowType().getFieldNames());
+        Translated out = project(in.node(), exprs, project.getRowType().getFieldNames());
+        windowBounds.sessionEnds(in.node(), in.columns(), project.getProjects(), out.node());
+        return out;
     }
 
     /**

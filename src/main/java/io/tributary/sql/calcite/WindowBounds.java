@@ -5,9 +5,12 @@ import io.tributary.catalog.WatermarkDef;
 import io.tributary.plan.InputRef;
 import io.tributary.plan.IntervalJoinCleaning;
 import io.tributary.plan.JoinCleaning;
+import io.tributary.plan.OverWindowNode;
 import io.tributary.plan.ScalarExpr;
+import io.tributary.plan.SessionCleaning;
 import io.tributary.plan.StreamNode;
 import io.tributary.plan.WindowCleaning;
+import io.tributary.plan.WindowKind;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -17,13 +20,18 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
 
 /**
  * Which columns of a view's stream nodes are window bounds over a watermarked table, so an
  * aggregate grouping by one can forget finished windows ({@link WindowCleaning}). A bound is
  * proved where a TUMBLE or HOP reads the table's watermark column through projections and
- * filters only (which neither retract rows nor change the time), and carried up through
+ * filters only, and at the {@code window_end} of a SESSION over such a column (its expansion's
+ * window nodes carry a {@link SessionCleaning}) (which neither retract rows nor change the time), and carried up through
  * projections that copy the column, filters, and aggregates grouping by it (a group's row changes
  * only while rows of its window arrive). A join of two bounds lets the join forget rows ({@link
  * JoinCleaning}). Anything else (a join's output, a union written by the user) proves nothing, so
@@ -42,6 +50,11 @@ final class WindowBounds {
     private record Bound(int relationId, long lagMicros, boolean window) {}
 
     private final Map<StreamNode, Map<Integer, Bound>> bounds = new IdentityHashMap<>();
+
+    /** A session expansion's column holding each row's session's last time (ms), and its cleaning. */
+    private record SessionLast(int column, SessionCleaning cleaning) {}
+
+    private final Map<StreamNode, SessionLast> sessionLasts = new IdentityHashMap<>();
 
     /**
      * Records the window bounds of a translated window scan: {@code window_end} is above each row's
@@ -74,6 +87,48 @@ final class WindowBounds {
         if (watermark != null) {
             bounds.computeIfAbsent(source, n -> new HashMap<>())
                     .put(watermark.column(), new Bound(table.id(), 1, false));
+        }
+    }
+
+    /**
+     * Records the session's last time of a SESSION expansion's last window node: the {@code max} of
+     * the time over each session (its partition), which a projection turns into {@code window_end}.
+     */
+    void windowed(StreamNode node) {
+        if (node instanceof OverWindowNode w
+                && w.cleaning() != null
+                && w.calls().size() == 1
+                && w.calls().get(0).kind() == WindowKind.MAX
+                && w.calls().get(0).arg() == w.cleaning().timeColumn()) {
+            sessionLasts.put(w, new SessionLast(w.callColumns()[0], w.cleaning()));
+        }
+    }
+
+    /**
+     * Records the {@code window_end} columns of a projection over a session's last window node:
+     * {@code REINTERPRET(last + gap)}, a TIMESTAMP in whole milliseconds. Its session is closed
+     * once {@code window_end < floor(watermark / 1 ms)}, that is when {@code window_end + 1 ms <=
+     * watermark}: the bound's lag is a millisecond.
+     *
+     * @param inColumns the stream column of each of the projection's input fields
+     */
+    void sessionEnds(StreamNode input, int[] inColumns, List<RexNode> projects, StreamNode output) {
+        SessionLast last = sessionLasts.get(input);
+        if (last == null || output == input) {
+            return;
+        }
+        for (int k = 0; k < projects.size(); k++) {
+            if (projects.get(k) instanceof RexCall reinterpret
+                    && reinterpret.getKind() == SqlKind.REINTERPRET
+                    && reinterpret.getOperands().get(0) instanceof RexCall plus
+                    && plus.getKind() == SqlKind.PLUS
+                    && plus.getOperands().get(0) instanceof RexInputRef ref
+                    && inColumns[ref.getIndex()] == last.column()
+                    && plus.getOperands().get(1) instanceof RexLiteral gap
+                    && Long.valueOf(last.cleaning().gapMillis()).equals(gap.getValueAs(Long.class))) {
+                bounds.computeIfAbsent(output, n -> new HashMap<>())
+                        .put(k, new Bound(last.cleaning().relationId(), 1000, true));
+            }
         }
     }
 
@@ -215,7 +270,7 @@ final class WindowBounds {
      * The table whose watermark column field {@code column} of {@code rel} is, read through
      * projections (as a plain column reference) and filters; null otherwise.
      */
-    private static TableDef watermarkedOrigin(RelNode rel, int column) {
+    static TableDef watermarkedOrigin(RelNode rel, int column) {
         while (true) {
             if (rel instanceof Project project) {
                 if (!(project.getProjects().get(column) instanceof RexInputRef ref)) {

@@ -6,6 +6,7 @@ import io.tributary.plan.Field;
 import io.tributary.plan.Literal;
 import io.tributary.plan.OverWindowNode;
 import io.tributary.plan.ScalarExpr;
+import io.tributary.plan.SessionCleaning;
 import io.tributary.plan.SortKey;
 import io.tributary.plan.StreamNode;
 import io.tributary.plan.WindowCall;
@@ -168,9 +169,22 @@ final class WindowPlans {
                     List.copyOf(calls),
                     limitCall,
                     limit,
-                    List.copyOf(fields));
+                    List.copyOf(fields),
+                    sessionCleaning(group, order, calls));
         }
         return new StreamPlanBuilder.Translated(node, columns);
+    }
+
+    /**
+     * The cleaning of a window group that is one step of a watermarked SESSION's expansion (its one
+     * call a {@link SessionCalls.Marked}), else null.
+     */
+    private static SessionCleaning sessionCleaning(Window.Group group, List<SortKey> order, List<WindowCall> calls) {
+        if (group.aggCalls.size() != 1 || !(group.aggCalls.get(0).getOperator() instanceof SessionCalls.Marked m)) {
+            return null;
+        }
+        return m.cleaning(
+                m.timeIsOrderKey() ? order.get(0).column() : calls.get(0).arg());
     }
 
     private static WindowKind kindOf(Window.RexWinAggCall call) {

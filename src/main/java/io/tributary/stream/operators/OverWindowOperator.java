@@ -17,6 +17,7 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
+import io.tributary.stream.WatermarkReader;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,6 +45,16 @@ import java.util.TreeMap;
  * partitions' previous output, between a partition's first change in an epoch and the barrier. A
  * restored operator holds nothing: its committed state is exactly what its output was computed
  * from.
+ *
+ * <p>Session cleaning. With {@link OverWindowNode#cleaning()} (a step of a SESSION window over a
+ * watermarked table), each live barrier (not a backfill's checkpoint) deletes from state the rows
+ * of the sessions the watermark closed, after emitting the epoch's changes; their output rows stay
+ * downstream. Of a partition that still has an open session it keeps the closed row just before
+ * that session's first row in window order, so that row's {@code lag} stays what was emitted, and
+ * every later retraction carries the row emitted before. Partitions are found through a {@link
+ * SessionExpiry} index by their first open session's end, filled from the partitions each barrier
+ * evaluates and, once, from the actor's vnodes of the committed state. Why the remaining rows'
+ * values do not change is {@link io.tributary.plan.SessionCleaning}'s argument.
  */
 public final class OverWindowOperator implements Operator {
     private final int[] partition;
@@ -63,11 +74,40 @@ public final class OverWindowOperator implements Operator {
 
     private record Touched(Object[] partition, NavigableMap<byte[], Object[]> before) {}
 
+    /** With {@link OverWindowNode#cleaning()}: the partitions by first session end; else null. */
+    private final SessionExpiry expiry;
+
+    private final WatermarkReader watermarks;
+    /** The watermarked table of {@link OverWindowNode#cleaning()}, -1 without. */
+    private final int relationId;
+    /** The vnodes whose stored partitions the expiry index reads at the first barrier, or null. */
+    private final int[] ownedVnodes;
+
+    private boolean storedIndexed;
+    /** The watermark of the last cleaning, {@code Long.MIN_VALUE} before any. */
+    private long cleanedAt = Long.MIN_VALUE;
+
     /**
+     * An operator that never cleans (a test's, owning all it sees).
+     *
      * @param stateTableIds the node's state table ids; only the first is used
      * @param committed the latest committed state; not closed here
      */
     public OverWindowOperator(OverWindowNode node, int[] stateTableIds, ReadView committed) {
+        this(node, stateTableIds, committed, WatermarkReader.NONE, null);
+    }
+
+    /**
+     * As {@link #OverWindowOperator(OverWindowNode, int[], ReadView)}, reading the watermark of a
+     * node with {@link OverWindowNode#cleaning()} from {@code watermarks}; the partitions stored in
+     * {@code ownedVnodes} (the actor's) are indexed at the first barrier, none when null.
+     */
+    public OverWindowOperator(
+            OverWindowNode node,
+            int[] stateTableIds,
+            ReadView committed,
+            WatermarkReader watermarks,
+            int[] ownedVnodes) {
         List<Field> fields = node.input().fields();
         this.partition = node.partitionKeys().clone();
         List<SortKey> order = node.order();
@@ -102,16 +142,17 @@ public final class OverWindowOperator implements Operator {
         if (limitKind != null && !node.calls().stream().map(WindowCall::kind).allMatch(WindowKind::isRanking)) {
             throw new IllegalArgumentException("a group top-N computes only ranking functions");
         }
+        this.expiry = node.cleaning() == null ? null : new SessionExpiry(node.cleaning());
+        this.relationId = node.cleaning() == null ? -1 : node.cleaning().relationId();
+        this.watermarks = watermarks;
+        this.ownedVnodes = ownedVnodes;
     }
 
     @Override
     public void onChunk(int input, Chunk chunk, Output out) {
         for (int i = 0; i < chunk.size(); i++) {
             Object[] row = chunk.row(i);
-            Object[] p = new Object[partition.length];
-            for (int j = 0; j < p.length; j++) {
-                p[j] = row[partition[j]];
-            }
+            Object[] p = partitionOf(row);
             ByteBuffer id = ByteBuffer.wrap(rows.storeKey(p));
             if (!touched.containsKey(id)) {
                 touched.put(id, new Touched(p, outputOf(p)));
@@ -127,8 +168,16 @@ public final class OverWindowOperator implements Operator {
 
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
-        for (Touched t : touched.values()) {
+        if (expiry != null && !storedIndexed) {
+            storedIndexed = true;
+            indexStoredPartitions();
+        }
+        for (Map.Entry<ByteBuffer, Touched> touchedEntry : touched.entrySet()) {
+            Touched t = touchedEntry.getValue();
             NavigableMap<byte[], Object[]> after = outputOf(t.partition());
+            if (expiry != null) {
+                expiry.track(touchedEntry.getKey(), t.partition(), after.values(), cleanedAt);
+            }
             for (Map.Entry<byte[], Object[]> e : t.before().entrySet()) {
                 Object[] now = after.get(e.getKey());
                 if (now == null || !Arrays.deepEquals(now, e.getValue())) {
@@ -143,7 +192,85 @@ public final class OverWindowOperator implements Operator {
             }
         }
         touched.clear();
+        if (expiry != null && barrier.checkpoint() == null) {
+            // not while backfilling: a session's snapshot rows may still be on their way
+            forgetClosedSessions();
+        }
         rows.flush(writes);
+    }
+
+    /**
+     * Deletes the rows of every session the watermark closed (see {@link
+     * io.tributary.plan.SessionCleaning}). The watermark read is the one every row of this epoch was
+     * judged by, so no row of this epoch or a later one joins such a session.
+     */
+    private void forgetClosedSessions() {
+        long watermark = watermarks.watermark(relationId);
+        if (watermark == Long.MIN_VALUE) {
+            return;
+        }
+        for (SessionExpiry.Indexed due : expiry.closing(watermark)) {
+            List<Object[]> partitionRows = new ArrayList<>();
+            try (StateTable.ValueIterator it = rows.scan(due.partition())) {
+                while (it.hasNext()) {
+                    partitionRows.add(it.next());
+                }
+            }
+            long cut = expiry.closedUpTo(partitionRows, watermark);
+            // the last closed row in window order stays while an open row follows it: that row's lag
+            // reads it (the row it keeps is never emitted again: nothing can precede it any more)
+            int predecessor = -1;
+            boolean openRows = false;
+            for (int i = 0; i < partitionRows.size(); i++) {
+                if (expiry.time(partitionRows.get(i)) <= cut) {
+                    predecessor = i;
+                } else {
+                    openRows = true;
+                }
+            }
+            List<Object[]> kept = new ArrayList<>();
+            for (int i = 0; i < partitionRows.size(); i++) {
+                Object[] row = partitionRows.get(i);
+                if (expiry.time(row) <= cut && !(openRows && i == predecessor)) {
+                    rows.delete(keyOf(row));
+                } else {
+                    kept.add(row);
+                }
+            }
+            expiry.track(due.id(), due.partition(), kept, watermark);
+        }
+        cleanedAt = watermark;
+    }
+
+    /** Indexes the partitions stored in the actor's vnodes, so a restored operator goes on forgetting them. */
+    private void indexStoredPartitions() {
+        if (ownedVnodes == null) {
+            return;
+        }
+        for (int vnode : ownedVnodes) {
+            try (StateTable.ValueIterator it = rows.scanCommittedVnode(vnode)) {
+                ByteBuffer current = null;
+                Object[] currentPartition = null;
+                List<Object[]> partitionRows = new ArrayList<>();
+                while (it.hasNext()) {
+                    Object[] row = it.next();
+                    Object[] p = partitionOf(row);
+                    ByteBuffer id = ByteBuffer.wrap(rows.storeKey(p));
+                    if (!id.equals(current)) {
+                        if (current != null) {
+                            expiry.track(current, currentPartition, partitionRows, cleanedAt);
+                        }
+                        current = id;
+                        currentPartition = p;
+                        partitionRows = new ArrayList<>();
+                    }
+                    partitionRows.add(row);
+                }
+                if (current != null) {
+                    expiry.track(current, currentPartition, partitionRows, cleanedAt);
+                }
+            }
+        }
     }
 
     /** The partition's output rows as its state now stands, by state key. */
@@ -203,6 +330,14 @@ public final class OverWindowOperator implements Operator {
             KeyCodec.encodeValue(scratch, orderTypes.get(i), row[orderColumns[i]]);
         }
         return scratch.toByteArray();
+    }
+
+    private Object[] partitionOf(Object[] row) {
+        Object[] p = new Object[partition.length];
+        for (int j = 0; j < p.length; j++) {
+            p[j] = row[partition[j]];
+        }
+        return p;
     }
 
     private Object[] keyOf(Object[] row) {

@@ -68,7 +68,7 @@ final class OperatorFactory {
             return new TopNOperator(t, stateTableIds, stateView);
         }
         if (node instanceof OverWindowNode w) {
-            return new OverWindowOperator(w, stateTableIds, stateView);
+            return new OverWindowOperator(w, stateTableIds, stateView, watermarks, ownedVnodes);
         }
         if (node instanceof MaterializeNode m) {
             return new MaterializeOperator(m, stateView);
