@@ -125,6 +125,14 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.CASE) {
             return "case";
         }
+        if (item.isA(SqlKind.QUERY) || item instanceof SqlOrderBy) {
+            // a scalar sub-query is named as its first column is: (SELECT max(a) FROM t) is max
+            List<String> inner = of(item);
+            return inner == null || inner.isEmpty() || inner.get(0) == null ? "?column?" : inner.get(0);
+        }
+        if (item.getKind() == SqlKind.EXISTS) {
+            return "exists";
+        }
         if (item instanceof org.apache.calcite.sql.SqlLiteral literal) {
             // a typed constant (DATE '...', INTERVAL '...') is a cast in PostgreSQL's grammar; so is true
             if (literal instanceof org.apache.calcite.sql.SqlUnknownLiteral unknown) {
