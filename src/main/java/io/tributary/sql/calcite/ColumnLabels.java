@@ -59,6 +59,16 @@ final class ColumnLabels {
                 break;
             }
         }
+        if (node.getKind() == SqlKind.VALUES
+                && ((SqlCall) node).operandCount() > 0
+                && ((SqlCall) node).operand(0) instanceof SqlCall row) {
+            // PostgreSQL names a VALUES list's columns column1, column2 ...
+            List<String> columns = new ArrayList<>();
+            for (int i = 1; i <= row.operandCount(); i++) {
+                columns.add("column" + i);
+            }
+            return columns;
+        }
         if (!(node instanceof SqlSelect select)) {
             return null;
         }
