@@ -177,7 +177,7 @@ class ImplicitCoercionDifferentialTest {
                     + " CASE WHEN id = 1 THEN i ELSE '0' END AS w, lpad(tx, '5', 'x') AS p FROM t",
             "SELECT * FROM v_unknown ORDER BY id",
             "CREATE MATERIALIZED VIEW v_union AS SELECT id, i FROM t UNION ALL SELECT id, tx FROM t",
-            "CREATE MATERIALIZED VIEW v_union_kept AS SELECT id, i FROM t UNION ALL SELECT 10, '7'",
+            "CREATE MATERIALIZED VIEW v_union_kept AS SELECT id, i FROM t UNION ALL SELECT id + 10, '7' FROM t",
             "SELECT * FROM v_union_kept ORDER BY id",
             "CREATE MATERIALIZED VIEW v_scale AS SELECT id, coalesce(i, nu) AS a, CASE WHEN bo THEN nu ELSE 0 END AS c"
                     + " FROM t",
