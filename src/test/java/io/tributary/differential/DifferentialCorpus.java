@@ -25,12 +25,9 @@ final class DifferentialCorpus {
      * exercised by {@code DifferentialTest.knownDeviations()} (disabled). Template name -> reason.
      */
     static final Map<String, String> KNOWN_DEVIATIONS = Map.of(
-            "proj_numeric_int_common_type",
-                    "the common type of NUMERIC(10,2) and an integer literal keeps scale 2:"
-                            + " COALESCE(n, 0) / CASE WHEN b THEN n ELSE 0 END print 0.00 (PostgreSQL: 0)",
             "agg_avg_exact",
-                    "avg(NUMERIC(10,2)) keeps the column's scale 2 (-1016.38 vs PostgreSQL -1016.388);"
-                            + " avg of integers and x::numeric match");
+            "avg(NUMERIC(10,2)) keeps the column's scale 2 (-1016.38 vs PostgreSQL -1016.388);"
+                    + " avg of integers and x::numeric match");
 
     static final List<String> SCHEMA = List.of(
             "CREATE TABLE a (id BIGINT PRIMARY KEY, k INT, v INT, s TEXT, d DOUBLE PRECISION, n NUMERIC(10,2),"

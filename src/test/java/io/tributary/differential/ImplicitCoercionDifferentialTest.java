@@ -72,8 +72,8 @@ class ImplicitCoercionDifferentialTest {
             "SELECT nullif(i, tx) FROM t");
 
     /**
-     * CASE, COALESCE, GREATEST and LEAST over a typed string and a number: no
-     * common type, 42804 with PostgreSQL's message.
+     * CASE, COALESCE, GREATEST, LEAST, UNION, INTERSECT, EXCEPT and VALUES over a typed string and
+     * a number: no common type, 42804 with PostgreSQL's message.
      */
     private static final List<String> UNMATCHED = List.of(
             "SELECT CASE WHEN id = 1 THEN i ELSE tx END FROM t",
@@ -82,7 +82,25 @@ class ImplicitCoercionDifferentialTest {
             "SELECT coalesce(i, tx) FROM t",
             "SELECT coalesce(NULL, tx, '1', d) FROM t",
             "SELECT greatest(i, tx) FROM t",
-            "SELECT least(tx, nu) FROM t");
+            "SELECT least(tx, nu) FROM t",
+            "SELECT greatest(tx, 1) FROM t",
+            "SELECT least(i, '3', tx) FROM t",
+            "SELECT i FROM t UNION SELECT tx FROM t",
+            "SELECT i FROM t INTERSECT SELECT tx FROM t",
+            "SELECT tx FROM t EXCEPT ALL SELECT i FROM t",
+            "SELECT id, tx FROM t UNION ALL SELECT 1, 2",
+            "SELECT '1' UNION SELECT '2' UNION SELECT 3",
+            "SELECT i FROM t UNION (SELECT b FROM t INTERSECT SELECT vc FROM t)",
+            "SELECT * FROM (SELECT dt FROM t UNION SELECT tx FROM t) x",
+            "VALUES (1), (2::text)",
+            "VALUES (1), (true)",
+            "SELECT dt FROM t UNION SELECT i FROM t",
+            "SELECT bo FROM t UNION SELECT i FROM t",
+            "SELECT ts FROM t UNION SELECT iv FROM t",
+            "SELECT greatest(dt, 1) FROM t",
+            "SELECT CASE WHEN id = 1 THEN dt ELSE 1 END FROM t",
+            "SELECT coalesce(iv, 1) FROM t",
+            "SELECT * FROM (VALUES ('a', 1), ('b', '2'), ('c'::text, 3), (4, 4)) v(x, y)");
 
     /** Coercions PostgreSQL makes too: the same rows. */
     private static final List<String> KEPT = List.of(
@@ -119,6 +137,28 @@ class ImplicitCoercionDifferentialTest {
             "SELECT id, CASE id WHEN 1 THEN dt ELSE '2000-01-01' END AS c FROM t ORDER BY id",
             "SELECT id, CASE WHEN id = 1 THEN tx ELSE vc END AS c FROM t ORDER BY id",
             "SELECT id, tx FROM t UNION SELECT 3, 'z' ORDER BY 1",
+            "SELECT i FROM t UNION ALL SELECT '7' ORDER BY 1",
+            "SELECT '7' UNION SELECT i FROM t ORDER BY 1",
+            "SELECT id, tx FROM t UNION SELECT '3', 'z' ORDER BY 1",
+            "SELECT i FROM t INTERSECT SELECT '5'",
+            "SELECT i FROM t EXCEPT SELECT '5'",
+            "SELECT '4' UNION SELECT i FROM t UNION SELECT b FROM t ORDER BY 1",
+            "SELECT i FROM t UNION SELECT b FROM t ORDER BY 1",
+            "SELECT i FROM t UNION SELECT d FROM t ORDER BY 1",
+            "SELECT dt FROM t UNION SELECT '2022-02-02' ORDER BY 1",
+            "SELECT '9' UNION SELECT '8' ORDER BY 1",
+            "SELECT dt FROM t UNION SELECT ts FROM t ORDER BY 1",
+            "SELECT id, coalesce(i, nu) AS a, coalesce(nu, b) AS b, CASE WHEN id = 1 THEN nu ELSE 0 END AS c,"
+                    + " coalesce(nu, 0.5) AS d, coalesce(NULL, nu, 1) AS e, coalesce(i, 2.125) AS f FROM t ORDER BY id",
+            "SELECT id, CASE WHEN bo THEN i WHEN id = 2 THEN nu ELSE NULL END AS a, coalesce(nu, nu) AS b,"
+                    + " coalesce(i, d) AS c, coalesce(nu, d) AS e, coalesce(i, b) AS f FROM t ORDER BY id",
+            "SELECT id, coalesce(dt, ts) AS c, CASE WHEN id = 1 THEN i ELSE b END AS w FROM t ORDER BY id",
+            "SELECT NULL UNION SELECT i FROM t ORDER BY 1",
+            "VALUES (1), ('2')",
+            "VALUES ('a'), ('b')",
+            "SELECT * FROM (VALUES (1, 'a'), ('2', 'b'), (NULL, 'c')) v(x, y) ORDER BY x",
+            "SELECT id, greatest(i, '3') AS g, least(i, '6') AS l, greatest('4', i, b) AS m FROM t ORDER BY id",
+            "SELECT greatest(tx, '1') AS g, least('b', 'a') AS l FROM t ORDER BY id",
             "SELECT id, lpad(tx, '5', 'x') AS p, rpad(tx, '4') AS r FROM t ORDER BY id");
 
     /** The same in materialized views: refused at CREATE, or kept and read back. */
@@ -136,6 +176,14 @@ class ImplicitCoercionDifferentialTest {
             "CREATE MATERIALIZED VIEW v_unknown AS SELECT id, coalesce(i, '0') AS c,"
                     + " CASE WHEN id = 1 THEN i ELSE '0' END AS w, lpad(tx, '5', 'x') AS p FROM t",
             "SELECT * FROM v_unknown ORDER BY id",
+            "CREATE MATERIALIZED VIEW v_union AS SELECT id, i FROM t UNION ALL SELECT id, tx FROM t",
+            "CREATE MATERIALIZED VIEW v_union_kept AS SELECT id, i FROM t UNION ALL SELECT id + 10, '7' FROM t",
+            "SELECT * FROM v_union_kept ORDER BY id",
+            "CREATE MATERIALIZED VIEW v_scale AS SELECT id, coalesce(i, nu) AS a, CASE WHEN bo THEN nu ELSE 0 END AS c"
+                    + " FROM t",
+            "SELECT * FROM v_scale ORDER BY id",
+            "CREATE MATERIALIZED VIEW v_greatest_kept AS SELECT id, greatest(i, '6') AS g FROM t",
+            "SELECT * FROM v_greatest_kept ORDER BY id",
             "CREATE MATERIALIZED VIEW v_kept AS SELECT id, i + '5' AS a, concat(i, tx) AS c, tx || i AS d,"
                     + " length(tx) AS l, round(nu, 1) AS r FROM t WHERE i = '5' OR tx = 'abc'",
             "SELECT * FROM v_kept ORDER BY id");

@@ -137,7 +137,19 @@ class StatementsDifferentialTest {
             "SELECT id, count(*), sum(v) FROM src GROUP BY id UNION ALL SELECT 9, 9, 9 ORDER BY 1",
             "(SELECT count(*) FROM src EXCEPT SELECT 1) UNION ALL (SELECT 5) ORDER BY 1",
             "SELECT max(n), upper(s) FROM src GROUP BY s INTERSECT SELECT 2.0, NULL",
-            "WITH w AS (SELECT v FROM src) SELECT sum(v), v::text FROM w GROUP BY v UNION SELECT 0, 'z' ORDER BY 1");
+            "WITH w AS (SELECT v FROM src) SELECT sum(v), v::text FROM w GROUP BY v UNION SELECT 0, 'z' ORDER BY 1",
+            // derived tables, WITH queries and views name their unnamed columns as PostgreSQL labels them
+            "SELECT * FROM (SELECT count(*), max(v) FROM src) x",
+            "SELECT x.* FROM (SELECT upper(s), v::text, v * 2, CASE WHEN v > 10 THEN 1 END FROM src WHERE id = 1) x",
+            "WITH w AS (SELECT max(v), v + 1 FROM src GROUP BY v) SELECT * FROM w ORDER BY 2",
+            "SELECT * FROM (SELECT '9' UNION SELECT '8') x ORDER BY 1",
+            "SELECT '9' UNION SELECT '8' ORDER BY 1",
+            "SELECT * FROM (SELECT 1, 2) AS x(a, b)",
+            "SELECT * FROM (SELECT count(*) FROM src) x JOIN (SELECT min(id) FROM src) y ON true",
+            "SELECT (SELECT max(v) FROM src), (SELECT id FROM src ORDER BY id LIMIT 1), EXISTS (SELECT 1 FROM src)",
+            "CREATE VIEW lv AS SELECT count(*), upper(s) FROM src WHERE s IS NOT NULL GROUP BY s",
+            "SELECT * FROM lv ORDER BY 2",
+            "SELECT upper FROM lv ORDER BY 1");
 
     private static Connection pg;
     private static InProcessTributary tributary;

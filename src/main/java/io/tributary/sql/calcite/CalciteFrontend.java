@@ -206,6 +206,8 @@ public final class CalciteFrontend implements AutoCloseable {
         List<String> labels = ColumnLabels.of(node);
         ViewExpansion views = new ViewExpansion(catalog, schemas.searchPath());
         node = node.accept(views);
+        DerivedTableLabels derivedLabels = new DerivedTableLabels();
+        node = node.accept(derivedLabels);
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
         StatementRewrite.Result postgres = StatementRewrite.applyAll(
@@ -219,7 +221,11 @@ public final class CalciteFrontend implements AutoCloseable {
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries
         DerivedTableCorrelation.check(node);
         // the client's text unless a rewrite changed the statement (keeps error positions exact)
-        boolean changed = postgres.changed() || precedence.changed() || expandArray.changed() || views.changed();
+        boolean changed = postgres.changed()
+                || precedence.changed()
+                || expandArray.changed()
+                || views.changed()
+                || derivedLabels.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
         return new Parsed(node, rewritten, text, labels);
     }

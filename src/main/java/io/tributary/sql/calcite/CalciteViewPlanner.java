@@ -52,7 +52,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         ViewQueryConverter converter;
         RelRoot root;
         for (int rewrites = 0; ; rewrites++) {
-            node = node.accept(new ViewExpansion(catalog, null));
+            node = node.accept(new ViewExpansion(catalog, null)).accept(new DerivedTableLabels());
             node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
                     .statement();
             converter = new ViewQueryConverter(catalog);

@@ -59,6 +59,16 @@ final class ColumnLabels {
                 break;
             }
         }
+        if (node.getKind() == SqlKind.VALUES
+                && ((SqlCall) node).operandCount() > 0
+                && ((SqlCall) node).operand(0) instanceof SqlCall row) {
+            // PostgreSQL names a VALUES list's columns column1, column2 ...
+            List<String> columns = new ArrayList<>();
+            for (int i = 1; i <= row.operandCount(); i++) {
+                columns.add("column" + i);
+            }
+            return columns;
+        }
         if (!(node instanceof SqlSelect select)) {
             return null;
         }
@@ -124,6 +134,14 @@ final class ColumnLabels {
         }
         if (item.getKind() == SqlKind.CASE) {
             return "case";
+        }
+        if (item.isA(SqlKind.QUERY) || item instanceof SqlOrderBy) {
+            // a scalar sub-query is named as its first column is: (SELECT max(a) FROM t) is max
+            List<String> inner = of(item);
+            return inner == null || inner.isEmpty() || inner.get(0) == null ? "?column?" : inner.get(0);
+        }
+        if (item.getKind() == SqlKind.EXISTS) {
+            return "exists";
         }
         if (item instanceof org.apache.calcite.sql.SqlLiteral literal) {
             // a typed constant (DATE '...', INTERVAL '...') is a cast in PostgreSQL's grammar; so is true

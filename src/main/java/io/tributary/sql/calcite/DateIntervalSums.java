@@ -30,7 +30,6 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.tools.Program;
 
 /**
@@ -148,7 +147,7 @@ final class DateIntervalSums {
                 config);
         SqlOperatorTable operators = SqlOperatorTables.chain(
                 config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), more, reader);
-        return SqlValidatorUtil.newValidator(
+        return new PgValidator(
                 operators,
                 reader,
                 types,

@@ -15,7 +15,7 @@ import org.apache.calcite.sql.validate.SqlValidator;
 
 /**
  * Calcite's preparation of a JDBC statement with one change: its validator coerces types as
- * PostgreSQL does ({@link PgTypeCoercion}). Calcite's connection offers no setting for the
+ * PostgreSQL does ({@link PgTypeCoercion}, {@link PgValidator}). Calcite's connection offers no setting for the
  * validator's coercion, so {@link SessionSchemas} opens its connection with a driver whose
  * statements this prepares. A new instance per prepared statement, as Calcite makes them.
  */
@@ -43,8 +43,13 @@ final class PgPrepare extends CalcitePrepareImpl {
             @Override
             protected SqlValidator createSqlValidator(
                     CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
-                return super.createSqlValidator(
+                SqlValidator calcites = super.createSqlValidator(
                         reader, config -> PgTypeCoercion.narrowed(configTransform.apply(config)));
+                return new PgValidator(
+                        calcites.getOperatorTable(),
+                        (CalciteCatalogReader) reader,
+                        (JavaTypeFactory) calcites.getTypeFactory(),
+                        calcites.config());
             }
         };
     }

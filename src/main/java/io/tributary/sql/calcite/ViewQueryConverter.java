@@ -20,7 +20,6 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
@@ -76,7 +75,7 @@ final class ViewQueryConverter {
                 AtTimeZoneCalls.operators(false),
                 SqlOperatorTables.of(TemporalJoins.PROCTIME_FUNCTION),
                 catalogReader);
-        this.validator = SqlValidatorUtil.newValidator(
+        this.validator = new PgValidator(
                 operators,
                 catalogReader,
                 typeFactory,

@@ -1,0 +1,73 @@
+package io.tributary.sql.calcite;
+
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.CalciteSqlValidator;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.validate.SqlValidatorNamespace;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+
+/**
+ * Calcite's validator, resolving the column types of a UNION, INTERSECT or EXCEPT and of a VALUES
+ * list as PostgreSQL does ({@link PgTypeCoercion#resolveSetOperation}, {@link
+ * PgTypeCoercion#resolveValues}) before Calcite checks them: a string constant takes the type of
+ * the typed values beside it, and a typed string beside a non-string is 42804. Only for a query's
+ * own row type: an INSERT's source (a target row type given) is coerced to its columns as Calcite
+ * does. GREATEST and LEAST resolve their arguments as CASE does. Made for every validation Tributary runs ({@link PgPrepare}, {@link ViewQueryConverter},
+ * {@link DateIntervalSums#validator}); one instance per statement, used by the thread validating it.
+ */
+final class PgValidator extends CalciteSqlValidator {
+    PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
+        super(operators, reader, types, config);
+    }
+
+    @Override
+    protected void validateNamespace(SqlValidatorNamespace namespace, RelDataType targetRowType) {
+        SqlNode node = namespace.getNode();
+        if (node != null && targetRowType == unknownType && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            SqlKind kind = node.getKind();
+            if (kind == SqlKind.UNION || kind == SqlKind.INTERSECT || kind == SqlKind.EXCEPT) {
+                pg.resolveSetOperation((SqlCall) node);
+            }
+        }
+        super.validateNamespace(namespace, targetRowType);
+    }
+
+    /** A VALUES list (a query, or a FROM item) resolved as PostgreSQL does before Calcite checks it. */
+    @Override
+    protected void validateValues(SqlCall node, RelDataType targetRowType, SqlValidatorScope scope) {
+        if (targetRowType == unknownType && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            pg.resolveValues(node, scope);
+        }
+        super.validateValues(node, targetRowType, scope);
+    }
+
+    /**
+     * Calcite's type of {@code expr}, a GREATEST or LEAST first resolved as PostgreSQL resolves it
+     * ({@link PgTypeCoercion#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
+     * a CASE or COALESCE first checked for results of two type categories, which Calcite would
+     * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
+     * PgTypeCoercion#resolveResults}).
+     */
+    @Override
+    public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+        // before its lookup the call is an unresolved function: known by its name
+        if (expr instanceof SqlCall call
+                && (call.getOperator().getName().equalsIgnoreCase("GREATEST")
+                        || call.getOperator().getName().equalsIgnoreCase("LEAST"))
+                && getValidatedNodeTypeIfKnown(expr) == null
+                && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            pg.resolveGreatest(call, scope);
+        } else if ((expr instanceof SqlCase || expr.getKind() == SqlKind.COALESCE)
+                && getValidatedNodeTypeIfKnown(expr) == null
+                && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            pg.resolveResults((SqlCall) expr, scope);
+        }
+        return super.deriveType(scope, expr);
+    }
+}
