@@ -85,7 +85,14 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
             }
         }
-        return new Converted(query, labels, converter, root, emitOnWindowClose);
+        return new Converted(
+                query,
+                labels,
+                converter,
+                root,
+                emitOnWindowClose,
+                node,
+                new StatementPositions(statementQuery, query, node, null));
     }
 
     /**
@@ -115,9 +122,18 @@ public final class CalciteViewPlanner implements ViewPlanner {
         }
     }
 
-    /** A view query validated and converted: its text as planned, PostgreSQL's labels, Calcite's tree. */
+    /**
+     * A view query validated and converted: its text as planned, PostgreSQL's labels, Calcite's
+     * tree, the parsed tree and where its nodes are in the client's query.
+     */
     private record Converted(
-            String query, List<String> labels, ViewQueryConverter converter, RelRoot root, boolean emitOnWindowClose) {}
+            String query,
+            List<String> labels,
+            ViewQueryConverter converter,
+            RelRoot root,
+            boolean emitOnWindowClose,
+            SqlNode tree,
+            StatementPositions positions) {}
 
     @Override
     public ViewPlan plan(String statementQuery, int viewId, String viewName) {
@@ -135,7 +151,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
             return builder.materialize(body, names, viewId, viewName);
-        } catch (TributaryException e) {
+        } catch (TributaryException refused) {
+            TributaryException e = TemporalFilterErrors.located(refused, converted.tree(), converted.positions());
             if (subqueries && e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {
                 throw new TributaryException(
                         e.sqlState(),

@@ -70,10 +70,11 @@ final class TimeWindowCalls extends StatementRewrite {
         if (!(node instanceof SqlCall call)) {
             return null;
         }
+        // the parser reads DESCRIPTOR(...) as a function of that name; validation makes it Calcite's operator
         if (isWindowName(call)
                 && call.operandCount() > 1
                 && call.operand(1) instanceof SqlCall d
-                && d.getKind() == SqlKind.DESCRIPTOR
+                && d.getOperator().getName().equalsIgnoreCase("DESCRIPTOR")
                 && d.operandCount() > 0) {
             return d.operand(0);
         }
@@ -201,7 +202,7 @@ final class TimeWindowCalls extends StatementRewrite {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
         List<SqlNode> intervals = new ArrayList<>();
         for (SqlNode operand : call.getOperandList().subList(Math.min(2, call.operandCount()), call.operandCount())) {
-            if (!(operand instanceof SqlCall c && c.getKind() == SqlKind.DESCRIPTOR)) {
+            if (!(operand instanceof SqlCall c && c.getOperator().getName().equalsIgnoreCase("DESCRIPTOR"))) {
                 intervals.add(operand);
             }
         }

@@ -15,6 +15,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 class WindowErrorPositionsTest {
     private final CalciteViewPlanner planner = new CalciteViewPlanner(ViewCatalog.create());
 
+    /** Calcite's spelling of SESSION with a DESCRIPTOR of partition columns is not mistaken for a bad gap. */
+    @org.junit.jupiter.api.Test
+    void calciteSessionWithPartitionsPlans() {
+        planner.plan(
+                "SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), DESCRIPTOR(s), INTERVAL '1' SECOND))", 100, "m");
+    }
+
     /** Plans {@code query}, which must fail with {@code state} pointing at the first {@code at} in it. */
     @ParameterizedTest
     @CsvSource(
@@ -36,6 +43,10 @@ class WindowErrorPositionsTest {
                 "SELECT id, count(DISTINCT v) OVER (PARTITION BY s) FROM t|0A000|count",
                 "SELECT id, lag(v) IGNORE NULLS OVER (ORDER BY ts) FROM t|0A000|lag",
                 "SELECT id, INTERVAL '2 hours' AS h, ntile(2) OVER (ORDER BY ts) FROM t|0A000|ntile",
+                "SELECT id, now() AS t0 FROM t|0A000|now()",
+                "SELECT id FROM t WHERE ts > now() OR id = 1|0A000|now()",
+                "SELECT id FROM t WHERE ts > now() - INTERVAL '1' MONTH|0A000|INTERVAL '1' MONTH",
+                "SELECT id FROM t WHERE ts > now() - INTERVAL '1 month'|0A000|INTERVAL '1 month'",
             })
     void pointsAtTheArgument(String query, String state, String at) {
         TributaryException e = assertThrows(TributaryException.class, () -> planner.plan(query, 100, "m"));
