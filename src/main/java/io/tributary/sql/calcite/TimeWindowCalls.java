@@ -216,7 +216,8 @@ final class TimeWindowCalls extends StatementRewrite {
      * Checks a window call's sizes (a HOP's slide and size, a TUMBLE's size, a SESSION's gap) and
      * optional offset: positive constant day-time intervals, a HOP's size a multiple of its slide.
      *
-     * @throws TributaryException 22023 pointing at the interval at fault
+     * @throws TributaryException 22023 pointing at the interval at fault; 0A000 at a HOP's size
+     *     when it puts a row in more than {@link TimeWindows#MAX_HOP_WINDOWS} windows
      */
     static void checkSizes(String function, List<SqlNode> sizes, List<SqlNode> offsets) {
         long[] millis = new long[sizes.size()];
@@ -228,6 +229,13 @@ final class TimeWindowCalls extends StatementRewrite {
                     sizes.get(1),
                     SqlState.INVALID_PARAMETER_VALUE,
                     "the size of a hop window must be a multiple of its slide");
+        }
+        if (millis.length == 2 && millis[1] / millis[0] > TimeWindows.MAX_HOP_WINDOWS) {
+            throw PositionedError.at(
+                    sizes.get(1),
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "HOP with more than " + TimeWindows.MAX_HOP_WINDOWS
+                            + " windows per row (size / slide) is not supported");
         }
         for (SqlNode offset : offsets) {
             intervalMillis(offset, function);

@@ -32,6 +32,8 @@ class WindowErrorPositionsTest {
                 "SELECT * FROM HOP(t, ts, INTERVAL '3 seconds', INTERVAL '10' SECOND)|22023|INTERVAL '10'",
                 "SELECT * FROM TUMBLE(t, v, INTERVAL '10' SECOND)|42804|v,",
                 "SELECT * FROM TUMBLE(t, nosuch, INTERVAL '10' SECOND)|42703|nosuch",
+                "SELECT * FROM TUMBLE(t, d, INTERVAL '10' SECOND)|42804|d,",
+                "SELECT * FROM HOP(t, ts, INTERVAL '1' SECOND, INTERVAL '65' SECOND)|0A000|INTERVAL '65'",
                 "SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(v), INTERVAL '1' SECOND))|42804|v)",
                 "SELECT * FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND, -INTERVAL '1' SECOND))|22023|-INTERVAL",
                 "SELECT * FROM SESSION(t PARTITION BY s, ts, INTERVAL '0' SECOND)|22023|INTERVAL '0'",
