@@ -292,7 +292,7 @@ final class SqlErrors {
             state = SqlState.DATATYPE_MISMATCH;
             message = "the time column of " + x.group(1).toLowerCase() + " must be a timestamp";
             // Calcite names the call; PostgreSQL-style, the caret goes under the argument at fault
-            SqlNode column = TimeWindowCalls.timeColumn(positions.node(ce, node -> true));
+            SqlNode column = TimeWindowCalls.timeColumn(positions.node(ce));
             if (column != null && positions.offset(column.getParserPosition()) > 0) {
                 position = positions.offset(column.getParserPosition());
             }

@@ -2,7 +2,6 @@ package io.tributary.sql.calcite;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlExplain;
@@ -88,20 +87,20 @@ final class StatementPositions {
         if (validated == null) {
             return offset(e.getPosLine(), e.getPosColumn());
         }
-        SqlNode node = node(e, n -> true);
+        SqlNode node = node(e);
         return node == null ? 0 : offset(node.getParserPosition());
     }
 
     /**
      * The node of the rewritten tree that a validation error names (its start and end, or its
-     * start alone when no node spans exactly that) and {@code accept} accepts; null when unknown.
+     * start alone when no node spans exactly that); null when unknown.
      */
-    SqlNode node(CalciteContextException e, Predicate<SqlNode> accept) {
+    SqlNode node(CalciteContextException e) {
         if (tree == null || e.getPosLine() <= 0) {
             return null;
         }
         if (validated == null) {
-            return find(tree, e, accept, new ArrayList<>());
+            return find(tree, e, new ArrayList<>());
         }
         SqlNode written;
         try {
@@ -110,7 +109,7 @@ final class StatementPositions {
             return null;
         }
         List<Integer> path = new ArrayList<>();
-        SqlNode found = find(written, e, accept, path);
+        SqlNode found = find(written, e, path);
         if (found == null) {
             return null;
         }
@@ -141,22 +140,14 @@ final class StatementPositions {
     }
 
     /** The first node under {@code root} that spans the error exactly, else the first starting there. */
-    private static SqlNode find(
-            SqlNode root, CalciteContextException e, Predicate<SqlNode> accept, List<Integer> path) {
-        List<Integer> startPath = new ArrayList<>();
-        SqlNode exact = search(root, e, accept, true, path);
-        if (exact != null) {
-            return exact;
-        }
-        path.clear();
-        SqlNode start = search(root, e, accept, false, startPath);
-        path.addAll(startPath);
-        return start;
+    private static SqlNode find(SqlNode root, CalciteContextException e, List<Integer> path) {
+        SqlNode exact = search(root, e, true, path);
+        // a failed search leaves the path empty
+        return exact != null ? exact : search(root, e, false, path);
     }
 
     /** Depth-first, parents before children; fills {@code path} with the child indexes leading to the node. */
-    private static SqlNode search(
-            SqlNode node, CalciteContextException e, Predicate<SqlNode> accept, boolean exact, List<Integer> path) {
+    private static SqlNode search(SqlNode node, CalciteContextException e, boolean exact, List<Integer> path) {
         if (node == null) {
             return null;
         }
@@ -164,14 +155,14 @@ final class StatementPositions {
         if (pos.getLineNum() == e.getPosLine()
                 && pos.getColumnNum() == e.getPosColumn()
                 && (!exact
-                        || (pos.getEndLineNum() == e.getEndPosLine() && pos.getEndColumnNum() == e.getEndPosColumn()))
-                && accept.test(node)) {
+                        || (pos.getEndLineNum() == e.getEndPosLine()
+                                && pos.getEndColumnNum() == e.getEndPosColumn()))) {
             return node;
         }
         List<SqlNode> children = children(node);
         for (int i = 0; i < children.size(); i++) {
             path.add(i);
-            SqlNode found = search(children.get(i), e, accept, exact, path);
+            SqlNode found = search(children.get(i), e, exact, path);
             if (found != null) {
                 return found;
             }
