@@ -104,7 +104,7 @@ final class PrepareParser {
         }
         String query = stripSemicolon(in.sql().substring(first.position()));
         in.skipAll();
-        return new UtilityStatement.ExplainQuery(query);
+        return new UtilityStatement.ExplainQuery(query, first.position());
     }
 
     private static void checkOption(String option, String value) {

@@ -225,8 +225,11 @@ public sealed interface UtilityStatement {
     /** {@code DEALLOCATE [PREPARE] name | ALL}; {@code name} null for ALL. */
     record Deallocate(String name) implements UtilityStatement {}
 
-    /** {@code EXPLAIN [(FORMAT TEXT)] query}: the query's text, which Calcite parses. */
-    record ExplainQuery(String query) implements UtilityStatement {}
+    /**
+     * {@code EXPLAIN [(FORMAT TEXT)] query}: the query's text, which Calcite parses, and where it
+     * starts in the statement (0-based), which an error's position in the query is moved by.
+     */
+    record ExplainQuery(String query, int offset) implements UtilityStatement {}
 
     /** {@code SELECT set_config(name, value, is_local)} with constant arguments. */
     record SetConfig(String name, String value, boolean local) implements UtilityStatement {}

@@ -549,10 +549,10 @@ class UtilityParserTest {
         @Test
         void explainOfAQuery() {
             assertEquals(
-                    new UtilityStatement.ExplainQuery("SELECT 1"),
+                    new UtilityStatement.ExplainQuery("SELECT 1", 8),
                     parse("EXPLAIN SELECT 1;", UtilityStatement.ExplainQuery.class));
             assertEquals(
-                    new UtilityStatement.ExplainQuery("WITH x AS (SELECT 1) SELECT * FROM x"),
+                    new UtilityStatement.ExplainQuery("WITH x AS (SELECT 1) SELECT * FROM x", 35),
                     parse(
                             "EXPLAIN (FORMAT TEXT, COSTS false) WITH x AS (SELECT 1) SELECT * FROM x",
                             UtilityStatement.ExplainQuery.class));

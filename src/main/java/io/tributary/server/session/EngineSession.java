@@ -256,9 +256,14 @@ public final class EngineSession implements Session {
             return new StatementResult.Command(d.name() == null ? "DEALLOCATE ALL" : "DEALLOCATE");
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.ExplainQuery e) {
-            List<Object[]> rows = frontend.explain(e.query()).stream()
-                    .map(line -> new Object[] {line})
-                    .toList();
+            List<Object[]> rows;
+            try {
+                rows = frontend.explain(e.query()).stream()
+                        .map(line -> new Object[] {line})
+                        .toList();
+            } catch (TributaryException error) {
+                throw UtilityRunner.shifted(error, e.offset());
+            }
             return new StatementResult.Rows(SessionPlans.resultColumns(u), new ListCursor(rows));
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.NoOp n

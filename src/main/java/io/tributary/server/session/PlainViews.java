@@ -43,7 +43,12 @@ final class PlainViews {
         if (c.orReplace() && db.catalog().table(c.name()).isPresent()) {
             throw notAView(c.name());
         }
-        List<ResultColumn> planned = columnsOf(frontend, c.query());
+        List<ResultColumn> planned;
+        try {
+            planned = columnsOf(frontend, c.query());
+        } catch (TributaryException e) {
+            throw UtilityRunner.inStatement(e, c.sql(), c.query());
+        }
         if (c.columns().size() > planned.size()) {
             throw new TributaryException(SqlState.SYNTAX_ERROR, "CREATE VIEW specifies more column names than columns");
         }

@@ -489,8 +489,15 @@ final class UtilityRunner {
     }
 
     /** The error with its position moved from the view's query to the whole statement the client sent. */
-    private static TributaryException inStatement(TributaryException e, String statement, String query) {
-        int offset = statement.indexOf(query);
+    static TributaryException inStatement(TributaryException e, String statement, String query) {
+        return shifted(e, statement.indexOf(query));
+    }
+
+    /**
+     * The error with its position moved by {@code offset}, where the query it counts in starts in
+     * the client's statement (0-based); unchanged without a position or when {@code offset} is negative.
+     */
+    static TributaryException shifted(TributaryException e, int offset) {
         if (e.position() <= 0 || offset < 0) {
             return e;
         }

@@ -108,8 +108,13 @@ public final class CalciteFrontend implements AutoCloseable {
                 if (!node.isA(SqlKind.QUERY)) {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
                 }
-                yield new StatementPlan.Query(
-                        prepare(parsed.text(), rewritten.order(), rewritten.parameterCount(), sql, parsed.labels()));
+                yield new StatementPlan.Query(prepare(
+                        parsed.text(),
+                        rewritten.order(),
+                        rewritten.parameterCount(),
+                        sql,
+                        parsed.labels(),
+                        parsed.positions()));
             }
         };
     }
@@ -172,23 +177,32 @@ public final class CalciteFrontend implements AutoCloseable {
             throw TributaryException.notSupported(
                     "EXPLAIN " + parsed.node().getKind().sql.replace('_', ' '));
         }
+        String explained = "EXPLAIN PLAN FOR " + parsed.text();
         try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program));
-                java.sql.PreparedStatement statement =
-                        connection.prepareStatement("EXPLAIN PLAN FOR " + parsed.text());
+                java.sql.PreparedStatement statement = connection.prepareStatement(explained);
                 java.sql.ResultSet rs = statement.executeQuery()) {
             return ExplainLines.of(rs);
         } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
-            throw SqlErrors.translate(e, sql);
+            throw SqlErrors.translate(e, parsed.positions().validating(explained));
         }
     }
 
-    /** A statement parsed and given PostgreSQL's meaning; {@code text} is what Calcite prepares for a query. */
-    private record Parsed(SqlNode node, ParameterRewriter rewritten, String text, List<String> labels) {}
+    /**
+     * A statement parsed and given PostgreSQL's meaning; {@code text} is what Calcite prepares for a
+     * query, {@code positions} where an error in it is in the client's statement.
+     */
+    private record Parsed(
+            SqlNode node,
+            ParameterRewriter rewritten,
+            String text,
+            List<String> labels,
+            StatementPositions positions) {}
 
     /** Parses {@code sql}; {@code mayAddFrom} lets {@code SELECT ... WHERE} without FROM parse over one empty row. */
     private Parsed parse(String sql, boolean mayAddFrom) {
         schemas.addUserSchemas();
         ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql, schemas.timeZone()));
+        StatementPositions textOnly = new StatementPositions(sql, rewritten.sql(), null, null);
         SqlNode node;
         try {
             node = SqlParser.create(rewritten.sql(), CalciteSettings.PARSER).parseStmt();
@@ -197,7 +211,7 @@ public final class CalciteFrontend implements AutoCloseable {
             if (withFrom != null) {
                 return parse(withFrom, false);
             }
-            throw SqlErrors.translate(e, sql);
+            throw SqlErrors.translate(e, textOnly);
         }
         RecursiveQueries.check(node, sql);
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
@@ -210,13 +224,18 @@ public final class CalciteFrontend implements AutoCloseable {
         node = node.accept(derivedLabels);
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
-        StatementRewrite.Result postgres = StatementRewrite.applyAll(
-                node,
-                new PgTableOid(pgCatalog.tables()),
-                schemas.catalogCalls(),
-                new CatalogLookupJoins(),
-                new ProcTimeSnapshots(),
-                DatabaseQualifiedNames.forStatement(catalog));
+        StatementRewrite.Result postgres;
+        try {
+            postgres = StatementRewrite.applyAll(
+                    node,
+                    new PgTableOid(pgCatalog.tables()),
+                    schemas.catalogCalls(),
+                    new CatalogLookupJoins(),
+                    new ProcTimeSnapshots(),
+                    DatabaseQualifiedNames.forStatement(catalog));
+        } catch (PositionedError e) {
+            throw e.in(textOnly);
+        }
         node = postgres.statement();
         // after the rewrites: views are derived tables by now, and catalog functions sub-queries
         DerivedTableCorrelation.check(node);
@@ -227,7 +246,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 || views.changed()
                 || derivedLabels.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
-        return new Parsed(node, rewritten, text, labels);
+        return new Parsed(node, rewritten, text, labels, new StatementPositions(sql, rewritten.sql(), node, null));
     }
 
     /**
@@ -378,11 +397,20 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
-        return prepare(text, order, parameterCount, original, null);
+        return prepare(text, order, parameterCount, original, null, StatementPositions.of(original));
     }
 
-    /** @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's */
-    private PreparedQuery prepare(String text, int[] order, int parameterCount, String original, List<String> labels) {
+    /**
+     * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
+     * @param positions where an error in {@code text} is in {@code original}
+     */
+    private PreparedQuery prepare(
+            String text,
+            int[] order,
+            int parameterCount,
+            String original,
+            List<String> labels,
+            StatementPositions positions) {
         String attempt = AtTimeZoneCalls.rewrite(text, connection);
         for (int rewrites = 0; ; rewrites++) {
             java.sql.PreparedStatement statement = null;
@@ -397,7 +425,7 @@ public final class CalciteFrontend implements AutoCloseable {
                     again = DateIntervalSums.rewriteOrSkip(attempt, connection);
                 }
                 if (again == null) {
-                    throw SqlErrors.translate(e, original);
+                    throw SqlErrors.translate(e, positions.validating(attempt));
                 }
                 attempt = again;
             }

@@ -47,14 +47,18 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // PostgreSQL's interval constants ('1 hour', '2 days'::interval) in Calcite's spelling, as for queries
         String query = PgSyntaxText.rewrite(emitOnWindowClose ? emit.group(1) : statementQuery);
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
-        SqlNode node = parse(query).accept(new PgOperatorPrecedence(query));
+        SqlNode node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
         ViewQueryConverter converter;
         RelRoot root;
         for (int rewrites = 0; ; rewrites++) {
             node = node.accept(new ViewExpansion(catalog, null)).accept(new DerivedTableLabels());
-            node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
-                    .statement();
+            try {
+                node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
+                        .statement();
+            } catch (PositionedError e) {
+                throw e.in(new StatementPositions(statementQuery, query, null, null));
+            }
             converter = new ViewQueryConverter(catalog);
             try {
                 SqlNode validated = converter.validate(node);
@@ -64,10 +68,10 @@ public final class CalciteViewPlanner implements ViewPlanner {
                         : null;
                 if (dated != null) {
                     query = dated;
-                    node = parse(query).accept(new PgOperatorPrecedence(query));
+                    node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
                     continue;
                 }
-                validated.accept(new ViewSqlCheck(query));
+                validated.accept(new ViewSqlCheck(new StatementPositions(statementQuery, query, node, null)));
                 root = converter.convert(validated);
                 break;
             } catch (RuntimeException e) {
@@ -75,13 +79,20 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 // arithmetic): written anew at the error's position, as for queries
                 String again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(query, e) : null;
                 if (again == null) {
-                    throw SqlErrors.translate(e, query);
+                    throw SqlErrors.translate(e, new StatementPositions(statementQuery, query, node, null));
                 }
                 query = again;
-                node = parse(query).accept(new PgOperatorPrecedence(query));
+                node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
             }
         }
-        return new Converted(query, labels, converter, root, emitOnWindowClose);
+        return new Converted(
+                query,
+                labels,
+                converter,
+                root,
+                emitOnWindowClose,
+                node,
+                new StatementPositions(statementQuery, query, node, null));
     }
 
     /**
@@ -111,9 +122,18 @@ public final class CalciteViewPlanner implements ViewPlanner {
         }
     }
 
-    /** A view query validated and converted: its text as planned, PostgreSQL's labels, Calcite's tree. */
+    /**
+     * A view query validated and converted: its text as planned, PostgreSQL's labels, Calcite's
+     * tree, the parsed tree and where its nodes are in the client's query.
+     */
     private record Converted(
-            String query, List<String> labels, ViewQueryConverter converter, RelRoot root, boolean emitOnWindowClose) {}
+            String query,
+            List<String> labels,
+            ViewQueryConverter converter,
+            RelRoot root,
+            boolean emitOnWindowClose,
+            SqlNode tree,
+            StatementPositions positions) {}
 
     @Override
     public ViewPlan plan(String statementQuery, int viewId, String viewName) {
@@ -131,7 +151,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
             return builder.materialize(body, names, viewId, viewName);
-        } catch (TributaryException e) {
+        } catch (TributaryException refused) {
+            TributaryException e = TemporalFilterErrors.located(refused, converted.tree(), converted.positions());
             if (subqueries && e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {
                 throw new TributaryException(
                         e.sqlState(),
@@ -166,12 +187,13 @@ public final class CalciteViewPlanner implements ViewPlanner {
         return null;
     }
 
-    private static SqlNode parse(String query) {
+    /** Parses {@code query}, the text rewritten from {@code client}'s, where a syntax error's position counts. */
+    private static SqlNode parse(String query, String client) {
         SqlNode node;
         try {
             node = SqlParser.create(query, CalciteSettings.PARSER).parseQuery();
         } catch (SqlParseException e) {
-            throw SqlErrors.translate(e, query);
+            throw SqlErrors.translate(e, new StatementPositions(client, query, null, null));
         }
         if (!node.isA(SqlKind.QUERY)) {
             throw new TributaryException(

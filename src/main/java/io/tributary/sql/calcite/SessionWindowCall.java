@@ -32,12 +32,14 @@ final class SessionWindowCall {
     static SqlNode calciteForm(SqlCall call) {
         SqlParserPos pos = call.getParserPosition();
         if (call.operandCount() != 3) {
-            throw new TributaryException(
-                    SqlState.UNDEFINED_FUNCTION, "session takes (relation [PARTITION BY columns], time_col, gap)");
+            throw PositionedError.at(
+                    call,
+                    SqlState.UNDEFINED_FUNCTION,
+                    "session takes (relation [PARTITION BY columns], time_col, gap)");
         }
         if (!(call.operand(1) instanceof SqlIdentifier column)) {
-            throw new TributaryException(
-                    SqlState.DATATYPE_MISMATCH, "the time column of session must be a column name");
+            throw PositionedError.at(
+                    call.operand(1), SqlState.DATATYPE_MISMATCH, "the time column of session must be a column name");
         }
         TimeWindowCalls.positiveMillis(call.operand(2), "session");
         SqlNode relation = call.operand(0);
@@ -46,12 +48,18 @@ final class SessionWindowCall {
             relation = partitioned.operand(0);
             for (SqlNode key : (SqlNodeList) partitioned.operand(1)) {
                 if (!(key instanceof SqlIdentifier)) {
-                    throw TributaryException.notSupported("a session PARTITION BY item that is not a column name");
+                    throw PositionedError.at(
+                            key,
+                            SqlState.FEATURE_NOT_SUPPORTED,
+                            "a session PARTITION BY item that is not a column name is not supported");
                 }
                 keys.add(key);
             }
             if (!((SqlNodeList) partitioned.operand(2)).isEmpty()) {
-                throw TributaryException.notSupported("ORDER BY in a session's relation");
+                throw PositionedError.at(
+                        partitioned.operand(2),
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "ORDER BY in a session's relation is not supported");
             }
         }
         return calciteForm(pos, relation, keys, column, call.operand(2));
@@ -95,7 +103,8 @@ final class SessionWindowCall {
         }
         SqlParserPos pos = session.getParserPosition();
         if (session.operandCount() != 2 || !(session.operand(0) instanceof SqlIdentifier time)) {
-            throw new TributaryException(SqlState.UNDEFINED_FUNCTION, "a SESSION group window takes (time_col, gap)");
+            throw PositionedError.at(
+                    session, SqlState.UNDEFINED_FUNCTION, "a SESSION group window takes (time_col, gap)");
         }
         TimeWindowCalls.positiveMillis(session.operand(1), "session");
         SqlNode from = select.getFrom();
@@ -105,7 +114,10 @@ final class SessionWindowCall {
             from = as.operand(0);
         }
         if (!(from instanceof SqlIdentifier relation)) {
-            throw TributaryException.notSupported("a SESSION group window over anything but one table");
+            throw PositionedError.at(
+                    from,
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "a SESSION group window over anything but one table is not supported");
         }
         List<SqlNode> keys = new ArrayList<>();
         List<SqlNode> grouped = new ArrayList<>();
@@ -114,8 +126,10 @@ final class SessionWindowCall {
                 continue;
             }
             if (!(item instanceof SqlIdentifier key)) {
-                throw TributaryException.notSupported(
-                        "a GROUP BY item beside a SESSION group window that is not a column");
+                throw PositionedError.at(
+                        item,
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "a GROUP BY item beside a SESSION group window that is not a column is not supported");
             }
             keys.add(unqualified(key));
             grouped.add(item);

@@ -5,8 +5,8 @@ import io.tributary.common.TributaryException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * Translates Calcite's exceptions into the errors PostgreSQL would report for the same mistake,
@@ -77,17 +77,29 @@ final class SqlErrors {
         return pgType.equals("text") || pgType.equals("character varying");
     }
 
-    /** The error for a failure while preparing or running {@code sql}. */
+    /** The error for a failure while preparing or running {@code sql}, positions counting in {@code sql}. */
     static TributaryException translate(Throwable error, String sql) {
+        return translate(error, StatementPositions.of(sql));
+    }
+
+    /**
+     * The error for a failure while preparing or running a statement, its position in the client's
+     * text as {@code positions} finds it.
+     */
+    static TributaryException translate(Throwable error, StatementPositions positions) {
+        String sql = positions.client();
         for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof PositionedError pe) {
+                return pe.in(positions);
+            }
             if (t instanceof TributaryException te) {
                 return te;
             }
             if (t instanceof SqlParseException pe) {
-                return parseError(pe, sql);
+                return parseError(pe, positions);
             }
             if (t instanceof CalciteContextException ce) {
-                return validationError(ce, sql);
+                return validationError(ce, positions);
             }
             if (t instanceof ArithmeticException ae) {
                 String m = String.valueOf(ae.getMessage());
@@ -232,9 +244,9 @@ final class SqlErrors {
         return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
-    private static TributaryException parseError(SqlParseException pe, String sql) {
-        SqlParserPos pos = pe.getPos();
-        int position = pos == null ? 0 : offset(sql, pos.getLineNum(), pos.getColumnNum());
+    private static TributaryException parseError(SqlParseException pe, StatementPositions positions) {
+        String sql = positions.client();
+        int position = positions.offset(pe);
         Matcher m = ENCOUNTERED.matcher(String.valueOf(pe.getMessage()));
         String message;
         if (m.find()) {
@@ -250,8 +262,9 @@ final class SqlErrors {
         return new TributaryException(SqlState.SYNTAX_ERROR, message, position, null, null, null);
     }
 
-    private static TributaryException validationError(CalciteContextException ce, String sql) {
-        int position = offset(sql, ce.getPosLine(), ce.getPosColumn());
+    private static TributaryException validationError(CalciteContextException ce, StatementPositions positions) {
+        String sql = positions.client();
+        int position = positions.offset(ce);
         String m = ce.getCause() != null ? String.valueOf(ce.getCause().getMessage()) : String.valueOf(ce.getMessage());
         Matcher x;
         String state;
@@ -278,6 +291,11 @@ final class SqlErrors {
             // TimeWindowCalls checked the sizes (and the session gap): what Calcite refuses is the time column's type
             state = SqlState.DATATYPE_MISMATCH;
             message = "the time column of " + x.group(1).toLowerCase() + " must be a timestamp";
+            // Calcite names the call; PostgreSQL-style, the caret goes under the argument at fault
+            SqlNode column = TimeWindowCalls.timeColumn(positions.node(ce));
+            if (column != null && positions.offset(column.getParserPosition()) > 0) {
+                position = positions.offset(column.getParserPosition());
+            }
         } else if ((x = CANNOT_APPLY.matcher(m)).find()
                 && x.group(1).equals("*")
                 && (x = SCALED_ARGUMENT.matcher(x.group(2))).matches()) {

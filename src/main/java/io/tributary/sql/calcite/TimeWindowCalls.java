@@ -30,12 +30,66 @@ final class TimeWindowCalls extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
         if (call instanceof SqlSelect select && select.getFrom() != null) {
+            refuseGroupWindows(select);
             if (SessionWindowCall.rewriteGroupWindow(select)) {
                 rewritten(select);
             }
             select.setFrom(from(select.getFrom()));
         }
         return super.visit(call);
+    }
+
+    /**
+     * Calcite's group-window TUMBLE and HOP in GROUP BY ({@code GROUP BY TUMBLE(ts, size)}), which no
+     * plan implements: 0A000 at the call (Flink's SESSION form is rewritten, see {@link SessionWindowCall}).
+     */
+    private static void refuseGroupWindows(SqlSelect select) {
+        if (select.getGroup() == null) {
+            return;
+        }
+        for (SqlNode item : select.getGroup()) {
+            // the parser names Calcite's group-window functions $TUMBLE and $HOP
+            String name = item instanceof SqlCall call
+                    ? call.getOperator().getName().replace("$", "").toLowerCase(Locale.ROOT)
+                    : "";
+            if (name.equals("tumble") || name.equals("hop")) {
+                throw PositionedError.at(
+                        item,
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "the group window " + name + "(...) in GROUP BY is not supported; group by window_start over "
+                                + name + "(relation, time_col, ...) in FROM instead");
+            }
+        }
+    }
+
+    /**
+     * The time column (the DESCRIPTOR's column) of the first TUMBLE, HOP or SESSION call in
+     * Calcite's form within {@code node}, or null: where an error about the column points.
+     */
+    static SqlNode timeColumn(SqlNode node) {
+        if (!(node instanceof SqlCall call)) {
+            return null;
+        }
+        // the parser reads DESCRIPTOR(...) as a function of that name; validation makes it Calcite's operator
+        if (isWindowName(call)
+                && call.operandCount() > 1
+                && call.operand(1) instanceof SqlCall d
+                && d.getOperator().getName().equalsIgnoreCase("DESCRIPTOR")
+                && d.operandCount() > 0) {
+            return d.operand(0);
+        }
+        for (SqlNode operand : call.getOperandList()) {
+            SqlNode found = timeColumn(operand);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isWindowName(SqlCall call) {
+        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        return name.equals("TUMBLE") || name.equals("HOP") || name.equals("SESSION");
     }
 
     /** A FROM item with a RisingWave window call in it (alone, aliased or in a join) rewritten. */
@@ -68,6 +122,12 @@ final class TimeWindowCalls extends StatementRewrite {
             window = call;
         }
         if (window == null) {
+            if (item instanceof SqlCall table
+                    && table.getKind() == SqlKind.COLLECTION_TABLE
+                    && table.operand(0) instanceof SqlCall call
+                    && isWindowName(call)) {
+                checkCalciteForm(call);
+            }
             return item;
         }
         SqlNode rewritten = rewritten(calciteForm(window));
@@ -84,10 +144,7 @@ final class TimeWindowCalls extends StatementRewrite {
      * Calcite's own form has TABLE there.
      */
     private static boolean isRisingWaveWindow(SqlCall call) {
-        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
-        return (name.equals("TUMBLE") || name.equals("HOP") || name.equals("SESSION"))
-                && call.operandCount() >= 1
-                && relation(call) != null;
+        return isWindowName(call) && call.operandCount() >= 1 && relation(call) != null;
     }
 
     /** The relation named by a window call's first operand, or null when it names none. */
@@ -110,42 +167,86 @@ final class TimeWindowCalls extends StatementRewrite {
         String name = hop ? "hop" : "tumble";
         int sizes = hop ? 2 : 1;
         if (call.operandCount() < 2 + sizes || call.operandCount() > 3 + sizes) {
-            throw new TributaryException(
+            throw PositionedError.at(
+                    call,
                     SqlState.UNDEFINED_FUNCTION,
                     name + " takes (relation, time_col, " + (hop ? "slide, size" : "size") + " [, offset])");
         }
         if (!(call.operand(1) instanceof SqlIdentifier column)) {
-            throw new TributaryException(
-                    SqlState.DATATYPE_MISMATCH, "the time column of " + name + " must be a column name");
+            throw PositionedError.at(
+                    call.operand(1),
+                    SqlState.DATATYPE_MISMATCH,
+                    "the time column of " + name + " must be a column name");
         }
         List<SqlNode> operands = new ArrayList<>();
         SqlNode relation = call.operand(0);
         operands.add(SqlStdOperatorTable.EXPLICIT_TABLE.createCall(pos, relation));
         operands.add(SqlStdOperatorTable.DESCRIPTOR.createCall(pos, (SqlNode) column));
-        long[] millis = new long[sizes];
-        for (int i = 0; i < sizes; i++) {
-            millis[i] = positiveMillis(call.operand(2 + i), name);
-            SqlNode size = call.operand(2 + i);
-            operands.add(size);
+        for (int i = 2; i < call.operandCount(); i++) {
+            operands.add(call.operand(i));
         }
-        if (hop && millis[1] % millis[0] != 0) {
-            throw new TributaryException(
-                    SqlState.INVALID_PARAMETER_VALUE, "the size of a hop window must be a multiple of its slide");
-        }
-        if (call.operandCount() == 3 + sizes) {
-            SqlNode offset = call.operand(2 + sizes);
-            intervalMillis(offset, name);
-            operands.add(offset);
-        }
+        checkSizes(
+                name,
+                call.getOperandList().subList(2, 2 + sizes),
+                call.getOperandList().subList(2 + sizes, call.operandCount()));
         SqlCall window = (hop ? SqlStdOperatorTable.HOP : SqlStdOperatorTable.TUMBLE).createCall(pos, operands);
         return SqlStdOperatorTable.COLLECTION_TABLE.createCall(pos, window);
+    }
+
+    /**
+     * Checks the intervals of Calcite's form of a window call, {@code TUMBLE(TABLE t, DESCRIPTOR(c),
+     * size [, offset])}, {@code HOP(..., slide, size [, offset])} or {@code SESSION(..., [DESCRIPTOR(keys),]
+     * gap)}, as {@link #calciteForm} checks RisingWave's: a wrong count of operands is left to Calcite.
+     */
+    private static void checkCalciteForm(SqlCall call) {
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        List<SqlNode> intervals = new ArrayList<>();
+        for (SqlNode operand : call.getOperandList().subList(Math.min(2, call.operandCount()), call.operandCount())) {
+            if (!(operand instanceof SqlCall c && c.getOperator().getName().equalsIgnoreCase("DESCRIPTOR"))) {
+                intervals.add(operand);
+            }
+        }
+        int sizes = name.equals("hop") ? 2 : 1;
+        if (intervals.size() >= sizes && (!name.equals("session") || intervals.size() == 1)) {
+            checkSizes(name, intervals.subList(0, sizes), intervals.subList(sizes, intervals.size()));
+        }
+    }
+
+    /**
+     * Checks a window call's sizes (a HOP's slide and size, a TUMBLE's size, a SESSION's gap) and
+     * optional offset: positive constant day-time intervals, a HOP's size a multiple of its slide.
+     *
+     * @throws TributaryException 22023 pointing at the interval at fault; 0A000 at a HOP's size
+     *     when it puts a row in more than {@link TimeWindows#MAX_HOP_WINDOWS} windows
+     */
+    static void checkSizes(String function, List<SqlNode> sizes, List<SqlNode> offsets) {
+        long[] millis = new long[sizes.size()];
+        for (int i = 0; i < millis.length; i++) {
+            millis[i] = positiveMillis(sizes.get(i), function);
+        }
+        if (millis.length == 2 && millis[1] % millis[0] != 0) {
+            throw PositionedError.at(
+                    sizes.get(1),
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "the size of a hop window must be a multiple of its slide");
+        }
+        if (millis.length == 2 && millis[1] / millis[0] > TimeWindows.MAX_HOP_WINDOWS) {
+            throw PositionedError.at(
+                    sizes.get(1),
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "HOP with more than " + TimeWindows.MAX_HOP_WINDOWS
+                            + " windows per row (size / slide) is not supported");
+        }
+        for (SqlNode offset : offsets) {
+            intervalMillis(offset, function);
+        }
     }
 
     static long positiveMillis(SqlNode size, String function) {
         long millis = intervalMillis(size, function);
         if (millis <= 0) {
-            throw new TributaryException(
-                    SqlState.INVALID_PARAMETER_VALUE, "the window size of " + function + " must be positive");
+            throw PositionedError.at(
+                    size, SqlState.INVALID_PARAMETER_VALUE, "the window size of " + function + " must be positive");
         }
         return millis;
     }
@@ -164,7 +265,8 @@ final class TimeWindowCalls extends StatementRewrite {
             long ms = literal.getValueAs(Long.class);
             return negate ? -ms : ms;
         }
-        throw new TributaryException(
+        throw PositionedError.at(
+                node,
                 SqlState.INVALID_PARAMETER_VALUE,
                 "the sizes and offset of " + function + " must be constant day-time intervals");
     }

@@ -5,8 +5,10 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -38,11 +40,11 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
             SqlKind.MAX,
             SqlKind.AVG);
 
-    private final String query;
+    private final StatementPositions positions;
 
-    /** @param query the statement's text, for the position of an error */
-    ViewSqlCheck(String query) {
-        this.query = query;
+    /** @param positions where the checked tree's nodes are in the client's text */
+    ViewSqlCheck(StatementPositions positions) {
+        this.positions = positions;
     }
 
     @Override
@@ -50,7 +52,17 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
         SqlOperator op = call.getOperator();
         if (call.getKind() == SqlKind.OVER) {
             SqlCall functionCall = call.operand(0);
+            if (functionCall.getKind() == SqlKind.IGNORE_NULLS) {
+                throw UnsupportedInViews.error(
+                        "IGNORE NULLS is", position(((SqlCall) functionCall.operand(0)).getParserPosition()));
+            }
             SqlOperator function = functionCall.getOperator();
+            if (functionCall.getFunctionQuantifier() != null
+                    && functionCall.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT) {
+                // PostgreSQL refuses it too (0A000), pointing at the call
+                throw UnsupportedInViews.error(
+                        "DISTINCT in window functions is", position(functionCall.getParserPosition()));
+            }
             if (!WINDOW_FUNCTIONS.contains(function.getKind())) {
                 throw UnsupportedInViews.error(
                         "the window function " + function.getName().toLowerCase(Locale.ROOT) + " is",
@@ -80,6 +92,13 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
 
     /** A RANGE frame may only be bounded by UNBOUNDED and CURRENT ROW: offsets need ORDER BY arithmetic. */
     private void checkFrame(SqlWindow window) {
+        SqlLiteral exclude = window.getExclude();
+        if (exclude != null && !SqlWindow.isExcludeNoOthers(exclude)) {
+            SqlParserPos at = exclude.getParserPosition().getLineNum() > 0
+                    ? exclude.getParserPosition()
+                    : window.getParserPosition();
+            throw UnsupportedInViews.error("window frames with EXCLUDE are", position(at));
+        }
         if (window.isRows()) {
             return;
         }
@@ -94,6 +113,6 @@ final class ViewSqlCheck extends SqlBasicVisitor<Void> {
     }
 
     private int position(SqlParserPos pos) {
-        return SqlErrors.offset(query, pos.getLineNum(), pos.getColumnNum());
+        return positions.offset(pos);
     }
 }
