@@ -55,7 +55,17 @@ class MultiRowInsertDifferentialTest {
             "INSERT INTO m (id, l, d) VALUES (29, ''::bytea, 2.5), (30, ''::bytea, 1e10)",
             "INSERT INTO m (id, l, d, e) VALUES (31, ''::bytea, 2.5, 1), (32, ''::bytea, 1e10, NULL),"
                     + " (33, NULL, NULL, 1e300)",
-            "SELECT * FROM m ORDER BY id");
+            "SELECT * FROM m ORDER BY id",
+            // a constant fed to an unconstrained NUMERIC through a SELECT or an evaluated VALUES
+            // was cast to Calcite's DECIMAL(19,0): 4.75 was stored as 4; and to numeric(p,s) Calcite
+            // truncated (1.235 as 1.23) where PostgreSQL rounds half away from zero
+            "CREATE TABLE nu (id INT PRIMARY KEY, un NUMERIC, n2 NUMERIC(10,2))",
+            "INSERT INTO nu (id, un, n2) SELECT 1, 4.75, 1.235",
+            "INSERT INTO nu (id, un, n2) VALUES (2, 2.5, -2.345), (3, 1e3, 2), (4, -0.125, 1.5)",
+            "INSERT INTO nu (id, un, n2) SELECT 5, 2.50, -0.005",
+            "INSERT INTO nu (id, n2) SELECT 6, 123456789.5",
+            "INSERT INTO nu (id, un) SELECT 7 + g, g * 0.5 FROM generate_series(1, 2) g",
+            "SELECT * FROM nu ORDER BY id");
 
     private static Connection pg;
     private static InProcessTributary tributary;

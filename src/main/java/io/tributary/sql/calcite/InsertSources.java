@@ -92,9 +92,42 @@ final class InsertSources {
             return node;
         }
         SqlParserPos pos = node.getParserPosition();
-        SqlBasicTypeNameSpec spec = name == SqlTypeName.DECIMAL && type.precision() > 0
+        if (name == SqlTypeName.DECIMAL && type.precision() <= 0) {
+            return unconstrainedNumeric(node, pos);
+        }
+        SqlBasicTypeNameSpec spec = name == SqlTypeName.DECIMAL
                 ? new SqlBasicTypeNameSpec(name, type.precision(), Math.max(type.scale(), 0), pos)
                 : new SqlBasicTypeNameSpec(name, pos);
+        if (name == SqlTypeName.DECIMAL && !(node instanceof SqlDynamicParam)) {
+            // PostgreSQL's assignment to numeric(p,s) rounds half away from zero (Calcite's cast
+            // truncates: 1.235 gave 1.23) and fails with 22003 when the value does not fit
+            node = new SqlBasicCall(
+                    NumericCast.function("pg_numeric_typmod", pos),
+                    List.of(
+                            new SqlBasicCall(NumericCast.function("pg_numeric", pos), List.of(node), pos),
+                            SqlLiteral.createExactNumeric(Integer.toString(type.precision()), pos),
+                            SqlLiteral.createExactNumeric(Integer.toString(Math.max(type.scale(), 0)), pos)),
+                    pos);
+        }
+        return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
+    }
+
+    /**
+     * A constant or parameter typed as an unconstrained NUMERIC column. Calcite's bare {@code
+     * DECIMAL} is DECIMAL(19,0), so a cast to it made {@code INSERT INTO t (n) SELECT 4.75} store 4;
+     * a constant becomes {@code pg_numeric(c)}, which keeps its digits as {@code c::numeric} does,
+     * and a parameter is cast to the DECIMAL that stands for an unconstrained NUMERIC ({@link
+     * TypeMapping#toRelType}), whose bound value keeps its own scale.
+     */
+    private static SqlNode unconstrainedNumeric(SqlNode node, SqlParserPos pos) {
+        if (!(node instanceof SqlDynamicParam)) {
+            return new SqlBasicCall(NumericCast.function("pg_numeric", pos), List.of(node), pos);
+        }
+        SqlBasicTypeNameSpec spec = new SqlBasicTypeNameSpec(
+                SqlTypeName.DECIMAL,
+                TributaryTypeSystem.MAX_NUMERIC_PRECISION,
+                TypeMapping.UNCONSTRAINED_NUMERIC_SCALE,
+                pos);
         return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
     }
 

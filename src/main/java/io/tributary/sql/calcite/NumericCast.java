@@ -212,7 +212,7 @@ final class NumericCast extends StatementRewrite {
     }
 
     /** The schema function {@code name} (one of {@link PgFunctions}), resolved at validation. */
-    private static org.apache.calcite.sql.SqlUnresolvedFunction function(String name, SqlParserPos pos) {
+    static org.apache.calcite.sql.SqlUnresolvedFunction function(String name, SqlParserPos pos) {
         return new org.apache.calcite.sql.SqlUnresolvedFunction(
                 new SqlIdentifier(List.of(name), pos),
                 null,
