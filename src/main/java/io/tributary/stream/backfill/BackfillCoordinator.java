@@ -101,6 +101,13 @@ public final class BackfillCoordinator {
 
     private volatile boolean stopped;
     private volatile JobCheckpoint current;
+    /**
+     * Each backfill's status as of the last durable checkpoint (as restored, before the first).
+     * An actor updates its input's status when it passes a checkpoint's barrier, before the
+     * checkpoint is written; progress published from those could go back after a crash.
+     */
+    private volatile List<BackfillInput.Status> durableStatuses;
+
     private volatile BackfillProgress progress;
     private final long startedNanos = System.nanoTime();
     private final long rowsAtStart;
@@ -130,7 +137,9 @@ public final class BackfillCoordinator {
         this.upstreams = upstreams;
         this.upstreamIds = upstreamIds;
         this.listener = listener;
-        this.rowsAtStart = backfills.stream().mapToLong(b -> b.status().rows()).sum();
+        this.durableStatuses = statuses();
+        this.rowsAtStart =
+                durableStatuses.stream().mapToLong(BackfillInput.Status::rows).sum();
         this.progress = summarize();
         this.thread = new Thread(this::run, "backfill-" + name);
         this.thread.setDaemon(true);
@@ -154,7 +163,7 @@ public final class BackfillCoordinator {
             count += rows;
         }
         expectedSnapshotRows = count;
-        progress = summarize();
+        publish();
     }
 
     /** The progress as of the last durable checkpoint. Any thread. */
@@ -195,7 +204,9 @@ public final class BackfillCoordinator {
                 if (!checkpoint(++seq)) {
                     return;
                 }
-                progress = summarize();
+                // no actor passes another barrier before the next checkpoint: these are durable
+                durableStatuses = statuses();
+                publish();
                 if (progress.caughtUp() && listener.caughtUp()) {
                     return;
                 }
@@ -282,6 +293,20 @@ public final class BackfillCoordinator {
         return true;
     }
 
+    private List<BackfillInput.Status> statuses() {
+        return backfills.stream().map(BackfillInput::status).toList();
+    }
+
+    /**
+     * Publishes the progress as of the last durable checkpoint. Called by the coordinator thread
+     * after each checkpoint and by the counting thread once; synchronized, so the counter cannot
+     * publish over a newer checkpoint's progress.
+     */
+    private synchronized void publish() {
+        progress = summarize();
+    }
+
+    /** The progress as of the last durable checkpoint, with the snapshot's row count once counted. */
     private BackfillProgress summarize() {
         long expectedSnapshotRows = this.expectedSnapshotRows;
         long rows = 0;
@@ -289,8 +314,10 @@ public final class BackfillCoordinator {
         boolean caughtUp = true;
         Map<Integer, Long> consumed = new HashMap<>();
         List<BackfillProgress.Vnode> vnodes = new ArrayList<>();
-        for (BackfillInput b : backfills) {
-            BackfillInput.Status s = b.status();
+        List<BackfillInput.Status> statuses = durableStatuses;
+        for (int i = 0; i < backfills.size(); i++) {
+            BackfillInput b = backfills.get(i);
+            BackfillInput.Status s = statuses.get(i);
             rows += s.rows();
             logRows += s.logRows();
             caughtUp &= s.caughtUp();
