@@ -280,6 +280,11 @@ final class TableDdlParser {
             } else if (at.isWord("check")
                     || at.isWord("constraint") && in.peekThird().isWord("check")) {
                 checks.add(check(in));
+            } else if (at.isWord("generated")
+                    && in.peekSecond().isWord("always")
+                    && in.peekThird().isWord("as")
+                    && in.peekAhead(3).isSymbol("(")) {
+                generated = storedProctime(in, col, type, generated);
             } else if (at.isWord("generated")) {
                 identity = identity(in, col, table, identity);
                 notNull = true;
@@ -323,6 +328,29 @@ final class TableDdlParser {
      */
     private static ColumnDef.Generated proctime(TokenCursor in, String col, DataType type, ColumnDef.Generated had) {
         Token at = in.next();
+        return proctimeCall(in, col, type, had, at);
+    }
+
+    /**
+     * At GENERATED ALWAYS AS (: PostgreSQL's spelling of a stored generated column, which is how
+     * pg_dump writes a PROCTIME() column ({@code GENERATED ALWAYS AS (proctime()) STORED}), so a dump
+     * restores; any other expression is 0A000 as for {@code AS}.
+     */
+    private static ColumnDef.Generated storedProctime(
+            TokenCursor in, String col, DataType type, ColumnDef.Generated had) {
+        Token at = in.next();
+        in.expectWord("always");
+        in.expectWord("as");
+        in.expectSymbol("(");
+        ColumnDef.Generated generated = proctimeCall(in, col, type, had, at);
+        in.expectSymbol(")");
+        in.expectWord("stored");
+        return generated;
+    }
+
+    /** At the generation expression, which must be {@code PROCTIME()}; {@code at} is the clause's first token. */
+    private static ColumnDef.Generated proctimeCall(
+            TokenCursor in, String col, DataType type, ColumnDef.Generated had, Token at) {
         if (!in.peek().isWord("proctime") || !in.peekSecond().isSymbol("(")) {
             throw TributaryException.notSupported("a generation expression other than PROCTIME()");
         }

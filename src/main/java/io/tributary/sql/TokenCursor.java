@@ -59,6 +59,11 @@ final class TokenCursor {
         return tokens.get(Math.min(pos + 2, tokens.size() - 1));
     }
 
+    /** The token {@code ahead} after the next one (0: the next); END when there is none. */
+    Token peekAhead(int ahead) {
+        return tokens.get(Math.min(pos + ahead, tokens.size() - 1));
+    }
+
     /**
      * At {@code (}: consumes a parenthesised expression and returns the text between the
      * parentheses as written.
