@@ -231,6 +231,41 @@ class StatementsDifferentialTest {
         assertEquals(outcomes.get(0), outcomes.get(1));
     }
 
+    /**
+     * COPY leaves a generated column out of its default list and refuses it in an explicit one.
+     * PostgreSQL has no PROCTIME(), so it gets a stored generated column of its own kind; the COPY
+     * outcomes (counts, SQLSTATE, message, detail) and the other columns must match.
+     */
+    @Test
+    void copyLeavesGeneratedColumnsOut() throws Exception {
+        List<String> outcomes = new ArrayList<>();
+        for (Connection c : List.of(pg, trib)) {
+            String generated = c == pg ? "g INT GENERATED ALWAYS AS (id * 2) STORED" : "g TIMESTAMPTZ AS PROCTIME()";
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE cpg (id INT PRIMARY KEY, x TEXT, " + generated + ")");
+            }
+            org.postgresql.copy.CopyManager copy =
+                    new org.postgresql.copy.CopyManager(c.unwrap(org.postgresql.core.BaseConnection.class));
+            StringBuilder out = new StringBuilder();
+            out.append(copy.copyIn("COPY cpg FROM STDIN", new java.io.StringReader("1\ta\n2\tb\n")));
+            try {
+                copy.copyIn("COPY cpg (id, g) FROM STDIN", new java.io.StringReader("3\t4\n"));
+                out.append(" copied");
+            } catch (SQLException e) {
+                org.postgresql.util.ServerErrorMessage m =
+                        ((org.postgresql.util.PSQLException) e).getServerErrorMessage();
+                out.append(" ERROR ")
+                        .append(e.getSQLState())
+                        .append(' ')
+                        .append(m.getMessage())
+                        .append(' ')
+                        .append(m.getDetail());
+            }
+            outcomes.add(out + " " + outcome(c, "SELECT id, x, g IS NOT NULL FROM cpg ORDER BY id"));
+        }
+        assertEquals(outcomes.get(0), outcomes.get(1));
+    }
+
     /** The rows as texts with the update count, or {@code ERROR <sqlstate>}. */
     private static String outcome(Connection c, String sql) {
         try (Statement s = c.createStatement()) {

@@ -555,9 +555,32 @@ final class UtilityRunner {
         }
         TableDef table = EngineSession.requireTable(db, c.table());
         SourceManager.checkWritable(table);
-        int[] targets = table.targetColumns(c.columns());
+        int[] targets = copyTargets(table, c.columns());
         return new StatementResult.CopyIn(new CopyFromStdin(
                 db, table, targets, c.format(), cancelCheck, variables.implicitFlush(), variables.timeZone()));
+    }
+
+    /**
+     * The columns a COPY FROM fills: as PostgreSQL, a table's generated columns (PROCTIME()) are
+     * left out of the default list and refused in an explicit one (42P10), since the engine fills them.
+     */
+    private static int[] copyTargets(TableDef table, List<String> names) {
+        int[] targets = table.targetColumns(names);
+        for (int t : targets) {
+            ColumnDef column = table.columns().get(t);
+            if (column.generated() != null && !names.isEmpty()) {
+                throw new TributaryException(
+                        SqlState.INVALID_COLUMN_REFERENCE,
+                        "column \"" + column.name() + "\" is a generated column",
+                        0,
+                        "Generated columns cannot be used in COPY.",
+                        null,
+                        null);
+            }
+        }
+        return java.util.Arrays.stream(targets)
+                .filter(t -> table.columns().get(t).generated() == null)
+                .toArray();
     }
 
     private static StatementResult rows(UtilityStatement s, List<Object[]> rows) {
