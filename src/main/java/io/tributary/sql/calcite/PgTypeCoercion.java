@@ -318,6 +318,21 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         }
     }
 
+    /** Whether {@code node} holds a parameter ({@code ?} or {@code $n}) anywhere. */
+    private static boolean hasParameter(SqlNode node) {
+        try {
+            node.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(org.apache.calcite.sql.SqlDynamicParam param) {
+                    throw org.apache.calcite.util.Util.FoundOne.NULL;
+                }
+            });
+            return false;
+        } catch (org.apache.calcite.util.Util.FoundOne found) {
+            return true;
+        }
+    }
+
     /**
      * PostgreSQL's resolution of each column of a VALUES list of several rows: a string constant
      * takes the type of the column's typed values ({@code VALUES (1), ('2')} is integer), and a
@@ -335,6 +350,11 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         for (SqlNode row : rows) {
             if (!(row instanceof SqlCall call) || call.operandCount() != width) {
                 return; // Calcite's error says so
+            }
+            if (hasParameter(row)) {
+                // a parameter inside a cell ($1 + 10) has no type until Calcite infers it from its
+                // operator; deriving the cell's type first would refuse the operator (42883)
+                return;
             }
         }
         for (int i = 0; i < width; i++) {
