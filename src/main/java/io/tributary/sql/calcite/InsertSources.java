@@ -101,13 +101,7 @@ final class InsertSources {
         if (name == SqlTypeName.DECIMAL && !(node instanceof SqlDynamicParam)) {
             // PostgreSQL's assignment to numeric(p,s) rounds half away from zero (Calcite's cast
             // truncates: 1.235 gave 1.23) and fails with 22003 when the value does not fit
-            node = new SqlBasicCall(
-                    NumericCast.function("pg_numeric_typmod", pos),
-                    List.of(
-                            new SqlBasicCall(NumericCast.function("pg_numeric", pos), List.of(node), pos),
-                            SqlLiteral.createExactNumeric(Integer.toString(type.precision()), pos),
-                            SqlLiteral.createExactNumeric(Integer.toString(Math.max(type.scale(), 0)), pos)),
-                    pos);
+            node = NumericCast.toTypmod(node, type.precision(), type.scale(), pos);
         }
         return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
     }
@@ -121,7 +115,7 @@ final class InsertSources {
      */
     private static SqlNode unconstrainedNumeric(SqlNode node, SqlParserPos pos) {
         if (!(node instanceof SqlDynamicParam)) {
-            return new SqlBasicCall(NumericCast.function("pg_numeric", pos), List.of(node), pos);
+            return NumericCast.pgNumeric(node, pos);
         }
         SqlBasicTypeNameSpec spec = new SqlBasicTypeNameSpec(
                 SqlTypeName.DECIMAL,

@@ -51,17 +51,8 @@ final class NumericCast extends StatementRewrite {
         if (type.matches("DECIMAL|NUMERIC") && !unconstrained && !isBoolean(cast.operand(0))) {
             // PostgreSQL rounds to the scale half away from zero and fails on overflow; Calcite truncates
             SqlBasicTypeNameSpec basic = (SqlBasicTypeNameSpec) spec.getTypeNameSpec();
-            SqlParserPos pos = cast.getParserPosition();
             cast.setOperand(
-                    0,
-                    new SqlBasicCall(
-                            function("pg_numeric_typmod", pos),
-                            List.of(
-                                    call("pg_numeric", cast.operand(0), cast),
-                                    SqlLiteral.createExactNumeric(Integer.toString(basic.getPrecision()), pos),
-                                    SqlLiteral.createExactNumeric(
-                                            Integer.toString(Math.max(basic.getScale(), 0)), pos)),
-                            pos));
+                    0, toTypmod(cast.operand(0), basic.getPrecision(), basic.getScale(), cast.getParserPosition()));
             return rewritten(cast);
         }
         if (type.equals("BOOLEAN") && isFractional(cast.operand(0))) {
@@ -207,12 +198,32 @@ final class NumericCast extends StatementRewrite {
         return new org.apache.calcite.sql.fun.SqlCase(pos, value, when, then, null);
     }
 
+    /**
+     * {@code pg_numeric_typmod(pg_numeric(x), precision, scale)}: {@code x} as PostgreSQL assigns or
+     * casts it to {@code numeric(precision, scale)}, rounded half away from zero, 22003 when it does
+     * not fit. For the CAST this class rewrites and for an INSERT's constants ({@link InsertSources}).
+     */
+    static SqlNode toTypmod(SqlNode x, int precision, int scale, SqlParserPos pos) {
+        return new SqlBasicCall(
+                function("pg_numeric_typmod", pos),
+                List.of(
+                        pgNumeric(x, pos),
+                        SqlLiteral.createExactNumeric(Integer.toString(precision), pos),
+                        SqlLiteral.createExactNumeric(Integer.toString(Math.max(scale, 0)), pos)),
+                pos);
+    }
+
+    /** {@code pg_numeric(x)}: {@code x::numeric}, keeping every digit of {@code x}. */
+    static SqlNode pgNumeric(SqlNode x, SqlParserPos pos) {
+        return new SqlBasicCall(function("pg_numeric", pos), List.of(x), pos);
+    }
+
     private static SqlNode call(String name, SqlNode argument, SqlCall at) {
         return new SqlBasicCall(function(name, at.getParserPosition()), List.of(argument), at.getParserPosition());
     }
 
     /** The schema function {@code name} (one of {@link PgFunctions}), resolved at validation. */
-    static org.apache.calcite.sql.SqlUnresolvedFunction function(String name, SqlParserPos pos) {
+    private static org.apache.calcite.sql.SqlUnresolvedFunction function(String name, SqlParserPos pos) {
         return new org.apache.calcite.sql.SqlUnresolvedFunction(
                 new SqlIdentifier(List.of(name), pos),
                 null,
