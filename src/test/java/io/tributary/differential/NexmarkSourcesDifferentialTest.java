@@ -31,20 +31,20 @@ class NexmarkSourcesDifferentialTest {
     /** Of every 50 events 1 is a person, 3 are auctions and 46 are bids. */
     private static final Map<String, Integer> PER_50 = Map.of("person", 1, "auction", 3, "bid", 46);
 
+    private static PostgresPair pair;
     private static Connection pg;
-    private static InProcessTributary tributary;
     private static Connection trib;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("nexmarksrcdiff-", 100, "root", "", 120);
-        trib = tributary.connection;
+        pair = PostgresPair.forViews("nexmarksrcdiff-");
+        pg = pair.pg;
+        trib = pair.tributary.connection;
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, tributary);
+        Cleanup.closeAll(pair);
     }
 
     @Test

@@ -80,20 +80,20 @@ class NexmarkViewsDifferentialTest {
     static final Map<String, String> COMPARED =
             Map.of("q18", "auction, bidder, date_time", "q19", "auction, price, rank_number");
 
+    private static PostgresPair pair;
     private static Connection pg;
-    private static InProcessTributary tributary;
     private static Connection trib;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("nexmarkdiff-", 100, "root", "", 120);
-        trib = tributary.connection;
+        pair = PostgresPair.forViews("nexmarkdiff-");
+        pg = pair.pg;
+        trib = pair.tributary.connection;
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, tributary);
+        Cleanup.closeAll(pair);
     }
 
     @Test

@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * One fresh embedded PostgreSQL database and one temporary Tributary, for a test class that runs
  * statement scripts on both and compares what each statement gives (rows with labels and JDBC
- * types, update count, or SQLSTATE). Made in a test's {@code @BeforeAll}, closed in its
- * {@code @AfterAll}; used from the test thread only.
+ * types, update count, or SQLSTATE), or that compares views with PostgreSQL's queries
+ * ({@link #forViews}). Made in a test's {@code @BeforeAll}, closed in its {@code @AfterAll}; used
+ * from the test thread only.
  */
 final class PostgresPair implements AutoCloseable {
     final Connection pg;
@@ -21,9 +22,23 @@ final class PostgresPair implements AutoCloseable {
 
     /** A fresh {@code dev} database on the shared PostgreSQL and a Tributary in a temporary directory. */
     static PostgresPair start(String dataDirPrefix) throws Exception {
+        return start(dataDirPrefix, 20, "postgres", 60);
+    }
+
+    /**
+     * A fresh {@code dev} database on the shared PostgreSQL and a Tributary for views over many
+     * rows: epochs every 100 ms, the session as {@code root}, statements allowed two minutes.
+     */
+    static PostgresPair forViews(String dataDirPrefix) throws Exception {
+        return start(dataDirPrefix, 100, "root", 120);
+    }
+
+    private static PostgresPair start(String dataDirPrefix, long barrierIntervalMs, String user, int timeoutSeconds)
+            throws Exception {
         Connection pg = DifferentialPostgres.freshDev();
         try {
-            return new PostgresPair(pg, InProcessTributary.temporary(dataDirPrefix, 20, "postgres", "", 60));
+            return new PostgresPair(
+                    pg, InProcessTributary.temporary(dataDirPrefix, barrierIntervalMs, user, "", timeoutSeconds));
         } catch (Exception e) {
             Cleanup.closeAll(pg);
             throw e;

@@ -30,20 +30,20 @@ class TemporalJoinDifferentialTest {
     private static final String PG_LEFT =
             "SELECT B.id, B.auction, S.value FROM bids B LEFT JOIN side_input S ON B.auction = S.key AND S.value <> 'x'";
 
+    private static PostgresPair pair;
     private static Connection pg;
-    private static InProcessTributary tributary;
     private static Connection trib;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("temporaljoin-", 100, "root", "", 120);
-        trib = tributary.connection;
+        pair = PostgresPair.forViews("temporaljoin-");
+        pg = pair.pg;
+        trib = pair.tributary.connection;
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, tributary);
+        Cleanup.closeAll(pair);
     }
 
     @Test

@@ -1,26 +1,23 @@
 package io.tributary.meta;
 
+import static io.tributary.meta.ServedDatabase.explainView;
+import static io.tributary.meta.ServedDatabase.lateRows;
 import static io.tributary.meta.ServedDatabase.rows;
 import static io.tributary.meta.ServedDatabase.scalar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.StringJoiner;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Joins over watermarked tables forget rows no later change can match, both joins on window bounds
@@ -109,40 +106,21 @@ class JoinStateCleaningTest {
                 "interval cleaning"
             });
 
-    private static EmbeddedPostgres postgres;
-    private static Connection pg;
-    private static Path dir;
+    @RegisterExtension
+    static final PostgresOracle postgres = new PostgresOracle();
+
+    @TempDir
+    static Path dir;
 
     private ServedDatabase served;
-    /** The most state keys seen per view, printed to show the margin under the bounds. */
-    private final long[] mostKeys = new long[CASES.size()];
-
-    @BeforeAll
-    static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
-        dir = Files.createTempDirectory("join-cleaning-");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        pg.close();
-        postgres.close();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-    }
+    private final StateKeyBounds bounds =
+            new StateKeyBounds("j", CASES.stream().mapToInt(c -> (Integer) c[2]).toArray());
 
     @Test
     void joinStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
         Random r = new Random(SEED);
-        try (Statement p = pg.createStatement()) {
-            p.execute("CREATE TABLE a (id INT, k INT, price INT, ts TIMESTAMP)");
-            p.execute("CREATE TABLE b (id INT, k INT, price INT, ts TIMESTAMP)");
-        }
+        postgres.execute("CREATE TABLE a (id INT, k INT, price INT, ts TIMESTAMP)");
+        postgres.execute("CREATE TABLE b (id INT, k INT, price INT, ts TIMESTAMP)");
         long inserted = 0;
         served = ServedDatabase.open(dir, 20);
         try (Connection c = served.connect();
@@ -153,14 +131,14 @@ class JoinStateCleaningTest {
             }
             for (int i = 0; i < CASES.size(); i++) {
                 st.execute("CREATE MATERIALIZED VIEW j" + i + " AS " + CASES.get(i)[0]);
-                String plan = String.join("\n", rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + CASES.get(i)[0]));
+                String plan = explainView(st, (String) CASES.get(i)[0]);
                 String marker = (String) CASES.get(i)[3];
                 assertTrue(plan.contains(marker), "j" + i + " plans its cleaning (" + marker + "):\n" + plan);
             }
             for (int round = 0; round < ROUNDS; round++) {
                 inserted += insert(st, r, round);
                 if (round >= 5) {
-                    checkBounded("round " + round);
+                    bounds.check(served, "round " + round);
                 }
             }
             compare(st, inserted, "after " + ROUNDS + " rounds");
@@ -172,12 +150,12 @@ class JoinStateCleaningTest {
             compare(st, inserted, "after a restart");
             for (int round = ROUNDS; round < ROUNDS + 15; round++) {
                 inserted += insert(st, r, round);
-                checkBounded("round " + round + " after the restart");
+                bounds.check(served, "round " + round + " after the restart");
             }
             compare(st, inserted, "after the restart and more rounds");
         }
         served.close();
-        System.out.println("most state keys per view: " + Arrays.toString(mostKeys));
+        System.out.println("most state keys per view: " + bounds);
     }
 
     /**
@@ -200,44 +178,21 @@ class JoinStateCleaningTest {
         return 2 * ROWS_PER_ROUND;
     }
 
-    /** Every view's state keys stay under its bound. */
-    private void checkBounded(String when) {
-        for (int i = 0; i < CASES.size(); i++) {
-            long keys = served.stateKeys("j" + i);
-            mostKeys[i] = Math.max(mostKeys[i], keys);
-            int bound = (Integer) CASES.get(i)[2];
-            assertTrue(keys <= bound, when + ": j" + i + " holds " + keys + " state keys, more than " + bound);
-        }
-    }
-
     /** Views equal PostgreSQL's queries over the rows the tables kept; every inserted row is kept or late. */
     private void compare(Statement st, long inserted, String when) throws SQLException {
         long kept = 0;
         long late = 0;
-        try (Statement p = pg.createStatement()) {
-            for (String t : List.of("a", "b")) {
-                kept += scalar(st, "SELECT count(*) FROM " + t);
-                late += scalar(st, "SELECT late_rows FROM tributary_catalog.watermarks WHERE table_name = '" + t + "'");
-                p.execute("TRUNCATE " + t);
-                StringJoiner copy = new StringJoiner(", ", "INSERT INTO " + t + " VALUES ", "");
-                for (String row : rows(st, "SELECT id, k, price, ts FROM " + t)) {
-                    String[] f = row.split("\\|");
-                    copy.add("(" + f[0] + ", " + f[1] + ", " + f[2] + ", TIMESTAMP '" + f[3] + "')");
-                }
-                p.execute(copy.toString());
-            }
-            assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);
-            assertTrue(late > 0 && kept > 0, when + ": some rows are late, some on time");
-            for (int i = 0; i < CASES.size(); i++) {
-                List<String> expected = rows(p, (String) CASES.get(i)[1]);
-                assertEquals(expected, rows(st, "SELECT * FROM j" + i), when + ": j" + i);
-                // the bound is far below what state would hold if no row were forgotten
-                int bound = (Integer) CASES.get(i)[2];
-                assertTrue(
-                        2L * bound < kept,
-                        when + ": j" + i + "'s bound " + bound + " against " + kept + " rows; most keys seen "
-                                + Arrays.toString(mostKeys));
-            }
+        for (String t : List.of("a", "b")) {
+            kept += scalar(st, "SELECT count(*) FROM " + t);
+            late += lateRows(st, t);
+            postgres.replaceRows(t, rows(st, "SELECT id, k, price, ts FROM " + t));
         }
+        assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);
+        assertTrue(late > 0 && kept > 0, when + ": some rows are late, some on time");
+        for (int i = 0; i < CASES.size(); i++) {
+            assertEquals(postgres.rows((String) CASES.get(i)[1]), rows(st, "SELECT * FROM j" + i), when + ": j" + i);
+        }
+        // the bounds are far below what state would hold if no row were forgotten
+        bounds.checkFarBelow(kept, 2, when);
     }
 }

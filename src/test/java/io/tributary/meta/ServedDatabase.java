@@ -21,8 +21,9 @@ import java.util.StringJoiner;
 /**
  * A database served over pgwire on a free port, for the state-cleaning tests that reach it with
  * pgjdbc and look into its committed state (temporal filters, window aggregates, window and
- * interval joins), with the small reads they share. Closing it stops the server, then closes the
- * database; opening the same directory again is a restart.
+ * interval joins, sessions), with the small reads they share (also used by the crash tests on
+ * their servers). Closing it stops the server, then closes the database; opening the same
+ * directory again is a restart.
  */
 public final class ServedDatabase implements AutoCloseable {
     private final Database db;
@@ -92,6 +93,39 @@ public final class ServedDatabase implements AutoCloseable {
         }
         out.sort(null);
         return out;
+    }
+
+    /** The plan EXPLAIN prints for a view of {@code query}, its lines joined by newlines. */
+    public static String explainView(Statement st, String query) throws SQLException {
+        return String.join("\n", rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + query));
+    }
+
+    /** The rows of watermarked {@code table} dropped as later than its watermark. */
+    public static long lateRows(Statement st, String table) throws SQLException {
+        return scalar(st, "SELECT late_rows FROM tributary_catalog.watermarks WHERE table_name = '" + table + "'");
+    }
+
+    /** The watermark of {@code table}, as text. */
+    public static String watermark(Statement st, String table) throws SQLException {
+        return rows(st, "SELECT watermark FROM tributary_catalog.watermarks WHERE table_name = '" + table + "'")
+                .get(0);
+    }
+
+    /**
+     * The rows of {@code sql} as {@link #rows} gives them, read again every 50 ms until they equal
+     * {@code expected} or {@code timeoutMs} passed: for a view that changes at the next barrier.
+     *
+     * @return the rows last read, which the caller compares with {@code expected}
+     */
+    public static List<String> awaitRows(Statement st, String sql, List<String> expected, long timeoutMs)
+            throws SQLException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        List<String> actual = rows(st, sql);
+        while (!actual.equals(expected) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+            actual = rows(st, sql);
+        }
+        return actual;
     }
 
     @Override

@@ -1,26 +1,23 @@
 package io.tributary.meta;
 
+import static io.tributary.meta.ServedDatabase.explainView;
+import static io.tributary.meta.ServedDatabase.lateRows;
 import static io.tributary.meta.ServedDatabase.rows;
 import static io.tributary.meta.ServedDatabase.scalar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.StringJoiner;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SESSION views over a watermarked table forget closed sessions: while rows keep arriving (ten
@@ -84,32 +81,16 @@ class SessionStateCleaningTest {
     /** {@link #EOWC}'s rows in PostgreSQL: the sessions that end before the watermark (times are whole ms). */
     private static final String EOWC_PG = "SELECT * FROM (" + CASES.get(0)[1] + ") w WHERE window_end < TIMESTAMP '%s'";
 
-    private static EmbeddedPostgres postgres;
-    private static Connection pg;
-    private static Path dir;
+    @RegisterExtension
+    static final PostgresOracle postgres = new PostgresOracle();
+
+    @TempDir
+    static Path dir;
 
     private ServedDatabase served;
-    /** The most state keys seen per view, printed to show the margin under the bounds. */
-    private final long[] mostKeys = new long[CASES.size()];
-
-    @BeforeAll
-    static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
-        dir = Files.createTempDirectory("session-cleaning-");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        pg.close();
-        postgres.close();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-    }
+    private final StateKeyBounds bounds =
+            new StateKeyBounds("s", CASES.stream().mapToInt(c -> (Integer) c[2]).toArray());
+    private final ClosedWindowsCheck closed = new ClosedWindowsCheck(postgres, "ev", EOWC_PG, "session");
 
     /** PostgreSQL's sessions of {@code ev} per {@code partition}: gaps and islands, numbered per partition. */
     private static String pgSessions(String partition, String gap) {
@@ -122,9 +103,7 @@ class SessionStateCleaningTest {
     @Test
     void sessionStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
         Random r = new Random(SEED);
-        try (Statement p = pg.createStatement()) {
-            p.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP)");
-        }
+        postgres.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP)");
         long inserted = 0;
         served = ServedDatabase.open(dir, 20);
         try (Connection c = served.connect();
@@ -133,24 +112,21 @@ class SessionStateCleaningTest {
                     + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
             for (int i = 0; i < CASES.size(); i++) {
                 st.execute("CREATE MATERIALIZED VIEW s" + i + " AS " + CASES.get(i)[0]);
-                String plan = explain(st, (String) CASES.get(i)[0]);
+                String plan = explainView(st, (String) CASES.get(i)[0]);
                 assertTrue(plan.contains((String) CASES.get(i)[3]), "s" + i + " plans its cleaning:\n" + plan);
                 assertEquals(3, occurrences(plan, "sessions cleaned when watermark > last"), "s" + i + ":\n" + plan);
             }
             st.execute("CREATE MATERIALIZED VIEW closed AS " + EOWC);
-            List<String> emitted = List.of();
             for (int round = 0; round < ROUNDS; round++) {
                 st.execute(insert(r, round));
                 inserted += ROWS_PER_ROUND;
                 if (round >= 5) {
-                    checkBounded("round " + round);
+                    bounds.check(served, "round " + round);
                 }
-                List<String> now = rows(st, "SELECT * FROM closed");
-                assertTrue(now.containsAll(emitted), "round " + round + ": a closed session's row changed or went");
-                emitted = now;
+                closed.checkOnlyGains(st, "closed", "round " + round);
             }
             compare(st, inserted, "after " + ROUNDS + " rounds");
-            compareClosed(st, "closed", "after " + ROUNDS + " rounds");
+            closed.checkHoldsClosed(st, "closed", "after " + ROUNDS + " rounds");
         }
         served.close();
         served = ServedDatabase.open(dir, 20);
@@ -161,14 +137,14 @@ class SessionStateCleaningTest {
             for (int round = ROUNDS; round < ROUNDS + 20; round++) {
                 st.execute(insert(r, round));
                 inserted += ROWS_PER_ROUND;
-                checkBounded("round " + round + " after the restart");
+                bounds.check(served, "round " + round + " after the restart");
             }
             compare(st, inserted, "after the restart and more rounds");
-            compareClosed(st, "closed", "after the restart and more rounds");
-            compareClosed(st, "closed_later", "backfilled, after the restart and more rounds");
+            closed.checkHoldsClosed(st, "closed", "after the restart and more rounds");
+            closed.checkHoldsClosed(st, "closed_later", "backfilled, after the restart and more rounds");
         }
         served.close();
-        System.out.println("most state keys per view: " + Arrays.toString(mostKeys));
+        System.out.println("most state keys per view: " + bounds);
     }
 
     /**
@@ -187,66 +163,18 @@ class SessionStateCleaningTest {
         return rows.toString();
     }
 
-    /** Every view's state keys stay under its bound. */
-    private void checkBounded(String when) {
-        for (int i = 0; i < CASES.size(); i++) {
-            long keys = served.stateKeys("s" + i);
-            mostKeys[i] = Math.max(mostKeys[i], keys);
-            int bound = (Integer) CASES.get(i)[2];
-            assertTrue(keys <= bound, when + ": s" + i + " holds " + keys + " state keys, more than " + bound);
-        }
-    }
-
     /** Views equal PostgreSQL's queries over the rows the table kept; every inserted row is kept or late. */
     private void compare(Statement st, long inserted, String when) throws SQLException {
         long kept = scalar(st, "SELECT count(*) FROM ev");
-        long late = scalar(st, "SELECT late_rows FROM tributary_catalog.watermarks WHERE table_name = 'ev'");
+        long late = lateRows(st, "ev");
         assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);
         assertTrue(late > 0 && kept > 0, when + ": some rows are late, some on time");
-        try (Statement p = pg.createStatement()) {
-            p.execute("TRUNCATE ev");
-            StringJoiner copy = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
-            for (String row : rows(st, "SELECT id, k, g, v, ts FROM ev")) {
-                String[] f = row.split("\\|");
-                copy.add("(" + f[0] + ", " + f[1] + ", " + f[2] + ", " + f[3] + ", TIMESTAMP '" + f[4] + "')");
-            }
-            p.execute(copy.toString());
-            for (int i = 0; i < CASES.size(); i++) {
-                List<String> expected = rows(p, (String) CASES.get(i)[1]);
-                assertEquals(expected, rows(st, "SELECT * FROM s" + i), when + ": s" + i);
-                // three window functions' tables keep every row if no session were forgotten
-                int bound = (Integer) CASES.get(i)[2];
-                assertTrue(
-                        2L * bound < kept,
-                        when + ": s" + i + "'s bound " + bound + " against " + kept + " rows; most keys seen "
-                                + Arrays.toString(mostKeys));
-            }
+        postgres.replaceRows("ev", rows(st, "SELECT id, k, g, v, ts FROM ev"));
+        for (int i = 0; i < CASES.size(); i++) {
+            assertEquals(postgres.rows((String) CASES.get(i)[1]), rows(st, "SELECT * FROM s" + i), when + ": s" + i);
         }
-    }
-
-    /**
-     * The EMIT ON WINDOW CLOSE view {@code view} holds PostgreSQL's rows of the sessions the
-     * watermark closed: polled, as a session closes at the first barrier after the watermark passed it.
-     */
-    private void compareClosed(Statement st, String view, String when) throws Exception {
-        String watermark = rows(st, "SELECT watermark FROM tributary_catalog.watermarks WHERE table_name = 'ev'")
-                .get(0);
-        List<String> expected;
-        try (Statement p = pg.createStatement()) {
-            expected = rows(p, EOWC_PG.formatted(watermark));
-        }
-        assertTrue(expected.size() > 10, when + ": " + expected.size() + " closed sessions");
-        long deadline = System.currentTimeMillis() + 10_000;
-        List<String> actual = rows(st, "SELECT * FROM " + view);
-        while (!actual.equals(expected) && System.currentTimeMillis() < deadline) {
-            Thread.sleep(50);
-            actual = rows(st, "SELECT * FROM " + view);
-        }
-        assertEquals(expected, actual, when + ": " + view + " at watermark " + watermark);
-    }
-
-    private static String explain(Statement st, String query) throws SQLException {
-        return String.join("\n", rows(st, "EXPLAIN CREATE MATERIALIZED VIEW x AS " + query));
+        // three window functions' tables keep every row if no session were forgotten
+        bounds.checkFarBelow(kept, 2, when);
     }
 
     private static int occurrences(String text, String part) {

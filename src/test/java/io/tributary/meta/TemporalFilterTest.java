@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.common.Epoch;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -16,14 +14,12 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.StringJoiner;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Temporal filters against PostgreSQL: rows with times a few seconds around the wall clock are
@@ -64,38 +60,19 @@ class TemporalFilterTest {
                 "SELECT k, count(*) AS c FROM ev WHERE TIMESTAMP '%1$s' - INTERVAL '2 seconds' < ts GROUP BY k"
             });
 
-    private static EmbeddedPostgres postgres;
-    private static Connection pg;
-    private static Path dir;
+    @RegisterExtension
+    static final PostgresOracle postgres = new PostgresOracle();
+
+    @TempDir
+    static Path dir;
 
     private ServedDatabase served;
     private int comparisons;
 
-    @BeforeAll
-    static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        pg = postgres.getPostgresDatabase().getConnection();
-        pg.setAutoCommit(true);
-        dir = Files.createTempDirectory("temporal-filter-");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        pg.close();
-        postgres.close();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-    }
-
     @Test
     void viewsEqualPostgresAtTheEpochsTimeAndForgetExpiredRows() throws Exception {
         Random r = new Random(SEED);
-        try (Statement p = pg.createStatement()) {
-            p.execute("CREATE TABLE ev (id INT PRIMARY KEY, k INT, ts TIMESTAMP)");
-        }
+        postgres.execute("CREATE TABLE ev (id INT PRIMARY KEY, k INT, ts TIMESTAMP)");
         int nextId = 0;
         served = ServedDatabase.open(dir, 100);
         try (Connection c = served.connect();
@@ -184,23 +161,13 @@ class TemporalFilterTest {
             String at = LocalDateTime.ofInstant(Instant.ofEpochMilli(Epoch.millis(epoch)), ZoneOffset.UTC)
                     .toString()
                     .replace('T', ' ');
-            try (Statement p = pg.createStatement()) {
-                p.execute("TRUNCATE ev");
-                if (!table.isEmpty()) {
-                    StringJoiner copy = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
-                    for (String row : table) {
-                        String[] f = row.split("\\|");
-                        copy.add("(" + f[0] + ", " + f[1] + ", TIMESTAMP '" + f[2] + "')");
-                    }
-                    p.execute(copy.toString());
-                }
-                for (int i = 0; i < VIEWS.size(); i++) {
-                    String[] view = VIEWS.get(i);
-                    assertEquals(
-                            rows(p, view[2].formatted(at)),
-                            views.get(i),
-                            when + ": " + view[0] + " at epoch time " + at);
-                }
+            postgres.replaceRows("ev", table);
+            for (int i = 0; i < VIEWS.size(); i++) {
+                String[] view = VIEWS.get(i);
+                assertEquals(
+                        postgres.rows(view[2].formatted(at)),
+                        views.get(i),
+                        when + ": " + view[0] + " at epoch time " + at);
             }
             comparisons++;
             return;
