@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.sql.calcite.PgToken.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,51 +18,13 @@ import java.util.Set;
  * PgSyntaxText#rewrite} on the session's thread.
  */
 final class AtTimeZoneText {
-    /** Words that end an expression rather than name a function or a column before {@code (} or {@code AT}. */
-    private static final Set<String> KEYWORDS = Set.of(
-            "select",
-            "from",
-            "where",
-            "and",
-            "or",
-            "not",
-            "on",
-            "in",
-            "as",
-            "by",
-            "when",
-            "then",
-            "else",
-            "case",
-            "end",
-            "having",
-            "values",
-            "returning",
-            "set",
-            "with",
-            "union",
-            "except",
-            "intersect",
-            "distinct",
-            "all",
-            "exists",
-            "like",
-            "ilike",
-            "between",
-            "is",
-            "over",
-            "join",
-            "using",
-            "into",
-            "limit",
-            "offset",
-            "order",
-            "group",
-            "any",
-            "some",
-            "array",
-            "row",
-            "zone");
+    /**
+     * Words that end an expression rather than name a function or a column before {@code (} or
+     * {@code AT}: {@link PgTokenizer#CLAUSE_WORDS} and the words that start or end an expression
+     * this rewrite does not read as an operand ({@code CASE ... END}, {@code ARRAY[...]}, ...).
+     */
+    private static final Set<String> KEYWORDS =
+            PgTokenizer.clauseWordsAnd("case", "end", "with", "over", "array", "row", "zone");
     /** Type names of more than one word, lower case, as a cast or a constant's keyword spells them. */
     private static final List<List<String>> LONG_TYPES = List.of(
             List.of("timestamp", "with", "time", "zone"),
@@ -77,23 +40,6 @@ final class AtTimeZoneText {
 
     private AtTimeZoneText() {}
 
-    private enum Kind {
-        WORD,
-        QUOTED_NAME,
-        STRING,
-        NUMBER,
-        PARAMETER,
-        OPEN,
-        CLOSE,
-        OPEN_BRACKET,
-        CLOSE_BRACKET,
-        CAST,
-        DOT,
-        OTHER
-    }
-
-    private record Token(Kind kind, int start, int end, String lower) {}
-
     /** {@code sql} with every {@code AT TIME ZONE} written as a {@code timezone} call. */
     static String rewrite(String sql) {
         if (!sql.toLowerCase(Locale.ROOT).contains("zone")) {
@@ -101,7 +47,7 @@ final class AtTimeZoneText {
         }
         String text = sql;
         while (true) {
-            List<Token> tokens = tokens(text);
+            List<PgToken> tokens = tokens(text);
             int at = find(tokens);
             if (at < 0) {
                 return text;
@@ -121,7 +67,7 @@ final class AtTimeZoneText {
     }
 
     /** The index of the first {@code AT} of an {@code AT TIME ZONE} with an operand before it, or -1. */
-    private static int find(List<Token> tokens) {
+    private static int find(List<PgToken> tokens) {
         for (int i = 1; i + 3 < tokens.size(); i++) {
             if (word(tokens, i, "at") && word(tokens, i + 1, "time") && word(tokens, i + 2, "zone")) {
                 return i;
@@ -131,7 +77,7 @@ final class AtTimeZoneText {
     }
 
     /** The first token of the left operand, whose last token is {@code end}; -1 when there is none. */
-    private static int leftStart(List<Token> tokens, int end) {
+    private static int leftStart(List<PgToken> tokens, int end) {
         int p = end;
         // casts after the primary: value::type[::type ...]
         while (true) {
@@ -144,7 +90,7 @@ final class AtTimeZoneText {
         if (p < 0) {
             return -1;
         }
-        Token last = tokens.get(p);
+        PgToken last = tokens.get(p);
         switch (last.kind()) {
             case CLOSE -> {
                 int open = matchBack(tokens, p);
@@ -177,11 +123,11 @@ final class AtTimeZoneText {
     }
 
     /** The last token of the right operand, whose first token is {@code start}; -1 when there is none. */
-    private static int rightEnd(List<Token> tokens, int start) {
+    private static int rightEnd(List<PgToken> tokens, int start) {
         if (start >= tokens.size()) {
             return -1;
         }
-        Token first = tokens.get(start);
+        PgToken first = tokens.get(start);
         int p;
         if (first.kind() == Kind.STRING || first.kind() == Kind.NUMBER || first.kind() == Kind.PARAMETER) {
             p = start;
@@ -217,7 +163,7 @@ final class AtTimeZoneText {
     }
 
     /** The first token of a type name ending at {@code end} ({@code varchar(10)}, {@code int[]}), or -1. */
-    private static int typeStart(List<Token> tokens, int end) {
+    private static int typeStart(List<PgToken> tokens, int end) {
         int p = end;
         while (p > 0
                 && tokens.get(p).kind() == Kind.CLOSE_BRACKET
@@ -241,7 +187,7 @@ final class AtTimeZoneText {
     }
 
     /** The last token of a type name starting at {@code start}, or -1. */
-    private static int typeEnd(List<Token> tokens, int start) {
+    private static int typeEnd(List<PgToken> tokens, int start) {
         int p = -1;
         for (List<String> type : LONG_TYPES) {
             if (wordsEndAt(tokens, start + type.size() - 1, type)) {
@@ -271,25 +217,25 @@ final class AtTimeZoneText {
     }
 
     /** The first token of {@code name} at {@code p} with its qualifiers ({@code s.t.c}). */
-    private static int qualified(List<Token> tokens, int p) {
+    private static int qualified(List<PgToken> tokens, int p) {
         while (p >= 2 && tokens.get(p - 1).kind() == Kind.DOT && isName(tokens.get(p - 2))) {
             p -= 2;
         }
         return p;
     }
 
-    private static boolean isName(Token token) {
+    private static boolean isName(PgToken token) {
         return token.kind() == Kind.QUOTED_NAME || token.kind() == Kind.WORD && !KEYWORDS.contains(token.lower());
     }
 
-    private static boolean word(List<Token> tokens, int i, String word) {
+    private static boolean word(List<PgToken> tokens, int i, String word) {
         return i >= 0
                 && i < tokens.size()
                 && tokens.get(i).kind() == Kind.WORD
                 && tokens.get(i).lower().equals(word);
     }
 
-    private static boolean wordsEndAt(List<Token> tokens, int end, List<String> words) {
+    private static boolean wordsEndAt(List<PgToken> tokens, int end, List<String> words) {
         int first = end - words.size() + 1;
         if (first < 0 || end >= tokens.size()) {
             return false;
@@ -302,7 +248,7 @@ final class AtTimeZoneText {
         return true;
     }
 
-    private static int matchBack(List<Token> tokens, int close) {
+    private static int matchBack(List<PgToken> tokens, int close) {
         int depth = 0;
         for (int i = close; i >= 0; i--) {
             Kind kind = tokens.get(i).kind();
@@ -314,7 +260,7 @@ final class AtTimeZoneText {
         return -1;
     }
 
-    private static int matchForward(List<Token> tokens, int open) {
+    private static int matchForward(List<PgToken> tokens, int open) {
         int depth = 0;
         for (int i = open; i < tokens.size(); i++) {
             Kind kind = tokens.get(i).kind();
@@ -326,70 +272,30 @@ final class AtTimeZoneText {
         return -1;
     }
 
-    /** The tokens of {@code sql}, comments left out; a string constant's prefix ({@code E'...'}) is part of it. */
-    private static List<Token> tokens(String sql) {
-        List<Token> tokens = new ArrayList<>();
-        int n = sql.length();
-        int i = 0;
-        while (i < n) {
-            char c = sql.charAt(i);
-            int start = i;
-            if (Character.isWhitespace(c)) {
-                i++;
-                continue;
-            }
-            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int eol = sql.indexOf('\n', i);
-                i = eol < 0 ? n : eol;
-                continue;
-            }
-            if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int close = sql.indexOf("*/", i + 2);
-                i = close < 0 ? n : close + 2;
-                continue;
-            }
-            Kind kind;
-            if (c == '\'' || c == '"') {
-                i = PgSyntaxText.closingQuote(sql, i, c);
-                kind = c == '\'' ? Kind.STRING : Kind.QUOTED_NAME;
-            } else if (Character.isLetter(c) || c == '_') {
-                while (i < n
-                        && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
-                    i++;
-                }
-                if (i < n && sql.charAt(i) == '\'' && i - start <= 2) {
-                    // E'...', B'...', X'...', N'...'
-                    i = PgSyntaxText.closingQuote(sql, i, '\'');
-                    kind = Kind.STRING;
-                } else {
-                    kind = Kind.WORD;
-                }
-            } else if (Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
-                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
-                    i++;
-                }
-                kind = Kind.NUMBER;
-            } else if (c == '$' || c == '?') {
-                i++;
-                while (i < n && Character.isDigit(sql.charAt(i))) {
-                    i++;
-                }
-                kind = Kind.PARAMETER;
-            } else if (c == ':' && i + 1 < n && sql.charAt(i + 1) == ':') {
-                i += 2;
-                kind = Kind.CAST;
+    /**
+     * The tokens of {@code sql}: a parameter or a lone {@code $} is a {@link Kind#PARAMETER}, a
+     * string or quoted name left open runs to the end, and a word of one or two letters right
+     * before a string constant is its prefix ({@code N'...'}).
+     */
+    private static List<PgToken> tokens(String sql) {
+        List<PgToken> tokens = new ArrayList<>();
+        for (PgToken t : PgTokenizer.tokens(sql)) {
+            Kind kind = switch (t.kind()) {
+                case DOLLAR -> Kind.PARAMETER;
+                case UNTERMINATED -> t.lower().startsWith("\"") ? Kind.QUOTED_NAME : Kind.STRING;
+                default -> t.kind();
+            };
+            PgToken prefix = tokens.isEmpty() ? null : tokens.get(tokens.size() - 1);
+            if (kind == Kind.STRING
+                    && t.lower().startsWith("'")
+                    && prefix != null
+                    && prefix.kind() == Kind.WORD
+                    && prefix.end() == t.start()
+                    && prefix.lower().length() <= 2) {
+                tokens.set(tokens.size() - 1, new PgToken(kind, prefix.start(), t.end(), prefix.lower() + t.lower()));
             } else {
-                i++;
-                kind = switch (c) {
-                    case '(' -> Kind.OPEN;
-                    case ')' -> Kind.CLOSE;
-                    case '[' -> Kind.OPEN_BRACKET;
-                    case ']' -> Kind.CLOSE_BRACKET;
-                    case '.' -> Kind.DOT;
-                    default -> Kind.OTHER;
-                };
+                tokens.add(kind == t.kind() ? t : new PgToken(kind, t.start(), t.end(), t.lower()));
             }
-            tokens.add(new Token(kind, start, i, sql.substring(start, i).toLowerCase(Locale.ROOT)));
         }
         return tokens;
     }

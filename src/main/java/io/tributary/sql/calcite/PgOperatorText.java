@@ -1,8 +1,7 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
+import io.tributary.sql.calcite.PgToken.Kind;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,77 +34,21 @@ final class PgOperatorText {
     private static final Set<String> CONTINUATIONS =
             Set.of("at", "time", "zone", "collate", "precision", "varying", "with", "without");
 
-    private static final String OPERATOR_CHARS = "+-*/<>=~!@#%^&|`?";
-    /** Words that end an operand ({@code left} and {@code right} are functions too, and never follow an operand). */
-    private static final Set<String> KEYWORDS = Set.of(
-            "select",
-            "from",
-            "where",
-            "and",
-            "or",
-            "not",
-            "on",
-            "in",
-            "as",
-            "by",
-            "when",
-            "then",
-            "else",
-            "having",
-            "values",
-            "returning",
-            "set",
-            "union",
-            "except",
-            "intersect",
-            "distinct",
-            "all",
-            "exists",
-            "like",
-            "ilike",
-            "similar",
-            "escape",
-            "between",
-            "is",
-            "isnull",
-            "notnull",
-            "join",
-            "inner",
-            "full",
-            "cross",
-            "natural",
-            "using",
-            "into",
-            "limit",
-            "offset",
-            "fetch",
-            "order",
-            "group",
-            "window",
-            "asc",
-            "desc",
-            "nulls",
-            "any",
-            "some",
-            "for");
-
-    private enum Kind {
-        WORD,
-        OPERAND,
-        OPEN,
-        CLOSE,
-        COMMA,
-        OPERATOR,
-        OTHER
-    }
-
-    private record Tok(Kind kind, String text, int start, int end) {}
+    /**
+     * Words that end an operand: {@link PgTokenizer#CLAUSE_WORDS} and the other words that never
+     * follow an operand's end here ({@code left} and {@code right} are functions too, and never
+     * follow an operand). {@code case} and {@code end} open and close brackets instead; {@code over},
+     * {@code with} and {@code zone} continue an operand.
+     */
+    private static final Set<String> KEYWORDS = PgTokenizer.clauseWordsAnd(
+            "similar", "escape", "isnull", "notnull", "inner", "full", "cross", "natural", "fetch", "window", "asc",
+            "desc", "nulls", "for");
 
     private PgOperatorText() {}
 
     /** The statement with those operators written as calls; {@code sql} itself when it has none. */
     static String rewrite(String sql) {
-        List<Tok> tokens = tokenize(sql);
+        List<PgToken> tokens = tokenize(sql);
         if (tokens == null || tokens.stream().noneMatch(PgOperatorText::triggers)) {
             return sql;
         }
@@ -120,59 +63,60 @@ final class PgOperatorText {
         return sql;
     }
 
-    private static boolean triggers(Tok t) {
-        return t.kind == Kind.OPERATOR && (TRIGGERS.contains(t.text) || t.text.equals("~"));
+    private static boolean triggers(PgToken t) {
+        return operator(t) && (TRIGGERS.contains(t.lower()) || t.lower().equals("~"));
     }
 
     /** The text with its leftmost such operator written as a call, or null when none is left. */
-    private static String rewriteFirst(String sql, List<Tok> tokens) {
+    private static String rewriteFirst(String sql, List<PgToken> tokens) {
         for (int i = 0; i < tokens.size(); i++) {
-            Tok t = tokens.get(i);
-            if (t.kind != Kind.OPERATOR) {
+            PgToken t = tokens.get(i);
+            if (!operator(t)) {
                 continue;
             }
             boolean prefix = i == 0 || !endsOperand(tokens.get(i - 1));
-            if (prefix && PREFIX.containsKey(t.text)) {
+            if (prefix && PREFIX.containsKey(t.lower())) {
                 int end = operandEnd(tokens, i + 1);
                 if (end <= i) {
                     return null; // no operand: Calcite reports the syntax error
                 }
-                String operand = sql.substring(tokens.get(i + 1).start, tokens.get(end).end);
+                String operand =
+                        sql.substring(tokens.get(i + 1).start(), tokens.get(end).end());
                 // |/ and ||/ take float8 only; generated code would not convert another number
-                boolean floatOnly = t.text.endsWith("/");
-                return sql.substring(0, t.start) + PREFIX.get(t.text) + "("
+                boolean floatOnly = t.lower().endsWith("/");
+                return sql.substring(0, t.start()) + PREFIX.get(t.lower()) + "("
                         + (floatOnly ? "CAST(" + operand + " AS DOUBLE PRECISION)" : operand) + ")"
-                        + sql.substring(tokens.get(end).end);
+                        + sql.substring(tokens.get(end).end());
             }
-            if (!prefix && BINARY.containsKey(t.text)) {
+            if (!prefix && BINARY.containsKey(t.lower())) {
                 int start = operandStart(tokens, i - 1);
                 int end = operandEnd(tokens, i + 1);
                 if (start >= i || end <= i) {
                     return null;
                 }
-                return sql.substring(0, tokens.get(start).start) + BINARY.get(t.text) + "("
-                        + sql.substring(tokens.get(start).start, tokens.get(i - 1).end) + ", "
-                        + sql.substring(tokens.get(i + 1).start, tokens.get(end).end) + ")"
-                        + sql.substring(tokens.get(end).end);
+                return sql.substring(0, tokens.get(start).start()) + BINARY.get(t.lower()) + "("
+                        + sql.substring(
+                                tokens.get(start).start(), tokens.get(i - 1).end()) + ", "
+                        + sql.substring(
+                                tokens.get(i + 1).start(), tokens.get(end).end()) + ")"
+                        + sql.substring(tokens.get(end).end());
             }
         }
         return null;
     }
 
     /** Whether {@code t} can end an operand, so an operator after it is binary. */
-    private static boolean endsOperand(Tok t) {
-        return t.kind == Kind.OPERAND
-                || t.kind == Kind.CLOSE
-                || t.kind == Kind.WORD && !KEYWORDS.contains(t.text) && !t.text.equals("case");
+    private static boolean endsOperand(PgToken t) {
+        return operand(t) || closes(t) || t.kind() == Kind.WORD && !KEYWORDS.contains(t.lower()) && !t.isWord("case");
     }
 
     /** The index of the last token of the operand that starts at {@code from}; {@code from - 1} when there is none. */
-    private static int operandEnd(List<Tok> tokens, int from) {
+    private static int operandEnd(List<PgToken> tokens, int from) {
         int depth = 0;
         int last = from - 1;
         boolean expectOperand = true;
         for (int i = from; i < tokens.size(); i++) {
-            Tok t = tokens.get(i);
+            PgToken t = tokens.get(i);
             if (depth > 0) {
                 if (opens(t)) {
                     depth++;
@@ -184,25 +128,29 @@ final class PgOperatorText {
             if (opens(t)) {
                 depth++;
                 expectOperand = false;
-            } else if (closes(t) || t.kind == Kind.COMMA || t.kind == Kind.OTHER) {
+            } else if (closes(t) || t.kind() == Kind.COMMA || t.kind() == Kind.OTHER) {
                 break;
-            } else if (t.kind == Kind.OPERATOR) {
+            } else if (operator(t)) {
                 // a sign, or a prefix operator of this level at the operand's start (|/ @ x)
-                boolean sign = t.text.equals("-") || t.text.equals("+") || expectOperand && PREFIX.containsKey(t.text);
-                if (!sign && (expectOperand || !TIGHTER.contains(t.text))) {
+                boolean sign = t.lower().equals("-")
+                        || t.lower().equals("+")
+                        || expectOperand && PREFIX.containsKey(t.lower());
+                if (!sign && (expectOperand || !TIGHTER.contains(t.lower()))) {
                     break;
                 }
                 expectOperand = true;
-            } else if (t.kind == Kind.WORD && KEYWORDS.contains(t.text)) {
+            } else if (t.kind() == Kind.WORD && KEYWORDS.contains(t.lower())) {
                 break;
             } else if (expectOperand) {
                 last = i;
                 expectOperand = false;
-            } else if (t.kind == Kind.WORD && CONTINUATIONS.contains(t.text)) {
+            } else if (t.kind() == Kind.WORD && CONTINUATIONS.contains(t.lower())) {
                 // AT TIME ZONE z, COLLATE "C", ::double precision, ::timestamp with time zone
                 last = i;
-                expectOperand = t.text.equals("at") || t.text.equals("zone") || t.text.equals("collate");
-            } else if (t.text.equals("'") && tokens.get(i - 1).kind == Kind.WORD) {
+                expectOperand = t.lower().equals("at")
+                        || t.lower().equals("zone")
+                        || t.lower().equals("collate");
+            } else if (t.kind() == Kind.STRING && tokens.get(i - 1).kind() == Kind.WORD) {
                 last = i; // a typed constant: DATE '2024-01-31'
             } else {
                 break; // an alias without AS
@@ -212,11 +160,11 @@ final class PgOperatorText {
     }
 
     /** The index of the first token of the operand that ends at {@code from}; {@code from + 1} when there is none. */
-    private static int operandStart(List<Tok> tokens, int from) {
+    private static int operandStart(List<PgToken> tokens, int from) {
         int depth = 0;
         int first = from + 1;
         for (int i = from; i >= 0; i--) {
-            Tok t = tokens.get(i);
+            PgToken t = tokens.get(i);
             if (depth > 0) {
                 if (closes(t)) {
                     depth++;
@@ -230,14 +178,14 @@ final class PgOperatorText {
             }
             if (closes(t)) {
                 depth++;
-            } else if (opens(t) || t.kind == Kind.COMMA || t.kind == Kind.OTHER) {
+            } else if (opens(t) || t.kind() == Kind.COMMA || t.kind() == Kind.OTHER) {
                 break;
-            } else if (t.kind == Kind.OPERATOR) {
-                if (!TIGHTER.contains(t.text)) {
+            } else if (operator(t)) {
+                if (!TIGHTER.contains(t.lower())) {
                     break;
                 }
                 first = i;
-            } else if (t.kind == Kind.WORD && KEYWORDS.contains(t.text)) {
+            } else if (t.kind() == Kind.WORD && KEYWORDS.contains(t.lower())) {
                 break;
             } else {
                 first = i;
@@ -245,132 +193,38 @@ final class PgOperatorText {
         }
         // a leading sign belongs to the operand; an operator left over at its start does not
         while (first <= from
-                && tokens.get(first).kind == Kind.OPERATOR
-                && !(tokens.get(first).text.equals("-")
-                        || tokens.get(first).text.equals("+"))) {
+                && operator(tokens.get(first))
+                && !(tokens.get(first).lower().equals("-")
+                        || tokens.get(first).lower().equals("+"))) {
             first++;
         }
         return depth == 0 ? first : from + 1;
     }
 
-    private static boolean opens(Tok t) {
-        return t.kind == Kind.OPEN || t.kind == Kind.WORD && t.text.equals("case");
+    /** An operator: {@code ::} and a name's {@code .} bind tighter than those written as calls. */
+    private static boolean operator(PgToken t) {
+        return t.kind() == Kind.OPERATOR || t.kind() == Kind.CAST || t.kind() == Kind.DOT;
     }
 
-    private static boolean closes(Tok t) {
-        return t.kind == Kind.CLOSE || t.kind == Kind.WORD && t.text.equals("end");
+    private static boolean operand(PgToken t) {
+        return t.kind() == Kind.STRING
+                || t.kind() == Kind.QUOTED_NAME
+                || t.kind() == Kind.NUMBER
+                || t.kind() == Kind.PARAMETER;
+    }
+
+    private static boolean opens(PgToken t) {
+        return t.kind() == Kind.OPEN || t.kind() == Kind.OPEN_BRACKET || t.isWord("case");
+    }
+
+    private static boolean closes(PgToken t) {
+        return t.kind() == Kind.CLOSE || t.kind() == Kind.CLOSE_BRACKET || t.isWord("end");
     }
 
     /** The tokens of {@code sql}, or null when it cannot be read (left to Calcite's parser). */
-    private static List<Tok> tokenize(String sql) {
-        List<Tok> out = new ArrayList<>();
-        int n = sql.length();
-        int i = 0;
-        while (i < n) {
-            char c = sql.charAt(i);
-            int start = i;
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int eol = sql.indexOf('\n', i);
-                i = eol < 0 ? n : eol;
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int close = sql.indexOf("*/", i + 2);
-                i = close < 0 ? n : close + 2;
-            } else if (c == '\''
-                    || (c == 'e' || c == 'E' || c == 'x' || c == 'X' || c == 'b' || c == 'B' || c == 'u' || c == 'U')
-                            && i + 1 < n
-                            && sql.charAt(i + 1) == '\'') {
-                boolean escapes = c == 'e' || c == 'E';
-                int j = c == '\'' ? i + 1 : i + 2;
-                while (true) {
-                    if (j >= n) {
-                        return null;
-                    }
-                    char d = sql.charAt(j);
-                    if (escapes && d == '\\') {
-                        j += 2;
-                    } else if (d == '\'') {
-                        if (j + 1 < n && sql.charAt(j + 1) == '\'') {
-                            j += 2;
-                        } else {
-                            break;
-                        }
-                    } else {
-                        j++;
-                    }
-                }
-                i = j + 1;
-                out.add(new Tok(Kind.OPERAND, "'", start, i));
-            } else if (c == '"') {
-                int close = sql.indexOf('"', i + 1);
-                while (close > 0 && close + 1 < n && sql.charAt(close + 1) == '"') {
-                    close = sql.indexOf('"', close + 2);
-                }
-                if (close < 0) {
-                    return null;
-                }
-                i = close + 1;
-                out.add(new Tok(Kind.OPERAND, "\"", start, i));
-            } else if (Character.isLetter(c) || c == '_') {
-                while (i < n
-                        && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
-                    i++;
-                }
-                out.add(new Tok(Kind.WORD, sql.substring(start, i).toLowerCase(Locale.ROOT), start, i));
-            } else if (Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
-                while (i < n
-                        && (Character.isLetterOrDigit(sql.charAt(i))
-                                || sql.charAt(i) == '.'
-                                || (sql.charAt(i) == '+' || sql.charAt(i) == '-')
-                                        && (sql.charAt(i - 1) == 'e' || sql.charAt(i - 1) == 'E'))) {
-                    i++;
-                }
-                out.add(new Tok(Kind.OPERAND, "0", start, i));
-            } else if (c == '$' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
-                i++;
-                while (i < n && Character.isDigit(sql.charAt(i))) {
-                    i++;
-                }
-                out.add(new Tok(Kind.OPERAND, "$", start, i));
-            } else if (c == '$') {
-                return null; // dollar quoting: left to the parser
-            } else if (c == '(' || c == '[') {
-                i++;
-                out.add(new Tok(Kind.OPEN, String.valueOf(c), start, i));
-            } else if (c == ')' || c == ']') {
-                i++;
-                out.add(new Tok(Kind.CLOSE, String.valueOf(c), start, i));
-            } else if (c == ',') {
-                i++;
-                out.add(new Tok(Kind.COMMA, ",", start, i));
-            } else if (c == ':' && i + 1 < n && sql.charAt(i + 1) == ':') {
-                i += 2;
-                out.add(new Tok(Kind.OPERATOR, "::", start, i));
-            } else if (c == '.') {
-                i++;
-                out.add(new Tok(Kind.OPERATOR, ".", start, i));
-            } else if (OPERATOR_CHARS.indexOf(c) >= 0) {
-                while (i < n
-                        && OPERATOR_CHARS.indexOf(sql.charAt(i)) >= 0
-                        && !(sql.charAt(i) == '-' && i + 1 < n && sql.charAt(i + 1) == '-')
-                        && !(sql.charAt(i) == '/' && i + 1 < n && sql.charAt(i + 1) == '*')) {
-                    i++;
-                }
-                String op = sql.substring(start, i);
-                // as PostgreSQL's lexer: a trailing + or - is its own operator unless the run holds ~!@#%^&|`?
-                while (op.length() > 1
-                        && (op.endsWith("+") || op.endsWith("-"))
-                        && op.chars().noneMatch(ch -> "~!@#%^&|`?".indexOf(ch) >= 0)) {
-                    op = op.substring(0, op.length() - 1);
-                    i--;
-                }
-                out.add(new Tok(Kind.OPERATOR, op, start, i));
-            } else {
-                i++;
-                out.add(new Tok(Kind.OTHER, String.valueOf(c), start, i));
-            }
-        }
-        return out;
+    private static List<PgToken> tokenize(String sql) {
+        List<PgToken> tokens = PgTokenizer.tokens(sql);
+        boolean unread = tokens.stream().anyMatch(t -> t.kind() == Kind.UNTERMINATED || t.kind() == Kind.DOLLAR);
+        return unread ? null : tokens;
     }
 }

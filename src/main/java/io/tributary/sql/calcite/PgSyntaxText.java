@@ -258,7 +258,7 @@ final class PgSyntaxText {
     }
 
     /** Index after the quote closing the one at {@code start}; doubled quotes stay inside. */
-    static int closingQuote(String sql, int start, char quote) {
+    private static int closingQuote(String sql, int start, char quote) {
         int j = start + 1;
         while (j < sql.length()) {
             if (sql.charAt(j) == quote) {
