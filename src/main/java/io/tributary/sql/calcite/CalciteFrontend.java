@@ -18,12 +18,10 @@ import io.tributary.sql.StatementPlan;
 import io.tributary.sql.UtilityParser;
 import io.tributary.sql.UtilityStatement;
 import java.sql.SQLException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.runtime.Hook;
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -43,15 +41,18 @@ import org.apache.calcite.util.Holder;
 /**
  * The SQL front end of one session: classifies a statement, parses queries and DML with Calcite's
  * Babel grammar (PostgreSQL's {@code ::} casts, identifiers folded to lower case) and plans them.
- * UPDATE and DELETE become queries over a schema that also shows hidden columns, returning the
- * rows to change; the session applies them. Owned by one session; not thread-safe.
+ * INSERT is planned by {@link InsertPlanner}; UPDATE and DELETE by {@link UpdateDeletePlanner},
+ * as queries returning the rows to change, which the session applies. Owned by one session; not
+ * thread-safe.
  */
 public final class CalciteFrontend implements AutoCloseable {
     static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
 
     private final Catalog catalog;
-    private final SystemTables systemTables;
     private final SessionSchemas schemas;
+    private final DmlTargets targets;
+    private final InsertPlanner inserts;
+    private final UpdateDeletePlanner changes;
     private final CalciteConnection connection;
     /**
      * Plans queries: integer arithmetic checked for overflow, then Calcite's planning with the
@@ -69,7 +70,6 @@ public final class CalciteFrontend implements AutoCloseable {
      */
     public CalciteFrontend(Catalog catalog, SystemTables systemTables, ReadContext context, PgSession session) {
         this.catalog = catalog;
-        this.systemTables = systemTables;
         this.context = context;
         this.program = Programs.sequence(
                 DateIntervalSums.detect(),
@@ -81,6 +81,20 @@ public final class CalciteFrontend implements AutoCloseable {
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();
+        this.targets = new DmlTargets(catalog, systemTables, schemas);
+        DmlQueries queries = new DmlQueries() {
+            @Override
+            public PreparedQuery plan(String select) {
+                return ((StatementPlan.Query) CalciteFrontend.this.plan(select)).query();
+            }
+
+            @Override
+            public PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
+                return CalciteFrontend.this.prepare(text, order, parameterCount, original);
+            }
+        };
+        this.inserts = new InsertPlanner(targets, queries);
+        this.changes = new UpdateDeletePlanner(targets, queries);
     }
 
     /** Plans one statement (no trailing semicolon needed). */
@@ -101,9 +115,9 @@ public final class CalciteFrontend implements AutoCloseable {
             }
         }
         return switch (node.getKind()) {
-            case INSERT -> planInsert((SqlInsert) node, rewritten, sql, clauses);
-            case UPDATE -> planUpdate((SqlUpdate) node, rewritten, sql, clauses);
-            case DELETE -> planDelete((SqlDelete) node, rewritten, sql, clauses);
+            case INSERT -> inserts.plan((SqlInsert) node, rewritten, sql, clauses);
+            case UPDATE -> changes.planUpdate((SqlUpdate) node, rewritten, sql, clauses);
+            case DELETE -> changes.planDelete((SqlDelete) node, rewritten, sql, clauses);
             default -> {
                 if (!node.isA(SqlKind.QUERY)) {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
@@ -131,14 +145,14 @@ public final class CalciteFrontend implements AutoCloseable {
             return null;
         }
         try {
-            TableDef table = targetTable(new SqlIdentifier(read.table(), SqlParserPos.ZERO));
-            int[] targets =
+            TableDef table = targets.table(new SqlIdentifier(read.table(), SqlParserPos.ZERO));
+            int[] columns =
                     read.columns() == null ? table.targetColumns(List.of()) : table.targetColumns(read.columns());
-            if (!LiteralInsertText.resolveCasts(read, table, targets)) {
+            if (!LiteralInsertText.resolveCasts(read, table, columns)) {
                 return null;
             }
-            return literalInsert(
-                    table, targets, read.columns() == null, read.rows(), read.parameterCount(), null, null);
+            return inserts.constants(
+                    table, columns, read.columns() == null, read.rows(), read.parameterCount(), null, null);
         } catch (RuntimeException e) {
             return null; // the general path reports what is wrong, with the position in the text
         }
@@ -156,7 +170,7 @@ public final class CalciteFrontend implements AutoCloseable {
             return null;
         }
         try {
-            TableDef table = targetTable(new SqlIdentifier(read.table(), SqlParserPos.ZERO));
+            TableDef table = targets.table(new SqlIdentifier(read.table(), SqlParserPos.ZERO));
             return KeyRangeDml.plan(read, table, context);
         } catch (RuntimeException e) {
             return null; // the general path reports what is wrong, with the position in the text
@@ -291,8 +305,8 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         ParameterRewriter markers = new ParameterRewriter(rewritten.sql(), order);
         StatementPlan plan = node.getKind() == SqlKind.UPDATE
-                ? planUpdate((SqlUpdate) node, markers, sql, null)
-                : planDelete((SqlDelete) node, markers, sql, null);
+                ? changes.planUpdate((SqlUpdate) node, markers, sql, null)
+                : changes.planDelete((SqlDelete) node, markers, sql, null);
         if (plan.paramTypes().size() != count) {
             plan.close();
             throw new IllegalStateException("lifted parameters went astray in: " + sql);
@@ -337,8 +351,8 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     /**
-     * Lifts the literals of an UPDATE or DELETE in the order {@link #planUpdate} and {@link
-     * #planDelete} print them: the SET values, then the condition.
+     * Lifts the literals of an UPDATE or DELETE in the order {@link UpdateDeletePlanner} prints
+     * them: the SET values, then the condition.
      */
     private LiteralLifter lifter(SqlNode node) {
         LiteralLifter lifter = new LiteralLifter();
@@ -368,7 +382,7 @@ public final class CalciteFrontend implements AutoCloseable {
         boolean[] text = new boolean[columns.size()];
         TableDef table;
         try {
-            table = targetTable(update.getTargetTable());
+            table = targets.table(update.getTargetTable());
         } catch (RuntimeException e) {
             return text;
         }
@@ -442,283 +456,13 @@ public final class CalciteFrontend implements AutoCloseable {
         }
     }
 
-    private TableDef targetTable(SqlNode target) {
-        if (!(target instanceof SqlIdentifier id)) {
-            throw TributaryException.notSupported("this DML target");
-        }
-        List<String> names = id.names;
-        if (names.size() > 1 && names.get(names.size() - 2).equals(SystemTables.SCHEMA)) {
-            throw SystemTables.cannotChange(
-                    systemTables.require(names.get(names.size() - 1)).name());
-        }
-        String name = names.get(names.size() - 1);
-        String key = names.size() > 1
-                ? Catalog.key(names.get(names.size() - 2), name)
-                : catalog.resolve(schemas.searchPath(), name);
-        if (catalog.view(key).isPresent()) {
-            throw TributaryException.notSupported("INSERT, UPDATE and DELETE on a view");
-        }
-        TableDef table = catalog.table(key)
-                .orElseThrow(() -> Catalog.undefinedTable(names.size() > 1 ? String.join(".", names) : name));
-        if (table.isView()) {
-            throw new TributaryException(
-                    SqlState.WRONG_OBJECT_TYPE, "cannot change materialized view \"" + table.name() + "\"");
-        }
-        return table;
-    }
-
-    private static int[] targetColumns(TableDef table, SqlNodeList columnList) {
-        if (columnList == null) {
-            return table.targetColumns(List.of());
-        }
-        return table.targetColumns(columnList.stream()
-                .map(n -> ((SqlIdentifier) n).names.get(((SqlIdentifier) n).names.size() - 1))
-                .toList());
-    }
-
-    private StatementPlan planInsert(
-            SqlInsert insert, ParameterRewriter rewritten, String original, DmlClauses clauses) {
-        TableDef table = targetTable(insert.getTargetTable());
-        boolean defaultValues = clauses != null && clauses.defaultValues();
-        int[] targets = defaultValues ? new int[0] : targetColumns(table, insert.getTargetColumnList());
-        SqlNode source = insert.getSource();
-        List<Object[]> literalRows = defaultValues
-                ? List.<Object[]>of(new Object[0])
-                : source.getKind() == SqlKind.VALUES
-                        ? InsertSources.literalRows((SqlCall) source, rewritten.order())
-                        : null;
-        StatementPlan.Conflict conflict = clauses != null ? conflict(table, clauses.onConflict()) : null;
-        StatementPlan.Returning returning = returning(clauses, table, table.localName());
-        boolean allColumns = insert.getTargetColumnList() == null && !defaultValues;
-        if (literalRows != null) {
-            return literalInsert(
-                    table, targets, allColumns, literalRows, rewritten.parameterCount(), conflict, returning);
-        }
-        InsertDefaults.replaceDefaultCells(source, table, targets);
-        InsertSources.typeBareParameters(source, table, targets);
-        PreparedQuery query = prepare(unparse(source), rewritten.order(), rewritten.parameterCount(), original);
-        if (allColumns && query.columns().size() < targets.length) {
-            targets = Arrays.copyOf(targets, query.columns().size());
-        }
-        InsertSources.checkArity(query.columns().size(), targets.length);
-        InsertDefaults.checkGeneratedAlways(table, targets, null);
-        int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, null);
-        return new StatementPlan.Insert(
-                table,
-                targets,
-                null,
-                query,
-                query.paramTypes(),
-                defaultsQuery(table, defaultColumns),
-                defaultColumns,
-                conflict,
-                returning);
-    }
-
-    /**
-     * The plan of an INSERT of constant rows (cells as {@link InsertSources#literalRows} makes them):
-     * no query is planned unless the omitted columns have DEFAULT expressions.
-     *
-     * @param allColumns whether the statement lists no columns, so a shorter row fills the rest with defaults
-     */
-    private StatementPlan literalInsert(
-            TableDef table,
-            int[] targets,
-            boolean allColumns,
-            List<Object[]> literalRows,
-            int parameterCount,
-            StatementPlan.Conflict conflict,
-            StatementPlan.Returning returning) {
-        if (allColumns && literalRows.get(0).length < targets.length) {
-            // PostgreSQL fills the columns a shorter VALUES list leaves out with their defaults
-            targets = Arrays.copyOf(targets, literalRows.get(0).length);
-        }
-        for (Object[] row : literalRows) {
-            InsertSources.checkArity(row.length, targets.length);
-        }
-        InsertDefaults.checkGeneratedAlways(table, targets, literalRows);
-        DataType[] types = new DataType[parameterCount];
-        for (Object[] row : literalRows) {
-            for (int i = 0; i < row.length; i++) {
-                if (row[i] instanceof StatementPlan.ParamRef p && types[p.index() - 1] == null) {
-                    types[p.index() - 1] = table.columns().get(targets[i]).type();
-                }
-            }
-        }
-        for (int i = 0; i < types.length; i++) {
-            if (types[i] == null) {
-                types[i] = DataType.TEXT;
-            }
-        }
-        int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, literalRows);
-        return new StatementPlan.Insert(
-                table,
-                targets,
-                literalRows,
-                null,
-                List.copyOf(Arrays.asList(types)),
-                defaultsQuery(table, defaultColumns),
-                defaultColumns,
-                conflict,
-                returning);
-    }
-
-    /** One row of the DEFAULT expressions of {@code columns}; null when there are none. */
-    private PreparedQuery defaultsQuery(TableDef table, int[] columns) {
-        if (columns.length == 0) {
-            return null;
-        }
-        StringBuilder q = new StringBuilder("SELECT ");
-        for (int i = 0; i < columns.length; i++) {
-            q.append(i == 0 ? "(" : ", (")
-                    .append(table.columns().get(columns[i]).defaultExpr())
-                    .append(')');
-        }
-        return ((StatementPlan.Query) plan(q.toString())).query();
-    }
-
-    /** The RETURNING list of a DML statement, planned over its table's written rows; or null. */
-    private StatementPlan.Returning returning(DmlClauses clauses, TableDef table, String alias) {
-        if (clauses == null || clauses.returning() == null) {
-            return null;
-        }
-        int[] visible = table.targetColumns(List.of());
-        String q = "SELECT " + clauses.returning() + " FROM " + WrittenRows.source(table, visible, 1, alias);
-        return new StatementPlan.Returning(((StatementPlan.Query) plan(q)).query(), visible);
-    }
-
-    /**
-     * The ON CONFLICT action, or null without one.
-     *
-     * @throws TributaryException 42P10 when the target is not the primary key, 42704 for another
-     *     constraint, 42703 for an unknown column, 0A000 for DO UPDATE of a key column, 428C9 for
-     *     DO UPDATE of a GENERATED ALWAYS column
-     */
-    private StatementPlan.Conflict conflict(TableDef table, DmlClauses.OnConflict onConflict) {
-        if (onConflict == null) {
-            return null;
-        }
-        if (onConflict.constraint() != null) {
-            if (table.hasRowId() || !onConflict.constraint().equals(table.localName() + "_pkey")) {
-                throw new TributaryException(
-                        SqlState.UNDEFINED_OBJECT,
-                        "constraint \"" + onConflict.constraint() + "\" for table \"" + table.localName()
-                                + "\" does not exist");
-            }
-        } else if (!onConflict.columns().isEmpty()) {
-            java.util.Set<Integer> named = new java.util.HashSet<>();
-            for (String c : onConflict.columns()) {
-                int idx = table.columnIndex(c);
-                if (idx < 0 || table.columns().get(idx).hidden()) {
-                    throw new TributaryException(SqlState.UNDEFINED_COLUMN, "column \"" + c + "\" does not exist");
-                }
-                named.add(idx);
-            }
-            java.util.Set<Integer> key = new java.util.HashSet<>();
-            for (int k : table.primaryKey()) {
-                key.add(k);
-            }
-            if (table.hasRowId() || !named.equals(key)) {
-                throw new TributaryException(
-                        SqlState.INVALID_COLUMN_REFERENCE,
-                        "there is no unique or exclusion constraint matching the ON CONFLICT specification");
-            }
-        }
-        if (onConflict.doNothing()) {
-            return new StatementPlan.Conflict(true, new int[0], null, false);
-        }
-        int[] setColumns = new int[onConflict.setColumns().size()];
-        int[] visible = table.targetColumns(List.of());
-        StringBuilder q = new StringBuilder("SELECT ");
-        for (int i = 0; i < setColumns.length; i++) {
-            String c = onConflict.setColumns().get(i);
-            setColumns[i] = table.targetColumns(List.of(c))[0];
-            ColumnDef def = table.columns().get(setColumns[i]);
-            if (def.identity() == ColumnDef.Identity.ALWAYS || def.generated() != null) {
-                throw new TributaryException(
-                        SqlState.GENERATED_ALWAYS, "column \"" + c + "\" can only be updated to DEFAULT");
-            }
-            for (int k : table.primaryKey()) {
-                if (k == setColumns[i]) {
-                    throw TributaryException.notSupported("ON CONFLICT DO UPDATE of a primary key column");
-                }
-            }
-            q.append(i == 0 ? "(" : ", (")
-                    .append(onConflict.setExpressions().get(i))
-                    .append(')');
-        }
-        if (onConflict.where() != null) {
-            q.append(", (").append(onConflict.where()).append(')');
-        }
-        q.append(" FROM ")
-                .append(WrittenRows.source(table, visible, 1, table.localName()))
-                .append(", ")
-                .append(WrittenRows.source(table, visible, visible.length + 1, "excluded"));
-        PreparedQuery update = ((StatementPlan.Query) plan(q.toString())).query();
-        return new StatementPlan.Conflict(false, setColumns, update, onConflict.where() != null);
-    }
-
-    private StatementPlan planUpdate(
-            SqlUpdate update, ParameterRewriter rewritten, String original, DmlClauses clauses) {
-        TableDef table = targetTable(update.getTargetTable());
-        int[] targets = targetColumns(table, update.getTargetColumnList());
-        for (int t : targets) {
-            ColumnDef column = table.columns().get(t);
-            if (column.identity() == ColumnDef.Identity.ALWAYS || column.generated() != null) {
-                throw new TributaryException(
-                        SqlState.GENERATED_ALWAYS,
-                        "column \"" + column.name() + "\" can only be updated to DEFAULT",
-                        0,
-                        "Column \"" + column.name()
-                                + (column.generated() != null
-                                        ? "\" is a generated column."
-                                        : "\" is an identity column defined as GENERATED ALWAYS."),
-                        null,
-                        null);
-            }
-        }
-        String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.localName();
-        StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
-        List<SqlNode> sources = update.getSourceExpressionList().getList();
-        for (int i = 0; i < sources.size(); i++) {
-            SqlNode expr = InsertSources.typedParameter(
-                    sources.get(i), table.columns().get(targets[i]).type());
-            q.append(", (").append(unparse(expr)).append(')');
-        }
-        appendFromWhere(q, table, alias, update.getCondition());
-        StatementPlan.Returning returning = returning(clauses, table, alias);
-        PreparedQuery query = prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
-        return new StatementPlan.Update(table, targets, query, returning);
-    }
-
-    private StatementPlan planDelete(
-            SqlDelete delete, ParameterRewriter rewritten, String original, DmlClauses clauses) {
-        TableDef table = targetTable(delete.getTargetTable());
-        String alias = delete.getAlias() != null ? delete.getAlias().getSimple() : table.localName();
-        StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
-        appendFromWhere(q, table, alias, delete.getCondition());
-        StatementPlan.Returning returning = returning(clauses, table, alias);
-        PreparedQuery query = prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
-        return new StatementPlan.Delete(table, query, returning);
-    }
-
-    private static void appendFromWhere(StringBuilder q, TableDef table, String alias, SqlNode condition) {
-        q.append(" FROM ")
-                .append(quote(SessionSchemas.FULL_SCHEMA))
-                .append('.')
-                .append(quote(table.name()))
-                .append(" AS ")
-                .append(quote(alias));
-        if (condition != null) {
-            q.append(" WHERE ").append(unparse(condition));
-        }
-    }
-
-    private static String unparse(SqlNode node) {
+    /** {@code node} as SQL text in {@link #DIALECT}. */
+    static String unparse(SqlNode node) {
         return node.toSqlString(DIALECT).getSql();
     }
 
-    private static String quote(String identifier) {
+    /** {@code identifier} quoted in {@link #DIALECT}. */
+    static String quote(String identifier) {
         return DIALECT.quoteIdentifier(identifier);
     }
 

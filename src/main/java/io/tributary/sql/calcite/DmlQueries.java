@@ -1,0 +1,23 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.sql.PreparedQuery;
+
+/**
+ * What planning an INSERT, UPDATE or DELETE asks of the session's {@link CalciteFrontend}: the
+ * queries that compute its rows, its defaults, its ON CONFLICT and RETURNING values. Called on the
+ * session's thread while it plans the statement.
+ */
+interface DmlQueries {
+    /**
+     * Plans {@code select}, a query the planner wrote (over the table's written rows, or a row of
+     * DEFAULT expressions), as the session plans a client's query.
+     */
+    PreparedQuery plan(String select);
+
+    /**
+     * Prepares {@code text}, the query the planner wrote for the client's statement {@code original}
+     * whose parameters, {@code parameterCount} of them, appear in {@code order}; errors point into
+     * {@code original}.
+     */
+    PreparedQuery prepare(String text, int[] order, int parameterCount, String original);
+}
