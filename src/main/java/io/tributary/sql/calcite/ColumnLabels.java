@@ -39,12 +39,10 @@ final class ColumnLabels {
     private ColumnLabels() {}
 
     /**
-     * One label per select item, with null standing for the one {@code *} or {@code t.*} item (its
-     * columns keep their own names; {@link #expand} places the others); null when the select list has
-     * several stars (positions unknown). A UNION, INTERSECT or EXCEPT is labelled by its leftmost
-     * select, as PostgreSQL names a set operation's columns after its first query.
+     * The query whose select list names {@code query}'s columns: inside a WITH and ORDER BY, and the
+     * first of a set operation's queries, as PostgreSQL names a set operation's columns after it.
      */
-    static List<String> of(SqlNode query) {
+    static SqlNode leftmostQuery(SqlNode query) {
         SqlNode node = query;
         while (true) {
             if (node instanceof org.apache.calcite.sql.SqlWith with) {
@@ -59,6 +57,17 @@ final class ColumnLabels {
                 break;
             }
         }
+        return node;
+    }
+
+    /**
+     * One label per select item, with null standing for the one {@code *} or {@code t.*} item (its
+     * columns keep their own names; {@link #expand} places the others); null when the select list has
+     * several stars (positions unknown). A UNION, INTERSECT or EXCEPT is labelled by its leftmost
+     * select, as PostgreSQL names a set operation's columns after its first query.
+     */
+    static List<String> of(SqlNode query) {
+        SqlNode node = leftmostQuery(query);
         if (node.getKind() == SqlKind.VALUES
                 && ((SqlCall) node).operandCount() > 0
                 && ((SqlCall) node).operand(0) instanceof SqlCall row) {

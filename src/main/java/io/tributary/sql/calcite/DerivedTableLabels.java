@@ -10,9 +10,7 @@ import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -57,20 +55,7 @@ final class DerivedTableLabels extends StatementRewrite {
 
     /** Gives the unnamed items of {@code query}'s leftmost select their PostgreSQL labels. */
     private void name(SqlNode query) {
-        SqlNode node = query;
-        while (true) {
-            if (node instanceof SqlWith with) {
-                node = with.body;
-            } else if (node instanceof SqlOrderBy ob) {
-                node = ob.query;
-            } else if (node.getKind() == SqlKind.UNION
-                    || node.getKind() == SqlKind.INTERSECT
-                    || node.getKind() == SqlKind.EXCEPT) {
-                node = ((SqlCall) node).operand(0);
-            } else {
-                break;
-            }
-        }
+        SqlNode node = ColumnLabels.leftmostQuery(query);
         if (!(node instanceof SqlSelect select)) {
             return;
         }
