@@ -109,28 +109,8 @@ final class TemporalFilters {
         if (isCurrentTime(expr)) {
             return 0L;
         }
-        if (!(expr instanceof RexCall call) || call.getOperands().size() != 2) {
-            return null;
-        }
-        int sign = switch (call.getKind()) {
-            case PLUS -> 1;
-            case MINUS -> -1;
-            default -> 0;
-        };
-        if (sign == 0) {
-            return null;
-        }
-        Long base = offsetMicros(call.getOperands().get(0));
-        Long interval = intervalMicros(call.getOperands().get(1));
-        if (base == null && sign > 0) {
-            // interval + now()
-            base = offsetMicros(call.getOperands().get(1));
-            interval = intervalMicros(call.getOperands().get(0));
-        }
-        if (base == null || interval == null) {
-            return null;
-        }
-        return Math.addExact(base, sign * interval);
+        return TimeDistances.plusInterval(
+                expr, TemporalFilters::offsetMicros, TemporalFilters::intervalMicros, Math::addExact);
     }
 
     /** A constant day-to-second interval in microseconds, or null. */

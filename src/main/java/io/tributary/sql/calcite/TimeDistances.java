@@ -3,6 +3,8 @@ package io.tributary.sql.calcite;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
@@ -92,7 +94,26 @@ final class TimeDistances {
         if (expr instanceof RexInputRef ref) {
             return TemporalFilters.isTimestamp(ref) ? new Shifted(ref.getIndex(), 0) : null;
         }
-        if (!(expr instanceof RexCall call) || call.getOperands().size() != 2 || !TemporalFilters.isTimestamp(call)) {
+        if (!TemporalFilters.isTimestamp(expr)) {
+            return null;
+        }
+        return plusInterval(
+                expr,
+                TimeDistances::shifted,
+                TimeDistances::dayTimeMicros,
+                (base, micros) -> new Shifted(base.field(), Math.addExact(base.offsetMicros(), micros)));
+    }
+
+    /**
+     * {@code expr} read as {@code base + interval}, {@code base - interval} or {@code interval +
+     * base}: {@code add} of its base, as {@code base} reads it, and its signed interval in
+     * microseconds, as {@code interval} reads it (the base operand read first); null when {@code
+     * expr} is none of those or an operand does not read. Shared by {@link TemporalFilters}, whose
+     * base is {@code now()}, and this class, whose base is a column. Called while planning.
+     */
+    static <T> T plusInterval(
+            RexNode expr, Function<RexNode, T> base, Function<RexNode, Long> interval, BiFunction<T, Long, T> add) {
+        if (!(expr instanceof RexCall call) || call.getOperands().size() != 2) {
             return null;
         }
         int sign = switch (call.getKind()) {
@@ -103,17 +124,17 @@ final class TimeDistances {
         if (sign == 0) {
             return null;
         }
-        Shifted base = shifted(call.getOperands().get(0));
-        Long interval = dayTimeMicros(call.getOperands().get(1));
-        if (base == null && sign > 0) {
-            // interval + column
-            base = shifted(call.getOperands().get(1));
-            interval = dayTimeMicros(call.getOperands().get(0));
+        T left = base.apply(call.getOperands().get(0));
+        Long micros = interval.apply(call.getOperands().get(1));
+        if (left == null && sign > 0) {
+            // interval + base
+            left = base.apply(call.getOperands().get(1));
+            micros = interval.apply(call.getOperands().get(0));
         }
-        if (base == null || interval == null) {
+        if (left == null || micros == null) {
             return null;
         }
-        return new Shifted(base.field(), Math.addExact(base.offsetMicros(), sign * interval));
+        return add.apply(left, sign * micros);
     }
 
     /** A constant day-to-second interval in microseconds, or null for anything else. */
