@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tributary.cli.NexmarkQueries;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Nexmark queries as materialized views over the {@code nexmark} connector's sources (CREATE SOURCE: nothing
@@ -31,21 +29,8 @@ class NexmarkSourcesDifferentialTest {
     /** Of every 50 events 1 is a person, 3 are auctions and 46 are bids. */
     private static final Map<String, Integer> PER_50 = Map.of("person", 1, "auction", 3, "bid", 46);
 
-    private static PostgresPair pair;
-    private static Connection pg;
-    private static Connection trib;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pair = PostgresPair.forViews("nexmarksrcdiff-");
-        pg = pair.pg;
-        trib = pair.tributary.connection;
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pair);
-    }
+    @RegisterExtension
+    static final ViewTestDatabases databases = new ViewTestDatabases("nexmarksrcdiff-");
 
     @Test
     void viewsOverSourcesMatchPostgresOverTheEventsTheyGot() throws Exception {
@@ -53,7 +38,7 @@ class NexmarkSourcesDifferentialTest {
         for (List<String> setup : NexmarkQueries.SETUP.values()) {
             for (String statement : setup) {
                 exec(statement);
-                try (Statement st = pg.createStatement()) {
+                try (Statement st = databases.pg().createStatement()) {
                     st.execute(statement);
                 }
             }
@@ -75,7 +60,8 @@ class NexmarkSourcesDifferentialTest {
         for (Map.Entry<String, String> t : NexmarkQueries.TABLES.entrySet()) {
             long generated = (long) EVENTS / 50 * PER_50.get(t.getKey());
             awaitCount(t.getKey() + "_events", generated - paused.get(t.getKey()));
-            NexmarkViewsDifferentialTest.copyToPostgres(trib, t.getKey() + "_events", pg, t.getKey(), t.getValue());
+            NexmarkViewsDifferentialTest.copyToPostgres(
+                    databases.trib(), t.getKey() + "_events", databases.pg(), t.getKey(), t.getValue());
         }
         List<String> failures = new ArrayList<>();
         for (String name : QUERIES) {
@@ -84,8 +70,8 @@ class NexmarkSourcesDifferentialTest {
             boolean approx = query.contains("AVG(") || query.contains("avg(");
             String pgQuery = NexmarkViewsDifferentialTest.POSTGRES.getOrDefault(name, query);
             String diff = ViewResults.difference(
-                    ViewResults.read(pg, "SELECT " + compared + " FROM (" + pgQuery + ") x"),
-                    ViewResults.read(trib, "SELECT " + compared + " FROM " + name),
+                    ViewResults.read(databases.pg(), "SELECT " + compared + " FROM (" + pgQuery + ") x"),
+                    ViewResults.read(databases.trib(), "SELECT " + compared + " FROM " + name),
                     approx);
             if (diff != null) {
                 failures.add(name + ": " + diff);
@@ -126,7 +112,7 @@ class NexmarkSourcesDifferentialTest {
         Map<String, Long> last = Map.of();
         for (int i = 0; i < 60; i++) {
             Map<String, Long> now = new java.util.TreeMap<>();
-            try (Statement st = trib.createStatement();
+            try (Statement st = databases.trib().createStatement();
                     ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
                     now.put(rs.getString(1), rs.getLong(2));
@@ -145,7 +131,7 @@ class NexmarkSourcesDifferentialTest {
         long deadline = System.nanoTime() + 120_000_000_000L;
         long count = -1;
         while (System.nanoTime() < deadline && count != expected) {
-            try (Statement st = trib.createStatement();
+            try (Statement st = databases.trib().createStatement();
                     ResultSet rs = st.executeQuery("SELECT count(*) FROM " + view)) {
                 rs.next();
                 count = rs.getLong(1);
@@ -154,7 +140,7 @@ class NexmarkSourcesDifferentialTest {
         }
         // a moment more: an event past the expected count would show as a second one
         Thread.sleep(500);
-        try (Statement st = trib.createStatement();
+        try (Statement st = databases.trib().createStatement();
                 ResultSet rs = st.executeQuery("SELECT count(*) FROM " + view)) {
             rs.next();
             count = rs.getLong(1);
@@ -164,7 +150,7 @@ class NexmarkSourcesDifferentialTest {
 
     private static List<String> names(String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = trib.createStatement();
+        try (Statement st = databases.trib().createStatement();
                 ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
@@ -179,7 +165,7 @@ class NexmarkSourcesDifferentialTest {
     }
 
     private static void exec(String sql) throws SQLException {
-        try (Statement st = trib.createStatement()) {
+        try (Statement st = databases.trib().createStatement()) {
             st.execute(sql);
         }
     }

@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Temporal joins ({@code JOIN side_input FOR SYSTEM_TIME AS OF PROCTIME()}) against PostgreSQL, where the expected
@@ -30,33 +29,20 @@ class TemporalJoinDifferentialTest {
     private static final String PG_LEFT =
             "SELECT B.id, B.auction, S.value FROM bids B LEFT JOIN side_input S ON B.auction = S.key AND S.value <> 'x'";
 
-    private static PostgresPair pair;
-    private static Connection pg;
-    private static Connection trib;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pair = PostgresPair.forViews("temporaljoin-");
-        pg = pair.pg;
-        trib = pair.tributary.connection;
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pair);
-    }
+    @RegisterExtension
+    static final ViewTestDatabases databases = new ViewTestDatabases("temporaljoin-");
 
     @Test
     void eachBidKeepsTheSideInputOfItsBatch() throws Exception {
         both("CREATE TABLE side_input (key BIGINT PRIMARY KEY, value VARCHAR)");
         both("INSERT INTO side_input SELECT v, v::varchar FROM generate_series(0, 9999) AS t(v)");
         both("CREATE TABLE bids (id BIGINT PRIMARY KEY, auction BIGINT, price BIGINT)");
-        exec(pg, "CREATE TABLE expected_inner (id BIGINT, auction BIGINT, price BIGINT, value VARCHAR)");
-        exec(pg, "CREATE TABLE expected_left (id BIGINT, auction BIGINT, value VARCHAR)");
+        exec(databases.pg(), "CREATE TABLE expected_inner (id BIGINT, auction BIGINT, price BIGINT, value VARCHAR)");
+        exec(databases.pg(), "CREATE TABLE expected_left (id BIGINT, auction BIGINT, value VARCHAR)");
         batch(1, 400);
         // created over the first batch: its backfill joins the side input as it is now
-        exec(trib, "CREATE MATERIALIZED VIEW joined AS " + INNER);
-        exec(trib, "CREATE MATERIALIZED VIEW left_joined AS " + LEFT);
+        exec(databases.trib(), "CREATE MATERIALIZED VIEW joined AS " + INNER);
+        exec(databases.trib(), "CREATE MATERIALIZED VIEW left_joined AS " + LEFT);
         both("UPDATE side_input SET value = value || '-v2' WHERE key % 3 = 0");
         both("DELETE FROM side_input WHERE key % 7 = 0");
         both("UPDATE side_input SET value = 'x' WHERE key % 5 = 0");
@@ -66,23 +52,24 @@ class TemporalJoinDifferentialTest {
         batch(801, 1200);
         // a deleted bid retracts the row it produced, whatever the side input holds now
         both("DELETE FROM bids WHERE id % 4 = 0");
-        exec(pg, "DELETE FROM expected_inner WHERE id % 4 = 0");
-        exec(pg, "DELETE FROM expected_left WHERE id % 4 = 0");
+        exec(databases.pg(), "DELETE FROM expected_inner WHERE id % 4 = 0");
+        exec(databases.pg(), "DELETE FROM expected_left WHERE id % 4 = 0");
         // an updated bid is processed anew: joined with the current side input
         both("UPDATE bids SET price = price + 1 WHERE id % 10 = 1");
-        exec(pg, "DELETE FROM expected_inner WHERE id % 10 = 1");
-        exec(pg, "DELETE FROM expected_left WHERE id % 10 = 1");
+        exec(databases.pg(), "DELETE FROM expected_inner WHERE id % 10 = 1");
+        exec(databases.pg(), "DELETE FROM expected_left WHERE id % 10 = 1");
         keep("id % 10 = 1");
         assertNull(ViewResults.difference(
-                ViewResults.read(pg, "SELECT * FROM expected_inner"),
-                ViewResults.read(trib, "SELECT id, auction, price, value FROM joined"),
+                ViewResults.read(databases.pg(), "SELECT * FROM expected_inner"),
+                ViewResults.read(databases.trib(), "SELECT id, auction, price, value FROM joined"),
                 false));
         assertNull(ViewResults.difference(
-                ViewResults.read(pg, "SELECT * FROM expected_left"),
-                ViewResults.read(trib, "SELECT id, auction, value FROM left_joined"),
+                ViewResults.read(databases.pg(), "SELECT * FROM expected_left"),
+                ViewResults.read(databases.trib(), "SELECT id, auction, value FROM left_joined"),
                 false));
         // a query reads the current side input: the plain join
-        assertNull(ViewResults.difference(ViewResults.read(pg, PG_INNER), ViewResults.read(trib, INNER), false));
+        assertNull(ViewResults.difference(
+                ViewResults.read(databases.pg(), PG_INNER), ViewResults.read(databases.trib(), INNER), false));
         refusals();
     }
 
@@ -94,8 +81,8 @@ class TemporalJoinDifferentialTest {
     }
 
     private static void keep(String bids) throws SQLException {
-        exec(pg, "INSERT INTO expected_inner SELECT * FROM (" + PG_INNER + ") j WHERE " + bids);
-        exec(pg, "INSERT INTO expected_left SELECT * FROM (" + PG_LEFT + ") j WHERE " + bids);
+        exec(databases.pg(), "INSERT INTO expected_inner SELECT * FROM (" + PG_INNER + ") j WHERE " + bids);
+        exec(databases.pg(), "INSERT INTO expected_left SELECT * FROM (" + PG_LEFT + ") j WHERE " + bids);
     }
 
     private static void refusals() {
@@ -120,12 +107,12 @@ class TemporalJoinDifferentialTest {
     }
 
     private static void both(String sql) throws SQLException {
-        exec(trib, sql);
-        exec(pg, sql);
+        exec(databases.trib(), sql);
+        exec(databases.pg(), sql);
     }
 
     private static String state(String sql) {
-        try (Statement st = trib.createStatement()) {
+        try (Statement st = databases.trib().createStatement()) {
             st.execute(sql);
             return "00000";
         } catch (SQLException e) {
