@@ -39,7 +39,8 @@ final class CatalogSchema extends AbstractSchema {
             PgTextFunctions.class,
             PgByteaFunctions.class,
             PgDateFunctions.class,
-            PgOperatorFunctions.class);
+            PgOperatorFunctions.class,
+            PgConcatText.class);
 
     private final Catalog catalog;
     private final ReadContext context;

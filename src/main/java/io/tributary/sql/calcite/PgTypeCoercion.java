@@ -196,7 +196,8 @@ final class PgTypeCoercion extends TypeCoercionImpl {
     /**
      * Whether PostgreSQL's result of {@code results} is a NUMERIC whose values keep their own
      * scales while Calcite would cast them to one: all typed results are exact numbers, one at
-     * least a NUMERIC, not all of one type, and none is a string constant or parameter.
+     * least a NUMERIC, not all of one type or beside a string constant ({@code
+     * coalesce(numeric_col, '5')} is {@code 5}), and none is a parameter.
      */
     private boolean ownScales(SqlValidatorScope scope, List<SqlNode> results) {
         boolean numeric = false;
@@ -205,6 +206,11 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         for (SqlNode result : results) {
             SqlNode node = result == null ? null : notNullCastRemoved(result);
             if (node == null || SqlUtil.isNullLiteral(node, false)) {
+                continue;
+            }
+            if (node instanceof SqlCharStringLiteral) {
+                // PostgreSQL reads it as an unconstrained NUMERIC, keeping its digits
+                mixed = true;
                 continue;
             }
             if (unknownTyped(node)) {
@@ -337,7 +343,9 @@ final class PgTypeCoercion extends TypeCoercionImpl {
      * PostgreSQL's resolution of each column of a VALUES list of several rows: a string constant
      * takes the type of the column's typed values ({@code VALUES (1), ('2')} is integer), and a
      * typed string beside a typed non-string is 42804 ({@code VALUES types integer and text cannot
-     * be matched}). Called by {@link PgValidator} for a VALUES that is a query, not an INSERT's rows.
+     * be matched}); numbers of different types or scales, one a NUMERIC, keep their own scales
+     * ({@code VALUES (2.5), (1e10)} prints {@code 10000000000}; Calcite: {@code 10000000000.0}).
+     * Called by {@link PgValidator} for a VALUES that is a query, not an INSERT's rows.
      *
      * @throws CalciteContextException for a typed string beside a non-string value
      */
@@ -366,6 +374,13 @@ final class PgTypeCoercion extends TypeCoercionImpl {
             if (common == null || SqlTypeUtil.isCharacter(common)) {
                 continue;
             }
+            if (ownScales(scope, column)) {
+                // numbers of different types or scales: PostgreSQL's NUMERIC keeps each value's own
+                for (SqlNode row : rows) {
+                    ((SqlCall) row).setOperand(i, keepingScale(((SqlCall) row).operand(i)));
+                }
+                continue;
+            }
             for (SqlNode row : rows) {
                 if (((SqlCall) row).operand(i) instanceof SqlCharStringLiteral) {
                     coerceOperandType(scope, (SqlCall) row, i, common);
@@ -378,7 +393,9 @@ final class PgTypeCoercion extends TypeCoercionImpl {
      * PostgreSQL's resolution of a GREATEST's or LEAST's arguments, as for CASE: a string constant
      * takes the type of the typed arguments ({@code greatest(i, '3')} is integer), and a typed
      * string beside a non-string is 42804 ({@code GREATEST types text and integer cannot be
-     * matched}). Called by {@link PgValidator} before Calcite derives the call's type.
+     * matched}); numbers of different types or scales, one a NUMERIC, keep their own scales as
+     * PostgreSQL's NUMERIC result does. Called by {@link PgValidator} before Calcite derives the
+     * call's type.
      *
      * @throws CalciteContextException for a typed string beside a non-string argument
      */
@@ -386,6 +403,12 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
         RelDataType common = commonType(name, scope, call.getOperandList());
         if (common == null || SqlTypeUtil.isCharacter(common)) {
+            return;
+        }
+        if (ownScales(scope, call.getOperandList())) {
+            for (int i = 0; i < call.operandCount(); i++) {
+                call.setOperand(i, keepingScale(call.operand(i)));
+            }
             return;
         }
         for (int i = 0; i < call.operandCount(); i++) {

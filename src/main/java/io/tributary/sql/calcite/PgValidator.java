@@ -1,14 +1,18 @@
 package io.tributary.sql.calcite;
 
+import java.util.List;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 
@@ -52,22 +56,53 @@ final class PgValidator extends CalciteSqlValidator {
      * ({@link PgTypeCoercion#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
-     * PgTypeCoercion#resolveResults}).
+     * PgTypeCoercion#resolveResults}); a boolean argument of {@code concat} given its own text
+     * ({@link PgConcatText}); {@link VarianceCalls}' final function over an interval's sums
+     * refused as no function ({@link SqlErrors} names the client's aggregate, 42883).
      */
     @Override
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
         // before its lookup the call is an unresolved function: known by its name
-        if (expr instanceof SqlCall call
+        if (expr instanceof SqlBasicCall call
                 && (call.getOperator().getName().equalsIgnoreCase("GREATEST")
                         || call.getOperator().getName().equalsIgnoreCase("LEAST"))
                 && getValidatedNodeTypeIfKnown(expr) == null
                 && getTypeCoercion() instanceof PgTypeCoercion pg) {
             pg.resolveGreatest(call, scope);
-        } else if ((expr instanceof SqlCase || expr.getKind() == SqlKind.COALESCE)
+            return postgresGreatest(scope, call);
+        }
+        if (expr instanceof SqlBasicCall call && getValidatedNodeTypeIfKnown(expr) == null) {
+            PgConcatText.unwrapBoolean(this, scope, call);
+            if (VarianceCalls.isFinal(call.getOperator().getName())) {
+                RelDataType sum = deriveType(scope, call.operand(0));
+                if (sum.getSqlTypeName() == SqlTypeName.OTHER) {
+                    // an interval's (PostgreSQL has no variance of one): the squares, an interval
+                    // times an interval, would fail first with Calcite's cast error (42846)
+                    throw handleUnresolvedFunction(call, call.getOperator(), List.of(sum), null);
+                }
+            }
+        }
+        if ((expr instanceof SqlCase || expr.getKind() == SqlKind.COALESCE)
                 && getValidatedNodeTypeIfKnown(expr) == null
                 && getTypeCoercion() instanceof PgTypeCoercion pg) {
             pg.resolveResults((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
+    }
+
+    /**
+     * The type of a GREATEST or LEAST call, made PostgreSQL's variant, which skips NULL arguments
+     * (by name Calcite resolves BigQuery's, NULL if any argument is). Typed from its operands
+     * directly: Calcite's lookup of an already resolved GREATEST by its kind finds no function, as
+     * for the copy an ORDER BY by position or alias derives again.
+     */
+    private RelDataType postgresGreatest(SqlValidatorScope scope, SqlBasicCall call) {
+        call.setOperator(
+                call.getOperator().getName().equalsIgnoreCase("GREATEST")
+                        ? SqlLibraryOperators.GREATEST_PG
+                        : SqlLibraryOperators.LEAST_PG);
+        RelDataType type = call.getOperator().validateOperands(this, scope.getOperandScope(call), call);
+        setValidatedNodeType(call, type);
+        return type;
     }
 }

@@ -180,7 +180,8 @@ final class PgValueSemantics extends StatementRewrite {
     /**
      * {@code concat(a, b)} as {@code COALESCE(CAST(a AS VARCHAR), '') || COALESCE(CAST(b AS VARCHAR), '')}:
      * NULLs add nothing and the result is never NULL, as in PostgreSQL. A boolean literal adds
-     * {@code t} or {@code f}, PostgreSQL's text for it.
+     * {@code t} or {@code f}, PostgreSQL's text for it; so does a boolean expression, through
+     * {@link PgConcatText}.
      */
     private SqlNode concat(SqlCall call) {
         SqlParserPos pos = call.getParserPosition();
@@ -194,7 +195,8 @@ final class PgValueSemantics extends StatementRewrite {
                         pos,
                         arg.accept(this),
                         new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
-                text = SqlStdOperatorTable.COALESCE.createCall(pos, cast, SqlLiteral.createCharString("", pos));
+                text = SqlStdOperatorTable.COALESCE.createCall(
+                        pos, PgConcatText.call(cast, pos), SqlLiteral.createCharString("", pos));
             }
             out = out == null ? text : SqlStdOperatorTable.CONCAT.createCall(pos, out, text);
         }

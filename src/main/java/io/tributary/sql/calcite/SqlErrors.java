@@ -38,6 +38,13 @@ final class SqlErrors {
     private static final Pattern SCALED_AGGREGATE_CALL =
             Pattern.compile("(?i)\\b(" + SCALED_AGGREGATE.pattern().substring(4) + ")\\s*\\(");
 
+    /** A variance or standard deviation aggregate as the client may write it. */
+    private static final Pattern VARIANCE_CALL =
+            Pattern.compile("(?i)\\b(variance|var_samp|var_pop|stddev|stddev_samp|stddev_pop)\\s*\\(");
+
+    /** One of Calcite's {@code <TYPE>}s in a function signature. */
+    private static final Pattern SIGNATURE_TYPE = Pattern.compile("<([^<>]+)>");
+
     private static final Pattern CANNOT_APPLY = Pattern.compile("Cannot apply '(.*?)' to arguments of type '(.*?)'");
     private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
     private static final Pattern NOT_GROUPED = Pattern.compile("Expression '(.*?)' is not being grouped");
@@ -157,7 +164,7 @@ final class SqlErrors {
                 }
                 return new TributaryException(
                         SqlState.INVALID_TEXT_REPRESENTATION,
-                        "invalid input syntax for type numeric: \"" + value + "\"");
+                        "invalid input syntax for type " + parsedType(nfe) + ": \"" + value + "\"");
             }
         }
         String message = rootMessage(error);
@@ -236,6 +243,38 @@ final class SqlErrors {
         return "integer";
     }
 
+    /**
+     * The error for {@link VarianceCalls}' final function refused over {@code signature} (an
+     * interval's sums, which {@link PgTypeCoercion} does not cast): 42883 for the client's first
+     * variance or deviation aggregate in {@code sql}, of the first argument's type ({@code
+     * function stddev(interval) does not exist}); null when {@code sql} has none.
+     */
+    private static TributaryException varianceOf(String signature, String sql) {
+        Matcher type = SIGNATURE_TYPE.matcher(signature);
+        Matcher call = VARIANCE_CALL.matcher(sql);
+        if (!type.find() || !call.find()) {
+            return null;
+        }
+        String function = call.group(1).toLowerCase(java.util.Locale.ROOT);
+        return NoMatchingSignature.noFunction(
+                function + "(" + NoMatchingSignature.pgName(type.group(1)) + ")", call.start(1) + 1);
+    }
+
+    /**
+     * PostgreSQL's name of the type Java was parsing text as when it threw {@code nfe}: an integer
+     * type by {@link #integerType} when an integer parser threw it ({@code SELECT 1 UNION SELECT
+     * 'x'} casts the text to integer), else {@code numeric}.
+     */
+    private static String parsedType(NumberFormatException nfe) {
+        for (StackTraceElement frame : nfe.getStackTrace()) {
+            String name = frame.getClassName();
+            if (name.equals("java.lang.Integer") || name.equals("java.lang.Long") || name.equals("java.lang.Short")) {
+                return integerType(nfe);
+            }
+        }
+        return "numeric";
+    }
+
     private static String rootMessage(Throwable error) {
         Throwable t = error;
         while (t.getCause() != null && t.getCause() != t) {
@@ -284,6 +323,10 @@ final class SqlErrors {
                 || (x = UNKNOWN_IDENTIFIER.matcher(m)).find()) {
             state = SqlState.UNDEFINED_COLUMN;
             message = "column \"" + x.group(1) + "\" does not exist";
+        } else if ((x = NO_FUNCTION.matcher(m)).find()
+                && VarianceCalls.isFinal(x.group(1))
+                && varianceOf(x.group(2), sql) != null) {
+            return varianceOf(x.group(2), sql);
         } else if ((x = NO_FUNCTION.matcher(m)).find()) {
             state = SqlState.UNDEFINED_FUNCTION;
             message = "function " + x.group(1).toLowerCase() + "(" + x.group(2).toLowerCase() + ") does not exist";

@@ -54,6 +54,11 @@ final class VarianceCalls extends StatementRewrite {
         return visited instanceof SqlCall c && finalOf(c) != null ? rewritten(finalCall(c, null)) : visited;
     }
 
+    /** Whether {@code name} is one of the final functions this rewrite writes ({@code pg_var_samp}, ...). */
+    static boolean isFinal(String name) {
+        return FINALS.containsValue(name.toLowerCase(Locale.ROOT));
+    }
+
     /** The final function for a one-argument, non-DISTINCT call of one of the aggregates; else null. */
     private static String finalOf(SqlCall call) {
         if (!(call.getOperator() instanceof SqlFunction) || call.operandCount() != 1) {
