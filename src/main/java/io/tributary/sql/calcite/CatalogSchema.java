@@ -39,7 +39,12 @@ final class CatalogSchema extends AbstractSchema {
             PgTextFunctions.class,
             PgByteaFunctions.class,
             PgDateFunctions.class,
-            PgOperatorFunctions.class);
+            PgOperatorFunctions.class,
+            PgArrayFunctions.class);
+
+    /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */
+    static final java.util.Set<String> TABLE_FUNCTIONS =
+            java.util.Set.of("generate_series", "pg_options_to_table", "pg_timestamp_series", "pg_timestamptz_series");
 
     private final Catalog catalog;
     private final ReadContext context;
@@ -128,6 +133,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
         PgRegexpMatch.register(root);
+        PgTextArrays.register(root);
         PgVarianceFunctions.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
@@ -142,6 +148,7 @@ final class CatalogSchema extends AbstractSchema {
     static List<String> functionNames() {
         List<String> names = new java.util.ArrayList<>(
                 List.of("generate_series", "pg_options_to_table", "regexp_match", PgTypeOf.NAME));
+        names.addAll(PgTextArrays.names());
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

@@ -1,0 +1,112 @@
+package io.tributary.sql.calcite;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.JoinType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * Lets an argument of a table function in FROM hold a sub-query, as PostgreSQL does ({@code
+ * generate_series(1, (SELECT max(n) FROM t))}, and {@code current_setting(...)}, which {@link
+ * PgCatalogCalls} makes a lookup in {@code pg_settings}): Calcite cannot compute a sub-query among a
+ * table function's operands. The arguments that hold one are computed in a one-row derived table
+ * the call then reads laterally: {@code AS i} over {@code f(a, (SELECT ...))} becomes {@code
+ * (SELECT i.* FROM (SELECT (SELECT ...) AS a1) pg__args CROSS JOIN LATERAL TABLE(f(a,
+ * pg__args.a1)) AS i) AS i}, whose columns are the call's alone. Runs after {@link PgCatalogCalls},
+ * on queries; one instance per statement.
+ */
+final class TableFunctionSubqueries extends StatementRewrite {
+    private int next;
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        if (call instanceof SqlSelect select && select.getFrom() != null) {
+            select.setFrom(from(select.getFrom()));
+        }
+        return super.visit(call);
+    }
+
+    private SqlNode from(SqlNode item) {
+        if (item instanceof SqlJoin join) {
+            join.setLeft(from(join.getLeft()));
+            join.setRight(from(join.getRight()));
+            return join;
+        }
+        if (!(item instanceof SqlCall as
+                && as.getKind() == SqlKind.AS
+                && as.operand(0) instanceof SqlCall table
+                && table.getKind() == SqlKind.COLLECTION_TABLE
+                && table.operand(0) instanceof SqlCall function
+                && function.getOperandList().stream().anyMatch(TableFunctionSubqueries::holdsQuery))) {
+            return item;
+        }
+        SqlParserPos pos = item.getParserPosition();
+        String args = "pg__args" + next++;
+        List<SqlNode> computed = new ArrayList<>();
+        for (int i = 0; i < function.operandCount(); i++) {
+            SqlNode operand = function.operand(i);
+            if (holdsQuery(operand)) {
+                String name = "a" + i;
+                computed.add(SqlStdOperatorTable.AS.createCall(pos, operand, new SqlIdentifier(name, pos)));
+                function.setOperand(i, new SqlIdentifier(List.of(args, name), pos));
+            }
+        }
+        SqlNode argsRow = SqlStdOperatorTable.AS.createCall(
+                pos, select(new SqlNodeList(computed, pos), null, pos), new SqlIdentifier(args, pos));
+        SqlNode lateral = SqlStdOperatorTable.LATERAL.createCall(pos, as);
+        SqlJoin join = new SqlJoin(
+                pos,
+                argsRow,
+                SqlLiteral.createBoolean(false, pos),
+                JoinType.CROSS.symbol(pos),
+                lateral,
+                JoinConditionType.NONE.symbol(pos),
+                null);
+        SqlIdentifier alias = (SqlIdentifier) as.operand(1);
+        SqlNode star = new SqlIdentifier(List.of(alias.getSimple(), ""), pos);
+        return rewritten(
+                SqlStdOperatorTable.AS.createCall(pos, select(SqlNodeList.of(star), join, pos), alias.clone(pos)));
+    }
+
+    private static SqlSelect select(SqlNodeList items, SqlNode from, SqlParserPos pos) {
+        return new SqlSelect(pos, null, items, from, null, null, null, null, null, null, null, null, null);
+    }
+
+    private static boolean holdsQuery(SqlNode node) {
+        if (node == null) {
+            return false;
+        }
+        try {
+            node.accept(new SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(SqlCall call) {
+                    if (call.getKind() == SqlKind.SELECT || call.getKind().belongsTo(SqlKind.QUERY)) {
+                        throw new Found();
+                    }
+                    return super.visit(call);
+                }
+            });
+            return false;
+        } catch (Found found) {
+            return true;
+        }
+    }
+
+    /** Ends the walk of {@link #holdsQuery} at the first query. */
+    private static final class Found extends RuntimeException {
+        Found() {
+            super(null, null, false, false);
+        }
+    }
+}
