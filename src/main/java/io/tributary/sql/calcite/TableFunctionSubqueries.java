@@ -17,10 +17,12 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
- * Lets an argument of a table function in FROM hold a sub-query, as PostgreSQL does ({@code
- * generate_series(1, (SELECT max(n) FROM t))}, and {@code current_setting(...)}, which {@link
- * PgCatalogCalls} makes a lookup in {@code pg_settings}): Calcite cannot compute a sub-query among a
- * table function's operands. The arguments that hold one are computed in a one-row derived table
+ * Lets an argument of a table function in FROM hold a sub-query or a function call, as PostgreSQL
+ * does ({@code generate_series(1, (SELECT max(n) FROM t))}, {@code generate_series(1,
+ * array_upper(a, 1))}, and {@code current_setting(...)}, which {@link PgCatalogCalls} makes a lookup
+ * in {@code pg_settings}): Calcite cannot compute a sub-query among a table function's operands,
+ * and a call there gives rows of the wrong shape once the query sorts them. Those arguments are
+ * computed in a one-row derived table
  * the call then reads laterally: {@code AS i} over {@code f(a, (SELECT ...))} becomes {@code
  * (SELECT i.* FROM (SELECT (SELECT ...) AS a1) pg__args CROSS JOIN LATERAL TABLE(f(a,
  * pg__args.a1)) AS i) AS i}, whose columns are the call's alone. Runs after {@link PgCatalogCalls},
@@ -48,7 +50,7 @@ final class TableFunctionSubqueries extends StatementRewrite {
                 && as.operand(0) instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
                 && table.operand(0) instanceof SqlCall function
-                && function.getOperandList().stream().anyMatch(TableFunctionSubqueries::holdsQuery))) {
+                && function.getOperandList().stream().anyMatch(TableFunctionSubqueries::computed))) {
             return item;
         }
         SqlParserPos pos = item.getParserPosition();
@@ -56,7 +58,7 @@ final class TableFunctionSubqueries extends StatementRewrite {
         List<SqlNode> computed = new ArrayList<>();
         for (int i = 0; i < function.operandCount(); i++) {
             SqlNode operand = function.operand(i);
-            if (holdsQuery(operand)) {
+            if (computed(operand)) {
                 String name = "a" + i;
                 computed.add(SqlStdOperatorTable.AS.createCall(pos, operand, new SqlIdentifier(name, pos)));
                 function.setOperand(i, new SqlIdentifier(List.of(args, name), pos));
@@ -83,7 +85,13 @@ final class TableFunctionSubqueries extends StatementRewrite {
         return new SqlSelect(pos, null, items, from, null, null, null, null, null, null, null, null, null);
     }
 
-    private static boolean holdsQuery(SqlNode node) {
+    /**
+     * Whether {@code node} holds a sub-query or a function call: what Calcite either cannot compute
+     * among a table function's operands or computes into rows of the wrong shape when the query
+     * sorts them. Constants, casts and operators over them stay in place, where planning reads them
+     * (a numeric series takes its scale from its constant arguments).
+     */
+    private static boolean computed(SqlNode node) {
         if (node == null) {
             return false;
         }
@@ -91,7 +99,9 @@ final class TableFunctionSubqueries extends StatementRewrite {
             node.accept(new SqlBasicVisitor<Void>() {
                 @Override
                 public Void visit(SqlCall call) {
-                    if (call.getKind() == SqlKind.SELECT || call.getKind().belongsTo(SqlKind.QUERY)) {
+                    if (call.getKind().belongsTo(SqlKind.QUERY)
+                            || call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
+                                    && call.getKind() != SqlKind.CAST) {
                         throw new Found();
                     }
                     return super.visit(call);
@@ -103,7 +113,7 @@ final class TableFunctionSubqueries extends StatementRewrite {
         }
     }
 
-    /** Ends the walk of {@link #holdsQuery} at the first query. */
+    /** Ends the walk of {@link #computed} at the first query or call. */
     private static final class Found extends RuntimeException {
         Found() {
             super(null, null, false, false);
