@@ -25,7 +25,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * computed in a one-row derived table
  * the call then reads laterally: {@code AS i} over {@code f(a, (SELECT ...))} becomes {@code
  * (SELECT i.* FROM (SELECT (SELECT ...) AS a1) pg__args CROSS JOIN LATERAL TABLE(f(a,
- * pg__args.a1)) AS i) AS i}, whose columns are the call's alone. Runs after {@link PgCatalogCalls},
+ * pg__args.a1)) AS i) AS i}, whose columns are the call's alone. Only Tributary's own table
+ * functions ({@link CatalogSchema#TABLE_FUNCTIONS}) are rewritten: Calcite's window functions take a
+ * table and a descriptor, which must stay in place. Runs after {@link PgCatalogCalls},
  * on queries; one instance per statement.
  */
 final class TableFunctionSubqueries extends StatementRewrite {
@@ -50,6 +52,8 @@ final class TableFunctionSubqueries extends StatementRewrite {
                 && as.operand(0) instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
                 && table.operand(0) instanceof SqlCall function
+                && CatalogSchema.TABLE_FUNCTIONS.contains(
+                        function.getOperator().getName().toLowerCase(java.util.Locale.ROOT))
                 && function.getOperandList().stream().anyMatch(TableFunctionSubqueries::computed))) {
             return item;
         }
@@ -86,37 +90,39 @@ final class TableFunctionSubqueries extends StatementRewrite {
     }
 
     /**
-     * Whether {@code node} holds a sub-query or a function call: what Calcite either cannot compute
-     * among a table function's operands or computes into rows of the wrong shape when the query
-     * sorts them. Constants, casts and operators over them stay in place, where planning reads them
-     * (a numeric series takes its scale from its constant arguments).
+     * Whether {@code node} is computed without the query's columns but not by constants alone: it
+     * holds a sub-query or a function call (not a cast) and names no column outside a sub-query.
+     * Calcite cannot compute a sub-query among a table function's operands, and a call there gives
+     * rows of the wrong shape once the query sorts them. Constants, casts and operators over them
+     * stay in place, where planning reads them (a numeric series takes its scale from its constant
+     * arguments); so do arguments naming an enclosing query's columns (psql's {@code
+     * generate_series(0, array_upper(pr.prattrs, 1))}), which Calcite correlates in place.
      */
     private static boolean computed(SqlNode node) {
         if (node == null) {
             return false;
         }
-        try {
-            node.accept(new SqlBasicVisitor<Void>() {
-                @Override
-                public Void visit(SqlCall call) {
-                    if (call.getKind().belongsTo(SqlKind.QUERY)
-                            || call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
-                                    && call.getKind() != SqlKind.CAST) {
-                        throw new Found();
-                    }
-                    return super.visit(call);
+        boolean[] seen = new boolean[2]; // [0]: a query or call, [1]: a column outside a query
+        node.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+                if (call.getKind().belongsTo(SqlKind.QUERY)) {
+                    seen[0] = true;
+                    return null;
                 }
-            });
-            return false;
-        } catch (Found found) {
-            return true;
-        }
-    }
+                if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
+                        && call.getKind() != SqlKind.CAST) {
+                    seen[0] = true;
+                }
+                return super.visit(call);
+            }
 
-    /** Ends the walk of {@link #computed} at the first query or call. */
-    private static final class Found extends RuntimeException {
-        Found() {
-            super(null, null, false, false);
-        }
+            @Override
+            public Void visit(SqlIdentifier id) {
+                seen[1] = true;
+                return null;
+            }
+        });
+        return seen[0] && !seen[1];
     }
 }
