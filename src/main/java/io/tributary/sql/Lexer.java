@@ -6,11 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Tokenizes utility statements (DDL, SET, SHOW, COPY ...) with PostgreSQL's identifier folding. */
-final class Lexer {
+/**
+ * Tokenizes statements with PostgreSQL's identifier folding: utility statements (DDL, SET, SHOW, COPY ...)
+ * for their parsers, and query text for the text rewrites that run before Calcite parses it. Stateless.
+ */
+public final class Lexer {
     private Lexer() {}
 
-    static List<Token> tokenize(String sql) {
+    /**
+     * The tokens of {@code sql}, ending with an {@link Token.Kind#END} token.
+     *
+     * @throws TributaryException 42601 for an unterminated string or quoted identifier
+     */
+    public static List<Token> tokenize(String sql) {
         List<Token> out = new ArrayList<>();
         int i = 0;
         int n = sql.length();

@@ -6,8 +6,8 @@ package io.tributary.sql;
  *
  * @param position 0-based offset in the statement
  */
-record Token(Kind kind, String text, int position) {
-    enum Kind {
+public record Token(Kind kind, String text, int position) {
+    public enum Kind {
         WORD,
         QUOTED_IDENT,
         STRING,
@@ -17,15 +17,15 @@ record Token(Kind kind, String text, int position) {
         END
     }
 
-    boolean isWord(String word) {
+    public boolean isWord(String word) {
         return kind == Kind.WORD && text.equals(word);
     }
 
-    boolean isSymbol(String symbol) {
+    public boolean isSymbol(String symbol) {
         return kind == Kind.SYMBOL && text.equals(symbol);
     }
 
-    boolean isIdentifier() {
+    public boolean isIdentifier() {
         return kind == Kind.WORD || kind == Kind.QUOTED_IDENT;
     }
 }

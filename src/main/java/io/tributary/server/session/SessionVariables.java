@@ -35,6 +35,7 @@ final class SessionVariables {
         define("standard_conforming_strings", "on", "Backslashes in ordinary strings are literal.", true);
         define("integer_datetimes", "on", "Timestamps are 64-bit integers.", true);
         define("server_version", "15.0", "PostgreSQL version Tributary is compatible with.", true);
+        define("server_version_num", "150000", "PostgreSQL version Tributary is compatible with, as a number.", false);
         define("server_encoding", "UTF8", "Server character set.", true);
         // read by pgjdbc's getImportedKeys/getExportedKeys and getMaxColumnNameLength
         define("max_index_keys", "32", "Shows the maximum number of index keys.", false);
@@ -303,6 +304,7 @@ final class SessionVariables {
         String v = raw.trim();
         switch (key) {
             case "server_version",
+                    "server_version_num",
                     "server_encoding",
                     "integer_datetimes",
                     "is_superuser",

@@ -244,6 +244,7 @@ public final class CalciteFrontend implements AutoCloseable {
                     node,
                     new PgTableOid(pgCatalog.tables()),
                     schemas.catalogCalls(),
+                    new TableFunctionSubqueries(),
                     new CatalogLookupJoins(),
                     new ProcTimeSnapshots(),
                     DatabaseQualifiedNames.forStatement(catalog));

@@ -40,7 +40,12 @@ final class CatalogSchema extends AbstractSchema {
             PgByteaFunctions.class,
             PgDateFunctions.class,
             PgOperatorFunctions.class,
-            PgConcatText.class);
+            PgConcatText.class,
+            PgArrayFunctions.class);
+
+    /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */
+    static final java.util.Set<String> TABLE_FUNCTIONS =
+            java.util.Set.of("generate_series", "pg_options_to_table", "pg_timestamp_series", "pg_timestamptz_series");
 
     private final Catalog catalog;
     private final ReadContext context;
@@ -129,6 +134,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
         PgRegexpMatch.register(root);
+        PgTextArrays.register(root);
         PgVarianceFunctions.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
@@ -143,6 +149,7 @@ final class CatalogSchema extends AbstractSchema {
     static List<String> functionNames() {
         List<String> names = new java.util.ArrayList<>(
                 List.of("generate_series", "pg_options_to_table", "regexp_match", PgTypeOf.NAME));
+        names.addAll(PgTextArrays.names());
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

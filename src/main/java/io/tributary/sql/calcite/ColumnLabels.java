@@ -141,6 +141,10 @@ final class ColumnLabels {
             DataType type = PgTypeNames.lookup(name);
             return type != null ? typname(type.kind()) : CALCITE_ONLY_LABELS.getOrDefault(name, name);
         }
+        if (item.getKind() == SqlKind.ITEM) {
+            // a subscript is named as what it subscripts: s[i] is s, (string_to_array(...))[1] string_to_array
+            return label(((SqlCall) item).operand(0));
+        }
         if (item.getKind() == SqlKind.CASE) {
             return "case";
         }

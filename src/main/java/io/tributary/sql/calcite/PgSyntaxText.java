@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  * {@code TIMESTAMP} or {@code TIME} constant without seconds gets them, a {@code TIMESTAMPTZ '...'}
  * constant becomes Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE} literal in UTC, the type name
  * {@code TIMESTAMP WITH TIME ZONE} of a cast becomes {@code timestamptz}, and {@code x AT TIME
- * ZONE z} becomes {@code timezone(z, x)} ({@link AtTimeZoneText}), and the bit operators and
- * {@code @ |/ ||/} become calls ({@link PgOperatorText}); those changes
+ * ZONE z} becomes {@code timezone(z, x)} ({@link AtTimeZoneText}), the bit operators and
+ * {@code @ |/ ||/} become calls ({@link PgOperatorText}), and an argument of a function in FROM that
+ * starts with a call is parenthesized ({@link FromFunctionArgumentsText}); those changes
  * alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
@@ -112,7 +113,8 @@ final class PgSyntaxText {
 
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
-        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(sql)));
+        sql = AtTimeZoneText.rewrite(
+                ReservedWordNames.quote(PgOperatorText.rewrite(FromFunctionArgumentsText.rewrite(sql))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();

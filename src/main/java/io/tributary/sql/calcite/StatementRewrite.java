@@ -56,6 +56,8 @@ abstract class StatementRewrite extends SqlShuttle {
         List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(
                 new ExponentLiterals(),
                 new TimeWindowCalls(),
+                new ScalarFunctionsInFrom(),
+                new PgArrayCalls(),
                 new LikeEscape(),
                 new AvgScale(),
                 new VarianceCalls(),

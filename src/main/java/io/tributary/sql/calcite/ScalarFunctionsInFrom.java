@@ -1,0 +1,95 @@
+package io.tributary.sql.calcite;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.util.Util;
+
+/**
+ * Gives a function that returns one value, called in FROM, PostgreSQL's meaning: a relation of one
+ * row and one column. {@code FROM string_to_array(current_setting('search_path'), ',') s} reads as
+ * {@code FROM (SELECT string_to_array(...) AS s) s}: the column is named by the FROM item's alias
+ * (or its column alias, {@code AS s(x)}), or without one after the function, as PostgreSQL names
+ * it. Calcite reads any call in FROM as a table function and fails inside its validator. Calls of
+ * the table functions Tributary registers ({@code generate_series} and the others of {@link
+ * CatalogSchema#TABLE_FUNCTIONS}) and Calcite's window table functions keep their meaning.
+ */
+final class ScalarFunctionsInFrom extends StatementRewrite {
+    /** Calcite's table functions read in FROM besides Tributary's own. */
+    private static final Set<String> CALCITE_TABLE_FUNCTIONS = Set.of("tumble", "hop", "session");
+
+    @Override
+    public SqlNode visit(SqlCall call) {
+        if (call instanceof SqlSelect select && select.getFrom() != null) {
+            select.setFrom(from(select.getFrom(), null));
+        }
+        return super.visit(call);
+    }
+
+    /**
+     * {@code item} with the scalar calls among its FROM items rewritten.
+     *
+     * @param alias the AS call {@code item} is the operand of, or null
+     */
+    private SqlNode from(SqlNode item, SqlCall alias) {
+        if (item instanceof SqlJoin join) {
+            join.setLeft(from(join.getLeft(), null));
+            join.setRight(from(join.getRight(), null));
+            return join;
+        }
+        if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+            as.setOperand(0, from(as.operand(0), as));
+            return as;
+        }
+        if (!(item instanceof SqlCall table
+                && table.getKind() == SqlKind.COLLECTION_TABLE
+                && table.operand(0) instanceof SqlCall function
+                && function.getKind() == SqlKind.OTHER_FUNCTION
+                && isScalar(function))) {
+            return item;
+        }
+        SqlParserPos pos = function.getParserPosition();
+        SqlIdentifier name = (SqlIdentifier) function.getOperator().getNameAsId();
+        SqlIdentifier column = alias == null
+                ? new SqlIdentifier(Util.last(name.names), pos)
+                : (SqlIdentifier) alias.operand(alias.operandCount() > 2 ? 2 : 1);
+        SqlCall scalar = new SqlBasicCall(
+                new SqlUnresolvedFunction(name, null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION),
+                function.getOperandList(),
+                pos);
+        SqlSelect row = new SqlSelect(
+                pos,
+                null,
+                SqlNodeList.of(SqlStdOperatorTable.AS.createCall(pos, scalar, column.clone(pos))),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+        rewritten(row);
+        return alias == null ? SqlStdOperatorTable.AS.createCall(pos, row, column.clone(pos)) : row;
+    }
+
+    private static boolean isScalar(SqlCall function) {
+        List<String> names = ((SqlIdentifier) function.getOperator().getNameAsId()).names;
+        String name = Util.last(names).toLowerCase(Locale.ROOT);
+        return !CatalogSchema.TABLE_FUNCTIONS.contains(name) && !CALCITE_TABLE_FUNCTIONS.contains(name);
+    }
+}
