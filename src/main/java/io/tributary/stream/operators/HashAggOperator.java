@@ -62,7 +62,7 @@ import java.util.TreeMap;
  * input rows. After the barrier at most {@link #DEFAULT_CACHE_GROUPS} decoded groups stay, the
  * others chosen by CLOCK (an approximation of least recently used, see {@link ByteKeyMap}); a
  * group not held is read back from the group table (pending writes over committed state), unless
- * the table held nothing in the actor's vnodes when the operator started and no group has been
+ * the table held nothing when the operator started and no group has been
  * dropped from memory since (a view's first backfill of up to {@link #DEFAULT_CACHE_GROUPS} groups
  * per actor): then a group not held is new, and its lookup costs no store read. Every
  * changed group is written to the group table at the barrier, so the held groups are always
@@ -119,7 +119,7 @@ public final class HashAggOperator implements Operator {
     /**
      * Whether every group with a stored row is in {@link #held}, so a group not held is new and
      * {@link #load} need not read the store: true from the start when the group table held nothing
-     * in the actor's vnodes (a view's first backfill), false for good once a group with rows is
+     * (a view's first backfill), false for good once a group with rows is
      * evicted. Groups leaving {@link #held} because they vanished or their window was cleaned are
      * deleted from the table at the same time, so they keep it true.
      */
@@ -152,8 +152,8 @@ public final class HashAggOperator implements Operator {
      * As {@link #HashAggOperator(HashAggNode, int[], ReadView)}, reading the watermarks of a node
      * with {@link HashAggNode#cleaning()} from {@code watermarks}; such a node's groups in
      * {@code ownedVnodes} (the actor's, ascending) are read back into its index when it starts. When
-     * the group table holds nothing in them at the start, new groups are not looked up in the store
-     * (see {@link #allHeld}).
+     * the group table holds nothing at the start, new groups are not looked up in the store (see
+     * {@link #allHeld}).
      */
     public HashAggOperator(
             HashAggNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks, int[] ownedVnodes) {
@@ -412,8 +412,10 @@ public final class HashAggOperator implements Operator {
             return;
         }
         started = true;
-        // decided before this operator's first write (see allHeld); one short scan per vnode
-        allHeld = groupKeys.length > 0 && groups.committedEmpty(ownedVnodes);
+        // decided before this operator's first write (see allHeld). One short scan of the whole
+        // table, not one per owned vnode: those scans had cost more than the store reads they
+        // saved (JFR). A table with rows in other actors' vnodes only (a rescaled view) keeps reading.
+        allHeld = groupKeys.length > 0 && groups.committedEmpty(null);
         if (cleaning != null && ownedVnodes != null) {
             indexStoredGroups();
         }

@@ -1,6 +1,5 @@
 package io.tributary.stream.operators;
 
-import io.tributary.common.codec.ByteHash;
 import java.util.Arrays;
 
 /**
@@ -41,18 +40,19 @@ final class PendingValues {
      * A word standing for the key {@code buf[0, len)}: a key of at most {@link
      * ByteKeyMap#INLINE_BYTES} bytes {@linkplain ByteKeyMap#packed packed} (its top byte, the
      * length, at most 7), which only that key has; a longer one its length (capped at 255) in the
-     * top byte over 56 bits of its {@link ByteHash}, which other keys may share.
+     * top byte over 56 bits of an FNV-1a hash of its bytes, which other keys may share. A plain
+     * byte loop: a few keys of about ten bytes need no more mixing to tell them apart, and it
+     * costs little even before the JIT compiles it (a VarHandle-based hash did, in JFR).
      */
-    private static long fingerprint(byte[] buf, int len) {
+    static long fingerprint(byte[] buf, int len) {
         if (len <= ByteKeyMap.INLINE_BYTES) {
             return ByteKeyMap.packed(buf, len);
         }
-        long hash = ByteHash.of(buf, 0, len) & 0xffffffffL;
-        return (long) Math.min(len, 255) << 56
-                | hash << 24
-                | (buf[len - 1] & 0xff) << 16
-                | (buf[len - 2] & 0xff) << 8
-                | (buf[len - 3] & 0xff);
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < len; i++) {
+            h = (h ^ (buf[i] & 0xff)) * 0x100000001b3L;
+        }
+        return (long) Math.min(len, 255) << 56 | (h & 0x00ffffffffffffffL);
     }
 
     /** The index of the value encoded as {@code buf[0, len)}, or -1. */
