@@ -18,13 +18,20 @@ final class ExtremeAccumulator implements Accumulator {
     private final boolean min;
     /**
      * Where values are encoded to compare them with the extreme; shared by every accumulator of
-     * one call (one actor thread), so an add allocates only when the value becomes the extreme.
+     * one call (one actor thread).
      */
     private final ByteWriter scratch;
 
     private Object extreme;
-    /** The memcomparable encoding of {@link #extreme}, or null while there is none. */
+    /**
+     * The memcomparable encoding of {@link #extreme} in {@code [0, extremeLength)}, or null until
+     * the first extreme. Overwritten in place by a new extreme that fits, so a group whose maximum
+     * rises row after row (a backfill's) allocates only when an encoding grows.
+     */
     private byte[] extremeKey;
+
+    /** The length of {@link #extremeKey}'s encoding, or -1 while there is no extreme. */
+    private int extremeLength = -1;
 
     private boolean lost;
 
@@ -38,12 +45,21 @@ final class ExtremeAccumulator implements Accumulator {
     @Override
     public void add(Object value, int sign) {
         encodeInScratch(value);
+        add(value, sign, scratch.array(), scratch.length());
+    }
+
+    /**
+     * As {@link #add(Object, int)}, for a caller that already encoded {@code value} with {@link
+     * KeyCodec#encodeValue} as {@code key[0, len)}; the bytes are copied when the value becomes the
+     * extreme, so the caller may reuse its buffer.
+     */
+    void add(Object value, int sign, byte[] key, int len) {
         if (sign > 0) {
-            if (extremeKey == null || (min ? compareScratch() < 0 : compareScratch() > 0)) {
+            if (extremeLength < 0 || (min ? compare(key, len) < 0 : compare(key, len) > 0)) {
                 extreme = value;
-                extremeKey = scratch.toByteArray();
+                keep(key, len);
             }
-        } else if (extremeKey != null && compareScratch() == 0) {
+        } else if (extremeLength >= 0 && compare(key, len) == 0) {
             set(null);
             lost = true;
         }
@@ -63,16 +79,26 @@ final class ExtremeAccumulator implements Accumulator {
     private void set(Object value) {
         extreme = value;
         if (value == null) {
-            extremeKey = null;
+            extremeLength = -1;
         } else {
             encodeInScratch(value);
-            extremeKey = scratch.toByteArray();
+            keep(scratch.array(), scratch.length());
         }
     }
 
-    /** The value last {@link #encodeInScratch encoded} compared with the extreme, in SQL order. */
-    private int compareScratch() {
-        return Arrays.compareUnsigned(scratch.array(), 0, scratch.length(), extremeKey, 0, extremeKey.length);
+    /** Takes {@code key[0, len)} as the extreme's encoding. */
+    private void keep(byte[] key, int len) {
+        if (extremeKey == null || extremeKey.length < len) {
+            extremeKey = Arrays.copyOf(key, len);
+        } else {
+            System.arraycopy(key, 0, extremeKey, 0, len);
+        }
+        extremeLength = len;
+    }
+
+    /** The value encoded as {@code key[0, len)} compared with the extreme, in SQL order. */
+    private int compare(byte[] key, int len) {
+        return Arrays.compareUnsigned(key, 0, len, extremeKey, 0, extremeLength);
     }
 
     private void encodeInScratch(Object value) {

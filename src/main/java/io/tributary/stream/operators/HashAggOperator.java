@@ -61,7 +61,10 @@ import java.util.TreeMap;
  * the row to retract), so memory grows with the distinct groups one epoch touches, at most its
  * input rows. After the barrier at most {@link #DEFAULT_CACHE_GROUPS} decoded groups stay, the
  * others chosen by CLOCK (an approximation of least recently used, see {@link ByteKeyMap}); a
- * group not held is read back from the group table (pending writes over committed state). Every
+ * group not held is read back from the group table (pending writes over committed state), unless
+ * the table held nothing when the operator started and no group has been
+ * dropped from memory since (a view's first backfill of up to {@link #DEFAULT_CACHE_GROUPS} groups
+ * per actor): then a group not held is new, and its lookup costs no store read. Every
  * changed group is written to the group table at the barrier, so the held groups are always
  * clean and dropping one costs nothing. Value tables are not cached: each value change is one
  * point read. Pending writes of all tables stay in memory until the barrier.
@@ -108,8 +111,19 @@ public final class HashAggOperator implements Operator {
     private int[] touched = new int[1024];
 
     private int touchedCount;
+    /** Per row of the chunk being applied, its group's id in {@link #held}; reused across chunks. */
+    private int[] chunkGroups = new int[Chunk.TARGET_SIZE];
+
     private final ByteWriter keyWriter = new ByteWriter(32);
     private boolean started;
+    /**
+     * Whether every group with a stored row is in {@link #held}, so a group not held is new and
+     * {@link #load} need not read the store: true from the start when the group table held nothing
+     * (a view's first backfill), false for good once a group with rows is
+     * evicted. Groups leaving {@link #held} because they vanished or their window was cleaned are
+     * deleted from the table at the same time, so they keep it true.
+     */
+    private boolean allHeld;
 
     /** Which groups a watermark finishes, or null when state is kept for every group with rows. */
     private final WindowCleaning cleaning;
@@ -137,7 +151,9 @@ public final class HashAggOperator implements Operator {
     /**
      * As {@link #HashAggOperator(HashAggNode, int[], ReadView)}, reading the watermarks of a node
      * with {@link HashAggNode#cleaning()} from {@code watermarks}; such a node's groups in
-     * {@code ownedVnodes} (the actor's, ascending) are read back into its index when it starts.
+     * {@code ownedVnodes} (the actor's, ascending) are read back into its index when it starts. When
+     * the group table holds nothing at the start, new groups are not looked up in the store (see
+     * {@link #allHeld}).
      */
     public HashAggOperator(
             HashAggNode node, int[] stateTableIds, ReadView committed, WatermarkReader watermarks, int[] ownedVnodes) {
@@ -185,19 +201,20 @@ public final class HashAggOperator implements Operator {
     @Override
     public void onChunk(int input, Chunk chunk, Output out) {
         start(out);
-        for (int i = 0; i < chunk.size(); i++) {
-            Object[] row = chunk.row(i);
-            keyWriter.reset();
-            KeyCodec.encode(keyWriter, groupKeyTypes, row, groupKeys);
-            int id = held.find(keyWriter.array(), keyWriter.length());
-            Held h;
-            if (id < 0) {
-                GroupState loaded = load(keyValues(row));
-                h = new Held(loaded, present(loaded) ? loaded.output() : null);
-                id = held.put(keyWriter.array(), keyWriter.length(), h);
-            } else {
-                h = held.get(id);
-            }
+        int n = chunk.size();
+        if (chunkGroups.length < n) {
+            chunkGroups = new int[n];
+        }
+        // Two passes: first every row's group, then the rows in order. Each row's lookup misses
+        // the cache (tens of thousands of groups) but depends on no other row's, so in a pass of
+        // lookups alone the CPU overlaps the misses of several rows, where in one interleaved loop
+        // each waited behind the previous row's accumulator updates.
+        for (int i = 0; i < n; i++) {
+            chunkGroups[i] = groupOf(chunk.row(i));
+        }
+        for (int i = 0; i < n; i++) {
+            int id = chunkGroups[i];
+            Held h = held.get(id);
             if (!h.touched) {
                 h.touched = true;
                 if (touchedCount == touched.length) {
@@ -206,10 +223,26 @@ public final class HashAggOperator implements Operator {
                 touched[touchedCount++] = id;
             } else if (h.group.rowCount == 0 && groupKeys.length > 0) {
                 // the group's last row went earlier in this epoch: it comes back fresh, with this row's key
-                h.group = GroupState.empty(keyValues(row), functions);
+                h.group = GroupState.empty(keyValues(chunk.row(i)), functions);
             }
-            apply(h, row, chunk.op(i).sign());
+            apply(h, chunk.row(i), chunk.op(i).sign());
         }
+    }
+
+    /**
+     * The id in {@link #held} of {@code row}'s group, loading it (or starting it empty) when not
+     * held. Ids stay valid until the barrier: groups leave {@link #held} only there.
+     */
+    private int groupOf(Object[] row) {
+        keyWriter.reset();
+        KeyCodec.encode(keyWriter, groupKeyTypes, row, groupKeys);
+        int id = held.find(keyWriter.array(), keyWriter.length());
+        if (id >= 0) {
+            return id;
+        }
+        GroupState loaded = load(keyValues(row));
+        return held.put(
+                keyWriter.array(), keyWriter.length(), new Held(loaded, present(loaded) ? loaded.output() : null));
     }
 
     @Override
@@ -219,6 +252,7 @@ public final class HashAggOperator implements Operator {
         emitTouched(out);
         while (held.size() > cacheGroups) {
             held.remove(held.victim());
+            allHeld = false;
         }
         if (cleaning != null && barrier.checkpoint() == null) {
             // not while backfilling: a window's snapshot rows may still be on their way
@@ -378,6 +412,10 @@ public final class HashAggOperator implements Operator {
             return;
         }
         started = true;
+        // decided before this operator's first write (see allHeld). One short scan of the whole
+        // table, not one per owned vnode: those scans had cost more than the store reads they
+        // saved (JFR). A table with rows in other actors' vnodes only (a rescaled view) keeps reading.
+        allHeld = groupKeys.length > 0 && groups.committedEmpty(null);
         if (cleaning != null && ownedVnodes != null) {
             indexStoredGroups();
         }
@@ -398,7 +436,7 @@ public final class HashAggOperator implements Operator {
 
     /** The stored group of key {@code keyValues}, or a new empty one. */
     private GroupState load(Object[] keyValues) {
-        Object[] stored = groups.get(keyValues);
+        Object[] stored = allHeld ? null : groups.get(keyValues);
         return stored == null
                 ? GroupState.empty(keyValues, functions)
                 : GroupState.load(stored, groupKeys.length, functions);
@@ -437,6 +475,10 @@ public final class HashAggOperator implements Operator {
                     // counted at the barrier in one batched read: an insert cannot pass the extreme
                     // unseen, and a removal of the extreme marks it lost (see settleExtremes)
                     countExtremeValue(h, c, value, sign);
+                    // compared in the encoding countExtremeValue left in valueScratch, not encoded again
+                    ((ExtremeAccumulator) g.accumulators[c])
+                            .add(value, sign, valueScratch.array(), valueScratch.length());
+                    continue;
                 } else if (!values.change(g.key, value, sign)) {
                     // a call that keeps its values sees a value only when it appears in or leaves the group
                     continue;

@@ -22,33 +22,45 @@ final class PendingValues {
     /** The most distinct values held; a linear search over more would cost more than the table's map. */
     static final int CAPACITY = 8;
 
+    /** Per entry its key's bytes when it is longer than {@link ByteKeyMap#INLINE_BYTES}, else null. */
     private final byte[][] keys = new byte[CAPACITY][];
     /**
-     * Per entry its key {@linkplain ByteKeyMap#packed packed} into a word (-1 for a longer one), so
-     * a search of short values (a NUMERIC amount, an INTEGER) compares words in one array instead
-     * of loading every held key's bytes: that load was 7% of {@code bench backfill}'s GROUP BY
-     * actors' samples in JFR.
+     * Per entry its key's {@link #fingerprint}, so a search compares words in one array and loads
+     * a held key's bytes only when the words match. A NUMERIC amount encodes longer than a word;
+     * when only shorter keys were packed, comparing each held key's bytes had been 14-17% of
+     * {@code bench backfill}'s GROUP BY actors' samples (JFR), mostly cache misses on those arrays.
      */
-    private final long[] packed = new long[CAPACITY];
+    private final long[] fingerprints = new long[CAPACITY];
 
     private final Object[] values = new Object[CAPACITY];
     private final long[] counts = new long[CAPACITY];
     private int size;
 
+    /**
+     * A word standing for the key {@code buf[0, len)}: a key of at most {@link
+     * ByteKeyMap#INLINE_BYTES} bytes {@linkplain ByteKeyMap#packed packed} (its top byte, the
+     * length, at most 7), which only that key has; a longer one its length (capped at 255) in the
+     * top byte over 56 bits of an FNV-1a hash of its bytes, which other keys may share. A plain
+     * byte loop: a few keys of about ten bytes need no more mixing to tell them apart, and it
+     * costs little even before the JIT compiles it (a VarHandle-based hash did, in JFR).
+     */
+    static long fingerprint(byte[] buf, int len) {
+        if (len <= ByteKeyMap.INLINE_BYTES) {
+            return ByteKeyMap.packed(buf, len);
+        }
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < len; i++) {
+            h = (h ^ (buf[i] & 0xff)) * 0x100000001b3L;
+        }
+        return (long) Math.min(len, 255) << 56 | (h & 0x00ffffffffffffffL);
+    }
+
     /** The index of the value encoded as {@code buf[0, len)}, or -1. */
     int find(byte[] buf, int len) {
-        if (len <= ByteKeyMap.INLINE_BYTES) {
-            long p = ByteKeyMap.packed(buf, len);
-            for (int i = 0; i < size; i++) {
-                if (packed[i] == p) {
-                    return i;
-                }
-            }
-            return -1;
-        }
+        long f = fingerprint(buf, len);
         for (int i = 0; i < size; i++) {
-            byte[] k = keys[i];
-            if (Arrays.equals(k, 0, k.length, buf, 0, len)) {
+            if (fingerprints[i] == f
+                    && (len <= ByteKeyMap.INLINE_BYTES || Arrays.equals(keys[i], 0, keys[i].length, buf, 0, len))) {
                 return i;
             }
         }
@@ -68,8 +80,8 @@ final class PendingValues {
      */
     int add(byte[] buf, int len, Object value, int sign) {
         int i = size++;
-        keys[i] = Arrays.copyOf(buf, len);
-        packed[i] = ByteKeyMap.packed(buf, len);
+        keys[i] = len <= ByteKeyMap.INLINE_BYTES ? null : Arrays.copyOf(buf, len);
+        fingerprints[i] = fingerprint(buf, len);
         values[i] = value;
         counts[i] = sign;
         return i;
