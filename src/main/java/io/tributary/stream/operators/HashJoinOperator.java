@@ -177,6 +177,8 @@ public final class HashJoinOperator implements Operator {
         };
         JoinSide side = fromLeft ? left : right;
         JoinSide other = fromLeft ? right : left;
+        side.tookRows(chunk.size());
+        other.otherTookRows();
         for (int i = 0; i < chunk.size(); i++) {
             apply(fromLeft, side, other, chunk.op(i), chunk.row(i), out);
         }

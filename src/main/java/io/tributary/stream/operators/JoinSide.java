@@ -33,8 +33,13 @@ import java.util.List;
  * heldRows} rows it leaves held mode for good, dropping its buckets (a side that large is rarely
  * probed by the same key soon), and from then on is the bounded cache in front of the table. A side
  * that starts with stored rows (a restart, a remote build taken over) is never held. Sides cleaned
- * by a watermark ({@link #cleanBy}) are never held either: cleaning deletes past the cache. One
- * actor thread.
+ * by a watermark ({@link #cleanBy}) are never held either: cleaning deletes past the cache. A held
+ * side also leaves held mode once it took in {@link #RELEASE_ROWS} rows in a row while the other
+ * side, which had brought rows before, brought none ({@link #tookRows}): in a snapshot backfill
+ * that means the other side's snapshot is read, so nothing probes this side any more and holding
+ * the rest of a big side's rows would only cost a bucket entry per row and the young collections
+ * that copy them (a later probe scans the store, as for a side past its bound). One actor
+ * thread.
  */
 final class JoinSide {
     /** Memcomparable bytes used as a hash key: equal bytes mean SQL-equal values. */
@@ -75,6 +80,10 @@ final class JoinSide {
     private Boolean held;
     /** Rows held by cached buckets; the cache is bounded in rows too, since one key may have millions. */
     private long cachedRows;
+    /** Whether the other side ever brought rows ({@link #otherTookRows}). */
+    private boolean otherSeen;
+    /** Rows this side took in since the other side last brought any. */
+    private long rowsSinceOther;
 
     private final ByteWriter scratch = new ByteWriter(64);
     /** With cleaning ({@link #cleanBy}): the join keys with stored rows; otherwise null. */
@@ -220,17 +229,48 @@ final class JoinSide {
     static final long MAX_CACHED_ROWS = 200_000;
 
     /**
+     * Rows a held side takes in with none from the other side before it leaves held mode (see the
+     * class comment). An actor reads at most 8 messages (chunks of at most 1,024 rows) per channel
+     * before it steps its backfills again, so while both sides still bring rows the gaps stay below
+     * this with up to two upstream actors per input (a 2-core server's parallelism); with more, a
+     * side may be let go early, which costs scans, not results.
+     */
+    static final long RELEASE_ROWS = 32_768;
+
+    /**
+     * Counts {@code rows} changes this side is about to take in, leaving held mode when the other
+     * side has gone quiet (see the class comment). The operator calls it once per input chunk,
+     * before applying the chunk's changes.
+     */
+    void tookRows(int rows) {
+        rowsSinceOther += rows;
+        if (held == Boolean.TRUE && otherSeen && rowsSinceOther > RELEASE_ROWS) {
+            release();
+        }
+    }
+
+    /** The other side is about to take in a chunk of changes (see {@link #tookRows}). */
+    void otherTookRows() {
+        otherSeen = true;
+        rowsSinceOther = 0;
+    }
+
+    /** Leaves held mode for good, dropping every bucket: from now on the cache is bounded. */
+    private void release() {
+        held = false;
+        cache.clear();
+        cachedRows = 0;
+    }
+
+    /**
      * Drops buckets not used lately while the cache holds too many keys or rows; in held mode,
      * leaves it once the side holds more than its held rows.
      */
     private void evict() {
         if (held == Boolean.TRUE) {
-            if (cachedRows <= heldRows) {
-                return;
+            if (cachedRows > heldRows) {
+                release();
             }
-            held = false;
-            cache.clear();
-            cachedRows = 0;
             return;
         }
         while (cache.size() > 0 && (cache.size() > cacheKeys || cachedRows > MAX_CACHED_ROWS)) {

@@ -433,6 +433,43 @@ class HashJoinOperatorTest {
         }
     }
 
+    @Test
+    void aHeldSideIsLetGoOnceTheOtherSideStopsBringingRows() {
+        CountingView[] view = new CountingView[1];
+        HashJoinNode node = node(JoinKind.INNER);
+        int bound = (int) JoinSide.RELEASE_ROWS;
+        try (OperatorHarness h = new OperatorHarness(dir.resolve("store"), v -> {
+            view[0] = new CountingView(v);
+            return new HashJoinOperator(node, TABLES, view[0]);
+        })) {
+            // before the right side brought any row, the left side stays held however many it takes
+            h.insert(0, lefts(0, bound + 1));
+            h.insert(1, r(5, 1L, 0));
+            int scans = view[0].scans;
+            // the bound itself after a right row: still held, a probe reaches no store
+            h.insert(0, lefts(100_000, bound));
+            h.insert(1, r(6, 2L, 0));
+            assertEquals(scans, view[0].scans);
+            assertEquals(List.of("+[5, 5, 0, 5, 1, 0]", "+[6, 6, 0, 6, 2, 0]"), h.takeEmitted());
+            // one row more with none from the right: let go, so the next probe scans and still finds its rows
+            h.insert(0, lefts(200_000, bound + 1));
+            h.insert(1, r(7, 3L, 0), r(200_001, 4L, 0));
+            assertEquals(scans + 2, view[0].scans);
+            assertEquals(List.of("+[7, 7, 0, 7, 3, 0]", "+[200001, 200001, 0, 200001, 4, 0]"), h.takeEmitted());
+            h.barrier();
+            assertEquals(4, h.rows().size());
+        }
+    }
+
+    /** {@code n} left rows with ids from {@code first} on, each its own join key. */
+    private static Object[][] lefts(int first, int n) {
+        Object[][] rows = new Object[n][];
+        for (int i = 0; i < n; i++) {
+            rows[i] = l(first + i, first + i, 0);
+        }
+        return rows;
+    }
+
     @ParameterizedTest
     @EnumSource(JoinKind.class)
     void randomChangesMatchABruteForceJoin(JoinKind kind) {
