@@ -31,6 +31,7 @@ import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.Priority;
+import org.rocksdb.RateLimiter;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
@@ -77,6 +78,10 @@ public final class RocksSharedStore implements SharedStore {
     private final Path ingestDirectory;
     /** Numbers the SST files of every namespace's checkpoints, so their names never collide. */
     private final AtomicLong ingestSeq = new AtomicLong();
+    /** Paces the checkpoints' SST files of every namespace: one disk, one budget. */
+    private final BackgroundWritePace checkpointPace;
+    /** Paces RocksDB's own flushes and compactions at the same rate; null when unpaced. */
+    private final RateLimiter rateLimiter;
 
     private RocksSharedStore(
             Path dir,
@@ -87,7 +92,11 @@ public final class RocksSharedStore implements SharedStore {
             Statistics statistics,
             List<ColumnFamilyDescriptor> descriptors,
             List<ColumnFamilyHandle> handles,
-            Path ingestDirectory) {
+            Path ingestDirectory,
+            BackgroundWritePace checkpointPace,
+            RateLimiter rateLimiter) {
+        this.checkpointPace = checkpointPace;
+        this.rateLimiter = rateLimiter;
         this.dir = dir;
         this.db = db;
         this.dbOptions = dbOptions;
@@ -130,12 +139,31 @@ public final class RocksSharedStore implements SharedStore {
                     .setStatistics(statistics)
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
-                    .setMaxBackgroundJobs(2);
+                    .setMaxBackgroundJobs(2)
+                    // flushes and compactions reach the disk a megabyte at a time as they are
+                    // written, not in one burst at their final sync (see BackgroundWritePace)
+                    .setBytesPerSync(1L << 20);
+            BackgroundWritePace pace = BackgroundWritePace.fromSystemProperty();
+            RateLimiter rateLimiter = null;
+            if (pace.bytesPerSecond() > 0) {
+                rateLimiter = new RateLimiter(pace.bytesPerSecond());
+                dbOptions.setRateLimiter(rateLimiter);
+            }
             List<ColumnFamilyDescriptor> descriptors = descriptors(dir, cfOptions);
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
             return new RocksSharedStore(
-                    dir, db, dbOptions, cfOptions, cache, statistics, descriptors, handles, emptyIngestDirectory(dir));
+                    dir,
+                    db,
+                    dbOptions,
+                    cfOptions,
+                    cache,
+                    statistics,
+                    descriptors,
+                    handles,
+                    emptyIngestDirectory(dir),
+                    pace,
+                    rateLimiter);
         } catch (RocksDBException e) {
             if (String.valueOf(e.getMessage()).contains("lock file")) {
                 // RocksDB holds an exclusive lock on its directory while open
@@ -370,6 +398,11 @@ public final class RocksSharedStore implements SharedStore {
     }
 
     /** Opens an SST file at {@code file} for ingestion (see {@link SstOutput}); the caller closes it. */
+    /** The pace of checkpoint files ({@link BackgroundWritePace}); bulk loads are not paced. */
+    BackgroundWritePace checkpointPace() {
+        return checkpointPace;
+    }
+
     SstOutput openSst(Path file) throws RocksDBException {
         return new SstOutput(this, file);
     }
@@ -398,6 +431,9 @@ public final class RocksSharedStore implements SharedStore {
         db.close();
         syncWrite.close();
         dbOptions.close();
+        if (rateLimiter != null) {
+            rateLimiter.close();
+        }
         cfOptions.close();
         blockCache.close();
         statistics.close();

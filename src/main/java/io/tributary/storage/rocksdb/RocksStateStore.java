@@ -36,6 +36,9 @@ import org.rocksdb.WriteOptions;
  * checkpoints in a directory beside the store (see {@link RocksPins}).
  */
 public final class RocksStateStore implements StateStore {
+    /** How many pairs a checkpoint's SST writer puts between two looks at its file's size (a power of two). */
+    private static final long PACE_EVERY_PAIRS = 1024;
+
     private static final byte[] COMMITTED_EPOCH_KEY = "\u0000meta/committed_epoch".getBytes(StandardCharsets.UTF_8);
 
     private final RocksSharedStore shared;
@@ -231,6 +234,8 @@ public final class RocksStateStore implements StateStore {
         try {
             try (SstOutput writer = shared.openSst(file)) {
                 PairBuffer pair = new PairBuffer();
+                BackgroundWritePace pace = shared.checkpointPace();
+                long[] pairsAndPacedBytes = new long[2];
                 buffer.writeSorted((key, value) -> {
                     if (value == null) {
                         writer.delete(key);
@@ -238,7 +243,14 @@ public final class RocksStateStore implements StateStore {
                         pair.fill(key, value);
                         writer.put(pair.key, pair.value);
                     }
+                    // the file's size is a JNI call: asked every so many pairs
+                    if ((++pairsAndPacedBytes[0] & (PACE_EVERY_PAIRS - 1)) == 0) {
+                        long size = writer.fileSize();
+                        pace.paced(size - pairsAndPacedBytes[1]);
+                        pairsAndPacedBytes[1] = size;
+                    }
                 });
+                pace.paced(writer.fileSize() - pairsAndPacedBytes[1]);
                 writer.finish();
             }
             shared.ingest(handle(Keyspace.DATA), List.of(file));

@@ -43,6 +43,11 @@ final class SstOutput implements AutoCloseable {
         writer.delete(key);
     }
 
+    /** Bytes written to the file so far (blocks still being filled not counted). */
+    long fileSize() throws RocksDBException {
+        return writer.fileSize();
+    }
+
     /** Completes and syncs the file; nothing may be put after it. */
     void finish() throws RocksDBException {
         writer.finish();
