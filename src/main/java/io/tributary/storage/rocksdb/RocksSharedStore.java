@@ -397,12 +397,12 @@ public final class RocksSharedStore implements SharedStore {
         return ingestDirectory.resolve(prefix + "-" + ingestSeq.incrementAndGet() + ".sst");
     }
 
-    /** Opens an SST file at {@code file} for ingestion (see {@link SstOutput}); the caller closes it. */
     /** The pace of checkpoint files ({@link BackgroundWritePace}); bulk loads are not paced. */
     BackgroundWritePace checkpointPace() {
         return checkpointPace;
     }
 
+    /** Opens an SST file at {@code file} for ingestion (see {@link SstOutput}); the caller closes it. */
     SstOutput openSst(Path file) throws RocksDBException {
         return new SstOutput(this, file);
     }
