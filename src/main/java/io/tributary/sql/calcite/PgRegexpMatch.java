@@ -5,14 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
-import org.apache.calcite.schema.ScalarFunction;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -75,26 +68,13 @@ public final class PgRegexpMatch {
     static void register(SchemaPlus root) {
         for (Method m : PgRegexpMatch.class.getMethods()) {
             if (m.getName().equals("regexpMatch")) {
-                root.add("regexp_match", new TextArrayFunction((ScalarFunctionImpl) ScalarFunctionImpl.create(m)));
+                root.add(
+                        "regexp_match",
+                        TypedReflectiveFunction.of(
+                                m,
+                                types -> new TextArrayType(types.createTypeWithNullability(
+                                        types.createSqlType(SqlTypeName.VARCHAR), true))));
             }
-        }
-    }
-
-    /** A reflective function whose result is {@link TextArrayType} (Java's {@code List} gives no element type). */
-    private record TextArrayFunction(ScalarFunctionImpl reflective) implements ScalarFunction, ImplementableFunction {
-        @Override
-        public RelDataType getReturnType(RelDataTypeFactory types) {
-            return new TextArrayType(types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR), true));
-        }
-
-        @Override
-        public List<FunctionParameter> getParameters() {
-            return reflective.getParameters();
-        }
-
-        @Override
-        public CallImplementor getImplementor() {
-            return reflective.getImplementor();
         }
     }
 }

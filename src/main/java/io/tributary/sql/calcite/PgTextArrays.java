@@ -6,14 +6,9 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
-import org.apache.calcite.schema.ScalarFunction;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -156,34 +151,21 @@ public final class PgTextArrays {
     static void register(SchemaPlus root) {
         for (Method m : PgTextArrays.class.getMethods()) {
             if (m.getDeclaringClass() == PgTextArrays.class) {
-                root.add(m.getName(), new TextArrayResult((ScalarFunctionImpl) ScalarFunctionImpl.create(m)));
+                root.add(m.getName(), TypedReflectiveFunction.of(m, PgTextArrays::textArray));
             }
         }
+    }
+
+    /** An array of nullable text, itself nullable. */
+    private static RelDataType textArray(RelDataTypeFactory types) {
+        return types.createTypeWithNullability(
+                types.createArrayType(
+                        types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR), true), -1),
+                true);
     }
 
     /** The names {@link #register} adds, as {@code pg_proc} lists them. */
     static List<String> names() {
         return List.of("string_to_array", "parse_ident");
-    }
-
-    /** A reflective function whose result is an array of nullable text (Java's {@code List} gives no element type). */
-    private record TextArrayResult(ScalarFunctionImpl reflective) implements ScalarFunction, ImplementableFunction {
-        @Override
-        public RelDataType getReturnType(RelDataTypeFactory types) {
-            return types.createTypeWithNullability(
-                    types.createArrayType(
-                            types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR), true), -1),
-                    true);
-        }
-
-        @Override
-        public List<FunctionParameter> getParameters() {
-            return reflective.getParameters();
-        }
-
-        @Override
-        public CallImplementor getImplementor() {
-            return reflective.getImplementor();
-        }
     }
 }
