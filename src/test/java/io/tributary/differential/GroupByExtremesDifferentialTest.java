@@ -112,21 +112,7 @@ class GroupByExtremesDifferentialTest {
             "DELETE FROM w WHERE g = 1",
             "INSERT INTO w VALUES (3001, 1, 0.0001), (3002, 1, NULL), (3003, 1, -0.0002)",
         };
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
-        InProcessTributary.execScript(tributary.connection, "CREATE MATERIALIZED VIEW wide AS " + view);
-        assertEquals(
-                SortedRows.of(pg, view),
-                SortedRows.of(tributary.connection, "SELECT * FROM wide"),
-                "after the backfill");
-        for (String step : steps) {
-            InProcessTributary.execScript(tributary.connection, step);
-            InProcessTributary.execScript(pg, step);
-            assertEquals(
-                    SortedRows.of(pg, view),
-                    SortedRows.of(tributary.connection, "SELECT * FROM wide"),
-                    "after " + step);
-        }
+        backfillThenCompareAfterEachStep(setup, "wide", view, steps);
     }
 
     /**
@@ -158,21 +144,7 @@ class GroupByExtremesDifferentialTest {
             "UPDATE z SET g = 1003 WHERE id = 1002",
             "DELETE FROM z WHERE id >= 2001",
         };
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
-        InProcessTributary.execScript(tributary.connection, "CREATE MATERIALIZED VIEW vanishing AS " + view);
-        assertEquals(
-                SortedRows.of(pg, view),
-                SortedRows.of(tributary.connection, "SELECT * FROM vanishing"),
-                "after the backfill");
-        for (String step : steps) {
-            InProcessTributary.execScript(tributary.connection, step);
-            InProcessTributary.execScript(pg, step);
-            assertEquals(
-                    SortedRows.of(pg, view),
-                    SortedRows.of(tributary.connection, "SELECT * FROM vanishing"),
-                    "after " + step);
-        }
+        backfillThenCompareAfterEachStep(setup, "vanishing", view, steps);
     }
 
     /**
@@ -246,6 +218,30 @@ class GroupByExtremesDifferentialTest {
                     SortedRows.of(pg, QUERIES[v]),
                     SortedRows.of(tributary.connection, "SELECT * FROM v" + v),
                     "view v" + v + " " + when);
+        }
+    }
+
+    /**
+     * Runs {@code setup} on both databases, backfills view {@code name} of {@code view} in Tributary
+     * over its rows, then runs each of {@code steps} on both; the view must equal PostgreSQL's
+     * answer to {@code view} after the backfill and after every step.
+     */
+    private void backfillThenCompareAfterEachStep(String setup, String name, String view, String[] steps)
+            throws Exception {
+        InProcessTributary.execScript(tributary.connection, setup);
+        InProcessTributary.execScript(pg, setup);
+        InProcessTributary.execScript(tributary.connection, "CREATE MATERIALIZED VIEW " + name + " AS " + view);
+        assertEquals(
+                SortedRows.of(pg, view),
+                SortedRows.of(tributary.connection, "SELECT * FROM " + name),
+                "after the backfill");
+        for (String step : steps) {
+            InProcessTributary.execScript(tributary.connection, step);
+            InProcessTributary.execScript(pg, step);
+            assertEquals(
+                    SortedRows.of(pg, view),
+                    SortedRows.of(tributary.connection, "SELECT * FROM " + name),
+                    "after " + step);
         }
     }
 }
