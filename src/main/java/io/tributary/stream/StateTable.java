@@ -11,13 +11,10 @@ import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.TableKeys;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.NoSuchElementException;
-import java.util.TreeMap;
 
 /**
  * A sorted map from key rows to value rows that an operator keeps durable: {@code [table id]
@@ -36,73 +33,14 @@ import java.util.TreeMap;
  * previous epoch committed (see {@link Operator}).
  */
 public final class StateTable {
-    private static final byte[] TOMBSTONE = new byte[0];
-
     private final int tableId;
     private final List<DataType> keyTypes;
     private final KeyOrder[] order;
     private final int distKeyCount;
     private final RowCodec valueCodec;
     private final ReadView committed;
-    /**
-     * Writes since the last flush. Point reads and writes only need the hash map; the sorted copy
-     * scans need is built on the first scan of an epoch and kept up to date from then on, so
-     * tables that are never scanned (views, group states) never pay for ordering.
-     */
-    private Map<StoreKey, byte[]> pending = new HashMap<>();
-    /**
-     * The writes handed over at the last flush, still read through (under {@link #pending}) until
-     * the next flush: a backfilling job's actor goes on past a checkpoint barrier while the
-     * checkpoint is written (see {@code Actor}), so its committed view may not hold them yet. The
-     * actor waits for that checkpoint to be durable before it passes the next barrier, so at the
-     * next flush they are committed and this layer is dropped. Live epochs commit before their
-     * actor's next input arrives, so for them this layer only repeats committed state. Point reads
-     * and scans both merge it, so no read ever waits for the checkpoint's write. Null when there
-     * is none.
-     */
-    private Map<StoreKey, byte[]> flushed;
-    /**
-     * {@link #flushed} sorted per distribution key, as {@link #sortedPending} is for the pending
-     * writes: taken over from it at the flush when a scan had built it, else built on the first
-     * scan after the flush; null until then and with {@link #flushed}.
-     */
-    private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedFlushed;
-    /**
-     * The pending writes sorted per distribution key (every scan stays within one), or null until
-     * the epoch's first scan. Kept per distribution key because one sorted map of all pending
-     * writes cost a tree insertion with byte-array compares on every write after that scan,
-     * which dominated joins whose other side probes this one.
-     */
-    private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedPending;
-    /**
-     * Writes since the last flush while every key written sorted after the one before (as a whole
-     * or after its vnode, see {@link AscendingWrites}) and nothing was read: held in arrival order
-     * instead of {@link #pending} (empty meanwhile), so a view backfilled in key order, or fed a
-     * keyless table's rows in row-id order, neither hashes its rows nor has them sorted. The
-     * first write out of order, or the first read, moves them into {@link #pending} for the rest
-     * of the epoch ({@link #stopAppending}).
-     */
-    private AscendingWrites run = new AscendingWrites();
-    /** Whether writes still go to {@link #run} this epoch. */
-    private boolean appending = true;
-    /**
-     * Whether writes out of key order go to {@link #run} as well ({@link #appendUnordered}), and
-     * an epoch after one without reads through the pending writes starts appending again.
-     */
-    private boolean unordered;
-    /** Whether a read went through the pending writes since the last flush. */
-    private boolean readThisEpoch;
-    /**
-     * Set by the first read through the pending writes: a table that is read (a join side, a
-     * group state) keeps its writes in {@link #pending} from then on, rather than moving them
-     * every epoch.
-     */
-    private boolean readThrough;
-    /**
-     * The writes handed over at the last flush when they were a {@link #run}: read through like
-     * {@link #flushed} (moved into it at the first read), null when none.
-     */
-    private AscendingWrites flushedRun;
+    /** The writes not yet known to be committed, merged over {@link #committed} by every read. */
+    private final PendingWrites pending = new PendingWrites();
 
     private final ByteWriter scratch = new ByteWriter(64);
     /** Where values are encoded before their exact-size copy is kept; one per table, actor thread. */
@@ -147,7 +85,7 @@ public final class StateTable {
      * of the flushed writes are the same either way.
      */
     public void appendUnordered() {
-        unordered = true;
+        pending.appendUnordered();
     }
 
     public int tableId() {
@@ -156,23 +94,23 @@ public final class StateTable {
 
     /** The value stored under {@code key} (all key columns), or null. */
     public Object[] get(Object[] key) {
-        readingPending();
+        pending.beforeRead();
         byte[] k = encodeKey(key, key.length);
-        byte[] v = uncommitted(new StoreKey(k, lastDistEnd));
+        byte[] v = pending.uncommitted(new StoreKey(k, lastDistEnd));
         if (v == null) {
             v = committed.get(Keyspace.DATA, k);
         }
-        return v == null || v == TOMBSTONE ? null : valueCodec.decode(v);
+        return v == null || v == PendingWrites.TOMBSTONE ? null : valueCodec.decode(v);
     }
 
     /** As {@link #get} of a key {@link #encode encoded} by this table. */
     public Object[] get(StoreKey key) {
-        readingPending();
-        byte[] v = uncommitted(key);
+        pending.beforeRead();
+        byte[] v = pending.uncommitted(key);
         if (v == null) {
             v = committed.get(Keyspace.DATA, key.bytes);
         }
-        return v == null || v == TOMBSTONE ? null : valueCodec.decode(v);
+        return v == null || v == PendingWrites.TOMBSTONE ? null : valueCodec.decode(v);
     }
 
     /**
@@ -189,18 +127,18 @@ public final class StateTable {
 
     /** As {@link #getAll} of keys already {@link #encode encoded} by this table. */
     public Object[][] getAllEncoded(List<StoreKey> keys) {
-        readingPending();
+        pending.beforeRead();
         Object[][] out = new Object[keys.size()][];
         List<byte[]> unknown = new java.util.ArrayList<>();
         int[] positions = new int[keys.size()];
         for (int i = 0; i < out.length; i++) {
             StoreKey k = keys.get(i);
-            byte[] v = uncommitted(k);
+            byte[] v = pending.uncommitted(k);
             if (v == null) {
                 positions[unknown.size()] = i;
                 unknown.add(k.bytes);
             } else {
-                out[i] = v == TOMBSTONE ? null : valueCodec.decode(v);
+                out[i] = v == PendingWrites.TOMBSTONE ? null : valueCodec.decode(v);
             }
         }
         List<byte[]> committedValues = committed.getAll(Keyspace.DATA, unknown);
@@ -209,15 +147,6 @@ public final class StateTable {
             out[positions[j]] = v == null ? null : valueCodec.decode(v);
         }
         return out;
-    }
-
-    /** The write of {@code k} since the last flush, else the one handed over at it; null: neither. */
-    private byte[] uncommitted(StoreKey k) {
-        byte[] v = pending.get(k);
-        if (v == null && flushed != null) {
-            v = flushed.get(k);
-        }
-        return v;
     }
 
     /**
@@ -232,12 +161,12 @@ public final class StateTable {
 
     public void put(Object[] key, Object[] value) {
         byte[] k = encodeKey(key, key.length);
-        write(k, lastDistEnd, null, valueCodec.encode(value, valueScratch));
+        pending.write(k, lastDistEnd, null, valueCodec.encode(value, valueScratch));
     }
 
     /** As {@link #put(Object[], Object[])} of a key {@link #encode encoded} by this table. */
     public void put(StoreKey key, Object[] value) {
-        write(key.bytes, key.distEnd, key, valueCodec.encode(value, valueScratch));
+        pending.write(key.bytes, key.distEnd, key, valueCodec.encode(value, valueScratch));
     }
 
     /**
@@ -258,7 +187,7 @@ public final class StateTable {
         key[4] = (byte) (vnode >>> 8);
         key[5] = (byte) vnode;
         System.arraycopy(pk, 0, key, TableKeys.PREFIX_LENGTH, pk.length);
-        write(key, key.length, null, value);
+        pending.write(key, key.length, null, value);
     }
 
     /**
@@ -279,33 +208,12 @@ public final class StateTable {
 
     public void delete(Object[] key) {
         byte[] k = encodeKey(key, key.length);
-        write(k, lastDistEnd, null, TOMBSTONE);
+        pending.write(k, lastDistEnd, null, PendingWrites.TOMBSTONE);
     }
 
     /** As {@link #delete(Object[])} of a key {@link #encode encoded} by this table. */
     public void delete(StoreKey key) {
-        write(key.bytes, key.distEnd, key, TOMBSTONE);
-    }
-
-    /** @param known {@code key} as a store key when the caller has one, else null */
-    private void write(byte[] key, int distEnd, StoreKey known, byte[] value) {
-        if (appending) {
-            if (run.append(key, distEnd, value)) {
-                return;
-            }
-            if (unordered) {
-                run.appendUnordered(key, distEnd, value);
-                return;
-            }
-            stopAppending();
-        }
-        StoreKey k = known != null ? known : new StoreKey(key, distEnd);
-        pending.put(k, value);
-        if (sortedPending != null) {
-            sortedPending
-                    .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                    .put(k.bytes, value);
-        }
+        pending.write(key.bytes, key.distEnd, key, PendingWrites.TOMBSTONE);
     }
 
     /**
@@ -343,37 +251,8 @@ public final class StateTable {
      * committed state, keys in [from, to).
      */
     private ValueIterator merged(byte[] from, byte[] to, StoreKey distributionKey) {
-        readingPending();
-        if (sortedPending == null) {
-            sortedPending = sortedByDistributionKey(pending);
-        }
-        Iterator<Map.Entry<byte[], byte[]>> mine = inRange(sortedPending, distributionKey, from, to);
-        if (flushed != null) {
-            if (sortedFlushed == null) {
-                sortedFlushed = sortedByDistributionKey(flushed);
-            }
-            Iterator<Map.Entry<byte[], byte[]>> handedOver = inRange(sortedFlushed, distributionKey, from, to);
-            if (handedOver.hasNext()) {
-                mine = mine.hasNext() ? new Shadowing(mine, handedOver) : handedOver;
-            }
-        }
-        return new ValueIterator(mine, committed.scan(Keyspace.DATA, from, to));
-    }
-
-    private static Map<StoreKey, NavigableMap<byte[], byte[]>> sortedByDistributionKey(Map<StoreKey, byte[]> writes) {
-        Map<StoreKey, NavigableMap<byte[], byte[]>> sorted = new HashMap<>();
-        writes.forEach(
-                (k, v) -> sorted.computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                        .put(k.bytes, v));
-        return sorted;
-    }
-
-    private static Iterator<Map.Entry<byte[], byte[]>> inRange(
-            Map<StoreKey, NavigableMap<byte[], byte[]>> sorted, StoreKey distributionKey, byte[] from, byte[] to) {
-        NavigableMap<byte[], byte[]> mine = sorted.get(distributionKey);
-        return mine == null
-                ? java.util.Collections.emptyIterator()
-                : mine.subMap(from, true, to, false).entrySet().iterator();
+        return new ValueIterator(
+                pending.sortedRange(distributionKey, from, to), committed.scan(Keyspace.DATA, from, to));
     }
 
     /**
@@ -412,102 +291,20 @@ public final class StateTable {
     }
 
     /**
-     * From now until the next flush the pending writes are kept in {@link #pending}: those of
-     * {@link #run} move there; at a read, so do those of {@link #flushedRun} into {@link #flushed}.
-     * Called before every read through the pending writes and on a write out of key order.
-     */
-    private void stopAppending() {
-        if (appending) {
-            appending = false;
-            run.moveInto(pending);
-        }
-    }
-
-    /** Before a read through the pending writes: see {@link #readThrough}. */
-    private void readingPending() {
-        readThrough = true;
-        readThisEpoch = true;
-        stopAppending();
-        if (flushedRun != null) {
-            flushed = new HashMap<>();
-            flushedRun.moveInto(flushed);
-            flushedRun = null;
-        }
-    }
-
-    /**
      * Moves every write since the last flush into {@code writes} (each key once; in no particular
      * order, which the epoch's write buffer does not need). They stay readable through
      * this table until the next flush, by which time the caller has made them durable (see
-     * {@link #flushed}).
+     * {@code PendingWrites}).
      *
      * @return the number of writes handed over
      */
     public int flush(StateWrites writes) {
-        // the last flush's writes are durable now (see flushed): their layer goes at this flush
-        AscendingWrites spare = flushedRun;
-        flushedRun = null;
-        if (run.size() > 0) {
-            // appended throughout the epoch, so pending is empty
-            int n = run.size();
-            run.handOver(writes, TOMBSTONE);
-            flushed = null;
-            sortedFlushed = null;
-            flushedRun = run;
-            if (spare != null) {
-                spare.clear();
-            }
-            run = spare != null ? spare : new AscendingWrites();
-            appending = appendsNextEpoch();
-            return n;
-        }
-        appending = appendsNextEpoch();
-        int n = 0;
-        for (Map.Entry<StoreKey, byte[]> e : pending.entrySet()) {
-            if (e.getValue() == TOMBSTONE) {
-                writes.delete(e.getKey().bytes);
-            } else {
-                writes.put(e.getKey().bytes, e.getValue());
-            }
-            n++;
-        }
-        if (n == 0) {
-            // the caller waited for the last flush's writes to be stored before this one
-            flushed = null;
-            sortedFlushed = null;
-        } else {
-            flushed = pending;
-            // a scan this epoch already sorted them: keep that order rather than sort again
-            sortedFlushed = sortedPending;
-            // sized for as many writes as this epoch's: a backfill's checkpoints each write about as
-            // many, and growing a map from 16 entries by doubling had been a twentieth of a join's actor CPU
-            pending = new HashMap<>(capacityFor(n));
-        }
-        sortedPending = null;
-        return n;
-    }
-
-    /**
-     * Whether the epoch after this flush starts appending: a table that allows any order does
-     * unless this epoch read through its writes (a live join side probed every epoch stays on the
-     * map, as moving each epoch's run into it, and the handed-over run into {@link #flushed} at the
-     * next epoch's first read, would hash every write twice); any other table only until its first
-     * read ever. At a flush.
-     */
-    private boolean appendsNextEpoch() {
-        boolean read = readThisEpoch;
-        readThisEpoch = false;
-        return unordered ? !read : !readThrough;
-    }
-
-    /** A {@link HashMap} capacity that holds {@code writes} entries without growing (its load factor is 0.75). */
-    private static int capacityFor(int writes) {
-        return (int) Math.min(1 << 30, writes / 3L * 4 + 16);
+        return pending.flush(writes);
     }
 
     /** The number of keys written since the last {@link #flush}: what the next flush hands over. */
     public int pendingCount() {
-        return pending.size() + run.size();
+        return pending.count();
     }
 
     /**
@@ -591,8 +388,8 @@ public final class StateTable {
      * computed once. Immutable; compares equal to keys of the same bytes.
      */
     public static final class StoreKey {
-        private final byte[] bytes;
-        private final int distEnd;
+        final byte[] bytes;
+        final int distEnd;
         private final int hash;
 
         StoreKey(byte[] bytes, int distEnd) {
@@ -627,51 +424,6 @@ public final class StateTable {
         @Override
         public int hashCode() {
             return hash;
-        }
-    }
-
-    /**
-     * Two sorted runs of writes as one, in key order; on a key both hold, the newer run's write
-     * wins and the older one's is skipped. One thread.
-     */
-    private static final class Shadowing implements Iterator<Map.Entry<byte[], byte[]>> {
-        private final Iterator<Map.Entry<byte[], byte[]>> newer;
-        private final Iterator<Map.Entry<byte[], byte[]>> older;
-        private Map.Entry<byte[], byte[]> nextNewer;
-        private Map.Entry<byte[], byte[]> nextOlder;
-
-        Shadowing(Iterator<Map.Entry<byte[], byte[]>> newer, Iterator<Map.Entry<byte[], byte[]>> older) {
-            this.newer = newer;
-            this.older = older;
-            this.nextNewer = newer.hasNext() ? newer.next() : null;
-            this.nextOlder = older.hasNext() ? older.next() : null;
-        }
-
-        @Override
-        public boolean hasNext() {
-            return nextNewer != null || nextOlder != null;
-        }
-
-        @Override
-        public Map.Entry<byte[], byte[]> next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            int cmp = nextNewer == null
-                    ? 1
-                    : nextOlder == null ? -1 : Arrays.compareUnsigned(nextNewer.getKey(), nextOlder.getKey());
-            Map.Entry<byte[], byte[]> out;
-            if (cmp <= 0) {
-                out = nextNewer;
-                nextNewer = newer.hasNext() ? newer.next() : null;
-                if (cmp == 0) {
-                    nextOlder = older.hasNext() ? older.next() : null;
-                }
-            } else {
-                out = nextOlder;
-                nextOlder = older.hasNext() ? older.next() : null;
-            }
-            return out;
         }
     }
 
@@ -714,7 +466,7 @@ public final class StateTable {
                         advanceTheirs();
                     }
                     nextMine = mine.hasNext() ? mine.next() : null;
-                    if (v != TOMBSTONE) {
+                    if (v != PendingWrites.TOMBSTONE) {
                         nextValue = v;
                     }
                 } else {
