@@ -1,30 +1,19 @@
 package io.tributary.meta.write;
 
 import io.tributary.catalog.Catalog;
-import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import io.tributary.common.codec.ByteWriter;
-import io.tributary.common.codec.KeyCodec;
-import io.tributary.common.codec.RowCodec;
-import io.tributary.common.types.DataType;
-import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.KeyValueRun;
-import io.tributary.storage.Keyspace;
-import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
-import io.tributary.stream.Chunk;
-import io.tributary.stream.Op;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.StringJoiner;
 
 /**
  * Collects one statement's changes to one table and applies them atomically to the open epoch.
@@ -36,14 +25,11 @@ import java.util.StringJoiner;
  */
 public final class TableWriter implements AutoCloseable {
     private final TableDef table;
-    private final RowCodec rowCodec;
-    private final List<DataType> pkTypes;
+    private final RowRules rules;
     private final RowIdGenerator rowIds;
-    private final StreamRuntime streams;
     private final BarrierManager barriers;
-    private final Catalog catalog;
-    /** Where DO UPDATE reads the committed rows it resolves before taking the barrier lock. */
-    private final StateStore store;
+    /** What every statement's rows are staged to; see {@link StatementRows}. */
+    private final StatementRows.Target target;
     /** The table's watermark, which drops late inserts; null when it has none. */
     private final Watermarks.TableWatermark watermark;
 
@@ -51,8 +37,6 @@ public final class TableWriter implements AutoCloseable {
     /** Fills the table's {@code AS PROCTIME()} columns. */
     private final ProcTimeStamps stamps;
 
-    private final ByteWriter keyWriter = new ByteWriter(64);
-    private final ByteWriter rowWriter = new ByteWriter(64);
     /**
      * Whether views read the table when the statement began: only then are the staged rows' values
      * kept for the change stream. A view created meanwhile gets them decoded from the encoded rows.
@@ -86,8 +70,8 @@ public final class TableWriter implements AutoCloseable {
     private ConflictAction conflict;
     /** Whether {@link #conflict} updates rows (DO UPDATE), which may not meet one key twice. */
     private boolean conflictUpdates;
-    /** With {@link #conflict}: the rows the applied statement inserted or updated. */
-    private List<Object[]> written;
+    /** The rows of the last statement applied, as staged; null before the first. */
+    private StatementRows applied;
     /** With {@link #conflict}: sees {@link #written} while staging, before anything is written. */
     private java.util.function.Consumer<List<Object[]>> writtenCheck;
     /** With a watermark: the largest and smallest times of the rows staged so far, and how many were late. */
@@ -95,8 +79,6 @@ public final class TableWriter implements AutoCloseable {
 
     private long minTime = Long.MAX_VALUE;
     private long lateRows;
-    /** The table's CHECK constraints, tested on every row staged; null when it has none. */
-    private CheckConstraints checks;
 
     /**
      * What INSERT ... ON CONFLICT does with a proposed row whose key exists already. Called under the
@@ -134,20 +116,17 @@ public final class TableWriter implements AutoCloseable {
             throw cannotChangeView(table.name());
         }
         this.table = table;
-        this.streams = streams;
         this.barriers = barriers;
-        this.catalog = catalog;
-        this.rowCodec = new RowCodec(table.columnTypes());
-        this.pkTypes = table.primaryKeyTypes();
         this.rowIds = rowIds;
-        this.store = store;
         this.keepValues = streams.hasSubscribers(table.id());
         this.watermark = watermarks.of(table);
         this.watermarkColumn =
                 table.watermark() == null ? -1 : table.watermark().column();
+        this.rules = new RowRules(table, watermark != null);
         this.packable = !keepValues && watermark == null;
         this.stamps = new ProcTimeStamps(table, barriers);
-        this.run = packable ? new PackedRows(table, rowCodec) : null;
+        this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps);
+        this.run = packable ? new PackedRows(table, rules.codec()) : null;
     }
 
     /**
@@ -173,7 +152,7 @@ public final class TableWriter implements AutoCloseable {
             row[table.primaryKey()[0]] = rowIds.next();
         }
         stamps.stamp(row);
-        checkRow(row);
+        rules.checkRow(row);
         if (run != null) {
             if (run.add(row)) {
                 count++;
@@ -181,7 +160,7 @@ public final class TableWriter implements AutoCloseable {
             }
             unpack();
         }
-        stage(new Change(key(row), rowCodec.encode(row, rowWriter), true, keepValues ? row : null));
+        stage(new Change(rules.key(row), rules.encode(row), true, keepValues ? row : null));
     }
 
     /** Moves {@link #run}'s rows (already counted) to {@link #changes} and stops packing this statement. */
@@ -202,9 +181,9 @@ public final class TableWriter implements AutoCloseable {
      * @throws TributaryException 0A000 for a table with a watermark, which is append-only
      */
     public void delete(Object[] oldRow) {
-        checkAppendOnly();
+        rules.checkAppendOnly();
         unpack();
-        stage(new Change(key(oldRow), null, false, null));
+        stage(new Change(rules.key(oldRow), null, false, null));
     }
 
     private void stage(Change c) {
@@ -224,11 +203,11 @@ public final class TableWriter implements AutoCloseable {
      * after all of the statement's deletes, so keys may move between rows of one statement.
      */
     public void replace(Object[] newRow) {
-        checkAppendOnly();
+        rules.checkAppendOnly();
         stamps.stamp(newRow);
-        checkRow(newRow);
+        rules.checkRow(newRow);
         unpack();
-        stage(new Change(key(newRow), rowCodec.encode(newRow, rowWriter), false, keepValues ? newRow : null));
+        stage(new Change(rules.key(newRow), rules.encode(newRow), false, keepValues ? newRow : null));
     }
 
     /**
@@ -238,7 +217,7 @@ public final class TableWriter implements AutoCloseable {
      * PostgreSQL. Call before the first {@link #insert}; the statement may only insert.
      */
     public void onConflict(ConflictAction action, boolean updates) {
-        checkAppendOnly();
+        rules.checkAppendOnly();
         unpack();
         this.conflict = action;
         this.conflictUpdates = updates;
@@ -257,12 +236,12 @@ public final class TableWriter implements AutoCloseable {
      * width), which is also its row count.
      */
     public List<Object[]> written() {
-        return written;
+        return applied == null ? null : applied.written();
     }
 
     /** Tests every row this writer stages against {@code constraints} (null: none). Call before staging. */
     public void checkRows(CheckConstraints constraints) {
-        this.checks = constraints;
+        rules.checkRows(constraints);
     }
 
     /** Rows staged so far (each insert, delete or replace counts one). */
@@ -289,7 +268,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public long apply(EpochChange alongside) {
         List<Change> settled =
-                new ChangeSettler(changes, conflict != null, conflictUpdates, this::duplicate).settle(ascending);
+                new ChangeSettler(changes, conflict != null, conflictUpdates, rules::duplicate).settle(ascending);
         if (conflict != null) {
             // RETURNING lists an ON CONFLICT statement's rows in the order it proposed them
             java.util.IdentityHashMap<Change, Integer> positions = new java.util.IdentityHashMap<>();
@@ -301,10 +280,19 @@ public final class TableWriter implements AutoCloseable {
         changes = new ArrayList<>();
         ascending = true;
         lastKey = null;
-        StatementRows rows =
-                new StatementRows(settled, run == null ? null : run.take(), alongside, maxTime, minTime, lateRows);
-        rows.stamped = stamps.take();
-        run = packable && conflict == null ? (run == null ? new PackedRows(table, rowCodec) : run) : null;
+        StatementRows rows = new StatementRows(
+                target,
+                conflict,
+                writtenCheck,
+                settled,
+                run == null ? null : run.take(),
+                alongside,
+                maxTime,
+                minTime,
+                lateRows,
+                stamps.take());
+        applied = rows;
+        run = packable && conflict == null ? (run == null ? new PackedRows(table, rules.codec()) : run) : null;
         maxTime = Long.MIN_VALUE;
         minTime = Long.MAX_VALUE;
         lateRows = 0;
@@ -342,374 +330,9 @@ public final class TableWriter implements AutoCloseable {
         }
     }
 
-    /** A DO UPDATE resolved before staging to leave the stored row as it is. */
-    private static final Object[] LEAVE = new Object[0];
-
-    /**
-     * A staged change's row as values: kept when views read the table, otherwise decoded here, for
-     * ON CONFLICT and RETURNING, which need the values whether or not a view does.
-     */
-    private Object[] valuesOf(Change c) {
-        return c.values() != null ? c.values() : rowCodec.decode(c.row());
-    }
-
-    /** A statement's settled changes to the table, as one change of an epoch. */
-    private final class StatementRows implements EpochChange {
-        private List<Change> settled;
-        /** The statement's rows when they were packed (then {@link #settled} is empty), else null. */
-        private KeyValueRun run;
-
-        private final EpochChange alongside;
-        /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
-        private int[] inserts;
-
-        private List<byte[]> newKeys;
-        /** With a watermark: the statement's largest and smallest on-time times and its late rows. */
-        private long maxTime;
-
-        private final long minTime;
-        private long lateRows;
-        /**
-         * For DO UPDATE: per settled change, the committed row it was resolved against before
-         * staging (null: none) and the result ({@link #LEAVE} for leave as is); null when not resolved.
-         */
-        private byte[][] resolvedAgainst;
-
-        private Object[][] resolved;
-        /** The epoch times the rows were stamped with; see {@link #restampIfMoved}. */
-        private ProcTimeStamps.Range stamped;
-
-        StatementRows(
-                List<Change> settled,
-                KeyValueRun run,
-                EpochChange alongside,
-                long maxTime,
-                long minTime,
-                long lateRows) {
-            this.run = run == null || run.size() == 0 ? null : run;
-            this.alongside = alongside;
-            this.maxTime = maxTime;
-            this.minTime = minTime;
-            this.lateRows = lateRows;
-            index(settled);
-        }
-
-        private void index(List<Change> changes) {
-            this.settled = changes;
-            this.newKeys = new ArrayList<>(changes.size());
-            this.inserts = new int[changes.size()];
-            for (int i = 0; i < changes.size(); i++) {
-                if (changes.get(i).insert()) {
-                    inserts[newKeys.size()] = i;
-                    newKeys.add(changes.get(i).key());
-                }
-            }
-        }
-
-        /**
-         * The watermark moved past some of the rows after they were staged (an epoch committed
-         * between {@link #insert} and {@link #apply}): drops those too, so every row of an epoch is
-         * judged by the watermark as of the epoch's start. Under the barrier lock; rare.
-         */
-        private void dropNewlyLate() {
-            List<Change> kept = new ArrayList<>(settled.size());
-            long max = Long.MIN_VALUE;
-            for (Change c : settled) {
-                Object time = c.row() == null ? null : valuesOf(c)[watermarkColumn];
-                if (time != null && watermark.isLate((Long) time)) {
-                    lateRows++;
-                } else {
-                    kept.add(c);
-                    max = time == null ? max : Math.max(max, (Long) time);
-                }
-            }
-            maxTime = max;
-            index(kept);
-        }
-
-        /**
-         * Stamps the rows' {@code AS PROCTIME()} columns again when an epoch committed between
-         * the rows entering the writer and staging, so every row carries the time of the epoch it is ingested in.
-         * Under the barrier lock; rare. An ON CONFLICT DO UPDATE statement resolved its rows before
-         * staging and keeps the time it stamped (at most one epoch early).
-         */
-        private void restampIfMoved() {
-            if (stamped == null || resolved != null || !stamps.moved(stamped)) {
-                return;
-            }
-            if (run != null) {
-                index(PackedRows.changesOf(run));
-                run = null;
-            }
-            index(stamps.restamp(settled, TableWriter.this::valuesOf, rowCodec, rowWriter));
-            stamped = null;
-        }
-
-        @Override
-        public void stage(WriteBuffer epoch) {
-            TableDef current = catalog.table(table.name()).orElse(null);
-            if (current == null || current.id() != table.id()) {
-                throw Catalog.undefinedTable(table.name());
-            }
-            CheckConstraints.refuseAddedSince(table, current);
-            restampIfMoved();
-            if (conflict != null) {
-                stageResolvingConflicts(epoch);
-                return;
-            }
-            if (run != null && streams.hasSubscribers(table.id())) {
-                // a view began reading the table since the statement did: it needs the rows as changes
-                index(PackedRows.changesOf(run));
-                run = null;
-            }
-            if (run != null) {
-                stagePacked(epoch);
-                return;
-            }
-            if (watermark != null && watermark.isLate(minTime)) {
-                dropNewlyLate();
-            }
-            // When views read this table every changed key's current row is read once: it is both
-            // the uniqueness check and the row the views must retract. Otherwise only the new keys
-            // are checked, without fetching values. An insert into a table without a primary key
-            // has a fresh row id for its key (see RowIdGenerator), so it has no current row and
-            // needs no check: a source appending to such a table reads nothing back.
-            boolean freshInserts = table.hasRowId();
-            List<byte[]> previous = streams.hasSubscribers(table.id()) ? previousRows(epoch, freshInserts) : null;
-            boolean[] exists = previous != null || freshInserts ? null : epoch.existAll(Keyspace.DATA, newKeys);
-            for (int k = 0; k < newKeys.size() && !freshInserts; k++) {
-                int at = inserts[k];
-                if (previous != null ? previous.get(at) != null : exists[k]) {
-                    throw duplicate(settled.get(at).row());
-                }
-            }
-            for (Change c : settled) {
-                if (c.row() == null) {
-                    epoch.delete(Keyspace.DATA, c.key());
-                } else {
-                    epoch.put(Keyspace.DATA, c.key(), c.row());
-                }
-            }
-            if (alongside != null) {
-                alongside.stage(epoch);
-            }
-            if (watermark != null) {
-                watermark.stage(epoch, maxTime, lateRows);
-            }
-            if (previous != null) {
-                emitChanges(settled, previous);
-            }
-        }
-
-        /**
-         * Each settled change's current row (null: none), in order. With {@code freshInserts} the
-         * inserts' keys are fresh row ids, so only the other changes' keys are read.
-         */
-        private List<byte[]> previousRows(WriteBuffer epoch, boolean freshInserts) {
-            if (!freshInserts) {
-                return epoch.getAll(
-                        Keyspace.DATA, settled.stream().map(Change::key).toList());
-            }
-            byte[][] out = new byte[settled.size()][];
-            if (newKeys.size() < settled.size()) {
-                List<byte[]> keys = new ArrayList<>(settled.size() - newKeys.size());
-                for (Change c : settled) {
-                    if (!c.insert()) {
-                        keys.add(c.key());
-                    }
-                }
-                List<byte[]> found = epoch.getAll(Keyspace.DATA, keys);
-                int next = 0;
-                for (int i = 0; i < out.length; i++) {
-                    if (!settled.get(i).insert()) {
-                        out[i] = found.get(next++);
-                    }
-                }
-            }
-            return Arrays.asList(out);
-        }
-
-        /** Writes a packed bulk load (see {@link PackedRows#stage}). */
-        private void stagePacked(WriteBuffer epoch) {
-            int existing = PackedRows.stage(epoch, run, table.hasRowId());
-            if (existing >= 0) {
-                throw duplicate(run.value(existing));
-            }
-            if (alongside != null) {
-                alongside.stage(epoch);
-            }
-        }
-
-        /**
-         * Runs DO UPDATE's expressions against the committed rows before the barrier lock is
-         * taken, so a large upsert does not hold up every writer and epoch while they run; staging
-         * then only re-resolves the keys whose rows changed meanwhile.
-         */
-        void resolveCommitted() {
-            resolvedAgainst = new byte[settled.size()][];
-            resolved = new Object[settled.size()][];
-            try (ReadView committed = store.latest()) {
-                for (int i = 0; i < settled.size(); i++) {
-                    byte[] old = committed.get(Keyspace.DATA, settled.get(i).key());
-                    if (old != null) {
-                        Object[] replacement = conflict.resolve(rowCodec.decode(old), valuesOf(settled.get(i)));
-                        resolvedAgainst[i] = old;
-                        resolved[i] = replacement == null ? LEAVE : replacement;
-                    }
-                }
-            }
-        }
-
-        /**
-         * Inserts the new keys and hands each stored key's row with its proposed one to the
-         * conflict action (unless it was resolved against that same row before); everything is
-         * decided before anything is written or emitted.
-         */
-        private void stageResolvingConflicts(WriteBuffer epoch) {
-            List<byte[]> stored = epoch.getAll(
-                    Keyspace.DATA, settled.stream().map(Change::key).toList());
-            List<Change> effective = new ArrayList<>(settled.size());
-            List<byte[]> previous = new ArrayList<>(settled.size());
-            List<Object[]> rows = new ArrayList<>(settled.size());
-            for (int i = 0; i < settled.size(); i++) {
-                Change c = settled.get(i);
-                byte[] old = stored.get(i);
-                if (old == null) {
-                    effective.add(c);
-                } else {
-                    Object[] replacement = resolved != null && Arrays.equals(old, resolvedAgainst[i])
-                            ? resolved[i]
-                            : conflict.resolve(rowCodec.decode(old), valuesOf(c));
-                    if (replacement == null || replacement == LEAVE) {
-                        continue;
-                    }
-                    checkRow(replacement);
-                    effective.add(new Change(c.key(), rowCodec.encode(replacement), false, replacement));
-                }
-                previous.add(old);
-                rows.add(valuesOf(effective.get(effective.size() - 1)));
-            }
-            written = rows;
-            if (writtenCheck != null) {
-                writtenCheck.accept(rows);
-            }
-            for (Change c : effective) {
-                epoch.put(Keyspace.DATA, c.key(), c.row());
-            }
-            if (alongside != null) {
-                alongside.stage(epoch);
-            }
-            if (streams.hasSubscribers(table.id())) {
-                emitChanges(effective, previous);
-            }
-        }
-
-        @Override
-        public void committed() {
-            if (watermark != null) {
-                watermark.committed();
-            }
-            if (alongside != null) {
-                alongside.committed();
-            }
-        }
-
-        @Override
-        public void failed() {
-            if (watermark != null) {
-                watermark.failed();
-            }
-            if (alongside != null) {
-                alongside.failed();
-            }
-        }
-    }
-
-    /**
-     * Sends each key's net change to the table's change stream: the previous row out, the new
-     * row in. Last step of staging, so a statement that fails a check emits nothing.
-     */
-    private void emitChanges(List<Change> settled, List<byte[]> previous) {
-        Chunk.Builder chunk = new Chunk.Builder();
-        for (int i = 0; i < settled.size(); i++) {
-            Change c = settled.get(i);
-            byte[] old = previous.get(i);
-            if (old != null) {
-                chunk.add(Op.DELETE, rowCodec.decode(old));
-            }
-            if (c.row() != null) {
-                chunk.add(Op.INSERT, c.values() != null ? c.values().clone() : rowCodec.decode(c.row()));
-            }
-            if (chunk.isFull()) {
-                streams.emit(table.id(), chunk.build());
-            }
-        }
-        Chunk last = chunk.build();
-        if (last != null) {
-            streams.emit(table.id(), last);
-        }
-    }
-
     /** The 42809 error PostgreSQL gives for DML on a materialized view. */
     static TributaryException cannotChangeView(String name) {
         return new TributaryException(SqlState.WRONG_OBJECT_TYPE, "cannot change materialized view \"" + name + "\"");
-    }
-
-    /** The row's storage key, encoded after room for the key prefix and copied once. */
-    private byte[] key(Object[] row) {
-        keyWriter.reset();
-        keyWriter.skip(TableKeys.PREFIX_LENGTH);
-        KeyCodec.encode(keyWriter, pkTypes, row, table.primaryKey());
-        return TableKeys.fillPrefix(table.id(), keyWriter.toByteArray());
-    }
-
-    /** 0A000 for a change other than an insert to a table with a watermark. */
-    private void checkAppendOnly() {
-        if (watermark != null) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    "table \"" + table.name() + "\" has a watermark, so it is append-only:"
-                            + " UPDATE, DELETE and INSERT ... ON CONFLICT are not supported on it");
-        }
-    }
-
-    /** NOT NULL, then CHECK, PostgreSQL's order; 23502 or 23514. */
-    private void checkRow(Object[] row) {
-        checkNotNull(row);
-        if (checks != null) {
-            checks.check(row);
-        }
-    }
-
-    private void checkNotNull(Object[] row) {
-        List<ColumnDef> columns = table.columns();
-        for (int i = 0; i < columns.size(); i++) {
-            if (row[i] == null && columns.get(i).notNull()) {
-                throw new TributaryException(
-                        SqlState.NOT_NULL_VIOLATION,
-                        "null value in column \""
-                                + columns.get(i).name() + "\" of relation \"" + table.name()
-                                + "\" violates not-null constraint");
-            }
-        }
-    }
-
-    /** 23505 naming the key of {@code encodedRow}. */
-    private TributaryException duplicate(byte[] encodedRow) {
-        Object[] row = rowCodec.decode(encodedRow);
-        StringJoiner names = new StringJoiner(", ");
-        StringJoiner values = new StringJoiner(", ");
-        for (int i : table.primaryKey()) {
-            names.add(table.columns().get(i).name());
-            values.add(String.valueOf(PgTextFormat.format(table.columns().get(i).type(), row[i])));
-        }
-        return new TributaryException(
-                SqlState.UNIQUE_VIOLATION,
-                "duplicate key value violates unique constraint \"" + table.name() + "_pkey\"",
-                0,
-                "Key (" + names + ")=(" + values + ") already exists.",
-                null,
-                null);
     }
 
     @Override

@@ -1,0 +1,365 @@
+package io.tributary.meta.write;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.meta.epoch.EpochChange;
+import io.tributary.storage.KeyValueRun;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.ReadView;
+import io.tributary.storage.StateStore;
+import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.Chunk;
+import io.tributary.stream.Op;
+import io.tributary.stream.runtime.StreamRuntime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A statement's settled changes to one table, as one change of an epoch: made by {@link
+ * TableWriter#apply} on the statement's thread and staged under the barrier lock, where it checks
+ * the new keys against the epoch and the committed rows, settles ON CONFLICT, writes, and emits
+ * the rows' changes to the views that read the table; a check that fails stages nothing.
+ */
+final class StatementRows implements EpochChange {
+    /** What a statement's rows are written to and through, the same for all of a writer's statements. */
+    record Target(
+            RowRules rules,
+            Catalog catalog,
+            StreamRuntime streams,
+            StateStore store,
+            Watermarks.TableWatermark watermark,
+            ProcTimeStamps stamps) {}
+
+    /** A DO UPDATE resolved before staging to leave the stored row as it is. */
+    private static final Object[] LEAVE = new Object[0];
+
+    private final RowRules rules;
+    private final TableDef table;
+    private final Target target;
+    /** The statement's ON CONFLICT action, or null; see {@link TableWriter#onConflict}. */
+    private final TableWriter.ConflictAction conflict;
+    /** See {@link TableWriter#onWritten}; null when none. */
+    private final Consumer<List<Object[]>> writtenCheck;
+    /** With {@link #conflict}: the rows the statement inserted or updated, once staged. */
+    private List<Object[]> written;
+
+    private List<TableWriter.Change> settled;
+    /** The statement's rows when they were packed (then {@link #settled} is empty), else null. */
+    private KeyValueRun run;
+
+    private final EpochChange alongside;
+    /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
+    private int[] inserts;
+
+    private List<byte[]> newKeys;
+    /** With a watermark: the statement's largest and smallest on-time times and its late rows. */
+    private long maxTime;
+
+    private final long minTime;
+    private long lateRows;
+    /**
+     * For DO UPDATE: per settled change, the committed row it was resolved against before
+     * staging (null: none) and the result ({@link #LEAVE} for leave as is); null when not resolved.
+     */
+    private byte[][] resolvedAgainst;
+
+    private Object[][] resolved;
+    /** The epoch times the rows were stamped with; see {@link #restampIfMoved}. */
+    private ProcTimeStamps.Range stamped;
+
+    /**
+     * After staging, for an ON CONFLICT statement: the rows it inserted or updated (full width);
+     * null before and otherwise.
+     */
+    List<Object[]> written() {
+        return written;
+    }
+
+    /**
+     * @param stamped the epoch times the rows were stamped with (see {@link #restampIfMoved}), or null
+     */
+    StatementRows(
+            Target target,
+            TableWriter.ConflictAction conflict,
+            Consumer<List<Object[]>> writtenCheck,
+            List<TableWriter.Change> settled,
+            KeyValueRun run,
+            EpochChange alongside,
+            long maxTime,
+            long minTime,
+            long lateRows,
+            ProcTimeStamps.Range stamped) {
+        this.target = target;
+        this.rules = target.rules();
+        this.table = rules.table();
+        this.conflict = conflict;
+        this.writtenCheck = writtenCheck;
+        this.stamped = stamped;
+        this.run = run == null || run.size() == 0 ? null : run;
+        this.alongside = alongside;
+        this.maxTime = maxTime;
+        this.minTime = minTime;
+        this.lateRows = lateRows;
+        index(settled);
+    }
+
+    private void index(List<TableWriter.Change> changes) {
+        this.settled = changes;
+        this.newKeys = new ArrayList<>(changes.size());
+        this.inserts = new int[changes.size()];
+        for (int i = 0; i < changes.size(); i++) {
+            if (changes.get(i).insert()) {
+                inserts[newKeys.size()] = i;
+                newKeys.add(changes.get(i).key());
+            }
+        }
+    }
+
+    /**
+     * The watermark moved past some of the rows after they were staged (an epoch committed
+     * between {@link #insert} and {@link #apply}): drops those too, so every row of an epoch is
+     * judged by the watermark as of the epoch's start. Under the barrier lock; rare.
+     */
+    private void dropNewlyLate() {
+        List<TableWriter.Change> kept = new ArrayList<>(settled.size());
+        long max = Long.MIN_VALUE;
+        for (TableWriter.Change c : settled) {
+            Object time =
+                    c.row() == null ? null : rules.valuesOf(c)[table.watermark().column()];
+            if (time != null && target.watermark().isLate((Long) time)) {
+                lateRows++;
+            } else {
+                kept.add(c);
+                max = time == null ? max : Math.max(max, (Long) time);
+            }
+        }
+        maxTime = max;
+        index(kept);
+    }
+
+    /**
+     * Stamps the rows' {@code AS PROCTIME()} columns again when an epoch committed between
+     * the rows entering the writer and staging, so every row carries the time of the epoch it is ingested in.
+     * Under the barrier lock; rare. An ON CONFLICT DO UPDATE statement resolved its rows before
+     * staging and keeps the time it stamped (at most one epoch early).
+     */
+    private void restampIfMoved() {
+        if (stamped == null || resolved != null || !target.stamps().moved(stamped)) {
+            return;
+        }
+        if (run != null) {
+            index(PackedRows.changesOf(run));
+            run = null;
+        }
+        index(target.stamps().restamp(settled, rules::valuesOf, rules.codec(), rules.rowWriter()));
+        stamped = null;
+    }
+
+    @Override
+    public void stage(WriteBuffer epoch) {
+        TableDef current = target.catalog().table(table.name()).orElse(null);
+        if (current == null || current.id() != table.id()) {
+            throw Catalog.undefinedTable(table.name());
+        }
+        CheckConstraints.refuseAddedSince(table, current);
+        restampIfMoved();
+        if (conflict != null) {
+            stageResolvingConflicts(epoch);
+            return;
+        }
+        if (run != null && target.streams().hasSubscribers(table.id())) {
+            // a view began reading the table since the statement did: it needs the rows as changes
+            index(PackedRows.changesOf(run));
+            run = null;
+        }
+        if (run != null) {
+            stagePacked(epoch);
+            return;
+        }
+        if (target.watermark() != null && target.watermark().isLate(minTime)) {
+            dropNewlyLate();
+        }
+        // When views read this table every changed key's current row is read once: it is both
+        // the uniqueness check and the row the views must retract. Otherwise only the new keys
+        // are checked, without fetching values. An insert into a table without a primary key
+        // has a fresh row id for its key (see RowIdGenerator), so it has no current row and
+        // needs no check: a source appending to such a table reads nothing back.
+        boolean freshInserts = table.hasRowId();
+        List<byte[]> previous = target.streams().hasSubscribers(table.id()) ? previousRows(epoch, freshInserts) : null;
+        boolean[] exists = previous != null || freshInserts ? null : epoch.existAll(Keyspace.DATA, newKeys);
+        for (int k = 0; k < newKeys.size() && !freshInserts; k++) {
+            int at = inserts[k];
+            if (previous != null ? previous.get(at) != null : exists[k]) {
+                throw rules.duplicate(settled.get(at).row());
+            }
+        }
+        for (TableWriter.Change c : settled) {
+            if (c.row() == null) {
+                epoch.delete(Keyspace.DATA, c.key());
+            } else {
+                epoch.put(Keyspace.DATA, c.key(), c.row());
+            }
+        }
+        if (alongside != null) {
+            alongside.stage(epoch);
+        }
+        if (target.watermark() != null) {
+            target.watermark().stage(epoch, maxTime, lateRows);
+        }
+        if (previous != null) {
+            emitChanges(settled, previous);
+        }
+    }
+
+    /**
+     * Each settled change's current row (null: none), in order. With {@code freshInserts} the
+     * inserts' keys are fresh row ids, so only the other changes' keys are read.
+     */
+    private List<byte[]> previousRows(WriteBuffer epoch, boolean freshInserts) {
+        if (!freshInserts) {
+            return epoch.getAll(
+                    Keyspace.DATA, settled.stream().map(TableWriter.Change::key).toList());
+        }
+        byte[][] out = new byte[settled.size()][];
+        if (newKeys.size() < settled.size()) {
+            List<byte[]> keys = new ArrayList<>(settled.size() - newKeys.size());
+            for (TableWriter.Change c : settled) {
+                if (!c.insert()) {
+                    keys.add(c.key());
+                }
+            }
+            List<byte[]> found = epoch.getAll(Keyspace.DATA, keys);
+            int next = 0;
+            for (int i = 0; i < out.length; i++) {
+                if (!settled.get(i).insert()) {
+                    out[i] = found.get(next++);
+                }
+            }
+        }
+        return Arrays.asList(out);
+    }
+
+    /** Writes a packed bulk load (see {@link PackedRows#stage}). */
+    private void stagePacked(WriteBuffer epoch) {
+        int existing = PackedRows.stage(epoch, run, table.hasRowId());
+        if (existing >= 0) {
+            throw rules.duplicate(run.value(existing));
+        }
+        if (alongside != null) {
+            alongside.stage(epoch);
+        }
+    }
+
+    /**
+     * Runs DO UPDATE's expressions against the committed rows before the barrier lock is
+     * taken, so a large upsert does not hold up every writer and epoch while they run; staging
+     * then only re-resolves the keys whose rows changed meanwhile.
+     */
+    void resolveCommitted() {
+        resolvedAgainst = new byte[settled.size()][];
+        resolved = new Object[settled.size()][];
+        try (ReadView committed = target.store().latest()) {
+            for (int i = 0; i < settled.size(); i++) {
+                byte[] old = committed.get(Keyspace.DATA, settled.get(i).key());
+                if (old != null) {
+                    Object[] replacement = conflict.resolve(rules.codec().decode(old), rules.valuesOf(settled.get(i)));
+                    resolvedAgainst[i] = old;
+                    resolved[i] = replacement == null ? LEAVE : replacement;
+                }
+            }
+        }
+    }
+
+    /**
+     * Inserts the new keys and hands each stored key's row with its proposed one to the
+     * conflict action (unless it was resolved against that same row before); everything is
+     * decided before anything is written or emitted.
+     */
+    private void stageResolvingConflicts(WriteBuffer epoch) {
+        List<byte[]> stored = epoch.getAll(
+                Keyspace.DATA, settled.stream().map(TableWriter.Change::key).toList());
+        List<TableWriter.Change> effective = new ArrayList<>(settled.size());
+        List<byte[]> previous = new ArrayList<>(settled.size());
+        List<Object[]> rows = new ArrayList<>(settled.size());
+        for (int i = 0; i < settled.size(); i++) {
+            TableWriter.Change c = settled.get(i);
+            byte[] old = stored.get(i);
+            if (old == null) {
+                effective.add(c);
+            } else {
+                Object[] replacement = resolved != null && Arrays.equals(old, resolvedAgainst[i])
+                        ? resolved[i]
+                        : conflict.resolve(rules.codec().decode(old), rules.valuesOf(c));
+                if (replacement == null || replacement == LEAVE) {
+                    continue;
+                }
+                rules.checkRow(replacement);
+                effective.add(new TableWriter.Change(c.key(), rules.codec().encode(replacement), false, replacement));
+            }
+            previous.add(old);
+            rows.add(rules.valuesOf(effective.get(effective.size() - 1)));
+        }
+        written = rows;
+        if (writtenCheck != null) {
+            writtenCheck.accept(rows);
+        }
+        for (TableWriter.Change c : effective) {
+            epoch.put(Keyspace.DATA, c.key(), c.row());
+        }
+        if (alongside != null) {
+            alongside.stage(epoch);
+        }
+        if (target.streams().hasSubscribers(table.id())) {
+            emitChanges(effective, previous);
+        }
+    }
+
+    @Override
+    public void committed() {
+        if (target.watermark() != null) {
+            target.watermark().committed();
+        }
+        if (alongside != null) {
+            alongside.committed();
+        }
+    }
+
+    @Override
+    public void failed() {
+        if (target.watermark() != null) {
+            target.watermark().failed();
+        }
+        if (alongside != null) {
+            alongside.failed();
+        }
+    }
+
+    /**
+     * Sends each key's net change to the table's change stream: the previous row out, the new
+     * row in. Last step of staging, so a statement that fails a check emits nothing.
+     */
+    private void emitChanges(List<TableWriter.Change> settled, List<byte[]> previous) {
+        Chunk.Builder chunk = new Chunk.Builder();
+        for (int i = 0; i < settled.size(); i++) {
+            TableWriter.Change c = settled.get(i);
+            byte[] old = previous.get(i);
+            if (old != null) {
+                chunk.add(Op.DELETE, rules.codec().decode(old));
+            }
+            if (c.row() != null) {
+                chunk.add(
+                        Op.INSERT,
+                        c.values() != null ? c.values().clone() : rules.codec().decode(c.row()));
+            }
+            if (chunk.isFull()) {
+                target.streams().emit(table.id(), chunk.build());
+            }
+        }
+        Chunk last = chunk.build();
+        if (last != null) {
+            target.streams().emit(table.id(), last);
+        }
+    }
+}
