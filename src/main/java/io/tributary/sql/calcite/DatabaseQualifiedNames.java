@@ -8,8 +8,6 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
-import org.apache.calcite.sql.SqlJoin;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
@@ -45,35 +43,32 @@ final class DatabaseQualifiedNames extends StatementRewrite {
 
     @Override
     public SqlNode visit(SqlCall call) {
-        if (call instanceof SqlSelect select && select.getFrom() != null) {
-            select.setFrom(fromItem(select.getFrom(), false));
+        if (call instanceof SqlSelect select) {
+            FromItems.replaceIn(select, (item, alias) -> fromItem(item, alias, false));
         } else if (call instanceof SqlInsert insert) {
-            insert.setOperand(1, fromItem(insert.getTargetTable(), true));
+            insert.setOperand(
+                    1, FromItems.replace(insert.getTargetTable(), (item, alias) -> fromItem(item, alias, true)));
         } else if (call instanceof SqlUpdate update) {
-            update.setOperand(0, fromItem(update.getTargetTable(), true));
+            update.setOperand(
+                    0, FromItems.replace(update.getTargetTable(), (item, alias) -> fromItem(item, alias, true)));
         } else if (call instanceof SqlDelete delete) {
-            delete.setOperand(0, fromItem(delete.getTargetTable(), true));
+            delete.setOperand(
+                    0, FromItems.replace(delete.getTargetTable(), (item, alias) -> fromItem(item, alias, true)));
         }
         return super.visit(call);
     }
 
-    /** {@code from} with its three-part names resolved; {@code target} when it is what DML writes. */
-    private SqlNode fromItem(SqlNode from, boolean target) {
-        if (from instanceof SqlJoin join) {
-            join.setLeft(fromItem(join.getLeft(), target));
-            join.setRight(fromItem(join.getRight(), target));
-            return join;
-        }
-        if (from instanceof SqlCall as && as.getKind() == SqlKind.AS) {
-            as.setOperand(0, fromItem(as.operand(0), target));
-            return as;
-        }
+    /**
+     * A FROM item (see {@link FromItems.Replacer}) with its three-part name resolved; {@code target}
+     * when it is what DML writes.
+     */
+    private SqlNode fromItem(SqlNode from, SqlCall alias, boolean target) {
         if (!(from instanceof SqlIdentifier id) || id.names.size() != 3) {
-            return from;
+            return FromItems.unchanged(from, alias);
         }
         String other = id.names.get(0);
         if (other.equals(catalog.database())) {
-            return rewritten(id.getComponent(1, 3));
+            return FromItems.withRelation(alias, rewritten(id.getComponent(1, 3)));
         }
         String written = String.join(".", id.names);
         if (target) {
@@ -92,11 +87,14 @@ final class DatabaseQualifiedNames extends StatementRewrite {
             if (peer.table(key).isEmpty() && peer.view(key).isEmpty()) {
                 throw Catalog.undefinedTable(written);
             }
-            return from;
+            return FromItems.unchanged(from, alias);
         }
         if (peer.table(key).isPresent()) {
-            return rewritten(new SqlIdentifier(
-                    List.of(PeerDatabasesSchema.NAME, other, schema, id.names.get(2)), id.getParserPosition()));
+            return FromItems.withRelation(
+                    alias,
+                    rewritten(new SqlIdentifier(
+                            List.of(PeerDatabasesSchema.NAME, other, schema, id.names.get(2)),
+                            id.getParserPosition())));
         }
         if (peer.view(key).isPresent()) {
             throw TributaryException.notSupported("reading a plain view of another database (\"" + written + "\")");

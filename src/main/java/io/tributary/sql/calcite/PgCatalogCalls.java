@@ -231,8 +231,8 @@ final class PgCatalogCalls extends StatementRewrite {
                             call.operand(0).accept(this),
                             castTo(call.operand(1).accept(this), SqlTypeName.INTEGER, call.getParserPosition())));
         }
-        if (call instanceof org.apache.calcite.sql.SqlSelect select && select.getFrom() != null) {
-            select.setFrom(fromItem(select.getFrom()));
+        if (call instanceof org.apache.calcite.sql.SqlSelect select) {
+            FromItems.replaceIn(select, this::fromItem);
         }
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
@@ -344,21 +344,15 @@ final class PgCatalogCalls extends StatementRewrite {
      * A FROM item with PostgreSQL's naming: the one column of a function with an alias but no
      * column list is named after the alias ({@code FROM generate_series(1, 3) s} has column s).
      */
-    private SqlNode fromItem(SqlNode from) {
-        if (from instanceof org.apache.calcite.sql.SqlJoin join) {
-            join.setLeft(fromItem(join.getLeft()));
-            join.setRight(fromItem(join.getRight()));
-            return join;
-        }
-        if (from instanceof SqlCall as
-                && as.getKind() == SqlKind.AS
+    private SqlNode fromItem(SqlNode from, SqlCall as) {
+        if (as != null
                 && as.operandCount() == 2
-                && as.operand(0) instanceof SqlCall fn
+                && from instanceof SqlCall fn
                 && (fn.getOperator() instanceof SqlFunction || isSeries(fn))) {
             return rewritten(
                     SqlStdOperatorTable.AS.createCall(as.getParserPosition(), fn, as.operand(1), as.operand(1)));
         }
-        return from;
+        return FromItems.unchanged(from, as);
     }
 
     /**

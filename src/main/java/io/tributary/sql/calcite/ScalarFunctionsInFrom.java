@@ -7,7 +7,6 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -32,33 +31,20 @@ final class ScalarFunctionsInFrom extends StatementRewrite {
 
     @Override
     public SqlNode visit(SqlCall call) {
-        if (call instanceof SqlSelect select && select.getFrom() != null) {
-            select.setFrom(from(select.getFrom(), null));
+        if (call instanceof SqlSelect select) {
+            FromItems.replaceIn(select, this::fromItem);
         }
         return super.visit(call);
     }
 
-    /**
-     * {@code item} with the scalar calls among its FROM items rewritten.
-     *
-     * @param alias the AS call {@code item} is the operand of, or null
-     */
-    private SqlNode from(SqlNode item, SqlCall alias) {
-        if (item instanceof SqlJoin join) {
-            join.setLeft(from(join.getLeft(), null));
-            join.setRight(from(join.getRight(), null));
-            return join;
-        }
-        if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
-            as.setOperand(0, from(as.operand(0), as));
-            return as;
-        }
+    /** A FROM item (see {@link FromItems.Replacer}) with a scalar call in it rewritten. */
+    private SqlNode fromItem(SqlNode item, SqlCall alias) {
         if (!(item instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
                 && table.operand(0) instanceof SqlCall function
                 && function.getKind() == SqlKind.OTHER_FUNCTION
                 && isScalar(function))) {
-            return item;
+            return FromItems.unchanged(item, alias);
         }
         SqlParserPos pos = function.getParserPosition();
         SqlIdentifier name = (SqlIdentifier) function.getOperator().getNameAsId();
@@ -84,7 +70,9 @@ final class ScalarFunctionsInFrom extends StatementRewrite {
                 null,
                 null);
         rewritten(row);
-        return alias == null ? SqlStdOperatorTable.AS.createCall(pos, row, column.clone(pos)) : row;
+        return alias == null
+                ? SqlStdOperatorTable.AS.createCall(pos, row, column.clone(pos))
+                : FromItems.withRelation(alias, row);
     }
 
     private static boolean isScalar(SqlCall function) {

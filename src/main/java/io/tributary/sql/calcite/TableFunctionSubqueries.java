@@ -35,29 +35,24 @@ final class TableFunctionSubqueries extends StatementRewrite {
 
     @Override
     public SqlNode visit(SqlCall call) {
-        if (call instanceof SqlSelect select && select.getFrom() != null) {
-            select.setFrom(from(select.getFrom()));
+        if (call instanceof SqlSelect select) {
+            FromItems.replaceIn(select, this::fromItem);
         }
         return super.visit(call);
     }
 
-    private SqlNode from(SqlNode item) {
-        if (item instanceof SqlJoin join) {
-            join.setLeft(from(join.getLeft()));
-            join.setRight(from(join.getRight()));
-            return join;
-        }
-        if (!(item instanceof SqlCall as
-                && as.getKind() == SqlKind.AS
-                && as.operand(0) instanceof SqlCall table
+    /** A FROM item (see {@link FromItems.Replacer}) with its table function's computed arguments moved out. */
+    private SqlNode fromItem(SqlNode item, SqlCall as) {
+        if (!(as != null
+                && item instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
                 && table.operand(0) instanceof SqlCall function
                 && CatalogSchema.TABLE_FUNCTIONS.contains(
                         function.getOperator().getName().toLowerCase(java.util.Locale.ROOT))
                 && function.getOperandList().stream().anyMatch(TableFunctionSubqueries::computed))) {
-            return item;
+            return FromItems.unchanged(item, as);
         }
-        SqlParserPos pos = item.getParserPosition();
+        SqlParserPos pos = as.getParserPosition();
         String args = "pg__args" + next++;
         List<SqlNode> computed = new ArrayList<>();
         for (int i = 0; i < function.operandCount(); i++) {

@@ -9,7 +9,6 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalLiteral;
-import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
@@ -34,7 +33,7 @@ final class TimeWindowCalls extends StatementRewrite {
             if (SessionWindowCall.rewriteGroupWindow(select)) {
                 rewritten(select);
             }
-            select.setFrom(from(select.getFrom()));
+            FromItems.replaceIn(select, this::fromItem);
         }
         return super.visit(call);
     }
@@ -92,25 +91,12 @@ final class TimeWindowCalls extends StatementRewrite {
         return name.equals("TUMBLE") || name.equals("HOP") || name.equals("SESSION");
     }
 
-    /** A FROM item with a RisingWave window call in it (alone, aliased or in a join) rewritten. */
-    private SqlNode from(SqlNode item) {
-        return from(item, false);
-    }
-
     /**
-     * @param aliased whether {@code item} is the operand of an AS: an unaliased window call is named
-     *     after its relation, as RisingWave names it ({@code HOP(bid, ...)} is read as {@code bid.price})
+     * A FROM item (see {@link FromItems.Replacer}) with a RisingWave window call in it rewritten. An
+     * unaliased window call is named after its relation, as RisingWave names it ({@code HOP(bid,
+     * ...)} is read as {@code bid.price}).
      */
-    private SqlNode from(SqlNode item, boolean aliased) {
-        if (item instanceof SqlJoin join) {
-            join.setLeft(from(join.getLeft()));
-            join.setRight(from(join.getRight()));
-            return join;
-        }
-        if (item instanceof SqlCall call && call.getKind() == SqlKind.AS) {
-            call.setOperand(0, from(call.operand(0), true));
-            return call;
-        }
+    private SqlNode fromItem(SqlNode item, SqlCall alias) {
         SqlCall window = null;
         if (item instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
@@ -128,11 +114,11 @@ final class TimeWindowCalls extends StatementRewrite {
                     && isWindowName(call)) {
                 checkCalciteForm(call);
             }
-            return item;
+            return FromItems.unchanged(item, alias);
         }
         SqlNode rewritten = rewritten(calciteForm(window));
-        if (aliased) {
-            return rewritten;
+        if (alias != null) {
+            return FromItems.withRelation(alias, rewritten);
         }
         SqlIdentifier relation = relation(window);
         SqlParserPos pos = window.getParserPosition();
