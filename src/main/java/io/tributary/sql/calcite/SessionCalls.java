@@ -15,45 +15,36 @@ import org.apache.calcite.sql.fun.SqlMinMaxAggFunction;
 final class SessionCalls {
     private SessionCalls() {}
 
-    /** A window call of a session expansion: its gap, its watermarked table, where its node finds the time. */
-    interface Marked {
-        long gapMillis();
-
-        int relationId();
-
-        /** Whether the time is the window's order key (else the call's argument). */
-        boolean timeIsOrderKey();
-
-        /** The cleaning of the node computing this call, its time being input column {@code timeColumn}. */
-        default SessionCleaning cleaning(int timeColumn) {
-            return new SessionCleaning(timeColumn, gapMillis(), relationId());
+    /**
+     * What a window call of a session expansion carries: its gap, its watermarked table, and where
+     * its node finds the time.
+     *
+     * @param timeIsOrderKey whether the time is the window's order key (else the call's argument)
+     */
+    record Mark(long gapMillis, int relationId, boolean timeIsOrderKey) {
+        /** The cleaning of the node computing the call, its time being input column {@code timeColumn}. */
+        SessionCleaning cleaning(int timeColumn) {
+            return new SessionCleaning(timeColumn, gapMillis, relationId);
         }
+    }
+
+    /** A window call of a session expansion. */
+    interface Marked {
+        Mark mark();
     }
 
     /** {@code lag(t)} over a partition in time order: whether a row starts a session. */
     static final class Lag extends SqlLeadLagAggFunction implements Marked {
-        private final long gapMillis;
-        private final int relationId;
+        private final Mark mark;
 
         Lag(long gapMillis, int relationId) {
             super(SqlKind.LAG);
-            this.gapMillis = gapMillis;
-            this.relationId = relationId;
+            this.mark = new Mark(gapMillis, relationId, false);
         }
 
         @Override
-        public long gapMillis() {
-            return gapMillis;
-        }
-
-        @Override
-        public int relationId() {
-            return relationId;
-        }
-
-        @Override
-        public boolean timeIsOrderKey() {
-            return false;
+        public Mark mark() {
+            return mark;
         }
     }
 
@@ -62,30 +53,16 @@ final class SessionCalls {
      * session.
      */
     static final class Max extends SqlMinMaxAggFunction implements Marked {
-        private final long gapMillis;
-        private final int relationId;
-        private final boolean runningStart;
+        private final Mark mark;
 
         Max(long gapMillis, int relationId, boolean runningStart) {
             super(SqlKind.MAX);
-            this.gapMillis = gapMillis;
-            this.relationId = relationId;
-            this.runningStart = runningStart;
+            this.mark = new Mark(gapMillis, relationId, runningStart);
         }
 
         @Override
-        public long gapMillis() {
-            return gapMillis;
-        }
-
-        @Override
-        public int relationId() {
-            return relationId;
-        }
-
-        @Override
-        public boolean timeIsOrderKey() {
-            return runningStart;
+        public Mark mark() {
+            return mark;
         }
     }
 }

@@ -183,8 +183,9 @@ final class WindowPlans {
         if (group.aggCalls.size() != 1 || !(group.aggCalls.get(0).getOperator() instanceof SessionCalls.Marked m)) {
             return null;
         }
-        return m.cleaning(
-                m.timeIsOrderKey() ? order.get(0).column() : calls.get(0).arg());
+        SessionCalls.Mark mark = m.mark();
+        return mark.cleaning(
+                mark.timeIsOrderKey() ? order.get(0).column() : calls.get(0).arg());
     }
 
     private static WindowKind kindOf(Window.RexWinAggCall call) {
