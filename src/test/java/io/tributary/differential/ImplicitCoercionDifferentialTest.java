@@ -3,19 +3,13 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Implicit type coercion against embedded PostgreSQL: a typed string (a column, a cast, a
@@ -188,6 +182,9 @@ class ImplicitCoercionDifferentialTest {
                     + " length(tx) AS l, round(nu, 1) AS r FROM t WHERE i = '5' OR tx = 'abc'",
             "SELECT * FROM v_kept ORDER BY id");
 
+    /** How outcomes are compared: types by JDBC number, errors with their hint. */
+    private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(true, true);
+
     private static Connection pg;
     private static InProcessTributary tributary;
 
@@ -206,11 +203,10 @@ class ImplicitCoercionDifferentialTest {
 
     @Test
     void callsWithoutPostgresSignatureAreUndefinedFunctionLikePostgres() {
-        List<String> mismatches = mismatches(REFUSED);
-        assertEquals(List.of(), mismatches);
+        assertEquals(List.of(), mismatches(REFUSED));
         for (String sql : REFUSED) {
             // the oracle agrees they fail; this checks the list still says what it claims
-            assertEquals("42883", outcome(pg, sql).split(" ")[1], sql);
+            assertEquals("42883", OUTCOMES.of(pg, sql).split(" ")[1], sql);
         }
     }
 
@@ -218,7 +214,7 @@ class ImplicitCoercionDifferentialTest {
     void mixedTypesWithoutCommonTypeAreDatatypeMismatchLikePostgres() {
         assertEquals(List.of(), mismatches(UNMATCHED));
         for (String sql : UNMATCHED) {
-            assertEquals("42804", outcome(pg, sql).split(" ")[1], sql);
+            assertEquals("42804", OUTCOMES.of(pg, sql).split(" ")[1], sql);
         }
     }
 
@@ -237,51 +233,14 @@ class ImplicitCoercionDifferentialTest {
         InProcessTributary.execScript(tributary.connection, row);
         String query = VIEWS.get(VIEWS.size() - 2).substring("CREATE MATERIALIZED VIEW v_kept AS ".length());
         assertEquals(
-                outcome(pg, query + " ORDER BY id"), outcome(tributary.connection, "SELECT * FROM v_kept ORDER BY id"));
+                OUTCOMES.of(pg, query + " ORDER BY id"),
+                OUTCOMES.of(tributary.connection, "SELECT * FROM v_kept ORDER BY id"));
         InProcessTributary.execScript(pg, "DELETE FROM t WHERE id = 3");
         InProcessTributary.execScript(tributary.connection, "DELETE FROM t WHERE id = 3");
     }
 
-    /** Each statement run on both in order; the ones whose outcomes differ, with both. */
+    /** {@code statements} run on both in order; see {@link ComparedOutcomes#mismatches}. */
     private static List<String> mismatches(List<String> statements) {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : statements) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(tributary.connection, sql);
-            // a populated CREATE MATERIALIZED VIEW counts no rows in Tributary (README's known limits)
-            boolean tagOnly = sql.startsWith("CREATE MATERIALIZED VIEW") && actual.equals("count 0");
-            if (!expected.equals(actual) && !tagOnly) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        return mismatches;
-    }
-
-    /** Rows as {@code label:jdbcType=value}, an update count, or {@code ERROR state message HINT hint}. */
-    private static String outcome(Connection c, String sql) {
-        try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
-            }
-            List<String> rows = new ArrayList<>();
-            try (ResultSet rs = s.getResultSet()) {
-                ResultSetMetaData meta = rs.getMetaData();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.add(meta.getColumnLabel(i) + ":" + meta.getColumnType(i) + "=" + rs.getString(i));
-                    }
-                    rows.add(row.toString());
-                }
-            }
-            return rows.toString();
-        } catch (PSQLException e) {
-            ServerErrorMessage server = e.getServerErrorMessage();
-            return server == null
-                    ? "ERROR " + e.getSQLState() + " " + e.getMessage()
-                    : "ERROR " + e.getSQLState() + " " + server.getMessage() + " HINT " + server.getHint();
-        } catch (SQLException e) {
-            return "ERROR " + e.getSQLState() + " " + e.getMessage();
-        }
+        return OUTCOMES.mismatches(pg, tributary.connection, statements);
     }
 }
