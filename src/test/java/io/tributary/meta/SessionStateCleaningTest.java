@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
@@ -87,7 +86,6 @@ class SessionStateCleaningTest {
     @TempDir
     static Path dir;
 
-    private ServedDatabase served;
     private final StateKeyBounds bounds =
             new StateKeyBounds("s", CASES.stream().mapToInt(c -> (Integer) c[2]).toArray());
     private final ClosedWindowsCheck closed = new ClosedWindowsCheck(postgres, "ev", EOWC_PG, "session");
@@ -104,46 +102,30 @@ class SessionStateCleaningTest {
     void sessionStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
         Random r = new Random(SEED);
         postgres.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP)");
-        long inserted = 0;
-        served = ServedDatabase.open(dir, 20);
-        try (Connection c = served.connect();
-                Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP,"
-                    + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
-            for (int i = 0; i < CASES.size(); i++) {
-                st.execute("CREATE MATERIALIZED VIEW s" + i + " AS " + CASES.get(i)[0]);
-                String plan = explainView(st, (String) CASES.get(i)[0]);
-                assertTrue(plan.contains((String) CASES.get(i)[3]), "s" + i + " plans its cleaning:\n" + plan);
-                assertEquals(3, occurrences(plan, "sessions cleaned when watermark > last"), "s" + i + ":\n" + plan);
-            }
-            st.execute("CREATE MATERIALIZED VIEW closed AS " + EOWC);
-            for (int round = 0; round < ROUNDS; round++) {
-                st.execute(insert(r, round));
-                inserted += ROWS_PER_ROUND;
-                if (round >= 5) {
-                    bounds.check(served, "round " + round);
+        CleaningRounds.run(dir, ROUNDS, ROWS_PER_ROUND, EOWC, bounds, closed, new CleaningRounds.Workload() {
+            @Override
+            public void create(Statement st) throws SQLException {
+                st.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP,"
+                        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
+                for (int i = 0; i < CASES.size(); i++) {
+                    st.execute("CREATE MATERIALIZED VIEW s" + i + " AS " + CASES.get(i)[0]);
+                    String plan = explainView(st, (String) CASES.get(i)[0]);
+                    assertTrue(plan.contains((String) CASES.get(i)[3]), "s" + i + " plans its cleaning:\n" + plan);
+                    assertEquals(
+                            3, occurrences(plan, "sessions cleaned when watermark > last"), "s" + i + ":\n" + plan);
                 }
-                closed.checkOnlyGains(st, "closed", "round " + round);
             }
-            compare(st, inserted, "after " + ROUNDS + " rounds");
-            closed.checkHoldsClosed(st, "closed", "after " + ROUNDS + " rounds");
-        }
-        served.close();
-        served = ServedDatabase.open(dir, 20);
-        try (Connection c = served.connect();
-                Statement st = c.createStatement()) {
-            compare(st, inserted, "after a restart");
-            st.execute("CREATE MATERIALIZED VIEW closed_later AS " + EOWC);
-            for (int round = ROUNDS; round < ROUNDS + 20; round++) {
-                st.execute(insert(r, round));
-                inserted += ROWS_PER_ROUND;
-                bounds.check(served, "round " + round + " after the restart");
+
+            @Override
+            public String insert(int round) {
+                return SessionStateCleaningTest.insert(r, round);
             }
-            compare(st, inserted, "after the restart and more rounds");
-            closed.checkHoldsClosed(st, "closed", "after the restart and more rounds");
-            closed.checkHoldsClosed(st, "closed_later", "backfilled, after the restart and more rounds");
-        }
-        served.close();
+
+            @Override
+            public void compare(Statement st, long inserted, String when) throws SQLException {
+                SessionStateCleaningTest.this.compare(st, inserted, when);
+            }
+        });
         System.out.println("most state keys per view: " + bounds);
     }
 
