@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the sessions' rows ungrouped, and an EMIT ON WINDOW CLOSE aggregate, which only ever gains rows
  * and holds exactly the sessions the watermark closed (also when created after the rows).
  */
-class SessionStateCleaningTest {
+class SessionStateCleaningTest implements CleaningRounds.Workload {
     private static final long SEED = 20261203L;
     private static final int ROUNDS = 60;
     private static final int ROWS_PER_ROUND = 30;
@@ -86,6 +86,7 @@ class SessionStateCleaningTest {
     @TempDir
     static Path dir;
 
+    private final Random r = new Random(SEED);
     private final StateKeyBounds bounds =
             new StateKeyBounds("s", CASES.stream().mapToInt(c -> (Integer) c[2]).toArray());
     private final ClosedWindowsCheck closed = new ClosedWindowsCheck(postgres, "ev", EOWC_PG, "session");
@@ -100,33 +101,22 @@ class SessionStateCleaningTest {
 
     @Test
     void sessionStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
-        Random r = new Random(SEED);
         postgres.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP)");
-        CleaningRounds.run(dir, ROUNDS, ROWS_PER_ROUND, EOWC, bounds, closed, new CleaningRounds.Workload() {
-            @Override
-            public void create(Statement st) throws SQLException {
-                st.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP,"
-                        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
-                for (int i = 0; i < CASES.size(); i++) {
-                    st.execute("CREATE MATERIALIZED VIEW s" + i + " AS " + CASES.get(i)[0]);
-                    String plan = explainView(st, (String) CASES.get(i)[0]);
-                    assertTrue(plan.contains((String) CASES.get(i)[3]), "s" + i + " plans its cleaning:\n" + plan);
-                    assertEquals(
-                            3, occurrences(plan, "sessions cleaned when watermark > last"), "s" + i + ":\n" + plan);
-                }
-            }
-
-            @Override
-            public String insert(int round) {
-                return SessionStateCleaningTest.insert(r, round);
-            }
-
-            @Override
-            public void compare(Statement st, long inserted, String when) throws SQLException {
-                SessionStateCleaningTest.this.compare(st, inserted, when);
-            }
-        });
+        CleaningRounds.run(dir, ROUNDS, ROWS_PER_ROUND, EOWC, bounds, closed, this);
         System.out.println("most state keys per view: " + bounds);
+    }
+
+    /** The watermarked table {@code ev} and the views under test, whose plans clean their state. */
+    @Override
+    public void create(Statement st) throws SQLException {
+        st.execute("CREATE TABLE ev (id INT, k INT, g INT, v INT, ts TIMESTAMP,"
+                + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
+        for (int i = 0; i < CASES.size(); i++) {
+            st.execute("CREATE MATERIALIZED VIEW s" + i + " AS " + CASES.get(i)[0]);
+            String plan = explainView(st, (String) CASES.get(i)[0]);
+            assertTrue(plan.contains((String) CASES.get(i)[3]), "s" + i + " plans its cleaning:\n" + plan);
+            assertEquals(3, occurrences(plan, "sessions cleaned when watermark > last"), "s" + i + ":\n" + plan);
+        }
     }
 
     /**
@@ -134,7 +124,8 @@ class SessionStateCleaningTest {
      * its start, in whole milliseconds; partition {@code k} drifts with the rounds, so partitions
      * keep appearing and falling idle, and {@code g} has three values, whose sessions keep merging.
      */
-    private static String insert(Random r, int round) {
+    @Override
+    public String insert(int round) {
         StringJoiner rows = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
         LocalDateTime base = T0.plusSeconds(10L * round);
         for (int i = 0; i < ROWS_PER_ROUND; i++) {
@@ -146,7 +137,8 @@ class SessionStateCleaningTest {
     }
 
     /** Views equal PostgreSQL's queries over the rows the table kept; every inserted row is kept or late. */
-    private void compare(Statement st, long inserted, String when) throws SQLException {
+    @Override
+    public void compare(Statement st, long inserted, String when) throws SQLException {
         long kept = scalar(st, "SELECT count(*) FROM ev");
         long late = lateRows(st, "ev");
         assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * windows the watermark closed, with PostgreSQL's values; so does one created after the rows
  * (backfilled) and after a restart.
  */
-class WindowStateCleaningTest {
+class WindowStateCleaningTest implements CleaningRounds.Workload {
     private static final long SEED = 20261202L;
     private static final int ROUNDS = 60;
     private static final int ROWS_PER_ROUND = 50;
@@ -70,41 +70,33 @@ class WindowStateCleaningTest {
     @TempDir
     static Path dir;
 
+    private final Random r = new Random(SEED);
     private final StateKeyBounds bounds =
             new StateKeyBounds("w", CASES.stream().mapToInt(c -> (Integer) c[2]).toArray());
     private final ClosedWindowsCheck closed = new ClosedWindowsCheck(postgres, "ev", EOWC_PG, "window");
 
     @Test
     void windowStateStaysBoundedAndViewsMatchPostgresOverOnTimeRows() throws Exception {
-        Random r = new Random(SEED);
         postgres.execute("CREATE TABLE ev (id INT, k INT, v INT, ts TIMESTAMP)");
-        CleaningRounds.run(dir, ROUNDS, ROWS_PER_ROUND, EOWC, bounds, closed, new CleaningRounds.Workload() {
-            @Override
-            public void create(Statement st) throws SQLException {
-                st.execute("CREATE TABLE ev (id INT, k INT, v INT, ts TIMESTAMP,"
-                        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
-                for (int i = 0; i < CASES.size(); i++) {
-                    st.execute("CREATE MATERIALIZED VIEW w" + i + " AS " + CASES.get(i)[0]);
-                    String plan = explainView(st, (String) CASES.get(i)[0]);
-                    assertTrue(plan.contains("cleaned when watermark"), "w" + i + " plans cleaning:\n" + plan);
-                }
-            }
-
-            @Override
-            public String insert(int round) {
-                return WindowStateCleaningTest.insert(r, round);
-            }
-
-            @Override
-            public void compare(Statement st, long inserted, String when) throws SQLException {
-                WindowStateCleaningTest.this.compare(st, inserted, when);
-            }
-        });
+        CleaningRounds.run(dir, ROUNDS, ROWS_PER_ROUND, EOWC, bounds, closed, this);
         System.out.println("most state keys per view: " + bounds);
     }
 
+    /** The watermarked table {@code ev} and the views under test, whose plans clean their state. */
+    @Override
+    public void create(Statement st) throws SQLException {
+        st.execute("CREATE TABLE ev (id INT, k INT, v INT, ts TIMESTAMP,"
+                + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
+        for (int i = 0; i < CASES.size(); i++) {
+            st.execute("CREATE MATERIALIZED VIEW w" + i + " AS " + CASES.get(i)[0]);
+            String plan = explainView(st, (String) CASES.get(i)[0]);
+            assertTrue(plan.contains("cleaned when watermark"), "w" + i + " plans cleaning:\n" + plan);
+        }
+    }
+
     /** One INSERT (one epoch) of rows around {@code round}'s ten seconds, from 15 s before to 10 s after its start. */
-    private static String insert(Random r, int round) {
+    @Override
+    public String insert(int round) {
         StringJoiner rows = new StringJoiner(", ", "INSERT INTO ev VALUES ", "");
         LocalDateTime base = T0.plusSeconds(10L * round);
         for (int i = 0; i < ROWS_PER_ROUND; i++) {
@@ -116,7 +108,8 @@ class WindowStateCleaningTest {
     }
 
     /** Views equal PostgreSQL's queries over the rows the table kept; every inserted row is kept or late. */
-    private void compare(Statement st, long inserted, String when) throws SQLException {
+    @Override
+    public void compare(Statement st, long inserted, String when) throws SQLException {
         long kept = scalar(st, "SELECT count(*) FROM ev");
         long late = lateRows(st, "ev");
         assertEquals(inserted, kept + late, when + ": kept " + kept + " + late " + late);
