@@ -119,7 +119,7 @@ final class StatementRows implements EpochChange {
 
     /**
      * The watermark moved past some of the rows after they were staged (an epoch committed
-     * between {@link #insert} and {@link #apply}): drops those too, so every row of an epoch is
+     * between {@link TableWriter#insert} and {@link TableWriter#apply}): drops those too, so every row of an epoch is
      * judged by the watermark as of the epoch's start. Under the barrier lock; rare.
      */
     private void dropNewlyLate() {
