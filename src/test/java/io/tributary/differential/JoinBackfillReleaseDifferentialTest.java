@@ -8,10 +8,9 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Join views built over a big side large enough that each join actor takes in far more than
@@ -34,19 +33,8 @@ class JoinBackfillReleaseDifferentialTest {
         "SELECT o.id, o.v, d.k, d.name FROM o FULL JOIN d ON o.k = d.k",
     };
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("joinrelease-", 200, "root", "", 300);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ViewTestDatabases databases = new ViewTestDatabases("joinrelease-", 200, 300);
 
     @Test
     void joinViewsOverABigSideStayEqualToPostgresThroughChangesOfBothSides() throws Exception {
@@ -57,11 +45,10 @@ class JoinBackfillReleaseDifferentialTest {
                 + ") AS s(x);"
                 + "INSERT INTO d SELECT x, 'd' || x FROM generate_series(0, 799) AS s(x);"
                 + "INSERT INTO d SELECT x, 'lone' || x FROM generate_series(5000, 5019) AS s(x)";
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
+        InProcessTributary.execScript(databases.trib(), setup);
+        InProcessTributary.execScript(databases.pg(), setup);
         for (int i = 0; i < QUERIES.length; i++) {
-            InProcessTributary.execScript(
-                    tributary.connection, "CREATE MATERIALIZED VIEW rv" + i + " AS " + QUERIES[i]);
+            InProcessTributary.execScript(databases.trib(), "CREATE MATERIALIZED VIEW rv" + i + " AS " + QUERIES[i]);
         }
         compare("after the backfills");
         Random rnd = new Random(23);
@@ -89,7 +76,7 @@ class JoinBackfillReleaseDifferentialTest {
                 } else {
                     sql = "INSERT INTO o VALUES (" + nextOrder++ + ", " + key + ", " + rnd.nextInt(1000) + ")";
                 }
-                for (Connection c : new Connection[] {tributary.connection, pg}) {
+                for (Connection c : new Connection[] {databases.trib(), databases.pg()}) {
                     try (Statement st = c.createStatement()) {
                         st.execute(sql);
                     }
@@ -101,8 +88,8 @@ class JoinBackfillReleaseDifferentialTest {
 
     private static void compare(String when) throws SQLException {
         for (int i = 0; i < QUERIES.length; i++) {
-            ViewResults.Rows expected = ViewResults.read(pg, QUERIES[i]);
-            ViewResults.Rows actual = ViewResults.read(tributary.connection, "SELECT * FROM rv" + i);
+            ViewResults.Rows expected = ViewResults.read(databases.pg(), QUERIES[i]);
+            ViewResults.Rows actual = ViewResults.read(databases.trib(), "SELECT * FROM rv" + i);
             assertNull(ViewResults.difference(expected, actual, false), "rv" + i + " differs from PostgreSQL " + when);
         }
     }

@@ -33,6 +33,11 @@ final class PostgresPair implements AutoCloseable {
         return start(dataDirPrefix, 100, "root", 120);
     }
 
+    /** As {@link #forViews(String)} with epochs every {@code barrierIntervalMs} and statements allowed {@code timeoutSeconds}. */
+    static PostgresPair forViews(String dataDirPrefix, long barrierIntervalMs, int timeoutSeconds) throws Exception {
+        return start(dataDirPrefix, barrierIntervalMs, "root", timeoutSeconds);
+    }
+
     private static PostgresPair start(String dataDirPrefix, long barrierIntervalMs, String user, int timeoutSeconds)
             throws Exception {
         Connection pg = DifferentialPostgres.freshDev();

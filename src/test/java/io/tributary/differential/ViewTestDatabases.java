@@ -13,15 +13,25 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class ViewTestDatabases implements BeforeAllCallback, AfterAllCallback {
     private final String dataDirPrefix;
+    private final long barrierIntervalMs;
+    private final int timeoutSeconds;
     private PostgresPair pair;
 
+    /** The databases of {@link PostgresPair#forViews(String)}. */
     ViewTestDatabases(String dataDirPrefix) {
+        this(dataDirPrefix, 100, 120);
+    }
+
+    /** The same with epochs every {@code barrierIntervalMs} and statements allowed {@code timeoutSeconds}. */
+    ViewTestDatabases(String dataDirPrefix, long barrierIntervalMs, int timeoutSeconds) {
         this.dataDirPrefix = dataDirPrefix;
+        this.barrierIntervalMs = barrierIntervalMs;
+        this.timeoutSeconds = timeoutSeconds;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        pair = PostgresPair.forViews(dataDirPrefix);
+        pair = PostgresPair.forViews(dataDirPrefix, barrierIntervalMs, timeoutSeconds);
     }
 
     @Override
