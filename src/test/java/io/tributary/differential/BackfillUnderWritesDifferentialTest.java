@@ -17,10 +17,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A backfill converges while a writer keeps writing: each CREATE MATERIALIZED VIEW runs while
@@ -46,19 +45,8 @@ class BackfillUnderWritesDifferentialTest {
         "SELECT * FROM t",
     };
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("catchup-", 1000, "root", "", 120);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ViewTestDatabases databases = new ViewTestDatabases("catchup-", 1000, 120);
 
     @Test
     void backfillsConvergeWhileAWriterWritesAndEqualPostgres() throws Exception {
@@ -66,12 +54,12 @@ class BackfillUnderWritesDifferentialTest {
                 + "CREATE TABLE d (g INT PRIMARY KEY, name TEXT);"
                 + "INSERT INTO t SELECT x, x % 50, x FROM generate_series(1, " + ROWS + ") AS s(x);"
                 + "INSERT INTO d SELECT x, 'g' || x FROM generate_series(0, 49) AS s(x)";
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
+        InProcessTributary.execScript(databases.trib(), setup);
+        InProcessTributary.execScript(databases.pg(), setup);
         AtomicLong lastId = new AtomicLong(ROWS);
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (Connection writerSession = tributary.connect("root", "", 120);
-                Connection ddl = tributary.connect("root", "", 600)) {
+        try (Connection writerSession = databases.tributary().connect("root", "", 120);
+                Connection ddl = databases.tributary().connect("root", "", 600)) {
             for (int i = 0; i < QUERIES.length; i++) {
                 AtomicBoolean stopWriting = new AtomicBoolean();
                 AtomicReference<Throwable> writerError = new AtomicReference<>();
@@ -120,16 +108,15 @@ class BackfillUnderWritesDifferentialTest {
             pool.shutdownNow();
         }
         // the writer's acknowledged rows, all of them and nothing else, into PostgreSQL
-        try (Statement st = pg.createStatement()) {
+        try (Statement st = databases.pg().createStatement()) {
             st.execute("INSERT INTO t SELECT x, x % 50, x FROM generate_series(" + (ROWS + 1) + ", " + lastId.get()
                     + ") AS s(x)");
         }
-        assertEquals(
-                List.of(Long.toString(lastId.get())), SortedRows.of(tributary.connection, "SELECT count(*) FROM t"));
+        assertEquals(List.of(Long.toString(lastId.get())), SortedRows.of(databases.trib(), "SELECT count(*) FROM t"));
         for (int i = 0; i < QUERIES.length; i++) {
             assertEquals(
-                    SortedRows.of(pg, QUERIES[i]),
-                    SortedRows.of(tributary.connection, "SELECT * FROM v" + i),
+                    SortedRows.of(databases.pg(), QUERIES[i]),
+                    SortedRows.of(databases.trib(), "SELECT * FROM v" + i),
                     "view v" + i);
         }
     }

@@ -2,13 +2,11 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The expression fixes of {@link ExpressionCorpusDifferentialTest}'s families hold in materialized
@@ -34,19 +32,8 @@ class ExpressionViewsDifferentialTest {
         "DELETE FROM a WHERE g = 2",
     };
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("exprviews-", 200, "root", "", 120);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ViewTestDatabases databases = new ViewTestDatabases("exprviews-", 200, 120);
 
     @Test
     void viewsOfFixedExpressionsEqualPostgres() throws Exception {
@@ -55,16 +42,15 @@ class ExpressionViewsDifferentialTest {
                 + "INSERT INTO a VALUES (1, 1, 1, 10, 100, 2.5, 1.5, 'alpha'), (2, 1, -2, -20, -200, -1.125, -0.25, 'Beta'),"
                 + " (3, 1, NULL, NULL, NULL, NULL, NULL, NULL), (4, 2, 32767, 2147483647, 9223372036854775807,"
                 + " 99999999.9999, 1000.5, 'gamma delta'), (5, 2, 0, 0, 0, 0, 0, ''), (6, 3, 4, 4, 4, 4, 4, 'ab')";
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
+        InProcessTributary.execScript(databases.trib(), setup);
+        InProcessTributary.execScript(databases.pg(), setup);
         for (int v = 0; v < QUERIES.length; v++) {
-            InProcessTributary.execScript(
-                    tributary.connection, "CREATE MATERIALIZED VIEW ev" + v + " AS " + QUERIES[v]);
+            InProcessTributary.execScript(databases.trib(), "CREATE MATERIALIZED VIEW ev" + v + " AS " + QUERIES[v]);
         }
         compare("after the backfill");
         for (String step : STEPS) {
-            InProcessTributary.execScript(tributary.connection, step);
-            InProcessTributary.execScript(pg, step);
+            InProcessTributary.execScript(databases.trib(), step);
+            InProcessTributary.execScript(databases.pg(), step);
             compare("after " + step);
         }
     }
@@ -72,8 +58,8 @@ class ExpressionViewsDifferentialTest {
     private static void compare(String when) throws SQLException {
         for (int v = 0; v < QUERIES.length; v++) {
             assertEquals(
-                    SortedRows.withLabels(pg, QUERIES[v]),
-                    SortedRows.withLabels(tributary.connection, "SELECT * FROM ev" + v),
+                    SortedRows.withLabels(databases.pg(), QUERIES[v]),
+                    SortedRows.withLabels(databases.trib(), "SELECT * FROM ev" + v),
                     QUERIES[v] + " " + when);
         }
     }

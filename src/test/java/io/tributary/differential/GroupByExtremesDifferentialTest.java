@@ -8,10 +8,9 @@ import java.sql.SQLException;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * GROUP BY views backfilled over existing rows (so MIN/MAX take the new view's unread value-table
@@ -49,19 +48,8 @@ class GroupByExtremesDifferentialTest {
         "DELETE FROM t WHERE n >= 5000 OR s >= 'w'",
     };
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("extremes-", 1000, "root", "", 120);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ViewTestDatabases databases = new ViewTestDatabases("extremes-", 1000, 120);
 
     @Test
     void viewsEqualPostgresAfterTheirExtremesAreDeleted() throws Exception {
@@ -76,15 +64,15 @@ class GroupByExtremesDifferentialTest {
                 + " CAST((x * 1009) % 100000 AS BIGINT) * 100000,"
                 + " 'v' || ((x * 13) % 500)"
                 + " FROM generate_series(1, " + ROWS + ") AS s(x)";
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
+        InProcessTributary.execScript(databases.trib(), setup);
+        InProcessTributary.execScript(databases.pg(), setup);
         for (int v = 0; v < QUERIES.length; v++) {
-            InProcessTributary.execScript(tributary.connection, "CREATE MATERIALIZED VIEW v" + v + " AS " + QUERIES[v]);
+            InProcessTributary.execScript(databases.trib(), "CREATE MATERIALIZED VIEW v" + v + " AS " + QUERIES[v]);
         }
         compare("after the backfill");
         for (String step : STEPS) {
-            InProcessTributary.execScript(tributary.connection, step);
-            InProcessTributary.execScript(pg, step);
+            InProcessTributary.execScript(databases.trib(), step);
+            InProcessTributary.execScript(databases.pg(), step);
             compare("after " + step);
         }
     }
@@ -162,14 +150,14 @@ class GroupByExtremesDifferentialTest {
                 + " CASE WHEN x % 13 = 0 THEN NULL ELSE ((x * 37) % 9973) * 0.25 END,"
                 + " CASE WHEN x % 11 = 0 THEN NULL ELSE (x * 7) % 100000 - 50000 END"
                 + " FROM generate_series(1, " + rows + ") AS s(x)";
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
+        InProcessTributary.execScript(databases.trib(), setup);
+        InProcessTributary.execScript(databases.pg(), setup);
         String query = "SELECT g, count(*) AS c, count(n) AS cn, sum(n) AS sn, min(n) AS mnn, max(n) AS mxn,"
                 + " sum(i) AS si, min(i) AS mni, max(i) AS mxi FROM r GROUP BY g";
         Random random = new Random(11);
         long nextId = rows + 1;
         int duringBackfill = 0;
-        try (Connection ddl = tributary.connect("root", "", 600)) {
+        try (Connection ddl = databases.tributary().connect("root", "", 600)) {
             CompletableFuture<Void> create = CompletableFuture.runAsync(() -> {
                 try {
                     InProcessTributary.execScript(ddl, "CREATE MATERIALIZED VIEW rv AS " + query);
@@ -188,7 +176,7 @@ class GroupByExtremesDifferentialTest {
         }
         System.out.println("random changes while the view was backfilled: " + duringBackfill);
         assertTrue(duringBackfill > 0, "some changes ran while the view was backfilled");
-        assertEquals(SortedRows.of(pg, query), SortedRows.of(tributary.connection, "SELECT * FROM rv"));
+        assertEquals(SortedRows.of(databases.pg(), query), SortedRows.of(databases.trib(), "SELECT * FROM rv"));
     }
 
     /** One random change, run on Tributary and then on PostgreSQL; returns the next unused id. */
@@ -207,16 +195,16 @@ class GroupByExtremesDifferentialTest {
                         + random.nextInt(1000) + ")";
             default -> "UPDATE r SET n = NULL, g = " + random.nextInt(300) + " WHERE id = " + id;
         };
-        InProcessTributary.execScript(tributary.connection, sql);
-        InProcessTributary.execScript(pg, sql);
+        InProcessTributary.execScript(databases.trib(), sql);
+        InProcessTributary.execScript(databases.pg(), sql);
         return nextId;
     }
 
     private static void compare(String when) throws SQLException {
         for (int v = 0; v < QUERIES.length; v++) {
             assertEquals(
-                    SortedRows.of(pg, QUERIES[v]),
-                    SortedRows.of(tributary.connection, "SELECT * FROM v" + v),
+                    SortedRows.of(databases.pg(), QUERIES[v]),
+                    SortedRows.of(databases.trib(), "SELECT * FROM v" + v),
                     "view v" + v + " " + when);
         }
     }
@@ -228,19 +216,19 @@ class GroupByExtremesDifferentialTest {
      */
     private void backfillThenCompareAfterEachStep(String setup, String name, String view, String[] steps)
             throws Exception {
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
-        InProcessTributary.execScript(tributary.connection, "CREATE MATERIALIZED VIEW " + name + " AS " + view);
+        InProcessTributary.execScript(databases.trib(), setup);
+        InProcessTributary.execScript(databases.pg(), setup);
+        InProcessTributary.execScript(databases.trib(), "CREATE MATERIALIZED VIEW " + name + " AS " + view);
         assertEquals(
-                SortedRows.of(pg, view),
-                SortedRows.of(tributary.connection, "SELECT * FROM " + name),
+                SortedRows.of(databases.pg(), view),
+                SortedRows.of(databases.trib(), "SELECT * FROM " + name),
                 "after the backfill");
         for (String step : steps) {
-            InProcessTributary.execScript(tributary.connection, step);
-            InProcessTributary.execScript(pg, step);
+            InProcessTributary.execScript(databases.trib(), step);
+            InProcessTributary.execScript(databases.pg(), step);
             assertEquals(
-                    SortedRows.of(pg, view),
-                    SortedRows.of(tributary.connection, "SELECT * FROM " + name),
+                    SortedRows.of(databases.pg(), view),
+                    SortedRows.of(databases.trib(), "SELECT * FROM " + name),
                     "after " + step);
         }
     }

@@ -13,10 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Join views built over existing rows while both sides change: each CREATE MATERIALIZED VIEW
@@ -41,19 +40,8 @@ class JoinBackfillDifferentialTest {
         "SELECT o.id, o.v, d.k, d.name FROM o FULL JOIN d ON o.k = d.k",
     };
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("joinfill-", 200, "root", "", 120);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ViewTestDatabases databases = new ViewTestDatabases("joinfill-", 200, 120);
 
     @Test
     void joinViewsBuiltWhileBothSidesChangeEqualPostgres() throws Exception {
@@ -64,11 +52,11 @@ class JoinBackfillDifferentialTest {
                 + " END, x % 1000 FROM generate_series(1, " + ORDERS + ") AS s(x);"
                 + "INSERT INTO d SELECT x, 'd' || x FROM generate_series(0, 199) AS s(x);"
                 + "INSERT INTO d SELECT x, 'lone' || x FROM generate_series(1000, 1019) AS s(x)";
-        InProcessTributary.execScript(tributary.connection, setup);
-        InProcessTributary.execScript(pg, setup);
+        InProcessTributary.execScript(databases.trib(), setup);
+        InProcessTributary.execScript(databases.pg(), setup);
         Writes writes = new Writes(new Random(11));
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (Connection ddl = tributary.connect("root", "", 600);
+        try (Connection ddl = databases.tributary().connect("root", "", 600);
                 Statement st = ddl.createStatement()) {
             st.execute("SET backfill_rate_limit = 4000");
             for (int i = 0; i < QUERIES.length; i++) {
@@ -90,8 +78,8 @@ class JoinBackfillDifferentialTest {
                     writes.next();
                 }
                 assertTrue(during > 5, view + ": only " + during + " writes while it was built");
-                ViewResults.Rows expected = ViewResults.read(pg, QUERIES[i]);
-                ViewResults.Rows actual = ViewResults.read(tributary.connection, "SELECT * FROM " + view);
+                ViewResults.Rows expected = ViewResults.read(databases.pg(), QUERIES[i]);
+                ViewResults.Rows actual = ViewResults.read(databases.trib(), "SELECT * FROM " + view);
                 assertNull(ViewResults.difference(expected, actual, false), view + " differs from PostgreSQL");
             }
         } finally {
@@ -140,7 +128,7 @@ class JoinBackfillDifferentialTest {
             } else {
                 sql = "UPDATE o SET v = v - 1 WHERE id = " + order;
             }
-            for (Connection c : new Connection[] {tributary.connection, pg}) {
+            for (Connection c : new Connection[] {databases.trib(), databases.pg()}) {
                 try (Statement st = c.createStatement()) {
                     st.execute(sql);
                 }

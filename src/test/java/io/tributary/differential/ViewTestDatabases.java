@@ -44,6 +44,11 @@ final class ViewTestDatabases implements BeforeAllCallback, AfterAllCallback {
         return pair.pg;
     }
 
+    /** The Tributary server, for a test that opens sessions of its own. */
+    InProcessTributary tributary() {
+        return pair.tributary;
+    }
+
     /** The Tributary session, as {@code root}, autocommit on. */
     Connection trib() {
         return pair.tributary.connection;
