@@ -36,6 +36,7 @@ final class CatalogSchema extends AbstractSchema {
             PgIntervalFunctions.class,
             PgAge.class,
             PgNumberFunctions.class,
+            PgSizeFunctions.class,
             PgTextFunctions.class,
             PgByteaFunctions.class,
             PgDateFunctions.class,
