@@ -8,8 +8,12 @@ import io.tributary.catalog.pg.PgSession;
  * the server's activity, so the changing fields are published together in one volatile record.
  */
 final class SessionActivity {
-    /** The statement part: {@code state}, {@code query}, when each started, and the application's name then. */
-    private record Current(String state, String query, Long queryStart, long stateChange, String applicationName) {}
+    /**
+     * The statement part: {@code state}, {@code query}, when the statement's first piece of work
+     * (its parse, in the extended protocol) and its execution started, and the application's name then.
+     */
+    private record Current(
+            String state, String query, Long xactStart, Long queryStart, long stateChange, String applicationName) {}
 
     private final long datid;
     private final String datname;
@@ -36,17 +40,22 @@ final class SessionActivity {
         this.clientAddr = clientAddr;
         this.clientPort = clientPort;
         this.backendStart = nowMicros();
-        this.current = new Current("idle", "", null, backendStart, applicationName);
+        this.current = new Current("idle", "", null, null, backendStart, applicationName);
     }
 
     int pid() {
         return pid;
     }
 
-    /** Statement {@code sql} starts running. Session thread. */
+    /**
+     * Statement {@code sql} starts a piece of its work (parse, execution). Session thread.
+     */
     void started(String sql, String applicationName) {
         long now = nowMicros();
-        current = new Current("active", sql, now, now, applicationName);
+        Current c = current;
+        Long xactStart = c.state().equals("active") ? c.xactStart() : now;
+        current = new Current(
+                "active", sql, xactStart, now, c.state().equals("active") ? c.stateChange() : now, applicationName);
     }
 
     /**
@@ -57,14 +66,13 @@ final class SessionActivity {
     void idle(String applicationName) {
         Current c = current;
         if (!c.state().equals("idle")) {
-            current = new Current("idle", c.query(), c.queryStart(), nowMicros(), applicationName);
+            current = new Current("idle", c.query(), null, c.queryStart(), nowMicros(), applicationName);
         }
     }
 
     /** This session as {@code pg_stat_activity} lists it; any thread. */
     PgSession.Backend row() {
         Current c = current;
-        boolean active = c.state().equals("active");
         return new PgSession.Backend(
                 datid,
                 datname,
@@ -74,7 +82,7 @@ final class SessionActivity {
                 clientAddr,
                 clientPort,
                 backendStart,
-                active ? c.queryStart() : null,
+                c.xactStart(),
                 c.queryStart(),
                 c.stateChange(),
                 c.state(),

@@ -42,6 +42,7 @@ final class CatalogSchema extends AbstractSchema {
             PgDateFunctions.class,
             PgOperatorFunctions.class,
             PgConcatText.class,
+            PgFormat.class,
             PgArrayFunctions.class);
 
     /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */
