@@ -55,7 +55,14 @@ public final class PgTextFormat {
             return v > 0 ? "Infinity" : "-Infinity";
         }
         String java = Double.toString(v);
-        return formatShortest(shorter(java, new BigDecimal(v), c -> Double.parseDouble(c) == v), 15);
+        return formatShortest(
+                shorter(
+                        java,
+                        new BigDecimal(v),
+                        new BigDecimal(Math.nextDown(v)),
+                        new BigDecimal(Math.nextUp(v)),
+                        c -> Double.parseDouble(c) == v),
+                15);
     }
 
     public static String formatFloat(float v) {
@@ -66,25 +73,45 @@ public final class PgTextFormat {
             return v > 0 ? "Infinity" : "-Infinity";
         }
         String java = Float.toString(v);
-        return formatShortest(shorter(java, new BigDecimal(v), c -> Float.parseFloat(c) == v), 6);
+        return formatShortest(
+                shorter(
+                        java,
+                        new BigDecimal(v),
+                        new BigDecimal(Math.nextDown(v)),
+                        new BigDecimal(Math.nextUp(v)),
+                        c -> Float.parseFloat(c) == v),
+                6);
     }
 
     /**
      * Java 17's {@code toString} of a float or double round-trips but is not always the shortest
      * text that does ({@code 2.14748365E9} for the float PostgreSQL prints {@code 2.1474836e+09}):
      * while the exact value rounded to one digit fewer still reads back as the same value, that
-     * one is used. The first try fails for almost every value, so this costs one rounding.
+     * one is used. The first try fails for almost every value, so this costs one rounding. As in
+     * PostgreSQL's shortest-digits algorithm, a text exactly halfway to a neighbouring value does
+     * not count, although reading it back rounds to this value ({@code 1e23} prints as
+     * {@code 9.999999999999999e+22}).
+     *
+     * @param below the next value down, {@code above} the next one up (exact, both finite or not used)
      */
-    private static String shorter(String javaRepr, BigDecimal exact, java.util.function.Predicate<String> roundTrips) {
+    private static String shorter(
+            String javaRepr,
+            BigDecimal exact,
+            BigDecimal below,
+            BigDecimal above,
+            java.util.function.Predicate<String> roundTrips) {
         if (exact.signum() == 0) {
             return javaRepr;
         }
+        BigDecimal low = exact.add(below).divide(BigDecimal.valueOf(2));
+        BigDecimal high = exact.add(above).divide(BigDecimal.valueOf(2));
         String best = javaRepr;
         int digits = new BigDecimal(javaRepr).stripTrailingZeros().precision();
         while (digits > 1) {
             String candidate = exact.round(new java.math.MathContext(digits - 1, java.math.RoundingMode.HALF_EVEN))
                     .toString();
-            if (!roundTrips.test(candidate)) {
+            BigDecimal value = new BigDecimal(candidate);
+            if (!roundTrips.test(candidate) || value.compareTo(low) <= 0 || value.compareTo(high) >= 0) {
                 break;
             }
             best = candidate;

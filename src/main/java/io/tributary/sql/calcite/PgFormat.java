@@ -170,7 +170,9 @@ public final class PgFormat {
         try {
             return Integer.parseInt(digits.strip());
         } catch (NumberFormatException e) {
-            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "number is out of range");
+            // a width argument is read as int4 input
+            throw new TributaryException(
+                    SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type integer: \"" + digits + "\"");
         }
     }
 
