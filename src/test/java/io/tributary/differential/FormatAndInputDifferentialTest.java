@@ -46,7 +46,7 @@ class FormatAndInputDifferentialTest {
             "SELECT ''::boolean",
             "SELECT CAST('2147483648' AS real) AS a, CAST('16777217' AS real) AS b, 0.1::real AS c,"
                     + " CAST('3.4028235e38' AS real) AS d, CAST('1.17549435e-38' AS real) AS e",
-            "SELECT id, r, r::text AS t, r * 3 AS m FROM fm ORDER BY id",
+            "SELECT id, r, r::text AS t FROM fm ORDER BY id",
             "SELECT 2.82879384806159e17::float8 AS a, 1.0e23::float8 AS b, CAST('2e23' AS float8) AS c, 0.3::float8 AS d");
 
     private static PostgresPair pair;

@@ -55,14 +55,7 @@ public final class PgTextFormat {
             return v > 0 ? "Infinity" : "-Infinity";
         }
         String java = Double.toString(v);
-        return formatShortest(
-                shorter(
-                        java,
-                        new BigDecimal(v),
-                        new BigDecimal(Math.nextDown(v)),
-                        new BigDecimal(Math.nextUp(v)),
-                        c -> Double.parseDouble(c) == v),
-                15);
+        return formatShortest(shorter(java, v, Math.nextDown(v), Math.nextUp(v), c -> Double.parseDouble(c) == v), 15);
     }
 
     public static String formatFloat(float v) {
@@ -73,14 +66,7 @@ public final class PgTextFormat {
             return v > 0 ? "Infinity" : "-Infinity";
         }
         String java = Float.toString(v);
-        return formatShortest(
-                shorter(
-                        java,
-                        new BigDecimal(v),
-                        new BigDecimal(Math.nextDown(v)),
-                        new BigDecimal(Math.nextUp(v)),
-                        c -> Float.parseFloat(c) == v),
-                6);
+        return formatShortest(shorter(java, v, Math.nextDown(v), Math.nextUp(v), c -> Float.parseFloat(c) == v), 6);
     }
 
     /**
@@ -92,26 +78,33 @@ public final class PgTextFormat {
      * not count, although reading it back rounds to this value ({@code 1e23} prints as
      * {@code 9.999999999999999e+22}).
      *
-     * @param below the next value down, {@code above} the next one up (exact, both finite or not used)
+     * @param below the next value down, {@code above} the next one up; an infinite one (past the
+     *     largest value) stands as far from {@code value} as the other neighbour
      */
     private static String shorter(
             String javaRepr,
-            BigDecimal exact,
-            BigDecimal below,
-            BigDecimal above,
+            double value,
+            double below,
+            double above,
             java.util.function.Predicate<String> roundTrips) {
-        if (exact.signum() == 0) {
+        if (value == 0) {
             return javaRepr;
         }
-        BigDecimal low = exact.add(below).divide(BigDecimal.valueOf(2));
-        BigDecimal high = exact.add(above).divide(BigDecimal.valueOf(2));
+        BigDecimal exact = new BigDecimal(value);
+        BigDecimal down = Double.isInfinite(below)
+                ? exact.multiply(BigDecimal.valueOf(2)).subtract(new BigDecimal(above))
+                : new BigDecimal(below);
+        BigDecimal up =
+                Double.isInfinite(above) ? exact.multiply(BigDecimal.valueOf(2)).subtract(down) : new BigDecimal(above);
+        BigDecimal low = exact.add(down).divide(BigDecimal.valueOf(2));
+        BigDecimal high = exact.add(up).divide(BigDecimal.valueOf(2));
         String best = javaRepr;
         int digits = new BigDecimal(javaRepr).stripTrailingZeros().precision();
         while (digits > 1) {
             String candidate = exact.round(new java.math.MathContext(digits - 1, java.math.RoundingMode.HALF_EVEN))
                     .toString();
-            BigDecimal value = new BigDecimal(candidate);
-            if (!roundTrips.test(candidate) || value.compareTo(low) <= 0 || value.compareTo(high) >= 0) {
+            BigDecimal decimal = new BigDecimal(candidate);
+            if (!roundTrips.test(candidate) || decimal.compareTo(low) <= 0 || decimal.compareTo(high) >= 0) {
                 break;
             }
             best = candidate;
