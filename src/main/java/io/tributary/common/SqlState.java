@@ -7,6 +7,7 @@ public final class SqlState {
     public static final String FEATURE_NOT_SUPPORTED = "0A000";
     public static final String INVALID_PARAMETER_VALUE = "22023";
     public static final String DATA_EXCEPTION = "22000";
+    public static final String NULL_VALUE_NOT_ALLOWED = "22004";
     public static final String DIVISION_BY_ZERO = "22012";
     public static final String INVALID_TEXT_REPRESENTATION = "22P02";
     public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";

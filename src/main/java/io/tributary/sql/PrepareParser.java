@@ -147,6 +147,9 @@ final class PrepareParser {
         if (function.isWord("pg_sleep") || function.isWord("pg_sleep_for")) {
             return sleep(function.isWord("pg_sleep"), in);
         }
+        if (function.isWord("pg_cancel_backend") || function.isWord("pg_terminate_backend")) {
+            return signal(function.isWord("pg_terminate_backend"), in);
+        }
         if (!function.isWord("set_config")) {
             return null;
         }
@@ -203,6 +206,30 @@ final class PrepareParser {
         }
         in.acceptSymbol(";");
         return in.atEnd() ? new UtilityStatement.Sleep(seconds ? "pg_sleep" : "pg_sleep_for", micros) : null;
+    }
+
+    /**
+     * After {@code SELECT pg_cancel_backend(} or {@code SELECT pg_terminate_backend(}: an integer
+     * {@code ) [;]} to the end of the statement; null for anything else (a query Calcite plans,
+     * where the function does not exist).
+     */
+    private static UtilityStatement signal(boolean terminate, TokenCursor in) {
+        boolean negative = in.acceptSymbol("-");
+        Token number = in.next();
+        if (number.kind() != Token.Kind.NUMBER || !in.acceptSymbol(")")) {
+            return null;
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(number.text()) * (negative ? -1 : 1);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        in.acceptSymbol(";");
+        return in.atEnd()
+                ? new UtilityStatement.SignalBackend(
+                        terminate ? "pg_terminate_backend" : "pg_cancel_backend", pid, terminate)
+                : null;
     }
 
     /** The text of the tokens up to a top-level {@code ,} or the closing {@code )}. */

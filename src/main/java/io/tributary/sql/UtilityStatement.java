@@ -240,6 +240,15 @@ public sealed interface UtilityStatement {
      */
     record Sleep(String function, long micros) implements UtilityStatement {}
 
+    /**
+     * {@code SELECT pg_cancel_backend(pid)} or {@code SELECT pg_terminate_backend(pid)} as a whole
+     * statement: cancels the statement of the session with process id {@code pid}, or ends that
+     * session, returning whether there is one.
+     *
+     * @param terminate whether the session ends (else its statement is cancelled)
+     */
+    record SignalBackend(String function, long pid, boolean terminate) implements UtilityStatement {}
+
     /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
     record NoOp(String tag) implements UtilityStatement {}
 }

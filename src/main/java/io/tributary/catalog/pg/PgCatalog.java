@@ -45,6 +45,7 @@ public final class PgCatalog {
         this.functions = functions;
         define();
         tables.addAll(PgFixedCatalogs.tables());
+        tables.add(PgActivity.table(SCHEMA, session));
         this.informationSchema = new InformationSchema(this);
         this.relations = new PgRelations(catalog, this::allSystemTables);
         this.sequenceCatalogs = new PgSequenceCatalogs(relations, session);
@@ -666,5 +667,16 @@ public final class PgCatalog {
                     }
                     return rows;
                 });
+    }
+
+    /**
+     * The relations {@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
+     * {@code pg_total_relation_size} and {@code pg_database_size} are planned as lookups in, in
+     * schema {@code schema}; see {@link PgSizes}.
+     */
+    public List<PgTable> sizes(String schema) {
+        return List.of(
+                PgSizes.relations(schema, catalog, session, this::relations),
+                PgSizes.databases(schema, catalog, session));
     }
 }

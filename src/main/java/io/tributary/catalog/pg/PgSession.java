@@ -30,6 +30,44 @@ public interface PgSession {
      */
     long sequenceValue(int tableId, int column);
 
+    /**
+     * Roughly how many bytes storage table {@code tableId} (a table's, a materialized view's or one
+     * of its state tables') of the session's database takes: the store's estimate, without reading
+     * rows; 0 for an empty or unknown table.
+     */
+    long relationBytes(int tableId);
+
+    /** Roughly how many bytes every table of database {@code name} takes, or -1 when there is no such database. */
+    long databaseBytes(String name);
+
+    /** The process id the client was given (BackendKeyData), what {@code pg_backend_pid()} returns; 0 when none. */
+    int processId();
+
+    /** The server's client sessions as of now, as {@code pg_stat_activity} lists them. */
+    List<Backend> backends();
+
+    /**
+     * One client session as {@code pg_stat_activity} shows it. Times are microseconds since
+     * 1970-01-01 UTC, null when they do not apply.
+     *
+     * @param state {@code active} while a statement runs, else {@code idle}
+     * @param query the statement running now, or the last one when idle; empty before the first
+     */
+    record Backend(
+            long datid,
+            String datname,
+            int pid,
+            String usename,
+            String applicationName,
+            String clientAddr,
+            Integer clientPort,
+            long backendStart,
+            Long xactStart,
+            Long queryStart,
+            Long stateChange,
+            String state,
+            String query) {}
+
     /** One setting as {@code pg_settings} shows it. */
     record Setting(String name, String value, String defaultValue, String description) {}
 }

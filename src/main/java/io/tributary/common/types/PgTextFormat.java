@@ -54,7 +54,8 @@ public final class PgTextFormat {
         if (Double.isInfinite(v)) {
             return v > 0 ? "Infinity" : "-Infinity";
         }
-        return formatShortest(Double.toString(v), 15);
+        String java = Double.toString(v);
+        return formatShortest(shorter(java, v, Math.nextDown(v), Math.nextUp(v), c -> Double.parseDouble(c) == v), 15);
     }
 
     public static String formatFloat(float v) {
@@ -64,7 +65,52 @@ public final class PgTextFormat {
         if (Float.isInfinite(v)) {
             return v > 0 ? "Infinity" : "-Infinity";
         }
-        return formatShortest(Float.toString(v), 6);
+        String java = Float.toString(v);
+        return formatShortest(shorter(java, v, Math.nextDown(v), Math.nextUp(v), c -> Float.parseFloat(c) == v), 6);
+    }
+
+    /**
+     * Java 17's {@code toString} of a float or double round-trips but is not always the shortest
+     * text that does ({@code 2.14748365E9} for the float PostgreSQL prints {@code 2.1474836e+09}):
+     * while the exact value rounded to one digit fewer still reads back as the same value, that
+     * one is used. The first try fails for almost every value, so this costs one rounding. As in
+     * PostgreSQL's shortest-digits algorithm, a text exactly halfway to a neighbouring value does
+     * not count, although reading it back rounds to this value ({@code 1e23} prints as
+     * {@code 9.999999999999999e+22}).
+     *
+     * @param below the next value down, {@code above} the next one up; an infinite one (past the
+     *     largest value) stands as far from {@code value} as the other neighbour
+     */
+    private static String shorter(
+            String javaRepr,
+            double value,
+            double below,
+            double above,
+            java.util.function.Predicate<String> roundTrips) {
+        if (value == 0) {
+            return javaRepr;
+        }
+        BigDecimal exact = new BigDecimal(value);
+        BigDecimal down = Double.isInfinite(below)
+                ? exact.multiply(BigDecimal.valueOf(2)).subtract(new BigDecimal(above))
+                : new BigDecimal(below);
+        BigDecimal up =
+                Double.isInfinite(above) ? exact.multiply(BigDecimal.valueOf(2)).subtract(down) : new BigDecimal(above);
+        BigDecimal low = exact.add(down).divide(BigDecimal.valueOf(2));
+        BigDecimal high = exact.add(up).divide(BigDecimal.valueOf(2));
+        String best = javaRepr;
+        int digits = new BigDecimal(javaRepr).stripTrailingZeros().precision();
+        while (digits > 1) {
+            String candidate = exact.round(new java.math.MathContext(digits - 1, java.math.RoundingMode.HALF_EVEN))
+                    .toString();
+            BigDecimal decimal = new BigDecimal(candidate);
+            if (!roundTrips.test(candidate) || decimal.compareTo(low) <= 0 || decimal.compareTo(high) >= 0) {
+                break;
+            }
+            best = candidate;
+            digits--;
+        }
+        return best;
     }
 
     /** Rewrites Java's shortest round-trip digits in PostgreSQL's layout (fixed or d.ddde+XX). */
@@ -355,15 +401,25 @@ public final class PgTextFormat {
                 "invalid input syntax for type " + typeName + ": \"" + text + "\"");
     }
 
+    /**
+     * PostgreSQL's boolean input: surrounding whitespace ignored, any prefix of {@code true},
+     * {@code false}, {@code yes}, {@code no}, {@code on} or {@code off} that tells them apart (so
+     * not {@code o}), and {@code 1} or {@code 0}; any case.
+     */
     private static Boolean parseBoolean(String s) {
-        switch (s.toLowerCase(Locale.ROOT)) {
-            case "t", "true", "yes", "y", "on", "1":
+        String v = s.strip().toLowerCase(Locale.ROOT);
+        if (!v.isEmpty()) {
+            if ("true".startsWith(v) || "yes".startsWith(v) || v.equals("1") || v.length() >= 2 && v.equals("on")) {
                 return Boolean.TRUE;
-            case "f", "false", "no", "n", "off", "0":
+            }
+            if ("false".startsWith(v)
+                    || "no".startsWith(v)
+                    || v.equals("0")
+                    || v.length() >= 2 && "off".startsWith(v)) {
                 return Boolean.FALSE;
-            default:
-                throw invalid("boolean", s);
+            }
         }
+        throw invalid("boolean", s);
     }
 
     private static long parseIntegral(String s, long min, long max, String typeName) {

@@ -37,6 +37,11 @@ final class PgChannelWriter {
         return channel.alloc();
     }
 
+    /** The client's address, or null when the channel is not a TCP socket. Any thread. */
+    java.net.InetSocketAddress remoteAddress() {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress a ? a : null;
+    }
+
     /** Sets what {@link #release} waits for; called once, when the session opens. */
     void setGate(Runnable gate) {
         this.gate = gate;

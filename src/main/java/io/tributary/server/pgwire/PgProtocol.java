@@ -201,6 +201,18 @@ final class PgProtocol {
         out.write(PgBackendMessages.authenticationOk(out.alloc()));
         session = server.sessionFactory().open(user, database, startupParameters);
         backendKey = server.registry().register(session);
+        java.net.InetSocketAddress client = out.remoteAddress();
+        session.identify(
+                backendKey.processId(),
+                client == null ? null : client.getAddress().getHostAddress(),
+                client == null ? null : client.getPort(),
+                () -> {
+                    out.writeAndFlush(PgBackendMessages.errorResponse(
+                            out.alloc(),
+                            PgErrorFields.fatal(
+                                    SqlState.ADMIN_SHUTDOWN, "terminating connection due to administrator command")));
+                    out.flushAndClose();
+                });
         out.setGate(session::awaitDurability);
         session.setNoticeSink(n -> out.writeAndFlush(PgBackendMessages.noticeResponse(
                 out.alloc(), new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, n.detail(), null))));

@@ -1,22 +1,78 @@
 package io.tributary.server.session;
 
+import io.tributary.catalog.TableDef;
 import io.tributary.catalog.pg.PgSession;
+import io.tributary.meta.Cluster;
+import io.tributary.meta.Database;
 import io.tributary.meta.write.Sequences;
 import java.util.List;
 
 /**
- * What {@code pg_catalog} shows of one session: its user, its current settings and its database's
- * sequences. Session thread only.
+ * What {@code pg_catalog} shows of one session: its user, its current settings, its database's
+ * sequences and the sizes of its relations and of the server's databases. Session thread only.
  */
 final class CatalogSession implements PgSession {
     private final String user;
     private final SessionVariables variables;
     private final Sequences sequences;
+    private final Database db;
+    /** The server's databases; null for a server of one database. */
+    private final Cluster cluster;
 
-    CatalogSession(String user, SessionVariables variables, Sequences sequences) {
+    private final java.util.function.IntSupplier processId;
+    private final java.util.function.Supplier<List<Backend>> backends;
+
+    /**
+     * @param processId the session's process id, 0 before the protocol gave it one
+     * @param backends the server's sessions as of now
+     */
+    CatalogSession(
+            String user,
+            SessionVariables variables,
+            Database db,
+            Cluster cluster,
+            java.util.function.IntSupplier processId,
+            java.util.function.Supplier<List<Backend>> backends) {
+        this.processId = processId;
+        this.backends = backends;
         this.user = user == null || user.isEmpty() ? "root" : user;
         this.variables = variables;
-        this.sequences = sequences;
+        this.sequences = db.sequences();
+        this.db = db;
+        this.cluster = cluster;
+    }
+
+    @Override
+    public int processId() {
+        return processId.getAsInt();
+    }
+
+    @Override
+    public List<Backend> backends() {
+        return backends.get();
+    }
+
+    @Override
+    public long relationBytes(int tableId) {
+        return db.approximateBytes(tableId);
+    }
+
+    @Override
+    public long databaseBytes(String name) {
+        Database target = name.equals(db.name())
+                ? db
+                : cluster == null ? null : cluster.database(name).orElse(null);
+        if (target == null) {
+            return -1;
+        }
+        long bytes = 0;
+        for (TableDef t : target.catalog().tables()) {
+            bytes += target.approximateBytes(t.id());
+            for (int id : t.stateTableIds()) {
+                bytes += target.approximateBytes(id);
+            }
+        }
+        return bytes;
     }
 
     @Override

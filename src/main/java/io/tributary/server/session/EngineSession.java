@@ -2,6 +2,7 @@ package io.tributary.server.session;
 
 import io.tributary.batch.Snapshot;
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.pg.PgOids;
 import io.tributary.common.BackgroundPriority;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -44,6 +45,11 @@ public final class EngineSession implements Session {
     /** Cancel, timeout and memory budget of the statement running now. */
     private final StatementControl control;
 
+    private final String user;
+    private final ActiveSessions sessions;
+    /** What pg_stat_activity shows of this session; null until {@link #identify}. */
+    private SessionActivity activity;
+
     /**
      * Epoch tickets of DML that returned before it was durable ({@link #executeInBatch}), in
      * order; the first {@code pendingCount} are live.
@@ -60,17 +66,21 @@ public final class EngineSession implements Session {
 
     private Consumer<Notice> notices = n -> {};
 
-    /** @param user who authenticated; the catalog shows it as the owner of everything */
-    EngineSession(Database db, String user, Map<String, String> startupParameters, QueryLimits limits) {
-        this(null, db, user, startupParameters, limits);
-    }
-
     /**
+     * @param user who authenticated; the catalog shows it as the owner of everything
      * @param cluster the server's databases, for CREATE and DROP DATABASE; null for a server of one
      *     database. The session holds {@code db} ({@link Cluster#connect}) and lets go of it at close.
+     * @param sessions the server's sessions, which this one joins once {@link #identify identified}
      */
     EngineSession(
-            Cluster cluster, Database db, String user, Map<String, String> startupParameters, QueryLimits limits) {
+            Cluster cluster,
+            Database db,
+            String user,
+            Map<String, String> startupParameters,
+            QueryLimits limits,
+            ActiveSessions sessions) {
+        this.user = user == null || user.isEmpty() ? "root" : user;
+        this.sessions = sessions;
         this.db = db;
         this.cluster = cluster;
         this.databases = new DatabaseCommands(cluster, db);
@@ -82,10 +92,13 @@ public final class EngineSession implements Session {
                         ? Map.of()
                         : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
         this.frontend = new CalciteFrontend(
-                db.catalog(), db.systemTables(), readContext, new CatalogSession(user, variables, db.sequences()));
+                db.catalog(),
+                db.systemTables(),
+                readContext,
+                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions::rows));
         SessionCurrvals currvals = new SessionCurrvals();
         this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone);
-        this.utility = new UtilityRunner(db, variables, control::check, currvals);
+        this.utility = new UtilityRunner(db, variables, control::check, currvals, sessions);
         this.plans = new SessionPlans(db, variables, frontend, named);
     }
 
@@ -97,11 +110,17 @@ public final class EngineSession implements Session {
     @Override
     public PreparedStatement prepare(String sql, List<DataType> declared) {
         // planning belongs to the statement: a cancel during it must stop the execution that follows
+        if (activity != null) {
+            activity.started(sql, variables.get("application_name"));
+        }
         return whileBusy(() -> plans.plan(sql, declared), false);
     }
 
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
+        if (activity != null) {
+            activity.started(((EnginePreparedStatement) statement).sql(), variables.get("application_name"));
+        }
         return whileBusy(
                 () -> {
                     control.check();
@@ -558,6 +577,31 @@ public final class EngineSession implements Session {
     @Override
     public void endStatement() {
         control.endStatement();
+        if (activity != null) {
+            activity.idle(variables.get("application_name"));
+        }
+    }
+
+    @Override
+    public void identify(int processId, String clientAddress, Integer clientPort, Runnable terminate) {
+        activity = new SessionActivity(
+                PgOids.database(db.catalog().databaseId()),
+                db.name(),
+                processId,
+                user,
+                clientAddress,
+                clientPort,
+                variables.get("application_name"));
+        sessions.add(activity, this::cancel, () -> {
+            connectionLost();
+            terminate.run();
+        });
+    }
+
+    /** The process id the client was given, 0 before {@link #identify}. */
+    private int processId() {
+        SessionActivity a = activity;
+        return a == null ? 0 : a.pid();
     }
 
     @Override
@@ -591,6 +635,9 @@ public final class EngineSession implements Session {
 
     @Override
     public void close() {
+        if (activity != null) {
+            sessions.remove(activity);
+        }
         try {
             plans.close();
             frontend.close();

@@ -15,6 +15,7 @@ public final class EngineSessionFactory implements SessionFactory {
     private final Cluster cluster;
     private final Database db;
     private final QueryLimits limits;
+    private final ActiveSessions sessions = new ActiveSessions();
 
     /** Sessions on one database, with {@link QueryLimits#defaults()}. */
     public EngineSessionFactory(Database db) {
@@ -43,11 +44,11 @@ public final class EngineSessionFactory implements SessionFactory {
             if (!name.equals(Catalog.DATABASE)) {
                 throw new TributaryException(SqlState.INVALID_CATALOG_NAME, "database \"" + name + "\" does not exist");
             }
-            return new EngineSession(db, user, startupParameters, limits);
+            return new EngineSession(null, db, user, startupParameters, limits, sessions);
         }
         Database target = cluster.connect(name);
         try {
-            return new EngineSession(cluster, target, user, startupParameters, limits);
+            return new EngineSession(cluster, target, user, startupParameters, limits, sessions);
         } catch (RuntimeException e) {
             cluster.disconnect(target);
             throw e;

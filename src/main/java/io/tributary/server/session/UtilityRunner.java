@@ -25,9 +25,17 @@ final class UtilityRunner {
     private final SessionVariables variables;
     private final Runnable cancelCheck;
     private final SequenceCalls sequenceCalls;
+    /** The server's sessions, which pg_cancel_backend and pg_terminate_backend act on. */
+    private final ActiveSessions sessions;
 
-    UtilityRunner(Database db, SessionVariables variables, Runnable cancelCheck, SessionCurrvals currvals) {
+    UtilityRunner(
+            Database db,
+            SessionVariables variables,
+            Runnable cancelCheck,
+            SessionCurrvals currvals,
+            ActiveSessions sessions) {
         this.db = db;
+        this.sessions = sessions;
         this.sequenceCalls = new SequenceCalls(db, currvals);
         this.variables = variables;
         this.cancelCheck = cancelCheck;
@@ -94,6 +102,9 @@ final class UtilityRunner {
         }
         if (statement instanceof UtilityStatement.Sleep c) {
             return List.of(ColumnDesc.ofVoid(c.function()));
+        }
+        if (statement instanceof UtilityStatement.SignalBackend c) {
+            return List.of(new ColumnDesc(c.function(), DataType.BOOLEAN));
         }
         if (statement instanceof UtilityStatement.ShowVariable s) {
             return s.name().equals("all")
@@ -296,6 +307,9 @@ final class UtilityRunner {
                 // void's output function prints nothing: an empty value, not NULL
                 return rows(c, List.<Object[]>of(new Object[] {""}));
             }
+            if (statement instanceof UtilityStatement.SignalBackend c) {
+                return rows(c, List.<Object[]>of(new Object[] {signal(c, notices)}));
+            }
             if (statement instanceof UtilityStatement.ResetVariable r) {
                 if (r.name().equals("all")) {
                     variables.resetAll();
@@ -319,6 +333,20 @@ final class UtilityRunner {
             Thread.currentThread().interrupt();
             throw TributaryException.queryCanceled();
         }
+    }
+
+    /**
+     * Cancels or ends the session {@code c} names; for a pid that is no session, PostgreSQL's
+     * WARNING and false.
+     */
+    private boolean signal(UtilityStatement.SignalBackend c, Consumer<Session.Notice> notices) {
+        int pid = (int) c.pid();
+        boolean found = pid == c.pid() && (c.terminate() ? sessions.terminate(pid) : sessions.cancel(pid));
+        if (!found) {
+            notices.accept(new Session.Notice(
+                    "WARNING", SqlState.WARNING, "PID " + c.pid() + " is not a PostgreSQL server process"));
+        }
+        return found;
     }
 
     private StatementResult createTable(UtilityStatement.CreateTable c, Consumer<Session.Notice> notices)

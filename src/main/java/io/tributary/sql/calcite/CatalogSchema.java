@@ -36,11 +36,13 @@ final class CatalogSchema extends AbstractSchema {
             PgIntervalFunctions.class,
             PgAge.class,
             PgNumberFunctions.class,
+            PgSizeFunctions.class,
             PgTextFunctions.class,
             PgByteaFunctions.class,
             PgDateFunctions.class,
             PgOperatorFunctions.class,
             PgConcatText.class,
+            PgFormat.class,
             PgArrayFunctions.class);
 
     /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */

@@ -29,10 +29,13 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * the live {@code pg_catalog} relations, so their answers always agree with what those relations
  * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_get_indexdef},
  * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
- * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, and casts
+ * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
+ * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
+ * {@code pg_total_relation_size}, {@code pg_database_size}), and casts
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
+ * {@code pg_backend_pid()} the session's process id,
  * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
  * {@code search_path} (NULL when none exists); {@code array_upper(a, 1)}
  * becomes a's length; {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
@@ -88,7 +91,21 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
                             + " AND pg__c.relkind IN ('r', 'p'))"),
+            Map.entry("pg_relation_size", size("main")),
+            Map.entry("pg_table_size", size("tbl")),
+            Map.entry("pg_indexes_size", size("idx")),
+            Map.entry("pg_total_relation_size", size("tbl + pg__z.idx")),
+            // by name or by OID: no database name is a number, so one template serves both
+            Map.entry(
+                    "pg_database_size",
+                    "(SELECT pg__z.bytes FROM \"" + DEFINITIONS_SCHEMA + "\".database_sizes pg__z"
+                            + " WHERE pg__z.datname = CAST(\"$0\" AS VARCHAR)"
+                            + " OR CAST(pg__z.datoid AS VARCHAR) = CAST(\"$0\" AS VARCHAR))"),
             Map.entry("current_schemas", "CASE WHEN \"$0\" THEN " + WITH_IMPLICIT + " ELSE " + EXPLICIT + " END"));
+
+    /** The functions whose first parameter is a regclass, so that a text constant there is a relation's name. */
+    private static final Set<String> REGCLASS_FIRST =
+            Set.of("pg_get_viewdef", "pg_relation_size", "pg_table_size", "pg_indexes_size", "pg_total_relation_size");
 
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
@@ -107,6 +124,7 @@ final class PgCatalogCalls extends StatementRewrite {
                     });
 
     private final String user;
+    private final int processId;
     private final String database;
     private final ToLongBiFunction<String, String> relationOid;
     private final java.util.function.Predicate<String> isSetting;
@@ -122,6 +140,7 @@ final class PgCatalogCalls extends StatementRewrite {
      * @param path the session's search path, for {@code current_schema}, {@code current_schemas}
      *        and the visibility functions
      * @param namespaceOid the {@code pg_namespace} OID of a schema of the path
+     * @param processId what {@code pg_backend_pid()} returns: the session's process id
      */
     PgCatalogCalls(
             String user,
@@ -129,7 +148,9 @@ final class PgCatalogCalls extends StatementRewrite {
             ToLongBiFunction<String, String> relationOid,
             java.util.function.Predicate<String> isSetting,
             SearchPath path,
-            java.util.function.ToLongFunction<String> namespaceOid) {
+            java.util.function.ToLongFunction<String> namespaceOid,
+            int processId) {
+        this.processId = processId;
         this.user = user;
         this.database = database;
         this.relationOid = relationOid;
@@ -169,6 +190,12 @@ final class PgCatalogCalls extends StatementRewrite {
                                 new org.apache.calcite.sql.SqlBasicTypeNameSpec(
                                         org.apache.calcite.sql.type.SqlTypeName.VARCHAR, pos),
                                 pos));
+    }
+
+    /** The lookup of column {@code column} of the relation sizes for the OID in "$0"; NULL for an unknown OID. */
+    private static String size(String column) {
+        return "(SELECT pg__z." + column + " FROM \"" + DEFINITIONS_SCHEMA + "\".relation_sizes pg__z"
+                + " WHERE pg__z.relid = \"$0\")";
     }
 
     /** The definitions lookup of the OID in "$0" and the kind {@code kind} (an SQL expression) yields. */
@@ -252,6 +279,17 @@ final class PgCatalogCalls extends StatementRewrite {
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()
+                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_backend_pid")
+                && call.operandCount() == 0) {
+            // an int4 constant, as pg_stat_activity.pid
+            return rewritten(castTo(
+                    SqlLiteral.createExactNumeric(Integer.toString(processId), call.getParserPosition()),
+                    SqlTypeName.INTEGER,
+                    call.getParserPosition()));
+        }
+        if (call.getOperator() instanceof SqlFunction f
+                && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple()
                 && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
                 && call.operandCount() == 2) {
             // a one-dimensional array's upper bound is its length; PostgreSQL gives NULL for an empty one
@@ -306,10 +344,11 @@ final class PgCatalogCalls extends StatementRewrite {
     /**
      * {@code pg_get_viewdef('name')}: PostgreSQL's text variant names the view as a regclass does,
      * so a text constant as the first argument becomes a cast to regclass; any other argument as is.
+     * The same for the size functions, whose regclass parameter reads a text constant as a name.
      */
     private static SqlNode viewName(SqlFunction f, boolean first, SqlNode arg) {
         if (first
-                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("pg_get_viewdef")
+                && REGCLASS_FIRST.contains(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT))
                 && arg instanceof SqlLiteral lit
                 && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
             SqlParserPos pos = arg.getParserPosition();

@@ -109,6 +109,20 @@ final class PgValueSemantics extends StatementRewrite {
                 && call.operandCount() > 0) {
             return rewritten(concat(call));
         }
+        if (name.equals("format") && call.operandCount() >= 2 && call.operandCount() <= 9) {
+            // PostgreSQL formats each argument's text, whatever its type: a boolean as t/f (PgConcatText)
+            java.util.List<SqlNode> operands = new java.util.ArrayList<>();
+            operands.add(call.operand(0).accept(this));
+            for (SqlNode arg : call.getOperandList().subList(1, call.operandCount())) {
+                operands.add(PgConcatText.call(
+                        SqlStdOperatorTable.CAST.createCall(
+                                pos,
+                                arg.accept(this),
+                                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos)),
+                        pos));
+            }
+            return rewritten(call.getOperator().createCall(call.getFunctionQuantifier(), pos, operands));
+        }
         if (call.getOperator().getName().equalsIgnoreCase("date_trunc")
                 && call.operandCount() == 2
                 && call.operand(0) instanceof SqlLiteral unit
@@ -136,6 +150,12 @@ final class PgValueSemantics extends StatementRewrite {
                 // bytes
                 byte[] bytes = io.tributary.common.types.PgTextFormat.parseBytea(lit.getValueAs(String.class));
                 return rewritten(SqlLiteral.createBinaryString(bytes, pos));
+            }
+            if (isBooleanType(spec)) {
+                // PostgreSQL's boolean input ('t', 'yes', 'on', ' 1 ', prefixes ...); Calcite takes only true/false
+                Boolean value = (Boolean) io.tributary.common.types.PgTextFormat.parse(
+                        io.tributary.common.types.DataType.BOOLEAN, lit.getValueAs(String.class));
+                return rewritten(call.getOperator().createCall(pos, SqlLiteral.createBoolean(value, pos), spec));
             }
         }
         return super.visit(call);
@@ -291,6 +311,11 @@ final class PgValueSemantics extends StatementRewrite {
                                 + " with a double precision operand");
             }
         }
+    }
+
+    private static boolean isBooleanType(SqlDataTypeSpec spec) {
+        String type = spec.getTypeNameSpec().getTypeName().getSimple().toLowerCase(Locale.ROOT);
+        return type.equals("boolean") || type.equals("bool");
     }
 
     private static boolean isFloatType(SqlDataTypeSpec spec) {

@@ -15,7 +15,7 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * Number arguments of Tributary's schema functions ({@link PgOperatorFunctions}, {@link
- * PgNumberFunctions}, {@link PgDateFunctions}, {@link PgByteaFunctions}) cast to the parameter types
+ * PgNumberFunctions}, {@link PgSizeFunctions}, {@link PgDateFunctions}, {@link PgByteaFunctions}) cast to the parameter types
  * of the overload validation chose: validation accepts any number where a method takes one, but
  * Calcite's generated code passes the argument's own boxed class ({@code Long} where the method
  * takes {@code Integer}, {@code BigDecimal} where it takes {@code Double}) and fails to compile.
@@ -24,8 +24,12 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * PgArithmetic} for each call of a validated plan and of a view's expressions; planning thread.
  */
 final class ScalarArguments {
-    private static final Set<Class<?>> CLASSES =
-            Set.of(PgOperatorFunctions.class, PgNumberFunctions.class, PgDateFunctions.class, PgByteaFunctions.class);
+    private static final Set<Class<?>> CLASSES = Set.of(
+            PgOperatorFunctions.class,
+            PgNumberFunctions.class,
+            PgSizeFunctions.class,
+            PgDateFunctions.class,
+            PgByteaFunctions.class);
     private static final SqlOperator WIDTH_BUCKET_FLOAT8 =
             PgArithmetic.function(PgScalarFunctions.class, "widthBucketFloat8");
 

@@ -76,7 +76,10 @@ final class SessionSchemas implements AutoCloseable {
             root.add("information_schema", new PgCatalogSchema(pg::informationSchemaTables))
                     .setCacheEnabled(false);
             PgTable definitions = pg.definitions(PgCatalogCalls.DEFINITIONS_SCHEMA);
-            root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> List.of(definitions)))
+            List<PgTable> hidden = new java.util.ArrayList<>(pg.sizes(PgCatalogCalls.DEFINITIONS_SCHEMA));
+            hidden.add(definitions);
+            List<PgTable> hiddenTables = List.copyOf(hidden);
+            root.add(PgCatalogCalls.DEFINITIONS_SCHEMA, new PgCatalogSchema(() -> hiddenTables))
                     .setCacheEnabled(false);
             PgTypeAliases.register(root);
             connection.setSchema(SEARCH_PATH_SCHEMA);
@@ -125,7 +128,8 @@ final class SessionSchemas implements AutoCloseable {
                 pgCatalog::relationOid,
                 this::isSetting,
                 searchPath(),
-                name -> io.tributary.catalog.pg.PgOids.namespace(catalog, name));
+                name -> io.tributary.catalog.pg.PgOids.namespace(catalog, name),
+                session.processId());
     }
 
     /** Whether {@code name} (lower case) is one of the session's settings. */
