@@ -22,7 +22,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
- * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
+ * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code FLOOR} of a timestamp
+ * ({@code date_trunc}, {@link PgDateTrunc}), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
  * with an empty one; Calcite refuses it). Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
@@ -65,6 +66,10 @@ final class PgScalarCalls {
     RexNode replace(RexCall call) {
         if (call.getKind() == SqlKind.CAST) {
             return cast(call);
+        }
+        RexNode truncated = PgDateTrunc.replace(call, rexBuilder);
+        if (truncated != null) {
+            return truncated;
         }
         SqlTypeName type = call.getType().getSqlTypeName();
         List<RexNode> operands = call.getOperands();
