@@ -39,6 +39,7 @@ final class CatalogSchema extends AbstractSchema {
             PgTextFunctions.class,
             PgByteaFunctions.class,
             PgDateFunctions.class,
+            PgExtractFunctions.class,
             PgOperatorFunctions.class,
             PgConcatText.class,
             PgArrayFunctions.class);
