@@ -361,6 +361,8 @@ final class ExpressionCorpus {
                 + " date_part('epoch', ts), extract(julian FROM dt) FROM ev ORDER BY id");
         out.add("SELECT id FROM ev WHERE extract(epoch FROM ts) < 946684800.5 ORDER BY id");
         out.add("SELECT id, date_trunc('week', dt) FROM ev ORDER BY id");
+        out.add("SELECT id, (ts + INTERVAL '1.5 seconds')::text, (ts + INTERVAL '0.125 seconds')::time::text FROM ev"
+                + " ORDER BY id");
         out.add("SELECT TIMESTAMP '2024-03-10 12:00' - TIMESTAMP '2024-03-09 10:30'");
         out.add("SELECT TIMESTAMP '2024-01-01' - TIMESTAMP '2024-03-01 06:00'");
         out.add("SELECT DATE '2024-03-01' - DATE '2024-02-01', DATE '2024-01-01' - DATE '2024-03-01'");
