@@ -270,8 +270,20 @@ final class ExpressionCorpus {
             out.add("SELECT " + d + " + INTERVAL '1 month', " + d + " - INTERVAL '1 day'");
             out.add("SELECT " + d + " + TIME '10:30'");
             for (String f : List.of(
-                    "year", "month", "day", "dow", "isodow", "doy", "quarter", "week", "epoch", "decade", "century",
-                    "julian")) {
+                    "year",
+                    "month",
+                    "day",
+                    "dow",
+                    "isodow",
+                    "doy",
+                    "quarter",
+                    "week",
+                    "epoch",
+                    "decade",
+                    "century",
+                    "julian",
+                    "isoyear",
+                    "millennium")) {
                 out.add("SELECT extract(" + f + " FROM " + d + ")");
             }
             out.add("SELECT date_trunc('month', " + d + "), date_trunc('year', " + d + "), date_trunc('week', " + d
@@ -281,7 +293,9 @@ final class ExpressionCorpus {
         List<String> stamps = List.of(
                 "TIMESTAMP '2024-02-29 13:45:59.123456'",
                 "TIMESTAMP '1999-12-31 23:59:59'",
-                "TIMESTAMP '0800-01-01 00:00:00'");
+                "TIMESTAMP '0800-01-01 00:00:00'",
+                "TIMESTAMP '2024-03-03 23:59:59.123'",
+                "TIMESTAMP '1969-12-31 23:59:59.5'");
         for (String t : stamps) {
             out.add("SELECT " + t + " + INTERVAL '1 hour', " + t + " - INTERVAL '1 day 2 hours'");
             out.add("SELECT " + t + " + INTERVAL '1 month', " + t + " - INTERVAL '1 year'");
@@ -298,9 +312,18 @@ final class ExpressionCorpus {
                     "epoch",
                     "dow",
                     "doy",
-                    "week")) {
+                    "week",
+                    "julian",
+                    "isodow",
+                    "isoyear",
+                    "quarter",
+                    "decade",
+                    "century",
+                    "millennium")) {
                 out.add("SELECT extract(" + f + " FROM " + t + ")");
             }
+            out.add("SELECT date_part('second', " + t + "), date_part('milliseconds', " + t + "), date_part('epoch', "
+                    + t + "), date_part('julian', " + t + ")");
             for (String f : List.of(
                     "microseconds",
                     "milliseconds",
@@ -319,6 +342,27 @@ final class ExpressionCorpus {
             }
             out.add("SELECT date_part('hour', " + t + "), " + t + "::date, " + t + "::time");
         }
+        out.add("SELECT date_trunc('weeks', TIMESTAMP '2024-02-29 13:45:59'), date_trunc('mils', TIMESTAMP"
+                + " '2024-02-29 13:45:59'), date_trunc('MicroSeconds', TIMESTAMP '2024-02-29 13:45:59.5')");
+        out.add("SELECT date_trunc('foo', TIMESTAMP '2024-02-29 13:45:59')");
+        out.add("SELECT date_trunc('timezone', TIMESTAMP '2024-02-29 13:45:59')");
+        out.add("SELECT date_trunc('week', NULL::timestamp), extract(epoch FROM NULL::timestamp),"
+                + " date_part('second', NULL::time), extract(julian FROM NULL::date)");
+        out.add("SELECT extract(second FROM TIME '10:20:30.5'), extract(epoch FROM TIME '10:20:30.5'),"
+                + " extract(milliseconds FROM TIME '10:20:30.5'), extract(microseconds FROM TIME '10:20:30.5')");
+        out.add("SELECT date_part('second', TIME '10:20:30.5'), date_part('epoch', TIME '10:20:30.5')");
+        out.add("SELECT extract(second FROM DATE '2024-02-29')");
+        out.add("SELECT extract(julian FROM TIME '10:20:30')");
+        out.add("SELECT date_part('julian', DATE '2024-02-29'), date_part('epoch', DATE '2024-02-29'),"
+                + " date_part('second', DATE '2024-02-29')");
+        out.add(
+                "SELECT id, date_trunc('week', ts), date_trunc('decade', ts), date_trunc('century', ts) FROM ev ORDER BY id");
+        out.add("SELECT id, extract(epoch FROM ts), extract(second FROM ts), extract(julian FROM ts),"
+                + " date_part('epoch', ts), extract(julian FROM dt) FROM ev ORDER BY id");
+        out.add("SELECT id FROM ev WHERE extract(epoch FROM ts) < 946684800.5 ORDER BY id");
+        out.add("SELECT id, date_trunc('week', dt) FROM ev ORDER BY id");
+        out.add("SELECT id, (ts + INTERVAL '1.5 seconds')::text, (ts + INTERVAL '0.125 seconds')::time::text FROM ev"
+                + " ORDER BY id");
         out.add("SELECT TIMESTAMP '2024-03-10 12:00' - TIMESTAMP '2024-03-09 10:30'");
         out.add("SELECT TIMESTAMP '2024-01-01' - TIMESTAMP '2024-03-01 06:00'");
         out.add("SELECT DATE '2024-03-01' - DATE '2024-02-01', DATE '2024-01-01' - DATE '2024-03-01'");

@@ -426,7 +426,7 @@ public final class CalciteFrontend implements AutoCloseable {
             String original,
             List<String> labels,
             StatementPositions positions) {
-        String attempt = AtTimeZoneCalls.rewrite(text, connection);
+        String attempt = ExtractCalls.rewrite(AtTimeZoneCalls.rewrite(text, connection), connection);
         for (int rewrites = 0; ; rewrites++) {
             java.sql.PreparedStatement statement = null;
             // the hook is this thread's only: other sessions plan with their own program

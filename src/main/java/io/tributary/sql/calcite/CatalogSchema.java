@@ -40,6 +40,7 @@ final class CatalogSchema extends AbstractSchema {
             PgTextFunctions.class,
             PgByteaFunctions.class,
             PgDateFunctions.class,
+            PgExtractFunctions.class,
             PgOperatorFunctions.class,
             PgConcatText.class,
             PgFormat.class,

@@ -17,12 +17,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * The scalar calls and casts of a validated plan whose Calcite runtime answers differently from
  * PostgreSQL, replaced by calls of {@link PgScalarFunctions} of the same type (so row types stay as
- * validated): float and numeric to text (PostgreSQL's float text, a numeric's leading 0), float to
+ * validated): float, numeric, timestamp and time to text (PostgreSQL's float text, a numeric's leading 0,
+ * the fraction of a second), float to
  * boolean (42846), {@code round} of a float (half to even), {@code sqrt}, {@code power} and
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
- * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
+ * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code FLOOR} of a timestamp
+ * ({@code date_trunc}, {@link PgDateTrunc}), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
  * with an empty one; Calcite refuses it). Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
@@ -35,6 +37,8 @@ final class PgScalarCalls {
     private static final SqlOperator FLOAT8_TEXT = function("float8Text");
     private static final SqlOperator FLOAT4_TEXT = function("float4Text");
     private static final SqlOperator NUMERIC_TEXT = function("numericText");
+    private static final SqlOperator TIMESTAMP_TEXT = function("timestampText");
+    private static final SqlOperator TIME_TEXT = function("timeText");
     private static final SqlOperator FLOAT8_ROUND = function("float8Round");
     private static final SqlOperator FLOAT8_SQRT = function("float8Sqrt");
     private static final SqlOperator FLOAT8_POWER = function("float8Power");
@@ -65,6 +69,10 @@ final class PgScalarCalls {
     RexNode replace(RexCall call) {
         if (call.getKind() == SqlKind.CAST) {
             return cast(call);
+        }
+        RexNode truncated = PgDateTrunc.replace(call, rexBuilder);
+        if (truncated != null) {
+            return truncated;
         }
         SqlTypeName type = call.getType().getSqlTypeName();
         List<RexNode> operands = call.getOperands();
@@ -127,7 +135,7 @@ final class PgScalarCalls {
         };
     }
 
-    /** A cast of a float or numeric to text, or of a float to boolean; else {@code null}. */
+    /** A cast of a float, numeric, timestamp or time to text, or of a float to boolean; else {@code null}. */
     private RexNode cast(RexCall cast) {
         RexNode operand = cast.getOperands().get(0);
         SqlTypeName from = operand.getType().getSqlTypeName();
@@ -142,7 +150,13 @@ final class PgScalarCalls {
         }
         SqlOperator op = FLOATS.contains(from)
                 ? FLOAT8_TEXT
-                : from == SqlTypeName.REAL ? FLOAT4_TEXT : from == SqlTypeName.DECIMAL ? NUMERIC_TEXT : null;
+                : from == SqlTypeName.REAL
+                        ? FLOAT4_TEXT
+                        : from == SqlTypeName.DECIMAL
+                                ? NUMERIC_TEXT
+                                : from == SqlTypeName.TIMESTAMP
+                                        ? TIMESTAMP_TEXT
+                                        : from == SqlTypeName.TIME ? TIME_TEXT : null;
         if (op == null) {
             return null;
         }

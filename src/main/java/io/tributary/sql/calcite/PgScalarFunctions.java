@@ -28,6 +28,16 @@ public final class PgScalarFunctions {
         return PgTextFormat.formatFloat(x);
     }
 
+    /** {@code timestamp::text}: PostgreSQL's text, with the fraction of a second it has (Calcite's drops it). */
+    public static String timestampText(Long millis) {
+        return millis == null ? null : PgTextFormat.formatTimestamp(millis * 1000);
+    }
+
+    /** {@code time::text}: PostgreSQL's text, with the fraction of a second it has. */
+    public static String timeText(Integer millisOfDay) {
+        return millisOfDay == null ? null : PgTextFormat.formatTime(millisOfDay * 1000L);
+    }
+
     /** {@code numeric::text}: every digit of the scale, and a 0 before the point (Calcite drops it). */
     public static String numericText(BigDecimal x) {
         return x.toPlainString();

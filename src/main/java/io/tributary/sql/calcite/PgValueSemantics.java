@@ -26,8 +26,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code a ^ b} is exponentiation (Calcite: bitwise XOR; its precedence is set by
  * {@link PgOperatorPrecedence}); {@code concat(...)} skips NULL
  * arguments (Calcite: NULL if any is); {@code extract(dow ...)} and {@code date_part('dow', ...)}
- * count Sunday as 0 (Calcite: 1); {@code date_trunc('month', ts)} is {@code FLOOR(ts TO MONTH)}
- * (Calcite's DATE_TRUNC takes BigQuery's arguments); a text literal cast to a float type beyond its range is 22003
+ * count Sunday as 0 (Calcite: 1); {@code date_trunc('unit', ts)} with a literal unit is {@code FLOOR(ts TO unit)}
+ * (Calcite's DATE_TRUNC takes BigQuery's arguments; {@link PgDateTrunc} computes the FLOOR with PostgreSQL's
+ * units, {@link PgTruncUnits} reads the unit's word), a date constant or cast first made a timestamptz; a text literal cast to a float type beyond its range is 22003
  * (Calcite: Infinity); a text literal cast to bytea is read as PostgreSQL's bytea input ({@code '\xdead'},
  * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
  * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
@@ -35,26 +36,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * NUMERIC); a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
  */
 final class PgValueSemantics extends StatementRewrite {
-    /**
-     * The units {@code date_trunc('unit', ts)} truncates to that mean the same as Calcite's
-     * {@code FLOOR(ts TO unit)} (not week: Calcite's weeks start on Sunday, PostgreSQL's on Monday).
-     */
-    private static final java.util.Map<String, TimeUnit> TRUNCATABLE = java.util.Map.of(
-            "second",
-            TimeUnit.SECOND,
-            "minute",
-            TimeUnit.MINUTE,
-            "hour",
-            TimeUnit.HOUR,
-            "day",
-            TimeUnit.DAY,
-            "month",
-            TimeUnit.MONTH,
-            "quarter",
-            TimeUnit.QUARTER,
-            "year",
-            TimeUnit.YEAR);
-
     @Override
     public SqlNode visit(SqlCall call) {
         SqlParserPos pos = call.getParserPosition();
@@ -127,12 +108,19 @@ final class PgValueSemantics extends StatementRewrite {
                 && call.operandCount() == 2
                 && call.operand(0) instanceof SqlLiteral unit
                 && unit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
-            TimeUnit timeUnit =
-                    TRUNCATABLE.get(unit.getValueAs(String.class).trim().toLowerCase(Locale.ROOT));
-            if (timeUnit != null) {
-                return rewritten(SqlStdOperatorTable.FLOOR.createCall(
-                        pos, call.operand(1).accept(this), new SqlIntervalQualifier(timeUnit, null, pos)));
+            TimeUnit timeUnit = PgTruncUnits.of(unit.getValueAs(String.class));
+            SqlNode value = call.operand(1).accept(this);
+            if (isDate(value)) {
+                // PostgreSQL truncates a date as the timestamptz of its midnight in the session's zone
+                value = SqlStdOperatorTable.CAST.createCall(
+                        pos,
+                        value,
+                        new SqlDataTypeSpec(
+                                new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, pos), pos));
             }
+            // typed by validation as FLOOR; PgDateTrunc computes it with PostgreSQL's units
+            return rewritten(
+                    SqlStdOperatorTable.FLOOR.createCall(pos, value, new SqlIntervalQualifier(timeUnit, null, pos)));
         }
         if (call.getKind() == SqlKind.EXTRACT && isDayOfWeek(call.operand(0))) {
             SqlCall extract = call.getOperator()
@@ -281,6 +269,19 @@ final class PgValueSemantics extends StatementRewrite {
         return lit.getTypeName() == SqlTypeName.DATE
                 ? lit.getValueAs(org.apache.calcite.util.DateString.class).getMillisSinceEpoch()
                 : lit.getValueAs(org.apache.calcite.util.TimestampString.class).getMillisSinceEpoch();
+    }
+
+    /** Whether {@code node} is a date constant or a cast to date, whose type is known before validation. */
+    private static boolean isDate(SqlNode node) {
+        if (node instanceof SqlUnknownLiteral unknown) {
+            return unknown.tag.equalsIgnoreCase("DATE");
+        }
+        if (node instanceof SqlLiteral lit) {
+            return lit.getTypeName() == SqlTypeName.DATE;
+        }
+        return node.getKind() == SqlKind.CAST
+                && ((SqlCall) node).operand(1) instanceof SqlDataTypeSpec spec
+                && spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("date");
     }
 
     private static boolean isDayOfWeek(SqlNode unit) {

@@ -136,7 +136,12 @@ final class ZonedTimestamps {
                     if (operands.size() == 2 && zoned(operands.get(0).getType())) {
                         RexNode tz = operands.get(0);
                         RexNode local = local(tz);
-                        RexNode truncated = rex.makeCall(call.getOperator(), local, operands.get(1));
+                        RexNode truncated = call.getKind() == SqlKind.FLOOR
+                                ? PgDateTrunc.truncateCall(rex, local.getType(), local, operands.get(1))
+                                : null;
+                        if (truncated == null) {
+                            truncated = rex.makeCall(call.getOperator(), local, operands.get(1));
+                        }
                         // PostgreSQL finds the offset anew for a day or longer; a shorter unit keeps the value's
                         return operands.get(1) instanceof RexLiteral unit
                                         && unit.getValue() instanceof TimeUnitRange range

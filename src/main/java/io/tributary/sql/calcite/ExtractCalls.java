@@ -1,0 +1,200 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.TributaryException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.util.SqlShuttle;
+import org.apache.calcite.sql.validate.SqlValidator;
+
+/**
+ * PostgreSQL's {@code extract(field FROM value)} and {@code date_part('field', value)} of the
+ * fields Calcite's BIGINT {@code EXTRACT} cannot give ({@code second}, {@code milliseconds} and
+ * {@code microseconds} with their fraction, {@code epoch} with its fraction, {@code julian}) in a
+ * query: {@link #rewrite} validates the query text once with each such call replaced by a number made of its value
+ * (to learn the value's type), and writes each call over a timestamp, date or time as a call of
+ * {@link PgExtractFunctions} ({@code numeric} for extract, {@code double precision} for date_part,
+ * as PostgreSQL 14); over a timestamptz, of its local time in the session's zone (the epoch: of
+ * its instant). Calls over other types (intervals) are left to the paths that handle them. Materialized views keep Calcite's EXTRACT (whole numbers). Stateless; planning
+ * threads.
+ */
+final class ExtractCalls {
+    /** PostgreSQL's words for the fields handled here, by their first ten characters, to the name the functions take. */
+    private static final Map<String, String> FIELDS = new HashMap<>();
+
+    static {
+        for (String w : new String[] {"second", "seconds", "s", "sec", "secs"}) {
+            FIELDS.put(w, "second");
+        }
+        for (String w : new String[] {"millisecon", "ms", "msec", "msecond", "mseconds", "msecs"}) {
+            FIELDS.put(w, "milliseconds");
+        }
+        for (String w : new String[] {"microsecon", "us", "usec", "usecond", "useconds", "usecs"}) {
+            FIELDS.put(w, "microseconds");
+        }
+        FIELDS.put("epoch", "epoch");
+        FIELDS.put("julian", "julian");
+        FIELDS.put("j", "julian");
+    }
+
+    private ExtractCalls() {}
+
+    /**
+     * {@code text} with each call above written as a {@link PgExtractFunctions} call, or {@code
+     * text} itself when it has none or does not validate here (Calcite then reports what is wrong).
+     * Called by the frontend before it prepares a query.
+     */
+    static String rewrite(String text, CalciteConnection connection) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (!lower.contains("extract") && !lower.contains("date_part")) {
+            return text;
+        }
+        Map<SqlParserPos, SqlTypeName> values = new HashMap<>();
+        try {
+            SqlNode probe = parse(text).accept(new SqlShuttle() {
+                @Override
+                public SqlNode visit(SqlCall call) {
+                    SqlNode visited = super.visit(call);
+                    if (visited instanceof SqlCall c && field(c) != null) {
+                        values.put(value(c).getParserPosition(), SqlTypeName.ANY);
+                        // a number still, so the expression around it validates, that types the value
+                        SqlParserPos pos = c.getParserPosition();
+                        return SqlStdOperatorTable.CHAR_LENGTH.createCall(
+                                pos,
+                                SqlStdOperatorTable.CAST.createCall(
+                                        pos,
+                                        value(c),
+                                        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos)));
+                    }
+                    return visited;
+                }
+            });
+            if (values.isEmpty()) {
+                return text;
+            }
+            SqlValidator validator = DateIntervalSums.validator(connection);
+            SqlNode validated = validator.validate(probe);
+            validated.accept(new SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(SqlCall call) {
+                    typeOf(call);
+                    return super.visit(call);
+                }
+
+                @Override
+                public Void visit(SqlIdentifier id) {
+                    typeOf(id);
+                    return null;
+                }
+
+                @Override
+                public Void visit(SqlLiteral literal) {
+                    typeOf(literal);
+                    return null;
+                }
+
+                private void typeOf(SqlNode node) {
+                    if (values.get(node.getParserPosition()) == SqlTypeName.ANY) {
+                        RelDataType type = validator.getValidatedNodeTypeIfKnown(node);
+                        if (type != null) {
+                            values.put(node.getParserPosition(), type.getSqlTypeName());
+                        }
+                    }
+                }
+            });
+        } catch (java.sql.SQLException | SqlParseException | RuntimeException e) {
+            if (e instanceof TributaryException te) {
+                throw te;
+            }
+            return text;
+        }
+        SqlNode rewritten;
+        try {
+            rewritten = parse(text).accept(new SqlShuttle() {
+                @Override
+                public SqlNode visit(SqlCall call) {
+                    SqlNode visited = super.visit(call);
+                    if (!(visited instanceof SqlCall c)) {
+                        return visited;
+                    }
+                    String field = field(c);
+                    SqlTypeName type = field == null ? null : values.get(value(c).getParserPosition());
+                    if (type == null) {
+                        return visited;
+                    }
+                    SqlParserPos pos = c.getParserPosition();
+                    SqlNode value = value(c);
+                    String suffix = "timestamp";
+                    if (type == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                        // the epoch counts from the instant (its UTC time); other fields read the local time
+                        value = field.equals("epoch")
+                                ? PgIntervals.call(
+                                        AtTimeZoneCalls.LOCAL, pos, SqlLiteral.createCharString("UTC", pos), value)
+                                : SqlStdOperatorTable.CAST.createCall(
+                                        pos,
+                                        value,
+                                        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos));
+                    } else if (type == SqlTypeName.DATE || type == SqlTypeName.TIME) {
+                        suffix = type == SqlTypeName.DATE ? "date" : "time";
+                    } else if (type != SqlTypeName.TIMESTAMP) {
+                        return visited;
+                    }
+                    boolean datePart = c.getOperator().getName().equalsIgnoreCase("date_part");
+                    return PgIntervals.call(
+                            (datePart ? "pg_date_part_" : "pg_extract_") + suffix,
+                            pos,
+                            SqlLiteral.createCharString(field, pos),
+                            value);
+                }
+            });
+        } catch (SqlParseException e) {
+            return text;
+        }
+        return rewritten.toSqlString(CalciteFrontend.DIALECT).getSql();
+    }
+
+    private static SqlNode parse(String text) throws SqlParseException {
+        return SqlParser.create(text, CalciteSettings.PARSER).parseStmt();
+    }
+
+    /** The normalized field of an {@code extract} or {@code date_part} call handled here, else null. */
+    private static String field(SqlCall call) {
+        if (call.operandCount() != 2) {
+            return null;
+        }
+        String word = null;
+        if (call.getKind() == SqlKind.EXTRACT && call.operand(0) instanceof SqlIntervalQualifier q) {
+            word = q.timeFrameName != null ? q.timeFrameName : q.timeUnitRange.name();
+        } else if (call.getOperator().getName().equalsIgnoreCase("date_part")
+                && call.operand(0) instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
+            word = lit.getValueAs(String.class);
+        }
+        if (word == null) {
+            return null;
+        }
+        String token = word.toLowerCase(Locale.ROOT);
+        return FIELDS.get(token.length() > 10 ? token.substring(0, 10) : token);
+    }
+
+    private static SqlNode value(SqlCall call) {
+        return call.operand(1);
+    }
+}

@@ -1,0 +1,133 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.math.BigDecimal;
+import java.sql.Date;
+import java.sql.Time;
+import java.sql.Timestamp;
+import org.apache.calcite.runtime.SqlFunctions;
+
+/**
+ * PostgreSQL 14's {@code extract} (numeric) and {@code date_part} (double precision) of the fields
+ * whose value has a fraction or a range Calcite's BIGINT {@code EXTRACT} loses: {@code second},
+ * {@code milliseconds}, {@code microseconds}, {@code epoch} and {@code julian}, of a timestamp, a
+ * date or a time. {@link ExtractCalls} writes a query's calls of those fields as calls of these
+ * (one name per argument type, as the rewrite knows the type), registered as schema functions by
+ * {@link CatalogSchema}. The field is one of {@link ExtractCalls}' normalized names. Values cross
+ * as Calcite's {@code java.sql} objects, converted back to its internal counts exactly (see {@link
+ * PgDateFunctions}). Seconds have the scales PostgreSQL gives microseconds (Tributary keeps
+ * milliseconds, so the last three digits are 0). NULL in gives NULL out; pure, any thread.
+ */
+public final class PgExtractFunctions {
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+    /** The Julian day number of 1970-01-01. */
+    private static final long UNIX_EPOCH_JULIAN = 2_440_588L;
+
+    private static final BigDecimal MICROS_PER_DAY = BigDecimal.valueOf(86_400_000_000L);
+
+    private PgExtractFunctions() {}
+
+    /** {@code extract(field FROM timestamp)}. */
+    public static BigDecimal pg_extract_timestamp(String field, Timestamp value) {
+        if (field == null || value == null) {
+            return null;
+        }
+        long ms = SqlFunctions.toLong(value);
+        long msOfDay = Math.floorMod(ms, MILLIS_PER_DAY);
+        return switch (field) {
+            case "epoch" -> BigDecimal.valueOf(ms * 1000, 6);
+            case "julian" ->
+                BigDecimal.valueOf(Math.floorDiv(ms, MILLIS_PER_DAY) + UNIX_EPOCH_JULIAN)
+                        .add(PgArithmeticFunctions.numericDivide(BigDecimal.valueOf(msOfDay * 1000), MICROS_PER_DAY));
+            default -> seconds(field, msOfDay, "timestamp");
+        };
+    }
+
+    /** {@code extract(field FROM date)}: a date has no time of day (0A000 for the seconds). */
+    public static BigDecimal pg_extract_date(String field, Date value) {
+        if (field == null || value == null) {
+            return null;
+        }
+        long day = SqlFunctions.toInt(value);
+        return switch (field) {
+            case "epoch" -> BigDecimal.valueOf(day * 86_400L);
+            case "julian" -> BigDecimal.valueOf(day + UNIX_EPOCH_JULIAN);
+            default ->
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED, "date units \"" + field + "\" not supported");
+        };
+    }
+
+    /** {@code extract(field FROM time)}: a time has no Julian day (22023). */
+    public static BigDecimal pg_extract_time(String field, Time value) {
+        if (field == null || value == null) {
+            return null;
+        }
+        long msOfDay = SqlFunctions.toInt(value);
+        return field.equals("epoch") ? BigDecimal.valueOf(msOfDay * 1000, 6) : seconds(field, msOfDay, "\"time\"");
+    }
+
+    /** {@code date_part(field, timestamp)}, computed in double precision as PostgreSQL's {@code timestamp_part}. */
+    public static Double pg_date_part_timestamp(String field, Timestamp value) {
+        if (field == null || value == null) {
+            return null;
+        }
+        long ms = SqlFunctions.toLong(value);
+        long msOfDay = Math.floorMod(ms, MILLIS_PER_DAY);
+        return switch (field) {
+            case "epoch" -> (ms * 1000) / 1_000_000.0;
+            case "julian" ->
+                (Math.floorDiv(ms, MILLIS_PER_DAY) + UNIX_EPOCH_JULIAN)
+                        + ((msOfDay / 1000) + (msOfDay % 1000) * 1000 / 1_000_000.0) / 86_400.0;
+            default -> secondsPart(field, msOfDay, "timestamp");
+        };
+    }
+
+    /** {@code date_part(field, date)}: PostgreSQL 14 reads the date as its midnight's timestamp. */
+    public static Double pg_date_part_date(String field, Date value) {
+        if (field == null || value == null) {
+            return null;
+        }
+        return pg_date_part_timestamp(
+                field, SqlFunctions.internalToTimestamp(SqlFunctions.toInt(value) * MILLIS_PER_DAY));
+    }
+
+    /** {@code date_part(field, time)}. */
+    public static Double pg_date_part_time(String field, Time value) {
+        if (field == null || value == null) {
+            return null;
+        }
+        long msOfDay = SqlFunctions.toInt(value);
+        return field.equals("epoch") ? (msOfDay * 1000) / 1_000_000.0 : secondsPart(field, msOfDay, "\"time\"");
+    }
+
+    /** The seconds fields as numeric: microseconds of the minute at scale 6, 3 or 0. */
+    private static BigDecimal seconds(String field, long msOfDay, String type) {
+        long micros = Math.floorMod(msOfDay, 60_000L) * 1000;
+        return switch (field) {
+            case "second" -> BigDecimal.valueOf(micros, 6);
+            case "milliseconds" -> BigDecimal.valueOf(micros, 3);
+            case "microseconds" -> BigDecimal.valueOf(micros);
+            default -> throw notRecognized(field, type);
+        };
+    }
+
+    /** The seconds fields in double precision, as PostgreSQL adds the whole seconds and the fraction. */
+    private static double secondsPart(String field, long msOfDay, String type) {
+        long ofMinute = Math.floorMod(msOfDay, 60_000L);
+        long sec = ofMinute / 1000;
+        long fsec = ofMinute % 1000 * 1000;
+        return switch (field) {
+            case "second" -> sec + fsec / 1_000_000.0;
+            case "milliseconds" -> sec * 1000.0 + fsec / 1000.0;
+            case "microseconds" -> sec * 1_000_000.0 + fsec;
+            default -> throw notRecognized(field, type);
+        };
+    }
+
+    private static TributaryException notRecognized(String field, String type) {
+        return new TributaryException(
+                SqlState.INVALID_PARAMETER_VALUE, type + " units \"" + field + "\" not recognized");
+    }
+}
