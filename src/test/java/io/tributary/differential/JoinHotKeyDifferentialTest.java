@@ -30,6 +30,12 @@ class JoinHotKeyDifferentialTest {
     private static final String[] STEPS = {
         // most of hot key 1's orders go: holes outnumber rows, the bucket squeezes
         "DELETE FROM o WHERE k = 1 AND id % 10 <> 3",
+        // the squeezed bucket: its matches re-emitted, some of its rows deleted by stream key, then
+        // its dimension row gone (LEFT and FULL pad each order by its degree) and back
+        "UPDATE d SET name = name || '?' WHERE k = 1",
+        "DELETE FROM o WHERE k = 1 AND id % 20 = 3",
+        "DELETE FROM d WHERE k = 1",
+        "INSERT INTO d VALUES (1, 'one again')",
         // every match of keys 2 and 3 re-emitted through their buckets
         "UPDATE d SET name = name || '!' WHERE k IN (2, 3)",
         // orders move between hot keys, to NULL and from NULL
