@@ -193,26 +193,39 @@ public final class HashJoinOperator implements Operator {
         }
         side.encodeJoinKey(row, keyBuffer);
         long degree = 0;
-        for (JoinBucket.Row match :
-                other.bucket(keyBuffer, row, side.keyColumns()).rows()) {
-            Object[] joined = fromLeft ? concat(row, match.values) : concat(match.values, row);
+        JoinBucket bucket = other.bucket(keyBuffer, row, side.keyColumns());
+        int limit = bucket.limit();
+        for (int m = 0; m < limit; m++) {
+            Object[] match = bucket.values(m);
+            if (match == null) {
+                continue;
+            }
+            Object[] joined = fromLeft ? concat(row, match) : concat(match, row);
             if (condition != null && !Boolean.TRUE.equals(condition.eval(joined))) {
                 continue;
             }
             degree++;
             if (op == Op.INSERT) {
-                if (other.padded() && match.degree++ == 0) {
-                    out.emit(Op.DELETE, pad(match.values, !fromLeft));
+                if (other.padded()) {
+                    long matches = bucket.degree(m);
+                    if (matches == 0) {
+                        out.emit(Op.DELETE, pad(match, !fromLeft));
+                    }
+                    bucket.setDegree(m, matches + 1);
                 }
                 out.emit(Op.INSERT, joined);
             } else {
                 out.emit(Op.DELETE, joined);
-                if (other.padded() && --match.degree == 0) {
-                    out.emit(Op.INSERT, pad(match.values, !fromLeft));
+                if (other.padded()) {
+                    long matches = bucket.degree(m) - 1;
+                    bucket.setDegree(m, matches);
+                    if (matches == 0) {
+                        out.emit(Op.INSERT, pad(match, !fromLeft));
+                    }
                 }
             }
             if (other.padded()) {
-                other.writeDegree(match);
+                other.writeDegree(match, bucket.degree(m));
             }
         }
         // The row's own degree is its matches just counted: the other side's rows are current.

@@ -1,6 +1,5 @@
 package io.tributary.stream.operators;
 
-import io.tributary.common.codec.ByteHash;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.types.DataType;
@@ -42,27 +41,6 @@ import java.util.List;
  * thread.
  */
 final class JoinSide {
-    /** Memcomparable bytes used as a hash key: equal bytes mean SQL-equal values. */
-    static final class Key {
-        private final byte[] bytes;
-        private final int hash;
-
-        Key(byte[] bytes) {
-            this.bytes = bytes;
-            this.hash = ByteHash.of(bytes);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && hash == k.hash && Arrays.equals(bytes, k.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
     private final int width;
     private final int[] keyColumns;
     private final int[] streamKey;
@@ -209,7 +187,8 @@ final class JoinSide {
             while (it.hasNext()) {
                 Object[] stored = it.next();
                 Object[] row = Arrays.copyOf(stored, width);
-                bucket.add(streamKeyOf(row), new JoinBucket.Row(row, padded ? (Long) stored[width] : 0));
+                encodeStreamKey(row);
+                bucket.add(scratch.array(), scratch.length(), row, padded ? (Long) stored[width] : 0);
             }
         }
         if (bucket.size() <= MAX_CACHED_ROWS) {
@@ -368,7 +347,8 @@ final class JoinSide {
             id = cache.put(key.array(), key.length(), new JoinBucket());
         }
         if (id >= 0) {
-            cachedRows += cache.get(id).add(streamKeyOf(row), new JoinBucket.Row(row, degree));
+            encodeStreamKey(row);
+            cachedRows += cache.get(id).add(scratch.array(), scratch.length(), row, degree);
             evict();
         }
     }
@@ -379,7 +359,8 @@ final class JoinSide {
         int id = cache.find(key.array(), key.length());
         if (id >= 0) {
             JoinBucket bucket = cache.get(id);
-            cachedRows -= bucket.remove(streamKeyOf(row));
+            encodeStreamKey(row);
+            cachedRows -= bucket.remove(scratch.array(), scratch.length());
             if (held() && bucket.size() == 0) {
                 // held keys are bounded by held rows: no empty bucket stays
                 cache.remove(id);
@@ -387,9 +368,9 @@ final class JoinSide {
         }
     }
 
-    /** Persists a changed degree of a row obtained from {@link #bucket}. */
-    void writeDegree(JoinBucket.Row row) {
-        table.put(tableKey(row.values), value(row.values, row.degree));
+    /** Persists a changed degree, {@code degree}, of a row obtained from {@link #bucket}. */
+    void writeDegree(Object[] row, long degree) {
+        table.put(tableKey(row), value(row, degree));
     }
 
     /** Hands every state write since the last flush to the epoch's commit. */
@@ -417,9 +398,9 @@ final class JoinSide {
         return value;
     }
 
-    private Key streamKeyOf(Object[] row) {
+    /** Encodes {@code row}'s stream key into {@link #scratch}, which a bucket copies only for a new row. */
+    private void encodeStreamKey(Object[] row) {
         scratch.reset();
         KeyCodec.encode(scratch, streamKeyTypes, row, streamKey);
-        return new Key(scratch.toByteArray());
     }
 }
