@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
  * local backfill and during a remote one, with each backfill's rows/s, in several rounds whose
  * medians are printed. The view rounds run on one worker, then on two (a second worker started on
  * core 1 too), beside PostgreSQL's {@code CREATE MATERIALIZED VIEW} of the same views, with the
- * server's CPU seconds per backfill.
+ * server's CPU seconds per backfill. {@code --postgres-core} pins the embedded PostgreSQL too, so
+ * that the target's work (which another machine would do) stays off the server's core.
  */
 @Command(
         name = "remote",
@@ -60,6 +61,12 @@ final class RemoteBenchmark implements Callable<Integer> {
             description = "What to measure: sinks, views or all (default: ${DEFAULT-VALUE}).")
     String part;
 
+    @Option(
+            names = "--postgres-core",
+            description = "Pin the embedded PostgreSQL (jobs database and sink target) to this core with taskset,"
+                    + " e.g. 1 to keep it off the server's core 0 as another machine would (default: not pinned).")
+    String postgresCore;
+
     /** The server's process, whose CPU seconds each sink phase reports; set once it is started. */
     private ProcessHandle server;
 
@@ -78,6 +85,9 @@ final class RemoteBenchmark implements Callable<Integer> {
             try (Connection c = pg.connect();
                     Statement st = c.createStatement()) {
                 st.execute("CREATE DATABASE jobs");
+                if (postgresCore != null) {
+                    pinPostgres(st, postgresCore);
+                }
             }
             String jobsUrl = pg.jdbcUrl().replace("/postgres?", "/jobs?");
             int port = freePort();
@@ -176,13 +186,20 @@ final class RemoteBenchmark implements Callable<Integer> {
         }
     }
 
-    /** One round's INSERT latencies and the two backfills' rows/s. */
+    /**
+     * One round's INSERT latencies, the two backfills' rows/s, and the server's CPU seconds in each
+     * backfill phase beyond what its timed INSERTs cost at the round's idle CPU per INSERT: a remote
+     * phase lasts longer than a local one and serves more INSERTs, so its raw CPU seconds grow with
+     * them, not with the backfill's own cost.
+     */
     private record Round(
             LatencySummary idle,
             LatencySummary local,
             LatencySummary remote,
             double localRowsPerSecond,
-            double remoteRowsPerSecond) {}
+            double remoteRowsPerSecond,
+            double localExtraCpuSeconds,
+            double remoteExtraCpuSeconds) {}
 
     private Round round(int r, PreparedStatement insert, long[] nextId, Statement ts, Statement ps, BenchTarget pg)
             throws SQLException {
@@ -192,19 +209,27 @@ final class RemoteBenchmark implements Callable<Integer> {
         long start = System.nanoTime();
         ts.execute(sink(pg, "local_sink" + r, "local_out" + r, false));
         double[] local = inserts(insert, nextId, () -> complete(ps, "local_sink" + r), 600_000);
-        double localRate = rows / ((System.nanoTime() - start) / 1e9);
+        double localSeconds = (System.nanoTime() - start) / 1e9;
         double cpu2 = serverCpuSeconds();
         start = System.nanoTime();
         ts.execute(sink(pg, "remote_sink" + r, "remote_out" + r, true));
         double[] remote = inserts(insert, nextId, () -> complete(ps, "remote_sink" + r), 600_000);
-        double remoteRate = rows / ((System.nanoTime() - start) / 1e9);
+        double remoteSeconds = (System.nanoTime() - start) / 1e9;
         double cpu3 = serverCpuSeconds();
+        double idleCpuPerInsert = (cpu1 - cpu0) / idle.length;
         Round round = new Round(
-                LatencySummary.of(idle), LatencySummary.of(local), LatencySummary.of(remote), localRate, remoteRate);
+                LatencySummary.of(idle),
+                LatencySummary.of(local),
+                LatencySummary.of(remote),
+                rows / localSeconds,
+                rows / remoteSeconds,
+                cpu2 - cpu1 - idleCpuPerInsert * local.length,
+                cpu3 - cpu2 - idleCpuPerInsert * remote.length);
         System.err.printf(
                 "round %d: INSERT p99 idle %.2f ms (%d), local backfill %.2f ms (%d), remote backfill %.2f ms (%d);"
                         + " p99 remote/idle %.2f; rows/s local %,.0f, remote %,.0f;"
-                        + " server CPU s idle %.2f, local %.2f, remote %.2f%n",
+                        + " server CPU s idle %.2f, local %.2f, remote %.2f;"
+                        + " beyond the INSERTs at idle's %.3f CPU ms each: local %.2f, remote %.2f%n",
                 r,
                 round.idle().p99Ms(),
                 round.idle().samples(),
@@ -213,11 +238,14 @@ final class RemoteBenchmark implements Callable<Integer> {
                 round.remote().p99Ms(),
                 round.remote().samples(),
                 round.remote().p99Ms() / round.idle().p99Ms(),
-                localRate,
-                remoteRate,
+                round.localRowsPerSecond(),
+                round.remoteRowsPerSecond(),
                 cpu1 - cpu0,
                 cpu2 - cpu1,
-                cpu3 - cpu2);
+                cpu3 - cpu2,
+                idleCpuPerInsert * 1e3,
+                round.localExtraCpuSeconds(),
+                round.remoteExtraCpuSeconds());
         return round;
     }
 
@@ -400,6 +428,11 @@ final class RemoteBenchmark implements Callable<Integer> {
                 median(done, Round::remoteRowsPerSecond),
                 median(done, Round::localRowsPerSecond),
                 "%,12.0f");
+        table.row(
+                "server CPU s beyond INSERTs, remote vs local",
+                median(done, Round::remoteExtraCpuSeconds),
+                median(done, Round::localExtraCpuSeconds),
+                "%12.2f");
         for (int i = 0; i < done.size(); i++) {
             Round r = done.get(i);
             System.out.printf(
@@ -455,6 +488,35 @@ final class RemoteBenchmark implements Callable<Integer> {
         return "CREATE SINK " + name + " FROM t WITH (connector = 'jdbc', jdbc.url = '" + pg.jdbcUrl()
                 + "', table.name = '" + table + "', create_table_if_not_exists = 'true', backfill.remote = '" + remote
                 + "', backfill.fallback_to_local = 'false')";
+    }
+
+    /**
+     * Pins the embedded PostgreSQL's postmaster and its current processes to {@code core}
+     * ({@code taskset}); backends forked later inherit the postmaster's affinity. {@code st} is a
+     * session of that PostgreSQL, whose backend's parent is the postmaster.
+     */
+    private static void pinPostgres(Statement st, String core) throws Exception {
+        long backend;
+        try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            backend = rs.getLong(1);
+        }
+        ProcessHandle postmaster = ProcessHandle.of(backend)
+                .flatMap(ProcessHandle::parent)
+                .orElseThrow(() -> new IllegalStateException("PostgreSQL's postmaster is not visible"));
+        List<ProcessHandle> all = new ArrayList<>();
+        all.add(postmaster);
+        postmaster.children().forEach(all::add);
+        for (ProcessHandle h : all) {
+            Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", core, Long.toString(h.pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (taskset.waitFor() != 0 && h.equals(postmaster)) {
+                throw new IllegalStateException("taskset could not pin PostgreSQL to core " + core);
+            }
+        }
+        System.err.println("postgresql: pinned to core " + core + " (" + all.size() + " processes)");
     }
 
     /** This JVM's main class in a child process pinned to {@code core} when taskset exists. */
