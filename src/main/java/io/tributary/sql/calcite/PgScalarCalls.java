@@ -17,7 +17,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * The scalar calls and casts of a validated plan whose Calcite runtime answers differently from
  * PostgreSQL, replaced by calls of {@link PgScalarFunctions} of the same type (so row types stay as
- * validated): float and numeric to text (PostgreSQL's float text, a numeric's leading 0), float to
+ * validated): float, numeric and boolean to text (PostgreSQL's float text, a numeric's leading 0,
+ * {@code true}/{@code false} where Calcite prints {@code TRUE}), float to
  * boolean (42846), {@code round} of a float (half to even), {@code sqrt}, {@code power} and
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
@@ -35,6 +36,7 @@ final class PgScalarCalls {
     private static final SqlOperator FLOAT8_TEXT = function("float8Text");
     private static final SqlOperator FLOAT4_TEXT = function("float4Text");
     private static final SqlOperator NUMERIC_TEXT = function("numericText");
+    private static final SqlOperator BOOL_TEXT = function("boolText");
     private static final SqlOperator FLOAT8_ROUND = function("float8Round");
     private static final SqlOperator FLOAT8_SQRT = function("float8Sqrt");
     private static final SqlOperator FLOAT8_POWER = function("float8Power");
@@ -142,7 +144,9 @@ final class PgScalarCalls {
         }
         SqlOperator op = FLOATS.contains(from)
                 ? FLOAT8_TEXT
-                : from == SqlTypeName.REAL ? FLOAT4_TEXT : from == SqlTypeName.DECIMAL ? NUMERIC_TEXT : null;
+                : from == SqlTypeName.REAL
+                        ? FLOAT4_TEXT
+                        : from == SqlTypeName.DECIMAL ? NUMERIC_TEXT : from == SqlTypeName.BOOLEAN ? BOOL_TEXT : null;
         if (op == null) {
             return null;
         }
