@@ -23,7 +23,7 @@ import org.postgresql.util.ServerErrorMessage;
  * alias, and over numbers of different scales keep each value's own, as a VALUES list of them
  * does; {@code concat()} adds a boolean as {@code t}/{@code f}; text that is no number cast to an
  * integer type names that type (22P02); a variance or deviation of an interval is 42883; a boolean as text is
- * {@code true}/{@code false}. Each statement's outcome is
+ * {@code true}/{@code false}; a cast to {@code varchar(n)} is typed {@code varchar}. Each statement's outcome is
  * compared exactly: rows with labels and type names, or SQLSTATE and message. In queries, and in
  * materialized views (maintained by Tributary's own operators) read back after a write.
  */
@@ -64,6 +64,7 @@ class PostgresAnswersDifferentialTest {
             "SELECT stddev_samp(iv), stddev_pop(iv), var_samp(iv) FROM t",
             "SELECT stddev(i) AS s, variance(n) AS v FROM t",
             "SELECT id, b::text AS t, CAST(b AS text) AS v, b || 'x' AS x, upper(b::text) AS u FROM t ORDER BY id",
+            "SELECT CAST(tx AS varchar(3)) AS a, 'abcdef'::varchar(2) AS b, CAST(id AS varchar(4)) AS c FROM t ORDER BY id",
             "SELECT (i > 4)::text AS gt, CAST(b AND i > 4 AS text) AS a FROM t ORDER BY id");
 
     private static final List<String> VIEWS = List.of(

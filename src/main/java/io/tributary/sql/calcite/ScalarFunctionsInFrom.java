@@ -24,7 +24,8 @@ import org.apache.calcite.util.Util;
  * (or its column alias, {@code AS s(x)}), or without one after the function, as PostgreSQL names
  * it. Calcite reads any call in FROM as a table function and fails inside its validator. Calls of
  * the table functions Tributary registers ({@code generate_series} and the others of {@link
- * CatalogSchema#TABLE_FUNCTIONS}) and Calcite's window table functions keep their meaning.
+ * CatalogSchema#TABLE_FUNCTIONS}) and Calcite's window table functions keep their meaning. A lateral
+ * call ({@code LATERAL upper(t.s) u}) becomes a lateral sub-query of one row.
  */
 final class ScalarFunctionsInFrom extends StatementRewrite {
     /** Calcite's table functions read in FROM besides Tributary's own. */
@@ -52,6 +53,9 @@ final class ScalarFunctionsInFrom extends StatementRewrite {
         if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
             as.setOperand(0, from(as.operand(0), as));
             return as;
+        }
+        if (item instanceof SqlCall lateral && lateral.getKind() == SqlKind.LATERAL) {
+            return lateral(lateral, alias);
         }
         if (!(item instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
@@ -85,6 +89,25 @@ final class ScalarFunctionsInFrom extends StatementRewrite {
                 null);
         rewritten(row);
         return alias == null ? SqlStdOperatorTable.AS.createCall(pos, row, column.clone(pos)) : row;
+    }
+
+    /**
+     * A {@code LATERAL} item: its call as a lateral one-row sub-query ({@code LATERAL (SELECT
+     * upper(t.s) AS u) u}), the alias outside the {@code LATERAL}.
+     */
+    private SqlNode lateral(SqlCall lateral, SqlCall alias) {
+        SqlNode inner = lateral.operand(0);
+        SqlNode replaced = from(inner, alias);
+        if (replaced == inner) {
+            return lateral;
+        }
+        SqlParserPos pos = lateral.getParserPosition();
+        if (alias == null && replaced instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+            SqlNode row = as.operand(0);
+            as.setOperand(0, SqlStdOperatorTable.LATERAL.createCall(pos, row));
+            return as;
+        }
+        return SqlStdOperatorTable.LATERAL.createCall(pos, replaced);
     }
 
     private static boolean isScalar(SqlCall function) {
