@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * in order on Tributary and on an embedded PostgreSQL: each statement's rows, with their labels and
  * their columns' type names as pgjdbc reads them from RowDescription's type OIDs ({@code int4},
  * {@code int8}, {@code numeric}, {@code timestamp}, {@code timestamptz}), or its SQLSTATE must
- * match.
+ * match; also calls in FROM that read an earlier item's columns, with and without {@code LATERAL}.
  */
 class GenerateSeriesDifferentialTest {
     private static final List<String> SERIES = List.of(
@@ -72,7 +72,17 @@ class GenerateSeriesDifferentialTest {
             "INSERT INTO gs SELECT x, x % 7, x * 0.5, x * 3000000000 FROM generate_series(1, 50) AS s(x)",
             "SELECT count(*), sum(k), sum(w), min(b), max(b) FROM gs",
             "INSERT INTO gs SELECT x, x, x, x FROM generate_series(2147483646, 2147483647) AS s(x)",
-            "SELECT id, k FROM gs WHERE id > 100 ORDER BY id");
+            "SELECT id, k FROM gs WHERE id > 100 ORDER BY id",
+            // a call in FROM reads earlier items' columns, with LATERAL or without it (PostgreSQL's implicit LATERAL)
+            "SELECT id, g FROM gs, generate_series(1, k) g WHERE id < 5 ORDER BY 1, 2",
+            "SELECT id, x FROM gs, LATERAL generate_series(k, 3) AS s(x) WHERE id < 5 ORDER BY 1, 2",
+            "SELECT id, generate_series FROM gs, LATERAL generate_series(1, gs.k) WHERE id < 4 ORDER BY 1, 2",
+            "SELECT id, g FROM gs JOIN generate_series(1, k) g ON g > 1 WHERE id < 6 ORDER BY 1, 2",
+            "SELECT id, g FROM gs LEFT JOIN LATERAL generate_series(2, k) g ON true WHERE id < 4 ORDER BY 1, 2",
+            "SELECT id, u FROM gs CROSS JOIN LATERAL upper(k::text || 'x') u WHERE id < 3 ORDER BY 1",
+            "SELECT id, abs FROM gs, LATERAL abs(k - 3) WHERE id < 3 ORDER BY 1",
+            "SELECT id, a FROM gs, LATERAL abs(k - 3) AS a WHERE id < 3 ORDER BY 1",
+            "SELECT id, g FROM gs, LATERAL nosuch(k) g");
 
     private static final List<String> TYPE_OF = List.of(
             "CREATE TABLE ty (id INT PRIMARY KEY, i2 INT2, i8 INT8, r REAL, d FLOAT8, n NUMERIC, n52 NUMERIC(5,2),"

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Timeout;
  * embedded PostgreSQL: GREATEST and LEAST skip NULL arguments and can be ordered by position or
  * alias, and over numbers of different scales keep each value's own, as a VALUES list of them
  * does; {@code concat()} adds a boolean as {@code t}/{@code f}; text that is no number cast to an
- * integer type names that type (22P02); a variance or deviation of an interval is 42883. Each statement's outcome is
+ * integer type names that type (22P02); a variance or deviation of an interval is 42883; a boolean as text is
+ * {@code true}/{@code false}; a cast to {@code varchar(n)} is typed {@code varchar}. Each statement's outcome is
  * compared exactly: rows with labels and type names, or SQLSTATE and message. In queries, and in
  * materialized views (maintained by Tributary's own operators) read back after a write.
  */
@@ -56,18 +57,23 @@ class PostgresAnswersDifferentialTest {
             "SELECT id, variance(iv) FROM t GROUP BY id",
             "SELECT avg(i), var_pop(iv) FROM t",
             "SELECT stddev_samp(iv), stddev_pop(iv), var_samp(iv) FROM t",
-            "SELECT stddev(i) AS s, variance(n) AS v FROM t");
+            "SELECT stddev(i) AS s, variance(n) AS v FROM t",
+            "SELECT id, b::text AS t, CAST(b AS text) AS v, b || 'x' AS x, upper(b::text) AS u FROM t ORDER BY id",
+            "SELECT CAST(tx AS varchar(3)) AS a, 'abcdef'::varchar(2) AS b, CAST(id AS varchar(4)) AS c FROM t ORDER BY id",
+            "SELECT (i > 4)::text AS gt, CAST(b AND i > 4 AS text) AS a FROM t ORDER BY id");
 
     private static final List<String> VIEWS = List.of(
             "CREATE MATERIALIZED VIEW v_greatest AS SELECT id, greatest(i, id, NULL) AS g, least(i, 6) AS l FROM t",
             "CREATE MATERIALIZED VIEW v_concat AS SELECT id, concat(b, '-', i, '-', b IS NULL) AS c FROM t",
             "CREATE MATERIALIZED VIEW v_scales AS SELECT id, greatest(i, n) AS g, least(u, 1) AS l,"
-                    + " coalesce(n, '5') AS c FROM t");
+                    + " coalesce(n, '5') AS c FROM t",
+            "CREATE MATERIALIZED VIEW v_bool_text AS SELECT id, b::text AS t, b || '!' AS x FROM t");
 
     private static final List<String> VIEW_READS = List.of(
             "SELECT * FROM v_greatest ORDER BY id",
             "SELECT * FROM v_concat ORDER BY id",
-            "SELECT * FROM v_scales ORDER BY id");
+            "SELECT * FROM v_scales ORDER BY id",
+            "SELECT * FROM v_bool_text ORDER BY id");
 
     /** How outcomes are compared: types by name, errors without their hint. */
     private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(false, false);

@@ -387,7 +387,7 @@ final class PgCatalogCalls extends StatementRewrite {
         if (as != null
                 && as.operandCount() == 2
                 && from instanceof SqlCall fn
-                && (fn.getOperator() instanceof SqlFunction || isSeries(fn))) {
+                && (fn.getOperator() instanceof SqlFunction || isSeries(fn) || isLateralSeries(fn))) {
             return rewritten(
                     SqlStdOperatorTable.AS.createCall(as.getParserPosition(), fn, as.operand(1), as.operand(1)));
         }
@@ -404,6 +404,11 @@ final class PgCatalogCalls extends StatementRewrite {
                 && fn.operandCount() == 1
                 && fn.operand(0) instanceof SqlCall series
                 && SERIES.contains(series.getOperator().getName().toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether {@code fn} is {@code LATERAL} around a series call ({@link #isSeries}). */
+    private static boolean isLateralSeries(SqlCall fn) {
+        return fn.getKind() == SqlKind.LATERAL && fn.operand(0) instanceof SqlCall inner && isSeries(inner);
     }
 
     /**

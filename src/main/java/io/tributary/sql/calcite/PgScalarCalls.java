@@ -17,8 +17,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * The scalar calls and casts of a validated plan whose Calcite runtime answers differently from
  * PostgreSQL, replaced by calls of {@link PgScalarFunctions} of the same type (so row types stay as
- * validated): float, numeric, timestamp and time to text (PostgreSQL's float text, a numeric's leading 0,
- * the fraction of a second), float to
+ * validated): float, numeric, timestamp, time and boolean to text (PostgreSQL's float text, a
+ * numeric's leading 0, the fraction of a second, {@code true}/{@code false} where Calcite prints
+ * {@code TRUE}), float to
  * boolean (42846), {@code round} of a float (half to even), {@code sqrt}, {@code power} and
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
@@ -39,6 +40,7 @@ final class PgScalarCalls {
     private static final SqlOperator NUMERIC_TEXT = function("numericText");
     private static final SqlOperator TIMESTAMP_TEXT = function("timestampText");
     private static final SqlOperator TIME_TEXT = function("timeText");
+    private static final SqlOperator BOOL_TEXT = function("boolText");
     private static final SqlOperator FLOAT8_ROUND = function("float8Round");
     private static final SqlOperator FLOAT8_SQRT = function("float8Sqrt");
     private static final SqlOperator FLOAT8_POWER = function("float8Power");
@@ -156,7 +158,9 @@ final class PgScalarCalls {
                                 ? NUMERIC_TEXT
                                 : from == SqlTypeName.TIMESTAMP
                                         ? TIMESTAMP_TEXT
-                                        : from == SqlTypeName.TIME ? TIME_TEXT : null;
+                                        : from == SqlTypeName.TIME
+                                                ? TIME_TEXT
+                                                : from == SqlTypeName.BOOLEAN ? BOOL_TEXT : null;
         if (op == null) {
             return null;
         }

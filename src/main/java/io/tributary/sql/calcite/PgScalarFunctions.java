@@ -43,6 +43,11 @@ public final class PgScalarFunctions {
         return x.toPlainString();
     }
 
+    /** {@code bool::text}: {@code true} or {@code false}, PostgreSQL's boolean output (Calcite: TRUE). */
+    public static String boolText(boolean x) {
+        return x ? "true" : "false";
+    }
+
     /** {@code round(float8)}: half to even, keeping the sign of zero, as PostgreSQL's {@code rint}. */
     public static double float8Round(double x) {
         return Math.rint(x);

@@ -23,7 +23,8 @@ import org.apache.calcite.util.Util;
  * (or its column alias, {@code AS s(x)}), or without one after the function, as PostgreSQL names
  * it. Calcite reads any call in FROM as a table function and fails inside its validator. Calls of
  * the table functions Tributary registers ({@code generate_series} and the others of {@link
- * CatalogSchema#TABLE_FUNCTIONS}) and Calcite's window table functions keep their meaning.
+ * CatalogSchema#TABLE_FUNCTIONS}) and Calcite's window table functions keep their meaning. A lateral
+ * call ({@code LATERAL upper(t.s) u}) becomes a lateral sub-query of one row.
  */
 final class ScalarFunctionsInFrom extends StatementRewrite {
     /** Calcite's table functions read in FROM besides Tributary's own. */
@@ -39,6 +40,9 @@ final class ScalarFunctionsInFrom extends StatementRewrite {
 
     /** A FROM item (see {@link FromItems.Replacer}) with a scalar call in it rewritten. */
     private SqlNode fromItem(SqlNode item, SqlCall alias) {
+        if (item instanceof SqlCall lateral && lateral.getKind() == SqlKind.LATERAL) {
+            return lateral(lateral, alias);
+        }
         if (!(item instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
                 && table.operand(0) instanceof SqlCall function
@@ -73,6 +77,30 @@ final class ScalarFunctionsInFrom extends StatementRewrite {
         return alias == null
                 ? SqlStdOperatorTable.AS.createCall(pos, row, column.clone(pos))
                 : FromItems.withRelation(alias, row);
+    }
+
+    /**
+     * A {@code LATERAL} item: its call as a lateral one-row sub-query ({@code LATERAL (SELECT
+     * upper(t.s) AS u) u}), the alias outside the {@code LATERAL}.
+     */
+    private SqlNode lateral(SqlCall lateral, SqlCall alias) {
+        SqlNode inner = lateral.operand(0);
+        SqlNode replaced = fromItem(inner, alias);
+        SqlParserPos pos = lateral.getParserPosition();
+        if (alias != null) {
+            // fromItem put the one-row sub-query under the alias in place of the LATERAL, if it made one
+            SqlNode row = alias.operand(0);
+            if (row != lateral) {
+                alias.setOperand(0, SqlStdOperatorTable.LATERAL.createCall(pos, row));
+            }
+            return alias;
+        }
+        if (replaced == inner || !(replaced instanceof SqlCall as)) {
+            return lateral;
+        }
+        SqlNode row = as.operand(0);
+        as.setOperand(0, SqlStdOperatorTable.LATERAL.createCall(pos, row));
+        return as;
     }
 
     private static boolean isScalar(SqlCall function) {

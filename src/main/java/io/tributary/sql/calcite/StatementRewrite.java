@@ -56,6 +56,7 @@ abstract class StatementRewrite extends SqlShuttle {
         List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(
                 new ExponentLiterals(),
                 new TimeWindowCalls(),
+                new ImplicitLateralCalls(),
                 new ScalarFunctionsInFrom(),
                 new PgArrayCalls(),
                 new LikeEscape(),

@@ -179,6 +179,9 @@ final class TypeMapping {
             case "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMP_TZ", "TIMESTAMP WITH LOCAL TIME ZONE" ->
                 DataType.TIMESTAMPTZ;
             case "BINARY", "VARBINARY" -> DataType.BYTEA;
+            // varchar(n) is PostgreSQL's character varying with its length; unbounded, text
+            case "VARCHAR" ->
+                precision > 0 && precision < Integer.MAX_VALUE ? DataType.varchar(precision) : DataType.TEXT;
             default -> DataType.TEXT;
         };
     }

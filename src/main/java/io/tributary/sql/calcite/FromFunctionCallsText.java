@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Puts parentheses around each argument of a function called in FROM that starts with a function
- * call: {@code FROM generate_series(array_lower(a, 1), array_upper(a, 1)) i} becomes {@code FROM
+ * Reads PostgreSQL's function calls in FROM the way Calcite's grammar takes them. {@code LATERAL
+ * f(x)} becomes {@code LATERAL TABLE(f(x))} (Calcite's grammar wants {@code TABLE} after {@code
+ * LATERAL} and fails with 42601 without it). And it puts parentheses around each argument of a
+ * function called in FROM that starts with a function call: {@code FROM generate_series(array_lower(a, 1), array_upper(a, 1)) i} becomes {@code FROM
  * generate_series((array_lower(a, 1)), (array_upper(a, 1))) i}. Calcite's grammar tries such an
  * argument as a table parameter first and fails with 42601 on its parenthesis, while PostgreSQL
  * (and Grafana's table and column queries, which call it so) takes any expression there; a
@@ -20,7 +22,7 @@ import java.util.Set;
  * alone, and so is text the lexer cannot read (Calcite reports its error). Called by {@link
  * PgSyntaxText}; stateless.
  */
-final class FromFunctionArgumentsText {
+final class FromFunctionCallsText {
     /** Words that start a FROM item after them. */
     private static final Set<String> ITEM_STARTS = Set.of("from", "join", "lateral");
     /** Words that end a FROM clause at their depth. */
@@ -45,7 +47,7 @@ final class FromFunctionArgumentsText {
     /** Functions in FROM whose arguments are table syntax, not expressions. */
     private static final Set<String> TABLE_SYNTAX = Set.of("table", "tumble", "hop", "session", "unnest");
 
-    private FromFunctionArgumentsText() {}
+    private FromFunctionCallsText() {}
 
     static String rewrite(String sql) {
         if (sql.indexOf('(') < 0) {
@@ -57,12 +59,12 @@ final class FromFunctionArgumentsText {
         } catch (TributaryException unreadable) {
             return sql;
         }
-        List<Integer> opens = new ArrayList<>();
-        List<Integer> closes = new ArrayList<>();
+        List<Mark> marks = new ArrayList<>();
         // per parenthesis depth: whether its tokens are in a FROM clause
         Deque<Boolean> inFrom = new ArrayDeque<>();
         inFrom.push(false);
         boolean itemStart = false;
+        boolean lateral = false;
         for (int i = 0; i < tokens.size(); i++) {
             Token t = tokens.get(i);
             if (t.kind() == Token.Kind.WORD && ITEM_STARTS.contains(t.text())) {
@@ -71,15 +73,22 @@ final class FromFunctionArgumentsText {
                     inFrom.push(true);
                 }
                 itemStart = inFrom.peek();
+                // LATERAL counts in a FROM clause only; elsewhere the word means nothing to this pass
+                lateral = itemStart && t.text().equals("lateral");
                 continue;
             }
             if (itemStart && t.isIdentifier() && !TABLE_SYNTAX.contains(t.text())) {
                 int open = callOpening(tokens, i);
                 if (open >= 0) {
-                    wrapArguments(tokens, open, opens, closes);
+                    int close = wrapArguments(tokens, open, marks);
+                    if (lateral && close >= 0) {
+                        marks.add(new Mark(t.position(), "TABLE("));
+                        marks.add(new Mark(tokens.get(close).position() + 1, ")"));
+                    }
                 }
             }
             itemStart = false;
+            lateral = false;
             if (t.isSymbol("(")) {
                 inFrom.push(false);
             } else if (t.isSymbol(")")) {
@@ -95,11 +104,14 @@ final class FromFunctionArgumentsText {
                 itemStart = false;
             }
         }
-        if (opens.isEmpty()) {
+        if (marks.isEmpty()) {
             return sql;
         }
-        return insert(sql, opens, closes);
+        return insert(sql, marks);
     }
+
+    /** Text to insert before the character at {@code position} of the statement. */
+    private record Mark(int position, String text) {}
 
     /** The index of the {@code (} of a call whose (possibly qualified) name starts at {@code i}, or -1. */
     private static int callOpening(List<Token> tokens, int i) {
@@ -114,15 +126,16 @@ final class FromFunctionArgumentsText {
 
     /**
      * Records parentheses around each argument of the call opened at {@code open} that starts with
-     * a name and {@code (}; arguments that are other expressions are left as written.
+     * a name and {@code (}; arguments that are other expressions are left as written. Returns the
+     * index of the call's closing parenthesis, or -1 when the text ends first.
      */
-    private static void wrapArguments(List<Token> tokens, int open, List<Integer> opens, List<Integer> closes) {
+    private static int wrapArguments(List<Token> tokens, int open, List<Mark> marks) {
         int depth = 0;
         int argStart = open + 1;
         for (int k = open + 1; k < tokens.size(); k++) {
             Token t = tokens.get(k);
             if (t.kind() == Token.Kind.END) {
-                return;
+                return -1;
             }
             if (t.isSymbol("(") || t.isSymbol("[")) {
                 depth++;
@@ -130,31 +143,30 @@ final class FromFunctionArgumentsText {
                 depth--;
             } else if (depth == 0 && (t.isSymbol(",") || t.isSymbol(")"))) {
                 if (startsWithCall(tokens, argStart, k)) {
-                    opens.add(tokens.get(argStart).position());
-                    closes.add(t.position());
+                    marks.add(new Mark(tokens.get(argStart).position(), "("));
+                    marks.add(new Mark(t.position(), ")"));
                 }
                 if (t.isSymbol(")")) {
-                    return;
+                    return k;
                 }
                 argStart = k + 1;
             }
         }
+        return -1;
     }
 
     private static boolean startsWithCall(List<Token> tokens, int from, int end) {
         return from + 1 < end && tokens.get(from).isIdentifier() && callOpening(tokens, from) > 0;
     }
 
-    private static String insert(String sql, List<Integer> opens, List<Integer> closes) {
-        List<int[]> marks = new ArrayList<>();
-        opens.forEach(p -> marks.add(new int[] {p, '('}));
-        closes.forEach(p -> marks.add(new int[] {p, ')'}));
-        marks.sort((a, b) -> Integer.compare(a[0], b[0]));
-        StringBuilder out = new StringBuilder(sql.length() + marks.size());
+    private static String insert(String sql, List<Mark> marks) {
+        // stable: at one position, marks keep the order they were found in (an argument's ")" before the call's)
+        marks.sort(java.util.Comparator.comparingInt(Mark::position));
+        StringBuilder out = new StringBuilder(sql.length() + 8 * marks.size());
         int at = 0;
-        for (int[] m : marks) {
-            out.append(sql, at, m[0]).append((char) m[1]);
-            at = m[0];
+        for (Mark m : marks) {
+            out.append(sql, at, m.position()).append(m.text());
+            at = m.position();
         }
         return out.append(sql, at, sql.length()).toString();
     }
