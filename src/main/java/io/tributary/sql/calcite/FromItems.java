@@ -30,7 +30,10 @@ final class FromItems {
         SqlNode replace(SqlNode relation, SqlCall alias);
     }
 
-    /** Replaces each item of {@code select}'s FROM clause (when it has one) through {@code replacer}. */
+    /**
+     * Replaces each item of {@code select}'s FROM clause (when it has one) through {@code replacer},
+     * in the order they are written (a join's left side before its right).
+     */
     static void replaceIn(SqlSelect select, Replacer replacer) {
         if (select.getFrom() != null) {
             select.setFrom(replace(select.getFrom(), replacer));

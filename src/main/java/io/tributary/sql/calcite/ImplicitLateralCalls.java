@@ -4,7 +4,6 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
@@ -16,10 +15,10 @@ import org.apache.calcite.util.Util;
  * Makes a function call in FROM that names a column of an earlier FROM item lateral, as PostgreSQL
  * reads it without the word: {@code FROM t, generate_series(1, t.n) g} is {@code FROM t, LATERAL
  * TABLE(generate_series(1, t.n)) g}. Calcite resolves such a call's columns only after {@code
- * LATERAL} and failed with 42703. Only the right-hand items of joins (comma or JOIN) are looked at,
- * since nothing comes before the first item; RisingWave's window calls ({@code TUMBLE}, {@code HOP},
- * {@code SESSION}), whose operands name a relation and its columns, are left alone. Runs before
- * {@link ScalarFunctionsInFrom}, which reads the lateral call it leaves. One instance per statement.
+ * LATERAL} and failed with 42703. Every item but the first of a FROM clause is looked at, since
+ * nothing comes before the first; RisingWave's window calls ({@code TUMBLE}, {@code HOP}, {@code
+ * SESSION}), whose operands name a relation and its columns, are left alone. Runs before {@link
+ * ScalarFunctionsInFrom}, which reads the lateral call it leaves. One instance per statement.
  */
 final class ImplicitLateralCalls extends StatementRewrite {
     /** Calls in FROM whose identifiers name their own relation's columns, not an earlier item's. */
@@ -27,29 +26,20 @@ final class ImplicitLateralCalls extends StatementRewrite {
 
     @Override
     public SqlNode visit(SqlCall call) {
-        if (call instanceof SqlSelect select && select.getFrom() instanceof SqlJoin join) {
-            joins(join);
+        if (call instanceof SqlSelect select) {
+            // FromItems hands the items over left to right: the first has no earlier item to read
+            boolean[] first = {true};
+            FromItems.replaceIn(select, (item, alias) -> {
+                boolean earlier = !first[0];
+                first[0] = false;
+                return FromItems.withRelation(alias, earlier ? lateral(item) : item);
+            });
         }
         return super.visit(call);
     }
 
-    private void joins(SqlJoin join) {
-        if (join.getLeft() instanceof SqlJoin left) {
-            joins(left);
-        }
-        join.setRight(lateral(join.getRight()));
-    }
-
-    /** {@code item} (a join's right-hand item), lateral when it is a call naming a column. */
+    /** {@code item} (without its alias), lateral when it is a call naming a column. */
     private SqlNode lateral(SqlNode item) {
-        if (item instanceof SqlJoin nested) {
-            joins(nested);
-            return nested;
-        }
-        if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
-            as.setOperand(0, lateral(as.operand(0)));
-            return as;
-        }
         if (item instanceof SqlCall table
                 && table.getKind() == SqlKind.COLLECTION_TABLE
                 && table.operand(0) instanceof SqlCall function

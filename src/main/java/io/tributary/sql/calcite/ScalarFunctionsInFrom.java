@@ -84,22 +84,13 @@ final class ScalarFunctionsInFrom extends StatementRewrite {
      * upper(t.s) AS u) u}), the alias outside the {@code LATERAL}.
      */
     private SqlNode lateral(SqlCall lateral, SqlCall alias) {
-        SqlNode inner = lateral.operand(0);
-        SqlNode replaced = fromItem(inner, alias);
-        SqlParserPos pos = lateral.getParserPosition();
-        if (alias != null) {
-            // fromItem put the one-row sub-query under the alias in place of the LATERAL, if it made one
-            SqlNode row = alias.operand(0);
-            if (row != lateral) {
-                alias.setOperand(0, SqlStdOperatorTable.LATERAL.createCall(pos, row));
-            }
-            return alias;
-        }
-        if (replaced == inner || !(replaced instanceof SqlCall as)) {
-            return lateral;
+        SqlNode item = fromItem(lateral.operand(0), alias);
+        // rewritten, the item is an AS whose relation is the one-row sub-query
+        if (!(item instanceof SqlCall as && as.getKind() == SqlKind.AS) || as.operand(0) == lateral) {
+            return FromItems.unchanged(lateral, alias);
         }
         SqlNode row = as.operand(0);
-        as.setOperand(0, SqlStdOperatorTable.LATERAL.createCall(pos, row));
+        as.setOperand(0, SqlStdOperatorTable.LATERAL.createCall(lateral.getParserPosition(), row));
         return as;
     }
 
