@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
  * {@code pg_stat_activity}, {@code pg_backend_pid()}, {@code pg_cancel_backend} and
  * {@code pg_terminate_backend} over pgjdbc, on Tributary and on an embedded PostgreSQL: a session's
  * own row, and one session watching another's running {@code pg_sleep}, then cancelling it (the
- * victim fails with 57014 and stays usable) or ending it (FATAL 57P01, the connection is gone).
- * Both servers must give the same outcomes.
+ * victim fails with 57014 and stays usable) or ending it (FATAL 57P01, the connection is gone),
+ * by the whole statement {@code SELECT pg_cancel_backend(pid)} and by the idiom that calls the
+ * function for each row of {@code pg_stat_activity} it selects. Both servers must give the same
+ * outcomes.
  */
 class SessionActivityDifferentialTest {
     private static final String VICTIM = "activity-victim";
@@ -48,22 +50,48 @@ class SessionActivityDifferentialTest {
                 "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = pg_backend_pid() AND state = 'active'",
                 "SELECT pg_backend_pid() > 0 AS a",
                 "SELECT pg_cancel_backend(0)",
-                "SELECT pg_terminate_backend(-1)"));
+                "SELECT pg_terminate_backend(-1)",
+                "SELECT x, pg_cancel_backend(x) AS c, pg_terminate_backend(x) AS t FROM (VALUES (0), (-1), (NULL)) v(x)"
+                        + " ORDER BY x",
+                "SELECT x, pg_terminate_backend(pg_backend_pid()) FROM (VALUES (1)) v(x) WHERE x > 5",
+                "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = pg_backend_pid()",
+                "SELECT 1 AS after_cancel"));
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
     @Test
     void cancellingAnotherSessionsSleepAnswersAsPostgres() throws Exception {
         assertEquals(
-                watchAndSignal(pair.pg, postgresVictim(), "pg_cancel_backend"),
-                watchAndSignal(pair.tributary.connection, tributaryVictim(), "pg_cancel_backend"));
+                watchAndSignal(pair.pg, postgresVictim(), pid -> "SELECT pg_cancel_backend(" + pid + ")"),
+                watchAndSignal(
+                        pair.tributary.connection, tributaryVictim(), pid -> "SELECT pg_cancel_backend(" + pid + ")"));
+    }
+
+    @Test
+    void cancellingFromActivityRowsAnswersAsPostgres() throws Exception {
+        java.util.function.LongFunction<String> idiom = pid -> "SELECT pid = " + pid
+                + " AS victim, pg_cancel_backend(pid) AS cancelled FROM pg_stat_activity"
+                + " WHERE application_name = '" + VICTIM + "' AND pid <> pg_backend_pid()";
+        String postgres = watchAndSignal(pair.pg, postgresVictim(), idiom);
+        assertTrue(postgres.contains("57014"), postgres);
+        assertEquals(postgres, watchAndSignal(pair.tributary.connection, tributaryVictim(), idiom));
+    }
+
+    @Test
+    void terminatingFromActivityRowsAnswersAsPostgres() throws Exception {
+        java.util.function.LongFunction<String> idiom = pid -> "SELECT pg_terminate_backend(pid) AS t"
+                + " FROM pg_stat_activity WHERE application_name = '" + VICTIM + "' AND pid <> pg_backend_pid()";
+        String postgres = watchAndSignal(pair.pg, postgresVictim(), idiom);
+        assertTrue(postgres.contains("57P01"), postgres);
+        assertEquals(postgres, watchAndSignal(pair.tributary.connection, tributaryVictim(), idiom));
     }
 
     @Test
     void terminatingAnotherSessionAnswersAsPostgres() throws Exception {
-        String postgres = watchAndSignal(pair.pg, postgresVictim(), "pg_terminate_backend");
+        java.util.function.LongFunction<String> statement = pid -> "SELECT pg_terminate_backend(" + pid + ")";
+        String postgres = watchAndSignal(pair.pg, postgresVictim(), statement);
         assertTrue(postgres.contains("57P01"), postgres);
-        assertEquals(postgres, watchAndSignal(pair.tributary.connection, tributaryVictim(), "pg_terminate_backend"));
+        assertEquals(postgres, watchAndSignal(pair.tributary.connection, tributaryVictim(), statement));
     }
 
     private static Connection postgresVictim() throws SQLException {
@@ -79,10 +107,11 @@ class SessionActivityDifferentialTest {
 
     /**
      * The victim runs {@code pg_sleep(120)}; the watcher waits until {@code pg_stat_activity} shows
-     * it active, then calls {@code signal} on its pid. Returns what happened, as text: the victim's
+     * it active, then runs {@code signal} of its pid. Returns what happened, as text: the victim's
      * row, the signal's outcome, the sleep's outcome and that of a statement on the victim after.
      */
-    private static String watchAndSignal(Connection watcher, Connection victim, String signal) throws Exception {
+    private static String watchAndSignal(
+            Connection watcher, Connection victim, java.util.function.LongFunction<String> signal) throws Exception {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try (victim) {
             Future<String> sleep = executor.submit(() -> outcome(victim, "SELECT pg_sleep(120)"));
@@ -102,7 +131,7 @@ class SessionActivityDifferentialTest {
                     Thread.sleep(100);
                 }
             }
-            String signalled = StatementOutcome.of(watcher, "SELECT " + signal + "(" + pid + ")", true);
+            String signalled = StatementOutcome.of(watcher, signal.apply(pid), true);
             String slept = sleep.get(120, TimeUnit.SECONDS);
             return row + "\n" + signalled + "\n" + slept + "\n" + outcome(victim, "SELECT 1 AS one");
         } finally {

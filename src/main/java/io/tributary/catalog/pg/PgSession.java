@@ -47,6 +47,14 @@ public interface PgSession {
     List<Backend> backends();
 
     /**
+     * Cancels the statement client session {@code pid} runs now ({@code pg_cancel_backend}), or
+     * ends the session ({@code pg_terminate_backend}). Any thread.
+     *
+     * @return whether such a session exists
+     */
+    boolean signalBackend(int pid, boolean terminate);
+
+    /**
      * One client session as {@code pg_stat_activity} shows it. Times are microseconds since
      * 1970-01-01 UTC, null when they do not apply.
      *

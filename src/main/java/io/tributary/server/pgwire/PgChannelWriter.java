@@ -26,6 +26,13 @@ final class PgChannelWriter {
     /** Messages held back until the gate passes, in order; null when nothing is held. Guarded by this. */
     private List<ByteBuf> held;
 
+    /**
+     * Whether {@link #closeWith} sent the connection's last message: what any thread writes after
+     * it is dropped, so nothing (a ReadyForQuery of the statement it interrupted) follows a FATAL
+     * the client must read as the end of the connection. Guarded by this.
+     */
+    private boolean ended;
+
     /** Waits until what the held messages answer is durable; throws when it cannot be. */
     private Runnable gate = () -> {};
 
@@ -94,6 +101,10 @@ final class PgChannelWriter {
 
     /** Queues a message without flushing; the channel takes ownership of the buffer. */
     synchronized void write(ByteBuf message) {
+        if (ended) {
+            ReferenceCountUtil.release(message);
+            return;
+        }
         if (held != null) {
             held.add(message);
             return;
@@ -115,6 +126,10 @@ final class PgChannelWriter {
      * held, it joins them and goes out at the session's next flush point, in order.
      */
     synchronized void writeAndFlush(ByteBuf message) {
+        if (ended) {
+            ReferenceCountUtil.release(message);
+            return;
+        }
         if (held != null) {
             held.add(message);
             return;
@@ -131,6 +146,23 @@ final class PgChannelWriter {
             release();
         } catch (RuntimeException e) {
             // dropped with the held messages: the connection closes without them
+        }
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
+     * Sends {@code last} (a FATAL error) after what is queued, drops anything written after it,
+     * and closes the connection, as PostgreSQL's backend does when it is terminated. Any thread.
+     */
+    void closeWith(ByteBuf last) {
+        synchronized (this) {
+            if (ended) {
+                ReferenceCountUtil.release(last);
+                return;
+            }
+            discardHeld();
+            ended = true;
+            channel.write(last, channel.voidPromise());
         }
         channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }

@@ -206,13 +206,10 @@ final class PgProtocol {
                 backendKey.processId(),
                 client == null ? null : client.getAddress().getHostAddress(),
                 client == null ? null : client.getPort(),
-                () -> {
-                    out.writeAndFlush(PgBackendMessages.errorResponse(
-                            out.alloc(),
-                            PgErrorFields.fatal(
-                                    SqlState.ADMIN_SHUTDOWN, "terminating connection due to administrator command")));
-                    out.flushAndClose();
-                });
+                () -> out.closeWith(PgBackendMessages.errorResponse(
+                        out.alloc(),
+                        PgErrorFields.fatal(
+                                SqlState.ADMIN_SHUTDOWN, "terminating connection due to administrator command"))));
         out.setGate(session::awaitDurability);
         session.setNoticeSink(n -> out.writeAndFlush(PgBackendMessages.noticeResponse(
                 out.alloc(), new PgErrorFields(n.severity(), n.sqlState(), n.message(), 0, n.detail(), null))));

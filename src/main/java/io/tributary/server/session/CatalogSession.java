@@ -20,11 +20,11 @@ final class CatalogSession implements PgSession {
     private final Cluster cluster;
 
     private final java.util.function.IntSupplier processId;
-    private final java.util.function.Supplier<List<Backend>> backends;
+    private final ActiveSessions sessions;
 
     /**
      * @param processId the session's process id, 0 before the protocol gave it one
-     * @param backends the server's sessions as of now
+     * @param sessions the server's sessions
      */
     CatalogSession(
             String user,
@@ -32,9 +32,9 @@ final class CatalogSession implements PgSession {
             Database db,
             Cluster cluster,
             java.util.function.IntSupplier processId,
-            java.util.function.Supplier<List<Backend>> backends) {
+            ActiveSessions sessions) {
         this.processId = processId;
-        this.backends = backends;
+        this.sessions = sessions;
         this.user = user == null || user.isEmpty() ? "root" : user;
         this.variables = variables;
         this.sequences = db.sequences();
@@ -49,7 +49,12 @@ final class CatalogSession implements PgSession {
 
     @Override
     public List<Backend> backends() {
-        return backends.get();
+        return sessions.rows();
+    }
+
+    @Override
+    public boolean signalBackend(int pid, boolean terminate) {
+        return terminate ? sessions.terminate(pid) : sessions.cancel(pid);
     }
 
     @Override

@@ -95,7 +95,7 @@ public final class EngineSession implements Session {
                 db.catalog(),
                 db.systemTables(),
                 readContext,
-                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions::rows));
+                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions));
         SessionCurrvals currvals = new SessionCurrvals();
         this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone);
         this.utility = new UtilityRunner(db, variables, control::check, currvals, sessions);

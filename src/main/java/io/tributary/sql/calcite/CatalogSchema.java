@@ -150,8 +150,13 @@ final class CatalogSchema extends AbstractSchema {
 
     /** The names of the functions {@link #registerFunctions} adds, as {@code pg_proc} lists them. */
     static List<String> functionNames() {
-        List<String> names = new java.util.ArrayList<>(
-                List.of("generate_series", "pg_options_to_table", "regexp_match", PgTypeOf.NAME));
+        List<String> names = new java.util.ArrayList<>(List.of(
+                "generate_series",
+                "pg_options_to_table",
+                "regexp_match",
+                PgTypeOf.NAME,
+                "pg_cancel_backend",
+                "pg_terminate_backend"));
         names.addAll(PgTextArrays.names());
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {

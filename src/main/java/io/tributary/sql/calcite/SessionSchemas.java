@@ -67,6 +67,7 @@ final class SessionSchemas implements AutoCloseable {
             root.add(PeerDatabasesSchema.NAME, new PeerDatabasesSchema(catalog, context))
                     .setCacheEnabled(false);
             CatalogSchema.registerFunctions(root);
+            BackendSignals.register(root, session);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
             // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public
