@@ -67,6 +67,15 @@ final class RemoteBenchmark implements Callable<Integer> {
                     + " e.g. 1 to keep it off the server's core 0 as another machine would (default: not pinned).")
     String postgresCore;
 
+    @Option(
+            names = "--latency-log",
+            description = "Write every timed INSERT of the sink rounds to this file: phase (idle1, local1,"
+                    + " remote1, ...), start in Unix ms, latency in ms (default: none).")
+    Path latencyLog;
+
+    /** Where the sink rounds' INSERTs are logged; null without {@code --latency-log}. */
+    private InsertLatencyLog latencies;
+
     /** The server's process, whose CPU seconds each sink phase reports; set once it is started. */
     private ProcessHandle server;
 
@@ -132,8 +141,15 @@ final class RemoteBenchmark implements Callable<Integer> {
                     inserts(insert, nextId, () -> false, idleMs);
                     if (!part.equals("views")) {
                         List<Round> done = new ArrayList<>();
-                        for (int r = 1; r <= rounds; r++) {
-                            done.add(round(r, insert, nextId, ts, ps, pg));
+                        latencies = latencyLog == null ? null : InsertLatencyLog.open(latencyLog);
+                        try {
+                            for (int r = 1; r <= rounds; r++) {
+                                done.add(round(r, insert, nextId, ts, ps, pg));
+                            }
+                        } finally {
+                            if (latencies != null) {
+                                latencies.close();
+                            }
                         }
                         print(done);
                     }
@@ -204,16 +220,17 @@ final class RemoteBenchmark implements Callable<Integer> {
     private Round round(int r, PreparedStatement insert, long[] nextId, Statement ts, Statement ps, BenchTarget pg)
             throws SQLException {
         double cpu0 = serverCpuSeconds();
-        double[] idle = inserts(insert, nextId, () -> false, idleMs);
+        double[] idle = inserts(insert, nextId, () -> false, idleMs, latencies, "idle" + r);
         double cpu1 = serverCpuSeconds();
         long start = System.nanoTime();
         ts.execute(sink(pg, "local_sink" + r, "local_out" + r, false));
-        double[] local = inserts(insert, nextId, () -> complete(ps, "local_sink" + r), 600_000);
+        double[] local = inserts(insert, nextId, () -> complete(ps, "local_sink" + r), 600_000, latencies, "local" + r);
         double localSeconds = (System.nanoTime() - start) / 1e9;
         double cpu2 = serverCpuSeconds();
         start = System.nanoTime();
         ts.execute(sink(pg, "remote_sink" + r, "remote_out" + r, true));
-        double[] remote = inserts(insert, nextId, () -> complete(ps, "remote_sink" + r), 600_000);
+        double[] remote =
+                inserts(insert, nextId, () -> complete(ps, "remote_sink" + r), 600_000, latencies, "remote" + r);
         double remoteSeconds = (System.nanoTime() - start) / 1e9;
         double cpu3 = serverCpuSeconds();
         double idleCpuPerInsert = (cpu1 - cpu0) / idle.length;
@@ -461,17 +478,29 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     /** Single-row INSERTs back to back until {@code done} (checked every 20) or the time is up; latencies in ms. */
     static double[] inserts(PreparedStatement insert, long[] nextId, Done done, long maxMs) throws SQLException {
+        return inserts(insert, nextId, done, maxMs, null, null);
+    }
+
+    /** Like {@link #inserts(PreparedStatement, long[], Done, long)}, each INSERT also written to {@code log} when not null. */
+    static double[] inserts(
+            PreparedStatement insert, long[] nextId, Done done, long maxMs, InsertLatencyLog log, String phase)
+            throws SQLException {
         double[] out = new double[4096];
         int count = 0;
         long end = System.nanoTime() + maxMs * 1_000_000;
         while (System.nanoTime() < end && (count % 20 != 0 || !done.yet())) {
             insert.setLong(1, nextId[0]++);
+            long startMillis = System.currentTimeMillis();
             long began = System.nanoTime();
             insert.executeUpdate();
             if (count == out.length) {
                 out = java.util.Arrays.copyOf(out, count * 2);
             }
-            out[count++] = (System.nanoTime() - began) / 1e6;
+            out[count] = (System.nanoTime() - began) / 1e6;
+            if (log != null) {
+                log.add(phase, startMillis, out[count]);
+            }
+            count++;
         }
         return java.util.Arrays.copyOf(out, count);
     }

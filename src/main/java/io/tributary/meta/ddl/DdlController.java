@@ -72,6 +72,8 @@ public final class DdlController {
         this.crossInputs = new CrossDatabaseInputs(catalogService.catalog(), store, runtime);
         this.views = new ViewDdl(catalogService, barriers, store, runtime, planner, crossInputs, crossLogs, jobs);
         barriers.addCommitListener((epoch, commitNanos, sinceLast) -> crossInputs.committed());
+        // sink heads wait for their relation's change log to change rather than polling it
+        barriers.addCommitListener((epoch, commitNanos, sinceLast) -> runtime.committed(epoch));
         this.schemas = new SchemaDdl(catalogService, barriers);
         this.checks = new CheckNaming(planner);
         this.sources = sources;

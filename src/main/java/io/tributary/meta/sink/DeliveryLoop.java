@@ -3,6 +3,7 @@ package io.tributary.meta.sink;
 import io.tributary.catalog.SinkDef;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +83,26 @@ abstract class DeliveryLoop implements Runnable {
             if (!stopping) {
                 wakeup.wait(millis);
             }
+        }
+    }
+
+    /**
+     * This loop's thread: waits up to {@code millis} unless {@code ready} holds, or less when
+     * {@link #wake} or {@link #stop} is called. {@code ready} is checked under the lock {@link
+     * #wake} takes, so a wake after the check is not lost.
+     */
+    protected final void pauseUnless(BooleanSupplier ready, long millis) throws InterruptedException {
+        synchronized (wakeup) {
+            if (!stopping && !ready.getAsBoolean()) {
+                wakeup.wait(millis);
+            }
+        }
+    }
+
+    /** Ends a {@link #pauseUnless} or {@link #pause} early; any thread, must not block. */
+    protected final void wake() {
+        synchronized (wakeup) {
+            wakeup.notifyAll();
         }
     }
 

@@ -6,6 +6,7 @@ import io.tributary.storage.ChangeLogReader;
 import io.tributary.storage.LoggedChange;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
+import io.tributary.stream.runtime.StreamRuntime;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -18,6 +19,13 @@ import java.util.OptionalLong;
  * A sink's head: delivers each committed epoch after the sink's start to the target, reading the
  * relation's change log kept for the sink ({@code StreamRuntime.LogKeeper}).
  *
+ * <p>It reads the log when it changed, not after every epoch: once it has read everything up to
+ * the committed epoch, it sleeps until the keeper says an epoch past its position logged rows of
+ * the relation ({@code LogKeeper.changedAt}, raised on the committing thread after the commit), or
+ * for at most {@link #IDLE_STATUS_MS}, after which it writes the position the epochs without
+ * changes advanced. After a (re)connect it reads the log from the target's position first, so what
+ * was logged before this process started is delivered too.
+ *
  * <p>Exactly once: the position is the target's {@code processor_status.last_success_version},
  * read at every (re)connect. One target transaction holds the net change of one or more whole
  * epochs (COPY into the staging table, one merge) and advances the position to the last of them,
@@ -29,9 +37,7 @@ final class HeadDelivery extends DeliveryLoop {
     /** How many changed keys one transaction takes at most (whole epochs, so it may take more). */
     private static final int MAX_BATCH_KEYS = 50_000;
     /** How often a position advanced only by epochs without changes is written. */
-    private static final long IDLE_STATUS_MS = 1_000;
-
-    private static final long POLL_MS = 2;
+    private static final long IDLE_STATUS_MS = Long.getLong("tributary.sink.head.idle_ms", 1_000);
 
     private final StateStore store;
     /** The staged batch, encoded from the logged rows as stored (no decoding). */
@@ -63,6 +69,9 @@ final class HeadDelivery extends DeliveryLoop {
         Map<ByteBuffer, byte[]> upserts = new LinkedHashMap<>();
         Map<ByteBuffer, byte[]> deletes = new LinkedHashMap<>();
         List<byte[]> appends = new ArrayList<>();
+        // the keeper is replaced only while no delivery runs (a failed DROP)
+        StreamRuntime.LogKeeper keeper = sink.keeper();
+        keeper.onChange(this::wake);
         try (ReadView latest = store.latest()) {
             ChangeLogReader log = new ChangeLogReader(latest);
             while (!stopping()) {
@@ -115,9 +124,15 @@ final class HeadDelivery extends DeliveryLoop {
                 } else {
                     // epochs without changes need no transaction; they are written within a second
                     position = upTo;
-                    pause(POLL_MS);
+                    long readThrough = upTo;
+                    long wait = upTo > durable
+                            ? Math.max(1, statusWrittenAt + IDLE_STATUS_MS - System.currentTimeMillis())
+                            : IDLE_STATUS_MS;
+                    pauseUnless(() -> keeper.changedAt() > readThrough, wait);
                 }
             }
+        } finally {
+            keeper.onChange(null);
         }
         return false;
     }

@@ -102,8 +102,13 @@ final class ChangeLogRecorder implements Dispatcher {
         }
     }
 
-    /** Committing thread: writes the log of {@code epoch} (and of no later epoch) into {@code buffer}. */
-    void drainInto(long epoch, WriteBuffer buffer) {
+    /**
+     * Committing thread: writes the log of {@code epoch} (and of no later epoch) into {@code buffer}.
+     *
+     * @return whether it wrote any logged change
+     */
+    boolean drainInto(long epoch, WriteBuffer buffer) {
+        boolean wrote = false;
         for (Closed c = closed.peek(); c != null && c.epoch() <= epoch; c = closed.peek()) {
             closed.poll();
             for (int i = 0; i < c.pks().size(); i++) {
@@ -121,8 +126,10 @@ final class ChangeLogRecorder implements Dispatcher {
                                     : change[1] == null ? ChangeLogOp.DELETE : ChangeLogOp.UPDATE,
                             change[0],
                             change[1]);
+                    wrote = true;
                 }
             }
         }
+        return wrote;
     }
 }

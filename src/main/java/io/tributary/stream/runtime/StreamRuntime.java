@@ -41,6 +41,16 @@ public final class StreamRuntime implements AutoCloseable {
     private final Map<Integer, Long> truncatedThrough = new HashMap<>();
     /** Change logs kept for consumers outside the jobs (sinks), by relation id. */
     private final Map<Integer, List<LogKeeper>> keepers = new ConcurrentHashMap<>();
+    /**
+     * The relations whose change log the epoch {@link #barrier} last wrote rows to (the first
+     * {@link #changedCount} entries), told to their keepers by {@link #committed} once that epoch
+     * is durable. Committing thread only.
+     */
+    private int[] changedRelations = new int[8];
+
+    private int changedCount;
+    /** The epoch {@link #changedRelations} belongs to; -1 when none is pending. */
+    private long changedEpoch = -1;
 
     /** Called by a backfilling job's coordinator thread; see {@link BackfillCoordinator.Listener}. */
     public interface BackfillListener {
@@ -200,6 +210,10 @@ public final class StreamRuntime implements AutoCloseable {
         private RelationFeed feed;
         private List<ChangeLogRecorder> recorders = List.of();
         private volatile long consumed;
+        /** See {@link #changedAt}. */
+        private volatile long changedAt;
+        /** See {@link #onChange}; null when no consumer waits. */
+        private volatile Runnable onChange;
 
         private LogKeeper(
                 int relationId, boolean view, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes) {
@@ -221,6 +235,35 @@ public final class StreamRuntime implements AutoCloseable {
 
         public int relationId() {
             return relationId;
+        }
+
+        /**
+         * The latest durable epoch in which the relation's change log got rows, among the epochs
+         * committed since this keeper was made; 0 when none has. A consumer that has read the log
+         * through epoch {@code E} (with {@code E} at most the committed epoch it read first) has
+         * nothing new to read while this stays at or below {@code E}: it is raised right after
+         * such an epoch's commit, before {@link #onChange} runs. What was logged before this
+         * keeper was made (before a restart) is not counted: read the log once at start. Any thread.
+         */
+        public long changedAt() {
+            return changedAt;
+        }
+
+        /**
+         * Sets what to run each time {@link #changedAt} is raised, or {@code null} for nothing. It
+         * runs on the committing thread with the barrier lock held, so it must only wake its
+         * consumer (no I/O, no waiting). The consumer's thread, while it reads this log.
+         */
+        public void onChange(Runnable wakeup) {
+            this.onChange = wakeup;
+        }
+
+        private void changed(long epoch) {
+            changedAt = epoch;
+            Runnable wakeup = onChange;
+            if (wakeup != null) {
+                wakeup.run();
+            }
         }
 
         private void attach(RelationFeed to) {
@@ -393,6 +436,9 @@ public final class StreamRuntime implements AutoCloseable {
      * @throws io.tributary.common.TributaryException when an actor failed; the epoch must not commit
      */
     public void barrier(long epoch, WriteBuffer buffer) {
+        // a failed epoch's relations are never told: the next barrier starts the list afresh
+        changedCount = 0;
+        changedEpoch = epoch;
         if (jobs.isEmpty() && keepers.isEmpty()) {
             return;
         }
@@ -418,7 +464,9 @@ public final class StreamRuntime implements AutoCloseable {
             for (LogKeeper k : list) {
                 for (ChangeLogRecorder r : k.recorders) {
                     if (logWriter.computeIfAbsent(r.relationId(), id -> k) == k) {
-                        r.drainInto(epoch, buffer);
+                        if (r.drainInto(epoch, buffer)) {
+                            changed(r.relationId());
+                        }
                     } else {
                         r.discard(epoch);
                     }
@@ -429,7 +477,9 @@ public final class StreamRuntime implements AutoCloseable {
         for (StreamJob job : jobs.values()) {
             for (ChangeLogRecorder r : job.recorders()) {
                 if (logWriter.computeIfAbsent(r.relationId(), id -> job) == job) {
-                    r.drainInto(epoch, buffer);
+                    if (r.drainInto(epoch, buffer)) {
+                        changed(r.relationId());
+                    }
                 } else {
                     r.discard(epoch);
                 }
@@ -446,6 +496,42 @@ public final class StreamRuntime implements AutoCloseable {
                 truncatedThrough.put(e.getKey(), through);
             }
         }
+    }
+
+    /** Notes that the epoch being committed writes rows to {@code relationId}'s change log. */
+    private void changed(int relationId) {
+        for (int i = 0; i < changedCount; i++) {
+            if (changedRelations[i] == relationId) {
+                return;
+            }
+        }
+        if (changedCount == changedRelations.length) {
+            changedRelations = java.util.Arrays.copyOf(changedRelations, changedCount * 2);
+        }
+        changedRelations[changedCount++] = relationId;
+    }
+
+    /**
+     * Committing thread, under the barrier lock, once {@code epoch} is durable (a commit listener,
+     * after {@link #barrier} wrote that epoch): tells the keepers of every relation whose change
+     * log the epoch wrote rows to ({@link LogKeeper#changedAt}), so their consumers read the log
+     * when it changed instead of after every epoch. Does nothing for an epoch {@link #barrier} did
+     * not write last (one that failed, or a commit made without it).
+     */
+    public void committed(long epoch) {
+        if (epoch != changedEpoch) {
+            return;
+        }
+        for (int i = 0; i < changedCount; i++) {
+            List<LogKeeper> list = keepers.get(changedRelations[i]);
+            if (list != null) {
+                for (LogKeeper k : list) {
+                    k.changed(epoch);
+                }
+            }
+        }
+        changedCount = 0;
+        changedEpoch = -1;
     }
 
     /** The relations whose change logs some backfilling job still reads. */
