@@ -524,6 +524,7 @@ final class ExpressionCorpus {
         out.add("SELECT 0.1 ^ 100, 0.5 ^ 0.5, 100.0 ^ 10.5, 2 ^ 2.0, 1.0e-10 ^ 3.5, (-2.0) ^ 3, (-1.5) ^ (-3)");
         out.add("SELECT power(2, 0.5), power(2.0, 2), power(2.0::float8, 0.5), pg_typeof(2.0::float8 ^ 0.5),"
                 + " pg_typeof(2::int8 ^ 2.5), pg_typeof(2 ^ 3)");
+        out.add("SELECT 2 ^ (6 / 3), 2 * (3 + 1) ^ 2, (2 ^ (1 + 1)) * 3, 2.0 ^ (1 + 1) * 3, 4.0 ^ (1.0 / 2)");
         out.add("SELECT 0.0 ^ (-1)");
         out.add("SELECT (-8.0) ^ 0.5");
         out.add("SELECT 10.0 ^ 400000");

@@ -33,7 +33,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
  * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
- * NUMERIC); a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
+ * NUMERIC); a NULL argument of {@code starts_with} is a text NULL; a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
  */
 final class PgValueSemantics extends StatementRewrite {
     @Override
@@ -58,6 +58,22 @@ final class PgValueSemantics extends StatementRewrite {
         if (name.equals(PgTypeOf.NAME) && call.operandCount() == 1 && PgTypeOf.isStringLiteral(call.operand(0))) {
             // PostgreSQL's unknown, as of NULL: Calcite would type the literal CHAR(n), as any string expression
             return rewritten(call.getOperator().createCall(pos, SqlLiteral.createNull(pos)));
+        }
+        if (name.equals("starts_with")
+                && call.getOperandList().stream().anyMatch(o -> SqlUtil.isNullLiteral(o, false))) {
+            // PostgreSQL reads a bare NULL as text here; Calcite's generated call fails on an untyped one
+            return rewritten(call.getOperator()
+                    .createCall(
+                            pos,
+                            call.getOperandList().stream()
+                                    .map(o -> SqlUtil.isNullLiteral(o, false)
+                                            ? SqlStdOperatorTable.CAST.createCall(
+                                                    pos,
+                                                    o,
+                                                    new SqlDataTypeSpec(
+                                                            new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos))
+                                            : o.accept(this))
+                                    .toArray(SqlNode[]::new)));
         }
         if ((call.getKind() == SqlKind.MOD || name.equals("mod")) && call.operandCount() == 2) {
             rejectFloatRemainder(call);
