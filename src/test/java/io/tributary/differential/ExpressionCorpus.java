@@ -48,6 +48,7 @@ final class ExpressionCorpus {
         bytea(out);
         precedence(out);
         aggregates(out);
+        numericPowersAndOrderedSets(out);
         return List.copyOf(out);
     }
 
@@ -511,5 +512,51 @@ final class ExpressionCorpus {
         out.add("SELECT bit_and(i4), bit_or(i4) FROM ev");
         out.add("SELECT avg(i8), sum(nu) / count(nu) FROM ev");
         out.add("SELECT id, row_number() OVER (ORDER BY id DESC), sum(i4) OVER (ORDER BY id) FROM ev ORDER BY id");
+    }
+
+    /**
+     * {@code ^}/{@code power} and {@code log(b, x)} of numerics (PostgreSQL's scales and errors),
+     * {@code percentile_disc} and {@code mode} over each type, chains of comparisons (syntax
+     * errors), {@code starts_with} and the C collation named in {@code COLLATE}.
+     */
+    private static void numericPowersAndOrderedSets(LinkedHashSet<String> out) {
+        out.add("SELECT 2.0 ^ 3, 1.5 ^ 3, 2.0 ^ (-1), 3.0 ^ (-1), 0.0 ^ 0, 0.0 ^ 0.5, 10 ^ 0.5, 2.5 ^ 2.5");
+        out.add("SELECT 0.1 ^ 100, 0.5 ^ 0.5, 100.0 ^ 10.5, 2 ^ 2.0, 1.0e-10 ^ 3.5, (-2.0) ^ 3, (-1.5) ^ (-3)");
+        out.add("SELECT power(2, 0.5), power(2.0, 2), power(2.0::float8, 0.5), pg_typeof(2.0::float8 ^ 0.5),"
+                + " pg_typeof(2::int8 ^ 2.5), pg_typeof(2 ^ 3)");
+        out.add("SELECT 2 ^ (6 / 3), 2 * (3 + 1) ^ 2, (2 ^ (1 + 1)) * 3, 2.0 ^ (1 + 1) * 3, 4.0 ^ (1.0 / 2)");
+        out.add("SELECT 0.0 ^ (-1)");
+        out.add("SELECT (-8.0) ^ 0.5");
+        out.add("SELECT 10.0 ^ 400000");
+        out.add("SELECT 2.0 ^ 1000000");
+        out.add("SELECT 0.99 ^ 100000000, 1.0000001 ^ 1000000.5");
+        out.add("SELECT NULL::numeric ^ 2, 2.0 ^ NULL::numeric, power(NULL::numeric, 2)");
+        out.add("SELECT id, nu ^ 2, i4 ^ 0.5, power(nu, 3), nu ^ 0.5 FROM ev WHERE id IN (1, 5) ORDER BY id");
+        out.add("SELECT log(10, 1000), log(2.5, 100.25), log(0.5, 8), log(10000000000000000000000, 10)");
+        out.add("SELECT log(2, 1.5), log(1.1, 1.0001), log(7, 7), log(100, 0.001)");
+        out.add("SELECT log(0, 8)");
+        out.add("SELECT log(-1, 8)");
+        out.add("SELECT log(1, 8)");
+        out.add("SELECT log(2, 0)");
+        out.add("SELECT log(2, NULL), log(NULL::numeric, 8), pg_typeof(log(2, 8))");
+        out.add("SELECT id, log(2, i8), log(nu, 100) FROM ev WHERE id = 1");
+        out.add(
+                "SELECT percentile_disc(0) WITHIN GROUP (ORDER BY i8), percentile_disc(1) WITHIN GROUP (ORDER BY f8),"
+                        + " percentile_disc(0.3) WITHIN GROUP (ORDER BY nu), percentile_disc(0.5) WITHIN GROUP (ORDER BY i2) FROM ev");
+        out.add("SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY tx), mode() WITHIN GROUP (ORDER BY tx) FROM ev");
+        out.add("SELECT mode() WITHIN GROUP (ORDER BY i2), mode() WITHIN GROUP (ORDER BY nu),"
+                + " mode() WITHIN GROUP (ORDER BY id % 2) FROM ev");
+        out.add("SELECT bo, percentile_disc(0.5) WITHIN GROUP (ORDER BY i4), mode() WITHIN GROUP (ORDER BY id % 3)"
+                + " FROM ev GROUP BY bo ORDER BY bo");
+        out.add("SELECT percentile_disc(1.5) WITHIN GROUP (ORDER BY i4) FROM ev");
+        out.add("SELECT percentile_disc(NULL) WITHIN GROUP (ORDER BY i4), mode() WITHIN GROUP (ORDER BY i4)"
+                + " FROM ev WHERE id > 10");
+        out.add("SELECT 1 = 1 = true");
+        out.add("SELECT 1 < 2 < 3");
+        out.add("SELECT id FROM ev WHERE i4 > 0 = bo");
+        out.add("SELECT (1 < 2) = true, 1 < 2 AND 2 = 2, 1 = 1 IS TRUE, (SELECT 1) = 1");
+        out.add("SELECT starts_with('alpha', ''), starts_with('', 'a'), starts_with(NULL, 'a')");
+        out.add("SELECT id, starts_with(tx, 'a'), tx < 'b' COLLATE \"C\", tx COLLATE \"POSIX\" FROM ev ORDER BY id");
+        out.add("SELECT id FROM ev ORDER BY tx COLLATE \"C\" NULLS FIRST, id");
     }
 }

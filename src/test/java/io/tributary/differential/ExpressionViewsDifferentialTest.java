@@ -12,7 +12,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The expression fixes of {@link ExpressionCorpusDifferentialTest}'s families hold in materialized
  * views too: one view per family ({@code avg}'s scale; {@code variance}/{@code stddev} and their
  * sample and population forms; {@code lpad}/{@code rpad} with an empty fill and a signed cast's
- * label), created over rows and kept through inserts, updates and deletes, equals PostgreSQL's
+ * label; {@code ^}, {@code power} and {@code log(b, x)} of numerics, {@code starts_with} and
+ * {@code COLLATE "C"}), created over rows and kept through inserts, updates and deletes, equals PostgreSQL's
  * answer to its query after each step: column labels and every row as text, exactly.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -22,6 +23,8 @@ class ExpressionViewsDifferentialTest {
         "SELECT g, stddev(i2) AS s2, variance(i4) AS v4, stddev_pop(i8) AS s8, var_pop(nu) AS vn,"
                 + " stddev_samp(nu) AS sn, var_samp(i2) AS v2 FROM a GROUP BY g",
         "SELECT id, lpad(tx, 4, '') AS l, rpad(tx, 6, 'xy') AS r, +7::int2, -7::int2 AS m FROM a",
+        "SELECT id, nu ^ 2 AS p2, abs(i2) ^ 1.5 AS p15, power(abs(nu), 0.5) AS r, i4 ^ 2 AS f,"
+                + " log(2.0, abs(nu) + 1) AS lg, starts_with(tx, 'a') AS sw, tx < 'b' COLLATE \"C\" AS lt FROM a",
     };
 
     private static final String[] STEPS = {

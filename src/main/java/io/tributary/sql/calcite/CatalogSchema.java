@@ -38,6 +38,7 @@ final class CatalogSchema extends AbstractSchema {
             PgNumberFunctions.class,
             PgSizeFunctions.class,
             PgTextFunctions.class,
+            PgNumericFunctions.class,
             PgByteaFunctions.class,
             PgDateFunctions.class,
             PgExtractFunctions.class,
@@ -132,6 +133,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
         // PostgreSQL's aggregates over intervals, under the names IntervalCalls gives such calls
         root.add("pg_percentile_cont", AggregateFunctionImpl.create(PgPercentiles.class));
+        PgOrderedSets.register(root);
         root.add("pg_interval_sum", AggregateFunctionImpl.create(PgIntervalAggregates.Sum.class));
         root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));

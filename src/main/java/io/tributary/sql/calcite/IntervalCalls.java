@@ -61,6 +61,8 @@ final class IntervalCalls {
             case "pg_interval_min" -> "min(interval)";
             case "pg_interval_max" -> "max(interval)";
             case "pg_percentile_cont" -> "percentile_cont";
+            case PgOrderedSets.PERCENTILE_DISC -> "percentile_disc";
+            case PgOrderedSets.MODE -> "mode";
             default -> name;
         };
     }

@@ -296,8 +296,11 @@ final class PgOperatorPrecedence extends StatementRewrite {
         int close = matchingParenthesis(at);
         // the parenthesis may enclose the parent too ((a = 'x'::t AND b = 'y'::t), which Babel
         // parses as ((a = 'x')::t AND b = 'y')::t with both calls starting at it): then it is not
-        // the operand's own
-        return close >= end(node) && close < end(parent);
+        // the operand's own. A parent starting elsewhere cannot be inside it, even when the
+        // parenthesis closes the whole expression (a ^ (b / c))
+        SqlParserPos parentPos = parent.getParserPosition();
+        int parentAt = SqlErrors.offset(sql, parentPos.getLineNum(), parentPos.getColumnNum()) - 1;
+        return close >= end(node) && (parentAt != at || close < end(parent));
     }
 
     /** The offset in the text just after the last operand of an operator expression. */

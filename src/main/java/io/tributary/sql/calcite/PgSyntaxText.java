@@ -36,6 +36,12 @@ final class PgSyntaxText {
             Pattern.compile("(?i)OPERATOR\\s*\\(\\s*pg_catalog\\s*\\.\\s*([~!<>=*+\\-/%^|&]+)\\s*\\)");
     private static final Pattern DEFAULT_COLLATION =
             Pattern.compile("(?i)\\bCOLLATE\\s+pg_catalog\\s*\\.\\s*(\"default\"|default)\\b");
+    /** {@code COLLATE} before a quoted collation name, which may be qualified by {@code pg_catalog}. */
+    private static final Pattern COLLATE_KEYWORD =
+            Pattern.compile("(?i)(?<![a-z0-9_$.\"])COLLATE\\s+(?:pg_catalog\\s*\\.\\s*)?$");
+    /** The collations that are the database's own C collation, which every Tributary database has. */
+    private static final java.util.Set<String> C_COLLATIONS = java.util.Set.of("\"C\"", "\"POSIX\"", "\"default\"");
+
     private static final Pattern QUALIFIED_FUNCTION =
             Pattern.compile("(?i)\\bpg_catalog\\s*\\.\\s*(?=[a-z_][a-z0-9_]*\\s*\\()");
     private static final Pattern ARRAY_CAST =
@@ -113,6 +119,7 @@ final class PgSyntaxText {
 
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
+        ComparisonChains.check(sql);
         sql = AtTimeZoneText.rewrite(
                 ReservedWordNames.quote(PgOperatorText.rewrite(FromFunctionCallsText.rewrite(sql))));
         StringBuilder out = new StringBuilder(sql.length());
@@ -135,6 +142,14 @@ final class PgSyntaxText {
                 continue;
             }
             String before = sql.substring(codeStart, i);
+            Matcher collate = c == '"' ? COLLATE_KEYWORD.matcher(before) : null;
+            if (collate != null && C_COLLATIONS.contains(sql.substring(i, end)) && collate.find()) {
+                // the database's own collation changes nothing; Calcite's grammar has no COLLATE of an expression
+                out.append(code(before.substring(0, collate.start())));
+                i = end;
+                codeStart = end;
+                continue;
+            }
             if (c == '\'') {
                 Matcher keyword = INTERVAL_KEYWORD.matcher(before);
                 Matcher castMatch = INTERVAL_CAST.matcher(sql.substring(end));

@@ -8,6 +8,11 @@ package io.tributary.sql.calcite;
 public final class PgTextFunctions {
     private PgTextFunctions() {}
 
+    /** {@code starts_with(text, prefix)}: whether the text begins with the prefix. */
+    public static Boolean starts_with(String s, String prefix) {
+        return s == null || prefix == null ? null : s.startsWith(prefix);
+    }
+
     /** {@code btrim(text)}: the text without leading and trailing spaces. */
     public static String btrim(String s) {
         return btrim(s, " ");

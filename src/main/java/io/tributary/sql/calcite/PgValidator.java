@@ -57,7 +57,8 @@ final class PgValidator extends CalciteSqlValidator {
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
      * PgTypeCoercion#resolveResults}); a boolean argument of {@code concat} given its own text
-     * ({@link PgConcatText}); {@link VarianceCalls}' final function over an interval's sums
+     * ({@link PgConcatText}); {@code ^}, {@code power} and {@code log(b, x)} of numerics sent to
+     * {@link PgNumericFunctions}; a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
      * refused as no function ({@link SqlErrors} names the client's aggregate, 42883).
      */
     @Override
@@ -73,6 +74,8 @@ final class PgValidator extends CalciteSqlValidator {
         }
         if (expr instanceof SqlBasicCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             PgConcatText.unwrapBoolean(this, scope, call);
+            numericPowerOrLog(scope, call);
+            checkOrderedSetKey(scope, call);
             if (VarianceCalls.isFinal(call.getOperator().getName())) {
                 RelDataType sum = deriveType(scope, call.operand(0));
                 if (sum.getSqlTypeName() == SqlTypeName.OTHER) {
@@ -88,6 +91,59 @@ final class PgValidator extends CalciteSqlValidator {
             pg.resolveResults((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
+    }
+
+    /**
+     * Sends {@code ^}/{@code power} of a NUMERIC beside an integer or NUMERIC, and {@code log(b, x)}
+     * of anything but floats, to {@link PgNumericFunctions}: PostgreSQL resolves them to its
+     * numeric operator and function, typed NUMERIC, where Calcite computes a double. Integers alone
+     * keep {@code ^} double precision, as PostgreSQL's preferred float8 does.
+     */
+    private void numericPowerOrLog(SqlValidatorScope scope, SqlBasicCall call) {
+        String name = call.getOperator().getName();
+        boolean power = name.equalsIgnoreCase("power");
+        if (call.operandCount() != 2 || !power && !name.equalsIgnoreCase("log")) {
+            return;
+        }
+        boolean decimal = false;
+        for (SqlNode operand : call.getOperandList()) {
+            SqlTypeName type = deriveType(scope, operand).getSqlTypeName();
+            if (SqlTypeName.APPROX_TYPES.contains(type)) {
+                return;
+            }
+            decimal |= type == SqlTypeName.DECIMAL;
+        }
+        if (decimal || !power) {
+            call.setOperator(new org.apache.calcite.sql.SqlUnresolvedFunction(
+                    new org.apache.calcite.sql.SqlIdentifier(
+                            power ? "pg_numeric_power" : "pg_numeric_log", call.getParserPosition()),
+                    null,
+                    null,
+                    null,
+                    null,
+                    org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION));
+        }
+    }
+
+    /**
+     * Refuses a {@code percentile_disc} or {@code mode} key {@link PgOrderedSets} has no overload
+     * for (dates, times, intervals ...), which Calcite would otherwise convert to a number.
+     *
+     * @throws io.tributary.common.TributaryException 0A000
+     */
+    private void checkOrderedSetKey(SqlValidatorScope scope, SqlBasicCall call) {
+        String name = call.getOperator().getName();
+        if (!name.equalsIgnoreCase(PgOrderedSets.PERCENTILE_DISC) && !name.equalsIgnoreCase(PgOrderedSets.MODE)) {
+            return;
+        }
+        SqlTypeName key = deriveType(scope, call.operand(0)).getSqlTypeName();
+        if (!SqlTypeName.NUMERIC_TYPES.contains(key)
+                && !SqlTypeName.CHAR_TYPES.contains(key)
+                && key != SqlTypeName.BOOLEAN
+                && key != SqlTypeName.NULL) {
+            throw io.tributary.common.TributaryException.notSupported(IntervalCalls.pgName(name)
+                    + " over a value of type " + key.getName().toLowerCase(java.util.Locale.ROOT));
+        }
     }
 
     /**

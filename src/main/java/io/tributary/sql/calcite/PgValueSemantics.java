@@ -33,7 +33,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
  * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
- * NUMERIC); a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
+ * NUMERIC); a NULL argument of {@code starts_with} is a text NULL; a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
  */
 final class PgValueSemantics extends StatementRewrite {
     @Override
@@ -59,6 +59,22 @@ final class PgValueSemantics extends StatementRewrite {
             // PostgreSQL's unknown, as of NULL: Calcite would type the literal CHAR(n), as any string expression
             return rewritten(call.getOperator().createCall(pos, SqlLiteral.createNull(pos)));
         }
+        if (name.equals("starts_with")
+                && call.getOperandList().stream().anyMatch(o -> SqlUtil.isNullLiteral(o, false))) {
+            // PostgreSQL reads a bare NULL as text here; Calcite's generated call fails on an untyped one
+            return rewritten(call.getOperator()
+                    .createCall(
+                            pos,
+                            call.getOperandList().stream()
+                                    .map(o -> SqlUtil.isNullLiteral(o, false)
+                                            ? SqlStdOperatorTable.CAST.createCall(
+                                                    pos,
+                                                    o,
+                                                    new SqlDataTypeSpec(
+                                                            new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos))
+                                            : o.accept(this))
+                                    .toArray(SqlNode[]::new)));
+        }
         if ((call.getKind() == SqlKind.MOD || name.equals("mod")) && call.operandCount() == 2) {
             rejectFloatRemainder(call);
         }
@@ -77,8 +93,16 @@ final class PgValueSemantics extends StatementRewrite {
                     java.util.List.of(call.operand(0).accept(this)),
                     pos));
         }
-        if (call.getKind() == SqlKind.WITHIN_GROUP && isAscendingPercentileCont(call)) {
+        if (call.getKind() == SqlKind.WITHIN_GROUP && isAscending(call, "percentile_cont", 1)) {
             return rewritten(percentileCont(call));
+        }
+        if (call.getKind() == SqlKind.WITHIN_GROUP && isAscending(call, "percentile_disc", 1)) {
+            SqlNode fraction = ((SqlCall) call.operand(0)).operand(0).accept(this);
+            return rewritten(
+                    userAggregate(PgOrderedSets.PERCENTILE_DISC, pos, orderKey(call), asDouble(fraction, pos)));
+        }
+        if (call.getKind() == SqlKind.WITHIN_GROUP && isAscending(call, "mode", 0)) {
+            return rewritten(userAggregate(PgOrderedSets.MODE, pos, orderKey(call)));
         }
         if (name.equals("substr") && (call.operandCount() == 2 || call.operandCount() == 3)) {
             // Calcite's SUBSTR counts a negative start from the end; PostgreSQL's is SUBSTRING's positions
@@ -149,11 +173,11 @@ final class PgValueSemantics extends StatementRewrite {
         return super.visit(call);
     }
 
-    /** {@code percentile_cont(f) WITHIN GROUP (ORDER BY x)} with one ascending key. */
-    private static boolean isAscendingPercentileCont(SqlCall withinGroup) {
+    /** {@code aggregate(...) WITHIN GROUP (ORDER BY x)} with {@code arguments} direct arguments and one ascending key. */
+    private static boolean isAscending(SqlCall withinGroup, String aggregateName, int arguments) {
         return withinGroup.operand(0) instanceof SqlCall aggregate
-                && aggregate.getOperator().getName().equalsIgnoreCase("percentile_cont")
-                && aggregate.operandCount() == 1
+                && aggregate.getOperator().getName().equalsIgnoreCase(aggregateName)
+                && aggregate.operandCount() == arguments
                 && withinGroup.operand(1) instanceof org.apache.calcite.sql.SqlNodeList order
                 && order.size() == 1
                 && order.get(0).getKind() != SqlKind.DESCENDING
@@ -165,18 +189,27 @@ final class PgValueSemantics extends StatementRewrite {
     private SqlNode percentileCont(SqlCall withinGroup) {
         SqlParserPos pos = withinGroup.getParserPosition();
         SqlNode fraction = ((SqlCall) withinGroup.operand(0)).operand(0).accept(this);
-        SqlNode key = ((org.apache.calcite.sql.SqlNodeList) withinGroup.operand(1))
+        return userAggregate("pg_percentile_cont", pos, asDouble(orderKey(withinGroup), pos), asDouble(fraction, pos));
+    }
+
+    /** The one ORDER BY key of a {@code WITHIN GROUP}, rewritten. */
+    private SqlNode orderKey(SqlCall withinGroup) {
+        return ((org.apache.calcite.sql.SqlNodeList) withinGroup.operand(1))
                 .get(0)
                 .accept(this);
+    }
+
+    /** A call of Tributary's aggregate {@code name} ({@link CatalogSchema} registers it). */
+    private static SqlNode userAggregate(String name, SqlParserPos pos, SqlNode... operands) {
         return new org.apache.calcite.sql.SqlBasicCall(
                 new org.apache.calcite.sql.SqlUnresolvedFunction(
-                        new org.apache.calcite.sql.SqlIdentifier("pg_percentile_cont", pos),
+                        new org.apache.calcite.sql.SqlIdentifier(name, pos),
                         null,
                         null,
                         null,
                         null,
                         org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
-                java.util.List.of(asDouble(key, pos), asDouble(fraction, pos)),
+                java.util.List.of(operands),
                 pos);
     }
 
