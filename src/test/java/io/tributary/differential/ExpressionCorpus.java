@@ -164,6 +164,7 @@ final class ExpressionCorpus {
         for (String v : List.of("'10:20:30'", "'25:00:00'", "'10:20'", "'10:20:30.123456'", "'24:00:00'")) {
             out.add("SELECT " + v + "::time");
         }
+        dateTimeInput(out);
         for (String v : List.of(
                 "'1 day'",
                 "'2 hours 30 minutes'",
@@ -222,6 +223,45 @@ final class ExpressionCorpus {
         out.add("SELECT abs((-9223372036854775808)::int8)");
         out.add("SELECT to_char(1234.5, '9999.99'), to_number('12,345', '99,999')");
         out.add("SELECT random() < 1, random() >= 0");
+    }
+
+    /**
+     * PostgreSQL's date, time and timestamp input: the forms it reads, its SQLSTATEs for bad text
+     * (22007) and out-of-range fields (22008), for constants, casts of expressions and comparisons
+     * with a column, and the fraction of a second of a constant cast.
+     */
+    private static void dateTimeInput(LinkedHashSet<String> out) {
+        for (String v : List.of(
+                "'junk'",
+                "'2024-02-30'",
+                "'0000-01-01'",
+                "'2024-03-15T10:20:30'",
+                "'2024-3-5'",
+                "'2024-03-15 24:00:00'",
+                "'20240315 102030'",
+                "'epoch'",
+                "'2024-03-15 10:20:30+02'",
+                "'2024-03-15 25:00'",
+                "'2024-03-15 junk'")) {
+            out.add("SELECT " + v + "::date");
+            out.add("SELECT " + v + "::timestamp");
+        }
+        for (String v : List.of("'10:20:30.123'", "'102030.5'", "'ab:cd'", "'10:20:60'", "'2024-03-15 10:20:30'")) {
+            out.add("SELECT " + v + "::time");
+        }
+        out.add("SELECT DATE '20240315', TIME '10:20:30.5', TIMESTAMP '2024-03-15T10:20:30.125'");
+        out.add("SELECT DATE 'junk'");
+        out.add("SELECT TIMESTAMP '2024-02-30 10:00'");
+        out.add("SELECT CAST('2024-02-30' AS date)");
+        out.add("SELECT CAST('10:20:30.5' AS time), CAST('2024-03-15 10:20:30.5' AS timestamp)");
+        out.add("SELECT '2024-03-15 10:20:30.5'::timestamp::text, '10:20:30.25'::time::text,"
+                + " CAST('2024-03-15' AS date)::text");
+        out.add("SELECT id, tx::date FROM ev WHERE id = 1");
+        out.add("SELECT id, CAST(tx AS time) FROM ev WHERE id = 2");
+        out.add(
+                "SELECT ('2024' || '0315')::date, ('10:20:' || '30.5')::time, ('2024-03-15' || 'T10:20:30.5')::timestamp");
+        out.add("SELECT id FROM ev WHERE dt >= '20240101' ORDER BY id");
+        out.add("SELECT id FROM ev WHERE ts < '2000-02-29T00:00:01' ORDER BY id");
     }
 
     private static void text(LinkedHashSet<String> out) {

@@ -4,11 +4,8 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
@@ -21,8 +18,6 @@ public final class PgTextFormat {
     private static final long MICROS_PER_SECOND = 1_000_000L;
     private static final long MICROS_PER_DAY = 86_400L * MICROS_PER_SECOND;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
-    private static final java.util.regex.Pattern TIME_ZONE_SUFFIX =
-            java.util.regex.Pattern.compile("(?<=\\d)(\\s*[zZ]|\\s*[+-]\\d{1,2}(:?\\d{2})?)$");
 
     private PgTextFormat() {}
 
@@ -381,10 +376,10 @@ public final class PgTextFormat {
                 case DOUBLE -> parseDouble(s, "double precision");
                 case NUMERIC -> Values.fitNumeric(parseNumeric(s), type);
                 case VARCHAR, TEXT -> Values.fitString(text, type);
-                case DATE -> parseDate(s);
-                case TIME -> parseTime(s);
-                case TIMESTAMP -> parseTimestamp(s, false);
-                case TIMESTAMPTZ -> parseTimestamp(s, true);
+                case DATE -> PgDateTimeInput.parseDate(s);
+                case TIME -> PgDateTimeInput.parseTime(s);
+                case TIMESTAMP -> PgDateTimeInput.parseTimestamp(s, false, PgTimeZone.UTC);
+                case TIMESTAMPTZ -> PgDateTimeInput.parseTimestamp(s, true, PgTimeZone.UTC);
                 case INTERVAL -> IntervalParser.parse(s);
                 case BYTEA -> parseBytea(text);
             };
@@ -487,53 +482,19 @@ public final class PgTextFormat {
         }
     }
 
+    /** PostgreSQL's date input ({@link PgDateTimeInput#parseDate}). */
     public static int parseDate(String s) {
-        String date = s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) : s;
-        try {
-            return (int) LocalDate.parse(date).toEpochDay();
-        } catch (DateTimeParseException e) {
-            if (date.matches("\\d{4}-\\d{2}-\\d{2}")) {
-                throw new TributaryException(
-                        SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"" + s + "\"");
-            }
-            throw new TributaryException(
-                    SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type date: \"" + s + "\"");
-        }
+        return PgDateTimeInput.parseDate(s);
     }
 
-    /** {@code HH:MM[:SS[.f]]}; a zone suffix ({@code +00}, {@code -05:30}, {@code Z}) is ignored, as PostgreSQL's time input does. */
+    /** PostgreSQL's time input ({@link PgDateTimeInput#parseTime}); an offset is ignored, as PostgreSQL's time input does. */
     public static long parseTime(String input) {
-        String s = TIME_ZONE_SUFFIX.matcher(input).replaceFirst("");
-        String[] parts = s.split(":");
-        if (parts.length < 2 || parts.length > 3) {
-            throw new TributaryException(
-                    SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type time: \"" + s + "\"");
-        }
-        int h = Integer.parseInt(parts[0]);
-        int m = Integer.parseInt(parts[1]);
-        long micros = 0;
-        if (parts.length == 3) {
-            micros = new BigDecimal(parts[2])
-                    .movePointRight(6)
-                    .setScale(0, RoundingMode.HALF_EVEN)
-                    .longValueExact();
-        }
-        if (h < 0
-                || h > 24
-                || m < 0
-                || m > 59
-                || micros < 0
-                || micros >= 60 * MICROS_PER_SECOND
-                || h == 24 && (m > 0 || micros > 0)) {
-            throw new TributaryException(
-                    SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"" + s + "\"");
-        }
-        return (h * 3600L + m * 60L) * MICROS_PER_SECOND + micros;
+        return PgDateTimeInput.parseTime(input);
     }
 
-    /** Accepts {@code YYYY-MM-DD[( |T)HH:MM[:SS[.f]]][Z|±HH[:MM]]}; an offset is applied for TIMESTAMPTZ, none meaning UTC. */
+    /** PostgreSQL's timestamp input; an offset is applied for TIMESTAMPTZ, none meaning UTC. */
     public static long parseTimestamp(String s, boolean withZone) {
-        return parseTimestamp(s, withZone, PgTimeZone.UTC);
+        return PgDateTimeInput.parseTimestamp(s, withZone, PgTimeZone.UTC);
     }
 
     /**
@@ -543,57 +504,7 @@ public final class PgTextFormat {
      * @throws TributaryException 22007 for text that is no timestamp, 22008 for a field out of range
      */
     public static long parseTimestamptz(String text, PgTimeZone zone) {
-        return parseTimestamp(text.trim(), true, zone);
-    }
-
-    private static long parseTimestamp(String s, boolean withZone, PgTimeZone zone) {
-        try {
-            if (s.length() < 10) {
-                throw new IllegalArgumentException();
-            }
-            int day = (int) LocalDate.parse(s.substring(0, 10)).toEpochDay();
-            String rest = s.substring(10).trim();
-            if (rest.startsWith("T")) {
-                rest = rest.substring(1);
-            }
-            long offsetSeconds = 0;
-            int zoneAt = zoneStart(rest);
-            if (zoneAt >= 0) {
-                String offset = rest.substring(zoneAt).trim();
-                rest = rest.substring(0, zoneAt).trim();
-                if (offset.equalsIgnoreCase("z") || offset.equalsIgnoreCase("utc")) {
-                    offsetSeconds = 0;
-                } else {
-                    if (offset.length() == 3) {
-                        offset = offset + ":00";
-                    }
-                    offsetSeconds = ZoneOffset.of(offset).getTotalSeconds();
-                }
-            }
-            long micros = rest.isEmpty() ? 0 : parseTime(rest);
-            long value = day * MICROS_PER_DAY + micros;
-            if (!withZone) {
-                return value;
-            }
-            return zoneAt >= 0 ? value - offsetSeconds * MICROS_PER_SECOND : zone.toInstant(value);
-        } catch (TributaryException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new TributaryException(
-                    SqlState.INVALID_DATETIME_FORMAT,
-                    "invalid input syntax for type " + (withZone ? "timestamp with time zone" : "timestamp") + ": \""
-                            + s + "\"");
-        }
-    }
-
-    private static int zoneStart(String rest) {
-        for (int i = 0; i < rest.length(); i++) {
-            char c = rest.charAt(i);
-            if (c == '+' || c == '-' || c == 'Z' || c == 'z' || c == 'U' || c == 'u') {
-                return i;
-            }
-        }
-        return -1;
+        return PgDateTimeInput.parseTimestamp(text, true, zone);
     }
 
     /** Parses bytea input in hex ({@code \x0a0b}) or escape format. */

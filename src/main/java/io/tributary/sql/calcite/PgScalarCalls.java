@@ -19,7 +19,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * PostgreSQL, replaced by calls of {@link PgScalarFunctions} of the same type (so row types stay as
  * validated): float, numeric, timestamp, time and boolean to text (PostgreSQL's float text, a
  * numeric's leading 0, the fraction of a second, {@code true}/{@code false} where Calcite prints
- * {@code TRUE}), float to
+ * {@code TRUE}), text to date, time and timestamp (PostgreSQL's input forms and SQLSTATEs), {@code
+ * date ± days} (22008 past PostgreSQL's dates), float to
  * boolean (42846), {@code round} of a float (half to even), {@code sqrt}, {@code power} and
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
@@ -41,6 +42,11 @@ final class PgScalarCalls {
     private static final SqlOperator TIMESTAMP_TEXT = function("timestampText");
     private static final SqlOperator TIME_TEXT = function("timeText");
     private static final SqlOperator BOOL_TEXT = function("boolText");
+    private static final SqlOperator TEXT_DATE = function("textDate");
+    private static final SqlOperator DATE_PLUS = function("datePlusMillis");
+    private static final SqlOperator DATE_MINUS = function("dateMinusMillis");
+    private static final SqlOperator TEXT_TIME = function("textTime");
+    private static final SqlOperator TEXT_TIMESTAMP = function("textTimestamp");
     private static final SqlOperator FLOAT8_ROUND = function("float8Round");
     private static final SqlOperator FLOAT8_SQRT = function("float8Sqrt");
     private static final SqlOperator FLOAT8_POWER = function("float8Power");
@@ -78,6 +84,15 @@ final class PgScalarCalls {
         }
         SqlTypeName type = call.getType().getSqlTypeName();
         List<RexNode> operands = call.getOperands();
+        if (type == SqlTypeName.DATE
+                && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)
+                && operands.size() == 2
+                && operands.get(0).getType().getSqlTypeName() == SqlTypeName.DATE
+                && operands.get(1).getType().getSqlTypeName() == SqlTypeName.INTERVAL_DAY) {
+            // date ± integer (DateArithmetic's d ± n days): PostgreSQL's range, 22008 where Calcite's int wraps
+            return rexBuilder.makeCall(
+                    call.getType(), call.getKind() == SqlKind.PLUS ? DATE_PLUS : DATE_MINUS, operands);
+        }
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
         if (type == SqlTypeName.DOUBLE) {
             SqlOperator op = switch (name) {
@@ -137,7 +152,10 @@ final class PgScalarCalls {
         };
     }
 
-    /** A cast of a float, numeric, timestamp or time to text, or of a float to boolean; else {@code null}. */
+    /**
+     * A cast of a float, numeric, timestamp or time to text, of text to a date, time or timestamp
+     * (PostgreSQL's input), or of a float to boolean; else {@code null}.
+     */
     private RexNode cast(RexCall cast) {
         RexNode operand = cast.getOperands().get(0);
         SqlTypeName from = operand.getType().getSqlTypeName();
@@ -146,6 +164,13 @@ final class PgScalarCalls {
             throw new TributaryException(
                     SqlState.CANNOT_COERCE,
                     "cannot cast type " + (from == SqlTypeName.REAL ? "real" : "double precision") + " to boolean");
+        }
+        if (TEXTS.contains(from)) {
+            SqlOperator input = to == SqlTypeName.DATE
+                    ? TEXT_DATE
+                    : to == SqlTypeName.TIME ? TEXT_TIME : to == SqlTypeName.TIMESTAMP ? TEXT_TIMESTAMP : null;
+            // PostgreSQL's input forms and errors (22007, 22008) where Calcite's reads only its own
+            return input == null ? null : rexBuilder.makeCall(cast.getType(), input, List.of(operand));
         }
         if (!TEXTS.contains(to)) {
             return null;

@@ -2,8 +2,11 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.PgDateTimeInput;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.PgTimeZone;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.linq4j.function.Strict;
@@ -16,6 +19,12 @@ import org.apache.calcite.linq4j.function.Strict;
  */
 @Strict
 public final class PgScalarFunctions {
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+    /** PostgreSQL's first date, 4714-11-24 BC (Julian day 0), as an epoch day. */
+    private static final long MIN_DATE = LocalDate.of(-4713, 11, 24).toEpochDay();
+    /** PostgreSQL's last date, 5874897-12-31, as an epoch day. */
+    private static final long MAX_DATE = LocalDate.of(5_874_897, 12, 31).toEpochDay();
+
     private PgScalarFunctions() {}
 
     /** {@code float8::text}: PostgreSQL's shortest round-trip text ({@code 1e+300}, {@code 1e-05}, {@code -0}). */
@@ -26,6 +35,39 @@ public final class PgScalarFunctions {
     /** {@code float4::text}: as {@link #float8Text}, with float4's six-digit fixed range. */
     public static String float4Text(float x) {
         return PgTextFormat.formatFloat(x);
+    }
+
+    /**
+     * {@code date + integer} (Calcite's {@code date + n days}): the date that many days away, 22008
+     * {@code date out of range} past PostgreSQL's dates (4714-11-24 BC to 5874897-12-31) where
+     * Calcite's int would wrap.
+     */
+    public static int datePlusMillis(int date, long millis) {
+        long day = date + Math.floorDiv(millis, MILLIS_PER_DAY);
+        if (day < MIN_DATE || day > MAX_DATE) {
+            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "date out of range");
+        }
+        return (int) day;
+    }
+
+    /** {@code date - integer}: as {@link #datePlusMillis} with the days negated. */
+    public static int dateMinusMillis(int date, long millis) {
+        return datePlusMillis(date, -millis);
+    }
+
+    /** {@code text::date}: PostgreSQL's date input ({@link PgDateTimeInput}), as Calcite's epoch day. */
+    public static int textDate(String s) {
+        return PgDateTimeInput.parseDate(s);
+    }
+
+    /** {@code text::time}: PostgreSQL's time input, as Calcite's milliseconds of the day. */
+    public static int textTime(String s) {
+        return (int) (PgDateTimeInput.parseTime(s) / 1000);
+    }
+
+    /** {@code text::timestamp}: PostgreSQL's timestamp input, as Calcite's milliseconds (past ones dropped). */
+    public static long textTimestamp(String s) {
+        return Math.floorDiv(PgDateTimeInput.parseTimestamp(s, false, PgTimeZone.UTC), 1000L);
     }
 
     /** {@code timestamp::text}: PostgreSQL's text, with the fraction of a second it has (Calcite's drops it). */

@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
  * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
  * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), as are
- * other words Calcite reserves and PostgreSQL does not ({@link ReservedWordNames}), a
- * {@code TIMESTAMP} or {@code TIME} constant without seconds gets them, a {@code TIMESTAMPTZ '...'}
+ * other words Calcite reserves and PostgreSQL does not ({@link ReservedWordNames}), a date, time
+ * or timestamp constant is read with PostgreSQL's input rules ({@link DateTimeConstants}), a {@code TIMESTAMPTZ '...'}
  * constant becomes Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE} literal in UTC, the type name
  * {@code TIMESTAMP WITH TIME ZONE} of a cast becomes {@code timestamptz}, and {@code x AT TIME
  * ZONE z} becomes {@code timezone(z, x)} ({@link AtTimeZoneText}), the bit operators and
@@ -54,14 +54,6 @@ final class PgSyntaxText {
     private static final Pattern PLAIN_ELEMENT = Pattern.compile("[^\\s{}\",\\\\']+");
     /** The keyword before an interval constant: {@code INTERVAL '...'}. */
     private static final Pattern INTERVAL_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])INTERVAL\\s*$");
-    /** The keyword before a timestamp constant: {@code TIMESTAMP '...'}. */
-    private static final Pattern TIMESTAMP_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIMESTAMP\\s*$");
-    /** A timestamp constant's text without seconds: {@code 2024-01-31 10:00}. */
-    private static final Pattern MINUTES_ONLY = Pattern.compile("\\s*\\d{4}-\\d{1,2}-\\d{1,2}[ T]\\d{1,2}:\\d{2}\\s*");
-    /** The keyword before a time constant: {@code TIME '...'} (not {@code AT TIME ZONE '...'}). */
-    private static final Pattern TIME_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])TIME\\s*$");
-    /** A time constant's text without seconds: {@code 10:30}. */
-    private static final Pattern TIME_MINUTES_ONLY = Pattern.compile("\\s*\\d{1,2}:\\d{2}\\s*");
     /** A fractional number constant multiplying the interval constant before it: {@code 2.5 * }. */
     private static final Pattern FRACTION_BEFORE =
             Pattern.compile("(?<![a-z0-9_$.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?:\\.\\d*)?[eE][+-]?\\d+)\\s*\\*\\s*$");
@@ -202,23 +194,13 @@ final class PgSyntaxText {
                     continue;
                 }
             }
-            if (c == '\'' && TIME_KEYWORD.matcher(before).find()) {
-                String text = sql.substring(i + 1, end - 1);
-                if (TIME_MINUTES_ONLY.matcher(text).matches()) {
-                    // PostgreSQL reads '10:30' as 10:30:00; Calcite's literal needs the seconds
-                    out.append(code(before)).append('\'').append(text.strip()).append(":00'");
-                    i = end;
-                    codeStart = end;
-                    continue;
-                }
-            }
-            if (c == '\'' && TIMESTAMP_KEYWORD.matcher(before).find()) {
-                String text = sql.substring(i + 1, end - 1);
-                if (MINUTES_ONLY.matcher(text).matches()) {
-                    // PostgreSQL reads '2024-01-31 10:00' as 10:00:00; Calcite's literal needs the seconds
-                    out.append(code(before)).append('\'').append(text.strip()).append(":00'");
-                    i = end;
-                    codeStart = end;
+            if (c == '\'') {
+                DateTimeConstants.Rewrite constant =
+                        DateTimeConstants.rewrite(before, sql.substring(i, end), sql.substring(end));
+                if (constant != null) {
+                    out.append(code(before.substring(0, constant.codeEnd()))).append(constant.literal());
+                    i = end + constant.skip();
+                    codeStart = i;
                     continue;
                 }
             }

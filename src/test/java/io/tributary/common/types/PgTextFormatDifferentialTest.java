@@ -209,7 +209,20 @@ class PgTextFormatDifferentialTest {
 
     @Test
     void datesTimesTimestamps() throws SQLException {
-        compare(DataType.DATE, List.of("1970-01-01", "2024-02-29", "0001-01-01", "9999-12-31", "1899-12-31"));
+        compare(
+                DataType.DATE,
+                List.of(
+                        "1970-01-01",
+                        "2024-02-29",
+                        "0001-01-01",
+                        "9999-12-31",
+                        "1899-12-31",
+                        "20240315",
+                        "2024-3-5",
+                        "2024-03-15 10:20:30",
+                        "2024-03-15T10:20",
+                        "epoch",
+                        "10000-01-01"));
         compare(
                 DataType.TIME,
                 List.of(
@@ -219,7 +232,12 @@ class PgTextFormatDifferentialTest {
                         "23:59:59.999999",
                         "24:00:00",
                         "1:2",
-                        "12:34:56.1200"));
+                        "12:34:56.1200",
+                        "102030.5",
+                        "10:20:60",
+                        "2024-03-15 10:20:30",
+                        "10:20:30+02",
+                        "allballs"));
         compare(
                 DataType.TIMESTAMP,
                 List.of(
@@ -227,7 +245,12 @@ class PgTextFormatDifferentialTest {
                         "1969-12-31 23:59:59.999999",
                         "2000-01-01",
                         "2024-03-05T06:07:08",
-                        "0001-01-01 00:00:00"));
+                        "0001-01-01 00:00:00",
+                        "20240315",
+                        "20240315 102030",
+                        "2024-03-15 24:00:00",
+                        "2024-03-15 10:20:30+02",
+                        "epoch"));
         compare(
                 DataType.TIMESTAMPTZ,
                 List.of(
@@ -300,6 +323,15 @@ class PgTextFormatDifferentialTest {
         checkErrorCodes(new Object[][] {
             {DataType.DATE, "2024-13-01"},
             {DataType.DATE, "2023-02-29"},
+            {DataType.DATE, "0000-01-01"},
+            {DataType.DATE, "2024-02-30 10:00"},
+            {DataType.TIMESTAMP, "2024-13-01"},
+            {DataType.TIMESTAMP, "2024-03-15 25:00"},
+            {DataType.TIMESTAMP, "2024-03-15 24:00:01"},
+            {DataType.TIME, "10:60:00"},
+            {DataType.DATE, "2024-03-15 junk"},
+            {DataType.TIME, "ab:cd"},
+            {DataType.TIMESTAMP, "2024-03-15 10:20:30 +2x"},
             {DataType.DOUBLE, "1e400"},
             {DataType.REAL, "1e40"},
             {DataType.BYTEA, "\\x0"},

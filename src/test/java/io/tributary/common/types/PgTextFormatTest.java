@@ -174,7 +174,8 @@ class PgTextFormatTest {
     void datesAndTimes() {
         assertEquals("1970-01-01", f(DataType.DATE, 0));
         assertEquals("2024-02-29", f(DataType.DATE, PgTextFormat.parseDate("2024-02-29")));
-        assertEquals("0001-01-01 BC", f(DataType.DATE, PgTextFormat.parseDate("0000-01-01")));
+        assertEquals("0001-01-01 BC", f(DataType.DATE, (int)
+                java.time.LocalDate.of(0, 1, 1).toEpochDay()));
         assertEquals("00:00:00", f(DataType.TIME, 0L));
         assertEquals("12:34:56.5", f(DataType.TIME, micros("12:34:56.5")));
         assertEquals("12:34:56.123456", f(DataType.TIME, micros("12:34:56.123456")));

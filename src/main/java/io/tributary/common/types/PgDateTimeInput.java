@@ -1,0 +1,280 @@
+package io.tributary.common.types;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.util.Locale;
+
+/**
+ * PostgreSQL's text input of date, time, timestamp and timestamptz (DateStyle ISO), for the forms
+ * users write: ISO dates ({@code 2024-03-15}, one-digit month and day allowed) and the undivided
+ * {@code 20240315}, a time after a space or {@code T} ({@code HH:MM[:SS[.f]]} or {@code
+ * HHMMSS[.f]}), an offset ({@code Z}, {@code UTC}, {@code +02}, {@code -05:30}; applied to a
+ * timestamptz, ignored by the other types, as PostgreSQL does), and {@code epoch}. A date reads the
+ * date of a timestamp's text ({@code '2024-03-15 10:20:30'::date}), a time the time of it. Errors
+ * are PostgreSQL's: 22007 {@code invalid input syntax for type ...} for text of another shape,
+ * 22008 {@code date/time field value out of range} for a month, day, hour, minute or second past its
+ * range (February 30th, {@code 25:00}). Not read: month names, {@code BC}, {@code infinity},
+ * {@code today}/{@code now}, which stay 22007. Called by {@link PgTextFormat} (DML, COPY, bind
+ * parameters) and by the SQL front end for constants; stateless and thread-safe.
+ */
+public final class PgDateTimeInput {
+    private static final long MICROS_PER_SECOND = 1_000_000L;
+    private static final long MICROS_PER_DAY = 86_400L * MICROS_PER_SECOND;
+    private static final long NO_OFFSET = Long.MIN_VALUE;
+
+    private PgDateTimeInput() {}
+
+    /** The epoch day of date text {@code s}; a time after the date must be valid and is dropped. */
+    public static int parseDate(String s) {
+        String t = s.trim();
+        if (t.equalsIgnoreCase("epoch")) {
+            return 0;
+        }
+        Fields f = new Fields(t, "date");
+        long day = f.date();
+        f.timeAndZone();
+        return (int) day;
+    }
+
+    /** Microseconds of the day of time text {@code s}; a date before the time is read and dropped. */
+    public static long parseTime(String s) {
+        String t = s.trim();
+        if (t.equalsIgnoreCase("allballs")) {
+            return 0;
+        }
+        Fields f = new Fields(t, "time");
+        if (f.startsWithDate()) {
+            f.date();
+            f.skipSeparator();
+        }
+        long micros = f.clock();
+        f.zone();
+        f.end();
+        return micros;
+    }
+
+    /**
+     * Timestamp text {@code s} as microseconds since 1970: the local time for a timestamp
+     * ({@code withZone} false, an offset ignored), the instant for a timestamptz (an offset applied,
+     * none meaning {@code zone}'s local time).
+     */
+    public static long parseTimestamp(String s, boolean withZone, PgTimeZone zone) {
+        String t = s.trim();
+        String typeName = withZone ? "timestamp with time zone" : "timestamp";
+        if (t.equalsIgnoreCase("epoch")) {
+            return 0;
+        }
+        Fields f = new Fields(t, typeName);
+        long day = f.date();
+        f.timeAndZone();
+        long local = day * MICROS_PER_DAY + f.micros;
+        if (!withZone) {
+            return local;
+        }
+        return f.offsetSeconds == NO_OFFSET ? zone.toInstant(local) : local - f.offsetSeconds * MICROS_PER_SECOND;
+    }
+
+    /** A cursor over one input text, throwing PostgreSQL's errors for {@code typeName}. */
+    private static final class Fields {
+        private final String text;
+        private final String typeName;
+        private int pos;
+        /** The time of day read by {@link #timeAndZone}. */
+        long micros;
+        /** The offset read by {@link #timeAndZone}, seconds east of UTC, or {@link #NO_OFFSET}. */
+        long offsetSeconds = NO_OFFSET;
+
+        Fields(String text, String typeName) {
+            this.text = text;
+            this.typeName = typeName;
+        }
+
+        boolean startsWithDate() {
+            int digits = digitsFrom(0);
+            return digits == 8 || digits >= 4 && digits < text.length() && text.charAt(digits) == '-';
+        }
+
+        /** Reads {@code Y-M-D} or {@code YYYYMMDD}; returns its epoch day. */
+        long date() {
+            int yearDigits = digitsFrom(pos);
+            int year;
+            int month;
+            int day;
+            if (yearDigits == 8) {
+                year = Integer.parseInt(text, pos, pos + 4, 10);
+                month = Integer.parseInt(text, pos + 4, pos + 6, 10);
+                day = Integer.parseInt(text, pos + 6, pos + 8, 10);
+                pos += 8;
+            } else {
+                if (yearDigits < 1 || yearDigits > 7) {
+                    throw syntax();
+                }
+                year = Integer.parseInt(text, pos, pos + yearDigits, 10);
+                pos += yearDigits;
+                month = dashNumber();
+                day = dashNumber();
+            }
+            if (year == 0 || month < 1 || month > 12 || day < 1) {
+                throw outOfRange();
+            }
+            try {
+                return LocalDate.of(year, month, day).toEpochDay();
+            } catch (DateTimeException e) {
+                throw outOfRange();
+            }
+        }
+
+        /** After a date: nothing, or a time and offset, kept in {@link #micros} and {@link #offsetSeconds}. */
+        void timeAndZone() {
+            if (pos == text.length()) {
+                return;
+            }
+            skipSeparator();
+            micros = pos < text.length() && Character.isDigit(text.charAt(pos)) ? clock() : 0;
+            offsetSeconds = zone();
+            end();
+        }
+
+        void skipSeparator() {
+            int start = pos;
+            while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
+                pos++;
+            }
+            if (pos < text.length() && (text.charAt(pos) == 'T' || text.charAt(pos) == 't') && pos == start) {
+                pos++;
+            } else if (pos == start) {
+                throw syntax();
+            }
+        }
+
+        /** Reads {@code H[H]:MM[:SS[.f]]} or {@code HHMMSS[.f]}; returns microseconds of the day. */
+        long clock() {
+            int digits = digitsFrom(pos);
+            int hour;
+            int minute;
+            int second = 0;
+            if (digits == 6) {
+                hour = Integer.parseInt(text, pos, pos + 2, 10);
+                minute = Integer.parseInt(text, pos + 2, pos + 4, 10);
+                second = Integer.parseInt(text, pos + 4, pos + 6, 10);
+                pos += 6;
+            } else {
+                if (digits < 1 || digits > 2 || pos + digits >= text.length() || text.charAt(pos + digits) != ':') {
+                    throw syntax();
+                }
+                hour = Integer.parseInt(text, pos, pos + digits, 10);
+                pos += digits;
+                minute = colonNumber();
+                if (pos < text.length() && text.charAt(pos) == ':') {
+                    second = colonNumber();
+                }
+            }
+            long fraction = 0;
+            if (pos < text.length() && text.charAt(pos) == '.') {
+                int n = digitsFrom(pos + 1);
+                if (n == 0) {
+                    throw syntax();
+                }
+                // rounded half to even to microseconds, as PostgreSQL's rint
+                java.math.BigDecimal f = new java.math.BigDecimal("0." + text.substring(pos + 1, pos + 1 + n));
+                fraction = f.movePointRight(6)
+                        .setScale(0, java.math.RoundingMode.HALF_EVEN)
+                        .longValueExact();
+                pos += 1 + n;
+            }
+            if (hour > 24 || minute > 59 || second > 60 || hour == 24 && (minute > 0 || second > 0 || fraction > 0)) {
+                throw outOfRange();
+            }
+            return (hour * 3600L + minute * 60L + second) * MICROS_PER_SECOND + fraction;
+        }
+
+        /** An optional offset: {@code Z}, {@code UTC}, {@code ±H[H][:MM]}; its seconds east, or {@link #NO_OFFSET} for none. */
+        long zone() {
+            while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
+                pos++;
+            }
+            if (pos == text.length()) {
+                return NO_OFFSET;
+            }
+            String rest = text.substring(pos).toLowerCase(Locale.ROOT);
+            if (rest.equals("z") || rest.equals("utc") || rest.equals("gmt")) {
+                pos = text.length();
+                return 0;
+            }
+            char sign = text.charAt(pos);
+            if (sign != '+' && sign != '-') {
+                throw syntax();
+            }
+            pos++;
+            int digits = digitsFrom(pos);
+            int hours;
+            int minutes = 0;
+            if (digits == 4) {
+                hours = Integer.parseInt(text, pos, pos + 2, 10);
+                minutes = Integer.parseInt(text, pos + 2, pos + 4, 10);
+                pos += 4;
+            } else if (digits == 1 || digits == 2) {
+                hours = Integer.parseInt(text, pos, pos + digits, 10);
+                pos += digits;
+                if (pos < text.length() && text.charAt(pos) == ':') {
+                    minutes = colonNumber();
+                }
+            } else {
+                throw syntax();
+            }
+            if (hours > 15 * 24 || minutes > 59) {
+                throw outOfRange();
+            }
+            long seconds = hours * 3600L + minutes * 60L;
+            return sign == '-' ? -seconds : seconds;
+        }
+
+        void end() {
+            if (pos != text.length()) {
+                throw syntax();
+            }
+        }
+
+        private int dashNumber() {
+            return separatedNumber('-');
+        }
+
+        private int colonNumber() {
+            return separatedNumber(':');
+        }
+
+        private int separatedNumber(char separator) {
+            if (pos >= text.length() || text.charAt(pos) != separator) {
+                throw syntax();
+            }
+            int digits = digitsFrom(pos + 1);
+            if (digits < 1 || digits > 2) {
+                throw syntax();
+            }
+            int v = Integer.parseInt(text, pos + 1, pos + 1 + digits, 10);
+            pos += 1 + digits;
+            return v;
+        }
+
+        private int digitsFrom(int from) {
+            int i = from;
+            while (i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
+                i++;
+            }
+            return i - from;
+        }
+
+        private TributaryException syntax() {
+            return new TributaryException(
+                    SqlState.INVALID_DATETIME_FORMAT,
+                    "invalid input syntax for type " + typeName + ": \"" + text + "\"");
+        }
+
+        private TributaryException outOfRange() {
+            return new TributaryException(
+                    SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"" + text + "\"");
+        }
+    }
+}
