@@ -35,16 +35,16 @@ final class PendingWrites {
      */
     private Map<StoreKey, byte[]> flushed;
     /**
-     * {@link #flushed} in key order, as {@link #sortedPending} is for the pending writes: taken
-     * over from it at the flush when a scan had built it, else built on the first scan after the
-     * flush; null until then and with {@link #flushed}.
+     * {@link #flushed} indexed by distribution key, as {@link #sortedPending} is for the pending
+     * writes: taken over from it at the flush when a scan had built it, else built on the first
+     * scan after the flush; null until then and with {@link #flushed}.
      */
-    private SortedWrites sortedFlushed;
+    private WritesByDistributionKey sortedFlushed;
     /**
-     * The pending writes in key order, or null until the epoch's first scan: one sort of the keys
-     * then, and only the keys first written after it go into a tree (see {@link SortedWrites}).
+     * The pending writes indexed by distribution key, or null until the epoch's first scan; each
+     * scan sorts only its own distribution key's writes (see {@link WritesByDistributionKey}).
      */
-    private SortedWrites sortedPending;
+    private WritesByDistributionKey sortedPending;
     /**
      * Writes since the last flush while every key written sorted after the one before (as a whole
      * or after its vnode, see {@link AscendingWrites}) and nothing was read: held in arrival order
@@ -100,7 +100,7 @@ final class PendingWrites {
         StoreKey k = known != null ? known : new StoreKey(key, distEnd);
         // values are never null (a delete is TOMBSTONE), so null means the key is new
         if (pending.put(k, value) == null && sortedPending != null) {
-            sortedPending.added(k);
+            sortedPending.add(k);
         }
     }
 
@@ -133,21 +133,21 @@ final class PendingWrites {
 
     /**
      * The writes with keys in [from, to), in key order, those since the last flush shadowing those
-     * handed over at it; tombstones included. The callers' ranges lie within one distribution key
-     * (every key in them starts with its bytes). A read through the pending writes, as {@link
-     * #beforeRead}. Not valid past the next write.
+     * handed over at it; tombstones included. Every key in the range starts with {@code from}'s
+     * first {@code distEnd} bytes, its distribution key. A read through the pending writes, as
+     * {@link #beforeRead}. Not valid past the next write.
      */
-    Iterator<Map.Entry<byte[], byte[]>> sortedRange(byte[] from, byte[] to) {
+    Iterator<Map.Entry<byte[], byte[]>> sortedRange(byte[] from, int distEnd, byte[] to) {
         beforeRead();
         if (sortedPending == null) {
-            sortedPending = new SortedWrites(pending);
+            sortedPending = new WritesByDistributionKey(pending);
         }
-        Iterator<Map.Entry<byte[], byte[]>> mine = sortedPending.range(from, to);
+        Iterator<Map.Entry<byte[], byte[]>> mine = sortedPending.range(from, distEnd, to);
         if (flushed != null) {
             if (sortedFlushed == null) {
-                sortedFlushed = new SortedWrites(flushed);
+                sortedFlushed = new WritesByDistributionKey(flushed);
             }
-            Iterator<Map.Entry<byte[], byte[]>> handedOver = sortedFlushed.range(from, to);
+            Iterator<Map.Entry<byte[], byte[]>> handedOver = sortedFlushed.range(from, distEnd, to);
             if (handedOver.hasNext()) {
                 mine = mine.hasNext() ? new ShadowingRuns(mine, handedOver) : handedOver;
             }
@@ -202,7 +202,7 @@ final class PendingWrites {
             sortedFlushed = null;
         } else {
             flushed = pending;
-            // a scan this epoch already sorted them: keep that order rather than sort again
+            // a scan this epoch already indexed them: keep that index rather than build it again
             sortedFlushed = sortedPending;
             // sized for as many writes as this epoch's: a backfill's checkpoints each write about as
             // many, and growing a map from 16 entries by doubling had been a twentieth of a join's actor CPU

@@ -246,10 +246,10 @@ public final class StateTable {
 
     /**
      * Pending writes over the writes handed over at the last flush over committed state, keys in
-     * [from, to), a range within one distribution key.
+     * [from, to), a range within the distribution key of {@code from}, the key last encoded.
      */
     private ValueIterator merged(byte[] from, byte[] to) {
-        return new ValueIterator(pending.sortedRange(from, to), committed.scan(Keyspace.DATA, from, to));
+        return new ValueIterator(pending.sortedRange(from, lastDistEnd, to), committed.scan(Keyspace.DATA, from, to));
     }
 
     /**
