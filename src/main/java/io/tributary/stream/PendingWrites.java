@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * A {@link StateTable}'s writes that are not yet known to be committed: those since the last
  * {@link #flush} and those handed over at it. Decides how they are held (in arrival order while
- * that is cheaper, else in a hash map, indexed in key order once a scan needs order) and
+ * that is cheaper, else in a hash map, indexed by distribution key once a scan needs order) and
  * answers point lookups and sorted ranges over them; the owning table merges those with its
  * committed state. Values are encoded rows, {@link #TOMBSTONE} (by identity) a delete. Owned by
  * one state table, on its actor's thread.
