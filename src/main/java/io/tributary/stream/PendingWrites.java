@@ -1,18 +1,14 @@
 package io.tributary.stream;
 
 import io.tributary.stream.StateTable.StoreKey;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 
 /**
  * A {@link StateTable}'s writes that are not yet known to be committed: those since the last
  * {@link #flush} and those handed over at it. Decides how they are held (in arrival order while
- * that is cheaper, else in a hash map, sorted per distribution key once a scan needs order) and
+ * that is cheaper, else in a hash map, indexed by distribution key once a scan needs order) and
  * answers point lookups and sorted ranges over them; the owning table merges those with its
  * committed state. Values are encoded rows, {@link #TOMBSTONE} (by identity) a delete. Owned by
  * one state table, on its actor's thread.
@@ -39,18 +35,16 @@ final class PendingWrites {
      */
     private Map<StoreKey, byte[]> flushed;
     /**
-     * {@link #flushed} sorted per distribution key, as {@link #sortedPending} is for the pending
+     * {@link #flushed} indexed by distribution key, as {@link #sortedPending} is for the pending
      * writes: taken over from it at the flush when a scan had built it, else built on the first
      * scan after the flush; null until then and with {@link #flushed}.
      */
-    private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedFlushed;
+    private WritesByDistributionKey sortedFlushed;
     /**
-     * The pending writes sorted per distribution key (every scan stays within one), or null until
-     * the epoch's first scan. Kept per distribution key because one sorted map of all pending
-     * writes cost a tree insertion with byte-array compares on every write after that scan,
-     * which dominated joins whose other side probes this one.
+     * The pending writes indexed by distribution key, or null until the epoch's first scan; each
+     * scan sorts only its own distribution key's writes (see {@link WritesByDistributionKey}).
      */
-    private Map<StoreKey, NavigableMap<byte[], byte[]>> sortedPending;
+    private WritesByDistributionKey sortedPending;
     /**
      * Writes since the last flush while every key written sorted after the one before (as a whole
      * or after its vnode, see {@link AscendingWrites}) and nothing was read: held in arrival order
@@ -104,11 +98,9 @@ final class PendingWrites {
             stopAppending();
         }
         StoreKey k = known != null ? known : new StoreKey(key, distEnd);
-        pending.put(k, value);
-        if (sortedPending != null) {
-            sortedPending
-                    .computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                    .put(k.bytes, value);
+        // values are never null (a delete is TOMBSTONE), so null means the key is new
+        if (pending.put(k, value) == null && sortedPending != null) {
+            sortedPending.add(k);
         }
     }
 
@@ -140,42 +132,27 @@ final class PendingWrites {
     }
 
     /**
-     * The writes of {@code distributionKey} with keys in [from, to), in key order, those since the
-     * last flush shadowing those handed over at it; tombstones included. A read through the
-     * pending writes, as {@link #beforeRead}. Not valid past the next write.
+     * The writes with keys in [from, to), in key order, those since the last flush shadowing those
+     * handed over at it; tombstones included. Every key in the range starts with {@code from}'s
+     * first {@code distEnd} bytes, its distribution key. A read through the pending writes, as
+     * {@link #beforeRead}. Not valid past the next write.
      */
-    Iterator<Map.Entry<byte[], byte[]>> sortedRange(StoreKey distributionKey, byte[] from, byte[] to) {
+    Iterator<Map.Entry<byte[], byte[]>> sortedRange(byte[] from, int distEnd, byte[] to) {
         beforeRead();
         if (sortedPending == null) {
-            sortedPending = sortedByDistributionKey(pending);
+            sortedPending = new WritesByDistributionKey(pending);
         }
-        Iterator<Map.Entry<byte[], byte[]>> mine = inRange(sortedPending, distributionKey, from, to);
+        Iterator<Map.Entry<byte[], byte[]>> mine = sortedPending.range(from, distEnd, to);
         if (flushed != null) {
             if (sortedFlushed == null) {
-                sortedFlushed = sortedByDistributionKey(flushed);
+                sortedFlushed = new WritesByDistributionKey(flushed);
             }
-            Iterator<Map.Entry<byte[], byte[]>> handedOver = inRange(sortedFlushed, distributionKey, from, to);
+            Iterator<Map.Entry<byte[], byte[]>> handedOver = sortedFlushed.range(from, distEnd, to);
             if (handedOver.hasNext()) {
                 mine = mine.hasNext() ? new ShadowingRuns(mine, handedOver) : handedOver;
             }
         }
         return mine;
-    }
-
-    private static Map<StoreKey, NavigableMap<byte[], byte[]>> sortedByDistributionKey(Map<StoreKey, byte[]> writes) {
-        Map<StoreKey, NavigableMap<byte[], byte[]>> sorted = new HashMap<>();
-        writes.forEach(
-                (k, v) -> sorted.computeIfAbsent(k.distributionKey(), d -> new TreeMap<>(Arrays::compareUnsigned))
-                        .put(k.bytes, v));
-        return sorted;
-    }
-
-    private static Iterator<Map.Entry<byte[], byte[]>> inRange(
-            Map<StoreKey, NavigableMap<byte[], byte[]>> sorted, StoreKey distributionKey, byte[] from, byte[] to) {
-        NavigableMap<byte[], byte[]> mine = sorted.get(distributionKey);
-        return mine == null
-                ? Collections.emptyIterator()
-                : mine.subMap(from, true, to, false).entrySet().iterator();
     }
 
     /**
@@ -225,7 +202,7 @@ final class PendingWrites {
             sortedFlushed = null;
         } else {
             flushed = pending;
-            // a scan this epoch already sorted them: keep that order rather than sort again
+            // a scan this epoch already indexed them: keep that index rather than build it again
             sortedFlushed = sortedPending;
             // sized for as many writes as this epoch's: a backfill's checkpoints each write about as
             // many, and growing a map from 16 entries by doubling had been a twentieth of a join's actor CPU

@@ -226,9 +226,8 @@ public final class StateTable {
             throw new IllegalArgumentException("a scan prefix must cover the distribution key");
         }
         byte[] from = encodeKey(prefix, prefix.length);
-        StoreKey distributionKey = new StoreKey(from, lastDistEnd).distributionKey();
         // never null: keys start with a table id below 0xffffffff
-        return merged(from, TableKeys.prefixEnd(from), distributionKey);
+        return merged(from, TableKeys.prefixEnd(from));
     }
 
     /**
@@ -242,17 +241,15 @@ public final class StateTable {
             throw new IllegalArgumentException("a scan start must cover the distribution key");
         }
         byte[] from = encodeKey(start, start.length);
-        StoreKey distributionKey = new StoreKey(from, lastDistEnd).distributionKey();
-        return merged(from, TableKeys.prefixEnd(distributionKey.bytes), distributionKey);
+        return merged(from, TableKeys.prefixEnd(Arrays.copyOf(from, lastDistEnd)));
     }
 
     /**
-     * Pending writes of {@code distributionKey} over the writes handed over at the last flush over
-     * committed state, keys in [from, to).
+     * Pending writes over the writes handed over at the last flush over committed state, keys in
+     * [from, to), a range within the distribution key of {@code from}, the key last encoded.
      */
-    private ValueIterator merged(byte[] from, byte[] to, StoreKey distributionKey) {
-        return new ValueIterator(
-                pending.sortedRange(distributionKey, from, to), committed.scan(Keyspace.DATA, from, to));
+    private ValueIterator merged(byte[] from, byte[] to) {
+        return new ValueIterator(pending.sortedRange(from, lastDistEnd, to), committed.scan(Keyspace.DATA, from, to));
     }
 
     /**
@@ -393,13 +390,9 @@ public final class StateTable {
         private final int hash;
 
         StoreKey(byte[] bytes, int distEnd) {
-            this(bytes, distEnd, ByteHash.of(bytes));
-        }
-
-        private StoreKey(byte[] bytes, int distEnd, int hash) {
             this.bytes = bytes;
             this.distEnd = distEnd;
-            this.hash = hash;
+            this.hash = ByteHash.of(bytes);
         }
 
         /**
@@ -408,12 +401,6 @@ public final class StateTable {
          */
         public static StoreKey of(byte[] bytes, int distEnd) {
             return new StoreKey(bytes, distEnd);
-        }
-
-        /** The key's table id, vnode and distribution key columns, as a key of its own. */
-        StoreKey distributionKey() {
-            byte[] prefix = Arrays.copyOf(bytes, distEnd);
-            return new StoreKey(prefix, distEnd, ByteHash.of(prefix));
         }
 
         @Override

@@ -296,6 +296,70 @@ class StateTableTest {
         assertEquals(storedWithoutTableId(906), a);
     }
 
+    /**
+     * Scans between writes, within and across epochs, against a model of the table's contents: the
+     * first scan of an epoch indexes the pending writes by distribution key, and later writes either
+     * overwrite an indexed key (read from the map when the scan reaches it) or add a key the index
+     * learns of separately; the handed-over layer keeps the epoch's index, or builds its own. Keys
+     * include negative and repeated values, deletes and other distribution keys on both sides.
+     */
+    @Test
+    void scansBetweenWritesReadWhatWasWrittenLast() {
+        java.util.Random random = new java.util.Random(29);
+        java.util.TreeMap<Long, Integer> model = new java.util.TreeMap<>();
+        RecordedWrites handedOver = null;
+        int scans = 0;
+        for (int epoch = 0; epoch < 60; epoch++) {
+            for (int i = 0; i < 200; i++) {
+                // every other epoch spreads its writes over many more distribution keys
+                int g = random.nextInt(epoch % 2 == 0 ? 5 : 300) - 2;
+                int k = random.nextInt(40) - 20;
+                int what = random.nextInt(10);
+                if (what == 0) {
+                    table.delete(new Object[] {g, k});
+                    model.remove(modelKey(g, k));
+                } else if (what < 8) {
+                    int v = random.nextInt(1000);
+                    table.put(new Object[] {g, k}, new Object[] {v});
+                    model.put(modelKey(g, k), v);
+                } else {
+                    scans++;
+                    if (what == 8) {
+                        assertEquals(expected(model, g, Integer.MIN_VALUE), values(table.scan(new Object[] {g})));
+                    } else {
+                        assertEquals(expected(model, g, k), values(table.scanFrom(new Object[] {g, k})));
+                    }
+                }
+            }
+            if (handedOver != null) {
+                // the last flush's writes are stored before the next flush, as the actors do
+                try (WriteBuffer buffer = store.newWriteBuffer()) {
+                    handedOver.writes.replay(new DataWrites(buffer));
+                    store.write(buffer);
+                }
+            }
+            handedOver = new RecordedWrites();
+            table.flush(handedOver);
+            if (epoch % 4 == 1) {
+                // read the handed-over layer before anything is written over it
+                for (int g = -2; g <= 2; g++) {
+                    assertEquals(expected(model, g, Integer.MIN_VALUE), values(table.scan(new Object[] {g})));
+                }
+            }
+        }
+        assertEquals(true, scans > 1000, "scans: " + scans);
+    }
+
+    private static long modelKey(int g, int k) {
+        return ((long) g << 32) + (k - (long) Integer.MIN_VALUE);
+    }
+
+    /** The model's values of group {@code g} with key at or after {@code from}, in key order. */
+    private static List<Integer> expected(java.util.TreeMap<Long, Integer> model, int g, int from) {
+        return new ArrayList<>(model.subMap(modelKey(g, from), true, modelKey(g, Integer.MAX_VALUE), true)
+                .values());
+    }
+
     /** Whether the recorded writes' keys came in ascending order of their bytes after the vnode. */
     private static boolean inRowIdOrder(RecordedWrites w) {
         List<byte[]> keys = new ArrayList<>();
