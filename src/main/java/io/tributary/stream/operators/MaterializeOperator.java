@@ -49,9 +49,9 @@ public final class MaterializeOperator implements Operator {
     private StoredLayout sameLayout;
     /**
      * Makes the files stored snapshot rows are written to (a backfilling job's operator), or null:
-     * they go to the state table's pending writes.
+     * they go to the state table's pending writes (also once the store answered that it makes none).
      */
-    private final Supplier<SortedFile> files;
+    private Supplier<SortedFile> files;
     /** The file this checkpoint interval's stored rows go to; null until the first such row. */
     private SortedFile file;
     /** The store key of the stored row being written, reused. */
@@ -157,6 +157,10 @@ public final class MaterializeOperator implements Operator {
     private void putStored(byte[] pk, byte[] value) {
         if (files != null && file == null) {
             file = files.get();
+            if (file == null) {
+                // the store makes no files (a worker's recording store): not asked again for every row
+                files = null;
+            }
         }
         if (file == null) {
             rows.putStored(pk, value);
