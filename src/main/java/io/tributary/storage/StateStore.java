@@ -41,6 +41,31 @@ public interface StateStore extends AutoCloseable {
      */
     void write(WriteBuffer buffer);
 
+    /**
+     * As {@link #write(WriteBuffer)}, applying the puts of {@code files} first, in list order, then
+     * {@code buffer}'s writes, all in one atomic write: where two of them write one key, the later
+     * wins. The files must be finished ({@link SortedFile#finish}) and {@code buffer} must hold puts
+     * and deletes of the data keyspace only. The caller still closes the files.
+     *
+     * @throws UnsupportedOperationException when {@code files} is not empty and this store makes no
+     *     sorted files ({@link #newSortedFile} answers null)
+     */
+    default void write(WriteBuffer buffer, List<SortedFile> files) {
+        if (!files.isEmpty()) {
+            throw new UnsupportedOperationException("this store takes no sorted files");
+        }
+        write(buffer);
+    }
+
+    /**
+     * A new, empty file of sorted puts for {@link #write(WriteBuffer, List)}, or null when this
+     * store does not take such files (a worker's recording store hears every write as it happens,
+     * so it keeps them in its write buffers). Any thread.
+     */
+    default SortedFile newSortedFile() {
+        return null;
+    }
+
     /** The epoch of the last commit, surviving restarts; 0 on a fresh store. */
     long committedEpoch();
 

@@ -40,4 +40,11 @@ public interface Operator {
     default long heldChanges() {
         return -1;
     }
+
+    /**
+     * Releases what the operator holds outside the heap and the store (a file it was writing);
+     * called once by the actor thread as it ends, after the last barrier it passed. Whatever was
+     * not handed over at a barrier is dropped, as a restart drops it.
+     */
+    default void close() {}
 }

@@ -179,15 +179,27 @@ public final class StateTable {
      */
     public void putStored(byte[] pk, byte[] value) {
         byte[] key = new byte[TableKeys.PREFIX_LENGTH + pk.length];
-        int vnode = VirtualNodes.of(pk);
-        key[0] = (byte) (tableId >>> 24);
-        key[1] = (byte) (tableId >>> 16);
-        key[2] = (byte) (tableId >>> 8);
-        key[3] = (byte) tableId;
-        key[4] = (byte) (vnode >>> 8);
-        key[5] = (byte) vnode;
-        System.arraycopy(pk, 0, key, TableKeys.PREFIX_LENGTH, pk.length);
+        storedKey(pk, key);
         pending.write(key, key.length, null, value);
+    }
+
+    /**
+     * Writes the store key {@link #putStored} puts {@code pk} under ({@code pk} after this table's
+     * id and the vnode of {@code pk}) at the start of {@code into}, which must hold {@code
+     * TableKeys.PREFIX_LENGTH + pk.length} bytes.
+     *
+     * @return the key's length
+     */
+    public int storedKey(byte[] pk, byte[] into) {
+        int vnode = VirtualNodes.of(pk);
+        into[0] = (byte) (tableId >>> 24);
+        into[1] = (byte) (tableId >>> 16);
+        into[2] = (byte) (tableId >>> 8);
+        into[3] = (byte) tableId;
+        into[4] = (byte) (vnode >>> 8);
+        into[5] = (byte) vnode;
+        System.arraycopy(pk, 0, into, TableKeys.PREFIX_LENGTH, pk.length);
+        return TableKeys.PREFIX_LENGTH + pk.length;
     }
 
     /**

@@ -98,6 +98,39 @@ public final class OperatorHarness implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Passes a backfill checkpoint's barrier and writes what the operator hands over as the job's
+     * coordinator does: the files it handed over first, then its state writes, in one atomic write
+     * ({@code StateStore.write(buffer, files)}). Output is committed as with {@link #barrier()}.
+     */
+    public OperatorHarness checkpoint() {
+        io.tributary.stream.runtime.EpochWrites writes = new io.tributary.stream.runtime.EpochWrites(16, true);
+        operator.onBarrier(new Barrier(++checkpoints, NO_WAIT), output, writes);
+        try (WriteBuffer buffer = store.newWriteBuffer()) {
+            writes.replay(new io.tributary.stream.runtime.DataWrites(buffer));
+            store.write(buffer, writes.files());
+        } finally {
+            writes.files().forEach(io.tributary.storage.SortedFile::close);
+        }
+        for (int i = 0; i < epochOutput.size(); i++) {
+            fold(committedResult, epochOps.get(i), epochOutput.get(i));
+        }
+        epochOps.clear();
+        epochOutput.clear();
+        return this;
+    }
+
+    /** A checkpoint nobody waits for: the harness writes it before the operator sees another chunk. */
+    private static final Barrier.Checkpoint NO_WAIT = new Barrier.Checkpoint() {
+        @Override
+        public void passed(StateWrites writes) {}
+
+        @Override
+        public void awaitDurable() {}
+    };
+
+    private long checkpoints;
+
     /** What the operator holds for its next barrier ({@link Operator#heldChanges}). */
     public long heldChanges() {
         return operator.heldChanges();
@@ -107,6 +140,8 @@ public final class OperatorHarness implements AutoCloseable {
     public OperatorHarness restore() {
         epochOps.clear();
         epochOutput.clear();
+        // as the actor of a stopped job does, then a restarted one
+        operator.close();
         operator = factory.apply(latest);
         return this;
     }

@@ -1,6 +1,7 @@
 package io.tributary.stream.backfill;
 
 import io.tributary.common.BackgroundPriority;
+import io.tributary.storage.SortedFile;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.Barrier;
@@ -274,6 +275,11 @@ public final class BackfillCoordinator {
             throw new IllegalStateException("the job's actors did not reach checkpoint " + seq + " within "
                     + CHECKPOINT_TIMEOUT_MS / 1000 + " s");
         }
+        // the actors' files of snapshot rows (a SELECT * view's), applied before their other writes
+        List<SortedFile> files = new ArrayList<>();
+        for (StateWrites w : writes) {
+            files.addAll(((EpochWrites) w).files());
+        }
         writeLock.lock();
         try {
             if (stopped) {
@@ -284,11 +290,13 @@ public final class BackfillCoordinator {
                 for (StateWrites w : writes) {
                     ((EpochWrites) w).replay(sink);
                 }
-                store.write(buffer);
+                store.write(buffer, files);
             }
             cp.markDurable();
         } finally {
             writeLock.unlock();
+            // ingested (their names are stale now) or abandoned with the checkpoint: deleted either way
+            files.forEach(SortedFile::close);
         }
         return true;
     }

@@ -6,6 +6,8 @@ import io.tributary.common.types.Values;
 import io.tributary.plan.Field;
 import io.tributary.plan.MaterializeNode;
 import io.tributary.storage.ReadView;
+import io.tributary.storage.SortedFile;
+import io.tributary.storage.TableKeys;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
@@ -18,6 +20,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Writes a materialized view's rows: INSERT stores the row under its stream key, DELETE removes
@@ -44,9 +47,28 @@ public final class MaterializeOperator implements Operator {
      * column types), whose rows' bytes are copied as they are; null: none yet.
      */
     private StoredLayout sameLayout;
+    /**
+     * Makes the files stored snapshot rows are written to (a backfilling job's operator), or null:
+     * they go to the state table's pending writes (also once the store answered that it makes none).
+     */
+    private Supplier<SortedFile> files;
+    /** The file this checkpoint interval's stored rows go to; null until the first such row. */
+    private SortedFile file;
+    /** The store key of the stored row being written, reused. */
+    private byte[] storedKey = new byte[64];
 
     /** @param committed the latest committed state, read when the view's rows are looked up; not closed here */
     public MaterializeOperator(MaterializeNode node, ReadView committed) {
+        this(node, committed, null);
+    }
+
+    /**
+     * @param committed the latest committed state, read when the view's rows are looked up; not closed here
+     * @param files for a job being backfilled, makes the files its snapshot rows stored as they are
+     *     go to ({@code StateStore.newSortedFile}, which may answer null); null: no files
+     */
+    public MaterializeOperator(MaterializeNode node, ReadView committed, Supplier<SortedFile> files) {
+        this.files = files;
         List<Field> fields = node.fields();
         this.keyColumns = node.streamKey().clone();
         this.key = new Object[keyColumns.length];
@@ -68,7 +90,7 @@ public final class MaterializeOperator implements Operator {
             // an upstream's snapshot rows, stored exactly as this view stores them (SELECT *):
             // decoding and re-encoding each value would give the same bytes back
             for (int i = 0; i < chunk.size(); i++) {
-                rows.putStored(chunk.storedPk(i), chunk.storedValue(i));
+                putStored(chunk.storedPk(i), chunk.storedValue(i));
             }
             out.forward(chunk);
             return;
@@ -126,9 +148,64 @@ public final class MaterializeOperator implements Operator {
         return false;
     }
 
+    /**
+     * Writes a stored snapshot row to this interval's file when its key sorts after the file's last
+     * one (a backfill reads each vnode in key order, vnode after vnode, so all do), else to the
+     * pending writes. Either way every later write of the key in this interval, a change-log row
+     * of its vnode, goes to the pending writes, which the checkpoint applies after the files.
+     */
+    private void putStored(byte[] pk, byte[] value) {
+        if (files != null && file == null) {
+            file = files.get();
+            if (file == null) {
+                // the store makes no files (a worker's recording store): not asked again for every row
+                files = null;
+            }
+        }
+        if (file == null) {
+            rows.putStored(pk, value);
+            return;
+        }
+        int length = TableKeys.PREFIX_LENGTH + pk.length;
+        if (storedKey.length < length) {
+            storedKey = new byte[Math.max(length, storedKey.length * 2)];
+        }
+        rows.storedKey(pk, storedKey);
+        if (file.above(storedKey, length)) {
+            file.put(storedKey, length, value);
+        } else {
+            rows.putStored(pk, value);
+        }
+    }
+
+    /**
+     * Hands this interval's file of stored rows to a checkpoint's writes, which apply it before
+     * the pending writes flushed here. Stored rows are a snapshot's, read only before the job
+     * joins the epochs, so an epoch barrier meeting a file with rows is a bug.
+     */
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
+        if (file != null) {
+            if (file.pairs() == 0) {
+                file.close();
+            } else if (writes.takesFiles()) {
+                file.finish();
+                writes.ingest(file);
+            } else {
+                throw new IllegalStateException("snapshot rows written to a file met an epoch barrier");
+            }
+            file = null;
+        }
         rows.flush(writes);
+    }
+
+    /** Deletes the file of rows not handed over yet: the job stopped, and restarts from its last checkpoint. */
+    @Override
+    public void close() {
+        if (file != null) {
+            file.close();
+            file = null;
+        }
     }
 
     /** {@code row} itself when every value is canonical already (the usual case), else a converted copy. */

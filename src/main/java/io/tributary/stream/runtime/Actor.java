@@ -201,6 +201,11 @@ final class Actor {
             }
         } finally {
             backfills.forEach(BackfillInput::close);
+            for (Node node : nodes) {
+                if (node.op != null) {
+                    node.op.close();
+                }
+            }
             stateView.close();
         }
     }
@@ -354,7 +359,7 @@ final class Actor {
         backfillRowsSinceBarrier = 0;
         rowsSinceBarrier = 0;
         // what the operators hold (or the rows taken in, see heldChanges) is about what they hand over
-        EpochWrites writes = new EpochWrites((int) Math.min(heldChanges + 512, 1 << 22));
+        EpochWrites writes = new EpochWrites((int) Math.min(heldChanges + 512, 1 << 22), barrier.checkpoint() != null);
         // reverse pre-order: every node passes the barrier after all of its inputs did
         for (int i = nodes.length - 1; i >= 0; i--) {
             Node node = nodes[i];

@@ -1,5 +1,6 @@
 package io.tributary.stream.runtime;
 
+import io.tributary.storage.SortedFile;
 import io.tributary.stream.StateWrites;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,10 @@ import java.util.List;
 public final class EpochWrites implements StateWrites {
     private final List<byte[]> keys;
     private final List<byte[]> values;
+    /** Files of puts applied before {@link #keys} (see {@link StateWrites#ingest}); a checkpoint's only. */
+    private final boolean takesFiles;
+
+    private List<SortedFile> files = List.of();
 
     public EpochWrites() {
         this(10);
@@ -22,8 +27,35 @@ public final class EpochWrites implements StateWrites {
      *     backfill's actor samples in JFR
      */
     public EpochWrites(int expected) {
+        this(expected, false);
+    }
+
+    /** @param takesFiles whether these are a backfill checkpoint's writes, which may carry files */
+    public EpochWrites(int expected, boolean takesFiles) {
         keys = new ArrayList<>(expected);
         values = new ArrayList<>(expected);
+        this.takesFiles = takesFiles;
+    }
+
+    @Override
+    public boolean takesFiles() {
+        return takesFiles;
+    }
+
+    @Override
+    public void ingest(SortedFile file) {
+        if (!takesFiles) {
+            throw new UnsupportedOperationException("an epoch's state writes take no files");
+        }
+        if (files.isEmpty()) {
+            files = new ArrayList<>();
+        }
+        files.add(file);
+    }
+
+    /** The files taken ({@link #ingest}), in order; the committing thread applies them first and closes them. */
+    public List<SortedFile> files() {
+        return files;
     }
 
     @Override

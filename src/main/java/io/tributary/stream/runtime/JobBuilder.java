@@ -276,7 +276,14 @@ final class JobBuilder {
             return;
         }
         nodes.add(new Actor.Node(
-                OperatorFactory.create(node, o.stateTableIds(), view, watermarks, ownedVnodes, snapshotMillis()),
+                OperatorFactory.create(
+                        node,
+                        o.stateTableIds(),
+                        view,
+                        watermarks,
+                        ownedVnodes,
+                        snapshotMillis(),
+                        backfill == null || backfill.live() ? null : store::newSortedFile),
                 parent,
                 port,
                 o.planNode()));

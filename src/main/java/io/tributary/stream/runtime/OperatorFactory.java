@@ -12,6 +12,7 @@ import io.tributary.plan.TemporalJoinNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
 import io.tributary.storage.ReadView;
+import io.tributary.storage.SortedFile;
 import io.tributary.stream.Operator;
 import io.tributary.stream.WatermarkReader;
 import io.tributary.stream.operators.FilterOperator;
@@ -24,6 +25,7 @@ import io.tributary.stream.operators.TemporalFilterOperator;
 import io.tributary.stream.operators.TemporalJoinOperator;
 import io.tributary.stream.operators.TopNOperator;
 import io.tributary.stream.operators.UnionOperator;
+import java.util.function.Supplier;
 
 /** Builds the operator for a plan node; sources and exchanges are actor inputs, not operators. Stateless. */
 final class OperatorFactory {
@@ -35,6 +37,8 @@ final class OperatorFactory {
      * @param watermarks where aggregates and joins that clean state by a watermark read it
      * @param ownedVnodes the vnodes the actor owns, ascending
      * @param snapshotMillis the time of the snapshot a job being created reads; 0 for a live job
+     * @param sortedFiles for a job being backfilled, where a view's snapshot rows stored as they are
+     *     may be written as files ({@code StateStore.newSortedFile}); null for a live job
      */
     static Operator create(
             StreamNode node,
@@ -42,7 +46,8 @@ final class OperatorFactory {
             ReadView stateView,
             WatermarkReader watermarks,
             int[] ownedVnodes,
-            long snapshotMillis) {
+            long snapshotMillis,
+            Supplier<SortedFile> sortedFiles) {
         if (node instanceof ProjectNode p) {
             return new ProjectOperator(p);
         }
@@ -71,7 +76,7 @@ final class OperatorFactory {
             return new OverWindowOperator(w, stateTableIds, stateView, watermarks, ownedVnodes);
         }
         if (node instanceof MaterializeNode m) {
-            return new MaterializeOperator(m, stateView);
+            return new MaterializeOperator(m, stateView, sortedFiles);
         }
         throw new IllegalArgumentException("not an operator: " + node.getClass().getSimpleName());
     }

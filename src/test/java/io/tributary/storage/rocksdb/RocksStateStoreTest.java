@@ -2,11 +2,13 @@ package io.tributary.storage.rocksdb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
+import io.tributary.storage.SortedFile;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.StateStoreContractTest;
 import io.tributary.storage.WriteBuffer;
@@ -229,6 +231,75 @@ class RocksStateStoreTest extends StateStoreContractTest {
         store = RocksStateStore.open(old);
         assertEquals("entry", get(Keyspace.CHANGELOG, "log"));
         assertEquals("data", get(Keyspace.DATA, "row"));
+    }
+
+    /**
+     * A write with sorted files applies the files in list order, then the buffer, atomically: where
+     * they overlap the later one wins (RocksDB gives each file of one ingestion its own sequence
+     * number; a RocksDB that stopped doing so fails here), and the files' names are gone after.
+     */
+    @Test
+    void sortedFilesApplyInOrderBeforeTheBuffer() throws IOException {
+        commit(wb -> {
+            wb.put(Keyspace.DATA, b("a"), b("old"));
+            wb.put(Keyspace.DATA, b("c"), b("old"));
+        });
+        SortedFile first = sorted("b=1", "c=1", "d=1", "e=1");
+        SortedFile second = sorted("a=2", "d=2", "z=2");
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            wb.delete(Keyspace.DATA, b("e"));
+            wb.put(Keyspace.DATA, b("b"), b("3"));
+            store.write(wb, List.of(first, second));
+        }
+        first.close();
+        second.close();
+        try (ReadView v = store.snapshot()) {
+            assertEquals(List.of("a=2", "b=3", "c=1", "d=2", "z=2"), scan(v, Keyspace.DATA, b("a"), b("zz")));
+        }
+        assertEquals(List.of(), listNames(dir.resolve("rocks.ingest")));
+    }
+
+    /** Files alone (nothing else written) are ingested too; a file closed unwritten leaves nothing behind. */
+    @Test
+    void sortedFilesWithAnEmptyBufferAndAbandonedFiles() throws IOException {
+        SortedFile only = sorted("k=1", "l=1");
+        SortedFile abandoned = sorted("m=1");
+        try (WriteBuffer wb = store.newWriteBuffer()) {
+            store.write(wb, List.of(only));
+        }
+        only.close();
+        abandoned.close();
+        try (ReadView v = store.snapshot()) {
+            assertEquals(List.of("k=1", "l=1"), scan(v, Keyspace.DATA, b("a"), b("zz")));
+        }
+        assertEquals(List.of(), listNames(dir.resolve("rocks.ingest")));
+    }
+
+    /** A key not above the last one put is refused, and {@code above} says so beforehand. */
+    @Test
+    void sortedFileKeysMustAscend() {
+        try (SortedFile f = store.newSortedFile()) {
+            f.put(b("b"), 1, b("1"));
+            assertFalse(f.above(b("b"), 1));
+            assertFalse(f.above(b("a"), 1));
+            assertTrue(f.above(b("ba"), 2));
+            // only the given length counts: "c" of "cz"
+            assertTrue(f.above(b("cz"), 1));
+            assertThrows(IllegalArgumentException.class, () -> f.put(b("a"), 1, b("1")));
+            assertEquals(1, f.pairs());
+        }
+    }
+
+    /** A finished file of {@code pairs} ("key=value", ascending). */
+    private SortedFile sorted(String... pairs) {
+        SortedFile f = store.newSortedFile();
+        for (String pair : pairs) {
+            String[] kv = pair.split("=");
+            byte[] key = b(kv[0]);
+            f.put(key, key.length, b(kv[1]));
+        }
+        f.finish();
+        return f;
     }
 
     private static List<String> listNames(Path dir) throws IOException {

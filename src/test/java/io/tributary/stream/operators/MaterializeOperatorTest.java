@@ -240,6 +240,94 @@ class MaterializeOperatorTest {
         assertEquals(emitted.get(0), emitted.get(2));
     }
 
+    /**
+     * A backfilling job's view writes stored snapshot rows to a file its checkpoint ingests before
+     * the pending writes: the stored bytes and the changes passed on equal those of the pending
+     * path, also with rows out of key order (those fall back to the pending writes) and with a
+     * change-log delete and update in the same interval of keys the file holds (the pending
+     * writes win). Rows written to a file but not checkpointed are dropped by a restore and leave
+     * no file behind; an epoch barrier meeting such rows is refused.
+     */
+    @Test
+    void storedSnapshotRowsWrittenToFilesStoreWhatPendingWritesStore() throws java.io.IOException {
+        List<DataType> types = FIELDS.stream().map(Field::type).toList();
+        io.tributary.common.codec.RowCodec codec = new io.tributary.common.codec.RowCodec(types);
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            rows.add(row(
+                    "n" + (i % 7), (long) i * 7919 % 1000, new BigDecimal(i + ".25"), i % 5 == 0 ? null : (long) i));
+        }
+        // the order a backfill reads them in: by store key (vnode, then pk), one block out of it
+        List<byte[]> pks = new ArrayList<>();
+        List<byte[]> values = new ArrayList<>();
+        for (Object[] r : rows) {
+            io.tributary.common.codec.ByteWriter w = new io.tributary.common.codec.ByteWriter(32);
+            io.tributary.common.codec.KeyCodec.encode(w, List.of(DataType.TEXT, DataType.BIGINT), r, KEY);
+            pks.add(w.toByteArray());
+            values.add(codec.encode(r));
+        }
+        Integer[] order = new Integer[rows.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> {
+            byte[] x = pks.get(a);
+            byte[] y = pks.get(b);
+            int c = Integer.compare(io.tributary.common.VirtualNodes.of(x), io.tributary.common.VirtualNodes.of(y));
+            return c != 0 ? c : Arrays.compareUnsigned(x, y);
+        });
+        java.util.Collections.reverse(Arrays.asList(order).subList(100, 120));
+        io.tributary.stream.StoredLayout layout = new io.tributary.stream.StoredLayout(KEY, types);
+        List<String> stored = new ArrayList<>();
+        List<List<String>> emitted = new ArrayList<>();
+        for (boolean files : new boolean[] {false, true}) {
+            Path at = dir.resolve(files ? "files" : "pending");
+            io.tributary.storage.StateStore[] store = new io.tributary.storage.StateStore[1];
+            try (OperatorHarness h = new OperatorHarness(
+                    at, view -> new MaterializeOperator(NODE, view, files ? () -> store[0].newSortedFile() : null))) {
+                store[0] = h.store();
+                for (int from = 0; from < order.length; from += 64) {
+                    int n = Math.min(64, order.length - from);
+                    byte[][] p = new byte[n][];
+                    byte[][] v = new byte[n][];
+                    for (int i = 0; i < n; i++) {
+                        p[i] = pks.get(order[from + i]);
+                        v[i] = values.get(order[from + i]);
+                    }
+                    h.push(0, Chunk.ofStored(layout, p, v, n));
+                    if (from == 128) {
+                        h.checkpoint();
+                    }
+                }
+                // change-log rows of keys the interval's file holds
+                h.delete(0, rows.get(order[200]), rows.get(order[290]));
+                Object[] updated = rows.get(order[250]).clone();
+                updated[3] = -1L;
+                h.delete(0, rows.get(order[250])).insert(0, updated);
+                h.checkpoint();
+                emitted.add(h.takeEmitted());
+                stored.add(String.join(",", storedBytes(h)));
+                assertEquals(rows.size() - 2, storedBytes(h).size());
+
+                // written to a file, never checkpointed: a restart drops them
+                byte[][] p = {pks.get(order[200])};
+                byte[][] v = {values.get(order[200])};
+                h.push(0, Chunk.ofStored(layout, p, v, 1)).restore();
+                assertEquals(rows.size() - 2, storedBytes(h).size());
+                if (files) {
+                    h.push(0, Chunk.ofStored(layout, p, v, 1));
+                    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, h::barrier);
+                    h.restore();
+                }
+                try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(at.resolve("state.ingest"))) {
+                    assertEquals(List.of(), left.toList());
+                }
+            }
+        }
+        assertEquals(stored.get(0), stored.get(1));
+        assertEquals(emitted.get(0), emitted.get(1));
+    }
+
     /** Every key and value of the view's table in the store, as hex. */
     private static List<String> storedBytes(OperatorHarness h) {
         List<String> out = new ArrayList<>();
