@@ -236,27 +236,7 @@ final class AtTimeZoneCalls {
         }
 
         private static FunctionParameter parameter(int ordinal, String name) {
-            return new FunctionParameter() {
-                @Override
-                public int getOrdinal() {
-                    return ordinal;
-                }
-
-                @Override
-                public String getName() {
-                    return name;
-                }
-
-                @Override
-                public RelDataType getType(RelDataTypeFactory typeFactory) {
-                    return any(typeFactory);
-                }
-
-                @Override
-                public boolean isOptional() {
-                    return false;
-                }
-            };
+            return new RequiredParameter(ordinal, name, SqlTypeName.ANY);
         }
     }
 }

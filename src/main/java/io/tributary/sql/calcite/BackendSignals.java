@@ -31,27 +31,8 @@ public final class BackendSignals implements ScalarFunction, ImplementableFuncti
     /** The root sub-schema holding the session; it has no tables, so no name resolves in it. */
     private static final String SCHEMA = "pg__backend_signals";
 
-    private static final List<FunctionParameter> PARAMETERS = List.of(new FunctionParameter() {
-        @Override
-        public int getOrdinal() {
-            return 0;
-        }
-
-        @Override
-        public String getName() {
-            return "pid";
-        }
-
-        @Override
-        public RelDataType getType(RelDataTypeFactory typeFactory) {
-            return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.INTEGER), true);
-        }
-
-        @Override
-        public boolean isOptional() {
-            return false;
-        }
-    });
+    private static final List<FunctionParameter> PARAMETERS =
+            List.of(new RequiredParameter(0, "pid", SqlTypeName.INTEGER));
 
     /** Whether the function ends the session ({@code pg_terminate_backend}) rather than cancelling its statement. */
     private final boolean terminate;

@@ -28,28 +28,9 @@ final class PgTypeOf implements ScalarFunction, ImplementableFunction {
     /** The function's name in SQL. */
     static final String NAME = "pg_typeof";
 
-    private static final List<FunctionParameter> PARAMETERS = List.of(new FunctionParameter() {
-        @Override
-        public int getOrdinal() {
-            return 0;
-        }
-
-        @Override
-        public String getName() {
-            return "value";
-        }
-
-        @Override
-        public RelDataType getType(RelDataTypeFactory typeFactory) {
-            // any argument as it is; a NULL (and a string literal, made NULL) is inferred ANY
-            return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.ANY), true);
-        }
-
-        @Override
-        public boolean isOptional() {
-            return false;
-        }
-    });
+    /** Any argument as it is; a NULL (and a string literal, made NULL) is inferred ANY. */
+    private static final List<FunctionParameter> PARAMETERS =
+            List.of(new RequiredParameter(0, "value", SqlTypeName.ANY));
 
     @Override
     public List<FunctionParameter> getParameters() {
