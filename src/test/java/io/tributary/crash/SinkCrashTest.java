@@ -1,5 +1,7 @@
 package io.tributary.crash;
 
+import static io.tributary.crash.SinkTargets.awaitEqual;
+import static io.tributary.crash.SinkTargets.target;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,10 +9,8 @@ import io.tributary.connector.postgres.UpstreamPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -139,44 +139,6 @@ class SinkCrashTest {
         long v = now.isEmpty() ? 0 : Long.parseLong(now.get(0));
         assertTrue(v >= last[0], "processor_status went back from " + last[0] + " to " + v);
         last[0] = v;
-    }
-
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
-    }
-
-    private static List<String> target(String sql) throws Exception {
-        try (Connection c = UpstreamPostgres.connect()) {
-            return rows(c, sql);
-        }
-    }
-
-    private static void awaitEqual(Connection tributary, String relationSql, String targetSql) throws Exception {
-        List<String> want = rows(tributary, relationSql);
-        long deadline = System.currentTimeMillis() + 90_000;
-        while (true) {
-            List<String> have = target(targetSql);
-            if (have.equals(want)) {
-                return;
-            }
-            if (System.currentTimeMillis() > deadline) {
-                assertEquals(want.size(), have.size(), "row count of " + targetSql);
-                assertEquals(want, have, targetSql);
-            }
-            Thread.sleep(100);
-        }
     }
 
     /** Updates, deletes and inserts rows of t and appends to ev until the server dies. */
