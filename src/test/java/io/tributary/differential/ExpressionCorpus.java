@@ -193,6 +193,13 @@ final class ExpressionCorpus {
         out.add("SELECT 1.005::numeric(4,2), 99.995::numeric(4,2), 123.456::numeric(5,1)");
         out.add("SELECT 'abcdef'::varchar(3), 'abcdef'::char(3), 'ab'::char(4) || 'x'");
         out.add("SELECT 12.5::text, 1e-5::float8::text, 100::numeric::text, (-0.0)::float8::text");
+        out.add(
+                "SELECT 1e-5::float8 || 'x', CAST(1e-5::float8 AS varchar), (1e-5::float8 * 2)::text, 1e16::float8::text");
+        out.add(
+                "SELECT 123456789012345680000::float8::text, 0.1::real::text, 1.5e-7::real::text, 'x' || 2.5e-10::float8");
+        out.add("SELECT length(1e-5::float8::text), upper(1e300::float8::text), concat(1e-5::float8, 'y')");
+        out.add(
+                "SELECT id FROM ev WHERE 1e-5::float8::text = '1e-05' AND 'Infinity'::float8::text = 'Infinity' ORDER BY id");
     }
 
     private static void numericFunctions(LinkedHashSet<String> out) {

@@ -14,8 +14,9 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.validate.SqlValidator;
 
 /**
- * Calcite's preparation of a JDBC statement with one change: its validator coerces types as
- * PostgreSQL does ({@link PgTypeCoercion}, {@link PgValidator}). Calcite's connection offers no setting for the
+ * Calcite's preparation of a JDBC statement with two changes: its validator coerces types as
+ * PostgreSQL does ({@link PgTypeCoercion}, {@link PgValidator}), and constants are folded with
+ * PostgreSQL's semantics while the statement is converted ({@link PgConstantFolding}). Calcite's connection offers no setting for the
  * validator's coercion, so {@link SessionSchemas} opens its connection with a driver whose
  * statements this prepares. A new instance per prepared statement, as Calcite makes them.
  */
@@ -28,6 +29,9 @@ final class PgPrepare extends CalcitePrepareImpl {
             CalciteCatalogReader catalogReader,
             RelOptPlanner planner) {
         JavaTypeFactory typeFactory = context.getTypeFactory();
+        // Conversion folds constants with the planner's executor; optimization installs Calcite's
+        // own afterwards, but by then PgArithmetic has rewritten every expression.
+        planner.setExecutor(new PgConstantFolding());
         EnumerableRel.Prefer prefer =
                 elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
         return new CalcitePreparingStmt(

@@ -84,7 +84,9 @@ final class ViewQueryConverter {
                         .withConformance(config.conformance())
                         .withDefaultNullCollation(config.defaultNullCollation())
                         .withIdentifierExpansion(true)));
-        this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
+        HepPlanner planner = new HepPlanner(HepProgram.builder().build());
+        planner.setExecutor(new PgConstantFolding());
+        this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
     }
 
     /** The validator of {@link #validate}, which knows the validated nodes' types. */
