@@ -228,6 +228,7 @@ public final class CalciteFrontend implements AutoCloseable {
             throw SqlErrors.translate(e, textOnly);
         }
         RecursiveQueries.check(node, sql);
+        boolean distinctOn = DistinctOnSelects.apply(node);
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
@@ -256,6 +257,7 @@ public final class CalciteFrontend implements AutoCloseable {
         DerivedTableCorrelation.check(node);
         // the client's text unless a rewrite changed the statement (keeps error positions exact)
         boolean changed = postgres.changed()
+                || distinctOn
                 || precedence.changed()
                 || expandArray.changed()
                 || views.changed()
@@ -408,6 +410,7 @@ public final class CalciteFrontend implements AutoCloseable {
             throw SqlErrors.translate(e, sql);
         }
         RecursiveQueries.check(node, sql);
+        DistinctOnSelects.apply(node);
         return node;
     }
 

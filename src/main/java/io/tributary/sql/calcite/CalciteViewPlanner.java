@@ -202,6 +202,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
                             + node.getKind().sql.replace('_', ' '));
         }
         node.accept(SYSTEM_TABLE_CHECK);
+        DistinctOnSelects.apply(node);
         return node;
     }
 

@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * {@code TIMESTAMP WITH TIME ZONE} of a cast becomes {@code timestamptz}, and {@code x AT TIME
  * ZONE z} becomes {@code timezone(z, x)} ({@link AtTimeZoneText}), the bit operators and
  * {@code @ |/ ||/} become calls ({@link PgOperatorText}), and an argument of a function in FROM that
- * starts with a call is parenthesized ({@link FromFunctionCallsText}); those changes
+ * starts with a call is parenthesized ({@link FromFunctionCallsText}), and {@code DISTINCT ON (...)}
+ * becomes a marker select item ({@link DistinctOnText}); those changes
  * alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
@@ -112,8 +113,8 @@ final class PgSyntaxText {
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
         ComparisonChains.check(sql);
-        sql = AtTimeZoneText.rewrite(
-                ReservedWordNames.quote(PgOperatorText.rewrite(FromFunctionCallsText.rewrite(sql))));
+        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(
+                PgOperatorText.rewrite(FromFunctionCallsText.rewrite(DistinctOnText.rewrite(sql)))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();

@@ -169,7 +169,9 @@ public final class ViewExpansion extends StatementRewrite {
     private static SqlNode parse(String query) {
         String text = PgSyntaxText.rewrite(query);
         try {
-            return SqlParser.create(text, CalciteSettings.PARSER).parseQuery().accept(new PgOperatorPrecedence(text));
+            SqlNode node = SqlParser.create(text, CalciteSettings.PARSER).parseQuery();
+            DistinctOnSelects.apply(node);
+            return node.accept(new PgOperatorPrecedence(text));
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, query);
         }
