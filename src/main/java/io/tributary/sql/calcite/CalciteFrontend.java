@@ -77,7 +77,8 @@ public final class CalciteFrontend implements AutoCloseable {
                 IntervalPlans.extremes(),
                 CheckedArithmetic.before(ZonedTimestamps.before(new GuardProgram(context.control()), session)),
                 // again after planning: expanding DISTINCT aggregates adds min/max of their results
-                IntervalPlans.extremes());
+                IntervalPlans.extremes(),
+                SeriesScanCalcs.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();
@@ -229,6 +230,7 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         RecursiveQueries.check(node, sql);
         boolean distinctOn = DistinctOnSelects.apply(node);
+        boolean setReturning = SelectListSetFunctions.apply(node);
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
@@ -258,6 +260,7 @@ public final class CalciteFrontend implements AutoCloseable {
         // the client's text unless a rewrite changed the statement (keeps error positions exact)
         boolean changed = postgres.changed()
                 || distinctOn
+                || setReturning
                 || precedence.changed()
                 || expandArray.changed()
                 || views.changed()
@@ -411,6 +414,7 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         RecursiveQueries.check(node, sql);
         DistinctOnSelects.apply(node);
+        SelectListSetFunctions.apply(node);
         return node;
     }
 

@@ -203,6 +203,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         }
         node.accept(SYSTEM_TABLE_CHECK);
         DistinctOnSelects.apply(node);
+        SelectListSetFunctions.apply(node);
         return node;
     }
 

@@ -19,7 +19,9 @@ import java.util.Set;
  * (and Grafana's table and column queries, which call it so) takes any expression there; a
  * parenthesized expression means the same. Calls whose arguments are Calcite's own table syntax
  * ({@code TABLE(...)}, {@code TUMBLE}, {@code HOP}, {@code SESSION}, {@code UNNEST}) are left
- * alone, and so is text the lexer cannot read (Calcite reports its error). Called by {@link
+ * alone, and so is text the lexer cannot read (Calcite reports its error). A call of {@code unnest}
+ * outside FROM (PostgreSQL's set-returning call in a select list, which Calcite's grammar refuses)
+ * becomes {@code pg_unnest}, which {@link SelectListSetFunctions} moves into FROM. Called by {@link
  * PgSyntaxText}; stateless.
  */
 final class FromFunctionCallsText {
@@ -86,6 +88,10 @@ final class FromFunctionCallsText {
                         marks.add(new Mark(tokens.get(close).position() + 1, ")"));
                     }
                 }
+            }
+            if (!inFrom.peek() && t.isWord("unnest") && callOpening(tokens, i) == i + 1) {
+                // not a FROM item: PostgreSQL's set-returning call, which Calcite's grammar takes in FROM only
+                marks.add(new Mark(t.position(), SelectListSetFunctions.UNNEST_PREFIX));
             }
             itemStart = false;
             lateral = false;

@@ -171,6 +171,7 @@ public final class ViewExpansion extends StatementRewrite {
         try {
             SqlNode node = SqlParser.create(text, CalciteSettings.PARSER).parseQuery();
             DistinctOnSelects.apply(node);
+            SelectListSetFunctions.apply(node);
             return node.accept(new PgOperatorPrecedence(text));
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, query);
