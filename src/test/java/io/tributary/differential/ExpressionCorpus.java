@@ -49,6 +49,7 @@ final class ExpressionCorpus {
         precedence(out);
         aggregates(out);
         numericPowersAndOrderedSets(out);
+        characterN(out);
         return List.copyOf(out);
     }
 
@@ -562,7 +563,8 @@ final class ExpressionCorpus {
     }
 
     /**
-     * {@code ^}/{@code power} and {@code log(b, x)} of numerics (PostgreSQL's scales and errors),
+     * {@code ^}/{@code power} and {@code log(b, x)} of numerics (PostgreSQL's scales and errors, no
+     * {@code log(b, x)} of floats), {@code real} arithmetic beside exact numbers (double precision),
      * {@code percentile_disc} and {@code mode} over each type, chains of comparisons (syntax
      * errors), {@code starts_with} and the C collation named in {@code COLLATE}.
      */
@@ -587,6 +589,14 @@ final class ExpressionCorpus {
         out.add("SELECT log(2, 0)");
         out.add("SELECT log(2, NULL), log(NULL::numeric, 8), pg_typeof(log(2, 8))");
         out.add("SELECT id, log(2, i8), log(nu, 100) FROM ev WHERE id = 1");
+        out.add("SELECT log(2.0::float8, 8.0::float8)");
+        out.add("SELECT log(2, 8::float8)");
+        out.add("SELECT id, log(f8, 8) FROM ev WHERE id = 1");
+        out.add("SELECT 1.5::real * 2, 0.1::real * 3, 1::real / 3, 0.1::real + 1.5, 2::int8 - 0.5::real,"
+                + " 3::int2 * 0.1::real, pg_typeof(0.1::real * 3), pg_typeof(1.5 - 0.1::real)");
+        out.add("SELECT 0.1::real * '3', 0.1::real * 0.1::real, pg_typeof(0.1::real * 0.1::real), 0.1::real + NULL,"
+                + " 0.1::real * 2.0::float8, pg_typeof(0.1::real * '3')");
+        out.add("SELECT id, i4 * 0.1::real, 0.1::real - nu, i8 / 3::real, i2 + 0.3::real FROM ev ORDER BY id");
         out.add(
                 "SELECT percentile_disc(0) WITHIN GROUP (ORDER BY i8), percentile_disc(1) WITHIN GROUP (ORDER BY f8),"
                         + " percentile_disc(0.3) WITHIN GROUP (ORDER BY nu), percentile_disc(0.5) WITHIN GROUP (ORDER BY i2) FROM ev");
@@ -605,5 +615,18 @@ final class ExpressionCorpus {
         out.add("SELECT starts_with('alpha', ''), starts_with('', 'a'), starts_with(NULL, 'a')");
         out.add("SELECT id, starts_with(tx, 'a'), tx < 'b' COLLATE \"C\", tx COLLATE \"POSIX\" FROM ev ORDER BY id");
         out.add("SELECT id FROM ev ORDER BY tx COLLATE \"C\" NULLS FIRST, id");
+    }
+
+    /**
+     * {@code character(n)}: padded output, trailing blanks dropped when it becomes text ({@code ||},
+     * text functions) and ignored in comparisons, kept by {@code concat} and {@code octet_length}.
+     */
+    private static void characterN(LinkedHashSet<String> out) {
+        out.add("SELECT 'ab'::char(4), length('ab  '::char(4)), 'ab'::char(4) || 'x', 'a'::char(3) = 'a  ',"
+                + " upper('ab'::char(4)) || '|', concat('ab'::char(4), 'x'), octet_length('ab'::char(4)),"
+                + " char_length('ab'::char(4))");
+        out.add("SELECT 'ab'::char(4) < 'ab', 'ab '::char(4) <> 'ab', 'b'::char(2) > 'a'::char(5),"
+                + " replace('a b'::char(5), ' ', '_'), 'ab'::char(4) = 'ab  '::char(2)");
+        out.add("SELECT id, tx::char(8) || '|', length(tx::char(8)), tx::char(8) = 'alpha' FROM ev ORDER BY id");
     }
 }

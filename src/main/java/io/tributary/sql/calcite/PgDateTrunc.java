@@ -3,12 +3,23 @@ package io.tributary.sql.calcite;
 import java.time.LocalDate;
 import java.util.List;
 import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
 
 /**
  * PostgreSQL's {@code date_trunc(unit, timestamp)} over Tributary's timestamps (milliseconds of the
@@ -25,14 +36,16 @@ import org.apache.calcite.sql.SqlOperator;
 public final class PgDateTrunc {
     private static final long MILLIS_PER_DAY = 86_400_000L;
     private static final SqlOperator TRUNCATE = PgArithmetic.function(PgDateTrunc.class, "truncate");
-    private static final SqlOperator TRUNCATE_DATE = PgArithmetic.function(PgDateTrunc.class, "truncateDate");
 
     private PgDateTrunc() {}
 
     /**
-     * {@code call} as a call of {@link #truncate} when it is {@code FLOOR(timestamp TO unit)}, of
-     * {@link #truncateDate} when it is {@code FLOOR(date TO unit)} (a date column: PostgreSQL's
-     * result is a timestamptz, Tributary's stays a date), else {@code null}. Planning thread.
+     * {@code call} as a call of {@link #truncate} when it is {@code FLOOR(timestamp TO unit)}; as
+     * {@code CAST(truncate(CAST(d AS TIMESTAMP), unit) AS timestamptz)} when it is {@code
+     * FLOOR(CAST(d AS timestamptz) TO unit)} of a date {@code d} ({@code date_trunc(unit, date)}):
+     * the date's midnight truncated as local time, then made the timestamptz of that local time,
+     * as PostgreSQL's truncation in the session's zone gives, with its units in views too (where
+     * no other step replaces a timestamptz's FLOOR); else {@code null}. Planning thread.
      */
     static RexNode replace(RexCall call, RexBuilder rex) {
         if (call.getKind() != SqlKind.FLOOR || call.getOperands().size() != 2) {
@@ -40,22 +53,58 @@ public final class PgDateTrunc {
         }
         RexNode value = call.getOperands().get(0);
         RexNode unit = call.getOperands().get(1);
-        return switch (value.getType().getSqlTypeName()) {
-            case TIMESTAMP -> truncateCall(rex, call.getType(), value, unit);
-            case DATE ->
-                unit instanceof RexLiteral literal && literal.getValue() instanceof TimeUnitRange range
-                        ? rex.makeCall(call.getType(), TRUNCATE_DATE, List.of(value, rex.makeLiteral(range.name())))
-                        : null;
-            default -> null;
-        };
+        if (value.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+            return truncateCall(rex, call.getType(), value, unit);
+        }
+        if (value instanceof RexCall cast
+                && cast.getKind() == SqlKind.CAST
+                && value.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                && cast.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.DATE) {
+            RelDataType local = rex.getTypeFactory()
+                    .createTypeWithNullability(
+                            rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP),
+                            value.getType().isNullable());
+            RexNode truncated = truncateCall(
+                    rex, local, rex.makeCast(local, cast.getOperands().get(0)), unit);
+            return truncated == null ? null : rex.makeCast(call.getType(), truncated);
+        }
+        return null;
+    }
+
+    /**
+     * Before validation derives {@code call}'s type: when it is {@code FLOOR(x TO unit)} (a {@code
+     * date_trunc}) of a date {@code x}, the date becomes {@code CAST(x AS timestamptz)}, its
+     * midnight in the session's zone, which PostgreSQL truncates for {@code date_trunc(unit,
+     * date)}: the result is a timestamptz, not a date. {@link PgValueSemantics} does the same for
+     * a date constant before validation; this finds a date column or expression by its type. Called by
+     * {@link PgValidator} on the validating thread, in queries and materialized views alike (a view
+     * reads the session's zone so, which {@link TimeZoneUse} checks); another call is left alone.
+     */
+    static void truncateDateAsTimestamptz(SqlValidator validator, SqlValidatorScope scope, SqlBasicCall call) {
+        if (call.getKind() != SqlKind.FLOOR
+                || call.operandCount() != 2
+                || !(call.operand(1) instanceof SqlIntervalQualifier)) {
+            return;
+        }
+        SqlNode value = call.operand(0);
+        if (validator.deriveType(scope, value).getSqlTypeName() != SqlTypeName.DATE) {
+            return;
+        }
+        SqlParserPos pos = value.getParserPosition();
+        call.setOperand(
+                0,
+                SqlStdOperatorTable.CAST.createCall(
+                        pos,
+                        value,
+                        new SqlDataTypeSpec(
+                                new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, pos), pos)));
     }
 
     /**
      * The call truncating the timestamp {@code value} to {@code unit} (a literal time unit), typed
      * {@code type}; {@code null} when the unit is not a literal PostgreSQL truncates to.
      */
-    static RexNode truncateCall(
-            RexBuilder rex, org.apache.calcite.rel.type.RelDataType type, RexNode value, RexNode unit) {
+    static RexNode truncateCall(RexBuilder rex, RelDataType type, RexNode value, RexNode unit) {
         if (!(unit instanceof RexLiteral literal) || !(literal.getValue() instanceof TimeUnitRange range)) {
             return null;
         }
@@ -96,22 +145,6 @@ public final class PgDateTrunc {
             case "HOUR" -> ms - Math.floorMod(ms, 3_600_000L);
             case "DAY" -> day * MILLIS_PER_DAY;
             default -> startOf(LocalDate.ofEpochDay(day), unit).toEpochDay() * MILLIS_PER_DAY;
-        };
-    }
-
-    /**
-     * {@code date_trunc(unit, date)} as a date: the first day of the unit's period holding the day
-     * (the day itself for a day or less); NULL in gives NULL out.
-     *
-     * @param day the date as Calcite's days since 1970-01-01
-     */
-    public static Integer truncateDate(Integer day, String unit) {
-        if (day == null || unit == null) {
-            return null;
-        }
-        return switch (unit) {
-            case "MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY" -> day;
-            default -> (int) startOf(LocalDate.ofEpochDay(day), unit).toEpochDay();
         };
     }
 

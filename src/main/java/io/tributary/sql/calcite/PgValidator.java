@@ -1,5 +1,8 @@
 package io.tributary.sql.calcite;
 
+import static org.apache.calcite.util.Static.RESOURCE;
+
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
@@ -58,7 +61,10 @@ final class PgValidator extends CalciteSqlValidator {
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
      * PgTypeCoercion#resolveResults}); a boolean argument of {@code concat} given its own text
      * ({@link PgConcatText}); {@code ^}, {@code power} and {@code log(b, x)} of numerics sent to
-     * {@link PgNumericFunctions}; a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
+     * {@link PgNumericFunctions}; {@code real} arithmetic beside an exact number made double
+     * precision ({@link RealArithmetic}); {@code date_trunc} of a date made one of a timestamptz
+     * ({@link PgDateTrunc#truncateDateAsTimestamptz}); a {@code character(n)} argument of a text
+     * function or {@code ||} without its trailing blanks ({@link BpcharText}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
      * refused as no function ({@link SqlErrors} names the client's aggregate, 42883).
      */
     @Override
@@ -75,6 +81,9 @@ final class PgValidator extends CalciteSqlValidator {
         if (expr instanceof SqlBasicCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             PgConcatText.unwrapBoolean(this, scope, call);
             numericPowerOrLog(scope, call);
+            RealArithmetic.widen(this, scope, call);
+            PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
+            BpcharText.strip(call);
             checkOrderedSetKey(scope, call);
             if (VarianceCalls.isFinal(call.getOperator().getName())) {
                 RelDataType sum = deriveType(scope, call.operand(0));
@@ -98,6 +107,9 @@ final class PgValidator extends CalciteSqlValidator {
      * of anything but floats, to {@link PgNumericFunctions}: PostgreSQL resolves them to its
      * numeric operator and function, typed NUMERIC, where Calcite computes a double. Integers alone
      * keep {@code ^} double precision, as PostgreSQL's preferred float8 does.
+     *
+     * @throws org.apache.calcite.runtime.CalciteContextException for {@code log(b, x)} of a float
+     *     (PostgreSQL has no such function, 42883)
      */
     private void numericPowerOrLog(SqlValidatorScope scope, SqlBasicCall call) {
         String name = call.getOperator().getName();
@@ -106,12 +118,22 @@ final class PgValidator extends CalciteSqlValidator {
             return;
         }
         boolean decimal = false;
+        boolean approx = false;
+        List<RelDataType> types = new ArrayList<>(2);
         for (SqlNode operand : call.getOperandList()) {
-            SqlTypeName type = deriveType(scope, operand).getSqlTypeName();
-            if (SqlTypeName.APPROX_TYPES.contains(type)) {
-                return;
-            }
+            RelDataType derived = deriveType(scope, operand);
+            types.add(derived);
+            SqlTypeName type = derived.getSqlTypeName();
+            approx |= SqlTypeName.APPROX_TYPES.contains(type);
             decimal |= type == SqlTypeName.DECIMAL;
+        }
+        if (approx && !power) {
+            // PostgreSQL's only log(b, x) is numeric, and a float does not become one implicitly
+            String signature = "'LOG(<" + types.get(0) + ">, <" + types.get(1) + ">)'";
+            throw newValidationError(call, RESOURCE.canNotApplyOp2Type("LOG", signature, "LOG"));
+        }
+        if (approx) {
+            return;
         }
         if (decimal || !power) {
             call.setOperator(new org.apache.calcite.sql.SqlUnresolvedFunction(
