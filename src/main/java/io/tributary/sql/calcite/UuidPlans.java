@@ -158,39 +158,55 @@ final class UuidPlans {
 
         @Override
         public RexNode visitCall(RexCall call) {
-            RexCall visited = (RexCall) super.visitCall(call);
-            SqlKind kind = visited.getKind();
-            if (kind == SqlKind.CAST) {
-                return cast(visited);
+            SqlKind kind = call.getKind();
+            if (call.getOperands().size() == 2 && SqlKind.COMPARISON.contains(kind)) {
+                RexNode a = call.getOperands().get(0);
+                RexNode b = call.getOperands().get(1);
+                RexNode left = uuidOperand(a, b);
+                RexNode right = uuidOperand(b, a);
+                if (left != null || right != null) {
+                    left = left != null ? left.accept(this) : uuidConstant(a);
+                    right = right != null ? right.accept(this) : uuidConstant(b);
+                }
+                if (left != null && right != null) {
+                    boolean ordering = kind != SqlKind.EQUALS && kind != SqlKind.NOT_EQUALS;
+                    return ordering
+                            ? rex.makeCall(call.getOperator(), rex.makeCall(ORDER, left), rex.makeCall(ORDER, right))
+                            : rex.makeCall(call.getOperator(), left, right);
+                }
             }
-            if (visited.getOperands().size() != 2 || !SqlKind.COMPARISON.contains(kind)) {
-                return visited;
-            }
-            RexNode left = uuidSide(visited.getOperands().get(0));
-            RexNode right = uuidSide(visited.getOperands().get(1));
-            if (!isUuid(left) || !isUuid(right)) {
-                return visited;
-            }
-            boolean ordering = kind != SqlKind.EQUALS && kind != SqlKind.NOT_EQUALS;
-            return ordering
-                    ? rex.makeCall(visited.getOperator(), rex.makeCall(ORDER, left), rex.makeCall(ORDER, right))
-                    : rex.makeCall(visited.getOperator(), left, right);
+            RexNode visited = super.visitCall(call);
+            return visited instanceof RexCall c && c.getKind() == SqlKind.CAST ? cast(c) : visited;
         }
 
         /**
-         * The uuid behind a comparison operand: a text constant read as a uuid, a uuid that Calcite
-         * cast to text to compare it with one unwrapped; anything else as it is.
+         * The uuid {@code e} compares when the other side is {@code other}: {@code e} itself when a
+         * uuid, the uuid inside when {@code e} is Calcite's implicit cast of one to the type of the
+         * text constant {@code other} (PostgreSQL reads the constant as a uuid instead); else null.
          */
-        private RexNode uuidSide(RexNode e) {
-            if (e instanceof RexLiteral lit && isText(lit) && !lit.isNull()) {
-                return rex.makeUuidLiteral(PgUuidText.parse(lit.getValueAs(String.class)));
+        private static RexNode uuidOperand(RexNode e, RexNode other) {
+            if (isUuid(e)) {
+                return e;
             }
             if (e instanceof RexCall c
                     && c.getKind() == SqlKind.CAST
-                    && isUuid(c.getOperands().get(0))) {
+                    && isUuid(c.getOperands().get(0))
+                    && other instanceof RexLiteral
+                    && c.getType().getSqlTypeName() == other.getType().getSqlTypeName()
+                    && c.getType().getPrecision() == other.getType().getPrecision()) {
                 return c.getOperands().get(0);
             }
-            return e;
+            return null;
+        }
+
+        /** A text constant read as a uuid (22P02 if it is none), a uuid as it is; null for anything else. */
+        private RexNode uuidConstant(RexNode e) {
+            if (isUuid(e)) {
+                return e.accept(this);
+            }
+            return e instanceof RexLiteral lit && isText(lit) && !lit.isNull()
+                    ? rex.makeUuidLiteral(PgUuidText.parse(lit.getValueAs(String.class)))
+                    : null;
         }
 
         private RexNode cast(RexCall cast) {
