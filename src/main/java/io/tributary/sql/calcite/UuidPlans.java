@@ -24,13 +24,8 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.tools.Program;
 
@@ -82,13 +77,7 @@ final class UuidPlans {
     }
 
     private static SqlUserDefinedFunction function(String name, SqlTypeName returns) {
-        return new SqlUserDefinedFunction(
-                new SqlIdentifier(name, SqlParserPos.ZERO),
-                SqlKind.OTHER_FUNCTION,
-                ReturnTypes.cascade(ReturnTypes.explicit(returns), SqlTypeTransforms.TO_NULLABLE),
-                null,
-                null,
-                ScalarFunctionImpl.create(PgUuidFunctions.class, name));
+        return PlanFunctions.scalar(PgUuidFunctions.class, name, returns);
     }
 
     private static boolean isUuid(RelDataType t) {
