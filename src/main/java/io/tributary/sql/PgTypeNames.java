@@ -39,11 +39,12 @@ public final class PgTypeNames {
             entry("timestamp", DataType.TIMESTAMP),
             entry("timestamptz", DataType.TIMESTAMPTZ),
             entry("interval", DataType.INTERVAL),
-            entry("bytea", DataType.BYTEA));
+            entry("bytea", DataType.BYTEA),
+            entry("uuid", DataType.UUID));
 
     /** PostgreSQL types Tributary does not have: naming one is "not supported", not "does not exist". */
     private static final Set<String> UNSUPPORTED =
-            Set.of("json", "jsonb", "uuid", "serial", "bigserial", "money", "inet", "point", "xml", "bit", "timetz");
+            Set.of("json", "jsonb", "serial", "bigserial", "money", "inet", "point", "xml", "bit", "timetz");
 
     private PgTypeNames() {}
 

@@ -37,6 +37,9 @@ class PgDumpRestoreTest {
             "CREATE TABLE u (k BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v TEXT)",
             "CREATE TABLE pair (a INT NOT NULL, b TEXT NOT NULL, c NUMERIC, PRIMARY KEY (b, a))",
             "CREATE TABLE unused (id BIGSERIAL PRIMARY KEY, x INT)",
+            "CREATE TABLE uid (id UUID PRIMARY KEY, ref UUID, n INT)",
+            "INSERT INTO uid VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', NULL, 1),"
+                    + " ('{8A0EEBC9-9C0B-4EF8-BB6D-6BB9BD380A11}', 'a0eebc999c0b4ef8bb6d6bb9bd380a11', 2)",
             "CREATE TABLE chk (id INT PRIMARY KEY, v INT CHECK (v > 0), w INT, s TEXT,"
                     + " CONSTRAINT w_over_v CHECK (w > v OR w IS NULL), CHECK (length(s) < 4))",
             "INSERT INTO chk VALUES (1, 1, 2, 'a'), (2, 5, NULL, NULL)",
@@ -60,6 +63,7 @@ class PgDumpRestoreTest {
             "SELECT * FROM u ORDER BY k",
             "SELECT * FROM pair ORDER BY b, a",
             "SELECT * FROM unused ORDER BY id",
+            "SELECT * FROM uid ORDER BY id",
             "SELECT * FROM chk ORDER BY id",
             "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'chk'::regclass"
                     + " AND contype = 'c' ORDER BY conname",

@@ -53,6 +53,11 @@ public final class KeyCodec {
                 out.putLong(iv.normalizedDays() ^ Long.MIN_VALUE);
                 out.putLong(iv.microsOfDay() ^ Long.MIN_VALUE);
             }
+            case UUID -> {
+                // the raw 16 bytes, big-endian: their unsigned order is PostgreSQL's uuid order
+                java.util.UUID u = (java.util.UUID) value;
+                out.putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
+            }
         }
     }
 

@@ -97,6 +97,10 @@ public final class RowCodec {
                 Interval iv = (Interval) v;
                 out.putInt(iv.months()).putInt(iv.days()).putLong(iv.micros());
             }
+            case UUID -> {
+                java.util.UUID u = (java.util.UUID) v;
+                out.putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
+            }
         }
     }
 
@@ -140,6 +144,7 @@ public final class RowCodec {
             }
             case BYTEA -> in.readBytes(in.readVarInt());
             case INTERVAL -> new Interval(in.readInt(), in.readInt(), in.readLong());
+            case UUID -> new java.util.UUID(in.readLong(), in.readLong());
         };
     }
 

@@ -20,6 +20,7 @@ public record DataType(TypeKind kind, int precision, int scale) {
     public static final DataType TIMESTAMPTZ = of(TypeKind.TIMESTAMPTZ);
     public static final DataType INTERVAL = of(TypeKind.INTERVAL);
     public static final DataType BYTEA = of(TypeKind.BYTEA);
+    public static final DataType UUID = of(TypeKind.UUID);
 
     public static DataType of(TypeKind kind) {
         return new DataType(kind, -1, -1);

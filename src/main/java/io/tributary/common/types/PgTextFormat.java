@@ -39,6 +39,7 @@ public final class PgTextFormat {
             case TIMESTAMPTZ -> formatTimestamp((Long) value) + "+00";
             case INTERVAL -> formatInterval((Interval) value);
             case BYTEA -> formatBytea((byte[]) value);
+            case UUID -> PgUuidText.format((java.util.UUID) value);
         };
     }
 
@@ -382,6 +383,7 @@ public final class PgTextFormat {
                 case TIMESTAMPTZ -> PgDateTimeInput.parseTimestamp(s, true, PgTimeZone.UTC);
                 case INTERVAL -> IntervalParser.parse(s);
                 case BYTEA -> parseBytea(text);
+                case UUID -> PgUuidText.parse(text);
             };
         } catch (TributaryException e) {
             throw e;

@@ -7,7 +7,8 @@ package io.tributary.common.types;
  * REAL {@code Float}, DOUBLE {@code Double}, NUMERIC {@code BigDecimal}, VARCHAR/TEXT {@code String},
  * DATE {@code Integer} days since 1970-01-01, TIME {@code Long} microseconds of the day,
  * TIMESTAMP/TIMESTAMPTZ {@code Long} microseconds since 1970-01-01 00:00 (UTC for TIMESTAMPTZ),
- * INTERVAL {@link Interval}, BYTEA {@code byte[]}. SQL NULL is Java {@code null}.
+ * INTERVAL {@link Interval}, BYTEA {@code byte[]}, UUID {@link java.util.UUID}. SQL NULL is Java
+ * {@code null}.
  */
 public enum TypeKind {
     BOOLEAN(16, "boolean", 1),
@@ -24,7 +25,8 @@ public enum TypeKind {
     TIMESTAMP(1114, "timestamp without time zone", 8),
     TIMESTAMPTZ(1184, "timestamp with time zone", 8),
     INTERVAL(1186, "interval", 16),
-    BYTEA(17, "bytea", -1);
+    BYTEA(17, "bytea", -1),
+    UUID(2950, "uuid", 16);
 
     private final int oid;
     private final String pgName;

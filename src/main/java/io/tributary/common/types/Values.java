@@ -135,6 +135,11 @@ public final class Values {
                     return value;
                 }
                 break;
+            case UUID:
+                if (value instanceof java.util.UUID) {
+                    return value;
+                }
+                break;
             default:
                 break;
         }
@@ -158,6 +163,7 @@ public final class Values {
             case VARCHAR, TEXT -> value instanceof String;
             case INTERVAL -> value instanceof Interval;
             case BYTEA -> value instanceof byte[];
+            case UUID -> value instanceof java.util.UUID;
             // DATE, TIME and timestamps share Java classes with integers: the source type decides
             default -> false;
         };

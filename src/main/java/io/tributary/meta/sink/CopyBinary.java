@@ -167,7 +167,7 @@ final class CopyBinary implements CopyBody {
                 case SMALLINT -> pos += 2;
                 case INTEGER, REAL, DATE -> pos += 4;
                 case BIGINT, TIME, DOUBLE, TIMESTAMP, TIMESTAMPTZ -> pos += 8;
-                case INTERVAL -> pos += 16;
+                case INTERVAL, UUID -> pos += 16;
                 case VARCHAR, TEXT, BYTEA -> {
                     int n = 0;
                     for (int shift = 0; ; shift += 7) {

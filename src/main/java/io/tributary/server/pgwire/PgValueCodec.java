@@ -71,6 +71,11 @@ final class PgValueCodec {
                 buf.writeInt(iv.months());
             }
             case BYTEA -> buf.writeBytes((byte[]) value);
+            case UUID -> {
+                java.util.UUID u = (java.util.UUID) value;
+                buf.writeLong(u.getMostSignificantBits());
+                buf.writeLong(u.getLeastSignificantBits());
+            }
         }
     }
 
@@ -116,6 +121,7 @@ final class PgValueCodec {
                 yield new Interval(in.getInt(), days, micros);
             }
             case BYTEA -> bytes;
+            case UUID -> new java.util.UUID(fixed(in, 16).getLong(), in.getLong());
         };
     }
 

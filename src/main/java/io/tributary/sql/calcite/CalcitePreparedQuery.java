@@ -55,7 +55,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 label = postgres;
             }
             // PostgreSQL's interval is Calcite's OTHER (PgIntervals), the only such result
-            DataType type = md.getColumnType(i) == java.sql.Types.OTHER
+            DataType type = md.getColumnType(i) == java.sql.Types.OTHER && !"UUID".equals(md.getColumnTypeName(i))
                     ? DataType.INTERVAL
                     : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
             cols.add(new ResultColumn(label, type));

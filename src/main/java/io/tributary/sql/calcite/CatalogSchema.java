@@ -45,7 +45,8 @@ final class CatalogSchema extends AbstractSchema {
             PgOperatorFunctions.class,
             PgConcatText.class,
             PgFormat.class,
-            PgArrayFunctions.class);
+            PgArrayFunctions.class,
+            PgUuidFunctions.class);
 
     /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */
     static final java.util.Set<String> TABLE_FUNCTIONS =

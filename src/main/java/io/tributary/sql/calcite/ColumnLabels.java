@@ -229,6 +229,7 @@ final class ColumnLabels {
             case TIMESTAMPTZ -> "timestamptz";
             case INTERVAL -> "interval";
             case BYTEA -> "bytea";
+            case UUID -> "uuid";
         };
     }
 }

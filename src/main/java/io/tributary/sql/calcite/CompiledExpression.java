@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.TimeZone;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.plan.RelOptUtil;
@@ -28,7 +27,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Immutable; {@code eval} keeps nothing between calls, so actors share one instance.
  */
 final class CompiledExpression implements ScalarExpr {
-    private static final JavaTypeFactory TYPE_FACTORY = new JavaTypeFactoryImpl(TributaryTypeSystem.INSTANCE);
+    private static final JavaTypeFactory TYPE_FACTORY = new PgJavaTypeFactory();
     private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
 
     private final Function1<DataContext, Object[]> function;

@@ -139,7 +139,7 @@ final class DateIntervalSums {
     /** The same with {@code more} operators than the connection's ({@link AtTimeZoneCalls}). */
     static SqlValidator validator(CalciteConnection connection, SqlOperatorTable more) throws java.sql.SQLException {
         CalciteConnectionConfig config = connection.config();
-        JavaTypeFactoryImpl types = new JavaTypeFactoryImpl(TributaryTypeSystem.INSTANCE);
+        JavaTypeFactoryImpl types = new PgJavaTypeFactory();
         CalciteCatalogReader reader = new CalciteCatalogReader(
                 CalciteSchema.from(connection.getRootSchema()),
                 connection.getSchema() == null ? List.of() : List.of(connection.getSchema()),

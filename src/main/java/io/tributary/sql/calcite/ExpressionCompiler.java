@@ -120,6 +120,7 @@ final class ExpressionCompiler {
             case INTERVAL ->
                 TypeMapping.fromCalcite(type, literal.getType().getSqlTypeName(), literal.getValueAs(Long.class));
             case BYTEA -> literal.getValueAs(ByteString.class).getBytes();
+            case UUID -> literal.getValueAs(java.util.UUID.class);
         };
     }
 

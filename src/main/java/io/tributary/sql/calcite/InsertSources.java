@@ -86,6 +86,7 @@ final class InsertSources {
             case TIMESTAMP -> SqlTypeName.TIMESTAMP;
             case TIMESTAMPTZ -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
             case BYTEA -> SqlTypeName.VARBINARY;
+            case UUID -> SqlTypeName.UUID;
             case INTERVAL -> null;
         };
         if (name == null) {

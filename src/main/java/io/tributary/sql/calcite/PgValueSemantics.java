@@ -163,6 +163,11 @@ final class PgValueSemantics extends StatementRewrite {
                 byte[] bytes = io.tributary.common.types.PgTextFormat.parseBytea(lit.getValueAs(String.class));
                 return rewritten(SqlLiteral.createBinaryString(bytes, pos));
             }
+            if (spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("uuid")) {
+                // PostgreSQL's uuid input (braces, no hyphens, upper case) and its 22P02; Calcite's is Java's
+                return rewritten(SqlLiteral.createUuid(
+                        io.tributary.common.types.PgUuidText.parse(lit.getValueAs(String.class)), pos));
+            }
             if (isBooleanType(spec)) {
                 // PostgreSQL's boolean input ('t', 'yes', 'on', ' 1 ', prefixes ...); Calcite takes only true/false
                 Boolean value = (Boolean) io.tributary.common.types.PgTextFormat.parse(

@@ -50,10 +50,8 @@ final class SessionSchemas implements AutoCloseable {
         this.session = session;
         Properties props = CalciteSettings.connectionProperties();
         try {
-            this.connection = new org.apache.calcite.jdbc.Driver()
-                    .withPrepareFactory(PgPrepare::new)
-                    .connect("jdbc:calcite:", props)
-                    .unwrap(CalciteConnection.class);
+            this.connection =
+                    new PgCalciteDriver().connect("jdbc:calcite:", props).unwrap(CalciteConnection.class);
             SchemaPlus root = connection.getRootSchema();
             PgCatalog pg = new PgCatalog(catalog, session, CatalogSchema::functionNames);
             this.pgCatalog = pg;

@@ -5,6 +5,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.PgUuidText;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -58,6 +59,7 @@ final class TypeMapping {
             // types hold months or milliseconds, never both (PgIntervals has its operators)
             case INTERVAL -> PgIntervals.type(f);
             case BYTEA -> f.createSqlType(SqlTypeName.VARBINARY);
+            case UUID -> f.createSqlType(SqlTypeName.UUID);
         };
         return f.createTypeWithNullability(rel, nullable);
     }
@@ -105,6 +107,7 @@ final class TypeMapping {
             case TIMESTAMP -> DataType.TIMESTAMP;
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> DataType.TIMESTAMPTZ;
             case BINARY, VARBINARY -> DataType.BYTEA;
+            case UUID -> DataType.UUID;
             case OTHER, ANY -> {
                 if (PgIntervals.isInterval(t)) {
                     yield DataType.INTERVAL;
@@ -151,6 +154,7 @@ final class TypeMapping {
                                 ? new Interval(((Number) v).intValue(), 0, 0)
                                 : dayTime(calciteType, ((Number) v).longValue());
             case BYTEA -> ((ByteString) v).getBytes();
+            case UUID -> (java.util.UUID) v;
         };
     }
 
@@ -179,6 +183,7 @@ final class TypeMapping {
             case "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMP_TZ", "TIMESTAMP WITH LOCAL TIME ZONE" ->
                 DataType.TIMESTAMPTZ;
             case "BINARY", "VARBINARY" -> DataType.BYTEA;
+            case "UUID" -> DataType.UUID;
             // varchar(n) is PostgreSQL's character varying with its length; unbounded, text
             case "VARCHAR" ->
                 precision > 0 && precision < Integer.MAX_VALUE ? DataType.varchar(precision) : DataType.TEXT;
@@ -224,6 +229,10 @@ final class TypeMapping {
                                 : PgTextFormat.parse(DataType.INTERVAL, o.toString());
             }
             case BYTEA -> rs.getBytes(i);
+            case UUID -> {
+                Object o = rs.getObject(i);
+                yield o == null || o instanceof java.util.UUID ? o : PgUuidText.parse(o.toString());
+            }
             case VARCHAR, TEXT -> {
                 Object o = rs.getObject(i);
                 yield o == null

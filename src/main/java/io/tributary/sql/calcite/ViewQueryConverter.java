@@ -8,7 +8,6 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.jdbc.CalciteSchema;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -48,7 +47,7 @@ final class ViewQueryConverter {
         }
     };
 
-    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(TributaryTypeSystem.INSTANCE);
+    private final JavaTypeFactory typeFactory = new PgJavaTypeFactory();
     private final CalciteCatalogReader catalogReader;
     private final SqlValidator validator;
     private final RelOptCluster cluster;

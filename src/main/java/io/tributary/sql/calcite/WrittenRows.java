@@ -62,6 +62,7 @@ final class WrittenRows {
             case TIMESTAMP -> "timestamp";
             case TIMESTAMPTZ -> "timestamptz";
             case BYTEA -> "bytea";
+            case UUID -> "uuid";
             case INTERVAL ->
                 throw TributaryException.notSupported(
                         "RETURNING and ON CONFLICT DO UPDATE on a table with an INTERVAL column");

@@ -13,14 +13,9 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
@@ -56,13 +51,7 @@ final class ZonedTimestamps {
     private ZonedTimestamps() {}
 
     private static SqlUserDefinedFunction function(String name, SqlTypeName returns) {
-        return new SqlUserDefinedFunction(
-                new SqlIdentifier(name, SqlParserPos.ZERO),
-                SqlKind.OTHER_FUNCTION,
-                ReturnTypes.cascade(ReturnTypes.explicit(returns), SqlTypeTransforms.TO_NULLABLE),
-                null,
-                null,
-                ScalarFunctionImpl.create(PgTimestamptzFunctions.class, name));
+        return PlanFunctions.scalar(PgTimestamptzFunctions.class, name, returns);
     }
 
     /**

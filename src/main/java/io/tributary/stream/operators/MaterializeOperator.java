@@ -235,6 +235,7 @@ public final class MaterializeOperator implements Operator {
             case VARCHAR, TEXT -> String.class;
             case INTERVAL -> Interval.class;
             case BYTEA -> byte[].class;
+            case UUID -> java.util.UUID.class;
         };
     }
 
