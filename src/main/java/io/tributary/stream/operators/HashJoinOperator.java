@@ -143,6 +143,9 @@ public final class HashJoinOperator implements Operator {
                 heldRows,
                 broadcast ? null : vnodes,
                 null);
+        if (broadcast) {
+            right.keepHeldWhileOtherQuiet();
+        }
         requireSameKeyEncoding(left.keyTypes(), right.keyTypes());
         this.nullSafe = node.nullSafe().clone();
         this.condition = node.condition();

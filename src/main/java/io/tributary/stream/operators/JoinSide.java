@@ -64,6 +64,8 @@ final class JoinSide {
     private boolean otherSeen;
     /** Rows this side took in since the other side last brought any. */
     private long rowsSinceOther;
+    /** Whether a quiet other side ends held mode ({@link #tookRows}); not for a broadcast side. */
+    private boolean releasedByQuietOther = true;
 
     private final ByteWriter scratch = new ByteWriter(64);
     /** With cleaning ({@link #cleanBy}): the join keys with stored rows; otherwise null. */
@@ -234,9 +236,20 @@ final class JoinSide {
      */
     void tookRows(int rows) {
         rowsSinceOther += rows;
-        if (held == Boolean.TRUE && otherSeen && rowsSinceOther > RELEASE_ROWS) {
+        if (held == Boolean.TRUE && releasedByQuietOther && otherSeen && rowsSinceOther > RELEASE_ROWS) {
             release();
         }
+    }
+
+    /**
+     * Keeps held mode however long the other side is quiet (only the held-row bound ends it): for a
+     * dimension join's broadcast side, which every actor takes in whole, in bursts far longer than
+     * {@link #RELEASE_ROWS} while its left rows wait, and which every left row probes. Letting it go
+     * made each left row's probe a store scan (JFR of {@code bench backfill}'s join: a tenth of the
+     * join actors' samples).
+     */
+    void keepHeldWhileOtherQuiet() {
+        releasedByQuietOther = false;
     }
 
     /** The other side is about to take in a chunk of changes (see {@link #tookRows}). */
