@@ -799,21 +799,17 @@ class HashJoinOperatorTest {
      */
     @Test
     void dimensionJoinActorsEachJoinOnlyTheirOwnStoredLeftRows() {
-        List<Field> lf = List.of(
-                new Field("id", DataType.INTEGER), new Field("k", DataType.INTEGER), new Field("v", DataType.INTEGER));
-        List<Field> rf = List.of(
-                new Field("k", DataType.INTEGER), new Field("id", DataType.BIGINT), new Field("w", DataType.INTEGER));
-        List<Field> out = new ArrayList<>(lf);
-        out.addAll(rf);
+        // the right side keyed by its join key k, so each left row matches at most one right row
+        HashJoinNode hash = node(JoinKind.INNER);
         HashJoinNode node = new HashJoinNode(
-                new SourceNode(1, "l", lf, new int[] {0}),
-                new ExchangeNode(new SourceNode(2, "r", rf, new int[] {0}), Distribution.BROADCAST),
+                hash.left(),
+                new ExchangeNode(new SourceNode(2, "r", hash.right().fields(), new int[] {0}), Distribution.BROADCAST),
                 JoinKind.INNER,
-                new int[] {1},
-                new int[] {0},
-                new boolean[] {false},
+                hash.leftKeys(),
+                hash.rightKeys(),
+                hash.nullSafe(),
                 null,
-                out,
+                hash.fields(),
                 new int[] {0});
         assertTrue(node.broadcastsRight());
         int half = VirtualNodes.COUNT / 2;
