@@ -4,19 +4,25 @@ import java.util.Arrays;
 
 /**
  * How a stream is split among parallel actors: by the vnode of the hash of {@code keys} (see
- * {@code io.tributary.stream.Vnodes}), all rows to one actor, or {@link #SOME} way the rows cannot
- * express (by columns a projection dropped, or a full outer join's either side).
+ * {@code io.tributary.stream.Vnodes}), all rows to one actor, {@link #SOME} way the rows cannot
+ * express (by columns a projection dropped, or a full outer join's either side), or, only as an
+ * {@link ExchangeNode}'s, {@link #BROADCAST}: every row to every actor of the next fragment (a
+ * join's small side, see {@link HashJoinNode#broadcastsRight()}).
  */
 public record Distribution(Kind kind, int[] keys) {
     public enum Kind {
         HASH,
         SINGLE,
-        SOME
+        SOME,
+        BROADCAST
     }
 
     public static final Distribution SINGLE = new Distribution(Kind.SINGLE, new int[0]);
     /** Spread among actors by no key of the rows; satisfies no requirement. */
     public static final Distribution SOME = new Distribution(Kind.SOME, new int[0]);
+
+    /** Every row to every actor; only an exchange's, never a node's output. */
+    public static final Distribution BROADCAST = new Distribution(Kind.BROADCAST, new int[0]);
 
     public static Distribution hash(int... keys) {
         return new Distribution(Kind.HASH, keys.clone());
@@ -45,6 +51,7 @@ public record Distribution(Kind kind, int[] keys) {
         return switch (kind) {
             case SINGLE -> "single";
             case SOME -> "some";
+            case BROADCAST -> "broadcast";
             case HASH ->
                 "hash"
                         + Arrays.toString(

@@ -16,6 +16,15 @@ import java.util.List;
  * says which rows may be dropped from them as watermarks pass (see {@link JoinCleaning}), and so
  * does {@code intervalCleaning} for a condition that bounds two time columns' distance (see {@link
  * IntervalJoinCleaning}); at most one of the two is set.
+ *
+ * <p>A dimension join ({@link #broadcastsRight()}): an INNER or LEFT join whose right input is a
+ * {@link Distribution#BROADCAST} exchange. The left input stays where it is (distributed by
+ * columns of its stream key), every actor gets every right row, and the output is where its left
+ * row is. The planner chooses it only when the right join keys cover the right stream key, so a
+ * left row matches at most one right row at a time and the left stream key alone identifies an
+ * output row. Every actor writes the whole right side into table 1 (the same writes, so they
+ * commit to the same rows); each writes its own left rows into table 0, distributed by the join key
+ * as usual, and a scan of table 0 keeps only the rows of the actor's own vnodes.
  */
 public record HashJoinNode(
         StreamNode left,
@@ -44,8 +53,19 @@ public record HashJoinNode(
         this(left, right, kind, leftKeys, rightKeys, nullSafe, condition, fields, streamKey, null, null);
     }
 
+    /**
+     * Whether the right input is broadcast to every actor and the left input is not exchanged (a
+     * dimension join, see the class comment).
+     */
+    public boolean broadcastsRight() {
+        return right instanceof ExchangeNode e && e.distribution().kind() == Distribution.Kind.BROADCAST;
+    }
+
     @Override
     public Distribution distribution() {
+        if (broadcastsRight()) {
+            return left.distribution();
+        }
         return switch (kind) {
             case INNER, LEFT -> Distribution.hash(leftKeys);
             case RIGHT -> {

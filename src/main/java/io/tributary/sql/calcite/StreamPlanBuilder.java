@@ -463,12 +463,50 @@ final class StreamPlanBuilder {
         for (int i = 0; i < right.columns().length; i++) {
             columns[left.columns().length + i] = leftWidth + right.columns()[i];
         }
-        StreamNode l = exchange(left.node(), Distribution.hash(leftKeys));
-        StreamNode r = exchange(right.node(), Distribution.hash(rightKeys));
+        JoinCleaning cleaning = windowBounds.joinCleaning(boundedLeft, leftKeys, boundedRight, rightKeys);
+        RexNode remaining = info.getRemaining(rexBuilder);
+        IntervalJoinCleaning intervalCleaning = cleaning != null || remaining.isAlwaysTrue()
+                ? null
+                : windowBounds.intervalCleaning(
+                        boundedLeft,
+                        left.columns(),
+                        boundedRight,
+                        right.columns(),
+                        TimeDistances.of(remaining, join.getLeft().getRowType().getFieldCount()));
+        boolean broadcast = DimensionJoins.broadcastsRight(
+                kind, left.node(), leftKeys, right.node(), rightKeys, cleaning != null || intervalCleaning != null);
+        StreamNode l = broadcast ? left.node() : exchange(left.node(), Distribution.hash(leftKeys));
+        StreamNode r = broadcast
+                ? new ExchangeNode(right.node(), Distribution.BROADCAST)
+                : exchange(right.node(), Distribution.hash(rightKeys));
         List<Field> fields = new ArrayList<>(l.fields());
         fields.addAll(r.fields());
-        RexNode remaining = info.getRemaining(rexBuilder);
         ScalarExpr condition = remaining.isAlwaysTrue() ? null : expressions.compile(remaining, fields, columns);
+        int[] streamKey = broadcast ? l.streamKey().clone() : hashJoinKey(kind, l, r, leftKeys, rightKeys);
+        return new Translated(
+                new HashJoinNode(
+                        l,
+                        r,
+                        kind,
+                        leftKeys,
+                        rightKeys,
+                        nullSafe,
+                        condition,
+                        List.copyOf(fields),
+                        streamKey,
+                        cleaning,
+                        intervalCleaning),
+                columns);
+    }
+
+    /**
+     * The stream key of a hash join's output: both sides' stream keys, the join keys and the
+     * padded sides' presence columns.
+     */
+    private static int[] hashJoinKey(JoinKind kind, StreamNode l, StreamNode r, int[] leftKeys, int[] rightKeys) {
+        int leftWidth = l.fields().size();
+        boolean leftPadded = kind == JoinKind.RIGHT || kind == JoinKind.FULL;
+        boolean rightPadded = kind == JoinKind.LEFT || kind == JoinKind.FULL;
         // The join keys join the stream key: rows are routed to actors by them, so a row whose
         // join key changes is retracted by one actor and re-emitted by another; were the key not
         // part of the identity, the two changes could reach the view in either order. The side
@@ -488,30 +526,7 @@ final class StreamPlanBuilder {
             keyParts = IntStream.concat(
                     keyParts, IntStream.of(leftWidth + r.fields().size() - 1));
         }
-        int[] streamKey = keyParts.distinct().toArray();
-        JoinCleaning cleaning = windowBounds.joinCleaning(boundedLeft, leftKeys, boundedRight, rightKeys);
-        IntervalJoinCleaning intervalCleaning = cleaning != null || remaining.isAlwaysTrue()
-                ? null
-                : windowBounds.intervalCleaning(
-                        boundedLeft,
-                        left.columns(),
-                        boundedRight,
-                        right.columns(),
-                        TimeDistances.of(remaining, join.getLeft().getRowType().getFieldCount()));
-        return new Translated(
-                new HashJoinNode(
-                        l,
-                        r,
-                        kind,
-                        leftKeys,
-                        rightKeys,
-                        nullSafe,
-                        condition,
-                        List.copyOf(fields),
-                        streamKey,
-                        cleaning,
-                        intervalCleaning),
-                columns);
+        return keyParts.distinct().toArray();
     }
 
     /**

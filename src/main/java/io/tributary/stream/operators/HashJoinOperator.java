@@ -8,6 +8,7 @@ import io.tributary.plan.IntervalJoinCleaning;
 import io.tributary.plan.JoinCleaning;
 import io.tributary.plan.JoinKind;
 import io.tributary.plan.ScalarExpr;
+import io.tributary.plan.StreamNode;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.Barrier;
 import io.tributary.stream.Chunk;
@@ -35,7 +36,8 @@ import java.util.List;
  * stored: such a row of a padded side emits (and on delete retracts) its padded row and nothing
  * else, which needs no state.
  *
- * <p>State tables {@code stateTableIds[0]} (left) and {@code [1]} (right), see {@link JoinSide}.
+ * <p>State tables {@code stateTableIds[0]} (left) and {@code [1]} (right), see {@link JoinSide}; a
+ * dimension join ({@link HashJoinNode#broadcastsRight()}) shares both among its actors, see there.
  * Nothing is held back across a barrier; {@link #onBarrier} flushes and, with {@link
  * HashJoinNode#cleaning()}, first deletes from both tables the rows whose join key the watermarks
  * finished (see {@link JoinCleaning}), or with {@link HashJoinNode#intervalCleaning()} the rows
@@ -117,6 +119,10 @@ public final class HashJoinOperator implements Operator {
             throw new IllegalArgumentException("left keys, right keys and null-safe flags differ in number");
         }
         JoinKind kind = node.kind();
+        // A dimension join's tables are not split by the actors' vnodes: every actor writes the
+        // whole right side, and its own left rows under their join keys' vnodes, so held mode
+        // looks at the whole table and a left scan keeps the actor's own rows.
+        boolean broadcast = node.broadcastsRight();
         this.left = new JoinSide(
                 node.left(),
                 node.leftKeys(),
@@ -125,7 +131,8 @@ public final class HashJoinOperator implements Operator {
                 committed,
                 cacheKeys,
                 heldRows,
-                vnodes);
+                broadcast ? null : vnodes,
+                broadcast && vnodes != null ? leftOwner(node.left(), vnodes) : null);
         this.right = new JoinSide(
                 node.right(),
                 node.rightKeys(),
@@ -134,7 +141,11 @@ public final class HashJoinOperator implements Operator {
                 committed,
                 cacheKeys,
                 heldRows,
-                vnodes);
+                broadcast ? null : vnodes,
+                null);
+        if (broadcast) {
+            right.keepHeldWhileOtherQuiet();
+        }
         requireSameKeyEncoding(left.keyTypes(), right.keyTypes());
         this.nullSafe = node.nullSafe().clone();
         this.condition = node.condition();
@@ -152,6 +163,15 @@ public final class HashJoinOperator implements Operator {
         if (intervalCleaning != null && intervalCleaning.cleansRight()) {
             right.cleanBy(intervalCleaning.rightColumn());
         }
+    }
+
+    /** Which left rows are the actor's: those its input's distribution places in {@code vnodes}. */
+    private static OwnedRows leftOwner(StreamNode left, int[] vnodes) {
+        int[] columns = left.distribution().keys();
+        List<DataType> types = Arrays.stream(columns)
+                .mapToObj(c -> left.fields().get(c).type())
+                .toList();
+        return new OwnedRows(columns, types, vnodes);
     }
 
     /** Probing one side's table with the other side's key values is only right when both encode alike. */

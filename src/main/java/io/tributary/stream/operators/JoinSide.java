@@ -54,6 +54,8 @@ final class JoinSide {
     private final int heldRows;
     /** The actor's vnodes, ascending, or null for all: where the table must be empty to start held. */
     private final int[] ownedVnodes;
+    /** For a table other actors write too (a dimension join's left side): which scanned rows are ours; else null. */
+    private final OwnedRows owner;
     /** Held mode (see the class comment): null until the first use decides it, then true or false. */
     private Boolean held;
     /** Rows held by cached buckets; the cache is bounded in rows too, since one key may have millions. */
@@ -62,6 +64,8 @@ final class JoinSide {
     private boolean otherSeen;
     /** Rows this side took in since the other side last brought any. */
     private long rowsSinceOther;
+    /** Whether a quiet other side ends held mode ({@link #tookRows}); not for a broadcast side. */
+    private boolean releasedByQuietOther = true;
 
     private final ByteWriter scratch = new ByteWriter(64);
     /** With cleaning ({@link #cleanBy}): the join keys with stored rows; otherwise null. */
@@ -74,7 +78,11 @@ final class JoinSide {
      * @param padded whether unmatched rows of this side appear NULL-padded (then degrees are kept)
      * @param cacheKeys how many join keys the cache holds at most (at least 1)
      * @param heldRows how many rows the side may hold in held mode; 0 turns held mode off
-     * @param ownedVnodes the actor's vnodes, ascending, or null for every vnode
+     * @param ownedVnodes the vnodes whose rows of the table are the actor's, ascending, or null for
+     *     every vnode (a table every actor writes whole, or one whose rows the actor tells by {@code
+     *     owner})
+     * @param owner which rows a scan finds are the actor's, for a table the actors share without
+     *     owning its vnodes (a dimension join's left side); null: every row found
      */
     JoinSide(
             StreamNode input,
@@ -84,7 +92,8 @@ final class JoinSide {
             ReadView committed,
             int cacheKeys,
             int heldRows,
-            int[] ownedVnodes) {
+            int[] ownedVnodes,
+            OwnedRows owner) {
         List<DataType> types = input.fields().stream().map(Field::type).toList();
         this.width = types.size();
         this.keyColumns = keyColumns.clone();
@@ -110,6 +119,7 @@ final class JoinSide {
         this.cacheKeys = cacheKeys;
         this.heldRows = heldRows;
         this.ownedVnodes = ownedVnodes == null ? null : ownedVnodes.clone();
+        this.owner = owner;
     }
 
     /**
@@ -187,6 +197,9 @@ final class JoinSide {
             while (it.hasNext()) {
                 Object[] stored = it.next();
                 Object[] row = Arrays.copyOf(stored, width);
+                if (owner != null && !owner.owns(row)) {
+                    continue; // another actor's left row: it joins that actor's output
+                }
                 encodeStreamKey(row);
                 bucket.add(scratch.array(), scratch.length(), row, padded ? (Long) stored[width] : 0);
             }
@@ -223,9 +236,20 @@ final class JoinSide {
      */
     void tookRows(int rows) {
         rowsSinceOther += rows;
-        if (held == Boolean.TRUE && otherSeen && rowsSinceOther > RELEASE_ROWS) {
+        if (held == Boolean.TRUE && releasedByQuietOther && otherSeen && rowsSinceOther > RELEASE_ROWS) {
             release();
         }
+    }
+
+    /**
+     * Keeps held mode however long the other side is quiet (only the held-row bound ends it): for a
+     * dimension join's broadcast side, which every actor takes in whole, in bursts far longer than
+     * {@link #RELEASE_ROWS} while its left rows wait, and which every left row probes. Letting it go
+     * made each left row's probe a store scan (JFR of {@code bench backfill}'s join: a tenth of the
+     * join actors' samples).
+     */
+    void keepHeldWhileOtherQuiet() {
+        releasedByQuietOther = false;
     }
 
     /** The other side is about to take in a chunk of changes (see {@link #tookRows}). */

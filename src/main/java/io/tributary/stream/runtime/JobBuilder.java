@@ -21,7 +21,7 @@ import java.util.function.IntFunction;
 /**
  * Turns a view's stream plan into actors: cuts it into fragments at exchanges, runs each fragment
  * as {@code parallelism} actors (one for fragments whose output is single), connects fragments by
- * hash-routed channels and sources by subscriptions to upstream feeds. One use, on the thread
+ * hash-routed (or, for a broadcast exchange, copied-to-all) channels and sources by subscriptions to upstream feeds. One use, on the thread
  * creating the job.
  */
 final class JobBuilder {
@@ -243,7 +243,13 @@ final class JobBuilder {
                 }
                 int[] keys = exchange.distribution().keys();
                 List<DataType> keyTypes = types(exchange.fields(), keys);
-                buildFragment(child, childP, j -> new HashDispatcher(keys, keyTypes, mapping, channels[j]));
+                boolean broadcast = exchange.distribution().kind() == Distribution.Kind.BROADCAST;
+                buildFragment(
+                        child,
+                        childP,
+                        j -> broadcast
+                                ? new BroadcastDispatcher(channels[j])
+                                : new HashDispatcher(keys, keyTypes, mapping, channels[j]));
             }
         }
         for (int i = 0; i < p; i++) {

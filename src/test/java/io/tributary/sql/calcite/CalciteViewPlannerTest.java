@@ -189,6 +189,30 @@ class CalciteViewPlannerTest {
     }
 
     @Test
+    void aJoinOnTheRightSidesPrimaryKeyBroadcastsThatSideAndKeysTheViewByTheLeftRows() {
+        for (String type : new String[] {"JOIN", "LEFT JOIN"}) {
+            ViewPlan plan = plan("SELECT u.w, t.s FROM u " + type + " t ON u.tid = t.id");
+            // the view's key is u.id alone, and u's rows reach it where they were read
+            assertArrayEquals(new int[] {2}, plan.primaryKey());
+            ProjectNode layout = (ProjectNode) plan.root().input();
+            HashJoinNode join = (HashJoinNode) layout.input();
+            assertTrue(join.broadcastsRight(), type);
+            assertTrue(join.left() instanceof SourceNode, type);
+            assertEquals(io.tributary.plan.Distribution.BROADCAST, ((ExchangeNode) join.right()).distribution());
+            assertEquals(io.tributary.plan.Distribution.hash(0), join.distribution());
+            assertArrayEquals(new int[] {0}, join.streamKey());
+        }
+        // t.id covers t's key: t is the one side, and a join from it keeps the hash join
+        HashJoinNode fromDimension = (HashJoinNode) ((ProjectNode) plan("SELECT t.s, u.w FROM t JOIN u ON t.id = u.tid")
+                        .root()
+                        .input()
+                        .inputs()
+                        .get(0))
+                .input();
+        assertFalse(fromDimension.broadcastsRight());
+    }
+
+    @Test
     void outerJoinsReportWhereTheirNullPaddedRowsAre() {
         HashJoinNode right = (HashJoinNode) plan("SELECT t.v, u.w FROM t RIGHT JOIN u ON t.id = u.tid")
                 .root()

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tributary.common.VirtualNodes;
 import io.tributary.common.types.DataType;
+import io.tributary.plan.Distribution;
+import io.tributary.plan.ExchangeNode;
 import io.tributary.plan.Field;
 import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.JoinKind;
@@ -16,6 +19,7 @@ import io.tributary.storage.ReadView;
 import io.tributary.stream.Chunk;
 import io.tributary.stream.Op;
 import io.tributary.stream.OperatorHarness;
+import io.tributary.stream.WatermarkReader;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -784,6 +789,56 @@ class HashJoinOperatorTest {
                             "[1, null, 3, 1, 2000, 13]",
                             "[1, null, 3, 1, 500, 12]"),
                     h.rows());
+        }
+    }
+
+    /**
+     * A dimension join's actors share its left table, whose rows are stored by join key: restored
+     * over rows all actors wrote, each actor's probe by a new right row joins only the left rows of
+     * its own vnodes, so together they join each left row exactly once.
+     */
+    @Test
+    void dimensionJoinActorsEachJoinOnlyTheirOwnStoredLeftRows() {
+        // the right side keyed by its join key k, so each left row matches at most one right row
+        HashJoinNode hash = node(JoinKind.INNER);
+        HashJoinNode node = new HashJoinNode(
+                hash.left(),
+                new ExchangeNode(new SourceNode(2, "r", hash.right().fields(), new int[] {0}), Distribution.BROADCAST),
+                JoinKind.INNER,
+                hash.leftKeys(),
+                hash.rightKeys(),
+                hash.nullSafe(),
+                null,
+                hash.fields(),
+                new int[] {0});
+        assertTrue(node.broadcastsRight());
+        int half = VirtualNodes.COUNT / 2;
+        int[][] owned = {IntStream.range(0, VirtualNodes.COUNT).toArray()};
+        try (OperatorHarness h = new OperatorHarness(
+                dir.resolve("shared"),
+                view -> new HashJoinOperator(node, TABLES, view, WatermarkReader.NONE, owned[0]))) {
+            List<String> expected = new ArrayList<>();
+            for (int id = 1; id <= 40; id++) {
+                h.insert(0, l(id, 10, id));
+                expected.add("+[" + id + ", 10, " + id + ", 10, 7, 70]");
+            }
+            h.barrier();
+            List<String> joined = new ArrayList<>();
+            for (int[] vnodes : new int[][] {
+                IntStream.range(0, half).toArray(),
+                IntStream.range(half, VirtualNodes.COUNT).toArray()
+            }) {
+                owned[0] = vnodes;
+                h.restore();
+                h.takeEmitted();
+                h.insert(1, r(10, 7L, 70));
+                List<String> mine = h.takeEmitted();
+                assertTrue(!mine.isEmpty() && mine.size() < expected.size(), "each actor owns some rows: " + mine);
+                joined.addAll(mine);
+            }
+            joined.sort(null);
+            expected.sort(null);
+            assertEquals(expected, joined);
         }
     }
 }
