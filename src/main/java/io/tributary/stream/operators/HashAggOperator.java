@@ -344,7 +344,14 @@ public final class HashAggOperator implements Operator {
             if (values == null) {
                 continue;
             }
-            ((ExtremeAccumulator) g.accumulators[c]).replace(values.extreme(calls[c].kind() == AggKind.MAX));
+            ExtremeAccumulator extreme = (ExtremeAccumulator) g.accumulators[c];
+            int at = values.extreme(calls[c].kind() == AggKind.MAX);
+            if (at < 0) {
+                extreme.replace(null);
+            } else {
+                byte[] key = values.key(at);
+                extreme.replace(values.value(at), key, key.length);
+            }
             heldValueEntries += values.writeTo(valueTables[c], g.key);
             if (values.size() > HELD_VALUES_PER_GROUP) {
                 heldValueEntries -= values.size();

@@ -56,22 +56,35 @@ final class HeldValues {
         return 1;
     }
 
-    /** The representation of the greatest value present ({@code max}) or the least, or null when none is. */
-    Object extreme(boolean max) {
+    /**
+     * The index of the greatest value present ({@code max}) or the least, or -1 when none is; valid
+     * until the next change.
+     */
+    int extreme(boolean max) {
         if (max) {
             for (int i = size - 1; i >= 0; i--) {
                 if (counts[i] > 0) {
-                    return values[i];
+                    return i;
                 }
             }
         } else {
             for (int i = 0; i < size; i++) {
                 if (counts[i] > 0) {
-                    return values[i];
+                    return i;
                 }
             }
         }
-        return null;
+        return -1;
+    }
+
+    /** The representation of entry {@code i}. */
+    Object value(int i) {
+        return values[i];
+    }
+
+    /** The encoding of entry {@code i}'s value ({@link io.tributary.common.codec.KeyCodec#encodeValue}). */
+    byte[] key(int i) {
+        return keys[i];
     }
 
     /**
