@@ -76,6 +76,16 @@ final class ExtremeAccumulator implements Accumulator {
         lost = false;
     }
 
+    /**
+     * As {@link #replace(Object)}, for a caller holding {@code next}'s {@link KeyCodec#encodeValue
+     * encoding} as {@code key[0, len)} (copied): no encoding again ({@link HeldValues}).
+     */
+    void replace(Object next, byte[] key, int len) {
+        extreme = next;
+        keep(key, len);
+        lost = false;
+    }
+
     private void set(Object value) {
         extreme = value;
         if (value == null) {

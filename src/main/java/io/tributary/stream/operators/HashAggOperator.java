@@ -66,8 +66,11 @@ import java.util.TreeMap;
  * dropped from memory since (a view's first backfill of up to {@link #DEFAULT_CACHE_GROUPS} groups
  * per actor): then a group not held is new, and its lookup costs no store read. Every
  * changed group is written to the group table at the barrier, so the held groups are always
- * clean and dropping one costs nothing. Value tables are not cached: each value change is one
- * point read. Pending writes of all tables stay in memory until the barrier.
+ * clean and dropping one costs nothing. A group first held without rows also holds its MIN/MAX
+ * values ({@link HeldValues}, at most {@link #HELD_VALUES_PER_GROUP} per call and {@link
+ * #HELD_VALUES_LIMIT} in all): its extremes come from memory and its value-table writes need no
+ * read. Other value changes are counted against the value tables in one batched read per barrier
+ * (DISTINCT: one point read each). Pending writes of all tables stay in memory until the barrier.
  *
  * <p>Per row, a group already held costs no allocation: its key is encoded into a reused buffer
  * and looked up from there ({@link ByteKeyMap#find}); only a new group copies its key.
@@ -89,6 +92,19 @@ public final class HashAggOperator implements Operator {
      */
     static final int DEFAULT_CACHE_GROUPS = 65_536;
 
+    /**
+     * The most values a held group keeps in memory per MIN/MAX call ({@link HeldValues}); a group
+     * with more gives them up at the barrier and reads its value table from then on, so memory per
+     * group stays small while groups of a few dozen rows (customers' orders) never read it.
+     */
+    static final int HELD_VALUES_PER_GROUP = 64;
+
+    /**
+     * The most {@link HeldValues} entries of all held groups together, a few tens of megabytes;
+     * groups first held beyond it read their value tables instead.
+     */
+    static final long HELD_VALUES_LIMIT = 1 << 19;
+
     private final int[] groupKeys;
     private final List<DataType> groupKeyTypes;
     private final AggCall[] calls;
@@ -101,6 +117,12 @@ public final class HashAggOperator implements Operator {
     private final ByteWriter valueScratch = new ByteWriter(16);
     /** The values held in groups' {@link PendingValues} with a count to hand over at the barrier. */
     private long pendingValues;
+    /** Whether a MIN/MAX call keeps values, so new groups hold them ({@link HeldValues}). */
+    private final boolean holdsExtremeValues;
+    /** The entries of every held group's {@link HeldValues}, bounded by {@link #HELD_VALUES_LIMIT}. */
+    private long heldValueEntries;
+    /** The {@link HeldValues} entries changed since the barrier: the value-table writes it will make. */
+    private long heldValueWrites;
 
     private final StateTable groups;
     private final int groupRowWidth;
@@ -192,6 +214,8 @@ public final class HashAggOperator implements Operator {
             }
         }
         groupRowTypes.add(DataType.BIGINT);
+        this.holdsExtremeValues = Arrays.stream(calls)
+                .anyMatch(c -> c.keepsValues() && (c.kind() == AggKind.MIN || c.kind() == AggKind.MAX));
         this.groupRowWidth = groupRowTypes.size();
         this.groups = new StateTable(stateTableIds[0], groupKeyTypes, null, groupKeys.length, groupRowTypes, committed);
         this.cacheGroups = cacheGroups;
@@ -241,8 +265,17 @@ public final class HashAggOperator implements Operator {
             return id;
         }
         GroupState loaded = load(keyValues(row));
-        return held.put(
-                keyWriter.array(), keyWriter.length(), new Held(loaded, present(loaded) ? loaded.output() : null));
+        Held h = new Held(loaded, present(loaded) ? loaded.output() : null);
+        // a group without rows has no values stored either: what it gets from now on is all it holds
+        if (holdsExtremeValues && loaded.rowCount == 0 && heldValueEntries < HELD_VALUES_LIMIT) {
+            h.values = new HeldValues[calls.length];
+            for (int c = 0; c < calls.length; c++) {
+                if (valueTables[c] != null && (calls[c].kind() == AggKind.MIN || calls[c].kind() == AggKind.MAX)) {
+                    h.values[c] = new HeldValues();
+                }
+            }
+        }
+        return held.put(keyWriter.array(), keyWriter.length(), h);
     }
 
     @Override
@@ -250,8 +283,9 @@ public final class HashAggOperator implements Operator {
         start(out);
         handOverPendingValues();
         emitTouched(out);
+        heldValueWrites = 0;
         while (held.size() > cacheGroups) {
-            held.remove(held.victim());
+            forget(held.victim());
             allHeld = false;
         }
         if (cleaning != null && barrier.checkpoint() == null) {
@@ -269,7 +303,7 @@ public final class HashAggOperator implements Operator {
     /**
      * The most changes held for any one state table: the groups whose output waits for the barrier
      * (each becomes one group-table write then) plus the group table's pending writes, or a value
-     * table's pending and uncounted keys. Memory is then bounded by the number of tables times
+     * table's pending and uncounted keys plus the value writes groups hold ({@link HeldValues}). Memory is then bounded by the number of tables times
      * what a backfill's checkpoint allows, while groups that absorb many rows between checkpoints
      * do not bring checkpoints sooner (each checkpoint re-emits and re-writes every group it touched).
      */
@@ -278,10 +312,52 @@ public final class HashAggOperator implements Operator {
         long held = (long) touchedCount + groups.pendingCount();
         for (ValueTable t : valueTables) {
             if (t != null) {
-                held = Math.max(held, t.held() + pendingValues);
+                held = Math.max(held, t.held() + pendingValues + heldValueWrites);
             }
         }
         return held;
+    }
+
+    /** Removes group {@code id} from {@link #held}, with the values it held. */
+    private void forget(int id) {
+        HeldValues[] values = held.get(id).values;
+        if (values != null) {
+            for (HeldValues v : values) {
+                if (v != null) {
+                    heldValueEntries -= v.size();
+                }
+            }
+        }
+        held.remove(id);
+    }
+
+    /**
+     * Takes each MIN/MAX extreme of a group holding its values from those values, and writes the
+     * epoch's changes of their counts to the value tables; a group holding more than {@link
+     * #HELD_VALUES_PER_GROUP} values of a call gives them up, its extreme now settled and its
+     * counts in the table's pending writes, where the uncounted path reads them. At the barrier.
+     */
+    private void writeHeldValues(Held h) {
+        GroupState g = h.group;
+        for (int c = 0; c < calls.length; c++) {
+            HeldValues values = h.values[c];
+            if (values == null) {
+                continue;
+            }
+            ExtremeAccumulator extreme = (ExtremeAccumulator) g.accumulators[c];
+            int at = values.extreme(calls[c].kind() == AggKind.MAX);
+            if (at < 0) {
+                extreme.replace(null);
+            } else {
+                byte[] key = values.key(at);
+                extreme.replace(values.value(at), key, key.length);
+            }
+            heldValueEntries += values.writeTo(valueTables[c], g.key);
+            if (values.size() > HELD_VALUES_PER_GROUP) {
+                heldValueEntries -= values.size();
+                h.values[c] = null;
+            }
+        }
     }
 
     /**
@@ -293,6 +369,9 @@ public final class HashAggOperator implements Operator {
             int id = touched[k];
             Held h = held.get(id);
             GroupState g = h.group;
+            if (h.values != null) {
+                writeHeldValues(h);
+            }
             if (present(g)) {
                 settleExtremes(g);
             }
@@ -309,7 +388,7 @@ public final class HashAggOperator implements Operator {
             h.touched = false;
             h.lastOutput = after;
             if (after == null) {
-                held.remove(id);
+                forget(id);
                 groups.delete(g.key);
             } else {
                 groups.put(g.key, g.save(groupRowWidth, functions));
@@ -346,7 +425,7 @@ public final class HashAggOperator implements Operator {
                 GroupState g = null;
                 if (id >= 0) {
                     g = held.get(id).group;
-                    held.remove(id);
+                    forget(id);
                 }
                 if (emitsOnClose()) {
                     emitClosed(out, g, group);
@@ -471,6 +550,16 @@ public final class HashAggOperator implements Operator {
             }
             ValueTable values = valueTables[c];
             if (values != null) {
+                if (h.values != null && h.values[c] != null) {
+                    // the group's extreme is taken from its held values at the barrier
+                    valueScratch.reset();
+                    KeyCodec.encodeValue(valueScratch, argTypes[c], value);
+                    HeldValues heldValues = h.values[c];
+                    int before = heldValues.size();
+                    heldValueWrites += heldValues.change(valueScratch.array(), valueScratch.length(), value, sign);
+                    heldValueEntries += heldValues.size() - before;
+                    continue;
+                }
                 if (call.kind() == AggKind.MIN || call.kind() == AggKind.MAX) {
                     // counted at the barrier in one batched read: an insert cannot pass the extreme
                     // unseen, and a removal of the extreme marks it lost (see settleExtremes)
@@ -595,6 +684,12 @@ public final class HashAggOperator implements Operator {
          * the first); see {@link #countExtremeValue}.
          */
         PendingValues[] pending;
+        /**
+         * Per call, every MIN/MAX argument value the group holds, or null (for that call or all):
+         * only groups first held without rows get them, and a group gives them up when it holds
+         * too many; see {@link #writeHeldValues}.
+         */
+        HeldValues[] values;
 
         Held(GroupState group, Object[] lastOutput) {
             this.group = group;

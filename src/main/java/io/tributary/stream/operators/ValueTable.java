@@ -140,6 +140,22 @@ final class ValueTable {
         uncountedCounts[id] += count;
     }
 
+    /**
+     * Writes the value's multiplicity in the group as {@code count} (a delete when 0) without
+     * reading it, for a caller that holds every value of the group ({@link HeldValues}) and so
+     * knows it; such a group's values are never {@link #addUncounted added uncounted}.
+     */
+    void store(Object[] groupKey, Object value, long count) {
+        int distEnd = table.encodeKey(keyScratch, groupKey, value);
+        StateTable.StoreKey key =
+                StateTable.StoreKey.of(Arrays.copyOf(keyScratch.array(), keyScratch.length()), distEnd);
+        if (count == 0) {
+            table.delete(key);
+        } else {
+            table.put(key, new Object[] {value, count});
+        }
+    }
+
     /** Counts every uncounted occurrence into the table, reading the keys' committed counts in one batch. */
     private void countUncounted() {
         int n = uncounted.size();

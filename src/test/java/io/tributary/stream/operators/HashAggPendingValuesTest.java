@@ -101,6 +101,20 @@ class HashAggPendingValuesTest {
      */
     @Test
     void randomChangesOfManyValuesMatchTheExtremesRecomputed() {
+        randomChangesMatchTheExtremesRecomputed(12);
+    }
+
+    /**
+     * As {@link #randomChangesOfManyValuesMatchTheExtremesRecomputed}, with more distinct values per
+     * group than a group holds in memory ({@link HeldValues}): groups give their values up at a
+     * barrier and go on through the value table, whose counts they wrote.
+     */
+    @Test
+    void randomChangesOfMoreValuesThanAGroupHoldsMatchTheExtremesRecomputed() {
+        randomChangesMatchTheExtremesRecomputed(HashAggOperator.HELD_VALUES_PER_GROUP + 24);
+    }
+
+    private void randomChangesMatchTheExtremesRecomputed(int distinctValues) {
         for (long seed = 1; seed <= 6; seed++) {
             Random rnd = new Random(seed);
             OperatorHarness h = harness();
@@ -110,7 +124,7 @@ class HashAggPendingValuesTest {
                 int n = 1 + rnd.nextInt(20);
                 for (int i = 0; i < n; i++) {
                     if (live.isEmpty() || rnd.nextInt(10) < 6) {
-                        Object[] r = row(rnd.nextInt(3), rnd.nextInt(12));
+                        Object[] r = row(rnd.nextInt(3), rnd.nextInt(distinctValues));
                         live.add(r);
                         h.insert(0, r);
                     } else {
