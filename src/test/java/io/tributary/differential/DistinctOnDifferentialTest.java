@@ -52,6 +52,8 @@ class DistinctOnDifferentialTest {
             "SELECT DISTINCT dept FROM emp ORDER BY 1",
             "SELECT 'distinct on (x)' AS s, name FROM emp ORDER BY id LIMIT 1");
 
+    private static final ComparedOutcomes COMPARED = new ComparedOutcomes(false, false);
+
     private static Connection pg;
     private static InProcessTributary tributary;
 
@@ -75,18 +77,21 @@ class DistinctOnDifferentialTest {
 
     @Test
     void queriesAnswerLikePostgres() {
-        assertEquals(List.of(), mismatches(QUERIES));
+        assertEquals(List.of(), COMPARED.mismatches(pg, tributary.connection, QUERIES));
     }
 
     @Test
     void plainViewOverDistinctOnAnswersLikePostgres() {
         assertEquals(
                 List.of(),
-                mismatches(List.of(
-                        "CREATE VIEW top_paid AS SELECT DISTINCT ON (dept) dept, name, salary FROM emp"
-                                + " ORDER BY dept, salary DESC, id",
-                        "SELECT * FROM top_paid ORDER BY name",
-                        "SELECT t.name, e.grade FROM top_paid t JOIN emp e ON e.name = t.name ORDER BY 1")));
+                COMPARED.mismatches(
+                        pg,
+                        tributary.connection,
+                        List.of(
+                                "CREATE VIEW top_paid AS SELECT DISTINCT ON (dept) dept, name, salary FROM emp"
+                                        + " ORDER BY dept, salary DESC, id",
+                                "SELECT * FROM top_paid ORDER BY name",
+                                "SELECT t.name, e.grade FROM top_paid t JOIN emp e ON e.name = t.name ORDER BY 1")));
     }
 
     /** The materialized view follows every change; PostgreSQL runs the same query as the oracle. */
@@ -119,17 +124,5 @@ class DistinctOnDifferentialTest {
             }
         }
         assertEquals(List.of(), mismatches);
-    }
-
-    private static List<String> mismatches(List<String> statements) {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : statements) {
-            String expected = StatementOutcome.of(pg, sql, false);
-            String actual = StatementOutcome.of(tributary.connection, sql, false);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        return mismatches;
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,6 +42,8 @@ class SelectListSetFunctionsDifferentialTest {
             "SELECT CASE WHEN id > 1 THEN generate_series(1, 2) END FROM tagged",
             "SELECT sum(generate_series(1, 3))");
 
+    private static final ComparedOutcomes COMPARED = new ComparedOutcomes(false, false);
+
     private static Connection pg;
     private static InProcessTributary tributary;
 
@@ -66,14 +67,6 @@ class SelectListSetFunctionsDifferentialTest {
 
     @Test
     void answersLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : QUERIES) {
-            String expected = StatementOutcome.of(pg, sql, false);
-            String actual = StatementOutcome.of(tributary.connection, sql, false);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        assertEquals(List.of(), mismatches);
+        assertEquals(List.of(), COMPARED.mismatches(pg, tributary.connection, QUERIES));
     }
 }

@@ -75,7 +75,7 @@ final class DistinctOnSelects extends SqlBasicVisitor<Void> {
         SqlCall marker = as.operand(0);
         List<SqlNode> keys = new ArrayList<>();
         for (SqlNode key : marker.getOperandList()) {
-            keys.add(resolve(key, outputs, "SELECT DISTINCT ON"));
+            keys.add(resolve(key, outputs, "DISTINCT ON"));
         }
         List<SqlNode> order = new ArrayList<>();
         if (orderList != null) {
