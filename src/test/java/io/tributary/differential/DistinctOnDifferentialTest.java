@@ -52,53 +52,40 @@ class DistinctOnDifferentialTest {
             "SELECT DISTINCT dept FROM emp ORDER BY 1",
             "SELECT 'distinct on (x)' AS s, name FROM emp ORDER BY id LIMIT 1");
 
-    private static final ComparedOutcomes COMPARED = new ComparedOutcomes(false, false);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
+    private static PostgresPair pair;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("distinct-on-diff-", 20, "postgres", "", 60);
-        for (Connection c : List.of(pg, tributary.connection)) {
-            try (Statement s = c.createStatement()) {
-                for (String sql : SETUP) {
-                    s.execute(sql);
-                }
-            }
-        }
+        pair = PostgresPair.start("distinct-on-diff-");
+        assertEquals(List.of(), pair.mismatches(SETUP));
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, tributary);
+        pair.close();
     }
 
     @Test
     void queriesAnswerLikePostgres() {
-        assertEquals(List.of(), COMPARED.mismatches(pg, tributary.connection, QUERIES));
+        assertEquals(List.of(), pair.mismatches(QUERIES));
     }
 
     @Test
     void plainViewOverDistinctOnAnswersLikePostgres() {
         assertEquals(
                 List.of(),
-                COMPARED.mismatches(
-                        pg,
-                        tributary.connection,
-                        List.of(
-                                "CREATE VIEW top_paid AS SELECT DISTINCT ON (dept) dept, name, salary FROM emp"
-                                        + " ORDER BY dept, salary DESC, id",
-                                "SELECT * FROM top_paid ORDER BY name",
-                                "SELECT t.name, e.grade FROM top_paid t JOIN emp e ON e.name = t.name ORDER BY 1")));
+                pair.mismatches(List.of(
+                        "CREATE VIEW top_paid AS SELECT DISTINCT ON (dept) dept, name, salary FROM emp"
+                                + " ORDER BY dept, salary DESC, id",
+                        "SELECT * FROM top_paid ORDER BY name",
+                        "SELECT t.name, e.grade FROM top_paid t JOIN emp e ON e.name = t.name ORDER BY 1")));
     }
 
     /** The materialized view follows every change; PostgreSQL runs the same query as the oracle. */
     @Test
     void materializedViewStaysEqualToTheQuery() throws SQLException {
         String query = "SELECT DISTINCT ON (dept) dept, name, salary FROM emp ORDER BY dept, salary DESC, id";
-        try (Statement s = tributary.connection.createStatement()) {
+        try (Statement s = pair.tributary.connection.createStatement()) {
             s.execute("CREATE MATERIALIZED VIEW top_mv AS " + query);
         }
         List<String> changes = List.of(
@@ -110,15 +97,15 @@ class DistinctOnDifferentialTest {
                 "DELETE FROM emp WHERE dept IS NULL");
         List<String> mismatches = new ArrayList<>();
         for (String change : changes) {
-            for (Connection c : List.of(pg, tributary.connection)) {
+            for (Connection c : List.of(pair.pg, pair.tributary.connection)) {
                 try (Statement s = c.createStatement()) {
                     s.execute(change);
                 }
             }
             String expected =
-                    StatementOutcome.of(pg, "SELECT * FROM (" + query + ") q ORDER BY dept NULLS FIRST", false);
-            String actual =
-                    StatementOutcome.of(tributary.connection, "SELECT * FROM top_mv ORDER BY dept NULLS FIRST", false);
+                    StatementOutcome.of(pair.pg, "SELECT * FROM (" + query + ") q ORDER BY dept NULLS FIRST", false);
+            String actual = StatementOutcome.of(
+                    pair.tributary.connection, "SELECT * FROM top_mv ORDER BY dept NULLS FIRST", false);
             if (!expected.equals(actual)) {
                 mismatches.add(change + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }

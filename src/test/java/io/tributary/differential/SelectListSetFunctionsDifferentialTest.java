@@ -2,8 +2,6 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,31 +40,21 @@ class SelectListSetFunctionsDifferentialTest {
             "SELECT CASE WHEN id > 1 THEN generate_series(1, 2) END FROM tagged",
             "SELECT sum(generate_series(1, 3))");
 
-    private static final ComparedOutcomes COMPARED = new ComparedOutcomes(false, false);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
+    private static PostgresPair pair;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("srf-diff-", 20, "postgres", "", 60);
-        for (Connection c : List.of(pg, tributary.connection)) {
-            try (Statement s = c.createStatement()) {
-                for (String sql : SETUP) {
-                    s.execute(sql);
-                }
-            }
-        }
+        pair = PostgresPair.start("srf-diff-");
+        assertEquals(List.of(), pair.mismatches(SETUP));
     }
 
     @AfterAll
     static void stop() {
-        Cleanup.closeAll(pg, tributary);
+        pair.close();
     }
 
     @Test
     void answersLikePostgres() {
-        assertEquals(List.of(), COMPARED.mismatches(pg, tributary.connection, QUERIES));
+        assertEquals(List.of(), pair.mismatches(QUERIES));
     }
 }
