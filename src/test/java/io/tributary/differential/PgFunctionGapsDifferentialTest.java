@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * PostgreSQL's integer bit operators ({@code & | # ~ << >>}), the prefix {@code @ |/ ||/},
  * {@code width_bucket}, {@code chr}, {@code substr}, the bytea functions ({@code encode},
- * {@code decode}, {@code get_byte}, {@code convert_to}) and {@code make_date}/{@code make_time}/
+ * {@code decode}, {@code get_byte}, {@code convert_to}, the SHA-2 digests; string constants passed as bytea),
+ * calls to unknown functions (42883 naming the argument types) and {@code make_date}/{@code make_time}/
  * {@code make_timestamp}/{@code isfinite} and {@code percentile_cont}, over columns holding NULLs and edge values and over
  * constants, run in order on Tributary and on an embedded PostgreSQL: each statement's rows (labels
  * and JDBC types) or SQLSTATE must match. Operator precedence is checked against the operators
@@ -71,6 +72,21 @@ class PgFunctionGapsDifferentialTest {
             "SELECT decode('abc', 'hex')",
             "SELECT decode('zz', 'hex')",
             "SELECT encode('abc'::bytea, 'rot13')",
+            // a string constant where a bytea function takes bytea is bytea input (Calcite: UTF-16 bytes)
+            "SELECT encode('abc', 'hex'), encode('\\x6162', 'escape'), get_byte('abc', 0), encode('a\\001', 'hex')",
+            "SELECT encode('\\xzz', 'hex')",
+            "SELECT encode('abc'::text, 'hex')",
+            "SELECT encode(t, 'hex') FROM g",
+            // the SHA-2 digests are bytea (Calcite's sha256 and sha512: hex text; sha1 is not PostgreSQL's)
+            "SELECT sha224('abc'), sha256('abc'::bytea), sha384(''::bytea), sha512('\\x00'::bytea), sha256(NULL)",
+            "SELECT id, sha256(y) AS h, encode(sha512(y), 'base64') AS b FROM g ORDER BY id",
+            "SELECT sha256('abc'::text)",
+            "SELECT sha1('abc'::bytea)",
+            // an unknown function or a wrong argument count: PostgreSQL's type names and HINT
+            "SELECT no_such_function(1, 'a', 2.5, true, NULL, 1::bigint, 'x'::text, 1.5::float8, DATE '2024-01-01',"
+                    + " INTERVAL '1 day', '\\x00'::bytea, a) FROM g",
+            "SELECT lower()",
+            "SELECT no_such_function()",
             "SELECT get_byte('\\xdeadbeef'::bytea, 4)",
             "SELECT substring('\\xdeadbeef'::bytea FROM 2 FOR 2), get_byte('\\xdeadbeef'::bytea, 0)",
             "SELECT make_date(2024, 2, 29), make_time(10, 20, 30), make_timestamp(2024, 1, 2, 3, 4, 5)",

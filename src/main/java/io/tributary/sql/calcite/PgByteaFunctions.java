@@ -4,12 +4,14 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.ByteString;
 
 /**
- * PostgreSQL's bytea functions Calcite lacks ({@code encode}, {@code decode}, {@code get_byte},
+ * PostgreSQL's bytea functions Calcite lacks ({@code encode}, {@code decode}, {@code get_byte}, the {@code sha2} digests,
  * {@code convert_to}), registered as schema functions by {@link CatalogSchema} under their method
  * names and called by reflection from the code Calcite generates, in queries and in materialized
  * views alike. NULL in gives NULL out. Errors carry PostgreSQL's SQLSTATEs. Pure functions, safe
@@ -35,6 +37,38 @@ public final class PgByteaFunctions {
             case "escape" -> escape(bytes);
             default -> throw unknownEncoding(format);
         };
+    }
+
+    /** {@code sha224(bytea)}: the SHA-224 digest of {@code data}. */
+    public static ByteString sha224(ByteString data) {
+        return digest("SHA-224", data);
+    }
+
+    /** {@code sha256(bytea)}: the SHA-256 digest of {@code data}. */
+    public static ByteString sha256(ByteString data) {
+        return digest("SHA-256", data);
+    }
+
+    /** {@code sha384(bytea)}: the SHA-384 digest of {@code data}. */
+    public static ByteString sha384(ByteString data) {
+        return digest("SHA-384", data);
+    }
+
+    /** {@code sha512(bytea)}: the SHA-512 digest of {@code data}. */
+    public static ByteString sha512(ByteString data) {
+        return digest("SHA-512", data);
+    }
+
+    private static ByteString digest(String algorithm, ByteString data) {
+        if (data == null) {
+            return null;
+        }
+        try {
+            return new ByteString(MessageDigest.getInstance(algorithm).digest(data.getBytes()));
+        } catch (NoSuchAlgorithmException e) {
+            // every Java platform must provide the SHA-2 family
+            throw new IllegalStateException(algorithm + " is missing from this Java runtime", e);
+        }
     }
 
     /** {@code decode(text, format)}: the bytes {@code text} spells in {@code hex}, {@code base64} or {@code escape}. */

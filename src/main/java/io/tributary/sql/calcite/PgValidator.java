@@ -2,16 +2,21 @@ package io.tributary.sql.calcite;
 
 import static org.apache.calcite.util.Static.RESOURCE;
 
+import io.tributary.common.TributaryException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
@@ -30,7 +35,39 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  */
 final class PgValidator extends CalciteSqlValidator {
     PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
-        super(operators, reader, types, config);
+        super(PgOperatorTable.of(operators), reader, types, config);
+    }
+
+    /**
+     * Calcite names the arguments of a call to an unknown function by type family ({@code
+     * foo(<NUMERIC>, <CHARACTER>)}); PostgreSQL's 42883 names each one's type ({@code foo(integer,
+     * unknown)}, a string constant being {@code unknown}), so the signature Calcite's message quotes
+     * carries those names for {@link SqlErrors} to give the client. A call with the wrong number
+     * of arguments is the same 42883 in PostgreSQL, where Calcite says "Invalid number of
+     * arguments" for a function with one signature.
+     */
+    @Override
+    public CalciteException handleUnresolvedFunction(
+            SqlCall call, SqlOperator unresolvedFunction, List<RelDataType> argTypes, List<String> argNames) {
+        if (!(unresolvedFunction instanceof SqlFunction) || argTypes.size() != call.operandCount()) {
+            return super.handleUnresolvedFunction(call, unresolvedFunction, argTypes, argNames);
+        }
+        StringJoiner signature = new StringJoiner(", ", unresolvedFunction.getName() + "(", ")");
+        for (int i = 0; i < argTypes.size(); i++) {
+            signature.add("<" + argumentTypeName(call.operand(i), argTypes.get(i)) + ">");
+        }
+        return newValidationError(call, RESOURCE.validatorUnknownFunction(signature.toString()));
+    }
+
+    private static String argumentTypeName(SqlNode argument, RelDataType type) {
+        if (PgTypeOf.isStringLiteral(argument)) {
+            return "unknown";
+        }
+        try {
+            return PgTypeOf.name(type);
+        } catch (TributaryException noSuchColumnType) {
+            return NoMatchingSignature.pgName(type.getFullTypeString());
+        }
     }
 
     @Override
@@ -85,6 +122,11 @@ final class PgValidator extends CalciteSqlValidator {
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
             BpcharText.strip(call);
             checkOrderedSetKey(scope, call);
+            if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
+                List<RelDataType> types = new ArrayList<>();
+                call.getOperandList().forEach(operand -> types.add(deriveType(scope, operand)));
+                throw handleUnresolvedFunction(call, call.getOperator(), types, null);
+            }
             if (VarianceCalls.isFinal(call.getOperator().getName())) {
                 RelDataType sum = deriveType(scope, call.operand(0));
                 if (sum.getSqlTypeName() == SqlTypeName.OTHER) {

@@ -29,7 +29,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * count Sunday as 0 (Calcite: 1); {@code date_trunc('unit', ts)} with a literal unit is {@code FLOOR(ts TO unit)}
  * (Calcite's DATE_TRUNC takes BigQuery's arguments; {@link PgDateTrunc} computes the FLOOR with PostgreSQL's
  * units, {@link PgTruncUnits} reads the unit's word), a date constant or cast first made a timestamptz; a text literal cast to a float type beyond its range is 22003
- * (Calcite: Infinity); a text literal cast to bytea is read as PostgreSQL's bytea input ({@code '\xdead'},
+ * (Calcite: Infinity); a text literal cast to bytea, or passed where a bytea function takes bytea
+ * ({@link ByteaArguments}), is read as PostgreSQL's bytea input ({@code '\xdead'},
  * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
  * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
@@ -151,6 +152,10 @@ final class PgValueSemantics extends StatementRewrite {
                     .createCall(pos, call.operand(0), call.operand(1).accept(this));
             return rewritten(
                     SqlStdOperatorTable.MINUS.createCall(pos, extract, SqlLiteral.createExactNumeric("1", pos)));
+        }
+        SqlCall byteaArguments = ByteaArguments.rewrite(call);
+        if (byteaArguments != null) {
+            return rewritten(super.visit(byteaArguments));
         }
         if (call.getKind() == SqlKind.CAST
                 && call.operand(0) instanceof SqlLiteral lit

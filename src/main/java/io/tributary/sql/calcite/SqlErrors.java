@@ -2,6 +2,8 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -328,8 +330,13 @@ final class SqlErrors {
                 && varianceOf(x.group(2), sql) != null) {
             return varianceOf(x.group(2), sql);
         } else if ((x = NO_FUNCTION.matcher(m)).find()) {
-            state = SqlState.UNDEFINED_FUNCTION;
-            message = "function " + x.group(1).toLowerCase() + "(" + x.group(2).toLowerCase() + ") does not exist";
+            List<String> types = new ArrayList<>();
+            Matcher type = SIGNATURE_TYPE.matcher(x.group(2));
+            while (type.find()) {
+                types.add(NoMatchingSignature.pgName(type.group(1)));
+            }
+            return NoMatchingSignature.noFunction(
+                    x.group(1).toLowerCase(java.util.Locale.ROOT) + "(" + String.join(", ", types) + ")", position);
         } else if ((x = CANNOT_APPLY.matcher(m)).find() && x.group(1).matches("(?i)TUMBLE|HOP|SESSION")) {
             // TimeWindowCalls checked the sizes (and the session gap): what Calcite refuses is the time column's type
             state = SqlState.DATATYPE_MISMATCH;

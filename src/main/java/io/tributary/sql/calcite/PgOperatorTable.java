@@ -1,0 +1,56 @@
+package io.tributary.sql.calcite;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.validate.SqlNameMatcher;
+
+/**
+ * Calcite's operator table without the library functions whose PostgreSQL namesake means something
+ * else: Calcite's {@code sha256} and {@code sha512} return hex text where PostgreSQL's return bytea
+ * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
+ * hidden, the schema functions of those names resolve, in queries and views alike. Made by
+ * {@link PgValidator} for each validation; stateless beyond the table it wraps.
+ */
+final class PgOperatorTable implements SqlOperatorTable {
+    private static final Set<String> HIDDEN = Set.of("SHA1", "SHA256", "SHA512");
+
+    private final SqlOperatorTable calcites;
+
+    private PgOperatorTable(SqlOperatorTable calcites) {
+        this.calcites = calcites;
+    }
+
+    /** {@code calcites} without the hidden functions (itself when already wrapped). */
+    static SqlOperatorTable of(SqlOperatorTable calcites) {
+        return calcites instanceof PgOperatorTable ? calcites : new PgOperatorTable(calcites);
+    }
+
+    @Override
+    public void lookupOperatorOverloads(
+            SqlIdentifier opName,
+            SqlFunctionCategory category,
+            SqlSyntax syntax,
+            List<SqlOperator> operatorList,
+            SqlNameMatcher nameMatcher) {
+        int before = operatorList.size();
+        calcites.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
+        operatorList.subList(before, operatorList.size()).removeIf(PgOperatorTable::hidden);
+    }
+
+    @Override
+    public List<SqlOperator> getOperatorList() {
+        return calcites.getOperatorList().stream().filter(o -> !hidden(o)).toList();
+    }
+
+    private static boolean hidden(SqlOperator operator) {
+        return operator.getSyntax() == SqlSyntax.FUNCTION
+                && HIDDEN.contains(operator.getName().toUpperCase(Locale.ROOT))
+                && !(operator instanceof org.apache.calcite.sql.validate.SqlUserDefinedFunction);
+    }
+}
