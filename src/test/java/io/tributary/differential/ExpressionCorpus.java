@@ -450,6 +450,8 @@ final class ExpressionCorpus {
         // an unaliased unnest in FROM and its column are named unnest
         out.add("SELECT * FROM unnest(ARRAY[1, 2])");
         out.add("SELECT * FROM unnest(ARRAY['a', 'b']) WITH ORDINALITY");
+        out.add("SELECT * FROM unnest(ARRAY['a', 'b']) WITH ORDINALITY AS u WHERE ordinality > 1");
+        out.add("SELECT u.* FROM unnest(ARRAY[7, 8]) WITH ORDINALITY u");
         out.add("SELECT unnest FROM unnest(ARRAY[3, 4]) WHERE unnest > 3");
         out.add("SELECT * FROM unnest(ARRAY[1, 2]) ORDER BY 1 DESC");
         out.add("SELECT * FROM unnest(ARRAY[1, 2]) u, unnest(ARRAY[5]) ORDER BY 1");

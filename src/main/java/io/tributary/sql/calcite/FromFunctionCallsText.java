@@ -237,6 +237,22 @@ final class FromFunctionCallsText {
         if (unaliased) {
             marks.add(new Mark(
                     end, ordinality ? " AS \"unnest\"(\"unnest\", \"ordinality\")" : " AS \"unnest\"(\"unnest\")"));
+            return;
+        }
+        if (ordinality) {
+            nameColumns(tokens, after.isWord("as") ? next + 1 : next, marks);
+        }
+    }
+
+    /**
+     * After {@code unnest(a) WITH ORDINALITY [AS] u} without column names, names them {@code u} and
+     * {@code ordinality}, as PostgreSQL does (Calcite would call the second {@code ORDINALITY}).
+     * {@code alias} is the index of the alias's token; a quoted alias is left as written.
+     */
+    private static void nameColumns(List<Token> tokens, int alias, List<Mark> marks) {
+        Token name = tokens.get(alias);
+        if (name.kind() == Token.Kind.WORD && !tokens.get(alias + 1).isSymbol("(")) {
+            marks.add(new Mark(name.position() + name.text().length(), "(\"" + name.text() + "\", \"ordinality\")"));
         }
     }
 
