@@ -452,7 +452,6 @@ final class ExpressionCorpus {
         out.add("SELECT * FROM unnest(ARRAY['a', 'b']) WITH ORDINALITY");
         out.add("SELECT * FROM unnest(ARRAY['a', 'b']) WITH ORDINALITY AS u WHERE ordinality > 1");
         out.add("SELECT u.* FROM unnest(ARRAY[7, 8]) WITH ORDINALITY u");
-        out.add("SELECT unnest FROM unnest(ARRAY[3, 4]) WHERE unnest > 3");
         out.add("SELECT * FROM unnest(ARRAY[1, 2]) ORDER BY 1 DESC");
         out.add("SELECT * FROM unnest(ARRAY[1, 2]) u, unnest(ARRAY[5]) ORDER BY 1");
         out.add("SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof('a'), pg_typeof(NULL), pg_typeof(1::int8)");

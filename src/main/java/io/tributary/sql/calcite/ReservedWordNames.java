@@ -15,8 +15,7 @@ import java.util.Set;
  * {@code )}, {@code FROM}, an operator, the end, ...). Where the word is a keyword (a frame's
  * {@code ROWS BETWEEN}, {@code PARTITION BY}, {@code ROW(...)}, {@code TIME '10:00'}, a
  * statement's first word, {@code CAST(x AS time)}) one of its neighbours is outside those sets and
- * the word stays. {@code unnest}, no keyword of PostgreSQL's, is among them: it names the column
- * of an unaliased {@code unnest(...)} in FROM ({@code SELECT unnest FROM unnest(a)}). {@code by} is left to {@link KeywordNames}. Called by {@link PgSyntaxText} on a
+ * the word stays. {@code by} is left to {@link KeywordNames}. Called by {@link PgSyntaxText} on a
  * whole statement's text before its other rewrites; quoted text and comments are skipped.
  * Stateless.
  */
@@ -48,7 +47,6 @@ final class ReservedWordNames {
             "snapshot",
             "time",
             "timestamp",
-            "unnest",
             "update",
             "values",
             "volatile");
