@@ -47,30 +47,9 @@ final class FromFunctionCallsText {
             "set");
     /** Words after which a comma does not start a FROM item until the condition ends: a join's condition. */
     private static final Set<String> CONDITIONS = Set.of("on", "using");
-    /** Words that may follow a FROM item written without an alias. */
-    private static final Set<String> AFTER_UNALIASED_ITEM = Set.of(
-            "where",
-            "group",
-            "having",
-            "order",
-            "limit",
-            "offset",
-            "fetch",
-            "window",
-            "union",
-            "intersect",
-            "except",
-            "returning",
-            "join",
-            "inner",
-            "left",
-            "right",
-            "full",
-            "cross",
-            "natural",
-            "on",
-            "using",
-            "for");
+    /** Besides {@link #CLAUSE_ENDS}, words that may follow a FROM item written without an alias. */
+    private static final Set<String> JOINS =
+            Set.of("join", "inner", "left", "right", "full", "cross", "natural", "on", "using", "for");
     /** Functions in FROM whose arguments are table syntax, not expressions. */
     private static final Set<String> TABLE_SYNTAX = Set.of("table", "tumble", "hop", "session", "unnest");
 
@@ -233,7 +212,8 @@ final class FromFunctionCallsText {
                 || after.isSymbol(";")
                 || after.isSymbol(")")
                 || after.isSymbol(",")
-                || (after.kind() == Token.Kind.WORD && AFTER_UNALIASED_ITEM.contains(after.text()));
+                || (after.kind() == Token.Kind.WORD
+                        && (CLAUSE_ENDS.contains(after.text()) || JOINS.contains(after.text())));
         if (unaliased) {
             marks.add(new Mark(
                     end, ordinality ? " AS \"unnest\"(\"unnest\", \"ordinality\")" : " AS \"unnest\"(\"unnest\")"));
