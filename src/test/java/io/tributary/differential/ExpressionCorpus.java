@@ -440,6 +440,20 @@ final class ExpressionCorpus {
         out.add("SELECT x * 2 FROM generate_series(2147483647, 2147483647) AS g(x)");
         out.add("SELECT x, pg_typeof(x) FROM generate_series(1, 2, 0.5) AS g(x)");
         out.add("SELECT * FROM generate_series(1, 2) AS g");
+        // a string constant beside a timestamp bound is a timestamp, as a string step is an interval
+        out.add("SELECT * FROM generate_series(TIMESTAMP '2024-01-01', TIMESTAMP '2024-01-02', '6 hours')");
+        out.add("SELECT * FROM generate_series('2024-01-01'::timestamp, '2024-01-02', '6 hours')");
+        out.add("SELECT x FROM generate_series('2024-01-01 12:00', TIMESTAMP '2024-01-03', '1 day 6 hours') AS g(x)");
+        out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-31', '2024-04-30', '1 mon') AS g(x)");
+        out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-01', '2024-01-02', 'junk') AS g(x)");
+        out.add("SELECT x FROM generate_series(TIMESTAMP '2024-01-01', 'junk', '1 day') AS g(x)");
+        // an unaliased unnest in FROM and its column are named unnest
+        out.add("SELECT * FROM unnest(ARRAY[1, 2])");
+        out.add("SELECT * FROM unnest(ARRAY['a', 'b']) WITH ORDINALITY");
+        out.add("SELECT * FROM unnest(ARRAY['a', 'b']) WITH ORDINALITY AS u WHERE ordinality > 1");
+        out.add("SELECT u.* FROM unnest(ARRAY[7, 8]) WITH ORDINALITY u");
+        out.add("SELECT * FROM unnest(ARRAY[1, 2]) ORDER BY 1 DESC");
+        out.add("SELECT * FROM unnest(ARRAY[1, 2]) u, unnest(ARRAY[5]) ORDER BY 1");
         out.add("SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof('a'), pg_typeof(NULL), pg_typeof(1::int8)");
         out.add("SELECT pg_typeof(DATE '2024-01-01' + 1), pg_typeof(INTERVAL '1 day'), pg_typeof('a'::text || 'b')");
         out.add("SELECT DATE '2024-01-01' + 2147483647");

@@ -67,6 +67,9 @@ class UuidDifferentialTest {
             "SELECT v FROM u WHERE id <= '{80000000-0000-0000-0000-000000000000}'::uuid ORDER BY v",
             "SELECT v FROM u WHERE id < k ORDER BY v",
             "SELECT v FROM u WHERE id = 'bad' ORDER BY v",
+            // a constant in braces, without a cast, is uuid input as any other spelling
+            "SELECT v FROM u WHERE id = '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}' ORDER BY v",
+            "SELECT v FROM u WHERE '{A0EEBC999C0B4EF8BB6D6BB9BD380A11}' <> id ORDER BY v",
             "SELECT v, id::text AS t, CAST(id AS varchar) AS c, id::text || '!' AS x FROM u ORDER BY v",
             "SELECT v, id::text::uuid AS r FROM u ORDER BY v",
             "SELECT upper(id::text)::uuid AS a FROM u ORDER BY a",

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.sql.Lexer;
 import io.tributary.sql.Token;
@@ -46,6 +47,9 @@ final class FromFunctionCallsText {
             "set");
     /** Words after which a comma does not start a FROM item until the condition ends: a join's condition. */
     private static final Set<String> CONDITIONS = Set.of("on", "using");
+    /** Besides {@link #CLAUSE_ENDS}, words that may follow a FROM item written without an alias. */
+    private static final Set<String> JOINS =
+            Set.of("join", "inner", "left", "right", "full", "cross", "natural", "on", "using", "for");
     /** Functions in FROM whose arguments are table syntax, not expressions. */
     private static final Set<String> TABLE_SYNTAX = Set.of("table", "tumble", "hop", "session", "unnest");
 
@@ -78,6 +82,9 @@ final class FromFunctionCallsText {
                 // LATERAL counts in a FROM clause only; elsewhere the word means nothing to this pass
                 lateral = itemStart && t.text().equals("lateral");
                 continue;
+            }
+            if (itemStart && t.isWord("unnest") && callOpening(tokens, i) == i + 1) {
+                labelUnnest(tokens, i + 1, marks);
             }
             if (itemStart && t.isIdentifier() && !TABLE_SYNTAX.contains(t.text())) {
                 int open = callOpening(tokens, i);
@@ -159,6 +166,74 @@ final class FromFunctionCallsText {
             }
         }
         return -1;
+    }
+
+    /**
+     * PostgreSQL names an {@code unnest} of one array in FROM without an alias, and its column,
+     * {@code unnest} (the column of {@code WITH ORDINALITY} {@code ordinality}), where Calcite would
+     * label them {@code EXPR$0} and {@code ORDINALITY}: records that alias after such a call opened
+     * at {@code open}. A call with an alias is left as written; one of several arrays is 0A000
+     * (Calcite would answer their cross product, where PostgreSQL pairs the arrays' elements).
+     */
+    private static void labelUnnest(List<Token> tokens, int open, List<Mark> marks) {
+        int depth = 0;
+        int close = -1;
+        for (int k = open + 1; k < tokens.size() && close < 0; k++) {
+            Token t = tokens.get(k);
+            if (t.kind() == Token.Kind.END) {
+                return;
+            }
+            if (depth == 0 && t.isSymbol(",")) {
+                // Calcite's UNNEST of several arrays gives their cross product, PostgreSQL's their rows side by side
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED, "unnest of more than one array in FROM is not supported");
+            }
+            if (t.isSymbol("(") || t.isSymbol("[")) {
+                depth++;
+            } else if (t.isSymbol("]") || (t.isSymbol(")") && depth > 0)) {
+                depth--;
+            } else if (t.isSymbol(")")) {
+                close = k;
+            }
+        }
+        if (close < 0) {
+            return;
+        }
+        int end = tokens.get(close).position() + 1;
+        int next = close + 1;
+        boolean ordinality =
+                tokens.get(next).isWord("with") && tokens.get(next + 1).isWord("ordinality");
+        if (ordinality) {
+            next += 2;
+            end = tokens.get(next - 1).position() + "ordinality".length();
+        }
+        Token after = tokens.get(next);
+        boolean unaliased = after.kind() == Token.Kind.END
+                || after.isSymbol(";")
+                || after.isSymbol(")")
+                || after.isSymbol(",")
+                || (after.kind() == Token.Kind.WORD
+                        && (CLAUSE_ENDS.contains(after.text()) || JOINS.contains(after.text())));
+        if (unaliased) {
+            marks.add(new Mark(
+                    end, ordinality ? " AS \"unnest\"(\"unnest\", \"ordinality\")" : " AS \"unnest\"(\"unnest\")"));
+            return;
+        }
+        if (ordinality) {
+            nameColumns(tokens, after.isWord("as") ? next + 1 : next, marks);
+        }
+    }
+
+    /**
+     * After {@code unnest(a) WITH ORDINALITY [AS] u} without column names, names them {@code u} and
+     * {@code ordinality}, as PostgreSQL does (Calcite would call the second {@code ORDINALITY}).
+     * {@code alias} is the index of the alias's token; a quoted alias is left as written.
+     */
+    private static void nameColumns(List<Token> tokens, int alias, List<Mark> marks) {
+        Token name = tokens.get(alias);
+        if (name.kind() == Token.Kind.WORD && !tokens.get(alias + 1).isSymbol("(")) {
+            marks.add(new Mark(name.position() + name.text().length(), "(\"" + name.text() + "\", \"ordinality\")"));
+        }
     }
 
     private static boolean startsWithCall(List<Token> tokens, int from, int end) {

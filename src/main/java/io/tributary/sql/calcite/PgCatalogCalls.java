@@ -4,6 +4,7 @@ import io.tributary.catalog.SearchPath;
 import io.tributary.catalog.pg.PgOids;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.PgUuidText;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -425,7 +426,8 @@ final class PgCatalogCalls extends StatementRewrite {
         if (text.length() < 3
                 || text.charAt(0) != '{'
                 || text.charAt(text.length() - 1) != '}'
-                || text.indexOf('"') >= 0) {
+                || text.indexOf('"') >= 0
+                || isUuidText(text)) {
             return null;
         }
         SqlParserPos pos = lit.getParserPosition();
@@ -436,6 +438,19 @@ final class PgCatalogCalls extends StatementRewrite {
                     v.matches("-?\\d+") ? SqlLiteral.createExactNumeric(v, pos) : SqlLiteral.createCharString(v, pos));
         }
         return SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR.createCall(pos, elements);
+    }
+
+    /**
+     * Whether {@code text} is uuid input in braces ({@code {a0eebc99-9c0b-...}}), which a uuid
+     * column compares with as PostgreSQL does: no catalog array Tributary compares holds one uuid.
+     */
+    private static boolean isUuidText(String text) {
+        try {
+            PgUuidText.parse(text);
+            return true;
+        } catch (TributaryException notUuid) {
+            return false;
+        }
     }
 
     /** The rewrite of {@code CAST(value AS spec)}, or null when the type is not a catalog type. */

@@ -2,11 +2,18 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgDateTimeInput;
+import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.PgTimeZone;
+import io.tributary.common.types.TypeKind;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlIntervalQualifier;
@@ -20,6 +27,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Gives operators and functions whose meaning differs in Calcite PostgreSQL's answers:
@@ -44,12 +52,12 @@ final class PgValueSemantics extends StatementRewrite {
             return rewritten(SqlStdOperatorTable.POWER.createCall(
                     pos, call.operand(0).accept(this), call.operand(1).accept(this)));
         }
-        if (call.getOperator().getName().equalsIgnoreCase("generate_series")
-                && call.operandCount() == 3
-                && call.operand(2) instanceof SqlIntervalLiteral step
-                && dateTime(call.operand(0)) != null
-                && dateTime(call.operand(1)) != null) {
-            return rewritten(timestampSeries(call, step));
+        if (call.getOperator().getName().equalsIgnoreCase("generate_series") && call.operandCount() == 3) {
+            SqlLiteral[] bounds = seriesBounds(call);
+            long[] step = bounds == null ? null : seriesStep(call.operand(2));
+            if (step != null) {
+                return rewritten(timestampSeries(call, bounds[0], bounds[1], step));
+            }
         }
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
         if (name.equals("generate_series")
@@ -282,15 +290,11 @@ final class PgValueSemantics extends StatementRewrite {
      * TimestampSeries}: timestamptz rows when both bounds are dates (PostgreSQL's choice), else
      * timestamp rows.
      */
-    private static SqlNode timestampSeries(SqlCall call, SqlIntervalLiteral step) {
+    private static SqlNode timestampSeries(SqlCall call, SqlLiteral start, SqlLiteral stop, long[] step) {
         SqlParserPos pos = call.getParserPosition();
-        SqlLiteral start = dateTime(call.operand(0));
-        SqlLiteral stop = dateTime(call.operand(1));
         boolean zoned = start.getTypeName() == SqlTypeName.DATE && stop.getTypeName() == SqlTypeName.DATE;
-        SqlIntervalLiteral.IntervalValue value = step.getValueAs(SqlIntervalLiteral.IntervalValue.class);
-        boolean yearMonth = value.getIntervalQualifier().isYearMonth();
-        long months = yearMonth ? SqlParserUtil.intervalToMonths(value) : 0;
-        long millis = yearMonth ? 0 : SqlParserUtil.intervalToMillis(value);
+        long months = step[0];
+        long millis = step[1];
         return new org.apache.calcite.sql.SqlBasicCall(
                 new org.apache.calcite.sql.SqlUnresolvedFunction(
                         new org.apache.calcite.sql.SqlIdentifier(
@@ -306,6 +310,58 @@ final class PgValueSemantics extends StatementRewrite {
                         SqlLiteral.createExactNumeric(Long.toString(months), pos),
                         SqlLiteral.createExactNumeric(Long.toString(millis), pos)),
                 pos);
+    }
+
+    /**
+     * The bounds of a {@code generate_series} call over date or timestamp constants, or null. A
+     * string constant beside a timestamp constant is read as a timestamp, as PostgreSQL resolves
+     * its unknown-typed argument ({@code generate_series(TIMESTAMP '2024-01-01', '2024-01-02',
+     * ...)}); bad text is 22007 as there.
+     */
+    private static SqlLiteral[] seriesBounds(SqlCall call) {
+        SqlLiteral start = dateTime(call.operand(0));
+        SqlLiteral stop = dateTime(call.operand(1));
+        if (start == null && stop != null && stop.getTypeName() == SqlTypeName.TIMESTAMP) {
+            start = timestampText(call.operand(0));
+        } else if (stop == null && start != null && start.getTypeName() == SqlTypeName.TIMESTAMP) {
+            stop = timestampText(call.operand(1));
+        }
+        return start != null && stop != null ? new SqlLiteral[] {start, stop} : null;
+    }
+
+    /** A string constant read as PostgreSQL's timestamp input, as a timestamp literal; null for any other node. */
+    private static SqlLiteral timestampText(SqlNode node) {
+        if (!(node instanceof SqlCharStringLiteral text)) {
+            return null;
+        }
+        long micros = PgDateTimeInput.parseTimestamp(text.getValueAs(String.class), false, PgTimeZone.UTC);
+        return SqlLiteral.createTimestamp(
+                SqlTypeName.TIMESTAMP,
+                TimestampString.fromMillisSinceEpoch(Math.floorDiv(micros, 1000L)),
+                3,
+                node.getParserPosition());
+    }
+
+    /**
+     * A series step as {months, milliseconds}: an interval constant, or a string constant read as
+     * PostgreSQL's interval text (its days as 24 hours each, which a timestamp series without a
+     * zone is); null for any other node.
+     */
+    private static long[] seriesStep(SqlNode node) {
+        if (node instanceof SqlIntervalLiteral step) {
+            SqlIntervalLiteral.IntervalValue value = step.getValueAs(SqlIntervalLiteral.IntervalValue.class);
+            boolean yearMonth = value.getIntervalQualifier().isYearMonth();
+            return new long[] {
+                yearMonth ? SqlParserUtil.intervalToMonths(value) : 0,
+                yearMonth ? 0 : SqlParserUtil.intervalToMillis(value)
+            };
+        }
+        if (node instanceof SqlCharStringLiteral text) {
+            Interval value =
+                    (Interval) PgTextFormat.parse(DataType.of(TypeKind.INTERVAL), text.getValueAs(String.class));
+            return new long[] {value.months(), value.days() * 86_400_000L + Math.floorDiv(value.micros(), 1000L)};
+        }
+        return null;
     }
 
     private static long epochMillis(SqlLiteral lit) {
