@@ -312,7 +312,8 @@ final class NumberLayout {
                             lastRelevant = i;
                         }
                     }
-                    if (zero && zeroEnd > preSpaces) {
+                    // the digits up to the last 0 place stay, whether or not a 0 came before the point
+                    if (zeroEnd > preSpaces) {
                         int lastZero = Math.min(number.length() - 1, zeroEnd - preSpaces);
                         if (lastRelevant < lastZero) {
                             lastRelevant = lastZero;

@@ -27,6 +27,13 @@ public final class PgDateTimeFormat {
             "pm", "q", "rm", "sssss", "ssss", "ss", "tz", "tzh", "tzm", "us", "ww", "w", "y,yyy", "yyyy", "yyy", "yy",
             "y");
 
+    /** {@link #KEYWORDS} in upper case, by the same index: the field each spelling names. */
+    static final String[] FIELDS =
+            KEYWORDS.stream().map(k -> k.toUpperCase(Locale.ROOT)).toArray(String[]::new);
+
+    private static final int TZ_UPPER = KEYWORDS.indexOf("TZ");
+    private static final int TZ_LOWER = KEYWORDS.indexOf("tz");
+
     private static final String[] MONTHS = {
         "January",
         "February",
@@ -51,7 +58,7 @@ public final class PgDateTimeFormat {
      * {@code to_char} of a local date and time: {@code epochDay} days after 1970-01-01, {@code
      * micros} microseconds into the day; {@code zone} is the abbreviation TZ prints (null for a
      * timestamp without time zone, which prints none) and {@code offsetSeconds} the offset east of
-     * Greenwich OF, TZH and TZM print.
+     * Greenwich OF, TZH and TZM print. Null for an empty template.
      */
     public static String dateTime(long epochDay, long micros, String zone, int offsetSeconds, String template) {
         LocalDate date = LocalDate.ofEpochDay(epochDay);
@@ -69,6 +76,20 @@ public final class PgDateTimeFormat {
         f.zone = zone;
         f.offset = offsetSeconds;
         return format(f, template);
+    }
+
+    /**
+     * Whether {@code template} prints a zone's abbreviation ({@code TZ}, {@code tz}), so a caller
+     * computes it only then.
+     */
+    public static boolean printsZoneName(String template) {
+        FormatTemplate t = FormatTemplate.of(template, KEYWORDS, true);
+        for (int k : t.keyword) {
+            if (k == TZ_UPPER || k == TZ_LOWER) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code to_char} of an interval: its months as years and months, its days, its time as hours past 24. */
@@ -107,7 +128,11 @@ public final class PgDateTimeFormat {
         int offset;
     }
 
+    /** The formatted text; null for an empty template, as PostgreSQL's {@code datetime_to_char} answers. */
     private static String format(Fields f, String template) {
+        if (template.isEmpty()) {
+            return null;
+        }
         FormatTemplate t = FormatTemplate.of(template, KEYWORDS, true);
         StringBuilder out = new StringBuilder(template.length() + 16);
         for (int i = 0; i < t.size(); i++) {
@@ -118,7 +143,7 @@ public final class PgDateTimeFormat {
             }
             int mods = t.modifiers[i];
             int start = out.length();
-            boolean numeric = field(out, KEYWORDS.get(k), f, mods);
+            boolean numeric = field(out, KEYWORDS.get(k), FIELDS[k], f, mods);
             if (numeric && (mods & (FormatTemplate.TH_UPPER | FormatTemplate.TH_LOWER)) != 0) {
                 FormatTemplate.appendOrdinal(out, start, (mods & FormatTemplate.TH_UPPER) != 0);
             }
@@ -126,11 +151,10 @@ public final class PgDateTimeFormat {
         return out.toString();
     }
 
-    /** Appends keyword {@code word}'s field; returns whether it is a number (takes TH). */
-    private static boolean field(StringBuilder out, String word, Fields f, int mods) {
+    /** Appends keyword {@code word}'s field ({@code upper}: its upper case); returns whether it is a number (takes TH). */
+    private static boolean field(StringBuilder out, String word, String upper, Fields f, int mods) {
         boolean fm = (mods & FormatTemplate.FM) != 0;
         boolean tm = (mods & FormatTemplate.TM) != 0;
-        String upper = word.toUpperCase(Locale.ROOT);
         switch (upper) {
             case "A.M.", "P.M." -> out.append(cased(f.hour % 24 >= 12 ? "P.M." : "A.M.", word));
             case "AM", "PM" -> out.append(cased(f.hour % 24 >= 12 ? "PM" : "AM", word));

@@ -5,7 +5,6 @@ import io.tributary.common.TributaryException;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.temporal.IsoFields;
-import java.util.Locale;
 
 /**
  * PostgreSQL's {@code to_date(text, text)} and {@code to_timestamp(text, text)}: the template's
@@ -33,9 +32,24 @@ public final class PgDateTimeParse {
         "december"
     };
     private static final String[] DAYS = {"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"};
+    private static final String[] MONTHS_SHORT = shortened(MONTHS);
+    private static final String[] DAYS_SHORT = shortened(DAYS);
     private static final String[] ROMAN = {"xii", "xi", "x", "ix", "viii", "vii", "vi", "v", "iv", "iii", "ii", "i"};
+    private static final String[] MERIDIEM = {"am", "pm"};
+    private static final String[] MERIDIEM_DOTTED = {"a.m.", "p.m."};
+    private static final String[] ERA = {"ad", "bc"};
+    private static final String[] ERA_DOTTED = {"a.d.", "b.c."};
 
     private PgDateTimeParse() {}
+
+    /** Each name's first three letters, as {@code MON} and {@code DY} read them. */
+    private static String[] shortened(String[] names) {
+        String[] s = new String[names.length];
+        for (int i = 0; i < names.length; i++) {
+            s[i] = names[i].substring(0, 3);
+        }
+        return s;
+    }
 
     /**
      * What was read: {@code epochDay}, {@code micros} into the day, and the offset east of
@@ -61,6 +75,7 @@ public final class PgDateTimeParse {
         int julian;
         int week;
         int isoWeek;
+        int isoDay;
         int weekOfMonth;
         int century;
         boolean bc;
@@ -117,7 +132,7 @@ public final class PgDateTimeParse {
                 continue;
             }
             String word = PgDateTimeFormat.KEYWORDS.get(k);
-            String upper = word.toUpperCase(Locale.ROOT);
+            String upper = PgDateTimeFormat.FIELDS[k];
             if (upper.equals("FX")) {
                 continue;
             }
@@ -133,12 +148,12 @@ public final class PgDateTimeParse {
             Reader r = new Reader(text, s, word, slurp);
             switch (upper) {
                 case "AM", "PM", "A.M.", "P.M." -> {
-                    int v = r.word(upper.length() == 2 ? new String[] {"am", "pm"} : new String[] {"a.m.", "p.m."});
+                    int v = r.word(upper.length() == 2 ? MERIDIEM : MERIDIEM_DOTTED);
                     f.pm = v == 1;
                     f.twelveHour = true;
                 }
                 case "AD", "BC", "A.D.", "B.C." -> {
-                    int v = r.word(upper.length() == 2 ? new String[] {"ad", "bc"} : new String[] {"a.d.", "b.c."});
+                    int v = r.word(upper.length() == 2 ? ERA : ERA_DOTTED);
                     f.bc = v == 1;
                 }
                 case "HH", "HH12" -> {
@@ -185,30 +200,14 @@ public final class PgDateTimeParse {
                     f.tzMinutes = set(f.tzMinutes, r.number(2), word);
                     f.offset = true;
                 }
-                case "MONTH", "MON" -> {
-                    String[] names = MONTHS;
-                    if (upper.equals("MON")) {
-                        names = new String[12];
-                        for (int m = 0; m < 12; m++) {
-                            names[m] = MONTHS[m].substring(0, 3);
-                        }
-                    }
-                    f.month = set(f.month, r.word(names) + 1, word);
-                }
+                case "MONTH", "MON" ->
+                    f.month = set(f.month, r.word(upper.equals("MON") ? MONTHS_SHORT : MONTHS) + 1, word);
                 case "MM" -> f.month = set(f.month, r.number(2), word);
-                case "DAY", "DY" -> {
-                    String[] names = DAYS;
-                    if (upper.equals("DY")) {
-                        names = new String[7];
-                        for (int d = 0; d < 7; d++) {
-                            names[d] = DAYS[d].substring(0, 3);
-                        }
-                    }
-                    r.word(names);
-                }
+                case "DAY", "DY" -> r.word(upper.equals("DY") ? DAYS_SHORT : DAYS);
                 case "DDD", "IDDD" -> f.dayOfYear = set(f.dayOfYear, r.number(3), word);
                 case "DD" -> f.day = set(f.day, r.number(2), word);
-                case "D", "ID" -> r.number(1);
+                case "D" -> r.number(1);
+                case "ID" -> f.isoDay = set(f.isoDay, r.number(1), word);
                 case "WW" -> f.week = set(f.week, r.number(2), word);
                 case "IW" -> f.isoWeek = set(f.isoWeek, r.number(2), word);
                 case "Q" -> r.number(1);
@@ -265,7 +264,7 @@ public final class PgDateTimeParse {
         }
         int k = t.keyword[i + 1];
         if (k >= 0) {
-            return !isDigitField(PgDateTimeFormat.KEYWORDS.get(k).toUpperCase(Locale.ROOT));
+            return !isDigitField(PgDateTimeFormat.FIELDS[k]);
         }
         String lit = t.literal[i + 1];
         return !(lit.length() == 1 && Character.isDigit(lit.charAt(0)));
@@ -436,7 +435,7 @@ public final class PgDateTimeParse {
                 date = LocalDate.of(year, 6, 1)
                         .with(IsoFields.WEEK_BASED_YEAR, year)
                         .with(IsoFields.WEEK_OF_WEEK_BASED_YEAR, f.isoWeek)
-                        .with(java.time.temporal.ChronoField.DAY_OF_WEEK, 1);
+                        .with(java.time.temporal.ChronoField.DAY_OF_WEEK, f.isoDay == 0 ? 1 : f.isoDay);
             } else {
                 int dayOfYear = f.dayOfYear != 0 ? f.dayOfYear : f.week != 0 ? (f.week - 1) * 7 + 1 : 0;
                 int day = f.day != 0 ? f.day : f.weekOfMonth != 0 ? (f.weekOfMonth - 1) * 7 + 1 : 0;

@@ -186,13 +186,15 @@ public final class PgNumberFormat {
         String digits = layout.read(text);
         BigDecimal result;
         try {
+            // the scale is the fraction digits read (at most the template's), as numeric_in gives it
             result = new BigDecimal(digits);
         } catch (NumberFormatException e) {
+            // PostgreSQL's text of no digits is its sign place, a blank
             throw new TributaryException(
                     SqlState.INVALID_TEXT_REPRESENTATION,
-                    "invalid input syntax for type numeric: \"" + digits.toLowerCase(Locale.ROOT) + "\"");
+                    "invalid input syntax for type numeric: \""
+                            + (digits.isEmpty() ? " " : digits.toLowerCase(Locale.ROOT)) + "\"");
         }
-        result = result.setScale(layout.post, RoundingMode.HALF_UP);
         if (layout.multi > 0) {
             // PostgreSQL multiplies by numeric 10^-multi, whose scale is 16
             result = result.multiply(BigDecimal.ONE.movePointLeft(layout.multi).setScale(16));

@@ -16,6 +16,7 @@ import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.FunctionParameter;
 import org.apache.calcite.schema.ImplementableFunction;
 import org.apache.calcite.schema.ScalarFunction;
@@ -38,7 +39,9 @@ import org.apache.calcite.util.BuiltInMethod;
  * ({@link #rename}), and {@link ColumnLabels} labels it with the plain one. Parameters are ANY, so
  * validation takes the arguments as they are; the code is chosen by the value's validated type
  * when Calcite generates it (planning thread) and calls {@link PgFormattingFunctions} per row.
- * A value type PostgreSQL has no overload for is 42883, a NULL or bare string literal 42725.
+ * A value type PostgreSQL has no overload for is 42883, a bare literal value of {@code to_char} 42725
+ * (PostgreSQL's unknown fits every overload), a bare NULL elsewhere gives NULL; error messages name a
+ * bare literal {@code unknown}, as PostgreSQL does.
  * {@code to_number} is a plain reflective function ({@link PgNumberFunctions}).
  */
 final class PgFormattingCalls {
@@ -115,34 +118,30 @@ final class PgFormattingCalls {
         public CallImplementor getImplementor() {
             return RexImpTable.createImplementor(
                     (translator, call, operands) -> {
-                        List<RelDataType> types = new ArrayList<>();
-                        call.getOperands().forEach(o -> types.add(o.getType()));
-                        if (kind != Kind.TO_CHAR && types.stream().anyMatch(t -> t.getSqlTypeName() == SqlTypeName.NULL)
-                                || kind == Kind.TO_CHAR && types.get(1).getSqlTypeName() == SqlTypeName.NULL) {
-                            // a bare NULL argument: the answer is NULL whatever the other is
-                            return Expressions.constant(
-                                    null,
-                                    kind == Kind.TO_CHAR
-                                            ? String.class
-                                            : kind == Kind.TO_DATE ? Integer.class : Long.class);
-                        }
+                        Operands args = new Operands(call.getOperands());
                         Expression zone = Expressions.call(BuiltInMethod.TIME_ZONE.method, translator.getRoot());
                         return switch (kind) {
-                            case TO_CHAR -> toChar(types, operands, zone);
+                            case TO_CHAR -> toChar(args, operands, zone);
                             case TO_DATE -> {
-                                requireText("to_date", types);
-                                yield call("toDate", text(operands.get(0)), text(operands.get(1)));
+                                args.requireText("to_date");
+                                yield args.anyNull()
+                                        ? Expressions.constant(null, Integer.class)
+                                        : call("toDate", text(operands.get(0)), text(operands.get(1)));
                             }
                             case TO_TIMESTAMP -> {
-                                requireText("to_timestamp", types);
-                                yield call("toTimestamp", text(operands.get(0)), zone, text(operands.get(1)));
+                                args.requireText("to_timestamp");
+                                yield args.anyNull()
+                                        ? Expressions.constant(null, Long.class)
+                                        : call("toTimestamp", text(operands.get(0)), zone, text(operands.get(1)));
                             }
                             case FROM_EPOCH -> {
-                                SqlTypeName t = types.get(0).getSqlTypeName();
-                                if (!SqlTypeFamily.NUMERIC.contains(types.get(0))) {
-                                    throw undefined("to_timestamp", types);
+                                if (args.nullLiteral[0]) {
+                                    yield Expressions.constant(null, Long.class);
                                 }
-                                Expression seconds = t == SqlTypeName.DECIMAL
+                                if (!SqlTypeFamily.NUMERIC.contains(args.types.get(0))) {
+                                    throw args.undefined("to_timestamp");
+                                }
+                                Expression seconds = args.types.get(0).getSqlTypeName() == SqlTypeName.DECIMAL
                                         ? Expressions.call(
                                                 EnumUtils.convert(operands.get(0), BigDecimal.class), "doubleValue")
                                         : EnumUtils.convert(operands.get(0), double.class);
@@ -154,10 +153,18 @@ final class PgFormattingCalls {
                     false);
         }
 
-        private static Expression toChar(List<RelDataType> types, List<Expression> operands, Expression zone) {
-            RelDataType type = types.get(0);
-            if (!isText(types.get(1))) {
-                throw undefined("to_char", types);
+        private static Expression toChar(Operands args, List<Expression> operands, Expression zone) {
+            RelDataType type = args.types.get(0);
+            if (args.unknown[0]) {
+                // a bare literal fits every overload, as PostgreSQL's unknown does
+                throw new TributaryException(
+                        SqlState.AMBIGUOUS_FUNCTION, "function to_char(" + args.names() + ") is not unique");
+            }
+            if (!isText(args, 1) || !formattable(type)) {
+                throw args.undefined("to_char");
+            }
+            if (args.nullLiteral[1]) {
+                return Expressions.constant(null, String.class);
             }
             Expression template = text(operands.get(1));
             Expression value = operands.get(0);
@@ -183,33 +190,89 @@ final class PgFormattingCalls {
                 case TINYINT, SMALLINT, INTEGER -> call("int4", EnumUtils.convert(value, long.class), template);
                 case BIGINT -> call("int8", EnumUtils.convert(value, long.class), template);
                 case DOUBLE -> call("float8", EnumUtils.convert(value, double.class), template);
-                case REAL, FLOAT -> call("float4", EnumUtils.convert(value, double.class), template);
-                case NULL, CHAR ->
-                    throw new TributaryException(
-                            SqlState.AMBIGUOUS_FUNCTION, "function to_char(unknown, unknown) is not unique");
-                default -> throw undefined("to_char", types);
+                default -> call("float4", EnumUtils.convert(value, double.class), template);
             };
         }
 
-        private static void requireText(String name, List<RelDataType> types) {
-            for (RelDataType t : types) {
-                if (!isText(t)) {
-                    throw undefined(name, types);
+        /** Whether PostgreSQL has a {@code to_char} overload for a value of {@code type}. */
+        private static boolean formattable(RelDataType type) {
+            if (PgIntervals.isInterval(type) || SqlTypeUtil.isInterval(type)) {
+                return true;
+            }
+            return switch (type.getSqlTypeName()) {
+                case TIMESTAMP,
+                        TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                        DATE,
+                        DECIMAL,
+                        TINYINT,
+                        SMALLINT,
+                        INTEGER,
+                        BIGINT,
+                        DOUBLE,
+                        REAL,
+                        FLOAT -> true;
+                default -> false;
+            };
+        }
+
+        private static boolean isText(Operands args, int i) {
+            return args.nullLiteral[i] || SqlTypeFamily.CHARACTER.contains(args.types.get(i));
+        }
+
+        /**
+         * A call's operands as PostgreSQL resolves the function by them: their types, and which
+         * are bare literals, typed {@code unknown} there (a NULL one is NULL of whatever type the
+         * function takes).
+         */
+        private static final class Operands {
+            final List<RelDataType> types = new ArrayList<>();
+            final boolean[] unknown;
+            final boolean[] nullLiteral;
+
+            Operands(List<RexNode> operands) {
+                unknown = new boolean[operands.size()];
+                nullLiteral = new boolean[operands.size()];
+                for (int i = 0; i < operands.size(); i++) {
+                    // the operands are a program's local references: a bare literal shows only in its type, NULL
+                    // as ANY (the parameters' type; NULL::timestamp keeps its own), a string as CHAR (text is VARCHAR)
+                    RelDataType type = operands.get(i).getType();
+                    types.add(type);
+                    nullLiteral[i] =
+                            type.getSqlTypeName() == SqlTypeName.ANY || type.getSqlTypeName() == SqlTypeName.NULL;
+                    unknown[i] = nullLiteral[i] || type.getSqlTypeName() == SqlTypeName.CHAR;
                 }
             }
-        }
 
-        private static boolean isText(RelDataType t) {
-            return SqlTypeFamily.CHARACTER.contains(t) || t.getSqlTypeName() == SqlTypeName.NULL;
-        }
-
-        private static TributaryException undefined(String name, List<RelDataType> types) {
-            StringBuilder s = new StringBuilder("function ").append(name).append('(');
-            for (int i = 0; i < types.size(); i++) {
-                s.append(i == 0 ? "" : ", ").append(PgTypeOf.name(types.get(i)));
+            boolean anyNull() {
+                for (boolean n : nullLiteral) {
+                    if (n) {
+                        return true;
+                    }
+                }
+                return false;
             }
-            return new TributaryException(
-                    SqlState.UNDEFINED_FUNCTION, s.append(") does not exist").toString());
+
+            /** 42883 unless every operand is text or a bare literal. */
+            void requireText(String name) {
+                for (int i = 0; i < types.size(); i++) {
+                    if (!isText(this, i)) {
+                        throw undefined(name);
+                    }
+                }
+            }
+
+            String names() {
+                StringBuilder s = new StringBuilder();
+                for (int i = 0; i < types.size(); i++) {
+                    s.append(i == 0 ? "" : ", ").append(unknown[i] ? "unknown" : PgTypeOf.name(types.get(i)));
+                }
+                return s.toString();
+            }
+
+            TributaryException undefined(String name) {
+                return new TributaryException(
+                        SqlState.UNDEFINED_FUNCTION, "function " + name + "(" + names() + ") does not exist");
+            }
         }
 
         private static Expression text(Expression operand) {

@@ -5,6 +5,13 @@ import io.tributary.common.types.PgDateTimeFormat;
 import io.tributary.common.types.PgDateTimeParse;
 import io.tributary.common.types.PgNumberFormat;
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.zone.ZoneRules;
 import java.util.Locale;
 import java.util.TimeZone;
 
@@ -17,6 +24,7 @@ import java.util.TimeZone;
  */
 public final class PgFormattingFunctions {
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final ZoneRules UTC = ZoneOffset.UTC.getRules();
 
     private PgFormattingFunctions() {}
 
@@ -30,25 +38,31 @@ public final class PgFormattingFunctions {
                 template);
     }
 
-    /** {@code to_char(timestamptz, text)}: the local time in {@code zone}, TZ its abbreviation then. */
+    /**
+     * {@code to_char(timestamptz, text)}: the local time in {@code zone} (its java.time rules, which
+     * keep a zone's local mean time before its first transition, as PostgreSQL's tzdata does), TZ
+     * its abbreviation then.
+     */
     public static String timestamptz(long millis, TimeZone zone, String template) {
-        TimeZone z = zone == null ? TimeZone.getTimeZone("UTC") : zone;
-        int offset = z.getOffset(millis);
-        long local = millis + offset;
+        ZoneRules rules = rules(zone);
+        Instant instant = Instant.ofEpochMilli(millis);
+        int offset = rules.getOffset(instant).getTotalSeconds();
+        long local = millis + offset * 1000L;
         return PgDateTimeFormat.dateTime(
                 Math.floorDiv(local, MILLIS_PER_DAY),
                 Math.floorMod(local, MILLIS_PER_DAY) * 1000L,
-                abbreviation(z, millis),
-                offset / 1000,
+                PgDateTimeFormat.printsZoneName(template) ? abbreviation(zone, rules, instant) : "",
+                offset,
                 template);
     }
 
     /** {@code to_char(date, text)}: PostgreSQL formats the timestamptz of its midnight in the session's zone. */
     public static String date(int days, TimeZone zone, String template) {
-        TimeZone z = zone == null ? TimeZone.getTimeZone("UTC") : zone;
-        long local = days * MILLIS_PER_DAY;
-        long instant = local - z.getOffset(local - z.getRawOffset());
-        return timestamptz(instant, z, template);
+        LocalDateTime midnight = LocalDate.ofEpochDay(days).atStartOfDay();
+        long instant = ZonedDateTime.ofLocal(midnight, zone == null ? ZoneOffset.UTC : zone.toZoneId(), null)
+                        .toEpochSecond()
+                * 1000L;
+        return timestamptz(instant, zone, template);
     }
 
     /** {@code to_char(interval, text)}. */
@@ -102,8 +116,10 @@ public final class PgFormattingFunctions {
         if (r.hasOffset()) {
             return local - r.offsetSeconds() * 1000L;
         }
-        TimeZone z = zone == null ? TimeZone.getTimeZone("UTC") : zone;
-        return local - z.getOffset(local - z.getRawOffset());
+        LocalDateTime at = LocalDateTime.ofEpochSecond(Math.floorDiv(local, 1000L), 0, ZoneOffset.UTC);
+        ZoneId id = zone == null ? ZoneOffset.UTC : zone.toZoneId();
+        return ZonedDateTime.ofLocal(at, id, null).withLaterOffsetAtOverlap().toEpochSecond() * 1000L
+                + Math.floorMod(local, 1000L);
     }
 
     /** {@code to_date(text, text)}: the days since 1970-01-01 of the date read. */
@@ -116,9 +132,22 @@ public final class PgFormattingFunctions {
         return PgDateTimeParse.epochSeconds(seconds);
     }
 
-    /** PostgreSQL's abbreviation of {@code zone} at {@code millis}: {@code +04} where the zone has no letters. */
-    static String abbreviation(TimeZone zone, long millis) {
-        String name = zone.getDisplayName(zone.inDaylightTime(new java.util.Date(millis)), TimeZone.SHORT, Locale.ROOT);
+    private static ZoneRules rules(TimeZone zone) {
+        return zone == null ? UTC : zone.toZoneId().getRules();
+    }
+
+    /**
+     * PostgreSQL's abbreviation of {@code zone} at {@code instant}: {@code LMT} before the zone's
+     * first transition, {@code +04} where the zone's name has no letters.
+     */
+    private static String abbreviation(TimeZone zone, ZoneRules rules, Instant instant) {
+        if (zone == null) {
+            return "UTC";
+        }
+        if (!rules.getTransitions().isEmpty() && rules.previousTransition(instant) == null) {
+            return "LMT";
+        }
+        String name = zone.getDisplayName(rules.isDaylightSavings(instant), TimeZone.SHORT, Locale.ROOT);
         if (name.startsWith("GMT+") || name.startsWith("GMT-")) {
             String hm = name.substring(3).replace(":", "");
             return hm.endsWith("00") ? hm.substring(0, hm.length() - 2) : hm;
