@@ -7,8 +7,8 @@ import java.util.Map;
 /**
  * RisingWave's Nexmark queries as Tributary runs them, by name ({@code q0} ...), over the tables
  * {@link #TABLES} creates. Departures from RisingWave's text: column labels that are Calcite keywords
- * are quoted ({@code "date"}, {@code "time"} in q10); to_char patterns are upper case (Calcite's
- * to_char formats only those); q14 counts 'c' with length/replace instead of RisingWave's UDF; q11 is
+ * are quoted ({@code "date"}, {@code "time"} in q10); to_char patterns are upper case (written when
+ * Calcite's to_char formatted only those; PostgreSQL's, now Tributary's, reads either case); q14 counts 'c' with length/replace instead of RisingWave's UDF; q11 is
  * Flink's text (group-window SESSION), which RisingWave's query set lacks. The bid relation has
  * RisingWave's processing-time column {@code p_time TIMESTAMPTZ AS PROCTIME()} (q12 windows by it;
  * q13 joins with {@code side_input}, which {@link #SETUP} creates).

@@ -140,6 +140,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
         PgRegexpMatch.register(root);
+        PgFormattingCalls.register(root);
         PgTextArrays.register(root);
         PgVarianceFunctions.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
@@ -159,7 +160,10 @@ final class CatalogSchema extends AbstractSchema {
                 "regexp_match",
                 PgTypeOf.NAME,
                 "pg_cancel_backend",
-                "pg_terminate_backend"));
+                "pg_terminate_backend",
+                "to_char",
+                "to_date",
+                "to_timestamp"));
         names.addAll(PgTextArrays.names());
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {

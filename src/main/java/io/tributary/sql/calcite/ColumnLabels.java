@@ -29,12 +29,22 @@ final class ColumnLabels {
     /**
      * Labels of the functions Tributary's rewrites write for PostgreSQL's syntax: an interval
      * constant or make_interval ({@link PgSyntaxText}, {@link IntervalSemantics}), Calcite's name for
-     * three-argument translate, the operators {@link PgOperatorText} writes as calls.
+     * three-argument translate, the operators {@link PgOperatorText} writes as calls, the formatting
+     * functions ({@link PgFormattingCalls}).
      */
     private static final Map<String, String> FUNCTION_LABELS = Map.of(
-            "pg_interval", "interval",
-            "pg_make_interval", "make_interval",
-            "translate3", "translate");
+            "pg_interval",
+            "interval",
+            "pg_make_interval",
+            "make_interval",
+            "translate3",
+            "translate",
+            PgFormattingCalls.TO_CHAR,
+            "to_char",
+            PgFormattingCalls.TO_DATE,
+            "to_date",
+            PgFormattingCalls.TO_TIMESTAMP,
+            "to_timestamp");
 
     private ColumnLabels() {}
 

@@ -14,6 +14,11 @@ import java.math.RoundingMode;
 public final class PgNumberFunctions {
     private PgNumberFunctions() {}
 
+    /** {@code to_number(text, template)}: the number the template reads from the text ({@link io.tributary.common.types.PgNumberFormat#parse}). */
+    public static BigDecimal to_number(String text, String template) {
+        return text == null || template == null ? null : io.tributary.common.types.PgNumberFormat.parse(text, template);
+    }
+
     /** {@code div(numeric, numeric)}: the quotient truncated toward zero, scale 0; 22012 for a zero divisor. */
     public static BigDecimal div(BigDecimal a, BigDecimal b) {
         if (a == null || b == null) {

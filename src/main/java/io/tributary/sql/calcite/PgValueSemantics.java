@@ -42,7 +42,7 @@ import org.apache.calcite.util.TimestampString;
  * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
  * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
- * NUMERIC); a NULL argument of {@code starts_with} is a text NULL; a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}).
+ * NUMERIC); a NULL argument of {@code starts_with} is a text NULL; a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}); {@code to_char}, {@code to_date} and {@code to_timestamp} are PostgreSQL's ({@link PgFormattingCalls}; Calcite's take other templates).
  */
 final class PgValueSemantics extends StatementRewrite {
     @Override
@@ -83,6 +83,14 @@ final class PgValueSemantics extends StatementRewrite {
                                                             new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos))
                                             : o.accept(this))
                                     .toArray(SqlNode[]::new)));
+        }
+        SqlCall formatting = PgFormattingCalls.rename(
+                call,
+                call.getOperandList().stream()
+                        .map(o -> o == null ? null : o.accept(this))
+                        .toList());
+        if (formatting != null) {
+            return rewritten(formatting);
         }
         if ((call.getKind() == SqlKind.MOD || name.equals("mod")) && call.operandCount() == 2) {
             rejectFloatRemainder(call);

@@ -104,6 +104,12 @@ final class SqlErrors {
             if (t instanceof TributaryException te) {
                 return te;
             }
+            for (Throwable suppressed : t.getSuppressed()) {
+                // an error a function's code generation raised (PgFormattingCalls), kept by Calcite's implementor
+                if (suppressed instanceof TributaryException te) {
+                    return te;
+                }
+            }
             if (t instanceof SqlParseException pe) {
                 return parseError(pe, positions);
             }

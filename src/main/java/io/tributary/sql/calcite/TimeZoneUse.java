@@ -11,7 +11,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * Finds what of a converted view query reads the session's TimeZone in PostgreSQL: a cast between
  * timestamptz and another type (timestamp, date, time, text, including the casts Calcite adds to
- * compare them), {@code extract} or {@code date_trunc} of a timestamptz, and the current time
+ * compare them), {@code extract}, {@code date_trunc} or {@code to_char} of a timestamptz (and {@code to_char} of a
+ * date, which PostgreSQL formats as one), {@code to_timestamp} of text, and the current time
  * ({@code now()}, {@code current_timestamp}, {@code localtimestamp}, {@code current_date} ...),
  * which is a timestamp of the session's local time here. Views are maintained in UTC, so the
  * session refuses such a view in another zone. Stateless; any thread.
@@ -62,6 +63,16 @@ final class TimeZoneUse {
                 String name = call.getOperator().getName().toLowerCase(java.util.Locale.ROOT);
                 if (call.getKind() == SqlKind.OTHER_FUNCTION && CURRENT_TIME.contains(name)) {
                     return name;
+                }
+                if (name.equals(PgFormattingCalls.TO_CHAR)
+                                && zoned(call.getOperands().get(0))
+                        || name.equals(PgFormattingCalls.TO_CHAR)
+                                && call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.DATE) {
+                    return "to_char of timestamptz and date values";
+                }
+                if (name.equals(PgFormattingCalls.TO_TIMESTAMP)
+                        && call.getOperands().size() == 2) {
+                    return "to_timestamp of text";
                 }
             }
         }
