@@ -277,12 +277,7 @@ public final class PgJsonFunctions {
     private static String key(Object k, int position) {
         if (k == null) {
             throw new TributaryException(
-                    SqlState.NULL_VALUE_NOT_ALLOWED,
-                    "null value not allowed for object key",
-                    0,
-                    "argument " + (position + 1) + ": key must not be null",
-                    null,
-                    null);
+                    SqlState.INVALID_PARAMETER_VALUE, "argument " + (position + 1) + ": key must not be null");
         }
         return k instanceof Boolean b ? (b ? "true" : "false") : k.toString();
     }
