@@ -73,11 +73,6 @@ public final class PgJsonText {
         }
     }
 
-    /** The tree of a json or jsonb value (either record), or of json text. */
-    public static JsonNode tree(Object value) {
-        return tree(value.toString());
-    }
-
     private static TributaryException invalid(String detail) {
         String first = detail == null ? "" : detail.lines().findFirst().orElse("");
         return new TributaryException(
@@ -125,7 +120,7 @@ public final class PgJsonText {
     }
 
     /** A number as PostgreSQL's numeric prints it: no exponent, the input's scale, at least 0. */
-    public static String number(JsonNode node) {
+    private static String number(JsonNode node) {
         if (!node.isFloatingPointNumber()) {
             return node.bigIntegerValue().toString();
         }
