@@ -40,11 +40,13 @@ public final class PgTypeNames {
             entry("timestamptz", DataType.TIMESTAMPTZ),
             entry("interval", DataType.INTERVAL),
             entry("bytea", DataType.BYTEA),
-            entry("uuid", DataType.UUID));
+            entry("uuid", DataType.UUID),
+            entry("json", DataType.JSON),
+            entry("jsonb", DataType.JSONB));
 
     /** PostgreSQL types Tributary does not have: naming one is "not supported", not "does not exist". */
     private static final Set<String> UNSUPPORTED =
-            Set.of("json", "jsonb", "serial", "bigserial", "money", "inet", "point", "xml", "bit", "timetz");
+            Set.of("serial", "bigserial", "money", "inet", "point", "xml", "bit", "timetz");
 
     private PgTypeNames() {}
 

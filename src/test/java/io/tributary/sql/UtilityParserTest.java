@@ -232,13 +232,15 @@ class UtilityParserTest {
             assertEquals(DataType.TIMESTAMPTZ, typeOf("timestamp(3) with time zone"));
             assertEquals(DataType.TIMESTAMP, typeOf("timestamp without time zone"));
             assertEquals(DataType.TIME, typeOf("time(6) without time zone"));
+            assertEquals(DataType.JSONB, typeOf("jsonb"));
+            assertEquals(DataType.JSON, typeOf("json"));
         }
 
         @Test
         void errors() {
             TributaryException e = fails("CREATE TABLE t (c widget)", SqlState.UNDEFINED_OBJECT, 19);
             assertEquals("type \"widget\" does not exist", e.getMessage());
-            fails("CREATE TABLE t (c jsonb)", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("CREATE TABLE t (c money)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c char(3))", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c time with time zone)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c int[])", SqlState.FEATURE_NOT_SUPPORTED, 0);

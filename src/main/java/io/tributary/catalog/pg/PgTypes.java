@@ -40,7 +40,9 @@ public final class PgTypes {
             new Base("numeric", 1700, 1231, -1, "N"),
             new Base("regclass", 2205, 2210, 4, "N"),
             new Base("regtype", 2206, 2211, 4, "N"),
+            new Base("json", 114, 199, -1, "U"),
             new Base("uuid", 2950, 2951, 16, "U"),
+            new Base("jsonb", 3802, 3807, -1, "U"),
             new Base("pg_lsn", 3220, 3221, 8, "U"),
             // the pseudo-type of functions that return nothing (pg_sleep)
             new Base("void", 2278, 0, 4, "P"));

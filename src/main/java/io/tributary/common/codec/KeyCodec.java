@@ -46,6 +46,8 @@ public final class KeyCodec {
             }
             case NUMERIC -> encodeNumeric(out, (BigDecimal) value);
             case VARCHAR, TEXT -> encodeBytes(out, ((String) value).getBytes(StandardCharsets.UTF_8));
+            // jsonb keys by their normalised text: equal values have equal texts
+            case JSON, JSONB -> encodeBytes(out, value.toString().getBytes(StandardCharsets.UTF_8));
             case BYTEA -> encodeBytes(out, (byte[]) value);
             case INTERVAL -> {
                 // PostgreSQL compares intervals by length with 30-day months: '1 mon' = '30 days'

@@ -2,6 +2,8 @@ package io.tributary.common.codec;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgJson;
+import io.tributary.common.types.PgJsonb;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -89,6 +91,7 @@ public final class RowCodec {
                 }
             }
             case VARCHAR, TEXT -> out.putUtf8WithLength((String) v);
+            case JSON, JSONB -> out.putUtf8WithLength(v.toString());
             case BYTEA -> {
                 byte[] b = (byte[]) v;
                 out.putVarInt(b.length).putBytes(b);
@@ -145,6 +148,12 @@ public final class RowCodec {
             case BYTEA -> in.readBytes(in.readVarInt());
             case INTERVAL -> new Interval(in.readInt(), in.readInt(), in.readLong());
             case UUID -> new java.util.UUID(in.readLong(), in.readLong());
+            case JSON, JSONB -> {
+                int n = in.readVarInt();
+                String s = new String(in.b, in.pos, n, StandardCharsets.UTF_8);
+                in.pos += n;
+                yield type.kind() == io.tributary.common.types.TypeKind.JSON ? new PgJson(s) : new PgJsonb(s);
+            }
         };
     }
 

@@ -21,6 +21,8 @@ public record DataType(TypeKind kind, int precision, int scale) {
     public static final DataType INTERVAL = of(TypeKind.INTERVAL);
     public static final DataType BYTEA = of(TypeKind.BYTEA);
     public static final DataType UUID = of(TypeKind.UUID);
+    public static final DataType JSON = of(TypeKind.JSON);
+    public static final DataType JSONB = of(TypeKind.JSONB);
 
     public static DataType of(TypeKind kind) {
         return new DataType(kind, -1, -1);

@@ -40,6 +40,7 @@ public final class PgTextFormat {
             case INTERVAL -> formatInterval((Interval) value);
             case BYTEA -> formatBytea((byte[]) value);
             case UUID -> PgUuidText.format((java.util.UUID) value);
+            case JSON, JSONB -> value.toString();
         };
     }
 
@@ -384,6 +385,8 @@ public final class PgTextFormat {
                 case INTERVAL -> IntervalParser.parse(s);
                 case BYTEA -> parseBytea(text);
                 case UUID -> PgUuidText.parse(text);
+                case JSON -> PgJsonText.json(text);
+                case JSONB -> PgJsonText.jsonb(text);
             };
         } catch (TributaryException e) {
             throw e;

@@ -7,7 +7,7 @@ package io.tributary.common.types;
  * REAL {@code Float}, DOUBLE {@code Double}, NUMERIC {@code BigDecimal}, VARCHAR/TEXT {@code String},
  * DATE {@code Integer} days since 1970-01-01, TIME {@code Long} microseconds of the day,
  * TIMESTAMP/TIMESTAMPTZ {@code Long} microseconds since 1970-01-01 00:00 (UTC for TIMESTAMPTZ),
- * INTERVAL {@link Interval}, BYTEA {@code byte[]}, UUID {@link java.util.UUID}. SQL NULL is Java
+ * INTERVAL {@link Interval}, BYTEA {@code byte[]}, UUID {@link java.util.UUID}, JSON {@link PgJson}, JSONB {@link PgJsonb}. SQL NULL is Java
  * {@code null}.
  */
 public enum TypeKind {
@@ -26,7 +26,9 @@ public enum TypeKind {
     TIMESTAMPTZ(1184, "timestamp with time zone", 8),
     INTERVAL(1186, "interval", 16),
     BYTEA(17, "bytea", -1),
-    UUID(2950, "uuid", 16);
+    UUID(2950, "uuid", 16),
+    JSON(114, "json", -1),
+    JSONB(3802, "jsonb", -1);
 
     private final int oid;
     private final String pgName;

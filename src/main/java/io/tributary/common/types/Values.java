@@ -140,6 +140,16 @@ public final class Values {
                     return value;
                 }
                 break;
+            case JSON:
+                if (value instanceof PgJson) {
+                    return value;
+                }
+                return value instanceof PgJsonb b ? new PgJson(b.text()) : PgJsonText.json(value.toString());
+            case JSONB:
+                if (value instanceof PgJsonb) {
+                    return value;
+                }
+                return PgJsonText.jsonb(value.toString());
             default:
                 break;
         }
@@ -164,6 +174,8 @@ public final class Values {
             case INTERVAL -> value instanceof Interval;
             case BYTEA -> value instanceof byte[];
             case UUID -> value instanceof java.util.UUID;
+            case JSON -> value instanceof PgJson;
+            case JSONB -> value instanceof PgJsonb;
             // DATE, TIME and timestamps share Java classes with integers: the source type decides
             default -> false;
         };

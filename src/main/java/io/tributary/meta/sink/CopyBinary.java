@@ -14,7 +14,7 @@ import org.postgresql.copy.CopyIn;
  * integers and float bits, UTF-8 text, raw bytes), so a row costs a walk over its bytes and no
  * objects. Dates and timestamps move from the Unix epoch to PostgreSQL's (2000-01-01); an interval's
  * three fields are reordered. The target parses no text either, which is why the snapshot uses it.
- * NUMERIC has no such form here ({@link #supports}); a relation writing one uses {@link CopyText}.
+ * NUMERIC and JSONB have no such form here ({@link #supports}); a relation writing one uses {@link CopyText}.
  * One delivery thread; reused across COPYs.
  */
 final class CopyBinary implements CopyBody {
@@ -87,7 +87,8 @@ final class CopyBinary implements CopyBody {
     /** Whether every column in {@code columns} has a binary form this class writes (all but NUMERIC). */
     static boolean supports(List<DataType> types, int[] columns) {
         for (int c : columns) {
-            if (types.get(c).kind() == TypeKind.NUMERIC) {
+            // jsonb's binary form adds a version byte the stored text lacks
+            if (types.get(c).kind() == TypeKind.NUMERIC || types.get(c).kind() == TypeKind.JSONB) {
                 return false;
             }
         }
@@ -168,7 +169,7 @@ final class CopyBinary implements CopyBody {
                 case INTEGER, REAL, DATE -> pos += 4;
                 case BIGINT, TIME, DOUBLE, TIMESTAMP, TIMESTAMPTZ -> pos += 8;
                 case INTERVAL, UUID -> pos += 16;
-                case VARCHAR, TEXT, BYTEA -> {
+                case VARCHAR, TEXT, BYTEA, JSON, JSONB -> {
                     int n = 0;
                     for (int shift = 0; ; shift += 7) {
                         int b = in[pos++] & 0xff;

@@ -6,6 +6,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgJsonText;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
 import io.tributary.common.types.TypeKind;
@@ -60,7 +61,12 @@ final class PgValueCodec {
             case REAL -> buf.writeFloat((Float) value);
             case DOUBLE -> buf.writeDouble((Double) value);
             case NUMERIC -> PgNumericBinary.write(buf, (BigDecimal) value);
-            case VARCHAR, TEXT -> ByteBufUtil.writeUtf8(buf, (String) value);
+            case VARCHAR, TEXT, JSON -> ByteBufUtil.writeUtf8(buf, value.toString());
+            case JSONB -> {
+                // jsonb's binary form: version 1, then the text
+                buf.writeByte(1);
+                ByteBufUtil.writeUtf8(buf, value.toString());
+            }
             case DATE -> buf.writeInt((Integer) value - PG_EPOCH_DAYS);
             case TIME -> buf.writeLong((Long) value);
             case TIMESTAMP, TIMESTAMPTZ -> buf.writeLong((Long) value - PG_EPOCH_MICROS);
@@ -122,6 +128,15 @@ final class PgValueCodec {
             }
             case BYTEA -> bytes;
             case UUID -> new java.util.UUID(fixed(in, 16).getLong(), in.getLong());
+            case JSON -> PgJsonText.json(new String(bytes, StandardCharsets.UTF_8));
+            case JSONB -> {
+                if (bytes.length == 0 || bytes[0] != 1) {
+                    throw new TributaryException(
+                            SqlState.INVALID_BINARY_REPRESENTATION,
+                            "unsupported jsonb version number " + (bytes.length == 0 ? 0 : bytes[0]));
+                }
+                yield PgJsonText.jsonb(new String(bytes, 1, bytes.length - 1, StandardCharsets.UTF_8));
+            }
         };
     }
 

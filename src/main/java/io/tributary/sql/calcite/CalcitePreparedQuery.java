@@ -54,8 +54,10 @@ final class CalcitePreparedQuery implements PreparedQuery {
             if (postgres != null && label.startsWith("EXPR$")) {
                 label = postgres;
             }
-            // PostgreSQL's interval is Calcite's OTHER (PgIntervals), the only such result
-            DataType type = md.getColumnType(i) == java.sql.Types.OTHER && !"UUID".equals(md.getColumnTypeName(i))
+            // PostgreSQL's interval is Calcite's OTHER (PgIntervals), as are json and jsonb (PgJsonTypes)
+            DataType type = md.getColumnType(i) == java.sql.Types.OTHER
+                            && !"UUID".equals(md.getColumnTypeName(i))
+                            && PgJsonTypes.kind(md.getColumnTypeName(i)) == null
                     ? DataType.INTERVAL
                     : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
             cols.add(new ResultColumn(label, type));

@@ -46,7 +46,8 @@ final class CatalogSchema extends AbstractSchema {
             PgConcatText.class,
             PgFormat.class,
             PgArrayFunctions.class,
-            PgUuidFunctions.class);
+            PgUuidFunctions.class,
+            PgJsonFunctions.class);
 
     /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */
     static final java.util.Set<String> TABLE_FUNCTIONS =

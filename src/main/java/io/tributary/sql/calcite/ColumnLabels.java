@@ -240,6 +240,8 @@ final class ColumnLabels {
             case INTERVAL -> "interval";
             case BYTEA -> "bytea";
             case UUID -> "uuid";
+            case JSON -> "json";
+            case JSONB -> "jsonb";
         };
     }
 }

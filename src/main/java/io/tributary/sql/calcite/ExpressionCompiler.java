@@ -121,6 +121,8 @@ final class ExpressionCompiler {
                 TypeMapping.fromCalcite(type, literal.getType().getSqlTypeName(), literal.getValueAs(Long.class));
             case BYTEA -> literal.getValueAs(ByteString.class).getBytes();
             case UUID -> literal.getValueAs(java.util.UUID.class);
+            // json constants are calls of PgJsonFunctions, never literals
+            case JSON, JSONB -> throw new IllegalStateException("a json literal");
         };
     }
 

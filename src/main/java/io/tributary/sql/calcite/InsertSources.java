@@ -87,7 +87,7 @@ final class InsertSources {
             case TIMESTAMPTZ -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
             case BYTEA -> SqlTypeName.VARBINARY;
             case UUID -> SqlTypeName.UUID;
-            case INTERVAL -> null;
+            case INTERVAL, JSON, JSONB -> null;
         };
         if (name == null) {
             return node;

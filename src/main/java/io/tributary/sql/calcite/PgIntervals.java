@@ -30,7 +30,7 @@ final class PgIntervals {
     /**
      * The type of an interval column, as factory {@code f} makes it: {@code OTHER}, which Calcite
      * also makes of a function returning {@link Interval}, so columns and function results are one
-     * type; no other value of this schema has it.
+     * type; no other value of this schema has it but json and jsonb, which {@link PgJsonTypes} tells apart.
      */
     static RelDataType type(RelDataTypeFactory f) {
         return f.createSqlType(SqlTypeName.OTHER);
@@ -38,7 +38,7 @@ final class PgIntervals {
 
     /** Whether {@code t} is the type {@link #type} makes. */
     static boolean isInterval(RelDataType t) {
-        return t.getSqlTypeName() == SqlTypeName.OTHER;
+        return t.getSqlTypeName() == SqlTypeName.OTHER && PgJsonTypes.kind(t) == null;
     }
 
     /** Calcite's interval constant {@code lit} as a PostgreSQL interval: {@code pg_interval('text')}. */

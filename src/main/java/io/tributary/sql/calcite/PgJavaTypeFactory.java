@@ -1,12 +1,15 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.PgJson;
+import io.tributary.common.types.PgJsonb;
+import io.tributary.common.types.TypeKind;
 import java.lang.reflect.Type;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Calcite's Java type factory with uuid values typed as {@link java.util.UUID} in generated code:
+ * Calcite's Java type factory with json and jsonb values typed as {@link PgJsonTypes} and uuid values typed as {@link java.util.UUID} in generated code:
  * Calcite 1.42 leaves {@code UUID} as {@code Object} there, so its own uuid functions (casts to
  * and from text) fail to compile against a uuid column. Every Calcite connection and view compiler
  * of a session uses this factory, so plans and compiled expressions agree. Thread-safe as its base.
@@ -19,6 +22,9 @@ final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
     /** A function returning {@link java.util.UUID} ({@code gen_random_uuid}) returns SQL's uuid. */
     @Override
     public RelDataType createType(Type type) {
+        if (type == PgJson.class || type == PgJsonb.class) {
+            return PgJsonTypes.type(this, type == PgJson.class ? TypeKind.JSON : TypeKind.JSONB);
+        }
         return type == java.util.UUID.class
                 ? createTypeWithNullability(createSqlType(SqlTypeName.UUID), true)
                 : super.createType(type);
@@ -26,6 +32,9 @@ final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
 
     @Override
     public RelDataType createJavaType(Class clazz) {
+        if (clazz == PgJson.class || clazz == PgJsonb.class) {
+            return PgJsonTypes.type(this, clazz == PgJson.class ? TypeKind.JSON : TypeKind.JSONB);
+        }
         return clazz == java.util.UUID.class
                 ? createTypeWithNullability(createSqlType(SqlTypeName.UUID), true)
                 : super.createJavaType(clazz);
@@ -33,6 +42,17 @@ final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
 
     @Override
     public Type getJavaClass(RelDataType type) {
+        if (type instanceof PgJsonTypes json) {
+            return json.javaClass();
+        }
         return type.getSqlTypeName() == SqlTypeName.UUID ? java.util.UUID.class : super.getJavaClass(type);
+    }
+
+    /** json and jsonb types ({@link PgJsonTypes}) are Calcite's to intern but Tributary's to copy. */
+    @Override
+    public RelDataType createTypeWithNullability(RelDataType type, boolean nullable) {
+        return type instanceof PgJsonTypes
+                ? canonize(PgJsonTypes.withNullability(type, nullable))
+                : super.createTypeWithNullability(type, nullable);
     }
 }

@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * Writes PostgreSQL's operators that Calcite's grammar lacks as calls of {@link
  * PgOperatorFunctions}: the integer bit operators {@code |}, {@code #}, {@code >>} and prefix
- * {@code ~}, and the prefix {@code @}, {@code |/}, {@code ||/}. These share PostgreSQL's precedence
+ * {@code ~}, the prefix {@code @}, {@code |/}, {@code ||/}, and json's {@code ->}, {@code ->>},
+ * {@code #>}, {@code #>>}, {@code @>}, {@code <@} ({@link PgJsonFunctions}). These share PostgreSQL's precedence
  * of "any other operator": below {@code + - * / % ^}, {@code AT TIME ZONE}, {@code COLLATE} and
  * {@code ::}, above comparisons, {@code LIKE}, {@code IS}, {@code NOT}, {@code AND}, {@code OR};
  * left-associative. So an operand extends over tokens of tighter operators and stops at a
@@ -21,15 +22,26 @@ import java.util.Set;
  */
 final class PgOperatorText {
     /** Binary operators written as calls, and their functions. */
-    private static final Map<String, String> BINARY =
-            Map.of("&", "pg_op_bitand", "|", "pg_op_bitor", "#", "pg_op_bitxor", "<<", "pg_op_shl", ">>", "pg_op_shr");
+    private static final Map<String, String> BINARY = Map.ofEntries(
+            Map.entry("&", "pg_op_bitand"),
+            Map.entry("|", "pg_op_bitor"),
+            Map.entry("#", "pg_op_bitxor"),
+            Map.entry("<<", "pg_op_shl"),
+            Map.entry(">>", "pg_op_shr"),
+            Map.entry("->", "pg_jsonb_get"),
+            Map.entry("->>", "pg_jsonb_get_text"),
+            Map.entry("#>", "pg_jsonb_path"),
+            Map.entry("#>>", "pg_jsonb_path_text"),
+            Map.entry("@>", "pg_jsonb_contains"),
+            Map.entry("<@", "pg_jsonb_contained"));
     /** Prefix operators written as calls ({@code ~} only where no operand comes before it). */
     private static final Map<String, String> PREFIX =
             Map.of("~", "pg_op_bitnot", "@", "pg_op_abs", "|/", "pg_op_sqrt", "||/", "pg_op_cbrt");
     /** Operators that bind tighter than these, so may sit inside an operand. */
     private static final Set<String> TIGHTER = Set.of("+", "-", "*", "/", "%", "^", "::", ".");
     /** Operators only this class handles; a statement with none of them is left as it is. */
-    private static final Set<String> TRIGGERS = Set.of("|", "#", ">>", "@", "|/", "||/");
+    private static final Set<String> TRIGGERS =
+            Set.of("|", "#", ">>", "@", "|/", "||/", "->", "->>", "#>", "#>>", "@>", "<@");
     /** Words that continue an operand after a complete one. */
     private static final Set<String> CONTINUATIONS =
             Set.of("at", "time", "zone", "collate", "precision", "varying", "with", "without");

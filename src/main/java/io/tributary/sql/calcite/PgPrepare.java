@@ -1,15 +1,21 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.PgJson;
+import io.tributary.common.types.PgJsonb;
+import io.tributary.common.types.TypeKind;
 import java.lang.reflect.Type;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.validate.SqlValidator;
 
@@ -56,5 +62,50 @@ final class PgPrepare extends CalcitePrepareImpl {
                         calcites.config());
             }
         };
+    }
+
+    /**
+     * Calcite's signature, with json and jsonb result columns named by their record class in the
+     * JDBC metadata: Calcite names every {@code OTHER} column alike, and {@link
+     * CalcitePreparedQuery} must tell them from intervals ({@link PgJsonTypes#kind(String)}).
+     */
+    @Override
+    public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
+        CalciteSignature<T> signature = super.prepareSql(context, query, elementType, maxRowCount);
+        if (signature.rowType == null || !signature.rowType.isStruct()) {
+            return signature;
+        }
+        List<RelDataTypeField> fields = signature.rowType.getFieldList();
+        for (int i = 0; i < fields.size() && i < signature.columns.size(); i++) {
+            TypeKind kind = PgJsonTypes.kind(fields.get(i).getType());
+            if (kind != null) {
+                ColumnMetaData c = signature.columns.get(i);
+                String name = kind == TypeKind.JSON ? PgJson.class.getName() : PgJsonb.class.getName();
+                signature.columns.set(
+                        i,
+                        new ColumnMetaData(
+                                c.ordinal,
+                                c.autoIncrement,
+                                c.caseSensitive,
+                                c.searchable,
+                                c.currency,
+                                c.nullable,
+                                c.signed,
+                                c.displaySize,
+                                c.label,
+                                c.columnName,
+                                c.schemaName,
+                                c.precision,
+                                c.scale,
+                                c.tableName,
+                                c.catalogName,
+                                ColumnMetaData.scalar(java.sql.Types.OTHER, name, ColumnMetaData.Rep.OBJECT),
+                                c.readOnly,
+                                c.writable,
+                                c.definitelyWritable,
+                                c.columnClassName));
+            }
+        }
+        return signature;
     }
 }

@@ -20,7 +20,10 @@ final class PgTypeAliases {
         for (Map.Entry<String, DataType> e : PgTypeNames.all().entrySet()) {
             // Calcite parses its own names (and INTERVAL, which needs a qualifier) itself
             if (SqlTypeName.get(e.getKey().toUpperCase(Locale.ROOT)) != null
-                    || e.getValue().kind() == TypeKind.INTERVAL) {
+                    || e.getValue().kind() == TypeKind.INTERVAL
+                    // JsonCasts writes casts to these as calls
+                    || e.getValue().kind() == TypeKind.JSON
+                    || e.getValue().kind() == TypeKind.JSONB) {
                 continue;
             }
             DataType type = e.getValue();

@@ -73,7 +73,29 @@ final class PgTypeCoercion extends TypeCoercionImpl {
 
     /** {@code config} with PostgreSQL's implicit coercions in place of Calcite's wider ones. */
     static SqlValidator.Config narrowed(SqlValidator.Config config) {
-        return config.withTypeCoercionFactory(PgTypeCoercion::new);
+        return config.withTypeCoercionFactory(PgTypeCoercion::new).withTypeCoercionRules(CASTS);
+    }
+
+    /**
+     * Calcite's cast rules, plus casts of its opaque {@code OTHER} values (json and jsonb) to
+     * text, which {@link JsonPlans} then writes as calls of their output function.
+     */
+    private static final org.apache.calcite.sql.type.SqlTypeCoercionRule CASTS = withCastsToText(
+            org.apache.calcite.sql.type.SqlTypeCoercionRule.instance().getTypeMapping());
+
+    private static org.apache.calcite.sql.type.SqlTypeCoercionRule withCastsToText(
+            java.util.Map<SqlTypeName, com.google.common.collect.ImmutableSet<SqlTypeName>> calcite) {
+        java.util.Map<SqlTypeName, com.google.common.collect.ImmutableSet<SqlTypeName>> rules =
+                new java.util.HashMap<>(calcite);
+        for (SqlTypeName text : List.of(SqlTypeName.VARCHAR, SqlTypeName.CHAR)) {
+            rules.put(
+                    text,
+                    com.google.common.collect.ImmutableSet.<SqlTypeName>builder()
+                            .addAll(calcite.get(text))
+                            .add(SqlTypeName.OTHER)
+                            .build());
+        }
+        return org.apache.calcite.sql.type.SqlTypeCoercionRule.instance(rules);
     }
 
     @Override

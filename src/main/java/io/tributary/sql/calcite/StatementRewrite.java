@@ -45,7 +45,7 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, variance and stddev as PostgreSQL computes them, casts to numeric and to
+     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, variance and stddev as PostgreSQL computes them, casts to numeric and to
      * integers, {@link PgValueSemantics}, {@link IntervalSemantics}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
@@ -55,6 +55,7 @@ abstract class StatementRewrite extends SqlShuttle {
         boolean any = false;
         List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(
                 new ExponentLiterals(),
+                new JsonCasts(),
                 new TimeWindowCalls(),
                 new ImplicitLateralCalls(),
                 new ScalarFunctionsInFrom(),

@@ -6,6 +6,7 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgUuidText;
+import io.tributary.common.types.Values;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -60,6 +61,7 @@ final class TypeMapping {
             case INTERVAL -> PgIntervals.type(f);
             case BYTEA -> f.createSqlType(SqlTypeName.VARBINARY);
             case UUID -> f.createSqlType(SqlTypeName.UUID);
+            case JSON, JSONB -> PgJsonTypes.type(f, t.kind());
         };
         return f.createTypeWithNullability(rel, nullable);
     }
@@ -109,6 +111,9 @@ final class TypeMapping {
             case BINARY, VARBINARY -> DataType.BYTEA;
             case UUID -> DataType.UUID;
             case OTHER, ANY -> {
+                if (PgJsonTypes.kind(t) != null) {
+                    yield DataType.of(PgJsonTypes.kind(t));
+                }
                 if (PgIntervals.isInterval(t)) {
                     yield DataType.INTERVAL;
                 }
@@ -155,6 +160,7 @@ final class TypeMapping {
                                 : dayTime(calciteType, ((Number) v).longValue());
             case BYTEA -> ((ByteString) v).getBytes();
             case UUID -> (java.util.UUID) v;
+            case JSON, JSONB -> Values.assign(v, null, type);
         };
     }
 
@@ -164,6 +170,9 @@ final class TypeMapping {
         if (name.startsWith("INTERVAL")
                 || name.contains(Interval.class.getName().toUpperCase(java.util.Locale.ROOT))) {
             return DataType.INTERVAL;
+        }
+        if (PgJsonTypes.kind(calciteTypeName) != null) {
+            return DataType.of(PgJsonTypes.kind(calciteTypeName));
         }
         int paren = name.indexOf('(');
         if (paren > 0) {
@@ -232,6 +241,10 @@ final class TypeMapping {
             case UUID -> {
                 Object o = rs.getObject(i);
                 yield o == null || o instanceof java.util.UUID ? o : PgUuidText.parse(o.toString());
+            }
+            case JSON, JSONB -> {
+                Object o = rs.getObject(i);
+                yield o == null ? null : Values.assign(o, null, t);
             }
             case VARCHAR, TEXT -> {
                 Object o = rs.getObject(i);

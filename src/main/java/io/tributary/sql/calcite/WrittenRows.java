@@ -63,6 +63,8 @@ final class WrittenRows {
             case TIMESTAMPTZ -> "timestamptz";
             case BYTEA -> "bytea";
             case UUID -> "uuid";
+            case JSON -> "json";
+            case JSONB -> "jsonb";
             case INTERVAL ->
                 throw TributaryException.notSupported(
                         "RETURNING and ON CONFLICT DO UPDATE on a table with an INTERVAL column");

@@ -236,6 +236,8 @@ public final class MaterializeOperator implements Operator {
             case INTERVAL -> Interval.class;
             case BYTEA -> byte[].class;
             case UUID -> java.util.UUID.class;
+            case JSON -> io.tributary.common.types.PgJson.class;
+            case JSONB -> io.tributary.common.types.PgJsonb.class;
         };
     }
 

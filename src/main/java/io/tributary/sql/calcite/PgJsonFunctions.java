@@ -1,0 +1,421 @@
+package io.tributary.sql.calcite;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
+import io.tributary.common.types.PgJson;
+import io.tributary.common.types.PgJsonText;
+import io.tributary.common.types.PgJsonb;
+import io.tributary.common.types.PgTextFormat;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * SQL functions and operators over PostgreSQL's json and jsonb, registered by {@link
+ * CatalogSchema}; Calcite calls the public static methods by reflection from generated code, on the
+ * thread evaluating the expression. {@link PgOperatorText} writes the operators ({@code ->},
+ * {@code ->>}, {@code #>}, {@code #>>}, {@code @>}, {@code <@}) as calls of the {@code pg_jsonb_*}
+ * ones, and {@link JsonCasts} casts to json and jsonb as {@code pg_json_in}/{@code pg_jsonb_in}.
+ * Parameters are {@code Object} because Calcite types a Java parameter of any other class as
+ * {@code OTHER}, which its casting rules cannot match; a json or jsonb argument is its record, an
+ * untyped constant a string (read as json, as PostgreSQL reads an unknown). Results of the
+ * operators are jsonb whatever the input, a known deviation for json input.
+ */
+public final class PgJsonFunctions {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+
+    private PgJsonFunctions() {}
+
+    /** {@code value::json}: text read as json, jsonb printed as json. */
+    public static PgJson pg_json_in(Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof PgJson j) {
+            return j;
+        }
+        if (value instanceof PgJsonb b) {
+            return new PgJson(b.text());
+        }
+        return PgJsonText.json(text(value, "json"));
+    }
+
+    /** {@code value::jsonb}: text or json read as jsonb. */
+    public static PgJsonb pg_jsonb_in(Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof PgJsonb b) {
+            return b;
+        }
+        return PgJsonText.jsonb(value instanceof PgJson j ? j.text() : text(value, "jsonb"));
+    }
+
+    private static String text(Object value, String type) {
+        if (value instanceof String s) {
+            return s;
+        }
+        throw new TributaryException(SqlState.CANNOT_COERCE, "cannot cast type " + sqlName(value) + " to " + type);
+    }
+
+    /** The text of a json or jsonb value, as a cast to text gives it ({@link JsonPlans}). */
+    public static String pg_json_out(Object j) {
+        return j == null ? null : j.toString();
+    }
+
+    /** {@code j -> key} (text key or integer index): the member as jsonb, NULL when absent. */
+    public static PgJsonb pg_jsonb_get(Object j, Object key) {
+        JsonNode n = member(tree(j), key);
+        return n == null ? null : PgJsonText.jsonb(n);
+    }
+
+    /** {@code j ->> key}: the member as text (strings unquoted), NULL when absent or JSON null. */
+    public static String pg_jsonb_get_text(Object j, Object key) {
+        return asText(member(tree(j), key));
+    }
+
+    /** {@code j #> path} with {@code path} a text array constant such as {@code '{a,0,b}'}. */
+    public static PgJsonb pg_jsonb_path(Object j, String path) {
+        JsonNode n = path(tree(j), path);
+        return n == null ? null : PgJsonText.jsonb(n);
+    }
+
+    /** {@code j #>> path}: as {@link #pg_jsonb_path}, as text. */
+    public static String pg_jsonb_path_text(Object j, String path) {
+        return asText(path(tree(j), path));
+    }
+
+    /** {@code a @> b}: whether {@code a} contains {@code b}, as jsonb containment defines it. */
+    public static Boolean pg_jsonb_contains(Object a, Object b) {
+        JsonNode x = tree(a);
+        JsonNode y = tree(b);
+        return x == null || y == null ? null : JsonContainment.contains(x, y, true);
+    }
+
+    /** {@code a <@ b}: whether {@code b} contains {@code a}. */
+    public static Boolean pg_jsonb_contained(Object a, Object b) {
+        return pg_jsonb_contains(b, a);
+    }
+
+    public static String jsonb_typeof(Object j) {
+        JsonNode n = tree(j);
+        return n == null ? null : typeOf(n);
+    }
+
+    public static String json_typeof(Object j) {
+        return jsonb_typeof(j);
+    }
+
+    public static Integer jsonb_array_length(Object j) {
+        JsonNode n = tree(j);
+        if (n == null) {
+            return null;
+        }
+        if (!n.isArray()) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    n.isObject() ? "cannot get array length of a non-array" : "cannot get array length of a scalar");
+        }
+        return n.size();
+    }
+
+    public static Integer json_array_length(Object j) {
+        return jsonb_array_length(j);
+    }
+
+    /** {@code jsonb_pretty(j)}: PostgreSQL's indented form, four spaces a level. */
+    public static String jsonb_pretty(Object j) {
+        JsonNode n = tree(j);
+        if (n == null) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder();
+        JsonPretty.write(n, 0, out);
+        return out.toString();
+    }
+
+    /** {@code to_jsonb(v)}: a SQL value as jsonb (numbers as numbers, booleans, text as strings). */
+    public static PgJsonb to_jsonb(Object v) {
+        return v == null ? null : PgJsonText.jsonb(node(v));
+    }
+
+    /** {@code to_json(v)}: as {@link #to_jsonb}, as json. */
+    public static PgJson to_json(Object v) {
+        return v == null ? null : new PgJson(v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v)));
+    }
+
+    public static PgJsonb jsonb_build_object() {
+        return buildObject();
+    }
+
+    public static PgJsonb jsonb_build_object(Object k1, Object v1) {
+        return buildObject(k1, v1);
+    }
+
+    public static PgJsonb jsonb_build_object(Object k1, Object v1, Object k2, Object v2) {
+        return buildObject(k1, v1, k2, v2);
+    }
+
+    public static PgJsonb jsonb_build_object(Object k1, Object v1, Object k2, Object v2, Object k3, Object v3) {
+        return buildObject(k1, v1, k2, v2, k3, v3);
+    }
+
+    public static PgJsonb jsonb_build_object(
+            Object k1, Object v1, Object k2, Object v2, Object k3, Object v3, Object k4, Object v4) {
+        return buildObject(k1, v1, k2, v2, k3, v3, k4, v4);
+    }
+
+    public static PgJson json_build_object() {
+        return new PgJson("{}");
+    }
+
+    public static PgJson json_build_object(Object k1, Object v1) {
+        return jsonObject(k1, v1);
+    }
+
+    public static PgJson json_build_object(Object k1, Object v1, Object k2, Object v2) {
+        return jsonObject(k1, v1, k2, v2);
+    }
+
+    public static PgJson json_build_object(Object k1, Object v1, Object k2, Object v2, Object k3, Object v3) {
+        return jsonObject(k1, v1, k2, v2, k3, v3);
+    }
+
+    public static PgJson json_build_object(
+            Object k1, Object v1, Object k2, Object v2, Object k3, Object v3, Object k4, Object v4) {
+        return jsonObject(k1, v1, k2, v2, k3, v3, k4, v4);
+    }
+
+    public static PgJsonb jsonb_build_array() {
+        return PgJsonText.jsonb(NODES.arrayNode());
+    }
+
+    public static PgJsonb jsonb_build_array(Object a) {
+        return buildArray(a);
+    }
+
+    public static PgJsonb jsonb_build_array(Object a, Object b) {
+        return buildArray(a, b);
+    }
+
+    public static PgJsonb jsonb_build_array(Object a, Object b, Object c) {
+        return buildArray(a, b, c);
+    }
+
+    public static PgJsonb jsonb_build_array(Object a, Object b, Object c, Object d) {
+        return buildArray(a, b, c, d);
+    }
+
+    public static PgJson json_build_array() {
+        return new PgJson("[]");
+    }
+
+    public static PgJson json_build_array(Object a) {
+        return jsonArray(a);
+    }
+
+    public static PgJson json_build_array(Object a, Object b) {
+        return jsonArray(a, b);
+    }
+
+    public static PgJson json_build_array(Object a, Object b, Object c) {
+        return jsonArray(a, b, c);
+    }
+
+    public static PgJson json_build_array(Object a, Object b, Object c, Object d) {
+        return jsonArray(a, b, c, d);
+    }
+
+    private static PgJsonb buildObject(Object... args) {
+        ObjectNode o = NODES.objectNode();
+        for (int i = 0; i < args.length; i += 2) {
+            o.set(key(args[i], i), node(args[i + 1]));
+        }
+        return PgJsonText.jsonb(o);
+    }
+
+    private static PgJsonb buildArray(Object... args) {
+        ArrayNode a = NODES.arrayNode();
+        for (Object arg : args) {
+            a.add(node(arg));
+        }
+        return PgJsonText.jsonb(a);
+    }
+
+    /** json_build_object's text: {@code {"k" : v, "k2" : v2}}, keys in argument order. */
+    private static PgJson jsonObject(Object... args) {
+        StringBuilder out = new StringBuilder("{");
+        for (int i = 0; i < args.length; i += 2) {
+            if (i > 0) {
+                out.append(", ");
+            }
+            PgJsonText.quote(key(args[i], i), out);
+            out.append(" : ").append(jsonText(args[i + 1]));
+        }
+        return new PgJson(out.append('}').toString());
+    }
+
+    /** json_build_array's text: {@code [a, b]}. */
+    private static PgJson jsonArray(Object... args) {
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < args.length; i++) {
+            out.append(i > 0 ? ", " : "").append(jsonText(args[i]));
+        }
+        return new PgJson(out.append(']').toString());
+    }
+
+    /** An argument as json text: json kept verbatim, anything else as {@link #node} prints it. */
+    private static String jsonText(Object v) {
+        return v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v));
+    }
+
+    private static String key(Object k, int position) {
+        if (k == null) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE, "argument " + (position + 1) + ": key must not be null");
+        }
+        return k instanceof Boolean b ? (b ? "true" : "false") : k.toString();
+    }
+
+    /** A SQL value as a JSON tree: json and jsonb as their trees, numbers, booleans, text as strings. */
+    static JsonNode node(Object v) {
+        if (v == null) {
+            return NODES.nullNode();
+        }
+        if (v instanceof PgJson || v instanceof PgJsonb) {
+            return PgJsonText.tree(v.toString());
+        }
+        if (v instanceof Boolean b) {
+            return NODES.booleanNode(b);
+        }
+        if (v instanceof BigDecimal d) {
+            return NODES.numberNode(d);
+        }
+        if (v instanceof Integer || v instanceof Long || v instanceof Short) {
+            return NODES.numberNode(((Number) v).longValue());
+        }
+        if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            String text = PgTextFormat.format(DataType.DOUBLE, d);
+            return Double.isFinite(d) ? NODES.numberNode(new BigDecimal(text)) : NODES.textNode(text);
+        }
+        return NODES.textNode(v.toString());
+    }
+
+    /** The tree of a json or jsonb argument, or of an untyped constant; null for NULL. */
+    private static JsonNode tree(Object j) {
+        return j == null ? null : PgJsonText.tree(j.toString());
+    }
+
+    private static JsonNode member(JsonNode n, Object key) {
+        if (n == null || key == null) {
+            return null;
+        }
+        if (key instanceof Number index) {
+            if (!n.isArray()) {
+                return null;
+            }
+            int i = index.intValue();
+            int at = i < 0 ? n.size() + i : i;
+            return at >= 0 && at < n.size() ? n.get(at) : null;
+        }
+        return n.isObject() ? n.get(key.toString()) : null;
+    }
+
+    private static JsonNode path(JsonNode n, String path) {
+        if (n == null || path == null) {
+            return null;
+        }
+        for (String step : pathSteps(path)) {
+            if (n == null || step == null) {
+                return null;
+            }
+            if (n.isArray()) {
+                Integer index = index(step);
+                n = index == null ? null : member(n, index);
+            } else {
+                n = n.isObject() ? n.get(step) : null;
+            }
+        }
+        return n;
+    }
+
+    private static Integer index(String step) {
+        try {
+            return Integer.valueOf(step.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String asText(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        return n.isTextual() ? n.textValue() : PgJsonText.normalize(n);
+    }
+
+    static String typeOf(JsonNode n) {
+        return switch (n.getNodeType()) {
+            case OBJECT -> "object";
+            case ARRAY -> "array";
+            case STRING -> "string";
+            case NUMBER -> "number";
+            case BOOLEAN -> "boolean";
+            default -> "null";
+        };
+    }
+
+    private static String sqlName(Object value) {
+        if (value instanceof Integer) {
+            return "integer";
+        }
+        if (value instanceof Long) {
+            return "bigint";
+        }
+        if (value instanceof Boolean) {
+            return "boolean";
+        }
+        return value instanceof BigDecimal ? "numeric" : value instanceof Double ? "double precision" : "this type";
+    }
+
+    /**
+     * The steps of a text array constant such as {@code {a,"b c",0}}: braces around, elements
+     * split at commas outside double quotes, blanks around unquoted ones dropped.
+     */
+    private static List<String> pathSteps(String path) {
+        String s = path.trim();
+        if (s.length() < 2 || s.charAt(0) != '{' || s.charAt(s.length() - 1) != '}') {
+            throw new TributaryException(
+                    SqlState.INVALID_TEXT_REPRESENTATION, "malformed array literal: \"" + path + "\"");
+        }
+        List<String> steps = new ArrayList<>();
+        StringBuilder step = new StringBuilder();
+        boolean quoted = false;
+        boolean any = false;
+        for (int i = 1; i < s.length() - 1; i++) {
+            char c = s.charAt(i);
+            if (c == '"') {
+                quoted = !quoted;
+                any = true;
+            } else if (c == '\\' && i + 1 < s.length() - 1) {
+                step.append(s.charAt(++i));
+            } else if (c == ',' && !quoted) {
+                steps.add(any ? step.toString() : step.toString().trim());
+                step.setLength(0);
+                any = false;
+            } else {
+                step.append(c);
+            }
+        }
+        if (steps.size() > 0 || !step.toString().isBlank() || any) {
+            steps.add(any ? step.toString() : step.toString().trim());
+        }
+        return steps;
+    }
+}
