@@ -69,37 +69,37 @@ public final class PgJsonFunctions {
     }
 
     /** {@code j -> key} (text key or integer index): the member as jsonb, NULL when absent. */
-    public static PgJsonb pg_jsonb_get(Object j, Object key) {
+    public static PgJsonb pg_op_jsonb_get(Object j, Object key) {
         JsonNode n = member(tree(j), key);
         return n == null ? null : PgJsonText.jsonb(n);
     }
 
     /** {@code j ->> key}: the member as text (strings unquoted), NULL when absent or JSON null. */
-    public static String pg_jsonb_get_text(Object j, Object key) {
+    public static String pg_op_jsonb_get_text(Object j, Object key) {
         return asText(member(tree(j), key));
     }
 
     /** {@code j #> path} with {@code path} a text array constant such as {@code '{a,0,b}'}. */
-    public static PgJsonb pg_jsonb_path(Object j, String path) {
+    public static PgJsonb pg_op_jsonb_path(Object j, String path) {
         JsonNode n = path(tree(j), path);
         return n == null ? null : PgJsonText.jsonb(n);
     }
 
-    /** {@code j #>> path}: as {@link #pg_jsonb_path}, as text. */
-    public static String pg_jsonb_path_text(Object j, String path) {
+    /** {@code j #>> path}: as {@link #pg_op_jsonb_path}, as text. */
+    public static String pg_op_jsonb_path_text(Object j, String path) {
         return asText(path(tree(j), path));
     }
 
     /** {@code a @> b}: whether {@code a} contains {@code b}, as jsonb containment defines it. */
-    public static Boolean pg_jsonb_contains(Object a, Object b) {
+    public static Boolean pg_op_jsonb_contains(Object a, Object b) {
         JsonNode x = tree(a);
         JsonNode y = tree(b);
         return x == null || y == null ? null : JsonContainment.contains(x, y, true);
     }
 
     /** {@code a <@ b}: whether {@code b} contains {@code a}. */
-    public static Boolean pg_jsonb_contained(Object a, Object b) {
-        return pg_jsonb_contains(b, a);
+    public static Boolean pg_op_jsonb_contained(Object a, Object b) {
+        return pg_op_jsonb_contains(b, a);
     }
 
     public static String jsonb_typeof(Object j) {

@@ -28,12 +28,12 @@ final class PgOperatorText {
             Map.entry("#", "pg_op_bitxor"),
             Map.entry("<<", "pg_op_shl"),
             Map.entry(">>", "pg_op_shr"),
-            Map.entry("->", "pg_jsonb_get"),
-            Map.entry("->>", "pg_jsonb_get_text"),
-            Map.entry("#>", "pg_jsonb_path"),
-            Map.entry("#>>", "pg_jsonb_path_text"),
-            Map.entry("@>", "pg_jsonb_contains"),
-            Map.entry("<@", "pg_jsonb_contained"));
+            Map.entry("->", "pg_op_jsonb_get"),
+            Map.entry("->>", "pg_op_jsonb_get_text"),
+            Map.entry("#>", "pg_op_jsonb_path"),
+            Map.entry("#>>", "pg_op_jsonb_path_text"),
+            Map.entry("@>", "pg_op_jsonb_contains"),
+            Map.entry("<@", "pg_op_jsonb_contained"));
     /** Prefix operators written as calls ({@code ~} only where no operand comes before it). */
     private static final Map<String, String> PREFIX =
             Map.of("~", "pg_op_bitnot", "@", "pg_op_abs", "|/", "pg_op_sqrt", "||/", "pg_op_cbrt");

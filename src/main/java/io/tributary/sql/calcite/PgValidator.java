@@ -122,6 +122,7 @@ final class PgValidator extends CalciteSqlValidator {
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
             BpcharText.strip(call);
             checkOrderedSetKey(scope, call);
+            JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
                 List<RelDataType> types = new ArrayList<>();
                 call.getOperandList().forEach(operand -> types.add(deriveType(scope, operand)));
