@@ -18,6 +18,9 @@ class JsonDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
             // input and output
             "SELECT '{\"a\":1}'::jsonb ->> 'a' AS v",
+            // unaliased operators are labelled ?column?, as PostgreSQL labels operators
+            "SELECT '{\"a\":{\"b\":[1,{\"c\":3}]}}'::jsonb #>> '{a,b,1,c}', '[1,2,3]'::jsonb -> -1,"
+                    + " '{\"a\":1}'::jsonb @> '{\"a\":1}', '{\"a\":1}'::json ->> 'a'",
             "SELECT '{\"b\":1,\"a\":[1,2],\"aa\":{\"x\":1.0,\"y\":1e3}}'::jsonb AS j",
             "SELECT '{\"b\":1,  \"a\" : [1,2]}'::json AS j",
             "SELECT '{\"a\":1,\"a\":2}'::jsonb AS j",
