@@ -293,8 +293,8 @@ public final class RemoteViewAdoption {
      * primary key, so the worker stores them as this server does. Fewer than {@code limit} rows
      * means those vnodes are read whole; else the worker goes on after the last row (its vnode is
      * its key's). A piece spans vnodes because a view's snapshot has few rows per vnode: one
-     * statement per vnode was 256 statements per relation, and their fixed cost, on a session
-     * thread of background priority beside the writers, was what made a worker's copy slow.
+     * statement per vnode was 256 statements per relation, each with its fixed cost on a session
+     * thread of background priority beside the writers.
      * PostgreSQL's binary COPY body (header, one tuple of two bytea fields per row, trailer),
      * written straight from the stored bytes into one array: no per-row objects beyond the two the
      * stream hands out, nothing hex-encoded. Reads a pinned RocksDB snapshot and takes no lock a
