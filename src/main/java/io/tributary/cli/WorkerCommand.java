@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.common.BackgroundPriority;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.ScratchViewBuild;
 import io.tributary.meta.jobs.JobsDatabase;
@@ -43,6 +44,9 @@ final class WorkerCommand implements Callable<Integer> {
             return 2;
         }
         String me = name != null ? name : host() + "-" + ProcessHandle.current().pid();
+        // a worker's backfills are its foreground: at background priority they only gave way to
+        // other processes on its machine (in the bench, the INSERT client beside it)
+        BackgroundPriority.keepNormalPriority();
         JobWorker worker;
         try {
             worker = new JobWorker(

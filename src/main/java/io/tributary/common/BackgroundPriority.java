@@ -40,6 +40,9 @@ public final class BackgroundPriority {
     /** libc, or null where this is not Linux or JNA cannot load it. */
     private static final CLibrary LIBC = load();
 
+    /** Set by {@link #keepNormalPriority}: nothing is lowered from then on. */
+    private static volatile boolean kept;
+
     private BackgroundPriority() {}
 
     /** The libc functions used; JNA binds them by name. */
@@ -91,7 +94,17 @@ public final class BackgroundPriority {
      * e.g. RocksDB's compaction pool.
      */
     public static boolean enabled() {
-        return LIBC != null;
+        return LIBC != null && !kept;
+    }
+
+    /**
+     * From now on no thread of this process is lowered: for a process all of whose work is the
+     * background work itself (a remote job worker, whose scratch backfill would otherwise yield its
+     * core to whatever else runs on that machine, with no writer of its own to make room for).
+     * Threads lowered before stay lowered. Called once at start, before any such work; any thread.
+     */
+    public static void keepNormalPriority() {
+        kept = true;
     }
 
     /**
@@ -101,7 +114,7 @@ public final class BackgroundPriority {
      * @return true when the priority was lowered, false when this platform cannot (nothing changed)
      */
     public static boolean lowerCurrentThread() {
-        if (LIBC == null) {
+        if (!enabled()) {
             return false;
         }
         int tid = currentTid();
@@ -118,7 +131,7 @@ public final class BackgroundPriority {
      * @return the priority to restore, or {@link Integer#MIN_VALUE} when nothing was changed
      */
     public static int lowerCurrentThreadRestorably() {
-        if (!Restoring.ALLOWED) {
+        if (kept || !Restoring.ALLOWED) {
             return Integer.MIN_VALUE;
         }
         int tid = currentTid();

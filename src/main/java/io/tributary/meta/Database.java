@@ -346,20 +346,28 @@ public final class Database implements AutoCloseable {
     public io.tributary.meta.sink.SnapshotChunk snapshotChunk(
             String snapshotId, int vnode, byte[] afterKey, int limit) {
         if (io.tributary.meta.ddl.ViewSnapshotJob.isViewSnapshot(snapshotId)) {
-            return storedRows(ddl.viewSnapshotPiece(snapshotId, vnode, afterKey, limit));
+            return storedRows(ddl.viewSnapshotPiece(snapshotId, vnode, vnode, afterKey, limit));
         }
         return sinks.snapshotChunk(snapshotId, vnode, afterKey, limit);
     }
 
     /**
      * A worker's read of an exported snapshot in binary COPY format: a sink's ({@link
-     * SinkManager#snapshotBinary}) or a view's ({@link DdlController#viewSnapshotPiece}). Session
+     * SinkManager#snapshotBinary}, one vnode per piece) or a view's ({@link
+     * DdlController#viewSnapshotPiece}, vnodes {@code vnode} through {@code lastVnode}). Session
      * threads.
+     *
+     * @throws io.tributary.common.TributaryException 0A000 for a sink's snapshot over more than one vnode
      */
     public io.tributary.meta.sink.SnapshotBinaryPiece snapshotBinary(
-            String snapshotId, int vnode, byte[] afterKey, int limit) {
+            String snapshotId, int vnode, int lastVnode, byte[] afterKey, int limit) {
         if (io.tributary.meta.ddl.ViewSnapshotJob.isViewSnapshot(snapshotId)) {
-            return ddl.viewSnapshotPiece(snapshotId, vnode, afterKey, limit);
+            return ddl.viewSnapshotPiece(snapshotId, vnode, lastVnode, afterKey, limit);
+        }
+        if (lastVnode != vnode) {
+            // a sink's worker resumes from one position per vnode it reads; its pieces stay within one
+            throw io.tributary.common.TributaryException.notSupported(
+                    "tributary_snapshot over several vnodes of a sink's snapshot");
         }
         return sinks.snapshotBinary(snapshotId, vnode, afterKey, limit);
     }

@@ -100,8 +100,9 @@ final class CopyParser {
 
     /**
      * The exported-snapshot reader workers call: {@code COPY tributary_snapshot('id', vnode, 'after
-     * key', limit [, 'text' | 'binary']) TO STDOUT}; with {@code 'binary'} the piece comes in
-     * PostgreSQL's binary COPY format.
+     * key', limit [, 'text' | 'binary' [, last vnode]]) TO STDOUT}; with {@code 'binary'} the piece
+     * comes in PostgreSQL's binary COPY format, and with a last vnode it goes on through the vnodes
+     * up to that one.
      */
     static final String SNAPSHOT_FUNCTION = "tributary_snapshot";
 
@@ -116,11 +117,15 @@ final class CopyParser {
         in.expectSymbol(",");
         int limit = in.integer();
         boolean binary = false;
+        int lastVnode = vnode;
         if (in.acceptSymbol(",")) {
             Token format = in.next();
             binary = isWordOrString(format, "binary");
             if (!binary && !isWordOrString(format, "text")) {
                 throw TokenCursor.syntaxAt(format);
+            }
+            if (in.acceptSymbol(",")) {
+                lastVnode = in.integer();
             }
         }
         in.expectSymbol(")");
@@ -129,7 +134,7 @@ final class CopyParser {
         }
         in.next();
         in.expectWord("stdout");
-        return new UtilityStatement.CopySnapshot(id, vnode, after, limit, binary, options(in));
+        return new UtilityStatement.CopySnapshot(id, vnode, lastVnode, after, limit, binary, options(in));
     }
 
     private static String string(TokenCursor in) {

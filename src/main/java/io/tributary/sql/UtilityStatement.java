@@ -202,12 +202,20 @@ public sealed interface UtilityStatement {
     record CopyTo(String query, CopyFormat format) implements UtilityStatement {}
 
     /**
-     * {@code COPY tributary_snapshot('snapshot id', vnode, 'after key', limit [, 'binary']) TO
-     * STDOUT}: a piece of an exported snapshot, read by a remote job worker. {@code afterKeyHex} is
-     * empty for the vnode's start; {@code binary} asks for PostgreSQL's binary COPY format (then
-     * {@code format} is ignored).
+     * {@code COPY tributary_snapshot('snapshot id', vnode, 'after key', limit [, 'binary' [, last
+     * vnode]]) TO STDOUT}: a piece of an exported snapshot, read by a remote job worker, from vnode
+     * {@code vnode} on through {@code lastVnode} (the same vnode when not given). {@code
+     * afterKeyHex} is empty for the first vnode's start; {@code binary} asks for PostgreSQL's
+     * binary COPY format (then {@code format} is ignored).
      */
-    record CopySnapshot(String snapshotId, int vnode, String afterKeyHex, int limit, boolean binary, CopyFormat format)
+    record CopySnapshot(
+            String snapshotId,
+            int vnode,
+            int lastVnode,
+            String afterKeyHex,
+            int limit,
+            boolean binary,
+            CopyFormat format)
             implements UtilityStatement {}
 
     /** Options of COPY FROM STDIN and TO STDOUT. {@code nullString} is the text that means NULL. */

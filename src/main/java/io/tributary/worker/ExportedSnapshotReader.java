@@ -23,6 +23,8 @@ final class ExportedSnapshotReader implements AutoCloseable {
     private final String snapshotId;
     /** The server answered a binary read of a view snapshot with 22023: it serves them only as text. */
     private boolean storedAsText;
+    /** The server refused a view snapshot's piece over several vnodes: it serves one vnode per piece. */
+    private boolean onePerVnode;
 
     /**
      * Connects to database {@code database} of the server at {@code address} (host:port), with its
@@ -113,15 +115,37 @@ final class ExportedSnapshotReader implements AutoCloseable {
     }
 
     /**
-     * Up to {@code limit} rows of {@code vnode} after {@code afterKey} of a view job's snapshot, each
-     * as the server stores it: {@code {value, primary key}} (the two bytea columns the server sends
-     * for a {@code view:} snapshot id), in key order.
+     * Rows of a view job's snapshot ({@link #readStored}): each as the server stores it, {@code
+     * {value, primary key}}, in vnode and key order; they cover vnodes up to {@code through}, all
+     * of them whole when there are fewer rows than were asked for.
      */
-    List<byte[][]> readStored(int vnode, byte[] afterKey, int limit) throws SQLException {
+    record StoredRows(List<byte[][]> rows, int through) {}
+
+    /**
+     * Up to {@code limit} rows of vnodes {@code vnode} through {@code lastVnode} of a view job's
+     * snapshot, starting after {@code afterKey} in the first (null: from its start), each as the
+     * server stores it (the two bytea columns the server sends for a {@code view:} snapshot id). A
+     * server from before pieces spanned vnodes answers for {@code vnode} alone, and {@link
+     * StoredRows#through} says so.
+     */
+    StoredRows readStored(int vnode, int lastVnode, byte[] afterKey, int limit) throws SQLException {
+        String args = "COPY tributary_snapshot('" + snapshotId + "', " + vnode + ", '"
+                + (afterKey == null ? "" : HEX.formatHex(afterKey)) + "', " + limit;
+        if (!storedAsText && !onePerVnode && lastVnode > vnode) {
+            try {
+                return new StoredRows(
+                        storedRows(copyOut(args + ", 'binary', " + lastVnode + ") TO STDOUT")), lastVnode);
+            } catch (SQLException e) {
+                if (!"42601".equals(e.getSQLState()) && !"22023".equals(e.getSQLState())) {
+                    throw e;
+                }
+                // a server from before pieces spanned vnodes: one vnode per piece from now on
+                onePerVnode = true;
+            }
+        }
         if (!storedAsText) {
             try {
-                return storedRows(copyOut("COPY tributary_snapshot('" + snapshotId + "', " + vnode + ", '"
-                        + (afterKey == null ? "" : HEX.formatHex(afterKey)) + "', " + limit + ", 'binary') TO STDOUT"));
+                return new StoredRows(storedRows(copyOut(args + ", 'binary') TO STDOUT")), vnode);
             } catch (SQLException e) {
                 if (!"22023".equals(e.getSQLState())) {
                     throw e;
@@ -143,7 +167,7 @@ final class ExportedSnapshotReader implements AutoCloseable {
                 line = i + 1;
             }
         }
-        return rows;
+        return new StoredRows(rows, vnode);
     }
 
     /** The tuples of a binary COPY body whose fields are the stored value and the primary key. */

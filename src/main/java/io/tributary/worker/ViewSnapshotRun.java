@@ -143,46 +143,65 @@ final class ViewSnapshotRun {
 
     /**
      * Copies one relation's snapshot rows that the build still reads ({@code from}) into the
-     * scratch database.
+     * scratch database. Each run of vnodes that the build reads from their start (after the first
+     * of the run, which may start after a key) is read in pieces of up to {@link #PIECE_ROWS} rows
+     * that span vnodes, so a small snapshot is a few statements rather than one per vnode.
      *
      * @return the rows copied; -1 when the attempt was given up
      */
     private long copy(ScratchViewBuild build, TableDef relation, SnapshotResume from, BooleanSupplier stillMine)
             throws SQLException {
         long copied = 0;
+        int pieces = 0;
         try (ExportedSnapshotReader reader = new ExportedSnapshotReader(
                 serverAddress, serverPassword, job.database(), job.snapshotId(relation.id()))) {
-            for (int vnode = 0; vnode < VirtualNodes.COUNT; vnode++) {
-                if (vnode % 32 == 31 && !stillMine.getAsBoolean()) {
-                    return -1;
-                }
+            int vnode = 0;
+            while (vnode < VirtualNodes.COUNT) {
                 if (!from.copies(relation.id(), vnode)) {
+                    vnode++;
                     continue;
                 }
+                int last = vnode;
+                while (last + 1 < VirtualNodes.COUNT
+                        && from.copies(relation.id(), last + 1)
+                        && from.copyAfter(relation.id(), last + 1) == null) {
+                    last++;
+                }
                 byte[] after = from.copyAfter(relation.id(), vnode);
-                while (true) {
-                    List<byte[][]> rows;
-                    try {
-                        rows = reader.readStored(vnode, after, PIECE_ROWS);
-                    } catch (SQLException e) {
-                        if ("55000".equals(e.getSQLState())) {
-                            // the view was dropped, or its snapshot phase went back to the server
-                            throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, e.getMessage(), e);
-                        }
-                        throw e;
+                while (vnode <= last) {
+                    if (pieces++ > 0 && !stillMine.getAsBoolean()) {
+                        return -1;
                     }
+                    ExportedSnapshotReader.StoredRows piece = read(reader, vnode, last, after);
+                    List<byte[][]> rows = piece.rows();
                     if (!rows.isEmpty()) {
                         build.load(relation.id(), rows);
                         copied += rows.size();
                     }
                     if (rows.size() < PIECE_ROWS) {
-                        break;
+                        vnode = piece.through() + 1;
+                        after = null;
+                    } else {
+                        after = rows.get(rows.size() - 1)[1];
+                        vnode = VirtualNodes.of(after);
                     }
-                    after = rows.get(rows.size() - 1)[1];
                 }
             }
         }
         return copied;
+    }
+
+    private static ExportedSnapshotReader.StoredRows read(
+            ExportedSnapshotReader reader, int vnode, int last, byte[] after) throws SQLException {
+        try {
+            return reader.readStored(vnode, last, after, PIECE_ROWS);
+        } catch (SQLException e) {
+            if ("55000".equals(e.getSQLState())) {
+                // the view was dropped, or its snapshot phase went back to the server
+                throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, e.getMessage(), e);
+            }
+            throw e;
+        }
     }
 
     private static void delete(Path dir) {

@@ -420,8 +420,8 @@ public final class DdlController {
      * RemoteViewAdoption.snapshotPiece}. Session threads.
      */
     public io.tributary.meta.sink.SnapshotBinaryPiece viewSnapshotPiece(
-            String snapshotId, int vnode, byte[] afterKey, int limit) {
-        return views.snapshotPiece(snapshotId, vnode, afterKey, limit);
+            String snapshotId, int vnode, int lastVnode, byte[] afterKey, int limit) {
+        return views.snapshotPiece(snapshotId, vnode, lastVnode, afterKey, limit);
     }
 
     /**

@@ -288,28 +288,36 @@ public final class RemoteViewAdoption {
     /**
      * A piece of job {@code snapshotId}'s pinned snapshot of one relation, for a worker computing
      * the view's snapshot phase ({@code COPY tributary_snapshot(...)}): up to {@code limit} rows of
-     * {@code vnode} after {@code afterKey} in key order, each as its stored value and its primary
-     * key, so the worker stores them as this server does. PostgreSQL's binary COPY body (header,
-     * one tuple of two bytea fields per row, trailer), written straight from the stored bytes into
-     * one array: no per-row objects beyond the two the stream hands out, nothing hex-encoded (the
-     * text format doubled every byte and built each row through a StringBuilder). Reads a pinned
-     * RocksDB snapshot and takes no lock a writer takes. Session threads.
+     * vnodes {@code vnode} through {@code lastVnode}, in vnode and then key order, starting after
+     * {@code afterKey} in the first vnode (at its start when null), each as its stored value and its
+     * primary key, so the worker stores them as this server does. Fewer than {@code limit} rows
+     * means those vnodes are read whole; else the worker goes on after the last row (its vnode is
+     * its key's). A piece spans vnodes because a view's snapshot has few rows per vnode: one
+     * statement per vnode was 256 statements per relation, each with its fixed cost on a session
+     * thread of background priority beside the writers.
+     * PostgreSQL's binary COPY body (header, one tuple of two bytea fields per row, trailer),
+     * written straight from the stored bytes into one array: no per-row objects beyond the two the
+     * stream hands out, nothing hex-encoded. Reads a pinned RocksDB snapshot and takes no lock a
+     * writer takes. Session threads.
      *
      * @throws TributaryException 55000 when no job waits for a worker with that snapshot, 22023 for
-     *     a malformed id or a vnode out of range
+     *     a malformed id or vnodes out of range
      */
-    io.tributary.meta.sink.SnapshotBinaryPiece snapshotPiece(String snapshotId, int vnode, byte[] afterKey, int limit) {
+    io.tributary.meta.sink.SnapshotBinaryPiece snapshotPiece(
+            String snapshotId, int vnode, int lastVnode, byte[] afterKey, int limit) {
         String[] parts = snapshotId.split(":");
         if (parts.length != 4
                 || vnode < 0
-                || vnode >= io.tributary.common.VirtualNodes.COUNT
+                || lastVnode < vnode
+                || lastVnode >= io.tributary.common.VirtualNodes.COUNT
                 || limit < 1
                 || !parts[1].matches("[0-9]{1,9}")
                 || !parts[2].matches("[0-9]{1,9}")) {
             throw new TributaryException(
                     SqlState.INVALID_PARAMETER_VALUE,
-                    "tributary_snapshot needs a snapshot id view:<view>:<relation>:<epoch>, a vnode in [0, "
-                            + io.tributary.common.VirtualNodes.COUNT + ") and a positive limit");
+                    "tributary_snapshot needs a snapshot id view:<view>:<relation>:<epoch>, vnodes in [0, "
+                            + io.tributary.common.VirtualNodes.COUNT + "), the last not before the first,"
+                            + " and a positive limit");
         }
         int viewId = Integer.parseInt(parts[1]);
         int relationId = Integer.parseInt(parts[2]);
@@ -328,14 +336,18 @@ public final class RemoteViewAdoption {
         StoredRowsCopy body = new StoredRowsCopy();
         int rows = 0;
         try (LocalUpstreamTable upstream = LocalUpstreamTable.open(
-                        store,
-                        new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch()),
-                        relationId,
-                        relation.columnTypes());
-                io.tributary.stream.RowStream stream = upstream.snapshot(vnode, job.record.snapshotEpoch(), afterKey)) {
-            while (rows < limit && stream.next()) {
-                body.row(stream.encodedRow(), stream.pk());
-                rows++;
+                store,
+                new PinnedSnapshot(job.record.pin(), job.record.snapshotEpoch()),
+                relationId,
+                relation.columnTypes())) {
+            for (int v = vnode; v <= lastVnode && rows < limit; v++) {
+                try (io.tributary.stream.RowStream stream =
+                        upstream.snapshot(v, job.record.snapshotEpoch(), v == vnode ? afterKey : null)) {
+                    while (rows < limit && stream.next()) {
+                        body.row(stream.encodedRow(), stream.pk());
+                        rows++;
+                    }
+                }
             }
         }
         return new io.tributary.meta.sink.SnapshotBinaryPiece(2, body.finish(), rows);

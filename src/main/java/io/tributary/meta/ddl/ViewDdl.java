@@ -659,8 +659,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     }
 
     /** See {@code RemoteViewAdoption.snapshotPiece}; session threads. */
-    io.tributary.meta.sink.SnapshotBinaryPiece snapshotPiece(String snapshotId, int vnode, byte[] afterKey, int limit) {
-        return adoption.snapshotPiece(snapshotId, vnode, afterKey, limit);
+    io.tributary.meta.sink.SnapshotBinaryPiece snapshotPiece(
+            String snapshotId, int vnode, int lastVnode, byte[] afterKey, int limit) {
+        return adoption.snapshotPiece(snapshotId, vnode, lastVnode, afterKey, limit);
     }
 
     /** See {@link ViewJobRecovery#recoverJobs}. */

@@ -353,8 +353,11 @@ public final class EngineSession implements Session {
         }
         if (c.binary()) {
             io.tributary.meta.sink.SnapshotBinaryPiece piece =
-                    db.snapshotBinary(c.snapshotId(), c.vnode(), after, c.limit());
+                    db.snapshotBinary(c.snapshotId(), c.vnode(), c.lastVnode(), after, c.limit());
             return new StatementResult.CopyOutBinary(piece.fields(), piece.body(), piece.rows());
+        }
+        if (c.lastVnode() != c.vnode()) {
+            throw TributaryException.notSupported("tributary_snapshot over several vnodes in the text format");
         }
         io.tributary.meta.sink.SnapshotChunk chunk = db.snapshotChunk(c.snapshotId(), c.vnode(), after, c.limit());
         List<ColumnDesc> columns = new java.util.ArrayList<>();
