@@ -91,6 +91,35 @@ final class PostgresPair implements AutoCloseable {
         return mismatches;
     }
 
+    /** A materialized view followed through writes: its name, its query, and the columns its rows are ordered by. */
+    record FollowedView(String name, String query, String orderBy) {}
+
+    /**
+     * Creates each of {@code views} on Tributary as a materialized view, then runs each of {@code
+     * writes} on both and, after each, compares every view's rows with PostgreSQL's answer to its
+     * query; returns one line per view and write that differ (empty when all agree).
+     */
+    List<String> viewMismatches(List<FollowedView> views, List<String> writes) {
+        for (FollowedView view : views) {
+            StatementOutcome.of(
+                    tributary.connection, "CREATE MATERIALIZED VIEW " + view.name() + " AS " + view.query(), true);
+        }
+        List<String> mismatches = new ArrayList<>();
+        for (String write : writes) {
+            both(write);
+            for (FollowedView view : views) {
+                String expected = StatementOutcome.of(pg, view.query() + " ORDER BY " + view.orderBy(), true);
+                String actual = StatementOutcome.of(
+                        tributary.connection, "SELECT * FROM " + view.name() + " ORDER BY " + view.orderBy(), true);
+                if (!expected.equals(actual)) {
+                    mismatches.add(view.name() + " after " + write + "\n  postgres:  " + expected + "\n  tributary: "
+                            + actual);
+                }
+            }
+        }
+        return mismatches;
+    }
+
     @Override
     public void close() {
         Cleanup.closeAll(pg, tributary);
