@@ -7,13 +7,8 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.tools.Program;
 
@@ -24,13 +19,8 @@ import org.apache.calcite.tools.Program;
  * PgJsonFunctions#pg_json_out}, PostgreSQL's output text.
  */
 final class JsonPlans {
-    private static final SqlUserDefinedFunction OUTPUT = new SqlUserDefinedFunction(
-            new SqlIdentifier("pg_json_out", SqlParserPos.ZERO),
-            SqlKind.OTHER_FUNCTION,
-            ReturnTypes.cascade(ReturnTypes.explicit(SqlTypeName.VARCHAR), SqlTypeTransforms.TO_NULLABLE),
-            null,
-            null,
-            ScalarFunctionImpl.create(PgJsonFunctions.class, "pg_json_out"));
+    private static final SqlUserDefinedFunction OUTPUT =
+            PlanFunctions.scalar(PgJsonFunctions.class, "pg_json_out", SqlTypeName.VARCHAR);
 
     private JsonPlans() {}
 
