@@ -54,7 +54,7 @@ final class WorkerCommand implements Callable<Integer> {
                     me,
                     slots,
                     serverPassword == null || serverPassword.isEmpty() ? null : serverPassword,
-                    (dir, millis) -> ScratchViewBuild.open(dir, CalciteViewPlanner::new, millis));
+                    ScratchViewBuild.opener(CalciteViewPlanner::new));
         } catch (TributaryException e) {
             System.err.println(e.getMessage());
             return 2;

@@ -115,12 +115,42 @@ public final class JobWorker implements AutoCloseable {
         }
     }
 
-    /** Registers this worker and starts picking jobs. */
-    public void start() {
+    /**
+     * Registers this worker, makes it ready for views ({@link #warmUp}), then starts picking jobs.
+     * It is listed as live (heartbeats) from the start, so a server that queues a job meanwhile
+     * waits for it rather than falling back to a local run; the job starts once the warm-up ends.
+     */
+    public void start() throws InterruptedException {
         beatOnce();
         heartbeat.start();
+        warmUp();
         scheduler.start();
         LOG.info("worker {} runs up to {} job(s)", name, slots);
+    }
+
+    /**
+     * Builds throw-away views of each kind in a scratch database ({@link ScratchViewBuild#warmUp}),
+     * so the first view job does not pay for a cold JVM's first planning, operators and storage
+     * engine. A failure is logged, not fatal: sink backfills need none of it, and a view job that
+     * cannot be built here fails and falls back to the server.
+     */
+    private void warmUp() throws InterruptedException {
+        if (scratch == null) {
+            return;
+        }
+        long started = System.nanoTime();
+        java.nio.file.Path dir = null;
+        try {
+            dir = java.nio.file.Files.createTempDirectory("tributary-warm-up-");
+            scratch.warmUp(dir);
+            LOG.info("worker {} warmed up for views in {} ms", name, (System.nanoTime() - started) / 1_000_000);
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.warn("worker {} could not warm up for views: {}", name, e.getMessage());
+        } finally {
+            if (dir != null) {
+                ViewSnapshotRun.delete(dir);
+            }
+        }
     }
 
     private void beat() {

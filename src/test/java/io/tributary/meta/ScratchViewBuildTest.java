@@ -65,6 +65,18 @@ class ScratchViewBuildTest {
     }
 
     /**
+     * A worker's warm-up builds its throw-away views (a filter, a GROUP BY with MIN/MAX, a join)
+     * to the end: a build that failed there would throw, and the worker would only learn it at
+     * its first job.
+     */
+    @Test
+    void theWarmUpBuildsEachKindOfView() throws Exception {
+        Path dir = Files.createTempDirectory("warm-");
+        ScratchViewBuild.warmUp(dir, CalciteViewPlanner::new);
+        assertTrue(Files.isDirectory(dir.resolve("state")), "the warm-up ran in the directory it was given");
+    }
+
+    /**
      * {@code now()} in a view computed on a worker is the server's snapshot time, not the worker's
      * clock: at a snapshot time of 2020-01-01 00:00 UTC, a row of 23:30 the day before passes
      * {@code ts > now() - 1 hour} and one of 22:00 does not (at this machine's clock, neither does).

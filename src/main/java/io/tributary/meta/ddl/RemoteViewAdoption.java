@@ -142,10 +142,20 @@ public final class RemoteViewAdoption {
         if (job == null || !job.awaitingRemote || adopted(viewId)) {
             return false;
         }
-        clearState(job);
-        StateIngest ingest = new StateIngest(job, false);
-        state.read(ingest);
-        ingest.flush();
+        if (!empty(job)) {
+            // a takeover cut short, or a checkpoint loaded before a crash re-paused the job
+            clearState(job);
+        }
+        try (WorkerStateFiles files = new WorkerStateFiles(store, job.view.name(), stateTables(job))) {
+            if (files.available()) {
+                state.read(files);
+                files.ingest();
+            } else {
+                StateIngest ingest = new StateIngest(job, false);
+                state.read(ingest);
+                ingest.flush();
+            }
+        }
         Adopt change = new Adopt(job, marker);
         barriers.awaitCommitted(barriers.stageAtBoundary(change));
         if (!change.adopted && backfills.job(viewId).isEmpty()) {
@@ -159,6 +169,47 @@ public final class RemoteViewAdoption {
         try (ReadView view = store.latest()) {
             return view.get(Keyspace.CATALOG, ViewBackfills.adoptedKey(viewId)) != null;
         }
+    }
+
+    /**
+     * Whether the view's table and state tables hold nothing. A paused job's tables usually do:
+     * clearing them anyway would leave range deletions in the memtable over the keys about to be
+     * ingested, which makes the ingestion flush the memtable while the writers wait.
+     */
+    private boolean empty(ViewBackfills.Job job) {
+        try (ReadView view = store.latest()) {
+            for (int table : stateTables(job)) {
+                try (io.tributary.storage.KvIterator it =
+                        view.scan(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table))) {
+                    if (it.next()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code key} is of one of {@code tables}. */
+    static boolean ofTables(int[] tables, byte[] key) {
+        if (key.length < TableKeys.PREFIX_LENGTH) {
+            return false;
+        }
+        int table = java.nio.ByteBuffer.wrap(key, 0, 4).getInt();
+        for (int t : tables) {
+            if (t == table) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** 22023: a worker's state for view {@code viewName} holds a key of another table (or no value). */
+    static TributaryException foreignState(String viewName) {
+        return new TributaryException(
+                SqlState.INVALID_PARAMETER_VALUE,
+                "the worker's state for materialized view \"" + viewName
+                        + "\" holds a key of another table; it is not taken over");
     }
 
     /** Durably empties the view's table and state tables of a paused job (no other writer touches them). */
@@ -213,11 +264,8 @@ public final class RemoteViewAdoption {
                     value = io.tributary.stream.backfill.SnapshotTakeover.rebase(
                             vnode, value, job.record.snapshotEpoch());
                 }
-            } else if (!ofView(table) || (value == null && !checkpoint)) {
-                throw new TributaryException(
-                        SqlState.INVALID_PARAMETER_VALUE,
-                        "the worker's state for materialized view \"" + job.view.name()
-                                + "\" holds a key of another table; it is not taken over");
+            } else if (!ofTables(tables, key) || (value == null && !checkpoint)) {
+                throw foreignState(job.view.name());
             }
             if (value == null) {
                 batch.delete(Keyspace.DATA, key);
@@ -229,15 +277,6 @@ public final class RemoteViewAdoption {
             if (batchBytes >= BATCH_BYTES) {
                 flush();
             }
-        }
-
-        private boolean ofView(int table) {
-            for (int t : tables) {
-                if (t == table) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         void flush() {

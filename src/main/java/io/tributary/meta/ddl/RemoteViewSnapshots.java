@@ -41,10 +41,20 @@ final class RemoteViewSnapshots {
      */
     private final Map<Integer, long[]> rates = new ConcurrentHashMap<>();
 
-    /** One thread, started for a result and gone when idle, so a database without remote views holds none. */
+    /**
+     * One thread, started for a result and gone when idle, so a database without remote views holds
+     * none. Its work (reading a worker's state from the jobs database and writing it into files,
+     * loading checkpoints, cancels) is all background work, which no commit waits for: it runs at
+     * background priority, like a backfill's checkpoint threads.
+     */
     private final ThreadPoolExecutor results =
             new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, "remote-view-results");
+                Thread t = new Thread(
+                        () -> {
+                            io.tributary.common.BackgroundPriority.lowerCurrentThread();
+                            r.run();
+                        },
+                        "remote-view-results");
                 t.setDaemon(true);
                 return t;
             });
