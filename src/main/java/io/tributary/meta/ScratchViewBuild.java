@@ -118,7 +118,7 @@ public final class ScratchViewBuild implements AutoCloseable {
      * Builds a small view of each kind a worker computes (a filter, a GROUP BY with MIN/MAX and a
      * join) in a throw-away scratch database in {@code dir}, through the same storage, planner,
      * operators and backfill as a job: the first job of a fresh JVM otherwise pays for loading and
-     * compiling all of them (the planner's first query most), which took a first job 20-45 s on a
+     * compiling all of them (the planner's first query most), which took a first job 18-62 s on a
      * loaded machine against 2-5 s for the next. A worker calls it once, before it takes jobs; the
      * caller removes {@code dir} afterwards.
      *
