@@ -14,7 +14,8 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * Calcite's operator table without the library functions whose PostgreSQL namesake means something
  * else: Calcite's {@code sha256} and {@code sha512} return hex text where PostgreSQL's return bytea
  * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
- * hidden, the schema functions of those names resolve, in queries and views alike. Made by
+ * hidden, the schema functions of those names resolve, in queries and views alike. {@code lead} and
+ * {@code lag} resolve to {@link PgLeadLag}, typed as PostgreSQL types them. Made by
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
  */
 final class PgOperatorTable implements SqlOperatorTable {
@@ -40,12 +41,25 @@ final class PgOperatorTable implements SqlOperatorTable {
             SqlNameMatcher nameMatcher) {
         int before = operatorList.size();
         calcites.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
-        operatorList.subList(before, operatorList.size()).removeIf(PgOperatorTable::hidden);
+        List<SqlOperator> found = operatorList.subList(before, operatorList.size());
+        found.removeIf(PgOperatorTable::hidden);
+        found.replaceAll(PgOperatorTable::postgres);
+    }
+
+    /** PostgreSQL's typing of {@code lead} and {@code lag} ({@link PgLeadLag}) in place of Calcite's. */
+    private static SqlOperator postgres(SqlOperator operator) {
+        if (operator.getClass() == org.apache.calcite.sql.fun.SqlLeadLagAggFunction.class) {
+            return operator.getKind() == org.apache.calcite.sql.SqlKind.LEAD ? PgLeadLag.LEAD : PgLeadLag.LAG;
+        }
+        return operator;
     }
 
     @Override
     public List<SqlOperator> getOperatorList() {
-        return calcites.getOperatorList().stream().filter(o -> !hidden(o)).toList();
+        return calcites.getOperatorList().stream()
+                .filter(o -> !hidden(o))
+                .map(PgOperatorTable::postgres)
+                .toList();
     }
 
     private static boolean hidden(SqlOperator operator) {
