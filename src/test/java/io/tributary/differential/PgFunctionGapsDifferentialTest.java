@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * {@code decode}, {@code get_byte}, {@code convert_to}, the SHA-2 digests; string constants passed as bytea),
  * calls to unknown functions (42883 naming the argument types) and {@code make_date}/{@code make_time}/
  * {@code make_timestamp}/{@code isfinite}, {@code percentile_cont}, {@code lead}/{@code lag} with a default and
- * {@code substring(s FROM pattern)}, over columns holding NULLs and edge values and over
+ * {@code substring(s FROM pattern)} and array constants after {@code ANY}/{@code ALL}, over columns holding NULLs and edge values and over
  * constants, run in order on Tributary and on an embedded PostgreSQL: each statement's rows (labels
  * and JDBC types) or SQLSTATE must match. Operator precedence is checked against the operators
  * around them ({@code + * = AND ||}). A materialized view with the same expressions must hold what
@@ -116,7 +116,14 @@ class PgFunctionGapsDifferentialTest {
             "SELECT id, substring(t FROM '[a-z]+') AS w, substring(t FROM 'l(l)') AS g, substring(t FROM '^$') AS e"
                     + " FROM g ORDER BY id",
             "SELECT substring('abc123def' FROM '[0-9]+'), substring('x' FROM 'y'), substring(NULL FROM 'a')",
-            "SELECT substring('abc' FROM '(')");
+            "SELECT substring('abc' FROM '(')",
+            // a string constant after ANY or ALL is an array constant of the left side's type (Calcite
+            // compared the whole text: no row matched)
+            "SELECT id FROM g WHERE t = ANY ('{ab,xyz,NULL}') ORDER BY id",
+            "SELECT id FROM g WHERE id = ANY ('{1, -1, 4}') ORDER BY id",
+            "SELECT id FROM g WHERE id <> ALL ('{1,5}') ORDER BY id",
+            "SELECT 'a' = ANY ('{a,b}'), 1 = ANY ('{1,2}'), 3 > ALL ('{1,2}'), 2.5 < ANY ('{1.5,3}')",
+            "SELECT 1 = ANY ('1')");
 
     private static PostgresPair pair;
 
