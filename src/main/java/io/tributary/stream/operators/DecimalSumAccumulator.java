@@ -68,6 +68,18 @@ final class DecimalSumAccumulator implements Accumulator {
         set(sign > 0 ? sum.add(x) : sum.subtract(x));
     }
 
+    /**
+     * Adds {@code terms} values (non-null, at least one) whose exact sum is {@code sum}, as that
+     * many {@link #add} calls would: {@link FlatInserts}' sums of a group's inserted rows, folded in.
+     */
+    void addSum(BigDecimal sum, long terms) {
+        count += terms;
+        if (wide == null && addCompact(sum, 1)) {
+            return;
+        }
+        set((wide != null ? wide : BigDecimal.valueOf(unscaled, scale)).add(sum));
+    }
+
     /** Adds {@code value} to the compact sum and returns true, or returns false having changed nothing. */
     private boolean addCompact(Object value, int sign) {
         long x;
