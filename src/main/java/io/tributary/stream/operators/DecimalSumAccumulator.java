@@ -21,9 +21,10 @@ import java.math.BigDecimal;
  */
 final class DecimalSumAccumulator implements Accumulator {
     /** Terms with more digits than this may not have a {@code long} unscaled value. */
-    private static final int LONG_DIGITS = 18;
+    static final int LONG_DIGITS = 18;
 
-    private static final long[] POWERS_OF_TEN = new long[LONG_DIGITS + 1];
+    /** 10 to the power of each index up to {@link #LONG_DIGITS}; {@link FlatInserts} rescales by it too. */
+    static final long[] POWERS_OF_TEN = new long[LONG_DIGITS + 1];
 
     static {
         POWERS_OF_TEN[0] = 1;

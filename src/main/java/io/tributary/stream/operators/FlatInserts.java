@@ -37,16 +37,9 @@ final class FlatInserts {
     /** The longest value encoding kept as two words: 15 bytes and its length. */
     private static final int WORD_BYTES = 15;
 
-    private static final int LONG_DIGITS = 18;
+    private static final int LONG_DIGITS = DecimalSumAccumulator.LONG_DIGITS;
 
-    private static final long[] POWERS_OF_TEN = new long[LONG_DIGITS + 1];
-
-    static {
-        POWERS_OF_TEN[0] = 1;
-        for (int i = 1; i < POWERS_OF_TEN.length; i++) {
-            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
-        }
-    }
+    private static final long[] POWERS_OF_TEN = DecimalSumAccumulator.POWERS_OF_TEN;
 
     private final AggCall[] calls;
     private final DataType[] argTypes;
