@@ -86,13 +86,11 @@ final class DecimalSumAccumulator implements Accumulator {
         long x;
         int xScale;
         if (value instanceof BigDecimal d) {
-            xScale = d.scale();
-            if (xScale < 0 || xScale > LONG_DIGITS || d.precision() > LONG_DIGITS) {
+            if (!compact(d)) {
                 return false;
             }
-            // the unscaled value without unscaledValue()'s BigInteger: a scale-0 view of the same digits,
-            // which does not escape, so the JIT can drop it
-            x = d.scaleByPowerOfTen(xScale).longValue();
+            xScale = d.scale();
+            x = unscaled(d);
         } else if (value instanceof Float || value instanceof Double) {
             return false;
         } else {
@@ -110,6 +108,18 @@ final class DecimalSumAccumulator implements Accumulator {
         } catch (ArithmeticException outOfLongRange) {
             return false;
         }
+    }
+
+    /** Whether {@code d} has a {@code long} unscaled value at a scale of 0 to {@link #LONG_DIGITS}. */
+    static boolean compact(BigDecimal d) {
+        return d.scale() >= 0 && d.scale() <= LONG_DIGITS && d.precision() <= LONG_DIGITS;
+    }
+
+    /** The unscaled value of a {@link #compact} {@code d}. */
+    static long unscaled(BigDecimal d) {
+        // without unscaledValue()'s BigInteger: a scale-0 view of the same digits, which does not
+        // escape, so the JIT can drop it
+        return d.scaleByPowerOfTen(d.scale()).longValue();
     }
 
     private static BigDecimal decimal(Object value) {

@@ -37,8 +37,6 @@ final class FlatInserts {
     /** The longest value encoding kept as two words: 15 bytes and its length. */
     private static final int WORD_BYTES = 15;
 
-    private static final int LONG_DIGITS = DecimalSumAccumulator.LONG_DIGITS;
-
     private static final long[] POWERS_OF_TEN = DecimalSumAccumulator.POWERS_OF_TEN;
 
     private final AggCall[] calls;
@@ -212,11 +210,11 @@ final class FlatInserts {
         long x;
         int xScale;
         if (value instanceof BigDecimal d) {
-            xScale = d.scale();
-            if (xScale < 0 || xScale > LONG_DIGITS || d.precision() > LONG_DIGITS) {
+            if (!DecimalSumAccumulator.compact(d)) {
                 return false;
             }
-            x = d.scaleByPowerOfTen(xScale).longValue();
+            xScale = d.scale();
+            x = DecimalSumAccumulator.unscaled(d);
         } else if (value instanceof Long || value instanceof Integer || value instanceof Short) {
             x = ((Number) value).longValue();
             xScale = 0;
