@@ -143,15 +143,11 @@ final class FlatInserts {
     boolean add(int id, Object[] row) {
         int base = id * stride;
         for (int c = 0; c < calls.length; c++) {
-            AggCall call = calls[c];
-            if (call.arg() < 0) {
-                continue;
-            }
-            Object value = row[call.arg()];
+            Object value = argument(c, row);
             if (value == null) {
                 continue;
             }
-            switch (call.kind()) {
+            switch (calls[c].kind()) {
                 case COUNT -> {}
                 case SUM, SUM0 -> {
                     if (!sum(c, base + offsets[c], value)) {
@@ -173,16 +169,12 @@ final class FlatInserts {
         }
         words[base]++;
         for (int c = 0; c < calls.length; c++) {
-            AggCall call = calls[c];
-            if (call.arg() < 0) {
-                continue;
-            }
-            Object value = row[call.arg()];
+            Object value = argument(c, row);
             if (value == null) {
                 continue;
             }
             int at = base + offsets[c];
-            switch (call.kind()) {
+            switch (calls[c].kind()) {
                 case COUNT -> words[at]++;
                 case SUM, SUM0 -> {
                     words[at]++;
@@ -203,6 +195,12 @@ final class FlatInserts {
             }
         }
         return true;
+    }
+
+    /** Call {@code c}'s argument in {@code row}, or null for {@code count(*)} and a NULL argument (nothing to sum). */
+    private Object argument(int c, Object[] row) {
+        int arg = calls[c].arg();
+        return arg < 0 ? null : row[arg];
     }
 
     /** Computes the SUM at {@code at} plus {@code value} into {@link #newSums}; false when it does not fit. */
