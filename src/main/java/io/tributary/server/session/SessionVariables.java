@@ -59,7 +59,12 @@ final class SessionVariables {
         define("xmloption", "content", "Accepted for compatibility; there is no xml type.", false);
         define("default_table_access_method", "heap", "Tables are stored in RocksDB; only heap is accepted.", false);
         define("default_tablespace", "", "Accepted for compatibility; only pg_default exists.", false);
-        define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
+        define(
+                "transaction_isolation",
+                "repeatable read",
+                "A transaction block reads the snapshot of its first statement with its own writes on top;"
+                        + " a statement outside one reads the last committed epoch. Every level asked for gives this.",
+                false);
         define(
                 "implicit_flush",
                 "true",
