@@ -62,17 +62,20 @@ final class TransactionCommit implements EpochChange {
                 throw t.target().rules().duplicate(current.get(e.getKey()));
             }
             if (was != null && !Arrays.equals(was, is)) {
-                throw concurrentUpdate(table);
+                throw concurrentUpdate(table, is == null);
             }
         }
         return stored;
     }
 
-    /** PostgreSQL's 40001 for a row another session changed after the transaction's snapshot. */
-    static TributaryException concurrentUpdate(TableDef table) {
+    /**
+     * PostgreSQL's 40001 for a row another session changed ({@code deleted}: deleted) after the
+     * transaction's snapshot.
+     */
+    static TributaryException concurrentUpdate(TableDef table, boolean deleted) {
         return new TributaryException(
                 SqlState.SERIALIZATION_FAILURE,
-                "could not serialize access due to concurrent update",
+                "could not serialize access due to concurrent " + (deleted ? "delete" : "update"),
                 0,
                 "Another session changed or deleted a row of \"" + table.localName()
                         + "\" that this transaction changes, after the transaction's snapshot was taken.",

@@ -106,7 +106,7 @@ public final class TransactionWrites implements AutoCloseable {
                 throw rules.duplicate(c.row());
             }
             if (moved) {
-                throw TransactionCommit.concurrentUpdate(rules.table());
+                throw TransactionCommit.concurrentUpdate(rules.table(), committed.get(next - 1) == null);
             }
         }
         TreeMap<byte[], byte[]> before = tables.computeIfAbsent(
