@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * Session thread only; {@link #close} once, at COMMIT or ROLLBACK.
  */
 public final class TransactionWrites implements AutoCloseable {
-    /** The most rows (changed keys) one transaction may hold before its next statement fails with 54000. */
+    /** The most rows (changed keys) any transaction may hold before its next statement fails with 54000. */
     public static final int MAX_ROWS = 1_000_000;
     /** The most bytes of keys and encoded rows one transaction may hold, likewise. */
     public static final long MAX_BYTES = 256L << 20;
@@ -34,13 +34,19 @@ public final class TransactionWrites implements AutoCloseable {
     private final Map<Integer, TableWrites> tables = new LinkedHashMap<>();
 
     private long bytes;
+    /** This transaction's bound on rows, at most {@link #MAX_ROWS}. */
+    private final int maxRows;
 
     /** One table's part: its writer's target and the snapshot rows of its changed keys. */
     record TableWrites(StatementRows.Target target, TreeMap<byte[], byte[]> before) {}
 
-    /** @param snapshot the committed state the block reads; closed by {@link #close} */
-    public TransactionWrites(ReadView snapshot) {
+    /**
+     * @param snapshot the committed state the block reads; closed by {@link #close}
+     * @param maxRows the most rows the transaction may change, at most {@link #MAX_ROWS}
+     */
+    public TransactionWrites(ReadView snapshot, int maxRows) {
         this.snapshot = snapshot;
+        this.maxRows = Math.min(maxRows, MAX_ROWS);
     }
 
     /** The snapshot with the transaction's rows laid over it; the view needs no closing. */
@@ -61,7 +67,7 @@ public final class TransactionWrites implements AutoCloseable {
      * reports them at the statement. What others commit after the statement is checked at {@link
      * #commit}.
      *
-     * @throws TributaryException 23505, 40001; 54000 past {@link #MAX_ROWS} or {@link #MAX_BYTES}
+     * @throws TributaryException 23505, 40001; 54000 past the transaction's rows or {@link #MAX_BYTES}
      */
     void merge(StatementRows.Target target, List<TableWriter.Change> settled) {
         RowRules rules = target.rules();
@@ -74,14 +80,15 @@ public final class TransactionWrites implements AutoCloseable {
             }
             added += c.key().length + (c.row() == null ? 0 : c.row().length);
         }
-        if (current.size() + (long) settled.size() > MAX_ROWS || bytes + added > MAX_BYTES) {
+        if (current.size() + (long) settled.size() > maxRows || bytes + added > MAX_BYTES) {
             throw new TributaryException(
                     SqlState.PROGRAM_LIMIT_EXCEEDED,
-                    "transaction holds too many changed rows (at most " + MAX_ROWS + " rows or " + (MAX_BYTES >> 20)
+                    "transaction holds too many changed rows (at most " + maxRows + " rows or " + (MAX_BYTES >> 20)
                             + " MB until COMMIT)",
                     0,
                     null,
-                    "Commit in smaller transactions, or load the rows outside a transaction block.",
+                    "Commit in smaller transactions (see transaction_max_rows), or load the rows outside a"
+                            + " transaction block.",
                     null);
         }
         List<byte[]> inSnapshot = snapshot.getAll(Keyspace.DATA, unseen);

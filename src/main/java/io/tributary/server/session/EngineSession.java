@@ -98,7 +98,7 @@ public final class EngineSession implements Session {
                 readContext,
                 new CatalogSession(this.user, variables, db, cluster, this::processId, sessions));
         SessionCurrvals currvals = new SessionCurrvals();
-        this.block = new TransactionBlock(db);
+        this.block = new TransactionBlock(db, variables::transactionMaxRows);
         this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone, block::writes);
         this.utility = new UtilityRunner(db, variables, control::check, currvals, sessions, block::writes);
         this.plans = new SessionPlans(db, variables, frontend, named);

@@ -50,8 +50,12 @@ final class TransactionBlock {
     /** The block's writes and snapshot; null until its first statement that needs them. */
     private TransactionWrites writes;
 
-    TransactionBlock(Database db) {
+    /** The session's transaction_max_rows as of now. */
+    private final java.util.function.IntSupplier maxRows;
+
+    TransactionBlock(Database db, java.util.function.IntSupplier maxRows) {
         this.db = db;
+        this.maxRows = maxRows;
     }
 
     /** The ReadyForQuery status: 'I', 'T' or 'E'. */
@@ -68,7 +72,7 @@ final class TransactionBlock {
             return null;
         }
         if (writes == null) {
-            writes = new TransactionWrites(db.snapshots().openView());
+            writes = new TransactionWrites(db.snapshots().openView(), maxRows.getAsInt());
         }
         return writes;
     }
