@@ -23,14 +23,18 @@ public final class OverlayReadView implements ReadView {
 
     private final ReadView base;
     private final NavigableMap<byte[], byte[]> overlay;
+    /** Runs once, at the first {@link #close}. */
+    private Runnable onClose;
 
     /**
      * @param overlay keys ordered by {@link Arrays#compareUnsigned(byte[], byte[])}, values or
      *     {@link #DELETED}
+     * @param onClose runs at the first {@link #close} (the owner may then close the base)
      */
-    public OverlayReadView(ReadView base, NavigableMap<byte[], byte[]> overlay) {
+    public OverlayReadView(ReadView base, NavigableMap<byte[], byte[]> overlay, Runnable onClose) {
         this.base = base;
         this.overlay = overlay;
+        this.onClose = onClose;
     }
 
     @Override
@@ -68,9 +72,15 @@ public final class OverlayReadView implements ReadView {
         return new Merged(below, from, toExclusive);
     }
 
-    /** Closes nothing: the base view belongs to whoever made this overlay. */
+    /** Leaves the base open: it belongs to whoever made this overlay, which {@code onClose} tells. */
     @Override
-    public void close() {}
+    public void close() {
+        Runnable run = onClose;
+        onClose = null;
+        if (run != null) {
+            run.run();
+        }
+    }
 
     /** The base scan and the overlay's keys in the same range, merged in key order; the overlay wins. */
     private final class Merged implements KvIterator {

@@ -34,6 +34,10 @@ public final class TransactionWrites implements AutoCloseable {
     private final Map<Integer, TableWrites> tables = new LinkedHashMap<>();
 
     private long bytes;
+    /** Views from {@link #reads} not closed yet, and whether {@link #close} ran: the snapshot closes after both. */
+    private int readers;
+
+    private boolean ended;
     /** This transaction's bound on rows, at most {@link #MAX_ROWS}. */
     private final int maxRows;
 
@@ -49,9 +53,20 @@ public final class TransactionWrites implements AutoCloseable {
         this.maxRows = Math.min(maxRows, MAX_ROWS);
     }
 
-    /** The snapshot with the transaction's rows laid over it; the view needs no closing. */
+    /**
+     * The snapshot with the transaction's rows laid over it, for one statement; close it with the
+     * statement. The snapshot stays open until the transaction and every such view are closed, so
+     * a cursor still open at COMMIT never reads a released snapshot.
+     */
     public ReadView reads() {
-        return new OverlayReadView(snapshot, current);
+        readers++;
+        return new OverlayReadView(snapshot, current, this::readerClosed);
+    }
+
+    private void readerClosed() {
+        if (--readers == 0 && ended) {
+            snapshot.close();
+        }
     }
 
     /** Whether the transaction changed no row. */
@@ -151,10 +166,16 @@ public final class TransactionWrites implements AutoCloseable {
         return barriers.stage(new TransactionCommit(new ArrayList<>(tables.values()), current));
     }
 
+    /**
+     * Ends the transaction; its snapshot closes now, or when the last statement view closes. The
+     * rows stay for a view still open (a cursor the client did not close) and go with it.
+     */
     @Override
     public void close() {
-        snapshot.close();
-        current.clear();
+        ended = true;
         tables.clear();
+        if (readers == 0) {
+            snapshot.close();
+        }
     }
 }
