@@ -172,12 +172,16 @@ final class SessionStatementParser {
     /**
      * {@code COMMIT}, {@code END}, {@code ROLLBACK}, {@code ABORT} with optional noise words.
      *
-     * @throws TributaryException 0A000 for COMMIT/ROLLBACK PREPARED (two-phase commit)
+     * @throws TributaryException 0A000 for COMMIT/ROLLBACK PREPARED (two-phase commit) and ROLLBACK TO
+     *     SAVEPOINT
      */
     private static UtilityStatement endTransaction(TokenCursor in, UtilityStatement.TransactionVerb verb) {
         in.next();
         if (in.peek().isWord("prepared")) {
             throw TributaryException.notSupported("two-phase commit");
+        }
+        if (in.peek().isWord("to")) {
+            throw TributaryException.notSupported("ROLLBACK TO SAVEPOINT");
         }
         in.skipRest();
         return new UtilityStatement.Transaction(verb);

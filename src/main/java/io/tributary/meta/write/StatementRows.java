@@ -209,7 +209,7 @@ final class StatementRows implements EpochChange {
             target.watermark().stage(epoch, maxTime, lateRows);
         }
         if (previous != null) {
-            emitChanges(settled, previous);
+            emitChanges(target, settled, previous);
         }
     }
 
@@ -312,7 +312,7 @@ final class StatementRows implements EpochChange {
             alongside.stage(epoch);
         }
         if (target.streams().hasSubscribers(table.id())) {
-            emitChanges(effective, previous);
+            emitChanges(target, effective, previous);
         }
     }
 
@@ -338,9 +338,11 @@ final class StatementRows implements EpochChange {
 
     /**
      * Sends each key's net change to the table's change stream: the previous row out, the new
-     * row in. Last step of staging, so a statement that fails a check emits nothing.
+     * row in. Last step of staging, so a statement (or transaction) that fails a check emits nothing.
      */
-    private void emitChanges(List<TableWriter.Change> settled, List<byte[]> previous) {
+    static void emitChanges(Target target, List<TableWriter.Change> settled, List<byte[]> previous) {
+        RowRules rules = target.rules();
+        TableDef table = rules.table();
         Chunk.Builder chunk = new Chunk.Builder();
         for (int i = 0; i < settled.size(); i++) {
             TableWriter.Change c = settled.get(i);

@@ -28,13 +28,18 @@ final class UtilityRunner {
     /** The server's sessions, which pg_cancel_backend and pg_terminate_backend act on. */
     private final ActiveSessions sessions;
 
+    /** The session's open transaction block's writes, which a COPY FROM adds to; null outside one. */
+    private final java.util.function.Supplier<io.tributary.meta.write.TransactionWrites> transaction;
+
     UtilityRunner(
             Database db,
             SessionVariables variables,
             Runnable cancelCheck,
             SessionCurrvals currvals,
-            ActiveSessions sessions) {
+            ActiveSessions sessions,
+            java.util.function.Supplier<io.tributary.meta.write.TransactionWrites> transaction) {
         this.db = db;
+        this.transaction = transaction;
         this.sessions = sessions;
         this.sequenceCalls = new SequenceCalls(db, currvals);
         this.variables = variables;
@@ -585,7 +590,14 @@ final class UtilityRunner {
         SourceManager.checkWritable(table);
         int[] targets = copyTargets(table, c.columns());
         return new StatementResult.CopyIn(new CopyFromStdin(
-                db, table, targets, c.format(), cancelCheck, variables.implicitFlush(), variables.timeZone()));
+                db,
+                table,
+                targets,
+                c.format(),
+                cancelCheck,
+                variables.implicitFlush(),
+                variables.timeZone(),
+                transaction.get()));
     }
 
     /**
