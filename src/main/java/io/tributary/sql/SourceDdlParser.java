@@ -116,15 +116,27 @@ final class SourceDdlParser {
         if (in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
             in.next();
         }
+        boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
+        if (ifExists) {
+            in.next();
+            in.next();
+        }
         String name = in.qualifiedName();
         if (in.peek().isWord("add")) {
-            return AlterTableParser.add(in, name);
+            return AlterTableParser.onlyIfExists(AlterTableParser.add(in, name, ifExists), ifExists);
         }
         if (in.peek().isWord("alter")) {
-            return AlterTableParser.alterColumn(in, name);
+            return AlterTableParser.onlyIfExists(AlterTableParser.alterColumn(in, name), ifExists);
         }
         if (in.peek().isWord("drop")) {
-            return AlterTableParser.drop(in, name);
+            return AlterTableParser.onlyIfExists(AlterTableParser.drop(in, name, ifExists), ifExists);
+        }
+        if (in.peek().isWord("rename")) {
+            return AlterTableParser.rename(in, name, ifExists);
+        }
+        if (ifExists) {
+            throw TributaryException.notSupported(
+                    "ALTER TABLE IF EXISTS ... " + in.peek().text().toUpperCase());
         }
         if (!in.peek().isWord("set")) {
             String action = in.next().text().toUpperCase();

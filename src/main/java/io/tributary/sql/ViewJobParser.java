@@ -91,7 +91,25 @@ final class ViewJobParser {
     static UtilityStatement alterMaterializedView(TokenCursor in) {
         in.expectWord("materialized");
         in.expectWord("view");
+        boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
+        if (ifExists) {
+            in.next();
+            in.next();
+        }
         String name = in.qualifiedName();
+        if (in.peek().isWord("rename") && in.peekSecond().isWord("to")) {
+            in.next();
+            in.next();
+            String newName = in.identifier();
+            if (!in.atEnd()) {
+                throw TokenCursor.syntaxAt(in.peek());
+            }
+            return new UtilityStatement.RenameRelation(
+                    name, ifExists, newName, io.tributary.catalog.RelationKind.MATERIALIZED_VIEW);
+        }
+        if (ifExists) {
+            throw TributaryException.notSupported("ALTER MATERIALIZED VIEW IF EXISTS other than RENAME TO");
+        }
         in.expectWord("set");
         if (in.peek().isWord("backfill_rate_limit")) {
             in.next();
