@@ -94,8 +94,8 @@ final class SourceDdlParser {
     }
 
     /**
-     * After ALTER: {@code TABLE name SET SOURCE_RATE_LIMIT {= | TO} {n | DEFAULT}}, the only ALTER
-     * TABLE there is.
+     * After ALTER: {@code TABLE [IF EXISTS] [ONLY] name} then {@code SET SOURCE_RATE_LIMIT {= | TO}
+     * {n | DEFAULT}}, or the ADD, ALTER [COLUMN], DROP and RENAME actions {@link AlterTableParser} reads.
      *
      * @throws TributaryException 0A000 for any other ALTER TABLE; 22023 for a rate that is not a
      *     whole number of rows per second or beyond BIGINT
@@ -112,13 +112,13 @@ final class SourceDdlParser {
             return rateLimit(in, source);
         }
         in.expectWord("table");
-        // pg_dump writes ALTER TABLE ONLY t ...; a table here has no children, so ONLY changes nothing
-        if (in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
-            in.next();
-        }
         boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
         if (ifExists) {
             in.next();
+            in.next();
+        }
+        // pg_dump writes ALTER TABLE ONLY t ...; a table here has no children, so ONLY changes nothing
+        if (in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
             in.next();
         }
         String name = in.qualifiedName();

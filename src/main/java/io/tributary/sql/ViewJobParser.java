@@ -82,8 +82,9 @@ final class ViewJobParser {
     }
 
     /**
-     * After ALTER: {@code MATERIALIZED VIEW name SET PARALLELISM {= | TO} n} or {@code SET
-     * BACKFILL_RATE_LIMIT {= | TO} {n | DEFAULT}}.
+     * After ALTER: {@code MATERIALIZED VIEW name SET PARALLELISM {= | TO} n}, {@code SET
+     * BACKFILL_RATE_LIMIT {= | TO} {n | DEFAULT}} or {@code MATERIALIZED VIEW [IF EXISTS] name
+     * RENAME TO new}.
      *
      * @throws TributaryException 0A000 for any other setting; 22023 for a parallelism outside
      *     1..256 or a rate that is not a whole number of rows per second
