@@ -163,6 +163,13 @@ final class StatementRows implements EpochChange {
         if (current == null || current.id() != table.id()) {
             throw Catalog.undefinedTable(table.name());
         }
+        if (current.columns() != table.columns() && !current.columns().equals(table.columns())) {
+            // ALTER TABLE ... ADD or DROP COLUMN re-encoded the rows since this statement was planned
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.SERIALIZATION_FAILURE,
+                    "could not serialize access: the columns of relation \"" + table.localName()
+                            + "\" changed while the statement ran");
+        }
         CheckConstraints.refuseAddedSince(table, current);
         restampIfMoved();
         if (conflict != null) {

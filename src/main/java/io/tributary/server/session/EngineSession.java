@@ -252,6 +252,9 @@ public final class EngineSession implements Session {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateTableAs c) {
             return createTableAs(c);
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.AddColumn a) {
+            return addColumn(a);
+        }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateView c) {
             try {
                 return new PlainViews(db).create(c, frontend);
@@ -322,6 +325,42 @@ public final class EngineSession implements Session {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw TributaryException.queryCanceled();
+        } finally {
+            plan.close();
+        }
+    }
+
+    /**
+     * ALTER TABLE ... ADD COLUMN: the column's DEFAULT is evaluated once, here, as the value of the
+     * rows the table already has (PostgreSQL evaluates a volatile default such as {@code now()} once
+     * for them too).
+     */
+    private StatementResult addColumn(io.tributary.sql.UtilityStatement.AddColumn a) {
+        io.tributary.catalog.ColumnDef column = a.column();
+        Object existing = column.defaultExpr() == null ? null : valueOf(column.defaultExpr(), column.type());
+        try {
+            db.columnDdl()
+                    .add(a.table(), a.ifExists(), column, existing, a.ifNotExists())
+                    .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TributaryException.queryCanceled();
+        }
+        return new StatementResult.Command("ALTER TABLE");
+    }
+
+    /** The value of expression {@code text} (one that reads no table), assigned to {@code type}. */
+    private Object valueOf(String text, io.tributary.common.types.DataType type) {
+        StatementPlan plan = frontend.plan("SELECT (" + text + ")");
+        try {
+            if (!(plan instanceof StatementPlan.Query q)) {
+                throw new TributaryException(SqlState.SYNTAX_ERROR, "syntax error in DEFAULT expression");
+            }
+            try (QueryCursor cursor = openQuery(q.query(), List.of())) {
+                Object[] row = cursor.next();
+                return io.tributary.common.types.Values.assign(
+                        row[0], q.query().columns().get(0).type(), type);
+            }
         } finally {
             plan.close();
         }

@@ -166,6 +166,25 @@ final class UtilityRunner {
                         .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
                 return new StatementResult.Command("ALTER TABLE");
             }
+            if (statement instanceof UtilityStatement.DropColumn d) {
+                db.columnDdl()
+                        .drop(d.table(), d.ifExists(), d.column(), d.columnIfExists(), d.cascade())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.RenameColumn r) {
+                db.columnDdl()
+                        .renameColumn(r.table(), r.ifExists(), r.from(), r.to())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.RenameRelation r) {
+                db.relationRename()
+                        .rename(r.name(), r.ifExists(), r.newName(), r.kind())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                return new StatementResult.Command(
+                        r.kind() == RelationKind.TABLE ? "ALTER TABLE" : "ALTER MATERIALIZED VIEW");
+            }
             if (statement instanceof UtilityStatement.SetColumnSequence a) {
                 db.sequenceDdl().setSequenceDefault(a.table(), a.column(), a.sequence());
                 return new StatementResult.Command("ALTER TABLE");
