@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -14,7 +15,8 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * Calcite's operator table without the library functions whose PostgreSQL namesake means something
  * else: Calcite's {@code sha256} and {@code sha512} return hex text where PostgreSQL's return bytea
  * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
- * hidden, the schema functions of those names resolve, in queries and views alike. Made by
+ * hidden, the schema functions of those names resolve, in queries and views alike. It adds the
+ * variadic json build functions ({@link JsonBuildFunction}), which no schema function can express. Made by
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
  */
 final class PgOperatorTable implements SqlOperatorTable {
@@ -41,11 +43,17 @@ final class PgOperatorTable implements SqlOperatorTable {
         int before = operatorList.size();
         calcites.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
         operatorList.subList(before, operatorList.size()).removeIf(PgOperatorTable::hidden);
+        SqlOperator variadic = opName.isSimple() ? JsonBuildFunction.named(opName.getSimple()) : null;
+        if (variadic != null && syntax == SqlSyntax.FUNCTION) {
+            operatorList.add(variadic);
+        }
     }
 
     @Override
     public List<SqlOperator> getOperatorList() {
-        return calcites.getOperatorList().stream().filter(o -> !hidden(o)).toList();
+        List<SqlOperator> operators = new ArrayList<>(JsonBuildFunction.all());
+        calcites.getOperatorList().stream().filter(o -> !hidden(o)).forEach(operators::add);
+        return operators;
     }
 
     private static boolean hidden(SqlOperator operator) {
