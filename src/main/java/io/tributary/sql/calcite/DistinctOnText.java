@@ -67,8 +67,8 @@ final class DistinctOnText {
         return false;
     }
 
-    /** The index of the token closing the parenthesis at {@code open}, or -1. */
-    private static int closing(List<Token> tokens, int open) {
+    /** The index of the token closing the parenthesis at {@code open}, or -1 ({@link AggregateOrderText} too). */
+    static int closing(List<Token> tokens, int open) {
         int depth = 0;
         for (int j = open; j < tokens.size(); j++) {
             Token t = tokens.get(j);

@@ -66,6 +66,11 @@ public final class PgJsonBuild {
             throw new TributaryException(
                     SqlState.INVALID_PARAMETER_VALUE, "argument " + (position + 1) + ": key must not be null");
         }
+        return keyText(k);
+    }
+
+    /** A non-NULL key's text: a boolean as {@code true}/{@code false}, anything else as its string. */
+    static String keyText(Object k) {
         return k instanceof Boolean b ? (b ? "true" : "false") : k.toString();
     }
 }

@@ -137,6 +137,21 @@ public final class PgJsonFunctions {
         return out.toString();
     }
 
+    /** An aggregated value as JSON text ({@link JsonAggregates}): json kept verbatim, NULL as {@code null}. */
+    public static String pg_json_element(Object v) {
+        return v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v));
+    }
+
+    /** An aggregated key as a quoted JSON string ({@link JsonAggregates}); 22023 for NULL, as PostgreSQL. */
+    public static String pg_json_key(Object k) {
+        if (k == null) {
+            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "field name must not be null");
+        }
+        StringBuilder out = new StringBuilder();
+        PgJsonText.quote(PgJsonBuild.keyText(k), out);
+        return out.toString();
+    }
+
     /** {@code to_jsonb(v)}: a SQL value as jsonb (numbers as numbers, booleans, text as strings). */
     public static PgJsonb to_jsonb(Object v) {
         return v == null ? null : PgJsonText.jsonb(node(v));

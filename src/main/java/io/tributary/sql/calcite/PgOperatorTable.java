@@ -16,7 +16,8 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * else: Calcite's {@code sha256} and {@code sha512} return hex text where PostgreSQL's return bytea
  * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
  * hidden, the schema functions of those names resolve, in queries and views alike. It adds the
- * variadic json build functions ({@link JsonBuildFunction}), which no schema function can express. Made by
+ * variadic json build functions ({@link JsonBuildFunction}) and the json aggregates ({@link
+ * JsonAggregates}), which no schema function can express. Made by
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
  */
 final class PgOperatorTable implements SqlOperatorTable {
@@ -43,15 +44,19 @@ final class PgOperatorTable implements SqlOperatorTable {
         int before = operatorList.size();
         calcites.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
         operatorList.subList(before, operatorList.size()).removeIf(PgOperatorTable::hidden);
-        SqlOperator variadic = opName.isSimple() ? JsonBuildFunction.named(opName.getSimple()) : null;
-        if (variadic != null && syntax == SqlSyntax.FUNCTION) {
-            operatorList.add(variadic);
+        if (opName.isSimple() && syntax == SqlSyntax.FUNCTION) {
+            SqlOperator build = JsonBuildFunction.named(opName.getSimple());
+            SqlOperator aggregate = JsonAggregates.named(opName.getSimple());
+            if (build != null || aggregate != null) {
+                operatorList.add(build != null ? build : aggregate);
+            }
         }
     }
 
     @Override
     public List<SqlOperator> getOperatorList() {
         List<SqlOperator> operators = new ArrayList<>(JsonBuildFunction.all());
+        operators.addAll(JsonAggregates.all());
         calcites.getOperatorList().stream().filter(o -> !hidden(o)).forEach(operators::add);
         return operators;
     }
