@@ -117,6 +117,8 @@ class JsonDifferentialTest {
             "SELECT jsonb_array_length('3') AS a",
             "SELECT jsonb_pretty('{\"b\":[1,{\"c\":null}],\"a\":{},\"d\":[]}') AS p",
             "SELECT jsonb_pretty('5') AS p",
+            "SELECT jsonb_strip_nulls('{\"a\":null,\"b\":{\"c\":null,\"d\":[null,{\"e\":null,\"f\":1}]},\"g\":2}')"
+                    + " AS a, jsonb_strip_nulls('[null,1]') AS b, jsonb_strip_nulls('null') AS c, jsonb_strip_nulls(NULL) AS d",
             // a table with a jsonb column
             "CREATE TABLE docs (id INT PRIMARY KEY, doc jsonb, raw json)",
             "INSERT INTO docs VALUES (1, '{\"k\":\"x\",\"n\":1,\"tags\":[\"a\",\"b\"]}', '{\"k\":  \"x\"}'),"

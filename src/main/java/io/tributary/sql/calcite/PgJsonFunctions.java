@@ -126,6 +126,31 @@ public final class PgJsonFunctions {
         return jsonb_array_length(j);
     }
 
+    /** {@code jsonb_strip_nulls(j)}: {@code j} without its object fields whose value is null, at any depth. */
+    public static PgJsonb jsonb_strip_nulls(Object j) {
+        JsonNode n = tree(j);
+        return n == null ? null : PgJsonText.jsonb(stripNulls(n));
+    }
+
+    /** {@code n} without null-valued object fields; array elements stay, null or not, as PostgreSQL keeps them. */
+    private static JsonNode stripNulls(JsonNode n) {
+        if (n.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode out = NODES.objectNode();
+            n.fields().forEachRemaining(f -> {
+                if (!f.getValue().isNull()) {
+                    out.set(f.getKey(), stripNulls(f.getValue()));
+                }
+            });
+            return out;
+        }
+        if (n.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode out = NODES.arrayNode();
+            n.forEach(e -> out.add(stripNulls(e)));
+            return out;
+        }
+        return n;
+    }
+
     /** {@code jsonb_pretty(j)}: PostgreSQL's indented form, four spaces a level. */
     public static String jsonb_pretty(Object j) {
         JsonNode n = tree(j);
