@@ -1,7 +1,5 @@
 package io.tributary.sql.calcite;
 
-import io.tributary.common.TributaryException;
-import io.tributary.sql.Lexer;
 import io.tributary.sql.Token;
 import java.util.List;
 import java.util.Locale;
@@ -24,10 +22,8 @@ final class AggregateOrderText {
         if (!sql.toLowerCase(Locale.ROOT).contains("_agg")) {
             return sql;
         }
-        List<Token> tokens;
-        try {
-            tokens = Lexer.tokenize(sql);
-        } catch (TributaryException unreadable) {
+        List<Token> tokens = DistinctOnText.tokensOrNull(sql);
+        if (tokens == null) {
             return sql;
         }
         StringBuilder out = null;
