@@ -134,6 +134,10 @@ final class PgValueSemantics extends StatementRewrite {
             return rewritten(SqlStdOperatorTable.SUBSTRING.createCall(
                     pos, call.getOperandList().stream().map(o -> o.accept(this)).toArray(SqlNode[]::new)));
         }
+        SqlCall jsonAggregate = JsonAggregates.wrapArguments(call, o -> o.accept(this));
+        if (jsonAggregate != null) {
+            return rewritten(jsonAggregate);
+        }
         if (call.getKind() == SqlKind.OTHER_FUNCTION
                 && call.getOperator().getName().equalsIgnoreCase("concat")
                 && call.operandCount() > 0) {
