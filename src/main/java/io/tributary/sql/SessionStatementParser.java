@@ -162,11 +162,13 @@ final class SessionStatementParser {
     /** {@code BEGIN [...]}, {@code START TRANSACTION [...]}; modes are accepted and ignored. */
     private static UtilityStatement begin(TokenCursor in) {
         Token first = in.next();
-        if (first.isWord("start")) {
+        boolean start = first.isWord("start");
+        if (start) {
             in.expectWord("transaction");
         }
         in.skipRest();
-        return new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN);
+        return new UtilityStatement.Transaction(
+                start ? UtilityStatement.TransactionVerb.START : UtilityStatement.TransactionVerb.BEGIN);
     }
 
     /**

@@ -208,6 +208,8 @@ public sealed interface UtilityStatement {
 
     enum TransactionVerb {
         BEGIN,
+        /** {@code START TRANSACTION}: BEGIN under the name its command tag repeats. */
+        START,
         COMMIT,
         ROLLBACK
     }

@@ -496,7 +496,7 @@ class UtilityParserTest {
         @Test
         void transactionsFlushAndDiscard() {
             assertEquals(
-                    new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN),
+                    new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.START),
                     parse("START TRANSACTION READ WRITE"));
             assertEquals(new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN), parse("BEGIN"));
             assertEquals(new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.COMMIT), parse("END WORK"));

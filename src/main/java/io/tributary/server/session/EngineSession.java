@@ -416,7 +416,8 @@ public final class EngineSession implements Session {
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {
         return switch (verb) {
-            case BEGIN -> block.begin(notices);
+            case BEGIN -> block.begin(notices, "BEGIN");
+            case START -> block.begin(notices, "START TRANSACTION");
             case COMMIT -> block.commit(notices, variables.implicitFlush());
             default -> block.rollback(notices);
         };

@@ -154,15 +154,18 @@ final class TransactionBlock {
         }
     }
 
-    /** BEGIN: a nested one warns 25001 and changes nothing, as in PostgreSQL. */
-    StatementResult begin(Consumer<Session.Notice> notices) {
+    /**
+     * BEGIN or START TRANSACTION, answered with {@code tag}: a nested one warns 25001 and changes
+     * nothing, as in PostgreSQL.
+     */
+    StatementResult begin(Consumer<Session.Notice> notices, String tag) {
         if (status != 'I') {
             notices.accept(new Session.Notice(
                     "WARNING", SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress"));
         } else {
             status = 'T';
         }
-        return new StatementResult.Command("BEGIN");
+        return new StatementResult.Command(tag);
     }
 
     /**
