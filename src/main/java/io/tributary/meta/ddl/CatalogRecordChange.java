@@ -40,10 +40,6 @@ final class CatalogRecordChange implements EpochChange {
 
     @Override
     public void failed() {
-        Catalog catalog = catalogService.catalog();
-        if (catalog.table(after.name()).map(t -> t == after).orElse(false)) {
-            catalog.remove(after.name());
-            catalog.put(before);
-        }
+        catalogService.putBack(before, after);
     }
 }

@@ -101,10 +101,7 @@ final class TableRewrite implements EpochChange {
 
     @Override
     public void failed() {
-        Catalog catalog = catalogService.catalog();
-        if (catalog.table(after.name()).map(t -> t == after).orElse(false)) {
-            catalog.put(before);
-        }
+        catalogService.putBack(before, after);
     }
 
     /** PostgreSQL's 23502 for an added NOT NULL column whose value for the existing rows is NULL. */
