@@ -22,6 +22,14 @@ public final class Snapshot implements AutoCloseable {
         this.view = view;
     }
 
+    /**
+     * A snapshot reading {@code view}, which closes with it: how a transaction's statements read
+     * its snapshot with its own writes laid over (an {@code OverlayReadView}).
+     */
+    public static Snapshot of(ReadView view) {
+        return new Snapshot(view);
+    }
+
     /** A scan over all rows of {@code table}; close it before closing the snapshot. */
     public TableScan scan(TableDef table) {
         return new TableScan(view, table);

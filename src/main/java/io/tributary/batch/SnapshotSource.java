@@ -14,4 +14,12 @@ public final class SnapshotSource {
     public Snapshot open() {
         return new Snapshot(store.snapshot());
     }
+
+    /**
+     * A raw view of the last committed epoch, for a transaction that reads it across statements;
+     * the caller must close it.
+     */
+    public io.tributary.storage.ReadView openView() {
+        return store.snapshot();
+    }
 }

@@ -264,6 +264,48 @@ public record TableDef(
                 newChecks);
     }
 
+    /**
+     * The same relation with other columns (ALTER TABLE ... ADD or DROP COLUMN): {@code newKey} and
+     * {@code newWatermark} index {@code newColumns}; {@code newChecks} read only columns it holds.
+     */
+    public TableDef withColumns(
+            List<ColumnDef> newColumns, int[] newKey, WatermarkDef newWatermark, List<CheckDef> newChecks) {
+        return new TableDef(
+                id,
+                name,
+                List.copyOf(newColumns),
+                newKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                newWatermark,
+                schema,
+                newChecks);
+    }
+
+    /** The same relation under catalog key {@code newName} (ALTER ... RENAME TO), in the same schema. */
+    public TableDef renamed(String newName) {
+        return new TableDef(
+                id,
+                newName,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks);
+    }
+
     /** The relation's name within its schema (what {@code pg_class.relname} shows). */
     public String localName() {
         return Catalog.localName(schema, name);

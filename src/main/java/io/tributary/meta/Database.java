@@ -60,6 +60,8 @@ public final class Database implements AutoCloseable {
     private final TableChecks checks;
 
     private final io.tributary.meta.ddl.CheckDdl checkDdl;
+    private final io.tributary.meta.ddl.ColumnDdl columnDdl;
+    private final io.tributary.meta.ddl.RelationRename relationRename;
 
     private final SystemTables systemTables = new SystemTables();
     private final MetricSets metrics = new MetricSets();
@@ -91,6 +93,9 @@ public final class Database implements AutoCloseable {
         ViewPlanner planner = planners.apply(catalogService.catalog());
         this.checks = new TableChecks(planner);
         this.checkDdl = new io.tributary.meta.ddl.CheckDdl(catalogService, barriers, store, planner);
+        this.columnDdl =
+                new io.tributary.meta.ddl.ColumnDdl(catalogService, barriers, store, streams, sinks, sequences::moved);
+        this.relationRename = new io.tributary.meta.ddl.RelationRename(catalogService, barriers, store, sinks, planner);
         this.ddl = new DdlController(catalogService, barriers, store, streams, planner, sources, sinks, placement);
     }
 
@@ -299,6 +304,16 @@ public final class Database implements AutoCloseable {
     public void addPrimaryKey(String table, String constraint, List<String> columns) throws InterruptedException {
         new io.tributary.meta.ddl.PrimaryKeyAddition(catalogService, barriers, store, streams, sinks, sequences::moved)
                 .add(table, constraint, columns);
+    }
+
+    /** ALTER TABLE ... ADD, DROP and RENAME COLUMN; any thread. */
+    public io.tributary.meta.ddl.ColumnDdl columnDdl() {
+        return columnDdl;
+    }
+
+    /** ALTER TABLE / MATERIALIZED VIEW ... RENAME TO; any thread. */
+    public io.tributary.meta.ddl.RelationRename relationRename() {
+        return relationRename;
     }
 
     /** ALTER TABLE ... ADD CHECK and DROP CONSTRAINT; any thread. */

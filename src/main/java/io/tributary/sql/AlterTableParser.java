@@ -4,9 +4,10 @@ import io.tributary.common.TributaryException;
 import java.util.List;
 
 /**
- * The ALTER TABLE actions pg_dump writes after a table's rows ({@code ADD CONSTRAINT ...}), read
- * after the table's name, and {@code DROP CONSTRAINT}. A primary key and CHECK are supported; other
- * constraints are 0A000 naming their kind. Called by {@link SourceDdlParser#alterTable}; stateless.
+ * The ALTER TABLE actions, read after the table's name: those pg_dump writes after a table's rows
+ * ({@code ADD CONSTRAINT ...}), {@code DROP CONSTRAINT}, and the column actions migration tools
+ * issue ({@code ADD COLUMN}, {@code DROP COLUMN}, {@code RENAME}). A primary key and CHECK are the
+ * supported constraints; others are 0A000 naming their kind. Called by {@link SourceDdlParser#alterTable}; stateless.
  */
 final class AlterTableParser {
     private AlterTableParser() {}
@@ -15,10 +16,15 @@ final class AlterTableParser {
      * After {@code ALTER TABLE name}, at {@code ADD}: {@code ADD [CONSTRAINT c] PRIMARY KEY (cols)}
      * or {@code ADD [CONSTRAINT c] CHECK (condition)}.
      *
-     * @throws TributaryException 0A000 for UNIQUE, FOREIGN KEY, EXCLUDE and ADD COLUMN
+     * Any other word after ADD begins a column definition ({@code ADD [COLUMN] ...}).
+     *
+     * @throws TributaryException 0A000 for UNIQUE, FOREIGN KEY and EXCLUDE
      */
-    static UtilityStatement add(TokenCursor in, String table) {
+    static UtilityStatement add(TokenCursor in, String table, boolean ifExists) {
         in.expectWord("add");
+        if (in.peek().isWord("column") || !startsConstraint(in.peek())) {
+            return addColumn(in, table, ifExists);
+        }
         String constraint = null;
         if (in.peek().isWord("constraint")) {
             in.next();
@@ -32,9 +38,7 @@ final class AlterTableParser {
                     ? "FOREIGN KEY"
                     : in.peek().text().toUpperCase(java.util.Locale.ROOT);
             throw TributaryException.notSupported(
-                    constraint == null && !isConstraintKind(kind)
-                            ? "ALTER TABLE ... ADD COLUMN"
-                            : "ALTER TABLE ... ADD CONSTRAINT ... " + kind + " (only PRIMARY KEY constraints)");
+                    "ALTER TABLE ... ADD CONSTRAINT ... " + kind + " (only PRIMARY KEY constraints)");
         }
         in.next();
         in.expectWord("key");
@@ -48,15 +52,13 @@ final class AlterTableParser {
 
     /**
      * After {@code ALTER TABLE name}, at {@code DROP}: {@code DROP CONSTRAINT [IF EXISTS] c [RESTRICT
-     * | CASCADE]} (nothing depends on a CHECK constraint, so both drop only it).
-     *
-     * @throws TributaryException 0A000 for DROP COLUMN and the other DROP actions
+     * | CASCADE]} (nothing depends on a CHECK constraint, so both drop only it), or else {@code DROP
+     * [COLUMN] [IF EXISTS] c [RESTRICT | CASCADE]}.
      */
-    static UtilityStatement drop(TokenCursor in, String table) {
+    static UtilityStatement drop(TokenCursor in, String table, boolean tableIfExists) {
         in.expectWord("drop");
         if (!in.peek().isWord("constraint")) {
-            throw TributaryException.notSupported(
-                    "ALTER TABLE ... DROP " + in.peek().text().toUpperCase(java.util.Locale.ROOT));
+            return dropColumn(in, table, tableIfExists);
         }
         in.next();
         boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
@@ -71,8 +73,85 @@ final class AlterTableParser {
         return end(in, new UtilityStatement.DropConstraint(table, name, ifExists));
     }
 
-    private static boolean isConstraintKind(String kind) {
-        return List.of("UNIQUE", "FOREIGN KEY", "CHECK", "EXCLUDE").contains(kind);
+    /** Whether {@code t}, after ADD, begins a table constraint rather than a column definition. */
+    private static boolean startsConstraint(Token t) {
+        return List.of("constraint", "check", "primary", "unique", "foreign", "exclude").stream()
+                .anyMatch(t::isWord);
+    }
+
+    /** At a column definition after {@code ADD}: {@code [COLUMN] [IF NOT EXISTS] c type [options]}. */
+    private static UtilityStatement addColumn(TokenCursor in, String table, boolean ifExists) {
+        if (in.peek().isWord("column")) {
+            in.next();
+        }
+        boolean ifNotExists = in.peek().isWord("if") && in.peekSecond().isWord("not");
+        if (ifNotExists) {
+            in.next();
+            in.next();
+            in.expectWord("exists");
+        }
+        return end(
+                in,
+                new UtilityStatement.AddColumn(table, ifExists, TableDdlParser.addedColumn(in, table), ifNotExists));
+    }
+
+    /** At the column after {@code DROP}: {@code [COLUMN] [IF EXISTS] c [RESTRICT | CASCADE]}. */
+    private static UtilityStatement dropColumn(TokenCursor in, String table, boolean tableIfExists) {
+        if (in.peek().isWord("column")) {
+            in.next();
+        }
+        boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
+        if (ifExists) {
+            in.next();
+            in.next();
+        }
+        String column = in.identifier();
+        boolean cascade = in.peek().isWord("cascade");
+        if (cascade || in.peek().isWord("restrict")) {
+            in.next();
+        }
+        return end(in, new UtilityStatement.DropColumn(table, tableIfExists, column, ifExists, cascade));
+    }
+
+    /**
+     * After {@code ALTER TABLE name}, at {@code RENAME}: {@code RENAME TO new} or {@code RENAME
+     * [COLUMN] a TO b}.
+     *
+     * @throws TributaryException 0A000 for RENAME CONSTRAINT
+     */
+    static UtilityStatement rename(TokenCursor in, String table, boolean ifExists) {
+        in.expectWord("rename");
+        if (in.peek().isWord("to")) {
+            in.next();
+            return end(
+                    in,
+                    new UtilityStatement.RenameRelation(
+                            table, ifExists, in.identifier(), io.tributary.catalog.RelationKind.TABLE));
+        }
+        if (in.peek().isWord("constraint")) {
+            throw TributaryException.notSupported("ALTER TABLE ... RENAME CONSTRAINT");
+        }
+        if (in.peek().isWord("column") && !in.peekSecond().isWord("to")) {
+            in.next();
+        }
+        String from = in.identifier();
+        in.expectWord("to");
+        return end(in, new UtilityStatement.RenameColumn(table, ifExists, from, in.identifier()));
+    }
+
+    /**
+     * {@code statement}, unless the ALTER said IF EXISTS and the action is one whose statement does
+     * not carry it (the constraint and sequence actions).
+     *
+     * @throws TributaryException 0A000 then
+     */
+    static UtilityStatement onlyIfExists(UtilityStatement statement, boolean ifExists) {
+        if (ifExists
+                && !(statement instanceof UtilityStatement.AddColumn)
+                && !(statement instanceof UtilityStatement.DropColumn)) {
+            throw TributaryException.notSupported("ALTER TABLE IF EXISTS with a constraint or sequence action");
+        }
+        return statement;
     }
 
     /**

@@ -162,22 +162,28 @@ final class SessionStatementParser {
     /** {@code BEGIN [...]}, {@code START TRANSACTION [...]}; modes are accepted and ignored. */
     private static UtilityStatement begin(TokenCursor in) {
         Token first = in.next();
-        if (first.isWord("start")) {
+        boolean start = first.isWord("start");
+        if (start) {
             in.expectWord("transaction");
         }
         in.skipRest();
-        return new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN);
+        return new UtilityStatement.Transaction(
+                start ? UtilityStatement.TransactionVerb.START : UtilityStatement.TransactionVerb.BEGIN);
     }
 
     /**
      * {@code COMMIT}, {@code END}, {@code ROLLBACK}, {@code ABORT} with optional noise words.
      *
-     * @throws TributaryException 0A000 for COMMIT/ROLLBACK PREPARED (two-phase commit)
+     * @throws TributaryException 0A000 for COMMIT/ROLLBACK PREPARED (two-phase commit) and ROLLBACK TO
+     *     SAVEPOINT
      */
     private static UtilityStatement endTransaction(TokenCursor in, UtilityStatement.TransactionVerb verb) {
         in.next();
         if (in.peek().isWord("prepared")) {
             throw TributaryException.notSupported("two-phase commit");
+        }
+        if (in.peek().isWord("to")) {
+            throw TributaryException.notSupported("ROLLBACK TO SAVEPOINT");
         }
         in.skipRest();
         return new UtilityStatement.Transaction(verb);

@@ -94,8 +94,8 @@ final class SourceDdlParser {
     }
 
     /**
-     * After ALTER: {@code TABLE name SET SOURCE_RATE_LIMIT {= | TO} {n | DEFAULT}}, the only ALTER
-     * TABLE there is.
+     * After ALTER: {@code TABLE [IF EXISTS] [ONLY] name} then {@code SET SOURCE_RATE_LIMIT {= | TO}
+     * {n | DEFAULT}}, or the ADD, ALTER [COLUMN], DROP and RENAME actions {@link AlterTableParser} reads.
      *
      * @throws TributaryException 0A000 for any other ALTER TABLE; 22023 for a rate that is not a
      *     whole number of rows per second or beyond BIGINT
@@ -112,19 +112,31 @@ final class SourceDdlParser {
             return rateLimit(in, source);
         }
         in.expectWord("table");
+        boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
+        if (ifExists) {
+            in.next();
+            in.next();
+        }
         // pg_dump writes ALTER TABLE ONLY t ...; a table here has no children, so ONLY changes nothing
         if (in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
             in.next();
         }
         String name = in.qualifiedName();
         if (in.peek().isWord("add")) {
-            return AlterTableParser.add(in, name);
+            return AlterTableParser.onlyIfExists(AlterTableParser.add(in, name, ifExists), ifExists);
         }
         if (in.peek().isWord("alter")) {
-            return AlterTableParser.alterColumn(in, name);
+            return AlterTableParser.onlyIfExists(AlterTableParser.alterColumn(in, name), ifExists);
         }
         if (in.peek().isWord("drop")) {
-            return AlterTableParser.drop(in, name);
+            return AlterTableParser.onlyIfExists(AlterTableParser.drop(in, name, ifExists), ifExists);
+        }
+        if (in.peek().isWord("rename")) {
+            return AlterTableParser.rename(in, name, ifExists);
+        }
+        if (ifExists) {
+            throw TributaryException.notSupported(
+                    "ALTER TABLE IF EXISTS ... " + in.peek().text().toUpperCase());
         }
         if (!in.peek().isWord("set")) {
             String action = in.next().text().toUpperCase();

@@ -227,6 +227,27 @@ final class TableDdlParser {
         return new UtilityStatement.CreateTableAs(name, ifNotExists, query, withData, in.sql());
     }
 
+    /**
+     * The column definition of {@code ALTER TABLE table ADD COLUMN}: as in CREATE TABLE, without
+     * the options that need more than a column (a key, a CHECK, a sequence, a generated value).
+     *
+     * @throws TributaryException 0A000 for PRIMARY KEY, CHECK, SERIAL, identity and generated columns
+     */
+    static ColumnDef addedColumn(TokenCursor in, String table) {
+        List<String> pk = new ArrayList<>();
+        List<CheckDef> checks = new ArrayList<>();
+        ColumnDef column = column(in, table, List.of(), pk, checks);
+        if (!pk.isEmpty() || !checks.isEmpty()) {
+            throw TributaryException.notSupported(
+                    "ALTER TABLE ... ADD COLUMN with " + (pk.isEmpty() ? "a CHECK" : "a PRIMARY KEY") + " constraint");
+        }
+        if (column.identity() != null || column.generated() != null) {
+            throw TributaryException.notSupported("ALTER TABLE ... ADD COLUMN of a "
+                    + (column.generated() != null ? "generated" : "SERIAL or identity") + " column");
+        }
+        return column;
+    }
+
     /** One column definition; a column-level PRIMARY KEY is added to {@code pk}. */
     private static ColumnDef column(
             TokenCursor in, String table, List<ColumnDef> columns, List<String> pk, List<CheckDef> checks) {

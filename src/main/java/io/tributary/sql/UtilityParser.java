@@ -97,6 +97,8 @@ public final class UtilityParser {
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
             case "copy" -> CopyParser.copy(in);
+            case "savepoint" -> throw TributaryException.notSupported("SAVEPOINT");
+            case "release" -> throw TributaryException.notSupported("RELEASE SAVEPOINT");
             case "set",
                     "reset",
                     "show",

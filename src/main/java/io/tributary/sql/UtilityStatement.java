@@ -82,6 +82,30 @@ public sealed interface UtilityStatement {
     /** {@code ALTER TABLE table DROP CONSTRAINT [IF EXISTS] name [RESTRICT | CASCADE]}. */
     record DropConstraint(String table, String name, boolean ifExists) implements UtilityStatement {}
 
+    /**
+     * {@code ALTER TABLE [IF EXISTS] t ADD [COLUMN] [IF NOT EXISTS] c type [NOT NULL] [DEFAULT
+     * expr]}; {@code ifExists} is the table's, {@code ifNotExists} the column's.
+     */
+    record AddColumn(String table, boolean ifExists, io.tributary.catalog.ColumnDef column, boolean ifNotExists)
+            implements UtilityStatement {}
+
+    /**
+     * {@code ALTER TABLE [IF EXISTS] t DROP [COLUMN] [IF EXISTS] c [RESTRICT | CASCADE]};
+     * {@code ifExists} is the table's, {@code columnIfExists} the column's.
+     */
+    record DropColumn(String table, boolean ifExists, String column, boolean columnIfExists, boolean cascade)
+            implements UtilityStatement {}
+
+    /** {@code ALTER TABLE [IF EXISTS] t RENAME [COLUMN] from TO to}. */
+    record RenameColumn(String table, boolean ifExists, String from, String to) implements UtilityStatement {}
+
+    /**
+     * {@code ALTER {TABLE | MATERIALIZED VIEW} [IF EXISTS] name RENAME TO newName}; {@code kind}
+     * is the kind the statement names.
+     */
+    record RenameRelation(String name, boolean ifExists, String newName, io.tributary.catalog.RelationKind kind)
+            implements UtilityStatement {}
+
     /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [AS type] [options]}; {@code type} smallint, integer or bigint. */
     record CreateSequence(String name, String type, boolean ifNotExists) implements UtilityStatement {}
 
@@ -184,6 +208,8 @@ public sealed interface UtilityStatement {
 
     enum TransactionVerb {
         BEGIN,
+        /** {@code START TRANSACTION}: BEGIN under the name its command tag repeats. */
+        START,
         COMMIT,
         ROLLBACK
     }

@@ -82,8 +82,9 @@ final class ViewJobParser {
     }
 
     /**
-     * After ALTER: {@code MATERIALIZED VIEW name SET PARALLELISM {= | TO} n} or {@code SET
-     * BACKFILL_RATE_LIMIT {= | TO} {n | DEFAULT}}.
+     * After ALTER: {@code MATERIALIZED VIEW name SET PARALLELISM {= | TO} n}, {@code SET
+     * BACKFILL_RATE_LIMIT {= | TO} {n | DEFAULT}} or {@code MATERIALIZED VIEW [IF EXISTS] name
+     * RENAME TO new}.
      *
      * @throws TributaryException 0A000 for any other setting; 22023 for a parallelism outside
      *     1..256 or a rate that is not a whole number of rows per second
@@ -91,7 +92,25 @@ final class ViewJobParser {
     static UtilityStatement alterMaterializedView(TokenCursor in) {
         in.expectWord("materialized");
         in.expectWord("view");
+        boolean ifExists = in.peek().isWord("if") && in.peekSecond().isWord("exists");
+        if (ifExists) {
+            in.next();
+            in.next();
+        }
         String name = in.qualifiedName();
+        if (in.peek().isWord("rename") && in.peekSecond().isWord("to")) {
+            in.next();
+            in.next();
+            String newName = in.identifier();
+            if (!in.atEnd()) {
+                throw TokenCursor.syntaxAt(in.peek());
+            }
+            return new UtilityStatement.RenameRelation(
+                    name, ifExists, newName, io.tributary.catalog.RelationKind.MATERIALIZED_VIEW);
+        }
+        if (ifExists) {
+            throw TributaryException.notSupported("ALTER MATERIALIZED VIEW IF EXISTS other than RENAME TO");
+        }
         in.expectWord("set");
         if (in.peek().isWord("backfill_rate_limit")) {
             in.next();

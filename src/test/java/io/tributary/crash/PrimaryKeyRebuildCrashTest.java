@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,34 +40,12 @@ class PrimaryKeyRebuildCrashTest {
             st.execute("CREATE TABLE big (id INT, v TEXT)");
             st.execute("INSERT INTO big SELECT x, 'row ' || x FROM generate_series(1, " + ROWS + ") AS s(x)");
         }
-        int killedInFlight = 0;
-        boolean keyed = false;
-        for (long delayMs = 200; !keyed; delayMs *= 4) {
-            AtomicReference<SQLException> failure = new AtomicReference<>();
-            // connected before the clock starts, so the delay measures the ALTER alone
-            Connection connection = DriverManager.getConnection(server.jdbcUrl());
-            Thread alter = new Thread(() -> {
-                try (Connection c = connection;
-                        Statement st = c.createStatement()) {
-                    st.execute("ALTER TABLE big ADD CONSTRAINT big_pkey PRIMARY KEY (id)");
-                } catch (SQLException e) {
-                    failure.set(e);
-                }
-            });
-            alter.start();
-            alter.join(delayMs);
-            boolean inFlight = alter.isAlive();
-            server.kill9();
-            alter.join();
-            if (inFlight) {
-                killedInFlight++;
-            }
-            server = start(dataDir);
-            keyed = check(server);
-            assertTrue(keyed || inFlight || failure.get() != null, "an acknowledged rebuild was lost");
-            assertTrue(delayMs < 600_000, "the rebuild never finished");
-        }
-        assertTrue(killedInFlight > 0, "no kill landed while the rebuild ran");
+        server = GrowingKills.untilApplied(
+                server,
+                "ALTER TABLE big ADD CONSTRAINT big_pkey PRIMARY KEY (id)",
+                200,
+                () -> start(dataDir),
+                PrimaryKeyRebuildCrashTest::check);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             SQLException dup = null;

@@ -72,6 +72,13 @@ class CheckConstraintDifferentialTest {
                 "INSERT INTO t VALUES (4, 5, 6, 'abcdef')",
                 "INSERT INTO t VALUES (5, NULL, NULL, NULL)",
                 "INSERT INTO t VALUES (6, 1, 2, 'x'), (7, -1, 2, 'y'), (8, 3, 4, 'z')",
+                // NOT NULL before the checks, with PostgreSQL's "Failing row contains" DETAIL
+                "CREATE TABLE nn (id int PRIMARY KEY, v int NOT NULL CHECK (v > 0), s text NOT NULL, d date)",
+                "INSERT INTO nn VALUES (1, NULL, 'a', DATE '2024-01-02')",
+                "INSERT INTO nn (id, v) VALUES (2, -1)",
+                "INSERT INTO nn VALUES (3, 1, 'x', NULL)",
+                "UPDATE nn SET s = NULL WHERE id = 3",
+                "INSERT INTO nn SELECT 4, 2, NULL, NULL",
                 "INSERT INTO t SELECT x + 10, x - 2, x, 'q' FROM generate_series(1, 5) AS g(x)",
                 "INSERT INTO t SELECT x + 10, x, x + 1, 'q' FROM generate_series(1, 3) AS g(x)",
                 "UPDATE t SET v = v - 1 WHERE id = 1",

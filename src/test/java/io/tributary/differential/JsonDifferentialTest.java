@@ -97,6 +97,14 @@ class JsonDifferentialTest {
             "SELECT jsonb_build_array(1, 'a', NULL, true) AS a, json_build_array(1, 'a', NULL, false) AS b",
             "SELECT jsonb_build_array() AS a, json_build_array() AS b",
             "SELECT jsonb_build_array(jsonb_build_object('a', 1), jsonb_build_array(2)) AS j",
+            // variadic: more than four pairs or elements, and an odd argument list
+            "SELECT jsonb_build_object('a', 1, 'b', 2, 'c', 3, 'd', 4, 'e', 5, 'f', 6) AS j",
+            "SELECT json_build_object('a', 1, 'b', 2, 'c', 3, 'd', 4, 'e', 'x', 1, true) AS j",
+            "SELECT jsonb_build_array(1, 2, 3, 4, 5, 'six', NULL, 8.50) AS a,"
+                    + " json_build_array(1, 2, 3, 4, 5, 'six', NULL, 8.50) AS b",
+            "SELECT json_build_object('a') AS j",
+            "SELECT jsonb_build_object('a', 1, 'b') AS j",
+            "SELECT jsonb_build_object(1, 'one', 2.5, 'two', true, 'three') AS j",
             "SELECT to_jsonb(1) AS a, to_jsonb('x'::text) AS b, to_jsonb(true) AS c, to_jsonb(2.50) AS d",
             "SELECT to_json('a\"b'::text) AS a, to_json(3) AS b",
             "SELECT to_jsonb(NULL::text) AS a",
@@ -109,6 +117,8 @@ class JsonDifferentialTest {
             "SELECT jsonb_array_length('3') AS a",
             "SELECT jsonb_pretty('{\"b\":[1,{\"c\":null}],\"a\":{},\"d\":[]}') AS p",
             "SELECT jsonb_pretty('5') AS p",
+            "SELECT jsonb_strip_nulls('{\"a\":null,\"b\":{\"c\":null,\"d\":[null,{\"e\":null,\"f\":1}]},\"g\":2}')"
+                    + " AS a, jsonb_strip_nulls('[null,1]') AS b, jsonb_strip_nulls('null') AS c, jsonb_strip_nulls(NULL) AS d",
             // a table with a jsonb column
             "CREATE TABLE docs (id INT PRIMARY KEY, doc jsonb, raw json)",
             "INSERT INTO docs VALUES (1, '{\"k\":\"x\",\"n\":1,\"tags\":[\"a\",\"b\"]}', '{\"k\":  \"x\"}'),"
@@ -132,6 +142,8 @@ class JsonDifferentialTest {
             "SELECT * FROM docs ORDER BY id",
             "SELECT id, jsonb_build_object('id', id, 'doc', doc) AS j FROM docs ORDER BY id",
             "SELECT id, to_jsonb(id) AS j, jsonb_build_array(id, doc ->> 'k') AS a FROM docs ORDER BY id",
+            "SELECT id, json_build_object('id', id, 'k', doc ->> 'k', 'n', doc -> 'n', 'raw', raw, 'doc', doc) AS j"
+                    + " FROM docs ORDER BY id",
             "SELECT count(*) AS n FROM docs WHERE doc IS NULL");
 
     /** Writes to the table the views read, each followed by a check of every view. */
@@ -187,7 +199,8 @@ class JsonDifferentialTest {
                         "uid"),
                 new PostgresPair.FollowedView(
                         "clicks",
-                        "SELECT id, doc, doc -> 'user' AS u FROM ev WHERE doc @> '{\"kind\":\"click\"}'",
+                        "SELECT id, doc, doc -> 'user' AS u, jsonb_build_object('id', id, 'kind', doc -> 'kind', 'a', 1,"
+                                + " 'b', 2, 'c', doc ->> 'ms') AS o FROM ev WHERE doc @> '{\"kind\":\"click\"}'",
                         "id"));
         List<String> mismatches = pair.viewMismatches(views, VIEW_WRITES);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));

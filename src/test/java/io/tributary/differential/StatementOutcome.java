@@ -85,7 +85,7 @@ final class StatementOutcome {
 
     /**
      * Rows (with their labels) or update count, executing {@code sql} once; an error with its SQLSTATE,
-     * message and, for ALTER statements, DETAIL.
+     * message and, for ALTER statements and NOT NULL and CHECK violations, DETAIL.
      */
     static String withMessage(Connection c, String sql) {
         try (Statement s = c.createStatement()) {
@@ -106,11 +106,11 @@ final class StatementOutcome {
             return rows.toString();
         } catch (org.postgresql.util.PSQLException e) {
             var server = e.getServerErrorMessage();
-            // DETAIL is compared for the ALTERs and CHECK violations; an INSERT's 23502 lacks
-            // PostgreSQL's "Failing row contains" DETAIL (the writer's, not this feature's)
-            boolean detail = (sql.startsWith("ALTER") || "23514".equals(e.getSQLState()))
-                    && server != null
-                    && server.getDetail() != null;
+            // DETAIL is compared for the ALTERs and NOT NULL and CHECK violations ("Failing row contains")
+            boolean detail =
+                    (sql.startsWith("ALTER") || "23514".equals(e.getSQLState()) || "23502".equals(e.getSQLState()))
+                            && server != null
+                            && server.getDetail() != null;
             return "ERROR " + e.getSQLState() + " " + (server == null ? e.getMessage() : server.getMessage())
                     + (detail ? " DETAIL " + server.getDetail() : "");
         } catch (SQLException e) {

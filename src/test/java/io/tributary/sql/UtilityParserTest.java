@@ -330,9 +330,56 @@ class UtilityParserTest {
                     parse("ALTER TABLE public.t SET source_rate_limit TO DEFAULT"));
             fails("ALTER TABLE t SET SOURCE_RATE_LIMIT = 1.5", SqlState.INVALID_PARAMETER_VALUE, 39);
             fails("ALTER TABLE t SET SOURCE_RATE_LIMIT = 99999999999999999999", SqlState.INVALID_PARAMETER_VALUE, 39);
-            fails("ALTER TABLE t ADD COLUMN b int", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("ALTER TABLE t ALTER COLUMN b TYPE bigint", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("ALTER TABLE t SET PARALLELISM = 2", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("ALTER TABLE t SET SOURCE_RATE_LIMIT 5", SqlState.SYNTAX_ERROR, 37);
+        }
+    }
+
+    @Nested
+    class AlterColumns {
+        @Test
+        void addColumnTakesTheColumnDefinitionOfCreateTable() {
+            UtilityStatement.AddColumn a = parse(
+                    "ALTER TABLE IF EXISTS t ADD COLUMN IF NOT EXISTS b int NOT NULL DEFAULT 3",
+                    UtilityStatement.AddColumn.class);
+            assertEquals("t", a.table());
+            assertEquals(true, a.ifExists());
+            assertEquals(true, a.ifNotExists());
+            assertEquals("b", a.column().name());
+            assertEquals(true, a.column().notNull());
+            assertEquals("3", a.column().defaultExpr());
+            assertEquals(
+                    "c",
+                    parse("ALTER TABLE t ADD c text", UtilityStatement.AddColumn.class)
+                            .column()
+                            .name());
+            fails("ALTER TABLE t ADD COLUMN b serial", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("ALTER TABLE t ADD COLUMN b int PRIMARY KEY", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("ALTER TABLE t ADD COLUMN b int, ADD COLUMN c int", SqlState.FEATURE_NOT_SUPPORTED, 0);
+        }
+
+        @Test
+        void dropAndRename() {
+            assertEquals(
+                    new UtilityStatement.DropColumn("t", false, "b", true, true),
+                    parse("ALTER TABLE t DROP COLUMN IF EXISTS b CASCADE"));
+            assertEquals(
+                    new UtilityStatement.DropColumn("t", true, "b", false, false),
+                    parse("ALTER TABLE IF EXISTS t DROP b"));
+            assertEquals(
+                    new UtilityStatement.RenameColumn("t", false, "a", "b"),
+                    parse("ALTER TABLE t RENAME COLUMN a TO b"));
+            assertEquals(new UtilityStatement.RenameColumn("t", false, "a", "b"), parse("ALTER TABLE t RENAME a TO b"));
+            assertEquals(
+                    new UtilityStatement.RenameRelation("t", false, "u", io.tributary.catalog.RelationKind.TABLE),
+                    parse("ALTER TABLE t RENAME TO u"));
+            assertEquals(
+                    new UtilityStatement.RenameRelation(
+                            "m", true, "w", io.tributary.catalog.RelationKind.MATERIALIZED_VIEW),
+                    parse("ALTER MATERIALIZED VIEW IF EXISTS m RENAME TO w"));
+            fails("ALTER TABLE t RENAME CONSTRAINT a TO b", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("ALTER TABLE IF EXISTS t ADD CHECK (a > 0)", SqlState.FEATURE_NOT_SUPPORTED, 0);
         }
     }
 
@@ -449,7 +496,7 @@ class UtilityParserTest {
         @Test
         void transactionsFlushAndDiscard() {
             assertEquals(
-                    new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN),
+                    new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.START),
                     parse("START TRANSACTION READ WRITE"));
             assertEquals(new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.BEGIN), parse("BEGIN"));
             assertEquals(new UtilityStatement.Transaction(UtilityStatement.TransactionVerb.COMMIT), parse("END WORK"));

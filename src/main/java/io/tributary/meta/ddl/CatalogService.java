@@ -91,6 +91,20 @@ public final class CatalogService {
     }
 
     /**
+     * Undoes a staged replacement of {@code before} by {@code after} in the in-memory catalog (an
+     * epoch change's {@code failed}): puts {@code before} back under its name (dropping a renamed
+     * {@code after}'s) unless something else has replaced {@code after} since. Barrier thread.
+     */
+    void putBack(TableDef before, TableDef after) {
+        if (catalog.table(after.name()).map(t -> t == after).orElse(false)) {
+            if (!after.name().equals(before.name())) {
+                catalog.remove(after.name());
+            }
+            catalog.put(before);
+        }
+    }
+
+    /**
      * Reserves {@code name} for a relation being created, so two sessions cannot create it at
      * once; the creator calls {@link #releaseName} once the relation is committed or abandoned.
      *

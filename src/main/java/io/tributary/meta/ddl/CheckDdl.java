@@ -129,10 +129,7 @@ public final class CheckDdl {
 
         @Override
         public void failed() {
-            Catalog catalog = catalogService.catalog();
-            if (catalog.table(after.name()).map(t -> t == after).orElse(false)) {
-                catalog.put(before);
-            }
+            catalogService.putBack(before, after);
         }
 
         /** 23514 unless every committed row passes the condition (NULL passes, as in PostgreSQL). */

@@ -81,16 +81,19 @@ public final class CheckConstraints {
                         "new row for relation \"" + table.localName() + "\" violates check constraint \"" + names[i]
                                 + "\"",
                         0,
-                        "Failing row contains " + describe(row) + ".",
+                        failingRow(table, row),
                         null,
                         null);
             }
         }
     }
 
-    /** PostgreSQL's {@code (1, abc, null)}: the visible columns' text forms. */
-    private String describe(Object[] row) {
-        StringBuilder out = new StringBuilder("(");
+    /**
+     * PostgreSQL's DETAIL of a row that broke a NOT NULL or CHECK constraint: {@code Failing row
+     * contains (1, abc, null).}, the visible columns' text forms.
+     */
+    static String failingRow(TableDef table, Object[] row) {
+        StringBuilder out = new StringBuilder("Failing row contains (");
         List<ColumnDef> columns = table.columns();
         boolean first = true;
         for (int i = 0; i < columns.size(); i++) {
@@ -104,6 +107,6 @@ public final class CheckConstraints {
             out.append(
                     row[i] == null ? "null" : PgTextFormat.format(columns.get(i).type(), row[i]));
         }
-        return out.append(')').toString();
+        return out.append(").").toString();
     }
 }

@@ -103,7 +103,11 @@ final class RowRules {
                         SqlState.NOT_NULL_VIOLATION,
                         "null value in column \""
                                 + columns.get(i).name() + "\" of relation \"" + table.name()
-                                + "\" violates not-null constraint");
+                                + "\" violates not-null constraint",
+                        0,
+                        CheckConstraints.failingRow(table, row),
+                        null,
+                        null);
             }
         }
     }

@@ -163,6 +163,13 @@ final class StatementRows implements EpochChange {
         if (current == null || current.id() != table.id()) {
             throw Catalog.undefinedTable(table.name());
         }
+        if (current.columns() != table.columns() && !current.columns().equals(table.columns())) {
+            // ALTER TABLE ... ADD or DROP COLUMN re-encoded the rows since this statement was planned
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.SERIALIZATION_FAILURE,
+                    "could not serialize access: the columns of relation \"" + table.localName()
+                            + "\" changed while the statement ran");
+        }
         CheckConstraints.refuseAddedSince(table, current);
         restampIfMoved();
         if (conflict != null) {
@@ -209,7 +216,7 @@ final class StatementRows implements EpochChange {
             target.watermark().stage(epoch, maxTime, lateRows);
         }
         if (previous != null) {
-            emitChanges(settled, previous);
+            emitChanges(target, settled, previous);
         }
     }
 
@@ -312,7 +319,7 @@ final class StatementRows implements EpochChange {
             alongside.stage(epoch);
         }
         if (target.streams().hasSubscribers(table.id())) {
-            emitChanges(effective, previous);
+            emitChanges(target, effective, previous);
         }
     }
 
@@ -338,9 +345,11 @@ final class StatementRows implements EpochChange {
 
     /**
      * Sends each key's net change to the table's change stream: the previous row out, the new
-     * row in. Last step of staging, so a statement that fails a check emits nothing.
+     * row in. Last step of staging, so a statement (or transaction) that fails a check emits nothing.
      */
-    private void emitChanges(List<TableWriter.Change> settled, List<byte[]> previous) {
+    static void emitChanges(Target target, List<TableWriter.Change> settled, List<byte[]> previous) {
+        RowRules rules = target.rules();
+        TableDef table = rules.table();
         Chunk.Builder chunk = new Chunk.Builder();
         for (int i = 0; i < settled.size(); i++) {
             TableWriter.Change c = settled.get(i);

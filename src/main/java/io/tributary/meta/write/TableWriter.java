@@ -303,6 +303,48 @@ public final class TableWriter implements AutoCloseable {
     }
 
     /**
+     * The ticket {@link #apply(TransactionWrites, List)} returns for rows a transaction holds: there
+     * is nothing to await until its COMMIT.
+     */
+    public static final long HELD = -1;
+
+    /**
+     * Applies the staged changes: to the open epoch ({@link #apply(List)}) when {@code transaction}
+     * is null, else into the transaction, which holds them until its COMMIT. The statement's
+     * uniqueness checks then read the transaction's snapshot and own rows; {@code alongside} (sequence
+     * positions) is staged at once all the same, since sequences are not transactional, as in
+     * PostgreSQL.
+     *
+     * @return the ticket to await for durability, or {@link #HELD}
+     * @throws TributaryException 0A000 for ON CONFLICT or a table with a watermark inside a transaction
+     *     block; 23505 for a key that exists; 54000 when the transaction would hold too many rows
+     */
+    public long apply(TransactionWrites transaction, List<EpochChange> alongside) {
+        if (transaction == null) {
+            return apply(alongside);
+        }
+        if (conflict != null) {
+            throw TributaryException.notSupported("INSERT ... ON CONFLICT inside a transaction block");
+        }
+        if (watermark != null) {
+            throw TributaryException.notSupported(
+                    "writing to a table with a watermark (\"" + table.localName() + "\") inside a transaction block");
+        }
+        unpack();
+        List<Change> settled = new ChangeSettler(changes, false, false, rules::duplicate).settle(ascending);
+        transaction.merge(target, settled);
+        changes = new ArrayList<>();
+        ascending = true;
+        lastKey = null;
+        stamps.take();
+        run = packable ? new PackedRows(table, rules.codec()) : null;
+        for (EpochChange change : alongside) {
+            barriers.stage(change);
+        }
+        return HELD;
+    }
+
+    /**
      * Like {@link #apply(EpochChange)} with each of {@code alongside} (which may be empty) staged in
      * order.
      */

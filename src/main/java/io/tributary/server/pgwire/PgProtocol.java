@@ -96,6 +96,9 @@ final class PgProtocol {
             return;
         }
         abortCopy(String.valueOf(t.getMessage()));
+        if (session != null) {
+            session.failed();
+        }
         PgErrorFields error = PgErrorFields.of(t, "ERROR");
         out.write(PgBackendMessages.errorResponse(out.alloc(), error));
         server.observer().failed(database, error.sqlState());

@@ -54,6 +54,9 @@ final class CopyFromStdin implements CopyInSink {
     private boolean ended;
     private TributaryException error;
 
+    /** The transaction block the rows go into until its COMMIT; null outside one. */
+    private final io.tributary.meta.write.TransactionWrites transaction;
+
     CopyFromStdin(
             Database db,
             TableDef table,
@@ -61,8 +64,10 @@ final class CopyFromStdin implements CopyInSink {
             CopyFormat format,
             Runnable cancelCheck,
             boolean awaitCommit,
-            PgTimeZone zone) {
+            PgTimeZone zone,
+            io.tributary.meta.write.TransactionWrites transaction) {
         this.db = db;
+        this.transaction = transaction;
         this.zone = zone;
         this.table = table;
         this.targets = targets;
@@ -232,7 +237,7 @@ final class CopyFromStdin implements CopyInSink {
             if (error != null) {
                 throw error;
             }
-            long ticket = writer.apply(fill.sequencePositions());
+            long ticket = writer.apply(transaction, fill.sequencePositions());
             if (awaitCommit) {
                 DmlRunner.awaitDurable(db, ticket);
             }

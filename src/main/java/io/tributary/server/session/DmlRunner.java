@@ -8,6 +8,7 @@ import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.write.TableWriter;
+import io.tributary.meta.write.TransactionWrites;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.QueryCursor;
 import io.tributary.sql.ResultColumn;
@@ -29,9 +30,17 @@ final class DmlRunner {
     private final SessionCurrvals currvals;
     /** The session's zone as of now: text, timestamps and dates assigned to timestamptz columns are read in it. */
     private final Supplier<PgTimeZone> zone;
+    /** The session's open transaction block's writes, which hold the rows until COMMIT; null outside one. */
+    private final Supplier<TransactionWrites> transaction;
 
-    DmlRunner(Database db, Runnable cancelCheck, SessionCurrvals currvals, Supplier<PgTimeZone> zone) {
+    DmlRunner(
+            Database db,
+            Runnable cancelCheck,
+            SessionCurrvals currvals,
+            Supplier<PgTimeZone> zone,
+            Supplier<TransactionWrites> transaction) {
         this.db = db;
+        this.transaction = transaction;
         this.cancelCheck = cancelCheck;
         this.currvals = currvals;
         this.zone = zone;
@@ -39,9 +48,12 @@ final class DmlRunner {
 
     /**
      * Waits until the epoch of {@code ticket} is durable, as DML does with {@code implicit_flush}
-     * on. Session thread.
+     * on; returns at once for {@link TableWriter#HELD}. Session thread.
      */
     static void awaitDurable(Database db, long ticket) {
+        if (ticket == TableWriter.HELD) {
+            return;
+        }
         try {
             db.barriers().awaitCommitted(ticket);
         } catch (InterruptedException e) {
@@ -128,7 +140,7 @@ final class DmlRunner {
                 // evaluated while staging, so an error in it refuses the rows too
                 writer.onWritten(written -> resolvedReturned.add(returning(plan.returning(), written)));
             }
-            long ticket = writer.apply(alongside);
+            long ticket = writer.apply(transaction.get(), alongside);
             fill.reportTaken(currvals);
             long count = plan.conflict() != null ? writer.written().size() : writer.count();
             return new Outcome(count, ticket, resolvedReturned.isEmpty() ? returned : resolvedReturned.get(0));
@@ -231,7 +243,7 @@ final class DmlRunner {
             }
             cancelCheck.run();
             List<Object[]> returned = rowsOut == null ? null : returning(plan.returning(), rowsOut);
-            return new Outcome(rows, writer.apply(), returned);
+            return new Outcome(rows, writer.apply(transaction.get(), List.of()), returned);
         }
     }
 
@@ -251,7 +263,7 @@ final class DmlRunner {
             }
             cancelCheck.run();
             List<Object[]> returned = rowsOut == null ? null : returning(plan.returning(), rowsOut);
-            return new Outcome(writer.count(), writer.apply(), returned);
+            return new Outcome(writer.count(), writer.apply(transaction.get(), List.of()), returned);
         }
     }
 

@@ -60,7 +60,8 @@ public final class EngineSession implements Session {
     /** Set while {@link #executeInBatch} runs: a deferring statement may then leave its ticket pending. */
     private boolean inBatch;
 
-    private char transactionStatus = 'I';
+    /** The open transaction block, if any, and its state. */
+    private final TransactionBlock block;
     /** Whether this session's thread has served a worker a snapshot piece (and so runs as background). */
     private boolean servesWorker;
 
@@ -97,8 +98,9 @@ public final class EngineSession implements Session {
                 readContext,
                 new CatalogSession(this.user, variables, db, cluster, this::processId, sessions));
         SessionCurrvals currvals = new SessionCurrvals();
-        this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone);
-        this.utility = new UtilityRunner(db, variables, control::check, currvals, sessions);
+        this.block = new TransactionBlock(db, variables::transactionMaxRows);
+        this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone, block::writes);
+        this.utility = new UtilityRunner(db, variables, control::check, currvals, sessions, block::writes);
         this.plans = new SessionPlans(db, variables, frontend, named);
     }
 
@@ -113,6 +115,7 @@ public final class EngineSession implements Session {
         if (activity != null) {
             activity.started(sql, variables.get("application_name"));
         }
+        block.refuseIfFailed(sql);
         return whileBusy(() -> plans.plan(sql, declared), false);
     }
 
@@ -178,6 +181,7 @@ public final class EngineSession implements Session {
             awaitDurability();
         }
         StatementPlan plan = prepared.plan();
+        block.refuseIfFailed(plan);
         List<Object> params = prepared.bound(clientParams);
         if (plan instanceof StatementPlan.Utility u) {
             return executeUtility(u);
@@ -242,8 +246,14 @@ public final class EngineSession implements Session {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
             return transaction(t.verb());
         }
+        if (!DatabaseCommands.handles(u.statement()) && !TransactionBlock.runsInBlock(u.statement())) {
+            block.refuseInBlock(TransactionBlock.statementName(u.statement()));
+        }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateTableAs c) {
             return createTableAs(c);
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.AddColumn a) {
+            return addColumn(a);
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.CreateView c) {
             try {
@@ -290,7 +300,7 @@ public final class EngineSession implements Session {
             named.remove(null);
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Lock lock) {
-            if (transactionStatus != 'T') {
+            if (block.status() == 'I') {
                 throw new TributaryException(
                         SqlState.NO_ACTIVE_SQL_TRANSACTION, "LOCK TABLE can only be used in transaction blocks");
             }
@@ -300,7 +310,7 @@ public final class EngineSession implements Session {
             return new StatementResult.Command("LOCK TABLE");
         }
         if (DatabaseCommands.handles(u.statement())) {
-            return databases.execute(u.statement(), transactionStatus == 'T', notices);
+            return databases.execute(u.statement(), block.status() != 'I', notices);
         }
         return utility.execute(u.statement(), notices);
     }
@@ -315,6 +325,42 @@ public final class EngineSession implements Session {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw TributaryException.queryCanceled();
+        } finally {
+            plan.close();
+        }
+    }
+
+    /**
+     * ALTER TABLE ... ADD COLUMN: the column's DEFAULT is evaluated once, here, as the value of the
+     * rows the table already has (PostgreSQL evaluates a volatile default such as {@code now()} once
+     * for them too).
+     */
+    private StatementResult addColumn(io.tributary.sql.UtilityStatement.AddColumn a) {
+        io.tributary.catalog.ColumnDef column = a.column();
+        Object existing = column.defaultExpr() == null ? null : valueOf(column.defaultExpr(), column.type());
+        try {
+            db.columnDdl()
+                    .add(a.table(), a.ifExists(), column, existing, a.ifNotExists())
+                    .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TributaryException.queryCanceled();
+        }
+        return new StatementResult.Command("ALTER TABLE");
+    }
+
+    /** The value of expression {@code text} (one that reads no table), assigned to {@code type}. */
+    private Object valueOf(String text, io.tributary.common.types.DataType type) {
+        StatementPlan plan = frontend.plan("SELECT (" + text + ")");
+        try {
+            if (!(plan instanceof StatementPlan.Query q)) {
+                throw new TributaryException(SqlState.SYNTAX_ERROR, "syntax error in DEFAULT expression");
+            }
+            try (QueryCursor cursor = openQuery(q.query(), List.of())) {
+                Object[] row = cursor.next();
+                return io.tributary.common.types.Values.assign(
+                        row[0], q.query().columns().get(0).type(), type);
+            }
         } finally {
             plan.close();
         }
@@ -369,35 +415,12 @@ public final class EngineSession implements Session {
     }
 
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {
-        switch (verb) {
-            case BEGIN -> {
-                if (transactionStatus == 'T') {
-                    notices.accept(new Notice(
-                            "WARNING", SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress"));
-                }
-                transactionStatus = 'T';
-                return new StatementResult.Command("BEGIN");
-            }
-            case COMMIT -> {
-                if (transactionStatus == 'I') {
-                    notices.accept(new Notice(
-                            "WARNING", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress"));
-                }
-                transactionStatus = 'I';
-                return new StatementResult.Command("COMMIT");
-            }
-            default -> {
-                if (transactionStatus == 'T') {
-                    notices.accept(new Notice(
-                            "WARNING",
-                            SqlState.WARNING,
-                            "each statement commits on its own;"
-                                    + " the statements since BEGIN were already committed and are not rolled back"));
-                }
-                transactionStatus = 'I';
-                return new StatementResult.Command("ROLLBACK");
-            }
-        }
+        return switch (verb) {
+            case BEGIN -> block.begin(notices, "BEGIN");
+            case START -> block.begin(notices, "START TRANSACTION");
+            case COMMIT -> block.commit(notices, variables.implicitFlush());
+            default -> block.rollback(notices);
+        };
     }
 
     /**
@@ -406,7 +429,7 @@ public final class EngineSession implements Session {
      * rows are being sent (between two fetches) stops the next fetch.
      */
     private StatementResult query(StatementPlan.Query q, List<Object> params, Runnable onClose) {
-        StatementReads snapshot = new StatementReads(db, cluster);
+        StatementReads snapshot = reads();
         try {
             QueryCursor cursor = reading(snapshot, () -> q.query().open(params));
             control.enter(variables.statementTimeoutMillis());
@@ -429,6 +452,17 @@ public final class EngineSession implements Session {
     }
 
     /**
+     * What a statement reads: the last committed epoch, or inside a transaction block the block's
+     * snapshot with its own rows on top.
+     */
+    private StatementReads reads() {
+        io.tributary.meta.write.TransactionWrites writes = block.writes();
+        return writes == null
+                ? new StatementReads(db, cluster)
+                : new StatementReads(Snapshot.of(writes.reads()), cluster);
+    }
+
+    /**
      * Runs {@code work} with {@code snapshot} as what table scans read. Calcite opens some scans
      * lazily (the second input of a UNION ALL only when the first is done), so every step of a
      * cursor runs inside this, not only its opening.
@@ -448,7 +482,7 @@ public final class EngineSession implements Session {
      * are not visible to it, as in PostgreSQL.
      */
     private QueryCursor openQuery(io.tributary.sql.PreparedQuery query, List<Object> params) {
-        StatementReads snapshot = new StatementReads(db, cluster);
+        StatementReads snapshot = reads();
         QueryCursor cursor;
         try {
             cursor = reading(snapshot, () -> query.open(params));
@@ -474,7 +508,7 @@ public final class EngineSession implements Session {
     }
 
     private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome, PreparedStatement prepared) {
-        if (variables.implicitFlush()) {
+        if (variables.implicitFlush() && outcome.ticket() != io.tributary.meta.write.TableWriter.HELD) {
             if (inBatch && defersDurability(prepared)) {
                 deferDurability(outcome.ticket());
             } else {
@@ -609,7 +643,12 @@ public final class EngineSession implements Session {
 
     @Override
     public char transactionStatus() {
-        return transactionStatus;
+        return block.status();
+    }
+
+    @Override
+    public void failed() {
+        block.failed();
     }
 
     @Override
@@ -642,6 +681,7 @@ public final class EngineSession implements Session {
             sessions.remove(activity);
         }
         try {
+            block.end();
             plans.close();
             frontend.close();
         } finally {

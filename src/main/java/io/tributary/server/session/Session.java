@@ -92,6 +92,12 @@ public interface Session extends AutoCloseable {
      */
     void endStatement();
 
+    /**
+     * A statement of this session failed (its error is being sent): an open transaction block
+     * becomes a failed one. Called by the protocol on the session's thread.
+     */
+    default void failed() {}
+
     /** 'I' idle, 'T' in a transaction block, 'E' in a failed transaction block. */
     char transactionStatus();
 

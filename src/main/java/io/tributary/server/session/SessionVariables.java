@@ -3,6 +3,7 @@ package io.tributary.server.session;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.PgTimeZone;
+import io.tributary.meta.write.TransactionWrites;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,7 +60,18 @@ final class SessionVariables {
         define("xmloption", "content", "Accepted for compatibility; there is no xml type.", false);
         define("default_table_access_method", "heap", "Tables are stored in RocksDB; only heap is accepted.", false);
         define("default_tablespace", "", "Accepted for compatibility; only pg_default exists.", false);
-        define("transaction_isolation", "read committed", "Each statement reads the last committed epoch.", false);
+        define(
+                "transaction_max_rows",
+                Integer.toString(TransactionWrites.MAX_ROWS),
+                "The most rows a transaction block may change; the statement past it fails with 54000." + " At most "
+                        + TransactionWrites.MAX_ROWS + ".",
+                false);
+        define(
+                "transaction_isolation",
+                "repeatable read",
+                "A transaction block reads the snapshot of its first statement with its own writes on top;"
+                        + " a statement outside one reads the last committed epoch. Every level asked for gives this.",
+                false);
         define(
                 "implicit_flush",
                 "true",
@@ -154,6 +166,11 @@ final class SessionVariables {
     /** The session's statement timeout in milliseconds; 0 when disabled. */
     long statementTimeoutMillis() {
         return QueryLimits.parseMillis("statement_timeout", values.get("statement_timeout"));
+    }
+
+    /** The most rows a transaction block of this session may change (transaction_max_rows). */
+    int transactionMaxRows() {
+        return Integer.parseInt(values.get("transaction_max_rows"));
     }
 
     boolean implicitFlush() {
@@ -391,6 +408,23 @@ final class SessionVariables {
             case "backfill_rate_limit", "sink_rate_limit" -> {
                 long rate = parseRate(key, v);
                 return rate < 0 ? "default" : Long.toString(rate);
+            }
+            case "transaction_max_rows" -> {
+                try {
+                    int n = Integer.parseInt(v);
+                    if (n >= 1 && n <= TransactionWrites.MAX_ROWS) {
+                        return Integer.toString(n);
+                    }
+                } catch (NumberFormatException e) {
+                    // reported below
+                }
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE,
+                        "invalid value for parameter \"" + key + "\": \"" + v + "\"",
+                        0,
+                        null,
+                        "Use a number of rows from 1 to " + TransactionWrites.MAX_ROWS + ".",
+                        null);
             }
             case "streaming_parallelism" -> {
                 if (v.equalsIgnoreCase("default") || v.equals("0")) {

@@ -28,7 +28,12 @@ final class StatementReads implements AutoCloseable {
     private record Peer(String name, Database db, Snapshot snapshot) {}
 
     StatementReads(Database db, Cluster cluster) {
-        this.local = db.snapshots().open();
+        this(db.snapshots().open(), cluster);
+    }
+
+    /** Reads {@code local} for the statement's own database (a transaction block's snapshot); closes it at {@link #close}. */
+    StatementReads(Snapshot local, Cluster cluster) {
+        this.local = local;
         this.cluster = cluster;
     }
 

@@ -28,13 +28,18 @@ final class UtilityRunner {
     /** The server's sessions, which pg_cancel_backend and pg_terminate_backend act on. */
     private final ActiveSessions sessions;
 
+    /** The session's open transaction block's writes, which a COPY FROM adds to; null outside one. */
+    private final java.util.function.Supplier<io.tributary.meta.write.TransactionWrites> transaction;
+
     UtilityRunner(
             Database db,
             SessionVariables variables,
             Runnable cancelCheck,
             SessionCurrvals currvals,
-            ActiveSessions sessions) {
+            ActiveSessions sessions,
+            java.util.function.Supplier<io.tributary.meta.write.TransactionWrites> transaction) {
         this.db = db;
+        this.transaction = transaction;
         this.sessions = sessions;
         this.sequenceCalls = new SequenceCalls(db, currvals);
         this.variables = variables;
@@ -160,6 +165,25 @@ final class UtilityRunner {
                         .drop(d.table(), d.name(), d.ifExists())
                         .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
                 return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.DropColumn d) {
+                db.columnDdl()
+                        .drop(d.table(), d.ifExists(), d.column(), d.columnIfExists(), d.cascade())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.RenameColumn r) {
+                db.columnDdl()
+                        .renameColumn(r.table(), r.ifExists(), r.from(), r.to())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.RenameRelation r) {
+                db.relationRename()
+                        .rename(r.name(), r.ifExists(), r.newName(), r.kind())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                return new StatementResult.Command(
+                        r.kind() == RelationKind.TABLE ? "ALTER TABLE" : "ALTER MATERIALIZED VIEW");
             }
             if (statement instanceof UtilityStatement.SetColumnSequence a) {
                 db.sequenceDdl().setSequenceDefault(a.table(), a.column(), a.sequence());
@@ -585,7 +609,14 @@ final class UtilityRunner {
         SourceManager.checkWritable(table);
         int[] targets = copyTargets(table, c.columns());
         return new StatementResult.CopyIn(new CopyFromStdin(
-                db, table, targets, c.format(), cancelCheck, variables.implicitFlush(), variables.timeZone()));
+                db,
+                table,
+                targets,
+                c.format(),
+                cancelCheck,
+                variables.implicitFlush(),
+                variables.timeZone(),
+                transaction.get()));
     }
 
     /**

@@ -24,10 +24,8 @@ final class DistinctOnText {
         if (!containsDistinct(sql)) {
             return sql;
         }
-        List<Token> tokens;
-        try {
-            tokens = Lexer.tokenize(sql);
-        } catch (TributaryException unreadable) {
+        List<Token> tokens = tokensOrNull(sql);
+        if (tokens == null) {
             return sql;
         }
         StringBuilder out = null;
@@ -67,8 +65,17 @@ final class DistinctOnText {
         return false;
     }
 
-    /** The index of the token closing the parenthesis at {@code open}, or -1. */
-    private static int closing(List<Token> tokens, int open) {
+    /** The tokens of {@code sql}, or null when the lexer cannot read it (Calcite reports the error then). */
+    static List<Token> tokensOrNull(String sql) {
+        try {
+            return Lexer.tokenize(sql);
+        } catch (TributaryException unreadable) {
+            return null;
+        }
+    }
+
+    /** The index of the token closing the parenthesis at {@code open}, or -1 ({@link AggregateOrderText} too). */
+    static int closing(List<Token> tokens, int open) {
         int depth = 0;
         for (int j = open; j < tokens.size(); j++) {
             Token t = tokens.get(j);

@@ -19,7 +19,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 final class JsonArguments {
     private static final Set<String> TO_JSON = Set.of(
-            "to_json", "to_jsonb", "json_build_object", "jsonb_build_object", "json_build_array", "jsonb_build_array");
+            "to_json",
+            "to_jsonb",
+            "json_build_object",
+            "jsonb_build_object",
+            "json_build_array",
+            "jsonb_build_array",
+            "pg_json_element",
+            "pg_json_key");
 
     private JsonArguments() {}
 
@@ -45,7 +52,8 @@ final class JsonArguments {
             if (SqlTypeName.DATETIME_TYPES.contains(type.getSqlTypeName()) || isInterval(type)) {
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED,
-                        name + " of a date, time, timestamp or interval value is not supported yet; cast it to text"
+                        (name.startsWith("pg_") ? "a json aggregate" : name)
+                                + " of a date, time, timestamp or interval value is not supported yet; cast it to text"
                                 + " first");
             }
         }

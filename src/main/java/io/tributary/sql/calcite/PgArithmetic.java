@@ -40,7 +40,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  *       where Calcite answers Infinity;
  *   <li>{@code %} and {@code mod} of a float are 42883, as PostgreSQL has no such operator;
  *   <li>the scalar functions and casts {@link PgScalarCalls} gives PostgreSQL's answers;
- *   <li>{@code generate_series}' arguments are cast to its parameters' types ({@link SeriesArguments}).
+ *   <li>{@code generate_series}' arguments are cast to its parameters' types ({@link SeriesArguments});
+ *   <li>{@code lead} and {@code lag} get Calcite's operators back, their default converted to the value's type ({@link LeadLagDefaults}).
  * </ul>
  *
  * Used on the session's plans ({@link CheckedArithmetic}) and on the expressions a view compiles
@@ -68,6 +69,12 @@ final class PgArithmetic extends RexShuttle {
     PgArithmetic(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
         this.scalars = new PgScalarCalls(rexBuilder);
+    }
+
+    @Override
+    public RexNode visitOver(org.apache.calcite.rex.RexOver over) {
+        RexNode visited = super.visitOver(over);
+        return visited instanceof org.apache.calcite.rex.RexOver o ? LeadLagDefaults.calcites(o, rexBuilder) : visited;
     }
 
     @Override

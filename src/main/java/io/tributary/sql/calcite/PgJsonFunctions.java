@@ -1,9 +1,7 @@
 package io.tributary.sql.calcite;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
@@ -27,7 +25,7 @@ import java.util.List;
  * operators are jsonb whatever the input, a known deviation for json input.
  */
 public final class PgJsonFunctions {
-    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
 
     private PgJsonFunctions() {}
 
@@ -128,6 +126,31 @@ public final class PgJsonFunctions {
         return jsonb_array_length(j);
     }
 
+    /** {@code jsonb_strip_nulls(j)}: {@code j} without its object fields whose value is null, at any depth. */
+    public static PgJsonb jsonb_strip_nulls(Object j) {
+        JsonNode n = tree(j);
+        return n == null ? null : PgJsonText.jsonb(stripNulls(n));
+    }
+
+    /** {@code n} without null-valued object fields; array elements stay, null or not, as PostgreSQL keeps them. */
+    private static JsonNode stripNulls(JsonNode n) {
+        if (n.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode out = NODES.objectNode();
+            n.fields().forEachRemaining(f -> {
+                if (!f.getValue().isNull()) {
+                    out.set(f.getKey(), stripNulls(f.getValue()));
+                }
+            });
+            return out;
+        }
+        if (n.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode out = NODES.arrayNode();
+            n.forEach(e -> out.add(stripNulls(e)));
+            return out;
+        }
+        return n;
+    }
+
     /** {@code jsonb_pretty(j)}: PostgreSQL's indented form, four spaces a level. */
     public static String jsonb_pretty(Object j) {
         JsonNode n = tree(j);
@@ -139,6 +162,21 @@ public final class PgJsonFunctions {
         return out.toString();
     }
 
+    /** An aggregated value as JSON text ({@link JsonAggregates}): json kept verbatim, NULL as {@code null}. */
+    public static String pg_json_element(Object v) {
+        return v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v));
+    }
+
+    /** An aggregated key as a quoted JSON string ({@link JsonAggregates}); 22023 for NULL, as PostgreSQL. */
+    public static String pg_json_key(Object k) {
+        if (k == null) {
+            throw new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "field name must not be null");
+        }
+        StringBuilder out = new StringBuilder();
+        PgJsonText.quote(PgJsonBuild.keyText(k), out);
+        return out.toString();
+    }
+
     /** {@code to_jsonb(v)}: a SQL value as jsonb (numbers as numbers, booleans, text as strings). */
     public static PgJsonb to_jsonb(Object v) {
         return v == null ? null : PgJsonText.jsonb(node(v));
@@ -147,139 +185,6 @@ public final class PgJsonFunctions {
     /** {@code to_json(v)}: as {@link #to_jsonb}, as json. */
     public static PgJson to_json(Object v) {
         return v == null ? null : new PgJson(v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v)));
-    }
-
-    public static PgJsonb jsonb_build_object() {
-        return buildObject();
-    }
-
-    public static PgJsonb jsonb_build_object(Object k1, Object v1) {
-        return buildObject(k1, v1);
-    }
-
-    public static PgJsonb jsonb_build_object(Object k1, Object v1, Object k2, Object v2) {
-        return buildObject(k1, v1, k2, v2);
-    }
-
-    public static PgJsonb jsonb_build_object(Object k1, Object v1, Object k2, Object v2, Object k3, Object v3) {
-        return buildObject(k1, v1, k2, v2, k3, v3);
-    }
-
-    public static PgJsonb jsonb_build_object(
-            Object k1, Object v1, Object k2, Object v2, Object k3, Object v3, Object k4, Object v4) {
-        return buildObject(k1, v1, k2, v2, k3, v3, k4, v4);
-    }
-
-    public static PgJson json_build_object() {
-        return new PgJson("{}");
-    }
-
-    public static PgJson json_build_object(Object k1, Object v1) {
-        return jsonObject(k1, v1);
-    }
-
-    public static PgJson json_build_object(Object k1, Object v1, Object k2, Object v2) {
-        return jsonObject(k1, v1, k2, v2);
-    }
-
-    public static PgJson json_build_object(Object k1, Object v1, Object k2, Object v2, Object k3, Object v3) {
-        return jsonObject(k1, v1, k2, v2, k3, v3);
-    }
-
-    public static PgJson json_build_object(
-            Object k1, Object v1, Object k2, Object v2, Object k3, Object v3, Object k4, Object v4) {
-        return jsonObject(k1, v1, k2, v2, k3, v3, k4, v4);
-    }
-
-    public static PgJsonb jsonb_build_array() {
-        return PgJsonText.jsonb(NODES.arrayNode());
-    }
-
-    public static PgJsonb jsonb_build_array(Object a) {
-        return buildArray(a);
-    }
-
-    public static PgJsonb jsonb_build_array(Object a, Object b) {
-        return buildArray(a, b);
-    }
-
-    public static PgJsonb jsonb_build_array(Object a, Object b, Object c) {
-        return buildArray(a, b, c);
-    }
-
-    public static PgJsonb jsonb_build_array(Object a, Object b, Object c, Object d) {
-        return buildArray(a, b, c, d);
-    }
-
-    public static PgJson json_build_array() {
-        return new PgJson("[]");
-    }
-
-    public static PgJson json_build_array(Object a) {
-        return jsonArray(a);
-    }
-
-    public static PgJson json_build_array(Object a, Object b) {
-        return jsonArray(a, b);
-    }
-
-    public static PgJson json_build_array(Object a, Object b, Object c) {
-        return jsonArray(a, b, c);
-    }
-
-    public static PgJson json_build_array(Object a, Object b, Object c, Object d) {
-        return jsonArray(a, b, c, d);
-    }
-
-    private static PgJsonb buildObject(Object... args) {
-        ObjectNode o = NODES.objectNode();
-        for (int i = 0; i < args.length; i += 2) {
-            o.set(key(args[i], i), node(args[i + 1]));
-        }
-        return PgJsonText.jsonb(o);
-    }
-
-    private static PgJsonb buildArray(Object... args) {
-        ArrayNode a = NODES.arrayNode();
-        for (Object arg : args) {
-            a.add(node(arg));
-        }
-        return PgJsonText.jsonb(a);
-    }
-
-    /** json_build_object's text: {@code {"k" : v, "k2" : v2}}, keys in argument order. */
-    private static PgJson jsonObject(Object... args) {
-        StringBuilder out = new StringBuilder("{");
-        for (int i = 0; i < args.length; i += 2) {
-            if (i > 0) {
-                out.append(", ");
-            }
-            PgJsonText.quote(key(args[i], i), out);
-            out.append(" : ").append(jsonText(args[i + 1]));
-        }
-        return new PgJson(out.append('}').toString());
-    }
-
-    /** json_build_array's text: {@code [a, b]}. */
-    private static PgJson jsonArray(Object... args) {
-        StringBuilder out = new StringBuilder("[");
-        for (int i = 0; i < args.length; i++) {
-            out.append(i > 0 ? ", " : "").append(jsonText(args[i]));
-        }
-        return new PgJson(out.append(']').toString());
-    }
-
-    /** An argument as json text: json kept verbatim, anything else as {@link #node} prints it. */
-    private static String jsonText(Object v) {
-        return v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v));
-    }
-
-    private static String key(Object k, int position) {
-        if (k == null) {
-            throw new TributaryException(
-                    SqlState.INVALID_PARAMETER_VALUE, "argument " + (position + 1) + ": key must not be null");
-        }
-        return k instanceof Boolean b ? (b ? "true" : "false") : k.toString();
     }
 
     /** A SQL value as a JSON tree: json and jsonb as their trees, numbers, booleans, text as strings. */

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -14,7 +15,10 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * Calcite's operator table without the library functions whose PostgreSQL namesake means something
  * else: Calcite's {@code sha256} and {@code sha512} return hex text where PostgreSQL's return bytea
  * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
- * hidden, the schema functions of those names resolve, in queries and views alike. Made by
+ * hidden, the schema functions of those names resolve, in queries and views alike. It adds the
+ * variadic json build functions ({@link JsonBuildFunction}) and the json aggregates ({@link
+ * JsonAggregates}), which no schema function can express; {@code lead} and {@code lag} resolve to
+ * {@link PgLeadLag}, typed as PostgreSQL types them. Made by
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
  */
 final class PgOperatorTable implements SqlOperatorTable {
@@ -40,12 +44,35 @@ final class PgOperatorTable implements SqlOperatorTable {
             SqlNameMatcher nameMatcher) {
         int before = operatorList.size();
         calcites.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
-        operatorList.subList(before, operatorList.size()).removeIf(PgOperatorTable::hidden);
+        List<SqlOperator> found = operatorList.subList(before, operatorList.size());
+        found.removeIf(PgOperatorTable::hidden);
+        found.replaceAll(PgOperatorTable::postgres);
+        if (opName.isSimple() && syntax == SqlSyntax.FUNCTION) {
+            SqlOperator build = JsonBuildFunction.named(opName.getSimple());
+            SqlOperator aggregate = JsonAggregates.named(opName.getSimple());
+            if (build != null || aggregate != null) {
+                operatorList.add(build != null ? build : aggregate);
+            }
+        }
+    }
+
+    /** PostgreSQL's typing of {@code lead} and {@code lag} ({@link PgLeadLag}) in place of Calcite's. */
+    private static SqlOperator postgres(SqlOperator operator) {
+        if (operator.getClass() == org.apache.calcite.sql.fun.SqlLeadLagAggFunction.class) {
+            return operator.getKind() == org.apache.calcite.sql.SqlKind.LEAD ? PgLeadLag.LEAD : PgLeadLag.LAG;
+        }
+        return operator;
     }
 
     @Override
     public List<SqlOperator> getOperatorList() {
-        return calcites.getOperatorList().stream().filter(o -> !hidden(o)).toList();
+        List<SqlOperator> operators = new ArrayList<>(JsonBuildFunction.all());
+        operators.addAll(JsonAggregates.all());
+        calcites.getOperatorList().stream()
+                .filter(o -> !hidden(o))
+                .map(PgOperatorTable::postgres)
+                .forEach(operators::add);
+        return operators;
     }
 
     private static boolean hidden(SqlOperator operator) {

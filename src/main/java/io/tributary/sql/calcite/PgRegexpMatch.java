@@ -64,8 +64,27 @@ public final class PgRegexpMatch {
         return Arrays.asList(out);
     }
 
-    /** Adds {@code regexp_match}'s two forms to {@code root}; see {@link CatalogSchema#registerFunctions}. */
+    /**
+     * {@code substring(s FROM pattern)} with a text pattern: the part of {@code s} the first
+     * parenthesized subexpression matched, or the whole match when the pattern has none; NULL when
+     * nothing matches or an operand is NULL. {@link PgValueSemantics} calls it {@link #SUBSTRING}.
+     */
+    public static String substringMatch(String s, String pattern) {
+        List<String> match = regexpMatch(s, pattern, null);
+        return match == null ? null : match.get(0);
+    }
+
+    /** The name {@link #substringMatch} is registered under. */
+    static final String SUBSTRING = "pg_substring_match";
+
+    /**
+     * Adds {@code regexp_match}'s two forms and {@link #substringMatch} to {@code root}; see {@link
+     * CatalogSchema#registerFunctions}.
+     */
     static void register(SchemaPlus root) {
+        root.add(
+                SUBSTRING,
+                org.apache.calcite.schema.impl.ScalarFunctionImpl.create(PgRegexpMatch.class, "substringMatch"));
         for (Method m : PgRegexpMatch.class.getMethods()) {
             if (m.getName().equals("regexpMatch")) {
                 root.add(

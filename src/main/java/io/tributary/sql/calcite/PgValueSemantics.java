@@ -115,16 +115,28 @@ final class PgValueSemantics extends StatementRewrite {
         }
         if (call.getKind() == SqlKind.WITHIN_GROUP && isAscending(call, "percentile_disc", 1)) {
             SqlNode fraction = ((SqlCall) call.operand(0)).operand(0).accept(this);
-            return rewritten(
-                    userAggregate(PgOrderedSets.PERCENTILE_DISC, pos, orderKey(call), asDouble(fraction, pos)));
+            return rewritten(userFunction(PgOrderedSets.PERCENTILE_DISC, pos, orderKey(call), asDouble(fraction, pos)));
         }
         if (call.getKind() == SqlKind.WITHIN_GROUP && isAscending(call, "mode", 0)) {
-            return rewritten(userAggregate(PgOrderedSets.MODE, pos, orderKey(call)));
+            return rewritten(userFunction(PgOrderedSets.MODE, pos, orderKey(call)));
+        }
+        if (call.getKind() == SqlKind.OTHER_FUNCTION
+                && call.getOperator().getName().equalsIgnoreCase("substring")
+                && call.operandCount() == 2
+                && call.operand(1) instanceof SqlCharStringLiteral) {
+            // substring(s FROM 'pattern') is PostgreSQL's regular-expression form; Calcite reads the
+            // pattern as a start position
+            return rewritten(
+                    userFunction(PgRegexpMatch.SUBSTRING, pos, call.operand(0).accept(this), call.operand(1)));
         }
         if (name.equals("substr") && (call.operandCount() == 2 || call.operandCount() == 3)) {
             // Calcite's SUBSTR counts a negative start from the end; PostgreSQL's is SUBSTRING's positions
             return rewritten(SqlStdOperatorTable.SUBSTRING.createCall(
                     pos, call.getOperandList().stream().map(o -> o.accept(this)).toArray(SqlNode[]::new)));
+        }
+        SqlCall jsonAggregate = JsonAggregates.wrapArguments(call, o -> o.accept(this));
+        if (jsonAggregate != null) {
+            return rewritten(jsonAggregate);
         }
         if (call.getKind() == SqlKind.OTHER_FUNCTION
                 && call.getOperator().getName().equalsIgnoreCase("concat")
@@ -215,7 +227,7 @@ final class PgValueSemantics extends StatementRewrite {
     private SqlNode percentileCont(SqlCall withinGroup) {
         SqlParserPos pos = withinGroup.getParserPosition();
         SqlNode fraction = ((SqlCall) withinGroup.operand(0)).operand(0).accept(this);
-        return userAggregate("pg_percentile_cont", pos, asDouble(orderKey(withinGroup), pos), asDouble(fraction, pos));
+        return userFunction("pg_percentile_cont", pos, asDouble(orderKey(withinGroup), pos), asDouble(fraction, pos));
     }
 
     /** The one ORDER BY key of a {@code WITHIN GROUP}, rewritten. */
@@ -225,8 +237,8 @@ final class PgValueSemantics extends StatementRewrite {
                 .accept(this);
     }
 
-    /** A call of Tributary's aggregate {@code name} ({@link CatalogSchema} registers it). */
-    private static SqlNode userAggregate(String name, SqlParserPos pos, SqlNode... operands) {
+    /** A call of Tributary's aggregate or function {@code name} ({@link CatalogSchema} registers it). */
+    private static SqlNode userFunction(String name, SqlParserPos pos, SqlNode... operands) {
         return new org.apache.calcite.sql.SqlBasicCall(
                 new org.apache.calcite.sql.SqlUnresolvedFunction(
                         new org.apache.calcite.sql.SqlIdentifier(name, pos),

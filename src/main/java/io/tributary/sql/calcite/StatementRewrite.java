@@ -60,6 +60,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new ImplicitLateralCalls(),
                 new ScalarFunctionsInFrom(),
                 new PgArrayCalls(),
+                new AnyArrayConstants(),
                 new LikeEscape(),
                 new AvgScale(),
                 new VarianceCalls(),

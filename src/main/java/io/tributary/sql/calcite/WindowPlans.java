@@ -249,7 +249,15 @@ final class WindowPlans {
                 if (!(d instanceof RexLiteral)) {
                     throw UnsupportedInViews.error(name + " with a default other than a constant is");
                 }
-                RexNode cast = rexBuilder.makeCast(call.getType(), d, true, false);
+                // a constant's own nullability: a cast that only made it NULL-able would stay a call
+                RexNode cast = rexBuilder.makeCast(
+                        rexBuilder
+                                .getTypeFactory()
+                                .createTypeWithNullability(
+                                        call.getType(), d.getType().isNullable()),
+                        d,
+                        true,
+                        false);
                 ScalarExpr compiled = expressions.compile(cast, List.of(), new int[0]);
                 if (!(compiled instanceof Literal literal)) {
                     throw UnsupportedInViews.error(name + " with a default other than a constant is");

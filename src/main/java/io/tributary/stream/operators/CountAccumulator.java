@@ -15,6 +15,11 @@ final class CountAccumulator implements Accumulator {
         count += sign;
     }
 
+    /** Counts {@code n} more rows or values at once ({@link FlatInserts}' folded inserts). */
+    void add(long n) {
+        count += n;
+    }
+
     @Override
     public Object result() {
         return count;

@@ -21,9 +21,10 @@ import java.math.BigDecimal;
  */
 final class DecimalSumAccumulator implements Accumulator {
     /** Terms with more digits than this may not have a {@code long} unscaled value. */
-    private static final int LONG_DIGITS = 18;
+    static final int LONG_DIGITS = 18;
 
-    private static final long[] POWERS_OF_TEN = new long[LONG_DIGITS + 1];
+    /** 10 to the power of each index up to {@link #LONG_DIGITS}; {@link FlatInserts} rescales by it too. */
+    static final long[] POWERS_OF_TEN = new long[LONG_DIGITS + 1];
 
     static {
         POWERS_OF_TEN[0] = 1;
@@ -68,18 +69,28 @@ final class DecimalSumAccumulator implements Accumulator {
         set(sign > 0 ? sum.add(x) : sum.subtract(x));
     }
 
+    /**
+     * Adds {@code terms} values (non-null, at least one) whose exact sum is {@code sum}, as that
+     * many {@link #add} calls would: {@link FlatInserts}' sums of a group's inserted rows, folded in.
+     */
+    void addSum(BigDecimal sum, long terms) {
+        count += terms;
+        if (wide == null && addCompact(sum, 1)) {
+            return;
+        }
+        set((wide != null ? wide : BigDecimal.valueOf(unscaled, scale)).add(sum));
+    }
+
     /** Adds {@code value} to the compact sum and returns true, or returns false having changed nothing. */
     private boolean addCompact(Object value, int sign) {
         long x;
         int xScale;
         if (value instanceof BigDecimal d) {
-            xScale = d.scale();
-            if (xScale < 0 || xScale > LONG_DIGITS || d.precision() > LONG_DIGITS) {
+            if (!compact(d)) {
                 return false;
             }
-            // the unscaled value without unscaledValue()'s BigInteger: a scale-0 view of the same digits,
-            // which does not escape, so the JIT can drop it
-            x = d.scaleByPowerOfTen(xScale).longValue();
+            xScale = d.scale();
+            x = unscaled(d);
         } else if (value instanceof Float || value instanceof Double) {
             return false;
         } else {
@@ -97,6 +108,18 @@ final class DecimalSumAccumulator implements Accumulator {
         } catch (ArithmeticException outOfLongRange) {
             return false;
         }
+    }
+
+    /** Whether {@code d} has a {@code long} unscaled value at a scale of 0 to {@link #LONG_DIGITS}. */
+    static boolean compact(BigDecimal d) {
+        return d.scale() >= 0 && d.scale() <= LONG_DIGITS && d.precision() <= LONG_DIGITS;
+    }
+
+    /** The unscaled value of a {@link #compact} {@code d}. */
+    static long unscaled(BigDecimal d) {
+        // without unscaledValue()'s BigInteger: a scale-0 view of the same digits, which does not
+        // escape, so the JIT can drop it
+        return d.scaleByPowerOfTen(d.scale()).longValue();
     }
 
     private static BigDecimal decimal(Object value) {

@@ -73,7 +73,12 @@ import java.util.TreeMap;
  * (DISTINCT: one point read each). Pending writes of all tables stay in memory until the barrier.
  *
  * <p>Per row, a group already held costs no allocation: its key is encoded into a reused buffer
- * and looked up from there ({@link ByteKeyMap#find}); only a new group copies its key.
+ * and looked up from there ({@link ByteKeyMap#find}); only a new group copies its key. When every
+ * call is COUNT, a NUMERIC SUM or MIN/MAX without DISTINCT or FILTER (and no window is cleaned), an
+ * inserted row is only summed into its group's stretch of {@link FlatInserts}, which the group's
+ * state takes in at the barrier or before the group's next row that takes the path above (a
+ * delete, a row that does not fit there), so a snapshot's row touches one or two cache lines rather
+ * than the group's chain of objects.
  *
  * <p>Cleaning. With {@link HashAggNode#cleaning()}, each barrier removes from both kinds of table
  * the groups whose window the watermark of the input's table passed; no later row can reach them,
@@ -137,6 +142,12 @@ public final class HashAggOperator implements Operator {
     private int[] chunkGroups = new int[Chunk.TARGET_SIZE];
 
     private final ByteWriter keyWriter = new ByteWriter(32);
+    /**
+     * The inserted rows not yet applied to their groups, summed flat per group, or null when a call
+     * is one {@link FlatInserts} cannot sum or the operator cleans windows.
+     */
+    private final FlatInserts flat;
+
     private boolean started;
     /**
      * Whether every group with a stored row is in {@link #held}, so a group not held is new and
@@ -220,6 +231,9 @@ public final class HashAggOperator implements Operator {
         this.groups = new StateTable(stateTableIds[0], groupKeyTypes, null, groupKeys.length, groupRowTypes, committed);
         this.cacheGroups = cacheGroups;
         this.held = new ByteKeyMap<>(Math.min(cacheGroups, 1024));
+        this.flat = groupKeys.length > 0 && cleaning == null && FlatInserts.supports(calls, argTypes)
+                ? new FlatInserts(calls, argTypes)
+                : null;
     }
 
     @Override
@@ -238,13 +252,16 @@ public final class HashAggOperator implements Operator {
         }
         for (int i = 0; i < n; i++) {
             int id = chunkGroups[i];
+            if (flat != null) {
+                if (chunk.op(i).sign() > 0 && addFlat(id, chunk.row(i))) {
+                    continue;
+                }
+                // the group's earlier inserts first, so this row applies after them as it came
+                fold(id);
+            }
             Held h = held.get(id);
             if (!h.touched) {
-                h.touched = true;
-                if (touchedCount == touched.length) {
-                    touched = Arrays.copyOf(touched, touchedCount * 2);
-                }
-                touched[touchedCount++] = id;
+                touch(h, id);
             } else if (h.group.rowCount == 0 && groupKeys.length > 0) {
                 // the group's last row went earlier in this epoch: it comes back fresh, with this row's key
                 h.group = GroupState.empty(keyValues(chunk.row(i)), functions);
@@ -275,12 +292,92 @@ public final class HashAggOperator implements Operator {
                 }
             }
         }
-        return held.put(keyWriter.array(), keyWriter.length(), h);
+        int added = held.put(keyWriter.array(), keyWriter.length(), h);
+        if (flat != null) {
+            flat.ensure(held.idLimit());
+        }
+        return added;
+    }
+
+    /**
+     * Counts an inserted row into group {@code id}'s {@link FlatInserts} and returns true, or returns
+     * false having changed nothing (the row takes the ordinary path). The group's {@link Held} is
+     * read only for its first flat row since the last fold, to mark it touched; a group whose last
+     * row went earlier in the epoch comes back fresh through the ordinary path.
+     */
+    private boolean addFlat(int id, Object[] row) {
+        Held h = null;
+        if (flat.rows(id) == 0) {
+            h = held.get(id);
+            if (h.touched && h.group.rowCount == 0) {
+                return false;
+            }
+        }
+        if (!flat.add(id, row)) {
+            return false;
+        }
+        if (h != null && !h.touched) {
+            touch(h, id);
+        }
+        return true;
+    }
+
+    private void touch(Held h, int id) {
+        h.touched = true;
+        if (touchedCount == touched.length) {
+            touched = Arrays.copyOf(touched, touchedCount * 2);
+        }
+        touched[touchedCount++] = id;
+    }
+
+    /** Applies group {@code id}'s {@link FlatInserts} to its state, as those rows one by one would. */
+    private void fold(int id) {
+        long rows = flat.rows(id);
+        if (rows == 0) {
+            return;
+        }
+        Held h = held.get(id);
+        GroupState g = h.group;
+        g.rowCount += rows;
+        for (int c = 0; c < calls.length; c++) {
+            Accumulator acc = g.accumulators[c];
+            switch (calls[c].kind()) {
+                case COUNT -> ((CountAccumulator) acc).add(calls[c].arg() < 0 ? rows : flat.count(id, c));
+                case SUM, SUM0 -> {
+                    long terms = flat.sumTerms(id, c);
+                    if (terms > 0) {
+                        ((DecimalSumAccumulator) acc).addSum(flat.sum(id, c), terms);
+                    }
+                }
+                default -> {
+                    for (int k = 0; k < FlatInserts.VALUES; k++) {
+                        long occurrences = flat.valueCount(id, c, k);
+                        if (occurrences > 0) {
+                            addExtremeValue(h, c, flat.value(id, c, k), occurrences);
+                        }
+                    }
+                }
+            }
+        }
+        flat.clear(id);
+    }
+
+    /** Folds every group's {@link FlatInserts}; at the barrier, before anything reads the groups. */
+    private void foldAll() {
+        if (flat == null) {
+            return;
+        }
+        int[] ids = flat.pendingIds();
+        for (int k = 0, n = flat.pendingCount(); k < n; k++) {
+            fold(ids[k]);
+        }
+        flat.clearPending();
     }
 
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
         start(out);
+        foldAll();
         handOverPendingValues();
         emitTouched(out);
         heldValueWrites = 0;
@@ -312,7 +409,8 @@ public final class HashAggOperator implements Operator {
         long held = (long) touchedCount + groups.pendingCount();
         for (ValueTable t : valueTables) {
             if (t != null) {
-                held = Math.max(held, t.held() + pendingValues + heldValueWrites);
+                held = Math.max(
+                        held, t.held() + pendingValues + heldValueWrites + (flat == null ? 0 : flat.pendingValues()));
             }
         }
         return held;
@@ -550,23 +648,8 @@ public final class HashAggOperator implements Operator {
             }
             ValueTable values = valueTables[c];
             if (values != null) {
-                if (h.values != null && h.values[c] != null) {
-                    // the group's extreme is taken from its held values at the barrier
-                    valueScratch.reset();
-                    KeyCodec.encodeValue(valueScratch, argTypes[c], value);
-                    HeldValues heldValues = h.values[c];
-                    int before = heldValues.size();
-                    heldValueWrites += heldValues.change(valueScratch.array(), valueScratch.length(), value, sign);
-                    heldValueEntries += heldValues.size() - before;
-                    continue;
-                }
                 if (call.kind() == AggKind.MIN || call.kind() == AggKind.MAX) {
-                    // counted at the barrier in one batched read: an insert cannot pass the extreme
-                    // unseen, and a removal of the extreme marks it lost (see settleExtremes)
-                    countExtremeValue(h, c, value, sign);
-                    // compared in the encoding countExtremeValue left in valueScratch, not encoded again
-                    ((ExtremeAccumulator) g.accumulators[c])
-                            .add(value, sign, valueScratch.array(), valueScratch.length());
+                    addExtremeValue(h, c, value, sign);
                     continue;
                 } else if (!values.change(g.key, value, sign)) {
                     // a call that keeps its values sees a value only when it appears in or leaves the group
@@ -578,7 +661,30 @@ public final class HashAggOperator implements Operator {
     }
 
     /**
-     * Counts one occurrence of a MIN/MAX argument into its group's {@link PendingValues}, or, when
+     * Adds ({@code occurrences} above zero) or removes occurrences of a MIN/MAX argument value of
+     * call {@code c} to the group of {@code h}: into its held values when it has them (the extreme
+     * is taken from those at the barrier), else into its pending values and its accumulator.
+     */
+    private void addExtremeValue(Held h, int c, Object value, long occurrences) {
+        if (h.values != null && h.values[c] != null) {
+            valueScratch.reset();
+            KeyCodec.encodeValue(valueScratch, argTypes[c], value);
+            HeldValues heldValues = h.values[c];
+            int before = heldValues.size();
+            heldValueWrites += heldValues.change(valueScratch.array(), valueScratch.length(), value, occurrences);
+            heldValueEntries += heldValues.size() - before;
+            return;
+        }
+        // counted at the barrier in one batched read: an insert cannot pass the extreme
+        // unseen, and a removal of the extreme marks it lost (see settleExtremes)
+        countExtremeValue(h, c, value, occurrences);
+        // compared in the encoding countExtremeValue left in valueScratch, not encoded again
+        ((ExtremeAccumulator) h.group.accumulators[c])
+                .add(value, Long.signum(occurrences), valueScratch.array(), valueScratch.length());
+    }
+
+    /**
+     * Counts occurrences of a MIN/MAX argument into its group's {@link PendingValues}, or, when
      * the group already holds {@link PendingValues#CAPACITY} other values this epoch, straight into
      * the call's value table uncounted. A value lives in one of the two places for the whole epoch
      * (the pending values only grow until the barrier), so the table sees each value's occurrences
@@ -586,7 +692,7 @@ public final class HashAggOperator implements Operator {
      * a change against the sign of a value's pending ones hands those over first, and the table
      * then counts the change against them at once.
      */
-    private void countExtremeValue(Held h, int c, Object value, int sign) {
+    private void countExtremeValue(Held h, int c, Object value, long sign) {
         ValueTable table = valueTables[c];
         valueScratch.reset();
         KeyCodec.encodeValue(valueScratch, argTypes[c], value);

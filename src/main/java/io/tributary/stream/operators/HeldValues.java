@@ -35,13 +35,13 @@ final class HeldValues {
     private int size;
 
     /**
-     * Adds ({@code sign} +1) or removes (-1) one occurrence of the value encoded as {@code key[0,
-     * len)}, whose representation is {@code value}.
+     * Adds ({@code sign} above zero) or removes (below zero) {@code |sign|} occurrences of the value
+     * encoded as {@code key[0, len)}, whose representation is {@code value}.
      *
      * @return 1 when this makes the value's entry one more to write at {@link #writeTo}, else 0
      * @throws IllegalStateException when removing a value the group does not hold
      */
-    int change(byte[] key, int len, Object value, int sign) {
+    int change(byte[] key, int len, Object value, long sign) {
         long head = head(key, len);
         int i = search(head, key, len);
         if (i >= 0) {
@@ -61,7 +61,7 @@ final class HeldValues {
         if (sign < 0) {
             throw removedAbsent();
         }
-        insertAt(-i - 1, head, Arrays.copyOf(key, len), value);
+        insertAt(-i - 1, head, Arrays.copyOf(key, len), value, sign);
         return 1;
     }
 
@@ -164,7 +164,7 @@ final class HeldValues {
         return -lo - 1;
     }
 
-    private void insertAt(int at, long head, byte[] key, Object value) {
+    private void insertAt(int at, long head, byte[] key, Object value, long count) {
         if (size == keys.length) {
             int n = size * 2;
             keys = Arrays.copyOf(keys, n);
@@ -182,7 +182,7 @@ final class HeldValues {
         keys[at] = key;
         heads[at] = head;
         values[at] = value;
-        counts[at] = 1;
+        counts[at] = count;
         changed[at] = true;
         size++;
     }

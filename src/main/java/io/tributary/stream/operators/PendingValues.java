@@ -78,7 +78,7 @@ final class PendingValues {
      *
      * @return its index
      */
-    int add(byte[] buf, int len, Object value, int sign) {
+    int add(byte[] buf, int len, Object value, long sign) {
         int i = size++;
         keys[i] = len <= ByteKeyMap.INLINE_BYTES ? null : Arrays.copyOf(buf, len);
         fingerprints[i] = fingerprint(buf, len);
@@ -92,7 +92,7 @@ final class PendingValues {
      * sign; a value whose count was zero takes {@code value} as its representation, as a value new
      * to the epoch does.
      */
-    void count(int i, Object value, int sign) {
+    void count(int i, Object value, long sign) {
         if (counts[i] == 0) {
             values[i] = value;
         }

@@ -1,0 +1,181 @@
+package io.tributary.meta.write;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import io.tributary.meta.epoch.BarrierManager;
+import io.tributary.storage.Keyspace;
+import io.tributary.storage.OverlayReadView;
+import io.tributary.storage.ReadView;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The writes of one open transaction block, held in its session until COMMIT: every changed key's
+ * row as the transaction left it, and its row in the transaction's snapshot. Statements of the block
+ * read through {@link #reads()} (the snapshot with these rows on top) and add their settled changes
+ * with {@link TableWriter#applyTo}; {@link #commit} stages all of them as one change of one epoch.
+ * Session thread only; {@link #close} once, at COMMIT or ROLLBACK.
+ */
+public final class TransactionWrites implements AutoCloseable {
+    /** The most rows (changed keys) any transaction may hold before its next statement fails with 54000. */
+    public static final int MAX_ROWS = 1_000_000;
+    /** The most bytes of keys and encoded rows one transaction may hold, likewise. */
+    public static final long MAX_BYTES = 256L << 20;
+
+    /** The snapshot taken at the block's first statement. */
+    private final ReadView snapshot;
+    /** Each changed key's row as the transaction left it ({@link OverlayReadView#DELETED}: gone). */
+    private final TreeMap<byte[], byte[]> current = new TreeMap<>(Arrays::compareUnsigned);
+    /** Per table id, what its rows are written through, and each changed key's row in the snapshot. */
+    private final Map<Integer, TableWrites> tables = new LinkedHashMap<>();
+
+    private long bytes;
+    /** Views from {@link #reads} not closed yet, and whether {@link #close} ran: the snapshot closes after both. */
+    private int readers;
+
+    private boolean ended;
+    /** This transaction's bound on rows, at most {@link #MAX_ROWS}. */
+    private final int maxRows;
+
+    /** One table's part: its writer's target and the snapshot rows of its changed keys. */
+    record TableWrites(StatementRows.Target target, TreeMap<byte[], byte[]> before) {}
+
+    /**
+     * @param snapshot the committed state the block reads; closed by {@link #close}
+     * @param maxRows the most rows the transaction may change, at most {@link #MAX_ROWS}
+     */
+    public TransactionWrites(ReadView snapshot, int maxRows) {
+        this.snapshot = snapshot;
+        this.maxRows = Math.min(maxRows, MAX_ROWS);
+    }
+
+    /**
+     * The snapshot with the transaction's rows laid over it, for one statement; close it with the
+     * statement. The snapshot stays open until the transaction and every such view are closed, so
+     * a cursor still open at COMMIT never reads a released snapshot.
+     */
+    public ReadView reads() {
+        readers++;
+        return new OverlayReadView(snapshot, current, this::readerClosed);
+    }
+
+    private void readerClosed() {
+        if (--readers == 0 && ended) {
+            snapshot.close();
+        }
+    }
+
+    /** Whether the transaction changed no row. */
+    public boolean isEmpty() {
+        return current.isEmpty();
+    }
+
+    /**
+     * Adds one statement's settled changes (one per key), or none of them when one fails its check
+     * (the error aborts the block anyway): an insert whose key the transaction sees, or that
+     * another session committed since the snapshot, fails with 23505; an update or delete of a row
+     * another session changed since the snapshot fails with 40001, as PostgreSQL's REPEATABLE READ
+     * reports them at the statement. What others commit after the statement is checked at {@link
+     * #commit}.
+     *
+     * @throws TributaryException 23505, 40001; 54000 past the transaction's rows or {@link #MAX_BYTES}
+     */
+    void merge(StatementRows.Target target, List<TableWriter.Change> settled) {
+        RowRules rules = target.rules();
+        boolean freshInserts = rules.table().hasRowId();
+        List<byte[]> unseen = new ArrayList<>();
+        long added = 0;
+        for (TableWriter.Change c : settled) {
+            if (!current.containsKey(c.key()) && !(freshInserts && c.insert())) {
+                unseen.add(c.key());
+            }
+            added += c.key().length + (c.row() == null ? 0 : c.row().length);
+        }
+        if (current.size() + (long) settled.size() > maxRows || bytes + added > MAX_BYTES) {
+            throw new TributaryException(
+                    SqlState.PROGRAM_LIMIT_EXCEEDED,
+                    "transaction holds too many changed rows (at most " + maxRows + " rows or " + (MAX_BYTES >> 20)
+                            + " MB until COMMIT)",
+                    0,
+                    null,
+                    "Commit in smaller transactions (see transaction_max_rows), or load the rows outside a"
+                            + " transaction block.",
+                    null);
+        }
+        List<byte[]> inSnapshot = snapshot.getAll(Keyspace.DATA, unseen);
+        List<byte[]> committed;
+        try (ReadView latest = target.store().latest()) {
+            committed = latest.getAll(Keyspace.DATA, unseen);
+        }
+        byte[][] was = new byte[settled.size()][];
+        int next = 0;
+        for (int i = 0; i < settled.size(); i++) {
+            TableWriter.Change c = settled.get(i);
+            byte[] own = current.get(c.key());
+            boolean moved = false;
+            if (own != null) {
+                was[i] = own == OverlayReadView.DELETED ? null : own;
+            } else if (!(freshInserts && c.insert())) {
+                was[i] = inSnapshot.get(next);
+                moved = !Arrays.equals(was[i], committed.get(next++));
+            }
+            if (c.insert() && (was[i] != null || moved)) {
+                // a key another session committed since the snapshot: PostgreSQL's unique check sees it too
+                throw rules.duplicate(c.row());
+            }
+            if (moved) {
+                throw TransactionCommit.concurrentUpdate(rules.table(), committed.get(next - 1) == null);
+            }
+        }
+        TreeMap<byte[], byte[]> before = tables.computeIfAbsent(
+                        rules.table().id(), id -> new TableWrites(target, new TreeMap<>(Arrays::compareUnsigned)))
+                .before();
+        for (int i = 0; i < settled.size(); i++) {
+            TableWriter.Change c = settled.get(i);
+            byte[] first = before.get(c.key());
+            if (first == null) {
+                first = was[i] == null ? OverlayReadView.DELETED : was[i];
+                before.put(c.key(), first);
+            }
+            if (c.row() == null && first == OverlayReadView.DELETED) {
+                // inserted and deleted within the transaction: nothing to commit for this key
+                before.remove(c.key());
+                current.remove(c.key());
+                continue;
+            }
+            current.put(c.key(), c.row() == null ? OverlayReadView.DELETED : c.row());
+        }
+        bytes += added;
+    }
+
+    /**
+     * Stages every row the transaction changed as one change of the open epoch (nothing when it
+     * changed none); see {@link TransactionCommit} for the checks against rows committed meanwhile.
+     *
+     * @return the ticket to await for durability, or -1 when there was nothing to stage
+     * @throws TributaryException 23505 or 40001 when another session committed a conflicting row
+     */
+    public long commit(BarrierManager barriers) {
+        if (current.isEmpty()) {
+            return -1;
+        }
+        return barriers.stage(new TransactionCommit(new ArrayList<>(tables.values()), current));
+    }
+
+    /**
+     * Ends the transaction; its snapshot closes now, or when the last statement view closes. The
+     * rows stay for a view still open (a cursor the client did not close) and go with it.
+     */
+    @Override
+    public void close() {
+        ended = true;
+        tables.clear();
+        if (readers == 0) {
+            snapshot.close();
+        }
+    }
+}
