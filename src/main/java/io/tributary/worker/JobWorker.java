@@ -63,6 +63,15 @@ public final class JobWorker implements AutoCloseable {
     private final ScratchViewBuild.Opener scratch;
 
     private final AtomicInteger running = new AtomicInteger();
+
+    /**
+     * Open once the warm-up has ended. View jobs wait for it rather than plan beside it: two
+     * threads first touching the planner's classes at once gain nothing (one waits for the
+     * other's class initialisation) and risk a class-initialisation deadlock, which no timeout
+     * or interrupt ends.
+     */
+    private final java.util.concurrent.CountDownLatch warmedUp = new java.util.concurrent.CountDownLatch(1);
+
     private final Scheduler scheduler;
     private final Thread heartbeat;
     private volatile boolean closed;
@@ -116,40 +125,44 @@ public final class JobWorker implements AutoCloseable {
     }
 
     /**
-     * Registers this worker, makes it ready for views ({@link #warmUp}), then starts picking jobs.
-     * It is listed as live (heartbeats) from the start, so a server that queues a job meanwhile
-     * waits for it rather than falling back to a local run; the job starts once the warm-up ends.
+     * Registers this worker and starts picking jobs; meanwhile a thread of its own warms it up for
+     * views ({@link #warmUp}). A sink backfill starts at once; a view job waits for the warm-up
+     * to end, which it would otherwise pay for itself.
      */
-    public void start() throws InterruptedException {
+    public void start() {
         beatOnce();
         heartbeat.start();
-        warmUp();
+        Thread warming = new Thread(this::warmUp, "worker-warm-up");
+        warming.setDaemon(true);
+        warming.start();
         scheduler.start();
         LOG.info("worker {} runs up to {} job(s)", name, slots);
     }
 
     /**
-     * Builds throw-away views of each kind in a scratch database ({@link ScratchViewBuild#warmUp}),
-     * so the first view job does not pay for a cold JVM's first planning, operators and storage
-     * engine. A failure is logged, not fatal: sink backfills need none of it, and a view job that
-     * cannot be built here fails and falls back to the server.
+     * Plans a throw-away view in a scratch database ({@link ScratchViewBuild#warmUp}), so the first
+     * view job does not pay for a cold JVM's first planning; then lets view jobs run. A failure is
+     * logged, not fatal: sink backfills need none of it, and a view job that cannot be built here
+     * fails and falls back to the server.
      */
-    private void warmUp() throws InterruptedException {
-        if (scratch == null) {
-            return;
-        }
+    private void warmUp() {
         long started = System.nanoTime();
         java.nio.file.Path dir = null;
         try {
-            dir = java.nio.file.Files.createTempDirectory("tributary-warm-up-");
-            scratch.warmUp(dir);
-            LOG.info("worker {} warmed up for views in {} ms", name, (System.nanoTime() - started) / 1_000_000);
+            if (scratch != null) {
+                dir = java.nio.file.Files.createTempDirectory("tributary-warm-up-");
+                scratch.warmUp(dir);
+                LOG.info("worker {} warmed up for views in {} ms", name, (System.nanoTime() - started) / 1_000_000);
+            }
         } catch (java.io.IOException | RuntimeException e) {
             LOG.warn("worker {} could not warm up for views: {}", name, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             if (dir != null) {
                 ViewSnapshotRun.delete(dir);
             }
+            warmedUp.countDown();
         }
     }
 
@@ -249,6 +262,7 @@ public final class JobWorker implements AutoCloseable {
                             + RemoteJob.FORMAT_VERSION + "; run a worker of the server's version");
         }
         if (claim.kind().equals(RemoteJob.VIEW_SNAPSHOT) && scratch != null) {
+            warmedUp.await();
             ViewSnapshotJob job = ViewSnapshotJob.decode(claim.payload());
             LOG.info(
                     "job {}: computing the snapshot of materialized view {} (attempt {})",

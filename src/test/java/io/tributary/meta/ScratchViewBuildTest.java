@@ -65,12 +65,12 @@ class ScratchViewBuildTest {
     }
 
     /**
-     * A worker's warm-up builds its throw-away views (a filter, a GROUP BY with MIN/MAX, a join)
-     * to the end: a build that failed there would throw, and the worker would only learn it at
-     * its first job.
+     * A worker's warm-up plans its throw-away view (a filter, a join and a GROUP BY with MIN/MAX)
+     * in a scratch database in the directory it is given: a planning that failed there would
+     * throw, and the worker would only learn it at its first job.
      */
     @Test
-    void theWarmUpBuildsEachKindOfView() throws Exception {
+    void theWarmUpPlansAViewOfEachKindInOne() throws Exception {
         Path dir = Files.createTempDirectory("warm-");
         ScratchViewBuild.warmUp(dir, CalciteViewPlanner::new);
         assertTrue(Files.isDirectory(dir.resolve("state")), "the warm-up ran in the directory it was given");
