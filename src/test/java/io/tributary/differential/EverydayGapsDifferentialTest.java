@@ -84,6 +84,8 @@ class EverydayGapsDifferentialTest {
             "SELECT sum(f::int) AS n FROM flags",
             "SELECT f::bigint FROM flags",
             "SELECT f::smallint FROM flags",
+            // PostgreSQL's label of OVERLAPS (was ?column?)
+            "SELECT array_to_string(ARRAY['a', 'b'], ','), (DATE '2024-01-01', DATE '2024-02-01') OVERLAPS (DATE '2024-01-15', DATE '2024-03-01')",
             // arrays turned into JSON are JSON arrays (were strings)
             "SELECT to_json(ARRAY[1, 2]) AS a, json_build_object('a', ARRAY[1, 2]) AS b, jsonb_build_array(ARRAY['x']) AS c",
             "SELECT to_jsonb(ARRAY[1.5, NULL]) AS a, json_build_array(ARRAY['a\"b'], ARRAY[true]) AS b",
