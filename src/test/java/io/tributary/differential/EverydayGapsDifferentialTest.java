@@ -84,6 +84,8 @@ class EverydayGapsDifferentialTest {
             "SELECT sum(f::int) AS n FROM flags",
             "SELECT f::bigint FROM flags",
             "SELECT f::smallint FROM flags",
+            // format_type of OID 0 is "-" (psql's \\df prints it for a function without a result type)
+            "SELECT format_type(0, NULL) AS none, format_type(25, NULL) AS t, format_type(99999, NULL) AS unknown",
             // PostgreSQL's label of OVERLAPS (was ?column?)
             "SELECT array_to_string(ARRAY['a', 'b'], ','), (DATE '2024-01-01', DATE '2024-02-01') OVERLAPS (DATE '2024-01-15', DATE '2024-03-01')",
             // arrays turned into JSON are JSON arrays (were strings)
