@@ -26,6 +26,10 @@ class EverydayGapsDifferentialTest {
             "INSERT INTO num VALUES (1, 1e10, 1e10, 1e10), (2, 2.5, 2.5e-3, 1.5e3)",
             "SELECT * FROM num ORDER BY id",
             "SELECT id FROM num WHERE n > 1e3 ORDER BY id",
+            // a window's sum of an unconstrained numeric keeps the values' scale (had 16 decimals)
+            "INSERT INTO num VALUES (3, 0, 0, 2.25)",
+            "SELECT id, sum(n) OVER (ORDER BY id) AS run, sum(n) OVER () AS total, min(n) OVER () AS lo FROM num ORDER BY id",
+            "DELETE FROM num WHERE id = 3",
             // pg_sleep returns void (an empty value), honours statement_timeout
             "SELECT pg_sleep(0.01)",
             "SELECT pg_catalog.pg_sleep(0)",

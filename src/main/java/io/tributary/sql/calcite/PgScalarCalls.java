@@ -43,6 +43,7 @@ final class PgScalarCalls {
     private static final SqlOperator TIMESTAMP_TEXT = function("timestampText");
     private static final SqlOperator TIME_TEXT = function("timeText");
     private static final SqlOperator BOOL_TEXT = function("boolText");
+    private static final SqlOperator NUMERIC_NULLABLE = function("numericNullable");
     private static final SqlOperator TEXT_DATE = function("textDate");
     private static final SqlOperator DATE_PLUS = function("datePlusMillis");
     private static final SqlOperator DATE_MINUS = function("dateMinusMillis");
@@ -165,6 +166,15 @@ final class PgScalarCalls {
             throw new TributaryException(
                     SqlState.CANNOT_COERCE,
                     "cannot cast type " + (from == SqlTypeName.REAL ? "real" : "double precision") + " to boolean");
+        }
+        if (from == SqlTypeName.DECIMAL
+                && cast.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+                && rexBuilder
+                        .getTypeFactory()
+                        .createTypeWithNullability(operand.getType(), true)
+                        .equals(rexBuilder.getTypeFactory().createTypeWithNullability(cast.getType(), true))) {
+            // only the nullability changes: keep the value's scale (a window's sum of numeric)
+            return rexBuilder.makeCall(cast.getType(), NUMERIC_NULLABLE, List.of(operand));
         }
         RexNode bool = roundedBoolean(operand);
         if (bool != null && INTEGERS.contains(to)) {
