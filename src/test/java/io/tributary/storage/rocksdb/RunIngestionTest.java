@@ -36,9 +36,7 @@ class RunIngestionTest {
             store.commit(1, buffer);
             assertEquals(ROWS, count(store, TABLE));
             assertEquals(1, count(store, TABLE + 1));
-            long inMemtables =
-                    store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
-            assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
+            assertNotThroughMemtable(store);
         } catch (org.rocksdb.RocksDBException e) {
             throw new AssertionError(e);
         }
@@ -98,9 +96,7 @@ class RunIngestionTest {
                 run.add(k, k.length, v, v.length);
             }
             commitRun(store, 1, run);
-            long inMemtables =
-                    store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
-            assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
+            assertNotThroughMemtable(store);
             try (ReadView view = store.snapshot()) {
                 for (long i = 0; i < ROWS; i++) {
                     assertArrayEquals(value(i), view.get(Keyspace.DATA, key(TABLE, i)), "key " + i);
@@ -169,9 +165,7 @@ class RunIngestionTest {
                 assertArrayEquals(new byte[] {9}, view.get(Keyspace.CATALOG, new byte[] {9}));
                 assertNull(view.get(Keyspace.CATALOG, RunIngestion.PENDING_KEY));
             }
-            long inMemtables =
-                    store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
-            assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
+            assertNotThroughMemtable(store);
         } catch (org.rocksdb.RocksDBException e) {
             throw new AssertionError(e);
         }
@@ -235,6 +229,13 @@ class RunIngestionTest {
         }
         file.finish();
         return file;
+    }
+
+    /** Fails when more than a handful of entries of the data keyspace went through the memtable. */
+    private static void assertNotThroughMemtable(RocksStateStore store) throws org.rocksdb.RocksDBException {
+        long inMemtables =
+                store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
+        assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
     }
 
     /** A value of 0 to 40 bytes that differs from its neighbours' in length and content. */
