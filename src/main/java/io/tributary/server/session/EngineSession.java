@@ -246,6 +246,9 @@ public final class EngineSession implements Session {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
             return transaction(t.verb());
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Savepoint s) {
+            return block.savepoint(s);
+        }
         if (!DatabaseCommands.handles(u.statement()) && !TransactionBlock.runsInBlock(u.statement())) {
             block.refuseInBlock(TransactionBlock.statementName(u.statement()));
         }
