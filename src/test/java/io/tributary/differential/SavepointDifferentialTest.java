@@ -1,5 +1,9 @@
 package io.tributary.differential;
 
+import static io.tributary.differential.BlockSteps.VIEW;
+import static io.tributary.differential.BlockSteps.a;
+import static io.tributary.differential.BlockSteps.b;
+import static io.tributary.differential.BlockSteps.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.StringReader;
@@ -14,7 +18,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
-import org.postgresql.core.BaseConnection;
 
 /**
  * SAVEPOINT, RELEASE and ROLLBACK TO against embedded PostgreSQL: the same steps on both servers
@@ -44,26 +47,14 @@ class SavepointDifferentialTest {
         Cleanup.closeAll(pgOther, tributaryOther, pair);
     }
 
-    /** One step: session 'A' or 'B' runs {@code sql}; 'M' creates the view on Tributary; 'V' compares it. */
-    private record Step(char session, String sql) {}
-
-    private static Step a(String sql) {
-        return new Step('A', sql);
-    }
-
-    private static Step b(String sql) {
-        return new Step('B', sql);
-    }
-
-    private static final Step VIEW = new Step('V', null);
-    private static final Step ROWS = a("SELECT * FROM acct ORDER BY id");
+    private static final BlockSteps.Step ROWS = a("SELECT * FROM acct ORDER BY id");
 
     @Test
     void savepointsLikePostgres() throws SQLException {
-        List<Step> steps = List.of(
+        List<BlockSteps.Step> steps = List.of(
                 a("CREATE TABLE acct (id INT PRIMARY KEY, owner TEXT NOT NULL, balance INT CHECK (balance >= 0))"),
                 a("INSERT INTO acct VALUES (1, 'ann', 100), (2, 'bob', 50)"),
-                new Step('M', "CREATE MATERIALIZED VIEW acct_totals AS " + VIEW_QUERY),
+                new BlockSteps.Step('M', "CREATE MATERIALIZED VIEW acct_totals AS " + VIEW_QUERY),
                 VIEW,
                 // outside a block
                 a("SAVEPOINT s"),
@@ -214,7 +205,7 @@ class SavepointDifferentialTest {
                 a("COMMIT"),
                 ROWS,
                 VIEW);
-        assertEquals(List.of(), mismatches(steps), "savepoint steps that differ from PostgreSQL");
+        assertEquals(List.of(), steps().mismatches(steps), "savepoint steps that differ from PostgreSQL");
     }
 
     /** pgjdbc's Connection.setSavepoint, rollback(Savepoint) and releaseSavepoint, with COPY between. */
@@ -347,38 +338,7 @@ class SavepointDifferentialTest {
         insert.executeUpdate();
     }
 
-    private List<String> mismatches(List<Step> steps) throws SQLException {
-        List<String> mismatches = new ArrayList<>();
-        for (Step step : steps) {
-            String expected;
-            String actual;
-            switch (step.session()) {
-                case 'A' -> {
-                    expected = OUTCOMES.of(pair.pg, step.sql()) + state(pair.pg);
-                    actual = OUTCOMES.of(pair.tributary.connection, step.sql()) + state(pair.tributary.connection);
-                }
-                case 'B' -> {
-                    expected = OUTCOMES.of(pgOther, step.sql()) + state(pgOther);
-                    actual = OUTCOMES.of(tributaryOther, step.sql()) + state(tributaryOther);
-                }
-                case 'M' -> {
-                    expected = "count 0";
-                    actual = OUTCOMES.of(tributaryOther, step.sql()).replaceFirst("count \\d+", "count 0");
-                }
-                default -> {
-                    expected = OUTCOMES.of(pgOther, VIEW_QUERY + " ORDER BY owner");
-                    actual = OUTCOMES.of(tributaryOther, "SELECT * FROM acct_totals ORDER BY owner");
-                }
-            }
-            if (!expected.equals(actual)) {
-                mismatches.add(step + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        return mismatches;
-    }
-
-    /** The transaction state the server's last ReadyForQuery reported. */
-    private static String state(Connection c) throws SQLException {
-        return " [" + c.unwrap(BaseConnection.class).getTransactionState() + "]";
+    private static BlockSteps steps() {
+        return new BlockSteps(pair, pgOther, tributaryOther, OUTCOMES, VIEW_QUERY, "acct_totals");
     }
 }
