@@ -105,8 +105,10 @@ public final class EngineSession implements Session {
     }
 
     @Override
-    public List<String> splitStatements(String text) {
-        return StatementSplitter.split(text);
+    public List<QueryStatement> splitStatements(String text) {
+        return StatementSplitter.split(text).stream()
+                .map(p -> new QueryStatement(p.sql(), p.offset(), p.semicolon()))
+                .toList();
     }
 
     @Override
@@ -116,7 +118,12 @@ public final class EngineSession implements Session {
             activity.started(sql, variables.get("application_name"));
         }
         block.refuseIfFailed(sql);
-        return whileBusy(() -> plans.plan(sql, declared), false);
+        try {
+            return whileBusy(() -> plans.plan(sql, declared), false);
+        } catch (TributaryException e) {
+            // constant input errors raised outside Calcite's error translation (date/time, boolean input)
+            throw io.tributary.sql.ConstantInputPositions.placed(e, sql);
+        }
     }
 
     @Override
@@ -124,15 +131,19 @@ public final class EngineSession implements Session {
         if (activity != null) {
             activity.started(((EnginePreparedStatement) statement).sql(), variables.get("application_name"));
         }
-        return whileBusy(
-                () -> {
-                    control.check();
-                    StatementResult result = run((EnginePreparedStatement) statement, params);
-                    return result instanceof StatementResult.CopyIn copy
-                            ? new StatementResult.CopyIn(new CancellableCopy(copy.sink()))
-                            : result;
-                },
-                true);
+        try {
+            return whileBusy(
+                    () -> {
+                        control.check();
+                        StatementResult result = run((EnginePreparedStatement) statement, params);
+                        return result instanceof StatementResult.CopyIn copy
+                                ? new StatementResult.CopyIn(new CancellableCopy(copy.sink()))
+                                : result;
+                    },
+                    true);
+        } catch (TributaryException e) {
+            throw io.tributary.sql.ConstantInputPositions.placed(e, ((EnginePreparedStatement) statement).sql());
+        }
     }
 
     @Override
@@ -245,6 +256,9 @@ public final class EngineSession implements Session {
     private StatementResult executeUtility(StatementPlan.Utility u) {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
             return transaction(t.verb());
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Savepoint s) {
+            return block.savepoint(s);
         }
         if (!DatabaseCommands.handles(u.statement()) && !TransactionBlock.runsInBlock(u.statement())) {
             block.refuseInBlock(TransactionBlock.statementName(u.statement()));
