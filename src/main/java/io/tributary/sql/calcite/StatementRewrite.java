@@ -61,6 +61,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new ScalarFunctionsInFrom(),
                 new PgArrayCalls(),
                 new AnyArrayConstants(),
+                new ArrayAggNulls(),
                 new LikeEscape(),
                 new AvgScale(),
                 new VarianceCalls(),
