@@ -25,9 +25,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * PostgreSQL's array functions that keep their argument's element type ({@code array_append},
- * {@code array_prepend}, {@code array_cat}, {@code array_remove}), {@code array_position}, and
- * {@code pg_array_flat} (the second half of {@code array_agg}, {@link ArrayAggNulls}), as Calcite
- * operators typed from their arguments, which no reflective schema function can be. {@link
+ * {@code array_prepend}, {@code array_cat}, {@code array_remove}) and {@code array_position}, as
+ * Calcite operators typed from their arguments, which no reflective schema function can be. {@link
  * PgOperatorTable} offers them to every validator; generated code calls the {@link PgArrayOps}
  * method of the same name with boxed arguments, on the thread evaluating the expression. An
  * argument that is no array where an array belongs is 42883, as PostgreSQL's missing signature.
@@ -41,9 +40,7 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         /** The array operand's type, NULL when the array is. */
         SAME,
         /** {@code integer}, NULL when not found. */
-        POSITION,
-        /** The element type of the array's element type, nullable. */
-        FLAT
+        POSITION
     }
 
     /** The operators by lower-case name. */
@@ -52,8 +49,7 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             "array_prepend", new ArrayFunctions("array_prepend", 1, 2, Shape.GROWN),
             "array_cat", new ArrayFunctions("array_cat", 0, 2, Shape.SAME),
             "array_remove", new ArrayFunctions("array_remove", 0, 2, Shape.SAME),
-            "array_position", new ArrayFunctions("array_position", 0, 2, Shape.POSITION),
-            "pg_array_flat", new ArrayFunctions("pg_array_flat", 0, 1, Shape.FLAT));
+            "array_position", new ArrayFunctions("array_position", 0, 2, Shape.POSITION));
 
     /** The boxed class generated code holds a number of each type in. */
     private static final Map<SqlTypeName, Class<?>> NUMBER_CLASSES = Map.of(
@@ -99,9 +95,6 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
                                         && binding.getOperandType(1).isNullable())
                         : array;
             case POSITION -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), true);
-            case FLAT ->
-                types.createTypeWithNullability(
-                        types.createArrayType(array.getComponentType().getComponentType(), -1), array.isNullable());
         };
     }
 

@@ -27,7 +27,6 @@ final class PgArrayCalls extends StatementRewrite {
             "array_cat",
             "array_remove",
             "array_agg",
-            "pg_array_flat",
             "string_to_array",
             "pg_string_to_array");
 

@@ -6,8 +6,7 @@ import java.util.List;
 /**
  * The runtime of PostgreSQL's array functions ({@link ArrayFunctions}) over the one-dimensional
  * arrays Calcite's generated code holds as lists: {@code array_append}, {@code array_prepend},
- * {@code array_cat}, {@code array_remove}, {@code array_position}, and the flattening that gives
- * {@code array_agg} its NULL elements. Elements compare as PostgreSQL's {@code IS NOT DISTINCT
+ * {@code array_cat}, {@code array_remove} and {@code array_position}. Elements compare as PostgreSQL's {@code IS NOT DISTINCT
  * FROM} does (a NULL element finds NULL). Called by reflection from generated code, on any thread.
  */
 public final class PgArrayOps {
@@ -73,23 +72,6 @@ public final class PgArrayOps {
             }
         }
         return null;
-    }
-
-    /**
-     * The elements of one-element lists, in order: {@code array_agg(x)} is aggregated as
-     * {@code ARRAY[x]}, which is never NULL, so that Calcite keeps the rows whose {@code x} is NULL
-     * (it skips a NULL argument) and this gives them back as NULL elements. No rows (an empty
-     * list) give NULL, as PostgreSQL's {@code array_agg} over no rows.
-     */
-    public static List<Object> pg_array_flat(List<? extends List<?>> wrapped) {
-        if (wrapped == null || wrapped.isEmpty()) {
-            return null;
-        }
-        List<Object> out = new ArrayList<>(wrapped.size());
-        for (List<?> one : wrapped) {
-            out.add(one.get(0));
-        }
-        return out;
     }
 
     /** PostgreSQL's {@code IS NOT DISTINCT FROM} of two elements: numbers by value, whatever their scale. */

@@ -61,7 +61,6 @@ abstract class StatementRewrite extends SqlShuttle {
                 new ScalarFunctionsInFrom(),
                 new PgArrayCalls(),
                 new AnyArrayConstants(),
-                new ArrayAggNulls(),
                 new LikeEscape(),
                 new AvgScale(),
                 new VarianceCalls(),
