@@ -170,7 +170,15 @@ final class ExpressionCompiler {
         }
 
         private static final java.util.Set<String> CURRENT_TIME = java.util.Set.of(
-                "NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME", "CURRENT_DATE");
+                "NOW",
+                "CURRENT_TIMESTAMP",
+                "LOCALTIMESTAMP",
+                "CURRENT_TIME",
+                "LOCALTIME",
+                "CURRENT_DATE",
+                "TRANSACTION_TIMESTAMP",
+                "STATEMENT_TIMESTAMP",
+                "CLOCK_TIMESTAMP");
 
         /** Calcite marks its own functions; ours ({@link PgFunctions}) carry {@code @NonDeterministic}. */
         private static boolean deterministic(SqlOperator op) {

@@ -23,8 +23,16 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  */
 final class TemporalFilterErrors {
     /** The current-time functions as Calcite names them, upper case. */
-    private static final Set<String> CURRENT_TIME =
-            Set.of("NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME", "CURRENT_DATE");
+    private static final Set<String> CURRENT_TIME = Set.of(
+            "NOW",
+            "CURRENT_TIMESTAMP",
+            "LOCALTIMESTAMP",
+            "CURRENT_TIME",
+            "LOCALTIME",
+            "CURRENT_DATE",
+            "TRANSACTION_TIMESTAMP",
+            "STATEMENT_TIMESTAMP",
+            "CLOCK_TIMESTAMP");
 
     private TemporalFilterErrors() {}
 
