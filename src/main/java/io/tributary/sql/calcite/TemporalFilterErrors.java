@@ -22,8 +22,8 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * planning thread.
  */
 final class TemporalFilterErrors {
-    /** The current-time functions as Calcite names them, upper case. */
-    private static final Set<String> CURRENT_TIME = Set.of(
+    /** The current-time functions as Calcite names them, upper case; also what {@link ExpressionCompiler} refuses. */
+    static final Set<String> CURRENT_TIME = Set.of(
             "NOW",
             "CURRENT_TIMESTAMP",
             "LOCALTIMESTAMP",
