@@ -49,6 +49,8 @@ public final class EngineSession implements Session {
     private final ActiveSessions sessions;
     /** What pg_stat_activity shows of this session; null until {@link #identify}. */
     private SessionActivity activity;
+    /** When the current transaction and statement started, for now() and statement_timestamp(). */
+    private final SessionClock clock = new SessionClock();
 
     /**
      * Epoch tickets of DML that returned before it was durable ({@link #executeInBatch}), in
@@ -96,7 +98,7 @@ public final class EngineSession implements Session {
                 db.catalog(),
                 db.systemTables(),
                 readContext,
-                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions));
+                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions, clock));
         SessionCurrvals currvals = new SessionCurrvals();
         this.block = new TransactionBlock(db, variables::transactionMaxRows);
         this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone, block::writes);
@@ -114,6 +116,7 @@ public final class EngineSession implements Session {
     @Override
     public PreparedStatement prepare(String sql, List<DataType> declared) {
         // planning belongs to the statement: a cancel during it must stop the execution that follows
+        clock.started(block.status() != 'I');
         if (activity != null) {
             activity.started(sql, variables.get("application_name"));
         }
@@ -128,6 +131,7 @@ public final class EngineSession implements Session {
 
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
+        clock.started(block.status() != 'I');
         if (activity != null) {
             activity.started(((EnginePreparedStatement) statement).sql(), variables.get("application_name"));
         }
@@ -628,6 +632,7 @@ public final class EngineSession implements Session {
     @Override
     public void endStatement() {
         control.endStatement();
+        clock.ended();
         if (activity != null) {
             activity.idle(variables.get("application_name"));
         }
