@@ -77,6 +77,26 @@ class CurrentTimeDifferentialTest {
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
+    /**
+     * A statement run again reads the clock again: its plan (cached, or prepared) must not hold the
+     * now() of its first run. Each count is of the rows written less than a second before it.
+     */
+    @Test
+    void aRepeatedStatementReadsTheClockAgain() {
+        String recent = "SELECT count(*) AS n FROM rc WHERE ts > now() - INTERVAL '1 second'";
+        List<String> mismatches = pair.mismatches(List.of(
+                "CREATE TABLE rc (id INT PRIMARY KEY, ts TIMESTAMP)",
+                "INSERT INTO rc VALUES (1, now())",
+                recent,
+                "SELECT pg_sleep(1.2)",
+                "INSERT INTO rc VALUES (2, now())",
+                recent,
+                "SELECT pg_sleep(1.2)",
+                recent,
+                "DROP TABLE rc"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
     /** The text of now() carries the session zone's offset, as PostgreSQL prints it. */
     @Test
     void textCarriesTheSessionOffset() {

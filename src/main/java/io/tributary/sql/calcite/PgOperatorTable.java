@@ -19,7 +19,8 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * variadic json build functions ({@link JsonBuildFunction}) and the json aggregates ({@link
  * JsonAggregates}), which no schema function can express, and the array functions typed by their
  * arguments ({@link ArrayFunctions}); {@code lead} and {@code lag} resolve to
- * {@link PgLeadLag}, typed as PostgreSQL types them. Made by
+ * {@link PgLeadLag}, typed as PostgreSQL types them, and {@code now()} and its kin to a
+ * {@link VolatileFunction}. Made by
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
  */
 final class PgOperatorTable implements SqlOperatorTable {
@@ -58,12 +59,15 @@ final class PgOperatorTable implements SqlOperatorTable {
         }
     }
 
-    /** PostgreSQL's typing of {@code lead} and {@code lag} ({@link PgLeadLag}) in place of Calcite's. */
+    /**
+     * PostgreSQL's typing of {@code lead} and {@code lag} ({@link PgLeadLag}) in place of Calcite's;
+     * functions whose value belongs to each execution as {@link VolatileFunction}s.
+     */
     private static SqlOperator postgres(SqlOperator operator) {
         if (operator.getClass() == org.apache.calcite.sql.fun.SqlLeadLagAggFunction.class) {
             return operator.getKind() == org.apache.calcite.sql.SqlKind.LEAD ? PgLeadLag.LEAD : PgLeadLag.LAG;
         }
-        return operator;
+        return VolatileFunction.of(operator);
     }
 
     @Override
