@@ -287,6 +287,28 @@ public record TableDef(
                 newChecks);
     }
 
+    /**
+     * The same relation under table id {@code newId}, whose rows are stored under that id: a table
+     * rewritten by ALTER TABLE ... ADD or DROP COLUMN.
+     */
+    public TableDef withId(int newId) {
+        return new TableDef(
+                newId,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks);
+    }
+
     /** The same relation under catalog key {@code newName} (ALTER ... RENAME TO), in the same schema. */
     public TableDef renamed(String newName) {
         return new TableDef(

@@ -55,6 +55,7 @@ public final class SqlState {
     public static final String ACTIVE_SQL_TRANSACTION = "25001";
     public static final String NO_ACTIVE_SQL_TRANSACTION = "25P01";
     public static final String IN_FAILED_SQL_TRANSACTION = "25P02";
+    public static final String INVALID_SAVEPOINT_SPECIFICATION = "3B001";
     public static final String ADMIN_SHUTDOWN = "57P01";
     public static final String PROTOCOL_VIOLATION = "08P01";
     public static final String INVALID_SQL_STATEMENT_NAME = "26000";

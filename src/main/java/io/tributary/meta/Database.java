@@ -93,8 +93,8 @@ public final class Database implements AutoCloseable {
         ViewPlanner planner = planners.apply(catalogService.catalog());
         this.checks = new TableChecks(planner);
         this.checkDdl = new io.tributary.meta.ddl.CheckDdl(catalogService, barriers, store, planner);
-        this.columnDdl =
-                new io.tributary.meta.ddl.ColumnDdl(catalogService, barriers, store, streams, sinks, sequences::moved);
+        this.columnDdl = new io.tributary.meta.ddl.ColumnDdl(
+                catalogService, barriers, store, streams, sinks, sequences::moved, watermarks::moved);
         this.relationRename = new io.tributary.meta.ddl.RelationRename(catalogService, barriers, store, sinks, planner);
         this.ddl = new DdlController(catalogService, barriers, store, streams, planner, sources, sinks, placement);
     }

@@ -6,7 +6,8 @@ import io.tributary.common.TributaryException;
  * The statements that act on the session rather than on data: {@code SET}, {@code RESET},
  * {@code SHOW} (settings, tables, views, jobs, columns), {@code DESCRIBE}, {@code FLUSH},
  * {@code DISCARD ALL} and transaction control ({@code BEGIN}, {@code START TRANSACTION},
- * {@code COMMIT}, {@code END}, {@code ROLLBACK}, {@code ABORT}). Called by {@link UtilityParser}
+ * {@code COMMIT}, {@code END}, {@code ROLLBACK}, {@code ABORT}, {@code SAVEPOINT}, {@code RELEASE},
+ * {@code ROLLBACK TO}). Called by {@link UtilityParser}
  * on the parsing thread; stateless.
  */
 final class SessionStatementParser {
@@ -34,6 +35,17 @@ final class SessionStatementParser {
             case "begin", "start" -> begin(in);
             case "commit", "end" -> endTransaction(in, UtilityStatement.TransactionVerb.COMMIT);
             case "rollback", "abort" -> endTransaction(in, UtilityStatement.TransactionVerb.ROLLBACK);
+            case "savepoint" -> {
+                in.next();
+                yield savepointNamed(in, UtilityStatement.SavepointVerb.SET);
+            }
+            case "release" -> {
+                in.next();
+                if (in.peek().isWord("savepoint")) {
+                    in.next();
+                }
+                yield savepointNamed(in, UtilityStatement.SavepointVerb.RELEASE);
+            }
             default ->
                 throw new IllegalStateException(
                         "not a session statement: " + in.peek().text());
@@ -174,18 +186,33 @@ final class SessionStatementParser {
     /**
      * {@code COMMIT}, {@code END}, {@code ROLLBACK}, {@code ABORT} with optional noise words.
      *
-     * @throws TributaryException 0A000 for COMMIT/ROLLBACK PREPARED (two-phase commit) and ROLLBACK TO
-     *     SAVEPOINT
+     * {@code ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name} is a {@link UtilityStatement.Savepoint}.
+     *
+     * @throws TributaryException 0A000 for COMMIT/ROLLBACK PREPARED (two-phase commit)
      */
     private static UtilityStatement endTransaction(TokenCursor in, UtilityStatement.TransactionVerb verb) {
-        in.next();
+        Token first = in.next();
         if (in.peek().isWord("prepared")) {
             throw TributaryException.notSupported("two-phase commit");
         }
-        if (in.peek().isWord("to")) {
-            throw TributaryException.notSupported("ROLLBACK TO SAVEPOINT");
+        if (first.isWord("rollback")) {
+            if (in.peek().isWord("work") || in.peek().isWord("transaction")) {
+                in.next();
+            }
+            if (in.peek().isWord("to")) {
+                in.next();
+                if (in.peek().isWord("savepoint")) {
+                    in.next();
+                }
+                return savepointNamed(in, UtilityStatement.SavepointVerb.ROLLBACK_TO);
+            }
         }
         in.skipRest();
         return new UtilityStatement.Transaction(verb);
+    }
+
+    /** The savepoint's name, the statement's last token (the caller refuses anything after it). */
+    private static UtilityStatement savepointNamed(TokenCursor in, UtilityStatement.SavepointVerb verb) {
+        return new UtilityStatement.Savepoint(verb, in.identifier());
     }
 }

@@ -10,9 +10,18 @@ import java.util.List;
 public final class StatementSplitter {
     private StatementSplitter() {}
 
-    /** The non-blank statements of {@code text}, without their terminating semicolons. */
-    public static List<String> split(String text) {
-        List<String> out = new ArrayList<>();
+    /**
+     * One statement of a simple-query string.
+     *
+     * @param sql its text without the terminating semicolon, stripped of surrounding whitespace
+     * @param offset where {@code sql} starts in the string (0-based)
+     * @param semicolon where its terminating semicolon is, -1 when the string's end ends it
+     */
+    public record Piece(String sql, int offset, int semicolon) {}
+
+    /** The non-blank statements of {@code text}, in order. */
+    public static List<Piece> split(String text) {
+        List<Piece> out = new ArrayList<>();
         int start = 0;
         int i = 0;
         int n = text.length();
@@ -48,13 +57,13 @@ public final class StatementSplitter {
                 depth = Math.max(0, depth - 1);
                 i++;
             } else if (c == ';' && depth == 0) {
-                add(out, text.substring(start, i));
+                add(out, text, start, i, i);
                 start = ++i;
             } else {
                 i++;
             }
         }
-        add(out, text.substring(start));
+        add(out, text, start, n, -1);
         return out;
     }
 
@@ -73,9 +82,11 @@ public final class StatementSplitter {
         return j;
     }
 
-    private static void add(List<String> out, String stmt) {
+    private static void add(List<Piece> out, String text, int start, int end, int semicolon) {
+        String stmt = text.substring(start, end);
         if (!isBlank(stmt)) {
-            out.add(stmt.strip());
+            int leading = stmt.length() - stmt.stripLeading().length();
+            out.add(new Piece(stmt.strip(), start + leading, semicolon));
         }
     }
 

@@ -385,8 +385,12 @@ final class TokenCursor {
 
     /** 42601 "syntax error at or near" the token, at its position. */
     static TributaryException syntaxAt(Token t) {
-        String near = t.kind() == Token.Kind.END ? "end of input" : "\"" + t.text() + "\"";
-        return errorAt(SqlState.SYNTAX_ERROR, "syntax error at or near " + near, t);
+        return errorAt(
+                SqlState.SYNTAX_ERROR,
+                t.kind() == Token.Kind.END
+                        ? "syntax error at end of input"
+                        : "syntax error at or near \"" + t.text() + "\"",
+                t);
     }
 
     /** An error with {@code sqlState} pointing at the token. */

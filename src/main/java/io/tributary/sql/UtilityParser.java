@@ -97,8 +97,6 @@ public final class UtilityParser {
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
             case "copy" -> CopyParser.copy(in);
-            case "savepoint" -> throw TributaryException.notSupported("SAVEPOINT");
-            case "release" -> throw TributaryException.notSupported("RELEASE SAVEPOINT");
             case "set",
                     "reset",
                     "show",
@@ -111,7 +109,9 @@ public final class UtilityParser {
                     "commit",
                     "end",
                     "rollback",
-                    "abort" -> SessionStatementParser.parse(in);
+                    "abort",
+                    "savepoint",
+                    "release" -> SessionStatementParser.parse(in);
             default -> null;
         };
     }

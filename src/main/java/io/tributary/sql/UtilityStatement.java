@@ -216,6 +216,19 @@ public sealed interface UtilityStatement {
 
     record Transaction(TransactionVerb verb) implements UtilityStatement {}
 
+    /** What a {@link Savepoint} statement does to the savepoint it names. */
+    enum SavepointVerb {
+        /** {@code SAVEPOINT name}: establishes a new savepoint (a re-used name hides the older one). */
+        SET,
+        /** {@code RELEASE [SAVEPOINT] name}: forgets it and every later savepoint, keeping their writes. */
+        RELEASE,
+        /** {@code ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name}: undoes the writes since it; it stays. */
+        ROLLBACK_TO
+    }
+
+    /** A savepoint statement of a transaction block; {@code name} as an identifier (unquoted: lower case). */
+    record Savepoint(SavepointVerb verb, String name) implements UtilityStatement {}
+
     /**
      * {@code COPY table [(columns)] FROM STDIN [options]}; columns empty means all visible ones.
      * {@code systemTable} is set when the table was named in the system table schema (which the

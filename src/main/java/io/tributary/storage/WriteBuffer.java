@@ -20,6 +20,22 @@ public interface WriteBuffer extends AutoCloseable {
     void putRun(Keyspace keyspace, KeyValueRun run);
 
     /**
+     * Puts every pair of the finished {@code file} into the data keyspace when this buffer is
+     * committed, atomically with its other writes (after a crash, all of them or none): the pairs
+     * bypass memory, so a whole table rewritten into a file (a new table id's rows) costs no heap.
+     * Every key of the file lies in {@code [from, toExclusive)}, a range that holds no committed
+     * key and that no other write of this buffer touches; this buffer's reads ({@link #exists},
+     * {@link #get}) do not see the file's pairs. The buffer takes the file over and
+     * closes it when it is applied or closed. Only for buffers of a store whose {@link
+     * StateStore#newSortedFile} made the file.
+     *
+     * @throws UnsupportedOperationException when this buffer's store takes no sorted files
+     */
+    default void putFile(SortedFile file, byte[] from, byte[] toExclusive) {
+        throw new UnsupportedOperationException("this store takes no sorted files");
+    }
+
+    /**
      * The position in {@code run} of a key that will exist after commit (see {@link #exists}), or
      * -1 when none does: the uniqueness check of a bulk load, answered by one seek when no
      * committed key lies between the run's least and greatest keys.

@@ -90,7 +90,8 @@ class CatalogDifferentialTest {
                 "\\dt nosuch",
                 "\\dv",
                 "\\di",
-                "\\df")) {
+                "\\df",
+                "\\dT")) {
             assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
         }
     }

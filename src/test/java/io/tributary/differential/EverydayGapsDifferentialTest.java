@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Everyday statements that once gave another answer than PostgreSQL (number constants with an
- * exponent, pg_sleep, the settings of a pg_dump script), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
+ * exponent, pg_sleep, the settings of a pg_dump script, boolean to integer casts, arrays in JSON), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
  * with their labels and JDBC types, or its SQLSTATE must match.
  */
 class EverydayGapsDifferentialTest {
@@ -26,6 +26,10 @@ class EverydayGapsDifferentialTest {
             "INSERT INTO num VALUES (1, 1e10, 1e10, 1e10), (2, 2.5, 2.5e-3, 1.5e3)",
             "SELECT * FROM num ORDER BY id",
             "SELECT id FROM num WHERE n > 1e3 ORDER BY id",
+            // a window's sum of an unconstrained numeric keeps the values' scale (had 16 decimals)
+            "INSERT INTO num VALUES (3, 0, 0, 2.25)",
+            "SELECT id, sum(n) OVER (ORDER BY id) AS run, sum(n) OVER () AS total, min(n) OVER () AS lo FROM num ORDER BY id",
+            "DELETE FROM num WHERE id = 3",
             // pg_sleep returns void (an empty value), honours statement_timeout
             "SELECT pg_sleep(0.01)",
             "SELECT pg_catalog.pg_sleep(0)",
@@ -76,7 +80,22 @@ class EverydayGapsDifferentialTest {
             "CREATE TABLE k (by int, at int)",
             "INSERT INTO k (by, at) VALUES (1, 2)",
             "SELECT by, at FROM k",
-            "SELECT k.by + 1 AS b FROM k WHERE by = 1 ORDER BY by");
+            "SELECT k.by + 1 AS b FROM k WHERE by = 1 ORDER BY by",
+            // a boolean column cast to integer is 1 or 0 (was 22P02); to smallint or bigint 42846
+            "CREATE TABLE flags (id INT PRIMARY KEY, f BOOLEAN)",
+            "INSERT INTO flags VALUES (1, true), (2, false), (3, NULL)",
+            "SELECT id, f::int AS i, CAST(f AS integer) AS j, f::int4 + 1 AS k FROM flags ORDER BY id",
+            "SELECT sum(f::int) AS n FROM flags",
+            "SELECT f::bigint FROM flags",
+            "SELECT f::smallint FROM flags",
+            // format_type of OID 0 is "-" (psql's \\df prints it for a function without a result type)
+            "SELECT format_type(0, NULL) AS none, format_type(25, NULL) AS t, format_type(99999, NULL) AS unknown",
+            // PostgreSQL's label of OVERLAPS (was ?column?)
+            "SELECT array_to_string(ARRAY['a', 'b'], ','), (DATE '2024-01-01', DATE '2024-02-01') OVERLAPS (DATE '2024-01-15', DATE '2024-03-01')",
+            // arrays turned into JSON are JSON arrays (were strings)
+            "SELECT to_json(ARRAY[1, 2]) AS a, json_build_object('a', ARRAY[1, 2]) AS b, jsonb_build_array(ARRAY['x']) AS c",
+            "SELECT to_jsonb(ARRAY[1.5, NULL]) AS a, json_build_array(ARRAY['a\"b'], ARRAY[true]) AS b",
+            "SELECT to_json(ARRAY[ARRAY[1, 2], ARRAY[3, 4]]) AS a, to_jsonb(ARRAY[ARRAY[1, 2], ARRAY[3, 4]]) AS b");
 
     private static Connection pg;
     private static InProcessTributary tributary;

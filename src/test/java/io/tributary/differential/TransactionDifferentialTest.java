@@ -1,5 +1,9 @@
 package io.tributary.differential;
 
+import static io.tributary.differential.BlockSteps.VIEW;
+import static io.tributary.differential.BlockSteps.a;
+import static io.tributary.differential.BlockSteps.b;
+import static io.tributary.differential.BlockSteps.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.StringReader;
@@ -14,7 +18,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
-import org.postgresql.core.BaseConnection;
 
 /**
  * Multi-statement transactions against embedded PostgreSQL: two sessions on each server (A runs
@@ -45,25 +48,12 @@ class TransactionDifferentialTest {
         Cleanup.closeAll(pgOther, tributaryOther, pair);
     }
 
-    /** One step: session 'A' or 'B' runs {@code sql}; 'V' compares the view. */
-    private record Step(char session, String sql) {}
-
-    private static Step a(String sql) {
-        return new Step('A', sql);
-    }
-
-    private static Step b(String sql) {
-        return new Step('B', sql);
-    }
-
-    private static final Step VIEW = new Step('V', null);
-
     @Test
     void blocksLikePostgres() throws SQLException {
-        List<Step> steps = List.of(
+        List<BlockSteps.Step> steps = List.of(
                 a("CREATE TABLE acct (id INT PRIMARY KEY, owner TEXT NOT NULL, balance INT CHECK (balance >= 0))"),
                 a("INSERT INTO acct VALUES (1, 'ann', 100), (2, 'bob', 50)"),
-                new Step('M', "CREATE MATERIALIZED VIEW acct_totals AS " + VIEW_QUERY),
+                new BlockSteps.Step('M', "CREATE MATERIALIZED VIEW acct_totals AS " + VIEW_QUERY),
                 VIEW,
                 // read your own writes; the other session and the view see none of them
                 a("BEGIN"),
@@ -174,7 +164,7 @@ class TransactionDifferentialTest {
                 a("SELECT * FROM acct WHERE id >= 40 ORDER BY id"),
                 a("ROLLBACK"),
                 VIEW);
-        assertEquals(List.of(), mismatches(steps), "transaction steps that differ from PostgreSQL");
+        assertEquals(List.of(), steps().mismatches(steps), "transaction steps that differ from PostgreSQL");
     }
 
     /** pgjdbc with autocommit off (it sends BEGIN itself) and COPY FROM STDIN in a block. */
@@ -265,38 +255,7 @@ class TransactionDifferentialTest {
         return out;
     }
 
-    private List<String> mismatches(List<Step> steps) throws SQLException {
-        List<String> mismatches = new ArrayList<>();
-        for (Step step : steps) {
-            String expected;
-            String actual;
-            switch (step.session()) {
-                case 'A' -> {
-                    expected = OUTCOMES.of(pair.pg, step.sql()) + state(pair.pg);
-                    actual = OUTCOMES.of(pair.tributary.connection, step.sql()) + state(pair.tributary.connection);
-                }
-                case 'B' -> {
-                    expected = OUTCOMES.of(pgOther, step.sql()) + state(pgOther);
-                    actual = OUTCOMES.of(tributaryOther, step.sql()) + state(tributaryOther);
-                }
-                case 'M' -> {
-                    expected = "count 0";
-                    actual = OUTCOMES.of(tributaryOther, step.sql()).replaceFirst("count \\d+", "count 0");
-                }
-                default -> {
-                    expected = OUTCOMES.of(pgOther, VIEW_QUERY + " ORDER BY owner");
-                    actual = OUTCOMES.of(tributaryOther, "SELECT * FROM acct_totals ORDER BY owner");
-                }
-            }
-            if (!expected.equals(actual)) {
-                mismatches.add(step + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        return mismatches;
-    }
-
-    /** The transaction state the server's last ReadyForQuery reported. */
-    private static String state(Connection c) throws SQLException {
-        return " [" + c.unwrap(BaseConnection.class).getTransactionState() + "]";
+    private static BlockSteps steps() {
+        return new BlockSteps(pair, pgOther, tributaryOther, OUTCOMES, VIEW_QUERY, "acct_totals");
     }
 }

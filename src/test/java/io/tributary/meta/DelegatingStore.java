@@ -41,6 +41,11 @@ public class DelegatingStore implements StateStore {
     }
 
     @Override
+    public io.tributary.storage.SortedFile newSortedFile() {
+        return inner.newSortedFile();
+    }
+
+    @Override
     public long committedEpoch() {
         return inner.committedEpoch();
     }

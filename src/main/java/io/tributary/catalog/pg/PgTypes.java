@@ -133,12 +133,15 @@ public final class PgTypes {
 
     /**
      * PostgreSQL's {@code format_type(oid, typmod)}: the SQL name of a type with its modifier
-     * ({@code numeric(10,2)}, {@code character varying(20)}), {@code ???} for an unknown OID and
-     * null for a null OID.
+     * ({@code numeric(10,2)}, {@code character varying(20)}), {@code ???} for an unknown OID, {@code -}
+     * for OID 0 and null for a null OID.
      */
     public static String formatType(Long oid, Integer typmod) {
         if (oid == null) {
             return null;
+        }
+        if (oid == 0) {
+            return "-"; // InvalidOid: no type, e.g. a function that pg_proc lists without its result type
         }
         int mod = typmod == null ? -1 : typmod;
         TypeKind kind = TypeKind.ofOid(oid.intValue());

@@ -8,7 +8,6 @@ import io.tributary.catalog.WatermarkDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.BarrierManager;
-import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.sink.SinkManager;
 import io.tributary.storage.StateStore;
 import io.tributary.stream.runtime.StreamRuntime;
@@ -30,6 +29,7 @@ public final class ColumnDdl {
     private final StreamRuntime streams;
     private final SinkManager sinks;
     private final SequenceMove sequences;
+    private final WatermarkMove watermarks;
 
     public ColumnDdl(
             CatalogService catalogService,
@@ -37,13 +37,15 @@ public final class ColumnDdl {
             StateStore store,
             StreamRuntime streams,
             SinkManager sinks,
-            SequenceMove sequences) {
+            SequenceMove sequences,
+            WatermarkMove watermarks) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.store = store;
         this.streams = streams;
         this.sinks = sinks;
         this.sequences = sequences;
+        this.watermarks = watermarks;
     }
 
     /**
@@ -92,8 +94,7 @@ public final class ColumnDdl {
             key[i] = key[i] >= at ? key[i] + 1 : key[i];
         }
         TableDef after = table.withColumns(columns, key, table.watermark(), table.checks());
-        barriers.awaitCommitted(barriers.stageAtBoundary(
-                new TableRewrite(catalogService, store, streams, table, after, sources, existing, List.of())));
+        rewrite(table, after, sources, existing);
         return Optional.empty();
     }
 
@@ -140,12 +141,8 @@ public final class ColumnDdl {
         List<ColumnDef> columns = new ArrayList<>(table.columns());
         columns.remove(dropped);
         int[] sources = new int[columns.size()];
-        List<EpochChange> moves = new ArrayList<>();
         for (int c = 0; c < sources.length; c++) {
             sources[c] = c < dropped ? c : c + 1;
-            if (c >= dropped && columns.get(c).identity() != null) {
-                moves.add(sequences.moved(table.id(), c + 1, table.id(), c));
-            }
         }
         int[] key = table.primaryKey().clone();
         for (int i = 0; i < key.length; i++) {
@@ -158,9 +155,23 @@ public final class ColumnDdl {
                 .filter(c -> !c.columns().contains(columnName))
                 .toList();
         TableDef after = table.withColumns(columns, key, watermark, checks);
-        barriers.awaitCommitted(barriers.stageAtBoundary(
-                new TableRewrite(catalogService, store, streams, table, after, sources, null, moves)));
+        rewrite(table, after, sources, null);
         return Optional.empty();
+    }
+
+    /** Rewrites {@code table} as {@code after} under a new id ({@link TableRewrite}); returns once durable. */
+    private void rewrite(TableDef table, TableDef after, int[] sources, Object added) throws InterruptedException {
+        // alone in its epoch: the rewritten rows are in a file the epoch's later statements could not read
+        barriers.awaitCommitted(barriers.stageAlone(new TableRewrite(
+                catalogService,
+                store,
+                streams,
+                table,
+                after.withId(catalogService.allocateIds(1)),
+                sources,
+                added,
+                sequences,
+                watermarks)));
     }
 
     /**

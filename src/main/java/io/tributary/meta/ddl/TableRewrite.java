@@ -11,19 +11,24 @@ import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
+import io.tributary.storage.SortedFile;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.StreamRuntime;
-import java.util.List;
 
 /**
- * A table's stored rows re-encoded for its new columns (ALTER TABLE ... ADD or DROP COLUMN) and
- * its new catalog record, as one change of an epoch staged at a boundary, where the store holds
- * every committed row. Keys do not change (key columns keep their values), so each row is put
- * again under its key; the record and the rows commit in that epoch's one atomic write, so after
- * a crash the table is wholly the old one or wholly the new one. The whole table passes through
- * the epoch's write buffer, so the rewrite needs memory for its rows.
+ * A table's stored rows re-encoded for its new columns (ALTER TABLE ... ADD or DROP COLUMN) under
+ * a new table id, as one change of an epoch staged at a boundary, where the store holds every
+ * committed row. The rows are streamed in key order into a sorted file of the new id ({@link
+ * StateStore#newSortedFile}) rather than the epoch's write buffer, so the rewrite holds one row at
+ * a time whatever the table's size; the file, the new catalog record, the removal of the old id's
+ * record and rows, and the moves of the old id's sequence positions and watermark go into that
+ * epoch's one atomic commit (the store records the file's range before ingesting it and removes
+ * it again at open when the epoch never committed). So after a crash the table is wholly the old
+ * one or wholly the new one, and nothing of an unfinished rewrite remains. The epoch commits right
+ * after this change ({@code BarrierManager.stageAlone}): its buffer cannot read the file's rows
+ * back, so no statement may stage after it in the same epoch.
  *
  * <p>Refused at staging when the table changed since the statement read it (40001) or a job began
  * reading it (0A000): a job decodes the table's rows with the columns it was planned over.
@@ -35,13 +40,16 @@ final class TableRewrite implements EpochChange {
     private final StateStore store;
     private final StreamRuntime streams;
     private final TableDef before;
+    /** The table's new record, under its new id. */
     private final TableDef after;
     /** Per column of {@link #after}: the column of {@link #before} holding its value, or -1 for {@link #added}. */
     private final int[] sources;
     /** The value every existing row takes in a column that is new (the DEFAULT evaluated once, or null). */
     private final Object added;
-    /** Changes committed in the same epoch after the rows (sequence positions that move). */
-    private final List<EpochChange> alongside;
+    /** Moves the old id's SERIAL/identity positions to the new id. */
+    private final SequenceMove sequences;
+    /** Moves the old id's watermark to the new id. */
+    private final WatermarkMove watermarks;
 
     TableRewrite(
             CatalogService catalogService,
@@ -51,7 +59,8 @@ final class TableRewrite implements EpochChange {
             TableDef after,
             int[] sources,
             Object added,
-            List<EpochChange> alongside) {
+            SequenceMove sequences,
+            WatermarkMove watermarks) {
         this.catalogService = catalogService;
         this.store = store;
         this.streams = streams;
@@ -59,7 +68,8 @@ final class TableRewrite implements EpochChange {
         this.after = after;
         this.sources = sources;
         this.added = added;
-        this.alongside = alongside;
+        this.sequences = sequences;
+        this.watermarks = watermarks;
     }
 
     @Override
@@ -72,31 +82,62 @@ final class TableRewrite implements EpochChange {
             throw TributaryException.notSupported(
                     "ALTER TABLE ... ADD or DROP COLUMN on table \"" + before.localName() + "\", which a job reads,");
         }
+        SortedFile file = store.newSortedFile();
+        try {
+            long rows = rewriteInto(file);
+            CatalogService.stageRemoval(epoch, before);
+            catalogService.stageRecord(epoch, after);
+            for (int c = 0; c < sources.length; c++) {
+                if (sources[c] >= 0 && after.columns().get(c).identity() != null) {
+                    sequences.moved(before.id(), sources[c], after.id(), c).stage(epoch);
+                }
+            }
+            watermarks.moved(before.id(), after.id()).stage(epoch);
+            if (rows > 0) {
+                file.finish();
+                epoch.putFile(file, TableKeys.tableStart(after.id()), TableKeys.tableEnd(after.id()));
+                file = null;
+            }
+        } finally {
+            if (file != null) {
+                file.close();
+            }
+        }
+        catalog.put(after);
+    }
+
+    /**
+     * Writes every committed row of {@link #before}, re-encoded, under the new id into {@code
+     * file}: the old keys with the new id in their first bytes, which keeps them ascending (the
+     * vnode and key bytes after the id are unchanged). Returns how many rows it wrote.
+     */
+    private long rewriteInto(SortedFile file) {
         RowCodec oldRows = new RowCodec(before.columnTypes());
         RowCodec newRows = new RowCodec(after.columnTypes());
         ByteWriter scratch = new ByteWriter(64);
         Object[] row = new Object[sources.length];
+        byte[] key = new byte[64];
         try (ReadView committed = store.latest();
                 KvIterator it = committed.scan(
                         Keyspace.DATA, TableKeys.tableStart(before.id()), TableKeys.tableEnd(before.id()))) {
-            boolean first = true;
             while (it.next()) {
-                if (first) {
+                if (file.pairs() == 0) {
                     refuseNullInNotNull();
-                    first = false;
                 }
                 Object[] old = oldRows.decode(it.value());
                 for (int c = 0; c < sources.length; c++) {
                     row[c] = sources[c] < 0 ? added : old[sources[c]];
                 }
-                epoch.put(Keyspace.DATA, it.key().clone(), newRows.encode(row, scratch));
+                byte[] oldKey = it.key();
+                if (key.length < oldKey.length) {
+                    key = new byte[Math.max(oldKey.length, key.length * 2)];
+                }
+                System.arraycopy(oldKey, 0, key, 0, oldKey.length);
+                TableKeys.fillPrefix(after.id(), key, oldKey.length);
+                file.put(key, oldKey.length, newRows.encode(row, scratch));
             }
         }
-        catalogService.stageRecord(epoch, after);
-        for (EpochChange c : alongside) {
-            c.stage(epoch);
-        }
-        catalog.put(after);
+        return file.pairs();
     }
 
     @Override

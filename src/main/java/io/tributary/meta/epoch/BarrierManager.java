@@ -218,6 +218,23 @@ public final class BarrierManager implements AutoCloseable {
     }
 
     /**
+     * Like {@link #stageAtBoundary}, then commits the epoch before anything else can stage into
+     * it: for a change whose writes the statements after it could not read back from the open
+     * epoch (a sorted file handed to the buffer, {@link WriteBuffer#putFile}). Whether the commit
+     * succeeded is for {@link #awaitCommitted} to say, as for any ticket.
+     */
+    public long stageAlone(EpochChange change) {
+        lock.lock();
+        try {
+            long ticket = stageAtBoundary(change);
+            commitOpenEpoch();
+            return ticket;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Blocks until the epoch of {@code ticket} is durable, committing it early if it is still open.
      *
      * @throws InterruptedException when the waiting thread is interrupted (statement cancel); the

@@ -160,7 +160,7 @@ final class StatementRows implements EpochChange {
     @Override
     public void stage(WriteBuffer epoch) {
         TableDef current = target.catalog().table(table.name()).orElse(null);
-        if (current == null || current.id() != table.id()) {
+        if (current == null) {
             throw Catalog.undefinedTable(table.name());
         }
         if (current.columns() != table.columns() && !current.columns().equals(table.columns())) {
@@ -169,6 +169,9 @@ final class StatementRows implements EpochChange {
                     io.tributary.common.SqlState.SERIALIZATION_FAILURE,
                     "could not serialize access: the columns of relation \"" + table.localName()
                             + "\" changed while the statement ran");
+        }
+        if (current.id() != table.id()) {
+            throw Catalog.undefinedTable(table.name());
         }
         CheckConstraints.refuseAddedSince(table, current);
         restampIfMoved();

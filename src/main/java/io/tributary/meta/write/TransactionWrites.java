@@ -18,7 +18,9 @@ import java.util.TreeMap;
  * row as the transaction left it, and its row in the transaction's snapshot. Statements of the block
  * read through {@link #reads()} (the snapshot with these rows on top) and add their settled changes
  * with {@link TableWriter#applyTo}; {@link #commit} stages all of them as one change of one epoch.
- * Session thread only; {@link #close} once, at COMMIT or ROLLBACK.
+ * Savepoints are marks in an undo log of the held rows (no copy of them per savepoint): while one
+ * is set, each change records what it replaced, and {@link #rollbackTo} puts that back. Session
+ * thread only; {@link #close} once, at COMMIT or ROLLBACK.
  */
 public final class TransactionWrites implements AutoCloseable {
     /** The most rows (changed keys) any transaction may hold before its next statement fails with 54000. */
@@ -41,8 +43,24 @@ public final class TransactionWrites implements AutoCloseable {
     /** This transaction's bound on rows, at most {@link #MAX_ROWS}. */
     private final int maxRows;
 
+    /**
+     * What a change replaced while a savepoint was set, newest last: undoing an entry puts back
+     * the key's held row and snapshot row (null: the key had none). The rows are those already
+     * held and counted in {@link #bytes}, so the log adds no copy of them.
+     */
+    private final List<Undo> undo = new ArrayList<>();
+    /** Per savepoint, oldest first: the {@link #undo} size and {@link #bytes} when it was set. */
+    private int[] markUndo = new int[4];
+
+    private long[] markBytes = new long[4];
+    /** How many savepoints are set; changes are logged only while there is one. */
+    private int marks;
+
     /** One table's part: its writer's target and the snapshot rows of its changed keys. */
     record TableWrites(StatementRows.Target target, TreeMap<byte[], byte[]> before) {}
+
+    /** One logged change: the table's {@code before} map, the key, and the key's rows before it. */
+    private record Undo(TreeMap<byte[], byte[]> before, byte[] key, byte[] held, byte[] snapshotRow) {}
 
     /**
      * @param snapshot the committed state the block reads; closed by {@link #close}
@@ -137,6 +155,9 @@ public final class TransactionWrites implements AutoCloseable {
         for (int i = 0; i < settled.size(); i++) {
             TableWriter.Change c = settled.get(i);
             byte[] first = before.get(c.key());
+            if (marks > 0) {
+                undo.add(new Undo(before, c.key(), current.get(c.key()), first));
+            }
             if (first == null) {
                 first = was[i] == null ? OverlayReadView.DELETED : was[i];
                 before.put(c.key(), first);
@@ -153,6 +174,54 @@ public final class TransactionWrites implements AutoCloseable {
     }
 
     /**
+     * Sets a savepoint, the newest: {@link #rollbackTo} with the count of savepoints then set
+     * (this one's number, from 1) undoes what the transaction changes after it.
+     */
+    public void savepoint() {
+        if (marks == markUndo.length) {
+            markUndo = Arrays.copyOf(markUndo, marks * 2);
+            markBytes = Arrays.copyOf(markBytes, marks * 2);
+        }
+        markUndo[marks] = undo.size();
+        markBytes[marks++] = bytes;
+    }
+
+    /**
+     * ROLLBACK TO savepoint number {@code savepoint} (from 1, oldest first): the rows return to what
+     * they were when it was set, the later savepoints go and it stays set.
+     */
+    public void rollbackTo(int savepoint) {
+        int position = markUndo[savepoint - 1];
+        for (int i = undo.size() - 1; i >= position; i--) {
+            Undo u = undo.get(i);
+            restore(current, u.key(), u.held());
+            restore(u.before(), u.key(), u.snapshotRow());
+        }
+        undo.subList(position, undo.size()).clear();
+        bytes = markBytes[savepoint - 1];
+        marks = savepoint;
+    }
+
+    private static void restore(TreeMap<byte[], byte[]> rows, byte[] key, byte[] row) {
+        if (row == null) {
+            rows.remove(key);
+        } else {
+            rows.put(key, row);
+        }
+    }
+
+    /**
+     * RELEASE of savepoint number {@code savepoint}: it and every later one go, the changes stay.
+     * With no savepoint left the undo log is dropped, as nothing can roll back to it.
+     */
+    public void release(int savepoint) {
+        marks = savepoint - 1;
+        if (marks == 0) {
+            undo.clear();
+        }
+    }
+
+    /**
      * Stages every row the transaction changed as one change of the open epoch (nothing when it
      * changed none); see {@link TransactionCommit} for the checks against rows committed meanwhile.
      *
@@ -163,7 +232,14 @@ public final class TransactionWrites implements AutoCloseable {
         if (current.isEmpty()) {
             return -1;
         }
-        return barriers.stage(new TransactionCommit(new ArrayList<>(tables.values()), current));
+        List<TableWrites> changed = new ArrayList<>(tables.size());
+        for (TableWrites t : tables.values()) {
+            // a table whose changes were all undone (ROLLBACK TO, or rows inserted then deleted) has nothing to check
+            if (!t.before().isEmpty()) {
+                changed.add(t);
+            }
+        }
+        return barriers.stage(new TransactionCommit(changed, current));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tributary.meta.write;
 
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.WatermarkDef;
+import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
@@ -65,6 +66,31 @@ public final class Watermarks {
     public long lateRows(TableDef table) {
         TableWatermark w = of(table);
         return w == null ? 0 : w.lateRows;
+    }
+
+    /**
+     * The change that gives table {@code toTable} (a table rewritten under a new id) the watermark
+     * and late-row count {@code fromTable} has when staged, removing the old id's record, in the
+     * epoch that switches the catalog to the new id. Staged at an epoch boundary, under the barrier
+     * lock, so no statement of that epoch has touched the old id's watermark.
+     */
+    public EpochChange moved(int fromTable, int toTable) {
+        return buffer -> {
+            byte[] stored = buffer.get(Keyspace.CATALOG, key(fromTable));
+            if (stored == null) {
+                return;
+            }
+            buffer.put(Keyspace.CATALOG, key(toTable), stored);
+            buffer.delete(Keyspace.CATALOG, key(fromTable));
+            TableWatermark from = tables.get(fromTable);
+            if (from != null) {
+                // writers of the new id in this epoch judge rows against the same watermark
+                TableWatermark to = new TableWatermark(key(toTable), from.delayMicros);
+                to.current = from.current;
+                to.lateRows = from.lateRows;
+                tables.put(toTable, to);
+            }
+        };
     }
 
     private static byte[] key(int tableId) {

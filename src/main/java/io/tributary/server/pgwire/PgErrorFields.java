@@ -2,6 +2,7 @@ package io.tributary.server.pgwire;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.server.session.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +15,8 @@ import org.slf4j.LoggerFactory;
  */
 record PgErrorFields(String severity, String sqlState, String message, int position, String detail, String hint) {
     private static final Logger LOG = LoggerFactory.getLogger(PgErrorFields.class);
+    /** PostgreSQL's message for a statement that ends too soon. */
+    private static final String END_OF_INPUT = "syntax error at end of input";
 
     /**
      * Maps a failure to what the client sees. A {@link TributaryException} is a user-facing error
@@ -21,6 +24,25 @@ record PgErrorFields(String severity, String sqlState, String message, int posit
      * frames, generated code or query plans: it is logged here, in full with its stack trace,
      * under a fresh incident id, and the client gets XX000 with one line naming only that id.
      */
+    /**
+     * This error of {@code statement}, one statement of the simple Query {@code text}, placed as
+     * PostgreSQL places it: positions count from the start of the whole text, and a syntax error
+     * at the statement's end is at its semicolon (PostgreSQL's parser reads that token), or one
+     * past the text when none ends it.
+     */
+    PgErrorFields placedIn(String text, Session.QueryStatement statement) {
+        if (position == 0) {
+            return this;
+        }
+        int placed = position + statement.offset();
+        String said = message;
+        if (SqlState.SYNTAX_ERROR.equals(sqlState) && message.equals(END_OF_INPUT)) {
+            placed = statement.semicolon() < 0 ? text.length() + 1 : statement.semicolon() + 1;
+            said = statement.semicolon() < 0 ? message : "syntax error at or near \";\"";
+        }
+        return new PgErrorFields(severity, sqlState, said, placed, detail, hint);
+    }
+
     static PgErrorFields of(Throwable t, String severity) {
         if (t instanceof TributaryException e && !SqlState.INTERNAL_ERROR.equals(e.sqlState())) {
             return new PgErrorFields(

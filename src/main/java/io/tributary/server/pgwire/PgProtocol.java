@@ -58,7 +58,11 @@ final class PgProtocol {
     /** Set by an error in extended-query mode: discard messages until Sync. */
     private boolean skipUntilSync;
     /** The rest of the current simple Query's statements, null outside a simple Query. */
-    private Iterator<String> pendingStatements;
+    private Iterator<Session.QueryStatement> pendingStatements;
+    /** The current simple Query's text and the statement of it running now, to place its errors. */
+    private String queryText;
+
+    private Session.QueryStatement runningStatement;
 
     private CopyInSink copySink;
     /** When the statement running now started executing ({@link System#nanoTime()}), for its latency. */
@@ -100,10 +104,14 @@ final class PgProtocol {
             session.failed();
         }
         PgErrorFields error = PgErrorFields.of(t, "ERROR");
+        if ((type == 'Q' || pendingStatements != null) && runningStatement != null) {
+            error = error.placedIn(queryText, runningStatement);
+        }
         out.write(PgBackendMessages.errorResponse(out.alloc(), error));
         server.observer().failed(database, error.sqlState());
         if (type == 'Q' || pendingStatements != null) {
             pendingStatements = null;
+            runningStatement = null;
             readyForQuery();
         } else {
             skipUntilSync = true;
@@ -261,13 +269,14 @@ final class PgProtocol {
         // statements of an unsynced batch answer first, and only once durable
         out.release();
         extended.closePortal("");
-        List<String> sqls = session.splitStatements(text);
+        List<Session.QueryStatement> sqls = session.splitStatements(text);
         if (sqls.isEmpty()) {
             out.write(PgBackendMessages.empty(out.alloc(), 'I'));
             readyForQuery();
             return;
         }
         pendingStatements = sqls.iterator();
+        queryText = text;
         runPendingStatements();
     }
 
@@ -275,7 +284,8 @@ final class PgProtocol {
     private void runPendingStatements() {
         while (pendingStatements.hasNext()) {
             statementStart = System.nanoTime();
-            PreparedStatement statement = session.prepare(pendingStatements.next(), List.of());
+            runningStatement = pendingStatements.next();
+            PreparedStatement statement = session.prepare(runningStatement.sql(), List.of());
             StatementResult result;
             try {
                 result = session.execute(statement, List.of());
@@ -305,6 +315,7 @@ final class PgProtocol {
             session.endStatement();
         }
         pendingStatements = null;
+        runningStatement = null;
         readyForQuery();
     }
 

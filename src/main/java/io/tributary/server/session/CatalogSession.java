@@ -21,10 +21,12 @@ final class CatalogSession implements PgSession {
 
     private final java.util.function.IntSupplier processId;
     private final ActiveSessions sessions;
+    private final SessionClock clock;
 
     /**
      * @param processId the session's process id, 0 before the protocol gave it one
      * @param sessions the server's sessions
+     * @param clock when the session's transaction and statement started
      */
     CatalogSession(
             String user,
@@ -32,8 +34,10 @@ final class CatalogSession implements PgSession {
             Database db,
             Cluster cluster,
             java.util.function.IntSupplier processId,
-            ActiveSessions sessions) {
+            ActiveSessions sessions,
+            SessionClock clock) {
         this.processId = processId;
+        this.clock = clock;
         this.sessions = sessions;
         this.user = user == null || user.isEmpty() ? "root" : user;
         this.variables = variables;
@@ -45,6 +49,16 @@ final class CatalogSession implements PgSession {
     @Override
     public int processId() {
         return processId.getAsInt();
+    }
+
+    @Override
+    public long transactionStartMillis() {
+        return clock.transactionStartMillis();
+    }
+
+    @Override
+    public long statementStartMillis() {
+        return clock.statementStartMillis();
     }
 
     @Override

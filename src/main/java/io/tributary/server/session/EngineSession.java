@@ -49,6 +49,8 @@ public final class EngineSession implements Session {
     private final ActiveSessions sessions;
     /** What pg_stat_activity shows of this session; null until {@link #identify}. */
     private SessionActivity activity;
+    /** When the current transaction and statement started, for now() and statement_timestamp(). */
+    private final SessionClock clock = new SessionClock();
 
     /**
      * Epoch tickets of DML that returned before it was durable ({@link #executeInBatch}), in
@@ -96,7 +98,7 @@ public final class EngineSession implements Session {
                 db.catalog(),
                 db.systemTables(),
                 readContext,
-                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions));
+                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions, clock));
         SessionCurrvals currvals = new SessionCurrvals();
         this.block = new TransactionBlock(db, variables::transactionMaxRows);
         this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone, block::writes);
@@ -105,34 +107,47 @@ public final class EngineSession implements Session {
     }
 
     @Override
-    public List<String> splitStatements(String text) {
-        return StatementSplitter.split(text);
+    public List<QueryStatement> splitStatements(String text) {
+        return StatementSplitter.split(text).stream()
+                .map(p -> new QueryStatement(p.sql(), p.offset(), p.semicolon()))
+                .toList();
     }
 
     @Override
     public PreparedStatement prepare(String sql, List<DataType> declared) {
         // planning belongs to the statement: a cancel during it must stop the execution that follows
+        clock.started(block.status() != 'I');
         if (activity != null) {
             activity.started(sql, variables.get("application_name"));
         }
         block.refuseIfFailed(sql);
-        return whileBusy(() -> plans.plan(sql, declared), false);
+        try {
+            return whileBusy(() -> plans.plan(sql, declared), false);
+        } catch (TributaryException e) {
+            // constant input errors raised outside Calcite's error translation (date/time, boolean input)
+            throw io.tributary.sql.ConstantInputPositions.placed(e, sql);
+        }
     }
 
     @Override
     public StatementResult execute(PreparedStatement statement, List<Object> params) {
+        clock.started(block.status() != 'I');
         if (activity != null) {
             activity.started(((EnginePreparedStatement) statement).sql(), variables.get("application_name"));
         }
-        return whileBusy(
-                () -> {
-                    control.check();
-                    StatementResult result = run((EnginePreparedStatement) statement, params);
-                    return result instanceof StatementResult.CopyIn copy
-                            ? new StatementResult.CopyIn(new CancellableCopy(copy.sink()))
-                            : result;
-                },
-                true);
+        try {
+            return whileBusy(
+                    () -> {
+                        control.check();
+                        StatementResult result = run((EnginePreparedStatement) statement, params);
+                        return result instanceof StatementResult.CopyIn copy
+                                ? new StatementResult.CopyIn(new CancellableCopy(copy.sink()))
+                                : result;
+                    },
+                    true);
+        } catch (TributaryException e) {
+            throw io.tributary.sql.ConstantInputPositions.placed(e, ((EnginePreparedStatement) statement).sql());
+        }
     }
 
     @Override
@@ -245,6 +260,9 @@ public final class EngineSession implements Session {
     private StatementResult executeUtility(StatementPlan.Utility u) {
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Transaction t) {
             return transaction(t.verb());
+        }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.Savepoint s) {
+            return block.savepoint(s);
         }
         if (!DatabaseCommands.handles(u.statement()) && !TransactionBlock.runsInBlock(u.statement())) {
             block.refuseInBlock(TransactionBlock.statementName(u.statement()));
@@ -614,6 +632,7 @@ public final class EngineSession implements Session {
     @Override
     public void endStatement() {
         control.endStatement();
+        clock.ended();
         if (activity != null) {
             activity.idle(variables.get("application_name"));
         }

@@ -20,7 +20,16 @@ public interface Session extends AutoCloseable {
      * Splits the text of a simple Query message into statements, respecting quotes, dollar quotes
      * and comments. Empty statements are dropped; an all-empty text yields an empty list.
      */
-    List<String> splitStatements(String text);
+    List<QueryStatement> splitStatements(String text);
+
+    /**
+     * One statement of a simple Query's text.
+     *
+     * @param sql its text, stripped, without its terminating semicolon
+     * @param offset where {@code sql} starts in the Query's text (0-based), to place error positions
+     * @param semicolon where the semicolon that ends it is in the text, -1 when the text's end ends it
+     */
+    record QueryStatement(String sql, int offset, int semicolon) {}
 
     /**
      * Parses and plans one statement.

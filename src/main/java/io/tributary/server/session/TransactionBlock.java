@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * failed block ('E', after any error, where only COMMIT or ROLLBACK run). The block's writes
  * ({@link TransactionWrites}) and its snapshot are taken at its first statement that reads or
  * writes a table and end at COMMIT (staged as one epoch change) or ROLLBACK (dropped). Every block is
- * REPEATABLE READ. Session thread only.
+ * REPEATABLE READ. Savepoints are named marks in those writes; ROLLBACK TO one also brings a failed
+ * block back to 'T'. Session thread only.
  */
 final class TransactionBlock {
     /** Statements that end a block, the only ones a failed block runs (PostgreSQL's transaction-exit statements). */
@@ -49,6 +50,11 @@ final class TransactionBlock {
     private char status = 'I';
     /** The block's writes and snapshot; null until its first statement that needs them. */
     private TransactionWrites writes;
+    /**
+     * The block's savepoints, oldest first; the i-th is the writes' savepoint number i + 1. A name
+     * may repeat: the newest of a name is the one a statement naming it means, as in PostgreSQL.
+     */
+    private final java.util.List<String> savepoints = new java.util.ArrayList<>();
 
     /** The session's transaction_max_rows as of now. */
     private final java.util.function.IntSupplier maxRows;
@@ -73,6 +79,10 @@ final class TransactionBlock {
         }
         if (writes == null) {
             writes = new TransactionWrites(db.snapshots().openView(), maxRows.getAsInt());
+            // savepoints set before the first write mark the empty start
+            for (int i = 0; i < savepoints.size(); i++) {
+                writes.savepoint();
+            }
         }
         return writes;
     }
@@ -93,7 +103,9 @@ final class TransactionBlock {
     void refuseIfFailed(io.tributary.sql.StatementPlan plan) {
         if (status == 'E'
                 && !(plan instanceof io.tributary.sql.StatementPlan.Utility u
-                        && u.statement() instanceof UtilityStatement.Transaction)) {
+                        && (u.statement() instanceof UtilityStatement.Transaction
+                                || u.statement() instanceof UtilityStatement.Savepoint s
+                                        && s.verb() == UtilityStatement.SavepointVerb.ROLLBACK_TO))) {
             throw aborted();
         }
     }
@@ -206,6 +218,51 @@ final class TransactionBlock {
         return new StatementResult.Command("ROLLBACK");
     }
 
+    /**
+     * SAVEPOINT, RELEASE or ROLLBACK TO, answered with PostgreSQL's tags. ROLLBACK TO undoes the
+     * block's writes since the savepoint, keeps it and drops the later ones, and returns a failed
+     * block to 'T'; RELEASE drops it and the later ones and keeps the writes. A failed block only
+     * gets here for ROLLBACK TO ({@link #refuseIfFailed}).
+     *
+     * @throws TributaryException 25P01 outside a block, 3B001 for a name no savepoint of the block has
+     */
+    StatementResult savepoint(UtilityStatement.Savepoint statement) {
+        String what = switch (statement.verb()) {
+            case SET -> "SAVEPOINT";
+            case RELEASE -> "RELEASE SAVEPOINT";
+            case ROLLBACK_TO -> "ROLLBACK TO SAVEPOINT";
+        };
+        if (status == 'I') {
+            throw new TributaryException(
+                    SqlState.NO_ACTIVE_SQL_TRANSACTION, what + " can only be used in transaction blocks");
+        }
+        if (statement.verb() == UtilityStatement.SavepointVerb.SET) {
+            savepoints.add(statement.name());
+            if (writes != null) {
+                writes.savepoint();
+            }
+            return new StatementResult.Command("SAVEPOINT");
+        }
+        int number = savepoints.lastIndexOf(statement.name()) + 1;
+        if (number == 0) {
+            throw new TributaryException(
+                    SqlState.INVALID_SAVEPOINT_SPECIFICATION, "savepoint \"" + statement.name() + "\" does not exist");
+        }
+        if (statement.verb() == UtilityStatement.SavepointVerb.RELEASE) {
+            savepoints.subList(number - 1, savepoints.size()).clear();
+            if (writes != null) {
+                writes.release(number);
+            }
+            return new StatementResult.Command("RELEASE");
+        }
+        savepoints.subList(number, savepoints.size()).clear();
+        if (writes != null) {
+            writes.rollbackTo(number);
+        }
+        status = 'T';
+        return new StatementResult.Command("ROLLBACK");
+    }
+
     private static Session.Notice noTransaction() {
         return new Session.Notice("WARNING", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
     }
@@ -213,6 +270,7 @@ final class TransactionBlock {
     /** Ends the block, dropping what it holds; also when the session closes. */
     void end() {
         status = 'I';
+        savepoints.clear();
         if (writes != null) {
             TransactionWrites held = writes;
             writes = null;

@@ -32,6 +32,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final DataType[] markerTypes;
     /** Per result column: whether it is an {@link Int2VectorType}, printed {@code 1 2}. */
     private final boolean[] vectors;
+    /** Per result column: its Calcite type name when it is an array (sent as text), else null. */
+    private final String[] arrays;
 
     CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount, List<String> labels)
             throws SQLException {
@@ -41,6 +43,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
         ResultSetMetaData md = statement.getMetaData();
         List<ResultColumn> cols = new ArrayList<>();
         this.vectors = new boolean[md.getColumnCount()];
+        this.arrays = new String[md.getColumnCount()];
         for (int i = 1; i <= md.getColumnCount(); i++) {
             vectors[i - 1] = Int2VectorType.NAME.equals(md.getColumnTypeName(i));
             if (TextArrayType.NAME.equals(md.getColumnTypeName(i))) {
@@ -55,11 +58,16 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 label = postgres;
             }
             // PostgreSQL's interval is Calcite's OTHER (PgIntervals), as are json and jsonb (PgJsonTypes)
-            DataType type = md.getColumnType(i) == java.sql.Types.OTHER
-                            && !"UUID".equals(md.getColumnTypeName(i))
-                            && PgJsonTypes.kind(md.getColumnTypeName(i)) == null
-                    ? DataType.INTERVAL
-                    : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
+            if (!vectors[i - 1] && PgArrayText.isArray(md.getColumnTypeName(i))) {
+                arrays[i - 1] = md.getColumnTypeName(i);
+            }
+            DataType type = arrays[i - 1] != null
+                    ? DataType.TEXT
+                    : md.getColumnType(i) == java.sql.Types.OTHER
+                                    && !"UUID".equals(md.getColumnTypeName(i))
+                                    && PgJsonTypes.kind(md.getColumnTypeName(i)) == null
+                            ? DataType.INTERVAL
+                            : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
             cols.add(new ResultColumn(label, type));
         }
         this.columns = List.copyOf(cols);
@@ -159,12 +167,22 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 for (int i = 0; i < row.length; i++) {
                     row[i] = vectors[i]
                             ? PgArrayText.vector(rs.getArray(i + 1))
-                            : TypeMapping.read(rs, i + 1, columns.get(i).type());
+                            : arrays[i] != null
+                                    ? array(i)
+                                    : TypeMapping.read(rs, i + 1, columns.get(i).type());
                 }
                 return row;
             } catch (SQLException | RuntimeException | LinkageError e) {
                 throw SqlErrors.translate(e, sql);
             }
+        }
+
+        /** Column {@code i} (0-based) of an array type: PostgreSQL's text of its value, or text already made. */
+        private String array(int i) throws SQLException {
+            Object value = rs.getObject(i + 1);
+            return value == null
+                    ? null
+                    : value instanceof java.sql.Array a ? PgArrayText.format(a, arrays[i]) : value.toString();
         }
 
         @Override

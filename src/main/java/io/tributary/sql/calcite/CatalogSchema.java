@@ -144,6 +144,7 @@ final class CatalogSchema extends AbstractSchema {
         PgFormattingCalls.register(root);
         PgTextArrays.register(root);
         PgVarianceFunctions.register(root);
+        CurrentTimes.registerFunctions(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

@@ -166,6 +166,9 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.EXISTS) {
             return "exists";
         }
+        if (item.getKind() == SqlKind.OVERLAPS) {
+            return "overlaps"; // PostgreSQL's grammar makes (a, b) OVERLAPS (c, d) a call of overlaps()
+        }
         if (item instanceof org.apache.calcite.sql.SqlLiteral literal) {
             // a typed constant (DATE '...', INTERVAL '...') is a cast in PostgreSQL's grammar; so is true
             if (literal instanceof org.apache.calcite.sql.SqlUnknownLiteral unknown) {

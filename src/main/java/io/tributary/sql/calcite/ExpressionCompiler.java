@@ -155,7 +155,7 @@ final class ExpressionCompiler {
         @Override
         public Void visitCall(RexCall call) {
             SqlOperator op = call.getOperator();
-            if (CURRENT_TIME.contains(op.getName().toUpperCase(Locale.ROOT))) {
+            if (TemporalFilterErrors.CURRENT_TIME.contains(op.getName().toUpperCase(Locale.ROOT))) {
                 // a view follows the current time only through a temporal filter (TemporalFilters)
                 throw UnsupportedInViews.error(op.getName().toLowerCase(Locale.ROOT)
                         + " other than in a temporal filter (a WHERE conjunct comparing a timestamp with"
@@ -168,9 +168,6 @@ final class ExpressionCompiler {
             }
             return super.visitCall(call);
         }
-
-        private static final java.util.Set<String> CURRENT_TIME = java.util.Set.of(
-                "NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME", "CURRENT_DATE");
 
         /** Calcite marks its own functions; ours ({@link PgFunctions}) carry {@code @NonDeterministic}. */
         private static boolean deterministic(SqlOperator op) {

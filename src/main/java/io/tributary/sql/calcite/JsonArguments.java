@@ -49,6 +49,9 @@ final class JsonArguments {
         }
         for (SqlNode operand : call.getOperandList()) {
             RelDataType type = typeOf.apply(operand);
+            while (type.getComponentType() != null) {
+                type = type.getComponentType(); // an array's elements reach JSON as bare values too
+            }
             if (SqlTypeName.DATETIME_TYPES.contains(type.getSqlTypeName()) || isInterval(type)) {
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED,

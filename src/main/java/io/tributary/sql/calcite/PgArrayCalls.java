@@ -2,10 +2,12 @@ package io.tributary.sql.calcite;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 
@@ -13,14 +15,29 @@ import org.apache.calcite.sql.SqlUnresolvedFunction;
  * Sends the array functions whose Calcite namesakes differ from PostgreSQL's to Tributary's:
  * {@code string_to_array} to {@link PgTextArrays} (text elements, PostgreSQL's NULL and empty
  * delimiters) and the two-argument {@code array_length} to {@link PgArrayFunctions} (Calcite's
- * takes one). Labels are taken before rewrites, so the columns keep PostgreSQL's names.
+ * takes one), and {@code ||} beside an array to {@link ArrayFunctions}' {@code array_cat},
+ * {@code array_append} or {@code array_prepend}. Labels are taken before rewrites, so the columns
+ * keep PostgreSQL's names.
  */
 final class PgArrayCalls extends StatementRewrite {
+    /** Functions whose value is an array, so that {@code ||} beside them is an array operator. */
+    private static final Set<String> ARRAY_FUNCTIONS = Set.of(
+            "array_append",
+            "array_prepend",
+            "array_cat",
+            "array_remove",
+            "array_agg",
+            "string_to_array",
+            "pg_string_to_array");
+
     @Override
     public SqlNode visit(SqlCall call) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
         boolean split = name.equals("string_to_array") && (call.operandCount() == 2 || call.operandCount() == 3);
         boolean length = name.equals("array_length") && call.operandCount() == 2;
+        if (call.getOperator().getName().equals("||") && call.operandCount() == 2) {
+            return concatenation((SqlCall) super.visit(call));
+        }
         if (!split && !length) {
             return super.visit(call);
         }
@@ -37,5 +54,32 @@ final class PgArrayCalls extends StatementRewrite {
                         SqlFunctionCategory.USER_DEFINED_FUNCTION),
                 operands,
                 call.getParserPosition()));
+    }
+
+    /**
+     * {@code a || b} where an operand is an array (an {@code ARRAY[...]} or a call that answers
+     * one): {@code array_cat} of two arrays, else {@code array_append} or {@code array_prepend},
+     * as PostgreSQL resolves the operator; other concatenations are left as they are.
+     */
+    private SqlNode concatenation(SqlCall call) {
+        boolean left = isArray(call.operand(0));
+        boolean right = isArray(call.operand(1));
+        if (!left && !right) {
+            return call;
+        }
+        String function = left && right ? "array_cat" : left ? "array_append" : "array_prepend";
+        return rewritten(
+                ArrayFunctions.named(function).createCall(call.getParserPosition(), call.operand(0), call.operand(1)));
+    }
+
+    private static boolean isArray(SqlNode node) {
+        if (!(node instanceof SqlCall call)) {
+            return false;
+        }
+        return call.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                || call.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR
+                || (call.getKind() == SqlKind.WITHIN_GROUP || call.getKind() == SqlKind.FILTER)
+                        && isArray(call.operand(0))
+                || ARRAY_FUNCTIONS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT));
     }
 }

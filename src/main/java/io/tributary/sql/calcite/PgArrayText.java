@@ -10,10 +10,54 @@ import java.util.Locale;
  * as {@code t}/{@code f}. Arrays reach clients as text; Tributary has no array column type.
  */
 final class PgArrayText {
+    private static final String ARRAY_SUFFIX = " ARRAY";
+
     private PgArrayText() {}
 
     static String format(Array array) throws SQLException {
         return format(array.getArray());
+    }
+
+    /**
+     * An array result column's value as PostgreSQL prints it, each element in the text form of its
+     * type ({@code 4} for a double 4.0, {@code "2024-01-01 10:00:00"} for a timestamp, {@code
+     * "\\x01"} for a bytea) read as {@link TypeMapping#read} reads a column; null for SQL NULL.
+     *
+     * @param typeName the column's type name in Calcite's result metadata, {@code INTEGER ARRAY}
+     */
+    static String format(Array array, String typeName) throws SQLException {
+        if (array == null) {
+            return null;
+        }
+        String elementName = typeName.substring(0, typeName.length() - ARRAY_SUFFIX.length());
+        boolean nested = isArray(elementName);
+        io.tributary.common.types.DataType element = nested ? null : TypeMapping.fromJdbc(elementName, 0, 0);
+        StringBuilder sb = new StringBuilder("{");
+        try (java.sql.ResultSet rs = array.getResultSet()) {
+            // the element is the last column (Avatica's has no index column)
+            int value = rs.getMetaData().getColumnCount();
+            boolean first = true;
+            while (rs.next()) {
+                if (!first) {
+                    sb.append(',');
+                }
+                first = false;
+                String text = nested
+                        ? rs.getObject(value) instanceof Array inner ? format(inner, elementName) : rs.getString(value)
+                        : element.kind().isString()
+                                // Avatica describes a text element as the array itself: read it as text
+                                ? rs.getString(value)
+                                : io.tributary.common.types.PgTextFormat.format(
+                                        element, TypeMapping.read(rs, value, element));
+                sb.append(text == null ? "NULL" : nested ? text : element(text));
+            }
+        }
+        return sb.append('}').toString();
+    }
+
+    /** Whether a result column's Calcite type name, such as {@code INTEGER ARRAY}, is an array's. */
+    static boolean isArray(String typeName) {
+        return typeName.endsWith(ARRAY_SUFFIX);
     }
 
     /**

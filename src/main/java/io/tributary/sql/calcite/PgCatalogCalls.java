@@ -28,7 +28,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * Gives catalog functions and casts their PostgreSQL meaning by rewriting them into lookups in
  * the live {@code pg_catalog} relations, so their answers always agree with what those relations
- * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_get_indexdef},
+ * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_type_is_visible}, {@code pg_get_indexdef},
  * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
  * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
  * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
@@ -70,6 +70,10 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_table_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
                             + " AND pg__c.relnamespace IN (" + SEARCH_PATH + "))"),
+            Map.entry(
+                    "pg_type_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_type pg__t WHERE pg__t.oid = \"$0\""
+                            + " AND pg__t.typnamespace IN (" + SEARCH_PATH + "))"),
             Map.entry(
                     "pg_function_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_proc pg__p WHERE pg__p.oid = \"$0\""

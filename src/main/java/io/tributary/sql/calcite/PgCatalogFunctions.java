@@ -104,20 +104,6 @@ public final class PgCatalogFunctions {
         return null;
     }
 
-    /** {@code array_remove(array, element)}: the array without the elements equal to element. */
-    public static java.util.List<String> array_remove(java.util.List<String> array, String element) {
-        if (array == null) {
-            return null;
-        }
-        java.util.List<String> out = new java.util.ArrayList<>(array.size());
-        for (String e : array) {
-            if (element == null ? e != null : !element.equals(e)) {
-                out.add(e);
-            }
-        }
-        return out;
-    }
-
     /**
      * {@code quote_literal(text)}: the text as a string literal, quotes doubled; one holding a
      * backslash is written {@code E'...'} with backslashes doubled, as PostgreSQL does.

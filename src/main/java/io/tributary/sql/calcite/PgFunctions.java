@@ -3,8 +3,6 @@ package io.tributary.sql.calcite;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import java.math.BigDecimal;
-import java.sql.Timestamp;
-import org.apache.calcite.linq4j.function.NonDeterministic;
 
 /**
  * PostgreSQL functions Calcite's libraries lack, registered in the schema. Calcite calls the
@@ -144,11 +142,5 @@ public final class PgFunctions {
     /** Before a cast to an integer type: text is read as PostgreSQL reads an integer literal. */
     public static String pg_round(String x) {
         return x;
-    }
-
-    /** {@code now()}: the current time; non-deterministic so plans never fold it into a constant. */
-    @NonDeterministic
-    public static Timestamp now() {
-        return new Timestamp(System.currentTimeMillis());
     }
 }

@@ -42,7 +42,7 @@ public final class PgJsonBuild {
                 out.append(", ");
             }
             PgJsonText.quote(key(args[i], i), out);
-            out.append(" : ").append(jsonText(args[i + 1]));
+            out.append(" : ").append(PgJsonFunctions.jsonText(args[i + 1]));
         }
         return new PgJson(out.append('}').toString());
     }
@@ -51,14 +51,9 @@ public final class PgJsonBuild {
     public static PgJson json_build_array(Object[] args) {
         StringBuilder out = new StringBuilder("[");
         for (int i = 0; i < args.length; i++) {
-            out.append(i > 0 ? ", " : "").append(jsonText(args[i]));
+            out.append(i > 0 ? ", " : "").append(PgJsonFunctions.jsonText(args[i]));
         }
         return new PgJson(out.append(']').toString());
-    }
-
-    /** An argument as json text: json kept verbatim, anything else as {@link PgJsonFunctions#node} prints it. */
-    private static String jsonText(Object v) {
-        return v instanceof PgJson j ? j.text() : PgJsonText.normalize(PgJsonFunctions.node(v));
     }
 
     private static String key(Object k, int position) {

@@ -184,7 +184,29 @@ public final class PgJsonFunctions {
 
     /** {@code to_json(v)}: as {@link #to_jsonb}, as json. */
     public static PgJson to_json(Object v) {
-        return v == null ? null : new PgJson(v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v)));
+        return v == null ? null : new PgJson(jsonText(v));
+    }
+
+    /**
+     * The json text of a SQL value, as PostgreSQL's {@code to_json} writes it: json keeps its text, an
+     * array is its elements' texts between brackets, separated by a bare comma (jsonb's text puts a
+     * space after it), anything else the text of its {@link #node}.
+     */
+    static String jsonText(Object v) {
+        if (v instanceof PgJson j) {
+            return j.text();
+        }
+        if (v instanceof java.util.List<?> array) {
+            StringBuilder text = new StringBuilder().append('[');
+            for (Object element : array) {
+                if (text.length() > 1) {
+                    text.append(',');
+                }
+                text.append(jsonText(element));
+            }
+            return text.append(']').toString();
+        }
+        return PgJsonText.normalize(node(v));
     }
 
     /** A SQL value as a JSON tree: json and jsonb as their trees, numbers, booleans, text as strings. */
@@ -203,6 +225,14 @@ public final class PgJsonFunctions {
         }
         if (v instanceof Integer || v instanceof Long || v instanceof Short) {
             return NODES.numberNode(((Number) v).longValue());
+        }
+        if (v instanceof java.util.List<?> array) {
+            // a SQL array is a JSON array of its elements, as PostgreSQL's to_json writes it
+            com.fasterxml.jackson.databind.node.ArrayNode elements = NODES.arrayNode(array.size());
+            for (Object element : array) {
+                elements.add(node(element));
+            }
+            return elements;
         }
         if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();

@@ -17,8 +17,10 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
  * hidden, the schema functions of those names resolve, in queries and views alike. It adds the
  * variadic json build functions ({@link JsonBuildFunction}) and the json aggregates ({@link
- * JsonAggregates}), which no schema function can express; {@code lead} and {@code lag} resolve to
- * {@link PgLeadLag}, typed as PostgreSQL types them. Made by
+ * JsonAggregates}), which no schema function can express, and the array functions typed by their
+ * arguments ({@link ArrayFunctions}); {@code lead} and {@code lag} resolve to
+ * {@link PgLeadLag}, typed as PostgreSQL types them, and {@code now()} and its kin to a
+ * {@link VolatileFunction}. Made by
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
  */
 final class PgOperatorTable implements SqlOperatorTable {
@@ -50,24 +52,29 @@ final class PgOperatorTable implements SqlOperatorTable {
         if (opName.isSimple() && syntax == SqlSyntax.FUNCTION) {
             SqlOperator build = JsonBuildFunction.named(opName.getSimple());
             SqlOperator aggregate = JsonAggregates.named(opName.getSimple());
-            if (build != null || aggregate != null) {
-                operatorList.add(build != null ? build : aggregate);
+            SqlOperator array = ArrayFunctions.named(opName.getSimple());
+            if (build != null || aggregate != null || array != null) {
+                operatorList.add(build != null ? build : aggregate != null ? aggregate : array);
             }
         }
     }
 
-    /** PostgreSQL's typing of {@code lead} and {@code lag} ({@link PgLeadLag}) in place of Calcite's. */
+    /**
+     * PostgreSQL's typing of {@code lead} and {@code lag} ({@link PgLeadLag}) in place of Calcite's;
+     * functions whose value belongs to each execution as {@link VolatileFunction}s.
+     */
     private static SqlOperator postgres(SqlOperator operator) {
         if (operator.getClass() == org.apache.calcite.sql.fun.SqlLeadLagAggFunction.class) {
             return operator.getKind() == org.apache.calcite.sql.SqlKind.LEAD ? PgLeadLag.LEAD : PgLeadLag.LAG;
         }
-        return operator;
+        return VolatileFunction.of(operator);
     }
 
     @Override
     public List<SqlOperator> getOperatorList() {
         List<SqlOperator> operators = new ArrayList<>(JsonBuildFunction.all());
         operators.addAll(JsonAggregates.all());
+        operators.addAll(ArrayFunctions.all());
         calcites.getOperatorList().stream()
                 .filter(o -> !hidden(o))
                 .map(PgOperatorTable::postgres)

@@ -12,6 +12,7 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -42,6 +43,7 @@ final class PgScalarCalls {
     private static final SqlOperator TIMESTAMP_TEXT = function("timestampText");
     private static final SqlOperator TIME_TEXT = function("timeText");
     private static final SqlOperator BOOL_TEXT = function("boolText");
+    private static final SqlOperator NUMERIC_NULLABLE = function("numericNullable");
     private static final SqlOperator TEXT_DATE = function("textDate");
     private static final SqlOperator DATE_PLUS = function("datePlusMillis");
     private static final SqlOperator DATE_MINUS = function("dateMinusMillis");
@@ -165,6 +167,19 @@ final class PgScalarCalls {
                     SqlState.CANNOT_COERCE,
                     "cannot cast type " + (from == SqlTypeName.REAL ? "real" : "double precision") + " to boolean");
         }
+        if (from == SqlTypeName.DECIMAL
+                && cast.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+                && rexBuilder
+                        .getTypeFactory()
+                        .createTypeWithNullability(operand.getType(), true)
+                        .equals(rexBuilder.getTypeFactory().createTypeWithNullability(cast.getType(), true))) {
+            // only the nullability changes: keep the value's scale (a window's sum of numeric)
+            return rexBuilder.makeCall(cast.getType(), NUMERIC_NULLABLE, List.of(operand));
+        }
+        RexNode bool = roundedBoolean(operand);
+        if (bool != null && INTEGERS.contains(to)) {
+            return booleanToInteger(bool, cast);
+        }
         if (TEXTS.contains(from)) {
             SqlOperator input = to == SqlTypeName.DATE
                     ? TEXT_DATE
@@ -195,6 +210,47 @@ final class PgScalarCalls {
         RexNode asText = rexBuilder.makeCall(text, op, List.of(operand));
         // a length (varchar(3), char(3)) truncates or pads PostgreSQL's text, as it did Calcite's
         return cast.getType().equals(text) ? asText : rexBuilder.makeCast(cast.getType(), asText);
+    }
+
+    /**
+     * The boolean value inside {@code pg_round(x)} (which {@link NumericCast} puts before every cast
+     * to an integer type, when the operand's type is not yet known), or {@code null} when {@code
+     * operand} is no such call. Calcite reaches the text overload of {@code pg_round} through an
+     * implicit cast of the boolean to text, which {@link #cast} has made PostgreSQL's boolean text.
+     */
+    private static RexNode roundedBoolean(RexNode operand) {
+        if (!(operand instanceof RexCall round)
+                || !round.getOperator().getName().equalsIgnoreCase("pg_round")) {
+            return null;
+        }
+        RexNode inner = round.getOperands().get(0);
+        if (inner.getKind() == SqlKind.CAST || inner instanceof RexCall text && text.getOperator() == BOOL_TEXT) {
+            inner = ((RexCall) inner).getOperands().get(0);
+        }
+        return inner.getType().getSqlTypeName() == SqlTypeName.BOOLEAN ? inner : null;
+    }
+
+    /**
+     * PostgreSQL's cast of a boolean to an integer type: to {@code integer} 1 or 0 (NULL stays NULL);
+     * to any other integer type there is no cast.
+     *
+     * @throws TributaryException 42846 for a cast to smallint or bigint, as in PostgreSQL
+     */
+    private RexNode booleanToInteger(RexNode bool, RexCall cast) {
+        SqlTypeName to = cast.getType().getSqlTypeName();
+        if (to != SqlTypeName.INTEGER) {
+            throw new TributaryException(
+                    SqlState.CANNOT_COERCE,
+                    "cannot cast type boolean to " + (to == SqlTypeName.BIGINT ? "bigint" : "smallint"));
+        }
+        RexNode one = rexBuilder.makeExactLiteral(java.math.BigDecimal.ONE, cast.getType());
+        RexNode zero = rexBuilder.makeExactLiteral(java.math.BigDecimal.ZERO, cast.getType());
+        RexNode value = rexBuilder.makeCall(SqlStdOperatorTable.CASE, bool, one, zero);
+        if (!bool.getType().isNullable()) {
+            return value;
+        }
+        RexNode isNull = rexBuilder.makeCall(SqlStdOperatorTable.IS_NULL, bool);
+        return rexBuilder.makeCall(SqlStdOperatorTable.CASE, isNull, rexBuilder.makeNullLiteral(cast.getType()), value);
     }
 
     private static boolean isText(RexNode node) {

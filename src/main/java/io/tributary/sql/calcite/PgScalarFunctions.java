@@ -85,6 +85,15 @@ public final class PgScalarFunctions {
         return x.toPlainString();
     }
 
+    /**
+     * A NUMERIC whose type only becomes nullable (Calcite's cast of a window aggregate's result):
+     * the value as it is. Calcite's cast to the unconstrained NUMERIC's DECIMAL would give it that
+     * type's fixed scale, where PostgreSQL keeps the value's own.
+     */
+    public static BigDecimal numericNullable(BigDecimal x) {
+        return x;
+    }
+
     /** {@code bool::text}: {@code true} or {@code false}, PostgreSQL's boolean output (Calcite: TRUE). */
     public static String boolText(boolean x) {
         return x ? "true" : "false";

@@ -66,6 +66,7 @@ final class SessionSchemas implements AutoCloseable {
                     .setCacheEnabled(false);
             CatalogSchema.registerFunctions(root);
             BackendSignals.register(root, session);
+            CurrentTimes.registerSession(root, session);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
             // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public
@@ -104,8 +105,8 @@ final class SessionSchemas implements AutoCloseable {
 
     /**
      * The session's TimeZone as of now. Also makes it the zone of Calcite's current time ({@code
-     * now()}, {@code current_timestamp}, {@code localtimestamp}: the local time there, as
-     * PostgreSQL's cast to timestamp gives it) and of any conversion left to Calcite: Calcite
+     * localtimestamp}, {@code current_date}: the local time there, as PostgreSQL's cast to
+     * timestamp gives it) and of any conversion left to Calcite: Calcite
      * reads the connection's {@code timeZone} property into each statement's DataContext. Called
      * as a statement is parsed; a change of the zone invalidates the session's plans, so none
      * runs before the property follows it.

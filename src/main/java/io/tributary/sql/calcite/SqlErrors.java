@@ -2,6 +2,7 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.sql.ConstantInputPositions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -9,6 +10,10 @@ import java.util.regex.Pattern;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.babel.ParseException;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImplConstants;
+import org.apache.calcite.sql.parser.babel.Token;
 
 /**
  * Translates Calcite's exceptions into the errors PostgreSQL would report for the same mistake,
@@ -96,6 +101,10 @@ final class SqlErrors {
      * text as {@code positions} finds it.
      */
     static TributaryException translate(Throwable error, StatementPositions positions) {
+        return ConstantInputPositions.placed(translated(error, positions), positions.client());
+    }
+
+    private static TributaryException translated(Throwable error, StatementPositions positions) {
         String sql = positions.client();
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof PositionedError pe) {
@@ -293,6 +302,20 @@ final class SqlErrors {
 
     private static TributaryException parseError(SqlParseException pe, StatementPositions positions) {
         String sql = positions.client();
+        Token wrong = wrongToken(pe);
+        if (wrong != null) {
+            // PostgreSQL names the first token no statement can continue with; at the end, one past the text
+            return wrong.kind == SqlBabelParserImplConstants.EOF
+                    ? new TributaryException(
+                            SqlState.SYNTAX_ERROR, "syntax error at end of input", sql.length() + 1, null, null, null)
+                    : new TributaryException(
+                            SqlState.SYNTAX_ERROR,
+                            "syntax error at or near \"" + wrong.image + "\"",
+                            positions.offset(new SqlParserPos(wrong.beginLine, wrong.beginColumn)),
+                            null,
+                            null,
+                            null);
+        }
         int position = positions.offset(pe);
         Matcher m = ENCOUNTERED.matcher(String.valueOf(pe.getMessage()));
         String message;
@@ -307,6 +330,31 @@ final class SqlErrors {
             message = "syntax error: " + firstLine(pe.getMessage());
         }
         return new TributaryException(SqlState.SYNTAX_ERROR, message, position, null, null, null);
+    }
+
+    /**
+     * The token the parser could not go on with: of the tokens after the last one it took, the
+     * first that no expected token sequence reaches (the parser reports from the start of its
+     * lookahead, {@code "+ <EOF>"} for {@code SELECT 1 +}). Null when the parser gave no tokens.
+     */
+    private static Token wrongToken(SqlParseException pe) {
+        if (!(pe.getCause() instanceof ParseException p) || p.currentToken == null || p.currentToken.next == null) {
+            return null;
+        }
+        Token first = p.currentToken.next;
+        int reached = 0;
+        for (int[] sequence : p.expectedTokenSequences == null ? new int[0][] : p.expectedTokenSequences) {
+            int matched = 0;
+            for (Token t = first; t != null && matched < sequence.length && t.kind == sequence[matched]; t = t.next) {
+                matched++;
+            }
+            reached = Math.max(reached, matched);
+        }
+        Token wrong = first;
+        for (int i = 0; i < reached && wrong.next != null; i++) {
+            wrong = wrong.next;
+        }
+        return wrong;
     }
 
     private static TributaryException validationError(CalciteContextException ce, StatementPositions positions) {

@@ -22,9 +22,17 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * planning thread.
  */
 final class TemporalFilterErrors {
-    /** The current-time functions as Calcite names them, upper case. */
-    private static final Set<String> CURRENT_TIME =
-            Set.of("NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME", "CURRENT_DATE");
+    /** The current-time functions as Calcite names them, upper case; also what {@link ExpressionCompiler} refuses. */
+    static final Set<String> CURRENT_TIME = Set.of(
+            "NOW",
+            "CURRENT_TIMESTAMP",
+            "LOCALTIMESTAMP",
+            "CURRENT_TIME",
+            "LOCALTIME",
+            "CURRENT_DATE",
+            "TRANSACTION_TIMESTAMP",
+            "STATEMENT_TIMESTAMP",
+            "CLOCK_TIMESTAMP");
 
     private TemporalFilterErrors() {}
 

@@ -13,8 +13,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * timestamptz and another type (timestamp, date, time, text, including the casts Calcite adds to
  * compare them), {@code extract}, {@code date_trunc} or {@code to_char} of a timestamptz (and {@code to_char} of a
  * date, which PostgreSQL formats as one), {@code to_timestamp} of text, and the current time
- * ({@code now()}, {@code current_timestamp}, {@code localtimestamp}, {@code current_date} ...),
- * which is a timestamp of the session's local time here. Views are maintained in UTC, so the
+ * ({@code localtimestamp}, {@code current_date} ..., the session's local time; {@code now()} and the
+ * other timestamptz ones, which a view converts to local time to compare or show). Views are maintained in UTC, so the
  * session refuses such a view in another zone. Stateless; any thread.
  */
 final class TimeZoneUse {
@@ -80,8 +80,16 @@ final class TimeZoneUse {
     }
 
     /** Calcite's functions of the current time, which read the session's zone. */
-    private static final java.util.Set<String> CURRENT_TIME =
-            java.util.Set.of("current_timestamp", "localtimestamp", "current_date", "current_time", "localtime", "now");
+    private static final java.util.Set<String> CURRENT_TIME = java.util.Set.of(
+            "current_timestamp",
+            "localtimestamp",
+            "current_date",
+            "current_time",
+            "localtime",
+            "now",
+            "transaction_timestamp",
+            "statement_timestamp",
+            "clock_timestamp");
 
     private static boolean zoned(RexNode node) {
         return node.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;

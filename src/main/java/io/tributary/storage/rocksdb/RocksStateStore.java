@@ -151,6 +151,16 @@ public final class RocksStateStore implements StateStore {
         RocksWriteBuffer rb = (RocksWriteBuffer) buffer;
         List<Integer> loads = rb.ingestableRuns(RunIngestion.MIN_PAIRS);
         RunIngestion ingestion = loads.isEmpty() ? null : writeLoads(rb, loads);
+        if (ingestion == null) {
+            loads = List.of();
+        }
+        List<Path> files = rb.filePaths();
+        if (!files.isEmpty()) {
+            // sorted files cannot go through the batch: when the loads' files could not be
+            // written, the loads go through the batch and the sorted files are ingested alone
+            ingestion = ingestion == null ? new RunIngestion(shared, db) : ingestion;
+            ingestion.addFiles(files, rb.fileRanges());
+        }
         rb.put(
                 Keyspace.CATALOG,
                 COMMITTED_EPOCH_KEY,

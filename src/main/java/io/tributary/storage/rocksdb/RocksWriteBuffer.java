@@ -3,6 +3,7 @@ package io.tributary.storage.rocksdb;
 import io.tributary.common.codec.ByteHash;
 import io.tributary.storage.KeyValueRun;
 import io.tributary.storage.Keyspace;
+import io.tributary.storage.SortedFile;
 import io.tributary.storage.WriteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,6 +49,15 @@ final class RocksWriteBuffer implements WriteBuffer {
     private final List<Integer> runPositions = new ArrayList<>();
     /** Pairs in {@link #runs}. */
     private long runPairs;
+
+    /** The sorted files put ({@link #putFile}), ingested by the commit ahead of the batch. */
+    private final List<RocksSortedFile> files = new ArrayList<>();
+    /** Per file, the start and the exclusive end of its key range, which the commit records for undo. */
+    private final List<byte[]> fileRanges = new ArrayList<>();
+
+    private long filePairs;
+    /** How many files were put when the save point was set. */
+    private int filesAtSavePoint;
 
     private byte[] ops = new byte[64];
     private byte[] keyspaces = new byte[64];
@@ -175,6 +185,7 @@ final class RocksWriteBuffer implements WriteBuffer {
         }
         undo = new ArrayList<>();
         savePoint = keys.size();
+        filesAtSavePoint = files.size();
     }
 
     @Override
@@ -189,6 +200,12 @@ final class RocksWriteBuffer implements WriteBuffer {
             runPositions.remove(runPositions.size() - 1);
         }
         indexed = Math.min(indexed, savePoint);
+        while (files.size() > filesAtSavePoint) {
+            RocksSortedFile f = files.remove(files.size() - 1);
+            filePairs -= f.pairs();
+            f.close();
+            fileRanges.subList(fileRanges.size() - 2, fileRanges.size()).clear();
+        }
         for (int i = undo.size() - 1; i >= 0; i--) {
             IndexKey key = (IndexKey) undo.get(i)[0];
             byte[] previous = (byte[]) undo.get(i)[1];
@@ -466,8 +483,32 @@ final class RocksWriteBuffer implements WriteBuffer {
     }
 
     @Override
+    public void putFile(SortedFile file, byte[] from, byte[] toExclusive) {
+        RocksSortedFile rocks = (RocksSortedFile) file;
+        rocks.finishedPath();
+        files.add(rocks);
+        fileRanges.add(from);
+        fileRanges.add(toExclusive);
+        filePairs += file.pairs();
+    }
+
+    /** The finished files put, in order, for the commit's ingestion. */
+    List<java.nio.file.Path> filePaths() {
+        List<java.nio.file.Path> out = new ArrayList<>(files.size());
+        for (RocksSortedFile f : files) {
+            out.add(f.finishedPath());
+        }
+        return out;
+    }
+
+    /** Per file put, its range's start then its exclusive end. */
+    List<byte[]> fileRanges() {
+        return fileRanges;
+    }
+
+    @Override
     public long size() {
-        return keys.size() - runs.size() + runPairs;
+        return keys.size() - runs.size() + runPairs + filePairs;
     }
 
     /**
@@ -583,5 +624,11 @@ final class RocksWriteBuffer implements WriteBuffer {
         runs.clear();
         runPositions.clear();
         runPairs = 0;
+        for (RocksSortedFile f : files) {
+            f.close();
+        }
+        files.clear();
+        fileRanges.clear();
+        filePairs = 0;
     }
 }

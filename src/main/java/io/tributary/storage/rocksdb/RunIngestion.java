@@ -221,6 +221,17 @@ final class RunIngestion {
         return Arrays.copyOf(key, key.length + 1);
     }
 
+    /**
+     * Adds finished sorted files ({@link RocksWriteBuffer#putFile}) to this ingestion, with their
+     * ranges ({@code ranges}: each file's start then exclusive end), which held no committed key,
+     * so undoing them removes exactly their pairs as for the loads. Their links beside the store
+     * are removed with the loads' files.
+     */
+    void addFiles(List<Path> sorted, List<byte[]> fileRanges) {
+        files.addAll(sorted);
+        ranges.addAll(fileRanges);
+    }
+
     /** Records, synced, that the written files' ranges belong to {@code epoch} until it commits. */
     void recordPending(long epoch, RocksStateStore store) throws RocksDBException {
         ByteBuffer record = ByteBuffer.allocate(

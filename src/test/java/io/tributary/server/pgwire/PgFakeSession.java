@@ -77,12 +77,16 @@ final class PgFakeSession implements Session {
     }
 
     @Override
-    public List<String> splitStatements(String text) {
-        List<String> out = new ArrayList<>();
-        for (String s : text.split(";")) {
+    public List<QueryStatement> splitStatements(String text) {
+        List<QueryStatement> out = new ArrayList<>();
+        int start = 0;
+        for (String s : text.split(";", -1)) {
             if (!s.isBlank()) {
-                out.add(s.trim());
+                int end = start + s.length();
+                int leading = s.length() - s.stripLeading().length();
+                out.add(new QueryStatement(s.trim(), start + leading, end < text.length() ? end : -1));
             }
+            start += s.length() + 1;
         }
         return out;
     }

@@ -120,7 +120,8 @@ class PgProtocolTest {
         Msg error = msgs.get(3);
         assertEquals("ERROR", error.field('S'));
         assertEquals("42601", error.field('C'));
-        assertEquals("1", error.field('P'));
+        // the statement's position 1 counted from the start of the Query's text, as PostgreSQL counts
+        assertEquals("11", error.field('P'));
         assertEquals("check the fake grammar", error.field('H'));
         assertFalse(sessions.get(0).executed.contains("insert into t values (1)"));
         c.send(query("select 1"));

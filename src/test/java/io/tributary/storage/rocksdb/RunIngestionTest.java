@@ -36,9 +36,7 @@ class RunIngestionTest {
             store.commit(1, buffer);
             assertEquals(ROWS, count(store, TABLE));
             assertEquals(1, count(store, TABLE + 1));
-            long inMemtables =
-                    store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
-            assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
+            assertNotThroughMemtable(store);
         } catch (org.rocksdb.RocksDBException e) {
             throw new AssertionError(e);
         }
@@ -98,9 +96,7 @@ class RunIngestionTest {
                 run.add(k, k.length, v, v.length);
             }
             commitRun(store, 1, run);
-            long inMemtables =
-                    store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
-            assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
+            assertNotThroughMemtable(store);
             try (ReadView view = store.snapshot()) {
                 for (long i = 0; i < ROWS; i++) {
                     assertArrayEquals(value(i), view.get(Keyspace.DATA, key(TABLE, i)), "key " + i);
@@ -145,6 +141,101 @@ class RunIngestionTest {
             }
             assertEquals(rows, count(store, TABLE));
         }
+    }
+
+    /**
+     * A sorted file put into an epoch's buffer (a table rewritten under a new id) commits with the
+     * epoch's other writes, a range deletion among them, and never passes through the memtable.
+     */
+    @Test
+    void aSortedFileCommitsWithItsEpochBesideARangeDeletion() {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
+            commitRun(store, 1, run(0, ROWS));
+            WriteBuffer buffer = store.newWriteBuffer();
+            buffer.putFile(
+                    sortedFile(store, TABLE + 1, 1000), TableKeys.tableStart(TABLE + 1), TableKeys.tableEnd(TABLE + 1));
+            buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(TABLE), TableKeys.tableEnd(TABLE));
+            buffer.put(Keyspace.CATALOG, new byte[] {9}, new byte[] {9});
+            store.commit(2, buffer);
+            buffer.close();
+            assertEquals(0, count(store, TABLE));
+            assertEquals(1000, count(store, TABLE + 1));
+            try (ReadView view = store.snapshot()) {
+                assertArrayEquals(value(999), view.get(Keyspace.DATA, key(TABLE + 1, 999)));
+                assertArrayEquals(new byte[] {9}, view.get(Keyspace.CATALOG, new byte[] {9}));
+                assertNull(view.get(Keyspace.CATALOG, RunIngestion.PENDING_KEY));
+            }
+            assertNotThroughMemtable(store);
+        } catch (org.rocksdb.RocksDBException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** A sorted file put after a save point is dropped by the rollback to it: its epoch commits without it. */
+    @Test
+    void aRollbackToASavePointDropsTheFilesPutSince() {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
+            WriteBuffer buffer = store.newWriteBuffer();
+            buffer.setSavePoint();
+            buffer.putFile(
+                    sortedFile(store, TABLE + 1, 10), TableKeys.tableStart(TABLE + 1), TableKeys.tableEnd(TABLE + 1));
+            assertEquals(10, buffer.size());
+            buffer.rollbackToSavePoint();
+            assertEquals(0, buffer.size());
+            buffer.put(Keyspace.DATA, key(TABLE, 1), new byte[] {1});
+            store.commit(1, buffer);
+            buffer.close();
+            assertEquals(0, count(store, TABLE + 1));
+            assertEquals(1, count(store, TABLE));
+        }
+    }
+
+    /** A sorted file ingested for an epoch that then never committed (a crash) is gone after the next open. */
+    @Test
+    void anIngestedSortedFileWhoseEpochNeverCommittedIsUndoneAtOpen() throws Exception {
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
+            commitRun(store, 1, run(0, ROWS));
+            RocksWriteBuffer buffer = (RocksWriteBuffer) store.newWriteBuffer();
+            buffer.putFile(
+                    sortedFile(store, TABLE + 1, 1000), TableKeys.tableStart(TABLE + 1), TableKeys.tableEnd(TABLE + 1));
+            RunIngestion ingestion = new RunIngestion(store.shared(), store.db());
+            ingestion.addFiles(buffer.filePaths(), buffer.fileRanges());
+            ingestion.recordPending(2, store);
+            ingestion.ingest(store);
+            ingestion.deleteFiles();
+            buffer.close();
+            assertEquals(1000, count(store, TABLE + 1));
+        }
+        try (RocksStateStore store = RocksStateStore.open(dir.resolve("state"))) {
+            assertEquals(1, store.committedEpoch());
+            assertEquals(0, count(store, TABLE + 1));
+            assertEquals(ROWS, count(store, TABLE));
+        }
+    }
+
+    /** A finished sorted file of table {@code table}'s keys {@code [0, n)}, each with {@link #value}. */
+    private static io.tributary.storage.SortedFile sortedFile(RocksStateStore store, int table, int n) {
+        byte[][] keys = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            keys[i] = key(table, i);
+        }
+        Arrays.sort(keys, Arrays::compareUnsigned);
+        io.tributary.storage.SortedFile file = store.newSortedFile();
+        for (byte[] k : keys) {
+            file.put(
+                    k,
+                    k.length,
+                    value(ByteBuffer.wrap(k, TableKeys.PREFIX_LENGTH, 8).getLong()));
+        }
+        file.finish();
+        return file;
+    }
+
+    /** Fails when more than a handful of entries of the data keyspace went through the memtable. */
+    private static void assertNotThroughMemtable(RocksStateStore store) throws org.rocksdb.RocksDBException {
+        long inMemtables =
+                store.db().getLongProperty(store.handle(Keyspace.DATA), "rocksdb.num-entries-active-mem-table");
+        assertTrue(inMemtables < 10, inMemtables + " entries went through the memtable");
     }
 
     /** A value of 0 to 40 bytes that differs from its neighbours' in length and content. */

@@ -1,0 +1,44 @@
+package io.tributary.server.session;
+
+/**
+ * When a session's current statement and transaction started, as PostgreSQL's {@code
+ * statement_timestamp()} and {@code now()} answer them: the statement's time is taken when its
+ * first piece of work (parse, or execution) starts after the previous one ended; the
+ * transaction's is the statement's unless a transaction block is open, whose first statement
+ * ({@code BEGIN}) set it. Written and read on the session's thread.
+ */
+final class SessionClock {
+    private long statementStart = System.currentTimeMillis();
+    private long transactionStart = statementStart;
+    /** Whether a statement runs: its later pieces (bind, execute) keep its time. */
+    private boolean running;
+
+    /**
+     * A piece of a statement's work starts.
+     *
+     * @param inBlock whether a transaction block is open (its start stays the transaction's)
+     */
+    void started(boolean inBlock) {
+        if (running) {
+            return;
+        }
+        running = true;
+        statementStart = System.currentTimeMillis();
+        if (!inBlock) {
+            transactionStart = statementStart;
+        }
+    }
+
+    /** The statement is over; the next piece of work starts another. */
+    void ended() {
+        running = false;
+    }
+
+    long statementStartMillis() {
+        return statementStart;
+    }
+
+    long transactionStartMillis() {
+        return transactionStart;
+    }
+}

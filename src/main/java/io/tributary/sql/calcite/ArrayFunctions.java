@@ -1,0 +1,174 @@
+package io.tributary.sql.calcite;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.calcite.adapter.enumerable.CallImplementor;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.FunctionParameter;
+import org.apache.calcite.schema.ImplementableFunction;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperandCountRange;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorBinding;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlOperandCountRanges;
+import org.apache.calcite.sql.type.SqlOperandMetadata;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+/**
+ * PostgreSQL's array functions that keep their argument's element type ({@code array_append},
+ * {@code array_prepend}, {@code array_cat}, {@code array_remove}) and {@code array_position}, as
+ * Calcite operators typed from their arguments, which no reflective schema function can be. {@link
+ * PgOperatorTable} offers them to every validator; generated code calls the {@link PgArrayOps}
+ * method of the same name with boxed arguments, on the thread evaluating the expression. An
+ * argument that is no array where an array belongs is 42883, as PostgreSQL's missing signature.
+ * Immutable.
+ */
+final class ArrayFunctions extends SqlUserDefinedFunction {
+    /** What each operator answers, as a function of its operand types. */
+    private enum Shape {
+        /** The array operand's type; never NULL. */
+        GROWN,
+        /** The array operand's type, NULL when the array is. */
+        SAME,
+        /** {@code integer}, NULL when not found. */
+        POSITION
+    }
+
+    /** The operators by lower-case name. */
+    private static final Map<String, SqlOperator> BY_NAME = Map.of(
+            "array_append", new ArrayFunctions("array_append", 0, 2, Shape.GROWN),
+            "array_prepend", new ArrayFunctions("array_prepend", 1, 2, Shape.GROWN),
+            "array_cat", new ArrayFunctions("array_cat", 0, 2, Shape.SAME),
+            "array_remove", new ArrayFunctions("array_remove", 0, 2, Shape.SAME),
+            "array_position", new ArrayFunctions("array_position", 0, 2, Shape.POSITION));
+
+    /** The boxed class generated code holds a number of each type in. */
+    private static final Map<SqlTypeName, Class<?>> NUMBER_CLASSES = Map.of(
+            SqlTypeName.SMALLINT, Short.class,
+            SqlTypeName.INTEGER, Integer.class,
+            SqlTypeName.BIGINT, Long.class,
+            SqlTypeName.DECIMAL, java.math.BigDecimal.class,
+            SqlTypeName.REAL, Float.class,
+            SqlTypeName.DOUBLE, Double.class);
+
+    private ArrayFunctions(String name, int arrayOperand, int arity, Shape shape) {
+        super(
+                new SqlIdentifier(name, SqlParserPos.ZERO),
+                SqlKind.OTHER_FUNCTION,
+                binding -> type(binding, arrayOperand, shape),
+                null,
+                new Operands(arrayOperand, arity),
+                new Implementation(name));
+    }
+
+    /** Every one of these operators. */
+    static java.util.Collection<SqlOperator> all() {
+        return BY_NAME.values();
+    }
+
+    /** The operator named {@code name} (any case), or null when it is none of these. */
+    static SqlOperator named(String name) {
+        return BY_NAME.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    private static RelDataType type(SqlOperatorBinding binding, int arrayOperand, Shape shape) {
+        RelDataTypeFactory types = binding.getTypeFactory();
+        RelDataType array = binding.getOperandType(arrayOperand);
+        return switch (shape) {
+            case GROWN -> types.createTypeWithNullability(array, false);
+            case SAME ->
+                binding.getOperandCount() == 2
+                                && binding.getOperandType(0).getSqlTypeName() == SqlTypeName.ARRAY
+                                && binding.getOperandType(1).getSqlTypeName() == SqlTypeName.ARRAY
+                        ? types.createTypeWithNullability(
+                                array,
+                                binding.getOperandType(0).isNullable()
+                                        && binding.getOperandType(1).isNullable())
+                        : array;
+            case POSITION -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), true);
+        };
+    }
+
+    /** {@code arity} operands, the one at {@code arrayOperand} an array (42883 otherwise). */
+    private record Operands(int arrayOperand, int arity) implements SqlOperandMetadata {
+        @Override
+        public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
+            boolean ok = binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.ARRAY
+                    || binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.NULL;
+            if (!ok && throwOnFailure) {
+                throw binding.newValidationSignatureError();
+            }
+            return ok;
+        }
+
+        @Override
+        public SqlOperandCountRange getOperandCountRange() {
+            return SqlOperandCountRanges.of(arity);
+        }
+
+        @Override
+        public String getAllowedSignatures(SqlOperator op, String opName) {
+            return opName + "(anyarray, anyelement)";
+        }
+
+        @Override
+        public List<RelDataType> paramTypes(RelDataTypeFactory typeFactory) {
+            return List.of();
+        }
+
+        @Override
+        public List<String> paramNames() {
+            return List.of();
+        }
+    }
+
+    /** Generates {@code PgArrayOps.name(boxed arguments...)}. */
+    private record Implementation(String name) implements ImplementableFunction {
+        @Override
+        public List<FunctionParameter> getParameters() {
+            return List.of();
+        }
+
+        @Override
+        public CallImplementor getImplementor() {
+            return (translator, call, nullAs) -> {
+                Class<?>[] parameters = java.util.Arrays.stream(PgArrayOps.class.getMethods())
+                        .filter(m -> m.getName().equals(name))
+                        .findFirst()
+                        .orElseThrow()
+                        .getParameterTypes();
+                List<org.apache.calcite.rex.RexNode> operands = call.getOperands();
+                RelDataType component = operands.stream()
+                        .map(org.apache.calcite.rex.RexNode::getType)
+                        .filter(t -> t.getComponentType() != null)
+                        .map(RelDataType::getComponentType)
+                        .findFirst()
+                        .orElse(null);
+                List<Expression> translated = translator.translateList(operands);
+                Class<?> elementClass = component == null ? null : NUMBER_CLASSES.get(component.getSqlTypeName());
+                List<Expression> arguments = new ArrayList<>();
+                for (int i = 0; i < operands.size(); i++) {
+                    Expression value = Expressions.box(translated.get(i));
+                    // an element joining a numeric array takes the array's element class (an integer joining a
+                    // numeric[] is a BigDecimal)
+                    if (operands.get(i).getType().getComponentType() == null
+                            && elementClass != null
+                            && operands.get(i).getType().getSqlTypeName() != SqlTypeName.NULL) {
+                        value = org.apache.calcite.adapter.enumerable.EnumUtils.convert(value, elementClass);
+                    }
+                    arguments.add(Expressions.convert_(value, parameters[i]));
+                }
+                return nullAs.handle(Expressions.call(PgArrayOps.class, name, arguments));
+            };
+        }
+    }
+}

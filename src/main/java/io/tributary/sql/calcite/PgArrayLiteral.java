@@ -1,0 +1,105 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * PostgreSQL's text form of a one-dimensional array, {@code {a,"b c",NULL}}, read into its
+ * elements as {@code array_in} reads them: blanks around an unquoted element are dropped, a
+ * backslash takes the next character literally, a double-quoted element keeps everything inside
+ * (so {@code "NULL"} is the text NULL), an unquoted {@code NULL} (any case) is a NULL element.
+ * Stateless; any thread.
+ */
+final class PgArrayLiteral {
+    private PgArrayLiteral() {}
+
+    /**
+     * The elements of {@code text}, null for a NULL element; empty for {@code {}}.
+     *
+     * @throws TributaryException 22P02 {@code malformed array literal} when {@code text} is not an
+     *     array constant or an element is missing; 0A000 for a nested (multi-dimensional) one
+     */
+    static List<String> elements(String text) {
+        String t = text.strip();
+        if (t.length() < 2 || t.charAt(0) != '{' || t.charAt(t.length() - 1) != '}') {
+            throw malformed(text);
+        }
+        List<String> elements = new ArrayList<>();
+        String inner = t.substring(1, t.length() - 1);
+        if (inner.isBlank()) {
+            return elements;
+        }
+        StringBuilder element = new StringBuilder();
+        int i = 0;
+        while (true) {
+            while (i < inner.length() && Character.isWhitespace(inner.charAt(i))) {
+                i++;
+            }
+            element.setLength(0);
+            boolean quoted = i < inner.length() && inner.charAt(i) == '"';
+            boolean escaped = false;
+            if (quoted) {
+                i++;
+                while (i < inner.length() && inner.charAt(i) != '"') {
+                    if (inner.charAt(i) == '\\') {
+                        i++;
+                    }
+                    if (i < inner.length()) {
+                        element.append(inner.charAt(i++));
+                    }
+                }
+                if (i++ >= inner.length()) {
+                    throw malformed(text);
+                }
+                while (i < inner.length() && Character.isWhitespace(inner.charAt(i))) {
+                    i++;
+                }
+            } else {
+                int lastKept = 0;
+                while (i < inner.length() && inner.charAt(i) != ',') {
+                    char c = inner.charAt(i++);
+                    if (c == '{' || c == '}') {
+                        if (c == '{') {
+                            throw TributaryException.notSupported("multidimensional array constants");
+                        }
+                        throw malformed(text);
+                    }
+                    if (c == '"') {
+                        throw malformed(text);
+                    }
+                    if (c == '\\' && i < inner.length()) {
+                        c = inner.charAt(i++);
+                        escaped = true;
+                        element.append(c);
+                        lastKept = element.length();
+                    } else {
+                        element.append(c);
+                        if (!Character.isWhitespace(c)) {
+                            lastKept = element.length();
+                        }
+                    }
+                }
+                element.setLength(lastKept);
+                if (element.length() == 0 && !escaped) {
+                    throw malformed(text);
+                }
+            }
+            boolean isNull = !quoted && !escaped && element.toString().equalsIgnoreCase("NULL");
+            elements.add(isNull ? null : element.toString());
+            if (i >= inner.length()) {
+                return elements;
+            }
+            if (inner.charAt(i) != ',') {
+                throw malformed(text);
+            }
+            i++;
+        }
+    }
+
+    private static TributaryException malformed(String text) {
+        return new TributaryException(
+                SqlState.INVALID_TEXT_REPRESENTATION, "malformed array literal: \"" + text + "\"");
+    }
+}

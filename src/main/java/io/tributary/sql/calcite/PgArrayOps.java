@@ -1,0 +1,84 @@
+package io.tributary.sql.calcite;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The runtime of PostgreSQL's array functions ({@link ArrayFunctions}) over the one-dimensional
+ * arrays Calcite's generated code holds as lists: {@code array_append}, {@code array_prepend},
+ * {@code array_cat}, {@code array_remove} and {@code array_position}. Elements compare as PostgreSQL's {@code IS NOT DISTINCT
+ * FROM} does (a NULL element finds NULL). Called by reflection from generated code, on any thread.
+ */
+public final class PgArrayOps {
+    private PgArrayOps() {}
+
+    /** {@code array_append(array, element)}: a NULL array is an empty one, so the answer is never NULL. */
+    public static List<Object> array_append(List<?> array, Object element) {
+        List<Object> out = new ArrayList<>(array == null ? 1 : array.size() + 1);
+        if (array != null) {
+            out.addAll(array);
+        }
+        out.add(element);
+        return out;
+    }
+
+    /** {@code array_prepend(element, array)}: a NULL array is an empty one. */
+    public static List<Object> array_prepend(Object element, List<?> array) {
+        List<Object> out = new ArrayList<>(array == null ? 1 : array.size() + 1);
+        out.add(element);
+        if (array != null) {
+            out.addAll(array);
+        }
+        return out;
+    }
+
+    /** {@code array_cat(a, b)}: NULL only when both are; a NULL one adds nothing. */
+    public static List<Object> array_cat(List<?> a, List<?> b) {
+        if (a == null && b == null) {
+            return null;
+        }
+        List<Object> out = new ArrayList<>((a == null ? 0 : a.size()) + (b == null ? 0 : b.size()));
+        if (a != null) {
+            out.addAll(a);
+        }
+        if (b != null) {
+            out.addAll(b);
+        }
+        return out;
+    }
+
+    /** {@code array_remove(array, element)}: the array without the elements not distinct from {@code element}. */
+    public static List<Object> array_remove(List<?> array, Object element) {
+        if (array == null) {
+            return null;
+        }
+        List<Object> out = new ArrayList<>(array.size());
+        for (Object e : array) {
+            if (!same(e, element)) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** {@code array_position(array, element)}: the 1-based index of the first element not distinct from it, else NULL. */
+    public static Integer array_position(List<?> array, Object element) {
+        if (array == null) {
+            return null;
+        }
+        for (int i = 0; i < array.size(); i++) {
+            if (same(array.get(i), element)) {
+                return i + 1;
+            }
+        }
+        return null;
+    }
+
+    /** PostgreSQL's {@code IS NOT DISTINCT FROM} of two elements: numbers by value, whatever their scale. */
+    private static boolean same(Object a, Object b) {
+        if (a instanceof java.math.BigDecimal x && b instanceof java.math.BigDecimal y) {
+            return x.compareTo(y) == 0;
+        }
+        return java.util.Objects.equals(a, b);
+    }
+}

@@ -1,0 +1,44 @@
+package io.tributary.sql.calcite;
+
+import org.apache.calcite.linq4j.function.NonDeterministic;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+/**
+ * A schema function whose value changes from one execution of a plan to the next, as Calcite's
+ * optimizer must see it: not deterministic, so never folded into a constant. Calcite takes every
+ * user-defined function for deterministic, and a plan is cached and run again (the plan cache,
+ * prepared statements), so {@code ts > now() - INTERVAL '1' SECOND} was folded while the plan was
+ * optimized and later executions compared with the time of the first. Covers the current-time
+ * functions ({@link CurrentTimes}) and functions marked {@code @NonDeterministic} ({@code
+ * gen_random_uuid}). Made by {@link PgOperatorTable} as it resolves a name; immutable.
+ */
+final class VolatileFunction extends SqlUserDefinedFunction {
+    private VolatileFunction(SqlUserDefinedFunction function) {
+        super(
+                function.getSqlIdentifier(),
+                function.getKind(),
+                function.getReturnTypeInference(),
+                function.getOperandTypeInference(),
+                function.getOperandTypeChecker(),
+                function.getFunction());
+    }
+
+    /** {@code operator} as a volatile function when its value belongs to each execution, else itself. */
+    static SqlOperator of(SqlOperator operator) {
+        if (operator instanceof SqlUserDefinedFunction udf
+                && !(operator instanceof VolatileFunction)
+                && (udf.getFunction() instanceof CurrentTimes
+                        || udf.getFunction() instanceof ScalarFunctionImpl f
+                                && f.method.isAnnotationPresent(NonDeterministic.class))) {
+            return new VolatileFunction(udf);
+        }
+        return operator;
+    }
+
+    @Override
+    public boolean isDeterministic() {
+        return false;
+    }
+}
