@@ -57,7 +57,20 @@ class RegexpMatchDifferentialTest {
             "SELECT (regexp_match(s, '\\p{Alpha}'))[1] AS a FROM rx",
             "SELECT (regexp_match(s, '[[:foo:]]'))[1] AS a FROM rx",
             "SELECT (regexp_match('a', '('))[1] AS a",
-            "SELECT (regexp_match('a', 'a', 'g'))[1] AS a");
+            "SELECT (regexp_match('a', 'a', 'g'))[1] AS a",
+            // regexp_split_to_array and regexp_split_to_table: PostgreSQL's pieces, empty matches included
+            "SELECT id, array_to_string(regexp_split_to_array(s, p), '|', '~') AS pieces,"
+                    + " array_length(regexp_split_to_array(s, p, f), 1) AS n FROM rx WHERE f <> 'q' ORDER BY id",
+            "SELECT array_to_string(regexp_split_to_array('a b  c', '\\s+'), '|') AS a,"
+                    + " array_to_string(regexp_split_to_array('abc', ''), '|') AS b,"
+                    + " array_to_string(regexp_split_to_array(',a,b,', ','), '|') AS c,"
+                    + " array_to_string(regexp_split_to_array('a1b22c', '\\d*'), '|') AS d,"
+                    + " array_length(regexp_split_to_array('', ','), 1) AS e,"
+                    + " (regexp_split_to_array('aXbxc', 'x', 'i'))[2] AS f, regexp_split_to_array(NULL, 'x') IS NULL AS g",
+            "SELECT regexp_split_to_array('abc', 'b', 'g') IS NULL AS a",
+            "SELECT regexp_split_to_table('the quick  brown', '\\s+')",
+            "SELECT regexp_split_to_table('x,,y', ',') AS w, 1 AS n",
+            "SELECT id, regexp_split_to_table(s, ' ') AS word FROM rx WHERE id IN (4, 8, 17, 30) ORDER BY id, word");
 
     private static PostgresPair pair;
 

@@ -16,7 +16,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * delimiter [, null_string])} (named {@code pg_string_to_array}: Calcite's own types the elements
  * as its first argument, so a constant's elements come back blank-padded; {@link PgArrayCalls}
  * renames the calls) and {@code parse_ident(text [, strict])}, which Grafana calls on a table name
- * the user picked. {@link #register} adds them to a Calcite root typed as arrays of nullable text;
+ * the user picked, and {@code regexp_split_to_array(text, pattern [, flags])} ({@link
+ * PgRegexpMatch#regexpSplitToArray}). {@link #register} adds them to a Calcite root typed as arrays of nullable text;
  * generated code calls the public static methods by reflection, on any thread.
  */
 public final class PgTextArrays {
@@ -147,6 +148,16 @@ public final class PgTextArrays {
                 null);
     }
 
+    /** {@code regexp_split_to_array(s, pattern)}: see {@link PgRegexpMatch#regexpSplitToArray}. */
+    public static List<String> regexp_split_to_array(String s, String pattern) {
+        return PgRegexpMatch.regexpSplitToArray(s, pattern, null);
+    }
+
+    /** {@code regexp_split_to_array(s, pattern, flags)}: see {@link PgRegexpMatch#regexpSplitToArray}. */
+    public static List<String> regexp_split_to_array(String s, String pattern, String flags) {
+        return PgRegexpMatch.regexpSplitToArray(s, pattern, flags);
+    }
+
     /** Adds the functions to {@code root}; see {@link CatalogSchema#registerFunctions}. */
     static void register(SchemaPlus root) {
         for (Method m : PgTextArrays.class.getMethods()) {
@@ -166,6 +177,6 @@ public final class PgTextArrays {
 
     /** The names {@link #register} adds, as {@code pg_proc} lists them. */
     static List<String> names() {
-        return List.of("string_to_array", "parse_ident");
+        return List.of("string_to_array", "parse_ident", "regexp_split_to_array");
     }
 }

@@ -28,7 +28,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * FROM (or as its only item), and the select list reads its column. For one such call per select
  * list, in a select without grouping, aggregates or window functions, that is exactly PostgreSQL's
  * result (a row of FROM yields one row per value; none when there are no values). A bare call keeps
- * PostgreSQL's label ({@code generate_series}, {@code unnest}).
+ * PostgreSQL's label ({@code generate_series}, {@code unnest}). {@code regexp_split_to_table(s, p
+ * [, flags])} is the unnest of {@code regexp_split_to_array} with the same arguments.
  *
  * <p>Refused as PostgreSQL refuses them (0A000): such calls in WHERE, GROUP BY or HAVING, inside
  * CASE, or inside an aggregate's arguments. Refused where PostgreSQL has a meaning this
@@ -43,6 +44,9 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
 
     private static final String UNNEST = "unnest";
     private static final String GENERATE_SERIES = "generate_series";
+    /** {@code regexp_split_to_table(s, p [, flags])}: the elements of {@code regexp_split_to_array}. */
+    private static final String SPLIT_TO_TABLE = "regexp_split_to_table";
+
     private static final String ALIAS = "?srf";
     private static final String COLUMN = "?value";
     /** Aggregates PostgreSQL would compute before a select list's set-returning call. */
@@ -119,9 +123,22 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
         changed = true;
         SqlCall call = calls.get(0);
         SqlParserPos pos = call.getParserPosition();
-        boolean unnest = isUnnest(call);
+        boolean split = isNamed(call, SPLIT_TO_TABLE);
+        boolean unnest = isUnnest(call) || split;
+        List<SqlNode> elements = split
+                ? List.of(new org.apache.calcite.sql.SqlBasicCall(
+                        new org.apache.calcite.sql.SqlUnresolvedFunction(
+                                new SqlIdentifier("regexp_split_to_array", pos),
+                                null,
+                                null,
+                                null,
+                                null,
+                                org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
+                        call.getOperandList(),
+                        pos))
+                : call.getOperandList();
         SqlNode table = unnest
-                ? SqlStdOperatorTable.UNNEST.createCall(pos, call.getOperandList())
+                ? SqlStdOperatorTable.UNNEST.createCall(pos, elements)
                 : SqlStdOperatorTable.COLLECTION_TABLE.createCall(pos, call);
         SqlNode from = select.getFrom();
         if (from != null && !unnest) {
@@ -152,7 +169,9 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
             items.add(
                     old == call
                             ? SqlStdOperatorTable.AS.createCall(
-                                    pos, value, new SqlIdentifier(unnest ? UNNEST : GENERATE_SERIES, pos))
+                                    pos,
+                                    value,
+                                    new SqlIdentifier(split ? SPLIT_TO_TABLE : unnest ? UNNEST : GENERATE_SERIES, pos))
                             : old.accept(replace));
         }
         select.setSelectList(new SqlNodeList(items, select.getSelectList().getParserPosition()));
@@ -211,7 +230,8 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
     }
 
     private static boolean isSetReturning(SqlCall call) {
-        return call.getKind() == SqlKind.OTHER_FUNCTION && (isUnnest(call) || isNamed(call, GENERATE_SERIES));
+        return call.getKind() == SqlKind.OTHER_FUNCTION
+                && (isUnnest(call) || isNamed(call, GENERATE_SERIES) || isNamed(call, SPLIT_TO_TABLE));
     }
 
     private static boolean isUnnest(SqlCall call) {
