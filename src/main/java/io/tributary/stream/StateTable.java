@@ -38,6 +38,7 @@ public final class StateTable {
     private final KeyOrder[] order;
     private final int distKeyCount;
     private final RowCodec valueCodec;
+    private final List<DataType> valueTypes;
     private final ReadView committed;
     /** The writes not yet known to be committed, merged over {@link #committed} by every read. */
     private final PendingWrites pending = new PendingWrites();
@@ -70,6 +71,7 @@ public final class StateTable {
         }
         this.distKeyCount = distKeyCount;
         this.valueCodec = new RowCodec(valueTypes);
+        this.valueTypes = List.copyOf(valueTypes);
         this.committed = committed;
     }
 
@@ -162,6 +164,21 @@ public final class StateTable {
     public void put(Object[] key, Object[] value) {
         byte[] k = encodeKey(key, key.length);
         pending.write(k, lastDistEnd, null, valueCodec.encode(value, valueScratch));
+    }
+
+    /**
+     * As {@link #put(Object[], Object[])} of a value given encoded as this table encodes its values:
+     * the stored bytes of an upstream row whose column types are this table's value types ({@link
+     * #storesValuesAs}). The array is kept, not copied, and must not change afterwards.
+     */
+    public void putEncodedValue(Object[] key, byte[] value) {
+        byte[] k = encodeKey(key, key.length);
+        pending.write(k, lastDistEnd, null, value);
+    }
+
+    /** Whether this table's values encode exactly as {@code layout}'s rows are stored ({@link #putEncodedValue}). */
+    public boolean storesValuesAs(StoredLayout layout) {
+        return layout.hasTypes(valueTypes);
     }
 
     /** As {@link #put(Object[], Object[])} of a key {@link #encode encoded} by this table. */

@@ -29,6 +29,11 @@ public final class StoredLayout {
         return Arrays.equals(this.keyColumns, keyColumns) && this.types.equals(types);
     }
 
+    /** Whether the stored values are rows of exactly {@code types}, encoded as a {@link RowCodec} of them encodes. */
+    public boolean hasTypes(List<DataType> types) {
+        return this.types.equals(types);
+    }
+
     RowCodec codec() {
         return codec;
     }

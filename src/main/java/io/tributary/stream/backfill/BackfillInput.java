@@ -72,6 +72,17 @@ public final class BackfillInput implements AutoCloseable {
     private long logRowsSinceBarrier;
 
     private boolean live;
+    /**
+     * Inputs of the same job whose snapshots this one waits for before reading its own (see {@link
+     * #readAfter}); emptied once they are read. Actor thread only.
+     */
+    private List<BackfillInput> after = List.of();
+    /**
+     * Every owned vnode has read its snapshot: written by this input's actor thread, read by the
+     * actors of inputs that wait for it ({@link #readAfter}).
+     */
+    private volatile boolean snapshotRead;
+
     private volatile Status status;
     /** Every vnode has read its snapshot and every committed epoch, as of the last step. */
     private volatile boolean caughtUpNow;
@@ -115,6 +126,41 @@ public final class BackfillInput implements AutoCloseable {
                     stored == null ? new VnodeProgress(v, upstream.snapshotEpoch()) : VnodeProgress.decode(v, stored));
         }
         this.status = summarize();
+        this.snapshotRead = snapshotsRead();
+    }
+
+    /**
+     * Makes this input read nothing until each of {@code first} has read its snapshot: a dimension
+     * join's big (left) side waits for its broadcast (right) side, so each of its rows probes a
+     * complete build side and the join's output leaves each actor in the big side's key order
+     * instead of in bursts when a late dimension row probes the big rows held so far. Order only:
+     * the join is correct under any interleaving, so a restart or a late change-log row needs no
+     * care. The inputs of {@code first} belong to other actors, which never wait for this one, so
+     * the wait ends. Called by the job's builder before the actors start; not for a live job.
+     */
+    public void readAfter(List<BackfillInput> first) {
+        after = List.copyOf(first);
+    }
+
+    /** Whether every owned vnode is past its snapshot; actor thread (or before the actor starts). */
+    private boolean snapshotsRead() {
+        for (VnodeProgress p : vnodes) {
+            if (p.phase == VnodeProgress.Phase.SNAPSHOT) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the inputs this one waits for ({@link #readAfter}) have read their snapshots. */
+    private boolean othersRead() {
+        for (BackfillInput first : after) {
+            if (!first.snapshotRead) {
+                return false;
+            }
+        }
+        after = List.of();
+        return true;
     }
 
     public int node() {
@@ -159,7 +205,7 @@ public final class BackfillInput implements AutoCloseable {
      * @return whether it read anything or moved a position (false: nothing to do right now)
      */
     public boolean step(Consumer<Chunk> sink) {
-        if (live || vnodes.isEmpty()) {
+        if (live || vnodes.isEmpty() || !othersRead()) {
             return false;
         }
         int budget = bucket.take(STEP_ROWS);
@@ -254,6 +300,7 @@ public final class BackfillInput implements AutoCloseable {
                 p.phase = VnodeProgress.Phase.LOG;
                 p.lastPk = null;
                 cursor = (cursor + 1) % vnodes.size();
+                snapshotRead = snapshotsRead();
             }
         } else {
             if (p.reading == 0) {

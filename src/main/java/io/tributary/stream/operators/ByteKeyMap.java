@@ -87,6 +87,9 @@ final class ByteKeyMap<V> {
      * referenced (see {@link #get}).
      */
     int find(byte[] buf, int len) {
+        if (size == 0) {
+            return -1; // a released join side's empty cache: no hash per row
+        }
         int h = hash(buf, len);
         if (len <= INLINE_BYTES) {
             long packed = packed(buf, len);

@@ -199,12 +199,17 @@ public final class HashJoinOperator implements Operator {
         JoinSide other = fromLeft ? right : left;
         side.tookRows(chunk.size());
         other.otherTookRows();
+        // a snapshot's rows carry their stored bytes: a side storing rows as its upstream does keeps
+        // those instead of encoding each row again
+        boolean stored = chunk.layout() != null && side.storesAs(chunk.layout());
         for (int i = 0; i < chunk.size(); i++) {
-            apply(fromLeft, side, other, chunk.op(i), chunk.row(i), out);
+            apply(fromLeft, side, other, chunk.op(i), chunk.row(i), stored ? chunk.storedValue(i) : null, out);
         }
     }
 
-    private void apply(boolean fromLeft, JoinSide side, JoinSide other, Op op, Object[] row, Output out) {
+    /** Applies one change; {@code stored} is the row's stored value when the side keeps it as is, else null. */
+    private void apply(
+            boolean fromLeft, JoinSide side, JoinSide other, Op op, Object[] row, byte[] stored, Output out) {
         if (!side.canMatch(row, nullSafe)) {
             if (side.padded()) {
                 out.emit(op, pad(row, fromLeft));
@@ -253,7 +258,7 @@ public final class HashJoinOperator implements Operator {
             out.emit(op, pad(row, fromLeft));
         }
         if (op == Op.INSERT) {
-            side.insert(keyBuffer, row, degree);
+            side.insert(keyBuffer, row, degree, stored);
         } else {
             side.delete(keyBuffer, row);
         }

@@ -8,6 +8,7 @@ import io.tributary.plan.StreamNode;
 import io.tributary.storage.ReadView;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
+import io.tributary.stream.StoredLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -66,6 +67,11 @@ final class JoinSide {
     private long rowsSinceOther;
     /** Whether a quiet other side ends held mode ({@link #tookRows}); not for a broadcast side. */
     private boolean releasedByQuietOther = true;
+
+    /** The stored layout {@link #storesAs} last answered for, and its answer (actor thread). */
+    private StoredLayout checkedLayout;
+
+    private boolean storesAsChecked;
 
     private final ByteWriter scratch = new ByteWriter(64);
     /** With cleaning ({@link #cleanBy}): the join keys with stored rows; otherwise null. */
@@ -359,10 +365,32 @@ final class JoinSide {
         return deleted;
     }
 
-    /** Stores a new row whose join key is encoded in {@code key}, with {@code degree} current matches. */
-    void insert(ByteWriter key, Object[] row, long degree) {
+    /**
+     * Whether this side stores its rows' values exactly as rows of {@code layout} are stored (no
+     * degree column, the same column types), so {@link #insert} can put a snapshot row's stored
+     * bytes instead of encoding the row again (a dimension join's big side: its input is the
+     * upstream table's rows as they are).
+     */
+    boolean storesAs(StoredLayout layout) {
+        if (layout != checkedLayout) {
+            checkedLayout = layout;
+            storesAsChecked = !padded && table.storesValuesAs(layout);
+        }
+        return storesAsChecked;
+    }
+
+    /**
+     * Stores a new row whose join key is encoded in {@code key}, with {@code degree} current
+     * matches; {@code stored} is the row's value already encoded as this side stores it (see {@link
+     * #storesAs}), kept, or null to encode {@code row}.
+     */
+    void insert(ByteWriter key, Object[] row, long degree, byte[] stored) {
         boolean held = held();
-        table.put(tableKey(row), value(row, degree));
+        if (stored != null) {
+            table.putEncodedValue(tableKey(row), stored);
+        } else {
+            table.put(tableKey(row), value(row, degree));
+        }
         if (index != null) {
             index.add(key, row, keyColumns);
         }

@@ -4,6 +4,7 @@ import io.tributary.common.types.DataType;
 import io.tributary.plan.Distribution;
 import io.tributary.plan.ExchangeNode;
 import io.tributary.plan.Field;
+import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.PlanPrinter;
 import io.tributary.plan.SourceNode;
@@ -14,7 +15,9 @@ import io.tributary.stream.WatermarkReader;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.BackfillRate;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
@@ -198,7 +201,11 @@ final class JobBuilder {
             actorBackfills.add(new ArrayList<>());
         }
         VnodeMapping mapping = new VnodeMapping(p);
+        Map<Occurrence, List<Occurrence>> buildSides = new IdentityHashMap<>();
+        buildSidesFirst(root, true, buildSides);
+        Map<Occurrence, List<BackfillInput>> leafBackfills = new IdentityHashMap<>();
         for (Leaf leaf : leaves) {
+            int builtBefore = backfills.size();
             if (leaf.occurrence().node() instanceof SourceNode source) {
                 RelationFeed feed = feeds.apply(source);
                 boolean liveJob = backfill == null || backfill.live();
@@ -251,6 +258,14 @@ final class JobBuilder {
                                 ? new BroadcastDispatcher(channels[j])
                                 : new HashDispatcher(keys, keyTypes, mapping, channels[j]));
             }
+            leafBackfills.put(leaf.occurrence(), List.copyOf(backfills.subList(builtBefore, backfills.size())));
+        }
+        if (backfill != null && !backfill.live()) {
+            buildSides.forEach((source, exchanges) -> {
+                List<BackfillInput> first = new ArrayList<>();
+                exchanges.forEach(e -> first.addAll(leafBackfills.get(e)));
+                leafBackfills.get(source).forEach(b -> b.readAfter(first));
+            });
         }
         for (int i = 0; i < p; i++) {
             actors.add(new Actor(
@@ -263,6 +278,40 @@ final class JobBuilder {
                     failures,
                     views.get(i)));
         }
+    }
+
+    /**
+     * Finds, in the fragment rooted at {@code o}, the source leaves on the big (left) side of a
+     * dimension join ({@link HashJoinNode#broadcastsRight()}) and maps each to the broadcast
+     * exchanges whose fragments' snapshots it reads after (see {@link BackfillInput#readAfter}).
+     */
+    private static void buildSidesFirst(Occurrence o, boolean isRoot, Map<Occurrence, List<Occurrence>> out) {
+        if (!isRoot && o.node() instanceof ExchangeNode) {
+            return;
+        }
+        if (o.node() instanceof HashJoinNode join
+                && join.broadcastsRight()
+                && o.inputs().get(1).node() instanceof ExchangeNode) {
+            Occurrence exchange = o.inputs().get(1);
+            for (Occurrence source : sourcesOf(o.inputs().get(0), new ArrayList<>())) {
+                out.computeIfAbsent(source, s -> new ArrayList<>()).add(exchange);
+            }
+        }
+        for (Occurrence input : o.inputs()) {
+            buildSidesFirst(input, false, out);
+        }
+    }
+
+    /** The source leaves of the fragment below {@code o} (not past an exchange), added to {@code found}. */
+    private static List<Occurrence> sourcesOf(Occurrence o, List<Occurrence> found) {
+        if (o.node() instanceof SourceNode) {
+            found.add(o);
+        } else if (!(o.node() instanceof ExchangeNode)) {
+            for (Occurrence input : o.inputs()) {
+                sourcesOf(input, found);
+            }
+        }
+        return found;
     }
 
     private void visit(
