@@ -58,6 +58,8 @@ abstract class StatementRewrite extends SqlShuttle {
                 new JsonCasts(),
                 new TimeWindowCalls(),
                 new ImplicitLateralCalls(),
+                new JsonKeyColumns(),
+                new TimeOfDayCalls(),
                 new ScalarFunctionsInFrom(),
                 new PgArrayCalls(),
                 new AnyArrayConstants(),
