@@ -57,6 +57,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new ExponentLiterals(),
                 new JsonCasts(),
                 new TimeWindowCalls(),
+                new SplitToTableInFrom(),
                 new ImplicitLateralCalls(),
                 new JsonKeyColumns(),
                 new TimeOfDayCalls(),
