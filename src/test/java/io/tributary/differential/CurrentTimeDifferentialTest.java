@@ -97,6 +97,19 @@ class CurrentTimeDifferentialTest {
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
+    /** timeofday() is text in PostgreSQL's layout, in the session's zone, and reads back as a timestamptz. */
+    @Test
+    void timeOfDayIsPostgresText() {
+        List<String> mismatches = pair.mismatchesInZones(
+                List.of("'UTC'", "'Asia/Kolkata'"),
+                List.of(
+                        "SELECT pg_typeof(timeofday())::text AS t, timeofday() ~"
+                                + " '^[A-Z][a-z]{2} [A-Z][a-z]{2} [0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{6} [0-9]{4} (UTC|IST)$'"
+                                + " AS shaped, right(timeofday(), 3) AS zone",
+                        "SELECT timeofday() FROM ct WHERE false"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
     /** The text of now() carries the session zone's offset, as PostgreSQL prints it. */
     @Test
     void textCarriesTheSessionOffset() {

@@ -70,7 +70,13 @@ class RegexpMatchDifferentialTest {
             "SELECT regexp_split_to_array('abc', 'b', 'g') IS NULL AS a",
             "SELECT regexp_split_to_table('the quick  brown', '\\s+')",
             "SELECT regexp_split_to_table('x,,y', ',') AS w, 1 AS n",
-            "SELECT id, regexp_split_to_table(s, ' ') AS word FROM rx WHERE id IN (4, 8, 17, 30) ORDER BY id, word");
+            "SELECT id, regexp_split_to_table(s, ' ') AS word FROM rx WHERE id IN (4, 8, 17, 30) ORDER BY id, word",
+            "SELECT * FROM regexp_split_to_table('the quick  brown', '\\s+')",
+            "SELECT w FROM regexp_split_to_table('x,,y', ',') AS w",
+            "SELECT t.x FROM regexp_split_to_table('aXbxc', 'x', 'i') AS t(x)",
+            "SELECT rx.id, w FROM rx, regexp_split_to_table(rx.s, ' ') w WHERE rx.id IN (4, 8, 17, 30) ORDER BY 1, 2",
+            "SELECT rx.id, w.piece FROM rx CROSS JOIN LATERAL regexp_split_to_table(rx.s, ' ') AS w(piece)"
+                    + " WHERE rx.id IN (4, 8) ORDER BY 1, 2");
 
     private static PostgresPair pair;
 

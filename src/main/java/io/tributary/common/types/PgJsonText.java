@@ -73,6 +73,45 @@ public final class PgJsonText {
         }
     }
 
+    /**
+     * The top-level members of json text {@code text} as written: for an object its keys in order
+     * (duplicates kept) and each value's text exactly as it stands in {@code text}; for an array
+     * the elements' texts (keys null). {@code text} must already be valid json ({@link #json}).
+     *
+     * @return null when {@code text} is a scalar; otherwise pairs of key and value text
+     * @throws TributaryException 22P02 as {@link #json}
+     */
+    public static List<String[]> topLevel(String text) {
+        try (com.fasterxml.jackson.core.JsonParser parser = MAPPER.getFactory().createParser(text)) {
+            com.fasterxml.jackson.core.JsonToken first = parser.nextToken();
+            boolean object = first == com.fasterxml.jackson.core.JsonToken.START_OBJECT;
+            if (!object && first != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+                return null;
+            }
+            List<String[]> members = new ArrayList<>();
+            while (true) {
+                com.fasterxml.jackson.core.JsonToken token = parser.nextToken();
+                if (token == com.fasterxml.jackson.core.JsonToken.END_OBJECT
+                        || token == com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+                    return members;
+                }
+                String key = null;
+                if (object) {
+                    key = parser.currentName();
+                    parser.nextToken();
+                }
+                int start = (int) parser.currentTokenLocation().getCharOffset();
+                // skips a container; reads a scalar to its end, which Jackson defers for strings
+                parser.skipChildren();
+                parser.finishToken();
+                int end = (int) parser.currentLocation().getCharOffset();
+                members.add(new String[] {key, text.substring(start, end)});
+            }
+        } catch (java.io.IOException e) {
+            throw invalid(e.getMessage());
+        }
+    }
+
     private static TributaryException invalid(String detail) {
         String first = detail == null ? "" : detail.lines().findFirst().orElse("");
         return new TributaryException(

@@ -47,11 +47,25 @@ final class CatalogSchema extends AbstractSchema {
             PgFormat.class,
             PgArrayFunctions.class,
             PgUuidFunctions.class,
-            PgJsonFunctions.class);
+            PgJsonFunctions.class,
+            PgJsonbOperators.class);
 
     /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */
-    static final java.util.Set<String> TABLE_FUNCTIONS =
-            java.util.Set.of("generate_series", "pg_options_to_table", "pg_timestamp_series", "pg_timestamptz_series");
+    static final java.util.Set<String> TABLE_FUNCTIONS = java.util.Set.of(
+            "generate_series",
+            "pg_options_to_table",
+            "pg_timestamp_series",
+            "pg_timestamptz_series",
+            "json_each",
+            "json_each_text",
+            "jsonb_each",
+            "jsonb_each_text",
+            "json_array_elements",
+            "json_array_elements_text",
+            "jsonb_array_elements",
+            "jsonb_array_elements_text",
+            "json_object_keys",
+            "jsonb_object_keys");
 
     private final Catalog catalog;
     private final ReadContext context;
@@ -140,6 +154,11 @@ final class CatalogSchema extends AbstractSchema {
         root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));
         root.add("pg_interval_max", AggregateFunctionImpl.create(PgIntervalAggregates.Max.class));
+        for (Method m : JsonTableFunctions.class.getMethods()) {
+            if (m.getDeclaringClass() == JsonTableFunctions.class) {
+                root.add(m.getName(), TableFunctionImpl.create(m));
+            }
+        }
         PgRegexpMatch.register(root);
         PgFormattingCalls.register(root);
         PgTextArrays.register(root);
@@ -167,6 +186,11 @@ final class CatalogSchema extends AbstractSchema {
                 "to_date",
                 "to_timestamp"));
         names.addAll(PgTextArrays.names());
+        for (Method m : JsonTableFunctions.class.getMethods()) {
+            if (m.getDeclaringClass() == JsonTableFunctions.class) {
+                names.add(m.getName());
+            }
+        }
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

@@ -323,7 +323,7 @@ public final class PgJsonFunctions {
      * The steps of a text array constant such as {@code {a,"b c",0}}: braces around, elements
      * split at commas outside double quotes, blanks around unquoted ones dropped.
      */
-    private static List<String> pathSteps(String path) {
+    static List<String> pathSteps(String path) {
         String s = path.trim();
         if (s.length() < 2 || s.charAt(0) != '{' || s.charAt(s.length() - 1) != '}') {
             throw new TributaryException(

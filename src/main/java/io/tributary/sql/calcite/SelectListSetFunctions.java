@@ -47,6 +47,18 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
     /** {@code regexp_split_to_table(s, p [, flags])}: the elements of {@code regexp_split_to_array}. */
     private static final String SPLIT_TO_TABLE = "regexp_split_to_table";
 
+    /** One-column set-returning json functions, labelled by their names as {@code generate_series} is. */
+    private static final Set<String> JSON_SETS = Set.of(
+            "json_array_elements",
+            "json_array_elements_text",
+            "jsonb_array_elements",
+            "jsonb_array_elements_text",
+            "json_object_keys",
+            "jsonb_object_keys");
+    /** Set-returning json functions whose rows are records of two columns. */
+    private static final Set<String> JSON_RECORDS =
+            Set.of("json_each", "json_each_text", "jsonb_each", "jsonb_each_text");
+
     private static final String ALIAS = "?srf";
     private static final String COLUMN = "?value";
     /** Aggregates PostgreSQL would compute before a select list's set-returning call. */
@@ -120,8 +132,12 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
             throw TributaryException.notSupported(
                     "a set-returning function in a select list with grouping, aggregates or window functions");
         }
-        changed = true;
         SqlCall call = calls.get(0);
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (JSON_RECORDS.contains(name)) {
+            throw TributaryException.notSupported(name + " in a select list (a record per row); call it in FROM");
+        }
+        changed = true;
         SqlParserPos pos = call.getParserPosition();
         boolean split = isNamed(call, SPLIT_TO_TABLE);
         boolean unnest = isUnnest(call) || split;
@@ -169,9 +185,7 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
             items.add(
                     old == call
                             ? SqlStdOperatorTable.AS.createCall(
-                                    pos,
-                                    value,
-                                    new SqlIdentifier(split ? SPLIT_TO_TABLE : unnest ? UNNEST : GENERATE_SERIES, pos))
+                                    pos, value, new SqlIdentifier(split ? SPLIT_TO_TABLE : unnest ? UNNEST : name, pos))
                             : old.accept(replace));
         }
         select.setSelectList(new SqlNodeList(items, select.getSelectList().getParserPosition()));
@@ -231,7 +245,11 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
 
     private static boolean isSetReturning(SqlCall call) {
         return call.getKind() == SqlKind.OTHER_FUNCTION
-                && (isUnnest(call) || isNamed(call, GENERATE_SERIES) || isNamed(call, SPLIT_TO_TABLE));
+                && (isUnnest(call)
+                        || isNamed(call, GENERATE_SERIES)
+                        || isNamed(call, SPLIT_TO_TABLE)
+                        || JSON_SETS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))
+                        || JSON_RECORDS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT)));
     }
 
     private static boolean isUnnest(SqlCall call) {
