@@ -247,6 +247,9 @@ public final class IndexDdl {
             int[] columns = index.positionsIn(before);
             List<DataType> types = index.typesIn(before);
             ByteWriter scratch = new ByteWriter(64);
+            // PostgreSQL sorts the rows to build the index and so reports the least duplicated key
+            byte[] leastDuplicate = null;
+            Object[] duplicateRow = null;
             try (ReadView committed = store.latest();
                     KvIterator it = committed.scan(
                             Keyspace.DATA, TableKeys.tableStart(before.id()), TableKeys.tableEnd(before.id()))) {
@@ -254,10 +257,17 @@ public final class IndexDdl {
                     Object[] row = rows.decode(it.value());
                     byte[] key = IndexKeys.key(index.id(), types, row, columns, index.unique(), it.key(), scratch);
                     if (index.unique() && !IndexKeys.hasNull(row, columns) && epoch.exists(Keyspace.DATA, key)) {
-                        throw duplicated(row);
+                        if (leastDuplicate == null || java.util.Arrays.compareUnsigned(key, leastDuplicate) < 0) {
+                            leastDuplicate = key;
+                            duplicateRow = row;
+                        }
+                        continue;
                     }
                     epoch.put(Keyspace.DATA, key, IndexKeys.value(row, columns, index.unique(), it.key()));
                 }
+            }
+            if (duplicateRow != null) {
+                throw duplicated(duplicateRow);
             }
             catalogService.stageRecord(epoch, after);
             catalog.put(after);
