@@ -91,6 +91,9 @@ final class TableDdlParser {
                     constraint = in.identifier();
                 }
                 in.expectWord("unique");
+                if (in.peek().isWord("nulls")) {
+                    throw TributaryException.notSupported("UNIQUE NULLS [NOT] DISTINCT");
+                }
                 uniques.add(unique(in, constraint, in.identifierList()));
                 continue;
             }
