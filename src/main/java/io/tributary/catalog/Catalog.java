@@ -144,6 +144,21 @@ public final class Catalog {
     }
 
     /**
+     * The table holding the index (or UNIQUE constraint's index) whose catalog key, {@link #key}{@code
+     * (table's schema, index name)}, is {@code key}; any thread.
+     */
+    public Optional<TableDef> tableOfIndex(String key) {
+        for (TableDef t : tables.values()) {
+            for (IndexDef i : t.indexes()) {
+                if (key(t.schema(), i.name()).equals(key)) {
+                    return Optional.of(t);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
      * The table, or the 42P01 error PostgreSQL gives for a missing relation.
      */
     public TableDef require(String name) {

@@ -24,6 +24,8 @@ import java.util.stream.IntStream;
  * @param schema the schema holding the relation; records stored before schemas held relations
  *     have none and read as {@link Catalog#SCHEMA}. {@code name} is the catalog's key, {@link
  *     Catalog#key}{@code (schema, localName())}
+ * @param checks the table's CHECK constraints
+ * @param indexes the table's secondary indexes and UNIQUE constraints, in creation order
  */
 public record TableDef(
         int id,
@@ -39,15 +41,51 @@ public record TableDef(
         SourceDef source,
         WatermarkDef watermark,
         String schema,
-        List<CheckDef> checks) {
+        List<CheckDef> checks,
+        List<IndexDef> indexes) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
         schema = schema == null ? Catalog.SCHEMA : schema;
         checks = checks == null ? List.of() : List.copyOf(checks);
+        indexes = indexes == null ? List.of() : List.copyOf(indexes);
         kind = kind == null ? RelationKind.TABLE : kind;
         dependsOn = dependsOn == null ? new int[0] : dependsOn;
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
+    }
+
+    /** A relation without secondary indexes. */
+    public TableDef(
+            int id,
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            RelationKind kind,
+            String query,
+            int[] dependsOn,
+            int[] stateTableIds,
+            int parallelism,
+            SourceDef source,
+            WatermarkDef watermark,
+            String schema,
+            List<CheckDef> checks) {
+        this(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks,
+                List.of());
     }
 
     /** A relation without CHECK constraints. */
@@ -182,7 +220,8 @@ public record TableDef(
                 newSource,
                 watermark,
                 schema,
-                checks);
+                checks,
+                indexes);
     }
 
     /** The same relation as another kind (a connector's relation made by CREATE SOURCE). */
@@ -201,7 +240,8 @@ public record TableDef(
                 source,
                 watermark,
                 schema,
-                checks);
+                checks,
+                indexes);
     }
 
     /** The same table with watermark {@code newWatermark} (null: none). */
@@ -220,7 +260,8 @@ public record TableDef(
                 source,
                 newWatermark,
                 schema,
-                checks);
+                checks,
+                indexes);
     }
 
     /**
@@ -242,7 +283,8 @@ public record TableDef(
                 source,
                 watermark,
                 newSchema,
-                checks);
+                checks,
+                indexes);
     }
 
     /** The same table with CHECK constraints {@code newChecks} (named). */
@@ -261,7 +303,8 @@ public record TableDef(
                 source,
                 watermark,
                 schema,
-                newChecks);
+                newChecks,
+                indexes);
     }
 
     /**
@@ -284,7 +327,8 @@ public record TableDef(
                 source,
                 newWatermark,
                 schema,
-                newChecks);
+                newChecks,
+                indexes);
     }
 
     /**
@@ -306,7 +350,33 @@ public record TableDef(
                 source,
                 watermark,
                 schema,
-                checks);
+                checks,
+                indexes);
+    }
+
+    /** The same table with secondary indexes {@code newIndexes}. */
+    public TableDef withIndexes(List<IndexDef> newIndexes) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks,
+                newIndexes);
+    }
+
+    /** The table's index (or UNIQUE constraint) named {@code indexName}, if it has one. */
+    public java.util.Optional<IndexDef> index(String indexName) {
+        return indexes.stream().filter(i -> i.name().equals(indexName)).findFirst();
     }
 
     /** The same relation under catalog key {@code newName} (ALTER ... RENAME TO), in the same schema. */
@@ -325,7 +395,8 @@ public record TableDef(
                 source,
                 watermark,
                 schema,
-                checks);
+                checks,
+                indexes);
     }
 
     /** The relation's name within its schema (what {@code pg_class.relname} shows). */

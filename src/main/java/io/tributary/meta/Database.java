@@ -321,6 +321,11 @@ public final class Database implements AutoCloseable {
         return checkDdl;
     }
 
+    /** CREATE/DROP INDEX and UNIQUE constraints; any thread. */
+    public io.tributary.meta.ddl.IndexDdl indexDdl() {
+        return new io.tributary.meta.ddl.IndexDdl(catalogService, barriers, store);
+    }
+
     /** CREATE/ALTER/DROP SEQUENCE and giving a column its sequence; any thread. */
     public io.tributary.meta.ddl.SequenceDdl sequenceDdl() {
         return new io.tributary.meta.ddl.SequenceDdl(catalogService, barriers, sequences::moved);

@@ -18,7 +18,9 @@ final class AlterTableParser {
      *
      * Any other word after ADD begins a column definition ({@code ADD [COLUMN] ...}).
      *
-     * @throws TributaryException 0A000 for UNIQUE, FOREIGN KEY and EXCLUDE
+     * or {@code ADD [CONSTRAINT c] UNIQUE (cols)}.
+     *
+     * @throws TributaryException 0A000 for FOREIGN KEY and EXCLUDE
      */
     static UtilityStatement add(TokenCursor in, String table, boolean ifExists) {
         in.expectWord("add");
@@ -33,12 +35,22 @@ final class AlterTableParser {
         if (in.peek().isWord("check")) {
             return end(in, new UtilityStatement.AddCheck(table, TableDdlParser.check(in, constraint)));
         }
+        if (in.peek().isWord("unique")) {
+            in.next();
+            return end(
+                    in,
+                    new UtilityStatement.AddUnique(
+                            table,
+                            constraint,
+                            TableDdlParser.unique(in, constraint, in.identifierList())
+                                    .columns()));
+        }
         if (!in.peek().isWord("primary")) {
             String kind = in.peek().isWord("foreign")
                     ? "FOREIGN KEY"
                     : in.peek().text().toUpperCase(java.util.Locale.ROOT);
             throw TributaryException.notSupported(
-                    "ALTER TABLE ... ADD CONSTRAINT ... " + kind + " (only PRIMARY KEY constraints)");
+                    "ALTER TABLE ... ADD CONSTRAINT ... " + kind + " (only PRIMARY KEY, UNIQUE and CHECK constraints)");
         }
         in.next();
         in.expectWord("key");

@@ -2,6 +2,7 @@ package io.tributary.sql;
 
 import io.tributary.catalog.CheckDef;
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.IndexDef;
 import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
@@ -75,10 +76,25 @@ final class TableDdlParser {
         List<String> pk = new ArrayList<>();
         WatermarkClause watermark = null;
         List<CheckDef> checks = new ArrayList<>();
+        List<IndexDef> uniques = new ArrayList<>();
         do {
             if (in.peek().isWord("check")
                     || in.peek().isWord("constraint") && in.peekThird().isWord("check")) {
                 checks.add(check(in));
+                continue;
+            }
+            if (in.peek().isWord("unique")
+                    || in.peek().isWord("constraint") && in.peekThird().isWord("unique")) {
+                String constraint = null;
+                if (in.peek().isWord("constraint")) {
+                    in.next();
+                    constraint = in.identifier();
+                }
+                in.expectWord("unique");
+                if (in.peek().isWord("nulls")) {
+                    throw TributaryException.notSupported("UNIQUE NULLS [NOT] DISTINCT");
+                }
+                uniques.add(unique(in, constraint, in.identifierList()));
                 continue;
             }
             if (in.peek().isWord("constraint")) {
@@ -97,13 +113,12 @@ final class TableDdlParser {
                             SqlState.SYNTAX_ERROR, "multiple watermarks for table \"" + name + "\"", in.peek());
                 }
                 watermark = WatermarkClause.parse(in);
-            } else if (in.peek().isWord("unique")
-                    || in.peek().isWord("foreign")
+            } else if (in.peek().isWord("foreign")
                     || in.peek().isWord("check")
                     || in.peek().isWord("exclude")) {
                 throw TributaryException.notSupported("table constraint " + constraintKind(in.peek()));
             } else {
-                columns.add(column(in, name, columns, pk, checks));
+                columns.add(column(in, name, columns, pk, checks, uniques));
             }
         } while (in.acceptSymbol(","));
         in.expectSymbol(")");
@@ -118,6 +133,9 @@ final class TableDdlParser {
         }
         if (columns.isEmpty()) {
             throw TributaryException.notSupported("a table without columns");
+        }
+        if (source != null && !uniques.isEmpty()) {
+            throw TributaryException.notSupported("UNIQUE constraints on a table fed by a connector");
         }
         if (source != null && !checks.isEmpty()) {
             // a connector's rows are not statements that could fail; skipping them is not built
@@ -136,7 +154,26 @@ final class TableDdlParser {
                 source,
                 watermark == null ? null : watermark.resolve(columns),
                 List.copyOf(checks),
-                kind);
+                kind,
+                List.copyOf(uniques));
+    }
+
+    /**
+     * After {@code [CONSTRAINT c] UNIQUE [(columns)]}: the constraint, unnamed when {@code
+     * constraint} is null; its options are 0A000.
+     */
+    static IndexDef unique(TokenCursor in, String constraint, List<String> columns) {
+        if (in.peek().isWord("nulls")) {
+            throw TributaryException.notSupported("UNIQUE NULLS [NOT] DISTINCT");
+        }
+        for (String option : List.of("include", "with", "using", "deferrable", "initially", "not")) {
+            if (in.peek().isWord(option)
+                    && !(option.equals("not") && in.peekSecond().isWord("null"))) {
+                throw TributaryException.notSupported(
+                        "UNIQUE constraint option " + option.toUpperCase(java.util.Locale.ROOT));
+            }
+        }
+        return new IndexDef(constraint, 0, columns, true, true);
     }
 
     /**
@@ -236,7 +273,7 @@ final class TableDdlParser {
     static ColumnDef addedColumn(TokenCursor in, String table) {
         List<String> pk = new ArrayList<>();
         List<CheckDef> checks = new ArrayList<>();
-        ColumnDef column = column(in, table, List.of(), pk, checks);
+        ColumnDef column = column(in, table, List.of(), pk, checks, null);
         if (!pk.isEmpty() || !checks.isEmpty()) {
             throw TributaryException.notSupported(
                     "ALTER TABLE ... ADD COLUMN with " + (pk.isEmpty() ? "a CHECK" : "a PRIMARY KEY") + " constraint");
@@ -248,9 +285,17 @@ final class TableDdlParser {
         return column;
     }
 
-    /** One column definition; a column-level PRIMARY KEY is added to {@code pk}. */
+    /**
+     * One column definition; a column-level PRIMARY KEY is added to {@code pk}, a CHECK to {@code
+     * checks}, a UNIQUE to {@code uniques} (null: UNIQUE is 0A000 here).
+     */
     private static ColumnDef column(
-            TokenCursor in, String table, List<ColumnDef> columns, List<String> pk, List<CheckDef> checks) {
+            TokenCursor in,
+            String table,
+            List<ColumnDef> columns,
+            List<String> pk,
+            List<CheckDef> checks,
+            List<IndexDef> uniques) {
         Token colTok = in.peek();
         String col = in.identifier();
         for (ColumnDef c : columns) {
@@ -301,6 +346,16 @@ final class TableDdlParser {
             } else if (at.isWord("check")
                     || at.isWord("constraint") && in.peekThird().isWord("check")) {
                 checks.add(check(in));
+            } else if (uniques != null
+                    && (at.isWord("unique")
+                            || at.isWord("constraint") && in.peekThird().isWord("unique"))) {
+                String constraint = null;
+                if (at.isWord("constraint")) {
+                    in.next();
+                    constraint = in.identifier();
+                }
+                in.expectWord("unique");
+                uniques.add(unique(in, constraint, List.of(col)));
             } else if (at.isWord("generated")
                     && in.peekSecond().isWord("always")
                     && in.peekThird().isWord("as")
@@ -508,6 +563,9 @@ final class TableDdlParser {
         }
         if (in.peek().isWord("sequence")) {
             return SequenceDdlParser.drop(in);
+        }
+        if (in.peek().isWord("index")) {
+            return IndexDdlParser.drop(in);
         }
         RelationKind kind;
         if (in.peek().isWord("table")) {

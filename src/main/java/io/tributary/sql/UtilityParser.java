@@ -137,10 +137,10 @@ public final class UtilityParser {
         if (what.isWord("sequence")) {
             return SequenceDdlParser.create(in);
         }
-        if (what.isWord("unique") && in.peekSecond().isWord("index")) {
-            throw TributaryException.notSupported("CREATE UNIQUE INDEX");
+        if (what.isWord("index") || what.isWord("unique") && in.peekSecond().isWord("index")) {
+            return IndexDdlParser.create(in);
         }
-        if (what.isWord("index") || what.isWord("function") || what.isWord("user")) {
+        if (what.isWord("function") || what.isWord("user")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }
         if (what.isWord("temporary") || what.isWord("temp") || what.isWord("unlogged")) {

@@ -10,6 +10,7 @@ public sealed interface UtilityStatement {
 
     /**
      * {@code CREATE TABLE}, or {@code CREATE SOURCE} when {@code kind} is {@link RelationKind#SOURCE};
+     * {@code uniques} its UNIQUE constraints (unnamed ones with a null name, ids unset);
      * {@code source} is the connector clause, null for a plain table; {@code watermark} the WATERMARK
      * FOR clause, null without one.
      */
@@ -22,12 +23,26 @@ public sealed interface UtilityStatement {
             SourceClause source,
             io.tributary.catalog.WatermarkDef watermark,
             List<io.tributary.catalog.CheckDef> checks,
-            RelationKind kind)
+            RelationKind kind,
+            List<io.tributary.catalog.IndexDef> uniques)
             implements UtilityStatement {
         public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
-            this(name, columns, primaryKey, ifNotExists, sql, null, null, List.of(), RelationKind.TABLE);
+            this(name, columns, primaryKey, ifNotExists, sql, null, null, List.of(), RelationKind.TABLE, List.of());
         }
     }
+
+    /**
+     * {@code CREATE [UNIQUE] INDEX [IF NOT EXISTS] [name] ON table [USING btree] (columns)}; {@code
+     * name} null for PostgreSQL's default, {@code table} the catalog key.
+     */
+    record CreateIndex(String name, String table, List<String> columns, boolean unique, boolean ifNotExists)
+            implements UtilityStatement {}
+
+    /** {@code DROP INDEX [IF EXISTS] names}: catalog keys (schema-qualified outside public). */
+    record DropIndex(List<String> names, boolean ifExists) implements UtilityStatement {}
+
+    /** {@code ALTER TABLE t ADD [CONSTRAINT c] UNIQUE (columns)}; {@code constraint} null when unnamed. */
+    record AddUnique(String table, String constraint, List<String> columns) implements UtilityStatement {}
 
     /**
      * {@code WITH (connector = '...', name = 'value', ...) [FORMAT f ENCODE e [(options)]]} of a

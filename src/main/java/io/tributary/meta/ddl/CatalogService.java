@@ -115,6 +115,7 @@ public final class CatalogService {
         if (catalog.table(name).isPresent()
                 || catalog.view(name).isPresent()
                 || catalog.sequence(name).isPresent()
+                || catalog.tableOfIndex(name).isPresent()
                 || pendingNames.contains(name)) {
             if (ifNotExists) {
                 return false;
@@ -145,6 +146,18 @@ public final class CatalogService {
     /** Frees a name {@link #reserveSchema reserved} for a schema now committed or abandoned. */
     public synchronized void releaseSchema(String name) {
         pendingSchemas.remove(name);
+    }
+
+    /**
+     * Whether {@code name} (a catalog key) names no relation, index or sequence and is not
+     * reserved: a name PostgreSQL's default naming may pick.
+     */
+    public synchronized boolean isFree(String name) {
+        return catalog.table(name).isEmpty()
+                && catalog.view(name).isEmpty()
+                && catalog.sequence(name).isEmpty()
+                && catalog.tableOfIndex(name).isEmpty()
+                && !pendingNames.contains(name);
     }
 
     /** Frees a name {@link #reserveName reserved} for a relation now committed or abandoned. */
@@ -210,9 +223,15 @@ public final class CatalogService {
         buffer.delete(Keyspace.CATALOG, CatalogCodec.viewKey(name));
     }
 
-    /** Stages the removal of a relation's record, rows, state tables, stored plan and source positions. */
+    /**
+     * Stages the removal of a relation's record, rows, index entries, state tables, stored plan and
+     * source positions.
+     */
     static void stageRemoval(WriteBuffer buffer, TableDef relation) {
         buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(relation.id()), TableKeys.tableEnd(relation.id()));
+        for (io.tributary.catalog.IndexDef index : relation.indexes()) {
+            buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(index.id()), TableKeys.tableEnd(index.id()));
+        }
         for (int id : relation.stateTableIds()) {
             buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id));
         }

@@ -100,7 +100,7 @@ public final class ColumnDdl {
 
     /**
      * Drops column {@code columnName}: stored rows are re-encoded without it, CHECK constraints that
-     * read it are dropped with it (as in PostgreSQL), and SERIAL/identity columns after it keep
+     * read it and indexes over it are dropped with it (as in PostgreSQL), and SERIAL/identity columns after it keep
      * their sequences' positions. Returns once durable.
      *
      * @return PostgreSQL's notice when the table or the column is missing and IF EXISTS said to skip
@@ -154,7 +154,11 @@ public final class ColumnDdl {
         List<CheckDef> checks = table.checks().stream()
                 .filter(c -> !c.columns().contains(columnName))
                 .toList();
-        TableDef after = table.withColumns(columns, key, watermark, checks);
+        // as in PostgreSQL, the indexes and UNIQUE constraints over the column go with it
+        TableDef after = table.withColumns(columns, key, watermark, checks)
+                .withIndexes(table.indexes().stream()
+                        .filter(i -> !i.columns().contains(columnName))
+                        .toList());
         rewrite(table, after, sources, null);
         return Optional.empty();
     }
@@ -220,7 +224,10 @@ public final class ColumnDdl {
                         old.defaultExpr(),
                         old.identity(),
                         old.generated()));
-        TableDef after = table.withColumns(columns, table.primaryKey(), table.watermark(), table.checks());
+        TableDef after = table.withColumns(columns, table.primaryKey(), table.watermark(), table.checks())
+                .withIndexes(table.indexes().stream()
+                        .map(i -> i.withColumnRenamed(from, to))
+                        .toList());
         barriers.awaitCommitted(
                 barriers.stageAtBoundary(new CatalogRecordChange(catalogService, table, after, b -> {})));
         return Optional.empty();

@@ -167,6 +167,7 @@ public final class DdlController {
      *     the positions table are filled in here), or null for a table that takes DML
      * @param watermark the table's watermark, or null
      * @param checkConstraints its CHECK constraints as written (empty with a connector), named here
+     * @param uniques its UNIQUE constraints as written (empty with a connector), named here
      * @param kind {@link RelationKind#SOURCE} for CREATE SOURCE (a connector's relation whose rows are
      *     not stored: views get them as a stream), else {@link RelationKind#TABLE}
      * @return false when the name existed and {@code ifNotExists} was set
@@ -185,6 +186,35 @@ public final class DdlController {
             List<io.tributary.catalog.CheckDef> checkConstraints,
             RelationKind kind)
             throws InterruptedException {
+        return createTable(
+                name,
+                columns,
+                primaryKey,
+                definition,
+                ifNotExists,
+                source,
+                watermark,
+                checkConstraints,
+                kind,
+                List.of());
+    }
+
+    /**
+     * Like the other {@code createTable}, with UNIQUE constraints {@code uniques} as written (each
+     * named here as PostgreSQL would when unnamed).
+     */
+    public boolean createTable(
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            boolean ifNotExists,
+            SourceDef source,
+            WatermarkDef watermark,
+            List<io.tributary.catalog.CheckDef> checkConstraints,
+            RelationKind kind,
+            List<io.tributary.catalog.IndexDef> uniques)
+            throws InterruptedException {
         if (source != null) {
             sources.checkOptions(source);
         }
@@ -199,6 +229,7 @@ public final class DdlController {
                         .withWatermark(watermark)
                         .inSchema(catalog().schemaOfKey(name));
                 table = checks.withChecks(table, checkConstraints);
+                table = table.withIndexes(IndexDdl.nameNew(catalogService, table, uniques));
                 ticket = barriers.stage(new NewTable(catalogService, sources, table, null));
             } else {
                 SourceManager.PreparedSource prepared = sources.prepare(

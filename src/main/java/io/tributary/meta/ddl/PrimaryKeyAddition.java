@@ -67,7 +67,7 @@ public final class PrimaryKeyAddition {
      * @throws TributaryException 42P01 unknown table; 42809 for a materialized view; 42P16 when the
      *     table has a key; 42703 unknown column; 42701 a column named twice; 23502 NULL in a key
      *     column; 23505 a key value twice (nothing changed after any of these); 0A000 for a table
-     *     fed by a connector or with a watermark, or one that views, sinks or other jobs read
+     *     fed by a connector or with a watermark or an index, or one that views, sinks or other jobs read
      */
     public void add(String tableName, String constraint, List<String> columnNames) throws InterruptedException {
         Catalog catalog = catalogService.catalog();
@@ -83,6 +83,11 @@ public final class PrimaryKeyAddition {
         if (table.source() != null || table.watermark() != null) {
             throw TributaryException.notSupported("ALTER TABLE ... ADD PRIMARY KEY on a table "
                     + (table.source() != null ? "fed by a connector" : "with a watermark"));
+        }
+        if (!table.indexes().isEmpty()) {
+            // the index entries point at row ids, which the rebuild replaces
+            throw TributaryException.notSupported(
+                    "ALTER TABLE ... ADD PRIMARY KEY on a table with a UNIQUE constraint or index");
         }
         refuseReaders(catalog, table);
         int[] key = keyColumns(table, columnNames);

@@ -242,7 +242,8 @@ public final class SequenceDdl {
                 t.source(),
                 t.watermark(),
                 t.schema(),
-                t.checks());
+                t.checks(),
+                t.indexes());
     }
 
     private SequenceDef require(String name) {

@@ -85,7 +85,12 @@ final class TableRewrite implements EpochChange {
         SortedFile file = store.newSortedFile();
         try {
             long rows = rewriteInto(file);
-            CatalogService.stageRemoval(epoch, before);
+            // the indexes the new record keeps stay where they are: their entries hold no table id
+            CatalogService.stageRemoval(
+                    epoch,
+                    before.withIndexes(before.indexes().stream()
+                            .filter(i -> !after.indexes().contains(i))
+                            .toList()));
             catalogService.stageRecord(epoch, after);
             for (int c = 0; c < sources.length; c++) {
                 if (sources[c] >= 0 && after.columns().get(c).identity() != null) {

@@ -175,12 +175,15 @@ final class StatementRows implements EpochChange {
         }
         CheckConstraints.refuseAddedSince(table, current);
         restampIfMoved();
+        // the indexes as of now: one created since the statement was planned is kept all the same
+        IndexMaintenance indexes = current.indexes().isEmpty() ? null : new IndexMaintenance(current);
         if (conflict != null) {
-            stageResolvingConflicts(epoch);
+            stageResolvingConflicts(epoch, indexes);
             return;
         }
-        if (run != null && target.streams().hasSubscribers(table.id())) {
-            // a view began reading the table since the statement did: it needs the rows as changes
+        if (run != null && (indexes != null || target.streams().hasSubscribers(table.id()))) {
+            // a view began reading the table since the statement did, or an index was created: it
+            // needs the rows as changes
             index(PackedRows.changesOf(run));
             run = null;
         }
@@ -197,13 +200,21 @@ final class StatementRows implements EpochChange {
         // has a fresh row id for its key (see RowIdGenerator), so it has no current row and
         // needs no check: a source appending to such a table reads nothing back.
         boolean freshInserts = table.hasRowId();
-        List<byte[]> previous = target.streams().hasSubscribers(table.id()) ? previousRows(epoch, freshInserts) : null;
+        boolean emit = target.streams().hasSubscribers(table.id());
+        List<byte[]> previous = emit || indexes != null ? previousRows(epoch, freshInserts) : null;
         boolean[] exists = previous != null || freshInserts ? null : epoch.existAll(Keyspace.DATA, newKeys);
         for (int k = 0; k < newKeys.size() && !freshInserts; k++) {
             int at = inserts[k];
             if (previous != null ? previous.get(at) != null : exists[k]) {
                 throw rules.duplicate(settled.get(at).row());
             }
+        }
+        if (indexes != null) {
+            indexes.apply(
+                    bufferEntries(epoch),
+                    settled.stream().map(TableWriter.Change::key).toList(),
+                    previous,
+                    settled.stream().map(TableWriter.Change::row).toList());
         }
         for (TableWriter.Change c : settled) {
             if (c.row() == null) {
@@ -218,9 +229,29 @@ final class StatementRows implements EpochChange {
         if (target.watermark() != null) {
             target.watermark().stage(epoch, maxTime, lateRows);
         }
-        if (previous != null) {
+        if (emit) {
             emitChanges(target, settled, previous);
         }
+    }
+
+    /** The epoch's buffer as where index entries are checked and written. */
+    static IndexMaintenance.Entries bufferEntries(WriteBuffer epoch) {
+        return new IndexMaintenance.Entries() {
+            @Override
+            public boolean taken(byte[] key) {
+                return epoch.exists(Keyspace.DATA, key);
+            }
+
+            @Override
+            public void put(byte[] key, byte[] value) {
+                epoch.put(Keyspace.DATA, key, value);
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                epoch.delete(Keyspace.DATA, key);
+            }
+        };
     }
 
     /**
@@ -287,7 +318,7 @@ final class StatementRows implements EpochChange {
      * conflict action (unless it was resolved against that same row before); everything is
      * decided before anything is written or emitted.
      */
-    private void stageResolvingConflicts(WriteBuffer epoch) {
+    private void stageResolvingConflicts(WriteBuffer epoch, IndexMaintenance indexes) {
         List<byte[]> stored = epoch.getAll(
                 Keyspace.DATA, settled.stream().map(TableWriter.Change::key).toList());
         List<TableWriter.Change> effective = new ArrayList<>(settled.size());
@@ -314,6 +345,13 @@ final class StatementRows implements EpochChange {
         written = rows;
         if (writtenCheck != null) {
             writtenCheck.accept(rows);
+        }
+        if (indexes != null) {
+            indexes.apply(
+                    bufferEntries(epoch),
+                    effective.stream().map(TableWriter.Change::key).toList(),
+                    previous,
+                    effective.stream().map(TableWriter.Change::row).toList());
         }
         for (TableWriter.Change c : effective) {
             epoch.put(Keyspace.DATA, c.key(), c.row());

@@ -19,7 +19,7 @@ import java.util.List;
  * {@code TRUNCATE}: removes every row of some tables in one epoch. Staged at an epoch boundary
  * ({@code BarrierManager.stageAtBoundary}), so the committed store holds every row there is: each
  * is deleted by key, and when views read the table each is also sent to them as a delete, like a
- * DELETE of every row. Deleting key by key (rather than one range delete) keeps the epoch's buffer
+ * DELETE of every row; so are its index entries. Deleting key by key (rather than one range delete) keeps the epoch's buffer
  * answering later reads of the same epoch correctly; it costs a scan of the table.
  */
 public final class TableTruncation implements EpochChange {
@@ -47,6 +47,19 @@ public final class TableTruncation implements EpochChange {
         try (ReadView committed = store.latest()) {
             for (TableDef table : tables) {
                 truncate(table, committed, epoch);
+                for (io.tributary.catalog.IndexDef index :
+                        catalog.table(table.name()).orElseThrow().indexes()) {
+                    deleteAll(index.id(), committed, epoch);
+                }
+            }
+        }
+    }
+
+    /** Deletes every committed key of storage id {@code id} (an index's entries), key by key. */
+    private static void deleteAll(int id, ReadView committed, WriteBuffer epoch) {
+        try (KvIterator keys = committed.scan(Keyspace.DATA, TableKeys.tableStart(id), TableKeys.tableEnd(id))) {
+            while (keys.next()) {
+                epoch.delete(Keyspace.DATA, keys.key());
             }
         }
     }

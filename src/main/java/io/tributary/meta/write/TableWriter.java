@@ -123,7 +123,8 @@ public final class TableWriter implements AutoCloseable {
         this.watermarkColumn =
                 table.watermark() == null ? -1 : table.watermark().column();
         this.rules = new RowRules(table, watermark != null);
-        this.packable = !keepValues && watermark == null;
+        // an index needs each row's change, not a packed run
+        this.packable = !keepValues && watermark == null && table.indexes().isEmpty();
         this.stamps = new ProcTimeStamps(table, barriers);
         this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps);
         this.run = packable ? new PackedRows(table, rules.codec()) : null;

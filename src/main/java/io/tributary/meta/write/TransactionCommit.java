@@ -52,6 +52,12 @@ final class TransactionCommit implements EpochChange {
             throw Catalog.undefinedTable(table.name());
         }
         CheckConstraints.refuseAddedSince(table, now);
+        if (t.index() != null) {
+            return checkIndex(epoch, t, now);
+        }
+        if (!t.indexes().equals(now.indexes())) {
+            throw TransactionWrites.indexesChanged(table);
+        }
         List<byte[]> keys = new ArrayList<>(t.before().keySet());
         List<byte[]> stored = epoch.getAll(Keyspace.DATA, keys);
         int i = 0;
@@ -63,6 +69,27 @@ final class TransactionCommit implements EpochChange {
             }
             if (was != null && !Arrays.equals(was, is)) {
                 throw concurrentUpdate(table, is == null);
+            }
+        }
+        return stored;
+    }
+
+    /**
+     * An index's entries the transaction holds: one it adds that another session committed
+     * meanwhile is a unique violation (a changed or deleted entry belongs to a changed row, which
+     * the table's own check reports).
+     */
+    private List<byte[]> checkIndex(WriteBuffer epoch, TransactionWrites.TableWrites t, TableDef table) {
+        List<byte[]> stored =
+                epoch.getAll(Keyspace.DATA, new ArrayList<>(t.before().keySet()));
+        int i = 0;
+        for (Map.Entry<byte[], byte[]> e : t.before().entrySet()) {
+            byte[] is = stored.get(i++);
+            byte[] held = current.get(e.getKey());
+            if (e.getValue() == OverlayReadView.DELETED && is != null && held != OverlayReadView.DELETED) {
+                byte[] row = current.get(io.tributary.storage.TableKeys.rowKey(table.id(), held));
+                throw IndexMaintenance.violation(
+                        table, t.index(), t.target().rules().codec().decode(row));
             }
         }
         return stored;
@@ -96,7 +123,8 @@ final class TransactionCommit implements EpochChange {
             }
         }
         StatementRows.Target target = t.target();
-        if (target.streams().hasSubscribers(target.rules().table().id())) {
+        if (t.index() == null
+                && target.streams().hasSubscribers(target.rules().table().id())) {
             StatementRows.emitChanges(target, changes, stored);
         }
     }

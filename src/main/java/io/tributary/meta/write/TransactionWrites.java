@@ -56,8 +56,16 @@ public final class TransactionWrites implements AutoCloseable {
     /** How many savepoints are set; changes are logged only while there is one. */
     private int marks;
 
-    /** One table's part: its writer's target and the snapshot rows of its changed keys. */
-    record TableWrites(StatementRows.Target target, TreeMap<byte[], byte[]> before) {}
+    /**
+     * One table's part, or one of its indexes': its writer's target and the snapshot rows (index
+     * entries) of its changed keys. {@code index} is null for the table's rows, whose part keeps
+     * in {@code indexes} the indexes its statements' entries were held for (see {@link #merge}).
+     */
+    record TableWrites(
+            StatementRows.Target target,
+            TreeMap<byte[], byte[]> before,
+            io.tributary.catalog.IndexDef index,
+            List<io.tributary.catalog.IndexDef> indexes) {}
 
     /** One logged change: the table's {@code before} map, the key, and the key's rows before it. */
     private record Undo(TreeMap<byte[], byte[]> before, byte[] key, byte[] held, byte[] snapshotRow) {}
@@ -149,28 +157,111 @@ public final class TransactionWrites implements AutoCloseable {
                 throw TransactionCommit.concurrentUpdate(rules.table(), committed.get(next - 1) == null);
             }
         }
-        TreeMap<byte[], byte[]> before = tables.computeIfAbsent(
-                        rules.table().id(), id -> new TableWrites(target, new TreeMap<>(Arrays::compareUnsigned)))
-                .before();
+        io.tributary.catalog.TableDef now = target.catalog()
+                .table(rules.table().name())
+                .filter(t -> t.id() == rules.table().id())
+                .orElse(rules.table());
+        TableWrites rowsPart = tables.computeIfAbsent(
+                rules.table().id(),
+                id -> new TableWrites(target, new TreeMap<>(Arrays::compareUnsigned), null, now.indexes()));
+        if (!rowsPart.indexes().equals(now.indexes())) {
+            throw indexesChanged(rules.table());
+        }
+        TreeMap<byte[], byte[]> before = rowsPart.before();
+        List<byte[]> oldRows = new ArrayList<>(settled.size());
         for (int i = 0; i < settled.size(); i++) {
             TableWriter.Change c = settled.get(i);
-            byte[] first = before.get(c.key());
-            if (marks > 0) {
-                undo.add(new Undo(before, c.key(), current.get(c.key()), first));
-            }
-            if (first == null) {
-                first = was[i] == null ? OverlayReadView.DELETED : was[i];
-                before.put(c.key(), first);
-            }
-            if (c.row() == null && first == OverlayReadView.DELETED) {
-                // inserted and deleted within the transaction: nothing to commit for this key
-                before.remove(c.key());
-                current.remove(c.key());
-                continue;
-            }
-            current.put(c.key(), c.row() == null ? OverlayReadView.DELETED : c.row());
+            oldRows.add(was[i]);
+            hold(before, c.key(), c.row(), was[i]);
         }
         bytes += added;
+        if (!now.indexes().isEmpty()) {
+            new IndexMaintenance(now)
+                    .apply(
+                            heldEntries(target, now),
+                            settled.stream().map(TableWriter.Change::key).toList(),
+                            oldRows,
+                            settled.stream().map(TableWriter.Change::row).toList());
+        }
+    }
+
+    /**
+     * Holds {@code row} (null: deleted) as {@code key}'s row as the transaction leaves it, in the
+     * part whose snapshot rows are {@code before}; {@code snapshotRow} is the key's row in the
+     * snapshot (null: none), recorded the first time the transaction changes the key.
+     */
+    private void hold(TreeMap<byte[], byte[]> before, byte[] key, byte[] row, byte[] snapshotRow) {
+        byte[] first = before.get(key);
+        if (marks > 0) {
+            undo.add(new Undo(before, key, current.get(key), first));
+        }
+        if (first == null) {
+            first = snapshotRow == null ? OverlayReadView.DELETED : snapshotRow;
+            before.put(key, first);
+        }
+        if (row == null && first == OverlayReadView.DELETED) {
+            // inserted and deleted within the transaction: nothing to commit for this key
+            before.remove(key);
+            current.remove(key);
+            return;
+        }
+        current.put(key, row == null ? OverlayReadView.DELETED : row);
+    }
+
+    /**
+     * The transaction's held rows as where {@code table}'s index entries are checked and held: an
+     * entry is taken when the transaction holds it, or when it is committed now and the
+     * transaction did not delete it (another session's row counts, as PostgreSQL's unique check
+     * sees committed rows whatever the snapshot).
+     */
+    private IndexMaintenance.Entries heldEntries(StatementRows.Target target, io.tributary.catalog.TableDef table) {
+        return new IndexMaintenance.Entries() {
+            @Override
+            public boolean taken(byte[] key) {
+                byte[] own = current.get(key);
+                if (own != null) {
+                    return own != OverlayReadView.DELETED;
+                }
+                try (ReadView latest = target.store().latest()) {
+                    return latest.get(Keyspace.DATA, key) != null;
+                }
+            }
+
+            @Override
+            public void put(byte[] key, byte[] value) {
+                hold(partOf(key), key, value, snapshotValue(key));
+                bytes += key.length + value.length;
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                hold(partOf(key), key, null, snapshotValue(key));
+            }
+
+            private byte[] snapshotValue(byte[] key) {
+                return current.containsKey(key) ? null : snapshot.get(Keyspace.DATA, key);
+            }
+
+            private TreeMap<byte[], byte[]> partOf(byte[] key) {
+                int id = (key[0] & 0xff) << 24 | (key[1] & 0xff) << 16 | (key[2] & 0xff) << 8 | key[3] & 0xff;
+                io.tributary.catalog.IndexDef index = table.indexes().stream()
+                        .filter(i -> i.id() == id)
+                        .findFirst()
+                        .orElseThrow();
+                return tables.computeIfAbsent(
+                                id,
+                                x -> new TableWrites(target, new TreeMap<>(Arrays::compareUnsigned), index, List.of()))
+                        .before();
+            }
+        };
+    }
+
+    /** 40001: an index of the table was created or dropped while the transaction wrote to it. */
+    static TributaryException indexesChanged(io.tributary.catalog.TableDef table) {
+        return new TributaryException(
+                SqlState.SERIALIZATION_FAILURE,
+                "could not serialize access: the indexes of relation \"" + table.localName()
+                        + "\" changed while the transaction wrote to it");
     }
 
     /**

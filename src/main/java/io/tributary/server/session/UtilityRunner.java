@@ -160,6 +160,28 @@ final class UtilityRunner {
                 db.checkDdl().add(a.table(), a.check());
                 return new StatementResult.Command("ALTER TABLE");
             }
+            if (statement instanceof UtilityStatement.AddUnique a) {
+                db.indexDdl().create(a.table(), a.constraint(), a.columns(), true, true, false);
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.CreateIndex c) {
+                db.indexDdl()
+                        .create(c.table(), c.name(), c.columns(), c.unique(), false, c.ifNotExists())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "42P07", skipped)));
+                return new StatementResult.Command("CREATE INDEX");
+            }
+            if (statement instanceof UtilityStatement.DropIndex d) {
+                for (String name : d.names()) {
+                    db.indexDdl()
+                            .drop(name, d.ifExists())
+                            .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                }
+                return new StatementResult.Command("DROP INDEX");
+            }
+            if (statement instanceof UtilityStatement.DropConstraint d
+                    && db.indexDdl().dropConstraint(d.table(), d.name())) {
+                return new StatementResult.Command("ALTER TABLE");
+            }
             if (statement instanceof UtilityStatement.DropConstraint d) {
                 db.checkDdl()
                         .drop(d.table(), d.name(), d.ifExists())
@@ -385,7 +407,8 @@ final class UtilityRunner {
                         c.source() == null ? null : sourceDef(c.source()),
                         c.watermark(),
                         c.checks(),
-                        c.kind());
+                        c.kind(),
+                        c.uniques());
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
