@@ -52,7 +52,23 @@ class ReservedWordNamesDifferentialTest {
             "SELECT x FROM (VALUES (1), (2)) AS v(x) WHERE x IN (VALUES (2))",
             "SELECT ROW(1, 2) = ROW(1, 2) AS same",
             "SELECT 1 AS time, 2 AS interval, 3 AS timestamp",
-            "SELECT CAST(time AS text) AS time FROM kw ORDER BY id");
+            "SELECT CAST(time AS text) AS time FROM kw ORDER BY id",
+            // PostgreSQL's reserved words as labels after AS, and where they are keywords
+            "SELECT 1 AS order, 2 AS default, 3 AS group, 4 AS from, 5 AS select, 6 AS left, 7 AS right",
+            "SELECT 1 AS case, 2 AS table, 3 AS union, 4 AS limit, 5 AS offset, 6 AS window, 7 AS with",
+            "SELECT 1 AS in, 2 AS inner, 3 AS some, 4 AS any, 5 AS null, 6 AS where, 7 AS when, 8 AS then",
+            "SELECT 1 AS join, 2 AS on, 3 AS using, 4 AS natural, 5 AS cross, 6 AS full, 7 AS outer",
+            "SELECT 1 AS distinct, 2 AS except, 3 AS intersect, 4 AS fetch, 5 AS grant, 6 AS create",
+            "SELECT 1 AS having, 2 AS into, 3 AS lateral, 4 AS tablesample",
+            "SELECT DATE '2024-03-01' AS date",
+            "SELECT id AS order, next AS default FROM kw ORDER BY id",
+            "SELECT order FROM (SELECT id AS order FROM kw) AS s ORDER BY 1",
+            "SELECT * FROM (SELECT 1 AS order) AS s",
+            "SELECT CAST('2024-03-01' AS date) AS d, CAST(id AS text) AS t FROM kw ORDER BY id",
+            "WITH c AS (SELECT id AS group FROM kw) SELECT count(*) AS from FROM c",
+            "CREATE VIEW kwv AS SELECT id AS order FROM kw",
+            "SELECT * FROM kwv ORDER BY 1",
+            "SELECT id FROM kw AS k LEFT JOIN kw AS right ON true");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Lets the words Calcite's Babel grammar reserves but PostgreSQL does not (PostgreSQL's unreserved
@@ -15,7 +17,9 @@ import java.util.Set;
  * {@code )}, {@code FROM}, an operator, the end, ...). Where the word is a keyword (a frame's
  * {@code ROWS BETWEEN}, {@code PARTITION BY}, {@code ROW(...)}, {@code TIME '10:00'}, a
  * statement's first word, {@code CAST(x AS time)}) one of its neighbours is outside those sets and
- * the word stays. {@code by} is left to {@link KeywordNames}. Called by {@link PgSyntaxText} on a
+ * the word stays. PostgreSQL's reserved words ({@code order}, {@code default}, ...) are quoted
+ * only as a select item's label after {@code AS} ({@link #LABELS}). {@code by} is left to
+ * {@link KeywordNames}. Called by {@link PgSyntaxText} on a
  * whole statement's text before its other rewrites; quoted text and comments are skipped.
  * Stateless.
  */
@@ -50,6 +54,55 @@ final class ReservedWordNames {
             "update",
             "values",
             "volatile");
+    /**
+     * PostgreSQL's reserved keywords (and {@code date}) that Calcite's grammar rejects as a select
+     * item's label even after {@code AS}, where PostgreSQL takes any keyword ({@code SELECT d AS date,
+     * n AS order}); quoted only there.
+     */
+    private static final Set<String> LABELS = Set.of(
+            "any",
+            "case",
+            "create",
+            "cross",
+            "date",
+            "default",
+            "distinct",
+            "except",
+            "fetch",
+            "from",
+            "full",
+            "grant",
+            "group",
+            "having",
+            "in",
+            "inner",
+            "intersect",
+            "into",
+            "join",
+            "lateral",
+            "left",
+            "limit",
+            "natural",
+            "null",
+            "offset",
+            "on",
+            "order",
+            "outer",
+            "right",
+            "select",
+            "some",
+            "table",
+            "tablesample",
+            "then",
+            "union",
+            "using",
+            "when",
+            "where",
+            "window",
+            "with");
+    /** {@code AS} before one of {@link #LABELS}: whether a statement needs the tokens looked at. */
+    private static final Pattern LABEL_AFTER_AS =
+            Pattern.compile("(?i)\\bas\\s+(?:" + String.join("|", new TreeSet<>(LABELS)) + ")\\b");
     /** Of {@link #WORDS}, the type names, which after {@code AS} are a cast's target type unless the item ends there. */
     private static final Set<String> TYPES = Set.of("interval", "time", "timestamp", "row", "values");
     /** Words after which an expression or a list item starts. */
@@ -114,7 +167,7 @@ final class ReservedWordNames {
     /** {@code sql} with each reserved word that names something quoted; {@code sql} itself when none does. */
     static String quote(String sql) {
         String lower = sql.toLowerCase(Locale.ROOT);
-        if (!mentionsAny(lower)) {
+        if (!mentionsAny(lower) && !LABEL_AFTER_AS.matcher(sql).find()) {
             return sql;
         }
         List<int[]> tokens = tokens(sql);
@@ -126,7 +179,10 @@ final class ReservedWordNames {
                 continue;
             }
             String word = lower.substring(token[0], token[1]);
-            if (!WORDS.contains(word) || !isName(lower, tokens, t, word)) {
+            boolean name = WORDS.contains(word)
+                    ? isName(lower, tokens, t, word)
+                    : LABELS.contains(word) && isLabel(lower, tokens, t, word);
+            if (!name) {
                 continue;
             }
             if (out == null) {
@@ -172,6 +228,21 @@ final class ReservedWordNames {
         int[] nextToken = tokens.get(t + 1);
         String next = text(lower, nextToken);
         return nextToken[2] == WORD ? ENDS.contains(next) : nextToken[2] == SYMBOL && END_SYMBOLS.contains(next);
+    }
+
+    /**
+     * Whether {@link #LABELS} member {@code word} at token {@code t} labels a select item: it follows
+     * {@code AS} and the item ends after it (also at {@code )}, unless it is the type {@code date},
+     * which in {@code CAST(x AS date)} is followed by one).
+     */
+    private static boolean isLabel(String lower, List<int[]> tokens, int t, String word) {
+        if (t == 0 || !text(lower, tokens.get(t - 1)).equals("as")) {
+            return false;
+        }
+        return endsItem(lower, tokens, t + 1)
+                || (!word.equals("date")
+                        && t + 1 < tokens.size()
+                        && text(lower, tokens.get(t + 1)).equals(")"));
     }
 
     /** Whether token {@code t} ends a select list item: the end, {@code ,}, {@code ;} or {@code FROM}. */
