@@ -44,6 +44,10 @@ class JsonSetFunctionsDifferentialTest {
             "SELECT d.id, x.value FROM docs d, LATERAL json_array_elements(d.j) x WHERE d.id = 2",
             "SELECT d.id, x.value FROM docs d, jsonb_array_elements_text(d.b) AS x WHERE d.id = 2 ORDER BY 2",
             "SELECT x FROM jsonb_array_elements_text('[3, 4]') AS x",
+            "SELECT d.id, e.key, e.value FROM docs d, jsonb_each(d.b -> 'a') e ORDER BY 1, 2",
+            "SELECT d.id, x.value::text AS v FROM docs d CROSS JOIN LATERAL json_array_elements(d.j -> 'b') x ORDER BY 1, 2",
+            "SELECT d.id, x.value FROM docs d, jsonb_array_elements_text(d.b #> '{a}') x",
+            "SELECT g FROM generate_series(1 + 1, 2 * 3) g",
             "SELECT d.id, k FROM docs d, jsonb_object_keys(d.b) k WHERE d.id = 1 ORDER BY 2",
             "SELECT d.id, count(k) FROM docs d LEFT JOIN LATERAL json_object_keys(d.j) k ON true"
                     + " WHERE d.id <> 2 GROUP BY d.id ORDER BY 1",

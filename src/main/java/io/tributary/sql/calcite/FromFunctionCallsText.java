@@ -18,7 +18,8 @@ import java.util.Set;
  * generate_series((array_lower(a, 1)), (array_upper(a, 1))) i}. Calcite's grammar tries such an
  * argument as a table parameter first and fails with 42601 on its parenthesis, while PostgreSQL
  * (and Grafana's table and column queries, which call it so) takes any expression there; a
- * parenthesized expression means the same. Calls whose arguments are Calcite's own table syntax
+ * parenthesized expression means the same. So is an argument that applies an operator
+ * ({@code jsonb_array_elements(d.body -> 'tags')}). Calls whose arguments are Calcite's own table syntax
  * ({@code TABLE(...)}, {@code TUMBLE}, {@code HOP}, {@code SESSION}, {@code UNNEST}) are left
  * alone, and so is text the lexer cannot read (Calcite reports its error). A call of {@code unnest}
  * outside FROM (PostgreSQL's set-returning call in a select list, which Calcite's grammar refuses)
@@ -155,7 +156,7 @@ final class FromFunctionCallsText {
             } else if ((t.isSymbol(")") || t.isSymbol("]")) && depth > 0) {
                 depth--;
             } else if (depth == 0 && (t.isSymbol(",") || t.isSymbol(")"))) {
-                if (startsWithCall(tokens, argStart, k)) {
+                if (startsWithCall(tokens, argStart, k) || isOperatorExpression(tokens, argStart, k)) {
                     marks.add(new Mark(tokens.get(argStart).position(), "("));
                     marks.add(new Mark(t.position(), ")"));
                 }
@@ -234,6 +235,29 @@ final class FromFunctionCallsText {
         if (name.kind() == Token.Kind.WORD && !tokens.get(alias + 1).isSymbol("(")) {
             marks.add(new Mark(name.position() + name.text().length(), "(\"" + name.text() + "\", \"ordinality\")"));
         }
+    }
+
+    /**
+     * Whether the argument in tokens {@code [from, end)} applies an operator outside parentheses
+     * ({@code d.body -> 'tags'}, {@code n + 1}), which Calcite's grammar refuses there as well; a
+     * name, a constant, a qualified column and a named argument ({@code x => 1}) are not.
+     */
+    private static boolean isOperatorExpression(List<Token> tokens, int from, int end) {
+        if (end - from < 2 || (from + 1 < end && tokens.get(from + 1).isSymbol("="))) {
+            return false;
+        }
+        int depth = 0;
+        for (int k = from; k < end; k++) {
+            Token t = tokens.get(k);
+            if (t.isSymbol("(") || t.isSymbol("[")) {
+                depth++;
+            } else if (t.isSymbol(")") || t.isSymbol("]")) {
+                depth--;
+            } else if (depth == 0 && k > from && t.kind() == Token.Kind.SYMBOL && !t.isSymbol(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean startsWithCall(List<Token> tokens, int from, int end) {
