@@ -648,9 +648,11 @@ public final class EngineSession implements Session {
                 clientAddress,
                 clientPort,
                 variables.get("application_name"));
+        // the FATAL goes out first: stopping the statement before would let its 57014 reach the
+        // client ahead of it, where PostgreSQL's client sees only 57P01
         sessions.add(activity, this::cancel, () -> {
-            connectionLost();
             terminate.run();
+            connectionLost();
         });
     }
 

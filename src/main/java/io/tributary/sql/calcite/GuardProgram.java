@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableCollect;
+import org.apache.calcite.adapter.enumerable.EnumerableCorrelate;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableIntersect;
 import org.apache.calcite.adapter.enumerable.EnumerableLimitSort;
@@ -41,7 +42,8 @@ import org.apache.calcite.tools.Programs;
  * edge between enumerable operators and above the root. Every loop of the generated code that
  * pulls a row therefore checks the statement's {@link StatementControl}; the edges into operators
  * that keep rows (sorts, hash-join build sides, nested-loop inner sides, set operations, windows,
- * grouping) also account the memory those rows take.
+ * grouping) also account the memory those rows take. A nested-loop join's inner side is read once
+ * and kept ({@link GuardedEnumerable#SPOOLED}) rather than run again for every outer row.
  *
  * <p>What a guard cannot reach: work an operator does between two pulls, over rows it already
  * holds, for instance a nested-loop join comparing one outer row with its whole inner side, or
@@ -78,14 +80,19 @@ final class GuardProgram implements Program {
             }
         }
         RelNode best = standard.run(planner, rel, requiredOutputTraits, materializations, lattices);
-        RelNode guarded = guard(best, new IdentityHashMap<>());
+        RelNode guarded = guard(best, false, new IdentityHashMap<>());
         return guarded instanceof EnumerableRel
                 ? new GuardedRel(guarded, control, GuardedEnumerable.STREAM, 0, 0, new int[0])
                 : guarded;
     }
 
-    /** Copies the tree with guards on its enumerable edges; shared subtrees stay shared. */
-    private RelNode guard(RelNode rel, Map<RelNode, RelNode> done) {
+    /**
+     * Copies the tree with guards on its enumerable edges; shared subtrees stay shared.
+     *
+     * @param correlated whether {@code rel} is under a correlate's right side, whose plan runs
+     *     again for each left row: a spool there would be kept (and accounted) once per run
+     */
+    private RelNode guard(RelNode rel, boolean correlated, Map<RelNode, RelNode> done) {
         RelNode seen = done.get(rel);
         if (seen != null) {
             return seen;
@@ -95,9 +102,10 @@ final class GuardProgram implements Program {
         if (!inputs.isEmpty()) {
             List<RelNode> guardedInputs = new ArrayList<>(inputs.size());
             for (int i = 0; i < inputs.size(); i++) {
-                RelNode child = guard(inputs.get(i), done);
+                boolean underCorrelate = correlated || (rel instanceof EnumerableCorrelate && i == 1);
+                RelNode child = guard(inputs.get(i), underCorrelate, done);
                 if (rel instanceof EnumerableRel && child instanceof EnumerableRel) {
-                    child = edge(rel, i, child);
+                    child = edge(rel, i, child, underCorrelate);
                 }
                 guardedInputs.add(child);
             }
@@ -108,7 +116,7 @@ final class GuardProgram implements Program {
     }
 
     /** The guard for input {@code i} of {@code parent}: what the parent keeps of it decides the mode. */
-    private GuardedRel edge(RelNode parent, int i, RelNode child) {
+    private GuardedRel edge(RelNode parent, int i, RelNode child, boolean correlated) {
         RelDataType in = child.getRowType();
         if (parent instanceof EnumerableAggregate agg && !agg.getGroupSet().isEmpty() && !keepsInputRows(agg)) {
             return new GuardedRel(
@@ -144,7 +152,11 @@ final class GuardProgram implements Program {
                 || parent instanceof EnumerableMinus
                 || parent instanceof EnumerableIntersect
                 || (parent instanceof EnumerableAggregate agg && keepsInputRows(agg))
-                || ((parent instanceof EnumerableHashJoin || parent instanceof EnumerableNestedLoopJoin) && i == 1);
+                || (parent instanceof EnumerableHashJoin && i == 1)
+                || (parent instanceof EnumerableNestedLoopJoin && i == 1 && correlated);
+        if (parent instanceof EnumerableNestedLoopJoin && i == 1 && !correlated) {
+            return new GuardedRel(child, control, GuardedEnumerable.SPOOLED, rowBytes(in), Long.MAX_VALUE, new int[0]);
+        }
         if (keeps) {
             return new GuardedRel(
                     child, control, GuardedEnumerable.MATERIALIZED, rowBytes(in), Long.MAX_VALUE, new int[0]);

@@ -1,9 +1,12 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.sql.StatementControl;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 
 /**
  * The run-time side of {@link GuardedRel}: rows pass through unchanged; before each one the
@@ -20,6 +23,12 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
     public static final int MATERIALIZED = 1;
     /** The consumer keeps one entry per distinct group key (hash aggregation, DISTINCT). */
     public static final int GROUPED = 2;
+    /**
+     * The consumer reads this input again for each row of its other input (a nested-loop join's
+     * inner side): it is read once, kept and accounted, and each later pass reads the kept rows,
+     * as PostgreSQL's Materialize node does, instead of scanning the table again per outer row.
+     */
+    public static final int SPOOLED = 3;
 
     private final Enumerable<T> input;
     private final StatementControl control;
@@ -27,6 +36,8 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
     private final long bytesPerRow;
     private final long maxRows;
     private final int[] keys;
+    /** For SPOOLED: the input's rows once read in full; null before. */
+    private List<T> spool;
 
     private GuardedEnumerable(
             Enumerable<T> input, StatementControl control, int mode, long bytesPerRow, long maxRows, int[] keys) {
@@ -51,7 +62,29 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
     @Override
     public Enumerator<T> enumerator() {
         control.check();
+        if (mode == SPOOLED) {
+            return new Guarded<>(Linq4j.enumerator(spooled()), this);
+        }
         return new Guarded<>(input.enumerator(), this);
+    }
+
+    /**
+     * The input's rows, read on the first call. The rows stay accounted until the statement ends
+     * (the consumer closes its inner pass once per outer row, so no close marks the last one).
+     */
+    private List<T> spooled() {
+        if (spool == null) {
+            List<T> rows = new ArrayList<>();
+            try (Enumerator<T> in = input.enumerator()) {
+                while (in.moveNext()) {
+                    control.check();
+                    control.reserve(bytesPerRow);
+                    rows.add(in.current());
+                }
+            }
+            spool = rows;
+        }
+        return spool;
     }
 
     private static final class Guarded<T> implements Enumerator<T> {

@@ -41,8 +41,8 @@ final class GuardedRel extends SingleRel implements EnumerableRel {
     private final int[] keys;
 
     /**
-     * @param mode {@link GuardedEnumerable#STREAM}, {@link GuardedEnumerable#MATERIALIZED} or
-     *     {@link GuardedEnumerable#GROUPED}
+     * @param mode {@link GuardedEnumerable#STREAM}, {@link GuardedEnumerable#MATERIALIZED},
+     *     {@link GuardedEnumerable#GROUPED} or {@link GuardedEnumerable#SPOOLED}
      * @param bytesPerRow estimated heap bytes of one input row (or group) held by the consumer
      * @param maxRows for MATERIALIZED, the most rows the consumer keeps
      * @param keys for GROUPED, the fields forming the group key
