@@ -39,7 +39,11 @@ class CatalogDifferentialTest {
             "CREATE MATERIALIZED VIEW m AS SELECT v, count(*) AS c FROM t GROUP BY v",
             "CREATE VIEW pv AS SELECT id, v FROM t WHERE v > 1",
             "CREATE TABLE sq (id SERIAL PRIMARY KEY, note TEXT)",
-            "CREATE TABLE gi (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, x TEXT)");
+            "CREATE TABLE gi (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, x TEXT)",
+            "CREATE TABLE ux (id INT PRIMARY KEY, email TEXT UNIQUE, a INT, b TEXT, CONSTRAINT ux_ab UNIQUE (b, a))",
+            "CREATE INDEX ON ux (a)",
+            "CREATE UNIQUE INDEX ux_b ON ux (b)",
+            "CREATE TABLE nk (a INT UNIQUE, b INT)");
 
     private static InProcessTributary tributary;
 
@@ -90,6 +94,11 @@ class CatalogDifferentialTest {
                 "\\dt nosuch",
                 "\\dv",
                 "\\di",
+                "\\d ux",
+                "\\d+ ux",
+                "\\d nk",
+                "\\d ux_email_key",
+                "\\d ux_a_idx",
                 "\\df",
                 "\\dT")) {
             assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
@@ -384,7 +393,7 @@ class CatalogDifferentialTest {
                 Connection trib = tributaryConnection()) {
             DatabaseMetaData a = pg.getMetaData();
             DatabaseMetaData b = trib.getMetaData();
-            for (String table : List.of("t", "k", "u", "sq")) {
+            for (String table : List.of("t", "k", "u", "sq", "ux", "nk")) {
                 for (boolean unique : List.of(false, true)) {
                     assertEquals(
                             rowsWithout(a.getIndexInfo(null, "public", table, unique, false), "cardinality", "pages"),

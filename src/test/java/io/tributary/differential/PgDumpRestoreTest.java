@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -43,6 +44,10 @@ class PgDumpRestoreTest {
             "CREATE TABLE chk (id INT PRIMARY KEY, v INT CHECK (v > 0), w INT, s TEXT,"
                     + " CONSTRAINT w_over_v CHECK (w > v OR w IS NULL), CHECK (length(s) < 4))",
             "INSERT INTO chk VALUES (1, 1, 2, 'a'), (2, 5, NULL, NULL)",
+            "CREATE TABLE uq (id INT PRIMARY KEY, code TEXT UNIQUE, a INT, b INT, CONSTRAINT uq_ab UNIQUE (a, b))",
+            "CREATE INDEX uq_a_idx ON uq (a)",
+            "CREATE UNIQUE INDEX uq_code_b ON uq (code, b)",
+            "INSERT INTO uq VALUES (1, 'a', 1, 1), (2, 'b', 1, 2), (3, NULL, NULL, NULL), (4, NULL, NULL, NULL)",
             "INSERT INTO t (name, n, b, s, f, r, d, dt, ts, tz, bo, bin, iv, vc) VALUES"
                     + " ('a', 1, 2, 3, 1.5, 2.5, 3.25, '2024-01-02', '2024-01-02 03:04:05.25',"
                     + " '2024-01-02 03:04:05+00', true, '\\xdeadbeef'::bytea, '1 day 02:00:00', 'v')",
@@ -67,6 +72,10 @@ class PgDumpRestoreTest {
             "SELECT * FROM chk ORDER BY id",
             "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'chk'::regclass"
                     + " AND contype = 'c' ORDER BY conname",
+            "SELECT * FROM uq ORDER BY id",
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'uq' ORDER BY 1",
+            "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'uq'::regclass"
+                    + " ORDER BY 1",
             "SELECT * FROM v ORDER BY id",
             "SELECT * FROM vj ORDER BY id",
             "SELECT * FROM m ORDER BY b",
@@ -132,6 +141,15 @@ class PgDumpRestoreTest {
                     Statement ts = trib.createStatement()) {
                 for (String sql : CHECKS) {
                     assertEquals(rows(ps.executeQuery(sql)), rows(ts.executeQuery(sql)), sql);
+                }
+                // the restored constraints and unique indexes hold: each insert fails with 23505 on both
+                for (String sql : List.of(
+                        "INSERT INTO uq VALUES (9, 'a', 7, 7)",
+                        "INSERT INTO uq VALUES (9, 'z', 1, 2)",
+                        "INSERT INTO uq VALUES (1, 'z', 7, 7)")) {
+                    String restored = StatementOutcome.of(pg, sql, false);
+                    assertEquals(restored, StatementOutcome.of(trib, sql, false), sql);
+                    assertTrue(restored.contains("23505"), restored);
                 }
             }
         } finally {

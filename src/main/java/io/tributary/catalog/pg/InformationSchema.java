@@ -242,8 +242,10 @@ final class InformationSchema {
     private List<Object[]> tableConstraints() {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
-            if (r.hasPrimaryKey()) {
-                rows.add(constraintRow(r, r.primaryKeyName(), "PRIMARY KEY", "YES"));
+            for (PgRelation.Index index : r.indexes()) {
+                if (index.hasConstraint()) {
+                    rows.add(constraintRow(r, index.name(), index.primary() ? "PRIMARY KEY" : "UNIQUE", "YES"));
+                }
             }
             for (int i = 0; i < r.attributes().size(); i++) {
                 if (r.attributes().get(i).notNull()) {
@@ -290,21 +292,30 @@ final class InformationSchema {
     private List<Object[]> keyColumnUsage() {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
-            short[] key = r.primaryKey();
-            for (int i = 0; i < key.length; i++) {
-                rows.add(new Object[] {
-                    pg.database(),
-                    r.schema(),
-                    r.primaryKeyName(),
-                    pg.database(),
-                    r.schema(),
-                    r.name(),
-                    r.attributes().get(key[i] - 1).name(),
-                    i + 1,
-                    null
-                });
+            for (PgRelation.Index index : r.indexes()) {
+                if (index.hasConstraint()) {
+                    keyColumnRows(r, index, rows);
+                }
             }
         }
         return rows;
+    }
+
+    /** A key constraint's columns, one row each in key order. */
+    private void keyColumnRows(PgRelation r, PgRelation.Index index, List<Object[]> rows) {
+        short[] key = index.key();
+        for (int i = 0; i < key.length; i++) {
+            rows.add(new Object[] {
+                pg.database(),
+                r.schema(),
+                index.name(),
+                pg.database(),
+                r.schema(),
+                r.name(),
+                r.attributes().get(key[i] - 1).name(),
+                i + 1,
+                null
+            });
+        }
     }
 }

@@ -304,20 +304,13 @@ public final class PgCatalog {
                     r.name(),
                     r.namespace(),
                     stored ? PgOids.HEAP_AM : 0L,
-                    r.hasPrimaryKey(),
+                    !r.indexes().isEmpty(),
                     r.relkind(),
                     r.attributes().size(),
                     r.checks().size()));
-            if (r.hasPrimaryKey()) {
+            for (PgRelation.Index index : r.indexes()) {
                 rows.add(PgClassRows.row(
-                        r.indexOid(),
-                        r.primaryKeyName(),
-                        r.namespace(),
-                        PgOids.BTREE_AM,
-                        false,
-                        "i",
-                        r.primaryKey().length,
-                        0));
+                        index.oid(), index.name(), r.namespace(), PgOids.BTREE_AM, false, "i", index.key().length, 0));
             }
         }
         return rows;
@@ -330,11 +323,11 @@ public final class PgCatalog {
             for (int i = 0; i < attrs.size(); i++) {
                 rows.add(attributeRow(r.oid(), attrs.get(i), i + 1));
             }
-            if (r.hasPrimaryKey()) {
+            for (PgRelation.Index index : r.indexes()) {
                 // an index numbers its attributes by position in the index, as PostgreSQL does
-                short[] key = r.primaryKey();
+                short[] key = index.key();
                 for (int i = 0; i < key.length; i++) {
-                    rows.add(attributeRow(r.indexOid(), attrs.get(key[i] - 1), i + 1));
+                    rows.add(attributeRow(index.oid(), attrs.get(key[i] - 1), i + 1));
                 }
             }
         }
@@ -413,17 +406,17 @@ public final class PgCatalog {
     private List<Object[]> indexes() {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
-            if (r.hasPrimaryKey()) {
-                List<Short> key = shorts(r.primaryKey());
+            for (PgRelation.Index index : r.indexes()) {
+                List<Short> key = shorts(index.key());
                 List<Long> zeros = key.stream().map(k -> 0L).toList();
                 rows.add(new Object[] {
-                    r.indexOid(),
+                    index.oid(),
                     r.oid(),
                     (short) key.size(),
                     (short) key.size(),
-                    true,
+                    index.unique(),
                     false,
-                    true,
+                    index.primary(),
                     false,
                     true,
                     false,
@@ -447,18 +440,21 @@ public final class PgCatalog {
     private List<Object[]> constraints() {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
-            if (r.hasPrimaryKey()) {
+            for (PgRelation.Index index : r.indexes()) {
+                if (!index.hasConstraint()) {
+                    continue;
+                }
                 rows.add(new Object[] {
-                    r.constraintOid(),
-                    r.primaryKeyName(),
+                    index.constraintOid(),
+                    index.name(),
                     r.namespace(),
-                    "p",
+                    index.constraintType(),
                     false,
                     false,
                     true,
                     r.oid(),
                     0L,
-                    r.indexOid(),
+                    index.oid(),
                     0L,
                     0L,
                     " ",
@@ -467,7 +463,7 @@ public final class PgCatalog {
                     true,
                     0,
                     true,
-                    shorts(r.primaryKey()),
+                    shorts(index.key()),
                     null,
                     null
                 });
@@ -614,7 +610,16 @@ public final class PgCatalog {
             rows.add(
                     switch (relkind) {
                         case "r" ->
-                            new Object[] {r.schema(), r.name(), owner(), null, r.hasPrimaryKey(), false, false, false};
+                            new Object[] {
+                                r.schema(),
+                                r.name(),
+                                owner(),
+                                null,
+                                !r.indexes().isEmpty(),
+                                false,
+                                false,
+                                false
+                            };
                         case "v" -> new Object[] {r.schema(), r.name(), owner(), viewDef(r)};
                         default -> new Object[] {r.schema(), r.name(), owner(), null, false, true, viewDef(r)};
                     });
@@ -625,8 +630,8 @@ public final class PgCatalog {
     private List<Object[]> indexViewRows() {
         List<Object[]> rows = new ArrayList<>();
         for (PgRelation r : relations()) {
-            if (r.hasPrimaryKey()) {
-                rows.add(new Object[] {r.schema(), r.name(), r.primaryKeyName(), null, PgDefinitions.indexDef(r)});
+            for (PgRelation.Index index : r.indexes()) {
+                rows.add(new Object[] {r.schema(), r.name(), index.name(), null, PgDefinitions.indexDef(r, index)});
             }
         }
         return rows;
@@ -653,11 +658,13 @@ public final class PgCatalog {
                 () -> {
                     List<Object[]> rows = new ArrayList<>();
                     for (PgRelation r : relations()) {
-                        if (r.hasPrimaryKey()) {
-                            String index = PgDefinitions.indexDef(r);
-                            String key = PgDefinitions.constraintDef(r);
-                            rows.add(new Object[] {r.indexOid(), "i", index, index});
-                            rows.add(new Object[] {r.constraintOid(), "c", key, key});
+                        for (PgRelation.Index index : r.indexes()) {
+                            String indexDef = PgDefinitions.indexDef(r, index);
+                            rows.add(new Object[] {index.oid(), "i", indexDef, indexDef});
+                            if (index.hasConstraint()) {
+                                String key = PgDefinitions.constraintDef(r, index);
+                                rows.add(new Object[] {index.constraintOid(), "c", key, key});
+                            }
                         }
                         rows.addAll(PgCheckRows.definitions(r));
                         if (r.definition() != null) {

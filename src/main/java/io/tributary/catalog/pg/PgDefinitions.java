@@ -92,15 +92,16 @@ public final class PgDefinitions {
 
     private PgDefinitions() {}
 
-    /** {@code CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)}. */
-    public static String indexDef(PgRelation r) {
-        return "CREATE UNIQUE INDEX " + quoteIdent(r.primaryKeyName()) + " ON " + quoteIdent(r.schema()) + "."
-                + quoteIdent(r.name()) + " USING btree (" + keyColumns(r) + ")";
+    /** {@code CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)}, as pg_get_indexdef gives it. */
+    public static String indexDef(PgRelation r, PgRelation.Index index) {
+        return "CREATE " + (index.unique() ? "UNIQUE " : "") + "INDEX " + quoteIdent(index.name()) + " ON "
+                + quoteIdent(r.schema()) + "." + quoteIdent(r.name()) + " USING btree (" + keyColumns(r, index)
+                + ")";
     }
 
-    /** {@code PRIMARY KEY (id)}. */
-    public static String constraintDef(PgRelation r) {
-        return "PRIMARY KEY (" + keyColumns(r) + ")";
+    /** {@code PRIMARY KEY (id)} or {@code UNIQUE (a, b)}, as pg_get_constraintdef gives it. */
+    public static String constraintDef(PgRelation r, PgRelation.Index index) {
+        return (index.primary() ? "PRIMARY KEY (" : "UNIQUE (") + keyColumns(r, index) + ")";
     }
 
     /**
@@ -111,8 +112,8 @@ public final class PgDefinitions {
         return r.definition() == null ? null : " " + r.definition().strip() + ";";
     }
 
-    private static String keyColumns(PgRelation r) {
-        short[] key = r.primaryKey();
+    private static String keyColumns(PgRelation r, PgRelation.Index index) {
+        short[] key = index.key();
         return Arrays.stream(toInts(key))
                 .mapToObj(n -> quoteIdent(r.attributes().get(n - 1).name()))
                 .collect(Collectors.joining(", "));

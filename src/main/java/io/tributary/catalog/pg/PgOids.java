@@ -4,7 +4,8 @@ package io.tributary.catalog.pg;
  * How catalog objects get their OIDs. OIDs are a pure function of what they name, so they are
  * stable across statements, sessions and restarts without being stored: a relation's OID is
  * derived from its storage id (never reused), its primary key index and constraint take the
- * next two ({@link PgRelation#indexOid()}, {@link PgRelation#constraintOid()}), and built-in
+ * next two ({@link PgRelation#indexOid()}, {@link PgRelation#constraintOid()}), a secondary index
+ * gets them from its own storage id as a relation does, and built-in
  * objects (schemas, types, the one role and database) use the OIDs
  * PostgreSQL gives them.
  */

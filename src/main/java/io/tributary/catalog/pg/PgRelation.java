@@ -1,5 +1,6 @@
 package io.tributary.catalog.pg;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,6 +12,8 @@ import java.util.List;
  * @param primaryKey attnums of the declared primary key, empty when there is none
  * @param definition a view's query text, null for tables
  * @param checks a table's CHECK constraints, empty for every other relation
+ * @param secondaryIndexes a table's UNIQUE constraints and {@code CREATE INDEX} indexes (the
+ *     primary key's index is not among them: see {@link #indexes()})
  */
 public record PgRelation(
         long oid,
@@ -21,7 +24,22 @@ public record PgRelation(
         List<Attribute> attributes,
         short[] primaryKey,
         String definition,
-        List<io.tributary.catalog.CheckDef> checks) {
+        List<io.tributary.catalog.CheckDef> checks,
+        List<Index> secondaryIndexes) {
+    /** A relation without secondary indexes. */
+    public PgRelation(
+            long oid,
+            long namespace,
+            String schema,
+            String name,
+            String relkind,
+            List<Attribute> attributes,
+            short[] primaryKey,
+            String definition,
+            List<io.tributary.catalog.CheckDef> checks) {
+        this(oid, namespace, schema, name, relkind, attributes, primaryKey, definition, checks, List.of());
+    }
+
     /** A relation without CHECK constraints. */
     public PgRelation(
             long oid,
@@ -37,7 +55,48 @@ public record PgRelation(
 
     /** This relation with another query text. */
     PgRelation withDefinition(String query) {
-        return new PgRelation(oid, namespace, schema, name, relkind, attributes, primaryKey, query, checks);
+        return new PgRelation(
+                oid, namespace, schema, name, relkind, attributes, primaryKey, query, checks, secondaryIndexes);
+    }
+
+    /**
+     * An index as {@code pg_class} (relkind {@code i}) and {@code pg_index} show it.
+     *
+     * @param oid the index relation's OID
+     * @param constraintOid the OID of its {@code pg_constraint} row; meaningful only with a
+     *     constraint type
+     * @param key the indexed columns' attnums in the table, in key order
+     * @param constraintType {@code p} (primary key), {@code u} (UNIQUE constraint) or empty for an
+     *     index made by {@code CREATE INDEX}, which has no {@code pg_constraint} row
+     * @param storageId the store id of its entries, or -1 for the primary key, whose entries are
+     *     the table's rows
+     */
+    public record Index(
+            String name,
+            long oid,
+            long constraintOid,
+            short[] key,
+            boolean unique,
+            String constraintType,
+            int storageId) {
+        public boolean primary() {
+            return constraintType.equals("p");
+        }
+
+        public boolean hasConstraint() {
+            return !constraintType.isEmpty();
+        }
+    }
+
+    /** The relation's indexes: the primary key's first, if any, then {@link #secondaryIndexes}. */
+    public List<Index> indexes() {
+        if (!hasPrimaryKey()) {
+            return secondaryIndexes;
+        }
+        List<Index> out = new ArrayList<>(secondaryIndexes.size() + 1);
+        out.add(new Index(primaryKeyName(), indexOid(), constraintOid(), primaryKey, true, "p", -1));
+        out.addAll(secondaryIndexes);
+        return out;
     }
 
     /**

@@ -227,6 +227,18 @@ final class PgRelations {
                 key[i] = (short) attnum[t.primaryKey()[i]];
             }
         }
+        List<PgRelation.Index> indexes = new ArrayList<>();
+        for (io.tributary.catalog.IndexDef index : t.indexes()) {
+            short[] columns = new short[index.columns().size()];
+            for (int i = 0; i < columns.length; i++) {
+                columns[i] = (short) attnum[t.columnIndex(index.columns().get(i))];
+            }
+            // an index's entries have a storage id of their own, so its OIDs come from it as a
+            // relation's do: the index takes the first, its constraint the third
+            long oid = PgOids.relation(index.id());
+            indexes.add(new PgRelation.Index(
+                    index.name(), oid, oid + 2, columns, index.unique(), index.constraint() ? "u" : "", index.id()));
+        }
         return new PgRelation(
                 PgOids.relation(t.id()),
                 PgOids.namespace(catalog, t.schema()),
@@ -236,6 +248,7 @@ final class PgRelations {
                 attrs,
                 key,
                 t.isView() ? t.query() : null,
-                t.checks());
+                t.checks(),
+                indexes);
     }
 }

@@ -15,12 +15,13 @@ import java.util.function.Supplier;
  * ({@code tbl}: a materialized view's operator state, as PostgreSQL's TOAST and maps count in
  * {@code pg_table_size}) and of its indexes; per database, its bytes. Figures are RocksDB's
  * estimates, read at every scan. A primary key's index is the table's own key, so it has no
- * storage of its own (0); so do plain views, sequences and the catalogs, which are computed.
+ * storage of its own (0); so do plain views, sequences and the catalogs, which are computed. A
+ * secondary index's bytes are those of its own key range.
  */
 final class PgSizes {
     private PgSizes() {}
 
-    /** {@code relid, main, tbl, idx} for every relation {@code relations} lists and each primary key index. */
+    /** {@code relid, main, tbl, idx} for every relation {@code relations} lists and each of their indexes. */
     static PgTable relations(String schema, Catalog catalog, PgSession session, Supplier<List<PgRelation>> relations) {
         return new PgTable(
                 schema, "relation_sizes", 0, "r", PgColumn.parse("relid oid, main int8, tbl int8, idx int8"), () -> {
@@ -38,10 +39,14 @@ final class PgSizes {
                                 auxiliary += session.relationBytes(id);
                             }
                         }
-                        rows.add(new Object[] {r.oid(), main, main + auxiliary, 0L});
-                        if (r.hasPrimaryKey()) {
-                            rows.add(new Object[] {r.indexOid(), 0L, 0L, 0L});
+                        long indexes = 0;
+                        for (PgRelation.Index index : r.indexes()) {
+                            // a primary key's entries are the table's rows, counted above
+                            long bytes = index.storageId() < 0 ? 0 : session.relationBytes(index.storageId());
+                            indexes += bytes;
+                            rows.add(new Object[] {index.oid(), bytes, bytes, 0L});
                         }
+                        rows.add(new Object[] {r.oid(), main, main + auxiliary, indexes});
                     }
                     return rows;
                 });

@@ -2,16 +2,19 @@ package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.IndexDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.codec.RowCodec;
+import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.epoch.BarrierManager;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.sink.SinkManager;
+import io.tributary.storage.IndexKeys;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.KvIterator;
 import io.tributary.storage.ReadView;
@@ -27,7 +30,8 @@ import java.util.StringJoiner;
  * {@code ALTER TABLE t ADD [CONSTRAINT name] PRIMARY KEY (cols)} on a table created without a key
  * (the form pg_dump writes after a table's {@code COPY}): the table is rebuilt under the new key in
  * one epoch, staged at an epoch boundary. The rebuilt table gets a new id; its rows are re-keyed
- * and written under it, the old id's rows are deleted, and the catalog record and the positions of
+ * and written under it, each UNIQUE constraint's and index's entries are rewritten under a new id
+ * of their own, the old ids' entries are deleted, and the catalog record and the positions of
  * its SERIAL/identity sequences move with it, all in that epoch's one atomic write. So after a
  * crash the table is either wholly the old one or wholly the new one. The whole table passes
  * through the epoch's write buffer, so the rebuild needs memory for its rows.
@@ -67,7 +71,7 @@ public final class PrimaryKeyAddition {
      * @throws TributaryException 42P01 unknown table; 42809 for a materialized view; 42P16 when the
      *     table has a key; 42703 unknown column; 42701 a column named twice; 23502 NULL in a key
      *     column; 23505 a key value twice (nothing changed after any of these); 0A000 for a table
-     *     fed by a connector or with a watermark or an index, or one that views, sinks or other jobs read
+     *     fed by a connector or with a watermark, or one that views, sinks or other jobs read
      */
     public void add(String tableName, String constraint, List<String> columnNames) throws InterruptedException {
         Catalog catalog = catalogService.catalog();
@@ -84,17 +88,17 @@ public final class PrimaryKeyAddition {
             throw TributaryException.notSupported("ALTER TABLE ... ADD PRIMARY KEY on a table "
                     + (table.source() != null ? "fed by a connector" : "with a watermark"));
         }
-        if (!table.indexes().isEmpty()) {
-            // the index entries point at row ids, which the rebuild replaces
-            throw TributaryException.notSupported(
-                    "ALTER TABLE ... ADD PRIMARY KEY on a table with a UNIQUE constraint or index");
-        }
         refuseReaders(catalog, table);
         int[] key = keyColumns(table, columnNames);
+        // index entries end with (or hold) the row's key, which the rebuild replaces: each index is
+        // rewritten under a new storage id, and the old ids' entries go with the old table
+        List<IndexDef> indexes = new ArrayList<>();
+        for (IndexDef index : table.indexes()) {
+            indexes.add(index.named(index.name(), catalogService.allocateIds(1)));
+        }
         barriers.awaitCommitted(barriers.stageAtBoundary(new Rebuild(
                 table,
-                key,
-                catalogService.allocateIds(1),
+                rekeyed(table, key, catalogService.allocateIds(1)).withIndexes(indexes),
                 constraint == null ? table.localName() + "_pkey" : constraint)));
     }
 
@@ -172,10 +176,10 @@ public final class PrimaryKeyAddition {
         private final TableDef after;
         private final String indexName;
 
-        Rebuild(TableDef before, int[] key, int newId, String indexName) {
+        Rebuild(TableDef before, TableDef after, String indexName) {
             this.before = before;
             this.indexName = indexName;
-            this.after = rekeyed(before, key, newId);
+            this.after = after;
         }
 
         @Override
@@ -190,6 +194,14 @@ public final class PrimaryKeyAddition {
             RowCodec oldRows = new RowCodec(before.columnTypes());
             RowCodec newRows = new RowCodec(after.columnTypes());
             ByteWriter keyWriter = new ByteWriter(64);
+            ByteWriter indexScratch = new ByteWriter(64);
+            List<IndexDef> indexes = after.indexes();
+            int[][] indexColumns = new int[indexes.size()][];
+            List<List<DataType>> indexTypes = new ArrayList<>();
+            for (int i = 0; i < indexes.size(); i++) {
+                indexColumns[i] = indexes.get(i).positionsIn(after);
+                indexTypes.add(indexes.get(i).typesIn(after));
+            }
             Object[] row = new Object[after.columns().size()];
             try (ReadView committed = store.latest();
                     KvIterator rows = committed.scan(
@@ -205,6 +217,21 @@ public final class PrimaryKeyAddition {
                         throw duplicate(row);
                     }
                     epoch.put(Keyspace.DATA, key, newRows.encode(row));
+                    // the rows are those the indexes already held unique: no check is needed
+                    for (int i = 0; i < indexColumns.length; i++) {
+                        IndexDef index = indexes.get(i);
+                        epoch.put(
+                                Keyspace.DATA,
+                                IndexKeys.key(
+                                        index.id(),
+                                        indexTypes.get(i),
+                                        row,
+                                        indexColumns[i],
+                                        index.unique(),
+                                        key,
+                                        indexScratch),
+                                IndexKeys.value(row, indexColumns[i], index.unique(), key));
+                    }
                 }
             }
             CatalogService.stageRemoval(epoch, before);
