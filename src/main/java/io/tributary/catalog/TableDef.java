@@ -54,41 +54,7 @@ public record TableDef(
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
     }
 
-    /** A relation without secondary indexes. */
-    public TableDef(
-            int id,
-            String name,
-            List<ColumnDef> columns,
-            int[] primaryKey,
-            String definition,
-            RelationKind kind,
-            String query,
-            int[] dependsOn,
-            int[] stateTableIds,
-            int parallelism,
-            SourceDef source,
-            WatermarkDef watermark,
-            String schema,
-            List<CheckDef> checks) {
-        this(
-                id,
-                name,
-                columns,
-                primaryKey,
-                definition,
-                kind,
-                query,
-                dependsOn,
-                stateTableIds,
-                parallelism,
-                source,
-                watermark,
-                schema,
-                checks,
-                List.of());
-    }
-
-    /** A relation without CHECK constraints. */
+    /** A relation without CHECK constraints or secondary indexes. */
     public TableDef(
             int id,
             String name,
@@ -117,6 +83,7 @@ public record TableDef(
                 source,
                 watermark,
                 schema,
+                List.of(),
                 List.of());
     }
 

@@ -98,7 +98,7 @@ public final class PrimaryKeyAddition {
         }
         barriers.awaitCommitted(barriers.stageAtBoundary(new Rebuild(
                 table,
-                rekeyed(table, key, catalogService.allocateIds(1)).withIndexes(indexes),
+                rekeyed(table, key, catalogService.allocateIds(1), indexes),
                 constraint == null ? table.localName() + "_pkey" : constraint)));
     }
 
@@ -146,7 +146,7 @@ public final class PrimaryKeyAddition {
      * The table under its new key: the hidden row id (the last column) is gone, the key columns
      * are NOT NULL; user columns keep their positions, so sequences keep their column numbers.
      */
-    private static TableDef rekeyed(TableDef table, int[] key, int newId) {
+    private static TableDef rekeyed(TableDef table, int[] key, int newId, List<IndexDef> indexes) {
         List<ColumnDef> columns =
                 new ArrayList<>(table.columns().subList(0, table.columns().size() - 1));
         for (int c : key) {
@@ -167,7 +167,8 @@ public final class PrimaryKeyAddition {
                 null,
                 null,
                 table.schema(),
-                table.checks());
+                table.checks(),
+                indexes);
     }
 
     /** The rebuild, as one change of an epoch staged at a boundary (the store holds every row). */
