@@ -37,6 +37,11 @@ class IntervalDifferentialTest {
             // interval arithmetic
             "SELECT id, v * 2 AS a, 2 * v AS b, v * 1.5 AS c, v / 7 AS e FROM iv ORDER BY id",
             "SELECT id, v + v AS a, v - INTERVAL '1 day' AS b, v + INTERVAL '3 mons' AS c FROM iv ORDER BY id",
+            "SELECT INTERVAL '1 day' - INTERVAL '1 hour' AS a, INTERVAL '2 days' - INTERVAL '1 day 1 hour' AS b,"
+                    + " INTERVAL '1 hour' + INTERVAL '1 day' AS c, INTERVAL '1 mon' - INTERVAL '1 day' AS d",
+            "SELECT INTERVAL '1 day' - INTERVAL '1 hour' - INTERVAL '1 minute' AS a",
+            "SELECT TIMESTAMP '2024-03-10 12:00' - (INTERVAL '1 day' - INTERVAL '1 hour') AS b",
+            "SELECT ts - (INTERVAL '1 day' - INTERVAL '1 hour') AS b FROM iv WHERE id = 1",
             "SELECT id, justify_hours(v) AS h, justify_days(v) AS d, justify_interval(v) AS i FROM iv ORDER BY id",
             "SELECT id, v / 0 AS z FROM iv WHERE id = 1",
             // constants

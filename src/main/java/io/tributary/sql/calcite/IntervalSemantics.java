@@ -21,7 +21,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * minus an interval constant is a timestamp, as in PostgreSQL (Calcite: a date). A comparison of a
  * month interval constant with a day-time value compares as if a month were 30 days, as PostgreSQL
  * compares intervals (Calcite refuses to compare the two kinds): {@code INTERVAL '1 mon' =
- * INTERVAL '30 days'} is true. {@code justify_days}, {@code justify_hours} and
+ * INTERVAL '30 days'} is true. The sum or difference of two interval constants is PostgreSQL's
+ * ({@code INTERVAL '1 day' - INTERVAL '1 hour'} is {@code 1 day -01:00:00}). {@code justify_days}, {@code justify_hours} and
  * {@code justify_interval} of a constant take PostgreSQL's interval; so do {@code extract} and
  * {@code date_part} of one, and {@code make_interval} becomes {@code pg_make_interval} with every
  * argument given ({@link MakeInterval}); {@code age} becomes {@code pg_age} ({@link PgAge}). Applied by {@link StatementRewrite#applyAll} before validation; stateless
@@ -73,6 +74,13 @@ final class IntervalSemantics extends StatementRewrite {
             if (c.getKind() == SqlKind.PLUS && a instanceof SqlIntervalLiteral && isDate(b)) {
                 return rewritten(c.getOperator().createCall(pos, a, timestamp(b, pos)));
             }
+            boolean constants = (a instanceof SqlIntervalLiteral || isPgConstant(a))
+                    && (b instanceof SqlIntervalLiteral || isPgConstant(b));
+            if (constants && (a instanceof SqlIntervalLiteral || b instanceof SqlIntervalLiteral)) {
+                // Calcite would fold the two into one length of time: 1 day - 1 hour is 23:00:00 there,
+                // 1 day -01:00:00 in PostgreSQL, which sums months, days and time apart
+                return rewritten(c.getOperator().createCall(pos, asPg(a), asPg(b)));
+            }
             return visited;
         }
         if (SqlKind.COMPARISON.contains(c.getKind())) {
@@ -84,6 +92,23 @@ final class IntervalSemantics extends StatementRewrite {
             }
         }
         return visited;
+    }
+
+    /** Whether {@code node} is a constant this rewrite made a PostgreSQL interval, or a sum of such. */
+    private static boolean isPgConstant(SqlNode node) {
+        if (!(node instanceof SqlCall call)) {
+            return false;
+        }
+        if (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS) {
+            return isPgConstant(call.operand(0)) && isPgConstant(call.operand(1));
+        }
+        return call.getOperator().getName().equalsIgnoreCase("pg_interval")
+                && call.operandCount() == 1
+                && call.operand(0) instanceof SqlLiteral;
+    }
+
+    private static SqlNode asPg(SqlNode node) {
+        return node instanceof SqlIntervalLiteral lit ? PgIntervals.literal(lit) : node;
     }
 
     private static boolean isDate(SqlNode node) {
