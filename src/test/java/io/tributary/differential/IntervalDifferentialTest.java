@@ -111,7 +111,16 @@ class IntervalDifferentialTest {
             "CREATE MATERIALIZED VIEW mv_iv AS SELECT id, v, d + v AS t FROM iv WHERE v > INTERVAL '1 day'",
             "SELECT * FROM mv_iv ORDER BY id",
             "CREATE MATERIALIZED VIEW mv_group AS SELECT v, count(*) AS n FROM iv WHERE id <> 2 GROUP BY v",
-            "SELECT * FROM mv_group ORDER BY v");
+            "SELECT * FROM mv_group ORDER BY v",
+            // interval constant arithmetic in a materialized view: months, days and time apart, as a query's
+            "CREATE MATERIALIZED VIEW mv_const AS SELECT id, INTERVAL '1 day' - INTERVAL '1 hour' AS a,"
+                    + " INTERVAL '1' YEAR + INTERVAL '2' MONTH AS b, INTERVAL '1 mon' - INTERVAL '1 day' - INTERVAL '1 minute' AS c,"
+                    + " INTERVAL '2 days' + INTERVAL '-3 hours' AS e FROM iv",
+            "SELECT * FROM mv_const ORDER BY id",
+            "CREATE MATERIALIZED VIEW mv_mixed AS SELECT id, ts - (INTERVAL '1 day' - INTERVAL '1 hour') AS t,"
+                    + " d + (INTERVAL '1 mon' - INTERVAL '1 day') AS u, v + (INTERVAL '1 mon' - INTERVAL '1 hour') AS w,"
+                    + " INTERVAL '1 year' + INTERVAL '2 mons' + v AS x FROM iv WHERE v > INTERVAL '1 day'",
+            "SELECT * FROM mv_mixed ORDER BY id");
 
     private static PostgresPair pair;
     private static Connection pg;
