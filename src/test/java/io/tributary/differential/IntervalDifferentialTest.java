@@ -120,7 +120,14 @@ class IntervalDifferentialTest {
             "CREATE MATERIALIZED VIEW mv_mixed AS SELECT id, ts - (INTERVAL '1 day' - INTERVAL '1 hour') AS t,"
                     + " d + (INTERVAL '1 mon' - INTERVAL '1 day') AS u, v + (INTERVAL '1 mon' - INTERVAL '1 hour') AS w,"
                     + " INTERVAL '1 year' + INTERVAL '2 mons' + v AS x FROM iv WHERE v > INTERVAL '1 day'",
-            "SELECT * FROM mv_mixed ORDER BY id");
+            "SELECT * FROM mv_mixed ORDER BY id",
+            // an interval compared with a computed one: 30-day months, 24-hour days
+            "SELECT id FROM iv WHERE v < INTERVAL '1 day' + INTERVAL '1 mon' ORDER BY id",
+            "SELECT id, v = v * 1 AS e, v >= INTERVAL '1 mon' - INTERVAL '1 day' AS g,"
+                    + " v <> INTERVAL '29 days' + INTERVAL '24 hours' AS n FROM iv ORDER BY id",
+            "CREATE MATERIALIZED VIEW mv_cmp AS SELECT id, v <= INTERVAL '2 days' - INTERVAL '1 hour' AS l,"
+                    + " v = INTERVAL '29 days' + INTERVAL '24 hours' AS q FROM iv WHERE v > INTERVAL '1 day' + INTERVAL '1 hour'",
+            "SELECT * FROM mv_cmp ORDER BY id");
 
     private static PostgresPair pair;
     private static Connection pg;
