@@ -37,6 +37,11 @@ class IntervalDifferentialTest {
             // interval arithmetic
             "SELECT id, v * 2 AS a, 2 * v AS b, v * 1.5 AS c, v / 7 AS e FROM iv ORDER BY id",
             "SELECT id, v + v AS a, v - INTERVAL '1 day' AS b, v + INTERVAL '3 mons' AS c FROM iv ORDER BY id",
+            "SELECT INTERVAL '1 day' - INTERVAL '1 hour' AS a, INTERVAL '2 days' - INTERVAL '1 day 1 hour' AS b,"
+                    + " INTERVAL '1 hour' + INTERVAL '1 day' AS c, INTERVAL '1 mon' - INTERVAL '1 day' AS d",
+            "SELECT INTERVAL '1 day' - INTERVAL '1 hour' - INTERVAL '1 minute' AS a",
+            "SELECT TIMESTAMP '2024-03-10 12:00' - (INTERVAL '1 day' - INTERVAL '1 hour') AS b",
+            "SELECT ts - (INTERVAL '1 day' - INTERVAL '1 hour') AS b FROM iv WHERE id = 1",
             "SELECT id, justify_hours(v) AS h, justify_days(v) AS d, justify_interval(v) AS i FROM iv ORDER BY id",
             "SELECT id, v / 0 AS z FROM iv WHERE id = 1",
             // constants
@@ -106,7 +111,23 @@ class IntervalDifferentialTest {
             "CREATE MATERIALIZED VIEW mv_iv AS SELECT id, v, d + v AS t FROM iv WHERE v > INTERVAL '1 day'",
             "SELECT * FROM mv_iv ORDER BY id",
             "CREATE MATERIALIZED VIEW mv_group AS SELECT v, count(*) AS n FROM iv WHERE id <> 2 GROUP BY v",
-            "SELECT * FROM mv_group ORDER BY v");
+            "SELECT * FROM mv_group ORDER BY v",
+            // interval constant arithmetic in a materialized view: months, days and time apart, as a query's
+            "CREATE MATERIALIZED VIEW mv_const AS SELECT id, INTERVAL '1 day' - INTERVAL '1 hour' AS a,"
+                    + " INTERVAL '1' YEAR + INTERVAL '2' MONTH AS b, INTERVAL '1 mon' - INTERVAL '1 day' - INTERVAL '1 minute' AS c,"
+                    + " INTERVAL '2 days' + INTERVAL '-3 hours' AS e FROM iv",
+            "SELECT * FROM mv_const ORDER BY id",
+            "CREATE MATERIALIZED VIEW mv_mixed AS SELECT id, ts - (INTERVAL '1 day' - INTERVAL '1 hour') AS t,"
+                    + " d + (INTERVAL '1 mon' - INTERVAL '1 day') AS u, v + (INTERVAL '1 mon' - INTERVAL '1 hour') AS w,"
+                    + " INTERVAL '1 year' + INTERVAL '2 mons' + v AS x FROM iv WHERE v > INTERVAL '1 day'",
+            "SELECT * FROM mv_mixed ORDER BY id",
+            // an interval compared with a computed one: 30-day months, 24-hour days
+            "SELECT id FROM iv WHERE v < INTERVAL '1 day' + INTERVAL '1 mon' ORDER BY id",
+            "SELECT id, v = v * 1 AS e, v >= INTERVAL '1 mon' - INTERVAL '1 day' AS g,"
+                    + " v <> INTERVAL '29 days' + INTERVAL '24 hours' AS n FROM iv ORDER BY id",
+            "CREATE MATERIALIZED VIEW mv_cmp AS SELECT id, v <= INTERVAL '2 days' - INTERVAL '1 hour' AS l,"
+                    + " v = INTERVAL '29 days' + INTERVAL '24 hours' AS q FROM iv WHERE v > INTERVAL '1 day' + INTERVAL '1 hour'",
+            "SELECT * FROM mv_cmp ORDER BY id");
 
     private static PostgresPair pair;
     private static Connection pg;

@@ -21,7 +21,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * minus an interval constant is a timestamp, as in PostgreSQL (Calcite: a date). A comparison of a
  * month interval constant with a day-time value compares as if a month were 30 days, as PostgreSQL
  * compares intervals (Calcite refuses to compare the two kinds): {@code INTERVAL '1 mon' =
- * INTERVAL '30 days'} is true. {@code justify_days}, {@code justify_hours} and
+ * INTERVAL '30 days'} is true. The sum or difference of two interval constants is PostgreSQL's,
+ * a call of {@code pg_interval_add} or {@code pg_interval_sub} ({@code INTERVAL '1 day' - INTERVAL
+ * '1 hour'} is {@code 1 day -01:00:00}). {@code justify_days}, {@code justify_hours} and
  * {@code justify_interval} of a constant take PostgreSQL's interval; so do {@code extract} and
  * {@code date_part} of one, and {@code make_interval} becomes {@code pg_make_interval} with every
  * argument given ({@link MakeInterval}); {@code age} becomes {@code pg_age} ({@link PgAge}). Applied by {@link StatementRewrite#applyAll} before validation; stateless
@@ -73,6 +75,16 @@ final class IntervalSemantics extends StatementRewrite {
             if (c.getKind() == SqlKind.PLUS && a instanceof SqlIntervalLiteral && isDate(b)) {
                 return rewritten(c.getOperator().createCall(pos, a, timestamp(b, pos)));
             }
+            if ((a instanceof SqlIntervalLiteral || isPgConstant(a))
+                    && (b instanceof SqlIntervalLiteral || isPgConstant(b))) {
+                // Calcite would fold the two into one length of time: 1 day - 1 hour is 23:00:00 there,
+                // 1 day -01:00:00 in PostgreSQL, which sums months, days and time apart. The call is
+                // made here, not left to validation's refusal of + on two PostgreSQL intervals: a
+                // view's planner rewrites a refused call in its query's text, where the operands
+                // are still Calcite's constants (CalciteViewPlanner)
+                String function = c.getKind() == SqlKind.PLUS ? "pg_interval_add" : "pg_interval_sub";
+                return rewritten(PgIntervals.call(function, pos, asPg(a), asPg(b)));
+            }
             return visited;
         }
         if (SqlKind.COMPARISON.contains(c.getKind())) {
@@ -84,6 +96,25 @@ final class IntervalSemantics extends StatementRewrite {
             }
         }
         return visited;
+    }
+
+    /**
+     * Whether {@code node} is a PostgreSQL interval constant ({@code pg_interval('text')}, as this
+     * rewrite makes of a Calcite one), or a sum or difference of such this rewrite made.
+     */
+    private static boolean isPgConstant(SqlNode node) {
+        if (!(node instanceof SqlCall call)) {
+            return false;
+        }
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (name.equals("pg_interval_add") || name.equals("pg_interval_sub")) {
+            return call.operandCount() == 2 && isPgConstant(call.operand(0)) && isPgConstant(call.operand(1));
+        }
+        return name.equals("pg_interval") && call.operandCount() == 1 && call.operand(0) instanceof SqlLiteral;
+    }
+
+    private static SqlNode asPg(SqlNode node) {
+        return node instanceof SqlIntervalLiteral lit ? PgIntervals.literal(lit) : node;
     }
 
     private static boolean isDate(SqlNode node) {

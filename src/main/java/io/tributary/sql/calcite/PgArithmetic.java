@@ -41,7 +41,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  *   <li>{@code %} and {@code mod} of a float are 42883, as PostgreSQL has no such operator;
  *   <li>the scalar functions and casts {@link PgScalarCalls} gives PostgreSQL's answers;
  *   <li>{@code generate_series}' arguments are cast to its parameters' types ({@link SeriesArguments});
- *   <li>{@code lead} and {@code lag} get Calcite's operators back, their default converted to the value's type ({@link LeadLagDefaults}).
+ *   <li>{@code lead} and {@code lag} get Calcite's operators back, their default converted to the value's type ({@link LeadLagDefaults});
+ *   <li>{@code <}, {@code <=}, {@code >}, {@code >=} of two PostgreSQL intervals order them as PostgreSQL does ({@link IntervalComparisons}).
  * </ul>
  *
  * Used on the session's plans ({@link CheckedArithmetic}) and on the expressions a view compiles
@@ -94,6 +95,10 @@ final class PgArithmetic extends RexShuttle {
         RexNode scalar = scalars.replace(c);
         if (scalar != null) {
             return scalar;
+        }
+        RexNode intervals = IntervalComparisons.replace(c, rexBuilder);
+        if (intervals != null) {
+            return intervals;
         }
         SqlTypeName type = c.getType().getSqlTypeName();
         if (c.getKind() == SqlKind.MOD) {
