@@ -152,11 +152,22 @@ final class PgRelations {
         };
     }
 
-    /** The OID of relation {@code name} in schema {@code schema}, or -1 when there is none. */
+    /**
+     * The OID of relation {@code name} in schema {@code schema}, an index's among them (as {@code
+     * 't_pkey'::regclass} finds it in PostgreSQL), or -1 when there is none.
+     */
     long oid(String schema, String name) {
         for (PgRelation r : all()) {
-            if (r.schema().equals(schema) && r.name().equals(name)) {
+            if (!r.schema().equals(schema)) {
+                continue;
+            }
+            if (r.name().equals(name)) {
                 return r.oid();
+            }
+            for (PgRelation.Index index : r.indexes()) {
+                if (index.name().equals(name)) {
+                    return index.oid();
+                }
             }
         }
         return -1;
