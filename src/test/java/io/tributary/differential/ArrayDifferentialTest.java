@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Arrays on Tributary and on an embedded PostgreSQL over the same rows: {@code array_agg} over
- * every type family (ORDER BY, DISTINCT, FILTER, no rows; its NULL arguments are README's
- * deviation, so they are filtered out), {@code = ANY} and {@code
+ * every type family (ORDER BY, DISTINCT, FILTER, no rows, NULL arguments kept as NULL elements),
+ * {@code = ANY} and {@code
  * <> ALL} with NULLs on either side (three-valued), array text constants after ANY, the array
  * functions and {@code ||}, and materialized views that filter with {@code ANY} kept through
  * writes. Statements answering an array are compared by label and text (arrays reach clients as
@@ -41,6 +41,17 @@ class ArrayDifferentialTest {
             "SELECT array_agg(DISTINCT bo ORDER BY bo) FROM t WHERE bo IS NOT NULL",
             "SELECT array_agg(i ORDER BY id DESC) FILTER (WHERE i > 10) AS a FROM t",
             "SELECT array_agg(i) FROM t WHERE id > 100",
+            "SELECT array_agg(x) FROM (VALUES (1), (NULL), (3)) v(x)",
+            "SELECT array_agg(x ORDER BY x) AS a, array_agg(x ORDER BY x DESC) AS b FROM (VALUES (1), (NULL), (3)) v(x)",
+            "SELECT array_agg(DISTINCT x ORDER BY x) FROM (VALUES (1), (NULL), (3), (1), (NULL)) v(x)",
+            "SELECT array_agg(x ORDER BY x NULLS FIRST) FROM (VALUES ('a'), (NULL), ('c')) v(x)",
+            "SELECT array_agg(tx ORDER BY id) AS a, array_agg(d ORDER BY id) AS b, array_agg(bo ORDER BY id) AS c FROM t",
+            "SELECT array_agg(i ORDER BY id) FILTER (WHERE id < 4) AS a, array_agg(NULL::int) AS b FROM t",
+            "SELECT bo, array_agg(i ORDER BY id) AS i FROM t GROUP BY bo ORDER BY bo",
+            "SELECT array_agg(i ORDER BY id) || 99 AS a FROM t",
+            "SELECT id, array_agg(i) OVER (ORDER BY id) AS a FROM t ORDER BY id",
+            "SELECT id, array_agg(tx) OVER (PARTITION BY id % 2 ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS a"
+                    + " FROM t ORDER BY id",
             "SELECT bo, array_agg(id ORDER BY id) AS ids FROM t GROUP BY bo ORDER BY bo",
             "SELECT array_agg(i ORDER BY id) || 99 AS a FROM t WHERE i IS NOT NULL",
             "SELECT array_append(ARRAY[1, 2], 3), array_prepend(0, ARRAY[1, 2]), array_cat(ARRAY[1], ARRAY[2, 3])",

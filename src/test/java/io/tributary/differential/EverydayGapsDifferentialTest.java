@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Everyday statements that once gave another answer than PostgreSQL (number constants with an
- * exponent, pg_sleep, the settings of a pg_dump script, boolean to integer casts, arrays in JSON), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
+ * exponent, pg_sleep, the settings of a pg_dump script, boolean to integer casts, arrays in JSON, SELECT ... WHERE without FROM in a sub-query, string_agg with WITHIN GROUP), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
  * with their labels and JDBC types, or its SQLSTATE must match.
  */
 class EverydayGapsDifferentialTest {
@@ -95,7 +95,19 @@ class EverydayGapsDifferentialTest {
             // arrays turned into JSON are JSON arrays (were strings)
             "SELECT to_json(ARRAY[1, 2]) AS a, json_build_object('a', ARRAY[1, 2]) AS b, jsonb_build_array(ARRAY['x']) AS c",
             "SELECT to_jsonb(ARRAY[1.5, NULL]) AS a, json_build_array(ARRAY['a\"b'], ARRAY[true]) AS b",
-            "SELECT to_json(ARRAY[ARRAY[1, 2], ARRAY[3, 4]]) AS a, to_jsonb(ARRAY[ARRAY[1, 2], ARRAY[3, 4]]) AS b");
+            "SELECT to_json(ARRAY[ARRAY[1, 2], ARRAY[3, 4]]) AS a, to_jsonb(ARRAY[ARRAY[1, 2], ARRAY[3, 4]]) AS b",
+            // SELECT ... WHERE without FROM as a sub-query (was 42601)
+            "SELECT * FROM (SELECT 1 AS a WHERE true) s",
+            "SELECT * FROM (SELECT 1 AS a WHERE 1 > 2) s",
+            "SELECT EXISTS (SELECT 1 WHERE false) AS a, EXISTS (SELECT 1 WHERE 2 > 1) AS b",
+            "SELECT 1 IN (SELECT 1 WHERE 1 < 2) AS a, 1 IN (SELECT 1 WHERE 1 > 2) AS b",
+            "SELECT x FROM (VALUES (1), (2)) v(x) WHERE x IN (SELECT 2 WHERE x > 1)",
+            "SELECT (SELECT substring('abc' FROM 2) WHERE true) AS y",
+            "WITH a AS (SELECT 1 AS n WHERE true) SELECT n FROM a",
+            "SELECT * FROM (SELECT count(*) AS n WHERE false) s",
+            // string_agg is no ordered-set aggregate: WITHIN GROUP finds no function (was 42601)
+            "SELECT string_agg(x, ',') WITHIN GROUP (ORDER BY x) FROM (VALUES ('a'), ('b')) v(x)",
+            "SELECT string_agg(x, ',' ORDER BY x DESC) AS s FROM (VALUES ('a'), ('b')) v(x)");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -191,6 +191,7 @@ final class GuardProgram implements Program {
                     || !call.getCollation().getFieldCollations().isEmpty()
                     || kind == SqlKind.COLLECT
                     || kind == SqlKind.ARRAY_AGG
+                    || call.getAggregation() == PgArrayAgg.OPERATOR
                     || kind == SqlKind.ARRAY_CONCAT_AGG
                     || kind == SqlKind.LISTAGG
                     || kind == SqlKind.STRING_AGG

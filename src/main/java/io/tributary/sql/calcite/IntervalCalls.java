@@ -63,6 +63,7 @@ final class IntervalCalls {
             case "pg_percentile_cont" -> "percentile_cont";
             case PgOrderedSets.PERCENTILE_DISC -> "percentile_disc";
             case PgOrderedSets.MODE -> "mode";
+            case PgArrayAgg.NAME -> "array_agg";
             default -> name;
         };
     }

@@ -24,9 +24,10 @@ final class JsonPlans {
 
     private JsonPlans() {}
 
-    /** Rewrites the plan's casts, then runs {@code planning} on it. */
+    /** Refuses json ordering and comparisons ({@link JsonOrderingCheck}), rewrites the plan's casts, then runs {@code planning} on it. */
     static Program before(Program planning) {
         return (planner, rel, traits, materializations, lattices) -> {
+            JsonOrderingCheck.check(rel);
             RelNode rewritten = rel.accept(new RelHomogeneousShuttle() {
                 @Override
                 public RelNode visit(RelNode other) {

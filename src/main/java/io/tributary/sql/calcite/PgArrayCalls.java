@@ -9,13 +9,16 @@ import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * Sends the array functions whose Calcite namesakes differ from PostgreSQL's to Tributary's:
  * {@code string_to_array} to {@link PgTextArrays} (text elements, PostgreSQL's NULL and empty
  * delimiters) and the two-argument {@code array_length} to {@link PgArrayFunctions} (Calcite's
- * takes one), and {@code ||} beside an array to {@link ArrayFunctions}' {@code array_cat},
+ * takes one), {@code array_agg} to {@link PgArrayAgg} (which keeps NULL elements), and {@code ||} beside an array to {@link ArrayFunctions}' {@code array_cat},
  * {@code array_append} or {@code array_prepend}. Labels are taken before rewrites, so the columns
  * keep PostgreSQL's names.
  */
@@ -27,6 +30,7 @@ final class PgArrayCalls extends StatementRewrite {
             "array_cat",
             "array_remove",
             "array_agg",
+            PgArrayAgg.NAME,
             "string_to_array",
             "pg_string_to_array");
 
@@ -37,6 +41,12 @@ final class PgArrayCalls extends StatementRewrite {
         boolean length = name.equals("array_length") && call.operandCount() == 2;
         if (call.getOperator().getName().equals("||") && call.operandCount() == 2) {
             return concatenation((SqlCall) super.visit(call));
+        }
+        if (name.equals("array_agg")) {
+            SqlNode aggregate = aggregate(call);
+            if (aggregate != null) {
+                return rewritten(aggregate);
+            }
         }
         if (!split && !length) {
             return super.visit(call);
@@ -54,6 +64,25 @@ final class PgArrayCalls extends StatementRewrite {
                         SqlFunctionCategory.USER_DEFINED_FUNCTION),
                 operands,
                 call.getParserPosition()));
+    }
+
+    /**
+     * {@code array_agg(x)} as {@link PgArrayAgg}'s call, and {@code array_agg(x ORDER BY y)} (which
+     * Calcite's parser gives as one call whose last operand is the order) as that call WITHIN GROUP
+     * (ORDER BY y); null for other operand counts, which stay Calcite's to refuse.
+     */
+    private SqlNode aggregate(SqlCall call) {
+        boolean ordered = call.operandCount() == 2 && call.operand(1) instanceof SqlNodeList;
+        if (call.operandCount() != 1 && !ordered) {
+            return null;
+        }
+        SqlParserPos pos = call.getParserPosition();
+        SqlNode collected = PgArrayAgg.OPERATOR.createCall(
+                call.getFunctionQuantifier(), pos, call.operand(0).accept(this));
+        return ordered
+                ? SqlStdOperatorTable.WITHIN_GROUP.createCall(
+                        pos, collected, call.operand(1).accept(this))
+                : collected;
     }
 
     /**

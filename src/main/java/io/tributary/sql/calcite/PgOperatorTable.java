@@ -17,8 +17,8 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
  * hidden, the schema functions of those names resolve, in queries and views alike. It adds the
  * variadic json build functions ({@link JsonBuildFunction}) and the json aggregates ({@link
- * JsonAggregates}), which no schema function can express, and the array functions typed by their
- * arguments ({@link ArrayFunctions}); {@code lead} and {@code lag} resolve to
+ * JsonAggregates}), which no schema function can express, the array functions typed by their
+ * arguments ({@link ArrayFunctions}) and {@link PgArrayAgg}; {@code lead} and {@code lag} resolve to
  * {@link PgLeadLag}, typed as PostgreSQL types them, and {@code now()} and its kin to a
  * {@link VolatileFunction}. Made by
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
@@ -52,7 +52,9 @@ final class PgOperatorTable implements SqlOperatorTable {
         if (opName.isSimple() && syntax == SqlSyntax.FUNCTION) {
             SqlOperator build = JsonBuildFunction.named(opName.getSimple());
             SqlOperator aggregate = JsonAggregates.named(opName.getSimple());
-            SqlOperator array = ArrayFunctions.named(opName.getSimple());
+            SqlOperator array = opName.getSimple().equalsIgnoreCase(PgArrayAgg.NAME)
+                    ? PgArrayAgg.OPERATOR
+                    : ArrayFunctions.named(opName.getSimple());
             if (build != null || aggregate != null || array != null) {
                 operatorList.add(build != null ? build : aggregate != null ? aggregate : array);
             }
@@ -75,6 +77,7 @@ final class PgOperatorTable implements SqlOperatorTable {
         List<SqlOperator> operators = new ArrayList<>(JsonBuildFunction.all());
         operators.addAll(JsonAggregates.all());
         operators.addAll(ArrayFunctions.all());
+        operators.add(PgArrayAgg.OPERATOR);
         calcites.getOperatorList().stream()
                 .filter(o -> !hidden(o))
                 .map(PgOperatorTable::postgres)

@@ -54,6 +54,10 @@ final class SqlErrors {
 
     private static final Pattern CANNOT_APPLY = Pattern.compile("Cannot apply '(.*?)' to arguments of type '(.*?)'");
     private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
+    /** Calcite's refusal of WITHIN GROUP after an aggregate that is no ordered-set one ({@code string_agg}). */
+    private static final Pattern NOT_ORDERED_SET =
+            Pattern.compile("Aggregate expression '(\\w+)' must not contain a WITHIN GROUP clause");
+
     private static final Pattern NOT_GROUPED = Pattern.compile("Expression '(.*?)' is not being grouped");
 
     /** Calcite's refusal of GREATEST or LEAST over types with no common type: the function and the types. */
@@ -422,6 +426,11 @@ final class SqlErrors {
             return NoMatchingSignature.noFunction(function + "(" + type + ")", position);
         } else if ((x = CANNOT_APPLY.matcher(m)).find()) {
             return NoMatchingSignature.of(x.group(1), x.group(2), position);
+        } else if ((x = NOT_ORDERED_SET.matcher(m)).find()) {
+            // PostgreSQL looks the ORDER BY keys up as more arguments and finds no such function
+            state = SqlState.UNDEFINED_FUNCTION;
+            message = x.group(1).toLowerCase(java.util.Locale.ROOT)
+                    + " is not an ordered-set aggregate, so it cannot have WITHIN GROUP";
         } else if ((x = NOT_GROUPED.matcher(m)).find()) {
             state = SqlState.GROUPING_ERROR;
             message = "column \"" + x.group(1)
