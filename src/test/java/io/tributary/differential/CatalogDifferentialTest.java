@@ -292,6 +292,8 @@ class CatalogDifferentialTest {
     @Test
     void pgDumpCatalogQueriesLikePostgres() throws SQLException {
         String[] queries = {
+            "SELECT pg_get_indexdef('ux_a_idx'::regclass), pg_get_indexdef('ux_pkey'::regclass),"
+                    + " pg_get_indexdef('ux_email_key'::regclass)",
             "SELECT c.relname, c.relkind, c.relam FROM pg_class c WHERE c.relname LIKE '%_seq' ORDER BY 1",
             "SELECT c.relname, format_type(s.seqtypid, NULL) AS t, s.seqstart, s.seqincrement, s.seqmax,"
                     + " s.seqmin, s.seqcache, s.seqcycle FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid"
