@@ -85,11 +85,21 @@ public sealed interface StatementPlan {
     };
 
     /**
-     * {@code ON CONFLICT (primary key) DO NOTHING | DO UPDATE}. {@code update} takes as parameters
+     * {@code ON CONFLICT [target] DO NOTHING | DO UPDATE}. {@code update} takes as parameters
      * the existing row's visible columns followed by the proposed row's ({@code EXCLUDED}), and
      * returns the new values of {@code setColumns}, then, when {@code hasWhere}, the condition.
+     *
+     * @param keyArbiter whether the primary key is an arbiter (the target names it, or there is none)
+     * @param indexArbiters the UNIQUE constraints and unique indexes that are arbiters (the one the
+     *     target names, or all of them without a target)
      */
-    record Conflict(boolean doNothing, int[] setColumns, PreparedQuery update, boolean hasWhere) {}
+    record Conflict(
+            boolean doNothing,
+            int[] setColumns,
+            PreparedQuery update,
+            boolean hasWhere,
+            boolean keyArbiter,
+            List<io.tributary.catalog.IndexDef> indexArbiters) {}
 
     /**
      * A RETURNING list: {@code query} takes a written row's visible columns ({@code

@@ -119,14 +119,7 @@ final class ChangeSettler {
     private Change settleKey(List<Change> group) {
         if (onConflict) {
             if (group.size() > 1 && conflictUpdates) {
-                throw new TributaryException(
-                        SqlState.CARDINALITY_VIOLATION,
-                        "ON CONFLICT DO UPDATE command cannot affect row a second time",
-                        0,
-                        null,
-                        "Ensure that no rows proposed for insertion within the same command have duplicate"
-                                + " constrained values.",
-                        null);
+                throw affectedTwice();
             }
             return group.get(0);
         }
@@ -162,5 +155,16 @@ final class ChangeSettler {
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;
         return h >>> 24;
+    }
+
+    /** PostgreSQL's 21000 for a DO UPDATE that two proposed rows with one key (or unique value) would both update. */
+    static TributaryException affectedTwice() {
+        return new TributaryException(
+                SqlState.CARDINALITY_VIOLATION,
+                "ON CONFLICT DO UPDATE command cannot affect row a second time",
+                0,
+                null,
+                "Ensure that no rows proposed for insertion within the same command have duplicate constrained values.",
+                null);
     }
 }

@@ -40,6 +40,10 @@ final class StatementRows implements EpochChange {
     private final Target target;
     /** The statement's ON CONFLICT action, or null; see {@link TableWriter#onConflict}. */
     private final TableWriter.ConflictAction conflict;
+    /** With {@link #conflict}: its arbiter unique indexes, or null when it arbitrates on the primary key alone. */
+    private final ConflictArbiters arbiters;
+    /** With {@link #conflict}: whether it is DO UPDATE. */
+    private final boolean conflictUpdates;
     /** See {@link TableWriter#onWritten}; null when none. */
     private final Consumer<List<Object[]>> writtenCheck;
     /** With {@link #conflict}: the rows the statement inserted or updated, once staged. */
@@ -83,6 +87,8 @@ final class StatementRows implements EpochChange {
     StatementRows(
             Target target,
             TableWriter.ConflictAction conflict,
+            ConflictArbiters arbiters,
+            boolean conflictUpdates,
             Consumer<List<Object[]>> writtenCheck,
             List<TableWriter.Change> settled,
             KeyValueRun run,
@@ -95,6 +101,8 @@ final class StatementRows implements EpochChange {
         this.rules = target.rules();
         this.table = rules.table();
         this.conflict = conflict;
+        this.arbiters = arbiters;
+        this.conflictUpdates = conflictUpdates;
         this.writtenCheck = writtenCheck;
         this.stamped = stamped;
         this.run = run == null || run.size() == 0 ? null : run;
@@ -299,6 +307,9 @@ final class StatementRows implements EpochChange {
      * then only re-resolves the keys whose rows changed meanwhile.
      */
     void resolveCommitted() {
+        if (arbiters != null) {
+            return; // which stored row a proposed one meets is known only under the lock
+        }
         resolvedAgainst = new byte[settled.size()][];
         resolved = new Object[settled.size()][];
         try (ReadView committed = target.store().latest()) {
@@ -319,14 +330,46 @@ final class StatementRows implements EpochChange {
      * decided before anything is written or emitted.
      */
     private void stageResolvingConflicts(WriteBuffer epoch, IndexMaintenance indexes) {
-        List<byte[]> stored = epoch.getAll(
-                Keyspace.DATA, settled.stream().map(TableWriter.Change::key).toList());
+        List<byte[]> ownKeys = settled.stream().map(TableWriter.Change::key).toList();
+        List<ConflictArbiters.Target> targets = arbiters == null
+                ? null
+                : arbiters.resolve(epoch, settled.stream().map(rules::valuesOf).toList(), ownKeys);
+        List<byte[]> lookups = ownKeys;
+        if (targets != null) {
+            lookups = new ArrayList<>(ownKeys.size());
+            for (int i = 0; i < ownKeys.size(); i++) {
+                ConflictArbiters.Target t = targets.get(i);
+                lookups.add(t.kind() == ConflictArbiters.Kind.STORED ? t.rowKey() : ownKeys.get(i));
+            }
+        }
+        List<byte[]> stored = epoch.getAll(Keyspace.DATA, lookups);
+        java.util.Set<java.nio.ByteBuffer> met = targets == null ? null : new java.util.HashSet<>();
         List<TableWriter.Change> effective = new ArrayList<>(settled.size());
         List<byte[]> previous = new ArrayList<>(settled.size());
         List<Object[]> rows = new ArrayList<>(settled.size());
         for (int i = 0; i < settled.size(); i++) {
             TableWriter.Change c = settled.get(i);
             byte[] old = stored.get(i);
+            if (targets != null) {
+                ConflictArbiters.Target t = targets.get(i);
+                boolean twice =
+                        t.kind() == ConflictArbiters.Kind.STORED && !met.add(java.nio.ByteBuffer.wrap(t.rowKey()));
+                if (t.kind() == ConflictArbiters.Kind.PROPOSED || twice) {
+                    // an earlier proposed row holds the values: PostgreSQL skips this one, or
+                    // refuses to update one row twice
+                    if (conflictUpdates) {
+                        throw ChangeSettler.affectedTwice();
+                    }
+                    continue;
+                }
+                if (t.kind() == ConflictArbiters.Kind.NONE && old != null && !arbiters.key()) {
+                    // the primary key is no arbiter here: its violation is an error, as in PostgreSQL
+                    throw rules.duplicate(c.row());
+                }
+                if (t.kind() == ConflictArbiters.Kind.STORED) {
+                    c = new TableWriter.Change(t.rowKey(), c.row(), false, c.values());
+                }
+            }
             if (old == null) {
                 effective.add(c);
             } else {

@@ -70,6 +70,8 @@ public final class TableWriter implements AutoCloseable {
     private ConflictAction conflict;
     /** Whether {@link #conflict} updates rows (DO UPDATE), which may not meet one key twice. */
     private boolean conflictUpdates;
+    /** {@link #conflict}'s arbiter unique indexes; null when it arbitrates on the primary key alone. */
+    private ConflictArbiters arbiters;
     /** The rows of the last statement applied, as staged; null before the first. */
     private StatementRows applied;
     /** With {@link #conflict}: sees {@link #written} while staging, before anything is written. */
@@ -216,12 +218,16 @@ public final class TableWriter implements AutoCloseable {
      * already goes to {@code action} instead of failing with 23505. Two proposed rows with one key
      * keep the first (DO NOTHING), or fail with 21000 when {@code updates} (DO UPDATE), as in
      * PostgreSQL. Call before the first {@link #insert}; the statement may only insert.
+     *
+     * @param arbiters the unique indexes a proposed row's values are looked up in, the stored row
+     *     found being the one {@code action} gets; null to arbitrate on the primary key alone
      */
-    public void onConflict(ConflictAction action, boolean updates) {
+    public void onConflict(ConflictAction action, boolean updates, ConflictArbiters arbiters) {
         rules.checkAppendOnly();
         unpack();
         this.conflict = action;
         this.conflictUpdates = updates;
+        this.arbiters = arbiters;
     }
 
     /**
@@ -284,6 +290,8 @@ public final class TableWriter implements AutoCloseable {
         StatementRows rows = new StatementRows(
                 target,
                 conflict,
+                arbiters,
+                conflictUpdates,
                 writtenCheck,
                 settled,
                 run == null ? null : run.take(),

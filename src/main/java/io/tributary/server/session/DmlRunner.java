@@ -7,6 +7,7 @@ import io.tributary.common.types.PgTimeZone;
 import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
 import io.tributary.meta.epoch.EpochChange;
+import io.tributary.meta.write.ConflictArbiters;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.meta.write.TransactionWrites;
 import io.tributary.sql.PreparedQuery;
@@ -85,7 +86,13 @@ final class DmlRunner {
         List<Object[]> rows = plan.returning() != null && plan.conflict() == null ? new ArrayList<>() : null;
         try (TableWriter writer = db.newTableWriter(table)) {
             if (plan.conflict() != null) {
-                writer.onConflict(conflictAction(plan), !plan.conflict().doNothing());
+                StatementPlan.Conflict conflict = plan.conflict();
+                writer.onConflict(
+                        conflictAction(plan),
+                        !conflict.doNothing(),
+                        conflict.indexArbiters().isEmpty()
+                                ? null
+                                : new ConflictArbiters(table, conflict.keyArbiter(), conflict.indexArbiters()));
             }
             if (plan.literalRows() != null) {
                 for (Object[] literal : plan.literalRows()) {

@@ -147,8 +147,15 @@ final class InsertPlanner {
         if (onConflict == null) {
             return null;
         }
+        boolean keyArbiter = true;
+        List<io.tributary.catalog.IndexDef> indexArbiters = List.of();
         if (onConflict.constraint() != null) {
-            if (table.hasRowId() || !onConflict.constraint().equals(table.localName() + "_pkey")) {
+            java.util.Optional<io.tributary.catalog.IndexDef> unique =
+                    table.index(onConflict.constraint()).filter(io.tributary.catalog.IndexDef::constraint);
+            if (unique.isPresent()) {
+                keyArbiter = false;
+                indexArbiters = List.of(unique.get());
+            } else if (table.hasRowId() || !onConflict.constraint().equals(table.localName() + "_pkey")) {
                 throw new TributaryException(
                         SqlState.UNDEFINED_OBJECT,
                         "constraint \"" + onConflict.constraint() + "\" for table \"" + table.localName()
@@ -168,13 +175,27 @@ final class InsertPlanner {
                 key.add(k);
             }
             if (table.hasRowId() || !named.equals(key)) {
-                throw new TributaryException(
-                        SqlState.INVALID_COLUMN_REFERENCE,
-                        "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+                // PostgreSQL infers every unique index over exactly the named columns
+                keyArbiter = false;
+                indexArbiters = table.indexes().stream()
+                        .filter(i -> i.unique()
+                                && i.columns().size() == named.size()
+                                && i.columns().stream().allMatch(c -> named.contains(table.columnIndex(c))))
+                        .toList();
+                if (indexArbiters.isEmpty()) {
+                    throw new TributaryException(
+                            SqlState.INVALID_COLUMN_REFERENCE,
+                            "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+                }
             }
+        } else {
+            // without a target every unique index arbitrates, as the primary key does
+            indexArbiters = table.indexes().stream()
+                    .filter(io.tributary.catalog.IndexDef::unique)
+                    .toList();
         }
         if (onConflict.doNothing()) {
-            return new StatementPlan.Conflict(true, new int[0], null, false);
+            return new StatementPlan.Conflict(true, new int[0], null, false, keyArbiter, indexArbiters);
         }
         int[] setColumns = new int[onConflict.setColumns().size()];
         int[] visible = table.targetColumns(List.of());
@@ -204,6 +225,7 @@ final class InsertPlanner {
                 .append(", ")
                 .append(WrittenRows.source(table, visible, visible.length + 1, "excluded"));
         PreparedQuery update = queries.plan(q.toString());
-        return new StatementPlan.Conflict(false, setColumns, update, onConflict.where() != null);
+        return new StatementPlan.Conflict(
+                false, setColumns, update, onConflict.where() != null, keyArbiter, indexArbiters);
     }
 }
