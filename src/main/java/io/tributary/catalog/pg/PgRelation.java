@@ -26,21 +26,7 @@ public record PgRelation(
         String definition,
         List<io.tributary.catalog.CheckDef> checks,
         List<Index> secondaryIndexes) {
-    /** A relation without secondary indexes. */
-    public PgRelation(
-            long oid,
-            long namespace,
-            String schema,
-            String name,
-            String relkind,
-            List<Attribute> attributes,
-            short[] primaryKey,
-            String definition,
-            List<io.tributary.catalog.CheckDef> checks) {
-        this(oid, namespace, schema, name, relkind, attributes, primaryKey, definition, checks, List.of());
-    }
-
-    /** A relation without CHECK constraints. */
+    /** A relation without CHECK constraints or secondary indexes. */
     public PgRelation(
             long oid,
             long namespace,
@@ -50,7 +36,7 @@ public record PgRelation(
             List<Attribute> attributes,
             short[] primaryKey,
             String definition) {
-        this(oid, namespace, schema, name, relkind, attributes, primaryKey, definition, List.of());
+        this(oid, namespace, schema, name, relkind, attributes, primaryKey, definition, List.of(), List.of());
     }
 
     /** This relation with another query text. */

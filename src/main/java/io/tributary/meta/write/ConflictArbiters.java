@@ -8,6 +8,7 @@ import io.tributary.storage.IndexKeys;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.TableKeys;
 import io.tributary.storage.WriteBuffer;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,7 +34,10 @@ public final class ConflictArbiters {
     }
 
     /** A proposed row's conflict: its kind and, for {@link Kind#STORED}, the stored row's key. */
-    record Target(Kind kind, byte[] rowKey) {}
+    record Target(Kind kind, byte[] rowKey) {
+        private static final Target NONE = new Target(Kind.NONE, null);
+        private static final Target PROPOSED = new Target(Kind.PROPOSED, null);
+    }
 
     private final TableDef table;
     private final boolean key;
@@ -67,12 +71,13 @@ public final class ConflictArbiters {
             types.add(indexes.get(j).typesIn(table));
         }
         ByteWriter scratch = new ByteWriter(64);
-        Set<java.nio.ByteBuffer> proposed = new HashSet<>();
+        Set<ByteBuffer> proposed = new HashSet<>();
         List<Target> out = new ArrayList<>(rows.size());
+        List<byte[]> entries = new ArrayList<>(indexes.size());
         for (int i = 0; i < rows.size(); i++) {
             Object[] row = rows.get(i);
-            List<byte[]> entries = new ArrayList<>(indexes.size());
-            Target target = new Target(Kind.NONE, null);
+            entries.clear();
+            Target target = Target.NONE;
             for (int j = 0; j < indexes.size() && target.kind() == Kind.NONE; j++) {
                 if (IndexKeys.hasNull(row, columns[j])) {
                     continue; // NULLs are distinct: such a row conflicts with none
@@ -80,8 +85,8 @@ public final class ConflictArbiters {
                 IndexDef index = indexes.get(j);
                 byte[] entry = IndexKeys.key(index.id(), types.get(j), row, columns[j], true, keys.get(i), scratch);
                 entries.add(entry);
-                if (proposed.contains(java.nio.ByteBuffer.wrap(entry))) {
-                    target = new Target(Kind.PROPOSED, null);
+                if (proposed.contains(ByteBuffer.wrap(entry))) {
+                    target = Target.PROPOSED;
                 } else {
                     byte[] storedKey = epoch.get(Keyspace.DATA, entry);
                     if (storedKey != null) {
@@ -90,7 +95,7 @@ public final class ConflictArbiters {
                 }
             }
             for (byte[] entry : entries) {
-                proposed.add(java.nio.ByteBuffer.wrap(entry));
+                proposed.add(ByteBuffer.wrap(entry));
             }
             out.add(target);
         }

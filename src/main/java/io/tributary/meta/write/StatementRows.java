@@ -331,9 +331,10 @@ final class StatementRows implements EpochChange {
      */
     private void stageResolvingConflicts(WriteBuffer epoch, IndexMaintenance indexes) {
         List<byte[]> ownKeys = settled.stream().map(TableWriter.Change::key).toList();
-        List<ConflictArbiters.Target> targets = arbiters == null
-                ? null
-                : arbiters.resolve(epoch, settled.stream().map(rules::valuesOf).toList(), ownKeys);
+        // decoded once: the arbiters and the conflict action both read a proposed row's values
+        List<Object[]> proposed =
+                arbiters == null ? null : settled.stream().map(rules::valuesOf).toList();
+        List<ConflictArbiters.Target> targets = arbiters == null ? null : arbiters.resolve(epoch, proposed, ownKeys);
         List<byte[]> lookups = ownKeys;
         if (targets != null) {
             lookups = new ArrayList<>(ownKeys.size());
@@ -350,6 +351,7 @@ final class StatementRows implements EpochChange {
         for (int i = 0; i < settled.size(); i++) {
             TableWriter.Change c = settled.get(i);
             byte[] old = stored.get(i);
+            Object[] values = proposed != null ? proposed.get(i) : null;
             if (targets != null) {
                 ConflictArbiters.Target t = targets.get(i);
                 boolean twice =
@@ -375,15 +377,16 @@ final class StatementRows implements EpochChange {
             } else {
                 Object[] replacement = resolved != null && Arrays.equals(old, resolvedAgainst[i])
                         ? resolved[i]
-                        : conflict.resolve(rules.codec().decode(old), rules.valuesOf(c));
+                        : conflict.resolve(rules.codec().decode(old), values != null ? values : rules.valuesOf(c));
                 if (replacement == null || replacement == LEAVE) {
                     continue;
                 }
                 rules.checkRow(replacement);
                 effective.add(new TableWriter.Change(c.key(), rules.codec().encode(replacement), false, replacement));
+                values = replacement;
             }
             previous.add(old);
-            rows.add(rules.valuesOf(effective.get(effective.size() - 1)));
+            rows.add(values != null ? values : rules.valuesOf(c));
         }
         written = rows;
         if (writtenCheck != null) {

@@ -5,13 +5,7 @@ import java.util.List;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
@@ -26,13 +20,7 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * PgArithmetic}; stateless.
  */
 final class IntervalComparisons {
-    private static final SqlUserDefinedFunction CMP = new SqlUserDefinedFunction(
-            new SqlIdentifier("pg_interval_cmp", SqlParserPos.ZERO),
-            SqlKind.OTHER_FUNCTION,
-            ReturnTypes.cascade(ReturnTypes.explicit(SqlTypeName.INTEGER), SqlTypeTransforms.TO_NULLABLE),
-            null,
-            null,
-            ScalarFunctionImpl.create(PgIntervalFunctions.class, "pg_interval_cmp"));
+    private static final SqlUserDefinedFunction CMP = PgIntervals.function("pg_interval_cmp", SqlTypeName.INTEGER);
 
     private IntervalComparisons() {}
 

@@ -12,14 +12,12 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedAggFunction;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.tools.Program;
@@ -36,13 +34,7 @@ final class IntervalPlans {
     private static final SqlAggFunction MIN = aggregate("pg_interval_min", PgIntervalAggregates.Min.class);
     private static final SqlAggFunction MAX = aggregate("pg_interval_max", PgIntervalAggregates.Max.class);
 
-    private static final SqlUserDefinedFunction KEY = new SqlUserDefinedFunction(
-            new SqlIdentifier("pg_interval_key", SqlParserPos.ZERO),
-            SqlKind.OTHER_FUNCTION,
-            ReturnTypes.cascade(ReturnTypes.explicit(SqlTypeName.VARCHAR), SqlTypeTransforms.TO_NULLABLE),
-            null,
-            null,
-            ScalarFunctionImpl.create(PgIntervalFunctions.class, "pg_interval_key"));
+    private static final SqlUserDefinedFunction KEY = PgIntervals.function("pg_interval_key", SqlTypeName.VARCHAR);
 
     private IntervalPlans() {}
 
