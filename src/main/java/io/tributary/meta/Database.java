@@ -323,7 +323,7 @@ public final class Database implements AutoCloseable {
 
     /** CREATE/DROP INDEX and UNIQUE constraints; any thread. */
     public io.tributary.meta.ddl.IndexDdl indexDdl() {
-        return new io.tributary.meta.ddl.IndexDdl(catalogService, barriers, store);
+        return new io.tributary.meta.ddl.IndexDdl(catalogService, barriers, store, streams);
     }
 
     /** CREATE/ALTER/DROP SEQUENCE and giving a column its sequence; any thread. */

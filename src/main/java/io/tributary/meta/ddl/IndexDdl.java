@@ -5,43 +5,36 @@ import io.tributary.catalog.IndexDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import io.tributary.common.codec.ByteWriter;
-import io.tributary.common.codec.RowCodec;
-import io.tributary.common.types.DataType;
-import io.tributary.common.types.PgTextFormat;
 import io.tributary.meta.epoch.BarrierManager;
-import io.tributary.meta.epoch.EpochChange;
-import io.tributary.storage.IndexKeys;
 import io.tributary.storage.Keyspace;
-import io.tributary.storage.KvIterator;
-import io.tributary.storage.ReadView;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.TableKeys;
-import io.tributary.storage.WriteBuffer;
+import io.tributary.stream.runtime.StreamRuntime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.StringJoiner;
 
 /**
  * {@code CREATE [UNIQUE] INDEX}, {@code DROP INDEX}, UNIQUE constraints ({@code ALTER TABLE ... ADD
  * CONSTRAINT ... UNIQUE}, {@code DROP CONSTRAINT}) and the names PostgreSQL gives them. A new index
- * over a table's rows is built at an epoch boundary, where the store holds every committed row:
- * each row's entry goes into that epoch's buffer, a unique index's duplicate refuses the change
- * with PostgreSQL's 23505 (nothing changed), and the entries commit with the new catalog record.
- * From that epoch on every writer of the table keeps the entries (see {@code
- * meta.write.IndexMaintenance}). Called on session threads; thread-safe.
+ * over a table's rows is built from a snapshot while writers go on, then brought up to date and
+ * committed with the new catalog record at an epoch boundary ({@link IndexBuild}); a unique
+ * index's duplicate refuses it with PostgreSQL's 23505 (nothing changed). From that epoch on every
+ * writer of the table keeps the entries (see {@code meta.write.IndexMaintenance}). Called on
+ * session threads; thread-safe.
  */
 public final class IndexDdl {
     private final CatalogService catalogService;
     private final BarrierManager barriers;
     private final StateStore store;
+    private final StreamRuntime streams;
 
-    public IndexDdl(CatalogService catalogService, BarrierManager barriers, StateStore store) {
+    public IndexDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime streams) {
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.store = store;
+        this.streams = streams;
     }
 
     /**
@@ -74,9 +67,7 @@ public final class IndexDdl {
         try {
             IndexDef index =
                     new IndexDef(localName(table, key), catalogService.allocateIds(1), columns, unique, constraint);
-            List<IndexDef> all = new ArrayList<>(table.indexes());
-            all.add(index);
-            barriers.awaitCommitted(barriers.stageAtBoundary(new Build(table, table.withIndexes(all), index)));
+            new IndexBuild(catalogService, barriers, store, streams, table, index).run();
         } finally {
             catalogService.releaseName(key);
         }
@@ -222,78 +213,6 @@ public final class IndexDdl {
                 throw new TributaryException(
                         SqlState.DUPLICATE_COLUMN, "column \"" + c + "\" appears twice in unique constraint");
             }
-        }
-    }
-
-    /** The new index's entries for every committed row, and the table's new record, as one epoch's change. */
-    private final class Build implements EpochChange {
-        private final TableDef before;
-        private final TableDef after;
-        private final IndexDef index;
-
-        Build(TableDef before, TableDef after, IndexDef index) {
-            this.before = before;
-            this.after = after;
-            this.index = index;
-        }
-
-        @Override
-        public void stage(WriteBuffer epoch) {
-            Catalog catalog = catalogService.catalog();
-            if (catalog.table(before.name()).map(t -> t != before).orElse(true)) {
-                throw TableRewrite.changedWhileRunning(before);
-            }
-            RowCodec rows = new RowCodec(before.columnTypes());
-            int[] columns = index.positionsIn(before);
-            List<DataType> types = index.typesIn(before);
-            ByteWriter scratch = new ByteWriter(64);
-            // PostgreSQL sorts the rows to build the index and so reports the least duplicated key
-            byte[] leastDuplicate = null;
-            Object[] duplicateRow = null;
-            try (ReadView committed = store.latest();
-                    KvIterator it = committed.scan(
-                            Keyspace.DATA, TableKeys.tableStart(before.id()), TableKeys.tableEnd(before.id()))) {
-                while (it.next()) {
-                    Object[] row = rows.decode(it.value());
-                    byte[] key = IndexKeys.key(index.id(), types, row, columns, index.unique(), it.key(), scratch);
-                    if (index.unique() && !IndexKeys.hasNull(row, columns) && epoch.exists(Keyspace.DATA, key)) {
-                        if (leastDuplicate == null || java.util.Arrays.compareUnsigned(key, leastDuplicate) < 0) {
-                            leastDuplicate = key;
-                            duplicateRow = row;
-                        }
-                        continue;
-                    }
-                    epoch.put(Keyspace.DATA, key, IndexKeys.value(row, columns, index.unique(), it.key()));
-                }
-            }
-            if (duplicateRow != null) {
-                throw duplicated(duplicateRow);
-            }
-            catalogService.stageRecord(epoch, after);
-            catalog.put(after);
-        }
-
-        @Override
-        public void failed() {
-            catalogService.putBack(before, after);
-        }
-
-        /** PostgreSQL's 23505 for a unique index two stored rows share the values of. */
-        private TributaryException duplicated(Object[] row) {
-            StringJoiner names = new StringJoiner(", ");
-            StringJoiner values = new StringJoiner(", ");
-            for (String c : index.columns()) {
-                int at = before.columnIndex(c);
-                names.add(c);
-                values.add(PgTextFormat.format(before.columns().get(at).type(), row[at]));
-            }
-            return new TributaryException(
-                    SqlState.UNIQUE_VIOLATION,
-                    "could not create unique index \"" + index.name() + "\"",
-                    0,
-                    "Key (" + names + ")=(" + values + ") is duplicated.",
-                    null,
-                    null);
         }
     }
 }

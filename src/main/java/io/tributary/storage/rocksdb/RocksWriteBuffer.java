@@ -4,6 +4,7 @@ import io.tributary.common.codec.ByteHash;
 import io.tributary.storage.KeyValueRun;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.SortedFile;
+import io.tributary.storage.SortedPositions;
 import io.tributary.storage.WriteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -603,8 +604,8 @@ final class RocksWriteBuffer implements WriteBuffer {
 
     /** Hands the last write of each key to {@code sink} in key order; for {@link #onlyPointWritesTo} buffers. */
     void writeSorted(SortedSink sink) throws RocksDBException {
-        SortedPositions order = new SortedPositions(keys.toArray(new byte[0][]));
-        byte[][] k = order.keys;
+        byte[][] k = keys.toArray(new byte[0][]);
+        SortedPositions order = new SortedPositions(k);
         int[] sorted = order.sorted();
         for (int i = 0; i < sorted.length; i++) {
             int at = sorted[i];

@@ -184,6 +184,31 @@ public final class StreamRuntime implements AutoCloseable {
         return keeper;
     }
 
+    /**
+     * Starts listing the keys of table {@code tableId}'s rows that change from the next staged
+     * change on (see {@link ChangedKeyWatch}); under the barrier lock.
+     *
+     * @param keyColumns the table's primary key columns; {@code keyTypes} their types
+     * @param columnTypes the types of the table's full rows, as stored
+     */
+    public ChangedKeyWatch watchKeys(
+            int tableId, int[] keyColumns, List<DataType> keyTypes, List<DataType> columnTypes) {
+        ChangedKeyWatch watch = new ChangedKeyWatch(tableId, keyColumns, keyTypes);
+        tableFeeds
+                .computeIfAbsent(tableId, id -> new RelationFeed(id, keyColumns, keyTypes, columnTypes, 1))
+                .attachRecorders(List.of(watch));
+        return watch;
+    }
+
+    /** Stops {@code watch}; under the barrier lock. Safe to call more than once. */
+    public void releaseWatch(ChangedKeyWatch watch) {
+        RelationFeed feed = tableFeeds.get(watch.tableId());
+        if (feed != null) {
+            feed.detachRecorders(List.of(watch));
+        }
+        tableFeeds.values().removeIf(f -> !f.hasSubscribers());
+    }
+
     /** Stops keeping a log for {@code keeper}; under the barrier lock, between epochs. */
     public void releaseLog(LogKeeper keeper) {
         List<LogKeeper> list = keepers.get(keeper.relationId);

@@ -1,4 +1,4 @@
-package io.tributary.storage.rocksdb;
+package io.tributary.storage;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -17,15 +17,15 @@ import java.util.Arrays;
  * each, in the sort and again to find repeated keys) were about a fifth of a join checkpoint's
  * samples in JFR ({@code bench backfill}'s join view).
  *
- * <p>Made by {@link RocksWriteBuffer#writeSorted} for one buffer's keys, on the thread writing
- * them out; not thread-safe.
+ * <p>Made for one set of keys by the thread writing them out in order (a checkpoint's write
+ * buffer, an index build); not thread-safe.
  */
-final class SortedPositions {
+public final class SortedPositions {
     private static final int INSERTION_RUN = 16;
     private static final VarHandle BIG_ENDIAN_LONG =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-    final byte[][] keys;
+    private final byte[][] keys;
     /** After {@link #sorted}: the positions, and their keys' three words, in key order. */
     private int[] pos;
 
@@ -33,7 +33,8 @@ final class SortedPositions {
     private long[] next;
     private long[] tail;
 
-    SortedPositions(byte[][] keys) {
+    /** @param keys the keys to order; not copied, and not to be changed while this is used */
+    public SortedPositions(byte[][] keys) {
         this.keys = keys;
     }
 
@@ -55,7 +56,7 @@ final class SortedPositions {
     }
 
     /** The positions of {@link #keys} in key order, equal keys by position. */
-    int[] sorted() {
+    public int[] sorted() {
         int n = keys.length;
         pos = new int[n];
         head = new long[n];
@@ -75,7 +76,7 @@ final class SortedPositions {
      * Whether the keys at sorted ranks {@code a} and {@code b} are equal, after {@link #sorted}:
      * by their words first, so keys that differ there (nearly all) are not loaded again.
      */
-    boolean sameKey(int a, int b) {
+    public boolean sameKey(int a, int b) {
         return head[a] == head[b]
                 && next[a] == next[b]
                 && tail[a] == tail[b]

@@ -1,0 +1,64 @@
+package io.tributary.stream.runtime;
+
+import io.tributary.common.codec.ByteWriter;
+import io.tributary.common.codec.KeyCodec;
+import io.tributary.common.types.DataType;
+import io.tributary.stream.Barrier;
+import io.tributary.stream.Chunk;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The primary keys of a table's rows that changed since the watch began, for work that reads a
+ * snapshot of the table outside the barrier lock and then brings its result up to date with the
+ * rows changed meanwhile (an index build, see {@code meta.ddl.IndexBuild}). It listens to the
+ * table's change feed like a change-log recorder, but keeps only the encoded keys, in memory: the
+ * work it serves starts over after a restart. A key may be listed whose change was then not
+ * committed (its epoch failed); a committed change is never missed, since every writer of the
+ * table sends its changes to the feed under the barrier lock before its epoch commits.
+ *
+ * <p>Made by {@link StreamRuntime#watchKeys} and released by {@link StreamRuntime#releaseWatch},
+ * both under the barrier lock. {@link #dispatch} runs on the table's sending thread under that
+ * lock, and {@link #keys} must be called with it held too.
+ */
+public final class ChangedKeyWatch implements Dispatcher {
+    private final int tableId;
+    private final int[] keyColumns;
+    private final List<DataType> keyTypes;
+    private final ByteWriter keyWriter = new ByteWriter(64);
+    private final Set<ByteBuffer> changed = new HashSet<>();
+
+    ChangedKeyWatch(int tableId, int[] keyColumns, List<DataType> keyTypes) {
+        this.tableId = tableId;
+        this.keyColumns = keyColumns;
+        this.keyTypes = keyTypes;
+    }
+
+    int tableId() {
+        return tableId;
+    }
+
+    @Override
+    public void dispatch(Chunk chunk) {
+        for (int i = 0; i < chunk.size(); i++) {
+            keyWriter.reset();
+            KeyCodec.encode(keyWriter, keyTypes, chunk.row(i), keyColumns);
+            changed.add(ByteBuffer.wrap(keyWriter.toByteArray()));
+        }
+    }
+
+    @Override
+    public void barrier(Barrier barrier) {}
+
+    /** The encoded primary keys (as {@code TableKeys.rowKey} takes them) changed so far, each once. */
+    public List<byte[]> keys() {
+        List<byte[]> out = new ArrayList<>(changed.size());
+        for (ByteBuffer k : changed) {
+            out.add(k.array());
+        }
+        return out;
+    }
+}
