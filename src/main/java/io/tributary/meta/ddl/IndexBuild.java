@@ -50,7 +50,8 @@ import java.util.StringJoiner;
  *       that epoch on writers keep the index ({@code meta.write.IndexMaintenance}).
  * </ol>
  *
- * Nothing is written before the last step, so a crash or a failure anywhere leaves no trace: the
+ * Past {@link ChangedKeyWatch#MAX_KEYS} changed rows the build gives up (53200) rather than hold
+ * more. Nothing is written before the last step, so a crash or a failure anywhere leaves no trace: the
  * statement simply did not happen. A table whose columns or key changed meanwhile is 40001.
  * Memory: the entries are held (encoded) until they are sorted and written, and a unique index
  * keeps their keys until the last step to check the changed rows against. Used by one session
@@ -194,6 +195,17 @@ final class IndexBuild {
         @Override
         public void stage(WriteBuffer epoch) {
             before = current();
+            if (watch.overflowed()) {
+                throw new TributaryException(
+                        SqlState.OUT_OF_MEMORY,
+                        "could not create index \"" + index.name() + "\": more than "
+                                + ChangedKeyWatch.MAX_KEYS + " rows of \"" + table.localName()
+                                + "\" changed while it was built",
+                        0,
+                        null,
+                        "Run CREATE INDEX again while fewer rows change.",
+                        null);
+            }
             List<IndexDef> all = new ArrayList<>(before.indexes());
             all.add(index);
             after = before.withIndexes(all);

@@ -20,16 +20,23 @@ import java.util.Set;
  * committed (its epoch failed); a committed change is never missed, since every writer of the
  * table sends its changes to the feed under the barrier lock before its epoch commits.
  *
+ * <p>Memory is bounded: past {@link #MAX_KEYS} distinct keys the watch stops listing and says so
+ * ({@link #overflowed}), and its user gives up.
+ *
  * <p>Made by {@link StreamRuntime#watchKeys} and released by {@link StreamRuntime#releaseWatch},
  * both under the barrier lock. {@link #dispatch} runs on the table's sending thread under that
  * lock, and {@link #keys} must be called with it held too.
  */
 public final class ChangedKeyWatch implements Dispatcher {
+    /** Distinct keys listed at most: about 100 MB of keys and set entries. */
+    public static final int MAX_KEYS = 1_000_000;
+
     private final int tableId;
     private final int[] keyColumns;
     private final List<DataType> keyTypes;
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final Set<ByteBuffer> changed = new HashSet<>();
+    private boolean overflowed;
 
     ChangedKeyWatch(int tableId, int[] keyColumns, List<DataType> keyTypes) {
         this.tableId = tableId;
@@ -43,11 +50,20 @@ public final class ChangedKeyWatch implements Dispatcher {
 
     @Override
     public void dispatch(Chunk chunk) {
-        for (int i = 0; i < chunk.size(); i++) {
+        for (int i = 0; i < chunk.size() && !overflowed; i++) {
             keyWriter.reset();
             KeyCodec.encode(keyWriter, keyTypes, chunk.row(i), keyColumns);
             changed.add(ByteBuffer.wrap(keyWriter.toByteArray()));
+            if (changed.size() > MAX_KEYS) {
+                overflowed = true;
+                changed.clear();
+            }
         }
+    }
+
+    /** Whether more than {@link #MAX_KEYS} keys changed: {@link #keys} is then incomplete. */
+    public boolean overflowed() {
+        return overflowed;
     }
 
     @Override
