@@ -110,6 +110,9 @@ class SchemaDifferentialTest {
             "SELECT * FROM ra.ronly",
             "SELECT * FROM public.ronly",
             "SELECT count(*) FROM pg_catalog.pg_class WHERE oid = 'rt'::regclass AND relnamespace = 'ra'::regnamespace",
+            // a name cast to a reg type prints as the name, qualified when the path reaches another first
+            "SELECT 'rt'::regclass, 'rb.rt'::regclass AS b, 'ra.rt'::regclass::text AS t, 'int8'::regtype,"
+                    + " 'ra'::regnamespace, 'rb.rt'::regclass::oid = 'rb.rt'::regclass::oid",
             "SET search_path = \"$user\", public",
             "SELECT table_schema, table_name, table_type FROM information_schema.tables"
                     + " WHERE table_schema IN ('ra', 'rb') ORDER BY 1, 2",

@@ -112,6 +112,9 @@ final class PgCatalogCalls extends StatementRewrite {
     private static final Set<String> REGCLASS_FIRST =
             Set.of("pg_get_viewdef", "pg_relation_size", "pg_table_size", "pg_indexes_size", "pg_total_relation_size");
 
+    /** Types a reg type's value cast on to shows as the object's name ({@link #regName}). */
+    private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "name");
+
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
             "regclass",
@@ -265,6 +268,7 @@ final class PgCatalogCalls extends StatementRewrite {
         }
         if (call instanceof org.apache.calcite.sql.SqlSelect select) {
             FromItems.replaceIn(select, this::fromItem);
+            showRegNames(select);
         }
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
@@ -455,6 +459,106 @@ final class PgCatalogCalls extends StatementRewrite {
         } catch (TributaryException notUuid) {
             return false;
         }
+    }
+
+    /**
+     * A select-list item that casts a name constant to {@code regclass}, {@code regtype} or {@code
+     * regnamespace} (alone, aliased, or cast on to text) shows the object's name, as PostgreSQL
+     * prints such values: elsewhere the cast becomes the OID, which comparisons and calls need.
+     */
+    private void showRegNames(org.apache.calcite.sql.SqlSelect select) {
+        org.apache.calcite.sql.SqlNodeList items = select.getSelectList();
+        if (items == null) {
+            return;
+        }
+        for (int i = 0; i < items.size(); i++) {
+            SqlNode item = items.get(i);
+            if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+                SqlNode named = regName(as.operand(0));
+                if (named != null) {
+                    as.setOperand(0, named);
+                    rewritten(as);
+                }
+            } else {
+                SqlNode named = regName(item);
+                if (named != null) {
+                    items.set(
+                            i,
+                            SqlStdOperatorTable.AS.createCall(
+                                    item.getParserPosition(),
+                                    named,
+                                    new SqlIdentifier(label(item), item.getParserPosition())));
+                    rewritten(named);
+                }
+            }
+        }
+    }
+
+    /** The name-showing form of {@code node} when it is a cast to a reg type (see {@link #showRegNames}), else null. */
+    private SqlNode regName(SqlNode node) {
+        if (!(node instanceof SqlCall cast) || cast.getKind() != SqlKind.CAST) {
+            return null;
+        }
+        String type = regType(cast);
+        if (type != null) {
+            return shownName(cast, type);
+        }
+        if (cast.operand(0) instanceof SqlCall inner
+                && inner.getKind() == SqlKind.CAST
+                && TEXT_TYPES.contains(label(cast))
+                && (type = regType(inner)) != null) {
+            SqlNode shown = shownName(inner, type);
+            return shown == null
+                    ? null
+                    : cast.getOperator().createCall(cast.getParserPosition(), shown, cast.operand(1));
+        }
+        return null;
+    }
+
+    /**
+     * What PostgreSQL prints for {@code cast}, a name constant cast to reg type {@code type}: for a
+     * relation its name, qualified when the search path does not reach it by that name alone (null
+     * when there is none: the cast's own rewrite says 42P01); for the others their catalog name.
+     */
+    private SqlNode shownName(SqlCall cast, String type) {
+        if (!type.equals("regclass")) {
+            return expand(REG_TYPES.get(type)[1], List.of(cast));
+        }
+        String text = ((SqlLiteral) cast.operand(0)).getValueAs(String.class);
+        String[] name = qualifiedName(text);
+        long oid = unqualified(text) ? visibleOid(name[1]) : relationOid.applyAsLong(name[0], name[1]);
+        if (oid < 0) {
+            return null;
+        }
+        String shown = unqualified(text) || visibleOid(name[1]) == oid
+                ? PgCatalogFunctions.quote_ident(name[1])
+                : PgCatalogFunctions.quote_ident(name[0]) + "." + PgCatalogFunctions.quote_ident(name[1]);
+        return SqlLiteral.createCharString(shown, cast.getParserPosition());
+    }
+
+    /**
+     * The reg type ({@code regclass}, {@code regtype}, {@code regnamespace}) that {@code cast} casts
+     * a name constant to, or null: a name becomes its OID, while any other value cast to a reg type
+     * already becomes its name ({@link #cast}).
+     */
+    private static String regType(SqlCall cast) {
+        if (cast.operand(0) instanceof SqlLiteral lit
+                && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER
+                && cast.operand(1) instanceof SqlDataTypeSpec spec
+                && spec.getTypeNameSpec().getTypeName().isSimple()) {
+            String type = spec.getTypeNameSpec().getTypeName().getSimple().toLowerCase(Locale.ROOT);
+            return REG_TYPES.containsKey(type) ? type : null;
+        }
+        return null;
+    }
+
+    /** PostgreSQL's label of a select-list cast: the name of the type cast to last. */
+    private static String label(SqlNode cast) {
+        return ((SqlDataTypeSpec) ((SqlCall) cast).operand(1))
+                .getTypeNameSpec()
+                .getTypeName()
+                .getSimple()
+                .toLowerCase(Locale.ROOT);
     }
 
     /** The rewrite of {@code CAST(value AS spec)}, or null when the type is not a catalog type. */
