@@ -120,7 +120,7 @@ final class PgDefaults {
 
     /** The type name PostgreSQL's deparser attaches to a constant: without a length or precision. */
     private static String typeName(DataType type) {
-        return PgTypes.formatType((long) type.kind().oid(), -1);
+        return PgTypes.formatType((long) type.oid(), -1);
     }
 
     private static String quote(String s) {

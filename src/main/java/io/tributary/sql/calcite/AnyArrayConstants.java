@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.PgArrayLiteral;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlBinaryOperator;

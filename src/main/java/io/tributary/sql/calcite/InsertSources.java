@@ -80,14 +80,14 @@ final class InsertSources {
             case REAL -> SqlTypeName.REAL;
             case DOUBLE -> SqlTypeName.DOUBLE;
             case NUMERIC -> SqlTypeName.DECIMAL;
-            case VARCHAR, TEXT -> SqlTypeName.VARCHAR;
+            case VARCHAR, TEXT, BPCHAR -> SqlTypeName.VARCHAR;
             case DATE -> SqlTypeName.DATE;
             case TIME -> SqlTypeName.TIME;
             case TIMESTAMP -> SqlTypeName.TIMESTAMP;
             case TIMESTAMPTZ -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
             case BYTEA -> SqlTypeName.VARBINARY;
             case UUID -> SqlTypeName.UUID;
-            case INTERVAL, JSON, JSONB -> null;
+            case INTERVAL, JSON, JSONB, ARRAY -> null;
         };
         if (name == null) {
             return node;

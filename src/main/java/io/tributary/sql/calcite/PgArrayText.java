@@ -7,10 +7,11 @@ import java.util.Locale;
 /**
  * An array value in PostgreSQL's text form, {@code {a,"b c",NULL}}: elements are quoted when
  * empty, {@code NULL}, or containing a brace, comma, quote, backslash or space; booleans print
- * as {@code t}/{@code f}. Arrays reach clients as text; Tributary has no array column type.
+ * as {@code t}/{@code f}. Used for the arrays that reach clients as text: nested ones and
+ * {@code int2vector}s; other arrays are read into lists ({@link #elements}).
  */
 final class PgArrayText {
-    private static final String ARRAY_SUFFIX = " ARRAY";
+    static final String ARRAY_SUFFIX = " ARRAY";
 
     private PgArrayText() {}
 
@@ -53,6 +54,30 @@ final class PgArrayText {
             }
         }
         return sb.append('}').toString();
+    }
+
+    /**
+     * An array result column's value as a list of canonical {@code element} values, read as
+     * {@link TypeMapping#read} reads a column; null for SQL NULL.
+     */
+    static java.util.List<Object> elements(Array array, io.tributary.common.types.DataType element)
+            throws SQLException {
+        if (array == null) {
+            return null;
+        }
+        java.util.List<Object> values = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rs = array.getResultSet()) {
+            // the element is the last column (Avatica's has no index column)
+            int value = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                // Avatica describes a text element as the array itself: read it as text
+                values.add(
+                        element.kind().isString() || element.kind() == io.tributary.common.types.TypeKind.BPCHAR
+                                ? rs.getString(value)
+                                : TypeMapping.read(rs, value, element));
+            }
+        }
+        return values;
     }
 
     /** Whether a result column's Calcite type name, such as {@code INTEGER ARRAY}, is an array's. */
