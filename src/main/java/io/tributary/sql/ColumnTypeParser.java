@@ -102,7 +102,7 @@ final class ColumnTypeParser {
     }
 
     private static DataType array(DataType element) {
-        if (element.kind().arrayOid() == 0) {
+        if (!element.kind().arrayElement()) {
             throw TributaryException.notSupported("arrays of type " + element.sqlName());
         }
         return DataType.array(element);

@@ -62,8 +62,8 @@ public record DataType(TypeKind kind, int precision, int scale, DataType element
             return kind == TypeKind.BPCHAR ? bpchar(-1) : of(kind);
         }
         for (TypeKind k : TypeKind.values()) {
-            if (k.arrayOid() == oid && oid != 0) {
-                return array(k == TypeKind.BPCHAR ? bpchar(-1) : of(k));
+            if (k.arrayOid() == oid && k.arrayElement()) {
+                return array(of(k));
             }
         }
         return null;

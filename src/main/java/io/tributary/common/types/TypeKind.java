@@ -57,6 +57,29 @@ public enum TypeKind {
         return arrayOid;
     }
 
+    /**
+     * Whether arrays of this kind are Tributary values (columns, results, parameters): the
+     * scalar kinds whose array text, binary and stored forms are implemented and tested. Arrays of
+     * other kinds stay text in query results and are refused (0A000) as column types.
+     */
+    public boolean arrayElement() {
+        return switch (this) {
+            case BOOLEAN,
+                    SMALLINT,
+                    INTEGER,
+                    BIGINT,
+                    REAL,
+                    DOUBLE,
+                    NUMERIC,
+                    VARCHAR,
+                    TEXT,
+                    DATE,
+                    TIMESTAMP,
+                    TIMESTAMPTZ -> true;
+            default -> false;
+        };
+    }
+
     /** The name PostgreSQL's {@code format_type} prints. */
     public String pgName() {
         return pgName;

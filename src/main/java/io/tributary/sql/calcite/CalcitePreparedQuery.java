@@ -4,6 +4,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.TypeKind;
 import io.tributary.common.types.Values;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.QueryCursor;
@@ -58,11 +59,16 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 label = postgres;
             }
             // PostgreSQL's interval is Calcite's OTHER (PgIntervals), as are json and jsonb (PgJsonTypes)
+            DataType arrayType = null;
             if (!vectors[i - 1] && PgArrayText.isArray(md.getColumnTypeName(i))) {
-                arrays[i - 1] = md.getColumnTypeName(i);
+                // an array of a kind Tributary holds is a list of its values; others reach clients as text
+                arrayType = TypeMapping.fromJdbc(md.getColumnTypeName(i), 0, 0);
+                if (arrayType.kind() != TypeKind.ARRAY) {
+                    arrays[i - 1] = md.getColumnTypeName(i);
+                }
             }
-            DataType type = arrays[i - 1] != null
-                    ? DataType.TEXT
+            DataType type = arrayType != null
+                    ? arrayType
                     : md.getColumnType(i) == java.sql.Types.OTHER
                                     && !"UUID".equals(md.getColumnTypeName(i))
                                     && PgJsonTypes.kind(md.getColumnTypeName(i)) == null

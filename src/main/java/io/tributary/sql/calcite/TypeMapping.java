@@ -140,7 +140,7 @@ final class TypeMapping {
                             SqlState.FEATURE_NOT_SUPPORTED, "multidimensional arrays are not supported here");
                 }
                 DataType element = fromRelType(component);
-                if (element.kind().arrayOid() == 0) {
+                if (!element.kind().arrayElement()) {
                     throw new TributaryException(
                             SqlState.FEATURE_NOT_SUPPORTED,
                             "arrays of type " + element.sqlName() + " are not supported");
@@ -224,7 +224,7 @@ final class TypeMapping {
             String elementName = name.substring(0, name.length() - PgArrayText.ARRAY_SUFFIX.length());
             DataType element = PgArrayText.isArray(elementName) ? null : fromJdbc(elementName, 0, 0);
             // nested arrays reach clients as text, as do arrays of types without an array type here
-            return element == null || element.kind().arrayOid() == 0 ? DataType.TEXT : DataType.array(element);
+            return element == null || !element.kind().arrayElement() ? DataType.TEXT : DataType.array(element);
         }
         int paren = name.indexOf('(');
         if (paren > 0) {
