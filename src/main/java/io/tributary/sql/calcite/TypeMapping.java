@@ -30,6 +30,9 @@ final class TypeMapping {
     /** Scale given to NUMERIC columns declared without one; Calcite requires a fixed scale. */
     static final int UNCONSTRAINED_NUMERIC_SCALE = 16;
 
+    private static final java.util.regex.Pattern VARCHAR_LENGTH =
+            java.util.regex.Pattern.compile("VARCHAR\\((\\d+)\\)");
+
     private TypeMapping() {}
 
     static RelDataType toRelType(RelDataTypeFactory f, DataType t, boolean nullable) {
@@ -222,7 +225,13 @@ final class TypeMapping {
         }
         if (PgArrayText.isArray(name)) {
             String elementName = name.substring(0, name.length() - PgArrayText.ARRAY_SUFFIX.length());
-            DataType element = PgArrayText.isArray(elementName) ? null : fromJdbc(elementName, 0, 0);
+            // varchar(n)[]: the length is in the element's name only
+            java.util.regex.Matcher varchar = VARCHAR_LENGTH.matcher(elementName);
+            DataType element = PgArrayText.isArray(elementName)
+                    ? null
+                    : varchar.matches()
+                            ? DataType.varchar(Integer.parseInt(varchar.group(1)))
+                            : fromJdbc(elementName, 0, 0);
             // nested arrays reach clients as text, as do arrays of types without an array type here
             return element == null || !element.kind().arrayElement() ? DataType.TEXT : DataType.array(element);
         }
