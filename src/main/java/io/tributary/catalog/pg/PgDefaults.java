@@ -78,7 +78,10 @@ final class PgDefaults {
      * bare type); {@code written} when it does not convert.
      */
     private static String constant(DataType column, String value, String written) {
-        DataType type = DataType.of(column.kind());
+        // an array's element loses its length or precision too: '{}'::character varying[]
+        DataType type = column.kind() == TypeKind.ARRAY
+                ? DataType.array(DataType.of(column.element().kind()))
+                : DataType.of(column.kind());
         String canonical;
         try {
             canonical = PgTextFormat.format(type, PgTextFormat.parse(type, value.trim()));
