@@ -103,7 +103,7 @@ final class ColumnTypeParser {
 
     private static DataType array(DataType element) {
         if (!element.kind().arrayElement()) {
-            throw TributaryException.notSupported("arrays of type " + element.sqlName());
+            throw TributaryException.notSupported("the array column type " + element.sqlName() + "[]");
         }
         return DataType.array(element);
     }

@@ -47,9 +47,19 @@ final class InsertSources {
                                 items.get(i), table.columns().get(targets[i]).type()));
             }
         } else if (source.getKind() == SqlKind.VALUES) {
+            boolean severalRows = ((SqlCall) source).operandCount() > 1;
             for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
                 if (rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
                     for (int i = 0; i < row.operandCount() && i < targets.length; i++) {
+                        if (severalRows
+                                && row.operand(i) instanceof org.apache.calcite.sql.SqlCharStringLiteral
+                                && table.columns().get(targets[i]).type().kind() == TypeKind.ARRAY) {
+                            // the rows' common type would be the array type, and Calcite cannot
+                            // cast text to an array at run time
+                            throw TributaryException.notSupported(
+                                    "array text beside an array expression in one column of a multi-row"
+                                            + " VALUES; cast it ('{a,b}'::text[]) or write ARRAY[...]");
+                        }
                         row.setOperand(
                                 i,
                                 typedParameter(
