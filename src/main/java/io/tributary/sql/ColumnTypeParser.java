@@ -7,7 +7,7 @@ import io.tributary.common.types.DataType;
 /**
  * A column type in CREATE TABLE: a name from {@link PgTypeNames} and the modifiers PostgreSQL's
  * grammar allows after it ({@code numeric(p, s)}, {@code varchar(n)}, {@code float(p)}, {@code
- * double precision}, {@code character varying}, {@code character(n)}, {@code time[stamp][(p)]
+ * double precision}, {@code character varying}, {@code time[stamp][(p)]
  * with[out] time zone}) and an array suffix ({@code text[]}, {@code integer ARRAY}).
  * Called by {@link TableDdlParser} on the parsing thread; stateless.
  */
@@ -18,7 +18,7 @@ final class ColumnTypeParser {
      * Consumes a type name with its modifiers.
      *
      * @throws TributaryException 42704 for an unknown name; 0A000 for a PostgreSQL type Tributary
-     *     does not have or TIME WITH TIME ZONE; 22023 for a
+     *     does not have, fixed-length CHARACTER or TIME WITH TIME ZONE; 22023 for a
      *     precision, scale or length out of range
      */
     static DataType type(TokenCursor in) {
@@ -46,10 +46,10 @@ final class ColumnTypeParser {
                     in.next();
                     yield varchar(in);
                 }
-                yield bpchar(in);
+                // char(n) columns are not yet PostgreSQL's (blank-insensitive comparison, stripped
+                // blanks in functions); DataType.BPCHAR types only parameters declared bpchar
+                throw TributaryException.notSupported("type CHARACTER (fixed length); use VARCHAR or TEXT");
             }
-            // bpchar without a length pads nothing, as PostgreSQL's
-            case "bpchar" -> in.peek().isSymbol("(") ? bpchar(in) : DataType.bpchar(-1);
             case "time" -> {
                 skipPrecision(in);
                 if (in.peek().isWord("with")) {
@@ -106,20 +106,6 @@ final class ColumnTypeParser {
             throw TributaryException.notSupported("the array column type " + element.sqlName() + "[]");
         }
         return DataType.array(element);
-    }
-
-    /** {@code character(n)}, {@code char(n)}; without a length, {@code character(1)} as in PostgreSQL. */
-    private static DataType bpchar(TokenCursor in) {
-        if (in.acceptSymbol("(")) {
-            int n = in.integer();
-            in.expectSymbol(")");
-            if (n < 1) {
-                throw new TributaryException(
-                        SqlState.INVALID_PARAMETER_VALUE, "length for type char must be at least 1");
-            }
-            return DataType.bpchar(n);
-        }
-        return DataType.bpchar(1);
     }
 
     /** A name that takes no modifiers. */

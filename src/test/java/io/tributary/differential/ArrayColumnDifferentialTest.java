@@ -71,6 +71,11 @@ class ArrayColumnDifferentialTest {
             "UPDATE ta SET tags = array_append(tags, 'w') WHERE id = 4",
             "SELECT * FROM ta ORDER BY id",
             "SELECT id FROM tk WHERE n @> ARRAY[2.0] ORDER BY id",
+            "SET TIME ZONE 'America/New_York'",
+            "SELECT id, d, ts, tz, ARRAY[tz[1]] AS a FROM tk ORDER BY id",
+            "SET TIME ZONE 'Asia/Tokyo'",
+            "SELECT id, d, ts, tz, d[1] AS d1 FROM tk ORDER BY id",
+            "SET TIME ZONE 'UTC'",
             "SELECT id, d[1] AS d1, ts[1] AS t1, bo[3] AS b3, n[1] AS n1 FROM tk ORDER BY id",
             "SELECT a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod) AS t FROM pg_attribute a"
                     + " WHERE a.attrelid = 'ta'::regclass AND a.attnum > 0 ORDER BY a.attnum",

@@ -58,23 +58,36 @@ final class PgArrayText {
 
     /**
      * An array result column's value as a list of canonical {@code element} values, read as
-     * {@link TypeMapping#read} reads a column; null for SQL NULL.
+     * {@link TypeMapping#read} reads a column; null for SQL NULL. A date or timestamp element is
+     * read as the number Calcite holds, which its generated code has shifted from UTC into {@code
+     * sessionZone} (a scalar column is not), so the shift is undone: a timestamp by the zone's
+     * offset, a date (midnight moved to the previous day by a zone east of UTC) by a day.
      */
-    static java.util.List<Object> elements(Array array, io.tributary.common.types.DataType element)
+    static java.util.List<Object> elements(
+            Array array, io.tributary.common.types.DataType element, java.util.TimeZone sessionZone)
             throws SQLException {
         if (array == null) {
             return null;
         }
+        io.tributary.common.types.TypeKind kind = element.kind();
         java.util.List<Object> values = new java.util.ArrayList<>();
         try (java.sql.ResultSet rs = array.getResultSet()) {
             // the element is the last column (Avatica's has no index column)
             int value = rs.getMetaData().getColumnCount();
             while (rs.next()) {
-                // Avatica describes a text element as the array itself: read it as text
-                values.add(
-                        element.kind().isString() || element.kind() == io.tributary.common.types.TypeKind.BPCHAR
-                                ? rs.getString(value)
-                                : TypeMapping.read(rs, value, element));
+                Object v = switch (kind) {
+                    case DATE -> {
+                        int shifted = rs.getInt(value);
+                        yield sessionZone.getOffset((long) shifted * 86_400_000L) > 0 ? shifted + 1 : shifted;
+                    }
+                    case TIMESTAMP, TIMESTAMPTZ -> {
+                        long shifted = rs.getLong(value);
+                        yield (shifted + sessionZone.getOffset(shifted + sessionZone.getOffset(shifted))) * 1000L;
+                    }
+                    // Avatica describes a text element as the array itself: read it as text
+                    default -> kind.isString() ? rs.getString(value) : TypeMapping.read(rs, value, element);
+                };
+                values.add(rs.wasNull() ? null : v);
             }
         }
         return values;

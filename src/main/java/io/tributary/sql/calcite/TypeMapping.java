@@ -261,6 +261,26 @@ final class TypeMapping {
         };
     }
 
+    /**
+     * The session's time zone as {@code SessionSchemas} keeps it in the Calcite connection's {@code
+     * timeZone} property, for date and timestamp array elements; UTC for other elements.
+     */
+    private static TimeZone sessionZone(ResultSet rs, DataType element) throws SQLException {
+        switch (element.kind()) {
+            case DATE, TIMESTAMP, TIMESTAMPTZ -> {
+                String id = rs.getStatement()
+                        .getConnection()
+                        .unwrap(org.apache.calcite.jdbc.CalciteConnection.class)
+                        .getProperties()
+                        .getProperty("timeZone");
+                return TimeZone.getTimeZone(id == null ? "UTC" : id);
+            }
+            default -> {
+                return UTC.get().getTimeZone();
+            }
+        }
+    }
+
     /** Reads column {@code i} (1-based) of the current row as a canonical value of {@code t}. */
     static Object read(ResultSet rs, int i, DataType t) throws SQLException {
         Object v = switch (t.kind()) {
@@ -299,7 +319,7 @@ final class TypeMapping {
                                 : PgTextFormat.parse(DataType.INTERVAL, o.toString());
             }
             case BYTEA -> rs.getBytes(i);
-            case ARRAY -> PgArrayText.elements(rs.getArray(i), t.element());
+            case ARRAY -> PgArrayText.elements(rs.getArray(i), t.element(), sessionZone(rs, t.element()));
             case UUID -> {
                 Object o = rs.getObject(i);
                 yield o == null || o instanceof java.util.UUID ? o : PgUuidText.parse(o.toString());
