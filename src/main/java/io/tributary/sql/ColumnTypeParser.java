@@ -7,7 +7,8 @@ import io.tributary.common.types.DataType;
 /**
  * A column type in CREATE TABLE: a name from {@link PgTypeNames} and the modifiers PostgreSQL's
  * grammar allows after it ({@code numeric(p, s)}, {@code varchar(n)}, {@code float(p)}, {@code
- * double precision}, {@code character varying}, {@code time[stamp][(p)] with[out] time zone}).
+ * double precision}, {@code character varying}, {@code time[stamp][(p)]
+ * with[out] time zone}) and an array suffix ({@code text[]}, {@code integer ARRAY}).
  * Called by {@link TableDdlParser} on the parsing thread; stateless.
  */
 final class ColumnTypeParser {
@@ -17,7 +18,7 @@ final class ColumnTypeParser {
      * Consumes a type name with its modifiers.
      *
      * @throws TributaryException 42704 for an unknown name; 0A000 for a PostgreSQL type Tributary
-     *     does not have, fixed-length CHARACTER, TIME WITH TIME ZONE or arrays; 22023 for a
+     *     does not have, fixed-length CHARACTER or TIME WITH TIME ZONE; 22023 for a
      *     precision, scale or length out of range
      */
     static DataType type(TokenCursor in) {
@@ -45,6 +46,8 @@ final class ColumnTypeParser {
                     in.next();
                     yield varchar(in);
                 }
+                // char(n) columns are not yet PostgreSQL's (blank-insensitive comparison, stripped
+                // blanks in functions); DataType.BPCHAR types only parameters declared bpchar
                 throw TributaryException.notSupported("type CHARACTER (fixed length); use VARCHAR or TEXT");
             }
             case "time" -> {
@@ -69,9 +72,40 @@ final class ColumnTypeParser {
             default -> plain(t);
         };
         if (in.peek().isSymbol("[")) {
-            throw TributaryException.notSupported("array types");
+            return arrayOf(type, in);
+        }
+        if (in.peek().isWord("array")) {
+            // SQL's spelling, integer ARRAY [n]: one dimension, as PostgreSQL reads it
+            in.next();
+            if (in.acceptSymbol("[")) {
+                in.integer();
+                in.expectSymbol("]");
+            }
+            return array(type);
         }
         return type;
+    }
+
+    /**
+     * {@code type[]}, {@code type[n]}: PostgreSQL ignores a declared size and the number of
+     * dimensions ({@code int[][]} holds one-dimensional arrays too), and so does Tributary, which
+     * stores one-dimensional arrays only.
+     */
+    private static DataType arrayOf(DataType element, TokenCursor in) {
+        while (in.acceptSymbol("[")) {
+            if (!in.peek().isSymbol("]")) {
+                in.integer();
+            }
+            in.expectSymbol("]");
+        }
+        return array(element);
+    }
+
+    private static DataType array(DataType element) {
+        if (!element.kind().arrayElement()) {
+            throw TributaryException.notSupported("the array column type " + element.sqlName() + "[]");
+        }
+        return DataType.array(element);
     }
 
     /** A name that takes no modifiers. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Real {@code pg_dump} (PostgreSQL 15's client) dumps a Tributary database of tables of the common
- * types (NOT NULL, defaults, primary keys, SERIAL and identity columns), a view and a materialized
+ * types (NOT NULL, defaults, primary keys, SERIAL and identity columns, array columns), a view and a materialized
  * view, and real {@code psql} restores the dump into an empty embedded PostgreSQL with
  * {@code ON_ERROR_STOP}: then every relation's rows, and each sequence's position, read the same
  * on both. Skipped when the PostgreSQL client programs are not installed.
@@ -60,7 +60,12 @@ class PgDumpRestoreTest {
             "INSERT INTO pair VALUES (1, 'x', 1.5), (2, 'x', NULL), (1, 'y', 100000000000000000000.01)",
             "CREATE VIEW v AS SELECT id, name FROM t WHERE n > 0",
             "CREATE VIEW vj AS SELECT t.id, u.v FROM t JOIN u ON t.id = u.k, pair WHERE pair.a = t.id",
-            "CREATE MATERIALIZED VIEW m AS SELECT b, count(*) AS c, sum(a) AS s FROM pair GROUP BY b");
+            "CREATE MATERIALIZED VIEW m AS SELECT b, count(*) AS c, sum(a) AS s FROM pair GROUP BY b",
+            "CREATE TABLE arr (id INT PRIMARY KEY, tags TEXT[] NOT NULL DEFAULT '{}', nums INTEGER ARRAY,"
+                    + " n NUMERIC(6,2)[], d DATE[], vc VARCHAR(8)[])",
+            "INSERT INTO arr VALUES (1, '{a,\"b c\",NULL,\"\",\"q\\\"r\"}', '{1,NULL,-3}', '{1.5}',"
+                    + " '{2024-01-02}', '{x}'), (2, '{}', NULL, NULL, '{}', NULL)",
+            "INSERT INTO arr (id) VALUES (3)");
 
     /** What is compared after the restore: every relation and every sequence. */
     private static final List<String> CHECKS = List.of(
@@ -79,6 +84,9 @@ class PgDumpRestoreTest {
             "SELECT * FROM v ORDER BY id",
             "SELECT * FROM vj ORDER BY id",
             "SELECT * FROM m ORDER BY b",
+            "SELECT * FROM arr ORDER BY id",
+            "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'arr'::regclass"
+                    + " AND attnum > 0 ORDER BY attnum",
             "SELECT last_value, is_called FROM t_id_seq",
             "SELECT last_value, is_called FROM u_k_seq",
             "SELECT last_value, is_called FROM unused_id_seq");

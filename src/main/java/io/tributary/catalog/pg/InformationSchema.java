@@ -134,10 +134,11 @@ final class InformationSchema {
 
     private Object[] columnRow(PgRelation r, PgRelation.Attribute a, int position) {
         TypeKind kind = TypeKind.ofOid((int) a.typeOid());
-        String udt = PgTypes.nameOf(a.typeOid());
+        String arrayUdt = PgTypes.arrayNameOf(a.typeOid());
+        String udt = arrayUdt != null ? arrayUdt : PgTypes.nameOf(a.typeOid());
         String dataType = kind != null
                 ? kind.pgName()
-                : udt == null
+                : udt == null || arrayUdt != null
                         ? "ARRAY"
                         : udt.equals("name")
                                         || udt.equals("oid")

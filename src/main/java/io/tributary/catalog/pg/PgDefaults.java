@@ -78,7 +78,10 @@ final class PgDefaults {
      * bare type); {@code written} when it does not convert.
      */
     private static String constant(DataType column, String value, String written) {
-        DataType type = DataType.of(column.kind());
+        // an array's element loses its length or precision too: '{}'::character varying[]
+        DataType type = column.kind() == TypeKind.ARRAY
+                ? DataType.array(DataType.of(column.element().kind()))
+                : DataType.of(column.kind());
         String canonical;
         try {
             canonical = PgTextFormat.format(type, PgTextFormat.parse(type, value.trim()));
@@ -120,7 +123,7 @@ final class PgDefaults {
 
     /** The type name PostgreSQL's deparser attaches to a constant: without a length or precision. */
     private static String typeName(DataType type) {
-        return PgTypes.formatType((long) type.kind().oid(), -1);
+        return PgTypes.formatType((long) type.oid(), -1);
     }
 
     private static String quote(String s) {

@@ -110,7 +110,7 @@ final class PgRelations {
                             t.localName() + "_" + c.name() + "_seq",
                             table,
                             attnum,
-                            c.type().kind().oid(),
+                            c.type().oid(),
                             c.identity() == ColumnDef.Identity.SERIAL ? "a" : "i",
                             t.id(),
                             i));
@@ -193,7 +193,7 @@ final class PgRelations {
         for (ColumnDef c : v.columns()) {
             DataType type = c.type();
             attrs.add(new PgRelation.Attribute(
-                    c.name(), type.kind().oid(), type.typmod(), type.kind().wireLength(), false));
+                    c.name(), type.oid(), type.typmod(), type.kind().wireLength(), false));
         }
         return new PgRelation(
                 PgOids.view(v.name()),
@@ -221,7 +221,7 @@ final class PgRelations {
                     : c.identity() == ColumnDef.Identity.BY_DEFAULT ? "d" : "";
             attrs.add(new PgRelation.Attribute(
                     c.name(),
-                    type.kind().oid(),
+                    type.oid(),
                     type.typmod(),
                     type.kind().wireLength(),
                     c.notNull(),

@@ -71,6 +71,16 @@ public final class PgTypes {
         return null;
     }
 
+    /** The name of the array type with this OID, {@code _int4} for 1007; null when it is no array type. */
+    static String arrayNameOf(long oid) {
+        for (Base b : BASE) {
+            if (b.arrayOid == oid) {
+                return "_" + b.name;
+            }
+        }
+        return null;
+    }
+
     /** The rows of {@code pg_type}: each base type, then each array type ({@code _name}). */
     static List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
@@ -161,7 +171,8 @@ public final class PgTypes {
         }
         for (Base b : BASE) {
             if (b.arrayOid == oid) {
-                return formatType(b.oid, -1) + "[]";
+                // an array column's typmod is its element's: varchar(10)[] is character varying(10)[]
+                return formatType(b.oid, mod) + "[]";
             }
         }
         return "???";

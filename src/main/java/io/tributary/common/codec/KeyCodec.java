@@ -46,6 +46,18 @@ public final class KeyCodec {
             }
             case NUMERIC -> encodeNumeric(out, (BigDecimal) value);
             case VARCHAR, TEXT -> encodeBytes(out, ((String) value).getBytes(StandardCharsets.UTF_8));
+            // PostgreSQL compares character(n) values without their trailing blanks
+            case BPCHAR -> encodeBytes(out, ((String) value).stripTrailing().getBytes(StandardCharsets.UTF_8));
+            case ARRAY -> {
+                // each element behind a 0x01 marker (NULL elements first), 0x00 after the last, so a
+                // prefix sorts before the longer array, as PostgreSQL orders arrays
+                List<?> elements = (List<?>) value;
+                for (int i = 0; i < elements.size(); i++) {
+                    out.put(0x01);
+                    encodeValue(out, type.element(), elements.get(i));
+                }
+                out.put(0x00);
+            }
             // jsonb keys by their normalised text: equal values have equal texts
             case JSON, JSONB -> encodeBytes(out, value.toString().getBytes(StandardCharsets.UTF_8));
             case BYTEA -> encodeBytes(out, (byte[]) value);

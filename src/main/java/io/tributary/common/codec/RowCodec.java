@@ -90,8 +90,20 @@ public final class RowCodec {
                     out.putVarInt(unscaled.length).putBytes(unscaled);
                 }
             }
-            case VARCHAR, TEXT -> out.putUtf8WithLength((String) v);
+            case VARCHAR, TEXT, BPCHAR -> out.putUtf8WithLength((String) v);
             case JSON, JSONB -> out.putUtf8WithLength(v.toString());
+            case ARRAY -> {
+                // the element count, then per element 0 for NULL or 1 and the element's encoding
+                List<?> elements = (List<?>) v;
+                out.putVarInt(elements.size());
+                for (int i = 0; i < elements.size(); i++) {
+                    Object e = elements.get(i);
+                    out.put(e == null ? 0 : 1);
+                    if (e != null) {
+                        encodeValue(out, type.element(), e);
+                    }
+                }
+            }
             case BYTEA -> {
                 byte[] b = (byte[]) v;
                 out.putVarInt(b.length).putBytes(b);
@@ -139,13 +151,21 @@ public final class RowCodec {
                 }
                 yield new BigDecimal(new BigInteger(in.readBytes(length)), scale);
             }
-            case VARCHAR, TEXT -> {
+            case VARCHAR, TEXT, BPCHAR -> {
                 int n = in.readVarInt();
                 String s = new String(in.b, in.pos, n, StandardCharsets.UTF_8);
                 in.pos += n;
                 yield s;
             }
             case BYTEA -> in.readBytes(in.readVarInt());
+            case ARRAY -> {
+                int n = in.readVarInt();
+                java.util.ArrayList<Object> elements = new java.util.ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    elements.add(in.b[in.pos++] == 0 ? null : decodeValue(in, type.element()));
+                }
+                yield elements;
+            }
             case INTERVAL -> new Interval(in.readInt(), in.readInt(), in.readLong());
             case UUID -> new java.util.UUID(in.readLong(), in.readLong());
             case JSON, JSONB -> {

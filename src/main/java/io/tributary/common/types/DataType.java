@@ -2,9 +2,12 @@ package io.tributary.common.types;
 
 /**
  * A column type: a kind plus its modifiers. {@code precision} is NUMERIC's precision or VARCHAR's
- * length, {@code scale} is NUMERIC's scale; -1 means "not given" (unbounded).
+ * and BPCHAR's length, {@code scale} is NUMERIC's scale; -1 means "not given" (unbounded). {@code
+ * element} is an ARRAY's element type (never itself an array), null for every other kind. The
+ * record is stored in the catalog as JSON: records written before arrays existed lack {@code
+ * element}, which reads as null.
  */
-public record DataType(TypeKind kind, int precision, int scale) {
+public record DataType(TypeKind kind, int precision, int scale, DataType element) {
     public static final DataType BOOLEAN = of(TypeKind.BOOLEAN);
     public static final DataType SMALLINT = of(TypeKind.SMALLINT);
     public static final DataType INTEGER = of(TypeKind.INTEGER);
@@ -25,15 +28,50 @@ public record DataType(TypeKind kind, int precision, int scale) {
     public static final DataType JSONB = of(TypeKind.JSONB);
 
     public static DataType of(TypeKind kind) {
-        return new DataType(kind, -1, -1);
+        return new DataType(kind, -1, -1, null);
     }
 
     public static DataType numeric(int precision, int scale) {
-        return new DataType(TypeKind.NUMERIC, precision, scale);
+        return new DataType(TypeKind.NUMERIC, precision, scale, null);
     }
 
     public static DataType varchar(int length) {
-        return new DataType(TypeKind.VARCHAR, length, -1);
+        return new DataType(TypeKind.VARCHAR, length, -1, null);
+    }
+
+    /** {@code character(n)}; a length of -1 is {@code bpchar}, which pads nothing. */
+    public static DataType bpchar(int length) {
+        return new DataType(TypeKind.BPCHAR, length, -1, null);
+    }
+
+    /** The one-dimensional array of {@code element}, which must not be an array. */
+    public static DataType array(DataType element) {
+        if (element.kind == TypeKind.ARRAY) {
+            throw new IllegalArgumentException("nested array type " + element);
+        }
+        return new DataType(TypeKind.ARRAY, -1, -1, element);
+    }
+
+    /**
+     * The type a wire OID names, a base type's or the array of one (1007 is {@code integer[]});
+     * null when Tributary has no such type.
+     */
+    public static DataType ofOid(int oid) {
+        TypeKind kind = TypeKind.ofOid(oid);
+        if (kind != null) {
+            return kind == TypeKind.BPCHAR ? bpchar(-1) : of(kind);
+        }
+        for (TypeKind k : TypeKind.values()) {
+            if (k.arrayOid() == oid && k.arrayElement()) {
+                return array(of(k));
+            }
+        }
+        return null;
+    }
+
+    /** PostgreSQL's OID of this type: an array's is its element's array OID. */
+    public int oid() {
+        return kind == TypeKind.ARRAY ? element.kind.arrayOid() : kind.oid();
     }
 
     /** The atttypmod PostgreSQL sends in RowDescription for this type, -1 when none. */
@@ -41,10 +79,11 @@ public record DataType(TypeKind kind, int precision, int scale) {
         if (kind == TypeKind.NUMERIC && precision > 0) {
             return ((precision << 16) | Math.max(scale, 0)) + 4;
         }
-        if (kind == TypeKind.VARCHAR && precision > 0) {
+        if ((kind == TypeKind.VARCHAR || kind == TypeKind.BPCHAR) && precision > 0) {
             return precision + 4;
         }
-        return -1;
+        // PostgreSQL gives an array column its element's modifier (varchar(5)[] has 9)
+        return kind == TypeKind.ARRAY ? element.typmod() : -1;
     }
 
     /** The type as PostgreSQL's {@code format_type} prints it, e.g. {@code numeric(10,2)}. */
@@ -55,7 +94,10 @@ public record DataType(TypeKind kind, int precision, int scale) {
         if (kind == TypeKind.VARCHAR && precision > 0) {
             return "character varying(" + precision + ")";
         }
-        return kind.pgName();
+        if (kind == TypeKind.BPCHAR) {
+            return precision > 0 ? "character(" + precision + ")" : "bpchar";
+        }
+        return kind == TypeKind.ARRAY ? element.sqlName() + "[]" : kind.pgName();
     }
 
     @Override

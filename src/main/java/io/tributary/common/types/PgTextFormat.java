@@ -32,7 +32,8 @@ public final class PgTextFormat {
             case REAL -> formatFloat(((Number) value).floatValue());
             case DOUBLE -> formatDouble(((Number) value).doubleValue());
             case NUMERIC -> ((BigDecimal) value).toPlainString();
-            case VARCHAR, TEXT -> (String) value;
+            case VARCHAR, TEXT, BPCHAR -> (String) value;
+            case ARRAY -> PgArrayLiteral.format(type.element(), (java.util.List<?>) value, PgTimeZone.UTC);
             case DATE -> formatDate((Integer) value);
             case TIME -> formatTime((Long) value);
             case TIMESTAMP -> formatTimestamp((Long) value);
@@ -377,7 +378,8 @@ public final class PgTextFormat {
                 case REAL -> (float) parseDouble(s, "real");
                 case DOUBLE -> parseDouble(s, "double precision");
                 case NUMERIC -> Values.fitNumeric(parseNumeric(s), type);
-                case VARCHAR, TEXT -> Values.fitString(text, type);
+                case VARCHAR, TEXT, BPCHAR -> Values.fitString(text, type);
+                case ARRAY -> PgArrayLiteral.parse(type.element(), text, PgTimeZone.UTC);
                 case DATE -> PgDateTimeInput.parseDate(s);
                 case TIME -> PgDateTimeInput.parseTime(s);
                 case TIMESTAMP -> PgDateTimeInput.parseTimestamp(s, false, PgTimeZone.UTC);
@@ -391,7 +393,8 @@ public final class PgTextFormat {
         } catch (TributaryException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw invalid(type.kind().pgName(), text);
+            throw invalid(
+                    type.kind() == TypeKind.ARRAY ? type.sqlName() : type.kind().pgName(), text);
         }
     }
 

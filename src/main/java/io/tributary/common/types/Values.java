@@ -56,13 +56,14 @@ public final class Values {
         if (alreadyCanonical(value, target)) {
             return switch (target) {
                 case NUMERIC -> fitNumeric((BigDecimal) value, to);
-                case VARCHAR -> fitString((String) value, to);
+                case VARCHAR, BPCHAR -> fitString((String) value, to);
+                case ARRAY -> assignElements((java.util.List<?>) value, from, to);
                 default -> value;
             };
         }
         if (value instanceof String s) {
             // text (a literal, an untyped parameter, a text column) is read as the target type
-            return target.isString() ? fitString(s, to) : PgTextFormat.parse(to, s);
+            return target.isString() || target == TypeKind.BPCHAR ? fitString(s, to) : PgTextFormat.parse(to, s);
         }
         switch (target) {
             case BOOLEAN:
@@ -99,6 +100,7 @@ public final class Values {
                 break;
             case VARCHAR:
             case TEXT:
+            case BPCHAR:
                 return fitString(from == null ? value.toString() : PgTextFormat.format(from, value), to);
             case DATE:
                 if (from != null && from.kind() == TypeKind.DATE) {
@@ -170,7 +172,8 @@ public final class Values {
             case REAL -> value instanceof Float;
             case DOUBLE -> value instanceof Double;
             case NUMERIC -> value instanceof BigDecimal;
-            case VARCHAR, TEXT -> value instanceof String;
+            case VARCHAR, TEXT, BPCHAR -> value instanceof String;
+            case ARRAY -> value instanceof java.util.List;
             case INTERVAL -> value instanceof Interval;
             case BYTEA -> value instanceof byte[];
             case UUID -> value instanceof java.util.UUID;
@@ -179,6 +182,27 @@ public final class Values {
             // DATE, TIME and timestamps share Java classes with integers: the source type decides
             default -> false;
         };
+    }
+
+    /**
+     * Each element of an array assigned to an array column of {@code to}'s element type (an
+     * {@code ARRAY[1, 2]} into a {@code numeric(5,1)[]} column); the list itself when every element
+     * is already the column's, the common case of an array read from a column of the same type.
+     */
+    private static java.util.List<?> assignElements(java.util.List<?> values, DataType from, DataType to) {
+        DataType fromElement = from != null && from.kind() == TypeKind.ARRAY ? from.element() : null;
+        java.util.List<Object> out = null;
+        for (int i = 0; i < values.size(); i++) {
+            Object v = values.get(i);
+            Object assigned = assign(v, fromElement, to.element());
+            if (assigned != v && out == null) {
+                out = new java.util.ArrayList<>(values.subList(0, i));
+            }
+            if (out != null) {
+                out.add(assigned);
+            }
+        }
+        return out == null ? values : out;
     }
 
     private static long integral(Object value, long min, long max, String typeName) {
@@ -241,7 +265,29 @@ public final class Values {
         return r;
     }
 
+    /**
+     * A string as a value of {@code type}: cut to a varchar's or character's length when only
+     * blanks are cut (22001 otherwise), padded with blanks to a character's length.
+     */
     public static String fitString(String s, DataType type) {
+        if (type.kind() == TypeKind.BPCHAR && type.precision() > 0) {
+            int length = s.codePointCount(0, s.length());
+            if (length < type.precision()) {
+                return s + " ".repeat(type.precision() - length);
+            }
+            if (length > type.precision()) {
+                int cut = s.offsetByCodePoints(0, type.precision());
+                for (int i = cut; i < s.length(); i++) {
+                    if (s.charAt(i) != ' ') {
+                        throw new TributaryException(
+                                SqlState.STRING_DATA_RIGHT_TRUNCATION,
+                                "value too long for type character(" + type.precision() + ")");
+                    }
+                }
+                return s.substring(0, cut);
+            }
+            return s;
+        }
         if (type.kind() == TypeKind.VARCHAR
                 && type.precision() > 0
                 && s.codePointCount(0, s.length()) > type.precision()) {

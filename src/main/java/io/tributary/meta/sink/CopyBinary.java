@@ -84,8 +84,17 @@ final class CopyBinary implements CopyBody {
         this.withKey = withKey;
     }
 
-    /** Whether every column in {@code columns} has a binary form this class writes (all but NUMERIC). */
+    /**
+     * Whether every column in {@code columns} has a binary form this class writes (all but NUMERIC
+     * and JSONB) and no column of the table is an array.
+     */
     static boolean supports(List<DataType> types, int[] columns) {
+        for (DataType t : types) {
+            // an array's stored form is not walked here, written or not
+            if (t.kind() == TypeKind.ARRAY) {
+                return false;
+            }
+        }
         for (int c : columns) {
             // jsonb's binary form adds a version byte the stored text lacks
             if (types.get(c).kind() == TypeKind.NUMERIC || types.get(c).kind() == TypeKind.JSONB) {
@@ -169,7 +178,7 @@ final class CopyBinary implements CopyBody {
                 case INTEGER, REAL, DATE -> pos += 4;
                 case BIGINT, TIME, DOUBLE, TIMESTAMP, TIMESTAMPTZ -> pos += 8;
                 case INTERVAL, UUID -> pos += 16;
-                case VARCHAR, TEXT, BYTEA, JSON, JSONB -> {
+                case VARCHAR, TEXT, BPCHAR, BYTEA, JSON, JSONB -> {
                     int n = 0;
                     for (int shift = 0; ; shift += 7) {
                         int b = in[pos++] & 0xff;
@@ -181,6 +190,7 @@ final class CopyBinary implements CopyBody {
                     start = pos;
                     pos += n;
                 }
+                case ARRAY -> throw new IllegalStateException("supports refuses array columns");
                 case NUMERIC -> {
                     // never written (see supports), only skipped: the scale varint, then length and bytes
                     while ((in[pos++] & 0x80) != 0) {

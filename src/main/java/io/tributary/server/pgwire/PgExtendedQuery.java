@@ -4,7 +4,6 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTimeZone;
-import io.tributary.common.types.TypeKind;
 import io.tributary.server.session.ColumnDesc;
 import io.tributary.server.session.PreparedStatement;
 import io.tributary.server.session.StatementResult;
@@ -41,8 +40,7 @@ final class PgExtendedQuery {
         int n = in.readInt16();
         List<DataType> types = new ArrayList<>(Math.max(n, 0));
         for (int i = 0; i < n; i++) {
-            TypeKind kind = TypeKind.ofOid(in.readInt32());
-            types.add(kind == null ? null : DataType.of(kind));
+            types.add(DataType.ofOid(in.readInt32()));
         }
         if (name.isEmpty()) {
             PgStatement replaced = statements.remove("");

@@ -36,7 +36,7 @@ record PgStatement(PreparedStatement prepared) {
         int[] oids = new int[types.size()];
         for (int i = 0; i < oids.length; i++) {
             DataType t = types.get(i);
-            oids[i] = (t == null ? TypeKind.TEXT : t.kind()).oid();
+            oids[i] = t == null ? TypeKind.TEXT.oid() : t.oid();
         }
         return oids;
     }

@@ -6,6 +6,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgArrayLiteral;
 import io.tributary.common.types.PgJsonText;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
@@ -14,6 +15,8 @@ import io.tributary.common.types.Values;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Converts canonical values (see {@link io.tributary.common.types.TypeKind}) to and from the wire:
@@ -47,7 +50,11 @@ final class PgValueCodec {
         } else {
             ByteBufUtil.writeUtf8(
                     buf,
-                    type.kind() == TypeKind.TIMESTAMPTZ ? zone.format((Long) value) : PgTextFormat.format(type, value));
+                    type.kind() == TypeKind.TIMESTAMPTZ
+                            ? zone.format((Long) value)
+                            : type.kind() == TypeKind.ARRAY
+                                    ? PgArrayLiteral.format(type.element(), (List<?>) value, zone)
+                                    : PgTextFormat.format(type, value));
         }
         buf.setInt(lengthIndex, buf.writerIndex() - lengthIndex - 4);
     }
@@ -61,7 +68,8 @@ final class PgValueCodec {
             case REAL -> buf.writeFloat((Float) value);
             case DOUBLE -> buf.writeDouble((Double) value);
             case NUMERIC -> PgNumericBinary.write(buf, (BigDecimal) value);
-            case VARCHAR, TEXT, JSON -> ByteBufUtil.writeUtf8(buf, value.toString());
+            case VARCHAR, TEXT, BPCHAR, JSON -> ByteBufUtil.writeUtf8(buf, value.toString());
+            case ARRAY -> writeArray(buf, type.element(), (List<?>) value);
             case JSONB -> {
                 // jsonb's binary form: version 1, then the text
                 buf.writeByte(1);
@@ -86,6 +94,70 @@ final class PgValueCodec {
     }
 
     /**
+     * array_send's layout: dimensions (0 for an empty array, else 1), a has-NULLs flag, the
+     * element type's OID, the length and lower bound 1 of the dimension, then each element as a
+     * length (-1 for NULL) and its binary form.
+     */
+    private static void writeArray(ByteBuf buf, DataType element, List<?> values) {
+        buf.writeInt(values.isEmpty() ? 0 : 1);
+        buf.writeInt(values.contains(null) ? 1 : 0);
+        buf.writeInt(element.oid());
+        if (!values.isEmpty()) {
+            buf.writeInt(values.size());
+            buf.writeInt(1);
+        }
+        for (int i = 0; i < values.size(); i++) {
+            Object v = values.get(i);
+            if (v == null) {
+                buf.writeInt(-1);
+                continue;
+            }
+            int lengthIndex = buf.writerIndex();
+            buf.writeInt(0);
+            writeBinary(buf, element, v);
+            buf.setInt(lengthIndex, buf.writerIndex() - lengthIndex - 4);
+        }
+    }
+
+    /** array_recv: {@link #writeArray}'s layout, one dimension at most, any lower bound. */
+    private static List<Object> readArray(DataType type, ByteBuffer in, PgTimeZone zone) {
+        if (in.remaining() < 12) {
+            throw invalidBinary(type);
+        }
+        int dimensions = in.getInt();
+        in.getInt(); // the has-NULLs flag: the lengths tell
+        int elementOid = in.getInt();
+        if (dimensions > 1) {
+            throw TributaryException.notSupported("multidimensional arrays");
+        }
+        if (dimensions < 0 || elementOid != type.element().oid()) {
+            throw new TributaryException(
+                    SqlState.DATATYPE_MISMATCH,
+                    "binary data has array element type " + elementOid + " instead of expected "
+                            + type.element().oid());
+        }
+        int n = dimensions == 0 ? 0 : in.getInt();
+        if (dimensions == 1) {
+            in.getInt(); // lower bound
+        }
+        List<Object> values = new ArrayList<>(Math.max(0, Math.min(n, in.remaining() / 4)));
+        for (int i = 0; i < n; i++) {
+            int length = in.getInt();
+            if (length < 0) {
+                values.add(null);
+                continue;
+            }
+            byte[] element = new byte[length];
+            in.get(element);
+            values.add(readParameter(type.element(), element, BINARY, zone));
+        }
+        if (in.hasRemaining()) {
+            throw invalidBinary(type);
+        }
+        return values;
+    }
+
+    /**
      * Decodes a Bind parameter.
      *
      * @param type the parameter's type, or null when unknown: then the value is passed on as the
@@ -105,9 +177,19 @@ final class PgValueCodec {
             String text = new String(bytes, StandardCharsets.UTF_8);
             return type.kind() == TypeKind.TIMESTAMPTZ
                     ? PgTextFormat.parseTimestamptz(text, zone)
-                    : PgTextFormat.parse(type, text);
+                    : type.kind() == TypeKind.ARRAY
+                            ? PgArrayLiteral.parse(type.element(), text, zone)
+                            : PgTextFormat.parse(type, text);
         }
         ByteBuffer in = ByteBuffer.wrap(bytes);
+        try {
+            return readBinary(type, bytes, in, zone);
+        } catch (java.nio.BufferUnderflowException e) {
+            throw invalidBinary(type);
+        }
+    }
+
+    private static Object readBinary(DataType type, byte[] bytes, ByteBuffer in, PgTimeZone zone) {
         return switch (type.kind()) {
             case BOOLEAN -> fixed(in, 1).get() != 0;
             case SMALLINT -> fixed(in, 2).getShort();
@@ -116,7 +198,8 @@ final class PgValueCodec {
             case REAL -> fixed(in, 4).getFloat();
             case DOUBLE -> fixed(in, 8).getDouble();
             case NUMERIC -> Values.fitNumeric(PgNumericBinary.read(in), type);
-            case VARCHAR, TEXT -> Values.fitString(new String(bytes, StandardCharsets.UTF_8), type);
+            case VARCHAR, TEXT, BPCHAR -> Values.fitString(new String(bytes, StandardCharsets.UTF_8), type);
+            case ARRAY -> readArray(type, in, zone);
             case DATE -> fixed(in, 4).getInt() + PG_EPOCH_DAYS;
             case TIME -> fixed(in, 8).getLong();
             case TIMESTAMP, TIMESTAMPTZ -> fixed(in, 8).getLong() + PG_EPOCH_MICROS;

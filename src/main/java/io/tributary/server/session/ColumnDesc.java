@@ -11,7 +11,7 @@ public record ColumnDesc(String name, DataType type, int typeOid) {
     public static final int VOID_OID = 2278;
 
     public ColumnDesc(String name, DataType type) {
-        this(name, type, type.kind().oid());
+        this(name, type, type.oid());
     }
 
     /** A column of type {@code void}: its values are empty text. */

@@ -1,10 +1,13 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.PgArrayLiteral;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -12,6 +15,7 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.fun.SqlQuantifyOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * {@code x = ANY (ARRAY[a, b])} and {@code x = ANY ('{a,b}')} (and {@code ALL}, and the other
@@ -48,6 +52,13 @@ final class AnyArrayConstants extends StatementRewrite {
             }
         } else if (list.get(0) instanceof SqlCall array && array.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR) {
             elements = array.getOperandList();
+        } else if (visited.operand(0) instanceof SqlCharStringLiteral text) {
+            // 'a' = ANY (tags) over an array column: a materialized view's validator finds CHAR(1) and
+            // a VARCHAR array's elements incompatible; PostgreSQL's unknown constant is text here
+            SqlNode cast = SqlStdOperatorTable.CAST.createCall(
+                    pos, text, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
+            visited.setOperand(0, cast);
+            return rewritten(visited);
         } else {
             return visited;
         }

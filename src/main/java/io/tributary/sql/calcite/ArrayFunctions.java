@@ -40,16 +40,35 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         /** The array operand's type, NULL when the array is. */
         SAME,
         /** {@code integer}, NULL when not found. */
-        POSITION
+        POSITION,
+        /** {@code ||}: {@code array_cat}'s type when both operands are arrays, else {@code GROWN}. */
+        CONCAT
     }
+
+    /**
+     * {@code ||} with an array operand: {@code array_cat}, {@code array_append} or {@code
+     * array_prepend} as the operand types say, which only validation knows (an array column looks
+     * like any other column in the statement's text).
+     */
+    static final String CONCAT_NAME = "pg_array_concat";
+
+    /** An {@code arrayOperand} meaning "the first operand that is an array". */
+    private static final int ANY_OPERAND = -1;
 
     /** The operators by lower-case name. */
     private static final Map<String, SqlOperator> BY_NAME = Map.of(
-            "array_append", new ArrayFunctions("array_append", 0, 2, Shape.GROWN),
-            "array_prepend", new ArrayFunctions("array_prepend", 1, 2, Shape.GROWN),
-            "array_cat", new ArrayFunctions("array_cat", 0, 2, Shape.SAME),
-            "array_remove", new ArrayFunctions("array_remove", 0, 2, Shape.SAME),
-            "array_position", new ArrayFunctions("array_position", 0, 2, Shape.POSITION));
+            "array_append",
+            new ArrayFunctions("array_append", 0, 2, Shape.GROWN),
+            "array_prepend",
+            new ArrayFunctions("array_prepend", 1, 2, Shape.GROWN),
+            "array_cat",
+            new ArrayFunctions("array_cat", 0, 2, Shape.SAME),
+            "array_remove",
+            new ArrayFunctions("array_remove", 0, 2, Shape.SAME),
+            "array_position",
+            new ArrayFunctions("array_position", 0, 2, Shape.POSITION),
+            CONCAT_NAME,
+            new ArrayFunctions(CONCAT_NAME, ANY_OPERAND, 2, Shape.CONCAT));
 
     /** The boxed class generated code holds a number of each type in. */
     private static final Map<SqlTypeName, Class<?>> NUMBER_CLASSES = Map.of(
@@ -82,7 +101,16 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
 
     private static RelDataType type(SqlOperatorBinding binding, int arrayOperand, Shape shape) {
         RelDataTypeFactory types = binding.getTypeFactory();
-        RelDataType array = binding.getOperandType(arrayOperand);
+        RelDataType array = binding.getOperandType(
+                arrayOperand != ANY_OPERAND || binding.getOperandType(0).getSqlTypeName() == SqlTypeName.ARRAY
+                        ? Math.max(arrayOperand, 0)
+                        : 1);
+        if (shape == Shape.CONCAT) {
+            shape = binding.getOperandType(0).getSqlTypeName() == SqlTypeName.ARRAY
+                            && binding.getOperandType(1).getSqlTypeName() == SqlTypeName.ARRAY
+                    ? Shape.SAME
+                    : Shape.GROWN;
+        }
         return switch (shape) {
             case GROWN -> types.createTypeWithNullability(array, false);
             case SAME ->
@@ -95,6 +123,7 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
                                         && binding.getOperandType(1).isNullable())
                         : array;
             case POSITION -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), true);
+            case CONCAT -> throw new IllegalStateException("resolved above");
         };
     }
 
@@ -102,8 +131,11 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
     private record Operands(int arrayOperand, int arity) implements SqlOperandMetadata {
         @Override
         public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
-            boolean ok = binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.ARRAY
-                    || binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.NULL;
+            boolean ok = arrayOperand == ANY_OPERAND
+                    ? binding.getOperandType(0).getSqlTypeName() == SqlTypeName.ARRAY
+                            || binding.getOperandType(1).getSqlTypeName() == SqlTypeName.ARRAY
+                    : binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.ARRAY
+                            || binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.NULL;
             if (!ok && throwOnFailure) {
                 throw binding.newValidationSignatureError();
             }
@@ -141,8 +173,15 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         @Override
         public CallImplementor getImplementor() {
             return (translator, call, nullAs) -> {
+                String name = name();
+                if (name.equals(CONCAT_NAME)) {
+                    boolean left = call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.ARRAY;
+                    boolean right = call.getOperands().get(1).getType().getSqlTypeName() == SqlTypeName.ARRAY;
+                    name = left && right ? "array_cat" : left ? "array_append" : "array_prepend";
+                }
+                String method = name;
                 Class<?>[] parameters = java.util.Arrays.stream(PgArrayOps.class.getMethods())
-                        .filter(m -> m.getName().equals(name))
+                        .filter(m -> m.getName().equals(method))
                         .findFirst()
                         .orElseThrow()
                         .getParameterTypes();
@@ -167,7 +206,7 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
                     }
                     arguments.add(Expressions.convert_(value, parameters[i]));
                 }
-                return nullAs.handle(Expressions.call(PgArrayOps.class, name, arguments));
+                return nullAs.handle(Expressions.call(PgArrayOps.class, method, arguments));
             };
         }
     }

@@ -4,6 +4,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
+import io.tributary.common.types.TypeKind;
 import io.tributary.common.types.Values;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.QueryCursor;
@@ -58,11 +59,16 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 label = postgres;
             }
             // PostgreSQL's interval is Calcite's OTHER (PgIntervals), as are json and jsonb (PgJsonTypes)
+            DataType arrayType = null;
             if (!vectors[i - 1] && PgArrayText.isArray(md.getColumnTypeName(i))) {
-                arrays[i - 1] = md.getColumnTypeName(i);
+                // an array of a kind Tributary holds is a list of its values; others reach clients as text
+                arrayType = TypeMapping.fromJdbc(md.getColumnTypeName(i), 0, 0);
+                if (arrayType.kind() != TypeKind.ARRAY) {
+                    arrays[i - 1] = md.getColumnTypeName(i);
+                }
             }
-            DataType type = arrays[i - 1] != null
-                    ? DataType.TEXT
+            DataType type = arrayType != null
+                    ? arrayType
                     : md.getColumnType(i) == java.sql.Types.OTHER
                                     && !"UUID".equals(md.getColumnTypeName(i))
                                     && PgJsonTypes.kind(md.getColumnTypeName(i)) == null
@@ -121,6 +127,12 @@ final class CalcitePreparedQuery implements PreparedQuery {
             statement.setNull(index, java.sql.Types.NULL);
             return;
         }
+        if (value instanceof List<?> array && type.kind() != TypeKind.ARRAY) {
+            // an array parameter where Calcite inferred no array type (tags && $1): its array text,
+            // which the array operators read
+            statement.setString(index, arrayText(array));
+            return;
+        }
         Object v = value instanceof String s && !type.kind().isString() ? PgTextFormat.parse(type, s) : value;
         if (type.kind().isNumeric()) {
             v = Values.assign(v, null, type);
@@ -139,6 +151,28 @@ final class CalcitePreparedQuery implements PreparedQuery {
             case VARCHAR, TEXT -> statement.setString(index, v instanceof String s ? s : String.valueOf(v));
             default -> statement.setObject(index, v);
         }
+    }
+
+    /** PostgreSQL's text of an array parameter of text, number or boolean elements. */
+    private static String arrayText(List<?> array) {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < array.size(); i++) {
+            Object e = array.get(i);
+            if (i > 0) {
+                sb.append(',');
+            }
+            if (e == null) {
+                sb.append("NULL");
+            } else if (e instanceof String || e instanceof Number) {
+                io.tributary.common.types.PgArrayLiteral.appendElement(sb, e.toString());
+            } else if (e instanceof Boolean b) {
+                sb.append(b ? 't' : 'f');
+            } else {
+                throw TributaryException.notSupported(
+                        "an array parameter of " + e.getClass().getSimpleName() + " elements here");
+            }
+        }
+        return sb.append('}').toString();
     }
 
     @Override

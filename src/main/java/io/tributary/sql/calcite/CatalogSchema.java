@@ -48,7 +48,8 @@ final class CatalogSchema extends AbstractSchema {
             PgArrayFunctions.class,
             PgUuidFunctions.class,
             PgJsonFunctions.class,
-            PgJsonbOperators.class);
+            PgJsonbOperators.class,
+            PgArrayContainment.class);
 
     /** The functions {@link #registerFunctions} adds that return rows, called in FROM (lower case). */
     static final java.util.Set<String> TABLE_FUNCTIONS = java.util.Set.of(

@@ -236,6 +236,7 @@ final class ColumnLabels {
             case NUMERIC -> "numeric";
             case VARCHAR -> "varchar";
             case TEXT -> "text";
+            case BPCHAR -> "bpchar";
             case DATE -> "date";
             case TIME -> "time";
             case TIMESTAMP -> "timestamp";
@@ -245,6 +246,7 @@ final class ColumnLabels {
             case UUID -> "uuid";
             case JSON -> "json";
             case JSONB -> "jsonb";
+            case ARRAY -> "array";
         };
     }
 }

@@ -110,7 +110,7 @@ final class ExpressionCompiler {
             case REAL -> literal.getValueAs(Double.class).floatValue();
             case DOUBLE -> literal.getValueAs(Double.class);
             case NUMERIC -> literal.getValueAs(BigDecimal.class);
-            case VARCHAR, TEXT -> literal.getValueAs(String.class);
+            case VARCHAR, TEXT, BPCHAR -> literal.getValueAs(String.class);
             case DATE -> literal.getValueAs(Integer.class);
             case TIME ->
                 PgTextFormat.parseTime(literal.getValueAs(TimeString.class).toString());
@@ -121,8 +121,8 @@ final class ExpressionCompiler {
                 TypeMapping.fromCalcite(type, literal.getType().getSqlTypeName(), literal.getValueAs(Long.class));
             case BYTEA -> literal.getValueAs(ByteString.class).getBytes();
             case UUID -> literal.getValueAs(java.util.UUID.class);
-            // json constants are calls of PgJsonFunctions, never literals
-            case JSON, JSONB -> throw new IllegalStateException("a json literal");
+            // json constants are calls of PgJsonFunctions and arrays ARRAY[...] calls, never literals
+            case JSON, JSONB, ARRAY -> throw new IllegalStateException("a json or array literal");
         };
     }
 

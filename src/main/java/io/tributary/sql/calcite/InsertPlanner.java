@@ -45,7 +45,7 @@ final class InsertPlanner {
         List<Object[]> literalRows = defaultValues
                 ? List.<Object[]>of(new Object[0])
                 : source.getKind() == SqlKind.VALUES
-                        ? InsertSources.literalRows((SqlCall) source, rewritten.order())
+                        ? InsertSources.literalRows((SqlCall) source, rewritten.order(), table, targets)
                         : null;
         StatementPlan.Conflict conflict = clauses != null ? conflict(table, clauses.onConflict()) : null;
         StatementPlan.Returning returning = DmlReturning.plan(queries, clauses, table, table.localName());

@@ -4,6 +4,7 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
 import io.tributary.sql.StatementPlan;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -46,9 +47,19 @@ final class InsertSources {
                                 items.get(i), table.columns().get(targets[i]).type()));
             }
         } else if (source.getKind() == SqlKind.VALUES) {
+            boolean severalRows = ((SqlCall) source).operandCount() > 1;
             for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
                 if (rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
                     for (int i = 0; i < row.operandCount() && i < targets.length; i++) {
+                        if (severalRows
+                                && row.operand(i) instanceof org.apache.calcite.sql.SqlCharStringLiteral
+                                && table.columns().get(targets[i]).type().kind() == TypeKind.ARRAY) {
+                            // the rows' common type would be the array type, and Calcite cannot
+                            // cast text to an array at run time
+                            throw TributaryException.notSupported(
+                                    "array text beside an array expression in one column of a multi-row"
+                                            + " VALUES; cast it ('{a,b}'::text[]) or write ARRAY[...]");
+                        }
                         row.setOperand(
                                 i,
                                 typedParameter(
@@ -80,14 +91,14 @@ final class InsertSources {
             case REAL -> SqlTypeName.REAL;
             case DOUBLE -> SqlTypeName.DOUBLE;
             case NUMERIC -> SqlTypeName.DECIMAL;
-            case VARCHAR, TEXT -> SqlTypeName.VARCHAR;
+            case VARCHAR, TEXT, BPCHAR -> SqlTypeName.VARCHAR;
             case DATE -> SqlTypeName.DATE;
             case TIME -> SqlTypeName.TIME;
             case TIMESTAMP -> SqlTypeName.TIMESTAMP;
             case TIMESTAMPTZ -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
             case BYTEA -> SqlTypeName.VARBINARY;
             case UUID -> SqlTypeName.UUID;
-            case INTERVAL, JSON, JSONB -> null;
+            case INTERVAL, JSON, JSONB, ARRAY -> null;
         };
         if (name == null) {
             return node;
@@ -150,8 +161,14 @@ final class InsertSources {
         }
     }
 
-    /** The rows of a VALUES of constants, or null when some cell needs evaluating. */
-    static List<Object[]> literalRows(SqlCall values, int[] order) {
+    /**
+     * The rows of a VALUES of constants, or null when some cell needs evaluating. An {@code
+     * ARRAY[...]} of constants feeding an array column is a constant too, the list of its
+     * elements' values (read as the column's element type later); elsewhere it is planned.
+     *
+     * @param targets the columns the cells feed, in order (fewer when the statement lists none)
+     */
+    static List<Object[]> literalRows(SqlCall values, int[] order, TableDef table, int[] targets) {
         List<Object[]> rows = new ArrayList<>(values.operandCount());
         for (SqlNode rowNode : values.getOperandList()) {
             if (!(rowNode instanceof SqlCall row) || row.getKind() != SqlKind.ROW) {
@@ -159,7 +176,9 @@ final class InsertSources {
             }
             Object[] out = new Object[row.operandCount()];
             for (int i = 0; i < out.length; i++) {
-                Object v = literal(row.operand(i), order);
+                boolean arrayTarget = i < targets.length
+                        && table.columns().get(targets[i]).type().kind() == TypeKind.ARRAY;
+                Object v = arrayTarget ? arrayLiteral(row.operand(i), order) : literal(row.operand(i), order);
                 if (v == NOT_LITERAL) {
                     return null;
                 }
@@ -171,6 +190,22 @@ final class InsertSources {
     }
 
     private static final Object NOT_LITERAL = new Object();
+
+    /** {@link #literal}, or an {@code ARRAY[...]} of plain constants as the list of their values. */
+    private static Object arrayLiteral(SqlNode node, int[] order) {
+        if (node.getKind() != SqlKind.ARRAY_VALUE_CONSTRUCTOR) {
+            return literal(node, order);
+        }
+        List<Object> elements = new ArrayList<>();
+        for (SqlNode operand : ((SqlCall) node).getOperandList()) {
+            Object v = literal(operand, order);
+            if (v == NOT_LITERAL || v == StatementPlan.DEFAULT || v instanceof StatementPlan.ParamRef) {
+                return NOT_LITERAL;
+            }
+            elements.add(v);
+        }
+        return elements;
+    }
 
     /**
      * A cell's value without planning: numbers as BigDecimal, strings and typed literals as their

@@ -27,6 +27,7 @@ final class PgArrayCalls extends StatementRewrite {
     private static final Set<String> ARRAY_FUNCTIONS = Set.of(
             "array_append",
             "array_prepend",
+            ArrayFunctions.CONCAT_NAME,
             "array_cat",
             "array_remove",
             "array_agg",
@@ -87,8 +88,9 @@ final class PgArrayCalls extends StatementRewrite {
 
     /**
      * {@code a || b} where an operand is an array (an {@code ARRAY[...]} or a call that answers
-     * one): {@code array_cat} of two arrays, else {@code array_append} or {@code array_prepend},
-     * as PostgreSQL resolves the operator; other concatenations are left as they are.
+     * one): {@code array_cat} of two arrays, else {@link ArrayFunctions#CONCAT_NAME}, which is
+     * {@code array_cat}, {@code array_append} or {@code array_prepend} by the operand types, as
+     * PostgreSQL resolves the operator; other concatenations are left as they are.
      */
     private SqlNode concatenation(SqlCall call) {
         boolean left = isArray(call.operand(0));
@@ -96,7 +98,8 @@ final class PgArrayCalls extends StatementRewrite {
         if (!left && !right) {
             return call;
         }
-        String function = left && right ? "array_cat" : left ? "array_append" : "array_prepend";
+        // the other operand may be an array column, which only validation tells apart from an element
+        String function = left && right ? "array_cat" : ArrayFunctions.CONCAT_NAME;
         return rewritten(
                 ArrayFunctions.named(function).createCall(call.getParserPosition(), call.operand(0), call.operand(1)));
     }

@@ -7,10 +7,11 @@ import java.util.Locale;
 /**
  * An array value in PostgreSQL's text form, {@code {a,"b c",NULL}}: elements are quoted when
  * empty, {@code NULL}, or containing a brace, comma, quote, backslash or space; booleans print
- * as {@code t}/{@code f}. Arrays reach clients as text; Tributary has no array column type.
+ * as {@code t}/{@code f}. Used for the arrays that reach clients as text: nested ones and
+ * {@code int2vector}s; other arrays are read into lists ({@link #elements}).
  */
 final class PgArrayText {
-    private static final String ARRAY_SUFFIX = " ARRAY";
+    static final String ARRAY_SUFFIX = " ARRAY";
 
     private PgArrayText() {}
 
@@ -53,6 +54,43 @@ final class PgArrayText {
             }
         }
         return sb.append('}').toString();
+    }
+
+    /**
+     * An array result column's value as a list of canonical {@code element} values, read as
+     * {@link TypeMapping#read} reads a column; null for SQL NULL. A date or timestamp element is
+     * read as the number Calcite holds, which its generated code has shifted from UTC into {@code
+     * sessionZone} (a scalar column is not), so the shift is undone: a timestamp by the zone's
+     * offset, a date (midnight moved to the previous day by a zone east of UTC) by a day.
+     */
+    static java.util.List<Object> elements(
+            Array array, io.tributary.common.types.DataType element, java.util.TimeZone sessionZone)
+            throws SQLException {
+        if (array == null) {
+            return null;
+        }
+        io.tributary.common.types.TypeKind kind = element.kind();
+        java.util.List<Object> values = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rs = array.getResultSet()) {
+            // the element is the last column (Avatica's has no index column)
+            int value = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                Object v = switch (kind) {
+                    case DATE -> {
+                        int shifted = rs.getInt(value);
+                        yield sessionZone.getOffset((long) shifted * 86_400_000L) > 0 ? shifted + 1 : shifted;
+                    }
+                    case TIMESTAMP, TIMESTAMPTZ -> {
+                        long shifted = rs.getLong(value);
+                        yield (shifted + sessionZone.getOffset(shifted + sessionZone.getOffset(shifted))) * 1000L;
+                    }
+                    // Avatica describes a text element as the array itself: read it as text
+                    default -> kind.isString() ? rs.getString(value) : TypeMapping.read(rs, value, element);
+                };
+                values.add(rs.wasNull() ? null : v);
+            }
+        }
+        return values;
     }
 
     /** Whether a result column's Calcite type name, such as {@code INTEGER ARRAY}, is an array's. */

@@ -88,8 +88,11 @@ public final class PgJsonFunctions {
         return asText(path(tree(j), path));
     }
 
-    /** {@code a @> b}: whether {@code a} contains {@code b}, as jsonb containment defines it. */
+    /** {@code a @> b}: whether {@code a} contains {@code b}, as jsonb containment defines it, or as arrays' ({@link PgArrayContainment}) when an operand is an array. */
     public static Boolean pg_op_jsonb_contains(Object a, Object b) {
+        if (PgArrayContainment.isArray(a) || PgArrayContainment.isArray(b)) {
+            return PgArrayContainment.contains(a, b);
+        }
         JsonNode x = tree(a);
         JsonNode y = tree(b);
         return x == null || y == null ? null : JsonContainment.contains(x, y, true);

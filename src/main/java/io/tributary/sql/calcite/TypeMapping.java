@@ -30,6 +30,9 @@ final class TypeMapping {
     /** Scale given to NUMERIC columns declared without one; Calcite requires a fixed scale. */
     static final int UNCONSTRAINED_NUMERIC_SCALE = 16;
 
+    private static final java.util.regex.Pattern VARCHAR_LENGTH =
+            java.util.regex.Pattern.compile("VARCHAR\\((\\d+)\\)");
+
     private TypeMapping() {}
 
     static RelDataType toRelType(RelDataTypeFactory f, DataType t, boolean nullable) {
@@ -52,6 +55,12 @@ final class TypeMapping {
                         ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
                         : f.createSqlType(SqlTypeName.VARCHAR);
             case TEXT -> f.createSqlType(SqlTypeName.VARCHAR);
+            // Calcite's CHAR(n) pads and compares as PostgreSQL's character(n); bpchar pads nothing
+            case BPCHAR ->
+                t.precision() > 0
+                        ? f.createSqlType(SqlTypeName.CHAR, t.precision())
+                        : f.createSqlType(SqlTypeName.VARCHAR);
+            case ARRAY -> f.createArrayType(toRelType(f, t.element(), true), -1);
             case DATE -> f.createSqlType(SqlTypeName.DATE);
             case TIME -> f.createSqlType(SqlTypeName.TIME, 6);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, 6);
@@ -75,8 +84,25 @@ final class TypeMapping {
             case TIME -> (int) ((Long) v / 1000);
             case TIMESTAMP, TIMESTAMPTZ -> Math.floorDiv((Long) v, 1000L);
             case BYTEA -> new ByteString((byte[]) v);
+            case ARRAY -> toCalciteElements(t.element(), (java.util.List<?>) v);
             default -> v;
         };
+    }
+
+    /** An array's elements as Calcite holds them: a new list only for the kinds Calcite keeps otherwise. */
+    private static java.util.List<?> toCalciteElements(DataType element, java.util.List<?> values) {
+        switch (element.kind()) {
+            case TIME, TIMESTAMP, TIMESTAMPTZ, BYTEA -> {
+                java.util.List<Object> out = new java.util.ArrayList<>(values.size());
+                for (Object e : values) {
+                    out.add(toCalcite(element, e));
+                }
+                return out;
+            }
+            default -> {
+                return values;
+            }
+        }
     }
 
     /**
@@ -110,6 +136,20 @@ final class TypeMapping {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> DataType.TIMESTAMPTZ;
             case BINARY, VARBINARY -> DataType.BYTEA;
             case UUID -> DataType.UUID;
+            case ARRAY -> {
+                RelDataType component = t.getComponentType();
+                if (component == null || component.getSqlTypeName() == SqlTypeName.ARRAY) {
+                    throw new TributaryException(
+                            SqlState.FEATURE_NOT_SUPPORTED, "multidimensional arrays are not supported here");
+                }
+                DataType element = fromRelType(component);
+                if (!element.kind().arrayElement()) {
+                    throw new TributaryException(
+                            SqlState.FEATURE_NOT_SUPPORTED,
+                            "arrays of type " + element.sqlName() + " are not supported");
+                }
+                yield DataType.array(element);
+            }
             case OTHER, ANY -> {
                 if (PgJsonTypes.kind(t) != null) {
                     yield DataType.of(PgJsonTypes.kind(t));
@@ -149,7 +189,16 @@ final class TypeMapping {
             case REAL -> ((Number) v).floatValue();
             case DOUBLE -> ((Number) v).doubleValue();
             case NUMERIC -> v instanceof BigDecimal d ? d : new BigDecimal(v.toString());
-            case VARCHAR, TEXT -> v.toString();
+            case VARCHAR, TEXT, BPCHAR -> v.toString();
+            case ARRAY -> {
+                java.util.List<?> values = (java.util.List<?>) v;
+                java.util.List<Object> out = new java.util.ArrayList<>(values.size());
+                // an interval element is PgIntervals' value already, so no element type is needed
+                for (Object e : values) {
+                    out.add(fromCalcite(type.element(), SqlTypeName.ANY, e));
+                }
+                yield out;
+            }
             case TIME -> (long) ((Number) v).intValue() * 1000L;
             case TIMESTAMP, TIMESTAMPTZ -> ((Number) v).longValue() * 1000L;
             case INTERVAL ->
@@ -173,6 +222,18 @@ final class TypeMapping {
         }
         if (PgJsonTypes.kind(calciteTypeName) != null) {
             return DataType.of(PgJsonTypes.kind(calciteTypeName));
+        }
+        if (PgArrayText.isArray(name)) {
+            String elementName = name.substring(0, name.length() - PgArrayText.ARRAY_SUFFIX.length());
+            // varchar(n)[]: the length is in the element's name only
+            java.util.regex.Matcher varchar = VARCHAR_LENGTH.matcher(elementName);
+            DataType element = PgArrayText.isArray(elementName)
+                    ? null
+                    : varchar.matches()
+                            ? DataType.varchar(Integer.parseInt(varchar.group(1)))
+                            : fromJdbc(elementName, 0, 0);
+            // nested arrays reach clients as text, as do arrays of types without an array type here
+            return element == null || !element.kind().arrayElement() ? DataType.TEXT : DataType.array(element);
         }
         int paren = name.indexOf('(');
         if (paren > 0) {
@@ -198,6 +259,26 @@ final class TypeMapping {
                 precision > 0 && precision < Integer.MAX_VALUE ? DataType.varchar(precision) : DataType.TEXT;
             default -> DataType.TEXT;
         };
+    }
+
+    /**
+     * The session's time zone as {@code SessionSchemas} keeps it in the Calcite connection's {@code
+     * timeZone} property, for date and timestamp array elements; UTC for other elements.
+     */
+    private static TimeZone sessionZone(ResultSet rs, DataType element) throws SQLException {
+        switch (element.kind()) {
+            case DATE, TIMESTAMP, TIMESTAMPTZ -> {
+                String id = rs.getStatement()
+                        .getConnection()
+                        .unwrap(org.apache.calcite.jdbc.CalciteConnection.class)
+                        .getProperties()
+                        .getProperty("timeZone");
+                return TimeZone.getTimeZone(id == null ? "UTC" : id);
+            }
+            default -> {
+                return UTC.get().getTimeZone();
+            }
+        }
     }
 
     /** Reads column {@code i} (1-based) of the current row as a canonical value of {@code t}. */
@@ -238,6 +319,7 @@ final class TypeMapping {
                                 : PgTextFormat.parse(DataType.INTERVAL, o.toString());
             }
             case BYTEA -> rs.getBytes(i);
+            case ARRAY -> PgArrayText.elements(rs.getArray(i), t.element(), sessionZone(rs, t.element()));
             case UUID -> {
                 Object o = rs.getObject(i);
                 yield o == null || o instanceof java.util.UUID ? o : PgUuidText.parse(o.toString());
@@ -246,7 +328,7 @@ final class TypeMapping {
                 Object o = rs.getObject(i);
                 yield o == null ? null : Values.assign(o, null, t);
             }
-            case VARCHAR, TEXT -> {
+            case VARCHAR, TEXT, BPCHAR -> {
                 Object o = rs.getObject(i);
                 yield o == null
                         ? null

@@ -57,6 +57,7 @@ final class WrittenRows {
                         : "numeric";
             case VARCHAR -> type.precision() > 0 ? "varchar(" + type.precision() + ")" : "varchar";
             case TEXT -> "text";
+            case BPCHAR -> type.precision() > 0 ? "char(" + type.precision() + ")" : "varchar";
             case DATE -> "date";
             case TIME -> "time";
             case TIMESTAMP -> "timestamp";
@@ -68,6 +69,9 @@ final class WrittenRows {
             case INTERVAL ->
                 throw TributaryException.notSupported(
                         "RETURNING and ON CONFLICT DO UPDATE on a table with an INTERVAL column");
+            case ARRAY ->
+                throw TributaryException.notSupported(
+                        "RETURNING and ON CONFLICT DO UPDATE on a table with an array column");
         };
     }
 }

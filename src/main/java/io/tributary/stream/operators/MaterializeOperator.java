@@ -213,7 +213,7 @@ public final class MaterializeOperator implements Operator {
         Object[] out = row;
         for (int i = 0; i < row.length; i++) {
             Object v = row[i];
-            if (v != null && v.getClass() != canonical[i]) {
+            if (v != null && !canonical[i].isInstance(v)) {
                 if (out == row) {
                     out = row.clone();
                 }
@@ -232,7 +232,9 @@ public final class MaterializeOperator implements Operator {
             case REAL -> Float.class;
             case DOUBLE -> Double.class;
             case NUMERIC -> BigDecimal.class;
-            case VARCHAR, TEXT -> String.class;
+            case VARCHAR, TEXT, BPCHAR -> String.class;
+            // any list: the expression code converts an array's elements to canonical values already
+            case ARRAY -> java.util.List.class;
             case INTERVAL -> Interval.class;
             case BYTEA -> byte[].class;
             case UUID -> java.util.UUID.class;

@@ -37,7 +37,7 @@ class LiteralInsertTextTest {
         assertNotNull(read);
         SqlInsert insert =
                 (SqlInsert) SqlParser.create(sql, CalciteSettings.PARSER).parseStmt();
-        List<Object[]> expected = InsertSources.literalRows((SqlCall) insert.getSource(), new int[0]);
+        List<Object[]> expected = InsertSources.literalRows((SqlCall) insert.getSource(), new int[0], null, new int[0]);
         assertEquals(expected.size(), read.rows().size());
         for (int i = 0; i < expected.size(); i++) {
             // BigDecimal's equals compares the scale too: 3.50 stays 3.50, as PostgreSQL's numeric keeps it
