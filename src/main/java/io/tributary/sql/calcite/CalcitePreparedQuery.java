@@ -47,12 +47,6 @@ final class CalcitePreparedQuery implements PreparedQuery {
         this.arrays = new String[md.getColumnCount()];
         for (int i = 1; i <= md.getColumnCount(); i++) {
             vectors[i - 1] = Int2VectorType.NAME.equals(md.getColumnTypeName(i));
-            if (TextArrayType.NAME.equals(md.getColumnTypeName(i))) {
-                throw new TributaryException(
-                        SqlState.FEATURE_NOT_SUPPORTED,
-                        "a text[] result column (regexp_match without a subscript) is not supported;"
-                                + " select an element, as (regexp_match(s, p))[1] does");
-            }
             String label = md.getColumnLabel(i);
             String postgres = ColumnLabels.expand(labels, i - 1, md.getColumnCount());
             if (postgres != null && label.startsWith("EXPR$")) {
@@ -60,7 +54,9 @@ final class CalcitePreparedQuery implements PreparedQuery {
             }
             // PostgreSQL's interval is Calcite's OTHER (PgIntervals), as are json and jsonb (PgJsonTypes)
             DataType arrayType = null;
-            if (!vectors[i - 1] && PgArrayText.isArray(md.getColumnTypeName(i))) {
+            if (TextArrayType.NAME.equals(md.getColumnTypeName(i))) {
+                arrayType = DataType.array(DataType.TEXT); // regexp_match's
+            } else if (!vectors[i - 1] && PgArrayText.isArray(md.getColumnTypeName(i))) {
                 // an array of a kind Tributary holds is a list of its values; others reach clients as text
                 arrayType = TypeMapping.fromJdbc(md.getColumnTypeName(i), 0, 0);
                 if (arrayType.kind() != TypeKind.ARRAY) {

@@ -6,9 +6,8 @@ import org.apache.calcite.sql.type.ArraySqlType;
 /**
  * PostgreSQL's {@code text[]} as {@code regexp_match} returns it: an array of nullable text for
  * every operator (subscripts above all), whose digest {@value #NAME} survives into the result
- * metadata, where {@link CalcitePreparedQuery} refuses it as a result column (0A000): the wire
- * layer has no array type to describe it with (OID 1009) nor its binary form, which drivers ask
- * for. Nullable, as the function answers NULL when nothing matches.
+ * metadata, where {@link CalcitePreparedQuery} makes it a {@code text[]} result column (OID 1009).
+ * Nullable, as the function answers NULL when nothing matches.
  */
 final class TextArrayType extends ArraySqlType {
     /** The type's name in Calcite's digest and in JDBC result metadata. */
