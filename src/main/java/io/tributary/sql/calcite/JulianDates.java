@@ -6,15 +6,15 @@ import java.util.GregorianCalendar;
 import java.util.TimeZone;
 
 /**
- * Converts between the proleptic Gregorian calendar (PostgreSQL's, and Tributary's canonical
- * epoch days and microseconds) and the {@code java.sql.Date}/{@code Timestamp} values Calcite's
- * JDBC layer (Avatica) hands over. Avatica builds those so that their legacy Julian/Gregorian
- * hybrid calendar fields show the proleptic date; before the Gregorian cutover (1582-10-15) their
- * epoch milliseconds therefore differ from the proleptic ones by days. Reading {@code getTime()}
- * directly would shift such dates ({@code 1000-06-15} became {@code 1000-06-21}).
+ * Converts the proleptic Gregorian calendar's epoch milliseconds (PostgreSQL's, Tributary's and
+ * Calcite's internal counts) into the {@code java.sql.Date}/{@code Timestamp} milliseconds
+ * Calcite's JDBC layer (Avatica) expects of a parameter: Avatica reads such a value's legacy
+ * Julian/Gregorian hybrid calendar fields, so before the Gregorian cutover (1582-10-15) its epoch
+ * milliseconds differ from the proleptic ones by days. Results are read as numbers instead
+ * ({@link TypeMapping#read}).
  *
- * <p>Called by {@link TypeMapping#read} on result rows and by {@link CalcitePreparedQuery} when
- * binding parameters, on the statement's thread; the calendar is per thread.
+ * <p>Called by {@link CalcitePreparedQuery} when binding parameters, on the statement's thread;
+ * the calendar is per thread.
  */
 final class JulianDates {
     /** The Gregorian cutover, 1582-10-15T00:00Z, in epoch milliseconds; later instants need no care. */
@@ -29,26 +29,6 @@ final class JulianDates {
     });
 
     private JulianDates() {}
-
-    /** The proleptic epoch day of a date Avatica returned as hybrid-calendar milliseconds. */
-    static int epochDay(long hybridMillis) {
-        if (hybridMillis >= CUTOVER_MILLIS) {
-            return (int) Math.floorDiv(hybridMillis, MILLIS_PER_DAY);
-        }
-        GregorianCalendar c = HYBRID.get();
-        c.setTimeInMillis(hybridMillis);
-        int year = c.get(Calendar.ERA) == GregorianCalendar.BC ? 1 - c.get(Calendar.YEAR) : c.get(Calendar.YEAR);
-        return (int) LocalDate.of(year, c.get(Calendar.MONTH) + 1, c.get(Calendar.DAY_OF_MONTH))
-                .toEpochDay();
-    }
-
-    /** The proleptic epoch milliseconds of an instant Avatica returned as hybrid-calendar milliseconds. */
-    static long epochMillis(long hybridMillis) {
-        if (hybridMillis >= CUTOVER_MILLIS) {
-            return hybridMillis;
-        }
-        return epochDay(hybridMillis) * MILLIS_PER_DAY + Math.floorMod(hybridMillis, MILLIS_PER_DAY);
-    }
 
     /** The hybrid-calendar milliseconds Avatica expects for proleptic epoch milliseconds. */
     static long hybridMillis(long epochMillis) {
