@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -133,5 +134,30 @@ class CalendarEdgesDifferentialTest {
                         "UPDATE cal_ex SET ts = ts + INTERVAL '1.5 seconds' WHERE id = 1",
                         "DELETE FROM cal_ex WHERE id = 2"));
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /**
+     * PostgreSQL takes {@code infinity} and BC dates; Tributary's values cannot hold them, so each
+     * form is 0A000 naming the feature (not 22007, as for text PostgreSQL refuses too), checked to
+     * be text PostgreSQL reads.
+     */
+    @Test
+    void infiniteAndBcDatesAreRefusedByName() {
+        pair.both("CREATE TABLE cal_inf (id INT PRIMARY KEY, d DATE, ts TIMESTAMP)");
+        for (String sql : List.of(
+                "SELECT 'infinity'::date AS a",
+                "SELECT '-infinity'::timestamp AS a",
+                "SELECT TIMESTAMPTZ 'Infinity' AS a",
+                "SELECT CAST('0044-03-15 BC' AS date) AS a",
+                "INSERT INTO cal_inf VALUES (1, 'infinity', NULL)",
+                "INSERT INTO cal_inf VALUES (2, NULL, '0001-01-01 00:00 BC')")) {
+            String postgres = StatementOutcome.of(pair.pg, sql, true);
+            assertTrue(!postgres.startsWith("ERROR"), sql + ": " + postgres);
+            String refused = StatementOutcome.withMessage(pair.tributary.connection, sql);
+            assertTrue(
+                    refused.startsWith("ERROR 0A000") && (refused.contains("infinite") || refused.contains("BC")),
+                    sql + ": " + refused);
+        }
+        assertSame(List.of("SELECT isfinite(DATE '2024-01-01') AS a, isfinite(TIMESTAMP '1582-10-10 10:00') AS b"));
     }
 }
