@@ -15,8 +15,8 @@ import java.util.Locale;
  * date of a timestamp's text ({@code '2024-03-15 10:20:30'::date}), a time the time of it. Errors
  * are PostgreSQL's: 22007 {@code invalid input syntax for type ...} for text of another shape,
  * 22008 {@code date/time field value out of range} for a month, day, hour, minute or second past its
- * range (February 30th, {@code 25:00}). Not read: month names, {@code BC}, {@code infinity},
- * {@code today}/{@code now}, which stay 22007. Called by {@link PgTextFormat} (DML, COPY, bind
+ * range (February 30th, {@code 25:00}). Not read: month names and {@code today}/{@code now}, which
+ * stay 22007; {@code infinity} and {@code BC} dates, which Tributary cannot hold, are 0A000. Called by {@link PgTextFormat} (DML, COPY, bind
  * parameters) and by the SQL front end for constants; stateless and thread-safe.
  */
 public final class PgDateTimeInput {
@@ -32,10 +32,28 @@ public final class PgDateTimeInput {
         if (t.equalsIgnoreCase("epoch")) {
             return 0;
         }
+        refuseUnrepresentable(t);
         Fields f = new Fields(t, "date");
         long day = f.date();
         f.timeAndZone();
         return (int) day;
+    }
+
+    /**
+     * PostgreSQL's {@code infinity} and BC dates, which Tributary's values (Calcite's epoch days
+     * and milliseconds, formatted as years 1 to 9999) cannot hold: 0A000 naming them rather than
+     * the 22007 of text PostgreSQL would refuse too.
+     */
+    private static void refuseUnrepresentable(String t) {
+        String lower = t.toLowerCase(Locale.ROOT);
+        if (lower.equals("infinity") || lower.equals("+infinity") || lower.equals("-infinity")) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED, "infinite dates and timestamps are not supported");
+        }
+        if (lower.endsWith(" bc") && lower.length() > 3 && Character.isDigit(lower.charAt(0))) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED, "dates before the year 1 (BC) are not supported");
+        }
     }
 
     /** Microseconds of the day of time text {@code s}; a date before the time is read and dropped. */
@@ -66,6 +84,7 @@ public final class PgDateTimeInput {
         if (t.equalsIgnoreCase("epoch")) {
             return 0;
         }
+        refuseUnrepresentable(t);
         Fields f = new Fields(t, typeName);
         long day = f.date();
         f.timeAndZone();

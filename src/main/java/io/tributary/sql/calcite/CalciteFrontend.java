@@ -434,7 +434,8 @@ public final class CalciteFrontend implements AutoCloseable {
             String original,
             List<String> labels,
             StatementPositions positions) {
-        String attempt = ExtractCalls.rewrite(AtTimeZoneCalls.rewrite(text, connection), connection);
+        String attempt = ExtractCalls.rewrite(
+                AtTimeZoneCalls.rewrite(text, connection), () -> DateIntervalSums.validator(connection));
         for (int rewrites = 0; ; rewrites++) {
             java.sql.PreparedStatement statement = null;
             // the hook is this thread's only: other sessions plan with their own program

@@ -134,15 +134,11 @@ final class CalcitePreparedQuery implements PreparedQuery {
             v = Values.assign(v, null, type);
         }
         switch (type.kind()) {
-            case DATE ->
-                statement.setDate(index, new java.sql.Date(JulianDates.hybridMillis((Integer) v * 86_400_000L)), utc);
+            // Calcite's own counts (epoch days, milliseconds), which its generated code takes as they
+            // are: java.sql values would go through the hybrid calendar, which lacks 1582-10-05..14
+            case DATE -> statement.setObject(index, (Integer) v);
             case TIME -> statement.setTime(index, new java.sql.Time((Long) v / 1000), utc);
-            case TIMESTAMP, TIMESTAMPTZ -> {
-                long micros = (Long) v;
-                java.sql.Timestamp ts = new java.sql.Timestamp(JulianDates.hybridMillis(Math.floorDiv(micros, 1000L)));
-                ts.setNanos((int) Math.floorMod(micros, 1_000_000L) * 1000);
-                statement.setTimestamp(index, ts, utc);
-            }
+            case TIMESTAMP, TIMESTAMPTZ -> statement.setObject(index, Math.floorDiv((Long) v, 1000L));
             case BYTEA -> statement.setBytes(index, (byte[]) v);
             case VARCHAR, TEXT -> statement.setString(index, v instanceof String s ? s : String.valueOf(v));
             default -> statement.setObject(index, v);

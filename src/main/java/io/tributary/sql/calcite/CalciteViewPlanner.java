@@ -49,6 +49,12 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
+        // extract and date_part of the fields with a fraction as PostgreSQL's, as for queries
+        String extracted = ExtractCalls.rewrite(query, () -> new ViewQueryConverter(catalog).validator());
+        if (!extracted.equals(query)) {
+            query = extracted;
+            node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
+        }
         ViewQueryConverter converter;
         RelRoot root;
         for (int rewrites = 0; ; rewrites++) {

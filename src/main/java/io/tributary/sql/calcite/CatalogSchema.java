@@ -165,6 +165,7 @@ final class CatalogSchema extends AbstractSchema {
         PgTextArrays.register(root);
         PgVarianceFunctions.register(root);
         CurrentTimes.registerFunctions(root);
+        TimeEndOfDay.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

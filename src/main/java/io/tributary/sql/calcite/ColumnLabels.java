@@ -30,7 +30,8 @@ final class ColumnLabels {
      * Labels of the functions Tributary's rewrites write for PostgreSQL's syntax: an interval
      * constant or make_interval ({@link PgSyntaxText}, {@link IntervalSemantics}), Calcite's name for
      * three-argument translate, the operators {@link PgOperatorText} writes as calls, the formatting
-     * functions ({@link PgFormattingCalls}).
+     * functions ({@link PgFormattingCalls}), the constant {@code '24:00:00'::time} ({@link
+     * TimeEndOfDay}).
      */
     private static final Map<String, String> FUNCTION_LABELS = Map.of(
             "pg_interval",
@@ -44,7 +45,9 @@ final class ColumnLabels {
             PgFormattingCalls.TO_DATE,
             "to_date",
             PgFormattingCalls.TO_TIMESTAMP,
-            "to_timestamp");
+            "to_timestamp",
+            TimeEndOfDay.NAME,
+            "time");
 
     private ColumnLabels() {}
 

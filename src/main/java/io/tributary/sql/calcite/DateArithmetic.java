@@ -20,7 +20,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * PostgreSQL's date arithmetic where Calcite has none: {@code date ± integer} is a date that many
  * days away, {@code date - date} the integer number of days between them, and
- * {@code timestamp - timestamp} an interval, {@code date + time} a timestamp, {@code time - time}
+ * {@code timestamp - timestamp} and {@code timestamptz - timestamptz} an interval, {@code date + time} a timestamp, {@code time - time}
  * an interval, and {@code time ± months} the time itself (PostgreSQL adds only an interval's time
  * to a time). Only validation knows the operands' types, so this
  * works from Calcite's refusal: when validating a query fails because {@code +} or {@code -}
@@ -159,6 +159,10 @@ final class DateArithmetic {
         if (op.equals("-") && left.equals("DATE") && right.equals("DATE")) {
             return Kind.DATE_MINUS_DATE;
         }
+        if (op.equals("-") && isTimestamptz(left) && isTimestamptz(right)) {
+            // instants: their distance, whatever zone the session shows them in
+            return Kind.TIMESTAMP_MINUS_TIMESTAMP;
+        }
         if (op.equals("-") && left.equals("TIMESTAMP") && right.equals("TIMESTAMP")) {
             return Kind.TIMESTAMP_MINUS_TIMESTAMP;
         }
@@ -183,6 +187,11 @@ final class DateArithmetic {
     /** Calcite's year-month interval: {@code INTERVAL MONTH}, {@code INTERVAL YEAR TO MONTH}. */
     private static boolean isMonths(String type) {
         return type.startsWith("INTERVAL YEAR") || type.startsWith("INTERVAL MONTH");
+    }
+
+    /** Calcite's timestamptz, as its messages spell the type. */
+    private static boolean isTimestamptz(String type) {
+        return type.equals("TIMESTAMP_WITH_LOCAL_TIME_ZONE") || type.equals("TIMESTAMP WITH LOCAL TIME ZONE");
     }
 
     private static boolean isInteger(String type) {

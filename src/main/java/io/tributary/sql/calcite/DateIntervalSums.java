@@ -140,8 +140,11 @@ final class DateIntervalSums {
     static SqlValidator validator(CalciteConnection connection, SqlOperatorTable more) throws java.sql.SQLException {
         CalciteConnectionConfig config = connection.config();
         JavaTypeFactoryImpl types = new PgJavaTypeFactory();
+        // a snapshot, as the connection's own preparation takes: the root's cached table names
+        // would miss a table created after this session's first validation here
         CalciteCatalogReader reader = new CalciteCatalogReader(
-                CalciteSchema.from(connection.getRootSchema()),
+                CalciteSchema.from(connection.getRootSchema())
+                        .createSnapshot(new org.apache.calcite.schema.impl.LongSchemaVersion(System.nanoTime())),
                 connection.getSchema() == null ? List.of() : List.of(connection.getSchema()),
                 types,
                 config);

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * cast of a string to {@code TIME}/{@code TIMESTAMP} truncates to whole seconds); a constant
  * followed by {@code ::text} or {@code ::varchar} becomes that text itself, since Calcite folds
  * the cast of a literal with its own format. Values Calcite's literals cannot hold (years past
- * 9999, {@code 24:00:00}) are left to Calcite. Stateless.
+ * 9999, BC) are left to Calcite; {@code 24:00:00} becomes a call of {@link TimeEndOfDay}. Stateless.
  */
 final class DateTimeConstants {
     /** The type keyword before a constant: {@code DATE '…'}. */
@@ -89,16 +89,20 @@ final class DateTimeConstants {
             // Calcite folds the literal's cast to text in its own format (no fraction of a second)
             return new Rewrite(codeEnd, "'" + canonical + "'", skip);
         }
+        if (kind.equals("TIME") && canonical.startsWith("24:")) {
+            // the end of the day, which Calcite's time literal cannot hold
+            return new Rewrite(codeEnd, "CAST(" + TimeEndOfDay.NAME + "() AS TIME(3))", skip);
+        }
         if (!fitsCalcite(kind, canonical)) {
             return null;
         }
         return new Rewrite(codeEnd, kind + " '" + canonical + "'", skip);
     }
 
-    /** Whether Calcite's literal holds {@code canonical}: a year of four digits, not BC; a time before 24:00. */
+    /** Whether Calcite's literal holds {@code canonical}: a time, or a year of four digits, not BC. */
     private static boolean fitsCalcite(String kind, String canonical) {
         if (kind.equals("TIME")) {
-            return !canonical.startsWith("24:");
+            return true;
         }
         return canonical.length() >= 10 && canonical.charAt(4) == '-' && !canonical.endsWith("BC");
     }

@@ -4,7 +4,6 @@ import io.tributary.common.TributaryException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
@@ -32,8 +31,8 @@ import org.apache.calcite.sql.validate.SqlValidator;
  * (to learn the value's type), and writes each call over a timestamp, date or time as a call of
  * {@link PgExtractFunctions} ({@code numeric} for extract, {@code double precision} for date_part,
  * as PostgreSQL 14); over a timestamptz, of its local time in the session's zone (the epoch: of
- * its instant). Calls over other types (intervals) are left to the paths that handle them. Materialized views keep Calcite's EXTRACT (whole numbers). Stateless; planning
- * threads.
+ * its instant). Calls over other types (intervals) are left to the paths that handle them. Queries and
+ * view definitions alike. Stateless; planning threads.
  */
 final class ExtractCalls {
     /** PostgreSQL's words for the fields handled here, by their first ten characters, to the name the functions take. */
@@ -59,9 +58,10 @@ final class ExtractCalls {
     /**
      * {@code text} with each call above written as a {@link PgExtractFunctions} call, or {@code
      * text} itself when it has none or does not validate here (Calcite then reports what is wrong).
-     * Called by the frontend before it prepares a query.
+     * Called by the frontend before it prepares a query and by the view planner before it plans a
+     * view's; {@code validators} makes the caller's validator, used once.
      */
-    static String rewrite(String text, CalciteConnection connection) {
+    static String rewrite(String text, Validators validators) {
         String lower = text.toLowerCase(Locale.ROOT);
         if (!lower.contains("extract") && !lower.contains("date_part")) {
             return text;
@@ -89,7 +89,7 @@ final class ExtractCalls {
             if (values.isEmpty()) {
                 return text;
             }
-            SqlValidator validator = DateIntervalSums.validator(connection);
+            SqlValidator validator = validators.get();
             SqlNode validated = validator.validate(probe);
             validated.accept(new SqlBasicVisitor<Void>() {
                 @Override
@@ -168,6 +168,12 @@ final class ExtractCalls {
             return text;
         }
         return rewritten.toSqlString(CalciteFrontend.DIALECT).getSql();
+    }
+
+    /** Makes the validator that types the values of the calls: the caller's, as it validates statements. */
+    @FunctionalInterface
+    interface Validators {
+        SqlValidator get() throws java.sql.SQLException;
     }
 
     private static SqlNode parse(String text) throws SqlParseException {

@@ -15,9 +15,11 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -36,6 +38,22 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
 final class PgValidator extends CalciteSqlValidator {
     PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
         super(PgOperatorTable.of(operators), reader, types, config);
+    }
+
+    /**
+     * A date or timestamp literal is read in the proleptic Gregorian calendar ({@link
+     * ProlepticLiterals}), so that {@code DATE '1582-10-10'} is a date as in PostgreSQL; other
+     * literals Calcite resolves.
+     */
+    @Override
+    public SqlLiteral resolveLiteral(SqlLiteral literal) {
+        if (literal instanceof SqlUnknownLiteral unknown) {
+            SqlLiteral proleptic = ProlepticLiterals.resolve(unknown);
+            if (proleptic != null) {
+                return proleptic;
+            }
+        }
+        return super.resolveLiteral(literal);
     }
 
     /**

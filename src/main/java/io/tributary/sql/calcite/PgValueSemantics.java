@@ -292,6 +292,10 @@ final class PgValueSemantics extends StatementRewrite {
             if (!tag.equals("DATE") && !tag.equals("TIMESTAMP")) {
                 return null;
             }
+            SqlLiteral proleptic = ProlepticLiterals.resolve(unknown);
+            if (proleptic != null) {
+                return proleptic;
+            }
             try {
                 return dateTime(unknown.resolve(SqlTypeName.valueOf(tag)));
             } catch (CalciteContextException badText) {

@@ -10,8 +10,6 @@ import io.tributary.common.types.Values;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Calendar;
-import java.util.TimeZone;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
@@ -25,8 +23,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 final class TypeMapping {
     private static final long MILLIS_PER_DAY = 86_400_000L;
-    private static final ThreadLocal<Calendar> UTC =
-            ThreadLocal.withInitial(() -> Calendar.getInstance(TimeZone.getTimeZone("UTC")));
     /** Scale given to NUMERIC columns declared without one; Calcite requires a fixed scale. */
     static final int UNCONSTRAINED_NUMERIC_SCALE = 16;
 
@@ -291,21 +287,13 @@ final class TypeMapping {
             case REAL -> rs.getFloat(i);
             case DOUBLE -> rs.getDouble(i);
             case NUMERIC -> rs.getBigDecimal(i);
-            case DATE -> {
-                java.sql.Date d = rs.getDate(i, UTC.get());
-                yield d == null ? null : JulianDates.epochDay(d.getTime());
-            }
-            case TIME -> {
-                java.sql.Time tm = rs.getTime(i, UTC.get());
-                yield tm == null ? null : Math.floorMod(tm.getTime(), MILLIS_PER_DAY) * 1000L;
-            }
-            case TIMESTAMP, TIMESTAMPTZ -> {
-                java.sql.Timestamp ts = rs.getTimestamp(i, UTC.get());
-                yield ts == null
-                        ? null
-                        : Math.floorDiv(JulianDates.epochMillis(ts.getTime()), 1000L) * 1_000_000L
-                                + ts.getNanos() / 1000;
-            }
+            // Calcite's epoch days and milliseconds count in the proleptic Gregorian calendar, as
+            // Tributary's do: read as numbers, not through java.sql.Date/Timestamp, whose hybrid
+            // calendar has no 1582-10-05 to 1582-10-14 (those dates came out ten days late)
+            case DATE -> rs.getInt(i);
+            // milliseconds of the day, 86,400,000 being PostgreSQL's 24:00:00
+            case TIME -> rs.getLong(i) * 1000L;
+            case TIMESTAMP, TIMESTAMPTZ -> rs.getLong(i) * 1000L;
             case INTERVAL -> {
                 Object o = rs.getObject(i);
                 String name = rs.getMetaData().getColumnTypeName(i).toUpperCase(java.util.Locale.ROOT);
