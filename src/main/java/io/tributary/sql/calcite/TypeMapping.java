@@ -10,6 +10,7 @@ import io.tributary.common.types.Values;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.TimeZone;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
@@ -272,7 +273,7 @@ final class TypeMapping {
                 return TimeZone.getTimeZone(id == null ? "UTC" : id);
             }
             default -> {
-                return UTC.get().getTimeZone();
+                return TimeZone.getTimeZone("UTC");
             }
         }
     }
