@@ -242,7 +242,7 @@ class UtilityParserTest {
             fails("CREATE TABLE t (c money)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c char(3))", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c time with time zone)", SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails("CREATE TABLE t (c int[])", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("CREATE TABLE t (c uuid[])", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c numeric(0))", SqlState.INVALID_PARAMETER_VALUE, 19);
             fails("CREATE TABLE t (c numeric(4, 5))", SqlState.INVALID_PARAMETER_VALUE, 19);
             fails("CREATE TABLE t (c varchar(0))", SqlState.INVALID_PARAMETER_VALUE, 0);
