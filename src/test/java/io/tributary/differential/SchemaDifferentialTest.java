@@ -113,6 +113,10 @@ class SchemaDifferentialTest {
             // a name cast to a reg type prints as the name, qualified when the path reaches another first
             "SELECT 'rt'::regclass, 'rb.rt'::regclass AS b, 'ra.rt'::regclass::text AS t, 'int8'::regtype,"
                     + " 'ra'::regnamespace, 'rb.rt'::regclass::oid = 'rb.rt'::regclass::oid",
+            "SELECT count(*) FROM pg_catalog.pg_class WHERE oid = (SELECT 'rb.rt'::regclass)",
+            "SELECT relname FROM pg_catalog.pg_class WHERE oid IN (SELECT 'rt'::regclass UNION SELECT 'rb.rt'::regclass)"
+                    + " ORDER BY 1",
+            "SELECT 'rt'::regclass::pg_catalog.text AS t",
             "SET search_path = \"$user\", public",
             "SELECT table_schema, table_name, table_type FROM information_schema.tables"
                     + " WHERE table_schema IN ('ra', 'rb') ORDER BY 1, 2",

@@ -52,7 +52,9 @@ import java.util.StringJoiner;
  *
  * Past {@link ChangedKeyWatch#MAX_KEYS} changed rows the build gives up (53200) rather than hold
  * more. Nothing is written before the last step, so a crash or a failure anywhere leaves no trace: the
- * statement simply did not happen. A table whose columns or key changed meanwhile is 40001.
+ * statement simply did not happen. A table whose columns or key changed meanwhile (a rename or a
+ * default: ADD/DROP COLUMN and ADD PRIMARY KEY are refused while the watch reads the table) is
+ * 40001.
  * Memory: the entries are held (encoded) until they are sorted and written, and a unique index
  * keeps their keys until the last step to check the changed rows against. Used by one session
  * thread, once.

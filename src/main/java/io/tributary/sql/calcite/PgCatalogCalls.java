@@ -131,6 +131,9 @@ final class PgCatalogCalls extends StatementRewrite {
                         "(SELECT pg__n.nspname FROM pg_catalog.pg_namespace pg__n WHERE pg__n.oid = \"$0\")"
                     });
 
+    /** Whether {@link #visit(SqlCall)} has seen the statement's root (the first call it visits). */
+    private boolean rootSeen;
+
     private final String user;
     private final int processId;
     private final String database;
@@ -232,6 +235,14 @@ final class PgCatalogCalls extends StatementRewrite {
 
     @Override
     public SqlNode visit(SqlCall call) {
+        if (!rootSeen) {
+            rootSeen = true;
+            // only the statement's own result columns print names: a sub-query's feed comparisons
+            SqlNode top = call instanceof org.apache.calcite.sql.SqlOrderBy order ? order.query : call;
+            if (top instanceof org.apache.calcite.sql.SqlSelect select) {
+                showRegNames(select);
+            }
+        }
         SqlKind kind = call.getKind();
         if (kind == SqlKind.CAST && call.operand(1) instanceof SqlDataTypeSpec spec) {
             SqlNode cast = cast(call.operand(0).accept(this), spec);
@@ -268,7 +279,6 @@ final class PgCatalogCalls extends StatementRewrite {
         }
         if (call instanceof org.apache.calcite.sql.SqlSelect select) {
             FromItems.replaceIn(select, this::fromItem);
-            showRegNames(select);
         }
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
@@ -462,9 +472,10 @@ final class PgCatalogCalls extends StatementRewrite {
     }
 
     /**
-     * A select-list item that casts a name constant to {@code regclass}, {@code regtype} or {@code
-     * regnamespace} (alone, aliased, or cast on to text) shows the object's name, as PostgreSQL
-     * prints such values: elsewhere the cast becomes the OID, which comparisons and calls need.
+     * A result column of the statement's own SELECT that casts a name constant to {@code
+     * regclass}, {@code regtype} or {@code regnamespace} (alone, aliased, or cast on to text)
+     * shows the object's name, as PostgreSQL prints such values: elsewhere (sub-queries included,
+     * whose values feed comparisons) the cast becomes the OID.
      */
     private void showRegNames(org.apache.calcite.sql.SqlSelect select) {
         org.apache.calcite.sql.SqlNodeList items = select.getSelectList();
@@ -496,8 +507,10 @@ final class PgCatalogCalls extends StatementRewrite {
 
     /** The name-showing form of {@code node} when it is a cast to a reg type (see {@link #showRegNames}), else null. */
     private SqlNode regName(SqlNode node) {
-        if (!(node instanceof SqlCall cast) || cast.getKind() != SqlKind.CAST) {
-            return null;
+        if (!(node instanceof SqlCall cast)
+                || cast.getKind() != SqlKind.CAST
+                || !(cast.operand(1) instanceof SqlDataTypeSpec)) {
+            return null; // also a cast to an interval qualifier
         }
         String type = regType(cast);
         if (type != null) {
@@ -552,13 +565,13 @@ final class PgCatalogCalls extends StatementRewrite {
         return null;
     }
 
-    /** PostgreSQL's label of a select-list cast: the name of the type cast to last. */
+    /** PostgreSQL's label of a select-list cast: the name of the type cast to last (unqualified). */
     private static String label(SqlNode cast) {
-        return ((SqlDataTypeSpec) ((SqlCall) cast).operand(1))
+        List<String> names = ((SqlDataTypeSpec) ((SqlCall) cast).operand(1))
                 .getTypeNameSpec()
                 .getTypeName()
-                .getSimple()
-                .toLowerCase(Locale.ROOT);
+                .names;
+        return names.get(names.size() - 1).toLowerCase(Locale.ROOT);
     }
 
     /** The rewrite of {@code CAST(value AS spec)}, or null when the type is not a catalog type. */

@@ -24,8 +24,9 @@ import java.util.Set;
  * ({@link #overflowed}), and its user gives up.
  *
  * <p>Made by {@link StreamRuntime#watchKeys} and released by {@link StreamRuntime#releaseWatch},
- * both under the barrier lock. {@link #dispatch} runs on the table's sending thread under that
- * lock, and {@link #keys} must be called with it held too.
+ * both under the barrier lock. {@link #dispatch} runs on whichever session thread stages the
+ * table's changes (DML, TRUNCATE, a transaction's COMMIT), always under that lock, and {@link
+ * #keys} must be called with it held too.
  */
 public final class ChangedKeyWatch implements Dispatcher {
     /** Distinct keys listed at most: about 100 MB of keys and set entries. */
