@@ -20,7 +20,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * PgArithmetic}; stateless.
  */
 final class IntervalComparisons {
-    private static final SqlUserDefinedFunction CMP = PgIntervals.function("pg_interval_cmp", SqlTypeName.INTEGER);
+    private static final SqlUserDefinedFunction CMP =
+            PlanFunctions.scalar(PgIntervalFunctions.class, "pg_interval_cmp", SqlTypeName.INTEGER);
 
     private IntervalComparisons() {}
 

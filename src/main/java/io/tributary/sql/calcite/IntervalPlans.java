@@ -34,7 +34,8 @@ final class IntervalPlans {
     private static final SqlAggFunction MIN = aggregate("pg_interval_min", PgIntervalAggregates.Min.class);
     private static final SqlAggFunction MAX = aggregate("pg_interval_max", PgIntervalAggregates.Max.class);
 
-    private static final SqlUserDefinedFunction KEY = PgIntervals.function("pg_interval_key", SqlTypeName.VARCHAR);
+    private static final SqlUserDefinedFunction KEY =
+            PlanFunctions.scalar(PgIntervalFunctions.class, "pg_interval_key", SqlTypeName.VARCHAR);
 
     private IntervalPlans() {}
 

@@ -5,21 +5,16 @@ import io.tributary.common.types.PgTextFormat;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlIntervalQualifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParserUtil;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * PostgreSQL's interval in Calcite's type system: a Java type whose values are {@link Interval}
@@ -69,20 +64,5 @@ final class PgIntervals {
         return new SqlUnresolvedFunction(
                         new SqlIdentifier(name, pos), null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION)
                 .createCall(pos, operands);
-    }
-
-    /**
-     * The resolved scalar function {@code name} of {@link PgIntervalFunctions} (a method of that
-     * name), returning {@code returns}, NULL when an argument is: for calls that planning steps put
-     * into a plan after validation, where no name lookup happens.
-     */
-    static SqlUserDefinedFunction function(String name, SqlTypeName returns) {
-        return new SqlUserDefinedFunction(
-                new SqlIdentifier(name, SqlParserPos.ZERO),
-                SqlKind.OTHER_FUNCTION,
-                ReturnTypes.cascade(ReturnTypes.explicit(returns), SqlTypeTransforms.TO_NULLABLE),
-                null,
-                null,
-                ScalarFunctionImpl.create(PgIntervalFunctions.class, name));
     }
 }
