@@ -63,12 +63,13 @@ public interface UpstreamTable extends AutoCloseable {
     ChangeStream changeLog(int vnode, long epoch, byte[] startAfterPk);
 
     /**
-     * How many rows the snapshot holds, for progress reports; it may scan the snapshot, so call it
-     * off the actors' threads.
+     * How many rows the snapshot holds, for progress reports: exact for a small snapshot, else an
+     * estimate from part of it (so rows read may end up a little above or below it). It may scan
+     * the snapshot, so call it off the actors' threads.
      *
-     * @return the count, or -1 when the calling thread was interrupted before it was done
+     * @return the estimate, or -1 when the calling thread was interrupted before it was done
      */
-    long snapshotRows();
+    long estimatedSnapshotRows();
 
     /**
      * The column types of the relation's rows as {@link RowStream#encodedRow} gives them (its

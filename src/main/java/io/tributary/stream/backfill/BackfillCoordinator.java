@@ -95,9 +95,9 @@ public final class BackfillCoordinator {
     private final Listener listener;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final Thread thread;
-    /** Counts the snapshots' rows beside the checkpoints, so the first checkpoint is not held up. */
+    /** Estimates the snapshots' rows beside the checkpoints, so the first checkpoint is not held up. */
     private final Thread counter;
-    /** The snapshots' row count, -1 until counted. */
+    /** The snapshots' estimated row count, -1 until estimated. */
     private volatile long expectedSnapshotRows = -1;
 
     private volatile boolean stopped;
@@ -157,7 +157,7 @@ public final class BackfillCoordinator {
         BackgroundPriority.lowerCurrentThread();
         long count = 0;
         for (UpstreamTable u : upstreams) {
-            long rows = u.snapshotRows();
+            long rows = u.estimatedSnapshotRows();
             if (rows < 0 || stopped) {
                 return;
             }

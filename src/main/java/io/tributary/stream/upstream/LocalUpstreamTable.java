@@ -2,6 +2,7 @@ package io.tributary.stream.upstream;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.VirtualNodes;
 import io.tributary.common.codec.RowCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.storage.ChangeLogCursor;
@@ -130,22 +131,56 @@ public final class LocalUpstreamTable implements UpstreamTable {
         return changed.isPresent() && changed.getAsLong() <= committed ? changed : OptionalLong.empty();
     }
 
+    /**
+     * Rows counted before the count may stop and extrapolate: about a tenth of a second of key-only
+     * iteration. A full count of a 2,000,000-row snapshot took 0.2-0.4 CPU s beside the job's own
+     * 1.8 (a fifth of a {@code SELECT *} backfill's CPU, on a machine whose two cores the job
+     * already fills).
+     */
+    static final long SAMPLE_ROWS = 100_000;
+
+    /** Vnodes counted at least before the count may extrapolate, spread over the whole range. */
+    static final int SAMPLE_VNODES = 16;
+
+    /**
+     * Counts the snapshot's rows vnode by vnode in {@link #spreadOrder} and, once it has counted
+     * {@link #SAMPLE_ROWS} rows in at least {@link #SAMPLE_VNODES} vnodes, extrapolates to all: a
+     * table's rows are spread over the vnodes by a hash of their keys, so the counted vnodes' share
+     * is the share of the rows, within a fraction of a percent at that sample size. A smaller
+     * snapshot is counted exactly.
+     */
     @Override
-    public long snapshotRows() {
+    public long estimatedSnapshotRows() {
         if (snapshot == null) {
             return 0;
         }
         long rows = 0;
-        try (KvIterator it =
-                snapshot.scan(Keyspace.DATA, TableKeys.tableStart(relationId), TableKeys.tableEnd(relationId))) {
-            while (it.next()) {
-                // the count may be abandoned: the job is being stopped and its snapshot released
-                if ((++rows & 0xffff) == 0 && Thread.currentThread().isInterrupted()) {
-                    return -1;
+        int counted = 0;
+        for (int i = 0; i < VirtualNodes.COUNT; i++) {
+            if (rows >= SAMPLE_ROWS && counted >= SAMPLE_VNODES) {
+                return Math.round((double) rows * VirtualNodes.COUNT / counted);
+            }
+            int vnode = spreadOrder(i);
+            try (KvIterator it = snapshot.scan(
+                    Keyspace.DATA, TableKeys.vnodeStart(relationId, vnode), TableKeys.vnodeEnd(relationId, vnode))) {
+                while (it.next()) {
+                    // the count may be abandoned: the job is being stopped and its snapshot released
+                    if ((++rows & 0xffff) == 0 && Thread.currentThread().isInterrupted()) {
+                        return -1;
+                    }
                 }
             }
+            counted++;
         }
         return rows;
+    }
+
+    /**
+     * The {@code i}-th vnode to count: {@code i}'s bits reversed, so any first few are spread
+     * evenly over the range rather than being its start.
+     */
+    static int spreadOrder(int i) {
+        return Integer.reverse(i) >>> (Integer.SIZE - Integer.numberOfTrailingZeros(VirtualNodes.COUNT));
     }
 
     @Override

@@ -46,8 +46,8 @@ public final class OtherDatabaseTable implements UpstreamTable {
     }
 
     @Override
-    public long snapshotRows() {
-        return table.snapshotRows();
+    public long estimatedSnapshotRows() {
+        return table.estimatedSnapshotRows();
     }
 
     @Override

@@ -261,6 +261,58 @@ class LocalUpstreamTableTest {
     }
 
     @Test
+    void aSmallSnapshotIsCountedExactlyAndABigOneEstimatedFromSpreadVnodes() {
+        Epochs epochs = new Epochs();
+        epochs.commit(e -> {
+            for (long id = 0; id < 3000; id++) {
+                e.put(id, "small" + id);
+                e.other(id);
+            }
+        });
+        try (UpstreamTable upstream = LocalUpstreamTable.open(store, pinAndLog("count-small"), REL, TYPES)) {
+            assertEquals(3000, upstream.estimatedSnapshotRows(), "another table's rows are not counted");
+        }
+        long big = 4 * LocalUpstreamTable.SAMPLE_ROWS;
+        for (long from = 3000; from < big; from += 100_000) {
+            long start = from;
+            epochs.commit(e -> {
+                for (long id = start; id < Math.min(big, start + 100_000); id++) {
+                    e.put(id, "big");
+                }
+            });
+        }
+        PinnedSnapshot pin = pinAndLog("count-big");
+        epochs.commit(e -> {
+            for (long id = big; id < big + 50_000; id++) {
+                e.put(id, "after the pin");
+            }
+        });
+        try (UpstreamTable upstream = LocalUpstreamTable.open(store, pin, REL, TYPES)) {
+            long estimate = upstream.estimatedSnapshotRows();
+            // a sample of about a quarter of the vnodes: within 2% of the truth
+            assertTrue(Math.abs(estimate - big) < big / 50, "estimate " + estimate + " of " + big + " rows");
+        }
+    }
+
+    @Test
+    void theCountsSpreadOrderVisitsEveryVnodeOnceAndItsFirstSixteenEvenly() {
+        boolean[] seen = new boolean[VirtualNodes.COUNT];
+        for (int i = 0; i < VirtualNodes.COUNT; i++) {
+            int vnode = LocalUpstreamTable.spreadOrder(i);
+            assertTrue(!seen[vnode], "vnode " + vnode + " twice");
+            seen[vnode] = true;
+        }
+        int[] first = new int[LocalUpstreamTable.SAMPLE_VNODES];
+        for (int i = 0; i < first.length; i++) {
+            first[i] = LocalUpstreamTable.spreadOrder(i);
+        }
+        Arrays.sort(first);
+        for (int i = 0; i < first.length; i++) {
+            assertEquals(i * VirtualNodes.COUNT / first.length, first[i]);
+        }
+    }
+
+    @Test
     void nextEpochSkipsEpochsWithoutChangesAndReturnsTheLastCommittedWhenCaughtUp() {
         Epochs epochs = new Epochs();
         epochs.commit(e -> e.put(1, "a"));
