@@ -65,7 +65,8 @@ final class DateArithmetic {
             String left = PRECISION.matcher(m.group(2)).replaceAll("");
             String right = PRECISION.matcher(m.group(3)).replaceAll("");
             Kind dates = kind(op, left, right);
-            Rewrite kind = dates != null ? dates : IntervalOperands.rewrite(op, left, right);
+            Rewrite interval = dates != null ? dates : IntervalOperands.rewrite(op, left, right);
+            Rewrite kind = interval != null ? interval : UnknownConstants.temporal(op, left, right);
             if (kind == null) {
                 return null;
             }

@@ -43,6 +43,10 @@ final class IntervalOperands {
         boolean r = isPg(right);
         boolean additive = op.equals("+") || op.equals("-");
         if (!l && !r) {
+            if (left.equals("CHAR") != right.equals("CHAR")
+                    && (left.equals("CHAR") ? right : left).startsWith("INTERVAL")) {
+                return besideConstant(op, left.equals("CHAR"), isMonths(left.equals("CHAR") ? right : left));
+            }
             // INTERVAL '1 mon' - INTERVAL '1 day': no Calcite interval holds both, PostgreSQL's does
             return additive && left.startsWith("INTERVAL") && right.startsWith("INTERVAL")
                     ? (a, b, pos) -> again(op, pos, asPg(a, pos), asPg(b, pos))
@@ -71,6 +75,16 @@ final class IntervalOperands {
                 return (a, b, pos) -> again(op, pos, asPg(a, pos), b);
             }
         }
+        if ((op.equals("*") || op.equals("/")) && l && right.equals("CHAR")) {
+            // PostgreSQL reads the constant as the factor's double precision
+            return (a, b, pos) -> b instanceof SqlCharStringLiteral
+                    ? call(op.equals("*") ? "pg_interval_mul" : "pg_interval_div", pos, a, asDouble(b, pos))
+                    : null;
+        }
+        if (op.equals("*") && r && left.equals("CHAR")) {
+            return (a, b, pos) ->
+                    a instanceof SqlCharStringLiteral ? call("pg_interval_mul", pos, b, asDouble(a, pos)) : null;
+        }
         if (op.equals("*") && l && NUMBERS.contains(right)) {
             return (a, b, pos) -> call("pg_interval_mul", pos, a, asDouble(b, pos));
         }
@@ -85,6 +99,100 @@ final class IntervalOperands {
                     SqlState.FEATURE_NOT_SUPPORTED,
                     "operator " + op + " on " + name(left) + " and " + name(right) + " is not supported yet");
         };
+    }
+
+    /**
+     * A Calcite interval beside a string constant (the left operand when {@code textLeft} is
+     * false), as PostgreSQL reads it: an interval ({@code iv > '1 hour'}, {@code iv + '1 day'}),
+     * or the factor's double precision ({@code iv * '2'}, a constant interval only). Beside a constant interval both become
+     * PostgreSQL intervals, whose arithmetic and order are PostgreSQL's; beside a computed one
+     * ({@code now() - ts > '1 hour'}) the constant becomes Calcite's interval of the same kind when
+     * it has one (no months with days or time, no microseconds), so Calcite compares or adds them.
+     * The rewrite gives null when the string operand is not a constant.
+     */
+    private static DateArithmetic.Rewrite besideConstant(String op, boolean textLeft, boolean months) {
+        return (a, b, pos) -> {
+            SqlNode textNode = textLeft ? a : b;
+            SqlNode interval = textLeft ? b : a;
+            if (!(textNode instanceof SqlCharStringLiteral text)) {
+                return null;
+            }
+            if (op.equals("*") || op.equals("/")) {
+                if (op.equals("/") && textLeft) {
+                    return null; // no unknown / interval in PostgreSQL either
+                }
+                return call(
+                        op.equals("*") ? "pg_interval_mul" : "pg_interval_div",
+                        pos,
+                        asPg(interval, pos),
+                        asDouble(text, pos));
+            }
+            if (!op.equals("+") && !op.equals("-") && !COMPARISONS.contains(op)) {
+                return null;
+            }
+            if (interval instanceof SqlIntervalLiteral) {
+                return again(op, pos, asPg(a, pos), asPg(b, pos));
+            }
+            SqlNode constant = calciteInterval(text, months, pos);
+            if (constant == null) {
+                return again(op, pos, asPg(a, pos), asPg(b, pos));
+            }
+            SqlOperator operator = switch (op) {
+                case "+" -> SqlStdOperatorTable.PLUS;
+                case "-" -> SqlStdOperatorTable.MINUS;
+                case "=" -> SqlStdOperatorTable.EQUALS;
+                case "<>" -> SqlStdOperatorTable.NOT_EQUALS;
+                case "<" -> SqlStdOperatorTable.LESS_THAN;
+                case "<=" -> SqlStdOperatorTable.LESS_THAN_OR_EQUAL;
+                case ">" -> SqlStdOperatorTable.GREATER_THAN;
+                default -> SqlStdOperatorTable.GREATER_THAN_OR_EQUAL;
+            };
+            return textLeft
+                    ? operator.createCall(pos, constant, interval)
+                    : operator.createCall(pos, interval, constant);
+        };
+    }
+
+    /**
+     * PostgreSQL's interval {@code text} as Calcite's literal of the year-month kind ({@code
+     * months}) or the day-time kind, or null when Calcite's has no such value.
+     *
+     * @throws TributaryException 22007 when the text is no interval
+     */
+    static SqlNode calciteInterval(SqlCharStringLiteral text, boolean months, SqlParserPos pos) {
+        io.tributary.common.types.Interval iv;
+        try {
+            iv = (io.tributary.common.types.Interval) io.tributary.common.types.PgTextFormat.parse(
+                    io.tributary.common.types.DataType.INTERVAL, text.getValueAs(String.class));
+        } catch (TributaryException e) {
+            throw PositionedError.at(text, e.sqlState(), e.getMessage());
+        }
+        if (months) {
+            if (iv.days() != 0 || iv.micros() != 0) {
+                return null;
+            }
+            int sign = iv.months() < 0 ? -1 : 1;
+            return SqlLiteral.createInterval(
+                    sign,
+                    Integer.toString(Math.abs(iv.months())),
+                    new SqlIntervalQualifier(TimeUnit.MONTH, 9, null, -1, pos),
+                    pos);
+        }
+        if (iv.months() != 0 || iv.micros() % 1000 != 0) {
+            return null;
+        }
+        long millis = Math.addExact(Math.multiplyExact(iv.days(), 86_400_000L), iv.micros() / 1000);
+        int sign = millis < 0 ? -1 : 1;
+        long m = Math.abs(millis);
+        String value = (m / 86_400_000L) + " " + (m / 3_600_000L % 24) + ":" + (m / 60_000L % 60) + ":"
+                + (m / 1000 % 60) + "." + String.format(Locale.ROOT, "%03d", m % 1000);
+        return SqlLiteral.createInterval(
+                sign, value, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos), pos);
+    }
+
+    /** Calcite's year-month interval type, as its refusals spell it. */
+    private static boolean isMonths(String type) {
+        return type.startsWith("INTERVAL YEAR") || type.startsWith("INTERVAL MONTH");
     }
 
     /** Whether Calcite's type name {@code type} is {@link PgIntervals}'s type. */

@@ -113,15 +113,17 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         }
         List<RelDataType> types = operandTypes;
         boolean coerced = false;
-        if (INTEGER_ARGUMENTS.contains(name.toUpperCase(Locale.ROOT))) {
-            RelDataType integer = factory.createSqlType(SqlTypeName.INTEGER);
+        boolean toFloat = UnknownConstants.floatFunction(name, operandTypes.size());
+        if (INTEGER_ARGUMENTS.contains(name.toUpperCase(Locale.ROOT)) || toFloat) {
+            // the type PostgreSQL resolves a string constant argument to (see UnknownConstants)
+            RelDataType target = factory.createSqlType(toFloat ? SqlTypeName.DOUBLE : SqlTypeName.INTEGER);
             types = new ArrayList<>(operandTypes);
             for (int i = 0; i < types.size(); i++) {
                 SqlTypeFamily family = expectedFamilies.get(i);
                 if (binding.operand(i) instanceof SqlCharStringLiteral
                         && (family == SqlTypeFamily.NUMERIC || family == SqlTypeFamily.INTEGER)) {
-                    coerced |= coerceOperandType(binding.getScope(), binding.getCall(), i, integer);
-                    types.set(i, integer);
+                    coerced |= coerceOperandType(binding.getScope(), binding.getCall(), i, target);
+                    types.set(i, target);
                 }
             }
         }
@@ -130,7 +132,16 @@ final class PgTypeCoercion extends TypeCoercionImpl {
 
     @Override
     public boolean binaryArithmeticCoercion(SqlCallBinding binding) {
-        return !mismatched(binding) && super.binaryArithmeticCoercion(binding);
+        if (mismatched(binding)) {
+            return false;
+        }
+        if (UnknownConstants.intervalBesideConstant(binding)) {
+            // refused here, rewritten from the refusal (IntervalOperands)
+            throw noOperator(
+                    binding, binding.getOperator().getName(), binding.getOperandType(0), binding.getOperandType(1));
+        }
+        boolean resolved = UnknownConstants.resolveNumeric(binding);
+        return super.binaryArithmeticCoercion(binding) || resolved;
     }
 
     /**
@@ -147,7 +158,13 @@ final class PgTypeCoercion extends TypeCoercionImpl {
                     : binding.getOperator().getName();
             throw noOperator(binding, operator, binding.getOperandType(0), binding.getOperandType(1));
         }
-        return super.binaryComparisonCoercion(binding);
+        if (!quantified(binding) && UnknownConstants.intervalBesideConstant(binding)) {
+            // refused here, rewritten from the refusal (IntervalOperands)
+            throw noOperator(
+                    binding, binding.getOperator().getName(), binding.getOperandType(0), binding.getOperandType(1));
+        }
+        boolean resolved = !quantified(binding) && UnknownConstants.resolveBoolean(binding);
+        return super.binaryComparisonCoercion(binding) || resolved;
     }
 
     /**

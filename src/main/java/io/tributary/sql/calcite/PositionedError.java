@@ -13,14 +13,19 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 final class PositionedError extends TributaryException {
     private final transient SqlParserPos at;
 
-    private PositionedError(String sqlState, String message, SqlParserPos at) {
-        super(sqlState, message);
+    private PositionedError(String sqlState, String message, String hint, SqlParserPos at) {
+        super(sqlState, message, 0, null, hint, null);
         this.at = at;
     }
 
     /** The error {@code sqlState}, {@code message}, pointing at {@code node}. */
     static PositionedError at(SqlNode node, String sqlState, String message) {
-        return new PositionedError(sqlState, message, node.getParserPosition());
+        return new PositionedError(sqlState, message, null, node.getParserPosition());
+    }
+
+    /** The error {@code sqlState}, {@code message} with {@code hint}, pointing at {@code pos}. */
+    static PositionedError at(SqlParserPos pos, String sqlState, String message, String hint) {
+        return new PositionedError(sqlState, message, hint, pos);
     }
 
     /** This error with its position in the client's text. */
