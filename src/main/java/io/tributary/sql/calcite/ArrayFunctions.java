@@ -99,6 +99,33 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         return BY_NAME.get(name.toLowerCase(Locale.ROOT));
     }
 
+    /** Whether Calcite's type {@code type} (an array: its elements) is a string, as a refusal spells it. */
+    private static boolean textual(String type) {
+        String element = type.endsWith(" ARRAY") ? type.substring(0, type.length() - " ARRAY".length()) : type;
+        return element.startsWith("VARCHAR") || element.startsWith("CHAR");
+    }
+
+    /**
+     * How to rewrite {@code left || right} that validation refused because an operand is an array
+     * column or expression (which {@link PgArrayCalls} cannot tell from the text): {@link
+     * #CONCAT_NAME}, as PostgreSQL's {@code anyarray || anyelement} and its kin. Called by {@link
+     * DateArithmetic#rewrite} with the types of Calcite's refusal; null for other operators and
+     * types. The rewrite gives null beside a string constant, which PostgreSQL reads as an array
+     * (not done here: the refusal stands).
+     */
+    static DateArithmetic.Rewrite concatenation(String op, String left, String right) {
+        if (!op.equals("||") || !(left.endsWith(" ARRAY") || right.endsWith(" ARRAY"))) {
+            return null;
+        }
+        if (textual(left) != textual(right)) {
+            return null; // integer[] || text: PostgreSQL has no such operator either
+        }
+        return (a, b, pos) -> a instanceof org.apache.calcite.sql.SqlCharStringLiteral
+                        || b instanceof org.apache.calcite.sql.SqlCharStringLiteral
+                ? null
+                : named(CONCAT_NAME).createCall(pos, a, b);
+    }
+
     private static RelDataType type(SqlOperatorBinding binding, int arrayOperand, Shape shape) {
         RelDataTypeFactory types = binding.getTypeFactory();
         RelDataType array = binding.getOperandType(

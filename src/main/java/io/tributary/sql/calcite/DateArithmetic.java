@@ -66,7 +66,8 @@ final class DateArithmetic {
             String right = PRECISION.matcher(m.group(3)).replaceAll("");
             Kind dates = kind(op, left, right);
             Rewrite interval = dates != null ? dates : IntervalOperands.rewrite(op, left, right);
-            Rewrite kind = interval != null ? interval : UnknownConstants.temporal(op, left, right);
+            Rewrite temporal = interval != null ? interval : UnknownConstants.temporal(op, left, right);
+            Rewrite kind = temporal != null ? temporal : ArrayFunctions.concatenation(op, left, right);
             if (kind == null) {
                 return null;
             }

@@ -96,6 +96,11 @@ final class NoMatchingSignature {
      */
     static String pgName(String calcite) {
         String t = calcite.replace(" NOT NULL", "").trim();
+        if (t.endsWith(" ARRAY")) {
+            // PostgreSQL names an array type by its element's name and []
+            String element = pgName(t.substring(0, t.length() - " ARRAY".length()));
+            return (element.equals("unknown") ? "text" : element) + "[]";
+        }
         Matcher m = LEADING_NAME.matcher(t);
         String name = m.lookingAt() ? m.group() : t;
         boolean modified = t.length() > name.length() && t.charAt(name.length()) == '(';

@@ -69,9 +69,7 @@ final class WrittenRows {
             case INTERVAL ->
                 throw TributaryException.notSupported(
                         "RETURNING and ON CONFLICT DO UPDATE on a table with an INTERVAL column");
-            case ARRAY ->
-                throw TributaryException.notSupported(
-                        "RETURNING and ON CONFLICT DO UPDATE on a table with an array column");
+            case ARRAY -> typeName(type.element()) + " ARRAY";
         };
     }
 }
