@@ -345,6 +345,10 @@ final class StatementRows implements EpochChange {
         }
         List<byte[]> stored = epoch.getAll(Keyspace.DATA, lookups);
         java.util.Set<java.nio.ByteBuffer> met = targets == null ? null : new java.util.HashSet<>();
+        // the keys this statement inserts, when the primary key is no arbiter and so its proposed
+        // rows may repeat a key (TableWriter#apply leaves them unsettled)
+        java.util.Set<java.nio.ByteBuffer> inserted =
+                targets == null || arbiters.key() ? null : new java.util.HashSet<>();
         List<TableWriter.Change> effective = new ArrayList<>(settled.size());
         List<byte[]> previous = new ArrayList<>(settled.size());
         List<Object[]> rows = new ArrayList<>(settled.size());
@@ -364,8 +368,11 @@ final class StatementRows implements EpochChange {
                     }
                     continue;
                 }
-                if (t.kind() == ConflictArbiters.Kind.NONE && old != null && !arbiters.key()) {
-                    // the primary key is no arbiter here: its violation is an error, as in PostgreSQL
+                if (t.kind() == ConflictArbiters.Kind.NONE
+                        && !arbiters.key()
+                        && (old != null || !inserted.add(java.nio.ByteBuffer.wrap(c.key())))) {
+                    // the primary key is no arbiter here: its violation, by a stored row or an
+                    // earlier proposed one, is an error, as in PostgreSQL
                     throw rules.duplicate(c.row());
                 }
                 if (t.kind() == ConflictArbiters.Kind.STORED) {

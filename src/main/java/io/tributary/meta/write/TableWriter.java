@@ -217,7 +217,9 @@ public final class TableWriter implements AutoCloseable {
      * Makes this statement's inserts an INSERT ... ON CONFLICT: a proposed row whose key is stored
      * already goes to {@code action} instead of failing with 23505. Two proposed rows with one key
      * keep the first (DO NOTHING), or fail with 21000 when {@code updates} (DO UPDATE), as in
-     * PostgreSQL. Call before the first {@link #insert}; the statement may only insert.
+     * PostgreSQL; when the primary key is not among {@code arbiters}, a second proposed row of one
+     * key that no arbiter skips is 23505 instead. Call before the first {@link #insert}; the
+     * statement may only insert.
      *
      * @param arbiters the unique indexes a proposed row's values are looked up in, the stored row
      *     found being the one {@code action} gets; null to arbitrate on the primary key alone
@@ -274,8 +276,12 @@ public final class TableWriter implements AutoCloseable {
      * way). Its hooks run as the epoch's hooks. May be null.
      */
     public long apply(EpochChange alongside) {
-        List<Change> settled =
-                new ChangeSettler(changes, conflict != null, conflictUpdates, rules::duplicate).settle(ascending);
+        // with a primary key that is no arbiter, two proposed rows of one key are settled under the
+        // barrier lock, where the arbiters decide whether the second one is skipped or a 23505
+        boolean keyArbitrates = conflict != null && (arbiters == null || arbiters.key());
+        List<Change> settled = conflict != null && !keyArbitrates
+                ? new ArrayList<>(changes)
+                : new ChangeSettler(changes, conflict != null, conflictUpdates, rules::duplicate).settle(ascending);
         if (conflict != null) {
             // RETURNING lists an ON CONFLICT statement's rows in the order it proposed them
             java.util.IdentityHashMap<Change, Integer> positions = new java.util.IdentityHashMap<>();

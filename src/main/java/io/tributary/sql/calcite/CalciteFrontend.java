@@ -76,7 +76,8 @@ public final class CalciteFrontend implements AutoCloseable {
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
                 JsonPlans.before(UuidPlans.before(Programs.sequence(
-                        CheckedArithmetic.before(ZonedTimestamps.before(new GuardProgram(context.control()), session)),
+                        CheckedArithmetic.before(ArrayTextOperands.before(
+                                ZonedTimestamps.before(new GuardProgram(context.control()), session))),
                         // again after planning: expanding DISTINCT aggregates adds min/max of their results
                         IntervalPlans.extremes()))),
                 SeriesScanCalcs.after());

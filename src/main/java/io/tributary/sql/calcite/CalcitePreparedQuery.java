@@ -16,15 +16,10 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Calendar;
 import java.util.List;
-import java.util.TimeZone;
 
 /** A query compiled by Calcite once and executed many times (JDBC prepared statement underneath). */
 final class CalcitePreparedQuery implements PreparedQuery {
-    /** Per query (one session thread): Calendar is not thread-safe. */
-    private final Calendar utc = Calendar.getInstance(TimeZone.getTimeZone("UTC"));
-
     private final PreparedStatement statement;
     private final String sql;
     private final int[] order;
@@ -135,9 +130,10 @@ final class CalcitePreparedQuery implements PreparedQuery {
         }
         switch (type.kind()) {
             // Calcite's own counts (epoch days, milliseconds), which its generated code takes as they
-            // are: java.sql values would go through the hybrid calendar, which lacks 1582-10-05..14
+            // are: java.sql values would go through the hybrid calendar, which lacks 1582-10-05..14,
+            // and a java.sql.Time wraps PostgreSQL's 24:00:00 to 00:00:00
             case DATE -> statement.setObject(index, (Integer) v);
-            case TIME -> statement.setTime(index, new java.sql.Time((Long) v / 1000), utc);
+            case TIME -> statement.setObject(index, (int) ((Long) v / 1000));
             case TIMESTAMP, TIMESTAMPTZ -> statement.setObject(index, Math.floorDiv((Long) v, 1000L));
             case BYTEA -> statement.setBytes(index, (byte[]) v);
             case VARCHAR, TEXT -> statement.setString(index, v instanceof String s ? s : String.valueOf(v));

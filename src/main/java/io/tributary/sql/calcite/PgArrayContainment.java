@@ -9,8 +9,10 @@ import java.util.List;
  * PostgreSQL's array containment and overlap operators, {@code a @> b}, {@code a <@ b} and {@code
  * a && b}, over the lists Calcite's generated code holds arrays in. As in PostgreSQL, duplicates do
  * not matter, a NULL element equals nothing (so {@code ARRAY[NULL] @> ARRAY[NULL]} is false), and a
- * NULL array answers NULL. A string operand is PostgreSQL's array text ({@code tags @> '{a}'}),
- * compared with text or number elements only. {@code @>} and {@code <@} reach here from {@link
+ * NULL array answers NULL; float NaN elements equal each other. A string operand is PostgreSQL's
+ * array text ({@code tags @> '{a}'}): an ad-hoc query's reaches here as an array of the other
+ * operand's type ({@link ArrayTextOperands}); one left as text compares with text or number
+ * elements only. {@code @>} and {@code <@} reach here from {@link
  * PgJsonFunctions}, which owns those operator names, when an operand is an array; {@code &&} is
  * {@link #pg_op_array_overlap}, registered as a schema function. Stateless; any thread.
  */
@@ -76,6 +78,10 @@ public final class PgArrayContainment {
     /** Element equality across the classes generated code holds (a text element meets its array text). */
     private static boolean same(Object a, Object b) {
         if (a instanceof Number x && b instanceof Number y) {
+            if (isNaN(x) || isNaN(y)) {
+                // PostgreSQL's float equality, which arrays use, holds NaN equal to NaN
+                return isNaN(x) && isNaN(y);
+            }
             return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
         }
         if (a instanceof Number x && b instanceof String s) {
@@ -95,7 +101,14 @@ public final class PgArrayContainment {
         return a.equals(b);
     }
 
+    private static boolean isNaN(Number n) {
+        return (n instanceof Double d && d.isNaN()) || (n instanceof Float f && f.isNaN());
+    }
+
     private static boolean numberEquals(Number n, String text) {
+        if (isNaN(n) || text.strip().equalsIgnoreCase("NaN")) {
+            return isNaN(n) && text.strip().equalsIgnoreCase("NaN");
+        }
         try {
             return new BigDecimal(n.toString()).compareTo(new BigDecimal(text.strip())) == 0;
         } catch (NumberFormatException e) {
