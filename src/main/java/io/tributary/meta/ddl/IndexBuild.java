@@ -42,7 +42,7 @@ import java.util.function.Function;
  *   <li>At an epoch boundary (under the barrier lock, brief): pin a snapshot of the committed
  *       rows and start listing the keys of rows that change from then on ({@link ChangedKeyWatch}).
  *   <li>Outside the lock: read the snapshot's rows, make their entries, sort them (a unique
- *       index's duplicates are then neighbours: PostgreSQL's 23505 names the least one) and
+ *       index's duplicates are then neighbours, and its 23505 names the least duplicated key) and
  *       write them into a sorted file ({@link StateStore#newSortedFile}).
  *   <li>Catch-up rounds, outside the lock: each takes, at a boundary (briefly under the lock),
  *       the keys changed since the last one ({@link ChangedKeyWatch#take}) and a snapshot of that
@@ -52,7 +52,8 @@ import java.util.function.Function;
  *   <li>At another boundary, committed alone (under the lock): the keys changed since the last
  *       round are read the same way from the epoch; then, for every key changed since the
  *       snapshot, the entry of its row in the snapshot is deleted and the entry of its row now is
- *       put (a unique index checks them against each other and the file's entries); the file, those writes and the table's new record
+ *       put (a unique index checks them against each other and the file's entries, and names the
+ *       least duplicated key, as step 2 does); the file, those writes and the table's new record
  *       commit as one epoch. From that epoch on writers keep the index ({@code
  *       meta.write.IndexMaintenance}). The reads under the lock are the last round's few keys;
  *       the checks and writes are still one per key changed since the snapshot.
@@ -457,13 +458,20 @@ final class IndexBuild {
             }
         }
         Map<ByteBuffer, Changed> taken = new HashMap<>();
+        // the least duplicated key, not the first one met in hash order: the snapshot step names
+        // the least too, so which one is named does not depend on when the rows changed
+        Changed least = null;
         for (Changed c : changes.values()) {
             if (c.nowExclusive && !Arrays.equals(c.thenKey, c.nowKey)) {
                 ByteBuffer key = ByteBuffer.wrap(c.nowKey);
-                if (taken.putIfAbsent(key, c) != null || c.nowInSnapshot && !left.contains(key)) {
-                    throw duplicated(rows.decode(c.now));
+                if ((taken.putIfAbsent(key, c) != null || c.nowInSnapshot && !left.contains(key))
+                        && (least == null || Arrays.compareUnsigned(c.nowKey, least.nowKey) < 0)) {
+                    least = c;
                 }
             }
+        }
+        if (least != null) {
+            throw duplicated(rows.decode(least.now));
         }
     }
 
