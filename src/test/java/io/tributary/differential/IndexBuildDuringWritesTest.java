@@ -352,4 +352,67 @@ class IndexBuildDuringWritesTest {
                         "INSERT INTO t SELECT g + 1000, g FROM generate_series(0, 200) AS g(g) ON CONFLICT (v) DO NOTHING",
                         "SELECT count(*), sum(v) FROM t")));
     }
+
+    /**
+     * ALTER TABLE ... ADD COLUMN while an index build runs on the table waits for the build, as in
+     * PostgreSQL (where it waits for the build's lock), and then runs over the table with its new
+     * index; with a {@code statement_timeout} shorter than the build it is cancelled with 57014.
+     */
+    @Test
+    void anAlterDuringTheBuildWaitsForIt() throws Exception {
+        for (String sql : List.of(
+                "CREATE TABLE a (id bigint PRIMARY KEY, email text)",
+                "INSERT INTO a SELECT g, 'user-' || g FROM generate_series(1, " + ROWS + ") AS g(g)")) {
+            String[] outcome = pair.both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
+        }
+        String alter = "ALTER TABLE a ADD COLUMN extra int DEFAULT 7";
+        assertEquals("no error", buildWithConcurrent("CREATE UNIQUE INDEX a_email ON a (email)", null, alter));
+        String timedOut = buildWithConcurrent(
+                "CREATE INDEX a_both ON a (email, extra)",
+                "SET statement_timeout = 100",
+                "ALTER TABLE a DROP COLUMN extra");
+        assertEquals("57014 canceling statement due to statement timeout DETAIL null", timedOut);
+        try (Statement st = pair.pg.createStatement()) {
+            st.execute("CREATE UNIQUE INDEX a_email ON a (email)");
+            st.execute(alter);
+            st.execute("CREATE INDEX a_both ON a (email, extra)");
+        }
+        assertEquals(
+                List.of(),
+                pair.mismatches(List.of(
+                        "SELECT count(*), sum(extra), count(email) FROM a",
+                        "INSERT INTO a VALUES (" + (2 * ROWS) + ", 'user-5', 1) ON CONFLICT (email) DO NOTHING",
+                        "SELECT id, email, extra FROM a WHERE id IN (1, 5, " + ROWS + ") ORDER BY id")));
+    }
+
+    /**
+     * Runs {@code build} while a second session runs {@code setting} (when not null) and then,
+     * 300 ms later, {@code concurrent}; returns the concurrent statement's {@link #uniqueBuildError}.
+     */
+    private static String buildWithConcurrent(String build, String setting, String concurrent) throws Exception {
+        AtomicReference<String> outcome = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (Connection other = pair.tributary.connect("root", "", 120)) {
+            Thread thread = new Thread(() -> {
+                try (Statement st = other.createStatement()) {
+                    if (setting != null) {
+                        st.execute(setting);
+                    }
+                    Thread.sleep(300); // after the build's snapshot
+                    outcome.set(uniqueBuildError(st, concurrent));
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            thread.start();
+            try (Statement st = pair.tributary.connection.createStatement()) {
+                st.execute(build);
+            } finally {
+                thread.join();
+            }
+        }
+        assertEquals(null, failure.get());
+        return outcome.get();
+    }
 }

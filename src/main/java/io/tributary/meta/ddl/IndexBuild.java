@@ -64,8 +64,9 @@ import java.util.function.Function;
  * snapshot taken after it, at the next round or last step (at most {@link #MAX_RESTARTS} times,
  * then 40001). Nothing is written before the last step, so a crash or a failure anywhere leaves no trace: the
  * statement simply did not happen. A table whose columns or key changed meanwhile (a rename or a
- * default: ADD/DROP COLUMN and ADD PRIMARY KEY are refused while the watch reads the table) is
- * 40001.
+ * default; ADD/DROP COLUMN and ADD PRIMARY KEY wait for the build, {@code
+ * Database.awaitIndexBuilds}, and one that slips in before the watch starts is refused as a
+ * reader, 0A000) is 40001.
  * Memory: the entries are held (encoded) until they are sorted and written, and a unique index
  * keeps their keys until the last step to check the changed rows against. Used by one session
  * thread, once.
