@@ -138,7 +138,7 @@ final class PgValidator extends CalciteSqlValidator {
             numericPowerOrLog(scope, call);
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
-            BpcharText.strip(call);
+            BpcharText.strip(call, operand -> deriveType(scope, operand));
             checkOrderedSetKey(scope, call);
             JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
