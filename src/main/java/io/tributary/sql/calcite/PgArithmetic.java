@@ -39,7 +39,6 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  *   <li>double precision {@code + - * /} fail on overflow (22003) and division by zero (22012)
  *       where Calcite answers Infinity;
  *   <li>{@code %} and {@code mod} of a float are 42883, as PostgreSQL has no such operator;
- *   <li>a {@code char(n)} value loses its trailing blanks where PostgreSQL's {@code bpchar} does ({@link BpcharOperands});
  *   <li>the scalar functions and casts {@link PgScalarCalls} gives PostgreSQL's answers;
  *   <li>{@code generate_series}' arguments are cast to its parameters' types ({@link SeriesArguments});
  *   <li>{@code lead} and {@code lag} get Calcite's operators back, their default converted to the value's type ({@link LeadLagDefaults});
@@ -82,10 +81,9 @@ final class PgArithmetic extends RexShuttle {
     @Override
     public RexNode visitCall(RexCall call) {
         RexNode visited = super.visitCall(call);
-        if (!(visited instanceof RexCall v)) {
+        if (!(visited instanceof RexCall c)) {
             return visited;
         }
-        RexCall c = BpcharOperands.stripped(v, rexBuilder);
         RexCall series = SeriesArguments.castToParameters(c, rexBuilder);
         if (series != c) {
             return series;

@@ -14,6 +14,7 @@ import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -23,6 +24,7 @@ import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 
@@ -138,7 +140,7 @@ final class PgValidator extends CalciteSqlValidator {
             numericPowerOrLog(scope, call);
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
-            BpcharText.strip(call, operand -> deriveType(scope, operand));
+            BpcharText.strip(call, operand -> isCharColumn(scope, operand));
             checkOrderedSetKey(scope, call);
             JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
@@ -161,6 +163,23 @@ final class PgValidator extends CalciteSqlValidator {
             pg.resolveResults((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
+    }
+
+    /**
+     * Whether {@code node} names a table's {@code character(n)} column: an identifier that {@code
+     * scope} resolves to a table (not a derived table, whose CHAR column may be a string constant,
+     * PostgreSQL's text) and whose type is CHAR. False for anything it cannot resolve: validation
+     * reports that where it always did.
+     */
+    private boolean isCharColumn(SqlValidatorScope scope, SqlNode node) {
+        try {
+            SqlQualified qualified = scope.fullyQualify((SqlIdentifier) node);
+            return qualified.namespace != null
+                    && qualified.namespace.getTable() != null
+                    && deriveType(scope, node).getSqlTypeName() == SqlTypeName.CHAR;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**
