@@ -42,11 +42,12 @@ final class BpcharText {
      * Before validation derives {@code call}'s type: when it is {@code ||}, a function taking
      * text or a cast to text or varchar, each of its arguments cast to CHAR(n) or naming a table's
      * {@code character(n)} column ({@code charColumn} tells) becomes {@code TRIM(TRAILING ' ' FROM
-     * x)}; when it is a comparison with such a value, so do the value and a string constant compared with it
-     * ({@code 'a'::char(3) = 'a'} is true, as PostgreSQL's {@code bpchar} comparison ignores
-     * trailing blanks). Called by {@link PgValidator} on the validating thread, in queries and
-     * materialized views alike; CASE and COALESCE are left alone, as is a cast of a constant cast
-     * to CHAR(n) to text (it keeps the blanks here).
+     * x)}; when it is a comparison or IN list with such a value, so do the value and the string
+     * constants and parameters compared with it ({@code 'a'::char(3) = 'a'} is true, as
+     * PostgreSQL's {@code bpchar} comparison ignores trailing blanks); a {@link #KEEPING_BLANKS}
+     * call's casts of such values to text are dropped, so they keep their padding (an explicit
+     * {@code concat(c::text)} too, where PostgreSQL drops it). Called by {@link PgValidator} on the
+     * validating thread, in queries and materialized views alike; CASE and COALESCE are left alone.
      */
     static void strip(SqlBasicCall call, Predicate<SqlNode> charColumn) {
         if (call.getKind() == SqlKind.CAST && isToText(call) && isCharValue(call.operand(0), charColumn)) {
