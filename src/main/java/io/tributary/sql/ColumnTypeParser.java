@@ -7,7 +7,7 @@ import io.tributary.common.types.DataType;
 /**
  * A column type in CREATE TABLE: a name from {@link PgTypeNames} and the modifiers PostgreSQL's
  * grammar allows after it ({@code numeric(p, s)}, {@code varchar(n)}, {@code float(p)}, {@code
- * double precision}, {@code character varying}, {@code time[stamp][(p)]
+ * double precision}, {@code character varying}, {@code character(n)}, {@code time[stamp][(p)]
  * with[out] time zone}) and an array suffix ({@code text[]}, {@code integer ARRAY}).
  * Called by {@link TableDdlParser} on the parsing thread; stateless.
  */
@@ -18,7 +18,7 @@ final class ColumnTypeParser {
      * Consumes a type name with its modifiers.
      *
      * @throws TributaryException 42704 for an unknown name; 0A000 for a PostgreSQL type Tributary
-     *     does not have, fixed-length CHARACTER or TIME WITH TIME ZONE; 22023 for a
+     *     does not have or TIME WITH TIME ZONE; 22023 for a
      *     precision, scale or length out of range
      */
     static DataType type(TokenCursor in) {
@@ -46,10 +46,11 @@ final class ColumnTypeParser {
                     in.next();
                     yield varchar(in);
                 }
-                // char(n) columns are not yet PostgreSQL's (blank-insensitive comparison, stripped
-                // blanks in functions); DataType.BPCHAR types only parameters declared bpchar
-                throw TributaryException.notSupported("type CHARACTER (fixed length); use VARCHAR or TEXT");
+                // PostgreSQL's grammar: character without a length is character(1)
+                yield in.peek().isSymbol("(") ? character(in, t) : DataType.bpchar(1);
             }
+            // the type's own name: without a length it pads nothing (any length is kept)
+            case "bpchar" -> in.peek().isSymbol("(") ? character(in, t) : DataType.bpchar(-1);
             case "time" -> {
                 skipPrecision(in);
                 if (in.peek().isWord("with")) {
@@ -138,6 +139,18 @@ final class ColumnTypeParser {
                     name);
         }
         return DataType.numeric(p, s);
+    }
+
+    /** {@code (n)} after {@code character}, {@code char} or {@code bpchar}. */
+    private static DataType character(TokenCursor in, Token name) {
+        in.expectSymbol("(");
+        int n = in.integer();
+        in.expectSymbol(")");
+        if (n < 1) {
+            throw TokenCursor.errorAt(
+                    SqlState.INVALID_PARAMETER_VALUE, "length for type bpchar must be at least 1", name);
+        }
+        return DataType.bpchar(n);
     }
 
     private static DataType varchar(TokenCursor in) {

@@ -43,7 +43,8 @@ class CatalogDifferentialTest {
             "CREATE TABLE ux (id INT PRIMARY KEY, email TEXT UNIQUE, a INT, b TEXT, CONSTRAINT ux_ab UNIQUE (b, a))",
             "CREATE INDEX ON ux (a)",
             "CREATE UNIQUE INDEX ux_b ON ux (b)",
-            "CREATE TABLE nk (a INT UNIQUE, b INT)");
+            "CREATE TABLE nk (a INT UNIQUE, b INT)",
+            "CREATE TABLE cu (code CHAR(2) PRIMARY KEY, name CHARACTER(10), flag CHAR, b BPCHAR)");
 
     private static InProcessTributary tributary;
 
@@ -97,6 +98,8 @@ class CatalogDifferentialTest {
                 "\\d ux",
                 "\\d+ ux",
                 "\\d nk",
+                "\\d cu",
+                "\\d+ cu",
                 "\\d ux_email_key",
                 "\\d ux_a_idx",
                 "\\df",

@@ -227,6 +227,10 @@ class UtilityParserTest {
             assertEquals(DataType.numeric(5, 0), typeOf("decimal(5)"));
             assertEquals(DataType.NUMERIC, typeOf("numeric"));
             assertEquals(DataType.varchar(20), typeOf("character varying(20)"));
+            assertEquals(DataType.bpchar(3), typeOf("char(3)"));
+            assertEquals(DataType.bpchar(2), typeOf("character(2)"));
+            assertEquals(DataType.bpchar(1), typeOf("char"));
+            assertEquals(DataType.bpchar(-1), typeOf("bpchar"));
             assertEquals(DataType.VARCHAR, typeOf("varchar"));
             assertEquals(DataType.TIMESTAMPTZ, typeOf("timestamp(3) with time zone"));
             assertEquals(DataType.TIMESTAMP, typeOf("timestamp without time zone"));
@@ -240,7 +244,8 @@ class UtilityParserTest {
             TributaryException e = fails("CREATE TABLE t (c widget)", SqlState.UNDEFINED_OBJECT, 19);
             assertEquals("type \"widget\" does not exist", e.getMessage());
             fails("CREATE TABLE t (c money)", SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails("CREATE TABLE t (c char(3))", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("CREATE TABLE t (c char(0))", SqlState.INVALID_PARAMETER_VALUE, 19);
+            fails("CREATE TABLE t (c char(3)[])", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c time with time zone)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c uuid[])", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TABLE t (c numeric(0))", SqlState.INVALID_PARAMETER_VALUE, 19);

@@ -151,10 +151,10 @@ final class InformationSchema {
         if ("char".equals(udt)) {
             dataType = "\"char\"";
         }
-        Integer maxLength = kind == TypeKind.VARCHAR && a.typmod() >= 4 ? a.typmod() - 4 : null;
-        Integer octetLength = kind == TypeKind.TEXT || kind == TypeKind.VARCHAR
-                ? (maxLength != null ? maxLength * 4 : 1073741824)
-                : null;
+        boolean characters = kind == TypeKind.TEXT || kind == TypeKind.VARCHAR || kind == TypeKind.BPCHAR;
+        Integer maxLength =
+                (kind == TypeKind.VARCHAR || kind == TypeKind.BPCHAR) && a.typmod() >= 4 ? a.typmod() - 4 : null;
+        Integer octetLength = characters ? (maxLength != null ? maxLength * 4 : 1073741824) : null;
         Integer precision = null;
         Integer radix = null;
         Integer scale = null;

@@ -338,7 +338,7 @@ public final class PgCatalog {
         TypeKind kind = TypeKind.ofOid((int) a.typeOid());
         String storage = kind == TypeKind.NUMERIC ? "m" : a.typeLength() < 0 ? "x" : "p";
         String align = a.typeLength() == 8 ? "d" : a.typeLength() == 2 ? "s" : a.typeLength() == 1 ? "c" : "i";
-        boolean collatable = kind == TypeKind.TEXT || kind == TypeKind.VARCHAR;
+        boolean collatable = kind == TypeKind.TEXT || kind == TypeKind.VARCHAR || kind == TypeKind.BPCHAR;
         return new Object[] {
             relation,
             a.name(),

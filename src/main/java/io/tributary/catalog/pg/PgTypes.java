@@ -31,6 +31,7 @@ public final class PgTypes {
             new Base("float4", 700, 1021, 4, "N"),
             new Base("float8", 701, 1022, 8, "N"),
             new Base("aclitem", 1033, 1034, 12, "U"),
+            new Base("bpchar", 1042, 1014, -1, "S"),
             new Base("varchar", 1043, 1015, -1, "S"),
             new Base("date", 1082, 1182, 4, "D"),
             new Base("time", 1083, 1183, 8, "D"),
@@ -162,6 +163,10 @@ public final class PgTypes {
             }
             if (kind == TypeKind.VARCHAR && mod >= 4) {
                 return "character varying(" + (mod - 4) + ")";
+            }
+            if (kind == TypeKind.BPCHAR) {
+                // PostgreSQL's own quirk: a given typmod without a length names the type itself
+                return mod >= 4 ? "character(" + (mod - 4) + ")" : typmod == null ? "character" : "bpchar";
             }
             return kind.pgName();
         }

@@ -65,6 +65,10 @@ final class CalcitePreparedQuery implements PreparedQuery {
                                     && PgJsonTypes.kind(md.getColumnTypeName(i)) == null
                             ? DataType.INTERVAL
                             : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
+            // a char(n) column read as it is stays character(n); Calcite's string constants are CHAR too
+            if ("CHAR".equals(md.getColumnTypeName(i)) && isTableColumn(md, i)) {
+                type = DataType.bpchar(md.getPrecision(i));
+            }
             cols.add(new ResultColumn(label, type));
         }
         this.columns = List.copyOf(cols);
@@ -83,6 +87,13 @@ final class CalcitePreparedQuery implements PreparedQuery {
             }
         }
         this.paramTypes = List.copyOf(Arrays.asList(byNumber));
+    }
+
+    /** True when Calcite traces result column {@code i} to a table's column, not an expression. */
+    private static boolean isTableColumn(ResultSetMetaData md, int i) throws SQLException {
+        String table = md.getTableName(i);
+        String column = md.getColumnName(i);
+        return table != null && !table.isEmpty() && column != null && !column.isEmpty();
     }
 
     @Override

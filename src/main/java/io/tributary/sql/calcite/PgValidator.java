@@ -14,6 +14,7 @@ import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -23,6 +24,7 @@ import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 
@@ -138,7 +140,7 @@ final class PgValidator extends CalciteSqlValidator {
             numericPowerOrLog(scope, call);
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
-            BpcharText.strip(call);
+            BpcharText.strip(call, operand -> isCharColumn(scope, operand));
             checkOrderedSetKey(scope, call);
             JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
@@ -161,6 +163,34 @@ final class PgValidator extends CalciteSqlValidator {
             pg.resolveResults((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
+    }
+
+    /**
+     * Whether {@code node} names a {@code character(n)} column: an identifier of type CHAR that
+     * {@code scope} resolves to a table, or to a derived table's, WITH query's or view's column
+     * whose CHAR has the implicit collation (a string constant's has the coercible one; a derived
+     * table's column made of one does not keep it, and is taken for char(n)). False for anything
+     * it cannot resolve: validation reports that where it always did.
+     */
+    private boolean isCharColumn(SqlValidatorScope scope, SqlNode node) {
+        try {
+            SqlQualified qualified = scope.fullyQualify((SqlIdentifier) node);
+            if (qualified.namespace == null) {
+                return false;
+            }
+            RelDataType type = deriveType(scope, node);
+            if (type.getSqlTypeName() != SqlTypeName.CHAR) {
+                return false;
+            }
+            // through a derived table or view: a column's CHAR has the implicit collation, a constant's the coercible
+            // one
+            return qualified.namespace.getTable() != null
+                    || type.getCollation() != null
+                            && type.getCollation().getCoercibility()
+                                    != org.apache.calcite.sql.SqlCollation.Coercibility.COERCIBLE;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**
