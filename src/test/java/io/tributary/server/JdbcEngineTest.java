@@ -756,7 +756,7 @@ class JdbcEngineTest {
             assertEquals("22P02", sqlState(c, "INSERT INTO err VALUES (2, 'two', 'abc')"));
             assertEquals("22P02", sqlState(c, "SELECT 'abc'::int"));
             assertEquals("22012", sqlState(c, "SELECT v / 0 FROM err"));
-            assertEquals("0A000", sqlState(c, "CREATE TABLE ch (a CHAR(3))"));
+            assertEquals("0A000", sqlState(c, "CREATE TABLE ch (a CHAR(3)[])"));
 
             // The same through server-prepared statements with parameters.
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO err VALUES (?, ?, ?)")) {
