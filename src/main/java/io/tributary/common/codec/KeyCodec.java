@@ -8,15 +8,12 @@ import java.util.List;
 
 /**
  * Memcomparable encoding: for values of the same types, unsigned lexicographic order of the encoded
- * bytes equals SQL order (NULL first; inside an array, a NULL element last, as in PostgreSQL's
- * array_cmp). This is what makes "resume after key k" a RocksDB seek.
+ * bytes equals SQL order (NULL first). This is what makes "resume after key k" a RocksDB seek.
  * Encodings are part of the on-disk format. Stateless and thread-safe.
  */
 public final class KeyCodec {
     private static final int NULL = 0x00;
     private static final int NOT_NULL = 0x01;
-    /** An array's NULL element, after every non-null element's 0x01 0x01 prefix. */
-    private static final int NULL_ELEMENT = 0x02;
 
     private KeyCodec() {}
 
@@ -52,18 +49,12 @@ public final class KeyCodec {
             // PostgreSQL compares character(n) values without their trailing blanks
             case BPCHAR -> encodeBytes(out, ((String) value).stripTrailing().getBytes(StandardCharsets.UTF_8));
             case ARRAY -> {
-                // a non-null element is 0x01 and its encoding, a NULL element 0x02 (PostgreSQL's
-                // array_cmp holds a NULL element greater than any other), 0x00 after the last, so a
+                // each element behind a 0x01 marker (NULL elements first), 0x00 after the last, so a
                 // prefix sorts before the longer array, as PostgreSQL orders arrays
                 List<?> elements = (List<?>) value;
                 for (int i = 0; i < elements.size(); i++) {
-                    Object element = elements.get(i);
-                    if (element == null) {
-                        out.put(NULL_ELEMENT);
-                    } else {
-                        out.put(0x01);
-                        encodeValue(out, type.element(), element);
-                    }
+                    out.put(0x01);
+                    encodeValue(out, type.element(), elements.get(i));
                 }
                 out.put(0x00);
             }

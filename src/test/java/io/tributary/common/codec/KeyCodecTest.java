@@ -509,36 +509,4 @@ class KeyCodecTest {
         System.arraycopy(b, 0, expected, a.length, b.length);
         assertArrayEquals(expected, encRow(types, row, new int[] {0, 1}));
     }
-
-    /**
-     * Arrays order as PostgreSQL's array_cmp: element by element, a NULL element after every
-     * non-null one, then a prefix before the longer array.
-     */
-    @Test
-    void arraysOrderWithNullElementsLast() {
-        List<List<Integer>> ints = List.of(
-                List.of(),
-                List.of(1),
-                List.of(1, 2),
-                List.of(1, 3),
-                Arrays.asList(1, null),
-                Arrays.asList(1, null, 3),
-                Arrays.asList(1, null, null),
-                List.of(2),
-                Arrays.asList(2, null),
-                Arrays.asList((Integer) null),
-                Arrays.asList(null, 1));
-        checkOrder(DataType.array(DataType.INTEGER), ints, KeyCodecTest::compareArrays);
-    }
-
-    /** PostgreSQL's array_cmp over integer lists. */
-    private static int compareArrays(List<Integer> a, List<Integer> b) {
-        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            int c = Comparator.nullsLast(Integer::compare).compare(a.get(i), b.get(i));
-            if (c != 0) {
-                return c;
-            }
-        }
-        return Integer.compare(a.size(), b.size());
-    }
 }
