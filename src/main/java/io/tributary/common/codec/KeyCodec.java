@@ -46,8 +46,10 @@ public final class KeyCodec {
             }
             case NUMERIC -> encodeNumeric(out, (BigDecimal) value);
             case VARCHAR, TEXT -> encodeBytes(out, ((String) value).getBytes(StandardCharsets.UTF_8));
-            // PostgreSQL compares character(n) values without their trailing blanks
-            case BPCHAR -> encodeBytes(out, ((String) value).stripTrailing().getBytes(StandardCharsets.UTF_8));
+            // PostgreSQL compares character(n) values without their trailing blanks (spaces only: a
+            // trailing tab or newline counts)
+            case BPCHAR ->
+                encodeBytes(out, withoutTrailingBlanks((String) value).getBytes(StandardCharsets.UTF_8));
             case ARRAY -> {
                 // each element behind a 0x01 marker (NULL elements first), 0x00 after the last, so a
                 // prefix sorts before the longer array, as PostgreSQL orders arrays
@@ -91,6 +93,15 @@ public final class KeyCodec {
      * ended by 0; for negative numbers exponent and digits are bit-inverted so larger magnitudes
      * sort first.
      */
+    /** {@code s} without its trailing spaces, as PostgreSQL's bpchar comparison ignores them. */
+    private static String withoutTrailingBlanks(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return end == s.length() ? s : s.substring(0, end);
+    }
+
     private static void encodeNumeric(ByteWriter out, BigDecimal v) {
         int sign = v.signum();
         if (sign == 0) {

@@ -99,16 +99,16 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         return BY_NAME.get(name.toLowerCase(Locale.ROOT));
     }
 
-    /** Whether Calcite's type {@code type} (an array: its elements) is a string, as a refusal spells it. */
-    private static boolean textual(String type) {
-        String element = type.endsWith(" ARRAY") ? type.substring(0, type.length() - " ARRAY".length()) : type;
-        return element.startsWith("VARCHAR") || element.startsWith("CHAR");
+    /** Calcite's type {@code type} as a refusal spells it, or its elements' for an array. */
+    private static String element(String type) {
+        return type.endsWith(" ARRAY") ? type.substring(0, type.length() - " ARRAY".length()) : type;
     }
 
     /**
      * How to rewrite {@code left || right} that validation refused because an operand is an array
      * column or expression (which {@link PgArrayCalls} cannot tell from the text): {@link
-     * #CONCAT_NAME}, as PostgreSQL's {@code anyarray || anyelement} and its kin. Called by {@link
+     * #CONCAT_NAME}, as PostgreSQL's {@code anyarray || anyelement} and its kin, when both sides
+     * have one element type. Called by {@link
      * DateArithmetic#rewrite} with the types of Calcite's refusal; null for other operators and
      * types. The rewrite gives null beside a string constant, which PostgreSQL reads as an array
      * (not done here: the refusal stands).
@@ -117,8 +117,10 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         if (!op.equals("||") || !(left.endsWith(" ARRAY") || right.endsWith(" ARRAY"))) {
             return null;
         }
-        if (textual(left) != textual(right)) {
-            return null; // integer[] || text: PostgreSQL has no such operator either
+        if (!element(left).equals(element(right))) {
+            // integer[] || text has no operator in PostgreSQL; integer[] || numeric is numeric[]
+            // there, which pg_array_concat (the array's own element type) would truncate
+            return null;
         }
         return (a, b, pos) -> a instanceof org.apache.calcite.sql.SqlCharStringLiteral
                         || b instanceof org.apache.calcite.sql.SqlCharStringLiteral

@@ -52,8 +52,8 @@ final class TypeMapping {
                         ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
                         : f.createSqlType(SqlTypeName.VARCHAR);
             case TEXT -> f.createSqlType(SqlTypeName.VARCHAR);
-            // Calcite's CHAR(n) holds the padded value (BpcharText and BpcharOperands drop the
-            // blanks where PostgreSQL does); bpchar without a length pads nothing
+            // Calcite's CHAR(n) holds the padded value (BpcharText drops the blanks where
+            // PostgreSQL does); bpchar without a length pads nothing
             case BPCHAR ->
                 t.precision() > 0
                         ? f.createSqlType(SqlTypeName.CHAR, t.precision())

@@ -168,13 +168,12 @@ final class UnknownConstants {
                 if (text == null) {
                     return null;
                 }
-                // a timestamptz takes Calcite's interval (PostgreSQL's has no such sum here yet)
+                // a timestamptz takes Calcite's day-time interval (PostgreSQL's has no such sum
+                // here yet, and Calcite's month interval added to a timestamptz is wrong): a
+                // constant with months stays refused
                 SqlNode interval = timestamptz
                         ? IntervalOperands.calciteInterval(text, false, pos)
                         : PgIntervals.call("pg_interval", pos, text);
-                if (interval == null) {
-                    interval = IntervalOperands.calciteInterval(text, true, pos);
-                }
                 if (interval == null) {
                     return null;
                 }

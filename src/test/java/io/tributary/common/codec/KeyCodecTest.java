@@ -104,6 +104,14 @@ class KeyCodecTest {
     }
 
     @Test
+    void characterKeysIgnoreTrailingSpacesButNotOtherTrailingWhitespace() {
+        DataType c = DataType.bpchar(3);
+        assertArrayEquals(enc(c, "a"), enc(c, "a  "));
+        assertTrue(!Arrays.equals(enc(c, "a"), enc(c, "a\t")), "a trailing tab counts, as in PostgreSQL");
+        assertTrue(!Arrays.equals(enc(c, "a"), enc(c, "a\n ")), "a trailing newline counts");
+    }
+
+    @Test
     void booleanOrder() {
         checkOrder(DataType.BOOLEAN, List.of(true, false, true), Boolean::compare);
     }
