@@ -166,28 +166,17 @@ final class PgValidator extends CalciteSqlValidator {
     }
 
     /**
-     * Whether {@code node} names a {@code character(n)} column: an identifier of type CHAR that
-     * {@code scope} resolves to a table, or to a derived table's, WITH query's or view's column
-     * whose CHAR has the implicit collation (a string constant's has the coercible one; a derived
-     * table's column made of one does not keep it, and is taken for char(n)). False for anything
-     * it cannot resolve: validation reports that where it always did.
+     * Whether {@code node} names a table's {@code character(n)} column: an identifier that {@code
+     * scope} resolves to a table (not a derived table, whose CHAR column may be a string constant,
+     * PostgreSQL's text) and whose type is CHAR. False for anything it cannot resolve: validation
+     * reports that where it always did.
      */
     private boolean isCharColumn(SqlValidatorScope scope, SqlNode node) {
         try {
             SqlQualified qualified = scope.fullyQualify((SqlIdentifier) node);
-            if (qualified.namespace == null) {
-                return false;
-            }
-            RelDataType type = deriveType(scope, node);
-            if (type.getSqlTypeName() != SqlTypeName.CHAR) {
-                return false;
-            }
-            // through a derived table or view: a column's CHAR has the implicit collation, a constant's the coercible
-            // one
-            return qualified.namespace.getTable() != null
-                    || type.getCollation() != null
-                            && type.getCollation().getCoercibility()
-                                    != org.apache.calcite.sql.SqlCollation.Coercibility.COERCIBLE;
+            return qualified.namespace != null
+                    && qualified.namespace.getTable() != null
+                    && deriveType(scope, node).getSqlTypeName() == SqlTypeName.CHAR;
         } catch (RuntimeException e) {
             return false;
         }
