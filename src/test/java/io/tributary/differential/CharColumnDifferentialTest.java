@@ -54,11 +54,25 @@ class CharColumnDifferentialTest {
             "SELECT id, c || 'x' AS a, d || c AS b, upper(c) AS u FROM ch ORDER BY id",
             "SELECT id, c::text AS a, CAST(c AS varchar) AS b, c::varchar(2) AS v FROM ch ORDER BY id",
             "SELECT id, concat(c, '|') AS a FROM ch ORDER BY id",
-            // VALUES' string constants are text, not character(n): their blanks count
+            // a derived table's string constant is text, not character(n): its blanks count
+            "SELECT x = 'ab' AS eq, x || '!' AS cat, x::text || '|' AS t, length(x) AS l FROM (SELECT 'ab ' AS x) s",
             "SELECT x = 'a' AS eq, x || '!' AS cat, length(x) AS l FROM (VALUES ('a '), ('b')) v(x) ORDER BY x",
-            // read through a derived table or WITH query, a char(n) column is still one
-            "SELECT s.c || '|' AS x, s.c = 'a' AS e, length(s.c) AS l FROM (SELECT c FROM ch) s ORDER BY x",
-            "WITH q AS (SELECT id, c FROM ch) SELECT id FROM q WHERE c = 'a' ORDER BY id",
+            "SELECT x = 'ab' AS eq, length(x) AS l, x || '|' AS cat FROM (SELECT 'ab ' AS x) s",
+            "WITH w AS (SELECT 'ab ' AS x) SELECT x = 'ab' AS eq, x || '|' AS cat FROM w",
+            "SELECT x = 'ab' AS eq FROM (VALUES ('ab ')) v(x)",
+            // a char(n) column read through a derived table, view or WITH query is still char(n)
+            "CREATE TABLE ct (id int PRIMARY KEY, c char(3), t text)",
+            "INSERT INTO ct VALUES (1, 'ab', 'ab ')",
+            "SELECT s.c = 'ab' AS c, s.t = 'ab' AS t FROM (SELECT c, t FROM ct WHERE id = 1) s",
+            "CREATE VIEW vc AS SELECT c FROM ct",
+            "SELECT count(*) AS n FROM vc WHERE c = 'ab'",
+            "WITH w AS (SELECT c FROM ct) SELECT c = 'ab' AS e FROM w",
+            "SELECT s.k = 'ab' AS e, s.k || '|' AS cat, length(s.k) AS l FROM (SELECT c AS k FROM ct) s",
+            "SELECT v.k = 'ab' AS e, upper(v.k) || '|' AS u FROM (SELECT * FROM (SELECT c FROM ct) a) v(k)",
+            "CREATE VIEW vk (k, u) AS SELECT c, t FROM ct",
+            "SELECT k || '|' AS a, u || '|' AS b, k = 'ab' AS e FROM vk",
+            "WITH w (k) AS (SELECT c FROM ct) SELECT k = 'ab' AS e, k || '|' AS cat FROM w",
+            "SELECT s.c = 'ab' AS e, s.x = 'ab' AS x, s.x || '|' AS cat FROM (SELECT c, 'ab ' AS x FROM ct) s",
             // grouping, distinct, order, joins
             "SELECT c, count(*) AS n FROM ch GROUP BY c ORDER BY c",
             "SELECT DISTINCT e FROM ch ORDER BY e",

@@ -20,13 +20,18 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.util.Util;
 
 /**
  * Calcite's validator, resolving the column types of a UNION, INTERSECT or EXCEPT and of a VALUES
@@ -38,6 +43,9 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  * {@link DateIntervalSums#validator}); one instance per statement, used by the thread validating it.
  */
 final class PgValidator extends CalciteSqlValidator {
+    /** Nested derived tables deeper than this are not followed (their column is taken for text). */
+    private static final int MAX_DERIVED_DEPTH = 64;
+
     PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
         super(PgOperatorTable.of(operators), reader, types, config);
     }
@@ -167,30 +175,68 @@ final class PgValidator extends CalciteSqlValidator {
 
     /**
      * Whether {@code node} names a {@code character(n)} column: an identifier of type CHAR that
-     * {@code scope} resolves to a table, or to a derived table's, WITH query's or view's column
-     * whose CHAR has the implicit collation (a string constant's has the coercible one; a derived
-     * table's column made of one does not keep it, and is taken for char(n)). False for anything
-     * it cannot resolve: validation reports that where it always did.
+     * {@code scope} resolves to a table, or to a derived table's, WITH query's or (expanded) view's
+     * column that is itself such a column, possibly renamed ({@link #isCharField}). A column made
+     * of a string constant is CHAR to Calcite too but text in PostgreSQL, which is why the type
+     * alone does not tell. False for anything it cannot resolve: validation reports that where it
+     * always did.
      */
     private boolean isCharColumn(SqlValidatorScope scope, SqlNode node) {
         try {
             SqlQualified qualified = scope.fullyQualify((SqlIdentifier) node);
-            if (qualified.namespace == null) {
+            if (qualified.namespace == null || deriveType(scope, node).getSqlTypeName() != SqlTypeName.CHAR) {
                 return false;
             }
-            RelDataType type = deriveType(scope, node);
-            if (type.getSqlTypeName() != SqlTypeName.CHAR) {
-                return false;
+            if (qualified.namespace.getTable() != null) {
+                return true;
             }
-            // through a derived table or view: a column's CHAR has the implicit collation, a constant's the coercible
-            // one
-            return qualified.namespace.getTable() != null
-                    || type.getCollation() != null
-                            && type.getCollation().getCoercibility()
-                                    != org.apache.calcite.sql.SqlCollation.Coercibility.COERCIBLE;
+            List<String> names = qualified.namespace.getRowType().getFieldNames();
+            int field = getCatalogReader().nameMatcher().indexOf(names, Util.last(qualified.suffix()));
+            return field >= 0 && isCharField(qualified.namespace, field, 0);
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Whether field {@code field} of the derived relation {@code namespace} is a table's {@code
+     * character(n)} column passed through: the field's select item (past derived tables' column
+     * lists, WITH items and WITH bodies) is an identifier, aliased or not, that {@link
+     * #isCharColumn} takes in its SELECT's scope. Anything else (a constant, an expression, a set
+     * operation, VALUES) is false: PostgreSQL's type of those is not bpchar, or not here.
+     */
+    private boolean isCharField(SqlValidatorNamespace namespace, int field, int depth) {
+        if (depth > MAX_DERIVED_DEPTH) {
+            return false;
+        }
+        SqlValidatorNamespace resolved = namespace.resolve();
+        if (resolved.getTable() != null) {
+            return true;
+        }
+        SqlNode node = resolved.getNode();
+        SqlNode inner;
+        if (node instanceof SqlSelect select) {
+            SelectScope selectScope = getRawSelectScope(select);
+            List<SqlNode> items = selectScope == null ? null : selectScope.getExpandedSelectList();
+            if (items == null || field >= items.size()) {
+                return false;
+            }
+            SqlNode item = items.get(field);
+            if (item.getKind() == SqlKind.AS) {
+                item = ((SqlCall) item).operand(0);
+            }
+            return item instanceof SqlIdentifier && isCharColumn(getSelectScope(select), item);
+        } else if (node instanceof SqlWithItem withItem) {
+            inner = withItem.query;
+        } else if (node instanceof SqlWith with) {
+            inner = with.body;
+        } else if (node != null && node.getKind() == SqlKind.AS) {
+            inner = ((SqlCall) node).operand(0);
+        } else {
+            return false;
+        }
+        SqlValidatorNamespace next = getNamespace(inner);
+        return next != null && next != resolved && isCharField(next, field, depth + 1);
     }
 
     /**
