@@ -137,16 +137,7 @@ final class IntervalOperands {
             if (constant == null) {
                 return again(op, pos, asPg(a, pos), asPg(b, pos));
             }
-            SqlOperator operator = switch (op) {
-                case "+" -> SqlStdOperatorTable.PLUS;
-                case "-" -> SqlStdOperatorTable.MINUS;
-                case "=" -> SqlStdOperatorTable.EQUALS;
-                case "<>" -> SqlStdOperatorTable.NOT_EQUALS;
-                case "<" -> SqlStdOperatorTable.LESS_THAN;
-                case "<=" -> SqlStdOperatorTable.LESS_THAN_OR_EQUAL;
-                case ">" -> SqlStdOperatorTable.GREATER_THAN;
-                default -> SqlStdOperatorTable.GREATER_THAN_OR_EQUAL;
-            };
+            SqlOperator operator = operator(op);
             return textLeft
                     ? operator.createCall(pos, constant, interval)
                     : operator.createCall(pos, interval, constant);
@@ -245,8 +236,9 @@ final class IntervalOperands {
         return sign.createCall(pos, t, millis);
     }
 
-    private static SqlNode again(String op, SqlParserPos pos, SqlNode a, SqlNode b) {
-        SqlOperator operator = switch (op) {
+    /** Calcite's operator for a refusal's {@code op}: {@code +}, {@code -} or a comparison. */
+    private static SqlOperator operator(String op) {
+        return switch (op) {
             case "+" -> SqlStdOperatorTable.PLUS;
             case "-" -> SqlStdOperatorTable.MINUS;
             case "=" -> SqlStdOperatorTable.EQUALS;
@@ -256,6 +248,10 @@ final class IntervalOperands {
             case ">" -> SqlStdOperatorTable.GREATER_THAN;
             default -> SqlStdOperatorTable.GREATER_THAN_OR_EQUAL;
         };
+    }
+
+    private static SqlNode again(String op, SqlParserPos pos, SqlNode a, SqlNode b) {
+        SqlOperator operator = operator(op);
         if (op.equals("+") || op.equals("-")) {
             return call(op.equals("+") ? "pg_interval_add" : "pg_interval_sub", pos, a, b);
         }
