@@ -1,7 +1,6 @@
 package io.tributary.stream;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * A batch of row changes in order. Rows are full-width {@code Object[]}s of canonical values (see
@@ -54,17 +53,17 @@ public final class Chunk {
      */
     public static Chunk ofStored(StoredLayout layout, byte[][] pks, byte[][] values, int count) {
         Op[] ops = new Op[count];
-        java.util.Arrays.fill(ops, Op.INSERT);
+        Arrays.fill(ops, Op.INSERT);
         return new Chunk(
                 ops,
                 layout,
-                pks.length == count ? pks : java.util.Arrays.copyOf(pks, count),
-                values.length == count ? values : java.util.Arrays.copyOf(values, count));
+                pks.length == count ? pks : Arrays.copyOf(pks, count),
+                values.length == count ? values : Arrays.copyOf(values, count));
     }
 
     public static Chunk of(Op op, Object[]... rows) {
         Op[] ops = new Op[rows.length];
-        java.util.Arrays.fill(ops, op);
+        Arrays.fill(ops, op);
         return new Chunk(ops, rows);
     }
 
@@ -113,32 +112,58 @@ public final class Chunk {
         }
     }
 
-    /** Collects changes into chunks of at most {@link #TARGET_SIZE} rows. One thread. */
+    /**
+     * Collects changes into chunks (callers build when {@link #isFull}, so at most {@link
+     * #TARGET_SIZE} rows). One thread.
+     *
+     * <p>Each chunk's arrays are allocated afresh and handed to the chunk, not kept in lists the
+     * builder reuses: a builder lives as long as its actor, so reused backing arrays end up in the
+     * old generation, and every row stored into one then took G1's full post-write barrier (a
+     * StoreLoad fence behind the row's own freshly written bytes). JFR of {@code bench backfill}'s
+     * join put a third of the join actors' samples on that store. A fresh array is young, where the
+     * barrier stops at its first check; and the chunk takes the arrays without the lists' copy.
+     */
     public static final class Builder {
-        private final List<Op> ops = new ArrayList<>();
-        private final List<Object[]> rows = new ArrayList<>();
+        /** The first arrays' length: a live epoch's chunks are often a few rows. */
+        private static final int INITIAL_CAPACITY = 64;
+
+        private Op[] ops;
+        private Object[][] rows;
+        private int size;
 
         public void add(Op op, Object[] row) {
-            ops.add(op);
-            rows.add(row);
+            if (ops == null) {
+                ops = new Op[INITIAL_CAPACITY];
+                rows = new Object[INITIAL_CAPACITY][];
+            } else if (size == ops.length) {
+                int capacity = size < TARGET_SIZE ? Math.min(TARGET_SIZE, size * 4) : size * 2;
+                ops = Arrays.copyOf(ops, capacity);
+                rows = Arrays.copyOf(rows, capacity);
+            }
+            ops[size] = op;
+            rows[size] = row;
+            size++;
         }
 
         public int size() {
-            return rows.size();
+            return size;
         }
 
         public boolean isFull() {
-            return rows.size() >= TARGET_SIZE;
+            return size >= TARGET_SIZE;
         }
 
         /** The chunk of everything added since the last build, or null when nothing was; resets. */
         public Chunk build() {
-            if (rows.isEmpty()) {
+            if (size == 0) {
                 return null;
             }
-            Chunk c = new Chunk(ops.toArray(new Op[0]), rows.toArray(new Object[0][]));
-            ops.clear();
-            rows.clear();
+            Chunk c = size == ops.length
+                    ? new Chunk(ops, rows)
+                    : new Chunk(Arrays.copyOf(ops, size), Arrays.copyOf(rows, size));
+            ops = null;
+            rows = null;
+            size = 0;
             return c;
         }
     }
@@ -147,9 +172,7 @@ public final class Chunk {
     public String toString() {
         StringBuilder b = new StringBuilder("Chunk[");
         for (int i = 0; i < rows.length; i++) {
-            b.append(i == 0 ? "" : ", ")
-                    .append(ops[i] == Op.INSERT ? '+' : '-')
-                    .append(java.util.Arrays.toString(row(i)));
+            b.append(i == 0 ? "" : ", ").append(ops[i] == Op.INSERT ? '+' : '-').append(Arrays.toString(row(i)));
         }
         return b.append(']').toString();
     }
