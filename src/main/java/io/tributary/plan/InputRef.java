@@ -10,6 +10,11 @@ public record InputRef(int index, DataType type) implements ScalarExpr {
     }
 
     @Override
+    public int[] inputColumns() {
+        return new int[] {index};
+    }
+
+    @Override
     public String toString() {
         return "$" + index;
     }

@@ -11,6 +11,11 @@ public record Literal(Object value, DataType type) implements ScalarExpr {
     }
 
     @Override
+    public int[] inputColumns() {
+        return new int[0];
+    }
+
+    @Override
     public String toString() {
         return value == null ? "null:" + type : PgTextFormat.format(type, value) + ":" + type;
     }

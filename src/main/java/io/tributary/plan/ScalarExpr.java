@@ -13,6 +13,14 @@ public interface ScalarExpr {
 
     DataType type();
 
+    /**
+     * The input columns {@link #eval} may read, or null when not known (then any). Used when a job
+     * is built, to decode only the columns a plan reads ({@link ColumnsRead}).
+     */
+    default int[] inputColumns() {
+        return null;
+    }
+
     /** How EXPLAIN shows it, with input columns as {@code $i}. */
     @Override
     String toString();

@@ -9,7 +9,8 @@ import java.util.Arrays;
  *
  * <p>A chunk of an upstream's snapshot rows ({@link #ofStored}) also holds each row's stored key
  * and value bytes, and decodes a row only when {@link #row} first asks for it: an operator that
- * stores the rows exactly as the upstream does copies the bytes and never decodes them. Such a
+ * stores the rows exactly as the upstream does copies the bytes and never decodes them. Such a row
+ * holds NULL in the columns its plan never reads ({@link StoredLayout}'s read columns). Such a
  * chunk is thread-safe only once {@link #decodeAll} ran on the thread that built it; a channel
  * does that before another thread can see the chunk. Other chunks are thread-safe after
  * construction.
@@ -79,7 +80,7 @@ public final class Chunk {
     public Object[] row(int i) {
         Object[] row = rows[i];
         if (row == null) {
-            row = layout.codec().decode(values[i]);
+            row = layout.decode(values[i]);
             rows[i] = row;
         }
         return row;

@@ -17,11 +17,34 @@ public final class StoredLayout {
     private final int[] keyColumns;
     private final List<DataType> types;
     private final RowCodec codec;
+    /** The columns {@link #decode} makes values of; null: all. */
+    private final boolean[] read;
 
     public StoredLayout(int[] keyColumns, List<DataType> types) {
+        this(keyColumns, types, null);
+    }
+
+    /**
+     * @param read per column, whether the rows' readers look at it ({@code plan.ColumnsRead}); the
+     *     others are decoded as null. Null: all columns. Storage is the same either way.
+     */
+    public StoredLayout(int[] keyColumns, List<DataType> types, boolean[] read) {
         this.keyColumns = keyColumns.clone();
         this.types = List.copyOf(types);
         this.codec = new RowCodec(this.types);
+        this.read = read == null || allTrue(read) ? null : read.clone();
+        if (read != null && read.length != types.size()) {
+            throw new IllegalArgumentException("read marks " + read.length + " columns of " + types.size());
+        }
+    }
+
+    private static boolean allTrue(boolean[] read) {
+        for (boolean r : read) {
+            if (!r) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether rows keyed by {@code keyColumns} and holding values of {@code types} are stored exactly so. */
@@ -34,7 +57,8 @@ public final class StoredLayout {
         return this.types.equals(types);
     }
 
-    RowCodec codec() {
-        return codec;
+    /** The row of stored value {@code value}, with the columns not read left null. */
+    Object[] decode(byte[] value) {
+        return read == null ? codec.decode(value) : codec.decode(value, read);
     }
 }

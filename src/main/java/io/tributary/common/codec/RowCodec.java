@@ -130,6 +130,52 @@ public final class RowCodec {
         return row;
     }
 
+    /**
+     * {@link #decode}, but only the columns marked in {@code read}; the others are left null (their
+     * bytes skipped without making values): for a reader that never looks at them.
+     */
+    public Object[] decode(byte[] bytes, boolean[] read) {
+        Object[] row = new Object[types.length];
+        Reader in = new Reader(bytes, bitmapBytes);
+        for (int i = 0; i < types.length; i++) {
+            if ((bytes[i >>> 3] & (1 << (i & 7))) == 0) {
+                if (read[i]) {
+                    row[i] = decodeValue(in, types[i]);
+                } else {
+                    skipValue(in, types[i]);
+                }
+            }
+        }
+        return row;
+    }
+
+    private static void skipValue(Reader in, DataType type) {
+        switch (type.kind()) {
+            case BOOLEAN -> in.pos++;
+            case SMALLINT -> in.pos += 2;
+            case INTEGER, DATE, REAL -> in.pos += 4;
+            case BIGINT, TIME, TIMESTAMP, TIMESTAMPTZ, DOUBLE -> in.pos += 8;
+            case INTERVAL, UUID -> in.pos += 16;
+            case NUMERIC -> {
+                in.readVarInt(); // the scale
+                int length = in.readVarInt();
+                in.pos += length;
+            }
+            case VARCHAR, TEXT, BPCHAR, JSON, JSONB, BYTEA -> {
+                int n = in.readVarInt();
+                in.pos += n;
+            }
+            case ARRAY -> {
+                int n = in.readVarInt();
+                for (int i = 0; i < n; i++) {
+                    if (in.b[in.pos++] != 0) {
+                        skipValue(in, type.element());
+                    }
+                }
+            }
+        }
+    }
+
     private static Object decodeValue(Reader in, DataType type) {
         return switch (type.kind()) {
             case BOOLEAN -> in.b[in.pos++] != 0;

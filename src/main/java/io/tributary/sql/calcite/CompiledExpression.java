@@ -32,6 +32,9 @@ final class CompiledExpression implements ScalarExpr {
 
     private final Function1<DataContext, Object[]> function;
     private final int[] convertedColumns;
+    /** Every input column the expression reads. */
+    private final int[] inputColumns;
+
     private final DataType[] convertedTypes;
     private final DataType type;
     private final SqlTypeName calciteType;
@@ -40,12 +43,14 @@ final class CompiledExpression implements ScalarExpr {
     private CompiledExpression(
             Function1<DataContext, Object[]> function,
             int[] convertedColumns,
+            int[] inputColumns,
             DataType[] convertedTypes,
             DataType type,
             SqlTypeName calciteType,
             String text) {
         this.function = function;
         this.convertedColumns = convertedColumns;
+        this.inputColumns = inputColumns;
         this.convertedTypes = convertedTypes;
         this.type = type;
         this.calciteType = calciteType;
@@ -60,9 +65,9 @@ final class CompiledExpression implements ScalarExpr {
      */
     static CompiledExpression compile(
             RexBuilder rexBuilder, RexNode expr, RelDataType rowType, List<DataType> columnTypes) {
-        int[] converted = RelOptUtil.InputFinder.bits(expr).asList().stream()
+        int[] read = RelOptUtil.InputFinder.bits(expr).toArray();
+        int[] converted = java.util.Arrays.stream(read)
                 .filter(i -> needsConversion(columnTypes.get(i)))
-                .mapToInt(Integer::intValue)
                 .toArray();
         DataType[] convertedTypes = new DataType[converted.length];
         for (int i = 0; i < converted.length; i++) {
@@ -73,6 +78,7 @@ final class CompiledExpression implements ScalarExpr {
         return new CompiledExpression(
                 function,
                 converted,
+                read,
                 convertedTypes,
                 TypeMapping.fromRelType(expr.getType()),
                 expr.getType().getSqlTypeName(),
@@ -120,6 +126,11 @@ final class CompiledExpression implements ScalarExpr {
     @Override
     public DataType type() {
         return type;
+    }
+
+    @Override
+    public int[] inputColumns() {
+        return inputColumns.clone();
     }
 
     @Override

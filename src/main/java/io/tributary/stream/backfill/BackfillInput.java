@@ -94,6 +94,8 @@ public final class BackfillInput implements AutoCloseable {
     /**
      * @param sourceOrdinal which source of the view's plan this is (a view may read a relation twice)
      * @param keyColumns the upstream's key columns in its rows (the source's stream key)
+     * @param columnsRead per column of the upstream's rows, whether the job reads it
+     *     ({@code plan.ColumnsRead}): snapshot rows decode only those; null: all
      * @param owned the vnodes of the upstream this actor backfills
      * @param committed the job's committed state, to load the progress of the owned vnodes from
      * @param node the actor tree node the rows enter at
@@ -103,6 +105,7 @@ public final class BackfillInput implements AutoCloseable {
     public BackfillInput(
             UpstreamTable upstream,
             int[] keyColumns,
+            boolean[] columnsRead,
             int sourceOrdinal,
             int progressTableId,
             int[] owned,
@@ -117,7 +120,7 @@ public final class BackfillInput implements AutoCloseable {
         this.bucket = rate.new Bucket();
         this.node = node;
         List<io.tributary.common.types.DataType> storedTypes = upstream.storedTypes();
-        this.storedLayout = storedTypes == null ? null : new StoredLayout(keyColumns, storedTypes);
+        this.storedLayout = storedTypes == null ? null : new StoredLayout(keyColumns, storedTypes, columnsRead);
         this.vnodes = new ArrayList<>(owned.length);
         for (int v : owned) {
             byte[] stored = committed.get(

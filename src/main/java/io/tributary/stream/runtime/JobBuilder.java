@@ -1,6 +1,7 @@
 package io.tributary.stream.runtime;
 
 import io.tributary.common.types.DataType;
+import io.tributary.plan.ColumnsRead;
 import io.tributary.plan.Distribution;
 import io.tributary.plan.ExchangeNode;
 import io.tributary.plan.Field;
@@ -54,6 +55,8 @@ final class JobBuilder {
     private int fragmentCount;
     /** The plan graph's nodes by number: occurrences other than exchanges, in pre-order. */
     private final List<PlanNode> planNodes = new ArrayList<>();
+    /** Each occurrence's parent (the root has none); by identity, as equal records may occur twice. */
+    private final Map<Occurrence, Occurrence> parents = new IdentityHashMap<>();
     /** Fragments numbered as the plan graph numbers them (pre-order); {@link #fragmentCount} counts as built. */
     private int planFragments = 1;
 
@@ -166,7 +169,20 @@ final class JobBuilder {
         for (StreamNode input : node.inputs()) {
             inputs.add(occurrence(input, ids, inputFragment));
         }
-        return new Occurrence(node, mine, planNode, inputs);
+        Occurrence o = new Occurrence(node, mine, planNode, inputs);
+        for (Occurrence input : inputs) {
+            parents.put(input, o);
+        }
+        return o;
+    }
+
+    /** {@code o}'s node, then its parent's, and so on up to the plan's root. */
+    private List<StreamNode> chainUp(Occurrence o) {
+        List<StreamNode> chain = new ArrayList<>();
+        for (Occurrence at = o; at != null; at = parents.get(at)) {
+            chain.add(at.node());
+        }
+        return chain;
     }
 
     private int parallelismOf(StreamNode fragmentRoot) {
@@ -219,6 +235,7 @@ final class JobBuilder {
                         b = new BackfillInput(
                                 backfill.upstreams().get(source.relationId()),
                                 source.streamKey(),
+                                ColumnsRead.of(chainUp(leaf.occurrence())),
                                 ordinal,
                                 backfill.progressTableId(),
                                 mapping.owned(i),

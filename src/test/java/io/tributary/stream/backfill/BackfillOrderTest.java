@@ -101,7 +101,8 @@ class BackfillOrderTest {
 
     private static BackfillInput input(
             LocalUpstreamTable upstream, int ordinal, int[] vnodes, ReadView committed, BackfillRate rate) {
-        return new BackfillInput(upstream, new int[] {0}, ordinal, PROGRESS_TABLE, vnodes, committed, rate, 0, null);
+        return new BackfillInput(
+                upstream, new int[] {0}, null, ordinal, PROGRESS_TABLE, vnodes, committed, rate, 0, null);
     }
 
     /** Steps {@code input} until its vnodes are all past their snapshot; the rows it read. */
