@@ -95,6 +95,18 @@ public final class CalciteFrontend implements AutoCloseable {
             public PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
                 return CalciteFrontend.this.prepare(text, order, parameterCount, original);
             }
+
+            @Override
+            public PreparedQuery prepare(
+                    SqlNode source, int[] order, int parameterCount, String parsed, String original) {
+                return CalciteFrontend.this.prepare(
+                        unparse(source),
+                        order,
+                        parameterCount,
+                        original,
+                        null,
+                        new StatementPositions(original, parsed, source, null));
+            }
         };
         this.inserts = new InsertPlanner(targets, queries);
         this.changes = new UpdateDeletePlanner(targets, queries);
