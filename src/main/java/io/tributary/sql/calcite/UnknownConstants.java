@@ -148,6 +148,7 @@ final class UnknownConstants {
                 // a timestamptz takes Calcite's day-time interval (PostgreSQL's has no such sum
                 // here yet, and Calcite's month interval added to a timestamptz is wrong): a
                 // constant with months stays refused
+                read(text, DataType.INTERVAL); // its input error, at the constant
                 SqlNode interval = timestamptz
                         ? IntervalOperands.calciteInterval(text, false, pos)
                         : PgIntervals.call("pg_interval", pos, text);
@@ -181,8 +182,21 @@ final class UnknownConstants {
         return org.apache.calcite.sql.fun.SqlStdOperatorTable.MINUS.createCall(pos, a, b);
     }
 
-    /** {@code CAST(text AS type)}, {@code type} one of {@link #MOMENTS}. */
+    /**
+     * {@code CAST(text AS type)}, {@code type} one of {@link #MOMENTS}.
+     *
+     * @throws TributaryException the type's input error at the constant, which the cast would only
+     *     meet when run, without a position
+     */
     private static SqlNode cast(SqlNode text, String type, SqlParserPos pos) {
+        read(
+                (SqlCharStringLiteral) text,
+                switch (type) {
+                    case "DATE" -> DataType.DATE;
+                    case "TIME" -> DataType.TIME;
+                    case "TIMESTAMP" -> DataType.TIMESTAMP;
+                    default -> DataType.TIMESTAMPTZ;
+                });
         SqlTypeName name = switch (type) {
             case "DATE" -> SqlTypeName.DATE;
             case "TIME" -> SqlTypeName.TIME;
