@@ -20,10 +20,17 @@ final class ComparedOutcomes {
     private final boolean jdbcTypes;
     /** Whether an error's outcome ends with the server's HINT. */
     private final boolean hints;
+    /** Whether an error's outcome ends with the cursor position the server sent (0 for none). */
+    private final boolean positions;
 
     ComparedOutcomes(boolean jdbcTypes, boolean hints) {
+        this(jdbcTypes, hints, false);
+    }
+
+    ComparedOutcomes(boolean jdbcTypes, boolean hints, boolean positions) {
         this.jdbcTypes = jdbcTypes;
         this.hints = hints;
+        this.positions = positions;
     }
 
     /**
@@ -46,7 +53,8 @@ final class ComparedOutcomes {
 
     /**
      * Rows as {@code label:type=value}, an update count, or {@code ERROR state message} (and {@code
-     * HINT hint} when hints are shown and the server sent the error).
+     * HINT hint} when hints are shown and the server sent the error, then {@code at position} when
+     * positions are).
      */
     String of(Connection c, String sql) {
         try (Statement s = c.createStatement()) {
@@ -71,7 +79,8 @@ final class ComparedOutcomes {
             return server == null
                     ? "ERROR " + e.getSQLState() + " " + e.getMessage()
                     : "ERROR " + e.getSQLState() + " " + server.getMessage()
-                            + (hints ? " HINT " + server.getHint() : "");
+                            + (hints ? " HINT " + server.getHint() : "")
+                            + (positions ? " at " + server.getPosition() : "");
         } catch (SQLException e) {
             return "ERROR " + e.getSQLState() + " " + e.getMessage();
         }

@@ -95,6 +95,18 @@ public final class CalciteFrontend implements AutoCloseable {
             public PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
                 return CalciteFrontend.this.prepare(text, order, parameterCount, original);
             }
+
+            @Override
+            public PreparedQuery prepare(
+                    SqlNode source, int[] order, int parameterCount, String parsed, String original) {
+                return CalciteFrontend.this.prepare(
+                        unparse(source),
+                        order,
+                        parameterCount,
+                        original,
+                        null,
+                        new StatementPositions(original, parsed, source, null));
+            }
         };
         this.inserts = new InsertPlanner(targets, queries);
         this.changes = new UpdateDeletePlanner(targets, queries);
@@ -243,6 +255,10 @@ public final class CalciteFrontend implements AutoCloseable {
         node = node.accept(derivedLabels);
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);
+        // as PostgreSQL's parser writes it, so that the interval rewrites' text keeps this tree's shape
+        SqlNode betweens = ConstructConstants.betweensAsComparisons(node);
+        boolean betweensChanged = betweens != node;
+        node = betweens;
         StatementRewrite.Result postgres;
         try {
             postgres = StatementRewrite.applyAll(
@@ -265,6 +281,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 || setReturning
                 || precedence.changed()
                 || expandArray.changed()
+                || betweensChanged
                 || views.changed()
                 || derivedLabels.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
@@ -445,7 +462,13 @@ public final class CalciteFrontend implements AutoCloseable {
                 return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
-                String again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(attempt, e) : null;
+                String again;
+                try {
+                    again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(attempt, e) : null;
+                } catch (PositionedError refused) {
+                    // the rewrite read a constant it refuses (or found the call ambiguous), at a node of attempt's text
+                    throw SqlErrors.translate(refused, positions.validating(attempt));
+                }
                 if (again == null && rewrites < DateArithmetic.MAX_REWRITES && DateIntervalSums.found(e)) {
                     again = DateIntervalSums.rewriteOrSkip(attempt, connection);
                 }

@@ -83,7 +83,13 @@ public final class CalciteViewPlanner implements ViewPlanner {
             } catch (RuntimeException e) {
                 // operators validation refuses that have PostgreSQL's meaning (date and interval
                 // arithmetic): written anew at the error's position, as for queries
-                String again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(query, e) : null;
+                String again;
+                try {
+                    again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(query, e) : null;
+                } catch (PositionedError refused) {
+                    // the rewrite read a constant it refuses, at a node of query's text
+                    throw SqlErrors.translate(refused, new StatementPositions(statementQuery, query, node, null));
+                }
                 if (again == null) {
                     throw SqlErrors.translate(e, new StatementPositions(statementQuery, query, node, null));
                 }

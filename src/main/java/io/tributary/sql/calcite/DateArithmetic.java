@@ -87,7 +87,9 @@ final class DateArithmetic {
         }
         SqlNode parsed;
         try {
-            parsed = SqlParser.create(text, CalciteSettings.PARSER).parseStmt();
+            // as validation saw it: a BETWEEN with a string constant bound is its two comparisons
+            parsed = ConstructConstants.betweensAsComparisons(
+                    SqlParser.create(text, CalciteSettings.PARSER).parseStmt());
         } catch (SqlParseException e) {
             return null;
         }

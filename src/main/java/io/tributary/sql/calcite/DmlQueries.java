@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.sql.PreparedQuery;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * What planning an INSERT, UPDATE or DELETE asks of the session's {@link CalciteFrontend}: the
@@ -20,4 +21,11 @@ interface DmlQueries {
      * {@code original}.
      */
     PreparedQuery prepare(String text, int[] order, int parameterCount, String original);
+
+    /**
+     * Prepares {@code source}, the query of the client's statement {@code original} as parsed from
+     * {@code parsed} (its nodes keep their positions there), written out; errors point at its
+     * nodes in {@code original}.
+     */
+    PreparedQuery prepare(SqlNode source, int[] order, int parameterCount, String parsed, String original);
 }

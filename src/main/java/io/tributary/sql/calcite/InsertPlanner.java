@@ -1,7 +1,5 @@
 package io.tributary.sql.calcite;
 
-import static io.tributary.sql.calcite.CalciteFrontend.unparse;
-
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
@@ -55,7 +53,8 @@ final class InsertPlanner {
         }
         InsertDefaults.replaceDefaultCells(source, table, targets);
         InsertSources.typeBareParameters(source, table, targets);
-        PreparedQuery query = queries.prepare(unparse(source), rewritten.order(), rewritten.parameterCount(), original);
+        PreparedQuery query =
+                queries.prepare(source, rewritten.order(), rewritten.parameterCount(), rewritten.sql(), original);
         if (allColumns && query.columns().size() < targets.length) {
             targets = Arrays.copyOf(targets, query.columns().size());
         }

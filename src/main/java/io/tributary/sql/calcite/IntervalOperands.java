@@ -2,6 +2,7 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.avatica.util.TimeUnit;
@@ -266,6 +267,7 @@ final class IntervalOperands {
      */
     private static SqlNode asPg(SqlNode node, SqlParserPos pos) {
         if (node instanceof SqlCharStringLiteral text) {
+            ConstructConstants.parse(text, DataType.INTERVAL); // its input error, at the constant
             return call("pg_interval", pos, text);
         }
         if (node instanceof SqlIntervalLiteral lit) {
@@ -277,6 +279,9 @@ final class IntervalOperands {
     }
 
     private static SqlNode asDouble(SqlNode node, SqlParserPos pos) {
+        if (node instanceof SqlCharStringLiteral text) {
+            ConstructConstants.parse(text, DataType.DOUBLE); // its input error, at the constant
+        }
         return SqlStdOperatorTable.CAST.createCall(
                 pos, node, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.DOUBLE, pos), pos));
     }

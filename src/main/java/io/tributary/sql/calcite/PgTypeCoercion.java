@@ -163,8 +163,7 @@ final class PgTypeCoercion extends TypeCoercionImpl {
             throw noOperator(
                     binding, binding.getOperator().getName(), binding.getOperandType(0), binding.getOperandType(1));
         }
-        boolean resolved = !quantified(binding) && UnknownConstants.resolveBoolean(binding);
-        return super.binaryComparisonCoercion(binding) || resolved;
+        return super.binaryComparisonCoercion(binding);
     }
 
     /**

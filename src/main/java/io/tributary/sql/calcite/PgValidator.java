@@ -98,6 +98,14 @@ final class PgValidator extends CalciteSqlValidator {
         }
     }
 
+    /** Calcite's rewrites, and a BETWEEN with a string constant bound as two comparisons ({@link ConstructConstants}). */
+    @Override
+    protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+        SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+        SqlNode comparisons = ConstructConstants.betweenAsComparisons(rewritten);
+        return comparisons == null ? rewritten : comparisons;
+    }
+
     @Override
     protected void validateNamespace(SqlValidatorNamespace namespace, RelDataType targetRowType) {
         SqlNode node = namespace.getNode();
@@ -120,7 +128,8 @@ final class PgValidator extends CalciteSqlValidator {
     }
 
     /**
-     * Calcite's type of {@code expr}, a GREATEST or LEAST first resolved as PostgreSQL resolves it
+     * Calcite's type of {@code expr}, its string constants first read as the type of the operands
+     * beside them ({@link ConstructConstants}); a GREATEST or LEAST first resolved as PostgreSQL resolves it
      * ({@link PgTypeCoercion#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
@@ -134,6 +143,9 @@ final class PgValidator extends CalciteSqlValidator {
      */
     @Override
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+        if (expr instanceof SqlCall call && getValidatedNodeTypeIfKnown(expr) == null) {
+            ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
+        }
         // before its lookup the call is an unresolved function: known by its name
         if (expr instanceof SqlBasicCall call
                 && (call.getOperator().getName().equalsIgnoreCase("GREATEST")

@@ -30,6 +30,6 @@ final class PositionedError extends TributaryException {
 
     /** This error with its position in the client's text. */
     TributaryException in(StatementPositions positions) {
-        return new TributaryException(sqlState(), getMessage(), positions.offset(at), detail(), hint(), null);
+        return new TributaryException(sqlState(), getMessage(), positions.validatedOffset(at), detail(), hint(), null);
     }
 }

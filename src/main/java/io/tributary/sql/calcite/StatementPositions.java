@@ -70,6 +70,17 @@ final class StatementPositions {
         return offset(pos.getLineNum(), pos.getColumnNum());
     }
 
+    /**
+     * The 1-based client offset of {@code pos}, a position in the text validated: when that is the
+     * tree written out again, of the tree's node found there as for a validation error ({@link
+     * #node(CalciteContextException)}), else (no such node: a rewrite of the tree itself) as a
+     * position in the parsed text; 0 when unknown.
+     */
+    int validatedOffset(SqlParserPos pos) {
+        SqlNode node = validated == null || pos == null ? null : node(pos);
+        return offset(node == null ? pos : node.getParserPosition());
+    }
+
     private int offset(int line, int column) {
         int inParsed = SqlErrors.offset(parsed, line, column);
         return parsed.equals(client)
@@ -91,12 +102,17 @@ final class StatementPositions {
         return node == null ? 0 : offset(node.getParserPosition());
     }
 
-    /**
-     * The node of the rewritten tree that a validation error names (its start and end, or its
-     * start alone when no node spans exactly that); null when unknown.
-     */
+    /** The node of the rewritten tree that a validation error names ({@link #node(SqlParserPos)}). */
     SqlNode node(CalciteContextException e) {
-        if (tree == null || e.getPosLine() <= 0) {
+        return node(new SqlParserPos(e.getPosLine(), e.getPosColumn(), e.getEndPosLine(), e.getEndPosColumn()));
+    }
+
+    /**
+     * The node of the rewritten tree at {@code e}, a position in the text validated (the node
+     * spanning it exactly, or one starting there); null when unknown.
+     */
+    private SqlNode node(SqlParserPos e) {
+        if (tree == null || e.getLineNum() <= 0) {
             return null;
         }
         if (validated == null) {
@@ -140,23 +156,23 @@ final class StatementPositions {
     }
 
     /** The first node under {@code root} that spans the error exactly, else the first starting there. */
-    private static SqlNode find(SqlNode root, CalciteContextException e, List<Integer> path) {
+    private static SqlNode find(SqlNode root, SqlParserPos e, List<Integer> path) {
         SqlNode exact = search(root, e, true, path);
         // a failed search leaves the path empty
         return exact != null ? exact : search(root, e, false, path);
     }
 
     /** Depth-first, parents before children; fills {@code path} with the child indexes leading to the node. */
-    private static SqlNode search(SqlNode node, CalciteContextException e, boolean exact, List<Integer> path) {
+    private static SqlNode search(SqlNode node, SqlParserPos e, boolean exact, List<Integer> path) {
         if (node == null) {
             return null;
         }
         SqlParserPos pos = node.getParserPosition();
-        if (pos.getLineNum() == e.getPosLine()
-                && pos.getColumnNum() == e.getPosColumn()
+        if (pos.getLineNum() == e.getLineNum()
+                && pos.getColumnNum() == e.getColumnNum()
                 && (!exact
-                        || (pos.getEndLineNum() == e.getEndPosLine()
-                                && pos.getEndColumnNum() == e.getEndPosColumn()))) {
+                        || (pos.getEndLineNum() == e.getEndLineNum()
+                                && pos.getEndColumnNum() == e.getEndColumnNum()))) {
             return node;
         }
         List<SqlNode> children = children(node);

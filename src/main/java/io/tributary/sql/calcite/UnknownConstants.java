@@ -20,9 +20,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 /**
  * PostgreSQL's typing of a string constant (type {@code unknown}) beside a typed operand, where
  * Calcite's implicit coercion differs. PostgreSQL first assumes the constant is of the other
- * operand's type, and reads it with that type's input function: {@code b = 't'} compares with
- * true ({@code boolin} takes {@code t}, {@code yes}, {@code on}, {@code 1}; Calcite's cast only
- * {@code true}), and {@code numeric_col + '2.25'} adds the number 2.25 as an unconstrained numeric
+ * operand's type, and reads it with that type's input function: in a comparison {@link
+ * ConstructConstants} does that, and {@code numeric_col + '2.25'} adds the number 2.25 as an unconstrained numeric
  * (Calcite cast it to {@code DECIMAL(38, 19)} and printed nineteen decimals). A numeric function
  * given only a constant resolves to its {@code double precision} form, the numeric category's
  * preferred type ({@code abs('-3')} is 3, not {@code 3.0000000000000000000}). Called by {@link
@@ -65,28 +64,6 @@ final class UnknownConstants {
     static boolean floatFunction(String function, int arguments) {
         String name = function.toUpperCase(Locale.ROOT);
         return FLOAT_FUNCTIONS.contains(name) || (arguments == 1 && ONE_ARGUMENT_FLOAT_FUNCTIONS.contains(name));
-    }
-
-    /**
-     * Replaces a string constant compared ({@code = <> < <= > >=}) with a boolean by the boolean PostgreSQL's input function
-     * reads from it.
-     *
-     * @return whether an operand was replaced
-     * @throws TributaryException 22P02 at the constant when it is no boolean's text
-     */
-    static boolean resolveBoolean(SqlCallBinding binding) {
-        if (!binary(binding, COMPARISONS)) {
-            return false;
-        }
-        for (int i = 0; i < 2; i++) {
-            if (binding.operand(i) instanceof SqlCharStringLiteral text
-                    && SqlTypeUtil.isBoolean(binding.getOperandType(1 - i))) {
-                Boolean value = (Boolean) read(text, DataType.BOOLEAN);
-                binding.getCall().setOperand(i, SqlLiteral.createBoolean(value, text.getParserPosition()));
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -171,6 +148,7 @@ final class UnknownConstants {
                 // a timestamptz takes Calcite's day-time interval (PostgreSQL's has no such sum
                 // here yet, and Calcite's month interval added to a timestamptz is wrong): a
                 // constant with months stays refused
+                read(text, DataType.INTERVAL); // its input error, at the constant
                 SqlNode interval = timestamptz
                         ? IntervalOperands.calciteInterval(text, false, pos)
                         : PgIntervals.call("pg_interval", pos, text);
@@ -204,8 +182,21 @@ final class UnknownConstants {
         return org.apache.calcite.sql.fun.SqlStdOperatorTable.MINUS.createCall(pos, a, b);
     }
 
-    /** {@code CAST(text AS type)}, {@code type} one of {@link #MOMENTS}. */
+    /**
+     * {@code CAST(text AS type)}, {@code type} one of {@link #MOMENTS}.
+     *
+     * @throws TributaryException the type's input error at the constant, which the cast would only
+     *     meet when run, without a position
+     */
     private static SqlNode cast(SqlNode text, String type, SqlParserPos pos) {
+        read(
+                (SqlCharStringLiteral) text,
+                switch (type) {
+                    case "DATE" -> DataType.DATE;
+                    case "TIME" -> DataType.TIME;
+                    case "TIMESTAMP" -> DataType.TIMESTAMP;
+                    default -> DataType.TIMESTAMPTZ;
+                });
         SqlTypeName name = switch (type) {
             case "DATE" -> SqlTypeName.DATE;
             case "TIME" -> SqlTypeName.TIME;
