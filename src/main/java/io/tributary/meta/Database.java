@@ -306,6 +306,22 @@ public final class Database implements AutoCloseable {
                 .add(table, constraint, columns);
     }
 
+    /**
+     * Waits until no index build runs on table {@code table} (when it exists): ALTER TABLE ... ADD
+     * or DROP COLUMN and ADD PRIMARY KEY, which refuse a table a job reads (a build's key watch
+     * counts), wait for it first, as PostgreSQL's wait for the lock CREATE INDEX holds. Session
+     * threads.
+     *
+     * @param check run every few milliseconds while waiting; it throws 57014 on a cancel or {@code
+     *     statement_timeout}
+     */
+    public void awaitIndexBuilds(String table, Runnable check) throws InterruptedException {
+        TableDef def = catalogService.catalog().table(table).orElse(null);
+        if (def != null) {
+            streams.awaitUnwatched(def.id(), check);
+        }
+    }
+
     /** ALTER TABLE ... ADD, DROP and RENAME COLUMN; any thread. */
     public io.tributary.meta.ddl.ColumnDdl columnDdl() {
         return columnDdl;

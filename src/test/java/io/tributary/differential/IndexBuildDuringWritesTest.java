@@ -28,6 +28,10 @@ class IndexBuildDuringWritesTest {
     private static final int ROWS = 200_000;
     /** Changes whose rows are probed (the first ones; every change is replayed on PostgreSQL). */
     private static final int PROBED = 150;
+    /** Rows the heavy writer changes per statement. */
+    private static final int HEAVY_STEP = 4_000;
+    /** Row changes the heavy writer makes during the build at least. */
+    private static final int HEAVY_KEYS = 20_000;
 
     private static PostgresPair pair;
 
@@ -133,5 +137,282 @@ class IndexBuildDuringWritesTest {
         probes.add("INSERT INTO w SELECT id + " + 10 * ROWS + ", email, 0 FROM w ON CONFLICT (email) DO NOTHING");
         probes.add("SELECT count(*), count(email), count(DISTINCT email) FROM w");
         assertEquals(List.of(), pair.mismatches(probes));
+    }
+
+    /**
+     * A writer changing thousands of rows per statement while the index is built: more than
+     * {@value #HEAVY_KEYS} rows change during the build, and the last step, under the barrier
+     * lock, must not read them all while the writer waits (it catches up outside the lock first):
+     * no statement that ran during the build waits for half of it.
+     */
+    @Test
+    void aHeavyWriterDoesNotWaitForTheRowsItChanged() throws Exception {
+        for (String sql : List.of(
+                "CREATE TABLE h (id bigint PRIMARY KEY, email text, v int)",
+                "INSERT INTO h SELECT g, 'user-' || g, g % 1000 FROM generate_series(1, " + ROWS + ") AS g(g)")) {
+            String[] outcome = pair.both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
+        }
+        AtomicBoolean building = new AtomicBoolean(true);
+        List<long[]> spans = new ArrayList<>();
+        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+        List<String> applied = new ArrayList<>();
+        Connection writerConnection = pair.tributary.connect("root", "", 120);
+        Thread writer = new Thread(() -> {
+            try (Statement st = writerConnection.createStatement()) {
+                for (int i = 0; building.get(); i++) {
+                    long from = (long) i * HEAVY_STEP % ROWS;
+                    String sql = "UPDATE h SET email = email || 'x', v = v + 1 WHERE id > " + from + " AND id <= "
+                            + (from + HEAVY_STEP);
+                    long began = System.nanoTime();
+                    st.execute(sql);
+                    long ended = System.nanoTime();
+                    synchronized (applied) {
+                        applied.add(sql);
+                        spans.add(new long[] {began, ended});
+                    }
+                }
+            } catch (Throwable t) {
+                writerFailure.set(t);
+            }
+        });
+        writer.start();
+        while (true) {
+            synchronized (applied) {
+                if (applied.size() >= 5 || writerFailure.get() != null) {
+                    break;
+                }
+            }
+            Thread.sleep(5);
+        }
+        long buildBegan = System.nanoTime();
+        long buildEnded;
+        try (Statement st = pair.tributary.connection.createStatement()) {
+            st.execute("CREATE UNIQUE INDEX h_email ON h (email)");
+        } finally {
+            buildEnded = System.nanoTime();
+            building.set(false);
+            writer.join();
+            writerConnection.close();
+        }
+        assertEquals(null, writerFailure.get(), "the writer failed");
+        int during = 0;
+        long slowest = 0;
+        for (long[] span : spans) {
+            if (span[1] > buildBegan && span[0] < buildEnded) {
+                during++;
+                slowest = Math.max(slowest, span[1] - span[0]);
+            }
+        }
+        long buildNanos = buildEnded - buildBegan;
+        assertTrue(during * HEAVY_STEP > HEAVY_KEYS, "only " + during + " statements ran during the build");
+        assertTrue(
+                slowest < buildNanos / 2,
+                "a write waited " + slowest / 1_000_000 + " ms; the build took " + buildNanos / 1_000_000 + " ms");
+
+        try (Statement st = pair.pg.createStatement()) {
+            for (String sql : applied) {
+                st.execute(sql);
+            }
+            st.execute("CREATE UNIQUE INDEX h_email ON h (email)");
+        }
+        List<String> probes = new ArrayList<>();
+        probes.add("SELECT count(*), count(email), sum(v), sum(length(email)) FROM h");
+        for (int id = 1; id <= ROWS; id += ROWS / 50) {
+            // a stale entry would refuse the row's old email, which no row holds any more
+            probes.add("INSERT INTO h VALUES (" + (2 * ROWS + id) + ", 'user-" + id
+                    + "', 0) ON CONFLICT (email) DO NOTHING");
+            probes.add("INSERT INTO h VALUES (" + (3 * ROWS + id) + ", 'user-" + id
+                    + "x', 0) ON CONFLICT (email) DO NOTHING");
+        }
+        probes.add("INSERT INTO h SELECT id + " + 10 * ROWS + ", email, 0 FROM h ON CONFLICT (email) DO NOTHING");
+        probes.add("SELECT count(*), count(DISTINCT email) FROM h");
+        assertEquals(List.of(), pair.mismatches(probes));
+    }
+
+    /**
+     * Rows inserted during a unique build that duplicate others' values (in no particular order):
+     * the last step refuses the index (23505) as PostgreSQL does and names the least duplicated
+     * key, the one the snapshot step names when the same rows are there before the build.
+     */
+    @Test
+    void theLastStepNamesTheLeastDuplicatedKey() throws Exception {
+        for (String sql : List.of(
+                "CREATE TABLE d (id bigint PRIMARY KEY, email text)",
+                "INSERT INTO d SELECT g, 'user-' || g FROM generate_series(1, " + ROWS + ") AS g(g)")) {
+            String[] outcome = pair.both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
+        }
+        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+        List<String> applied = new ArrayList<>();
+        Connection writerConnection = pair.tributary.connect("root", "", 120);
+        Thread writer = new Thread(() -> {
+            try (Statement st = writerConnection.createStatement()) {
+                // after the build's snapshot, and all of them before its last step (checked below)
+                Thread.sleep(300);
+                String sql = "INSERT INTO d SELECT " + 2 * ROWS + " + g, 'user-' || (1 + (g * 7919 + 4111) % 90000)"
+                        + " FROM generate_series(0, 299) AS g(g)";
+                st.execute(sql);
+                applied.add(sql);
+            } catch (Throwable t) {
+                writerFailure.set(t);
+            }
+        });
+        String duringWrites;
+        boolean writerDone;
+        try (Statement st = pair.tributary.connection.createStatement()) {
+            writer.start();
+            duringWrites = uniqueBuildError(st, "CREATE UNIQUE INDEX d_email ON d (email)");
+            writerDone = !writer.isAlive();
+        } finally {
+            writer.join();
+            writerConnection.close();
+        }
+        assertEquals(null, writerFailure.get(), "the writer failed");
+        assertTrue(writerDone, "the writer was still inserting when the build ended");
+        String afterWrites;
+        try (Statement st = pair.tributary.connection.createStatement()) {
+            afterWrites = uniqueBuildError(st, "CREATE UNIQUE INDEX d_email ON d (email)");
+        }
+        String postgres;
+        try (Statement st = pair.pg.createStatement()) {
+            for (String sql : applied) {
+                st.execute(sql);
+            }
+            postgres = uniqueBuildError(st, "CREATE UNIQUE INDEX d_email ON d (email)");
+        }
+        assertEquals(afterWrites, duringWrites, "the last step named another key than the snapshot step");
+        // PostgreSQL names the first equal pair its sort compares, which depends on its quicksort's
+        // order (here not the least key): only the error itself is compared
+        assertEquals(
+                postgres.substring(0, postgres.indexOf(" DETAIL")),
+                afterWrites.substring(0, afterWrites.indexOf(" DETAIL")));
+    }
+
+    /** The SQLSTATE, message and DETAIL of a build that must fail. */
+    private static String uniqueBuildError(Statement st, String sql) {
+        try {
+            st.execute(sql);
+            return "no error";
+        } catch (org.postgresql.util.PSQLException e) {
+            var server = e.getServerErrorMessage();
+            return e.getSQLState() + " " + server.getMessage() + " DETAIL " + server.getDetail();
+        } catch (java.sql.SQLException e) {
+            return e.getSQLState() + " " + e.getMessage();
+        }
+    }
+
+    /**
+     * A TRUNCATE of more rows than an index build's watch lists ({@code ChangedKeyWatch.MAX_KEYS})
+     * while the build runs, then new rows: the build starts over from the truncated table instead
+     * of giving up (53200), and the index holds the new rows' entries, as in PostgreSQL (where the
+     * TRUNCATE waits for the build, or the build for it: the index is the same).
+     */
+    @Test
+    void aTruncateDuringTheBuildMakesItStartOver() throws Exception {
+        int rows = 1_050_000;
+        for (String sql : List.of(
+                "CREATE TABLE t (id bigint PRIMARY KEY, v int)",
+                "INSERT INTO t SELECT g, g FROM generate_series(1, " + rows + ") AS g(g)")) {
+            String[] outcome = pair.both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
+        }
+        List<String> after =
+                List.of("TRUNCATE t", "INSERT INTO t SELECT g, g % 100 FROM generate_series(1, 100) AS g(g)");
+        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+        Connection writerConnection = pair.tributary.connect("root", "", 120);
+        Thread writer = new Thread(() -> {
+            try (Statement st = writerConnection.createStatement()) {
+                Thread.sleep(300); // after the build's snapshot
+                for (String sql : after) {
+                    st.execute(sql);
+                }
+            } catch (Throwable t) {
+                writerFailure.set(t);
+            }
+        });
+        try (Statement st = pair.tributary.connection.createStatement()) {
+            writer.start();
+            st.execute("CREATE UNIQUE INDEX t_v ON t (v)");
+        } finally {
+            writer.join();
+            writerConnection.close();
+        }
+        assertEquals(null, writerFailure.get(), "the writer failed");
+        try (Statement st = pair.pg.createStatement()) {
+            for (String sql : after) {
+                st.execute(sql);
+            }
+            st.execute("CREATE UNIQUE INDEX t_v ON t (v)");
+        }
+        assertEquals(
+                List.of(),
+                pair.mismatches(List.of(
+                        "SELECT count(*), sum(v) FROM t",
+                        "INSERT INTO t SELECT g + 1000, g FROM generate_series(0, 200) AS g(g) ON CONFLICT (v) DO NOTHING",
+                        "SELECT count(*), sum(v) FROM t")));
+    }
+
+    /**
+     * ALTER TABLE ... ADD COLUMN while an index build runs on the table waits for the build, as in
+     * PostgreSQL (where it waits for the build's lock), and then runs over the table with its new
+     * index; with a {@code statement_timeout} shorter than the build it is cancelled with 57014.
+     */
+    @Test
+    void anAlterDuringTheBuildWaitsForIt() throws Exception {
+        for (String sql : List.of(
+                "CREATE TABLE a (id bigint PRIMARY KEY, email text)",
+                "INSERT INTO a SELECT g, 'user-' || g FROM generate_series(1, " + ROWS + ") AS g(g)")) {
+            String[] outcome = pair.both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
+        }
+        String alter = "ALTER TABLE a ADD COLUMN extra int DEFAULT 7";
+        assertEquals("no error", buildWithConcurrent("CREATE UNIQUE INDEX a_email ON a (email)", null, alter));
+        String timedOut = buildWithConcurrent(
+                "CREATE INDEX a_both ON a (email, extra)",
+                "SET statement_timeout = 100",
+                "ALTER TABLE a DROP COLUMN extra");
+        assertEquals("57014 canceling statement due to statement timeout DETAIL null", timedOut);
+        try (Statement st = pair.pg.createStatement()) {
+            st.execute("CREATE UNIQUE INDEX a_email ON a (email)");
+            st.execute(alter);
+            st.execute("CREATE INDEX a_both ON a (email, extra)");
+        }
+        assertEquals(
+                List.of(),
+                pair.mismatches(List.of(
+                        "SELECT count(*), sum(extra), count(email) FROM a",
+                        "INSERT INTO a VALUES (" + (2 * ROWS) + ", 'user-5', 1) ON CONFLICT (email) DO NOTHING",
+                        "SELECT id, email, extra FROM a WHERE id IN (1, 5, " + ROWS + ") ORDER BY id")));
+    }
+
+    /**
+     * Runs {@code build} while a second session runs {@code setting} (when not null) and then,
+     * 300 ms later, {@code concurrent}; returns the concurrent statement's {@link #uniqueBuildError}.
+     */
+    private static String buildWithConcurrent(String build, String setting, String concurrent) throws Exception {
+        AtomicReference<String> outcome = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (Connection other = pair.tributary.connect("root", "", 120)) {
+            Thread thread = new Thread(() -> {
+                try (Statement st = other.createStatement()) {
+                    if (setting != null) {
+                        st.execute(setting);
+                    }
+                    Thread.sleep(300); // after the build's snapshot
+                    outcome.set(uniqueBuildError(st, concurrent));
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            thread.start();
+            try (Statement st = pair.tributary.connection.createStatement()) {
+                st.execute(build);
+            } finally {
+                thread.join();
+            }
+        }
+        assertEquals(null, failure.get());
+        return outcome.get();
     }
 }

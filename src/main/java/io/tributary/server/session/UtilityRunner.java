@@ -153,6 +153,7 @@ final class UtilityRunner {
                 return new StatementResult.Command(source ? "ALTER SOURCE" : "ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.AddPrimaryKey a) {
+                db.awaitIndexBuilds(a.table(), cancelCheck);
                 db.addPrimaryKey(a.table(), a.constraint(), a.columns());
                 return new StatementResult.Command("ALTER TABLE");
             }
@@ -189,6 +190,7 @@ final class UtilityRunner {
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.DropColumn d) {
+                db.awaitIndexBuilds(d.table(), cancelCheck);
                 db.columnDdl()
                         .drop(d.table(), d.ifExists(), d.column(), d.columnIfExists(), d.cascade())
                         .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
