@@ -294,17 +294,14 @@ final class IndexBuild {
             }
             List<byte[]> then = snapshot.getAll(Keyspace.DATA, fresh);
             for (int i = 0; i < fresh.size(); i++) {
-                Changed c = new Changed(fresh.get(i));
-                c.now(then.get(i));
+                Changed c = new Changed(freshPks.get(i));
+                now(c, fresh.get(i), then.get(i));
                 c.thenKey = c.nowKey;
-                changes.put(ByteBuffer.wrap(freshPks.get(i)), c);
+                changes.put(ByteBuffer.wrap(c.pk), c);
             }
             List<byte[]> now = latest.apply(rowKeys);
             for (int i = 0; i < batch.size(); i++) {
-                Changed c = changes.get(ByteBuffer.wrap(batch.get(i)));
-                if (!Arrays.equals(c.now, now.get(i))) {
-                    c.now(now.get(i));
-                }
+                now(changes.get(ByteBuffer.wrap(batch.get(i))), rowKeys.get(i), now.get(i));
             }
         }
         if (changes.size() > ChangedKeyWatch.MAX_KEYS) {
@@ -312,40 +309,30 @@ final class IndexBuild {
         }
     }
 
-    /** A row changed since the snapshot: its entry then and as of the last resolution. */
-    private final class Changed {
-        private final byte[] rowKey;
+    /**
+     * A row changed since the snapshot, as the last step needs it: its entry keys then and as of
+     * the last resolution, not the row (the rows are decoded when resolved and dropped), so the
+     * memory per changed key is its primary key and two entry keys, whatever the rows' width.
+     */
+    static final class Changed {
+        /** The row's primary key (encoded); also a unique index's entry value ({@link IndexKeys#value}). */
+        final byte[] pk;
         /** The entry key of the row in the snapshot; null without a row. */
-        private byte[] thenKey;
-        /** The row (encoded) as of the last resolution; null without a row. */
-        private byte[] now;
-
-        private byte[] nowKey;
-        private byte[] nowValue;
+        byte[] thenKey;
+        /** The entry key of the row as of the last resolution; null without a row. */
+        byte[] nowKey;
         /** A unique index's entry without NULLs, which no other row may share. */
-        private boolean nowExclusive;
+        boolean nowExclusive;
         /** {@link #nowExclusive} and equal to one of the snapshot's entries. */
-        private boolean nowInSnapshot;
+        boolean nowInSnapshot;
 
-        Changed(byte[] rowKey) {
-            this.rowKey = rowKey;
+        Changed(byte[] pk) {
+            this.pk = pk;
         }
 
-        /** Sets the row now and its entry (the binary search outside the lock when it can be). */
-        void now(byte[] row) {
-            now = row;
-            if (row == null) {
-                nowKey = null;
-                nowValue = null;
-                nowExclusive = false;
-                nowInSnapshot = false;
-                return;
-            }
-            Object[] decoded = rows.decode(row);
-            nowKey = entryKey(decoded, rowKey);
-            nowValue = IndexKeys.value(decoded, columns, index.unique(), rowKey);
-            nowExclusive = index.unique() && !IndexKeys.hasNull(decoded, columns);
-            nowInSnapshot = nowExclusive && Arrays.binarySearch(builtKeys, nowKey, Arrays::compareUnsigned) >= 0;
+        /** The value of the entry {@link #nowKey}: as {@link IndexKeys#value} makes it. */
+        byte[] nowValue() {
+            return nowExclusive ? pk : IndexKeys.NO_VALUE;
         }
     }
 
@@ -414,7 +401,7 @@ final class IndexBuild {
             // the file, deletes before puts, so a key that one row left and another took (a unique
             // index's values) ends up put
             if (index.unique()) {
-                checkUnique();
+                checkUnique(epoch);
             }
             if (file != null && file.pairs() > 0) {
                 epoch.putFile(file, TableKeys.tableStart(index.id()), TableKeys.tableEnd(index.id()));
@@ -431,7 +418,7 @@ final class IndexBuild {
             }
             for (Changed c : changes.values()) {
                 if (c.nowKey != null && !Arrays.equals(c.thenKey, c.nowKey)) {
-                    epoch.put(Keyspace.DATA, c.nowKey, c.nowValue);
+                    epoch.put(Keyspace.DATA, c.nowKey, c.nowValue());
                 }
             }
             after = next;
@@ -448,10 +435,27 @@ final class IndexBuild {
     }
 
     /**
+     * Sets {@code c}'s entry now from its row {@code row} (encoded, stored under {@code rowKey};
+     * null without a row), with the binary search outside the lock when it can be.
+     */
+    private void now(Changed c, byte[] rowKey, byte[] row) {
+        if (row == null) {
+            c.nowKey = null;
+            c.nowExclusive = false;
+            c.nowInSnapshot = false;
+            return;
+        }
+        Object[] decoded = rows.decode(row);
+        c.nowKey = entryKey(decoded, rowKey);
+        c.nowExclusive = index.unique() && !IndexKeys.hasNull(decoded, columns);
+        c.nowInSnapshot = c.nowExclusive && Arrays.binarySearch(builtKeys, c.nowKey, Arrays::compareUnsigned) >= 0;
+    }
+
+    /**
      * A unique index: refuses (23505) a changed row's entry that another changed row's entry or a
      * snapshot entry whose row changed no other way still holds.
      */
-    private void checkUnique() {
+    private void checkUnique(WriteBuffer epoch) {
         Set<ByteBuffer> left = new HashSet<>();
         for (Changed c : changes.values()) {
             if (c.thenKey != null && !Arrays.equals(c.thenKey, c.nowKey)) {
@@ -472,7 +476,10 @@ final class IndexBuild {
             }
         }
         if (least != null) {
-            throw duplicated(rows.decode(least.now));
+            // the row as resolved last: every row changed since is resolved in this epoch
+            byte[] row = epoch.getAll(Keyspace.DATA, List.of(TableKeys.rowKey(table.id(), least.pk)))
+                    .get(0);
+            throw duplicated(rows.decode(row));
         }
     }
 
