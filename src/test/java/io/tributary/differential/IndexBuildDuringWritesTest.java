@@ -3,13 +3,18 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tributary.meta.ddl.HeldIndexBuilds;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +28,9 @@ import org.junit.jupiter.api.Test;
  * on both: inserting each changed row's old and new email again (a stale entry would refuse an
  * email no row holds any more; a missing one would let a duplicate in), and ON CONFLICT DO NOTHING
  * over every email, whose row count says which emails the index holds.
+ *
+ * <p>A test that needs something to happen during a build holds the build at a step ({@link
+ * HeldIndexBuilds}), waits until it is held, acts, and releases it: no test relies on timing.
  */
 class IndexBuildDuringWritesTest {
     private static final int ROWS = 200_000;
@@ -94,10 +102,21 @@ class IndexBuildDuringWritesTest {
             Thread.sleep(5);
         }
         long longestBuildNanos = 0;
-        try (Statement st = pair.tributary.connection.createStatement()) {
+        IntSupplier changes = () -> {
+            synchronized (applied) {
+                return writerFailure.get() != null ? Integer.MAX_VALUE : applied.size();
+            }
+        };
+        try (HeldIndexBuilds held = HeldIndexBuilds.afterScan("w_email", "w_v")) {
             for (String sql : List.of("CREATE UNIQUE INDEX w_email ON w (email)", "CREATE INDEX w_v ON w (v)")) {
+                String name = sql.contains("w_email") ? "w_email" : "w_v";
                 long began = System.nanoTime();
-                st.execute(sql);
+                FutureTask<String> build = start(() -> uniqueBuildError(pair.tributary.connection, sql));
+                // the writer's changes after the snapshot are the ones the build catches up with
+                held.awaitHeld(name);
+                awaitChanges(changes, changes.getAsInt() + 10);
+                held.release(name);
+                assertEquals("no error", build.get(120, TimeUnit.SECONDS), sql);
                 longestBuildNanos = Math.max(longestBuildNanos, System.nanoTime() - began);
             }
         } finally {
@@ -187,8 +206,19 @@ class IndexBuildDuringWritesTest {
         }
         long buildBegan = System.nanoTime();
         long buildEnded;
-        try (Statement st = pair.tributary.connection.createStatement()) {
-            st.execute("CREATE UNIQUE INDEX h_email ON h (email)");
+        IntSupplier statements = () -> {
+            synchronized (applied) {
+                return writerFailure.get() != null ? Integer.MAX_VALUE : applied.size();
+            }
+        };
+        try (HeldIndexBuilds held = HeldIndexBuilds.afterScan("h_email")) {
+            FutureTask<String> build = start(
+                    () -> uniqueBuildError(pair.tributary.connection, "CREATE UNIQUE INDEX h_email ON h (email)"));
+            // more rows change after the snapshot than the catch-up rounds read under the lock at most
+            held.awaitHeld("h_email");
+            awaitChanges(statements, statements.getAsInt() + HEAVY_KEYS / HEAVY_STEP + 1);
+            held.release("h_email");
+            assertEquals("no error", build.get(120, TimeUnit.SECONDS));
         } finally {
             buildEnded = System.nanoTime();
             building.set(false);
@@ -243,44 +273,27 @@ class IndexBuildDuringWritesTest {
             String[] outcome = pair.both(sql);
             assertEquals(outcome[0], outcome[1], sql);
         }
-        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
-        List<String> applied = new ArrayList<>();
-        Connection writerConnection = pair.tributary.connect("root", "", 120);
-        Thread writer = new Thread(() -> {
-            try (Statement st = writerConnection.createStatement()) {
-                // after the build's snapshot, and all of them before its last step (checked below)
-                Thread.sleep(300);
-                String sql = "INSERT INTO d SELECT " + 2 * ROWS + " + g, 'user-' || (1 + (g * 7919 + 4111) % 90000)"
-                        + " FROM generate_series(0, 299) AS g(g)";
-                st.execute(sql);
-                applied.add(sql);
-            } catch (Throwable t) {
-                writerFailure.set(t);
-            }
-        });
+        String duplicates = "INSERT INTO d SELECT " + 2 * ROWS + " + g, 'user-' || (1 + (g * 7919 + 4111) % 90000)"
+                + " FROM generate_series(0, 299) AS g(g)";
         String duringWrites;
-        boolean writerDone;
-        try (Statement st = pair.tributary.connection.createStatement()) {
-            writer.start();
-            duringWrites = uniqueBuildError(st, "CREATE UNIQUE INDEX d_email ON d (email)");
-            writerDone = !writer.isAlive();
-        } finally {
-            writer.join();
-            writerConnection.close();
+        try (HeldIndexBuilds held = HeldIndexBuilds.afterScan("d_email");
+                Connection writer = pair.tributary.connect("root", "", 120);
+                Statement st = writer.createStatement()) {
+            FutureTask<String> build = start(
+                    () -> uniqueBuildError(pair.tributary.connection, "CREATE UNIQUE INDEX d_email ON d (email)"));
+            // after the build's snapshot, before its catch-up and last step
+            held.awaitHeld("d_email");
+            st.execute(duplicates);
+            held.release("d_email");
+            duringWrites = build.get(120, TimeUnit.SECONDS);
         }
-        assertEquals(null, writerFailure.get(), "the writer failed");
-        assertTrue(writerDone, "the writer was still inserting when the build ended");
-        String afterWrites;
-        try (Statement st = pair.tributary.connection.createStatement()) {
-            afterWrites = uniqueBuildError(st, "CREATE UNIQUE INDEX d_email ON d (email)");
-        }
+        String afterWrites = uniqueBuildError(pair.tributary.connection, "CREATE UNIQUE INDEX d_email ON d (email)");
         String postgres;
         try (Statement st = pair.pg.createStatement()) {
-            for (String sql : applied) {
-                st.execute(sql);
-            }
+            st.execute(duplicates);
             postgres = uniqueBuildError(st, "CREATE UNIQUE INDEX d_email ON d (email)");
         }
+        assertTrue(duringWrites.startsWith("23505 "), duringWrites);
         assertEquals(afterWrites, duringWrites, "the last step named another key than the snapshot step");
         // PostgreSQL names the first equal pair its sort compares, which depends on its quicksort's
         // order (here not the least key): only the error itself is compared
@@ -289,7 +302,30 @@ class IndexBuildDuringWritesTest {
                 afterWrites.substring(0, afterWrites.indexOf(" DETAIL")));
     }
 
-    /** The SQLSTATE, message and DETAIL of a build that must fail. */
+    /** {@link #uniqueBuildError(Statement, String)} on a statement of {@code c}. */
+    private static String uniqueBuildError(Connection c, String sql) throws java.sql.SQLException {
+        try (Statement st = c.createStatement()) {
+            return uniqueBuildError(st, sql);
+        }
+    }
+
+    /** Runs {@code task} on a new thread. */
+    private static <T> FutureTask<T> start(Callable<T> task) {
+        FutureTask<T> future = new FutureTask<>(task);
+        new Thread(future, "index-build-test").start();
+        return future;
+    }
+
+    /** Waits (a minute at most) until {@code count} reaches {@code n}. */
+    private static void awaitChanges(IntSupplier count, int n) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (count.getAsInt() < n) {
+            assertTrue(System.nanoTime() < end, "the writer made " + count.getAsInt() + " of " + n + " changes");
+            Thread.sleep(2);
+        }
+    }
+
+    /** The SQLSTATE, message and DETAIL of a statement (of a build that must fail), or "no error". */
     private static String uniqueBuildError(Statement st, String sql) {
         try {
             st.execute(sql);
@@ -319,26 +355,18 @@ class IndexBuildDuringWritesTest {
         }
         List<String> after =
                 List.of("TRUNCATE t", "INSERT INTO t SELECT g, g % 100 FROM generate_series(1, 100) AS g(g)");
-        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
-        Connection writerConnection = pair.tributary.connect("root", "", 120);
-        Thread writer = new Thread(() -> {
-            try (Statement st = writerConnection.createStatement()) {
-                Thread.sleep(300); // after the build's snapshot
-                for (String sql : after) {
-                    st.execute(sql);
-                }
-            } catch (Throwable t) {
-                writerFailure.set(t);
+        try (HeldIndexBuilds held = HeldIndexBuilds.afterScan("t_v");
+                Connection writer = pair.tributary.connect("root", "", 120);
+                Statement st = writer.createStatement()) {
+            FutureTask<String> build =
+                    start(() -> uniqueBuildError(pair.tributary.connection, "CREATE UNIQUE INDEX t_v ON t (v)"));
+            held.awaitHeld("t_v"); // after the build's snapshot
+            for (String sql : after) {
+                st.execute(sql);
             }
-        });
-        try (Statement st = pair.tributary.connection.createStatement()) {
-            writer.start();
-            st.execute("CREATE UNIQUE INDEX t_v ON t (v)");
-        } finally {
-            writer.join();
-            writerConnection.close();
+            held.release("t_v");
+            assertEquals("no error", build.get(120, TimeUnit.SECONDS));
         }
-        assertEquals(null, writerFailure.get(), "the writer failed");
         try (Statement st = pair.pg.createStatement()) {
             for (String sql : after) {
                 st.execute(sql);
@@ -356,7 +384,7 @@ class IndexBuildDuringWritesTest {
     /**
      * ALTER TABLE ... ADD COLUMN while an index build runs on the table waits for the build, as in
      * PostgreSQL (where it waits for the build's lock), and then runs over the table with its new
-     * index; with a {@code statement_timeout} shorter than the build it is cancelled with 57014.
+     * index; with a {@code statement_timeout} it is cancelled with 57014 while the build still runs.
      */
     @Test
     void anAlterDuringTheBuildWaitsForIt() throws Exception {
@@ -367,12 +395,29 @@ class IndexBuildDuringWritesTest {
             assertEquals(outcome[0], outcome[1], sql);
         }
         String alter = "ALTER TABLE a ADD COLUMN extra int DEFAULT 7";
-        assertEquals("no error", buildWithConcurrent("CREATE UNIQUE INDEX a_email ON a (email)", null, alter));
-        String timedOut = buildWithConcurrent(
-                "CREATE INDEX a_both ON a (email, extra)",
-                "SET statement_timeout = 100",
-                "ALTER TABLE a DROP COLUMN extra");
-        assertEquals("57014 canceling statement due to statement timeout DETAIL null", timedOut);
+        try (HeldIndexBuilds held = HeldIndexBuilds.afterScan("a_email", "a_both");
+                Connection other = pair.tributary.connect("root", "", 120)) {
+            FutureTask<String> build = start(
+                    () -> uniqueBuildError(pair.tributary.connection, "CREATE UNIQUE INDEX a_email ON a (email)"));
+            held.awaitHeld("a_email");
+            FutureTask<String> altered = start(() -> uniqueBuildError(other, alter));
+            held.awaitRewriteClaim("a_email", altered::isDone);
+            held.release("a_email");
+            assertEquals("no error", build.get(120, TimeUnit.SECONDS));
+            assertEquals("no error", altered.get(120, TimeUnit.SECONDS), alter);
+
+            build = start(() -> uniqueBuildError(pair.tributary.connection, "CREATE INDEX a_both ON a (email, extra)"));
+            held.awaitHeld("a_both");
+            try (Statement st = other.createStatement()) {
+                st.execute("SET statement_timeout = 100");
+                assertEquals(
+                        "57014 canceling statement due to statement timeout DETAIL null",
+                        uniqueBuildError(st, "ALTER TABLE a DROP COLUMN extra"));
+                st.execute("SET statement_timeout = 0");
+            }
+            held.release("a_both");
+            assertEquals("no error", build.get(120, TimeUnit.SECONDS));
+        }
         try (Statement st = pair.pg.createStatement()) {
             st.execute("CREATE UNIQUE INDEX a_email ON a (email)");
             st.execute(alter);
@@ -387,32 +432,48 @@ class IndexBuildDuringWritesTest {
     }
 
     /**
-     * Runs {@code build} while a second session runs {@code setting} (when not null) and then,
-     * 300 ms later, {@code concurrent}; returns the concurrent statement's {@link #uniqueBuildError}.
+     * A CREATE INDEX asked for while an ALTER TABLE waits for another build on the table waits for
+     * the ALTER (as PostgreSQL queues its lock behind the ALTER's) instead of starting a build that
+     * the ALTER would then meet, and is built over the table the ALTER left.
      */
-    private static String buildWithConcurrent(String build, String setting, String concurrent) throws Exception {
-        AtomicReference<String> outcome = new AtomicReference<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        try (Connection other = pair.tributary.connect("root", "", 120)) {
-            Thread thread = new Thread(() -> {
-                try (Statement st = other.createStatement()) {
-                    if (setting != null) {
-                        st.execute(setting);
-                    }
-                    Thread.sleep(300); // after the build's snapshot
-                    outcome.set(uniqueBuildError(st, concurrent));
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            });
-            thread.start();
-            try (Statement st = pair.tributary.connection.createStatement()) {
-                st.execute(build);
-            } finally {
-                thread.join();
-            }
+    @Test
+    void aBuildAskedForWhileAnAlterWaitsWaitsForTheAlter() throws Exception {
+        for (String sql : List.of(
+                "CREATE TABLE q (id bigint PRIMARY KEY, email text)",
+                "INSERT INTO q SELECT g, 'user-' || g FROM generate_series(1, " + ROWS / 10 + ") AS g(g)")) {
+            String[] outcome = pair.both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
         }
-        assertEquals(null, failure.get());
-        return outcome.get();
+        String alter = "ALTER TABLE q ADD COLUMN extra int DEFAULT 7";
+        try (HeldIndexBuilds held = HeldIndexBuilds.afterScan("q_id", "q_email");
+                Connection alterer = pair.tributary.connect("root", "", 120);
+                Connection builder = pair.tributary.connect("root", "", 120)) {
+            FutureTask<String> first =
+                    start(() -> uniqueBuildError(pair.tributary.connection, "CREATE INDEX q_id ON q (id)"));
+            held.awaitHeld("q_id");
+            FutureTask<String> altered = start(() -> uniqueBuildError(alterer, alter));
+            held.awaitRewriteClaim("q_id", altered::isDone);
+            FutureTask<String> second =
+                    start(() -> uniqueBuildError(builder, "CREATE UNIQUE INDEX q_email ON q (email)"));
+            held.awaitWaitingForRewrite("q_email");
+            held.release("q_id");
+            assertEquals("no error", first.get(120, TimeUnit.SECONDS));
+            assertEquals("no error", altered.get(120, TimeUnit.SECONDS), alter);
+            held.awaitHeld("q_email");
+            held.release("q_email");
+            assertEquals("no error", second.get(120, TimeUnit.SECONDS));
+        }
+        try (Statement st = pair.pg.createStatement()) {
+            st.execute("CREATE INDEX q_id ON q (id)");
+            st.execute(alter);
+            st.execute("CREATE UNIQUE INDEX q_email ON q (email)");
+        }
+        assertEquals(
+                List.of(),
+                pair.mismatches(List.of(
+                        "SELECT count(*), sum(extra), count(email) FROM q",
+                        "INSERT INTO q VALUES (" + ROWS + ", 'user-5', 1) ON CONFLICT (email) DO NOTHING",
+                        "INSERT INTO q VALUES (" + (ROWS + 1) + ", 'user-x', 1) ON CONFLICT (email) DO NOTHING",
+                        "SELECT id, email, extra FROM q WHERE id IN (1, 5, " + (ROWS + 1) + ") ORDER BY id")));
     }
 }

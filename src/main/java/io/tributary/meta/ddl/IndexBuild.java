@@ -64,12 +64,18 @@ import java.util.function.Function;
  * snapshot taken after it, at the next round or last step (at most {@link #MAX_RESTARTS} times,
  * then 40001). Nothing is written before the last step, so a crash or a failure anywhere leaves no trace: the
  * statement simply did not happen. A table whose columns or key changed meanwhile (a rename or a
- * default; ADD/DROP COLUMN and ADD PRIMARY KEY wait for the build, {@code
- * Database.awaitIndexBuilds}, and one that slips in before the watch starts is refused as a
- * reader, 0A000) is 40001.
- * Memory: the entries are held (encoded) until they are sorted and written, and a unique index
- * keeps their keys until the last step to check the changed rows against. Used by one session
- * thread, once.
+ * default) is 40001. ADD/DROP COLUMN and ADD PRIMARY KEY and the build keep apart through
+ * {@link IndexBuildGate}: the ALTER waits for a running build, and a build asked for while an
+ * ALTER claims the table waits for it and then starts over on the table it left ({@link #run}
+ * returns false), as does a build whose table changed between its read and its start.
+ *
+ * <p>Memory: the snapshot's entries are held (encoded) until they are sorted and written, and a
+ * unique index keeps their keys until the last step to check the changed rows against. Per row
+ * changed since the snapshot ({@link Changed}) the build keeps its primary key and its entry keys
+ * then and now, never the row: with the map's objects about 200 bytes plus those keys, so at most
+ * about 250 MB at the {@link ChangedKeyWatch#MAX_KEYS} limit with a bigint key and short indexed
+ * values (wide indexed values widen the entry keys; wide rows do not matter), besides the watch's
+ * own list of the keys changed since the last round. Used by one session thread, once.
  */
 final class IndexBuild {
     /** Rows read between checks for a cancelled statement. */
@@ -86,8 +92,32 @@ final class IndexBuild {
     /** TRUNCATEs of the table during one build at most before it gives up (40001). */
     private static final int MAX_RESTARTS = 16;
 
+    /**
+     * Told of every build's steps when set: tests that must act while a build is at a step (a
+     * write, a TRUNCATE, an ALTER during it) hold it there. Null in production.
+     */
+    static volatile StepObserver observer;
+
+    /** A build's steps an {@link #observer} is told of, outside the barrier lock. */
+    enum Step {
+        /** The snapshot's entries are written (step 2 ended; again after a restart). */
+        SCANNED,
+        /** A catch-up round is about to take its keys. */
+        ROUND,
+        /** The last step is about to be staged. */
+        FINAL,
+        /** A rewrite claims the table: the build waits for it before it starts. */
+        WAITS_FOR_REWRITE
+    }
+
+    /** Sees a build's {@link Step steps}; may block the build there. */
+    interface StepObserver {
+        void reached(IndexBuild build, Step step) throws InterruptedException;
+    }
+
     private final CatalogService catalogService;
     private final BarrierManager barriers;
+    private final IndexBuildGate gate;
     private final StateStore store;
     private final StreamRuntime streams;
     private final TableDef table;
@@ -114,12 +144,14 @@ final class IndexBuild {
     IndexBuild(
             CatalogService catalogService,
             BarrierManager barriers,
+            IndexBuildGate gate,
             StateStore store,
             StreamRuntime streams,
             TableDef table,
             IndexDef index) {
         this.catalogService = catalogService;
         this.barriers = barriers;
+        this.gate = gate;
         this.store = store;
         this.streams = streams;
         this.table = table;
@@ -130,22 +162,36 @@ final class IndexBuild {
     }
 
     /**
-     * Builds the index and commits it with the table's new record; returns once durable.
+     * Builds the index and commits it with the table's new record; returns once durable. Does not
+     * start when the table's record changed since it was read or a rewrite claims the table
+     * ({@link IndexBuildGate}): then it waits for the claim and returns false, and the caller reads
+     * the table again and makes a new build.
      *
+     * @return whether the index was built (false: nothing was done)
      * @throws TributaryException 23505 two rows hold a unique index's values; 40001 the table's
      *     columns or key changed meanwhile; 42P01 it was dropped
      * @throws InterruptedException the statement was cancelled (nothing changed)
      */
-    void run() throws InterruptedException {
+    boolean run() throws InterruptedException {
+        Start start = new Start();
         try {
-            barriers.stageAtBoundary(new Start());
+            barriers.stageAtBoundary(start);
+            if (!start.started) {
+                if (gate.claimed(table.name())) {
+                    reached(Step.WAITS_FOR_REWRITE);
+                    gate.awaitUnclaimed(table.name());
+                }
+                return false;
+            }
             while (true) {
                 writeSnapshotEntries();
+                reached(Step.SCANNED);
                 if (catchUp()) {
+                    reached(Step.FINAL);
                     Finish finish = new Finish();
                     barriers.awaitCommitted(barriers.stageAlone(finish));
                     if (!finish.restarted) {
-                        return;
+                        return true;
                     }
                 }
             }
@@ -157,6 +203,10 @@ final class IndexBuild {
                     // 57P01: the server stops, and its feeds with it
                 }
             }
+            if (start.started) {
+                // after the watch's release was staged: a rewrite this lets go stages after it
+                gate.buildEnded(table.name());
+            }
             if (file != null) {
                 file.close();
             }
@@ -166,11 +216,40 @@ final class IndexBuild {
         }
     }
 
-    /** Step 1: the snapshot and the watch, at a boundary. */
+    /** Tells the {@link #observer}, if any, that this build is at {@code step}. */
+    private void reached(Step step) throws InterruptedException {
+        StepObserver o = observer;
+        if (o != null) {
+            o.reached(this, step);
+        }
+    }
+
+    /** The index's name, for an {@link #observer}. */
+    String indexName() {
+        return index.name();
+    }
+
+    /** Whether a rewrite claims the table, for an {@link #observer} (see {@link IndexBuildGate#claimed}). */
+    boolean rewriteClaimed() {
+        return gate.claimed(table.name());
+    }
+
+    /**
+     * Step 1: the snapshot and the watch, at a boundary; not when the table's record is not the
+     * one read or a rewrite claims the table ({@link IndexBuildGate#tryStartBuild}, under the
+     * barrier lock as a rewrite's staging, so none stages while a watch it would refuse is on).
+     */
     private final class Start implements EpochChange {
+        private boolean started;
+
         @Override
         public void stage(WriteBuffer epoch) {
-            current();
+            Catalog catalog = catalogService.catalog();
+            TableDef now = catalog.table(table.name()).orElseThrow(() -> Catalog.undefinedTable(table.name()));
+            if (!sameShape(now) || !gate.tryStartBuild(table.name())) {
+                return;
+            }
+            started = true;
             snapshot = store.snapshot();
             watch = streams.watchKeys(table.id(), table.primaryKey(), table.primaryKeyTypes(), table.columnTypes());
         }
@@ -238,6 +317,7 @@ final class IndexBuild {
      */
     private boolean catchUp() throws InterruptedException {
         for (int round = 0; round < MAX_ROUNDS; round++) {
+            reached(Step.ROUND);
             Round taken = new Round();
             barriers.stageAtBoundary(taken);
             if (taken.view == null) {
@@ -334,6 +414,23 @@ final class IndexBuild {
         byte[] nowValue() {
             return nowExclusive ? pk : IndexKeys.NO_VALUE;
         }
+    }
+
+    /**
+     * Sets {@code c}'s entry now from its row {@code row} (encoded, stored under {@code rowKey};
+     * null without a row), with the binary search outside the lock when it can be.
+     */
+    private void now(Changed c, byte[] rowKey, byte[] row) {
+        if (row == null) {
+            c.nowKey = null;
+            c.nowExclusive = false;
+            c.nowInSnapshot = false;
+            return;
+        }
+        Object[] decoded = rows.decode(row);
+        c.nowKey = entryKey(decoded, rowKey);
+        c.nowExclusive = index.unique() && !IndexKeys.hasNull(decoded, columns);
+        c.nowInSnapshot = c.nowExclusive && Arrays.binarySearch(builtKeys, c.nowKey, Arrays::compareUnsigned) >= 0;
     }
 
     /**
@@ -435,23 +532,6 @@ final class IndexBuild {
     }
 
     /**
-     * Sets {@code c}'s entry now from its row {@code row} (encoded, stored under {@code rowKey};
-     * null without a row), with the binary search outside the lock when it can be.
-     */
-    private void now(Changed c, byte[] rowKey, byte[] row) {
-        if (row == null) {
-            c.nowKey = null;
-            c.nowExclusive = false;
-            c.nowInSnapshot = false;
-            return;
-        }
-        Object[] decoded = rows.decode(row);
-        c.nowKey = entryKey(decoded, rowKey);
-        c.nowExclusive = index.unique() && !IndexKeys.hasNull(decoded, columns);
-        c.nowInSnapshot = c.nowExclusive && Arrays.binarySearch(builtKeys, c.nowKey, Arrays::compareUnsigned) >= 0;
-    }
-
-    /**
      * A unique index: refuses (23505) a changed row's entry that another changed row's entry or a
      * snapshot entry whose row changed no other way still holds.
      */
@@ -503,15 +583,20 @@ final class IndexBuild {
     private TableDef current() {
         Catalog catalog = catalogService.catalog();
         TableDef now = catalog.table(table.name()).orElseThrow(() -> Catalog.undefinedTable(table.name()));
-        if (now.id() != table.id()
-                || !now.columns().equals(table.columns())
-                || !Arrays.equals(now.primaryKey(), table.primaryKey())) {
+        if (!sameShape(now)) {
             throw new TributaryException(
                     SqlState.SERIALIZATION_FAILURE,
                     "could not serialize access: relation \"" + table.localName()
                             + "\" changed while CREATE INDEX ran");
         }
         return now;
+    }
+
+    /** Whether {@code now} has the id, columns and key the build reads (its indexes may differ). */
+    private boolean sameShape(TableDef now) {
+        return now.id() == table.id()
+                && now.columns().equals(table.columns())
+                && Arrays.equals(now.primaryKey(), table.primaryKey());
     }
 
     /** PostgreSQL's 23505 for a unique index two rows share the values of; {@code row} is one of them. */

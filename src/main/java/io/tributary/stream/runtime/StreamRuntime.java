@@ -39,10 +39,7 @@ public final class StreamRuntime implements AutoCloseable {
     private final Map<Integer, StreamJob> jobs = new ConcurrentHashMap<>();
     /** Per upstream relation id, the epoch through which its change log was last truncated. */
     private final Map<Integer, Long> truncatedThrough = new HashMap<>();
-    /**
-     * The key watches attached (few: one per running index build); changed under the barrier lock,
-     * and guarded by its own monitor too, on which {@link #awaitUnwatched} waits.
-     */
+    /** The key watches attached (few: one per running index build); changed under the barrier lock. */
     private final List<ChangedKeyWatch> watches = new ArrayList<>();
     /** Change logs kept for consumers outside the jobs (sinks), by relation id. */
     private final Map<Integer, List<LogKeeper>> keepers = new ConcurrentHashMap<>();
@@ -202,9 +199,7 @@ public final class StreamRuntime implements AutoCloseable {
         tableFeeds
                 .computeIfAbsent(tableId, id -> new RelationFeed(id, keyColumns, keyTypes, columnTypes, 1))
                 .attachRecorders(List.of(watch));
-        synchronized (watches) {
-            watches.add(watch);
-        }
+        watches.add(watch);
         return watch;
     }
 
@@ -213,40 +208,16 @@ public final class StreamRuntime implements AutoCloseable {
      * its rows' deletes ({@link ChangedKeyWatch#truncated}); under the barrier lock.
      */
     public void truncated(int tableId) {
-        synchronized (watches) {
-            for (ChangedKeyWatch watch : watches) {
-                if (watch.tableId() == tableId) {
-                    watch.truncated();
-                }
-            }
-        }
-    }
-
-    /**
-     * Blocks until no key watch reads table {@code tableId} (no index build runs on it): DDL that
-     * rewrites the table waits for the build as PostgreSQL's ALTER TABLE waits for the lock a
-     * CREATE INDEX holds. Any thread, without the barrier lock (a watch is released under it).
-     * A build that starts after this returns is not waited for.
-     *
-     * @param check run every few milliseconds while waiting; throws to stop the wait (a cancel or
-     *     {@code statement_timeout}: 57014)
-     * @throws InterruptedException the waiting thread was interrupted
-     */
-    public void awaitUnwatched(int tableId, Runnable check) throws InterruptedException {
-        synchronized (watches) {
-            while (watches.stream().anyMatch(w -> w.tableId() == tableId)) {
-                check.run();
-                watches.wait(10);
+        for (ChangedKeyWatch watch : watches) {
+            if (watch.tableId() == tableId) {
+                watch.truncated();
             }
         }
     }
 
     /** Stops {@code watch}; under the barrier lock. Safe to call more than once. */
     public void releaseWatch(ChangedKeyWatch watch) {
-        synchronized (watches) {
-            watches.remove(watch);
-            watches.notifyAll();
-        }
+        watches.remove(watch);
         RelationFeed feed = tableFeeds.get(watch.tableId());
         if (feed != null) {
             feed.detachRecorders(List.of(watch));
