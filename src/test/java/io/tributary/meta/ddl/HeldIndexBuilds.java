@@ -39,11 +39,6 @@ public final class HeldIndexBuilds implements AutoCloseable, IndexBuild.StepObse
         return new HeldIndexBuilds(IndexBuild.Step.SCANNED, Set.of(names));
     }
 
-    /** Holds the builds of {@code names} before their last step is staged. */
-    public static HeldIndexBuilds beforeLastStep(String... names) {
-        return new HeldIndexBuilds(IndexBuild.Step.FINAL, Set.of(names));
-    }
-
     @Override
     public synchronized void reached(IndexBuild build, IndexBuild.Step at) throws InterruptedException {
         String name = build.indexName();
