@@ -52,6 +52,9 @@ public final class Database implements AutoCloseable {
     private final Watermarks watermarks;
     private final SnapshotSource snapshots;
     private final StreamRuntime streams;
+    /** Keeps index builds and ALTER TABLE's rewrites of one table apart. */
+    private final io.tributary.meta.ddl.IndexBuildGate indexBuilds = new io.tributary.meta.ddl.IndexBuildGate();
+
     private final SourceManager sources;
     private final SinkManager sinks;
     private final JobPlacement placement;
@@ -306,6 +309,23 @@ public final class Database implements AutoCloseable {
                 .add(table, constraint, columns);
     }
 
+    /**
+     * Claims table {@code table} for a rewrite and waits until no index build runs on it: ALTER
+     * TABLE ... ADD or DROP COLUMN and ADD PRIMARY KEY, which refuse a table a job reads (a build's
+     * key watch counts), wait for the builds first, as PostgreSQL's wait for the lock CREATE INDEX
+     * holds, and builds asked for meanwhile wait for the claim (see {@link
+     * io.tributary.meta.ddl.IndexBuildGate}). Session threads.
+     *
+     * @param check run every few milliseconds while waiting; it throws 57014 on a cancel or {@code
+     *     statement_timeout}
+     * @return the claim: close it once the ALTER returned (committed or failed)
+     */
+    public io.tributary.meta.ddl.IndexBuildGate.Claim awaitIndexBuilds(String table, Runnable check)
+            throws InterruptedException {
+        TableDef def = catalogService.catalog().table(table).orElse(null);
+        return indexBuilds.claim(def == null ? table : def.name(), check);
+    }
+
     /** ALTER TABLE ... ADD, DROP and RENAME COLUMN; any thread. */
     public io.tributary.meta.ddl.ColumnDdl columnDdl() {
         return columnDdl;
@@ -323,7 +343,7 @@ public final class Database implements AutoCloseable {
 
     /** CREATE/DROP INDEX and UNIQUE constraints; any thread. */
     public io.tributary.meta.ddl.IndexDdl indexDdl() {
-        return new io.tributary.meta.ddl.IndexDdl(catalogService, barriers, store, streams);
+        return new io.tributary.meta.ddl.IndexDdl(catalogService, barriers, indexBuilds, store, streams);
     }
 
     /** CREATE/ALTER/DROP SEQUENCE and giving a column its sequence; any thread. */

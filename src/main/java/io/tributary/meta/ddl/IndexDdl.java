@@ -27,12 +27,20 @@ import java.util.Optional;
 public final class IndexDdl {
     private final CatalogService catalogService;
     private final BarrierManager barriers;
+    private final IndexBuildGate gate;
     private final StateStore store;
     private final StreamRuntime streams;
 
-    public IndexDdl(CatalogService catalogService, BarrierManager barriers, StateStore store, StreamRuntime streams) {
+    /** @param gate the database's one gate, which ALTER TABLE's rewrites claim tables at too */
+    public IndexDdl(
+            CatalogService catalogService,
+            BarrierManager barriers,
+            IndexBuildGate gate,
+            StateStore store,
+            StreamRuntime streams) {
         this.catalogService = catalogService;
         this.barriers = barriers;
+        this.gate = gate;
         this.store = store;
         this.streams = streams;
     }
@@ -67,7 +75,12 @@ public final class IndexDdl {
         try {
             IndexDef index =
                     new IndexDef(localName(table, key), catalogService.allocateIds(1), columns, unique, constraint);
-            new IndexBuild(catalogService, barriers, store, streams, table, index).run();
+            while (!new IndexBuild(catalogService, barriers, gate, store, streams, table, index).run()) {
+                // the table changed before the build started, or a rewrite claimed it and has ended:
+                // the build starts over on the table as it is now, as PostgreSQL's once it has its lock
+                table = table(tableName);
+                checkColumns(table, columns, constraint);
+            }
         } finally {
             catalogService.releaseName(key);
         }

@@ -84,5 +84,7 @@ public final class TableTruncation implements EpochChange {
         if (emit && last != null) {
             streams.emit(table.id(), last);
         }
+        // after the deletes: an index build's watch drops them and starts over instead
+        streams.truncated(table.id());
     }
 }

@@ -357,9 +357,11 @@ public final class EngineSession implements Session {
         io.tributary.catalog.ColumnDef column = a.column();
         Object existing = column.defaultExpr() == null ? null : valueOf(column.defaultExpr(), column.type());
         try {
-            db.columnDdl()
-                    .add(a.table(), a.ifExists(), column, existing, a.ifNotExists())
-                    .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+            try (var claim = db.awaitIndexBuilds(a.table(), control::check)) {
+                db.columnDdl()
+                        .add(a.table(), a.ifExists(), column, existing, a.ifNotExists())
+                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw TributaryException.queryCanceled();

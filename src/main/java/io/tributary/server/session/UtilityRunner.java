@@ -153,7 +153,9 @@ final class UtilityRunner {
                 return new StatementResult.Command(source ? "ALTER SOURCE" : "ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.AddPrimaryKey a) {
-                db.addPrimaryKey(a.table(), a.constraint(), a.columns());
+                try (var claim = db.awaitIndexBuilds(a.table(), cancelCheck)) {
+                    db.addPrimaryKey(a.table(), a.constraint(), a.columns());
+                }
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.AddCheck a) {
@@ -189,9 +191,11 @@ final class UtilityRunner {
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.DropColumn d) {
-                db.columnDdl()
-                        .drop(d.table(), d.ifExists(), d.column(), d.columnIfExists(), d.cascade())
-                        .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                try (var claim = db.awaitIndexBuilds(d.table(), cancelCheck)) {
+                    db.columnDdl()
+                            .drop(d.table(), d.ifExists(), d.column(), d.columnIfExists(), d.cascade())
+                            .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
+                }
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.RenameColumn r) {

@@ -21,12 +21,15 @@ import java.util.Set;
  * table sends its changes to the feed under the barrier lock before its epoch commits.
  *
  * <p>Memory is bounded: past {@link #MAX_KEYS} distinct keys the watch stops listing and says so
- * ({@link #overflowed}), and its user gives up.
+ * ({@link #overflowed}), and its user gives up. A TRUNCATE of the table ({@link #truncated}) is a
+ * mark instead of a key per row: every row the user read before it is gone, so the listed keys
+ * (and an overflow) are dropped, and the user starts over from a snapshot taken after it.
  *
  * <p>Made by {@link StreamRuntime#watchKeys} and released by {@link StreamRuntime#releaseWatch},
- * both under the barrier lock. {@link #dispatch} runs on whichever session thread stages the
- * table's changes (DML, TRUNCATE, a transaction's COMMIT), always under that lock, and {@link
- * #keys} must be called with it held too.
+ * both under the barrier lock. {@link #dispatch} and {@link #truncated} run on whichever session
+ * thread stages the table's changes (DML, TRUNCATE, a transaction's COMMIT), always under that
+ * lock, and {@link #take}, {@link #overflowed} and {@link #wasTruncated} must be called with it
+ * held too.
  */
 public final class ChangedKeyWatch implements Dispatcher {
     /** Distinct keys listed at most: about 100 MB of keys and set entries. */
@@ -38,6 +41,7 @@ public final class ChangedKeyWatch implements Dispatcher {
     private final ByteWriter keyWriter = new ByteWriter(64);
     private final Set<ByteBuffer> changed = new HashSet<>();
     private boolean overflowed;
+    private boolean truncated;
 
     ChangedKeyWatch(int tableId, int[] keyColumns, List<DataType> keyTypes) {
         this.tableId = tableId;
@@ -67,15 +71,41 @@ public final class ChangedKeyWatch implements Dispatcher {
         return overflowed;
     }
 
+    /**
+     * The table was truncated (after its rows' deletes were dispatched): the keys listed so far,
+     * and an overflow, no longer matter, since no row from before is left.
+     */
+    void truncated() {
+        changed.clear();
+        overflowed = false;
+        truncated = true;
+    }
+
+    /**
+     * Whether the table was truncated since the watch began or since the last {@link #take}: the
+     * user's snapshot is then void (the TRUNCATE's epoch may even have failed, so the user must
+     * read a new snapshot rather than assume the table empty).
+     */
+    public boolean wasTruncated() {
+        return truncated;
+    }
+
     @Override
     public void barrier(Barrier barrier) {}
 
-    /** The encoded primary keys (as {@code TableKeys.rowKey} takes them) changed so far, each once. */
-    public List<byte[]> keys() {
+    /**
+     * The encoded primary keys (as {@code TableKeys.rowKey} takes them) changed since the watch
+     * began or since the last call, each once; the watch then starts a new list (and forgets a
+     * TRUNCATE). Meant to be taken at an epoch boundary together with a snapshot, which then holds
+     * every change of the keys returned.
+     */
+    public List<byte[]> take() {
         List<byte[]> out = new ArrayList<>(changed.size());
         for (ByteBuffer k : changed) {
             out.add(k.array());
         }
+        changed.clear();
+        truncated = false;
         return out;
     }
 }

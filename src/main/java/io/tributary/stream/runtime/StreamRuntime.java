@@ -39,6 +39,8 @@ public final class StreamRuntime implements AutoCloseable {
     private final Map<Integer, StreamJob> jobs = new ConcurrentHashMap<>();
     /** Per upstream relation id, the epoch through which its change log was last truncated. */
     private final Map<Integer, Long> truncatedThrough = new HashMap<>();
+    /** The key watches attached (few: one per running index build); changed under the barrier lock. */
+    private final List<ChangedKeyWatch> watches = new ArrayList<>();
     /** Change logs kept for consumers outside the jobs (sinks), by relation id. */
     private final Map<Integer, List<LogKeeper>> keepers = new ConcurrentHashMap<>();
     /**
@@ -197,11 +199,25 @@ public final class StreamRuntime implements AutoCloseable {
         tableFeeds
                 .computeIfAbsent(tableId, id -> new RelationFeed(id, keyColumns, keyTypes, columnTypes, 1))
                 .attachRecorders(List.of(watch));
+        watches.add(watch);
         return watch;
+    }
+
+    /**
+     * Tells the watches of table {@code tableId} that it was truncated, after the TRUNCATE sent
+     * its rows' deletes ({@link ChangedKeyWatch#truncated}); under the barrier lock.
+     */
+    public void truncated(int tableId) {
+        for (ChangedKeyWatch watch : watches) {
+            if (watch.tableId() == tableId) {
+                watch.truncated();
+            }
+        }
     }
 
     /** Stops {@code watch}; under the barrier lock. Safe to call more than once. */
     public void releaseWatch(ChangedKeyWatch watch) {
+        watches.remove(watch);
         RelationFeed feed = tableFeeds.get(watch.tableId());
         if (feed != null) {
             feed.detachRecorders(List.of(watch));

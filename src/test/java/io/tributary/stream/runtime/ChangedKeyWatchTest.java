@@ -30,7 +30,7 @@ class ChangedKeyWatchTest {
         watch.dispatch(Chunk.of(Op.INSERT, new Object[] {"a", 3L}, new Object[] {"b", 1L}));
         watch.dispatch(Chunk.of(Op.DELETE, new Object[] {"a", 3L}));
         watch.dispatch(Chunk.of(Op.INSERT, new Object[] {"c", 2L}, new Object[] {"d", 3L}));
-        List<byte[]> keys = watch.keys();
+        List<byte[]> keys = watch.take();
         keys.sort(Comparator.comparing(k -> k, Arrays::compareUnsigned));
         assertEquals(3, keys.size());
         assertArrayEquals(pk(1), keys.get(0));
@@ -51,6 +51,22 @@ class ChangedKeyWatchTest {
             watch.dispatch(Chunk.of(Op.INSERT, rows));
         }
         assertTrue(watch.overflowed());
-        assertEquals(List.of(), watch.keys());
+        assertEquals(List.of(), watch.take());
+    }
+
+    @Test
+    void takeStartsANewListAndATruncateReplacesTheKeys() {
+        ChangedKeyWatch watch = new ChangedKeyWatch(7, new int[] {1}, KEY_TYPES);
+        watch.dispatch(Chunk.of(Op.INSERT, new Object[] {"a", 1L}));
+        assertEquals(1, watch.take().size());
+        assertEquals(List.of(), watch.take());
+        watch.dispatch(Chunk.of(Op.DELETE, new Object[] {"a", 1L}, new Object[] {"b", 2L}));
+        watch.truncated();
+        watch.dispatch(Chunk.of(Op.INSERT, new Object[] {"c", 3L}));
+        assertTrue(watch.wasTruncated());
+        List<byte[]> keys = watch.take();
+        assertEquals(1, keys.size());
+        assertArrayEquals(pk(3), keys.get(0));
+        assertFalse(watch.wasTruncated());
     }
 }
