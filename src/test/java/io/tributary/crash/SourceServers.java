@@ -7,15 +7,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Random;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * The servers of one source crash test: playgrounds started one after another on the same data
  * directory, each killed with SIGKILL while a source ingests. The test registers it as an instance
  * field with {@code @RegisterExtension}; after each test method (also when it failed) JUnit kills
- * whatever still runs.
+ * whatever still runs. The servers' logs are kept and shown on failure as {@link StartedServers}'.
  */
-final class SourceServers implements AfterEachCallback {
+final class SourceServers implements BeforeEachCallback, AfterEachCallback, TestExecutionExceptionHandler {
     private static final long PROGRESS_TIMEOUT_MS = 60_000;
 
     private final long barrierIntervalMs;
@@ -68,6 +70,16 @@ final class SourceServers implements AfterEachCallback {
     /** Kills every server still running; a test calls it where it needs the data directory free. */
     void stopAll() throws InterruptedException {
         started.stopAll();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        started.beforeEach(context);
+    }
+
+    @Override
+    public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        started.handleTestExecutionException(context, failure);
     }
 
     /** Kills every server still running; called by JUnit after each test method. */
