@@ -33,6 +33,9 @@ final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final Path log;
+    /** Whether the test killed it: a server that died otherwise was killed by the system or crashed. */
+    private volatile boolean killedByTest;
+
     private int port;
 
     private ServerProcess(Process process, Path log) {
@@ -131,6 +134,19 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the server runs, or how it ended and whether the test ended it, for a failure report:
+     * a server that died of SIGKILL without the test killing it was most likely taken by the
+     * kernel's OOM killer, one that exited otherwise crashed or shut down (its log says which).
+     */
+    String state() {
+        if (process.isAlive()) {
+            return "running";
+        }
+        return "exited with " + process.exitValue()
+                + (killedByTest ? ", killed by the test" : ", NOT killed by the test");
+    }
+
     /** The last {@code lines} lines the server printed, for a failure report. */
     String outputTail(int lines) {
         List<String> all = output().lines().toList();
@@ -143,6 +159,7 @@ final class ServerProcess implements AutoCloseable {
      * @throws AssertionError when the process did not die of SIGKILL
      */
     void kill9() throws InterruptedException {
+        killedByTest = true;
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("server " + pid() + " survived destroyForcibly");
@@ -157,6 +174,7 @@ final class ServerProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
+            killedByTest = true;
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
         }

@@ -92,7 +92,8 @@ final class StartedServers implements BeforeEachCallback, AfterEachCallback, Tes
     private static final class ServerLogTail extends Exception {
         ServerLogTail(ServerProcess server) {
             super(
-                    "last " + TAIL_LINES + " lines of " + server.log() + " (pid " + server.pid() + "):\n"
+                    "last " + TAIL_LINES + " lines of " + server.log() + " (pid " + server.pid() + ", "
+                            + server.state() + "):\n"
                             + server.outputTail(TAIL_LINES),
                     null,
                     false,
