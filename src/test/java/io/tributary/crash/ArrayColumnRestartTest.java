@@ -1,17 +1,13 @@
 package io.tributary.crash;
 
+import static io.tributary.crash.Sql.orderedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,30 +25,20 @@ class ArrayColumnRestartTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void stopServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final RestartingServer server = new RestartingServer(20);
 
     @Test
     void arrayColumnsSurviveRestarts() throws Exception {
-        Path dataDir = tempDir.resolve("arrays");
-        ServerProcess server = start(dataDir);
-        List<String> rows;
-        List<String> types;
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                Statement st = c.createStatement()) {
+        server.start(tempDir.resolve("arrays"));
+        List<String> types = server.read(st -> {
             st.execute("CREATE TABLE ta (id INT PRIMARY KEY, tags TEXT[], nums INT8[], d DATE[], n NUMERIC(6,2)[])");
             st.execute("INSERT INTO ta VALUES (1, '{a,\"b c\",NULL,\"\"}', '{1,NULL,-9000000000}', '{2024-01-02}',"
                     + " '{1.5,2}'), (2, '{}', NULL, '{}', NULL), (3, ARRAY['q\"r', 'x,y'], ARRAY[7], NULL, '{0.125}')");
             st.execute("CREATE MATERIALIZED VIEW va AS SELECT id, tags FROM ta WHERE 'a' = ANY (tags) OR id = 3");
-            rows = rows(st, ROWS);
-            types = rows(st, TYPES);
-        }
+            return orderedRows(st, TYPES);
+        });
+        List<String> rows = server.read(st -> orderedRows(st, ROWS));
         assertEquals(
                 List.of(
                         "1 | {a,\"b c\",NULL,\"\"} | {1,NULL,-9000000000} | {2024-01-02} | {1.50,2.00}",
@@ -62,20 +48,20 @@ class ArrayColumnRestartTest {
         assertEquals(
                 List.of("id | integer", "tags | text[]", "nums | bigint[]", "d | date[]", "n | numeric(6,2)[]"), types);
         for (int cycle = 0; cycle < 2; cycle++) {
-            server.kill9();
-            server = start(dataDir);
-            try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                    Statement st = c.createStatement()) {
-                assertEquals(types, rows(st, TYPES));
-                assertEquals(rows, rows(st, ROWS));
-                int id = 10 + cycle;
-                st.execute("INSERT INTO ta VALUES (" + id + ", ARRAY['a', 'cycle " + cycle + "'], '{" + id
-                        + "}', NULL, NULL)");
-                rows = rows(st, ROWS);
+            server.killAndRestart();
+            List<String> before = rows;
+            int id = 10 + cycle;
+            String tag = "cycle " + cycle;
+            rows = server.read(st -> {
+                assertEquals(types, orderedRows(st, TYPES));
+                assertEquals(before, orderedRows(st, ROWS));
+                st.execute("INSERT INTO ta VALUES (" + id + ", ARRAY['a', '" + tag + "'], '{" + id + "}', NULL, NULL)");
+                List<String> after = orderedRows(st, ROWS);
                 assertEquals(
-                        rows(st, "SELECT id, tags FROM ta WHERE 'a' = ANY (tags) OR id = 3 ORDER BY id"),
+                        orderedRows(st, "SELECT id, tags FROM ta WHERE 'a' = ANY (tags) OR id = 3 ORDER BY id"),
                         awaitView(st, id));
-            }
+                return after;
+            });
         }
     }
 
@@ -83,32 +69,11 @@ class ArrayColumnRestartTest {
     private static List<String> awaitView(Statement st, int id) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (true) {
-            List<String> view = rows(st, VIEW);
+            List<String> view = orderedRows(st, VIEW);
             if (view.stream().anyMatch(r -> r.startsWith(id + " |")) || System.nanoTime() > deadline) {
                 return view;
             }
             Thread.sleep(50);
         }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder(rs.getString(1));
-                for (int i = 2; i <= n; i++) {
-                    row.append(" | ").append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
-    }
-
-    private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
-        return server;
     }
 }

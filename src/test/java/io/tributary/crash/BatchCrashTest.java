@@ -13,8 +13,8 @@ import java.sql.Statement;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,18 +29,12 @@ class BatchCrashTest {
     @TempDir
     Path dataDir;
 
-    private ServerProcess server;
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void everyRowOfAnAnsweredBatchSurvivesKill9() throws Exception {
-        server = ServerProcess.start(dataDir, 20);
+        ServerProcess server = servers.start(dataDir, 20);
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)");
@@ -75,7 +69,7 @@ class BatchCrashTest {
         long acknowledged = answered.get();
         assertTrue(acknowledged >= 5L * BATCH, "too few batches answered before the kill: " + acknowledged);
 
-        server = ServerProcess.start(dataDir, 20);
+        server = servers.start(dataDir, 20);
         Set<Long> stored = new HashSet<>();
         try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement();

@@ -1,18 +1,15 @@
 package io.tributary.crash;
 
+import static io.tributary.crash.Sql.orderedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,34 +26,23 @@ class CharColumnRestartTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void stopServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final RestartingServer server = new RestartingServer(20);
 
     @Test
     void charColumnsSurviveRestart() throws Exception {
-        Path dataDir = tempDir.resolve("chars");
-        ServerProcess server = start(dataDir);
-        List<String> rows;
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                Statement st = c.createStatement()) {
+        server.start(tempDir.resolve("chars"));
+        List<String> rows = server.read(st -> {
             st.execute("CREATE TABLE tc (code char(3) PRIMARY KEY, name text, flag char(2))");
             st.execute("INSERT INTO tc VALUES ('ab', 'first', 'y'), ('c', 'second', 'n '), ('xyz', 'third', 'y')");
             st.execute("CREATE MATERIALIZED VIEW vc AS SELECT flag, count(*) AS n FROM tc GROUP BY flag");
-            rows = rows(st, ROWS);
-        }
+            return orderedRows(st, ROWS);
+        });
         assertEquals(List.of("ab  | first | [y] | y ", "c   | second | [n] | n ", "xyz | third | [y] | y "), rows);
-        server.kill9();
-        server = start(dataDir);
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                Statement st = c.createStatement()) {
-            assertEquals(List.of("code | character(3)", "name | text", "flag | character(2)"), rows(st, TYPES));
-            assertEquals(rows, rows(st, ROWS));
+        server.killAndRestart();
+        server.run(st -> {
+            assertEquals(List.of("code | character(3)", "name | text", "flag | character(2)"), orderedRows(st, TYPES));
+            assertEquals(rows, orderedRows(st, ROWS));
             SQLException duplicate = null;
             try {
                 st.execute("INSERT INTO tc VALUES ('ab ', 'again', 'n')");
@@ -66,39 +52,18 @@ class CharColumnRestartTest {
             assertTrue(duplicate != null && "23505".equals(duplicate.getSQLState()), String.valueOf(duplicate));
             st.execute("INSERT INTO tc VALUES ('d', 'fourth', 'n')");
             assertEquals(List.of("n  | 2", "y  | 2"), awaitView(st));
-        }
+        });
     }
 
     /** The view's rows once it counts the row inserted after the restart: maintenance is asynchronous. */
     private static List<String> awaitView(Statement st) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (true) {
-            List<String> view = rows(st, VIEW);
+            List<String> view = orderedRows(st, VIEW);
             if (view.contains("n  | 2") || System.nanoTime() > deadline) {
                 return view;
             }
             Thread.sleep(50);
         }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder(rs.getString(1));
-                for (int i = 2; i <= n; i++) {
-                    row.append(" | ").append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
-    }
-
-    private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
-        return server;
     }
 }

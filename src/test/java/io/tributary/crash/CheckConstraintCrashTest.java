@@ -1,18 +1,14 @@
 package io.tributary.crash;
 
+import static io.tributary.crash.Sql.orderedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,68 +24,34 @@ class CheckConstraintCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final RestartingServer server = new RestartingServer(20);
 
     @Test
     void constraintsSurviveKillNine() throws Exception {
-        Path dataDir = tempDir.resolve("checks");
-        ServerProcess server = start(dataDir);
-        List<String> before;
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                Statement st = c.createStatement()) {
+        server.start(tempDir.resolve("checks"));
+        List<String> before = server.read(st -> {
             st.execute("CREATE TABLE c (id INT PRIMARY KEY, v INT CHECK (v > 0), w INT,"
                     + " CONSTRAINT w_over_v CHECK (w > v))");
             st.execute("INSERT INTO c VALUES (1, 1, 2)");
-            before = rows(st, CONSTRAINTS);
-        }
+            return orderedRows(st, CONSTRAINTS);
+        });
         assertEquals(2, before.size(), before.toString());
         for (int cycle = 0; cycle < 2; cycle++) {
-            server.kill9();
-            server = start(dataDir);
-            try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                    Statement st = c.createStatement()) {
-                assertEquals(before, rows(st, CONSTRAINTS));
-                int id = 10 + cycle;
+            server.killAndRestart();
+            int id = 10 + cycle;
+            int good = 20 + cycle;
+            server.run(st -> {
+                assertEquals(before, orderedRows(st, CONSTRAINTS));
                 SQLException refused = assertThrows(
                         SQLException.class, () -> st.execute("INSERT INTO c VALUES (" + id + ", 3, 2), (99, 1, 2)"));
                 assertEquals("23514", refused.getSQLState());
                 assertThrows(SQLException.class, () -> st.execute("INSERT INTO c VALUES (" + id + ", 0, 2)"));
-                st.execute("INSERT INTO c VALUES (" + (20 + cycle) + ", 2, 3)");
-                List<String> ids = rows(st, "SELECT id FROM c WHERE id <> 1 AND id < 20 ORDER BY id");
+                st.execute("INSERT INTO c VALUES (" + good + ", 2, 3)");
+                List<String> ids = orderedRows(st, "SELECT id FROM c WHERE id <> 1 AND id < 20 ORDER BY id");
                 assertEquals(List.of(), ids, "a refused statement left rows behind");
-            }
+            });
         }
-        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
-                Statement st = c.createStatement()) {
-            assertEquals(List.of("1", "20", "21"), rows(st, "SELECT id FROM c ORDER BY id"));
-        }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder(rs.getString(1));
-                for (int i = 2; i <= n; i++) {
-                    row.append(" | ").append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
-    }
-
-    private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
-        return server;
+        assertEquals(List.of("1", "20", "21"), server.read(st -> orderedRows(st, "SELECT id FROM c ORDER BY id")));
     }
 }

@@ -24,7 +24,7 @@ final class CleaningViewsCrash {
     /** How long the rate-limited source may take to finish after the kills, on a loaded machine. */
     private static final long FINISH_TIMEOUT_MS = 240_000;
 
-    private final SourceServers servers;
+    private final RestartingServer servers;
     private final Path dataDir;
     private final long barrierIntervalMs;
     private final String table;
@@ -33,7 +33,8 @@ final class CleaningViewsCrash {
     /** The rows stored plus the rows dropped as late: {@link #rows} once the source finished. */
     private final String progress;
 
-    CleaningViewsCrash(SourceServers servers, Path dataDir, long barrierIntervalMs, String table, int rows, long seed) {
+    CleaningViewsCrash(
+            RestartingServer servers, Path dataDir, long barrierIntervalMs, String table, int rows, long seed) {
         this.servers = servers;
         this.dataDir = dataDir;
         this.barrierIntervalMs = barrierIntervalMs;

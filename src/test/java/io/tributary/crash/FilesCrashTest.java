@@ -52,7 +52,7 @@ class FilesCrashTest {
     Path input;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     /** Line {@code id} (1-based over all files) is malformed: a bad number or a missing field. */
     private static boolean malformed(int id) {

@@ -47,7 +47,7 @@ class PostgresCdcCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     private final AtomicBoolean writing = new AtomicBoolean(true);
 

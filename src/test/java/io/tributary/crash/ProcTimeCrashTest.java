@@ -33,7 +33,7 @@ class ProcTimeCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     @Test
     void processingTimeViewsLoseAndDoubleNothingThroughKill9() throws Exception {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class QueryMemoryTest {
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
+
     /** Each keeps 10^8 rows or groups made from a 10^4-row table: gigabytes, against a 24 MB budget. */
     private static final String PAIRS = "SELECT a.unique1 * 10000 + b.unique1 AS k FROM tk a, tk b";
 
@@ -35,7 +39,7 @@ class QueryMemoryTest {
 
     @Test
     void queriesOverTheBudgetFailWith53200AndTheViewKeepsCommitting(@TempDir Path dir) throws Exception {
-        try (ServerProcess server = ServerProcess.start(
+        try (ServerProcess server = servers.start(
                         dir, 50, List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of("--query-memory", "24MB"));
                 Connection c = DriverManager.getConnection(server.jdbcUrl());
                 Statement st = c.createStatement()) {

@@ -19,6 +19,7 @@ import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +35,9 @@ class RemoteBackfillTest {
     @TempDir
     Path tempDir;
 
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
+
     private RemoteJobsFixture remote;
     private String schema;
     private String jobsUrl;
@@ -46,7 +50,7 @@ class RemoteBackfillTest {
     }
 
     private void prepare() throws Exception {
-        remote = new RemoteJobsFixture(tempDir, "remote");
+        remote = new RemoteJobsFixture(tempDir, "remote", servers);
         schema = remote.schema();
         jobsUrl = remote.jobsUrl();
     }

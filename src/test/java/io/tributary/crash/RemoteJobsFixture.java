@@ -22,14 +22,19 @@ import java.util.concurrent.TimeUnit;
  */
 final class RemoteJobsFixture implements AutoCloseable {
     private final Path dir;
+    private final StartedServers started;
     private final List<ServerProcess> servers = new ArrayList<>();
     private final List<Process> workers = new ArrayList<>();
     private final String schema;
     private final String jobsUrl;
 
-    /** Creates schema {@code <prefix>_<tag>} and database {@code jobs_<tag>}; logs go to {@code dir}. */
-    RemoteJobsFixture(Path dir, String prefix) throws Exception {
+    /**
+     * Creates schema {@code <prefix>_<tag>} and database {@code jobs_<tag>}; workers' logs go to
+     * {@code dir}, servers are started through {@code started} (the test's extension).
+     */
+    RemoteJobsFixture(Path dir, String prefix, StartedServers started) throws Exception {
         this.dir = dir;
+        this.started = started;
         String tag = Long.toHexString(System.nanoTime());
         schema = prefix + "_" + tag;
         UpstreamPostgres.execute("CREATE SCHEMA " + schema, "CREATE DATABASE jobs_" + tag);
@@ -47,8 +52,8 @@ final class RemoteJobsFixture implements AutoCloseable {
 
     /** A server on {@code dataDir} with the jobs database, falling back after 2 s without workers. */
     ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess s = ServerProcess.start(
-                dataDir, 20, List.of(), List.of("--jobs-url", jobsUrl, "--jobs-fallback-ms", "2000"));
+        ServerProcess s =
+                started.start(dataDir, 20, List.of(), List.of("--jobs-url", jobsUrl, "--jobs-fallback-ms", "2000"));
         servers.add(s);
         return s;
     }

@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 class RemoteViewJobTest {
     @TempDir
     Path tempDir;
+
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     private RemoteJobsFixture remote;
     private String schema;
@@ -39,7 +43,7 @@ class RemoteViewJobTest {
     }
 
     private void prepare() throws Exception {
-        remote = new RemoteJobsFixture(tempDir, "rview");
+        remote = new RemoteJobsFixture(tempDir, "rview", servers);
         schema = remote.schema();
         jobsUrl = remote.jobsUrl();
     }

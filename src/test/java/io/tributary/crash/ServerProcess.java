@@ -1,20 +1,17 @@
 package io.tributary.crash;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,7 +19,9 @@ import java.util.regex.Pattern;
 /**
  * A Tributary playground running as a child JVM, so that it can be killed with SIGKILL without
  * taking the test down. It listens on port 0 and the test learns the real port from the ready
- * line, which avoids racing other processes for a "free" port.
+ * line, which avoids racing other processes for a "free" port. The child writes its stdout and
+ * stderr straight into a log file (no pipe, so a slow test can never stall it on a full buffer),
+ * which outlives the test for reading after a failure.
  */
 final class ServerProcess implements AutoCloseable {
     /** Exit status Java reports for a child that died of signal 9 (128 + signal number). */
@@ -30,36 +29,30 @@ final class ServerProcess implements AutoCloseable {
 
     private static final Pattern READY = Pattern.compile("is ready on [^ ]+:(\\d+) ");
     private static final long READY_TIMEOUT_SECONDS = 60;
+    private static final long READY_POLL_MS = 20;
 
     private final Process process;
-    private final StringBuffer output = new StringBuffer();
-    private final CompletableFuture<Integer> port = new CompletableFuture<>();
+    private final Path log;
+    /** Whether the test killed it: a server that died otherwise was killed by the system or crashed. */
+    private volatile boolean killedByTest;
 
-    private ServerProcess(Process process) {
+    private int port;
+
+    private ServerProcess(Process process, Path log) {
         this.process = process;
-        Thread pump = new Thread(this::pumpOutput, "server-output-" + process.pid());
-        pump.setDaemon(true);
-        pump.start();
+        this.log = log;
     }
 
     /**
-     * Starts a playground on {@code dataDir} and returns once it accepts connections.
+     * Starts a playground on {@code dataDir} with extra JVM options (e.g. a small {@code -Xmx})
+     * and extra server flags, its output going to {@code log} (replaced if it exists), and returns
+     * once it accepts connections. Tests start servers through {@link StartedServers}, which names
+     * the log and shows its end when the test fails.
      *
      * @throws AssertionError with the server's output when it exits or is not ready within 60 s
      */
-    static ServerProcess start(Path dataDir, long barrierIntervalMs) throws IOException, InterruptedException {
-        // C1 only and the serial collector: the server lives for seconds, so a faster warm-up
-        // lets more statements run before the kill; neither affects what is durable.
-        return start(dataDir, barrierIntervalMs, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), List.of());
-    }
-
-    /**
-     * Starts a playground with extra JVM options (e.g. a small {@code -Xmx}) and extra server
-     * flags, and returns once it accepts connections.
-     *
-     * @throws AssertionError with the server's output when it exits or is not ready within 60 s
-     */
-    static ServerProcess start(Path dataDir, long barrierIntervalMs, List<String> jvmOptions, List<String> serverFlags)
+    static ServerProcess start(
+            Path dataDir, long barrierIntervalMs, List<String> jvmOptions, List<String> serverFlags, Path log)
             throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>();
@@ -79,45 +72,85 @@ final class ServerProcess implements AutoCloseable {
                 "--barrier-interval-ms",
                 Long.toString(barrierIntervalMs)));
         command.addAll(serverFlags);
+        Files.createDirectories(log.getParent());
         ServerProcess server = new ServerProcess(
-                new ProcessBuilder(command).redirectErrorStream(true).start());
-        try {
-            server.port.get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            server.close();
-            throw new AssertionError("server did not become ready (" + e + "); output:\n" + server.output(), e);
-        }
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start(),
+                log);
+        server.awaitReady();
         return server;
     }
 
-    /** Reads the merged stdout/stderr until the process ends, completing {@link #port} on the ready line. */
-    private void pumpOutput() {
-        try (BufferedReader in =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                output.append(line).append('\n');
-                Matcher m = READY.matcher(line);
-                if (m.find()) {
-                    port.complete(Integer.parseInt(m.group(1)));
-                }
+    /**
+     * Polls the log until the ready line shows the port; the log is small before it.
+     *
+     * @throws AssertionError with the output when the server exits first or takes over 60 s
+     */
+    private void awaitReady() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_TIMEOUT_SECONDS);
+        while (true) {
+            // read before checking liveness, so a ready line written just before an exit is seen
+            boolean alive = process.isAlive();
+            Matcher m = READY.matcher(output());
+            if (m.find()) {
+                port = Integer.parseInt(m.group(1));
+                return;
             }
-        } catch (IOException e) {
-            output.append("[reading output failed: ").append(e).append("]\n");
+            if (!alive) {
+                throw new AssertionError("server exited with " + process.exitValue() + " before it was ready; log "
+                        + log + ":\n" + output());
+            }
+            if (System.nanoTime() > deadline) {
+                close();
+                throw new AssertionError("server did not become ready in " + READY_TIMEOUT_SECONDS + " s; log " + log
+                        + ":\n" + output());
+            }
+            Thread.sleep(READY_POLL_MS);
         }
-        port.completeExceptionally(new IllegalStateException("server exited before it was ready"));
     }
 
     String jdbcUrl() {
-        return "jdbc:postgresql://127.0.0.1:" + port.join() + "/dev?user=root&connectTimeout=10&socketTimeout=60";
+        return "jdbc:postgresql://127.0.0.1:" + port + "/dev?user=root&connectTimeout=10&socketTimeout=60";
     }
 
     long pid() {
         return process.pid();
     }
 
+    /** The file the server's stdout and stderr go to. */
+    Path log() {
+        return log;
+    }
+
+    /** Everything the server printed so far (stdout and stderr, interleaved as written). */
     String output() {
-        return output.toString();
+        try {
+            // bytes, not readString: the child may be in the middle of writing a multi-byte character
+            return new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "[cannot read " + log + ": " + e + "]";
+        }
+    }
+
+    /**
+     * Whether the server runs, or how it ended and whether the test ended it, for a failure report:
+     * a server that died of SIGKILL without the test killing it was most likely taken by the
+     * kernel's OOM killer, one that exited otherwise crashed or shut down (its log says which).
+     */
+    String state() {
+        if (process.isAlive()) {
+            return "running";
+        }
+        return "exited with " + process.exitValue()
+                + (killedByTest ? ", killed by the test" : ", NOT killed by the test");
+    }
+
+    /** The last {@code lines} lines the server printed, for a failure report. */
+    String outputTail(int lines) {
+        List<String> all = output().lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
     /**
@@ -126,6 +159,7 @@ final class ServerProcess implements AutoCloseable {
      * @throws AssertionError when the process did not die of SIGKILL
      */
     void kill9() throws InterruptedException {
+        killedByTest = true;
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("server " + pid() + " survived destroyForcibly");
@@ -140,6 +174,7 @@ final class ServerProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
+            killedByTest = true;
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
         }

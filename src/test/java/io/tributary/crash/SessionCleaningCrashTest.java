@@ -57,7 +57,7 @@ class SessionCleaningCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     @RegisterExtension
     static final PostgresOracle postgres = new PostgresOracle();

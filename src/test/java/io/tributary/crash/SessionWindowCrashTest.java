@@ -32,7 +32,7 @@ class SessionWindowCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     @Test
     void sessionViewsEqualTheirQueriesThroughKill9() throws Exception {

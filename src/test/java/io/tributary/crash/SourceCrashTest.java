@@ -31,7 +31,7 @@ class SourceCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     @Test
     void everyGeneratedRowLandsExactlyOnceThroughKill9() throws Exception {

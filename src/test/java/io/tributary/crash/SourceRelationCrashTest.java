@@ -34,7 +34,7 @@ class SourceRelationCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     @Test
     void viewsOverASourceGetEveryEventOnceThroughKill9() throws Exception {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,10 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class StartupHygieneTest {
+    @RegisterExtension
+    final StartedServers servers = new StartedServers();
 
     @Test
     void secondServerOnTheSameDataDirectoryExplainsInOneLine(@TempDir Path dir) throws Exception {
-        try (ServerProcess first = ServerProcess.start(dir, 100)) {
+        try (ServerProcess first = servers.start(dir, 100)) {
             Result second = run("playground", "--port", "0", "--http-port", "0", "--data-dir", dir.toString());
             assertEquals(1, second.exitCode(), second.output());
             assertNoTrace(second.output());
@@ -57,7 +60,7 @@ class StartupHygieneTest {
 
     @Test
     void unicodeEscapedAliasIsAWellFormedColumnName(@TempDir Path dir) throws Exception {
-        try (ServerProcess server = ServerProcess.start(dir, 100)) {
+        try (ServerProcess server = servers.start(dir, 100)) {
             String sql = "SELECT 1 AS U&\"d\\0061t\\+000061\", 2 AS U&\"x!0041\" UESCAPE '!'";
             try (Connection c = DriverManager.getConnection(server.jdbcUrl());
                     Statement st = c.createStatement();

@@ -46,7 +46,7 @@ class TemporalFilterCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     @Test
     void viewsFollowTheClockThroughKill9() throws Exception {

@@ -1,17 +1,14 @@
 package io.tributary.crash;
 
+import static io.tributary.crash.Sql.orderedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,28 +20,21 @@ class TransactionCrashTest {
     @TempDir
     Path tempDir;
 
-    private final List<ServerProcess> servers = new ArrayList<>();
-
-    @AfterEach
-    void killServers() throws InterruptedException {
-        for (ServerProcess server : servers) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final RestartingServer server = new RestartingServer(20);
 
     @Test
     void openBlockLeavesNothingCommittedBlockIsWhole() throws Exception {
-        Path dataDir = tempDir.resolve("txn");
-        ServerProcess server = start(dataDir);
-        try (Connection setup = DriverManager.getConnection(server.jdbcUrl());
-                Statement st = setup.createStatement()) {
+        server.start(tempDir.resolve("txn"));
+        server.run(st -> {
             st.execute("CREATE TABLE a (id INT PRIMARY KEY, v INT)");
             st.execute("CREATE TABLE b (id INT PRIMARY KEY, a_id INT)");
             st.execute("INSERT INTO a SELECT x, 0 FROM generate_series(1, 100) AS g(x)");
             st.execute("CREATE MATERIALIZED VIEW totals AS SELECT count(*) AS n, sum(v) AS s FROM a");
-        }
-        Connection committed = DriverManager.getConnection(server.jdbcUrl());
-        Connection open = DriverManager.getConnection(server.jdbcUrl());
+        });
+        // not closed: the kill ends them
+        Connection committed = server.connect();
+        Connection open = server.connect();
         try (Statement c = committed.createStatement();
                 Statement o = open.createStatement()) {
             c.execute("BEGIN");
@@ -61,37 +51,14 @@ class TransactionCrashTest {
             // the server commits several epochs while the block stays open
             Thread.sleep(200);
             // ids 1..90 (50 of them raised to 1) and 101..5000 at 7: the committed block alone
-            assertEquals(List.of("4990 | 34350"), rows(c, "SELECT count(*), sum(v) FROM a"));
+            assertEquals(List.of("4990 | 34350"), orderedRows(c, "SELECT count(*), sum(v) FROM a"));
         }
-        server.kill9();
-        server = start(dataDir);
-        try (Connection after = DriverManager.getConnection(server.jdbcUrl());
-                Statement st = after.createStatement()) {
-            assertEquals(List.of("4990 | 34350"), rows(st, "SELECT count(*), sum(v) FROM a"));
-            assertEquals(List.of("0"), rows(st, "SELECT count(*) FROM a WHERE id > 6000 OR v = 1000"));
-            assertEquals(List.of("3000 | 1 | 3000"), rows(st, "SELECT count(*), min(id), max(id) FROM b"));
-            assertEquals(List.of("4990 | 34350"), rows(st, "SELECT n, s FROM totals"));
-        }
-    }
-
-    private static List<String> rows(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder(rs.getString(1));
-                for (int i = 2; i <= n; i++) {
-                    row.append(" | ").append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
-    }
-
-    private ServerProcess start(Path dataDir) throws Exception {
-        ServerProcess server = ServerProcess.start(dataDir, 20);
-        servers.add(server);
-        return server;
+        server.killAndRestart();
+        server.run(st -> {
+            assertEquals(List.of("4990 | 34350"), orderedRows(st, "SELECT count(*), sum(v) FROM a"));
+            assertEquals(List.of("0"), orderedRows(st, "SELECT count(*) FROM a WHERE id > 6000 OR v = 1000"));
+            assertEquals(List.of("3000 | 1 | 3000"), orderedRows(st, "SELECT count(*), min(id), max(id) FROM b"));
+            assertEquals(List.of("4990 | 34350"), orderedRows(st, "SELECT n, s FROM totals"));
+        });
     }
 }

@@ -28,7 +28,7 @@ class WatermarkCrashTest {
     Path dataDir;
 
     @RegisterExtension
-    final SourceServers servers = new SourceServers(BARRIER_INTERVAL_MS);
+    final RestartingServer servers = new RestartingServer(BARRIER_INTERVAL_MS);
 
     @Test
     void lateRowsAndWatermarksCommitWithTheRowsThroughKill9() throws Exception {

@@ -2,13 +2,11 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Writes that read array columns, against embedded PostgreSQL: {@code RETURNING} of INSERT,
@@ -42,27 +40,15 @@ class ArrayColumnDmlDifferentialTest {
     private static final List<String> MIXED = List.of(
             "SELECT nums || 2.7 FROM a1", "SELECT 2.5::float8 || nums FROM a1", "SELECT nums || 3000000000 FROM a1");
 
-    private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(true, true);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("array-dml-diff-", 20, "postgres", "", 60);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    /** PostgreSQL and Tributary, outcomes compared with types by JDBC number, errors with their hint. */
+    @RegisterExtension
+    static final ComparedPair BOTH = new ComparedPair("array-dml-diff-", "", new ComparedOutcomes(true, true));
 
     @Test
     void arrayColumnsInReturningConflictsAndConcatenationAnswerLikePostgres() {
-        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, STATEMENTS));
+        assertEquals(List.of(), BOTH.mismatches(STATEMENTS));
         for (String sql : MIXED) {
-            assertEquals("ERROR 42883", OUTCOMES.of(tributary.connection, sql).substring(0, 11), sql);
+            assertEquals("ERROR 42883", BOTH.onTributary(sql).substring(0, 11), sql);
         }
     }
 }

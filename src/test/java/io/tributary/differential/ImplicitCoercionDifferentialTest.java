@@ -2,14 +2,12 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Implicit type coercion against embedded PostgreSQL: a typed string (a column, a cast, a
@@ -182,65 +180,41 @@ class ImplicitCoercionDifferentialTest {
                     + " length(tx) AS l, round(nu, 1) AS r FROM t WHERE i = '5' OR tx = 'abc'",
             "SELECT * FROM v_kept ORDER BY id");
 
-    /** How outcomes are compared: types by JDBC number, errors with their hint. */
-    private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(true, true);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("coercion-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    /** PostgreSQL and Tributary, outcomes compared with types by JDBC number, errors with their hint. */
+    @RegisterExtension
+    static final ComparedPair BOTH = new ComparedPair("coercion-diff-", SETUP, new ComparedOutcomes(true, true));
 
     @Test
     void callsWithoutPostgresSignatureAreUndefinedFunctionLikePostgres() {
-        assertEquals(List.of(), mismatches(REFUSED));
+        assertEquals(List.of(), BOTH.mismatches(REFUSED));
         for (String sql : REFUSED) {
             // the oracle agrees they fail; this checks the list still says what it claims
-            assertEquals("42883", OUTCOMES.of(pg, sql).split(" ")[1], sql);
+            assertEquals("42883", BOTH.onPostgres(sql).split(" ")[1], sql);
         }
     }
 
     @Test
     void mixedTypesWithoutCommonTypeAreDatatypeMismatchLikePostgres() {
-        assertEquals(List.of(), mismatches(UNMATCHED));
+        assertEquals(List.of(), BOTH.mismatches(UNMATCHED));
         for (String sql : UNMATCHED) {
-            assertEquals("42804", OUTCOMES.of(pg, sql).split(" ")[1], sql);
+            assertEquals("42804", BOTH.onPostgres(sql).split(" ")[1], sql);
         }
     }
 
     @Test
     void coercionsPostgresMakesStillAnswerLikePostgres() {
-        assertEquals(List.of(), mismatches(KEPT));
+        assertEquals(List.of(), BOTH.mismatches(KEPT));
     }
 
     @Test
     void materializedViewsRefuseAndKeepTheSameCoercions() throws SQLException {
-        assertEquals(List.of(), mismatches(VIEWS));
+        assertEquals(List.of(), BOTH.mismatches(VIEWS));
         // PostgreSQL's view is a snapshot: Tributary's, kept through a write, equals its query
         String row = "INSERT INTO t VALUES (3, 7, 9, 'abc', 1.25, 0.5, INTERVAL '3 days', DATE '2022-01-01',"
                 + " TIMESTAMP '2022-01-01 10:00:00', NULL, 'y')";
-        InProcessTributary.execScript(pg, row);
-        InProcessTributary.execScript(tributary.connection, row);
+        BOTH.runOnBoth(row);
         String query = VIEWS.get(VIEWS.size() - 2).substring("CREATE MATERIALIZED VIEW v_kept AS ".length());
-        assertEquals(
-                OUTCOMES.of(pg, query + " ORDER BY id"),
-                OUTCOMES.of(tributary.connection, "SELECT * FROM v_kept ORDER BY id"));
-        InProcessTributary.execScript(pg, "DELETE FROM t WHERE id = 3");
-        InProcessTributary.execScript(tributary.connection, "DELETE FROM t WHERE id = 3");
-    }
-
-    /** {@code statements} run on both in order; see {@link ComparedOutcomes#mismatches}. */
-    private static List<String> mismatches(List<String> statements) {
-        return OUTCOMES.mismatches(pg, tributary.connection, statements);
+        assertEquals(BOTH.onPostgres(query + " ORDER BY id"), BOTH.onTributary("SELECT * FROM v_kept ORDER BY id"));
+        BOTH.runOnBoth("DELETE FROM t WHERE id = 3");
     }
 }

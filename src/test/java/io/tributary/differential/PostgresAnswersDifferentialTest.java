@@ -2,15 +2,13 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Answers that differed from PostgreSQL's (issue 12, README "Known limits"), compared with
@@ -75,28 +73,13 @@ class PostgresAnswersDifferentialTest {
             "SELECT * FROM v_scales ORDER BY id",
             "SELECT * FROM v_bool_text ORDER BY id");
 
-    /** How outcomes are compared: types by name, errors without their hint. */
-    private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(false, false);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("pg-answers-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    /** PostgreSQL and Tributary, outcomes compared with types by name, errors without their hint. */
+    @RegisterExtension
+    static final ComparedPair BOTH = new ComparedPair("pg-answers-diff-", SETUP, new ComparedOutcomes(false, false));
 
     @Test
     void queriesAnswerAsPostgres() {
-        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, QUERIES));
+        assertEquals(List.of(), BOTH.mismatches(QUERIES));
     }
 
     /**
@@ -107,17 +90,16 @@ class PostgresAnswersDifferentialTest {
     @Test
     void materializedViewsAnswerAsPostgres() throws SQLException {
         for (String view : VIEWS) {
-            InProcessTributary.execScript(tributary.connection, view);
+            BOTH.runOnTributary(view);
         }
         String writes = "INSERT INTO t VALUES (4, 2, 9.99, 0.125, true, 'd', NULL); UPDATE t SET i = NULL, b = NULL"
                 + " WHERE id = 1; DELETE FROM t WHERE id = 2";
-        InProcessTributary.execScript(pg, writes);
-        InProcessTributary.execScript(tributary.connection, writes);
+        BOTH.runOnBoth(writes);
         List<String> mismatches = new ArrayList<>();
         for (int v = 0; v < VIEWS.size(); v++) {
             String query = VIEWS.get(v).substring(VIEWS.get(v).indexOf(" AS ") + 4) + " ORDER BY id";
-            String expected = OUTCOMES.of(pg, query);
-            String actual = OUTCOMES.of(tributary.connection, VIEW_READS.get(v));
+            String expected = BOTH.onPostgres(query);
+            String actual = BOTH.onTributary(VIEW_READS.get(v));
             if (!expected.equals(actual)) {
                 mismatches.add(VIEWS.get(v) + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }

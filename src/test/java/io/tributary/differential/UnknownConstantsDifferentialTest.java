@@ -2,14 +2,12 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A string constant (type unknown) beside a typed operand, against embedded PostgreSQL: it is read
@@ -77,44 +75,27 @@ class UnknownConstantsDifferentialTest {
                     + " ts - '2024-01-01' AS e, abs('-3') + id AS f FROM u WHERE bo = 't' OR iv > '1 hour'",
             "SELECT * FROM uv ORDER BY id");
 
-    private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(true, true);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("unknown-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    /** PostgreSQL and Tributary, outcomes compared with types by JDBC number, errors with their hint. */
+    @RegisterExtension
+    static final ComparedPair BOTH = new ComparedPair("unknown-diff-", SETUP, new ComparedOutcomes(true, true));
 
     @Test
     void stringConstantsBesideTypedOperandsAnswerLikePostgres() {
-        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, QUERIES));
+        assertEquals(List.of(), BOTH.mismatches(QUERIES));
         for (String sql : REFUSED) {
-            assertEquals("ERROR 42883", OUTCOMES.of(tributary.connection, sql).substring(0, 11), sql);
+            assertEquals("ERROR 42883", BOTH.onTributary(sql).substring(0, 11), sql);
         }
     }
 
     @Test
     void aMaterializedViewKeepsTheSameReadingsThroughWrites() throws SQLException {
-        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, VIEWS));
+        assertEquals(List.of(), BOTH.mismatches(VIEWS));
         String writes = "INSERT INTO u VALUES (4, true, 9.75, INTERVAL '3 hours', DATE '2024-05-01',"
                 + " TIMESTAMP '2024-05-01 00:00:00', TIME '00:00', 0);"
                 + "UPDATE u SET bo = false, iv = INTERVAL '30 minutes' WHERE id = 1;"
                 + "UPDATE u SET iv = INTERVAL '5 hours' WHERE id = 3";
-        InProcessTributary.execScript(pg, writes);
-        InProcessTributary.execScript(tributary.connection, writes);
+        BOTH.runOnBoth(writes);
         String query = VIEWS.get(0).substring("CREATE MATERIALIZED VIEW uv AS ".length());
-        assertEquals(
-                OUTCOMES.of(pg, query + " ORDER BY id"),
-                OUTCOMES.of(tributary.connection, "SELECT * FROM uv ORDER BY id"));
+        assertEquals(BOTH.onPostgres(query + " ORDER BY id"), BOTH.onTributary("SELECT * FROM uv ORDER BY id"));
     }
 }
