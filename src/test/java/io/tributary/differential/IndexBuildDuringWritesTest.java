@@ -476,4 +476,59 @@ class IndexBuildDuringWritesTest {
                         "INSERT INTO q VALUES (" + (ROWS + 1) + ", 'user-x', 1) ON CONFLICT (email) DO NOTHING",
                         "SELECT id, email, extra FROM q WHERE id IN (1, 5, " + (ROWS + 1) + ") ORDER BY id")));
     }
+
+    /**
+     * CREATE INDEX obeys {@code statement_timeout} (57014, no index made) both while it waits for an
+     * ALTER's claim and while it builds: each build is held until well past its session's timeout,
+     * so the check must end it, as PostgreSQL's lock wait and build would end.
+     */
+    @Test
+    void aBuildObeysStatementTimeoutWhileItWaitsAndWhileItBuilds() throws Exception {
+        for (String sql : List.of(
+                "CREATE TABLE st (id bigint PRIMARY KEY, v text)",
+                "INSERT INTO st SELECT g, 'v-' || g FROM generate_series(1, " + ROWS / 10 + ") AS g(g)")) {
+            String[] outcome = pair.both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
+        }
+        String alter = "ALTER TABLE st ADD COLUMN extra int";
+        try (HeldIndexBuilds held = HeldIndexBuilds.afterScan("st_id", "st_v", "st_late");
+                Connection alterer = pair.tributary.connect("root", "", 120);
+                Connection waiter = pair.tributary.connect("root", "", 120);
+                Connection slow = pair.tributary.connect("root", "", 120)) {
+            FutureTask<String> first =
+                    start(() -> uniqueBuildError(pair.tributary.connection, "CREATE INDEX st_id ON st (id)"));
+            held.awaitHeld("st_id");
+            FutureTask<String> altered = start(() -> uniqueBuildError(alterer, alter));
+            held.awaitRewriteClaim("st_id", altered::isDone);
+            try (Statement st = waiter.createStatement()) {
+                st.execute("SET statement_timeout = 300");
+                assertEquals(
+                        "57014",
+                        uniqueBuildError(st, "CREATE INDEX st_v ON st (v)").substring(0, 5),
+                        "a build waiting for an ALTER past its statement_timeout");
+            }
+            held.release("st_id");
+            assertEquals("no error", first.get(120, TimeUnit.SECONDS));
+            assertEquals("no error", altered.get(120, TimeUnit.SECONDS), alter);
+            FutureTask<String> late = start(() -> {
+                try (Statement st = slow.createStatement()) {
+                    st.execute("SET statement_timeout = 300");
+                    return uniqueBuildError(st, "CREATE INDEX st_late ON st (v)");
+                }
+            });
+            held.awaitHeld("st_late");
+            Thread.sleep(600); // the build stays held past its session's timeout
+            held.release("st_late");
+            assertEquals("57014", late.get(120, TimeUnit.SECONDS).substring(0, 5), "a build past its timeout");
+        }
+        try (Statement st = pair.pg.createStatement()) {
+            st.execute("CREATE INDEX st_id ON st (id)");
+            st.execute(alter);
+        }
+        assertEquals(
+                List.of(),
+                pair.mismatches(List.of(
+                        "SELECT indexname FROM pg_indexes WHERE tablename = 'st' ORDER BY indexname",
+                        "SELECT count(*), count(extra) FROM st")));
+    }
 }

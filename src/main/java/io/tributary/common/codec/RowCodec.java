@@ -173,6 +173,8 @@ public final class RowCodec {
                     }
                 }
             }
+            // a kind without a case would shift every later column: fail instead
+            default -> throw new IllegalArgumentException("no encoded length known for " + type);
         }
     }
 

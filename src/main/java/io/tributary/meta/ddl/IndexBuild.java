@@ -140,6 +140,12 @@ final class IndexBuild {
     private final Map<ByteBuffer, Changed> changes = new HashMap<>();
 
     private int restarts;
+    /**
+     * The statement's cancel and {@code statement_timeout} check (throws 57014), run while the build
+     * waits for a rewrite, every {@link #CANCEL_CHECK_ROWS} rows of its scan and after each
+     * catch-up round; never at the last step, which is committed whole.
+     */
+    private final Runnable check;
 
     IndexBuild(
             CatalogService catalogService,
@@ -148,7 +154,9 @@ final class IndexBuild {
             StateStore store,
             StreamRuntime streams,
             TableDef table,
-            IndexDef index) {
+            IndexDef index,
+            Runnable check) {
+        this.check = check;
         this.catalogService = catalogService;
         this.barriers = barriers;
         this.gate = gate;
@@ -169,8 +177,9 @@ final class IndexBuild {
      *
      * @return whether the index was built (false: nothing was done)
      * @throws TributaryException 23505 two rows hold a unique index's values; 40001 the table's
-     *     columns or key changed meanwhile; 42P01 it was dropped
-     * @throws InterruptedException the statement was cancelled (nothing changed)
+     *     columns or key changed meanwhile; 42P01 it was dropped; 57014 the statement was cancelled
+     *     or ran past {@code statement_timeout} before its last step (nothing changed)
+     * @throws InterruptedException the thread was interrupted (nothing changed)
      */
     boolean run() throws InterruptedException {
         Start start = new Start();
@@ -179,7 +188,7 @@ final class IndexBuild {
             if (!start.started) {
                 if (gate.claimed(table.name())) {
                     reached(Step.WAITS_FOR_REWRITE);
-                    gate.awaitUnclaimed(table.name());
+                    gate.awaitUnclaimed(table.name(), check);
                 }
                 return false;
             }
@@ -262,8 +271,8 @@ final class IndexBuild {
         try (KvIterator it =
                 snapshot.scan(Keyspace.DATA, TableKeys.tableStart(table.id()), TableKeys.tableEnd(table.id()))) {
             while (it.next()) {
-                if (keys.size() % CANCEL_CHECK_ROWS == 0 && Thread.interrupted()) {
-                    throw new InterruptedException();
+                if (keys.size() % CANCEL_CHECK_ROWS == 0) {
+                    check.run();
                 }
                 Object[] row = rows.decode(it.value());
                 keys.add(IndexKeys.key(index.id(), types, row, columns, index.unique(), it.key(), scratch));
@@ -326,9 +335,7 @@ final class IndexBuild {
             try (ReadView view = taken.view) {
                 resolve(taken.keys, keys -> view.getAll(Keyspace.DATA, keys));
             }
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
+            check.run();
             if (taken.keys.size() <= LOCKED_KEYS) {
                 break;
             }

@@ -97,11 +97,14 @@ public final class IndexBuildGate {
     /**
      * Waits until no rewrite claims table {@code table}; without the barrier lock.
      *
-     * @throws InterruptedException the statement was cancelled
+     * @param check run every 10 ms while waiting; it throws to end the wait (a cancel or {@code
+     *     statement_timeout}: 57014)
+     * @throws InterruptedException the waiting thread was interrupted
      */
-    synchronized void awaitUnclaimed(String table) throws InterruptedException {
+    synchronized void awaitUnclaimed(String table, Runnable check) throws InterruptedException {
         while (claims.containsKey(table)) {
-            wait();
+            check.run();
+            wait(10);
         }
     }
 

@@ -51,6 +51,8 @@ public final class IndexDdl {
      * @param name the index's name, null for PostgreSQL's default ({@code <table>_<columns>_key}
      *     for a constraint, {@code <table>_<columns>_idx} otherwise, numbered on collision)
      * @param constraint whether it is a UNIQUE constraint (then {@code unique} too)
+     * @param check the statement's cancel and {@code statement_timeout} check, run while the build
+     *     waits and reads (it throws 57014; nothing is then changed)
      * @return PostgreSQL's notice when the name exists and {@code ifNotExists} said to skip
      * @throws TributaryException 42P01 unknown table; 42809 a materialized view; 42703 unknown
      *     column; 42701 a column named twice; 42P07 a relation of that name exists; 0A000 a table
@@ -62,7 +64,8 @@ public final class IndexDdl {
             List<String> columns,
             boolean unique,
             boolean constraint,
-            boolean ifNotExists)
+            boolean ifNotExists,
+            Runnable check)
             throws InterruptedException {
         TableDef table = table(tableName);
         checkColumns(table, columns, constraint);
@@ -75,7 +78,7 @@ public final class IndexDdl {
         try {
             IndexDef index =
                     new IndexDef(localName(table, key), catalogService.allocateIds(1), columns, unique, constraint);
-            while (!new IndexBuild(catalogService, barriers, gate, store, streams, table, index).run()) {
+            while (!new IndexBuild(catalogService, barriers, gate, store, streams, table, index, check).run()) {
                 // the table changed before the build started, or a rewrite claimed it and has ended:
                 // the build starts over on the table as it is now, as PostgreSQL's once it has its lock
                 table = table(tableName);

@@ -163,12 +163,12 @@ final class UtilityRunner {
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.AddUnique a) {
-                db.indexDdl().create(a.table(), a.constraint(), a.columns(), true, true, false);
+                db.indexDdl().create(a.table(), a.constraint(), a.columns(), true, true, false, cancelCheck);
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.CreateIndex c) {
                 db.indexDdl()
-                        .create(c.table(), c.name(), c.columns(), c.unique(), false, c.ifNotExists())
+                        .create(c.table(), c.name(), c.columns(), c.unique(), false, c.ifNotExists(), cancelCheck)
                         .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "42P07", skipped)));
                 return new StatementResult.Command("CREATE INDEX");
             }
