@@ -2,13 +2,11 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The errors of a string constant beside a date, timestamp or interval operand, which Tributary
@@ -37,26 +35,12 @@ class UnknownConstantPositionsDifferentialTest {
             "CREATE MATERIALIZED VIEW pv AS SELECT id, ts - 'x' AS a FROM t",
             "CREATE MATERIALIZED VIEW pv AS SELECT id, iv * 'x' AS a FROM t");
 
-    private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(true, true, true);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("unknown-positions-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ComparedPair BOTH =
+            new ComparedPair("unknown-positions-diff-", SETUP, new ComparedOutcomes(true, true, true));
 
     @Test
     void constantErrorsPointWherePostgresPoints() {
-        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, STATEMENTS));
+        assertEquals(List.of(), BOTH.mismatches(STATEMENTS));
     }
 }

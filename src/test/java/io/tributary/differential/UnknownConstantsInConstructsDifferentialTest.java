@@ -2,14 +2,12 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A string constant (type unknown) outside a binary operator, against embedded PostgreSQL: in IN
@@ -82,57 +80,37 @@ class UnknownConstantsInConstructsDifferentialTest {
             + "UPDATE t SET b = NULL, d = DATE '2023-01-01' WHERE id = 4;"
             + "UPDATE t SET b = false WHERE id = 3";
 
-    private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(true, true, true);
-
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("unknown-constructs-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ComparedPair BOTH =
+            new ComparedPair("unknown-constructs-diff-", SETUP, new ComparedOutcomes(true, true, true));
 
     @Test
     void stringConstantsInListsAndConditionalsAnswerLikePostgres() {
-        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, QUERIES));
+        assertEquals(List.of(), BOTH.mismatches(QUERIES));
     }
 
     @Test
     void badTextIsTheResolvedTypesInputErrorAtTheConstant() {
-        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, BAD_TEXT));
+        assertEquals(List.of(), BOTH.mismatches(BAD_TEXT));
     }
 
     @Test
     void aMaterializedViewAndInsertSelectReadTheConstantsAlike() throws SQLException {
         assertEquals(
                 List.of(),
-                OUTCOMES.mismatches(
-                        pg,
-                        tributary.connection,
-                        List.of(
-                                VIEW,
-                                "SELECT * FROM tv ORDER BY id",
-                                "CREATE MATERIALIZED VIEW tbad AS SELECT id FROM t WHERE d IN ('2024-02-30')",
-                                "CREATE TABLE t2 (id INT PRIMARY KEY, d DATE, b BOOLEAN, x INT)",
-                                "INSERT INTO t2 SELECT id, coalesce(d, '2024-01-01'), coalesce(b, 'f'), nullif(x, '3')"
-                                        + " FROM t WHERE x IN ('1', '3') OR b IN ('t')",
-                                "SELECT * FROM t2 ORDER BY id",
-                                "INSERT INTO t2 SELECT id + 10, coalesce(d, 'never') FROM t",
-                                "INSERT INTO t2 (id, d) SELECT id + 10, d FROM t WHERE x = 'a'",
-                                "INSERT INTO t2 (id, d) SELECT id + 10, nosuch FROM t")));
-        InProcessTributary.execScript(pg, WRITES);
-        InProcessTributary.execScript(tributary.connection, WRITES);
+                BOTH.mismatches(List.of(
+                        VIEW,
+                        "SELECT * FROM tv ORDER BY id",
+                        "CREATE MATERIALIZED VIEW tbad AS SELECT id FROM t WHERE d IN ('2024-02-30')",
+                        "CREATE TABLE t2 (id INT PRIMARY KEY, d DATE, b BOOLEAN, x INT)",
+                        "INSERT INTO t2 SELECT id, coalesce(d, '2024-01-01'), coalesce(b, 'f'), nullif(x, '3')"
+                                + " FROM t WHERE x IN ('1', '3') OR b IN ('t')",
+                        "SELECT * FROM t2 ORDER BY id",
+                        "INSERT INTO t2 SELECT id + 10, coalesce(d, 'never') FROM t",
+                        "INSERT INTO t2 (id, d) SELECT id + 10, d FROM t WHERE x = 'a'",
+                        "INSERT INTO t2 (id, d) SELECT id + 10, nosuch FROM t")));
+        BOTH.runOnBoth(WRITES);
         String query = VIEW.substring("CREATE MATERIALIZED VIEW tv AS ".length());
-        assertEquals(
-                OUTCOMES.of(pg, query + " ORDER BY id"),
-                OUTCOMES.of(tributary.connection, "SELECT * FROM tv ORDER BY id"));
+        assertEquals(BOTH.onPostgres(query + " ORDER BY id"), BOTH.onTributary("SELECT * FROM tv ORDER BY id"));
     }
 }
