@@ -138,7 +138,8 @@ final class PgValidator extends CalciteSqlValidator {
      * {@link PgNumericFunctions}; {@code real} arithmetic beside an exact number made double
      * precision ({@link RealArithmetic}); {@code date_trunc} of a date made one of a timestamptz
      * ({@link PgDateTrunc#truncateDateAsTimestamptz}); a {@code character(n)} argument of a text
-     * function or {@code ||} without its trailing blanks ({@link BpcharText}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
+     * function or {@code ||} without its trailing blanks ({@link BpcharText}); {@code ||} of two
+     * arrays as {@code array_cat} ({@link ArrayFunctions#resolveConcatenation}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
      * refused as no function ({@link SqlErrors} names the client's aggregate, 42883).
      */
     @Override
@@ -161,6 +162,7 @@ final class PgValidator extends CalciteSqlValidator {
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
             BpcharText.strip(call, operand -> isCharColumn(scope, operand));
+            ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
             checkOrderedSetKey(scope, call);
             JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
