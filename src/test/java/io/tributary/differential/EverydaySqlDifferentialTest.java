@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Everyday SQL that once answered wrongly or failed inside Tributary, against embedded PostgreSQL:
  * {@code ||} between an array and an element or array of another numeric type (PostgreSQL's common
- * type, never a truncation). Compared exactly: rows with labels and type names, or SQLSTATE,
+ * type, never a truncation); sorts with array keys among others (PostgreSQL's array order). Compared exactly: rows with labels and type names, or SQLSTATE,
  * message, HINT and position.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -42,6 +42,28 @@ class EverydaySqlDifferentialTest {
             "SELECT a.id, a.ia || b.ia AS c, a.na || b.ba AS d FROM a, a AS b WHERE b.id = 2 ORDER BY a.id",
             "SELECT 2.5::float8 || ia AS c, ba || 1.5::real AS d FROM a ORDER BY id");
 
+    private static final String SORTED =
+            "CREATE TABLE s (id INT PRIMARY KEY, ia INT[], ta TEXT[], na NUMERIC[], k INT);"
+                    + "INSERT INTO s VALUES (1, ARRAY[1,2], ARRAY['b'], ARRAY[1.5], 1), (2, ARRAY[1,NULL], ARRAY['a','b'], NULL, 2),"
+                    + " (3, ARRAY[1], NULL, ARRAY[1.50], 1), (4, NULL, ARRAY['a'], ARRAY[-2], 2),"
+                    + " (5, ARRAY[1,2,0], ARRAY[NULL,'a'], ARRAY[1.5,NULL], 1), (6, '{}', '{}', '{}', 2),"
+                    + " (7, ARRAY[1,2], ARRAY['b'], ARRAY[10], 2), (8, ARRAY[NULL,1], ARRAY['a',NULL], ARRAY[NULL,1], 1),"
+                    + " (9, ARRAY[-3], ARRAY['ab'], ARRAY[0.001], 2)";
+
+    /** Sorts with an array key among others: PostgreSQL's array order, NULL elements last, then by length. */
+    private static final List<String> ARRAY_SORTS = List.of(
+            "SELECT id FROM s ORDER BY ia, id",
+            "SELECT id FROM s ORDER BY ia DESC, id",
+            "SELECT id FROM s ORDER BY ia NULLS FIRST, k DESC, id",
+            "SELECT id FROM s ORDER BY ia DESC NULLS LAST, id DESC",
+            "SELECT id FROM s ORDER BY k, ta DESC NULLS LAST, id",
+            "SELECT id, ia, ta FROM s ORDER BY ta, ia, id",
+            "SELECT id, na FROM s ORDER BY na, id",
+            "SELECT id FROM s ORDER BY ia, id LIMIT 4",
+            "SELECT id FROM s ORDER BY ia || k, id",
+            "SELECT k, array_agg(id ORDER BY id) AS ids FROM s GROUP BY k ORDER BY ids, k",
+            "SELECT id, ia FROM s ORDER BY 2, 1");
+
     private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(false, true, true);
 
     private static Connection pg;
@@ -53,6 +75,8 @@ class EverydaySqlDifferentialTest {
         tributary = InProcessTributary.temporary("everyday-diff-", 20, "postgres", "", 60);
         InProcessTributary.execScript(pg, SETUP);
         InProcessTributary.execScript(tributary.connection, SETUP);
+        InProcessTributary.execScript(pg, SORTED);
+        InProcessTributary.execScript(tributary.connection, SORTED);
     }
 
     @AfterAll
@@ -63,5 +87,10 @@ class EverydaySqlDifferentialTest {
     @Test
     void arrayConcatenationTakesTheCommonNumericType() {
         assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, ARRAY_CONCATENATIONS));
+    }
+
+    @Test
+    void sortsWithArrayKeysOrderAsPostgres() {
+        assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, ARRAY_SORTS));
     }
 }
