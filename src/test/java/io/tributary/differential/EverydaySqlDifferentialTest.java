@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Everyday SQL that once answered wrongly or failed inside Tributary, against embedded PostgreSQL:
  * {@code ||} between an array and an element or array of another numeric type (PostgreSQL's common
- * type, never a truncation); sorts with array keys among others (PostgreSQL's array order). Compared exactly: rows with labels and type names, or SQLSTATE,
+ * type, never a truncation); sorts with array keys among others (PostgreSQL's array order); timestamptz minus or compared with timestamp, in a UTC and a non-UTC session. Compared exactly: rows with labels and type names, or SQLSTATE,
  * message, HINT and position.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -64,6 +64,21 @@ class EverydaySqlDifferentialTest {
             "SELECT k, array_agg(id ORDER BY id) AS ids FROM s GROUP BY k ORDER BY ids, k",
             "SELECT id, ia FROM s ORDER BY 2, 1");
 
+    private static final String ZONED = "CREATE TABLE z (id INT PRIMARY KEY, ts TIMESTAMP, tz TIMESTAMPTZ);"
+            + "INSERT INTO z VALUES (1, TIMESTAMP '2024-03-31 01:30', TIMESTAMPTZ '2024-03-31 00:30+00'),"
+            + " (2, TIMESTAMP '2024-07-01 12:00', TIMESTAMPTZ '2024-07-01 12:00+02'), (3, NULL, NULL),"
+            + " (4, TIMESTAMP '2024-01-01 00:00', TIMESTAMPTZ '2024-01-01 00:00+00'),"
+            + " (5, TIMESTAMP '2024-10-27 02:30', TIMESTAMPTZ '2024-10-27 01:30+00')";
+
+    /** timestamptz beside timestamp: the timestamp is the instant it names in the session's zone. */
+    private static final List<String> ZONED_QUERIES = List.of(
+            "SELECT id, tz - ts AS d, ts - tz AS e FROM z ORDER BY id",
+            "SELECT id, tz = ts AS eq, tz < ts AS lt, ts <= tz AS le, ts <> tz AS ne FROM z ORDER BY id",
+            "SELECT id FROM z WHERE tz > ts ORDER BY id",
+            "SELECT id, now() - ts > INTERVAL '1 day' AS p, ts - now() < INTERVAL '0' AS q FROM z ORDER BY id",
+            "SELECT id FROM z WHERE ts < now() AND now() > ts ORDER BY id",
+            "SELECT id, TIMESTAMPTZ '2024-07-01 10:00+00' - ts AS d FROM z ORDER BY id");
+
     private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(false, true, true);
 
     private static Connection pg;
@@ -77,6 +92,8 @@ class EverydaySqlDifferentialTest {
         InProcessTributary.execScript(tributary.connection, SETUP);
         InProcessTributary.execScript(pg, SORTED);
         InProcessTributary.execScript(tributary.connection, SORTED);
+        InProcessTributary.execScript(pg, ZONED);
+        InProcessTributary.execScript(tributary.connection, ZONED);
     }
 
     @AfterAll
@@ -92,5 +109,14 @@ class EverydaySqlDifferentialTest {
     @Test
     void sortsWithArrayKeysOrderAsPostgres() {
         assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, ARRAY_SORTS));
+    }
+
+    @Test
+    void timestampBesideTimestamptzIsTheInstantInTheSessionsZone() {
+        for (String zone : List.of("UTC", "Europe/Berlin")) {
+            String set = "SET TimeZone = '" + zone + "'";
+            assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, List.of(set)));
+            assertEquals(List.of(), OUTCOMES.mismatches(pg, tributary.connection, ZONED_QUERIES), zone);
+        }
     }
 }
