@@ -163,6 +163,7 @@ final class PgValidator extends CalciteSqlValidator {
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
             BpcharText.strip(call, operand -> isCharColumn(scope, operand));
             ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
+            refuseZonedDateBin(scope, call);
             checkOrderedSetKey(scope, call);
             JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
@@ -262,6 +263,23 @@ final class PgValidator extends CalciteSqlValidator {
      * @throws org.apache.calcite.runtime.CalciteContextException for {@code log(b, x)} of a float
      *     (PostgreSQL has no such function, 42883)
      */
+    /**
+     * {@code date_bin} of timestamptz values is 0A000: {@link PgDateFunctions#date_bin} bins
+     * timestamps, and Calcite would pass it the values' local times in the session's zone and
+     * answer a timestamp, where PostgreSQL bins the instants and answers a timestamptz.
+     */
+    private void refuseZonedDateBin(SqlValidatorScope scope, SqlBasicCall call) {
+        if (call.getOperator().getName().equalsIgnoreCase("date_bin") && call.operandCount() == 3) {
+            for (int i = 1; i < 3; i++) {
+                if (deriveType(scope, call.operand(i)).getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                    throw new TributaryException(
+                            io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                            "date_bin of timestamp with time zone values is not supported yet");
+                }
+            }
+        }
+    }
+
     private void numericPowerOrLog(SqlValidatorScope scope, SqlBasicCall call) {
         String name = call.getOperator().getName();
         boolean power = name.equalsIgnoreCase("power");
