@@ -79,6 +79,10 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             SqlTypeName.REAL, Float.class,
             SqlTypeName.DOUBLE, Double.class);
 
+    /** {@link #NUMBER_CLASSES}' types as Calcite's refusals spell them. */
+    private static final java.util.Set<String> NUMBER_NAMES =
+            java.util.Set.of("SMALLINT", "INTEGER", "BIGINT", "DECIMAL", "REAL", "DOUBLE", "FLOAT");
+
     private ArrayFunctions(String name, int arrayOperand, int arity, Shape shape) {
         super(
                 new SqlIdentifier(name, SqlParserPos.ZERO),
@@ -117,15 +121,41 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         if (!op.equals("||") || !(left.endsWith(" ARRAY") || right.endsWith(" ARRAY"))) {
             return null;
         }
-        if (!element(left).equals(element(right))) {
+        if (!element(left).equals(element(right))
+                && !(NUMBER_NAMES.contains(element(left)) && NUMBER_NAMES.contains(element(right)))) {
             // integer[] || text has no operator in PostgreSQL; integer[] || numeric is numeric[]
-            // there, which pg_array_concat (the array's own element type) would truncate
+            // there, as pg_array_concat's common element type gives
             return null;
         }
         return (a, b, pos) -> a instanceof org.apache.calcite.sql.SqlCharStringLiteral
                         || b instanceof org.apache.calcite.sql.SqlCharStringLiteral
                 ? null
                 : named(CONCAT_NAME).createCall(pos, a, b);
+    }
+
+    /**
+     * Before validation derives {@code call}'s type: {@code a || b} of two arrays ({@code types}
+     * tells, as an array column's name does not) of one element type, or of two number types,
+     * becomes {@code array_cat(a, b)}, as PostgreSQL resolves it: a NULL operand adds nothing, and
+     * {@code integer[] || numeric[]} is numeric[] with every element kept (Calcite's own array
+     * concatenation answered NULL and misread the integers). Other operands are left alone.
+     * Called by {@link PgValidator} on the validating thread.
+     */
+    static void resolveConcatenation(
+            org.apache.calcite.sql.SqlBasicCall call,
+            java.util.function.Function<org.apache.calcite.sql.SqlNode, RelDataType> types) {
+        if (!call.getOperator().getName().equals("||") || call.operandCount() != 2) {
+            return;
+        }
+        RelDataType a = types.apply(call.operand(0)).getComponentType();
+        RelDataType b = types.apply(call.operand(1)).getComponentType();
+        if (a != null
+                && b != null
+                && (a.getSqlTypeName() == b.getSqlTypeName()
+                        || NUMBER_CLASSES.containsKey(a.getSqlTypeName())
+                                && NUMBER_CLASSES.containsKey(b.getSqlTypeName()))) {
+            call.setOperator(named("array_cat"));
+        }
     }
 
     private static RelDataType type(SqlOperatorBinding binding, int arrayOperand, Shape shape) {
@@ -139,6 +169,9 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
                             && binding.getOperandType(1).getSqlTypeName() == SqlTypeName.ARRAY
                     ? Shape.SAME
                     : Shape.GROWN;
+        }
+        if (arrayOperand == ANY_OPERAND || binding.getOperator().getName().equals("array_cat")) {
+            array = commonArray(types, array, binding.getOperandType(0), binding.getOperandType(1));
         }
         return switch (shape) {
             case GROWN -> types.createTypeWithNullability(array, false);
@@ -154,6 +187,35 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             case POSITION -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), true);
             case CONCAT -> throw new IllegalStateException("resolved above");
         };
+    }
+
+    /**
+     * {@code array}, or an array of the common type of its elements and {@code other}'s (elements)
+     * when both are numbers of different types, as PostgreSQL resolves {@code integer[] ||
+     * numeric} (numeric[]) and {@code array_cat(integer[], bigint[])} (bigint[]).
+     */
+    private static RelDataType commonArray(
+            RelDataTypeFactory types, RelDataType array, RelDataType first, RelDataType second) {
+        RelDataType a = first.getComponentType() != null ? first.getComponentType() : first;
+        RelDataType b = second.getComponentType() != null ? second.getComponentType() : second;
+        if (!NUMBER_CLASSES.containsKey(a.getSqlTypeName())
+                || !NUMBER_CLASSES.containsKey(b.getSqlTypeName())
+                || a.getSqlTypeName() == b.getSqlTypeName()) {
+            return array;
+        }
+        RelDataType common = types.leastRestrictive(List.of(a, b));
+        if (common == null) {
+            return array;
+        }
+        if (common.getSqlTypeName() == SqlTypeName.DECIMAL) {
+            // numeric[] keeps each element's own scale, as PostgreSQL's unconstrained numeric does
+            common = types.createSqlType(
+                    SqlTypeName.DECIMAL,
+                    types.getTypeSystem().getMaxNumericPrecision(),
+                    types.getTypeSystem().getMaxNumericScale());
+        }
+        RelDataType element = types.createTypeWithNullability(common, true);
+        return types.createTypeWithNullability(types.createArrayType(element, -1), array.isNullable());
     }
 
     /** {@code arity} operands, the one at {@code arrayOperand} an array (42883 otherwise). */
@@ -215,17 +277,25 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
                         .orElseThrow()
                         .getParameterTypes();
                 List<org.apache.calcite.rex.RexNode> operands = call.getOperands();
-                RelDataType component = operands.stream()
-                        .map(org.apache.calcite.rex.RexNode::getType)
-                        .filter(t -> t.getComponentType() != null)
-                        .map(RelDataType::getComponentType)
-                        .findFirst()
-                        .orElse(null);
+                RelDataType component = call.getType().getComponentType() != null
+                        ? call.getType().getComponentType()
+                        : operands.stream()
+                                .map(org.apache.calcite.rex.RexNode::getType)
+                                .filter(t -> t.getComponentType() != null)
+                                .map(RelDataType::getComponentType)
+                                .findFirst()
+                                .orElse(null);
                 List<Expression> translated = translator.translateList(operands);
                 Class<?> elementClass = component == null ? null : NUMBER_CLASSES.get(component.getSqlTypeName());
                 List<Expression> arguments = new ArrayList<>();
                 for (int i = 0; i < operands.size(); i++) {
                     Expression value = Expressions.box(translated.get(i));
+                    RelDataType own = operands.get(i).getType().getComponentType();
+                    if (own != null && elementClass != null && own.getSqlTypeName() != component.getSqlTypeName()) {
+                        // an integer[] joining a numeric element or array is a numeric[] (each element widened)
+                        value = Expressions.call(
+                                PgArrayOps.class, "widened", value, Expressions.constant(elementClass, Class.class));
+                    }
                     // an element joining a numeric array takes the array's element class (an integer joining a
                     // numeric[] is a BigDecimal)
                     if (operands.get(i).getType().getComponentType() == null

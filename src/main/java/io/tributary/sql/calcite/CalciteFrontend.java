@@ -75,11 +75,11 @@ public final class CalciteFrontend implements AutoCloseable {
                 DateIntervalSums.detect(),
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
-                JsonPlans.before(UuidPlans.before(Programs.sequence(
+                JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(Programs.sequence(
                         CheckedArithmetic.before(ArrayTextOperands.before(
                                 ZonedTimestamps.before(new GuardProgram(context.control()), session))),
                         // again after planning: expanding DISTINCT aggregates adds min/max of their results
-                        IntervalPlans.extremes()))),
+                        IntervalPlans.extremes())))),
                 SeriesScanCalcs.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();

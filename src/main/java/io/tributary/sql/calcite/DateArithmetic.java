@@ -170,6 +170,13 @@ final class DateArithmetic {
         if (op.equals("-") && left.equals("TIMESTAMP") && right.equals("TIMESTAMP")) {
             return Kind.TIMESTAMP_MINUS_TIMESTAMP;
         }
+        // PostgreSQL converts the timestamp to timestamptz in the session's zone
+        if (op.equals("-") && isTimestamptz(left) && right.equals("TIMESTAMP")) {
+            return Kind.TIMESTAMPTZ_MINUS_TIMESTAMP;
+        }
+        if (op.equals("-") && left.equals("TIMESTAMP") && isTimestamptz(right)) {
+            return Kind.TIMESTAMP_MINUS_TIMESTAMPTZ;
+        }
         if (op.equals("+") && left.equals("DATE") && right.equals("TIME")) {
             return Kind.DATE_PLUS_TIME;
         }
@@ -208,6 +215,9 @@ final class DateArithmetic {
         DAYS_PLUS_DATE,
         DATE_MINUS_DATE,
         TIMESTAMP_MINUS_TIMESTAMP,
+        /** {@code timestamptz - timestamp}: the timestamp as the instant it is in the session's zone. */
+        TIMESTAMPTZ_MINUS_TIMESTAMP,
+        TIMESTAMP_MINUS_TIMESTAMPTZ,
         /** {@code date + time}: the timestamp of that day at that time. */
         DATE_PLUS_TIME,
         TIME_PLUS_DATE,
@@ -232,6 +242,8 @@ final class DateArithmetic {
                 case TIMESTAMP_MINUS_TIMESTAMP ->
                     SqlStdOperatorTable.MINUS_DATE.createCall(
                             pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos));
+                case TIMESTAMPTZ_MINUS_TIMESTAMP -> TIMESTAMP_MINUS_TIMESTAMP.rewrite(a, instant(b, pos), pos);
+                case TIMESTAMP_MINUS_TIMESTAMPTZ -> TIMESTAMP_MINUS_TIMESTAMP.rewrite(instant(a, pos), b, pos);
                 case DATE_PLUS_TIME ->
                     SqlStdOperatorTable.PLUS.createCall(pos, timestamp(a, pos), sinceMidnight(b, pos));
                 case TIME_PLUS_DATE ->
@@ -242,6 +254,18 @@ final class DateArithmetic {
                 case TIME_PLUS_MONTHS -> a;
                 case MONTHS_PLUS_TIME -> b;
             };
+        }
+
+        /**
+         * A timestamp as a timestamptz: the instant it names in the session's zone, as {@link
+         * ZonedTimestamps} plans the cast.
+         */
+        private static SqlNode instant(SqlNode timestamp, SqlParserPos pos) {
+            return SqlStdOperatorTable.CAST.createCall(
+                    pos,
+                    timestamp,
+                    new SqlDataTypeSpec(
+                            new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6, pos), pos));
         }
 
         /** A date as the timestamp of its midnight. */

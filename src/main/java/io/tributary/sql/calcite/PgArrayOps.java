@@ -32,6 +32,40 @@ public final class PgArrayOps {
         return out;
     }
 
+    /**
+     * The numbers of {@code array} as {@code to} (Long, BigDecimal, Float or Double), for an array
+     * whose elements join a wider type's; NULL elements and a NULL array stay NULL.
+     */
+    public static List<Object> widened(List<?> array, Class<?> to) {
+        if (array == null) {
+            return null;
+        }
+        List<Object> out = new ArrayList<>(array.size());
+        for (Object e : array) {
+            out.add(e == null ? null : widened((Number) e, to));
+        }
+        return out;
+    }
+
+    private static Object widened(Number n, Class<?> to) {
+        if (to == Long.class) {
+            return n.longValue();
+        }
+        if (to == Integer.class) {
+            return n.intValue();
+        }
+        if (to == Short.class) {
+            return n.shortValue();
+        }
+        if (to == Float.class) {
+            return n.floatValue();
+        }
+        if (to == Double.class) {
+            return n.doubleValue();
+        }
+        return n instanceof java.math.BigDecimal d ? d : new java.math.BigDecimal(n.toString());
+    }
+
     /** {@code array_cat(a, b)}: NULL only when both are; a NULL one adds nothing. */
     public static List<Object> array_cat(List<?> a, List<?> b) {
         if (a == null && b == null) {

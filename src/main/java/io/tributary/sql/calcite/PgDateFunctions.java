@@ -11,7 +11,8 @@ import java.time.LocalDate;
 import org.apache.calcite.runtime.SqlFunctions;
 
 /**
- * PostgreSQL's {@code make_date}, {@code make_time}, {@code make_timestamp} and {@code isfinite},
+ * PostgreSQL's {@code make_date}, {@code make_time}, {@code make_timestamp}, {@code isfinite} and
+ * {@code date_bin} (of timestamps),
  * registered as schema functions by {@link CatalogSchema} under their method names and called by
  * reflection from the code Calcite generates (queries and materialized views alike). Values cross
  * as Calcite's {@code java.sql} objects built from its internal day and millisecond counts (the
@@ -70,6 +71,50 @@ public final class PgDateFunctions {
     /** {@code isfinite(timestamp)}: always true, as Tributary has no infinite timestamps. */
     public static Boolean isfinite(Timestamp t) {
         return t == null ? null : Boolean.TRUE;
+    }
+
+    /**
+     * {@code date_bin(stride, source, origin)}: the start of the stride-wide bin, counted from
+     * {@code origin}, that holds {@code source} (the floor, also before the origin). The stride is an
+     * interval (or its text); one with months is 0A000 and one not positive 22008, as PostgreSQL.
+     */
+    public static Timestamp date_bin(Object stride, Timestamp source, Timestamp origin) {
+        if (stride == null || source == null || origin == null) {
+            return null;
+        }
+        io.tributary.common.types.Interval iv = interval(stride);
+        if (iv.months() != 0) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "timestamps cannot be binned into intervals containing months or years");
+        }
+        long strideMicros = Math.addExact(Math.multiplyExact(iv.days(), MILLIS_PER_DAY * 1000), iv.micros());
+        if (strideMicros <= 0) {
+            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "stride must be greater than zero");
+        }
+        // in microseconds, as PostgreSQL bins, back to Calcite's milliseconds at the end
+        long from = SqlFunctions.toLong(origin);
+        long distance = Math.multiplyExact(Math.subtractExact(SqlFunctions.toLong(source), from), 1000L);
+        long binned = Math.floorDiv(distance, strideMicros) * strideMicros;
+        return SqlFunctions.internalToTimestamp(from + Math.floorDiv(binned, 1000L));
+    }
+
+    /**
+     * An interval argument as generated code passes it: Tributary's interval, its text (a string
+     * constant), or Calcite's own interval of a typed {@code INTERVAL '1' HOUR} (milliseconds) or
+     * {@code INTERVAL '1' MONTH} (months).
+     */
+    private static io.tributary.common.types.Interval interval(Object value) {
+        if (value instanceof String text) {
+            return PgIntervalFunctions.pg_interval(text);
+        }
+        if (value instanceof Long millis) {
+            return new io.tributary.common.types.Interval(0, 0, Math.multiplyExact(millis, 1000L));
+        }
+        if (value instanceof Integer months) {
+            return new io.tributary.common.types.Interval(months, 0, 0);
+        }
+        return (io.tributary.common.types.Interval) value;
     }
 
     private static long epochDay(int year, int month, int day) {

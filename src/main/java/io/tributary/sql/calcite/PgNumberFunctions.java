@@ -30,6 +30,34 @@ public final class PgNumberFunctions {
         return a.divide(b, 0, RoundingMode.DOWN);
     }
 
+    /**
+     * The largest {@code factorial} argument whose result has at most the 131072 digits before
+     * the point that PostgreSQL's numeric holds.
+     */
+    private static final long LARGEST_FACTORIAL = 32177;
+
+    /**
+     * {@code factorial(int8)}: n! as numeric, 1 for 0; 22003 for a negative argument, as
+     * PostgreSQL's {@code numeric_fac}, and for one whose result overflows numeric.
+     */
+    public static BigDecimal factorial(Long n) {
+        if (n == null) {
+            return null;
+        }
+        if (n < 0) {
+            throw new TributaryException(
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "factorial of a negative number is undefined");
+        }
+        if (n > LARGEST_FACTORIAL) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value overflows numeric format");
+        }
+        BigInteger product = BigInteger.ONE;
+        for (long i = 2; i <= n; i++) {
+            product = product.multiply(BigInteger.valueOf(i));
+        }
+        return new BigDecimal(product);
+    }
+
     /** {@code gcd(int4, int4)}: never negative; 22003 when it is 2^31. */
     public static Integer gcd(Integer a, Integer b) {
         return a == null || b == null ? null : (int) checked(gcd((long) a, (long) b), Integer.MAX_VALUE, "integer");

@@ -138,7 +138,8 @@ final class PgValidator extends CalciteSqlValidator {
      * {@link PgNumericFunctions}; {@code real} arithmetic beside an exact number made double
      * precision ({@link RealArithmetic}); {@code date_trunc} of a date made one of a timestamptz
      * ({@link PgDateTrunc#truncateDateAsTimestamptz}); a {@code character(n)} argument of a text
-     * function or {@code ||} without its trailing blanks ({@link BpcharText}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
+     * function or {@code ||} without its trailing blanks ({@link BpcharText}); {@code ||} of two
+     * arrays as {@code array_cat} ({@link ArrayFunctions#resolveConcatenation}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
      * refused as no function ({@link SqlErrors} names the client's aggregate, 42883).
      */
     @Override
@@ -161,6 +162,8 @@ final class PgValidator extends CalciteSqlValidator {
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
             BpcharText.strip(call, operand -> isCharColumn(scope, operand));
+            ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
+            refuseZonedDateBin(scope, call);
             checkOrderedSetKey(scope, call);
             JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
@@ -260,6 +263,23 @@ final class PgValidator extends CalciteSqlValidator {
      * @throws org.apache.calcite.runtime.CalciteContextException for {@code log(b, x)} of a float
      *     (PostgreSQL has no such function, 42883)
      */
+    /**
+     * {@code date_bin} of timestamptz values is 0A000: {@link PgDateFunctions#date_bin} bins
+     * timestamps, and Calcite would pass it the values' local times in the session's zone and
+     * answer a timestamp, where PostgreSQL bins the instants and answers a timestamptz.
+     */
+    private void refuseZonedDateBin(SqlValidatorScope scope, SqlBasicCall call) {
+        if (call.getOperator().getName().equalsIgnoreCase("date_bin") && call.operandCount() == 3) {
+            for (int i = 1; i < 3; i++) {
+                if (deriveType(scope, call.operand(i)).getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                    throw new TributaryException(
+                            io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                            "date_bin of timestamp with time zone values is not supported yet");
+                }
+            }
+        }
+    }
+
     private void numericPowerOrLog(SqlValidatorScope scope, SqlBasicCall call) {
         String name = call.getOperator().getName();
         boolean power = name.equalsIgnoreCase("power");

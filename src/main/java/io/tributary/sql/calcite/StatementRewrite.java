@@ -61,6 +61,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new ImplicitLateralCalls(),
                 new JsonKeyColumns(),
                 new TimeOfDayCalls(),
+                new NullCountCalls(),
                 new ScalarFunctionsInFrom(),
                 new PgArrayCalls(),
                 new AnyArrayConstants(),

@@ -26,7 +26,8 @@ import org.apache.calcite.tools.Programs;
  * and text convert in that zone with PostgreSQL's rules ({@link PgTimestamptzFunctions}: Calcite's
  * own go through {@code java.util.TimeZone}, which rounds historical offsets and refuses a local
  * time a DST change skips), {@code extract(field FROM tz)} and {@code date_trunc('unit', tz)}
- * (Calcite's FLOOR) work on the local time ({@code extract(epoch ...)} on the instant). The zone
+ * (Calcite's FLOOR) work on the local time ({@code extract(epoch ...)} on the instant), a timestamp
+ * compared with a timestamptz is the instant it names in that zone. The zone
  * is a constant of the plan: a change of the session's zone invalidates its plans. Run by the
  * frontend's program on the planning thread.
  */
@@ -139,6 +140,21 @@ final class ZonedTimestamps {
                                 : fromLocal(type, truncated);
                     }
                 }
+                case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL -> {
+                    // PostgreSQL compares a timestamp with a timestamptz as the instant it names in the zone
+                    if (operands.size() == 2) {
+                        RexNode a = operands.get(0);
+                        RexNode b = operands.get(1);
+                        boolean localA = a.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP;
+                        boolean localB = b.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP;
+                        if (zoned(a.getType()) && localB) {
+                            return rex.makeCall(call.getOperator(), a, fromLocal(instant(b, a), b));
+                        }
+                        if (localA && zoned(b.getType())) {
+                            return rex.makeCall(call.getOperator(), fromLocal(instant(a, b), a), b);
+                        }
+                    }
+                }
                 default -> {}
             }
             return call;
@@ -153,6 +169,12 @@ final class ZonedTimestamps {
                     ? from
                     : rex.makeCast(timestamp(from), from, false, false);
             return rex.makeCall(type, OF_LOCAL, List.of(local, zone));
+        }
+
+        /** The timestamptz type {@code local} takes beside {@code zoned}: its precision, its nullability. */
+        private RelDataType instant(RexNode local, RexNode zoned) {
+            return rex.getTypeFactory()
+                    .createTypeWithNullability(zoned.getType(), local.getType().isNullable());
         }
 
         /** The value's local time in the session's zone. */
