@@ -42,6 +42,8 @@ final class HeadDelivery extends DeliveryLoop {
     private final StateStore store;
     /** The staged batch, encoded from the logged rows as stored (no decoding). */
     private final CopyBody copy;
+    /** The {@link RunningSink#staleMarkerRequests} count this head has handled. */
+    private long markersForgottenFor;
 
     HeadDelivery(RunningSink sink, StateStore store) {
         super(sink, sink.headProgress(), "sink-" + sink.def().name() + "-head");
@@ -75,6 +77,7 @@ final class HeadDelivery extends DeliveryLoop {
         try (ReadView latest = store.latest()) {
             ChangeLogReader log = new ChangeLogReader(latest);
             while (!stopping()) {
+                forgetStaleMarkers(c, table);
                 progress.phase(sink.limiter().paused() ? "paused" : "streaming");
                 // the committed epoch first: every logged epoch up to it is then complete
                 long committed = store.committedEpoch();
@@ -128,13 +131,42 @@ final class HeadDelivery extends DeliveryLoop {
                     long wait = upTo > durable
                             ? Math.max(1, statusWrittenAt + IDLE_STATUS_MS - System.currentTimeMillis())
                             : IDLE_STATUS_MS;
-                    pauseUnless(() -> keeper.changedAt() > readThrough, wait);
+                    pauseUnless(
+                            () -> keeper.changedAt() > readThrough || sink.staleMarkerRequests() != markersForgottenFor,
+                            wait);
                 }
             }
         } finally {
             keeper.onChange(null);
         }
         return false;
+    }
+
+    /**
+     * Deletes the key markers once a backfill completed ({@link RunningSink#staleMarkerRequests}):
+     * the backfill's last transaction deletes them, but one of this head's that took the sink's lock
+     * after it, still reading markKeys as set, marked its keys again. Under the lock, and only while
+     * no new backfill marks (markKeys read under the lock: a new backfill sets it before its first
+     * transaction, which then waits for this one), so a running backfill's markers are never lost.
+     * Stale markers only cost space (they are older than any later snapshot, so no merge reads them).
+     */
+    private void forgetStaleMarkers(Connection c, TargetTable table) throws java.sql.SQLException {
+        long requests = sink.staleMarkerRequests();
+        if (requests == markersForgottenFor || !table.upsert()) {
+            markersForgottenFor = requests;
+            return;
+        }
+        table.lock(c);
+        if (!sink.markKeys()) {
+            table.clearMarkers(c);
+        }
+        c.commit();
+        markersForgottenFor = requests;
+    }
+
+    /** Wakes the loop to forget stale markers now rather than after its idle wait; any thread. */
+    void wakeForMarkers() {
+        wake();
     }
 
     /**

@@ -39,7 +39,10 @@ final class RunningSink {
     private final StateStore store;
     private final Consumer<SinkDef> onBackfillDone;
     private final JobPlacement placement;
-    private HeadDelivery headThread;
+    private volatile HeadDelivery headThread;
+    /** See {@link #staleMarkerRequests}. */
+    private final java.util.concurrent.atomic.AtomicLong staleMarkerRequests =
+            new java.util.concurrent.atomic.AtomicLong();
     /** The job copying the current snapshot, null when none runs. */
     private JobId backfillJob;
     /** The copy {@link #stopBackfill} stopped last, for {@link #cancelStoppedBackfill} once a DROP committed. */
@@ -262,7 +265,22 @@ final class RunningSink {
         if (def.generation() == copied.generation()) {
             markKeys = false;
             touchedKeys = null;
+            // a head transaction that took the sink's lock after the backfill's last one and
+            // before this read markKeys as still set: the head forgets what it marked
+            staleMarkerRequests.incrementAndGet();
+            HeadDelivery head = headThread;
+            if (head != null) {
+                head.wakeForMarkers();
+            }
         }
+    }
+
+    /**
+     * How many completed backfills asked the head to forget key markers it may have written after
+     * their last transaction; the head compares it with the count it has handled. Any thread.
+     */
+    long staleMarkerRequests() {
+        return staleMarkerRequests.get();
     }
 
     /**
