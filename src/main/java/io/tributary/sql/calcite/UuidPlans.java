@@ -3,20 +3,16 @@ package io.tributary.sql.calcite;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.PgUuidText;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelCollations;
-import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
-import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -61,7 +57,9 @@ final class UuidPlans {
                     }
                     RelNode expressions =
                             visited.accept(new Expressions(visited.getCluster().getRexBuilder()));
-                    return expressions instanceof LogicalSort sort ? rewrite(sort) : expressions;
+                    return expressions instanceof LogicalSort sort
+                            ? SortKeyFunctions.sortedBy(sort, UuidPlans::isUuid, ORDER)
+                            : expressions;
                 }
             });
             RelCollation order = traits.getTrait(RelCollationTraitDef.INSTANCE);
@@ -103,38 +101,6 @@ final class UuidPlans {
                         "function " + kind.name().toLowerCase(Locale.ROOT) + "(uuid) does not exist");
             }
         }
-    }
-
-    /**
-     * A sort on uuid columns as a sort on their order texts: the texts are appended to the input,
-     * sorted on in the uuids' place, and projected away again.
-     */
-    private static RelNode rewrite(LogicalSort sort) {
-        RelNode input = sort.getInput();
-        int width = input.getRowType().getFieldCount();
-        RexBuilder rex = sort.getCluster().getRexBuilder();
-        List<RexNode> fields = new ArrayList<>(rex.identityProjects(input.getRowType()));
-        List<RelFieldCollation> keys = new ArrayList<>();
-        for (RelFieldCollation key : sort.getCollation().getFieldCollations()) {
-            RexNode field = fields.get(key.getFieldIndex());
-            if (isUuid(field)) {
-                keys.add(key.withFieldIndex(fields.size()));
-                fields.add(rex.makeCall(ORDER, field));
-            } else {
-                keys.add(key);
-            }
-        }
-        if (fields.size() == width) {
-            return sort;
-        }
-        RelNode widened = LogicalProject.create(input, List.of(), fields, (List<String>) null, Set.of());
-        RelNode sorted = LogicalSort.create(widened, RelCollations.of(keys), sort.offset, sort.fetch);
-        return LogicalProject.create(
-                sorted,
-                List.of(),
-                rex.identityProjects(sorted.getRowType()).subList(0, width),
-                input.getRowType().getFieldNames(),
-                Set.of());
     }
 
     /** The expressions of one node, rewritten as the class comment says. */
