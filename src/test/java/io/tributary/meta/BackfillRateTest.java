@@ -138,8 +138,8 @@ class BackfillRateTest {
                 }
                 assertTrue(
                         notices.stream()
-                                .anyMatch(n -> n.matches(
-                                        "materialized view \"m\": \\d+\\.\\d\\d% \\(\\d+/" + ROWS + "\\) backfilled")),
+                                .anyMatch(n -> n.matches("materialized view \"m\": \\d+\\.\\d\\d% \\(\\d+/" + ROWS
+                                        + "\\) backfilled(, \\d+\\.\\d\\d% read)?")),
                         "progress notices of the foreground CREATE: " + notices);
             }
             assertViewEqualsQuery(c, "m", QUERY);

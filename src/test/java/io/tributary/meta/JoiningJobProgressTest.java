@@ -111,7 +111,7 @@ class JoiningJobProgressTest {
         for (JobInfo info : db.ddl().jobs()) {
             if (info.id() == job) {
                 return info.progress() == null
-                        ? new BackfillProgress(0, -1, false, 0, java.util.Map.of(), List.of())
+                        ? new BackfillProgress(0, 0, -1, false, 0, java.util.Map.of(), List.of())
                         : info.progress();
             }
         }

@@ -25,10 +25,14 @@ public record JobInfo(
 
     /** Rows done over rows expected in percent, never 100 before the job is done (0 while expected is unknown). */
     public static double percent(BackfillProgress p) {
-        if (p.rowsExpected() <= 0) {
+        return percent(p.rowsDone(), p.rowsExpected());
+    }
+
+    /** {@code rows} over {@code expected} in percent, never 100 (0 while expected is unknown). */
+    public static double percent(long rows, long expected) {
+        if (expected <= 0) {
             return 0;
         }
-        double pct = 100.0 * p.rowsDone() / p.rowsExpected();
-        return Math.min(pct, 99.99);
+        return Math.min(100.0 * rows / expected, 99.99);
     }
 }

@@ -153,9 +153,9 @@ final class RemoteViewSnapshots {
         // until the job's own figure catches up (the moment a fallback or a takeover installs the
         // positions), the workers' figure holds, so the progress shown never goes back
         return local == null
-                ? new BackfillProgress(floor, -1, false, rate, Map.of(), List.of())
+                ? new BackfillProgress(floor, floor, -1, false, rate, Map.of(), List.of())
                 : new BackfillProgress(
-                        floor, local.rowsExpected(), false, rate, local.consumedThrough(), local.vnodes());
+                        floor, floor, local.rowsExpected(), false, rate, local.consumedThrough(), local.vnodes());
     }
 
     private void schedule(ViewBackfills.Job job) {

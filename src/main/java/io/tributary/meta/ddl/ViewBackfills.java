@@ -468,8 +468,21 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         return progressText(progress(viewId));
     }
 
-    /** "12.34% (done/expected)" for a job's progress (null: not known yet). */
+    /**
+     * "12.34% (done/expected)" for a job's progress (null: not known yet), the share as of the
+     * last checkpoint, followed by {@link #readText} while rows were read since then.
+     */
     static String progressText(BackfillProgress p) {
+        return doneText(p) + readText(p);
+    }
+
+    /** The progress text with a verb: "12.34% (done/expected) backfilled, 45.67% read". */
+    String backfilledText(int viewId) {
+        BackfillProgress p = progress(viewId);
+        return doneText(p) + " backfilled" + readText(p);
+    }
+
+    private static String doneText(BackfillProgress p) {
         if (p == null) {
             return "0.00% (0/?)";
         }
@@ -477,6 +490,20 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
             return "0.00% (" + p.rowsDone() + "/?)";
         }
         return String.format(Locale.ROOT, "%.2f%% (%d/%d)", JobInfo.percent(p), p.rowsDone(), p.rowsExpected());
+    }
+
+    /**
+     * ", 45.67% read" (", 4567 read" while the rows expected are being counted) when the job has
+     * read more than its last checkpoint holds, else "".
+     */
+    private static String readText(BackfillProgress p) {
+        if (p == null || p.rowsRead() <= p.rowsDone()) {
+            return "";
+        }
+        if (p.rowsExpected() < 0) {
+            return ", " + p.rowsRead() + " read";
+        }
+        return String.format(Locale.ROOT, ", %.2f%% read", JobInfo.percent(p.rowsRead(), p.rowsExpected()));
     }
 
     /**

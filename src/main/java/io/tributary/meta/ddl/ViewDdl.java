@@ -315,8 +315,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 return;
             } catch (TimeoutException e) {
                 if (System.currentTimeMillis() >= nextNotice) {
-                    notices.accept("materialized view \"" + job.view.name() + "\": " + backfills.progressText(job.id())
-                            + " backfilled");
+                    notices.accept(
+                            "materialized view \"" + job.view.name() + "\": " + backfills.backfilledText(job.id()));
                     nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
                 }
             } catch (ExecutionException e) {

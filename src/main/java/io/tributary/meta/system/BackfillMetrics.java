@@ -5,7 +5,10 @@ import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ddl.JobInfo;
 import io.tributary.stream.backfill.BackfillProgress;
 
-/** Per job creating a view: rows done and expected as of its last checkpoint, and its read rate. */
+/**
+ * Per job creating a view: rows done and expected as of its last checkpoint, rows read by now
+ * (those since the checkpoint included), and its read rate.
+ */
 final class BackfillMetrics implements MetricSet {
     private final DdlController ddl;
 
@@ -20,6 +23,11 @@ final class BackfillMetrics implements MetricSet {
             String[] labels = {"job", Integer.toString(job.id()), "view", job.view()};
             out.gauge(
                     "tributary_backfill_rows_done", "Rows the backfill has read", p == null ? 0 : p.rowsDone(), labels);
+            out.gauge(
+                    "tributary_backfill_rows_read",
+                    "Rows the backfill has read, including those since its last checkpoint",
+                    p == null ? 0 : p.rowsRead(),
+                    labels);
             if (p != null && p.rowsExpected() >= 0) {
                 out.gauge(
                         "tributary_backfill_rows_expected",

@@ -16,8 +16,9 @@ import java.util.List;
  * snapshot, {@code log} while it reads change logs, {@code catching up} once every source has
  * read every committed epoch and the job waits to go live. Expected rows and the ETA are null
  * while the snapshot is being counted; progress never reaches 100 before the job is done. {@code
- * placement} is where the backfill runs, as {@code sink_progress} says it: always {@code local}
- * for views so far.
+ * placement} is where the backfill runs, as {@code sink_progress} says it. {@code rows_read}
+ * counts also the rows read since the last checkpoint (a restart reads those again), so it moves
+ * while checkpoints are far apart; the rate and the ETA are of rows read.
  */
 final class DdlProgressTable extends EngineStateTable {
     private final DdlController ddl;
@@ -37,7 +38,8 @@ final class DdlProgressTable extends EngineStateTable {
                 new ColumnDef("rate_limit", DataType.BIGINT, false, false),
                 new ColumnDef("started_at", DataType.TIMESTAMPTZ, true, false),
                 new ColumnDef("eta", DataType.TIMESTAMPTZ, false, false),
-                new ColumnDef("placement", DataType.TEXT, true, false));
+                new ColumnDef("placement", DataType.TEXT, true, false),
+                new ColumnDef("rows_read", DataType.BIGINT, true, false));
         this.ddl = ddl;
     }
 
@@ -48,11 +50,12 @@ final class DdlProgressTable extends EngineStateTable {
         for (JobInfo job : ddl.jobs()) {
             BackfillProgress p = job.progress();
             long done = p == null ? 0 : p.rowsDone();
+            long read = p == null ? 0 : p.rowsRead();
             Long expected = p == null || p.rowsExpected() < 0 ? null : p.rowsExpected();
             long perSecond = p == null ? 0 : p.rowsPerSecond();
             Long eta = expected == null || perSecond <= 0
                     ? null
-                    : (nowMillis + 1000 * Math.max(0, expected - done) / perSecond) * 1000;
+                    : (nowMillis + 1000 * Math.max(0, expected - read) / perSecond) * 1000;
             rows.add(new Object[] {
                 (long) job.id(),
                 job.view(),
@@ -66,7 +69,8 @@ final class DdlProgressTable extends EngineStateTable {
                 job.rateLimit() < 0 ? null : job.rateLimit(),
                 job.startedAtMillis() * 1000,
                 eta,
-                job.placement()
+                job.placement(),
+                read
             });
         }
         return rows;

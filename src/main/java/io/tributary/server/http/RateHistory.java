@@ -63,7 +63,8 @@ final class RateHistory {
     /** Takes one sample of every counter of the database at wall-clock {@code now}. */
     synchronized void sample(long now) {
         for (Map<String, Object> job : SystemRows.of(db.systemTables().require("ddl_progress"))) {
-            add(jobKey(((Number) job.get("job_id")).intValue()), now, ((Number) job.get("rows_done")).longValue());
+            // rows read, not done: done moves only at checkpoints, which can be tens of seconds apart
+            add(jobKey(((Number) job.get("job_id")).intValue()), now, ((Number) job.get("rows_read")).longValue());
         }
         for (Map<String, Object> split : SystemRows.of(db.systemTables().require("source_progress"))) {
             add(

@@ -167,9 +167,23 @@ public final class BackfillCoordinator {
         publish();
     }
 
-    /** The progress as of the last durable checkpoint. Any thread. */
+    /**
+     * The progress as of the last durable checkpoint, with the rows read since then (and the rate
+     * of reading) as the actors count them now. Any thread.
+     */
     public BackfillProgress progress() {
-        return progress;
+        BackfillProgress durable = progress;
+        long read = 0;
+        for (BackfillInput b : backfills) {
+            read += b.rowsRead();
+        }
+        return durable.withRowsRead(read, perSecond(Math.max(read, durable.rowsDone())));
+    }
+
+    /** The average rate since the job (re)started, of {@code rows} read by now. */
+    private long perSecond(long rows) {
+        double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        return seconds <= 0 ? 0 : Math.round((rows - rowsAtStart) / seconds);
     }
 
     /**
@@ -332,9 +346,7 @@ public final class BackfillCoordinator {
             consumed.merge(upstreamIds.get(b.sourceOrdinal()), s.consumedThrough(), Math::min);
             vnodes.addAll(s.vnodes());
         }
-        double seconds = (System.nanoTime() - startedNanos) / 1e9;
-        long perSecond = seconds <= 0 ? 0 : Math.round((rows - rowsAtStart) / seconds);
         long expected = expectedSnapshotRows < 0 ? -1 : expectedSnapshotRows + logRows;
-        return new BackfillProgress(rows, expected, caughtUp, perSecond, consumed, vnodes);
+        return new BackfillProgress(rows, rows, expected, caughtUp, perSecond(rows), consumed, vnodes);
     }
 }

@@ -84,6 +84,12 @@ public final class BackfillInput implements AutoCloseable {
     private volatile boolean snapshotRead;
 
     private volatile Status status;
+    /**
+     * Rows read so far, those since the last barrier included: what {@link Status#rows} will say
+     * at the next one. Written by the actor thread once per chunk, read by any thread for the
+     * progress users see between checkpoints; a crash goes back to the last checkpoint's figure.
+     */
+    private volatile long rowsRead;
     /** Every vnode has read its snapshot and every committed epoch, as of the last step. */
     private volatile boolean caughtUpNow;
 
@@ -129,6 +135,7 @@ public final class BackfillInput implements AutoCloseable {
                     stored == null ? new VnodeProgress(v, upstream.snapshotEpoch()) : VnodeProgress.decode(v, stored));
         }
         this.status = summarize();
+        this.rowsRead = status.rows();
         this.snapshotRead = snapshotsRead();
     }
 
@@ -194,6 +201,11 @@ public final class BackfillInput implements AutoCloseable {
 
     Status status() {
         return status;
+    }
+
+    /** Rows read so far, including those a crash would read again; any thread. */
+    long rowsRead() {
+        return rowsRead;
     }
 
     /** Whether this backfill has nothing left to read right now; any thread. */
@@ -350,6 +362,7 @@ public final class BackfillInput implements AutoCloseable {
             }
         }
         p.rows += read;
+        rowsRead += read; // the actor thread is the only writer
         p.dirty = true;
         Chunk chunk = snapshotRows != null ? snapshotRows : out.build();
         if (chunk != null) {

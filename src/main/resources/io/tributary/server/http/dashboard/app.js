@@ -127,7 +127,8 @@ function renderJobs(data) {
     row.fill.dataset.progress = pct;
     row.text.textContent = j.kind === 'sink backfill'
       ? pct.toFixed(2) + '% of vnodes (' + j.rows_done + ' rows)'
-      : pct.toFixed(2) + '% (' + j.rows_done + '/' + expected + ')';
+      : pct.toFixed(2) + '% (' + j.rows_done + '/' + expected + ')'
+        + (j.rows_read > j.rows_done ? ', ' + j.rows_read + ' read' : '');
     row.cells.phase.textContent = j.phase;
     row.cells.rate.textContent = fmtRate(j.recent_rows_per_second >= 0 ? j.recent_rows_per_second : j.rows_per_second);
     row.cells.spark.replaceChildren(sparkline(j.rate_history));
