@@ -80,6 +80,9 @@ class IntervalDifferentialTest {
                     + " date_part('day', v) AS d, date_part('hour', v) AS h, date_part('minute', v) AS mi,"
                     + " date_part('second', v) AS s, date_part('milliseconds', v) AS ms,"
                     + " date_part('microseconds', v) AS us FROM iv ORDER BY id",
+            // a field of an interval beside a fractional field of a timestamp, date or time (was 42601 for the latter)
+            "SELECT id, extract(hour FROM v) AS h, extract(second FROM ts) AS s, date_part('epoch', d) AS e,"
+                    + " extract(day FROM v) + 1 AS d1, extract(microseconds FROM ts::time) AS us FROM iv ORDER BY id",
             "SELECT extract(hour FROM INTERVAL '1 day 27 hours') AS h, date_part('day', INTERVAL '1 day 27 hours') AS d",
             "SELECT extract(quarter FROM INTERVAL '1 year 5 mons') AS q, extract(epoch FROM INTERVAL '-1 year -1 mon') AS e",
             "SELECT extract(dow FROM INTERVAL '1 day 27 hours') AS a",

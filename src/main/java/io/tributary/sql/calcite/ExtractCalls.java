@@ -72,8 +72,12 @@ final class ExtractCalls {
                 @Override
                 public SqlNode visit(SqlCall call) {
                     SqlNode visited = super.visit(call);
-                    if (visited instanceof SqlCall c && field(c) != null) {
-                        values.put(value(c).getParserPosition(), SqlTypeName.ANY);
+                    // every extract is a number here, the others too: one over an interval, which
+                    // validation refuses until its own rewrite, would fail the probe for all of them
+                    if (visited instanceof SqlCall c && isExtract(c)) {
+                        if (field(c) != null) {
+                            values.put(value(c).getParserPosition(), SqlTypeName.ANY);
+                        }
                         // a number still, so the expression around it validates, that types the value
                         SqlParserPos pos = c.getParserPosition();
                         return SqlStdOperatorTable.CHAR_LENGTH.createCall(
@@ -180,19 +184,25 @@ final class ExtractCalls {
         return SqlParser.create(text, CalciteSettings.PARSER).parseStmt();
     }
 
+    /** Whether {@code call} is {@code extract(field FROM value)} or {@code date_part('field', value)}. */
+    private static boolean isExtract(SqlCall call) {
+        if (call.operandCount() != 2) {
+            return false;
+        }
+        return call.getKind() == SqlKind.EXTRACT && call.operand(0) instanceof SqlIntervalQualifier
+                || call.getOperator().getName().equalsIgnoreCase("date_part")
+                        && call.operand(0) instanceof SqlLiteral lit
+                        && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER;
+    }
+
     /** The normalized field of an {@code extract} or {@code date_part} call handled here, else null. */
     private static String field(SqlCall call) {
-        if (call.operandCount() != 2) {
+        if (!isExtract(call)) {
             return null;
         }
-        String word = null;
-        if (call.getKind() == SqlKind.EXTRACT && call.operand(0) instanceof SqlIntervalQualifier q) {
-            word = q.timeFrameName != null ? q.timeFrameName : q.timeUnitRange.name();
-        } else if (call.getOperator().getName().equalsIgnoreCase("date_part")
-                && call.operand(0) instanceof SqlLiteral lit
-                && lit.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
-            word = lit.getValueAs(String.class);
-        }
+        String word = call.operand(0) instanceof SqlIntervalQualifier q
+                ? (q.timeFrameName != null ? q.timeFrameName : q.timeUnitRange.name())
+                : ((SqlLiteral) call.operand(0)).getValueAs(String.class);
         if (word == null) {
             return null;
         }
