@@ -54,6 +54,12 @@ class TimeZoneDifferentialTest {
             // cast to int: extract's numeric and date_part's double are Tributary's bigint (expression deviations)
             "SELECT id, extract(hour FROM t)::int AS h, extract(minute FROM t)::int AS m, extract(day FROM t)::int AS dd,"
                     + " extract(dow FROM t)::int AS w, date_part('hour', t)::int AS p FROM tzd ORDER BY id",
+            // the zone's offset at each instant (Berlin in 1850: local mean time, +00:53:28); a timestamp has none
+            "SELECT id, extract(timezone FROM t) AS z, extract(timezone_hour FROM t) AS zh,"
+                    + " extract(timezone_minute FROM t) AS zm, date_part('timezone', t) AS p,"
+                    + " date_part('timezone_minute', t) AS pm FROM tzd ORDER BY id",
+            "SELECT extract(timezone FROM s) AS a FROM tzd",
+            "SELECT date_part('timezone_hour', d) AS a FROM tzd",
             "SELECT id, date_trunc('hour', t) AS h, date_trunc('day', t) AS dd, date_trunc('month', t) AS m,"
                     + " date_trunc('year', t) AS y FROM tzd ORDER BY id",
             "SELECT TIMESTAMPTZ '2024-03-31 02:30' AS a, TIMESTAMPTZ '2024-10-27 02:30' AS b,"

@@ -26,7 +26,8 @@ import org.apache.calcite.sql.validate.SqlValidator;
 /**
  * PostgreSQL's {@code extract(field FROM value)} and {@code date_part('field', value)} of the
  * fields Calcite's BIGINT {@code EXTRACT} cannot give ({@code second}, {@code milliseconds} and
- * {@code microseconds} with their fraction, {@code epoch} with its fraction, {@code julian}) in a
+ * {@code microseconds} with their fraction, {@code epoch} with its fraction, {@code julian}, and the
+ * {@code timezone} fields of a timestamptz, its session zone's offset) in a
  * query: {@link #rewrite} validates the query text once with each such call replaced by a number made of its value
  * (to learn the value's type), and writes each call over a timestamp, date or time as a call of
  * {@link PgExtractFunctions} ({@code numeric} for extract, {@code double precision} for date_part,
@@ -48,6 +49,10 @@ final class ExtractCalls {
         for (String w : new String[] {"microsecon", "us", "usec", "usecond", "useconds", "usecs"}) {
             FIELDS.put(w, "microseconds");
         }
+        // PostgreSQL reads field words by their first ten characters too: timezone_hour is timezone_h
+        FIELDS.put("timezone", "timezone");
+        FIELDS.put("timezone_h", "timezone_hour");
+        FIELDS.put("timezone_m", "timezone_minute");
         FIELDS.put("epoch", "epoch");
         FIELDS.put("julian", "julian");
         FIELDS.put("j", "julian");
@@ -146,6 +151,20 @@ final class ExtractCalls {
                     SqlParserPos pos = c.getParserPosition();
                     SqlNode value = value(c);
                     String suffix = "timestamp";
+                    boolean datePart = c.getOperator().getName().equalsIgnoreCase("date_part");
+                    if (type == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && field.startsWith("timezone")) {
+                        // the session zone's offset at the instant: its local time less its UTC time
+                        return PgIntervals.call(
+                                datePart ? "pg_date_part_zone" : "pg_extract_zone",
+                                pos,
+                                SqlLiteral.createCharString(field, pos),
+                                SqlStdOperatorTable.CAST.createCall(
+                                        pos,
+                                        value,
+                                        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos)),
+                                PgIntervals.call(
+                                        AtTimeZoneCalls.LOCAL, pos, SqlLiteral.createCharString("UTC", pos), value));
+                    }
                     if (type == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
                         // the epoch counts from the instant (its UTC time); other fields read the local time
                         value = field.equals("epoch")
@@ -160,7 +179,6 @@ final class ExtractCalls {
                     } else if (type != SqlTypeName.TIMESTAMP) {
                         return visited;
                     }
-                    boolean datePart = c.getOperator().getName().equalsIgnoreCase("date_part");
                     return PgIntervals.call(
                             (datePart ? "pg_date_part_" : "pg_extract_") + suffix,
                             pos,

@@ -12,7 +12,7 @@ import org.apache.calcite.runtime.SqlFunctions;
  * PostgreSQL 14's {@code extract} (numeric) and {@code date_part} (double precision) of the fields
  * whose value has a fraction or a range Calcite's BIGINT {@code EXTRACT} loses: {@code second},
  * {@code milliseconds}, {@code microseconds}, {@code epoch} and {@code julian}, of a timestamp, a
- * date or a time. {@link ExtractCalls} writes a query's calls of those fields as calls of these
+ * date or a time, and the zone offset fields of a timestamptz. {@link ExtractCalls} writes a query's calls of those fields as calls of these
  * (one name per argument type, as the rewrite knows the type), registered as schema functions by
  * {@link CatalogSchema}. The field is one of {@link ExtractCalls}' normalized names. Values cross
  * as Calcite's {@code java.sql} objects, converted back to its internal counts exactly (see {@link
@@ -41,6 +41,34 @@ public final class PgExtractFunctions {
                 BigDecimal.valueOf(Math.floorDiv(ms, MILLIS_PER_DAY) + UNIX_EPOCH_JULIAN)
                         .add(PgArithmeticFunctions.numericDivide(BigDecimal.valueOf(msOfDay * 1000), MICROS_PER_DAY));
             default -> seconds(field, msOfDay, "timestamp");
+        };
+    }
+
+    /**
+     * {@code extract(timezone[_hour|_minute] FROM timestamptz)}: the session zone's offset at the
+     * value's instant, given as the instant's {@code local} time there and its {@code utc} time;
+     * seconds, or whole hours and the minutes beyond them, each with the offset's sign.
+     */
+    public static BigDecimal pg_extract_zone(String field, Timestamp local, Timestamp utc) {
+        Long part = zonePart(field, local, utc);
+        return part == null ? null : BigDecimal.valueOf(part);
+    }
+
+    /** {@code date_part('timezone[_hour|_minute]', timestamptz)}, as {@link #pg_extract_zone}. */
+    public static Double pg_date_part_zone(String field, Timestamp local, Timestamp utc) {
+        Long part = zonePart(field, local, utc);
+        return part == null ? null : part.doubleValue();
+    }
+
+    private static Long zonePart(String field, Timestamp local, Timestamp utc) {
+        if (field == null || local == null || utc == null) {
+            return null;
+        }
+        long seconds = (SqlFunctions.toLong(local) - SqlFunctions.toLong(utc)) / 1000;
+        return switch (field) {
+            case "timezone" -> seconds;
+            case "timezone_hour" -> seconds / 3600;
+            default -> seconds / 60 % 60;
         };
     }
 
@@ -104,6 +132,7 @@ public final class PgExtractFunctions {
 
     /** The seconds fields as numeric: microseconds of the minute at scale 6, 3 or 0. */
     private static BigDecimal seconds(String field, long msOfDay, String type) {
+        refuseZone(field, type);
         long micros = Math.floorMod(msOfDay, 60_000L) * 1000;
         return switch (field) {
             case "second" -> BigDecimal.valueOf(micros, 6);
@@ -115,6 +144,7 @@ public final class PgExtractFunctions {
 
     /** The seconds fields in double precision, as PostgreSQL adds the whole seconds and the fraction. */
     private static double secondsPart(String field, long msOfDay, String type) {
+        refuseZone(field, type);
         long ofMinute = Math.floorMod(msOfDay, 60_000L);
         long sec = ofMinute / 1000;
         long fsec = ofMinute % 1000 * 1000;
@@ -124,6 +154,14 @@ public final class PgExtractFunctions {
             case "microseconds" -> sec * 1_000_000.0 + fsec;
             default -> throw notRecognized(field, type);
         };
+    }
+
+    /** A timestamp has no zone: its timezone fields are 0A000 (a time's are not recognized, 22023). */
+    private static void refuseZone(String field, String type) {
+        if (type.equals("timestamp") && field.startsWith("timezone")) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED, "timestamp units \"" + field + "\" not supported");
+        }
     }
 
     private static TributaryException notRecognized(String field, String type) {
