@@ -495,6 +495,23 @@ class IndexBuildDuringWritesTest {
     }
 
     /**
+     * CREATE INDEX on a column that an ALTER TABLE waiting for another build on the table adds
+     * waits for the ALTER and is built over the column, as in PostgreSQL (where CREATE INDEX takes
+     * the table's lock, queued behind the ALTER's, before it resolves its columns); a column that
+     * no ALTER adds is still 42703 at once.
+     */
+    @Test
+    void aBuildOnAColumnAnAlterAddsWaitsForTheAlter() throws Exception {
+        buildBehindAlter("c", "c_extra", "CREATE INDEX c_extra ON c (extra)");
+        assertEquals(
+                List.of(),
+                pair.mismatches(List.of(
+                        "CREATE INDEX c_none ON c (nothing)",
+                        "SELECT indexname FROM pg_indexes WHERE tablename = 'c' ORDER BY indexname",
+                        "SELECT count(*), sum(extra) FROM c WHERE extra = 7")));
+    }
+
+    /**
      * CREATE INDEX obeys {@code statement_timeout} (57014, no index made) both while it waits for an
      * ALTER's claim and while it builds: each build is held until well past its session's timeout,
      * so the check must end it, as PostgreSQL's lock wait and build would end.
