@@ -11,22 +11,18 @@ import io.tributary.catalog.WatermarkDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.BarrierManager;
-import io.tributary.meta.epoch.EpochChange;
 import io.tributary.meta.ingest.SourceManager;
 import io.tributary.meta.jobs.JobPlacement;
 import io.tributary.meta.sink.SinkManager;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
-import io.tributary.storage.WriteBuffer;
 import io.tributary.stream.runtime.OperatorRows;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -55,6 +51,9 @@ public final class DdlController {
             id -> java.util.Optional.empty();
 
     private final SchemaDdl schemas;
+    private final PlainViewDdl plainViews;
+    private final SourceRateLimits sourceRates;
+    private final RelationSinkDrops sinkDrops;
 
     public DdlController(
             CatalogService catalogService,
@@ -75,6 +74,9 @@ public final class DdlController {
         // sink heads wait for their relation's change log to change rather than polling it
         barriers.addCommitListener((epoch, commitNanos, sinceLast) -> runtime.committed(epoch));
         this.schemas = new SchemaDdl(catalogService, barriers);
+        this.plainViews = new PlainViewDdl(catalogService, barriers);
+        this.sourceRates = new SourceRateLimits(catalogService, barriers, sources);
+        this.sinkDrops = new RelationSinkDrops(catalogService, sinks);
         this.checks = new CheckNaming(planner);
         this.sources = sources;
         this.sinks = sinks;
@@ -260,49 +262,7 @@ public final class DdlController {
      *     {@code orReplace} is not set
      */
     public void createView(ViewDef view, boolean orReplace) throws InterruptedException {
-        boolean replacing = orReplace && catalog().view(view.name()).isPresent();
-        if (!replacing) {
-            catalogService.reserveName(view.name(), false);
-        }
-        try {
-            barriers.awaitCommitted(barriers.stage(new NewView(view, !replacing)));
-        } catch (RuntimeException | InterruptedException e) {
-            if (!replacing) {
-                catalogService.releaseName(view.name());
-            }
-            throw e;
-        }
-    }
-
-    /** A plain view's record, published once durable. */
-    private final class NewView implements EpochChange {
-        private final ViewDef view;
-        private final boolean reserved;
-
-        NewView(ViewDef view, boolean reserved) {
-            this.view = view;
-            this.reserved = reserved;
-        }
-
-        @Override
-        public void stage(WriteBuffer buffer) {
-            CatalogService.stageView(buffer, view);
-        }
-
-        @Override
-        public void committed() {
-            catalog().putView(view);
-            if (reserved) {
-                catalogService.releaseName(view.name());
-            }
-        }
-
-        @Override
-        public void failed() {
-            if (reserved) {
-                catalogService.releaseName(view.name());
-            }
-        }
+        plainViews.create(view, orReplace);
     }
 
     /**
@@ -330,35 +290,7 @@ public final class DdlController {
      * caller checked what depends on them.
      */
     public void dropViews(List<String> names) throws InterruptedException {
-        barriers.awaitCommitted(barriers.stage(new DroppedViews(List.copyOf(names))));
-    }
-
-    /** Plain views removed; gone from the catalog at once, back if the epoch fails. */
-    private final class DroppedViews implements EpochChange {
-        private final List<String> names;
-        private final List<ViewDef> removed = new java.util.ArrayList<>();
-
-        DroppedViews(List<String> names) {
-            this.names = names;
-        }
-
-        @Override
-        public void stage(WriteBuffer buffer) {
-            for (String name : names) {
-                ViewDef view = catalog()
-                        .view(name)
-                        .orElseThrow(() -> new TributaryException(
-                                io.tributary.common.SqlState.UNDEFINED_TABLE, "view \"" + name + "\" does not exist"));
-                CatalogService.stageViewRemoval(buffer, name);
-                removed.add(view);
-            }
-            removed.forEach(v -> catalog().removeView(v.name()));
-        }
-
-        @Override
-        public void failed() {
-            removed.forEach(v -> catalog().putView(v));
-        }
+        plainViews.drop(names);
     }
 
     /**
@@ -369,53 +301,7 @@ public final class DdlController {
      *     a source, 22023 for a negative rate
      */
     public void setSourceRateLimit(String name, long rowsPerSecond) throws InterruptedException {
-        if (rowsPerSecond < 0 && rowsPerSecond != SourceDef.UNLIMITED) {
-            throw new TributaryException(
-                    SqlState.INVALID_PARAMETER_VALUE,
-                    "SOURCE_RATE_LIMIT must be 0 (paused) or more rows per second, or DEFAULT");
-        }
-        barriers.awaitCommitted(barriers.stage(new NewSourceRate(name, rowsPerSecond)));
-    }
-
-    /**
-     * A table's new source rate limit: in memory and applied to the running source at once (under
-     * the barrier lock, like DROP, so a DROP staged later in the same epoch is not undone when this
-     * commits); the old one comes back if the epoch fails.
-     */
-    private final class NewSourceRate implements EpochChange {
-        private final String name;
-        private final long rowsPerSecond;
-        /** The definition replaced at staging; null until then. */
-        private TableDef before;
-
-        NewSourceRate(String name, long rowsPerSecond) {
-            this.name = name;
-            this.rowsPerSecond = rowsPerSecond;
-        }
-
-        @Override
-        public void stage(WriteBuffer buffer) {
-            TableDef t = catalog().require(name);
-            if (t.isView() || t.source() == null) {
-                throw new TributaryException(
-                        SqlState.WRONG_OBJECT_TYPE,
-                        "\"" + name + "\" is not a table with a "
-                                + "connector; SOURCE_RATE_LIMIT applies to tables created WITH (connector = '...')");
-            }
-            TableDef altered = t.withSource(t.source().withRateLimit(rowsPerSecond));
-            catalogService.stageRecord(buffer, altered);
-            catalog().put(altered);
-            before = t;
-            sources.setRateLimit(t.id(), rowsPerSecond);
-        }
-
-        @Override
-        public void failed() {
-            if (catalog().table(name).map(now -> now.id() == before.id()).orElse(false)) {
-                catalog().put(before);
-                sources.setRateLimit(before.id(), before.source().rateLimit());
-            }
-        }
+        sourceRates.set(name, rowsPerSecond);
     }
 
     /**
@@ -509,7 +395,7 @@ public final class DdlController {
                 }
             }
         }
-        dropSinksOf(names, kind, cascade, notices);
+        sinkDrops.dropSinksOf(names, kind, cascade, notices);
         try {
             for (String name : names) {
                 if (!views.drop(name, kind, ifExists, cascade, notices)) {
@@ -519,51 +405,6 @@ public final class DdlController {
         } finally {
             if (kind != RelationKind.MATERIALIZED_VIEW) {
                 sources.releaseDropped(); // also after a failure: the names dropped before it are gone
-            }
-        }
-    }
-
-    /**
-     * Before dropping relations: without {@code cascade}, refuses (2BP01) when a sink delivers one of
-     * them; with it, drops the sinks of them and of the views the drop cascades to, each in its own
-     * epoch before the relations' (a crash in between leaves the relations without those sinks).
-     */
-    private void dropSinksOf(List<String> names, RelationKind kind, boolean cascade, Consumer<String> notices)
-            throws InterruptedException {
-        Set<Integer> doomed = new HashSet<>();
-        for (String name : names) {
-            catalog().table(name).filter(t -> t.kind() == kind).ifPresent(t -> collect(t.id(), cascade, doomed));
-        }
-        for (int id : doomed) {
-            for (SinkDef sink : sinks.sinksOn(id)) {
-                if (!cascade) {
-                    throw new TributaryException(
-                            SqlState.DEPENDENT_OBJECTS_STILL_EXIST,
-                            "cannot drop " + kind.sqlName() + " " + sink.relationName()
-                                    + " because other objects depend on it",
-                            0,
-                            "sink " + sink.name() + " depends on " + sink.relationName(),
-                            "Use DROP ... CASCADE to drop the dependent objects too.",
-                            null);
-                }
-            }
-        }
-        for (int id : doomed) {
-            for (SinkDef sink : sinks.sinksOn(id)) {
-                notices.accept("drop cascades to sink " + sink.name());
-                sinks.drop(sink.name(), true);
-            }
-        }
-    }
-
-    /** Adds {@code id} and, when cascading, every view reading it (transitively) to {@code out}. */
-    private void collect(int id, boolean cascade, Set<Integer> out) {
-        if (!out.add(id) || !cascade) {
-            return;
-        }
-        for (TableDef t : catalog().tables()) {
-            if (t.dependsOn(id)) {
-                collect(t.id(), true, out);
             }
         }
     }

@@ -113,6 +113,21 @@ final class IndexBuild {
     /** Sees a build's {@link Step steps}; may block the build there. */
     interface StepObserver {
         void reached(IndexBuild build, Step step) throws InterruptedException;
+
+        /**
+         * The CREATE INDEX of index {@code index} (null when unnamed) waits for a rewrite's claim
+         * on its table before it resolves its columns, as a column it names does not exist yet
+         * ({@link IndexDdl#create}); no build is made before.
+         */
+        default void columnsWaitForRewrite(String index) {}
+    }
+
+    /** Tells the {@link #observer}, if any, of {@link StepObserver#columnsWaitForRewrite}. */
+    static void columnsWaitForRewrite(String index) {
+        StepObserver o = observer;
+        if (o != null) {
+            o.columnsWaitForRewrite(index);
+        }
     }
 
     private final CatalogService catalogService;

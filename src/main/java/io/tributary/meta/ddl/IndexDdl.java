@@ -55,8 +55,10 @@ public final class IndexDdl {
      *     waits and reads (it throws 57014; nothing is then changed)
      * @return PostgreSQL's notice when the name exists and {@code ifNotExists} said to skip
      * @throws TributaryException 42P01 unknown table; 42809 a materialized view; 42703 unknown
-     *     column; 42701 a column named twice; 42P07 a relation of that name exists; 0A000 a table
-     *     fed by a connector; 23505 two rows hold the values of a unique index (nothing changed)
+     *     column (when an ALTER TABLE claims the table, {@link IndexBuildGate}, the columns are
+     *     resolved once it ended, as it may add them); 42701 a column named twice; 42P07 a
+     *     relation of that name exists; 0A000 a table fed by a connector; 23505 two rows hold the
+     *     values of a unique index (nothing changed)
      */
     public Optional<String> create(
             String tableName,
@@ -67,7 +69,7 @@ public final class IndexDdl {
             boolean ifNotExists,
             Runnable check)
             throws InterruptedException {
-        TableDef table = table(tableName);
+        TableDef table = afterRewrite(tableName, columns, name, check);
         checkColumns(table, columns, constraint);
         String key = name == null
                 ? chooseName(catalogService, table.schema(), defaultName(table, columns, constraint), List.of())
@@ -88,6 +90,25 @@ public final class IndexDdl {
             catalogService.releaseName(key);
         }
         return Optional.empty();
+    }
+
+    /**
+     * Table {@code tableName} to resolve {@code columns} of index {@code index} in: as it is now,
+     * or, when a column is missing and a rewrite (an ALTER TABLE, which may add it) claims the
+     * table ({@link IndexBuildGate}), as that rewrite left it. PostgreSQL takes the table's lock
+     * before it resolves the columns, so it queues behind such an ALTER too.
+     *
+     * @param check run every 10 ms while waiting; it throws 57014 to end the wait
+     */
+    private TableDef afterRewrite(String tableName, List<String> columns, String index, Runnable check)
+            throws InterruptedException {
+        TableDef table = table(tableName);
+        if (columns.stream().noneMatch(c -> absent(table, c)) || !gate.claimed(table.name())) {
+            return table;
+        }
+        IndexBuild.columnsWaitForRewrite(index);
+        gate.awaitUnclaimed(table.name(), check);
+        return table(tableName);
     }
 
     /**
@@ -217,8 +238,7 @@ public final class IndexDdl {
     private static void checkColumns(TableDef table, List<String> columns, boolean constraint) {
         for (int i = 0; i < columns.size(); i++) {
             String c = columns.get(i);
-            int at = table.columnIndex(c);
-            if (at < 0 || table.columns().get(at).hidden()) {
+            if (absent(table, c)) {
                 throw new TributaryException(
                         SqlState.UNDEFINED_COLUMN,
                         constraint
@@ -230,5 +250,11 @@ public final class IndexDdl {
                         SqlState.DUPLICATE_COLUMN, "column \"" + c + "\" appears twice in unique constraint");
             }
         }
+    }
+
+    /** Whether {@code table} has no column {@code c} a statement can name (hidden ones it cannot). */
+    private static boolean absent(TableDef table, String c) {
+        int at = table.columnIndex(c);
+        return at < 0 || table.columns().get(at).hidden();
     }
 }

@@ -1,9 +1,7 @@
 package io.tributary.server.session;
 
-import io.tributary.batch.Snapshot;
 import io.tributary.catalog.TableDef;
 import io.tributary.catalog.pg.PgOids;
-import io.tributary.common.BackgroundPriority;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
@@ -11,7 +9,6 @@ import io.tributary.meta.Cluster;
 import io.tributary.meta.Database;
 import io.tributary.meta.ingest.SourceManager;
 import io.tributary.sql.QueryCursor;
-import io.tributary.sql.ReadContext;
 import io.tributary.sql.ResultColumn;
 import io.tributary.sql.StatementControl;
 import io.tributary.sql.StatementPlan;
@@ -36,10 +33,14 @@ public final class EngineSession implements Session {
     private final DmlRunner dml;
     private final UtilityRunner utility;
     private final DatabaseCommands databases;
+    /** What the statement running now reads, for the frontend's table scans and this session's cursors. */
+    private final StatementSnapshots snapshots;
+
+    private final DeferredDurability deferred;
+    private final WorkerSnapshotPieces workerPieces;
     /** Ends the session's hold on its database; run once, at close. */
     private Runnable release;
 
-    private final ReadContextImpl readContext = new ReadContextImpl();
     private final NamedStatements named = new NamedStatements();
     private final SessionPlans plans;
     /** Cancel, timeout and memory budget of the statement running now. */
@@ -52,20 +53,11 @@ public final class EngineSession implements Session {
     /** When the current transaction and statement started, for now() and statement_timestamp(). */
     private final SessionClock clock = new SessionClock();
 
-    /**
-     * Epoch tickets of DML that returned before it was durable ({@link #executeInBatch}), in
-     * order; the first {@code pendingCount} are live.
-     */
-    private long[] pendingTickets = new long[8];
-
-    private int pendingCount;
     /** Set while {@link #executeInBatch} runs: a deferring statement may then leave its ticket pending. */
     private boolean inBatch;
 
     /** The open transaction block, if any, and its state. */
     private final TransactionBlock block;
-    /** Whether this session's thread has served a worker a snapshot piece (and so runs as background). */
-    private boolean servesWorker;
 
     private Consumer<Notice> notices = n -> {};
 
@@ -94,13 +86,16 @@ public final class EngineSession implements Session {
                 limits.statementTimeoutMillis() == 0
                         ? Map.of()
                         : Map.of("statement_timeout", QueryLimits.formatMillis(limits.statementTimeoutMillis())));
+        this.block = new TransactionBlock(db, variables::transactionMaxRows);
+        this.snapshots = new StatementSnapshots(db, cluster, block, control);
+        this.deferred = new DeferredDurability(db);
+        this.workerPieces = new WorkerSnapshotPieces(db, variables);
         this.frontend = new CalciteFrontend(
                 db.catalog(),
                 db.systemTables(),
-                readContext,
+                snapshots,
                 new CatalogSession(this.user, variables, db, cluster, this::processId, sessions, clock));
         SessionCurrvals currvals = new SessionCurrvals();
-        this.block = new TransactionBlock(db, variables::transactionMaxRows);
         this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone, block::writes);
         this.utility = new UtilityRunner(db, variables, control::check, currvals, sessions, block::writes);
         this.plans = new SessionPlans(db, variables, frontend, named);
@@ -173,25 +168,16 @@ public final class EngineSession implements Session {
 
     @Override
     public boolean durabilityPending() {
-        return pendingCount > 0;
+        return deferred.pending();
     }
 
     @Override
     public void awaitDurability() {
-        try {
-            for (int i = 0; i < pendingCount; i++) {
-                // each distinct epoch: a failed earlier one is not covered by a later one's commit
-                if (i == 0 || pendingTickets[i] != pendingTickets[i - 1]) {
-                    DmlRunner.awaitDurable(db, pendingTickets[i]);
-                }
-            }
-        } finally {
-            pendingCount = 0;
-        }
+        deferred.awaitAll();
     }
 
     private StatementResult run(EnginePreparedStatement prepared, List<Object> clientParams) {
-        if (pendingCount > 0 && !(inBatch && defersDurability(prepared))) {
+        if (deferred.pending() && !(inBatch && defersDurability(prepared))) {
             // the protocol awaits before such a statement; this keeps the promise for any caller
             awaitDurability();
         }
@@ -216,15 +202,17 @@ public final class EngineSession implements Session {
         if (plan instanceof StatementPlan.Insert ins) {
             SourceManager.checkWritable(ins.table());
             return finishDml(
-                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), q -> openQuery(q, params)), prepared);
+                    "INSERT 0 ",
+                    dml.insert(ins, params, prepared.paramTypes(), q -> snapshots.openQuery(q, params)),
+                    prepared);
         }
         if (plan instanceof StatementPlan.Update upd) {
             SourceManager.checkWritable(upd.table());
-            return finishDml("UPDATE ", dml.update(upd, openQuery(upd.query(), params)), prepared);
+            return finishDml("UPDATE ", dml.update(upd, snapshots.openQuery(upd.query(), params)), prepared);
         }
         StatementPlan.Delete del = (StatementPlan.Delete) plan;
         SourceManager.checkWritable(del.table());
-        return finishDml("DELETE ", dml.delete(del, openQuery(del.query(), params)), prepared);
+        return finishDml("DELETE ", dml.delete(del, snapshots.openQuery(del.query(), params)), prepared);
     }
 
     /**
@@ -251,7 +239,9 @@ public final class EngineSession implements Session {
         SourceManager.checkWritable(ins.table());
         try {
             return finishDml(
-                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), q -> openQuery(q, params)), prepared);
+                    "INSERT 0 ",
+                    dml.insert(ins, params, prepared.paramTypes(), q -> snapshots.openQuery(q, params)),
+                    prepared);
         } finally {
             own.close();
         }
@@ -296,7 +286,7 @@ public final class EngineSession implements Session {
             return copyTo(c);
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.CopySnapshot c) {
-            return copySnapshot(c);
+            return workerPieces.copy(c);
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Deallocate d) {
             named.remove(d.name());
@@ -339,7 +329,8 @@ public final class EngineSession implements Session {
             if (!(plan instanceof StatementPlan.Query q)) {
                 throw new TributaryException(SqlState.SYNTAX_ERROR, "CREATE TABLE AS needs a query after AS");
             }
-            return new TableFromQuery(db, control::check).run(c, q, query -> openQuery(query, List.of()), notices);
+            return new TableFromQuery(db, control::check)
+                    .run(c, q, query -> snapshots.openQuery(query, List.of()), notices);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw TributaryException.queryCanceled();
@@ -376,7 +367,7 @@ public final class EngineSession implements Session {
             if (!(plan instanceof StatementPlan.Query q)) {
                 throw new TributaryException(SqlState.SYNTAX_ERROR, "syntax error in DEFAULT expression");
             }
-            try (QueryCursor cursor = openQuery(q.query(), List.of())) {
+            try (QueryCursor cursor = snapshots.openQuery(q.query(), List.of())) {
                 Object[] row = cursor.next();
                 return io.tributary.common.types.Values.assign(
                         row[0], q.query().columns().get(0).type(), type);
@@ -398,42 +389,6 @@ public final class EngineSession implements Session {
                 rows.columns(), rows.cursor(), new CopyOutEncoder(rows.columns(), c.format(), variables.timeZone()));
     }
 
-    /**
-     * A worker reads a piece of an exported snapshot (see {@code SinkManager.snapshotChunk}). The
-     * session's thread becomes background work at the first piece: such a connection serves only a
-     * worker, and the export must not take the core from the server's writers.
-     */
-    private StatementResult copySnapshot(io.tributary.sql.UtilityStatement.CopySnapshot c) {
-        if (!servesWorker) {
-            servesWorker = true;
-            BackgroundPriority.lowerCurrentThread();
-        }
-        byte[] after = null;
-        if (!c.afterKeyHex().isEmpty()) {
-            try {
-                after = java.util.HexFormat.of().parseHex(c.afterKeyHex());
-            } catch (IllegalArgumentException e) {
-                throw new TributaryException(
-                        SqlState.INVALID_PARAMETER_VALUE, "tributary_snapshot's key must be hexadecimal digits");
-            }
-        }
-        if (c.binary()) {
-            io.tributary.meta.sink.SnapshotBinaryPiece piece =
-                    db.snapshotBinary(c.snapshotId(), c.vnode(), c.lastVnode(), after, c.limit());
-            return new StatementResult.CopyOutBinary(piece.fields(), piece.body(), piece.rows());
-        }
-        if (c.lastVnode() != c.vnode()) {
-            throw TributaryException.notSupported("tributary_snapshot over several vnodes in the text format");
-        }
-        io.tributary.meta.sink.SnapshotChunk chunk = db.snapshotChunk(c.snapshotId(), c.vnode(), after, c.limit());
-        List<ColumnDesc> columns = new java.util.ArrayList<>();
-        for (int i = 0; i < chunk.names().size(); i++) {
-            columns.add(new ColumnDesc(chunk.names().get(i), chunk.types().get(i)));
-        }
-        return new StatementResult.CopyOut(
-                columns, new ListCursor(chunk.rows()), new CopyOutEncoder(columns, c.format(), variables.timeZone()));
-    }
-
     private StatementResult transaction(io.tributary.sql.UtilityStatement.TransactionVerb verb) {
         return switch (verb) {
             case BEGIN -> block.begin(notices, "BEGIN");
@@ -449,9 +404,9 @@ public final class EngineSession implements Session {
      * rows are being sent (between two fetches) stops the next fetch.
      */
     private StatementResult query(StatementPlan.Query q, List<Object> params, Runnable onClose) {
-        StatementReads snapshot = reads();
+        StatementReads snapshot = snapshots.reads();
         try {
-            QueryCursor cursor = reading(snapshot, () -> q.query().open(params));
+            QueryCursor cursor = snapshots.reading(snapshot, () -> q.query().open(params));
             control.enter(variables.statementTimeoutMillis());
             Runnable closed = () -> {
                 try {
@@ -463,7 +418,10 @@ public final class EngineSession implements Session {
             return new StatementResult.Rows(
                     columns(q.query().columns()),
                     new QueryRowCursor(
-                            cursor, snapshot, closed, fetch -> whileBusy(() -> reading(snapshot, fetch), true)));
+                            cursor,
+                            snapshot,
+                            closed,
+                            fetch -> whileBusy(() -> snapshots.reading(snapshot, fetch), true)));
         } catch (RuntimeException e) {
             snapshot.close();
             onClose.run();
@@ -471,66 +429,10 @@ public final class EngineSession implements Session {
         }
     }
 
-    /**
-     * What a statement reads: the last committed epoch, or inside a transaction block the block's
-     * snapshot with its own rows on top.
-     */
-    private StatementReads reads() {
-        io.tributary.meta.write.TransactionWrites writes = block.writes();
-        return writes == null
-                ? new StatementReads(db, cluster)
-                : new StatementReads(Snapshot.of(writes.reads()), cluster);
-    }
-
-    /**
-     * Runs {@code work} with {@code snapshot} as what table scans read. Calcite opens some scans
-     * lazily (the second input of a UNION ALL only when the first is done), so every step of a
-     * cursor runs inside this, not only its opening.
-     */
-    private <T> T reading(StatementReads snapshot, java.util.function.Supplier<T> work) {
-        StatementReads previous = readContext.current;
-        readContext.current = snapshot;
-        try {
-            return work.get();
-        } finally {
-            readContext.current = previous;
-        }
-    }
-
-    /**
-     * Opens a DML's inner query; its snapshot closes with the cursor. Rows the statement writes
-     * are not visible to it, as in PostgreSQL.
-     */
-    private QueryCursor openQuery(io.tributary.sql.PreparedQuery query, List<Object> params) {
-        StatementReads snapshot = reads();
-        QueryCursor cursor;
-        try {
-            cursor = reading(snapshot, () -> query.open(params));
-        } catch (RuntimeException e) {
-            snapshot.close();
-            throw e;
-        }
-        return new QueryCursor() {
-            @Override
-            public Object[] next() {
-                return reading(snapshot, cursor::next);
-            }
-
-            @Override
-            public void close() {
-                try {
-                    cursor.close();
-                } finally {
-                    snapshot.close();
-                }
-            }
-        };
-    }
-
     private StatementResult finishDml(String tagPrefix, DmlRunner.Outcome outcome, PreparedStatement prepared) {
         if (variables.implicitFlush() && outcome.ticket() != io.tributary.meta.write.TableWriter.HELD) {
             if (inBatch && defersDurability(prepared)) {
-                deferDurability(outcome.ticket());
+                deferred.defer(outcome.ticket());
             } else {
                 DmlRunner.awaitDurable(db, outcome.ticket());
             }
@@ -539,17 +441,6 @@ public final class EngineSession implements Session {
         return outcome.returned() == null
                 ? new StatementResult.Command(tag)
                 : new StatementResult.Rows(prepared.resultColumns(), new ListCursor(outcome.returned()), tag);
-    }
-
-    /** Leaves {@code ticket} for {@link #awaitDurability}; tickets only grow, so the list stays ordered. */
-    private void deferDurability(long ticket) {
-        if (pendingCount > 0 && pendingTickets[pendingCount - 1] == ticket) {
-            return;
-        }
-        if (pendingCount == pendingTickets.length) {
-            pendingTickets = java.util.Arrays.copyOf(pendingTickets, pendingCount * 2);
-        }
-        pendingTickets[pendingCount++] = ticket;
     }
 
     /**
@@ -710,33 +601,6 @@ public final class EngineSession implements Session {
         } finally {
             release.run();
             release = () -> {};
-        }
-    }
-
-    /** The snapshots table scans read: set while a statement's cursor is opened or advanced. */
-    private final class ReadContextImpl implements ReadContext {
-        private StatementReads current;
-
-        @Override
-        public Snapshot snapshot() {
-            return open().local();
-        }
-
-        @Override
-        public Snapshot snapshot(String database) {
-            return open().peer(database);
-        }
-
-        private StatementReads open() {
-            if (current == null) {
-                throw new IllegalStateException("no statement snapshot is open");
-            }
-            return current;
-        }
-
-        @Override
-        public StatementControl control() {
-            return control;
         }
     }
 

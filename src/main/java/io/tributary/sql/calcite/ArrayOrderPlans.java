@@ -1,11 +1,5 @@
 package io.tributary.sql.calcite;
 
-import org.apache.calcite.plan.RelTraitSet;
-import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelCollationTraitDef;
-import org.apache.calcite.rel.RelCollations;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -31,26 +25,12 @@ final class ArrayOrderPlans {
      * it and the planner would otherwise sort again by the arrays themselves.
      */
     static Program before(Program planning) {
-        return (planner, rel, traits, materializations, lattices) -> {
-            RelNode rewritten = rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    return visited instanceof LogicalSort sort
-                            ? SortKeyFunctions.sortedBy(sort, f -> isArray(f.getType()), ORDER)
-                            : visited;
-                }
-            });
-            RelCollation order = traits.getTrait(RelCollationTraitDef.INSTANCE);
-            boolean arrayOrder = order != null
-                    && order.getFieldCollations().stream()
-                            .anyMatch(k -> isArray(rel.getRowType()
-                                    .getFieldList()
-                                    .get(k.getFieldIndex())
-                                    .getType()));
-            RelTraitSet required = arrayOrder ? traits.replace(RelCollations.EMPTY) : traits;
-            return planning.run(planner, rewritten, required, materializations, lattices);
-        };
+        return NodeRewrites.before(
+                planning,
+                node -> node instanceof LogicalSort sort
+                        ? SortKeyFunctions.sortedBy(sort, f -> isArray(f.getType()), ORDER)
+                        : node,
+                ArrayOrderPlans::isArray);
     }
 
     private static boolean isArray(RelDataType t) {

@@ -4,8 +4,6 @@ import io.tributary.common.types.PgArrayLiteral;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -35,16 +33,9 @@ final class ArrayTextOperands {
 
     /** Rewrites the plan's array operators' text constants, then runs {@code planning} on it. */
     static Program before(Program planning) {
-        return (planner, rel, traits, materializations, lattices) -> {
-            RelNode rewritten = rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    return visited.accept(new Operands(visited.getCluster().getRexBuilder()));
-                }
-            });
-            return planning.run(planner, rewritten, traits, materializations, lattices);
-        };
+        // no sort is rewritten: the required order stays
+        return NodeRewrites.before(
+                planning, node -> node.accept(new Operands(node.getCluster().getRexBuilder())), type -> false);
     }
 
     /** The expressions of one node, rewritten as the class comment says. */

@@ -1,7 +1,6 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.catalog.SearchPath;
-import io.tributary.catalog.pg.PgOids;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.PgUuidText;
@@ -34,7 +33,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
  * {@code pg_total_relation_size}, {@code pg_database_size}), and casts
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
- * OID its name), {@code oid} and {@code name}. {@code current_user}, {@code session_user} and
+ * OID its name), {@code oid} and {@code name} (through {@link CatalogTypeCasts}). {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
  * {@code pg_backend_pid()} the session's process id,
  * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
@@ -112,32 +111,15 @@ final class PgCatalogCalls extends StatementRewrite {
     private static final Set<String> REGCLASS_FIRST =
             Set.of("pg_get_viewdef", "pg_relation_size", "pg_table_size", "pg_indexes_size", "pg_total_relation_size");
 
-    /** Types a reg type's value cast on to shows as the object's name ({@link #regName}). */
-    private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "name");
-
-    /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
-    private static final Map<String, String[]> REG_TYPES = Map.of(
-            "regclass",
-                    new String[] {null, "(SELECT pg__c.relname FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"
-                    },
-            "regtype",
-                    new String[] {
-                        "(SELECT pg__t.oid FROM pg_catalog.pg_type pg__t WHERE pg__t.typname = \"$0\")",
-                        "format_type(\"$0\", NULL)"
-                    },
-            "regnamespace",
-                    new String[] {
-                        "(SELECT pg__n.oid FROM pg_catalog.pg_namespace pg__n WHERE pg__n.nspname = \"$0\")",
-                        "(SELECT pg__n.nspname FROM pg_catalog.pg_namespace pg__n WHERE pg__n.oid = \"$0\")"
-                    });
-
     /** Whether {@link #visit(SqlCall)} has seen the statement's root (the first call it visits). */
     private boolean rootSeen;
 
     private final String user;
     private final int processId;
     private final String database;
-    private final ToLongBiFunction<String, String> relationOid;
+    /** Casts to catalog types, and the names a statement's result columns show for reg casts. */
+    private final CatalogTypeCasts casts;
+
     private final java.util.function.Predicate<String> isSetting;
     private final SearchPath path;
     /** The OID of each schema of the path, pg_catalog first when not listed, for visibility tests. */
@@ -164,7 +146,7 @@ final class PgCatalogCalls extends StatementRewrite {
         this.processId = processId;
         this.user = user;
         this.database = database;
-        this.relationOid = relationOid;
+        this.casts = new CatalogTypeCasts(relationOid, path);
         this.isSetting = isSetting;
         this.path = path;
         StringBuilder oids = new StringBuilder();
@@ -240,12 +222,14 @@ final class PgCatalogCalls extends StatementRewrite {
             // only the statement's own result columns print names: a sub-query's feed comparisons
             SqlNode top = call instanceof org.apache.calcite.sql.SqlOrderBy order ? order.query : call;
             if (top instanceof org.apache.calcite.sql.SqlSelect select) {
-                showRegNames(select);
+                if (casts.showRegNames(select)) {
+                    rewritten(select);
+                }
             }
         }
         SqlKind kind = call.getKind();
         if (kind == SqlKind.CAST && call.operand(1) instanceof SqlDataTypeSpec spec) {
-            SqlNode cast = cast(call.operand(0).accept(this), spec);
+            SqlNode cast = casts.cast(call.operand(0).accept(this), spec);
             if (cast != null) {
                 return rewritten(cast);
             }
@@ -471,230 +455,14 @@ final class PgCatalogCalls extends StatementRewrite {
         }
     }
 
-    /**
-     * A result column of the statement's own SELECT that casts a name constant to {@code
-     * regclass}, {@code regtype} or {@code regnamespace} (alone, aliased, or cast on to text)
-     * shows the object's name, as PostgreSQL prints such values: elsewhere (sub-queries included,
-     * whose values feed comparisons) the cast becomes the OID.
-     */
-    private void showRegNames(org.apache.calcite.sql.SqlSelect select) {
-        org.apache.calcite.sql.SqlNodeList items = select.getSelectList();
-        if (items == null) {
-            return;
-        }
-        for (int i = 0; i < items.size(); i++) {
-            SqlNode item = items.get(i);
-            if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
-                SqlNode named = regName(as.operand(0));
-                if (named != null) {
-                    as.setOperand(0, named);
-                    rewritten(as);
-                }
-            } else {
-                SqlNode named = regName(item);
-                if (named != null) {
-                    items.set(
-                            i,
-                            SqlStdOperatorTable.AS.createCall(
-                                    item.getParserPosition(),
-                                    named,
-                                    new SqlIdentifier(label(item), item.getParserPosition())));
-                    rewritten(named);
-                }
-            }
-        }
-    }
-
-    /** The name-showing form of {@code node} when it is a cast to a reg type (see {@link #showRegNames}), else null. */
-    private SqlNode regName(SqlNode node) {
-        if (!(node instanceof SqlCall cast)
-                || cast.getKind() != SqlKind.CAST
-                || !(cast.operand(1) instanceof SqlDataTypeSpec)) {
-            return null; // also a cast to an interval qualifier
-        }
-        String type = regType(cast);
-        if (type != null) {
-            return shownName(cast, type);
-        }
-        if (cast.operand(0) instanceof SqlCall inner
-                && inner.getKind() == SqlKind.CAST
-                && TEXT_TYPES.contains(label(cast))
-                && (type = regType(inner)) != null) {
-            SqlNode shown = shownName(inner, type);
-            return shown == null
-                    ? null
-                    : cast.getOperator().createCall(cast.getParserPosition(), shown, cast.operand(1));
-        }
-        return null;
-    }
-
-    /**
-     * What PostgreSQL prints for {@code cast}, a name constant cast to reg type {@code type}: for a
-     * relation its name, qualified when the search path does not reach it by that name alone (null
-     * when there is none: the cast's own rewrite says 42P01); for the others their catalog name.
-     */
-    private SqlNode shownName(SqlCall cast, String type) {
-        if (!type.equals("regclass")) {
-            return expand(REG_TYPES.get(type)[1], List.of(cast));
-        }
-        String text = ((SqlLiteral) cast.operand(0)).getValueAs(String.class);
-        String[] name = qualifiedName(text);
-        long oid = unqualified(text) ? visibleOid(name[1]) : relationOid.applyAsLong(name[0], name[1]);
-        if (oid < 0) {
-            return null;
-        }
-        String shown = unqualified(text) || visibleOid(name[1]) == oid
-                ? PgCatalogFunctions.quote_ident(name[1])
-                : PgCatalogFunctions.quote_ident(name[0]) + "." + PgCatalogFunctions.quote_ident(name[1]);
-        return SqlLiteral.createCharString(shown, cast.getParserPosition());
-    }
-
-    /**
-     * The reg type ({@code regclass}, {@code regtype}, {@code regnamespace}) that {@code cast} casts
-     * a name constant to, or null: a name becomes its OID, while any other value cast to a reg type
-     * already becomes its name ({@link #cast}).
-     */
-    private static String regType(SqlCall cast) {
-        if (cast.operand(0) instanceof SqlLiteral lit
-                && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER
-                && cast.operand(1) instanceof SqlDataTypeSpec spec
-                && spec.getTypeNameSpec().getTypeName().isSimple()) {
-            String type = spec.getTypeNameSpec().getTypeName().getSimple().toLowerCase(Locale.ROOT);
-            return REG_TYPES.containsKey(type) ? type : null;
-        }
-        return null;
-    }
-
-    /** PostgreSQL's label of a select-list cast: the name of the type cast to last (unqualified). */
-    private static String label(SqlNode cast) {
-        List<String> names = ((SqlDataTypeSpec) ((SqlCall) cast).operand(1))
-                .getTypeNameSpec()
-                .getTypeName()
-                .names;
-        return names.get(names.size() - 1).toLowerCase(Locale.ROOT);
-    }
-
-    /** The rewrite of {@code CAST(value AS spec)}, or null when the type is not a catalog type. */
-    private SqlNode cast(SqlNode value, SqlDataTypeSpec spec) {
-        SqlIdentifier id = spec.getTypeNameSpec().getTypeName();
-        if (!id.isSimple()) {
-            return null;
-        }
-        String type = id.getSimple().toLowerCase(Locale.ROOT);
-        SqlParserPos pos = value.getParserPosition();
-        if (type.equals("char") && id.isComponentQuoted(0)) {
-            // PostgreSQL's one-byte "char" (pg_class.relkind ...), which catalog relations hold as text
-            return castTo(value, SqlTypeName.VARCHAR, pos);
-        }
-        switch (type) {
-            case "oid" -> {
-                return castTo(value, SqlTypeName.BIGINT, pos);
-            }
-            case "name" -> {
-                return castTo(value, SqlTypeName.VARCHAR, pos);
-            }
-            case "regproc" -> {
-                // the one function whose OID drivers look up this way (pg_type.typinput of arrays)
-                if (value instanceof SqlLiteral lit
-                        && lit.getValueAs(String.class)
-                                .replaceFirst("^pg_catalog\\.", "")
-                                .equals("array_in")) {
-                    return SqlLiteral.createExactNumeric(Long.toString(PgOids.ARRAY_IN), pos);
-                }
-                if (!(value instanceof SqlLiteral)) {
-                    return castTo(value, SqlTypeName.BIGINT, pos);
-                }
-                throw TributaryException.notSupported("casts to regproc other than 'array_in'::regproc");
-            }
-            default -> {
-                String[] templates = REG_TYPES.get(type);
-                if (templates == null) {
-                    return null;
-                }
-                if (value instanceof SqlLiteral lit
-                        && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
-                    String text = lit.getValueAs(String.class);
-                    String[] name = qualifiedName(text);
-                    if (type.equals("regclass")) {
-                        long oid = unqualified(text) ? visibleOid(name[1]) : relationOid.applyAsLong(name[0], name[1]);
-                        if (oid < 0) {
-                            throw new TributaryException(
-                                    SqlState.UNDEFINED_TABLE, "relation \"" + text + "\" does not exist");
-                        }
-                        return SqlLiteral.createExactNumeric(Long.toString(oid), pos);
-                    }
-                    return expand(
-                            templates[0],
-                            List.of(
-                                    SqlLiteral.createCharString(name[1], pos),
-                                    SqlLiteral.createCharString(name[0], pos)));
-                }
-                return expand(templates[1], List.of(value));
-            }
-        }
-    }
-
-    private static SqlNode castTo(SqlNode value, SqlTypeName type, SqlParserPos pos) {
+    /** {@code CAST(value AS type)}, placed at {@code pos}. */
+    static SqlNode castTo(SqlNode value, SqlTypeName type, SqlParserPos pos) {
         return SqlStdOperatorTable.CAST.createCall(
                 pos, value, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(type, pos), pos));
     }
 
-    /** Whether relation name {@code text} names no schema (has no {@code .} outside quotes). */
-    private static boolean unqualified(String text) {
-        boolean quoted = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '"') {
-                quoted = !quoted;
-            } else if (c == '.' && !quoted) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The OID of the relation an unqualified name reaches through the search path, or -1. */
-    private long visibleOid(String name) {
-        for (String schema : path.withImplicit()) {
-            long oid = relationOid.applyAsLong(schema, name);
-            if (oid >= 0) {
-                return oid;
-            }
-        }
-        return -1;
-    }
-
-    /** {@code [schema, name]} of a relation name as PostgreSQL reads it: unquoted parts fold to lower case. */
-    private static String[] qualifiedName(String text) {
-        List<String> parts = new java.util.ArrayList<>();
-        StringBuilder part = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '"') {
-                if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                    part.append('"');
-                    i++;
-                } else {
-                    quoted = !quoted;
-                }
-            } else if (c == '.' && !quoted) {
-                parts.add(part.toString());
-                part.setLength(0);
-            } else {
-                part.append(quoted ? c : Character.toLowerCase(c));
-            }
-        }
-        parts.add(part.toString());
-        if (parts.size() == 1) {
-            String name = parts.get(0);
-            return new String[] {name.startsWith("pg_") ? "pg_catalog" : "public", name};
-        }
-        return new String[] {parts.get(parts.size() - 2), parts.get(parts.size() - 1)};
-    }
-
     /** Parses {@code template} and puts {@code args} where it names {@code "$0"}, {@code "$1"} ... */
-    private static SqlNode expand(String template, List<SqlNode> args) {
+    static SqlNode expand(String template, List<SqlNode> args) {
         SqlNode parsed;
         try {
             parsed = SqlParser.create(template, CalciteSettings.PARSER).parseExpression();

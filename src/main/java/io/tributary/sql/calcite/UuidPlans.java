@@ -5,11 +5,6 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.PgUuidText;
 import java.util.List;
 import java.util.Locale;
-import org.apache.calcite.plan.RelTraitSet;
-import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelCollationTraitDef;
-import org.apache.calcite.rel.RelCollations;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -47,31 +42,18 @@ final class UuidPlans {
      * the planner would otherwise sort again in Calcite's order.
      */
     static Program before(Program planning) {
-        return (planner, rel, traits, materializations, lattices) -> {
-            RelNode rewritten = rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    if (visited instanceof Aggregate aggregate) {
-                        refuseExtremes(aggregate);
-                    }
-                    RelNode expressions =
-                            visited.accept(new Expressions(visited.getCluster().getRexBuilder()));
-                    return expressions instanceof LogicalSort sort
-                            ? SortKeyFunctions.sortedBy(sort, UuidPlans::isUuid, ORDER)
-                            : expressions;
-                }
-            });
-            RelCollation order = traits.getTrait(RelCollationTraitDef.INSTANCE);
-            boolean uuidOrder = order != null
-                    && order.getFieldCollations().stream()
-                            .anyMatch(k -> isUuid(rel.getRowType()
-                                    .getFieldList()
-                                    .get(k.getFieldIndex())
-                                    .getType()));
-            RelTraitSet required = uuidOrder ? traits.replace(RelCollations.EMPTY) : traits;
-            return planning.run(planner, rewritten, required, materializations, lattices);
-        };
+        return NodeRewrites.before(planning, UuidPlans::rewritten, UuidPlans::isUuid);
+    }
+
+    /** One node, its inputs already rewritten: as the class comment says. */
+    private static RelNode rewritten(RelNode node) {
+        if (node instanceof Aggregate aggregate) {
+            refuseExtremes(aggregate);
+        }
+        RelNode expressions = node.accept(new Expressions(node.getCluster().getRexBuilder()));
+        return expressions instanceof LogicalSort sort
+                ? SortKeyFunctions.sortedBy(sort, UuidPlans::isUuid, ORDER)
+                : expressions;
     }
 
     private static SqlUserDefinedFunction function(String name, SqlTypeName returns) {

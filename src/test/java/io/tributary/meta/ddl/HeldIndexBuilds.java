@@ -61,12 +61,23 @@ public final class HeldIndexBuilds implements AutoCloseable, IndexBuild.StepObse
         }
     }
 
+    @Override
+    public synchronized void columnsWaitForRewrite(String index) {
+        if (index != null && names.contains(index)) {
+            reached.add(index + " " + IndexBuild.Step.WAITS_FOR_REWRITE);
+            notifyAll();
+        }
+    }
+
     /** Waits until the build of {@code name} is held (fails after a minute). */
     public synchronized void awaitHeld(String name) throws InterruptedException {
         await(() -> held.containsKey(name), name + " held at " + step);
     }
 
-    /** Waits until the build of {@code name} waits for a rewrite's claim on its table before it starts. */
+    /**
+     * Waits until the build of {@code name} waits for a rewrite's claim on its table before it
+     * starts, or its CREATE INDEX waits for one before it resolves its columns.
+     */
     public synchronized void awaitWaitingForRewrite(String name) throws InterruptedException {
         await(() -> reached.contains(name + " " + IndexBuild.Step.WAITS_FOR_REWRITE), name + " waiting for a rewrite");
     }
