@@ -106,6 +106,11 @@ public final class PgNumberFunctions {
         return x == null ? null : Math.max(x.scale(), 0);
     }
 
+    /** {@code min_scale(numeric)}: the fewest decimal digits after the point that hold the value exactly. */
+    public static Integer min_scale(BigDecimal x) {
+        return x == null ? null : Math.max(x.stripTrailingZeros().scale(), 0);
+    }
+
     /** {@code trim_scale(numeric)}: the value without trailing fractional zeros. */
     public static BigDecimal trim_scale(BigDecimal x) {
         if (x == null) {

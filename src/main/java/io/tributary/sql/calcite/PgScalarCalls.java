@@ -61,6 +61,10 @@ final class PgScalarCalls {
     private static final SqlOperator UPPER = function("upper");
     private static final SqlOperator CHR = function("chr");
     private static final SqlOperator LOWER = function("lower");
+    private static final SqlOperator LEFT = function("left");
+    private static final SqlOperator RIGHT = function("right");
+    private static final SqlOperator LTRIM = PgArithmetic.function(PgTextFunctions.class, "ltrim");
+    private static final SqlOperator RTRIM = PgArithmetic.function(PgTextFunctions.class, "rtrim");
     private static final SqlOperator LPAD = PgArithmetic.function(PgPadFunctions.class, "lpad");
     private static final SqlOperator RPAD = PgArithmetic.function(PgPadFunctions.class, "rpad");
 
@@ -143,6 +147,22 @@ final class PgScalarCalls {
                 textFirst && operands.size() == 1 ? rexBuilder.makeCall(call.getType(), UPPER, operands) : null;
             case "LOWER" ->
                 textFirst && operands.size() == 1 ? rexBuilder.makeCall(call.getType(), LOWER, operands) : null;
+            case "LEFT", "RIGHT" ->
+                // Calcite's give "" for a negative count, PostgreSQL all but that many
+                textFirst && operands.size() == 2 && isInteger(operands.get(1))
+                        ? rexBuilder.makeCall(
+                                text(call),
+                                name.equals("LEFT") ? LEFT : RIGHT,
+                                List.of(operands.get(0), as(operands.get(1), SqlTypeName.INTEGER)))
+                        : null;
+            case "LTRIM", "RTRIM" ->
+                // PostgreSQL's text, where Calcite's type is its argument's bounded varchar
+                textFirst && operands.size() == 1
+                        ? rexBuilder.makeCall(
+                                text(call),
+                                name.equals("LTRIM") ? LTRIM : RTRIM,
+                                List.of(operands.get(0), rexBuilder.makeLiteral(" ")))
+                        : null;
             case "LPAD", "RPAD" ->
                 textFirst && operands.size() == 3 && isInteger(operands.get(1)) && isText(operands.get(2))
                         ? rexBuilder.makeCall(
@@ -274,6 +294,13 @@ final class PgScalarCalls {
     }
 
     /** A call of the {@link PgScalarFunctions} method {@code method}, typed by the call it replaces. */
+    /** Unbounded text (PostgreSQL's {@code text}) with {@code call}'s nullability. */
+    private RelDataType text(RexCall call) {
+        var types = rexBuilder.getTypeFactory();
+        return types.createTypeWithNullability(
+                types.createSqlType(SqlTypeName.VARCHAR), call.getType().isNullable());
+    }
+
     private static SqlOperator function(String method) {
         return PgArithmetic.function(PgScalarFunctions.class, method);
     }

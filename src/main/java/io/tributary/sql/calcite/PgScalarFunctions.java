@@ -236,6 +236,23 @@ public final class PgScalarFunctions {
     }
 
     /**
+     * {@code left(text, n)}: the first {@code n} characters, or all but the last {@code -n} when
+     * {@code n} is negative, as PostgreSQL counts characters (code points).
+     */
+    public static String left(String s, int n) {
+        int length = s.codePointCount(0, s.length());
+        int keep = n >= 0 ? Math.min(n, length) : Math.max(0, length + n);
+        return s.substring(0, s.offsetByCodePoints(0, keep));
+    }
+
+    /** {@code right(text, n)}: the last {@code n} characters, or all but the first {@code -n}. */
+    public static String right(String s, int n) {
+        int length = s.codePointCount(0, s.length());
+        int keep = n >= 0 ? Math.min(n, length) : Math.max(0, length + n);
+        return s.substring(s.offsetByCodePoints(0, length - keep));
+    }
+
+    /**
      * {@code chr(int)}: the character of that code point (UTF8); 54000 for 0, a surrogate or a code
      * point past U+10FFFF (a negative one reads as the unsigned value, as PostgreSQL prints it).
      */
