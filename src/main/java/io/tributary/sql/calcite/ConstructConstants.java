@@ -46,14 +46,6 @@ import org.apache.calcite.util.TimeString;
  * thread. Stateless.
  */
 final class ConstructConstants {
-    private static final Set<SqlKind> COMPARISONS = Set.of(
-            SqlKind.EQUALS,
-            SqlKind.NOT_EQUALS,
-            SqlKind.LESS_THAN,
-            SqlKind.LESS_THAN_OR_EQUAL,
-            SqlKind.GREATER_THAN,
-            SqlKind.GREATER_THAN_OR_EQUAL);
-
     private ConstructConstants() {}
 
     /**
@@ -66,7 +58,7 @@ final class ConstructConstants {
      */
     static void resolve(SqlCall call, Function<SqlNode, RelDataType> typeOf) {
         SqlKind kind = call.getKind();
-        if (COMPARISONS.contains(kind) && call.operandCount() == 2) {
+        if (UnknownConstants.COMPARISONS.contains(kind) && call.operandCount() == 2) {
             RelDataType type = commonType(call.getOperandList(), typeOf);
             for (int i = 0; type != null && i < 2; i++) {
                 call.setOperand(i, read(call.operand(i), type));
