@@ -54,6 +54,22 @@ class UnknownConstantsInConstructsDifferentialTest {
             "SELECT id, nullif(x, '3') AS c FROM t ORDER BY id",
             "SELECT id, nullif(b, 't') AS c, nullif(d, '2024-01-01') AS e FROM t ORDER BY id");
 
+    /** String constants beside an interval column: read as intervals, as PostgreSQL reads them. */
+    private static final List<String> INTERVALS = List.of(
+            "SELECT id FROM t WHERE iv IN ('30 minutes', '2 hours') ORDER BY id",
+            "SELECT id FROM t WHERE iv NOT IN ('72 hours') ORDER BY id",
+            "SELECT id, coalesce(iv, '1 day') AS c FROM t ORDER BY id",
+            "SELECT id, coalesce(iv, NULL, '1 mon') AS c FROM t ORDER BY id",
+            "SELECT id, CASE WHEN id > 1 THEN iv ELSE '1 hour' END AS c FROM t ORDER BY id",
+            "SELECT id, CASE WHEN b THEN '1 day' WHEN id = 2 THEN iv END AS c FROM t ORDER BY id",
+            "SELECT id, least(iv, '1 day') AS l, greatest(iv, '3 hours', '1 hour') AS g FROM t ORDER BY id",
+            "SELECT id, nullif(iv, '2 hours') AS c FROM t ORDER BY id",
+            "SELECT id FROM t WHERE iv = '2 hours' OR iv > '2 days' ORDER BY id",
+            "SELECT id FROM t WHERE coalesce(iv, '0') < '1 day' ORDER BY id",
+            "SELECT id FROM t WHERE iv IN ('1 dya')",
+            "SELECT coalesce(iv, 'x') FROM t",
+            "SELECT least(iv, '1 hour', 'soon') FROM t");
+
     /** Text the resolved type's input function refuses. */
     private static final List<String> BAD_TEXT = List.of(
             "SELECT id FROM t WHERE b IN ('t', 'x')",
@@ -87,6 +103,11 @@ class UnknownConstantsInConstructsDifferentialTest {
     @Test
     void stringConstantsInListsAndConditionalsAnswerLikePostgres() {
         assertEquals(List.of(), BOTH.mismatches(QUERIES));
+    }
+
+    @Test
+    void stringConstantsBesideAnIntervalAreIntervals() {
+        assertEquals(List.of(), BOTH.mismatches(INTERVALS));
     }
 
     @Test

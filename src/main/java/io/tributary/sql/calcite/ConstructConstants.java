@@ -38,7 +38,9 @@ import org.apache.calcite.util.TimeString;
  * '2024-01-01')} is a date, and bad text is that type's input error (22P02, 22007, 22008) pointing
  * at the constant. Calcite would cast the text at run time, with its own readings ({@code 't'} is
  * no boolean to it) and no position. The constant is replaced by the typed literal it reads as;
- * one whose value has no such literal (a NaN, an infinity) is left to Calcite's cast.
+ * one whose value has no such literal (a NaN, an infinity) is left to Calcite's cast. Beside an
+ * interval column the constant becomes PostgreSQL's interval ({@code iv IN ('1 day')}, {@code
+ * least(iv, '1 hour')}, {@code nullif(iv, '1 day')}).
  *
  * <p>A BETWEEN with a string constant bound is written as the two comparisons PostgreSQL's parser
  * makes of it ({@link #betweenAsComparisons}), which read the constant as above or, beside an
@@ -155,7 +157,7 @@ final class ConstructConstants {
                 continue;
             }
             RelDataType type = typeOf.apply(node);
-            if (!READ.contains(type.getSqlTypeName())) {
+            if (!READ.contains(type.getSqlTypeName()) && !PgIntervals.isInterval(type)) {
                 return null;
             }
             if (common == null) {
@@ -167,7 +169,7 @@ final class ConstructConstants {
         return constant ? common : null;
     }
 
-    /** The types {@link #literal} reads a constant as. */
+    /** The types {@link #literal} reads a constant as; and an interval ({@link PgIntervals}), {@link #interval}. */
     private static final Set<SqlTypeName> READ = Set.of(
             SqlTypeName.BOOLEAN,
             SqlTypeName.SMALLINT,
@@ -187,7 +189,7 @@ final class ConstructConstants {
         if (!(node instanceof SqlCharStringLiteral text)) {
             return node;
         }
-        SqlNode literal = literal(text, type.getSqlTypeName());
+        SqlNode literal = PgIntervals.isInterval(type) ? interval(text) : literal(text, type.getSqlTypeName());
         return literal == null ? node : literal;
     }
 
@@ -213,6 +215,17 @@ final class ConstructConstants {
             case TIME -> time(PgTextFormat.formatTime((Long) parse(text, DataType.TIME)), pos);
             default -> null;
         };
+    }
+
+    /**
+     * {@code text} as PostgreSQL's interval, a {@code pg_interval} call: the type of an interval
+     * column, which Calcite's interval literals are not.
+     *
+     * @throws TributaryException the interval's input error, at the constant
+     */
+    private static SqlNode interval(SqlCharStringLiteral text) {
+        parse(text, DataType.INTERVAL);
+        return PgIntervals.call("pg_interval", text.getParserPosition(), text);
     }
 
     /**
