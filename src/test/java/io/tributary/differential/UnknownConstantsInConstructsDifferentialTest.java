@@ -52,7 +52,13 @@ class UnknownConstantsInConstructsDifferentialTest {
             "SELECT id, greatest(d, '2024-03-01') AS g, least(ts, '2024-03-01 10:00') AS l FROM t ORDER BY id",
             "SELECT id FROM t WHERE x = '3' OR d < '2024-01-02' OR n = '2.00' ORDER BY id",
             "SELECT id, nullif(x, '3') AS c FROM t ORDER BY id",
-            "SELECT id, nullif(b, 't') AS c, nullif(d, '2024-01-01') AS e FROM t ORDER BY id");
+            "SELECT id, nullif(b, 't') AS c, nullif(d, '2024-01-01') AS e FROM t ORDER BY id",
+            "SELECT id, least(d, '2024-01-15', ts) AS l, greatest(d, '2024-01-15', ts) AS g FROM t ORDER BY id",
+            "SELECT id, least(d, ts) AS l, greatest(ts, d, NULL) AS g FROM t ORDER BY id",
+            "SELECT id, array[x, '7'] AS a, array['7', x] AS b, array[x, NULL, '8'] AS c FROM t ORDER BY id",
+            "SELECT id, array[d, '2024-01-15'] AS a, array['t', b] AS c FROM t ORDER BY id",
+            "SELECT array[x, 'z'] FROM t",
+            "SELECT least(d, 'soon', ts) FROM t");
 
     /** String constants beside an interval column: read as intervals, as PostgreSQL reads them. */
     private static final List<String> INTERVALS = List.of(

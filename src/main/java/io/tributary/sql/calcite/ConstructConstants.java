@@ -32,7 +32,8 @@ import org.apache.calcite.util.TimeString;
 
 /**
  * PostgreSQL's reading of a string constant (type {@code unknown}) among typed operands of a
- * comparison, an IN list, a CASE's or COALESCE's results, or GREATEST's and LEAST's arguments: it
+ * comparison, an IN list, a CASE's or COALESCE's results, GREATEST's and LEAST's arguments, or an
+ * {@code ARRAY[...]}'s elements ({@code ARRAY[i, '7']} is an integer array): it
  * takes the type of the typed operands and is read by that type's input function when the
  * statement is analysed, so {@code b IN ('t', 'yes')} holds booleans, {@code coalesce(d,
  * '2024-01-01')} is a date, and bad text is that type's input error (22P02, 22007, 22008) pointing
@@ -85,7 +86,8 @@ final class ConstructConstants {
             if (type != null) {
                 sqlCase.setOperand(3, read(sqlCase.getElseOperand(), type));
             }
-        } else if (kind == SqlKind.GREATEST
+        } else if (kind == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                || kind == SqlKind.GREATEST
                 || kind == SqlKind.LEAST
                 || call.getOperator().getName().equalsIgnoreCase("GREATEST")
                 || call.getOperator().getName().equalsIgnoreCase("LEAST")) {
