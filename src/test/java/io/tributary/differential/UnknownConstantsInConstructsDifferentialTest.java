@@ -52,7 +52,29 @@ class UnknownConstantsInConstructsDifferentialTest {
             "SELECT id, greatest(d, '2024-03-01') AS g, least(ts, '2024-03-01 10:00') AS l FROM t ORDER BY id",
             "SELECT id FROM t WHERE x = '3' OR d < '2024-01-02' OR n = '2.00' ORDER BY id",
             "SELECT id, nullif(x, '3') AS c FROM t ORDER BY id",
-            "SELECT id, nullif(b, 't') AS c, nullif(d, '2024-01-01') AS e FROM t ORDER BY id");
+            "SELECT id, nullif(b, 't') AS c, nullif(d, '2024-01-01') AS e FROM t ORDER BY id",
+            "SELECT id, least(d, '2024-01-15', ts) AS l, greatest(d, '2024-01-15', ts) AS g FROM t ORDER BY id",
+            "SELECT id, least(d, ts) AS l, greatest(ts, d, NULL) AS g FROM t ORDER BY id",
+            "SELECT id, array[x, '7'] AS a, array['7', x] AS b, array[x, NULL, '8'] AS c FROM t ORDER BY id",
+            "SELECT id, array[d, '2024-01-15'] AS a, array['t', b] AS c FROM t ORDER BY id",
+            "SELECT array[x, 'z'] FROM t",
+            "SELECT least(d, 'soon', ts) FROM t");
+
+    /** String constants beside an interval column: read as intervals, as PostgreSQL reads them. */
+    private static final List<String> INTERVALS = List.of(
+            "SELECT id FROM t WHERE iv IN ('30 minutes', '2 hours') ORDER BY id",
+            "SELECT id FROM t WHERE iv NOT IN ('72 hours') ORDER BY id",
+            "SELECT id, coalesce(iv, '1 day') AS c FROM t ORDER BY id",
+            "SELECT id, coalesce(iv, NULL, '1 mon') AS c FROM t ORDER BY id",
+            "SELECT id, CASE WHEN id > 1 THEN iv ELSE '1 hour' END AS c FROM t ORDER BY id",
+            "SELECT id, CASE WHEN b THEN '1 day' WHEN id = 2 THEN iv END AS c FROM t ORDER BY id",
+            "SELECT id, least(iv, '1 day') AS l, greatest(iv, '3 hours', '1 hour') AS g FROM t ORDER BY id",
+            "SELECT id, nullif(iv, '2 hours') AS c FROM t ORDER BY id",
+            "SELECT id FROM t WHERE iv = '2 hours' OR iv > '2 days' ORDER BY id",
+            "SELECT id FROM t WHERE coalesce(iv, '0') < '1 day' ORDER BY id",
+            "SELECT id FROM t WHERE iv IN ('1 dya')",
+            "SELECT coalesce(iv, 'x') FROM t",
+            "SELECT least(iv, '1 hour', 'soon') FROM t");
 
     /** Text the resolved type's input function refuses. */
     private static final List<String> BAD_TEXT = List.of(
@@ -87,6 +109,11 @@ class UnknownConstantsInConstructsDifferentialTest {
     @Test
     void stringConstantsInListsAndConditionalsAnswerLikePostgres() {
         assertEquals(List.of(), BOTH.mismatches(QUERIES));
+    }
+
+    @Test
+    void stringConstantsBesideAnIntervalAreIntervals() {
+        assertEquals(List.of(), BOTH.mismatches(INTERVALS));
     }
 
     @Test

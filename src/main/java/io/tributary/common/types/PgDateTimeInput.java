@@ -11,12 +11,12 @@ import java.util.Locale;
  * users write: ISO dates ({@code 2024-03-15}, one-digit month and day allowed) and the undivided
  * {@code 20240315}, a time after a space or {@code T} ({@code HH:MM[:SS[.f]]} or {@code
  * HHMMSS[.f]}), an offset ({@code Z}, {@code UTC}, {@code +02}, {@code -05:30}; applied to a
- * timestamptz, ignored by the other types, as PostgreSQL does), and {@code epoch}. A date reads the
+ * timestamptz, ignored by the other types, as PostgreSQL does), {@code epoch}, and {@code now},
+ * {@code today}, {@code tomorrow} and {@code yesterday} ({@link RelativeDateTimeInput}). A date reads the
  * date of a timestamp's text ({@code '2024-03-15 10:20:30'::date}), a time the time of it. Errors
  * are PostgreSQL's: 22007 {@code invalid input syntax for type ...} for text of another shape,
  * 22008 {@code date/time field value out of range} for a month, day, hour, minute or second past its
- * range (February 30th, {@code 25:00}). Not read: month names and {@code today}/{@code now}, which
- * stay 22007; {@code infinity} and {@code BC} dates, which Tributary cannot hold, are 0A000. Called by {@link PgTextFormat} (DML, COPY, bind
+ * range (February 30th, {@code 25:00}). Not read: month names, which stay 22007; {@code infinity} and {@code BC} dates, which Tributary cannot hold, are 0A000. Called by {@link PgTextFormat} (DML, COPY, bind
  * parameters) and by the SQL front end for constants; stateless and thread-safe.
  */
 public final class PgDateTimeInput {
@@ -31,6 +31,10 @@ public final class PgDateTimeInput {
         String t = s.trim();
         if (t.equalsIgnoreCase("epoch")) {
             return 0;
+        }
+        Integer relative = RelativeDateTimeInput.date(t);
+        if (relative != null) {
+            return relative;
         }
         refuseUnrepresentable(t);
         Fields f = new Fields(t, "date");
@@ -83,6 +87,10 @@ public final class PgDateTimeInput {
         String typeName = withZone ? "timestamp with time zone" : "timestamp";
         if (t.equalsIgnoreCase("epoch")) {
             return 0;
+        }
+        Long relative = RelativeDateTimeInput.timestamp(t, withZone, zone);
+        if (relative != null) {
+            return relative;
         }
         refuseUnrepresentable(t);
         Fields f = new Fields(t, typeName);

@@ -1,5 +1,6 @@
 package io.tributary.server.session;
 
+import io.tributary.common.types.RelativeDateTimeInput;
 import io.tributary.sql.StatementPlan;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -9,7 +10,8 @@ import java.util.Map;
  * Plans of recently executed statements of one session, by statement text, so that a statement
  * sent again (psql and simple-query clients re-send text every time) skips Calcite's planning and
  * code generation. A plan is lent to one statement at a time, since an executing plan's cursor
- * must not be reset by a second execution; a plan made under an older catalog is dropped.
+ * must not be reset by a second execution; a plan made under an older catalog is dropped, and so
+ * is one of a statement naming {@code 'now'} or {@code 'today'} ({@link RelativeDateTimeInput}).
  * Session thread only.
  */
 final class PlanCache {
@@ -48,6 +50,10 @@ final class PlanCache {
      * kept (stale, or another plan for the same text is cached) are closed.
      */
     void giveBack(String sql, StatementPlan plan, long planVersion, long currentVersion) {
+        if (RelativeDateTimeInput.mentioned(sql)) {
+            plan.close(); // its 'now' or 'today' was read when it was planned: the next run reads the clock again
+            return;
+        }
         Entry e = entries.get(sql);
         if (e != null && e.plan == plan) {
             e.lent = false;

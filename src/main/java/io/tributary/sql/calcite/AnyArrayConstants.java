@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlQuantifyOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -26,7 +27,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * constant there is PostgreSQL's array text ({@link PgArrayLiteral}): each element becomes a
  * string constant, which its comparison coerces to {@code x}'s type as PostgreSQL's unknown-typed
  * elements are (so {@code 1 = ANY ('{1,x}')} is 22P02, a date column compares with dates); an
- * empty array is false for {@code ANY} and true for {@code ALL}. A sub-query on either side is
+ * empty array is false for {@code ANY} and true for {@code ALL}. An {@code ARRAY[...]} of string
+ * constants alone is {@code text[]}, as in PostgreSQL. A sub-query on either side is
  * left to Calcite. One instance per statement; planning thread.
  */
 final class AnyArrayConstants extends StatementRewrite {
@@ -51,13 +53,11 @@ final class AnyArrayConstants extends StatementRewrite {
                 elements.add(e == null ? SqlLiteral.createNull(pos) : SqlLiteral.createCharString(e, pos));
             }
         } else if (list.get(0) instanceof SqlCall array && array.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR) {
-            elements = array.getOperandList();
+            elements = textIfAllStrings(array.getOperandList(), pos);
         } else if (visited.operand(0) instanceof SqlCharStringLiteral text) {
             // 'a' = ANY (tags) over an array column: a materialized view's validator finds CHAR(1) and
             // a VARCHAR array's elements incompatible; PostgreSQL's unknown constant is text here
-            SqlNode cast = SqlStdOperatorTable.CAST.createCall(
-                    pos, text, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
-            visited.setOperand(0, cast);
+            visited.setOperand(0, toText(text, pos));
             return rewritten(visited);
         } else {
             return visited;
@@ -75,6 +75,36 @@ final class AnyArrayConstants extends StatementRewrite {
                     : (all ? SqlStdOperatorTable.AND : SqlStdOperatorTable.OR).createCall(pos, result, test);
         }
         return rewritten(result);
+    }
+
+    /**
+     * The elements of {@code ARRAY[...]}, each string constant cast to text when every element is a
+     * string constant or NULL: PostgreSQL types such an array {@code text[]}, so {@code b = ANY
+     * (ARRAY['yes'])} compares a boolean with text (42883), while a string beside a typed element
+     * ({@code ARRAY['1', 2]}) takes that element's type, as the comparisons then give it.
+     */
+    private static List<SqlNode> textIfAllStrings(List<SqlNode> elements, SqlParserPos pos) {
+        boolean anyString = false;
+        for (SqlNode element : elements) {
+            if (element instanceof SqlCharStringLiteral) {
+                anyString = true;
+            } else if (!SqlUtil.isNullLiteral(element, false)) {
+                return elements;
+            }
+        }
+        if (!anyString) {
+            return elements;
+        }
+        List<SqlNode> texts = new ArrayList<>(elements.size());
+        for (SqlNode element : elements) {
+            texts.add(element instanceof SqlCharStringLiteral ? toText(element, pos) : element);
+        }
+        return texts;
+    }
+
+    private static SqlNode toText(SqlNode operand, SqlParserPos pos) {
+        return SqlStdOperatorTable.CAST.createCall(
+                pos, operand, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
     }
 
     private static SqlBinaryOperator comparison(SqlKind kind) {

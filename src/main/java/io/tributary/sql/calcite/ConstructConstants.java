@@ -32,13 +32,16 @@ import org.apache.calcite.util.TimeString;
 
 /**
  * PostgreSQL's reading of a string constant (type {@code unknown}) among typed operands of a
- * comparison, an IN list, a CASE's or COALESCE's results, or GREATEST's and LEAST's arguments: it
+ * comparison, an IN list, a CASE's or COALESCE's results, GREATEST's and LEAST's arguments, or an
+ * {@code ARRAY[...]}'s elements ({@code ARRAY[i, '7']} is an integer array): it
  * takes the type of the typed operands and is read by that type's input function when the
  * statement is analysed, so {@code b IN ('t', 'yes')} holds booleans, {@code coalesce(d,
  * '2024-01-01')} is a date, and bad text is that type's input error (22P02, 22007, 22008) pointing
  * at the constant. Calcite would cast the text at run time, with its own readings ({@code 't'} is
  * no boolean to it) and no position. The constant is replaced by the typed literal it reads as;
- * one whose value has no such literal (a NaN, an infinity) is left to Calcite's cast.
+ * one whose value has no such literal (a NaN, an infinity) is left to Calcite's cast. Beside an
+ * interval column the constant becomes PostgreSQL's interval ({@code iv IN ('1 day')}, {@code
+ * least(iv, '1 hour')}, {@code nullif(iv, '1 day')}).
  *
  * <p>A BETWEEN with a string constant bound is written as the two comparisons PostgreSQL's parser
  * makes of it ({@link #betweenAsComparisons}), which read the constant as above or, beside an
@@ -46,14 +49,6 @@ import org.apache.calcite.util.TimeString;
  * thread. Stateless.
  */
 final class ConstructConstants {
-    private static final Set<SqlKind> COMPARISONS = Set.of(
-            SqlKind.EQUALS,
-            SqlKind.NOT_EQUALS,
-            SqlKind.LESS_THAN,
-            SqlKind.LESS_THAN_OR_EQUAL,
-            SqlKind.GREATER_THAN,
-            SqlKind.GREATER_THAN_OR_EQUAL);
-
     private ConstructConstants() {}
 
     /**
@@ -66,7 +61,7 @@ final class ConstructConstants {
      */
     static void resolve(SqlCall call, Function<SqlNode, RelDataType> typeOf) {
         SqlKind kind = call.getKind();
-        if (COMPARISONS.contains(kind) && call.operandCount() == 2) {
+        if (UnknownConstants.COMPARISONS.contains(kind) && call.operandCount() == 2) {
             RelDataType type = commonType(call.getOperandList(), typeOf);
             for (int i = 0; type != null && i < 2; i++) {
                 call.setOperand(i, read(call.operand(i), type));
@@ -91,7 +86,8 @@ final class ConstructConstants {
             if (type != null) {
                 sqlCase.setOperand(3, read(sqlCase.getElseOperand(), type));
             }
-        } else if (kind == SqlKind.GREATEST
+        } else if (kind == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                || kind == SqlKind.GREATEST
                 || kind == SqlKind.LEAST
                 || call.getOperator().getName().equalsIgnoreCase("GREATEST")
                 || call.getOperator().getName().equalsIgnoreCase("LEAST")) {
@@ -163,7 +159,7 @@ final class ConstructConstants {
                 continue;
             }
             RelDataType type = typeOf.apply(node);
-            if (!READ.contains(type.getSqlTypeName())) {
+            if (!READ.contains(type.getSqlTypeName()) && !PgIntervals.isInterval(type)) {
                 return null;
             }
             if (common == null) {
@@ -175,7 +171,7 @@ final class ConstructConstants {
         return constant ? common : null;
     }
 
-    /** The types {@link #literal} reads a constant as. */
+    /** The types {@link #literal} reads a constant as; and an interval ({@link PgIntervals}), {@link #interval}. */
     private static final Set<SqlTypeName> READ = Set.of(
             SqlTypeName.BOOLEAN,
             SqlTypeName.SMALLINT,
@@ -195,7 +191,7 @@ final class ConstructConstants {
         if (!(node instanceof SqlCharStringLiteral text)) {
             return node;
         }
-        SqlNode literal = literal(text, type.getSqlTypeName());
+        SqlNode literal = PgIntervals.isInterval(type) ? interval(text) : literal(text, type.getSqlTypeName());
         return literal == null ? node : literal;
     }
 
@@ -221,6 +217,17 @@ final class ConstructConstants {
             case TIME -> time(PgTextFormat.formatTime((Long) parse(text, DataType.TIME)), pos);
             default -> null;
         };
+    }
+
+    /**
+     * {@code text} as PostgreSQL's interval, a {@code pg_interval} call: the type of an interval
+     * column, which Calcite's interval literals are not.
+     *
+     * @throws TributaryException the interval's input error, at the constant
+     */
+    private static SqlNode interval(SqlCharStringLiteral text) {
+        parse(text, DataType.INTERVAL);
+        return PgIntervals.call("pg_interval", text.getParserPosition(), text);
     }
 
     /**

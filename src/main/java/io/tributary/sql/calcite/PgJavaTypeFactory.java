@@ -4,6 +4,7 @@ import io.tributary.common.types.PgJson;
 import io.tributary.common.types.PgJsonb;
 import io.tributary.common.types.TypeKind;
 import java.lang.reflect.Type;
+import java.util.List;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -46,6 +47,27 @@ final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
             return json.javaClass();
         }
         return type.getSqlTypeName() == SqlTypeName.UUID ? java.util.UUID.class : super.getJavaClass(type);
+    }
+
+    /**
+     * PostgreSQL's interval ({@link PgIntervals}: a column's {@code OTHER}, a function's Java
+     * {@code Interval}) beside itself or NULL is that interval, nullable if one is: Calcite has no
+     * rule for {@code OTHER} and failed a CASE or COALESCE of an interval column and {@code
+     * pg_interval('1 day')}.
+     */
+    @Override
+    public RelDataType leastRestrictive(List<RelDataType> types) {
+        RelDataType interval = null;
+        boolean nullable = false;
+        for (RelDataType type : types) {
+            if (PgIntervals.isInterval(type)) {
+                interval = interval == null ? type : interval;
+            } else if (type.getSqlTypeName() != SqlTypeName.NULL) {
+                return super.leastRestrictive(types);
+            }
+            nullable |= type.isNullable();
+        }
+        return interval == null ? super.leastRestrictive(types) : createTypeWithNullability(interval, nullable);
     }
 
     /** json and jsonb types ({@link PgJsonTypes}) are Calcite's to intern but Tributary's to copy. */

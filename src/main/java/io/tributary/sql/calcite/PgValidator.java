@@ -130,7 +130,7 @@ final class PgValidator extends CalciteSqlValidator {
     /**
      * Calcite's type of {@code expr}, its string constants first read as the type of the operands
      * beside them ({@link ConstructConstants}); a GREATEST or LEAST first resolved as PostgreSQL resolves it
-     * ({@link PgTypeCoercion#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
+     * ({@link DateTimeOperands}, {@link PgTypeCoercion#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
      * PgTypeCoercion#resolveResults}); a boolean argument of {@code concat} given its own text
@@ -153,6 +153,9 @@ final class PgValidator extends CalciteSqlValidator {
                         || call.getOperator().getName().equalsIgnoreCase("LEAST"))
                 && getValidatedNodeTypeIfKnown(expr) == null
                 && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            if (DateTimeOperands.widen(call, operand -> deriveType(scope, operand))) {
+                ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
+            }
             pg.resolveGreatest(call, scope);
             return postgresGreatest(scope, call);
         }

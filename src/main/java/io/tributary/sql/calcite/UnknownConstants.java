@@ -41,7 +41,8 @@ final class UnknownConstants {
 
     private static final Set<SqlKind> ARITHMETIC = Set.of(SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.DIVIDE);
 
-    private static final Set<SqlKind> COMPARISONS = Set.of(
+    /** The comparison operators, whose string constant operand takes the other operand's type. */
+    static final Set<SqlKind> COMPARISONS = Set.of(
             SqlKind.EQUALS,
             SqlKind.NOT_EQUALS,
             SqlKind.LESS_THAN,
