@@ -68,6 +68,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new LikeEscape(),
                 new AvgScale(),
                 new VarianceCalls(),
+                new WindowDistributionCalls(),
                 new NumericCast(),
                 new PgValueSemantics(),
                 new IntervalSemantics(),
