@@ -8,6 +8,8 @@ import io.tributary.common.types.DataType;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.TableKeys;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -52,6 +54,31 @@ public final class Snapshot implements AutoCloseable {
         }
         byte[] row = view.get(Keyspace.DATA, TableKeys.rowKey(table.id(), key.toByteArray()));
         return row == null ? null : new RowCodec(table.columnTypes()).decode(row);
+    }
+
+    /**
+     * The rows of {@code table}, whose primary key is the one column, with the keys {@code keys}
+     * (canonical values of that column's type), in the order a {@link #scan(TableDef, KeyRange)}
+     * gives them (store key order: vnode, then key), absent keys left out: one batched point read.
+     */
+    public List<Object[]> lookupAll(TableDef table, List<?> keys) {
+        DataType type = table.primaryKeyTypes().get(0);
+        ByteWriter key = new ByteWriter(16);
+        List<byte[]> storeKeys = new ArrayList<>(keys.size());
+        for (Object k : keys) {
+            key.reset();
+            KeyCodec.encodeValue(key, type, k);
+            storeKeys.add(TableKeys.rowKey(table.id(), key.toByteArray()));
+        }
+        storeKeys.sort(Arrays::compareUnsigned);
+        RowCodec codec = new RowCodec(table.columnTypes());
+        List<Object[]> rows = new ArrayList<>(storeKeys.size());
+        for (byte[] row : view.getAll(Keyspace.DATA, storeKeys)) {
+            if (row != null) {
+                rows.add(codec.decode(row));
+            }
+        }
+        return rows;
     }
 
     @Override
