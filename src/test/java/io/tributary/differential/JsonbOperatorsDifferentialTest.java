@@ -36,7 +36,25 @@ class JsonbOperatorsDifferentialTest {
             "SELECT id, b #- '{b,c}' AS j FROM docs WHERE id IN (1, 5) ORDER BY id",
             "SELECT '1'::jsonb #- '{a}'",
             "SELECT '[1,2]'::jsonb #- '{x}'",
-            "SELECT ('{\"a\":1}'::jsonb #- '{a}') ? 'a' AS gone");
+            "SELECT ('{\"a\":1}'::jsonb #- '{a}') ? 'a' AS gone",
+            // || and - of jsonb, jsonb_set
+            "SELECT '{\"a\":1}'::jsonb || '{\"b\":2}'::jsonb AS a, '[1,2]'::jsonb || '[3]'::jsonb AS b,"
+                    + " '{\"a\":1}'::jsonb || '{\"a\":5,\"c\":[1]}' AS c, '[1]'::jsonb || '2'::jsonb AS d,"
+                    + " '1'::jsonb || '[2]'::jsonb AS e, '\"x\"'::jsonb || '{\"a\":1}'::jsonb AS f",
+            "SELECT id, b || '{\"z\":0}' AS z, '[0]' || b AS p FROM docs ORDER BY id",
+            "SELECT '{\"a\":1,\"b\":2}'::jsonb - 'a' AS a, '[\"a\",\"b\",\"a\"]'::jsonb - 'a' AS b,"
+                    + " '[1,2,3]'::jsonb - 1 AS c, '[1,2,3]'::jsonb - -1 AS d, '[1,2,3]'::jsonb - 5 AS e,"
+                    + " '{\"a\":1,\"b\":2,\"c\":3}'::jsonb - ARRAY['a','c'] AS f",
+            "SELECT id, b - 'a' AS k, b - 0 AS i FROM docs WHERE id IN (2, 4) ORDER BY id",
+            "SELECT id, b - 'a' AS k FROM docs ORDER BY id",
+            "SELECT '{\"a\":1}'::jsonb - 0",
+            "SELECT jsonb_set('{\"a\":1}', '{b}', '2') AS a, jsonb_set('{\"a\":{\"b\":1}}', '{a,b}', '\"x\"') AS b,"
+                    + " jsonb_set('[1,2,3]', '{-1}', '9') AS c, jsonb_set('[1,2]', '{5}', '9') AS d,"
+                    + " jsonb_set('[1,2]', '{-5}', '9') AS e, jsonb_set('{\"a\":1}', '{b}', '2', false) AS f,"
+                    + " jsonb_set('{\"a\":1}', '{x,y}', '2') AS g, jsonb_set('{\"a\":1}', '{a}', NULL) AS h",
+            "SELECT id, jsonb_set(b, '{b,c,0}', '\"y\"') AS s FROM docs WHERE id <> 3 ORDER BY id",
+            "SELECT jsonb_set('1', '{a}', '2')",
+            "SELECT jsonb_set('[1]', '{x}', '2')");
 
     private static PostgresPair pair;
 

@@ -67,7 +67,8 @@ final class DateArithmetic {
             Kind dates = kind(op, left, right);
             Rewrite interval = dates != null ? dates : IntervalOperands.rewrite(op, left, right);
             Rewrite temporal = interval != null ? interval : UnknownConstants.temporal(op, left, right);
-            Rewrite kind = temporal != null ? temporal : ArrayFunctions.concatenation(op, left, right);
+            Rewrite arrays = temporal != null ? temporal : ArrayFunctions.concatenation(op, left, right);
+            Rewrite kind = arrays != null ? arrays : JsonbOperands.rewrite(op, left, right);
             if (kind == null) {
                 return null;
             }
