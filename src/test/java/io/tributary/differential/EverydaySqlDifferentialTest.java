@@ -112,6 +112,7 @@ class EverydaySqlDifferentialTest {
             "SELECT ltrim('aab'::text, 'ab') AS c, rtrim('abc'::text, '') AS d, rtrim(NULL::text, 'x') AS f",
             "SELECT quote_nullable(NULL) AS a, quote_nullable('it''s') AS b, quote_nullable('a\\b') AS c",
             "SELECT bit_length('é') AS a, bit_length('') AS b, bit_length(NULL) AS c",
+            "SELECT bit_length('abc'::bytea) AS a, bit_length('\\x0102ff'::bytea) AS b, octet_length('\\x0102ff'::bytea) AS c",
             "SELECT min_scale(1.500) AS a, min_scale(0) AS b, min_scale(100) AS c, min_scale(-0.010) AS d,"
                     + " min_scale(NULL) AS e");
 
@@ -127,7 +128,9 @@ class EverydaySqlDifferentialTest {
             "SELECT x, percent_rank() OVER w AS a FROM generate_series(1, 3) AS x WINDOW w AS (ORDER BY x) ORDER BY x",
             "SELECT x, percent_rank() OVER (w ORDER BY x DESC) AS a, cume_dist() OVER w AS b, cume_dist() OVER (w) AS c"
                     + " FROM generate_series(1, 5) AS x WINDOW w AS (PARTITION BY x % 2) ORDER BY x",
-            "SELECT id, percent_rank() OVER (ORDER BY k NULLS FIRST) AS a, cume_dist() OVER (ORDER BY k) AS b FROM s ORDER BY id");
+            "SELECT id, percent_rank() OVER (ORDER BY k NULLS FIRST) AS a, cume_dist() OVER (ORDER BY k) AS b FROM s ORDER BY id",
+            "SELECT x, percent_rank() OVER w2 AS a, cume_dist() OVER w2 AS b FROM generate_series(1, 6) AS x"
+                    + " WINDOW w1 AS (PARTITION BY x % 2), w2 AS (w1 ORDER BY x) ORDER BY x");
 
     private static final ComparedOutcomes OUTCOMES = new ComparedOutcomes(false, true, true);
 

@@ -1,9 +1,12 @@
 package io.tributary.common.types;
 
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * PostgreSQL's special date/time input words that name a moment relative to the clock: {@code
@@ -16,7 +19,36 @@ import java.util.Locale;
 public final class RelativeDateTimeInput {
     private static final long MICROS_PER_DAY = 86_400_000_000L;
 
+    /** What this thread is planning when a word read now would be frozen into a plan that must not change. */
+    private static final ThreadLocal<String> FROZEN_IN = new ThreadLocal<>();
+
     private RelativeDateTimeInput() {}
+
+    /**
+     * Runs {@code planning} (a materialized view's or sink's query being planned, on this thread)
+     * refusing the words with 0A000 if it reads one: the plan would hold the clock's value, and a
+     * restart plans the definition again to check its state, which another value fails.
+     * PostgreSQL reads the word once, at CREATE, and stores the value in the definition.
+     */
+    public static <T> T refusedWhile(String what, Supplier<T> planning) {
+        String outer = FROZEN_IN.get();
+        FROZEN_IN.set(what);
+        try {
+            return planning.get();
+        } finally {
+            FROZEN_IN.set(outer);
+        }
+    }
+
+    private static void checkAllowed(String word) {
+        String what = FROZEN_IN.get();
+        if (what != null) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "'" + word.toLowerCase(Locale.ROOT) + "' as a date or time in " + what
+                            + " is not supported: write the moment itself");
+        }
+    }
 
     /** Days after today that {@code word} names (0 for {@code now} and {@code today}), or null for another text. */
     private static Integer dayOffset(String word) {
@@ -31,7 +63,11 @@ public final class RelativeDateTimeInput {
     /** The epoch day {@code text} (trimmed) names, or null when it is no such word. */
     static Integer date(String text) {
         Integer offset = dayOffset(text);
-        return offset == null ? null : (int) (LocalDate.now(ZoneOffset.UTC).toEpochDay() + offset);
+        if (offset == null) {
+            return null;
+        }
+        checkAllowed(text);
+        return (int) (LocalDate.now(ZoneOffset.UTC).toEpochDay() + offset);
     }
 
     /**
@@ -44,6 +80,7 @@ public final class RelativeDateTimeInput {
         if (offset == null) {
             return null;
         }
+        checkAllowed(text);
         Instant now = Instant.now();
         if (text.equalsIgnoreCase("now")) {
             return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;

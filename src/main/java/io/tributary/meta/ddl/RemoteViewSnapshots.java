@@ -155,7 +155,13 @@ final class RemoteViewSnapshots {
         return local == null
                 ? new BackfillProgress(floor, floor, -1, false, rate, Map.of(), List.of())
                 : new BackfillProgress(
-                        floor, floor, local.rowsExpected(), false, rate, local.consumedThrough(), local.vnodes());
+                        floor,
+                        Math.max(floor, local.rowsRead()),
+                        local.rowsExpected(),
+                        false,
+                        rate,
+                        local.consumedThrough(),
+                        local.vnodes());
     }
 
     private void schedule(ViewBackfills.Job job) {

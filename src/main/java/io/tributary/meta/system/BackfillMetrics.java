@@ -22,7 +22,10 @@ final class BackfillMetrics implements MetricSet {
             BackfillProgress p = job.progress();
             String[] labels = {"job", Integer.toString(job.id()), "view", job.view()};
             out.gauge(
-                    "tributary_backfill_rows_done", "Rows the backfill has read", p == null ? 0 : p.rowsDone(), labels);
+                    "tributary_backfill_rows_done",
+                    "Rows the backfill has read, as of its last checkpoint",
+                    p == null ? 0 : p.rowsDone(),
+                    labels);
             out.gauge(
                     "tributary_backfill_rows_read",
                     "Rows the backfill has read, including those since its last checkpoint",

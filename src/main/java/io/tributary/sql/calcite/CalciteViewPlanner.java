@@ -4,6 +4,7 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTables;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.RelativeDateTimeInput;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import java.util.ArrayList;
@@ -149,6 +150,11 @@ public final class CalciteViewPlanner implements ViewPlanner {
 
     @Override
     public ViewPlan plan(String statementQuery, int viewId, String viewName) {
+        return RelativeDateTimeInput.refusedWhile(
+                "a materialized view's definition", () -> planQuery(statementQuery, viewId, viewName));
+    }
+
+    private ViewPlan planQuery(String statementQuery, int viewId, String viewName) {
         Converted converted = convert(statementQuery);
         String query = converted.query();
         List<String> labels = converted.labels();

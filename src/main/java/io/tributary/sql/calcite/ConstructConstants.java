@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
@@ -27,6 +28,7 @@ import org.apache.calcite.sql.fun.SqlInternalOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.util.TimeString;
 
@@ -92,10 +94,30 @@ final class ConstructConstants {
                 || call.getOperator().getName().equalsIgnoreCase("GREATEST")
                 || call.getOperator().getName().equalsIgnoreCase("LEAST")) {
             RelDataType type = commonType(call.getOperandList(), typeOf);
+            if (type != null
+                    && kind == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                    && !printsAsArrayElement(type)
+                    && call.getOperandList().stream().anyMatch(ConstructConstants::stringConstant)) {
+                // arrays of intervals print Java's text, of numerics one scale for all: refused until they print right
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "ARRAY[...] of "
+                                + (SqlTypeUtil.isInterval(type) || type.getSqlTypeName() == SqlTypeName.OTHER
+                                        ? "interval"
+                                        : "numeric")
+                                + " values beside string constants is not supported yet");
+            }
             for (int i = 0; type != null && i < call.operandCount(); i++) {
                 call.setOperand(i, read(call.operand(i), type));
             }
         }
+    }
+
+    /** Whether an array of {@code type} prints its elements as PostgreSQL does (not interval, not numeric). */
+    private static boolean printsAsArrayElement(RelDataType type) {
+        return type.getSqlTypeName() != SqlTypeName.DECIMAL
+                && type.getSqlTypeName() != SqlTypeName.OTHER
+                && !SqlTypeUtil.isInterval(type);
     }
 
     /**

@@ -293,7 +293,6 @@ final class PgScalarCalls {
                 operand);
     }
 
-    /** A call of the {@link PgScalarFunctions} method {@code method}, typed by the call it replaces. */
     /** Unbounded text (PostgreSQL's {@code text}) with {@code call}'s nullability. */
     private RelDataType text(RexCall call) {
         var types = rexBuilder.getTypeFactory();
@@ -301,6 +300,7 @@ final class PgScalarCalls {
                 types.createSqlType(SqlTypeName.VARCHAR), call.getType().isNullable());
     }
 
+    /** A call of the {@link PgScalarFunctions} method {@code method}, typed by the call it replaces. */
     private static SqlOperator function(String method) {
         return PgArithmetic.function(PgScalarFunctions.class, method);
     }

@@ -40,12 +40,6 @@ public final class PgTextFunctions {
         return s.substring(0, end);
     }
 
-    /** {@code bit_length(text)}: the bits of its UTF-8 encoding. */
-    public static Integer bit_length(String s) {
-        Integer bytes = PgFunctions.pg_octet_length(s);
-        return bytes == null ? null : bytes * 8;
-    }
-
     /** {@code quote_nullable(text)}: {@code quote_literal} of the text, or the word NULL for NULL. */
     public static String quote_nullable(String s) {
         return s == null ? "NULL" : PgCatalogFunctions.quote_literal(s);

@@ -95,6 +95,15 @@ final class PgValueSemantics extends StatementRewrite {
         if ((call.getKind() == SqlKind.MOD || name.equals("mod")) && call.operandCount() == 2) {
             rejectFloatRemainder(call);
         }
+        if (name.equals("bit_length") && call.operandCount() == 1) {
+            // of text or bytea alike: its octets times eight (a bare NULL: NULL)
+            SqlNode operand = call.operand(0);
+            SqlNode octets = SqlUtil.isNullLiteral(operand, true)
+                    ? operand
+                    : userFunction("pg_octet_length", pos, operand.accept(this));
+            return rewritten(SqlStdOperatorTable.MULTIPLY.createCall(
+                    pos, octets, org.apache.calcite.sql.SqlLiteral.createExactNumeric("8", pos)));
+        }
         if ((name.equals("octet_length") || name.equals("length"))
                 && call.operandCount() == 1
                 && !SqlUtil.isNullLiteral(call.operand(0), true)) {

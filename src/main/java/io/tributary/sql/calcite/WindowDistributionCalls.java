@@ -116,15 +116,43 @@ final class WindowDistributionCalls extends StatementRewrite {
                 window.getParserPosition());
     }
 
+    /**
+     * The window {@code name} declares in the innermost SELECT's WINDOW clause (a name is not seen
+     * from a sub-query), one declared over another taking that one's partition and, unless it has
+     * its own, order; null when none is declared, or both order their rows.
+     */
     private SqlWindow declared(SqlIdentifier name) {
-        for (SqlNodeList clause : windowClauses) {
-            for (SqlNode node : clause) {
-                if (node instanceof SqlWindow w
-                        && w.getDeclName() != null
-                        && w.getDeclName().getSimple().equals(name.getSimple())) {
-                    return w.getRefName() == null ? w : null;
-                }
+        SqlNodeList clause = windowClauses.peek();
+        return clause == null ? null : declared(clause, name, clause.size());
+    }
+
+    /** {@link #declared(SqlIdentifier)} in {@code clause}, following at most {@code hops} more references (no cycles). */
+    private static SqlWindow declared(SqlNodeList clause, SqlIdentifier name, int hops) {
+        for (SqlNode node : clause) {
+            if (!(node instanceof SqlWindow w)
+                    || w.getDeclName() == null
+                    || !w.getDeclName().getSimple().equals(name.getSimple())) {
+                continue;
             }
+            if (w.getRefName() == null) {
+                return w;
+            }
+            SqlWindow base = hops > 0 ? declared(clause, w.getRefName(), hops - 1) : null;
+            if (base == null
+                    || base.getOrderList().size() > 0 && w.getOrderList().size() > 0) {
+                return null;
+            }
+            SqlNodeList order = w.getOrderList().size() > 0 ? w.getOrderList() : base.getOrderList();
+            return SqlWindow.create(
+                    null,
+                    null,
+                    base.getPartitionList(),
+                    order,
+                    SqlLiteral.createBoolean(false, w.getParserPosition()),
+                    null,
+                    null,
+                    null,
+                    w.getParserPosition());
         }
         return null;
     }
