@@ -55,17 +55,6 @@ public final class PgTextFunctions {
      * {@code characters} (code points, as PostgreSQL compares characters in UTF8).
      */
     public static String btrim(String s, String characters) {
-        if (s == null || characters == null) {
-            return null;
-        }
-        int start = 0;
-        int end = s.length();
-        while (start < end && characters.indexOf(s.codePointAt(start)) >= 0) {
-            start += Character.charCount(s.codePointAt(start));
-        }
-        while (end > start && characters.indexOf(s.codePointBefore(end)) >= 0) {
-            end -= Character.charCount(s.codePointBefore(end));
-        }
-        return s.substring(start, end);
+        return rtrim(ltrim(s, characters), characters);
     }
 }

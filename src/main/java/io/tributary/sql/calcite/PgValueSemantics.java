@@ -108,16 +108,7 @@ final class PgValueSemantics extends StatementRewrite {
                 && call.operandCount() == 1
                 && !SqlUtil.isNullLiteral(call.operand(0), true)) {
             // a bare NULL has no type to choose the overload by; Calcite's answers NULL
-            return rewritten(new org.apache.calcite.sql.SqlBasicCall(
-                    new org.apache.calcite.sql.SqlUnresolvedFunction(
-                            new org.apache.calcite.sql.SqlIdentifier("pg_" + name, pos),
-                            null,
-                            null,
-                            null,
-                            null,
-                            org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
-                    java.util.List.of(call.operand(0).accept(this)),
-                    pos));
+            return rewritten(userFunction("pg_" + name, pos, call.operand(0).accept(this)));
         }
         if (call.getKind() == SqlKind.WITHIN_GROUP && isAscending(call, "percentile_cont", 1)) {
             return rewritten(percentileCont(call));
@@ -248,16 +239,7 @@ final class PgValueSemantics extends StatementRewrite {
 
     /** A call of Tributary's aggregate or function {@code name} ({@link CatalogSchema} registers it). */
     private static SqlNode userFunction(String name, SqlParserPos pos, SqlNode... operands) {
-        return new org.apache.calcite.sql.SqlBasicCall(
-                new org.apache.calcite.sql.SqlUnresolvedFunction(
-                        new org.apache.calcite.sql.SqlIdentifier(name, pos),
-                        null,
-                        null,
-                        null,
-                        null,
-                        org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION),
-                java.util.List.of(operands),
-                pos);
+        return PgIntervals.call(name, pos, operands);
     }
 
     private static SqlNode asDouble(SqlNode node, SqlParserPos pos) {

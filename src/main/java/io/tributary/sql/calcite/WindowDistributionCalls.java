@@ -98,22 +98,19 @@ final class WindowDistributionCalls extends StatementRewrite {
         if (window.getRefName() == null) {
             return window;
         }
-        SqlWindow base = declared(window.getRefName());
-        if (base == null
-                || base.getOrderList().size() > 0 && window.getOrderList().size() > 0) {
-            return null; // an ORDER BY over a named one that has its own: validation's error (42P20)
+        return over(declared(window.getRefName()), window);
+    }
+
+    /**
+     * Window {@code w} written over {@code base}: its partition, and {@code w}'s order or else
+     * {@code base}'s; null without a base, or when both order their rows (validation's 42P20).
+     */
+    private static SqlWindow over(SqlWindow base, SqlWindow w) {
+        if (base == null || base.getOrderList().size() > 0 && w.getOrderList().size() > 0) {
+            return null;
         }
-        SqlNodeList order = window.getOrderList().size() > 0 ? window.getOrderList() : base.getOrderList();
-        return SqlWindow.create(
-                null,
-                null,
-                base.getPartitionList(),
-                order,
-                SqlLiteral.createBoolean(false, window.getParserPosition()),
-                null,
-                null,
-                null,
-                window.getParserPosition());
+        SqlNodeList order = w.getOrderList().size() > 0 ? w.getOrderList() : base.getOrderList();
+        return unframed(base, order, w.getParserPosition());
     }
 
     /**
@@ -137,22 +134,7 @@ final class WindowDistributionCalls extends StatementRewrite {
             if (w.getRefName() == null) {
                 return w;
             }
-            SqlWindow base = hops > 0 ? declared(clause, w.getRefName(), hops - 1) : null;
-            if (base == null
-                    || base.getOrderList().size() > 0 && w.getOrderList().size() > 0) {
-                return null;
-            }
-            SqlNodeList order = w.getOrderList().size() > 0 ? w.getOrderList() : base.getOrderList();
-            return SqlWindow.create(
-                    null,
-                    null,
-                    base.getPartitionList(),
-                    order,
-                    SqlLiteral.createBoolean(false, w.getParserPosition()),
-                    null,
-                    null,
-                    null,
-                    w.getParserPosition());
+            return over(hops > 0 ? declared(clause, w.getRefName(), hops - 1) : null, w);
         }
         return null;
     }
