@@ -4,39 +4,23 @@ import static org.apache.calcite.util.Static.RESOURCE;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
-import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDynamicParam;
-import org.apache.calcite.sql.SqlFunctionCategory;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlOrderBy;
-import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlUtil;
-import org.apache.calcite.sql.SqlWith;
-import org.apache.calcite.sql.fun.SqlCase;
-import org.apache.calcite.sql.fun.SqlInternalOperators;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorException;
-import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
-import org.apache.calcite.sql.validate.TableConstructorNamespace;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
-import org.apache.calcite.util.Litmus;
 
 /**
  * Calcite's implicit coercions narrowed to PostgreSQL's. PostgreSQL converts a string constant
@@ -46,29 +30,21 @@ import org.apache.calcite.util.Litmus;
  * the text at run time and failed at its first non-number. Refusing such a coercion here makes
  * Calcite's validator report that the call does not match its operator, which {@link SqlErrors}
  * gives as PostgreSQL's 42883 ({@code function upper(integer) does not exist}). Coercions
- * PostgreSQL also makes (integer to numeric, date to timestamp, constants) are Calcite's.
+ * PostgreSQL also makes (integer to numeric, date to timestamp, constants) are Calcite's. The
+ * rules this applies are in classes of their own: a string constant's type beside typed operands
+ * ({@link UnknownConstants}) and among a construct's results ({@link CommonTypeResolution}), the
+ * operands of {@code ||} and {@code concat} ({@link ConcatenationOperands}).
  *
  * <p>Installed by {@link #narrowed} in every validator Tributary makes: the JDBC connection's
  * ({@link PgPrepare}), the view planner's ({@link ViewQueryConverter}) and the rewrites'
  * ({@link DateIntervalSums#validator}). One instance per validator, used by the thread validating.
  */
 final class PgTypeCoercion extends TypeCoercionImpl {
-    /**
-     * Operators PostgreSQL declares with a parameter of any type: {@code concat(1, 'a')}; and
-     * {@code ||}, which is {@code anynonarray || text} and {@code text || anynonarray}, so takes
-     * a number only beside a string ({@link #concatenation}).
-     */
-    private static final Set<String> ANY_TYPE = Set.of("CONCAT", "CONCAT_WS", "FORMAT");
-
-    /**
-     * Functions whose numeric parameters PostgreSQL declares integer ({@code lpad(text, integer,
-     * text)}): a string constant there becomes an integer, not Calcite's DECIMAL(38, 19), which
-     * its implementations of these functions do not take.
-     */
-    private static final Set<String> INTEGER_ARGUMENTS = Set.of("LPAD", "RPAD", "LEFT", "RIGHT", "REPEAT");
+    private final CommonTypeResolution common;
 
     private PgTypeCoercion(RelDataTypeFactory factory, SqlValidator validator) {
         super(factory, validator);
+        this.common = new CommonTypeResolution(this, factory, validator);
     }
 
     /** {@code config} with PostgreSQL's implicit coercions in place of Calcite's wider ones. */
@@ -102,8 +78,7 @@ final class PgTypeCoercion extends TypeCoercionImpl {
     public boolean builtinFunctionCoercion(
             SqlCallBinding binding, List<RelDataType> operandTypes, List<SqlTypeFamily> expectedFamilies) {
         String name = binding.getOperator().getName();
-        boolean anyType = ANY_TYPE.contains(name.toUpperCase(java.util.Locale.ROOT))
-                || (name.equals("||") && concatenation(operandTypes));
+        boolean anyType = ConcatenationOperands.anyType(name, operandTypes);
         if (!anyType) {
             for (int i = 0; i < operandTypes.size(); i++) {
                 if (refused(binding.operand(i), operandTypes.get(i), expectedFamilies.get(i))) {
@@ -113,10 +88,10 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         }
         List<RelDataType> types = operandTypes;
         boolean coerced = false;
-        boolean toFloat = UnknownConstants.floatFunction(name, operandTypes.size());
-        if (INTEGER_ARGUMENTS.contains(name.toUpperCase(Locale.ROOT)) || toFloat) {
-            // the type PostgreSQL resolves a string constant argument to (see UnknownConstants)
-            RelDataType target = factory.createSqlType(toFloat ? SqlTypeName.DOUBLE : SqlTypeName.INTEGER);
+        SqlTypeName argument = UnknownConstants.numericArgument(name, operandTypes.size());
+        if (argument != null) {
+            // the type PostgreSQL resolves a string constant argument to
+            RelDataType target = factory.createSqlType(argument);
             types = new ArrayList<>(operandTypes);
             for (int i = 0; i < types.size(); i++) {
                 SqlTypeFamily family = expectedFamilies.get(i);
@@ -167,435 +142,29 @@ final class PgTypeCoercion extends TypeCoercionImpl {
     }
 
     /**
-     * PostgreSQL's resolution of a CASE's or COALESCE's result type: a typed string and a
-     * non-string (or a number and a date, any two type categories) have none (42804, {@code CASE types text and integer cannot be matched}), and a
-     * string constant takes the type of the typed results ({@code coalesce(i, '0')} is integer),
-     * where Calcite would make both text. Called by Calcite's CASE and COALESCE while inferring
-     * their type, when its least restrictive type of the results is none.
+     * PostgreSQL's resolution of a CASE's or COALESCE's result type ({@link
+     * CommonTypeResolution#caseOrEquivalent}), else Calcite's.
      *
      * @throws CalciteContextException for a typed string beside a non-string result
      */
     @Override
     public boolean caseOrEquivalentCoercion(SqlCallBinding binding) {
-        SqlCall call = binding.getCall();
-        List<SqlNode> results = new ArrayList<>();
-        String context = results(call, results);
-        if (context == null) {
-            return super.caseOrEquivalentCoercion(binding);
-        }
-        RelDataType common = commonType(context, binding.getScope(), results);
-        if (common == null || SqlTypeUtil.isCharacter(common)) {
-            return super.caseOrEquivalentCoercion(binding);
-        }
-        boolean coerced = false;
-        for (int i = 0; i < call.operandCount(); i++) {
-            SqlNode operand = call.operand(i);
-            if (operand instanceof SqlNodeList thens && call instanceof SqlCase && i == 2) {
-                for (int j = 0; j < thens.size(); j++) {
-                    if (stringConstant(thens.get(j))) {
-                        coerced |= coerceColumnType(binding.getScope(), thens, j, common);
-                    }
-                }
-            } else if (operand != null && stringConstant(operand) && (i == 3 || !(call instanceof SqlCase))) {
-                coerced |= coerceOperandType(binding.getScope(), call, i, common);
-            }
-        }
-        return coerced || super.caseOrEquivalentCoercion(binding);
+        return common.caseOrEquivalent(binding) || super.caseOrEquivalentCoercion(binding);
     }
 
-    /**
-     * Refuses a CASE or COALESCE whose typed results are of two type categories, such as a date
-     * and an integer (42804, {@code CASE types integer and date cannot be matched}), which
-     * Calcite's own least restrictive type would accept; and where PostgreSQL's result is a
-     * NUMERIC of the results' own scales (an integer beside a {@code numeric(10,2)}, two numerics
-     * of different scales), passes each result through {@code pg_numeric}, which keeps its value's
-     * scale, where Calcite would cast all to one scale ({@code coalesce(i, n)} printed {@code
-     * 5.00}; PostgreSQL: {@code 5}). Called by {@link PgValidator} before Calcite derives the
-     * call's type; another call is left alone.
-     *
-     * @throws CalciteContextException for results of two categories
-     */
-    void resolveResults(SqlCall call, SqlValidatorScope scope) {
-        List<SqlNode> results = new ArrayList<>();
-        String context = results(call, results);
-        if (context == null) {
-            return;
-        }
-        commonType(context, scope, results);
-        if (call instanceof SqlCase sqlCase && ownScales(scope, results)) {
-            SqlNodeList thens = sqlCase.getThenOperands();
-            for (int j = 0; j < thens.size(); j++) {
-                thens.set(j, keepingScale(thens.get(j)));
-            }
-            sqlCase.setOperand(3, keepingScale(sqlCase.getElseOperand()));
-        }
-    }
-
-    /**
-     * Whether PostgreSQL's result of {@code results} is a NUMERIC whose values keep their own
-     * scales while Calcite would cast them to one: all typed results are exact numbers, one at
-     * least a NUMERIC, not all of one type or beside a string constant ({@code
-     * coalesce(numeric_col, '5')} is {@code 5}), and none is a parameter.
-     */
-    private boolean ownScales(SqlValidatorScope scope, List<SqlNode> results) {
-        boolean numeric = false;
-        boolean mixed = false;
-        RelDataType first = null;
-        for (SqlNode result : results) {
-            SqlNode node = result == null ? null : notNullCastRemoved(result);
-            if (node == null || SqlUtil.isNullLiteral(node, false)) {
-                continue;
-            }
-            if (node instanceof SqlCharStringLiteral) {
-                // PostgreSQL reads it as an unconstrained NUMERIC, keeping its digits
-                mixed = true;
-                continue;
-            }
-            if (unknownTyped(node)) {
-                return false;
-            }
-            RelDataType type = validator.deriveType(scope, node);
-            if (untyped(type)) {
-                continue;
-            }
-            if (!SqlTypeUtil.isExactNumeric(type)) {
-                return false;
-            }
-            numeric |= type.getSqlTypeName() == SqlTypeName.DECIMAL;
-            if (first == null) {
-                first = type;
-            } else {
-                mixed |= !SqlTypeUtil.equalSansNullability(factory, first, type);
-            }
-        }
-        return numeric && mixed;
-    }
-
-    /**
-     * {@code node} through {@code pg_numeric} (inside the {@code CAST NOT NULL} of Calcite's
-     * COALESCE rewrite, which stays outermost); a NULL as it is.
-     */
-    private static SqlNode keepingScale(SqlNode node) {
-        if (node == null || SqlUtil.isNullLiteral(node, false)) {
-            return node;
-        }
-        if (node instanceof SqlCall call && call.getOperator() == SqlInternalOperators.CAST_NOT_NULL) {
-            call.setOperand(0, keepingScale(call.operand(0)));
-            return call;
-        }
-        SqlParserPos pos = node.getParserPosition();
-        SqlUnresolvedFunction pgNumeric = new SqlUnresolvedFunction(
-                new SqlIdentifier(List.of("pg_numeric"), pos),
-                null,
-                null,
-                null,
-                null,
-                SqlFunctionCategory.USER_DEFINED_FUNCTION);
-        return new SqlBasicCall(pgNumeric, List.of(node), pos);
-    }
-
-    /**
-     * Adds the results of a CASE or COALESCE ({@code call}) to {@code results} in the order
-     * PostgreSQL resolves them; returns the construct's name, or null for another call.
-     */
-    private static String results(SqlCall call, List<SqlNode> results) {
-        if (call instanceof SqlCase sqlCase) {
-            if (rewrittenCoalesce(sqlCase)) {
-                results.addAll(sqlCase.getThenOperands());
-                results.add(sqlCase.getElseOperand());
-                return "COALESCE";
-            }
-            // PostgreSQL resolves the ELSE first, then the THENs in order
-            results.add(sqlCase.getElseOperand());
-            results.addAll(sqlCase.getThenOperands());
-            return "CASE";
-        } else if (call.getKind() == SqlKind.COALESCE) {
-            results.addAll(call.getOperandList());
-            return "COALESCE";
-        }
-        return null;
-    }
-
-    /**
-     * PostgreSQL's resolution of each column of {@code setop} (a UNION, INTERSECT or EXCEPT) from
-     * its two inputs, which this validates: a string constant beside a typed non-string takes that
-     * type ({@code SELECT i UNION SELECT '7'} is integer), and a typed string beside a typed
-     * non-string is 42804 ({@code UNION types integer and text cannot be matched}) at the right
-     * input's column. Called by {@link PgValidator} before Calcite checks the inputs, which would
-     * make both text.
-     *
-     * @throws CalciteContextException for a typed string beside a non-string column
-     */
-    void resolveSetOperation(SqlCall setop) {
-        SqlNode left = setop.operand(0);
-        SqlNode right = setop.operand(1);
-        SqlValidatorNamespace leftSpace = validator.getNamespace(left);
-        SqlValidatorNamespace rightSpace = validator.getNamespace(right);
-        if (leftSpace == null || rightSpace == null) {
-            return;
-        }
-        RelDataType leftRow = leftSpace.getRowType();
-        RelDataType rightRow = rightSpace.getRowType();
-        if (leftRow.getFieldCount() != rightRow.getFieldCount()) {
-            return; // Calcite's error says so
-        }
-        for (int i = 0; i < leftRow.getFieldCount(); i++) {
-            RelDataType a = leftRow.getFieldList().get(i).getType();
-            RelDataType b = rightRow.getFieldList().get(i).getType();
-            SqlNode leftItem = column(left, i);
-            SqlNode rightItem = column(right, i);
-            boolean leftUnknown = leftItem != null && unknownTyped(leftItem);
-            boolean rightUnknown = rightItem != null && unknownTyped(rightItem);
-            if (!leftUnknown && !rightUnknown) {
-                if (!untyped(a) && !untyped(b) && unmatchable(a, b)) {
-                    throw unmatched(
-                            setop.getKind().toString(), rightItem != null ? rightItem : right, text(a), text(b));
-                }
-            } else if (leftUnknown != rightUnknown) {
-                RelDataType typed = leftUnknown ? b : a;
-                SqlNode constant = leftUnknown ? leftItem : rightItem;
-                SqlNode input = leftUnknown ? left : right;
-                if (constant instanceof SqlCharStringLiteral && !untyped(typed) && !SqlTypeUtil.isCharacter(typed)) {
-                    rowTypeCoercion(scopeOf(input), input, i, typed);
-                }
-            }
-        }
-    }
-
-    /** Whether {@code node} holds a parameter ({@code ?} or {@code $n}) anywhere. */
-    private static boolean hasParameter(SqlNode node) {
-        try {
-            node.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
-                @Override
-                public Void visit(org.apache.calcite.sql.SqlDynamicParam param) {
-                    throw org.apache.calcite.util.Util.FoundOne.NULL;
-                }
-            });
-            return false;
-        } catch (org.apache.calcite.util.Util.FoundOne found) {
-            return true;
-        }
-    }
-
-    /**
-     * PostgreSQL's resolution of each column of a VALUES list of several rows: a string constant
-     * takes the type of the column's typed values ({@code VALUES (1), ('2')} is integer), and a
-     * typed string beside a typed non-string is 42804 ({@code VALUES types integer and text cannot
-     * be matched}); numbers of different types or scales, one a NUMERIC, keep their own scales
-     * ({@code VALUES (2.5), (1e10)} prints {@code 10000000000}; Calcite: {@code 10000000000.0}).
-     * Called by {@link PgValidator} for a VALUES that is a query, not an INSERT's rows.
-     *
-     * @throws CalciteContextException for a typed string beside a non-string value
-     */
-    void resolveValues(SqlCall values, SqlValidatorScope scope) {
-        List<SqlNode> rows = values.getOperandList();
-        if (rows.size() < 2 || !(rows.get(0) instanceof SqlCall first)) {
-            return;
-        }
-        int width = first.operandCount();
-        for (SqlNode row : rows) {
-            if (!(row instanceof SqlCall call) || call.operandCount() != width) {
-                return; // Calcite's error says so
-            }
-            if (hasParameter(row)) {
-                // a parameter inside a cell ($1 + 10) has no type until Calcite infers it from its
-                // operator; deriving the cell's type first would refuse the operator (42883)
-                return;
-            }
-        }
-        for (int i = 0; i < width; i++) {
-            List<SqlNode> column = new ArrayList<>(rows.size());
-            for (SqlNode row : rows) {
-                column.add(((SqlCall) row).operand(i));
-            }
-            RelDataType common = commonType("VALUES", scope, column);
-            if (common == null || SqlTypeUtil.isCharacter(common)) {
-                continue;
-            }
-            if (ownScales(scope, column)) {
-                // numbers of different types or scales: PostgreSQL's NUMERIC keeps each value's own
-                for (SqlNode row : rows) {
-                    ((SqlCall) row).setOperand(i, keepingScale(((SqlCall) row).operand(i)));
-                }
-                continue;
-            }
-            for (SqlNode row : rows) {
-                if (((SqlCall) row).operand(i) instanceof SqlCharStringLiteral) {
-                    coerceOperandType(scope, (SqlCall) row, i, common);
-                }
-            }
-        }
-    }
-
-    /**
-     * PostgreSQL's resolution of a GREATEST's or LEAST's arguments, as for CASE: a string constant
-     * takes the type of the typed arguments ({@code greatest(i, '3')} is integer), and a typed
-     * string beside a non-string is 42804 ({@code GREATEST types text and integer cannot be
-     * matched}); numbers of different types or scales, one a NUMERIC, keep their own scales as
-     * PostgreSQL's NUMERIC result does. Called by {@link PgValidator} before Calcite derives the
-     * call's type.
-     *
-     * @throws CalciteContextException for a typed string beside a non-string argument
-     */
-    void resolveGreatest(SqlCall call, SqlValidatorScope scope) {
-        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
-        RelDataType common = commonType(name, scope, call.getOperandList());
-        if (common == null || SqlTypeUtil.isCharacter(common)) {
-            return;
-        }
-        if (ownScales(scope, call.getOperandList())) {
-            for (int i = 0; i < call.operandCount(); i++) {
-                call.setOperand(i, keepingScale(call.operand(i)));
-            }
-            return;
-        }
-        for (int i = 0; i < call.operandCount(); i++) {
-            if (call.operand(i) instanceof SqlCharStringLiteral) {
-                coerceOperandType(scope, call, i, common);
-            }
-        }
-    }
-
-    /**
-     * The expression of column {@code i} of a set operation's input as written, when it is one
-     * select item (through WITH and ORDER BY) or a one-row VALUES; null for a set operation, whose
-     * columns PostgreSQL has resolved to a type by then.
-     */
-    private static SqlNode column(SqlNode query, int i) {
-        SqlNode node = query;
-        while (node instanceof SqlWith || node instanceof SqlOrderBy) {
-            node = node instanceof SqlWith with ? with.body : ((SqlOrderBy) node).query;
-        }
-        SqlNode item = null;
-        if (node instanceof SqlSelect select && i < select.getSelectList().size()) {
-            item = select.getSelectList().get(i);
-        } else if (node.getKind() == SqlKind.VALUES
-                && ((SqlCall) node).operandCount() == 1
-                && ((SqlCall) node).operand(0) instanceof SqlCall row
-                && i < row.operandCount()) {
-            item = row.operand(i);
-        }
-        return item != null && item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
-    }
-
-    /**
-     * {@code type}, or text for a fixed-length string: a typed column of that type is a set of
-     * string constants PostgreSQL has resolved to text ({@code SELECT '1' UNION SELECT '2'}).
-     */
-    private RelDataType text(RelDataType type) {
-        return type.getSqlTypeName() == SqlTypeName.CHAR ? factory.createSqlType(SqlTypeName.VARCHAR) : type;
-    }
-
-    /** The scope Calcite's {@link #rowTypeCoercion} coerces a set operation's input in. */
-    private SqlValidatorScope scopeOf(SqlNode input) {
-        SqlValidatorNamespace namespace = validator.getNamespace(input);
-        return namespace instanceof TableConstructorNamespace values ? values.getScope() : validator.getEmptyScope();
-    }
-
-    /**
-     * The type PostgreSQL's {@code select_common_type} picks for {@code nodes}, which {@code
-     * context} (CASE, COALESCE) combines, leaving out string constants, NULLs and parameters: null
-     * when none is typed.
-     *
-     * @throws CalciteContextException at the first typed node whose type category differs from the ones before it
-     */
-    private RelDataType commonType(String context, SqlValidatorScope scope, List<SqlNode> nodes) {
-        RelDataType common = null;
-        for (SqlNode node : nodes) {
-            if (node == null || unknownTyped(node) || stringConstant(node)) {
-                continue;
-            }
-            RelDataType type = validator.deriveType(scope, node);
-            if (untyped(type)) {
-                continue;
-            }
-            if (common == null) {
-                common = type;
-            } else if (unmatchable(common, type)) {
-                throw unmatched(context, node, common, type);
-            } else {
-                RelDataType wider = getWiderTypeForTwo(common, type, true);
-                common = wider == null ? common : wider;
-            }
-        }
+    /** The rules of CASE, COALESCE, GREATEST, set operations' and VALUES' result types, for {@link PgValidator}. */
+    CommonTypeResolution commonTypes() {
         return common;
     }
 
-    /**
-     * Whether {@code sqlCase} is Calcite's rewrite of {@code COALESCE(a, b, c)}: {@code CASE WHEN
-     * a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b ELSE c END}, which PostgreSQL resolves and
-     * names as the COALESCE the client wrote.
-     */
-    private static boolean rewrittenCoalesce(SqlCase sqlCase) {
-        SqlNodeList whens = sqlCase.getWhenOperands();
-        SqlNodeList thens = sqlCase.getThenOperands();
-        if (sqlCase.getValueOperand() != null || whens.size() != thens.size()) {
-            return false;
-        }
-        for (int i = 0; i < whens.size(); i++) {
-            if (!(whens.get(i) instanceof SqlCall when)
-                    || when.getKind() != SqlKind.IS_NOT_NULL
-                    || !when.operand(0).equalsDeep(notNullCastRemoved(thens.get(i)), Litmus.IGNORE)) {
-                return false;
-            }
-        }
-        return true;
+    /** {@link #coerceOperandType}, for {@link CommonTypeResolution}. */
+    boolean coerceOperand(SqlValidatorScope scope, SqlCall call, int index, RelDataType target) {
+        return coerceOperandType(scope, call, index, target);
     }
 
-    /**
-     * A string constant, also as the last argument of a COALESCE Calcite rewrote, which it wraps
-     * in its internal {@code CAST NOT NULL}.
-     */
-    private static boolean stringConstant(SqlNode node) {
-        return notNullCastRemoved(node) instanceof SqlCharStringLiteral;
-    }
-
-    /** {@code node} without the {@code CAST NOT NULL} Calcite's COALESCE rewrite wraps around a result. */
-    private static SqlNode notNullCastRemoved(SqlNode node) {
-        return node instanceof SqlCall call && call.getOperator() == SqlInternalOperators.CAST_NOT_NULL
-                ? call.operand(0)
-                : node;
-    }
-
-    /**
-     * Whether PostgreSQL has no common type for values of types {@code a} and {@code b}: they are
-     * of different type categories (string, number, date and time, interval, boolean). Other types
-     * are left to Calcite.
-     */
-    private static boolean unmatchable(RelDataType a, RelDataType b) {
-        SqlTypeFamily x = category(a);
-        SqlTypeFamily y = category(b);
-        return x != SqlTypeFamily.ANY && y != SqlTypeFamily.ANY && x != y;
-    }
-
-    /** PostgreSQL's type category of {@code type}, as a family; ANY for the types not sorted here. */
-    private static SqlTypeFamily category(RelDataType type) {
-        if (SqlTypeUtil.isCharacter(type)) {
-            return SqlTypeFamily.CHARACTER;
-        } else if (SqlTypeUtil.isNumeric(type)) {
-            return SqlTypeFamily.NUMERIC;
-        } else if (SqlTypeUtil.isBoolean(type)) {
-            return SqlTypeFamily.BOOLEAN;
-        } else if (PgIntervals.isInterval(type) || SqlTypeUtil.isInterval(type)) {
-            return SqlTypeFamily.INTERVAL_DAY_TIME;
-        } else if (SqlTypeUtil.isDatetime(type)) {
-            return SqlTypeFamily.DATETIME;
-        }
-        return SqlTypeFamily.ANY;
-    }
-
-    /** PostgreSQL's 42804 for {@code context}'s results of types {@code a} and {@code b}, at {@code node}. */
-    private static CalciteContextException unmatched(String context, SqlNode node, RelDataType a, RelDataType b) {
-        String message = context + " types " + NoMatchingSignature.pgName(a.toString()) + " and "
-                + NoMatchingSignature.pgName(b.toString()) + " cannot be matched";
-        var pos = node.getParserPosition();
-        return new CalciteContextException(
-                message,
-                new SqlValidatorException(message, null),
-                pos.getLineNum(),
-                pos.getColumnNum(),
-                pos.getEndLineNum(),
-                pos.getEndColumnNum());
+    /** {@link #coerceColumnType}, for {@link CommonTypeResolution}. */
+    boolean coerceColumn(SqlValidatorScope scope, SqlNodeList list, int index, RelDataType target) {
+        return coerceColumnType(scope, list, index, target);
     }
 
     /** PostgreSQL has no {@code =} or {@code <} between boolean and a number ({@code b = 1}). */
@@ -640,11 +209,6 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         return validator.newValidationError(
                 binding.getCall(),
                 RESOURCE.canNotApplyOp2Type(operator, "'<" + left + "> " + operator + " <" + right + ">'", operator));
-    }
-
-    /** Whether one of the two strings {@code ||} is given is of a string type, so PostgreSQL has an operator for it. */
-    private static boolean concatenation(List<RelDataType> operandTypes) {
-        return operandTypes.stream().anyMatch(SqlTypeUtil::isCharacter);
     }
 
     /**
@@ -703,12 +267,13 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         return SqlTypeUtil.isCharacter(a) != SqlTypeUtil.isCharacter(b);
     }
 
-    private static boolean untyped(RelDataType type) {
+    /** A NULL or a value whose type Calcite leaves open: no type category to match. */
+    static boolean untyped(RelDataType type) {
         return type.getSqlTypeName() == SqlTypeName.NULL || type.getSqlTypeName() == SqlTypeName.ANY;
     }
 
     /** A string constant, NULL or parameter: PostgreSQL gives it the type its use needs. */
-    private static boolean unknownTyped(SqlNode node) {
+    static boolean unknownTyped(SqlNode node) {
         return node instanceof SqlCharStringLiteral
                 || node instanceof SqlDynamicParam
                 || SqlUtil.isNullLiteral(node, false);

@@ -35,8 +35,8 @@ import org.apache.calcite.util.Util;
 
 /**
  * Calcite's validator, resolving the column types of a UNION, INTERSECT or EXCEPT and of a VALUES
- * list as PostgreSQL does ({@link PgTypeCoercion#resolveSetOperation}, {@link
- * PgTypeCoercion#resolveValues}) before Calcite checks them: a string constant takes the type of
+ * list as PostgreSQL does ({@link CommonTypeResolution#resolveSetOperation}, {@link
+ * CommonTypeResolution#resolveValues}) before Calcite checks them: a string constant takes the type of
  * the typed values beside it, and a typed string beside a non-string is 42804. Only for a query's
  * own row type: an INSERT's source (a target row type given) is coerced to its columns as Calcite
  * does. GREATEST and LEAST resolve their arguments as CASE does. Made for every validation Tributary runs ({@link PgPrepare}, {@link ViewQueryConverter},
@@ -112,7 +112,7 @@ final class PgValidator extends CalciteSqlValidator {
         if (node != null && targetRowType == unknownType && getTypeCoercion() instanceof PgTypeCoercion pg) {
             SqlKind kind = node.getKind();
             if (kind == SqlKind.UNION || kind == SqlKind.INTERSECT || kind == SqlKind.EXCEPT) {
-                pg.resolveSetOperation((SqlCall) node);
+                pg.commonTypes().resolveSetOperation((SqlCall) node);
             }
         }
         super.validateNamespace(namespace, targetRowType);
@@ -122,7 +122,7 @@ final class PgValidator extends CalciteSqlValidator {
     @Override
     protected void validateValues(SqlCall node, RelDataType targetRowType, SqlValidatorScope scope) {
         if (targetRowType == unknownType && getTypeCoercion() instanceof PgTypeCoercion pg) {
-            pg.resolveValues(node, scope);
+            pg.commonTypes().resolveValues(node, scope);
         }
         super.validateValues(node, targetRowType, scope);
     }
@@ -130,10 +130,10 @@ final class PgValidator extends CalciteSqlValidator {
     /**
      * Calcite's type of {@code expr}, its string constants first read as the type of the operands
      * beside them ({@link ConstructConstants}); a GREATEST or LEAST first resolved as PostgreSQL resolves it
-     * ({@link DateTimeOperands}, {@link PgTypeCoercion#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
+     * ({@link DateTimeOperands}, {@link CommonTypeResolution#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
-     * PgTypeCoercion#resolveResults}); a boolean argument of {@code concat} given its own text
+     * CommonTypeResolution#resolveResults}); a boolean argument of {@code concat} given its own text
      * ({@link PgConcatText}); {@code ^}, {@code power} and {@code log(b, x)} of numerics sent to
      * {@link PgNumericFunctions}; {@code real} arithmetic beside an exact number made double
      * precision ({@link RealArithmetic}); {@code date_trunc} of a date made one of a timestamptz
@@ -156,7 +156,7 @@ final class PgValidator extends CalciteSqlValidator {
             if (DateTimeOperands.widen(call, operand -> deriveType(scope, operand))) {
                 ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
             }
-            pg.resolveGreatest(call, scope);
+            pg.commonTypes().resolveGreatest(call, scope);
             return postgresGreatest(scope, call);
         }
         if (expr instanceof SqlBasicCall call && getValidatedNodeTypeIfKnown(expr) == null) {
@@ -186,7 +186,7 @@ final class PgValidator extends CalciteSqlValidator {
         if ((expr instanceof SqlCase || expr.getKind() == SqlKind.COALESCE)
                 && getValidatedNodeTypeIfKnown(expr) == null
                 && getTypeCoercion() instanceof PgTypeCoercion pg) {
-            pg.resolveResults((SqlCall) expr, scope);
+            pg.commonTypes().resolveResults((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
     }

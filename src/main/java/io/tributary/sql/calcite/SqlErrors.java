@@ -436,7 +436,7 @@ final class SqlErrors {
             message = "column \"" + x.group(1)
                     + "\" must appear in the GROUP BY clause or be used in an aggregate function";
         } else if (m.endsWith(" cannot be matched")) {
-            // PgTypeCoercion's refusal of a CASE's or COALESCE's results, in PostgreSQL's words
+            // CommonTypeResolution's refusal of a CASE's or COALESCE's results, in PostgreSQL's words
             state = SqlState.DATATYPE_MISMATCH;
             message = m;
         } else if ((x = NO_COMMON_TYPE.matcher(m)).find()) {

@@ -39,6 +39,13 @@ final class UnknownConstants {
 
     private static final Set<String> ONE_ARGUMENT_FLOAT_FUNCTIONS = Set.of("ROUND", "LOG");
 
+    /**
+     * Functions whose numeric parameters PostgreSQL declares integer ({@code lpad(text, integer,
+     * text)}): a string constant there becomes an integer, not Calcite's DECIMAL(38, 19), which
+     * its implementations of these functions do not take.
+     */
+    private static final Set<String> INTEGER_ARGUMENTS = Set.of("LPAD", "RPAD", "LEFT", "RIGHT", "REPEAT");
+
     private static final Set<SqlKind> ARITHMETIC = Set.of(SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.DIVIDE);
 
     /** The comparison operators, whose string constant operand takes the other operand's type. */
@@ -62,9 +69,22 @@ final class UnknownConstants {
      * Whether PostgreSQL resolves {@code function}'s string constant arguments, given {@code
      * arguments} in all, to {@code double precision}.
      */
-    static boolean floatFunction(String function, int arguments) {
+    private static boolean floatFunction(String function, int arguments) {
         String name = function.toUpperCase(Locale.ROOT);
         return FLOAT_FUNCTIONS.contains(name) || (arguments == 1 && ONE_ARGUMENT_FLOAT_FUNCTIONS.contains(name));
+    }
+
+    /**
+     * The type PostgreSQL resolves a string constant given for a numeric parameter of {@code
+     * function}, called with {@code arguments} in all, to: DOUBLE for a {@link #floatFunction},
+     * INTEGER for one whose numeric parameters are integers ({@code lpad}); null for another
+     * function, whose constants Calcite's coercion types.
+     */
+    static SqlTypeName numericArgument(String function, int arguments) {
+        if (floatFunction(function, arguments)) {
+            return SqlTypeName.DOUBLE;
+        }
+        return INTEGER_ARGUMENTS.contains(function.toUpperCase(Locale.ROOT)) ? SqlTypeName.INTEGER : null;
     }
 
     /**
