@@ -66,11 +66,9 @@ import java.util.TreeMap;
  * dropped from memory since (a view's first backfill of up to {@link #DEFAULT_CACHE_GROUPS} groups
  * per actor): then a group not held is new, and its lookup costs no store read. Every
  * changed group is written to the group table at the barrier, so the held groups are always
- * clean and dropping one costs nothing. A group first held without rows also holds its MIN/MAX
- * values ({@link HeldValues}, at most {@link #HELD_VALUES_PER_GROUP} per call and {@link
- * #HELD_VALUES_LIMIT} in all): its extremes come from memory and its value-table writes need no
- * read. Other value changes are counted against the value tables in one batched read per barrier
- * (DISTINCT: one point read each). Pending writes of all tables stay in memory until the barrier.
+ * clean and dropping one costs nothing. MIN/MAX values are held or counted as {@link
+ * ExtremeValues} says; DISTINCT values are counted against their value tables with one point read
+ * each. Pending writes of all tables stay in memory until the barrier.
  *
  * <p>Per row, a group already held costs no allocation: its key is encoded into a reused buffer
  * and looked up from there ({@link ByteKeyMap#find}); only a new group copies its key. When every
@@ -97,19 +95,6 @@ public final class HashAggOperator implements Operator {
      */
     static final int DEFAULT_CACHE_GROUPS = 65_536;
 
-    /**
-     * The most values a held group keeps in memory per MIN/MAX call ({@link HeldValues}); a group
-     * with more gives them up at the barrier and reads its value table from then on, so memory per
-     * group stays small while groups of a few dozen rows (customers' orders) never read it.
-     */
-    static final int HELD_VALUES_PER_GROUP = 64;
-
-    /**
-     * The most {@link HeldValues} entries of all held groups together, a few tens of megabytes;
-     * groups first held beyond it read their value tables instead.
-     */
-    static final long HELD_VALUES_LIMIT = 1 << 19;
-
     private final int[] groupKeys;
     private final List<DataType> groupKeyTypes;
     private final AggCall[] calls;
@@ -118,22 +103,14 @@ public final class HashAggOperator implements Operator {
     private final ValueTable[] valueTables;
     /** Per call, its argument's type, or null for {@code count(*)}. */
     private final DataType[] argTypes;
-    /** Where a MIN/MAX argument is encoded to find it among its group's {@link PendingValues}; actor thread. */
-    private final ByteWriter valueScratch = new ByteWriter(16);
-    /** The values held in groups' {@link PendingValues} with a count to hand over at the barrier. */
-    private long pendingValues;
-    /** Whether a MIN/MAX call keeps values, so new groups hold them ({@link HeldValues}). */
-    private final boolean holdsExtremeValues;
-    /** The entries of every held group's {@link HeldValues}, bounded by {@link #HELD_VALUES_LIMIT}. */
-    private long heldValueEntries;
-    /** The {@link HeldValues} entries changed since the barrier: the value-table writes it will make. */
-    private long heldValueWrites;
+    /** The MIN/MAX argument values of the groups and their value-table writes. */
+    private final ExtremeValues extremes;
 
     private final StateTable groups;
     private final int groupRowWidth;
     private final int cacheGroups;
     /** The groups held decoded: the touched ones and up to {@link #cacheGroups} others, by encoded group key. */
-    private final ByteKeyMap<Held> held;
+    private final ByteKeyMap<HeldGroup> held;
     /** Ids in {@link #held} of the groups changed since the last barrier, in first-touch order. */
     private int[] touched = new int[1024];
 
@@ -225,8 +202,7 @@ public final class HashAggOperator implements Operator {
             }
         }
         groupRowTypes.add(DataType.BIGINT);
-        this.holdsExtremeValues = Arrays.stream(calls)
-                .anyMatch(c -> c.keepsValues() && (c.kind() == AggKind.MIN || c.kind() == AggKind.MAX));
+        this.extremes = new ExtremeValues(calls, argTypes, valueTables);
         this.groupRowWidth = groupRowTypes.size();
         this.groups = new StateTable(stateTableIds[0], groupKeyTypes, null, groupKeys.length, groupRowTypes, committed);
         this.cacheGroups = cacheGroups;
@@ -259,7 +235,7 @@ public final class HashAggOperator implements Operator {
                 // the group's earlier inserts first, so this row applies after them as it came
                 fold(id);
             }
-            Held h = held.get(id);
+            HeldGroup h = held.get(id);
             if (!h.touched) {
                 touch(h, id);
             } else if (h.group.rowCount == 0 && groupKeys.length > 0) {
@@ -282,16 +258,8 @@ public final class HashAggOperator implements Operator {
             return id;
         }
         GroupState loaded = load(keyValues(row));
-        Held h = new Held(loaded, present(loaded) ? loaded.output() : null);
-        // a group without rows has no values stored either: what it gets from now on is all it holds
-        if (holdsExtremeValues && loaded.rowCount == 0 && heldValueEntries < HELD_VALUES_LIMIT) {
-            h.values = new HeldValues[calls.length];
-            for (int c = 0; c < calls.length; c++) {
-                if (valueTables[c] != null && (calls[c].kind() == AggKind.MIN || calls[c].kind() == AggKind.MAX)) {
-                    h.values[c] = new HeldValues();
-                }
-            }
-        }
+        HeldGroup h = new HeldGroup(loaded, present(loaded) ? loaded.output() : null);
+        h.values = extremes.heldValues(loaded);
         int added = held.put(keyWriter.array(), keyWriter.length(), h);
         if (flat != null) {
             flat.ensure(held.idLimit());
@@ -301,12 +269,12 @@ public final class HashAggOperator implements Operator {
 
     /**
      * Counts an inserted row into group {@code id}'s {@link FlatInserts} and returns true, or returns
-     * false having changed nothing (the row takes the ordinary path). The group's {@link Held} is
+     * false having changed nothing (the row takes the ordinary path). The group's {@link HeldGroup} is
      * read only for its first flat row since the last fold, to mark it touched; a group whose last
      * row went earlier in the epoch comes back fresh through the ordinary path.
      */
     private boolean addFlat(int id, Object[] row) {
-        Held h = null;
+        HeldGroup h = null;
         if (flat.rows(id) == 0) {
             h = held.get(id);
             if (h.touched && h.group.rowCount == 0) {
@@ -322,7 +290,7 @@ public final class HashAggOperator implements Operator {
         return true;
     }
 
-    private void touch(Held h, int id) {
+    private void touch(HeldGroup h, int id) {
         h.touched = true;
         if (touchedCount == touched.length) {
             touched = Arrays.copyOf(touched, touchedCount * 2);
@@ -336,7 +304,7 @@ public final class HashAggOperator implements Operator {
         if (rows == 0) {
             return;
         }
-        Held h = held.get(id);
+        HeldGroup h = held.get(id);
         GroupState g = h.group;
         g.rowCount += rows;
         for (int c = 0; c < calls.length; c++) {
@@ -353,7 +321,7 @@ public final class HashAggOperator implements Operator {
                     for (int k = 0; k < FlatInserts.VALUES; k++) {
                         long occurrences = flat.valueCount(id, c, k);
                         if (occurrences > 0) {
-                            addExtremeValue(h, c, flat.value(id, c, k), occurrences);
+                            extremes.add(h, c, flat.value(id, c, k), occurrences);
                         }
                     }
                 }
@@ -378,9 +346,9 @@ public final class HashAggOperator implements Operator {
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
         start(out);
         foldAll();
-        handOverPendingValues();
+        extremes.handOverPending(held, touched, touchedCount);
         emitTouched(out);
-        heldValueWrites = 0;
+        extremes.written();
         while (held.size() > cacheGroups) {
             forget(held.victim());
             allHeld = false;
@@ -400,7 +368,7 @@ public final class HashAggOperator implements Operator {
     /**
      * The most changes held for any one state table: the groups whose output waits for the barrier
      * (each becomes one group-table write then) plus the group table's pending writes, or a value
-     * table's pending and uncounted keys plus the value writes groups hold ({@link HeldValues}). Memory is then bounded by the number of tables times
+     * table's pending and uncounted keys plus the value changes groups hold ({@link ExtremeValues#heldChanges}). Memory is then bounded by the number of tables times
      * what a backfill's checkpoint allows, while groups that absorb many rows between checkpoints
      * do not bring checkpoints sooner (each checkpoint re-emits and re-writes every group it touched).
      */
@@ -409,8 +377,7 @@ public final class HashAggOperator implements Operator {
         long held = (long) touchedCount + groups.pendingCount();
         for (ValueTable t : valueTables) {
             if (t != null) {
-                held = Math.max(
-                        held, t.held() + pendingValues + heldValueWrites + (flat == null ? 0 : flat.pendingValues()));
+                held = Math.max(held, t.held() + extremes.heldChanges() + (flat == null ? 0 : flat.pendingValues()));
             }
         }
         return held;
@@ -418,44 +385,8 @@ public final class HashAggOperator implements Operator {
 
     /** Removes group {@code id} from {@link #held}, with the values it held. */
     private void forget(int id) {
-        HeldValues[] values = held.get(id).values;
-        if (values != null) {
-            for (HeldValues v : values) {
-                if (v != null) {
-                    heldValueEntries -= v.size();
-                }
-            }
-        }
+        extremes.forget(held.get(id));
         held.remove(id);
-    }
-
-    /**
-     * Takes each MIN/MAX extreme of a group holding its values from those values, and writes the
-     * epoch's changes of their counts to the value tables; a group holding more than {@link
-     * #HELD_VALUES_PER_GROUP} values of a call gives them up, its extreme now settled and its
-     * counts in the table's pending writes, where the uncounted path reads them. At the barrier.
-     */
-    private void writeHeldValues(Held h) {
-        GroupState g = h.group;
-        for (int c = 0; c < calls.length; c++) {
-            HeldValues values = h.values[c];
-            if (values == null) {
-                continue;
-            }
-            ExtremeAccumulator extreme = (ExtremeAccumulator) g.accumulators[c];
-            int at = values.extreme(calls[c].kind() == AggKind.MAX);
-            if (at < 0) {
-                extreme.replace(null);
-            } else {
-                byte[] key = values.key(at);
-                extreme.replace(values.value(at), key, key.length);
-            }
-            heldValueEntries += values.writeTo(valueTables[c], g.key);
-            if (values.size() > HELD_VALUES_PER_GROUP) {
-                heldValueEntries -= values.size();
-                h.values[c] = null;
-            }
-        }
     }
 
     /**
@@ -465,13 +396,13 @@ public final class HashAggOperator implements Operator {
     private void emitTouched(Output out) {
         for (int k = 0; k < touchedCount; k++) {
             int id = touched[k];
-            Held h = held.get(id);
+            HeldGroup h = held.get(id);
             GroupState g = h.group;
             if (h.values != null) {
-                writeHeldValues(h);
+                extremes.writeHeld(h);
             }
             if (present(g)) {
-                settleExtremes(g);
+                extremes.settle(g);
             }
             Object[] before = h.lastOutput;
             Object[] after = present(g) ? g.output() : null;
@@ -600,7 +531,7 @@ public final class HashAggOperator implements Operator {
             GroupState g = GroupState.empty(new Object[0], functions);
             Object[] row = g.output();
             keyWriter.reset();
-            held.put(keyWriter.array(), 0, new Held(g, row));
+            held.put(keyWriter.array(), 0, new HeldGroup(g, row));
             groups.put(g.key, g.save(groupRowWidth, functions));
             out.emit(Op.INSERT, row);
         }
@@ -628,7 +559,7 @@ public final class HashAggOperator implements Operator {
     }
 
     /** Counts {@code row} into (sign +1) or out of (-1) the group of {@code h}. */
-    private void apply(Held h, Object[] row, int sign) {
+    private void apply(HeldGroup h, Object[] row, int sign) {
         GroupState g = h.group;
         g.rowCount += sign;
         if (g.rowCount < 0) {
@@ -649,7 +580,7 @@ public final class HashAggOperator implements Operator {
             ValueTable values = valueTables[c];
             if (values != null) {
                 if (call.kind() == AggKind.MIN || call.kind() == AggKind.MAX) {
-                    addExtremeValue(h, c, value, sign);
+                    extremes.add(h, c, value, sign);
                     continue;
                 } else if (!values.change(g.key, value, sign)) {
                     // a call that keeps its values sees a value only when it appears in or leaves the group
@@ -657,149 +588,6 @@ public final class HashAggOperator implements Operator {
                 }
             }
             g.accumulators[c].add(value, sign);
-        }
-    }
-
-    /**
-     * Adds ({@code occurrences} above zero) or removes occurrences of a MIN/MAX argument value of
-     * call {@code c} to the group of {@code h}: into its held values when it has them (the extreme
-     * is taken from those at the barrier), else into its pending values and its accumulator.
-     */
-    private void addExtremeValue(Held h, int c, Object value, long occurrences) {
-        if (h.values != null && h.values[c] != null) {
-            valueScratch.reset();
-            KeyCodec.encodeValue(valueScratch, argTypes[c], value);
-            HeldValues heldValues = h.values[c];
-            int before = heldValues.size();
-            heldValueWrites += heldValues.change(valueScratch.array(), valueScratch.length(), value, occurrences);
-            heldValueEntries += heldValues.size() - before;
-            return;
-        }
-        // counted at the barrier in one batched read: an insert cannot pass the extreme
-        // unseen, and a removal of the extreme marks it lost (see settleExtremes)
-        countExtremeValue(h, c, value, occurrences);
-        // compared in the encoding countExtremeValue left in valueScratch, not encoded again
-        ((ExtremeAccumulator) h.group.accumulators[c])
-                .add(value, Long.signum(occurrences), valueScratch.array(), valueScratch.length());
-    }
-
-    /**
-     * Counts occurrences of a MIN/MAX argument into its group's {@link PendingValues}, or, when
-     * the group already holds {@link PendingValues#CAPACITY} other values this epoch, straight into
-     * the call's value table uncounted. A value lives in one of the two places for the whole epoch
-     * (the pending values only grow until the barrier), so the table sees each value's occurrences
-     * as before, summed. Its rule that uncounted occurrences are all inserts or all removals holds:
-     * a change against the sign of a value's pending ones hands those over first, and the table
-     * then counts the change against them at once.
-     */
-    private void countExtremeValue(Held h, int c, Object value, long sign) {
-        ValueTable table = valueTables[c];
-        valueScratch.reset();
-        KeyCodec.encodeValue(valueScratch, argTypes[c], value);
-        if (h.pending == null) {
-            h.pending = new PendingValues[calls.length];
-        }
-        PendingValues pv = h.pending[c];
-        if (pv == null) {
-            pv = h.pending[c] = new PendingValues();
-        }
-        int i = pv.find(valueScratch.array(), valueScratch.length());
-        if (i < 0) {
-            if (pv.hasRoom()) {
-                pv.add(valueScratch.array(), valueScratch.length(), value, sign);
-                pendingValues++;
-            } else {
-                table.addUncounted(h.group.key, value, sign);
-            }
-            return;
-        }
-        long n = pv.countAt(i);
-        if (n * sign < 0) {
-            table.addUncounted(h.group.key, pv.valueAt(i), n);
-            pv.clearCount(i);
-            pendingValues--;
-            table.addUncounted(h.group.key, value, sign);
-            return;
-        }
-        if (n == 0) {
-            pendingValues++;
-        }
-        pv.count(i, value, sign);
-    }
-
-    /**
-     * Hands every touched group's {@link PendingValues} to the value tables as uncounted
-     * occurrences, before the barrier's reads of those tables; the groups keep the values' keys for
-     * the next epoch.
-     */
-    private void handOverPendingValues() {
-        if (pendingValues == 0) {
-            return;
-        }
-        for (int k = 0; k < touchedCount; k++) {
-            Held h = held.get(touched[k]);
-            if (h.pending == null) {
-                continue;
-            }
-            for (int c = 0; c < calls.length; c++) {
-                PendingValues pv = h.pending[c];
-                if (pv == null) {
-                    continue;
-                }
-                for (int i = 0; i < pv.size(); i++) {
-                    long n = pv.countAt(i);
-                    if (n != 0) {
-                        valueTables[c].addUncounted(h.group.key, pv.valueAt(i), n);
-                        pv.clearCount(i);
-                    }
-                }
-            }
-        }
-        pendingValues = 0;
-    }
-
-    /**
-     * Replaces each MIN/MAX extreme of {@code g} that a removal {@linkplain ExtremeAccumulator#lost
-     * lost} this epoch by the first value its value table holds. Called at the barrier, before the
-     * group's row is computed or saved: the table's first call counts every uncounted change of the
-     * epoch in one batched read, so removals cost no point read each and a group whose extreme went
-     * several times is scanned once.
-     */
-    private void settleExtremes(GroupState g) {
-        for (int c = 0; c < calls.length; c++) {
-            if (g.accumulators[c] instanceof ExtremeAccumulator extreme && extreme.lost()) {
-                extreme.replace(valueTables[c].first(g.key));
-            }
-        }
-    }
-
-    /**
-     * A group held in memory, whether it changed in the current epoch ({@code touched}), and its
-     * output row as of the previous barrier ({@code lastOutput}, null when it had none): the row a
-     * change retracts, kept rather than computed again at each epoch that touches the group. The
-     * group is replaced when it vanishes and comes back within the epoch.
-     */
-    private static final class Held {
-        GroupState group;
-        boolean touched;
-        Object[] lastOutput;
-        /** Whether the cleaning index holds this group (only with {@link #cleaning}). */
-        boolean indexed;
-        /**
-         * Per call, the MIN/MAX argument values this group took in since the barrier (null until
-         * the first); see {@link #countExtremeValue}.
-         */
-        PendingValues[] pending;
-        /**
-         * Per call, every MIN/MAX argument value the group holds, or null (for that call or all):
-         * only groups first held without rows get them, and a group gives them up when it holds
-         * too many; see {@link #writeHeldValues}.
-         */
-        HeldValues[] values;
-
-        Held(GroupState group, Object[] lastOutput) {
-            this.group = group;
-            this.lastOutput = lastOutput;
         }
     }
 

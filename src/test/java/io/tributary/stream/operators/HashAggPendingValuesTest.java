@@ -111,7 +111,7 @@ class HashAggPendingValuesTest {
      */
     @Test
     void randomChangesOfMoreValuesThanAGroupHoldsMatchTheExtremesRecomputed() {
-        randomChangesMatchTheExtremesRecomputed(HashAggOperator.HELD_VALUES_PER_GROUP + 24);
+        randomChangesMatchTheExtremesRecomputed(ExtremeValues.HELD_VALUES_PER_GROUP + 24);
     }
 
     private void randomChangesMatchTheExtremesRecomputed(int distinctValues) {
