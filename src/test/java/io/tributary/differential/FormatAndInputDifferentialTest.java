@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * {@code format} is checked with each specifier, positions, widths (given and from an argument),
  * the {@code -} flag, NULLs, booleans, numbers and dates as arguments, over a table's columns, and
  * its errors; boolean input with every spelling PostgreSQL accepts and some it refuses; float4 and
- * float8 values whose Java 17 text is not the shortest.
+ * float8 values whose Java 17 text is not the shortest, and float input's special values and errors.
  */
 class FormatAndInputDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -47,7 +47,16 @@ class FormatAndInputDifferentialTest {
             "SELECT CAST('2147483648' AS real) AS a, CAST('16777217' AS real) AS b, 0.1::real AS c,"
                     + " CAST('3.4028235e38' AS real) AS d, CAST('1.17549435e-38' AS real) AS e",
             "SELECT id, r, r::text AS t FROM fm ORDER BY id",
-            "SELECT 2.82879384806159e17::float8 AS a, 1.0e23::float8 AS b, CAST('2e23' AS float8) AS c, 0.3::float8 AS d");
+            "SELECT 2.82879384806159e17::float8 AS a, 1.0e23::float8 AS b, CAST('2e23' AS float8) AS c, 0.3::float8 AS d",
+            // the special values in any case, as constants and beside a column (Calcite read only 'Infinity' and 'NaN')
+            "SELECT 'infinity'::float8 AS a, '-inf'::float8 AS b, 'nan'::float8 AS c, ' +Inf '::float8 AS d,"
+                    + " 'INFINITY'::real AS e, '-infinity'::real AS f, 'NaN'::real AS g, ' 1.5 '::float8 AS h",
+            "SELECT id FROM fm WHERE r < 'infinity' AND r > '-inf' ORDER BY id",
+            "SELECT CAST(s AS float8) FROM fm WHERE id = 1",
+            "SELECT 'infinit'::float8",
+            "SELECT '1e400'::float8",
+            "SELECT '1e39'::real",
+            "SELECT ''::float8");
 
     private static PostgresPair pair;
 

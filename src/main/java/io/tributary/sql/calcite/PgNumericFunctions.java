@@ -8,13 +8,15 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * PostgreSQL's {@code numeric ^ numeric} ({@code power}) and {@code log(numeric, numeric)}, with
- * PostgreSQL 14's result scales and errors, registered as schema functions by {@link
- * CatalogSchema}: {@link PgValidator} sends {@code ^} and {@code power} of a NUMERIC with an
- * integer or NUMERIC to {@code pg_numeric_power} (PostgreSQL's operator resolution; of integers
- * alone, or with a float, they stay double precision), and {@link PgValueSemantics} every
- * two-argument {@code log} to {@code pg_numeric_log} (PostgreSQL has only the numeric one). NULL
- * in gives NULL out. Pure functions, called by generated code on any thread.
+ * PostgreSQL's {@code numeric ^ numeric} ({@code power}), {@code log(numeric, numeric)} and the
+ * one-argument {@code sqrt}, {@code exp}, {@code ln}, {@code log} and {@code log10} of a numeric,
+ * with PostgreSQL 14's result scales and errors, registered as schema functions by {@link
+ * CatalogSchema}: {@link NumericFunctionCalls} sends {@code ^} and {@code power} of a NUMERIC with
+ * an integer or NUMERIC to {@code pg_numeric_power} (PostgreSQL's operator resolution; of integers
+ * alone, or with a float, they stay double precision), every two-argument {@code log} to {@code
+ * pg_numeric_log} (PostgreSQL has only the numeric one), and the one-argument functions of a
+ * NUMERIC here too (PostgreSQL's numeric overloads, typed numeric, where Calcite computes a
+ * double). NULL in gives NULL out. Pure functions, called by generated code on any thread.
  */
 public final class PgNumericFunctions {
     /** PostgreSQL's {@code NUMERIC_MIN_SIG_DIGITS}: the least significant digits of a result. */
@@ -98,15 +100,8 @@ public final class PgNumericFunctions {
         if (base == null || x == null) {
             return null;
         }
-        for (BigDecimal v : new BigDecimal[] {base, x}) {
-            if (v.signum() <= 0) {
-                throw new TributaryException(
-                        SqlState.INVALID_ARGUMENT_FOR_LOGARITHM,
-                        v.signum() == 0
-                                ? "cannot take logarithm of zero"
-                                : "cannot take logarithm of a negative number");
-            }
-        }
+        checkLogArgument(base);
+        checkLogArgument(x);
         int rscale = MIN_SIG_DIGITS - (lnWeight(x) - lnWeight(base));
         rscale = Math.max(rscale, Math.max(base.scale(), 0));
         rscale = Math.max(rscale, Math.max(x.scale(), 0));
@@ -118,6 +113,92 @@ public final class PgNumericFunctions {
         BigDecimal quotient = NumericTranscendental.ln(x, digits)
                 .divide(NumericTranscendental.ln(base, digits), new MathContext(digits, RoundingMode.HALF_EVEN));
         return quotient.setScale(rscale, RoundingMode.HALF_UP);
+    }
+
+    /**
+     * {@code sqrt(x)} of a numeric: at least 16 significant digits (or {@code x}'s scale), rounded
+     * half away from zero, as PostgreSQL's {@code numeric_sqrt} chooses its scale from {@code x}'s
+     * weight in base-10000 digits.
+     *
+     * @throws TributaryException 2201F for a negative {@code x}
+     */
+    public static BigDecimal pg_numeric_sqrt(BigDecimal x) {
+        if (x == null) {
+            return null;
+        }
+        if (x.signum() < 0) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_POWER, "cannot take square root of a negative number");
+        }
+        int weight = x.signum() == 0 ? 0 : Math.floorDiv(x.precision() - x.scale() - 1, 4);
+        int rscale = scale(MIN_SIG_DIGITS - ((weight + 1) * 4 / 2 - 1), x);
+        if (x.signum() == 0) {
+            return BigDecimal.ZERO.setScale(rscale);
+        }
+        int digits = Math.max(x.precision() - x.scale(), 0) / 2 + rscale + 10;
+        return x.sqrt(new MathContext(digits, RoundingMode.HALF_EVEN)).setScale(rscale, RoundingMode.HALF_UP);
+    }
+
+    /**
+     * {@code exp(x)} of a numeric: at least 16 significant digits (or {@code x}'s scale), as
+     * PostgreSQL's {@code numeric_exp}; 0 at that scale when {@code x} is 6000 or less below zero.
+     *
+     * @throws TributaryException 22003 when {@code x} is 6000 or more
+     */
+    public static BigDecimal pg_numeric_exp(BigDecimal x) {
+        if (x == null) {
+            return null;
+        }
+        double weight = Math.max(Math.min(x.doubleValue() * LOG10_E, MAX_RESULT_SCALE), -MAX_RESULT_SCALE);
+        int rscale = scale(MIN_SIG_DIGITS - (int) weight, x);
+        if (Math.abs(x.doubleValue()) >= MAX_RESULT_SCALE * 3) {
+            if (x.signum() > 0) {
+                throw overflow();
+            }
+            return BigDecimal.ZERO.setScale(rscale);
+        }
+        int digits = Math.max((int) weight, 0) + rscale + 10;
+        return checked(NumericTranscendental.exp(x, Math.max(digits, 1)).setScale(rscale, RoundingMode.HALF_UP));
+    }
+
+    /**
+     * {@code ln(x)} of a numeric: at least 16 significant digits (or {@code x}'s scale), as
+     * PostgreSQL's {@code numeric_ln}.
+     *
+     * @throws TributaryException 2201E for {@code x} at or below zero
+     */
+    public static BigDecimal pg_numeric_ln(BigDecimal x) {
+        if (x == null) {
+            return null;
+        }
+        checkLogArgument(x);
+        int weight = lnWeight(x);
+        int rscale = scale(MIN_SIG_DIGITS - weight, x);
+        int digits = Math.max(weight, 0) + rscale + 10;
+        return NumericTranscendental.ln(x, digits).setScale(rscale, RoundingMode.HALF_UP);
+    }
+
+    /**
+     * {@code log(x)} and {@code log10(x)} of a numeric: PostgreSQL defines both as {@code log(10,
+     * x)}.
+     *
+     * @throws TributaryException 2201E for {@code x} at or below zero
+     */
+    public static BigDecimal pg_numeric_log10(BigDecimal x) {
+        return x == null ? null : pg_numeric_log(BigDecimal.TEN, x);
+    }
+
+    /** {@code rscale} raised to {@code x}'s scale and kept within PostgreSQL's display scales. */
+    private static int scale(int rscale, BigDecimal x) {
+        return Math.min(Math.max(Math.max(rscale, x.scale()), 0), MAX_DISPLAY_SCALE);
+    }
+
+    private static void checkLogArgument(BigDecimal v) {
+        if (v.signum() <= 0) {
+            throw new TributaryException(
+                    SqlState.INVALID_ARGUMENT_FOR_LOGARITHM,
+                    v.signum() == 0 ? "cannot take logarithm of zero" : "cannot take logarithm of a negative number");
+        }
     }
 
     /** {@code base ^ exponent} rounded to {@code rscale} decimals, as PostgreSQL's {@code power_var_int}. */

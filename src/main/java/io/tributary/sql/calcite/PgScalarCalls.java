@@ -20,7 +20,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * PostgreSQL, replaced by calls of {@link PgScalarFunctions} of the same type (so row types stay as
  * validated): float, numeric, timestamp, time and boolean to text (PostgreSQL's float text, a
  * numeric's leading 0, the fraction of a second, {@code true}/{@code false} where Calcite prints
- * {@code TRUE}), text to date, time and timestamp (PostgreSQL's input forms and SQLSTATEs), {@code
+ * {@code TRUE}), text to date, time, timestamp and the floats (PostgreSQL's input forms and SQLSTATEs), {@code
  * date ± days} (22008 past PostgreSQL's dates), float to
  * boolean (42846), {@code round} of a float (half to even), {@code sqrt}, {@code power} and
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
@@ -49,6 +49,8 @@ final class PgScalarCalls {
     private static final SqlOperator DATE_MINUS = function("dateMinusMillis");
     private static final SqlOperator TEXT_TIME = function("textTime");
     private static final SqlOperator TEXT_TIMESTAMP = function("textTimestamp");
+    private static final SqlOperator TEXT_FLOAT8 = function("textFloat8");
+    private static final SqlOperator TEXT_FLOAT4 = function("textFloat4");
     private static final SqlOperator FLOAT8_ROUND = function("float8Round");
     private static final SqlOperator FLOAT8_SQRT = function("float8Sqrt");
     private static final SqlOperator FLOAT8_POWER = function("float8Power");
@@ -175,8 +177,8 @@ final class PgScalarCalls {
     }
 
     /**
-     * A cast of a float, numeric, timestamp or time to text, of text to a date, time or timestamp
-     * (PostgreSQL's input), or of a float to boolean; else {@code null}.
+     * A cast of a float, numeric, timestamp or time to text, of text to a date, time, timestamp,
+     * double precision or real (PostgreSQL's input), or of a float to boolean; else {@code null}.
      */
     private RexNode cast(RexCall cast) {
         RexNode operand = cast.getOperands().get(0);
@@ -201,10 +203,16 @@ final class PgScalarCalls {
             return booleanToInteger(bool, cast);
         }
         if (TEXTS.contains(from)) {
-            SqlOperator input = to == SqlTypeName.DATE
-                    ? TEXT_DATE
-                    : to == SqlTypeName.TIME ? TEXT_TIME : to == SqlTypeName.TIMESTAMP ? TEXT_TIMESTAMP : null;
-            // PostgreSQL's input forms and errors (22007, 22008) where Calcite's reads only its own
+            SqlOperator input = switch (to) {
+                case DATE -> TEXT_DATE;
+                case TIME -> TEXT_TIME;
+                case TIMESTAMP -> TEXT_TIMESTAMP;
+                case DOUBLE, FLOAT -> TEXT_FLOAT8;
+                case REAL -> TEXT_FLOAT4;
+                default -> null;
+            };
+            // PostgreSQL's input forms and errors (22007, 22008; 'inf', 'nan' and 22003 for floats)
+            // where Calcite's reads only its own
             return input == null ? null : rexBuilder.makeCall(cast.getType(), input, List.of(operand));
         }
         if (!TEXTS.contains(to)) {

@@ -2,6 +2,7 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgDateTimeInput;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
@@ -58,6 +59,16 @@ public final class PgScalarFunctions {
     /** {@code text::date}: PostgreSQL's date input ({@link PgDateTimeInput}), as Calcite's epoch day. */
     public static int textDate(String s) {
         return PgDateTimeInput.parseDate(s);
+    }
+
+    /** {@code text::float8}: PostgreSQL's input ({@code 'inf'}, {@code 'nan'} in any case; 22003 past its range). */
+    public static double textFloat8(String s) {
+        return (Double) PgTextFormat.parse(DataType.DOUBLE, s);
+    }
+
+    /** {@code text::real}: PostgreSQL's input, as {@link #textFloat8}. */
+    public static float textFloat4(String s) {
+        return (Float) PgTextFormat.parse(DataType.REAL, s);
     }
 
     /** {@code text::time}: PostgreSQL's time input, as Calcite's milliseconds of the day. */

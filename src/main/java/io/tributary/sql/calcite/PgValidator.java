@@ -134,8 +134,9 @@ final class PgValidator extends CalciteSqlValidator {
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
      * CommonTypeResolution#resolveResults}); a boolean argument of {@code concat} given its own text
-     * ({@link PgConcatText}); {@code ^}, {@code power} and {@code log(b, x)} of numerics sent to
-     * {@link PgNumericFunctions}; {@code real} arithmetic beside an exact number made double
+     * ({@link PgConcatText}); {@code ^}, {@code power}, {@code log(b, x)} and the one-argument {@code sqrt},
+     * {@code exp}, {@code ln}, {@code log} and {@code log10} of numerics sent to {@link
+     * PgNumericFunctions} ({@link NumericFunctionCalls}); {@code real} arithmetic beside an exact number made double
      * precision ({@link RealArithmetic}); {@code date_trunc} of a date made one of a timestamptz
      * ({@link PgDateTrunc#truncateDateAsTimestamptz}); a {@code character(n)} argument of a text
      * function or {@code ||} without its trailing blanks ({@link BpcharText}); {@code ||} of two
@@ -161,7 +162,7 @@ final class PgValidator extends CalciteSqlValidator {
         }
         if (expr instanceof SqlBasicCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             PgConcatText.unwrapBoolean(this, scope, call);
-            numericPowerOrLog(scope, call);
+            NumericFunctionCalls.resolve(this, scope, call);
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
             BpcharText.strip(call, operand -> isCharColumn(scope, operand));
@@ -258,15 +259,6 @@ final class PgValidator extends CalciteSqlValidator {
     }
 
     /**
-     * Sends {@code ^}/{@code power} of a NUMERIC beside an integer or NUMERIC, and {@code log(b, x)}
-     * of anything but floats, to {@link PgNumericFunctions}: PostgreSQL resolves them to its
-     * numeric operator and function, typed NUMERIC, where Calcite computes a double. Integers alone
-     * keep {@code ^} double precision, as PostgreSQL's preferred float8 does.
-     *
-     * @throws org.apache.calcite.runtime.CalciteContextException for {@code log(b, x)} of a float
-     *     (PostgreSQL has no such function, 42883)
-     */
-    /**
      * {@code date_bin} of timestamptz values is 0A000: {@link PgDateFunctions#date_bin} bins
      * timestamps, and Calcite would pass it the values' local times in the session's zone and
      * answer a timestamp, where PostgreSQL bins the instants and answers a timestamptz.
@@ -280,42 +272,6 @@ final class PgValidator extends CalciteSqlValidator {
                             "date_bin of timestamp with time zone values is not supported yet");
                 }
             }
-        }
-    }
-
-    private void numericPowerOrLog(SqlValidatorScope scope, SqlBasicCall call) {
-        String name = call.getOperator().getName();
-        boolean power = name.equalsIgnoreCase("power");
-        if (call.operandCount() != 2 || !power && !name.equalsIgnoreCase("log")) {
-            return;
-        }
-        boolean decimal = false;
-        boolean approx = false;
-        List<RelDataType> types = new ArrayList<>(2);
-        for (SqlNode operand : call.getOperandList()) {
-            RelDataType derived = deriveType(scope, operand);
-            types.add(derived);
-            SqlTypeName type = derived.getSqlTypeName();
-            approx |= SqlTypeName.APPROX_TYPES.contains(type);
-            decimal |= type == SqlTypeName.DECIMAL;
-        }
-        if (approx && !power) {
-            // PostgreSQL's only log(b, x) is numeric, and a float does not become one implicitly
-            String signature = "'LOG(<" + types.get(0) + ">, <" + types.get(1) + ">)'";
-            throw newValidationError(call, RESOURCE.canNotApplyOp2Type("LOG", signature, "LOG"));
-        }
-        if (approx) {
-            return;
-        }
-        if (decimal || !power) {
-            call.setOperator(new org.apache.calcite.sql.SqlUnresolvedFunction(
-                    new org.apache.calcite.sql.SqlIdentifier(
-                            power ? "pg_numeric_power" : "pg_numeric_log", call.getParserPosition()),
-                    null,
-                    null,
-                    null,
-                    null,
-                    org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION));
         }
     }
 
