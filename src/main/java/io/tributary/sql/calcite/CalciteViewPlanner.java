@@ -50,8 +50,13 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node);
-        // extract and date_part of the fields with a fraction as PostgreSQL's, as for queries
-        String extracted = ExtractCalls.rewrite(query, () -> new ViewQueryConverter(catalog).validator());
+        // extract and date_part of the fields with a fraction as PostgreSQL's, as for queries (whose
+        // text has had the statement rewrites that the probe is given here)
+        String extracted = ExtractCalls.rewrite(
+                query,
+                () -> new ViewQueryConverter(catalog).validator(),
+                probe -> StatementRewrite.applyAll(probe, DatabaseQualifiedNames.forView(catalog))
+                        .statement());
         if (!extracted.equals(query)) {
             query = extracted;
             node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));

@@ -4,6 +4,7 @@ import io.tributary.common.TributaryException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
@@ -67,13 +68,23 @@ final class ExtractCalls {
      * view's; {@code validators} makes the caller's validator, used once.
      */
     static String rewrite(String text, Validators validators) {
+        return rewrite(text, validators, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #rewrite(String, Validators)}, the parsed text passed through {@code treeRewrites}
+     * before the probe is made of it: the rewrites that the caller's own validation comes after (the
+     * view planner's {@link StatementRewrite}s, which the frontend applies before its text reaches
+     * here), so that what they rewrite ({@code date_trunc('milliseconds', ts)}) does not fail the probe.
+     */
+    static String rewrite(String text, Validators validators, UnaryOperator<SqlNode> treeRewrites) {
         String lower = text.toLowerCase(Locale.ROOT);
         if (!lower.contains("extract") && !lower.contains("date_part")) {
             return text;
         }
         Map<SqlParserPos, SqlTypeName> values = new HashMap<>();
         try {
-            SqlNode probe = parse(text).accept(new SqlShuttle() {
+            SqlNode probe = treeRewrites.apply(parse(text)).accept(new SqlShuttle() {
                 @Override
                 public SqlNode visit(SqlCall call) {
                     SqlNode visited = super.visit(call);
@@ -129,7 +140,8 @@ final class ExtractCalls {
                 }
             });
         } catch (java.sql.SQLException | SqlParseException | RuntimeException e) {
-            if (e instanceof TributaryException te) {
+            // a rewrite's refusal carries positions in the caller's tree: the caller meets it again
+            if (e instanceof TributaryException te && !(e instanceof PositionedError)) {
                 throw te;
             }
             return text;
