@@ -1,0 +1,41 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Everyday SQL whose answers, types or SQLSTATEs Tributary got wrong, against embedded PostgreSQL:
+ * {@code ::} after a window function's {@code OVER (...)} or an aggregate's {@code WITHIN GROUP (...)}.
+ * Compared exactly: rows with labels and type names, or SQLSTATE and message.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class EverydayFidelityDifferentialTest {
+    private static final String SETUP = "CREATE TABLE t (id INT PRIMARY KEY, iv INTERVAL, n NUMERIC, y INT, x INT);"
+            + "INSERT INTO t VALUES (1, INTERVAL '1 day', 1.5, 10, 3);"
+            + "INSERT INTO t VALUES (2, INTERVAL '2 hours', 2.25, 20, 4);"
+            + "INSERT INTO t VALUES (3, NULL, NULL, 30, NULL);"
+            + "INSERT INTO t VALUES (4, INTERVAL '1 year 2 mons -3 days 04:05:06.5', -7, 20, 5)";
+
+    @RegisterExtension
+    static final ComparedPair BOTH = new ComparedPair("fidelity-diff-", SETUP, new ComparedOutcomes(false, false));
+
+    @Test
+    void aCastAfterOverIsAccepted() {
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        "SELECT id, sum(x) OVER (ORDER BY y, id)::text AS s FROM t ORDER BY id",
+                        "SELECT id, rank() OVER (ORDER BY y)::int AS r, row_number() OVER w::text AS n FROM t"
+                                + " WINDOW w AS (ORDER BY id) ORDER BY id",
+                        "SELECT id, count(*) OVER (PARTITION BY y)::numeric + 1 AS c FROM t ORDER BY id",
+                        "SELECT pg_catalog.max(x) OVER ()::int8, x FROM t ORDER BY id",
+                        "SELECT id FROM t ORDER BY rank() OVER (ORDER BY x DESC)::int, id",
+                        "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x)::text FROM t",
+                        "SELECT sum(x) OVER (ORDER BY id)::int2::text AS s, 'a' AS b FROM t ORDER BY id")));
+    }
+}
