@@ -10,7 +10,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Everyday SQL whose answers, types or SQLSTATEs Tributary got wrong, against embedded PostgreSQL:
- * {@code ::} after a window function's {@code OVER (...)} or an aggregate's {@code WITHIN GROUP (...)}.
+ * {@code ::} after a window function's {@code OVER (...)} or an aggregate's {@code WITHIN GROUP (...)};
+ * calls PostgreSQL has no function for (a bigint count, a float for numeric: 42883).
  * Compared exactly: rows with labels and type names, or SQLSTATE and message.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -37,5 +38,26 @@ class EverydayFidelityDifferentialTest {
                         "SELECT id FROM t ORDER BY rank() OVER (ORDER BY x DESC)::int, id",
                         "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x)::text FROM t",
                         "SELECT sum(x) OVER (ORDER BY id)::int2::text AS s, 'a' AS b FROM t ORDER BY id")));
+    }
+
+    @Test
+    void callsPostgresHasNoFunctionForAre42883() {
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        "SELECT min_scale(1.5::float8)",
+                        "SELECT trim_scale(x::float4) FROM t",
+                        "SELECT div(1.5::float8, 1)",
+                        "SELECT scale(2::float8)",
+                        "SELECT left('abc', 2::bigint)",
+                        "SELECT right('abc', 2::bigint)",
+                        "SELECT left('abc', count(*)) FROM t",
+                        "SELECT lpad('a', 3::bigint, 'x')",
+                        "SELECT rpad('a', 3::bigint)",
+                        "SELECT repeat('ab', 2::bigint)",
+                        "SELECT ltrim('xxa', 'x'), rtrim('axx', 'x'), btrim('xax', 'x'), lpad('a', 3), rpad('a', 3, 'y'),"
+                                + " ltrim(5::text, '5') AS l, quote_nullable(5) AS q, starts_with('ab', 'a') AS s",
+                        "SELECT min_scale(2) AS m, scale(1.50) AS s, trim_scale(2.500) AS t, repeat('ab', 2::smallint) AS p,"
+                                + " lpad('a', '3') AS q")));
     }
 }
