@@ -11,7 +11,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Everyday SQL whose answers, types or SQLSTATEs Tributary got wrong, against embedded PostgreSQL:
  * {@code ::} after a window function's {@code OVER (...)} or an aggregate's {@code WITHIN GROUP (...)};
- * calls PostgreSQL has no function for (a bigint count, a float for numeric: 42883).
+ * calls PostgreSQL has no function for (a bigint count, a float for numeric: 42883); arrays of
+ * intervals printed and typed as PostgreSQL's.
  * Compared exactly: rows with labels and type names, or SQLSTATE and message.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -59,5 +60,17 @@ class EverydayFidelityDifferentialTest {
                                 + " ltrim(5::text, '5') AS l, quote_nullable(5) AS q, starts_with('ab', 'a') AS s",
                         "SELECT min_scale(2) AS m, scale(1.50) AS s, trim_scale(2.500) AS t, repeat('ab', 2::smallint) AS p,"
                                 + " lpad('a', '3') AS q")));
+    }
+
+    @Test
+    void arraysOfIntervalsPrintAsPostgres() {
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        "SELECT array_agg(iv ORDER BY id) AS a FROM t",
+                        "SELECT y, array_agg(iv ORDER BY id) AS a FROM t GROUP BY y ORDER BY y",
+                        "SELECT id, ARRAY[iv, iv] AS a FROM t ORDER BY id",
+                        "SELECT array_agg(iv ORDER BY id) FILTER (WHERE id > 1) AS a, array_agg(iv) FILTER (WHERE id > 9)"
+                                + " AS e FROM t")));
     }
 }
