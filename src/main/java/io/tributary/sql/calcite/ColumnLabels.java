@@ -213,7 +213,8 @@ final class ColumnLabels {
 
     /**
      * Whether PostgreSQL's label of {@code node} outranks a cast's type name: a column, a function
-     * call (not a cast or CASE), or a cast of one of these (its {@code FigureColname} strength 2).
+     * call (not a cast or CASE) with any FILTER, WITHIN GROUP or OVER, or a cast of one of these (its
+     * {@code FigureColname} strength 2).
      */
     private static boolean namesItself(SqlNode node) {
         if (node instanceof SqlIdentifier id) {
@@ -221,6 +222,12 @@ final class ColumnLabels {
         }
         if (node.getKind() == SqlKind.CAST && node instanceof SqlBasicCall cast) {
             return namesItself(cast.operand(0));
+        }
+        if (node.getKind() == SqlKind.OVER
+                || node.getKind() == SqlKind.FILTER
+                || node.getKind() == SqlKind.WITHIN_GROUP) {
+            // a window or aggregate call's clauses keep it a function call (sum(x) OVER w::text is sum)
+            return namesItself(((SqlCall) node).operand(0));
         }
         return node instanceof SqlCall call
                 && call.getOperator() instanceof SqlFunction

@@ -84,6 +84,7 @@ final class PgArithmetic extends RexShuttle {
         if (!(visited instanceof RexCall c)) {
             return visited;
         }
+        MissingSignatures.check(c, rexBuilder.getTypeFactory());
         RexCall series = SeriesArguments.castToParameters(c, rexBuilder);
         if (series != c) {
             return series;

@@ -6,6 +6,7 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgUuidText;
+import io.tributary.common.types.TypeKind;
 import io.tributary.common.types.Values;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
@@ -225,13 +226,17 @@ final class TypeMapping {
             String elementName = name.substring(0, name.length() - PgArrayText.ARRAY_SUFFIX.length());
             // varchar(n)[]: the length is in the element's name only
             java.util.regex.Matcher varchar = VARCHAR_LENGTH.matcher(elementName);
+            // an array of OTHER is of intervals (PgIntervals; json and jsonb are named apart)
             DataType element = PgArrayText.isArray(elementName)
                     ? null
                     : varchar.matches()
                             ? DataType.varchar(Integer.parseInt(varchar.group(1)))
-                            : fromJdbc(elementName, 0, 0);
-            // nested arrays reach clients as text, as do arrays of types without an array type here
-            return element == null || !element.kind().arrayElement() ? DataType.TEXT : DataType.array(element);
+                            : elementName.equals("OTHER") ? DataType.INTERVAL : fromJdbc(elementName, 0, 0);
+            // nested arrays reach clients as text, as do arrays of types without an array type here;
+            // interval arrays are results only (not column types), read as lists of intervals
+            return element == null || !(element.kind().arrayElement() || element.kind() == TypeKind.INTERVAL)
+                    ? DataType.TEXT
+                    : DataType.array(element);
         }
         int paren = name.indexOf('(');
         if (paren > 0) {
@@ -309,7 +314,12 @@ final class TypeMapping {
                                 : PgTextFormat.parse(DataType.INTERVAL, o.toString());
             }
             case BYTEA -> rs.getBytes(i);
-            case ARRAY -> PgArrayText.elements(rs.getArray(i), t.element(), sessionZone(rs, t.element()));
+            // Avatica reads an array of OTHER (intervals) as an object, though the object is an Array
+            case ARRAY ->
+                PgArrayText.elements(
+                        t.element().kind() == TypeKind.INTERVAL ? (java.sql.Array) rs.getObject(i) : rs.getArray(i),
+                        t.element(),
+                        sessionZone(rs, t.element()));
             case UUID -> {
                 Object o = rs.getObject(i);
                 yield o == null || o instanceof java.util.UUID ? o : PgUuidText.parse(o.toString());
