@@ -97,4 +97,61 @@ class RocksSharedStoreTest extends StateStoreContractTest {
         zeroAgain.close();
         reopened.close();
     }
+
+    /**
+     * Every column family's memtable inserts with a position per table and vnode (see {@link
+     * RocksSharedStore#withInsertHints}), as the store's OPTIONS file records; keys shorter than
+     * the prefix, keys of one prefix written out of order and rewritten read back as written.
+     */
+    @Test
+    void memtablesInsertWithAHintPerTableAndVnode() throws Exception {
+        Path dir = shared.resolve("hinted");
+        RocksSharedStore engine = RocksSharedStore.open(dir);
+        StateStore zero = engine.openNamespace(0);
+        java.util.TreeMap<String, String> model = new java.util.TreeMap<>();
+        java.util.Random random = new java.util.Random(7);
+        for (int epoch = 1; epoch <= 20; epoch++) {
+            try (WriteBuffer wb = zero.newWriteBuffer()) {
+                for (int i = 0; i < 200; i++) {
+                    int n = random.nextInt(500);
+                    // "tbl:" + vnode-like byte pairs: one prefix for many keys, and some short keys
+                    String key = n % 50 == 0 ? "k" + n % 7 : "tbl:" + (char) ('a' + n % 3) + "/" + n;
+                    if (random.nextInt(4) == 0) {
+                        wb.delete(Keyspace.DATA, bytes(key));
+                        model.remove(key);
+                    } else {
+                        String value = epoch + "." + i;
+                        wb.put(Keyspace.DATA, bytes(key), bytes(value));
+                        model.put(key, value);
+                    }
+                }
+                zero.commit(epoch, wb);
+            }
+        }
+        for (int n = 0; n < 500; n++) {
+            for (String key : List.of("k" + n % 7, "tbl:" + (char) ('a' + n % 3) + "/" + n)) {
+                byte[] stored = read(zero, Keyspace.DATA, key);
+                String expected = model.get(key);
+                assertEquals(expected, stored == null ? null : new String(stored, StandardCharsets.UTF_8), key);
+            }
+        }
+        zero.close();
+        engine.close();
+        List<String> optionFiles;
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            optionFiles = files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("OPTIONS-"))
+                    .sorted()
+                    .toList();
+        }
+        String options = Files.readString(dir.resolve(optionFiles.get(optionFiles.size() - 1)));
+        long families = options.lines().filter(l -> l.startsWith("[CFOptions ")).count();
+        long hinted = options.lines()
+                .filter(l -> l.strip()
+                        .equals("memtable_insert_with_hint_prefix_extractor=rocksdb.FixedPrefix."
+                                + io.tributary.storage.TableKeys.PREFIX_LENGTH))
+                .count();
+        assertTrue(families >= 4, options);
+        assertEquals(families, hinted, "column families without the insert hint in\n" + options);
+    }
 }
