@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
  * digits, or the argument's scale), where Calcite computed doubles. Run in order on Tributary and
  * on an embedded PostgreSQL over constants, columns with NULLs and edge values: each statement's
  * rows (labels, JDBC types and texts) or SQLSTATE must match; integers and floats keep double
- * precision. A materialized view with the same expressions holds what PostgreSQL's query gives
- * after writes.
+ * precision. Number constants beyond the 38 integer digits of Calcite's exact types are numeric
+ * all the same, and a numeric cast to a float is 22003 beyond the float's range. A materialized view with
+ * the same functions holds what PostgreSQL's query gives after writes.
  */
 class NumericMathDifferentialTest {
     private static final String FUNCTIONS = "id, sqrt(abs(n)) AS sq, exp(n / 10) AS ex, ln(abs(n) + 1) AS ln1,"
@@ -47,7 +48,19 @@ class NumericMathDifferentialTest {
             "SELECT log10(-1.0)",
             "SELECT exp(6000::numeric)",
             "SELECT sqrt(n) FROM nm WHERE id = 4",
-            "SELECT round(sqrt(n), 2) + 1, sqrt(n) * 2 FROM nm WHERE id = 2");
+            "SELECT round(sqrt(n), 2) + 1, sqrt(n) * 2 FROM nm WHERE id = 2",
+            // constants of more than 38 digits before the point (Calcite's exact literals): an internal error
+            // without an exponent, a double with one
+            "SELECT 10000000000000000000000000000000000000000 AS a, 1e39::numeric AS b, 1e100 AS c, -1e50 AS d,"
+                    + " 123456789012345678901234567890123456789012345.5 AS f",
+            "SELECT pg_typeof(1e100)::text, pg_typeof(100000000000000000000000000000000000000000)::text, 1e100 + 1",
+            "SELECT id FROM nm WHERE n < 1e50 AND n > -1e50 AND w < 100000000000000000000000000000000000000000"
+                    + " ORDER BY id",
+            // numeric to a float: 22003 beyond its range (Infinity or 0 before)
+            "SELECT 1e39::float8 AS a, 1e100::float8 AS b, 1e38::real AS c, n::float8 AS d, n::real AS e FROM nm"
+                    + " WHERE id = 2",
+            "SELECT 1e400::float8",
+            "SELECT 1e39::real");
 
     private static PostgresPair pair;
 

@@ -51,6 +51,8 @@ final class PgScalarCalls {
     private static final SqlOperator TEXT_TIMESTAMP = function("textTimestamp");
     private static final SqlOperator TEXT_FLOAT8 = function("textFloat8");
     private static final SqlOperator TEXT_FLOAT4 = function("textFloat4");
+    private static final SqlOperator NUMERIC_FLOAT8 = function("numericFloat8");
+    private static final SqlOperator NUMERIC_FLOAT4 = function("numericFloat4");
     private static final SqlOperator FLOAT8_ROUND = function("float8Round");
     private static final SqlOperator FLOAT8_SQRT = function("float8Sqrt");
     private static final SqlOperator FLOAT8_POWER = function("float8Power");
@@ -178,7 +180,7 @@ final class PgScalarCalls {
 
     /**
      * A cast of a float, numeric, timestamp or time to text, of text to a date, time, timestamp,
-     * double precision or real (PostgreSQL's input), or of a float to boolean; else {@code null}.
+     * double precision or real (PostgreSQL's input), of a numeric to a float (22003 out of range), or of a float to boolean; else {@code null}.
      */
     private RexNode cast(RexCall cast) {
         RexNode operand = cast.getOperands().get(0);
@@ -201,6 +203,11 @@ final class PgScalarCalls {
         RexNode bool = roundedBoolean(operand);
         if (bool != null && INTEGERS.contains(to)) {
             return booleanToInteger(bool, cast);
+        }
+        if (from == SqlTypeName.DECIMAL && (FLOATS.contains(to) || to == SqlTypeName.REAL)) {
+            // 22003 past the float's range, where Calcite's conversion gives Infinity or 0
+            return rexBuilder.makeCall(
+                    cast.getType(), to == SqlTypeName.REAL ? NUMERIC_FLOAT4 : NUMERIC_FLOAT8, List.of(operand));
         }
         if (TEXTS.contains(from)) {
             SqlOperator input = switch (to) {

@@ -71,6 +71,29 @@ public final class PgScalarFunctions {
         return (Float) PgTextFormat.parse(DataType.REAL, s);
     }
 
+    /** {@code numeric::float8}: 22003 where the value is beyond a double's range, as PostgreSQL's float input says. */
+    public static double numericFloat8(BigDecimal x) {
+        double d = x.doubleValue();
+        if (Double.isInfinite(d) || d == 0 && x.signum() != 0) {
+            throw floatOutOfRange(x, "double precision");
+        }
+        return d;
+    }
+
+    /** {@code numeric::real}: as {@link #numericFloat8}, for a float's range. */
+    public static float numericFloat4(BigDecimal x) {
+        float f = x.floatValue();
+        if (Float.isInfinite(f) || f == 0 && x.signum() != 0) {
+            throw floatOutOfRange(x, "real");
+        }
+        return f;
+    }
+
+    private static TributaryException floatOutOfRange(BigDecimal x, String type) {
+        return new TributaryException(
+                SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "\"" + x.toPlainString() + "\" is out of range for type " + type);
+    }
+
     /** {@code text::time}: PostgreSQL's time input, as Calcite's milliseconds of the day. */
     public static int textTime(String s) {
         return (int) (PgDateTimeInput.parseTime(s) / 1000);
