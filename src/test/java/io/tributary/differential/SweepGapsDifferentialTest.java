@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Everyday SQL a sweep found missing or misprinted, run in order on Tributary and on an embedded
  * PostgreSQL: each statement's rows (labels and JDBC types) or SQLSTATE must match: {@code
- * array_replace}, {@code array_fill} and {@code array_dims}.
+ * array_replace}, {@code array_fill}, {@code array_dims}, {@code ^@} and {@code substring} with
+ * {@code SIMILAR} (or {@code FROM ... FOR} an escape).
  */
 class SweepGapsDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -28,7 +29,17 @@ class SweepGapsDifferentialTest {
             "SELECT array_dims(array['a','b']), array_dims(array_remove(array[1], 1)),"
                     + " array_dims(CASE WHEN false THEN array[1] END), array_dims(array[1.5])",
             "SELECT id, array_replace(array[a, 3], 3, a) AS r, array_dims(array[t]) AS d,"
-                    + " array_replace(array[t, 'a'], 'a', t) AS s, array_fill(n, array[2]) AS f FROM sw ORDER BY id");
+                    + " array_replace(array[t, 'a'], 'a', t) AS s, array_fill(n, array[2]) AS f FROM sw ORDER BY id",
+            // ^@ and SIMILAR substring
+            "SELECT 'apple' ^@ 'ap', 'apple' ^@ 'pp', 'a' ^@ NULL, 'apple' ^@ '' AND true",
+            "SELECT id, t ^@ 'a' AS s FROM sw WHERE t ^@ 'a' ORDER BY id",
+            "SELECT substring('foobar' similar '%#\"o_b#\"%' escape '#'), substring('foobar' similar 'x#\"o#\"%' escape '#')",
+            "SELECT substring('foobar' similar 'f(o|x)*b%' escape '#'), substring('a.b' similar 'a.b' escape ''),"
+                    + " substring('abc' similar '#\"a#\"%' escape NULL), substring('x_y' similar '%#_#\"y#\"' escape '#')",
+            "SELECT substring('foobar' FROM '%#\"o_b#\"%' FOR '#'), substring('foobar' FROM '#\"f#\"%' FOR '#')",
+            "SELECT id, substring(t similar '#\"_#\"%' escape '#') AS s FROM sw ORDER BY id",
+            "SELECT substring('a' similar '#\"a#\"#\"' escape '#')",
+            "SELECT substring('a' similar 'a' escape '##')");
 
     private static PostgresPair pair;
 
