@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Everyday SQL a sweep found missing or misprinted, run in order on Tributary and on an embedded
  * PostgreSQL: each statement's rows (labels and JDBC types) or SQLSTATE must match: {@code
- * array_replace}, {@code array_fill}, {@code array_dims}, {@code ^@} and {@code substring} with
- * {@code SIMILAR} (or {@code FROM ... FOR} an escape).
+ * array_replace}, {@code array_fill}, {@code array_dims}, {@code ^@}, {@code substring} with
+ * {@code SIMILAR} (or {@code FROM ... FOR} an escape), and the session and privilege functions
+ * tools call, whose values PostgreSQL alone knows compared by type and shape.
  */
 class SweepGapsDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -39,7 +40,22 @@ class SweepGapsDifferentialTest {
             "SELECT substring('foobar' FROM '%#\"o_b#\"%' FOR '#'), substring('foobar' FROM '#\"f#\"%' FOR '#')",
             "SELECT id, substring(t similar '#\"_#\"%' escape '#') AS s FROM sw ORDER BY id",
             "SELECT substring('a' similar '#\"a#\"#\"' escape '#')",
-            "SELECT substring('a' similar 'a' escape '##')");
+            "SELECT substring('a' similar 'a' escape '##')",
+            // session and catalog functions (values PostgreSQL alone knows: their shape)
+            "SELECT pg_postmaster_start_time() IS NOT NULL, pg_postmaster_start_time() < now()",
+            "SELECT txid_current() > 0, pg_current_xact_id()::text <> ''",
+            "SELECT pg_typeof(pg_postmaster_start_time())::text",
+            "SELECT pg_typeof(txid_current())::text",
+            "SELECT has_table_privilege('sw', 'select'), has_table_privilege('sw', 'SELECT, INSERT'),"
+                    + " has_table_privilege(current_user, 'sw', 'update WITH GRANT OPTION')",
+            "SELECT has_table_privilege('no_such_table', 'select')",
+            "SELECT has_table_privilege('sw', 'fly')",
+            "SELECT has_schema_privilege('public', 'usage'), has_database_privilege(current_database(), 'connect'),"
+                    + " has_schema_privilege('public', 'CREATE')",
+            "SELECT has_schema_privilege('no_such_schema', 'usage')",
+            "SELECT has_database_privilege('no_such_db', 'connect')",
+            "SELECT to_regclass('sw') = 'sw'::regclass, to_regclass('no_such_table') IS NULL,"
+                    + " to_regclass('public.sw') = 'sw'::regclass");
 
     private static PostgresPair pair;
 
