@@ -19,6 +19,8 @@ public final class SqlState {
     public static final String INVALID_ARGUMENT_FOR_LOGARITHM = "2201E";
     public static final String INVALID_ARGUMENT_FOR_POWER = "2201F";
     public static final String INVALID_REGULAR_EXPRESSION = "2201B";
+    public static final String INVALID_ESCAPE_SEQUENCE = "22025";
+    public static final String INVALID_USE_OF_ESCAPE_CHARACTER = "2200C";
     public static final String SUBSTRING_ERROR = "22011";
     public static final String ARRAY_SUBSCRIPT_ERROR = "2202E";
     public static final String INVALID_ARGUMENT_FOR_WIDTH_BUCKET = "2201G";

@@ -25,7 +25,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * PostgreSQL's array functions that keep their argument's element type ({@code array_append},
- * {@code array_prepend}, {@code array_cat}, {@code array_remove}) and {@code array_position}, as
+ * {@code array_prepend}, {@code array_cat}, {@code array_remove}, {@code array_replace}), {@code array_position},
+ * {@code array_fill} (an array of its value's type) and {@code array_dims} (text), as
  * Calcite operators typed from their arguments, which no reflective schema function can be. {@link
  * PgOperatorTable} offers them to every validator; generated code calls the {@link PgArrayOps}
  * method of the same name with boxed arguments, on the thread evaluating the expression. An
@@ -42,7 +43,11 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         /** {@code integer}, NULL when not found. */
         POSITION,
         /** {@code ||}: {@code array_cat}'s type when both operands are arrays, else {@code GROWN}. */
-        CONCAT
+        CONCAT,
+        /** An array of the first operand's type; never NULL. */
+        FILL,
+        /** {@code text}, NULL for a NULL or empty array. */
+        DIMS
     }
 
     /**
@@ -65,8 +70,14 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             new ArrayFunctions("array_cat", 0, 2, Shape.SAME),
             "array_remove",
             new ArrayFunctions("array_remove", 0, 2, Shape.SAME),
+            "array_replace",
+            new ArrayFunctions("array_replace", 0, 3, Shape.SAME),
             "array_position",
             new ArrayFunctions("array_position", 0, 2, Shape.POSITION),
+            "array_fill",
+            new ArrayFunctions("array_fill", 1, 2, Shape.FILL),
+            "array_dims",
+            new ArrayFunctions("array_dims", 0, 1, Shape.DIMS),
             CONCAT_NAME,
             new ArrayFunctions(CONCAT_NAME, ANY_OPERAND, 2, Shape.CONCAT));
 
@@ -173,6 +184,11 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         if (arrayOperand == ANY_OPERAND || binding.getOperator().getName().equals("array_cat")) {
             array = commonArray(types, array, binding.getOperandType(0), binding.getOperandType(1));
         }
+        if (binding.getOperator().getName().equals("array_replace")) {
+            // array_replace(integer[], 2, 3.5) is numeric[]: the common type of the elements and both values
+            array = commonArray(types, array, array, binding.getOperandType(1));
+            array = commonArray(types, array, array, binding.getOperandType(2));
+        }
         return switch (shape) {
             case GROWN -> types.createTypeWithNullability(array, false);
             case SAME ->
@@ -185,6 +201,8 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
                                         && binding.getOperandType(1).isNullable())
                         : array;
             case POSITION -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), true);
+            case FILL -> types.createArrayType(types.createTypeWithNullability(binding.getOperandType(0), true), -1);
+            case DIMS -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR), true);
             case CONCAT -> throw new IllegalStateException("resolved above");
         };
     }
@@ -286,7 +304,10 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
                                 .findFirst()
                                 .orElse(null);
                 List<Expression> translated = translator.translateList(operands);
-                Class<?> elementClass = component == null ? null : NUMBER_CLASSES.get(component.getSqlTypeName());
+                // array_fill's dimensions are integers whatever its value's type
+                Class<?> elementClass = component == null || name.equals("array_fill")
+                        ? null
+                        : NUMBER_CLASSES.get(component.getSqlTypeName());
                 List<Expression> arguments = new ArrayList<>();
                 for (int i = 0; i < operands.size(); i++) {
                     Expression value = Expressions.box(translated.get(i));

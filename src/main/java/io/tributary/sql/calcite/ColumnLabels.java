@@ -47,7 +47,9 @@ final class ColumnLabels {
             PgFormattingCalls.TO_TIMESTAMP,
             "to_timestamp",
             TimeEndOfDay.NAME,
-            "time");
+            "time",
+            PgSimilarSubstring.NAME,
+            "substring");
 
     private ColumnLabels() {}
 

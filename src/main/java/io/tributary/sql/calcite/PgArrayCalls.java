@@ -30,6 +30,8 @@ final class PgArrayCalls extends StatementRewrite {
             ArrayFunctions.CONCAT_NAME,
             "array_cat",
             "array_remove",
+            "array_replace",
+            "array_fill",
             "array_agg",
             PgArrayAgg.NAME,
             "string_to_array",

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The runtime of PostgreSQL's array functions ({@link ArrayFunctions}) over the one-dimensional
  * arrays Calcite's generated code holds as lists: {@code array_append}, {@code array_prepend},
- * {@code array_cat}, {@code array_remove} and {@code array_position}. Elements compare as PostgreSQL's {@code IS NOT DISTINCT
+ * {@code array_cat}, {@code array_remove}, {@code array_replace}, {@code array_position}, {@code array_fill} and
+ * {@code array_dims}. Elements compare as PostgreSQL's {@code IS NOT DISTINCT
  * FROM} does (a NULL element finds NULL). Called by reflection from generated code, on any thread.
  */
 public final class PgArrayOps {
@@ -93,6 +94,51 @@ public final class PgArrayOps {
             }
         }
         return out;
+    }
+
+    /** {@code array_replace(array, from, to)}: the elements not distinct from {@code from} become {@code to}. */
+    public static List<Object> array_replace(List<?> array, Object from, Object to) {
+        if (array == null) {
+            return null;
+        }
+        List<Object> out = new ArrayList<>(array.size());
+        for (Object e : array) {
+            out.add(same(e, from) ? to : e);
+        }
+        return out;
+    }
+
+    /**
+     * {@code array_fill(value, dimensions)}: {@code dimensions[1]} copies of {@code value}; a
+     * negative length is 54000 and NULL dimensions 22004 and more than one dimension 0A000 (arrays here
+     * have one).
+     */
+    public static List<Object> array_fill(Object value, List<?> dimensions) {
+        if (dimensions == null || dimensions.contains(null)) {
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.NULL_VALUE_NOT_ALLOWED,
+                    "dimension array or low bound array cannot be null");
+        }
+        if (dimensions.size() != 1) {
+            throw io.tributary.common.TributaryException.notSupported("array_fill with other than one dimension");
+        }
+        int length = ((Number) dimensions.get(0)).intValue();
+        if (length < 0) {
+            // PostgreSQL reads a negative length as an array too large to hold
+            throw new io.tributary.common.TributaryException(
+                    io.tributary.common.SqlState.PROGRAM_LIMIT_EXCEEDED,
+                    "array size exceeds the maximum allowed (134217727)");
+        }
+        List<Object> out = new ArrayList<>(Math.max(length, 0));
+        for (int i = 0; i < length; i++) {
+            out.add(value);
+        }
+        return out;
+    }
+
+    /** {@code array_dims(array)}: {@code [1:n]}, NULL for a NULL or empty array. */
+    public static String array_dims(List<?> array) {
+        return array == null || array.isEmpty() ? null : "[1:" + array.size() + "]";
     }
 
     /** {@code array_position(array, element)}: the 1-based index of the first element not distinct from it, else NULL. */

@@ -35,7 +35,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name} (through {@link CatalogTypeCasts}). {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
- * {@code pg_backend_pid()} the session's process id,
+ * {@code pg_backend_pid()} the session's process id, and the session functions of {@link #sessionFunction}
+ * ({@code txid_current}, {@code has_table_privilege}, {@code to_regclass} ...),
  * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
  * {@code search_path} (NULL when none exists); {@code array_upper(a, 1)}
  * becomes a's length; {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
@@ -125,6 +126,19 @@ final class PgCatalogCalls extends StatementRewrite {
     /** The OID of each schema of the path, pg_catalog first when not listed, for visibility tests. */
     private final String pathOids;
 
+    private final java.util.function.ToLongFunction<String> namespaceOid;
+
+    /**
+     * What {@code txid_current()} and {@code pg_current_xact_id()} count from: Tributary has no
+     * transaction ids, so each call planned takes the next number, increasing as PostgreSQL's do.
+     */
+    private static final java.util.concurrent.atomic.AtomicLong TRANSACTION_IDS =
+            new java.util.concurrent.atomic.AtomicLong(1000);
+
+    /** The instant the server started, what {@code pg_postmaster_start_time()} answers. */
+    private static final long STARTED_MILLIS =
+            java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+
     /**
      * @param user the session's user, what {@code current_user} returns
      * @param database the session's database, what {@code current_database()} and {@code current_catalog} return
@@ -149,6 +163,7 @@ final class PgCatalogCalls extends StatementRewrite {
         this.casts = new CatalogTypeCasts(relationOid, path);
         this.isSetting = isSetting;
         this.path = path;
+        this.namespaceOid = namespaceOid;
         StringBuilder oids = new StringBuilder();
         for (String schema : path.withImplicit()) {
             oids.append(oids.length() == 0 ? "" : ", ").append(namespaceOid.applyAsLong(schema));
@@ -292,6 +307,14 @@ final class PgCatalogCalls extends StatementRewrite {
         }
         if (call.getOperator() instanceof SqlFunction f
                 && f.getSqlIdentifier() != null
+                && f.getSqlIdentifier().isSimple()) {
+            SqlNode session = sessionFunction(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT), call);
+            if (session != null) {
+                return rewritten(session);
+            }
+        }
+        if (call.getOperator() instanceof SqlFunction f
+                && f.getSqlIdentifier() != null
                 && f.getSqlIdentifier().isSimple()
                 && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
                 && call.operandCount() == 2) {
@@ -342,6 +365,115 @@ final class PgCatalogCalls extends StatementRewrite {
             }
         }
         return super.visit(call);
+    }
+
+    /**
+     * The session and privilege functions tools call, or null when {@code call} is none of them
+     * (or has arguments they do not take here, left for Calcite's 42883): {@code txid_current()} and
+     * {@code pg_current_xact_id()} a new bigint each ({@link #TRANSACTION_IDS}; PostgreSQL's xid8 is
+     * not a type here), {@code pg_postmaster_start_time()} the server's start; {@code
+     * has_table_privilege([user,] table, privilege)} true for an existing relation (every session
+     * may read and write every relation; 42P01 for a missing one), {@code has_schema_privilege} and
+     * {@code has_database_privilege} of a named schema or database likewise (3F000, 3D000); {@code
+     * to_regclass('name')} the relation's OID as a regclass cast gives it, NULL when there is none.
+     */
+    private SqlNode sessionFunction(String name, SqlCall call) {
+        if (!SESSION_FUNCTIONS.contains(name)) {
+            return null;
+        }
+        // arguments first: current_database() and current_user become the constants read here
+        for (int i = 0; i < call.operandCount(); i++) {
+            if (call.operand(i) != null) {
+                call.setOperand(i, call.operand(i).accept(this));
+            }
+        }
+        SqlParserPos pos = call.getParserPosition();
+        int n = call.operandCount();
+        switch (name) {
+            case "txid_current", "pg_current_xact_id" -> {
+                return n != 0
+                        ? null
+                        : castTo(
+                                SqlLiteral.createExactNumeric(Long.toString(TRANSACTION_IDS.incrementAndGet()), pos),
+                                SqlTypeName.BIGINT,
+                                pos);
+            }
+            case "pg_postmaster_start_time" -> {
+                return n != 0
+                        ? null
+                        : expand(
+                                "TIMESTAMP WITH LOCAL TIME ZONE '"
+                                        + org.apache.calcite.util.TimestampString.fromMillisSinceEpoch(STARTED_MILLIS)
+                                        + "'",
+                                List.of());
+            }
+            case "has_table_privilege" -> {
+                if (n != 2 && n != 3 || !(call.operand(n - 1) instanceof SqlLiteral privilege)) {
+                    return null;
+                }
+                PgPrivilegeText.check(privilege.getValueAs(String.class), PgPrivilegeText.TABLE);
+                SqlNode oid = casts.cast(call.operand(n - 2), regclass(pos));
+                return SqlStdOperatorTable.CASE.createCall(
+                        null,
+                        pos,
+                        null,
+                        new org.apache.calcite.sql.SqlNodeList(
+                                List.of(SqlStdOperatorTable.IS_NOT_NULL.createCall(pos, oid)), pos),
+                        new org.apache.calcite.sql.SqlNodeList(List.of(SqlLiteral.createBoolean(true, pos)), pos),
+                        castTo(SqlLiteral.createNull(pos), SqlTypeName.BOOLEAN, pos));
+            }
+            case "has_schema_privilege", "has_database_privilege" -> {
+                if (n != 2 && n != 3
+                        || !(call.operand(n - 1) instanceof SqlLiteral privilege)
+                        || !(call.operand(n - 2) instanceof SqlLiteral object)
+                        || object.getTypeName().getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                    return null;
+                }
+                boolean schema = name.equals("has_schema_privilege");
+                PgPrivilegeText.check(
+                        privilege.getValueAs(String.class), schema ? PgPrivilegeText.SCHEMA : PgPrivilegeText.DATABASE);
+                String objectName = object.getValueAs(String.class);
+                if (schema ? namespaceOid.applyAsLong(objectName) < 0 : !objectName.equals(database)) {
+                    throw new TributaryException(
+                            schema ? SqlState.INVALID_SCHEMA_NAME : SqlState.INVALID_CATALOG_NAME,
+                            (schema ? "schema \"" : "database \"") + objectName + "\" does not exist");
+                }
+                return SqlLiteral.createBoolean(true, pos);
+            }
+            case "to_regclass" -> {
+                if (n != 1
+                        || !(call.operand(0) instanceof SqlLiteral text)
+                        || text.getTypeName().getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                    return null;
+                }
+                try {
+                    return casts.cast(text, regclass(pos));
+                } catch (TributaryException missing) {
+                    // to_regclass is the cast that answers NULL where the cast fails with 42P01
+                    if (!SqlState.UNDEFINED_TABLE.equals(missing.sqlState())) {
+                        throw missing;
+                    }
+                    return castTo(SqlLiteral.createNull(pos), SqlTypeName.BIGINT, pos);
+                }
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** The functions {@link #sessionFunction} answers. */
+    private static final Set<String> SESSION_FUNCTIONS = Set.of(
+            "txid_current",
+            "pg_current_xact_id",
+            "pg_postmaster_start_time",
+            "has_table_privilege",
+            "has_schema_privilege",
+            "has_database_privilege",
+            "to_regclass");
+
+    private static SqlDataTypeSpec regclass(SqlParserPos pos) {
+        return new SqlDataTypeSpec(new org.apache.calcite.sql.SqlUserDefinedTypeNameSpec("regclass", pos), pos);
     }
 
     /**

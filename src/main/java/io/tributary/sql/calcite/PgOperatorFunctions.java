@@ -17,6 +17,11 @@ import java.math.BigDecimal;
 public final class PgOperatorFunctions {
     private PgOperatorFunctions() {}
 
+    /** {@code s ^@ prefix}: {@code starts_with}, under the operator's {@code ?column?} label. */
+    public static Boolean pg_op_starts_with(String s, String prefix) {
+        return PgTextFunctions.starts_with(s, prefix);
+    }
+
     /** {@code a & b}. */
     public static Short pg_op_bitand(Short a, Short b) {
         return a == null || b == null ? null : (short) (a & b);

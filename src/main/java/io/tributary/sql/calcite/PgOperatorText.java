@@ -10,7 +10,8 @@ import java.util.Set;
  * PgOperatorFunctions}: the integer bit operators {@code |}, {@code #}, {@code >>} and prefix
  * {@code ~}, the prefix {@code @}, {@code |/}, {@code ||/}, and json's {@code ->}, {@code ->>},
  * {@code #>}, {@code #>>}, {@code @>}, {@code <@} ({@link PgJsonFunctions}), {@code ?}, {@code ?|},
- * {@code ?&} and {@code #-} ({@link PgJsonbOperators}), and arrays' {@code &&} ({@link PgArrayContainment}). These share PostgreSQL's precedence
+ * {@code ?&} and {@code #-} ({@link PgJsonbOperators}), arrays' {@code &&} ({@link PgArrayContainment}) and
+ * text's {@code ^@} ({@code starts_with}). These share PostgreSQL's precedence
  * of "any other operator": below {@code + - * / % ^}, {@code AT TIME ZONE}, {@code COLLATE} and
  * {@code ::}, above comparisons, {@code LIKE}, {@code IS}, {@code NOT}, {@code AND}, {@code OR};
  * left-associative. So an operand extends over tokens of tighter operators and stops at a
@@ -39,15 +40,16 @@ final class PgOperatorText {
             Map.entry("?|", "pg_op_jsonb_exists_any"),
             Map.entry("?&", "pg_op_jsonb_exists_all"),
             Map.entry("#-", "pg_op_jsonb_delete_path"),
-            Map.entry("&&", "pg_op_array_overlap"));
+            Map.entry("&&", "pg_op_array_overlap"),
+            Map.entry("^@", "pg_op_starts_with"));
     /** Prefix operators written as calls ({@code ~} only where no operand comes before it). */
     private static final Map<String, String> PREFIX =
             Map.of("~", "pg_op_bitnot", "@", "pg_op_abs", "|/", "pg_op_sqrt", "||/", "pg_op_cbrt");
     /** Operators that bind tighter than these, so may sit inside an operand. */
     private static final Set<String> TIGHTER = Set.of("+", "-", "*", "/", "%", "^", "::", ".");
     /** Operators only this class handles; a statement with none of them is left as it is. */
-    private static final Set<String> TRIGGERS =
-            Set.of("|", "#", ">>", "@", "|/", "||/", "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&");
+    private static final Set<String> TRIGGERS = Set.of(
+            "|", "#", ">>", "@", "|/", "||/", "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&", "^@");
     /** Words that continue an operand after a complete one. */
     private static final Set<String> CONTINUATIONS =
             Set.of("at", "time", "zone", "collate", "precision", "varying", "with", "without");

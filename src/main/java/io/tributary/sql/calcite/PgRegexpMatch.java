@@ -132,6 +132,9 @@ public final class PgRegexpMatch {
      */
     static void register(SchemaPlus root) {
         root.add(
+                PgSimilarSubstring.NAME,
+                org.apache.calcite.schema.impl.ScalarFunctionImpl.create(PgSimilarSubstring.class, "similarSubstring"));
+        root.add(
                 SUBSTRING,
                 org.apache.calcite.schema.impl.ScalarFunctionImpl.create(PgRegexpMatch.class, "substringMatch"));
         for (Method m : PgRegexpMatch.class.getMethods()) {

@@ -68,7 +68,7 @@ final class PgValueSemantics extends StatementRewrite {
             // PostgreSQL's unknown, as of NULL: Calcite would type the literal CHAR(n), as any string expression
             return rewritten(call.getOperator().createCall(pos, SqlLiteral.createNull(pos)));
         }
-        if (name.equals("starts_with")
+        if ((name.equals("starts_with") || name.equals("pg_op_starts_with"))
                 && call.getOperandList().stream().anyMatch(o -> SqlUtil.isNullLiteral(o, false))) {
             // PostgreSQL reads a bare NULL as text here; Calcite's generated call fails on an untyped one
             return rewritten(call.getOperator()
@@ -128,6 +128,15 @@ final class PgValueSemantics extends StatementRewrite {
             // pattern as a start position
             return rewritten(
                     userFunction(PgRegexpMatch.SUBSTRING, pos, call.operand(0).accept(this), call.operand(1)));
+        }
+        if (call.getKind() == SqlKind.OTHER_FUNCTION
+                && call.getOperator().getName().equalsIgnoreCase("substring")
+                && call.operandCount() == 3
+                && call.operand(1) instanceof SqlCharStringLiteral
+                && call.operand(2) instanceof SqlCharStringLiteral) {
+            // substring(s FROM 'pattern' FOR 'escape') is PostgreSQL's SQL regular-expression form
+            return rewritten(userFunction(
+                    PgSimilarSubstring.NAME, pos, call.operand(0).accept(this), call.operand(1), call.operand(2)));
         }
         if (name.equals("substr") && (call.operandCount() == 2 || call.operandCount() == 3)) {
             // Calcite's SUBSTR counts a negative start from the end; PostgreSQL's is SUBSTRING's positions
