@@ -36,7 +36,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * OID its name), {@code oid} and {@code name} (through {@link CatalogTypeCasts}). {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
  * {@code pg_backend_pid()} the session's process id, and the session functions of {@link #sessionFunction}
- * ({@code txid_current}, {@code has_table_privilege}, {@code to_regclass} ...),
+ * ({@code pg_postmaster_start_time}, {@code has_table_privilege}, {@code to_regclass} ...),
  * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
  * {@code search_path} (NULL when none exists); {@code array_upper(a, 1)}
  * becomes a's length; {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
@@ -127,13 +127,6 @@ final class PgCatalogCalls extends StatementRewrite {
     private final String pathOids;
 
     private final java.util.function.ToLongFunction<String> namespaceOid;
-
-    /**
-     * What {@code txid_current()} and {@code pg_current_xact_id()} count from: Tributary has no
-     * transaction ids, so each call planned takes the next number, increasing as PostgreSQL's do.
-     */
-    private static final java.util.concurrent.atomic.AtomicLong TRANSACTION_IDS =
-            new java.util.concurrent.atomic.AtomicLong(1000);
 
     /** The instant the server started, what {@code pg_postmaster_start_time()} answers. */
     private static final long STARTED_MILLIS =
@@ -369,9 +362,8 @@ final class PgCatalogCalls extends StatementRewrite {
 
     /**
      * The session and privilege functions tools call, or null when {@code call} is none of them
-     * (or has arguments they do not take here, left for Calcite's 42883): {@code txid_current()} and
-     * {@code pg_current_xact_id()} a new bigint each ({@link #TRANSACTION_IDS}; PostgreSQL's xid8 is
-     * not a type here), {@code pg_postmaster_start_time()} the server's start; {@code
+     * (or has arguments they do not take here, left for Calcite's 42883): {@code
+     * pg_postmaster_start_time()} the server's start; {@code
      * has_table_privilege([user,] table, privilege)} true for an existing relation (every session
      * may read and write every relation; 42P01 for a missing one), {@code has_schema_privilege} and
      * {@code has_database_privilege} of a named schema or database likewise (3F000, 3D000); {@code
@@ -390,14 +382,6 @@ final class PgCatalogCalls extends StatementRewrite {
         SqlParserPos pos = call.getParserPosition();
         int n = call.operandCount();
         switch (name) {
-            case "txid_current", "pg_current_xact_id" -> {
-                return n != 0
-                        ? null
-                        : castTo(
-                                SqlLiteral.createExactNumeric(Long.toString(TRANSACTION_IDS.incrementAndGet()), pos),
-                                SqlTypeName.BIGINT,
-                                pos);
-            }
             case "pg_postmaster_start_time" -> {
                 return n != 0
                         ? null
@@ -464,8 +448,6 @@ final class PgCatalogCalls extends StatementRewrite {
 
     /** The functions {@link #sessionFunction} answers. */
     private static final Set<String> SESSION_FUNCTIONS = Set.of(
-            "txid_current",
-            "pg_current_xact_id",
             "pg_postmaster_start_time",
             "has_table_privilege",
             "has_schema_privilege",

@@ -114,8 +114,9 @@ final class PgSyntaxText {
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
         ComparisonChains.check(sql);
-        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
-                FromFunctionCallsText.rewrite(AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(sql))))))));
+        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(
+                PgOperatorText.rewrite(SimilarSubstringText.rewrite(FromFunctionCallsText.rewrite(
+                        AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(sql))))))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();
