@@ -40,6 +40,12 @@ class NumericMathDifferentialTest {
             "SELECT ln(1.0000001), ln(0.5), ln(1e-10::numeric), ln(1::numeric), ln(0.99999), ln(1e30::numeric)",
             "SELECT log(0.001), log(12345.678), log10(1.00001), log(1::numeric), log(2, 8::numeric)",
             "SELECT exp(-6000::numeric) = 0, exp(5000::numeric) > 0",
+            // just beside a square: the root rounds once (0.99999... is not 1.0000...)
+            "SELECT sqrt('0.9999999999999999999999999999999'::numeric) AS a, sqrt('1.00000000000000000001'::numeric)"
+                    + " AS b, sqrt('0.99999999999999999999'::numeric) AS c, sqrt(15.9999999999999999999999) AS d",
+            // where PostgreSQL's estimate of ln's weight (two base-10000 digits) changes the scale
+            "SELECT ln(22026.466::numeric) AS a, ln(1.10518::numeric) AS b, log(22026.466::numeric) AS c,"
+                    + " log(2, 22026.466::numeric) AS d, ln(12345678.5) AS e, ln(0.000123456789) AS f",
             "SELECT sqrt(NULL::numeric), exp(NULL::numeric), ln(NULL::numeric), log(NULL::numeric)",
             "SELECT sqrt(-1::numeric)",
             "SELECT ln(0::numeric)",

@@ -135,8 +135,12 @@ public final class PgNumericFunctions {
         if (x.signum() == 0) {
             return BigDecimal.ZERO.setScale(rscale);
         }
-        int digits = Math.max(x.precision() - x.scale(), 0) / 2 + rscale + 10;
-        return x.sqrt(new MathContext(digits, RoundingMode.HALF_EVEN)).setScale(rscale, RoundingMode.HALF_UP);
+        // the exact square root's digits to rscale + 1 decimals, truncated (x times an even power of
+        // ten is a whole number since rscale >= x's scale), then rounded once, half up, as PostgreSQL
+        BigInteger scaled = x.movePointRight(2 * (rscale + 1)).toBigIntegerExact();
+        BigInteger[] lastDigit = scaled.sqrt().divideAndRemainder(BigInteger.TEN);
+        BigInteger rounded = lastDigit[1].intValue() >= 5 ? lastDigit[0].add(BigInteger.ONE) : lastDigit[0];
+        return new BigDecimal(rounded, rscale);
     }
 
     /**
@@ -234,16 +238,26 @@ public final class PgNumericFunctions {
 
     /**
      * PostgreSQL's {@code estimate_ln_dweight}: the decimal weight of {@code ln(v)}, from {@code v
-     * - 1} near 1 and from eight leading digits elsewhere.
+     * - 1} near 1 and elsewhere from the leading two base-10000 digits of {@code v} as PostgreSQL
+     * stores it (5 to 8 decimal digits, by where the groups fall): the estimate decides the result's
+     * scale, so it must be PostgreSQL's own, not a better one.
      */
     private static int lnWeight(BigDecimal v) {
         if (v.compareTo(new BigDecimal("0.9")) >= 0 && v.compareTo(new BigDecimal("1.1")) <= 0) {
             BigDecimal x = v.subtract(BigDecimal.ONE);
             return x.signum() == 0 ? 0 : x.precision() - x.scale() - 1;
         }
-        BigDecimal lead = v.round(new MathContext(8, RoundingMode.DOWN));
-        BigInteger digits = lead.unscaledValue();
-        double ln = Math.log(digits.doubleValue()) - lead.scale() * LN_10;
+        int weight = Math.floorDiv(v.precision() - v.scale() - 1, 4);
+        BigDecimal groups = v.movePointLeft(4 * weight); // in [1, 10000)
+        int first = groups.intValue();
+        BigDecimal rest = groups.subtract(BigDecimal.valueOf(first));
+        double digits = first;
+        int dweight = weight * 4;
+        if (rest.signum() != 0) {
+            digits = digits * 10000 + rest.movePointRight(4).intValue();
+            dweight -= 4;
+        }
+        double ln = Math.log(digits) + dweight * LN_10;
         return (int) Math.log10(Math.abs(ln));
     }
 
