@@ -56,7 +56,12 @@ class FormatAndInputDifferentialTest {
             "SELECT 'infinit'::float8",
             "SELECT '1e400'::float8",
             "SELECT '1e39'::real",
-            "SELECT ''::float8");
+            "SELECT ''::float8",
+            // underflow to zero is out of range too; a real is rounded once, from the text
+            "SELECT '1e-400'::float8",
+            "SELECT '-1e-50'::real",
+            "SELECT '0e-400'::float8 AS a, '0.000'::real AS b, '1e-310'::float8 AS c,"
+                    + " '1.0000000596046447753906251'::real AS d, '-0'::float8 AS e");
 
     private static PostgresPair pair;
 

@@ -468,15 +468,31 @@ public final class PgTextFormat {
         }
         double d;
         try {
-            d = Double.parseDouble(s);
+            // a real straight from the text: through a double it would be rounded twice
+            d = typeName.equals("real") ? Float.parseFloat(s) : Double.parseDouble(s);
         } catch (NumberFormatException e) {
             throw invalid(typeName, s);
         }
-        if (Double.isInfinite(d) || typeName.equals("real") && Float.isInfinite((float) d)) {
+        // beyond the range either way: overflow, or digits that underflow to zero
+        if (Double.isInfinite(d) || d == 0 && nonZeroMantissa(s)) {
             throw new TributaryException(
                     SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "\"" + s + "\" is out of range for type " + typeName);
         }
         return d;
+    }
+
+    /** Whether a number's digits before its exponent are not all zero. */
+    private static boolean nonZeroMantissa(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 'e' || c == 'E') {
+                return false;
+            }
+            if (c >= '1' && c <= '9') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static BigDecimal parseNumeric(String s) {

@@ -234,7 +234,8 @@ final class TypeMapping {
                             : elementName.equals("OTHER") ? DataType.INTERVAL : fromJdbc(elementName, 0, 0);
             // nested arrays reach clients as text, as do arrays of types without an array type here;
             // interval arrays are results only (not column types), read as lists of intervals
-            return element == null || !(element.kind().arrayElement() || element.kind() == TypeKind.INTERVAL)
+            // (PgIntervals' OTHER; an array of Calcite's own interval types cannot be read as one)
+            return element == null || !(element.kind().arrayElement() || elementName.equals("OTHER"))
                     ? DataType.TEXT
                     : DataType.array(element);
         }
