@@ -74,6 +74,20 @@ final class DistinctOnText {
         }
     }
 
+    /** The index of the {@code (} the {@code )} at {@code close} closes, or -1 ({@link WindowCastText}). */
+    static int opening(List<Token> tokens, int close) {
+        int depth = 0;
+        for (int j = close; j >= 0; j--) {
+            Token t = tokens.get(j);
+            if (t.isSymbol(")")) {
+                depth++;
+            } else if (t.isSymbol("(") && --depth == 0) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
     /** The index of the token closing the parenthesis at {@code open}, or -1 ({@link AggregateOrderText} too). */
     static int closing(List<Token> tokens, int open) {
         int depth = 0;

@@ -8,10 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicCall;
-import org.apache.calcite.sql.SqlFunctionCategory;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 
@@ -77,12 +74,6 @@ final class NumericFunctionCalls {
     }
 
     private static void rename(SqlBasicCall call, String function) {
-        call.setOperator(new SqlUnresolvedFunction(
-                new SqlIdentifier(function, call.getParserPosition()),
-                null,
-                null,
-                null,
-                null,
-                SqlFunctionCategory.USER_DEFINED_FUNCTION));
+        call.setOperator(PgIntervals.function(function, call.getParserPosition()));
     }
 }

@@ -61,8 +61,12 @@ final class PgIntervals {
 
     /** A call of the schema function {@code name}, resolved by name at validation. */
     static SqlNode call(String name, SqlParserPos pos, SqlNode... operands) {
+        return function(name, pos).createCall(pos, operands);
+    }
+
+    /** The schema function {@code name} as an operator, resolved by name at validation. */
+    static SqlUnresolvedFunction function(String name, SqlParserPos pos) {
         return new SqlUnresolvedFunction(
-                        new SqlIdentifier(name, pos), null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION)
-                .createCall(pos, operands);
+                new SqlIdentifier(name, pos), null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION);
     }
 }

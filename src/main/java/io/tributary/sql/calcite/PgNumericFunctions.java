@@ -58,7 +58,7 @@ public final class PgNumericFunctions {
                     "a negative number raised to a non-integer power yields a complex result");
         }
         if (integral && exponent.abs().compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
-            int rscale = Math.min(Math.max(MIN_SIG_DIGITS, Math.max(base.scale(), 0)), MAX_DISPLAY_SCALE);
+            int rscale = scale(MIN_SIG_DIGITS, base);
             return integerPower(base, exponent.intValueExact(), rscale);
         }
         if (base.signum() == 0) {
@@ -79,10 +79,7 @@ public final class PgNumericFunctions {
             return BigDecimal.ZERO.setScale(MAX_DISPLAY_SCALE);
         }
         int weight = (int) (lnResult * LOG10_E);
-        int rscale = MIN_SIG_DIGITS - weight;
-        rscale = Math.max(rscale, Math.max(base.scale(), 0));
-        rscale = Math.max(rscale, Math.max(exponent.scale(), 0));
-        rscale = Math.min(Math.max(rscale, 0), MAX_DISPLAY_SCALE);
+        int rscale = scale(scale(MIN_SIG_DIGITS - weight, base), exponent);
         int digits = Math.max(weight, 0) + rscale + 10;
         BigDecimal exponentDigits = exponent.abs().setScale(0, RoundingMode.CEILING);
         BigDecimal ln = NumericTranscendental.ln(base, digits + exponentDigits.precision() + 5);
@@ -102,10 +99,7 @@ public final class PgNumericFunctions {
         }
         checkLogArgument(base);
         checkLogArgument(x);
-        int rscale = MIN_SIG_DIGITS - (lnWeight(x) - lnWeight(base));
-        rscale = Math.max(rscale, Math.max(base.scale(), 0));
-        rscale = Math.max(rscale, Math.max(x.scale(), 0));
-        rscale = Math.min(Math.max(rscale, 0), MAX_DISPLAY_SCALE);
+        int rscale = scale(scale(MIN_SIG_DIGITS - (lnWeight(x) - lnWeight(base)), base), x);
         if (base.compareTo(BigDecimal.ONE) == 0) {
             throw new TributaryException(SqlState.DIVISION_BY_ZERO, "division by zero");
         }
@@ -192,7 +186,10 @@ public final class PgNumericFunctions {
         return x == null ? null : pg_numeric_log(BigDecimal.TEN, x);
     }
 
-    /** {@code rscale} raised to {@code x}'s scale and kept within PostgreSQL's display scales. */
+    /**
+     * {@code rscale} raised to {@code x}'s scale and kept within PostgreSQL's display scales (0 to
+     * 1000), as PostgreSQL clamps each result scale; twice for two operands.
+     */
     private static int scale(int rscale, BigDecimal x) {
         return Math.min(Math.max(Math.max(rscale, x.scale()), 0), MAX_DISPLAY_SCALE);
     }

@@ -64,7 +64,7 @@ final class WindowCastText {
         if (tokens.get(last).isIdentifier() && tokens.get(last - 1).isWord("over")) {
             return last - 1;
         }
-        int open = tokens.get(last).isSymbol(")") ? opening(tokens, last) : -1;
+        int open = tokens.get(last).isSymbol(")") ? DistinctOnText.opening(tokens, last) : -1;
         if (open < 2) {
             return -1;
         }
@@ -80,16 +80,16 @@ final class WindowCastText {
      * (its name, or its schema's), or -1 when that is not a call.
      */
     private static int callStart(List<Token> tokens, int close) {
-        int open = opening(tokens, close);
+        int open = DistinctOnText.opening(tokens, close);
         while (open > 1) {
             Token before = tokens.get(open - 1);
             if (before.isWord("filter") && tokens.get(open - 2).isSymbol(")")) {
-                open = opening(tokens, open - 2);
+                open = DistinctOnText.opening(tokens, open - 2);
             } else if (before.isWord("group")
                     && open > 2
                     && tokens.get(open - 2).isWord("within")
                     && tokens.get(open - 3).isSymbol(")")) {
-                open = opening(tokens, open - 3);
+                open = DistinctOnText.opening(tokens, open - 3);
             } else {
                 break;
             }
@@ -104,19 +104,5 @@ final class WindowCastText {
             name -= 2;
         }
         return name;
-    }
-
-    /** The index of the {@code (} the {@code )} at {@code close} closes, or -1. */
-    private static int opening(List<Token> tokens, int close) {
-        int depth = 0;
-        for (int j = close; j >= 0; j--) {
-            Token t = tokens.get(j);
-            if (t.isSymbol(")")) {
-                depth++;
-            } else if (t.isSymbol("(") && --depth == 0) {
-                return j;
-            }
-        }
-        return -1;
     }
 }
