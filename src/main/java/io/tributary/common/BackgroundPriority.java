@@ -19,18 +19,29 @@ import org.slf4j.LoggerFactory;
  * once, which only it can do. Cooperative yielding would either stop the background work while
  * any writer is in flight (a steady writer starves it) or react a slice too late.
  *
- * <p>On Linux the thread's nice value is raised to {@value #NICE} with {@code setpriority(2)} on its
- * thread id: the completely fair scheduler gives a runnable nice-19 thread 15/1024 of a nice-0
- * thread's share and lets a waking nice-0 thread preempt it. Any user may lower its own threads'
- * priority; raising it back needs privilege, so a marked thread stays background until it ends:
+ * <p>On Linux the thread's nice value is raised to {@value #NICE} with {@code setpriority(2)} and its
+ * policy becomes {@code SCHED_IDLE} with {@code sched_setscheduler(2)}, both on its thread id. The
+ * policy is what keeps writers' latency: the kernel's EEVDF scheduler lets a running nice-19
+ * thread finish its protected slice (about 0.75 ms) before a waking nice-0 thread gets the core,
+ * and a single-row INSERT wakes several threads in turn (connection, statement, epoch commit), so
+ * each of those hand-offs could wait a slice; a {@code SCHED_IDLE} thread is preempted as soon as
+ * any normal thread wakes. Its share of a busy core is 3/1024 of a nice-0 thread's against nice
+ * 19's 15/1024: both next to nothing, so the work still runs in what the writers leave. The nice
+ * value stays where the policy call is refused (a seccomp filter, say). Any user may lower its own
+ * threads' priority; raising it back needs privilege, so a marked thread stays background until it ends:
  * callers mark only threads that do nothing else (or a connection's thread that serves only
  * workers). Elsewhere, or when the call fails, nothing changes: priority is a latency aid, never a
  * condition of correctness.
  */
 public final class BackgroundPriority {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundPriority.class);
-    /** The weakest CFS weight short of SCHED_IDLE, which would starve the work on a busy core. */
+    /** The weakest weight of the normal policy, kept where {@link #SCHED_IDLE} is refused. */
     static final int NICE = 19;
+
+    /** Linux's policy numbers ({@code sched.h}). */
+    static final int SCHED_OTHER = 0;
+
+    static final int SCHED_IDLE = 5;
 
     /** {@code -Dtributary.background_priority=false} leaves every thread at normal priority (for comparisons). */
     static final String ENABLED_PROPERTY = "tributary.background_priority";
@@ -50,6 +61,9 @@ public final class BackgroundPriority {
         int setpriority(int which, int who, int prio);
 
         int getpriority(int which, int who);
+
+        /** {@code param} points at a {@code struct sched_param}, one int that must be 0 here. */
+        int sched_setscheduler(int pid, int policy, int[] param);
     }
 
     /** Whether a thread may take its priority back after lowering it; probed once, on first use. */
@@ -75,7 +89,9 @@ public final class BackgroundPriority {
                     int normal = LIBC.getpriority(PRIO_PROCESS, tid);
                     allowed[0] = normal < NICE
                             && LIBC.setpriority(PRIO_PROCESS, tid, normal + 1) == 0
-                            && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
+                            && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0
+                            && setPolicy(tid, SCHED_IDLE)
+                            && setPolicy(tid, SCHED_OTHER);
                 },
                 "background-priority-probe");
         t.start();
@@ -118,7 +134,11 @@ public final class BackgroundPriority {
             return false;
         }
         int tid = currentTid();
-        return tid >= 0 && LIBC.setpriority(PRIO_PROCESS, tid, NICE) == 0;
+        if (tid < 0) {
+            return false;
+        }
+        boolean niced = LIBC.setpriority(PRIO_PROCESS, tid, NICE) == 0;
+        return setPolicy(tid, SCHED_IDLE) || niced;
     }
 
     /**
@@ -142,6 +162,7 @@ public final class BackgroundPriority {
         if (normal >= NICE || LIBC.setpriority(PRIO_PROCESS, tid, NICE) != 0) {
             return Integer.MIN_VALUE;
         }
+        setPolicy(tid, SCHED_IDLE);
         return normal;
     }
 
@@ -156,7 +177,12 @@ public final class BackgroundPriority {
             return false;
         }
         int tid = currentTid();
-        return tid >= 0 && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
+        // the normal policy first: an idle thread's nice value does not matter until it is normal again
+        return tid >= 0 && setPolicy(tid, SCHED_OTHER) && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
+    }
+
+    private static boolean setPolicy(int tid, int policy) {
+        return LIBC.sched_setscheduler(tid, policy, new int[] {0}) == 0;
     }
 
     /** The kernel's id of the calling thread, which setpriority takes as "who"; -1 when unknown. */

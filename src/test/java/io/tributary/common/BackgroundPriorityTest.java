@@ -20,7 +20,7 @@ class BackgroundPriorityTest {
                 int tid = currentTid();
                 boolean lowered = BackgroundPriority.lowerCurrentThread();
                 // the kernel's own record of the thread, not our bookkeeping
-                seen.set(new int[] {lowered ? 1 : 0, niceOf(tid)});
+                seen.set(new int[] {lowered ? 1 : 0, niceOf(tid), policyOf(tid)});
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -29,7 +29,12 @@ class BackgroundPriorityTest {
         t.join();
         assertEquals(1, seen.get()[0], "lowering one's own thread needs no privilege");
         assertEquals(BackgroundPriority.NICE, seen.get()[1]);
+        assertEquals(
+                BackgroundPriority.SCHED_IDLE,
+                seen.get()[2],
+                "a waking writer must preempt it at once, not after its slice");
         assertEquals(before, niceOf(currentTid()), "the caller's other threads keep their priority");
+        assertEquals(BackgroundPriority.SCHED_OTHER, policyOf(currentTid()));
         assertTrue(before < BackgroundPriority.NICE);
     }
 
@@ -43,8 +48,10 @@ class BackgroundPriorityTest {
                 int normal = niceOf(tid);
                 int restore = BackgroundPriority.lowerCurrentThreadRestorably();
                 int during = niceOf(tid);
+                int policyDuring = policyOf(tid);
                 boolean restored = BackgroundPriority.restoreCurrentThread(restore);
-                seen.set(new int[] {normal, restore, during, restored ? 1 : 0, niceOf(tid)});
+                seen.set(new int[] {normal, restore, during, restored ? 1 : 0, niceOf(tid), policyDuring, policyOf(tid)
+                });
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -55,12 +62,15 @@ class BackgroundPriorityTest {
         if (s[1] == Integer.MIN_VALUE) {
             // no privilege to raise a priority back: the thread must not have been lowered
             assertEquals(s[0], s[2]);
+            assertEquals(BackgroundPriority.SCHED_OTHER, s[5]);
         } else {
             assertEquals(s[0], s[1]);
             assertEquals(BackgroundPriority.NICE, s[2]);
+            assertEquals(BackgroundPriority.SCHED_IDLE, s[5]);
             assertEquals(1, s[3]);
         }
         assertEquals(s[0], s[4], "the thread ends at its normal priority either way");
+        assertEquals(BackgroundPriority.SCHED_OTHER, s[6], "and in the normal policy");
     }
 
     private static int currentTid() throws Exception {
@@ -69,10 +79,20 @@ class BackgroundPriorityTest {
                 .toString());
     }
 
-    /** Field 19 of /proc/self/task/TID/stat, counted after the parenthesised command name. */
+    /** Field 19 of /proc/self/task/TID/stat. */
     private static int niceOf(int tid) throws Exception {
+        return statField(tid, 19);
+    }
+
+    /** Field 41 of /proc/self/task/TID/stat: the scheduling policy. */
+    private static int policyOf(int tid) throws Exception {
+        return statField(tid, 41);
+    }
+
+    /** A numeric field of the thread's stat line, counted from 1 as proc(5) does (field 3 follows the name). */
+    private static int statField(int tid, int field) throws Exception {
         String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
         String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Integer.parseInt(after[16]);
+        return Integer.parseInt(after[field - 3]);
     }
 }
