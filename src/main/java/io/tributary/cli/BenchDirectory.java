@@ -27,6 +27,14 @@ final class BenchDirectory implements AutoCloseable {
                 : new BenchDirectory(Files.createTempDirectory("tributary-bench"), true);
     }
 
+    /**
+     * A temporary directory inside {@code parent} that {@link #close()} deletes: for state that must
+     * live on another file system than the rest, e.g. a tmpfs.
+     */
+    static BenchDirectory temporaryUnder(Path parent) throws IOException {
+        return new BenchDirectory(Files.createTempDirectory(parent, "tributary-bench"), true);
+    }
+
     /** The directory of one target's state, e.g. {@code resolve("tributary")}. */
     Path resolve(String name) {
         return path.resolve(name);

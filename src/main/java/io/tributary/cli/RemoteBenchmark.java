@@ -68,6 +68,14 @@ final class RemoteBenchmark implements Callable<Integer> {
     String postgresCore;
 
     @Option(
+            names = "--postgres-dir",
+            description = "Keep the embedded PostgreSQL's cluster (jobs database and sink target) in a new directory"
+                    + " under this one, e.g. /dev/shm: on one disk its bulk writes and syncs share the file"
+                    + " system's journal with the server's synced commits, which another machine's would not"
+                    + " (default: the temporary directory, beside the server's state).")
+    Path postgresDir;
+
+    @Option(
             names = "--latency-log",
             description = "Write every timed INSERT of the sink rounds to this file: phase (idle1, local1,"
                     + " remote1, ...), start in Unix ms, latency in ms (default: none).")
@@ -90,7 +98,9 @@ final class RemoteBenchmark implements Callable<Integer> {
             return 2;
         }
         try (BenchDirectory dir = BenchDirectory.of(null);
-                BenchTarget pg = BenchTarget.postgres(dir.resolve("postgresql"), System.err)) {
+                BenchDirectory pgDir = BenchDirectory.temporaryUnder(
+                        postgresDir != null ? postgresDir : Path.of(System.getProperty("java.io.tmpdir")));
+                BenchTarget pg = BenchTarget.postgres(pgDir.resolve("postgresql"), System.err)) {
             try (Connection c = pg.connect();
                     Statement st = c.createStatement()) {
                 st.execute("CREATE DATABASE jobs");

@@ -22,4 +22,16 @@ final class PlanChanged extends TributaryException {
                 HINT,
                 null);
     }
+
+    /** The view's query no longer plans at all ({@code refused}: the planner's error now). */
+    PlanChanged(TableDef view, TributaryException refused) {
+        super(
+                SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                "materialized view \"" + view.name() + "\" is not maintained: its query no longer plans ("
+                        + refused.getMessage() + ")",
+                0,
+                null,
+                HINT,
+                null);
+    }
 }

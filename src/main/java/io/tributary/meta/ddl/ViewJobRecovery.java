@@ -83,10 +83,16 @@ final class ViewJobRecovery {
      * fingerprint (or, for a view created before plans were stored, to the same columns and number
      * of state tables).
      *
-     * @throws PlanChanged when it does not, so the view's state cannot be taken over
+     * @throws PlanChanged when it does not, or no longer plans at all (a restart must not fail on
+     *     one view), so the view's state cannot be taken over
      */
     ViewPlan replan(TableDef view) {
-        ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
+        ViewPlan plan;
+        try {
+            plan = planner.plan(view.query(), view.id(), view.name());
+        } catch (TributaryException refused) {
+            throw new PlanChanged(view, refused);
+        }
         String stored;
         try (ReadView committed = store.snapshot()) {
             stored = StoredPlans.read(committed, view.id());
