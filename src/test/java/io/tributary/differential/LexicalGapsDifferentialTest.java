@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL's lexical rules where Tributary's text readers lacked them, run in order on
  * Tributary and on an embedded PostgreSQL: each statement's rows (labels and JDBC types) or
  * SQLSTATE must match. Dollar-quoted string constants in queries, INSERT values, function
- * arguments, UPDATE and CREATE VIEW bodies, beside names and parameters that hold {@code $}.
+ * arguments, UPDATE and CREATE VIEW bodies, beside names and parameters that hold {@code $}; a
+ * cast to a type that does not exist (42704); {@code ^@} beside {@code ||}, of one precedence.
  */
 class LexicalGapsDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -30,7 +31,16 @@ class LexicalGapsDifferentialTest {
             "DELETE FROM dq WHERE t = $z$x'$z$ || ''",
             "CREATE VIEW dqv AS SELECT id, t || $$!$$ AS u FROM dq WHERE t <> $$$$",
             "SELECT * FROM dqv ORDER BY id",
-            "SELECT $$abc");
+            "SELECT $$abc",
+            // a cast to a type that does not exist
+            "SELECT (1)::nosuchtype",
+            "SELECT CAST(1 AS nosuchtype)",
+            "SELECT 'a'::nosuchtype",
+            "SELECT id::nosuchtype FROM dq",
+            "SELECT id FROM dq WHERE CAST(t AS no_such_type) IS NULL",
+            // ^@ shares PostgreSQL's "other operator" level with ||, left-associative
+            "SELECT 'a' || 'b' ^@ 'a', 'ab' ^@ 'a' || 'b', 'x' || 'ab' ^@ 'x' || 'b' ^@ 't'",
+            "SELECT id, t || 'x' ^@ 'it' AS s FROM dq ORDER BY id");
 
     private static PostgresPair pair;
 
