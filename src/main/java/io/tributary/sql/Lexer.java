@@ -8,7 +8,8 @@ import java.util.Locale;
 
 /**
  * Tokenizes statements with PostgreSQL's identifier folding: utility statements (DDL, SET, SHOW, COPY ...)
- * for their parsers, and query text for the text rewrites that run before Calcite parses it. Stateless.
+ * for their parsers, and query text for the text rewrites that run before Calcite parses it. A
+ * dollar-quoted constant ({@link DollarQuotes}) is a string token of its body. Stateless.
  */
 public final class Lexer {
     private Lexer() {}
@@ -88,6 +89,10 @@ public final class Lexer {
                 }
                 out.add(new Token(Token.Kind.QUOTED_IDENT, sql.substring(i + 1, j), i));
                 i = j + 1;
+            } else if (c == '$' && DollarQuotes.end(sql, i) >= 0) {
+                int end = DollarQuotes.end(sql, i);
+                out.add(new Token(Token.Kind.STRING, DollarQuotes.body(sql, i, end), i));
+                i = end;
             } else if (c == '$' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
                 int j = i + 1;
                 while (j < n && Character.isDigit(sql.charAt(j))) {

@@ -36,20 +36,8 @@ public final class StatementSplitter {
             } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
                 int end = text.indexOf("*/", i + 2);
                 i = end < 0 ? n : end + 2;
-            } else if (c == '$' && (i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)))) {
-                int tagEnd = text.indexOf('$', i + 1);
-                String tag = tagEnd < 0 ? null : text.substring(i, tagEnd + 1);
-                if (tag != null
-                        && tag.chars()
-                                .skip(1)
-                                .limit(tag.length() - 2L)
-                                .allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')
-                        && !(tag.length() > 2 && Character.isDigit(tag.charAt(1)))) {
-                    int close = text.indexOf(tag, tagEnd + 1);
-                    i = close < 0 ? n : close + tag.length();
-                } else {
-                    i++;
-                }
+            } else if (c == '$' && DollarQuotes.end(text, i) >= 0) {
+                i = DollarQuotes.end(text, i);
             } else if (c == '(') {
                 depth++;
                 i++;

@@ -117,7 +117,9 @@ public final class EngineSession implements Session {
         }
         block.refuseIfFailed(sql);
         try {
-            return whileBusy(() -> plans.plan(sql, declared), false);
+            // every later reader of the text (utility parsers, text rewrites, Calcite) knows only quoted constants
+            String plain = io.tributary.sql.DollarQuotes.plain(sql);
+            return whileBusy(() -> plans.plan(plain, declared), false);
         } catch (TributaryException e) {
             // constant input errors raised outside Calcite's error translation (date/time, boolean input)
             throw io.tributary.sql.ConstantInputPositions.placed(e, sql);

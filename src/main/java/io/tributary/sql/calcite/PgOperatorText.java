@@ -15,7 +15,8 @@ import java.util.Set;
  * of "any other operator": below {@code + - * / % ^}, {@code AT TIME ZONE}, {@code COLLATE} and
  * {@code ::}, above comparisons, {@code LIKE}, {@code IS}, {@code NOT}, {@code AND}, {@code OR};
  * left-associative. So an operand extends over tokens of tighter operators and stops at a
- * comma, an unmatched bracket, a clause keyword or any other operator. Where a statement holds one
+ * comma, an unmatched bracket, a clause keyword or any other operator, except that a left operand
+ * takes in Calcite's {@code ||} before it, of the same level. Where a statement holds one
  * of them, Babel's {@code &} and {@code <<} are written as calls too, as they share that level in
  * PostgreSQL. Operators are rewritten leftmost first, so {@code a | b | c} nests from the left.
  * Operators as PostgreSQL lexes them: the longest run of operator characters. Quoted text and
@@ -47,6 +48,12 @@ final class PgOperatorText {
             Map.of("~", "pg_op_bitnot", "@", "pg_op_abs", "|/", "pg_op_sqrt", "||/", "pg_op_cbrt");
     /** Operators that bind tighter than these, so may sit inside an operand. */
     private static final Set<String> TIGHTER = Set.of("+", "-", "*", "/", "%", "^", "::", ".");
+    /**
+     * Calcite's own operators of the same PostgreSQL level, left as they are: left-associative, so
+     * one before such an operator ends inside its left operand ({@code 'a' || 'b' ^@ 'a'} is
+     * {@code ('a' || 'b') ^@ 'a'}), while one after it ends its right operand.
+     */
+    private static final Set<String> SAME_LEVEL = Set.of("||");
     /** Operators only this class handles; a statement with none of them is left as it is. */
     private static final Set<String> TRIGGERS = Set.of(
             "|", "#", ">>", "@", "|/", "||/", "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&", "^@");
@@ -201,7 +208,7 @@ final class PgOperatorText {
             } else if (opens(t) || t.kind() == Kind.COMMA || t.kind() == Kind.OTHER) {
                 break;
             } else if (operator(t)) {
-                if (!TIGHTER.contains(t.lower())) {
+                if (!TIGHTER.contains(t.lower()) && !SAME_LEVEL.contains(t.lower())) {
                     break;
                 }
                 first = i;

@@ -22,7 +22,10 @@ record PgToken(Kind kind, int start, int end, String lower) {
         NUMBER,
         /** A parameter, {@code $1}. */
         PARAMETER,
-        /** A {@code $} not followed by a digit: dollar quoting, which the rewrites do not read. */
+        /**
+         * A {@code $} not followed by a digit; not dollar quoting, which the session has written as
+         * ordinary constants before ({@link io.tributary.sql.DollarQuotes#plain}).
+         */
         DOLLAR,
         /** A quoted name or string with no closing quote; it runs to the end of the text. */
         UNTERMINATED,

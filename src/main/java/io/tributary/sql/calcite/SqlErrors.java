@@ -34,6 +34,8 @@ final class SqlErrors {
             Pattern.compile("No match found for function signature (\\w+)\\((.*)\\)");
     /** Calcite's word for a DESCRIPTOR column (a window's time column) the relation lacks. */
     private static final Pattern UNKNOWN_IDENTIFIER = Pattern.compile("Unknown identifier '(.*?)'");
+    /** The text before a cast's type name: {@code x::} or {@code CAST(x AS}. */
+    private static final Pattern TYPE_NAME_BEFORE = Pattern.compile("(?i)(?:::|(?<![a-z0-9_$])AS)\\s*$");
 
     /** AvgScale's and VarianceCalls' argument {@code x * 1::numeric(1,0)}: group 1 is x's type. */
     private static final Pattern SCALED_ARGUMENT = Pattern.compile("<(.*)> \\* <DECIMAL\\(1, 0\\)>");
@@ -378,6 +380,14 @@ final class SqlErrors {
         } else if ((x = AMBIGUOUS.matcher(m)).find()) {
             state = SqlState.AMBIGUOUS_COLUMN;
             message = "column reference \"" + x.group(1) + "\" is ambiguous";
+        } else if ((x = UNKNOWN_IDENTIFIER.matcher(m)).find()
+                && position > 0
+                && TYPE_NAME_BEFORE
+                        .matcher(sql.substring(0, Math.min(position - 1, sql.length())))
+                        .find()) {
+            // Calcite looks a type name it does not know up as a user type and names it an unknown identifier
+            state = SqlState.UNDEFINED_OBJECT;
+            message = "type \"" + x.group(1) + "\" does not exist";
         } else if ((x = COLUMN_NOT_FOUND.matcher(m)).find()
                 || (x = UNKNOWN_TARGET.matcher(m)).find()
                 || (x = UNKNOWN_IDENTIFIER.matcher(m)).find()) {
