@@ -68,6 +68,10 @@ public final class HashJoinOperator implements Operator {
     private final int outputWidth;
     /** The current input row's join key encoding, reused for every row (actor thread). */
     private final ByteWriter keyBuffer = new ByteWriter(32);
+    /** Per row of the chunk being applied, the other (held) side's bucket {@link #probeHeld} found; reused. */
+    private JoinBucket[] probed = new JoinBucket[Chunk.TARGET_SIZE];
+    /** Per row of the chunk being applied, the first row of its {@link #probed} bucket; reused. */
+    private Object[][] probedRows = new Object[Chunk.TARGET_SIZE][];
     /** Which rows the watermarks finish, by an equality of window bounds; or null. */
     private final JoinCleaning cleaning;
     /** Which rows the watermarks finish, by an interval condition; or null. */
@@ -202,14 +206,70 @@ public final class HashJoinOperator implements Operator {
         // a snapshot's rows carry their stored bytes: a side storing rows as its upstream does keeps
         // those instead of encoding each row again
         boolean stored = chunk.layout() != null && side.storesAs(chunk.layout());
-        for (int i = 0; i < chunk.size(); i++) {
-            apply(fromLeft, side, other, chunk.op(i), chunk.row(i), stored ? chunk.storedValue(i) : null, out);
+        int n = chunk.size();
+        boolean probedFirst = other.isHeld();
+        if (probedFirst) {
+            probeHeld(side, other, chunk);
+        }
+        for (int i = 0; i < n; i++) {
+            apply(
+                    fromLeft,
+                    side,
+                    other,
+                    chunk.op(i),
+                    chunk.row(i),
+                    stored ? chunk.storedValue(i) : null,
+                    probedFirst ? probed[i] : null,
+                    out);
+        }
+        if (probedFirst) {
+            Arrays.fill(probed, 0, n, null);
+            Arrays.fill(probedRows, 0, n, null);
         }
     }
 
-    /** Applies one change; {@code stored} is the row's stored value when the side keeps it as is, else null. */
+    /**
+     * Finds every row's bucket of {@code other}, a held side, in a pass of lookups alone, into
+     * {@link #probed}. Each lookup of a dimension's tens of thousands of keys misses the cache
+     * (slot, entry, bucket, its rows) but depends on no other row's, so in a pass of its own the
+     * CPU overlaps the misses of several rows, where in the row-by-row loop each waited behind the
+     * previous row's output and state writes. A held side's cache is neither filled nor evicted
+     * while the other side's chunk is applied (its misses answer "no rows", and only the degrees
+     * of its rows change, in the buckets found here), so the buckets stay the ones a lookup in
+     * {@link #apply} would find.
+     */
+    private void probeHeld(JoinSide side, JoinSide other, Chunk chunk) {
+        int n = chunk.size();
+        if (probed.length < n) {
+            probed = new JoinBucket[n];
+            probedRows = new Object[n][];
+        }
+        for (int i = 0; i < n; i++) {
+            Object[] row = chunk.row(i);
+            if (side.canMatch(row, nullSafe)) {
+                side.encodeJoinKey(row, keyBuffer);
+                JoinBucket bucket = other.heldBucket(keyBuffer);
+                probed[i] = bucket;
+                // loaded here, where its miss overlaps the other rows' lookups; kept so the load stays
+                probedRows[i] = bucket.limit() > 0 ? bucket.values(0) : null;
+            }
+        }
+    }
+
+    /**
+     * Applies one change; {@code stored} is the row's stored value when the side keeps it as is, else
+     * null; {@code probe} the other side's bucket of the row's join key when {@link #probeHeld} found
+     * it, else null.
+     */
     private void apply(
-            boolean fromLeft, JoinSide side, JoinSide other, Op op, Object[] row, byte[] stored, Output out) {
+            boolean fromLeft,
+            JoinSide side,
+            JoinSide other,
+            Op op,
+            Object[] row,
+            byte[] stored,
+            JoinBucket probe,
+            Output out) {
         if (!side.canMatch(row, nullSafe)) {
             if (side.padded()) {
                 out.emit(op, pad(row, fromLeft));
@@ -218,7 +278,7 @@ public final class HashJoinOperator implements Operator {
         }
         side.encodeJoinKey(row, keyBuffer);
         long degree = 0;
-        JoinBucket bucket = other.bucket(keyBuffer, row, side.keyColumns());
+        JoinBucket bucket = probe != null ? probe : other.bucket(keyBuffer, row, side.keyColumns());
         int limit = bucket.limit();
         for (int m = 0; m < limit; m++) {
             Object[] match = bucket.values(m);

@@ -218,6 +218,23 @@ final class JoinSide {
         return bucket;
     }
 
+    /**
+     * Whether this side is held now (see the class comment): then {@link #heldBucket} answers every
+     * probe, and its cache changes only by this side's own inserts and deletes.
+     */
+    boolean isHeld() {
+        return held == Boolean.TRUE;
+    }
+
+    /**
+     * As {@link #bucket} for a side that {@link #isHeld}: the cached bucket of the join key encoded
+     * in {@code key}, or the empty one. Touches nothing else, so it reads no store.
+     */
+    JoinBucket heldBucket(ByteWriter key) {
+        int id = cache.find(key.array(), key.length());
+        return id >= 0 ? cache.get(id) : JoinBucket.EMPTY;
+    }
+
     /** This side's join key columns, in join key order; callers must not change them. */
     int[] keyColumns() {
         return keyColumns;
