@@ -279,7 +279,9 @@ final class CommonTypeResolution {
      * typed string beside a typed non-string is 42804 ({@code VALUES types integer and text cannot
      * be matched}); numbers of different types or scales, one a NUMERIC, keep their own scales
      * ({@code VALUES (2.5), (1e10)} prints {@code 10000000000}; Calcite: {@code 10000000000.0}).
-     * Called by {@link PgValidator} for a VALUES that is a query, not an INSERT's rows.
+     * Calcite's interval constants beside an interval column or string constants become
+     * PostgreSQL's intervals ({@link IntervalConstantKinds#besidePgIntervals}). Called by {@link
+     * PgValidator} for a VALUES that is a query, not an INSERT's rows.
      *
      * @throws CalciteContextException for a typed string beside a non-string value
      */
@@ -300,6 +302,14 @@ final class CommonTypeResolution {
             }
         }
         for (int i = 0; i < width; i++) {
+            List<IntervalConstantKinds.Slot> slots = new ArrayList<>(rows.size());
+            for (SqlNode row : rows) {
+                int at = i;
+                slots.add(new IntervalConstantKinds.Slot(
+                        ((SqlCall) row).operand(i), node -> ((SqlCall) row).setOperand(at, node)));
+            }
+            // first, as the constants beside an interval column are PostgreSQL's intervals, then the type
+            IntervalConstantKinds.besidePgIntervals(slots, node -> validator.deriveType(scope, node), true);
             List<SqlNode> column = new ArrayList<>(rows.size());
             for (SqlNode row : rows) {
                 column.add(((SqlCall) row).operand(i));
@@ -316,8 +326,13 @@ final class CommonTypeResolution {
                 continue;
             }
             for (SqlNode row : rows) {
-                if (((SqlCall) row).operand(i) instanceof SqlCharStringLiteral) {
-                    coercion.coerceOperand(scope, (SqlCall) row, i, common);
+                if (((SqlCall) row).operand(i) instanceof SqlCharStringLiteral text) {
+                    if (PgIntervals.isInterval(common)) {
+                        // no cast makes PostgreSQL's interval: its input function does
+                        ((SqlCall) row).setOperand(i, ConstructConstants.interval(text));
+                    } else {
+                        coercion.coerceOperand(scope, (SqlCall) row, i, common);
+                    }
                 }
             }
         }

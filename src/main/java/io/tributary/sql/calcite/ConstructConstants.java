@@ -70,6 +70,7 @@ final class ConstructConstants {
             }
         } else if (kind == SqlKind.IN || kind == SqlKind.NOT_IN) {
             if (call.operand(0).getKind() != SqlKind.ROW && call.operand(1) instanceof SqlNodeList list) {
+                IntervalConstantKinds.besidePgIntervals(IntervalConstantKinds.inSlots(call), typeOf, false);
                 List<SqlNode> operands = new ArrayList<>(list.getList());
                 operands.add(call.operand(0));
                 RelDataType type = commonType(operands, typeOf);
@@ -78,6 +79,7 @@ final class ConstructConstants {
                 }
             }
         } else if (call instanceof SqlCase sqlCase && sqlCase.getValueOperand() == null) {
+            IntervalConstantKinds.besidePgIntervals(IntervalConstantKinds.results(sqlCase), typeOf, false);
             List<SqlNode> results = new ArrayList<>(sqlCase.getThenOperands().getList());
             results.add(sqlCase.getElseOperand());
             RelDataType type = commonType(results, typeOf);
@@ -93,12 +95,13 @@ final class ConstructConstants {
                 || kind == SqlKind.LEAST
                 || call.getOperator().getName().equalsIgnoreCase("GREATEST")
                 || call.getOperator().getName().equalsIgnoreCase("LEAST")) {
+            IntervalConstantKinds.besidePgIntervals(IntervalConstantKinds.Slot.operands(call), typeOf, false);
             RelDataType type = commonType(call.getOperandList(), typeOf);
             if (type != null
                     && kind == SqlKind.ARRAY_VALUE_CONSTRUCTOR
                     && !printsAsArrayElement(type)
                     && call.getOperandList().stream().anyMatch(ConstructConstants::stringConstant)) {
-                // arrays of intervals print Java's text, of numerics one scale for all: refused until they print right
+                // arrays of Calcite's intervals print Java's text, of numerics one scale: refused until right
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED,
                         "ARRAY[...] of "
@@ -113,10 +116,10 @@ final class ConstructConstants {
         }
     }
 
-    /** Whether an array of {@code type} prints its elements as PostgreSQL does (not interval, not numeric). */
+    /** Whether an array of {@code type} prints its elements as PostgreSQL does (not Calcite's interval nor numeric). */
     private static boolean printsAsArrayElement(RelDataType type) {
         return type.getSqlTypeName() != SqlTypeName.DECIMAL
-                && type.getSqlTypeName() != SqlTypeName.OTHER
+                && (type.getSqlTypeName() != SqlTypeName.OTHER || PgIntervals.isInterval(type))
                 && !SqlTypeUtil.isInterval(type);
     }
 
@@ -247,7 +250,7 @@ final class ConstructConstants {
      *
      * @throws TributaryException the interval's input error, at the constant
      */
-    private static SqlNode interval(SqlCharStringLiteral text) {
+    static SqlNode interval(SqlCharStringLiteral text) {
         parse(text, DataType.INTERVAL);
         return PgIntervals.call("pg_interval", text.getParserPosition(), text);
     }

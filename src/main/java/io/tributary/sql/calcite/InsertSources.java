@@ -4,6 +4,7 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.TypeKind;
 import io.tributary.sql.StatementPlan;
 import java.math.BigDecimal;
@@ -12,8 +13,10 @@ import java.util.List;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -176,9 +179,14 @@ final class InsertSources {
             }
             Object[] out = new Object[row.operandCount()];
             for (int i = 0; i < out.length; i++) {
-                boolean arrayTarget = i < targets.length
-                        && table.columns().get(targets[i]).type().kind() == TypeKind.ARRAY;
-                Object v = arrayTarget ? arrayLiteral(row.operand(i), order) : literal(row.operand(i), order);
+                TypeKind target = i < targets.length
+                        ? table.columns().get(targets[i]).type().kind()
+                        : null;
+                Object v = target == TypeKind.ARRAY
+                        ? arrayLiteral(row.operand(i), order)
+                        : target == TypeKind.INTERVAL
+                                ? intervalLiteral(row.operand(i), order)
+                                : literal(row.operand(i), order);
                 if (v == NOT_LITERAL) {
                     return null;
                 }
@@ -205,6 +213,25 @@ final class InsertSources {
             elements.add(v);
         }
         return elements;
+    }
+
+    /**
+     * {@link #literal}, or an interval constant (Calcite's, or PostgreSQL's {@code
+     * pg_interval('text')} that the interval rewrites make of one) as PostgreSQL's text of its
+     * value, which the interval column reads back as that value: planned, a VALUES of constants of
+     * both of Calcite's interval kinds has no type.
+     */
+    private static Object intervalLiteral(SqlNode node, int[] order) {
+        if (node instanceof SqlIntervalLiteral lit) {
+            return PgTextFormat.formatInterval(PgIntervals.value(lit));
+        }
+        if (node instanceof SqlCall call
+                && call.getOperator().getName().equalsIgnoreCase("pg_interval")
+                && call.operandCount() == 1
+                && call.operand(0) instanceof SqlCharStringLiteral text) {
+            return text.getValueAs(String.class);
+        }
+        return literal(node, order);
     }
 
     /**

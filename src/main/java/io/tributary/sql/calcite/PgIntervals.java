@@ -44,19 +44,25 @@ final class PgIntervals {
     /** Calcite's interval constant {@code lit} as a PostgreSQL interval: {@code pg_interval('text')}. */
     static SqlNode literal(SqlIntervalLiteral lit) {
         SqlParserPos pos = lit.getParserPosition();
+        return call("pg_interval", pos, SqlLiteral.createCharString(PgTextFormat.formatInterval(value(lit)), pos));
+    }
+
+    /**
+     * The value of Calcite's interval constant {@code lit} as PostgreSQL keeps it: a year-month
+     * constant's months; a day-time constant's days apart from its time when it counts days, as
+     * PostgreSQL's input keeps them.
+     */
+    static Interval value(SqlIntervalLiteral lit) {
         SqlIntervalLiteral.IntervalValue value = lit.getValueAs(SqlIntervalLiteral.IntervalValue.class);
         SqlIntervalQualifier q = value.getIntervalQualifier();
-        Interval iv;
         if (q.isYearMonth()) {
-            iv = new Interval((int) SqlParserUtil.intervalToMonths(value), 0, 0);
-        } else {
-            // a constant counting days keeps them apart from its time, as PostgreSQL's input does
-            long millis = SqlParserUtil.intervalToMillis(value);
-            iv = q.getStartUnit() == TimeUnit.DAY
-                    ? new Interval(0, (int) (millis / MILLIS_PER_DAY), millis % MILLIS_PER_DAY * 1000)
-                    : new Interval(0, 0, millis * 1000);
+            return new Interval((int) SqlParserUtil.intervalToMonths(value), 0, 0);
         }
-        return call("pg_interval", pos, SqlLiteral.createCharString(PgTextFormat.formatInterval(iv), pos));
+        // a constant counting days keeps them apart from its time, as PostgreSQL's input does
+        long millis = SqlParserUtil.intervalToMillis(value);
+        return q.getStartUnit() == TimeUnit.DAY
+                ? new Interval(0, (int) (millis / MILLIS_PER_DAY), millis % MILLIS_PER_DAY * 1000)
+                : new Interval(0, 0, millis * 1000);
     }
 
     /** A call of the schema function {@code name}, resolved by name at validation. */

@@ -46,7 +46,7 @@ abstract class StatementRewrite extends SqlShuttle {
 
     /**
      * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, variance and stddev as PostgreSQL computes them, casts to numeric and to
-     * integers, {@link PgValueSemantics}, {@link IntervalSemantics}, {@link CurrentTimePrecisions}, {@link CurrentTimestampCalls}), then {@code more} to {@code statement}.
+     * integers, {@link PgValueSemantics}, {@link IntervalSemantics}, {@link IntervalConstantKinds}, {@link CurrentTimePrecisions}, {@link CurrentTimestampCalls}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
      */
@@ -72,6 +72,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new NumericCast(),
                 new PgValueSemantics(),
                 new IntervalSemantics(),
+                new IntervalConstantKinds(),
                 new CurrentTimePrecisions(),
                 new CurrentTimestampCalls()));
         rewrites.addAll(List.of(more));
