@@ -30,6 +30,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final boolean[] vectors;
     /** Per result column: its Calcite type name when it is an array (sent as text), else null. */
     private final String[] arrays;
+    /** Per result column: whether it is a row value, sent as its record text ({@link PgRecordText}). */
+    private final boolean[] records;
 
     CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount, List<String> labels)
             throws SQLException {
@@ -40,6 +42,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
         List<ResultColumn> cols = new ArrayList<>();
         this.vectors = new boolean[md.getColumnCount()];
         this.arrays = new String[md.getColumnCount()];
+        this.records = new boolean[md.getColumnCount()];
         for (int i = 1; i <= md.getColumnCount(); i++) {
             vectors[i - 1] = Int2VectorType.NAME.equals(md.getColumnTypeName(i));
             String label = md.getColumnLabel(i);
@@ -69,7 +72,11 @@ final class CalcitePreparedQuery implements PreparedQuery {
             if ("CHAR".equals(md.getColumnTypeName(i)) && isTableColumn(md, i)) {
                 type = DataType.bpchar(md.getPrecision(i));
             }
-            cols.add(new ResultColumn(label, type));
+            records[i - 1] = md.getColumnType(i) == java.sql.Types.STRUCT;
+            cols.add(
+                    records[i - 1]
+                            ? new ResultColumn(label, DataType.TEXT, ResultColumn.RECORD_OID)
+                            : new ResultColumn(label, type));
         }
         this.columns = List.copyOf(cols);
         ParameterMetaData pmd = statement.getParameterMetaData();
@@ -202,7 +209,10 @@ final class CalcitePreparedQuery implements PreparedQuery {
                             ? PgArrayText.vector(rs.getArray(i + 1))
                             : arrays[i] != null
                                     ? array(i)
-                                    : TypeMapping.read(rs, i + 1, columns.get(i).type());
+                                    : records[i]
+                                            ? PgRecordText.format(rs.getObject(i + 1))
+                                            : TypeMapping.read(
+                                                    rs, i + 1, columns.get(i).type());
                 }
                 return row;
             } catch (SQLException | RuntimeException | LinkageError e) {
