@@ -607,7 +607,9 @@ public final class EngineSession implements Session {
     }
 
     static List<ColumnDesc> columns(List<ResultColumn> cols) {
-        return cols.stream().map(c -> new ColumnDesc(c.name(), c.type())).toList();
+        return cols.stream()
+                .map(c -> new ColumnDesc(c.name(), c.type(), c.typeOid()))
+                .toList();
     }
 
     /** The table, or 42P01. */

@@ -61,6 +61,7 @@ final class PlainViews {
                 throw new TributaryException(
                         SqlState.DUPLICATE_COLUMN, "column \"" + name + "\" specified more than once");
             }
+            planned.get(i).requireStorable(name);
             columns.add(new ColumnDef(name, planned.get(i).type(), false, false));
         }
         String query = c.columns().isEmpty() ? c.query() : renamed(c.name(), c.query(), columns);

@@ -58,6 +58,7 @@ final class TableFromQuery {
                 throw new TributaryException(
                         SqlState.DUPLICATE_COLUMN, "column \"" + c.name() + "\" specified more than once");
             }
+            c.requireStorable(c.name());
             columns.add(new ColumnDef(c.name(), storedType(c.type()), false, false));
         }
         columns.add(new ColumnDef(TableDef.ROW_ID, DataType.BIGINT, true, true));

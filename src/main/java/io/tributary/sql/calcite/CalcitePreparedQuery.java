@@ -30,6 +30,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final boolean[] vectors;
     /** Per result column: its Calcite type name when it is an array (sent as text), else null. */
     private final String[] arrays;
+    /** Per result column: whether it is a row value, sent as its record text ({@link PgRecordText}). */
+    private final boolean[] records;
 
     /**
      * @param planned the text Calcite planned (after Tributary's rewrites), where {@link
@@ -51,6 +53,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
         List<String> names = new ArrayList<>();
         this.vectors = new boolean[md.getColumnCount()];
         this.arrays = new String[md.getColumnCount()];
+        this.records = new boolean[md.getColumnCount()];
         for (int i = 1; i <= md.getColumnCount(); i++) {
             vectors[i - 1] = Int2VectorType.NAME.equals(md.getColumnTypeName(i));
             String label = md.getColumnLabel(i);
@@ -85,7 +88,11 @@ final class CalcitePreparedQuery implements PreparedQuery {
             if ("CHAR".equals(md.getColumnTypeName(i)) && isTableColumn(md, i)) {
                 type = DataType.bpchar(md.getPrecision(i));
             }
-            cols.add(new ResultColumn(label, type));
+            records[i - 1] = md.getColumnType(i) == java.sql.Types.STRUCT;
+            cols.add(
+                    records[i - 1]
+                            ? new ResultColumn(label, DataType.TEXT, ResultColumn.RECORD_OID)
+                            : new ResultColumn(label, type));
         }
         this.columns = List.copyOf(cols);
         ParameterMetaData pmd = statement.getParameterMetaData();
@@ -218,7 +225,10 @@ final class CalcitePreparedQuery implements PreparedQuery {
                             ? PgArrayText.vector(rs.getArray(i + 1))
                             : arrays[i] != null
                                     ? array(i)
-                                    : TypeMapping.read(rs, i + 1, columns.get(i).type());
+                                    : records[i]
+                                            ? PgRecordText.format(rs.getObject(i + 1))
+                                            : TypeMapping.read(
+                                                    rs, i + 1, columns.get(i).type());
                 }
                 return row;
             } catch (SQLException | RuntimeException | LinkageError e) {

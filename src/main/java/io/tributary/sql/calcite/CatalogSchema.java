@@ -151,6 +151,8 @@ final class CatalogSchema extends AbstractSchema {
         // PostgreSQL's aggregates over intervals, under the names IntervalCalls gives such calls
         root.add("pg_percentile_cont", AggregateFunctionImpl.create(PgPercentiles.class));
         PgOrderedSets.register(root);
+        PgRegressionAggregates.BY_NAME.forEach(
+                (name, c) -> root.add(RegressionCalls.PREFIX + name, AggregateFunctionImpl.create(c)));
         root.add("pg_interval_sum", AggregateFunctionImpl.create(PgIntervalAggregates.Sum.class));
         root.add("pg_interval_avg", AggregateFunctionImpl.create(PgIntervalAggregates.Avg.class));
         root.add("pg_interval_min", AggregateFunctionImpl.create(PgIntervalAggregates.Min.class));

@@ -163,6 +163,9 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.CASE) {
             return "case";
         }
+        if (item.getKind() == SqlKind.ROW) {
+            return "row"; // ROW(1, 'a') and (1, 'a') alike
+        }
         if (item.isA(SqlKind.QUERY) || item instanceof SqlOrderBy) {
             // a scalar sub-query is named as its first column is: (SELECT max(a) FROM t) is max
             List<String> inner = of(item);

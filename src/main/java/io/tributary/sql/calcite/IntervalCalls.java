@@ -64,7 +64,13 @@ final class IntervalCalls {
             case PgOrderedSets.PERCENTILE_DISC -> "percentile_disc";
             case PgOrderedSets.MODE -> "mode";
             case PgArrayAgg.NAME -> "array_agg";
-            default -> name;
+            // RegressionCalls' pg_corr and kin are PostgreSQL's corr and so on
+            default ->
+                name.startsWith(RegressionCalls.PREFIX)
+                                && PgRegressionAggregates.BY_NAME.containsKey(
+                                        name.substring(RegressionCalls.PREFIX.length()))
+                        ? name.substring(RegressionCalls.PREFIX.length())
+                        : name;
         };
     }
 

@@ -124,7 +124,7 @@ final class PgArrayText {
     }
 
     /** @param elements a Java array of objects or of primitives */
-    private static String format(Object elements) {
+    static String format(Object elements) {
         StringBuilder sb = new StringBuilder("{");
         int n = java.lang.reflect.Array.getLength(elements);
         for (int i = 0; i < n; i++) {

@@ -57,7 +57,7 @@ final class PgTypeOf implements ScalarFunction, ImplementableFunction {
      * PostgreSQL's name for a value of Calcite type {@code type}.
      *
      * @throws io.tributary.common.TributaryException 0A000 for a type no Tributary column has
-     *     (rows, maps)
+     *     (maps)
      */
     static String name(RelDataType type) {
         SqlTypeName sql = type.getSqlTypeName();
@@ -69,6 +69,9 @@ final class PgTypeOf implements ScalarFunction, ImplementableFunction {
         }
         if (sql == SqlTypeName.ARRAY) {
             return name(type.getComponentType()) + "[]";
+        }
+        if (sql == SqlTypeName.ROW) {
+            return "record"; // an anonymous row value, ROW(1, 'a')
         }
         // CHAR, a string expression (bare literals were made NULL before validation), is text there
         return TypeMapping.fromRelType(type).kind().pgName();

@@ -45,7 +45,7 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, RisingWave's TUMBLE and HOP in FROM, LIKE's escape, avg's scale, variance and stddev as PostgreSQL computes them, casts to numeric and to
+     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, row comparisons ({@link RowComparisons}), RisingWave's TUMBLE and HOP in FROM, LIKE's escape, FILTER on window aggregates ({@link WindowAggregateFilters}), avg's scale, variance and stddev as PostgreSQL computes them, {@link RegressionCalls}, casts to numeric and to
      * integers, {@link PgValueSemantics}, {@link IntervalSemantics}, {@link IntervalConstantKinds}, {@link CurrentTimePrecisions}, {@link CurrentTimestampCalls}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
@@ -56,6 +56,7 @@ abstract class StatementRewrite extends SqlShuttle {
         List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(
                 new ExponentLiterals(),
                 new JsonCasts(),
+                new RowComparisons(),
                 new TimeWindowCalls(),
                 new SplitToTableInFrom(),
                 new ImplicitLateralCalls(),
@@ -66,8 +67,10 @@ abstract class StatementRewrite extends SqlShuttle {
                 new PgArrayCalls(),
                 new AnyArrayConstants(),
                 new LikeEscape(),
+                new WindowAggregateFilters(),
                 new AvgScale(),
                 new VarianceCalls(),
+                new RegressionCalls(),
                 new WindowDistributionCalls(),
                 new NumericCast(),
                 new PgValueSemantics(),
