@@ -37,6 +37,17 @@ public final class LocalUpstreamTable implements UpstreamTable {
     private final List<DataType> columnTypes;
     private final RowCodec codec;
     private final ReadView snapshot;
+    /**
+     * Holders of {@link #snapshot}: this table until {@link #close}, and a row count in progress
+     * ({@link #estimatedSnapshotRows}, on a backfill's background thread that may still be counting
+     * when the job has gone live and closed this); the last to let go closes the view, so the count
+     * never reads a view, and its pin's database, that was closed under it. 0 once closed.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger snapshotHolders =
+            new java.util.concurrent.atomic.AtomicInteger(1);
+    /** Set by {@link #close}: a count stops at its next vnode, and one not started yet does not start. */
+    private volatile boolean closed;
+
     private final ReadView latest;
     private final ChangeLogReader log;
 
@@ -154,11 +165,27 @@ public final class LocalUpstreamTable implements UpstreamTable {
         if (snapshot == null) {
             return 0;
         }
+        if (!holdSnapshot()) {
+            return -1;
+        }
+        try {
+            return countSnapshotRows();
+        } finally {
+            releaseSnapshot();
+        }
+    }
+
+    /** {@link #estimatedSnapshotRows} with the snapshot held; -1 once the table is closed or the thread interrupted. */
+    private long countSnapshotRows() {
         long rows = 0;
         int counted = 0;
         for (int i = 0; i < VirtualNodes.COUNT; i++) {
             if (rows >= SAMPLE_ROWS && counted >= SAMPLE_VNODES) {
                 return Math.round((double) rows * VirtualNodes.COUNT / counted);
+            }
+            if (closed) {
+                // the job no longer needs the count (it went live or stopped): let the snapshot go
+                return -1;
             }
             int vnode = spreadOrder(i);
             try (KvIterator it = snapshot.scan(
@@ -288,11 +315,31 @@ public final class LocalUpstreamTable implements UpstreamTable {
         };
     }
 
+    /** Takes a hold of {@link #snapshot} unless this table is closed; true when taken. */
+    private boolean holdSnapshot() {
+        while (true) {
+            int n = snapshotHolders.get();
+            if (n == 0 || closed) {
+                return false;
+            }
+            if (snapshotHolders.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    private void releaseSnapshot() {
+        if (snapshotHolders.decrementAndGet() == 0) {
+            snapshot.close();
+        }
+    }
+
     @Override
     public void close() {
         try {
-            if (snapshot != null) {
-                snapshot.close();
+            if (snapshot != null && !closed) {
+                closed = true;
+                releaseSnapshot();
             }
         } finally {
             latest.close();
