@@ -64,6 +64,8 @@ public final class BackgroundPriority {
 
         /** {@code param} points at a {@code struct sched_param}, one int that must be 0 here. */
         int sched_setscheduler(int pid, int policy, int[] param);
+
+        int sched_getscheduler(int pid);
     }
 
     /** Whether a thread may take its priority back after lowering it; probed once, on first use. */
@@ -158,6 +160,10 @@ public final class BackgroundPriority {
         if (tid < 0) {
             return Integer.MIN_VALUE;
         }
+        // restoring sets the normal policy: a thread started in another (a server run under chrt -i, say) is left alone
+        if (LIBC.sched_getscheduler(tid) != SCHED_OTHER) {
+            return Integer.MIN_VALUE;
+        }
         int normal = LIBC.getpriority(PRIO_PROCESS, tid);
         if (normal >= NICE || LIBC.setpriority(PRIO_PROCESS, tid, NICE) != 0) {
             return Integer.MIN_VALUE;
@@ -167,8 +173,8 @@ public final class BackgroundPriority {
     }
 
     /**
-     * Gives the calling thread back the priority {@link #lowerCurrentThreadRestorably} returned;
-     * does nothing for {@link Integer#MIN_VALUE}.
+     * Gives the calling thread back the priority {@link #lowerCurrentThreadRestorably} returned (its
+     * nice value, in the normal policy it had); does nothing for {@link Integer#MIN_VALUE}.
      *
      * @return whether the priority is now {@code normal}
      */

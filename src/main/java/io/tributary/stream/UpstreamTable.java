@@ -67,7 +67,7 @@ public interface UpstreamTable extends AutoCloseable {
      * estimate from part of it (so rows read may end up a little above or below it). It may scan
      * the snapshot, so call it off the actors' threads.
      *
-     * @return the estimate, or -1 when the calling thread was interrupted before it was done
+     * @return the estimate, or -1 when the calling thread was interrupted, or this table closed, before it was done
      */
     long estimatedSnapshotRows();
 

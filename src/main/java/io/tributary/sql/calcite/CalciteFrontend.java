@@ -459,7 +459,7 @@ public final class CalciteFrontend implements AutoCloseable {
             // the hook is this thread's only: other sessions plan with their own program
             try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
                 statement = connection.prepareStatement(attempt);
-                return new CalcitePreparedQuery(statement, original, attempt, order, parameterCount, labels);
+                return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;

@@ -33,24 +33,13 @@ final class CalcitePreparedQuery implements PreparedQuery {
     /** Per result column: whether it is a row value, sent as its record text ({@link PgRecordText}). */
     private final boolean[] records;
 
-    /**
-     * @param planned the text Calcite planned (after Tributary's rewrites), where {@link
-     *     StarColumnNames} looks for the names a statement writes
-     */
-    CalcitePreparedQuery(
-            PreparedStatement statement,
-            String sql,
-            String planned,
-            int[] order,
-            int parameterCount,
-            List<String> labels)
+    CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount, List<String> labels)
             throws SQLException {
         this.statement = statement;
         this.sql = sql;
         this.order = order;
         ResultSetMetaData md = statement.getMetaData();
         List<ResultColumn> cols = new ArrayList<>();
-        List<String> names = new ArrayList<>();
         this.vectors = new boolean[md.getColumnCount()];
         this.arrays = new String[md.getColumnCount()];
         this.records = new boolean[md.getColumnCount()];
@@ -60,12 +49,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
             String postgres = ColumnLabels.expand(labels, i - 1, md.getColumnCount());
             if (postgres != null && label.startsWith("EXPR$")) {
                 label = postgres;
-            } else if (postgres == null) {
-                String named = StarColumnNames.original(
-                        label, isTableColumn(md, i) ? md.getColumnName(i) : null, names, planned);
-                label = named != null ? named : label;
             }
-            names.add(label);
             // PostgreSQL's interval is Calcite's OTHER (PgIntervals), as are json and jsonb (PgJsonTypes)
             DataType arrayType = null;
             if (TextArrayType.NAME.equals(md.getColumnTypeName(i))) {

@@ -166,7 +166,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         ViewQueryConverter converter = converted.converter();
         RelRoot root = converted.root();
         boolean emitOnWindowClose = converted.emitOnWindowClose();
-        List<String> names = columnNames(root, labels, query);
+        List<String> names = columnNames(root.validatedRowType.getFieldNames(), labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);
         StreamPlanBuilder builder =
@@ -245,16 +245,12 @@ public final class CalciteViewPlanner implements ViewPlanner {
     };
 
     /**
-     * Calcite's output names with PostgreSQL's labels for unnamed expressions and the names Calcite
-     * numbered apart ({@link StarColumnNames}), as the SELECT path names its result columns.
+     * Calcite's output names with PostgreSQL's labels for unnamed expressions, as the SELECT path
+     * names its result columns.
      *
-     * @param planned the statement's text as planned, where a numbered name may be written
      * @throws TributaryException 42701 when two columns have the same name
      */
-    private static List<String> columnNames(RelRoot root, List<String> labels, String planned) {
-        List<String> calciteNames = root.validatedRowType.getFieldNames();
-        org.apache.calcite.rel.metadata.RelMetadataQuery mq =
-                root.rel.getCluster().getMetadataQuery();
+    private static List<String> columnNames(List<String> calciteNames, List<String> labels) {
         List<String> names = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < calciteNames.size(); i++) {
@@ -262,9 +258,6 @@ public final class CalciteViewPlanner implements ViewPlanner {
             String postgres = ColumnLabels.expand(labels, i, calciteNames.size());
             if (postgres != null && name.startsWith("EXPR$")) {
                 name = postgres;
-            } else if (postgres == null) {
-                String named = StarColumnNames.original(name, originName(mq, root, i), names, planned);
-                name = named != null ? named : name;
             }
             if (!seen.add(name)) {
                 throw new TributaryException(
@@ -273,15 +266,5 @@ public final class CalciteViewPlanner implements ViewPlanner {
             names.add(name);
         }
         return names;
-    }
-
-    /** The name of the table column result column {@code i} reads unchanged, or null for an expression. */
-    private static String originName(org.apache.calcite.rel.metadata.RelMetadataQuery mq, RelRoot root, int i) {
-        org.apache.calcite.rel.metadata.RelColumnOrigin origin =
-                mq.getColumnOrigin(root.rel, root.fields.get(i).getKey());
-        if (origin == null || origin.isDerived()) {
-            return null;
-        }
-        return origin.getOriginTable().getRowType().getFieldNames().get(origin.getOriginColumnOrdinal());
     }
 }

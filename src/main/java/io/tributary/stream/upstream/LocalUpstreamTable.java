@@ -19,6 +19,7 @@ import io.tributary.stream.RowStream;
 import io.tributary.stream.UpstreamTable;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A table or materialized view of this database as an {@link UpstreamTable}: its snapshot is a
@@ -43,8 +44,7 @@ public final class LocalUpstreamTable implements UpstreamTable {
      * when the job has gone live and closed this); the last to let go closes the view, so the count
      * never reads a view, and its pin's database, that was closed under it. 0 once closed.
      */
-    private final java.util.concurrent.atomic.AtomicInteger snapshotHolders =
-            new java.util.concurrent.atomic.AtomicInteger(1);
+    private final AtomicInteger snapshotHolders = new AtomicInteger(1);
     /** Set by {@link #close}: a count stops at its next vnode, and one not started yet does not start. */
     private volatile boolean closed;
 
@@ -334,8 +334,9 @@ public final class LocalUpstreamTable implements UpstreamTable {
         }
     }
 
+    /** Synchronized: a second close must not let go of a hold it does not have. */
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             if (snapshot != null && !closed) {
                 closed = true;
