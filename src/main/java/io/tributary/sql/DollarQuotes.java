@@ -109,21 +109,8 @@ public final class DollarQuotes {
                 && open > 0
                 && (sql.charAt(open - 1) == 'e' || sql.charAt(open - 1) == 'E')
                 && (open < 2 || !continuesName(sql.charAt(open - 2)));
-        int n = sql.length();
-        int j = open + 1;
-        while (j < n) {
-            char d = sql.charAt(j);
-            if (escapes && d == '\\') {
-                j += 2;
-            } else if (d != quote) {
-                j++;
-            } else if (j + 1 < n && sql.charAt(j + 1) == quote) {
-                j += 2;
-            } else {
-                return j + 1;
-            }
-        }
-        return n;
+        int close = QuotedText.closingQuote(sql, open, escapes);
+        return close < 0 ? sql.length() : close;
     }
 
     private static boolean isTagStart(char c) {

@@ -66,14 +66,18 @@ class StoredPlanTest {
         }
     }
 
-    /** Plans view {@code g} with an extra filter that keeps every row: same columns, same state, another plan. */
-    private static ViewPlanner changedFor(Catalog catalog) {
+    /** How a restarted server plans view {@code g}, given the real planner and g's query, id and name. */
+    private interface PlanOfG {
+        io.tributary.plan.ViewPlan plan(ViewPlanner real, String query, int viewId, String name);
+    }
+
+    /** The real planner, except that view {@code g} is planned by {@code g}. */
+    private static ViewPlanner plannerWith(Catalog catalog, PlanOfG g) {
         ViewPlanner real = new CalciteViewPlanner(catalog);
         return new ViewPlanner() {
             @Override
             public io.tributary.plan.ViewPlan plan(String query, int viewId, String name) {
-                return real.plan(
-                        name.equals("g") ? query.replace("FROM t", "FROM t WHERE v > -1000000") : query, viewId, name);
+                return name.equals("g") ? g.plan(real, query, viewId, name) : real.plan(query, viewId, name);
             }
 
             @Override
@@ -83,24 +87,20 @@ class StoredPlanTest {
         };
     }
 
-    /** Refuses view {@code g}'s query as a new version's planner might (PostgreSQL's 42701 for a star join). */
-    private static ViewPlanner refusingFor(Catalog catalog) {
-        ViewPlanner real = new CalciteViewPlanner(catalog);
-        return new ViewPlanner() {
-            @Override
-            public io.tributary.plan.ViewPlan plan(String query, int viewId, String name) {
-                if (name.equals("g")) {
-                    throw new io.tributary.common.TributaryException(
-                            SqlState.DUPLICATE_COLUMN, "column \"v\" specified more than once");
-                }
-                return real.plan(query, viewId, name);
-            }
+    /** Plans view {@code g} with an extra filter that keeps every row: same columns, same state, another plan. */
+    private static ViewPlanner changedFor(Catalog catalog) {
+        return plannerWith(
+                catalog,
+                (real, query, viewId, name) ->
+                        real.plan(query.replace("FROM t", "FROM t WHERE v > -1000000"), viewId, name));
+    }
 
-            @Override
-            public io.tributary.plan.CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression) {
-                return real.planCheck(table, expression);
-            }
-        };
+    /** Refuses view {@code g}'s query, as a new version's planner might. */
+    private static ViewPlanner refusingFor(Catalog catalog) {
+        return plannerWith(catalog, (real, query, viewId, name) -> {
+            throw new io.tributary.common.TributaryException(
+                    SqlState.DUPLICATE_COLUMN, "column \"v\" specified more than once");
+        });
     }
 
     @Test

@@ -261,24 +261,9 @@ final class PgSyntaxText {
 
     /** Index after the quote closing the one at {@code start}; doubled quotes stay inside. */
     private static int closingQuote(String sql, int start, char quote) {
-        int j = start + 1;
-        while (j < sql.length()) {
-            if (sql.charAt(j) == quote) {
-                if (j + 1 < sql.length() && sql.charAt(j + 1) == quote) {
-                    j += 2;
-                    continue;
-                }
-                return j + 1;
-            }
-            if (quote == '\''
-                    && sql.charAt(j) == '\\'
-                    && start > 0
-                    && Character.toUpperCase(sql.charAt(start - 1)) == 'E') {
-                j++;
-            }
-            j++;
-        }
-        return sql.length();
+        boolean escapes = quote == '\'' && start > 0 && Character.toUpperCase(sql.charAt(start - 1)) == 'E';
+        int close = io.tributary.sql.QuotedText.closingQuote(sql, start, escapes);
+        return close < 0 ? sql.length() : close;
     }
 
     private static String code(String text) {

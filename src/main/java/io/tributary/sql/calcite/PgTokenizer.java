@@ -90,11 +90,11 @@ final class PgTokenizer {
                 i = close < 0 ? n : close + 2;
                 continue;
             } else if (c == '\'' || "eExXbBuU".indexOf(c) >= 0 && i + 1 < n && sql.charAt(i + 1) == '\'') {
-                int close = closingQuote(sql, c == '\'' ? i : i + 1, c == 'e' || c == 'E');
+                int close = io.tributary.sql.QuotedText.closingQuote(sql, c == '\'' ? i : i + 1, c == 'e' || c == 'E');
                 i = close < 0 ? n : close;
                 kind = close < 0 ? Kind.UNTERMINATED : Kind.STRING;
             } else if (c == '"') {
-                int close = closingQuote(sql, i, false);
+                int close = io.tributary.sql.QuotedText.closingQuote(sql, i, false);
                 i = close < 0 ? n : close;
                 kind = close < 0 ? Kind.UNTERMINATED : Kind.QUOTED_NAME;
             } else if (Character.isLetter(c) || c == '_') {
@@ -139,29 +139,6 @@ final class PgTokenizer {
             out.add(new PgToken(kind, start, i, sql.substring(start, i).toLowerCase(Locale.ROOT)));
         }
         return out;
-    }
-
-    /**
-     * The offset after the quote that closes the one at {@code open} (a doubled quote stands for
-     * itself; with {@code escapes}, a backslash escapes the next character), or -1 when none does.
-     */
-    private static int closingQuote(String sql, int open, boolean escapes) {
-        char quote = sql.charAt(open);
-        int n = sql.length();
-        int j = open + 1;
-        while (j < n) {
-            char d = sql.charAt(j);
-            if (escapes && d == '\\') {
-                j += 2;
-            } else if (d != quote) {
-                j++;
-            } else if (j + 1 < n && sql.charAt(j + 1) == quote) {
-                j += 2;
-            } else {
-                return j + 1;
-            }
-        }
-        return -1;
     }
 
     /**
