@@ -128,6 +128,32 @@ final class BackfillFixture implements AutoCloseable {
     }
 
     /** Polls until the job has done at least {@code rows} rows; fails after {@code timeoutMs}. */
+    /**
+     * Waits until job {@code jobId} has read {@code rows} rows, durable or not ({@code ddl_progress.rows_read}):
+     * unlike {@link #rowsDone}, which moves only at checkpoints that a busy machine spaces far apart, this
+     * tracks the job's reading as it happens, so what a test does next lands at that point of the backfill.
+     */
+    static long awaitRowsRead(Connection c, int jobId, long rows, long timeoutMs) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            long read = -1;
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "SELECT rows_read FROM tributary_catalog.ddl_progress WHERE job_id = " + jobId)) {
+                if (rs.next()) {
+                    read = rs.getLong(1);
+                }
+            }
+            if (read >= rows) {
+                return read;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("job " + jobId + " read only " + read + " rows in " + timeoutMs + " ms");
+            }
+            Thread.sleep(10);
+        }
+    }
+
     static long awaitRowsDone(Connection c, int jobId, long rows, long timeoutMs) throws Exception {
         long deadline = System.currentTimeMillis() + timeoutMs;
         while (true) {
