@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
  * any normal thread wakes. Its share of a busy core is 3/1024 of a nice-0 thread's against nice
  * 19's 15/1024: both next to nothing, so the work still runs in what the writers leave. The nice
  * value stays where the policy call is refused (a seccomp filter, say). Any user may lower its own
- * threads' priority; raising it back needs privilege, so a marked thread stays background until it ends:
- * callers mark only threads that do nothing else (or a connection's thread that serves only
- * workers). Elsewhere, or when the call fails, nothing changes: priority is a latency aid, never a
+ * threads' priority; raising it back needs privilege, so a marked thread may stay background until it
+ * ends: callers mark only threads that do nothing else (or a connection's thread that serves only
+ * workers), and raise one before waiting for it where writers wait in turn ({@link LoweredThread}). Elsewhere, or when the call fails, nothing changes: priority is a latency aid, never a
  * condition of correctness.
  */
 public final class BackgroundPriority {
@@ -126,65 +126,101 @@ public final class BackgroundPriority {
     }
 
     /**
-     * Lowers the calling thread's CPU priority to background for the rest of its life. Any thread;
-     * safe to call more than once.
+     * Lowers the calling thread's CPU priority to background for the rest of its life, unless another
+     * thread raises it ({@link LoweredThread#raise}) before waiting for it. Any thread; safe to call
+     * more than once.
      *
-     * @return true when the priority was lowered, false when this platform cannot (nothing changed)
+     * @return the lowered thread ({@link LoweredThread#isLowered} false when this platform cannot
+     *     lower it: nothing changed)
      */
-    public static boolean lowerCurrentThread() {
+    public static LoweredThread lowerCurrentThread() {
         if (!enabled()) {
-            return false;
+            return LoweredThread.NONE;
         }
         int tid = currentTid();
         if (tid < 0) {
-            return false;
+            return LoweredThread.NONE;
         }
+        int normal = LIBC.getpriority(PRIO_PROCESS, tid);
         boolean niced = LIBC.setpriority(PRIO_PROCESS, tid, NICE) == 0;
-        return setPolicy(tid, SCHED_IDLE) || niced;
+        return setPolicy(tid, SCHED_IDLE) || niced ? new LoweredThread(tid, normal) : LoweredThread.NONE;
     }
 
     /**
-     * Lowers the calling thread's CPU priority for a while, but only where it can take it back with
-     * {@link #restoreCurrentThread}: for a thread whose background work turns into foreground work
-     * (a view's actor once its backfill joins the live flow). Where raising back needs a privilege
-     * the process lacks, nothing changes, since a foreground thread left at background priority
-     * would make every writer that waits for it wait longer.
+     * Lowers the calling thread's CPU priority for a while, but only where it can be taken back with
+     * {@link LoweredThread#raise}: for a thread whose background work turns into foreground work (a
+     * view's actor once its backfill joins the live flow). Where raising back needs a privilege the
+     * process lacks, nothing changes, since a foreground thread left at background priority would
+     * make every writer that waits for it wait longer.
      *
-     * @return the priority to restore, or {@link Integer#MIN_VALUE} when nothing was changed
+     * @return the lowered thread, or {@link LoweredThread#NONE} when nothing was changed
      */
-    public static int lowerCurrentThreadRestorably() {
+    public static LoweredThread lowerCurrentThreadRestorably() {
         if (kept || !Restoring.ALLOWED) {
-            return Integer.MIN_VALUE;
+            return LoweredThread.NONE;
         }
         int tid = currentTid();
         if (tid < 0) {
-            return Integer.MIN_VALUE;
+            return LoweredThread.NONE;
         }
-        // restoring sets the normal policy: a thread started in another (a server run under chrt -i, say) is left alone
+        // raising sets the normal policy: a thread started in another (a server run under chrt -i, say) is left alone
         if (LIBC.sched_getscheduler(tid) != SCHED_OTHER) {
-            return Integer.MIN_VALUE;
+            return LoweredThread.NONE;
         }
         int normal = LIBC.getpriority(PRIO_PROCESS, tid);
         if (normal >= NICE || LIBC.setpriority(PRIO_PROCESS, tid, NICE) != 0) {
-            return Integer.MIN_VALUE;
+            return LoweredThread.NONE;
         }
         setPolicy(tid, SCHED_IDLE);
-        return normal;
+        return new LoweredThread(tid, normal);
     }
 
     /**
-     * Gives the calling thread back the priority {@link #lowerCurrentThreadRestorably} returned (its
-     * nice value, in the normal policy it had); does nothing for {@link Integer#MIN_VALUE}.
-     *
-     * @return whether the priority is now {@code normal}
+     * A thread this class lowered, which any thread may raise back to the normal policy and the nice
+     * value it had: the thread itself when its work turns foreground, or a thread about to wait for
+     * it while writers wait in turn (stopping a backfill under the barrier lock), so that the wait is
+     * not stretched by a background thread that gets next to no CPU on a busy core.
      */
-    public static boolean restoreCurrentThread(int normal) {
-        if (normal == Integer.MIN_VALUE) {
-            return false;
+    public static final class LoweredThread {
+        /** Stands for a thread that was not lowered: raising it does nothing. */
+        public static final LoweredThread NONE = new LoweredThread(-1, 0);
+
+        private final int tid;
+        private final int normal;
+        /** Raised already, or ended: the kernel may give its id to another thread after it ends. */
+        private volatile boolean done;
+
+        private LoweredThread(int tid, int normal) {
+            this.tid = tid;
+            this.normal = normal;
+            this.done = tid < 0;
         }
-        int tid = currentTid();
-        // the normal policy first: an idle thread's nice value does not matter until it is normal again
-        return tid >= 0 && setPolicy(tid, SCHED_OTHER) && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
+
+        /** Whether the thread's priority was lowered and not raised since. */
+        public boolean isLowered() {
+            return !done;
+        }
+
+        /**
+         * Gives the thread the normal policy and its former nice value, at most once and never after
+         * {@link #ended}. Any thread. Raising the nice value needs privilege, which a thread lowered
+         * by {@link #lowerCurrentThread} may lack; the policy is raised regardless where allowed.
+         *
+         * @return whether the thread now runs at its normal priority
+         */
+        public synchronized boolean raise() {
+            if (done) {
+                return false;
+            }
+            done = true;
+            // the normal policy first: an idle thread's nice value does not matter until it is normal again
+            return setPolicy(tid, SCHED_OTHER) && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
+        }
+
+        /** Called by the lowered thread itself as it ends, so that its id is never raised after. */
+        public synchronized void ended() {
+            done = true;
+        }
     }
 
     private static boolean setPolicy(int tid, int policy) {

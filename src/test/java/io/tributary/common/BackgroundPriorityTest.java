@@ -1,11 +1,13 @@
 package io.tributary.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +21,7 @@ class BackgroundPriorityTest {
         Thread t = new Thread(() -> {
             try {
                 int tid = currentTid();
-                boolean lowered = BackgroundPriority.lowerCurrentThread();
+                boolean lowered = BackgroundPriority.lowerCurrentThread().isLowered();
                 // the kernel's own record of the thread, not our bookkeeping
                 seen.set(new int[] {lowered ? 1 : 0, niceOf(tid), policyOf(tid)});
             } catch (Exception e) {
@@ -48,12 +50,20 @@ class BackgroundPriorityTest {
                 int tid = currentTid();
                 int normal = niceOf(tid);
                 int policy = policyOf(tid);
-                int restore = BackgroundPriority.lowerCurrentThreadRestorably();
+                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThreadRestorably();
                 int during = niceOf(tid);
                 int policyDuring = policyOf(tid);
-                boolean restored = BackgroundPriority.restoreCurrentThread(restore);
+                boolean wasLowered = lowered.isLowered();
+                boolean restored = lowered.raise();
                 seen.set(new int[] {
-                    normal, restore, during, restored ? 1 : 0, niceOf(tid), policyDuring, policyOf(tid), policy
+                    normal,
+                    wasLowered ? 1 : 0,
+                    during,
+                    restored ? 1 : 0,
+                    niceOf(tid),
+                    policyDuring,
+                    policyOf(tid),
+                    policy
                 });
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -62,18 +72,59 @@ class BackgroundPriorityTest {
         t.start();
         t.join();
         int[] s = seen.get();
-        if (s[1] == Integer.MIN_VALUE) {
+        if (s[1] == 0) {
             // no privilege to raise a priority back, or not in the normal policy: the thread is left as it was
             assertEquals(s[0], s[2]);
             assertEquals(s[7], s[5]);
         } else {
-            assertEquals(s[0], s[1]);
             assertEquals(BackgroundPriority.NICE, s[2]);
             assertEquals(BackgroundPriority.SCHED_IDLE, s[5]);
             assertEquals(1, s[3]);
         }
         assertEquals(s[0], s[4], "the thread ends at its normal priority either way");
         assertEquals(s[7], s[6], "and in the policy it had");
+    }
+
+    @Test
+    void anotherThreadRaisesALoweredThreadOnce() throws Exception {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
+        int normal = niceOf(currentTid());
+        int normalPolicy = policyOf(currentTid());
+        CountDownLatch loweredLatch = new CountDownLatch(1);
+        CountDownLatch raisedLatch = new CountDownLatch(1);
+        AtomicReference<BackgroundPriority.LoweredThread> handle = new AtomicReference<>();
+        AtomicReference<int[]> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                int tid = currentTid();
+                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThread();
+                handle.set(lowered);
+                int[] during = {tid, niceOf(tid), policyOf(tid)};
+                loweredLatch.countDown();
+                raisedLatch.await();
+                // read by the thread itself: the kernel's record after another thread raised it
+                seen.set(new int[] {during[0], during[1], during[2], niceOf(tid), policyOf(tid)});
+                lowered.ended();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        loweredLatch.await();
+        BackgroundPriority.LoweredThread lowered = handle.get();
+        assertTrue(lowered.isLowered(), "lowering one's own thread needs no privilege");
+        boolean raised = lowered.raise();
+        assertFalse(lowered.isLowered());
+        assertFalse(lowered.raise(), "a thread is raised once");
+        raisedLatch.countDown();
+        t.join();
+        int[] s = seen.get();
+        assertEquals(BackgroundPriority.NICE, s[1]);
+        assertEquals(BackgroundPriority.SCHED_IDLE, s[2]);
+        assertEquals(normalPolicy, s[4], "raising gives the normal policy back, whoever raises");
+        if (raised) {
+            assertEquals(normal, s[3]);
+        }
     }
 
     private static int currentTid() throws Exception {

@@ -99,6 +99,13 @@ public final class BackfillCoordinator {
     private final Thread counter;
     /** The snapshots' estimated row count, -1 until estimated. */
     private volatile long expectedSnapshotRows = -1;
+    /**
+     * {@link #counter} and {@link #thread} at background priority, raised by {@link #stop} before it
+     * waits for them under the barrier lock; set by each thread itself as it starts.
+     */
+    private volatile BackgroundPriority.LoweredThread countingThread = BackgroundPriority.LoweredThread.NONE;
+
+    private volatile BackgroundPriority.LoweredThread checkpointingThread = BackgroundPriority.LoweredThread.NONE;
 
     private volatile boolean stopped;
     private volatile JobCheckpoint current;
@@ -154,17 +161,33 @@ public final class BackfillCoordinator {
     }
 
     private void count() {
-        BackgroundPriority.lowerCurrentThread();
+        countingThread = BackgroundPriority.lowerCurrentThread();
+        try {
+            if (stopped) {
+                // stop() may have looked before this thread was lowered
+                countingThread.raise();
+            }
+            long rows = countSnapshotRows();
+            if (rows >= 0) {
+                expectedSnapshotRows = rows;
+                publish();
+            }
+        } finally {
+            countingThread.ended();
+        }
+    }
+
+    /** The snapshot's rows summed over the upstreams' estimates; -1 once stopped or unknown. */
+    private long countSnapshotRows() {
         long count = 0;
         for (UpstreamTable u : upstreams) {
             long rows = u.estimatedSnapshotRows();
             if (rows < 0 || stopped) {
-                return;
+                return -1;
             }
             count += rows;
         }
-        expectedSnapshotRows = count;
-        publish();
+        return count;
     }
 
     /**
@@ -195,6 +218,9 @@ public final class BackfillCoordinator {
         stopped = true;
         thread.interrupt();
         counter.interrupt();
+        // writers wait for the barrier lock as long as this waits for these two
+        countingThread.raise();
+        checkpointingThread.raise();
         try {
             // the caller releases the snapshots next: the count must be done reading them
             counter.join();
@@ -211,7 +237,10 @@ public final class BackfillCoordinator {
 
     private void run() {
         // the checkpoints' sorting and writing are the backfill's, not the writers', work
-        BackgroundPriority.lowerCurrentThread();
+        checkpointingThread = BackgroundPriority.lowerCurrentThread();
+        if (stopped) {
+            checkpointingThread.raise();
+        }
         try {
             long seq = 0;
             while (!stopped) {
@@ -233,6 +262,8 @@ public final class BackfillCoordinator {
                 LOG.error("backfill of {} failed", name, e);
                 listener.failed(e);
             }
+        } finally {
+            checkpointingThread.ended();
         }
     }
 

@@ -83,10 +83,11 @@ final class Actor {
     /** Set when the job joins the live flow; the actor thread then takes its priority back. */
     private volatile boolean joinedEpochs;
     /**
-     * The priority to take back on joining the live flow ({@link BackgroundPriority}), or
-     * {@link Integer#MIN_VALUE} when the thread runs at its normal one; actor thread only.
+     * This thread while lowered for its backfill ({@link BackgroundPriority}), raised back by the
+     * thread itself on joining the live flow or by {@link #stop} before it waits for the thread;
+     * {@link BackgroundPriority.LoweredThread#NONE} when it runs at its normal priority.
      */
-    private int restorePriority = Integer.MIN_VALUE;
+    private volatile BackgroundPriority.LoweredThread lowered = BackgroundPriority.LoweredThread.NONE;
     /**
      * The backfill checkpoint this actor passed last, until it is known durable. The actor goes on
      * reading and processing while the job's coordinator writes it (the state tables keep its
@@ -167,6 +168,8 @@ final class Actor {
         collector.unregister(this);
         thread.interrupt();
         closeInputs();
+        // the caller holds the barrier lock, so writers wait as long as this does
+        lowered.raise();
         try {
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
@@ -184,7 +187,11 @@ final class Actor {
             }
             if (startsBackfilling && !joinedEpochs) {
                 // a backfill's work yields the core to the writers until the job goes live
-                restorePriority = BackgroundPriority.lowerCurrentThreadRestorably();
+                lowered = BackgroundPriority.lowerCurrentThreadRestorably();
+                if (stopped) {
+                    // stop() may have looked before this thread was lowered: it must not wait for an idle thread
+                    lowered.raise();
+                }
             }
             loop();
         } catch (InterruptedException e) {
@@ -207,6 +214,7 @@ final class Actor {
                 }
             }
             stateView.close();
+            lowered.ended();
         }
     }
 
@@ -222,10 +230,9 @@ final class Actor {
         int blockedCount = 0;
         Barrier aligning = null;
         while (!stopped) {
-            if (restorePriority != Integer.MIN_VALUE && joinedEpochs) {
+            if (joinedEpochs && lowered.isLowered()) {
                 // live now: commits wait for this actor's barriers
-                BackgroundPriority.restoreCurrentThread(restorePriority);
-                restorePriority = Integer.MIN_VALUE;
+                lowered.raise();
             }
             boolean progressed = false;
             int chunks = 0;
