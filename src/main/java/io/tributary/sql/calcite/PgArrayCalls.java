@@ -18,7 +18,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * Sends the array functions whose Calcite namesakes differ from PostgreSQL's to Tributary's:
  * {@code string_to_array} to {@link PgTextArrays} (text elements, PostgreSQL's NULL and empty
  * delimiters) and the two-argument {@code array_length} to {@link PgArrayFunctions} (Calcite's
- * takes one), {@code array_agg} to {@link PgArrayAgg} (which keeps NULL elements), and {@code ||} beside an array to {@link ArrayFunctions}' {@code array_cat},
+ * takes one), as {@code array_to_string} (Calcite's takes only text elements), {@code array_agg} to {@link PgArrayAgg} (which keeps NULL elements), and {@code ||} beside an array to {@link ArrayFunctions}' {@code array_cat},
  * {@code array_append} or {@code array_prepend}. Labels are taken before rewrites, so the columns
  * keep PostgreSQL's names.
  */
@@ -41,7 +41,8 @@ final class PgArrayCalls extends StatementRewrite {
     public SqlNode visit(SqlCall call) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
         boolean split = name.equals("string_to_array") && (call.operandCount() == 2 || call.operandCount() == 3);
-        boolean length = name.equals("array_length") && call.operandCount() == 2;
+        boolean length = name.equals("array_length") && call.operandCount() == 2
+                || name.equals("array_to_string") && (call.operandCount() == 2 || call.operandCount() == 3);
         if (call.getOperator().getName().equals("||") && call.operandCount() == 2) {
             return concatenation((SqlCall) super.visit(call));
         }

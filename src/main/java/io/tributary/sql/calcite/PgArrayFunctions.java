@@ -8,8 +8,9 @@ import java.util.List;
  * {@code array_length} (named {@code pg_array_length}, as Calcite's BigQuery {@code array_length}
  * takes one argument; {@link PgArrayCalls} renames the calls); {@link PgCatalogCalls} gives
  * {@code array_upper}. As in PostgreSQL, an empty array, a
- * dimension it does not have and a NULL argument give NULL. Called by reflection from generated
- * code, on any thread.
+ * dimension it does not have and a NULL argument give NULL. And {@code array_to_string} (named
+ * {@code pg_array_to_string}: Calcite's takes text elements only and fails at run time on others).
+ * Called by reflection from generated code, on any thread.
  */
 public final class PgArrayFunctions {
     private PgArrayFunctions() {}
@@ -22,6 +23,64 @@ public final class PgArrayFunctions {
     /** {@code array_length(array, dim)}: the number of elements for the first dimension of a non-empty array. */
     public static Integer pg_array_length(List<?> array, Integer dim) {
         return hasDimension(array, dim) ? array.size() : null;
+    }
+
+    /** {@code array_to_string(array, delimiter)}: the elements' text joined by the delimiter, NULLs left out. */
+    public static String pg_array_to_string(List<?> array, String delimiter) {
+        return pg_array_to_string(array, delimiter, null);
+    }
+
+    /**
+     * {@code array_to_string(array, delimiter, null_string)}: NULL elements as {@code nullString}, or
+     * left out when it is NULL. Elements print in their type's output form, as PostgreSQL's array
+     * output does ({@code t} for true, a numeric's scale kept, PostgreSQL's float text); nested
+     * arrays are flattened. {@link PgScalarCalls} refuses element types whose Java values here would
+     * not tell their type (dates, times, timestamps, intervals).
+     */
+    public static String pg_array_to_string(List<?> array, String delimiter, String nullString) {
+        if (array == null || delimiter == null) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        boolean[] first = {true};
+        append(sb, array, delimiter, nullString, first);
+        return sb.toString();
+    }
+
+    private static void append(StringBuilder sb, List<?> array, String delimiter, String nullString, boolean[] first) {
+        for (Object e : array) {
+            if (e instanceof List<?> inner) {
+                append(sb, inner, delimiter, nullString, first);
+                continue;
+            }
+            if (e == null && nullString == null) {
+                continue;
+            }
+            if (!first[0]) {
+                sb.append(delimiter);
+            }
+            first[0] = false;
+            sb.append(e == null ? nullString : elementText(e));
+        }
+    }
+
+    private static String elementText(Object e) {
+        if (e instanceof Boolean b) {
+            return b ? "t" : "f";
+        }
+        if (e instanceof java.math.BigDecimal d) {
+            return PgScalarFunctions.numericText(d);
+        }
+        if (e instanceof Double d) {
+            return PgScalarFunctions.float8Text(d);
+        }
+        if (e instanceof Float f) {
+            return PgScalarFunctions.float4Text(f);
+        }
+        if (e instanceof org.apache.calcite.avatica.util.ByteString bytes) {
+            return "\\x" + bytes.toString(16);
+        }
+        return e.toString();
     }
 
     private static boolean hasDimension(List<?> array, Integer dim) {

@@ -72,10 +72,44 @@ final class PgScalarCalls {
     private static final SqlOperator LPAD = PgArithmetic.function(PgPadFunctions.class, "lpad");
     private static final SqlOperator RPAD = PgArithmetic.function(PgPadFunctions.class, "rpad");
 
+    /** Element types whose run-time values {@link PgArrayFunctions#pg_array_to_string} prints as PostgreSQL does. */
+    private static final Set<SqlTypeName> PRINTABLE_ELEMENTS = Set.of(
+            SqlTypeName.CHAR,
+            SqlTypeName.VARCHAR,
+            SqlTypeName.BOOLEAN,
+            SqlTypeName.TINYINT,
+            SqlTypeName.SMALLINT,
+            SqlTypeName.INTEGER,
+            SqlTypeName.BIGINT,
+            SqlTypeName.DECIMAL,
+            SqlTypeName.DOUBLE,
+            SqlTypeName.FLOAT,
+            SqlTypeName.REAL,
+            SqlTypeName.BINARY,
+            SqlTypeName.VARBINARY,
+            SqlTypeName.NULL);
+
     private final RexBuilder rexBuilder;
 
     PgScalarCalls(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
+    }
+
+    /**
+     * 0A000 for {@code array_to_string} of dates, times, timestamps or intervals: their elements
+     * reach the function as bare numbers, which it could not print as PostgreSQL does.
+     */
+    private static void refuseUnprintableElements(RelDataType array) {
+        RelDataType element = array.getComponentType();
+        while (element != null && element.getComponentType() != null) {
+            element = element.getComponentType();
+        }
+        if (element != null && !PRINTABLE_ELEMENTS.contains(element.getSqlTypeName())) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "array_to_string of an array of "
+                            + element.getSqlTypeName().getName().toLowerCase(Locale.ROOT) + " values is not supported");
+        }
     }
 
     /**
@@ -104,6 +138,10 @@ final class PgScalarCalls {
                     call.getType(), call.getKind() == SqlKind.PLUS ? DATE_PLUS : DATE_MINUS, operands);
         }
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        if (name.equals("PG_ARRAY_TO_STRING") && !operands.isEmpty()) {
+            refuseUnprintableElements(operands.get(0).getType());
+            return null;
+        }
         if (type == SqlTypeName.DOUBLE) {
             SqlOperator op = switch (name) {
                 case "ROUND" -> operands.size() == 1 ? FLOAT8_ROUND : null;
