@@ -310,6 +310,10 @@ class CatalogDifferentialTest {
                     + " FROM pg_class c WHERE c.relname = 't'",
             "SELECT quote_literal('it''s') AS a, quote_literal('plain') AS b",
             "SELECT x FROM unnest('{16390,16388,16392}'::pg_catalog.oid[]) AS s(x)",
+            // psql's \dd and pg_dump qualify the types they cast to, in CAST too
+            "SELECT CAST(c.relname AS pg_catalog.text) AS name, CAST('table' AS pg_catalog.text) AS object,"
+                    + " CAST('2024-01-01' AS pg_catalog.date) AS d, CAST(2 AS pg_catalog.int8) AS j,"
+                    + " CAST(1.5 AS pg_catalog.numeric(5,2)) AS n FROM pg_catalog.pg_class c WHERE c.relname = 't'",
             "SELECT option_name, option_value FROM pg_options_to_table('{fillfactor=70,b=x}'::text[]) ORDER BY 1",
             "SELECT typname[0] AS c, typname[1] AS d FROM pg_type WHERE typname = '_int4'",
             "SELECT tableoid = 'pg_type'::regclass AS same FROM pg_type WHERE typname = 'int4'",

@@ -49,6 +49,12 @@ final class PgSyntaxText {
     private static final Pattern ARRAY_CAST =
             Pattern.compile("(?i)::\\s*pg_catalog\\s*\\.\\s*[a-z_][a-z0-9_]*\\s*\\[\\s*\\]");
     private static final Pattern QUALIFIED_TYPE = Pattern.compile("(?i)(?<=::)\\s*pg_catalog\\s*\\.");
+    /**
+     * {@code CAST(x AS pg_catalog.text)}, as psql's {@code \dd} and pg_dump write it: after {@code AS},
+     * a name qualified by pg_catalog can only be a type (an alias is never qualified).
+     */
+    private static final Pattern CAST_QUALIFIED_TYPE =
+            Pattern.compile("(?i)(?<=\\bAS)(\\s+)pg_catalog\\s*\\.\\s*(?=[a-z_])");
     /** A cast to an array type after a constant: {@code '{1,2}'::pg_catalog.oid[]}. */
     private static final Pattern ARRAY_CONSTANT_CAST =
             Pattern.compile("(?i)^\\s*::\\s*(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]");
@@ -288,6 +294,7 @@ final class PgSyntaxText {
         s = replace(ARRAY_CAST, s, m -> "");
         s = replace(DEFAULT_COLLATION, s, m -> "");
         s = replace(QUALIFIED_FUNCTION, s, m -> "");
+        s = replace(CAST_QUALIFIED_TYPE, s, m -> m.group(1));
         return replace(QUALIFIED_TYPE, s, m -> "");
     }
 
