@@ -85,14 +85,20 @@ public final class DollarQuotes {
                 if (end - i < 2 * delimiter.length() || !sql.startsWith(delimiter, end - delimiter.length())) {
                     throw Lexer.syntax("unterminated dollar-quoted string at or near \"" + sql.substring(i) + "\"", i);
                 }
+                int next = afterSpace(sql, end);
+                if (next < n && sql.charAt(next) == '\'') {
+                    // a quoted constant never continues a dollar-quoted one, not even across a line
+                    // break, where Calcite would join the two quoted constants written here
+                    int close = QuotedText.closingQuote(sql, next, false);
+                    String token = sql.substring(next, close < 0 ? n : close);
+                    throw Lexer.syntax("syntax error at or near \"" + token + "\"", next);
+                }
                 String quoted = "'" + body(sql, i, end).replace("'", "''") + "'";
                 if (out == null) {
                     out = new StringBuilder(n + 16);
                 }
                 out.append(sql, copied, i).append(quoted);
-                // two constants side by side are one only across a line break; never join them here
-                int pad = Math.max(end - i - quoted.length(), end < n && sql.charAt(end) == '\'' ? 1 : 0);
-                out.append(" ".repeat(pad));
+                out.append(" ".repeat(Math.max(0, end - i - quoted.length())));
                 i = end;
                 copied = end;
             } else {
@@ -100,6 +106,14 @@ public final class DollarQuotes {
             }
         }
         return out == null ? sql : out.append(sql, copied, n).toString();
+    }
+
+    /** The offset of the first character at or after {@code i} that is not white space. */
+    private static int afterSpace(String sql, int i) {
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return i;
     }
 
     /** The offset after the quoted constant or name at {@code open}, a doubled quote inside it. */

@@ -32,6 +32,13 @@ class LexicalGapsDifferentialTest {
             "CREATE VIEW dqv AS SELECT id, t || $$!$$ AS u FROM dq WHERE t <> $$$$",
             "SELECT * FROM dqv ORDER BY id",
             "SELECT $$abc",
+            // a quoted constant after a dollar-quoted one is a syntax error even across a line break
+            "SELECT $$a$$\n'b'",
+            "SELECT $x$a$x$ 'b'",
+            "SELECT 'a'\n'b'",
+            // a backslash-escaped quote in an escape string constant
+            "SELECT E'\\'', E'it\\'s', E'\\'' || 'a', E'a\\\\' || 'b', 'c\\' AS d",
+            "SELECT id FROM dq WHERE t = E'it\\'s'",
             // a cast to a type that does not exist
             "SELECT (1)::nosuchtype",
             "SELECT CAST(1 AS nosuchtype)",

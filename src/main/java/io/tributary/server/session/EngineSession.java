@@ -117,8 +117,9 @@ public final class EngineSession implements Session {
         }
         block.refuseIfFailed(sql);
         try {
-            // every later reader of the text (utility parsers, text rewrites, Calcite) knows only quoted constants
-            String plain = io.tributary.sql.DollarQuotes.plain(sql);
+            // every later reader of the text (utility parsers, text rewrites, Calcite) knows only quoted
+            // constants, and Calcite no backslash-escaped quote in them
+            String plain = io.tributary.sql.EscapedQuotes.plain(io.tributary.sql.DollarQuotes.plain(sql));
             return whileBusy(() -> plans.plan(plain, declared), false);
         } catch (TributaryException e) {
             // constant input errors raised outside Calcite's error translation (date/time, boolean input)

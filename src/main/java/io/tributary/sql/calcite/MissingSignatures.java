@@ -14,8 +14,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 /**
  * Refuses, with PostgreSQL's 42883, calls that Calcite's validation accepts but PostgreSQL has no
  * function for, because PostgreSQL casts the argument to the parameter's type only by assignment or
- * explicitly: a bigint count for {@code left}, {@code right}, {@code lpad}, {@code rpad} and {@code
- * repeat} (they take integer), and a float where {@link PgNumberFunctions} takes numeric ({@code
+ * explicitly: a bigint, numeric or float count for {@code left}, {@code right}, {@code lpad},
+ * {@code rpad} and {@code repeat} or position for {@code substr} (they take integer), and a float where {@link PgNumberFunctions} takes numeric ({@code
  * min_scale(1.5::float8)}; not {@code width_bucket}, which has a float8 form). A value that is not
  * text where a text function takes text ({@code ltrim(5, '5')}) reaches here already cast to text,
  * so it is not refused yet (README's known limits). Called by {@link PgArithmetic} for each call of a
@@ -57,9 +57,29 @@ final class MissingSignatures {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
         if (INTEGER_COUNT.contains(name)
                 && call.getOperands().size() >= 2
-                && call.getOperands().get(1).getType().getSqlTypeName() == SqlTypeName.BIGINT) {
+                && !implicitlyInteger(call.getOperands().get(1))) {
             throw refusal(name.toLowerCase(Locale.ROOT), call);
         }
+        if ((name.equals("SUBSTRING") || name.equals("SUBSTR"))
+                && call.getOperands().size() >= 2) {
+            for (RexNode operand :
+                    call.getOperands().subList(1, call.getOperands().size())) {
+                if (!implicitlyInteger(operand)) {
+                    throw refusal("substr", call);
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether PostgreSQL converts {@code operand} to integer implicitly: a smallint or integer (and
+     * a NULL or a value of a type Calcite leaves open), not a bigint, numeric or float, which
+     * convert by assignment only (Calcite could not implement {@code lpad('a', 3::numeric)}: an
+     * internal error).
+     */
+    private static boolean implicitlyInteger(RexNode operand) {
+        SqlTypeName type = operand.getType().getSqlTypeName();
+        return !(type == SqlTypeName.BIGINT || type == SqlTypeName.DECIMAL || SqlTypeName.APPROX_TYPES.contains(type));
     }
 
     private static TributaryException refusal(String name, RexCall call) {

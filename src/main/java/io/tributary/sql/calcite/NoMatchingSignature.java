@@ -47,7 +47,7 @@ final class NoMatchingSignature {
         boolean function = signature.toUpperCase(Locale.ROOT).startsWith(operator.toUpperCase(Locale.ROOT) + "(")
                 && Character.isLetter(operator.charAt(0));
         if (function) {
-            return noFunction(operator.toLowerCase(Locale.ROOT) + "(" + String.join(", ", types) + ")", position);
+            return noFunction(clientName(operator) + "(" + String.join(", ", types) + ")", position);
         }
         String name = operator.trim();
         if (types.size() == 2) {
@@ -75,6 +75,21 @@ final class NoMatchingSignature {
                 null,
                 null,
                 null);
+    }
+
+    /**
+     * The name the client wrote for a function Calcite names by the call a rewrite made of it
+     * ({@code pg_length} for {@code length}, Calcite's {@code translate3} for {@code translate}),
+     * lower case.
+     */
+    static String clientName(String function) {
+        String name = function.toLowerCase(Locale.ROOT);
+        return switch (name) {
+            case "pg_length" -> "length";
+            case "pg_octet_length" -> "octet_length";
+            case "translate3" -> "translate";
+            default -> name;
+        };
     }
 
     /** {@code function call does not exist}, {@code call} being the name and PostgreSQL's argument type names. */

@@ -7,10 +7,12 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -18,6 +20,7 @@ import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
@@ -103,6 +106,30 @@ final class PgTypeCoercion extends TypeCoercionImpl {
             }
         }
         return super.builtinFunctionCoercion(binding, types, expectedFamilies) || coerced;
+    }
+
+    /**
+     * Refuses a number where one of PostgreSQL's text functions that Tributary defines ({@link
+     * PgTextFunctions}, {@code length}) takes text: PostgreSQL has no {@code ltrim(integer, unknown)}
+     * or {@code length(integer)} (42883), where Calcite casts the number to text and answers.
+     */
+    @Override
+    public boolean userDefinedFunctionCoercion(SqlValidatorScope scope, SqlCall call, SqlFunction function) {
+        if (function instanceof SqlUserDefinedFunction udf
+                && udf.getFunction() instanceof ScalarFunctionImpl scalar
+                && (scalar.method.getDeclaringClass() == PgTextFunctions.class
+                        || scalar.method.getName().equals("pg_length"))) {
+            Class<?>[] parameters = scalar.method.getParameterTypes();
+            for (int i = 0; i < call.operandCount() && i < parameters.length; i++) {
+                SqlNode operand = call.operand(i);
+                if (parameters[i] == String.class
+                        && !unknownTyped(operand)
+                        && SqlTypeUtil.isNumeric(validator.deriveType(scope, operand))) {
+                    return false;
+                }
+            }
+        }
+        return super.userDefinedFunctionCoercion(scope, call, function);
     }
 
     @Override

@@ -404,7 +404,7 @@ final class SqlErrors {
                 types.add(NoMatchingSignature.pgName(type.group(1)));
             }
             return NoMatchingSignature.noFunction(
-                    x.group(1).toLowerCase(java.util.Locale.ROOT) + "(" + String.join(", ", types) + ")", position);
+                    NoMatchingSignature.clientName(x.group(1)) + "(" + String.join(", ", types) + ")", position);
         } else if ((x = CANNOT_APPLY.matcher(m)).find() && x.group(1).matches("(?i)TUMBLE|HOP|SESSION")) {
             // TimeWindowCalls checked the sizes (and the session gap): what Calcite refuses is the time column's type
             state = SqlState.DATATYPE_MISMATCH;
