@@ -66,6 +66,7 @@ public final class UtilityParser {
         if (first.kind() != Token.Kind.WORD) {
             return null;
         }
+        PostgresOnlyStatements.refuseStatement(in);
         return switch (first.text()) {
             case "create" -> create(in);
             case "alter" -> alter(in);
@@ -80,13 +81,7 @@ public final class UtilityParser {
             case "execute" -> PrepareParser.execute(in);
             case "deallocate" -> PrepareParser.deallocate(in);
             case "select" -> PrepareParser.setConfig(in);
-            case "refresh" -> {
-                if (in.peekSecond().isWord("materialized")) {
-                    // a Tributary materialized view is always current: there is nothing to refresh
-                    throw TributaryException.notSupported("REFRESH MATERIALIZED VIEW");
-                }
-                yield null;
-            }
+            case "refresh" -> in.peekSecond().isWord("materialized") ? ViewJobParser.refresh(in) : null;
             case "comment", "grant", "revoke" -> {
                 if (first.text().equals("comment") && !in.peekSecond().isWord("on")) {
                     yield null;
@@ -128,6 +123,8 @@ public final class UtilityParser {
         if (what.isWord("database")) {
             return DatabaseDdlParser.create(in);
         }
+        // CREATE [OR REPLACE] FUNCTION, TRIGGER, ROLE, ...
+        PostgresOnlyStatements.refuseCreate(in);
         if (what.isWord("view") || what.isWord("or")) {
             return ViewJobParser.createView(in);
         }
@@ -139,9 +136,6 @@ public final class UtilityParser {
         }
         if (what.isWord("index") || what.isWord("unique") && in.peekSecond().isWord("index")) {
             return IndexDdlParser.create(in);
-        }
-        if (what.isWord("function") || what.isWord("user")) {
-            throw TributaryException.notSupported("CREATE " + what.text().toUpperCase());
         }
         if (what.isWord("temporary") || what.isWord("temp") || what.isWord("unlogged")) {
             throw TributaryException.notSupported("CREATE " + what.text().toUpperCase() + " TABLE");

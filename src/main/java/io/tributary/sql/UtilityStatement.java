@@ -204,6 +204,9 @@ public sealed interface UtilityStatement {
     /** {@code WAIT} (every job, {@code view} null) or {@code WAIT MATERIALIZED VIEW view}. */
     record Wait(String view) implements UtilityStatement {}
 
+    /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] view [WITH DATA]}. */
+    record RefreshMaterializedView(String view) implements UtilityStatement {}
+
     record ShowTables() implements UtilityStatement {}
 
     record ShowMaterializedViews() implements UtilityStatement {}

@@ -192,6 +192,30 @@ final class ViewJobParser {
     }
 
     /**
+     * {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name [WITH DATA]}: a Tributary materialized
+     * view is always current, so refreshing it waits for its backfill.
+     *
+     * @throws TributaryException 0A000 for {@code WITH NO DATA} (a view that cannot be read)
+     */
+    static UtilityStatement refresh(TokenCursor in) {
+        in.next();
+        in.expectWord("materialized");
+        in.expectWord("view");
+        if (in.peek().isWord("concurrently")) {
+            in.next();
+        }
+        String name = in.qualifiedName();
+        if (in.peek().isWord("with")) {
+            in.next();
+            if (in.peek().isWord("no")) {
+                throw TributaryException.notSupported("REFRESH MATERIALIZED VIEW ... WITH NO DATA");
+            }
+            in.expectWord("data");
+        }
+        return new UtilityStatement.RefreshMaterializedView(name);
+    }
+
+    /**
      * After CREATE: {@code [OR REPLACE] VIEW name [(column, ...)] AS query}.
      *
      * @throws TributaryException 0A000 for view options ({@code WITH (...)}, {@code WITH CHECK

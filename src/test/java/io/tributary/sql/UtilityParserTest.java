@@ -68,7 +68,7 @@ class UtilityParserTest {
             fails("CREATE TEMP TABLE t (a int)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("ALTER SOURCE s SET x = 1", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE SEQUENCE s START 2", SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails("REFRESH MATERIALIZED VIEW m", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("REFRESH MATERIALIZED VIEW m WITH NO DATA", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE MATERIALIZED VIEW m AS SELECT 1 WITH NO DATA;", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails(
                     "CREATE MATERIALIZED VIEW m AS WITH x AS (SELECT 1) SELECT * FROM x WITH NO DATA",

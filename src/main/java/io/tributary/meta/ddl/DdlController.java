@@ -544,6 +544,11 @@ public final class DdlController {
         views.await(name, cancelCheck);
     }
 
+    /** {@code REFRESH MATERIALIZED VIEW name}; see {@link ViewDdl#refresh}. */
+    public void refresh(String name, Runnable cancelCheck) throws InterruptedException {
+        views.refresh(name, cancelCheck);
+    }
+
     /** The jobs creating views now, for SHOW JOBS and the system tables. Any thread. */
     public List<JobInfo> jobs() {
         return views.jobs();

@@ -38,6 +38,9 @@ final class SessionVariables {
         define("server_version", "15.0", "PostgreSQL version Tributary is compatible with.", true);
         define("server_version_num", "150000", "PostgreSQL version Tributary is compatible with, as a number.", false);
         define("server_encoding", "UTF8", "Server character set.", true);
+        // every database is C (pg_database's datcollate and datctype say so)
+        define("lc_collate", "C", "Shows the collation order locale.", false);
+        define("lc_ctype", "C", "Shows the character classification and case conversion locale.", false);
         // read by pgjdbc's getImportedKeys/getExportedKeys and getMaxColumnNameLength
         define("max_index_keys", "32", "Shows the maximum number of index keys.", false);
         define("max_identifier_length", "63", "Shows the maximum identifier length.", false);
@@ -323,6 +326,8 @@ final class SessionVariables {
             case "server_version",
                     "server_version_num",
                     "server_encoding",
+                    "lc_collate",
+                    "lc_ctype",
                     "integer_datetimes",
                     "is_superuser",
                     "max_index_keys",

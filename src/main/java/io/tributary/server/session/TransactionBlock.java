@@ -43,6 +43,7 @@ final class TransactionBlock {
             UtilityStatement.Lock.class,
             UtilityStatement.Flush.class,
             UtilityStatement.Wait.class,
+            UtilityStatement.RefreshMaterializedView.class,
             UtilityStatement.Sleep.class,
             UtilityStatement.SignalBackend.class);
 

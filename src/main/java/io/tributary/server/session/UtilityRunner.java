@@ -324,6 +324,10 @@ final class UtilityRunner {
                 db.ddl().await(w.view(), cancelCheck);
                 return new StatementResult.Command("WAIT");
             }
+            if (statement instanceof UtilityStatement.RefreshMaterializedView r) {
+                db.ddl().refresh(r.view(), cancelCheck);
+                return new StatementResult.Command("REFRESH MATERIALIZED VIEW");
+            }
             if (statement instanceof UtilityStatement.ShowTables s) {
                 return rows(s, names(RelationKind.TABLE));
             }

@@ -10,6 +10,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.sql.DmlClauses;
+import io.tributary.sql.JoinedDmlText;
 import io.tributary.sql.KeyRangeDmlText;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.ReadContext;
@@ -120,6 +121,7 @@ public final class CalciteFrontend implements AutoCloseable {
             // a stored query binds its names through the path now, as PostgreSQL's views do
             return new StatementPlan.Utility(ViewBodyNames.bind(utility.get(), catalog, path));
         }
+        JoinedDmlText.refuse(sql);
         DmlClauses clauses = DmlClauses.split(sql);
         Parsed parsed = clauses != null ? parse(clauses.core(), false) : parse(sql, true);
         SqlNode node = parsed.node();
@@ -242,6 +244,8 @@ public final class CalciteFrontend implements AutoCloseable {
             }
             throw SqlErrors.translate(e, textOnly);
         }
+        ExplicitTableQueries explicitTables = new ExplicitTableQueries();
+        node = node.accept(explicitTables);
         RecursiveQueries.check(node, sql);
         boolean distinctOn = DistinctOnSelects.apply(node);
         boolean setReturning = SelectListSetFunctions.apply(node);
@@ -277,6 +281,7 @@ public final class CalciteFrontend implements AutoCloseable {
         DerivedTableCorrelation.check(node);
         // the client's text unless a rewrite changed the statement (keeps error positions exact)
         boolean changed = postgres.changed()
+                || explicitTables.changed()
                 || distinctOn
                 || setReturning
                 || precedence.changed()
@@ -300,6 +305,7 @@ public final class CalciteFrontend implements AutoCloseable {
         if (!DML_START.matcher(sql).lookingAt() || UtilityParser.parse(sql).isPresent()) {
             return null;
         }
+        JoinedDmlText.refuse(sql);
         ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql, schemas.timeZone()));
         if (rewritten.parameterCount() > 0) {
             return null;
