@@ -166,7 +166,12 @@ public final class CalciteViewPlanner implements ViewPlanner {
         ViewQueryConverter converter = converted.converter();
         RelRoot root = converted.root();
         boolean emitOnWindowClose = converted.emitOnWindowClose();
-        List<String> names = columnNames(root.validatedRowType.getFieldNames(), labels);
+        List<String> own = converter.ownColumnNames();
+        List<String> names = columnNames(
+                own != null && own.size() == root.validatedRowType.getFieldCount()
+                        ? own
+                        : root.validatedRowType.getFieldNames(),
+                labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);
         StreamPlanBuilder builder =
@@ -245,8 +250,9 @@ public final class CalciteViewPlanner implements ViewPlanner {
     };
 
     /**
-     * Calcite's output names with PostgreSQL's labels for unnamed expressions, as the SELECT path
-     * names its result columns.
+     * The output names PostgreSQL gives ({@link PgValidator#ownColumnNames}: a {@code *} over a
+     * join keeps each column's own name) with PostgreSQL's labels for unnamed expressions, as the
+     * SELECT path names its result columns.
      *
      * @throws TributaryException 42701 when two columns have the same name
      */

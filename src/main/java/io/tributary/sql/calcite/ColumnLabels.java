@@ -20,7 +20,8 @@ import org.apache.calcite.sql.SqlSelect;
 /**
  * The column names PostgreSQL gives to unnamed select items, where Calcite would say
  * {@code EXPR$n}: the function name for calls ({@code count}), the type name for casts
- * ({@code int4}) and typed constants ({@code date}, {@code bool}), {@code case} for CASE and {@code ?column?} otherwise.
+ * ({@code int4}) and typed constants ({@code date}, {@code bool}), {@code case} for CASE, {@code row} and
+ * {@code array} for those constructors and {@code ?column?} otherwise.
  */
 final class ColumnLabels {
     /** Labels of the names only Calcite spells so ({@code x::char(3)}, {@code x::varbinary}). */
@@ -166,6 +167,9 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.ROW) {
             return "row"; // ROW(1, 'a') and (1, 'a') alike
         }
+        if (item.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR || item.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR) {
+            return "array"; // ARRAY[1, 2] and ARRAY(SELECT ...) alike
+        }
         if (item.isA(SqlKind.QUERY) || item instanceof SqlOrderBy) {
             // a scalar sub-query is named as its first column is: (SELECT max(a) FROM t) is max
             List<String> inner = of(item);
@@ -218,7 +222,7 @@ final class ColumnLabels {
 
     /**
      * Whether PostgreSQL's label of {@code node} outranks a cast's type name: a column, a function
-     * call (not a cast or CASE) with any FILTER, WITHIN GROUP or OVER, or a cast of one of these (its
+     * call (not a cast or CASE) with any FILTER, WITHIN GROUP or OVER, a row or array constructor, or a cast of one of these (its
      * {@code FigureColname} strength 2).
      */
     private static boolean namesItself(SqlNode node) {
@@ -233,6 +237,16 @@ final class ColumnLabels {
                 || node.getKind() == SqlKind.WITHIN_GROUP) {
             // a window or aggregate call's clauses keep it a function call (sum(x) OVER w::text is sum)
             return namesItself(((SqlCall) node).operand(0));
+        }
+        if (node.getKind() == SqlKind.ITEM) {
+            // a subscript names nothing itself: s[1]::text is s, (ARRAY[1, 2])[1]::text array
+            return namesItself(((SqlCall) node).operand(0));
+        }
+        if (node.getKind() == SqlKind.ROW
+                || node.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                || node.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR) {
+            // PostgreSQL's row and array constructors name themselves as strongly (ARRAY[1]::text is array)
+            return true;
         }
         return node instanceof SqlCall call
                 && call.getOperator() instanceof SqlFunction

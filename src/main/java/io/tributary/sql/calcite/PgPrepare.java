@@ -4,6 +4,7 @@ import io.tributary.common.types.PgJson;
 import io.tributary.common.types.PgJsonb;
 import io.tributary.common.types.TypeKind;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -27,6 +28,12 @@ import org.apache.calcite.sql.validate.SqlValidator;
  * statements this prepares. A new instance per prepared statement, as Calcite makes them.
  */
 final class PgPrepare extends CalcitePrepareImpl {
+    /**
+     * The validators made for the statement this prepares (Calcite makes more than the one that
+     * validates it); the one that validated it knows its columns' own names.
+     */
+    private final List<PgValidator> validators = new ArrayList<>();
+
     /** The same preparing statement as Calcite's, but for the validator it makes. */
     @Override
     protected CalcitePreparingStmt getPreparingStmt(
@@ -55,11 +62,13 @@ final class PgPrepare extends CalcitePrepareImpl {
                     CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
                 SqlValidator calcites = super.createSqlValidator(
                         reader, config -> PgTypeCoercion.narrowed(configTransform.apply(config)));
-                return new PgValidator(
+                PgValidator validator = new PgValidator(
                         calcites.getOperatorTable(),
                         (CalciteCatalogReader) reader,
                         (JavaTypeFactory) calcites.getTypeFactory(),
                         calcites.config());
+                validators.add(validator);
+                return validator;
             }
         };
     }
@@ -67,7 +76,9 @@ final class PgPrepare extends CalcitePrepareImpl {
     /**
      * Calcite's signature, with json and jsonb result columns named by their record class in the
      * JDBC metadata: Calcite names every {@code OTHER} column alike, and {@link
-     * CalcitePreparedQuery} must tell them from intervals ({@link PgJsonTypes#kind(String)}).
+     * CalcitePreparedQuery} must tell them from intervals ({@link PgJsonTypes#kind(String)}); and
+     * each column labelled with PostgreSQL's name ({@link PgValidator#ownColumnNames}: a {@code *}
+     * over a join keeps each column's own name, which Calcite numbers apart).
      */
     @Override
     public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
@@ -76,11 +87,18 @@ final class PgPrepare extends CalcitePrepareImpl {
             return signature;
         }
         List<RelDataTypeField> fields = signature.rowType.getFieldList();
+        List<String> own = ownColumnNames(signature.columns.size());
         for (int i = 0; i < fields.size() && i < signature.columns.size(); i++) {
             TypeKind kind = PgJsonTypes.kind(fields.get(i).getType());
-            if (kind != null) {
+            String label = own == null ? signature.columns.get(i).label : own.get(i);
+            if (kind != null || !label.equals(signature.columns.get(i).label)) {
                 ColumnMetaData c = signature.columns.get(i);
-                String name = kind == TypeKind.JSON ? PgJson.class.getName() : PgJsonb.class.getName();
+                ColumnMetaData.AvaticaType type = kind == null
+                        ? c.type
+                        : ColumnMetaData.scalar(
+                                java.sql.Types.OTHER,
+                                kind == TypeKind.JSON ? PgJson.class.getName() : PgJsonb.class.getName(),
+                                ColumnMetaData.Rep.OBJECT);
                 signature.columns.set(
                         i,
                         new ColumnMetaData(
@@ -92,14 +110,14 @@ final class PgPrepare extends CalcitePrepareImpl {
                                 c.nullable,
                                 c.signed,
                                 c.displaySize,
-                                c.label,
+                                label,
                                 c.columnName,
                                 c.schemaName,
                                 c.precision,
                                 c.scale,
                                 c.tableName,
                                 c.catalogName,
-                                ColumnMetaData.scalar(java.sql.Types.OTHER, name, ColumnMetaData.Rep.OBJECT),
+                                type,
                                 c.readOnly,
                                 c.writable,
                                 c.definitelyWritable,
@@ -107,5 +125,16 @@ final class PgPrepare extends CalcitePrepareImpl {
             }
         }
         return signature;
+    }
+
+    /** The own names of the prepared statement's {@code width} columns, null if no validator knows them. */
+    private List<String> ownColumnNames(int width) {
+        for (PgValidator validator : validators) {
+            List<String> own = validator.ownColumnNames();
+            if (own != null && own.size() == width) {
+                return own;
+            }
+        }
+        return null;
     }
 }

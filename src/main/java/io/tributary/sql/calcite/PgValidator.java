@@ -4,7 +4,10 @@ import static org.apache.calcite.util.Static.RESOURCE;
 
 import io.tributary.common.TributaryException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
@@ -18,10 +21,12 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.fun.SqlCase;
@@ -31,6 +36,7 @@ import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.util.Util;
 
 /**
@@ -46,8 +52,171 @@ final class PgValidator extends CalciteSqlValidator {
     /** Nested derived tables deeper than this are not followed (their column is taken for text). */
     private static final int MAX_DERIVED_DEPTH = 64;
 
+    /**
+     * Expanded select items whose name in Calcite's row type is not PostgreSQL's: a {@code *}'s
+     * column that Calcite numbered apart from an earlier one of the same name ({@code id0} for the
+     * second {@code id}), or that reads such a numbered column of a derived table; mapped to the
+     * column's own name.
+     */
+    private final Map<SqlNode, String> ownNames = new IdentityHashMap<>();
+
+    /** The query {@link #validate} last validated, whose columns {@link #ownColumnNames} names. */
+    private SqlNode validatedTop;
+
     PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
         super(PgOperatorTable.of(operators), reader, types, config);
+    }
+
+    @Override
+    public SqlNode validate(SqlNode topNode) {
+        SqlNode validated = super.validate(topNode);
+        validatedTop = validated;
+        return validated;
+    }
+
+    /**
+     * The names PostgreSQL gives the columns of the query last validated: Calcite's names but where
+     * Calcite numbered a {@code *}'s column apart from another of the same name, whose own name it
+     * keeps ({@code SELECT * FROM a JOIN b ON ...} is {@code id, v, id, v}). The numbering is
+     * Calcite's star expansion's ({@link #addToSelectList}), recorded as it happens, so a column
+     * that is really named {@code id0} keeps that name. Null before a query was validated.
+     */
+    List<String> ownColumnNames() {
+        if (validatedTop == null || !validatedTop.isA(SqlKind.QUERY)) {
+            return null;
+        }
+        SqlValidatorNamespace namespace = getNamespace(validatedTop);
+        if (namespace == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(namespace.getRowType().getFieldNames());
+        for (int i = 0; i < names.size(); i++) {
+            names.set(i, ownFieldName(namespace, i, 0));
+        }
+        return names;
+    }
+
+    /**
+     * Calcite's star expansion, with the own name of each column it adds recorded where Calcite's
+     * name differs: {@link SqlValidatorUtil#uniquify} numbers a name already in the select list
+     * ({@code id0}), and a column of a derived table may carry such a number from its own select list.
+     */
+    @Override
+    protected void addToSelectList(
+            List<SqlNode> list,
+            Set<String> aliases,
+            List<Map.Entry<String, RelDataType>> fieldList,
+            SqlNode exp,
+            SelectScope scope,
+            boolean includeSystemVars) {
+        int before = list.size();
+        super.addToSelectList(list, aliases, fieldList, exp, scope, includeSystemVars);
+        if (list.size() == before + 1 && exp instanceof SqlIdentifier id && !id.isStar()) {
+            String own = ownName(scope, id);
+            String calcites = fieldList.get(fieldList.size() - 1).getKey();
+            if (own != null && !own.equals(calcites)) {
+                ownNames.put(list.get(before), own);
+            }
+        }
+    }
+
+    /**
+     * Calcite's select list, with a later item of a name the list already has (two written {@code
+     * id}s, as in {@code SELECT a.id, b.id}) named apart as Calcite's star expansion would name it
+     * ({@code id0}), so that a query over this one reads each column by a name of its own; the item's
+     * own name is recorded for {@link #ownColumnNames}, which gives PostgreSQL's two {@code id}s.
+     */
+    @Override
+    protected RelDataType validateSelectList(SqlNodeList selectItems, SqlSelect select, RelDataType targetRowType) {
+        RelDataType rowType = super.validateSelectList(selectItems, select, targetRowType);
+        SelectScope scope = getRawSelectScope(select);
+        List<SqlNode> items = scope == null ? null : scope.getExpandedSelectList();
+        List<String> names = rowType.getFieldNames();
+        if (items == null || items.size() != names.size() || Util.isDistinct(names)) {
+            return rowType;
+        }
+        List<String> unique = SqlValidatorUtil.uniquify(names, SqlValidatorUtil.EXPR_SUGGESTER, true);
+        List<SqlNode> renamed = new ArrayList<>(items);
+        for (int i = 0; i < names.size(); i++) {
+            if (!unique.get(i).equals(names.get(i))) {
+                SqlNode item = renamed.get(i);
+                SqlNode aliased = SqlValidatorUtil.addAlias(SqlUtil.stripAs(item), unique.get(i));
+                setValidatedNodeType(aliased, rowType.getFieldList().get(i).getType());
+                ownNames.put(aliased, ownNames.getOrDefault(item, names.get(i)));
+                renamed.set(i, aliased);
+            }
+        }
+        scope.setExpandedSelectList(renamed);
+        if (config().identifierExpansion()) {
+            // as Calcite's validateSelectList leaves it: the converter reads the select list
+            select.setSelectList(new SqlNodeList(renamed, select.getSelectList().getParserPosition()));
+        }
+        return getTypeFactory()
+                .createStructType(
+                        rowType.getFieldList().stream().map(f -> f.getType()).toList(), unique);
+    }
+
+    /** The own name of the column {@code id} reads in {@code scope}; null when it does not resolve. */
+    private String ownName(SelectScope scope, SqlIdentifier id) {
+        try {
+            SqlQualified qualified = scope.fullyQualify(id);
+            if (qualified.namespace == null) {
+                return null;
+            }
+            List<String> names = qualified.namespace.getRowType().getFieldNames();
+            int field = getCatalogReader().nameMatcher().indexOf(names, Util.last(qualified.suffix()));
+            return field < 0 ? null : ownFieldName(qualified.namespace, field, 0);
+        } catch (RuntimeException unresolved) {
+            return null;
+        }
+    }
+
+    /**
+     * The own name of field {@code field} of {@code namespace}: a table's column name; a select's
+     * item's as recorded by {@link #addToSelectList}; through derived tables, WITH queries and the
+     * first query of a set operation where they pass the name on unchanged; the name given in a
+     * column list, or by an alias that names the column, as it is.
+     */
+    private String ownFieldName(SqlValidatorNamespace namespace, int field, int depth) {
+        String calcites = namespace.getRowType().getFieldNames().get(field);
+        SqlValidatorNamespace resolved = namespace.resolve();
+        if (depth > MAX_DERIVED_DEPTH || resolved.getTable() != null) {
+            return calcites;
+        }
+        SqlNode node = resolved.getNode();
+        SqlNode inner;
+        if (node instanceof SqlSelect select) {
+            SelectScope selectScope = getRawSelectScope(select);
+            List<SqlNode> items = selectScope == null ? null : selectScope.getExpandedSelectList();
+            return items == null || field >= items.size()
+                    ? calcites
+                    : ownNames.getOrDefault(items.get(field), calcites);
+        } else if (node instanceof SqlWithItem withItem) {
+            if (withItem.columnList != null) {
+                return calcites;
+            }
+            inner = withItem.query;
+        } else if (node instanceof SqlWith with) {
+            inner = with.body;
+        } else if (node != null && node.getKind() == SqlKind.AS && ((SqlCall) node).operandCount() == 2) {
+            inner = ((SqlCall) node).operand(0);
+        } else if (node != null
+                && (node.getKind() == SqlKind.UNION
+                        || node.getKind() == SqlKind.INTERSECT
+                        || node.getKind() == SqlKind.EXCEPT)) {
+            inner = ((SqlCall) node).operand(0);
+        } else {
+            return calcites;
+        }
+        SqlValidatorNamespace next = getNamespace(inner);
+        if (next == null
+                || next == resolved
+                || field >= next.getRowType().getFieldCount()
+                || !next.getRowType().getFieldNames().get(field).equals(calcites)) {
+            // a level that names the column itself (UNNEST(...) AS u is u) gives its name
+            return calcites;
+        }
+        return ownFieldName(next, field, depth + 1);
     }
 
     /**

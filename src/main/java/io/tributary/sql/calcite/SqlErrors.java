@@ -24,6 +24,13 @@ final class SqlErrors {
     private static final Pattern INTEGER_TEXT = Pattern.compile("\\s*[+-]?[0-9]+\\s*");
 
     private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*?)\" at line");
+
+    /**
+     * Text ending in an ARRAY constructor's opening bracket: a {@code [} that fails to parse after it
+     * opens a nested list, a multidimensional array ({@code ARRAY[[1, 2], [3, 4]]}).
+     */
+    private static final Pattern NESTED_ARRAY_END = Pattern.compile("(?i)\\barray\\s*\\[\\s*$");
+
     private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("Object '([^']*)' not found");
     private static final Pattern OBJECT_NOT_FOUND_IN_SCHEMA =
             Pattern.compile("Object '([^']*)' not found within '([^']*)'");
@@ -309,6 +316,19 @@ final class SqlErrors {
     private static TributaryException parseError(SqlParseException pe, StatementPositions positions) {
         String sql = positions.client();
         Token wrong = wrongToken(pe);
+        if (wrong != null && wrong.image.equals("[")) {
+            // ARRAY[[1, 2], [3, 4]]: PostgreSQL's multidimensional arrays, which Tributary does not hold
+            int at = positions.offset(new SqlParserPos(wrong.beginLine, wrong.beginColumn));
+            if (at > 0 && NESTED_ARRAY_END.matcher(sql.substring(0, at - 1)).find()) {
+                return new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "multidimensional arrays are not supported",
+                        at,
+                        null,
+                        null,
+                        null);
+            }
+        }
         if (wrong != null) {
             // PostgreSQL names the first token no statement can continue with; at the end, one past the text
             return wrong.kind == SqlBabelParserImplConstants.EOF

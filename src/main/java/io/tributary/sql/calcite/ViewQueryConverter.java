@@ -49,7 +49,7 @@ final class ViewQueryConverter {
 
     private final JavaTypeFactory typeFactory = new PgJavaTypeFactory();
     private final CalciteCatalogReader catalogReader;
-    private final SqlValidator validator;
+    private final PgValidator validator;
     private final RelOptCluster cluster;
 
     ViewQueryConverter(Catalog catalog) {
@@ -91,6 +91,11 @@ final class ViewQueryConverter {
     /** The validator of {@link #validate}, which knows the validated nodes' types. */
     SqlValidator validator() {
         return validator;
+    }
+
+    /** PostgreSQL's names of the columns of the query {@link #validate} last validated ({@link PgValidator#ownColumnNames}). */
+    List<String> ownColumnNames() {
+        return validator.ownColumnNames();
     }
 
     RelOptCluster cluster() {
