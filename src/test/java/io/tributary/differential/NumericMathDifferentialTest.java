@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * digits, or the argument's scale), where Calcite computed doubles. Run in order on Tributary and
  * on an embedded PostgreSQL over constants, columns with NULLs and edge values: each statement's
  * rows (labels, JDBC types and texts) or SQLSTATE must match; integers and floats keep double
- * precision. Number constants beyond the 38 digits or decimals of Calcite's exact types are numeric
+ * precision. Number constants beyond the 38 integer digits of Calcite's exact types are numeric
  * all the same, and a numeric cast to a float is 22003 beyond the float's range. A materialized view with
  * the same functions holds what PostgreSQL's query gives after writes.
  */
@@ -65,11 +65,6 @@ class NumericMathDifferentialTest {
             // numeric to a float: 22003 beyond its range (Infinity or 0 before)
             "SELECT 1e39::float8 AS a, 1e100::float8 AS b, 1e38::real AS c, n::float8 AS d, n::real AS e FROM nm"
                     + " WHERE id = 2",
-            // constants of more than 38 decimals: numeric all the same (42601 "out of range" before)
-            "SELECT 1e-40::numeric AS a, 1e-320 > 0 AS b, 1e-40 * 2 AS c, 1e-320 AS d,"
-                    + " 0.12345678901234567890123456789012345678901 + 1 AS e,"
-                    + " 123456789012345678901234567890123456789.5 * 2 AS f, pg_typeof(1e-40)::text AS g",
-            "SELECT id, n + 1e-45 AS a, w * 0.000000000000000000000000000000000000000010 AS b FROM nm ORDER BY id",
             "SELECT 1e400::float8",
             "SELECT 1e39::real");
 

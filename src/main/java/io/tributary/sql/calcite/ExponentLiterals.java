@@ -17,11 +17,12 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * the point less the exponent, at least 0); a whole one is cast to {@code numeric(p, 0)}, since Calcite
  * types a whole exact constant as an integer. Only a cast ({@code 1e10::float8}) makes it a double
  * there, and the cast still applies to the exact constant. A constant with more digits than
- * {@link TributaryTypeSystem#MAX_NUMERIC_PRECISION} digits, or more decimals than that, with an
- * exponent or without ({@code 1e-40}, a 39-digit integer), is numeric input of its digits
- * ({@code '1000...'::numeric}, the unconstrained numeric, PostgreSQL's up to 131072 digits before the
- * point and 16383 after), since Calcite's exact literals cannot hold it (Calcite's validator refused it
- * as out of range, 42601). Planning thread.
+ * {@link TributaryTypeSystem#MAX_NUMERIC_PRECISION} before the point, with an exponent or without,
+ * is numeric input of its digits ({@code '1000...'::numeric}), since Calcite's exact literals cannot
+ * hold it (it was a DOUBLE with an exponent, an internal error without). Other constants of more
+ * digits than that stay as Calcite reads them (a DOUBLE with an exponent, 42601 for more than that
+ * many decimals): the unconstrained numeric compares such values wrongly (a known limit). Planning
+ * thread.
  */
 final class ExponentLiterals extends StatementRewrite {
     @Override
@@ -34,16 +35,15 @@ final class ExponentLiterals extends StatementRewrite {
             value = value.setScale(0);
         }
         SqlParserPos pos = literal.getParserPosition();
-        if (value.precision() > TributaryTypeSystem.MAX_NUMERIC_PRECISION
-                || value.scale() > TributaryTypeSystem.MAX_NUMERIC_PRECISION) {
-            // beyond the digits of Calcite's exact types (before the point or after it): numeric input
-            // of its text, as '...'::numeric reads it
+        if (value.precision() - value.scale() > TributaryTypeSystem.MAX_NUMERIC_PRECISION
+                && value.scale() <= TributaryTypeSystem.MAX_NUMERIC_PRECISION) {
+            // beyond the digits of Calcite's exact types: numeric input of its text, as '...'::numeric reads it
             return rewritten(SqlStdOperatorTable.CAST.createCall(
                     pos,
                     SqlLiteral.createCharString(value.toPlainString(), pos),
                     new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.DECIMAL, pos), pos)));
         }
-        if (number.isExact()) {
+        if (number.isExact() || value.precision() > TributaryTypeSystem.MAX_NUMERIC_PRECISION) {
             return literal;
         }
         SqlLiteral exact = SqlLiteral.createExactNumeric(value.toPlainString(), pos);
