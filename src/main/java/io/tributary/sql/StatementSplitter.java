@@ -55,19 +55,18 @@ public final class StatementSplitter {
         return out;
     }
 
+    /**
+     * The offset after the quoted constant or name opening at {@code i}, or the text's end when
+     * it is not closed. A constant right after a lone {@code E} takes backslash escapes ({@code
+     * E'it\'s'}), so a quote a backslash escapes does not end it.
+     */
     private static int skipQuoted(String text, int i, char quote) {
-        int j = i + 1;
-        while (j < text.length()) {
-            if (text.charAt(j) == quote) {
-                if (j + 1 < text.length() && text.charAt(j + 1) == quote) {
-                    j += 2;
-                    continue;
-                }
-                return j + 1;
-            }
-            j++;
-        }
-        return j;
+        boolean escapes = quote == '\''
+                && i > 0
+                && Character.toUpperCase(text.charAt(i - 1)) == 'E'
+                && (i == 1 || !Character.isJavaIdentifierPart(text.charAt(i - 2)));
+        int close = QuotedText.closingQuote(text, i, escapes);
+        return close < 0 ? text.length() : close;
     }
 
     private static void add(List<Piece> out, String text, int start, int end, int semicolon) {
