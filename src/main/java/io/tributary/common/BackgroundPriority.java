@@ -203,8 +203,10 @@ public final class BackgroundPriority {
 
         /**
          * Gives the thread the normal policy and its former nice value, at most once and never after
-         * {@link #ended}. Any thread. Raising the nice value needs privilege, which a thread lowered
-         * by {@link #lowerCurrentThread} may lack; the policy is raised regardless where allowed.
+         * {@link #ended}. Any thread. Leaving {@code SCHED_IDLE} for the normal policy at nice 19
+         * and lowering the nice value both need privilege ({@code CAP_SYS_NICE}, or an {@code
+         * RLIMIT_NICE} of 20 or more, as root has): a thread lowered by {@link #lowerCurrentThread}
+         * in a process without it stays background, and this returns false.
          *
          * @return whether the thread now runs at its normal priority
          */

@@ -127,7 +127,6 @@ final class BackfillFixture implements AutoCloseable {
         return -1;
     }
 
-    /** Polls until the job has done at least {@code rows} rows; fails after {@code timeoutMs}. */
     /**
      * Waits until job {@code jobId} has read {@code rows} rows, durable or not ({@code ddl_progress.rows_read}):
      * unlike {@link #rowsDone}, which moves only at checkpoints that a busy machine spaces far apart, this
@@ -154,6 +153,7 @@ final class BackfillFixture implements AutoCloseable {
         }
     }
 
+    /** Polls until the job has done at least {@code rows} rows; fails after {@code timeoutMs}. */
     static long awaitRowsDone(Connection c, int jobId, long rows, long timeoutMs) throws Exception {
         long deadline = System.currentTimeMillis() + timeoutMs;
         while (true) {

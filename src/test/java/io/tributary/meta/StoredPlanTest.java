@@ -122,6 +122,10 @@ class StoredPlanTest {
                             .contains("materialized view \"g\" is not maintained: its query no longer plans"
                                     + " (column \"v\" specified more than once)"),
                     e.getMessage());
+            // REFRESH promises the view equals its query; this one does not
+            SQLException refresh = assertThrows(SQLException.class, () -> st.execute("REFRESH MATERIALIZED VIEW g"));
+            assertEquals(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refresh.getSQLState());
+            st.execute("REFRESH MATERIALIZED VIEW h");
             st.execute("INSERT INTO t VALUES (101, 3)");
             awaitEquals(st, 780, "SELECT s FROM h WHERE v = 3");
             st.execute("DROP MATERIALIZED VIEW g");

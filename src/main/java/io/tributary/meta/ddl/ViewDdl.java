@@ -356,40 +356,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         }
     }
 
-    /**
-     * Returns once materialized view {@code name} equals its query, as PostgreSQL's REFRESH leaves
-     * it: a Tributary view is always current once its backfill is done, so this waits for that.
-     *
-     * @throws TributaryException as PostgreSQL: 42P01 when {@code name} does not exist, 0A000 when
-     *     it is a table, 42809 when it is a plain view; the backfill's own error when it failed or
-     *     was cancelled
-     */
+    /** {@code REFRESH MATERIALIZED VIEW name}; see {@link ViewRefresh#refresh}. */
     void refresh(String name, Runnable cancelCheck) throws InterruptedException {
-        TableDef view = catalog().table(name).orElse(null);
-        if (view == null && catalog().view(name).isPresent()) {
-            throw new TributaryException(
-                    SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table or materialized view");
-        }
-        if (view == null) {
-            throw new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
-        }
-        if (!view.isView()) {
-            throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "\"" + name + "\" is not a materialized view");
-        }
-        ViewBackfills.Job job = backfills.job(view.id()).orElse(null);
-        while (job != null) {
-            cancelCheck.run();
-            try {
-                job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
-                return;
-            } catch (TimeoutException e) {
-                // polls the cancel again
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof TributaryException te
-                        ? te
-                        : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
-            }
-        }
+        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, cancelCheck);
     }
 
     /**

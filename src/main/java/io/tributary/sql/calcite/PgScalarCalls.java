@@ -107,8 +107,8 @@ final class PgScalarCalls {
         if (element != null && !PRINTABLE_ELEMENTS.contains(element.getSqlTypeName())) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED,
-                    "array_to_string of an array of "
-                            + element.getSqlTypeName().getName().toLowerCase(Locale.ROOT) + " values is not supported");
+                    "array_to_string of an array of dates, times, timestamps, intervals, uuids or json values is"
+                            + " not supported");
         }
     }
 

@@ -207,6 +207,8 @@ final class Actor {
                 failures.failed(this, t);
             }
         } finally {
+            // first, so a close that throws cannot leave stop() raising a thread id the kernel may reuse
+            lowered.ended();
             backfills.forEach(BackfillInput::close);
             for (Node node : nodes) {
                 if (node.op != null) {
@@ -214,7 +216,6 @@ final class Actor {
                 }
             }
             stateView.close();
-            lowered.ended();
         }
     }
 

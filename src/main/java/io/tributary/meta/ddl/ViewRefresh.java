@@ -1,0 +1,70 @@
+package io.tributary.meta.ddl;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@code REFRESH MATERIALIZED VIEW}: a Tributary view is current whenever its backfill is done, so
+ * refreshing one waits for that, with PostgreSQL's errors for what is not a materialized view. Made
+ * per statement by {@link ViewDdl}, on the session's thread.
+ */
+final class ViewRefresh {
+    private final Catalog catalog;
+    private final ViewBackfills backfills;
+    private final long cancelPollMs;
+
+    /** @param cancelPollMs how often the wait looks whether the client cancelled */
+    ViewRefresh(Catalog catalog, ViewBackfills backfills, long cancelPollMs) {
+        this.catalog = catalog;
+        this.backfills = backfills;
+        this.cancelPollMs = cancelPollMs;
+    }
+
+    /**
+     * Returns once materialized view {@code name} equals its query, as PostgreSQL's REFRESH leaves
+     * it: a Tributary view is always current once its backfill is done, so this waits for that.
+     *
+     * @throws TributaryException as PostgreSQL: 42P01 when {@code name} does not exist, 0A000 when
+     *     it is a table, 42809 when it is a plain view; the backfill's own error when it failed or
+     *     was cancelled; 55000 when the view is not maintained (its query no longer plans)
+     */
+    void refresh(String name, Runnable cancelCheck) throws InterruptedException {
+        TableDef view = catalog.table(name).orElse(null);
+        if (view == null && catalog.view(name).isPresent()) {
+            throw new TributaryException(
+                    SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table or materialized view");
+        }
+        if (view == null) {
+            throw new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
+        }
+        if (!view.isView()) {
+            throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "\"" + name + "\" is not a materialized view");
+        }
+        ViewBackfills.Job job = backfills.job(view.id()).orElse(null);
+        if (job == null) {
+            // no job and unreadable: its job could not start (a query that no longer plans), so it is not current
+            catalog.unreadable(view.id()).ifPresent(why -> {
+                throw new TributaryException(
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, why.reason(), 0, null, why.hint(), null);
+            });
+        }
+        while (job != null) {
+            cancelCheck.run();
+            try {
+                job.done.get(cancelPollMs, TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                // polls the cancel again
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof TributaryException te
+                        ? te
+                        : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
+            }
+        }
+    }
+}
