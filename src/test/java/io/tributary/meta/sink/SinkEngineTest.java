@@ -212,6 +212,14 @@ class SinkEngineTest {
         exec("SET sink_rate_limit = 2000");
         exec("CREATE SINK k FROM t" + with("t_out", ", create_table_if_not_exists = 'true'"));
         exec("RESET sink_rate_limit");
+        // the delivery runs at background priority: on a busy machine it may not have begun before the
+        // changes below finish, so they start once it has (at 2,000 rows/s it then takes about 30 s)
+        long startBy = System.currentTimeMillis() + 60_000;
+        while (!target("SELECT backfill_status FROM " + schema + ".backfill_processor_status")
+                .contains("in_progress")) {
+            assertTrue(System.currentTimeMillis() < startBy, "the backfill did not start within 60 s");
+            Thread.sleep(20);
+        }
         // every key changes while the snapshot is copied: updates, deletes, and new keys
         exec("UPDATE t SET v = v + 1000000 WHERE id % 3 = 0");
         exec("DELETE FROM t WHERE id % 3 = 1");
