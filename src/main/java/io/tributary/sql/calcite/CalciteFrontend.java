@@ -74,6 +74,7 @@ public final class CalciteFrontend implements AutoCloseable {
         this.context = context;
         this.program = Programs.sequence(
                 DateIntervalSums.detect(),
+                RangeFrameCheck.step(),
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
                 JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(Programs.sequence(

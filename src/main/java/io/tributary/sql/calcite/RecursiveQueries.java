@@ -6,21 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
-import org.apache.calcite.sql.fun.SqlLibrary;
-import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlNameMatchers;
 
@@ -34,9 +28,6 @@ import org.apache.calcite.sql.validate.SqlNameMatchers;
  * messages and positions. Stateless.
  */
 final class RecursiveQueries {
-    private static final SqlOperatorTable FUNCTIONS = SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
-            SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.BIG_QUERY);
-
     private RecursiveQueries() {}
 
     /**
@@ -255,7 +246,7 @@ final class RecursiveQueries {
                     expression(call.operand(1), subquery, readsName);
                     return;
                 }
-                if (readsName && aggregate == null && isAggregate(call)) {
+                if (readsName && aggregate == null && AggregateCalls.isAggregate(call)) {
                     aggregate = call;
                 }
                 for (SqlNode operand : call.getOperandList()) {
@@ -280,24 +271,6 @@ final class RecursiveQueries {
                     || node.getKind() == SqlKind.INTERSECT
                     || node.getKind() == SqlKind.EXCEPT
                     || node.getKind() == SqlKind.VALUES;
-        }
-
-        private static boolean isAggregate(SqlCall call) {
-            SqlOperator op = call.getOperator();
-            if (op.isAggregator()) {
-                return true;
-            }
-            if (op.getKind() != SqlKind.OTHER_FUNCTION) {
-                return false;
-            }
-            List<SqlOperator> found = new ArrayList<>();
-            FUNCTIONS.lookupOperatorOverloads(
-                    new SqlIdentifier(op.getName(), SqlParserPos.ZERO),
-                    SqlFunctionCategory.USER_DEFINED_FUNCTION,
-                    SqlSyntax.FUNCTION,
-                    found,
-                    SqlNameMatchers.withCaseSensitive(false));
-            return found.stream().anyMatch(SqlOperator::isAggregator);
         }
     }
 }

@@ -487,6 +487,11 @@ final class SqlErrors {
         } else if (m.contains("Cast function cannot convert")) {
             state = SqlState.CANNOT_COERCE;
             message = firstLine(m);
+        } else if (m.equals("RANGE clause cannot be used with compound ORDER BY clause")
+                || m.equals("Window specification must contain an ORDER BY clause")) {
+            // Calcite's checks of a RANGE frame with an offset: PostgreSQL's words and state
+            state = SqlState.WINDOWING_ERROR;
+            message = "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column";
         } else if (m.contains("Aggregate expression is illegal") || m.contains("aggregate")) {
             state = SqlState.GROUPING_ERROR;
             message = firstLine(m);

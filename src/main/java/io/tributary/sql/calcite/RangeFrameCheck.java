@@ -1,0 +1,106 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelVisitor;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexFieldCollation;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.rex.RexWindow;
+import org.apache.calcite.rex.RexWindowBound;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Program;
+
+/**
+ * Refuses the window frames {@code RANGE BETWEEN offset PRECEDING/FOLLOWING} that Calcite's
+ * generated code computes wrongly: over a date ordered by an interval it subtracts the interval's
+ * milliseconds from the date's day number (so every row fell into every frame), over a nullable
+ * key it fails on the first NULL, over a descending key it gives NULL sums, and over numeric or
+ * timestamp keys it does not compile. What it computes as PostgreSQL does, an integer offset over
+ * one ascending integer key that cannot be NULL, passes; several or no ORDER BY columns are
+ * PostgreSQL's 42P20.
+ * Anything else is 0A000 rather than a wrong answer or an internal error. A planning step of ad-hoc
+ * queries, run on the planning thread over the converted plan, where a window function is still a
+ * {@link RexOver} in a projection; stateless. Materialized views refuse every RANGE offset on their
+ * own ({@code WindowPlans}).
+ */
+final class RangeFrameCheck extends RelVisitor {
+    private RangeFrameCheck() {}
+
+    /** A planning step that throws 0A000 for a plan with a RANGE offset frame it cannot answer; else passes the plan on. */
+    static Program step() {
+        return (planner, rel, traits, materializations, lattices) -> {
+            new RangeFrameCheck().go(rel);
+            return rel;
+        };
+    }
+
+    @Override
+    public void visit(RelNode node, int ordinal, RelNode parent) {
+        if (node instanceof Project project) {
+            for (RexNode e : project.getProjects()) {
+                e.accept(new RexVisitorImpl<Void>(true) {
+                    @Override
+                    public Void visitOver(RexOver over) {
+                        check(over.getWindow());
+                        return super.visitOver(over);
+                    }
+                });
+            }
+        }
+        super.visit(node, ordinal, parent);
+    }
+
+    private static void check(RexWindow window) {
+        if (window.isRows() || !(hasOffset(window.getLowerBound()) || hasOffset(window.getUpperBound()))) {
+            return;
+        }
+        List<RexFieldCollation> keys = window.orderKeys;
+        if (keys.size() != 1) {
+            throw new TributaryException(
+                    SqlState.WINDOWING_ERROR,
+                    "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
+        }
+        RexFieldCollation key = keys.get(0);
+        if (!isInteger(key.left.getType())
+                || key.left.getType().isNullable()
+                || key.getDirection().isDescending()) {
+            throw TributaryException.notSupported(
+                    "RANGE with offset PRECEDING/FOLLOWING over anything but one ascending"
+                            + " integer ORDER BY column that cannot be NULL (ROWS frames are supported)");
+        }
+        if (!isIntegerOffset(window.getLowerBound()) || !isIntegerOffset(window.getUpperBound())) {
+            throw TributaryException.notSupported("RANGE with an offset that is not an integer constant");
+        }
+    }
+
+    private static boolean hasOffset(RexWindowBound bound) {
+        return bound != null && !bound.isCurrentRow() && !bound.isUnbounded();
+    }
+
+    private static boolean isIntegerOffset(RexWindowBound bound) {
+        if (!hasOffset(bound)) {
+            return true;
+        }
+        RexNode offset = bound.getOffset();
+        return offset instanceof RexLiteral && isInteger(offset.getType());
+    }
+
+    private static boolean isIntegerNotNull(RelDataType type) {
+        return !type.isNullable() && isInteger(type);
+    }
+
+    private static boolean isInteger(RelDataType type) {
+        SqlTypeName name = type.getSqlTypeName();
+        return name == SqlTypeName.TINYINT
+                || name == SqlTypeName.SMALLINT
+                || name == SqlTypeName.INTEGER
+                || name == SqlTypeName.BIGINT;
+    }
+}
