@@ -10,6 +10,14 @@ public class TributaryException extends RuntimeException {
     private final int position;
     private final String detail;
     private final String hint;
+    private ErrorObject object;
+
+    /**
+     * The database object an error is about, as PostgreSQL names it in an ErrorResponse's schema,
+     * table, column and constraint fields (which drivers expose, e.g. pgjdbc's {@code
+     * ServerErrorMessage.getConstraint()}, and ORMs map constraint violations by); a null part is not sent.
+     */
+    public record ErrorObject(String schema, String table, String column, String constraint) {}
 
     public TributaryException(String sqlState, String message) {
         this(sqlState, message, 0, null, null, null);
@@ -56,5 +64,19 @@ public class TributaryException extends RuntimeException {
 
     public String hint() {
         return hint;
+    }
+
+    /**
+     * Names the object this error is about; called once by the code that creates the error, before
+     * throwing it. Returns this error.
+     */
+    public TributaryException naming(ErrorObject about) {
+        this.object = about;
+        return this;
+    }
+
+    /** The object this error is about, or null. */
+    public ErrorObject object() {
+        return object;
     }
 }

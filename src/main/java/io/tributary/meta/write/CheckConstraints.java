@@ -77,13 +77,14 @@ public final class CheckConstraints {
         for (int i = 0; i < conditions.length; i++) {
             if (Boolean.FALSE.equals(conditions[i].eval(row))) {
                 throw new TributaryException(
-                        SqlState.CHECK_VIOLATION,
-                        "new row for relation \"" + table.localName() + "\" violates check constraint \"" + names[i]
-                                + "\"",
-                        0,
-                        failingRow(table, row),
-                        null,
-                        null);
+                                SqlState.CHECK_VIOLATION,
+                                "new row for relation \"" + table.localName() + "\" violates check constraint \""
+                                        + names[i] + "\"",
+                                0,
+                                failingRow(table, row),
+                                null,
+                                null)
+                        .naming(new TributaryException.ErrorObject(table.schema(), table.localName(), null, names[i]));
             }
         }
     }

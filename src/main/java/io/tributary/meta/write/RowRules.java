@@ -100,14 +100,19 @@ final class RowRules {
         for (int i = 0; i < columns.size(); i++) {
             if (row[i] == null && columns.get(i).notNull()) {
                 throw new TributaryException(
-                        SqlState.NOT_NULL_VIOLATION,
-                        "null value in column \""
-                                + columns.get(i).name() + "\" of relation \"" + table.name()
-                                + "\" violates not-null constraint",
-                        0,
-                        CheckConstraints.failingRow(table, row),
-                        null,
-                        null);
+                                SqlState.NOT_NULL_VIOLATION,
+                                "null value in column \""
+                                        + columns.get(i).name() + "\" of relation \"" + table.localName()
+                                        + "\" violates not-null constraint",
+                                0,
+                                CheckConstraints.failingRow(table, row),
+                                null,
+                                null)
+                        .naming(new TributaryException.ErrorObject(
+                                table.schema(),
+                                table.localName(),
+                                columns.get(i).name(),
+                                null));
             }
         }
     }
@@ -121,12 +126,14 @@ final class RowRules {
             names.add(table.columns().get(i).name());
             values.add(String.valueOf(PgTextFormat.format(table.columns().get(i).type(), row[i])));
         }
+        String constraint = table.localName() + "_pkey";
         return new TributaryException(
-                SqlState.UNIQUE_VIOLATION,
-                "duplicate key value violates unique constraint \"" + table.name() + "_pkey\"",
-                0,
-                "Key (" + names + ")=(" + values + ") already exists.",
-                null,
-                null);
+                        SqlState.UNIQUE_VIOLATION,
+                        "duplicate key value violates unique constraint \"" + constraint + "\"",
+                        0,
+                        "Key (" + names + ")=(" + values + ") already exists.",
+                        null,
+                        null)
+                .naming(new TributaryException.ErrorObject(table.schema(), table.localName(), null, constraint));
     }
 }

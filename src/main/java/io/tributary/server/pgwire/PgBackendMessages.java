@@ -194,6 +194,12 @@ final class PgBackendMessages {
         }
         field(buf, 'D', e.detail());
         field(buf, 'H', e.hint());
+        if (e.object() != null) {
+            field(buf, 's', e.object().schema());
+            field(buf, 't', e.object().table());
+            field(buf, 'c', e.object().column());
+            field(buf, 'n', e.object().constraint());
+        }
         buf.writeByte(0);
         return end(buf);
     }

@@ -12,8 +12,20 @@ import org.slf4j.LoggerFactory;
  * @param position 1-based offset into the statement text, 0 when it does not apply (not sent)
  * @param detail null when absent
  * @param hint null when absent
+ * @param object the schema, table, column and constraint the error is about; null when none
  */
-record PgErrorFields(String severity, String sqlState, String message, int position, String detail, String hint) {
+record PgErrorFields(
+        String severity,
+        String sqlState,
+        String message,
+        int position,
+        String detail,
+        String hint,
+        TributaryException.ErrorObject object) {
+    PgErrorFields(String severity, String sqlState, String message, int position, String detail, String hint) {
+        this(severity, sqlState, message, position, detail, hint, null);
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(PgErrorFields.class);
     /** PostgreSQL's message for a statement that ends too soon. */
     private static final String END_OF_INPUT = "syntax error at end of input";
@@ -40,13 +52,19 @@ record PgErrorFields(String severity, String sqlState, String message, int posit
             placed = statement.semicolon() < 0 ? text.length() + 1 : statement.semicolon() + 1;
             said = statement.semicolon() < 0 ? message : "syntax error at or near \";\"";
         }
-        return new PgErrorFields(severity, sqlState, said, placed, detail, hint);
+        return new PgErrorFields(severity, sqlState, said, placed, detail, hint, object);
     }
 
     static PgErrorFields of(Throwable t, String severity) {
         if (t instanceof TributaryException e && !SqlState.INTERNAL_ERROR.equals(e.sqlState())) {
             return new PgErrorFields(
-                    severity, e.sqlState(), String.valueOf(e.getMessage()), e.position(), e.detail(), e.hint());
+                    severity,
+                    e.sqlState(),
+                    String.valueOf(e.getMessage()),
+                    e.position(),
+                    e.detail(),
+                    e.hint(),
+                    e.object());
         }
         if (t instanceof OutOfMemoryError) {
             // the heap ran out in this session's work: the statement fails, the server goes on
