@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Everyday statements that once gave another answer than PostgreSQL (number constants with an
- * exponent, pg_sleep, the settings of a pg_dump script, boolean to integer casts, arrays in JSON, SELECT ... WHERE without FROM in a sub-query, string_agg with WITHIN GROUP), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
+ * exponent, pg_sleep, the settings of a pg_dump script, boolean to integer casts, arrays in JSON, SELECT ... WHERE without FROM in a sub-query, string_agg with WITHIN GROUP, DISTINCT listings' order), run in order on Tributary and on an embedded PostgreSQL: each statement's rows,
  * with their labels and JDBC types, or its SQLSTATE must match.
  */
 class EverydayGapsDifferentialTest {
@@ -107,7 +107,14 @@ class EverydayGapsDifferentialTest {
             "SELECT * FROM (SELECT count(*) AS n WHERE false) s",
             // string_agg is no ordered-set aggregate: WITHIN GROUP finds no function (was 42601)
             "SELECT string_agg(x, ',') WITHIN GROUP (ORDER BY x) FROM (VALUES ('a'), ('b')) v(x)",
-            "SELECT string_agg(x, ',' ORDER BY x DESC) AS s FROM (VALUES ('a'), ('b')) v(x)");
+            "SELECT string_agg(x, ',' ORDER BY x DESC) AS s FROM (VALUES ('a'), ('b')) v(x)",
+            // DISTINCT listings are sorted, as PostgreSQL removes duplicates by sorting (were in hash order)
+            "SELECT array_agg(DISTINCT x) AS a, string_agg(DISTINCT y, ',') AS s FROM (VALUES (3, 'c'), (1, 'a'),"
+                    + " (NULL, 'b'), (2, NULL), (1, 'a'), (10, 'B')) v(x, y)",
+            "SELECT k, array_agg(DISTINCT x) FILTER (WHERE x > 1) AS a, count(*) AS n FROM (VALUES (1, 5), (1, 2),"
+                    + " (2, 9), (1, 5), (2, 1)) v(k, x) GROUP BY k ORDER BY k",
+            "SELECT array_agg(DISTINCT x ORDER BY x DESC) AS a, string_agg(DISTINCT y, '|' ORDER BY y) AS s"
+                    + " FROM (VALUES (3, 'c'), (1, 'a'), (2, 'b')) v(x, y)");
 
     private static Connection pg;
     private static InProcessTributary tributary;
