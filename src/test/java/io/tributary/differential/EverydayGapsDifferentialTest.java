@@ -160,4 +160,17 @@ class EverydayGapsDifferentialTest {
         }
         assertEquals(List.of(), wrong);
     }
+
+    /**
+     * An aggregate with its own ORDER BY beside a DISTINCT aggregate, which PostgreSQL answers and
+     * Calcite cannot plan, is refused by name (was XX000 with the plan in the server log).
+     */
+    @Test
+    void orderedBesideDistinctAggregatesAreRefusedByName() {
+        String sql =
+                "SELECT json_agg(x ORDER BY x) AS j, count(DISTINCT y) AS n FROM (VALUES (1, 'a'), (2, 'a')) v(x, y)";
+        assertEquals("ok", StatementOutcome.of(pg, sql, true).startsWith("ERROR") ? "postgres failed" : "ok");
+        String actual = StatementOutcome.of(tributary.connection, sql, true);
+        assertEquals("ERROR 0A000", actual.substring(0, Math.min(actual.length(), 11)), actual);
+    }
 }

@@ -248,6 +248,12 @@ final class SqlErrors {
         if (message.contains("(pad pattern) for LPAD/RPAD must not be empty")) {
             return TributaryException.notSupported("lpad and rpad with an empty fill text");
         }
+        if (message.startsWith("Unable to implement") && message.contains(") WITHIN GROUP (")) {
+            // Calcite's expansion of DISTINCT aggregates turns an ordered one beside them into an
+            // ordered MIN over the grouping sets' rows, which it has no code for
+            return TributaryException.notSupported(
+                    "an aggregate with its own ORDER BY beside a DISTINCT aggregate in one SELECT");
+        }
         if (message.contains("Missing conversion is LogicalAggregate")) {
             return TributaryException.notSupported(
                     sql.toLowerCase(java.util.Locale.ROOT).contains("within group")
