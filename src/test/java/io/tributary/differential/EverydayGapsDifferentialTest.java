@@ -72,6 +72,12 @@ class EverydayGapsDifferentialTest {
             "SELECT id, i FROM ivs ORDER BY i, id",
             "SELECT id FROM ivs WHERE i < INTERVAL '1 mon' ORDER BY id",
             "SELECT id FROM ivs WHERE i = INTERVAL '1 mon' ORDER BY id",
+            // an interval constant divided by a number cascades fractions of months into days and keeps
+            // microseconds (Calcite divided whole months, and milliseconds)
+            "SELECT INTERVAL '1 month' / 2 AS a, INTERVAL '3 months' / 2 AS b, INTERVAL '1 year 1 month' / 3 AS c,"
+                    + " INTERVAL '1 day' / 7 AS d",
+            "SELECT -INTERVAL '1 month' / 2 AS a, INTERVAL '1 month' / -2 AS b, DATE '2024-01-31' + INTERVAL '1 month' / 2 AS c",
+            "SELECT INTERVAL '1 hour' / 0",
             // casts of expressions to interval, and arithmetic on casts
             "SELECT ('1 hour')::interval * 2 AS a",
             "SELECT '1 day'::interval + '2 hours'::interval AS a",
