@@ -45,6 +45,7 @@ public final class SqlState {
     public static final String INVALID_TABLE_DEFINITION = "42P16";
     public static final String GROUPING_ERROR = "42803";
     public static final String WINDOWING_ERROR = "42P20";
+    public static final String INVALID_PRECEDING_OR_FOLLOWING_SIZE = "22013";
     public static final String AMBIGUOUS_COLUMN = "42702";
     public static final String WRONG_OBJECT_TYPE = "42809";
     public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";

@@ -10,7 +10,7 @@ public class TributaryException extends RuntimeException {
     private final int position;
     private final String detail;
     private final String hint;
-    private ErrorObject object;
+    private final ErrorObject object;
 
     /**
      * The database object an error is about, as PostgreSQL names it in an ErrorResponse's schema,
@@ -32,11 +32,28 @@ public class TributaryException extends RuntimeException {
      */
     public TributaryException(
             String sqlState, String message, int position, String detail, String hint, Throwable cause) {
+        this(sqlState, message, position, detail, hint, cause, null);
+    }
+
+    /** An error about {@code about}, a database object (a constraint violation), with {@code detail}. */
+    public TributaryException(String sqlState, String message, String detail, ErrorObject about) {
+        this(sqlState, message, 0, detail, null, null, about);
+    }
+
+    private TributaryException(
+            String sqlState,
+            String message,
+            int position,
+            String detail,
+            String hint,
+            Throwable cause,
+            ErrorObject object) {
         super(message, cause);
         this.sqlState = sqlState;
         this.position = position;
         this.detail = detail;
         this.hint = hint;
+        this.object = object;
     }
 
     /** 57014, for a statement the client cancelled. */
@@ -64,15 +81,6 @@ public class TributaryException extends RuntimeException {
 
     public String hint() {
         return hint;
-    }
-
-    /**
-     * Names the object this error is about; called once by the code that creates the error, before
-     * throwing it. Returns this error.
-     */
-    public TributaryException naming(ErrorObject about) {
-        this.object = about;
-        return this;
     }
 
     /** The object this error is about, or null. */

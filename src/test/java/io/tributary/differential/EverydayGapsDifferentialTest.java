@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -175,7 +176,7 @@ class EverydayGapsDifferentialTest {
     void orderedBesideDistinctAggregatesAreRefusedByName() {
         String sql =
                 "SELECT json_agg(x ORDER BY x) AS j, count(DISTINCT y) AS n FROM (VALUES (1, 'a'), (2, 'a')) v(x, y)";
-        assertEquals("ok", StatementOutcome.of(pg, sql, true).startsWith("ERROR") ? "postgres failed" : "ok");
+        assertFalse(StatementOutcome.of(pg, sql, true).startsWith("ERROR"), "PostgreSQL answers it");
         String actual = StatementOutcome.of(tributary.connection, sql, true);
         assertEquals("ERROR 0A000", actual.substring(0, Math.min(actual.length(), 11)), actual);
     }

@@ -77,14 +77,11 @@ public final class CheckConstraints {
         for (int i = 0; i < conditions.length; i++) {
             if (Boolean.FALSE.equals(conditions[i].eval(row))) {
                 throw new TributaryException(
-                                SqlState.CHECK_VIOLATION,
-                                "new row for relation \"" + table.localName() + "\" violates check constraint \""
-                                        + names[i] + "\"",
-                                0,
-                                failingRow(table, row),
-                                null,
-                                null)
-                        .naming(new TributaryException.ErrorObject(table.schema(), table.localName(), null, names[i]));
+                        SqlState.CHECK_VIOLATION,
+                        "new row for relation \"" + table.localName() + "\" violates check constraint \"" + names[i]
+                                + "\"",
+                        failingRow(table, row),
+                        new TributaryException.ErrorObject(table.schema(), table.localName(), null, names[i]));
             }
         }
     }

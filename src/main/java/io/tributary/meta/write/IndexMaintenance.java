@@ -108,13 +108,10 @@ final class IndexMaintenance {
     /** PostgreSQL's 23505 for {@code row}, whose values of unique {@code index} another row holds. */
     static TributaryException violation(TableDef table, IndexDef index, Object[] row) {
         return new TributaryException(
-                        SqlState.UNIQUE_VIOLATION,
-                        "duplicate key value violates unique constraint \"" + index.name() + "\"",
-                        0,
-                        "Key " + keyText(table, index, row) + " already exists.",
-                        null,
-                        null)
-                .naming(new TributaryException.ErrorObject(table.schema(), table.localName(), null, index.name()));
+                SqlState.UNIQUE_VIOLATION,
+                "duplicate key value violates unique constraint \"" + index.name() + "\"",
+                "Key " + keyText(table, index, row) + " already exists.",
+                new TributaryException.ErrorObject(table.schema(), table.localName(), null, index.name()));
     }
 
     /** {@code (a, b)=(1, x)} as PostgreSQL's DETAIL shows an index key. */

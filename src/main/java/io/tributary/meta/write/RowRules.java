@@ -100,15 +100,12 @@ final class RowRules {
         for (int i = 0; i < columns.size(); i++) {
             if (row[i] == null && columns.get(i).notNull()) {
                 throw new TributaryException(
-                                SqlState.NOT_NULL_VIOLATION,
-                                "null value in column \""
-                                        + columns.get(i).name() + "\" of relation \"" + table.localName()
-                                        + "\" violates not-null constraint",
-                                0,
-                                CheckConstraints.failingRow(table, row),
-                                null,
-                                null)
-                        .naming(new TributaryException.ErrorObject(
+                        SqlState.NOT_NULL_VIOLATION,
+                        "null value in column \""
+                                + columns.get(i).name() + "\" of relation \"" + table.localName()
+                                + "\" violates not-null constraint",
+                        CheckConstraints.failingRow(table, row),
+                        new TributaryException.ErrorObject(
                                 table.schema(),
                                 table.localName(),
                                 columns.get(i).name(),
@@ -128,12 +125,9 @@ final class RowRules {
         }
         String constraint = table.localName() + "_pkey";
         return new TributaryException(
-                        SqlState.UNIQUE_VIOLATION,
-                        "duplicate key value violates unique constraint \"" + constraint + "\"",
-                        0,
-                        "Key (" + names + ")=(" + values + ") already exists.",
-                        null,
-                        null)
-                .naming(new TributaryException.ErrorObject(table.schema(), table.localName(), null, constraint));
+                SqlState.UNIQUE_VIOLATION,
+                "duplicate key value violates unique constraint \"" + constraint + "\"",
+                "Key (" + names + ")=(" + values + ") already exists.",
+                new TributaryException.ErrorObject(table.schema(), table.localName(), null, constraint));
     }
 }

@@ -48,16 +48,46 @@ final class AggregateCalls {
     }
 
     /**
-     * Whether {@code select} is an aggregate query without groups: a select list with an aggregate
-     * call (not one under OVER, not one in a sub-query), no GROUP BY and no HAVING. Such a query
-     * gives exactly one row, whatever its FROM and WHERE give.
+     * Whether {@code select} is an aggregate query without groups whose every select item is an
+     * aggregate call (with FILTER, an alias, or both): no GROUP BY, HAVING, LIMIT or OFFSET. Such a
+     * query gives exactly one row, whatever its FROM and WHERE give. Items that compute with the
+     * aggregates ({@code coalesce(sum(x), 0)}) do not count: Calcite decorrelates those wrongly in
+     * a LEFT JOIN LATERAL, which is what {@link AggregateLateralJoins} would make of them.
      */
-    static boolean isSingleGroup(SqlSelect select) {
-        return select.getGroup() == null
-                && select.getHaving() == null
-                && select.getFetch() == null
-                && select.getOffset() == null
-                && containsAggregate(select.getSelectList());
+    static boolean isPlainSingleGroup(SqlSelect select) {
+        if (select.getGroup() != null
+                || select.getHaving() != null
+                || select.getFetch() != null
+                || select.getOffset() != null) {
+            return false;
+        }
+        for (SqlNode item : select.getSelectList()) {
+            if (!isAggregateItem(item)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isAggregateItem(SqlNode item) {
+        SqlNode node = item;
+        if (node instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+            node = as.operand(0);
+        }
+        if (node instanceof SqlCall filter && filter.getKind() == SqlKind.FILTER) {
+            node = filter.operand(0);
+        }
+        return node instanceof SqlCall call && call.getKind() != SqlKind.OVER && isAggregate(call) && !nested(call);
+    }
+
+    /** Whether an operand of {@code call} holds another aggregate call or a sub-query. */
+    private static boolean nested(SqlCall call) {
+        for (SqlNode operand : call.getOperandList()) {
+            if (operand instanceof SqlSelect || operand != null && containsAggregate(operand)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean containsAggregate(SqlNode node) {

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.JoinType;
@@ -15,23 +16,28 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * {@code FROM a, LATERAL (SELECT sum(x) FROM b WHERE b.k = a.k) s} (or {@code CROSS JOIN LATERAL},
- * or {@code JOIN LATERAL ... ON true}) over a sub-query that aggregates without GROUP BY as the
- * equivalent {@code LEFT JOIN LATERAL ... ON true}. Such a sub-query gives exactly one row for every
+ * or {@code JOIN LATERAL ... ON true}) over a sub-query that aggregates without GROUP BY, each item
+ * an aggregate call, as the equivalent {@code LEFT JOIN LATERAL ... ON true}. Such a sub-query gives exactly one row for every
  * row of {@code a}, so both joins keep every row of {@code a}; but Calcite decorrelates the inner
  * form into a join with the sub-query grouped by {@code b.k}, which has no row for a key without
  * matches, and so dropped the rows of {@code a} that PostgreSQL answers with NULL (it got it right
  * only when a count was among the aggregates). The outer form it decorrelates correctly.
  *
- * <p>Also refuses (0A000) a LATERAL sub-query whose select list has a window function: Calcite's
- * decorrelation computes the window over all the sub-query's rows and applies the correlated
- * condition afterwards, so {@code row_number() OVER ()} numbered every row of the table rather than
- * those of the outer row.
+ * <p>Also refuses (0A000) a LATERAL sub-query whose select list has a window function and that
+ * names a relation of the outer query ({@link OuterReferences}): Calcite's decorrelation computes
+ * the window over all the sub-query's rows and applies the correlated condition afterwards, so
+ * {@code row_number() OVER ()} numbered every row of the table rather than those of the outer row.
  */
 final class AggregateLateralJoins extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
-        if (call.getKind() == SqlKind.LATERAL && windowedSelect(call.operand(0))) {
-            throw TributaryException.notSupported("window functions in a LATERAL sub-query");
+        if (call.getKind() == SqlKind.LATERAL && windowedSelect(call.operand(0)) != null) {
+            SqlSelect select = windowedSelect(call.operand(0));
+            if (OuterReferences.refersOutside(select)) {
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED,
+                        "window functions in a LATERAL sub-query that refers to the outer query are not supported");
+            }
         }
         SqlNode visited = super.visit(call);
         if (visited instanceof SqlJoin join && isInnerAlways(join) && isSingleGroupLateral(join.getRight())) {
@@ -48,8 +54,8 @@ final class AggregateLateralJoins extends StatementRewrite {
         return visited;
     }
 
-    /** Whether {@code node} (a LATERAL operand, perhaps under AS) is a SELECT with a window function in its list. */
-    private static boolean windowedSelect(SqlNode node) {
+    /** {@code node} (a LATERAL operand, perhaps under AS) when it is a SELECT with a window function in its list, else null. */
+    private static SqlSelect windowedSelect(SqlNode node) {
         SqlNode inner = node;
         while (inner instanceof SqlCall call && call.getKind() == SqlKind.AS) {
             inner = call.operand(0);
@@ -57,7 +63,7 @@ final class AggregateLateralJoins extends StatementRewrite {
         if (inner instanceof SqlOrderBy orderBy) {
             inner = orderBy.query;
         }
-        return inner instanceof SqlSelect select && hasOver(select.getSelectList());
+        return inner instanceof SqlSelect select && hasOver(select.getSelectList()) ? select : null;
     }
 
     private static boolean hasOver(SqlNode node) {
@@ -109,6 +115,6 @@ final class AggregateLateralJoins extends StatementRewrite {
         if (inner instanceof SqlOrderBy orderBy && orderBy.fetch == null && orderBy.offset == null) {
             inner = orderBy.query;
         }
-        return lateral && inner instanceof SqlSelect select && AggregateCalls.isSingleGroup(select);
+        return lateral && inner instanceof SqlSelect select && AggregateCalls.isPlainSingleGroup(select);
     }
 }

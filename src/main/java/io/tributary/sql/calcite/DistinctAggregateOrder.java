@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelectKeyword;
@@ -18,6 +19,10 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 final class DistinctAggregateOrder extends StatementRewrite {
     @Override
     public SqlNode visit(SqlCall call) {
+        if (call.getKind() == SqlKind.OVER) {
+            // a window aggregate takes no DISTINCT in PostgreSQL (0A000): left for validation to refuse
+            return call;
+        }
         SqlNode visited = super.visit(call);
         if (visited instanceof SqlCall c && isUnorderedDistinctListing(c)) {
             List<SqlNode> operands = new ArrayList<>(c.getOperandList());

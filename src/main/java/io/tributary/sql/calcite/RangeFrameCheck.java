@@ -2,7 +2,6 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Project;
@@ -20,11 +19,11 @@ import org.apache.calcite.tools.Program;
 /**
  * Refuses the window frames {@code RANGE BETWEEN offset PRECEDING/FOLLOWING} that Calcite's
  * generated code computes wrongly: over a date ordered by an interval it subtracts the interval's
- * milliseconds from the date's day number (so every row fell into every frame), over a nullable
- * key it fails on the first NULL, over a descending key it gives NULL sums, and over numeric or
- * timestamp keys it does not compile. What it computes as PostgreSQL does, an integer offset over
- * one ascending integer key that cannot be NULL, passes; several or no ORDER BY columns are
- * PostgreSQL's 42P20.
+ * milliseconds from the date's day number (so every row fell into every frame), over a
+ * descending key it gives NULL sums, and over numeric or timestamp keys it does not compile. What
+ * it computes as PostgreSQL does, an integer offset over one ascending integer key, passes; a
+ * negative offset is PostgreSQL's 22013. A NULL key value still fails when the rows are read,
+ * which {@code SqlErrors} reports as 0A000.
  * Anything else is 0A000 rather than a wrong answer or an internal error. A planning step of ad-hoc
  * queries, run on the planning thread over the converted plan, where a window function is still a
  * {@link RexOver} in a projection; stateless. Materialized views refuse every RANGE offset on their
@@ -61,39 +60,36 @@ final class RangeFrameCheck extends RelVisitor {
         if (window.isRows() || !(hasOffset(window.getLowerBound()) || hasOffset(window.getUpperBound()))) {
             return;
         }
-        List<RexFieldCollation> keys = window.orderKeys;
-        if (keys.size() != 1) {
-            throw new TributaryException(
-                    SqlState.WINDOWING_ERROR,
-                    "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
-        }
-        RexFieldCollation key = keys.get(0);
-        if (!isInteger(key.left.getType())
-                || key.left.getType().isNullable()
+        // Calcite's validator has refused any other number of ORDER BY columns (SqlErrors: 42P20)
+        RexFieldCollation key = window.orderKeys.get(0);
+        if (window.orderKeys.size() != 1
+                || !isInteger(key.left.getType())
                 || key.getDirection().isDescending()) {
             throw TributaryException.notSupported(
-                    "RANGE with offset PRECEDING/FOLLOWING over anything but one ascending"
-                            + " integer ORDER BY column that cannot be NULL (ROWS frames are supported)");
+                    "RANGE with offset PRECEDING/FOLLOWING over anything but one ascending integer ORDER BY column"
+                            + " (ROWS frames are supported)");
         }
-        if (!isIntegerOffset(window.getLowerBound()) || !isIntegerOffset(window.getUpperBound())) {
+        checkOffset(window.getLowerBound());
+        checkOffset(window.getUpperBound());
+    }
+
+    private static void checkOffset(RexWindowBound bound) {
+        if (!hasOffset(bound)) {
+            return;
+        }
+        if (!(bound.getOffset() instanceof RexLiteral literal) || !isInteger(literal.getType())) {
             throw TributaryException.notSupported("RANGE with an offset that is not an integer constant");
+        }
+        Number n = literal.getValueAs(Number.class);
+        if (n != null && n.longValue() < 0) {
+            throw new TributaryException(
+                    SqlState.INVALID_PRECEDING_OR_FOLLOWING_SIZE,
+                    "invalid preceding or following size in window function");
         }
     }
 
     private static boolean hasOffset(RexWindowBound bound) {
         return bound != null && !bound.isCurrentRow() && !bound.isUnbounded();
-    }
-
-    private static boolean isIntegerOffset(RexWindowBound bound) {
-        if (!hasOffset(bound)) {
-            return true;
-        }
-        RexNode offset = bound.getOffset();
-        return offset instanceof RexLiteral && isInteger(offset.getType());
-    }
-
-    private static boolean isIntegerNotNull(RelDataType type) {
-        return !type.isNullable() && isInteger(type);
     }
 
     private static boolean isInteger(RelDataType type) {
