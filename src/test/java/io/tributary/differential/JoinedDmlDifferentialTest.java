@@ -57,6 +57,12 @@ class JoinedDmlDifferentialTest {
             "DELETE FROM t USING u WHERE u.nosuch = t.id",
             "UPDATE t SET v = 1 FROM (SELECT 1)",
             "UPDATE t SET v = 1 FROM u WHERE id = 1",
+            "UPDATE t SET v = 1 FROM t WHERE t.id = 1",
+            "DELETE FROM t AS x USING u AS x",
+            // a join inside the list keeps its operands beside the target
+            "UPDATE t SET v = t.v + 1 FROM u JOIN names USING (id) WHERE u.id = t.id",
+            "SELECT * FROM t ORDER BY id",
+            "DELETE FROM t USING u JOIN names USING (id) WHERE u.id = t.id - 1",
             "SELECT * FROM t ORDER BY id",
             // correlated sub-queries in the WHERE clause (WHERE EXISTS was 42601) and in SET
             "DELETE FROM t WHERE EXISTS (SELECT 1 FROM names WHERE names.id = t.id)",

@@ -133,12 +133,10 @@ public final class CalciteFrontend implements AutoCloseable {
         SqlNode from = null;
         if (joined != null && (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE)) {
             from = ((SqlSelect) parse(joined.fromQuery(), false).node()).getFrom();
-            // the joined list's parameters sit between the SET values' and the condition's, as in
-            // the query the planner prints
-            rewritten = new ParameterRewriter(
-                    rewritten.sql(),
-                    ParameterRewriter.rewrite(PgSyntaxText.rewrite(statement, schemas.timeZone()))
-                            .order());
+            // the whole statement's text, for the parameters (the joined list's sit between the SET
+            // values' and the condition's, as in the query the planner prints) and for error
+            // positions in either part
+            rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(statement, schemas.timeZone()));
         }
         if (clauses != null && node.getKind() != SqlKind.INSERT) {
             if (clauses.onConflict() != null || clauses.defaultValues()) {

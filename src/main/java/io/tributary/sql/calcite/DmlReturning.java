@@ -14,7 +14,7 @@ final class DmlReturning {
      * {@code table} (named {@code alias} in it); null without one.
      */
     static StatementPlan.Returning plan(DmlQueries queries, DmlClauses clauses, TableDef table, String alias) {
-        return plan(queries, clauses, table, alias, JoinedRelations.of(null, null, queries));
+        return plan(queries, clauses, table, alias, JoinedRelations.of(null, alias, null, queries));
     }
 
     /**

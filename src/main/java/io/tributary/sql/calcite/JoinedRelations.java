@@ -36,13 +36,14 @@ final class JoinedRelations {
     }
 
     /**
-     * The relations of {@code from} (null without a FROM or USING list) when {@code clauses} has a
-     * RETURNING list, each planned alone to learn its columns.
+     * The relations of {@code from} (null without a FROM or USING list) joined to the table named
+     * {@code target} in the statement when {@code clauses} has a RETURNING list, each planned alone
+     * to learn its columns.
      *
-     * @throws TributaryException 42601 for a sub-query without an alias (PostgreSQL 14's rule); 0A000 for a relation holding a parameter, which cannot be planned
+     * @throws TributaryException 42712 for a relation named as the target; 42601 for a sub-query without an alias (PostgreSQL 14's rule); 0A000 for a relation holding a parameter, which cannot be planned
      *     alone
      */
-    static JoinedRelations of(SqlNode from, DmlClauses clauses, DmlQueries queries) {
+    static JoinedRelations of(SqlNode from, String target, DmlClauses clauses, DmlQueries queries) {
         if (from == null) {
             return NONE;
         }
@@ -50,7 +51,12 @@ final class JoinedRelations {
         leaves(from, leaves);
         List<String> aliases = new ArrayList<>(leaves.size());
         for (SqlNode leaf : leaves) {
-            aliases.add(alias(leaf));
+            String alias = alias(leaf);
+            if (alias.equals(target)) {
+                throw new TributaryException(
+                        SqlState.DUPLICATE_ALIAS, "table name \"" + alias + "\" specified more than once");
+            }
+            aliases.add(alias);
         }
         if (clauses == null || clauses.returning() == null) {
             return NONE;

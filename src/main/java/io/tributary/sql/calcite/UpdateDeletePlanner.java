@@ -75,7 +75,7 @@ final class UpdateDeletePlanner {
             items.add(InsertSources.typedParameter(
                     sources.get(i), table.columns().get(targets[i]).type()));
         }
-        JoinedRelations joined = JoinedRelations.of(from, clauses, queries);
+        JoinedRelations joined = JoinedRelations.of(from, alias, clauses, queries);
         joined.addColumns(items);
         StatementPlan.Returning returning = DmlReturning.plan(queries, clauses, table, alias, joined);
         PreparedQuery query = queries.prepare(
@@ -94,7 +94,7 @@ final class UpdateDeletePlanner {
         String alias = delete.getAlias() != null ? delete.getAlias().getSimple() : table.localName();
         List<SqlNode> items = new ArrayList<>();
         items.add(rowOf(alias));
-        JoinedRelations joined = JoinedRelations.of(from, clauses, queries);
+        JoinedRelations joined = JoinedRelations.of(from, alias, clauses, queries);
         joined.addColumns(items);
         StatementPlan.Returning returning = DmlReturning.plan(queries, clauses, table, alias, joined);
         PreparedQuery query = queries.prepare(
@@ -112,7 +112,7 @@ final class UpdateDeletePlanner {
     }
 
     /**
-     * {@code SELECT items FROM "$full".table AS alias [, from] [WHERE condition]}, built as a tree
+     * {@code SELECT items FROM [from, ] "$full".table AS alias [WHERE condition]}, built as a tree
      * rather than text because a condition printed alone loses the parentheses of a sub-query
      * ({@code WHERE EXISTS (SELECT ...)} would print as {@code EXISTS SELECT ...}).
      */
@@ -122,14 +122,16 @@ final class UpdateDeletePlanner {
                 POS,
                 new SqlIdentifier(List.of(SessionSchemas.FULL_SCHEMA, table.name()), POS),
                 new SqlIdentifier(alias, POS));
+        // the target after the list: printed as "list, target", a join in the list keeps its
+        // operands (after "target, u JOIN w USING (id)" is read as "(target, u) JOIN w")
         SqlNode relations = from == null
                 ? target
                 : new SqlJoin(
                         POS,
-                        target,
+                        from,
                         SqlLiteral.createBoolean(false, POS),
                         JoinType.COMMA.symbol(POS),
-                        from,
+                        target,
                         JoinConditionType.NONE.symbol(POS),
                         null);
         return new SqlSelect(
