@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * ALTER SEQUENCE ... RESTART [WITH n]} and {@code INCREMENT BY} (issue 12; were 0A000), run in
  * order on Tributary and on an embedded PostgreSQL: the values, and the errors' SQLSTATEs and
  * messages (nextval past a bound 2200H, setval out of bounds 22003, options PostgreSQL refuses
- * 22023), must match.
+ * 22023), must match, and {@code pg_sequences}' rows.
  */
 class SequenceOptionsDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -65,7 +65,11 @@ class SequenceOptionsDifferentialTest {
             "CREATE SEQUENCE bad MINVALUE 10 MAXVALUE 5",
             "CREATE SEQUENCE bad INCREMENT BY 0",
             "CREATE SEQUENCE bad CACHE 0",
-            "SELECT nextval('bad')");
+            "SELECT nextval('bad')",
+            // pg_sequences shows the options and the last value handed out (null before the first)
+            "CREATE SEQUENCE fresh START 3 CACHE 1",
+            "SELECT sequencename, data_type, start_value, min_value, max_value, increment_by, cycle, cache_size,"
+                    + " last_value FROM pg_sequences ORDER BY sequencename");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -120,6 +120,11 @@ final class PgRelations {
         return out;
     }
 
+    /** The sequences made by {@code CREATE SEQUENCE}. */
+    List<io.tributary.catalog.SequenceDef> createdSequences() {
+        return catalog.sequences();
+    }
+
     /**
      * The sequence {@code name} of schema {@code schema} (any schema when null), or null when there
      * is none.

@@ -106,6 +106,16 @@ public final class Sequences {
     }
 
     /**
+     * The last value the sequence kept under ({@code tableId}, {@code column}) has handed out, or
+     * null when it has handed out none since it was made or set to hand out a value next ({@code
+     * start} is the value it hands out first). Any thread.
+     */
+    public Long lastValue(int tableId, int column, long start) {
+        Position p = counter(tableId, column, start).get();
+        return p.called() ? p.last() : null;
+    }
+
+    /**
      * Sets the position ({@code setval}, {@code ALTER SEQUENCE ... RESTART}): with {@code
      * isCalled}, {@code value} is the last value handed out and the next {@link #next} returns the
      * one after it; without, the next returns {@code value} itself. The caller checks the bounds,
