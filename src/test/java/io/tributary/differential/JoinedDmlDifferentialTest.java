@@ -106,13 +106,16 @@ class JoinedDmlDifferentialTest {
     void parametersInTheJoinedList() throws SQLException {
         runOnBoth("CREATE TABLE p (id INT PRIMARY KEY, v INT, s TEXT);"
                 + "INSERT INTO p VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c')");
-        String update = "UPDATE p SET v = x.b + $1, s = $2 FROM (VALUES ($3::int, $4::int), (2, 20)) AS x(a, b)"
-                + " WHERE x.a = p.id AND p.v < $5";
+        String update = "UPDATE p SET v = x.b + ?, s = ? FROM (VALUES (?::int, ?::int), (2, 20)) AS x(a, b)"
+                + " WHERE x.a = p.id AND p.v < ?";
         List<String> wrong = new ArrayList<>();
         for (String sql : List.of(update, "SELECT * FROM p ORDER BY id")) {
             List<Object> params = sql == update ? List.of(100, "z", 3, 30, 10) : List.of();
             String expected = StatementOutcome.ofPrepared(pair.pg, sql, params);
             String actual = StatementOutcome.ofPrepared(pair.tributary.connection, sql, params);
+            if (expected.startsWith("ERROR")) {
+                wrong.add(sql + " fails on PostgreSQL: " + expected);
+            }
             if (!expected.equals(actual)) {
                 wrong.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }
