@@ -71,6 +71,10 @@ class JoinedDmlDifferentialTest {
             "UPDATE t SET v = 0 WHERE t.id IN (SELECT id FROM u WHERE u.w > t.v)",
             "SELECT * FROM t ORDER BY id",
             "UPDATE t SET v = (SELECT max(w) FROM u WHERE u.id = t.id)",
+            // a sub-query giving two rows fails the statement (was XX000)
+            "UPDATE t SET v = (SELECT w FROM u WHERE u.id >= t.id)",
+            "SELECT id, (SELECT w FROM u) AS w FROM t ORDER BY id",
+            "SELECT * FROM t ORDER BY id",
             "SELECT * FROM t ORDER BY id",
             "UPDATE t x SET v = -x.v WHERE EXISTS (SELECT 1 FROM u WHERE u.id = x.id AND u.w = x.v) AND x.id > 2"
                     + " RETURNING x.id, x.v",
