@@ -59,6 +59,8 @@ class JoinedDmlDifferentialTest {
             "UPDATE t SET v = 1 FROM u WHERE id = 1",
             "UPDATE t SET v = 1 FROM t WHERE t.id = 1",
             "DELETE FROM t AS x USING u AS x",
+            "UPDATE t SET v = t.v + g FROM generate_series(1, 2) AS g WHERE g = t.id",
+            "SELECT * FROM t ORDER BY id",
             // a join inside the list keeps its operands beside the target
             "UPDATE t SET v = t.v + 1 FROM u JOIN names USING (id) WHERE u.id = t.id",
             "SELECT * FROM t ORDER BY id",

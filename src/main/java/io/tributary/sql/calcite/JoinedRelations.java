@@ -40,8 +40,9 @@ final class JoinedRelations {
      * {@code target} in the statement when {@code clauses} has a RETURNING list, each planned alone
      * to learn its columns.
      *
-     * @throws TributaryException 42712 for a relation named as the target; 42601 for a sub-query without an alias (PostgreSQL 14's rule); 0A000 for a relation holding a parameter, which cannot be planned
-     *     alone
+     * @throws TributaryException 42712 for a relation named as the target; 42601 for a sub-query
+     *     without an alias (PostgreSQL 14's rule); 0A000, with RETURNING, for a function without an
+     *     alias or a relation holding a parameter (neither can be planned alone here)
      */
     static JoinedRelations of(SqlNode from, String target, DmlClauses clauses, DmlQueries queries) {
         if (from == null) {
@@ -52,7 +53,7 @@ final class JoinedRelations {
         List<String> aliases = new ArrayList<>(leaves.size());
         for (SqlNode leaf : leaves) {
             String alias = alias(leaf);
-            if (alias.equals(target)) {
+            if (target.equals(alias)) {
                 throw new TributaryException(
                         SqlState.DUPLICATE_ALIAS, "table name \"" + alias + "\" specified more than once");
             }
@@ -63,6 +64,10 @@ final class JoinedRelations {
         }
         List<Relation> relations = new ArrayList<>(leaves.size());
         for (SqlNode leaf : leaves) {
+            if (aliases.get(relations.size()) == null) {
+                throw TributaryException.notSupported(
+                        "RETURNING with a function without an alias in the FROM or USING list");
+            }
             if (hasParameter(leaf)) {
                 throw TributaryException.notSupported("RETURNING with parameters in the FROM or USING list");
             }
@@ -105,24 +110,29 @@ final class JoinedRelations {
     }
 
     /**
-     * The name a relation is known by: its alias or its table's name.
+     * The name a relation is known by: its alias or its table's name; null for another relation
+     * without an alias (a function call).
      *
      * @throws TributaryException 42601 for a sub-query without an alias, as PostgreSQL 14
      */
     private static String alias(SqlNode leaf) {
-        if (leaf.getKind() == SqlKind.AS) {
-            return ((SqlIdentifier) ((SqlCall) leaf).operand(1)).getSimple();
+        SqlNode relation = leaf.getKind() == SqlKind.LATERAL ? ((SqlCall) leaf).operand(0) : leaf;
+        if (relation.getKind() == SqlKind.AS) {
+            return ((SqlIdentifier) ((SqlCall) relation).operand(1)).getSimple();
         }
-        if (leaf instanceof SqlIdentifier id) {
+        if (relation instanceof SqlIdentifier id) {
             return id.names.get(id.names.size() - 1);
         }
-        throw new TributaryException(
-                SqlState.SYNTAX_ERROR,
-                "subquery in FROM must have an alias",
-                0,
-                null,
-                "For example, FROM (SELECT ...) [AS] foo.",
-                null);
+        if (relation.isA(SqlKind.QUERY)) {
+            throw new TributaryException(
+                    SqlState.SYNTAX_ERROR,
+                    "subquery in FROM must have an alias",
+                    0,
+                    null,
+                    "For example, FROM (SELECT ...) [AS] foo.",
+                    null);
+        }
+        return null;
     }
 
     private static boolean hasParameter(SqlNode leaf) {
