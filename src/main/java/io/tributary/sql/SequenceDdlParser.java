@@ -53,6 +53,7 @@ final class SequenceDdlParser {
         in.expectWord("by");
         if (in.peek().isWord("none")) {
             in.next();
+            onlyOwnedBy(in);
             return new UtilityStatement.AlterSequenceOwnedBy(name, ifExists, null, null);
         }
         List<String> parts = new ArrayList<>();
@@ -63,8 +64,16 @@ final class SequenceDdlParser {
         if (parts.size() < 2) {
             throw new TributaryException(SqlState.SYNTAX_ERROR, "invalid OWNED BY option");
         }
+        onlyOwnedBy(in);
         String column = parts.remove(parts.size() - 1);
         return new UtilityStatement.AlterSequenceOwnedBy(name, ifExists, in.keyOf(parts), column);
+    }
+
+    /** OWNED BY is taken alone; PostgreSQL's other options beside it are 0A000. */
+    private static void onlyOwnedBy(TokenCursor in) {
+        if (!in.atEnd() && in.peek().kind() == Token.Kind.WORD) {
+            throw TributaryException.notSupported("ALTER SEQUENCE ... OWNED BY beside other options");
+        }
     }
 
     /** After DROP, at SEQUENCE. */
