@@ -69,6 +69,7 @@ public final class SqlState {
     public static final String INVALID_COLUMN_REFERENCE = "42P10";
 
     public static final String DUPLICATE_OBJECT = "42710";
+    public static final String DUPLICATE_ALIAS = "42712";
     public static final String DUPLICATE_PREPARED_STATEMENT = "42P05";
     public static final String UNDEFINED_PARAMETER = "42P02";
     public static final String DUPLICATE_CURSOR = "42P03";

@@ -103,24 +103,44 @@ public sealed interface StatementPlan {
 
     /**
      * A RETURNING list: {@code query} takes a written row's visible columns ({@code
-     * visibleColumns} of the table, in order) as parameters and returns the list's values.
+     * visibleColumns} of the table, in order), then the {@code joinedColumns} values of the rows an
+     * UPDATE ... FROM or DELETE ... USING joined it with, as parameters and returns the list's
+     * values.
      */
-    record Returning(PreparedQuery query, int[] visibleColumns) {}
+    record Returning(PreparedQuery query, int[] visibleColumns, int joinedColumns) {
+        public Returning(PreparedQuery query, int[] visibleColumns) {
+            this(query, visibleColumns, 0);
+        }
+    }
 
     /**
      * UPDATE: {@code query} returns each matching row in full (hidden columns too) followed by the
-     * new values of {@code targetColumns}.
+     * new values of {@code targetColumns}, then, when {@code returning} has {@code joinedColumns},
+     * the joined rows' values. With {@code joined} (UPDATE ... FROM) a row may come several times,
+     * once per row it joins; the first is the one applied.
      */
-    record Update(TableDef table, int[] targetColumns, PreparedQuery query, Returning returning)
+    record Update(TableDef table, int[] targetColumns, PreparedQuery query, Returning returning, boolean joined)
             implements StatementPlan {
+        public Update(TableDef table, int[] targetColumns, PreparedQuery query, Returning returning) {
+            this(table, targetColumns, query, returning, false);
+        }
+
         @Override
         public List<DataType> paramTypes() {
             return query.paramTypes();
         }
     }
 
-    /** DELETE: {@code query} returns each row to delete in full. */
-    record Delete(TableDef table, PreparedQuery query, Returning returning) implements StatementPlan {
+    /**
+     * DELETE: {@code query} returns each row to delete in full, then, when {@code returning} has
+     * {@code joinedColumns}, the joined rows' values. With {@code joined} (DELETE ... USING) a row
+     * may come several times; the first is the one deleted and returned.
+     */
+    record Delete(TableDef table, PreparedQuery query, Returning returning, boolean joined) implements StatementPlan {
+        public Delete(TableDef table, PreparedQuery query, Returning returning) {
+            this(table, query, returning, false);
+        }
+
         @Override
         public List<DataType> paramTypes() {
             return query.paramTypes();

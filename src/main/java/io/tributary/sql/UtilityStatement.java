@@ -122,7 +122,21 @@ public sealed interface UtilityStatement {
             implements UtilityStatement {}
 
     /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [AS type] [options]}; {@code type} smallint, integer or bigint. */
-    record CreateSequence(String name, String type, boolean ifNotExists) implements UtilityStatement {}
+    record CreateSequence(
+            String name, String type, io.tributary.catalog.SequenceOptions.Given options, boolean ifNotExists)
+            implements UtilityStatement {}
+
+    /**
+     * {@code ALTER SEQUENCE [IF EXISTS] name [options] [RESTART [[WITH] n]]}: {@code restart} when
+     * RESTART is given, {@code restartWith} its value (null: the start).
+     */
+    record AlterSequence(
+            String sequence,
+            boolean ifExists,
+            io.tributary.catalog.SequenceOptions.Given options,
+            boolean restart,
+            Long restartWith)
+            implements UtilityStatement {}
 
     /** {@code ALTER SEQUENCE name OWNED BY table.column}; {@code table} null for {@code OWNED BY NONE}. */
     record AlterSequenceOwnedBy(String sequence, boolean ifExists, String table, String column)

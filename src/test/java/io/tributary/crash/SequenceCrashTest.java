@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SERIAL values under {@code kill -9}: a writer inserts rows whose id comes from a BIGSERIAL
  * column (reading it back with RETURNING) until the server is killed; after the restart every
  * acknowledged id is stored, and the ids handed out next are all new. The same for values handed
- * out by {@code SELECT nextval(...)}.
+ * out by {@code SELECT nextval(...)}, also of a sequence with options.
  */
 class SequenceCrashTest {
     private static final int CYCLES = 2;
@@ -114,11 +114,65 @@ class SequenceCrashTest {
         }
     }
 
+    /**
+     * A sequence made with options (counting down by 3 from 1000) keeps them and its position
+     * across {@code kill -9}, and so does a RESTART.
+     */
+    @Test
+    void aSequenceWithOptionsKeepsThemAndItsPosition() throws Exception {
+        Path dataDir = tempDir.resolve("options");
+        ServerProcess server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE SEQUENCE down START WITH 1000 INCREMENT BY -3 MINVALUE -100000000 MAXVALUE 1000");
+        }
+        ConcurrentLinkedQueue<Long> ids = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        String url = server.jdbcUrl();
+        Thread writer = new Thread(() -> nextvalUntilKilled(url, "down", ids, stop));
+        writer.start();
+        while (ids.size() < 200 && writer.isAlive()) {
+            Thread.sleep(10);
+        }
+        server.kill9();
+        stop.set(true);
+        writer.join();
+        assertEquals(ids.size(), new HashSet<>(ids).size(), "nextval gave a value twice");
+        long lowest = ids.stream().mapToLong(Long::longValue).min().orElse(1000);
+        server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            long next = one(st, "SELECT nextval('down')");
+            assertTrue(next < lowest, next + " after the restart is not below " + lowest);
+            assertEquals(0, (1000 - next) % 3, next + " is not on the sequence's steps");
+            st.execute("ALTER SEQUENCE down RESTART WITH 7");
+        }
+        server.kill9();
+        server = start(dataDir);
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            assertEquals(7, one(st, "SELECT nextval('down')"));
+            assertEquals(4, one(st, "SELECT nextval('down')"));
+        }
+    }
+
+    private static long one(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private static void nextvalUntilKilled(String url, ConcurrentLinkedQueue<Long> ids, AtomicBoolean stop) {
+        nextvalUntilKilled(url, "n_id_seq", ids, stop);
+    }
+
+    private static void nextvalUntilKilled(
+            String url, String sequence, ConcurrentLinkedQueue<Long> ids, AtomicBoolean stop) {
         try (Connection c = DriverManager.getConnection(url);
                 Statement st = c.createStatement()) {
             while (!stop.get()) {
-                try (ResultSet rs = st.executeQuery("SELECT nextval('n_id_seq')")) {
+                try (ResultSet rs = st.executeQuery("SELECT nextval('" + sequence + "')")) {
                     rs.next();
                     ids.add(rs.getLong(1));
                 }

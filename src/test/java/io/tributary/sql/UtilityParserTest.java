@@ -67,7 +67,9 @@ class UtilityParserTest {
             fails("CREATE INDEX i ON t USING gin (a)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE TEMP TABLE t (a int)", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("ALTER SOURCE s SET x = 1", SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails("CREATE SEQUENCE s START 2", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("ALTER SEQUENCE s AS integer", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("ALTER SEQUENCE s OWNED BY NONE RESTART", SqlState.FEATURE_NOT_SUPPORTED, 0);
+            fails("ALTER SEQUENCE s RESTART OWNED BY NONE", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("REFRESH MATERIALIZED VIEW m WITH NO DATA", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("CREATE MATERIALIZED VIEW m AS SELECT 1 WITH NO DATA;", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails(

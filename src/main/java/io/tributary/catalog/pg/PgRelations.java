@@ -120,6 +120,11 @@ final class PgRelations {
         return out;
     }
 
+    /** The sequences made by {@code CREATE SEQUENCE}. */
+    List<io.tributary.catalog.SequenceDef> createdSequences() {
+        return catalog.sequences();
+    }
+
     /**
      * The sequence {@code name} of schema {@code schema} (any schema when null), or null when there
      * is none.
@@ -129,7 +134,7 @@ final class PgRelations {
             if ((schema == null || schema.equals(q.schema())) && q.localName().equals(name)) {
                 // made by CREATE SEQUENCE: its position is kept under (its id, 0); no owning column
                 long oid = PgOids.relation(q.id());
-                return new PgSequence(oid, name, 0, 0, PgTypes.oidOf(typeName(q.type())), "", q.id(), 0);
+                return new PgSequence(oid, name, 0, 0, PgTypes.oidOf(typeName(q.type())), "", q.id(), 0, q.counting());
             }
         }
         for (TableDef t : userTables()) {

@@ -1,5 +1,7 @@
 package io.tributary.catalog.pg;
 
+import io.tributary.catalog.SequenceOptions;
+
 /**
  * The sequence behind a {@code SERIAL} or identity column, as {@code pg_class} (relkind {@code S}),
  * {@code pg_sequence} and {@code pg_depend} show it. Tributary numbers such a column 1, 2, ...
@@ -15,13 +17,36 @@ package io.tributary.catalog.pg;
  * @param tableId the owning table's catalog id
  * @param column the owning column's index among the table's columns (hidden ones included), as
  *     the sequence store keys it
+ * @param options a sequence made by {@code CREATE SEQUENCE}: how it counts; null for a column's
  */
 public record PgSequence(
-        long oid, String name, long table, int attnum, long typeOid, String dependency, int tableId, int column) {
-    /** PostgreSQL's default upper bound for a sequence of {@link #typeOid}. */
+        long oid,
+        String name,
+        long table,
+        int attnum,
+        long typeOid,
+        String dependency,
+        int tableId,
+        int column,
+        SequenceOptions options) {
+    /** A column's sequence, which counts 1, 2, ... to its type's bound. */
+    public PgSequence(
+            long oid, String name, long table, int attnum, long typeOid, String dependency, int tableId, int column) {
+        this(oid, name, table, attnum, typeOid, dependency, tableId, column, null);
+    }
+
+    /** How it counts: a created sequence's options, a column's 1, 2, ... to its type's bound. */
+    public SequenceOptions counting() {
+        return options != null
+                ? options
+                : SequenceOptions.defaults(
+                        typeOid == PgTypes.oidOf("int2")
+                                ? "smallint"
+                                : typeOid == PgTypes.oidOf("int4") ? "integer" : "bigint");
+    }
+
+    /** Its upper bound: PostgreSQL's default for a column's sequence of {@link #typeOid}. */
     public long maxValue() {
-        return typeOid == PgTypes.oidOf("int2")
-                ? Short.MAX_VALUE
-                : typeOid == PgTypes.oidOf("int4") ? Integer.MAX_VALUE : Long.MAX_VALUE;
+        return counting().max();
     }
 }

@@ -1,12 +1,15 @@
 package io.tributary.catalog.pg;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.SequenceDef;
+import io.tributary.catalog.SequenceOptions;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The sequences of SERIAL and identity columns as {@code pg_catalog} shows them: as relations of
- * their table's schema, and as the rows of {@code pg_sequence} and {@code pg_sequences}. Owned by
+ * their table's schema, and as the rows of {@code pg_sequence} and {@code pg_sequences}; those made
+ * by {@code CREATE SEQUENCE} as rows of {@code pg_sequences}. Owned by
  * one {@link PgCatalog}, so one per session; read at every scan.
  */
 final class PgSequenceCatalogs {
@@ -47,7 +50,11 @@ final class PgSequenceCatalogs {
         return rows;
     }
 
-    /** {@code pg_sequences}: last_value is null until the sequence has handed out a value (or after setval(s, n, false)). */
+    /**
+     * {@code pg_sequences}: the sequences of SERIAL and identity columns, then those made by {@code
+     * CREATE SEQUENCE} with their options; last_value is null until the sequence has handed out a
+     * value (or after setval(s, n, false) or RESTART).
+     */
     List<Object[]> sequenceViewRows() {
         List<Object[]> rows = new ArrayList<>();
         for (PgSequence q : relations.sequences()) {
@@ -64,6 +71,22 @@ final class PgSequenceCatalogs {
                 false,
                 1L,
                 last <= 0 ? null : last
+            });
+        }
+        for (SequenceDef q : relations.createdSequences()) {
+            SequenceOptions o = q.counting();
+            rows.add(new Object[] {
+                q.schema(),
+                q.localName(),
+                session.user(),
+                q.type(),
+                o.start(),
+                o.min(),
+                o.max(),
+                o.increment(),
+                o.cycle(),
+                o.cache(),
+                session.createdSequenceLastValue(q.id(), o.start())
             });
         }
         return rows;

@@ -31,6 +31,12 @@ public interface PgSession {
     long sequenceValue(int tableId, int column);
 
     /**
+     * The last value the sequence made by {@code CREATE SEQUENCE} with catalog id {@code id} has
+     * handed out, or null when none ({@code start} is the value it hands out first).
+     */
+    Long createdSequenceLastValue(int id, long start);
+
+    /**
      * Roughly how many bytes storage table {@code tableId} (a table's, a materialized view's or one
      * of its state tables') of the session's database takes: the store's estimate, without reading
      * rows; 0 for an empty or unknown table.

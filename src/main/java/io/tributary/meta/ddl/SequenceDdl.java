@@ -3,6 +3,7 @@ package io.tributary.meta.ddl;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.SequenceDef;
+import io.tributary.catalog.SequenceOptions;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -36,12 +37,14 @@ public final class SequenceDdl {
 
     /**
      * {@code CREATE SEQUENCE}; {@code name} is the catalog key, {@code type} smallint, integer or
-     * bigint.
+     * bigint, {@code options} how it counts (its position starts out unset: {@code options.start()}
+     * is handed out first).
      *
      * @return false when the name was taken and {@code ifNotExists} set
      * @throws TributaryException 42P07 when a relation has the name
      */
-    public boolean create(String name, String type, boolean ifNotExists) throws InterruptedException {
+    public boolean create(String name, String type, SequenceOptions options, boolean ifNotExists)
+            throws InterruptedException {
         if (isColumnSequence(name)) {
             if (ifNotExists) {
                 return false;
@@ -57,7 +60,8 @@ public final class SequenceDdl {
                     name,
                     catalogService.catalog().schemaOfKey(name),
                     type,
-                    null);
+                    null,
+                    options);
             barriers.awaitCommitted(barriers.stage(new Change(List.of(sequence), List.of(), null)));
         } finally {
             catalogService.releaseName(name);
@@ -90,6 +94,18 @@ public final class SequenceDdl {
             owner = table + "." + column;
         }
         barriers.awaitCommitted(barriers.stage(new Change(List.of(sequence.ownedBy(owner)), List.of(), null)));
+    }
+
+    /**
+     * {@code ALTER SEQUENCE name} with new counting options (its position is the caller's to set).
+     *
+     * @return the sequence as it was
+     * @throws TributaryException 42P01 unknown sequence
+     */
+    public SequenceDef alter(String name, SequenceOptions options) throws InterruptedException {
+        SequenceDef sequence = require(name);
+        barriers.awaitCommitted(barriers.stage(new Change(List.of(sequence.withOptions(options)), List.of(), null)));
+        return sequence;
     }
 
     /**
@@ -136,6 +152,12 @@ public final class SequenceDdl {
                     + "\", which is not the column's own \"" + own + "\",");
         }
         SequenceDef sequence = require(sequenceKey);
+        SequenceOptions counting = sequence.counting();
+        if (counting.start() != 1 || counting.increment() != 1 || counting.min() != 1 || counting.cycle()) {
+            // the column's own sequence counts 1, 2, ... to the bound of bigint
+            throw TributaryException.notSupported("a column DEFAULT drawing from sequence \"" + sequenceKey
+                    + "\" with START, INCREMENT, MINVALUE or CYCLE options");
+        }
         checkIntegral(t, c, "a DEFAULT nextval(...) on a column of type");
         if (t.columns().get(c).hasDefault()) {
             throw TributaryException.notSupported("replacing the DEFAULT of column \"" + column + "\"");

@@ -1,5 +1,7 @@
 package io.tributary.meta.write;
 
+import io.tributary.catalog.SequenceOptions;
+import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.Keyspace;
@@ -9,7 +11,7 @@ import io.tributary.storage.WriteBuffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The durable sequences behind SERIAL and identity columns, one per (table, column). A value is
@@ -23,8 +25,17 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Sequences {
     private static final String PREFIX = "sequence/";
 
+    /**
+     * Where a sequence stands: {@code last} is the last value handed out when {@code called}, else
+     * the value handed out next.
+     */
+    private record Position(long last, boolean called) {}
+
+    /** How the sequences of SERIAL and identity columns count: 1, 2, ... */
+    private static final SequenceOptions COLUMN = SequenceOptions.defaults("bigint");
+
     private final StateStore store;
-    private final ConcurrentHashMap<Long, AtomicLong> current = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, AtomicReference<Position>> current = new ConcurrentHashMap<>();
 
     public Sequences(StateStore store) {
         this.store = store;
@@ -34,35 +45,84 @@ public final class Sequences {
      * The next value of the sequence of {@code column} of table {@code tableId}: 1, 2, ... Any
      * thread.
      *
-     * @throws TributaryException 22003 past the largest bigint
+     * @throws TributaryException 2200H past the largest bigint
      */
     public long next(int tableId, int column) {
-        // a negative position -n is setval(s, n, false): n is handed out next
-        long value = counter(tableId, column).updateAndGet(v -> v < 0 ? -v : v + 1);
-        if (value == Long.MIN_VALUE) {
-            throw new TributaryException(
-                    io.tributary.common.SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "nextval: reached maximum value");
+        return next(tableId, column, COLUMN, null);
+    }
+
+    /**
+     * The next value of the sequence kept under ({@code tableId}, {@code column}), counting as
+     * {@code options} say; the position moves only when a value is handed out. Any thread.
+     *
+     * @param name the sequence's name for the error, or null
+     * @throws TributaryException 2200H past a bound without CYCLE, as PostgreSQL
+     */
+    public long next(int tableId, int column, SequenceOptions options, String name) {
+        AtomicReference<Position> position = counter(tableId, column, options.start());
+        while (true) {
+            Position p = position.get();
+            long value = p.called() ? step(p.last(), options, name) : p.last();
+            if (position.compareAndSet(p, new Position(value, true))) {
+                return value;
+            }
         }
-        return value;
+    }
+
+    /** The value after {@code last}, or the other bound with CYCLE. */
+    private static long step(long last, SequenceOptions options, String name) {
+        long increment = options.increment();
+        boolean past;
+        long next = 0;
+        try {
+            next = Math.addExact(last, increment);
+            past = increment > 0 ? next > options.max() : next < options.min();
+        } catch (ArithmeticException overflow) {
+            past = true;
+        }
+        if (!past) {
+            return next;
+        }
+        if (options.cycle()) {
+            return increment > 0 ? options.min() : options.max();
+        }
+        String which = increment > 0 ? "maximum" : "minimum";
+        throw new TributaryException(
+                SqlState.SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+                "nextval: reached " + which + " value of sequence"
+                        + (name == null ? "" : " \"" + name + "\"")
+                        + " (" + (increment > 0 ? options.max() : options.min()) + ")");
     }
 
     /**
      * The position of the sequence of {@code column} of table {@code tableId} (in this process or,
-     * before it, as committed): the last value {@link #next} has handed out, 0 when none (1 is
-     * next), or {@code -n} when {@code setval(s, n, false)} made n the next value. Any thread.
+     * before it, as committed), for a sequence counting 1, 2, ...: the last value {@link #next} has
+     * handed out, 0 when none (1 is next), or {@code -n} when {@code setval(s, n, false)} made n
+     * the next value. Any thread.
      */
     public long current(int tableId, int column) {
-        return counter(tableId, column).get();
+        Position p = counter(tableId, column, 1).get();
+        return p.called() ? p.last() : p.last() == 1 ? 0 : -p.last();
     }
 
     /**
-     * Sets the position ({@code setval}): with {@code isCalled}, {@code value} is the last value
-     * handed out and the next {@link #next} returns {@code value + 1}; without, the next returns
-     * {@code value} itself ({@code value} is at least 1). The caller stages {@link #persist} and
-     * awaits it. Any thread.
+     * The last value the sequence kept under ({@code tableId}, {@code column}) has handed out, or
+     * null when it has handed out none since it was made or set to hand out a value next ({@code
+     * start} is the value it hands out first). Any thread.
+     */
+    public Long lastValue(int tableId, int column, long start) {
+        Position p = counter(tableId, column, start).get();
+        return p.called() ? p.last() : null;
+    }
+
+    /**
+     * Sets the position ({@code setval}, {@code ALTER SEQUENCE ... RESTART}): with {@code
+     * isCalled}, {@code value} is the last value handed out and the next {@link #next} returns the
+     * one after it; without, the next returns {@code value} itself. The caller checks the bounds,
+     * stages {@link #persist} and awaits it. Any thread.
      */
     public void set(int tableId, int column, long value, boolean isCalled) {
-        counter(tableId, column).set(isCalled ? value : value == 1 ? 0 : -value);
+        counter(tableId, column, value).set(new Position(value, isCalled));
     }
 
     /**
@@ -70,7 +130,7 @@ public final class Sequences {
      * current position into the epoch.
      */
     public EpochChange persist(int tableId, int column) {
-        return new SequencePosition(key(tableId, column), counter(tableId, column));
+        return new SequencePosition(key(tableId, column), counter(tableId, column, 1));
     }
 
     /**
@@ -81,34 +141,54 @@ public final class Sequences {
      */
     public EpochChange moved(int fromTable, int fromColumn, int toTable, int toColumn) {
         return buffer -> {
-            long position = counter(fromTable, fromColumn).get();
-            AtomicLong to = counter(toTable, toColumn);
+            Position position = counter(fromTable, fromColumn, 1).get();
+            AtomicReference<Position> to = counter(toTable, toColumn, 1);
             to.set(position);
             new SequencePosition(key(toTable, toColumn), to).stage(buffer);
         };
     }
 
-    /** A sequence's position as of staging, which is past every value taken before it. */
-    private record SequencePosition(byte[] key, AtomicLong counter) implements EpochChange {
+    /**
+     * A sequence's position as of staging, which is past every value taken before it: eight bytes
+     * of value and one of {@code called}.
+     */
+    private record SequencePosition(byte[] key, AtomicReference<Position> counter) implements EpochChange {
         @Override
         public void stage(WriteBuffer buffer) {
+            Position p = counter.get();
             buffer.put(
                     Keyspace.CATALOG,
                     key,
-                    ByteBuffer.allocate(8).putLong(counter.get()).array());
+                    ByteBuffer.allocate(9)
+                            .putLong(p.last())
+                            .put((byte) (p.called() ? 1 : 0))
+                            .array());
         }
     }
 
-    private AtomicLong counter(int tableId, int column) {
-        return current.computeIfAbsent(((long) tableId << 32) | column, k -> new AtomicLong(stored(tableId, column)));
+    /** The position under the key, read from the store once; {@code start} is next when none is stored. */
+    private AtomicReference<Position> counter(int tableId, int column, long start) {
+        return current.computeIfAbsent(
+                ((long) tableId << 32) | column, k -> new AtomicReference<>(stored(tableId, column, start)));
     }
 
     /** The committed position of a sequence this process has not used yet: the store has it all. */
-    private long stored(int tableId, int column) {
+    private Position stored(int tableId, int column, long start) {
+        byte[] value;
         try (ReadView view = store.latest()) {
-            byte[] value = view.get(Keyspace.CATALOG, key(tableId, column));
-            return value == null ? 0 : ByteBuffer.wrap(value).getLong();
+            value = view.get(Keyspace.CATALOG, key(tableId, column));
         }
+        if (value == null) {
+            return new Position(start, false);
+        }
+        ByteBuffer b = ByteBuffer.wrap(value);
+        long v = b.getLong();
+        if (value.length > 8) {
+            return new Position(v, b.get() != 0);
+        }
+        // eight bytes, as written before sequences took options: the last value handed out, 0 for
+        // none, -n when n is next
+        return v > 0 ? new Position(v, true) : new Position(v == 0 ? 1 : -v, false);
     }
 
     private static byte[] key(int tableId, int column) {

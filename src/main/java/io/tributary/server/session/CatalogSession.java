@@ -100,6 +100,11 @@ final class CatalogSession implements PgSession {
     }
 
     @Override
+    public Long createdSequenceLastValue(int id, long start) {
+        return sequences.lastValue(id, 0, start);
+    }
+
+    @Override
     public String user() {
         return user;
     }

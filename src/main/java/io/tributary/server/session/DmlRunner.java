@@ -16,7 +16,9 @@ import io.tributary.sql.ResultColumn;
 import io.tributary.sql.StatementPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -196,15 +198,20 @@ final class DmlRunner {
         };
     }
 
-    /** The RETURNING list's values for each written row (full width), in order. */
+    /**
+     * The RETURNING list's values for each written row (full width, followed by the {@link
+     * StatementPlan.Returning#joinedColumns} values of the rows it was joined with), in order.
+     */
     static List<Object[]> returning(StatementPlan.Returning returning, List<Object[]> rows) {
         int[] visible = returning.visibleColumns();
+        int joined = returning.joinedColumns();
         List<Object[]> out = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
-            Object[] params = new Object[visible.length];
+            Object[] params = new Object[visible.length + joined];
             for (int i = 0; i < visible.length; i++) {
                 params[i] = row[visible[i]];
             }
+            System.arraycopy(row, row.length - joined, params, visible.length, joined);
             try (QueryCursor cursor = returning.query().open(Arrays.asList(params))) {
                 out.add(cursor.next());
             }
@@ -212,18 +219,28 @@ final class DmlRunner {
         return out;
     }
 
+    /**
+     * Runs an UPDATE over the rows of {@code cursor} (its plan's query). For UPDATE ... FROM a row
+     * that joins several rows comes once per joined row and only its first coming is applied: the
+     * first in the order the plan produces them, which PostgreSQL leaves unspecified.
+     */
     Outcome update(StatementPlan.Update plan, QueryCursor cursor) {
         List<Object[]> rowsOut = plan.returning() != null ? new ArrayList<>() : null;
+        int joined = plan.returning() != null ? plan.returning().joinedColumns() : 0;
         TableDef table = plan.table();
         int width = table.columns().size();
         int[] targets = plan.targetColumns();
         List<ResultColumn> columns = plan.query().columns();
         List<Object[]> keyChanged = new ArrayList<>();
+        Set<RowKey> seen = plan.joined() ? new HashSet<>() : null;
         try (TableWriter writer = db.newTableWriter(table);
                 cursor) {
             long rows = 0;
             Object[] in;
             while ((in = cursor.next()) != null) {
+                if (seen != null && !seen.add(RowKey.of(table, in))) {
+                    continue;
+                }
                 if ((++rows & 1023) == 0) {
                     cancelCheck.run();
                 }
@@ -235,7 +252,7 @@ final class DmlRunner {
                             Values.assign(in[width + i], columns.get(width + i).type(), target, zone.get());
                 }
                 if (rowsOut != null) {
-                    rowsOut.add(newRow);
+                    rowsOut.add(joined == 0 ? newRow : withJoined(newRow, in, joined));
                 }
                 if (samePrimaryKey(table, oldRow, newRow)) {
                     writer.replace(newRow);
@@ -254,24 +271,43 @@ final class DmlRunner {
         }
     }
 
+    /**
+     * Runs a DELETE over the rows of {@code cursor}; for DELETE ... USING a row joined several
+     * times is deleted (and returned) once, with the first row it joins, as {@link #update}.
+     */
     Outcome delete(StatementPlan.Delete plan, QueryCursor cursor) {
         List<Object[]> rowsOut = plan.returning() != null ? new ArrayList<>() : null;
-        try (TableWriter writer = db.newTableWriter(plan.table());
+        int joined = plan.returning() != null ? plan.returning().joinedColumns() : 0;
+        TableDef table = plan.table();
+        int width = table.columns().size();
+        Set<RowKey> seen = plan.joined() ? new HashSet<>() : null;
+        try (TableWriter writer = db.newTableWriter(table);
                 cursor) {
             Object[] in;
             while ((in = cursor.next()) != null) {
+                if (seen != null && !seen.add(RowKey.of(table, in))) {
+                    continue;
+                }
                 if ((writer.count() & 1023) == 0) {
                     cancelCheck.run();
                 }
-                writer.delete(in);
+                Object[] row = plan.joined() ? Arrays.copyOf(in, width) : in;
+                writer.delete(row);
                 if (rowsOut != null) {
-                    rowsOut.add(in);
+                    rowsOut.add(joined == 0 ? row : withJoined(row, in, joined));
                 }
             }
             cancelCheck.run();
             List<Object[]> returned = rowsOut == null ? null : returning(plan.returning(), rowsOut);
             return new Outcome(writer.count(), writer.apply(transaction.get(), List.of()), returned);
         }
+    }
+
+    /** {@code row} followed by the last {@code joined} values of the query's row {@code in}. */
+    private static Object[] withJoined(Object[] row, Object[] in, int joined) {
+        Object[] out = Arrays.copyOf(row, row.length + joined);
+        System.arraycopy(in, in.length - joined, out, row.length, joined);
+        return out;
     }
 
     private static boolean samePrimaryKey(TableDef table, Object[] a, Object[] b) {

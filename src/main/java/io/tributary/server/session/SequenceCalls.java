@@ -1,15 +1,20 @@
 package io.tributary.server.session;
 
+import io.tributary.catalog.SequenceDef;
+import io.tributary.catalog.SequenceOptions;
 import io.tributary.catalog.pg.PgCatalog;
 import io.tributary.catalog.pg.PgSequence;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.Database;
 import io.tributary.sql.SequenceCallText;
+import io.tributary.sql.UtilityStatement;
+import java.util.Optional;
 
 /**
- * {@code nextval}, {@code currval} and {@code setval} on the sequences of SERIAL and identity
- * columns, for one session, as PostgreSQL answers them. A value nextval hands out, and a position
+ * {@code nextval}, {@code currval} and {@code setval} on sequences (of SERIAL and identity columns,
+ * and made by {@code CREATE SEQUENCE} with their options), and {@code ALTER SEQUENCE}'s options
+ * and RESTART, for one session, as PostgreSQL answers them. A value nextval hands out, and a position
  * setval sets, is durable before the statement returns (its epoch is committed), so after a
  * {@code kill -9} no value handed out is handed out again. currval answers from the session's
  * {@link SessionCurrvals}. Session thread only.
@@ -27,7 +32,8 @@ final class SequenceCalls {
      * The function's value.
      *
      * @throws TributaryException 42P01 for a missing sequence, 55000 for currval before nextval
-     *     in this session, 22003 for a setval value out of the sequence's bounds
+     *     in this session, 2200H for nextval past a bound without CYCLE, 22003 for a setval value
+     *     out of the sequence's bounds
      */
     private long call(SequenceCallText.Call call) throws InterruptedException {
         PgSequence sequence = resolve(call.sequence());
@@ -70,24 +76,19 @@ final class SequenceCalls {
     }
 
     private long nextval(PgSequence sequence) throws InterruptedException {
-        long value = db.sequences().next(sequence.tableId(), sequence.column());
-        if (value > sequence.maxValue()) {
-            throw new TributaryException(
-                    SqlState.SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
-                    "nextval: reached maximum value of sequence \"" + sequence.name() + "\" (" + sequence.maxValue()
-                            + ")");
-        }
+        long value = db.sequences().next(sequence.tableId(), sequence.column(), sequence.counting(), sequence.name());
         persist(sequence);
         currvals.record(sequence.tableId(), sequence.column(), value);
         return value;
     }
 
     private long setval(PgSequence sequence, long value, boolean isCalled) throws InterruptedException {
-        if (value < 1 || value > sequence.maxValue()) {
+        SequenceOptions counting = sequence.counting();
+        if (value < counting.min() || value > counting.max()) {
             throw new TributaryException(
                     SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                    "setval: value " + value + " is out of bounds for sequence \"" + sequence.name() + "\" (1.."
-                            + sequence.maxValue() + ")");
+                    "setval: value " + value + " is out of bounds for sequence \"" + sequence.name() + "\" ("
+                            + counting.min() + ".." + counting.max() + ")");
         }
         db.sequences().set(sequence.tableId(), sequence.column(), value, isCalled);
         persist(sequence);
@@ -95,6 +96,36 @@ final class SequenceCalls {
             currvals.record(sequence.tableId(), sequence.column(), value);
         }
         return value;
+    }
+
+    /**
+     * {@code ALTER SEQUENCE} with options or RESTART: the new options commit first, then the
+     * restarted position is made durable before it returns.
+     *
+     * @throws TributaryException 42P01 for no such sequence, 0A000 for a SERIAL or identity
+     *     column's sequence, 22023 for options or a RESTART value PostgreSQL refuses
+     */
+    void alter(UtilityStatement.AlterSequence alter) throws InterruptedException {
+        Optional<SequenceDef> found = db.catalog().sequence(alter.sequence());
+        if (found.isEmpty()) {
+            String key = alter.sequence();
+            int dot = key.indexOf('.');
+            if (PgCatalog.sequence(db.catalog(), dot < 0 ? null : key.substring(0, dot), key.substring(dot + 1))
+                    != null) {
+                throw TributaryException.notSupported("ALTER SEQUENCE on the sequence of a SERIAL or identity column");
+            }
+            throw new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + key + "\" does not exist");
+        }
+        SequenceDef before = found.get();
+        SequenceOptions after = alter.options().over(before.type(), before.counting());
+        long restartAt = alter.restart() ? after.restart(alter.restartWith()) : 0;
+        if (!after.equals(before.counting())) {
+            db.sequenceDdl().alter(before.name(), after);
+        }
+        if (alter.restart()) {
+            db.sequences().set(before.id(), 0, restartAt, false);
+            db.barriers().awaitCommitted(db.barriers().stage(db.sequences().persist(before.id(), 0)));
+        }
     }
 
     private void persist(PgSequence sequence) throws InterruptedException {

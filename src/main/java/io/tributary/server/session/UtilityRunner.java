@@ -220,7 +220,7 @@ final class UtilityRunner {
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.CreateSequence c) {
-                if (!db.sequenceDdl().create(c.name(), c.type(), c.ifNotExists())) {
+                if (!db.sequenceDdl().create(c.name(), c.type(), c.options().over(c.type(), null), c.ifNotExists())) {
                     notices.accept(new Session.Notice(
                             "NOTICE",
                             SqlState.DUPLICATE_TABLE,
@@ -234,6 +234,15 @@ final class UtilityRunner {
                             "NOTICE", "00000", "relation \"" + a.sequence() + "\" does not exist, skipping"));
                 } else {
                     db.sequenceDdl().ownedBy(a.sequence(), a.table(), a.column());
+                }
+                return new StatementResult.Command("ALTER SEQUENCE");
+            }
+            if (statement instanceof UtilityStatement.AlterSequence a) {
+                if (a.ifExists() && db.catalog().sequence(a.sequence()).isEmpty()) {
+                    notices.accept(new Session.Notice(
+                            "NOTICE", "00000", "relation \"" + a.sequence() + "\" does not exist, skipping"));
+                } else {
+                    sequenceCalls.alter(a);
                 }
                 return new StatementResult.Command("ALTER SEQUENCE");
             }

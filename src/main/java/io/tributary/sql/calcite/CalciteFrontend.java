@@ -30,6 +30,7 @@ import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -122,11 +123,22 @@ public final class CalciteFrontend implements AutoCloseable {
             // a stored query binds its names through the path now, as PostgreSQL's views do
             return new StatementPlan.Utility(ViewBodyNames.bind(utility.get(), catalog, path));
         }
-        JoinedDmlText.refuse(sql);
         DmlClauses clauses = DmlClauses.split(sql);
-        Parsed parsed = clauses != null ? parse(clauses.core(), false) : parse(sql, true);
+        String statement = clauses != null ? clauses.core() : sql;
+        JoinedDmlText joined = JoinedDmlText.split(statement);
+        Parsed parsed = joined != null
+                ? parse(joined.target(), false)
+                : clauses != null ? parse(clauses.core(), false) : parse(sql, true);
         SqlNode node = parsed.node();
         ParameterRewriter rewritten = parsed.rewritten();
+        SqlNode from = null;
+        if (joined != null && (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE)) {
+            from = ((SqlSelect) parse(joined.fromQuery(), false).node()).getFrom();
+            // the whole statement's text, for the parameters (the joined list's sit between the SET
+            // values' and the condition's, as in the query the planner prints) and for error
+            // positions in either part
+            rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(statement, schemas.timeZone()));
+        }
         if (clauses != null && node.getKind() != SqlKind.INSERT) {
             if (clauses.onConflict() != null || clauses.defaultValues()) {
                 throw new TributaryException(SqlState.SYNTAX_ERROR, "syntax error in " + node.getKind());
@@ -134,8 +146,8 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         return switch (node.getKind()) {
             case INSERT -> inserts.plan((SqlInsert) node, rewritten, sql, clauses);
-            case UPDATE -> changes.planUpdate((SqlUpdate) node, rewritten, sql, clauses);
-            case DELETE -> changes.planDelete((SqlDelete) node, rewritten, sql, clauses);
+            case UPDATE -> changes.planUpdate((SqlUpdate) node, from, rewritten, sql, clauses);
+            case DELETE -> changes.planDelete((SqlDelete) node, from, rewritten, sql, clauses);
             default -> {
                 if (!node.isA(SqlKind.QUERY)) {
                     throw TributaryException.notSupported(node.getKind().sql.replace('_', ' ') + " statements");
@@ -306,9 +318,8 @@ public final class CalciteFrontend implements AutoCloseable {
         if (!DML_START.matcher(sql).lookingAt() || UtilityParser.parse(sql).isPresent()) {
             return null;
         }
-        JoinedDmlText.refuse(sql);
         ParameterRewriter rewritten = ParameterRewriter.rewrite(PgSyntaxText.rewrite(sql, schemas.timeZone()));
-        if (rewritten.parameterCount() > 0) {
+        if (rewritten.parameterCount() > 0 || JoinedDmlText.split(sql) != null) {
             return null;
         }
         Lifted lifted = parseLifted(rewritten, sql);
@@ -337,8 +348,8 @@ public final class CalciteFrontend implements AutoCloseable {
         }
         ParameterRewriter markers = new ParameterRewriter(rewritten.sql(), order);
         StatementPlan plan = node.getKind() == SqlKind.UPDATE
-                ? changes.planUpdate((SqlUpdate) node, markers, sql, null)
-                : changes.planDelete((SqlDelete) node, markers, sql, null);
+                ? changes.planUpdate((SqlUpdate) node, null, markers, sql, null)
+                : changes.planDelete((SqlDelete) node, null, markers, sql, null);
         if (plan.paramTypes().size() != count) {
             plan.close();
             throw new IllegalStateException("lifted parameters went astray in: " + sql);

@@ -215,6 +215,11 @@ final class SqlErrors {
             // Calcite's generated join comparator for an opaque key: PostgreSQL's interval (PgIntervals)
             return TributaryException.notSupported("a join on an interval column");
         }
+        if (message.contains("more than one value in agg SINGLE_VALUE")) {
+            // Calcite's scalar sub-query check, as in SET v = (SELECT w FROM u WHERE u.id = t.id)
+            return new TributaryException(
+                    SqlState.CARDINALITY_VIOLATION, "more than one row returned by a subquery used as an expression");
+        }
         if (message.contains("step size cannot equal zero")) {
             return new TributaryException(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }

@@ -1,8 +1,5 @@
 package io.tributary.sql.calcite;
 
-import static io.tributary.sql.calcite.CalciteFrontend.quote;
-import static io.tributary.sql.calcite.CalciteFrontend.unparse;
-
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
@@ -10,10 +7,20 @@ import io.tributary.common.TributaryException;
 import io.tributary.sql.DmlClauses;
 import io.tributary.sql.PreparedQuery;
 import io.tributary.sql.StatementPlan;
+import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * Plans UPDATE and DELETE statements for one session's {@link CalciteFrontend}: each becomes a
@@ -22,6 +29,8 @@ import org.apache.calcite.sql.SqlUpdate;
  * one session; not thread-safe.
  */
 final class UpdateDeletePlanner {
+    private static final SqlParserPos POS = SqlParserPos.ZERO;
+
     private final DmlTargets tables;
     private final DmlQueries queries;
 
@@ -32,12 +41,15 @@ final class UpdateDeletePlanner {
 
     /**
      * The plan of {@code update}, parsed from the client's statement {@code original} with its
-     * parameters as {@code rewritten} numbered them, and its RETURNING list in {@code clauses} (null
-     * without one): a query of the rows to change and their new values.
+     * parameters as {@code rewritten} numbered them, joined with the relations of {@code from}
+     * (its FROM list; null without one), and its RETURNING list in {@code clauses} (null without
+     * one): a query of the rows to change and their new values, then, with both a FROM list and
+     * RETURNING, the FROM list's columns.
      *
      * @throws TributaryException 428C9 when it sets a GENERATED ALWAYS column
      */
-    StatementPlan planUpdate(SqlUpdate update, ParameterRewriter rewritten, String original, DmlClauses clauses) {
+    StatementPlan planUpdate(
+            SqlUpdate update, SqlNode from, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = tables.table(update.getTargetTable());
         int[] targets = DmlTargets.columns(table, update.getTargetColumnList());
         for (int t : targets) {
@@ -56,39 +68,85 @@ final class UpdateDeletePlanner {
             }
         }
         String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.localName();
-        StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
+        List<SqlNode> items = new ArrayList<>();
+        items.add(rowOf(alias));
         List<SqlNode> sources = update.getSourceExpressionList().getList();
         for (int i = 0; i < sources.size(); i++) {
-            SqlNode expr = InsertSources.typedParameter(
-                    sources.get(i), table.columns().get(targets[i]).type());
-            q.append(", (").append(unparse(expr)).append(')');
+            items.add(InsertSources.typedParameter(
+                    sources.get(i), table.columns().get(targets[i]).type()));
         }
-        appendFromWhere(q, table, alias, update.getCondition());
-        StatementPlan.Returning returning = DmlReturning.plan(queries, clauses, table, alias);
-        PreparedQuery query = queries.prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
-        return new StatementPlan.Update(table, targets, query, returning);
+        JoinedRelations joined = JoinedRelations.of(from, alias, clauses, queries);
+        joined.addColumns(items);
+        StatementPlan.Returning returning = DmlReturning.plan(queries, clauses, table, alias, joined);
+        PreparedQuery query = queries.prepare(
+                select(table, alias, items, from, update.getCondition()),
+                rewritten.order(),
+                rewritten.parameterCount(),
+                rewritten.sql(),
+                original);
+        return new StatementPlan.Update(table, targets, query, returning, from != null);
     }
 
     /** The plan of {@code delete}, as {@link #planUpdate}'s: a query of the rows to delete. */
-    StatementPlan planDelete(SqlDelete delete, ParameterRewriter rewritten, String original, DmlClauses clauses) {
+    StatementPlan planDelete(
+            SqlDelete delete, SqlNode from, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = tables.table(delete.getTargetTable());
         String alias = delete.getAlias() != null ? delete.getAlias().getSimple() : table.localName();
-        StringBuilder q = new StringBuilder("SELECT ").append(quote(alias)).append(".*");
-        appendFromWhere(q, table, alias, delete.getCondition());
-        StatementPlan.Returning returning = DmlReturning.plan(queries, clauses, table, alias);
-        PreparedQuery query = queries.prepare(q.toString(), rewritten.order(), rewritten.parameterCount(), original);
-        return new StatementPlan.Delete(table, query, returning);
+        List<SqlNode> items = new ArrayList<>();
+        items.add(rowOf(alias));
+        JoinedRelations joined = JoinedRelations.of(from, alias, clauses, queries);
+        joined.addColumns(items);
+        StatementPlan.Returning returning = DmlReturning.plan(queries, clauses, table, alias, joined);
+        PreparedQuery query = queries.prepare(
+                select(table, alias, items, from, delete.getCondition()),
+                rewritten.order(),
+                rewritten.parameterCount(),
+                rewritten.sql(),
+                original);
+        return new StatementPlan.Delete(table, query, returning, from != null);
     }
 
-    private static void appendFromWhere(StringBuilder q, TableDef table, String alias, SqlNode condition) {
-        q.append(" FROM ")
-                .append(quote(SessionSchemas.FULL_SCHEMA))
-                .append('.')
-                .append(quote(table.name()))
-                .append(" AS ")
-                .append(quote(alias));
-        if (condition != null) {
-            q.append(" WHERE ").append(unparse(condition));
-        }
+    /** {@code alias.*}: the target row in full, hidden columns too. */
+    private static SqlNode rowOf(String alias) {
+        return SqlIdentifier.star(List.of(alias, ""), POS, List.of(POS, POS));
+    }
+
+    /**
+     * {@code SELECT items FROM [from, ] "$full".table AS alias [WHERE condition]}, built as a tree
+     * rather than text because a condition printed alone loses the parentheses of a sub-query
+     * ({@code WHERE EXISTS (SELECT ...)} would print as {@code EXISTS SELECT ...}).
+     */
+    private static SqlSelect select(
+            TableDef table, String alias, List<SqlNode> items, SqlNode from, SqlNode condition) {
+        SqlNode target = SqlStdOperatorTable.AS.createCall(
+                POS,
+                new SqlIdentifier(List.of(SessionSchemas.FULL_SCHEMA, table.name()), POS),
+                new SqlIdentifier(alias, POS));
+        // the target after the list: printed as "list, target", a join in the list keeps its
+        // operands (after "target, u JOIN w USING (id)" is read as "(target, u) JOIN w")
+        SqlNode relations = from == null
+                ? target
+                : new SqlJoin(
+                        POS,
+                        from,
+                        SqlLiteral.createBoolean(false, POS),
+                        JoinType.COMMA.symbol(POS),
+                        target,
+                        JoinConditionType.NONE.symbol(POS),
+                        null);
+        return new SqlSelect(
+                POS,
+                null,
+                new SqlNodeList(items, POS),
+                relations,
+                condition,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 }

@@ -3,6 +3,8 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.sql.ResultColumn;
+import java.util.List;
 
 /**
  * The FROM item through which RETURNING lists and ON CONFLICT DO UPDATE expressions read a row the
@@ -30,6 +32,33 @@ final class WrittenRows {
                     .append(typeName(table.columns().get(columns[i]).type()))
                     .append(')');
             names.append(sep).append(quote(table.columns().get(columns[i]).name()));
+        }
+        return values.append(")) AS ")
+                .append(quote(alias))
+                .append('(')
+                .append(names)
+                .append(')')
+                .toString();
+    }
+
+    /**
+     * {@code (VALUES (CAST($first AS type), ...)) AS "alias"("column", ...)} over {@code columns}
+     * of another relation (one an UPDATE or DELETE joins).
+     *
+     * @throws TributaryException 0A000 for an INTERVAL column
+     */
+    static String source(String alias, List<ResultColumn> columns, int firstParameter) {
+        StringBuilder values = new StringBuilder("(VALUES (");
+        StringBuilder names = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            String sep = i == 0 ? "" : ", ";
+            values.append(sep)
+                    .append("CAST($")
+                    .append(firstParameter + i)
+                    .append(" AS ")
+                    .append(typeName(columns.get(i).type()))
+                    .append(')');
+            names.append(sep).append(quote(columns.get(i).name()));
         }
         return values.append(")) AS ")
                 .append(quote(alias))
