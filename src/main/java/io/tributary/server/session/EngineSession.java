@@ -275,8 +275,9 @@ public final class EngineSession implements Session {
             }
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Prepare p) {
-            // PostgreSQL plans the statement at PREPARE: its errors come now, not at EXECUTE
-            StatementPlan checked = frontend.plan(p.body());
+            // PostgreSQL plans the statement at PREPARE, its parameters of the declared types: its
+            // errors come now, not at EXECUTE
+            StatementPlan checked = frontend.plan(io.tributary.sql.PreparedBody.typedBody(p));
             checked.close();
             if (checked instanceof StatementPlan.Utility) {
                 throw TributaryException.notSupported(

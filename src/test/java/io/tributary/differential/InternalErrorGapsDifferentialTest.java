@@ -1,0 +1,68 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Statements Tributary answered with an internal error (XX000), a wrong SQLSTATE or a wrong answer
+ * where PostgreSQL 14 answers, against embedded PostgreSQL: set operations and arrays of
+ * Calcite's interval constants beside interval columns. Compared exactly: rows with labels and
+ * type names, or SQLSTATE and message.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class InternalErrorGapsDifferentialTest {
+    private static final String SETUP = "CREATE TABLE t (id INT PRIMARY KEY, iv INTERVAL);"
+            + "INSERT INTO t VALUES (1, INTERVAL '1 day'), (2, INTERVAL '2 hours'), (3, INTERVAL '1 day'), (4, NULL)";
+
+    @RegisterExtension
+    static final ComparedPair BOTH = new ComparedPair("gaps-diff-", SETUP, new ComparedOutcomes(false, false));
+
+    @Test
+    void setOperationsAndArraysOfIntervalsAnswer() {
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(
+                        List.of(
+                                "SELECT iv FROM t UNION SELECT INTERVAL '2 hours' ORDER BY 1",
+                                "SELECT INTERVAL '3 mons' AS c UNION ALL SELECT iv FROM t ORDER BY 1",
+                                "SELECT iv FROM t INTERSECT SELECT INTERVAL '2 hours'",
+                                "SELECT iv FROM t EXCEPT SELECT INTERVAL '2 hours' ORDER BY 1",
+                                "SELECT INTERVAL '1 day' UNION SELECT INTERVAL '2 hours' ORDER BY 1",
+                                "SELECT DISTINCT x FROM (VALUES (INTERVAL '1 day'), (INTERVAL '24 hours'), (INTERVAL '1 year')) v(x)"
+                                        + " ORDER BY 1",
+                                "SELECT array_agg(x) FROM (VALUES (INTERVAL '1 day'), (INTERVAL '1 hour')) v(x)",
+                                "SELECT array_agg(x) AS a FROM (VALUES (INTERVAL '1 year'), (INTERVAL '1 month'), (NULL)) v(x)",
+                                "SELECT array_agg(x ORDER BY x DESC) FROM (VALUES (INTERVAL '90 minutes'), (INTERVAL '2 hours')) v(x)")));
+    }
+
+    @Test
+    void subqueriesInWindowFunctionCallsAreRefusedByName() {
+        // PostgreSQL answers these; Calcite cannot plan them, so Tributary says which construct
+        for (String sql : List.of(
+                "SELECT count(*) FILTER (WHERE id IN (SELECT 1)) OVER () FROM t",
+                "SELECT sum(CASE WHEN id IN (SELECT 1) THEN 1 END) OVER () FROM t",
+                "SELECT sum(id) OVER (PARTITION BY id IN (SELECT 1)) FROM t")) {
+            assertEquals(
+                    "ERROR 0A000 a sub-query in a window function's arguments, FILTER or window is not supported",
+                    BOTH.onTributary(sql),
+                    sql);
+        }
+        assertEquals(List.of(), BOTH.mismatches(List.of("SELECT count(*) FILTER (WHERE id IN (SELECT 1)) FROM t")));
+    }
+
+    @Test
+    void preparedStatementsTypeTheirDeclaredParameters() {
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        "PREPARE gaps_p(text) AS SELECT $1 || '-' || $1",
+                        "EXECUTE gaps_p('a')",
+                        "PREPARE gaps_q(text, int) AS SELECT $1 || '-', $2 + 1 AS n",
+                        "EXECUTE gaps_q('b', 41)")));
+    }
+}
