@@ -11,13 +11,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Statements Tributary answered with an internal error (XX000), a wrong SQLSTATE or a wrong answer
  * where PostgreSQL 14 answers, against embedded PostgreSQL: set operations and arrays of
- * Calcite's interval constants beside interval columns. Compared exactly: rows with labels and
+ * Calcite's interval constants beside interval columns, sub-queries in window function calls,
+ * PREPARE with declared parameter types, temporary relations, REFRESH MATERIALIZED VIEW
+ * CONCURRENTLY. Compared exactly: rows with labels and
  * type names, or SQLSTATE and message.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class InternalErrorGapsDifferentialTest {
     private static final String SETUP = "CREATE TABLE t (id INT PRIMARY KEY, iv INTERVAL);"
-            + "INSERT INTO t VALUES (1, INTERVAL '1 day'), (2, INTERVAL '2 hours'), (3, INTERVAL '1 day'), (4, NULL)";
+            + "INSERT INTO t VALUES (1, INTERVAL '1 day'), (2, INTERVAL '2 hours'), (3, INTERVAL '1 day'), (4, NULL);"
+            + "CREATE MATERIALIZED VIEW m AS SELECT id FROM t";
 
     @RegisterExtension
     static final ComparedPair BOTH = new ComparedPair("gaps-diff-", SETUP, new ComparedOutcomes(false, false));
@@ -64,5 +67,30 @@ class InternalErrorGapsDifferentialTest {
                         "EXECUTE gaps_p('a')",
                         "PREPARE gaps_q(text, int) AS SELECT $1 || '-', $2 + 1 AS n",
                         "EXECUTE gaps_q('b', 41)")));
+    }
+
+    @Test
+    void concurrentRefreshNeedsAUniqueIndexAViewCannotHave() {
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        "REFRESH MATERIALIZED VIEW CONCURRENTLY m",
+                        "REFRESH MATERIALIZED VIEW CONCURRENTLY public.m WITH DATA",
+                        "REFRESH MATERIALIZED VIEW m",
+                        "REFRESH MATERIALIZED VIEW CONCURRENTLY gaps_nosuch")));
+    }
+
+    @Test
+    void temporaryRelationsAreRefusedAsSuch() {
+        for (String sql : List.of(
+                "CREATE TEMP VIEW gaps_v AS SELECT 1",
+                "CREATE TEMPORARY TABLE gaps_t (a int)",
+                "CREATE OR REPLACE TEMP VIEW gaps_v AS SELECT 1")) {
+            String words = sql.substring(0, sql.indexOf(" gaps_"));
+            assertEquals(
+                    "ERROR 0A000 " + words + " is not supported: Tributary has no temporary tables, views or sequences",
+                    BOTH.onTributary(sql),
+                    sql);
+        }
     }
 }
