@@ -13,12 +13,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * where PostgreSQL 14 answers, against embedded PostgreSQL: set operations and arrays of
  * Calcite's interval constants beside interval columns, sub-queries in window function calls,
  * PREPARE with declared parameter types, temporary relations, REFRESH MATERIALIZED VIEW
- * CONCURRENTLY. Compared exactly: rows with labels and
+ * CONCURRENTLY, the two same-named columns of a derived table or WITH query. Compared exactly: rows with labels and
  * type names, or SQLSTATE and message.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class InternalErrorGapsDifferentialTest {
-    private static final String SETUP = "CREATE TABLE t (id INT PRIMARY KEY, iv INTERVAL);"
+    private static final String SETUP = "CREATE TABLE t (id INT PRIMARY KEY, iv INTERVAL, v INT);"
             + "INSERT INTO t VALUES (1, INTERVAL '1 day'), (2, INTERVAL '2 hours'), (3, INTERVAL '1 day'), (4, NULL);"
             + "CREATE MATERIALIZED VIEW m AS SELECT id FROM t";
 
@@ -92,5 +92,24 @@ class InternalErrorGapsDifferentialTest {
                     BOTH.onTributary(sql),
                     sql);
         }
+    }
+
+    @Test
+    void sameNamedColumnsOfDerivedTablesKeepTheirNames() {
+        String c = "WITH c AS (SELECT a.id, b.id FROM t a JOIN t b ON a.id = b.id) ";
+        String s = " FROM (SELECT a.id, b.id FROM t a JOIN t b ON a.id = b.id) s";
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        c + "SELECT * FROM c ORDER BY 1",
+                        c + "SELECT id FROM c",
+                        c + "SELECT id0 FROM c",
+                        c + "SELECT c.id FROM c",
+                        "SELECT *" + s + " ORDER BY 1",
+                        "SELECT id0" + s,
+                        "SELECT 1" + s + " WHERE id = 1",
+                        "SELECT count(*)" + s,
+                        "SELECT v0 FROM (SELECT * FROM t a JOIN t b ON a.id = b.id) s",
+                        "SELECT id0 FROM (SELECT a.id, b.id AS id0 FROM t a JOIN t b ON a.id = b.id) s ORDER BY 1")));
     }
 }
