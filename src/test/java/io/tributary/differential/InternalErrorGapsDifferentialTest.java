@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * where PostgreSQL 14 answers, against embedded PostgreSQL: set operations and arrays of
  * Calcite's interval constants beside interval columns, sub-queries in window function calls,
  * PREPARE with declared parameter types, temporary relations, REFRESH MATERIALIZED VIEW
- * CONCURRENTLY, the two same-named columns of a derived table or WITH query. Compared exactly: rows with labels and
+ * CONCURRENTLY, the two same-named columns of a derived table or WITH query, the connection's
+ * addresses and ports. Compared exactly: rows with labels and
  * type names, or SQLSTATE and message.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -111,5 +112,17 @@ class InternalErrorGapsDifferentialTest {
                         "SELECT count(*)" + s,
                         "SELECT v0 FROM (SELECT * FROM t a JOIN t b ON a.id = b.id) s",
                         "SELECT id0 FROM (SELECT a.id, b.id AS id0 FROM t a JOIN t b ON a.id = b.id) s ORDER BY 1")));
+    }
+
+    @Test
+    void connectionFunctionsAnswerForTheConnection() {
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        "SELECT inet_client_addr() = inet_server_addr() AS same, inet_client_port() > 0 AS c,"
+                                + " inet_server_port() > 0 AS s, pg_typeof(inet_server_port())::text AS t",
+                        "SELECT pg_typeof(inet_client_port())::text AS t, inet_client_addr() IS NULL AS n")));
+        // PostgreSQL's type is inet, which Tributary does not have: the address is its text
+        assertEquals("[[inet_server_addr:text=127.0.0.1]]", BOTH.onTributary("SELECT inet_server_addr()"));
     }
 }

@@ -35,7 +35,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name} (through {@link CatalogTypeCasts}). {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
- * {@code pg_backend_pid()} the session's process id, and the session functions of {@link #sessionFunction}
+ * {@code pg_backend_pid()} the session's process id, {@code inet_client_addr()} and its kin the
+ * session's connection ({@link ConnectionEndpointCalls}), and the session functions of {@link #sessionFunction}
  * ({@code pg_postmaster_start_time}, {@code has_table_privilege}, {@code to_regclass} ...),
  * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
  * {@code search_path} (NULL when none exists); {@code array_upper(a, 1)}
@@ -117,6 +118,7 @@ final class PgCatalogCalls extends StatementRewrite {
 
     private final String user;
     private final int processId;
+    private final io.tributary.catalog.pg.PgSession.Endpoints endpoints;
     private final String database;
     /** Casts to catalog types, and the names a statement's result columns show for reg casts. */
     private final CatalogTypeCasts casts;
@@ -141,6 +143,8 @@ final class PgCatalogCalls extends StatementRewrite {
      *        and the visibility functions
      * @param namespaceOid the {@code pg_namespace} OID of a schema of the path
      * @param processId what {@code pg_backend_pid()} returns: the session's process id
+     * @param endpoints the session's connection, for {@code inet_client_addr()} and its kin ({@link
+     *     ConnectionEndpointCalls})
      */
     PgCatalogCalls(
             String user,
@@ -149,8 +153,10 @@ final class PgCatalogCalls extends StatementRewrite {
             java.util.function.Predicate<String> isSetting,
             SearchPath path,
             java.util.function.ToLongFunction<String> namespaceOid,
-            int processId) {
+            int processId,
+            io.tributary.catalog.pg.PgSession.Endpoints endpoints) {
         this.processId = processId;
+        this.endpoints = endpoints;
         this.user = user;
         this.database = database;
         this.casts = new CatalogTypeCasts(relationOid, path);
@@ -304,6 +310,11 @@ final class PgCatalogCalls extends StatementRewrite {
             SqlNode session = sessionFunction(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT), call);
             if (session != null) {
                 return rewritten(session);
+            }
+            SqlNode endpoint =
+                    ConnectionEndpointCalls.replacement(f.getSqlIdentifier().getSimple(), call, endpoints);
+            if (endpoint != null) {
+                return rewritten(endpoint);
             }
         }
         if (call.getOperator() instanceof SqlFunction f
