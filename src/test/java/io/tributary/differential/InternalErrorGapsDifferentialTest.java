@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Calcite's interval constants beside interval columns, sub-queries in window function calls,
  * PREPARE with declared parameter types, temporary relations, REFRESH MATERIALIZED VIEW
  * CONCURRENTLY, the two same-named columns of a derived table or WITH query, the connection's
- * addresses and ports. Compared exactly: rows with labels and
+ * addresses and ports, psql's {@code \dd}. Compared exactly: rows with labels and
  * type names, or SQLSTATE and message.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -124,5 +124,19 @@ class InternalErrorGapsDifferentialTest {
                         "SELECT pg_typeof(inet_client_port())::text AS t, inet_client_addr() IS NULL AS n")));
         // PostgreSQL's type is inet, which Tributary does not have: the address is its text
         assertEquals("[[inet_server_addr:text=127.0.0.1]]", BOTH.onTributary("SELECT inet_server_addr()"));
+    }
+
+    @Test
+    void psqlsObjectDescriptionsRun() {
+        // the parts of psql's \dd that call the visibility functions of operator classes and families
+        assertEquals(
+                List.of(),
+                BOTH.mismatches(List.of(
+                        "SELECT o.opcname FROM pg_catalog.pg_opclass o JOIN pg_catalog.pg_namespace n"
+                                + " ON n.oid = o.opcnamespace AND n.nspname <> 'pg_catalog'"
+                                + " AND n.nspname <> 'information_schema' AND pg_catalog.pg_opclass_is_visible(o.oid)",
+                        "SELECT opf.opfname FROM pg_catalog.pg_opfamily opf JOIN pg_catalog.pg_namespace n"
+                                + " ON opf.opfnamespace = n.oid AND n.nspname <> 'pg_catalog'"
+                                + " AND pg_catalog.pg_opfamily_is_visible(opf.oid)")));
     }
 }

@@ -27,7 +27,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * Gives catalog functions and casts their PostgreSQL meaning by rewriting them into lookups in
  * the live {@code pg_catalog} relations, so their answers always agree with what those relations
- * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_type_is_visible}, {@code pg_get_indexdef},
+ * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_type_is_visible}, {@code
+ * pg_opclass_is_visible}, {@code pg_opfamily_is_visible}, {@code pg_get_indexdef},
  * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
  * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
  * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
@@ -79,6 +80,15 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_function_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_proc pg__p WHERE pg__p.oid = \"$0\""
                             + " AND pg__p.pronamespace IN (" + SEARCH_PATH + "))"),
+            // psql's \dd: no operator class or family is listed, but the query must run
+            Map.entry(
+                    "pg_opclass_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_opclass pg__o WHERE pg__o.oid = \"$0\""
+                            + " AND pg__o.opcnamespace IN (" + SEARCH_PATH + "))"),
+            Map.entry(
+                    "pg_opfamily_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_opfamily pg__o WHERE pg__o.oid = \"$0\""
+                            + " AND pg__o.opfnamespace IN (" + SEARCH_PATH + "))"),
             Map.entry(
                     "pg_get_function_result",
                     "(SELECT format_type(pg__p.prorettype, NULL) FROM pg_catalog.pg_proc pg__p"
