@@ -99,6 +99,16 @@ final class PostgresOnlyStatements {
     }
 
     /**
+     * The 0A000 refusal of {@code statement} ({@code CREATE TEMP VIEW}), which creates a temporary
+     * relation: Tributary's tables, views and sequences are all durable and shared by sessions.
+     */
+    static TributaryException temporaryRelation(String statement) {
+        return new TributaryException(
+                io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                statement + " is not supported: Tributary has no temporary tables, views or sequences");
+    }
+
+    /**
      * Throws 0A000 when the words at {@code in}, after {@code CREATE} (or {@code CREATE OR REPLACE}),
      * start the creation of an object Tributary does not have; returns otherwise, {@code in} unmoved.
      */

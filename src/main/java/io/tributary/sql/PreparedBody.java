@@ -40,8 +40,23 @@ public final class PreparedBody {
                     null,
                     null);
         }
+        return substituted(prepared, n -> arguments.get(n - 1));
+    }
+
+    /**
+     * The body of {@code prepared} as PREPARE checks it: each parameter the PREPARE declared a type
+     * for cast to that type ({@code CAST(($1) AS text)}), so its type is known where nothing else
+     * tells it ({@code $1 || '-'}), as PostgreSQL plans it; others left as they are.
+     */
+    public static String typedBody(UtilityStatement.Prepare prepared) {
+        return substituted(prepared, n -> "$" + n);
+    }
+
+    /** The body of {@code prepared} with {@code value.apply(n)}, cast to a declared type, for each {@code $n}. */
+    private static String substituted(UtilityStatement.Prepare prepared, java.util.function.IntFunction<String> value) {
         String body = prepared.body();
-        StringBuilder out = new StringBuilder(body.length() + 16 * arguments.size());
+        StringBuilder out =
+                new StringBuilder(body.length() + 16 * prepared.types().size());
         int from = 0;
         for (Token t : Lexer.tokenize(body)) {
             if (t.kind() != Token.Kind.PARAM) {
@@ -52,7 +67,7 @@ public final class PreparedBody {
                 throw new TributaryException(SqlState.UNDEFINED_PARAMETER, "there is no parameter $" + n);
             }
             out.append(body, from, t.position());
-            String argument = arguments.get(n - 1);
+            String argument = value.apply(n);
             if (n <= prepared.types().size()) {
                 out.append("CAST((")
                         .append(argument)

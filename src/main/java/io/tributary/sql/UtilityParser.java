@@ -137,8 +137,12 @@ public final class UtilityParser {
         if (what.isWord("index") || what.isWord("unique") && in.peekSecond().isWord("index")) {
             return IndexDdlParser.create(in);
         }
-        if (what.isWord("temporary") || what.isWord("temp") || what.isWord("unlogged")) {
-            throw TributaryException.notSupported("CREATE " + what.text().toUpperCase() + " TABLE");
+        if (what.isWord("temporary") || what.isWord("temp")) {
+            throw PostgresOnlyStatements.temporaryRelation("CREATE "
+                    + what.text().toUpperCase() + " " + in.peekSecond().text().toUpperCase());
+        }
+        if (what.isWord("unlogged")) {
+            throw TributaryException.notSupported("CREATE UNLOGGED TABLE");
         }
         return TableDdlParser.createTable(in);
     }

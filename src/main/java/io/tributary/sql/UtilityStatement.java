@@ -219,7 +219,7 @@ public sealed interface UtilityStatement {
     record Wait(String view) implements UtilityStatement {}
 
     /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] view [WITH DATA]}. */
-    record RefreshMaterializedView(String view) implements UtilityStatement {}
+    record RefreshMaterializedView(String view, boolean concurrently) implements UtilityStatement {}
 
     record ShowTables() implements UtilityStatement {}
 

@@ -201,7 +201,8 @@ final class ViewJobParser {
         in.next();
         in.expectWord("materialized");
         in.expectWord("view");
-        if (in.peek().isWord("concurrently")) {
+        boolean concurrently = in.peek().isWord("concurrently");
+        if (concurrently) {
             in.next();
         }
         String name = in.qualifiedName();
@@ -212,7 +213,7 @@ final class ViewJobParser {
             }
             in.expectWord("data");
         }
-        return new UtilityStatement.RefreshMaterializedView(name);
+        return new UtilityStatement.RefreshMaterializedView(name, concurrently);
     }
 
     /**
@@ -228,10 +229,12 @@ final class ViewJobParser {
             in.expectWord("replace");
             orReplace = true;
         }
-        if (in.peek().isWord("temp")
-                || in.peek().isWord("temporary")
-                || in.peek().isWord("recursive")) {
-            throw TributaryException.notSupported("CREATE " + in.peek().text().toUpperCase() + " VIEW");
+        if (in.peek().isWord("temp") || in.peek().isWord("temporary")) {
+            throw PostgresOnlyStatements.temporaryRelation("CREATE " + (orReplace ? "OR REPLACE " : "")
+                    + in.peek().text().toUpperCase() + " VIEW");
+        }
+        if (in.peek().isWord("recursive")) {
+            throw TributaryException.notSupported("CREATE RECURSIVE VIEW");
         }
         if (in.peek().isWord("materialized")) {
             throw TributaryException.notSupported("CREATE OR REPLACE MATERIALIZED VIEW");

@@ -49,6 +49,13 @@ public interface PgSession {
     /** The process id the client was given (BackendKeyData), what {@code pg_backend_pid()} returns; 0 when none. */
     int processId();
 
+    /**
+     * The two ends of the client's connection, what {@code inet_client_addr()}, {@code
+     * inet_client_port()}, {@code inet_server_addr()} and {@code inet_server_port()} return; {@link
+     * Endpoints#NONE} before the protocol identified the session.
+     */
+    Endpoints endpoints();
+
     /** The server's client sessions as of now, as {@code pg_stat_activity} lists them. */
     List<Backend> backends();
 
@@ -92,6 +99,15 @@ public interface PgSession {
             Long stateChange,
             String state,
             String query) {}
+
+    /**
+     * The client's and the server's address (an IP address's text) and port of one connection;
+     * each null for a socket without one.
+     */
+    record Endpoints(String clientAddress, Integer clientPort, String serverAddress, Integer serverPort) {
+        /** A session with no TCP connection (in-process, or not yet identified). */
+        public static final Endpoints NONE = new Endpoints(null, null, null, null);
+    }
 
     /** One setting as {@code pg_settings} shows it. */
     record Setting(String name, String value, String defaultValue, String description) {}

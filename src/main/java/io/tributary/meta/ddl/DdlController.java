@@ -544,9 +544,9 @@ public final class DdlController {
         views.await(name, cancelCheck);
     }
 
-    /** {@code REFRESH MATERIALIZED VIEW name}; see {@link ViewDdl#refresh}. */
-    public void refresh(String name, Runnable cancelCheck) throws InterruptedException {
-        views.refresh(name, cancelCheck);
+    /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewDdl#refresh}. */
+    public void refresh(String name, boolean concurrently, Runnable cancelCheck) throws InterruptedException {
+        views.refresh(name, concurrently, cancelCheck);
     }
 
     /** The jobs creating views now, for SHOW JOBS and the system tables. Any thread. */

@@ -356,9 +356,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         }
     }
 
-    /** {@code REFRESH MATERIALIZED VIEW name}; see {@link ViewRefresh#refresh}. */
-    void refresh(String name, Runnable cancelCheck) throws InterruptedException {
-        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, cancelCheck);
+    /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. */
+    void refresh(String name, boolean concurrently, Runnable cancelCheck) throws InterruptedException {
+        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, concurrently, cancelCheck);
     }
 
     /**

@@ -29,11 +29,14 @@ final class ViewRefresh {
      * Returns once materialized view {@code name} equals its query, as PostgreSQL's REFRESH leaves
      * it: a Tributary view is always current once its backfill is done, so this waits for that.
      *
+     * @param concurrently whether the statement said {@code CONCURRENTLY}, which PostgreSQL allows
+     *     only for a view with a unique index: a Tributary view has no indexes, so never
      * @throws TributaryException as PostgreSQL: 42P01 when {@code name} does not exist, 0A000 when
-     *     it is a table, 42809 when it is a plain view; the backfill's own error when it failed or
-     *     was cancelled; 55000 when the view is not maintained (its query no longer plans)
+     *     it is a table, 42809 when it is a plain view; 55000 with {@code concurrently}; the
+     *     backfill's own error when it failed or was cancelled; 55000 when the view is not
+     *     maintained (its query no longer plans)
      */
-    void refresh(String name, Runnable cancelCheck) throws InterruptedException {
+    void refresh(String name, boolean concurrently, Runnable cancelCheck) throws InterruptedException {
         TableDef view = catalog.table(name).orElse(null);
         if (view == null && catalog.view(name).isPresent()) {
             throw new TributaryException(
@@ -44,6 +47,15 @@ final class ViewRefresh {
         }
         if (!view.isView()) {
             throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "\"" + name + "\" is not a materialized view");
+        }
+        if (concurrently) {
+            throw new TributaryException(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "cannot refresh materialized view \"" + view.schema() + "." + view.localName() + "\" concurrently",
+                    0,
+                    null,
+                    "Create a unique index with no WHERE clause on one or more columns of the materialized view.",
+                    null);
         }
         ViewBackfills.Job job = backfills.job(view.id()).orElse(null);
         if (job == null) {

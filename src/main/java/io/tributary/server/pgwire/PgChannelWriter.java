@@ -49,6 +49,11 @@ final class PgChannelWriter {
         return channel.remoteAddress() instanceof java.net.InetSocketAddress a ? a : null;
     }
 
+    /** The server's address of the connection, or null when the channel is not a TCP socket. Any thread. */
+    java.net.InetSocketAddress localAddress() {
+        return channel.localAddress() instanceof java.net.InetSocketAddress a ? a : null;
+    }
+
     /** Sets what {@link #release} waits for; called once, when the session opens. */
     void setGate(Runnable gate) {
         this.gate = gate;

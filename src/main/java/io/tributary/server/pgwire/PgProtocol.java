@@ -213,10 +213,14 @@ final class PgProtocol {
         session = server.sessionFactory().open(user, database, startupParameters);
         backendKey = server.registry().register(session);
         java.net.InetSocketAddress client = out.remoteAddress();
+        java.net.InetSocketAddress local = out.localAddress();
         session.identify(
                 backendKey.processId(),
-                client == null ? null : client.getAddress().getHostAddress(),
-                client == null ? null : client.getPort(),
+                new io.tributary.catalog.pg.PgSession.Endpoints(
+                        client == null ? null : client.getAddress().getHostAddress(),
+                        client == null ? null : client.getPort(),
+                        local == null ? null : local.getAddress().getHostAddress(),
+                        local == null ? null : local.getPort()),
                 () -> out.closeWith(PgBackendMessages.errorResponse(
                         out.alloc(),
                         PgErrorFields.fatal(

@@ -19,12 +19,13 @@ final class CatalogSession implements PgSession {
     /** The server's databases; null for a server of one database. */
     private final Cluster cluster;
 
-    private final java.util.function.IntSupplier processId;
+    private final java.util.function.Supplier<SessionActivity> activity;
     private final ActiveSessions sessions;
     private final SessionClock clock;
 
     /**
-     * @param processId the session's process id, 0 before the protocol gave it one
+     * @param activity the session's activity, which holds its process id and connection; null
+     *     before the protocol identified the session
      * @param sessions the server's sessions
      * @param clock when the session's transaction and statement started
      */
@@ -33,10 +34,10 @@ final class CatalogSession implements PgSession {
             SessionVariables variables,
             Database db,
             Cluster cluster,
-            java.util.function.IntSupplier processId,
+            java.util.function.Supplier<SessionActivity> activity,
             ActiveSessions sessions,
             SessionClock clock) {
-        this.processId = processId;
+        this.activity = activity;
         this.clock = clock;
         this.sessions = sessions;
         this.user = user == null || user.isEmpty() ? "root" : user;
@@ -48,7 +49,14 @@ final class CatalogSession implements PgSession {
 
     @Override
     public int processId() {
-        return processId.getAsInt();
+        SessionActivity a = activity.get();
+        return a == null ? 0 : a.pid();
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        SessionActivity a = activity.get();
+        return a == null ? Endpoints.NONE : a.endpoints();
     }
 
     @Override

@@ -94,7 +94,7 @@ public final class EngineSession implements Session {
                 db.catalog(),
                 db.systemTables(),
                 snapshots,
-                new CatalogSession(this.user, variables, db, cluster, this::processId, sessions, clock));
+                new CatalogSession(this.user, variables, db, cluster, () -> activity, sessions, clock));
         SessionCurrvals currvals = new SessionCurrvals();
         this.dml = new DmlRunner(db, control::check, currvals, variables::timeZone, block::writes);
         this.utility = new UtilityRunner(db, variables, control::check, currvals, sessions, block::writes);
@@ -275,8 +275,9 @@ public final class EngineSession implements Session {
             }
         }
         if (u.statement() instanceof io.tributary.sql.UtilityStatement.Prepare p) {
-            // PostgreSQL plans the statement at PREPARE: its errors come now, not at EXECUTE
-            StatementPlan checked = frontend.plan(p.body());
+            // PostgreSQL plans the statement at PREPARE, its parameters of the declared types: its
+            // errors come now, not at EXECUTE
+            StatementPlan checked = frontend.plan(io.tributary.sql.PreparedBody.typedBody(p));
             checked.close();
             if (checked instanceof StatementPlan.Utility) {
                 throw TributaryException.notSupported(
@@ -535,14 +536,13 @@ public final class EngineSession implements Session {
     }
 
     @Override
-    public void identify(int processId, String clientAddress, Integer clientPort, Runnable terminate) {
+    public void identify(int processId, io.tributary.catalog.pg.PgSession.Endpoints endpoints, Runnable terminate) {
         activity = new SessionActivity(
                 PgOids.database(db.catalog().databaseId()),
                 db.name(),
                 processId,
                 user,
-                clientAddress,
-                clientPort,
+                endpoints,
                 variables.get("application_name"));
         // the FATAL goes out first: stopping the statement before would let its 57014 reach the
         // client ahead of it, where PostgreSQL's client sees only 57P01
@@ -550,12 +550,6 @@ public final class EngineSession implements Session {
             terminate.run();
             connectionLost();
         });
-    }
-
-    /** The process id the client was given, 0 before {@link #identify}. */
-    private int processId() {
-        SessionActivity a = activity;
-        return a == null ? 0 : a.pid();
     }
 
     @Override

@@ -76,15 +76,16 @@ public interface Session extends AutoCloseable {
     default void awaitDurability() {}
 
     /**
-     * The protocol gave this session process id {@code processId} (BackendKeyData) for a client at
-     * {@code clientAddress}:{@code clientPort} (null for a socket without either), so that it is
-     * listed in {@code pg_stat_activity} and can be cancelled or ended by {@code pg_cancel_backend}
-     * and {@code pg_terminate_backend}. Called once, right after the session opened, on its thread.
+     * The protocol gave this session process id {@code processId} (BackendKeyData) for a client
+     * connected through {@code endpoints}, so that it is listed in {@code pg_stat_activity}, can be
+     * cancelled or ended by {@code pg_cancel_backend} and {@code pg_terminate_backend}, and answers
+     * {@code inet_client_addr()} and its kin. Called once, right after the session opened, on its
+     * thread.
      *
      * @param terminate tells the client the session ends (FATAL 57P01) and closes the connection;
      *     any thread
      */
-    default void identify(int processId, String clientAddress, Integer clientPort, Runnable terminate) {}
+    default void identify(int processId, io.tributary.catalog.pg.PgSession.Endpoints endpoints, Runnable terminate) {}
 
     /** Cancels the statement running now, if any; it then fails with SQLSTATE 57014. Any thread. */
     void cancel();

@@ -19,32 +19,28 @@ final class SessionActivity {
     private final String datname;
     private final int pid;
     private final String user;
-    private final String clientAddr;
-    private final Integer clientPort;
+    private final PgSession.Endpoints endpoints;
     private final long backendStart;
     private volatile Current current;
 
     /** @param applicationName the session's {@code application_name} as it starts */
     SessionActivity(
-            long datid,
-            String datname,
-            int pid,
-            String user,
-            String clientAddr,
-            Integer clientPort,
-            String applicationName) {
+            long datid, String datname, int pid, String user, PgSession.Endpoints endpoints, String applicationName) {
         this.datid = datid;
         this.datname = datname;
         this.pid = pid;
         this.user = user;
-        this.clientAddr = clientAddr;
-        this.clientPort = clientPort;
+        this.endpoints = endpoints;
         this.backendStart = nowMicros();
         this.current = new Current("idle", "", null, null, backendStart, applicationName);
     }
 
     int pid() {
         return pid;
+    }
+
+    PgSession.Endpoints endpoints() {
+        return endpoints;
     }
 
     /**
@@ -79,8 +75,8 @@ final class SessionActivity {
                 pid,
                 user,
                 c.applicationName(),
-                clientAddr,
-                clientPort,
+                endpoints.clientAddress(),
+                endpoints.clientPort(),
                 backendStart,
                 c.xactStart(),
                 c.queryStart(),

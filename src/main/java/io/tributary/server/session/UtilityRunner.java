@@ -334,7 +334,7 @@ final class UtilityRunner {
                 return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.RefreshMaterializedView r) {
-                db.ddl().refresh(r.view(), cancelCheck);
+                db.ddl().refresh(r.view(), r.concurrently(), cancelCheck);
                 return new StatementResult.Command("REFRESH MATERIALIZED VIEW");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {

@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -215,7 +216,8 @@ final class CommonTypeResolution {
      * its two inputs, which this validates: a string constant beside a typed non-string takes that
      * type ({@code SELECT i UNION SELECT '7'} is integer), and a typed string beside a typed
      * non-string is 42804 ({@code UNION types integer and text cannot be matched}) at the right
-     * input's column. Called by {@link PgValidator} before Calcite checks the inputs, which would
+     * input's column; a Calcite interval constant beside an interval column becomes PostgreSQL's
+     * interval ({@code SELECT iv FROM t UNION SELECT INTERVAL '2 hours'}). Called by {@link PgValidator} before Calcite checks the inputs, which would
      * make both text.
      *
      * @throws CalciteContextException for a typed string beside a non-string column
@@ -238,6 +240,16 @@ final class CommonTypeResolution {
             RelDataType b = rightRow.getFieldList().get(i).getType();
             SqlNode leftItem = column(left, i);
             SqlNode rightItem = column(right, i);
+            if (PgIntervals.isInterval(a) != PgIntervals.isInterval(b)) {
+                // an interval column beside a Calcite interval constant, which no common type joins:
+                // the constant becomes PostgreSQL's interval, as PostgreSQL has only the one
+                SqlNode input = PgIntervals.isInterval(a) ? right : left;
+                SqlNode item = PgIntervals.isInterval(a) ? rightItem : leftItem;
+                if (item instanceof SqlIntervalLiteral lit && input instanceof SqlSelect select) {
+                    coercion.replaceColumn(select, i, PgIntervals.literal(lit), PgIntervals.isInterval(a) ? a : b);
+                    continue;
+                }
+            }
             boolean leftUnknown = leftItem != null && PgTypeCoercion.unknownTyped(leftItem);
             boolean rightUnknown = rightItem != null && PgTypeCoercion.unknownTyped(rightItem);
             if (!leftUnknown && !rightUnknown) {

@@ -32,8 +32,9 @@ import org.apache.calcite.sql.fun.SqlInternalOperators;
  * Calcite interval constants takes PostgreSQL's too: Calcite's arrays of its intervals do not
  * run, while an {@code interval[]} of PostgreSQL's prints as PostgreSQL prints it. What only
  * validation knows, a constant beside an interval column, is {@link #besidePgIntervals}'s.
- * Computed Calcite intervals ({@code ts - ts}) are left as they are, and so is a set operation
- * of an interval column and a Calcite constant. Applied by {@link StatementRewrite#applyAll}
+ * Computed Calcite intervals ({@code ts - ts}) are left as they are; a set operation of an
+ * interval column and a Calcite constant is {@link CommonTypeResolution#resolveSetOperation}'s,
+ * which knows the column's type. Applied by {@link StatementRewrite#applyAll}
  * after {@link IntervalSemantics}, whose PostgreSQL constants it recognises; one instance per
  * statement.
  */

@@ -71,12 +71,6 @@ final class PgArrayText {
         }
         io.tributary.common.types.TypeKind kind = element.kind();
         java.util.List<Object> values = new java.util.ArrayList<>();
-        if (kind == io.tributary.common.types.TypeKind.INTERVAL) {
-            // Avatica's result set describes an OTHER element as the array itself and cannot read it:
-            // the elements are PgIntervals' values already
-            values.addAll(java.util.Arrays.asList((Object[]) array.getArray()));
-            return values;
-        }
         try (java.sql.ResultSet rs = array.getResultSet()) {
             // the element is the last column (Avatica's has no index column)
             int value = rs.getMetaData().getColumnCount();

@@ -27,7 +27,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * Gives catalog functions and casts their PostgreSQL meaning by rewriting them into lookups in
  * the live {@code pg_catalog} relations, so their answers always agree with what those relations
- * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_type_is_visible}, {@code pg_get_indexdef},
+ * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_type_is_visible}, {@code
+ * pg_opclass_is_visible}, {@code pg_opfamily_is_visible}, {@code pg_get_indexdef},
  * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
  * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
  * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
@@ -35,7 +36,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
  * OID its name), {@code oid} and {@code name} (through {@link CatalogTypeCasts}). {@code current_user}, {@code session_user} and
  * {@code user} become the session's user, {@code current_catalog} the database's name,
- * {@code pg_backend_pid()} the session's process id, and the session functions of {@link #sessionFunction}
+ * {@code pg_backend_pid()} the session's process id, {@code inet_client_addr()} and its kin the
+ * session's connection ({@link ConnectionEndpointCalls}), and the session functions of {@link #sessionFunction}
  * ({@code pg_postmaster_start_time}, {@code has_table_privilege}, {@code to_regclass} ...),
  * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
  * {@code search_path} (NULL when none exists); {@code array_upper(a, 1)}
@@ -78,6 +80,15 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_function_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_proc pg__p WHERE pg__p.oid = \"$0\""
                             + " AND pg__p.pronamespace IN (" + SEARCH_PATH + "))"),
+            // psql's \dd: no operator class or family is listed, but the query must run
+            Map.entry(
+                    "pg_opclass_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_opclass pg__o WHERE pg__o.oid = \"$0\""
+                            + " AND pg__o.opcnamespace IN (" + SEARCH_PATH + "))"),
+            Map.entry(
+                    "pg_opfamily_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_opfamily pg__o WHERE pg__o.oid = \"$0\""
+                            + " AND pg__o.opfnamespace IN (" + SEARCH_PATH + "))"),
             Map.entry(
                     "pg_get_function_result",
                     "(SELECT format_type(pg__p.prorettype, NULL) FROM pg_catalog.pg_proc pg__p"
@@ -117,6 +128,7 @@ final class PgCatalogCalls extends StatementRewrite {
 
     private final String user;
     private final int processId;
+    private final io.tributary.catalog.pg.PgSession.Endpoints endpoints;
     private final String database;
     /** Casts to catalog types, and the names a statement's result columns show for reg casts. */
     private final CatalogTypeCasts casts;
@@ -141,6 +153,8 @@ final class PgCatalogCalls extends StatementRewrite {
      *        and the visibility functions
      * @param namespaceOid the {@code pg_namespace} OID of a schema of the path
      * @param processId what {@code pg_backend_pid()} returns: the session's process id
+     * @param endpoints the session's connection, for {@code inet_client_addr()} and its kin ({@link
+     *     ConnectionEndpointCalls})
      */
     PgCatalogCalls(
             String user,
@@ -149,8 +163,10 @@ final class PgCatalogCalls extends StatementRewrite {
             java.util.function.Predicate<String> isSetting,
             SearchPath path,
             java.util.function.ToLongFunction<String> namespaceOid,
-            int processId) {
+            int processId,
+            io.tributary.catalog.pg.PgSession.Endpoints endpoints) {
         this.processId = processId;
+        this.endpoints = endpoints;
         this.user = user;
         this.database = database;
         this.casts = new CatalogTypeCasts(relationOid, path);
@@ -304,6 +320,11 @@ final class PgCatalogCalls extends StatementRewrite {
             SqlNode session = sessionFunction(f.getSqlIdentifier().getSimple().toLowerCase(Locale.ROOT), call);
             if (session != null) {
                 return rewritten(session);
+            }
+            SqlNode endpoint =
+                    ConnectionEndpointCalls.replacement(f.getSqlIdentifier().getSimple(), call, endpoints);
+            if (endpoint != null) {
+                return rewritten(endpoint);
             }
         }
         if (call.getOperator() instanceof SqlFunction f

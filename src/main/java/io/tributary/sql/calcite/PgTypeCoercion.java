@@ -16,6 +16,7 @@ import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -195,6 +196,25 @@ final class PgTypeCoercion extends TypeCoercionImpl {
     /** {@link #coerceColumnType}, for {@link CommonTypeResolution}. */
     boolean coerceColumn(SqlValidatorScope scope, SqlNodeList list, int index, RelDataType target) {
         return coerceColumnType(scope, list, index, target);
+    }
+
+    /**
+     * Puts {@code replacement} where item {@code index} of {@code select}'s list (an input of a set
+     * operation already validated) has its value, keeping its alias, and types it and the input's
+     * column as {@code type}: for {@link CommonTypeResolution}, which swaps a Calcite interval
+     * constant for PostgreSQL's beside an interval column.
+     */
+    void replaceColumn(SqlSelect select, int index, SqlNode replacement, RelDataType type) {
+        SqlNodeList items = select.getSelectList();
+        SqlNode item = items.get(index);
+        if (item.getKind() == SqlKind.AS) {
+            ((SqlCall) item).setOperand(0, replacement);
+        } else {
+            items.set(index, replacement);
+        }
+        SqlValidatorScope scope = validator.getSelectScope(select);
+        validator.deriveType(scope, replacement);
+        updateInferredColumnType(scope, select, index, type);
     }
 
     /** PostgreSQL has no {@code =} or {@code <} between boolean and a number ({@code b = 1}). */

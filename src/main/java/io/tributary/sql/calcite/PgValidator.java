@@ -60,6 +60,12 @@ final class PgValidator extends CalciteSqlValidator {
      */
     private final Map<SqlNode, String> ownNames = new IdentityHashMap<>();
 
+    /**
+     * The column references Calcite's star expansion wrote ({@code s.id0} for a {@code *}), which
+     * may name a column by its number; {@link #validateIdentifier} checks only those a client wrote.
+     */
+    private final Set<SqlNode> expanded = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
     /** The query {@link #validate} last validated, whose columns {@link #ownColumnNames} names. */
     private SqlNode validatedTop;
 
@@ -111,6 +117,9 @@ final class PgValidator extends CalciteSqlValidator {
             boolean includeSystemVars) {
         int before = list.size();
         super.addToSelectList(list, aliases, fieldList, exp, scope, includeSystemVars);
+        for (int i = before; i < list.size(); i++) {
+            expanded.add(SqlUtil.stripAs(list.get(i)));
+        }
         if (list.size() == before + 1 && exp instanceof SqlIdentifier id && !id.isStar()) {
             String own = ownName(scope, id);
             String calcites = fieldList.get(fieldList.size() - 1).getKey();
@@ -154,6 +163,49 @@ final class PgValidator extends CalciteSqlValidator {
         return getTypeFactory()
                 .createStructType(
                         rowType.getFieldList().stream().map(f -> f.getType()).toList(), unique);
+    }
+
+    /**
+     * Calcite's check of a column reference, then PostgreSQL's names of a derived table's or WITH
+     * query's columns: two columns of one name ({@code SELECT a.id, b.id}) are both {@code id}, so
+     * {@code id} is 42702 (ambiguous) where Calcite reads the first, and the number Calcite gave the
+     * second ({@code id0}) is no name (42703). References Calcite's star expansion wrote are left
+     * alone.
+     */
+    @Override
+    public void validateIdentifier(SqlIdentifier id, SqlValidatorScope scope) {
+        super.validateIdentifier(id, scope);
+        if (expanded.contains(id) || id.isStar()) {
+            return;
+        }
+        SqlQualified qualified;
+        try {
+            qualified = scope.fullyQualify(id);
+        } catch (RuntimeException unresolved) {
+            return;
+        }
+        if (qualified.namespace == null
+                || qualified.suffix().size() != 1
+                || qualified.namespace.resolve().getTable() != null) {
+            return;
+        }
+        List<String> names = qualified.namespace.getRowType().getFieldNames();
+        org.apache.calcite.sql.validate.SqlNameMatcher matcher =
+                getCatalogReader().nameMatcher();
+        int field = matcher.indexOf(names, qualified.suffix().get(0));
+        if (field < 0) {
+            return;
+        }
+        String own = ownFieldName(qualified.namespace, field, 0);
+        if (!matcher.matches(own, names.get(field))) {
+            throw newValidationError(
+                    id, RESOURCE.columnNotFound(qualified.suffix().get(0)));
+        }
+        for (int other = 0; other < names.size(); other++) {
+            if (other != field && matcher.matches(own, ownFieldName(qualified.namespace, other, 0))) {
+                throw newValidationError(id, RESOURCE.columnAmbiguous(own));
+            }
+        }
     }
 
     /** The own name of the column {@code id} reads in {@code scope}; null when it does not resolve. */

@@ -129,7 +129,8 @@ final class SessionSchemas implements AutoCloseable {
                 this::isSetting,
                 searchPath(),
                 name -> io.tributary.catalog.pg.PgOids.namespace(catalog, name),
-                session.processId());
+                session.processId(),
+                session.endpoints());
     }
 
     /** Whether {@code name} (lower case) is one of the session's settings. */

@@ -215,8 +215,9 @@ final class TypeMapping {
     /** The Tributary type of a result column from Calcite's JDBC metadata. */
     static DataType fromJdbc(String calciteTypeName, int precision, int scale) {
         String name = calciteTypeName.toUpperCase();
-        if (name.startsWith("INTERVAL")
-                || name.contains(Interval.class.getName().toUpperCase(java.util.Locale.ROOT))) {
+        if (!PgArrayText.isArray(name)
+                && (name.startsWith("INTERVAL")
+                        || name.contains(Interval.class.getName().toUpperCase(java.util.Locale.ROOT)))) {
             return DataType.INTERVAL;
         }
         if (PgJsonTypes.kind(calciteTypeName) != null) {
@@ -233,9 +234,9 @@ final class TypeMapping {
                             ? DataType.varchar(Integer.parseInt(varchar.group(1)))
                             : elementName.equals("OTHER") ? DataType.INTERVAL : fromJdbc(elementName, 0, 0);
             // nested arrays reach clients as text, as do arrays of types without an array type here;
-            // interval arrays are results only (not column types), read as lists of intervals
-            // (PgIntervals' OTHER; an array of Calcite's own interval types cannot be read as one)
-            return element == null || !(element.kind().arrayElement() || elementName.equals("OTHER"))
+            // interval arrays (PgIntervals' OTHER or Calcite's own interval types) are results only
+            // (not column types), read as lists of intervals
+            return element == null || !(element.kind().arrayElement() || element.kind() == TypeKind.INTERVAL)
                     ? DataType.TEXT
                     : DataType.array(element);
         }
@@ -285,6 +286,31 @@ final class TypeMapping {
         }
     }
 
+    /**
+     * Column {@code i} (1-based) of the current row, an array of intervals, as a list of them; null
+     * for SQL NULL. Avatica reads such an array as an object (an Array, though not by its column's
+     * accessor) whose elements are PgIntervals' values already, or Calcite's counts of months or
+     * milliseconds when the elements are of its own interval types.
+     */
+    private static java.util.List<Object> intervals(ResultSet rs, int i) throws SQLException {
+        Object o = rs.getObject(i);
+        if (o == null) {
+            return null;
+        }
+        Object[] elements = o instanceof java.sql.Array a ? (Object[]) a.getArray() : ((java.util.List<?>) o).toArray();
+        String name = rs.getMetaData().getColumnTypeName(i).toUpperCase(java.util.Locale.ROOT);
+        java.util.List<Object> values = new java.util.ArrayList<>(elements.length);
+        for (Object e : elements) {
+            values.add(
+                    e instanceof Number n
+                            ? isYearMonth(name)
+                                    ? new Interval(n.intValue(), 0, 0)
+                                    : dayTime(name.contains("DAY"), n.longValue())
+                            : e);
+        }
+        return values;
+    }
+
     /** Reads column {@code i} (1-based) of the current row as a canonical value of {@code t}. */
     static Object read(ResultSet rs, int i, DataType t) throws SQLException {
         Object v = switch (t.kind()) {
@@ -315,12 +341,10 @@ final class TypeMapping {
                                 : PgTextFormat.parse(DataType.INTERVAL, o.toString());
             }
             case BYTEA -> rs.getBytes(i);
-            // Avatica reads an array of OTHER (intervals) as an object, though the object is an Array
             case ARRAY ->
-                PgArrayText.elements(
-                        t.element().kind() == TypeKind.INTERVAL ? (java.sql.Array) rs.getObject(i) : rs.getArray(i),
-                        t.element(),
-                        sessionZone(rs, t.element()));
+                t.element().kind() == TypeKind.INTERVAL
+                        ? intervals(rs, i)
+                        : PgArrayText.elements(rs.getArray(i), t.element(), sessionZone(rs, t.element()));
             case UUID -> {
                 Object o = rs.getObject(i);
                 yield o == null || o instanceof java.util.UUID ? o : PgUuidText.parse(o.toString());
