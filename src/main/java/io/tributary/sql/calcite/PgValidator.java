@@ -121,13 +121,22 @@ final class PgValidator extends CalciteSqlValidator {
     }
 
     /**
-     * Calcite's select list, with a later item of a name the list already has (two written {@code
+     * Calcite's select list, its whole-row references first spelled out ({@link WholeRowReferences}),
+     * with a later item of a name the list already has (two written {@code
      * id}s, as in {@code SELECT a.id, b.id}) named apart as Calcite's star expansion would name it
      * ({@code id0}), so that a query over this one reads each column by a name of its own; the item's
      * own name is recorded for {@link #ownColumnNames}, which gives PostgreSQL's two {@code id}s.
      */
     @Override
     protected RelDataType validateSelectList(SqlNodeList selectItems, SqlSelect select, RelDataType targetRowType) {
+        SelectScope fromScope = getRawSelectScope(select);
+        if (fromScope != null) {
+            WholeRowReferences.rewrite(
+                    selectItems,
+                    fromScope,
+                    getCatalogReader().nameMatcher(),
+                    (namespace, field) -> ownFieldName(namespace, field, 0));
+        }
         RelDataType rowType = super.validateSelectList(selectItems, select, targetRowType);
         SelectScope scope = getRawSelectScope(select);
         List<SqlNode> items = scope == null ? null : scope.getExpandedSelectList();

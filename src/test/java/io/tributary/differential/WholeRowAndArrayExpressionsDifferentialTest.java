@@ -1,0 +1,80 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Row and array expressions against embedded PostgreSQL (issue 12): whole-row references in a
+ * select list ({@code SELECT t FROM t}, {@code row_to_json(t)}, {@code to_json(t)}, {@code
+ * to_jsonb(t)}, {@code json_agg(t)}, also over a sub-query's alias), printed as PostgreSQL prints a
+ * row value and its JSON (keys in column order, its number, date and timestamp texts). Each
+ * statement's rows, column labels and types (the wire type's JDBC type) or SQLSTATE must match.
+ */
+class WholeRowAndArrayExpressionsDifferentialTest {
+    private static final List<String> SETUP = List.of(
+            "CREATE TABLE wr (a INT PRIMARY KEY, b TEXT, d DATE, ts TIMESTAMP, n NUMERIC(6,2), f FLOAT8, bo BOOLEAN)",
+            "INSERT INTO wr VALUES (1, 'x', '2024-01-02', '2024-01-02 10:00:00.5', 1.50, 2.5, true),"
+                    + " (2, 'a b', NULL, NULL, NULL, 1e20, NULL), (3, 'q\"u,(\\)', '1999-12-31', '1999-12-31 23:59:59', -2, -0.5, false)");
+
+    private static final List<String> WHOLE_ROWS = List.of(
+            "SELECT x FROM (SELECT 1 AS a, 'x' AS b) x",
+            "SELECT row_to_json(x) FROM (SELECT 1 AS a, 'x' AS b) x",
+            "SELECT to_json(x), to_jsonb(x) FROM (SELECT 1 AS a, 'a \"b\"' AS \"Key\", 2.5::float8 AS f, NULL::int AS z) x",
+            "SELECT a, row_to_json(t) FROM wr t ORDER BY a",
+            "SELECT a, to_json(t) AS j FROM wr t ORDER BY a",
+            "SELECT a, to_jsonb(t) FROM wr t ORDER BY a",
+            "SELECT json_agg(t ORDER BY a) FROM wr t",
+            "SELECT jsonb_agg(t ORDER BY a) FROM wr t",
+            "SELECT json_agg(x) FROM (SELECT a, b FROM wr WHERE a = 1) x",
+            "SELECT b, row_to_json(s) FROM (SELECT a, b FROM wr) s ORDER BY a",
+            "SELECT t.a, row_to_json(u) FROM wr t JOIN (SELECT a AS k, d FROM wr) u ON t.a = u.k ORDER BY t.a",
+            "SELECT row_to_json(x) FROM (SELECT TIME '10:00:01.5' AS tm, TIMESTAMP '2024-03-15 10:00:00' AS ts) x",
+            // a column of that name comes first, as in PostgreSQL
+            "SELECT row_to_json(x) FROM (SELECT 1 AS x, 2 AS y) x",
+            "SELECT t FROM (SELECT 1 AS a, 'x y' AS b) t, wr WHERE wr.a = 1");
+
+    /**
+     * A table's whole row: the same text and label, but PostgreSQL sends the table's own row type
+     * where Tributary, which has no composite types in pg_type, sends {@code record} (README).
+     */
+    private static final List<String> TABLE_ROWS = List.of(
+            "SELECT t FROM wr t ORDER BY a",
+            "SELECT wr, a FROM wr ORDER BY a",
+            "SELECT a, wr FROM wr WHERE a > 1 ORDER BY a");
+
+    private static PostgresPair pair;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pair = PostgresPair.start("wholerow-diff-");
+        assertEquals(List.of(), pair.mismatches(SETUP));
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pair);
+    }
+
+    @Test
+    void wholeRowReferencesAnswerAsPostgres() {
+        List<String> mismatches = pair.mismatches(WHOLE_ROWS);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void tableRowsPrintAsPostgres() {
+        List<String> mismatches = new java.util.ArrayList<>();
+        for (String sql : TABLE_ROWS) {
+            String expected = StatementOutcome.of(pair.pg, sql, false);
+            String actual = StatementOutcome.of(pair.tributary.connection, sql, false);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+}
