@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
  * to_jsonb(t)}, {@code json_agg(t)}, also over a sub-query's alias), printed as PostgreSQL prints a
  * row value and its JSON (keys in column order, its number, date and timestamp texts). Each
  * statement's rows, column labels and types (the wire type's JDBC type) or SQLSTATE must match.
+ * Casts to array types ({@code ARRAY[1, NULL]::text[]}, {@code CAST(x AS int[])}, {@code
+ * '{"a b"}'::text[]}) answer as PostgreSQL's, and an unknown element type is 42704.
  */
 class WholeRowAndArrayExpressionsDifferentialTest {
     private static final List<String> SETUP = List.of(
@@ -46,6 +48,33 @@ class WholeRowAndArrayExpressionsDifferentialTest {
             "SELECT wr, a FROM wr ORDER BY a",
             "SELECT a, wr FROM wr WHERE a > 1 ORDER BY a");
 
+    /** Casts to array types: of ARRAY[...] constructors element by element, of constants, and their errors. */
+    private static final List<String> ARRAY_CASTS = List.of(
+            "CREATE TABLE ac (a INT PRIMARY KEY, arr INT[])",
+            "INSERT INTO ac VALUES (1, '{3,NULL}'), (2, NULL)",
+            "SELECT ARRAY[1, NULL]::text[]",
+            "SELECT (ARRAY[1, 2])::bigint[]",
+            "SELECT CAST(ARRAY[1, 2] AS int[])",
+            "SELECT CAST(ARRAY[1, 2] AS int[]) AS x",
+            "SELECT ARRAY['1', '2']::int[]",
+            "SELECT ARRAY[1.5, 2.5, -0.5]::int[]",
+            "SELECT ARRAY[1.5, 2.25]::numeric[]",
+            "SELECT ARRAY[true, NULL]::text[]",
+            "SELECT ARRAY[1, 2]::double precision[]",
+            "SELECT ARRAY[1, 2]::varchar(10)[]",
+            "SELECT ARRAY[1, 2]::int[3]",
+            "SELECT a, ARRAY[a, NULL]::bigint[] AS x FROM ac ORDER BY a",
+            "SELECT a, arr::int[] FROM ac ORDER BY a",
+            "SELECT ARRAY['a']::int[]",
+            "SELECT ARRAY[2147483648]::int[]",
+            "SELECT 1::nosuchtype[]",
+            "SELECT CAST(1 AS nosuchtype[])",
+            "SELECT CAST('{1,2}' AS int[]) AS x",
+            "SELECT '{\"a b\",NULL,\"q\\\"u\",\"\"}'::text[] AS x",
+            "SELECT CAST('{\"a b\",c}' AS varchar[]) AS x",
+            "SELECT 'abc'::int[]",
+            "SELECT '{1,x}'::int[]");
+
     private static PostgresPair pair;
 
     @BeforeAll
@@ -62,6 +91,12 @@ class WholeRowAndArrayExpressionsDifferentialTest {
     @Test
     void wholeRowReferencesAnswerAsPostgres() {
         List<String> mismatches = pair.mismatches(WHOLE_ROWS);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void arrayCastsAnswerAsPostgres() {
+        List<String> mismatches = pair.mismatches(ARRAY_CASTS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 

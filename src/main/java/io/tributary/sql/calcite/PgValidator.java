@@ -165,6 +165,37 @@ final class PgValidator extends CalciteSqlValidator {
                         rowType.getFieldList().stream().map(f -> f.getType()).toList(), unique);
     }
 
+    /**
+     * Refuses a cast to an array type that Calcite's code would answer otherwise than PostgreSQL:
+     * of text (Calcite cannot read PostgreSQL's array text at run time; an array constant is read
+     * while parsing, {@link PgSyntaxText}), and of an array to another element type (Calcite's
+     * cast truncates numbers, drops a numeric's scale, prints booleans in capitals and fails on a
+     * NULL element; an {@code ARRAY[...]} constructor's elements are cast one by one instead,
+     * {@link ArrayElementCasts}).
+     *
+     * @throws TributaryException 0A000 for such a cast
+     */
+    private void refuseArrayCast(SqlCall cast, SqlValidatorScope scope) {
+        if (cast.operandCount() != 2
+                || !(cast.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec)
+                || !(spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec)) {
+            return;
+        }
+        RelDataType from = deriveType(scope, cast.operand(0));
+        if (org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(from)) {
+            throw TributaryException.notSupported(
+                    "casting text to an array type (other than an array constant such as '{1,2}'::int[])");
+        }
+        RelDataType to = spec.deriveType(this);
+        if (from.getComponentType() != null
+                && to.getComponentType() != null
+                && from.getComponentType().getSqlTypeName()
+                        != to.getComponentType().getSqlTypeName()) {
+            throw TributaryException.notSupported("casting " + PgTypeOf.name(from) + " to " + PgTypeOf.name(to)
+                    + " (other than an ARRAY[...] constructor's elements)");
+        }
+    }
+
     /** The own name of the column {@code id} reads in {@code scope}; null when it does not resolve. */
     private String ownName(SelectScope scope, SqlIdentifier id) {
         try {
@@ -323,6 +354,9 @@ final class PgValidator extends CalciteSqlValidator {
      */
     @Override
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+        if (expr.getKind() == SqlKind.CAST && getValidatedNodeTypeIfKnown(expr) == null) {
+            refuseArrayCast((SqlCall) expr, scope);
+        }
         if (expr instanceof SqlCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
         }
