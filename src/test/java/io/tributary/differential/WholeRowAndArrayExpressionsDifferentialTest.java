@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * row value and its JSON (keys in column order, its number, date and timestamp texts). Each
  * statement's rows, column labels and types (the wire type's JDBC type) or SQLSTATE must match.
  * Casts to array types ({@code ARRAY[1, NULL]::text[]}, {@code CAST(x AS int[])}, {@code
- * '{"a b"}'::text[]}) answer as PostgreSQL's, and an unknown element type is 42704.
+ * '{"a b"}'::text[]}) answer as PostgreSQL's, and an unknown element type is 42704; so do array
+ * slices ({@code a[2:3]}, {@code a[:2]}, {@code a[2:]}).
  */
 class WholeRowAndArrayExpressionsDifferentialTest {
     private static final List<String> SETUP = List.of(
@@ -75,6 +76,23 @@ class WholeRowAndArrayExpressionsDifferentialTest {
             "SELECT 'abc'::int[]",
             "SELECT '{1,x}'::int[]");
 
+    /** Array slices: PostgreSQL's bounds, cut to the array, empty out of range, NULL for a NULL bound. */
+    private static final List<String> SLICES = List.of(
+            "CREATE TABLE sl (a INT PRIMARY KEY, arr INT[], tags TEXT[])",
+            "INSERT INTO sl VALUES (1, '{3,NULL}', '{x,y,z}'), (2, '{5,6,7}', NULL), (3, NULL, '{}')",
+            "SELECT (ARRAY[1, 2, 3, 4])[2:3]",
+            "SELECT (ARRAY[1, 2, 3, 4])[:2]",
+            "SELECT (ARRAY[1, 2, 3, 4])[2:]",
+            "SELECT (ARRAY[1, 2, 3, 4])[5:6]",
+            "SELECT (ARRAY[1, 2, 3, 4])[3:2]",
+            "SELECT (ARRAY[1, 2, 3, 4])[-5:1], (ARRAY[1, 2, 3, 4])[0:2]",
+            "SELECT (ARRAY[1, 2, 3, 4])[NULL:2], (ARRAY[1, 2, 3, 4])[1:NULL]",
+            "SELECT (ARRAY[1, 2, 3, 4])[1 + 1:2 * 2], (ARRAY[1, 2, 3, 4])[2::int:3]",
+            "SELECT (ARRAY['a', 'b', 'c'])[2:3]",
+            "SELECT (NULL::int[])[1:2]",
+            "SELECT a, arr[2:], arr[:1], arr[a:a + 1], tags[2:3] FROM sl ORDER BY a",
+            "SELECT a, arr[2:3] AS x FROM sl WHERE cardinality(arr[1:2]) = 2 ORDER BY a");
+
     private static PostgresPair pair;
 
     @BeforeAll
@@ -97,6 +115,12 @@ class WholeRowAndArrayExpressionsDifferentialTest {
     @Test
     void arrayCastsAnswerAsPostgres() {
         List<String> mismatches = pair.mismatches(ARRAY_CASTS);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void arraySlicesAnswerAsPostgres() {
+        List<String> mismatches = pair.mismatches(SLICES);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 

@@ -64,6 +64,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new TimeOfDayCalls(),
                 new NullCountCalls(),
                 new ScalarFunctionsInFrom(),
+                new ArraySlices(),
                 new PgArrayCalls(),
                 new AnyArrayConstants(),
                 new LikeEscape(),
