@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * statement's rows, column labels and types (the wire type's JDBC type) or SQLSTATE must match.
  * Casts to array types ({@code ARRAY[1, NULL]::text[]}, {@code CAST(x AS int[])}, {@code
  * '{"a b"}'::text[]}) answer as PostgreSQL's, and an unknown element type is 42704; so do array
- * slices ({@code a[2:3]}, {@code a[:2]}, {@code a[2:]}).
+ * slices ({@code a[2:3]}, {@code a[:2]}, {@code a[2:]}), {@code unnest} of several arrays in FROM
+ * and {@code WITH ORDINALITY} on other set-returning functions.
  */
 class WholeRowAndArrayExpressionsDifferentialTest {
     private static final List<String> SETUP = List.of(
@@ -93,6 +94,22 @@ class WholeRowAndArrayExpressionsDifferentialTest {
             "SELECT a, arr[2:], arr[:1], arr[a:a + 1], tags[2:3] FROM sl ORDER BY a",
             "SELECT a, arr[2:3] AS x FROM sl WHERE cardinality(arr[1:2]) = 2 ORDER BY a");
 
+    /** unnest of several arrays in FROM, side by side, and WITH ORDINALITY on other set-returning functions. */
+    private static final List<String> FROM_CALLS = List.of(
+            "CREATE TABLE fc (a INT PRIMARY KEY, arr INT[], tags TEXT[])",
+            "INSERT INTO fc VALUES (1, '{3,NULL}', '{x,y,z}'), (2, '{5,6,7}', NULL)",
+            "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b', 'c'])",
+            "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b', 'c']) AS u(n, s) ORDER BY s",
+            "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b', 'c']) WITH ORDINALITY AS u(n, s, o)",
+            "SELECT * FROM unnest(ARRAY[1, 2], NULL::text[]) AS u(n, s)",
+            "SELECT f.a, u.* FROM fc f CROSS JOIN unnest(f.arr, f.tags) WITH ORDINALITY AS u(x, y, o) ORDER BY 1, 4",
+            "SELECT * FROM generate_series(1, 3) WITH ORDINALITY AS g(v, n)",
+            "SELECT * FROM generate_series(1, 3) WITH ORDINALITY",
+            "SELECT * FROM generate_series(1, 3) WITH ORDINALITY g",
+            "SELECT * FROM generate_series(1, 3) WITH ORDINALITY AS g(v, n) WHERE n > 1",
+            "SELECT * FROM jsonb_each('{\"a\":1,\"b\":2}') WITH ORDINALITY",
+            "SELECT f.a, g.* FROM fc f, generate_series(1, f.a + 1) WITH ORDINALITY AS g(v, n) ORDER BY 1, 3");
+
     private static PostgresPair pair;
 
     @BeforeAll
@@ -121,6 +138,12 @@ class WholeRowAndArrayExpressionsDifferentialTest {
     @Test
     void arraySlicesAnswerAsPostgres() {
         List<String> mismatches = pair.mismatches(SLICES);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void setReturningCallsInFromAnswerAsPostgres() {
+        List<String> mismatches = pair.mismatches(FROM_CALLS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 

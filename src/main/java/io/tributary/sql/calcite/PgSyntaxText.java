@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * {@code @ |/ ||/} become calls ({@link PgOperatorText}), and an argument of a function in FROM that
  * starts with a call is parenthesized ({@link FromFunctionCallsText}), and {@code DISTINCT ON (...)}
  * becomes a marker select item ({@link DistinctOnText}), an array slice {@code a[2:3]} a marked
- * subscript ({@link ArraySliceText}), and a window function call followed by
+ * subscript ({@link ArraySliceText}), a call in FROM {@code WITH ORDINALITY} and an {@code unnest}
+ * of several arrays derived tables ({@link FromCallRowsText}), and a window function call followed by
  * {@code ::} is parenthesized ({@link WindowCastText}); those changes
  * alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
@@ -131,9 +132,9 @@ final class PgSyntaxText {
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
         ComparisonChains.check(sql);
-        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(
-                SimilarSubstringText.rewrite(FromFunctionCallsText.rewrite(ArraySliceText.rewrite(
-                        AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(sql)))))))));
+        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
+                FromFunctionCallsText.rewrite(FromCallRowsText.rewrite(ArraySliceText.rewrite(
+                        AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(sql))))))))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();
