@@ -26,7 +26,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 /**
  * PostgreSQL's array functions that keep their argument's element type ({@code array_append},
  * {@code array_prepend}, {@code array_cat}, {@code array_remove}, {@code array_replace}), {@code array_position},
- * {@code array_fill} (an array of its value's type) and {@code array_dims} (text), as
+ * {@code array_fill} (an array of its value's type), {@code array_dims} (text) and the slice {@code
+ * a[lo:hi]} ({@link #SLICE_NAME}), as
  * Calcite operators typed from their arguments, which no reflective schema function can be. {@link
  * PgOperatorTable} offers them to every validator; generated code calls the {@link PgArrayOps}
  * method of the same name with boxed arguments, on the thread evaluating the expression. An
@@ -47,8 +48,13 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         /** An array of the first operand's type; never NULL. */
         FILL,
         /** {@code text}, NULL for a NULL or empty array. */
-        DIMS
+        DIMS,
+        /** The array operand's type, NULL when the array or another operand is. */
+        SLICE
     }
+
+    /** PostgreSQL's slice {@code a[lo:hi]} ({@link ArraySlices}). */
+    static final String SLICE_NAME = "pg_array_slice";
 
     /**
      * {@code ||} with an array operand: {@code array_cat}, {@code array_append} or {@code
@@ -79,7 +85,9 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             "array_dims",
             new ArrayFunctions("array_dims", 0, 1, Shape.DIMS),
             CONCAT_NAME,
-            new ArrayFunctions(CONCAT_NAME, ANY_OPERAND, 2, Shape.CONCAT));
+            new ArrayFunctions(CONCAT_NAME, ANY_OPERAND, 2, Shape.CONCAT),
+            SLICE_NAME,
+            new ArrayFunctions(SLICE_NAME, 0, 3, Shape.SLICE));
 
     /** The boxed class generated code holds a number of each type in. */
     private static final Map<SqlTypeName, Class<?>> NUMBER_CLASSES = Map.of(
@@ -203,6 +211,7 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             case POSITION -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), true);
             case FILL -> types.createArrayType(types.createTypeWithNullability(binding.getOperandType(0), true), -1);
             case DIMS -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR), true);
+            case SLICE -> types.createTypeWithNullability(array, true);
             case CONCAT -> throw new IllegalStateException("resolved above");
         };
     }

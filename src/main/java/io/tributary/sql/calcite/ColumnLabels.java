@@ -153,7 +153,12 @@ final class ColumnLabels {
                 // PostgreSQL labels a cast of a column or function call by that name (i2::text is i2)
                 return label(call.operand(0));
             }
-            String name = spec.getTypeName().getSimple().toLowerCase(Locale.ROOT);
+            // an array type is labelled as its element type ('{1,2}'::int[] is int4), as PostgreSQL does
+            org.apache.calcite.sql.SqlTypeNameSpec typeName =
+                    spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec array
+                            ? array.getElementTypeName()
+                            : spec.getTypeNameSpec();
+            String name = typeName.getTypeName().getSimple().toLowerCase(Locale.ROOT);
             DataType type = PgTypeNames.lookup(name);
             return type != null ? typname(type.kind()) : CALCITE_ONLY_LABELS.getOrDefault(name, name);
         }

@@ -30,7 +30,7 @@ final class FromFunctionCallsText {
     /** Words that start a FROM item after them. */
     private static final Set<String> ITEM_STARTS = Set.of("from", "join", "lateral");
     /** Words that end a FROM clause at their depth. */
-    private static final Set<String> CLAUSE_ENDS = Set.of(
+    static final Set<String> CLAUSE_ENDS = Set.of(
             "where",
             "group",
             "having",
@@ -49,7 +49,7 @@ final class FromFunctionCallsText {
     /** Words after which a comma does not start a FROM item until the condition ends: a join's condition. */
     private static final Set<String> CONDITIONS = Set.of("on", "using");
     /** Besides {@link #CLAUSE_ENDS}, words that may follow a FROM item written without an alias. */
-    private static final Set<String> JOINS =
+    static final Set<String> JOINS =
             Set.of("join", "inner", "left", "right", "full", "cross", "natural", "on", "using", "for");
     /** Functions in FROM whose arguments are table syntax, not expressions. */
     private static final Set<String> TABLE_SYNTAX = Set.of("table", "tumble", "hop", "session", "unnest");

@@ -31,11 +31,23 @@ import org.apache.calcite.util.Optionality;
  * planner has no such aggregate: a materialized view refuses them. Stateless.
  */
 final class JsonAggregates {
+    /**
+     * {@code json_agg} of whole rows ({@link WholeRowReferences}), whose elements PostgreSQL sets
+     * apart by a line break as it does a composite value's.
+     */
+    static final String ROWS_AGG = "pg_json_agg_rows";
+
     private static final Map<String, SqlOperator> BY_NAME = Map.of(
-            "json_agg", aggregate("json_agg", TypeKind.JSON, PgJsonAggregates.JsonAgg.class),
-            "jsonb_agg", aggregate("jsonb_agg", TypeKind.JSONB, PgJsonAggregates.JsonbAgg.class),
-            "json_object_agg", aggregate("json_object_agg", TypeKind.JSON, PgJsonAggregates.JsonObjectAgg.class),
-            "jsonb_object_agg", aggregate("jsonb_object_agg", TypeKind.JSONB, PgJsonAggregates.JsonbObjectAgg.class));
+            "json_agg",
+            aggregate("json_agg", TypeKind.JSON, PgJsonAggregates.JsonAgg.class),
+            "jsonb_agg",
+            aggregate("jsonb_agg", TypeKind.JSONB, PgJsonAggregates.JsonbAgg.class),
+            "json_object_agg",
+            aggregate("json_object_agg", TypeKind.JSON, PgJsonAggregates.JsonObjectAgg.class),
+            "jsonb_object_agg",
+            aggregate("jsonb_object_agg", TypeKind.JSONB, PgJsonAggregates.JsonbObjectAgg.class),
+            ROWS_AGG,
+            aggregate(ROWS_AGG, TypeKind.JSON, PgJsonAggregates.JsonAggOfRows.class));
 
     private JsonAggregates() {}
 

@@ -26,7 +26,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * PostgreSQL's variadic {@code json_build_object}, {@code jsonb_build_object}, {@code
- * json_build_array} and {@code jsonb_build_array}: any number of arguments of any type (an object
+ * json_build_array} and {@code jsonb_build_array}, and {@code pg_row_to_json}, the object {@code
+ * row_to_json} writes of a whole row ({@link WholeRowReferences}): any number of arguments of any type (an object
  * needs an even number, 22023 otherwise, as PostgreSQL checks), typed json or jsonb, never NULL.
  * {@link PgOperatorTable} offers them to every validator; Calcite's code generator calls the
  * {@link PgJsonBuild} method of the same name with the arguments boxed into an array, on the thread
@@ -38,7 +39,8 @@ final class JsonBuildFunction extends SqlUserDefinedFunction {
             "json_build_object", new JsonBuildFunction("json_build_object", TypeKind.JSON, true),
             "jsonb_build_object", new JsonBuildFunction("jsonb_build_object", TypeKind.JSONB, true),
             "json_build_array", new JsonBuildFunction("json_build_array", TypeKind.JSON, false),
-            "jsonb_build_array", new JsonBuildFunction("jsonb_build_array", TypeKind.JSONB, false));
+            "jsonb_build_array", new JsonBuildFunction("jsonb_build_array", TypeKind.JSONB, false),
+            "pg_row_to_json", new JsonBuildFunction("pg_row_to_json", TypeKind.JSON, true));
 
     private JsonBuildFunction(String name, TypeKind result, boolean pairs) {
         super(

@@ -6,12 +6,26 @@ import java.util.List;
 /**
  * The runtime of PostgreSQL's array functions ({@link ArrayFunctions}) over the one-dimensional
  * arrays Calcite's generated code holds as lists: {@code array_append}, {@code array_prepend},
- * {@code array_cat}, {@code array_remove}, {@code array_replace}, {@code array_position}, {@code array_fill} and
- * {@code array_dims}. Elements compare as PostgreSQL's {@code IS NOT DISTINCT
+ * {@code array_cat}, {@code array_remove}, {@code array_replace}, {@code array_position}, {@code array_fill},
+ * {@code array_dims} and the slice {@code a[lo:hi]}. Elements compare as PostgreSQL's {@code IS NOT DISTINCT
  * FROM} does (a NULL element finds NULL). Called by reflection from generated code, on any thread.
  */
 public final class PgArrayOps {
     private PgArrayOps() {}
+
+    /**
+     * PostgreSQL's slice {@code array[lower:upper]} of a one-dimensional array: the elements at
+     * positions {@code lower} to {@code upper} (from 1), bounds outside the array cut to it, an
+     * empty array when no position is in both; NULL when the array or a bound is.
+     */
+    public static List<Object> pg_array_slice(List<?> array, Object lower, Object upper) {
+        if (array == null || lower == null || upper == null) {
+            return null;
+        }
+        long from = Math.max(((Number) lower).longValue(), 1);
+        long to = Math.min(((Number) upper).longValue(), array.size());
+        return from > to ? new ArrayList<>() : new ArrayList<>(array.subList((int) from - 1, (int) to));
+    }
 
     /** {@code array_append(array, element)}: a NULL array is an empty one, so the answer is never NULL. */
     public static List<Object> array_append(List<?> array, Object element) {

@@ -32,6 +32,26 @@ public final class PgJsonAggregates {
         }
     }
 
+    /**
+     * {@code json_agg} of whole rows: {@code [a, \n b]}, a line break and a blank before each element
+     * but the first, as PostgreSQL writes an array of composite values.
+     */
+    public static final class JsonAggOfRows {
+        private JsonAggOfRows() {}
+
+        public static StringBuilder init() {
+            return new StringBuilder();
+        }
+
+        public static StringBuilder add(StringBuilder acc, String element) {
+            return acc.append(acc.isEmpty() ? "[" : ", \n ").append(element);
+        }
+
+        public static PgJson result(StringBuilder acc) {
+            return JsonAgg.result(acc);
+        }
+    }
+
     /** {@code jsonb_agg}: the array's elements as jsonb. */
     public static final class JsonbAgg {
         private JsonbAgg() {}

@@ -7,6 +7,7 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.PgJson;
 import io.tributary.common.types.PgJsonText;
 import io.tributary.common.types.PgJsonb;
+import io.tributary.common.types.PgTextFormat;
 
 /**
  * The bodies of PostgreSQL's variadic json and jsonb build functions ({@link JsonBuildFunction}):
@@ -54,6 +55,33 @@ public final class PgJsonBuild {
             out.append(i > 0 ? ", " : "").append(PgJsonFunctions.jsonText(args[i]));
         }
         return new PgJson(out.append(']').toString());
+    }
+
+    /**
+     * {@code row_to_json}'s text of a row: {@code {"k":v,"k2":v2}}, keys (the row's column names)
+     * in argument order, no blanks, a float as PostgreSQL's float text ({@code 1e+20}) where jsonb
+     * would write all its digits; {@code args} alternate names and values.
+     */
+    public static PgJson pg_row_to_json(Object[] args) {
+        StringBuilder out = new StringBuilder("{");
+        for (int i = 0; i < args.length; i += 2) {
+            if (i > 0) {
+                out.append(',');
+            }
+            PgJsonText.quote(key(args[i], i), out);
+            out.append(':');
+            Object value = args[i + 1];
+            if (value instanceof Double || value instanceof Float) {
+                String text = value instanceof Double d
+                        ? PgTextFormat.formatDouble(d)
+                        : PgTextFormat.formatFloat((Float) value);
+                boolean finite = Double.isFinite(((Number) value).doubleValue());
+                out.append(finite ? text : '"' + text + '"');
+            } else {
+                out.append(PgJsonFunctions.jsonText(value));
+            }
+        }
+        return new PgJson(out.append('}').toString());
     }
 
     private static String key(Object k, int position) {

@@ -180,6 +180,31 @@ public final class PgJsonFunctions {
         return out.toString();
     }
 
+    /**
+     * A timestamp's or timestamptz's text as PostgreSQL's JSON writes it (ISO 8601): {@code
+     * 2024-01-02T10:00:00.5}, an offset with its minutes ({@code +00:00}), {@code BC} kept; {@code
+     * infinity} as it is. Called on a whole row's timestamp fields ({@link WholeRowReferences}).
+     */
+    public static String pg_json_timestamp(String text) {
+        if (text == null) {
+            return null;
+        }
+        int blank = text.indexOf(' ');
+        if (blank < 0) {
+            return text;
+        }
+        StringBuilder iso =
+                new StringBuilder(text.length() + 3).append(text, 0, blank).append('T');
+        int era = text.endsWith(" BC") ? text.length() - 3 : text.length();
+        String time = text.substring(blank + 1, era);
+        iso.append(time);
+        int sign = Math.max(time.lastIndexOf('+'), time.lastIndexOf('-'));
+        if (sign >= 0 && time.indexOf(':', sign) < 0) {
+            iso.append(":00"); // +05 is +05:00 in ISO 8601's form
+        }
+        return iso.append(text, era, text.length()).toString();
+    }
+
     /** {@code to_jsonb(v)}: a SQL value as jsonb (numbers as numbers, booleans, text as strings). */
     public static PgJsonb to_jsonb(Object v) {
         return v == null ? null : PgJsonText.jsonb(node(v));

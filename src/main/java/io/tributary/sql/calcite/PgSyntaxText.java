@@ -2,6 +2,7 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
+import io.tributary.common.types.PgArrayLiteral;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
 import java.util.regex.Matcher;
@@ -19,8 +20,9 @@ import java.util.regex.Pattern;
  * PostgreSQL's input syntax ({@code INTERVAL '2 hours 30 minutes'}, {@code '1 day'::interval}),
  * which Calcite's grammar rejects, becomes Calcite's qualified literal of the same length of time
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
- * ({@code '{16388,16392}'::pg_catalog.oid[]}) becomes an {@code ARRAY[...]} of constants of the
- * element type, the word {@code by} naming a column is quoted ({@link KeywordNames}), as are
+ * ({@code '{16388,16392}'::pg_catalog.oid[]}, {@code CAST('{1,"a b"}' AS text[])}) becomes an
+ * {@code ARRAY[...]} of constants of the element type, any other array type name ({@code
+ * x::bigint[]}, {@code CAST(x AS int[])}) becomes Calcite's {@code bigint ARRAY}, the word {@code by} naming a column is quoted ({@link KeywordNames}), as are
  * other words Calcite reserves and PostgreSQL does not ({@link ReservedWordNames}), a date, time
  * or timestamp constant is read with PostgreSQL's input rules ({@link DateTimeConstants}), a {@code TIMESTAMPTZ '...'}
  * constant becomes Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE} literal in UTC, the type name
@@ -28,7 +30,9 @@ import java.util.regex.Pattern;
  * ZONE z} becomes {@code timezone(z, x)} ({@link AtTimeZoneText}), the bit operators and
  * {@code @ |/ ||/} become calls ({@link PgOperatorText}), and an argument of a function in FROM that
  * starts with a call is parenthesized ({@link FromFunctionCallsText}), and {@code DISTINCT ON (...)}
- * becomes a marker select item ({@link DistinctOnText}), and a window function call followed by
+ * becomes a marker select item ({@link DistinctOnText}), an array slice {@code a[2:3]} a marked
+ * subscript ({@link ArraySliceText}), a call in FROM {@code WITH ORDINALITY} and an {@code unnest}
+ * of several arrays derived tables ({@link FromCallRowsText}), and a window function call followed by
  * {@code ::} is parenthesized ({@link WindowCastText}); those changes
  * alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
@@ -58,8 +62,16 @@ final class PgSyntaxText {
     /** A cast to an array type after a constant: {@code '{1,2}'::pg_catalog.oid[]}. */
     private static final Pattern ARRAY_CONSTANT_CAST =
             Pattern.compile("(?i)^\\s*::\\s*(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]");
-    /** An element of an array constant that needs no quoting or escapes. */
-    private static final Pattern PLAIN_ELEMENT = Pattern.compile("[^\\s{}\",\\\\']+");
+    /** {@code CAST('{1,2}' AS int[])}: the rest of the cast after an array constant. */
+    private static final Pattern AS_ARRAY_TYPE =
+            Pattern.compile("(?i)^\\s*AS\\s+(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]\\s*\\)");
+    /**
+     * PostgreSQL's array type name after {@code ::} or a cast's {@code AS}: {@code ::int[]}, {@code
+     * AS varchar(10)[]}, {@code ::double precision[3]}; Calcite's grammar spells it {@code int ARRAY}.
+     */
+    private static final Pattern ARRAY_TYPE =
+            Pattern.compile("(?i)(::\\s*|(?<![a-z0-9_$.])AS\\s+)([a-z_][a-z0-9_]*(?:\\s+(?:precision|varying))?"
+                    + "(?:\\s*\\(\\s*\\d+(?:\\s*,\\s*\\d+)?\\s*\\))?)\\s*\\[\\s*\\d*\\s*\\]");
     /** The keyword before an interval constant: {@code INTERVAL '...'}. */
     private static final Pattern INTERVAL_KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.])INTERVAL\\s*$");
     /** A fractional number constant multiplying the interval constant before it: {@code 2.5 * }. */
@@ -120,9 +132,9 @@ final class PgSyntaxText {
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
         ComparisonChains.check(sql);
-        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(
-                PgOperatorText.rewrite(SimilarSubstringText.rewrite(FromFunctionCallsText.rewrite(
-                        AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(sql))))))));
+        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
+                FromFunctionCallsText.rewrite(FromCallRowsText.rewrite(ArraySliceText.rewrite(
+                        AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(sql))))))))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();
@@ -214,12 +226,19 @@ final class PgSyntaxText {
                 }
             }
             if (c == '\'') {
-                Matcher arrayCast = ARRAY_CONSTANT_CAST.matcher(sql.substring(end));
-                String array =
-                        arrayCast.find() ? arrayConstructor(sql.substring(i + 1, end - 1), arrayCast.group(1)) : null;
+                // '{1,2}'::int[] and CAST('{1,2}' AS int[])
+                String rest = sql.substring(end);
+                Matcher arrayCast = ARRAY_CONSTANT_CAST.matcher(rest);
+                Matcher open = CAST_OPEN.matcher(before);
+                Matcher as = AS_ARRAY_TYPE.matcher(rest);
+                // an E'...' constant keeps its escapes to the grammar (its cast to an array is then 0A000)
+                boolean escaped = i > 0 && Character.toUpperCase(sql.charAt(i - 1)) == 'E';
+                Matcher found = escaped ? null : arrayCast.find() ? arrayCast : open.find() && as.find() ? as : null;
+                String array = found == null ? null : arrayConstructor(sql.substring(i + 1, end - 1), found.group(1));
                 if (array != null) {
-                    out.append(code(before)).append(array);
-                    i = end + arrayCast.end();
+                    out.append(code(found == as ? before.substring(0, open.start()) : before))
+                            .append(array);
+                    i = end + found.end();
                     codeStart = i;
                     continue;
                 }
@@ -232,34 +251,32 @@ final class PgSyntaxText {
     }
 
     /**
-     * The array constant {@code text} of element type {@code type}, such as {@code {1,2}}, as an
-     * {@code ARRAY[...]} constructor of constants of that type; null, leaving the cast to the
-     * grammar, when it is nested or has quoted elements. The empty constant {@code {}} becomes an
-     * {@code ARRAY(...)} of a query with no rows, because Calcite has no empty {@code ARRAY[]}.
+     * The array constant {@code text} (quotes still doubled) of element type {@code type}, such as
+     * {@code {1,"a b",NULL}}, as an {@code ARRAY[...]} constructor of constants of that type, each
+     * element read as PostgreSQL's array input reads it ({@link PgArrayLiteral#elements}: quotes,
+     * backslashes, unquoted {@code NULL}). The empty constant {@code {}} becomes an {@code
+     * ARRAY(...)} of a query with no rows, because Calcite has no empty {@code ARRAY[]}.
+     *
+     * @throws io.tributary.common.TributaryException 22P02 for text that is no array constant, 0A000
+     *     for a nested one, as {@link PgArrayLiteral#elements} does
      */
     private static String arrayConstructor(String text, String type) {
-        String t = text.trim();
-        if (t.length() >= 2
-                && t.charAt(0) == '{'
-                && t.charAt(t.length() - 1) == '}'
-                && t.substring(1, t.length() - 1).isBlank()) {
+        java.util.List<String> elements = PgArrayLiteral.elements(text.replace("''", "'"));
+        if (elements.isEmpty()) {
             return "ARRAY(SELECT CAST(NULL AS " + type + ") FROM (VALUES (1)) AS pg__empty(x) WHERE FALSE)";
         }
-        if (t.length() < 3 || t.charAt(0) != '{' || t.charAt(t.length() - 1) != '}') {
-            return null;
-        }
         StringBuilder array = new StringBuilder("ARRAY[");
-        String[] elements = t.substring(1, t.length() - 1).split(",", -1);
-        for (int k = 0; k < elements.length; k++) {
-            String e = elements[k].trim();
-            if (!PLAIN_ELEMENT.matcher(e).matches()) {
-                return null;
-            }
+        for (int k = 0; k < elements.size(); k++) {
+            String e = elements.get(k);
             array.append(k == 0 ? "" : ", ");
-            if (e.equalsIgnoreCase("null")) {
+            if (e == null) {
                 array.append("NULL");
             } else {
-                array.append("CAST('").append(e).append("' AS ").append(type).append(')');
+                array.append("CAST('")
+                        .append(e.replace("'", "''"))
+                        .append("' AS ")
+                        .append(type)
+                        .append(')');
             }
         }
         return array.append(']').toString();
@@ -287,15 +304,15 @@ final class PgSyntaxText {
             // PostgreSQL's timestamptz, the type the rest of Tributary zones (ZonedTimestamps)
             text = ZONED_TYPE.matcher(text).replaceAll("timestamptz");
         }
-        if (!lower.contains("pg_catalog")) {
-            return text;
+        if (lower.contains("pg_catalog")) {
+            text = replace(OPERATOR, text, m -> m.group(1));
+            text = replace(ARRAY_CAST, text, m -> "");
+            text = replace(DEFAULT_COLLATION, text, m -> "");
+            text = replace(QUALIFIED_FUNCTION, text, m -> "");
+            text = replace(CAST_QUALIFIED_TYPE, text, m -> m.group(1));
+            text = replace(QUALIFIED_TYPE, text, m -> "");
         }
-        String s = replace(OPERATOR, text, m -> m.group(1));
-        s = replace(ARRAY_CAST, s, m -> "");
-        s = replace(DEFAULT_COLLATION, s, m -> "");
-        s = replace(QUALIFIED_FUNCTION, s, m -> "");
-        s = replace(CAST_QUALIFIED_TYPE, s, m -> m.group(1));
-        return replace(QUALIFIED_TYPE, s, m -> "");
+        return text.indexOf('[') < 0 ? text : ARRAY_TYPE.matcher(text).replaceAll("$1$2 ARRAY");
     }
 
     /**

@@ -130,13 +130,22 @@ final class PgValidator extends CalciteSqlValidator {
     }
 
     /**
-     * Calcite's select list, with a later item of a name the list already has (two written {@code
+     * Calcite's select list, its whole-row references first spelled out ({@link WholeRowReferences}),
+     * with a later item of a name the list already has (two written {@code
      * id}s, as in {@code SELECT a.id, b.id}) named apart as Calcite's star expansion would name it
      * ({@code id0}), so that a query over this one reads each column by a name of its own; the item's
      * own name is recorded for {@link #ownColumnNames}, which gives PostgreSQL's two {@code id}s.
      */
     @Override
     protected RelDataType validateSelectList(SqlNodeList selectItems, SqlSelect select, RelDataType targetRowType) {
+        SelectScope fromScope = getRawSelectScope(select);
+        if (fromScope != null) {
+            WholeRowReferences.rewrite(
+                    selectItems,
+                    fromScope,
+                    getCatalogReader().nameMatcher(),
+                    (namespace, field) -> ownFieldName(namespace, field, 0));
+        }
         RelDataType rowType = super.validateSelectList(selectItems, select, targetRowType);
         SelectScope scope = getRawSelectScope(select);
         List<SqlNode> items = scope == null ? null : scope.getExpandedSelectList();
@@ -205,6 +214,38 @@ final class PgValidator extends CalciteSqlValidator {
             if (other != field && matcher.matches(own, ownFieldName(qualified.namespace, other, 0))) {
                 throw newValidationError(id, RESOURCE.columnAmbiguous(own));
             }
+            }
+        }
+    }
+
+    /**
+     * Refuses a cast to an array type that Calcite's code would answer otherwise than PostgreSQL:
+     * of text (Calcite cannot read PostgreSQL's array text at run time; an array constant is read
+     * while parsing, {@link PgSyntaxText}), and of an array to another element type (Calcite's
+     * cast truncates numbers, drops a numeric's scale, prints booleans in capitals and fails on a
+     * NULL element; an {@code ARRAY[...]} constructor's elements are cast one by one instead,
+     * {@link ArrayElementCasts}).
+     *
+     * @throws TributaryException 0A000 for such a cast
+     */
+    private void refuseArrayCast(SqlCall cast, SqlValidatorScope scope) {
+        if (cast.operandCount() != 2
+                || !(cast.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec)
+                || !(spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec)) {
+            return;
+        }
+        RelDataType from = deriveType(scope, cast.operand(0));
+        if (org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(from)) {
+            throw TributaryException.notSupported(
+                    "casting text to an array type (other than an array constant such as '{1,2}'::int[])");
+        }
+        RelDataType to = spec.deriveType(this);
+        if (from.getComponentType() != null
+                && to.getComponentType() != null
+                && from.getComponentType().getSqlTypeName()
+                        != to.getComponentType().getSqlTypeName()) {
+            throw TributaryException.notSupported("casting " + PgTypeOf.name(from) + " to " + PgTypeOf.name(to)
+                    + " (other than an ARRAY[...] constructor's elements)");
         }
     }
 
@@ -366,6 +407,9 @@ final class PgValidator extends CalciteSqlValidator {
      */
     @Override
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+        if (expr.getKind() == SqlKind.CAST && getValidatedNodeTypeIfKnown(expr) == null) {
+            refuseArrayCast((SqlCall) expr, scope);
+        }
         if (expr instanceof SqlCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
         }

@@ -45,7 +45,7 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, row comparisons ({@link RowComparisons}), one-row aggregate LATERAL joins ({@link AggregateLateralJoins}), sorted DISTINCT listings ({@link DistinctAggregateOrder}), RisingWave's TUMBLE and HOP in FROM, LIKE's escape, the refusal of sub-queries in window functions' arguments ({@link WindowArgumentSubqueries}), FILTER on window aggregates ({@link WindowAggregateFilters}), avg's scale, variance and stddev as PostgreSQL computes them, {@link RegressionCalls}, casts to numeric and to
+     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, row comparisons ({@link RowComparisons}), one-row aggregate LATERAL joins ({@link AggregateLateralJoins}), sorted DISTINCT listings ({@link DistinctAggregateOrder}), RisingWave's TUMBLE and HOP in FROM, LIKE's escape, the refusal of sub-queries in window functions' arguments ({@link WindowArgumentSubqueries}), FILTER on window aggregates ({@link WindowAggregateFilters}), avg's scale, variance and stddev as PostgreSQL computes them, {@link RegressionCalls}, casts of array constructors ({@link ArrayElementCasts}), casts to numeric and to
      * integers, {@link PgValueSemantics}, {@link IntervalSemantics}, {@link IntervalConstantKinds}, {@link IntervalConstantDivision}, {@link CurrentTimePrecisions}, {@link CurrentTimestampCalls}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
@@ -66,6 +66,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new NullCountCalls(),
                 new DistinctAggregateOrder(),
                 new ScalarFunctionsInFrom(),
+                new ArraySlices(),
                 new PgArrayCalls(),
                 new AnyArrayConstants(),
                 new LikeEscape(),
@@ -75,6 +76,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new VarianceCalls(),
                 new RegressionCalls(),
                 new WindowDistributionCalls(),
+                new ArrayElementCasts(),
                 new NumericCast(),
                 new PgValueSemantics(),
                 new IntervalSemantics(),
