@@ -214,7 +214,6 @@ final class PgValidator extends CalciteSqlValidator {
             if (other != field && matcher.matches(own, ownFieldName(qualified.namespace, other, 0))) {
                 throw newValidationError(id, RESOURCE.columnAmbiguous(own));
             }
-            }
         }
     }
 
