@@ -149,6 +149,9 @@ public final class UtilityParser {
 
     private static UtilityStatement alter(TokenCursor in) {
         in.next();
+        if (OwnerChangeParser.isOwnerChange(in)) {
+            return OwnerChangeParser.parse(in);
+        }
         if (in.peek().isWord("table") || in.peek().isWord("source")) {
             return SourceDdlParser.alterTable(in);
         }

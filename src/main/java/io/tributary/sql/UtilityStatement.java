@@ -328,6 +328,21 @@ public sealed interface UtilityStatement {
      */
     record SignalBackend(String function, long pid, boolean terminate) implements UtilityStatement {}
 
+    /**
+     * {@code ALTER kind name OWNER TO role}. The session's user is the one role and owns every
+     * object, so the change leaves things as they are once the object and the role are found.
+     *
+     * @param kind TABLE, VIEW, MATERIALIZED VIEW, SEQUENCE, INDEX or SCHEMA, as the statement says it
+     * @param name the relation's catalog key, or the schema's name
+     * @param role the role named; null for CURRENT_USER, CURRENT_ROLE or SESSION_USER
+     */
+    record OwnerChange(String kind, String name, String role, boolean ifExists) implements UtilityStatement {
+        /** The command tag PostgreSQL answers with. */
+        public String tag() {
+            return "ALTER " + kind;
+        }
+    }
+
     /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
     record NoOp(String tag) implements UtilityStatement {}
 }

@@ -30,10 +30,11 @@ import org.junit.jupiter.api.Test;
  * column defaults ({@code information_schema.columns}) and identity kinds ({@code pg_attribute}) and the sequences' next
  * values (an insert that leaves the key out, on both sides) must equal the PostgreSQL source's.
  * The tables cover SERIAL, BIGSERIAL, identity columns (ALWAYS and BY DEFAULT), a composite key,
- * and keys that every dump adds after the rows' {@code COPY}. The dumps leave out owners and
- * privileges ({@code --no-owner --no-privileges}): Tributary has no roles to own objects and no
- * privileges to grant (ALTER ... OWNER TO, GRANT and REVOKE are 0A000), and PostgreSQL 15's dump
- * revokes the default privileges of schema {@code public}. Nothing else is skipped. Skipped
+ * keys that every dump adds after the rows' {@code COPY}, and a sequence of its own (CREATE
+ * SEQUENCE with options, its position set by {@code setval}). The dumps keep their owners (every
+ * {@code ALTER ... OWNER TO} names the one user) and leave out privileges ({@code
+ * --no-privileges}): Tributary has none to grant (GRANT and REVOKE are 0A000), and PostgreSQL 15's
+ * dump revokes the default privileges of schema {@code public}. Nothing else is skipped. Skipped
  * without the client programs.
  */
 class PgDumpIntoTributaryTest {
@@ -53,6 +54,9 @@ class PgDumpIntoTributaryTest {
             "CREATE TABLE uq (id INT PRIMARY KEY, code TEXT UNIQUE, a INT, b INT, CONSTRAINT uq_ab UNIQUE (a, b))",
             "CREATE INDEX uq_a_idx ON uq (a)",
             "CREATE UNIQUE INDEX uq_code_b ON uq (code, b)",
+            "CREATE SEQUENCE counter START WITH 100 INCREMENT BY 5",
+            "SELECT nextval('counter')",
+            "SELECT nextval('counter')",
             "INSERT INTO plain VALUES (1, 'tab\tand \\ backslash', 3.25, '2024-01-02', '2024-01-02 03:04:05.25',"
                     + " true, '\\xdeadbeef'::bytea, 1.5, 1),"
                     + " (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2), (3, 'line\nbreak', -99999999.99,"
@@ -74,7 +78,9 @@ class PgDumpIntoTributaryTest {
             "INSERT INTO ser (v) VALUES ('next') RETURNING id",
             "INSERT INTO bigser (v) VALUES ('next') RETURNING id",
             "INSERT INTO ident (v) VALUES ('next') RETURNING id",
-            "INSERT INTO identbd (v) VALUES ('next') RETURNING id");
+            "INSERT INTO identbd (v) VALUES ('next') RETURNING id",
+            "SELECT last_value, is_called FROM counter",
+            "SELECT nextval('counter')");
 
     /** An error as psql prints it with VERBOSITY verbose: {@code ERROR:  0A000: message}. */
     private static final Pattern ERROR = Pattern.compile("ERROR:  ([0-9A-Z]{5}): (.*)");
@@ -109,6 +115,7 @@ class PgDumpIntoTributaryTest {
         compare(pg);
         try (Statement s = target.connection.createStatement()) {
             s.execute("DROP TABLE " + String.join(", ", TABLES));
+            s.execute("DROP SEQUENCE counter");
         }
         restore(tributary.port());
         compare(tributary.connection);
@@ -129,7 +136,6 @@ class PgDumpIntoTributaryTest {
                     Integer.toString(port),
                     "-U",
                     USER,
-                    "--no-owner",
                     "--no-privileges",
                     "-f",
                     dump.toString(),

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Real {@code pg_dump} (PostgreSQL 15's client) dumps a Tributary database of tables of the common
  * types (NOT NULL, defaults, primary keys, SERIAL and identity columns, array columns), a view and a materialized
- * view, and real {@code psql} restores the dump into an empty embedded PostgreSQL with
- * {@code ON_ERROR_STOP}: then every relation's rows, and each sequence's position, read the same
+ * view, a schema with a sequence of its own (CREATE SEQUENCE with options, OWNED BY a column), and
+ * real {@code psql} restores the dump into an empty embedded PostgreSQL with {@code
+ * ON_ERROR_STOP}: then every relation's rows, and each sequence's options and position, read the same
  * on both. Skipped when the PostgreSQL client programs are not installed.
  */
 class PgDumpRestoreTest {
@@ -65,7 +66,14 @@ class PgDumpRestoreTest {
                     + " n NUMERIC(6,2)[], d DATE[], vc VARCHAR(8)[])",
             "INSERT INTO arr VALUES (1, '{a,\"b c\",NULL,\"\",\"q\\\"r\"}', '{1,NULL,-3}', '{1.5}',"
                     + " '{2024-01-02}', '{x}'), (2, '{}', NULL, NULL, '{}', NULL)",
-            "INSERT INTO arr (id) VALUES (3)");
+            "INSERT INTO arr (id) VALUES (3)",
+            "CREATE SCHEMA app",
+            "CREATE TABLE app.cfg (k TEXT PRIMARY KEY, n BIGINT)",
+            "CREATE SEQUENCE app.counter AS integer START WITH 100 INCREMENT BY 5 MAXVALUE 1000 CACHE 2",
+            "ALTER SEQUENCE app.counter OWNED BY app.cfg.n",
+            "SELECT nextval('app.counter')",
+            "SELECT nextval('app.counter')",
+            "CREATE SEQUENCE fresh");
 
     /** What is compared after the restore: every relation and every sequence. */
     private static final List<String> CHECKS = List.of(
@@ -89,7 +97,16 @@ class PgDumpRestoreTest {
                     + " AND attnum > 0 ORDER BY attnum",
             "SELECT last_value, is_called FROM t_id_seq",
             "SELECT last_value, is_called FROM u_k_seq",
-            "SELECT last_value, is_called FROM unused_id_seq");
+            "SELECT last_value, is_called FROM unused_id_seq",
+            "SELECT last_value, is_called FROM app.counter",
+            "SELECT last_value, is_called FROM fresh",
+            "SELECT schemaname, sequencename, data_type, start_value, min_value, max_value, increment_by, cycle,"
+                    + " cache_size, last_value FROM pg_sequences ORDER BY 1, 2",
+            "SELECT refobjid::regclass::text, refobjsubid, deptype FROM pg_depend"
+                    + " WHERE objid = 'app.counter'::regclass AND refobjid <> 'app'::regnamespace",
+            "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    + " WHERE n.nspname = 'app' ORDER BY 1",
+            "SELECT nextval('app.counter'), nextval('fresh')");
 
     private static InProcessTributary tributary;
 

@@ -17,6 +17,23 @@ import java.util.List;
 final class StatementOutcome {
     private StatementOutcome() {}
 
+    /**
+     * Runs each of {@code statements} on {@code postgres}, then on {@code tributary}, and returns
+     * one line per statement whose outcomes differ (statement, then both outcomes), in order: an
+     * empty list when all agree.
+     */
+    static List<String> mismatches(Connection postgres, Connection tributary, List<String> statements) {
+        List<String> out = new ArrayList<>();
+        for (String sql : statements) {
+            String expected = of(postgres, sql, true);
+            String actual = of(tributary, sql, true);
+            if (!expected.equals(actual)) {
+                out.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        return out;
+    }
+
     static String of(Connection c, String sql, boolean columnTypes) {
         return of(c, sql, columnTypes ? ColumnLabel.JDBC_TYPE : ColumnLabel.PLAIN);
     }

@@ -52,6 +52,13 @@ final class PgDependencies {
                 });
             }
         }
+        for (io.tributary.catalog.SequenceDef d : relations.createdSequences()) {
+            PgSequence q = relations.created(d);
+            if (q.table() != 0) {
+                // OWNED BY: pg_dump writes ALTER SEQUENCE ... OWNED BY from this row
+                rows.add(new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), "a"});
+            }
+        }
         java.util.Set<Integer> userTables = new java.util.HashSet<>();
         for (TableDef t : catalog.tables()) {
             if (!t.isInternal()) {

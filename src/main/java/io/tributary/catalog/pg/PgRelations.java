@@ -56,6 +56,17 @@ final class PgRelations {
                     new short[0],
                     null));
         }
+        for (io.tributary.catalog.SequenceDef q : catalog.sequences()) {
+            out.add(new PgRelation(
+                    PgOids.relation(q.id()),
+                    PgOids.namespace(catalog, q.schema()),
+                    q.schema(),
+                    q.localName(),
+                    "S",
+                    SEQUENCE_ATTRIBUTES,
+                    new short[0],
+                    null));
+        }
         for (ViewDef v : catalog.views()) {
             out.add(relation(v));
         }
@@ -68,10 +79,6 @@ final class PgRelations {
             new PgRelation.Attribute("log_cnt", PgTypes.oidOf("int8"), -1, 8, true),
             new PgRelation.Attribute("is_called", PgTypes.oidOf("bool"), -1, 1, true));
 
-    /**
-     * The sequences behind the SERIAL and identity columns of the catalog's tables, named as
-     * PostgreSQL names them, {@code <table>_<column>_seq}.
-     */
     /** The sequences of the identity and SERIAL columns of tables in {@code schema}. */
     List<PgSequence> sequencesIn(String schema) {
         java.util.Map<Long, String> schemaOf = schemasOfTables();
@@ -85,7 +92,7 @@ final class PgRelations {
     }
 
     /** The schema of each user table, by the table's OID. */
-    private java.util.Map<Long, String> schemasOfTables() {
+    java.util.Map<Long, String> schemasOfTables() {
         java.util.Map<Long, String> schemaOf = new java.util.HashMap<>();
         for (TableDef t : userTables()) {
             schemaOf.put(PgOids.relation(t.id()), t.schema());
@@ -93,6 +100,10 @@ final class PgRelations {
         return schemaOf;
     }
 
+    /**
+     * The sequences behind the SERIAL and identity columns of the catalog's tables, named as
+     * PostgreSQL names them, {@code <table>_<column>_seq}.
+     */
     List<PgSequence> sequences() {
         List<PgSequence> out = new ArrayList<>();
         for (TableDef t : userTables()) {
@@ -125,6 +136,61 @@ final class PgRelations {
         return catalog.sequences();
     }
 
+    /** The sequences made by {@code CREATE SEQUENCE} in {@code schema}. */
+    List<PgSequence> createdSequencesIn(String schema) {
+        List<PgSequence> out = new ArrayList<>();
+        for (io.tributary.catalog.SequenceDef q : catalog.sequences()) {
+            if (q.schema().equals(schema)) {
+                out.add(created(q));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A sequence made by {@code CREATE SEQUENCE} as {@code pg_depend} links it: to the column
+     * {@code OWNED BY} named (dependency {@code a}, as PostgreSQL records it), else to nothing
+     * (table 0, dependency empty). Its position is kept under (its id, 0).
+     */
+    PgSequence created(io.tributary.catalog.SequenceDef q) {
+        long table = 0;
+        int attnum = 0;
+        String owner = q.ownedBy();
+        if (owner != null) {
+            int dot = owner.lastIndexOf('.');
+            java.util.Optional<TableDef> t = catalog.table(owner.substring(0, dot));
+            if (t.isPresent()) {
+                table = PgOids.relation(t.get().id());
+                attnum = visibleAttnum(t.get(), owner.substring(dot + 1));
+            }
+        }
+        return new PgSequence(
+                PgOids.relation(q.id()),
+                q.localName(),
+                table,
+                attnum,
+                PgTypes.oidOf(typeName(q.type())),
+                attnum > 0 ? "a" : "",
+                q.id(),
+                0,
+                q.counting());
+    }
+
+    /** The {@code attnum} of column {@code name} of {@code t} (hidden columns not counted), 0 when none. */
+    private static int visibleAttnum(TableDef t, String name) {
+        int attnum = 0;
+        for (ColumnDef c : t.columns()) {
+            if (c.hidden()) {
+                continue;
+            }
+            attnum++;
+            if (c.name().equals(name)) {
+                return attnum;
+            }
+        }
+        return 0;
+    }
+
     /**
      * The sequence {@code name} of schema {@code schema} (any schema when null), or null when there
      * is none.
@@ -132,9 +198,7 @@ final class PgRelations {
     PgSequence sequence(String schema, String name) {
         for (io.tributary.catalog.SequenceDef q : catalog.sequences()) {
             if ((schema == null || schema.equals(q.schema())) && q.localName().equals(name)) {
-                // made by CREATE SEQUENCE: its position is kept under (its id, 0); no owning column
-                long oid = PgOids.relation(q.id());
-                return new PgSequence(oid, name, 0, 0, PgTypes.oidOf(typeName(q.type())), "", q.id(), 0, q.counting());
+                return created(q);
             }
         }
         for (TableDef t : userTables()) {

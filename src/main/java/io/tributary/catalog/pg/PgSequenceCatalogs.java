@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The sequences of SERIAL and identity columns as {@code pg_catalog} shows them: as relations of
- * their table's schema, and as the rows of {@code pg_sequence} and {@code pg_sequences}; those made
- * by {@code CREATE SEQUENCE} as rows of {@code pg_sequences}. Owned by
+ * The sequences as {@code pg_catalog} shows them: those of SERIAL and identity columns as relations
+ * of their table's schema, those made by {@code CREATE SEQUENCE} as relations of their own schema,
+ * and both as the rows of {@code pg_sequence} and {@code pg_sequences}. Owned by
  * one {@link PgCatalog}, so one per session; read at every scan.
  */
 final class PgSequenceCatalogs {
@@ -35,17 +35,34 @@ final class PgSequenceCatalogs {
                 return List.<Object[]>of(new Object[] {last == 0 ? 1L : Math.abs(last), 0L, last > 0});
             }));
         }
+        for (PgSequence q : relations.createdSequencesIn(schema)) {
+            out.add(new PgTable(schema, q.name(), q.oid(), "S", SEQUENCE_COLUMNS, () -> {
+                PgSequencePosition p = session.createdSequencePosition(
+                        q.tableId(), q.counting().start());
+                return List.<Object[]>of(new Object[] {p.value(), 0L, p.called()});
+            }));
+        }
         return out;
     }
 
     private static final List<PgColumn> SEQUENCE_COLUMNS =
             PgColumn.parse("last_value int8, log_cnt int8, is_called bool");
 
-    /** Every sequence starts at 1 and counts up by 1, as Tributary's do, up to its type's bound. */
+    /**
+     * {@code pg_sequence}: a column's sequence starts at 1 and counts up by 1 to its type's bound;
+     * one made by {@code CREATE SEQUENCE} counts as its options say.
+     */
     List<Object[]> sequenceRows() {
         List<Object[]> rows = new ArrayList<>();
         for (PgSequence q : relations.sequences()) {
             rows.add(new Object[] {q.oid(), q.typeOid(), 1L, 1L, q.maxValue(), 1L, 1L, false});
+        }
+        for (SequenceDef d : relations.createdSequences()) {
+            PgSequence q = relations.created(d);
+            SequenceOptions o = q.counting();
+            rows.add(
+                    new Object[] {q.oid(), q.typeOid(), o.start(), o.increment(), o.max(), o.min(), o.cache(), o.cycle()
+                    });
         }
         return rows;
     }
@@ -57,10 +74,11 @@ final class PgSequenceCatalogs {
      */
     List<Object[]> sequenceViewRows() {
         List<Object[]> rows = new ArrayList<>();
+        java.util.Map<Long, String> schemaOf = relations.schemasOfTables();
         for (PgSequence q : relations.sequences()) {
             long last = session.sequenceValue(q.tableId(), q.column());
             rows.add(new Object[] {
-                Catalog.SCHEMA,
+                schemaOf.getOrDefault(q.table(), Catalog.SCHEMA),
                 q.name(),
                 session.user(),
                 PgTypes.formatType(q.typeOid(), -1),
@@ -86,9 +104,14 @@ final class PgSequenceCatalogs {
                 o.increment(),
                 o.cycle(),
                 o.cache(),
-                session.createdSequenceLastValue(q.id(), o.start())
+                lastValue(session.createdSequencePosition(q.id(), o.start()))
             });
         }
         return rows;
+    }
+
+    /** {@code pg_sequences.last_value}: null until the sequence has handed out its next value. */
+    private static Long lastValue(PgSequencePosition p) {
+        return p.called() ? p.value() : null;
     }
 }

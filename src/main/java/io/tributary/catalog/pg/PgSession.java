@@ -31,10 +31,10 @@ public interface PgSession {
     long sequenceValue(int tableId, int column);
 
     /**
-     * The last value the sequence made by {@code CREATE SEQUENCE} with catalog id {@code id} has
-     * handed out, or null when none ({@code start} is the value it hands out first).
+     * The position of the sequence made by {@code CREATE SEQUENCE} with catalog id {@code id}
+     * ({@code start} is the value it hands out first), as its relation shows it.
      */
-    Long createdSequenceLastValue(int id, long start);
+    PgSequencePosition createdSequencePosition(int id, long start);
 
     /**
      * Roughly how many bytes storage table {@code tableId} (a table's, a materialized view's or one

@@ -91,7 +91,7 @@ public final class SequenceDdl {
                         SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                         "sequence must be in same schema as table it is linked to");
             }
-            owner = table + "." + column;
+            owner = t.name() + "." + column;
         }
         barriers.awaitCommitted(barriers.stage(new Change(List.of(sequence.ownedBy(owner)), List.of(), null)));
     }

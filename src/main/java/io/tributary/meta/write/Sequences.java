@@ -106,13 +106,20 @@ public final class Sequences {
     }
 
     /**
-     * The last value the sequence kept under ({@code tableId}, {@code column}) has handed out, or
-     * null when it has handed out none since it was made or set to hand out a value next ({@code
-     * start} is the value it hands out first). Any thread.
+     * Where the sequence kept under ({@code tableId}, {@code column}) stands ({@code start} is the
+     * value it hands out first): its last value handed out and true, or the value it hands out
+     * next and false (made, RESTARTed or {@code setval(s, n, false)} since). Any thread.
      */
-    public Long lastValue(int tableId, int column, long start) {
+    public <T> T position(int tableId, int column, long start, PositionView<T> view) {
         Position p = counter(tableId, column, start).get();
-        return p.called() ? p.last() : null;
+        return view.of(p.last(), p.called());
+    }
+
+    /** How a caller of {@link #position} wants a sequence's position. */
+    @FunctionalInterface
+    public interface PositionView<T> {
+        /** The position: {@code value} handed out last when {@code called}, else handed out next. */
+        T of(long value, boolean called);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tributary.server.session;
 
 import io.tributary.catalog.TableDef;
+import io.tributary.catalog.pg.PgSequencePosition;
 import io.tributary.catalog.pg.PgSession;
 import io.tributary.meta.Cluster;
 import io.tributary.meta.Database;
@@ -108,8 +109,8 @@ final class CatalogSession implements PgSession {
     }
 
     @Override
-    public Long createdSequenceLastValue(int id, long start) {
-        return sequences.lastValue(id, 0, start);
+    public PgSequencePosition createdSequencePosition(int id, long start) {
+        return sequences.position(id, 0, start, PgSequencePosition::new);
     }
 
     @Override

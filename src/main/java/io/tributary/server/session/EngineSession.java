@@ -321,6 +321,9 @@ public final class EngineSession implements Session {
             }
             return new StatementResult.Command("LOCK TABLE");
         }
+        if (u.statement() instanceof io.tributary.sql.UtilityStatement.OwnerChange change) {
+            return OwnerChanges.run(change, db.catalog(), user, notices);
+        }
         if (DatabaseCommands.handles(u.statement())) {
             return databases.execute(u.statement(), block.status() != 'I', notices);
         }

@@ -41,6 +41,7 @@ final class TransactionBlock {
             UtilityStatement.Deallocate.class,
             UtilityStatement.ExplainQuery.class,
             UtilityStatement.Lock.class,
+            UtilityStatement.OwnerChange.class,
             UtilityStatement.Flush.class,
             UtilityStatement.Wait.class,
             UtilityStatement.RefreshMaterializedView.class,

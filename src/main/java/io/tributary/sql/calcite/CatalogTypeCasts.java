@@ -34,7 +34,13 @@ final class CatalogTypeCasts {
     /** For a cast to regclass, regtype, regnamespace: the name's OID, and the OID's name. */
     private static final Map<String, String[]> REG_TYPES = Map.of(
             "regclass",
-                    new String[] {null, "(SELECT pg__c.relname FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"
+                    new String[] {
+                        null,
+                        // qualified when the search path does not reach the relation, as regclassout prints it
+                        "(SELECT CASE WHEN pg__n.nspname IN ($visible) THEN quote_ident(pg__c.relname)"
+                                + " ELSE quote_ident(pg__n.nspname) || '.' || quote_ident(pg__c.relname) END"
+                                + " FROM pg_catalog.pg_class pg__c JOIN pg_catalog.pg_namespace pg__n"
+                                + " ON pg__n.oid = pg__c.relnamespace WHERE pg__c.oid = \"$0\")"
                     },
             "regtype",
                     new String[] {
@@ -221,9 +227,24 @@ final class CatalogTypeCasts {
                                     SqlLiteral.createCharString(name[1], pos),
                                     SqlLiteral.createCharString(name[0], pos)));
                 }
-                return PgCatalogCalls.expand(templates[1], List.of(value));
+                return PgCatalogCalls.expand(templates[1].replace("$visible", visibleSchemas()), List.of(value));
             }
         }
+    }
+
+    /**
+     * The schemas of the search path, pg_catalog included, as an SQL list of string literals (one
+     * that matches no schema when the path is empty): a relation there prints unqualified.
+     */
+    private String visibleSchemas() {
+        StringBuilder list = new StringBuilder();
+        for (String schema : path.withImplicit()) {
+            list.append(list.length() == 0 ? "" : ", ")
+                    .append('\'')
+                    .append(schema.replace("'", "''"))
+                    .append('\'');
+        }
+        return list.length() == 0 ? "''" : list.toString();
     }
 
     /** Whether relation name {@code text} names no schema (has no {@code .} outside quotes). */
