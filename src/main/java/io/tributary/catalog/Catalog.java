@@ -181,11 +181,11 @@ public final class Catalog {
     }
 
     /**
-     * Marks relation {@code id} as still being created: reading it fails with 55000 and
-     * {@code status}'s text (which job, how far). Cleared by {@link #created}.
+     * Marks relation {@code id} as still being created: reading it fails with 55000 and what
+     * {@code status} says at that moment (which job, how far, what to do). Cleared by {@link #created}.
      */
-    public void creating(int id, java.util.function.Supplier<String> status) {
-        unreadable.put(id, () -> new Unreadable(status.get(), "Wait for it with WAIT, or see SHOW JOBS."));
+    public void creating(int id, java.util.function.Supplier<Unreadable> status) {
+        unreadable.put(id, status);
         version.incrementAndGet();
     }
 

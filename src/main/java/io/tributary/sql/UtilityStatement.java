@@ -154,8 +154,12 @@ public sealed interface UtilityStatement {
     /** {@code DROP TABLE} or {@code DROP MATERIALIZED VIEW}. */
     record Drop(List<String> names, RelationKind kind, boolean ifExists, boolean cascade) implements UtilityStatement {}
 
-    /** {@code CREATE MATERIALIZED VIEW}; {@code query} is the text after AS, {@code sql} the whole statement. */
-    record CreateMaterializedView(String name, boolean ifNotExists, String query, String sql)
+    /**
+     * {@code CREATE MATERIALIZED VIEW}; {@code query} is the text after AS (without a closing {@code
+     * WITH [NO] DATA}), {@code sql} the whole statement; {@code withData} false for {@code WITH NO
+     * DATA}: the view is created with its backfill paused, unreadable until REFRESH.
+     */
+    record CreateMaterializedView(String name, boolean ifNotExists, String query, String sql, boolean withData)
             implements UtilityStatement {}
 
     /** {@code EXPLAIN CREATE MATERIALIZED VIEW}: the stream plan, without creating anything. */

@@ -39,7 +39,7 @@ final class ViewJobParser {
      * The query is the rest of the text (without a trailing {@code ;}, with the EMIT clause); its
      * tokens are consumed unchecked.
      *
-     * @throws TributaryException 0A000 for a column list, WITH options or WITH NO DATA, 42601 without a query or
+     * @throws TributaryException 0A000 for a column list or WITH options, 42601 without a query or
      *     with anything after a closing {@code EMIT ON WINDOW CLOSE}
      */
     static UtilityStatement.CreateMaterializedView createMaterializedView(TokenCursor in) {
@@ -62,10 +62,15 @@ final class ViewJobParser {
         if (query.endsWith(";")) {
             query = query.substring(0, query.length() - 1).strip();
         }
+        boolean withData = true;
         for (Token t = in.next(); t.kind() != Token.Kind.END; t = in.next()) {
-            if (t.isWord("with") && in.peek().isWord("no") && in.peekSecond().isWord("data")) {
-                // pg_dump's form: an empty view filled later by REFRESH, which Tributary lacks
-                throw TributaryException.notSupported("CREATE MATERIALIZED VIEW ... WITH NO DATA");
+            boolean noData = in.peek().isWord("no") && in.peekSecond().isWord("data");
+            if (t.isWord("with") && (noData || in.peek().isWord("data")) && endsAfter(in, noData ? 2 : 1)) {
+                // WITH [NO] DATA closes the statement; pg_dump writes WITH NO DATA and REFRESHes later
+                query = in.sql().substring(start.position(), t.position()).strip();
+                withData = !noData;
+                in.skipAll();
+                break;
             }
             if (t.isWord("emit") && in.peek().isWord("on") && in.peekSecond().isWord("window")) {
                 // the clause stays in the query, where the view planner reads it (at CREATE and restart)
@@ -78,7 +83,14 @@ final class ViewJobParser {
                 }
             }
         }
-        return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, in.sql());
+        return new UtilityStatement.CreateMaterializedView(name, ifNotExists, query, in.sql(), withData);
+    }
+
+    /** Whether only a {@code ;} at most follows the next {@code words} tokens. */
+    private static boolean endsAfter(TokenCursor in, int words) {
+        Token after = in.peekAhead(words);
+        return after.kind() == Token.Kind.END
+                || after.isSymbol(";") && in.peekAhead(words + 1).kind() == Token.Kind.END;
     }
 
     /**

@@ -71,11 +71,6 @@ class UtilityParserTest {
             fails("ALTER SEQUENCE s OWNED BY NONE RESTART", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("ALTER SEQUENCE s RESTART OWNED BY NONE", SqlState.FEATURE_NOT_SUPPORTED, 0);
             fails("REFRESH MATERIALIZED VIEW m WITH NO DATA", SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails("CREATE MATERIALIZED VIEW m AS SELECT 1 WITH NO DATA;", SqlState.FEATURE_NOT_SUPPORTED, 0);
-            fails(
-                    "CREATE MATERIALIZED VIEW m AS WITH x AS (SELECT 1) SELECT * FROM x WITH NO DATA",
-                    SqlState.FEATURE_NOT_SUPPORTED,
-                    0);
         }
 
         @Test
@@ -399,6 +394,23 @@ class UtilityParserTest {
             assertTrue(v.ifNotExists());
             assertEquals("SELECT a, count(*) FROM t GROUP BY a", v.query());
             assertEquals(sql, v.sql());
+            assertTrue(v.withData());
+        }
+
+        @Test
+        void withNoDataClosesTheQuery() {
+            for (String sql : List.of(
+                    "CREATE MATERIALIZED VIEW m AS WITH x AS (SELECT 1 AS with) SELECT * FROM x WITH NO DATA;",
+                    "CREATE MATERIALIZED VIEW m AS\n WITH x AS (SELECT 1 AS with) SELECT * FROM x\n  WITH NO DATA")) {
+                UtilityStatement.CreateMaterializedView v = parse(sql, UtilityStatement.CreateMaterializedView.class);
+                assertEquals("WITH x AS (SELECT 1 AS with) SELECT * FROM x", v.query(), sql);
+                assertEquals(false, v.withData(), sql);
+            }
+            UtilityStatement.CreateMaterializedView v = parse(
+                    "CREATE MATERIALIZED VIEW m AS SELECT a FROM t WITH DATA",
+                    UtilityStatement.CreateMaterializedView.class);
+            assertEquals("SELECT a FROM t", v.query());
+            assertTrue(v.withData());
         }
 
         @Test

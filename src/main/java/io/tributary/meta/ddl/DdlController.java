@@ -545,8 +545,9 @@ public final class DdlController {
     }
 
     /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewDdl#refresh}. */
-    public void refresh(String name, boolean concurrently, Runnable cancelCheck) throws InterruptedException {
-        views.refresh(name, concurrently, cancelCheck);
+    public void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck)
+            throws InterruptedException {
+        views.refresh(name, concurrently, resumeRate, cancelCheck);
     }
 
     /** The jobs creating views now, for SHOW JOBS and the system tables. Any thread. */

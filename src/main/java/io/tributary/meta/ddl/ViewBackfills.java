@@ -527,6 +527,22 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         return now;
     }
 
+    /**
+     * Why reading a view still being created fails (55000), and what to do: wait for it; or, when
+     * its backfill is paused (created {@code WITH NO DATA}, or its rate set to 0), PostgreSQL's
+     * words for a view not populated, since REFRESH resumes it.
+     */
+    Catalog.Unreadable notReady(TableDef view) {
+        Job job = jobs.get(view.id());
+        if (job != null && job.record.rateLimit() == 0) {
+            return new Catalog.Unreadable(
+                    "materialized view \"" + view.name() + "\" has not been populated",
+                    "Use the REFRESH MATERIALIZED VIEW command (job " + view.id() + " is paused, "
+                            + progressText(view.id()) + ").");
+        }
+        return new Catalog.Unreadable(notReadyMessage(view), "Wait for it with WAIT, or see SHOW JOBS.");
+    }
+
     /** The message of the 55000 error for reading a view still being created. */
     String notReadyMessage(TableDef view) {
         return "materialized view \"" + view.name() + "\" is still being created (job " + view.id() + ", "
@@ -588,7 +604,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                     launch(job);
                     jobs.put(job.id(), job);
                     pinsInUse.add(record.pin());
-                    catalog().creating(view.id(), () -> notReadyMessage(job.view));
+                    catalog().creating(view.id(), () -> notReady(job.view));
                     LOG.info("resuming the creation of materialized view {} (job {})", view.name(), view.id());
                 } else {
                     CatalogService.stageRemoval(buffer, view);

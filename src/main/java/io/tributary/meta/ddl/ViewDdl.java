@@ -283,7 +283,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         @Override
         public void committed() {
             catalog().put(view);
-            catalog().creating(view.id(), () -> backfills.notReadyMessage(view));
+            catalog().creating(view.id(), () -> backfills.notReady(view));
             creating.remove(view.id());
             catalogService.releaseName(view.name());
         }
@@ -357,8 +357,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     }
 
     /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. */
-    void refresh(String name, boolean concurrently, Runnable cancelCheck) throws InterruptedException {
-        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, concurrently, cancelCheck);
+    void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck) throws InterruptedException {
+        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, concurrently, resumeRate, cancelCheck);
     }
 
     /**

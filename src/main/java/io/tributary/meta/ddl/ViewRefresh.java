@@ -31,12 +31,15 @@ final class ViewRefresh {
      *
      * @param concurrently whether the statement said {@code CONCURRENTLY}, which PostgreSQL allows
      *     only for a view with a unique index: a Tributary view has no indexes, so never
+     * @param resumeRate the rate limit (rows per second, {@code -1} unlimited) a paused backfill (a
+     *     view created {@code WITH NO DATA}, or one whose rate was set to 0) goes on at: REFRESH
+     *     populates the view, as in PostgreSQL
      * @throws TributaryException as PostgreSQL: 42P01 when {@code name} does not exist, 0A000 when
      *     it is a table, 42809 when it is a plain view; 55000 with {@code concurrently}; the
      *     backfill's own error when it failed or was cancelled; 55000 when the view is not
      *     maintained (its query no longer plans)
      */
-    void refresh(String name, boolean concurrently, Runnable cancelCheck) throws InterruptedException {
+    void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck) throws InterruptedException {
         TableDef view = catalog.table(name).orElse(null);
         if (view == null && catalog.view(name).isPresent()) {
             throw new TributaryException(
@@ -64,6 +67,9 @@ final class ViewRefresh {
                 throw new TributaryException(
                         SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, why.reason(), 0, null, why.hint(), null);
             });
+        }
+        if (job != null && job.record.rateLimit() == 0) {
+            backfills.setRateLimit(view.id(), resumeRate);
         }
         while (job != null) {
             cancelCheck.run();

@@ -334,7 +334,7 @@ final class UtilityRunner {
                 return new StatementResult.Command("WAIT");
             }
             if (statement instanceof UtilityStatement.RefreshMaterializedView r) {
-                db.ddl().refresh(r.view(), r.concurrently(), cancelCheck);
+                db.ddl().refresh(r.view(), r.concurrently(), variables.backfillRateLimit(), cancelCheck);
                 return new StatementResult.Command("REFRESH MATERIALIZED VIEW");
             }
             if (statement instanceof UtilityStatement.ShowTables s) {
@@ -510,8 +510,9 @@ final class UtilityRunner {
                             c.sql(),
                             c.ifNotExists(),
                             parallelism > 0 ? parallelism : DdlController.defaultParallelism(),
-                            variables.backgroundDdl(),
-                            variables.backfillRateLimit(),
+                            // WITH NO DATA: a paused background job, which REFRESH resumes
+                            variables.backgroundDdl() || !c.withData(),
+                            c.withData() ? variables.backfillRateLimit() : 0,
                             new ViewBackfillPlacement(variables.remoteBackfill(), variables.fallbackToLocal()),
                             message -> notices.accept(
                                     new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
@@ -522,7 +523,7 @@ final class UtilityRunner {
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
-        } else if (!variables.backgroundDdl()) {
+        } else if (!variables.backgroundDdl() && c.withData()) {
             // PostgreSQL tags a populated view with its row count; in the background it is not known yet
             var view = db.catalog().table(c.name());
             if (view.isPresent()) {

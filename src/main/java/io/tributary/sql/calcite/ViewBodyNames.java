@@ -44,7 +44,7 @@ final class ViewBodyNames {
         }
         if (statement instanceof UtilityStatement.CreateMaterializedView m) {
             return new UtilityStatement.CreateMaterializedView(
-                    m.name(), m.ifNotExists(), qualify(m.query(), catalog, path), m.sql());
+                    m.name(), m.ifNotExists(), qualify(m.query(), catalog, path), m.sql(), m.withData());
         }
         if (statement instanceof UtilityStatement.ExplainCreateMaterializedView e) {
             return new UtilityStatement.ExplainCreateMaterializedView(
