@@ -3,7 +3,6 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -86,14 +85,6 @@ class ReservedWordNamesDifferentialTest {
 
     @Test
     void reservedWordsNameColumnsAsInPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        assertEquals(List.of(), mismatches);
+        assertEquals(List.of(), StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS));
     }
 }
