@@ -214,7 +214,12 @@ public final class Catalog {
     }
 
     /** Why a relation cannot be read: the 55000 error's message and hint. */
-    public record Unreadable(String reason, String hint) {}
+    public record Unreadable(String reason, String hint, boolean awaitsRefresh) {
+        /** Unreadable for a while (being built) or for good (not maintained); not waiting for a REFRESH. */
+        public Unreadable(String reason, String hint) {
+            this(reason, hint, false);
+        }
+    }
 
     /** The plain view of that name, if there is one. */
     public Optional<ViewDef> view(String name) {

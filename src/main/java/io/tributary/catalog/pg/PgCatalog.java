@@ -307,10 +307,19 @@ public final class PgCatalog {
                     !r.indexes().isEmpty(),
                     r.relkind(),
                     r.attributes().size(),
-                    r.checks().size()));
+                    r.checks().size(),
+                    populated(r)));
             for (PgRelation.Index index : r.indexes()) {
                 rows.add(PgClassRows.row(
-                        index.oid(), index.name(), r.namespace(), PgOids.BTREE_AM, false, "i", index.key().length, 0));
+                        index.oid(),
+                        index.name(),
+                        r.namespace(),
+                        PgOids.BTREE_AM,
+                        false,
+                        "i",
+                        index.key().length,
+                        0,
+                        true));
             }
         }
         return rows;
@@ -600,6 +609,17 @@ public final class PgCatalog {
                 });
     }
 
+    /**
+     * {@code relispopulated}: false for a materialized view created {@code WITH NO DATA} (or paused)
+     * until REFRESH, so pg_dump dumps it without a REFRESH, as PostgreSQL's; true otherwise.
+     */
+    private boolean populated(PgRelation r) {
+        int id = PgOids.relationId(r.oid());
+        return !r.relkind().equals("m")
+                || id < 0
+                || catalog.unreadable(id).map(why -> !why.awaitsRefresh()).orElse(true);
+    }
+
     /** The rows of pg_tables ({@code r}), pg_views ({@code v}) or pg_matviews ({@code m}). */
     private List<Object[]> relationRows(String relkind) {
         List<Object[]> rows = new ArrayList<>();
@@ -621,7 +641,7 @@ public final class PgCatalog {
                                 false
                             };
                         case "v" -> new Object[] {r.schema(), r.name(), owner(), viewDef(r)};
-                        default -> new Object[] {r.schema(), r.name(), owner(), null, false, true, viewDef(r)};
+                        default -> new Object[] {r.schema(), r.name(), owner(), null, false, populated(r), viewDef(r)};
                     });
         }
         return rows;

@@ -8,6 +8,7 @@ final class PgClassRows {
      * @param hasIndex {@code relhasindex}
      * @param attributes {@code relnatts}
      * @param checks {@code relchecks}, which psql reads to decide whether to list check constraints
+     * @param populated {@code relispopulated}
      */
     static Object[] row(
             long oid,
@@ -17,7 +18,8 @@ final class PgClassRows {
             boolean hasIndex,
             String relkind,
             int attributes,
-            int checks) {
+            int checks,
+            boolean populated) {
         return new Object[] {
             oid,
             name,
@@ -43,7 +45,7 @@ final class PgClassRows {
             false,
             false,
             false,
-            true,
+            populated,
             "d",
             false,
             0L,

@@ -86,6 +86,12 @@ public final class PgOids {
         return FIRST_USER_OID + 4L * id;
     }
 
+    /** The storage id whose {@link #relation} OID is {@code oid}, or -1 when {@code oid} is no such OID. */
+    public static int relationId(long oid) {
+        long offset = oid - FIRST_USER_OID;
+        return offset >= 0 && offset % 4 == 0 ? (int) (offset / 4) : -1;
+    }
+
     /**
      * The OID of the {@code pg_attrdef} row of column {@code attnum} of user relation {@code
      * relation}: in a range of its own between the storage-derived OIDs and the plain views'

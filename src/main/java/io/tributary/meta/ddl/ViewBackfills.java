@@ -538,7 +538,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
             return new Catalog.Unreadable(
                     "materialized view \"" + view.name() + "\" has not been populated",
                     "Use the REFRESH MATERIALIZED VIEW command (job " + view.id() + " is paused, "
-                            + progressText(view.id()) + ").");
+                            + progressText(view.id()) + ").",
+                    true);
         }
         return new Catalog.Unreadable(notReadyMessage(view), "Wait for it with WAIT, or see SHOW JOBS.");
     }
