@@ -58,7 +58,8 @@ final class PgCatalogCalls extends StatementRewrite {
     private static final String EXPLICIT = "$explicit";
 
     /** The table functions of one column whose alias names that column ({@link #isSeries}). */
-    private static final Set<String> SERIES = Set.of("generate_series", "pg_timestamp_series", "pg_timestamptz_series");
+    private static final Set<String> SERIES =
+            Set.of("generate_series", "pg_timestamp_series", "pg_timestamptz_series", PgRegexpMatches.NAME);
 
     /** Templates name their tables pg__x so that they never capture the caller's aliases. */
     private static final String ROLE = "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
@@ -535,7 +536,7 @@ final class PgCatalogCalls extends StatementRewrite {
     /**
      * Whether {@code fn} is the parser's {@code TABLE(...)} around a call of one of the series
      * functions, whose rows have one column ({@code generate_series}, and the names {@link
-     * PgValueSemantics} gives its timestamp form).
+     * PgValueSemantics} gives its timestamp form, and {@code regexp_matches}).
      */
     private static boolean isSeries(SqlCall fn) {
         return fn.getKind() == SqlKind.COLLECTION_TABLE
