@@ -57,6 +57,21 @@ public final class PgTypeNames {
         return TYPES.get(name);
     }
 
+    /**
+     * The type a type name text names as PostgreSQL's type input reads it ({@code integer},
+     * {@code character varying(3)}, {@code int[]}), for a constant cast to {@code regtype}; null
+     * when the text is no name of a type Tributary has.
+     */
+    public static DataType parse(String text) {
+        try {
+            TokenCursor in = new TokenCursor(text);
+            DataType type = ColumnTypeParser.type(in);
+            return in.peek().kind() == Token.Kind.END ? type : null;
+        } catch (io.tributary.common.TributaryException notAType) {
+            return null; // left to pg_type's names, as other catalog types are
+        }
+    }
+
     /** Every name with its type. */
     public static Map<String, DataType> all() {
         return TYPES;
