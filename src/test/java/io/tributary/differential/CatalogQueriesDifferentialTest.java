@@ -28,6 +28,10 @@ class CatalogQueriesDifferentialTest {
             "SELECT datname, has_database_privilege(datname, 'CONNECT') AS c FROM pg_database"
                     + " WHERE datname = current_database()",
             "SELECT nspname, has_schema_privilege(nspname, 'USAGE') AS u FROM pg_namespace WHERE nspname = 'public'",
+            // psql's \\l+ (but its sizes)
+            "SELECT d.datname, pg_catalog.shobj_description(d.oid, 'pg_database') AS \"Description\""
+                    + " FROM pg_catalog.pg_database d JOIN pg_catalog.pg_tablespace t on d.dattablespace = t.oid"
+                    + " WHERE d.datname = current_database() ORDER BY 1",
             // psql's \do
             "SELECT n.nspname as \"Schema\", o.oprname AS \"Name\","
                     + " CASE WHEN o.oprkind='l' THEN NULL ELSE pg_catalog.format_type(o.oprleft, NULL) END AS \"Left arg type\","

@@ -31,7 +31,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * pg_opclass_is_visible}, {@code pg_opfamily_is_visible}, {@code pg_operator_is_visible}, {@code
  * pg_conversion_is_visible}, {@code pg_get_indexdef},
  * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
- * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
+ * {@code col_description}, {@code shobj_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
  * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
  * {@code pg_total_relation_size}, {@code pg_database_size}), and casts
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
@@ -114,6 +114,11 @@ final class PgCatalogCalls extends StatementRewrite {
             Map.entry("pg_get_viewdef", definition("'v'")),
             Map.entry("obj_description", DESCRIPTION.formatted("0")),
             Map.entry("col_description", DESCRIPTION.formatted("\"$1\"")),
+            // psql's \l+: the comment on a shared object (a database)
+            Map.entry(
+                    "shobj_description",
+                    "(SELECT pg__s.description FROM pg_catalog.pg_shdescription pg__s"
+                            + " WHERE pg__s.objoid = \"$0\")"),
             Map.entry(
                     "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
