@@ -116,7 +116,7 @@ final class ColumnTypeParser {
             return type;
         }
         if (PgTypeNames.isUnsupported(t.text())) {
-            throw TributaryException.notSupported("type " + t.text().toUpperCase());
+            throw TributaryException.notSupported("type " + t.text());
         }
         throw TokenCursor.errorAt(SqlState.UNDEFINED_OBJECT, "type \"" + t.text() + "\" does not exist", t);
     }

@@ -44,9 +44,11 @@ public final class PgTypeNames {
             entry("json", DataType.JSON),
             entry("jsonb", DataType.JSONB));
 
-    /** PostgreSQL types Tributary does not have: naming one is "not supported", not "does not exist". */
-    private static final Set<String> UNSUPPORTED =
-            Set.of("serial", "bigserial", "money", "inet", "point", "xml", "bit", "timetz");
+    /** PostgreSQL's types Tributary does not have: naming one is "not supported", not "does not exist". */
+    private static final Set<String> UNSUPPORTED_TYPES = Set.of("money", "inet", "point", "xml", "bit", "timetz");
+
+    /** PostgreSQL's column type names without a type of their own that Tributary does not read here. */
+    private static final Set<String> UNSUPPORTED_COLUMN_TYPES = Set.of("serial", "bigserial");
 
     private PgTypeNames() {}
 
@@ -55,13 +57,37 @@ public final class PgTypeNames {
         return TYPES.get(name);
     }
 
+    /**
+     * The type a type name text names as PostgreSQL's type input reads it ({@code integer},
+     * {@code character varying(3)}, {@code int[]}), for a constant cast to {@code regtype}; null
+     * when the text is no name of a type Tributary has.
+     */
+    public static DataType parse(String text) {
+        try {
+            TokenCursor in = new TokenCursor(text);
+            DataType type = ColumnTypeParser.type(in);
+            return in.peek().kind() == Token.Kind.END ? type : null;
+        } catch (io.tributary.common.TributaryException notAType) {
+            return null; // left to pg_type's names, as other catalog types are
+        }
+    }
+
     /** Every name with its type. */
     public static Map<String, DataType> all() {
         return TYPES;
     }
 
-    /** True for a PostgreSQL type Tributary knows of but cannot store. */
+    /** True for a PostgreSQL column type name Tributary knows of but cannot store. */
     static boolean isUnsupported(String name) {
-        return UNSUPPORTED.contains(name);
+        return UNSUPPORTED_TYPES.contains(name) || UNSUPPORTED_COLUMN_TYPES.contains(name);
+    }
+
+    /**
+     * True for a PostgreSQL type (a lower-case name) that Tributary has no values of, which a cast
+     * names ({@code '1.5'::money}); not {@code serial}, which names no type outside a column
+     * definition.
+     */
+    public static boolean isUnsupportedType(String name) {
+        return UNSUPPORTED_TYPES.contains(name);
     }
 }

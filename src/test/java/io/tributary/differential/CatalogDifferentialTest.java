@@ -103,6 +103,8 @@ class CatalogDifferentialTest {
                 "\\d ux_email_key",
                 "\\d ux_a_idx",
                 "\\df",
+                "\\do",
+                "\\dc",
                 "\\dT")) {
             assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
         }

@@ -25,7 +25,9 @@ class ConstraintErrorFieldsDifferentialTest {
             "INSERT INTO acct VALUES (1, 'a@x', 10)",
             "CREATE SCHEMA shop",
             "CREATE TABLE shop.item (sku TEXT PRIMARY KEY, qty INT NOT NULL, CONSTRAINT qty_positive CHECK (qty > 0))",
-            "INSERT INTO shop.item VALUES ('s1', 1)");
+            "INSERT INTO shop.item VALUES ('s1', 1)",
+            "CREATE TABLE shop.dup (a INT, b INT)",
+            "INSERT INTO shop.dup VALUES (1, NULL), (1, NULL)");
 
     private static final List<String> FAILING = List.of(
             "INSERT INTO acct VALUES (1, 'b@x', 1)",
@@ -36,7 +38,12 @@ class ConstraintErrorFieldsDifferentialTest {
             "UPDATE acct SET email = NULL WHERE id = 1",
             "INSERT INTO shop.item VALUES ('s1', 2)",
             "INSERT INTO shop.item VALUES ('s2', NULL)",
-            "INSERT INTO shop.item VALUES ('s3', 0)");
+            "INSERT INTO shop.item VALUES ('s3', 0)",
+            "CREATE UNIQUE INDEX dup_a ON shop.dup (a)",
+            "ALTER TABLE shop.dup ADD PRIMARY KEY (a)",
+            "ALTER TABLE shop.dup ADD UNIQUE (a)",
+            "ALTER TABLE shop.dup ADD CONSTRAINT dup_one_a UNIQUE (a)",
+            "ALTER TABLE shop.dup ADD PRIMARY KEY (b)");
 
     private static Connection pg;
     private static InProcessTributary tributary;

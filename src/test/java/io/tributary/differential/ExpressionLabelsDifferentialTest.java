@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The labels PostgreSQL derives for unnamed select items (its {@code FigureColname}), against
- * embedded PostgreSQL: {@code array} for an ARRAY constructor (also subscripted, and cast), {@code row},
+ * embedded PostgreSQL: {@code array} for an ARRAY constructor (also subscripted, and cast), the
+ * element type for an array constant ({@code '{1,2}'::int[]} is {@code int4}), {@code row},
  * {@code case}, {@code coalesce}, {@code greatest}, {@code nullif}, a cast's type name, a function's
  * name and {@code ?column?} for operators and constants. Each statement's rows (labels and JDBC
  * types) or SQLSTATE must match.
@@ -27,7 +28,12 @@ class ExpressionLabelsDifferentialTest {
             "SELECT 1 IS NULL, 1 IN (1), 1 BETWEEN 0 AND 2, 'a' LIKE 'a'",
             "SELECT position('a' in 'abc'), substring('abc' from 1 for 1)",
             "SELECT EXISTS (SELECT 1), (SELECT 1), true, 'x', 1.5",
-            "SELECT coalesce(a, 2)::text, upper(s)::varchar FROM el");
+            "SELECT coalesce(a, 2)::text, upper(s)::varchar FROM el",
+            // an array constant is a cast, labelled by its element type; a constructor is array
+            "SELECT '{1,2}'::int[], '{a,b}'::text[], CAST('{1,2}' AS bigint[]), '{}'::int[], '{NULL,1}'::integer[]",
+            "SELECT '{1.5}'::numeric[], ARRAY['1', '2']::int[], ARRAY[1]::text[]",
+            "SELECT x FROM (SELECT '{1,2}'::int[]) AS s(x)",
+            "SELECT * FROM (SELECT '{1,2}'::int[], '{t}'::boolean[]) AS s");
 
     private static PostgresPair pair;
 

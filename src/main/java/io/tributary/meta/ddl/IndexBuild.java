@@ -633,9 +633,7 @@ final class IndexBuild {
         return new TributaryException(
                 SqlState.UNIQUE_VIOLATION,
                 "could not create unique index \"" + index.name() + "\"",
-                0,
                 "Key (" + names + ")=(" + values + ") is duplicated.",
-                null,
-                null);
+                new TributaryException.ErrorObject(table.schema(), table.localName(), null, index.name()));
     }
 }

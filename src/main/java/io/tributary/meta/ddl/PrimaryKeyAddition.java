@@ -257,10 +257,12 @@ public final class PrimaryKeyAddition {
         private void checkNotNull(Object[] row) {
             for (int c : after.primaryKey()) {
                 if (row[c] == null) {
+                    String column = after.columns().get(c).name();
                     throw new TributaryException(
                             SqlState.NOT_NULL_VIOLATION,
-                            "column \"" + after.columns().get(c).name() + "\" of relation \"" + after.localName()
-                                    + "\" contains null values");
+                            "column \"" + column + "\" of relation \"" + after.localName() + "\" contains null values",
+                            null,
+                            new TributaryException.ErrorObject(after.schema(), after.localName(), column, null));
                 }
             }
         }
@@ -277,10 +279,8 @@ public final class PrimaryKeyAddition {
             return new TributaryException(
                     SqlState.UNIQUE_VIOLATION,
                     "could not create unique index \"" + indexName + "\"",
-                    0,
                     "Key (" + names + ")=(" + values + ") is duplicated.",
-                    null,
-                    null);
+                    new TributaryException.ErrorObject(after.schema(), after.localName(), null, indexName));
         }
     }
 }

@@ -265,10 +265,10 @@ public final class CalciteFrontend implements AutoCloseable {
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
-        List<String> labels = ColumnLabels.of(node);
+        List<String> labels = ColumnLabels.of(node, textOnly);
         ViewExpansion views = new ViewExpansion(catalog, schemas.searchPath());
         node = node.accept(views);
-        DerivedTableLabels derivedLabels = new DerivedTableLabels();
+        DerivedTableLabels derivedLabels = new DerivedTableLabels(textOnly);
         node = node.accept(derivedLabels);
         PgExpandArray expandArray = new PgExpandArray();
         node = expandArray.apply(node);

@@ -46,10 +46,11 @@ public final class CalciteViewPlanner implements ViewPlanner {
         java.util.regex.Matcher emit = EMIT_ON_WINDOW_CLOSE.matcher(statementQuery);
         boolean emitOnWindowClose = emit.matches();
         // PostgreSQL's interval constants ('1 hour', '2 days'::interval) in Calcite's spelling, as for queries
-        String query = PgSyntaxText.rewrite(emitOnWindowClose ? emit.group(1) : statementQuery);
+        String written = emitOnWindowClose ? emit.group(1) : statementQuery;
+        String query = PgSyntaxText.rewrite(written);
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
-        List<String> labels = ColumnLabels.of(node);
+        List<String> labels = ColumnLabels.of(node, new StatementPositions(written, query, null, null));
         // extract and date_part of the fields with a fraction as PostgreSQL's, as for queries (whose
         // text has had the statement rewrites that the probe is given here)
         String extracted = ExtractCalls.rewrite(
@@ -64,7 +65,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         ViewQueryConverter converter;
         RelRoot root;
         for (int rewrites = 0; ; rewrites++) {
-            node = node.accept(new ViewExpansion(catalog, null)).accept(new DerivedTableLabels());
+            node = node.accept(new ViewExpansion(catalog, null)).accept(new DerivedTableLabels(null));
             try {
                 node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
                         .statement();

@@ -66,7 +66,8 @@ final class CatalogSchema extends AbstractSchema {
             "jsonb_array_elements",
             "jsonb_array_elements_text",
             "json_object_keys",
-            "jsonb_object_keys");
+            "jsonb_object_keys",
+            PgRegexpMatches.NAME);
 
     private final Catalog catalog;
     private final ReadContext context;
@@ -163,6 +164,11 @@ final class CatalogSchema extends AbstractSchema {
             }
         }
         PgRegexpMatch.register(root);
+        for (Method m : PgRegexpMatches.class.getMethods()) {
+            if (m.getName().equals(PgRegexpMatches.NAME)) {
+                root.add(PgRegexpMatches.NAME, TableFunctionImpl.create(m));
+            }
+        }
         PgFormattingCalls.register(root);
         PgTextArrays.register(root);
         PgVarianceFunctions.register(root);

@@ -221,6 +221,13 @@ final class CatalogTypeCasts {
                         }
                         return SqlLiteral.createExactNumeric(Long.toString(oid), pos);
                     }
+                    io.tributary.common.types.DataType named =
+                            type.equals("regtype") ? io.tributary.sql.PgTypeNames.parse(text) : null;
+                    if (named != null) {
+                        // any of the type's names ('integer', 'int4', 'int[]'), as PostgreSQL's regtype input reads
+                        // them
+                        return SqlLiteral.createExactNumeric(Integer.toString(named.oid()), pos);
+                    }
                     return PgCatalogCalls.expand(
                             templates[0],
                             List.of(

@@ -52,7 +52,12 @@ final class ColumnLabels {
             PgSimilarSubstring.NAME,
             "substring");
 
-    private ColumnLabels() {}
+    /** Where the parsed tree's nodes are in the text parsed, to tell its array constants; null when unknown. */
+    private final StatementPositions positions;
+
+    private ColumnLabels(StatementPositions positions) {
+        this.positions = positions;
+    }
 
     /**
      * The query whose select list names {@code query}'s columns: inside a WITH and ORDER BY, and the
@@ -83,6 +88,20 @@ final class ColumnLabels {
      * select, as PostgreSQL names a set operation's columns after its first query.
      */
     static List<String> of(SqlNode query) {
+        return new ColumnLabels(null).labels(query);
+    }
+
+    /**
+     * {@link #of(SqlNode)} for {@code query} parsed from the text rewrites' output, whose {@code
+     * positions} tell an array constant {@link PgSyntaxText} made an {@code ARRAY[...]} ({@code
+     * '{1,2}'::int[]}, labelled as its element type as in PostgreSQL) from a constructor the client
+     * wrote (by its {@link PgSyntaxText#ARRAY_CONSTANT_MARK}).
+     */
+    static List<String> of(SqlNode query, StatementPositions positions) {
+        return new ColumnLabels(positions).labels(query);
+    }
+
+    private List<String> labels(SqlNode query) {
         SqlNode node = leftmostQuery(query);
         if (node.getKind() == SqlKind.VALUES
                 && ((SqlCall) node).operandCount() > 0
@@ -133,7 +152,7 @@ final class ColumnLabels {
         return labels.get(column < star ? column : column - starWidth + 1);
     }
 
-    private static String label(SqlNode item) {
+    private String label(SqlNode item) {
         if (item instanceof SqlIdentifier id) {
             return id.names.get(id.names.size() - 1);
         }
@@ -173,11 +192,13 @@ final class ColumnLabels {
             return "row"; // ROW(1, 'a') and (1, 'a') alike
         }
         if (item.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR || item.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR) {
-            return "array"; // ARRAY[1, 2] and ARRAY(SELECT ...) alike
+            SqlNode element = arrayConstantElement(item);
+            // ARRAY[1, 2] and ARRAY(SELECT ...) alike; an array constant is a cast, named by its type
+            return element != null ? label(element) : "array";
         }
         if (item.isA(SqlKind.QUERY) || item instanceof SqlOrderBy) {
             // a scalar sub-query is named as its first column is: (SELECT max(a) FROM t) is max
-            List<String> inner = of(item);
+            List<String> inner = labels(item);
             return inner == null || inner.isEmpty() || inner.get(0) == null ? "?column?" : inner.get(0);
         }
         if (item.getKind() == SqlKind.EXISTS) {
@@ -230,7 +251,7 @@ final class ColumnLabels {
      * call (not a cast or CASE) with any FILTER, WITHIN GROUP or OVER, a row or array constructor, or a cast of one of these (its
      * {@code FigureColname} strength 2).
      */
-    private static boolean namesItself(SqlNode node) {
+    private boolean namesItself(SqlNode node) {
         if (node instanceof SqlIdentifier id) {
             return !id.isStar();
         }
@@ -250,12 +271,39 @@ final class ColumnLabels {
         if (node.getKind() == SqlKind.ROW
                 || node.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
                 || node.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR) {
-            // PostgreSQL's row and array constructors name themselves as strongly (ARRAY[1]::text is array)
-            return true;
+            // PostgreSQL's row and array constructors name themselves as strongly (ARRAY[1]::text is
+            // array); an array constant is a cast, which does not ('{1}'::int[]::text is text)
+            return arrayConstantElement(node) == null;
         }
         return node instanceof SqlCall call
                 && call.getOperator() instanceof SqlFunction
                 && node.getKind() != SqlKind.CASE;
+    }
+
+    /**
+     * For an {@code ARRAY[...]} or {@code ARRAY(SELECT ...)} that {@link PgSyntaxText} wrote for an
+     * array constant cast to an array type (marked so in the text parsed), the cast of one element
+     * to the element type, which labels it; null for a constructor the client wrote, or an array
+     * constant of NULLs alone.
+     */
+    private SqlNode arrayConstantElement(SqlNode array) {
+        if (positions == null
+                || !positions.parsedPrecededBy(array.getParserPosition(), PgSyntaxText.ARRAY_CONSTANT_MARK)) {
+            return null;
+        }
+        List<SqlNode> elements = array.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                ? ((SqlCall) array).getOperandList()
+                : ((SqlCall) array).operand(0) instanceof SqlSelect empty
+                        ? empty.getSelectList().getList()
+                        : List.of();
+        for (SqlNode element : elements) {
+            // the rewrite's elements are constants cast to the element type
+            if (element.getKind() == SqlKind.CAST
+                    && ((SqlCall) element).operand(0) instanceof org.apache.calcite.sql.SqlLiteral) {
+                return element;
+            }
+        }
+        return null;
     }
 
     /** PostgreSQL's {@code pg_type.typname}, which it uses as the label of a cast. */

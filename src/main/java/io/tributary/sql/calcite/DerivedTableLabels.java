@@ -25,6 +25,14 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * view expansion, before the other rewrites change the items; one instance per statement.
  */
 final class DerivedTableLabels extends StatementRewrite {
+    /** Where the parsed tree's nodes are in the client's text ({@link ColumnLabels#of(SqlNode, StatementPositions)}); null when unknown. */
+    private final StatementPositions positions;
+
+    /** @param positions where the statement's parsed tree is in the client's text, or null */
+    DerivedTableLabels(StatementPositions positions) {
+        this.positions = positions;
+    }
+
     @Override
     public SqlNode visit(SqlCall call) {
         if (call instanceof SqlSelect select && select.getFrom() != null) {
@@ -59,7 +67,7 @@ final class DerivedTableLabels extends StatementRewrite {
         if (!(node instanceof SqlSelect select)) {
             return;
         }
-        List<String> labels = ColumnLabels.of(select);
+        List<String> labels = ColumnLabels.of(select, positions);
         if (labels == null) {
             return;
         }

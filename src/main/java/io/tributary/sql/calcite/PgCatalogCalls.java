@@ -28,9 +28,10 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * Gives catalog functions and casts their PostgreSQL meaning by rewriting them into lookups in
  * the live {@code pg_catalog} relations, so their answers always agree with what those relations
  * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_type_is_visible}, {@code
- * pg_opclass_is_visible}, {@code pg_opfamily_is_visible}, {@code pg_get_indexdef},
+ * pg_opclass_is_visible}, {@code pg_opfamily_is_visible}, {@code pg_operator_is_visible}, {@code
+ * pg_conversion_is_visible}, {@code pg_get_indexdef},
  * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
- * {@code col_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
+ * {@code col_description}, {@code shobj_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
  * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
  * {@code pg_total_relation_size}, {@code pg_database_size}), and casts
  * to {@code regclass}, {@code regtype}, {@code regnamespace} (a name literal becomes its OID, an
@@ -58,7 +59,8 @@ final class PgCatalogCalls extends StatementRewrite {
     private static final String EXPLICIT = "$explicit";
 
     /** The table functions of one column whose alias names that column ({@link #isSeries}). */
-    private static final Set<String> SERIES = Set.of("generate_series", "pg_timestamp_series", "pg_timestamptz_series");
+    private static final Set<String> SERIES =
+            Set.of("generate_series", "pg_timestamp_series", "pg_timestamptz_series", PgRegexpMatches.NAME);
 
     /** Templates name their tables pg__x so that they never capture the caller's aliases. */
     private static final String ROLE = "(SELECT pg__r.rolname FROM pg_catalog.pg_roles pg__r WHERE pg__r.oid = \"$0\")";
@@ -85,6 +87,15 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_opclass_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_opclass pg__o WHERE pg__o.oid = \"$0\""
                             + " AND pg__o.opcnamespace IN (" + SEARCH_PATH + "))"),
+            // psql's \do and \dc: Tributary has no operators or conversions outside pg_catalog
+            Map.entry(
+                    "pg_operator_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_operator pg__o WHERE pg__o.oid = \"$0\""
+                            + " AND pg__o.oprnamespace IN (" + SEARCH_PATH + "))"),
+            Map.entry(
+                    "pg_conversion_is_visible",
+                    "EXISTS (SELECT 1 FROM pg_catalog.pg_conversion pg__o WHERE pg__o.oid = \"$0\""
+                            + " AND pg__o.connamespace IN (" + SEARCH_PATH + "))"),
             Map.entry(
                     "pg_opfamily_is_visible",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_opfamily pg__o WHERE pg__o.oid = \"$0\""
@@ -103,6 +114,11 @@ final class PgCatalogCalls extends StatementRewrite {
             Map.entry("pg_get_viewdef", definition("'v'")),
             Map.entry("obj_description", DESCRIPTION.formatted("0")),
             Map.entry("col_description", DESCRIPTION.formatted("\"$1\"")),
+            // psql's \l+: the comment on a shared object (a database)
+            Map.entry(
+                    "shobj_description",
+                    "(SELECT pg__s.description FROM pg_catalog.pg_shdescription pg__s"
+                            + " WHERE pg__s.objoid = \"$0\")"),
             Map.entry(
                     "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
@@ -257,6 +273,18 @@ final class PgCatalogCalls extends StatementRewrite {
             if (cast != null) {
                 return rewritten(cast);
             }
+        }
+        if ((kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS)
+                && (isTypeOf(call.operand(0)) && isRegtype(call.operand(1))
+                        || isRegtype(call.operand(0)) && isTypeOf(call.operand(1)))) {
+            // pg_typeof answers the type's name, as a regtype shows: compare the regtype's name
+            SqlNode[] operands = new SqlNode[2];
+            for (int i = 0; i < 2; i++) {
+                SqlNode operand = call.operand(i).accept(this);
+                operands[i] =
+                        isRegtype(call.operand(i)) ? expand("format_type(\"$0\", NULL)", List.of(operand)) : operand;
+            }
+            return rewritten(call.getOperator().createCall(call.getParserPosition(), operands));
         }
         if ((kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS)
                 && (arrayLiteral(call.operand(0)) != null || arrayLiteral(call.operand(1)) != null)) {
@@ -428,15 +456,20 @@ final class PgCatalogCalls extends StatementRewrite {
                         castTo(SqlLiteral.createNull(pos), SqlTypeName.BOOLEAN, pos));
             }
             case "has_schema_privilege", "has_database_privilege" -> {
-                if (n != 2 && n != 3
-                        || !(call.operand(n - 1) instanceof SqlLiteral privilege)
-                        || !(call.operand(n - 2) instanceof SqlLiteral object)
-                        || object.getTypeName().getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                if (n != 2 && n != 3 || !(call.operand(n - 1) instanceof SqlLiteral privilege)) {
                     return null;
                 }
                 boolean schema = name.equals("has_schema_privilege");
                 PgPrivilegeText.check(
                         privilege.getValueAs(String.class), schema ? PgPrivilegeText.SCHEMA : PgPrivilegeText.DATABASE);
+                if (!(call.operand(n - 2) instanceof SqlLiteral object)) {
+                    // a column (psql's \l+ passes pg_database.datname): the session's user holds
+                    // every privilege, so true for an object that exists, by name or OID
+                    return expand(schema ? SCHEMA_EXISTS : DATABASE_EXISTS, List.of(call.operand(n - 2)));
+                }
+                if (object.getTypeName().getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+                    return null;
+                }
                 String objectName = object.getValueAs(String.class);
                 if (schema ? namespaceOid.applyAsLong(objectName) < 0 : !objectName.equals(database)) {
                     throw new TributaryException(
@@ -465,6 +498,31 @@ final class PgCatalogCalls extends StatementRewrite {
                 return null;
             }
         }
+    }
+
+    /** True when the schema named (or numbered) by "$0" exists, else NULL. */
+    private static final String SCHEMA_EXISTS = "CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_namespace pg__n"
+            + " WHERE pg__n.nspname = CAST(\"$0\" AS VARCHAR)"
+            + " OR CAST(pg__n.oid AS VARCHAR) = CAST(\"$0\" AS VARCHAR)) THEN TRUE END";
+
+    /** True when the database named (or numbered) by "$0" exists, else NULL. */
+    private static final String DATABASE_EXISTS = "CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_database pg__d"
+            + " WHERE pg__d.datname = CAST(\"$0\" AS VARCHAR)"
+            + " OR CAST(pg__d.oid AS VARCHAR) = CAST(\"$0\" AS VARCHAR)) THEN TRUE END";
+
+    /** Whether {@code node} is a call of {@code pg_typeof}. */
+    private static boolean isTypeOf(SqlNode node) {
+        return node instanceof SqlCall c
+                && c.getOperator() instanceof SqlFunction f
+                && f.getName().equalsIgnoreCase(PgTypeOf.NAME);
+    }
+
+    /** Whether {@code node} is a cast to {@code regtype}. */
+    private static boolean isRegtype(SqlNode node) {
+        return node.getKind() == SqlKind.CAST
+                && ((SqlCall) node).operand(1) instanceof SqlDataTypeSpec spec
+                && spec.getTypeNameSpec().getTypeName().isSimple()
+                && spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("regtype");
     }
 
     /** The functions {@link #sessionFunction} answers. */
@@ -535,7 +593,7 @@ final class PgCatalogCalls extends StatementRewrite {
     /**
      * Whether {@code fn} is the parser's {@code TABLE(...)} around a call of one of the series
      * functions, whose rows have one column ({@code generate_series}, and the names {@link
-     * PgValueSemantics} gives its timestamp form).
+     * PgValueSemantics} gives its timestamp form, and {@code regexp_matches}).
      */
     private static boolean isSeries(SqlCall fn) {
         return fn.getKind() == SqlKind.COLLECTION_TABLE

@@ -38,6 +38,13 @@ import java.util.regex.Pattern;
  * anything but a constant to interval is 0A000. Stateless.
  */
 final class PgSyntaxText {
+    /**
+     * Written (a comment, which the grammar skips) before the {@code ARRAY[...]} an array constant
+     * becomes, so that {@link ColumnLabels} labels it as the cast it was ({@code '{1,2}'::int[]} is
+     * {@code int4}), not as a constructor.
+     */
+    static final String ARRAY_CONSTANT_MARK = "/*pg_array_constant*/";
+
     private static final Pattern OPERATOR =
             Pattern.compile("(?i)OPERATOR\\s*\\(\\s*pg_catalog\\s*\\.\\s*([~!<>=*+\\-/%^|&]+)\\s*\\)");
     private static final Pattern DEFAULT_COLLATION =
@@ -237,6 +244,7 @@ final class PgSyntaxText {
                 String array = found == null ? null : arrayConstructor(sql.substring(i + 1, end - 1), found.group(1));
                 if (array != null) {
                     out.append(code(found == as ? before.substring(0, open.start()) : before))
+                            .append(ARRAY_CONSTANT_MARK)
                             .append(array);
                     i = end + found.end();
                     codeStart = i;

@@ -7,7 +7,7 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.schema.impl.ReflectiveFunctionBase;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -111,19 +111,20 @@ final class PgTypeCoercion extends TypeCoercionImpl {
 
     /**
      * Refuses a number where one of PostgreSQL's text functions that Tributary defines ({@link
-     * PgTextFunctions}, {@code length}) takes text: PostgreSQL has no {@code ltrim(integer, unknown)}
+     * PgTextFunctions}, {@code length}, {@link PgRegexpMatches}) takes text: PostgreSQL has no {@code ltrim(integer, unknown)}
      * or {@code length(integer)} (42883), where Calcite casts the number to text and answers. Not
      * {@code quote_nullable}, whose PostgreSQL form takes any element.
      */
     @Override
     public boolean userDefinedFunctionCoercion(SqlValidatorScope scope, SqlCall call, SqlFunction function) {
         if (function instanceof SqlUserDefinedFunction udf
-                && udf.getFunction() instanceof ScalarFunctionImpl scalar
-                && (scalar.method.getDeclaringClass() == PgTextFunctions.class
-                        || scalar.method.getName().equals("pg_length"))
+                && udf.getFunction() instanceof ReflectiveFunctionBase reflective
+                && (reflective.method.getDeclaringClass() == PgTextFunctions.class
+                        || reflective.method.getDeclaringClass() == PgRegexpMatches.class
+                        || reflective.method.getName().equals("pg_length"))
                 // PostgreSQL's quote_nullable takes anyelement: quote_nullable(5) is '5'
-                && !scalar.method.getName().equals("quote_nullable")) {
-            Class<?>[] parameters = scalar.method.getParameterTypes();
+                && !reflective.method.getName().equals("quote_nullable")) {
+            Class<?>[] parameters = reflective.method.getParameterTypes();
             for (int i = 0; i < call.operandCount() && i < parameters.length; i++) {
                 SqlNode operand = call.operand(i);
                 if (parameters[i] == String.class

@@ -47,8 +47,12 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
     /** {@code regexp_split_to_table(s, p [, flags])}: the elements of {@code regexp_split_to_array}. */
     private static final String SPLIT_TO_TABLE = "regexp_split_to_table";
 
-    /** One-column set-returning json functions, labelled by their names as {@code generate_series} is. */
+    /**
+     * One-column set-returning json functions, and {@code regexp_matches}, labelled by their names
+     * as {@code generate_series} is.
+     */
     private static final Set<String> JSON_SETS = Set.of(
+            PgRegexpMatches.NAME,
             "json_array_elements",
             "json_array_elements_text",
             "jsonb_array_elements",

@@ -428,8 +428,11 @@ final class SqlErrors {
                         .matcher(sql.substring(0, Math.min(position - 1, sql.length())))
                         .find()) {
             // Calcite looks a type name it does not know up as a user type and names it an unknown identifier
-            state = SqlState.UNDEFINED_OBJECT;
-            message = "type \"" + x.group(1) + "\" does not exist";
+            // (or, for one of PostgreSQL's types Tributary has no values of, 0A000 naming it)
+            boolean known =
+                    io.tributary.sql.PgTypeNames.isUnsupportedType(x.group(1).toLowerCase(java.util.Locale.ROOT));
+            state = known ? SqlState.FEATURE_NOT_SUPPORTED : SqlState.UNDEFINED_OBJECT;
+            message = known ? "type " + x.group(1) + " is not supported" : "type \"" + x.group(1) + "\" does not exist";
         } else if ((x = COLUMN_NOT_FOUND.matcher(m)).find()
                 || (x = UNKNOWN_TARGET.matcher(m)).find()
                 || (x = UNKNOWN_IDENTIFIER.matcher(m)).find()) {

@@ -57,6 +57,12 @@ final class StatementPositions {
         return new StatementPositions(client, parsed, tree, text);
     }
 
+    /** Whether the parsed text ends with {@code text} just before {@code pos}, a position in it. */
+    boolean parsedPrecededBy(SqlParserPos pos, String text) {
+        int at = pos == null ? 0 : SqlErrors.offset(parsed, pos.getLineNum(), pos.getColumnNum());
+        return at - 1 >= text.length() && parsed.startsWith(text, at - 1 - text.length());
+    }
+
     /** The client's text. */
     String client() {
         return client;
