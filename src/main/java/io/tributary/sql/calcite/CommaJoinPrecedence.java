@@ -1,12 +1,19 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.SqlState;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Gives JOIN its PostgreSQL precedence over the comma of a FROM list: {@code FROM a, b JOIN c ON
@@ -30,6 +37,7 @@ final class CommaJoinPrecedence extends StatementRewrite {
                 && join.getJoinType() != JoinType.COMMA
                 && join.getLeft() instanceof SqlJoin comma
                 && (comma.getJoinType() == JoinType.COMMA || commas.contains(comma))) {
+            refuseEarlierItems(comma, join);
             SqlJoin joined = new SqlJoin(
                     join.getParserPosition(),
                     comma.getRight(),
@@ -50,5 +58,45 @@ final class CommaJoinPrecedence extends StatementRewrite {
             return rewritten(cross);
         }
         return visited;
+    }
+
+    /**
+     * PostgreSQL's 42P01 for a condition of {@code join} that qualifies a column by an item of the
+     * FROM list before the comma, which the regrouped join no longer sees. A name the joined items
+     * introduce themselves is theirs, as it is in PostgreSQL.
+     */
+    private static void refuseEarlierItems(SqlJoin comma, SqlJoin join) {
+        if (join.getCondition() == null || join.getCondition() instanceof SqlNodeList) {
+            return;
+        }
+        Set<String> before = new HashSet<>();
+        OuterReferences.introduced(comma.getLeft(), before);
+        Set<String> joined = new HashSet<>();
+        OuterReferences.introduced(comma.getRight(), joined);
+        OuterReferences.introduced(join.getRight(), joined);
+        join.getCondition().accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier id) {
+                if (id.names.size() >= 2) {
+                    String table = id.names.get(id.names.size() - 2);
+                    String key = table.toLowerCase(Locale.ROOT);
+                    if (before.contains(key) && !joined.contains(key)) {
+                        throw PositionedError.at(
+                                id.getParserPosition(),
+                                SqlState.UNDEFINED_TABLE,
+                                "invalid reference to FROM-clause entry for table \"" + table + "\"",
+                                "There is an entry for table \"" + table
+                                        + "\", but it cannot be referenced from this part of the query.");
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public Void visit(SqlCall call) {
+                // a sub-query in the condition has names of its own
+                return call instanceof SqlSelect ? null : super.visit(call);
+            }
+        });
     }
 }
