@@ -48,42 +48,45 @@ final class AggregateCalls {
     }
 
     /**
-     * Whether {@code select} is an aggregate query without groups whose every select item is an
-     * aggregate call (with FILTER, an alias, or both): no GROUP BY, HAVING, LIMIT or OFFSET. Such a
-     * query gives exactly one row, whatever its FROM and WHERE give. Items that compute with the
-     * aggregates ({@code coalesce(sum(x), 0)}) do not count: Calcite decorrelates those wrongly in
-     * a LEFT JOIN LATERAL, which is what {@link AggregateLateralJoins} would make of them.
+     * Whether {@code select} is an aggregate query with one group, whatever its FROM and WHERE
+     * give: no GROUP BY (or {@code GROUP BY ()}), an aggregate call in its list or a HAVING, no
+     * window function and no {@code *} in its list.
      */
-    static boolean isPlainSingleGroup(SqlSelect select) {
-        if (select.getGroup() != null
-                || select.getHaving() != null
-                || select.getFetch() != null
-                || select.getOffset() != null) {
+    static boolean isSingleGroup(SqlSelect select) {
+        if (!emptyGrouping(select.getGroup())) {
             return false;
         }
         for (SqlNode item : select.getSelectList()) {
-            if (!isAggregateItem(item)) {
+            if (item instanceof SqlIdentifier id && id.isStar() || containsOver(item)) {
+                return false;
+            }
+        }
+        return select.getHaving() != null || containsAggregate(select.getSelectList());
+    }
+
+    private static boolean emptyGrouping(SqlNodeList group) {
+        if (group == null) {
+            return true;
+        }
+        for (SqlNode key : group) {
+            boolean empty = key instanceof SqlNodeList list && list.isEmpty()
+                    || key instanceof SqlCall call && call.operandCount() == 0;
+            if (!empty) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean isAggregateItem(SqlNode item) {
-        SqlNode node = item;
-        if (node instanceof SqlCall as && as.getKind() == SqlKind.AS) {
-            node = as.operand(0);
+    private static boolean containsOver(SqlNode node) {
+        if (!(node instanceof SqlCall call) || node instanceof SqlSelect) {
+            return false;
         }
-        if (node instanceof SqlCall filter && filter.getKind() == SqlKind.FILTER) {
-            node = filter.operand(0);
+        if (call.getKind() == SqlKind.OVER) {
+            return true;
         }
-        return node instanceof SqlCall call && call.getKind() != SqlKind.OVER && isAggregate(call) && !nested(call);
-    }
-
-    /** Whether an operand of {@code call} holds another aggregate call or a sub-query. */
-    private static boolean nested(SqlCall call) {
         for (SqlNode operand : call.getOperandList()) {
-            if (operand instanceof SqlSelect || operand != null && containsAggregate(operand)) {
+            if (operand != null && containsOver(operand)) {
                 return true;
             }
         }

@@ -1,120 +1,116 @@
 package io.tributary.sql.calcite;
 
-import io.tributary.common.SqlState;
-import io.tributary.common.TributaryException;
-import org.apache.calcite.sql.JoinConditionType;
-import org.apache.calcite.sql.JoinType;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
- * {@code FROM a, LATERAL (SELECT sum(x) FROM b WHERE b.k = a.k) s} (or {@code CROSS JOIN LATERAL},
- * or {@code JOIN LATERAL ... ON true}) over a sub-query that aggregates without GROUP BY, each item
- * an aggregate call, as the equivalent {@code LEFT JOIN LATERAL ... ON true}. Such a sub-query gives exactly one row for every
- * row of {@code a}, so both joins keep every row of {@code a}; but Calcite decorrelates the inner
- * form into a join with the sub-query grouped by {@code b.k}, which has no row for a key without
- * matches, and so dropped the rows of {@code a} that PostgreSQL answers with NULL (it got it right
- * only when a count was among the aggregates). The outer form it decorrelates correctly.
- *
- * <p>Also refuses (0A000) a LATERAL sub-query whose select list has a window function and whose
- * conditions name a relation of the outer query ({@link OuterReferences}): Calcite's decorrelation computes
- * the window over all the sub-query's rows and applies the correlated condition afterwards, so
- * {@code row_number() OVER ()} numbered every row of the table rather than those of the outer row.
+ * {@code LATERAL (SELECT sum(x) FROM b WHERE b.k = a.k)}, a LATERAL sub-query that aggregates with
+ * one group (no GROUP BY, or {@code GROUP BY ()}), as {@code LATERAL (SELECT s FROM (SELECT sum(x) AS s,
+ * count(*) FROM b WHERE b.k = a.k) one)}. Such a sub-query gives one row for every row of {@code a}
+ * (or none that its HAVING rejects), but Calcite decorrelates it into a join with the sub-query
+ * grouped by {@code b.k}, which has no row for a key without matches: the rows of {@code a} that
+ * PostgreSQL answers with NULL were dropped, whatever joined the sub-query (comma, CROSS, JOIN ...
+ * ON any condition, NATURAL), and HAVING, LIMIT or a UNION ALL of such queries did not help. Calcite
+ * keeps those rows when the aggregates include a count, so each such query gets a count of its
+ * own, which the derived table around it leaves out. The same holds for each branch of a set
+ * operation, for a derived table the sub-query reads, and for a query with ORDER BY, LIMIT or
+ * OFFSET, which the derived table keeps inside.
  */
 final class AggregateLateralJoins extends StatementRewrite {
+    /** The added count's name; {@code $} keeps it apart from anything a user writes unquoted. */
+    private static final String COUNT = "$lateral_count";
+
+    private static final String DERIVED = "$lateral_group";
+
     @Override
     public SqlNode visit(SqlCall call) {
-        if (call.getKind() == SqlKind.LATERAL && windowedSelect(call.operand(0)) != null) {
-            SqlSelect select = windowedSelect(call.operand(0));
-            if (OuterReferences.filtersByOuter(select)) {
-                throw new TributaryException(
-                        SqlState.FEATURE_NOT_SUPPORTED,
-                        "window functions in a LATERAL sub-query whose conditions refer to the outer query are not supported");
-            }
-        }
         SqlNode visited = super.visit(call);
-        if (visited instanceof SqlJoin join && isInnerAlways(join) && isSingleGroupLateral(join.getRight())) {
-            SqlParserPos pos = join.getParserPosition();
-            return rewritten(new SqlJoin(
-                    pos,
-                    join.getLeft(),
-                    SqlLiteral.createBoolean(false, pos),
-                    JoinType.LEFT.symbol(pos),
-                    join.getRight(),
-                    JoinConditionType.ON.symbol(pos),
-                    SqlLiteral.createBoolean(true, pos)));
+        if (visited instanceof SqlCall lateral && lateral.getKind() == SqlKind.LATERAL) {
+            SqlNode operand = lateral.operand(0);
+            SqlNode counted = counted(operand);
+            if (counted != operand) {
+                lateral.setOperand(0, counted);
+                return rewritten(lateral);
+            }
         }
         return visited;
     }
 
-    /** {@code node} (a LATERAL operand, perhaps under AS) when it is a SELECT with a window function in its list, else null. */
-    private static SqlSelect windowedSelect(SqlNode node) {
-        SqlNode inner = node;
-        while (inner instanceof SqlCall call && call.getKind() == SqlKind.AS) {
-            inner = call.operand(0);
-        }
-        if (inner instanceof SqlOrderBy orderBy) {
-            inner = orderBy.query;
-        }
-        return inner instanceof SqlSelect select && hasOver(select.getSelectList()) ? select : null;
-    }
-
-    private static boolean hasOver(SqlNode node) {
-        if (node instanceof SqlNodeList list) {
-            for (SqlNode item : list) {
-                if (item != null && hasOver(item)) {
-                    return true;
+    /** {@code query} with its one-group aggregate queries counted, or {@code query} itself when it has none. */
+    private static SqlNode counted(SqlNode query) {
+        if (query instanceof SqlSelect select) {
+            if (AggregateCalls.isSingleGroup(select)) {
+                return wrapped(select, select);
+            }
+            // SELECT * FROM (a UNION ALL b) x, as a set operation in LATERAL reaches here
+            SqlNode from = select.getFrom();
+            if (from != null && (from.isA(SqlKind.QUERY) || from.getKind() == SqlKind.AS)) {
+                SqlNode replaced = counted(from);
+                if (replaced != from) {
+                    select.setFrom(replaced);
+                    return select;
                 }
             }
-            return false;
+            return query;
         }
-        if (!(node instanceof SqlCall call) || node instanceof SqlSelect) {
-            return false;
+        if (query instanceof SqlOrderBy orderBy) {
+            return orderBy.query instanceof SqlSelect select && AggregateCalls.isSingleGroup(select)
+                    ? wrapped(select, orderBy)
+                    : query;
         }
-        if (call.getKind() == SqlKind.OVER) {
-            return true;
-        }
-        for (SqlNode operand : call.getOperandList()) {
-            if (operand != null && hasOver(operand)) {
-                return true;
+        if (query instanceof SqlCall call && (call.getKind() == SqlKind.AS || call.isA(SqlKind.SET_QUERY))) {
+            boolean changed = false;
+            int operands = call.getKind() == SqlKind.AS ? 1 : call.operandCount();
+            for (int i = 0; i < operands; i++) {
+                SqlNode operand = call.operand(i);
+                SqlNode replaced = counted(operand);
+                if (replaced != operand) {
+                    call.setOperand(i, replaced);
+                    changed = true;
+                }
             }
+            return changed ? call : query;
         }
-        return false;
+        return query;
     }
 
-    /** A join that keeps a pair of rows whatever they hold: comma, CROSS, or INNER ... ON true. */
-    private static boolean isInnerAlways(SqlJoin join) {
-        if (join.isNatural()) {
-            return false;
+    /**
+     * {@code SELECT n1, ... FROM (whole) one} where {@code select} (the query of {@code whole}) has
+     * its items named n1, ... (their own aliases, else generated names, which only a branch after
+     * the first of a set operation, whose names nobody reads, or a duplicate label has) and a count.
+     */
+    private static SqlNode wrapped(SqlSelect select, SqlNode whole) {
+        SqlParserPos pos = select.getParserPosition();
+        List<SqlNode> inner = new ArrayList<>();
+        List<SqlNode> outer = new ArrayList<>();
+        SqlNodeList items = select.getSelectList();
+        for (int i = 0; i < items.size(); i++) {
+            SqlNode item = items.get(i);
+            SqlParserPos itemPos = item.getParserPosition();
+            String name;
+            if (item.getKind() == SqlKind.AS) {
+                name = ((SqlIdentifier) ((SqlCall) item).operand(1)).getSimple();
+                inner.add(item);
+            } else {
+                name = "$lateral_item" + i;
+                inner.add(SqlStdOperatorTable.AS.createCall(itemPos, item, new SqlIdentifier(name, itemPos)));
+            }
+            outer.add(new SqlIdentifier(name, itemPos));
         }
-        return switch (join.getJoinType()) {
-            case COMMA, CROSS -> true;
-            case INNER ->
-                join.getConditionType() == JoinConditionType.ON
-                        && join.getCondition() instanceof SqlLiteral literal
-                        && Boolean.TRUE.equals(literal.getValueAs(Boolean.class));
-            default -> false;
-        };
-    }
-
-    /** Whether {@code node} is {@code LATERAL (query) [AS alias]} over a query that always gives one row. */
-    private static boolean isSingleGroupLateral(SqlNode node) {
-        boolean lateral = false;
-        SqlNode inner = node;
-        while (inner instanceof SqlCall call && (call.getKind() == SqlKind.AS || call.getKind() == SqlKind.LATERAL)) {
-            lateral |= call.getKind() == SqlKind.LATERAL;
-            inner = call.operand(0);
-        }
-        if (inner instanceof SqlOrderBy orderBy && orderBy.fetch == null && orderBy.offset == null) {
-            inner = orderBy.query;
-        }
-        return lateral && inner instanceof SqlSelect select && AggregateCalls.isPlainSingleGroup(select);
+        SqlCall count = SqlStdOperatorTable.COUNT.createCall(pos, SqlIdentifier.star(pos));
+        inner.add(SqlStdOperatorTable.AS.createCall(pos, count, new SqlIdentifier(COUNT, pos)));
+        select.setSelectList(new SqlNodeList(inner, items.getParserPosition()));
+        SqlNode from = SqlStdOperatorTable.AS.createCall(pos, whole, new SqlIdentifier(DERIVED, pos));
+        return new SqlSelect(
+                pos, null, new SqlNodeList(outer, pos), from, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -78,11 +78,12 @@ public final class CalciteFrontend implements AutoCloseable {
                 RangeFrameCheck.step(),
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
-                JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(Programs.sequence(
-                        CheckedArithmetic.before(ArrayTextOperands.before(
-                                ZonedTimestamps.before(new GuardProgram(context.control()), session))),
-                        // again after planning: expanding DISTINCT aggregates adds min/max of their results
-                        IntervalPlans.extremes())))),
+                JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(FilteredDistinctAggregates.before(
+                        Programs.sequence(
+                                CheckedArithmetic.before(ArrayTextOperands.before(
+                                        ZonedTimestamps.before(new GuardProgram(context.control()), session))),
+                                // again after planning: expanding DISTINCT aggregates adds min/max of their results
+                                IntervalPlans.extremes()))))),
                 SeriesScanCalcs.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();

@@ -66,8 +66,8 @@ final class OuterReferences {
         return outer[0];
     }
 
-    /** The names {@code from} introduces: each table's last name part and each alias. */
-    private static void introduced(SqlNode from, Set<String> names) {
+    /** The names {@code from} introduces: each table's last name part and each alias, in lower case. */
+    static void introduced(SqlNode from, Set<String> names) {
         if (from instanceof SqlIdentifier id) {
             names.add(key(id.names.get(id.names.size() - 1)));
         } else if (from instanceof SqlJoin join) {

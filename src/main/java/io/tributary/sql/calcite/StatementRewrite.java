@@ -54,12 +54,14 @@ abstract class StatementRewrite extends SqlShuttle {
         SqlNode node = statement;
         boolean any = false;
         List<StatementRewrite> rewrites = new java.util.ArrayList<>(List.of(
+                new CommaJoinPrecedence(),
                 new ExponentLiterals(),
                 new JsonCasts(),
                 new RowComparisons(),
                 new TimeWindowCalls(),
                 new SplitToTableInFrom(),
                 new ImplicitLateralCalls(),
+                new CorrelatedWindowQueries(),
                 new AggregateLateralJoins(),
                 new JsonKeyColumns(),
                 new TimeOfDayCalls(),
