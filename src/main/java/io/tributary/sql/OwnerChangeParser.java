@@ -24,10 +24,14 @@ final class OwnerChangeParser {
             return false;
         }
         at++;
-        if (in.peekAhead(at).isWord("if") && in.peekAhead(at + 1).isWord("exists")) {
+        if (!kind.isWord("schema")
+                && in.peekAhead(at).isWord("if")
+                && in.peekAhead(at + 1).isWord("exists")) {
             at += 2;
         }
-        if (in.peekAhead(at).isWord("only") && !in.peekAhead(at + 1).isSymbol(".")) {
+        if (kind.isWord("table")
+                && in.peekAhead(at).isWord("only")
+                && !in.peekAhead(at + 1).isSymbol(".")) {
             at++;
         }
         at++;
@@ -48,8 +52,8 @@ final class OwnerChangeParser {
             in.expectWord("view");
             kind = "MATERIALIZED VIEW";
         }
-        boolean ifExists = in.acceptIfExists();
-        if (in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
+        boolean ifExists = !kind.equals("SCHEMA") && in.acceptIfExists();
+        if (kind.equals("TABLE") && in.peek().isWord("only") && !in.peekSecond().isSymbol(".")) {
             in.next();
         }
         String name = kind.equals("SCHEMA") ? in.identifier() : in.qualifiedName();

@@ -339,6 +339,7 @@ public sealed interface UtilityStatement {
      * @param kind TABLE, VIEW, MATERIALIZED VIEW, SEQUENCE, INDEX or SCHEMA, as the statement says it
      * @param name the relation's catalog key, or the schema's name
      * @param role the role named; null for CURRENT_USER, CURRENT_ROLE or SESSION_USER
+     * @param ifExists whether {@code IF EXISTS} makes a missing relation a NOTICE
      */
     record OwnerChange(String kind, String name, String role, boolean ifExists) implements UtilityStatement {
         /** The command tag PostgreSQL answers with. */

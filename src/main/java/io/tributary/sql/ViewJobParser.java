@@ -35,7 +35,8 @@ final class ViewJobParser {
     }
 
     /**
-     * After CREATE: {@code MATERIALIZED VIEW [IF NOT EXISTS] name AS query [EMIT ON WINDOW CLOSE]}.
+     * After CREATE: {@code MATERIALIZED VIEW [IF NOT EXISTS] name AS query [EMIT ON WINDOW CLOSE]
+     * | [WITH [NO] DATA]}.
      * The query is the rest of the text (without a trailing {@code ;}, with the EMIT clause); its
      * tokens are consumed unchecked.
      *

@@ -54,7 +54,7 @@ final class PgDependencies {
         }
         for (io.tributary.catalog.SequenceDef d : relations.createdSequences()) {
             PgSequence q = relations.created(d);
-            if (q.table() != 0) {
+            if (q.attnum() > 0) {
                 // OWNED BY: pg_dump writes ALTER SEQUENCE ... OWNED BY from this row
                 rows.add(new Object[] {PgOids.PG_CLASS, q.oid(), 0, PgOids.PG_CLASS, q.table(), q.attnum(), "a"});
             }

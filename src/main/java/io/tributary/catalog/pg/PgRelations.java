@@ -12,8 +12,8 @@ import java.util.function.Supplier;
 /**
  * The relation model behind {@code pg_class} and every catalog that refers to relations: the
  * relations of {@code pg_catalog} and {@code information_schema}, then the live {@link Catalog}'s
- * tables (relkind {@code r}), materialized views ({@code m}), plain views ({@code v}) and the
- * sequences of their SERIAL and identity columns ({@code S}). Recomputed at every call, so never
+ * tables (relkind {@code r}), materialized views ({@code m}), plain views ({@code v}), the
+ * sequences of their SERIAL and identity columns and those made by CREATE SEQUENCE ({@code S}). Recomputed at every call, so never
  * stale; called on the querying thread while a catalog relation is scanned.
  */
 final class PgRelations {

@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
  * @param progressTableId where the backfill keeps its per-vnode positions
  * @param rateLimit rows per second per parallel unit, -1 unlimited, 0 paused
  * @param startedAtMillis when the job was created (wall clock)
+ * @param awaitsRefresh whether the view was created {@code WITH NO DATA} and no REFRESH has
+ *     resumed it yet (its rate is 0 until then); false in records written before the field existed
  */
 public record BackfillJobRecord(
         int viewId,
@@ -28,7 +30,8 @@ public record BackfillJobRecord(
         long snapshotEpoch,
         int progressTableId,
         long rateLimit,
-        long startedAtMillis) {
+        long startedAtMillis,
+        boolean awaitsRefresh) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PREFIX = "job/";
 
@@ -46,7 +49,21 @@ public record BackfillJobRecord(
 
     BackfillJobRecord withRateLimit(long rate) {
         return new BackfillJobRecord(
-                viewId, statement, background, pin, snapshotEpoch, progressTableId, rate, startedAtMillis);
+                viewId,
+                statement,
+                background,
+                pin,
+                snapshotEpoch,
+                progressTableId,
+                rate,
+                startedAtMillis,
+                awaitsRefresh);
+    }
+
+    /** The same job waiting for a REFRESH ({@code true}, paused) or resumed by one at {@code rate}. */
+    BackfillJobRecord awaitingRefresh(boolean waits, long rate) {
+        return new BackfillJobRecord(
+                viewId, statement, background, pin, snapshotEpoch, progressTableId, rate, startedAtMillis, waits);
     }
 
     byte[] encode() {

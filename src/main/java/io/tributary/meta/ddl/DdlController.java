@@ -544,6 +544,11 @@ public final class DdlController {
         views.await(name, cancelCheck);
     }
 
+    /** Marks view {@code name}, just created paused, as created {@code WITH NO DATA}; see {@link ViewDdl#awaitRefresh}. */
+    public void awaitRefresh(String name) throws InterruptedException {
+        views.awaitRefresh(name);
+    }
+
     /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewDdl#refresh}. */
     public void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck)
             throws InterruptedException {

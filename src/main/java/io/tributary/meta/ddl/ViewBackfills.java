@@ -131,7 +131,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 pin.epoch(),
                 progressTableId,
                 rateLimit,
-                System.currentTimeMillis());
+                System.currentTimeMillis(),
+                false);
         Job job = new Job(record, view, plan);
         if (remote != null) {
             job.awaitingRemote = true;
@@ -449,10 +450,27 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
     /** Changes a job's rate limit, durably. */
     void setRateLimit(int viewId, long rate) throws InterruptedException {
         Job job = jobs.get(viewId);
-        if (job == null) {
-            return;
+        if (job != null) {
+            update(job, job.record.withRateLimit(rate));
         }
-        BackfillJobRecord updated = job.record.withRateLimit(rate);
+    }
+
+    /**
+     * Marks a job as created {@code WITH NO DATA} ({@code waits}: paused until a REFRESH), or
+     * resumes it for REFRESH at {@code rate}, durably. A crash between the job's creation and the
+     * mark leaves it paused without the mark: reads then say it is being created, and REFRESH
+     * resumes it all the same.
+     */
+    void awaitRefresh(int viewId, boolean waits, long rate) throws InterruptedException {
+        Job job = jobs.get(viewId);
+        if (job != null) {
+            update(job, job.record.awaitingRefresh(waits, rate));
+        }
+    }
+
+    private void update(Job job, BackfillJobRecord updated) throws InterruptedException {
+        int viewId = job.id();
+        long rate = updated.rateLimit();
         long ticket =
                 barriers.stage(buffer -> buffer.put(Keyspace.CATALOG, BackfillJobRecord.key(viewId), updated.encode()));
         job.record = updated;
@@ -534,7 +552,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
      */
     Catalog.Unreadable notReady(TableDef view) {
         Job job = jobs.get(view.id());
-        if (job != null && job.record.rateLimit() == 0) {
+        if (job != null && job.record.awaitsRefresh()) {
             return new Catalog.Unreadable(
                     "materialized view \"" + view.name() + "\" has not been populated",
                     "Use the REFRESH MATERIALIZED VIEW command (job " + view.id() + " is paused, "

@@ -241,7 +241,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         @Override
         public void stage(WriteBuffer buffer) {
             String name = view.name();
-            int running = backfills.jobs().size();
+            // a job waiting for REFRESH (WITH NO DATA) reads nothing: a dump creates one per view
+            int running = (int) backfills.jobs().stream()
+                    .filter(j -> !j.record.awaitsRefresh())
+                    .count();
             if (running >= maxBackfillJobs) {
                 throw new TributaryException(
                         SqlState.CONFIGURATION_LIMIT_EXCEEDED,
@@ -357,6 +360,15 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     }
 
     /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. */
+    /**
+     * Marks view {@code name}, just created with its backfill paused, as created {@code WITH NO
+     * DATA}: reading it says it has not been populated, and REFRESH resumes it.
+     */
+    void awaitRefresh(String name) throws InterruptedException {
+        TableDef view = requireView(name);
+        backfills.awaitRefresh(view.id(), true, 0);
+    }
+
     void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck) throws InterruptedException {
         new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, concurrently, resumeRate, cancelCheck);
     }

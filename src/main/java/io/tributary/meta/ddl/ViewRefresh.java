@@ -31,9 +31,9 @@ final class ViewRefresh {
      *
      * @param concurrently whether the statement said {@code CONCURRENTLY}, which PostgreSQL allows
      *     only for a view with a unique index: a Tributary view has no indexes, so never
-     * @param resumeRate the rate limit (rows per second, {@code -1} unlimited) a paused backfill (a
-     *     view created {@code WITH NO DATA}, or one whose rate was set to 0) goes on at: REFRESH
-     *     populates the view, as in PostgreSQL
+     * @param resumeRate the rate limit (rows per second, {@code -1} unlimited; 0 is taken as
+     *     unlimited) a paused backfill (a view created {@code WITH NO DATA}, or one whose rate was
+     *     set to 0) goes on at: REFRESH populates the view, as in PostgreSQL
      * @throws TributaryException as PostgreSQL: 42P01 when {@code name} does not exist, 0A000 when
      *     it is a table, 42809 when it is a plain view; 55000 with {@code concurrently}; the
      *     backfill's own error when it failed or was cancelled; 55000 when the view is not
@@ -68,8 +68,9 @@ final class ViewRefresh {
                         SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, why.reason(), 0, null, why.hint(), null);
             });
         }
-        if (job != null && job.record.rateLimit() == 0) {
-            backfills.setRateLimit(view.id(), resumeRate);
+        if (job != null && (job.record.awaitsRefresh() || job.record.rateLimit() == 0)) {
+            // a session rate of 0 would leave it paused and this wait endless: unlimited then
+            backfills.awaitRefresh(view.id(), false, resumeRate == 0 ? -1 : resumeRate);
         }
         while (job != null) {
             cancelCheck.run();

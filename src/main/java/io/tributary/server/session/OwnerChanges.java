@@ -27,6 +27,8 @@ final class OwnerChanges {
      */
     static StatementResult run(OwnerChange change, Catalog catalog, String user, Consumer<Session.Notice> notices) {
         if (change.kind().equals("SCHEMA")) {
+            // PostgreSQL looks the role up first for a schema, the relation first otherwise
+            requireRole(change, user);
             if (!catalog.schemaExists(change.name())) {
                 throw new TributaryException(
                         SqlState.INVALID_SCHEMA_NAME, "schema \"" + change.name() + "\" does not exist");
@@ -38,8 +40,10 @@ final class OwnerChanges {
                 if (!change.ifExists()) {
                     throw Catalog.undefinedTable(change.name());
                 }
-                notices.accept(
-                        new Session.Notice("NOTICE", "00000", "relation \"" + local + "\" does not exist, skipping"));
+                notices.accept(new Session.Notice(
+                        "NOTICE",
+                        SqlState.SUCCESSFUL_COMPLETION,
+                        "relation \"" + local + "\" does not exist, skipping"));
                 return new StatementResult.Command(change.tag());
             }
             if (!change.kind().equals("TABLE") && !change.kind().equals(kind.get())) {
@@ -47,10 +51,15 @@ final class OwnerChanges {
                         SqlState.WRONG_OBJECT_TYPE, "\"" + local + "\" is not " + article(change.kind()));
             }
         }
+        requireRole(change, user);
+        return new StatementResult.Command(change.tag());
+    }
+
+    /** 42704 unless the statement names the session's user, the one role. */
+    private static void requireRole(OwnerChange change, String user) {
         if (change.role() != null && !change.role().equals(user)) {
             throw new TributaryException(SqlState.UNDEFINED_OBJECT, "role \"" + change.role() + "\" does not exist");
         }
-        return new StatementResult.Command(change.tag());
     }
 
     /** What relation {@code key} is, in the statement's words, or empty when there is none. */
@@ -65,7 +74,7 @@ final class OwnerChanges {
         if (catalog.sequence(key).isPresent() || isColumnSequence(catalog, key)) {
             return Optional.of("SEQUENCE");
         }
-        if (catalog.tableOfIndex(key).isPresent()) {
+        if (catalog.tableOfIndex(key).isPresent() || isPrimaryKeyIndex(catalog, key)) {
             return Optional.of("INDEX");
         }
         return Optional.empty();
@@ -82,6 +91,19 @@ final class OwnerChanges {
                                 .equals(key)) {
                     return true;
                 }
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code key} names the index of a table's primary key, {@code <table>_pkey}. */
+    private static boolean isPrimaryKeyIndex(Catalog catalog, String key) {
+        String schema = catalog.schemaOfKey(key);
+        for (TableDef t : catalog.tablesIn(schema)) {
+            if (!t.hasRowId()
+                    && !t.isView()
+                    && Catalog.key(schema, t.localName() + "_pkey").equals(key)) {
+                return true;
             }
         }
         return false;

@@ -513,12 +513,18 @@ final class UtilityRunner {
                             // WITH NO DATA: a paused background job, which REFRESH resumes
                             variables.backgroundDdl() || !c.withData(),
                             c.withData() ? variables.backfillRateLimit() : 0,
-                            new ViewBackfillPlacement(variables.remoteBackfill(), variables.fallbackToLocal()),
+                            // a view waiting for REFRESH reads nothing, on a worker or here
+                            c.withData()
+                                    ? new ViewBackfillPlacement(variables.remoteBackfill(), variables.fallbackToLocal())
+                                    : ViewBackfillPlacement.LOCAL,
                             message -> notices.accept(
                                     new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
                             cancelCheck);
         } catch (TributaryException e) {
             throw inStatement(e, c.sql(), c.query());
+        }
+        if (created && !c.withData()) {
+            db.ddl().awaitRefresh(c.name());
         }
         if (!created) {
             notices.accept(new Session.Notice(
