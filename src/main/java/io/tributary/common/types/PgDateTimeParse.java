@@ -85,7 +85,7 @@ public final class PgDateTimeParse {
         int tzMinutes;
     }
 
-    /** Seconds since 1970-01-01 UTC as milliseconds (PostgreSQL rounds to microseconds; Tributary keeps milliseconds). */
+    /** Seconds since 1970-01-01 UTC as microseconds, rounded as PostgreSQL rounds them. */
     public static long epochSeconds(double seconds) {
         if (Double.isNaN(seconds)) {
             throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "timestamp cannot be NaN");
@@ -95,7 +95,7 @@ public final class PgDateTimeParse {
                     SqlState.DATETIME_FIELD_OVERFLOW,
                     "timestamp out of range: \"" + PgTextFormat.formatDouble(seconds) + "\"");
         }
-        return Math.round(seconds * 1000.0);
+        return Math.round(seconds * 1_000_000.0);
     }
 
     /** Reads {@code text} with {@code template}; {@code dateOnly} for {@code to_date} (its error names date). */
