@@ -69,6 +69,13 @@ class MicrosecondTimestampsDifferentialTest {
                     + " date_part('microseconds', tz) AS dp, extract(second FROM tz) AS s FROM tsx ORDER BY id",
             "SELECT to_char(t, 'YYYY-MM-DD HH24:MI:SS.US MS') AS a, to_char(tz, 'HH24:MI:SS.US') AS b FROM tsx ORDER BY id",
             "SELECT date_trunc('microseconds', t) AS a, date_trunc('milliseconds', tz) AS b FROM tsx ORDER BY id",
+            // far from 1970
+            "SELECT extract(microseconds FROM TIMESTAMP '0044-03-15 10:00:00.123456') AS a,"
+                    + " date_part('epoch', TIMESTAMP '1969-12-31 23:59:58.5') AS b,"
+                    + " to_char(TIMESTAMP '1900-01-01 00:00:00.000001', 'YYYY US') AS d,"
+                    + " extract(milliseconds FROM TIMESTAMPTZ '1960-01-01 00:00:00.25+00') AS e",
+            "SELECT TIMESTAMP '1582-10-04 10:00:00.999999' + INTERVAL '1 microsecond' AS c,"
+                    + " TIMESTAMP '0001-01-01 00:00:00.000001' - INTERVAL '1 microsecond' AS d",
             "SELECT to_timestamp(1704110400.123456) AS a, to_timestamp('2024-05-06 12:00:00.654321', 'YYYY-MM-DD HH24:MI:SS.US') AS b",
             "SELECT date_trunc('milliseconds', t) AS ms, date_trunc('second', t) AS s, date_trunc('hour', tz) AS h"
                     + " FROM tsx ORDER BY id",

@@ -52,10 +52,10 @@ public final class PgDateTimeParse {
     }
 
     /**
-     * What was read: {@code epochDay}, {@code micros} into the day, and the offset east of
-     * Greenwich when TZH/TZM gave one.
+     * What was read: {@code epochDay}, {@code micros} into the day, the offset east of Greenwich
+     * when TZH/TZM gave one, and the n of an {@code FFn} (6 without one).
      */
-    public record Result(long epochDay, long micros, boolean hasOffset, int offsetSeconds) {}
+    public record Result(long epochDay, long micros, boolean hasOffset, int offsetSeconds, int fractionDigits) {}
 
     /** The fields read so far, zero where none was (as PostgreSQL's). */
     private static final class Fields {
@@ -70,6 +70,9 @@ public final class PgDateTimeParse {
         int minute;
         int second;
         int micros;
+        /** The n of an {@code FFn} read, to which PostgreSQL rounds the result; 6 without one. */
+        int fractionDigits = 6;
+
         int secondsOfDay;
         boolean secondsOfDaySet;
         int julian;
@@ -176,6 +179,9 @@ public final class PgDateTimeParse {
                         scale *= 10;
                     }
                     f.micros = set(f.micros, v * scale, word);
+                    if (!upper.equals("US")) {
+                        f.fractionDigits = width;
+                    }
                 }
                 case "SSSS", "SSSSS" -> {
                     f.secondsOfDay = set(f.secondsOfDay, r.number(upper.length()), word);
@@ -456,6 +462,6 @@ public final class PgDateTimeParse {
         }
         long micros = ((hour * 60L + minute) * 60L + second) * 1_000_000L + f.micros;
         int offset = f.tzSign * (f.tzHours * 3600 + f.tzMinutes * 60);
-        return new Result(date.toEpochDay(), dateOnly ? 0 : micros, f.offset && !dateOnly, offset);
+        return new Result(date.toEpochDay(), dateOnly ? 0 : micros, f.offset && !dateOnly, offset, f.fractionDigits);
     }
 }

@@ -22,7 +22,8 @@ import org.apache.calcite.util.TimestampString;
  * ({@link MillisecondCalls}): each expression is rewritten as it will be compiled, evaluated, and a
  * timestamp result becomes a literal of all six fraction digits (Calcite's own executor reads the
  * count as milliseconds, and a timestamp function's result would become a literal thousands of
- * years off). Expressions are handed to {@code delegate} as rewritten; a batch with a cast of a
+ * years off). Expressions are handed to {@code delegate} as rewritten (one it leaves unreduced
+ * comes back as it was given to this executor); a batch with a cast of a
  * string to timestamptz is left unfolded, for {@link ZonedTimestamps} to read in the session's zone.
  * Called by the planner on the planning thread.
  */
@@ -57,7 +58,12 @@ final class MicrosecondFolding implements RexExecutor {
             return;
         }
         if (rewritten.stream().noneMatch(e -> MillisecondCalls.isTimestamp(e.getType()))) {
-            delegate.reduce(rexBuilder, rewritten, reducedValues);
+            List<RexNode> reduced = new ArrayList<>(constExps.size());
+            delegate.reduce(rexBuilder, rewritten, reduced);
+            for (int i = 0; i < reduced.size(); i++) {
+                // an expression left unreduced stays as it was: the rewrite is for compiling only
+                reducedValues.add(reduced.get(i) == rewritten.get(i) ? constExps.get(i) : reduced.get(i));
+            }
             return;
         }
         Object[] values;

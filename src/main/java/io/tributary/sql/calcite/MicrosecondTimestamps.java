@@ -10,8 +10,9 @@ import java.lang.annotation.Target;
  * implementor) whose {@code TIMESTAMP} and {@code TIMESTAMP WITH LOCAL TIME ZONE} parameters and
  * result are microseconds since 1970, the form Calcite's generated code holds them in. {@link
  * MillisecondCalls} hands every other function milliseconds and reads its timestamp result as
- * milliseconds.
+ * milliseconds. On a {@code Long} parameter of a schema function ({@link MicrosecondParameters}), it
+ * makes that parameter a {@code TIMESTAMP}.
  */
 @Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.METHOD, ElementType.TYPE})
+@Target({ElementType.METHOD, ElementType.TYPE, ElementType.PARAMETER})
 @interface MicrosecondTimestamps {}

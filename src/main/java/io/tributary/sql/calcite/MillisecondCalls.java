@@ -56,6 +56,7 @@ final class MillisecondCalls extends RexShuttle {
             SqlKind.LEAST,
             SqlKind.ARRAY_VALUE_CONSTRUCTOR,
             SqlKind.ITEM,
+            SqlKind.REINTERPRET,
             SqlKind.ROW,
             SqlKind.AND,
             SqlKind.OR,

@@ -5,7 +5,6 @@ import io.tributary.common.TributaryException;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.Time;
-import java.sql.Timestamp;
 import org.apache.calcite.runtime.SqlFunctions;
 
 /**
@@ -14,10 +13,9 @@ import org.apache.calcite.runtime.SqlFunctions;
  * {@code milliseconds}, {@code microseconds}, {@code epoch} and {@code julian}, of a timestamp, a
  * date or a time, and the zone offset fields of a timestamptz. {@link ExtractCalls} writes a query's calls of those fields as calls of these
  * (one name per argument type, as the rewrite knows the type), registered as schema functions by
- * {@link CatalogSchema}. The field is one of {@link ExtractCalls}' normalized names. Values cross
- * as Calcite's {@code java.sql} objects, converted back to its internal counts exactly (see {@link
- * PgDateFunctions}): a timestamp's is microseconds ({@link MicrosecondTimestamps}), a time's
- * milliseconds of the day. Seconds have the scales PostgreSQL gives microseconds. NULL in gives
+ * {@link CatalogSchema}. The field is one of {@link ExtractCalls}' normalized names. A timestamp
+ * arrives as its microseconds ({@link MicrosecondParameters}); dates and times as Calcite's {@code
+ * java.sql} objects, converted back to its internal counts exactly (see {@link PgDateFunctions}). Seconds have the scales PostgreSQL gives microseconds. NULL in gives
  * NULL out; pure, any thread.
  */
 public final class PgExtractFunctions {
@@ -31,11 +29,11 @@ public final class PgExtractFunctions {
 
     /** {@code extract(field FROM timestamp)}. */
     @MicrosecondTimestamps
-    public static BigDecimal pg_extract_timestamp(String field, Timestamp value) {
+    public static BigDecimal pg_extract_timestamp(String field, @MicrosecondTimestamps Long value) {
         if (field == null || value == null) {
             return null;
         }
-        long micros = SqlFunctions.toLong(value);
+        long micros = value;
         long microsOfDay = Math.floorMod(micros, DAY_MICROS);
         return switch (field) {
             case "epoch" -> BigDecimal.valueOf(micros, 6);
@@ -52,23 +50,25 @@ public final class PgExtractFunctions {
      * seconds, or whole hours and the minutes beyond them, each with the offset's sign.
      */
     @MicrosecondTimestamps
-    public static BigDecimal pg_extract_zone(String field, Timestamp local, Timestamp utc) {
+    public static BigDecimal pg_extract_zone(
+            String field, @MicrosecondTimestamps Long local, @MicrosecondTimestamps Long utc) {
         Long part = zonePart(field, local, utc);
         return part == null ? null : BigDecimal.valueOf(part);
     }
 
     /** {@code date_part('timezone[_hour|_minute]', timestamptz)}, as {@link #pg_extract_zone}. */
     @MicrosecondTimestamps
-    public static Double pg_date_part_zone(String field, Timestamp local, Timestamp utc) {
+    public static Double pg_date_part_zone(
+            String field, @MicrosecondTimestamps Long local, @MicrosecondTimestamps Long utc) {
         Long part = zonePart(field, local, utc);
         return part == null ? null : part.doubleValue();
     }
 
-    private static Long zonePart(String field, Timestamp local, Timestamp utc) {
+    private static Long zonePart(String field, Long local, Long utc) {
         if (field == null || local == null || utc == null) {
             return null;
         }
-        long seconds = (SqlFunctions.toLong(local) - SqlFunctions.toLong(utc)) / 1_000_000L;
+        long seconds = (local - utc) / 1_000_000L;
         return switch (field) {
             case "timezone" -> seconds;
             case "timezone_hour" -> seconds / 3600;
@@ -102,8 +102,8 @@ public final class PgExtractFunctions {
 
     /** {@code date_part(field, timestamp)}, computed in double precision as PostgreSQL's {@code timestamp_part}. */
     @MicrosecondTimestamps
-    public static Double pg_date_part_timestamp(String field, Timestamp value) {
-        return value == null ? null : datePart(field, SqlFunctions.toLong(value));
+    public static Double pg_date_part_timestamp(String field, @MicrosecondTimestamps Long value) {
+        return value == null ? null : datePart(field, value);
     }
 
     private static Double datePart(String field, long micros) {

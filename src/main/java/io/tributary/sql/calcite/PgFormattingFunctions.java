@@ -59,7 +59,7 @@ public final class PgFormattingFunctions {
         LocalDateTime midnight = LocalDate.ofEpochDay(days).atStartOfDay();
         long instant = ZonedDateTime.ofLocal(midnight, zone == null ? ZoneOffset.UTC : zone.toZoneId(), null)
                         .toEpochSecond()
-                * 1000L;
+                * 1_000_000L;
         return timestamptz(instant, zone, template);
     }
 
@@ -107,9 +107,16 @@ public final class PgFormattingFunctions {
         return PgNumberFormat.floating(value, true, template);
     }
 
-    /** {@code to_timestamp(text, text)}: the UTC microseconds of the time read, a zone-less one in {@code zone}. */
+    /**
+     * {@code to_timestamp(text, text)}: the UTC microseconds of the time read, a zone-less one in
+     * {@code zone}, rounded to the digits of an {@code FFn} as PostgreSQL rounds them.
+     */
     public static long toTimestamp(String text, TimeZone zone, String template) {
         PgDateTimeParse.Result r = PgDateTimeParse.parse(text, template, false);
+        return TimestampUnitCalls.roundToPrecision(instant(r, zone), r.fractionDigits());
+    }
+
+    private static long instant(PgDateTimeParse.Result r, TimeZone zone) {
         long local = r.epochDay() * MICROS_PER_DAY + r.micros();
         if (r.hasOffset()) {
             return local - r.offsetSeconds() * 1_000_000L;

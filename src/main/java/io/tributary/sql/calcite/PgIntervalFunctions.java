@@ -36,13 +36,12 @@ public final class PgIntervalFunctions {
      * ts ± iv}, Calcite's intervals being whole milliseconds.
      */
     @MicrosecondTimestamps
-    public static java.sql.Timestamp pg_timestamp_shift_micros(java.sql.Timestamp ts, Object iv, boolean minus) {
+    public static Long pg_timestamp_shift_micros(@MicrosecondTimestamps Long ts, Object iv, boolean minus) {
         if (ts == null || iv == null) {
             return null;
         }
         long below = Math.floorMod(interval(iv, "pg_timestamp_shift_micros").micros(), 1000L);
-        long micros = org.apache.calcite.runtime.SqlFunctions.toLong(ts);
-        return org.apache.calcite.runtime.SqlFunctions.internalToTimestamp(minus ? micros - below : micros + below);
+        return minus ? ts - below : ts + below;
     }
 
     /**
