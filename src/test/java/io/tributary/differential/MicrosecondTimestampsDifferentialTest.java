@@ -87,6 +87,13 @@ class MicrosecondTimestampsDifferentialTest {
                     + " AS v(x) ORDER BY x",
             "SELECT x FROM generate_series(TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-01-01 00:00:02',"
                     + " INTERVAL '1 second') AS x ORDER BY 1",
+            // window frames by a timestamp's range, row values
+            "CREATE TABLE tsw (id INT PRIMARY KEY, t TIMESTAMP)",
+            "INSERT INTO tsw VALUES (1, '2024-01-01 10:00:00'), (2, '2024-01-01 10:30:00.000001'),"
+                    + " (3, '2024-01-01 11:00:00.000001')",
+            "SELECT id, count(*) OVER (ORDER BY t RANGE BETWEEN INTERVAL '30 minutes' PRECEDING AND CURRENT ROW) AS n"
+                    + " FROM tsw ORDER BY id",
+            "SELECT ROW(id, t) AS r, ARRAY[t] AS a FROM tsx WHERE id = 1",
             // typmods round as PostgreSQL
             "SELECT '2024-01-01 12:00:00.123456'::timestamp(3) AS a, '2024-01-01 12:00:00.5'::timestamp(0) AS b,"
                     + " '2024-01-01 12:00:00.125'::timestamp(2) AS c, '1960-01-01 12:00:00.125'::timestamp(2) AS d",

@@ -8,6 +8,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.interpreter.Bindables.BindableTableScan;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -24,7 +25,8 @@ import org.apache.calcite.tools.Program;
  * ({@code Calc}s, join and filter conditions, table function calls, the filters a table scan's
  * interpreter applies) rewritten by {@link
  * MillisecondCalls}, and each {@code VALUES} with timestamp columns written as counts of
- * microseconds under a calculation that types them back, so the generated code holds timestamps as
+ * microseconds under a calculation that types them back, and the interval offsets of a RANGE
+ * frame ordered by a timestamp in microseconds, so the generated code holds timestamps as
  * microseconds throughout. Runs after the cost-based planner on the session's thread.
  */
 final class MicrosecondPlans {
@@ -55,6 +57,9 @@ final class MicrosecondPlans {
         if (node instanceof BindableTableScan scan) {
             return scan(scan, rexBuilder);
         }
+        if (node instanceof Window window) {
+            return window(window, rexBuilder);
+        }
         return node.accept(MillisecondCalls.shuttle(rexBuilder));
     }
 
@@ -68,6 +73,36 @@ final class MicrosecondPlans {
             filters.add(next);
         }
         return changed ? BindableTableScan.create(scan.getCluster(), scan.getTable(), filters, scan.projects) : scan;
+    }
+
+    /**
+     * A window whose RANGE frame is ordered by a timestamp with its day-time interval constants (the
+     * frame's offsets, Calcite's milliseconds) as microseconds, the unit of the values they are
+     * added to; any other window as it is.
+     */
+    private static RelNode window(Window window, RexBuilder rexBuilder) {
+        List<RelDataTypeField> input = window.getInput().getRowType().getFieldList();
+        boolean timestampRange = window.groups.stream()
+                .anyMatch(g -> !g.isRows
+                        && g.orderKeys.getFieldCollations().stream()
+                                .anyMatch(k -> MillisecondCalls.isTimestamp(
+                                        input.get(k.getFieldIndex()).getType())));
+        if (!timestampRange) {
+            return window;
+        }
+        List<RexLiteral> constants = new ArrayList<>(window.constants.size());
+        boolean changed = false;
+        for (RexLiteral constant : window.constants) {
+            if (SqlTypeName.DAY_INTERVAL_TYPES.contains(constant.getType().getSqlTypeName()) && !constant.isNull()) {
+                constants.add((RexLiteral) rexBuilder.makeIntervalLiteral(
+                        constant.getValueAs(BigDecimal.class).multiply(BigDecimal.valueOf(1000)),
+                        constant.getType().getIntervalQualifier()));
+                changed = true;
+            } else {
+                constants.add(constant);
+            }
+        }
+        return changed ? window.copy(constants) : window;
     }
 
     private static RelNode calc(EnumerableCalc calc, RexBuilder rexBuilder) {

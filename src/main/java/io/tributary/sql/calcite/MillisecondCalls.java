@@ -56,7 +56,6 @@ final class MillisecondCalls extends RexShuttle {
             SqlKind.LEAST,
             SqlKind.ARRAY_VALUE_CONSTRUCTOR,
             SqlKind.ITEM,
-            SqlKind.REINTERPRET,
             SqlKind.ROW,
             SqlKind.AND,
             SqlKind.OR,
@@ -114,7 +113,7 @@ final class MillisecondCalls extends RexShuttle {
         }
         boolean[] update = {false};
         List<RexNode> operands = visitList(call.getOperands(), update);
-        if (PASSING.contains(call.getKind()) || takesMicros(op)) {
+        if (PASSING.contains(call.getKind()) || takesMicros(op) || reinterpretsTimestamp(call)) {
             return update[0] ? call.clone(call.getType(), operands) : call;
         }
         boolean timestampResult = isTimestamp(call.getType());
@@ -176,6 +175,16 @@ final class MillisecondCalls extends RexShuttle {
                             : operand);
         }
         return out;
+    }
+
+    /**
+     * Whether {@code call} reinterprets one timestamp type as the other (the count stays); a
+     * reinterpretation as a number is Calcite's arithmetic on milliseconds (time windows).
+     */
+    private static boolean reinterpretsTimestamp(RexCall call) {
+        return call.getKind() == SqlKind.REINTERPRET
+                && isTimestamp(call.getType())
+                && isTimestamp(call.getOperands().get(0).getType());
     }
 
     private static boolean isConversion(SqlOperator op) {
