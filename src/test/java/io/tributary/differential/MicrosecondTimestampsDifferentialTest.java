@@ -87,6 +87,9 @@ class MicrosecondTimestampsDifferentialTest {
                     + " AS v(x) ORDER BY x",
             "SELECT x FROM generate_series(TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-01-01 00:00:02',"
                     + " INTERVAL '1 second') AS x ORDER BY 1",
+            // current_timestamp(p) is now() rounded to p digits
+            "SELECT extract(microseconds FROM current_timestamp(3)) % 1000 = 0 AS rounded,"
+                    + " extract(microseconds FROM current_timestamp(5)) % 10 = 0 AS rounded5",
             // window frames by a timestamp's range, row values
             "CREATE TABLE tsw (id INT PRIMARY KEY, t TIMESTAMP)",
             "INSERT INTO tsw VALUES (1, '2024-01-01 10:00:00'), (2, '2024-01-01 10:30:00.000001'),"
