@@ -87,6 +87,9 @@ class MicrosecondTimestampsDifferentialTest {
                     + " AS v(x) ORDER BY x",
             "SELECT x FROM generate_series(TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-01-01 00:00:02',"
                     + " INTERVAL '1 second') AS x ORDER BY 1",
+            // AT TIME ZONE
+            "SELECT t AT TIME ZONE 'America/New_York' AS a, tz AT TIME ZONE 'Asia/Kolkata' AS b,"
+                    + " tz AT TIME ZONE INTERVAL '-02:00' AS c FROM tsx ORDER BY id",
             // current_timestamp(p) is now() rounded to p digits
             "SELECT extract(microseconds FROM current_timestamp(3)) % 1000 = 0 AS rounded,"
                     + " extract(microseconds FROM current_timestamp(5)) % 10 = 0 AS rounded5",
