@@ -74,6 +74,7 @@ public final class CalciteFrontend implements AutoCloseable {
         this.catalog = catalog;
         this.context = context;
         this.program = Programs.sequence(
+                MicrosecondFolding.install(),
                 DateIntervalSums.detect(),
                 RangeFrameCheck.step(),
                 TimeWindows.expansion(),
@@ -83,7 +84,8 @@ public final class CalciteFrontend implements AutoCloseable {
                                 ZonedTimestamps.before(new GuardProgram(context.control()), session))),
                         // again after planning: expanding DISTINCT aggregates adds min/max of their results
                         IntervalPlans.extremes())))),
-                SeriesScanCalcs.after());
+                SeriesScanCalcs.after(),
+                MicrosecondPlans.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();
