@@ -23,8 +23,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * matches, and so dropped the rows of {@code a} that PostgreSQL answers with NULL (it got it right
  * only when a count was among the aggregates). The outer form it decorrelates correctly.
  *
- * <p>Also refuses (0A000) a LATERAL sub-query whose select list has a window function and that
- * names a relation of the outer query ({@link OuterReferences}): Calcite's decorrelation computes
+ * <p>Also refuses (0A000) a LATERAL sub-query whose select list has a window function and whose
+ * conditions name a relation of the outer query ({@link OuterReferences}): Calcite's decorrelation computes
  * the window over all the sub-query's rows and applies the correlated condition afterwards, so
  * {@code row_number() OVER ()} numbered every row of the table rather than those of the outer row.
  */
@@ -33,10 +33,10 @@ final class AggregateLateralJoins extends StatementRewrite {
     public SqlNode visit(SqlCall call) {
         if (call.getKind() == SqlKind.LATERAL && windowedSelect(call.operand(0)) != null) {
             SqlSelect select = windowedSelect(call.operand(0));
-            if (OuterReferences.refersOutside(select)) {
+            if (OuterReferences.filtersByOuter(select)) {
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED,
-                        "window functions in a LATERAL sub-query that refers to the outer query are not supported");
+                        "window functions in a LATERAL sub-query whose conditions refer to the outer query are not supported");
             }
         }
         SqlNode visited = super.visit(call);

@@ -13,16 +13,17 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
- * Tells, before validation, whether a sub-query names a relation of an outer query: a qualified
- * column ({@code e.id}) whose qualifier no FROM item inside the sub-query introduces, as a table
- * name or an alias. An unqualified outer column is not seen (only validation knows where a bare
- * name resolves). Stateless; any thread.
+ * Tells, before validation, whether a sub-query filters by a relation of an outer query: a
+ * qualified column ({@code e.id}) in a WHERE, HAVING or join condition (its own or a nested
+ * query's) whose qualifier no FROM item inside the sub-query introduces, as a table name or an
+ * alias. An unqualified outer column is not seen (only validation knows where a bare name
+ * resolves). Stateless; any thread.
  */
 final class OuterReferences {
     private OuterReferences() {}
 
-    /** Whether {@code select} or a sub-query inside it qualifies a column by an outer relation. */
-    static boolean refersOutside(SqlSelect select) {
+    /** Whether a condition of {@code select} or of a query inside it qualifies a column by an outer relation. */
+    static boolean filtersByOuter(SqlSelect select) {
         Set<String> local = new HashSet<>();
         select.accept(new SqlBasicVisitor<Void>() {
             @Override
@@ -46,16 +47,16 @@ final class OuterReferences {
             @Override
             public Void visit(SqlCall call) {
                 if (call instanceof SqlSelect s) {
-                    // FROM items name relations, not columns: only the rest can refer outside
-                    for (SqlNode part : new SqlNode[] {
-                        s.getSelectList(), s.getWhere(), s.getGroup(), s.getHaving(), s.getOrderList()
-                    }) {
+                    // the conditions Calcite's decorrelation pulls above the sub-query's own work;
+                    // an outer column in a FROM function's arguments (generate_series(1, a.n)) keeps
+                    // the sub-query evaluated per outer row
+                    for (SqlNode part : new SqlNode[] {s.getWhere(), s.getHaving()}) {
                         if (part != null) {
                             part.accept(this);
                         }
                     }
                     if (s.getFrom() != null) {
-                        conditionsAndSubqueries(s.getFrom(), this);
+                        joinConditions(s.getFrom(), this);
                     }
                     return null;
                 }
@@ -80,19 +81,19 @@ final class OuterReferences {
         }
     }
 
-    /** Visits a FROM clause's join conditions and the queries and calls in it, not its relation names. */
-    private static void conditionsAndSubqueries(SqlNode from, SqlBasicVisitor<Void> visitor) {
+    /** Visits the join conditions of a FROM clause, and those of the queries in it. */
+    private static void joinConditions(SqlNode from, SqlBasicVisitor<Void> visitor) {
         if (from instanceof SqlJoin join) {
-            conditionsAndSubqueries(join.getLeft(), visitor);
-            conditionsAndSubqueries(join.getRight(), visitor);
+            joinConditions(join.getLeft(), visitor);
+            joinConditions(join.getRight(), visitor);
             if (join.getCondition() != null && !(join.getCondition() instanceof SqlNodeList)) {
                 join.getCondition().accept(visitor);
             }
         } else if (from instanceof SqlCall call
                 && (call.getKind() == SqlKind.AS || call.getKind() == SqlKind.LATERAL)) {
-            conditionsAndSubqueries(call.operand(0), visitor);
-        } else if (from instanceof SqlCall call) {
-            call.accept(visitor);
+            joinConditions(call.operand(0), visitor);
+        } else if (from instanceof SqlSelect select) {
+            select.accept(visitor);
         }
     }
 
