@@ -106,7 +106,9 @@ final class WholeRowReferences {
                 }
             }
             List<SqlNode> operands = call.getOperandList();
-            for (int i = 0; i < operands.size(); i++) {
+            // AS: its other operands are the alias and column names, which may equal a FROM item's name
+            int count = call.getKind() == SqlKind.AS ? 1 : operands.size();
+            for (int i = 0; i < count; i++) {
                 SqlNode operand = operands.get(i);
                 SqlNode replaced = operand;
                 if (operand instanceof SqlIdentifier id) {
