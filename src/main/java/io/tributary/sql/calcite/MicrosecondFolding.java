@@ -1,7 +1,10 @@
 package io.tributary.sql.calcite;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -20,9 +23,10 @@ import org.apache.calcite.util.TimestampString;
 /**
  * Folds constant expressions with timestamps in microseconds, as the compiled plan holds them
  * ({@link MillisecondCalls}): each expression is rewritten as it will be compiled, evaluated, and a
- * timestamp result becomes a literal of all six fraction digits (Calcite's own executor reads the
- * count as milliseconds, and a timestamp function's result would become a literal thousands of
- * years off). Expressions are handed to {@code delegate} as rewritten (one it leaves unreduced
+ * timestamp result, or each timestamp of an array (or row, map) result, becomes a literal of all six
+ * fraction digits (Calcite's own executor reads the count as milliseconds, and a timestamp
+ * function's result, or the constant of {@code ts_array @> '{...}'} in a scan's filter, would
+ * become a literal thousands of years off). Expressions are handed to {@code delegate} as rewritten (one it leaves unreduced
  * comes back as it was given to this executor); a batch with a cast of a
  * string to timestamptz is left unfolded, for {@link ZonedTimestamps} to read in the session's zone.
  * Called by the planner on the planning thread.
@@ -57,7 +61,7 @@ final class MicrosecondFolding implements RexExecutor {
             reducedValues.addAll(constExps);
             return;
         }
-        if (rewritten.stream().noneMatch(e -> MillisecondCalls.isTimestamp(e.getType()))) {
+        if (rewritten.stream().noneMatch(e -> holdsTimestamps(e.getType()))) {
             List<RexNode> reduced = new ArrayList<>(constExps.size());
             delegate.reduce(rexBuilder, rewritten, reduced);
             for (int i = 0; i < reduced.size(); i++) {
@@ -79,12 +83,55 @@ final class MicrosecondFolding implements RexExecutor {
         }
         for (int i = 0; i < rewritten.size(); i++) {
             RelDataType type = constExps.get(i).getType();
-            Object value = values[i];
-            reducedValues.add(
-                    value != null && MillisecondCalls.isTimestamp(type)
-                            ? rexBuilder.makeLiteral(timestamp((Long) value), type, true)
-                            : rexBuilder.makeLiteral(value, type, true));
+            reducedValues.add(rexBuilder.makeLiteral(literalValue(values[i], type), type, true));
         }
+    }
+
+    /**
+     * Whether values of {@code type} hold timestamps: a timestamp, or an array, multiset, map or row
+     * with timestamps among its elements or fields (their values are counts of microseconds too,
+     * which Calcite's executor would make literals of as milliseconds).
+     */
+    private static boolean holdsTimestamps(RelDataType type) {
+        if (MillisecondCalls.isTimestamp(type)) {
+            return true;
+        }
+        if (type.isStruct()) {
+            return type.getFieldList().stream().anyMatch(f -> holdsTimestamps(f.getType()));
+        }
+        if (type.getSqlTypeName() == SqlTypeName.MAP) {
+            return holdsTimestamps(type.getKeyType()) || holdsTimestamps(type.getValueType());
+        }
+        return type.getComponentType() != null && holdsTimestamps(type.getComponentType());
+    }
+
+    /**
+     * The value {@code RexBuilder.makeLiteral} takes for an evaluated {@code value} of {@code type}:
+     * each timestamp in it (counted in microseconds) as a timestamp of all six fraction digits, the
+     * rest as evaluated.
+     */
+    private static Object literalValue(Object value, RelDataType type) {
+        if (value == null || !holdsTimestamps(type)) {
+            return value;
+        }
+        if (MillisecondCalls.isTimestamp(type)) {
+            return timestamp((Long) value);
+        }
+        if (type.getSqlTypeName() == SqlTypeName.MAP) {
+            Map<Object, Object> entries = new LinkedHashMap<>();
+            ((Map<?, ?>) value)
+                    .forEach((k, v) ->
+                            entries.put(literalValue(k, type.getKeyType()), literalValue(v, type.getValueType())));
+            return entries;
+        }
+        List<?> elements = value instanceof Object[] array ? Arrays.asList(array) : (List<?>) value;
+        List<Object> converted = new ArrayList<>(elements.size());
+        for (int i = 0; i < elements.size(); i++) {
+            RelDataType elementType =
+                    type.isStruct() ? type.getFieldList().get(i).getType() : type.getComponentType();
+            converted.add(literalValue(elements.get(i), elementType));
+        }
+        return converted;
     }
 
     /** Whether {@code e} casts a string to timestamptz. */
