@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * Timestamp and timestamptz array constants keep their microseconds against an embedded
  * PostgreSQL, both where a condition is folded and pushed into the table scan's filters ({@code
  * WHERE ts @> ARRAY[...]}) and in a select list, over values that differ only in their last
- * microsecond.
+ * microsecond; array text beside such an array ({@code ts @> '{"..."}'}) reads its elements as
+ * PostgreSQL's timestamp (and date) input.
  */
 class TimestampArrayConstantsDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -33,7 +34,14 @@ class TimestampArrayConstantsDifferentialTest {
                     + " tz && ARRAY[TIMESTAMPTZ '2024-01-01 10:00:00.123456+00'] AS b FROM tac ORDER BY id",
             "SELECT id FROM tac WHERE ts[1] = ANY (ARRAY[TIMESTAMP '2024-01-01 10:00:00.123455']) ORDER BY id",
             "SELECT id FROM tac WHERE (ts[1], id) = (TIMESTAMP '2024-01-01 10:00:00.123456', 1) ORDER BY id",
-            "SELECT ARRAY[TIMESTAMP '2024-01-01 10:00:00.123456' + INTERVAL '1 day'] AS a");
+            "SELECT ARRAY[TIMESTAMP '2024-01-01 10:00:00.123456' + INTERVAL '1 day'] AS a",
+            // array text beside a timestamp array: its elements read as PostgreSQL's timestamp input
+            "SELECT id FROM tac WHERE ts @> '{\"2024-01-01 10:00:00.123456\"}' ORDER BY id",
+            "SELECT id FROM tac WHERE ts && '{\"2024-01-01 10:00:00.123455\",\"2024-01-01 10:00:00.5\"}' ORDER BY id",
+            "SELECT id, ts <@ '{\"2024-01-01 10:00:00.123456\",\"2024-01-01 10:00:01\"}' AS a FROM tac ORDER BY id",
+            "SELECT ARRAY[TIMESTAMP '2024-01-01 10:00:00.5'] @> '{\"2024-01-01 10:00:00.5\"}' AS a,"
+                    + " ARRAY[DATE '2024-01-01'] @> '{20240101}' AS b",
+            "SELECT id FROM tac WHERE tz @> '{\"2024-01-01 11:00:00.123457+01\"}' ORDER BY id");
 
     private static PostgresPair pair;
 

@@ -80,7 +80,9 @@ public final class CalciteFrontend implements AutoCloseable {
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
                 JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(Programs.sequence(
-                        CheckedArithmetic.before(ArrayTextOperands.before(
+                        // array text's element casts are written before PgArithmetic gives casts from text
+                        // PostgreSQL's input (a timestamp's microseconds, a date's forms)
+                        ArrayTextOperands.before(CheckedArithmetic.before(
                                 ZonedTimestamps.before(new GuardProgram(context.control()), session))),
                         // again after planning: expanding DISTINCT aggregates adds min/max of their results
                         IntervalPlans.extremes())))),
