@@ -68,15 +68,15 @@ public interface PgSession {
     boolean signalBackend(int pid, boolean terminate);
 
     /**
-     * When the session's current transaction started, in milliseconds since 1970-01-01 UTC: the
+     * When the session's current transaction started, in microseconds since 1970-01-01 UTC: the
      * start of its transaction block, or of the statement running alone. What {@code now()},
      * {@code current_timestamp} and {@code transaction_timestamp()} answer. Read by the session's
      * query code on the thread that runs its statement.
      */
-    long transactionStartMillis();
+    long transactionStartMicros();
 
-    /** When the session's current statement started, in milliseconds since 1970-01-01 UTC ({@code statement_timestamp()}). */
-    long statementStartMillis();
+    /** When the session's current statement started, in microseconds since 1970-01-01 UTC ({@code statement_timestamp()}). */
+    long statementStartMicros();
 
     /**
      * One client session as {@code pg_stat_activity} shows it. Times are microseconds since

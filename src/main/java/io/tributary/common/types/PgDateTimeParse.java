@@ -52,10 +52,10 @@ public final class PgDateTimeParse {
     }
 
     /**
-     * What was read: {@code epochDay}, {@code micros} into the day, and the offset east of
-     * Greenwich when TZH/TZM gave one.
+     * What was read: {@code epochDay}, {@code micros} into the day, the offset east of Greenwich
+     * when TZH/TZM gave one, and the n of an {@code FFn} (6 without one).
      */
-    public record Result(long epochDay, long micros, boolean hasOffset, int offsetSeconds) {}
+    public record Result(long epochDay, long micros, boolean hasOffset, int offsetSeconds, int fractionDigits) {}
 
     /** The fields read so far, zero where none was (as PostgreSQL's). */
     private static final class Fields {
@@ -70,6 +70,9 @@ public final class PgDateTimeParse {
         int minute;
         int second;
         int micros;
+        /** The n of an {@code FFn} read, to which PostgreSQL rounds the result; 6 without one. */
+        int fractionDigits = 6;
+
         int secondsOfDay;
         boolean secondsOfDaySet;
         int julian;
@@ -85,7 +88,7 @@ public final class PgDateTimeParse {
         int tzMinutes;
     }
 
-    /** Seconds since 1970-01-01 UTC as milliseconds (PostgreSQL rounds to microseconds; Tributary keeps milliseconds). */
+    /** Seconds since 1970-01-01 UTC as microseconds, rounded as PostgreSQL rounds them. */
     public static long epochSeconds(double seconds) {
         if (Double.isNaN(seconds)) {
             throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "timestamp cannot be NaN");
@@ -95,7 +98,7 @@ public final class PgDateTimeParse {
                     SqlState.DATETIME_FIELD_OVERFLOW,
                     "timestamp out of range: \"" + PgTextFormat.formatDouble(seconds) + "\"");
         }
-        return Math.round(seconds * 1000.0);
+        return Math.round(seconds * 1_000_000.0);
     }
 
     /** Reads {@code text} with {@code template}; {@code dateOnly} for {@code to_date} (its error names date). */
@@ -176,6 +179,9 @@ public final class PgDateTimeParse {
                         scale *= 10;
                     }
                     f.micros = set(f.micros, v * scale, word);
+                    if (!upper.equals("US")) {
+                        f.fractionDigits = width;
+                    }
                 }
                 case "SSSS", "SSSSS" -> {
                     f.secondsOfDay = set(f.secondsOfDay, r.number(upper.length()), word);
@@ -456,6 +462,6 @@ public final class PgDateTimeParse {
         }
         long micros = ((hour * 60L + minute) * 60L + second) * 1_000_000L + f.micros;
         int offset = f.tzSign * (f.tzHours * 3600 + f.tzMinutes * 60);
-        return new Result(date.toEpochDay(), dateOnly ? 0 : micros, f.offset && !dateOnly, offset);
+        return new Result(date.toEpochDay(), dateOnly ? 0 : micros, f.offset && !dateOnly, offset, f.fractionDigits);
     }
 }

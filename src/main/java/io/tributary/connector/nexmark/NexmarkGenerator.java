@@ -11,7 +11,8 @@ import java.util.SplittableRandom;
  * "hot" (recent multiples of a ratio) and otherwise one of the last 1000 people (with a lead of 10
  * not yet created); bids go to a hot auction half of the time, else to one of the last 100.
  * Event times are {@value #EVENT_GAP_MICROS} µs apart (10,000 events per second of event time)
- * from the base time. Immutable and thread-safe.
+ * from the base time, in whole milliseconds as Nexmark's generator gives them (so ten events share
+ * each millisecond). Immutable and thread-safe.
  */
 final class NexmarkGenerator {
     static final long EVENT_GAP_MICROS = 100;
@@ -83,7 +84,7 @@ final class NexmarkGenerator {
     }
 
     private long time(long n) {
-        return baseMicros + n * EVENT_GAP_MICROS;
+        return baseMicros + Math.floorDiv(n * EVENT_GAP_MICROS, 1000L) * 1000L;
     }
 
     private Object[] person(long n, SplittableRandom r) {

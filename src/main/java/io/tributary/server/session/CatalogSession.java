@@ -61,13 +61,13 @@ final class CatalogSession implements PgSession {
     }
 
     @Override
-    public long transactionStartMillis() {
-        return clock.transactionStartMillis();
+    public long transactionStartMicros() {
+        return clock.transactionStartMicros();
     }
 
     @Override
-    public long statementStartMillis() {
-        return clock.statementStartMillis();
+    public long statementStartMicros() {
+        return clock.statementStartMicros();
     }
 
     @Override

@@ -5,10 +5,11 @@ package io.tributary.server.session;
  * statement_timestamp()} and {@code now()} answer them: the statement's time is taken when its
  * first piece of work (parse, or execution) starts after the previous one ended; the
  * transaction's is the statement's unless a transaction block is open, whose first statement
- * ({@code BEGIN}) set it. Written and read on the session's thread.
+ * ({@code BEGIN}) set it. Times are microseconds since 1970-01-01 UTC, as PostgreSQL's clock
+ * reads them. Written and read on the session's thread.
  */
 final class SessionClock {
-    private long statementStart = System.currentTimeMillis();
+    private long statementStart = now();
     private long transactionStart = statementStart;
     /** Whether a statement runs: its later pieces (bind, execute) keep its time. */
     private boolean running;
@@ -23,7 +24,7 @@ final class SessionClock {
             return;
         }
         running = true;
-        statementStart = System.currentTimeMillis();
+        statementStart = now();
         if (!inBlock) {
             transactionStart = statementStart;
         }
@@ -34,11 +35,15 @@ final class SessionClock {
         running = false;
     }
 
-    long statementStartMillis() {
+    long statementStartMicros() {
         return statementStart;
     }
 
-    long transactionStartMillis() {
+    long transactionStartMicros() {
         return transactionStart;
+    }
+
+    private static long now() {
+        return java.time.temporal.ChronoUnit.MICROS.between(java.time.Instant.EPOCH, java.time.Instant.now());
     }
 }

@@ -22,7 +22,8 @@ import org.apache.calcite.tools.Program;
  * '2024-01-01'] @> '{2024-01-01}'} compares dates). Generated code sees only the constant's string
  * and the other array's Java values (a date's day number), so the constant is written here as
  * {@code ARRAY[CAST(element AS type), ...]} of the other operand's element type; the later steps
- * give those casts PostgreSQL's meaning (a timestamptz in the session's zone).
+ * give those casts PostgreSQL's meaning ({@link PgArithmetic}'s input of dates and timestamps, with
+ * their microseconds; a timestamptz in the session's zone), so this step runs before them.
  */
 final class ArrayTextOperands {
     /** The functions {@link PgOperatorText} writes these operators as. */

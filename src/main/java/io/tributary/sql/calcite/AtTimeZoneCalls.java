@@ -195,6 +195,7 @@ final class AtTimeZoneCalls {
      * {@link AtTimeZoneFunctions#local}, a timestamp {@link AtTimeZoneFunctions#instant}; an
      * interval zone passes its milliseconds and whether its type has a day field.
      */
+    @MicrosecondTimestamps
     private record Implementation(SqlTypeName returns) implements ScalarFunction, ImplementableFunction {
         @Override
         public List<FunctionParameter> getParameters() {

@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
  * PostgreSQL's {@code timezone(zone, value)}, which {@code value AT TIME ZONE zone} is: a
  * timestamp read as local time in the zone gives the instant, a timestamptz gives its local time
  * there. Called by the code Calcite generates where {@link AtTimeZoneCalls} put the calls, on the
- * thread running the query or maintaining the view; values are Calcite's milliseconds since
- * 1970-01-01 (UTC for an instant, local for a timestamp). Never called with NULL.
+ * thread running the query or maintaining the view; values are the plans' microseconds since
+ * 1970-01-01 ({@link MicrosecondTimestamps}; UTC for an instant, local for a timestamp), an interval
+ * zone Calcite's milliseconds. Never called with NULL.
  *
  * <p>The zone is read as {@code timestamptz_zone} reads it: first as a time zone abbreviation of
  * PostgreSQL's default set ({@code PST}, {@code CEST}: a fixed offset), then as a POSIX offset
@@ -84,22 +85,22 @@ public final class AtTimeZoneFunctions {
 
     /** {@code timestamptz AT TIME ZONE zone}: the instant's local time in the zone. */
     public static long local(String zone, long instant) {
-        return instant + zone(zone).offsetSeconds(instant * 1000L) * 1000L;
+        return instant + zone(zone).offsetSeconds(instant) * 1_000_000L;
     }
 
     /** {@code timestamp AT TIME ZONE zone}: the instant of the local time in the zone (gaps and overlaps as PostgreSQL). */
     public static long instant(String zone, long local) {
-        return Math.floorDiv(zone(zone).toInstant(local * 1000L), 1000L);
+        return zone(zone).toInstant(local);
     }
 
     /** {@code timestamptz AT TIME ZONE interval}; {@code days} when the interval's type has a day field. */
     public static long local(long offset, boolean days, long instant) {
-        return instant + checked(offset, days);
+        return instant + checked(offset, days) * 1000L;
     }
 
     /** {@code timestamp AT TIME ZONE interval}. */
     public static long instant(long offset, boolean days, long local) {
-        return local - checked(offset, days);
+        return local - checked(offset, days) * 1000L;
     }
 
     private static long checked(long offset, boolean days) {

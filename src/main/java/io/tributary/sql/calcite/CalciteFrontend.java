@@ -74,17 +74,21 @@ public final class CalciteFrontend implements AutoCloseable {
         this.catalog = catalog;
         this.context = context;
         this.program = Programs.sequence(
+                MicrosecondFolding.install(),
                 DateIntervalSums.detect(),
                 RangeFrameCheck.step(),
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
                 JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(FilteredDistinctAggregates.before(
                         Programs.sequence(
-                                CheckedArithmetic.before(ArrayTextOperands.before(
+                                // array text's element casts are written before PgArithmetic gives casts from text
+                                // PostgreSQL's input (a timestamp's microseconds, a date's forms)
+                                ArrayTextOperands.before(CheckedArithmetic.before(
                                         ZonedTimestamps.before(new GuardProgram(context.control()), session))),
                                 // again after planning: expanding DISTINCT aggregates adds min/max of their results
                                 IntervalPlans.extremes()))))),
-                SeriesScanCalcs.after());
+                SeriesScanCalcs.after(),
+                MicrosecondPlans.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();

@@ -152,7 +152,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
             // and a java.sql.Time wraps PostgreSQL's 24:00:00 to 00:00:00
             case DATE -> statement.setObject(index, (Integer) v);
             case TIME -> statement.setObject(index, (int) ((Long) v / 1000));
-            case TIMESTAMP, TIMESTAMPTZ -> statement.setObject(index, Math.floorDiv((Long) v, 1000L));
+            // microseconds, which MicrosecondPlans has the generated code take as they are
+            case TIMESTAMP, TIMESTAMPTZ -> statement.setObject(index, (Long) v);
             case BYTEA -> statement.setBytes(index, (byte[]) v);
             case VARCHAR, TEXT -> statement.setString(index, v instanceof String s ? s : String.valueOf(v));
             default -> statement.setObject(index, v);

@@ -15,7 +15,6 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
 
 /**
@@ -177,7 +176,7 @@ final class CatalogSchema extends AbstractSchema {
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
-                    root.add(m.getName(), ScalarFunctionImpl.create(m));
+                    root.add(m.getName(), MicrosecondParameters.of(m));
                 }
             }
         }

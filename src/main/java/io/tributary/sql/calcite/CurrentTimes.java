@@ -20,15 +20,16 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * PostgreSQL's current-time functions as timestamptz: {@code now()} and {@code
  * transaction_timestamp()} (the transaction's start; {@link PgValueSemantics} makes {@code
  * current_timestamp} a {@code now()} call), {@code statement_timestamp()} (the statement's start)
- * and {@code clock_timestamp()} (the wall clock at each call). Values are instants in milliseconds,
- * Calcite's form of {@code TIMESTAMP WITH LOCAL TIME ZONE}, so they print and convert in the
- * session's TimeZone as every timestamptz does.
+ * and {@code clock_timestamp()} (the wall clock at each call). Values are instants in microseconds,
+ * the form plans hold {@code TIMESTAMP WITH LOCAL TIME ZONE} in ({@link MicrosecondTimestamps}), so
+ * they print and convert in the session's TimeZone as every timestamptz does.
  *
  * <p>The generated code reaches the session's clock through the query's {@link DataContext}: each
  * session root holds a {@link Clock} schema ({@link #registerSession}). A view's planner registers
  * the functions for their types only ({@link #registerFunctions}): a view reads the current time
  * only through a temporal filter, which replaces the call. Runs on the thread that runs the query.
  */
+@MicrosecondTimestamps
 public final class CurrentTimes implements ScalarFunction, ImplementableFunction {
     /** The root sub-schema holding the session; it has no tables, so no name resolves in it. */
     private static final String SCHEMA = "pg__current_times";
@@ -74,17 +75,17 @@ public final class CurrentTimes implements ScalarFunction, ImplementableFunction
 
     /** {@code now()}: when the session's transaction started. Called by generated code. */
     public static long transactionStart(DataContext root) {
-        return session(root).transactionStartMillis();
+        return session(root).transactionStartMicros();
     }
 
     /** {@code statement_timestamp()}: when the session's statement started. Called by generated code. */
     public static long statementStart(DataContext root) {
-        return session(root).statementStartMillis();
+        return session(root).statementStartMicros();
     }
 
     /** {@code clock_timestamp()}: the wall clock now (the argument keeps the call in its row's code). */
     public static long clock(DataContext root) {
-        return System.currentTimeMillis();
+        return java.time.temporal.ChronoUnit.MICROS.between(java.time.Instant.EPOCH, java.time.Instant.now());
     }
 
     private static PgSession session(DataContext root) {

@@ -17,19 +17,21 @@ import java.util.regex.Pattern;
  * Calcite's typed literal of its canonical text, which keeps its fraction of a second (Calcite's
  * cast of a string to {@code TIME}/{@code TIMESTAMP} truncates to whole seconds); a constant
  * followed by {@code ::text} or {@code ::varchar} becomes that text itself, since Calcite folds
- * the cast of a literal with its own format. Values Calcite's literals cannot hold (years past
+ * the cast of a literal with its own format; one cast to {@code timestamp(p)} is rounded to p
+ * digits as PostgreSQL rounds it. Values Calcite's literals cannot hold (years past
  * 9999, BC) are left to Calcite; {@code 24:00:00} becomes a call of {@link TimeEndOfDay}. Stateless.
  */
 final class DateTimeConstants {
     /** The type keyword before a constant: {@code DATE '…'}. */
     private static final Pattern KEYWORD = Pattern.compile("(?i)(?<![a-z0-9_$.\"])(DATE|TIME|TIMESTAMP)\\s*$");
-    /** A cast after a constant: {@code '…'::date} (no precision, array, or time zone). */
-    private static final Pattern CAST =
-            Pattern.compile("(?i)^\\s*::\\s*(date|time|timestamp)\\b(?!\\s*(?:[\\[(.]|with))");
+    /** A cast after a constant: {@code '…'::date}, {@code '…'::timestamp(3)} (no array, or time zone). */
+    private static final Pattern CAST = Pattern.compile(
+            "(?i)^\\s*::\\s*(date|time|timestamp)\\b(?:\\s*\\(\\s*([0-6])\\s*\\))?(?!\\s*(?:[\\[(.]|with))");
     /** {@code CAST(} before a constant. */
     private static final Pattern CAST_OPEN = Pattern.compile("(?i)(?<![a-z0-9_$.])CAST\\s*\\(\\s*$");
-    /** The rest of {@code CAST('…' AS date)} after the constant. */
-    private static final Pattern AS_TYPE = Pattern.compile("(?i)^\\s*AS\\s+(date|time|timestamp)\\s*\\)");
+    /** The rest of {@code CAST('…' AS date)} (or {@code AS timestamp(3)}) after the constant. */
+    private static final Pattern AS_TYPE =
+            Pattern.compile("(?i)^\\s*AS\\s+(date|time|timestamp)(?:\\s*\\(\\s*([0-6])\\s*\\))?\\s*\\)");
     /** A cast to text right after the typed constant: {@code DATE '…'::text}. */
     private static final Pattern TO_TEXT = Pattern.compile("(?i)^\\s*::\\s*(?:text|varchar)\\b(?!\\s*[\\[(.])");
     /** A string constant's prefix that makes it no plain constant: {@code E'…'}, {@code U&'…'}. */
@@ -58,6 +60,7 @@ final class DateTimeConstants {
             return null;
         }
         String type;
+        String precision = null;
         int codeEnd;
         int skip = 0;
         Matcher keyword = KEYWORD.matcher(before);
@@ -69,10 +72,12 @@ final class DateTimeConstants {
             codeEnd = keyword.start();
         } else if (open.find() && as.find()) {
             type = as.group(1);
+            precision = as.group(2);
             codeEnd = open.start();
             skip = as.end();
         } else if (cast.find()) {
             type = cast.group(1);
+            precision = cast.group(2);
             codeEnd = before.length();
             skip = cast.end();
         } else {
@@ -80,10 +85,17 @@ final class DateTimeConstants {
         }
         String text = quoted.substring(1, quoted.length() - 1).replace("''", "'");
         String kind = type.toUpperCase(Locale.ROOT);
+        if (precision != null && !kind.equals("TIMESTAMP")) {
+            return null;
+        }
+        // timestamp(p): rounded as PostgreSQL rounds it (Calcite's cast of a literal truncates)
+        int digits = precision == null ? 6 : Integer.parseInt(precision);
         String canonical = switch (kind) {
             case "DATE" -> PgTextFormat.formatDate(PgDateTimeInput.parseDate(text));
             case "TIME" -> PgTextFormat.formatTime(PgDateTimeInput.parseTime(text));
-            default -> PgTextFormat.formatTimestamp(PgDateTimeInput.parseTimestamp(text, false, PgTimeZone.UTC));
+            default ->
+                PgTextFormat.formatTimestamp(TimestampUnitCalls.roundToPrecision(
+                        PgDateTimeInput.parseTimestamp(text, false, PgTimeZone.UTC), digits));
         };
         if (TO_TEXT.matcher(after.substring(skip)).find()) {
             // Calcite folds the literal's cast to text in its own format (no fraction of a second)

@@ -213,7 +213,10 @@ final class IntervalOperands {
                 : node;
     }
 
-    /** {@code ts ± months(iv) MONTH ± dayMillis(iv) MILLISECOND}: months first, as PostgreSQL adds. */
+    /**
+     * {@code ts ± months(iv) MONTH ± dayMillis(iv) MILLISECOND}, then the microseconds below the
+     * millisecond: months first, as PostgreSQL adds.
+     */
     private static SqlNode shift(SqlNode ts, SqlNode iv, boolean minus, SqlParserPos pos) {
         SqlOperator sign = minus ? SqlStdOperatorTable.MINUS : SqlStdOperatorTable.PLUS;
         SqlNode months = SqlStdOperatorTable.MULTIPLY.createCall(
@@ -224,7 +227,8 @@ final class IntervalOperands {
                 pos,
                 call("pg_interval_day_millis", pos, iv),
                 SqlLiteral.createInterval(1, "0.001", new SqlIntervalQualifier(TimeUnit.SECOND, 1, null, 3, pos), pos));
-        return sign.createCall(pos, sign.createCall(pos, ts, months), millis);
+        SqlNode shifted = sign.createCall(pos, sign.createCall(pos, ts, months), millis);
+        return call("pg_timestamp_shift_micros", pos, shifted, iv, SqlLiteral.createBoolean(minus, pos));
     }
 
     /** {@code t ± time(iv) MILLISECOND}: PostgreSQL adds only the interval's time to a time, wrapping at midnight. */

@@ -82,7 +82,8 @@ final class PgArrayText {
                     }
                     case TIMESTAMP, TIMESTAMPTZ -> {
                         long shifted = rs.getLong(value);
-                        yield (shifted + sessionZone.getOffset(shifted + sessionZone.getOffset(shifted))) * 1000L;
+                        // microseconds, shifted by the offset Avatica found taking them for milliseconds
+                        yield shifted + sessionZone.getOffset(shifted + sessionZone.getOffset(shifted));
                     }
                     // Avatica describes a text element as the array itself: read it as text
                     default -> kind.isString() ? rs.getString(value) : TypeMapping.read(rs, value, element);

@@ -13,13 +13,15 @@ import org.apache.calcite.rex.RexUtil;
  * a cast of a literal evaluates it with Calcite's runtime, so {@code 1e-5::float8::text} became
  * {@code 1.0E-5} (PostgreSQL: {@code 1e-05}) before {@link PgArithmetic} could see the cast. This
  * executor first rewrites each constant expression as {@link PgArithmetic} rewrites a plan, then
- * evaluates it as Calcite does; an expression that fails to evaluate is left for run time, where
- * it fails with PostgreSQL's error.
+ * evaluates it as Calcite does, timestamps in microseconds ({@link MicrosecondFolding}); an
+ * expression that fails to evaluate is left for run time, where it fails with PostgreSQL's error.
  *
  * <p>Installed as the planner's executor before conversion by {@link PgPrepare} and {@link
  * ViewQueryConverter}; called on the planning thread.
  */
 final class PgConstantFolding implements RexExecutor {
+    private final RexExecutor micros = new MicrosecondFolding(RexUtil.EXECUTOR);
+
     @Override
     public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
         PgArithmetic postgres = new PgArithmetic(rexBuilder);
@@ -27,6 +29,6 @@ final class PgConstantFolding implements RexExecutor {
         for (RexNode e : constExps) {
             rewritten.add(e.accept(postgres));
         }
-        RexUtil.EXECUTOR.reduce(rexBuilder, rewritten, reducedValues);
+        micros.reduce(rexBuilder, rewritten, reducedValues);
     }
 }

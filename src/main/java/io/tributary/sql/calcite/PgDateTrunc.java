@@ -22,7 +22,7 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 
 /**
- * PostgreSQL's {@code date_trunc(unit, timestamp)} over Tributary's timestamps (milliseconds of the
+ * PostgreSQL's {@code date_trunc(unit, timestamp)} over Tributary's timestamps (microseconds of the
  * proleptic Gregorian calendar, as stored): weeks start on Monday, a decade starts in a year
  * divisible by ten, a century in year 1 of it (2001, 1901), a millennium likewise (2001, 1001),
  * {@code microseconds} and {@code milliseconds} keep every stored digit. {@link PgValueSemantics}
@@ -34,7 +34,7 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  * for units of a day or less.
  */
 public final class PgDateTrunc {
-    private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
     private static final SqlOperator TRUNCATE = PgArithmetic.function(PgDateTrunc.class, "truncate");
 
     private PgDateTrunc() {}
@@ -130,21 +130,23 @@ public final class PgDateTrunc {
      * {@code date_trunc(unit, timestamp)}: {@code unit} is the name of a {@link TimeUnitRange}
      * {@link #truncateCall} accepts; NULL in gives NULL out.
      *
-     * @param millis the timestamp as Calcite's milliseconds since 1970-01-01 00:00:00
+     * @param micros the timestamp as microseconds since 1970-01-01 00:00:00
      */
-    public static Long truncate(Long millis, String unit) {
-        if (millis == null || unit == null) {
+    @MicrosecondTimestamps
+    public static Long truncate(Long micros, String unit) {
+        if (micros == null || unit == null) {
             return null;
         }
-        long ms = millis;
-        long day = Math.floorDiv(ms, MILLIS_PER_DAY);
+        long us = micros;
+        long day = Math.floorDiv(us, MICROS_PER_DAY);
         return switch (unit) {
-            case "MICROSECOND", "MILLISECOND" -> ms;
-            case "SECOND" -> ms - Math.floorMod(ms, 1_000L);
-            case "MINUTE" -> ms - Math.floorMod(ms, 60_000L);
-            case "HOUR" -> ms - Math.floorMod(ms, 3_600_000L);
-            case "DAY" -> day * MILLIS_PER_DAY;
-            default -> startOf(LocalDate.ofEpochDay(day), unit).toEpochDay() * MILLIS_PER_DAY;
+            case "MICROSECOND" -> us;
+            case "MILLISECOND" -> us - Math.floorMod(us, 1_000L);
+            case "SECOND" -> us - Math.floorMod(us, 1_000_000L);
+            case "MINUTE" -> us - Math.floorMod(us, 60_000_000L);
+            case "HOUR" -> us - Math.floorMod(us, 3_600_000_000L);
+            case "DAY" -> day * MICROS_PER_DAY;
+            default -> startOf(LocalDate.ofEpochDay(day), unit).toEpochDay() * MICROS_PER_DAY;
         };
     }
 

@@ -5,7 +5,6 @@ import io.tributary.common.TributaryException;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.Time;
-import java.sql.Timestamp;
 import org.apache.calcite.runtime.SqlFunctions;
 
 /**
@@ -14,13 +13,13 @@ import org.apache.calcite.runtime.SqlFunctions;
  * {@code milliseconds}, {@code microseconds}, {@code epoch} and {@code julian}, of a timestamp, a
  * date or a time, and the zone offset fields of a timestamptz. {@link ExtractCalls} writes a query's calls of those fields as calls of these
  * (one name per argument type, as the rewrite knows the type), registered as schema functions by
- * {@link CatalogSchema}. The field is one of {@link ExtractCalls}' normalized names. Values cross
- * as Calcite's {@code java.sql} objects, converted back to its internal counts exactly (see {@link
- * PgDateFunctions}). Seconds have the scales PostgreSQL gives microseconds (Tributary keeps
- * milliseconds, so the last three digits are 0). NULL in gives NULL out; pure, any thread.
+ * {@link CatalogSchema}. The field is one of {@link ExtractCalls}' normalized names. A timestamp
+ * arrives as its microseconds ({@link MicrosecondParameters}); dates and times as Calcite's {@code
+ * java.sql} objects, converted back to its internal counts exactly (see {@link PgDateFunctions}). Seconds have the scales PostgreSQL gives microseconds. NULL in gives
+ * NULL out; pure, any thread.
  */
 public final class PgExtractFunctions {
-    private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long DAY_MICROS = 86_400_000_000L;
     /** The Julian day number of 1970-01-01. */
     private static final long UNIX_EPOCH_JULIAN = 2_440_588L;
 
@@ -29,18 +28,19 @@ public final class PgExtractFunctions {
     private PgExtractFunctions() {}
 
     /** {@code extract(field FROM timestamp)}. */
-    public static BigDecimal pg_extract_timestamp(String field, Timestamp value) {
+    @MicrosecondTimestamps
+    public static BigDecimal pg_extract_timestamp(String field, @MicrosecondTimestamps Long value) {
         if (field == null || value == null) {
             return null;
         }
-        long ms = SqlFunctions.toLong(value);
-        long msOfDay = Math.floorMod(ms, MILLIS_PER_DAY);
+        long micros = value;
+        long microsOfDay = Math.floorMod(micros, DAY_MICROS);
         return switch (field) {
-            case "epoch" -> BigDecimal.valueOf(ms * 1000, 6);
+            case "epoch" -> BigDecimal.valueOf(micros, 6);
             case "julian" ->
-                BigDecimal.valueOf(Math.floorDiv(ms, MILLIS_PER_DAY) + UNIX_EPOCH_JULIAN)
-                        .add(PgArithmeticFunctions.numericDivide(BigDecimal.valueOf(msOfDay * 1000), MICROS_PER_DAY));
-            default -> seconds(field, msOfDay, "timestamp");
+                BigDecimal.valueOf(Math.floorDiv(micros, DAY_MICROS) + UNIX_EPOCH_JULIAN)
+                        .add(PgArithmeticFunctions.numericDivide(BigDecimal.valueOf(microsOfDay), MICROS_PER_DAY));
+            default -> seconds(field, microsOfDay, "timestamp");
         };
     }
 
@@ -49,22 +49,26 @@ public final class PgExtractFunctions {
      * value's instant, given as the instant's {@code local} time there and its {@code utc} time;
      * seconds, or whole hours and the minutes beyond them, each with the offset's sign.
      */
-    public static BigDecimal pg_extract_zone(String field, Timestamp local, Timestamp utc) {
+    @MicrosecondTimestamps
+    public static BigDecimal pg_extract_zone(
+            String field, @MicrosecondTimestamps Long local, @MicrosecondTimestamps Long utc) {
         Long part = zonePart(field, local, utc);
         return part == null ? null : BigDecimal.valueOf(part);
     }
 
     /** {@code date_part('timezone[_hour|_minute]', timestamptz)}, as {@link #pg_extract_zone}. */
-    public static Double pg_date_part_zone(String field, Timestamp local, Timestamp utc) {
+    @MicrosecondTimestamps
+    public static Double pg_date_part_zone(
+            String field, @MicrosecondTimestamps Long local, @MicrosecondTimestamps Long utc) {
         Long part = zonePart(field, local, utc);
         return part == null ? null : part.doubleValue();
     }
 
-    private static Long zonePart(String field, Timestamp local, Timestamp utc) {
+    private static Long zonePart(String field, Long local, Long utc) {
         if (field == null || local == null || utc == null) {
             return null;
         }
-        long seconds = (SqlFunctions.toLong(local) - SqlFunctions.toLong(utc)) / 1000;
+        long seconds = (local - utc) / 1_000_000L;
         return switch (field) {
             case "timezone" -> seconds;
             case "timezone_hour" -> seconds / 3600;
@@ -92,23 +96,27 @@ public final class PgExtractFunctions {
         if (field == null || value == null) {
             return null;
         }
-        long msOfDay = SqlFunctions.toInt(value);
-        return field.equals("epoch") ? BigDecimal.valueOf(msOfDay * 1000, 6) : seconds(field, msOfDay, "\"time\"");
+        long microsOfDay = SqlFunctions.toInt(value) * 1000L;
+        return field.equals("epoch") ? BigDecimal.valueOf(microsOfDay, 6) : seconds(field, microsOfDay, "\"time\"");
     }
 
     /** {@code date_part(field, timestamp)}, computed in double precision as PostgreSQL's {@code timestamp_part}. */
-    public static Double pg_date_part_timestamp(String field, Timestamp value) {
-        if (field == null || value == null) {
+    @MicrosecondTimestamps
+    public static Double pg_date_part_timestamp(String field, @MicrosecondTimestamps Long value) {
+        return value == null ? null : datePart(field, value);
+    }
+
+    private static Double datePart(String field, long micros) {
+        if (field == null) {
             return null;
         }
-        long ms = SqlFunctions.toLong(value);
-        long msOfDay = Math.floorMod(ms, MILLIS_PER_DAY);
+        long microsOfDay = Math.floorMod(micros, DAY_MICROS);
         return switch (field) {
-            case "epoch" -> (ms * 1000) / 1_000_000.0;
+            case "epoch" -> micros / 1_000_000.0;
             case "julian" ->
-                (Math.floorDiv(ms, MILLIS_PER_DAY) + UNIX_EPOCH_JULIAN)
-                        + ((msOfDay / 1000) + (msOfDay % 1000) * 1000 / 1_000_000.0) / 86_400.0;
-            default -> secondsPart(field, msOfDay, "timestamp");
+                (Math.floorDiv(micros, DAY_MICROS) + UNIX_EPOCH_JULIAN)
+                        + ((microsOfDay / 1_000_000) + (microsOfDay % 1_000_000) / 1_000_000.0) / 86_400.0;
+            default -> secondsPart(field, microsOfDay, "timestamp");
         };
     }
 
@@ -117,8 +125,7 @@ public final class PgExtractFunctions {
         if (field == null || value == null) {
             return null;
         }
-        return pg_date_part_timestamp(
-                field, SqlFunctions.internalToTimestamp(SqlFunctions.toInt(value) * MILLIS_PER_DAY));
+        return datePart(field, SqlFunctions.toInt(value) * DAY_MICROS);
     }
 
     /** {@code date_part(field, time)}. */
@@ -126,14 +133,14 @@ public final class PgExtractFunctions {
         if (field == null || value == null) {
             return null;
         }
-        long msOfDay = SqlFunctions.toInt(value);
-        return field.equals("epoch") ? (msOfDay * 1000) / 1_000_000.0 : secondsPart(field, msOfDay, "\"time\"");
+        long microsOfDay = SqlFunctions.toInt(value) * 1000L;
+        return field.equals("epoch") ? microsOfDay / 1_000_000.0 : secondsPart(field, microsOfDay, "\"time\"");
     }
 
     /** The seconds fields as numeric: microseconds of the minute at scale 6, 3 or 0. */
-    private static BigDecimal seconds(String field, long msOfDay, String type) {
+    private static BigDecimal seconds(String field, long microsOfDay, String type) {
         refuseZone(field, type);
-        long micros = Math.floorMod(msOfDay, 60_000L) * 1000;
+        long micros = Math.floorMod(microsOfDay, 60_000_000L);
         return switch (field) {
             case "second" -> BigDecimal.valueOf(micros, 6);
             case "milliseconds" -> BigDecimal.valueOf(micros, 3);
@@ -143,11 +150,11 @@ public final class PgExtractFunctions {
     }
 
     /** The seconds fields in double precision, as PostgreSQL adds the whole seconds and the fraction. */
-    private static double secondsPart(String field, long msOfDay, String type) {
+    private static double secondsPart(String field, long microsOfDay, String type) {
         refuseZone(field, type);
-        long ofMinute = Math.floorMod(msOfDay, 60_000L);
-        long sec = ofMinute / 1000;
-        long fsec = ofMinute % 1000 * 1000;
+        long ofMinute = Math.floorMod(microsOfDay, 60_000_000L);
+        long sec = ofMinute / 1_000_000;
+        long fsec = ofMinute % 1_000_000;
         return switch (field) {
             case "second" -> sec + fsec / 1_000_000.0;
             case "milliseconds" -> sec * 1000.0 + fsec / 1000.0;

@@ -92,6 +92,7 @@ final class PgFormattingCalls {
     }
 
     /** One overload: its parameters, its type and the code chosen for its operands' types. */
+    @MicrosecondTimestamps
     private record Function(Kind kind) implements ScalarFunction, ImplementableFunction {
         @Override
         public List<FunctionParameter> getParameters() {

@@ -17,25 +17,23 @@ import java.util.TimeZone;
 
 /**
  * The runtime side of PostgreSQL's formatting functions: the code {@link PgFormattingCalls}
- * generates calls these with Calcite's internal values (milliseconds since 1970-01-01 for
- * timestamps, local for a timestamp and UTC for a timestamptz; days for a date) and the session's
+ * generates calls these with Calcite's internal values (microseconds since 1970-01-01 for
+ * timestamps, local for a timestamp and UTC for a timestamptz, as {@link MicrosecondTimestamps};
+ * days for a date) and the session's
  * {@link TimeZone} where PostgreSQL reads it (null in a materialized view, maintained in UTC).
  * Never called with NULL values; on the thread evaluating the expression.
  */
 public final class PgFormattingFunctions {
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
     private static final ZoneRules UTC = ZoneOffset.UTC.getRules();
 
     private PgFormattingFunctions() {}
 
     /** {@code to_char(timestamp, text)}: no zone, so TZ prints nothing and OF {@code +00}. */
-    public static String timestamp(long millis, String template) {
+    public static String timestamp(long micros, String template) {
         return PgDateTimeFormat.dateTime(
-                Math.floorDiv(millis, MILLIS_PER_DAY),
-                Math.floorMod(millis, MILLIS_PER_DAY) * 1000L,
-                null,
-                0,
-                template);
+                Math.floorDiv(micros, MICROS_PER_DAY), Math.floorMod(micros, MICROS_PER_DAY), null, 0, template);
     }
 
     /**
@@ -43,14 +41,14 @@ public final class PgFormattingFunctions {
      * keep a zone's local mean time before its first transition, as PostgreSQL's tzdata does), TZ
      * its abbreviation then.
      */
-    public static String timestamptz(long millis, TimeZone zone, String template) {
+    public static String timestamptz(long micros, TimeZone zone, String template) {
         ZoneRules rules = rules(zone);
-        Instant instant = Instant.ofEpochMilli(millis);
+        Instant instant = Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L));
         int offset = rules.getOffset(instant).getTotalSeconds();
-        long local = millis + offset * 1000L;
+        long local = micros + offset * 1_000_000L;
         return PgDateTimeFormat.dateTime(
-                Math.floorDiv(local, MILLIS_PER_DAY),
-                Math.floorMod(local, MILLIS_PER_DAY) * 1000L,
+                Math.floorDiv(local, MICROS_PER_DAY),
+                Math.floorMod(local, MICROS_PER_DAY),
                 PgDateTimeFormat.printsZoneName(template) ? abbreviation(zone, rules, instant) : "",
                 offset,
                 template);
@@ -61,7 +59,7 @@ public final class PgFormattingFunctions {
         LocalDateTime midnight = LocalDate.ofEpochDay(days).atStartOfDay();
         long instant = ZonedDateTime.ofLocal(midnight, zone == null ? ZoneOffset.UTC : zone.toZoneId(), null)
                         .toEpochSecond()
-                * 1000L;
+                * 1_000_000L;
         return timestamptz(instant, zone, template);
     }
 
@@ -109,17 +107,24 @@ public final class PgFormattingFunctions {
         return PgNumberFormat.floating(value, true, template);
     }
 
-    /** {@code to_timestamp(text, text)}: the UTC milliseconds of the time read, a zone-less one in {@code zone}. */
+    /**
+     * {@code to_timestamp(text, text)}: the UTC microseconds of the time read, a zone-less one in
+     * {@code zone}, rounded to the digits of an {@code FFn} as PostgreSQL rounds them.
+     */
     public static long toTimestamp(String text, TimeZone zone, String template) {
         PgDateTimeParse.Result r = PgDateTimeParse.parse(text, template, false);
-        long local = r.epochDay() * MILLIS_PER_DAY + r.micros() / 1000;
+        return TimestampUnitCalls.roundToPrecision(instant(r, zone), r.fractionDigits());
+    }
+
+    private static long instant(PgDateTimeParse.Result r, TimeZone zone) {
+        long local = r.epochDay() * MICROS_PER_DAY + r.micros();
         if (r.hasOffset()) {
-            return local - r.offsetSeconds() * 1000L;
+            return local - r.offsetSeconds() * 1_000_000L;
         }
-        LocalDateTime at = LocalDateTime.ofEpochSecond(Math.floorDiv(local, 1000L), 0, ZoneOffset.UTC);
+        LocalDateTime at = LocalDateTime.ofEpochSecond(Math.floorDiv(local, 1_000_000L), 0, ZoneOffset.UTC);
         ZoneId id = zone == null ? ZoneOffset.UTC : zone.toZoneId();
-        return ZonedDateTime.ofLocal(at, id, null).withLaterOffsetAtOverlap().toEpochSecond() * 1000L
-                + Math.floorMod(local, 1000L);
+        return ZonedDateTime.ofLocal(at, id, null).withLaterOffsetAtOverlap().toEpochSecond() * 1_000_000L
+                + Math.floorMod(local, 1_000_000L);
     }
 
     /** {@code to_date(text, text)}: the days since 1970-01-01 of the date read. */
@@ -127,7 +132,7 @@ public final class PgFormattingFunctions {
         return (int) PgDateTimeParse.parse(text, template, true).epochDay();
     }
 
-    /** {@code to_timestamp(double precision)}: seconds since 1970-01-01 UTC, to milliseconds. */
+    /** {@code to_timestamp(double precision)}: seconds since 1970-01-01 UTC, to microseconds. */
     public static long fromEpoch(double seconds) {
         return PgDateTimeParse.epochSeconds(seconds);
     }

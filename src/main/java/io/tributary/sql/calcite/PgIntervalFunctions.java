@@ -31,6 +31,20 @@ public final class PgIntervalFunctions {
     }
 
     /**
+     * {@code ts} moved by the microseconds of {@code iv}'s time below its whole milliseconds (what
+     * {@link #pg_interval_day_millis} leaves out), back when {@code minus}: the last step of {@code
+     * ts ± iv}, Calcite's intervals being whole milliseconds.
+     */
+    @MicrosecondTimestamps
+    public static Long pg_timestamp_shift_micros(@MicrosecondTimestamps Long ts, Object iv, boolean minus) {
+        if (ts == null || iv == null) {
+            return null;
+        }
+        long below = Math.floorMod(interval(iv, "pg_timestamp_shift_micros").micros(), 1000L);
+        return minus ? ts - below : ts + below;
+    }
+
+    /**
      * The time field of {@code iv} in whole milliseconds, less than a day either way: what
      * PostgreSQL's {@code time ± interval} adds (its months and days are ignored there, and the
      * sum wraps at midnight, which Calcite's {@code TIME + interval} does too).

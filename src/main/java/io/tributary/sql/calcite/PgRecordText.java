@@ -54,9 +54,10 @@ final class PgRecordText {
             return PgTextFormat.formatDate((int) d.toLocalDate().toEpochDay());
         }
         if (v instanceof java.sql.Timestamp t) {
+            // Avatica made it of the plan's microseconds read as milliseconds (MicrosecondPlans)
             java.time.LocalDateTime local = t.toLocalDateTime();
-            return PgTextFormat.formatTimestamp(local.toLocalDate().toEpochDay() * 86_400_000_000L
-                    + local.toLocalTime().toNanoOfDay() / 1000L);
+            return PgTextFormat.formatTimestamp(local.toLocalDate().toEpochDay() * 86_400_000L
+                    + local.toLocalTime().toNanoOfDay() / 1_000_000L);
         }
         if (v instanceof java.sql.Time t) {
             // toLocalTime drops the milliseconds

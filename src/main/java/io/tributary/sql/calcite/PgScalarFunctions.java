@@ -99,14 +99,16 @@ public final class PgScalarFunctions {
         return (int) (PgDateTimeInput.parseTime(s) / 1000);
     }
 
-    /** {@code text::timestamp}: PostgreSQL's timestamp input, as Calcite's milliseconds (past ones dropped). */
+    /** {@code text::timestamp}: PostgreSQL's timestamp input, in microseconds. */
+    @MicrosecondTimestamps
     public static long textTimestamp(String s) {
-        return Math.floorDiv(PgDateTimeInput.parseTimestamp(s, false, PgTimeZone.UTC), 1000L);
+        return PgDateTimeInput.parseTimestamp(s, false, PgTimeZone.UTC);
     }
 
     /** {@code timestamp::text}: PostgreSQL's text, with the fraction of a second it has (Calcite's drops it). */
-    public static String timestampText(Long millis) {
-        return millis == null ? null : PgTextFormat.formatTimestamp(millis * 1000);
+    @MicrosecondTimestamps
+    public static String timestampText(Long micros) {
+        return micros == null ? null : PgTextFormat.formatTimestamp(micros);
     }
 
     /** {@code time::text}: PostgreSQL's text, with the fraction of a second it has. */

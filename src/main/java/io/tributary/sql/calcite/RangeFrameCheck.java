@@ -20,10 +20,12 @@ import org.apache.calcite.tools.Program;
  * Refuses the window frames {@code RANGE BETWEEN offset PRECEDING/FOLLOWING} that Calcite's
  * generated code computes wrongly: over a date ordered by an interval it subtracts the interval's
  * milliseconds from the date's day number (so every row fell into every frame), over a
- * descending key it gives NULL sums, and over numeric or timestamp keys it does not compile. What
- * it computes as PostgreSQL does, an integer offset over one ascending integer key, passes; a
- * negative offset is PostgreSQL's 22013. A NULL key value still fails when the rows are read,
- * which {@code SqlErrors} reports as 0A000.
+ * descending key it gives NULL sums or counts, over a timestamp by an interval of months it counts
+ * a month as its milliseconds, and over numeric keys it does not compile. What it computes as
+ * PostgreSQL does passes: an integer offset over one ascending integer key, and an interval of days
+ * and time over one ascending timestamp ({@link MicrosecondPlans} gives the offset in the key's
+ * microseconds). A negative offset is PostgreSQL's 22013. A NULL key value still fails when the
+ * rows are read, which {@code SqlErrors} reports as 0A000.
  * Anything else is 0A000 rather than a wrong answer or an internal error. A planning step of ad-hoc
  * queries, run on the planning thread over the converted plan, where a window function is still a
  * {@link RexOver} in a projection; stateless. Materialized views refuse every RANGE offset on their
@@ -62,25 +64,32 @@ final class RangeFrameCheck extends RelVisitor {
         }
         // Calcite's validator has refused any other number of ORDER BY columns (SqlErrors: 42P20)
         RexFieldCollation key = window.orderKeys.get(0);
+        boolean integer = isInteger(key.left.getType());
         if (window.orderKeys.size() != 1
-                || !isInteger(key.left.getType())
+                || !(integer || isTimestamp(key.left.getType()))
                 || key.getDirection().isDescending()) {
             throw TributaryException.notSupported(
-                    "RANGE with offset PRECEDING/FOLLOWING over anything but one ascending integer ORDER BY column"
-                            + " (ROWS frames are supported)");
+                    "RANGE with offset PRECEDING/FOLLOWING over anything but one ascending integer or timestamp ORDER BY"
+                            + " column (ROWS frames are supported)");
         }
-        checkOffset(window.getLowerBound());
-        checkOffset(window.getUpperBound());
+        checkOffset(window.getLowerBound(), integer);
+        checkOffset(window.getUpperBound(), integer);
     }
 
-    private static void checkOffset(RexWindowBound bound) {
+    private static void checkOffset(RexWindowBound bound, boolean integerKey) {
         if (!hasOffset(bound)) {
             return;
         }
-        if (!(bound.getOffset() instanceof RexLiteral literal) || !isInteger(literal.getType())) {
-            throw TributaryException.notSupported("RANGE with an offset that is not an integer constant");
+        if (!(bound.getOffset() instanceof RexLiteral literal)) {
+            throw TributaryException.notSupported("RANGE with an offset that is not a constant");
         }
-        Number n = literal.getValueAs(Number.class);
+        if (integerKey ? !isInteger(literal.getType()) : !isDayTimeInterval(literal.getType())) {
+            throw TributaryException.notSupported(
+                    integerKey
+                            ? "RANGE with an offset that is not an integer over an integer column"
+                            : "RANGE over a timestamp with an offset that is not an interval of days and time (no months)");
+        }
+        Number n = integerKey ? literal.getValueAs(Number.class) : literal.getValueAs(Long.class);
         if (n != null && n.longValue() < 0) {
             throw new TributaryException(
                     SqlState.INVALID_PRECEDING_OR_FOLLOWING_SIZE,
@@ -90,6 +99,15 @@ final class RangeFrameCheck extends RelVisitor {
 
     private static boolean hasOffset(RexWindowBound bound) {
         return bound != null && !bound.isCurrentRow() && !bound.isUnbounded();
+    }
+
+    private static boolean isTimestamp(RelDataType type) {
+        SqlTypeName name = type.getSqlTypeName();
+        return name == SqlTypeName.TIMESTAMP || name == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    private static boolean isDayTimeInterval(RelDataType type) {
+        return SqlTypeName.DAY_INTERVAL_TYPES.contains(type.getSqlTypeName());
     }
 
     private static boolean isInteger(RelDataType type) {

@@ -69,7 +69,8 @@ public final class TimestampSeries extends AbstractTable implements ScannableTab
                     return null;
                 }
                 next = next.plusMonths(months).plusNanos(millis * 1_000_000L);
-                return value;
+                // a row's timestamp is microseconds, as MicrosecondPlans has plans hold them
+                return value * 1000L;
             }
         });
     }

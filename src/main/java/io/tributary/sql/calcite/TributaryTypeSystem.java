@@ -6,19 +6,33 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * PostgreSQL's typing where it differs from Calcite's defaults: NUMERIC arithmetic at up to 38 digits (larger precision makes every decimal operation pay for it), SUM of
+ * PostgreSQL's typing where it differs from Calcite's defaults: timestamps of six fraction digits, NUMERIC arithmetic at up to 38 digits (larger precision makes every decimal operation pay for it), SUM of
  * INT and SMALLINT is BIGINT so sums do not overflow (SUM of BIGINT stays BIGINT), AVG of integers is NUMERIC, {@code %} of a NUMERIC is NUMERIC.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
     static final int MAX_NUMERIC_PRECISION = 38;
+    /** PostgreSQL's timestamps hold microseconds: six fraction digits, also when none are declared. */
+    private static final int TIMESTAMP_PRECISION = 6;
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
         if (typeName == SqlTypeName.DECIMAL) {
             return MAX_NUMERIC_PRECISION;
         }
+        if (isTimestamp(typeName)) {
+            return TIMESTAMP_PRECISION;
+        }
         return super.getMaxPrecision(typeName);
+    }
+
+    @Override
+    public int getDefaultPrecision(SqlTypeName typeName) {
+        return isTimestamp(typeName) ? TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
+    }
+
+    private static boolean isTimestamp(SqlTypeName typeName) {
+        return typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     @Override

@@ -20,7 +20,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Converts between Tributary's types and canonical values and Calcite's: column types for the
- * schema, rows for scans (Calcite keeps DATE as days, TIME as millis of day, TIMESTAMP as millis),
+ * schema, rows for scans (Calcite keeps DATE as days, TIME as millis of day; TIMESTAMP is Tributary's
+ * microseconds, which {@link MillisecondCalls} makes the generated code hold),
  * and JDBC results back to canonical values. Thread-safe.
  */
 final class TypeMapping {
@@ -81,7 +82,6 @@ final class TypeMapping {
         }
         return switch (t.kind()) {
             case TIME -> (int) ((Long) v / 1000);
-            case TIMESTAMP, TIMESTAMPTZ -> Math.floorDiv((Long) v, 1000L);
             case BYTEA -> new ByteString((byte[]) v);
             case ARRAY -> toCalciteElements(t.element(), (java.util.List<?>) v);
             default -> v;
@@ -91,7 +91,7 @@ final class TypeMapping {
     /** An array's elements as Calcite holds them: a new list only for the kinds Calcite keeps otherwise. */
     private static java.util.List<?> toCalciteElements(DataType element, java.util.List<?> values) {
         switch (element.kind()) {
-            case TIME, TIMESTAMP, TIMESTAMPTZ, BYTEA -> {
+            case TIME, BYTEA -> {
                 java.util.List<Object> out = new java.util.ArrayList<>(values.size());
                 for (Object e : values) {
                     out.add(toCalcite(element, e));
@@ -199,7 +199,7 @@ final class TypeMapping {
                 yield out;
             }
             case TIME -> (long) ((Number) v).intValue() * 1000L;
-            case TIMESTAMP, TIMESTAMPTZ -> ((Number) v).longValue() * 1000L;
+            case TIMESTAMP, TIMESTAMPTZ -> ((Number) v).longValue();
             case INTERVAL ->
                 v instanceof Interval iv
                         ? iv
@@ -327,7 +327,8 @@ final class TypeMapping {
             case DATE -> rs.getInt(i);
             // milliseconds of the day, 86,400,000 being PostgreSQL's 24:00:00
             case TIME -> rs.getLong(i) * 1000L;
-            case TIMESTAMP, TIMESTAMPTZ -> rs.getLong(i) * 1000L;
+            // microseconds, as MicrosecondPlans has the generated code hold them
+            case TIMESTAMP, TIMESTAMPTZ -> rs.getLong(i);
             case INTERVAL -> {
                 Object o = rs.getObject(i);
                 String name = rs.getMetaData().getColumnTypeName(i).toUpperCase(java.util.Locale.ROOT);

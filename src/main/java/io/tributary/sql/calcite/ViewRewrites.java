@@ -41,6 +41,8 @@ final class ViewRewrites {
 
     static RelNode normalise(RelNode rel) {
         HepPlanner planner = new HepPlanner(program());
+        // constants fold with timestamps in microseconds, as the view's compiled expressions hold them
+        planner.setExecutor(new MicrosecondFolding(org.apache.calcite.rex.RexUtil.EXECUTOR));
         // SESSION becomes window functions, which the rules below turn into Window nodes
         planner.setRoot(SessionWindows.expandAll(rel));
         return planner.findBestExp().accept(new JoinKeyTypes());
