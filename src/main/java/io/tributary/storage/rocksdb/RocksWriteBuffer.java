@@ -645,39 +645,18 @@ final class RocksWriteBuffer implements WriteBuffer {
         void accept(byte[] key, byte[] value) throws RocksDBException;
     }
 
-    /** Writes {@link #writeSorted} gathers in key order before it hands them to the sink. */
-    private static final int SORTED_BATCH = 4096;
-
-    /**
-     * Hands the last write of each key to {@code sink} in key order; for {@link #onlyPointWritesTo}
-     * buffers. The writes are gathered in key order a batch at a time, in a pass of loads alone:
-     * a join side's writes sort far from the order they were made in, so each write's key, value
-     * and operation miss the cache, and in a loop that also calls the sink (a native call per
-     * write) those misses came one after the other; in a pass of their own they overlap.
-     */
+    /** Hands the last write of each key to {@code sink} in key order; for {@link #onlyPointWritesTo} buffers. */
     void writeSorted(SortedSink sink) throws RocksDBException {
         byte[][] k = keys.toArray(new byte[0][]);
         SortedPositions order = new SortedPositions(k);
         int[] sorted = order.sorted();
-        int batch = Math.min(SORTED_BATCH, sorted.length);
-        byte[][] batchKeys = new byte[batch][];
-        byte[][] batchValues = new byte[batch][];
-        for (int from = 0; from < sorted.length; from += batch) {
-            int to = Math.min(sorted.length, from + batch);
-            int gathered = 0;
-            for (int i = from; i < to; i++) {
-                // of equal keys, the last write sorts last and wins
-                if (i + 1 < sorted.length && order.sameKey(i, i + 1)) {
-                    continue;
-                }
-                int at = sorted[i];
-                batchKeys[gathered] = k[at];
-                batchValues[gathered] = ops[at] == PUT ? values.get(at) : null;
-                gathered++;
+        for (int i = 0; i < sorted.length; i++) {
+            int at = sorted[i];
+            // of equal keys, the last write sorts last and wins
+            if (i + 1 < sorted.length && order.sameKey(i, i + 1)) {
+                continue;
             }
-            for (int j = 0; j < gathered; j++) {
-                sink.accept(batchKeys[j], batchValues[j]);
-            }
+            sink.accept(k[at], ops[at] == PUT ? values.get(at) : null);
         }
     }
 

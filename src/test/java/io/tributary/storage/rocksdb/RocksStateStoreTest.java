@@ -275,35 +275,6 @@ class RocksStateStoreTest extends StateStoreContractTest {
         assertEquals(List.of(), listNames(dir.resolve("rocks.ingest")));
     }
 
-    /**
-     * A checkpoint's writes go to its SST file in key order a batch at a time: keys written many
-     * times (their last write wins, a delete included) far more often than a batch holds, in an
-     * order unlike the keys', end as the writes in the order made left them.
-     */
-    @Test
-    void aCheckpointOfManyBatchesKeepsEachKeysLastWrite() {
-        Random random = new Random(34);
-        Map<String, String> model = new java.util.TreeMap<>();
-        try (WriteBuffer wb = store.newWriteBuffer()) {
-            for (int i = 0; i < 30_000; i++) {
-                String key = String.format("k%05d", random.nextInt(9_000));
-                if (random.nextInt(5) == 0) {
-                    wb.delete(Keyspace.DATA, b(key));
-                    model.remove(key);
-                } else {
-                    wb.put(Keyspace.DATA, b(key), b("v" + i));
-                    model.put(key, "v" + i);
-                }
-            }
-            store.write(wb);
-        }
-        List<String> expected = new ArrayList<>();
-        model.forEach((k, v) -> expected.add(k + "=" + v));
-        try (ReadView v = store.snapshot()) {
-            assertEquals(expected, scan(v, Keyspace.DATA, b("k"), b("l")));
-        }
-    }
-
     /** A key not above the last one put is refused, and {@code above} says so beforehand. */
     @Test
     void sortedFileKeysMustAscend() {
