@@ -72,6 +72,13 @@ public final class HashJoinOperator implements Operator {
     private JoinBucket[] probed = new JoinBucket[Chunk.TARGET_SIZE];
     /** Per row of the chunk being applied, the first row of its {@link #probed} bucket; reused. */
     private Object[][] probedRows = new Object[Chunk.TARGET_SIZE][];
+    /**
+     * Per row of the chunk being applied, the (held) other side's cache entry of its join key
+     * ({@link JoinSide#heldEntry}), or {@link #CANNOT_MATCH}; reused by {@link #probeHeld}.
+     */
+    private int[] probedEntries = new int[Chunk.TARGET_SIZE];
+    /** A row whose join key has a NULL that is not null-safe: it is not probed. */
+    private static final int CANNOT_MATCH = -2;
     /** Which rows the watermarks finish, by an equality of window bounds; or null. */
     private final JoinCleaning cleaning;
     /** Which rows the watermarks finish, by an interval condition; or null. */
@@ -229,30 +236,45 @@ public final class HashJoinOperator implements Operator {
     }
 
     /**
-     * Finds every row's bucket of {@code other}, a held side, in a pass of lookups alone, into
+     * Finds every row's bucket of {@code other}, a held side, in passes of lookups alone, into
      * {@link #probed}. Each lookup of a dimension's tens of thousands of keys misses the cache
-     * (slot, entry, bucket, its rows) but depends on no other row's, so in a pass of its own the
-     * CPU overlaps the misses of several rows, where in the row-by-row loop each waited behind the
-     * previous row's output and state writes. A held side's cache is neither filled nor evicted
-     * while the other side's chunk is applied (its misses answer "no rows", and only the degrees
-     * of its rows change, in the buckets found here), so the buckets stay the ones a lookup in
-     * {@link #apply} would find.
+     * several times, each load depending on the one before (slot, entry, bucket, its rows), but on
+     * no other row's. So the lookups go in stages, one pass over the chunk each: the entries' ids
+     * (the slots' loads, between the rows' decoding and key encoding), then their buckets, then
+     * the buckets' first rows. A pass of independent loads lets the CPU overlap the misses of many
+     * rows, where one pass of whole lookups overlapped those of one or two (async-profiler of
+     * {@code bench backfill}'s join: {@code heldBucket} and {@code ByteKeyMap.find} were 28% of the
+     * join actors' samples). A held side's cache is neither filled nor evicted while the other
+     * side's chunk is applied (its misses answer "no rows", and only the degrees of its rows
+     * change, in the buckets found here), so the buckets stay the ones a lookup in {@link #apply}
+     * would find.
      */
     private void probeHeld(JoinSide side, JoinSide other, Chunk chunk) {
         int n = chunk.size();
         if (probed.length < n) {
             probed = new JoinBucket[n];
             probedRows = new Object[n][];
+            probedEntries = new int[n];
         }
         for (int i = 0; i < n; i++) {
             Object[] row = chunk.row(i);
             if (side.canMatch(row, nullSafe)) {
                 side.encodeJoinKey(row, keyBuffer);
-                JoinBucket bucket = other.heldBucket(keyBuffer);
-                probed[i] = bucket;
-                // loaded here, where its miss overlaps the other rows' lookups; kept so the load stays
-                probedRows[i] = bucket.limit() > 0 ? bucket.values(0) : null;
+                probedEntries[i] = other.heldEntry(keyBuffer);
+            } else {
+                probedEntries[i] = CANNOT_MATCH;
             }
+        }
+        for (int i = 0; i < n; i++) {
+            int entry = probedEntries[i];
+            if (entry != CANNOT_MATCH) {
+                probed[i] = other.heldBucketOf(entry);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            JoinBucket bucket = probed[i];
+            // loaded here, where its miss overlaps the other rows'; kept so the load stays
+            probedRows[i] = bucket != null && bucket.limit() > 0 ? bucket.values(0) : null;
         }
     }
 

@@ -219,20 +219,26 @@ final class JoinSide {
     }
 
     /**
-     * Whether this side is held now (see the class comment): then {@link #heldBucket} answers every
-     * probe, and its cache changes only by this side's own inserts and deletes.
+     * Whether this side is held now (see the class comment): then {@link #heldEntry} and {@link
+     * #heldBucketOf} answer every probe, and its cache changes only by this side's own inserts and
+     * deletes.
      */
     boolean isHeld() {
         return held == Boolean.TRUE;
     }
 
     /**
-     * As {@link #bucket} for a side that {@link #isHeld}: the cached bucket of the join key encoded
-     * in {@code key}, or the empty one. Touches nothing else, so it reads no store.
+     * For a side that {@link #isHeld}, the first half of a probe: the cache entry of the join key
+     * encoded in {@code key}, or -1 for none (no rows). Touches nothing else, so it reads no store.
+     * Valid until this side's next insert or delete.
      */
-    JoinBucket heldBucket(ByteWriter key) {
-        int id = cache.find(key.array(), key.length());
-        return id >= 0 ? cache.get(id) : JoinBucket.EMPTY;
+    int heldEntry(ByteWriter key) {
+        return cache.find(key.array(), key.length());
+    }
+
+    /** The second half: the bucket of {@code entry} ({@link #heldEntry}), or the empty one for -1. */
+    JoinBucket heldBucketOf(int entry) {
+        return entry >= 0 ? cache.get(entry) : JoinBucket.EMPTY;
     }
 
     /** This side's join key columns, in join key order; callers must not change them. */
