@@ -24,10 +24,22 @@ public sealed interface UtilityStatement {
             io.tributary.catalog.WatermarkDef watermark,
             List<io.tributary.catalog.CheckDef> checks,
             RelationKind kind,
-            List<io.tributary.catalog.IndexDef> uniques)
+            List<io.tributary.catalog.IndexDef> uniques,
+            List<io.tributary.catalog.ForeignKeyDef> foreignKeys)
             implements UtilityStatement {
         public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
-            this(name, columns, primaryKey, ifNotExists, sql, null, null, List.of(), RelationKind.TABLE, List.of());
+            this(
+                    name,
+                    columns,
+                    primaryKey,
+                    ifNotExists,
+                    sql,
+                    null,
+                    null,
+                    List.of(),
+                    RelationKind.TABLE,
+                    List.of(),
+                    List.of());
         }
     }
 

@@ -425,7 +425,8 @@ final class UtilityRunner {
                         c.watermark(),
                         c.checks(),
                         c.kind(),
-                        c.uniques());
+                        c.uniques(),
+                        c.foreignKeys());
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));
