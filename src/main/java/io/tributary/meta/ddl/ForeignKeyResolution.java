@@ -131,7 +131,7 @@ final class ForeignKeyResolution {
     private static List<String> primaryKey(TableDef parent) {
         if (parent.hasRowId()) {
             throw new TributaryException(
-                    SqlState.INVALID_FOREIGN_KEY,
+                    SqlState.UNDEFINED_OBJECT,
                     "there is no primary key for referenced table \"" + parent.localName() + "\"");
         }
         List<String> out = new ArrayList<>();
