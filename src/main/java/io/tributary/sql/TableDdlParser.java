@@ -646,10 +646,11 @@ final class TableDdlParser {
             in.next();
             in.expectWord("identity");
         }
-        if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
+        boolean cascade = in.peek().isWord("cascade");
+        if (cascade || in.peek().isWord("restrict")) {
             in.next();
         }
-        return new UtilityStatement.Truncate(names);
+        return new UtilityStatement.Truncate(names, cascade);
     }
 
     /**

@@ -398,10 +398,16 @@ public final class DdlController {
                 }
             }
         }
+        if (!cascade && kind == RelationKind.TABLE) {
+            // as PostgreSQL, a table referenced from outside the statement's tables stops the whole statement
+            for (String name : names) {
+                catalog().table(name).ifPresent(t -> ForeignKeyDependents.refuseDrop(catalog(), t, names));
+            }
+        }
         sinkDrops.dropSinksOf(names, kind, cascade, notices);
         try {
             for (String name : names) {
-                if (!views.drop(name, kind, ifExists, cascade, notices)) {
+                if (!views.drop(name, kind, ifExists, cascade, java.util.Set.copyOf(names), notices)) {
                     notices.accept(kind.sqlName() + " \"" + name + "\" does not exist, skipping");
                 }
             }

@@ -48,6 +48,7 @@ final class ForeignKeyResolution {
         Set<String> used = usedNames(catalog, table);
         List<ForeignKeyDef> all = new ArrayList<>(table.foreignKeys());
         for (ForeignKeyDef fk : added) {
+            refuseActions(fk);
             TableDef parent = fk.parent().equals(table.name()) ? table : parentTable(catalog, fk.parent());
             for (String c : fk.columns()) {
                 column(table, c);
@@ -95,6 +96,16 @@ final class ForeignKeyResolution {
             all.add(fk.resolved(name, parent.name(), parentColumns));
         }
         return table.withForeignKeys(all);
+    }
+
+    /** 0A000 for the referential actions that change referencing rows, which are not built yet. */
+    private static void refuseActions(ForeignKeyDef fk) {
+        for (char action : new char[] {fk.onDelete(), fk.onUpdate()}) {
+            if (action != ForeignKeyDef.NO_ACTION && action != ForeignKeyDef.RESTRICT) {
+                throw TributaryException.notSupported("FOREIGN KEY ... ON "
+                        + (action == fk.onDelete() ? "DELETE " : "UPDATE ") + ForeignKeyDef.actionText(action));
+            }
+        }
     }
 
     private static TableDef parentTable(Catalog catalog, String key) {

@@ -40,7 +40,9 @@ import java.util.function.Consumer;
  * statement in a transaction block they are the block's view, and its commit checks again.
  * Made per check on the caller's thread.
  */
-final class ForeignKeyChecks {
+public final class ForeignKeyChecks {
+    private ForeignKeyChecks() {}
+
     /** The rows after the changes so far, in the data keyspace. */
     interface Rows {
         /** The value of row or unique index entry {@code key}, or null. */
@@ -156,6 +158,28 @@ final class ForeignKeyChecks {
                 }
             }
         }
+    }
+
+    /**
+     * ALTER TABLE ... ADD FOREIGN KEY's test of the stored rows: every row of {@code table} (as
+     * the state after {@code epoch} holds them) whose key has no NULL must find its referenced row.
+     * Under the barrier lock, at an epoch boundary.
+     *
+     * @throws TributaryException 23503 as PostgreSQL words it, naming a row without one
+     */
+    public static void validate(
+            Catalog catalog, StateStore store, WriteBuffer epoch, TableDef table, ForeignKeyDef constraint) {
+        TableDef parent = constraint.parent().equals(table.name()) ? table : catalog.require(constraint.parent());
+        Reference ref = new Reference(table, constraint, parent);
+        RowCodec codec = new RowCodec(table.columnTypes());
+        Rows rows = of(epoch, store);
+        rows.forEachRow(table.id(), encoded -> {
+            Object[] row = codec.decode(encoded);
+            byte[] key = ref.lookupKeyOfChild(row);
+            if (key != null && rows.get(key) == null) {
+                throw ref.notPresent(row);
+            }
+        });
     }
 
     private static void checkReferenced(
