@@ -26,6 +26,7 @@ import java.util.stream.IntStream;
  *     Catalog#key}{@code (schema, localName())}
  * @param checks the table's CHECK constraints
  * @param indexes the table's secondary indexes and UNIQUE constraints, in creation order
+ * @param foreignKeys the table's FOREIGN KEY constraints (those it holds as the referencing table)
  */
 public record TableDef(
         int id,
@@ -42,16 +43,54 @@ public record TableDef(
         WatermarkDef watermark,
         String schema,
         List<CheckDef> checks,
-        List<IndexDef> indexes) {
+        List<IndexDef> indexes,
+        List<ForeignKeyDef> foreignKeys) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
         schema = schema == null ? Catalog.SCHEMA : schema;
         checks = checks == null ? List.of() : List.copyOf(checks);
         indexes = indexes == null ? List.of() : List.copyOf(indexes);
+        foreignKeys = foreignKeys == null ? List.of() : List.copyOf(foreignKeys);
         kind = kind == null ? RelationKind.TABLE : kind;
         dependsOn = dependsOn == null ? new int[0] : dependsOn;
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
+    }
+
+    /** A relation without foreign keys. */
+    public TableDef(
+            int id,
+            String name,
+            List<ColumnDef> columns,
+            int[] primaryKey,
+            String definition,
+            RelationKind kind,
+            String query,
+            int[] dependsOn,
+            int[] stateTableIds,
+            int parallelism,
+            SourceDef source,
+            WatermarkDef watermark,
+            String schema,
+            List<CheckDef> checks,
+            List<IndexDef> indexes) {
+        this(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks,
+                indexes,
+                List.of());
     }
 
     /** A relation without CHECK constraints or secondary indexes. */
@@ -188,7 +227,8 @@ public record TableDef(
                 watermark,
                 schema,
                 checks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /** The same relation as another kind (a connector's relation made by CREATE SOURCE). */
@@ -208,7 +248,8 @@ public record TableDef(
                 watermark,
                 schema,
                 checks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /** The same table with watermark {@code newWatermark} (null: none). */
@@ -228,7 +269,8 @@ public record TableDef(
                 newWatermark,
                 schema,
                 checks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /**
@@ -251,7 +293,8 @@ public record TableDef(
                 watermark,
                 newSchema,
                 checks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /** The same table with CHECK constraints {@code newChecks} (named). */
@@ -271,7 +314,8 @@ public record TableDef(
                 watermark,
                 schema,
                 newChecks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /**
@@ -295,7 +339,8 @@ public record TableDef(
                 newWatermark,
                 schema,
                 newChecks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /**
@@ -318,7 +363,8 @@ public record TableDef(
                 watermark,
                 schema,
                 checks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /** The same table with secondary indexes {@code newIndexes}. */
@@ -338,7 +384,29 @@ public record TableDef(
                 watermark,
                 schema,
                 checks,
-                newIndexes);
+                newIndexes,
+                foreignKeys);
+    }
+
+    /** The same table with FOREIGN KEY constraints {@code newForeignKeys} (named and resolved). */
+    public TableDef withForeignKeys(List<ForeignKeyDef> newForeignKeys) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks,
+                indexes,
+                newForeignKeys);
     }
 
     /** The table's index (or UNIQUE constraint) named {@code indexName}, if it has one. */
@@ -363,7 +431,8 @@ public record TableDef(
                 watermark,
                 schema,
                 checks,
-                indexes);
+                indexes,
+                foreignKeys);
     }
 
     /** The relation's name within its schema (what {@code pg_class.relname} shows). */

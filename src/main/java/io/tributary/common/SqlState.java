@@ -30,6 +30,8 @@ public final class SqlState {
     public static final String NOT_NULL_VIOLATION = "23502";
     public static final String UNIQUE_VIOLATION = "23505";
     public static final String CHECK_VIOLATION = "23514";
+    public static final String FOREIGN_KEY_VIOLATION = "23503";
+    public static final String INVALID_FOREIGN_KEY = "42830";
     public static final String INVALID_PASSWORD = "28P01";
     public static final String INVALID_AUTHORIZATION = "28000";
     public static final String SYNTAX_ERROR = "42601";

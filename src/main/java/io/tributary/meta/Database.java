@@ -63,6 +63,7 @@ public final class Database implements AutoCloseable {
     private final TableChecks checks;
 
     private final io.tributary.meta.ddl.CheckDdl checkDdl;
+    private final io.tributary.meta.ddl.ForeignKeyDdl foreignKeyDdl;
     private final io.tributary.meta.ddl.ColumnDdl columnDdl;
     private final io.tributary.meta.ddl.RelationRename relationRename;
 
@@ -96,6 +97,11 @@ public final class Database implements AutoCloseable {
         ViewPlanner planner = planners.apply(catalogService.catalog());
         this.checks = new TableChecks(planner);
         this.checkDdl = new io.tributary.meta.ddl.CheckDdl(catalogService, barriers, store, planner);
+        this.foreignKeyDdl = new io.tributary.meta.ddl.ForeignKeyDdl(
+                catalogService,
+                barriers,
+                (catalog, epoch, table, constraint) ->
+                        io.tributary.meta.write.ForeignKeyChecks.validate(catalog, store, epoch, table, constraint));
         this.columnDdl = new io.tributary.meta.ddl.ColumnDdl(
                 catalogService, barriers, store, streams, sinks, sequences::moved, watermarks::moved);
         this.relationRename = new io.tributary.meta.ddl.RelationRename(catalogService, barriers, store, sinks, planner);
@@ -339,6 +345,11 @@ public final class Database implements AutoCloseable {
     /** ALTER TABLE ... ADD CHECK and DROP CONSTRAINT; any thread. */
     public io.tributary.meta.ddl.CheckDdl checkDdl() {
         return checkDdl;
+    }
+
+    /** ALTER TABLE ... ADD FOREIGN KEY and DROP CONSTRAINT of a foreign key. */
+    public io.tributary.meta.ddl.ForeignKeyDdl foreignKeyDdl() {
+        return foreignKeyDdl;
     }
 
     /** CREATE/DROP INDEX and UNIQUE constraints; any thread. */

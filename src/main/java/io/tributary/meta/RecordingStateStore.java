@@ -132,6 +132,15 @@ final class RecordingStateStore implements StateStore {
         }
 
         @Override
+        public void forEachWritten(
+                Keyspace keyspace,
+                byte[] from,
+                byte[] toExclusive,
+                java.util.function.BiConsumer<byte[], byte[]> action) {
+            inner.forEachWritten(keyspace, from, toExclusive, action);
+        }
+
+        @Override
         public boolean[] existAll(Keyspace keyspace, List<byte[]> keys) {
             return inner.existAll(keyspace, keys);
         }

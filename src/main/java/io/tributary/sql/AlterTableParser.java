@@ -20,7 +20,7 @@ final class AlterTableParser {
      *
      * or {@code ADD [CONSTRAINT c] UNIQUE (cols)}.
      *
-     * @throws TributaryException 0A000 for FOREIGN KEY and EXCLUDE
+     * @throws TributaryException 0A000 for EXCLUDE
      */
     static UtilityStatement add(TokenCursor in, String table, boolean ifExists) {
         in.expectWord("add");
@@ -44,6 +44,14 @@ final class AlterTableParser {
                             constraint,
                             TableDdlParser.unique(in, constraint, in.identifierList())
                                     .columns()));
+        }
+        if (in.peek().isWord("foreign")) {
+            in.next();
+            in.expectWord("key");
+            return end(
+                    in,
+                    new UtilityStatement.AddForeignKey(
+                            table, ForeignKeyParser.references(in, constraint, in.identifierList())));
         }
         if (!in.peek().isWord("primary")) {
             String kind = in.peek().isWord("foreign")

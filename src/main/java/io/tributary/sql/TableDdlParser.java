@@ -2,6 +2,7 @@ package io.tributary.sql;
 
 import io.tributary.catalog.CheckDef;
 import io.tributary.catalog.ColumnDef;
+import io.tributary.catalog.ForeignKeyDef;
 import io.tributary.catalog.IndexDef;
 import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
@@ -77,7 +78,13 @@ final class TableDdlParser {
         WatermarkClause watermark = null;
         List<CheckDef> checks = new ArrayList<>();
         List<IndexDef> uniques = new ArrayList<>();
+        List<ForeignKeyDef> foreignKeys = new ArrayList<>();
         do {
+            if (in.peek().isWord("foreign")
+                    || in.peek().isWord("constraint") && in.peekThird().isWord("foreign")) {
+                foreignKeys.add(foreignKey(in));
+                continue;
+            }
             if (in.peek().isWord("check")
                     || in.peek().isWord("constraint") && in.peekThird().isWord("check")) {
                 checks.add(check(in));
@@ -118,7 +125,7 @@ final class TableDdlParser {
                     || in.peek().isWord("exclude")) {
                 throw TributaryException.notSupported("table constraint " + constraintKind(in.peek()));
             } else {
-                columns.add(column(in, name, columns, pk, checks, uniques));
+                columns.add(column(in, name, columns, pk, checks, uniques, foreignKeys));
             }
         } while (in.acceptSymbol(","));
         in.expectSymbol(")");
@@ -141,6 +148,10 @@ final class TableDdlParser {
             // a connector's rows are not statements that could fail; skipping them is not built
             throw TributaryException.notSupported("CHECK constraints on a table fed by a connector");
         }
+        if (source != null && !foreignKeys.isEmpty()) {
+            // a connector's rows are not statements that could fail or wait for their parents
+            throw TributaryException.notSupported("FOREIGN KEY constraints on a table fed by a connector");
+        }
         if (kind == RelationKind.SOURCE) {
             checkSource(in, source, pk, watermark);
         }
@@ -155,7 +166,20 @@ final class TableDdlParser {
                 watermark == null ? null : watermark.resolve(columns),
                 List.copyOf(checks),
                 kind,
-                List.copyOf(uniques));
+                List.copyOf(uniques),
+                List.copyOf(foreignKeys));
+    }
+
+    /** At {@code [CONSTRAINT name] FOREIGN KEY (columns) REFERENCES ...}: the table constraint. */
+    static ForeignKeyDef foreignKey(TokenCursor in) {
+        String constraint = null;
+        if (in.peek().isWord("constraint")) {
+            in.next();
+            constraint = in.identifier();
+        }
+        in.expectWord("foreign");
+        in.expectWord("key");
+        return ForeignKeyParser.references(in, constraint, in.identifierList());
     }
 
     /**
@@ -273,7 +297,7 @@ final class TableDdlParser {
     static ColumnDef addedColumn(TokenCursor in, String table) {
         List<String> pk = new ArrayList<>();
         List<CheckDef> checks = new ArrayList<>();
-        ColumnDef column = column(in, table, List.of(), pk, checks, null);
+        ColumnDef column = column(in, table, List.of(), pk, checks, null, null);
         if (!pk.isEmpty() || !checks.isEmpty()) {
             throw TributaryException.notSupported(
                     "ALTER TABLE ... ADD COLUMN with " + (pk.isEmpty() ? "a CHECK" : "a PRIMARY KEY") + " constraint");
@@ -287,7 +311,8 @@ final class TableDdlParser {
 
     /**
      * One column definition; a column-level PRIMARY KEY is added to {@code pk}, a CHECK to {@code
-     * checks}, a UNIQUE to {@code uniques} (null: UNIQUE is 0A000 here).
+     * checks}, a UNIQUE to {@code uniques} (null: UNIQUE is 0A000 here), a REFERENCES to {@code
+     * foreignKeys} (null: REFERENCES is 0A000 here).
      */
     private static ColumnDef column(
             TokenCursor in,
@@ -295,7 +320,8 @@ final class TableDdlParser {
             List<ColumnDef> columns,
             List<String> pk,
             List<CheckDef> checks,
-            List<IndexDef> uniques) {
+            List<IndexDef> uniques,
+            List<ForeignKeyDef> foreignKeys) {
         Token colTok = in.peek();
         String col = in.identifier();
         for (ColumnDef c : columns) {
@@ -356,6 +382,15 @@ final class TableDdlParser {
                 }
                 in.expectWord("unique");
                 uniques.add(unique(in, constraint, List.of(col)));
+            } else if (foreignKeys != null
+                    && (at.isWord("references")
+                            || at.isWord("constraint") && in.peekThird().isWord("references"))) {
+                String constraint = null;
+                if (at.isWord("constraint")) {
+                    in.next();
+                    constraint = in.identifier();
+                }
+                foreignKeys.add(ForeignKeyParser.references(in, constraint, List.of(col)));
             } else if (at.isWord("generated")
                     && in.peekSecond().isWord("always")
                     && in.peekThird().isWord("as")
@@ -611,10 +646,11 @@ final class TableDdlParser {
             in.next();
             in.expectWord("identity");
         }
-        if (in.peek().isWord("cascade") || in.peek().isWord("restrict")) {
+        boolean cascade = in.peek().isWord("cascade");
+        if (cascade || in.peek().isWord("restrict")) {
             in.next();
         }
-        return new UtilityStatement.Truncate(names);
+        return new UtilityStatement.Truncate(names, cascade);
     }
 
     /**

@@ -24,10 +24,22 @@ public sealed interface UtilityStatement {
             io.tributary.catalog.WatermarkDef watermark,
             List<io.tributary.catalog.CheckDef> checks,
             RelationKind kind,
-            List<io.tributary.catalog.IndexDef> uniques)
+            List<io.tributary.catalog.IndexDef> uniques,
+            List<io.tributary.catalog.ForeignKeyDef> foreignKeys)
             implements UtilityStatement {
         public CreateTable(String name, List<ColumnDef> columns, int[] primaryKey, boolean ifNotExists, String sql) {
-            this(name, columns, primaryKey, ifNotExists, sql, null, null, List.of(), RelationKind.TABLE, List.of());
+            this(
+                    name,
+                    columns,
+                    primaryKey,
+                    ifNotExists,
+                    sql,
+                    null,
+                    null,
+                    List.of(),
+                    RelationKind.TABLE,
+                    List.of(),
+                    List.of());
         }
     }
 
@@ -74,7 +86,11 @@ public sealed interface UtilityStatement {
     record DropView(List<String> names, boolean ifExists, boolean cascade) implements UtilityStatement {}
 
     /** {@code TRUNCATE [TABLE] name [, ...]}. */
-    record Truncate(List<String> names) implements UtilityStatement {}
+    /** {@code ALTER TABLE table ADD [CONSTRAINT name] FOREIGN KEY (columns) REFERENCES ...}. */
+    record AddForeignKey(String table, io.tributary.catalog.ForeignKeyDef constraint) implements UtilityStatement {}
+
+    /** {@code TRUNCATE names [CASCADE]}. */
+    record Truncate(List<String> names, boolean cascade) implements UtilityStatement {}
 
     /**
      * {@code LOCK [TABLE] [ONLY] name [, ...] [IN mode MODE] [NOWAIT]}: a reader sees one snapshot

@@ -61,6 +61,16 @@ public interface WriteBuffer extends AutoCloseable {
     /** {@link #get} for many keys at once (one batched read of the committed state). */
     List<byte[]> getAll(Keyspace keyspace, List<byte[]> keys);
 
+    /**
+     * Hands {@code action} every key in {@code [from, toExclusive)} this buffer wrote (by put,
+     * delete or run; not by {@link #deleteRange} or {@link #putFile}), in no order, with its value
+     * after this buffer (null: deleted): with a scan of the committed state, what a scan of the
+     * state after commit would see. For checks that must read a whole table under the barrier
+     * lock (a FOREIGN KEY's referencing rows).
+     */
+    void forEachWritten(
+            Keyspace keyspace, byte[] from, byte[] toExclusive, java.util.function.BiConsumer<byte[], byte[]> action);
+
     /** Marks a point {@link #rollbackToSavePoint()} returns to; one save point at a time. */
     void setSavePoint();
 

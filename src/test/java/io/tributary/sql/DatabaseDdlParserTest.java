@@ -32,7 +32,7 @@ class DatabaseDdlParserTest {
 
     @Test
     void relationNamesQualifiedByADatabase() {
-        assertEquals(new UtilityStatement.Truncate(java.util.List.of("t")), parse("TRUNCATE a.public.t"));
+        assertEquals(new UtilityStatement.Truncate(java.util.List.of("t"), false), parse("TRUNCATE a.public.t"));
         assertEquals("0A000", sqlState("TRUNCATE b.public.t"));
         assertEquals("3F000", sqlState("TRUNCATE a.other.t"), "PostgreSQL: schema \"other\" does not exist");
         assertEquals("42601", sqlState("TRUNCATE w.a.public.t"));

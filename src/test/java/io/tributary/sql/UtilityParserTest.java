@@ -154,7 +154,8 @@ class UtilityParserTest {
             assertEquals(
                     new UtilityStatement.DropView(List.of("v", "w"), true, true),
                     parse("DROP VIEW IF EXISTS v, w CASCADE"));
-            assertEquals(new UtilityStatement.Truncate(List.of("a", "b")), parse("TRUNCATE TABLE ONLY a, b CASCADE"));
+            assertEquals(
+                    new UtilityStatement.Truncate(List.of("a", "b"), true), parse("TRUNCATE TABLE ONLY a, b CASCADE"));
             fails("TRUNCATE a RESTART IDENTITY", SqlState.FEATURE_NOT_SUPPORTED, 0);
         }
 

@@ -71,6 +71,13 @@ final class InformationSchema {
                         + "table_catalog name, table_schema name, table_name name, column_name name, ordinal_position int4, "
                         + "position_in_unique_constraint int4",
                 this::keyColumnUsage);
+        table(
+                "referential_constraints",
+                13008,
+                "constraint_catalog name, constraint_schema name, constraint_name name, "
+                        + "unique_constraint_catalog name, unique_constraint_schema name, unique_constraint_name name, "
+                        + "match_option text, update_rule text, delete_rule text",
+                this::referentialConstraints);
     }
 
     List<PgTable> tables() {
@@ -257,8 +264,55 @@ final class InformationSchema {
             for (io.tributary.catalog.CheckDef c : r.checks()) {
                 rows.add(constraintRow(r, c.name(), "CHECK", null));
             }
+            for (PgForeignKey fk : r.foreignKeys()) {
+                rows.add(constraintRow(r, fk.name(), "FOREIGN KEY", null));
+            }
         }
         return rows;
+    }
+
+    /** One row per FOREIGN KEY constraint, naming the referenced key's constraint. */
+    private List<Object[]> referentialConstraints() {
+        List<Object[]> rows = new ArrayList<>();
+        for (PgRelation r : relations()) {
+            for (PgForeignKey fk : r.foreignKeys()) {
+                PgRelation.Index key = referencedKey(fk);
+                rows.add(new Object[] {
+                    pg.database(),
+                    r.schema(),
+                    fk.name(),
+                    pg.database(),
+                    key == null ? null : fk.parentSchema(),
+                    key == null ? null : key.name(),
+                    "NONE",
+                    io.tributary.catalog.ForeignKeyDef.actionText(fk.onUpdate()),
+                    io.tributary.catalog.ForeignKeyDef.actionText(fk.onDelete())
+                });
+            }
+        }
+        return rows;
+    }
+
+    /** The referenced table's primary key or UNIQUE constraint whose columns a foreign key references, or null. */
+    private PgRelation.Index referencedKey(PgForeignKey fk) {
+        for (PgRelation p : pg.relations()) {
+            if (p.oid() != fk.parentOid()) {
+                continue;
+            }
+            for (PgRelation.Index index : p.indexes()) {
+                if (!index.hasConstraint() || index.key().length != fk.confkey().size()) {
+                    continue;
+                }
+                java.util.Set<Short> key = new java.util.HashSet<>();
+                for (short k : index.key()) {
+                    key.add(k);
+                }
+                if (key.equals(new java.util.HashSet<>(fk.confkey()))) {
+                    return index;
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -296,6 +350,28 @@ final class InformationSchema {
             for (PgRelation.Index index : r.indexes()) {
                 if (index.hasConstraint()) {
                     keyColumnRows(r, index, rows);
+                }
+            }
+            for (PgForeignKey fk : r.foreignKeys()) {
+                PgRelation.Index key = referencedKey(fk);
+                for (int i = 0; i < fk.conkey().size(); i++) {
+                    Integer position = null;
+                    for (int k = 0; key != null && k < key.key().length; k++) {
+                        if (key.key()[k] == fk.confkey().get(i)) {
+                            position = k + 1;
+                        }
+                    }
+                    rows.add(new Object[] {
+                        pg.database(),
+                        r.schema(),
+                        fk.name(),
+                        pg.database(),
+                        r.schema(),
+                        r.name(),
+                        r.attributes().get(fk.conkey().get(i) - 1).name(),
+                        i + 1,
+                        position
+                    });
                 }
             }
         }

@@ -478,8 +478,54 @@ public final class PgCatalog {
                 });
             }
             rows.addAll(PgCheckRows.constraints(r));
+            for (PgForeignKey fk : r.foreignKeys()) {
+                rows.add(new Object[] {
+                    fk.oid(),
+                    fk.name(),
+                    r.namespace(),
+                    "f",
+                    false,
+                    false,
+                    true,
+                    r.oid(),
+                    0L,
+                    referencedIndexOid(fk),
+                    0L,
+                    fk.parentOid(),
+                    String.valueOf(fk.onUpdate()),
+                    String.valueOf(fk.onDelete()),
+                    "s",
+                    true,
+                    0,
+                    true,
+                    fk.conkey(),
+                    fk.confkey(),
+                    null
+                });
+            }
         }
         return rows;
+    }
+
+    /** {@code conindid} of a foreign key: the referenced table's index its columns are (0 when it is gone). */
+    private long referencedIndexOid(PgForeignKey fk) {
+        for (PgRelation p : relations()) {
+            if (p.oid() != fk.parentOid()) {
+                continue;
+            }
+            for (PgRelation.Index index : p.indexes()) {
+                if (index.unique() && index.key().length == fk.confkey().size()) {
+                    java.util.Set<Short> key = new java.util.HashSet<>();
+                    for (short k : index.key()) {
+                        key.add(k);
+                    }
+                    if (key.equals(new java.util.HashSet<>(fk.confkey()))) {
+                        return index.oid();
+                    }
+                }
+            }
+        }
+        return 0L;
     }
 
     private static List<Short> shorts(short[] a) {
@@ -687,6 +733,10 @@ public final class PgCatalog {
                             }
                         }
                         rows.addAll(PgCheckRows.definitions(r));
+                        for (PgForeignKey fk : r.foreignKeys()) {
+                            String def = fk.definition(!searchPathReaches(fk.parentSchema()));
+                            rows.add(new Object[] {fk.oid(), "c", def, def});
+                        }
                         if (r.definition() != null) {
                             String view = viewDef(r);
                             rows.add(new Object[] {r.oid(), "v", view, view});

@@ -110,6 +110,14 @@ public final class PgOids {
     }
 
     /**
+     * The OID of FOREIGN KEY constraint {@code index} of user relation {@code relation}: the upper
+     * half of {@link #checkConstraint}'s range (a table has fewer than 800 CHECK constraints).
+     */
+    public static long foreignKeyConstraint(long relation, int index) {
+        return checkConstraint(relation, 800 + index);
+    }
+
+    /**
      * The OID of the sequence behind column {@code attnum} of user relation {@code relation} (a
      * SERIAL or identity column): in a range of its own above {@link #attributeDefault}'s.
      */

@@ -14,6 +14,7 @@ import java.util.List;
  * @param checks a table's CHECK constraints, empty for every other relation
  * @param secondaryIndexes a table's UNIQUE constraints and {@code CREATE INDEX} indexes (the
  *     primary key's index is not among them: see {@link #indexes()})
+ * @param foreignKeys a table's FOREIGN KEY constraints (those it holds as the referencing table)
  */
 public record PgRelation(
         long oid,
@@ -25,8 +26,9 @@ public record PgRelation(
         short[] primaryKey,
         String definition,
         List<io.tributary.catalog.CheckDef> checks,
-        List<Index> secondaryIndexes) {
-    /** A relation without CHECK constraints or secondary indexes. */
+        List<Index> secondaryIndexes,
+        List<PgForeignKey> foreignKeys) {
+    /** A relation without CHECK constraints, secondary indexes or foreign keys. */
     public PgRelation(
             long oid,
             long namespace,
@@ -36,13 +38,34 @@ public record PgRelation(
             List<Attribute> attributes,
             short[] primaryKey,
             String definition) {
-        this(oid, namespace, schema, name, relkind, attributes, primaryKey, definition, List.of(), List.of());
+        this(
+                oid,
+                namespace,
+                schema,
+                name,
+                relkind,
+                attributes,
+                primaryKey,
+                definition,
+                List.of(),
+                List.of(),
+                List.of());
     }
 
     /** This relation with another query text. */
     PgRelation withDefinition(String query) {
         return new PgRelation(
-                oid, namespace, schema, name, relkind, attributes, primaryKey, query, checks, secondaryIndexes);
+                oid,
+                namespace,
+                schema,
+                name,
+                relkind,
+                attributes,
+                primaryKey,
+                query,
+                checks,
+                secondaryIndexes,
+                foreignKeys);
     }
 
     /**

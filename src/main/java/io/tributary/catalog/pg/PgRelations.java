@@ -329,6 +329,47 @@ final class PgRelations {
                 key,
                 t.isView() ? t.query() : null,
                 t.checks(),
-                indexes);
+                indexes,
+                foreignKeys(t));
+    }
+
+    /** The table's FOREIGN KEY constraints, each with its referenced table's OID and attnums. */
+    private List<PgForeignKey> foreignKeys(TableDef t) {
+        List<PgForeignKey> out = new ArrayList<>(t.foreignKeys().size());
+        long oid = PgOids.relation(t.id());
+        for (int i = 0; i < t.foreignKeys().size(); i++) {
+            io.tributary.catalog.ForeignKeyDef fk = t.foreignKeys().get(i);
+            TableDef parent = catalog.table(fk.parent()).orElse(null);
+            if (parent == null) {
+                continue;
+            }
+            out.add(new PgForeignKey(
+                    PgOids.foreignKeyConstraint(oid, i),
+                    fk.name(),
+                    PgOids.relation(parent.id()),
+                    parent.schema(),
+                    parent.localName(),
+                    fk.columns(),
+                    fk.parentColumns(),
+                    fk.columns().stream().map(c -> attnum(t, c)).toList(),
+                    fk.parentColumns().stream().map(c -> attnum(parent, c)).toList(),
+                    fk.onUpdate(),
+                    fk.onDelete()));
+        }
+        return out;
+    }
+
+    /** The attnum {@code pg_attribute} gives visible column {@code column} of {@code t}. */
+    private static short attnum(TableDef t, String column) {
+        short n = 0;
+        for (ColumnDef c : t.columns()) {
+            if (!c.hidden()) {
+                n++;
+            }
+            if (c.name().equals(column)) {
+                return n;
+            }
+        }
+        return 0;
     }
 }

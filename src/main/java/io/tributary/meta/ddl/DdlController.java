@@ -198,12 +198,13 @@ public final class DdlController {
                 watermark,
                 checkConstraints,
                 kind,
+                List.of(),
                 List.of());
     }
 
     /**
-     * Like the other {@code createTable}, with UNIQUE constraints {@code uniques} as written (each
-     * named here as PostgreSQL would when unnamed).
+     * Like the other {@code createTable}, with UNIQUE constraints {@code uniques} and FOREIGN KEY
+     * constraints {@code foreignKeys} as written (each named here as PostgreSQL would when unnamed).
      */
     public boolean createTable(
             String name,
@@ -215,7 +216,8 @@ public final class DdlController {
             WatermarkDef watermark,
             List<io.tributary.catalog.CheckDef> checkConstraints,
             RelationKind kind,
-            List<io.tributary.catalog.IndexDef> uniques)
+            List<io.tributary.catalog.IndexDef> uniques,
+            List<io.tributary.catalog.ForeignKeyDef> foreignKeys)
             throws InterruptedException {
         if (source != null) {
             sources.checkOptions(source);
@@ -232,6 +234,7 @@ public final class DdlController {
                         .inSchema(catalog().schemaOfKey(name));
                 table = checks.withChecks(table, checkConstraints);
                 table = table.withIndexes(IndexDdl.nameNew(catalogService, table, uniques));
+                table = ForeignKeyResolution.withForeignKeys(catalog(), table, foreignKeys);
                 ticket = barriers.stage(new NewTable(catalogService, sources, table, null));
             } else {
                 SourceManager.PreparedSource prepared = sources.prepare(
@@ -395,10 +398,16 @@ public final class DdlController {
                 }
             }
         }
+        if (!cascade && kind == RelationKind.TABLE) {
+            // as PostgreSQL, a table referenced from outside the statement's tables stops the whole statement
+            for (String name : names) {
+                catalog().table(name).ifPresent(t -> ForeignKeyDependents.refuseDrop(catalog(), t, names));
+            }
+        }
         sinkDrops.dropSinksOf(names, kind, cascade, notices);
         try {
             for (String name : names) {
-                if (!views.drop(name, kind, ifExists, cascade, notices)) {
+                if (!views.drop(name, kind, ifExists, cascade, java.util.Set.copyOf(names), notices)) {
                     notices.accept(kind.sqlName() + " \"" + name + "\" does not exist, skipping");
                 }
             }

@@ -168,7 +168,8 @@ public final class PrimaryKeyAddition {
                 null,
                 table.schema(),
                 table.checks(),
-                indexes);
+                indexes,
+                table.foreignKeys());
     }
 
     /** The rebuild, as one change of an epoch staged at a boundary (the store holds every row). */

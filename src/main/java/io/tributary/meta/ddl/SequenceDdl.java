@@ -265,7 +265,8 @@ public final class SequenceDdl {
                 t.watermark(),
                 t.schema(),
                 t.checks(),
-                t.indexes());
+                t.indexes(),
+                t.foreignKeys());
     }
 
     private SequenceDef require(String name) {

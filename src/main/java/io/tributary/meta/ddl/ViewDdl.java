@@ -452,7 +452,13 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      * @throws TributaryException 42P01 when it does not exist, 42809 when it is the other kind,
      *     2BP01 when views depend on it and {@code cascade} is not set
      */
-    boolean drop(String name, RelationKind kind, boolean ifExists, boolean cascade, Consumer<String> notices)
+    boolean drop(
+            String name,
+            RelationKind kind,
+            boolean ifExists,
+            boolean cascade,
+            java.util.Set<String> together,
+            Consumer<String> notices)
             throws InterruptedException {
         if (cascade) {
             Optional<TableDef> target = catalog().table(name);
@@ -464,7 +470,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 }
             }
         }
-        DropRelations change = new DropRelations(name, kind, cascade);
+        DropRelations change = new DropRelations(name, kind, cascade, together);
         long ticket;
         try {
             ticket = barriers.stageAtBoundary(change);
@@ -478,6 +484,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             if (!d.name().equals(name)) {
                 notices.accept("drop cascades to materialized view " + d.name());
             }
+        }
+        for (String detached : change.detachedConstraints) {
+            notices.accept("drop cascades to " + detached);
         }
         barriers.awaitCommitted(ticket);
         return true;
@@ -500,10 +509,18 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         /** Cross-database views removed, for their upstream databases to forget once durable. */
         private final List<CrossDatabaseInputs.Inputs> crossRemoved = new ArrayList<>();
 
-        DropRelations(String name, RelationKind kind, boolean cascade) {
+        /** The names the statement drops, whose FOREIGN KEY constraints on the target do not stop it. */
+        private final java.util.Set<String> together;
+        /** Referencing tables whose constraints on the target CASCADE dropped, as they were before. */
+        private final List<TableDef> detached = new ArrayList<>();
+        /** Those constraints as PostgreSQL's notice names them. */
+        private final List<String> detachedConstraints = new ArrayList<>();
+
+        DropRelations(String name, RelationKind kind, boolean cascade, java.util.Set<String> together) {
             this.name = name;
             this.kind = kind;
             this.cascade = cascade;
+            this.together = together;
         }
 
         @Override
@@ -568,6 +585,20 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                                     + " is being created on it");
                 }
             }
+            if (!cascade) {
+                ForeignKeyDependents.refuseDrop(catalog(), target, together);
+            } else {
+                for (TableDef referencing : ForeignKeyDependents.referencing(catalog(), target)) {
+                    TableDef after = ForeignKeyDependents.withoutReferences(referencing, target);
+                    referencing.foreignKeys().stream()
+                            .filter(f -> !after.foreignKeys().contains(f))
+                            .forEach(f -> detachedConstraints.add(
+                                    "constraint " + f.name() + " on table " + referencing.localName()));
+                    catalogService.stageRecord(buffer, after);
+                    catalog().put(after);
+                    detached.add(referencing);
+                }
+            }
             List<TableDef> all = new ArrayList<>(dependents);
             all.add(target);
             // dependents have higher ids than what they read: stop readers before what they read
@@ -605,6 +636,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         @Override
         public void failed() {
             dropped.forEach(catalog()::put);
+            detached.forEach(catalog()::put);
             crossRemoved.forEach(cross::restore);
         }
     }

@@ -189,9 +189,10 @@ final class StatementRows implements EpochChange {
             stageResolvingConflicts(epoch, indexes);
             return;
         }
-        if (run != null && (indexes != null || target.streams().hasSubscribers(table.id()))) {
-            // a view began reading the table since the statement did, or an index was created: it
-            // needs the rows as changes
+        boolean foreign = ForeignKeyChecks.involves(target.catalog(), current);
+        if (run != null && (indexes != null || foreign || target.streams().hasSubscribers(table.id()))) {
+            // a view began reading the table since the statement did, or an index or a foreign key
+            // was created: it needs the rows as changes
             index(PackedRows.changesOf(run));
             run = null;
         }
@@ -209,7 +210,7 @@ final class StatementRows implements EpochChange {
         // needs no check: a source appending to such a table reads nothing back.
         boolean freshInserts = table.hasRowId();
         boolean emit = target.streams().hasSubscribers(table.id());
-        List<byte[]> previous = emit || indexes != null ? previousRows(epoch, freshInserts) : null;
+        List<byte[]> previous = emit || indexes != null || foreign ? previousRows(epoch, freshInserts) : null;
         boolean[] exists = previous != null || freshInserts ? null : epoch.existAll(Keyspace.DATA, newKeys);
         for (int k = 0; k < newKeys.size() && !freshInserts; k++) {
             int at = inserts[k];
@@ -230,6 +231,14 @@ final class StatementRows implements EpochChange {
             } else {
                 epoch.put(Keyspace.DATA, c.key(), c.row());
             }
+        }
+        if (foreign) {
+            ForeignKeyChecks.check(
+                    target.catalog(),
+                    ForeignKeyChecks.of(epoch, target.store()),
+                    current,
+                    previous,
+                    settled.stream().map(TableWriter.Change::row).toList());
         }
         if (alongside != null) {
             alongside.stage(epoch);
@@ -408,6 +417,15 @@ final class StatementRows implements EpochChange {
         }
         for (TableWriter.Change c : effective) {
             epoch.put(Keyspace.DATA, c.key(), c.row());
+        }
+        TableDef current = target.catalog().table(table.name()).orElse(table);
+        if (ForeignKeyChecks.involves(target.catalog(), current)) {
+            ForeignKeyChecks.check(
+                    target.catalog(),
+                    ForeignKeyChecks.of(epoch, target.store()),
+                    current,
+                    previous,
+                    effective.stream().map(TableWriter.Change::row).toList());
         }
         if (alongside != null) {
             alongside.stage(epoch);

@@ -44,6 +44,22 @@ public final class TableTruncation implements EpochChange {
                 throw Catalog.undefinedTable(table.name());
             }
         }
+        java.util.Set<String> together = new java.util.HashSet<>();
+        tables.forEach(t -> together.add(t.name()));
+        for (TableDef table : tables) {
+            for (TableDef referencing : ForeignKeyChecks.referencing(catalog, table)) {
+                if (!together.contains(referencing.name())) {
+                    throw new io.tributary.common.TributaryException(
+                            io.tributary.common.SqlState.FEATURE_NOT_SUPPORTED,
+                            "cannot truncate a table referenced in a foreign key constraint",
+                            0,
+                            "Table \"" + referencing.localName() + "\" references \"" + table.localName() + "\".",
+                            "Truncate table \"" + referencing.localName()
+                                    + "\" at the same time, or use TRUNCATE ... CASCADE.",
+                            null);
+                }
+            }
+        }
         try (ReadView committed = store.latest()) {
             for (TableDef table : tables) {
                 truncate(table, committed, epoch);

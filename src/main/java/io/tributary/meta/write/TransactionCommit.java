@@ -42,6 +42,31 @@ final class TransactionCommit implements EpochChange {
         for (int i = 0; i < tables.size(); i++) {
             write(epoch, tables.get(i), stored.get(i));
         }
+        for (int i = 0; i < tables.size(); i++) {
+            checkForeignKeys(epoch, tables.get(i), stored.get(i));
+        }
+    }
+
+    /**
+     * The FOREIGN KEY checks of one table's rows against the epoch with all of the transaction's
+     * rows written: a referenced row another session deleted since, or a referencing row another
+     * session inserted since, fails the commit with 23503.
+     */
+    private void checkForeignKeys(WriteBuffer epoch, TransactionWrites.TableWrites t, List<byte[]> stored) {
+        if (t.index() != null) {
+            return;
+        }
+        Catalog catalog = t.target().catalog();
+        TableDef table = catalog.table(t.target().rules().table().name()).orElseThrow();
+        if (!ForeignKeyChecks.involves(catalog, table)) {
+            return;
+        }
+        List<byte[]> now = new ArrayList<>(stored.size());
+        for (byte[] key : t.before().keySet()) {
+            byte[] row = current.get(key);
+            now.add(row == OverlayReadView.DELETED ? null : row);
+        }
+        ForeignKeyChecks.check(catalog, ForeignKeyChecks.of(epoch, t.target().store()), table, stored, now);
     }
 
     /** The committed rows of the table's changed keys, in key order, once they pass the checks. */

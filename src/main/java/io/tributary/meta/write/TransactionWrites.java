@@ -183,6 +183,18 @@ public final class TransactionWrites implements AutoCloseable {
                             oldRows,
                             settled.stream().map(TableWriter.Change::row).toList());
         }
+        if (ForeignKeyChecks.involves(target.catalog(), now)) {
+            // as PostgreSQL checks at the statement's end; the commit checks again against what
+            // other sessions committed meanwhile
+            try (ReadView view = new OverlayReadView(snapshot, current, () -> {})) {
+                ForeignKeyChecks.check(
+                        target.catalog(),
+                        ForeignKeyChecks.of(view),
+                        now,
+                        oldRows,
+                        settled.stream().map(TableWriter.Change::row).toList());
+            }
+        }
     }
 
     /**

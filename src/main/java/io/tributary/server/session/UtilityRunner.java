@@ -53,7 +53,8 @@ final class UtilityRunner {
     }
 
     /** TRUNCATE: every named table emptied in one epoch, which the statement waits for. */
-    private StatementResult truncate(UtilityStatement.Truncate t) throws InterruptedException {
+    private StatementResult truncate(UtilityStatement.Truncate t, Consumer<Session.Notice> notices)
+            throws InterruptedException {
         java.util.Map<Integer, TableDef> tables = new java.util.LinkedHashMap<>();
         for (String name : t.names()) {
             TableDef table = db.catalog().require(name);
@@ -62,8 +63,32 @@ final class UtilityRunner {
             }
             tables.put(table.id(), table);
         }
+        if (t.cascade()) {
+            cascadeTruncation(tables, notices);
+        }
         db.barriers().awaitCommitted(db.truncate(List.copyOf(tables.values())));
         return new StatementResult.Command("TRUNCATE TABLE");
+    }
+
+    /**
+     * TRUNCATE ... CASCADE: adds every table referencing one of {@code tables} by a FOREIGN KEY,
+     * transitively, with PostgreSQL's notice for each.
+     */
+    private void cascadeTruncation(java.util.Map<Integer, TableDef> tables, Consumer<Session.Notice> notices) {
+        List<TableDef> frontier = new java.util.ArrayList<>(tables.values());
+        while (!frontier.isEmpty()) {
+            TableDef parent = frontier.remove(0);
+            for (TableDef t : db.catalog().tables()) {
+                boolean references =
+                        t.foreignKeys().stream().anyMatch(f -> f.parent().equals(parent.name()));
+                if (references && !tables.containsKey(t.id())) {
+                    tables.put(t.id(), t);
+                    frontier.add(t);
+                    notices.accept(new Session.Notice(
+                            "NOTICE", "00000", "truncate cascades to table \"" + t.localName() + "\""));
+                }
+            }
+        }
     }
 
     /** The columns a utility statement returns, or null when it returns none. */
@@ -131,7 +156,7 @@ final class UtilityRunner {
                 return new PlainViews(db).drop(d, notices);
             }
             if (statement instanceof UtilityStatement.Truncate t) {
-                return truncate(t);
+                return truncate(t, notices);
             }
             if (statement instanceof UtilityStatement.Drop d) {
                 return drop(d, notices);
@@ -156,6 +181,14 @@ final class UtilityRunner {
                 try (var claim = db.awaitIndexBuilds(a.table(), cancelCheck)) {
                     db.addPrimaryKey(a.table(), a.constraint(), a.columns());
                 }
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.AddForeignKey a) {
+                db.foreignKeyDdl().add(a.table(), a.constraint());
+                return new StatementResult.Command("ALTER TABLE");
+            }
+            if (statement instanceof UtilityStatement.DropConstraint d
+                    && db.foreignKeyDdl().drop(d.table(), d.name())) {
                 return new StatementResult.Command("ALTER TABLE");
             }
             if (statement instanceof UtilityStatement.AddCheck a) {
@@ -425,7 +458,8 @@ final class UtilityRunner {
                         c.watermark(),
                         c.checks(),
                         c.kind(),
-                        c.uniques());
+                        c.uniques(),
+                        c.foreignKeys());
         if (!created) {
             notices.accept(new Session.Notice(
                     "NOTICE", SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists, skipping"));

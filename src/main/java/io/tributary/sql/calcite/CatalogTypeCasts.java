@@ -213,6 +213,12 @@ final class CatalogTypeCasts {
                         && lit.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
                     String text = lit.getValueAs(String.class);
                     String[] name = qualifiedName(text);
+                    if (type.equals("regclass")
+                            && !text.isEmpty()
+                            && text.chars().allMatch(Character::isDigit)) {
+                        // PostgreSQL's regclass input takes an OID as digits (psql's \d sends them)
+                        return SqlLiteral.createExactNumeric(text, pos);
+                    }
                     if (type.equals("regclass")) {
                         long oid = unqualified(text) ? visibleOid(name[1]) : relationOid.applyAsLong(name[0], name[1]);
                         if (oid < 0) {

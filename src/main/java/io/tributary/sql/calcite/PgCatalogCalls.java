@@ -123,6 +123,10 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
                             + " AND pg__c.relkind IN ('r', 'p'))"),
+            // no table is partitioned: a relation's only ancestor is itself (psql's \d "Referenced by:")
+            Map.entry(
+                    "pg_partition_ancestors",
+                    "(SELECT pg__c.oid FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"),
             Map.entry("pg_relation_size", size("main")),
             Map.entry("pg_table_size", size("tbl")),
             Map.entry("pg_indexes_size", size("idx")),
@@ -136,8 +140,13 @@ final class PgCatalogCalls extends StatementRewrite {
             Map.entry("current_schemas", "CASE WHEN \"$0\" THEN " + WITH_IMPLICIT + " ELSE " + EXPLICIT + " END"));
 
     /** The functions whose first parameter is a regclass, so that a text constant there is a relation's name. */
-    private static final Set<String> REGCLASS_FIRST =
-            Set.of("pg_get_viewdef", "pg_relation_size", "pg_table_size", "pg_indexes_size", "pg_total_relation_size");
+    private static final Set<String> REGCLASS_FIRST = Set.of(
+            "pg_get_viewdef",
+            "pg_relation_size",
+            "pg_table_size",
+            "pg_indexes_size",
+            "pg_total_relation_size",
+            "pg_partition_ancestors");
 
     /** Whether {@link #visit(SqlCall)} has seen the statement's root (the first call it visits). */
     private boolean rootSeen;

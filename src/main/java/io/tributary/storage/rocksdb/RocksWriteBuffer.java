@@ -259,6 +259,21 @@ final class RocksWriteBuffer implements WriteBuffer {
     }
 
     @Override
+    public void forEachWritten(
+            Keyspace keyspace, byte[] from, byte[] toExclusive, java.util.function.BiConsumer<byte[], byte[]> action) {
+        foldIndex();
+        int ordinal = keyspace.ordinal();
+        for (Map.Entry<IndexKey, byte[]> e : written.entrySet()) {
+            byte[] key = e.getKey().key;
+            if (e.getKey().keyspace == ordinal
+                    && Arrays.compareUnsigned(key, from) >= 0
+                    && Arrays.compareUnsigned(key, toExclusive) < 0) {
+                action.accept(key, e.getValue() == DELETED ? null : e.getValue());
+            }
+        }
+    }
+
+    @Override
     public List<byte[]> getAll(Keyspace keyspace, List<byte[]> keys) {
         foldIndex();
         byte[][] out = new byte[keys.size()][];
