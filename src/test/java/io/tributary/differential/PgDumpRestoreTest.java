@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Real {@code pg_dump} (PostgreSQL 15's client) dumps a Tributary database of tables of the common
  * types (NOT NULL, defaults, primary keys, SERIAL and identity columns, array columns), a view and a materialized
- * view, a schema with a sequence of its own (CREATE SEQUENCE with options, OWNED BY a column), and
+ * view, foreign keys (one referencing a UNIQUE constraint), a schema with a sequence of its own (CREATE SEQUENCE with options, OWNED BY a column), and
  * real {@code psql} restores the dump into an empty embedded PostgreSQL with {@code
  * ON_ERROR_STOP}: then every relation's rows, and each sequence's options and position, read the same
  * on both. Skipped when the PostgreSQL client programs are not installed.
@@ -73,7 +73,12 @@ class PgDumpRestoreTest {
             "ALTER SEQUENCE app.counter OWNED BY app.cfg.n",
             "SELECT nextval('app.counter')",
             "SELECT nextval('app.counter')",
-            "CREATE SEQUENCE fresh");
+            "CREATE SEQUENCE fresh",
+            "CREATE TABLE parent (id INT PRIMARY KEY, name TEXT)",
+            "CREATE TABLE child (id INT PRIMARY KEY, pid INT REFERENCES parent (id), note TEXT,"
+                    + " CONSTRAINT child_code FOREIGN KEY (note) REFERENCES uq (code))",
+            "INSERT INTO parent VALUES (1, 'a'), (2, 'b')",
+            "INSERT INTO child VALUES (1, 1, 'a'), (2, NULL, NULL), (3, 2, NULL)");
 
     /** What is compared after the restore: every relation and every sequence. */
     private static final List<String> CHECKS = List.of(
@@ -106,6 +111,8 @@ class PgDumpRestoreTest {
                     + " WHERE objid = 'app.counter'::regclass AND refobjid <> 'app'::regnamespace",
             "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                     + " WHERE n.nspname = 'app' ORDER BY 1",
+            "SELECT * FROM child ORDER BY id",
+            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'f' ORDER BY 1",
             "SELECT nextval('app.counter'), nextval('fresh')");
 
     private static InProcessTributary tributary;

@@ -297,7 +297,9 @@ public final class PgCatalog {
 
     private List<Object[]> classes() {
         List<Object[]> rows = new ArrayList<>();
-        for (PgRelation r : relations()) {
+        List<PgRelation> all = relations();
+        java.util.Set<Long> triggered = withForeignKeyTriggers(all);
+        for (PgRelation r : all) {
             boolean stored = r.relkind().equals("r") || r.relkind().equals("m");
             rows.add(PgClassRows.row(
                     r.oid(),
@@ -308,6 +310,7 @@ public final class PgCatalog {
                     r.relkind(),
                     r.attributes().size(),
                     r.checks().size(),
+                    triggered.contains(r.oid()),
                     populated(r)));
             for (PgRelation.Index index : r.indexes()) {
                 rows.add(PgClassRows.row(
@@ -319,6 +322,7 @@ public final class PgCatalog {
                         "i",
                         index.key().length,
                         0,
+                        false,
                         true));
             }
         }
@@ -653,6 +657,22 @@ public final class PgCatalog {
                 new Object[] {
                     PgOids.C_COLLATION, "C", PgOids.PG_CATALOG_NAMESPACE, PgOids.SUPERUSER, "c", true, -1, "C", "C"
                 });
+    }
+
+    /**
+     * The OIDs of the relations PostgreSQL would give foreign-key triggers ({@code relhastriggers}):
+     * each table holding a foreign key and each table one references. pg_dump reads a table's
+     * foreign keys only when it says so, and psql's {@code \d} then lists them.
+     */
+    private static java.util.Set<Long> withForeignKeyTriggers(List<PgRelation> relations) {
+        java.util.Set<Long> out = new java.util.HashSet<>();
+        for (PgRelation r : relations) {
+            for (PgForeignKey fk : r.foreignKeys()) {
+                out.add(r.oid());
+                out.add(fk.parentOid());
+            }
+        }
+        return out;
     }
 
     /**

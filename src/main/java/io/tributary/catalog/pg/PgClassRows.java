@@ -8,6 +8,7 @@ final class PgClassRows {
      * @param hasIndex {@code relhasindex}
      * @param attributes {@code relnatts}
      * @param checks {@code relchecks}, which psql reads to decide whether to list check constraints
+     * @param hasTriggers {@code relhastriggers}: a table with foreign keys, held or referenced
      * @param populated {@code relispopulated}
      */
     static Object[] row(
@@ -19,6 +20,7 @@ final class PgClassRows {
             String relkind,
             int attributes,
             int checks,
+            boolean hasTriggers,
             boolean populated) {
         return new Object[] {
             oid,
@@ -41,7 +43,7 @@ final class PgClassRows {
             (short) attributes,
             (short) checks,
             false,
-            false,
+            hasTriggers,
             false,
             false,
             false,

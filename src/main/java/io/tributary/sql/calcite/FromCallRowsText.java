@@ -42,7 +42,16 @@ final class FromCallRowsText {
         int copied = 0;
         for (int i = 1; i + 1 < tokens.size(); i++) {
             Token name = tokens.get(i);
-            if (name.kind() != Token.Kind.WORD || !tokens.get(i + 1).isSymbol("(") || !startsFromItem(tokens, i)) {
+            // a schema-qualified call (psql's pg_catalog.pg_partition_ancestors(...)) starts at its schema
+            int start = i >= 2
+                            && tokens.get(i - 1).isSymbol(".")
+                            && tokens.get(i - 2).kind() == Token.Kind.WORD
+                    ? i - 2
+                    : i;
+            if (name.kind() != Token.Kind.WORD
+                    || !tokens.get(i + 1).isSymbol("(")
+                    || start < 1
+                    || !startsFromItem(tokens, start)) {
                 continue;
             }
             List<Integer> commas = new ArrayList<>();
@@ -80,9 +89,9 @@ final class FromCallRowsText {
             String derived = unnest
                     ? unnestSideBySide(sql, tokens, i + 1, commas, close, ordinality)
                     : numbered(call, aliased && alias.kind() == Token.Kind.WORD ? alias.text() : name.text());
-            boolean lateral =
-                    !tokens.get(i - 1).isWord("from") && !tokens.get(i - 1).isWord("lateral");
-            out.append(sql, copied, name.position())
+            boolean lateral = !tokens.get(start - 1).isWord("from")
+                    && !tokens.get(start - 1).isWord("lateral");
+            out.append(sql, copied, tokens.get(start).position())
                     .append(lateral ? "LATERAL " : "")
                     .append(derived)
                     .append(" AS ")
