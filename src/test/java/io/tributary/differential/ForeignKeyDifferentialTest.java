@@ -3,7 +3,6 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -179,21 +178,7 @@ class ForeignKeyDifferentialTest {
     /** Rows, an update count, or the error with its DETAIL and object fields. */
     static String outcome(Connection c, String sql) {
         try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
-            }
-            List<String> rows = new ArrayList<>();
-            try (ResultSet rs = s.getResultSet()) {
-                int n = rs.getMetaData().getColumnCount();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= n; i++) {
-                        row.add(rs.getMetaData().getColumnLabel(i) + "=" + rs.getString(i));
-                    }
-                    rows.add(row.toString());
-                }
-            }
-            return rows.toString();
+            return StatementOutcome.labelledRowsOrCount(s, sql);
         } catch (PSQLException e) {
             ServerErrorMessage m = e.getServerErrorMessage();
             if (m == null) {

@@ -99,15 +99,7 @@ class SilentWrongAnswersDifferentialTest {
 
     @Test
     void statementsAnswerAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        assertEquals(List.of(), mismatches);
+        assertEquals(List.of(), StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS));
     }
 
     @Test

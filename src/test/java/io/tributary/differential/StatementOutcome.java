@@ -101,26 +101,34 @@ final class StatementOutcome {
     }
 
     /**
+     * Runs {@code sql} once on {@code s}: {@code count n} for an update count, else the rows, each
+     * as its columns' {@code label=value}. Errors are the caller's to render.
+     */
+    static String labelledRowsOrCount(Statement s, String sql) throws SQLException {
+        if (!s.execute(sql)) {
+            return "count " + s.getUpdateCount();
+        }
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = s.getResultSet()) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getMetaData().getColumnLabel(i) + "=" + rs.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows.toString();
+    }
+
+    /**
      * Rows (with their labels) or update count, executing {@code sql} once; an error with its SQLSTATE,
      * message and, for ALTER statements and NOT NULL and CHECK violations, DETAIL.
      */
     static String withMessage(Connection c, String sql) {
         try (Statement s = c.createStatement()) {
-            if (!s.execute(sql)) {
-                return "count " + s.getUpdateCount();
-            }
-            List<String> rows = new ArrayList<>();
-            try (ResultSet rs = s.getResultSet()) {
-                int n = rs.getMetaData().getColumnCount();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= n; i++) {
-                        row.add(rs.getMetaData().getColumnLabel(i) + "=" + rs.getString(i));
-                    }
-                    rows.add(row.toString());
-                }
-            }
-            return rows.toString();
+            return labelledRowsOrCount(s, sql);
         } catch (org.postgresql.util.PSQLException e) {
             var server = e.getServerErrorMessage();
             // DETAIL is compared for the ALTERs and NOT NULL and CHECK violations ("Failing row contains")
