@@ -113,13 +113,7 @@ public final class CheckDdl {
         @Override
         public void stage(WriteBuffer epoch) {
             Catalog catalog = catalogService.catalog();
-            if (catalog.table(before.name()).map(t -> t != before).orElse(true)) {
-                // dropped, rebuilt or altered since the statement read it: PostgreSQL would have waited
-                throw new TributaryException(
-                        SqlState.SERIALIZATION_FAILURE,
-                        "could not serialize access: relation \"" + before.localName()
-                                + "\" changed while ALTER TABLE ran");
-            }
+            ConstraintAlterGuard.requireUnchanged(catalog, before);
             if (condition != null) {
                 validate();
             }

@@ -93,12 +93,7 @@ public final class ForeignKeyDdl {
         @Override
         public void stage(WriteBuffer epoch) {
             Catalog catalog = catalogService.catalog();
-            if (catalog.table(before.name()).map(t -> t != before).orElse(true)) {
-                throw new TributaryException(
-                        SqlState.SERIALIZATION_FAILURE,
-                        "could not serialize access: relation \"" + before.localName()
-                                + "\" changed while ALTER TABLE ran");
-            }
+            ConstraintAlterGuard.requireUnchanged(catalog, before);
             if (added != null) {
                 if (catalog.table(added.parent()).isEmpty()) {
                     throw Catalog.undefinedTable(added.parent());
