@@ -57,76 +57,7 @@ public record TableDef(
         stateTableIds = stateTableIds == null ? new int[0] : stateTableIds;
     }
 
-    /** A relation without foreign keys. */
-    public TableDef(
-            int id,
-            String name,
-            List<ColumnDef> columns,
-            int[] primaryKey,
-            String definition,
-            RelationKind kind,
-            String query,
-            int[] dependsOn,
-            int[] stateTableIds,
-            int parallelism,
-            SourceDef source,
-            WatermarkDef watermark,
-            String schema,
-            List<CheckDef> checks,
-            List<IndexDef> indexes) {
-        this(
-                id,
-                name,
-                columns,
-                primaryKey,
-                definition,
-                kind,
-                query,
-                dependsOn,
-                stateTableIds,
-                parallelism,
-                source,
-                watermark,
-                schema,
-                checks,
-                indexes,
-                List.of());
-    }
-
-    /** A relation without CHECK constraints or secondary indexes. */
-    public TableDef(
-            int id,
-            String name,
-            List<ColumnDef> columns,
-            int[] primaryKey,
-            String definition,
-            RelationKind kind,
-            String query,
-            int[] dependsOn,
-            int[] stateTableIds,
-            int parallelism,
-            SourceDef source,
-            WatermarkDef watermark,
-            String schema) {
-        this(
-                id,
-                name,
-                columns,
-                primaryKey,
-                definition,
-                kind,
-                query,
-                dependsOn,
-                stateTableIds,
-                parallelism,
-                source,
-                watermark,
-                schema,
-                List.of(),
-                List.of());
-    }
-
-    /** A relation of schema {@link Catalog#SCHEMA}. */
+    /** A relation of schema {@link Catalog#SCHEMA} without constraints, indexes or foreign keys. */
     public TableDef(
             int id,
             String name,
@@ -153,7 +84,10 @@ public record TableDef(
                 parallelism,
                 source,
                 watermark,
-                Catalog.SCHEMA);
+                Catalog.SCHEMA,
+                List.of(),
+                List.of(),
+                List.of());
     }
 
     /** A relation without a watermark. */

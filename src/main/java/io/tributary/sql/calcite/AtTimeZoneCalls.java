@@ -182,7 +182,7 @@ final class AtTimeZoneCalls {
                 return PgIntervals.call(type == SqlTypeName.TIMESTAMP ? INSTANT : LOCAL, pos, c.operand(0), value);
             }
         });
-        return rewritten.toSqlString(CalciteFrontend.DIALECT).getSql();
+        return CalciteFrontend.unparse(rewritten);
     }
 
     private static boolean isTimezone(SqlCall call) {

@@ -513,9 +513,12 @@ public final class CalciteFrontend implements AutoCloseable {
         }
     }
 
-    /** {@code node} as SQL text in {@link #DIALECT}. */
+    /**
+     * {@code node} as SQL text in {@link #DIALECT} that parses back to the same statement (sub-queries
+     * under expressions in parentheses: {@link QueryOperandParentheses}).
+     */
     static String unparse(SqlNode node) {
-        return node.toSqlString(DIALECT).getSql();
+        return QueryOperandParentheses.apply(node).toSqlString(DIALECT).getSql();
     }
 
     /** {@code identifier} quoted in {@link #DIALECT}. */

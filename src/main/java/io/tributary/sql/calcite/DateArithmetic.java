@@ -133,7 +133,7 @@ final class DateArithmetic {
                 return super.visit(call);
             }
         });
-        return done[0] ? rewritten.toSqlString(CalciteFrontend.DIALECT).getSql() : null;
+        return done[0] ? CalciteFrontend.unparse(rewritten) : null;
     }
 
     private static SqlNode last(SqlCall call) {

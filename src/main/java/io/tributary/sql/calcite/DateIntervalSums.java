@@ -245,7 +245,7 @@ final class DateIntervalSums {
                 return c;
             }
         });
-        return done[0] ? rewritten.toSqlString(CalciteFrontend.DIALECT).getSql() : null;
+        return done[0] ? CalciteFrontend.unparse(rewritten) : null;
     }
 
     private static boolean is(SqlValidator validator, SqlNode node, SqlTypeName name) {

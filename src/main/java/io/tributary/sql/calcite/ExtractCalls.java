@@ -201,7 +201,7 @@ final class ExtractCalls {
         } catch (SqlParseException e) {
             return text;
         }
-        return rewritten.toSqlString(CalciteFrontend.DIALECT).getSql();
+        return CalciteFrontend.unparse(rewritten);
     }
 
     /** Makes the validator that types the values of the calls: the caller's, as it validates statements. */

@@ -1,0 +1,53 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sub-queries with ORDER BY, LIMIT or OFFSET, set operations and WITH as operands of CASE and of the
+ * {@code ::} cast answer as PostgreSQL's. The first two are modelled on parts of psql's trigger query for {@code \d}
+ * of a table with a foreign key; both were 42601 (the statement, written back to text after a rewrite,
+ * lost the sub-query's parentheses).
+ */
+class SubQueryOperandsDifferentialTest {
+    private static final List<String> STATEMENTS = List.of(
+            "SELECT CASE WHEN true THEN (SELECT u.tgrelid::oid FROM pg_trigger u LIMIT 1) END",
+            "SELECT (SELECT u.tgrelid::regclass FROM pg_trigger u LIMIT 1)::oid AS x",
+            "CREATE TABLE sq (id INT PRIMARY KEY, g INT)",
+            "INSERT INTO sq VALUES (1, 10), (2, 20), (3, 30)",
+            "SELECT id, CASE WHEN id > 1 THEN (SELECT s.g::text FROM sq s WHERE s.id < t.id ORDER BY s.g DESC LIMIT 1)"
+                    + " END AS prev FROM sq t ORDER BY id",
+            "SELECT id, (SELECT s.g FROM sq s ORDER BY s.g DESC LIMIT 1)::text AS top FROM sq t ORDER BY id",
+            "SELECT id, (SELECT s.g FROM sq s WHERE s.id > t.id ORDER BY s.id LIMIT 1)::bigint * 2 AS nxt"
+                    + " FROM sq t ORDER BY id",
+            "SELECT id, CASE WHEN id = 2 THEN (SELECT g::int8 FROM sq WHERE id = 1 UNION SELECT g FROM sq WHERE id = 1)"
+                    + " ELSE 0 END AS u FROM sq ORDER BY id",
+            "SELECT id, CASE WHEN id <> 2 THEN (SELECT g FROM sq ORDER BY g OFFSET 1 LIMIT 1)::int2 END AS second"
+                    + " FROM sq ORDER BY id",
+            "SELECT (WITH w AS (SELECT g FROM sq) SELECT g FROM w ORDER BY g DESC LIMIT 1)::text AS w",
+            "SELECT CASE WHEN (SELECT count(*) FROM sq LIMIT 1)::int = 3 THEN 'three' END AS n");
+
+    private static Connection pg;
+    private static InProcessTributary tributary;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pg = DifferentialPostgres.freshDev();
+        tributary = InProcessTributary.temporary("subquery-operands-", 20, "postgres", "", 60);
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pg, tributary);
+    }
+
+    @Test
+    void subQueriesUnderCaseAndCastsAnswerAsPostgres() {
+        assertEquals(List.of(), StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS));
+    }
+}
