@@ -553,9 +553,16 @@ public final class DdlController {
         views.await(name, cancelCheck);
     }
 
-    /** Marks view {@code name}, just created paused, as created {@code WITH NO DATA}; see {@link ViewDdl#awaitRefresh}. */
-    public void awaitRefresh(String name) throws InterruptedException {
-        views.awaitRefresh(name);
+    /**
+     * {@code CREATE MATERIALIZED VIEW ... WITH NO DATA}: the view's record without a job, which
+     * REFRESH creates; see {@link ViewDdl#createUnpopulated}.
+     *
+     * @return false when the name existed and {@code ifNotExists} was set
+     */
+    public boolean createUnpopulatedView(
+            String name, String query, String definition, boolean ifNotExists, int parallelism)
+            throws InterruptedException {
+        return views.createUnpopulated(name, query, definition, ifNotExists, parallelism);
     }
 
     /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewDdl#refresh}. */

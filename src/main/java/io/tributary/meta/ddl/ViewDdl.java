@@ -146,22 +146,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             ViewPlan plan = planner.plan(query, viewId, name);
             int count = StatePlan.stateTableCount(plan.root());
             int first = catalogService.allocateIds(count + 1);
-            int[] stateIds = new int[count];
-            for (int i = 0; i < count; i++) {
-                stateIds[i] = first + i;
-            }
-            TableDef view = new TableDef(
-                            viewId,
-                            name,
-                            plan.columns(),
-                            plan.primaryKey(),
-                            definition,
-                            RelationKind.MATERIALIZED_VIEW,
-                            query,
-                            plan.dependsOn(),
-                            stateIds,
-                            parallelism)
-                    .inSchema(catalog().schemaOfKey(name));
+            TableDef view = viewRecord(viewId, name, plan, definition, query, stateIds(plan, first), parallelism);
             CrossDatabaseInputs.Inputs crossInputs = null;
             // from here until staged (then the view is in creating), other databases may hold its reader records
             attaching.add(viewId);
@@ -177,7 +162,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     // the other databases pin their snapshots and keep their logs first, in their own epochs
                     crossInputs = cross.attach(viewId, name, first + count, plan.dependsOn());
                 }
-                change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs, remote);
+                change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs, remote, false);
                 // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
                 store.flushMemory();
                 try {
@@ -204,6 +189,133 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         return true;
     }
 
+    /** The catalog record of view {@code viewId} planned as {@code plan}, with state tables {@code stateIds}. */
+    private TableDef viewRecord(
+            int viewId, String name, ViewPlan plan, String definition, String query, int[] stateIds, int parallelism) {
+        return new TableDef(
+                        viewId,
+                        name,
+                        plan.columns(),
+                        plan.primaryKey(),
+                        definition,
+                        RelationKind.MATERIALIZED_VIEW,
+                        query,
+                        plan.dependsOn(),
+                        stateIds,
+                        parallelism)
+                .inSchema(catalog().schemaOfKey(name));
+    }
+
+    /** The names and types of the columns a user sees, in order. */
+    private static List<String> visibleColumns(List<io.tributary.catalog.ColumnDef> columns) {
+        return columns.stream()
+                .filter(c -> !c.hidden())
+                .map(c -> c.name() + " " + c.type())
+                .toList();
+    }
+
+    /** Ids for the state tables of {@code plan}, numbered from {@code first}. */
+    private static int[] stateIds(ViewPlan plan, int first) {
+        int[] ids = new int[StatePlan.stateTableCount(plan.root())];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = first + i;
+        }
+        return ids;
+    }
+
+    /**
+     * {@code CREATE MATERIALIZED VIEW ... WITH NO DATA}: plans the query (so its errors are the
+     * statement's) and commits the view's record unpopulated ({@link UnpopulatedViews}), with no
+     * job; REFRESH creates its job. Returns once durable.
+     *
+     * @return false when the name existed and {@code ifNotExists} was set
+     * @throws TributaryException 42P07 when the name exists; planning errors
+     */
+    boolean createUnpopulated(String name, String query, String definition, boolean ifNotExists, int parallelism)
+            throws InterruptedException {
+        if (!catalogService.reserveName(name, ifNotExists)) {
+            return false;
+        }
+        long ticket;
+        try {
+            int viewId = catalogService.allocateIds(1);
+            ViewPlan plan = planner.plan(query, viewId, name);
+            // the state tables get their ids when REFRESH plans the query again
+            TableDef recorded = viewRecord(viewId, name, plan, definition, query, new int[0], parallelism);
+            ticket = barriers.stageAtBoundary(new EpochChange() {
+                @Override
+                public void stage(WriteBuffer buffer) {
+                    for (int upstream : recorded.dependsOn()) {
+                        if (!io.tributary.catalog.ForeignRelations.isForeign(upstream)
+                                && relationById(upstream) == null) {
+                            throw new TributaryException(
+                                    SqlState.UNDEFINED_TABLE,
+                                    "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
+                        }
+                    }
+                    catalogService.stageRecord(buffer, recorded);
+                    UnpopulatedViews.stage(buffer, recorded.id());
+                    creating.put(recorded.id(), recorded);
+                }
+
+                @Override
+                public void committed() {
+                    UnpopulatedViews.markUnreadable(catalog(), recorded);
+                    catalog().put(recorded);
+                    creating.remove(recorded.id());
+                    catalogService.releaseName(name);
+                }
+
+                @Override
+                public void failed() {
+                    creating.remove(recorded.id());
+                    catalogService.releaseName(name);
+                }
+            });
+        } catch (RuntimeException e) {
+            catalogService.releaseName(name);
+            throw e;
+        }
+        barriers.awaitCommitted(ticket);
+        return true;
+    }
+
+    /**
+     * Starts the job of unpopulated view {@code view} at {@code rateLimit}, for REFRESH: its query
+     * is planned again (the tables it reads may have changed since, e.g. gained a primary key) and
+     * the view created over its record as {@link #createMaterializedView} creates one, in the
+     * background. A second REFRESH racing this one finds the job started and starts nothing.
+     *
+     * @throws TributaryException 0A000 when the query now gives other columns than the view has;
+     *     as {@link #createMaterializedView} for the query and what it reads
+     */
+    private void populate(TableDef view, long rateLimit) throws InterruptedException {
+        ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
+        // hidden key columns and NOT NULL follow the keys of what it reads, which may have changed
+        if (!visibleColumns(plan.columns()).equals(visibleColumns(view.columns()))) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "the query of materialized view \"" + view.name()
+                            + "\" no longer gives the columns it was created with",
+                    0,
+                    null,
+                    "Drop the materialized view and create it again.",
+                    null);
+        }
+        int first = catalogService.allocateIds(StatePlan.stateTableCount(plan.root()) + 1);
+        TableDef populated = viewRecord(
+                view.id(),
+                view.name(),
+                plan,
+                view.definition(),
+                view.query(),
+                stateIds(plan, first),
+                view.parallelism());
+        CreateView change = new CreateView(
+                populated, plan, true, rateLimit, first + populated.stateTableIds().length, null, null, true);
+        barriers.awaitCommitted(barriers.stageAtBoundary(change));
+    }
+
     /**
      * A new view at an epoch boundary: checks the backfill limit and what the view reads, pins the
      * snapshot and registers the backfill job, and stages the view's record; the view enters the
@@ -218,7 +330,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         private final CrossDatabaseInputs.Inputs crossInputs;
         /** Where the snapshot phase runs when on a worker; null in the server. */
         private final ViewBackfillPlacement remote;
-        /** The job started at staging; null until then. */
+        /** Whether this starts the job of an unpopulated view (REFRESH) rather than creating one. */
+        private final boolean populating;
+        /** The job started at staging; null until then, and when a racing REFRESH started it. */
         private ViewBackfills.Job started;
 
         CreateView(
@@ -228,7 +342,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 long rateLimit,
                 int progressTableId,
                 CrossDatabaseInputs.Inputs crossInputs,
-                ViewBackfillPlacement remote) {
+                ViewBackfillPlacement remote,
+                boolean populating) {
+            this.populating = populating;
             this.crossInputs = crossInputs;
             this.remote = remote;
             this.view = view;
@@ -241,11 +357,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         @Override
         public void stage(WriteBuffer buffer) {
             String name = view.name();
-            // a job waiting for REFRESH (WITH NO DATA) reads nothing: a dump creates one per view
-            int running = (int) backfills.jobs().stream()
-                    .filter(j -> !j.record.awaitsRefresh())
-                    .count();
-            if (running >= maxBackfillJobs) {
+            if (populating && !UnpopulatedViews.isUnpopulated(catalog(), view.id())) {
+                return; // another REFRESH started it, or it was dropped: the caller looks again
+            }
+            if (backfills.jobs().size() >= maxBackfillJobs) {
                 throw new TributaryException(
                         SqlState.CONFIGURATION_LIMIT_EXCEEDED,
                         "cannot create materialized view \"" + name + "\": the limit of " + maxBackfillJobs
@@ -265,6 +380,15 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                             SqlState.UNDEFINED_TABLE,
                             "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
                 }
+                if (UnpopulatedViews.isUnpopulated(catalog(), upstream)) {
+                    throw new TributaryException(
+                            SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                            "materialized view \"" + read.name() + "\" has not been populated",
+                            0,
+                            null,
+                            "Use the REFRESH MATERIALIZED VIEW command.",
+                            null);
+                }
                 if (backfills.isCreating(upstream)) {
                     throw new TributaryException(
                             SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -280,21 +404,34 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     buffer, view, plan, view.definition(), background, rateLimit, progressTableId, crossInputs, remote);
             catalogService.stageRecord(buffer, view);
             StoredPlans.stage(buffer, view.id(), PlanFingerprint.of(plan.root()));
+            if (populating) {
+                UnpopulatedViews.stageRemoval(buffer, view.id());
+            }
             creating.put(view.id(), view);
         }
 
         @Override
         public void committed() {
+            if (populating && started == null) {
+                return;
+            }
             catalog().put(view);
             catalog().creating(view.id(), () -> backfills.notReady(view));
             creating.remove(view.id());
-            catalogService.releaseName(view.name());
+            if (!populating) {
+                catalogService.releaseName(view.name());
+            }
         }
 
         @Override
         public void failed() {
+            if (populating && started == null) {
+                return;
+            }
             creating.remove(view.id());
-            catalogService.releaseName(view.name());
+            if (!populating) {
+                catalogService.releaseName(view.name());
+            }
             backfills.abandon(started);
         }
     }
@@ -359,18 +496,13 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         }
     }
 
-    /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. */
     /**
-     * Marks view {@code name}, just created with its backfill paused, as created {@code WITH NO
-     * DATA}: reading it says it has not been populated, and REFRESH resumes it.
+     * {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. An
+     * unpopulated view gets its job here ({@link #populate}).
      */
-    void awaitRefresh(String name) throws InterruptedException {
-        TableDef view = requireView(name);
-        backfills.awaitRefresh(view.id(), true, 0);
-    }
-
     void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck) throws InterruptedException {
-        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, concurrently, resumeRate, cancelCheck);
+        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS, this::populate)
+                .refresh(name, concurrently, resumeRate, cancelCheck);
     }
 
     /**
@@ -511,6 +643,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         /** The names the statement drops, whose FOREIGN KEY constraints on the target do not stop it. */
         private final java.util.Set<String> together;
+        /** Unpopulated views staging removed, to mark so again if the drop fails. */
+        private final List<TableDef> unpopulated = new ArrayList<>();
         /** Referencing tables whose constraints on the target CASCADE dropped, as they were before. */
         private final List<TableDef> detached = new ArrayList<>();
         /** Those constraints as PostgreSQL's notice names them. */
@@ -612,6 +746,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     if (r.isView()) {
                         runtime.stop(r.id());
                         cross.stageRemoval(buffer, r.id()).ifPresent(crossRemoved::add);
+                        if (UnpopulatedViews.isUnpopulated(catalog(), r.id())) {
+                            UnpopulatedViews.stageRemoval(buffer, r.id());
+                            unpopulated.add(r);
+                        }
                     }
                     CatalogService.stageRemoval(buffer, r);
                     catalog().remove(r.name());
@@ -635,6 +773,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         @Override
         public void failed() {
+            unpopulated.forEach(v -> UnpopulatedViews.markUnreadable(catalog(), v));
             dropped.forEach(catalog()::put);
             detached.forEach(catalog()::put);
             crossRemoved.forEach(cross::restore);
