@@ -524,17 +524,17 @@ public final class DdlController {
         views.setParallelism(name, parallelism);
     }
 
-    /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT}; see {@link ViewDdl#setBackfillRateLimit}. */
+    /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT}; see {@link ViewJobStatements#setBackfillRateLimit}. */
     public void setBackfillRateLimit(String name, long rate) throws InterruptedException {
-        views.setBackfillRateLimit(name, rate);
+        views.jobStatements().setBackfillRateLimit(name, rate);
     }
 
     /**
-     * {@code CANCEL JOBS}: the ids cancelled. An id is a view's creation ({@link ViewDdl#cancelJobs})
+     * {@code CANCEL JOBS}: the ids cancelled. An id is a view's creation ({@link ViewJobStatements#cancelJobs})
      * or a sink's backfill, local or remote ({@link SinkManager#cancelBackfill}).
      */
     public List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
-        List<Integer> cancelled = new ArrayList<>(views.cancelJobs(ids));
+        List<Integer> cancelled = new ArrayList<>(views.jobStatements().cancelJobs(ids));
         for (int id : ids) {
             if (!cancelled.contains(id) && sinks.cancelBackfill(id)) {
                 cancelled.add(id);
@@ -548,9 +548,9 @@ public final class DdlController {
         return sinks.backfillJobs();
     }
 
-    /** {@code WAIT [MATERIALIZED VIEW name]}; see {@link ViewDdl#await}. */
+    /** {@code WAIT [MATERIALIZED VIEW name]}; see {@link ViewJobStatements#await}. */
     public void await(String name, Runnable cancelCheck) throws InterruptedException {
-        views.await(name, cancelCheck);
+        views.jobStatements().await(name, cancelCheck);
     }
 
     /**
@@ -573,6 +573,6 @@ public final class DdlController {
 
     /** The jobs creating views now, for SHOW JOBS and the system tables. Any thread. */
     public List<JobInfo> jobs() {
-        return views.jobs();
+        return views.jobStatements().jobs();
     }
 }

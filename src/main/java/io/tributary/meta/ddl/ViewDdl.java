@@ -14,7 +14,6 @@ import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
-import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,9 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +50,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private final RemoteViewAdoption adoption;
     private final RemoteViewSnapshots remoteSnapshots;
     private final ViewJobRecovery recovery;
+    private final ViewJobStatements jobStatements;
     private volatile int maxBackfillJobs = 4;
 
     ViewDdl(
@@ -76,6 +73,12 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         this.adoption = new RemoteViewAdoption(backfills, barriers, store, runtime);
         this.remoteSnapshots = new RemoteViewSnapshots(backfills, adoption, jobs, catalogService::catalog);
         this.recovery = new ViewJobRecovery(catalogService, store, runtime, planner, backfills, cross);
+        this.jobStatements = new ViewJobStatements(catalogService::catalog, backfills, remoteSnapshots, CANCEL_POLL_MS);
+    }
+
+    /** WAIT, CANCEL JOBS, SHOW JOBS and the backfill rate of views being created. */
+    ViewJobStatements jobStatements() {
+        return jobStatements;
     }
 
     private Catalog catalog() {
@@ -87,8 +90,6 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         this.maxBackfillJobs = max;
     }
 
-    /** How often a foreground CREATE tells its client how far the backfill is. */
-    private static final long NOTICE_INTERVAL_MS = 3000;
     /** How often a foreground CREATE looks whether its client asked to cancel it. */
     private static final long CANCEL_POLL_MS = 50;
 
@@ -184,7 +185,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         barriers.awaitCommitted(ticket);
         remoteSnapshots.scheduleWaiting();
         if (!background) {
-            awaitForeground(change.started, notices, cancelCheck);
+            jobStatements.awaitForeground(change.started, notices, cancelCheck);
         }
         return true;
     }
@@ -436,66 +437,6 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         }
     }
 
-    /** Waits for a foreground job, telling the client its progress; a cancel removes the view. */
-    private void awaitForeground(ViewBackfills.Job job, Consumer<String> notices, Runnable cancelCheck)
-            throws InterruptedException {
-        long nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
-        while (true) {
-            try {
-                cancelCheck.run();
-            } catch (TributaryException cancelled) {
-                if (backfills.cancel(job.id(), cancelled)) {
-                    throw cancelled;
-                }
-                // the job ended just before the cancel: its outcome stands
-            }
-            try {
-                long untilNotice = nextNotice - System.currentTimeMillis();
-                job.done.get(Math.max(1, Math.min(CANCEL_POLL_MS, untilNotice)), TimeUnit.MILLISECONDS);
-                return;
-            } catch (TimeoutException e) {
-                if (System.currentTimeMillis() >= nextNotice) {
-                    notices.accept(
-                            "materialized view \"" + job.view.name() + "\": " + backfills.backfilledText(job.id()));
-                    nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
-                }
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof TributaryException te
-                        ? te
-                        : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
-            } catch (InterruptedException e) {
-                backfills.cancel(job.id(), TributaryException.queryCanceled());
-                throw e;
-            }
-        }
-    }
-
-    /**
-     * Waits until the creation of view {@code name} (or, when null, of every view being created
-     * now) has finished, successfully or not.
-     *
-     * @throws TributaryException 42P01 when {@code name} does not exist, 42809 when it is a table
-     */
-    void await(String name, Runnable cancelCheck) throws InterruptedException {
-        List<ViewBackfills.Job> waitFor = new ArrayList<>();
-        if (name == null) {
-            waitFor.addAll(backfills.jobs());
-        } else {
-            TableDef view = requireView(name);
-            backfills.job(view.id()).ifPresent(waitFor::add);
-        }
-        for (ViewBackfills.Job job : waitFor) {
-            while (!job.done.isDone()) {
-                cancelCheck.run();
-                try {
-                    job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
-                } catch (ExecutionException | TimeoutException e) {
-                    // cancelled or failed jobs are finished all the same; a timeout polls the cancel again
-                }
-            }
-        }
-    }
-
     /**
      * {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. An
      * unpopulated view gets its job here ({@link #populate}).
@@ -503,60 +444,6 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck) throws InterruptedException {
         new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS, this::populate)
                 .refresh(name, concurrently, resumeRate, cancelCheck);
-    }
-
-    /**
-     * Cancels the creation of views by job id and removes them with everything they made.
-     *
-     * @return the ids that were cancelled (jobs that finished or did not exist are left out)
-     */
-    List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
-        List<Integer> cancelled = new ArrayList<>();
-        for (int id : ids) {
-            if (backfills.cancel(
-                    id,
-                    new TributaryException(
-                            SqlState.QUERY_CANCELED,
-                            "the creation of the materialized view was cancelled (CANCEL JOBS " + id + ")"))) {
-                cancelled.add(id);
-            }
-        }
-        return cancelled;
-    }
-
-    /** Jobs creating views, for SHOW JOBS and the system tables. */
-    List<JobInfo> jobs() {
-        List<JobInfo> out = new ArrayList<>();
-        for (ViewBackfills.Job job : backfills.jobs()) {
-            BackfillProgress progress = remoteSnapshots.progress(job, backfills.progress(job.id()));
-            out.add(new JobInfo(
-                    job.id(),
-                    job.view.name(),
-                    job.record.statement(),
-                    job.record.background(),
-                    job.record.startedAtMillis(),
-                    job.record.rateLimit(),
-                    ViewBackfills.progressText(progress),
-                    progress,
-                    remoteSnapshots.placement(job)));
-        }
-        return out;
-    }
-
-    /**
-     * Sets the backfill rate of view {@code name}'s creation (rows/s per parallel unit, -1
-     * unlimited, 0 paused); effective at the job's next step, durable when this returns.
-     *
-     * @throws TributaryException 42P01 unknown view, 42809 a table, 55000 a view not being created
-     */
-    void setBackfillRateLimit(String name, long rate) throws InterruptedException {
-        TableDef view = requireView(name);
-        if (!backfills.isCreating(view.id())) {
-            throw new TributaryException(
-                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "materialized view \"" + name + "\" is not being backfilled");
-        }
-        backfills.setRateLimit(view.id(), rate);
     }
 
     /**
@@ -808,22 +695,6 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         return out;
     }
 
-    /**
-     * The materialized view named {@code name}.
-     *
-     * @throws TributaryException 42P01 when nothing has that name, 42809 when it is a table
-     */
-    private TableDef requireView(String name) {
-        TableDef view = catalog()
-                .table(name)
-                .orElseThrow(() -> new TributaryException(
-                        SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
-        if (!view.isView()) {
-            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
-        }
-        return view;
-    }
-
     private TableDef relationById(int id) {
         for (TableDef t : catalog().tables()) {
             if (t.id() == id) {
@@ -867,7 +738,22 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      */
     void setParallelism(String name, int parallelism) throws InterruptedException {
         barriers.awaitCommitted(barriers.stageAtBoundary(new RescaleView(
-                name, parallelism, catalogService, runtime, recovery, this::requireView, this::dependentsOf)));
+                name, parallelism, catalogService, runtime, recovery, this::populatedView, this::dependentsOf)));
+    }
+
+    /** The materialized view named {@code name}, populated: 55000 for one created WITH NO DATA and not refreshed. */
+    private TableDef populatedView(String name) {
+        TableDef view = ViewJobStatements.requireView(catalog(), name);
+        if (UnpopulatedViews.isUnpopulated(catalog(), view.id())) {
+            throw new TributaryException(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "materialized view \"" + name + "\" has not been populated",
+                    0,
+                    null,
+                    "Use the REFRESH MATERIALIZED VIEW command.",
+                    null);
+        }
+        return view;
     }
 
     @Override
