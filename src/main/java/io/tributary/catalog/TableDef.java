@@ -301,6 +301,36 @@ public record TableDef(
                 foreignKeys);
     }
 
+    /**
+     * The same view reading relation {@code newId} where it read {@code oldId}: an unpopulated view
+     * over a table that ALTER TABLE rewrote under a new id.
+     */
+    public TableDef withDependencyMoved(int oldId, int newId) {
+        int[] moved = dependsOn.clone();
+        for (int i = 0; i < moved.length; i++) {
+            if (moved[i] == oldId) {
+                moved[i] = newId;
+            }
+        }
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                moved,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks,
+                indexes,
+                foreignKeys);
+    }
+
     /** The same table with secondary indexes {@code newIndexes}. */
     public TableDef withIndexes(List<IndexDef> newIndexes) {
         return new TableDef(

@@ -1,5 +1,6 @@
 package io.tributary.meta.ddl;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -19,9 +20,9 @@ import java.nio.charset.StandardCharsets;
  * @param progressTableId where the backfill keeps its per-vnode positions
  * @param rateLimit rows per second per parallel unit, -1 unlimited, 0 paused
  * @param startedAtMillis when the job was created (wall clock)
- * @param awaitsRefresh whether the view was created {@code WITH NO DATA} and no REFRESH has
- *     resumed it yet (its rate is 0 until then); false in records written before the field existed
  */
+// a record of session 34 may hold "awaitsRefresh" (a paused job then stood for WITH NO DATA): read as paused
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record BackfillJobRecord(
         int viewId,
         String statement,
@@ -30,8 +31,7 @@ public record BackfillJobRecord(
         long snapshotEpoch,
         int progressTableId,
         long rateLimit,
-        long startedAtMillis,
-        boolean awaitsRefresh) {
+        long startedAtMillis) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PREFIX = "job/";
 
@@ -49,21 +49,7 @@ public record BackfillJobRecord(
 
     BackfillJobRecord withRateLimit(long rate) {
         return new BackfillJobRecord(
-                viewId,
-                statement,
-                background,
-                pin,
-                snapshotEpoch,
-                progressTableId,
-                rate,
-                startedAtMillis,
-                awaitsRefresh);
-    }
-
-    /** The same job waiting for a REFRESH ({@code true}, paused) or resumed by one at {@code rate}. */
-    BackfillJobRecord awaitingRefresh(boolean waits, long rate) {
-        return new BackfillJobRecord(
-                viewId, statement, background, pin, snapshotEpoch, progressTableId, rate, startedAtMillis, waits);
+                viewId, statement, background, pin, snapshotEpoch, progressTableId, rate, startedAtMillis);
     }
 
     byte[] encode() {

@@ -524,17 +524,17 @@ public final class DdlController {
         views.setParallelism(name, parallelism);
     }
 
-    /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT}; see {@link ViewDdl#setBackfillRateLimit}. */
+    /** {@code ALTER MATERIALIZED VIEW name SET BACKFILL_RATE_LIMIT}; see {@link ViewJobStatements#setBackfillRateLimit}. */
     public void setBackfillRateLimit(String name, long rate) throws InterruptedException {
-        views.setBackfillRateLimit(name, rate);
+        views.jobStatements().setBackfillRateLimit(name, rate);
     }
 
     /**
-     * {@code CANCEL JOBS}: the ids cancelled. An id is a view's creation ({@link ViewDdl#cancelJobs})
+     * {@code CANCEL JOBS}: the ids cancelled. An id is a view's creation ({@link ViewJobStatements#cancelJobs})
      * or a sink's backfill, local or remote ({@link SinkManager#cancelBackfill}).
      */
     public List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
-        List<Integer> cancelled = new ArrayList<>(views.cancelJobs(ids));
+        List<Integer> cancelled = new ArrayList<>(views.jobStatements().cancelJobs(ids));
         for (int id : ids) {
             if (!cancelled.contains(id) && sinks.cancelBackfill(id)) {
                 cancelled.add(id);
@@ -548,14 +548,21 @@ public final class DdlController {
         return sinks.backfillJobs();
     }
 
-    /** {@code WAIT [MATERIALIZED VIEW name]}; see {@link ViewDdl#await}. */
+    /** {@code WAIT [MATERIALIZED VIEW name]}; see {@link ViewJobStatements#await}. */
     public void await(String name, Runnable cancelCheck) throws InterruptedException {
-        views.await(name, cancelCheck);
+        views.jobStatements().await(name, cancelCheck);
     }
 
-    /** Marks view {@code name}, just created paused, as created {@code WITH NO DATA}; see {@link ViewDdl#awaitRefresh}. */
-    public void awaitRefresh(String name) throws InterruptedException {
-        views.awaitRefresh(name);
+    /**
+     * {@code CREATE MATERIALIZED VIEW ... WITH NO DATA}: the view's record without a job, which
+     * REFRESH creates; see {@link ViewDdl#createUnpopulated}.
+     *
+     * @return false when the name existed and {@code ifNotExists} was set
+     */
+    public boolean createUnpopulatedView(
+            String name, String query, String definition, boolean ifNotExists, int parallelism)
+            throws InterruptedException {
+        return views.createUnpopulated(name, query, definition, ifNotExists, parallelism);
     }
 
     /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewDdl#refresh}. */
@@ -566,6 +573,6 @@ public final class DdlController {
 
     /** The jobs creating views now, for SHOW JOBS and the system tables. Any thread. */
     public List<JobInfo> jobs() {
-        return views.jobs();
+        return views.jobStatements().jobs();
     }
 }

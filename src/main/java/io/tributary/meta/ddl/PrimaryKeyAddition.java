@@ -102,11 +102,14 @@ public final class PrimaryKeyAddition {
                 constraint == null ? table.localName() + "_pkey" : constraint)));
     }
 
-    /** 0A000 naming the materialized views and sinks that read the table. */
+    /**
+     * 0A000 naming the materialized views and sinks that read the table. Unpopulated views do not
+     * count: they hold no state built over the old key, and REFRESH plans them over the new one.
+     */
     private void refuseReaders(Catalog catalog, TableDef table) {
         StringJoiner readers = new StringJoiner(", ");
         for (TableDef t : catalog.tables()) {
-            if (t.dependsOn(table.id())) {
+            if (t.dependsOn(table.id()) && !UnpopulatedViews.isUnpopulated(catalog, t.id())) {
                 readers.add("materialized view " + t.localName());
             }
         }
@@ -177,6 +180,8 @@ public final class PrimaryKeyAddition {
         private final TableDef before;
         private final TableDef after;
         private final String indexName;
+        /** The unpopulated views reading the table, as they were before staging moved them to its new id. */
+        private final List<TableDef> movedReaders = new ArrayList<>();
 
         Rebuild(TableDef before, TableDef after, String indexName) {
             this.before = before;
@@ -193,6 +198,7 @@ public final class PrimaryKeyAddition {
             if (streams.hasSubscribers(before.id())) {
                 throw readBy(before, "a job");
             }
+            refuseReaders(catalog, before);
             RowCodec oldRows = new RowCodec(before.columnTypes());
             RowCodec newRows = new RowCodec(after.columnTypes());
             ByteWriter keyWriter = new ByteWriter(64);
@@ -238,12 +244,22 @@ public final class PrimaryKeyAddition {
             }
             CatalogService.stageRemoval(epoch, before);
             catalogService.stageRecord(epoch, after);
+            for (TableDef reader : catalog.tables()) {
+                if (reader.dependsOn(before.id())) {
+                    TableDef moved = reader.withDependencyMoved(before.id(), after.id());
+                    catalogService.stageRecord(epoch, moved);
+                    movedReaders.add(reader);
+                }
+            }
             for (int c = 0; c < after.columns().size(); c++) {
                 if (after.columns().get(c).identity() != null) {
                     sequences.moved(before.id(), c, after.id(), c).stage(epoch);
                 }
             }
             catalog.put(after);
+            for (TableDef reader : movedReaders) {
+                catalog.put(reader.withDependencyMoved(before.id(), after.id()));
+            }
         }
 
         @Override
@@ -251,6 +267,7 @@ public final class PrimaryKeyAddition {
             Catalog catalog = catalogService.catalog();
             if (catalog.table(after.name()).map(t -> t.id() == after.id()).orElse(false)) {
                 catalog.put(before);
+                movedReaders.forEach(catalog::put);
             }
         }
 

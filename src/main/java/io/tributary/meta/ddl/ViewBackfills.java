@@ -131,8 +131,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 pin.epoch(),
                 progressTableId,
                 rateLimit,
-                System.currentTimeMillis(),
-                false);
+                System.currentTimeMillis());
         Job job = new Job(record, view, plan);
         if (remote != null) {
             job.awaitingRemote = true;
@@ -455,19 +454,6 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         }
     }
 
-    /**
-     * Marks a job as created {@code WITH NO DATA} ({@code waits}: paused until a REFRESH), or
-     * resumes it for REFRESH at {@code rate}, durably. A crash between the job's creation and the
-     * mark leaves it paused without the mark: reads then say it is being created, and REFRESH
-     * resumes it all the same.
-     */
-    void awaitRefresh(int viewId, boolean waits, long rate) throws InterruptedException {
-        Job job = jobs.get(viewId);
-        if (job != null) {
-            update(job, job.record.awaitingRefresh(waits, rate));
-        }
-    }
-
     private void update(Job job, BackfillJobRecord updated) throws InterruptedException {
         int viewId = job.id();
         long rate = updated.rateLimit();
@@ -545,20 +531,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         return now;
     }
 
-    /**
-     * Why reading a view still being created fails (55000), and what to do: wait for it; or, when
-     * its backfill is paused (created {@code WITH NO DATA}, or its rate set to 0), PostgreSQL's
-     * words for a view not populated, since REFRESH resumes it.
-     */
+    /** Why reading a view still being created fails (55000), and what to do: wait for it. */
     Catalog.Unreadable notReady(TableDef view) {
-        Job job = jobs.get(view.id());
-        if (job != null && job.record.awaitsRefresh()) {
-            return new Catalog.Unreadable(
-                    "materialized view \"" + view.name() + "\" has not been populated",
-                    "Use the REFRESH MATERIALIZED VIEW command (job " + view.id() + " is paused, "
-                            + progressText(view.id()) + ").",
-                    true);
-        }
         return new Catalog.Unreadable(notReadyMessage(view), "Wait for it with WAIT, or see SHOW JOBS.");
     }
 

@@ -14,7 +14,6 @@ import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.StateStore;
 import io.tributary.storage.WriteBuffer;
-import io.tributary.stream.backfill.BackfillProgress;
 import io.tributary.stream.runtime.StreamRuntime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,9 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +50,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private final RemoteViewAdoption adoption;
     private final RemoteViewSnapshots remoteSnapshots;
     private final ViewJobRecovery recovery;
+    private final ViewJobStatements jobStatements;
     private volatile int maxBackfillJobs = 4;
 
     ViewDdl(
@@ -76,6 +73,12 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         this.adoption = new RemoteViewAdoption(backfills, barriers, store, runtime);
         this.remoteSnapshots = new RemoteViewSnapshots(backfills, adoption, jobs, catalogService::catalog);
         this.recovery = new ViewJobRecovery(catalogService, store, runtime, planner, backfills, cross);
+        this.jobStatements = new ViewJobStatements(catalogService::catalog, backfills, remoteSnapshots, CANCEL_POLL_MS);
+    }
+
+    /** WAIT, CANCEL JOBS, SHOW JOBS and the backfill rate of views being created. */
+    ViewJobStatements jobStatements() {
+        return jobStatements;
     }
 
     private Catalog catalog() {
@@ -87,8 +90,6 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         this.maxBackfillJobs = max;
     }
 
-    /** How often a foreground CREATE tells its client how far the backfill is. */
-    private static final long NOTICE_INTERVAL_MS = 3000;
     /** How often a foreground CREATE looks whether its client asked to cancel it. */
     private static final long CANCEL_POLL_MS = 50;
 
@@ -146,22 +147,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             ViewPlan plan = planner.plan(query, viewId, name);
             int count = StatePlan.stateTableCount(plan.root());
             int first = catalogService.allocateIds(count + 1);
-            int[] stateIds = new int[count];
-            for (int i = 0; i < count; i++) {
-                stateIds[i] = first + i;
-            }
-            TableDef view = new TableDef(
-                            viewId,
-                            name,
-                            plan.columns(),
-                            plan.primaryKey(),
-                            definition,
-                            RelationKind.MATERIALIZED_VIEW,
-                            query,
-                            plan.dependsOn(),
-                            stateIds,
-                            parallelism)
-                    .inSchema(catalog().schemaOfKey(name));
+            TableDef view = viewRecord(viewId, name, plan, definition, query, stateIds(plan, first), parallelism);
             CrossDatabaseInputs.Inputs crossInputs = null;
             // from here until staged (then the view is in creating), other databases may hold its reader records
             attaching.add(viewId);
@@ -177,7 +163,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     // the other databases pin their snapshots and keep their logs first, in their own epochs
                     crossInputs = cross.attach(viewId, name, first + count, plan.dependsOn());
                 }
-                change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs, remote);
+                change = new CreateView(view, plan, background, rateLimit, first + count, crossInputs, remote, false);
                 // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
                 store.flushMemory();
                 try {
@@ -199,9 +185,136 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         barriers.awaitCommitted(ticket);
         remoteSnapshots.scheduleWaiting();
         if (!background) {
-            awaitForeground(change.started, notices, cancelCheck);
+            jobStatements.awaitForeground(change.started, notices, cancelCheck);
         }
         return true;
+    }
+
+    /** The catalog record of view {@code viewId} planned as {@code plan}, with state tables {@code stateIds}. */
+    private TableDef viewRecord(
+            int viewId, String name, ViewPlan plan, String definition, String query, int[] stateIds, int parallelism) {
+        return new TableDef(
+                        viewId,
+                        name,
+                        plan.columns(),
+                        plan.primaryKey(),
+                        definition,
+                        RelationKind.MATERIALIZED_VIEW,
+                        query,
+                        plan.dependsOn(),
+                        stateIds,
+                        parallelism)
+                .inSchema(catalog().schemaOfKey(name));
+    }
+
+    /** The names and types of the columns a user sees, in order. */
+    private static List<String> visibleColumns(List<io.tributary.catalog.ColumnDef> columns) {
+        return columns.stream()
+                .filter(c -> !c.hidden())
+                .map(c -> c.name() + " " + c.type())
+                .toList();
+    }
+
+    /** Ids for the state tables of {@code plan}, numbered from {@code first}. */
+    private static int[] stateIds(ViewPlan plan, int first) {
+        int[] ids = new int[StatePlan.stateTableCount(plan.root())];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = first + i;
+        }
+        return ids;
+    }
+
+    /**
+     * {@code CREATE MATERIALIZED VIEW ... WITH NO DATA}: plans the query (so its errors are the
+     * statement's) and commits the view's record unpopulated ({@link UnpopulatedViews}), with no
+     * job; REFRESH creates its job. Returns once durable.
+     *
+     * @return false when the name existed and {@code ifNotExists} was set
+     * @throws TributaryException 42P07 when the name exists; planning errors
+     */
+    boolean createUnpopulated(String name, String query, String definition, boolean ifNotExists, int parallelism)
+            throws InterruptedException {
+        if (!catalogService.reserveName(name, ifNotExists)) {
+            return false;
+        }
+        long ticket;
+        try {
+            int viewId = catalogService.allocateIds(1);
+            ViewPlan plan = planner.plan(query, viewId, name);
+            // the state tables get their ids when REFRESH plans the query again
+            TableDef recorded = viewRecord(viewId, name, plan, definition, query, new int[0], parallelism);
+            ticket = barriers.stageAtBoundary(new EpochChange() {
+                @Override
+                public void stage(WriteBuffer buffer) {
+                    for (int upstream : recorded.dependsOn()) {
+                        if (!io.tributary.catalog.ForeignRelations.isForeign(upstream)
+                                && relationById(upstream) == null) {
+                            throw new TributaryException(
+                                    SqlState.UNDEFINED_TABLE,
+                                    "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
+                        }
+                    }
+                    catalogService.stageRecord(buffer, recorded);
+                    UnpopulatedViews.stage(buffer, recorded.id());
+                    creating.put(recorded.id(), recorded);
+                }
+
+                @Override
+                public void committed() {
+                    UnpopulatedViews.markUnreadable(catalog(), recorded);
+                    catalog().put(recorded);
+                    creating.remove(recorded.id());
+                    catalogService.releaseName(name);
+                }
+
+                @Override
+                public void failed() {
+                    creating.remove(recorded.id());
+                    catalogService.releaseName(name);
+                }
+            });
+        } catch (RuntimeException e) {
+            catalogService.releaseName(name);
+            throw e;
+        }
+        barriers.awaitCommitted(ticket);
+        return true;
+    }
+
+    /**
+     * Starts the job of unpopulated view {@code view} at {@code rateLimit}, for REFRESH: its query
+     * is planned again (the tables it reads may have changed since, e.g. gained a primary key) and
+     * the view created over its record as {@link #createMaterializedView} creates one, in the
+     * background. A second REFRESH racing this one finds the job started and starts nothing.
+     *
+     * @throws TributaryException 0A000 when the query now gives other columns than the view has;
+     *     as {@link #createMaterializedView} for the query and what it reads
+     */
+    private void populate(TableDef view, long rateLimit) throws InterruptedException {
+        ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
+        // hidden key columns and NOT NULL follow the keys of what it reads, which may have changed
+        if (!visibleColumns(plan.columns()).equals(visibleColumns(view.columns()))) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "the query of materialized view \"" + view.name()
+                            + "\" no longer gives the columns it was created with",
+                    0,
+                    null,
+                    "Drop the materialized view and create it again.",
+                    null);
+        }
+        int first = catalogService.allocateIds(StatePlan.stateTableCount(plan.root()) + 1);
+        TableDef populated = viewRecord(
+                view.id(),
+                view.name(),
+                plan,
+                view.definition(),
+                view.query(),
+                stateIds(plan, first),
+                view.parallelism());
+        CreateView change = new CreateView(
+                populated, plan, true, rateLimit, first + populated.stateTableIds().length, null, null, true);
+        barriers.awaitCommitted(barriers.stageAtBoundary(change));
     }
 
     /**
@@ -218,7 +331,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         private final CrossDatabaseInputs.Inputs crossInputs;
         /** Where the snapshot phase runs when on a worker; null in the server. */
         private final ViewBackfillPlacement remote;
-        /** The job started at staging; null until then. */
+        /** Whether this starts the job of an unpopulated view (REFRESH) rather than creating one. */
+        private final boolean populating;
+        /** The job started at staging; null until then, and when a racing REFRESH started it. */
         private ViewBackfills.Job started;
 
         CreateView(
@@ -228,7 +343,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 long rateLimit,
                 int progressTableId,
                 CrossDatabaseInputs.Inputs crossInputs,
-                ViewBackfillPlacement remote) {
+                ViewBackfillPlacement remote,
+                boolean populating) {
+            this.populating = populating;
             this.crossInputs = crossInputs;
             this.remote = remote;
             this.view = view;
@@ -241,11 +358,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         @Override
         public void stage(WriteBuffer buffer) {
             String name = view.name();
-            // a job waiting for REFRESH (WITH NO DATA) reads nothing: a dump creates one per view
-            int running = (int) backfills.jobs().stream()
-                    .filter(j -> !j.record.awaitsRefresh())
-                    .count();
-            if (running >= maxBackfillJobs) {
+            if (populating && !UnpopulatedViews.isUnpopulated(catalog(), view.id())) {
+                return; // another REFRESH started it, or it was dropped: the caller looks again
+            }
+            if (backfills.jobs().size() >= maxBackfillJobs) {
                 throw new TributaryException(
                         SqlState.CONFIGURATION_LIMIT_EXCEEDED,
                         "cannot create materialized view \"" + name + "\": the limit of " + maxBackfillJobs
@@ -265,6 +381,15 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                             SqlState.UNDEFINED_TABLE,
                             "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
                 }
+                if (UnpopulatedViews.isUnpopulated(catalog(), upstream)) {
+                    throw new TributaryException(
+                            SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                            "materialized view \"" + read.name() + "\" has not been populated",
+                            0,
+                            null,
+                            "Use the REFRESH MATERIALIZED VIEW command.",
+                            null);
+                }
                 if (backfills.isCreating(upstream)) {
                     throw new TributaryException(
                             SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -280,151 +405,45 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     buffer, view, plan, view.definition(), background, rateLimit, progressTableId, crossInputs, remote);
             catalogService.stageRecord(buffer, view);
             StoredPlans.stage(buffer, view.id(), PlanFingerprint.of(plan.root()));
+            if (populating) {
+                UnpopulatedViews.stageRemoval(buffer, view.id());
+            }
             creating.put(view.id(), view);
         }
 
         @Override
         public void committed() {
+            if (populating && started == null) {
+                return;
+            }
             catalog().put(view);
             catalog().creating(view.id(), () -> backfills.notReady(view));
             creating.remove(view.id());
-            catalogService.releaseName(view.name());
+            if (!populating) {
+                catalogService.releaseName(view.name());
+            }
         }
 
         @Override
         public void failed() {
+            if (populating && started == null) {
+                return;
+            }
             creating.remove(view.id());
-            catalogService.releaseName(view.name());
+            if (!populating) {
+                catalogService.releaseName(view.name());
+            }
             backfills.abandon(started);
         }
     }
 
-    /** Waits for a foreground job, telling the client its progress; a cancel removes the view. */
-    private void awaitForeground(ViewBackfills.Job job, Consumer<String> notices, Runnable cancelCheck)
-            throws InterruptedException {
-        long nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
-        while (true) {
-            try {
-                cancelCheck.run();
-            } catch (TributaryException cancelled) {
-                if (backfills.cancel(job.id(), cancelled)) {
-                    throw cancelled;
-                }
-                // the job ended just before the cancel: its outcome stands
-            }
-            try {
-                long untilNotice = nextNotice - System.currentTimeMillis();
-                job.done.get(Math.max(1, Math.min(CANCEL_POLL_MS, untilNotice)), TimeUnit.MILLISECONDS);
-                return;
-            } catch (TimeoutException e) {
-                if (System.currentTimeMillis() >= nextNotice) {
-                    notices.accept(
-                            "materialized view \"" + job.view.name() + "\": " + backfills.backfilledText(job.id()));
-                    nextNotice = System.currentTimeMillis() + NOTICE_INTERVAL_MS;
-                }
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof TributaryException te
-                        ? te
-                        : new TributaryException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
-            } catch (InterruptedException e) {
-                backfills.cancel(job.id(), TributaryException.queryCanceled());
-                throw e;
-            }
-        }
-    }
-
     /**
-     * Waits until the creation of view {@code name} (or, when null, of every view being created
-     * now) has finished, successfully or not.
-     *
-     * @throws TributaryException 42P01 when {@code name} does not exist, 42809 when it is a table
+     * {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. An
+     * unpopulated view gets its job here ({@link #populate}).
      */
-    void await(String name, Runnable cancelCheck) throws InterruptedException {
-        List<ViewBackfills.Job> waitFor = new ArrayList<>();
-        if (name == null) {
-            waitFor.addAll(backfills.jobs());
-        } else {
-            TableDef view = requireView(name);
-            backfills.job(view.id()).ifPresent(waitFor::add);
-        }
-        for (ViewBackfills.Job job : waitFor) {
-            while (!job.done.isDone()) {
-                cancelCheck.run();
-                try {
-                    job.done.get(CANCEL_POLL_MS, TimeUnit.MILLISECONDS);
-                } catch (ExecutionException | TimeoutException e) {
-                    // cancelled or failed jobs are finished all the same; a timeout polls the cancel again
-                }
-            }
-        }
-    }
-
-    /** {@code REFRESH MATERIALIZED VIEW [CONCURRENTLY] name}; see {@link ViewRefresh#refresh}. */
-    /**
-     * Marks view {@code name}, just created with its backfill paused, as created {@code WITH NO
-     * DATA}: reading it says it has not been populated, and REFRESH resumes it.
-     */
-    void awaitRefresh(String name) throws InterruptedException {
-        TableDef view = requireView(name);
-        backfills.awaitRefresh(view.id(), true, 0);
-    }
-
     void refresh(String name, boolean concurrently, long resumeRate, Runnable cancelCheck) throws InterruptedException {
-        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS).refresh(name, concurrently, resumeRate, cancelCheck);
-    }
-
-    /**
-     * Cancels the creation of views by job id and removes them with everything they made.
-     *
-     * @return the ids that were cancelled (jobs that finished or did not exist are left out)
-     */
-    List<Integer> cancelJobs(List<Integer> ids) throws InterruptedException {
-        List<Integer> cancelled = new ArrayList<>();
-        for (int id : ids) {
-            if (backfills.cancel(
-                    id,
-                    new TributaryException(
-                            SqlState.QUERY_CANCELED,
-                            "the creation of the materialized view was cancelled (CANCEL JOBS " + id + ")"))) {
-                cancelled.add(id);
-            }
-        }
-        return cancelled;
-    }
-
-    /** Jobs creating views, for SHOW JOBS and the system tables. */
-    List<JobInfo> jobs() {
-        List<JobInfo> out = new ArrayList<>();
-        for (ViewBackfills.Job job : backfills.jobs()) {
-            BackfillProgress progress = remoteSnapshots.progress(job, backfills.progress(job.id()));
-            out.add(new JobInfo(
-                    job.id(),
-                    job.view.name(),
-                    job.record.statement(),
-                    job.record.background(),
-                    job.record.startedAtMillis(),
-                    job.record.rateLimit(),
-                    ViewBackfills.progressText(progress),
-                    progress,
-                    remoteSnapshots.placement(job)));
-        }
-        return out;
-    }
-
-    /**
-     * Sets the backfill rate of view {@code name}'s creation (rows/s per parallel unit, -1
-     * unlimited, 0 paused); effective at the job's next step, durable when this returns.
-     *
-     * @throws TributaryException 42P01 unknown view, 42809 a table, 55000 a view not being created
-     */
-    void setBackfillRateLimit(String name, long rate) throws InterruptedException {
-        TableDef view = requireView(name);
-        if (!backfills.isCreating(view.id())) {
-            throw new TributaryException(
-                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "materialized view \"" + name + "\" is not being backfilled");
-        }
-        backfills.setRateLimit(view.id(), rate);
+        new ViewRefresh(catalog(), backfills, CANCEL_POLL_MS, this::populate)
+                .refresh(name, concurrently, resumeRate, cancelCheck);
     }
 
     /**
@@ -511,6 +530,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         /** The names the statement drops, whose FOREIGN KEY constraints on the target do not stop it. */
         private final java.util.Set<String> together;
+        /** Unpopulated views staging removed, to mark so again if the drop fails. */
+        private final List<TableDef> unpopulated = new ArrayList<>();
         /** Referencing tables whose constraints on the target CASCADE dropped, as they were before. */
         private final List<TableDef> detached = new ArrayList<>();
         /** Those constraints as PostgreSQL's notice names them. */
@@ -612,6 +633,10 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     if (r.isView()) {
                         runtime.stop(r.id());
                         cross.stageRemoval(buffer, r.id()).ifPresent(crossRemoved::add);
+                        if (UnpopulatedViews.isUnpopulated(catalog(), r.id())) {
+                            UnpopulatedViews.stageRemoval(buffer, r.id());
+                            unpopulated.add(r);
+                        }
                     }
                     CatalogService.stageRemoval(buffer, r);
                     catalog().remove(r.name());
@@ -635,6 +660,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
         @Override
         public void failed() {
+            unpopulated.forEach(v -> UnpopulatedViews.markUnreadable(catalog(), v));
             dropped.forEach(catalog()::put);
             detached.forEach(catalog()::put);
             crossRemoved.forEach(cross::restore);
@@ -667,22 +693,6 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             }
         }
         return out;
-    }
-
-    /**
-     * The materialized view named {@code name}.
-     *
-     * @throws TributaryException 42P01 when nothing has that name, 42809 when it is a table
-     */
-    private TableDef requireView(String name) {
-        TableDef view = catalog()
-                .table(name)
-                .orElseThrow(() -> new TributaryException(
-                        SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
-        if (!view.isView()) {
-            throw new TributaryException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a materialized view");
-        }
-        return view;
     }
 
     private TableDef relationById(int id) {
@@ -728,7 +738,22 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      */
     void setParallelism(String name, int parallelism) throws InterruptedException {
         barriers.awaitCommitted(barriers.stageAtBoundary(new RescaleView(
-                name, parallelism, catalogService, runtime, recovery, this::requireView, this::dependentsOf)));
+                name, parallelism, catalogService, runtime, recovery, this::populatedView, this::dependentsOf)));
+    }
+
+    /** The materialized view named {@code name}, populated: 55000 for one created WITH NO DATA and not refreshed. */
+    private TableDef populatedView(String name) {
+        TableDef view = ViewJobStatements.requireView(catalog(), name);
+        if (UnpopulatedViews.isUnpopulated(catalog(), view.id())) {
+            throw new TributaryException(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "materialized view \"" + name + "\" has not been populated",
+                    0,
+                    null,
+                    "Use the REFRESH MATERIALIZED VIEW command.",
+                    null);
+        }
+        return view;
     }
 
     @Override

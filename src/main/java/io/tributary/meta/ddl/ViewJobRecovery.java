@@ -53,20 +53,30 @@ final class ViewJobRecovery {
 
     /**
      * Starts the job of every committed view from its committed state, readers after what they read;
-     * views whose creation was interrupted resume their backfill or are removed. Called at startup
-     * before the first epoch.
+     * views whose creation was interrupted resume their backfill or are removed, and unpopulated ones
+     * ({@link UnpopulatedViews}) are marked so. Called at startup before the first epoch.
      */
     void recoverJobs() {
         // Views whose creation was interrupted are not live: their backfill resumes, or they are removed.
         List<BackfillJobRecord> records = backfills.storedRecords();
+        try (ReadView committed = store.snapshot()) {
+            for (TableDef view : catalog().tables()) {
+                if (view.isView() && UnpopulatedViews.isStored(committed, view.id())) {
+                    UnpopulatedViews.markUnreadable(catalog(), view);
+                }
+            }
+        }
         resumeLiveViews(records.stream().map(BackfillJobRecord::viewId).collect(java.util.stream.Collectors.toSet()));
         backfills.recover(records, this::replan);
     }
 
-    /** Starts the job of every view that is neither being created nor in {@code creating}. */
+    /** Starts the job of every view that is neither being created, nor in {@code creating}, nor unpopulated. */
     int resumeLiveViews(java.util.Set<Integer> creating) {
         List<TableDef> views = new ArrayList<>(catalog().tables().stream()
-                .filter(v -> v.isView() && !backfills.isCreating(v.id()) && !creating.contains(v.id()))
+                .filter(v -> v.isView()
+                        && !backfills.isCreating(v.id())
+                        && !creating.contains(v.id())
+                        && !UnpopulatedViews.isUnpopulated(catalog(), v.id()))
                 .toList());
         views.sort(Comparator.comparingInt(TableDef::id));
         for (TableDef view : views) {

@@ -10,19 +10,27 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code REFRESH MATERIALIZED VIEW}: a Tributary view is current whenever its backfill is done, so
- * refreshing one waits for that, with PostgreSQL's errors for what is not a materialized view. Made
- * per statement by {@link ViewDdl}, on the session's thread.
+ * refreshing one waits for that, with PostgreSQL's errors for what is not a materialized view; an
+ * unpopulated view ({@code WITH NO DATA}) gets its job first. Made per statement by {@link
+ * ViewDdl}, on the session's thread.
  */
 final class ViewRefresh {
+    /** Starts the job of an unpopulated view at a rate (rows per second, -1 unlimited); durable on return. */
+    interface Populate {
+        void start(TableDef view, long rate) throws InterruptedException;
+    }
+
     private final Catalog catalog;
     private final ViewBackfills backfills;
     private final long cancelPollMs;
+    private final Populate populate;
 
     /** @param cancelPollMs how often the wait looks whether the client cancelled */
-    ViewRefresh(Catalog catalog, ViewBackfills backfills, long cancelPollMs) {
+    ViewRefresh(Catalog catalog, ViewBackfills backfills, long cancelPollMs, Populate populate) {
         this.catalog = catalog;
         this.backfills = backfills;
         this.cancelPollMs = cancelPollMs;
+        this.populate = populate;
     }
 
     /**
@@ -32,8 +40,8 @@ final class ViewRefresh {
      * @param concurrently whether the statement said {@code CONCURRENTLY}, which PostgreSQL allows
      *     only for a view with a unique index: a Tributary view has no indexes, so never
      * @param resumeRate the rate limit (rows per second, {@code -1} unlimited; 0 is taken as
-     *     unlimited) a paused backfill (a view created {@code WITH NO DATA}, or one whose rate was
-     *     set to 0) goes on at: REFRESH populates the view, as in PostgreSQL
+     *     unlimited) the backfill of a view created {@code WITH NO DATA} runs at, and a paused one
+     *     (its rate set to 0) goes on at: REFRESH populates the view, as in PostgreSQL
      * @throws TributaryException as PostgreSQL: 42P01 when {@code name} does not exist, 0A000 when
      *     it is a table, 42809 when it is a plain view; 55000 with {@code concurrently}; the
      *     backfill's own error when it failed or was cancelled; 55000 when the view is not
@@ -60,6 +68,11 @@ final class ViewRefresh {
                     "Create a unique index with no WHERE clause on one or more columns of the materialized view.",
                     null);
         }
+        // a session rate of 0 would leave the backfill paused and this wait endless: unlimited then
+        long rate = resumeRate == 0 ? -1 : resumeRate;
+        if (UnpopulatedViews.isUnpopulated(catalog, view.id())) {
+            populate.start(view, rate);
+        }
         ViewBackfills.Job job = backfills.job(view.id()).orElse(null);
         if (job == null) {
             // no job and unreadable: its job could not start (a query that no longer plans), so it is not current
@@ -68,9 +81,8 @@ final class ViewRefresh {
                         SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, why.reason(), 0, null, why.hint(), null);
             });
         }
-        if (job != null && (job.record.awaitsRefresh() || job.record.rateLimit() == 0)) {
-            // a session rate of 0 would leave it paused and this wait endless: unlimited then
-            backfills.awaitRefresh(view.id(), false, resumeRate == 0 ? -1 : resumeRate);
+        if (job != null && job.record.rateLimit() == 0) {
+            backfills.setRateLimit(view.id(), rate);
         }
         while (job != null) {
             cancelCheck.run();

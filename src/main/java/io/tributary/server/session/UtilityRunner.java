@@ -537,28 +537,25 @@ final class UtilityRunner {
         boolean created;
         try {
             new CalciteViewPlanner(db.catalog()).checkTimeZone(c.query(), variables.timeZone());
-            created = db.ddl()
-                    .createMaterializedView(
-                            c.name(),
-                            c.query(),
-                            c.sql(),
-                            c.ifNotExists(),
-                            parallelism > 0 ? parallelism : DdlController.defaultParallelism(),
-                            // WITH NO DATA: a paused background job, which REFRESH resumes
-                            variables.backgroundDdl() || !c.withData(),
-                            c.withData() ? variables.backfillRateLimit() : 0,
-                            // a view waiting for REFRESH reads nothing, on a worker or here
-                            c.withData()
-                                    ? new ViewBackfillPlacement(variables.remoteBackfill(), variables.fallbackToLocal())
-                                    : ViewBackfillPlacement.LOCAL,
-                            message -> notices.accept(
-                                    new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
-                            cancelCheck);
+            int actors = parallelism > 0 ? parallelism : DdlController.defaultParallelism();
+            created = c.withData()
+                    ? db.ddl()
+                            .createMaterializedView(
+                                    c.name(),
+                                    c.query(),
+                                    c.sql(),
+                                    c.ifNotExists(),
+                                    actors,
+                                    variables.backgroundDdl(),
+                                    variables.backfillRateLimit(),
+                                    new ViewBackfillPlacement(variables.remoteBackfill(), variables.fallbackToLocal()),
+                                    message -> notices.accept(
+                                            new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
+                                    cancelCheck)
+                    // WITH NO DATA: the record alone; REFRESH creates the job
+                    : db.ddl().createUnpopulatedView(c.name(), c.query(), c.sql(), c.ifNotExists(), actors);
         } catch (TributaryException e) {
             throw inStatement(e, c.sql(), c.query());
-        }
-        if (created && !c.withData()) {
-            db.ddl().awaitRefresh(c.name());
         }
         if (!created) {
             notices.accept(new Session.Notice(
