@@ -20,7 +20,7 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * timestamptz in another zone, so UTC is its zone. Applied by {@link ExpressionCompiler} to each
  * expression of a view before it is compiled; stateless but for its builder.
  */
-final class ViewTimestamptzText extends RexShuttle {
+final class ViewTimestamptzCasts extends RexShuttle {
     private static final SqlUserDefinedFunction TEXT =
             PlanFunctions.scalar(PgTimestamptzFunctions.class, "pg_timestamptz_text", SqlTypeName.VARCHAR);
 
@@ -29,7 +29,7 @@ final class ViewTimestamptzText extends RexShuttle {
 
     private final RexBuilder rexBuilder;
 
-    ViewTimestamptzText(RexBuilder rexBuilder) {
+    ViewTimestamptzCasts(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
     }
 
