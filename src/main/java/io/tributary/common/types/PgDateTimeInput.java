@@ -100,6 +100,9 @@ public final class PgDateTimeInput {
         if (!withZone) {
             return local;
         }
+        if (f.namedZone != null) {
+            return f.namedZone.toInstant(local);
+        }
         return f.offsetSeconds == NO_OFFSET ? zone.toInstant(local) : local - f.offsetSeconds * MICROS_PER_SECOND;
     }
 
@@ -112,6 +115,8 @@ public final class PgDateTimeInput {
         long micros;
         /** The offset read by {@link #timeAndZone}, seconds east of UTC, or {@link #NO_OFFSET}. */
         long offsetSeconds = NO_OFFSET;
+        /** The zone named by {@link #timeAndZone} ({@code America/New_York}), whose offset depends on the time; or null. */
+        PgTimeZone namedZone;
 
         Fields(String text, String typeName) {
             this.text = text;
@@ -217,7 +222,14 @@ public final class PgDateTimeInput {
             return (hour * 3600L + minute * 60L + second) * MICROS_PER_SECOND + fraction;
         }
 
-        /** An optional offset: {@code Z}, {@code UTC}, {@code ±H[H][:MM]}; its seconds east, or {@link #NO_OFFSET} for none. */
+        /**
+         * An optional offset: {@code Z}, {@code UTC}, {@code ±H[H][:MM]}; its seconds east, or {@link
+         * #NO_OFFSET} for none or for a zone name with a slash ({@code Europe/Paris}, any case), which
+         * is kept in {@link #namedZone} instead.
+         *
+         * @throws TributaryException 22023 {@code time zone "x" not recognized} for a name PostgreSQL's
+         *     tzdata lacks, as PostgreSQL reports it (lower case)
+         */
         long zone() {
             while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
                 pos++;
@@ -229,6 +241,11 @@ public final class PgDateTimeInput {
             if (rest.equals("z") || rest.equals("utc") || rest.equals("gmt")) {
                 pos = text.length();
                 return 0;
+            }
+            if (Character.isLetter(text.charAt(pos)) && rest.indexOf('/') > 0) {
+                namedZone = namedZone(rest);
+                pos = text.length();
+                return NO_OFFSET;
             }
             char sign = text.charAt(pos);
             if (sign != '+' && sign != '-') {
@@ -256,6 +273,15 @@ public final class PgDateTimeInput {
             }
             long seconds = hours * 3600L + minutes * 60L;
             return sign == '-' ? -seconds : seconds;
+        }
+
+        private static PgTimeZone namedZone(String lowerCaseName) {
+            try {
+                return PgTimeZone.parse(lowerCaseName);
+            } catch (TributaryException unknown) {
+                throw new TributaryException(
+                        SqlState.INVALID_PARAMETER_VALUE, "time zone \"" + lowerCaseName + "\" not recognized");
+            }
         }
 
         void end() {

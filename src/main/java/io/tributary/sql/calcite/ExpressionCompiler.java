@@ -68,7 +68,7 @@ final class ExpressionCompiler {
             DataType type = TypeMapping.fromRelType(literal.getType());
             return new Literal(canonical(literal, type), type);
         }
-        RexNode checked = remapped.accept(new PgArithmetic(rexBuilder));
+        RexNode checked = remapped.accept(new PgArithmetic(rexBuilder)).accept(new ViewTimestamptzCasts(rexBuilder));
         List<DataType> columnTypes = fields.stream().map(Field::type).toList();
         return CompiledExpression.compile(rexBuilder, checked, rowType(fields, checked), columnTypes);
     }

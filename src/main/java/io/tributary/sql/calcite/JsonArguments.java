@@ -6,16 +6,24 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Refuses date, time, timestamp and interval arguments of the functions that turn SQL values into JSON
- * ({@link PgJsonFunctions}): those receive a value without its SQL type, and a date or timestamp
- * or interval arrives as the number Tributary stores, where PostgreSQL writes ISO text ({@code
- * "2024-01-01T10:00:00"}). Until the type reaches them, 0A000 rather than a wrong document. Called
- * by {@link PgValidator} before it derives such a call's type, on the validating thread.
+ * Date, time and timestamp arguments of the functions that turn SQL values into JSON ({@link
+ * PgJsonFunctions}) as the text PostgreSQL's JSON writes for them: those functions receive a value
+ * without its SQL type, and a date or timestamp would arrive as the number Tributary holds. A date
+ * or time becomes its text, a timestamp or timestamptz its ISO 8601 text ({@link
+ * PgJsonFunctions#pg_json_timestamp}, {@code "2024-01-01T10:00:00.123456"}, a timestamptz in the
+ * session's zone as its cast to text is), as keys and values alike, as PostgreSQL's {@code
+ * JsonEncodeDateTime} writes both. Intervals, whose Calcite values print otherwise, and arrays of
+ * these types stay 0A000 rather than a wrong document. Called by {@link PgValidator} before it
+ * derives such a call's type, on the validating thread.
  */
 final class JsonArguments {
     private static final Set<String> TO_JSON = Set.of(
@@ -39,16 +47,30 @@ final class JsonArguments {
     }
 
     /**
-     * @throws TributaryException 0A000 when {@code call} turns a date/time value into JSON; {@code
-     *     typeOf} derives an argument's type
+     * Replaces each date, time or timestamp argument of {@code call}, when it turns SQL values into
+     * JSON, by its JSON text; {@code typeOf} derives an argument's type.
+     *
+     * @throws TributaryException 0A000 for an interval argument or an array of date/time values
      */
-    static void refuseDateTimes(SqlCall call, Function<SqlNode, RelDataType> typeOf) {
+    static void writeDateTimesAsText(SqlBasicCall call, Function<SqlNode, RelDataType> typeOf) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
         if (!TO_JSON.contains(name)) {
             return;
         }
-        for (SqlNode operand : call.getOperandList()) {
+        for (int i = 0; i < call.operandCount(); i++) {
+            SqlNode operand = call.operand(i);
             RelDataType type = typeOf.apply(operand);
+            SqlTypeName typeName = type.getSqlTypeName();
+            if (type.getComponentType() == null && (typeName == SqlTypeName.DATE || typeName == SqlTypeName.TIME)) {
+                call.setOperand(i, text(operand));
+                continue;
+            }
+            if (type.getComponentType() == null
+                    && (typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)) {
+                SqlParserPos pos = operand.getParserPosition();
+                call.setOperand(i, PgIntervals.call("pg_json_timestamp", pos, text(operand)));
+                continue;
+            }
             while (type.getComponentType() != null) {
                 type = type.getComponentType(); // an array's elements reach JSON as bare values too
             }
@@ -56,9 +78,16 @@ final class JsonArguments {
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED,
                         (name.startsWith("pg_") ? "a json aggregate" : name)
-                                + " of a date, time, timestamp or interval value is not supported yet; cast it to text"
-                                + " first");
+                                + " of an interval value or an array of date/time values is not supported yet;"
+                                + " cast it to text first");
             }
         }
+    }
+
+    /** {@code operand} cast to text, which writes PostgreSQL's text of a date/time value. */
+    private static SqlNode text(SqlNode operand) {
+        SqlParserPos pos = operand.getParserPosition();
+        return SqlStdOperatorTable.CAST.createCall(
+                pos, operand, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos));
     }
 }

@@ -140,8 +140,9 @@ final class PgSyntaxText {
     static String rewrite(String sql, PgTimeZone zone) {
         ComparisonChains.check(sql);
         sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
-                FromFunctionCallsText.rewrite(FromCallRowsText.rewrite(ArraySliceText.rewrite(
-                        AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(sql))))))))));
+                FromFunctionCallsText.rewrite(
+                        FromCallRowsText.rewrite(ArraySliceText.rewrite(AggregateOrderText.rewrite(
+                                DistinctOnText.rewrite(WindowCastText.rewrite(DateTruncZoneText.rewrite(sql)))))))))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();

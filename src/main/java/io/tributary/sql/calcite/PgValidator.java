@@ -433,7 +433,7 @@ final class PgValidator extends CalciteSqlValidator {
             ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
             refuseZonedDateBin(scope, call);
             checkOrderedSetKey(scope, call);
-            JsonArguments.refuseDateTimes(call, operand -> deriveType(scope, operand));
+            JsonArguments.writeDateTimesAsText(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
                 List<RelDataType> types = new ArrayList<>();
                 call.getOperandList().forEach(operand -> types.add(deriveType(scope, operand)));

@@ -1,0 +1,81 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Timestamp and timestamptz text naming its zone ({@code '2024-03-10 01:30 America/New_York'}) on
+ * Tributary and on an embedded PostgreSQL (issue 12): the zone's offset at that local time (across
+ * daylight-saving changes), in constants, casts of text, stored values, every session zone and a
+ * materialized view's filter; a timestamp ignores the zone; an unknown zone is 22023. Rows with
+ * labels and JDBC types, or SQLSTATEs, must match.
+ */
+class ZoneNameInputDifferentialTest {
+    private static PostgresPair pair;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pair = PostgresPair.start("zone-name-diff-");
+        List<String> mismatches = pair.mismatches(List.of(
+                "SET TIME ZONE 'UTC'",
+                "CREATE TABLE tzn (id INT PRIMARY KEY, tz TIMESTAMPTZ, ts TIMESTAMP)",
+                "INSERT INTO tzn VALUES (1, '2024-03-10 01:30 America/New_York', '2024-03-10 01:30 America/New_York'),"
+                        + " (2, '2024-06-01 00:00:00.25 Australia/Sydney', NULL),"
+                        + " (3, '2024-11-03 01:30:00 america/new_york', '2024-11-03 01:30:00 europe/paris')"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pair);
+    }
+
+    @Test
+    void constantsReadTheNamedZone() {
+        List<String> mismatches = pair.mismatchesInZones(
+                List.of("'UTC'", "'Asia/Kolkata'", "-7"),
+                List.of(
+                        "SELECT '2024-03-10 01:30 America/New_York'::timestamptz AS a,"
+                                + " TIMESTAMPTZ '2024-07-01 12:00:00.5 Europe/Paris' AS b,"
+                                + " '2024-03-10 02:30 America/New_York'::timestamptz AS gap,"
+                                + " '2024-11-03 01:30 America/New_York'::timestamptz AS overlap",
+                        "SELECT '2024-01-01 10:00 asia/kolkata'::timestamptz AS a,"
+                                + " '2024-01-01 10:00 Asia/Kolkata'::timestamp AS b,"
+                                + " CAST('2024-01-01T10:00:00.123456 Etc/GMT+5' AS timestamptz) AS c",
+                        "SELECT ('2024-03-10 01:30 ' || 'America/New_York')::timestamptz AS a",
+                        "SELECT id, tz, ts FROM tzn ORDER BY id",
+                        "SELECT id FROM tzn WHERE tz < '2024-03-10 02:00 America/Chicago' ORDER BY id"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void anUnknownZoneIsRefused() {
+        List<String> mismatches = pair.mismatches(List.of(
+                "SELECT '2024-01-01 10:00 Mars/Olympus'::timestamptz AS a",
+                "SELECT ('2024-01-01 10:00 ' || 'Mars/Olympus')::timestamptz AS a",
+                "INSERT INTO tzn VALUES (9, '2024-01-01 10:00 Mars/Olympus', NULL)",
+                "SELECT '2024-01-01 10:00 Mars/Olympus'::timestamp AS a",
+                "SELECT count(*) AS n FROM tzn"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void aMaterializedViewFiltersByANamedZone() {
+        pair.both("CREATE TABLE tznv (id INT PRIMARY KEY, tz TIMESTAMPTZ)");
+        List<String> mismatches = pair.viewMismatches(
+                List.of(new PostgresPair.FollowedView(
+                        "tzn_after", "SELECT id, tz FROM tznv WHERE tz >= '2024-03-10 03:00 America/New_York'", "id")),
+                List.of(
+                        "INSERT INTO tznv VALUES (1, '2024-03-10 01:59:59 America/New_York'),"
+                                + " (2, '2024-03-10 03:00 America/New_York'), (3, '2024-03-10 08:00+00')",
+                        "UPDATE tznv SET tz = '2024-03-10 06:59:59 UTC' WHERE id = 3",
+                        "DELETE FROM tznv WHERE id = 2"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+        pair.both("DROP MATERIALIZED VIEW tzn_after");
+        pair.both("DROP TABLE tznv");
+    }
+}
