@@ -43,6 +43,13 @@ class LateralAggregateAndRangeFrameDifferentialTest {
                     + " WHERE eid = e.id) o ORDER BY e.id",
             "SELECT a.name, b.name, o.s FROM emp a, emp b, LATERAL (SELECT sum(amount) AS s FROM ord WHERE eid = b.id"
                     + " AND eid = a.mgr) o WHERE a.id = 2 ORDER BY b.id",
+            // a UNION ALL of one-group aggregates: each branch keeps the rows without matches (dropped before)
+            "SELECT e.id, o.x FROM emp e, LATERAL (SELECT count(*) AS x FROM ord WHERE eid = e.id UNION ALL"
+                    + " SELECT max(oid) FROM ord WHERE eid = e.id) o ORDER BY 1, 2",
+            "SELECT e.id, o.x FROM emp e, LATERAL (SELECT max(amount) AS x FROM ord WHERE eid = e.id UNION ALL"
+                    + " SELECT min(amount) FROM ord WHERE eid = e.id) o ORDER BY 1, 2",
+            "SELECT e.id, o.x FROM emp e, LATERAL (SELECT * FROM (SELECT sum(oid) AS x FROM ord WHERE eid = e.id"
+                    + " UNION ALL SELECT 1) u) o ORDER BY 1, 2",
             // computed aggregates stay inner joins (Calcite's LEFT form mixes up their columns)
             "SELECT e.id, e.mgr, o.s FROM (SELECT id, mgr FROM emp) e, LATERAL (SELECT coalesce(sum(amount), 0) AS s"
                     + " FROM ord WHERE eid = e.id) o ORDER BY e.id",

@@ -31,13 +31,19 @@ final class AggregateLateralJoins extends StatementRewrite {
 
     private static final String DERIVED = "$lateral_group";
 
+    /** Whether {@link #counted} wrapped a query of the LATERAL sub-query it was last called for. */
+    private boolean wrappedAny;
+
     @Override
     public SqlNode visit(SqlCall call) {
         SqlNode visited = super.visit(call);
         if (visited instanceof SqlCall lateral && lateral.getKind() == SqlKind.LATERAL) {
             SqlNode operand = lateral.operand(0);
+            wrappedAny = false;
             SqlNode counted = counted(operand);
-            if (counted != operand) {
+            // a set operation or a derived table comes back as itself, with its branches replaced in
+            // place: the statement changed all the same, and its text must be written again
+            if (wrappedAny) {
                 lateral.setOperand(0, counted);
                 return rewritten(lateral);
             }
@@ -46,7 +52,7 @@ final class AggregateLateralJoins extends StatementRewrite {
     }
 
     /** {@code query} with its one-group aggregate queries counted, or {@code query} itself when it has none. */
-    private static SqlNode counted(SqlNode query) {
+    private SqlNode counted(SqlNode query) {
         if (query instanceof SqlSelect select) {
             if (AggregateCalls.isSingleGroup(select)) {
                 return wrapped(select, select);
@@ -88,7 +94,8 @@ final class AggregateLateralJoins extends StatementRewrite {
      * its items named n1, ... (their own aliases, else generated names, which only a branch after
      * the first of a set operation, whose names nobody reads, or a duplicate label has) and a count.
      */
-    private static SqlNode wrapped(SqlSelect select, SqlNode whole) {
+    private SqlNode wrapped(SqlSelect select, SqlNode whole) {
+        wrappedAny = true;
         SqlParserPos pos = select.getParserPosition();
         List<SqlNode> inner = new ArrayList<>();
         List<SqlNode> outer = new ArrayList<>();
