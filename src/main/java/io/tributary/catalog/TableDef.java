@@ -301,6 +301,27 @@ public record TableDef(
                 foreignKeys);
     }
 
+    /** The same view with state tables {@code ids}: none for one not populated. */
+    public TableDef withStateTables(int[] ids) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                ids,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks,
+                indexes,
+                foreignKeys);
+    }
+
     /**
      * The same view reading relation {@code newId} where it read {@code oldId}: an unpopulated view
      * over a table that ALTER TABLE rewrote under a new id.

@@ -173,7 +173,7 @@ public sealed interface UtilityStatement {
     /**
      * {@code CREATE MATERIALIZED VIEW}; {@code query} is the text after AS (without a closing {@code
      * WITH [NO] DATA}), {@code sql} the whole statement; {@code withData} false for {@code WITH NO
-     * DATA}: the view is created with its backfill paused, unreadable until REFRESH.
+     * DATA}: the view is its definition alone, unreadable until REFRESH creates its job.
      */
     record CreateMaterializedView(String name, boolean ifNotExists, String query, String sql, boolean withData)
             implements UtilityStatement {}

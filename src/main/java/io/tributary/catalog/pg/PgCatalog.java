@@ -676,7 +676,7 @@ public final class PgCatalog {
     }
 
     /**
-     * {@code relispopulated}: false for a materialized view created {@code WITH NO DATA} (or paused)
+     * {@code relispopulated}: false for a materialized view created {@code WITH NO DATA}
      * until REFRESH, so pg_dump dumps it without a REFRESH, as PostgreSQL's; true otherwise.
      */
     private boolean populated(PgRelation r) {

@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
  * @param progressTableId where the backfill keeps its per-vnode positions
  * @param rateLimit rows per second per parallel unit, -1 unlimited, 0 paused
  * @param startedAtMillis when the job was created (wall clock)
+ * @param refresh whether REFRESH started it for a view created {@code WITH NO DATA}: cancelled or
+ *     failed, it leaves that view unpopulated instead of removing it; false in older records
  */
 // a record of session 34 may hold "awaitsRefresh" (a paused job then stood for WITH NO DATA): read as paused
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -31,7 +33,8 @@ public record BackfillJobRecord(
         long snapshotEpoch,
         int progressTableId,
         long rateLimit,
-        long startedAtMillis) {
+        long startedAtMillis,
+        boolean refresh) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PREFIX = "job/";
 
@@ -49,7 +52,7 @@ public record BackfillJobRecord(
 
     BackfillJobRecord withRateLimit(long rate) {
         return new BackfillJobRecord(
-                viewId, statement, background, pin, snapshotEpoch, progressTableId, rate, startedAtMillis);
+                viewId, statement, background, pin, snapshotEpoch, progressTableId, rate, startedAtMillis, refresh);
     }
 
     byte[] encode() {

@@ -127,6 +127,17 @@ public final class CrossDatabaseLogs {
                         SqlState.UNDEFINED_TABLE,
                         "a table read by materialized view " + consumer.name() + " was dropped meanwhile");
             }
+            // one being created or not populated has no rows to pin yet, and may still change its key
+            Catalog.Unreadable unreadable = catalog().unreadable(table.id()).orElse(null);
+            if (unreadable != null) {
+                throw new TributaryException(
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        unreadable.reason(),
+                        0,
+                        null,
+                        unreadable.hint(),
+                        null);
+            }
             pin = store.pin(consumer.pinName());
             keepers.put(consumer, keepLog(table));
             buffer.put(Keyspace.CATALOG, consumer.key(), consumer.value());

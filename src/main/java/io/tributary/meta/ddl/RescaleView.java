@@ -61,7 +61,10 @@ final class RescaleView implements EpochChange {
                         view.stateTableIds(),
                         parallelism)
                 .inSchema(view.schema());
-        List<TableDef> restarted = new ArrayList<>(dependentsOf.apply(view));
+        // an unpopulated dependent has no job to restart; REFRESH creates it
+        List<TableDef> restarted = new ArrayList<>(dependentsOf.apply(view).stream()
+                .filter(d -> !UnpopulatedViews.isUnpopulated(catalogService.catalog(), d.id()))
+                .toList());
         restarted.add(rescaled);
         restarted.sort(Comparator.comparingInt(TableDef::id).reversed());
         for (TableDef r : restarted) {

@@ -2,6 +2,8 @@ package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.WriteBuffer;
@@ -47,10 +49,18 @@ final class UnpopulatedViews {
 
     /** Marks {@code view} in {@code catalog} as not populated: reading it fails with PostgreSQL's 55000. */
     static void markUnreadable(Catalog catalog, TableDef view) {
-        Catalog.Unreadable why = new Catalog.Unreadable(
-                "materialized view \"" + view.name() + "\" has not been populated",
-                "Use the REFRESH MATERIALIZED VIEW command.",
-                true);
+        Catalog.Unreadable why = new Catalog.Unreadable(message(view), HINT, true);
         catalog.creating(view.id(), () -> why);
+    }
+
+    /** PostgreSQL's 55000 for reading or building on {@code view}, which is not populated. */
+    static TributaryException notPopulated(TableDef view) {
+        return new TributaryException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, message(view), 0, null, HINT, null);
+    }
+
+    private static final String HINT = "Use the REFRESH MATERIALIZED VIEW command.";
+
+    private static String message(TableDef view) {
+        return "materialized view \"" + view.localName() + "\" has not been populated";
     }
 }

@@ -118,7 +118,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
             long rateLimit,
             int progressTableId,
             CrossDatabaseInputs.Inputs crossInputs,
-            ViewBackfillPlacement remote) {
+            ViewBackfillPlacement remote,
+            boolean refresh) {
         if (crossInputs != null) {
             cross.stage(buffer, crossInputs);
         }
@@ -131,7 +132,8 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 pin.epoch(),
                 progressTableId,
                 rateLimit,
-                System.currentTimeMillis());
+                System.currentTimeMillis(),
+                refresh);
         Job job = new Job(record, view, plan);
         if (remote != null) {
             job.awaitingRemote = true;
@@ -344,7 +346,11 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                 return;
             }
             removed = true;
-            stageCancel(buffer, job);
+            if (job.record.refresh()) {
+                stageUnpopulated(buffer, job);
+            } else {
+                stageCancel(buffer, job);
+            }
         }
 
         @Override
@@ -367,6 +373,23 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
         dropUnreadLogs(buffer);
         catalog().remove(job.view.name());
         catalog().created(job.id());
+    }
+
+    /**
+     * Under the barrier lock: stops a REFRESH's job and stages the view back to unpopulated, as
+     * PostgreSQL leaves a view whose REFRESH failed: its state and the job's progress go, its
+     * record stays (without state tables) with its marker. Used by cancel and by a failed job.
+     */
+    private void stageUnpopulated(WriteBuffer buffer, Job job) {
+        runtime.stop(job.id());
+        CatalogService.stageRemoval(buffer, job.view);
+        stageJobRemoval(buffer, job.record);
+        dropUnreadLogs(buffer);
+        TableDef unpopulated = job.view.withStateTables(new int[0]);
+        catalogService.stageRecord(buffer, unpopulated);
+        UnpopulatedViews.stage(buffer, unpopulated.id());
+        catalog().put(unpopulated);
+        UnpopulatedViews.markUnreadable(catalog(), unpopulated);
     }
 
     /**

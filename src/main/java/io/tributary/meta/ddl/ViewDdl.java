@@ -1,6 +1,7 @@
 package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.RelationKind;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
@@ -208,7 +209,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     }
 
     /** The names and types of the columns a user sees, in order. */
-    private static List<String> visibleColumns(List<io.tributary.catalog.ColumnDef> columns) {
+    private static List<String> visibleColumns(List<ColumnDef> columns) {
         return columns.stream()
                 .filter(c -> !c.hidden())
                 .map(c -> c.name() + " " + c.type())
@@ -242,16 +243,32 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
             int viewId = catalogService.allocateIds(1);
             ViewPlan plan = planner.plan(query, viewId, name);
             // the state tables get their ids when REFRESH plans the query again
+            if (!CrossDatabaseInputs.foreignInputs(plan.dependsOn()).isEmpty()) {
+                throw TributaryException.notSupported(
+                        "CREATE MATERIALIZED VIEW ... WITH NO DATA over another database's relations");
+            }
             TableDef recorded = viewRecord(viewId, name, plan, definition, query, new int[0], parallelism);
             ticket = barriers.stageAtBoundary(new EpochChange() {
                 @Override
                 public void stage(WriteBuffer buffer) {
                     for (int upstream : recorded.dependsOn()) {
-                        if (!io.tributary.catalog.ForeignRelations.isForeign(upstream)
-                                && relationById(upstream) == null) {
+                        TableDef read = relationById(upstream);
+                        if (read == null) {
                             throw new TributaryException(
                                     SqlState.UNDEFINED_TABLE,
                                     "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
+                        }
+                        // a cancelled or interrupted creation removes the view it reads, leaving this one on nothing
+                        if (backfills.isCreating(upstream)) {
+                            throw new TributaryException(
+                                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                                    "cannot create materialized view \"" + name + "\" on materialized view \""
+                                            + read.localName() + "\", which is still being created",
+                                    0,
+                                    backfills.notReadyMessage(read) + ".",
+                                    "Wait for it with WAIT MATERIALIZED VIEW " + read.name()
+                                            + ", then create this view.",
+                                    null);
                         }
                     }
                     catalogService.stageRecord(buffer, recorded);
@@ -314,6 +331,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 view.parallelism());
         CreateView change = new CreateView(
                 populated, plan, true, rateLimit, first + populated.stateTableIds().length, null, null, true);
+        // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick
+        store.flushMemory();
         barriers.awaitCommitted(barriers.stageAtBoundary(change));
     }
 
@@ -382,13 +401,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                             "a relation read by materialized view \"" + name + "\" was dropped meanwhile");
                 }
                 if (UnpopulatedViews.isUnpopulated(catalog(), upstream)) {
-                    throw new TributaryException(
-                            SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                            "materialized view \"" + read.name() + "\" has not been populated",
-                            0,
-                            null,
-                            "Use the REFRESH MATERIALIZED VIEW command.",
-                            null);
+                    throw UnpopulatedViews.notPopulated(read);
                 }
                 if (backfills.isCreating(upstream)) {
                     throw new TributaryException(
@@ -402,7 +415,16 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 }
             }
             started = backfills.start(
-                    buffer, view, plan, view.definition(), background, rateLimit, progressTableId, crossInputs, remote);
+                    buffer,
+                    view,
+                    plan,
+                    view.definition(),
+                    background,
+                    rateLimit,
+                    progressTableId,
+                    crossInputs,
+                    remote,
+                    populating);
             catalogService.stageRecord(buffer, view);
             StoredPlans.stage(buffer, view.id(), PlanFingerprint.of(plan.root()));
             if (populating) {
@@ -745,13 +767,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
     private TableDef populatedView(String name) {
         TableDef view = ViewJobStatements.requireView(catalog(), name);
         if (UnpopulatedViews.isUnpopulated(catalog(), view.id())) {
-            throw new TributaryException(
-                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "materialized view \"" + name + "\" has not been populated",
-                    0,
-                    null,
-                    "Use the REFRESH MATERIALIZED VIEW command.",
-                    null);
+            throw UnpopulatedViews.notPopulated(view);
         }
         return view;
     }

@@ -59,6 +59,11 @@ final class ViewRefresh {
         if (!view.isView()) {
             throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, "\"" + name + "\" is not a materialized view");
         }
+        if (concurrently && UnpopulatedViews.isUnpopulated(catalog, view.id())) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "CONCURRENTLY cannot be used when the materialized view is not populated");
+        }
         if (concurrently) {
             throw new TributaryException(
                     SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -72,6 +77,9 @@ final class ViewRefresh {
         long rate = resumeRate == 0 ? -1 : resumeRate;
         if (UnpopulatedViews.isUnpopulated(catalog, view.id())) {
             populate.start(view, rate);
+            if (catalog.table(name).map(v -> v.id() != view.id()).orElse(true)) {
+                throw new TributaryException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
+            }
         }
         ViewBackfills.Job job = backfills.job(view.id()).orElse(null);
         if (job == null) {
