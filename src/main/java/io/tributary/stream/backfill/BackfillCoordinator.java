@@ -39,14 +39,6 @@ public final class BackfillCoordinator {
     private static final long CAUGHT_UP_POLL_MS = 5;
 
     /**
-     * The poll while every backfill is paused (rate 0): nothing it polls for can happen before ALTER
-     * raises the rate, and a job waiting for a worker's result waits so for the whole build on the
-     * worker, where polling every {@link #CAUGHT_UP_POLL_MS} cost the server a fifth of the CPU
-     * its paused view jobs used (async-profiler, {@code bench remote --part views}).
-     */
-    private static final long PAUSED_POLL_MS = 250;
-
-    /**
      * How many times its own duration the job waits after a checkpoint before the next one by
      * interval: a checkpoint that rewrites much state (an aggregation re-emits, and re-writes the
      * group and value-table rows of, every group the interval touched) then costs at most about a
@@ -295,8 +287,7 @@ public final class BackfillCoordinator {
             if (heldChanges.getAsLong() >= CHECKPOINT_ROWS) {
                 return;
             }
-            long poll = backfills.stream().allMatch(BackfillInput::paused) ? PAUSED_POLL_MS : CAUGHT_UP_POLL_MS;
-            Thread.sleep(Math.min(poll, Math.max(1, deadline - System.currentTimeMillis())));
+            Thread.sleep(Math.min(CAUGHT_UP_POLL_MS, Math.max(1, deadline - System.currentTimeMillis())));
         }
     }
 

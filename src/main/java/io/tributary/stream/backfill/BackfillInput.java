@@ -208,14 +208,6 @@ public final class BackfillInput implements AutoCloseable {
         return rowsRead;
     }
 
-    /**
-     * Whether its rate is 0, so that it reads nothing until ALTER raises it (a job waiting for a
-     * worker's result is launched so); any thread.
-     */
-    public boolean paused() {
-        return bucket.paused();
-    }
-
     /** Whether this backfill has nothing left to read right now; any thread. */
     boolean caughtUpNow() {
         return caughtUpNow || vnodes.isEmpty();

@@ -51,11 +51,6 @@ public final class BackfillRate {
             return granted;
         }
 
-        /** Whether the rate is 0: no row may be read until ALTER raises it; any thread. */
-        boolean paused() {
-            return rowsPerSecond == 0;
-        }
-
         /** Returns rows taken but not read. */
         void giveBack(int rows) {
             if (rowsPerSecond != UNLIMITED) {

@@ -34,17 +34,6 @@ import org.slf4j.LoggerFactory;
 final class Actor {
     private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
-    /**
-     * The park of an idle actor none of whose backfills can read (it has none, or they are paused at
-     * rate 0, or live): only
-     * a message can give it work, and a channel's send unparks it at once; the timeout only bounds
-     * how late a rate raised from 0 is noticed. A view job waiting for a worker's result is such an
-     * actor for the whole build on the worker, where waking every {@link #IDLE_PARK_NANOS} was most
-     * of the CPU its paused jobs cost the server.
-     */
-    private static final long WAITING_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-
     private static final int MESSAGES_PER_TURN = 8;
 
     /**
@@ -171,9 +160,6 @@ final class Actor {
         // before any epoch barrier can reach it, so the actor is back at normal priority by then
         joinedEpochs = true;
         collector.register(this);
-        // an actor without a backfill that can read parks for up to WAITING_PARK_NANOS: wake it to
-        // raise itself now rather than at low priority when the first barrier arrives
-        LockSupport.unpark(thread);
     }
 
     /** Stops the thread and waits for it; between epochs, under the barrier manager's lock. */
@@ -294,20 +280,10 @@ final class Actor {
                     stepped = stepBackfills();
                 }
                 if (!progressed && !stepped) {
-                    LockSupport.parkNanos(this, backfillsCanRead() ? IDLE_PARK_NANOS : WAITING_PARK_NANOS);
+                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                 }
             }
         }
-    }
-
-    /** Whether a backfill of this actor may read rows now or later without a message arriving. */
-    private boolean backfillsCanRead() {
-        for (BackfillInput backfill : backfills) {
-            if (!backfill.live() && !backfill.paused()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Reads the next rows of each backfill; whether any of them did something. */
