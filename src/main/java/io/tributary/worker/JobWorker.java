@@ -269,11 +269,12 @@ public final class JobWorker implements AutoCloseable {
                     id,
                     job.view().name(),
                     claim.attempt());
-            try (StagedCheckpoints checkpoints = new StagedCheckpoints(ds, id, claim.attempt(), name)) {
+            try (StagedCheckpoints checkpoints = new StagedCheckpoints(ds, id, claim.attempt(), name);
+                    StagedResult result = new StagedResult(ds, id, claim.attempt(), name)) {
                 return new ViewSnapshotRun(job, serverAddress(), serverPassword, scratch)
                         .run(
                                 () -> stillMine(id, claim.attempt()),
-                                new StagedResult(ds, id, claim.attempt(), name),
+                                result,
                                 out -> JobsDatabase.readCheckpoints(ds, id, claim.attempt(), out),
                                 out -> JobsDatabase.readCheckpointKeysOf(
                                         ds, id, claim.attempt(), ViewSnapshotJob.POSITIONS_TABLE, out),

@@ -13,9 +13,13 @@ import javax.sql.DataSource;
  * Each chunk commits in a transaction of its own that first locks the job's row ({@code FOR SHARE})
  * and checks the attempt still owns it: once the server gave the attempt up (cancel, fallback, a
  * newer attempt) no chunk of it commits, and the server reads only the chunks of the attempt that
- * was marked done. Used by one db-scheduler thread; not thread-safe.
+ * was marked done. The chunks share one connection, opened at the first and closed by {@link
+ * #close}: a connection per chunk (a PostgreSQL backend forked, TLS asked for, authentication) was
+ * most of a view job's wall time on a loaded worker (async-profiler, wall clock, {@code bench remote
+ * --part views}: 35 s of a 38 s staging of 300,000 pairs). Used by one db-scheduler thread; not
+ * thread-safe.
  */
-final class StagedResult implements JobPlacement.PairConsumer {
+final class StagedResult implements JobPlacement.PairConsumer, AutoCloseable {
     /** A chunk ends at this many pairs or {@link #CHUNK_BYTES}, whichever comes first. */
     private static final int CHUNK_PAIRS = 5_000;
 
@@ -31,6 +35,8 @@ final class StagedResult implements JobPlacement.PairConsumer {
     private long pendingBytes;
     private int seq;
     private boolean givenUp;
+    /** The chunks' connection, null before the first chunk and after a failed one. */
+    private Connection connection;
 
     StagedResult(DataSource ds, String jobId, int attempt, String worker) {
         this.ds = ds;
@@ -77,8 +83,12 @@ final class StagedResult implements JobPlacement.PairConsumer {
         if (pending == 0 || givenUp) {
             return;
         }
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
+        try {
+            if (connection == null) {
+                connection = ds.getConnection();
+                connection.setAutoCommit(false);
+            }
+            Connection c = connection;
             if (!owns(c, jobId, attempt, worker)) {
                 c.rollback();
                 givenUp = true;
@@ -91,6 +101,8 @@ final class StagedResult implements JobPlacement.PairConsumer {
             copy.end();
             c.commit();
         } catch (SQLException e) {
+            // the attempt fails and is retried; closing rolls back whatever the chunk left open
+            close();
             throw new IllegalStateException("staging the result of job " + jobId + ": " + e.getMessage(), e);
         }
         seq += pending;
@@ -98,6 +110,19 @@ final class StagedResult implements JobPlacement.PairConsumer {
         java.util.Arrays.fill(values, 0, pending, null);
         pending = 0;
         pendingBytes = 0;
+    }
+
+    /** Closes the chunks' connection; what the last chunk committed stays. */
+    @Override
+    public void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // a connection that cannot close is gone with its transaction; nothing of it committed
+            }
+            connection = null;
+        }
     }
 
     /**
