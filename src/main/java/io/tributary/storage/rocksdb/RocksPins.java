@@ -133,7 +133,7 @@ final class RocksPins implements AutoCloseable {
         } else if (pin.unpinned) {
             return Optional.empty();
         }
-        return Optional.of(new RocksReadView(pin.db, pin.handles, false, pin));
+        return Optional.of(new RocksReadView(pin.db, pin.handles, false, pin, false));
     }
 
     synchronized void unpin(String name) {

@@ -34,15 +34,24 @@ final class RocksReadView implements ReadView {
     private final Snapshot snapshot;
     private final ReadOptions readOptions;
     private final Lease lease;
+    /** Whether the blocks a scan reads go into the block cache (see the constructor). */
+    private final boolean scansFillCache;
+
     private boolean closed;
 
     /**
      * @param handles column family handles in {@link Keyspace} order
      * @param pinned whether to read one RocksDB snapshot taken now rather than the latest state
      * @param lease taken for the view and for each iterator; released on their close (null: none)
+     * @param scansFillCache false for a view whose scans read each block once (a pinned state's bulk
+     *     copies): their blocks are then freed as the iterator leaves them instead of filling the
+     *     shared block cache, where they would evict the live store's blocks and never be hit (a
+     *     pin is a database of its own, so its blocks are cached under keys of their own), and
+     *     freed blocks' memory is reused rather than new pages faulted in and zeroed
      */
-    RocksReadView(RocksDB db, List<ColumnFamilyHandle> handles, boolean pinned, Lease lease) {
+    RocksReadView(RocksDB db, List<ColumnFamilyHandle> handles, boolean pinned, Lease lease, boolean scansFillCache) {
         this.db = db;
+        this.scansFillCache = scansFillCache;
         this.handles = handles;
         this.snapshot = pinned ? db.getSnapshot() : null;
         this.readOptions = pinned ? new ReadOptions().setSnapshot(snapshot) : new ReadOptions();
@@ -85,7 +94,10 @@ final class RocksReadView implements ReadView {
     public KvIterator scan(Keyspace keyspace, byte[] from, byte[] toExclusive) {
         checkOpen();
         Slice upper = new Slice(toExclusive);
-        ReadOptions options = new ReadOptions().setIterateUpperBound(upper).setReadaheadSize(2 << 20);
+        ReadOptions options = new ReadOptions()
+                .setIterateUpperBound(upper)
+                .setReadaheadSize(2 << 20)
+                .setFillCache(scansFillCache);
         if (snapshot != null) {
             options.setSnapshot(snapshot);
         }

@@ -121,7 +121,7 @@ public final class RocksStateStore implements StateStore {
     public ReadView snapshot() {
         visibility.readLock().lock();
         try {
-            return new RocksReadView(db, handles, true, null);
+            return new RocksReadView(db, handles, true, null, true);
         } finally {
             visibility.readLock().unlock();
         }
@@ -135,7 +135,7 @@ public final class RocksStateStore implements StateStore {
 
     @Override
     public ReadView latest() {
-        return new RocksReadView(db, handles, false, null);
+        return new RocksReadView(db, handles, false, null, true);
     }
 
     @Override

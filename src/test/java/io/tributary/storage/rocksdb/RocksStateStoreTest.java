@@ -78,6 +78,45 @@ class RocksStateStoreTest extends StateStoreContractTest {
     }
 
     /**
+     * A pin is read by bulk copies (a backfill's snapshot, a sink's), each block once: its scans
+     * leave the shared block cache to the live store, while the live store's own scans still fill
+     * it.
+     */
+    @Test
+    void scansOfAPinDoNotFillTheBlockCache() throws Exception {
+        Random random = new Random(11);
+        int rows = 4000;
+        commit(wb -> {
+            for (int i = 0; i < rows; i++) {
+                byte[] value = new byte[1024];
+                random.nextBytes(value); // incompressible: the blocks hold about 4 MB
+                wb.put(Keyspace.DATA, b(String.format("k%05d", i)), value);
+            }
+        });
+        store.pin("p");
+        long before = store.stats().blockCacheBytes();
+        int read = 0;
+        try (ReadView view = store.openPinned("p").orElseThrow();
+                KvIterator it = view.scan(Keyspace.DATA, b("k"), b("l"))) {
+            while (it.next()) {
+                read++;
+            }
+        }
+        assertEquals(rows, read);
+        long grown = store.stats().blockCacheBytes() - before;
+        assertTrue(grown < rows * 1024L / 8, "a scan of the pin cached " + grown + " bytes");
+        try (ReadView view = store.latest();
+                KvIterator it = view.scan(Keyspace.DATA, b("k"), b("l"))) {
+            while (it.next()) {
+                read++;
+            }
+        }
+        assertTrue(
+                store.stats().blockCacheBytes() - before >= rows * 1024L / 2,
+                "the live store's scan fills the cache as before");
+    }
+
+    /**
      * A worker reads an exported snapshot one piece per statement, each piece a view of its own:
      * the pin's database is opened once for all of them (also for views open side by side), a pin
      * read before and unread now is deleted at once when unpinned, and a pin pinned again under the
