@@ -65,7 +65,8 @@ public final class RelationRename {
             throw new TributaryException(
                     SqlState.WRONG_OBJECT_TYPE, "\"" + relation.localName() + "\" is not a materialized view");
         }
-        if (catalog.unreadable(relation.id()).isPresent()) {
+        // an unpopulated view (WITH NO DATA) has no job to follow the name; REFRESH plans under the new one
+        if (catalog.unreadable(relation.id()).filter(u -> !u.awaitsRefresh()).isPresent()) {
             throw TributaryException.notSupported("renaming a materialized view that is still being created");
         }
         if (relation.isSource()) {
@@ -82,7 +83,11 @@ public final class RelationRename {
         catalogService.reserveName(newName, false);
         try {
             TableDef after = relation.renamed(newName);
-            String fingerprint = relation.isView() ? renamedPlan(relation, newName) : null;
+            // an unpopulated view has no stored plan: REFRESH plans and stores it
+            String fingerprint =
+                    relation.isView() && !catalog.unreadable(relation.id()).isPresent()
+                            ? renamedPlan(relation, newName)
+                            : null;
             barriers.awaitCommitted(barriers.stageAtBoundary(new CatalogRecordChange(
                     catalogService, relation, after, b -> {
                         if (fingerprint != null) {

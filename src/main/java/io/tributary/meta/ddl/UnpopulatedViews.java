@@ -49,8 +49,8 @@ final class UnpopulatedViews {
 
     /** Marks {@code view} in {@code catalog} as not populated: reading it fails with PostgreSQL's 55000. */
     static void markUnreadable(Catalog catalog, TableDef view) {
-        Catalog.Unreadable why = new Catalog.Unreadable(message(view), HINT, true);
-        catalog.creating(view.id(), () -> why);
+        // by id, so that the message names the view as renamed since
+        catalog.creating(view.id(), () -> new Catalog.Unreadable(message(current(catalog, view)), HINT, true));
     }
 
     /** PostgreSQL's 55000 for reading or building on {@code view}, which is not populated. */
@@ -59,6 +59,13 @@ final class UnpopulatedViews {
     }
 
     private static final String HINT = "Use the REFRESH MATERIALIZED VIEW command.";
+
+    private static TableDef current(Catalog catalog, TableDef view) {
+        return catalog.tables().stream()
+                .filter(t -> t.id() == view.id())
+                .findFirst()
+                .orElse(view);
+    }
 
     private static String message(TableDef view) {
         return "materialized view \"" + view.localName() + "\" has not been populated";

@@ -308,6 +308,20 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      *     as {@link #createMaterializedView} for the query and what it reads
      */
     private void populate(TableDef view, long rateLimit) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                populateOnce(view, rateLimit);
+                return;
+            } catch (TributaryException e) {
+                // an ALTER TABLE that rebuilt a table it reads under a new id committed after the plan: plan again
+                if (!SqlState.UNDEFINED_TABLE.equals(e.sqlState()) || attempt == 3) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void populateOnce(TableDef view, long rateLimit) throws InterruptedException {
         ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
         // hidden key columns and NOT NULL follow the keys of what it reads, which may have changed
         if (!visibleColumns(plan.columns()).equals(visibleColumns(view.columns()))) {

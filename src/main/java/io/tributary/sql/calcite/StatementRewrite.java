@@ -62,6 +62,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new SplitToTableInFrom(),
                 new ImplicitLateralCalls(),
                 new CorrelatedWindowQueries(),
+                new SkipLevelSelectSubqueries(),
                 new AggregateLateralJoins(),
                 new JsonKeyColumns(),
                 new TimeOfDayCalls(),
