@@ -182,6 +182,8 @@ public final class PrimaryKeyAddition {
         private final String indexName;
         /** The unpopulated views reading the table, as they were before staging moved them to its new id. */
         private final List<TableDef> movedReaders = new ArrayList<>();
+        /** The same views as staging moved them, in the same order. */
+        private final List<TableDef> moved = new ArrayList<>();
 
         Rebuild(TableDef before, TableDef after, String indexName) {
             this.before = before;
@@ -246,9 +248,10 @@ public final class PrimaryKeyAddition {
             catalogService.stageRecord(epoch, after);
             for (TableDef reader : catalog.tables()) {
                 if (reader.dependsOn(before.id())) {
-                    TableDef moved = reader.withDependencyMoved(before.id(), after.id());
-                    catalogService.stageRecord(epoch, moved);
+                    TableDef movedReader = reader.withDependencyMoved(before.id(), after.id());
+                    catalogService.stageRecord(epoch, movedReader);
                     movedReaders.add(reader);
+                    moved.add(movedReader);
                 }
             }
             for (int c = 0; c < after.columns().size(); c++) {
@@ -257,9 +260,7 @@ public final class PrimaryKeyAddition {
                 }
             }
             catalog.put(after);
-            for (TableDef reader : movedReaders) {
-                catalog.put(reader.withDependencyMoved(before.id(), after.id()));
-            }
+            moved.forEach(catalog::put);
         }
 
         @Override

@@ -208,6 +208,18 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 .inSchema(catalog().schemaOfKey(name));
     }
 
+    /** 55000 for creating view {@code name} over {@code read}, whose own creation has not finished. */
+    private TributaryException onViewBeingCreated(String name, TableDef read) {
+        return new TributaryException(
+                SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                "cannot create materialized view \"" + name + "\" on materialized view \"" + read.name()
+                        + "\", which is still being created",
+                0,
+                backfills.notReadyMessage(read) + ".",
+                "Wait for it with WAIT MATERIALIZED VIEW " + read.name() + ", then create this view.",
+                null);
+    }
+
     /** The names and types of the columns a user sees, in order. */
     private static List<String> visibleColumns(List<ColumnDef> columns) {
         return columns.stream()
@@ -260,15 +272,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                         }
                         // a cancelled or interrupted creation removes the view it reads, leaving this one on nothing
                         if (backfills.isCreating(upstream)) {
-                            throw new TributaryException(
-                                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                                    "cannot create materialized view \"" + name + "\" on materialized view \""
-                                            + read.localName() + "\", which is still being created",
-                                    0,
-                                    backfills.notReadyMessage(read) + ".",
-                                    "Wait for it with WAIT MATERIALIZED VIEW " + read.name()
-                                            + ", then create this view.",
-                                    null);
+                            throw onViewBeingCreated(name, read);
                         }
                     }
                     catalogService.stageRecord(buffer, recorded);
@@ -418,14 +422,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     throw UnpopulatedViews.notPopulated(read);
                 }
                 if (backfills.isCreating(upstream)) {
-                    throw new TributaryException(
-                            SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                            "cannot create materialized view \"" + name + "\" on materialized view \"" + read.name()
-                                    + "\", which is still being created",
-                            0,
-                            backfills.notReadyMessage(read) + ".",
-                            "Wait for it with WAIT MATERIALIZED VIEW " + read.name() + ", then create this view.",
-                            null);
+                    throw onViewBeingCreated(name, read);
                 }
             }
             started = backfills.start(
