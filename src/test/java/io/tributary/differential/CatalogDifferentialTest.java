@@ -110,11 +110,6 @@ class CatalogDifferentialTest {
         }
     }
 
-    /**
-     * Column defaults and identity columns show in {@code \d} as PostgreSQL deparses them. The
-     * table lives only during this test: PostgreSQL would list its sequences in {@code \d}, which
-     * Tributary does not have as relations.
-     */
     /** psql's {@code \\d} of a table with CHECK constraints: its "Check constraints:" footer. */
     @Test
     void psqlShowsCheckConstraintsLikePostgres() throws Exception {
@@ -140,6 +135,56 @@ class CatalogDifferentialTest {
         }
     }
 
+    /**
+     * psql's {@code \\d} of tables with foreign keys: the child's "Foreign-key constraints:" and the
+     * parent's "Referenced by:" footers, whose queries call {@code pg_partition_ancestors} in FROM
+     * with an outer query's column and in a select list.
+     */
+    @Test
+    void psqlShowsForeignKeysLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        List<String> ddl = List.of(
+                "CREATE TABLE fkp (id INT PRIMARY KEY, a INT, b TEXT, UNIQUE (a, b))",
+                "CREATE TABLE fkc (id INT PRIMARY KEY, pid INT REFERENCES fkp (id), a INT, b TEXT,"
+                        + " boss INT REFERENCES fkc (id), CONSTRAINT fkc_ab FOREIGN KEY (a, b) REFERENCES fkp (a, b))");
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            try (c;
+                    Statement s = c.createStatement()) {
+                for (String d : ddl) {
+                    s.execute(d);
+                }
+            }
+        }
+        try {
+            for (String command : List.of(
+                    "\\d fkp",
+                    "\\d fkc",
+                    "\\d+ fkc",
+                    "SELECT * FROM pg_partition_ancestors('fkc') WITH ORDINALITY",
+                    "SELECT pg_partition_ancestors('fkp')",
+                    "SELECT c.relname FROM pg_class c WHERE c.relname LIKE 'fk%' AND c.oid IN"
+                            + " (SELECT pg_partition_ancestors(c.oid) UNION ALL VALUES (c.oid)) ORDER BY 1",
+                    "SELECT * FROM pg_partition_ancestors('nosuch')",
+                    "SELECT 'fkc'::regclass, 'nosuch'::regclass",
+                    "SELECT pg_relation_size('nosuch')")) {
+                assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
+            }
+        } finally {
+            for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+                try (c;
+                        Statement s = c.createStatement()) {
+                    s.execute("DROP TABLE fkc");
+                    s.execute("DROP TABLE fkp");
+                }
+            }
+        }
+    }
+
+    /**
+     * Column defaults and identity columns show in {@code \d} as PostgreSQL deparses them. The
+     * table lives only during this test: PostgreSQL would list its sequences in {@code \d}, which
+     * Tributary does not have as relations.
+     */
     @Test
     void psqlShowsDefaultsLikePostgres() throws Exception {
         assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");

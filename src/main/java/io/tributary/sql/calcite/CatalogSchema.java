@@ -54,6 +54,7 @@ final class CatalogSchema extends AbstractSchema {
     static final java.util.Set<String> TABLE_FUNCTIONS = java.util.Set.of(
             "generate_series",
             "pg_options_to_table",
+            PgPartitionAncestors.NAME,
             "pg_timestamp_series",
             "pg_timestamptz_series",
             "json_each",
@@ -146,6 +147,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add(AtTimeZoneCalls.LOCAL, AtTimeZoneCalls.function(AtTimeZoneCalls.LOCAL));
         root.add(AtTimeZoneCalls.INSTANT, AtTimeZoneCalls.function(AtTimeZoneCalls.INSTANT));
         root.add("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
+        root.add(PgPartitionAncestors.NAME, TableFunctionImpl.create(PgPartitionAncestors.class, "eval"));
         root.add("pg_timestamp_series", TableFunctionImpl.create(TimestampSeries.class, "timestamps"));
         root.add("pg_timestamptz_series", TableFunctionImpl.create(TimestampSeries.class, "zoned"));
         // PostgreSQL's aggregates over intervals, under the names IntervalCalls gives such calls
@@ -187,6 +189,7 @@ final class CatalogSchema extends AbstractSchema {
         List<String> names = new java.util.ArrayList<>(List.of(
                 "generate_series",
                 "pg_options_to_table",
+                PgPartitionAncestors.NAME,
                 "regexp_match",
                 PgTypeOf.NAME,
                 "pg_cancel_backend",

@@ -222,8 +222,8 @@ final class CatalogTypeCasts {
                     if (type.equals("regclass")) {
                         long oid = unqualified(text) ? visibleOid(name[1]) : relationOid.applyAsLong(name[0], name[1]);
                         if (oid < 0) {
-                            throw new TributaryException(
-                                    SqlState.UNDEFINED_TABLE, "relation \"" + text + "\" does not exist");
+                            throw PositionedError.at(
+                                    lit, SqlState.UNDEFINED_TABLE, "relation \"" + text + "\" does not exist");
                         }
                         return SqlLiteral.createExactNumeric(Long.toString(oid), pos);
                     }

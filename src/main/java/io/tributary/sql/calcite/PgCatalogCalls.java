@@ -123,10 +123,6 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_relation_is_publishable",
                     "EXISTS (SELECT 1 FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\""
                             + " AND pg__c.relkind IN ('r', 'p'))"),
-            // no table is partitioned: a relation's only ancestor is itself (psql's \d "Referenced by:")
-            Map.entry(
-                    "pg_partition_ancestors",
-                    "(SELECT pg__c.oid FROM pg_catalog.pg_class pg__c WHERE pg__c.oid = \"$0\")"),
             Map.entry("pg_relation_size", size("main")),
             Map.entry("pg_table_size", size("tbl")),
             Map.entry("pg_indexes_size", size("idx")),
@@ -413,6 +409,10 @@ final class PgCatalogCalls extends StatementRewrite {
                     args.add(a == null ? null : viewName(f, args.isEmpty(), a).accept(this));
                 }
                 return rewritten(expand(template, args));
+            }
+            if (template == null && call.operandCount() > 0 && call.operand(0) != null) {
+                // a table function taking a regclass (pg_partition_ancestors('t')): the name is read the same way
+                call.setOperand(0, viewName(f, true, call.operand(0)));
             }
         }
         return super.visit(call);

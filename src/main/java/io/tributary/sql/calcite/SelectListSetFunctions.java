@@ -48,11 +48,13 @@ final class SelectListSetFunctions extends SqlBasicVisitor<Void> {
     private static final String SPLIT_TO_TABLE = "regexp_split_to_table";
 
     /**
-     * One-column set-returning json functions, and {@code regexp_matches}, labelled by their names
+     * One-column set-returning json functions, {@code regexp_matches} and {@code
+     * pg_partition_ancestors}, labelled by their names
      * as {@code generate_series} is.
      */
     private static final Set<String> JSON_SETS = Set.of(
             PgRegexpMatches.NAME,
+            PgPartitionAncestors.NAME,
             "json_array_elements",
             "json_array_elements_text",
             "jsonb_array_elements",
