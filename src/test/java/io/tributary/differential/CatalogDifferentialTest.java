@@ -138,7 +138,7 @@ class CatalogDifferentialTest {
     /**
      * psql's {@code \\d} of tables with foreign keys: the child's "Foreign-key constraints:" and the
      * parent's "Referenced by:" footers, whose queries call {@code pg_partition_ancestors} in FROM
-     * with an outer query's column and in a select list.
+     * with an outer query's column and in a select list; pgjdbc's foreign-key metadata of them.
      */
     @Test
     void psqlShowsForeignKeysLikePostgres() throws Exception {
@@ -168,6 +168,18 @@ class CatalogDifferentialTest {
                     "SELECT 'fkc'::regclass, 'nosuch'::regclass",
                     "SELECT pg_relation_size('nosuch')")) {
                 assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
+            }
+            try (Connection pg = postgresConnection();
+                    Connection trib = tributaryConnection()) {
+                DatabaseMetaData a = pg.getMetaData();
+                DatabaseMetaData b = trib.getMetaData();
+                assertEquals(
+                        rows(a.getImportedKeys(null, "public", "fkc")), rows(b.getImportedKeys(null, "public", "fkc")));
+                assertEquals(
+                        rows(a.getExportedKeys(null, "public", "fkp")), rows(b.getExportedKeys(null, "public", "fkp")));
+                assertEquals(
+                        rows(a.getCrossReference(null, "public", "fkp", null, "public", "fkc")),
+                        rows(b.getCrossReference(null, "public", "fkp", null, "public", "fkc")));
             }
         } finally {
             for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
