@@ -407,7 +407,7 @@ public final class DdlController {
         sinkDrops.dropSinksOf(names, kind, cascade, notices);
         try {
             for (String name : names) {
-                if (!views.drop(name, kind, ifExists, cascade, java.util.Set.copyOf(names), notices)) {
+                if (!views.drops().drop(name, kind, ifExists, cascade, java.util.Set.copyOf(names), notices)) {
                     notices.accept(kind.sqlName() + " \"" + name + "\" does not exist, skipping");
                 }
             }
