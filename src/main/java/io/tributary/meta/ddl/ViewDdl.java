@@ -441,7 +441,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     buffer,
                     view,
                     plan,
-                    view.definition(),
+                    // what SHOW JOBS and ddl_progress show: the statement that started the job
+                    populating ? "REFRESH MATERIALIZED VIEW " + view.name() : view.definition(),
                     background,
                     rateLimit,
                     progressTableId,
