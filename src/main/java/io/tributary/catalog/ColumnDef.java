@@ -11,6 +11,7 @@ import io.tributary.common.types.DataType;
  * @param identity how the column takes its values from its durable sequence; null when it has none
  * @param generated how the engine computes the column's value, which statements may not write; null
  *     for an ordinary column
+ * @param comment what {@code COMMENT ON COLUMN} set ({@code col_description}); null without one
  */
 public record ColumnDef(
         String name,
@@ -19,11 +20,24 @@ public record ColumnDef(
         boolean hidden,
         String defaultExpr,
         Identity identity,
-        Generated generated) {
+        Generated generated,
+        String comment) {
 
     /** A column without default or identity. */
     public ColumnDef(String name, DataType type, boolean notNull, boolean hidden) {
         this(name, type, notNull, hidden, null, null, null);
+    }
+
+    /** A column without a comment. */
+    public ColumnDef(
+            String name,
+            DataType type,
+            boolean notNull,
+            boolean hidden,
+            String defaultExpr,
+            Identity identity,
+            Generated generated) {
+        this(name, type, notNull, hidden, defaultExpr, identity, generated, null);
     }
 
     /** A column that is not generated. */
@@ -34,7 +48,17 @@ public record ColumnDef(
 
     /** This column with {@code notNull} replaced, everything else kept. */
     public ColumnDef withNotNull(boolean notNull) {
-        return new ColumnDef(name, type, notNull, hidden, defaultExpr, identity, generated);
+        return new ColumnDef(name, type, notNull, hidden, defaultExpr, identity, generated, comment);
+    }
+
+    /** This column with {@code comment} (null for none), everything else kept. */
+    public ColumnDef withComment(String comment) {
+        return new ColumnDef(name, type, notNull, hidden, defaultExpr, identity, generated, comment);
+    }
+
+    /** This column named {@code name}, everything else kept. */
+    public ColumnDef renamed(String name) {
+        return new ColumnDef(name, type, notNull, hidden, defaultExpr, identity, generated, comment);
     }
 
     /**

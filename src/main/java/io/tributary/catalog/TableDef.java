@@ -27,6 +27,8 @@ import java.util.stream.IntStream;
  * @param checks the table's CHECK constraints
  * @param indexes the table's secondary indexes and UNIQUE constraints, in creation order
  * @param foreignKeys the table's FOREIGN KEY constraints (those it holds as the referencing table)
+ * @param comment what {@code COMMENT ON TABLE} or {@code MATERIALIZED VIEW} set ({@code
+ *     obj_description}); null without one. Column comments are the columns'
  */
 public record TableDef(
         int id,
@@ -44,7 +46,8 @@ public record TableDef(
         String schema,
         List<CheckDef> checks,
         List<IndexDef> indexes,
-        List<ForeignKeyDef> foreignKeys) {
+        List<ForeignKeyDef> foreignKeys,
+        String comment) {
     public static final String ROW_ID = "_row_id";
 
     public TableDef {
@@ -87,7 +90,8 @@ public record TableDef(
                 Catalog.SCHEMA,
                 List.of(),
                 List.of(),
-                List.of());
+                List.of(),
+                null);
     }
 
     /** A relation without a watermark. */
@@ -162,7 +166,8 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /** The same relation as another kind (a connector's relation made by CREATE SOURCE). */
@@ -183,7 +188,8 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /** The same table with watermark {@code newWatermark} (null: none). */
@@ -204,7 +210,8 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /**
@@ -228,7 +235,8 @@ public record TableDef(
                 newSchema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /** The same table with CHECK constraints {@code newChecks} (named). */
@@ -249,7 +257,8 @@ public record TableDef(
                 schema,
                 newChecks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /**
@@ -274,7 +283,8 @@ public record TableDef(
                 schema,
                 newChecks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /**
@@ -298,7 +308,30 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
+    }
+
+    /** The same relation with comment {@code newComment} (null: none); COMMENT ON. */
+    public TableDef withComment(String newComment) {
+        return new TableDef(
+                id,
+                name,
+                columns,
+                primaryKey,
+                definition,
+                kind,
+                query,
+                dependsOn,
+                stateTableIds,
+                parallelism,
+                source,
+                watermark,
+                schema,
+                checks,
+                indexes,
+                foreignKeys,
+                newComment);
     }
 
     /** The same view with state tables {@code ids}: none for one not populated. */
@@ -319,7 +352,8 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /**
@@ -349,7 +383,8 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /** The same table with secondary indexes {@code newIndexes}. */
@@ -370,7 +405,8 @@ public record TableDef(
                 schema,
                 checks,
                 newIndexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /** The same table with FOREIGN KEY constraints {@code newForeignKeys} (named and resolved). */
@@ -391,7 +427,8 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                newForeignKeys);
+                newForeignKeys,
+                comment);
     }
 
     /** The table's index (or UNIQUE constraint) named {@code indexName}, if it has one. */
@@ -417,7 +454,8 @@ public record TableDef(
                 schema,
                 checks,
                 indexes,
-                foreignKeys);
+                foreignKeys,
+                comment);
     }
 
     /** The relation's name within its schema (what {@code pg_class.relname} shows). */

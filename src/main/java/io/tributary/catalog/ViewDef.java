@@ -15,16 +15,35 @@ import java.util.List;
  * @param schema the schema holding the view; records stored before schemas held relations have
  *     none and read as {@link Catalog#SCHEMA}. {@code name} is {@link Catalog#key}{@code (schema,
  *     localName())}
+ * @param comment what {@code COMMENT ON VIEW} set; null without one (column comments are the
+ *     columns')
  */
 public record ViewDef(
-        String name, String query, String definition, List<ColumnDef> columns, List<String> reads, String schema) {
+        String name,
+        String query,
+        String definition,
+        List<ColumnDef> columns,
+        List<String> reads,
+        String schema,
+        String comment) {
     public ViewDef {
         schema = schema == null ? Catalog.SCHEMA : schema;
+    }
+
+    /** A view without comments. */
+    public ViewDef(
+            String name, String query, String definition, List<ColumnDef> columns, List<String> reads, String schema) {
+        this(name, query, definition, columns, reads, schema, null);
     }
 
     /** A view of schema {@code public}. */
     public ViewDef(String name, String query, String definition, List<ColumnDef> columns, List<String> reads) {
         this(name, query, definition, columns, reads, Catalog.SCHEMA);
+    }
+
+    /** This view with comment {@code newComment} and columns {@code newColumns}; COMMENT ON. */
+    public ViewDef withComments(String newComment, List<ColumnDef> newColumns) {
+        return new ViewDef(name, query, definition, List.copyOf(newColumns), reads, schema, newComment);
     }
 
     /** The view's name within its schema (what {@code pg_class.relname} shows). */

@@ -66,6 +66,7 @@ public final class Database implements AutoCloseable {
     private final io.tributary.meta.ddl.ForeignKeyDdl foreignKeyDdl;
     private final io.tributary.meta.ddl.ColumnDdl columnDdl;
     private final io.tributary.meta.ddl.RelationRename relationRename;
+    private final io.tributary.meta.ddl.CommentDdl commentDdl;
 
     private final SystemTables systemTables = new SystemTables();
     private final MetricSets metrics = new MetricSets();
@@ -105,6 +106,7 @@ public final class Database implements AutoCloseable {
         this.columnDdl = new io.tributary.meta.ddl.ColumnDdl(
                 catalogService, barriers, store, streams, sinks, sequences::moved, watermarks::moved);
         this.relationRename = new io.tributary.meta.ddl.RelationRename(catalogService, barriers, store, sinks, planner);
+        this.commentDdl = new io.tributary.meta.ddl.CommentDdl(catalogService, barriers);
         this.ddl = new DdlController(catalogService, barriers, store, streams, planner, sources, sinks, placement);
     }
 
@@ -335,6 +337,11 @@ public final class Database implements AutoCloseable {
     /** ALTER TABLE ... ADD, DROP and RENAME COLUMN; any thread. */
     public io.tributary.meta.ddl.ColumnDdl columnDdl() {
         return columnDdl;
+    }
+
+    /** COMMENT ON; any thread. */
+    public io.tributary.meta.ddl.CommentDdl commentDdl() {
+        return commentDdl;
     }
 
     /** ALTER TABLE / MATERIALIZED VIEW ... RENAME TO; any thread. */

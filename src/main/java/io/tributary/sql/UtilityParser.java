@@ -82,13 +82,10 @@ public final class UtilityParser {
             case "deallocate" -> PrepareParser.deallocate(in);
             case "select" -> PrepareParser.setConfig(in);
             case "refresh" -> in.peekSecond().isWord("materialized") ? ViewJobParser.refresh(in) : null;
-            case "comment", "grant", "revoke" -> {
-                if (first.text().equals("comment") && !in.peekSecond().isWord("on")) {
-                    yield null;
-                }
-                // pg_dump's scripts write them; Tributary keeps no comments and no privileges
+            case "comment" -> in.peekSecond().isWord("on") ? CommentParser.parse(in) : null;
+            case "grant", "revoke" ->
+                // pg_dump's scripts write them; Tributary keeps no privileges
                 throw TributaryException.notSupported(first.text().toUpperCase(java.util.Locale.ROOT));
-            }
             case "cancel" -> ViewJobParser.cancelJobs(in);
             case "wait" -> ViewJobParser.waitFor(in);
             case "copy" -> CopyParser.copy(in);

@@ -364,6 +364,25 @@ public sealed interface UtilityStatement {
         }
     }
 
+    /**
+     * {@code COMMENT ON target name IS text}.
+     *
+     * @param name the relation's catalog key (a column's relation's for {@link CommentTarget#COLUMN}),
+     *     or the schema's name
+     * @param column the column's name for {@link CommentTarget#COLUMN}, else null
+     * @param comment the comment; null to remove it ({@code IS NULL} or {@code IS ''})
+     */
+    record Comment(CommentTarget target, String name, String column, String comment) implements UtilityStatement {}
+
+    /** What {@link Comment} names, as the statement says it. */
+    enum CommentTarget {
+        TABLE,
+        VIEW,
+        MATERIALIZED_VIEW,
+        SCHEMA,
+        COLUMN
+    }
+
     /** A statement accepted for client compatibility that does nothing, e.g. DISCARD ALL. */
     record NoOp(String tag) implements UtilityStatement {}
 }

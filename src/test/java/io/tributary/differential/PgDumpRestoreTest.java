@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Real {@code pg_dump} (PostgreSQL 15's client) dumps a Tributary database of tables of the common
  * types (NOT NULL, defaults, primary keys, SERIAL and identity columns, array columns), a view and a materialized
- * view, foreign keys (one referencing a UNIQUE constraint), a schema with a sequence of its own (CREATE SEQUENCE with options, OWNED BY a column), and
+ * view, comments on them and their columns, foreign keys (one referencing a UNIQUE constraint), a schema with a sequence of its own (CREATE SEQUENCE with options, OWNED BY a column), and
  * real {@code psql} restores the dump into an empty embedded PostgreSQL with {@code
  * ON_ERROR_STOP}: then every relation's rows, and each sequence's options and position, read the same
  * on both. Skipped when the PostgreSQL client programs are not installed.
@@ -78,7 +78,15 @@ class PgDumpRestoreTest {
             "CREATE TABLE child (id INT PRIMARY KEY, pid INT REFERENCES parent (id), note TEXT,"
                     + " CONSTRAINT child_code FOREIGN KEY (note) REFERENCES uq (code))",
             "INSERT INTO parent VALUES (1, 'a'), (2, 'b')",
-            "INSERT INTO child VALUES (1, 1, 'a'), (2, NULL, NULL), (3, 2, NULL)");
+            "INSERT INTO child VALUES (1, 1, 'a'), (2, NULL, NULL), (3, 2, NULL)",
+            "COMMENT ON TABLE t IS 'every type''s column'",
+            "COMMENT ON COLUMN t.name IS 'a name'",
+            "COMMENT ON VIEW v IS 'positive n'",
+            "COMMENT ON COLUMN v.id IS 'id of t'",
+            "COMMENT ON MATERIALIZED VIEW m IS 'per b'",
+            "COMMENT ON COLUMN m.c IS 'count'",
+            "COMMENT ON SCHEMA app IS 'the app'",
+            "COMMENT ON COLUMN app.cfg.n IS 'counter'");
 
     /** What is compared after the restore: every relation and every sequence. */
     private static final List<String> CHECKS = List.of(
@@ -113,6 +121,11 @@ class PgDumpRestoreTest {
                     + " WHERE n.nspname = 'app' ORDER BY 1",
             "SELECT * FROM child ORDER BY id",
             "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'f' ORDER BY 1",
+            "SELECT n.nspname, c.relname, d.objsubid, d.description FROM pg_description d"
+                    + " JOIN pg_class c ON c.oid = d.objoid AND d.classoid = 1259"
+                    + " JOIN pg_namespace n ON n.oid = c.relnamespace ORDER BY 1, 2, 3",
+            "SELECT n.nspname, d.description FROM pg_description d JOIN pg_namespace n ON n.oid = d.objoid"
+                    + " WHERE n.nspname IN ('public', 'app') ORDER BY 1",
             "SELECT nextval('app.counter'), nextval('fresh')");
 
     private static InProcessTributary tributary;

@@ -133,6 +133,12 @@ public final class PgCatalog {
     private void define() {
         table("pg_namespace", 2615, "r", "oid oid, nspname name, nspowner oid, nspacl aclitem[]", this::namespaces);
         table(
+                "pg_description",
+                2609,
+                "r",
+                "objoid oid, classoid oid, objsubid int4, description text",
+                () -> PgDescriptions.rows(catalog));
+        table(
                 "pg_class",
                 1259,
                 "r",

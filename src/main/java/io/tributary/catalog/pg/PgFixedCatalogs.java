@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 /**
  * The {@code pg_catalog} relations whose contents do not depend on Tributary's catalog, with
- * PostgreSQL 15's OIDs and columns: the catalogs of things Tributary does not have (comments,
+ * PostgreSQL 15's OIDs and columns: the catalogs of things Tributary does not have (shared comments,
  * privileges, extensions, inheritance, policies, publications, rules, triggers, casts and operators
  * of its own, text search, foreign data, large objects, security labels), which exist so that
  * tools' queries over them run and find nothing, and {@code pg_language} with PostgreSQL's built-in
@@ -21,19 +21,8 @@ final class PgFixedCatalogs {
             new Object[] {13L, "c", PgOids.SUPERUSER, false, false, 0L, 0L, 2247L, null},
             new Object[] {14L, "sql", PgOids.SUPERUSER, false, true, 0L, 0L, 2248L, null});
 
-    private static final List<Object[]> PUBLIC_SCHEMA_COMMENT =
-            List.<Object[]>of(new Object[] {PgOids.PUBLIC_NAMESPACE, 2615L, 0, "standard public schema"});
-
     static List<PgTable> tables() {
         List<PgTable> out = new ArrayList<>();
-        // PostgreSQL's one built-in comment that tools read back: pg_dump dumps "COMMENT ON SCHEMA
-        // public IS ''" when it is missing
-        table(
-                out,
-                "pg_description",
-                2609,
-                "objoid oid, classoid oid, objsubid int4, description text",
-                () -> PUBLIC_SCHEMA_COMMENT);
         empty(out, "pg_shdescription", 2396, "objoid oid, classoid oid, description text");
         empty(out, "pg_seclabel", 3596, "objoid oid, classoid oid, objsubid int4, provider text, label text");
         empty(

@@ -212,18 +212,8 @@ public final class ColumnDdl {
             throw TributaryException.notSupported(
                     "ALTER TABLE ... RENAME COLUMN of a column that a CHECK constraint or an owned sequence names");
         }
-        ColumnDef old = table.columns().get(c);
         List<ColumnDef> columns = new ArrayList<>(table.columns());
-        columns.set(
-                c,
-                new ColumnDef(
-                        to,
-                        old.type(),
-                        old.notNull(),
-                        old.hidden(),
-                        old.defaultExpr(),
-                        old.identity(),
-                        old.generated()));
+        columns.set(c, table.columns().get(c).renamed(to));
         TableDef after = table.withColumns(columns, table.primaryKey(), table.watermark(), table.checks())
                 .withIndexes(table.indexes().stream()
                         .map(i -> i.withColumnRenamed(from, to))

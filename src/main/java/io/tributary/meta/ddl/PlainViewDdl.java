@@ -30,18 +30,32 @@ final class PlainViewDdl {
      *     {@code orReplace} is not set
      */
     void create(ViewDef view, boolean orReplace) throws InterruptedException {
-        boolean replacing = orReplace && catalog().view(view.name()).isPresent();
+        ViewDef replaced = orReplace ? catalog().view(view.name()).orElse(null) : null;
+        boolean replacing = replaced != null;
         if (!replacing) {
             catalogService.reserveName(view.name(), false);
         }
         try {
-            barriers.awaitCommitted(barriers.stage(new NewView(view, !replacing)));
+            ViewDef stored = replacing ? withCommentsOf(replaced, view) : view;
+            barriers.awaitCommitted(barriers.stage(new NewView(stored, !replacing)));
         } catch (RuntimeException | InterruptedException e) {
             if (!replacing) {
                 catalogService.releaseName(view.name());
             }
             throw e;
         }
+    }
+
+    /**
+     * {@code view} with the comments of the view it replaces, as PostgreSQL keeps them: the
+     * view's, and each column's by position (a replacing view keeps the columns it replaces).
+     */
+    private static ViewDef withCommentsOf(ViewDef replaced, ViewDef view) {
+        List<io.tributary.catalog.ColumnDef> columns = new java.util.ArrayList<>(view.columns());
+        for (int i = 0; i < columns.size() && i < replaced.columns().size(); i++) {
+            columns.set(i, columns.get(i).withComment(replaced.columns().get(i).comment()));
+        }
+        return view.withComments(replaced.comment(), columns);
     }
 
     /** A plain view's record, published once durable. */

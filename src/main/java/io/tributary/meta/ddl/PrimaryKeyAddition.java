@@ -172,7 +172,8 @@ public final class PrimaryKeyAddition {
                 table.schema(),
                 table.checks(),
                 indexes,
-                table.foreignKeys());
+                table.foreignKeys(),
+                table.comment());
     }
 
     /** The rebuild, as one change of an epoch staged at a boundary (the store holds every row). */

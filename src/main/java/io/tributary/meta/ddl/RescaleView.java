@@ -60,7 +60,8 @@ final class RescaleView implements EpochChange {
                         view.dependsOn(),
                         view.stateTableIds(),
                         parallelism)
-                .inSchema(view.schema());
+                .inSchema(view.schema())
+                .withComment(view.comment());
         // an unpopulated dependent has no job to restart; REFRESH creates it
         List<TableDef> restarted = new ArrayList<>(dependentsOf.apply(view).stream()
                 .filter(d -> !UnpopulatedViews.isUnpopulated(catalogService.catalog(), d.id()))

@@ -249,7 +249,7 @@ public final class SequenceDdl {
     private static TableDef withColumn(TableDef t, int c, ColumnDef.Identity identity) {
         List<ColumnDef> columns = new ArrayList<>(t.columns());
         ColumnDef d = columns.get(c);
-        columns.set(c, new ColumnDef(d.name(), d.type(), d.notNull(), d.hidden(), null, identity));
+        columns.set(c, new ColumnDef(d.name(), d.type(), d.notNull(), d.hidden(), null, identity, null, d.comment()));
         return new TableDef(
                 t.id(),
                 t.name(),
@@ -266,7 +266,8 @@ public final class SequenceDdl {
                 t.schema(),
                 t.checks(),
                 t.indexes(),
-                t.foreignKeys());
+                t.foreignKeys(),
+                t.comment());
     }
 
     private SequenceDef require(String name) {

@@ -237,6 +237,16 @@ final class UtilityRunner {
                         .ifPresent(skipped -> notices.accept(new Session.Notice("NOTICE", "00000", skipped)));
                 return new StatementResult.Command("ALTER TABLE");
             }
+            if (statement instanceof UtilityStatement.Comment c) {
+                switch (c.target()) {
+                    case TABLE -> db.commentDdl().onTable(c.name(), c.comment());
+                    case VIEW -> db.commentDdl().onView(c.name(), c.comment());
+                    case MATERIALIZED_VIEW -> db.commentDdl().onMaterializedView(c.name(), c.comment());
+                    case COLUMN -> db.commentDdl().onColumn(c.name(), c.column(), c.comment());
+                    case SCHEMA -> db.commentDdl().onSchema(c.name(), c.comment());
+                }
+                return new StatementResult.Command("COMMENT");
+            }
             if (statement instanceof UtilityStatement.RenameRelation r) {
                 db.relationRename()
                         .rename(r.name(), r.ifExists(), r.newName(), r.kind())
