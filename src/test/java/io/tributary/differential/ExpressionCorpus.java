@@ -54,7 +54,7 @@ final class ExpressionCorpus {
         return List.copyOf(out);
     }
 
-    /** Intervals and arrays of dates, times and timestamps turned into JSON (issue 12). */
+    /** Intervals and arrays of dates, times and timestamps turned into JSON, and make_timestamptz (issue 12). */
     private static void dateTimeJson(LinkedHashSet<String> out) {
         out.add("SELECT to_json(interval '1 day 2 hours'), to_jsonb(interval '1 mon -2 days 03:00')");
         out.add("SELECT json_build_object('a', interval '90 minutes'), jsonb_build_array(interval '1 year 2 months',"
@@ -69,6 +69,9 @@ final class ExpressionCorpus {
         out.add("SELECT to_json(ARRAY[time '10:00:00.5', time '23:59:59']), to_jsonb(ARRAY[timestamp '1960-06-01'])");
         out.add("SELECT json_build_object('d', ARRAY[date '2024-01-01'], 't', ARRAY[timestamp '2024-01-01 10:00'])");
         out.add("SELECT jsonb_agg(x) FROM (VALUES (ARRAY[date '2024-01-01']), (ARRAY[date '2024-01-02'])) v(x)");
+        out.add(
+                "SELECT make_timestamptz(2024, 1, 2, 3, 4, 5.5), make_timestamptz(2024, 1, 2, 3, 4, 5, 'America/New_York')");
+        out.add("SELECT make_timestamptz(2024, 1, 2, 3, 4, 5, '+05:30'), make_timestamptz(2024, 2, 30, 3, 4, 5)");
     }
 
     private static void arithmetic(LinkedHashSet<String> out) {
