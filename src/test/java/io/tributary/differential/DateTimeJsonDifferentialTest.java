@@ -59,6 +59,32 @@ class DateTimeJsonDifferentialTest {
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
+    /**
+     * An interval is its text ({@code "1 day 02:00:00"}), an array of dates, times or timestamps a
+     * JSON array of their texts, from stored columns as from constants and in a materialized view
+     * (issue 12; these were 0A000).
+     */
+    @Test
+    void intervalsAndDateTimeArrays() {
+        pair.both("CREATE TABLE tji (id INT PRIMARY KEY, iv INTERVAL, ds DATE[], ts TIMESTAMP[])");
+        List<String> mismatches = pair.mismatches(List.of(
+                "INSERT INTO tji VALUES (1, '1 day 02:00:00.5', ARRAY[DATE '2024-01-01', NULL],"
+                        + " ARRAY[TIMESTAMP '2024-01-01 10:00:00.123456']), (2, '-1 mon 3 days', NULL, NULL)",
+                "INSERT INTO tji VALUES (3, NULL, ARRAY[NULL::date], '{}')",
+                "SELECT id, to_json(iv) AS a, to_jsonb(iv) AS b, to_json(ds) AS c, to_jsonb(ts) AS d FROM tji ORDER BY id",
+                "SELECT id, json_build_object('iv', iv, 'ds', ds, 'ts', ts) AS o, jsonb_build_array(iv, ds) AS a"
+                        + " FROM tji ORDER BY id",
+                "SELECT json_agg(iv ORDER BY id) AS a, jsonb_agg(ds ORDER BY id) AS b, jsonb_object_agg(id, iv) AS c"
+                        + " FROM tji",
+                "SELECT to_json(interval '1 day 2 hours') AS a, to_json(ARRAY[date '2024-02-29', NULL]) AS b,"
+                        + " to_json(ARRAY[time '10:00:00.5']) AS c"));
+        pair.both("CREATE MATERIALIZED VIEW tji_json AS SELECT id, to_json(iv) AS a, to_jsonb(ds) AS b FROM tji");
+        mismatches.addAll(pair.mismatches(List.of("SELECT * FROM tji_json ORDER BY id")));
+        pair.both("DROP MATERIALIZED VIEW tji_json");
+        pair.both("DROP TABLE tji");
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
     /** A timestamptz's offset is the session zone's, written with its minutes. */
     @Test
     void timestamptzCarriesTheSessionOffset() {

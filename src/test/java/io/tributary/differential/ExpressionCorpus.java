@@ -50,7 +50,28 @@ final class ExpressionCorpus {
         aggregates(out);
         numericPowersAndOrderedSets(out);
         characterN(out);
+        dateTimeJson(out);
         return List.copyOf(out);
+    }
+
+    /** Intervals and arrays of dates, times and timestamps turned into JSON, and make_timestamptz (issue 12). */
+    private static void dateTimeJson(LinkedHashSet<String> out) {
+        out.add("SELECT to_json(interval '1 day 2 hours'), to_jsonb(interval '1 mon -2 days 03:00')");
+        out.add("SELECT json_build_object('a', interval '90 minutes'), jsonb_build_array(interval '1 year 2 months',"
+                + " interval '-3 days', interval '0.5 ms')");
+        out.add("SELECT to_json(interval '3' day), to_json(interval '27' hour), to_json(INTERVAL '2' MONTH)");
+        out.add("SELECT to_json(TIMESTAMP '2024-02-29 13:45:59.5' - TIMESTAMP '2000-01-01 00:00:00')");
+        out.add("SELECT json_agg(x) FROM (VALUES (interval '1 day'), (interval '2 hours 3.5 seconds'), (NULL)) v(x)");
+        out.add("SELECT json_object_agg(k, v) FROM (VALUES ('a', interval '1 hour'), ('b', interval '1 day')) t(k, v)");
+        out.add(
+                "SELECT to_json(ARRAY[date '2024-01-01', NULL, date '2024-02-29']), to_jsonb(ARRAY[date '1999-12-31'])");
+        out.add("SELECT to_json(ARRAY[timestamp '2024-01-01 10:00:00.5', timestamp '2024-01-01 10:00:00.123456'])");
+        out.add("SELECT to_json(ARRAY[time '10:00:00.5', time '23:59:59']), to_jsonb(ARRAY[timestamp '1960-06-01'])");
+        out.add("SELECT json_build_object('d', ARRAY[date '2024-01-01'], 't', ARRAY[timestamp '2024-01-01 10:00'])");
+        out.add("SELECT jsonb_agg(x) FROM (VALUES (ARRAY[date '2024-01-01']), (ARRAY[date '2024-01-02'])) v(x)");
+        out.add(
+                "SELECT make_timestamptz(2024, 1, 2, 3, 4, 5.5), make_timestamptz(2024, 1, 2, 3, 4, 5, 'America/New_York')");
+        out.add("SELECT make_timestamptz(2024, 1, 2, 3, 4, 5, '+05:30'), make_timestamptz(2024, 2, 30, 3, 4, 5)");
     }
 
     private static void arithmetic(LinkedHashSet<String> out) {

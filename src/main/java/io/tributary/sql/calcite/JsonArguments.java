@@ -5,10 +5,12 @@ import io.tributary.common.TributaryException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -21,8 +23,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * or time becomes its text, a timestamp or timestamptz its ISO 8601 text ({@link
  * PgJsonFunctions#pg_json_timestamp}, {@code "2024-01-01T10:00:00.123456"}, a timestamptz in the
  * session's zone as its cast to text is), as keys and values alike, as PostgreSQL's {@code
- * JsonEncodeDateTime} writes both. Intervals, whose Calcite values print otherwise, and arrays of
- * these types stay 0A000 rather than a wrong document. Called by {@link PgValidator} before it
+ * JsonEncodeDateTime} writes both; an interval its text ({@code "1 day 02:00:00"}), as PostgreSQL
+ * writes a type without a JSON form; an array of dates, times or timestamps a JSON array of such
+ * texts ({@link PgJsonFunctions#pg_json_date_times}). An array of intervals or of timestamptz
+ * values (whose text needs the session's zone), and an array of date/time values as an
+ * aggregate's key, stay 0A000 rather than a wrong document. Called by {@link PgValidator} before it
  * derives such a call's type, on the validating thread.
  */
 final class JsonArguments {
@@ -47,10 +52,12 @@ final class JsonArguments {
     }
 
     /**
-     * Replaces each date, time or timestamp argument of {@code call}, when it turns SQL values into
-     * JSON, by its JSON text; {@code typeOf} derives an argument's type.
+     * Replaces each date, time, timestamp or interval argument of {@code call}, and each array of
+     * date/time values, when it turns SQL values into JSON, by its JSON text (an array by its json);
+     * {@code typeOf} derives an argument's type.
      *
-     * @throws TributaryException 0A000 for an interval argument or an array of date/time values
+     * @throws TributaryException 0A000 for an array of intervals or of timestamptz values, or of
+     *     date/time values as a key
      */
     static void writeDateTimesAsText(SqlBasicCall call, Function<SqlNode, RelDataType> typeOf) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
@@ -71,17 +78,46 @@ final class JsonArguments {
                 call.setOperand(i, PgIntervals.call("pg_json_timestamp", pos, text(operand)));
                 continue;
             }
-            while (type.getComponentType() != null) {
-                type = type.getComponentType(); // an array's elements reach JSON as bare values too
+            if (type.getComponentType() == null && isInterval(type)) {
+                call.setOperand(i, intervalText(operand, type));
+                continue;
             }
-            if (SqlTypeName.DATETIME_TYPES.contains(type.getSqlTypeName()) || isInterval(type)) {
+            RelDataType element = type;
+            while (element.getComponentType() != null) {
+                element = element.getComponentType(); // an array's elements reach JSON as bare values too
+            }
+            SqlTypeName elementType = element.getSqlTypeName();
+            boolean dateTimes = SqlTypeName.DATETIME_TYPES.contains(elementType);
+            if (dateTimes && elementType != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && !name.equals("pg_json_key")) {
+                SqlParserPos pos = operand.getParserPosition();
+                String kind = elementType.getName().toLowerCase(Locale.ROOT);
+                call.setOperand(
+                        i,
+                        PgIntervals.call("pg_json_date_times", pos, operand, SqlLiteral.createCharString(kind, pos)));
+                continue;
+            }
+            if (dateTimes || isInterval(element)) {
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED,
                         (name.startsWith("pg_") ? "a json aggregate" : name)
-                                + " of an interval value or an array of date/time values is not supported yet;"
-                                + " cast it to text first");
+                                + (dateTimes
+                                        ? " of an array of timestamptz values, or of date/time values as a key,"
+                                        : " of an array of interval values")
+                                + " is not supported yet; cast it to text first");
             }
         }
+    }
+
+    /**
+     * An interval {@code operand} of Calcite type {@code type} as PostgreSQL's text of it ({@link
+     * PgJsonFunctions#pg_json_interval}): a Calcite day-time interval counting days keeps them apart
+     * from its time, as its result column does.
+     */
+    private static SqlNode intervalText(SqlNode operand, RelDataType type) {
+        SqlParserPos pos = operand.getParserPosition();
+        SqlTypeName calcite = type.getSqlTypeName();
+        boolean countsDays = SqlTypeName.INTERVAL_TYPES.contains(calcite) && calcite.getStartUnit() == TimeUnit.DAY;
+        return PgIntervals.call("pg_json_interval", pos, operand, SqlLiteral.createBoolean(countsDays, pos));
     }
 
     /** {@code operand} cast to text, which writes PostgreSQL's text of a date/time value. */

@@ -11,7 +11,8 @@ import java.time.LocalDate;
 import org.apache.calcite.runtime.SqlFunctions;
 
 /**
- * PostgreSQL's {@code make_date}, {@code make_time}, {@code make_timestamp}, {@code isfinite} and
+ * PostgreSQL's {@code make_date}, {@code make_time}, {@code make_timestamp} (and the zone of
+ * {@code make_timestamptz}), {@code isfinite} and
  * {@code date_bin} (of timestamps),
  * registered as schema functions by {@link CatalogSchema} under their method names and called by
  * reflection from the code Calcite generates (queries and materialized views alike). Values cross
@@ -61,6 +62,33 @@ public final class PgDateFunctions {
     public static Timestamp make_timestamp(
             Integer year, Integer month, Integer day, Integer hour, Integer minute, BigDecimal second) {
         return second == null ? null : make_timestamp(year, month, day, hour, minute, second.doubleValue());
+    }
+
+    /**
+     * The zone argument of {@code make_timestamptz} ({@link MakeTimestamptzCalls}) as {@code AT TIME
+     * ZONE} reads the same zone: PostgreSQL reads a numeric offset there as timestamptz input does
+     * ({@code '+05'} is east of Greenwich), where {@code AT TIME ZONE} takes it as POSIX does (west),
+     * so its sign is turned; a zone starting with a digit is 22023, as PostgreSQL; any other
+     * (a name or an abbreviation) is as it is.
+     */
+    public static String pg_make_timestamptz_zone(String zone) {
+        if (zone == null || zone.isEmpty()) {
+            return zone;
+        }
+        char first = zone.charAt(0);
+        if (first == '+' || first == '-') {
+            return (first == '+' ? '-' : '+') + zone.substring(1);
+        }
+        if (Character.isDigit(first)) {
+            throw new TributaryException(
+                    SqlState.INVALID_PARAMETER_VALUE,
+                    "invalid input syntax for type numeric time zone: \"" + zone + "\"",
+                    0,
+                    null,
+                    "Numeric time zones must have \"-\" or \"+\" as first character.",
+                    null);
+        }
+        return zone;
     }
 
     /** {@code isfinite(date)}: always true, as Tributary has no infinite dates. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgJson;
 import io.tributary.common.types.PgJsonText;
 import io.tributary.common.types.PgJsonb;
@@ -26,6 +27,7 @@ import java.util.List;
  */
 public final class PgJsonFunctions {
     static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    private static final long MILLIS_PER_DAY = 86_400_000L;
 
     private PgJsonFunctions() {}
 
@@ -203,6 +205,70 @@ public final class PgJsonFunctions {
             iso.append(":00"); // +05 is +05:00 in ISO 8601's form
         }
         return iso.append(text, era, text.length()).toString();
+    }
+
+    /**
+     * An interval as PostgreSQL's JSON writes it, its text ({@code 1 day 02:00:00}): {@code iv} is
+     * PostgreSQL's interval ({@link PgIntervals}) or Calcite's, a count of months (Integer) or of
+     * milliseconds (Long), whose days stand apart from its time when {@code countsDays}, as its
+     * result column prints. Called by generated code where {@link JsonArguments} put it.
+     */
+    public static String pg_json_interval(Object iv, boolean countsDays) {
+        if (iv == null) {
+            return null;
+        }
+        if (iv instanceof Interval pg) {
+            return PgTextFormat.formatInterval(pg);
+        }
+        if (iv instanceof Integer months) {
+            return PgTextFormat.formatInterval(new Interval(months, 0, 0));
+        }
+        long millis = ((Number) iv).longValue();
+        return PgTextFormat.formatInterval(
+                countsDays
+                        ? new Interval(0, (int) (millis / MILLIS_PER_DAY), millis % MILLIS_PER_DAY * 1000L)
+                        : new Interval(0, 0, millis * 1000L));
+    }
+
+    /**
+     * An array of dates, times or timestamps ({@code kind} {@code date}, {@code time} or {@code
+     * timestamp}: the values generated code holds, days since 1970, milliseconds of the day or
+     * microseconds since 1970; nested lists for more dimensions) as the json array {@code to_json}
+     * writes: each element its text, a timestamp's in ISO 8601 ({@link #pg_json_timestamp}), NULL
+     * elements {@code null}, separated by a bare comma. Called by generated code where {@link
+     * JsonArguments} put it.
+     */
+    public static PgJson pg_json_date_times(Object array, String kind) {
+        if (array == null || kind == null) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder();
+        writeDateTimes(array, kind, out);
+        return new PgJson(out.toString());
+    }
+
+    /** {@code v}, a list or an element, written as {@link #jsonText} writes an array. */
+    private static void writeDateTimes(Object v, String kind, StringBuilder out) {
+        if (v == null) {
+            out.append("null");
+        } else if (v instanceof List<?> array) {
+            out.append('[');
+            for (int i = 0; i < array.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                writeDateTimes(array.get(i), kind, out);
+            }
+            out.append(']');
+        } else {
+            long n = ((Number) v).longValue();
+            String text = switch (kind) {
+                case "date" -> PgTextFormat.formatDate((int) n);
+                case "time" -> PgTextFormat.formatTime(n * 1000L);
+                default -> pg_json_timestamp(PgTextFormat.formatTimestamp(n));
+            };
+            PgJsonText.quote(text, out);
+        }
     }
 
     /** {@code to_jsonb(v)}: a SQL value as jsonb (numbers as numbers, booleans, text as strings). */
