@@ -105,6 +105,9 @@ public final class TableWriter implements AutoCloseable {
     /**
      * A writer bound to the parts it writes through; made by the database for each statement (and
      * by a source for each batch).
+     *
+     * @param checks the CHECK constraints of the database's tables: the table's rows are tested
+     *     against them, and so are the rows its deletes' ON DELETE actions change; null for none
      */
     public TableWriter(
             TableDef table,
@@ -113,7 +116,8 @@ public final class TableWriter implements AutoCloseable {
             BarrierManager barriers,
             Catalog catalog,
             StateStore store,
-            Watermarks watermarks) {
+            Watermarks watermarks,
+            TableChecks checks) {
         if (table.isView()) {
             throw cannotChangeView(table.name());
         }
@@ -128,7 +132,8 @@ public final class TableWriter implements AutoCloseable {
         // an index needs each row's change, not a packed run
         this.packable = !keepValues && watermark == null && table.indexes().isEmpty();
         this.stamps = new ProcTimeStamps(table, barriers);
-        this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps);
+        this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps, checks);
+        rules.checkRows(checks == null ? null : checks.of(table));
         this.run = packable ? new PackedRows(table, rules.codec()) : null;
     }
 
@@ -246,11 +251,6 @@ public final class TableWriter implements AutoCloseable {
      */
     public List<Object[]> written() {
         return applied == null ? null : applied.written();
-    }
-
-    /** Tests every row this writer stages against {@code constraints} (null: none). Call before staging. */
-    public void checkRows(CheckConstraints constraints) {
-        rules.checkRows(constraints);
     }
 
     /** Rows staged so far (each insert, delete or replace counts one). */

@@ -186,13 +186,20 @@ public final class TransactionWrites implements AutoCloseable {
         if (ForeignKeyChecks.involves(target.catalog(), now)) {
             // as PostgreSQL checks at the statement's end; the commit checks again against what
             // other sessions committed meanwhile
+            List<byte[]> newRows = settled.stream().map(TableWriter.Change::row).toList();
             try (ReadView view = new OverlayReadView(snapshot, current, () -> {})) {
-                ForeignKeyChecks.check(
+                ForeignKeyChecks.Rows rows = ForeignKeyChecks.of(view);
+                // the rows the deletes' ON DELETE actions change join the transaction as changes of
+                // their tables, which cascade further and are checked the same way
+                ReferentialActions.apply(
                         target.catalog(),
-                        ForeignKeyChecks.of(view),
+                        rows,
+                        target.checks(),
                         now,
                         oldRows,
-                        settled.stream().map(TableWriter.Change::row).toList());
+                        newRows,
+                        c -> merge(target.of(c.child()), c.changes()));
+                ForeignKeyChecks.check(target.catalog(), rows, now, oldRows, newRows);
             }
         }
     }
