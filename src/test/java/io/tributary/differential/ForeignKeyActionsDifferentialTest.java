@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * them (a cascade that cascades further, a row two paths reach), a cascade that meets a RESTRICT
  * or a NOT NULL or CHECK of the row SET NULL leaves (the whole statement rolls back), self
  * references, two-column keys, a key referenced through a UNIQUE constraint, the referencing
- * table's unique index, transaction blocks with ROLLBACK and ROLLBACK TO, and a materialized view
+ * table's unique index, transaction blocks with ROLLBACK and ROLLBACK TO, an UPDATE of a referenced
+ * key (which no ON DELETE action acts on), and a materialized view
  * over a referencing table. Every table's rows are compared after every statement that changes
  * rows, with the errors (SQLSTATE, message, DETAIL, object fields).
  */
@@ -117,6 +118,14 @@ class ForeignKeyActionsDifferentialTest {
             "COMMIT",
             ROWS,
             "SELECT * FROM cv ORDER BY pid",
+            // an UPDATE of a referenced key is no delete: ON DELETE actions leave it to ON UPDATE NO ACTION
+            "UPDATE p SET id = 7 WHERE id = 2",
+            "UPDATE p SET code = 'z' WHERE id = 2",
+            "BEGIN",
+            "UPDATE p SET id = 7 WHERE id = 2",
+            "ROLLBACK",
+            "UPDATE p SET id = 8, code = 'h' WHERE id = 2",
+            ROWS,
             // what the catalogs show
             "SELECT conname, confupdtype, confdeltype, pg_get_constraintdef(oid) AS def FROM pg_constraint"
                     + " WHERE contype = 'f' ORDER BY conname",

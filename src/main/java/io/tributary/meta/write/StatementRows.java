@@ -66,6 +66,9 @@ final class StatementRows implements EpochChange {
     private KeyValueRun run;
 
     private final EpochChange alongside;
+    /** Whether the statement is an UPDATE; see {@link TableWriter#updates}. */
+    private final boolean update;
+
     /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
     private int[] inserts;
 
@@ -105,6 +108,7 @@ final class StatementRows implements EpochChange {
             List<TableWriter.Change> settled,
             KeyValueRun run,
             EpochChange alongside,
+            boolean update,
             long maxTime,
             long minTime,
             long lateRows,
@@ -119,6 +123,7 @@ final class StatementRows implements EpochChange {
         this.stamped = stamped;
         this.run = run == null || run.size() == 0 ? null : run;
         this.alongside = alongside;
+        this.update = update;
         this.maxTime = maxTime;
         this.minTime = minTime;
         this.lateRows = lateRows;
@@ -248,7 +253,9 @@ final class StatementRows implements EpochChange {
         if (foreign) {
             List<byte[]> now = settled.stream().map(TableWriter.Change::row).toList();
             cascades = new EpochCascades(epoch, target);
-            cascades.apply(current, previous, now);
+            if (!update) {
+                cascades.apply(current, previous, now);
+            }
             ForeignKeyChecks.check(
                     target.catalog(), ForeignKeyChecks.of(epoch, target.store()), current, previous, now);
         }

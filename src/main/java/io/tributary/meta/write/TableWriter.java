@@ -44,6 +44,12 @@ public final class TableWriter implements AutoCloseable {
      */
     private final boolean keepValues;
 
+    /**
+     * Whether the statement is an UPDATE, whose deletes are rows whose primary key it changes (and
+     * inserts again): ON DELETE actions do not act on them. See {@link #updates}.
+     */
+    private boolean update;
+
     private List<Change> changes = new ArrayList<>();
     /**
      * Whether the table can take a bulk load as a {@link KeyValueRun}: no view reads it (so no row
@@ -206,6 +212,16 @@ public final class TableWriter implements AutoCloseable {
     }
 
     /**
+     * Marks the statement an UPDATE: a {@link #delete} of it is the old row of a key it changes,
+     * an update of the referenced key for FOREIGN KEY constraints rather than a delete, so ON
+     * DELETE CASCADE and SET NULL leave the referencing rows (and the referenced-key check refuses
+     * the change, PostgreSQL's ON UPDATE NO ACTION). Call before {@link #apply}.
+     */
+    public void updates() {
+        this.update = true;
+    }
+
+    /**
      * Stages a replacement whose primary key is unchanged. An update that changes a key is a
      * {@link #delete} of the old row and an {@link #insert} of the new one; the inserts must come
      * after all of the statement's deletes, so keys may move between rows of one statement.
@@ -302,6 +318,7 @@ public final class TableWriter implements AutoCloseable {
                 settled,
                 run == null ? null : run.take(),
                 alongside,
+                update,
                 maxTime,
                 minTime,
                 lateRows,
@@ -347,7 +364,7 @@ public final class TableWriter implements AutoCloseable {
         }
         unpack();
         List<Change> settled = new ChangeSettler(changes, false, false, rules::duplicate).settle(ascending);
-        transaction.merge(target, settled);
+        transaction.merge(target, settled, update);
         changes = new ArrayList<>();
         ascending = true;
         lastKey = null;

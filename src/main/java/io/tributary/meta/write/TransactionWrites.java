@@ -108,9 +108,14 @@ public final class TransactionWrites implements AutoCloseable {
      * reports them at the statement. What others commit after the statement is checked at {@link
      * #commit}.
      *
+     * The rows the statement's deletes change through ON DELETE actions ({@link
+     * ReferentialActions}) join the block the same way, as changes of their tables.
+     *
+     * @param update whether the statement is an UPDATE ({@link TableWriter#updates}), whose deletes
+     *     no ON DELETE action acts on
      * @throws TributaryException 23505, 40001; 54000 past the transaction's rows or {@link #MAX_BYTES}
      */
-    void merge(StatementRows.Target target, List<TableWriter.Change> settled) {
+    void merge(StatementRows.Target target, List<TableWriter.Change> settled, boolean update) {
         RowRules rules = target.rules();
         boolean freshInserts = rules.table().hasRowId();
         List<byte[]> unseen = new ArrayList<>();
@@ -191,14 +196,16 @@ public final class TransactionWrites implements AutoCloseable {
                 ForeignKeyChecks.Rows rows = ForeignKeyChecks.of(view);
                 // the rows the deletes' ON DELETE actions change join the transaction as changes of
                 // their tables, which cascade further and are checked the same way
-                ReferentialActions.apply(
-                        target.catalog(),
-                        rows,
-                        target.checks(),
-                        now,
-                        oldRows,
-                        newRows,
-                        c -> merge(target.of(c.child()), c.changes()));
+                if (!update) {
+                    ReferentialActions.apply(
+                            target.catalog(),
+                            rows,
+                            target.checks(),
+                            now,
+                            oldRows,
+                            newRows,
+                            c -> merge(target.of(c.child()), c.changes(), false));
+                }
                 ForeignKeyChecks.check(target.catalog(), rows, now, oldRows, newRows);
             }
         }
