@@ -79,6 +79,12 @@ class ForeignKeyActionsDifferentialTest {
             "SELECT * FROM tree ORDER BY id",
             "DELETE FROM tree WHERE id IN (1, 7)",
             "SELECT * FROM tree ORDER BY id",
+            // a chain far deeper than any call stack
+            "CREATE TABLE chain (id int PRIMARY KEY, prev int REFERENCES chain ON DELETE CASCADE)",
+            "INSERT INTO chain VALUES (1, NULL)",
+            "INSERT INTO chain SELECT x, x - 1 FROM generate_series(2, 5000) AS g(x)",
+            "DELETE FROM chain WHERE id = 10",
+            "SELECT count(*), max(id) FROM chain",
             "CREATE TABLE st (id int PRIMARY KEY, parent int REFERENCES st ON DELETE SET NULL)",
             "INSERT INTO st VALUES (1, NULL), (2, 1), (3, 1), (4, 2)",
             "DELETE FROM st WHERE id = 1",

@@ -5,7 +5,9 @@ import io.tributary.catalog.ForeignKeyDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.codec.RowCodec;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,6 +86,10 @@ final class ReferentialActions {
                 }
                 rules.checkAppendOnly();
                 RowCodec childCodec = rules.codec();
+                if (child == table && fk.onDelete() == ForeignKeyDef.CASCADE) {
+                    deleteSubtrees(rows, rules, ref, gone, before, after);
+                    continue;
+                }
                 rows.forEachRow(child.id(), encoded -> {
                     Object[] row = childCodec.decode(encoded);
                     byte[] key = ref.lookupKeyOfChild(row);
@@ -118,6 +124,44 @@ final class ReferentialActions {
                 previous.add(e.getValue());
             }
             write.accept(new Cascade(child, changes, previous));
+        }
+    }
+
+    /**
+     * A self reference's ON DELETE CASCADE: every row below a {@code gone} key, however deep, in one
+     * scan of the table (a row deleted takes its own key with it, and the rows referencing that).
+     * Going down level by level instead would scan the table once per level and nest as deep as
+     * the chain is long.
+     */
+    private static void deleteSubtrees(
+            ForeignKeyChecks.Rows rows,
+            RowRules rules,
+            ForeignKeyChecks.Reference ref,
+            Set<ByteBuffer> gone,
+            Map<ByteBuffer, byte[]> before,
+            Map<ByteBuffer, Object[]> after) {
+        Map<ByteBuffer, List<byte[]>> byReferencedKey = new HashMap<>();
+        rows.forEachRow(rules.table().id(), encoded -> {
+            byte[] key = ref.lookupKeyOfChild(rules.codec().decode(encoded));
+            if (key != null) {
+                byReferencedKey
+                        .computeIfAbsent(ByteBuffer.wrap(key), k -> new ArrayList<>())
+                        .add(encoded);
+            }
+        });
+        ArrayDeque<ByteBuffer> pending = new ArrayDeque<>(gone);
+        Set<ByteBuffer> seen = new HashSet<>(gone);
+        while (!pending.isEmpty()) {
+            for (byte[] encoded : byReferencedKey.getOrDefault(pending.poll(), List.of())) {
+                Object[] row = rules.codec().decode(encoded);
+                ByteBuffer rowKey = ByteBuffer.wrap(rules.key(row));
+                before.putIfAbsent(rowKey, encoded);
+                after.put(rowKey, null);
+                byte[] own = ref.lookupKeyOfParent(row);
+                if (own != null && seen.add(ByteBuffer.wrap(own))) {
+                    pending.add(ByteBuffer.wrap(own));
+                }
+            }
         }
     }
 
