@@ -273,8 +273,7 @@ public final class Database implements AutoCloseable {
     public TableWriter newTableWriter(TableDef table) {
         SourceManager.checkWritable(table);
         TableWriter writer =
-                new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store, watermarks);
-        writer.checkRows(checks.of(table));
+                new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store, watermarks, checks);
         return writer;
     }
 

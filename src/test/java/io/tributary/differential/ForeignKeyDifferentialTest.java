@@ -146,7 +146,29 @@ class ForeignKeyDifferentialTest {
             "DROP TABLE tree2",
             // the referential actions that change referencing rows are not built yet (0A000 on Tributary)
             "CREATE TABLE refused (id int PRIMARY KEY, pid int REFERENCES c ON DELETE RESTRICT ON UPDATE NO ACTION)",
-            "DROP TABLE refused");
+            "DROP TABLE refused",
+            // ALTER TABLE ... DROP COLUMN: a referencing column takes its constraint with it; a
+            // referenced one is 2BP01 naming the constraints (CASCADE is 0A000 on Tributary)
+            "CREATE TABLE dp (id int PRIMARY KEY, code text UNIQUE, x int)",
+            "CREATE TABLE dc (id int PRIMARY KEY, pid int REFERENCES dp, pcode text, y int,"
+                    + " CONSTRAINT dc_code FOREIGN KEY (pcode) REFERENCES dp (code))",
+            "CREATE TABLE dc2 (id int PRIMARY KEY, pcode text REFERENCES dp (code))",
+            "ALTER TABLE dp DROP COLUMN code",
+            "ALTER TABLE dp DROP COLUMN id",
+            "ALTER TABLE dp DROP COLUMN x",
+            "ALTER TABLE dc DROP COLUMN pid",
+            "SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'dc'::regclass"
+                    + " ORDER BY 1",
+            "INSERT INTO dc VALUES (1, NULL, 5)",
+            "INSERT INTO dc VALUES (2, 'nosuch', 5)",
+            "DELETE FROM dp",
+            "CREATE TABLE dt (id int PRIMARY KEY, parent int REFERENCES dt, u int UNIQUE, v int REFERENCES dt (u))",
+            "ALTER TABLE dt DROP COLUMN parent",
+            "ALTER TABLE dt DROP COLUMN u",
+            "ALTER TABLE dt DROP COLUMN v",
+            "ALTER TABLE dt DROP COLUMN u",
+            "SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = 'dt'::regclass",
+            "DROP TABLE dc, dc2, dp, dt");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -100,12 +100,14 @@ public final class ColumnDdl {
 
     /**
      * Drops column {@code columnName}: stored rows are re-encoded without it, CHECK constraints that
-     * read it and indexes over it are dropped with it (as in PostgreSQL), and SERIAL/identity columns after it keep
-     * their sequences' positions. Returns once durable.
+     * read it, indexes over it and the table's FOREIGN KEY constraints on it are dropped with it (as
+     * in PostgreSQL), and SERIAL/identity columns after it keep their sequences' positions. Returns
+     * once durable.
      *
      * @return PostgreSQL's notice when the table or the column is missing and IF EXISTS said to skip
-     * @throws TributaryException 42P01, 42809, 42703 no such column, 2BP01 when a view reads it
-     *     (RESTRICT), 0A000 for CASCADE over such views, a key column, a watermark's column, a
+     * @throws TributaryException 42P01, 42809, 42703 no such column, 2BP01 when a view reads it or a
+     *     FOREIGN KEY constraint references it (RESTRICT), 0A000 for CASCADE over such views or
+     *     constraints, a key column, a watermark's column, a
      *     column owning a sequence, a connector's table, or one that materialized views or sinks read
      */
     public Optional<String> drop(
@@ -124,6 +126,7 @@ public final class ColumnDdl {
             throw new TributaryException(SqlState.UNDEFINED_COLUMN, missing);
         }
         refuseDependents(table, columnName, cascade);
+        ForeignKeyDependents.refuseDropColumn(catalogService.catalog(), table, columnName, cascade);
         for (int k : table.primaryKey()) {
             if (k == dropped) {
                 throw TributaryException.notSupported("ALTER TABLE ... DROP COLUMN of primary key column \""
@@ -154,10 +157,13 @@ public final class ColumnDdl {
         List<CheckDef> checks = table.checks().stream()
                 .filter(c -> !c.columns().contains(columnName))
                 .toList();
-        // as in PostgreSQL, the indexes and UNIQUE constraints over the column go with it
+        // as in PostgreSQL, the indexes, UNIQUE and FOREIGN KEY constraints over the column go with it
         TableDef after = table.withColumns(columns, key, watermark, checks)
                 .withIndexes(table.indexes().stream()
                         .filter(i -> !i.columns().contains(columnName))
+                        .toList())
+                .withForeignKeys(table.foreignKeys().stream()
+                        .filter(f -> !f.columns().contains(columnName))
                         .toList());
         rewrite(table, after, sources, null);
         return Optional.empty();

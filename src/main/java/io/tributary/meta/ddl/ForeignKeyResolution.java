@@ -98,13 +98,17 @@ final class ForeignKeyResolution {
         return table.withForeignKeys(all);
     }
 
-    /** 0A000 for the referential actions that change referencing rows, which are not built yet. */
+    /**
+     * 0A000 for the referential actions not built yet: ON DELETE SET DEFAULT and every ON UPDATE
+     * action that changes referencing rows.
+     */
     private static void refuseActions(ForeignKeyDef fk) {
-        for (char action : new char[] {fk.onDelete(), fk.onUpdate()}) {
-            if (action != ForeignKeyDef.NO_ACTION && action != ForeignKeyDef.RESTRICT) {
-                throw TributaryException.notSupported("FOREIGN KEY ... ON "
-                        + (action == fk.onDelete() ? "DELETE " : "UPDATE ") + ForeignKeyDef.actionText(action));
-            }
+        if (fk.onDelete() == ForeignKeyDef.SET_DEFAULT) {
+            throw TributaryException.notSupported("FOREIGN KEY ... ON DELETE SET DEFAULT");
+        }
+        char update = fk.onUpdate();
+        if (update != ForeignKeyDef.NO_ACTION && update != ForeignKeyDef.RESTRICT) {
+            throw TributaryException.notSupported("FOREIGN KEY ... ON UPDATE " + ForeignKeyDef.actionText(update));
         }
     }
 

@@ -217,8 +217,12 @@ public final class ForeignKeyChecks {
         }
     }
 
-    /** One constraint's columns on both sides and how a referenced key is looked up. */
-    private static final class Reference {
+    /**
+     * One constraint's columns on both sides and how a referenced key is looked up; also what
+     * {@link ReferentialActions} finds the referencing rows of a key with. Made per check; not
+     * shared between threads (it encodes keys in a scratch buffer).
+     */
+    static final class Reference {
         final TableDef child;
         final ForeignKeyDef fk;
         final TableDef parent;

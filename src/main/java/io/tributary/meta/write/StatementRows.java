@@ -23,14 +23,26 @@ import java.util.function.Consumer;
  * the rows' changes to the views that read the table; a check that fails stages nothing.
  */
 final class StatementRows implements EpochChange {
-    /** What a statement's rows are written to and through, the same for all of a writer's statements. */
+    /**
+     * What a statement's rows are written to and through, the same for all of a writer's
+     * statements. {@code checks} plans the CHECKs of the tables a statement's ON DELETE actions
+     * change (null: a writer whose tables no constraint references, a source's).
+     */
     record Target(
             RowRules rules,
             Catalog catalog,
             StreamRuntime streams,
             StateStore store,
             Watermarks.TableWatermark watermark,
-            ProcTimeStamps stamps) {}
+            ProcTimeStamps stamps,
+            TableChecks checks) {
+        /** The target of the changes ON DELETE actions make to {@code table}: no watermark, no stamps. */
+        Target of(TableDef table) {
+            RowRules tableRules = new RowRules(table, table.watermark() != null);
+            tableRules.checkRows(checks == null ? null : checks.of(table));
+            return new Target(tableRules, catalog, streams, store, null, null, checks);
+        }
+    }
 
     /** A DO UPDATE resolved before staging to leave the stored row as it is. */
     private static final Object[] LEAVE = new Object[0];
@@ -54,6 +66,9 @@ final class StatementRows implements EpochChange {
     private KeyValueRun run;
 
     private final EpochChange alongside;
+    /** Whether the statement is an UPDATE; see {@link TableWriter#updates}. */
+    private final boolean update;
+
     /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
     private int[] inserts;
 
@@ -93,6 +108,7 @@ final class StatementRows implements EpochChange {
             List<TableWriter.Change> settled,
             KeyValueRun run,
             EpochChange alongside,
+            boolean update,
             long maxTime,
             long minTime,
             long lateRows,
@@ -107,6 +123,7 @@ final class StatementRows implements EpochChange {
         this.stamped = stamped;
         this.run = run == null || run.size() == 0 ? null : run;
         this.alongside = alongside;
+        this.update = update;
         this.maxTime = maxTime;
         this.minTime = minTime;
         this.lateRows = lateRows;
@@ -232,13 +249,15 @@ final class StatementRows implements EpochChange {
                 epoch.put(Keyspace.DATA, c.key(), c.row());
             }
         }
+        EpochCascades cascades = null;
         if (foreign) {
+            List<byte[]> now = settled.stream().map(TableWriter.Change::row).toList();
+            cascades = new EpochCascades(epoch, target);
+            if (!update) {
+                cascades.apply(current, previous, now);
+            }
             ForeignKeyChecks.check(
-                    target.catalog(),
-                    ForeignKeyChecks.of(epoch, target.store()),
-                    current,
-                    previous,
-                    settled.stream().map(TableWriter.Change::row).toList());
+                    target.catalog(), ForeignKeyChecks.of(epoch, target.store()), current, previous, now);
         }
         if (alongside != null) {
             alongside.stage(epoch);
@@ -248,6 +267,9 @@ final class StatementRows implements EpochChange {
         }
         if (emit) {
             emitChanges(target, settled, previous);
+        }
+        if (cascades != null) {
+            cascades.emit();
         }
     }
 

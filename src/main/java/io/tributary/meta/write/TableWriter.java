@@ -44,6 +44,12 @@ public final class TableWriter implements AutoCloseable {
      */
     private final boolean keepValues;
 
+    /**
+     * Whether the statement is an UPDATE, whose deletes are rows whose primary key it changes (and
+     * inserts again): ON DELETE actions do not act on them. See {@link #updates}.
+     */
+    private boolean update;
+
     private List<Change> changes = new ArrayList<>();
     /**
      * Whether the table can take a bulk load as a {@link KeyValueRun}: no view reads it (so no row
@@ -105,6 +111,9 @@ public final class TableWriter implements AutoCloseable {
     /**
      * A writer bound to the parts it writes through; made by the database for each statement (and
      * by a source for each batch).
+     *
+     * @param checks the CHECK constraints of the database's tables: the table's rows are tested
+     *     against them, and so are the rows its deletes' ON DELETE actions change; null for none
      */
     public TableWriter(
             TableDef table,
@@ -113,7 +122,8 @@ public final class TableWriter implements AutoCloseable {
             BarrierManager barriers,
             Catalog catalog,
             StateStore store,
-            Watermarks watermarks) {
+            Watermarks watermarks,
+            TableChecks checks) {
         if (table.isView()) {
             throw cannotChangeView(table.name());
         }
@@ -128,7 +138,8 @@ public final class TableWriter implements AutoCloseable {
         // an index needs each row's change, not a packed run
         this.packable = !keepValues && watermark == null && table.indexes().isEmpty();
         this.stamps = new ProcTimeStamps(table, barriers);
-        this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps);
+        this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps, checks);
+        rules.checkRows(checks == null ? null : checks.of(table));
         this.run = packable ? new PackedRows(table, rules.codec()) : null;
     }
 
@@ -201,6 +212,16 @@ public final class TableWriter implements AutoCloseable {
     }
 
     /**
+     * Marks the statement an UPDATE: a {@link #delete} of it is the old row of a key it changes,
+     * an update of the referenced key for FOREIGN KEY constraints rather than a delete, so ON
+     * DELETE CASCADE and SET NULL leave the referencing rows (and the referenced-key check refuses
+     * the change, PostgreSQL's ON UPDATE NO ACTION). Call before {@link #apply}.
+     */
+    public void updates() {
+        this.update = true;
+    }
+
+    /**
      * Stages a replacement whose primary key is unchanged. An update that changes a key is a
      * {@link #delete} of the old row and an {@link #insert} of the new one; the inserts must come
      * after all of the statement's deletes, so keys may move between rows of one statement.
@@ -246,11 +267,6 @@ public final class TableWriter implements AutoCloseable {
      */
     public List<Object[]> written() {
         return applied == null ? null : applied.written();
-    }
-
-    /** Tests every row this writer stages against {@code constraints} (null: none). Call before staging. */
-    public void checkRows(CheckConstraints constraints) {
-        rules.checkRows(constraints);
     }
 
     /** Rows staged so far (each insert, delete or replace counts one). */
@@ -302,6 +318,7 @@ public final class TableWriter implements AutoCloseable {
                 settled,
                 run == null ? null : run.take(),
                 alongside,
+                update,
                 maxTime,
                 minTime,
                 lateRows,
@@ -347,7 +364,7 @@ public final class TableWriter implements AutoCloseable {
         }
         unpack();
         List<Change> settled = new ChangeSettler(changes, false, false, rules::duplicate).settle(ascending);
-        transaction.merge(target, settled);
+        transaction.merge(target, settled, update);
         changes = new ArrayList<>();
         ascending = true;
         lastKey = null;

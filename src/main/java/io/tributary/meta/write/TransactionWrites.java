@@ -108,9 +108,14 @@ public final class TransactionWrites implements AutoCloseable {
      * reports them at the statement. What others commit after the statement is checked at {@link
      * #commit}.
      *
+     * The rows the statement's deletes change through ON DELETE actions ({@link
+     * ReferentialActions}) join the block the same way, as changes of their tables.
+     *
+     * @param update whether the statement is an UPDATE ({@link TableWriter#updates}), whose deletes
+     *     no ON DELETE action acts on
      * @throws TributaryException 23505, 40001; 54000 past the transaction's rows or {@link #MAX_BYTES}
      */
-    void merge(StatementRows.Target target, List<TableWriter.Change> settled) {
+    void merge(StatementRows.Target target, List<TableWriter.Change> settled, boolean update) {
         RowRules rules = target.rules();
         boolean freshInserts = rules.table().hasRowId();
         List<byte[]> unseen = new ArrayList<>();
@@ -186,13 +191,22 @@ public final class TransactionWrites implements AutoCloseable {
         if (ForeignKeyChecks.involves(target.catalog(), now)) {
             // as PostgreSQL checks at the statement's end; the commit checks again against what
             // other sessions committed meanwhile
+            List<byte[]> newRows = settled.stream().map(TableWriter.Change::row).toList();
             try (ReadView view = new OverlayReadView(snapshot, current, () -> {})) {
-                ForeignKeyChecks.check(
-                        target.catalog(),
-                        ForeignKeyChecks.of(view),
-                        now,
-                        oldRows,
-                        settled.stream().map(TableWriter.Change::row).toList());
+                ForeignKeyChecks.Rows rows = ForeignKeyChecks.of(view);
+                // the rows the deletes' ON DELETE actions change join the transaction as changes of
+                // their tables, which cascade further and are checked the same way
+                if (!update) {
+                    ReferentialActions.apply(
+                            target.catalog(),
+                            rows,
+                            target.checks(),
+                            now,
+                            oldRows,
+                            newRows,
+                            c -> merge(target.of(c.child()), c.changes(), false));
+                }
+                ForeignKeyChecks.check(target.catalog(), rows, now, oldRows, newRows);
             }
         }
     }

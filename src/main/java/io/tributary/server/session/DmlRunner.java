@@ -235,6 +235,7 @@ final class DmlRunner {
         Set<RowKey> seen = plan.joined() ? new HashSet<>() : null;
         try (TableWriter writer = db.newTableWriter(table);
                 cursor) {
+            writer.updates();
             long rows = 0;
             Object[] in;
             while ((in = cursor.next()) != null) {

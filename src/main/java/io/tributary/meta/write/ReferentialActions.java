@@ -1,0 +1,193 @@
+package io.tributary.meta.write;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ForeignKeyDef;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.codec.RowCodec;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The ON DELETE actions of the FOREIGN KEY constraints that reference a table: the referencing rows
+ * that deleting referenced rows deletes (CASCADE) or updates (SET NULL), as PostgreSQL's
+ * referential triggers change them at the statement's end. It only finds the changes; its callers
+ * write them as changes of the referencing table ({@link EpochCascades} for a statement, {@link
+ * TransactionWrites} for a transaction block), which find the changes those cascade to in turn.
+ * Called with the referenced table's changes already written to {@code rows}: under the barrier
+ * lock for a statement, on the session's thread in a transaction block. Stateless.
+ */
+final class ReferentialActions {
+    private ReferentialActions() {}
+
+    /**
+     * One referencing table's changes: per row its key, its row after ({@code row} null: deleted;
+     * {@code values} its decoded row), and in {@code previous} its row before, encoded.
+     */
+    record Cascade(TableDef child, List<TableWriter.Change> changes, List<byte[]> previous) {}
+
+    /** Whether any constraint referencing {@code table} has an ON DELETE action that changes rows. */
+    static boolean any(Catalog catalog, TableDef table) {
+        for (TableDef child : ForeignKeyChecks.referencing(catalog, table)) {
+            for (ForeignKeyDef fk : child.foreignKeys()) {
+                if (fk.parent().equals(table.name()) && changesRows(fk.onDelete())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Hands {@code write} the referencing rows that the deletes among {@code oldRows[i]} → {@code
+     * newRows[i]} (encoded, null: none) of {@code table} change, one referencing table at a time.
+     * Each table's changes are found in {@code rows} only after {@code write} wrote the previous
+     * table's (and what those cascaded to), so a row that two paths reach is changed from what the
+     * first left. A referenced key some row still holds afterwards (deleted and inserted again)
+     * changes nothing, as it is no key gone.
+     *
+     * @throws io.tributary.common.TributaryException 23502 or 23514 when SET NULL leaves a row its
+     *     NOT NULL or CHECK refuses; 0A000 for a referencing table with a watermark (append-only)
+     */
+    static void apply(
+            Catalog catalog,
+            ForeignKeyChecks.Rows rows,
+            TableChecks checks,
+            TableDef table,
+            List<byte[]> oldRows,
+            List<byte[]> newRows,
+            Consumer<Cascade> write) {
+        if (!any(catalog, table)) {
+            return;
+        }
+        RowCodec codec = new RowCodec(table.columnTypes());
+        for (TableDef listed : ForeignKeyChecks.referencing(catalog, table)) {
+            TableDef child = listed.name().equals(table.name()) ? table : listed;
+            RowRules rules = new RowRules(child, child.watermark() != null);
+            rules.checkRows(checks == null ? null : checks.of(child));
+            // per changed referencing row (by key): its row before, and after (null: deleted)
+            Map<ByteBuffer, byte[]> before = new LinkedHashMap<>();
+            Map<ByteBuffer, Object[]> after = new LinkedHashMap<>();
+            for (ForeignKeyDef fk : child.foreignKeys()) {
+                if (!fk.parent().equals(table.name()) || !changesRows(fk.onDelete())) {
+                    continue;
+                }
+                ForeignKeyChecks.Reference ref = new ForeignKeyChecks.Reference(child, fk, table);
+                Set<ByteBuffer> gone = goneKeys(rows, codec, ref, oldRows, newRows);
+                if (gone.isEmpty()) {
+                    continue;
+                }
+                rules.checkAppendOnly();
+                RowCodec childCodec = rules.codec();
+                if (child == table && fk.onDelete() == ForeignKeyDef.CASCADE) {
+                    deleteSubtrees(rows, rules, ref, gone, before, after);
+                    continue;
+                }
+                rows.forEachRow(child.id(), encoded -> {
+                    Object[] row = childCodec.decode(encoded);
+                    byte[] key = ref.lookupKeyOfChild(row);
+                    if (key == null || !gone.contains(ByteBuffer.wrap(key))) {
+                        return;
+                    }
+                    ByteBuffer rowKey = ByteBuffer.wrap(rules.key(row));
+                    before.putIfAbsent(rowKey, encoded);
+                    if (fk.onDelete() == ForeignKeyDef.CASCADE) {
+                        after.put(rowKey, null);
+                    } else if (!after.containsKey(rowKey) || after.get(rowKey) != null) {
+                        Object[] changed = after.getOrDefault(rowKey, row);
+                        for (int c : ref.childColumns) {
+                            changed[c] = null;
+                        }
+                        after.put(rowKey, changed);
+                    }
+                });
+            }
+            if (before.isEmpty()) {
+                continue;
+            }
+            List<TableWriter.Change> changes = new ArrayList<>(before.size());
+            List<byte[]> previous = new ArrayList<>(before.size());
+            for (Map.Entry<ByteBuffer, byte[]> e : before.entrySet()) {
+                Object[] row = after.get(e.getKey());
+                if (row != null) {
+                    rules.checkRow(row);
+                }
+                changes.add(new TableWriter.Change(
+                        e.getKey().array(), row == null ? null : rules.codec().encode(row), false, row));
+                previous.add(e.getValue());
+            }
+            write.accept(new Cascade(child, changes, previous));
+        }
+    }
+
+    /**
+     * A self reference's ON DELETE CASCADE: every row below a {@code gone} key, however deep, in one
+     * scan of the table (a row deleted takes its own key with it, and the rows referencing that).
+     * Going down level by level instead would scan the table once per level and nest as deep as
+     * the chain is long.
+     */
+    private static void deleteSubtrees(
+            ForeignKeyChecks.Rows rows,
+            RowRules rules,
+            ForeignKeyChecks.Reference ref,
+            Set<ByteBuffer> gone,
+            Map<ByteBuffer, byte[]> before,
+            Map<ByteBuffer, Object[]> after) {
+        Map<ByteBuffer, List<byte[]>> byReferencedKey = new HashMap<>();
+        rows.forEachRow(rules.table().id(), encoded -> {
+            byte[] key = ref.lookupKeyOfChild(rules.codec().decode(encoded));
+            if (key != null) {
+                byReferencedKey
+                        .computeIfAbsent(ByteBuffer.wrap(key), k -> new ArrayList<>())
+                        .add(encoded);
+            }
+        });
+        ArrayDeque<ByteBuffer> pending = new ArrayDeque<>(gone);
+        Set<ByteBuffer> seen = new HashSet<>(gone);
+        while (!pending.isEmpty()) {
+            for (byte[] encoded : byReferencedKey.getOrDefault(pending.poll(), List.of())) {
+                Object[] row = rules.codec().decode(encoded);
+                ByteBuffer rowKey = ByteBuffer.wrap(rules.key(row));
+                before.putIfAbsent(rowKey, encoded);
+                after.put(rowKey, null);
+                byte[] own = ref.lookupKeyOfParent(row);
+                if (own != null && seen.add(ByteBuffer.wrap(own))) {
+                    pending.add(ByteBuffer.wrap(own));
+                }
+            }
+        }
+    }
+
+    /** Whether {@code action} changes the referencing rows (rather than refusing the change). */
+    private static boolean changesRows(char action) {
+        return action == ForeignKeyDef.CASCADE || action == ForeignKeyDef.SET_NULL;
+    }
+
+    /** The lookup keys of the deleted referenced rows that no row holds any more. */
+    private static Set<ByteBuffer> goneKeys(
+            ForeignKeyChecks.Rows rows,
+            RowCodec codec,
+            ForeignKeyChecks.Reference ref,
+            List<byte[]> oldRows,
+            List<byte[]> newRows) {
+        Set<ByteBuffer> gone = new HashSet<>();
+        for (int i = 0; i < oldRows.size(); i++) {
+            byte[] old = oldRows.get(i);
+            if (old == null || newRows.get(i) != null) {
+                continue;
+            }
+            byte[] key = ref.lookupKeyOfParent(codec.decode(old));
+            if (key != null && rows.get(key) == null) {
+                gone.add(ByteBuffer.wrap(key));
+            }
+        }
+        return gone;
+    }
+}
