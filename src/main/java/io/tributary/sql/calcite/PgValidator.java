@@ -18,6 +18,7 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -149,6 +150,11 @@ final class PgValidator extends CalciteSqlValidator {
         RelDataType rowType = super.validateSelectList(selectItems, select, targetRowType);
         SelectScope scope = getRawSelectScope(select);
         List<SqlNode> items = scope == null ? null : scope.getExpandedSelectList();
+        if (items != null) {
+            for (SqlNode item : items) {
+                recordMergedColumnName(item, scope);
+            }
+        }
         List<String> names = rowType.getFieldNames();
         if (items == null || items.size() != names.size() || Util.isDistinct(names)) {
             return rowType;
@@ -172,6 +178,67 @@ final class PgValidator extends CalciteSqlValidator {
         return getTypeFactory()
                 .createStructType(
                         rowType.getFieldList().stream().map(f -> f.getType()).toList(), unique);
+    }
+
+    /**
+     * Calcite's check of a join, then PostgreSQL's of its common columns ({@link JoinCommonColumns}),
+     * which Calcite checks by the names it numbered apart.
+     */
+    @Override
+    protected void validateJoin(SqlJoin join, SqlValidatorScope scope) {
+        super.validateJoin(join, scope);
+        new JoinCommonColumns(getCatalogReader().nameMatcher(), this::inputColumnNames, this::usingNames).check(join);
+    }
+
+    /** The own names of the columns of a join input that is not itself a join; null when unknown. */
+    private List<String> inputColumnNames(SqlNode input) {
+        SqlValidatorNamespace namespace;
+        try {
+            namespace = getNamespace(input);
+        } catch (RuntimeException unregistered) {
+            return null;
+        }
+        if (namespace == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < namespace.getRowType().getFieldCount(); i++) {
+            names.add(ownFieldName(namespace, i, 0));
+        }
+        return names;
+    }
+
+    /**
+     * Gives a USING or NATURAL join's merged column, which Calcite's star expansion wrote as {@code
+     * COALESCE(b.k, c.k) AS k0} when an earlier column of the list is named {@code k} too, the own
+     * name of the column it merges.
+     */
+    private void recordMergedColumnName(SqlNode item, SelectScope scope) {
+        if (ownNames.containsKey(item)
+                || item.getKind() != SqlKind.AS
+                || ((SqlCall) item).operand(0).getKind() != SqlKind.COALESCE) {
+            return;
+        }
+        SqlNode first = ((SqlCall) item).operand(0);
+        while (first instanceof SqlCall call
+                && call.operandCount() > 0
+                && (first.getKind() == SqlKind.COALESCE
+                        || first.getKind() == SqlKind.CAST
+                        || first.getKind() == SqlKind.AS)) {
+            String recorded = ownNames.get(first);
+            if (recorded != null) {
+                ownNames.put(item, recorded);
+                return;
+            }
+            first = call.operand(0);
+        }
+        // only a merge the star expansion wrote: a client's COALESCE(b.k, c.k) AS k0 is named k0
+        if (first instanceof SqlIdentifier id && expanded.contains(id)) {
+            String own = ownName(scope, id);
+            if (own != null && !own.equals(((SqlIdentifier) ((SqlCall) item).operand(1)).getSimple())) {
+                ownNames.put(item, own);
+            }
+        }
     }
 
     /**
