@@ -315,6 +315,37 @@ final class PgValidator extends CalciteSqlValidator {
         }
     }
 
+    /**
+     * Puts the operand of a cast of an array to a string type through {@code pg_array_text}, which
+     * prints it as PostgreSQL's {@code array_out} does ({@code ARRAY[1,2]::text} is {@code {1,2}});
+     * Calcite has no such cast (42846).
+     *
+     * @throws TributaryException 0A000 for an array of elements whose run-time values do not tell
+     *     their type (dates, times, timestamps, intervals)
+     */
+    private void arrayAsText(SqlCall cast, SqlValidatorScope scope) {
+        if (cast.operandCount() != 2
+                || !(cast.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec)
+                || spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec
+                || !org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(spec.deriveType(this))) {
+            return;
+        }
+        RelDataType from = deriveType(scope, cast.operand(0));
+        if (from.getComponentType() == null) {
+            return;
+        }
+        PgScalarCalls.refuseUnprintableElements(from, "a cast to text");
+        org.apache.calcite.sql.parser.SqlParserPos pos = cast.operand(0).getParserPosition();
+        SqlFunction text = new org.apache.calcite.sql.SqlUnresolvedFunction(
+                new SqlIdentifier(List.of("pg_array_text"), pos),
+                null,
+                null,
+                null,
+                null,
+                org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION);
+        cast.setOperand(0, new SqlBasicCall(text, List.of(cast.operand(0)), pos));
+    }
+
     /** The own name of the column {@code id} reads in {@code scope}; null when it does not resolve. */
     private String ownName(SelectScope scope, SqlIdentifier id) {
         try {
@@ -475,6 +506,7 @@ final class PgValidator extends CalciteSqlValidator {
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
         if (expr.getKind() == SqlKind.CAST && getValidatedNodeTypeIfKnown(expr) == null) {
             refuseArrayCast((SqlCall) expr, scope);
+            arrayAsText((SqlCall) expr, scope);
         }
         if (expr instanceof SqlCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
