@@ -186,7 +186,16 @@ final class ColumnLabels {
             return label(((SqlCall) item).operand(0));
         }
         if (item.getKind() == SqlKind.CASE) {
-            return "case";
+            // PostgreSQL names a CASE as its ELSE result where that names itself (ELSE id is id,
+            // ELSE upper(s) upper, ELSE (SELECT 2) ?column?); a constant or operator names nothing
+            SqlNode otherwise = ((org.apache.calcite.sql.fun.SqlCase) item).getElseOperand();
+            boolean named = otherwise != null
+                    && (namesItself(otherwise)
+                            || otherwise.getKind() == SqlKind.CASE
+                            || otherwise.getKind() == SqlKind.EXISTS
+                            || otherwise.isA(SqlKind.QUERY)
+                            || otherwise instanceof SqlOrderBy);
+            return named ? label(otherwise) : "case";
         }
         if (item.getKind() == SqlKind.ROW) {
             return "row"; // ROW(1, 'a') and (1, 'a') alike

@@ -257,6 +257,16 @@ final class CommonTypeResolution {
                     throw unmatched(
                             setop.getKind().toString(), rightItem != null ? rightItem : right, text(a), text(b));
                 }
+                if (ownScales(a, b)
+                        && left instanceof SqlSelect leftSelect
+                        && right instanceof SqlSelect rightSelect
+                        && writtenColumn(leftSelect, leftRow, leftItem)
+                        && writtenColumn(rightSelect, rightRow, rightItem)) {
+                    // numbers of different types or scales: PostgreSQL's NUMERIC keeps each value's own
+                    // scale, where Calcite casts both to one (a bigint's 5 printed 5.00)
+                    keepColumnScale(leftSelect, i, leftItem);
+                    keepColumnScale(rightSelect, i, rightItem);
+                }
             } else if (leftUnknown != rightUnknown) {
                 RelDataType typed = leftUnknown ? b : a;
                 SqlNode constant = leftUnknown ? leftItem : rightItem;
@@ -268,6 +278,32 @@ final class CommonTypeResolution {
                 }
             }
         }
+    }
+
+    /**
+     * Whether PostgreSQL's common type of a set operation's column of types {@code a} and {@code
+     * b} is a NUMERIC whose values keep their own scales: both exact numbers, one at least a
+     * NUMERIC, of different types or scales.
+     */
+    private boolean ownScales(RelDataType a, RelDataType b) {
+        return SqlTypeUtil.isExactNumeric(a)
+                && SqlTypeUtil.isExactNumeric(b)
+                && (a.getSqlTypeName() == SqlTypeName.DECIMAL || b.getSqlTypeName() == SqlTypeName.DECIMAL)
+                && !SqlTypeUtil.equalSansNullability(factory, a, b);
+    }
+
+    /** Whether {@code item} is a select item of its own, not a column of a {@code *} not yet expanded. */
+    private static boolean writtenColumn(SqlSelect select, RelDataType row, SqlNode item) {
+        return item != null
+                && select.getSelectList().size() == row.getFieldCount()
+                && !(item instanceof SqlIdentifier id && id.isStar());
+    }
+
+    /** Passes column {@code i} of a set operation's input {@code select}, {@code item}, through {@code pg_numeric}. */
+    private void keepColumnScale(SqlSelect select, int i, SqlNode item) {
+        SqlNode replacement = keepingScale(item);
+        RelDataType type = validator.deriveType(validator.getSelectScope(select), replacement);
+        coercion.replaceColumn(select, i, replacement, type);
     }
 
     /** Whether {@code node} holds a parameter ({@code ?} or {@code $n}) anywhere. */

@@ -10,6 +10,7 @@ import java.util.List;
  * {@code array_upper}. As in PostgreSQL, an empty array, a
  * dimension it does not have and a NULL argument give NULL. And {@code array_to_string} (named
  * {@code pg_array_to_string}: Calcite's takes text elements only and fails at run time on others).
+ * And {@code array::text} ({@code pg_array_text}, which {@link PgValidator} puts under such a cast).
  * Called by reflection from generated code, on any thread.
  */
 public final class PgArrayFunctions {
@@ -45,6 +46,39 @@ public final class PgArrayFunctions {
         boolean[] first = {true};
         append(sb, array, delimiter, nullString, first);
         return sb.toString();
+    }
+
+    /**
+     * {@code array::text}: the array in PostgreSQL's text form, {@code {1,NULL,"a b"}}, each element
+     * printed as {@link #pg_array_to_string} prints it and quoted as {@code array_out} quotes it; a
+     * NULL element as {@code NULL}. {@link PgValidator} refuses the element types {@link
+     * PgScalarCalls} refuses for {@code array_to_string}.
+     */
+    public static String pg_array_text(List<?> array) {
+        if (array == null) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        appendText(sb, array);
+        return sb.toString();
+    }
+
+    private static void appendText(StringBuilder sb, List<?> array) {
+        sb.append('{');
+        for (int i = 0; i < array.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            Object e = array.get(i);
+            if (e == null) {
+                sb.append("NULL");
+            } else if (e instanceof List<?> inner) {
+                appendText(sb, inner);
+            } else {
+                io.tributary.common.types.PgArrayLiteral.appendElement(sb, elementText(e));
+            }
+        }
+        sb.append('}');
     }
 
     private static void append(StringBuilder sb, List<?> array, String delimiter, String nullString, boolean[] first) {

@@ -99,7 +99,7 @@ final class PgScalarCalls {
      * 0A000 for {@code array_to_string} of dates, times, timestamps or intervals: their elements
      * reach the function as bare numbers, which it could not print as PostgreSQL does.
      */
-    private static void refuseUnprintableElements(RelDataType array) {
+    static void refuseUnprintableElements(RelDataType array, String what) {
         RelDataType element = array.getComponentType();
         while (element != null && element.getComponentType() != null) {
             element = element.getComponentType();
@@ -107,7 +107,7 @@ final class PgScalarCalls {
         if (element != null && !PRINTABLE_ELEMENTS.contains(element.getSqlTypeName())) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED,
-                    "array_to_string of an array of dates, times, timestamps, intervals, uuids or json values is"
+                    what + " of an array of dates, times, timestamps, intervals, uuids or json values is"
                             + " not supported");
         }
     }
@@ -139,7 +139,7 @@ final class PgScalarCalls {
         }
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
         if (name.equals("PG_ARRAY_TO_STRING") && !operands.isEmpty()) {
-            refuseUnprintableElements(operands.get(0).getType());
+            refuseUnprintableElements(operands.get(0).getType(), "array_to_string");
             return null;
         }
         if (type == SqlTypeName.DOUBLE) {

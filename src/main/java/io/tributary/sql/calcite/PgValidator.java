@@ -18,6 +18,7 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -149,6 +150,11 @@ final class PgValidator extends CalciteSqlValidator {
         RelDataType rowType = super.validateSelectList(selectItems, select, targetRowType);
         SelectScope scope = getRawSelectScope(select);
         List<SqlNode> items = scope == null ? null : scope.getExpandedSelectList();
+        if (items != null) {
+            for (SqlNode item : items) {
+                recordMergedColumnName(item, scope);
+            }
+        }
         List<String> names = rowType.getFieldNames();
         if (items == null || items.size() != names.size() || Util.isDistinct(names)) {
             return rowType;
@@ -172,6 +178,67 @@ final class PgValidator extends CalciteSqlValidator {
         return getTypeFactory()
                 .createStructType(
                         rowType.getFieldList().stream().map(f -> f.getType()).toList(), unique);
+    }
+
+    /**
+     * Calcite's check of a join, then PostgreSQL's of its common columns ({@link JoinCommonColumns}),
+     * which Calcite checks by the names it numbered apart.
+     */
+    @Override
+    protected void validateJoin(SqlJoin join, SqlValidatorScope scope) {
+        super.validateJoin(join, scope);
+        new JoinCommonColumns(getCatalogReader().nameMatcher(), this::inputColumnNames, this::usingNames).check(join);
+    }
+
+    /** The own names of the columns of a join input that is not itself a join; null when unknown. */
+    private List<String> inputColumnNames(SqlNode input) {
+        SqlValidatorNamespace namespace;
+        try {
+            namespace = getNamespace(input);
+        } catch (RuntimeException unregistered) {
+            return null;
+        }
+        if (namespace == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < namespace.getRowType().getFieldCount(); i++) {
+            names.add(ownFieldName(namespace, i, 0));
+        }
+        return names;
+    }
+
+    /**
+     * Gives a USING or NATURAL join's merged column, which Calcite's star expansion wrote as {@code
+     * COALESCE(b.k, c.k) AS k0} when an earlier column of the list is named {@code k} too, the own
+     * name of the column it merges.
+     */
+    private void recordMergedColumnName(SqlNode item, SelectScope scope) {
+        if (ownNames.containsKey(item)
+                || item.getKind() != SqlKind.AS
+                || ((SqlCall) item).operand(0).getKind() != SqlKind.COALESCE) {
+            return;
+        }
+        SqlNode first = ((SqlCall) item).operand(0);
+        while (first instanceof SqlCall call
+                && call.operandCount() > 0
+                && (first.getKind() == SqlKind.COALESCE
+                        || first.getKind() == SqlKind.CAST
+                        || first.getKind() == SqlKind.AS)) {
+            String recorded = ownNames.get(first);
+            if (recorded != null) {
+                ownNames.put(item, recorded);
+                return;
+            }
+            first = call.operand(0);
+        }
+        // only a merge the star expansion wrote: a client's COALESCE(b.k, c.k) AS k0 is named k0
+        if (first instanceof SqlIdentifier id && expanded.contains(id)) {
+            String own = ownName(scope, id);
+            if (own != null && !own.equals(((SqlIdentifier) ((SqlCall) item).operand(1)).getSimple())) {
+                ownNames.put(item, own);
+            }
+        }
     }
 
     /**
@@ -246,6 +313,37 @@ final class PgValidator extends CalciteSqlValidator {
             throw TributaryException.notSupported("casting " + PgTypeOf.name(from) + " to " + PgTypeOf.name(to)
                     + " (other than an ARRAY[...] constructor's elements)");
         }
+    }
+
+    /**
+     * Puts the operand of a cast of an array to a string type through {@code pg_array_text}, which
+     * prints it as PostgreSQL's {@code array_out} does ({@code ARRAY[1,2]::text} is {@code {1,2}});
+     * Calcite has no such cast (42846).
+     *
+     * @throws TributaryException 0A000 for an array of elements whose run-time values do not tell
+     *     their type (dates, times, timestamps, intervals)
+     */
+    private void arrayAsText(SqlCall cast, SqlValidatorScope scope) {
+        if (cast.operandCount() != 2
+                || !(cast.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec)
+                || spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec
+                || !org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(spec.deriveType(this))) {
+            return;
+        }
+        RelDataType from = deriveType(scope, cast.operand(0));
+        if (from.getComponentType() == null) {
+            return;
+        }
+        PgScalarCalls.refuseUnprintableElements(from, "a cast to text");
+        org.apache.calcite.sql.parser.SqlParserPos pos = cast.operand(0).getParserPosition();
+        SqlFunction text = new org.apache.calcite.sql.SqlUnresolvedFunction(
+                new SqlIdentifier(List.of("pg_array_text"), pos),
+                null,
+                null,
+                null,
+                null,
+                org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION);
+        cast.setOperand(0, new SqlBasicCall(text, List.of(cast.operand(0)), pos));
     }
 
     /** The own name of the column {@code id} reads in {@code scope}; null when it does not resolve. */
@@ -408,6 +506,7 @@ final class PgValidator extends CalciteSqlValidator {
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
         if (expr.getKind() == SqlKind.CAST && getValidatedNodeTypeIfKnown(expr) == null) {
             refuseArrayCast((SqlCall) expr, scope);
+            arrayAsText((SqlCall) expr, scope);
         }
         if (expr instanceof SqlCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             ConstructConstants.resolve(call, operand -> deriveType(scope, operand));

@@ -61,6 +61,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new TimeWindowCalls(),
                 new SplitToTableInFrom(),
                 new ImplicitLateralCalls(),
+                new WindowsInAggregates(),
                 new CorrelatedWindowQueries(),
                 new SkipLevelSelectSubqueries(),
                 new AggregateLateralJoins(),
