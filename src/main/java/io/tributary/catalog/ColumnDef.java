@@ -56,6 +56,25 @@ public record ColumnDef(
         return new ColumnDef(name, type, notNull, hidden, defaultExpr, identity, generated, comment);
     }
 
+    /**
+     * Whether two column lists store and compute the same values: equal but for their comments,
+     * which no writer, check or plan reads (so COMMENT ON COLUMN does not fail a statement running
+     * over the table, as in PostgreSQL, where COMMENT takes no lock that writers conflict with).
+     */
+    public static boolean sameShape(java.util.List<ColumnDef> a, java.util.List<ColumnDef> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            ColumnDef x = a.get(i);
+            ColumnDef y = b.get(i);
+            if (!x.equals(java.util.Objects.equals(x.comment, y.comment) ? y : y.withComment(x.comment))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** This column named {@code name}, everything else kept. */
     public ColumnDef renamed(String name) {
         return new ColumnDef(name, type, notNull, hidden, defaultExpr, identity, generated, comment);

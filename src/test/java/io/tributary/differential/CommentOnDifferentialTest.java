@@ -58,6 +58,11 @@ class CommentOnDifferentialTest {
             "ALTER TABLE renamed_from RENAME TO renamed_to",
             "ALTER TABLE renamed_to RENAME COLUMN b TO b2",
             "CREATE OR REPLACE VIEW cv AS SELECT id, name, note FROM ct",
+            // pg_dump's order: the view WITH NO DATA, its comments, REFRESH at the end
+            "CREATE MATERIALIZED VIEW cnd AS SELECT id, name FROM ct WITH NO DATA",
+            "COMMENT ON MATERIALIZED VIEW cnd IS 'refreshed later'",
+            "COMMENT ON COLUMN cnd.name IS 'kept by REFRESH'",
+            "REFRESH MATERIALIZED VIEW cnd",
             "CREATE TABLE emptied (a INT)",
             "COMMENT ON TABLE emptied IS 'x'",
             "COMMENT ON TABLE emptied IS ''",

@@ -1,6 +1,7 @@
 package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.IndexDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
@@ -617,7 +618,7 @@ final class IndexBuild {
     /** Whether {@code now} has the id, columns and key the build reads (its indexes may differ). */
     private boolean sameShape(TableDef now) {
         return now.id() == table.id()
-                && now.columns().equals(table.columns())
+                && ColumnDef.sameShape(now.columns(), table.columns())
                 && Arrays.equals(now.primaryKey(), table.primaryKey());
     }
 

@@ -351,7 +351,7 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                     null);
         }
         int first = catalogService.allocateIds(StatePlan.stateTableCount(plan.root()) + 1);
-        TableDef populated = viewRecord(
+        TableDef planned = viewRecord(
                 view.id(),
                 view.name(),
                 plan,
@@ -359,6 +359,18 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
                 view.query(),
                 stateIds(plan, first),
                 view.parallelism());
+        // COMMENT ON between WITH NO DATA and REFRESH (pg_dump's order) stays with the view and its columns
+        List<ColumnDef> columns = new ArrayList<>();
+        for (ColumnDef c : planned.columns()) {
+            columns.add(c.withComment(view.columns().stream()
+                    .filter(old -> old.name().equals(c.name()))
+                    .map(ColumnDef::comment)
+                    .filter(java.util.Objects::nonNull)
+                    .findFirst()
+                    .orElse(null)));
+        }
+        TableDef populated = planned.withColumns(columns, planned.primaryKey(), null, planned.checks())
+                .withComment(view.comment());
         CreateView change = new CreateView(
                 populated, plan, true, rateLimit, first + populated.stateTableIds().length, null, null, true);
         // the snapshot is pinned under the barrier lock: flush first, so the pin itself is quick

@@ -1,6 +1,7 @@
 package io.tributary.meta.ddl;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.TributaryException;
 import io.tributary.plan.PlanFingerprint;
@@ -109,7 +110,7 @@ final class ViewJobRecovery {
         }
         boolean same = stored != null
                 ? PlanFingerprint.matches(stored, plan.root())
-                : plan.columns().equals(view.columns())
+                : ColumnDef.sameShape(plan.columns(), view.columns())
                         && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
         if (!same) {
             throw new PlanChanged(view);

@@ -64,7 +64,7 @@ public final class CheckConstraints {
 
     /** Whether {@code other} has the columns these constraints were planned over. */
     boolean columnsOf(TableDef other) {
-        return other.columns().equals(table.columns());
+        return ColumnDef.sameShape(other.columns(), table.columns());
     }
 
     /**

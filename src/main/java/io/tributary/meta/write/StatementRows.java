@@ -1,6 +1,7 @@
 package io.tributary.meta.write;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.meta.epoch.EpochChange;
 import io.tributary.storage.KeyValueRun;
@@ -188,7 +189,7 @@ final class StatementRows implements EpochChange {
         if (current == null) {
             throw Catalog.undefinedTable(table.name());
         }
-        if (current.columns() != table.columns() && !current.columns().equals(table.columns())) {
+        if (current.columns() != table.columns() && !ColumnDef.sameShape(current.columns(), table.columns())) {
             // ALTER TABLE ... ADD or DROP COLUMN re-encoded the rows since this statement was planned
             throw new io.tributary.common.TributaryException(
                     io.tributary.common.SqlState.SERIALIZATION_FAILURE,
