@@ -25,6 +25,7 @@ public final class SqlState {
     public static final String ARRAY_SUBSCRIPT_ERROR = "2202E";
     public static final String INVALID_ARGUMENT_FOR_WIDTH_BUCKET = "2201G";
     public static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+    public static final String STATEMENT_TOO_COMPLEX = "54001";
     public static final String UNTRANSLATABLE_CHARACTER = "22P05";
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String NOT_NULL_VIOLATION = "23502";
