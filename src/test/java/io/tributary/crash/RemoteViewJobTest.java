@@ -281,8 +281,8 @@ class RemoteViewJobTest {
             long seconds = (System.nanoTime() - started) / 1_000_000_000L;
             assertTrue(progress.stopAndCheck("remote:") > 0, "ddl_progress showed the job's rows done on w1");
             long opened = jobsDatabaseSessions() - before;
-            System.out.println("connections opened to the jobs database during the build: " + opened + " in " + seconds
-                    + " s");
+            System.out.println(
+                    "connections opened to the jobs database during the build: " + opened + " in " + seconds + " s");
             assertTrue(
                     opened <= 15,
                     opened + " connections to the jobs database were opened during a remote view build of " + seconds
