@@ -8,6 +8,7 @@ import io.tributary.meta.Cluster;
 import io.tributary.meta.Database;
 import io.tributary.meta.jobs.DbJobScheduler;
 import io.tributary.meta.jobs.JobPlacement;
+import io.tributary.meta.jobs.JobsConnections;
 import io.tributary.meta.jobs.JobsDatabase;
 import io.tributary.meta.jobs.LocalJobScheduler;
 import io.tributary.server.http.DashboardServer;
@@ -124,6 +125,13 @@ final class ServerRunner {
         return 0;
     }
 
+    /**
+     * The server's pooled connections to the jobs database. Its short calls come from session
+     * threads (system tables, progress, scheduling, cancels), the watcher and the results thread,
+     * each holding a connection for one statement or short transaction.
+     */
+    private static final int SERVER_JOBS_CONNECTIONS = 4;
+
     /** Where jobs run: with --jobs-url, remotely when asked (falling back here); else here. */
     private static JobPlacement jobPlacement(ServerOptions options) {
         if (options.jobsUrl == null || options.jobsUrl.isEmpty()) {
@@ -134,7 +142,8 @@ final class ServerRunner {
             return new JobPlacement(
                     local,
                     new DbJobScheduler(
-                            JobsDatabase.dataSource(options.jobsUrl, "tributary-server"),
+                            JobsConnections.open(
+                                    options.jobsUrl, "tributary-server", "jobs-db", SERVER_JOBS_CONNECTIONS),
                             local,
                             options.jobsFallbackMs));
         } catch (SQLException e) {

@@ -3,11 +3,13 @@ package io.tributary.cli;
 import io.tributary.common.BackgroundPriority;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.ScratchViewBuild;
+import io.tributary.meta.jobs.JobsConnections;
 import io.tributary.meta.jobs.JobsDatabase;
 import io.tributary.sql.calcite.CalciteViewPlanner;
 import io.tributary.worker.JobWorker;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -50,13 +52,17 @@ final class WorkerCommand implements Callable<Integer> {
         JobWorker worker;
         try {
             worker = new JobWorker(
-                    JobsDatabase.dataSource(jobsUrl, "tributary-worker " + me),
+                    JobsConnections.open(jobsUrl, "tributary-worker " + me, "jobs-db", poolSize(slots)),
                     me,
                     slots,
                     serverPassword == null || serverPassword.isEmpty() ? null : serverPassword,
                     ScratchViewBuild.opener(CalciteViewPlanner::new));
         } catch (TributaryException e) {
             System.err.println(e.getMessage());
+            return 2;
+        } catch (SQLException e) {
+            System.err.println(
+                    "could not reach the jobs database " + JobsDatabase.mask(jobsUrl) + ": " + e.getMessage());
             return 2;
         }
         worker.start();
@@ -68,6 +74,15 @@ final class WorkerCommand implements Callable<Integer> {
         }));
         stopped.await();
         return 0;
+    }
+
+    /**
+     * The worker's pooled connections to the jobs database: db-scheduler's poller and its
+     * heartbeats, this worker's heartbeat, and each running job's short calls (its per-piece
+     * ownership check); every one holds a connection for a statement. Jobs beyond two share.
+     */
+    private static int poolSize(int slots) {
+        return Math.min(4, 2 + slots);
     }
 
     private static String host() {

@@ -10,6 +10,7 @@ import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.meta.ScratchViewBuild;
 import io.tributary.meta.ddl.ViewSnapshotJob;
+import io.tributary.meta.jobs.JobsConnections;
 import io.tributary.meta.jobs.JobsDatabase;
 import io.tributary.meta.jobs.RemoteJob;
 import io.tributary.meta.sink.SinkBackfillJob;
@@ -36,12 +37,17 @@ import org.slf4j.LoggerFactory;
  * if it is still that attempt ({@code UPDATE ... WHERE attempts = mine}): a late result from an
  * attempt that was given up is ignored. Uses no storage: it reads snapshots from the server over
  * pgwire and writes targets itself.
+ *
+ * <p>Its short calls to the jobs database (heartbeats, claims, the per-piece ownership check,
+ * db-scheduler's polling and heartbeats) take pooled connections; an attempt's staging and its
+ * reads of earlier attempts' checkpoints open connections of their own ({@link JobsConnections}),
+ * held for the attempt or the read, so they never keep a heartbeat waiting for the pool.
  */
 public final class JobWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobWorker.class);
 
     /**
-     * How often a running execution's heartbeat is written. Each one is a short UPDATE over a new
+     * How often a running execution's heartbeat is written. Each one is a short UPDATE over a pooled
      * connection; every 2 s is cheap for the jobs database with a handful of workers.
      */
     static final Duration HEARTBEAT = Duration.ofSeconds(2);
@@ -55,7 +61,10 @@ public final class JobWorker implements AutoCloseable {
      */
     static final int MISSED_HEARTBEATS = 10;
 
+    private final JobsConnections connections;
+    /** {@link #connections}' pool, for the short calls. */
     private final DataSource ds;
+
     private final String name;
     private final int slots;
     private final String serverPassword;
@@ -77,20 +86,32 @@ public final class JobWorker implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * Connects to the jobs database and checks its job format.
+     * Connects to the jobs database and checks its job format. Owns {@code connections} from here
+     * on: closes them when this fails or is closed.
      *
      * @param scratch opens the scratch database a view's snapshot phase is computed in (null: this
      *     worker refuses such jobs, which then fall back to the server when they may)
      * @throws TributaryException 0A000 when the server schedules another job format than this
      *     worker runs; 08001 when the jobs database cannot be reached
      */
-    public JobWorker(DataSource ds, String name, int slots, String serverPassword, ScratchViewBuild.Opener scratch) {
-        this.ds = ds;
+    public JobWorker(
+            JobsConnections connections,
+            String name,
+            int slots,
+            String serverPassword,
+            ScratchViewBuild.Opener scratch) {
+        this.connections = connections;
+        this.ds = connections.pooled();
         this.scratch = scratch;
         this.name = name;
         this.slots = slots;
         this.serverPassword = serverPassword;
-        checkFormat();
+        try {
+            checkFormat();
+        } catch (RuntimeException e) {
+            connections.close();
+            throw e;
+        }
         OneTimeTask<String> task = Tasks.oneTime(JobsDatabase.TASK, String.class)
                 .onFailure(new FailureHandler.OnFailureRetryLater<>(Duration.ofSeconds(1)))
                 .execute((instance, ctx) -> execute(instance));
@@ -269,15 +290,16 @@ public final class JobWorker implements AutoCloseable {
                     id,
                     job.view().name(),
                     claim.attempt());
-            try (StagedCheckpoints checkpoints = new StagedCheckpoints(ds, id, claim.attempt(), name);
-                    StagedResult result = new StagedResult(ds, id, claim.attempt(), name)) {
+            DataSource own = connections.dedicated();
+            try (StagedCheckpoints checkpoints = new StagedCheckpoints(own, id, claim.attempt(), name);
+                    StagedResult result = new StagedResult(own, id, claim.attempt(), name)) {
                 return new ViewSnapshotRun(job, serverAddress(), serverPassword, scratch)
                         .run(
                                 () -> stillMine(id, claim.attempt()),
                                 result,
-                                out -> JobsDatabase.readCheckpoints(ds, id, claim.attempt(), out),
+                                out -> JobsDatabase.readCheckpoints(own, id, claim.attempt(), out),
                                 out -> JobsDatabase.readCheckpointKeysOf(
-                                        ds, id, claim.attempt(), ViewSnapshotJob.POSITIONS_TABLE, out),
+                                        own, id, claim.attempt(), ViewSnapshotJob.POSITIONS_TABLE, out),
                                 rows -> recordCopied(id, claim.attempt(), rows),
                                 checkpoints,
                                 id);
@@ -392,5 +414,6 @@ public final class JobWorker implements AutoCloseable {
         closed = true;
         heartbeat.interrupt();
         scheduler.stop();
+        connections.close();
     }
 }

@@ -248,6 +248,59 @@ class RemoteViewJobTest {
         }
     }
 
+    /**
+     * A remote view build opens a few connections to the jobs database per attempt, not a few per
+     * second: the server and the worker take their short calls (heartbeats, db-scheduler's polling,
+     * the per-piece ownership check, {@code ddl_progress}'s reads of the job's progress, sampled
+     * here throughout) from pools. Counted with PostgreSQL's own {@code pg_stat_database.sessions}
+     * of the jobs database, from when the worker registered until the view is created; the build
+     * is held to 16,000 rows/s, so it lasts at least 9 s. Before the pools that was 4-5 new
+     * connections a second.
+     */
+    @Test
+    void aRemoteViewBuildOpensAFewJobsDatabaseConnectionsNotAFewASecond() throws Exception {
+        prepare();
+        ServerProcess server = remote.start(tempDir.resolve("data"));
+        remote.worker("w1");
+        RemoteJobsFixture.ProgressSamples progress = new RemoteJobsFixture.ProgressSamples(server.jdbcUrl(), "agg");
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x % 1000, x * 3 FROM generate_series(1, " + AGG_ROWS + ") AS g(x)");
+            awaitTrue(
+                    () -> !rows(c, "SELECT name FROM tributary_catalog.workers").isEmpty(), "w1 registers");
+            st.execute("SET remote_backfill = true");
+            st.execute("SET fallback_to_local = false");
+            st.execute("SET background_ddl = true");
+            st.execute("SET streaming_parallelism = 2");
+            st.execute("SET backfill_rate_limit = 8000");
+            long before = jobsDatabaseSessions();
+            long started = System.nanoTime();
+            st.execute("CREATE MATERIALIZED VIEW agg AS SELECT g, count(*) AS n, sum(v) AS s FROM t GROUP BY g");
+            awaitAggEqualsItsQuery(c);
+            long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+            assertTrue(progress.stopAndCheck("remote:") > 0, "ddl_progress showed the job's rows done on w1");
+            long opened = jobsDatabaseSessions() - before;
+            System.out.println(
+                    "connections opened to the jobs database during the build: " + opened + " in " + seconds + " s");
+            assertTrue(
+                    opened <= 15,
+                    opened + " connections to the jobs database were opened during a remote view build of " + seconds
+                            + " s");
+        }
+    }
+
+    /**
+     * How many sessions the jobs database has had ({@code pg_stat_database.sessions}, counted at a
+     * session's first report), once the statistics caught up.
+     */
+    private long jobsDatabaseSessions() throws Exception {
+        Thread.sleep(2_000);
+        String db = jobsUrl.substring(jobsUrl.lastIndexOf('/') + 1, jobsUrl.indexOf('?'));
+        return Long.parseLong(
+                UpstreamPostgres.queryOne("SELECT sessions FROM pg_stat_database WHERE datname = '" + db + "'"));
+    }
+
     private static final int AGG_ROWS = 150_000;
 
     /**

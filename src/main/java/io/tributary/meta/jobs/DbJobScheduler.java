@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * for {@link #fallbackAfterMillis}: the queued task is deleted and the row marked {@code local} in
  * one transaction, so a worker that comes later does not pick it, and a worker still writing is
  * fenced out by the job's own checkpoint check in the target.
+ *
+ * <p>Its short calls (scheduling, giving up, progress reads, the system tables, housekeeping) and
+ * db-scheduler's client take pooled connections ({@link JobsConnections#pooled}); the watcher's
+ * {@code LISTEN} and the bulk reads of a job's result or checkpoints open connections of their own
+ * ({@link JobsConnections#dedicated}). {@link #close} shuts the pool down.
  */
 public final class DbJobScheduler implements RemoteJobScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(DbJobScheduler.class);
@@ -45,7 +50,10 @@ public final class DbJobScheduler implements RemoteJobScheduler {
      */
     private static final long DONE_KEPT_MILLIS = 600_000;
 
+    private final JobsConnections connections;
+    /** {@link #connections}' pool: every call here but the watcher's LISTEN and the bulk reads. */
     private final DataSource ds;
+
     private final SchedulerClient client;
     private final LocalJobScheduler local;
     private final long fallbackAfterMillis;
@@ -69,17 +77,25 @@ public final class DbJobScheduler implements RemoteJobScheduler {
     }
 
     /**
-     * Connects to the jobs database and creates its tables when missing.
+     * Connects to the jobs database and creates its tables when missing. Owns {@code connections}
+     * from here on: closes them when this fails or is closed.
      *
      * @param local where jobs fall back to
      * @param fallbackAfterMillis how long a job may wait without any live worker before it falls back
      * @throws SQLException when the jobs database cannot be reached
      */
-    public DbJobScheduler(DataSource ds, LocalJobScheduler local, long fallbackAfterMillis) throws SQLException {
-        this.ds = ds;
+    public DbJobScheduler(JobsConnections connections, LocalJobScheduler local, long fallbackAfterMillis)
+            throws SQLException {
+        this.connections = connections;
+        this.ds = connections.pooled();
         this.local = local;
         this.fallbackAfterMillis = fallbackAfterMillis;
-        JobsDatabase.prepare(ds);
+        try {
+            JobsDatabase.prepare(ds);
+        } catch (SQLException | RuntimeException e) {
+            connections.close();
+            throw e;
+        }
         sweep(true);
         this.client = SchedulerClient.Builder.create(ds).build();
         this.watcher = new Thread(this::watch, "remote-jobs-watcher");
@@ -90,9 +106,12 @@ public final class DbJobScheduler implements RemoteJobScheduler {
     /** Like {@link #schedule(RemoteJob, Notifier)}, saying whether the job may fall back to local. */
     public JobId schedule(RemoteJob job, Notifier notifier, boolean fallback) throws ScheduleFailedException {
         boolean cancelled;
+        String state = null;
+        boolean attach;
+        // the row's connection goes back to the pool before db-scheduler's client takes one: a
+        // thread holding one pooled connection while waiting for another could starve the pool
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            String state = null;
             int format = RemoteJob.FORMAT_VERSION;
             try (PreparedStatement ps = c.prepareStatement(
                     "SELECT state, format_version FROM tributary_remote_jobs WHERE id = ? FOR UPDATE")) {
@@ -108,8 +127,7 @@ public final class DbJobScheduler implements RemoteJobScheduler {
             // name differs, so no worker of this format would pick the old one); it resumes from
             // the position its target holds
             boolean sameFormat = format == RemoteJob.FORMAT_VERSION;
-            boolean attach =
-                    "done".equals(state) || (sameFormat && ("waiting".equals(state) || "running".equals(state)));
+            attach = "done".equals(state) || (sameFormat && ("waiting".equals(state) || "running".equals(state)));
             // cancelled by CANCEL JOBS: stays so; the watcher tells the owner
             cancelled = "cancelled".equals(state);
             if (!attach && !cancelled) {
@@ -134,6 +152,10 @@ public final class DbJobScheduler implements RemoteJobScheduler {
                 }
             }
             c.commit();
+        } catch (SQLException | RuntimeException e) {
+            throw new ScheduleFailedException(job, "could not queue job " + job.id() + ": " + e.getMessage(), e);
+        }
+        try {
             if (!"done".equals(state) && !cancelled) {
                 client.scheduleIfNotExists(
                         new TaskInstance<>(
@@ -143,7 +165,7 @@ public final class DbJobScheduler implements RemoteJobScheduler {
             if (attach) {
                 LOG.info("re-attached to remote job {} ({})", job.id(), state);
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             throw new ScheduleFailedException(job, "could not queue job " + job.id() + ": " + e.getMessage(), e);
         }
         if (!cancelled) {
@@ -160,8 +182,9 @@ public final class DbJobScheduler implements RemoteJobScheduler {
      * @throws SQLException when the jobs database cannot be read
      */
     void readResult(JobId id, int attempt, JobPlacement.PairConsumer out) throws SQLException {
+        // a connection of its own: a takeover reads for as long as the state is big
         JobsDatabase.readPairs(
-                ds,
+                connections.dedicated(),
                 "SELECT k, v FROM tributary_job_results WHERE job_id = ? AND attempt = ? ORDER BY seq",
                 id.value(),
                 attempt,
@@ -170,7 +193,7 @@ public final class DbJobScheduler implements RemoteJobScheduler {
 
     /** See {@link JobPlacement#readCheckpoint}. Any thread. */
     void readCheckpoint(JobId id, JobPlacement.PairConsumer out) throws SQLException {
-        JobsDatabase.readCheckpoints(ds, id.value(), Integer.MAX_VALUE, out);
+        JobsDatabase.readCheckpoints(connections.dedicated(), id.value(), Integer.MAX_VALUE, out);
     }
 
     /**
@@ -202,9 +225,8 @@ public final class DbJobScheduler implements RemoteJobScheduler {
     /**
      * How long a job's {@code rows_done} as read is given again instead of read anew: {@code
      * ddl_progress} and SHOW JOBS may be polled many times a second (a client waiting for a view),
-     * and each fresh read is a new connection to the jobs database (with its authentication) on the
-     * server's CPU, which the remote placement exists to spare; checkpoint batches raise it at most
-     * once a second anyway.
+     * and each fresh read is a query to the jobs database on the server's CPU, which the remote
+     * placement exists to spare; checkpoint batches raise it at most once a second anyway.
      */
     private static final long ROWS_DONE_MAX_AGE_NANOS = 1_000_000_000L;
 
@@ -390,7 +412,8 @@ public final class DbJobScheduler implements RemoteJobScheduler {
         while (!closed) {
             try {
                 if (listen == null) {
-                    listen = ds.getConnection();
+                    // not pooled: LISTEN belongs to the session, which must stay this thread's
+                    listen = connections.dedicated().getConnection();
                     try (Statement s = listen.createStatement()) {
                         s.execute("LISTEN " + JobsDatabase.CHANNEL);
                     }
@@ -526,5 +549,6 @@ public final class DbJobScheduler implements RemoteJobScheduler {
             Thread.currentThread().interrupt();
         }
         local.close();
+        connections.close();
     }
 }

@@ -40,7 +40,7 @@ class JobsDatabaseSweepTest {
                 s.execute("INSERT INTO tributary_job_results VALUES ('" + job + "', 1, 0, '\\x01', '\\x02')");
             }
         }
-        new DbJobScheduler(ds, new LocalJobScheduler(), 60_000).close();
+        new DbJobScheduler(JobsConnections.over(ds, "sweep-test", 2), new LocalJobScheduler(), 60_000).close();
         List<String> kept = List.of("done", "local", "running", "waiting");
         assertEquals(kept, jobs(ds, "tributary_job_checkpoints"));
         assertEquals(kept, jobs(ds, "tributary_job_results"));
