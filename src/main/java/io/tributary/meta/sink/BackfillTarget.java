@@ -23,6 +23,12 @@ public final class BackfillTarget implements AutoCloseable {
     /** The position this attempt last read or committed: what the target must still hold. */
     private TargetTable.BackfillState expected;
 
+    /**
+     * How long the target lets this connection sit idle inside a transaction before it ends the
+     * session: far above the pause between one chunk transaction's statements.
+     */
+    static final int STALLED_TRANSACTION_SECONDS = 30;
+
     /** Where a backfill resumes: the vnode, and the last key copied in it (null: from its start). */
     public record Position(int vnode, byte[] lastKey) {}
 
@@ -33,6 +39,12 @@ public final class BackfillTarget implements AutoCloseable {
         this.binary = CopyBinary.supports(relation.columnTypes(), table.columnIndexes());
         this.c = TargetTable.connect(def.target());
         try {
+            try (java.sql.Statement s = c.createStatement()) {
+                // a worker stalled inside a chunk's transaction (stopped, swapped out) holds the sink's lock, and the
+                // attempt that replaces it would wait for that lock as long as the stall lasts: the target ends such
+                // a session instead, and the stalled attempt, fenced out anyway, fails when it wakes
+                s.execute("SET idle_in_transaction_session_timeout = '" + STALLED_TRANSACTION_SECONDS + "s'");
+            }
             table.openSession(c, true);
             expected = table.backfillState(c);
             c.commit();
