@@ -190,6 +190,38 @@ final class PgValidator extends CalciteSqlValidator {
         new JoinCommonColumns(getCatalogReader().nameMatcher(), this::inputColumnNames, this::usingNames).check(join);
     }
 
+    /**
+     * Calcite's check of a WHERE clause, after the select's references to a USING or NATURAL join's
+     * merged columns are written as Calcite's select list writes them ({@link
+     * MergedColumnReferences}); the first clause Calcite validates after the FROM.
+     */
+    @Override
+    protected void validateWhereClause(SqlSelect select) {
+        if (select.getFrom() instanceof SqlJoin join) {
+            List<String> names = new ArrayList<>();
+            for (SqlNode node = join; node instanceof SqlJoin left; node = left.getLeft()) {
+                List<String> common = usingNames(left);
+                if (common != null) {
+                    names.addAll(common);
+                }
+            }
+            SelectScope scope = getRawSelectScope(select);
+            if (!names.isEmpty() && scope != null) {
+                new MergedColumnReferences(getCatalogReader().nameMatcher(), names, id -> {
+                            try {
+                                SqlNode merged =
+                                        SqlUtil.stripAs(expandSelectExpr(id, scope, select, new java.util.HashMap<>()));
+                                return merged.getKind() == SqlKind.COALESCE ? merged : null;
+                            } catch (RuntimeException notMerged) {
+                                return null;
+                            }
+                        })
+                        .rewrite(select);
+            }
+        }
+        super.validateWhereClause(select);
+    }
+
     /** The own names of the columns of a join input that is not itself a join; null when unknown. */
     private List<String> inputColumnNames(SqlNode input) {
         SqlValidatorNamespace namespace;
