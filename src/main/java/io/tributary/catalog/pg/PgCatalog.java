@@ -171,7 +171,7 @@ public final class PgCatalog {
                         + "indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, "
                         + "indisreplident bool, indkey int2vector, indcollation oid[], indclass oid[], indoption int2[], "
                         + "indexprs pg_node_tree, indpred pg_node_tree",
-                this::indexes);
+                () -> PgKeyRows.indexes(relations()));
         table(
                 "pg_constraint",
                 2606,
@@ -181,7 +181,7 @@ public final class PgCatalog {
                         + "conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, "
                         + "confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], "
                         + "confkey int2[], conbin pg_node_tree",
-                this::constraints);
+                () -> PgKeyRows.constraints(relations()));
         table("pg_attrdef", 2604, "r", "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", this::attributeDefaults);
         table(
                 "pg_database",
@@ -420,130 +420,6 @@ public final class PgCatalog {
             return text;
         }
         return serial + PgDefinitions.quoteIdent(r.schema()) + "." + text.substring(serial.length());
-    }
-
-    private List<Object[]> indexes() {
-        List<Object[]> rows = new ArrayList<>();
-        for (PgRelation r : relations()) {
-            for (PgRelation.Index index : r.indexes()) {
-                List<Short> key = shorts(index.key());
-                List<Long> zeros = key.stream().map(k -> 0L).toList();
-                rows.add(new Object[] {
-                    index.oid(),
-                    r.oid(),
-                    (short) key.size(),
-                    (short) key.size(),
-                    index.unique(),
-                    false,
-                    index.primary(),
-                    false,
-                    true,
-                    false,
-                    true,
-                    false,
-                    true,
-                    true,
-                    false,
-                    key,
-                    zeros,
-                    zeros,
-                    key.stream().map(k -> (short) 0).toList(),
-                    null,
-                    null
-                });
-            }
-        }
-        return rows;
-    }
-
-    private List<Object[]> constraints() {
-        List<Object[]> rows = new ArrayList<>();
-        for (PgRelation r : relations()) {
-            for (PgRelation.Index index : r.indexes()) {
-                if (!index.hasConstraint()) {
-                    continue;
-                }
-                rows.add(new Object[] {
-                    index.constraintOid(),
-                    index.name(),
-                    r.namespace(),
-                    index.constraintType(),
-                    false,
-                    false,
-                    true,
-                    r.oid(),
-                    0L,
-                    index.oid(),
-                    0L,
-                    0L,
-                    " ",
-                    " ",
-                    " ",
-                    true,
-                    0,
-                    true,
-                    shorts(index.key()),
-                    null,
-                    null
-                });
-            }
-            rows.addAll(PgCheckRows.constraints(r));
-            for (PgForeignKey fk : r.foreignKeys()) {
-                rows.add(new Object[] {
-                    fk.oid(),
-                    fk.name(),
-                    r.namespace(),
-                    "f",
-                    false,
-                    false,
-                    true,
-                    r.oid(),
-                    0L,
-                    referencedIndexOid(fk),
-                    0L,
-                    fk.parentOid(),
-                    String.valueOf(fk.onUpdate()),
-                    String.valueOf(fk.onDelete()),
-                    "s",
-                    true,
-                    0,
-                    true,
-                    fk.conkey(),
-                    fk.confkey(),
-                    null
-                });
-            }
-        }
-        return rows;
-    }
-
-    /** {@code conindid} of a foreign key: the referenced table's index its columns are (0 when it is gone). */
-    private long referencedIndexOid(PgForeignKey fk) {
-        for (PgRelation p : relations()) {
-            if (p.oid() != fk.parentOid()) {
-                continue;
-            }
-            for (PgRelation.Index index : p.indexes()) {
-                if (index.unique() && index.key().length == fk.confkey().size()) {
-                    java.util.Set<Short> key = new java.util.HashSet<>();
-                    for (short k : index.key()) {
-                        key.add(k);
-                    }
-                    if (key.equals(new java.util.HashSet<>(fk.confkey()))) {
-                        return index.oid();
-                    }
-                }
-            }
-        }
-        return 0L;
-    }
-
-    private static List<Short> shorts(short[] a) {
-        List<Short> out = new ArrayList<>(a.length);
-        for (short s : a) {
-            out.add(s);
-        }
-        return out;
     }
 
     private List<Object[]> databases() {

@@ -94,7 +94,7 @@ public final class ColumnDdl {
             key[i] = key[i] >= at ? key[i] + 1 : key[i];
         }
         TableDef after = table.withColumns(columns, key, table.watermark(), table.checks());
-        rewrite(table, after, sources, existing);
+        rewrite(table, after, sources, existing, catalog -> {});
         return Optional.empty();
     }
 
@@ -165,12 +165,27 @@ public final class ColumnDdl {
                 .withForeignKeys(table.foreignKeys().stream()
                         .filter(f -> !f.columns().contains(columnName))
                         .toList());
-        rewrite(table, after, sources, null);
+        // an ADD FOREIGN KEY referencing the column may have committed since the check above
+        rewrite(
+                table,
+                after,
+                sources,
+                null,
+                catalog -> ForeignKeyDependents.refuseDropColumn(catalog, table, columnName, cascade));
         return Optional.empty();
     }
 
-    /** Rewrites {@code table} as {@code after} under a new id ({@link TableRewrite}); returns once durable. */
-    private void rewrite(TableDef table, TableDef after, int[] sources, Object added) throws InterruptedException {
+    /**
+     * Rewrites {@code table} as {@code after} under a new id ({@link TableRewrite}); returns once
+     * durable. {@code underLock} checks the catalog again at staging and throws to refuse.
+     */
+    private void rewrite(
+            TableDef table,
+            TableDef after,
+            int[] sources,
+            Object added,
+            java.util.function.Consumer<io.tributary.catalog.Catalog> underLock)
+            throws InterruptedException {
         // alone in its epoch: the rewritten rows are in a file the epoch's later statements could not read
         barriers.awaitCommitted(barriers.stageAlone(new TableRewrite(
                 catalogService,
@@ -181,7 +196,8 @@ public final class ColumnDdl {
                 sources,
                 added,
                 sequences,
-                watermarks)));
+                watermarks,
+                underLock)));
     }
 
     /**

@@ -50,6 +50,8 @@ final class TableRewrite implements EpochChange {
     private final SequenceMove sequences;
     /** Moves the old id's watermark to the new id. */
     private final WatermarkMove watermarks;
+    /** The statement's checks of other relations, repeated under the barrier lock; throws to refuse. */
+    private final java.util.function.Consumer<Catalog> underLock;
 
     TableRewrite(
             CatalogService catalogService,
@@ -60,7 +62,8 @@ final class TableRewrite implements EpochChange {
             int[] sources,
             Object added,
             SequenceMove sequences,
-            WatermarkMove watermarks) {
+            WatermarkMove watermarks,
+            java.util.function.Consumer<Catalog> underLock) {
         this.catalogService = catalogService;
         this.store = store;
         this.streams = streams;
@@ -70,6 +73,7 @@ final class TableRewrite implements EpochChange {
         this.added = added;
         this.sequences = sequences;
         this.watermarks = watermarks;
+        this.underLock = underLock;
     }
 
     @Override
@@ -78,6 +82,7 @@ final class TableRewrite implements EpochChange {
         if (catalog.table(before.name()).map(t -> t != before).orElse(true)) {
             throw changedWhileRunning(before);
         }
+        underLock.accept(catalog);
         // a materialized view created since the statement's check (WITH NO DATA: no job subscribes) counts too
         if (streams.hasSubscribers(before.id()) || catalog.tables().stream().anyMatch(t -> t.dependsOn(before.id()))) {
             throw TributaryException.notSupported(

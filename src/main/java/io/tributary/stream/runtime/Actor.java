@@ -33,7 +33,14 @@ import org.slf4j.LoggerFactory;
  */
 final class Actor {
     private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
+    /** How long an actor with a backfill still reading waits for work: its rate and its peers wake no one. */
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * How long a live actor waits for work. Senders and {@link #stop} wake it, so this only bounds
+     * a wake-up that never comes; an idle view costs a wake-up a second per actor, not a hundred.
+     */
+    private static final long LIVE_IDLE_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private static final int MESSAGES_PER_TURN = 8;
 
     /**
@@ -280,10 +287,20 @@ final class Actor {
                     stepped = stepBackfills();
                 }
                 if (!progressed && !stepped) {
-                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                    LockSupport.parkNanos(this, backfilling() ? IDLE_PARK_NANOS : LIVE_IDLE_PARK_NANOS);
                 }
             }
         }
+    }
+
+    /** Whether a backfill of this actor still reads its snapshot or log (it has not joined the live flow). */
+    private boolean backfilling() {
+        for (BackfillInput backfill : backfills) {
+            if (!backfill.live()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads the next rows of each backfill; whether any of them did something. */
