@@ -75,6 +75,14 @@ public interface PgSession {
      */
     long transactionStartMicros();
 
+    /**
+     * The id of the session's current transaction (its block, or the statement running alone),
+     * assigned at the first call with {@code assign} in it, what {@code txid_current()} answers;
+     * 0 when none is assigned yet and {@code assign} is false ({@code txid_current_if_assigned()}).
+     * Ids grow from one transaction to the next. Read on the thread that runs the statement.
+     */
+    long transactionId(boolean assign);
+
     /** When the session's current statement started, in microseconds since 1970-01-01 UTC ({@code statement_timestamp()}). */
     long statementStartMicros();
 

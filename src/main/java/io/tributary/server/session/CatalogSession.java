@@ -61,6 +61,11 @@ final class CatalogSession implements PgSession {
     }
 
     @Override
+    public long transactionId(boolean assign) {
+        return clock.transactionId(assign);
+    }
+
+    @Override
     public long transactionStartMicros() {
         return clock.transactionStartMicros();
     }

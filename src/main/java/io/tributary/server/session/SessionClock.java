@@ -5,12 +5,14 @@ package io.tributary.server.session;
  * statement_timestamp()} and {@code now()} answer them: the statement's time is taken when its
  * first piece of work (parse, or execution) starts after the previous one ended; the
  * transaction's is the statement's unless a transaction block is open, whose first statement
- * ({@code BEGIN}) set it. Times are microseconds since 1970-01-01 UTC, as PostgreSQL's clock
+ * ({@code BEGIN}) set it; the transaction's id ({@code txid_current()}) lasts as long. Times are microseconds since 1970-01-01 UTC, as PostgreSQL's clock
  * reads them. Written and read on the session's thread.
  */
 final class SessionClock {
     private long statementStart = now();
     private long transactionStart = statementStart;
+    /** The transaction's id once {@link #transactionId} assigned one, 0 before. */
+    private long transactionId;
     /** Whether a statement runs: its later pieces (bind, execute) keep its time. */
     private boolean running;
 
@@ -27,6 +29,7 @@ final class SessionClock {
         statementStart = now();
         if (!inBlock) {
             transactionStart = statementStart;
+            transactionId = 0;
         }
     }
 
@@ -41,6 +44,17 @@ final class SessionClock {
 
     long transactionStartMicros() {
         return transactionStart;
+    }
+
+    /**
+     * The current transaction's id, assigned from {@link TransactionIds} at the first call with
+     * {@code assign} in the transaction; 0 when none is assigned and {@code assign} is false.
+     */
+    long transactionId(boolean assign) {
+        if (transactionId == 0 && assign) {
+            transactionId = TransactionIds.next();
+        }
+        return transactionId;
     }
 
     private static long now() {

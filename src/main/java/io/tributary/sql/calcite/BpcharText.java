@@ -33,7 +33,7 @@ final class BpcharText {
      * octet_length} (written as {@code pg_octet_length} before validation) counts the padding.
      */
     static final Set<String> KEEPING_BLANKS =
-            Set.of("CONCAT", "CONCAT_WS", "FORMAT", "PG_CONCAT_TEXT", "PG_TYPEOF", "PG_OCTET_LENGTH");
+            Set.of("CONCAT", "CONCAT_WS", "FORMAT", "PG_CONCAT_TEXT", "PG_TYPEOF", "PG_OCTET_LENGTH", "PG_COLUMN_SIZE");
 
     private BpcharText() {}
 

@@ -144,6 +144,7 @@ final class CatalogSchema extends AbstractSchema {
         root.add("generate_series", TableFunctionImpl.create(NumericSeries.class, "numericStep"));
         // generate_series over timestamps, under the names PgValueSemantics gives such calls
         root.add(PgTypeOf.NAME, new PgTypeOf());
+        root.add(PgColumnSize.NAME, new PgColumnSize());
         root.add(AtTimeZoneCalls.LOCAL, AtTimeZoneCalls.function(AtTimeZoneCalls.LOCAL));
         root.add(AtTimeZoneCalls.INSTANT, AtTimeZoneCalls.function(AtTimeZoneCalls.INSTANT));
         root.add("pg_options_to_table", TableFunctionImpl.create(PgOptionsTable.class, "eval"));
@@ -192,6 +193,7 @@ final class CatalogSchema extends AbstractSchema {
                 PgPartitionAncestors.NAME,
                 "regexp_match",
                 PgTypeOf.NAME,
+                PgColumnSize.NAME,
                 "pg_cancel_backend",
                 "pg_terminate_backend",
                 "to_char",

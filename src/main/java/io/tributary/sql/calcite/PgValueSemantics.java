@@ -42,7 +42,7 @@ import org.apache.calcite.util.TimestampString;
  * {@code 'a\001'}; Calcite: the text's bytes); {@code octet_length(text)} counts UTF-8 bytes (Calcite: bytes of its charset);
  * {@code substr} counts positions as {@code substring} does (Calcite: a negative start from the end); {@code %} and
  * {@code mod} of an operand cast to a float type are 42883, as PostgreSQL has none (Calcite: computed in
- * NUMERIC); a NULL argument of {@code starts_with} is a text NULL; a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}); {@code to_char}, {@code to_date} and {@code to_timestamp} are PostgreSQL's ({@link PgFormattingCalls}; Calcite's take other templates).
+ * NUMERIC); a NULL argument of {@code starts_with} is a text NULL; a NULL argument of {@code generate_series} is an integer NULL ({@link SeriesArguments}); {@code pg_typeof} of a bare string literal is {@code unknown} ({@link PgTypeOf}) and {@code pg_column_size} of one is its C string's size ({@link PgColumnSize}); {@code to_char}, {@code to_date} and {@code to_timestamp} are PostgreSQL's ({@link PgFormattingCalls}; Calcite's take other templates).
  */
 final class PgValueSemantics extends StatementRewrite {
     @Override
@@ -67,6 +67,11 @@ final class PgValueSemantics extends StatementRewrite {
         if (name.equals(PgTypeOf.NAME) && call.operandCount() == 1 && PgTypeOf.isStringLiteral(call.operand(0))) {
             // PostgreSQL's unknown, as of NULL: Calcite would type the literal CHAR(n), as any string expression
             return rewritten(call.getOperator().createCall(pos, SqlLiteral.createNull(pos)));
+        }
+        if (name.equals(PgColumnSize.NAME) && call.operandCount() == 1 && PgTypeOf.isStringLiteral(call.operand(0))) {
+            // PostgreSQL's unknown, sized as the C string it is; Calcite would type the literal CHAR(n)
+            String text = ((SqlLiteral) call.operand(0)).getValueAs(String.class);
+            return rewritten(SqlLiteral.createExactNumeric(String.valueOf(PgColumnSize.unknownLiteral(text)), pos));
         }
         if ((name.equals("starts_with") || name.equals("pg_op_starts_with"))
                 && call.getOperandList().stream().anyMatch(o -> SqlUtil.isNullLiteral(o, false))) {

@@ -66,6 +66,7 @@ final class SessionSchemas implements AutoCloseable {
                     .setCacheEnabled(false);
             CatalogSchema.registerFunctions(root);
             BackendSignals.register(root, session);
+            TransactionIdFunctions.register(root, session);
             CurrentTimes.registerSession(root, session);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
