@@ -1,8 +1,6 @@
 package io.tributary.meta.write;
 
 import io.tributary.catalog.TableDef;
-import io.tributary.common.SqlState;
-import io.tributary.common.TributaryException;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.WriteBuffer;
 import java.util.ArrayList;
@@ -20,15 +18,6 @@ final class EpochCascades {
     private final WriteBuffer epoch;
     private final StatementRows.Target target;
     private final ForeignKeyChecks.Rows rows;
-    /**
-     * How many referencing tables deep a cascade may go: each level is a few frames of recursion
-     * and a scan of a referencing table (two tables cascading into each other go one level per
-     * row of a chain), so a deeper one fails clearly instead of overflowing the staging thread's stack.
-     */
-    static final int MAX_DEPTH = 200;
-
-    /** How deep the cascade being written is now. */
-    private int depth;
     /** The changes to send to the referencing tables' views, in the order they were written. */
     private final List<Runnable> emissions = new ArrayList<>();
 
@@ -41,13 +30,17 @@ final class EpochCascades {
 
     /**
      * Writes what the changes {@code oldRows[i]} → {@code newRows[i]} of {@code table}, already
-     * written, cascade to, recursively.
+     * written by the statement itself, cascade to, recursively.
      *
      * @throws io.tributary.common.TributaryException as {@link ReferentialActions#apply} and {@link
      *     ForeignKeyChecks#check} do for the referencing rows
      */
     void apply(TableDef table, List<byte[]> oldRows, List<byte[]> newRows) {
-        ReferentialActions.apply(target.catalog(), rows, target.checks(), table, oldRows, newRows, this::write);
+        apply(table, oldRows, newRows, 0);
+    }
+
+    private void apply(TableDef table, List<byte[]> oldRows, List<byte[]> newRows, int depth) {
+        ReferentialActions.apply(target.catalog(), rows, target.checks(), table, oldRows, newRows, depth, this::write);
     }
 
     /** Writes one referencing table's changes, then what they cascade to, then checks them. */
@@ -65,20 +58,7 @@ final class EpochCascades {
                 epoch.put(Keyspace.DATA, change.key(), change.row());
             }
         }
-        if (++depth > MAX_DEPTH) {
-            throw new TributaryException(
-                    SqlState.STATEMENT_TOO_COMPLEX,
-                    "ON DELETE actions cascade more than " + MAX_DEPTH + " referencing tables deep",
-                    0,
-                    "The cascade reached table \"" + child.localName() + "\".",
-                    "Delete the referencing rows in smaller steps, from the deepest first.",
-                    null);
-        }
-        try {
-            apply(child, c.previous(), now);
-        } finally {
-            depth--;
-        }
+        apply(child, c.previous(), now, c.depth());
         ForeignKeyChecks.check(target.catalog(), rows, child, c.previous(), now);
         if (target.streams().hasSubscribers(child.id())) {
             StatementRows.Target to = target.of(child);

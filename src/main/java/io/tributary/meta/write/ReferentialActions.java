@@ -3,6 +3,8 @@ package io.tributary.meta.write;
 import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ForeignKeyDef;
 import io.tributary.catalog.TableDef;
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
 import io.tributary.common.codec.RowCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -23,15 +25,28 @@ import java.util.function.Consumer;
  * TransactionWrites} for a transaction block), which find the changes those cascade to in turn.
  * Called with the referenced table's changes already written to {@code rows}: under the barrier
  * lock for a statement, on the session's thread in a transaction block. Stateless.
+ *
+ * <p>Both callers recurse through {@link #apply} (a cascade's changes cascade in turn), so the bound
+ * on how deep a cascade goes is kept here, where neither can miss it.
  */
 final class ReferentialActions {
     private ReferentialActions() {}
 
     /**
-     * One referencing table's changes: per row its key, its row after ({@code row} null: deleted;
-     * {@code values} its decoded row), and in {@code previous} its row before, encoded.
+     * How many referencing tables deep a cascade may go: each level is a few frames of recursion
+     * in the caller and a scan of a referencing table (two tables cascading into each other go one
+     * level per row of a chain), so a deeper one fails clearly with 54001 instead of overflowing
+     * the thread's stack.
      */
-    record Cascade(TableDef child, List<TableWriter.Change> changes, List<byte[]> previous) {}
+    static final int MAX_DEPTH = 200;
+
+    /**
+     * One referencing table's changes: per row its key, its row after ({@code row} null: deleted;
+     * {@code values} its decoded row), and in {@code previous} its row before, encoded; {@code
+     * depth} is how many referencing tables deep it is (1: it references the statement's table),
+     * to pass to {@link #apply} for what it cascades to.
+     */
+    record Cascade(TableDef child, List<TableWriter.Change> changes, List<byte[]> previous, int depth) {}
 
     /** Whether any constraint referencing {@code table} has an ON DELETE action that changes rows. */
     static boolean any(Catalog catalog, TableDef table) {
@@ -53,8 +68,11 @@ final class ReferentialActions {
      * first left. A referenced key some row still holds afterwards (deleted and inserted again)
      * changes nothing, as it is no key gone.
      *
+     * @param depth how many referencing tables deep {@code table}'s changes are: 0 for a
+     *     statement's own table, else the {@link Cascade#depth} they came with
      * @throws io.tributary.common.TributaryException 23502 or 23514 when SET NULL leaves a row its
-     *     NOT NULL or CHECK refuses; 0A000 for a referencing table with a watermark (append-only)
+     *     NOT NULL or CHECK refuses; 0A000 for a referencing table with a watermark (append-only);
+     *     54001 when the changes would go more than {@link #MAX_DEPTH} referencing tables deep
      */
     static void apply(
             Catalog catalog,
@@ -63,6 +81,7 @@ final class ReferentialActions {
             TableDef table,
             List<byte[]> oldRows,
             List<byte[]> newRows,
+            int depth,
             Consumer<Cascade> write) {
         if (!any(catalog, table)) {
             return;
@@ -123,8 +142,22 @@ final class ReferentialActions {
                         e.getKey().array(), row == null ? null : rules.codec().encode(row), false, row));
                 previous.add(e.getValue());
             }
-            write.accept(new Cascade(child, changes, previous));
+            if (depth >= MAX_DEPTH) {
+                throw tooDeep(child);
+            }
+            write.accept(new Cascade(child, changes, previous, depth + 1));
         }
+    }
+
+    /** 54001: a cascade reaching {@code child} would go more than {@link #MAX_DEPTH} tables deep. */
+    private static TributaryException tooDeep(TableDef child) {
+        return new TributaryException(
+                SqlState.STATEMENT_TOO_COMPLEX,
+                "ON DELETE actions cascade more than " + MAX_DEPTH + " referencing tables deep",
+                0,
+                "The cascade reached table \"" + child.localName() + "\".",
+                "Delete the referencing rows in smaller steps, from the deepest first.",
+                null);
     }
 
     /**

@@ -113,9 +113,15 @@ public final class TransactionWrites implements AutoCloseable {
      *
      * @param update whether the statement is an UPDATE ({@link TableWriter#updates}), whose deletes
      *     no ON DELETE action acts on
-     * @throws TributaryException 23505, 40001; 54000 past the transaction's rows or {@link #MAX_BYTES}
+     * @throws TributaryException 23505, 40001; 54000 past the transaction's rows or {@link #MAX_BYTES};
+     *     54001 for ON DELETE actions cascading too deep ({@link ReferentialActions#MAX_DEPTH})
      */
     void merge(StatementRows.Target target, List<TableWriter.Change> settled, boolean update) {
+        merge(target, settled, update, 0);
+    }
+
+    /** {@link #merge}, of changes {@code depth} referencing tables deep in a cascade (0: the statement's own). */
+    private void merge(StatementRows.Target target, List<TableWriter.Change> settled, boolean update, int depth) {
         RowRules rules = target.rules();
         boolean freshInserts = rules.table().hasRowId();
         List<byte[]> unseen = new ArrayList<>();
@@ -204,7 +210,8 @@ public final class TransactionWrites implements AutoCloseable {
                             now,
                             oldRows,
                             newRows,
-                            c -> merge(target.of(c.child()), c.changes(), false));
+                            depth,
+                            c -> merge(target.of(c.child()), c.changes(), false, c.depth()));
                 }
                 ForeignKeyChecks.check(target.catalog(), rows, now, oldRows, newRows);
             }
