@@ -62,6 +62,8 @@ public final class Database implements AutoCloseable {
     /** The tables' CHECK constraints, planned for the writers. */
     private final TableChecks checks;
 
+    private final io.tributary.meta.write.ColumnDefaults defaults;
+
     private final io.tributary.meta.ddl.CheckDdl checkDdl;
     private final io.tributary.meta.ddl.ForeignKeyDdl foreignKeyDdl;
     private final io.tributary.meta.ddl.ColumnDdl columnDdl;
@@ -97,6 +99,7 @@ public final class Database implements AutoCloseable {
         this.sinks = new SinkManager(store, streams, barriers, catalogService.catalog(), placement);
         ViewPlanner planner = planners.apply(catalogService.catalog());
         this.checks = new TableChecks(planner);
+        this.defaults = new io.tributary.meta.write.ColumnDefaults(planner);
         this.checkDdl = new io.tributary.meta.ddl.CheckDdl(catalogService, barriers, store, planner);
         this.foreignKeyDdl = new io.tributary.meta.ddl.ForeignKeyDdl(
                 catalogService,
@@ -272,8 +275,8 @@ public final class Database implements AutoCloseable {
      */
     public TableWriter newTableWriter(TableDef table) {
         SourceManager.checkWritable(table);
-        TableWriter writer =
-                new TableWriter(table, rowIds, streams, barriers, catalogService.catalog(), store, watermarks, checks);
+        TableWriter writer = new TableWriter(
+                table, rowIds, streams, barriers, catalogService.catalog(), store, watermarks, checks, defaults);
         return writer;
     }
 

@@ -27,4 +27,14 @@ public interface ViewPlanner {
      *     boolean, or the error the expression itself has (42703, 42883 ...)
      */
     CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression);
+
+    /**
+     * Plans the DEFAULT expression of column {@code column} of {@code table} (which must have one)
+     * for evaluation without the SQL planner, on an empty row; the value is of the expression's own
+     * type, for the caller to assign to the column's. Called when ON DELETE SET DEFAULT first needs it.
+     *
+     * @throws io.tributary.common.TributaryException 0A000 for a default calling a volatile or
+     *     time-dependent function, or the error the expression itself has
+     */
+    io.tributary.plan.ScalarExpr planDefault(io.tributary.catalog.TableDef table, int column);
 }

@@ -84,6 +84,11 @@ class StoredPlanTest {
             public io.tributary.plan.CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression) {
                 return real.planCheck(table, expression);
             }
+
+            @Override
+            public io.tributary.plan.ScalarExpr planDefault(io.tributary.catalog.TableDef table, int column) {
+                return real.planDefault(table, column);
+            }
         };
     }
 

@@ -99,13 +99,10 @@ final class ForeignKeyResolution {
     }
 
     /**
-     * 0A000 for the referential actions not built yet: ON DELETE SET DEFAULT and every ON UPDATE
-     * action that changes referencing rows.
+     * 0A000 for the referential actions not built yet: every ON UPDATE action that changes
+     * referencing rows.
      */
     private static void refuseActions(ForeignKeyDef fk) {
-        if (fk.onDelete() == ForeignKeyDef.SET_DEFAULT) {
-            throw TributaryException.notSupported("FOREIGN KEY ... ON DELETE SET DEFAULT");
-        }
         char update = fk.onUpdate();
         if (update != ForeignKeyDef.NO_ACTION && update != ForeignKeyDef.RESTRICT) {
             throw TributaryException.notSupported("FOREIGN KEY ... ON UPDATE " + ForeignKeyDef.actionText(update));

@@ -19,6 +19,6 @@ public record SourceEngine(
         Watermarks watermarks) {
     /** A writer for one batch of {@code table}'s source, as DML gets one for a statement. */
     TableWriter newTableWriter(TableDef table) {
-        return new TableWriter(table, rowIds, streams, barriers, catalog, store, watermarks, null);
+        return new TableWriter(table, rowIds, streams, barriers, catalog, store, watermarks, null, null);
     }
 }

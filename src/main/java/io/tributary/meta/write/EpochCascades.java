@@ -40,7 +40,7 @@ final class EpochCascades {
     }
 
     private void apply(TableDef table, List<byte[]> oldRows, List<byte[]> newRows, int depth) {
-        ReferentialActions.apply(target.catalog(), rows, target.checks(), table, oldRows, newRows, depth, this::write);
+        ReferentialActions.apply(target, rows, table, oldRows, newRows, depth, this::write);
     }
 
     /** Writes one referencing table's changes, then what they cascade to, then checks them. */

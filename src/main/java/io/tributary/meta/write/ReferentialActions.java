@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 
 /**
  * The ON DELETE actions of the FOREIGN KEY constraints that reference a table: the referencing rows
- * that deleting referenced rows deletes (CASCADE) or updates (SET NULL), as PostgreSQL's
+ * that deleting referenced rows deletes (CASCADE) or updates (SET NULL, SET DEFAULT), as PostgreSQL's
  * referential triggers change them at the statement's end. It only finds the changes; its callers
  * write them as changes of the referencing table ({@link EpochCascades} for a statement, {@link
  * TransactionWrites} for a transaction block), which find the changes those cascade to in turn.
@@ -68,21 +68,25 @@ final class ReferentialActions {
      * first left. A referenced key some row still holds afterwards (deleted and inserted again)
      * changes nothing, as it is no key gone.
      *
+     * @param target the statement's target, for the catalog, the referencing tables' CHECKs and
+     *     their columns' defaults
      * @param depth how many referencing tables deep {@code table}'s changes are: 0 for a
      *     statement's own table, else the {@link Cascade#depth} they came with
-     * @throws io.tributary.common.TributaryException 23502 or 23514 when SET NULL leaves a row its
-     *     NOT NULL or CHECK refuses; 0A000 for a referencing table with a watermark (append-only);
+     * @throws io.tributary.common.TributaryException 23502 or 23514 when SET NULL or SET DEFAULT
+     *     leaves a row its NOT NULL or CHECK refuses; 0A000 for a referencing table with a
+     *     watermark (append-only) or a default {@link ColumnDefaults} refuses;
      *     54001 when the changes would go more than {@link #MAX_DEPTH} referencing tables deep
      */
     static void apply(
-            Catalog catalog,
+            StatementRows.Target target,
             ForeignKeyChecks.Rows rows,
-            TableChecks checks,
             TableDef table,
             List<byte[]> oldRows,
             List<byte[]> newRows,
             int depth,
             Consumer<Cascade> write) {
+        Catalog catalog = target.catalog();
+        TableChecks checks = target.checks();
         if (!any(catalog, table)) {
             return;
         }
@@ -109,6 +113,15 @@ final class ReferentialActions {
                     deleteSubtrees(rows, rules, ref, gone, before, after);
                     continue;
                 }
+                // PostgreSQL evaluates the defaults per row; these are not volatile (ColumnDefaults
+                // refuses those), so one value per column serves every row
+                Object[] setTo = new Object[ref.childColumns.length];
+                if (fk.onDelete() == ForeignKeyDef.SET_DEFAULT) {
+                    refuseKeyChange(child, ref);
+                    for (int i = 0; i < setTo.length; i++) {
+                        setTo[i] = target.defaults().value(child, ref.childColumns[i]);
+                    }
+                }
                 rows.forEachRow(child.id(), encoded -> {
                     Object[] row = childCodec.decode(encoded);
                     byte[] key = ref.lookupKeyOfChild(row);
@@ -121,8 +134,8 @@ final class ReferentialActions {
                         after.put(rowKey, null);
                     } else if (!after.containsKey(rowKey) || after.get(rowKey) != null) {
                         Object[] changed = after.getOrDefault(rowKey, row);
-                        for (int c : ref.childColumns) {
-                            changed[c] = null;
+                        for (int i = 0; i < setTo.length; i++) {
+                            changed[ref.childColumns[i]] = setTo[i];
                         }
                         after.put(rowKey, changed);
                     }
@@ -146,6 +159,22 @@ final class ReferentialActions {
                 throw tooDeep(child);
             }
             write.accept(new Cascade(child, changes, previous, depth + 1));
+        }
+    }
+
+    /**
+     * 0A000 for SET DEFAULT of a column of the referencing table's primary key: the changed row
+     * would move to another key, which a cascade does not write. (SET NULL of one fails its NOT
+     * NULL first.)
+     */
+    private static void refuseKeyChange(TableDef child, ForeignKeyChecks.Reference ref) {
+        for (int c : ref.childColumns) {
+            for (int k : child.primaryKey()) {
+                if (c == k) {
+                    throw TributaryException.notSupported("ON DELETE SET DEFAULT of primary key column \""
+                            + child.columns().get(c).name() + "\" of table \"" + child.localName() + "\"");
+                }
+            }
         }
     }
 
@@ -200,7 +229,9 @@ final class ReferentialActions {
 
     /** Whether {@code action} changes the referencing rows (rather than refusing the change). */
     private static boolean changesRows(char action) {
-        return action == ForeignKeyDef.CASCADE || action == ForeignKeyDef.SET_NULL;
+        return action == ForeignKeyDef.CASCADE
+                || action == ForeignKeyDef.SET_NULL
+                || action == ForeignKeyDef.SET_DEFAULT;
     }
 
     /** The lookup keys of the deleted referenced rows that no row holds any more. */

@@ -27,7 +27,8 @@ final class StatementRows implements EpochChange {
     /**
      * What a statement's rows are written to and through, the same for all of a writer's
      * statements. {@code checks} plans the CHECKs of the tables a statement's ON DELETE actions
-     * change (null: a writer whose tables no constraint references, a source's).
+     * change, {@code defaults} the values SET DEFAULT gives them (both null: a writer whose tables
+     * no constraint references, a source's).
      */
     record Target(
             RowRules rules,
@@ -36,12 +37,13 @@ final class StatementRows implements EpochChange {
             StateStore store,
             Watermarks.TableWatermark watermark,
             ProcTimeStamps stamps,
-            TableChecks checks) {
+            TableChecks checks,
+            ColumnDefaults defaults) {
         /** The target of the changes ON DELETE actions make to {@code table}: no watermark, no stamps. */
         Target of(TableDef table) {
             RowRules tableRules = new RowRules(table, table.watermark() != null);
             tableRules.checkRows(checks == null ? null : checks.of(table));
-            return new Target(tableRules, catalog, streams, store, null, null, checks);
+            return new Target(tableRules, catalog, streams, store, null, null, checks, defaults);
         }
     }
 

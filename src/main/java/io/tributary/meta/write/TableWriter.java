@@ -114,6 +114,8 @@ public final class TableWriter implements AutoCloseable {
      *
      * @param checks the CHECK constraints of the database's tables: the table's rows are tested
      *     against them, and so are the rows its deletes' ON DELETE actions change; null for none
+     * @param defaults the column defaults its deletes' ON DELETE SET DEFAULT actions write; null for
+     *     a writer whose table no constraint references (a source's)
      */
     public TableWriter(
             TableDef table,
@@ -123,7 +125,8 @@ public final class TableWriter implements AutoCloseable {
             Catalog catalog,
             StateStore store,
             Watermarks watermarks,
-            TableChecks checks) {
+            TableChecks checks,
+            ColumnDefaults defaults) {
         if (table.isView()) {
             throw cannotChangeView(table.name());
         }
@@ -138,7 +141,7 @@ public final class TableWriter implements AutoCloseable {
         // an index needs each row's change, not a packed run
         this.packable = !keepValues && watermark == null && table.indexes().isEmpty();
         this.stamps = new ProcTimeStamps(table, barriers);
-        this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps, checks);
+        this.target = new StatementRows.Target(rules, catalog, streams, store, watermark, stamps, checks, defaults);
         rules.checkRows(checks == null ? null : checks.of(table));
         this.run = packable ? new PackedRows(table, rules.codec()) : null;
     }

@@ -204,9 +204,8 @@ public final class TransactionWrites implements AutoCloseable {
                 // their tables, which cascade further and are checked the same way
                 if (!update) {
                     ReferentialActions.apply(
-                            target.catalog(),
+                            target,
                             rows,
-                            target.checks(),
                             now,
                             oldRows,
                             newRows,

@@ -202,6 +202,11 @@ public final class CalciteViewPlanner implements ViewPlanner {
         return CheckPlanner.plan(table, expression);
     }
 
+    @Override
+    public io.tributary.plan.ScalarExpr planDefault(io.tributary.catalog.TableDef table, int column) {
+        return DefaultPlanner.plan(table, column);
+    }
+
     /** The first table scan of the query as converted, before Calcite can prune empty parts; or null. */
     private static TableScan firstScan(RelNode rel) {
         if (rel instanceof TableScan scan) {
