@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -251,6 +252,51 @@ class CatalogDifferentialTest {
     }
 
     /** psql's output for {@code commands}, each given with {@code -c}, in one session. */
+    /**
+     * psql's {@code \\df} and {@code \\df+} of an empty user schema and of the user's functions
+     * (none: Tributary's own are in pg_catalog), {@code \\dv+} and {@code \\sv} of a view whose
+     * text is written as PostgreSQL deparses it, so that both keep the same text. psql's
+     * {@code \\sf} cannot be answered (pg_proc lists no built-in function): its lookup by name is
+     * 0A000, where PostgreSQL prints the definition or says which function it cannot pick.
+     */
+    @Test
+    void psqlListsFunctionsAndShowsViewsLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        List<String> ddl =
+                List.of("CREATE SCHEMA fn", "CREATE VIEW fn.sv AS\n SELECT t.id,\n    t.v\n   FROM t\n  WHERE t.v > 1");
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            try (c;
+                    Statement s = c.createStatement()) {
+                for (String d : ddl) {
+                    s.execute(d);
+                }
+            }
+        }
+        try {
+            for (String command :
+                    List.of("\\df fn.*", "\\df+ fn.*", "\\df+", "\\dv+ fn.*", "\\sv fn.sv", "\\sv+ fn.sv")) {
+                assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
+            }
+            try (Connection trib = tributaryConnection();
+                    Statement s = trib.createStatement()) {
+                for (String lookup : List.of(
+                        "SELECT 'lower'::pg_catalog.regproc::pg_catalog.oid",
+                        "SELECT 'lower(text)'::pg_catalog.regprocedure::pg_catalog.oid")) {
+                    SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(lookup), lookup);
+                    assertEquals("0A000", e.getSQLState(), lookup + ": " + e.getMessage());
+                }
+            }
+        } finally {
+            for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+                try (c;
+                        Statement s = c.createStatement()) {
+                    s.execute("DROP VIEW fn.sv");
+                    s.execute("DROP SCHEMA fn");
+                }
+            }
+        }
+    }
+
     private static String psql(int port, String... commands) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(
                 List.of(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", USER, "-d", "dev"));
