@@ -297,6 +297,28 @@ class CatalogDifferentialTest {
         }
     }
 
+    /**
+     * PostgreSQL's one-byte {@code "char"}: a text cast to it keeps its first character, is labelled
+     * {@code char} and compares as text; the catalogs' "char" columns compare with such constants,
+     * as psql's queries do. A column of that type is 0A000 in Tributary (PostgreSQL creates it).
+     */
+    @Test
+    void charTypeCastsLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        for (String query : List.of(
+                "SELECT 'abc'::\"char\", 'a'::\"char\" < 'b'::\"char\" AS lt, ''::\"char\" = '' AS empty",
+                "SELECT CAST('xyz' AS \"char\") AS c, 'r'::\"char\" = 'rel'::\"char\" AS same",
+                "SELECT relname, relkind FROM pg_class WHERE relkind = 'table'::\"char\" AND relname IN ('t', 'u')"
+                        + " ORDER BY 1")) {
+            assertEquals(psql(DifferentialPostgres.port(), query), psql(tributary.port(), query), query);
+        }
+        try (Connection trib = tributaryConnection();
+                Statement s = trib.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE TABLE ch (c \"char\")"));
+            assertEquals("0A000", e.getSQLState(), e.getMessage());
+        }
+    }
+
     private static String psql(int port, String... commands) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(
                 List.of(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", USER, "-d", "dev"));

@@ -182,8 +182,11 @@ final class CatalogTypeCasts {
         String type = id.getSimple().toLowerCase(Locale.ROOT);
         SqlParserPos pos = value.getParserPosition();
         if (type.equals("char") && id.isComponentQuoted(0)) {
-            // PostgreSQL's one-byte "char" (pg_class.relkind ...), which catalog relations hold as text
-            return PgCatalogCalls.castTo(value, SqlTypeName.VARCHAR, pos);
+            // PostgreSQL's one-byte "char" (pg_class.relkind ...), which catalog relations hold as text:
+            // a text cast to it keeps its first character ('abc'::"char" is a)
+            SqlNode one = SqlLiteral.createExactNumeric("1", pos);
+            return SqlStdOperatorTable.SUBSTRING.createCall(
+                    pos, PgCatalogCalls.castTo(value, SqlTypeName.VARCHAR, pos), one, one);
         }
         switch (type) {
             case "oid" -> {
