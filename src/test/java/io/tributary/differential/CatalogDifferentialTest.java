@@ -251,7 +251,6 @@ class CatalogDifferentialTest {
         assertEquals(psql(DifferentialPostgres.port(), commands), psql(tributary.port(), commands));
     }
 
-    /** psql's output for {@code commands}, each given with {@code -c}, in one session. */
     /**
      * psql's {@code \\df} and {@code \\df+} of an empty user schema and of the user's functions
      * (none: Tributary's own are in pg_catalog), {@code \\dv+} and {@code \\sv} of a view whose
@@ -281,7 +280,8 @@ class CatalogDifferentialTest {
                     Statement s = trib.createStatement()) {
                 for (String lookup : List.of(
                         "SELECT 'lower'::pg_catalog.regproc::pg_catalog.oid",
-                        "SELECT 'lower(text)'::pg_catalog.regprocedure::pg_catalog.oid")) {
+                        "SELECT 'lower(text)'::pg_catalog.regprocedure::pg_catalog.oid",
+                        "SELECT p.oid::pg_catalog.regprocedure FROM pg_catalog.pg_proc p")) {
                     SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(lookup), lookup);
                     assertEquals("0A000", e.getSQLState(), lookup + ": " + e.getMessage());
                 }
@@ -319,6 +319,7 @@ class CatalogDifferentialTest {
         }
     }
 
+    /** psql's output for {@code commands}, each given with {@code -c}, in one session. */
     private static String psql(int port, String... commands) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(
                 List.of(PSQL, "-X", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", USER, "-d", "dev"));

@@ -22,7 +22,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * The casts to PostgreSQL's catalog types that {@link PgCatalogCalls} rewrites: {@code oid},
  * {@code name} and {@code "char"} become Calcite types, {@code 'array_in'::regproc} its OID (another
- * name cast to {@code regproc} or {@code regprocedure} is 0A000), a
+ * name cast to {@code regproc}, and any cast to {@code regprocedure}, is 0A000), a
  * name constant cast to {@code regclass}, {@code regtype} or {@code regnamespace} its OID (a
  * relation's through the search path) and an OID cast to them its name; and the result columns of
  * a statement's own SELECT that show the object's name instead. One instance per statement, on the
@@ -195,10 +195,9 @@ final class CatalogTypeCasts {
             case "name" -> {
                 return PgCatalogCalls.castTo(value, SqlTypeName.VARCHAR, pos);
             }
-            case "regproc", "regprocedure" -> {
+            case "regproc" -> {
                 // the one function whose OID drivers look up this way (pg_type.typinput of arrays)
-                if (type.equals("regproc")
-                        && value instanceof SqlLiteral lit
+                if (value instanceof SqlLiteral lit
                         && lit.getValueAs(String.class)
                                 .replaceFirst("^pg_catalog\\.", "")
                                 .equals("array_in")) {
@@ -207,10 +206,13 @@ final class CatalogTypeCasts {
                 if (!(value instanceof SqlLiteral)) {
                     return PgCatalogCalls.castTo(value, SqlTypeName.BIGINT, pos);
                 }
-                // pg_proc has no rows for the built-in functions nor argument types to match a signature against
+                // pg_proc has no rows for the built-in functions to find a name in
                 throw TributaryException.notSupported(
-                        "looking a function up by name ('lower'::regproc, 'lower(text)'::regprocedure, psql's \\sf)"
-                                + " other than 'array_in'::regproc");
+                        "casting a function's name to regproc other than 'array_in'::regproc (psql's \\sf NAME)");
+            }
+            case "regprocedure" -> {
+                // pg_proc lists no argument types to match or print a signature with
+                throw TributaryException.notSupported("casts to regprocedure (psql's \\sf NAME(ARGUMENTS))");
             }
             default -> {
                 String[] templates = REG_TYPES.get(type);
