@@ -23,6 +23,10 @@ final class ColumnTypeParser {
      */
     static DataType type(TokenCursor in) {
         Token t = in.next();
+        if (t.kind() == Token.Kind.QUOTED_IDENT && t.text().equals("char")) {
+            // PostgreSQL's one-byte type of its catalogs (pg_class.relkind), which no column here can have
+            throw TributaryException.notSupported("the column type \"char\"");
+        }
         if (t.kind() != Token.Kind.WORD) {
             throw TokenCursor.syntaxAt(t);
         }

@@ -1,6 +1,7 @@
 package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -249,6 +250,74 @@ class CatalogDifferentialTest {
             "SHOW DateStyle"
         };
         assertEquals(psql(DifferentialPostgres.port(), commands), psql(tributary.port(), commands));
+    }
+
+    /**
+     * psql's {@code \\df} and {@code \\df+} of an empty user schema and of the user's functions
+     * (none: Tributary's own are in pg_catalog), {@code \\dv+} and {@code \\sv} of a view whose
+     * text is written as PostgreSQL deparses it, so that both keep the same text. psql's
+     * {@code \\sf} cannot be answered (pg_proc lists no built-in function): its lookup by name is
+     * 0A000, where PostgreSQL prints the definition or says which function it cannot pick.
+     */
+    @Test
+    void psqlListsFunctionsAndShowsViewsLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        List<String> ddl =
+                List.of("CREATE SCHEMA fn", "CREATE VIEW fn.sv AS\n SELECT t.id,\n    t.v\n   FROM t\n  WHERE t.v > 1");
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            try (c;
+                    Statement s = c.createStatement()) {
+                for (String d : ddl) {
+                    s.execute(d);
+                }
+            }
+        }
+        try {
+            for (String command :
+                    List.of("\\df fn.*", "\\df+ fn.*", "\\df+", "\\dv+ fn.*", "\\sv fn.sv", "\\sv+ fn.sv")) {
+                assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
+            }
+            try (Connection trib = tributaryConnection();
+                    Statement s = trib.createStatement()) {
+                for (String lookup : List.of(
+                        "SELECT 'lower'::pg_catalog.regproc::pg_catalog.oid",
+                        "SELECT 'lower(text)'::pg_catalog.regprocedure::pg_catalog.oid",
+                        "SELECT p.oid::pg_catalog.regprocedure FROM pg_catalog.pg_proc p")) {
+                    SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(lookup), lookup);
+                    assertEquals("0A000", e.getSQLState(), lookup + ": " + e.getMessage());
+                }
+            }
+        } finally {
+            for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+                try (c;
+                        Statement s = c.createStatement()) {
+                    s.execute("DROP VIEW fn.sv");
+                    s.execute("DROP SCHEMA fn");
+                }
+            }
+        }
+    }
+
+    /**
+     * PostgreSQL's one-byte {@code "char"}: a text cast to it keeps its first character, is labelled
+     * {@code char} and compares as text; the catalogs' "char" columns compare with such constants,
+     * as psql's queries do. A column of that type is 0A000 in Tributary (PostgreSQL creates it).
+     */
+    @Test
+    void charTypeCastsLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        for (String query : List.of(
+                "SELECT 'abc'::\"char\", 'a'::\"char\" < 'b'::\"char\" AS lt, ''::\"char\" = '' AS empty",
+                "SELECT CAST('xyz' AS \"char\") AS c, 'r'::\"char\" = 'rel'::\"char\" AS same",
+                "SELECT relname, relkind FROM pg_class WHERE relkind = 'table'::\"char\" AND relname IN ('t', 'u')"
+                        + " ORDER BY 1")) {
+            assertEquals(psql(DifferentialPostgres.port(), query), psql(tributary.port(), query), query);
+        }
+        try (Connection trib = tributaryConnection();
+                Statement s = trib.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE TABLE ch (c \"char\")"));
+            assertEquals("0A000", e.getSQLState(), e.getMessage());
+        }
     }
 
     /** psql's output for {@code commands}, each given with {@code -c}, in one session. */

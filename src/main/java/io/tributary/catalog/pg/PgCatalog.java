@@ -221,7 +221,8 @@ public final class PgCatalog {
                 1255,
                 "r",
                 "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, "
-                        + "prokind char, proretset bool, pronargs int2, prorettype oid, proargtypes oidvector, "
+                        + "prokind char, prosecdef bool, proretset bool, provolatile char, proparallel char, "
+                        + "pronargs int2, prorettype oid, proargtypes oidvector, "
                         + "prosrc text, proacl aclitem[]",
                 this::procedures);
         table("pg_am", 2601, "r", "oid oid, amname name, amhandler regproc, amtype char", this::accessMethods);
@@ -495,7 +496,11 @@ public final class PgCatalog {
         return rows;
     }
 
-    /** Numbered in name order from PostgreSQL's first OID for objects created after initdb's. */
+    /**
+     * Numbered in name order from PostgreSQL's first OID for objects created after initdb's. Each
+     * is marked as PostgreSQL marks a function created without options (security invoker,
+     * volatile, parallel unsafe): Tributary does not record those properties of its functions.
+     */
     private List<Object[]> procedures() {
         List<String> names = functions.get().stream().distinct().sorted().toList();
         List<Object[]> rows = new ArrayList<>();
@@ -508,6 +513,9 @@ public final class PgCatalog {
                 12L,
                 "f",
                 false,
+                false,
+                "v",
+                "u",
                 (short) 0,
                 0L,
                 "",

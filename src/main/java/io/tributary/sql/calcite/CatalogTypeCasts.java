@@ -21,7 +21,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The casts to PostgreSQL's catalog types that {@link PgCatalogCalls} rewrites: {@code oid},
- * {@code name} and {@code "char"} become Calcite types, {@code 'array_in'::regproc} its OID, a
+ * {@code name} and {@code "char"} become Calcite types, {@code 'array_in'::regproc} its OID (another
+ * name cast to {@code regproc}, and any cast to {@code regprocedure}, is 0A000), a
  * name constant cast to {@code regclass}, {@code regtype} or {@code regnamespace} its OID (a
  * relation's through the search path) and an OID cast to them its name; and the result columns of
  * a statement's own SELECT that show the object's name instead. One instance per statement, on the
@@ -181,8 +182,11 @@ final class CatalogTypeCasts {
         String type = id.getSimple().toLowerCase(Locale.ROOT);
         SqlParserPos pos = value.getParserPosition();
         if (type.equals("char") && id.isComponentQuoted(0)) {
-            // PostgreSQL's one-byte "char" (pg_class.relkind ...), which catalog relations hold as text
-            return PgCatalogCalls.castTo(value, SqlTypeName.VARCHAR, pos);
+            // PostgreSQL's one-byte "char" (pg_class.relkind ...), which catalog relations hold as text:
+            // a text cast to it keeps its first character ('abc'::"char" is a)
+            SqlNode one = SqlLiteral.createExactNumeric("1", pos);
+            return SqlStdOperatorTable.SUBSTRING.createCall(
+                    pos, PgCatalogCalls.castTo(value, SqlTypeName.VARCHAR, pos), one, one);
         }
         switch (type) {
             case "oid" -> {
@@ -202,7 +206,13 @@ final class CatalogTypeCasts {
                 if (!(value instanceof SqlLiteral)) {
                     return PgCatalogCalls.castTo(value, SqlTypeName.BIGINT, pos);
                 }
-                throw TributaryException.notSupported("casts to regproc other than 'array_in'::regproc");
+                // pg_proc has no rows for the built-in functions to find a name in
+                throw TributaryException.notSupported(
+                        "casting a function's name to regproc other than 'array_in'::regproc (psql's \\sf NAME)");
+            }
+            case "regprocedure" -> {
+                // pg_proc lists no argument types to match or print a signature with
+                throw TributaryException.notSupported("casts to regprocedure (psql's \\sf NAME(ARGUMENTS))");
             }
             default -> {
                 String[] templates = REG_TYPES.get(type);

@@ -178,6 +178,10 @@ final class ColumnLabels {
                             ? array.getElementTypeName()
                             : spec.getTypeNameSpec();
             String name = typeName.getTypeName().getSimple().toLowerCase(Locale.ROOT);
+            if (name.equals("char") && typeName.getTypeName().isComponentQuoted(0)) {
+                // PostgreSQL's one-byte "char", not character(n)
+                return name;
+            }
             DataType type = PgTypeNames.lookup(name);
             return type != null ? typname(type.kind()) : CALCITE_ONLY_LABELS.getOrDefault(name, name);
         }

@@ -30,7 +30,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * show: {@code pg_get_userbyid}, {@code pg_table_is_visible}, {@code pg_type_is_visible}, {@code
  * pg_opclass_is_visible}, {@code pg_opfamily_is_visible}, {@code pg_operator_is_visible}, {@code
  * pg_conversion_is_visible}, {@code pg_get_indexdef},
- * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code obj_description},
+ * {@code pg_get_constraintdef}, {@code pg_get_viewdef}, {@code pg_get_function_sqlbody}, {@code obj_description},
  * {@code col_description}, {@code shobj_description}, {@code pg_relation_is_publishable}, {@code current_schemas}, the size
  * functions ({@code pg_relation_size}, {@code pg_table_size}, {@code pg_indexes_size},
  * {@code pg_total_relation_size}, {@code pg_database_size}), and casts
@@ -109,6 +109,8 @@ final class PgCatalogCalls extends StatementRewrite {
                     "pg_get_function_arguments",
                     "(SELECT CASE WHEN pg__p.pronargs = 0 THEN '' END FROM pg_catalog.pg_proc pg__p"
                             + " WHERE pg__p.oid = \"$0\")"),
+            // psql's \df+: no function has an SQL-standard body (CREATE FUNCTION ... BEGIN ATOMIC)
+            Map.entry("pg_get_function_sqlbody", "CAST(NULL AS VARCHAR)"),
             Map.entry("pg_get_indexdef", definition("'i'")),
             Map.entry("pg_get_constraintdef", definition("'c'")),
             Map.entry("pg_get_viewdef", definition("'v'")),
