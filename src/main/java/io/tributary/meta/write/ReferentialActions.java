@@ -113,15 +113,10 @@ final class ReferentialActions {
                     deleteSubtrees(rows, rules, ref, gone, before, after);
                     continue;
                 }
-                // PostgreSQL evaluates the defaults per row; these are not volatile (ColumnDefaults
-                // refuses those), so one value per column serves every row
-                Object[] setTo = new Object[ref.childColumns.length];
-                if (fk.onDelete() == ForeignKeyDef.SET_DEFAULT) {
-                    refuseKeyChange(child, ref);
-                    for (int i = 0; i < setTo.length; i++) {
-                        setTo[i] = target.defaults().value(child, ref.childColumns[i]);
-                    }
-                }
+                // the values the referencing columns take, found at the first row that takes them: a
+                // DEFAULT this cannot use (refused, or failing to evaluate) fails only a statement that
+                // changes a row, as in PostgreSQL, not every DELETE of a parent no row references
+                Object[][] setTo = {null};
                 rows.forEachRow(child.id(), encoded -> {
                     Object[] row = childCodec.decode(encoded);
                     byte[] key = ref.lookupKeyOfChild(row);
@@ -133,9 +128,12 @@ final class ReferentialActions {
                     if (fk.onDelete() == ForeignKeyDef.CASCADE) {
                         after.put(rowKey, null);
                     } else if (!after.containsKey(rowKey) || after.get(rowKey) != null) {
+                        if (setTo[0] == null) {
+                            setTo[0] = valuesSet(target, fk, child, ref);
+                        }
                         Object[] changed = after.getOrDefault(rowKey, row);
-                        for (int i = 0; i < setTo.length; i++) {
-                            changed[ref.childColumns[i]] = setTo[i];
+                        for (int i = 0; i < setTo[0].length; i++) {
+                            changed[ref.childColumns[i]] = setTo[0][i];
                         }
                         after.put(rowKey, changed);
                     }
@@ -160,6 +158,23 @@ final class ReferentialActions {
             }
             write.accept(new Cascade(child, changes, previous, depth + 1));
         }
+    }
+
+    /**
+     * The values ON DELETE SET NULL or SET DEFAULT gives {@code ref}'s referencing columns. PostgreSQL
+     * evaluates the defaults per row; these are not volatile ({@link ColumnDefaults} refuses those), so
+     * one value per column serves every row of the statement.
+     */
+    private static Object[] valuesSet(
+            StatementRows.Target target, ForeignKeyDef fk, TableDef child, ForeignKeyChecks.Reference ref) {
+        Object[] setTo = new Object[ref.childColumns.length];
+        if (fk.onDelete() == ForeignKeyDef.SET_DEFAULT) {
+            refuseKeyChange(child, ref);
+            for (int i = 0; i < setTo.length; i++) {
+                setTo[i] = target.defaults().value(child, ref.childColumns[i]);
+            }
+        }
+        return setTo;
     }
 
     /**
