@@ -73,6 +73,19 @@ final class ExpressionCorpus {
                 "SELECT make_timestamptz(2024, 1, 2, 3, 4, 5.5), make_timestamptz(2024, 1, 2, 3, 4, 5, 'America/New_York')");
         out.add("SELECT make_timestamptz(2024, 1, 2, 3, 4, 5, '+05:30'), make_timestamptz(2024, 2, 30, 3, 4, 5)");
         timestampDistances(out);
+        zoneAbbreviations(out);
+    }
+
+    /** Zone abbreviations in timestamptz input, fixed offsets as PostgreSQL reads them (issue 12). */
+    private static void zoneAbbreviations(LinkedHashSet<String> out) {
+        out.add("SELECT '2024-01-01 12:00 PST'::timestamptz, '2024-07-01 12:00 EST'::timestamptz,"
+                + " '2024-07-01 12:00 CET'::timestamptz, '2024-01-01 12:00 PDT'::timestamptz");
+        out.add("SELECT '2024-01-01 12:00 UTC'::timestamptz, '2024-01-01 12:00Z'::timestamptz,"
+                + " '2024-07-01 12:00:00.5 cest'::timestamptz, TIMESTAMPTZ '2024-01-01 12:00 MSK'");
+        out.add("SELECT '2024-01-01 12:00 BST'::timestamptz, '2024-01-01 12:00 CDT'::timestamptz,"
+                + " '2024-01-01 12:00 AKST'::timestamptz, '2024-01-01 12:00 JST'::timestamptz");
+        out.add("SELECT '2024-01-01 12:00 PST'::timestamp, '2024-01-01 12:00 EET'::date");
+        out.add("SELECT '2024-01-01 12:00 XYZ'::timestamptz");
     }
 
     /** {@code timestamp - timestamp} and {@code age} keep the microseconds of the interval (issue 12). */
