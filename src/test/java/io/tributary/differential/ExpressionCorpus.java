@@ -72,6 +72,33 @@ final class ExpressionCorpus {
         out.add(
                 "SELECT make_timestamptz(2024, 1, 2, 3, 4, 5.5), make_timestamptz(2024, 1, 2, 3, 4, 5, 'America/New_York')");
         out.add("SELECT make_timestamptz(2024, 1, 2, 3, 4, 5, '+05:30'), make_timestamptz(2024, 2, 30, 3, 4, 5)");
+        timestampDistances(out);
+        zoneAbbreviations(out);
+    }
+
+    /** Zone abbreviations in timestamptz input, fixed offsets as PostgreSQL reads them (issue 12). */
+    private static void zoneAbbreviations(LinkedHashSet<String> out) {
+        out.add("SELECT '2024-01-01 12:00 PST'::timestamptz, '2024-07-01 12:00 EST'::timestamptz,"
+                + " '2024-07-01 12:00 CET'::timestamptz, '2024-01-01 12:00 PDT'::timestamptz");
+        out.add("SELECT '2024-01-01 12:00 UTC'::timestamptz, '2024-01-01 12:00Z'::timestamptz,"
+                + " '2024-07-01 12:00:00.5 cest'::timestamptz, TIMESTAMPTZ '2024-01-01 12:00 MSK'");
+        out.add("SELECT '2024-01-01 12:00 BST'::timestamptz, '2024-01-01 12:00 CDT'::timestamptz,"
+                + " '2024-01-01 12:00 AKST'::timestamptz, '2024-01-01 12:00 JST'::timestamptz");
+        out.add("SELECT '2024-01-01 12:00 PST'::timestamp, '2024-01-01 12:00 EET'::date");
+        out.add("SELECT '2024-01-01 12:00 XYZ'::timestamptz");
+    }
+
+    /** {@code timestamp - timestamp} and {@code age} keep the microseconds of the interval (issue 12). */
+    private static void timestampDistances(LinkedHashSet<String> out) {
+        out.add("SELECT TIMESTAMP '2000-01-01' - TIMESTAMP '2024-02-29 13:45:59.123456',"
+                + " TIMESTAMP '2024-01-01 00:00:00.000001' - TIMESTAMP '2024-01-01'");
+        out.add("SELECT id, ts - TIMESTAMP '1999-12-31 23:59:59.999999' FROM ev ORDER BY id");
+        out.add("SELECT TIMESTAMP '2024-01-01 00:00:01.5' - TIMESTAMP '2024-01-01' > INTERVAL '1 second',"
+                + " extract(epoch FROM TIMESTAMP '2024-01-01 00:00:01.000005' - TIMESTAMP '2024-01-01')");
+        out.add("SELECT age(TIMESTAMP '2024-02-29 13:45:59.123456', TIMESTAMP '2000-01-01 00:00:00.5'),"
+                + " age(TIMESTAMP '2000-01-01 00:00:00.5', TIMESTAMP '2024-02-29 13:45:59.123456')");
+        out.add("SELECT id, age(ts, TIMESTAMP '1969-12-31 23:59:59.000001') FROM ev ORDER BY id");
+        out.add("SELECT extract(microseconds FROM age(TIMESTAMP '2000-01-01 00:00:00.25'))");
     }
 
     private static void arithmetic(LinkedHashSet<String> out) {
