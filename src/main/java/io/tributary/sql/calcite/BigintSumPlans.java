@@ -42,6 +42,7 @@ final class BigintSumPlans {
 
     private BigintSumPlans() {}
 
+    /** The step: each node's windowed calls, then a grouped one's calls, replaced; other nodes as they are. */
     static Program step() {
         return (planner, rel, traits, materializations, lattices) -> rel.accept(new RelHomogeneousShuttle() {
             @Override
