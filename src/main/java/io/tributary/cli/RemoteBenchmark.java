@@ -230,7 +230,16 @@ final class RemoteBenchmark implements Callable<Integer> {
     private Round round(int r, PreparedStatement insert, long[] nextId, Statement ts, Statement ps, BenchTarget pg)
             throws SQLException {
         double cpu0 = serverCpuSeconds();
-        double[] idle = inserts(insert, nextId, () -> false, idleMs, latencies, "idle" + r);
+        double[] idle = inserts(
+                insert,
+                nextId,
+                () -> {
+                    complete(ps, "idle_sink" + r);
+                    return false;
+                },
+                idleMs,
+                latencies,
+                "idle" + r);
         double cpu1 = serverCpuSeconds();
         long start = System.nanoTime();
         ts.execute(sink(pg, "local_sink" + r, "local_out" + r, false));
@@ -486,7 +495,18 @@ final class RemoteBenchmark implements Callable<Integer> {
         boolean yet() throws SQLException;
     }
 
-    /** Single-row INSERTs back to back until {@code done} (checked every 20) or the time is up; latencies in ms. */
+    /**
+     * How often {@link #inserts} asks whether it is done. The question is a query of its own on the
+     * server (a plan, an allocation burst): asked every 20 INSERTs (about 100 a second) it was itself
+     * a load the idle phase did not carry, so phases that wait for a backfill measured it too.
+     */
+    static final long DONE_CHECK_MS = 100;
+
+    /**
+     * Single-row INSERTs back to back until {@code done} (checked every {@link #DONE_CHECK_MS}) or the
+     * time is up; latencies in ms. An idle phase passes a {@code done} that asks the same question and
+     * answers false, so every phase carries the same probes.
+     */
     static double[] inserts(PreparedStatement insert, long[] nextId, Done done, long maxMs) throws SQLException {
         return inserts(insert, nextId, done, maxMs, null, null);
     }
@@ -498,7 +518,14 @@ final class RemoteBenchmark implements Callable<Integer> {
         double[] out = new double[4096];
         int count = 0;
         long end = System.nanoTime() + maxMs * 1_000_000;
-        while (System.nanoTime() < end && (count % 20 != 0 || !done.yet())) {
+        long nextCheck = System.nanoTime() + DONE_CHECK_MS * 1_000_000;
+        while (System.nanoTime() < end) {
+            if (System.nanoTime() >= nextCheck) {
+                if (done.yet()) {
+                    break;
+                }
+                nextCheck = System.nanoTime() + DONE_CHECK_MS * 1_000_000;
+            }
             insert.setLong(1, nextId[0]++);
             long startMillis = System.currentTimeMillis();
             long began = System.nanoTime();

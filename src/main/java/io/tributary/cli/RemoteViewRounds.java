@@ -90,9 +90,16 @@ final class RemoteViewRounds {
         return seconds;
     }
 
-    /** INSERT latencies with no backfill running. */
+    /** INSERT latencies with no backfill running, asking {@link #created} as the backfill phases do. */
     LatencySummary idle() throws SQLException {
-        return LatencySummary.of(RemoteBenchmark.inserts(insert, nextId, () -> false, idleMs));
+        return LatencySummary.of(RemoteBenchmark.inserts(
+                insert,
+                nextId,
+                () -> {
+                    created();
+                    return false;
+                },
+                idleMs));
     }
 
     /**

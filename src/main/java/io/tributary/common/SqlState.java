@@ -41,6 +41,7 @@ public final class SqlState {
     public static final String UNDEFINED_FUNCTION = "42883";
     public static final String AMBIGUOUS_FUNCTION = "42725";
     public static final String UNDEFINED_OBJECT = "42704";
+    public static final String INDETERMINATE_DATATYPE = "42P18";
     public static final String DUPLICATE_TABLE = "42P07";
     public static final String DUPLICATE_COLUMN = "42701";
     public static final String DATATYPE_MISMATCH = "42804";

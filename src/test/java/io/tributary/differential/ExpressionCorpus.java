@@ -51,6 +51,7 @@ final class ExpressionCorpus {
         numericPowersAndOrderedSets(out);
         characterN(out);
         dateTimeJson(out);
+        jsonOfArrays(out);
         return List.copyOf(out);
     }
 
@@ -72,6 +73,53 @@ final class ExpressionCorpus {
         out.add(
                 "SELECT make_timestamptz(2024, 1, 2, 3, 4, 5.5), make_timestamptz(2024, 1, 2, 3, 4, 5, 'America/New_York')");
         out.add("SELECT make_timestamptz(2024, 1, 2, 3, 4, 5, '+05:30'), make_timestamptz(2024, 2, 30, 3, 4, 5)");
+        timestampDistances(out);
+        zoneAbbreviations(out);
+    }
+
+    /** Zone abbreviations in timestamptz input, fixed offsets as PostgreSQL reads them (issue 12). */
+    private static void zoneAbbreviations(LinkedHashSet<String> out) {
+        out.add("SELECT '2024-01-01 12:00 PST'::timestamptz, '2024-07-01 12:00 EST'::timestamptz,"
+                + " '2024-07-01 12:00 CET'::timestamptz, '2024-01-01 12:00 PDT'::timestamptz");
+        out.add("SELECT '2024-01-01 12:00 UTC'::timestamptz, '2024-01-01 12:00Z'::timestamptz,"
+                + " '2024-07-01 12:00:00.5 cest'::timestamptz, TIMESTAMPTZ '2024-01-01 12:00 MSK'");
+        out.add("SELECT '2024-01-01 12:00 BST'::timestamptz, '2024-01-01 12:00 CDT'::timestamptz,"
+                + " '2024-01-01 12:00 AKST'::timestamptz, '2024-01-01 12:00 JST'::timestamptz");
+        out.add("SELECT '2024-01-01 12:00 PST'::timestamp, '2024-01-01 12:00 EET'::date");
+        out.add("SELECT '2024-01-01 12:00 XYZ'::timestamptz");
+    }
+
+    /** {@code timestamp - timestamp} and {@code age} keep the microseconds of the interval (issue 12). */
+    private static void timestampDistances(LinkedHashSet<String> out) {
+        out.add("SELECT TIMESTAMP '2000-01-01' - TIMESTAMP '2024-02-29 13:45:59.123456',"
+                + " TIMESTAMP '2024-01-01 00:00:00.000001' - TIMESTAMP '2024-01-01'");
+        out.add("SELECT id, ts - TIMESTAMP '1999-12-31 23:59:59.999999' FROM ev ORDER BY id");
+        out.add("SELECT TIMESTAMP '2024-01-01 00:00:01.5' - TIMESTAMP '2024-01-01' > INTERVAL '1 second',"
+                + " extract(epoch FROM TIMESTAMP '2024-01-01 00:00:01.000005' - TIMESTAMP '2024-01-01')");
+        out.add("SELECT age(TIMESTAMP '2024-02-29 13:45:59.123456', TIMESTAMP '2000-01-01 00:00:00.5'),"
+                + " age(TIMESTAMP '2000-01-01 00:00:00.5', TIMESTAMP '2024-02-29 13:45:59.123456')");
+        out.add("SELECT id, age(ts, TIMESTAMP '1969-12-31 23:59:59.000001') FROM ev ORDER BY id");
+        out.add("SELECT extract(microseconds FROM age(TIMESTAMP '2000-01-01 00:00:00.25'))");
+    }
+
+    /**
+     * Arrays and rows holding arrays turned into JSON, compared as raw text (issue 12): an array
+     * written without blanks, and {@code json_agg} setting each array or row element after the first
+     * on a line of its own, but not a {@code null} one or a json value that holds an array.
+     */
+    private static void jsonOfArrays(LinkedHashSet<String> out) {
+        out.add("SELECT json_agg(x) FROM (VALUES (ARRAY[1, 2]), (ARRAY[3]), (NULL)) v(x)");
+        out.add("SELECT json_agg(x) FROM (VALUES (NULL::int[]), (ARRAY[1]), (ARRAY[2])) v(x)");
+        out.add("SELECT json_agg(v) FROM (VALUES (1, ARRAY['a', 'b']), (2, ARRAY[]::text[])) v(id, a)");
+        out.add("SELECT json_agg(v ORDER BY id) FROM (VALUES (1, ARRAY[1, 2], 'x'), (2, NULL, 'y')) v(id, a, s)");
+        out.add("SELECT to_json(ARRAY[1, 2]), to_json(ARRAY['a', NULL]), json_build_object('a', ARRAY[1, 2])");
+        out.add("SELECT jsonb_agg(x) FROM (VALUES (ARRAY[1, 2]), (ARRAY[3])) v(x)");
+        out.add("SELECT json_object_agg(k, v) FROM (VALUES ('a', ARRAY[1, 2]), ('b', NULL)) t(k, v)");
+        out.add("SELECT json_agg(to_json(x)) FROM (VALUES (ARRAY[1]), (ARRAY[2])) v(x)");
+        out.add("SELECT json_agg(x ORDER BY x DESC) FILTER (WHERE x IS NOT NULL)"
+                + " FROM (VALUES (ARRAY['b']), (NULL), (ARRAY['a', 'c'])) v(x)");
+        out.add("SELECT json_agg(ARRAY[date '2024-01-01']) FROM (VALUES (1), (2)) v(x)");
+        out.add("SELECT json_agg(ARRAY[i4, i2] ORDER BY id) FROM ev");
     }
 
     private static void arithmetic(LinkedHashSet<String> out) {

@@ -18,7 +18,8 @@ import org.postgresql.PGConnection;
 /**
  * Timestamps and timestamptz keep their microseconds as in PostgreSQL (issue 12): constants,
  * casts from text, values stored by INSERT, parameters and COPY, read back, compared, sorted,
- * grouped, moved by intervals, truncated, formatted and kept by materialized views; the binary
+ * grouped, moved by intervals, subtracted ({@code timestamp - timestamp}, {@code age}), truncated,
+ * formatted and kept by materialized views; the binary
  * wire format carries them to pgjdbc's {@code getTimestamp}.
  */
 class MicrosecondTimestampsDifferentialTest {
@@ -187,6 +188,8 @@ class MicrosecondTimestampsDifferentialTest {
                 + "CREATE MATERIALIZED VIEW tsv_f AS SELECT id, extract(microseconds FROM t) AS us,"
                 + " date_trunc('milliseconds', t) AS ms FROM tsv;"
                 + "CREATE MATERIALIZED VIEW tsv_p AS SELECT id, t + INTERVAL '1 microsecond' AS later FROM tsv;"
+                + "CREATE MATERIALIZED VIEW tsv_d AS SELECT id, t - TIMESTAMP '1999-12-31 23:59:59.999999' AS since,"
+                + " age(TIMESTAMP '1960-01-01 00:00:00.5', t) AS ago FROM tsv;"
                 + "INSERT INTO tsv VALUES (3, '2024-01-01 12:00:00.123458')";
         InProcessTributary.execScript(pg, script);
         InProcessTributary.execScript(tributary.connection, script);
@@ -194,13 +197,14 @@ class MicrosecondTimestampsDifferentialTest {
         InProcessTributary.execScript(
                 pg,
                 "REFRESH MATERIALIZED VIEW tsv_m; REFRESH MATERIALIZED VIEW tsv_g; REFRESH MATERIALIZED VIEW tsv_f;"
-                        + " REFRESH MATERIALIZED VIEW tsv_p");
+                        + " REFRESH MATERIALIZED VIEW tsv_p; REFRESH MATERIALIZED VIEW tsv_d");
         List<String> mismatches = new ArrayList<>();
         for (String sql : List.of(
                 "SELECT * FROM tsv_m ORDER BY id",
                 "SELECT * FROM tsv_g",
                 "SELECT * FROM tsv_f ORDER BY id",
-                "SELECT * FROM tsv_p ORDER BY id")) {
+                "SELECT * FROM tsv_p ORDER BY id",
+                "SELECT * FROM tsv_d ORDER BY id")) {
             String expected = StatementOutcome.of(pg, sql, true);
             String actual = StatementOutcome.of(tributary.connection, sql, true);
             if (!expected.equals(actual)) {

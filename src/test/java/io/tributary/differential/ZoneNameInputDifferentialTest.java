@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * Timestamp and timestamptz text naming its zone ({@code '2024-03-10 01:30 America/New_York'}) on
  * Tributary and on an embedded PostgreSQL (issue 12): the zone's offset at that local time (across
  * daylight-saving changes), in constants, casts of text, stored values, every session zone and a
- * materialized view's filter; a timestamp ignores the zone; an unknown zone is 22023. Rows with
+ * materialized view's filter; a timestamp ignores the zone; an unknown zone is 22023; an
+ * abbreviation ({@code PST}) is its fixed offset, an unknown word 22007. Rows with
  * labels and JDBC types, or SQLSTATEs, must match.
  */
 class ZoneNameInputDifferentialTest {
@@ -77,5 +78,26 @@ class ZoneNameInputDifferentialTest {
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
         pair.both("DROP MATERIALIZED VIEW tzn_after");
         pair.both("DROP TABLE tznv");
+    }
+
+    /** Abbreviations are fixed offsets whatever the date ({@code PST} in July is still -08), stored as keys too. */
+    @Test
+    void abbreviationsAreFixedOffsets() {
+        pair.both("CREATE TABLE tza (tz TIMESTAMPTZ PRIMARY KEY, ts TIMESTAMP)");
+        List<String> mismatches = pair.mismatchesInZones(
+                List.of("'UTC'", "'America/Los_Angeles'"),
+                List.of(
+                        "SELECT '2024-07-01 12:00 PST'::timestamptz AS a, '2024-01-01 12:00 PDT'::timestamptz AS b,"
+                                + " '2024-01-01 12:00:00.000001 cet'::timestamptz AS c,"
+                                + " TIMESTAMPTZ '2024-07-01 12:00 EDT' AS d",
+                        "SELECT '2024-01-01 12:00 PST'::timestamptz = '2024-01-01 20:00 UTC'::timestamptz AS same"));
+        mismatches.addAll(pair.mismatches(List.of(
+                "INSERT INTO tza VALUES ('2024-01-01 12:00 PST', '2024-01-01 12:00 PST'),"
+                        + " ('2024-01-01 22:00 CET', NULL)",
+                "INSERT INTO tza VALUES ('2024-01-01 15:00 EST', NULL)", // the same instant as 12:00 PST: 23505
+                "SELECT tz, ts FROM tza ORDER BY tz",
+                "SELECT '2024-01-01 12:00 Pacific'::timestamptz AS a")));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+        pair.both("DROP TABLE tza");
     }
 }

@@ -10,7 +10,7 @@ import java.util.Locale;
  * PostgreSQL's text input of date, time, timestamp and timestamptz (DateStyle ISO), for the forms
  * users write: ISO dates ({@code 2024-03-15}, one-digit month and day allowed) and the undivided
  * {@code 20240315}, a time after a space or {@code T} ({@code HH:MM[:SS[.f]]} or {@code
- * HHMMSS[.f]}), an offset ({@code Z}, {@code UTC}, {@code +02}, {@code -05:30}; applied to a
+ * HHMMSS[.f]}), an offset ({@code Z}, {@code UTC}, {@code +02}, {@code -05:30}, {@code PST}; applied to a
  * timestamptz, ignored by the other types, as PostgreSQL does), {@code epoch}, and {@code now},
  * {@code today}, {@code tomorrow} and {@code yesterday} ({@link RelativeDateTimeInput}). A date reads the
  * date of a timestamp's text ({@code '2024-03-15 10:20:30'::date}), a time the time of it. Errors
@@ -223,7 +223,8 @@ public final class PgDateTimeInput {
         }
 
         /**
-         * An optional offset: {@code Z}, {@code UTC}, {@code ±H[H][:MM]}; its seconds east, or {@link
+         * An optional offset: {@code Z}, {@code UTC}, {@code ±H[H][:MM]}, an abbreviation ({@code PST},
+         * {@link ZoneAbbreviations}); its seconds east, or {@link
          * #NO_OFFSET} for none or for a zone name with a slash ({@code Europe/Paris}, any case), which
          * is kept in {@link #namedZone} instead.
          *
@@ -246,6 +247,14 @@ public final class PgDateTimeInput {
                 namedZone = namedZone(rest);
                 pos = text.length();
                 return NO_OFFSET;
+            }
+            if (rest.chars().allMatch(Character::isLetter)) {
+                Integer abbreviated = ZoneAbbreviations.offsetSeconds(rest);
+                if (abbreviated == null) {
+                    throw syntax();
+                }
+                pos = text.length();
+                return abbreviated;
             }
             char sign = text.charAt(pos);
             if (sign != '+' && sign != '-') {

@@ -185,19 +185,12 @@ final class ReferentialActions {
         TableDef child = rules.table();
         rules.checkAppendOnly();
         boolean update = event.equals("ON UPDATE");
-        if (action == ForeignKeyDef.SET_DEFAULT || update) {
-            refuseKeyChange(child, ref, event + " " + ForeignKeyDef.actionText(action));
-        }
-        // PostgreSQL evaluates the defaults per row; these are not volatile (ColumnDefaults
-        // refuses those), so one value per column serves every row
-        Object[] setTo = new Object[ref.childColumns.length];
-        if (action == ForeignKeyDef.SET_DEFAULT) {
-            for (int i = 0; i < setTo.length; i++) {
-                setTo[i] = target.defaults().value(child, ref.childColumns[i], event);
-            }
-        }
         boolean cascadeKeys = update && action == ForeignKeyDef.CASCADE;
-        Map<ByteBuffer, Object[]> newKeys = cascadeKeys ? childKeys(ref, keys) : null;
+        // the values the referencing columns take, found at the first row that takes them: a DEFAULT
+        // or new key this cannot use (refused, failing to evaluate, out of the column's range)
+        // fails only a statement that changes a row, as in PostgreSQL
+        Map<ByteBuffer, Object[]> valuesByKey = new HashMap<>();
+        Object[][] setTo = {null};
         RowCodec childCodec = rules.codec();
         rows.forEachRow(child.id(), encoded -> {
             Object[] row = childCodec.decode(encoded);
@@ -210,8 +203,20 @@ final class ReferentialActions {
             if (action == ForeignKeyDef.CASCADE && !update) {
                 after.put(rowKey, null);
             } else if (!after.containsKey(rowKey) || after.get(rowKey) != null) {
+                if (action != ForeignKeyDef.SET_NULL) {
+                    // (SET NULL of a primary-key column fails its NOT NULL first)
+                    refuseKeyChange(child, ref, event + " " + ForeignKeyDef.actionText(action));
+                }
+                Object[] values;
+                if (cascadeKeys) {
+                    values = valuesByKey.computeIfAbsent(ByteBuffer.wrap(key), k -> childValues(ref, keys.get(k)));
+                } else {
+                    if (setTo[0] == null) {
+                        setTo[0] = valuesSet(target, action, event, child, ref);
+                    }
+                    values = setTo[0];
+                }
                 Object[] changed = after.getOrDefault(rowKey, row);
-                Object[] values = cascadeKeys ? newKeys.get(ByteBuffer.wrap(key)) : setTo;
                 for (int i = 0; i < values.length; i++) {
                     changed[ref.childColumns[i]] = values[i];
                 }
@@ -221,23 +226,36 @@ final class ReferentialActions {
     }
 
     /**
-     * Per old lookup key of {@code keys}, the referencing columns' new values: the new referenced
-     * row's key assigned to the referencing columns' types, as PostgreSQL's cascaded UPDATE assigns
-     * them.
+     * The values SET NULL or SET DEFAULT gives {@code ref}'s referencing columns. PostgreSQL
+     * evaluates the defaults per row; these are not volatile ({@link ColumnDefaults} refuses those),
+     * so one value per column serves every row of the statement.
      */
-    private static Map<ByteBuffer, Object[]> childKeys(ForeignKeyChecks.Reference ref, Map<ByteBuffer, Object[]> keys) {
-        Map<ByteBuffer, Object[]> out = new HashMap<>();
-        for (Map.Entry<ByteBuffer, Object[]> e : keys.entrySet()) {
-            Object[] values = new Object[ref.childColumns.length];
-            for (int i = 0; i < values.length; i++) {
-                values[i] = Values.assign(
-                        e.getValue()[ref.parentColumns[i]],
-                        ref.parent.columns().get(ref.parentColumns[i]).type(),
-                        ref.child.columns().get(ref.childColumns[i]).type());
+    private static Object[] valuesSet(
+            StatementRows.Target target, char action, String event, TableDef child, ForeignKeyChecks.Reference ref) {
+        Object[] setTo = new Object[ref.childColumns.length];
+        if (action == ForeignKeyDef.SET_DEFAULT) {
+            for (int i = 0; i < setTo.length; i++) {
+                setTo[i] = target.defaults().value(child, ref.childColumns[i], event);
             }
-            out.put(e.getKey(), values);
         }
-        return out;
+        return setTo;
+    }
+
+    /**
+     * The referencing columns' new values for referenced row {@code after}: its key assigned to the
+     * referencing columns' types, as PostgreSQL's cascaded UPDATE assigns them.
+     *
+     * @throws io.tributary.common.TributaryException 22003 or 22001 for a value the column cannot hold
+     */
+    private static Object[] childValues(ForeignKeyChecks.Reference ref, Object[] after) {
+        Object[] values = new Object[ref.childColumns.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = Values.assign(
+                    after[ref.parentColumns[i]],
+                    ref.parent.columns().get(ref.parentColumns[i]).type(),
+                    ref.child.columns().get(ref.childColumns[i]).type());
+        }
+        return values;
     }
 
     /**
@@ -353,7 +371,7 @@ final class ReferentialActions {
     }
 
     /**
-     * 0A000 for an action ({@code what}: ON DELETE SET DEFAULT, or any ON UPDATE action) that
+     * 0A000 for an action ({@code what}: SET DEFAULT, or ON UPDATE CASCADE) that
      * changes a column of the referencing table's primary key: the changed row would move to
      * another key, which a cascade does not write. (SET NULL of one fails its NOT NULL first.)
      */

@@ -79,6 +79,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 RangeFrameCheck.step(),
                 TimeWindows.expansion(),
                 IntervalPlans.extremes(),
+                BigintSumPlans.step(),
                 JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(FilteredDistinctAggregates.before(
                         Programs.sequence(
                                 // array text's element casts are written before PgArithmetic gives casts from text
@@ -86,7 +87,8 @@ public final class CalciteFrontend implements AutoCloseable {
                                 ArrayTextOperands.before(CheckedArithmetic.before(
                                         ZonedTimestamps.before(new GuardProgram(context.control()), session))),
                                 // again after planning: expanding DISTINCT aggregates adds min/max of their results
-                                IntervalPlans.extremes()))))),
+                                IntervalPlans.extremes(),
+                                BigintSumPlans.step()))))),
                 SeriesScanCalcs.after(),
                 MicrosecondPlans.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);

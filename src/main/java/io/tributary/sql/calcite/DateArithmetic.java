@@ -20,7 +20,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * PostgreSQL's date arithmetic where Calcite has none: {@code date ± integer} is a date that many
  * days away, {@code date - date} the integer number of days between them, and
- * {@code timestamp - timestamp} and {@code timestamptz - timestamptz} an interval, {@code date + time} a timestamp, {@code time - time}
+ * {@code timestamp - timestamp} PostgreSQL's interval ({@link PgIntervalFunctions#pg_timestamp_diff}),
+ * {@code timestamptz - timestamptz} Calcite's day-to-second interval, {@code date + time} a timestamp, {@code time - time}
  * an interval, and {@code time ± months} the time itself (PostgreSQL adds only an interval's time
  * to a time). Only validation knows the operands' types, so this
  * works from Calcite's refusal: when validating a query fails because {@code +} or {@code -}
@@ -166,7 +167,7 @@ final class DateArithmetic {
         }
         if (op.equals("-") && isTimestamptz(left) && isTimestamptz(right)) {
             // instants: their distance, whatever zone the session shows them in
-            return Kind.TIMESTAMP_MINUS_TIMESTAMP;
+            return Kind.TIMESTAMPTZ_MINUS_TIMESTAMPTZ;
         }
         if (op.equals("-") && left.equals("TIMESTAMP") && right.equals("TIMESTAMP")) {
             return Kind.TIMESTAMP_MINUS_TIMESTAMP;
@@ -215,7 +216,10 @@ final class DateArithmetic {
         DATE_MINUS_DAYS,
         DAYS_PLUS_DATE,
         DATE_MINUS_DATE,
+        /** {@code timestamp - timestamp}: PostgreSQL's interval of days and time, to the microsecond. */
         TIMESTAMP_MINUS_TIMESTAMP,
+        /** {@code timestamptz - timestamptz}: Calcite's day-to-second interval, whole milliseconds. */
+        TIMESTAMPTZ_MINUS_TIMESTAMPTZ,
         /** {@code timestamptz - timestamp}: the timestamp as the instant it is in the session's zone. */
         TIMESTAMPTZ_MINUS_TIMESTAMP,
         TIMESTAMP_MINUS_TIMESTAMPTZ,
@@ -240,11 +244,12 @@ final class DateArithmetic {
                             SqlStdOperatorTable.MINUS_DATE.createCall(
                                     pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, null, pos)),
                             new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.INTEGER, pos), pos));
-                case TIMESTAMP_MINUS_TIMESTAMP ->
+                case TIMESTAMP_MINUS_TIMESTAMP -> PgIntervals.call("pg_timestamp_diff", pos, a, b);
+                case TIMESTAMPTZ_MINUS_TIMESTAMPTZ ->
                     SqlStdOperatorTable.MINUS_DATE.createCall(
                             pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos));
-                case TIMESTAMPTZ_MINUS_TIMESTAMP -> TIMESTAMP_MINUS_TIMESTAMP.rewrite(a, instant(b, pos), pos);
-                case TIMESTAMP_MINUS_TIMESTAMPTZ -> TIMESTAMP_MINUS_TIMESTAMP.rewrite(instant(a, pos), b, pos);
+                case TIMESTAMPTZ_MINUS_TIMESTAMP -> TIMESTAMPTZ_MINUS_TIMESTAMPTZ.rewrite(a, instant(b, pos), pos);
+                case TIMESTAMP_MINUS_TIMESTAMPTZ -> TIMESTAMPTZ_MINUS_TIMESTAMPTZ.rewrite(instant(a, pos), b, pos);
                 case DATE_PLUS_TIME ->
                     SqlStdOperatorTable.PLUS.createCall(pos, timestamp(a, pos), sinceMidnight(b, pos));
                 case TIME_PLUS_DATE ->

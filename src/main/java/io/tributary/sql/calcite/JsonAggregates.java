@@ -4,7 +4,9 @@ import io.tributary.common.types.TypeKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -32,10 +34,10 @@ import org.apache.calcite.util.Optionality;
  */
 final class JsonAggregates {
     /**
-     * {@code json_agg} of whole rows ({@link WholeRowReferences}), whose elements PostgreSQL sets
-     * apart by a line break as it does a composite value's.
+     * {@code json_agg} of whole rows ({@link WholeRowReferences}) or of arrays ({@link
+     * #separateArrays}), whose elements PostgreSQL sets apart by a line break.
      */
-    static final String ROWS_AGG = "pg_json_agg_rows";
+    static final String STRUCTURES_AGG = "pg_json_agg_structures";
 
     private static final Map<String, SqlOperator> BY_NAME = Map.of(
             "json_agg",
@@ -46,8 +48,8 @@ final class JsonAggregates {
             aggregate("json_object_agg", TypeKind.JSON, PgJsonAggregates.JsonObjectAgg.class),
             "jsonb_object_agg",
             aggregate("jsonb_object_agg", TypeKind.JSONB, PgJsonAggregates.JsonbObjectAgg.class),
-            ROWS_AGG,
-            aggregate(ROWS_AGG, TypeKind.JSON, PgJsonAggregates.JsonAggOfRows.class));
+            STRUCTURES_AGG,
+            aggregate(STRUCTURES_AGG, TypeKind.JSON, PgJsonAggregates.JsonAggOfStructures.class));
 
     private JsonAggregates() {}
 
@@ -98,6 +100,23 @@ final class JsonAggregates {
                         text("pg_json_element", visit.apply(call.operand(1)), pos))
                 : List.of(text("pg_json_element", visit.apply(call.operand(0)), pos));
         return new SqlBasicCall(call.getOperator(), operands, pos, call.getFunctionQuantifier());
+    }
+
+    /**
+     * Makes {@code call}, when it is {@code json_agg} of an array ({@code typeOf} derives its
+     * argument's type), {@link #STRUCTURES_AGG}: PostgreSQL sets an aggregate's array elements apart
+     * by a line break as it does rows (a json value holding an array is no array here). Called by
+     * {@link PgValidator} before it derives the call's type, after {@link #wrapArguments}.
+     */
+    static void separateArrays(SqlBasicCall call, Function<SqlNode, RelDataType> typeOf) {
+        if (call.getOperator().getName().equalsIgnoreCase("json_agg")
+                && call.operandCount() == 1
+                && call.operand(0) instanceof SqlCall element
+                && element.getOperator().getName().equalsIgnoreCase("pg_json_element")
+                && element.operandCount() == 1
+                && typeOf.apply(element.operand(0)).getSqlTypeName() == SqlTypeName.ARRAY) {
+            call.setOperator(BY_NAME.get(STRUCTURES_AGG));
+        }
     }
 
     private static SqlNode text(String function, SqlNode argument, SqlParserPos pos) {

@@ -1,11 +1,9 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.common.types.Interval;
-import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import org.apache.calcite.linq4j.function.NonDeterministic;
-import org.apache.calcite.runtime.SqlFunctions;
 
 /**
  * PostgreSQL's {@code age(timestamp, timestamp)} and {@code age(timestamp)}, registered in the
@@ -17,35 +15,39 @@ import org.apache.calcite.runtime.SqlFunctions;
  * minutes, seconds, fraction) subtracted one by one, then each negative field borrowed from the
  * next larger one, a day borrowing the length of the month of the earlier moment (of the later
  * one when the first argument is the earlier), so {@code age('2024-03-31', '2024-02-29')} is
- * {@code 1 mon 2 days}. Moments arrive as Calcite's millisecond timestamps.
+ * {@code 1 mon 2 days}. Moments arrive as microseconds since 1970 ({@link MicrosecondTimestamps}), so
+ * the fraction keeps all six digits.
  */
 public final class PgAge {
-    private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long MICROS_PER_SECOND = 1_000_000L;
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
 
     private PgAge() {}
 
     /** {@code age(a, b)}: the interval from {@code b} to {@code a}, in years, months and days as written. */
-    public static Interval pg_age(Timestamp a, Timestamp b) {
-        return a == null || b == null ? null : age(SqlFunctions.toLong(a), SqlFunctions.toLong(b));
+    @MicrosecondTimestamps
+    public static Interval pg_age(@MicrosecondTimestamps Long a, @MicrosecondTimestamps Long b) {
+        return a == null || b == null ? null : age(a, b);
     }
 
     /** {@code age(b)}: {@code age} from {@code b} to today's midnight (UTC, the only session zone). */
     @NonDeterministic
-    public static Interval pg_age(Timestamp b) {
+    @MicrosecondTimestamps
+    public static Interval pg_age(@MicrosecondTimestamps Long b) {
         if (b == null) {
             return null;
         }
-        long today = Math.floorDiv(System.currentTimeMillis(), MILLIS_PER_DAY) * MILLIS_PER_DAY;
-        return age(today, SqlFunctions.toLong(b));
+        long today = Math.floorDiv(System.currentTimeMillis() * 1000L, MICROS_PER_DAY) * MICROS_PER_DAY;
+        return age(today, b);
     }
 
-    /** PostgreSQL's {@code timestamp_age} of two epoch-millisecond moments (UTC, proleptic calendar). */
-    static Interval age(long aMillis, long bMillis) {
-        LocalDateTime a = moment(aMillis);
-        LocalDateTime b = moment(bMillis);
-        boolean flip = aMillis < bMillis;
+    /** PostgreSQL's {@code timestamp_age} of two moments in microseconds since 1970 (UTC, proleptic calendar). */
+    static Interval age(long aMicros, long bMicros) {
+        LocalDateTime a = moment(aMicros);
+        LocalDateTime b = moment(bMicros);
+        boolean flip = aMicros < bMicros;
         int sign = flip ? -1 : 1;
-        long micros = sign * (Math.floorMod(aMillis, 1000L) - Math.floorMod(bMillis, 1000L)) * 1000L;
+        long micros = sign * (Math.floorMod(aMicros, MICROS_PER_SECOND) - Math.floorMod(bMicros, MICROS_PER_SECOND));
         int sec = sign * (a.getSecond() - b.getSecond());
         int min = sign * (a.getMinute() - b.getMinute());
         int hour = sign * (a.getHour() - b.getHour());
@@ -53,7 +55,7 @@ public final class PgAge {
         int mon = sign * (a.getMonthValue() - b.getMonthValue());
         int year = sign * (a.getYear() - b.getYear());
         while (micros < 0) {
-            micros += 1_000_000L;
+            micros += MICROS_PER_SECOND;
             sec--;
         }
         while (sec < 0) {
@@ -82,7 +84,7 @@ public final class PgAge {
         return new Interval(sign * (year * 12 + mon), sign * day, sign * time);
     }
 
-    private static LocalDateTime moment(long millis) {
-        return LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L), 0, ZoneOffset.UTC);
+    private static LocalDateTime moment(long micros) {
+        return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, MICROS_PER_SECOND), 0, ZoneOffset.UTC);
     }
 }

@@ -45,6 +45,15 @@ public final class PgIntervalFunctions {
     }
 
     /**
+     * {@code a - b} of two timestamps as PostgreSQL's {@code timestamp_mi}: their distance to the
+     * microsecond, whole days of 24 hours as days and the rest as time, both of its sign.
+     */
+    @MicrosecondTimestamps
+    public static Interval pg_timestamp_diff(@MicrosecondTimestamps Long a, @MicrosecondTimestamps Long b) {
+        return a == null || b == null ? null : IntervalScaling.justifyHours(new Interval(0, 0, a - b));
+    }
+
+    /**
      * The time field of {@code iv} in whole milliseconds, less than a day either way: what
      * PostgreSQL's {@code time ± interval} adds (its months and days are ignored there, and the
      * sum wraps at midnight, which Calcite's {@code TIME + interval} does too).

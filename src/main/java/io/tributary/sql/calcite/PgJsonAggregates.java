@@ -33,18 +33,20 @@ public final class PgJsonAggregates {
     }
 
     /**
-     * {@code json_agg} of whole rows: {@code [a, \n b]}, a line break and a blank before each element
-     * but the first, as PostgreSQL writes an array of composite values.
+     * {@code json_agg} of whole rows or of arrays: {@code [a, \n b]}, a line break and a blank before
+     * each element but the first, except a {@code null} one, as PostgreSQL writes an aggregate of
+     * composite or array values.
      */
-    public static final class JsonAggOfRows {
-        private JsonAggOfRows() {}
+    public static final class JsonAggOfStructures {
+        private JsonAggOfStructures() {}
 
         public static StringBuilder init() {
             return new StringBuilder();
         }
 
         public static StringBuilder add(StringBuilder acc, String element) {
-            return acc.append(acc.isEmpty() ? "[" : ", \n ").append(element);
+            return acc.append(acc.isEmpty() ? "[" : element.equals("null") ? ", " : ", \n ")
+                    .append(element);
         }
 
         public static PgJson result(StringBuilder acc) {

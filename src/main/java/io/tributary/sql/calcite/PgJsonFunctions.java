@@ -167,9 +167,12 @@ public final class PgJsonFunctions {
         return out.toString();
     }
 
-    /** An aggregated value as JSON text ({@link JsonAggregates}): json kept verbatim, NULL as {@code null}. */
+    /**
+     * An aggregated value as JSON text ({@link JsonAggregates}): json kept verbatim, an array as
+     * {@link #jsonText} writes it ({@code [1,2]}), NULL as {@code null}.
+     */
     public static String pg_json_element(Object v) {
-        return v instanceof PgJson j ? j.text() : PgJsonText.normalize(node(v));
+        return jsonText(v);
     }
 
     /** An aggregated key as a quoted JSON string ({@link JsonAggregates}); 22023 for NULL, as PostgreSQL. */

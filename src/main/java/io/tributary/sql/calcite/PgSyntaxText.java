@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * which Calcite's grammar rejects, becomes Calcite's qualified literal of the same length of time
  * (see {@link #intervalLiteral}), and an array constant cast to an array type
  * ({@code '{16388,16392}'::pg_catalog.oid[]}, {@code CAST('{1,"a b"}' AS text[])}) becomes an
- * {@code ARRAY[...]} of constants of the element type, any other array type name ({@code
+ * {@code ARRAY[...]} of constants of the element type, as does an empty constructor cast to an array
+ * type ({@code ARRAY[]::int[]}, {@code CAST(ARRAY[] AS text[])}), any other array type name ({@code
  * x::bigint[]}, {@code CAST(x AS int[])}) becomes Calcite's {@code bigint ARRAY}, the word {@code by} naming a column is quoted ({@link KeywordNames}), as are
  * other words Calcite reserves and PostgreSQL does not ({@link ReservedWordNames}), a date, time
  * or timestamp constant is read with PostgreSQL's input rules ({@link DateTimeConstants}), a {@code TIMESTAMPTZ '...'}
@@ -69,6 +70,17 @@ final class PgSyntaxText {
     /** A cast to an array type after a constant: {@code '{1,2}'::pg_catalog.oid[]}. */
     private static final Pattern ARRAY_CONSTANT_CAST =
             Pattern.compile("(?i)^\\s*::\\s*(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]");
+    /** A type name as an array type spells it before its {@code []}: {@code int}, {@code varchar(10)}, {@code double precision}. */
+    private static final String ELEMENT_TYPE =
+            "[a-z_][a-z0-9_]*(?:\\s+(?:precision|varying))?(?:\\s*\\(\\s*\\d+(?:\\s*,\\s*\\d+)?\\s*\\))?";
+    /**
+     * An empty {@code ARRAY[]} cast to an array type, {@code ARRAY[]::int[]} (element type in group 1)
+     * or {@code CAST(ARRAY[] AS text[])} (group 2).
+     */
+    private static final Pattern EMPTY_ARRAY_CAST = Pattern.compile("(?i)(?<![a-z0-9_$.])ARRAY\\s*\\[\\s*\\]\\s*::\\s*"
+            + "(?:pg_catalog\\s*\\.\\s*)?(" + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]"
+            + "|(?<![a-z0-9_$.])CAST\\s*\\(\\s*ARRAY\\s*\\[\\s*\\]\\s+AS\\s+(?:pg_catalog\\s*\\.\\s*)?("
+            + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]\\s*\\)");
     /** {@code CAST('{1,2}' AS int[])}: the rest of the cast after an array constant. */
     private static final Pattern AS_ARRAY_TYPE =
             Pattern.compile("(?i)^\\s*AS\\s+(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]\\s*\\)");
@@ -139,6 +151,7 @@ final class PgSyntaxText {
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
         ComparisonChains.check(sql);
+        EmptyArrayConstructors.check(sql);
         sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
                 FromFunctionCallsText.rewrite(
                         FromCallRowsText.rewrite(ArraySliceText.rewrite(AggregateOrderText.rewrite(
@@ -263,8 +276,7 @@ final class PgSyntaxText {
      * The array constant {@code text} (quotes still doubled) of element type {@code type}, such as
      * {@code {1,"a b",NULL}}, as an {@code ARRAY[...]} constructor of constants of that type, each
      * element read as PostgreSQL's array input reads it ({@link PgArrayLiteral#elements}: quotes,
-     * backslashes, unquoted {@code NULL}). The empty constant {@code {}} becomes an {@code
-     * ARRAY(...)} of a query with no rows, because Calcite has no empty {@code ARRAY[]}.
+     * backslashes, unquoted {@code NULL}); the empty constant {@code {}} is {@link #emptyArray}.
      *
      * @throws io.tributary.common.TributaryException 22P02 for text that is no array constant, 0A000
      *     for a nested one, as {@link PgArrayLiteral#elements} does
@@ -272,7 +284,7 @@ final class PgSyntaxText {
     private static String arrayConstructor(String text, String type) {
         java.util.List<String> elements = PgArrayLiteral.elements(text.replace("''", "'"));
         if (elements.isEmpty()) {
-            return "ARRAY(SELECT CAST(NULL AS " + type + ") FROM (VALUES (1)) AS pg__empty(x) WHERE FALSE)";
+            return emptyArray(type);
         }
         StringBuilder array = new StringBuilder("ARRAY[");
         for (int k = 0; k < elements.size(); k++) {
@@ -289,6 +301,14 @@ final class PgSyntaxText {
             }
         }
         return array.append(']').toString();
+    }
+
+    /**
+     * An empty array of element type {@code type}: an {@code ARRAY(...)} of a query with no rows,
+     * because Calcite's grammar has no empty {@code ARRAY[]}.
+     */
+    private static String emptyArray(String type) {
+        return "ARRAY(SELECT CAST(NULL AS " + type + ") FROM (VALUES (1)) AS pg__empty(x) WHERE FALSE)";
     }
 
     /** Index after the quote closing the one at {@code start}; doubled quotes stay inside. */
@@ -312,6 +332,13 @@ final class PgSyntaxText {
         if (lower.contains("with") && lower.contains("zone")) {
             // PostgreSQL's timestamptz, the type the rest of Tributary zones (ZonedTimestamps)
             text = ZONED_TYPE.matcher(text).replaceAll("timestamptz");
+        }
+        if (lower.contains("array") && text.indexOf('[') >= 0) {
+            // before the pg_catalog array casts below are dropped: ARRAY[]::pg_catalog.int4[] keeps its type
+            text = EMPTY_ARRAY_CAST
+                    .matcher(text)
+                    .replaceAll(
+                            m -> Matcher.quoteReplacement(emptyArray(m.group(1) != null ? m.group(1) : m.group(2))));
         }
         if (lower.contains("pg_catalog")) {
             text = replace(OPERATOR, text, m -> m.group(1));

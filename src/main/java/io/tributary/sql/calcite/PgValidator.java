@@ -564,6 +564,7 @@ final class PgValidator extends CalciteSqlValidator {
             ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
             refuseZonedDateBin(scope, call);
             checkOrderedSetKey(scope, call);
+            JsonAggregates.separateArrays(call, operand -> deriveType(scope, operand));
             JsonArguments.writeDateTimesAsText(call, operand -> deriveType(scope, operand));
             if (ByteaArguments.textAtByteaPosition(call, operand -> deriveType(scope, operand))) {
                 List<RelDataType> types = new ArrayList<>();

@@ -7,7 +7,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * PostgreSQL's typing where it differs from Calcite's defaults: timestamps of six fraction digits, NUMERIC arithmetic at up to 38 digits (larger precision makes every decimal operation pay for it), SUM of
- * INT and SMALLINT is BIGINT so sums do not overflow (SUM of BIGINT stays BIGINT), AVG of integers is NUMERIC, {@code %} of a NUMERIC is NUMERIC.
+ * INT and SMALLINT is BIGINT so sums do not overflow, SUM of BIGINT is an unconstrained NUMERIC (computed by
+ * {@link PgBigintSum} in queries, exactly by the stream planner's NUMERIC sum in views), AVG of integers is NUMERIC, {@code %} of a NUMERIC is NUMERIC.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
@@ -47,8 +48,8 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public RelDataType deriveSumType(RelDataTypeFactory f, RelDataType argumentType) {
         RelDataType t = switch (argumentType.getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER -> f.createSqlType(SqlTypeName.BIGINT);
-            // PostgreSQL widens to NUMERIC, but Calcite cannot implement a DECIMAL sum of BIGINTs
-            case BIGINT -> f.createSqlType(SqlTypeName.BIGINT);
+            case BIGINT ->
+                f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, TypeMapping.UNCONSTRAINED_NUMERIC_SCALE);
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, argumentType.getScale());
             default -> argumentType;
         };

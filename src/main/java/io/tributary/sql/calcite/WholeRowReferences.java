@@ -35,7 +35,7 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  *   <li>the argument of {@code row_to_json} or {@code to_json} makes the call {@code
  *       pg_row_to_json('c1', t.c1, ...)} (json, keys in column order, {@link PgJsonBuild});
  *       of {@code to_jsonb} a {@code jsonb_build_object} of the same pairs; of {@code json_agg}
- *       ({@link JsonAggregates#ROWS_AGG}, which sets rows apart as PostgreSQL does) and {@code
+ *       ({@link JsonAggregates#STRUCTURES_AGG}, which sets rows apart as PostgreSQL does) and {@code
  *       jsonb_agg} the aggregate of those objects;
  *   <li>anywhere else the row constructor {@code ROW(t.c1, ...)}, a {@code record} printed as
  *       PostgreSQL prints it ({@link PgRecordText}), labelled with the item's name when it is a
@@ -144,7 +144,7 @@ final class WholeRowReferences {
                 case "to_jsonb" -> row.object("jsonb_build_object");
                 case "json_agg" -> {
                     argumentOf.setOperand(0, row.object("pg_row_to_json"));
-                    yield JsonAggregates.named(JsonAggregates.ROWS_AGG)
+                    yield JsonAggregates.named(JsonAggregates.STRUCTURES_AGG)
                             .createCall(call.getFunctionQuantifier(), call.getParserPosition(), call.getOperandList());
                 }
                 case "jsonb_agg" -> {

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -241,6 +243,9 @@ public final class BackfillCoordinator {
         if (stopped) {
             checkpointingThread.raise();
         }
+        for (BackfillInput backfill : backfills) {
+            backfill.wakeOnRateChange(Thread.currentThread());
+        }
         try {
             long seq = 0;
             while (!stopped) {
@@ -275,7 +280,9 @@ public final class BackfillCoordinator {
      * checkpoints are the backfill's work, the checkpoints its overhead. A GROUP BY whose groups
      * every interval touches again paid each checkpoint a rewrite of all of them (JFR of {@code
      * bench backfill}'s GROUP BY: a quarter of the job threads' samples in the checkpoints), while
-     * memory is bounded by the held changes, not by time.
+     * memory is bounded by the held changes, not by time. A paused job (rate 0: ALTER, or a view
+     * whose snapshot a worker builds) reads nothing, so neither condition can change before its
+     * rate does, which wakes this thread: it waits without polling.
      */
     private void awaitCheckpointTime() throws InterruptedException {
         long wait = Math.max(intervalMs, Math.min(MAX_INTERVAL_MS, lastCheckpointMs * CHECKPOINT_COST_FACTOR));
@@ -287,7 +294,13 @@ public final class BackfillCoordinator {
             if (heldChanges.getAsLong() >= CHECKPOINT_ROWS) {
                 return;
             }
-            Thread.sleep(Math.min(CAUGHT_UP_POLL_MS, Math.max(1, deadline - System.currentTimeMillis())));
+            long left = Math.max(1, deadline - System.currentTimeMillis());
+            boolean paused = !backfills.isEmpty() && backfills.stream().allMatch(BackfillInput::paused);
+            LockSupport.parkNanos(
+                    this, TimeUnit.MILLISECONDS.toNanos(paused ? left : Math.min(CAUGHT_UP_POLL_MS, left)));
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
         }
     }
 

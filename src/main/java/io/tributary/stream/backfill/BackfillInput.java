@@ -42,6 +42,7 @@ public final class BackfillInput implements AutoCloseable {
     private final int progressTableId;
     private final List<VnodeProgress> vnodes;
     private final BackfillRate.Bucket bucket;
+    private final BackfillRate rate;
     private final int node;
     /** Held while a following input reads (see {@link #step}); null when nothing gates it. */
     private final java.util.concurrent.locks.Lock gate;
@@ -124,6 +125,7 @@ public final class BackfillInput implements AutoCloseable {
         this.sourceOrdinal = sourceOrdinal;
         this.progressTableId = progressTableId;
         this.bucket = rate.new Bucket();
+        this.rate = rate;
         this.node = node;
         List<io.tributary.common.types.DataType> storedTypes = upstream.storedTypes();
         this.storedLayout = storedTypes == null ? null : new StoredLayout(keyColumns, storedTypes, columnsRead);
@@ -206,6 +208,19 @@ public final class BackfillInput implements AutoCloseable {
     /** Rows read so far, including those a crash would read again; any thread. */
     long rowsRead() {
         return rowsRead;
+    }
+
+    /**
+     * Whether this backfill's job reads nothing until its rate is changed (a paused job, or one
+     * whose snapshot phase a worker runs); any thread.
+     */
+    public boolean paused() {
+        return rate.paused();
+    }
+
+    /** Makes a change of this backfill's rate wake {@code thread} (see {@link BackfillRate#wakeOnChange}). */
+    public void wakeOnRateChange(Thread thread) {
+        rate.wakeOnChange(thread);
     }
 
     /** Whether this backfill has nothing left to read right now; any thread. */

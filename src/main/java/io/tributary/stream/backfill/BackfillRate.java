@@ -2,13 +2,17 @@ package io.tributary.stream.backfill;
 
 /**
  * The rows per second each parallel unit of a backfill may read: unlimited, a positive limit, or
- * 0 to pause. Changed by ALTER on a session thread, read by the job's actors; takes effect at
- * their next step.
+ * 0 to pause. Changed by ALTER (or a remote job's placement) on a session or job thread, read by
+ * the job's actors; takes effect at their next step. A change wakes the actors that wait on it
+ * ({@link #wakeOnChange}), so a paused actor need not poll for its resumption.
  */
 public final class BackfillRate {
     public static final long UNLIMITED = -1;
 
     private volatile long rowsPerSecond;
+
+    /** The threads {@link #set} wakes: the actors reading with this rate. */
+    private final java.util.List<Thread> waiters = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public BackfillRate(long rowsPerSecond) {
         set(rowsPerSecond);
@@ -20,10 +24,29 @@ public final class BackfillRate {
             throw new IllegalArgumentException("not a rate: " + rowsPerSecond);
         }
         this.rowsPerSecond = rowsPerSecond;
+        for (Thread t : waiters) {
+            java.util.concurrent.locks.LockSupport.unpark(t);
+        }
     }
 
     public long get() {
         return rowsPerSecond;
+    }
+
+    /** Whether the rate is 0: nothing is read until {@link #set} changes it. */
+    public boolean paused() {
+        return rowsPerSecond == 0;
+    }
+
+    /**
+     * Makes every later {@link #set} unpark {@code thread}; called once by each actor thread reading
+     * with this rate, on that thread, before it first parks. A thread that ends stays listed (an
+     * unpark of it does nothing) until the job and this rate are gone.
+     */
+    public void wakeOnChange(Thread thread) {
+        if (!waiters.contains(thread)) {
+            waiters.add(thread);
+        }
     }
 
     /** A token bucket over this rate for one actor; one thread. */

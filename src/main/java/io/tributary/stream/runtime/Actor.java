@@ -36,8 +36,10 @@ final class Actor {
     /** How long an actor with a backfill still reading waits for work: its rate and its peers wake no one. */
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /**
-     * How long a live actor waits for work. Senders and {@link #stop} wake it, so this only bounds
-     * a wake-up that never comes; an idle view costs a wake-up a second per actor, not a hundred.
+     * How long a live actor, or one whose backfills are all paused, waits for work. Senders,
+     * {@link #stop} and a change of a paused backfill's rate wake it, so this only bounds a wake-up
+     * that never comes; an idle view, or one whose snapshot a worker builds, costs a wake-up a second
+     * per actor, not a hundred.
      */
     private static final long LIVE_IDLE_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -192,6 +194,9 @@ final class Actor {
             for (Input in : inputs) {
                 in.channel().bindReceiver(Thread.currentThread());
             }
+            for (BackfillInput backfill : backfills) {
+                backfill.wakeOnRateChange(Thread.currentThread());
+            }
             if (startsBackfilling && !joinedEpochs) {
                 // a backfill's work yields the core to the writers until the job goes live
                 lowered = BackgroundPriority.lowerCurrentThreadRestorably();
@@ -287,16 +292,20 @@ final class Actor {
                     stepped = stepBackfills();
                 }
                 if (!progressed && !stepped) {
-                    LockSupport.parkNanos(this, backfilling() ? IDLE_PARK_NANOS : LIVE_IDLE_PARK_NANOS);
+                    LockSupport.parkNanos(this, polling() ? IDLE_PARK_NANOS : LIVE_IDLE_PARK_NANOS);
                 }
             }
         }
     }
 
-    /** Whether a backfill of this actor still reads its snapshot or log (it has not joined the live flow). */
-    private boolean backfilling() {
+    /**
+     * Whether a backfill of this actor still reads its snapshot or log and may read more without
+     * anyone waking this thread (its rate's refill and its peers' progress wake no one), so the
+     * actor polls; a paused backfill waits for its rate to change, which wakes the actor.
+     */
+    private boolean polling() {
         for (BackfillInput backfill : backfills) {
-            if (!backfill.live()) {
+            if (!backfill.live() && !backfill.paused()) {
                 return true;
             }
         }

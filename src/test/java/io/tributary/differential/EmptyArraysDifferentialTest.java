@@ -1,0 +1,103 @@
+package io.tributary.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * Empty arrays against embedded PostgreSQL (issue 12): {@code ARRAY[]} cast to an array type
+ * ({@code ARRAY[]::int[]}, {@code CAST(ARRAY[] AS text[])}) and the constant {@code '{}'} in
+ * expressions, functions and array columns, each statement's rows compared with their labels and
+ * type names; and {@code ARRAY[]} without a cast, which is PostgreSQL's 42P18 with its message,
+ * hint and position.
+ */
+class EmptyArraysDifferentialTest {
+    private static final List<String> STATEMENTS = List.of(
+            "SELECT ARRAY[]::int[]",
+            "SELECT ARRAY[]::text[], ARRAY[]::varchar(5)[] AS v, ARRAY[]::double precision[] AS d,"
+                    + " ARRAY [ ]::pg_catalog.int4[] AS p",
+            "SELECT CAST(ARRAY[] AS bigint[]), CAST( array[ ] as numeric(10,2)[]) AS n",
+            "SELECT '{}'::int[], '{}'::text[]",
+            "SELECT cardinality(ARRAY[]::int[]), array_length(ARRAY[]::int[], 1), array_upper(ARRAY[]::int[], 1)",
+            "SELECT ARRAY[]::int[] || 1 AS a, 2 || ARRAY[]::int[] AS c, ARRAY[]::int[] || ARRAY[]::int[] AS d",
+            "SELECT pg_typeof(ARRAY[]::int[])::text AS a, pg_typeof(ARRAY[]::text[])::text AS b",
+            "SELECT to_json(ARRAY[]::int[]), array_to_string(ARRAY[]::text[], ','), ARRAY[]::int[]::text",
+            "SELECT 1 = ANY (ARRAY[]::int[]) AS a, 1 <> ALL (ARRAY[]::int[]) AS b",
+            "SELECT * FROM unnest(ARRAY[]::int[])",
+            "SELECT x, cardinality(x) FROM (VALUES (ARRAY[]::int[]), (ARRAY[1, 2])) v(x)",
+            "CREATE TABLE ea (id INT PRIMARY KEY, a INT[], t TEXT[])",
+            "INSERT INTO ea VALUES (1, ARRAY[]::int[], ARRAY[]::text[]), (2, ARRAY[1], CAST(ARRAY[] AS text[]))",
+            "INSERT INTO ea VALUES (3, '{}', '{}')",
+            "UPDATE ea SET t = ARRAY[]::text[] || 'x'::text WHERE id = 2",
+            "SELECT id, a, t, cardinality(a), array_length(a, 1) FROM ea ORDER BY id",
+            "SELECT id FROM ea WHERE a = ARRAY[]::int[] ORDER BY id");
+
+    /** {@code ARRAY[]} with no cast to give it a type. */
+    private static final List<String> UNTYPED = List.of(
+            "SELECT ARRAY[]",
+            "SELECT ARRAY[] || ARRAY[1]",
+            "SELECT coalesce(ARRAY[], ARRAY[1])",
+            "INSERT INTO ea VALUES (4, ARRAY[], NULL)");
+
+    private static PostgresPair pair;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pair = PostgresPair.start("empty-arrays-diff-");
+    }
+
+    @AfterAll
+    static void stop() {
+        Cleanup.closeAll(pair);
+    }
+
+    @Test
+    void emptyArraysAnswerAsPostgres() {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : STATEMENTS) {
+            String expected = StatementOutcome.withTypeNames(pair.pg, sql);
+            String actual = StatementOutcome.withTypeNames(pair.tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void anUntypedEmptyArrayIsPostgresError() {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : UNTYPED) {
+            String expected = error(pair.pg, sql);
+            String actual = error(pair.tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /** The error {@code sql} fails with: SQLSTATE, message, hint and position; or that it did not fail. */
+    private static String error(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+            return "no error";
+        } catch (PSQLException e) {
+            ServerErrorMessage m = e.getServerErrorMessage();
+            return m == null
+                    ? e.getSQLState()
+                    : m.getSQLState() + " " + m.getMessage() + " HINT " + m.getHint() + " at " + m.getPosition();
+        } catch (SQLException e) {
+            return e.getSQLState() + " " + e.getMessage();
+        }
+    }
+}
