@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
  * ON UPDATE CASCADE, SET NULL and SET DEFAULT run in order on Tributary and on embedded PostgreSQL:
  * an UPDATE of a referenced primary key or UNIQUE column carries the new key to the referencing
  * rows (CASCADE) or sets their columns NULL or to their DEFAULT; chains (a cascaded key that a third
- * table references), self references, two-column keys, an UPDATE of several keys at once, keys
+ * table references), self references, two-column keys, an UPDATE of several keys at once, INSERT
+ * ... ON CONFLICT DO UPDATE of a referenced UNIQUE column, keys
  * swapped (PostgreSQL's row-by-row unique check refuses that: 23505), a new key the referencing
- * column's type cannot hold, a NOT NULL or missing referenced row the action leaves (the whole
+ * column's type cannot hold (22003 even when no row references the old key: PostgreSQL's cascaded
+ * UPDATE casts its parameter when it plans), a NOT NULL or missing referenced row the action leaves (the whole
  * statement rolls back), a materialized view over a referencing table, and transaction blocks with
  * ROLLBACK and ROLLBACK TO. Every table's rows are compared after every statement that changes
  * rows, with the errors (SQLSTATE, message, DETAIL, object fields).
@@ -58,6 +60,10 @@ class ForeignKeyOnUpdateDifferentialTest {
             "SELECT * FROM cv ORDER BY pid",
             "UPDATE p SET id = id - 100, code = upper(code) WHERE id IN (102, 103)",
             ROWS,
+            // INSERT ... ON CONFLICT DO UPDATE of a referenced UNIQUE column
+            "INSERT INTO p VALUES (3, 'x') ON CONFLICT (id) DO UPDATE SET code = 'CC'",
+            ROWS,
+            "INSERT INTO p VALUES (3, 'x') ON CONFLICT (id) DO UPDATE SET code = 'C'",
             // keys swapped: PostgreSQL's unique check, row by row, finds the other row's key still there
             "CREATE TABLE sp (id int PRIMARY KEY, code text UNIQUE)",
             "CREATE TABLE sc (id int PRIMARY KEY, pid int REFERENCES sp ON UPDATE CASCADE,"
@@ -84,6 +90,7 @@ class ForeignKeyOnUpdateDifferentialTest {
             "CREATE TABLE sm (id int PRIMARY KEY, pid smallint REFERENCES p ON UPDATE CASCADE)",
             "INSERT INTO sm VALUES (1, 2)",
             "UPDATE p SET id = 100000 WHERE id = 2",
+            "UPDATE p SET id = 100000 WHERE id = 105",
             "UPDATE p SET id = 32000 WHERE id = 2",
             "SELECT * FROM sm ORDER BY id",
             "DROP TABLE sm",

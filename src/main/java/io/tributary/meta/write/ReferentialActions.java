@@ -186,10 +186,15 @@ final class ReferentialActions {
         rules.checkAppendOnly();
         boolean update = event.equals("ON UPDATE");
         boolean cascadeKeys = update && action == ForeignKeyDef.CASCADE;
-        // the values the referencing columns take, found at the first row that takes them: a DEFAULT
-        // or new key this cannot use (refused, failing to evaluate, out of the column's range)
-        // fails only a statement that changes a row, as in PostgreSQL
+        // SET NULL and SET DEFAULT find their values at the first row that takes them: a DEFAULT
+        // this cannot use (refused, failing to evaluate) fails only a statement that changes a row,
+        // as in PostgreSQL. CASCADE assigns every new key to the referencing columns' types first:
+        // PostgreSQL's cascaded UPDATE folds that cast of its parameter when it plans, so a key the
+        // column cannot hold fails the statement whether or not a row references the old one.
         Map<ByteBuffer, Object[]> valuesByKey = new HashMap<>();
+        if (cascadeKeys) {
+            keys.forEach((k, newRow) -> valuesByKey.put(k, childValues(ref, newRow)));
+        }
         Object[][] setTo = {null};
         RowCodec childCodec = rules.codec();
         rows.forEachRow(child.id(), encoded -> {
@@ -209,7 +214,7 @@ final class ReferentialActions {
                 }
                 Object[] values;
                 if (cascadeKeys) {
-                    values = valuesByKey.computeIfAbsent(ByteBuffer.wrap(key), k -> childValues(ref, keys.get(k)));
+                    values = valuesByKey.get(ByteBuffer.wrap(key));
                 } else {
                     if (setTo[0] == null) {
                         setTo[0] = valuesSet(target, action, event, child, ref);
