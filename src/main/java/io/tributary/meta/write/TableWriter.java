@@ -51,6 +51,14 @@ public final class TableWriter implements AutoCloseable {
      */
     private List<ReferentialActions.KeyMove> moved;
 
+    /**
+     * Whether {@link #move} keeps its rows: only when a constraint referencing the table has an
+     * action when the UPDATE starts. Otherwise no one reads them (a constraint with an ON UPDATE
+     * action added meanwhile meets the moved keys in the referenced-side check, 23503), and an
+     * UPDATE moving a million keys would hold a million old rows until its epoch is staged.
+     */
+    private boolean recordsMoves;
+
     private List<Change> changes = new ArrayList<>();
     /**
      * Whether the table can take a bulk load as a {@link KeyValueRun}: no view reads it (so no row
@@ -222,6 +230,7 @@ public final class TableWriter implements AutoCloseable {
      */
     public void updates() {
         this.moved = new ArrayList<>();
+        this.recordsMoves = ReferentialActions.any(target.catalog(), table);
     }
 
     /**
@@ -233,7 +242,9 @@ public final class TableWriter implements AutoCloseable {
      */
     public void move(Object[] oldRow, Object[] newRow) {
         delete(oldRow);
-        moved.add(new ReferentialActions.KeyMove(oldRow, newRow));
+        if (recordsMoves) {
+            moved.add(new ReferentialActions.KeyMove(oldRow, newRow));
+        }
     }
 
     /**
