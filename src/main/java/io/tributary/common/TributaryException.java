@@ -56,6 +56,19 @@ public class TributaryException extends RuntimeException {
         this.object = object;
     }
 
+    /**
+     * This error with its position moved by {@code offset}: the error counted in a query that starts
+     * {@code offset} characters (0-based) into the statement the client sent (a view's query inside
+     * its CREATE, a statement inside EXPLAIN). Unchanged without a position or when {@code offset}
+     * is negative (the query was not found in the statement).
+     */
+    public TributaryException shifted(int offset) {
+        if (position <= 0 || offset < 0) {
+            return this;
+        }
+        return new TributaryException(sqlState, getMessage(), position + offset, detail, hint, this, object);
+    }
+
     /** 57014, for a statement the client cancelled. */
     public static TributaryException queryCanceled() {
         return new TributaryException(SqlState.QUERY_CANCELED, "canceling statement due to user request");

@@ -40,6 +40,11 @@ class BigintSumDifferentialTest {
             "SELECT id, sum(b) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),"
                     + " sum(b) OVER () AS total FROM bs ORDER BY id",
             "SELECT sum(DISTINCT b), count(DISTINCT g), sum(i) FROM bs",
+            // windowed sums inside sub-queries (a shuttle over the nodes alone missed them: XX000)
+            "SELECT id FROM bs WHERE EXISTS (SELECT 1 FROM (SELECT sum(b) OVER (ORDER BY id) AS s FROM bs) x"
+                    + " WHERE s > 9223372036854775807) ORDER BY id",
+            "SELECT id FROM bs WHERE b::numeric IN (SELECT sum(b) OVER () FROM bs WHERE g = 3) ORDER BY id",
+            "SELECT count(DISTINCT g), sum(b), count(*) FROM bs",
             "SELECT g, sum(DISTINCT b) FROM bs GROUP BY g ORDER BY g",
             "SELECT sum(b) FILTER (WHERE id <> 2) AS f, sum(b) FILTER (WHERE id = 1) AS one FROM bs",
             "WITH c AS (SELECT g, sum(b) AS s FROM bs GROUP BY g) SELECT s, pg_typeof(s)::text FROM c ORDER BY s",

@@ -138,7 +138,7 @@ class CatalogDifferentialTest {
 
     /**
      * psql's {@code \\d} of tables with foreign keys: the child's "Foreign-key constraints:" and the
-     * parent's "Referenced by:" footers (an ON DELETE SET DEFAULT among them), whose queries call {@code pg_partition_ancestors} in FROM
+     * parent's "Referenced by:" footers (ON UPDATE and ON DELETE actions among them), whose queries call {@code pg_partition_ancestors} in FROM
      * with an outer query's column and in a select list; pgjdbc's foreign-key metadata of them.
      */
     @Test
@@ -147,8 +147,9 @@ class CatalogDifferentialTest {
         List<String> ddl = List.of(
                 "CREATE TABLE fkp (id INT PRIMARY KEY, a INT, b TEXT, UNIQUE (a, b))",
                 "CREATE TABLE fkc (id INT PRIMARY KEY, pid INT REFERENCES fkp (id), a INT, b TEXT,"
-                        + " boss INT REFERENCES fkc (id), CONSTRAINT fkc_ab FOREIGN KEY (a, b) REFERENCES fkp (a, b),"
-                        + " fallback INT DEFAULT 0 REFERENCES fkp (id) ON DELETE SET DEFAULT)");
+                        + " boss INT REFERENCES fkc (id) ON UPDATE CASCADE,"
+                        + " CONSTRAINT fkc_ab FOREIGN KEY (a, b) REFERENCES fkp (a, b) ON UPDATE SET NULL,"
+                        + " fallback INT DEFAULT 0 REFERENCES fkp (id) ON UPDATE SET DEFAULT ON DELETE SET DEFAULT)");
         for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
             try (c;
                     Statement s = c.createStatement()) {

@@ -87,7 +87,7 @@ class SmallGapsDifferentialTest {
         for (String[] refused : new String[][] {
             {"CREATE UNIQUE INDEX ui ON t ((g + 1))", "an index on an expression"},
             {"CREATE TABLE ck (a INT, CONSTRAINT ck_a CHECK (a > 0) NO INHERIT)", "NO INHERIT"},
-            {"CREATE TABLE fk (a INT, FOREIGN KEY (a) REFERENCES t (id) ON UPDATE SET DEFAULT)", "SET DEFAULT"},
+            {"CREATE TABLE fk (a INT, FOREIGN KEY (a) REFERENCES t (id) MATCH FULL)", "MATCH FULL"},
             {"CREATE TABLE pk2 (a INT, CONSTRAINT other PRIMARY KEY (a))", "pk2_pkey"}
         }) {
             String outcome = StatementOutcome.withMessage(tributary.connection, refused[0]);

@@ -48,7 +48,6 @@ final class ForeignKeyResolution {
         Set<String> used = usedNames(catalog, table);
         List<ForeignKeyDef> all = new ArrayList<>(table.foreignKeys());
         for (ForeignKeyDef fk : added) {
-            refuseActions(fk);
             TableDef parent = fk.parent().equals(table.name()) ? table : parentTable(catalog, fk.parent());
             for (String c : fk.columns()) {
                 column(table, c);
@@ -96,17 +95,6 @@ final class ForeignKeyResolution {
             all.add(fk.resolved(name, parent.name(), parentColumns));
         }
         return table.withForeignKeys(all);
-    }
-
-    /**
-     * 0A000 for the referential actions not built yet: every ON UPDATE action that changes
-     * referencing rows.
-     */
-    private static void refuseActions(ForeignKeyDef fk) {
-        char update = fk.onUpdate();
-        if (update != ForeignKeyDef.NO_ACTION && update != ForeignKeyDef.RESTRICT) {
-            throw TributaryException.notSupported("FOREIGN KEY ... ON UPDATE " + ForeignKeyDef.actionText(update));
-        }
     }
 
     private static TableDef parentTable(Catalog catalog, String key) {

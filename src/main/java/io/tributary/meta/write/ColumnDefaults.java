@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The values ON DELETE SET DEFAULT gives a database's referencing columns: each column's DEFAULT,
+ * The values ON DELETE and ON UPDATE SET DEFAULT give a database's referencing columns: each column's DEFAULT,
  * planned when a cascade first needs it and again only when the column's definition changes. Any
  * thread.
  */
@@ -29,15 +29,16 @@ public final class ColumnDefaults {
      * The value of column {@code column}'s DEFAULT in {@code table} as the writer has it, assigned
      * to the column's type; null for a column without one, as PostgreSQL's SET DEFAULT sets it NULL.
      *
+     * @param event {@code ON DELETE} or {@code ON UPDATE}, the action's event, for the error
      * @throws TributaryException 0A000 for a serial or identity column (its DEFAULT draws from a
      *     sequence) or a volatile DEFAULT (see {@link ViewPlanner#planDefault}); the error
      *     evaluating or assigning it raises
      */
-    Object value(TableDef table, int column) {
+    Object value(TableDef table, int column, String event) {
         ColumnDef def = table.columns().get(column);
         if (def.identity() != null) {
             throw TributaryException.notSupported(
-                    "ON DELETE SET DEFAULT of column \"" + def.name() + "\", whose DEFAULT draws from a sequence");
+                    event + " SET DEFAULT of column \"" + def.name() + "\", whose DEFAULT draws from a sequence");
         }
         if (def.defaultExpr() == null) {
             return null;

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes into the open epoch what the ON DELETE actions of a statement's deletes change (see {@link
+ * Writes into the open epoch what the ON DELETE and ON UPDATE actions of a statement's changes change (see {@link
  * ReferentialActions}), and what those changes cascade to in turn: each referencing table's rows
  * with their index entries, then that table's own FOREIGN KEY checks. The changes reach the views
  * of the referencing tables only with {@link #emit}, after every check of the statement passed, so
@@ -32,15 +32,13 @@ final class EpochCascades {
      * Writes what the changes {@code oldRows[i]} → {@code newRows[i]} of {@code table}, already
      * written by the statement itself, cascade to, recursively.
      *
+     * @param moved null for a statement that is not an UPDATE, else the rows it moved to another
+     *     primary key (see {@link ReferentialActions#apply})
      * @throws io.tributary.common.TributaryException as {@link ReferentialActions#apply} and {@link
      *     ForeignKeyChecks#check} do for the referencing rows
      */
-    void apply(TableDef table, List<byte[]> oldRows, List<byte[]> newRows) {
-        apply(table, oldRows, newRows, 0);
-    }
-
-    private void apply(TableDef table, List<byte[]> oldRows, List<byte[]> newRows, int depth) {
-        ReferentialActions.apply(target, rows, table, oldRows, newRows, depth, this::write);
+    void apply(TableDef table, List<byte[]> oldRows, List<byte[]> newRows, List<ReferentialActions.KeyMove> moved) {
+        ReferentialActions.apply(target, rows, table, oldRows, newRows, moved, 0, this::write);
     }
 
     /** Writes one referencing table's changes, then what they cascade to, then checks them. */
@@ -58,7 +56,7 @@ final class EpochCascades {
                 epoch.put(Keyspace.DATA, change.key(), change.row());
             }
         }
-        apply(child, c.previous(), now, c.depth());
+        ReferentialActions.apply(target, rows, child, c.previous(), now, null, c.depth(), this::write);
         ForeignKeyChecks.check(target.catalog(), rows, child, c.previous(), now);
         if (target.streams().hasSubscribers(child.id())) {
             StatementRows.Target to = target.of(child);

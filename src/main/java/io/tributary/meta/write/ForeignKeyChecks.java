@@ -146,7 +146,7 @@ public final class ForeignKeyChecks {
                     continue; // PostgreSQL checks an updated row only when its key changed
                 }
                 byte[] key = ref.lookupKeyOfChild(row);
-                if (key != null && rows.get(key) == null) {
+                if (key != null && rows.get(key) == null && !changedSince(rows, table, codec, ref, row)) {
                     throw ref.notPresent(row);
                 }
             }
@@ -158,6 +158,22 @@ public final class ForeignKeyChecks {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code row}, written by the statement, is no longer there as it was and its row now
+     * references a present row or nothing: an ON UPDATE or ON DELETE action of the statement's own
+     * changes rewrote or deleted it (a self reference, or tables cascading into each other). Read
+     * only when {@code row}'s referenced row is missing, so a statement that passes reads nothing
+     * more.
+     */
+    private static boolean changedSince(Rows rows, TableDef table, RowCodec codec, Reference ref, Object[] row) {
+        byte[] now = rows.get(new RowRules(table, false).key(row));
+        if (now == null) {
+            return true;
+        }
+        byte[] key = ref.lookupKeyOfChild(codec.decode(now));
+        return key == null || rows.get(key) != null;
     }
 
     /**
@@ -268,6 +284,29 @@ public final class ForeignKeyChecks {
                 }
             }
             return true;
+        }
+
+        /** Whether referenced rows {@code a} and {@code b} hold the same referenced key. */
+        boolean sameParentKey(Object[] a, Object[] b) {
+            for (int c : parentColumns) {
+                if (!java.util.Objects.deepEquals(a[c], b[c])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The referenced key's 23505 for {@code parentRow}, whose key another row holds. */
+        TributaryException duplicateKey(Object[] parentRow) {
+            if (index != null) {
+                return IndexMaintenance.violation(parent, index, parentRow);
+            }
+            String constraint = parent.localName() + "_pkey";
+            return new TributaryException(
+                    SqlState.UNIQUE_VIOLATION,
+                    "duplicate key value violates unique constraint \"" + constraint + "\"",
+                    "Key " + keyText(parent, parent.primaryKey(), parentRow) + " already exists.",
+                    new TributaryException.ErrorObject(parent.schema(), parent.localName(), null, constraint));
         }
 
         /** The referenced row's lookup key for a referencing row, or null when it references nothing (a NULL, MATCH SIMPLE). */

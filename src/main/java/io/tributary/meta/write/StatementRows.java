@@ -69,8 +69,11 @@ final class StatementRows implements EpochChange {
     private KeyValueRun run;
 
     private final EpochChange alongside;
-    /** Whether the statement is an UPDATE; see {@link TableWriter#updates}. */
-    private final boolean update;
+    /**
+     * For an UPDATE, the rows it moved to another primary key (see {@link TableWriter#updates});
+     * null for any other statement.
+     */
+    private final List<ReferentialActions.KeyMove> moved;
 
     /** Positions in {@code settled} of the changes whose keys must be new (the first {@code newKeys.size()}), and those keys. */
     private int[] inserts;
@@ -111,7 +114,7 @@ final class StatementRows implements EpochChange {
             List<TableWriter.Change> settled,
             KeyValueRun run,
             EpochChange alongside,
-            boolean update,
+            List<ReferentialActions.KeyMove> moved,
             long maxTime,
             long minTime,
             long lateRows,
@@ -126,7 +129,7 @@ final class StatementRows implements EpochChange {
         this.stamped = stamped;
         this.run = run == null || run.size() == 0 ? null : run;
         this.alongside = alongside;
-        this.update = update;
+        this.moved = moved;
         this.maxTime = maxTime;
         this.minTime = minTime;
         this.lateRows = lateRows;
@@ -256,9 +259,7 @@ final class StatementRows implements EpochChange {
         if (foreign) {
             List<byte[]> now = settled.stream().map(TableWriter.Change::row).toList();
             cascades = new EpochCascades(epoch, target);
-            if (!update) {
-                cascades.apply(current, previous, now);
-            }
+            cascades.apply(current, previous, now, moved);
             ForeignKeyChecks.check(
                     target.catalog(), ForeignKeyChecks.of(epoch, target.store()), current, previous, now);
         }
@@ -444,19 +445,23 @@ final class StatementRows implements EpochChange {
             epoch.put(Keyspace.DATA, c.key(), c.row());
         }
         TableDef current = target.catalog().table(table.name()).orElse(table);
+        EpochCascades cascades = null;
         if (ForeignKeyChecks.involves(target.catalog(), current)) {
+            // DO UPDATE of a referenced UNIQUE column takes its ON UPDATE actions
+            List<byte[]> now = effective.stream().map(TableWriter.Change::row).toList();
+            cascades = new EpochCascades(epoch, target);
+            cascades.apply(current, previous, now, null);
             ForeignKeyChecks.check(
-                    target.catalog(),
-                    ForeignKeyChecks.of(epoch, target.store()),
-                    current,
-                    previous,
-                    effective.stream().map(TableWriter.Change::row).toList());
+                    target.catalog(), ForeignKeyChecks.of(epoch, target.store()), current, previous, now);
         }
         if (alongside != null) {
             alongside.stage(epoch);
         }
         if (target.streams().hasSubscribers(table.id())) {
             emitChanges(target, effective, previous);
+        }
+        if (cascades != null) {
+            cascades.emit();
         }
     }
 

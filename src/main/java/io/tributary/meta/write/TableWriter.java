@@ -45,10 +45,11 @@ public final class TableWriter implements AutoCloseable {
     private final boolean keepValues;
 
     /**
-     * Whether the statement is an UPDATE, whose deletes are rows whose primary key it changes (and
-     * inserts again): ON DELETE actions do not act on them. See {@link #updates}.
+     * For an UPDATE ({@link #updates}), the rows it moved to another primary key so far (see {@link
+     * #move}): its deletes are these moves, on which no ON DELETE action acts, and the ON UPDATE
+     * actions need to know which row became which. Null for any other statement.
      */
-    private boolean update;
+    private List<ReferentialActions.KeyMove> moved;
 
     private List<Change> changes = new ArrayList<>();
     /**
@@ -215,13 +216,24 @@ public final class TableWriter implements AutoCloseable {
     }
 
     /**
-     * Marks the statement an UPDATE: a {@link #delete} of it is the old row of a key it changes,
-     * an update of the referenced key for FOREIGN KEY constraints rather than a delete, so ON
-     * DELETE CASCADE and SET NULL leave the referencing rows (and the referenced-key check refuses
-     * the change, PostgreSQL's ON UPDATE NO ACTION). Call before {@link #apply}.
+     * Marks the statement an UPDATE: its rows that change their primary key come as {@link #move}s,
+     * updates of the referenced key for FOREIGN KEY constraints rather than deletes, so the ON
+     * UPDATE actions act on the referencing rows, not the ON DELETE ones. Call before staging.
      */
     public void updates() {
-        this.update = true;
+        this.moved = new ArrayList<>();
+    }
+
+    /**
+     * For an UPDATE ({@link #updates}): stages the removal of {@code oldRow}, which the statement
+     * moves to another primary key as {@code newRow}; the caller {@link #insert}s {@code newRow}
+     * after all of the statement's deletes.
+     *
+     * @throws TributaryException 0A000 for a table with a watermark, which is append-only
+     */
+    public void move(Object[] oldRow, Object[] newRow) {
+        delete(oldRow);
+        moved.add(new ReferentialActions.KeyMove(oldRow, newRow));
     }
 
     /**
@@ -321,7 +333,7 @@ public final class TableWriter implements AutoCloseable {
                 settled,
                 run == null ? null : run.take(),
                 alongside,
-                update,
+                takeMoved(),
                 maxTime,
                 minTime,
                 lateRows,
@@ -367,7 +379,7 @@ public final class TableWriter implements AutoCloseable {
         }
         unpack();
         List<Change> settled = new ChangeSettler(changes, false, false, rules::duplicate).settle(ascending);
-        transaction.merge(target, settled, update);
+        transaction.merge(target, settled, takeMoved());
         changes = new ArrayList<>();
         ascending = true;
         lastKey = null;
@@ -405,6 +417,15 @@ public final class TableWriter implements AutoCloseable {
         public void failed() {
             changes.forEach(EpochChange::failed);
         }
+    }
+
+    /** The statement's {@link #moved} rows, leaving an empty list for the next statement of an UPDATE. */
+    private List<ReferentialActions.KeyMove> takeMoved() {
+        List<ReferentialActions.KeyMove> out = moved;
+        if (moved != null) {
+            moved = new ArrayList<>();
+        }
+        return out;
     }
 
     /** The 42809 error PostgreSQL gives for DML on a materialized view. */

@@ -108,20 +108,26 @@ public final class TransactionWrites implements AutoCloseable {
      * reports them at the statement. What others commit after the statement is checked at {@link
      * #commit}.
      *
-     * The rows the statement's deletes change through ON DELETE actions ({@link
+     * The rows the statement's changes change through ON DELETE and ON UPDATE actions ({@link
      * ReferentialActions}) join the block the same way, as changes of their tables.
      *
-     * @param update whether the statement is an UPDATE ({@link TableWriter#updates}), whose deletes
-     *     no ON DELETE action acts on
+     * @param keyMoves null for a statement that is not an UPDATE; for an UPDATE ({@link
+     *     TableWriter#updates}), the rows it moved to another primary key, whose deletes no ON
+     *     DELETE action acts on
      * @throws TributaryException 23505, 40001; 54000 past the transaction's rows or {@link #MAX_BYTES};
-     *     54001 for ON DELETE actions cascading too deep ({@link ReferentialActions#MAX_DEPTH})
+     *     54001 for actions cascading too deep ({@link ReferentialActions#MAX_DEPTH})
      */
-    void merge(StatementRows.Target target, List<TableWriter.Change> settled, boolean update) {
-        merge(target, settled, update, 0);
+    void merge(
+            StatementRows.Target target, List<TableWriter.Change> settled, List<ReferentialActions.KeyMove> keyMoves) {
+        merge(target, settled, keyMoves, 0);
     }
 
     /** {@link #merge}, of changes {@code depth} referencing tables deep in a cascade (0: the statement's own). */
-    private void merge(StatementRows.Target target, List<TableWriter.Change> settled, boolean update, int depth) {
+    private void merge(
+            StatementRows.Target target,
+            List<TableWriter.Change> settled,
+            List<ReferentialActions.KeyMove> keyMoves,
+            int depth) {
         RowRules rules = target.rules();
         boolean freshInserts = rules.table().hasRowId();
         List<byte[]> unseen = new ArrayList<>();
@@ -200,18 +206,17 @@ public final class TransactionWrites implements AutoCloseable {
             List<byte[]> newRows = settled.stream().map(TableWriter.Change::row).toList();
             try (ReadView view = new OverlayReadView(snapshot, current, () -> {})) {
                 ForeignKeyChecks.Rows rows = ForeignKeyChecks.of(view);
-                // the rows the deletes' ON DELETE actions change join the transaction as changes of
-                // their tables, which cascade further and are checked the same way
-                if (!update) {
-                    ReferentialActions.apply(
-                            target,
-                            rows,
-                            now,
-                            oldRows,
-                            newRows,
-                            depth,
-                            c -> merge(target.of(c.child()), c.changes(), false, c.depth()));
-                }
+                // the rows the ON DELETE and ON UPDATE actions change join the transaction as
+                // changes of their tables, which cascade further and are checked the same way
+                ReferentialActions.apply(
+                        target,
+                        rows,
+                        now,
+                        oldRows,
+                        newRows,
+                        keyMoves,
+                        depth,
+                        c -> merge(target.of(c.child()), c.changes(), null, c.depth()));
                 ForeignKeyChecks.check(target.catalog(), rows, now, oldRows, newRows);
             }
         }

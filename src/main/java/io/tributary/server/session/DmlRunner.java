@@ -258,7 +258,7 @@ final class DmlRunner {
                 if (samePrimaryKey(table, oldRow, newRow)) {
                     writer.replace(newRow);
                 } else {
-                    writer.delete(oldRow);
+                    writer.move(oldRow, newRow);
                     keyChanged.add(newRow);
                 }
             }

@@ -303,7 +303,7 @@ public final class EngineSession implements Session {
                         .map(line -> new Object[] {line})
                         .toList();
             } catch (TributaryException error) {
-                throw UtilityRunner.shifted(error, e.offset());
+                throw error.shifted(e.offset());
             }
             return new StatementResult.Rows(SessionPlans.resultColumns(u), new ListCursor(rows));
         }

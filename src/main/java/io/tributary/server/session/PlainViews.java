@@ -47,7 +47,7 @@ final class PlainViews {
         try {
             planned = columnsOf(frontend, c.query());
         } catch (TributaryException e) {
-            throw UtilityRunner.inStatement(e, c.sql(), c.query());
+            throw e.shifted(c.sql().indexOf(c.query()));
         }
         if (c.columns().size() > planned.size()) {
             throw new TributaryException(SqlState.SYNTAX_ERROR, "CREATE VIEW specifies more column names than columns");

@@ -224,7 +224,7 @@ final class SessionPlans {
             if (DatabaseCommands.handles(u.statement())) {
                 return DatabaseCommands.resultColumns(u.statement());
             }
-            return UtilityRunner.resultColumns(u.statement());
+            return UtilityResultColumns.of(u.statement());
         }
         StatementPlan.Returning returning = plan instanceof StatementPlan.Insert i
                 ? i.returning()

@@ -8,7 +8,6 @@ import io.tributary.catalog.SystemTables;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import io.tributary.common.types.DataType;
 import io.tributary.meta.Database;
 import io.tributary.meta.ddl.DdlController;
 import io.tributary.meta.ddl.ViewBackfillPlacement;
@@ -89,62 +88,6 @@ final class UtilityRunner {
                 }
             }
         }
-    }
-
-    /** The columns a utility statement returns, or null when it returns none. */
-    static List<ColumnDesc> resultColumns(UtilityStatement statement) {
-        if (statement instanceof UtilityStatement.ShowTables
-                || statement instanceof UtilityStatement.ShowMaterializedViews
-                || statement instanceof UtilityStatement.ShowSources) {
-            return List.of(new ColumnDesc("Name", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.ExplainCreateMaterializedView) {
-            return List.of(new ColumnDesc("QUERY PLAN", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.ShowJobs) {
-            return List.of(
-                    new ColumnDesc("Id", DataType.BIGINT),
-                    new ColumnDesc("Statement", DataType.TEXT),
-                    new ColumnDesc("Progress", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.CancelJobs) {
-            return List.of(new ColumnDesc("Id", DataType.BIGINT));
-        }
-        if (statement instanceof UtilityStatement.ShowSinks) {
-            return List.of(
-                    new ColumnDesc("Name", DataType.TEXT),
-                    new ColumnDesc("Relation", DataType.TEXT),
-                    new ColumnDesc("Target", DataType.TEXT),
-                    new ColumnDesc("Type", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.ShowColumns) {
-            return List.of(
-                    new ColumnDesc("Name", DataType.TEXT),
-                    new ColumnDesc("Type", DataType.TEXT),
-                    new ColumnDesc("Not Null", DataType.BOOLEAN),
-                    new ColumnDesc("Primary Key", DataType.BOOLEAN));
-        }
-        if (statement instanceof UtilityStatement.ExplainQuery) {
-            return List.of(new ColumnDesc("QUERY PLAN", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.SetConfig) {
-            return List.of(new ColumnDesc("set_config", DataType.TEXT));
-        }
-        if (statement instanceof UtilityStatement.Sleep c) {
-            return List.of(ColumnDesc.ofVoid(c.function()));
-        }
-        if (statement instanceof UtilityStatement.SignalBackend c) {
-            return List.of(new ColumnDesc(c.function(), DataType.BOOLEAN));
-        }
-        if (statement instanceof UtilityStatement.ShowVariable s) {
-            return s.name().equals("all")
-                    ? List.of(
-                            new ColumnDesc("Name", DataType.TEXT),
-                            new ColumnDesc("Setting", DataType.TEXT),
-                            new ColumnDesc("Description", DataType.TEXT))
-                    : List.of(new ColumnDesc(SessionVariables.displayName(s.name()), DataType.TEXT));
-        }
-        return null;
     }
 
     StatementResult execute(UtilityStatement statement, Consumer<Session.Notice> notices) {
@@ -565,7 +508,7 @@ final class UtilityRunner {
                     // WITH NO DATA: the record alone; REFRESH creates the job
                     : db.ddl().createUnpopulatedView(c.name(), c.query(), c.sql(), c.ifNotExists(), actors);
         } catch (TributaryException e) {
-            throw inStatement(e, c.sql(), c.query());
+            throw e.shifted(c.sql().indexOf(c.query()));
         }
         if (!created) {
             notices.accept(new Session.Notice(
@@ -605,7 +548,7 @@ final class UtilityRunner {
                                     new Session.Notice("NOTICE", SqlState.SUCCESSFUL_COMPLETION, message)),
                             cancelCheck);
         } catch (TributaryException e) {
-            throw inStatement(e, c.sql(), c.query());
+            throw e.shifted(c.sql().indexOf(c.query()));
         }
     }
 
@@ -624,24 +567,8 @@ final class UtilityRunner {
                     .map(line -> new Object[] {line})
                     .toList();
         } catch (TributaryException error) {
-            throw inStatement(error, e.sql(), e.query());
+            throw error.shifted(e.sql().indexOf(e.query()));
         }
-    }
-
-    /** The error with its position moved from the view's query to the whole statement the client sent. */
-    static TributaryException inStatement(TributaryException e, String statement, String query) {
-        return shifted(e, statement.indexOf(query));
-    }
-
-    /**
-     * The error with its position moved by {@code offset}, where the query it counts in starts in
-     * the client's statement (0-based); unchanged without a position or when {@code offset} is negative.
-     */
-    static TributaryException shifted(TributaryException e, int offset) {
-        if (e.position() <= 0 || offset < 0) {
-            return e;
-        }
-        return new TributaryException(e.sqlState(), e.getMessage(), e.position() + offset, e.detail(), e.hint(), e);
     }
 
     private StatementResult drop(UtilityStatement.Drop d, Consumer<Session.Notice> notices)
@@ -731,6 +658,6 @@ final class UtilityRunner {
     }
 
     private static StatementResult rows(UtilityStatement s, List<Object[]> rows) {
-        return new StatementResult.Rows(resultColumns(s), new ListCursor(rows));
+        return new StatementResult.Rows(UtilityResultColumns.of(s), new ListCursor(rows));
     }
 }

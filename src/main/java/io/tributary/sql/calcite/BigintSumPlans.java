@@ -11,6 +11,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
 import org.apache.calcite.sql.SqlAggFunction;
@@ -34,25 +35,31 @@ import org.apache.calcite.util.Optionality;
  * stateless.
  */
 final class BigintSumPlans {
-    /** Calcite's SUM, NULL over no values; its type is {@link TributaryTypeSystem#deriveSumType}'s. */
+    /** What replaces Calcite's SUM: NULL over no values; its type is {@link TributaryTypeSystem#deriveSumType}'s. */
     private static final SqlAggFunction SUM = aggregate("pg_bigint_sum", ReturnTypes.AGG_SUM);
 
-    /** Calcite's $SUM0, 0 over no values. */
+    /** What replaces Calcite's $SUM0: 0 over no values. */
     private static final SqlAggFunction SUM0 = aggregate("pg_bigint_sum0", ReturnTypes.AGG_SUM_EMPTY_IS_ZERO);
 
     private BigintSumPlans() {}
 
     /** The step: each node's windowed calls, then a grouped one's calls, replaced; other nodes as they are. */
     static Program step() {
-        return (planner, rel, traits, materializations, lattices) -> rel.accept(new RelHomogeneousShuttle() {
-            @Override
-            public RelNode visit(RelNode other) {
-                RelNode visited = super.visit(other);
-                RelNode windows =
-                        visited.accept(new Windows(visited.getCluster().getRexBuilder()));
-                return windows instanceof Aggregate aggregate ? rewrite(aggregate) : windows;
-            }
-        });
+        return (planner, rel, traits, materializations, lattices) -> rel.accept(new Nodes());
+    }
+
+    /**
+     * Replaces the calls of every node, and of the nodes of the sub-queries in their expressions
+     * (which a shuttle over the nodes alone does not reach, and which are not yet joins before
+     * planning: a windowed sum there kept Calcite's SUM, whose generated code cannot add a long).
+     */
+    private static final class Nodes extends RelHomogeneousShuttle {
+        @Override
+        public RelNode visit(RelNode other) {
+            RelNode visited = super.visit(other);
+            RelNode windows = visited.accept(new Windows(visited.getCluster().getRexBuilder(), this));
+            return windows instanceof Aggregate aggregate ? rewrite(aggregate) : windows;
+        }
     }
 
     /** Whether a call of {@code kind} over an argument of {@code argType} returning {@code type} is one to replace. */
@@ -125,9 +132,19 @@ final class BigintSumPlans {
     /** Replaces windowed SUM and $SUM0 over a bigint (Calcite writes {@code sum(x) OVER w} with a $SUM0). */
     private static final class Windows extends RexShuttle {
         private final RexBuilder rex;
+        /** What a sub-query's nodes go through. */
+        private final Nodes nodes;
 
-        Windows(RexBuilder rex) {
+        Windows(RexBuilder rex, Nodes nodes) {
             this.rex = rex;
+            this.nodes = nodes;
+        }
+
+        @Override
+        public RexNode visitSubQuery(RexSubQuery subQuery) {
+            RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
+            RelNode rel = visited.rel.accept(nodes);
+            return rel == visited.rel ? visited : visited.clone(rel);
         }
 
         @Override

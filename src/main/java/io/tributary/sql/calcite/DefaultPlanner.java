@@ -80,7 +80,7 @@ final class DefaultPlanner {
     }
 
     private static TributaryException refused(ColumnDef column, String what) {
-        return TributaryException.notSupported("ON DELETE SET DEFAULT of column \"" + column.name()
-                + "\", whose DEFAULT calls " + what + " (a volatile or time-dependent function)");
+        return TributaryException.notSupported("SET DEFAULT of column \"" + column.name() + "\", whose DEFAULT calls "
+                + what + " (a volatile or time-dependent function)");
     }
 }
