@@ -305,7 +305,9 @@ final class ReferentialActions {
             }
             keys.put(ByteBuffer.wrap(old), u.after());
             byte[] now = ref.lookupKeyOfParent(u.after());
-            if (now != null) {
+            // a key whose value changed only its form (numeric 1.5 to 1.50) keeps its lookup key: the
+            // referencing rows still take the new form, but it moves nowhere, so it is no cycle
+            if (now != null && !Arrays.equals(old, now)) {
                 moves.put(ByteBuffer.wrap(old), ByteBuffer.wrap(now));
             }
         }
