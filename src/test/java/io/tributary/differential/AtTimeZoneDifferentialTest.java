@@ -84,6 +84,24 @@ class AtTimeZoneDifferentialTest {
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
+    /**
+     * Every time zone abbreviation AT TIME ZONE has read (and {@code WEST}, which PostgreSQL's
+     * default set lacks: 22023), in winter and in summer: an abbreviation is one offset all year.
+     */
+    @Test
+    void abbreviationsAnswerAsPostgres() {
+        List<String> statements = new ArrayList<>();
+        for (String abbreviation : List.of(
+                "UTC", "UT", "GMT", "Z", "ZULU", "WET", "WEST", "BST", "CET", "CEST", "MET", "MEST", "EET", "EEST",
+                "IST", "JST", "KST", "HKT", "AWST", "ACST", "ACDT", "AEST", "AEDT", "NZST", "NZDT", "NST", "NDT", "AST",
+                "ADT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "AKST", "AKDT", "HST")) {
+            statements.add("SELECT TIMESTAMP '2024-01-15 12:00' AT TIME ZONE '" + abbreviation + "',"
+                    + " TIMESTAMP '2024-07-15 12:00' AT TIME ZONE '" + abbreviation + "'");
+        }
+        List<String> mismatches = pair.mismatches(statements);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
     /** DML assigns what AT TIME ZONE gives, converted to the column's type in the session's zone. */
     @Test
     void writesAssignAtTimeZoneResults() {

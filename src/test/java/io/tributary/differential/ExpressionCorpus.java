@@ -89,7 +89,10 @@ final class ExpressionCorpus {
         out.add("SELECT '2024-01-01 12:00 XYZ'::timestamptz");
     }
 
-    /** {@code timestamp - timestamp} and {@code age} keep the microseconds of the interval (issue 12). */
+    /**
+     * {@code timestamp - timestamp}, {@code timestamptz - timestamptz} (also beside a timestamp) and
+     * {@code age} keep the microseconds of the interval (issue 12).
+     */
     private static void timestampDistances(LinkedHashSet<String> out) {
         out.add("SELECT TIMESTAMP '2000-01-01' - TIMESTAMP '2024-02-29 13:45:59.123456',"
                 + " TIMESTAMP '2024-01-01 00:00:00.000001' - TIMESTAMP '2024-01-01'");
@@ -100,6 +103,12 @@ final class ExpressionCorpus {
                 + " age(TIMESTAMP '2000-01-01 00:00:00.5', TIMESTAMP '2024-02-29 13:45:59.123456')");
         out.add("SELECT id, age(ts, TIMESTAMP '1969-12-31 23:59:59.000001') FROM ev ORDER BY id");
         out.add("SELECT extract(microseconds FROM age(TIMESTAMP '2000-01-01 00:00:00.25'))");
+        out.add("SELECT timestamptz '2024-01-01 00:00:00.000001+00' - timestamptz '2024-01-01 00:00:00+00'");
+        out.add("SELECT TIMESTAMPTZ '2000-01-01 00:00:00+05:30' - TIMESTAMPTZ '2024-02-29 13:45:59.123456-08',"
+                + " TIMESTAMPTZ '2024-03-31 03:00:00.5+02' - TIMESTAMPTZ '2024-03-30 02:00:00.000001+01'");
+        out.add("SELECT TIMESTAMPTZ '2024-01-01 00:00:00.123456+00' - TIMESTAMP '2023-12-31 23:59:59.999999',"
+                + " TIMESTAMP '1969-12-31 23:59:59.000001' - TIMESTAMPTZ '1970-01-01 00:00:00+00'");
+        out.add("SELECT id, ts::timestamptz - TIMESTAMPTZ '1999-12-31 23:59:59.999999+00' FROM ev ORDER BY id");
     }
 
     /**

@@ -38,6 +38,9 @@ public final class AtTimeZoneFunctions {
     /**
      * The fixed-offset abbreviations of PostgreSQL's {@code Default} abbreviation set, in seconds
      * east of Greenwich; PostgreSQL reads them before zone names ({@code EST} is -05, not America/New_York).
+     * Not {@code io.tributary.common.types.ZoneAbbreviations}, the input's set built from the
+     * JDK's zone names: there {@code IST} is India's +05:30, PostgreSQL's default set has Israel's +02,
+     * and {@code UT} and {@code ZULU} are unknown ({@code AtTimeZoneDifferentialTest} checks each here).
      */
     private static final Map<String, Integer> ABBREVIATIONS = Map.ofEntries(
             Map.entry("utc", 0),
@@ -46,7 +49,6 @@ public final class AtTimeZoneFunctions {
             Map.entry("z", 0),
             Map.entry("zulu", 0),
             Map.entry("wet", 0),
-            Map.entry("west", 3600),
             Map.entry("bst", 3600),
             Map.entry("cet", 3600),
             Map.entry("cest", 7200),

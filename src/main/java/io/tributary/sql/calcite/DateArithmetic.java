@@ -20,8 +20,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * PostgreSQL's date arithmetic where Calcite has none: {@code date ± integer} is a date that many
  * days away, {@code date - date} the integer number of days between them, and
- * {@code timestamp - timestamp} PostgreSQL's interval ({@link PgIntervalFunctions#pg_timestamp_diff}),
- * {@code timestamptz - timestamptz} Calcite's day-to-second interval, {@code date + time} a timestamp, {@code time - time}
+ * {@code timestamp - timestamp} and {@code timestamptz - timestamptz} PostgreSQL's interval ({@link
+ * PgIntervalFunctions#pg_timestamp_diff}), {@code date + time} a timestamp, {@code time - time}
  * an interval, and {@code time ± months} the time itself (PostgreSQL adds only an interval's time
  * to a time). Only validation knows the operands' types, so this
  * works from Calcite's refusal: when validating a query fails because {@code +} or {@code -}
@@ -218,7 +218,7 @@ final class DateArithmetic {
         DATE_MINUS_DATE,
         /** {@code timestamp - timestamp}: PostgreSQL's interval of days and time, to the microsecond. */
         TIMESTAMP_MINUS_TIMESTAMP,
-        /** {@code timestamptz - timestamptz}: Calcite's day-to-second interval, whole milliseconds. */
+        /** {@code timestamptz - timestamptz}: the distance of the instants, as {@code timestamp - timestamp} of their UTC times. */
         TIMESTAMPTZ_MINUS_TIMESTAMPTZ,
         /** {@code timestamptz - timestamp}: the timestamp as the instant it is in the session's zone. */
         TIMESTAMPTZ_MINUS_TIMESTAMP,
@@ -246,8 +246,7 @@ final class DateArithmetic {
                             new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.INTEGER, pos), pos));
                 case TIMESTAMP_MINUS_TIMESTAMP -> PgIntervals.call("pg_timestamp_diff", pos, a, b);
                 case TIMESTAMPTZ_MINUS_TIMESTAMPTZ ->
-                    SqlStdOperatorTable.MINUS_DATE.createCall(
-                            pos, a, b, new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, pos));
+                    TIMESTAMP_MINUS_TIMESTAMP.rewrite(utcTime(a, pos), utcTime(b, pos), pos);
                 case TIMESTAMPTZ_MINUS_TIMESTAMP -> TIMESTAMPTZ_MINUS_TIMESTAMPTZ.rewrite(a, instant(b, pos), pos);
                 case TIMESTAMP_MINUS_TIMESTAMPTZ -> TIMESTAMPTZ_MINUS_TIMESTAMPTZ.rewrite(instant(a, pos), b, pos);
                 case DATE_PLUS_TIME ->
@@ -272,6 +271,14 @@ final class DateArithmetic {
                     timestamp,
                     new SqlDataTypeSpec(
                             new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6, pos), pos));
+        }
+
+        /**
+         * A timestamptz as its local time in UTC ({@code AT TIME ZONE 'UTC'}): the instant's own
+         * microseconds, whatever zone the session shows it in.
+         */
+        private static SqlNode utcTime(SqlNode timestamptz, SqlParserPos pos) {
+            return PgIntervals.call(AtTimeZoneCalls.LOCAL, pos, SqlLiteral.createCharString("UTC", pos), timestamptz);
         }
 
         /** A date as the timestamp of its midnight. */
