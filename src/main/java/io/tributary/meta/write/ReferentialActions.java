@@ -400,7 +400,7 @@ final class ReferentialActions {
                 "ON DELETE and ON UPDATE actions cascade more than " + MAX_DEPTH + " referencing tables deep",
                 0,
                 "The cascade reached table \"" + child.localName() + "\".",
-                "Delete the referencing rows in smaller steps, from the deepest first.",
+                "Delete or update the referencing rows in smaller steps, from the deepest first.",
                 null);
     }
 

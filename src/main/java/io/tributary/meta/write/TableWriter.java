@@ -122,9 +122,10 @@ public final class TableWriter implements AutoCloseable {
      * by a source for each batch).
      *
      * @param checks the CHECK constraints of the database's tables: the table's rows are tested
-     *     against them, and so are the rows its deletes' ON DELETE actions change; null for none
-     * @param defaults the column defaults its deletes' ON DELETE SET DEFAULT actions write; null for
-     *     a writer whose table no constraint references (a source's)
+     *     against them, and so are the rows its deletes' and updates' ON DELETE and ON UPDATE actions
+     *     change; null for none
+     * @param defaults the column defaults its ON DELETE and ON UPDATE SET DEFAULT actions write; null
+     *     for a writer whose table no constraint references (a source's)
      */
     public TableWriter(
             TableDef table,
