@@ -1,11 +1,8 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
@@ -88,45 +85,20 @@ final class BigintSumPlans {
     }
 
     private static RelNode rewrite(Aggregate aggregate) {
-        List<AggregateCall> calls = new ArrayList<>(aggregate.getAggCallList());
-        boolean changed = false;
-        for (int i = 0; i < calls.size(); i++) {
-            AggregateCall call = calls.get(i);
-            if (call.getArgList().size() == 1
-                    && isBigintSum(
-                            call.getAggregation().getKind(),
-                            aggregate
-                                    .getInput()
-                                    .getRowType()
-                                    .getFieldList()
-                                    .get(call.getArgList().get(0))
-                                    .getType(),
-                            call.getType())) {
-                calls.set(
-                        i,
-                        AggregateCall.create(
-                                replacement(call.getAggregation().getKind()),
-                                call.isDistinct(),
-                                call.isApproximate(),
-                                call.ignoreNulls(),
-                                call.rexList,
-                                call.getArgList(),
-                                call.filterArg,
-                                call.distinctKeys,
-                                call.collation,
-                                call.getType(),
-                                call.getName()));
-                changed = true;
-            }
-        }
-        return changed
-                ? aggregate.copy(
-                        aggregate.getTraitSet(),
-                        aggregate.getInput(),
-                        aggregate.getGroupSet(),
-                        aggregate.getGroupSets(),
-                        calls)
-                : aggregate;
+        return AggregateFunctionSwap.apply(
+                aggregate,
+                call -> call.getArgList().size() == 1
+                                && isBigintSum(
+                                        call.getAggregation().getKind(),
+                                        aggregate
+                                                .getInput()
+                                                .getRowType()
+                                                .getFieldList()
+                                                .get(call.getArgList().get(0))
+                                                .getType(),
+                                        call.getType())
+                        ? replacement(call.getAggregation().getKind())
+                        : null);
     }
 
     /** Replaces windowed SUM and $SUM0 over a bigint (Calcite writes {@code sum(x) OVER w} with a $SUM0). */

@@ -1,11 +1,8 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -53,39 +50,15 @@ final class IntervalPlans {
     }
 
     private static RelNode rewrite(Aggregate aggregate) {
-        List<AggregateCall> calls = new ArrayList<>(aggregate.getAggCallList());
-        boolean changed = false;
-        for (int i = 0; i < calls.size(); i++) {
-            AggregateCall call = calls.get(i);
+        return AggregateFunctionSwap.apply(aggregate, call -> {
             SqlKind kind = call.getAggregation().getKind();
             if ((kind == SqlKind.MIN || kind == SqlKind.MAX)
                     && call.getArgList().size() == 1
                     && PgIntervals.isInterval(call.getType())) {
-                calls.set(
-                        i,
-                        AggregateCall.create(
-                                kind == SqlKind.MIN ? MIN : MAX,
-                                call.isDistinct(),
-                                call.isApproximate(),
-                                call.ignoreNulls(),
-                                call.rexList,
-                                call.getArgList(),
-                                call.filterArg,
-                                call.distinctKeys,
-                                call.collation,
-                                call.getType(),
-                                call.getName()));
-                changed = true;
+                return kind == SqlKind.MIN ? MIN : MAX;
             }
-        }
-        return changed
-                ? aggregate.copy(
-                        aggregate.getTraitSet(),
-                        aggregate.getInput(),
-                        aggregate.getGroupSet(),
-                        aggregate.getGroupSets(),
-                        calls)
-                : aggregate;
+            return null;
+        });
     }
 
     /** A join on interval equality compares {@link PgIntervalFunctions#pg_interval_key}s instead. */
