@@ -17,6 +17,14 @@ public interface ViewPlanner {
     ViewPlan plan(String query, int viewId, String viewName);
 
     /**
+     * Plans {@code query} with the typing of earlier builds, for a view such a build created whose
+     * stored plan {@link #plan} no longer gives, though its state still fits that build's plan: the
+     * meta layer tries it when a view's stored fingerprint does not match, and keeps the plan only
+     * if it matches. Same contract as {@link #plan} otherwise.
+     */
+    ViewPlan planAsEarlierBuild(String query, int viewId, String viewName);
+
+    /**
      * Plans one CHECK condition of {@code table} (which need not be in the catalog yet). Called by
      * the DDL that creates the constraint and by the database when a writer of the table first
      * needs it.

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * differently (as a new version's planner might), the view's job does not start on state built by
  * other operators: the server serves, the view is refused with 55000 naming it, its neighbours stay
  * maintained, and DROP removes it. The changed plan here keeps the columns and the number of state
- * tables, which is all a restart checked before plans were stored.
+ * tables, which is all a restart checked before plans were stored. A view an earlier build created,
+ * whose plan only that build's typing gives, is planned with it and stays maintained.
  */
 class StoredPlanTest {
     private Path dir;
@@ -78,6 +79,43 @@ class StoredPlanTest {
             @Override
             public io.tributary.plan.ViewPlan plan(String query, int viewId, String name) {
                 return name.equals("g") ? g.plan(real, query, viewId, name) : real.plan(query, viewId, name);
+            }
+
+            @Override
+            public io.tributary.plan.ViewPlan planAsEarlierBuild(String query, int viewId, String name) {
+                // the change is the new build's, whichever typing it plans with
+                return name.equals("g")
+                        ? g.plan(real, query, viewId, name)
+                        : real.planAsEarlierBuild(query, viewId, name);
+            }
+
+            @Override
+            public io.tributary.plan.CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression) {
+                return real.planCheck(table, expression);
+            }
+
+            @Override
+            public io.tributary.plan.ScalarExpr planDefault(io.tributary.catalog.TableDef table, int column) {
+                return real.planDefault(table, column);
+            }
+        };
+    }
+
+    /**
+     * The planner of a build before SUM of a BIGINT became NUMERIC (session 37): every view planned
+     * with that build's typing, as {@link CalciteViewPlanner#planAsEarlierBuild} reproduces it.
+     */
+    private static ViewPlanner earlierBuild(Catalog catalog) {
+        ViewPlanner real = new CalciteViewPlanner(catalog);
+        return new ViewPlanner() {
+            @Override
+            public io.tributary.plan.ViewPlan plan(String query, int viewId, String name) {
+                return real.planAsEarlierBuild(query, viewId, name);
+            }
+
+            @Override
+            public io.tributary.plan.ViewPlan planAsEarlierBuild(String query, int viewId, String name) {
+                return real.planAsEarlierBuild(query, viewId, name);
             }
 
             @Override
@@ -165,6 +203,45 @@ class StoredPlanTest {
                 Statement st = c.createStatement()) {
             st.execute("INSERT INTO t VALUES (102, 3)");
             awaitEquals(st, 16, "SELECT c FROM g WHERE v = 3");
+        }
+    }
+
+    @Test
+    void aViewWithABigintSumThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        try (Connection c = open(StoredPlanTest::earlierBuild);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, x * 1000 FROM generate_series(1, 100) AS s(x)");
+            st.execute(
+                    "CREATE MATERIALIZED VIEW g AS SELECT id % 3 AS k, sum(v) AS s, count(*) AS c FROM t GROUP BY id % 3");
+            assertEquals("int8", columnType(st, "SELECT s FROM g"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            // the view keeps the type its state holds; a view created now gets PostgreSQL's numeric
+            assertEquals("int8", columnType(st, "SELECT s FROM g"));
+            st.execute("INSERT INTO t VALUES (101, 7)");
+            awaitEquals(st, 1_650_007, "SELECT s FROM g WHERE k = 2");
+            assertEquals(count(st, "SELECT sum(v) FROM t WHERE id % 3 = 2"), count(st, "SELECT s FROM g WHERE k = 2"));
+            st.execute("CREATE MATERIALIZED VIEW h AS SELECT id % 3 AS k, sum(v) AS s FROM t GROUP BY id % 3");
+            assertEquals("numeric", columnType(st, "SELECT s FROM h"));
+            st.execute("ALTER MATERIALIZED VIEW g RENAME TO g2");
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("DELETE FROM t WHERE id = 101");
+            awaitEquals(st, 1_650_000, "SELECT s FROM g2 WHERE k = 2");
+            st.execute("REFRESH MATERIALIZED VIEW g2");
+            assertEquals("int8", columnType(st, "SELECT s FROM g2"));
+            assertEquals(34, count(st, "SELECT c FROM g2 WHERE k = 1"));
+        }
+    }
+
+    private static String columnType(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            return rs.getMetaData().getColumnTypeName(1);
         }
     }
 

@@ -112,10 +112,10 @@ public final class RelationRename {
         try (ReadView committed = store.snapshot()) {
             stored = StoredPlans.read(committed, view.id());
         }
-        ViewPlan now = planner.plan(view.query(), view.id(), view.name());
-        if (stored == null || !PlanFingerprint.matches(stored, now.root())) {
+        ViewPlan renamed = stored == null ? null : StoredPlans.planAsBuilt(planner, view, stored, newName);
+        if (renamed == null) {
             throw TributaryException.notSupported("renaming a materialized view whose stored plan predates this build");
         }
-        return PlanFingerprint.of(planner.plan(view.query(), view.id(), newName).root());
+        return PlanFingerprint.of(renamed.root());
     }
 }

@@ -1,5 +1,10 @@
 package io.tributary.meta.ddl;
 
+import io.tributary.catalog.TableDef;
+import io.tributary.common.TributaryException;
+import io.tributary.plan.PlanFingerprint;
+import io.tributary.plan.ViewPlan;
+import io.tributary.plan.ViewPlanner;
 import io.tributary.storage.Keyspace;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.WriteBuffer;
@@ -9,7 +14,8 @@ import java.nio.charset.StandardCharsets;
  * Where each materialized view's stream plan, as its {@link io.tributary.plan.PlanFingerprint},
  * is kept: {@code plan/<view id>} in the catalog keyspace, written with the view's record at
  * CREATE and removed with it. At restart the view's job starts only if its query still plans to
- * the stored fingerprint, since its state tables belong to the operators of that plan. Stateless.
+ * the stored fingerprint, since its state tables belong to the operators of that plan; a view an
+ * earlier build created may match that build's typing instead ({@link #planAsBuilt}). Stateless.
  */
 final class StoredPlans {
     private static final String PREFIX = "plan/";
@@ -28,5 +34,41 @@ final class StoredPlans {
     static String read(ReadView view, int viewId) {
         byte[] value = view.get(Keyspace.CATALOG, key(viewId));
         return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The plan of {@code view}'s query, named {@code name}, that its state was built by: the one
+     * {@code planner} gives now if it matches {@code stored}, else the one it gives with an earlier
+     * build's typing ({@link ViewPlanner#planAsEarlierBuild}) if that matches. Called wherever a
+     * stored view is planned again (restart, rename, REFRESH, the plan's drawing); any thread.
+     *
+     * @param stored the view's stored fingerprint (see {@link #read})
+     * @param name the name to plan under: the view's own, or a new one being given it
+     * @return null when neither matches
+     * @throws TributaryException the error of today's planning when neither plans and matches
+     */
+    static ViewPlan planAsBuilt(ViewPlanner planner, TableDef view, String stored, String name) {
+        TributaryException refused = null;
+        try {
+            ViewPlan now = planner.plan(view.query(), view.id(), view.name());
+            if (PlanFingerprint.matches(stored, now.root())) {
+                return name.equals(view.name()) ? now : planner.plan(view.query(), view.id(), name);
+            }
+        } catch (TributaryException e) {
+            refused = e;
+        }
+        ViewPlan earlier;
+        try {
+            earlier = planner.planAsEarlierBuild(view.query(), view.id(), view.name());
+        } catch (TributaryException e) {
+            earlier = null;
+        }
+        if (earlier != null && PlanFingerprint.matches(stored, earlier.root())) {
+            return name.equals(view.name()) ? earlier : planner.planAsEarlierBuild(view.query(), view.id(), name);
+        }
+        if (refused != null) {
+            throw refused;
+        }
+        return null;
     }
 }

@@ -339,6 +339,13 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
 
     private void populateOnce(TableDef view, long rateLimit) throws InterruptedException {
         ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
+        if (!visibleColumns(plan.columns()).equals(visibleColumns(view.columns()))) {
+            // a view an earlier build created keeps that build's column types (a bigint sum stays bigint)
+            ViewPlan earlier = planner.planAsEarlierBuild(view.query(), view.id(), view.name());
+            if (visibleColumns(earlier.columns()).equals(visibleColumns(view.columns()))) {
+                plan = earlier;
+            }
+        }
         // hidden key columns and NOT NULL follow the keys of what it reads, which may have changed
         if (!visibleColumns(plan.columns()).equals(visibleColumns(view.columns()))) {
             throw new TributaryException(
@@ -518,7 +525,13 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
      * empty when there is no such view. Creates nothing; any thread.
      */
     Optional<ViewPlan> plan(String name) {
-        return catalog().table(name).filter(TableDef::isView).map(v -> planner.plan(v.query(), v.id(), v.name()));
+        return catalog().table(name).filter(TableDef::isView).map(v -> {
+            try {
+                return recovery.replan(v);
+            } catch (PlanChanged notMaintained) {
+                return planner.plan(v.query(), v.id(), v.name());
+            }
+        });
     }
 
     /** Every view reading {@code relation}, directly or through other views (including ones being created). */

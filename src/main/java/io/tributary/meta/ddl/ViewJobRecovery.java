@@ -4,7 +4,6 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.ColumnDef;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.TributaryException;
-import io.tributary.plan.PlanFingerprint;
 import io.tributary.plan.StatePlan;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
@@ -98,18 +97,20 @@ final class ViewJobRecovery {
      *     one view), so the view's state cannot be taken over
      */
     ViewPlan replan(TableDef view) {
-        ViewPlan plan;
-        try {
-            plan = planner.plan(view.query(), view.id(), view.name());
-        } catch (TributaryException refused) {
-            throw new PlanChanged(view, refused);
-        }
         String stored;
         try (ReadView committed = store.snapshot()) {
             stored = StoredPlans.read(committed, view.id());
         }
+        ViewPlan plan;
+        try {
+            plan = stored != null
+                    ? StoredPlans.planAsBuilt(planner, view, stored, view.name())
+                    : planner.plan(view.query(), view.id(), view.name());
+        } catch (TributaryException refused) {
+            throw new PlanChanged(view, refused);
+        }
         boolean same = stored != null
-                ? PlanFingerprint.matches(stored, plan.root())
+                ? plan != null
                 : ColumnDef.sameShape(plan.columns(), view.columns())
                         && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
         if (!same) {

@@ -33,13 +33,20 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  */
 public final class CalciteViewPlanner implements ViewPlanner {
     private final Catalog catalog;
+    /** How this planner types: {@link TributaryTypeSystem#INSTANCE}, or an earlier build's typing. */
+    private final TributaryTypeSystem types;
 
     /** A view query ending in EMIT ON WINDOW CLOSE (kept in the stored query, so a restart plans it alike). */
     private static final java.util.regex.Pattern EMIT_ON_WINDOW_CLOSE =
             java.util.regex.Pattern.compile("(?is)(.*?)\\s+emit\\s+on\\s+window\\s+close\\s*");
 
     public CalciteViewPlanner(Catalog catalog) {
+        this(catalog, TributaryTypeSystem.INSTANCE);
+    }
+
+    private CalciteViewPlanner(Catalog catalog, TributaryTypeSystem types) {
         this.catalog = catalog;
+        this.types = types;
     }
 
     private Converted convert(String statementQuery) {
@@ -55,7 +62,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // text has had the statement rewrites that the probe is given here)
         String extracted = ExtractCalls.rewrite(
                 query,
-                () -> new ViewQueryConverter(catalog).validator(),
+                () -> new ViewQueryConverter(catalog, types).validator(),
                 probe -> StatementRewrite.applyAll(probe, DatabaseQualifiedNames.forView(catalog))
                         .statement());
         if (!extracted.equals(query)) {
@@ -72,7 +79,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
             } catch (PositionedError e) {
                 throw e.in(new StatementPositions(statementQuery, query, null, null));
             }
-            converter = new ViewQueryConverter(catalog);
+            converter = new ViewQueryConverter(catalog, types);
             try {
                 SqlNode validated = converter.validate(node);
                 // a date plus or minus an interval is a timestamp: cast the date and plan again
@@ -158,6 +165,16 @@ public final class CalciteViewPlanner implements ViewPlanner {
     public ViewPlan plan(String statementQuery, int viewId, String viewName) {
         return RelativeDateTimeInput.refusedWhile(
                 "a materialized view's definition", () -> planQuery(statementQuery, viewId, viewName));
+    }
+
+    /**
+     * {@inheritDoc} Here: typed by {@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}, the one typing
+     * that has changed under stored views (in session 37's build: SUM of a BIGINT became NUMERIC).
+     */
+    @Override
+    public ViewPlan planAsEarlierBuild(String statementQuery, int viewId, String viewName) {
+        return new CalciteViewPlanner(catalog, TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT)
+                .plan(statementQuery, viewId, viewName);
     }
 
     private ViewPlan planQuery(String statementQuery, int viewId, String viewName) {

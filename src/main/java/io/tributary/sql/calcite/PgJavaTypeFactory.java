@@ -17,7 +17,12 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
     PgJavaTypeFactory() {
-        super(TributaryTypeSystem.INSTANCE);
+        this(TributaryTypeSystem.INSTANCE);
+    }
+
+    /** A factory typing as {@code types} does; {@link TributaryTypeSystem#INSTANCE} but for views of earlier builds. */
+    PgJavaTypeFactory(TributaryTypeSystem types) {
+        super(types);
     }
 
     /** A function returning {@link java.util.UUID} ({@code gen_random_uuid}) returns SQL's uuid. */

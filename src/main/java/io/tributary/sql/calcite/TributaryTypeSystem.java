@@ -9,12 +9,28 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * PostgreSQL's typing where it differs from Calcite's defaults: timestamps of six fraction digits, NUMERIC arithmetic at up to 38 digits (larger precision makes every decimal operation pay for it), SUM of
  * INT and SMALLINT is BIGINT so sums do not overflow, SUM of BIGINT is an unconstrained NUMERIC (computed by
  * {@link PgBigintSum} in queries, exactly by the stream planner's NUMERIC sum in views), AVG of integers is NUMERIC, {@code %} of a NUMERIC is NUMERIC.
+ * Immutable; thread-safe.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
-    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem();
+    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true);
+
+    /**
+     * The typing of builds before SUM of a BIGINT became NUMERIC: it was BIGINT. Only for planning a
+     * materialized view such a build created, whose state holds bigint sums
+     * ({@link CalciteViewPlanner#planAsEarlierBuild}).
+     */
+    static final TributaryTypeSystem BIGINT_SUMS_AS_BIGINT = new TributaryTypeSystem(false);
+
     static final int MAX_NUMERIC_PRECISION = 38;
     /** PostgreSQL's timestamps hold microseconds: six fraction digits, also when none are declared. */
     private static final int TIMESTAMP_PRECISION = 6;
+
+    /** Whether SUM of a BIGINT is NUMERIC, as in PostgreSQL; else BIGINT, as earlier builds typed it. */
+    private final boolean bigintSumIsNumeric;
+
+    private TributaryTypeSystem(boolean bigintSumIsNumeric) {
+        this.bigintSumIsNumeric = bigintSumIsNumeric;
+    }
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
@@ -49,7 +65,10 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
         RelDataType t = switch (argumentType.getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER -> f.createSqlType(SqlTypeName.BIGINT);
             case BIGINT ->
-                f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, TypeMapping.UNCONSTRAINED_NUMERIC_SCALE);
+                bigintSumIsNumeric
+                        ? f.createSqlType(
+                                SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, TypeMapping.UNCONSTRAINED_NUMERIC_SCALE)
+                        : f.createSqlType(SqlTypeName.BIGINT);
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, argumentType.getScale());
             default -> argumentType;
         };

@@ -47,12 +47,18 @@ final class ViewQueryConverter {
         }
     };
 
-    private final JavaTypeFactory typeFactory = new PgJavaTypeFactory();
+    private final JavaTypeFactory typeFactory;
     private final CalciteCatalogReader catalogReader;
     private final PgValidator validator;
     private final RelOptCluster cluster;
 
     ViewQueryConverter(Catalog catalog) {
+        this(catalog, TributaryTypeSystem.INSTANCE);
+    }
+
+    /** A converter typing as {@code types} does (see {@link CalciteViewPlanner#planAsEarlierBuild}). */
+    ViewQueryConverter(Catalog catalog, TributaryTypeSystem types) {
+        this.typeFactory = new PgJavaTypeFactory(types);
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(CalciteSettings.connectionProperties());
         CalciteSchema root = CalciteSchema.createRootSchema(false, true);
         root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, NO_READS, s -> List.of()));
