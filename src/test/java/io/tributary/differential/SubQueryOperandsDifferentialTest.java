@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * Sub-queries with ORDER BY, LIMIT or OFFSET, set operations and WITH as operands of CASE and of the
  * {@code ::} cast answer as PostgreSQL's. The first two are modelled on parts of psql's trigger query for {@code \d}
  * of a table with a foreign key; both were 42601 (the statement, written back to text after a rewrite,
- * lost the sub-query's parentheses).
+ * lost the sub-query's parentheses). Arithmetic inside a sub-query is PostgreSQL's as outside it (a
+ * numeric's windowed sum there printed sixteen decimals, and an int overflow there wrapped).
  */
 class SubQueryOperandsDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -30,7 +31,16 @@ class SubQueryOperandsDifferentialTest {
             "SELECT id, CASE WHEN id <> 2 THEN (SELECT g FROM sq ORDER BY g OFFSET 1 LIMIT 1)::int2 END AS second"
                     + " FROM sq ORDER BY id",
             "SELECT (WITH w AS (SELECT g FROM sq) SELECT g FROM w ORDER BY g DESC LIMIT 1)::text AS w",
-            "SELECT CASE WHEN (SELECT count(*) FROM sq LIMIT 1)::int = 3 THEN 'three' END AS n");
+            "SELECT CASE WHEN (SELECT count(*) FROM sq LIMIT 1)::int = 3 THEN 'three' END AS n",
+            // PostgreSQL's arithmetic inside sub-queries too: a numeric's windowed sum keeps its scale, overflow is
+            // 22003
+            "CREATE TABLE sqn (id INT PRIMARY KEY, v NUMERIC)",
+            "INSERT INTO sqn VALUES (1, 1.5), (2, 1.0), (3, NULL)",
+            "SELECT (SELECT max(s) FROM (SELECT sum(v) OVER (ORDER BY id) AS s FROM sqn) x) AS m",
+            "SELECT id, (SELECT min(s) FROM (SELECT sum(v) OVER (ORDER BY id) AS s FROM sqn) x) AS m FROM sqn ORDER BY id",
+            "SELECT id FROM sqn WHERE v IN (SELECT sum(v) OVER (ORDER BY id) FROM sqn) ORDER BY id",
+            "SELECT (SELECT 2147483647 + id FROM sq WHERE id = 1) AS o",
+            "SELECT id FROM sq WHERE g IN (SELECT 2147483647 * id FROM sq) ORDER BY id");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -2,14 +2,17 @@ package io.tributary.sql.calcite;
 
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
 /**
  * Makes a session's plans compute arithmetic as PostgreSQL does ({@code 2147483647 + 1} is 22003,
  * not -2147483648; see {@link PgArithmetic}): a planning program that first rewrites the
- * expressions of every node, then runs the given program. (Calcite's own conversion to checked
+ * expressions of every node, those of the nodes inside sub-queries too, then runs the given
+ * program. (Calcite's own conversion to checked
  * arithmetic also rewrites NUMERIC casts, changing their scale, so it is not used.)
  */
 final class CheckedArithmetic {
@@ -23,9 +26,22 @@ final class CheckedArithmetic {
                 planning);
     }
 
-    /** Rewrites the expressions of every node of a plan. */
+    /** Rewrites the expressions of every node of a plan, and of its sub-queries' nodes. */
     private static final class Shuttle extends RelHomogeneousShuttle {
         private final RexShuttle expressions;
+        /**
+         * Sends the nodes of a sub-query in an expression through this shuttle: before planning,
+         * a scalar or IN sub-query is not yet a join, and a shuttle over the nodes alone does not
+         * reach it (a windowed sum of a numeric there printed sixteen decimals).
+         */
+        private final RexShuttle subQueries = new RexShuttle() {
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
+                RelNode rel = visited.rel.accept(Shuttle.this);
+                return rel == visited.rel ? visited : visited.clone(rel);
+            }
+        };
 
         Shuttle(RexShuttle expressions) {
             this.expressions = expressions;
@@ -33,7 +49,7 @@ final class CheckedArithmetic {
 
         @Override
         public RelNode visit(RelNode other) {
-            return super.visit(other).accept(expressions);
+            return super.visit(other).accept(subQueries).accept(expressions);
         }
     }
 }
