@@ -28,7 +28,11 @@ final class JobThreadsWait {
 
     private static final Path TASKS = Path.of("/proc/self/task");
 
-    private final String[] prefixes;
+    /** The kernel's names of the job's actors start with this; those of its two backfill threads are these. */
+    private final String actorPrefix;
+
+    private final String backfillComm;
+    private final String counterComm;
     /** The run delay in nanoseconds last read of each job thread, by thread id. */
     private final Map<String, Long> lastRead = new HashMap<>();
 
@@ -36,8 +40,9 @@ final class JobThreadsWait {
 
     /** Starts tracking the threads of {@code view}; none of them may have run before. */
     JobThreadsWait(String view) {
-        this.prefixes =
-                new String[] {comm("actor-" + view + "/"), comm("backfill-" + view), comm("backfill-count-" + view)};
+        this.actorPrefix = comm("actor-" + view + "/");
+        this.backfillComm = comm("backfill-" + view);
+        this.counterComm = comm("backfill-count-" + view);
     }
 
     private static String comm(String threadName) {
@@ -73,12 +78,7 @@ final class JobThreadsWait {
     }
 
     private boolean isJobThread(String comm) {
-        for (String prefix : prefixes) {
-            if (comm.equals(prefix) || (prefix.length() < COMM_LENGTH && comm.startsWith(prefix))) {
-                return true;
-            }
-        }
-        return false;
+        return comm.startsWith(actorPrefix) || comm.equals(backfillComm) || comm.equals(counterComm);
     }
 
     /** How many job threads were read so far, live or ended. */

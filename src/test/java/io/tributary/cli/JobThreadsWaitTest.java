@@ -17,9 +17,10 @@ class JobThreadsWaitTest {
     void findsTheViewsJobThreadsByName() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
         CountDownLatch done = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(4);
+        CountDownLatch started = new CountDownLatch(5);
         List<Thread> threads = new ArrayList<>();
-        for (String name : List.of("actor-v1/0/0", "backfill-v1", "backfill-count-v1", "actor-v2/0/0")) {
+        for (String name :
+                List.of("actor-v1/0/0", "backfill-v1", "backfill-count-v1", "actor-v2/0/0", "backfill-v10")) {
             threads.add(start(name, () -> {
                 started.countDown();
                 await(done);
