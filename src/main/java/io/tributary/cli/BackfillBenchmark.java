@@ -75,13 +75,14 @@ final class BackfillBenchmark implements Callable<Integer> {
                         + " before and during each backfill; %d cores%n",
                 rows, customers, PacedInserts.PACE_MS, cores);
         String format =
-                "%-8s | %11s | %9s | %9s | %7s | %7s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
+                "%-8s | %11s | %9s | %9s | %9s | %7s | %7s | %9s | %9s | %7s | %10s | %10s | %10s | %10s | %11s | %13s%n";
         System.out.printf(
                 format,
                 "query",
                 "backfill s",
                 "CPU s",
                 "job CPU s",
+                "job wait s",
                 "JIT s",
                 "GC s",
                 "rows/s",
@@ -99,6 +100,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                 "tributary",
                 "tributary",
                 "tributary",
+                "for a core",
                 "",
                 "",
                 "tributary",
@@ -119,6 +121,7 @@ final class BackfillBenchmark implements Callable<Integer> {
                     String.format("%.1f", t.seconds()),
                     String.format("%.1f", t.cpuSeconds()),
                     String.format("%.1f", t.jobCpuSeconds()),
+                    String.format("%.1f", t.jobWaitSeconds()),
                     String.format("%.1f", t.jitSeconds()),
                     String.format("%.1f", t.gcSeconds()),
                     String.format("%,.0f", rows / t.seconds()),
@@ -140,6 +143,9 @@ final class BackfillBenchmark implements Callable<Integer> {
                 + " CPU s: this process's CPU seconds meanwhile (the server, and the INSERTs' client);"
                 + " job CPU s: of those, the view's actor and backfill threads' (the rest, the INSERTs, the job"
                 + " polls, the JIT and GC, grows with the elapsed time, so with the machine's load);"
+                + " job wait s: how long those threads were ready to run but waited for a core (they run"
+                + " at background priority, so any other runnable thread goes first: the JIT, the"
+                + " collector, the INSERTs, other processes);"
                 + " JIT s: the JIT compilers' time meanwhile; GC s: the collector's;"
                 + " rows/s = orders / that; ratio above 1: ours is faster");
         System.out.printf("tributary state on disk (MB): after the load %,.1f", tributary.loadedStateBytes() / 1e6);

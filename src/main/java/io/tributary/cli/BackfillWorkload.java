@@ -38,6 +38,8 @@ final class BackfillWorkload {
      * @param cpuSeconds CPU seconds the server's process used from CREATE until the job was done
      *     (Tributary runs in-process; NaN for PostgreSQL)
      * @param jobCpuSeconds of those, the view's job threads' ({@link JobThreadsCpu}); NaN for PostgreSQL
+     * @param jobWaitSeconds how long the job threads were ready to run but waited for a core ({@link
+     *     JobThreadsWait}); NaN for PostgreSQL or where the system cannot tell
      * @param jitSeconds the JIT compilers' time meanwhile; NaN for PostgreSQL or where the JVM cannot tell
      * @param gcSeconds the collector's time meanwhile ({@link HeapWatch#pauseMillis}); NaN for PostgreSQL or
      *     where the JVM cannot tell
@@ -46,6 +48,7 @@ final class BackfillWorkload {
             double seconds,
             double cpuSeconds,
             double jobCpuSeconds,
+            double jobWaitSeconds,
             double jitSeconds,
             double gcSeconds,
             LatencySummary idle,
@@ -103,23 +106,25 @@ final class BackfillWorkload {
         long jitStart = ProcessCpu.jitMillis();
         long gcStart = HeapWatch.pauseMillis();
         JobThreadsCpu jobCpu = new JobThreadsCpu(query.viewName());
+        JobThreadsWait jobWait = new JobThreadsWait(query.viewName());
         st.execute(query.createSql());
         progress.printf(
                 "%s: %s: CREATE returned after %.0f ms%n",
                 target.name(), query.label(), (System.nanoTime() - start) / 1e6);
-        awaitJob(target, st, query, start, jobCpu);
+        awaitJob(target, st, query, start, jobCpu, jobWait);
         double seconds = (System.nanoTime() - start) / 1e9;
         long cpuEnd = ProcessCpu.nanos();
         long jitEnd = ProcessCpu.jitMillis();
         long gcEnd = HeapWatch.pauseMillis();
         double cpuSeconds = cpuStart < 0 || !target.inProcess() ? Double.NaN : (cpuEnd - cpuStart) / 1e9;
         double jobCpuSeconds = target.inProcess() ? jobCpu.seconds() : Double.NaN;
+        double jobWaitSeconds = target.inProcess() ? jobWait.seconds() : Double.NaN;
         double jitSeconds = jitStart < 0 || !target.inProcess() ? Double.NaN : (jitEnd - jitStart) / 1e3;
         double gcSeconds = gcStart < 0 || !target.inProcess() ? Double.NaN : (gcEnd - gcStart) / 1e3;
         double[] during = inserts.stop();
         progress.printf(
-                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s), %.1f CPU s (job threads %.1f, JIT %.1f),"
-                        + " %.1f s in the collector; %d INSERTs meanwhile%n",
+                "%s: %s: backfill of %,d rows took %.1f s (%,.0f rows/s), %.1f CPU s (job threads %.1f, waiting for a core %.1f,"
+                        + " JIT %.1f), %.1f s in the collector; %d INSERTs meanwhile%n",
                 target.name(),
                 query.label(),
                 rows,
@@ -127,6 +132,7 @@ final class BackfillWorkload {
                 rows / seconds,
                 cpuSeconds,
                 jobCpuSeconds,
+                jobWaitSeconds,
                 jitSeconds,
                 gcSeconds,
                 during.length);
@@ -138,6 +144,7 @@ final class BackfillWorkload {
                 seconds,
                 cpuSeconds,
                 jobCpuSeconds,
+                jobWaitSeconds,
                 jitSeconds,
                 gcSeconds,
                 LatencySummary.of(idle),
@@ -148,10 +155,16 @@ final class BackfillWorkload {
     }
 
     /**
-     * Polls SHOW JOBS (and {@code jobCpu}) until the view's job is gone, printing its progress now
+     * Polls SHOW JOBS (and {@code jobCpu}, {@code jobWait}) until the view's job is gone, printing its progress now
      * and then; then WAITs for the view.
      */
-    private void awaitJob(BenchTarget target, Statement st, BackfillQuery query, long start, JobThreadsCpu jobCpu)
+    private void awaitJob(
+            BenchTarget target,
+            Statement st,
+            BackfillQuery query,
+            long start,
+            JobThreadsCpu jobCpu,
+            JobThreadsWait jobWait)
             throws Exception {
         String statement = query.createSql();
         long lastPrint = start;
@@ -165,6 +178,7 @@ final class BackfillWorkload {
                 }
             }
             jobCpu.poll();
+            jobWait.poll();
             if (jobProgress == null) {
                 break;
             }
@@ -177,6 +191,7 @@ final class BackfillWorkload {
         }
         st.execute("WAIT MATERIALIZED VIEW " + query.viewName());
         jobCpu.poll();
+        jobWait.poll();
     }
 
     /**
@@ -225,6 +240,7 @@ final class BackfillWorkload {
                         query,
                         new Figures(
                                 seconds,
+                                Double.NaN,
                                 Double.NaN,
                                 Double.NaN,
                                 Double.NaN,
