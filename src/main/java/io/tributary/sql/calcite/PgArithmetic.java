@@ -28,8 +28,9 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  *
  * <ul>
  *   <li>{@code +}, {@code -}, {@code *} and unary minus on smallint, integer and bigint fail on
- *       overflow (22003; Calcite wraps around), as does {@code int / -1} and {@code abs} of the
- *       smallest integer and bigint;
+ *       overflow (22003; Calcite wraps around), as do {@code x / -1} and {@code abs} of each
+ *       type's smallest value;
+ *   <li>casts to smallint, integer and bigint fail as PostgreSQL's do ({@link IntegerCasts});
  *   <li>integer {@code %} runs in long arithmetic: Calcite finds no {@code mod} method for two
  *       different integer types ({@code bigint % integer}) and falls back to {@code BigDecimal},
  *       which made {@code x % 1000} two thirds of an {@code INSERT ... SELECT}; the remainder,
@@ -59,8 +60,10 @@ final class PgArithmetic extends RexShuttle {
     private static final SqlOperator FLOAT8_MINUS = function("float8Minus");
     private static final SqlOperator FLOAT8_TIMES = function("float8Times");
     private static final SqlOperator FLOAT8_DIVIDE = function("float8Divide");
+    private static final SqlOperator INT2_DIVIDE = function("int2Divide");
     private static final SqlOperator INT4_DIVIDE = function("int4Divide");
     private static final SqlOperator INT8_DIVIDE = function("int8Divide");
+    private static final SqlOperator INT2_ABS = function("int2Abs");
     private static final SqlOperator INT4_ABS = function("int4Abs");
     private static final SqlOperator INT8_ABS = function("int8Abs");
 
@@ -101,6 +104,10 @@ final class PgArithmetic extends RexShuttle {
         if (intervals != null) {
             return intervals;
         }
+        RexNode narrowed = IntegerCasts.replace(c, rexBuilder);
+        if (narrowed != null) {
+            return narrowed;
+        }
         SqlTypeName type = c.getType().getSqlTypeName();
         if (c.getKind() == SqlKind.MOD) {
             return remainder(c, type);
@@ -127,14 +134,25 @@ final class PgArithmetic extends RexShuttle {
     }
 
     private RexNode integer(RexCall c, SqlTypeName type) {
-        boolean wide = type == SqlTypeName.INTEGER || type == SqlTypeName.BIGINT;
-        if (c.getKind() == SqlKind.DIVIDE && wide && c.getOperands().size() == 2) {
-            return withOperands(c, type == SqlTypeName.BIGINT ? INT8_DIVIDE : INT4_DIVIDE, type);
+        SqlOperator divide = switch (type) {
+            case SMALLINT -> INT2_DIVIDE;
+            case INTEGER -> INT4_DIVIDE;
+            case BIGINT -> INT8_DIVIDE;
+            default -> null;
+        };
+        if (c.getKind() == SqlKind.DIVIDE && divide != null && c.getOperands().size() == 2) {
+            return withOperands(c, divide, type);
         }
-        if (wide
+        SqlOperator abs = switch (type) {
+            case SMALLINT -> INT2_ABS;
+            case INTEGER -> INT4_ABS;
+            case BIGINT -> INT8_ABS;
+            default -> null;
+        };
+        if (abs != null
                 && c.getOperator().getName().equalsIgnoreCase("ABS")
                 && c.getOperands().size() == 1) {
-            return withOperands(c, type == SqlTypeName.BIGINT ? INT8_ABS : INT4_ABS, type);
+            return withOperands(c, abs, type);
         }
         SqlOperator checked = switch (c.getKind()) {
             case PLUS -> SqlStdOperatorTable.CHECKED_PLUS;

@@ -96,6 +96,14 @@ public final class PgArithmeticFunctions {
         return r;
     }
 
+    /** {@code int2 / int2}: truncated; 22003 for the one quotient that overflows (Calcite wraps it). */
+    public static short int2Divide(short a, short b) {
+        if (b == -1 && a == Short.MIN_VALUE) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "smallint out of range");
+        }
+        return (short) (a / b);
+    }
+
     /** {@code int4 / int4}: truncated; 22003 for the one quotient that overflows (Calcite wraps it). */
     public static int int4Divide(int a, int b) {
         if (b == -1 && a == Integer.MIN_VALUE) {
@@ -110,6 +118,14 @@ public final class PgArithmeticFunctions {
             throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
         }
         return a / b;
+    }
+
+    /** {@code abs(int2)}: 22003 for the one value without a positive counterpart (Calcite wraps it). */
+    public static short int2Abs(short a) {
+        if (a == Short.MIN_VALUE) {
+            throw new TributaryException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "smallint out of range");
+        }
+        return (short) Math.abs(a);
     }
 
     /** {@code abs(int4)}: 22003 for the one value without a positive counterpart. */

@@ -183,10 +183,11 @@ final class SqlErrors {
                 Matcher range =
                         Pattern.compile("Value out of range\\. Value:\"(.*)\"").matcher(m);
                 if (range.find()) {
-                    // Java's integer parsing of text cast to an integer type: the digits are valid
+                    // Java's integer parsing of text cast to an integer type (Short.parseShort's
+                    // message): the digits are valid
                     return new TributaryException(
                             SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                            "value \"" + range.group(1) + "\" is out of range for its integer type");
+                            "value \"" + range.group(1) + "\" is out of range for type " + integerType(nfe));
                 }
                 Matcher input = Pattern.compile("For input string: \"(.*)\"").matcher(m);
                 String value = input.find() ? input.group(1) : m;
