@@ -16,7 +16,8 @@ import org.postgresql.util.ServerErrorMessage;
 /**
  * Empty arrays against embedded PostgreSQL (issue 12): {@code ARRAY[]} cast to an array type
  * ({@code ARRAY[]::int[]}, {@code CAST(ARRAY[] AS text[])}) and the constant {@code '{}'} in
- * expressions, functions and array columns, each statement's rows compared with their labels and
+ * expressions, functions and array columns (also of {@code varchar(5)[]}, {@code numeric(10,2)[]},
+ * {@code double precision[]}, boolean and date arrays), each statement's rows compared with their labels and
  * type names; and {@code ARRAY[]} without a cast, which is PostgreSQL's 42P18 with its message,
  * hint and position.
  */
@@ -39,7 +40,18 @@ class EmptyArraysDifferentialTest {
             "INSERT INTO ea VALUES (3, '{}', '{}')",
             "UPDATE ea SET t = ARRAY[]::text[] || 'x'::text WHERE id = 2",
             "SELECT id, a, t, cardinality(a), array_length(a, 1) FROM ea ORDER BY id",
-            "SELECT id FROM ea WHERE a = ARRAY[]::int[] ORDER BY id");
+            "SELECT id FROM ea WHERE a = ARRAY[]::int[] ORDER BY id",
+            "CREATE TABLE em (id INT PRIMARY KEY, v VARCHAR(5)[], d DOUBLE PRECISION[], n NUMERIC(10,2)[],"
+                    + " b BOOLEAN[], dt DATE[])",
+            "INSERT INTO em VALUES (1, '{}'::varchar(5)[], '{}'::double precision[], '{}'::numeric(10,2)[],"
+                    + " '{}'::boolean[], '{}'::date[])",
+            "INSERT INTO em VALUES (2, '{a,b}'::varchar(5)[], '{1.5}'::float8[], '{1.5,2}'::numeric(10,2)[],"
+                    + " '{t}'::boolean[], '{2024-01-01}'::date[])",
+            "INSERT INTO em VALUES (3, ARRAY[]::varchar(5)[], ARRAY[]::double precision[], ARRAY[]::numeric(10,2)[],"
+                    + " ARRAY[]::boolean[], ARRAY[]::date[])",
+            "INSERT INTO em VALUES (4, '{}', '{}', '{}', '{}', '{}')",
+            "UPDATE em SET n = '{7.777}'::numeric(10,2)[], v = CAST('{long}' AS varchar(5)[]) WHERE id = 1",
+            "SELECT id, v, d, n, b, dt, cardinality(v) AS cv, cardinality(n) AS cn, n::text AS nt FROM em ORDER BY id");
 
     /** {@code ARRAY[]} with no cast to give it a type. */
     private static final List<String> UNTYPED = List.of(

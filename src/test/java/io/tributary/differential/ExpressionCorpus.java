@@ -52,6 +52,7 @@ final class ExpressionCorpus {
         characterN(out);
         dateTimeJson(out);
         jsonOfArrays(out);
+        arraysOfTypesWithModifiers(out);
         return List.copyOf(out);
     }
 
@@ -129,6 +130,26 @@ final class ExpressionCorpus {
                 + " FROM (VALUES (ARRAY['b']), (NULL), (ARRAY['a', 'c'])) v(x)");
         out.add("SELECT json_agg(ARRAY[date '2024-01-01']) FROM (VALUES (1), (2)) v(x)");
         out.add("SELECT json_agg(ARRAY[i4, i2] ORDER BY id) FROM ev");
+    }
+
+    /**
+     * Array constants and empty {@code ARRAY[]} cast to arrays of types spelled with modifiers or
+     * two words ({@code varchar(5)[]}, {@code numeric(10,2)[]}, {@code double precision[]}), and of
+     * boolean and date (issue 12): each element cast as PostgreSQL casts it, labelled by the element type.
+     */
+    private static void arraysOfTypesWithModifiers(LinkedHashSet<String> out) {
+        out.add("SELECT '{}'::varchar(5)[], '{}'::double precision[], '{}'::numeric(10,2)[], '{}'::boolean[],"
+                + " '{}'::date[]");
+        out.add("SELECT '{a,b}'::varchar(5)[], '{1.5}'::float8[], '{abcdef}'::varchar(3)[] AS cut,"
+                + " '{ab,NULL}'::character varying(3)[] AS cv");
+        out.add("SELECT '{1.5,2}'::numeric(10,2)[], '{1.5,-2.25}'::double precision[] AS d, '{t,f}'::boolean[],"
+                + " '{2024-02-29}'::date[]");
+        out.add("SELECT CAST('{}' AS double precision[]), CAST('{1.555}' AS numeric(10,2)[]) AS n,"
+                + " CAST('{x}' AS varchar(5)[]) AS v");
+        out.add("SELECT ARRAY[]::varchar(5)[], ARRAY[]::double precision[], ARRAY[]::numeric(10,2)[],"
+                + " ARRAY[]::boolean[], ARRAY[]::date[]");
+        out.add("SELECT '{1.5,2}'::numeric(10,2)[]::text, cardinality('{}'::double precision[]) AS c,"
+                + " '{1.5}'::numeric(10,2)[] || 2.5 AS a");
     }
 
     private static void arithmetic(LinkedHashSet<String> out) {

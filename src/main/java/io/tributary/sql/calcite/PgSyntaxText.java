@@ -67,12 +67,15 @@ final class PgSyntaxText {
      */
     private static final Pattern CAST_QUALIFIED_TYPE =
             Pattern.compile("(?i)(?<=\\bAS)(\\s+)pg_catalog\\s*\\.\\s*(?=[a-z_])");
-    /** A cast to an array type after a constant: {@code '{1,2}'::pg_catalog.oid[]}. */
-    private static final Pattern ARRAY_CONSTANT_CAST =
-            Pattern.compile("(?i)^\\s*::\\s*(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]");
     /** A type name as an array type spells it before its {@code []}: {@code int}, {@code varchar(10)}, {@code double precision}. */
     private static final String ELEMENT_TYPE =
             "[a-z_][a-z0-9_]*(?:\\s+(?:precision|varying))?(?:\\s*\\(\\s*\\d+(?:\\s*,\\s*\\d+)?\\s*\\))?";
+    /**
+     * A cast to an array type after a constant: {@code '{1,2}'::pg_catalog.oid[]}, {@code
+     * '{a}'::varchar(5)[]}, {@code '{1.5}'::double precision[]} (element type in group 1).
+     */
+    private static final Pattern ARRAY_CONSTANT_CAST =
+            Pattern.compile("(?i)^\\s*::\\s*(?:pg_catalog\\s*\\.\\s*)?(" + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]");
     /**
      * An empty {@code ARRAY[]} cast to an array type, {@code ARRAY[]::int[]} (element type in group 1)
      * or {@code CAST(ARRAY[] AS text[])} (group 2).
@@ -81,9 +84,9 @@ final class PgSyntaxText {
             + "(?:pg_catalog\\s*\\.\\s*)?(" + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]"
             + "|(?<![a-z0-9_$.])CAST\\s*\\(\\s*ARRAY\\s*\\[\\s*\\]\\s+AS\\s+(?:pg_catalog\\s*\\.\\s*)?("
             + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]\\s*\\)");
-    /** {@code CAST('{1,2}' AS int[])}: the rest of the cast after an array constant. */
-    private static final Pattern AS_ARRAY_TYPE =
-            Pattern.compile("(?i)^\\s*AS\\s+(?:pg_catalog\\s*\\.\\s*)?([a-z_][a-z0-9_]*)\\s*\\[\\s*\\]\\s*\\)");
+    /** {@code CAST('{1,2}' AS int[])}, {@code CAST('{}' AS numeric(10,2)[])}: the rest of the cast after an array constant. */
+    private static final Pattern AS_ARRAY_TYPE = Pattern.compile(
+            "(?i)^\\s*AS\\s+(?:pg_catalog\\s*\\.\\s*)?(" + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]\\s*\\)");
     /**
      * PostgreSQL's array type name after {@code ::} or a cast's {@code AS}: {@code ::int[]}, {@code
      * AS varchar(10)[]}, {@code ::double precision[3]}; Calcite's grammar spells it {@code int ARRAY}.
