@@ -2,14 +2,10 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ON DELETE CASCADE, SET NULL and SET DEFAULT run in order on Tributary and on embedded PostgreSQL: chains of
@@ -191,39 +187,12 @@ class ForeignKeyActionsDifferentialTest {
             "SELECT constraint_name, update_rule, delete_rule FROM information_schema.referential_constraints"
                     + " ORDER BY 1");
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("fk-actions-", 20, "postgres", "", 60);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ForeignKeyActionComparison PAIR = new ForeignKeyActionComparison("fk-actions-", List.of("cv", "dcv"));
 
     @Test
     void onDeleteActionsLikePostgres() throws SQLException {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            for (String view : List.of("cv", "dcv")) {
-                if (sql.contains("FROM " + view + " ")) {
-                    // PostgreSQL's materialized view is as of its last refresh; Tributary's is current
-                    // at each commit, so its rows are read without one
-                    try (Statement s = pg.createStatement()) {
-                        s.execute("REFRESH MATERIALIZED VIEW " + view);
-                    }
-                }
-            }
-            String expected = ForeignKeyDifferentialTest.outcome(pg, sql);
-            String actual = ForeignKeyDifferentialTest.outcome(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = PAIR.mismatches(STATEMENTS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 }

@@ -2,14 +2,10 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ON UPDATE CASCADE, SET NULL and SET DEFAULT run in order on Tributary and on embedded PostgreSQL:
@@ -153,37 +149,12 @@ class ForeignKeyOnUpdateDifferentialTest {
             "SELECT constraint_name, update_rule, delete_rule FROM information_schema.referential_constraints"
                     + " ORDER BY 1");
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("fk-on-update-", 20, "postgres", "", 60);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final ForeignKeyActionComparison PAIR = new ForeignKeyActionComparison("fk-on-update-", List.of("cv"));
 
     @Test
     void onUpdateActionsLikePostgres() throws SQLException {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            if (sql.contains("FROM cv ")) {
-                // PostgreSQL's materialized view is as of its last refresh; Tributary's is current
-                // at each commit, so its rows are read without one
-                try (Statement s = pg.createStatement()) {
-                    s.execute("REFRESH MATERIALIZED VIEW cv");
-                }
-            }
-            String expected = ForeignKeyDifferentialTest.outcome(pg, sql);
-            String actual = ForeignKeyDifferentialTest.outcome(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = PAIR.mismatches(STATEMENTS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 }

@@ -301,12 +301,7 @@ public final class ForeignKeyChecks {
             if (index != null) {
                 return IndexMaintenance.violation(parent, index, parentRow);
             }
-            String constraint = parent.localName() + "_pkey";
-            return new TributaryException(
-                    SqlState.UNIQUE_VIOLATION,
-                    "duplicate key value violates unique constraint \"" + constraint + "\"",
-                    "Key " + keyText(parent, parent.primaryKey(), parentRow) + " already exists.",
-                    new TributaryException.ErrorObject(parent.schema(), parent.localName(), null, constraint));
+            return RowRules.duplicatePrimaryKey(parent, parentRow);
         }
 
         /** The referenced row's lookup key for a referencing row, or null when it references nothing (a NULL, MATCH SIMPLE). */

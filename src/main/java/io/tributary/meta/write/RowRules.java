@@ -116,7 +116,15 @@ final class RowRules {
 
     /** 23505 naming the key of {@code encodedRow}. */
     TributaryException duplicate(byte[] encodedRow) {
-        Object[] row = rowCodec.decode(encodedRow);
+        return duplicatePrimaryKey(table, rowCodec.decode(encodedRow));
+    }
+
+    /**
+     * 23505 for a row of {@code table} whose primary key another row holds, naming the key's
+     * columns and {@code row}'s values of them; also a referenced key's that an ON UPDATE action
+     * moves onto another row's ({@link ForeignKeyChecks}).
+     */
+    static TributaryException duplicatePrimaryKey(TableDef table, Object[] row) {
         StringJoiner names = new StringJoiner(", ");
         StringJoiner values = new StringJoiner(", ");
         for (int i : table.primaryKey()) {

@@ -22,7 +22,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * blanks: {@code length('ab  '::char(4))} is 2 and {@code 'ab'::char(4) || 'x'} is {@code abx},
  * where Calcite's CHAR keeps its padding in every function (4, {@code 'ab  x'}). Such a value is a
  * cast to CHAR(n) or a table's {@code character(n)} column, named by an identifier (directly or
- * through derived tables, WITH queries and views; {@link PgValidator}'s {@code isCharColumn}
+ * through derived tables, WITH queries and views; {@link CharColumns}
  * tells); Calcite's own type of a string constant is CHAR too, as is a derived table's column made
  * of one (PostgreSQL's text), which is why the type alone does not tell.
  */

@@ -1,19 +1,14 @@
 package io.tributary.sql.calcite;
 
-import io.tributary.catalog.Catalog;
 import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
 import io.tributary.plan.CheckExpression;
-import io.tributary.plan.Field;
 import io.tributary.plan.ScalarExpr;
-import java.util.List;
 import java.util.Locale;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -24,33 +19,20 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
- * Plans a CHECK condition as {@code SELECT (condition) FROM t} over a catalog holding only the
- * table, with the SELECT path's rewrites and validation (so it accepts the functions queries do),
- * and compiles the one projected expression with the views' {@link ExpressionCompiler}: the result
- * is evaluated per row without Calcite. Called by {@link CalciteViewPlanner#planCheck}; stateless.
+ * Plans a CHECK condition with the {@link RowExpressionPlanner}, refusing what PostgreSQL refuses
+ * in one (sub-queries, aggregates, window functions, a condition that is not boolean) and what a
+ * row check cannot call again (volatile functions): the result is evaluated per row without
+ * Calcite. Called by {@link CalciteViewPlanner#planCheck}; stateless.
  */
 final class CheckPlanner {
     private CheckPlanner() {}
 
     static CheckExpression plan(TableDef table, String expression) {
-        String local = table.localName();
-        Catalog alone = new Catalog();
-        alone.put(new TableDef(table.id(), local, table.columns(), table.primaryKey(), table.definition()));
-        String prefix = "SELECT (";
-        String query = prefix + expression + ") FROM " + quote(local);
-        SqlNode node;
-        try {
-            node = SqlParser.create(PgSyntaxText.rewrite(query), CalciteSettings.PARSER)
-                    .parseQuery();
-        } catch (SqlParseException e) {
-            throw SqlErrors.translate(e, query);
-        }
-        node = node.accept(new PgOperatorPrecedence(query));
+        RowExpressionPlanner planner = new RowExpressionPlanner(table, expression);
+        SqlNode node = planner.parse();
         if (!(node instanceof SqlSelect select) || select.getSelectList().size() != 1) {
             throw new TributaryException(
                     SqlState.SYNTAX_ERROR, "syntax error in CHECK constraint \"" + expression + "\"");
@@ -58,24 +40,13 @@ final class CheckPlanner {
         SqlNode condition = select.getSelectList().get(0);
         condition.accept(REFUSED);
         String[] deparsed = CheckDeparser.deparse(condition, table, expression);
-        node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(alone))
-                .statement();
-        ViewQueryConverter converter = new ViewQueryConverter(alone);
-        RelNode rel;
-        try {
-            rel = converter.convert(converter.validate(node)).project();
-        } catch (TributaryException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw SqlErrors.translate(e, query);
-        }
-        if (!(rel instanceof Project project) || !(project.getInput() instanceof TableScan scan)) {
-            throw rel instanceof Project p && p.getInput() instanceof Aggregate || containsAggregate(rel)
-                    ? new TributaryException(
-                            SqlState.GROUPING_ERROR, "aggregate functions are not allowed in check constraints")
-                    : TributaryException.notSupported("this form of CHECK constraint");
-        }
-        RexNode rex = project.getProjects().get(0);
+        RowExpressionPlanner.Planned planned = planner.plan(
+                node,
+                rel -> containsAggregate(rel)
+                        ? new TributaryException(
+                                SqlState.GROUPING_ERROR, "aggregate functions are not allowed in check constraints")
+                        : TributaryException.notSupported("this form of CHECK constraint"));
+        RexNode rex = planned.expression();
         DataType type = TypeMapping.fromRelType(rex.getType());
         if (type.kind() != io.tributary.common.types.TypeKind.BOOLEAN) {
             throw new TributaryException(
@@ -83,8 +54,7 @@ final class CheckPlanner {
                     "argument of CHECK must be type boolean, not type "
                             + type.kind().pgName());
         }
-        List<String> scanned = scan.getRowType().getFieldNames();
-        int[] columns = scanned.stream().mapToInt(table::columnIndex).toArray();
+        int[] columns = planned.columns();
         java.util.LinkedHashSet<Integer> read = new java.util.LinkedHashSet<>();
         rex.accept(new RexVisitorImpl<Void>(true) {
             @Override
@@ -106,7 +76,7 @@ final class CheckPlanner {
 
             @Override
             public Void visitCall(RexCall call) {
-                if (!call.getOperator().isDeterministic() || call.getOperator().isDynamicFunction()) {
+                if (!Determinism.isDeterministic(call.getOperator())) {
                     throw TributaryException.notSupported("CHECK constraints calling "
                             + call.getOperator().getName().toLowerCase(Locale.ROOT)
                             + " (a volatile or time-dependent function)");
@@ -114,9 +84,7 @@ final class CheckPlanner {
                 return super.visitCall(call);
             }
         });
-        List<Field> fields =
-                table.columns().stream().map(c -> new Field(c.name(), c.type())).toList();
-        ScalarExpr compiled = new ExpressionCompiler(converter.cluster().getRexBuilder()).compile(rex, fields, columns);
+        ScalarExpr compiled = planned.compile();
         // conkey lists columns in order of appearance as written; Calcite may reorder operands
         java.util.LinkedHashSet<Integer> written = new java.util.LinkedHashSet<>();
         condition.accept(new SqlBasicVisitor<Void>() {
@@ -157,8 +125,4 @@ final class CheckPlanner {
             return super.visit(call);
         }
     };
-
-    private static String quote(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
-    }
 }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.calcite.avatica.util.ByteString;
-import org.apache.calcite.linq4j.function.NonDeterministic;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -26,9 +25,7 @@ import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexVisitorImpl;
-import org.apache.calcite.schema.impl.ReflectiveFunctionBase;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 
@@ -161,23 +158,12 @@ final class ExpressionCompiler {
                         + " other than in a temporal filter (a WHERE conjunct comparing a timestamp with"
                         + " now() plus or minus a constant interval) is");
             }
-            if (!deterministic(op)) {
+            if (!Determinism.isDeterministic(op)) {
                 // a view must equal its query at every epoch; a value that changes by itself cannot
                 throw UnsupportedInViews.error(
                         "non-deterministic function " + op.getName().toLowerCase(Locale.ROOT) + " is");
             }
             return super.visitCall(call);
-        }
-
-        /** Calcite marks its own functions; ours ({@link PgFunctions}) carry {@code @NonDeterministic}. */
-        private static boolean deterministic(SqlOperator op) {
-            if (!op.isDeterministic() || op.isDynamicFunction()) {
-                return false;
-            }
-            return !(op instanceof SqlUserDefinedFunction udf
-                    && udf.getFunction() instanceof ReflectiveFunctionBase f
-                    && (f.method.isAnnotationPresent(NonDeterministic.class)
-                            || f.method.getDeclaringClass().isAnnotationPresent(NonDeterministic.class)));
         }
     }
 }

@@ -50,8 +50,11 @@ import org.apache.calcite.util.Util;
  * {@link DateIntervalSums#validator}); one instance per statement, used by the thread validating it.
  */
 final class PgValidator extends CalciteSqlValidator {
-    /** Nested derived tables deeper than this are not followed (their column is taken for text). */
-    private static final int MAX_DERIVED_DEPTH = 64;
+    /**
+     * Nested derived tables deeper than this are not followed: a column's own name is taken as
+     * Calcite's, and {@link CharColumns} takes the column for text.
+     */
+    static final int MAX_DERIVED_DEPTH = 64;
 
     /**
      * Expanded select items whose name in Calcite's row type is not PostgreSQL's: a {@code *}'s
@@ -316,68 +319,6 @@ final class PgValidator extends CalciteSqlValidator {
         }
     }
 
-    /**
-     * Refuses a cast to an array type that Calcite's code would answer otherwise than PostgreSQL:
-     * of text (Calcite cannot read PostgreSQL's array text at run time; an array constant is read
-     * while parsing, {@link PgSyntaxText}), and of an array to another element type (Calcite's
-     * cast truncates numbers, drops a numeric's scale, prints booleans in capitals and fails on a
-     * NULL element; an {@code ARRAY[...]} constructor's elements are cast one by one instead,
-     * {@link ArrayElementCasts}).
-     *
-     * @throws TributaryException 0A000 for such a cast
-     */
-    private void refuseArrayCast(SqlCall cast, SqlValidatorScope scope) {
-        if (cast.operandCount() != 2
-                || !(cast.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec)
-                || !(spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec)) {
-            return;
-        }
-        RelDataType from = deriveType(scope, cast.operand(0));
-        if (org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(from)) {
-            throw TributaryException.notSupported(
-                    "casting text to an array type (other than an array constant such as '{1,2}'::int[])");
-        }
-        RelDataType to = spec.deriveType(this);
-        if (from.getComponentType() != null
-                && to.getComponentType() != null
-                && from.getComponentType().getSqlTypeName()
-                        != to.getComponentType().getSqlTypeName()) {
-            throw TributaryException.notSupported("casting " + PgTypeOf.name(from) + " to " + PgTypeOf.name(to)
-                    + " (other than an ARRAY[...] constructor's elements)");
-        }
-    }
-
-    /**
-     * Puts the operand of a cast of an array to a string type through {@code pg_array_text}, which
-     * prints it as PostgreSQL's {@code array_out} does ({@code ARRAY[1,2]::text} is {@code {1,2}});
-     * Calcite has no such cast (42846).
-     *
-     * @throws TributaryException 0A000 for an array of elements whose run-time values do not tell
-     *     their type (dates, times, timestamps, intervals)
-     */
-    private void arrayAsText(SqlCall cast, SqlValidatorScope scope) {
-        if (cast.operandCount() != 2
-                || !(cast.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec)
-                || spec.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec
-                || !org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(spec.deriveType(this))) {
-            return;
-        }
-        RelDataType from = deriveType(scope, cast.operand(0));
-        if (from.getComponentType() == null) {
-            return;
-        }
-        PgScalarCalls.refuseUnprintableElements(from, "a cast to text");
-        org.apache.calcite.sql.parser.SqlParserPos pos = cast.operand(0).getParserPosition();
-        SqlFunction text = new org.apache.calcite.sql.SqlUnresolvedFunction(
-                new SqlIdentifier(List.of("pg_array_text"), pos),
-                null,
-                null,
-                null,
-                null,
-                org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION);
-        cast.setOperand(0, new SqlBasicCall(text, List.of(cast.operand(0)), pos));
-    }
-
     /** The own name of the column {@code id} reads in {@code scope}; null when it does not resolve. */
     private String ownName(SelectScope scope, SqlIdentifier id) {
         try {
@@ -519,7 +460,8 @@ final class PgValidator extends CalciteSqlValidator {
     }
 
     /**
-     * Calcite's type of {@code expr}, its string constants first read as the type of the operands
+     * Calcite's type of {@code expr}, a cast of or to an array first checked and an array's cast to
+     * text printed as PostgreSQL prints it ({@link ArrayCasts}), its string constants first read as the type of the operands
      * beside them ({@link ConstructConstants}); a GREATEST or LEAST first resolved as PostgreSQL resolves it
      * ({@link DateTimeOperands}, {@link CommonTypeResolution#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
@@ -537,8 +479,8 @@ final class PgValidator extends CalciteSqlValidator {
     @Override
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
         if (expr.getKind() == SqlKind.CAST && getValidatedNodeTypeIfKnown(expr) == null) {
-            refuseArrayCast((SqlCall) expr, scope);
-            arrayAsText((SqlCall) expr, scope);
+            ArrayCasts.refuseToArray(this, scope, (SqlCall) expr);
+            ArrayCasts.printAsText(this, scope, (SqlCall) expr);
         }
         if (expr instanceof SqlCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
@@ -560,7 +502,7 @@ final class PgValidator extends CalciteSqlValidator {
             NumericFunctionCalls.resolve(this, scope, call);
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
-            BpcharText.strip(call, operand -> isCharColumn(scope, operand));
+            BpcharText.strip(call, operand -> CharColumns.isCharColumn(this, scope, operand));
             ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
             refuseZonedDateBin(scope, call);
             checkOrderedSetKey(scope, call);
@@ -586,72 +528,6 @@ final class PgValidator extends CalciteSqlValidator {
             pg.commonTypes().resolveResults((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
-    }
-
-    /**
-     * Whether {@code node} names a {@code character(n)} column: an identifier of type CHAR that
-     * {@code scope} resolves to a table, or to a derived table's, WITH query's or (expanded) view's
-     * column that is itself such a column, possibly renamed ({@link #isCharField}). A column made
-     * of a string constant is CHAR to Calcite too but text in PostgreSQL, which is why the type
-     * alone does not tell. False for anything it cannot resolve: validation reports that where it
-     * always did.
-     */
-    private boolean isCharColumn(SqlValidatorScope scope, SqlNode node) {
-        try {
-            SqlQualified qualified = scope.fullyQualify((SqlIdentifier) node);
-            if (qualified.namespace == null || deriveType(scope, node).getSqlTypeName() != SqlTypeName.CHAR) {
-                return false;
-            }
-            if (qualified.namespace.getTable() != null) {
-                return true;
-            }
-            List<String> names = qualified.namespace.getRowType().getFieldNames();
-            int field = getCatalogReader().nameMatcher().indexOf(names, Util.last(qualified.suffix()));
-            return field >= 0 && isCharField(qualified.namespace, field, 0);
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    /**
-     * Whether field {@code field} of the derived relation {@code namespace} is a table's {@code
-     * character(n)} column passed through: the field's select item (past derived tables' column
-     * lists, WITH items and WITH bodies) is an identifier, aliased or not, that {@link
-     * #isCharColumn} takes in its SELECT's scope. Anything else (a constant, an expression, a set
-     * operation, VALUES) is false: PostgreSQL's type of those is not bpchar, or not here.
-     */
-    private boolean isCharField(SqlValidatorNamespace namespace, int field, int depth) {
-        if (depth > MAX_DERIVED_DEPTH) {
-            return false;
-        }
-        SqlValidatorNamespace resolved = namespace.resolve();
-        if (resolved.getTable() != null) {
-            return true;
-        }
-        SqlNode node = resolved.getNode();
-        SqlNode inner;
-        if (node instanceof SqlSelect select) {
-            SelectScope selectScope = getRawSelectScope(select);
-            List<SqlNode> items = selectScope == null ? null : selectScope.getExpandedSelectList();
-            if (items == null || field >= items.size()) {
-                return false;
-            }
-            SqlNode item = items.get(field);
-            if (item.getKind() == SqlKind.AS) {
-                item = ((SqlCall) item).operand(0);
-            }
-            return item instanceof SqlIdentifier && isCharColumn(getSelectScope(select), item);
-        } else if (node instanceof SqlWithItem withItem) {
-            inner = withItem.query;
-        } else if (node instanceof SqlWith with) {
-            inner = with.body;
-        } else if (node != null && node.getKind() == SqlKind.AS) {
-            inner = ((SqlCall) node).operand(0);
-        } else {
-            return false;
-        }
-        SqlValidatorNamespace next = getNamespace(inner);
-        return next != null && next != resolved && isCharField(next, field, depth + 1);
     }
 
     /**

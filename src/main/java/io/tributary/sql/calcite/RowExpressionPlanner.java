@@ -1,0 +1,121 @@
+package io.tributary.sql.calcite;
+
+import io.tributary.catalog.Catalog;
+import io.tributary.catalog.TableDef;
+import io.tributary.common.TributaryException;
+import io.tributary.plan.Field;
+import io.tributary.plan.ScalarExpr;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+
+/**
+ * Plans one expression over a table's row (a CHECK condition, a column's DEFAULT) as {@code SELECT
+ * (expression) FROM t} over a catalog holding only the table, with the SELECT path's rewrites and
+ * validation, so it accepts the functions queries do. The caller inspects the parse between {@link
+ * #parse} and {@link #plan}, and the planned expression before {@link Planned#compile} compiles it
+ * with the views' {@link ExpressionCompiler} for evaluation per row without Calcite. Used by {@link
+ * CheckPlanner} and {@link DefaultPlanner}; one instance per expression, on the planning thread.
+ */
+final class RowExpressionPlanner {
+    private final TableDef table;
+    private final Catalog alone;
+    private final String query;
+
+    RowExpressionPlanner(TableDef table, String expression) {
+        this.table = table;
+        String local = table.localName();
+        this.alone = new Catalog();
+        alone.put(new TableDef(table.id(), local, table.columns(), table.primaryKey(), table.definition()));
+        this.query = "SELECT (" + expression + ") FROM \"" + local.replace("\"", "\"\"") + "\"";
+    }
+
+    /**
+     * @return the query parsed, with PostgreSQL's operator precedence
+     * @throws TributaryException a syntax error, as the SELECT path reports it
+     */
+    SqlNode parse() {
+        SqlNode node;
+        try {
+            node = SqlParser.create(PgSyntaxText.rewrite(query), CalciteSettings.PARSER)
+                    .parseQuery();
+        } catch (SqlParseException e) {
+            throw SqlErrors.translate(e, query);
+        }
+        return node.accept(new PgOperatorPrecedence(query));
+    }
+
+    /**
+     * Rewrites, validates and converts what {@link #parse} returned.
+     *
+     * @param otherShape the error for a plan that is not one projection straight over the table's
+     *     scan (an aggregate, a join the rewrites made), given that plan
+     * @throws TributaryException a validation error, as the SELECT path reports it, or {@code otherShape}'s
+     */
+    Planned plan(SqlNode parsed, Function<RelNode, TributaryException> otherShape) {
+        SqlNode node = StatementRewrite.applyAll(parsed, DatabaseQualifiedNames.forView(alone))
+                .statement();
+        ViewQueryConverter converter = new ViewQueryConverter(alone);
+        RelNode rel;
+        try {
+            rel = converter.convert(converter.validate(node)).project();
+        } catch (TributaryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e, query);
+        }
+        if (!(rel instanceof Project project) || !(project.getInput() instanceof TableScan scan)) {
+            throw otherShape.apply(rel);
+        }
+        int[] columns = scan.getRowType().getFieldNames().stream()
+                .mapToInt(table::columnIndex)
+                .toArray();
+        List<Field> fields =
+                table.columns().stream().map(c -> new Field(c.name(), c.type())).toList();
+        return new Planned(
+                project.getProjects().get(0),
+                columns,
+                fields,
+                converter.cluster().getRexBuilder());
+    }
+
+    /** The expression as planned, over the scan's fields. Immutable. */
+    static final class Planned {
+        private final RexNode expression;
+        private final int[] columns;
+        private final List<Field> fields;
+        private final RexBuilder rexBuilder;
+
+        private Planned(RexNode expression, int[] columns, List<Field> fields, RexBuilder rexBuilder) {
+            this.expression = expression;
+            this.columns = columns;
+            this.fields = fields;
+            this.rexBuilder = rexBuilder;
+        }
+
+        /** The one projected expression; input {@code i} is the scan's field {@code i}. */
+        RexNode expression() {
+            return expression;
+        }
+
+        /** For each of the scan's fields, its column in the table; not to be modified. */
+        int[] columns() {
+            return columns;
+        }
+
+        /**
+         * @return the expression over the table's full-width row (column {@code i} is input {@code i})
+         * @throws TributaryException 0A000 for what {@link ExpressionCompiler} refuses to evaluate per row
+         */
+        ScalarExpr compile() {
+            return new ExpressionCompiler(rexBuilder).compile(expression, fields, columns);
+        }
+    }
+}
