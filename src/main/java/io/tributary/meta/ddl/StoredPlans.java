@@ -39,8 +39,9 @@ final class StoredPlans {
     /**
      * The plan of {@code view}'s query, named {@code name}, that its state was built by: the one
      * {@code planner} gives now if it matches {@code stored}, else the one it gives with an earlier
-     * build's typing ({@link ViewPlanner#planAsEarlierBuild}) if that matches. Called wherever a
-     * stored view is planned again (restart, rename, REFRESH, the plan's drawing); any thread.
+     * build's typing ({@link ViewPlanner#planAsEarlierBuild}) if that matches. Called where a view
+     * with a stored plan is planned again to run or keep its state (restart, rename, the plan's
+     * drawing); any thread.
      *
      * @param stored the view's stored fingerprint (see {@link #read})
      * @param name the name to plan under: the view's own, or a new one being given it
@@ -57,12 +58,7 @@ final class StoredPlans {
         } catch (TributaryException e) {
             refused = e;
         }
-        ViewPlan earlier;
-        try {
-            earlier = planner.planAsEarlierBuild(view.query(), view.id(), view.name());
-        } catch (TributaryException e) {
-            earlier = null;
-        }
+        ViewPlan earlier = earlierOrNull(planner, view);
         if (earlier != null && PlanFingerprint.matches(stored, earlier.root())) {
             return name.equals(view.name()) ? earlier : planner.planAsEarlierBuild(view.query(), view.id(), name);
         }
@@ -70,5 +66,18 @@ final class StoredPlans {
             throw refused;
         }
         return null;
+    }
+
+    /**
+     * {@code view}'s plan with an earlier build's typing, or null when it does not plan so: a
+     * fallback tried only after today's plan did not fit, whose failure (of any kind: that typing
+     * is exercised by few views) must leave the view as today's planning left it.
+     */
+    static ViewPlan earlierOrNull(ViewPlanner planner, TableDef view) {
+        try {
+            return planner.planAsEarlierBuild(view.query(), view.id(), view.name());
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 }

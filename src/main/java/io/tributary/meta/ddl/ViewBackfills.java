@@ -611,10 +611,27 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                     try (ReadView stored = store.latest()) {
                         byte[] remote = stored.get(Keyspace.CATALOG, remoteKey(view.id()));
                         if (remote != null && stored.get(Keyspace.CATALOG, adoptedKey(view.id())) == null) {
-                            // its snapshot phase is still a worker's: paused again, its remote job re-attached
-                            job.awaitingRemote = true;
-                            job.remoteFallback = remote[0] == 1;
-                            job.rate.set(0);
+                            if (plan.earlierBuildTyping()) {
+                                // a worker builds with this build's typing, not the one its state needs: the
+                                // paused job read nothing, so its snapshot phase starts over here, without
+                                // what a takeover cut short may have ingested
+                                buffer.delete(Keyspace.CATALOG, remoteKey(view.id()));
+                                buffer.deleteRange(
+                                        Keyspace.DATA, TableKeys.tableStart(view.id()), TableKeys.tableEnd(view.id()));
+                                for (int table : view.stateTableIds()) {
+                                    buffer.deleteRange(
+                                            Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table));
+                                }
+                                LOG.warn(
+                                        "materialized view {} was created by an earlier build: its snapshot phase"
+                                                + " runs here, not on a worker",
+                                        view.name());
+                            } else {
+                                // its snapshot phase is still a worker's: paused again, its remote job re-attached
+                                job.awaitingRemote = true;
+                                job.remoteFallback = remote[0] == 1;
+                                job.rate.set(0);
+                            }
                         }
                     }
                     launch(job);

@@ -341,8 +341,8 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
         if (!visibleColumns(plan.columns()).equals(visibleColumns(view.columns()))) {
             // a view an earlier build created keeps that build's column types (a bigint sum stays bigint)
-            ViewPlan earlier = planner.planAsEarlierBuild(view.query(), view.id(), view.name());
-            if (visibleColumns(earlier.columns()).equals(visibleColumns(view.columns()))) {
+            ViewPlan earlier = StoredPlans.earlierOrNull(planner, view);
+            if (earlier != null && visibleColumns(earlier.columns()).equals(visibleColumns(view.columns()))) {
                 plan = earlier;
             }
         }

@@ -109,14 +109,21 @@ final class ViewJobRecovery {
         } catch (TributaryException refused) {
             throw new PlanChanged(view, refused);
         }
-        boolean same = stored != null
-                ? plan != null
-                : ColumnDef.sameShape(plan.columns(), view.columns())
-                        && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
-        if (!same) {
+        if (stored == null && !sameShape(plan, view)) {
+            // a view from before plans were stored may still have an earlier build's typing
+            ViewPlan earlier = StoredPlans.earlierOrNull(planner, view);
+            plan = earlier != null && sameShape(earlier, view) ? earlier : null;
+        }
+        if (plan == null) {
             throw new PlanChanged(view);
         }
         return plan;
+    }
+
+    /** What a restart checked before plans were stored: the same columns and number of state tables. */
+    private static boolean sameShape(ViewPlan plan, TableDef view) {
+        return ColumnDef.sameShape(plan.columns(), view.columns())
+                && StatePlan.stateTableCount(plan.root()) == view.stateTableIds().length;
     }
 
     /** Starts a view's job from its committed state, with the view's recorded parallelism. */

@@ -174,7 +174,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
     @Override
     public ViewPlan planAsEarlierBuild(String statementQuery, int viewId, String viewName) {
         return new CalciteViewPlanner(catalog, TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT)
-                .plan(statementQuery, viewId, viewName);
+                .plan(statementQuery, viewId, viewName)
+                .withEarlierBuildTyping();
     }
 
     private ViewPlan planQuery(String statementQuery, int viewId, String viewName) {

@@ -138,7 +138,7 @@ final class StreamPlanBuilder {
         }
         int[] key = layout.streamKey();
         MaterializeNode root = new MaterializeNode(exchange(top, Distribution.hash(key)), viewId, viewName);
-        return new ViewPlan(root, List.copyOf(columns), key.clone(), relationsRead());
+        return new ViewPlan(root, List.copyOf(columns), key.clone(), relationsRead(), false);
     }
 
     /**
