@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code UT}, {@code ZULU} and {@code UCT} are UTC, {@code WEST} is unknown), read from the
  * resource {@code zone-abbreviations.txt}, which lists PostgreSQL 14's {@code pg_timezone_abbrevs};
  * the JDK's zone names are a different set. An abbreviation PostgreSQL looks up in a zone
- * ({@code MSK}) has that zone's offset today whatever the date. Loaded once on first use;
+ * ({@code MSK}) has the offset its zone had when listed, whatever the date. Loaded once on first use;
  * thread-safe. Called by {@link PgDateTimeInput}.
  */
 final class ZoneAbbreviations {
