@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * Tributary and on an embedded PostgreSQL (issue 12): the zone's offset at that local time (across
  * daylight-saving changes), in constants, casts of text, stored values, every session zone and a
  * materialized view's filter; a timestamp ignores the zone; an unknown zone is 22023; an
- * abbreviation ({@code PST}) is its fixed offset, an unknown word 22007. Rows with
+ * abbreviation ({@code PST}) is its fixed offset in PostgreSQL's default set, an unknown word 22007. Rows with
  * labels and JDBC types, or SQLSTATEs, must match.
  */
 class ZoneNameInputDifferentialTest {
@@ -99,5 +99,32 @@ class ZoneNameInputDifferentialTest {
                 "SELECT '2024-01-01 12:00 Pacific'::timestamptz AS a")));
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
         pair.both("DROP TABLE tza");
+    }
+
+    /**
+     * The abbreviations are PostgreSQL's default set, not the JDK's zone names: {@code IST} is
+     * Israel's +02 (India's +05:30 in the JDK), {@code UT}, {@code ZULU} and {@code UCT} are UTC,
+     * {@code WEST} is unknown (22007), in constants, stored values and AT TIME ZONE.
+     */
+    @Test
+    void abbreviationsArePostgresqlsDefaultSet() {
+        pair.both("CREATE TABLE tzd (id INT PRIMARY KEY, tz TIMESTAMPTZ)");
+        List<String> mismatches = pair.mismatchesInZones(
+                List.of("'UTC'", "'Asia/Tokyo'"),
+                List.of(
+                        "SELECT '2024-03-01 12:00 IST'::timestamptz AS a, '2024-03-01 12:00 ut'::timestamptz AS b,"
+                                + " '2024-03-01 12:00 zulu'::timestamptz AS c, TIMESTAMPTZ '2024-03-01 12:00 UCT' AS d",
+                        "SELECT '2024-03-01 12:00 WEST'::timestamptz AS a",
+                        "SELECT TIMESTAMP '2024-03-01 12:00' AT TIME ZONE 'IST' AS a,"
+                                + " TIMESTAMPTZ '2024-03-01 12:00 IST' AT TIME ZONE 'ut' AS b,"
+                                + " TIMESTAMPTZ '2024-03-01 12:00 zulu' AT TIME ZONE 'UCT' AS c",
+                        "SELECT TIMESTAMP '2024-03-01 12:00' AT TIME ZONE 'WEST' AS a"));
+        mismatches.addAll(pair.mismatches(List.of(
+                "INSERT INTO tzd VALUES (1, '2024-03-01 12:00 IST'), (2, '2024-03-01 12:00 Ut'),"
+                        + " (3, '2024-03-01 12:00 ZULU'), (4, '2024-03-01 12:00 uct')",
+                "INSERT INTO tzd VALUES (5, '2024-03-01 12:00 WEST')",
+                "SELECT id, tz FROM tzd ORDER BY id")));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+        pair.both("DROP TABLE tzd");
     }
 }

@@ -38,9 +38,9 @@ public final class AtTimeZoneFunctions {
     /**
      * The fixed-offset abbreviations of PostgreSQL's {@code Default} abbreviation set, in seconds
      * east of Greenwich; PostgreSQL reads them before zone names ({@code EST} is -05, not America/New_York).
-     * Not {@code io.tributary.common.types.ZoneAbbreviations}, the input's set built from the
-     * JDK's zone names: there {@code IST} is India's +05:30, PostgreSQL's default set has Israel's +02,
-     * and {@code UT} and {@code ZULU} are unknown ({@code AtTimeZoneDifferentialTest} checks each here).
+     * A subset of {@code io.tributary.common.types.ZoneAbbreviations}, the input's full default set,
+     * which also holds the abbreviations PostgreSQL looks up in a zone ({@code MSK}), unknown here
+     * ({@code AtTimeZoneDifferentialTest} and {@code ZoneNameInputDifferentialTest} check these).
      */
     private static final Map<String, Integer> ABBREVIATIONS = Map.ofEntries(
             Map.entry("utc", 0),
