@@ -40,7 +40,8 @@ class SubQueryOperandsDifferentialTest {
             "SELECT id, (SELECT min(s) FROM (SELECT sum(v) OVER (ORDER BY id) AS s FROM sqn) x) AS m FROM sqn ORDER BY id",
             "SELECT id FROM sqn WHERE v IN (SELECT sum(v) OVER (ORDER BY id) FROM sqn) ORDER BY id",
             "SELECT (SELECT 2147483647 + id FROM sq WHERE id = 1) AS o",
-            "SELECT id FROM sq WHERE g IN (SELECT 2147483647 * id FROM sq) ORDER BY id");
+            "SELECT id FROM sq WHERE g IN (SELECT 2147483647 * id FROM sq) ORDER BY id",
+            "SELECT id FROM sq t WHERE g < (SELECT avg(g) FROM sq s WHERE s.id = t.id + 1) ORDER BY id");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexNode;
@@ -11,7 +12,7 @@ import org.apache.calcite.tools.Programs;
 /**
  * Makes a session's plans compute arithmetic as PostgreSQL does ({@code 2147483647 + 1} is 22003,
  * not -2147483648; see {@link PgArithmetic}): a planning program that first rewrites the
- * expressions of every node, those of the nodes inside sub-queries too, then runs the given
+ * expressions of every node, those of the nodes inside uncorrelated sub-queries too, then runs the given
  * program. (Calcite's own conversion to checked
  * arithmetic also rewrites NUMERIC casts, changing their scale, so it is not used.)
  */
@@ -30,13 +31,18 @@ final class CheckedArithmetic {
     private static final class Shuttle extends RelHomogeneousShuttle {
         private final RexShuttle expressions;
         /**
-         * Sends the nodes of a sub-query in an expression through this shuttle: before planning,
-         * a scalar or IN sub-query is not yet a join, and a shuttle over the nodes alone does not
-         * reach it (a windowed sum of a numeric there printed sixteen decimals).
+         * Sends the nodes of an uncorrelated sub-query in an expression through this shuttle:
+         * before planning, a scalar or IN sub-query is not yet a join, and a shuttle over the nodes
+         * alone does not reach it (a windowed sum of a numeric there printed sixteen decimals). A
+         * correlated one is left as it was: the decorrelator rebuilds its aggregates (an AVG as SUM
+         * over COUNT) and refused the rewritten types (XX000 for a correlated {@code avg}).
          */
         private final RexShuttle subQueries = new RexShuttle() {
             @Override
             public RexNode visitSubQuery(RexSubQuery subQuery) {
+                if (!RelOptUtil.getVariablesUsed(subQuery.rel).isEmpty()) {
+                    return subQuery;
+                }
                 RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
                 RelNode rel = visited.rel.accept(Shuttle.this);
                 return rel == visited.rel ? visited : visited.clone(rel);
