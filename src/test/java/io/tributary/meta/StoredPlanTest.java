@@ -102,32 +102,11 @@ class StoredPlanTest {
     }
 
     /**
-     * The planner of a build before SUM of a BIGINT became NUMERIC (session 37): every view planned
-     * with that build's typing, as {@link CalciteViewPlanner#planAsEarlierBuild} reproduces it.
+     * The planner of a build before SUM of a BIGINT became NUMERIC (session 37): view {@code g}
+     * planned with that build's typing, as {@link CalciteViewPlanner#planAsEarlierBuild} reproduces it.
      */
     private static ViewPlanner earlierBuild(Catalog catalog) {
-        ViewPlanner real = new CalciteViewPlanner(catalog);
-        return new ViewPlanner() {
-            @Override
-            public io.tributary.plan.ViewPlan plan(String query, int viewId, String name) {
-                return real.planAsEarlierBuild(query, viewId, name);
-            }
-
-            @Override
-            public io.tributary.plan.ViewPlan planAsEarlierBuild(String query, int viewId, String name) {
-                return real.planAsEarlierBuild(query, viewId, name);
-            }
-
-            @Override
-            public io.tributary.plan.CheckExpression planCheck(io.tributary.catalog.TableDef table, String expression) {
-                return real.planCheck(table, expression);
-            }
-
-            @Override
-            public io.tributary.plan.ScalarExpr planDefault(io.tributary.catalog.TableDef table, int column) {
-                return real.planDefault(table, column);
-            }
-        };
+        return plannerWith(catalog, (real, query, viewId, name) -> real.planAsEarlierBuild(query, viewId, name));
     }
 
     /** Plans view {@code g} with an extra filter that keeps every row: same columns, same state, another plan. */
