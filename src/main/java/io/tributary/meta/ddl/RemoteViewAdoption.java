@@ -215,16 +215,29 @@ public final class RemoteViewAdoption {
     /** Durably empties the view's table and state tables of a paused job (no other writer touches them). */
     private void clearState(ViewBackfills.Job job) {
         WriteBuffer clear = store.newWriteBuffer();
-        for (int table : stateTables(job)) {
-            clear.deleteRange(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table));
-        }
+        stageClear(clear, job.view);
         store.write(clear);
     }
 
+    /**
+     * Stages into {@code buffer} the emptying of {@code view}'s table and state tables, which a
+     * takeover fills: here before one, and at recovery for a job whose snapshot phase starts over
+     * in the server ({@link ViewBackfills#recover}). Stateless.
+     */
+    static void stageClear(WriteBuffer buffer, TableDef view) {
+        for (int table : stateTables(view)) {
+            buffer.deleteRange(Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table));
+        }
+    }
+
     private static int[] stateTables(ViewBackfills.Job job) {
-        int[] state = job.view.stateTableIds();
+        return stateTables(job.view);
+    }
+
+    private static int[] stateTables(TableDef view) {
+        int[] state = view.stateTableIds();
         int[] out = java.util.Arrays.copyOf(state, state.length + 1);
-        out[state.length] = job.view.id();
+        out[state.length] = view.id();
         return out;
     }
 

@@ -616,12 +616,7 @@ final class ViewBackfills implements StreamRuntime.BackfillListener {
                                 // paused job read nothing, so its snapshot phase starts over here, without
                                 // what a takeover cut short may have ingested
                                 buffer.delete(Keyspace.CATALOG, remoteKey(view.id()));
-                                buffer.deleteRange(
-                                        Keyspace.DATA, TableKeys.tableStart(view.id()), TableKeys.tableEnd(view.id()));
-                                for (int table : view.stateTableIds()) {
-                                    buffer.deleteRange(
-                                            Keyspace.DATA, TableKeys.tableStart(table), TableKeys.tableEnd(table));
-                                }
+                                RemoteViewAdoption.stageClear(buffer, view);
                                 LOG.warn(
                                         "materialized view {} was created by an earlier build: its snapshot phase"
                                                 + " runs here, not on a worker",
