@@ -76,10 +76,27 @@ final class RemoteBenchmark implements Callable<Integer> {
     Path postgresDir;
 
     @Option(
+            names = "--worker-dir",
+            description = "Give the workers a new temporary directory under this one, e.g. /dev/shm, for their"
+                    + " scratch databases: on one disk a worker's writes share the file system's journal with"
+                    + " the server's synced commits, which a worker on another machine's would not (default:"
+                    + " the temporary directory, beside the server's state).")
+    Path workerDir;
+
+    @Option(
             names = "--latency-log",
-            description = "Write every timed INSERT of the sink rounds to this file: phase (idle1, local1,"
-                    + " remote1, ...), start in Unix ms, latency in ms (default: none).")
+            description = "Write every timed INSERT to this file: phase (sink rounds idle1, local1, remote1,"
+                    + " ...; view rounds vi1w1, vl1w1, vr1w1, ...), start in Unix ms, latency in ms (default: none).")
     Path latencyLog;
+
+    @Option(
+            names = "--client-core",
+            defaultValue = "0",
+            description = "Pin this process, which sends and times the INSERTs, to this core with taskset, or"
+                    + " 'none' (default: ${DEFAULT-VALUE}, the server's): on the workers' core it would wait"
+                    + " behind a worker for a core, and a worker stands for another machine, so the"
+                    + " INSERTs' latency would measure the bench, not the server.")
+    String clientCore;
 
     /** Where the sink rounds' INSERTs are logged; null without {@code --latency-log}. */
     private InsertLatencyLog latencies;
@@ -100,7 +117,19 @@ final class RemoteBenchmark implements Callable<Integer> {
         try (BenchDirectory dir = BenchDirectory.of(null);
                 BenchDirectory pgDir = BenchDirectory.temporaryUnder(
                         postgresDir != null ? postgresDir : Path.of(System.getProperty("java.io.tmpdir")));
+                BenchDirectory workerTmp = BenchDirectory.temporaryUnder(
+                        workerDir != null ? workerDir : Path.of(System.getProperty("java.io.tmpdir")));
                 BenchTarget pg = BenchTarget.postgres(pgDir.resolve("postgresql"), System.err)) {
+            List<String> workerJvm = List.of("-Djava.io.tmpdir=" + workerTmp.resolve("."));
+            // after PostgreSQL started, which must not inherit the bench's core
+            if (!clientCore.equals("none")) {
+                if (!pin(ProcessHandle.current(), clientCore)) {
+                    System.err.println("taskset could not pin the bench to core " + clientCore);
+                    return 2;
+                }
+                System.err.println("bench (INSERT client): pinned to core " + clientCore);
+            }
+
             try (Connection c = pg.connect();
                     Statement st = c.createStatement()) {
                 st.execute("CREATE DATABASE jobs");
@@ -115,6 +144,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                 children.add(child(
                         "0",
                         dir.resolve("server.log"),
+                        List.of(),
                         "server",
                         "--port",
                         Integer.toString(port),
@@ -131,6 +161,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                 children.add(child(
                         "1",
                         dir.resolve("worker.log"),
+                        workerJvm,
                         "worker",
                         "--jobs-url",
                         jobsUrl,
@@ -149,17 +180,11 @@ final class RemoteBenchmark implements Callable<Integer> {
                     long[] nextId = {1};
                     // warm-up: the first seconds of a fresh JVM measure the JIT, not the backfill
                     inserts(insert, nextId, () -> false, idleMs);
+                    latencies = latencyLog == null ? null : InsertLatencyLog.open(latencyLog);
                     if (!part.equals("views")) {
                         List<Round> done = new ArrayList<>();
-                        latencies = latencyLog == null ? null : InsertLatencyLog.open(latencyLog);
-                        try {
-                            for (int r = 1; r <= rounds; r++) {
-                                done.add(round(r, insert, nextId, ts, ps, pg));
-                            }
-                        } finally {
-                            if (latencies != null) {
-                                latencies.close();
-                            }
+                        for (int r = 1; r <= rounds; r++) {
+                            done.add(round(r, insert, nextId, ts, ps, pg));
                         }
                         print(done);
                     }
@@ -178,7 +203,8 @@ final class RemoteBenchmark implements Callable<Integer> {
                                                 .totalCpuDuration()
                                                 .map(d -> d.toNanos() / 1e9)
                                                 .orElse(0.0))
-                                        .sum());
+                                        .sum(),
+                                latencies);
                         views.load(ps);
                         List<ViewRound> one = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
@@ -187,6 +213,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                         children.add(child(
                                 "1",
                                 dir.resolve("worker2.log"),
+                                workerJvm,
                                 "worker",
                                 "--jobs-url",
                                 jobsUrl,
@@ -200,6 +227,10 @@ final class RemoteBenchmark implements Callable<Integer> {
                             two.add(viewRound("2w" + r, views, false, ps));
                         }
                         printViews(one, two);
+                    }
+                } finally {
+                    if (latencies != null) {
+                        latencies.close();
                     }
                 }
             } finally {
@@ -296,7 +327,7 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     private static ViewRound viewRound(String tag, RemoteViewRounds views, boolean withLocal, Statement ps)
             throws SQLException {
-        LatencySummary idle = views.idle();
+        LatencySummary idle = views.idle("vi" + tag);
         RemoteViewRounds.Phase local = withLocal ? views.backfill("l" + tag, false) : null;
         RemoteViewRounds.Phase remote = views.backfill("r" + tag, true);
         double pgSeconds = views.postgresSeconds(ps);
@@ -574,25 +605,34 @@ final class RemoteBenchmark implements Callable<Integer> {
         all.add(postmaster);
         postmaster.children().forEach(all::add);
         for (ProcessHandle h : all) {
-            Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", core, Long.toString(h.pid()))
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (taskset.waitFor() != 0 && h.equals(postmaster)) {
+            if (!pin(h, core) && h.equals(postmaster)) {
                 throw new IllegalStateException("taskset could not pin PostgreSQL to core " + core);
             }
         }
         System.err.println("postgresql: pinned to core " + core + " (" + all.size() + " processes)");
     }
 
-    /** This JVM's main class in a child process pinned to {@code core} when taskset exists. */
-    private static Process child(String core, Path log, String... args) throws Exception {
+    /** Pins every thread of {@code process} to {@code core} with taskset; false when that failed. */
+    private static boolean pin(ProcessHandle process, String core) throws Exception {
+        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", core, Long.toString(process.pid()))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        return taskset.waitFor() == 0;
+    }
+
+    /**
+     * This JVM's main class in a child process pinned to {@code core} when taskset exists, with the
+     * launcher's JVM options and then {@code jvm}.
+     */
+    private static Process child(String core, Path log, List<String> jvm, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         if (new File("/usr/bin/taskset").canExecute()) {
             command.addAll(List.of("/usr/bin/taskset", "-c", core));
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(LauncherOptions.javaOptions(System.getenv("TRIBUTARY_JAVA_OPTS")));
+        command.addAll(jvm);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command)

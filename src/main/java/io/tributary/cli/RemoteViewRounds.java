@@ -34,6 +34,8 @@ final class RemoteViewRounds {
     private final ProcessHandle server;
     /** CPU seconds of every worker process so far (workers started later included). */
     private final java.util.function.DoubleSupplier workersCpu;
+    /** Where each timed INSERT is also written, or null. */
+    private final InsertLatencyLog log;
 
     /**
      * One phase's INSERT latencies, the two backfills' rows/s together (NaN when the phase did not
@@ -48,6 +50,8 @@ final class RemoteViewRounds {
      * @param tributary a statement of the same connection
      * @param server the server process, whose CPU time each phase reports
      * @param workersCpu the worker processes' CPU seconds so far, which each phase reports too
+     * @param log where each timed INSERT is also written (phases {@code vi<round>} idle, {@code
+     *     vl<round>} local, {@code vr<round>} remote), or null
      */
     RemoteViewRounds(
             long rows,
@@ -56,7 +60,8 @@ final class RemoteViewRounds {
             long[] nextId,
             Statement tributary,
             ProcessHandle server,
-            java.util.function.DoubleSupplier workersCpu) {
+            java.util.function.DoubleSupplier workersCpu,
+            InsertLatencyLog log) {
         this.rows = rows;
         this.idleMs = idleMs;
         this.insert = insert;
@@ -64,6 +69,7 @@ final class RemoteViewRounds {
         this.tributary = tributary;
         this.server = server;
         this.workersCpu = workersCpu;
+        this.log = log;
     }
 
     /** Creates and fills the views' tables in Tributary and in PostgreSQL ({@code postgres}). */
@@ -91,7 +97,7 @@ final class RemoteViewRounds {
     }
 
     /** INSERT latencies with no backfill running, asking {@link #created} as the backfill phases do. */
-    LatencySummary idle() throws SQLException {
+    LatencySummary idle(String phase) throws SQLException {
         return LatencySummary.of(RemoteBenchmark.inserts(
                 insert,
                 nextId,
@@ -99,7 +105,9 @@ final class RemoteViewRounds {
                     created();
                     return false;
                 },
-                idleMs));
+                idleMs,
+                log,
+                phase));
     }
 
     /**
@@ -117,7 +125,7 @@ final class RemoteViewRounds {
         long start = System.nanoTime();
         tributary.execute("CREATE MATERIALIZED VIEW " + agg + " AS " + AGG);
         tributary.execute("CREATE MATERIALIZED VIEW " + join + " AS " + JOIN);
-        double[] latencies = RemoteBenchmark.inserts(insert, nextId, this::created, PHASE_LIMIT_MS);
+        double[] latencies = RemoteBenchmark.inserts(insert, nextId, this::created, PHASE_LIMIT_MS, log, "v" + tag);
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpu = cpuSeconds() - cpuBefore;
         double workers = workersCpu.getAsDouble() - workersBefore;
